@@ -1,0 +1,208 @@
+"""Contracts of the search agent: messages, model turns, tool calls, observations, trajectories.
+
+A `Trajectory` is the full, unpruned record of an episode (DESIGN principle 2): pruning changes
+what the model sees, never what was recorded. Everything here is plain, picklable data (no
+clients, no tools) so rollouts can cross process boundaries and be saved as JSONL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol, runtime_checkable
+
+
+class Role(str, Enum):
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call the model emitted.
+
+    id: the backend's call id (or one the harness made up), echoed in the tool message.
+    arguments: the parsed JSON object; empty when parsing failed.
+    raw_arguments: the arguments exactly as the model wrote them (kept for training and debugging).
+    parse_error: why `raw_arguments` could not be parsed into an object, else None.
+    """
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    raw_arguments: str = ""
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message in OpenAI chat-completions shape (see `to_openai`)."""
+
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None  # for role=tool: which call this answers
+    name: str | None = None  # for role=tool: the tool's name
+
+
+@dataclass(frozen=True)
+class ModelTurn:
+    """What the backend produced for one inference.
+
+    text: visible text (tool-call markup removed). tool_calls: in emission order.
+    prompt_token_ids / token_ids / logprobs: present when the backend has them (local
+    transformers, vLLM); training needs exactly the tokens that were sampled.
+    prompt_tokens / completion_tokens: usage as reported or counted.
+    """
+
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    prompt_token_ids: tuple[int, ...] | None = None
+    token_ids: tuple[int, ...] | None = None
+    logprobs: tuple[float, ...] | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str | None = None
+    latency_s: float = 0.0
+
+
+class StopReason(str, Enum):
+    """Why an episode ended. Limits end an episode with a reason, never an exception."""
+
+    ANSWERED = "answered"  # the model replied with text and no tool call
+    MAX_TURNS = "max_turns"
+    TOKEN_BUDGET = "token_budget"  # the context no longer fits the budget
+    BACKEND_ERROR = "backend_error"  # the backend failed for good (after retries)
+    CANCELLED = "cancelled"
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """One inference engine. The same harness loop runs on every backend.
+
+    `generate` receives the whole visible conversation and the OpenAI-style tool schemas and
+    returns one `ModelTurn`. It raises `BackendError` when it fails for good.
+    `count_tokens` counts tokens with the backend's own tokenizer when it has one.
+    """
+
+    name: str
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+class BackendError(RuntimeError):
+    """An inference backend failed for good (after its retries); the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The harness's answer to one tool call.
+
+    text: the full text given to the model (kept even after its chunks are pruned).
+    chunk_ids: the chunks this observation showed, in order. doc_ids: their documents.
+    is_error: the call was refused or malformed; `text` explains it to the model.
+    """
+
+    call_id: str
+    tool: str
+    text: str
+    chunk_ids: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+    is_error: bool = False
+    n_tokens: int = 0
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One observe → infer → act cycle: the model's turn and the harness's observations.
+
+    pruned: chunk ids removed from the model's view by this step's prune calls.
+    tokens_used: the visible context size after this step (what `[Token usage: X/Y]` shows).
+    """
+
+    turn: ModelTurn
+    observations: tuple[Observation, ...] = ()
+    pruned: tuple[str, ...] = ()
+    tokens_used: int = 0
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class RankedDocument:
+    """One document of the final answer, most relevant first."""
+
+    doc_id: str
+    justification: str = ""
+    score: float = 0.0
+
+
+@dataclass
+class Trajectory:
+    """The full, unpruned record of one episode.
+
+    messages: the initial (system, user) messages. steps: every turn in order.
+    Chunks shown and later pruned stay in the record: trajectory recall credits them.
+    """
+
+    query: str
+    messages: list[Message] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    documents: list[RankedDocument] = field(default_factory=list)
+    stop_reason: StopReason | None = None
+    error: str | None = None
+    token_budget: int = 0
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def seen_chunk_ids(self) -> list[str]:
+        """Every chunk id shown at any point, first-seen order, pruned ones included."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            for obs in step.observations:
+                for cid in obs.chunk_ids:
+                    seen.setdefault(cid, None)
+        return list(seen)
+
+    def seen_doc_ids(self) -> list[str]:
+        """Every document id shown at any point, first-seen order."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            for obs in step.observations:
+                for did in obs.doc_ids:
+                    seen.setdefault(did, None)
+        return list(seen)
+
+    def pruned_chunk_ids(self) -> list[str]:
+        """Every chunk id the agent pruned, in pruning order."""
+        return [cid for step in self.steps for cid in step.pruned]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token usage of an episode: the final visible context, and totals over all inferences."""
+
+    context_tokens: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    turns: int = 0
+    tool_calls: int = 0
+
+
+@dataclass
+class SearchResult:
+    """What `SearchAgent.run` returns: ranked documents, the trajectory, usage and timings."""
+
+    query: str
+    documents: list[RankedDocument]
+    trajectory: Trajectory
+    usage: Usage
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def doc_ids(self) -> list[str]:
+        return [d.doc_id for d in self.documents]

@@ -1,0 +1,3 @@
+"""Verified multi-hop task generation from an indexed corpus (SPEC §4). Not built yet."""
+
+__all__: list[str] = []
