@@ -195,14 +195,27 @@ class Usage:
 
 @dataclass
 class SearchResult:
-    """What `SearchAgent.run` returns: ranked documents, the trajectory, usage and timings."""
+    """What `SearchAgent.run` returns: ranked documents, the trajectory, usage and timings.
+
+    rollouts: every rollout's trajectory (k× mode: k of them, whose ranked lists were fused
+    into `documents`; 1×: just `trajectory`). `trajectory` is the first rollout's.
+    usage: summed over rollouts (context_tokens: the largest final context).
+    timings: seconds — total_s (wall clock), model_s (inference), corpus_s (corpus calls),
+    harness_s (the rest of the tool-execution time: validation, rendering, budgeting).
+    """
 
     query: str
     documents: list[RankedDocument]
     trajectory: Trajectory
     usage: Usage
     timings: dict[str, float] = field(default_factory=dict)
+    rollouts: list[Trajectory] = field(default_factory=list)
 
     @property
     def doc_ids(self) -> list[str]:
         return [d.doc_id for d in self.documents]
+
+    @property
+    def stop_reason(self) -> StopReason | None:
+        """Why the (first) rollout ended; BACKEND_ERROR when the backend failed for good."""
+        return self.trajectory.stop_reason

@@ -1,0 +1,242 @@
+"""`SearchAgent`: the public API — run a query to ranked documents, stream it, or run k× rollouts.
+
+    from context1 import Corpus, SearchAgent
+    agent = SearchAgent(Corpus.open("indexes/wiki"), backend=None)   # None: the LLM-free policy
+    result = agent.run("which company ...")                          # SearchResult
+    for event in agent.stream("which company ..."): ...              # events as they happen
+    result = agent.run("which company ...", rollouts=4)              # 4 rollouts fused with RRF
+
+`run` consumes `stream`, and `stream` drives `harness.Episode`: one code path.
+
+A backend failure does not raise: the rollout stops with `StopReason.BACKEND_ERROR`,
+`trajectory.error` holds the message, the partial trajectory is kept and `documents` gets the
+fallback ranking (context1.answer). Check `result.stop_reason`. Other exceptions (bugs) propagate.
+
+Seeds (k× mode): a backend that samples may define `with_seed(seed: int) -> Backend`, returning a
+copy that samples with that seed; rollout i then runs on `backend.with_seed(config.seed + i)`
+(1× included, so runs are reproducible). Backends without it are shared by all rollouts and must be
+thread-safe.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from context1.budget import TokenCounter
+from context1.config import AgentConfig
+from context1.events import (
+    Event,
+    FinalEvent,
+    ModelTurnEvent,
+    ObservationEvent,
+    PruneEvent,
+    RolloutEndEvent,
+    ToolCallEvent,
+    UsageEvent,
+)
+from context1.harness import Episode, normalize_call_ids
+from context1.types import Backend, BackendError, RankedDocument, SearchResult, StopReason, Trajectory, Usage
+
+
+def default_backend(corpus: Any = None) -> Backend:
+    """The LLM-free default policy (context1.backends.iterative.IterativeRetrievalPolicy)."""
+    try:
+        from context1.backends.iterative import IterativeRetrievalPolicy
+    except ImportError as exc:
+        raise ImportError(
+            "SearchAgent(backend=None) uses the LLM-free IterativeRetrievalPolicy from "
+            f"context1/backends/iterative.py, which could not be imported ({exc}). Pass a backend, e.g. "
+            "context1.backends.make_backend('openai', base_url=..., model=...)."
+        ) from exc
+    return IterativeRetrievalPolicy(corpus=corpus)
+
+
+def _count_fn(backend: Any):
+    """The backend's token counter, or None (estimate) when it has none that works."""
+    fn = getattr(backend, "count_tokens", None)
+    if fn is None:
+        return None
+    try:
+        fn("probe")
+    except NotImplementedError:
+        return None
+    return fn
+
+
+class SearchAgent:
+    """A retrieval subagent over `corpus`: query in, ranked documents (with justifications) out.
+
+    backend: any `context1.types.Backend`; None uses the LLM-free `IterativeRetrievalPolicy`.
+    config: limits and budgets (`AgentConfig`); `config.rollouts` > 1 turns on k× mode.
+    """
+
+    def __init__(self, corpus: Any, backend: Backend | None = None, config: AgentConfig | None = None) -> None:
+        self.corpus = corpus
+        self.config = config or AgentConfig()
+        self.backend = default_backend(corpus) if backend is None else backend
+        if not callable(getattr(self.backend, "generate", None)):
+            raise ValueError(f"backend must implement context1.types.Backend (a generate method); got {self.backend!r}")
+        # One cached counter for every episode of this agent: search results repeat across queries.
+        self.counter = TokenCounter(_count_fn(self.backend))
+
+    def episode(self, query: str) -> Episode:
+        """A fresh `Episode` with this agent's corpus, config and token counter, to step by hand."""
+        return Episode(self.corpus, query, self.config, token_counter=self.counter)
+
+    def run(self, query: str, *, rollouts: int | None = None) -> SearchResult:
+        """Search for `query` until the agent answers or a limit stops it; never raises on backend failure."""
+        result = None
+        for event in self.stream(query, rollouts=rollouts):
+            if isinstance(event, FinalEvent):
+                result = event.result
+        assert result is not None
+        return result
+
+    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
+        """Yield `context1.events` as the episode unfolds; the last event is `FinalEvent`."""
+        k = self.config.rollouts if rollouts is None else rollouts
+        if not isinstance(k, int) or k < 1:
+            raise ValueError(f"rollouts must be a positive integer, got {k!r}")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query must be a non-empty string")
+        t0 = time.perf_counter()
+        trajectories: list[Trajectory | None] = [None] * k
+        if k == 1:
+            yield from self._rollout(query, 0, trajectories)
+        else:
+            yield from self._parallel(query, k, trajectories)
+        done = [t for t in trajectories if t is not None]
+        yield FinalEvent(self._result(query, done, time.perf_counter() - t0))
+
+    # -- rollouts -----------------------------------------------------------------------
+    def _backend_for(self, index: int) -> Backend:
+        with_seed = getattr(self.backend, "with_seed", None)
+        return with_seed(self.config.seed + index) if callable(with_seed) else self.backend
+
+    def _rollout(
+        self, query: str, index: int, out: list[Trajectory | None], stop: threading.Event | None = None
+    ) -> Iterator[Event]:
+        backend = self._backend_for(index)
+        episode = self.episode(query)
+        traj = episode.trajectory
+        traj.metadata.update(backend=getattr(backend, "name", type(backend).__name__), rollout=index,
+                             seed=self.config.seed + index)
+        out[index] = traj
+        try:
+            while not episode.done:
+                if stop is not None and stop.is_set():
+                    episode.finish(StopReason.CANCELLED)
+                    break
+                c0 = time.perf_counter()
+                messages = episode.messages()
+                context_s = time.perf_counter() - c0
+                m0 = time.perf_counter()
+                try:
+                    turn = backend.generate(messages, episode.tool_schemas)
+                except BackendError as exc:
+                    episode.finish(StopReason.BACKEND_ERROR, error=f"{type(exc).__name__}: {exc}")
+                    break
+                model_s = time.perf_counter() - m0
+                step = len(traj.steps)
+                turn = normalize_call_ids(turn, step)
+                yield ModelTurnEvent(step, turn, index)
+                for call in turn.tool_calls:
+                    yield ToolCallEvent(step, call, index)
+                observations = episode.act(turn)
+                traj.metadata["step_timings"][-1].update(model_s=model_s, context_s=context_s)
+                for obs in observations:
+                    yield ObservationEvent(step, obs, index)
+                if traj.steps[-1].pruned:
+                    yield PruneEvent(step, traj.steps[-1].pruned, index)
+                if observations:
+                    yield UsageEvent(step, traj.steps[-1].tokens_used, traj.token_budget, index)
+        finally:
+            if not episode.done:  # the consumer stopped iterating, or an exception is on its way
+                episode.finish(StopReason.CANCELLED)
+        yield RolloutEndEvent(traj.stop_reason, len(traj.steps), traj.error, index)
+
+    def _parallel(self, query: str, k: int, out: list[Trajectory | None]) -> Iterator[Event]:
+        events: queue.Queue = queue.Queue()
+        stop = threading.Event()
+        done_marker = object()
+
+        def work(i: int) -> None:
+            try:
+                for event in self._rollout(query, i, out, stop):
+                    events.put(event)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the consumer's thread
+                events.put(exc)
+            finally:
+                events.put(done_marker)
+
+        threads = [threading.Thread(target=work, args=(i,), name=f"context1-rollout-{i}", daemon=True) for i in range(k)]
+        for t in threads:
+            t.start()
+        try:
+            remaining = k
+            while remaining:
+                item = events.get()
+                if item is done_marker:
+                    remaining -= 1
+                elif isinstance(item, BaseException):
+                    raise item
+                else:
+                    yield item
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+
+    # -- results ------------------------------------------------------------------------
+    def _result(self, query: str, trajectories: Sequence[Trajectory], wall_s: float) -> SearchResult:
+        if len(trajectories) == 1:
+            documents = list(trajectories[0].documents)
+        else:
+            documents = fuse_rankings([t.documents for t in trajectories], self.config.max_documents, self.config.rrf_k)
+        return SearchResult(
+            query=query,
+            documents=documents,
+            trajectory=trajectories[0],
+            usage=_usage(trajectories),
+            timings=_timings(trajectories, wall_s),
+            rollouts=list(trajectories),
+        )
+
+
+def fuse_rankings(
+    rankings: Sequence[Sequence[RankedDocument]], max_documents: int = 10, rrf_k: int = 60
+) -> list[RankedDocument]:
+    """Fuse ranked document lists with RRF (k× mode). Each document keeps the justification of
+    its best-ranked occurrence (lowest rank; the earliest list on ties); its score is the RRF score."""
+    from corpus_tools.fusion import reciprocal_rank_fusion
+
+    best: dict[str, tuple[int, int, str]] = {}
+    for r, docs in enumerate(rankings):
+        for pos, d in enumerate(docs):
+            cand = (pos, r, d.justification)
+            if d.doc_id not in best or cand[:2] < best[d.doc_id][:2]:
+                best[d.doc_id] = cand
+    fused = reciprocal_rank_fusion([[d.doc_id for d in docs] for docs in rankings], k=rrf_k)
+    return [RankedDocument(doc_id, best[doc_id][2], float(score)) for doc_id, score in fused[:max_documents]]
+
+
+def _usage(trajectories: Sequence[Trajectory]) -> Usage:
+    return Usage(
+        context_tokens=max((t.steps[-1].tokens_used if t.steps else 0) for t in trajectories),
+        prompt_tokens=sum(s.turn.prompt_tokens for t in trajectories for s in t.steps),
+        completion_tokens=sum(s.turn.completion_tokens for t in trajectories for s in t.steps),
+        turns=sum(len(t.steps) for t in trajectories),
+        tool_calls=sum(len(s.turn.tool_calls) for t in trajectories for s in t.steps),
+    )
+
+
+def _timings(trajectories: Sequence[Trajectory], wall_s: float) -> dict[str, float]:
+    steps = [st for t in trajectories for st in t.metadata.get("step_timings", ())]
+    model_s = sum(st.get("model_s", 0.0) for st in steps)
+    corpus_s = sum(st.get("corpus_s", 0.0) for st in steps)
+    harness_s = sum(st.get("act_s", 0.0) + st.get("context_s", 0.0) for st in steps) - corpus_s
+    return {"total_s": wall_s, "model_s": model_s, "corpus_s": corpus_s, "harness_s": max(0.0, harness_s)}

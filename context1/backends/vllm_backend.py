@@ -1,0 +1,120 @@
+"""vLLM in-process (offline `vllm.LLM`): fast GPU rollouts that record token ids and logprobs.
+
+Needs the GPU extra: `pip install context1[gpu]`. vLLM is imported only when the backend is
+built, so the rest of context1 works without it.
+
+It renders the prompt with the model's chat template exactly as the transformers backend does
+(toolcalls.render_prompt), feeds vLLM the prompt token ids, and records the sampled token ids
+and their logprobs. By default the engine is started with `logprobs_mode="processed_logprobs"`
+(vLLM >= 0.10.2), so the logprobs are those of the tempered, top-p-truncated distribution the
+tokens were drawn from — the same quantity TransformersBackend records. Override through
+`engine_kwargs` (e.g. {"logprobs_mode": "raw_logprobs"}) for untempered model logprobs.
+
+To serve many processes instead, run `vllm serve` and use OpenAIBackend (docs/backends.md).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from context1.backends.toolcalls import render_prompt
+from context1.backends.transformers_local import turn_from_tokens
+from context1.types import BackendError, Message, ModelTurn
+
+_INSTALL_HINT = "VLLMBackend needs vLLM and a CUDA GPU: pip install context1[gpu]"
+
+
+def _import_vllm() -> Any:
+    try:
+        import vllm
+    except ImportError as exc:
+        raise ImportError(f"{_INSTALL_HINT} ({exc})") from exc
+    return vllm
+
+
+class VLLMBackend:
+    """Generate with an in-process vLLM engine.
+
+    model_path: a local Hugging Face model folder (or anything `vllm.LLM(model=...)` accepts
+        offline). max_new_tokens, temperature, top_p: sampling. seed: engine seed and the
+        stream of per-request seeds (each request gets its own, so k copies made with
+        `with_seed` sample independently and reproducibly).
+    tools_in_prompt: None decides from the chat template (see toolcalls.render_prompt).
+    engine_kwargs: passed to `vllm.LLM` (gpu_memory_utilization, max_model_len, dtype, ...).
+    llm: an already built `vllm.LLM` to share between backends (engine_kwargs then ignored).
+    """
+
+    def __init__(
+        self,
+        model_path: str,
+        *,
+        max_new_tokens: int = 1024,  # as TransformersBackend
+        temperature: float = 1.0,  # RL rollouts sample at T=1 (on-policy)
+        top_p: float = 1.0,
+        seed: int = 0,
+        tools_in_prompt: bool | None = None,
+        engine_kwargs: Mapping[str, Any] | None = None,
+        llm: Any = None,
+    ) -> None:
+        self._vllm = _import_vllm()
+        self.model_path = model_path
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.top_p = top_p
+        self.seed = seed
+        self.tools_in_prompt = tools_in_prompt
+        if llm is None:
+            kwargs = {"logprobs_mode": "processed_logprobs", **dict(engine_kwargs or {})}
+            llm = self._vllm.LLM(model=model_path, seed=seed, **kwargs)
+        self.llm = llm
+        self.tokenizer = llm.get_tokenizer()
+        self._seeds = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        return f"vllm:{self.model_path}"
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=False))
+
+    def with_seed(self, seed: int) -> VLLMBackend:
+        """A copy with its own stream of request seeds, sharing the engine."""
+        clone = copy.copy(self)
+        clone.seed = seed
+        clone._seeds = random.Random(seed)
+        return clone
+
+    def render(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> str:
+        return render_prompt(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
+
+    def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
+        start = time.perf_counter()
+        prompt_ids = self.tokenizer(self.render(messages, tools), add_special_tokens=False)["input_ids"]
+        params = self._vllm.SamplingParams(
+            temperature=self.temperature,
+            top_p=self.top_p,
+            max_tokens=self.max_new_tokens,
+            seed=self._seeds.randrange(2**31),
+            logprobs=0,  # 0 = only the sampled token's logprob
+        )
+        try:
+            (result,) = self.llm.generate([{"prompt_token_ids": list(prompt_ids)}], params, use_tqdm=False)
+        except Exception as exc:  # engine failures (OOM, prompt longer than max_model_len, ...)
+            raise BackendError(f"vLLM generation failed: {type(exc).__name__}: {exc}") from exc
+        completion = result.outputs[0]
+        token_ids = list(completion.token_ids)
+        logprobs = None
+        if completion.logprobs is not None:
+            logprobs = [float(step[tok].logprob) for step, tok in zip(completion.logprobs, token_ids, strict=False)]
+        return turn_from_tokens(
+            self.tokenizer,
+            prompt_ids,
+            token_ids,
+            logprobs,
+            None if completion.finish_reason is None else str(completion.finish_reason),  # "stop" / "length"
+            time.perf_counter() - start,
+        )

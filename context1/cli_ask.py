@@ -1,0 +1,241 @@
+"""`context1 ask DIR "query"`: run the search agent over an index, with a live trace.
+
+A thin layer over `SearchAgent.stream` (DESIGN: every CLI command is a function a user can call):
+it opens the index, builds the backend with `context1.backends.make_backend`, prints each turn,
+tool call, observation, prune and token-usage line as it happens, then the ranked documents.
+`--json` prints one JSON object instead (no trace); `--save-trajectories` writes every rollout's
+full trajectory as JSONL. Exit status: 0, or 1 when a rollout stopped on a backend error (the
+partial result is still printed), or 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from context1.cli_corpus import CommandError, _clean_errors, chroma_client, open_index
+from context1.config import AgentConfig
+from context1.events import (
+    FinalEvent,
+    ModelTurnEvent,
+    ObservationEvent,
+    PruneEvent,
+    RolloutEndEvent,
+    ToolCallEvent,
+    UsageEvent,
+)
+from context1.types import SearchResult, StopReason
+
+BACKENDS = ("iterative", "openai", "transformers", "vllm", "scripted")
+TEXT_CHARS = 240  # model text shown per turn in the trace
+ARG_CHARS = 120  # tool-call arguments shown per call
+
+
+def _short(text: str, n: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= n else flat[: n - 1] + "…"
+
+
+def build_backend(
+    kind: str,
+    corpus: Any,
+    *,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
+    script: Path | None = None,
+) -> Any:
+    """The backend a CLI invocation asks for (None for the default LLM-free policy)."""
+    if kind not in BACKENDS:
+        raise CommandError(f"unknown backend {kind!r}; choose one of {', '.join(BACKENDS)}")
+    if script is not None and kind != "scripted":
+        raise CommandError("--script goes with --backend scripted")
+    if kind == "iterative":
+        if base_url or model:
+            raise CommandError("--base-url / --model do not apply to the iterative (LLM-free) backend")
+        return None
+    if kind == "scripted":
+        if script is None:
+            raise CommandError("--backend scripted needs --script FILE (JSONL, one turn per line)")
+        from context1.backends.scripted import ScriptedBackend
+
+        return ScriptedBackend(path=script)
+    from context1.backends import make_backend
+
+    if kind == "openai":
+        return make_backend("openai", base_url=base_url, model=model, api_key=api_key)
+    if base_url:
+        raise CommandError(f"--base-url applies to --backend openai, not {kind}")
+    return make_backend(kind, model=model)
+
+
+def ask_command(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="An index built by `context1 index`.")],
+    query: Annotated[str, typer.Argument(help="The question to find supporting documents for.")],
+    backend: Annotated[
+        str, typer.Option("--backend", "-b", help=f"Inference backend: {', '.join(BACKENDS)}.")
+    ] = "iterative",
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")] = None,
+    api_key: Annotated[
+        str | None, typer.Option("--api-key", envvar="OPENAI_API_KEY", help="API key for --backend openai.")
+    ] = None,
+    script: Annotated[
+        Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")
+    ] = None,
+    budget: Annotated[int, typer.Option("--budget", help="Token budget T_budget of the context.", min=512)] = 32_768,
+    hard_cutoff: Annotated[
+        float, typer.Option("--hard-cutoff", help="Fraction of the budget past which only pruning is allowed.")
+    ] = 0.75,
+    rollouts: Annotated[int, typer.Option("--rollouts", "-k", help="k× mode: rollouts fused with RRF.", min=1)] = 1,
+    max_turns: Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)] = 32,
+    max_documents: Annotated[int, typer.Option("--max-documents", help="Most documents returned.", min=1)] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Base seed (rollout i uses seed + i).")] = 0,
+    chroma_host: Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")] = None,
+    chroma_port: Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.")] = 8000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (no live trace).")] = False,
+    save: Annotated[
+        Path | None, typer.Option("--save-trajectories", help="Write every rollout's trajectory to this JSONL file.")
+    ] = None,
+) -> None:
+    """Ask the search agent for the documents that support answering QUERY."""
+    from context1.agent import SearchAgent
+    from context1.trajectory_io import save_trajectories
+
+    with _clean_errors():
+        if not query.strip():
+            raise CommandError("the query is empty")
+        config = AgentConfig(
+            token_budget=budget, hard_cutoff=hard_cutoff, rollouts=rollouts, max_turns=max_turns,
+            max_documents=max_documents, seed=seed,
+        )
+        corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
+        chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)
+        agent = SearchAgent(corpus, chosen, config)
+        console = Console()
+        result: SearchResult | None = None
+        for event in agent.stream(query):
+            if isinstance(event, FinalEvent):
+                result = event.result
+            elif not as_json:
+                print_event(console, event, rollouts > 1)
+        assert result is not None
+        if save is not None:
+            save_trajectories(save, result.rollouts)
+        if as_json:
+            typer.echo(json.dumps(result_to_json(result, corpus), ensure_ascii=False, indent=2))
+        else:
+            print_result(console, result, corpus)
+            if save is not None:
+                console.print(f"[dim]trajectories saved to {escape(str(save))}[/]")
+        if any(t.stop_reason is StopReason.BACKEND_ERROR for t in result.rollouts):
+            raise typer.Exit(1)
+
+
+def print_event(console: Console, event: Any, tag_rollout: bool) -> None:
+    """One line (or a few) of the live trace."""
+    tag = f"[magenta]r{event.rollout}[/] " if tag_rollout else ""
+    if isinstance(event, ModelTurnEvent):
+        console.print(f"{tag}[bold]turn {event.step + 1}[/]", highlight=False)
+        if event.turn.text.strip():
+            console.print(f"{tag}  [dim]{escape(_short(event.turn.text, TEXT_CHARS))}[/]", highlight=False)
+    elif isinstance(event, ToolCallEvent):
+        call = event.call
+        args = call.raw_arguments or json.dumps(dict(call.arguments), ensure_ascii=False)
+        console.print(f"{tag}  [cyan]→ {escape(call.name)}[/]({escape(_short(args, ARG_CHARS))})", highlight=False)
+    elif isinstance(event, ObservationEvent):
+        obs = event.observation
+        if obs.is_error:
+            first = obs.text.splitlines()[0] if obs.text else ""
+            console.print(f"{tag}  [red]← {escape(_short(first, TEXT_CHARS))}[/]", highlight=False)
+        elif obs.chunk_ids:
+            docs = ", ".join(obs.doc_ids[:6]) + (f", … {len(obs.doc_ids) - 6} more" if len(obs.doc_ids) > 6 else "")
+            console.print(
+                f"{tag}  [green]← {len(obs.chunk_ids)} chunk(s)[/] from {escape(docs)} [dim]({obs.n_tokens:,} tokens)[/]",
+                highlight=False,
+            )
+        else:
+            console.print(f"{tag}  [yellow]← {escape(_short(obs.text.splitlines()[0], TEXT_CHARS))}[/]", highlight=False)
+    elif isinstance(event, PruneEvent):
+        console.print(f"{tag}  [yellow]✂ pruned {len(event.chunk_ids)}:[/] {escape(', '.join(event.chunk_ids))}",
+                      highlight=False)
+    elif isinstance(event, UsageEvent):
+        share = event.tokens_used / event.token_budget
+        color = "green" if share < 0.5 else "yellow" if share < 0.75 else "red"
+        console.print(f"{tag}  [{color}][Token usage: {event.tokens_used:,}/{event.token_budget:,}][/]",
+                      highlight=False)
+    elif isinstance(event, RolloutEndEvent):
+        line = f"{tag}[bold]ended:[/] {event.stop_reason.value} after {event.n_steps} turn(s)"
+        if event.error:
+            line += f" [red]({escape(event.error)})[/]"
+        console.print(line, highlight=False)
+
+
+def _title(corpus: Any, doc_id: str) -> str:
+    try:
+        return corpus.title(doc_id) or ""
+    except Exception:  # noqa: BLE001 - a title is decoration; never fail the command for it
+        return ""
+
+
+def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
+    """The ranked documents table, with usage and timings in the caption."""
+    u, t = result.usage, result.timings
+    table = Table(
+        title=f"{len(result.documents)} document(s) for {escape(repr(result.query))}",
+        caption=(
+            f"{u.turns} turn(s), {u.tool_calls} tool call(s), context {u.context_tokens:,} tokens; "
+            f"{t.get('total_s', 0):.2f} s (model {t.get('model_s', 0):.2f} s, corpus {t.get('corpus_s', 0):.2f} s, "
+            f"harness {t.get('harness_s', 0) * 1000:.0f} ms)"
+        ),
+        title_justify="left",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("document", overflow="fold")
+    table.add_column("score", justify="right")
+    table.add_column("justification", overflow="fold", ratio=1)
+    for rank, doc in enumerate(result.documents, 1):
+        title = _title(corpus, doc.doc_id)
+        name = escape(doc.doc_id) if not title or title == doc.doc_id else f"{escape(title)}\n[dim]{escape(doc.doc_id)}[/]"
+        table.add_row(str(rank), name, f"{doc.score:.3g}", escape(doc.justification))
+    console.print(table)
+    if any(t.metadata.get("answer_fallback") for t in result.rollouts):
+        console.print("[yellow]note:[/] no parsable final answer in some rollout; its documents come from the "
+                      "chunks still in view (fallback ranking).")
+
+
+def result_to_json(result: SearchResult, corpus: Any) -> dict[str, Any]:
+    """A machine-readable summary (the trajectories go to --save-trajectories)."""
+    return {
+        "query": result.query,
+        "documents": [
+            {"rank": i, "doc_id": d.doc_id, "title": _title(corpus, d.doc_id), "score": d.score,
+             "justification": d.justification}
+            for i, d in enumerate(result.documents, 1)
+        ],
+        "stop_reason": result.stop_reason.value if result.stop_reason else None,
+        "rollouts": [
+            {"stop_reason": t.stop_reason.value if t.stop_reason else None, "turns": len(t.steps), "error": t.error,
+             "answer_fallback": bool(t.metadata.get("answer_fallback"))}
+            for t in result.rollouts
+        ],
+        "usage": {
+            "context_tokens": result.usage.context_tokens, "prompt_tokens": result.usage.prompt_tokens,
+            "completion_tokens": result.usage.completion_tokens, "turns": result.usage.turns,
+            "tool_calls": result.usage.tool_calls,
+        },
+        "timings": result.timings,
+    }
+
+
+def register(app: typer.Typer) -> None:
+    """Add `ask` to the context1 command line."""
+    app.command("ask")(ask_command)

@@ -1,0 +1,316 @@
+"""`context1 index` and `context1 search`: build a hybrid index from documents, and query it.
+
+A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
+`index` is `load_documents` + `Corpus.build`, `search` is `Corpus.open` + `Corpus.search`.
+Expected failures (a missing folder, a folder that is not an index, a bad option, an unreachable
+Chroma server) print one line saying what to do and exit with status 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from corpus_tools.types import CorpusError, Hit, SkippedFile
+
+EXIT_USAGE = 2  # the exit status of a command given bad input (click's convention for usage errors)
+SNIPPET_CHARS = 160  # one or two lines of a terminal per hit
+SKIPPED_PATHS_SHOWN = 3  # paths listed per skip reason; the rest are counted
+
+
+def _console(stderr: bool = False) -> Console:
+    # Made per call, not at import: the terminal (or a test runner's stream and COLUMNS) may change.
+    return Console(stderr=stderr)
+
+
+class CommandError(Exception):
+    """An expected failure: its message is printed as one line, then the command exits."""
+
+
+@contextmanager
+def _clean_errors() -> Iterator[None]:
+    """Turn expected failures into one line on stderr and exit status 2 (no traceback)."""
+    try:
+        yield
+    except CommandError as exc:
+        _fail(str(exc))
+    except (CorpusError, FileNotFoundError, ValueError) as exc:
+        _fail(f"{exc}")
+
+
+def _fail(message: str) -> None:
+    _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+# ---------------------------------------------------------------- shared options
+
+ChromaHost = Annotated[
+    str | None,
+    typer.Option("--chroma-host", help="Keep vectors on this Chroma server (`chroma run`) instead of in DIR."),
+]
+ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
+Reranker = Annotated[
+    str | None,
+    typer.Option(
+        "--reranker",
+        help="'none' (fused order), 'biencoder', or a local sentence-transformers CrossEncoder folder.",
+    ),
+]
+
+
+def chroma_client(host: str | None, port: int) -> Any:
+    """A Chroma HTTP client for server mode, or None for the embedded store inside the index folder."""
+    if host is None:
+        return None
+    try:
+        import chromadb
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise CommandError("server mode needs chromadb: pip install chromadb") from exc
+    try:
+        client = chromadb.HttpClient(host=host, port=port)
+        client.heartbeat()
+    except Exception as exc:  # noqa: BLE001 - chromadb raises many types for a server that is not there
+        raise CommandError(
+            f"cannot reach a Chroma server at {host}:{port} ({type(exc).__name__}); start one with "
+            f"`chroma run --port {port}` or drop --chroma-host to keep vectors in the index folder"
+        ) from None
+    return client
+
+
+# ---------------------------------------------------------------- index
+
+
+def index_command(
+    source: Annotated[
+        str, typer.Argument(help="A folder or file of documents (txt, md, html, pdf, json, jsonl, csv).")
+    ],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the index (replaced if it exists).")],
+    chunk_tokens: Annotated[int | None, typer.Option(help="Most tokens per chunk [default: 256].")] = None,
+    overlap: Annotated[int | None, typer.Option(help="Tokens shared by consecutive chunks [default: 32].")] = None,
+    id_field: Annotated[str | None, typer.Option(help="Record field holding the document id.")] = None,
+    title_field: Annotated[str | None, typer.Option(help="Record field holding the title.")] = None,
+    text_field: Annotated[str | None, typer.Option(help="Record field holding the text.")] = None,
+    glob: Annotated[
+        str | None, typer.Option(help="Only files of a folder matching this pattern, e.g. '**/*.md'.")
+    ] = None,
+    reranker: Reranker = None,
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
+) -> None:
+    """Index SOURCE into DIR: chunk, embed, and build the BM25 and vector indexes."""
+    with _clean_errors():
+        from corpus_tools.chunking import ChunkingConfig
+        from corpus_tools.config import CorpusConfig, SearchConfig
+        from corpus_tools.loaders import load_documents
+
+        if not Path(source).expanduser().exists():
+            raise CommandError(f"no such file or folder: {source!r} (give a folder of documents or one file)")
+        if directory.exists() and not directory.is_dir():
+            raise CommandError(f"{str(directory)!r} is a file; give a folder for the index")
+        defaults = ChunkingConfig()
+        chunking = ChunkingConfig(
+            chunk_tokens=chunk_tokens if chunk_tokens is not None else defaults.chunk_tokens,
+            overlap_tokens=overlap if overlap is not None else defaults.overlap_tokens,
+        )
+        search = SearchConfig() if reranker is None else replace(SearchConfig(), reranker=reranker)
+        _check_reranker_option(reranker)
+        config = CorpusConfig(chunking=chunking, search=search)
+        client = chroma_client(chroma_host, chroma_port)
+
+        started = time.perf_counter()
+        report = load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
+        if not report.documents:
+            print_skipped(report.skipped)
+            raise CommandError(
+                f"nothing to index in {source!r}: {len(report.skipped)} file(s) or record(s) skipped (see above); "
+                "for record files, name the fields with --id-field/--title-field/--text-field"
+            )
+        from corpus_tools import Corpus
+
+        corpus = Corpus.build(report, directory, config=config, client=client, progress=not no_progress)
+        elapsed = time.perf_counter() - started
+        print_index_summary(corpus, elapsed)
+
+
+def _check_reranker_option(reranker: str | None) -> None:
+    if reranker is None or reranker.lower() in ("none", "biencoder", "bi-encoder"):
+        return
+    if not Path(reranker).expanduser().exists():
+        raise CommandError(
+            f"unknown reranker {reranker!r}: use 'none', 'biencoder', or the path of a local CrossEncoder folder"
+        )
+
+
+def print_index_summary(corpus: Any, seconds: float) -> None:
+    """Documents, chunks and time of a build, then what was skipped and why."""
+    skipped = list(corpus.skipped)
+    table = Table(title=f"Index {corpus.path}", show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    table.add_row("documents", f"{len(corpus.doc_ids()):,}")
+    table.add_row("chunks", f"{len(corpus):,}")
+    table.add_row("skipped", f"{len(skipped):,}")
+    table.add_row("time", f"{seconds:.1f} s")
+    _console().print(table)
+    print_skipped(skipped)
+
+
+def skip_groups(skipped: Sequence[SkippedFile]) -> list[tuple[str, list[str]]]:
+    """(reason, paths) groups, largest first; reasons are grouped without their specifics.
+
+    "not valid UTF-8 (byte 0xe9 at offset 3)" and "duplicate doc_id 'x' (first loaded from a.md)"
+    group as "not valid UTF-8" and "duplicate doc_id", so a thousand bad files make one row.
+    """
+    groups: dict[str, list[str]] = defaultdict(list)
+    for entry in skipped:
+        groups[_reason_kind(entry.reason)].append(entry.path)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+
+
+def _reason_kind(reason: str) -> str:
+    kind = re.sub(r"\s*\(.*\)", "", reason)  # parenthesised details
+    kind = re.sub(r"\s*'[^']*'", "", kind)  # quoted names and ids
+    kind = kind.split(";")[0].strip()
+    return kind or reason
+
+
+def print_skipped(skipped: Sequence[SkippedFile]) -> None:
+    if not skipped:
+        return
+    table = Table(title="Skipped", title_justify="left")
+    table.add_column("reason")
+    table.add_column("count", justify="right")
+    table.add_column("examples", overflow="fold")
+    for reason, paths in skip_groups(skipped):
+        shown = ", ".join(paths[:SKIPPED_PATHS_SHOWN])
+        more = len(paths) - SKIPPED_PATHS_SHOWN
+        table.add_row(escape(reason), str(len(paths)), escape(shown) + (f", … {more} more" if more > 0 else ""))
+    _console().print(table)
+
+
+# ---------------------------------------------------------------- search
+
+
+def search_command(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="An index built by `context1 index`.")],
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    k: Annotated[int, typer.Option("-k", "--k", help="Most hits to return.", min=1)] = 10,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", min=1)
+    ] = None,
+    reranker: Reranker = None,
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
+) -> None:
+    """Hybrid search (BM25 + dense, fused with RRF, then reranked) over the index in DIR."""
+    with _clean_errors():
+        if not query.strip():
+            raise CommandError("the query is empty; give some words to search for")
+        _check_reranker_option(reranker)
+        corpus = open_index(directory, chroma_client(chroma_host, chroma_port), reranker)
+        started = time.perf_counter()
+        hits = corpus.search(query, k=k, token_budget=budget)
+        elapsed = time.perf_counter() - started
+        if as_json:
+            typer.echo(json.dumps(hits_to_json(hits, corpus), ensure_ascii=False, indent=2))
+        else:
+            print_hits(hits, corpus, query, elapsed)
+
+
+def open_index(directory: Path, client: Any = None, reranker: str | None = None) -> Any:
+    """`Corpus.open`, with a message saying what to do when DIR is not an index."""
+    from corpus_tools import Corpus
+    from corpus_tools.types import IndexFormatError
+
+    if not directory.exists():
+        raise CommandError(f"no index at {str(directory)!r}: build one with `context1 index SOURCE {directory}`")
+    if not directory.is_dir():
+        raise CommandError(f"{str(directory)!r} is a file, not an index folder")
+    try:
+        return Corpus.open(directory, client=client, reranker=reranker)
+    except IndexFormatError as exc:
+        hint = f"build one with `context1 index SOURCE {directory}`"
+        if not (directory / "manifest.json").exists():
+            raise CommandError(f"{str(directory)!r} is not a context1 index (no manifest.json); {hint}") from None
+        raise CommandError(f"{str(directory)!r} is a broken context1 index: {exc} Rebuild it: {hint}") from None
+
+
+def _title(hit: Hit, corpus: Any) -> str:
+    title = hit.chunk.metadata.get("title") if hit.chunk.metadata else None
+    return title or corpus.title(hit.chunk.doc_id) or ""
+
+
+def hits_to_json(hits: Sequence[Hit], corpus: Any) -> list[dict[str, Any]]:
+    """Machine-readable hits: rank, ids, title, score, every leg's rank and score, and the text."""
+    return [
+        {
+            "rank": rank,
+            "chunk_id": hit.chunk.chunk_id,
+            "doc_id": hit.chunk.doc_id,
+            "title": _title(hit, corpus),
+            "position": hit.chunk.position,
+            "n_tokens": hit.chunk.n_tokens,
+            "score": float(hit.score),
+            "ranks": {str(getattr(leg, "value", leg)): int(r) for leg, r in hit.ranks.items()},
+            "scores": {str(getattr(leg, "value", leg)): float(s) for leg, s in hit.scores.items()},
+            "text": hit.chunk.text,
+        }
+        for rank, hit in enumerate(hits, start=1)
+    ]
+
+
+def print_hits(hits: Sequence[Hit], corpus: Any, query: str, seconds: float) -> None:
+    if not hits:
+        _console().print(f"No hits for {query!r} in {corpus.path}.", markup=False)
+        return
+    reranker = getattr(getattr(corpus, "reranker", None), "name", "none")
+    table = Table(
+        title=f"{len(hits)} hits for {escape(repr(query))}  ({len(corpus):,} chunks, reranker {escape(reranker)}, {seconds * 1000:.0f} ms)",
+        title_justify="left",
+    )
+    for name, justify in (("#", "right"), ("chunk", "left"), ("document", "left")):
+        table.add_column(name, justify=justify, overflow="fold")
+    for leg in ("bm25", "dense", "fused", "rerank"):
+        table.add_column(leg, justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("snippet", overflow="fold", ratio=1)
+    for rank, hit in enumerate(hits, start=1):
+        title = _title(hit, corpus)
+        doc_id = escape(hit.chunk.doc_id)
+        document = doc_id if not title or title == hit.chunk.doc_id else f"{escape(title)}\n[dim]{doc_id}[/]"
+        ranks = {str(getattr(leg, "value", leg)): r for leg, r in hit.ranks.items()}
+        table.add_row(
+            str(rank),
+            escape(hit.chunk.chunk_id),
+            document,
+            *(str(ranks[leg]) if leg in ranks else "–" for leg in ("bm25", "dense", "fused", "rerank")),
+            f"{hit.score:.4g}",
+            escape(_snippet(hit.chunk.text)),
+        )
+    _console().print(table)
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def register(app: typer.Typer) -> None:
+    """Add `index` and `search` to the context1 command line."""
+    app.command("index")(index_command)
+    app.command("search")(search_command)

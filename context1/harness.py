@@ -1,0 +1,356 @@
+"""`Episode`: one search episode you can step by hand (observe → infer → act).
+
+    episode = Episode(corpus, "who founded ...", AgentConfig(), token_counter=backend.count_tokens)
+    while not episode.done:
+        turn = backend.generate(episode.messages(), episode.tool_schemas)   # infer
+        episode.act(turn)                                                    # act; observe
+    episode.trajectory.documents
+
+`SearchAgent` drives exactly this loop (one code path for production, evaluation, SFT data and RL
+rollouts); an RL trainer can drive it with its own sampler. `act` runs one turn's tool calls:
+corpus calls in parallel threads, then sizing, dedup and pruning one call after the other in call
+order, so the result does not depend on thread timing.
+
+Ends: a turn with no tool call is the answer (ANSWERED); otherwise MAX_TURNS after
+`config.max_turns` turns, TOKEN_BUDGET when the visible context reaches T_budget, or whatever
+`finish` is told (BACKEND_ERROR, CANCELLED). Every end leaves `trajectory.documents` set: the
+parsed answer, else the fallback ranking of `context1.answer`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from context1 import prompts
+from context1.answer import ShownChunk, fallback_documents, parse_final_answer
+from context1.budget import BudgetState, TokenCounter
+from context1.config import AgentConfig
+from context1.context import ContextView
+from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
+from context1.tools import Fetched, Runtime, ToolRequest, fetch, render_hits, tool_schemas, validate_call
+from context1.types import Message, ModelTurn, Observation, Role, Step, StopReason, ToolCall, Trajectory
+
+# search/grep fetch this many times their display limit, so that chunks already shown earlier in
+# the same turn (excluded after the parallel fetch) can be backfilled.
+_OVERFETCH = 2
+
+
+class Episode:
+    """A steppable search episode over `corpus` for `query`.
+
+    token_counter: counts tokens of a string, normally `backend.count_tokens`; None uses the
+    word/character estimate of `context1.budget.estimate_tokens`.
+    """
+
+    def __init__(
+        self,
+        corpus: Any,
+        query: str,
+        config: AgentConfig | None = None,
+        *,
+        token_counter: Callable[[str], int] | TokenCounter | None = None,
+    ) -> None:
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query must be a non-empty string")
+        self.corpus = corpus
+        self.query = query.strip()
+        self.config = config or AgentConfig()
+        self.counter = token_counter if isinstance(token_counter, TokenCounter) else TokenCounter(token_counter)
+        self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config)
+        cfg = self.config
+        system = cfg.system_prompt or prompts.system_prompt(
+            token_budget=cfg.token_budget, hard_limit=cfg.hard_limit, max_documents=cfg.max_documents, grep_k=cfg.grep_k
+        )
+        initial = [Message(role=Role.SYSTEM, content=system), Message(role=Role.USER, content=self.query)]
+        self.trajectory = Trajectory(query=self.query, messages=list(initial), token_budget=cfg.token_budget)
+        self.trajectory.metadata["config"] = dataclasses.asdict(cfg)
+        self._view = ContextView(initial)
+        self._shown: dict[str, ShownChunk] = {}  # chunk id -> first showing, first-shown order
+        self._titles: dict[str, str | None] = {}
+        self._last_tool = -1  # index (in the view) of the latest tool message
+        self.tokens_used = self._view.count(self.counter)
+        if self.tokens_used > cfg.token_budget - cfg.response_reserve:  # not even room for one reply
+            self.finish(StopReason.TOKEN_BUDGET, error="the system prompt and query alone exceed the token budget")
+
+    # -- observe ----------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.trajectory.stop_reason is not None
+
+    @property
+    def stop_reason(self) -> StopReason | None:
+        return self.trajectory.stop_reason
+
+    def messages(self) -> list[Message]:
+        """The visible context to give the model next (pruned chunks replaced by markers)."""
+        return self._view.messages()
+
+    def seen_chunk_ids(self) -> list[str]:
+        return list(self._shown)
+
+    def visible_chunk_ids(self) -> list[str]:
+        return self._view.visible_chunk_ids()
+
+    # -- act --------------------------------------------------------------------------------
+    def act(self, turn: ModelTurn) -> list[Observation]:
+        """Apply one model turn: run its tool calls, or take its text as the final answer."""
+        if self.done:
+            raise RuntimeError(f"the episode is over (stop_reason={self.stop_reason.value}); start a new one")
+        t0 = time.perf_counter()
+        n_step = len(self.trajectory.steps)
+        turn = normalize_call_ids(turn, n_step)
+        self._view.add_assistant(turn)
+        if not turn.tool_calls:
+            used = self._view.count(self.counter)
+            self.tokens_used = used
+            timings = {"act_s": time.perf_counter() - t0, "corpus_s": 0.0}
+            self.trajectory.steps.append(Step(turn=turn, tokens_used=used, duration_s=timings["act_s"]))
+            self._step_timings(timings)
+            self._answer(turn.text)
+            return []
+        observations, pruned, corpus_s = self._run_calls(turn.tool_calls)
+        used = self._close_turn(observations)
+        act_s = time.perf_counter() - t0
+        self.trajectory.steps.append(
+            Step(turn=turn, observations=tuple(observations), pruned=tuple(pruned), tokens_used=used, duration_s=act_s)
+        )
+        self._step_timings({"act_s": act_s, "corpus_s": corpus_s})
+        if len(self.trajectory.steps) >= self.config.max_turns:
+            self.finish(StopReason.MAX_TURNS)
+        elif BudgetState(used, self.config).exhausted:
+            self.finish(StopReason.TOKEN_BUDGET)
+        return observations
+
+    def finish(self, reason: StopReason, error: str | None = None) -> None:
+        """End the episode from outside (backend error, cancellation) or on a limit.
+
+        Without a parsed answer, `trajectory.documents` gets the fallback ranking.
+        """
+        if self.done:
+            return
+        traj = self.trajectory
+        traj.stop_reason = reason
+        if error is not None:
+            traj.error = error
+        if reason is not StopReason.ANSWERED:
+            self._fallback()
+
+    # -- internals --------------------------------------------------------------------------
+    def _step_timings(self, timings: dict[str, float]) -> None:
+        self.trajectory.metadata.setdefault("step_timings", []).append(timings)
+
+    def _run_calls(self, calls: Sequence[ToolCall]) -> tuple[list[Observation], list[str], float]:
+        cfg = self.config
+        requests: list[ToolRequest | str] = [validate_call(c, cfg) for c in calls]
+        # Phase 1: the corpus calls, in parallel. Chunks shown in earlier turns are excluded here;
+        # ones shown earlier in this turn are dropped in phase 2 (the fetch over-fetches for that).
+        # Nothing is fetched once the context is past the hard cutoff (phase 2 refuses those calls),
+        # unless a prune in this turn brings it back under: phase 2 then fetches inline.
+        runtime = Runtime(exclude=frozenset(self._shown), rerank_query=self.query)
+        todo = [
+            (i, r) for i, r in enumerate(requests)
+            if isinstance(r, ToolRequest) and r.tool != PRUNE_CHUNKS
+        ]
+        fetched: dict[int, Fetched] = {}
+        corpus_t0 = time.perf_counter()
+        if todo and not BudgetState(self.tokens_used, cfg).past_hard:
+            if len(todo) == 1:
+                i, r = todo[0]
+                fetched[i] = fetch(self.corpus, r, self._runtime_for(r, runtime))
+            else:
+                with ThreadPoolExecutor(max_workers=min(len(todo), cfg.max_parallel_calls)) as pool:
+                    futures = {i: pool.submit(fetch, self.corpus, r, self._runtime_for(r, runtime)) for i, r in todo}
+                    fetched = {i: f.result() for i, f in futures.items()}
+        corpus_s = time.perf_counter() - corpus_t0 if fetched else 0.0
+        # Phase 2: in call order, against the running token count.
+        observations: list[Observation] = []
+        pruned: list[str] = []
+        running = self._view.count(self.counter)
+        for i, (call, req) in enumerate(zip(calls, requests, strict=True)):
+            if isinstance(req, str):
+                obs = self._observation(call, req, is_error=True)
+            elif req.tool == PRUNE_CHUNKS:
+                obs, done = self._prune(req)
+                pruned.extend(done)
+            elif BudgetState(running, cfg).past_hard:
+                text = prompts.HARD_CUTOFF.format(used=running, limit=cfg.hard_limit, token_budget=cfg.token_budget)
+                obs = self._observation(call, text, is_error=True, refused=True)
+            else:
+                got = fetched.get(i)
+                if got is None:
+                    got = fetch(self.corpus, req, self._runtime_for(req, runtime))
+                    corpus_s += got.corpus_s
+                obs = self._show(req, got, running)
+            observations.append(obs)
+            self._last_tool = self._view.add_tool(obs)
+            running = self._view.count(self.counter)
+        return observations, pruned, corpus_s
+
+    def _runtime_for(self, req: ToolRequest, base: Runtime) -> Runtime:
+        k = {SEARCH_CORPUS: self.config.search_k, GREP_CORPUS: self.config.grep_k}.get(req.tool, 0)
+        return dataclasses.replace(base, fetch_k=k * _OVERFETCH) if k else base
+
+    def _title(self, doc_id: str) -> str | None:
+        if doc_id not in self._titles:
+            self._titles[doc_id] = self.corpus.title(doc_id)
+        return self._titles[doc_id]
+
+    def _show(self, req: ToolRequest, got: Fetched, running: int) -> Observation:
+        cfg = self.config
+        call = req.call
+        if got.error is not None:
+            meta = {"exception": got.exception} if got.exception else {}
+            return self._observation(call, got.error, is_error=True, **meta)
+        notes = list(got.notes) + list(req.notes)
+        if req.tool == READ_DOCUMENT:
+            hits, limit, cap = got.hits, max(1, len(got.hits)), cfg.read_token_budget
+        else:
+            # Dedup against chunks shown earlier in this same turn (the fetch excluded older ones).
+            hits = [h for h in got.hits if h.chunk.chunk_id not in self._shown]
+            limit = cfg.search_k if req.tool == SEARCH_CORPUS else cfg.grep_k
+            cap = cfg.search_token_budget
+        if not hits:
+            return self._observation(call, "\n".join([prompts.NO_RESULTS, *notes]), corpus_s=got.corpus_s)
+        available = BudgetState(running, cfg).available(cap)
+        header = ""
+        if req.tool == READ_DOCUMENT:  # sized for the widest count; filled in once the count is known
+            header = f"Document {got.doc_id!r}: {got.doc_chunks} of {got.doc_chunks} chunks, most relevant to the query first."
+            available = max(0, available - self.counter(header) - 1)
+        rendered = render_hits(hits, limit=limit, budget=available, count=self.counter, title_of=self._title, notes=notes)
+        if not rendered.hits:
+            text = prompts.NO_ROOM.format(
+                available=max(0, cfg.token_budget - running), token_budget=cfg.token_budget, reserve=cfg.response_reserve
+            )
+            return self._observation(call, text, is_error=True, corpus_s=got.corpus_s)
+        text, spans = rendered.text, rendered.spans
+        if header:
+            header = (
+                f"Document {got.doc_id!r}: {len(rendered.hits)} of {got.doc_chunks} chunks, most relevant to the query first."
+            )
+            shift = len(header) + 2
+            text = header + "\n\n" + text
+            spans = tuple((c, s + shift, e + shift) for c, s, e in spans)
+        for rank, hit in enumerate(rendered.hits, 1):
+            cid = hit.chunk.chunk_id
+            if cid not in self._shown:
+                self._shown[cid] = ShownChunk(cid, hit.chunk.doc_id, rank, len(self._shown))
+        return Observation(
+            call_id=call.id,
+            tool=req.tool,
+            text=text,
+            chunk_ids=tuple(h.chunk.chunk_id for h in rendered.hits),
+            doc_ids=tuple(dict.fromkeys(h.chunk.doc_id for h in rendered.hits)),
+            n_tokens=self.counter(text),
+            metadata={
+                "chunk_spans": [[c, s, e] for c, s, e in spans],
+                "scores": [float(h.score) for h in rendered.hits],
+                "omitted": rendered.omitted,
+                "corpus_s": got.corpus_s,
+                **({"read_doc_id": got.doc_id} if got.doc_id else {}),
+            },
+        )
+
+    def _prune(self, req: ToolRequest) -> tuple[Observation, list[str]]:
+        ids = list(req.argument)
+        invalid = [c for c in ids if c not in self._shown]
+        already = [c for c in ids if c in self._shown and not self._view.is_visible(c)]
+        done = self._view.prune(c for c in ids if c in self._shown)
+        lines = []
+        if invalid:
+            lines.append(
+                prompts.ERROR_PREFIX
+                + f"these ids were never shown to you (or do not exist), so they were not pruned: {', '.join(invalid)}."
+            )
+        if done:
+            lines.append(f"Pruned {len(done)} chunk(s): {', '.join(done)}.")
+        if already:
+            lines.append(f"Already pruned: {', '.join(already)}.")
+        lines.extend(req.notes)
+        text = "\n".join(lines)
+        obs = self._observation(
+            req.call, text, is_error=bool(invalid), pruned=done, invalid_ids=invalid, already_pruned=already
+        )
+        return obs, done
+
+    def _observation(self, call: ToolCall, text: str, *, is_error: bool = False, **metadata: Any) -> Observation:
+        return Observation(
+            call_id=call.id, tool=call.name, text=text, is_error=is_error, n_tokens=self.counter(text), metadata=metadata
+        )
+
+    def _close_turn(self, observations: list[Observation]) -> int:
+        """Append the usage line (and the training hint) to the turn's last tool message."""
+        cfg = self.config
+        last = observations[-1]
+        base = self._view.count(self.counter)
+        suffix = ""
+        if cfg.training_hints and BudgetState(base, cfg).past_soft:
+            suffix += "\n\n" + prompts.SOFT_HINT.format(token_budget=cfg.token_budget)
+        # The line reports the context including itself: start from a guess and settle on a fixed
+        # point (a digit more or less rarely changes the count, so this takes one or two rounds).
+        shown = base + self.counter(suffix + "\n\n" + prompts.usage_line(base, cfg.token_budget))
+        for _ in range(4):
+            text = last.text + suffix + "\n\n" + prompts.usage_line(shown, cfg.token_budget)
+            self._view.set_tool_text(self._last_tool, text)
+            actual = self._view.count(self.counter)
+            if actual == shown:
+                break
+            shown = actual
+        observations[-1] = dataclasses.replace(last, text=text, n_tokens=self.counter(text))
+        self.tokens_used = self._view.count(self.counter)
+        return self.tokens_used
+
+    def _resolve(self, some_id: str) -> str | None:
+        shown = self._shown.get(some_id)
+        if shown is not None:
+            return shown.doc_id
+        if self.corpus.has_doc(some_id):
+            return some_id
+        from context1.tools import _doc_of_chunk
+
+        return _doc_of_chunk(self.corpus, some_id)
+
+    def _answer(self, text: str) -> None:
+        traj = self.trajectory
+        parsed = parse_final_answer(text, self._resolve, self.config.max_documents)
+        traj.stop_reason = StopReason.ANSWERED
+        if parsed.unknown_ids:
+            traj.metadata["answer_unknown_ids"] = parsed.unknown_ids
+        if parsed.mapped:
+            traj.metadata["answer_mapped_ids"] = parsed.mapped
+        if parsed.duplicates:
+            traj.metadata["answer_duplicates"] = parsed.duplicates
+        if parsed.truncated:
+            traj.metadata["answer_truncated"] = parsed.truncated
+        if parsed.documents:
+            traj.documents = parsed.documents
+            traj.metadata["answer_fallback"] = False
+        else:
+            self._fallback()
+
+    def _fallback(self) -> None:
+        visible = [self._shown[c] for c in self._view.visible_chunk_ids() if c in self._shown]
+        self.trajectory.documents = fallback_documents(visible, self.config.max_documents)
+        self.trajectory.metadata["answer_fallback"] = True
+
+
+def normalize_call_ids(turn: ModelTurn, n_step: int) -> ModelTurn:
+    """Give every call a unique, non-empty id (backends without ids, or repeating ones).
+
+    Idempotent; `Episode.act` applies it, and streaming applies it first so events carry the ids.
+    """
+    seen: set[str] = set()
+    calls = []
+    changed = False
+    for j, call in enumerate(turn.tool_calls):
+        cid = call.id
+        if not cid or cid in seen:
+            cid = f"call_{n_step}_{j}"
+            changed = True
+            call = dataclasses.replace(call, id=cid)
+        seen.add(cid)
+        calls.append(call)
+    return dataclasses.replace(turn, tool_calls=tuple(calls)) if changed else turn

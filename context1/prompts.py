@@ -1,0 +1,105 @@
+"""Every text the harness shows the model: system prompt, tool descriptions, notices, and the
+observation format.
+
+Observation format (stable: the LLM-free policy in `context1.backends.iterative` and the
+trajectory tools parse it from tool messages, so changing it is a breaking change):
+
+* Every chunk is rendered as
+
+      <chunk id="{chunk_id}" doc="{doc_id}" title="{title}">
+      {text}
+      </chunk>
+
+  Attribute values are escaped with `html.escape(value, quote=True)` (read them back with
+  `html.unescape`); a missing title is `title=""`. In the chunk text, the two sequences that
+  could fake a chunk boundary, `<chunk` and `</chunk`, are written `&lt;chunk` and `&lt;/chunk`;
+  nothing else in the text is changed. Blocks of one observation are separated by a blank line.
+* A chunk pruned from view is replaced, wherever it was shown, by `<chunk id="{chunk_id}" pruned/>`.
+* A refused or malformed call gets a tool message whose text starts with `Error: `.
+* After every turn, the last tool message of the turn ends with the usage line
+  `[Token usage: 14,203/32,768]` (visible context tokens / T_budget).
+"""
+
+from __future__ import annotations
+
+import html
+
+SEARCH_CORPUS = "search_corpus"
+GREP_CORPUS = "grep_corpus"
+READ_DOCUMENT = "read_document"
+PRUNE_CHUNKS = "prune_chunks"
+TOOL_NAMES = (SEARCH_CORPUS, GREP_CORPUS, READ_DOCUMENT, PRUNE_CHUNKS)
+
+ERROR_PREFIX = "Error: "
+
+SYSTEM_PROMPT = """\
+You are a retrieval subagent. Given a query, search the corpus over several turns and return a \
+ranked list of the documents that support answering it. Do not answer the question yourself: a \
+downstream model reads the documents you return.
+
+Tools (you may call several in one turn; they run in parallel):
+- search_corpus(query): hybrid keyword + semantic search. Returns new chunks only: chunks you have \
+already been shown never come back, so rephrase and follow leads to find more.
+- grep_corpus(pattern): regular-expression (RE2) search over the chunk texts; up to {grep_k} new matching chunks.
+- read_document(doc_id): the chunks of one document, most relevant to the query first, as many as fit.
+- prune_chunks(chunk_ids): remove chunks you no longer need from your context, to make room.
+
+Each chunk is shown as <chunk id="..." doc="..." title="...">text</chunk>. A pruned chunk appears \
+as <chunk id="..." pruned/>. Your context holds at most {token_budget:,} tokens; after each turn you \
+see [Token usage: used/total]. Past {hard_limit:,} tokens only prune_chunks is allowed: prune \
+irrelevant chunks early and often, and conclude when you have what you need.
+
+When you are done, reply with no tool call and only the documents, most relevant first (at most \
+{max_documents}), each as:
+<Document id=DOC_ID><Justification>1-3 sentences on what this document contributes.</Justification></Document>
+"""
+
+TOOL_DESCRIPTIONS = {
+    SEARCH_CORPUS: "Hybrid BM25 + dense search with reranking. Returns the best chunks not yet shown to you.",
+    GREP_CORPUS: "Regular-expression (RE2 syntax) search over chunk texts. Returns up to {grep_k} chunks not yet shown.",
+    READ_DOCUMENT: "Read one document: its chunks, most relevant to the query first, truncated to fit your budget.",
+    PRUNE_CHUNKS: "Remove chunks from your context by chunk id, freeing tokens. Pruned chunks stay excluded from searches.",
+}
+
+NO_RESULTS = "No new chunks match (chunks already shown to you are excluded). Try other words, grep_corpus, or conclude."
+NO_ROOM = (
+    "Error: no room left for results ({available:,} tokens free of {token_budget:,}, and {reserve:,} are kept for your "
+    "reply). Prune chunks you no longer need with prune_chunks, or give your final answer."
+)
+HARD_CUTOFF = (
+    "Error: the context holds {used:,} tokens, past the hard limit of {limit:,} of {token_budget:,}. Only prune_chunks "
+    "is allowed now: prune chunks you no longer need, or give your final answer."
+)
+SOFT_HINT = (
+    "[Note: your context is past half of its {token_budget:,}-token budget. Prune chunks that do not help "
+    "(prune_chunks), or conclude with your ranked documents.]"
+)
+TRUNCATED = "[{omitted} more result(s) omitted to fit the token budget; prune chunks to see more.]"
+USAGE_LINE = "[Token usage: {used:,}/{total:,}]"
+
+
+def system_prompt(*, token_budget: int, hard_limit: int, max_documents: int, grep_k: int) -> str:
+    """The default system prompt, filled with this episode's limits."""
+    return SYSTEM_PROMPT.format(
+        token_budget=token_budget, hard_limit=hard_limit, max_documents=max_documents, grep_k=grep_k
+    )
+
+
+def usage_line(used: int, total: int) -> str:
+    """`[Token usage: 14,203/32,768]`."""
+    return USAGE_LINE.format(used=used, total=total)
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def render_chunk(chunk_id: str, doc_id: str, title: str | None, text: str) -> str:
+    """One chunk in the stable observation format (see the module docstring)."""
+    safe = text.replace("<chunk", "&lt;chunk").replace("</chunk", "&lt;/chunk")
+    return f'<chunk id="{_attr(chunk_id)}" doc="{_attr(doc_id)}" title="{_attr(title or "")}">\n{safe}\n</chunk>'
+
+
+def render_pruned(chunk_id: str) -> str:
+    """What replaces a pruned chunk in the model's view."""
+    return f'<chunk id="{_attr(chunk_id)}" pruned/>'

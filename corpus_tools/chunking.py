@@ -1,0 +1,149 @@
+"""Chunking: documents → token-bounded, overlapping windows that are exact slices of the text.
+
+Windows are measured in the embedding model's tokens (via `Tokenizer.offsets`), so no chunk is
+silently truncated by the embedder. A window ends, by preference, at a paragraph break, else at a
+sentence end, else at a line break, else between words, as long as that boundary lies in the last
+quarter of the window; only a single "word" longer than that quarter is cut mid-word. The next
+window starts `overlap_tokens` before the end, moved forward to the start of a word. Chunk text is
+`text[start:end]` of the source, so verbatim quotes found in a chunk occur in the document too.
+Everything is a pure function of (text, tokenizer, config): the same input gives the same chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from corpus_tools.types import Chunk, Document, Tokenizer
+
+# A boundary is looked for in the last quarter of a window: late enough that chunks stay near
+# full size, early enough that most windows can end on a sentence.
+_BOUNDARY_SEARCH_FRACTION = 0.25
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+_CLOSERS = "\"')]}»”’"
+
+
+@dataclass(frozen=True)
+class ChunkingConfig:
+    """How documents are split.
+
+    chunk_tokens: the most tokens in a chunk. 256 is all-MiniLM-L6-v2's max sequence length, so
+        the default embedder sees every token of every chunk (SPEC §1's public-benchmark corpora
+        used 512 with a longer-context embedder).
+    overlap_tokens: tokens shared by consecutive chunks of a document, so a fact cut by a window
+        boundary is whole in at least one chunk. 32 = 1/8 of the window.
+    """
+
+    chunk_tokens: int = 256
+    overlap_tokens: int = 32
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.chunk_tokens, int) or self.chunk_tokens < 1:
+            raise ValueError(f"chunk_tokens must be a positive integer, got {self.chunk_tokens!r}")
+        if not isinstance(self.overlap_tokens, int) or not 0 <= self.overlap_tokens < self.chunk_tokens:
+            raise ValueError(
+                f"overlap_tokens must be an integer in [0, chunk_tokens={self.chunk_tokens}), got {self.overlap_tokens!r}"
+            )
+
+
+def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
+    """The chunks of one document, in order; none for a whitespace-only document."""
+    text = doc.text
+    if not text.strip():
+        return []
+    metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    spans = list(_windows(text, tokenizer.offsets(text), config.chunk_tokens, config.overlap_tokens))
+    chunks = []
+    for position, (start, end, n_tokens) in enumerate(_fit(text, spans, tokenizer, config.chunk_tokens)):
+        piece = text[start:end]
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc.doc_id}#{position}",
+                doc_id=doc.doc_id,
+                text=piece,
+                position=position,
+                n_tokens=n_tokens,
+                metadata=dict(metadata),
+            )
+        )
+    return chunks
+
+
+def chunk_documents(docs: Iterable[Document], tokenizer: Tokenizer, config: ChunkingConfig) -> Iterator[Chunk]:
+    """The chunks of every document, lazily, document by document."""
+    for doc in docs:
+        yield from chunk_document(doc, tokenizer, config)
+
+
+def _windows(text: str, offsets: list[tuple[int, int]], size: int, overlap: int) -> Iterator[tuple[int, int]]:
+    """Character spans of the token windows."""
+    # Some tokenizers report zero-width spans (e.g. for dropped characters); they cannot bound a chunk.
+    tokens = [(s, e) for s, e in offsets if e > s]
+    if not tokens:
+        stripped = text.strip()
+        start = text.index(stripped[0])
+        yield start, start + len(stripped)
+        return
+    n = len(tokens)
+    start = 0
+    while True:
+        if n - start <= size:
+            yield tokens[start][0], tokens[n - 1][1]
+            return
+        end = _best_end(text, tokens, start, start + size, size)
+        yield tokens[start][0], tokens[end - 1][1]
+        start = _next_start(text, tokens, start, end, overlap)
+
+
+def _best_end(text: str, tokens: list[tuple[int, int]], start: int, limit: int, size: int) -> int:
+    """Exclusive token index ending the window [start, limit): the best boundary in its last quarter."""
+    lowest = max(start + 1, limit - max(1, int(size * _BOUNDARY_SEARCH_FRACTION)))
+    best, best_rank = limit, -1
+    # Walk back from the limit; the first boundary of the highest class found wins (the latest one).
+    for end in range(limit, lowest - 1, -1):
+        rank = _boundary_rank(text, tokens[end - 1], tokens[end])
+        if rank > best_rank:
+            best, best_rank = end, rank
+            if rank == 4:
+                break
+    return best
+
+
+def _boundary_rank(text: str, left: tuple[int, int], right: tuple[int, int]) -> int:
+    """How good the gap between two tokens is as a cut: 4 paragraph, 3 sentence, 2 line, 1 word, 0 mid-word."""
+    gap = text[left[1] : right[0]]
+    if not gap:
+        return 0  # "play|ing", "word|."
+    if gap.count("\n") >= 2:
+        return 4
+    # The left token ends a sentence: "end." or a closer after one ('end."', "end.)").
+    if text[max(0, left[0] - 3) : left[1]].rstrip(_CLOSERS).endswith(_SENTENCE_END):
+        return 3
+    return 2 if "\n" in gap else 1
+
+
+def _next_start(text: str, tokens: list[tuple[int, int]], start: int, end: int, overlap: int) -> int:
+    """First token of the next window: `overlap` tokens back from `end`, moved forward to a word start."""
+    first = max(start + 1, end - overlap)
+    for candidate in range(first, end):
+        if tokens[candidate][0] > tokens[candidate - 1][1]:  # whitespace before it: a word starts here
+            return candidate
+    return first
+
+
+def _fit(text: str, spans: list[tuple[int, int]], tokenizer: Tokenizer, size: int) -> list[tuple[int, int, int]]:
+    """(start, end, n_tokens) of each span, shrunk if its text alone re-tokenizes to more than `size`.
+
+    Cutting inside a word ("…iz|ation") can re-tokenize into more pieces than the window held; such
+    a span is trimmed from the end until it fits (rare: only words longer than a quarter window).
+    """
+    fitted = []
+    for start, end in spans:
+        count = tokenizer.count(text[start:end])
+        while count > size:
+            offsets = tokenizer.offsets(text[start:end])
+            new_end = start + offsets[size - 1][1]
+            end = new_end if new_end < end else end - 1
+            count = tokenizer.count(text[start:end])
+        fitted.append((start, end, count))
+    return fitted

@@ -1,0 +1,107 @@
+"""Configuration of an index and of its searches (defaults from SPEC.md §1, each number explained)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from corpus_tools.chunking import ChunkingConfig
+from corpus_tools.models import DEFAULT_EMBEDDING_MODEL
+
+# Embeddings are cached by content here unless CorpusConfig.embedding_cache says otherwise.
+DEFAULT_EMBEDDING_CACHE = "~/.cache/context1/embeddings"
+
+BM25_METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How `Corpus.search` ranks.
+
+    leg_k: candidates each leg (BM25, dense) fetches before fusion; each leg fetches
+        leg_k + len(exclude) so that excluded chunks never shrink the result. 100 = twice the
+        reranked pool, so both legs can fill it on their own.
+    rrf_k: the reciprocal-rank-fusion constant (SPEC §1; Cormack et al. 2009 use 60).
+    candidates: fused candidates handed to the reranker (SPEC §1: "keeps the top 50").
+    reranker: "none" (fused order), "biencoder" (cosine with the index's embedder), or a local
+        path to a sentence-transformers CrossEncoder. "none" until benchmarks say otherwise.
+    """
+
+    leg_k: int = 100
+    rrf_k: int = 60
+    candidates: int = 50
+    reranker: str = "none"
+
+    def __post_init__(self) -> None:
+        for name in ("leg_k", "rrf_k", "candidates"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
+
+
+@dataclass(frozen=True)
+class BM25Config:
+    """The sparse leg.
+
+    method: the bm25s scoring variant; "lucene" (its default) keeps every idf positive, which
+        matters for small corpora where a query term occurs in more than half the chunks.
+    k1, b: term-frequency saturation and length normalisation; 1.5 / 0.75 are the defaults of
+        bm25s and rank-bm25 (Robertson & Zaragoza 2009 suggest k1 in [1.2, 2.0], b = 0.75).
+    stem: English Snowball stemming (PyStemmer) so "towns" finds "town".
+    stopwords: "en" drops bm25s's English stopword list; None keeps every word.
+    """
+
+    method: str = "lucene"
+    k1: float = 1.5
+    b: float = 0.75
+    stem: bool = True
+    stopwords: str | None = "en"
+
+    def __post_init__(self) -> None:
+        if self.method not in BM25_METHODS:
+            raise ValueError(f"BM25Config.method must be one of {BM25_METHODS}, got {self.method!r}")
+        if self.stopwords not in (None, "en"):
+            raise ValueError(f"BM25Config.stopwords must be 'en' or None, got {self.stopwords!r}")
+
+
+@dataclass(frozen=True)
+class CorpusConfig:
+    """How `Corpus.build` indexes.
+
+    embedding_model: the default's name, or a local sentence-transformers folder (never a hub id).
+    chunking: token windows (see ChunkingConfig). search: defaults recorded in the manifest, used
+        by every later `Corpus.open`. bm25: the sparse leg.
+    embedding_cache: folder of the content-addressed embedding cache (sqlite), shared by every
+        index on the machine so rebuilding never re-embeds unchanged chunks; None disables it.
+    batch_size: chunks embedded (and committed to cache and vector store) per step; 64 keeps a
+        killed build's loss under ~3 s of embedding on a laptop CPU.
+    collection_name: the Chroma collection. Embedded: used as is ("context1" when None). On a
+        server, each build gets a fresh "<name>-<random>" collection (the old one is dropped after
+        the new index is in place), so a build never touches the collection being served.
+    device: torch device for the embedder ("cpu", "cuda", ...); None lets sentence-transformers pick.
+    """
+
+    embedding_model: str = DEFAULT_EMBEDDING_MODEL
+    chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    bm25: BM25Config = field(default_factory=BM25Config)
+    embedding_cache: str | None = DEFAULT_EMBEDDING_CACHE
+    batch_size: int = 64
+    collection_name: str | None = None
+    device: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.batch_size, int) or self.batch_size < 1:
+            raise ValueError(f"CorpusConfig.batch_size must be a positive integer, got {self.batch_size!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CorpusConfig:
+        """The config a manifest recorded (unknown keys from newer versions are ignored)."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
+            if isinstance(known.get(key), dict):
+                known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})
+        return cls(**known)

@@ -1,0 +1,187 @@
+"""Embedders, and the content-addressed embedding cache that makes rebuilds and resumes cheap.
+
+Embedding is the slow step of indexing (~21 chunks/s for MiniLM on a laptop CPU), so every vector
+is cached in sqlite under (model name, sha256(text)) and committed per batch: a rebuild, a build
+resumed after a kill, or `Corpus.add` of an unchanged document embeds nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from corpus_tools.models import DEFAULT_EMBEDDING_MODEL, resolve_model_path
+from corpus_tools.types import Chunk, Embedder
+
+
+def retrieval_text(chunk: Chunk) -> str:
+    """What BM25, the embedder and the rerankers see of a chunk: its title, a newline, its text.
+
+    Titles carry much of the meaning of short passages (Wikipedia paragraphs rarely repeat the
+    article's subject), so they are indexed with every chunk; chunk.text itself stays the exact
+    slice of the document.
+    """
+    title = chunk.metadata.get("title") or ""
+    return f"{title}\n{chunk.text}" if title else chunk.text
+
+
+class SentenceTransformerEmbedder:
+    """A local sentence-transformers model behind the `Embedder` protocol (unit-norm float32).
+
+    Thread-safe: encoding is serialised by a lock, because Hugging Face fast tokenizers fail
+    ("Already borrowed") when two threads use one at once; a query takes milliseconds.
+    """
+
+    def __init__(self, model: str | Path | None = None, device: str | None = None, batch_size: int = 64) -> None:
+        from sentence_transformers import SentenceTransformer
+
+        self.path = resolve_model_path(model)
+        is_default = model is None or str(model) == DEFAULT_EMBEDDING_MODEL
+        self.name = DEFAULT_EMBEDDING_MODEL if is_default else str(self.path.resolve())
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(str(self.path), device=device, local_files_only=True)
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts)
+
+    def encode_document(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts)
+
+
+class EmbeddingCache:
+    """Vectors in sqlite, keyed by (model name, sha256 of the text). Safe across threads and processes.
+
+    hits / misses count lookups since this object was created (tests and build reports read them).
+    """
+
+    FILE_NAME = "embeddings.sqlite3"
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder).expanduser()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / self.FILE_NAME
+        self._lock = threading.Lock()
+        # WAL lets one process write while others read; a kill -9 mid-transaction loses only
+        # that uncommitted batch.
+        self._db = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS embeddings ("
+            " model TEXT NOT NULL, key TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL,"
+            " PRIMARY KEY (model, key))"
+        )
+        self._db.commit()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def get_many(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """The cached vectors among `keys` (absent keys are simply missing from the result)."""
+        found: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(keys))
+        with self._lock:
+            for start in range(0, len(unique), 500):  # sqlite's host-parameter limit
+                part = unique[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(
+                    f"SELECT key, dim, vector FROM embeddings WHERE model = ? AND key IN ({marks})", [model, *part]
+                ).fetchall()
+                for key, dim, blob in rows:
+                    found[key] = np.frombuffer(blob, dtype=np.float32, count=dim)
+            hit_count = sum(1 for k in keys if k in found)
+            self.hits += hit_count
+            self.misses += len(keys) - hit_count
+        return found
+
+    def put_many(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Store vectors and commit (one transaction per call, i.e. per embedding batch)."""
+        rows = [(model, key, int(vec.shape[0]), np.asarray(vec, dtype=np.float32).tobytes()) for key, vec in items]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+            self._db.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class CachedEmbedder:
+    """An `Embedder` whose document vectors go through an `EmbeddingCache` (queries are not cached)."""
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache) -> None:
+        self.inner = embedder
+        self.cache = cache
+        self.name = embedder.name
+        self.dim = embedder.dim
+
+    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.inner.encode_query(texts)
+
+    def encode_document(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [EmbeddingCache.key(t) for t in texts]
+        found = self.cache.get_many(self.name, keys)
+        missing = [i for i, k in enumerate(keys) if k not in found]
+        if missing:
+            # Identical texts within the batch are embedded once.
+            todo = list(dict.fromkeys(keys[i] for i in missing))
+            first_text = {keys[i]: texts[i] for i in reversed(missing)}
+            vectors = self.inner.encode_document([first_text[k] for k in todo])
+            fresh = list(zip(todo, vectors, strict=True))
+            self.cache.put_many(self.name, fresh)
+            found.update(fresh)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, key in enumerate(keys):
+            out[i] = found[key]
+        return out
+
+
+_shared_lock = threading.Lock()
+_embedders: dict[tuple[str, str | None], SentenceTransformerEmbedder] = {}
+_caches: dict[Path, EmbeddingCache] = {}
+
+
+def load_embedder(model: str | Path | None = None, device: str | None = None) -> SentenceTransformerEmbedder:
+    """One shared embedder per (model, device) in this process: loading costs a second or two."""
+    key = (str(model) if model is not None else DEFAULT_EMBEDDING_MODEL, device)
+    with _shared_lock:
+        if key not in _embedders:
+            _embedders[key] = SentenceTransformerEmbedder(model, device=device)
+        return _embedders[key]
+
+
+def open_cache(folder: str | Path) -> EmbeddingCache:
+    """One shared `EmbeddingCache` per folder in this process (one sqlite connection, shared counters)."""
+    path = Path(folder).expanduser().resolve()
+    with _shared_lock:
+        if path not in _caches:
+            _caches[path] = EmbeddingCache(path)
+        return _caches[path]

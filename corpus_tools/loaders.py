@@ -1,0 +1,264 @@
+"""Loaders: folders, files, datasets and records → `Document`s, with a reason for everything refused.
+
+`load_documents` accepts
+  - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
+  - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
+    (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
+    or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
+  - a `datasets.Dataset` (rows are records);
+  - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
+
+Records map to documents through id/title/text fields, given explicitly or detected from common
+names, so BEIR corpora ({"_id", "title", "text"}) and FlashRAG corpora ({"id", "contents"} where
+contents is '"Title"\\nText') load without options. Every file or record that is not loaded
+(binary, undecodable, empty, unsupported, a record without text, a duplicate id) becomes a
+`SkippedFile` with its reason; the first document with a given id wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from corpus_tools import readers
+from corpus_tools.readers import UnreadableFileError
+from corpus_tools.types import Document, LoadReport, SkippedFile
+
+# Field names tried in order when the caller does not name the field (BEIR, FlashRAG, MS MARCO,
+# KILT, LangChain and plain-CSV habits).
+ID_FIELDS = ("_id", "id", "doc_id", "docid", "document_id", "corpus_id", "pid")
+TITLE_FIELDS = ("title", "doc_title", "heading")
+TEXT_FIELDS = ("text", "contents", "content", "body", "passage", "paragraph_text", "abstract", "page_content")
+
+# FlashRAG stores the title as the first line of "contents" (wiki dumps quote it: '"Title"\nText').
+_FLASHRAG_FIELD = "contents"
+
+Item = Document | SkippedFile
+
+
+def load_documents(
+    source: Any,
+    *,
+    id_field: str | None = None,
+    title_field: str | None = None,
+    text_field: str | None = None,
+    glob: str | None = None,
+) -> LoadReport:
+    """Every document `source` holds, and every file or record skipped with its reason.
+
+    id_field/title_field/text_field name the record fields to use (JSON, JSONL, CSV, Dataset,
+    dicts); unset, they are detected from ID_FIELDS/TITLE_FIELDS/TEXT_FIELDS. A record without an
+    id gets a stable one from a hash of its content. glob (e.g. "**/*.md") filters a folder's files.
+    Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
+    wrong kind; everything else is reported in `LoadReport.skipped`.
+    """
+    if isinstance(source, LoadReport):
+        return source
+    fields = _Fields(id_field, title_field, text_field)
+    documents: list[Document] = []
+    skipped: list[SkippedFile] = []
+    first_seen: dict[str, str] = {}
+    for item, where in iter_documents(source, fields=fields, glob=glob):
+        if isinstance(item, SkippedFile):
+            skipped.append(item)
+        elif item.doc_id in first_seen:
+            skipped.append(
+                SkippedFile(where, f"duplicate doc_id {item.doc_id!r} (first loaded from {first_seen[item.doc_id]})")
+            )
+        else:
+            first_seen[item.doc_id] = where
+            documents.append(item)
+    return LoadReport(documents=documents, skipped=skipped)
+
+
+class _Fields:
+    """Which record fields hold the id, title and text (explicit, or detected per record)."""
+
+    def __init__(self, id_field: str | None, title_field: str | None, text_field: str | None) -> None:
+        for name, value in (("id_field", id_field), ("title_field", title_field), ("text_field", text_field)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise ValueError(f"{name} must be a non-empty field name or None (auto-detect), got {value!r}")
+        self.id_field, self.title_field, self.text_field = id_field, title_field, text_field
+
+    def to_document(self, record: Any) -> Document:
+        """The document a record describes; raises UnreadableFileError saying what is missing."""
+        if not isinstance(record, Mapping):
+            raise UnreadableFileError(f"record is a {type(record).__name__}, expected an object with a text field")
+        text_key = self._pick(record, self.text_field, TEXT_FIELDS, "text")
+        text = _as_text(record.get(text_key))
+        title_key = self._pick(record, self.title_field, TITLE_FIELDS, "title", required=False)
+        title = _as_text(record.get(title_key)) if title_key else None
+        if title_key is None and text_key == _FLASHRAG_FIELD and self.title_field is None:
+            title, text = _split_flashrag(text)
+        if not text.strip():
+            raise UnreadableFileError(f"empty text in field {text_key!r}")
+        id_key = self._pick(record, self.id_field, ID_FIELDS, "id", required=self.id_field is not None)
+        raw_id = record.get(id_key) if id_key else None
+        doc_id = str(raw_id).strip() if raw_id is not None and str(raw_id).strip() else content_id(title, text)
+        used = {text_key, title_key, id_key}
+        metadata = {k: v for k, v in record.items() if k not in used and _is_scalar(v)}
+        return Document(doc_id=doc_id, text=text, title=title or None, metadata=metadata)
+
+    @staticmethod
+    def _pick(record: Mapping, explicit: str | None, candidates: tuple[str, ...], what: str, required: bool = True):
+        if explicit is not None:
+            if explicit in record:
+                return explicit
+            if required:
+                raise UnreadableFileError(f"no {what} field {explicit!r} (fields: {sorted(map(str, record))})")
+            return None
+        for name in candidates:
+            if name in record and record[name] is not None:
+                return name
+        if required:
+            raise UnreadableFileError(
+                f"no {what} field (tried {list(candidates)}; fields: {sorted(map(str, record))}); "
+                f"name it with {what}_field="
+            )
+        return None
+
+
+def iter_documents(
+    source: Any, *, fields: _Fields | None = None, glob: str | None = None
+) -> Iterator[tuple[Item, str]]:
+    """(document or skipped entry, where it came from), lazily, before duplicate ids are resolved."""
+    fields = fields or _Fields(None, None, None)
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser()
+        if path.is_dir():
+            yield from _iter_folder(path, fields, glob)
+        elif path.is_file():
+            yield from _iter_file(path, path.name, str(path), fields)
+        else:
+            raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
+        return
+    if isinstance(source, Document):
+        raise ValueError("load_documents takes an iterable of Document; wrap a single one in a list")
+    if _is_hf_dataset(source):
+        yield from _iter_records(((f"dataset[{i}]", row) for i, row in enumerate(source)), fields)
+        return
+    if isinstance(source, Mapping) or not isinstance(source, Iterable) or isinstance(source, bytes):
+        raise ValueError(
+            f"Cannot load documents from a {type(source).__name__}: give a folder or file path, a "
+            "datasets.Dataset (pick a split of a DatasetDict), or an iterable of Document or record dicts"
+        )
+    for index, item in enumerate(source):
+        where = f"<documents>[{index}]"
+        if isinstance(item, Document):
+            if item.text.strip():
+                yield item, where
+            else:
+                yield SkippedFile(item.doc_id or where, "empty text"), where
+        elif isinstance(item, Mapping):
+            yield from _iter_records([(where, item)], fields)
+        else:
+            raise ValueError(f"Item {index} is a {type(item).__name__}; expected a Document or a record dict")
+
+
+def _iter_folder(root: Path, fields: _Fields, glob: str | None) -> Iterator[tuple[Item, str]]:
+    paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
+    hidden_reported: set[Path] = set()
+    for path in paths:
+        rel = path.relative_to(root)
+        hidden = next((root.joinpath(*rel.parts[: i + 1]) for i, p in enumerate(rel.parts) if p.startswith(".")), None)
+        if hidden is not None:
+            # One entry per hidden file or folder (.git, .DS_Store), not one per file inside it.
+            if hidden not in hidden_reported:
+                hidden_reported.add(hidden)
+                label = hidden.relative_to(root).as_posix()
+                yield SkippedFile(label, "hidden file or folder"), label
+            continue
+        if path.is_dir():
+            continue
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields)
+
+
+def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator[tuple[Item, str]]:
+    """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
+    suffix = path.suffix.lower()
+    if suffix not in readers.SUPPORTED_SUFFIXES:
+        kind = f"{suffix} files" if suffix else "files without an extension"
+        yield (
+            SkippedFile(where, f"unsupported file type ({kind}; supported: {sorted(readers.SUPPORTED_SUFFIXES)})"),
+            where,
+        )
+        return
+    if suffix in readers.RECORD_SUFFIXES:
+        yield from _iter_records(_guarded(where, readers.iter_records(path, where)), fields)
+        return
+    try:
+        if suffix in readers.HTML_SUFFIXES:
+            title, text = readers.read_html(path)
+        elif suffix in readers.PDF_SUFFIXES:
+            title, text = readers.read_pdf(path)
+        else:
+            text = readers.read_text(path)
+            title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
+    except UnreadableFileError as exc:
+        yield SkippedFile(where, str(exc)), where
+        return
+    if not text.strip():
+        yield SkippedFile(where, "empty file"), where
+        return
+    yield Document(doc_id=doc_id, text=text, title=title or path.stem), where
+
+
+def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """Records of a file; a file-level failure (even after some records) becomes one skipped entry."""
+    try:
+        yield from records
+    except UnreadableFileError as exc:
+        yield where, exc
+
+
+def _iter_records(records: Iterable[tuple[str, Any]], fields: _Fields) -> Iterator[tuple[Item, str]]:
+    for where, record in records:
+        if isinstance(record, UnreadableFileError):
+            yield SkippedFile(where, str(record)), where
+            continue
+        try:
+            yield fields.to_document(record), where
+        except UnreadableFileError as exc:
+            yield SkippedFile(where, str(exc)), where
+
+
+def content_id(title: str | None, text: str) -> str:
+    """A stable id for a record that has none: a hash of its title and text."""
+    digest = hashlib.sha256(f"{title or ''}\x00{text}".encode()).hexdigest()
+    return f"doc-{digest[:16]}"
+
+
+def _split_flashrag(contents: str) -> tuple[str | None, str]:
+    first, sep, rest = contents.partition("\n")
+    if not sep or not rest.strip():
+        return None, contents
+    title = first.strip()
+    if len(title) >= 2 and title[0] == title[-1] == '"':
+        title = title[1:-1].strip()
+    return (title or None), rest
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return " ".join(value)  # e.g. an abstract stored as a list of sentences
+    return str(value)
+
+
+def _is_scalar(value: Any) -> bool:
+    # Chunk metadata ends up in Chroma, which takes only str/int/float/bool values.
+    return isinstance(value, (str, int, float, bool))
+
+
+def _is_hf_dataset(source: Any) -> bool:
+    module = type(source).__module__ or ""
+    if not module.startswith("datasets"):
+        return False
+    if not hasattr(source, "column_names") or isinstance(source.column_names, dict):
+        raise ValueError("Got a datasets.DatasetDict: pick a split, e.g. load_documents(ds['train'])")
+    return True

@@ -1,0 +1,123 @@
+"""The dense leg's vector store: one Chroma collection, embedded in the index folder or on a server.
+
+Embeddings are always passed explicitly (the collection has no embedding function), so Chroma
+never loads or downloads a model of its own. Chunk ids are Chroma ids; chunk_id, doc_id,
+position, n_tokens and title are also kept in metadata, because Chroma ignores a `where` filter
+on "#id" without an error, and a metadata filter is the only reliable way to select by them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpus_tools.types import Chunk
+
+CHROMA_DIR = "chroma"
+
+
+def embedded_client(folder: str | Path) -> Any:
+    """An embedded (on-disk) Chroma client for `folder`, with telemetry off (offline-first)."""
+    import chromadb
+    from chromadb.config import Settings
+
+    return chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
+
+
+def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
+    """What Chroma stores next to each vector (its values must be str, int, float or bool)."""
+    return {
+        "chunk_id": chunk.chunk_id,
+        "doc_id": chunk.doc_id,
+        "position": int(chunk.position),
+        "n_tokens": int(chunk.n_tokens),
+        "title": str(chunk.metadata.get("title") or ""),
+    }
+
+
+def drop_collection(client: Any, name: str) -> None:
+    """Delete a collection if it exists (a server collection an index no longer uses)."""
+    try:
+        client.delete_collection(name)
+    except Exception:
+        pass  # already gone: nothing to do
+
+
+class ChromaStore:
+    """One collection with cosine distance. `owns_client`: close the client on `close()`."""
+
+    def __init__(self, client: Any, name: str, *, create: bool, owns_client: bool = False) -> None:
+        self.client = client
+        self.name = name
+        self.owns_client = owns_client
+        if create:
+            self.collection = client.get_or_create_collection(
+                name, embedding_function=None, metadata={"hnsw:space": "cosine"}
+            )
+        else:
+            self.collection = client.get_collection(name, embedding_function=None)
+        try:
+            max_batch = int(client.get_max_batch_size())
+        except Exception:  # older servers lack the endpoint
+            max_batch = 1000
+        self._batch = max(1, min(max_batch, 1000))
+        # Writes are serialised; reads run concurrently (Chroma's query path is thread-safe).
+        self._write_lock = threading.Lock()
+
+    def upsert(self, chunks: Sequence[Chunk], texts: Sequence[str], vectors: np.ndarray) -> None:
+        with self._write_lock:
+            for start in range(0, len(chunks), self._batch):
+                part = chunks[start : start + self._batch]
+                self.collection.upsert(
+                    ids=[c.chunk_id for c in part],
+                    embeddings=np.asarray(vectors[start : start + len(part)], dtype=np.float32),
+                    documents=list(texts[start : start + len(part)]),
+                    metadatas=[chunk_metadata(c) for c in part],
+                )
+
+    def delete(self, chunk_ids: Sequence[str]) -> None:
+        with self._write_lock:
+            ids = list(chunk_ids)
+            for start in range(0, len(ids), self._batch):
+                self.collection.delete(ids=ids[start : start + self._batch])
+
+    def query(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """(chunk_id, cosine similarity) of the `n` nearest chunks, nearest first."""
+        if n < 1:
+            return []
+        # Chroma returns fewer than n_results when the collection is smaller.
+        result = self.collection.query(
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=n,
+            include=["distances"],
+        )
+        ids = result["ids"][0]
+        distances = result["distances"][0]
+        return [(cid, 1.0 - float(d)) for cid, d in zip(ids, distances, strict=True)]
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of the given chunks (missing ids are absent from the result)."""
+        if not chunk_ids:
+            return {}
+        result = self.collection.get(ids=list(chunk_ids), include=["embeddings"])
+        return {
+            cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(result["ids"], result["embeddings"], strict=True)
+        }
+
+    def count(self) -> int:
+        return int(self.collection.count())
+
+    def drop(self) -> None:
+        """Delete the whole collection."""
+        drop_collection(self.client, self.name)
+
+    def close(self) -> None:
+        if self.owns_client:
+            try:
+                self.client.close()
+            except Exception:
+                pass

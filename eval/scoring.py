@@ -1,0 +1,80 @@
+"""Scores one task: every metric of `eval.metrics` at every granularity the task has gold for.
+
+The result is a flat `{name: value}` mapping, the shape a run's JSONL record stores and the report
+averages. Names: `"<granularity>.<metric>"` for the returned list ("document.recall",
+"chunk.ndcg@10", "fact.all_recall@5"), `"trajectory.<granularity>.recall"` for what the agent saw,
+`"answer_found"` and `"prune_accuracy"`. A granularity without gold contributes no names; a value
+that is undefined for this task (no answer, no prune) is None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from eval import metrics
+from eval.types import Granularity, Task
+
+if TYPE_CHECKING:
+    from context1.types import Trajectory
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    """What `score_task` computes.
+
+    ks: cut-offs of recall@k, all_recall@k and nDCG@k (BEIR reports 1/10/100; multi-hop papers 2/5/10/20).
+    beta: F_beta's recall weight. 2 = the value the reference's RL reward anneals to (SPEC §5: β 4 → 2).
+    """
+
+    ks: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100)
+    beta: float = 2.0
+
+
+def score_task(
+    task: Task,
+    doc_ids: Sequence[str],
+    *,
+    chunk_ids: Sequence[str] = (),
+    texts: Iterable[str] | None = None,
+    trajectory: Trajectory | None = None,
+    max_k: int | None = None,
+    config: ScoreConfig = ScoreConfig(),
+) -> dict[str, float | None]:
+    """All metrics of one task.
+
+    doc_ids: the returned documents, ranked. chunk_ids: the returned chunks, ranked, when the
+    retriever ranks chunks (chunk granularity otherwise scores the documents, which cover their
+    chunks). texts: the returned documents' texts, for answer_found (left out when None).
+    trajectory: the agent's unpruned record, for trajectory recall and prune accuracy.
+    max_k: cut-offs above it are left out (a top-10 run says nothing about recall@20).
+    """
+    out: dict[str, float | None] = {"n_returned": float(len(dict.fromkeys(doc_ids)))}
+    ks = [k for k in config.ks if max_k is None or k <= max_k]
+    qrels = task.metadata.get("qrels") if isinstance(task.metadata, Mapping) else None
+    all_units: list[tuple[str, ...]] = []
+    for granularity in Granularity:
+        units = metrics.gold_units(task, granularity)
+        if not units:
+            continue
+        all_units += units
+        g = granularity.value
+        ranked = list(chunk_ids) if granularity is Granularity.CHUNK and chunk_ids else list(doc_ids)
+        p, r = metrics.precision(ranked, units), metrics.recall(ranked, units)
+        out[f"{g}.recall"] = r
+        out[f"{g}.precision"] = p
+        out[f"{g}.f1"] = metrics.f_beta_score(p, r, 1.0)
+        out[f"{g}.f_beta"] = metrics.f_beta_score(p, r, config.beta)
+        for k in ks:
+            out[f"{g}.recall@{k}"] = metrics.recall_at_k(ranked, units, k)
+            out[f"{g}.all_recall@{k}"] = metrics.all_recall_at_k(ranked, units, k)
+            graded = qrels if granularity is Granularity.DOCUMENT and isinstance(qrels, Mapping) and qrels else None
+            out[f"{g}.ndcg@{k}"] = metrics.ndcg_at_k(ranked, graded if graded is not None else units, k)
+        if trajectory is not None:
+            out[f"trajectory.{g}.recall"] = metrics.trajectory_recall(trajectory, units, granularity)
+    if texts is not None:
+        out["answer_found"] = metrics.answer_found(texts, task.answers)
+    if trajectory is not None:
+        out["prune_accuracy"] = metrics.prune_accuracy(trajectory.pruned_chunk_ids(), all_units)
+    return out

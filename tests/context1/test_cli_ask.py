@@ -1,0 +1,104 @@
+"""`context1 ask`: live trace, ranked table, --json, trajectories, and clean failures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from context1 import cli_ask, load_trajectories
+
+QUERY = "Who designed the lighthouse of Korrin Bay?"
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:  # a group, so the command is invoked as `ask`
+        """context1 (test)."""
+
+    cli_ask.register(app)
+    return app
+
+
+@pytest.fixture
+def script(tmp_path):
+    path = tmp_path / "script.jsonl"
+    turns = [
+        {"tool_calls": [{"name": "search_corpus", "arguments": {"query": "lighthouse"}},
+                        {"name": "grep_corpus", "arguments": {"pattern": "(?i)quell"}}]},
+        {"text": "Pruning.", "tool_calls": [{"name": "prune_chunks", "arguments": {"chunk_ids": ["grey-sea#0"]}},
+                                            {"name": "read_document", "raw_arguments": '{"doc_id": '}]},
+        {"text": "<Document id=tobias-quell><Justification>Designed the lighthouse.</Justification></Document>"},
+    ]
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
+    return path
+
+
+def run(app, *args):
+    return CliRunner().invoke(app, ["ask", *map(str, args)], env={"COLUMNS": "200"})
+
+
+def test_ask_prints_a_live_trace_and_the_ranked_documents(app, harness_corpus, script, tmp_path):
+    saved = tmp_path / "traj.jsonl"
+    res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", script, "--save-trajectories", saved)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    for expected in ("turn 1", "→ search_corpus", "→ grep_corpus", "chunk(s) from", "[Token usage:", "turn 2",
+                     "✂ pruned 1: grey-sea#0", "Error: could not parse", "ended: answered after 3 turn(s)",
+                     "1 document(s)", "Tobias Quell", "Designed the lighthouse."):
+        assert expected in out, expected
+    assert out.index("turn 1") < out.index("turn 2") < out.index("1 document(s)")
+    [traj] = load_trajectories(saved)
+    assert traj.query == QUERY and len(traj.steps) == 3
+
+
+def test_ask_json(app, harness_corpus, script):
+    res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", script, "--json", "--budget", "8192")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["documents"] == [{"rank": 1, "doc_id": "tobias-quell", "title": "Tobias Quell", "score": 1.0,
+                                  "justification": "Designed the lighthouse."}]
+    assert data["stop_reason"] == "answered" and data["usage"]["turns"] == 3 and data["usage"]["tool_calls"] == 4
+    assert data["rollouts"] == [{"stop_reason": "answered", "turns": 3, "error": None, "answer_fallback": False}]
+
+
+def test_ask_k_rollouts_with_the_default_policy(app, harness_corpus):
+    res = run(app, harness_corpus.path, QUERY, "--rollouts", "2", "--max-turns", "4", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert len(data["rollouts"]) == 2 and data["documents"]
+
+
+def test_ask_backend_error_exits_1_with_the_partial_result(app, harness_corpus, tmp_path):
+    path = tmp_path / "short.jsonl"
+    path.write_text(json.dumps({"tool_calls": [{"name": "search_corpus", "arguments": {"query": "x"}}]}) + "\n")
+    res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", path)
+    assert res.exit_code == 1
+    assert "backend_error" in res.output and "document(s)" in res.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--backend", "nope"], "unknown backend 'nope'"),
+        (["--backend", "scripted"], "needs --script"),
+        (["--backend", "openai"], "needs base_url"),
+        (["--hard-cutoff", "0.2"], "between 0.5 and 1.0"),
+        (["--model", "x"], "do not apply to the iterative"),
+    ],
+)
+def test_ask_bad_options_exit_2(app, harness_corpus, args, message):
+    res = run(app, harness_corpus.path, QUERY, *args)
+    assert res.exit_code == 2 and message in res.output
+
+
+def test_ask_missing_index_and_empty_query(app, tmp_path, harness_corpus):
+    res = run(app, tmp_path / "nothing", QUERY)
+    assert res.exit_code == 2 and "no index at" in res.output
+    res = run(app, harness_corpus.path, "  ")
+    assert res.exit_code == 2 and "the query is empty" in res.output

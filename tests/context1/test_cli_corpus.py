@@ -1,0 +1,138 @@
+"""`context1 index` then `context1 search` on a tiny folder, and the one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from context1 import cli_corpus
+
+FIXTURE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "loaders" / "docs"
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    app = typer.Typer(pretty_exceptions_enable=False)
+    cli_corpus.register(app)
+    return app
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    # The default embedding cache lives under ~/.cache: keep the tests' cache in a temp HOME.
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture(scope="module")
+def runner(home) -> CliRunner:
+    # A wide terminal so table cells are not folded.
+    return CliRunner(env={"COLUMNS": "220", "HF_HUB_OFFLINE": "1", "HOME": str(home)})
+
+
+@pytest.fixture(scope="module")
+def built(app, runner, home) -> tuple[Path, str]:
+    """(index folder, output of `context1 index`) for the fixture docs, built once."""
+    directory = home / "index"
+    args = ["index", str(FIXTURE_DOCS), str(directory), "--chunk-tokens", "64", "--overlap", "8", "--no-progress"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return directory, result.output
+
+
+def _assert_one_line_error(result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    message = " ".join(result.stderr.split())
+    assert message.startswith("error:"), result.stderr
+    for fragment in fragments:
+        assert fragment in message
+
+
+def test_index_prints_counts_and_what_was_skipped(built):
+    directory, output = built
+    assert (directory / "manifest.json").exists()
+    assert "documents" in output and "chunks" in output and "time" in output
+    assert "Skipped" in output
+    for reason in ("binary file", "not valid UTF-8", "empty file", "unsupported file type", "hidden file"):
+        assert reason in output
+    assert "archive.txt" in output and "latin1.txt" in output
+
+
+def test_search_table_shows_the_best_chunk(app, runner, built):
+    directory, _ = built
+    result = runner.invoke(app, ["search", str(directory), "Which ancient wonder stood on the island of Pharos?"])
+    assert result.exit_code == 0, result.output
+    assert "lighthouse.html#0" in result.output
+    for column in ("bm25", "dense", "fused", "snippet"):
+        assert column in result.output
+
+
+def test_search_json_is_machine_readable(app, runner, built):
+    directory, _ = built
+    result = runner.invoke(app, ["search", str(directory), "waggle dance of honeybees", "-k", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.stdout)
+    assert 1 <= len(hits) <= 3
+    assert [h["rank"] for h in hits] == list(range(1, len(hits) + 1))
+    top = hits[0]
+    assert top["doc_id"] == "honeybees.md" and top["title"] == "Honeybee Navigation"
+    assert top["chunk_id"].startswith("honeybees.md#") and "waggle" in top["text"]
+    assert {"fused"} <= set(top["ranks"]) and isinstance(top["score"], float)
+
+
+def test_search_token_budget_limits_the_text_returned(app, runner, built):
+    directory, _ = built
+    result = runner.invoke(app, ["search", str(directory), "volcano eruptions", "--budget", "70", "--json"])
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.stdout)
+    assert sum(h["n_tokens"] for h in hits) <= 70
+
+
+def test_search_missing_index_says_how_to_build_one(app, runner, tmp_path):
+    result = runner.invoke(app, ["search", str(tmp_path / "nowhere"), "anything"])
+    _assert_one_line_error(result, "no index at", "context1 index")
+
+
+def test_search_folder_that_is_not_an_index(app, runner, tmp_path):
+    result = runner.invoke(app, ["search", str(tmp_path), "anything"])
+    _assert_one_line_error(result, "not a context1 index", "context1 index")
+
+
+def test_index_bad_options_and_sources(app, runner, tmp_path):
+    bad_overlap = runner.invoke(
+        app, ["index", str(FIXTURE_DOCS), str(tmp_path / "i"), "--chunk-tokens", "32", "--overlap", "32"]
+    )
+    _assert_one_line_error(bad_overlap, "overlap_tokens")
+    missing = runner.invoke(app, ["index", str(tmp_path / "no-docs"), str(tmp_path / "i")])
+    _assert_one_line_error(missing, "no such file or folder")
+    bad_reranker = runner.invoke(app, ["index", str(FIXTURE_DOCS), str(tmp_path / "i"), "--reranker", "magic"])
+    _assert_one_line_error(bad_reranker, "unknown reranker", "biencoder")
+    assert not (tmp_path / "i").exists()
+
+
+def test_index_with_nothing_loadable_reports_why(app, runner, tmp_path):
+    source = tmp_path / "docs"
+    source.mkdir()
+    (source / "empty.txt").write_text("")
+    (source / "image.png").write_bytes(b"\x89PNG\x00")
+    result = runner.invoke(app, ["index", str(source), str(tmp_path / "i"), "--no-progress"])
+    _assert_one_line_error(result, "nothing to index")
+    assert "empty file" in result.stdout and "unsupported file type" in result.stdout
+
+
+def test_skip_groups_merge_reasons_that_differ_only_in_details():
+    from corpus_tools.types import SkippedFile
+
+    skipped = [
+        SkippedFile("a.txt", "not valid UTF-8 (byte 0xe9 at offset 3)"),
+        SkippedFile("b.txt", "not valid UTF-8 (byte 0xff at offset 0)"),
+        SkippedFile("c.jsonl:2", "duplicate doc_id 'x' (first loaded from c.jsonl:1)"),
+    ]
+    assert cli_corpus.skip_groups(skipped) == [
+        ("not valid UTF-8", ["a.txt", "b.txt"]),
+        ("duplicate doc_id", ["c.jsonl:2"]),
+    ]

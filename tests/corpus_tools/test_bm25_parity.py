@@ -1,0 +1,80 @@
+"""Our BM25 leg against an independent implementation (rank-bm25's BM25Okapi).
+
+Parity setting: no stemming, no stopwords, the same tokenizer on both sides, bm25s method
+"robertson" with k1=1.5, b=0.75 (rank-bm25's defaults). Robertson's idf log((N-n+0.5)/(n+0.5)) is
+BM25Okapi's; bm25s leaves out the (k1+1) factor of the tf component, so our scores times (k1+1)
+equal rank-bm25's — as long as every query term occurs in fewer than half the documents, because
+there the two libraries floor negative idf differently (bm25s at 0, rank-bm25 at epsilon times the
+mean idf). The production default, "lucene", uses log(1 + (N-n+0.5)/(n+0.5)), always positive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from corpus_tools import BM25Config, retrieval_text
+from corpus_tools.bm25 import BM25Index, BM25Tokenizer
+
+K1, B = 1.5, 0.75
+QUERIES = [
+    "lighthouse engineer",
+    "Ostmere salt barges",
+    "Mirelle Dask steamship captain",
+    "copper bridge lantern festival October",
+    "Brennholt archive notebooks Quell",
+]
+
+
+@pytest.fixture(scope="module")
+def texts(corpus):
+    return [retrieval_text(corpus.chunk(f"{d}#0")) for d in corpus.doc_ids()]
+
+
+@pytest.fixture(scope="module")
+def pair(texts):
+    config = BM25Config(method="robertson", k1=K1, b=B, stem=False, stopwords=None)
+    ours = BM25Index.build(texts, config)
+    tokenize = BM25Tokenizer(stem=False, stopwords=None)
+    theirs = BM25Okapi([tokenize(t) for t in texts], k1=K1, b=B)
+    return ours, theirs, tokenize
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_scores_match_rank_bm25(pair, texts, query):
+    ours, theirs, tokenize = pair
+    terms = tokenize(query)
+    doc_freq = {t: sum(t in tokenize(x) for x in texts) for t in terms}
+    assert all(0 < n < len(texts) / 2 for n in doc_freq.values()), doc_freq  # the parity regime
+    expected = theirs.get_scores(terms)
+    got = ours.scores(query) * (K1 + 1)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    # Same ranking of every document with a positive score.
+    top = ours.top(query, len(texts))
+    ranked = [row for row, _ in top]
+    expected_order = sorted(np.flatnonzero(expected > 0).tolist(), key=lambda r: (-expected[r], r))
+    assert ranked == expected_order
+
+
+def test_save_and_load_keep_scores(pair, tmp_path):
+    ours, _, _ = pair
+    ours.save(tmp_path / "bm25")
+    loaded = BM25Index.load(tmp_path / "bm25", ours.config)
+    for query in QUERIES:
+        np.testing.assert_allclose(loaded.scores(query), ours.scores(query))
+
+
+def test_production_tokenizer_stems_and_drops_stopwords():
+    tokenize = BM25Tokenizer(stem=True, stopwords="en")
+    assert tokenize("The Lighthouses of the towns") == ["lighthous", "town"]
+    assert tokenize("") == [] and tokenize("the of and") == []
+
+
+def test_empty_and_unknown_queries_score_zero(pair, texts):
+    ours, _, _ = pair
+    assert not ours.scores("").any()
+    assert not ours.scores("xylophone quasar").any()
+    assert ours.top("xylophone", 5) == []
+    empty = BM25Index.build([], BM25Config())
+    assert empty.top("anything", 3) == [] and empty.scores("x").shape == (0,)
