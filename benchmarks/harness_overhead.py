@@ -14,10 +14,13 @@ For each turn it splits the wall time of `SearchAgent` into
   corpus   time inside Corpus.search / grep / read (the parallel phase: wall time, not the sum)
   harness  everything else the harness does: validation, dedup, rendering, token counting of the
            whole visible context, usage line, pruning, re-rendering pruned messages, answer parsing
-(`Trajectory.metadata["step_timings"]`: act_s − corpus_s + context_s). The model's time is not in
-either. It runs twice: with the default word/char token estimate, and with a real Hugging Face
-tokenizer (all-MiniLM-L6-v2's, standing in for a backend's `count_tokens`). Goal: harness
-≤ 20 ms per turn (median and p95).
+(`Trajectory.metadata["step_timings"]`: act_s − corpus_s + context_s, wall clock), and the
+harness's CPU time (`harness_cpu_s`: its own thread's CPU outside corpus calls, which other jobs on
+a busy machine cannot inflate). The model's time is in none of them. Three rows: the default word/char token estimate; a real Hugging Face tokenizer
+(all-MiniLM-L6-v2's, standing in for a backend's `count_tokens`) with a new agent per query, so
+every chunk is tokenized the first time it is shown ("cold"); and the same tokenizer with one agent
+serving all queries ("warm": its token-count cache already holds chunks shown to earlier queries,
+which is how a server runs). Goal: harness ≤ 20 ms per turn (median and p95).
 
   HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/harness_overhead.py --data-dir ../shared/data
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -119,25 +123,51 @@ def script_for(question: str) -> list[Any]:
     return [turn(call("search_corpus", query=question), call("grep_corpus", pattern=re.escape(name))), t2, t3, t4, t5, t6]
 
 
-def measure(corpus: Any, questions: Sequence[str], counter_name: str) -> dict[str, Any]:
+class PerQueryScript:
+    """One backend for many queries: replays each query's own script (so one agent can be reused)."""
+
+    name = "scripted-per-query"
+
+    def __init__(self, count=None):
+        from context1.backends.scripted import ScriptedBackend
+
+        self._make = lambda q: ScriptedBackend(script_for(q), token_counter=count)
+        self._count = count
+        self._running: dict[str, Any] = {}
+
+    def count_tokens(self, text: str) -> int:
+        from context1.budget import estimate_tokens
+
+        return self._count(text) if self._count is not None else estimate_tokens(text)
+
+    def generate(self, messages, tools):
+        query = messages[1].content
+        if len(messages) == 2:  # a new episode for this query
+            self._running[query] = self._make(query)
+        return self._running[query].generate(messages, tools)
+
+
+def measure(corpus: Any, questions: Sequence[str], counter_name: str, warm: bool) -> dict[str, Any]:
+    """cold: a new SearchAgent per query (an empty token-count cache); warm: one agent for all
+    queries, as a server holds it (chunk blocks seen in earlier queries are counted already)."""
     from context1 import AgentConfig, SearchAgent
-    from context1.backends.scripted import ScriptedBackend
 
     count = corpus.count_tokens if counter_name == "hf-tokenizer" else None
-    harness_ms, corpus_ms, context_tokens, calls = [], [], [], 0
+    shared = SearchAgent(corpus, PerQueryScript(count), AgentConfig())
+    harness_ms, cpu_ms, corpus_ms, context_tokens, calls = [], [], [], [], 0
     for q in questions:
-        backend = ScriptedBackend(script_for(q), token_counter=count)
-        agent = SearchAgent(corpus, backend, AgentConfig())
-        result = agent.run(q)
-        traj = result.trajectory
+        agent = shared if warm else SearchAgent(corpus, PerQueryScript(count), AgentConfig())
+        traj = agent.run(q).trajectory
         assert traj.stop_reason.value == "answered", traj.stop_reason
         for step, t in zip(traj.steps, traj.metadata["step_timings"], strict=True):
             harness_ms.append(1000 * (t["act_s"] - t["corpus_s"] + t["context_s"]))
+            cpu_ms.append(1000 * t["harness_cpu_s"])
             corpus_ms.append(1000 * t["corpus_s"])
             context_tokens.append(step.tokens_used)
             calls += len(step.turn.tool_calls)
     return {
         "counter": counter_name,
+        "cache": "warm" if warm else "cold",
         "queries": len(questions),
         "turns": len(harness_ms),
         "calls_per_turn": calls / len(harness_ms),
@@ -146,6 +176,8 @@ def measure(corpus: Any, questions: Sequence[str], counter_name: str) -> dict[st
         "harness_p50_ms": _pct(harness_ms, 0.5),
         "harness_p95_ms": _pct(harness_ms, 0.95),
         "harness_mean_ms": statistics.fmean(harness_ms),
+        "cpu_p50_ms": _pct(cpu_ms, 0.5),
+        "cpu_p95_ms": _pct(cpu_ms, 0.95),
         "corpus_p50_ms": _pct(corpus_ms, 0.5),
         "corpus_p95_ms": _pct(corpus_ms, 0.95),
     }
@@ -165,26 +197,30 @@ def main() -> None:
     questions = questions[: args.queries]
     corpus.search(questions[0])  # warm up the embedder and the store once, outside the figures
     rows = []
-    for counter_name in ("estimate", "hf-tokenizer"):
+    for counter_name, warm in (("estimate", False), ("hf-tokenizer", False), ("hf-tokenizer", True)):
         t0 = time.perf_counter()
-        rows.append(measure(corpus, questions, counter_name) | {"wall_s": time.perf_counter() - t0})
+        rows.append(measure(corpus, questions, counter_name, warm) | {"wall_s": time.perf_counter() - t0})
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"index: {corpus!r}\n")
-    header = ("token counter", "episodes", "turns", "calls/turn", "context p50/max", "harness p50", "harness p95",
-              "harness mean", "corpus p50", "corpus p95")
+    load = os.getloadavg()[0]
+    print(f"index: {corpus!r}; {os.cpu_count()} CPUs, load average {load:.1f} (other jobs inflate the tails)\n")
+    header = ("token counter", "count cache", "episodes", "turns", "calls/turn", "context p50/max", "harness p50", "harness p95",
+              "harness mean", "harness CPU p50", "harness CPU p95", "corpus p50", "corpus p95")
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     for r in rows:
         print(" | ".join([
-            r["counter"], str(r["queries"]), str(r["turns"]), f"{r['calls_per_turn']:.2f}",
+            r["counter"], r["cache"], str(r["queries"]), str(r["turns"]), f"{r['calls_per_turn']:.2f}",
             f"{r['context_p50']:,} / {r['context_max']:,}", f"{r['harness_p50_ms']:.2f} ms",
-            f"{r['harness_p95_ms']:.2f} ms", f"{r['harness_mean_ms']:.2f} ms", f"{r['corpus_p50_ms']:.1f} ms",
+            f"{r['harness_p95_ms']:.2f} ms", f"{r['harness_mean_ms']:.2f} ms", f"{r['cpu_p50_ms']:.2f} ms",
+            f"{r['cpu_p95_ms']:.2f} ms", f"{r['corpus_p50_ms']:.1f} ms",
             f"{r['corpus_p95_ms']:.1f} ms",
         ]))
-    worst = max(max(r["harness_p50_ms"], r["harness_p95_ms"]) for r in rows)
-    print(f"\ngoal: harness <= 20 ms per turn -> {'met' if worst <= 20 else 'NOT met'} (worst p95 {worst:.2f} ms)")
+    worst = max(r["harness_p95_ms"] for r in rows)
+    worst_cpu = max(r["cpu_p95_ms"] for r in rows)
+    print(f"\ngoal: harness <= 20 ms per turn -> wall p95 {worst:.2f} ms ({'met' if worst <= 20 else 'NOT met'}), "
+          f"CPU p95 {worst_cpu:.2f} ms ({'met' if worst_cpu <= 20 else 'NOT met'})")
 
 
 if __name__ == "__main__":

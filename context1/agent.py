@@ -239,4 +239,6 @@ def _timings(trajectories: Sequence[Trajectory], wall_s: float) -> dict[str, flo
     model_s = sum(st.get("model_s", 0.0) for st in steps)
     corpus_s = sum(st.get("corpus_s", 0.0) for st in steps)
     harness_s = sum(st.get("act_s", 0.0) + st.get("context_s", 0.0) for st in steps) - corpus_s
-    return {"total_s": wall_s, "model_s": model_s, "corpus_s": corpus_s, "harness_s": max(0.0, harness_s)}
+    harness_cpu_s = sum(st.get("harness_cpu_s", 0.0) for st in steps)
+    return {"total_s": wall_s, "model_s": model_s, "corpus_s": corpus_s, "harness_s": max(0.0, harness_s),
+            "harness_cpu_s": harness_cpu_s}

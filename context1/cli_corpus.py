@@ -213,7 +213,9 @@ def search_command(
         int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", min=1)
     ] = None,
     reranker: Reranker = None,
-    chroma_host: ChromaHost = None,
+    chroma_host: Annotated[
+        str | None, typer.Option("--chroma-host", help="The Chroma server holding the index's vectors (server mode).")
+    ] = None,
     chroma_port: ChromaPort = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
@@ -241,6 +243,10 @@ def open_index(directory: Path, client: Any = None, reranker: str | None = None)
         raise CommandError(f"no index at {str(directory)!r}: build one with `context1 index SOURCE {directory}`")
     if not directory.is_dir():
         raise CommandError(f"{str(directory)!r} is a file, not an index folder")
+    if client is None and _manifest_field(directory, "vector_store") == "server":
+        raise CommandError(
+            f"{str(directory)!r} keeps its vectors on a Chroma server: pass --chroma-host HOST --chroma-port PORT"
+        )
     try:
         return Corpus.open(directory, client=client, reranker=reranker)
     except IndexFormatError as exc:
@@ -248,6 +254,13 @@ def open_index(directory: Path, client: Any = None, reranker: str | None = None)
         if not (directory / "manifest.json").exists():
             raise CommandError(f"{str(directory)!r} is not a context1 index (no manifest.json); {hint}") from None
         raise CommandError(f"{str(directory)!r} is a broken context1 index: {exc} Rebuild it: {hint}") from None
+
+
+def _manifest_field(directory: Path, key: str) -> Any:
+    try:
+        return json.loads((directory / "manifest.json").read_text(encoding="utf-8")).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None  # Corpus.open reports a missing or broken manifest
 
 
 def _title(hit: Hit, corpus: Any) -> str:

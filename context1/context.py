@@ -14,12 +14,37 @@ which is what training needs to recover each inference's exact prompt.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from context1.budget import TokenCounter
+from context1.budget import MESSAGE_OVERHEAD, TokenCounter
 from context1.prompts import PRUNE_CHUNKS, render_pruned
 from context1.types import Message, ModelTurn, Observation, Role, Trajectory
+
+
+def visible_pieces(text: str, spans: Sequence[tuple[str, int, int]], hidden: Collection[str] = ()) -> list[str]:
+    """A tool message's text cut at its chunk spans, hidden chunks replaced by the pruned marker.
+
+    "".join(pieces) is the visible text. Token counts are summed over pieces (each chunk block is
+    counted once, when it is first rendered, and cached), so the context is never re-tokenized as a
+    whole: pruning or appending the usage line re-counts only the small pieces that changed. Summing
+    pieces can differ from tokenizing the joined text by about a token per boundary (pieces are cut
+    at the blank lines between chunks), which is well inside the budget's margins.
+    """
+    parts: list[str] = []
+    pos = 0
+    for cid, start, end in spans:
+        parts.append(text[pos:start])
+        parts.append(render_pruned(cid) if cid in hidden else text[start:end])
+        pos = end
+    parts.append(text[pos:])
+    return parts
+
+
+def count_pieces(text: str, spans: Sequence[tuple[str, int, int]], counter: TokenCounter,
+                 hidden: Collection[str] = ()) -> int:
+    """Tokens of a tool message's (visible) text, summed over its pieces (see `visible_pieces`)."""
+    return sum(counter(p) for p in visible_pieces(text, spans, hidden))
 
 
 @dataclass
@@ -30,22 +55,22 @@ class _ToolEntry:
     spans: list[tuple[str, int, int]]
     hidden: set[str] = field(default_factory=set)
     message: Message | None = None  # cached visible rendering
+    tokens: int | None = None  # cached token count of `message`
+
+    def invalidate(self) -> None:
+        self.message = None
+        self.tokens = None
 
     def render(self) -> Message:
         if self.message is None:
-            content = self.text
-            if self.hidden:
-                parts: list[str] = []
-                pos = 0
-                for cid, start, end in self.spans:
-                    if cid in self.hidden:
-                        parts.append(self.text[pos:start])
-                        parts.append(render_pruned(cid))
-                        pos = end
-                parts.append(self.text[pos:])
-                content = "".join(parts)
+            content = "".join(visible_pieces(self.text, self.spans, self.hidden)) if self.hidden else self.text
             self.message = Message(role=Role.TOOL, content=content, tool_call_id=self.call_id, name=self.name)
         return self.message
+
+    def count(self, counter: TokenCounter) -> int:
+        if self.tokens is None:
+            self.tokens = MESSAGE_OVERHEAD + count_pieces(self.text, self.spans, counter, self.hidden)
+        return self.tokens
 
 
 def chunk_spans(obs: Observation) -> list[tuple[str, int, int]]:
@@ -80,7 +105,7 @@ class ContextView:
         entry = self._entries[index]
         assert isinstance(entry, _ToolEntry)
         entry.text = text
-        entry.message = None
+        entry.invalidate()
 
     def prune(self, chunk_ids: Iterable[str]) -> list[str]:
         """Hide every visible occurrence of these chunks; returns the ids that were visible."""
@@ -91,7 +116,7 @@ class ContextView:
             for entry in self._where.get(cid, ()):
                 if cid not in entry.hidden:
                     entry.hidden.add(cid)
-                    entry.message = None
+                    entry.invalidate()
             self._visible[cid] = 0
             done.append(cid)
         return done
@@ -111,7 +136,11 @@ class ContextView:
         return out
 
     def count(self, counter: TokenCounter) -> int:
-        return counter.messages(self.messages())
+        """Tokens of the visible context (tool messages summed over pieces, see `visible_pieces`)."""
+        n = counter.messages(self._initial)
+        for entry in self._entries:
+            n += entry.count(counter) if isinstance(entry, _ToolEntry) else counter.message(entry)
+        return n
 
 
 def replay_view(trajectory: Trajectory, before_step: int | None = None) -> ContextView:

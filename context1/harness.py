@@ -29,7 +29,7 @@ from context1 import prompts
 from context1.answer import ShownChunk, fallback_documents, parse_final_answer
 from context1.budget import BudgetState, TokenCounter
 from context1.config import AgentConfig
-from context1.context import ContextView
+from context1.context import ContextView, chunk_spans, count_pieces
 from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
 from context1.tools import Fetched, Runtime, ToolRequest, fetch, render_hits, tool_schemas, validate_call
 from context1.types import Message, ModelTurn, Observation, Role, Step, StopReason, ToolCall, Trajectory
@@ -100,25 +100,25 @@ class Episode:
         """Apply one model turn: run its tool calls, or take its text as the final answer."""
         if self.done:
             raise RuntimeError(f"the episode is over (stop_reason={self.stop_reason.value}); start a new one")
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.thread_time()
         n_step = len(self.trajectory.steps)
         turn = normalize_call_ids(turn, n_step)
         self._view.add_assistant(turn)
         if not turn.tool_calls:
             used = self._view.count(self.counter)
             self.tokens_used = used
-            timings = {"act_s": time.perf_counter() - t0, "corpus_s": 0.0}
-            self.trajectory.steps.append(Step(turn=turn, tokens_used=used, duration_s=timings["act_s"]))
-            self._step_timings(timings)
+            act_s = time.perf_counter() - t0
+            self.trajectory.steps.append(Step(turn=turn, tokens_used=used, duration_s=act_s))
             self._answer(turn.text)
+            self._step_timings(act_s, 0.0, time.thread_time() - cpu0)
             return []
-        observations, pruned, corpus_s = self._run_calls(turn.tool_calls)
+        observations, pruned, corpus_s, inline_cpu_s = self._run_calls(turn.tool_calls)
         used = self._close_turn(observations)
         act_s = time.perf_counter() - t0
         self.trajectory.steps.append(
             Step(turn=turn, observations=tuple(observations), pruned=tuple(pruned), tokens_used=used, duration_s=act_s)
         )
-        self._step_timings({"act_s": act_s, "corpus_s": corpus_s})
+        self._step_timings(act_s, corpus_s, time.thread_time() - cpu0 - inline_cpu_s)
         if len(self.trajectory.steps) >= self.config.max_turns:
             self.finish(StopReason.MAX_TURNS)
         elif BudgetState(used, self.config).exhausted:
@@ -140,10 +140,18 @@ class Episode:
             self._fallback()
 
     # -- internals --------------------------------------------------------------------------
-    def _step_timings(self, timings: dict[str, float]) -> None:
-        self.trajectory.metadata.setdefault("step_timings", []).append(timings)
+    def _step_timings(self, act_s: float, corpus_s: float, harness_cpu_s: float) -> None:
+        """Per-step timings in `trajectory.metadata["step_timings"]` (seconds).
 
-    def _run_calls(self, calls: Sequence[ToolCall]) -> tuple[list[Observation], list[str], float]:
+        act_s: wall time of `act`; corpus_s: wall time spent in corpus calls (the parallel phase
+        counts once); harness_cpu_s: CPU time of the harness's own thread outside corpus calls —
+        the overhead figure that other processes on the machine cannot inflate.
+        """
+        self.trajectory.metadata.setdefault("step_timings", []).append(
+            {"act_s": act_s, "corpus_s": corpus_s, "harness_cpu_s": max(0.0, harness_cpu_s)}
+        )
+
+    def _run_calls(self, calls: Sequence[ToolCall]) -> tuple[list[Observation], list[str], float, float]:
         cfg = self.config
         requests: list[ToolRequest | str] = [validate_call(c, cfg) for c in calls]
         # Phase 1: the corpus calls, in parallel. Chunks shown in earlier turns are excluded here;
@@ -156,11 +164,13 @@ class Episode:
             if isinstance(r, ToolRequest) and r.tool != PRUNE_CHUNKS
         ]
         fetched: dict[int, Fetched] = {}
+        inline_cpu_s = 0.0  # CPU time of corpus calls run on this thread (not harness overhead)
         corpus_t0 = time.perf_counter()
         if todo and not BudgetState(self.tokens_used, cfg).past_hard:
-            if len(todo) == 1:
+            if len(todo) == 1:  # no thread for a lone call
                 i, r = todo[0]
                 fetched[i] = fetch(self.corpus, r, self._runtime_for(r, runtime))
+                inline_cpu_s += fetched[i].cpu_s
             else:
                 with ThreadPoolExecutor(max_workers=min(len(todo), cfg.max_parallel_calls)) as pool:
                     futures = {i: pool.submit(fetch, self.corpus, r, self._runtime_for(r, runtime)) for i, r in todo}
@@ -184,11 +194,12 @@ class Episode:
                 if got is None:
                     got = fetch(self.corpus, req, self._runtime_for(req, runtime))
                     corpus_s += got.corpus_s
+                    inline_cpu_s += got.cpu_s
                 obs = self._show(req, got, running)
             observations.append(obs)
             self._last_tool = self._view.add_tool(obs)
             running = self._view.count(self.counter)
-        return observations, pruned, corpus_s
+        return observations, pruned, corpus_s, inline_cpu_s
 
     def _runtime_for(self, req: ToolRequest, base: Runtime) -> Runtime:
         k = {SEARCH_CORPUS: self.config.search_k, GREP_CORPUS: self.config.grep_k}.get(req.tool, 0)
@@ -214,7 +225,7 @@ class Episode:
             limit = cfg.search_k if req.tool == SEARCH_CORPUS else cfg.grep_k
             cap = cfg.search_token_budget
         if not hits:
-            return self._observation(call, "\n".join([prompts.NO_RESULTS, *notes]), corpus_s=got.corpus_s)
+            return self._observation(call, "\n".join([prompts.NO_RESULTS, *notes]))
         available = BudgetState(running, cfg).available(cap)
         header = ""
         if req.tool == READ_DOCUMENT:  # sized for the widest count; filled in once the count is known
@@ -225,7 +236,7 @@ class Episode:
             text = prompts.NO_ROOM.format(
                 available=max(0, cfg.token_budget - running), token_budget=cfg.token_budget, reserve=cfg.response_reserve
             )
-            return self._observation(call, text, is_error=True, corpus_s=got.corpus_s)
+            return self._observation(call, text, is_error=True)
         text, spans = rendered.text, rendered.spans
         if header:
             header = (
@@ -244,12 +255,11 @@ class Episode:
             text=text,
             chunk_ids=tuple(h.chunk.chunk_id for h in rendered.hits),
             doc_ids=tuple(dict.fromkeys(h.chunk.doc_id for h in rendered.hits)),
-            n_tokens=self.counter(text),
+            n_tokens=count_pieces(text, spans, self.counter),
             metadata={
                 "chunk_spans": [[c, s, e] for c, s, e in spans],
                 "scores": [float(h.score) for h in rendered.hits],
                 "omitted": rendered.omitted,
-                "corpus_s": got.corpus_s,
                 **({"read_doc_id": got.doc_id} if got.doc_id else {}),
             },
         )
@@ -299,7 +309,7 @@ class Episode:
             if actual == shown:
                 break
             shown = actual
-        observations[-1] = dataclasses.replace(last, text=text, n_tokens=self.counter(text))
+        observations[-1] = dataclasses.replace(last, text=text, n_tokens=count_pieces(text, chunk_spans(last), self.counter))
         self.tokens_used = self._view.count(self.counter)
         return self.tokens_used
 

@@ -142,7 +142,8 @@ class Fetched:
 
     hits: list[Any] = field(default_factory=list)  # corpus_tools Hit
     error: str | None = None
-    corpus_s: float = 0.0
+    corpus_s: float = 0.0  # wall time of the corpus call
+    cpu_s: float = 0.0  # CPU time of the calling thread during the call (harness-overhead accounting)
     notes: list[str] = field(default_factory=list)
     doc_id: str | None = None  # read_document: the document actually read
     doc_chunks: int = 0  # read_document: how many chunks the document has
@@ -153,7 +154,7 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     """Run a search/grep/read request against the corpus. Never raises for bad input."""
     from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     out = Fetched()
     try:
         if request.tool == SEARCH_CORPUS:
@@ -186,6 +187,7 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
         out.exception = f"{type(exc).__name__}: {exc}"
     finally:
         out.corpus_s = time.perf_counter() - t0
+        out.cpu_s = time.thread_time() - c0
     return out
 
 

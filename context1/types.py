@@ -200,8 +200,9 @@ class SearchResult:
     rollouts: every rollout's trajectory (k× mode: k of them, whose ranked lists were fused
     into `documents`; 1×: just `trajectory`). `trajectory` is the first rollout's.
     usage: summed over rollouts (context_tokens: the largest final context).
-    timings: seconds — total_s (wall clock), model_s (inference), corpus_s (corpus calls),
-    harness_s (the rest of the tool-execution time: validation, rendering, budgeting).
+    timings: seconds, summed over rollouts — total_s (wall clock of the whole call), model_s
+    (inference), corpus_s (corpus calls), harness_s (the rest of the harness's wall time:
+    validation, rendering, token counting, pruning), harness_cpu_s (the harness's own CPU time).
     """
 
     query: str

@@ -335,6 +335,16 @@ class Corpus:
         ]
         return fit_budget(hits, token_budget)
 
+    def similarity(self, query: str, chunk_ids: Sequence[str]) -> np.ndarray:
+        """Cosine similarity of `query` to each chunk (the dense leg's measure, stored vectors).
+
+        Cheap: one query encode, no document re-embedding. Used for score-guided decisions
+        (pruning, answer ranking) by callers that already hold chunk ids. Unknown ids raise
+        `UnknownDocumentError`.
+        """
+        chunks = [self.chunk(cid) for cid in chunk_ids]
+        return self._biencoder.score(query, chunks)
+
     @staticmethod
     def _rerank(reranker: Reranker, query: str, chunks: Sequence[Chunk], query_vector: np.ndarray | None) -> np.ndarray:
         if isinstance(reranker, BiEncoderReranker):

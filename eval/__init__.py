@@ -21,7 +21,7 @@ from eval.metrics import (
 )
 from eval.report import write_report
 from eval.retrievers import LEGS, RETRIEVERS, AgentRetriever, Retrieval, Retriever, SingleShotRetriever, open_retriever
-from eval.runners import corpus_texts, document_texts, read_run, run_eval
+from eval.runners import corpus_texts, document_texts, read_run, rescore, run_eval, write_run
 from eval.scoring import ScoreConfig, score_task
 from eval.types import Benchmark, Granularity, RunRecord, Task
 
@@ -61,10 +61,12 @@ __all__ = [
     "read_run",
     "recall",
     "recall_at_k",
+    "rescore",
     "run_eval",
     "save_tasks",
     "score_task",
     "summarize",
     "trajectory_recall",
     "write_report",
+    "write_run",
 ]

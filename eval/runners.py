@@ -235,3 +235,34 @@ def corpus_texts(corpus: Any) -> DocText:
         return f"{title}\n{body}" if title else body
 
     return text
+
+
+def rescore(
+    records: Sequence[RunRecord], *, doc_text: DocText | None = None, k: int | None = None,
+    config: ScoreConfig = ScoreConfig(),
+) -> list[RunRecord]:
+    """The same records with metrics recomputed from what they stored (returned ids, task, trajectory).
+
+    For a changed ScoreConfig or gold, without running retrieval again.
+    """
+    from context1.trajectory_io import trajectory_from_dict
+
+    out = []
+    for r in records:
+        traj = trajectory_from_dict(r.trajectory) if r.trajectory is not None else None
+        texts = None
+        if doc_text is not None:
+            texts = [t for t in (doc_text(d) for d in r.doc_ids) if t is not None]
+        metrics = score_task(r.task, r.doc_ids, chunk_ids=r.chunk_ids, texts=texts, trajectory=traj, max_k=k,
+                             config=config)
+        out.append(dataclasses.replace(r, metrics=metrics))
+    return out
+
+
+def write_run(records: Sequence[RunRecord], path: str | Path) -> None:
+    """Writes records as a run file (replacing it)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(record_to_json(r), ensure_ascii=False) + "\n")

@@ -26,10 +26,15 @@ class ScoreConfig:
 
     ks: cut-offs of recall@k, all_recall@k and nDCG@k (BEIR reports 1/10/100; multi-hop papers 2/5/10/20).
     beta: F_beta's recall weight. 2 = the value the reference's RL reward anneals to (SPEC §5: β 4 → 2).
+    yes_no_answer_found: score answer_found for tasks whose answers are all "yes"/"no" (HotpotQA
+        comparison questions). Off: such an answer is a judgement, not a span a document can
+        contain (on the HotpotQA dev data 3% of them "occur" in a retrieved document, vs ~85% of
+        span answers), so counting them would only measure how often "yes" appears in Wikipedia.
     """
 
     ks: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100)
     beta: float = 2.0
+    yes_no_answer_found: bool = False
 
 
 def score_task(
@@ -74,7 +79,9 @@ def score_task(
         if trajectory is not None:
             out[f"trajectory.{g}.recall"] = metrics.trajectory_recall(trajectory, units, granularity)
     if texts is not None:
-        out["answer_found"] = metrics.answer_found(texts, task.answers)
+        judgement = bool(task.answers) and {metrics.normalize_answer(a) for a in task.answers} <= {"yes", "no"}
+        skip = judgement and not config.yes_no_answer_found
+        out["answer_found"] = None if skip else metrics.answer_found(texts, task.answers)
     if trajectory is not None:
         out["prune_accuracy"] = metrics.prune_accuracy(trajectory.pruned_chunk_ids(), all_units)
     return out

@@ -61,7 +61,8 @@ class IterativeConfig:
     entities_per_source: int = 2  # bridge searches issued per source chunk
     bridge_rounds: int = 2  # 2 rounds reach 3-hop chains; MuSiQue goes up to 4 hops
     keep_per_ranking: int = 8  # chunks kept visible per ranking; the rest are pruned
-    bridge_weight: float = 0.8  # RRF weight of a bridge ranking relative to the hop-1 ranking
+    bridge_weight: float = 0.8  # weight of a bridge ranking relative to the hop-1 one (no-corpus fallback)
+    link_weight: float = 0.5  # share of a naming chunk's relevance a bridged document inherits
     rrf_k: int = 60  # SPEC §1 reciprocal rank fusion constant
     max_documents: int = 10  # documents in the final answer
     grep_names: bool = True  # grep quoted names from the question in hop 1
@@ -110,7 +111,7 @@ class IterativeRetrievalPolicy:
             prune = self._prune_call(rankings, round_no)
             if calls:
                 return _turn(([prune] if prune else []) + calls)
-        return ModelTurn(text=self._answer(rankings))
+        return ModelTurn(text=self._answer(query, rankings))
 
     # -- the policy ---------------------------------------------------------------------------
     def _hop1_calls(self, query: str) -> list[ToolCall]:
@@ -153,31 +154,64 @@ class IterativeRetrievalPolicy:
         drop = sorted(visible - keep)
         return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
 
-    def _answer(self, rankings: list[_Ranking]) -> str:
-        """Fuses all rankings into documents and writes the answer in the harness's format."""
-        cfg = self.config
-        scores: dict[str, float] = {}
-        why: dict[str, tuple[float, str]] = {}
-        for r in rankings:
-            seen_docs: set[str] = set()
-            rank = 0
-            for _, doc_id, _, _ in r.chunks:
-                if doc_id in seen_docs:
-                    continue
-                seen_docs.add(doc_id)
-                rank += 1
-                contrib = r.weight / (cfg.rrf_k + rank)
-                scores[doc_id] = scores.get(doc_id, 0.0) + contrib
-                if contrib > why.get(doc_id, (0.0, ""))[0]:
-                    how = "the question" if r.round == 0 else f"the bridge search {r.query!r}"
-                    why[doc_id] = (contrib, f"Ranked {rank} for {how} ({r.tool}).")
-        ranked = sorted(scores, key=lambda d: (-scores[d], d))[: cfg.max_documents]
+    def _answer(self, query: str, rankings: list[_Ranking]) -> str:
+        """Ranks every document seen and writes the answer in the harness's format."""
+        scored = self._doc_scores(query, rankings)
+        ranked = sorted(scored, key=lambda d: (-scored[d][0], d))[: self.config.max_documents]
         parts = [
-            f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(why[d][1], quote=False)}'
+            f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(scored[d][1], quote=False)}'
             f"</Justification></Document>"
             for d in ranked
         ]
         return "\n".join(parts) if parts else "No supporting documents were found."
+
+    def _doc_scores(self, query: str, rankings: list[_Ranking]) -> dict[str, tuple[float, str]]:
+        """score(d) = relevance(q, d) + link_weight * max relevance(q, s) over chunks s that name d.
+
+        relevance is the cosine of the question and the chunk (stored vectors, so cheap); "s names
+        d" means d's title occurs in s's text: the bridge of a multi-hop question is exactly a
+        document named by a relevant one. Without a corpus, reciprocal rank fusion of the
+        rankings stands in for relevance.
+        """
+        chunks: dict[str, tuple[str, str, str]] = {}
+        for r in rankings:
+            for cid, doc_id, title, text in r.chunks:
+                chunks.setdefault(cid, (doc_id, title, text))
+        if not chunks:
+            return {}
+        ids = list(chunks)
+        rel = self._relevance(query, ids, rankings)
+        best: dict[str, tuple[float, str]] = {}
+        for cid in ids:
+            doc_id = chunks[cid][0]
+            if rel[cid] > best.get(doc_id, (-1e9, ""))[0]:
+                best[doc_id] = (rel[cid], cid)
+        titles = {chunks[c][0]: _norm(chunks[c][1]) for c in ids if len(chunks[c][1]) >= 4}
+        texts = {cid: " " + _norm(chunks[cid][2]) + " " for cid in ids}
+        out: dict[str, tuple[float, str]] = {}
+        for doc_id, (score, cid) in best.items():
+            why = f"Its passage {cid} matches the question (similarity {score:.2f})."
+            title = titles.get(doc_id)
+            link = 0.0
+            if title:
+                for sid in ids:
+                    if chunks[sid][0] != doc_id and rel[sid] > link and f" {title} " in texts[sid]:
+                        link = rel[sid]
+                        why += "" if "Named" in why else f" Named by {chunks[sid][0]!r}, a bridge to the answer."
+            out[doc_id] = (score + self.config.link_weight * link, why)
+        return out
+
+    def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking]) -> dict[str, float]:
+        if self.corpus is not None and hasattr(self.corpus, "similarity"):
+            try:
+                return dict(zip(ids, (float(x) for x in self.corpus.similarity(query, ids)), strict=True))
+            except KeyError:  # a chunk deleted meanwhile: fall back to ranks
+                pass
+        rel: dict[str, float] = {}
+        for r in rankings:
+            for i, (cid, *_rest) in enumerate(r.chunks, start=1):
+                rel[cid] = rel.get(cid, 0.0) + r.weight * self.config.rrf_k / (self.config.rrf_k + i)
+        return rel
 
 
 # -- reading the conversation -----------------------------------------------------------------

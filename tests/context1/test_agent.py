@@ -47,7 +47,7 @@ def test_run_returns_ranked_documents_trajectory_usage_and_timings(harness_corpu
     u = result.usage
     assert (u.turns, u.tool_calls) == (3, 3)
     assert u.context_tokens == result.trajectory.steps[-1].tokens_used > 0
-    assert set(result.timings) == {"total_s", "model_s", "corpus_s", "harness_s"}
+    assert set(result.timings) == {"total_s", "model_s", "corpus_s", "harness_s", "harness_cpu_s"}
     assert result.timings["total_s"] >= result.timings["corpus_s"] > 0
     meta = result.trajectory.metadata
     assert meta["backend"] == "scripted" and meta["rollout"] == 0 and meta["config"]["token_budget"] == 32_768

@@ -136,3 +136,14 @@ def test_skip_groups_merge_reasons_that_differ_only_in_details():
         ("not valid UTF-8", ["a.txt", "b.txt"]),
         ("duplicate doc_id", ["c.jsonl:2"]),
     ]
+
+
+def test_search_server_index_without_host_says_which_options_to_pass(app, runner, tmp_path):
+    (tmp_path / "manifest.json").write_text('{"format": "context1-index", "vector_store": "server"}')
+    result = runner.invoke(app, ["search", str(tmp_path), "anything"])
+    _assert_one_line_error(result, "Chroma server", "--chroma-host")
+
+
+def test_index_unreachable_chroma_server(app, runner, tmp_path):
+    args = ["index", str(FIXTURE_DOCS), str(tmp_path / "i"), "--chroma-host", "127.0.0.1", "--chroma-port", "9"]
+    _assert_one_line_error(runner.invoke(app, args), "cannot reach a Chroma server", "chroma run")

@@ -282,3 +282,10 @@ def test_score_task_uses_graded_qrels_for_documents():
 def test_metrics_module_needs_no_agent_stack():
     # training calls these per rollout; they must not drag in the index or models
     assert "Trajectory" not in vars(metrics)
+
+
+def test_yes_no_answers_are_not_scored_for_containment_by_default():
+    task = Task("c", "Are both ruins?", answers=("yes",), gold_doc_ids=("a",))
+    assert score_task(task, ["a"], texts=["yes, it is"])["answer_found"] is None
+    scored = score_task(task, ["a"], texts=["yes, it is"], config=ScoreConfig(yes_no_answer_found=True))
+    assert scored["answer_found"] == 1.0

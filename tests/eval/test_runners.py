@@ -192,3 +192,21 @@ def test_agent_runner_records_trajectory_and_usage(tmp_path, hotpot_bench, tiny_
         assert traj.query == r.task.query and traj.steps
     reread = read_run(tmp_path / "agent.jsonl")
     assert [r.trajectory for r in reread] == [r.trajectory for r in records]
+
+
+def test_rescore_recomputes_metrics_from_stored_ids(tmp_path, hotpot_bench, tiny_index):
+    from eval.runners import rescore, write_run
+    from eval.scoring import ScoreConfig
+
+    agent = open_retriever("agent", tiny_index, k=5)
+    try:
+        records = run_eval(_tasks(hotpot_bench)[:2], agent, tmp_path / "a.jsonl", k=5, progress=False,
+                           doc_text=document_texts(hotpot_bench.documents))
+    finally:
+        agent.corpus.close()
+    again = rescore(records, doc_text=document_texts(hotpot_bench.documents), k=5)
+    assert [r.metrics for r in again] == [r.metrics for r in records]
+    narrow = rescore(records, k=5, config=ScoreConfig(ks=(1,)))
+    assert all("document.recall@5" not in r.metrics and "answer_found" not in r.metrics for r in narrow)
+    write_run(narrow, tmp_path / "b.jsonl")
+    assert read_run(tmp_path / "b.jsonl") == narrow
