@@ -56,11 +56,11 @@ def load_documents(
     """
     if isinstance(source, LoadReport):
         return source
-    fields = _Fields(id_field, title_field, text_field)
     documents: list[Document] = []
     skipped: list[SkippedFile] = []
     first_seen: dict[str, str] = {}
-    for item, where in iter_documents(source, fields=fields, glob=glob):
+    items = iter_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
+    for item, where in items:
         if isinstance(item, SkippedFile):
             skipped.append(item)
         elif item.doc_id in first_seen:
@@ -121,10 +121,18 @@ class _Fields:
 
 
 def iter_documents(
-    source: Any, *, fields: _Fields | None = None, glob: str | None = None
-) -> Iterator[tuple[Item, str]]:
-    """(document or skipped entry, where it came from), lazily, before duplicate ids are resolved."""
-    fields = fields or _Fields(None, None, None)
+    source: Any,
+    *,
+    id_field: str | None = None,
+    title_field: str | None = None,
+    text_field: str | None = None,
+    glob: str | None = None,
+) -> Iterator[tuple[Document | SkippedFile, str]]:
+    """(document or skipped entry, where it came from), lazily, one file or record at a time.
+
+    The streaming form of `load_documents` (same arguments), before duplicate ids are resolved.
+    """
+    fields = _Fields(id_field, title_field, text_field)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
