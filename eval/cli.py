@@ -50,7 +50,8 @@ def ensure_index(index: Path, benchmark: Any, progress: bool = True) -> bool:
 
 def eval_command(
     benchmark: Annotated[
-        str, typer.Option(help="hotpotqa, musique, locomo, scifact, or the path of a task file (JSONL / saved dataset).")
+        str,
+        typer.Option(help="hotpotqa, musique, locomo, scifact, or the path of a task file (JSONL / saved dataset)."),
     ],
     index: Annotated[Path, typer.Option(help="Index folder; the benchmark's corpus is built into it when absent.")],
     out: Annotated[Path, typer.Option(help="Run file (JSONL); an existing one is resumed.")],
@@ -69,7 +70,9 @@ def eval_command(
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks.", min=1)] = None,
     workers: Annotated[int, typer.Option(help="Tasks evaluated concurrently.", min=1)] = 1,
     locomo_unit: Annotated[str, typer.Option(help="LoCoMo documents: turn or session.")] = "turn",
-    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="Re-run tasks whose record has an error.")] = False,
+    retry_errors: Annotated[
+        bool, typer.Option("--retry-errors", help="Re-run tasks whose record has an error.")
+    ] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
     """Evaluate a retriever or the agent on a benchmark; one JSONL record per task in OUT."""
@@ -99,7 +102,12 @@ def eval_command(
             agent_config = AgentConfig(max_documents=k, **({"token_budget": token_budget} if token_budget else {}))
             options = {key: v for key, v in (("base_url", base_url), ("model", model)) if v is not None}
         run = open_retriever(
-            retriever, index, k=k, reranker=reranker, backend=backend or None, backend_options=options,
+            retriever,
+            index,
+            k=k,
+            reranker=reranker,
+            backend=backend or None,
+            backend_options=options,
             agent_config=agent_config,
         )
         corpus = run.corpus
@@ -112,8 +120,16 @@ def eval_command(
             )
         doc_text = document_texts(bench.documents) if bench.documents else corpus_texts(corpus)
         try:
-            records = run_eval(tasks, run, out, workers=workers, k=k, doc_text=doc_text, progress=not no_progress,
-                               retry_errors=retry_errors)
+            records = run_eval(
+                tasks,
+                run,
+                out,
+                workers=workers,
+                k=k,
+                doc_text=doc_text,
+                progress=not no_progress,
+                retry_errors=retry_errors,
+            )
         finally:
             corpus.close()
         typer.echo(f"{len(records)} task(s) in {out}")

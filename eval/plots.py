@@ -92,11 +92,15 @@ def plot_by_hops(runs: Runs, path: str | Path, metric: str = "document.recall") 
     return _save(fig, Path(path))
 
 
-def plot_usage(runs: Runs, path: str | Path, fields: Sequence[str] = ("turns", "context_tokens", "tool_calls")) -> Path | None:
+def plot_usage(
+    runs: Runs, path: str | Path, fields: Sequence[str] = ("turns", "context_tokens", "tool_calls")
+) -> Path | None:
     """Histograms of per-task usage (turns, tokens, tool calls), one overlaid series per run."""
     data = {
-        name: {label: [float(r.usage[name]) for r in recs if isinstance(r.usage.get(name), int | float)]
-               for label, recs in runs.items()}
+        name: {
+            label: [float(r.usage[name]) for r in recs if isinstance(r.usage.get(name), int | float)]
+            for label, recs in runs.items()
+        }
         for name in fields
     }
     data = {name: {lab: v for lab, v in series.items() if v} for name, series in data.items()}

@@ -238,7 +238,10 @@ def corpus_texts(corpus: Any) -> DocText:
 
 
 def rescore(
-    records: Sequence[RunRecord], *, doc_text: DocText | None = None, k: int | None = None,
+    records: Sequence[RunRecord],
+    *,
+    doc_text: DocText | None = None,
+    k: int | None = None,
     config: ScoreConfig = ScoreConfig(),
 ) -> list[RunRecord]:
     """The same records with metrics recomputed from what they stored (returned ids, task, trajectory).
@@ -253,8 +256,9 @@ def rescore(
         texts = None
         if doc_text is not None:
             texts = [t for t in (doc_text(d) for d in r.doc_ids) if t is not None]
-        metrics = score_task(r.task, r.doc_ids, chunk_ids=r.chunk_ids, texts=texts, trajectory=traj, max_k=k,
-                             config=config)
+        metrics = score_task(
+            r.task, r.doc_ids, chunk_ids=r.chunk_ids, texts=texts, trajectory=traj, max_k=k, config=config
+        )
         out.append(dataclasses.replace(r, metrics=metrics))
     return out
 

@@ -15,8 +15,10 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    (parallel tool calls). A second bridging round starts from the best bridged chunks, for 3-4
    hop chains.
 3. pruning: after each round, chunks far down every ranking are pruned, keeping the context small.
-4. answer: documents are fused by reciprocal rank fusion over the hop-1 ranking and the bridge
-   rankings, each bridge ranking weighted by how well its source chunk ranked.
+4. answer: every document seen is scored by the cosine of the question and its best chunk
+   (stored vectors), plus a decaying bonus for its hop-1 hybrid rank, plus half the relevance of
+   the best chunk that names it (its title occurs in that chunk's text): the second hop of a
+   bridge question is a document that a relevant document names.
 
 The policy keeps no state between calls: everything is re-derived from the visible conversation,
 so one instance can serve many concurrent episodes (k x mode) safely.
@@ -55,13 +57,15 @@ _SENTENCE_START = frozenset(
 
 @dataclass(frozen=True)
 class IterativeConfig:
-    """Knobs of the LLM-free policy. Defaults were tuned on HotpotQA/MuSiQue train samples."""
+    """Knobs of the LLM-free policy. Defaults were tuned on the first 150 HotpotQA / 120 MuSiQue dev
+    questions of ../shared/data (docs/LOG.md has the sweep)."""
 
     bridge_sources: int = 3  # best hop-1 chunks mined for bridge entities
     entities_per_source: int = 2  # bridge searches issued per source chunk
     bridge_rounds: int = 2  # 2 rounds reach 3-hop chains; MuSiQue goes up to 4 hops
     keep_per_ranking: int = 8  # chunks kept visible per ranking; the rest are pruned
     bridge_weight: float = 0.8  # weight of a bridge ranking relative to the hop-1 one (no-corpus fallback)
+    hybrid_weight: float = 0.35  # bonus for the hop-1 hybrid rank: w * 5/(4 + rank)
     link_weight: float = 0.5  # share of a naming chunk's relevance a bridged document inherits
     rrf_k: int = 60  # SPEC §1 reciprocal rank fusion constant
     max_documents: int = 10  # documents in the final answer
@@ -204,9 +208,17 @@ class IterativeRetrievalPolicy:
     def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking]) -> dict[str, float]:
         if self.corpus is not None and hasattr(self.corpus, "similarity"):
             try:
-                return dict(zip(ids, (float(x) for x in self.corpus.similarity(query, ids)), strict=True))
+                rel = dict(zip(ids, (float(x) for x in self.corpus.similarity(query, ids)), strict=True))
             except KeyError:  # a chunk deleted meanwhile: fall back to ranks
                 pass
+            else:
+                # The hybrid ranking of the question itself (BM25 + dense) knows things cosine alone
+                # does not (rare names, numbers): its top ranks earn a decaying bonus.
+                for r in rankings:
+                    if r.round == 0 and r.tool == "search_corpus":
+                        for i, (cid, *_rest) in enumerate(r.chunks, start=1):
+                            rel[cid] += self.config.hybrid_weight * 5 / (4 + i)
+                return rel
         rel: dict[str, float] = {}
         for r in rankings:
             for i, (cid, *_rest) in enumerate(r.chunks, start=1):

@@ -130,8 +130,9 @@ def load_beir(folder: str | Path, *, split: str = "test", name: str | None = Non
     documents = []
     for rec in _read_jsonl(folder / "corpus.jsonl"):
         title = str(rec.get("title") or "") or None
-        documents.append(Document(doc_id=str(rec["_id"]), text=str(rec.get("text", "")), title=title,
-                                  metadata={"dataset": name}))
+        documents.append(
+            Document(doc_id=str(rec["_id"]), text=str(rec.get("text", "")), title=title, metadata={"dataset": name})
+        )
     queries = {str(r["_id"]): str(r["text"]) for r in _read_jsonl(folder / "queries.jsonl")}
     notes: list[str] = []
     tasks = _tasks_from_qrels(queries, read_qrels([qrels_path]), {d.doc_id for d in documents}, name, notes)

@@ -112,7 +112,11 @@ def load_locomo(paths: str | Path | Iterable[str | Path], *, unit: str = "turn",
                 category = item.get("category")
                 adversarial = category == 5
                 answer = item.get("answer")
-                meta: dict[str, Any] = {"conversation": conv, "category": category, "evidence": list(item.get("evidence") or [])}
+                meta: dict[str, Any] = {
+                    "conversation": conv,
+                    "category": category,
+                    "evidence": list(item.get("evidence") or []),
+                }
                 if "adversarial_answer" in item:
                     meta["adversarial_answer"] = item["adversarial_answer"]
                 tasks.append(

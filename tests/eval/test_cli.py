@@ -41,8 +41,20 @@ def _eval(app, *args):
 
 def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
     index, out = tmp_path / "index", tmp_path / "runs" / "bm25.jsonl"
-    common = ["--benchmark", "hotpotqa", "--data-dir", str(data_dir), "--index", str(index), "--out", str(out),
-              "--retriever", "bm25", "--k", "3"]
+    common = [
+        "--benchmark",
+        "hotpotqa",
+        "--data-dir",
+        str(data_dir),
+        "--index",
+        str(index),
+        "--out",
+        str(out),
+        "--retriever",
+        "bm25",
+        "--k",
+        "3",
+    ]
     result = _eval(app, *common, "--limit", "2")
     assert result.exit_code == 0, result.output
     assert (index / "manifest.json").is_file()  # built, since it was absent
@@ -54,9 +66,25 @@ def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
     assert ids == ["hp1", "hp2", "hp3"]
 
     agent_out = tmp_path / "runs" / "agent.jsonl"
-    result = _eval(app, "--benchmark", "hotpotqa", "--data-dir", str(data_dir), "--index", str(index),
-                   "--out", str(agent_out), "--retriever", "agent", "--backend", "iterative", "--k", "5",
-                   "--workers", "2")
+    result = _eval(
+        app,
+        "--benchmark",
+        "hotpotqa",
+        "--data-dir",
+        str(data_dir),
+        "--index",
+        str(index),
+        "--out",
+        str(agent_out),
+        "--retriever",
+        "agent",
+        "--backend",
+        "iterative",
+        "--k",
+        "5",
+        "--workers",
+        "2",
+    )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in agent_out.read_text().splitlines()]
     assert len(records) == 3 and all(r["trajectory"] and r["usage"]["turns"] >= 1 for r in records)
@@ -70,8 +98,15 @@ def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
 
 
 def test_eval_on_a_task_file_needs_an_existing_index(app, tmp_path):
-    result = _eval(app, "--benchmark", str(FIX / "tasks.jsonl"), "--index", str(tmp_path / "none"),
-                   "--out", str(tmp_path / "r.jsonl"))
+    result = _eval(
+        app,
+        "--benchmark",
+        str(FIX / "tasks.jsonl"),
+        "--index",
+        str(tmp_path / "none"),
+        "--out",
+        str(tmp_path / "r.jsonl"),
+    )
     assert result.exit_code == 2
     assert "carries no documents" in result.output
 
@@ -85,8 +120,12 @@ def test_eval_on_a_task_file_needs_an_existing_index(app, tmp_path):
     ],
 )
 def test_eval_bad_options_exit_2_with_one_line(app, data_dir, tmp_path, args, message):
-    base = {"--benchmark": "hotpotqa", "--data-dir": str(data_dir), "--index": str(tmp_path / "i"),
-            "--out": str(tmp_path / "r.jsonl")}
+    base = {
+        "--benchmark": "hotpotqa",
+        "--data-dir": str(data_dir),
+        "--index": str(tmp_path / "i"),
+        "--out": str(tmp_path / "r.jsonl"),
+    }
     for flag, value in zip(args[::2], args[1::2], strict=True):
         base[flag] = value
     result = _eval(app, *[x for pair in base.items() for x in pair])

@@ -171,7 +171,11 @@ def test_scifact_csv_layout():
     assert [(t.task_id, t.gold_doc_ids) for t in bench.tasks] == [("1", ("101",)), ("2", ("102",))]
     assert bench.tasks[0].query == "Aspirin reduces fever." and bench.tasks[0].answers == ()
     cited = load_scifact(folder / "corpus.csv", folder / "claims_train.csv")
-    assert [(t.task_id, t.gold_doc_ids) for t in cited.tasks] == [("1", ("101", "102")), ("2", ("102",)), ("3", ("103",))]
+    assert [(t.task_id, t.gold_doc_ids) for t in cited.tasks] == [
+        ("1", ("101", "102")),
+        ("2", ("102",)),
+        ("3", ("103",)),
+    ]
 
 
 def test_scifact_through_load_benchmark(tmp_path):

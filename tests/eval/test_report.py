@@ -13,7 +13,9 @@ from eval.runners import record_to_json
 from eval.types import RunRecord, Task
 
 
-def _record(task_id, hops, recall, *, source="hotpotqa", qtype="bridge", answer=None, turns=None, run="bm25", error=None):
+def _record(
+    task_id, hops, recall, *, source="hotpotqa", qtype="bridge", answer=None, turns=None, run="bm25", error=None
+):
     metrics = {
         "document.recall": recall,
         "document.recall@1": recall / 2,
@@ -23,8 +25,9 @@ def _record(task_id, hops, recall, *, source="hotpotqa", qtype="bridge", answer=
     }
     usage = {"turns": turns, "context_tokens": 100 * turns, "tool_calls": 2 * turns} if turns else {}
     task = Task(task_id, f"question {task_id}", gold_doc_ids=("a", "b"), hops=hops, source=source, question_type=qtype)
-    return RunRecord(task=task, run=run, doc_ids=("a",), metrics=metrics, usage=usage, timings={"total_s": 0.5},
-                     error=error)
+    return RunRecord(
+        task=task, run=run, doc_ids=("a",), metrics=metrics, usage=usage, timings={"total_s": 0.5}, error=error
+    )
 
 
 def _write(path, records):

@@ -13,13 +13,33 @@ from eval.types import Task
 
 def _tasks(bench) -> list[Task]:
     extra = [
-        Task("s1", "stone bridge built in 1820", answers=("1820",), gold_doc_ids=("Ashford Bridge",), hops=1,
-             source="synthetic", question_type="lookup"),
-        Task("s2", "reservoir that supplies water", answers=("Heron Lake",), gold_doc_ids=("Heron Lake",), hops=1,
-             source="synthetic", question_type="lookup"),
+        Task(
+            "s1",
+            "stone bridge built in 1820",
+            answers=("1820",),
+            gold_doc_ids=("Ashford Bridge",),
+            hops=1,
+            source="synthetic",
+            question_type="lookup",
+        ),
+        Task(
+            "s2",
+            "reservoir that supplies water",
+            answers=("Heron Lake",),
+            gold_doc_ids=("Heron Lake",),
+            hops=1,
+            source="synthetic",
+            question_type="lookup",
+        ),
         Task("s3", "ruined priory gate", gold_doc_ids=("Kestrel Priory",), hops=1, source="synthetic"),
-        Task("s4", "abbey founded by monks", answers=("monks",), gold_doc_ids=("Millbrook Abbey",), hops=1,
-             source="synthetic"),
+        Task(
+            "s4",
+            "abbey founded by monks",
+            answers=("monks",),
+            gold_doc_ids=("Millbrook Abbey",),
+            hops=1,
+            source="synthetic",
+        ),
         Task("s5", "civil parish in Devon", gold_doc_ids=(), source="synthetic"),
     ]
     return list(bench.tasks) + extra
@@ -178,8 +198,15 @@ def test_agent_runner_records_trajectory_and_usage(tmp_path, hotpot_bench, tiny_
     agent = open_retriever("agent", tiny_index, k=5)
     try:
         tasks = _tasks(hotpot_bench)[:3]
-        records = run_eval(tasks, agent, tmp_path / "agent.jsonl", k=5, workers=2,
-                           doc_text=document_texts(hotpot_bench.documents), progress=False)
+        records = run_eval(
+            tasks,
+            agent,
+            tmp_path / "agent.jsonl",
+            k=5,
+            workers=2,
+            doc_text=document_texts(hotpot_bench.documents),
+            progress=False,
+        )
     finally:
         agent.corpus.close()
     assert agent.name == "agent:iterative"
@@ -200,8 +227,14 @@ def test_rescore_recomputes_metrics_from_stored_ids(tmp_path, hotpot_bench, tiny
 
     agent = open_retriever("agent", tiny_index, k=5)
     try:
-        records = run_eval(_tasks(hotpot_bench)[:2], agent, tmp_path / "a.jsonl", k=5, progress=False,
-                           doc_text=document_texts(hotpot_bench.documents))
+        records = run_eval(
+            _tasks(hotpot_bench)[:2],
+            agent,
+            tmp_path / "a.jsonl",
+            k=5,
+            progress=False,
+            doc_text=document_texts(hotpot_bench.documents),
+        )
     finally:
         agent.corpus.close()
     again = rescore(records, doc_text=document_texts(hotpot_bench.documents), k=5)
