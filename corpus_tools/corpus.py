@@ -292,6 +292,26 @@ class Corpus:
         ]
         return fit_budget(hits, token_budget)
 
+    def search_leg(self, query: str, leg: Leg | str, k: int = 10, exclude: Iterable[str] = ()) -> list[Hit]:
+        """One leg of hybrid search alone ("bm25" or "dense"): for baselines and per-leg timing."""
+        leg = Leg(leg)
+        if leg not in (Leg.BM25, Leg.DENSE):
+            raise ValueError(f"search_leg takes leg 'bm25' or 'dense', got {leg.value!r}; use search() for hybrid")
+        state = self._state
+        excluded = set(exclude)
+        if k < 1 or not state.chunks:
+            return []
+        n = k + len(excluded)
+        if leg is Leg.BM25:
+            ranking = [(state.chunks[row].chunk_id, s) for row, s in state.bm25.top(query, n)]
+        else:
+            ranking = [(cid, s) for cid, s in self._store.query(self.embedder.encode_query([query])[0], n)]
+        ranking = [(cid, s) for cid, s in ranking if cid in state.row_of and cid not in excluded][:k]
+        return [
+            Hit(chunk=state.chunks[state.row_of[cid]], score=float(s), ranks={leg.value: r}, scores={leg.value: float(s)})
+            for r, (cid, s) in enumerate(ranking, start=1)
+        ]
+
     def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:
         """Chunks whose text matches the RE2 `pattern`, most matches first (ties in index order).
 

@@ -144,3 +144,23 @@ def test_search_config_override(mini_index):
     with Corpus.open(mini_index, search=SearchConfig(candidates=3, leg_k=5)) as narrow:
         hits = narrow.search("Ostmere", k=10)
         assert len(hits) == 3
+
+
+def test_search_leg_returns_one_legs_ranking(corpus):
+    for leg in ("bm25", "dense"):
+        hits = corpus.search_leg("lighthouse engineer", leg, k=5)
+        assert 0 < len(hits) <= 5
+        assert [h.ranks[leg] for h in hits] == list(range(1, len(hits) + 1))
+        top = hits[0].chunk.chunk_id
+        assert top not in {h.chunk.chunk_id for h in corpus.search_leg("lighthouse engineer", leg, 5, exclude=[top])}
+
+
+def test_search_leg_rejects_other_legs(corpus):
+    with pytest.raises(ValueError, match="bm25"):
+        corpus.search_leg("x", "fused")
+
+
+def test_similarity_is_the_dense_cosine(corpus):
+    hit = corpus.search_leg("lighthouse engineer", "dense", k=1)[0]
+    (sim,) = corpus.similarity("lighthouse engineer", [hit.chunk.chunk_id])
+    assert abs(float(sim) - hit.scores["dense"]) < 1e-3
