@@ -301,7 +301,7 @@ def print_hits(hits: Sequence[Hit], corpus: Any, query: str, seconds: float) -> 
     for leg in ("bm25", "dense", "fused", "rerank"):
         table.add_column(leg, justify="right")
     table.add_column("score", justify="right")
-    table.add_column("snippet", overflow="fold", ratio=1)
+    table.add_column("snippet", overflow="fold", ratio=1, min_width=32)
     for rank, hit in enumerate(hits, start=1):
         title = _title(hit, corpus)
         doc_id = escape(hit.chunk.doc_id)

@@ -196,12 +196,13 @@ class IterativeRetrievalPolicy:
         for doc_id, (score, cid) in best.items():
             why = f"Its passage {cid} matches the question (similarity {score:.2f})."
             title = titles.get(doc_id)
-            link = 0.0
+            link, linker = 0.0, None
             if title:
                 for sid in ids:
                     if chunks[sid][0] != doc_id and rel[sid] > link and f" {title} " in texts[sid]:
-                        link = rel[sid]
-                        why += "" if "Named" in why else f" Named by {chunks[sid][0]!r}, a bridge to the answer."
+                        link, linker = rel[sid], chunks[sid][0]
+            if linker is not None:
+                why += f" It is named in {linker!r}, which is relevant too (a likely bridge)."
             out[doc_id] = (score + self.config.link_weight * link, why)
         return out
 
