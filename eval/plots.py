@@ -28,6 +28,14 @@ def _figure(width: float = 7.0, height: float = 4.2):
     return fig
 
 
+def _legend(ax, n_series: int) -> None:
+    """Inside the axes for a few series; beside them (never over the data) for many."""
+    if n_series <= 5:
+        ax.legend(fontsize=8)
+    else:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
 def _save(fig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
@@ -54,20 +62,23 @@ def plot_recall_at_k(runs: Runs, path: str | Path, granularity: str = "document"
     }
     if not any(r for r, _ in series.values()):
         return None
-    fig = _figure(10.0, 4.2)
+    fig = _figure(10.0 if len(series) <= 5 else 12.0, 4.2)
     left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     for label, (rec, all_rec) in series.items():
         if rec:
             left.plot([k for k, _ in rec], [v for _, v in rec], marker="o", label=label)
         if all_rec:
             right.plot([k for k, _ in all_rec], [v for _, v in all_rec], marker="o", label=label)
+    ks = sorted({k for rec, all_rec in series.values() for k, _ in rec + all_rec})
     for ax, title in ((left, f"{granularity} recall@k"), (right, f"{granularity} all-recall@k (every gold found)")):
         ax.set_xscale("log")
+        ax.set_xticks(ks, [str(k) for k in ks])
+        ax.minorticks_off()
         ax.set_xlabel("k")
         ax.set_ylim(0, 1.02)
         ax.set_title(title)
         ax.grid(True, alpha=0.3)
-    left.legend(fontsize=8)
+    _legend(right, len(series))
     return _save(fig, Path(path))
 
 
@@ -77,7 +88,7 @@ def plot_by_hops(runs: Runs, path: str | Path, metric: str = "document.recall") 
     hops = sorted({h for groups in table.values() for h, v in groups.items() if v is not None and h != "-"}, key=int)
     if not hops:
         return None
-    fig = _figure()
+    fig = _figure(7.0 if len(table) <= 5 else 9.0, 4.2)
     ax = fig.add_subplot(1, 1, 1)
     width = 0.8 / max(len(table), 1)
     for i, (label, groups) in enumerate(table.items()):
@@ -87,7 +98,7 @@ def plot_by_hops(runs: Runs, path: str | Path, metric: str = "document.recall") 
     ax.set_ylim(0, 1.02)
     ax.set_ylabel(metric)
     ax.set_title(f"{metric} by hop count")
-    ax.legend(fontsize=8)
+    _legend(ax, len(table))
     ax.grid(True, axis="y", alpha=0.3)
     return _save(fig, Path(path))
 
@@ -115,5 +126,5 @@ def plot_usage(
         ax.set_title(f"{name} per task")
         ax.set_xlabel(name)
         ax.set_ylabel("tasks")
-    fig.axes[0].legend(fontsize=8)
+    _legend(fig.axes[-1], max(len(series) for series in data.values()))
     return _save(fig, Path(path))

@@ -41,7 +41,7 @@ _CHUNK_RE = re.compile(
 _USAGE_RE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 # Capitalised spans, allowing a few lower-case connectors inside names ("Bank of America").
 _ENTITY_RE = re.compile(
-    r"\b[A-Z][\w'’.\-]*(?:\s+(?:of|the|de|del|da|von|van|der|la|le|du|and|for|on|in)?\s*[A-Z0-9][\w'’.\-]*)*"
+    r"\b[A-Z][\w'’\-]*(?:[ \t]+(?:(?:of|the|de|del|da|von|van|der|la|le|du|and|for|on|in)[ \t]+)?[A-Z0-9][\w'’\-]*)*"
 )
 _QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
 _STOP = frozenset(
@@ -51,7 +51,7 @@ _STOP = frozenset(
 )
 _SENTENCE_START = frozenset(
     "The A An In On At He She It They His Her Its This That These Those After Before During When While "
-    "However Although As By For From Since With Following According Born".split()
+    "However Although As By For From Since With Following According Born We You I There Today Also Then Later".split()
 )
 
 
@@ -311,20 +311,27 @@ def _quoted_names(query: str) -> list[str]:
 
 
 def _entities(text: str, title: str) -> list[str]:
-    """Candidate bridge entities of a chunk, most salient first (frequency, then position)."""
+    """Candidate bridge entities of a chunk, most salient first (frequency, then position).
+
+    A single capitalised word that only ever opens a sentence ("Hikers", "Today") is no name.
+    """
     counts: dict[str, int] = {}
     first: dict[str, int] = {}
+    mid_sentence: set[str] = set()
     title_norm = _norm(title)
     for i, m in enumerate(_ENTITY_RE.finditer(text)):
-        ent = m.group(0).strip(" .,'’-")
+        ent = m.group(0).strip(" ,'’-")
         words = ent.split()
         if words and words[0] in _SENTENCE_START:
             ent = " ".join(words[1:])
         if len(ent) < 3 or ent.lower() in _STOP or _norm(ent) == title_norm or _norm(ent) in title_norm:
             continue
+        before = text[: m.start()].rstrip()
+        if len(ent.split()) > 1 or (before and before[-1] not in ".!?\n"):
+            mid_sentence.add(ent)
         counts[ent] = counts.get(ent, 0) + 1
         first.setdefault(ent, i)
-    return sorted(counts, key=lambda e: (-counts[e], first[e]))
+    return sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e]))
 
 
 def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:

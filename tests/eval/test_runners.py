@@ -217,8 +217,8 @@ def test_agent_runner_records_trajectory_and_usage(tmp_path, hotpot_bench, tiny_
         assert r.metrics["trajectory.document.recall"] >= r.metrics["document.recall"]  # output ⊆ what was seen
         traj = trajectory_from_dict(r.trajectory)
         assert traj.query == r.task.query and traj.steps
-    reread = read_run(tmp_path / "agent.jsonl")
-    assert [r.trajectory for r in reread] == [r.trajectory for r in records]
+    reread = {r.task_id: r for r in read_run(tmp_path / "agent.jsonl")}  # file order = completion order
+    assert [reread[r.task_id].trajectory for r in records] == [r.trajectory for r in records]
 
 
 def test_rescore_recomputes_metrics_from_stored_ids(tmp_path, hotpot_bench, tiny_index):
