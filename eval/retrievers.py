@@ -92,16 +92,7 @@ class SingleShotRetriever:
         corpus, n = self.corpus, self.n_chunks
         if self.leg in ("hybrid", "hybrid+rerank"):
             return [(h.chunk.chunk_id, h.chunk.doc_id) for h in corpus.search(query, k=n)]
-        public = getattr(corpus, "search_leg", None)
-        if callable(public):  # a per-leg API, should Corpus grow one
-            return [(h.chunk.chunk_id, h.chunk.doc_id) for h in public(query, leg=self.leg, k=n)]
-        state = corpus._state  # one snapshot, as Corpus.search takes
-        if self.leg == "bm25":
-            rows = state.bm25.top(query, n)
-            return [(state.chunks[r].chunk_id, state.chunks[r].doc_id) for r, _ in rows]
-        vector = corpus.embedder.encode_query([query])[0]
-        hits = corpus._store.query(vector, n)
-        return [(cid, state.chunks[state.row_of[cid]].doc_id) for cid, _ in hits if cid in state.row_of]
+        return [(h.chunk.chunk_id, h.chunk.doc_id) for h in corpus.search_leg(query, self.leg, k=n)]
 
     def retrieve(self, query: str) -> Retrieval:
         start = time.perf_counter()
