@@ -202,7 +202,7 @@ class IterativeRetrievalPolicy:
                     if chunks[sid][0] != doc_id and rel[sid] > link and f" {title} " in texts[sid]:
                         link, linker = rel[sid], chunks[sid][0]
             if linker is not None:
-                why += f" It is named in {linker!r}, which is relevant too (a likely bridge)."
+                why += f" It is named in {linker!r} (similarity {link:.2f}), a possible bridge."
             out[doc_id] = (score + self.config.link_weight * link, why)
         return out
 
