@@ -152,8 +152,12 @@ def worker_throughput(args: argparse.Namespace) -> dict[str, Any]:
     embedder = load_embedder(None)
     embedder.encode_document(texts[:64])  # warm-up
     started = time.perf_counter()
-    embedder.encode_document(texts)
+    embedder.encode_document(texts)  # one call: sentence-transformers sorts by length, little padding
     encode_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for i in range(0, len(texts), config.batch_size):  # as a build feeds it: batches in document order
+        embedder.encode_document(texts[i : i + config.batch_size])
+    batched_s = time.perf_counter() - started
     del embedder
     with tempfile.TemporaryDirectory() as tmp:
         cold = CorpusConfig(chunking=config.chunking, embedding_cache=str(Path(tmp) / "cache"))
@@ -166,6 +170,7 @@ def worker_throughput(args: argparse.Namespace) -> dict[str, Any]:
         "documents": len(docs),
         "chunks": n,
         "encode_chunks_per_s": len(texts) / encode_s,
+        "encode_in_order_batches_chunks_per_s": len(texts) / batched_s,
         "index_chunks_per_s": n / build_s,
         "build_s": build_s,
         "encode_s": encode_s,
@@ -358,10 +363,10 @@ def tables(results: dict[str, Any]) -> str:
         "",
         "### Indexing throughput (cold embedding cache)",
         "",
-        "| chunks | Corpus.build chunks/s | model encode chunks/s | build / encode |",
-        "|---|---|---|---|",
+        "| chunks | Corpus.build chunks/s | model encode, one call | model encode, 64-chunk batches in order | build / encode |",
+        "|---|---|---|---|---|",
         f"| {t['chunks']:,} | {t['index_chunks_per_s']:.1f} | {t['encode_chunks_per_s']:.1f} | "
-        f"{t['index_chunks_per_s'] / t['encode_chunks_per_s']:.2f} |",
+        f"{t['encode_in_order_batches_chunks_per_s']:.1f} | {t['index_chunks_per_s'] / t['encode_chunks_per_s']:.2f} |",
     ]
     return "\n".join(lines)
 
