@@ -1,11 +1,11 @@
 """corpus_tools: documents → chunks → a persisted hybrid index (BM25 + dense + RRF + rerank) → ranked chunks."""
 
-from corpus_tools.chunking import ChunkingConfig, chunk_document
+from corpus_tools.chunking import ChunkingConfig, chunk_document, chunk_documents
 from corpus_tools.config import BM25Config, CorpusConfig, SearchConfig
 from corpus_tools.corpus import Corpus
 from corpus_tools.embed import CachedEmbedder, EmbeddingCache, SentenceTransformerEmbedder, retrieval_text
 from corpus_tools.fusion import reciprocal_rank_fusion
-from corpus_tools.loaders import load_documents
+from corpus_tools.loaders import iter_documents, load_documents
 from corpus_tools.rerank import BiEncoderReranker, CrossEncoderReranker, NoReranker, make_reranker
 from corpus_tools.types import (
     Chunk,
@@ -49,6 +49,8 @@ __all__ = [
     "Tokenizer",
     "UnknownDocumentError",
     "chunk_document",
+    "chunk_documents",
+    "iter_documents",
     "load_documents",
     "make_reranker",
     "reciprocal_rank_fusion",

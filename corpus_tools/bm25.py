@@ -60,13 +60,14 @@ class BM25Index:
         self.n_docs = n_docs
 
     @classmethod
-    def build(cls, texts: Sequence[str], config: BM25Config, progress: bool = False) -> BM25Index:
+    def build(cls, texts: Sequence[str], config: BM25Config) -> BM25Index:
         import bm25s
 
         index = cls(config, n_docs=len(texts))
         if texts:
             model = bm25s.BM25(method=config.method, k1=config.k1, b=config.b)
-            model.index([index.tokenizer(t) for t in texts], show_progress=progress)
+            # Our own build progress bar covers this step; bm25s would add four bars of its own.
+            model.index([index.tokenizer(t) for t in texts], show_progress=False)
             index._model = model
         return index
 

@@ -298,7 +298,7 @@ def build_index(source: Any, path: str | Path, config: CorpusConfig, client: Any
             store = ChromaStore(client, collection, create=True)
         write_chunk_table(staging / "chunks.jsonl", chunks)
         write_skipped(staging / SKIPPED, skipped)
-        BM25Index.build([retrieval_text(c) for c in chunks], config.bm25, progress=progress).save(staging / "bm25")
+        BM25Index.build([retrieval_text(c) for c in chunks], config.bm25).save(staging / "bm25")
         embed_into(store, chunks, embedder, config.batch_size, progress)
         manifest = new_manifest(config, embedder, collection, server=client is not None)
         set_counts(manifest, chunks, len(skipped))
