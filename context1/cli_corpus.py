@@ -296,24 +296,23 @@ def print_hits(hits: Sequence[Hit], corpus: Any, query: str, seconds: float) -> 
         title=f"{len(hits)} hits for {escape(repr(query))}  ({len(corpus):,} chunks, reranker {escape(reranker)}, {seconds * 1000:.0f} ms)",
         title_justify="left",
     )
-    for name, justify in (("#", "right"), ("chunk", "left"), ("document", "left")):
-        table.add_column(name, justify=justify, overflow="fold")
+    # One wide text column (chunk id, document, snippet) and narrow rank columns: readable from
+    # 80 columns up, where a separate snippet column would be squeezed to a few characters.
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("chunk · document · text", overflow="fold", ratio=1)
     for leg in ("bm25", "dense", "fused", "rerank"):
-        table.add_column(leg, justify="right")
-    table.add_column("score", justify="right")
-    table.add_column("snippet", overflow="fold", ratio=1, min_width=32)
+        table.add_column(leg, justify="right", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
     for rank, hit in enumerate(hits, start=1):
         title = _title(hit, corpus)
-        doc_id = escape(hit.chunk.doc_id)
-        document = doc_id if not title or title == hit.chunk.doc_id else f"{escape(title)}\n[dim]{doc_id}[/]"
+        doc = escape(hit.chunk.doc_id)
+        document = doc if not title or title == hit.chunk.doc_id else f"{escape(title)} [dim]({doc})[/]"
         ranks = {str(getattr(leg, "value", leg)): r for leg, r in hit.ranks.items()}
         table.add_row(
             str(rank),
-            escape(hit.chunk.chunk_id),
-            document,
+            f"[bold]{escape(hit.chunk.chunk_id)}[/] · {document}\n[dim]{escape(_snippet(hit.chunk.text))}[/]",
             *(str(ranks[leg]) if leg in ranks else "–" for leg in ("bm25", "dense", "fused", "rerank")),
             f"{hit.score:.4g}",
-            escape(_snippet(hit.chunk.text)),
         )
     _console().print(table)
 

@@ -67,7 +67,7 @@ def test_search_table_shows_the_best_chunk(app, runner, built):
     result = runner.invoke(app, ["search", str(directory), "Which ancient wonder stood on the island of Pharos?"])
     assert result.exit_code == 0, result.output
     assert "lighthouse.html#0" in result.output
-    for column in ("bm25", "dense", "fused", "snippet"):
+    for column in ("bm25", "dense", "fused", "text"):
         assert column in result.output
 
 
