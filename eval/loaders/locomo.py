@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tools.types import Document
-from eval.loaders.paragraphs import as_paths, dedupe_tasks, read_json_records, require
+from eval.loaders.paragraphs import as_paths, dedupe_by_id, dedupe_tasks, read_json_records, require
 from eval.types import Benchmark, Task
 
 UNITS = ("turn", "session")
@@ -131,12 +131,5 @@ def load_locomo(paths: str | Path | Iterable[str | Path], *, unit: str = "turn",
                         metadata=meta,
                     )
                 )
-    seen: set[str] = set()
-    unique_docs = []
-    for doc in documents:
-        if doc.doc_id in seen:
-            notes.append(f"dropped duplicate document id {doc.doc_id!r}")
-            continue
-        seen.add(doc.doc_id)
-        unique_docs.append(doc)
+    unique_docs = dedupe_by_id(documents, "doc_id", "document", notes)
     return Benchmark(name=name, tasks=dedupe_tasks(tasks, notes), documents=unique_docs, notes=tuple(notes))

@@ -118,12 +118,18 @@ def require(record: Mapping[str, Any], fields: Sequence[str], where: str) -> Non
 
 def dedupe_tasks(tasks: list, notes: list[str]) -> list:
     """Keeps the first task of each id; later duplicates are dropped with a note."""
+    return dedupe_by_id(tasks, "task_id", "task", notes)
+
+
+def dedupe_by_id(items: list, id_field: str, what: str, notes: list[str]) -> list:
+    """Keeps the first item of each `id_field` value; later duplicates are dropped with a note."""
     seen: set[str] = set()
     out = []
-    for task in tasks:
-        if task.task_id in seen:
-            notes.append(f"dropped duplicate task id {task.task_id!r}")
+    for item in items:
+        key = getattr(item, id_field)
+        if key in seen:
+            notes.append(f"dropped duplicate {what} id {key!r}")
             continue
-        seen.add(task.task_id)
-        out.append(task)
+        seen.add(key)
+        out.append(item)
     return out
