@@ -8,10 +8,14 @@ from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.loaders import iter_documents, load_documents
 from corpus_tools.rerank import BiEncoderReranker, CrossEncoderReranker, NoReranker, make_reranker
 from corpus_tools.types import (
+    BuildReport,
     Chunk,
     CorpusError,
     Document,
     Embedder,
+    EmptyQueryError,
+    FileNote,
+    GrepResult,
     Hit,
     IndexFormatError,
     InvalidPatternError,
@@ -25,6 +29,7 @@ from corpus_tools.types import (
 
 __all__ = [
     "BM25Config",
+    "BuildReport",
     "BiEncoderReranker",
     "CachedEmbedder",
     "Chunk",
@@ -36,6 +41,9 @@ __all__ = [
     "Document",
     "Embedder",
     "EmbeddingCache",
+    "EmptyQueryError",
+    "FileNote",
+    "GrepResult",
     "Hit",
     "IndexFormatError",
     "InvalidPatternError",

@@ -3,8 +3,9 @@
 We tokenize ourselves (lower-case, `\\w\\w+` words as in bm25s and scikit-learn, optional
 stopwords, optional Snowball stemming through PyStemmer) and hand bm25s lists of strings, so the
 query and the corpus are guaranteed the same tokenization and the rows of the bm25s index are the
-rows of the chunk table. bm25s has no incremental add: `Corpus.add`/`delete` rebuild the index from
-the chunk table, which takes about a second per 100k chunks.
+rows of the chunk table. bm25s has no incremental add: `Corpus.add`/`delete` rebuild its score
+matrix, but from the saved term ids of the rows they keep (only new chunks are tokenised), with
+one vectorised pass instead of bm25s's per-document loop (benchmarks/corpus_update.py measures it).
 
 Scoring variants are bm25s's (Kamphuis et al., ECIR 2020): "lucene" by default; "robertson" is the
 original Okapi BM25 of rank-bm25's BM25Okapi up to a constant factor (k1 + 1) when every idf is
@@ -13,8 +14,10 @@ positive (tests/corpus_tools/test_bm25_parity.py checks this).
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +26,8 @@ import numpy as np
 from corpus_tools.config import BM25Config
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
+# Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
+_TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
 
 
 class BM25Tokenizer:
@@ -50,32 +55,143 @@ class BM25Tokenizer:
         return words
 
 
+class BM25Builder:
+    """Collects documents as compact term ids, then builds a `BM25Index` (vectorised, no per-doc loop).
+
+    A streaming build adds each chunk as it is written, so texts need not stay in memory: an
+    `array('i')` of term ids costs 4 bytes a token where a list of stemmed strings cost ~60.
+    `Corpus.add`/`delete` start from the saved term ids of the rows they keep (`from_index`),
+    so only new chunks are tokenised and stemmed again.
+    """
+
+    def __init__(self, config: BM25Config, vocab: dict[str, int] | None = None) -> None:
+        self.config = config
+        self.tokenizer = BM25Tokenizer(stem=config.stem, stopwords=config.stopwords)
+        self.vocab: dict[str, int] = dict(vocab or {})
+        self._parts: list[np.ndarray] = []  # flat term ids, one array per `extend` or per 4,096 docs
+        self._lengths: list[np.ndarray] = []
+        self._pending = array("i")
+        self._pending_lengths = array("q")
+
+    @classmethod
+    def from_index(cls, index: BM25Index, keep_rows: np.ndarray) -> BM25Builder:
+        """A builder holding the term ids of `keep_rows` (in that order) of a saved index."""
+        builder = cls(index.config, index.vocab())
+        terms, offsets = index.term_ids()
+        keep_rows = np.asarray(keep_rows, dtype=np.int64)
+        lengths = offsets[keep_rows + 1] - offsets[keep_rows]
+        if keep_rows.size:
+            starts = np.repeat(offsets[keep_rows] - np.cumsum(lengths) + lengths, lengths)
+            builder._parts.append(np.asarray(terms[starts + np.arange(int(lengths.sum()))], dtype=np.int32))
+        builder._lengths.append(lengths.astype(np.int64))
+        return builder
+
+    def add(self, text: str) -> None:
+        vocab = self.vocab
+        n = 0
+        for term in self.tokenizer(text):
+            term_id = vocab.get(term)
+            if term_id is None:
+                term_id = vocab[term] = len(vocab)
+            self._pending.append(term_id)
+            n += 1
+        self._pending_lengths.append(n)
+        if len(self._pending_lengths) >= 4096:
+            self._seal()
+
+    def _seal(self) -> None:
+        if len(self._pending_lengths):
+            self._parts.append(np.frombuffer(self._pending, dtype=np.int32).copy())
+            self._lengths.append(np.frombuffer(self._pending_lengths, dtype=np.int64).copy())
+            self._pending, self._pending_lengths = array("i"), array("q")
+
+    def build(self) -> BM25Index:
+        self._seal()
+        terms = np.concatenate(self._parts) if self._parts else np.zeros(0, dtype=np.int32)
+        lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, dtype=np.int64)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        index = BM25Index(self.config, n_docs=len(lengths))
+        if len(lengths) and self.vocab and len(terms):
+            index._model = _bm25s_model(terms, offsets, self.vocab, self.config)
+        index._terms, index._offsets = terms, offsets
+        index._vocab = self.vocab
+        self._parts, self._lengths = [], []
+        return index
+
+
+def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], config: BM25Config):
+    """A bm25s model with the same scores `bm25s.BM25.index` computes, from flat term ids.
+
+    bm25s counts terms with a Counter per document (a Python loop over every chunk); here one
+    np.unique over (doc, term) pairs does it, which is what keeps `Corpus.add` cheap at 100k chunks.
+    The bm25l/bm25+ variants need bm25s's non-occurrence array, so they use bm25s's own path.
+    """
+    import bm25s
+    import scipy.sparse as sp
+    from bm25s.scoring import _select_idf_scorer, _select_tfc_scorer
+
+    model = bm25s.BM25(method=config.method, k1=config.k1, b=config.b)
+    n_docs, n_vocab = len(offsets) - 1, len(vocab)
+    lengths = np.diff(offsets)
+    if config.method in model.methods_requiring_nonoccurrence:
+        docs = [terms[offsets[i] : offsets[i + 1]].tolist() for i in range(n_docs)]
+        model.index((docs, vocab), show_progress=False)
+        return model
+    doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
+    pairs, tf = np.unique(doc_of * n_vocab + terms.astype(np.int64), return_counts=True)
+    doc_idx, term_idx = pairs // n_vocab, pairs % n_vocab
+    df = np.bincount(term_idx, minlength=n_vocab)
+    idf_fn = _select_idf_scorer(model.idf_method)
+    idf = np.array([idf_fn(int(d), N=n_docs) for d in df], dtype=np.float32)
+    tfc = _select_tfc_scorer(model.method)(
+        tf_array=tf.astype(np.float32),
+        l_d=lengths[doc_idx].astype(np.float32),
+        l_avg=float(lengths.mean()),
+        k1=model.k1,
+        b=model.b,
+        delta=model.delta,
+    )
+    scores = (idf[term_idx] * tfc).astype(np.float32)
+    matrix = sp.csc_matrix(
+        (scores, (doc_idx.astype(np.int32), term_idx.astype(np.int32))), shape=(n_docs, n_vocab), dtype=np.float32
+    )
+    model.scores = {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr, "num_docs": n_docs}
+    model.vocab_dict = vocab
+    model.nonoccurrence_array = None
+    return model
+
+
 class BM25Index:
-    """A bm25s index whose document i is row i of the chunk table."""
+    """A bm25s index whose document i is row i of the chunk table (plus the term ids it was built from)."""
 
     def __init__(self, config: BM25Config, model=None, n_docs: int = 0) -> None:
         self.config = config
         self.tokenizer = BM25Tokenizer(stem=config.stem, stopwords=config.stopwords)
         self._model = model
         self.n_docs = n_docs
+        self._terms: np.ndarray | None = None
+        self._offsets: np.ndarray | None = None
+        self._vocab: dict[str, int] | None = None
+        self._folder: Path | None = None
 
     @classmethod
     def build(cls, texts: Sequence[str], config: BM25Config) -> BM25Index:
-        import bm25s
-
-        index = cls(config, n_docs=len(texts))
-        if texts:
-            model = bm25s.BM25(method=config.method, k1=config.k1, b=config.b)
-            # Our own build progress bar covers this step; bm25s would add four bars of its own.
-            model.index([index.tokenizer(t) for t in texts], show_progress=False)
-            index._model = model
-        return index
+        builder = BM25Builder(config)
+        for text in texts:
+            builder.add(text)
+        return builder.build()
 
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         if self._model is not None:
             self._model.save(str(folder), show_progress=False)
+        terms, offsets = self.term_ids()
+        np.save(folder / _TERMS, terms)
+        np.save(folder / _OFFSETS, offsets)
+        with open(folder / _VOCAB, "w", encoding="utf-8") as f:
+            json.dump(self.vocab(), f, ensure_ascii=False)
         (folder / "n_docs.txt").write_text(str(self.n_docs))
 
     @classmethod
@@ -84,8 +200,39 @@ class BM25Index:
 
         folder = Path(folder)
         n_docs = int((folder / "n_docs.txt").read_text())
-        model = bm25s.BM25.load(str(folder), show_progress=False) if n_docs else None
-        return cls(config, model=model, n_docs=n_docs)
+        model = None
+        if n_docs and (folder / "params.index.json").exists():
+            model = bm25s.BM25.load(str(folder), show_progress=False)
+        index = cls(config, model=model, n_docs=n_docs)
+        index._folder = folder
+        return index
+
+    def vocab(self) -> dict[str, int]:
+        """Term → id of the saved term ids (loaded on first use)."""
+        if self._vocab is None:
+            path = self._folder / _VOCAB if self._folder is not None else None
+            if path is not None and path.exists():
+                self._vocab = json.loads(path.read_text(encoding="utf-8"))
+            elif self._model is not None:
+                self._vocab = dict(self._model.vocab_dict)
+            else:
+                self._vocab = {}
+        return self._vocab
+
+    def term_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """(flat term ids, row offsets) the index was built from; memory-mapped when loaded.
+
+        Indexes saved before term ids were kept have none: callers then rebuild from text.
+        """
+        if self._terms is None:
+            if self._folder is None or not (self._folder / _TERMS).exists():
+                raise FileNotFoundError("this BM25 index has no saved term ids")
+            self._terms = np.load(self._folder / _TERMS, mmap_mode="r")
+            self._offsets = np.load(self._folder / _OFFSETS)
+        return self._terms, self._offsets
+
+    def has_term_ids(self) -> bool:
+        return self._terms is not None or (self._folder is not None and (self._folder / _TERMS).exists())
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every row for `query` (zeros when no query term is in the index)."""
@@ -96,9 +243,14 @@ class BM25Index:
             return np.zeros(self.n_docs, dtype=np.float32)
         return self._model.get_scores(ids)
 
-    def top(self, query: str, n: int) -> list[tuple[int, float]]:
-        """(row, score) of the `n` best rows with a positive score, best first (ties: lower row first)."""
+    def top(self, query: str, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """(row, score) of the `n` best rows with a positive score, best first (ties: lower row first).
+
+        allowed: a boolean mask of the rows that may be returned (a metadata filter); None allows all.
+        """
         scores = self.scores(query)
+        if allowed is not None:
+            scores = np.where(allowed, scores, 0)
         positive = np.flatnonzero(scores > 0)
         if n < 1 or positive.size == 0:
             return []

@@ -23,27 +23,41 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 import uuid
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence, Sized
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
 
-from corpus_tools.bm25 import BM25Index
+from corpus_tools.bm25 import BM25Builder
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
-from corpus_tools.embed import CachedEmbedder, load_embedder, open_cache, retrieval_text
-from corpus_tools.loaders import load_documents
+from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
+from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
-from corpus_tools.store import CHROMA_DIR, ChromaStore, drop_collection, embedded_client
-from corpus_tools.types import Chunk, CorpusError, Document, Embedder, LoadReport, SkippedFile, Tokenizer
+from corpus_tools.store import CHROMA_DIR, ChromaStore, drop_collection, embedded_client, vector_id
+from corpus_tools.types import (
+    BuildReport,
+    Chunk,
+    CorpusError,
+    Document,
+    Embedder,
+    FileNote,
+    LoadReport,
+    SkippedFile,
+    Tokenizer,
+)
 
 FORMAT = "context1-index"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 SKIPPED = "skipped.jsonl"
 STAGING_MARK = "staging.json"  # inside a staging folder: its server collection, for cleanup
+# Chunks embedded per group = batch_size * EMBED_GROUP (1,024 by default): large enough that
+# sorting a group by length leaves little padding, small enough that memory stays flat.
+EMBED_GROUP = 16
 
 
 # ---------------------------------------------------------------- files
@@ -59,33 +73,67 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_chunk_table(path: Path, chunks: Sequence[Chunk]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
+def _chunk_row(c: Chunk, vid: str | None = None) -> str:
+    row = {
+        "chunk_id": c.chunk_id,
+        "vector_id": vid or vector_id(c),
+        "doc_id": c.doc_id,
+        "position": c.position,
+        "n_tokens": c.n_tokens,
+        "text": c.text,
+        "metadata": dict(c.metadata),
+    }
+    return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+class ChunkTableWriter:
+    """Appends chunk rows to a temporary sibling; `close` fsyncs and renames it into place."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        self._file = open(self.tmp, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self.bytes_written = 0
+
+    def write(self, chunks: Iterable[Chunk], vector_ids: Iterable[str] | None = None) -> None:
+        ids = iter(vector_ids) if vector_ids is not None else None
         for c in chunks:
-            row = {
-                "chunk_id": c.chunk_id,
-                "doc_id": c.doc_id,
-                "position": c.position,
-                "n_tokens": c.n_tokens,
-                "text": c.text,
-                "metadata": dict(c.metadata),
-            }
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+            line = _chunk_row(c, next(ids) if ids is not None else None)
+            self._file.write(line)
+            self.bytes_written += len(line.encode("utf-8"))
+
+    def close(self) -> None:
+        if self._file.closed:
+            return
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+        os.replace(self.tmp, self.path)
+
+
+def write_chunk_table(path: Path, chunks: Sequence[Chunk], vector_ids: Sequence[str] | None = None) -> int:
+    """Write the whole table atomically; returns the bytes written."""
+    writer = ChunkTableWriter(path)
+    writer.write(chunks, vector_ids)
+    writer.close()
+    return writer.bytes_written
 
 
 def read_chunk_table(path: Path) -> list[Chunk]:
-    chunks = []
+    return read_chunk_rows(path)[0]
+
+
+def read_chunk_rows(path: Path) -> tuple[list[Chunk], list[str]]:
+    """(chunks, their vector ids); tables written before vector ids existed use the chunk id."""
+    chunks, vector_ids = [], []
     with open(path, encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
             chunks.append(
                 Chunk(row["chunk_id"], row["doc_id"], row["text"], row["position"], row["n_tokens"], row["metadata"])
             )
-    return chunks
+            vector_ids.append(row.get("vector_id") or row["chunk_id"])
+    return chunks, vector_ids
 
 
 def write_skipped(path: Path, skipped: Sequence[SkippedFile]) -> None:
@@ -160,16 +208,29 @@ def chunk_report(
 
 
 def embed_into(
-    store: ChromaStore, chunks: Sequence[Chunk], embedder: Embedder, batch_size: int, progress: bool
+    store: ChromaStore,
+    chunks: Sequence[Chunk],
+    embedder: Embedder,
+    batch_size: int,
+    progress: bool,
+    vector_ids: Sequence[str] | None = None,
 ) -> None:
-    """Embed `chunks` batch by batch (each batch committed to the cache) and upsert them into `store`."""
+    """Embed `chunks` and upsert them into `store`, in batches of similar length.
+
+    Batches are cut from the chunks sorted by length: a batch pads every text to its longest,
+    so batching in document order spent about half of the encoder's time on padding. Each batch
+    is committed to the embedding cache and the store before the next one starts.
+    """
     from tqdm.auto import tqdm
 
+    order = sorted(range(len(chunks)), key=lambda i: len(chunks[i].text))
     with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=not progress) as bar:
-        for start in range(0, len(chunks), batch_size):
-            part = chunks[start : start + batch_size]
+        for start in range(0, len(order), batch_size):
+            picked = order[start : start + batch_size]
+            part = [chunks[i] for i in picked]
+            ids = [vector_ids[i] for i in picked] if vector_ids is not None else None
             texts = [retrieval_text(c) for c in part]
-            store.upsert(part, texts, embedder.encode_document(texts))
+            store.upsert(part, texts, embedder.encode_document(texts), ids=ids)
             bar.update(len(part))
 
 
@@ -193,19 +254,19 @@ def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, serv
         "updated_at": stamp,
         "generation": 0,
         "files": {"chunks": "chunks.jsonl", "bm25": "bm25"},
+        "vector_ids": "content",  # Chroma ids are store.vector_id(chunk), not bare chunk ids
     }
 
 
 def set_counts(manifest: dict[str, Any], chunks: Sequence[Chunk], n_skipped: int) -> None:
     n_docs = len({c.doc_id for c in chunks})
+    _set_count_values(manifest, n_docs, len(chunks), n_skipped, int(sum(c.n_tokens for c in chunks)))
+
+
+def _set_count_values(manifest: dict[str, Any], n_docs: int, n_chunks: int, n_skipped: int, n_tokens: int) -> None:
     manifest["doc_count"] = n_docs
-    manifest["chunk_count"] = len(chunks)
-    manifest["counts"] = {
-        "documents": n_docs,
-        "chunks": len(chunks),
-        "skipped": n_skipped,
-        "tokens": int(sum(c.n_tokens for c in chunks)),
-    }
+    manifest["chunk_count"] = n_chunks
+    manifest["counts"] = {"documents": n_docs, "chunks": n_chunks, "skipped": n_skipped, "tokens": int(n_tokens)}
 
 
 # ---------------------------------------------------------------- staging
@@ -268,8 +329,16 @@ def _check_target(path: Path) -> None:
         )
 
 
-def build_index(source: Any, path: str | Path, config: CorpusConfig, client: Any = None, progress: bool = True) -> Path:
-    """Index `source` into the folder `path` atomically (see the module docstring). Returns the path."""
+def build_index(
+    source: Any, path: str | Path, config: CorpusConfig, client: Any = None, progress: bool = True
+) -> tuple[Path, BuildReport]:
+    """Index `source` into the folder `path` atomically (see the module docstring).
+
+    Streams: documents are read, chunked, embedded and written in groups of `EMBED_GROUP`
+    batches, so memory holds one group of chunks (plus the BM25 term ids), not the corpus.
+    Returns the path and a `BuildReport`.
+    """
+    started = time.perf_counter()
     path = Path(path).expanduser().absolute()
     _check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -283,11 +352,6 @@ def build_index(source: Any, path: str | Path, config: CorpusConfig, client: Any
     try:
         embedder = make_embedder(config)
         tokenizer = make_tokenizer(config)
-        report = as_report(source)
-        documents, chunks, skipped = chunk_report(report, tokenizer, config, progress)
-        if not chunks:
-            reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
-            raise CorpusError(f"No documents to index ({len(skipped)} skipped: {reasons})")
         base = config.collection_name or "context1"
         if client is None:
             collection = base
@@ -296,12 +360,18 @@ def build_index(source: Any, path: str | Path, config: CorpusConfig, client: Any
             collection = f"{base}-{uuid.uuid4().hex[:12]}"
             write_json_atomic(staging / STAGING_MARK, {"collection": collection})
             store = ChromaStore(client, collection, create=True)
-        write_chunk_table(staging / "chunks.jsonl", chunks)
+        hits_before, misses_before = _cache_counts(embedder)
+        sink = _IndexSink(staging, store, embedder, config)
+        skipped, notes = _stream_into(sink, source, tokenizer, config, progress)
+        sink.flush()
+        sink.close()
+        if not sink.n_chunks:
+            reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
+            raise CorpusError(f"No documents to index ({len(skipped)} skipped: {reasons})")
         write_skipped(staging / SKIPPED, skipped)
-        BM25Index.build([retrieval_text(c) for c in chunks], config.bm25).save(staging / "bm25")
-        embed_into(store, chunks, embedder, config.batch_size, progress)
+        sink.bm25.build().save(staging / "bm25")
         manifest = new_manifest(config, embedder, collection, server=client is not None)
-        set_counts(manifest, chunks, len(skipped))
+        _set_count_values(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
         write_json_atomic(staging / MANIFEST, manifest)
         store.close()  # release the embedded store's files before the folder moves
@@ -316,7 +386,118 @@ def build_index(source: Any, path: str | Path, config: CorpusConfig, client: Any
         raise
     if previous is not None and previous != collection:
         drop_collection(client, previous)
-    return path
+    hits, misses = _cache_counts(embedder)
+    report = BuildReport(
+        documents=sink.n_docs,
+        chunks=sink.n_chunks,
+        skipped=tuple(skipped),
+        notes=tuple(notes),
+        seconds=time.perf_counter() - started,
+        embed_seconds=sink.embed_seconds,
+        cache_hits=hits - hits_before,
+        cache_misses=misses - misses_before,
+    )
+    return path, report
+
+
+def _cache_counts(embedder: Embedder) -> tuple[int, int]:
+    if isinstance(embedder, CachedEmbedder):
+        return embedder.cache.hits, embedder.cache.misses
+    return 0, 0
+
+
+class _IndexSink:
+    """Where a streaming build puts chunks: vector store, chunk table and BM25 term ids, group by group."""
+
+    def __init__(self, folder: Path, store: ChromaStore, embedder: Embedder, config: CorpusConfig) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.config = config
+        self.table = ChunkTableWriter(folder / "chunks.jsonl")
+        self.bm25 = BM25Builder(config.bm25)
+        self.pending: list[Chunk] = []
+        self.n_docs = self.n_chunks = self.n_tokens = 0
+        self.embed_seconds = 0.0
+        self.group = config.batch_size * EMBED_GROUP
+
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        self.n_docs += 1
+        self.pending.extend(chunks)
+        if len(self.pending) >= self.group:
+            self.flush()
+
+    def flush(self) -> None:
+        chunks, self.pending = self.pending, []
+        if not chunks:
+            return
+        t0 = time.perf_counter()
+        ids = [vector_id(c) for c in chunks]
+        embed_into(self.store, chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=ids)
+        self.embed_seconds += time.perf_counter() - t0
+        self.table.write(chunks, ids)
+        for chunk in chunks:
+            self.bm25.add(bm25_text(chunk))
+        self.n_chunks += len(chunks)
+        self.n_tokens += sum(c.n_tokens for c in chunks)
+
+    def close(self) -> None:
+        self.table.close()
+
+
+def _stream_into(
+    sink: _IndexSink, source: Any, tokenizer: Tokenizer, config: CorpusConfig, progress: bool
+) -> tuple[list[SkippedFile], list[FileNote]]:
+    """Read, chunk and hand every document of `source` to `sink`; (skipped, notes)."""
+    from tqdm.auto import tqdm
+
+    skipped: list[SkippedFile] = []
+    notes: list[FileNote] = []
+    if isinstance(source, LoadReport):
+        skipped.extend(source.skipped)
+        notes.extend(source.notes)
+        items: Iterable[tuple[Any, str]] = ((doc, doc.doc_id) for doc in source.documents)
+        total: int | None = len(source.documents)
+        from_report = True
+    else:
+        items = iter_documents(source)
+        total = _count_files(source)
+        from_report = False
+    first_seen: dict[str, str] = {}
+    with tqdm(items, total=total, desc="indexing", unit="doc", disable=not progress, smoothing=0.05) as bar:
+        for item, where in bar:
+            if isinstance(item, SkippedFile):
+                skipped.append(item)
+                continue
+            if item.doc_id in first_seen:
+                skipped.append(
+                    SkippedFile(
+                        where, f"duplicate doc_id {item.doc_id!r} (first loaded from {first_seen[item.doc_id]})"
+                    )
+                )
+                continue
+            first_seen[item.doc_id] = where
+            pieces = chunk_document(item, tokenizer, config.chunking)
+            if not pieces:
+                skipped.append(SkippedFile(item.doc_id, "no text to index"))
+                continue
+            if not from_report:
+                notes.extend(file_notes(item, where))
+            sink.add(pieces)
+            bar.set_postfix(chunks=sink.n_chunks + len(sink.pending), skipped=len(skipped), refresh=False)
+    return skipped, notes
+
+
+def _count_files(source: Any) -> int | None:
+    """Files under a folder source (the progress bar's total), None when unknown or not a folder."""
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser()
+        if path.is_file():
+            return 1
+        if path.is_dir():
+            return sum(1 for p in path.rglob("*") if p.is_file())
+    if isinstance(source, Sized):
+        return len(source)
+    return None
 
 
 def _previous_collection(path: Path) -> str | None:

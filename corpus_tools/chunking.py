@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from corpus_tools.types import Chunk, Document, Tokenizer
+
+# Texts longer than this are tokenised piecewise (see token_spans); 100k characters is ~25k tokens.
+TOKENIZE_WINDOW_CHARS = 100_000
+_LIST_TOKENS = 200_000
 
 # A boundary is looked for in the last quarter of a window: late enough that chunks stay near
 # full size, early enough that most windows can end on a sentence.
@@ -52,7 +58,7 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
     if not text.strip():
         return []
     metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
-    spans = list(_windows(text, tokenizer.offsets(text), config.chunk_tokens, config.overlap_tokens))
+    spans = list(_windows(text, token_spans(text, tokenizer), config.chunk_tokens, config.overlap_tokens))
     chunks = []
     for position, (start, end, n_tokens) in enumerate(_fit(text, spans, tokenizer, config.chunk_tokens)):
         piece = text[start:end]
@@ -75,11 +81,37 @@ def chunk_documents(docs: Iterable[Document], tokenizer: Tokenizer, config: Chun
         yield from chunk_document(doc, tokenizer, config)
 
 
-def _windows(text: str, offsets: list[tuple[int, int]], size: int, overlap: int) -> Iterator[tuple[int, int]]:
+def token_spans(text: str, tokenizer: Tokenizer) -> np.ndarray:
+    """(start, end) character span of every token of `text`, as an (N, 2) int64 array.
+
+    Long texts are tokenised in windows of about TOKENIZE_WINDOW_CHARS cut at whitespace: one
+    call on a 20 MB document built ~5M Python offset tuples and the tokenizer's whole encoding at
+    once (gigabytes); the array costs 16 bytes a token.
+    """
+    if len(text) <= TOKENIZE_WINDOW_CHARS:
+        return np.asarray(tokenizer.offsets(text), dtype=np.int64).reshape(-1, 2)
+    parts, start = [], 0
+    while start < len(text):
+        end = min(start + TOKENIZE_WINDOW_CHARS, len(text))
+        if end < len(text):
+            floor = start + TOKENIZE_WINDOW_CHARS // 2
+            cut = max(text.rfind(" ", floor, end), text.rfind("\n", floor, end))
+            if cut > start:
+                end = cut
+        spans = np.asarray(tokenizer.offsets(text[start:end]), dtype=np.int64).reshape(-1, 2)
+        parts.append(spans + start)
+        start = end
+    return np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
+
+
+def _windows(text: str, offsets: np.ndarray, size: int, overlap: int) -> Iterator[tuple[int, int]]:
     """Character spans of the token windows."""
+    offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
     # Some tokenizers report zero-width spans (e.g. for dropped characters); they cannot bound a chunk.
-    tokens = [(s, e) for s, e in offsets if e > s]
-    if not tokens:
+    kept = offsets[offsets[:, 1] > offsets[:, 0]]
+    # Plain lists index faster; a huge document stays a compact array.
+    tokens = kept.tolist() if len(kept) <= _LIST_TOKENS else kept
+    if not len(tokens):
         stripped = text.strip()
         start = text.index(stripped[0])
         yield start, start + len(stripped)
@@ -88,10 +120,10 @@ def _windows(text: str, offsets: list[tuple[int, int]], size: int, overlap: int)
     start = 0
     while True:
         if n - start <= size:
-            yield tokens[start][0], tokens[n - 1][1]
+            yield int(tokens[start][0]), int(tokens[n - 1][1])
             return
         end = _best_end(text, tokens, start, start + size, size)
-        yield tokens[start][0], tokens[end - 1][1]
+        yield int(tokens[start][0]), int(tokens[end - 1][1])
         start = _next_start(text, tokens, start, end, overlap)
 
 

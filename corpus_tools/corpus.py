@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import logging
+import os
 import shutil
 import threading
 from collections.abc import Iterable, Sequence
@@ -26,16 +28,20 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
-from corpus_tools.bm25 import BM25Index
+from corpus_tools.bm25 import BM25Builder, BM25Index
 from corpus_tools.config import CorpusConfig, SearchConfig
-from corpus_tools.embed import CachedEmbedder, retrieval_text
+from corpus_tools.embed import CachedEmbedder, bm25_text
+from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
-from corpus_tools.grep import grep_rows
+from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
 from corpus_tools.rerank import BiEncoderReranker, NoReranker, make_reranker
-from corpus_tools.store import CHROMA_DIR, ChromaStore, embedded_client
+from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.types import (
+    BuildReport,
     Chunk,
     Embedder,
+    EmptyQueryError,
+    GrepResult,
     Hit,
     IndexFormatError,
     Leg,
@@ -46,13 +52,17 @@ from corpus_tools.types import (
 )
 
 _REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
+WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
+logger = logging.getLogger("corpus_tools")
 
 
 class _State:
     """An immutable snapshot of the chunk table and its BM25 index."""
 
-    def __init__(self, chunks: list[Chunk], bm25: BM25Index) -> None:
+    def __init__(self, chunks: list[Chunk], bm25: BM25Index, vector_ids: list[str] | None = None) -> None:
         self.chunks = chunks
+        self.vector_ids = vector_ids if vector_ids is not None else [c.chunk_id for c in chunks]
+        self.row_of_vector = {vid: i for i, vid in enumerate(self.vector_ids)}
         self.texts = [c.text for c in chunks]
         self.bm25 = bm25
         self.row_of = {c.chunk_id: i for i, c in enumerate(chunks)}
@@ -62,6 +72,33 @@ class _State:
         for rows in doc_rows.values():
             rows.sort(key=lambda r: chunks[r].position)
         self.doc_rows = doc_rows
+        self._grep_buffer: GrepBuffer | None = None
+        self._grep_lock = threading.Lock()
+        self._masks: dict[str, np.ndarray] = {}
+
+    def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
+        """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter."""
+        if not where:
+            return None
+        key = json.dumps(where, sort_keys=True, default=str)
+        with self._grep_lock:
+            mask = self._masks.get(key)
+        if mask is None:
+            mask = np.fromiter(
+                (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
+            )
+            with self._grep_lock:
+                if len(self._masks) >= 32:
+                    self._masks.clear()
+                self._masks[key] = mask
+        return mask
+
+    def grep_buffer(self) -> GrepBuffer:
+        """The joined text buffer grep scans, built on first use (a copy of the texts)."""
+        with self._grep_lock:
+            if self._grep_buffer is None:
+                self._grep_buffer = GrepBuffer(self.texts)
+            return self._grep_buffer
 
 
 def fit_budget(hits: Sequence[Hit], token_budget: int | None) -> list[Hit]:
@@ -108,10 +145,13 @@ class Corpus:
         self.tokenizer = tokenizer
         self.reranker = reranker
         self.skipped = skipped
-        self._biencoder = BiEncoderReranker(embedder, store.vectors)
+        self._biencoder = BiEncoderReranker(embedder, self._stored_vectors)
         # The BM25 leg runs here while the calling thread runs the dense leg.
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="corpus-bm25")
         self._write_lock = threading.Lock()
+        # What the build that made this object did (None for an index opened from disk).
+        self.build_report: BuildReport | None = None
+        self.last_commit_bytes = 0  # chunk-table bytes the last add/delete wrote (benchmarks read it)
 
     # ------------------------------------------------------------ construction
 
@@ -129,10 +169,19 @@ class Corpus:
         source: a folder or file path, an iterable of Document (or record dicts), a
         datasets.Dataset, or a LoadReport. client: a chromadb client (e.g. chromadb.HttpClient)
         to keep the vectors on a Chroma server instead of in `path`/chroma.
+        A bad file never aborts the build: it is skipped with its reason. What was indexed,
+        skipped (and why) and noted is in the returned corpus's `build_report`, and a summary is
+        logged (a warning when anything was skipped) on the "corpus_tools" logger.
         """
         config = config or CorpusConfig()
-        final = _build.build_index(source, path, config, client=client, progress=progress)
-        return cls.open(final, client=client)
+        final, report = _build.build_index(source, path, config, client=client, progress=progress)
+        if report.skipped or report.notes:
+            logger.warning("%s See Corpus.build_report for every file.", report.summary())
+        else:
+            logger.info("%s", report.summary())
+        corpus = cls.open(final, client=client)
+        corpus.build_report = report
+        return corpus
 
     @classmethod
     def open(
@@ -156,8 +205,7 @@ class Corpus:
             )
         store = _open_store(path, manifest, client)
         try:
-            chunks = _build.read_chunk_table(path / manifest["files"]["chunks"])
-            bm25 = BM25Index.load(path / manifest["files"]["bm25"], config.bm25)
+            manifest, chunks, vector_ids, bm25 = _read_generation(path, manifest, config)
         except (OSError, ValueError, KeyError) as exc:
             store.close()
             raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {_REBUILD_HINT}") from exc
@@ -167,21 +215,32 @@ class Corpus:
                 f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table {len(chunks)}. "
                 + _REBUILD_HINT
             )
-        chosen = make_reranker(
-            reranker if reranker is not None else config.search.reranker, embedder, store.vectors, config.device
-        )
         skipped = _build.read_skipped(path / _build.SKIPPED)
-        return cls(
+        corpus = cls(
             path,
             manifest,
             config,
-            _State(chunks, bm25),
+            _State(chunks, bm25, vector_ids),
             store,
             embedder,
             _build.make_tokenizer(config),
-            chosen,
+            NoReranker(),
             skipped,
         )
+        corpus.reranker = make_reranker(
+            reranker if reranker is not None else config.search.reranker,
+            embedder,
+            corpus._stored_vectors,
+            config.device,
+        )
+        return corpus
+
+    def _stored_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of chunks of the current table, by chunk id (for the bi-encoder)."""
+        state = self._state
+        wanted = {state.vector_ids[state.row_of[cid]]: cid for cid in chunk_ids if cid in state.row_of}
+        found = self._store.vectors(list(wanted))
+        return {wanted[vid]: vec for vid, vec in found.items() if vid in wanted}
 
     def close(self) -> None:
         """Release the thread pool and the embedded store (a server client stays the caller's)."""
@@ -243,22 +302,32 @@ class Corpus:
     # ------------------------------------------------------------ retrieval
 
     def search(
-        self, query: str, k: int = 10, exclude: Iterable[str] = (), token_budget: int | None = None
+        self,
+        query: str,
+        k: int = 10,
+        exclude: Iterable[str] = (),
+        token_budget: int | None = None,
+        where: dict[str, Any] | None = None,
     ) -> list[Hit]:
-        """Hybrid search: BM25 ∥ dense → drop excluded → RRF → rerank top candidates → top k → budget."""
-        if not isinstance(query, str):
-            raise ValueError(f"query must be a string, got {type(query).__name__}")
+        """Hybrid search: BM25 ∥ dense → drop excluded → RRF → rerank top candidates → top k → budget.
+
+        where: a Chroma-style filter on chunk metadata (the document's metadata plus doc_id,
+        title, position; e.g. {"file_name": "acme-q3.pdf"} or {"year": {"$gte": 2022}}), applied
+        inside Chroma for the dense leg and to the BM25 leg alike.
+        EmptyQueryError (a ValueError) for an empty query, as the CLI refuses it: the dense leg
+        would rank every chunk against nothing and return confident-looking noise.
+        """
+        _check_query(query)
+        where = check_where(where)
         state = self._state
         excluded = set(exclude)
         if k < 1 or not state.chunks:
             return []
         cfg = self.config.search
         n = cfg.leg_k + len(excluded)
-        sparse_future = self._pool.submit(state.bm25.top, query, n)
+        sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
         query_vector = self.embedder.encode_query([query])[0]  # computed once per search
-        dense = [
-            (cid, s) for cid, s in self._store.query(query_vector, n) if cid in state.row_of and cid not in excluded
-        ]
+        dense = [(cid, s) for cid, s in self._dense(state, query_vector, n, where) if cid not in excluded]
         sparse = [(state.chunks[row].chunk_id, s) for row, s in sparse_future.result()]
         sparse = [(cid, s) for cid, s in sparse if cid not in excluded]
         legs = {Leg.BM25.value: sparse[: cfg.leg_k], Leg.DENSE.value: dense[: cfg.leg_k]}
@@ -292,8 +361,17 @@ class Corpus:
         ]
         return fit_budget(hits, token_budget)
 
-    def search_leg(self, query: str, leg: Leg | str, k: int = 10, exclude: Iterable[str] = ()) -> list[Hit]:
+    def search_leg(
+        self,
+        query: str,
+        leg: Leg | str,
+        k: int = 10,
+        exclude: Iterable[str] = (),
+        where: dict[str, Any] | None = None,
+    ) -> list[Hit]:
         """One leg of hybrid search alone ("bm25" or "dense"): for baselines and per-leg timing."""
+        _check_query(query)
+        where = check_where(where)
         leg = Leg(leg)
         if leg not in (Leg.BM25, Leg.DENSE):
             raise ValueError(f"search_leg takes leg 'bm25' or 'dense', got {leg.value!r}; use search() for hybrid")
@@ -303,32 +381,58 @@ class Corpus:
             return []
         n = k + len(excluded)
         if leg is Leg.BM25:
-            ranking = [(state.chunks[row].chunk_id, s) for row, s in state.bm25.top(query, n)]
+            ranking = [
+                (state.chunks[row].chunk_id, s) for row, s in state.bm25.top(query, n, state.allowed_rows(where))
+            ]
         else:
-            ranking = [(cid, s) for cid, s in self._store.query(self.embedder.encode_query([query])[0], n)]
-        ranking = [(cid, s) for cid, s in ranking if cid in state.row_of and cid not in excluded][:k]
+            ranking = self._dense(state, self.embedder.encode_query([query])[0], n, where)
+        ranking = [(cid, s) for cid, s in ranking if cid not in excluded][:k]
         return [
-            Hit(chunk=state.chunks[state.row_of[cid]], score=float(s), ranks={leg.value: r}, scores={leg.value: float(s)})
+            Hit(
+                chunk=state.chunks[state.row_of[cid]],
+                score=float(s),
+                ranks={leg.value: r},
+                scores={leg.value: float(s)},
+            )
             for r, (cid, s) in enumerate(ranking, start=1)
         ]
 
-    def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:
+    def _dense(
+        self, state: _State, query_vector: np.ndarray, n: int, where: dict[str, Any] | None
+    ) -> list[tuple[str, float]]:
+        """(chunk_id, cosine) from the vector store, keeping only vectors the current table names."""
+        found = self._store.query(query_vector, n, where=where)
+        rows = [(state.row_of_vector.get(vid), s) for vid, s in found]
+        return [(state.chunks[row].chunk_id, s) for row, s in rows if row is not None]
+
+    def grep(
+        self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
+    ) -> list[Hit]:
         """Chunks whose text matches the RE2 `pattern`, most matches first (ties in index order).
 
-        Matches chunk text only (not titles). InvalidPatternError for a pattern RE2 rejects.
+        Matches chunk text only (not titles). Counts are capped at MAX_COUNT per chunk and the
+        scan is bounded by `time_limit` seconds; `grep_report` says whether it was cut short.
+        InvalidPatternError for a pattern RE2 rejects.
         """
+        return list(self.grep_report(pattern, k=k, exclude=exclude, time_limit=time_limit).hits)
+
+    def grep_report(
+        self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
+    ) -> GrepResult:
+        """`grep`, with whether the scan covered every chunk (`complete`) and how far it got."""
         state = self._state
         skip = {state.row_of[cid] for cid in exclude if cid in state.row_of}
-        rows = grep_rows(pattern, state.texts, k, skip)
-        return [
+        scan = grep_rows(pattern, state.texts, k, skip, buffer=state.grep_buffer(), time_limit=time_limit)
+        hits = [
             Hit(
                 chunk=state.chunks[row],
                 score=float(count),
                 ranks={Leg.GREP.value: rank},
                 scores={Leg.GREP.value: float(count)},
             )
-            for rank, (row, count) in enumerate(rows, start=1)
+            for rank, (row, count) in enumerate(scan.rows, start=1)
         ]
+        return GrepResult(hits=hits, complete=scan.complete, scanned=scan.scanned, total=scan.total, capped=scan.capped)
 
     def read(self, doc_id: str, query: str | None = None, token_budget: int | None = None) -> list[Hit]:
         """A document's chunks: in position order, or with a query most relevant first; cut to the budget.
@@ -376,61 +480,130 @@ class Corpus:
     def add(self, documents: Any) -> int:
         """Index more documents (any source `Corpus.build` takes); a known doc_id is replaced.
 
-        Returns the number of documents indexed. Documents without text are reported in `skipped`.
+        Returns the number of documents indexed; what was skipped (and why) is appended to
+        `skipped` and logged. Crash-safe and incremental (see `_commit`).
         """
-        with self._write_lock:
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
             state = self._state
             report = _build.as_report(documents)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
+            if skipped:
+                logger.warning(
+                    "Corpus.add skipped %d: %s", len(skipped), "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5])
+                )
             if not docs:
-                self._commit(state.chunks, [], skipped)
+                if skipped:
+                    self._commit(list(range(len(state.chunks))), [], [], [], skipped)
                 return 0
             new_ids = {d.doc_id for d in docs}
-            stale = [c.chunk_id for c in state.chunks if c.doc_id in new_ids]
-            # Vectors first: the store may briefly hold more than the table (search ignores
-            # unknown ids), never less.
-            _build.embed_into(self._store, new_chunks, self.embedder, self.config.batch_size, progress=False)
-            kept = [c for c in state.chunks if c.doc_id not in new_ids]
-            fresh = {c.chunk_id for c in new_chunks}
-            self._commit(kept + new_chunks, [cid for cid in stale if cid not in fresh], skipped)
+            new_vids = [self._vector_id(c) for c in new_chunks]
+            # Vectors first, under content-keyed ids: nothing the committed table names is
+            # overwritten, so a kill here leaves the old state whole (plus unnamed vectors).
+            _build.embed_into(
+                self._store, new_chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=new_vids
+            )
+            keep = [i for i, c in enumerate(state.chunks) if c.doc_id not in new_ids]
+            fresh = set(new_vids)
+            stale = [
+                vid for i, vid in enumerate(state.vector_ids) if state.chunks[i].doc_id in new_ids and vid not in fresh
+            ]
+            self._commit(keep, new_chunks, new_vids, stale, skipped)
             return len(docs)
 
     def delete(self, doc_ids: Iterable[str]) -> int:
         """Remove documents; unknown ids are ignored. Returns the number of documents removed."""
         if isinstance(doc_ids, str):
             doc_ids = [doc_ids]
-        with self._write_lock:
+        doc_ids = list(doc_ids)
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
             state = self._state
             gone = {d for d in doc_ids if d in state.doc_rows}
             if not gone:
                 return 0
-            stale = [c.chunk_id for c in state.chunks if c.doc_id in gone]
-            self._commit([c for c in state.chunks if c.doc_id not in gone], stale, [])
+            keep = [i for i, c in enumerate(state.chunks) if c.doc_id not in gone]
+            stale = [vid for i, vid in enumerate(state.vector_ids) if state.chunks[i].doc_id in gone]
+            self._commit(keep, [], [], stale, [])
             return len(gone)
 
-    def _commit(self, chunks: list[Chunk], stale_ids: Sequence[str], skipped: Sequence[SkippedFile]) -> None:
-        """Write a new generation of table + BM25, switch the manifest to it, then drop stale vectors."""
+    def _vector_id(self, chunk: Chunk) -> str:
+        # Indexes built before content-keyed vector ids keep bare chunk ids (and their old
+        # overwrite-in-place behaviour); rebuilding one moves it to the crash-safe layout.
+        return vector_id(chunk) if self._manifest.get("vector_ids") == "content" else chunk.chunk_id
+
+    def _index_lock(self) -> Any:
+        """An inter-process lock on the index folder: one writer at a time, across processes."""
+        from filelock import FileLock
+
+        return FileLock(str(self.path / WRITE_LOCK), timeout=600)
+
+    def _reload_if_changed(self) -> None:
+        """Adopt a generation another process committed since this one was loaded."""
+        on_disk = _read_manifest(self.path)
+        if on_disk.get("generation") == self._manifest.get("generation"):
+            return
+        manifest, chunks, vector_ids, bm25 = _read_generation(self.path, on_disk, self.config)
+        self._manifest = manifest
+        self._state = _State(chunks, bm25, vector_ids)
+        self.skipped = _build.read_skipped(self.path / _build.SKIPPED)
+
+    def _commit(
+        self,
+        keep: Sequence[int],
+        new_chunks: Sequence[Chunk],
+        new_vids: Sequence[str],
+        stale_vids: Sequence[str],
+        skipped: Sequence[SkippedFile],
+    ) -> None:
+        """Write generation g+1 (table + BM25), switch the manifest to it, then drop stale vectors.
+
+        The manifest replace is the commit point: a kill before it leaves generation g whole, a
+        kill after it leaves g+1 whole (stale vectors are unnamed, so search ignores them).
+        Generation g's files are kept until g+2 is committed, so a reader in another process that
+        read the old manifest a moment ago still finds every file it names.
+        Incremental: kept rows' table lines are copied as bytes and their BM25 term ids reused;
+        only the new chunks are serialised and tokenised.
+        """
+        state = self._state
         manifest = json.loads(json.dumps(self._manifest))
         old_files = dict(manifest["files"])
         generation = int(manifest.get("generation", 0)) + 1
         files = {"chunks": f"chunks.{generation}.jsonl", "bm25": f"bm25.{generation}"}
-        bm25 = BM25Index.build([retrieval_text(c) for c in chunks], self.config.bm25)
+        keep_rows = np.asarray(keep, dtype=np.int64)
+        chunks = [state.chunks[i] for i in keep] + list(new_chunks)
+        vector_ids = [state.vector_ids[i] for i in keep] + list(new_vids)
+        if state.bm25.has_term_ids():
+            builder = BM25Builder.from_index(state.bm25, keep_rows)
+        else:  # an index saved before term ids were kept: tokenise the kept rows once more
+            builder = BM25Builder(self.config.bm25)
+            for i in keep:
+                builder.add(bm25_text(state.chunks[i]))
+        for chunk in new_chunks:
+            builder.add(bm25_text(chunk))
+        bm25 = builder.build()
         shutil.rmtree(self.path / files["bm25"], ignore_errors=True)
         bm25.save(self.path / files["bm25"])
-        _build.write_chunk_table(self.path / files["chunks"], chunks)
+        bm25 = BM25Index.load(self.path / files["bm25"], self.config.bm25)
+        self.last_commit_bytes = _copy_table(
+            self.path / old_files["chunks"], self.path / files["chunks"], keep_rows, new_chunks, new_vids
+        )
         all_skipped = [*self.skipped, *skipped]
         if skipped:
             _build.write_skipped(self.path / _build.SKIPPED, all_skipped)
-        manifest.update(files=files, generation=generation, updated_at=_build.now())
-        _build.set_counts(manifest, chunks, len(all_skipped))
+        manifest.update(files=files, generation=generation, updated_at=_build.now(), previous_files=old_files)
+        _build._set_count_values(
+            manifest, len({c.doc_id for c in chunks}), len(chunks), len(all_skipped), sum(c.n_tokens for c in chunks)
+        )
         _build.write_json_atomic(self.path / _build.MANIFEST, manifest)
         self._manifest = manifest
-        self._state = _State(chunks, bm25)
+        self._state = _State(chunks, bm25, vector_ids)
         self.skipped = all_skipped
-        if stale_ids:
-            self._store.delete(stale_ids)
-        (self.path / old_files["chunks"]).unlink(missing_ok=True)
-        shutil.rmtree(self.path / old_files["bm25"], ignore_errors=True)
+        if stale_vids:
+            self._store.delete(stale_vids)
+        _remove_old_generations(
+            self.path, keep={files["chunks"], files["bm25"], old_files["chunks"], old_files["bm25"]}
+        )
 
     @property
     def cache_stats(self) -> dict[str, int]:
@@ -441,6 +614,74 @@ class Corpus:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _copy_table(
+    old: Path, new: Path, keep_rows: np.ndarray, new_chunks: Sequence[Chunk], new_vids: Sequence[str]
+) -> int:
+    """Write the next chunk table: kept rows copied line by line as bytes, then the new rows.
+
+    Returns the bytes written. Row i of the table is line i, so no JSON is parsed or re-encoded.
+    """
+    keep = np.zeros(0, dtype=bool)
+    if keep_rows.size:
+        keep = np.zeros(int(keep_rows.max()) + 1, dtype=bool)
+        keep[keep_rows] = True
+    # Kept rows must stay in their order: `keep` lists rows ascending, which line order gives.
+    tmp = new.with_name(f".{new.name}.tmp-{os.getpid()}")
+    written = 0
+    with open(old, "rb") as src, open(tmp, "wb") as dst:
+        for row, line in enumerate(src):
+            if row < len(keep) and keep[row]:
+                dst.write(line)
+                written += len(line)
+        tail = "".join(_build._chunk_row(c, vid) for c, vid in zip(new_chunks, new_vids, strict=True)).encode("utf-8")
+        dst.write(tail)
+        written += len(tail)
+        dst.flush()
+        os.fsync(dst.fileno())
+    os.replace(tmp, new)
+    return written
+
+
+def _remove_old_generations(path: Path, keep: set[str]) -> None:
+    """Delete table and BM25 generations older than the previous one (readers may still hold that)."""
+    for entry in path.iterdir():
+        name = entry.name
+        is_table = name.startswith("chunks.") and name.endswith(".jsonl")
+        is_bm25 = entry.is_dir() and (name == "bm25" or (name.startswith("bm25.") and name[5:].isdigit()))
+        if (is_table or is_bm25) and name not in keep:
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+
+
+def _read_generation(
+    path: Path, manifest: dict[str, Any], config: CorpusConfig
+) -> tuple[dict[str, Any], list[Chunk], list[str], BM25Index]:
+    """(manifest, chunks, vector ids, BM25) of the generation the manifest names.
+
+    A writer in another process may commit between our reading the manifest and the files; it
+    keeps the previous generation's files, and if even those are gone we re-read the manifest.
+    """
+    for attempt in range(3):
+        try:
+            chunks, vector_ids = _build.read_chunk_rows(path / manifest["files"]["chunks"])
+            bm25 = BM25Index.load(path / manifest["files"]["bm25"], config.bm25)
+            return manifest, chunks, vector_ids, bm25
+        except FileNotFoundError:
+            if attempt == 2:
+                raise
+            manifest = _read_manifest(path)
+    raise AssertionError("unreachable")
+
+
+def _check_query(query: Any) -> None:
+    if not isinstance(query, str):
+        raise ValueError(f"query must be a string, got {type(query).__name__}")
+    if not query.strip():
+        raise EmptyQueryError("the query is empty; give some words to search for")
 
 
 def _unknown(kind: str, key: str, known: Iterable[str]) -> str:
@@ -454,7 +695,9 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         raise IndexFormatError(f"No index at {str(path)!r}: the folder does not exist. {_REBUILD_HINT}")
     manifest_path = path / _build.MANIFEST
     if not manifest_path.exists():
-        raise IndexFormatError(f"{str(path)!r} is not a context1 index: it has no {_build.MANIFEST}. {_REBUILD_HINT}")
+        # Corpus.build refuses to replace a folder that holds other files: don't suggest it there.
+        hint = _REBUILD_HINT if not any(path.iterdir()) else "Build the index into a new or empty folder."
+        raise IndexFormatError(f"{str(path)!r} is not a context1 index: it has no {_build.MANIFEST}. {hint}")
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools.models import DEFAULT_EMBEDDING_MODEL, resolve_model_path
+from corpus_tools.readers import path_words
 from corpus_tools.types import Chunk, Embedder
 
 
@@ -28,6 +29,20 @@ def retrieval_text(chunk: Chunk) -> str:
     """
     title = chunk.metadata.get("title") or ""
     return f"{title}\n{chunk.text}" if title else chunk.text
+
+
+def bm25_text(chunk: Chunk) -> str:
+    """What the BM25 leg indexes: the retrieval text plus the source file's path as words.
+
+    File names carry what users ask by (company, quarter, year: "acme_10-Q_2023-Q3.pdf") and
+    often appear nowhere in the text, so they are always searchable by keyword. They are kept
+    out of the embedded text, where a path would only blur the vector.
+    """
+    text = retrieval_text(chunk)
+    source = chunk.metadata.get("source")
+    if isinstance(source, str) and source:
+        return f"{text}\n{path_words(source)}"
+    return text
 
 
 class SentenceTransformerEmbedder:

@@ -1,19 +1,34 @@
-"""Linear-time regular-expression search over chunk texts (RE2, via google-re2).
+"""Linear-time regular-expression search over chunk texts (RE2, via google-re2), bounded in time.
 
 The agent writes the patterns, so a backtracking engine could be made to hang by one bad
 pattern such as `(a+)+$`; RE2 runs in time linear in the text, at the cost of backreferences
-and lookaround, which it rejects at compile time (we say so in the error).
+and lookaround, which it rejects at compile time (we say so in the error). Linear is not enough
+over a large index: `.` or `\\w` matches every chunk thousands of times, so counting is capped,
+the scan stops once the top k can no longer change, rows without a match are skipped by one RE2
+pass over a joined buffer, and a time limit ends the rest (see `grep_rows`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+import re
+import time
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence, Set
 from functools import lru_cache
+from itertools import islice
 
-from corpus_tools.types import InvalidPatternError
+from corpus_tools.types import GrepScan, InvalidPatternError
 
 # RE2's compiled-program memory budget; a pattern that needs more is refused, not run.
 MAX_PATTERN_MEMORY = 64 << 20
+# Matches counted per chunk: ranking only needs to tell "many" from "few", and counting every
+# one of a 1,000-character chunk's matches of `.` cost a Python object each (the stall).
+MAX_COUNT = 100
+# A grep is one tool call inside an agent's turn: past this many seconds it returns the best rows
+# found so far and says it stopped early.
+TIME_LIMIT_S = 2.0
+# Anchors whose meaning differs between a chunk on its own and the joined buffer.
+_ROW_ANCHORS = re.compile(r"[\^$]|\\[Az]")
 _UNSUPPORTED = (
     "RE2 is linear-time and does not support backreferences (\\1) or lookaround ((?=…), (?!…), (?<=…), (?<!…))"
 )
@@ -42,23 +57,104 @@ def _compile(pattern: str):
         raise InvalidPatternError(f"Invalid regular expression {pattern!r}: {detail}. {_UNSUPPORTED}.") from None
 
 
-def count_matches(compiled, text: str) -> int:
-    """Number of non-overlapping matches of `compiled` in `text`."""
-    return sum(1 for _ in compiled.finditer(text))
+def count_matches(compiled, text: str | bytes, cap: int | None = None) -> int:
+    """Number of non-overlapping matches of `compiled` in `text`, counting at most `cap`."""
+    return sum(1 for _ in islice(compiled.finditer(text), cap))
 
 
-def grep_rows(pattern: str, texts: Sequence[str], k: int, skip: Set[int] = frozenset()) -> list[tuple[int, int]]:
-    """(row, match count) of the `k` rows with the most matches; ties keep row order.
+class GrepBuffer:
+    """Every chunk text joined into one UTF-8 buffer, with each row's starting byte offset.
 
-    Rows in `skip` (excluded chunks) are left out without shrinking the k returned.
+    One RE2 `search` over the buffer skips every row without a match in C, instead of one Python
+    call per chunk; rows are joined by a newline, which `.` does not match, so a broad pattern's
+    first match rarely spans two rows (any candidate row is re-checked on its own text anyway).
+    """
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        encoded = [t.encode("utf-8") for t in texts]
+        self.starts: list[int] = []
+        offset = 0
+        for data in encoded:
+            self.starts.append(offset)
+            offset += len(data) + 1
+        self.data = b"\n".join(encoded)
+
+    def row(self, row: int) -> bytes:
+        """The UTF-8 bytes of one row."""
+        end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.data)
+        return self.data[self.starts[row] : end]
+
+    def candidate_rows(self, compiled, first_row: int = 0) -> Iterator[int]:
+        """Rows (ascending) where a match of `compiled` starts in the joined buffer.
+
+        Every row with a match on its own text is among them (for patterns without ^, $, \\A,
+        \\z, whose meaning changes at a row boundary; the caller scans those row by row).
+        """
+        starts, data = self.starts, self.data
+        pos = starts[first_row] if first_row < len(starts) else len(data) + 1
+        while pos <= len(data):
+            match = compiled.search(data, pos)
+            if match is None:
+                return
+            row = bisect_right(starts, match.start()) - 1
+            yield row
+            if row + 1 >= len(starts):
+                return
+            pos = starts[row + 1]
+
+
+def grep_rows(
+    pattern: str,
+    texts: Sequence[str],
+    k: int,
+    skip: Set[int] = frozenset(),
+    *,
+    buffer: GrepBuffer | None = None,
+    max_count: int = MAX_COUNT,
+    time_limit: float | None = TIME_LIMIT_S,
+) -> GrepScan:
+    """The `k` rows with the most matches (counts capped at `max_count`); ties keep row order.
+
+    Rows in `skip` (excluded chunks) are left out without shrinking the k returned. Bounded work:
+    the scan stops as soon as k rows reached the cap (no later row can outrank them, so the result
+    is exact), and at `time_limit` seconds (then `complete` is False and the best rows seen so
+    far are returned). With a `buffer` of the same texts, rows without a match are skipped by
+    one RE2 scan of the joined text instead of a Python call per row.
     """
     compiled = compile_pattern(pattern)
+    if k < 1 or not texts:
+        return GrepScan(rows=[], complete=True, scanned=0, total=len(texts), capped=False)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if buffer is not None and not _ROW_ANCHORS.search(pattern):
+        rows: Iterable[int] = buffer.candidate_rows(compiled)
+    else:
+        rows = range(len(texts))
+    # Rows are matched as UTF-8 bytes: google-re2 maps every match of a str back to character
+    # offsets in Python, which made counting 15-35x slower than on bytes.
+    row_bytes = buffer.row if buffer is not None else (lambda r: texts[r].encode("utf-8"))
     counts: list[tuple[int, int]] = []
-    for row, text in enumerate(texts):
+    full = 0
+    complete, scanned = True, 0
+    for row in rows:
+        scanned = row + 1
         if row in skip:
             continue
-        if compiled.search(text) is None:  # cheap filter: most rows do not match at all
+        data = row_bytes(row)
+        if compiled.search(data) is None:  # a candidate whose buffer match spanned two rows
             continue
-        counts.append((row, count_matches(compiled, text)))
+        count = count_matches(compiled, data, max_count)
+        counts.append((row, count))
+        if count >= max_count:
+            full += 1
+            if full >= k:
+                break  # k rows at the cap, in row order: nothing later can rank above them
+        if deadline is not None and time.monotonic() > deadline:
+            complete = scanned >= len(texts)
+            break
+    else:
+        scanned = len(texts)
     counts.sort(key=lambda pair: (-pair[1], pair[0]))
-    return counts[: max(k, 0)]
+    top = counts[:k]
+    return GrepScan(
+        rows=top, complete=complete, scanned=scanned, total=len(texts), capped=any(c >= max_count for _, c in top)
+    )

@@ -24,7 +24,7 @@ from typing import Any
 
 from corpus_tools import readers
 from corpus_tools.readers import UnreadableFileError
-from corpus_tools.types import Document, LoadReport, SkippedFile
+from corpus_tools.types import Document, FileNote, LoadReport, SkippedFile
 
 # Field names tried in order when the caller does not name the field (BEIR, FlashRAG, MS MARCO,
 # KILT, LangChain and plain-CSV habits).
@@ -58,6 +58,7 @@ def load_documents(
         return source
     documents: list[Document] = []
     skipped: list[SkippedFile] = []
+    notes: list[FileNote] = []
     first_seen: dict[str, str] = {}
     items = iter_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
     for item, where in items:
@@ -70,7 +71,18 @@ def load_documents(
         else:
             first_seen[item.doc_id] = where
             documents.append(item)
-    return LoadReport(documents=documents, skipped=skipped)
+            notes.extend(file_notes(item, where))
+    return LoadReport(documents=documents, skipped=skipped, notes=notes)
+
+
+def file_notes(doc: Document, where: str) -> list[FileNote]:
+    """What a user should know about a document that was indexed anyway (a guessed encoding, lost pages)."""
+    found = []
+    if doc.metadata.get("encoding"):
+        found.append(FileNote(where, f"not UTF-8: decoded as {doc.metadata['encoding']} (detected)"))
+    if doc.metadata.get("unreadable_pages"):
+        found.append(FileNote(where, f"{doc.metadata['unreadable_pages']} page(s) could not be read"))
+    return found
 
 
 class _Fields:
@@ -196,21 +208,31 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
     if suffix in readers.RECORD_SUFFIXES:
         yield from _iter_records(_guarded(where, readers.iter_records(path, where)), fields)
         return
+    metadata: dict[str, Any] = {"source": where, "file_name": path.name}
     try:
         if suffix in readers.HTML_SUFFIXES:
             title, text = readers.read_html(path)
         elif suffix in readers.PDF_SUFFIXES:
-            title, text = readers.read_pdf(path)
+            title, text, failed_pages = readers.read_pdf(path)
+            if failed_pages:
+                metadata["unreadable_pages"] = failed_pages
+            if not readers.is_meaningful_title(title):
+                title = None  # metadata titles on real PDFs are often ids or file paths
         else:
-            text = readers.read_text(path)
+            text, encoding = readers.read_text_encoding(path)
+            if encoding not in ("utf-8", "ascii"):
+                metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
     except UnreadableFileError as exc:
         yield SkippedFile(where, str(exc)), where
         return
+    except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
+        yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
+        return
     if not text.strip():
         yield SkippedFile(where, "empty file"), where
         return
-    yield Document(doc_id=doc_id, text=text, title=title or path.stem), where
+    yield Document(doc_id=doc_id, text=text, title=title or readers.stem_title(path), metadata=metadata), where
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
@@ -219,6 +241,8 @@ def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[s
         yield from records
     except UnreadableFileError as exc:
         yield where, exc
+    except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
+        yield where, UnreadableFileError(f"reader failed ({type(exc).__name__}: {readers._short(exc)})")
 
 
 def _iter_records(records: Iterable[tuple[str, Any]], fields: _Fields) -> Iterator[tuple[Item, str]]:

@@ -47,6 +47,9 @@ class HFTokenizer:
 
         self.path = resolve_model_path(model_path)
         self._tok = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+        # We count and split whole documents, never feed them to the model as one sequence, so
+        # transformers' "sequence length is longer than the specified maximum" warning is noise.
+        self._tok.model_max_length = 1 << 60
         # Fast tokenizers are not safe to call from several threads at once.
         self._lock = threading.Lock()
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import re
 import sys
+import unicodedata
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,25 @@ SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFI
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _BLANK_RUNS = re.compile(r"\n\s*\n\s*(?:\n\s*)+")
+_SEPARATORS = re.compile(r"[\s_\-.+/\\]+")
+_FILE_NAME = re.compile(r"\.(?:pdf|docx?|rtf|txt|html?|indd|xlsx?|pptx?|qxd|tex|dvi|ps)\b", re.IGNORECASE)
+_JUNK_TITLES = frozenset(
+    {"untitled", "title", "document", "none", "null", "unknown", "pdf", "print", "default", "slide 1", "page 1"}
+)
+
+
+# Byte-order marks, longest first (the UTF-32-LE mark starts with the UTF-16-LE one).
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+# Above this fraction of unreadable characters a text is refused as garbled (mojibake): real text
+# in any script has almost none, a PDF with a broken font map has most of its characters so.
+GARBLED_FRACTION = 0.2
+_GARBLED_CATEGORIES = frozenset({"Co", "Cn", "Cc", "Cs"})
 
 
 class UnreadableFileError(Exception):
@@ -34,6 +56,7 @@ class UnreadableFileError(Exception):
 
 
 def _decode(data: bytes) -> str:
+    """Strict UTF-8 (one JSONL line): the record formats are UTF-8 by specification."""
     if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
         raise UnreadableFileError("binary file (contains NUL bytes)")
     try:
@@ -42,13 +65,74 @@ def _decode(data: bytes) -> str:
         raise UnreadableFileError(f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
 
 
+def decode_text(data: bytes) -> tuple[str, str]:
+    """(text, encoding) of a text file: UTF-8 when it is, else the encoding charset-normalizer guesses.
+
+    A UTF-16/32 byte-order mark is honoured before the NUL-byte binary test (UTF-16 text is full
+    of NULs). A guess whose decoded text still looks garbled is refused, naming the guess, rather
+    than indexing mojibake.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding), encoding
+            except UnicodeDecodeError:
+                break  # a BOM followed by something else: let detection decide
+    has_nul = b"\x00" in data[:_BINARY_SNIFF_BYTES]
+    if not has_nul:
+        try:
+            return data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError as exc:
+            utf8_error = f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+    else:
+        utf8_error = "binary file (contains NUL bytes)"
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    if best is None:
+        raise UnreadableFileError(f"{utf8_error}; no text encoding fits")
+    encoding = best.encoding
+    if has_nul and not encoding.startswith(("utf_16", "utf_32")):
+        raise UnreadableFileError(utf8_error)
+    text = str(best)
+    garbled = garbled_fraction(text)
+    if garbled > GARBLED_FRACTION or best.chaos > GARBLED_FRACTION:
+        raise UnreadableFileError(f"{utf8_error}; best guess {encoding} decodes to garbled text")
+    return text, encoding
+
+
+def garbled_fraction(text: str, sample_chars: int = 20_000) -> float:
+    """Fraction of the non-blank characters that no reader could make sense of.
+
+    Counts U+FFFD, private-use and unassigned code points and control characters: what a PDF
+    whose font has a broken (or no) ToUnicode map extracts as, and what a wrong decoding leaves.
+    Looks at evenly spaced samples of long texts so a 20 MB document costs milliseconds.
+    """
+    if len(text) > sample_chars:
+        step = len(text) // 4
+        text = "".join(text[i * step : i * step + sample_chars // 4] for i in range(4))
+    seen = bad = 0
+    for char in text:
+        if char.isspace():
+            continue
+        seen += 1
+        if char == "\ufffd" or unicodedata.category(char) in _GARBLED_CATEGORIES:
+            bad += 1
+    return bad / seen if seen else 0.0
+
+
 def read_text(path: Path) -> str:
-    """The whole file as text: UTF-8 (a BOM is dropped); binary or undecodable files are refused."""
+    """The whole file as text (see `read_text_encoding`)."""
+    return read_text_encoding(path)[0]
+
+
+def read_text_encoding(path: Path) -> tuple[str, str]:
+    """(text, encoding): UTF-8 (a BOM is dropped), else a detected encoding; binary files are refused."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
-    return _decode(data)
+    return decode_text(data)
 
 
 def markdown_title(text: str) -> str | None:
@@ -58,6 +142,33 @@ def markdown_title(text: str) -> str | None:
         if match:
             return match.group(1).strip()
     return None
+
+
+def stem_title(path: Path) -> str:
+    """A file name as a title: the stem with separators as spaces ("acme_10-Q_2023-Q3" → "acme 10 Q 2023 Q3")."""
+    return " ".join(_SEPARATORS.sub(" ", path.stem).split()) or path.name
+
+
+def path_words(path: str) -> str:
+    """A relative path as searchable words ("filings/acme_2023-q3.pdf" → "filings acme 2023 q3 pdf")."""
+    return " ".join(_SEPARATORS.sub(" ", path).split())
+
+
+def is_meaningful_title(title: str | None) -> bool:
+    """False for the junk PDF producers leave in metadata: ids, "untitled", file names and paths."""
+    if not title or len(title.strip()) < 3:
+        return False
+    text = title.strip()
+    lower = text.lower()
+    if lower in _JUNK_TITLES or lower.startswith(("untitled", "microsoft word - ", "microsoft powerpoint - ")):
+        return False
+    if _FILE_NAME.search(text) or "/" in text or "\\" in text:
+        return False  # a file name or path ("C:\\work\\q3.doc", "report.pdf")
+    if not any(c.isalpha() for c in text):
+        return False  # "0001193125-23-123456", "2023-10-31"
+    if " " not in text and (any(c.isdigit() for c in text) or len(text) > 40):
+        return False  # one token with digits: an accession number, a hash, "d512345d10q"
+    return True
 
 
 def read_html(path: Path) -> tuple[str | None, str]:
@@ -77,26 +188,73 @@ def read_html(path: Path) -> tuple[str | None, str]:
     return title, _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
 
 
-def read_pdf(path: Path) -> tuple[str | None, str]:
-    """(title from the PDF's metadata, text of all pages separated by blank lines)."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
+@contextmanager
+def _quiet_pypdf() -> Iterator[None]:
+    """pypdf logs a warning per repaired cross-reference or odd object: noise on real filings."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
     try:
-        reader = PdfReader(str(path))
-        if reader.is_encrypted:
-            raise UnreadableFileError("encrypted PDF")
-        pages = [page.extract_text() or "" for page in reader.pages]
-        title = reader.metadata.title if reader.metadata is not None else None
-    except UnreadableFileError:
-        raise
-    except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
-        raise UnreadableFileError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def read_pdf(path: Path) -> tuple[str | None, str, int]:
+    """(title from the PDF's metadata, text of all pages separated by blank lines, unreadable pages).
+
+    A PDF encrypted with only an owner password (printing/copying restrictions, common on
+    filings) opens with the empty user password; only one that needs a real password is refused.
+    Any error pypdf raises (its whole family, limits included, and the plain exceptions broken
+    files provoke) becomes an UnreadableFileError; a page that fails alone is skipped and counted.
+    Text that extracts as mojibake (a font without a usable ToUnicode map) is refused.
+    """
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError
+
+    with _quiet_pypdf():
+        try:
+            reader = PdfReader(str(path))
+            if reader.is_encrypted:
+                try:
+                    opened = reader.decrypt("")
+                except DependencyError as exc:
+                    raise UnreadableFileError(
+                        f"encrypted PDF: opening it needs a crypto library ({exc}); pip install cryptography"
+                    ) from None
+                if not opened:
+                    raise UnreadableFileError("encrypted PDF (needs a user password to open)")
+            pages, failed = [], 0
+            for page in reader.pages:
+                try:
+                    pages.append(page.extract_text() or "")
+                except Exception:  # noqa: BLE001 - one broken page must not lose the others
+                    failed += 1
+            try:
+                title = reader.metadata.title if reader.metadata is not None else None
+            except Exception:  # noqa: BLE001 - a broken info dictionary is no reason to lose the text
+                title = None
+        except UnreadableFileError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - pypdf raises its own family and plain ones alike
+            raise UnreadableFileError(f"unreadable PDF ({type(exc).__name__}: {_short(exc)})") from None
     text = "\n\n".join(page.strip() for page in pages if page.strip())
     if not text:
+        if failed:
+            raise UnreadableFileError(f"unreadable PDF (text extraction failed on all {failed} pages)")
         raise UnreadableFileError("PDF has no extractable text (scanned images?)")
+    garbled = garbled_fraction(text)
+    if garbled > GARBLED_FRACTION:
+        raise UnreadableFileError(
+            f"PDF text extracts as garbled characters ({garbled:.0%} unreadable: a broken font map?)"
+        )
     title = title.strip() if isinstance(title, str) and title.strip() else None
-    return title, text
+    return title, text, failed
+
+
+def _short(exc: BaseException, limit: int = 200) -> str:
+    message = " ".join(str(exc).split())
+    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 def iter_jsonl(path: Path, label: str | None = None) -> Iterator[tuple[str, Any]]:

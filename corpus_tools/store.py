@@ -8,6 +8,7 @@ on "#id" without an error, and a metadata filter is the only reliable way to sel
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from corpus_tools.embed import retrieval_text
 from corpus_tools.types import Chunk
 
 CHROMA_DIR = "chroma"
@@ -28,15 +30,39 @@ def embedded_client(folder: str | Path) -> Any:
     return chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
 
 
+def vector_id(chunk: Chunk) -> str:
+    """The Chroma id of a chunk's vector: its chunk id plus a hash of the text it embeds.
+
+    Re-indexing a document reuses its chunk ids, so vectors keyed by chunk id alone would be
+    overwritten before the new chunk table is committed: a crash in between paired old text with
+    new vectors. Content-keyed ids never overwrite a live vector; stale ones are deleted after
+    the commit, and the dense leg ignores ids the committed table does not name.
+    """
+    digest = hashlib.sha256(retrieval_text(chunk).encode("utf-8")).hexdigest()
+    return f"{chunk.chunk_id}@{digest[:16]}"
+
+
+# Keys of chunk metadata Chroma keeps for itself; document metadata may not shadow them.
+_RESERVED = ("chunk_id", "doc_id", "position", "n_tokens", "title")
+
+
 def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
-    """What Chroma stores next to each vector (its values must be str, int, float or bool)."""
-    return {
-        "chunk_id": chunk.chunk_id,
-        "doc_id": chunk.doc_id,
-        "position": int(chunk.position),
-        "n_tokens": int(chunk.n_tokens),
-        "title": str(chunk.metadata.get("title") or ""),
+    """What Chroma stores next to each vector (its values must be str, int, float or bool).
+
+    The document's own scalar metadata (source, file_name, year, ...) is kept too, so a `where`
+    filter on it runs inside Chroma.
+    """
+    meta: dict[str, Any] = {
+        k: v for k, v in chunk.metadata.items() if k not in _RESERVED and isinstance(v, (str, int, float, bool))
     }
+    meta.update(
+        chunk_id=chunk.chunk_id,
+        doc_id=chunk.doc_id,
+        position=int(chunk.position),
+        n_tokens=int(chunk.n_tokens),
+        title=str(chunk.metadata.get("title") or ""),
+    )
+    return meta
 
 
 def drop_collection(client: Any, name: str) -> None:
@@ -68,12 +94,16 @@ class ChromaStore:
         # Writes are serialised; reads run concurrently (Chroma's query path is thread-safe).
         self._write_lock = threading.Lock()
 
-    def upsert(self, chunks: Sequence[Chunk], texts: Sequence[str], vectors: np.ndarray) -> None:
+    def upsert(
+        self, chunks: Sequence[Chunk], texts: Sequence[str], vectors: np.ndarray, ids: Sequence[str] | None = None
+    ) -> None:
+        """Store vectors under `ids` (default: the chunk ids, the layout of indexes before vector ids)."""
+        ids = [c.chunk_id for c in chunks] if ids is None else list(ids)
         with self._write_lock:
             for start in range(0, len(chunks), self._batch):
                 part = chunks[start : start + self._batch]
                 self.collection.upsert(
-                    ids=[c.chunk_id for c in part],
+                    ids=ids[start : start + len(part)],
                     embeddings=np.asarray(vectors[start : start + len(part)], dtype=np.float32),
                     documents=list(texts[start : start + len(part)]),
                     metadatas=[chunk_metadata(c) for c in part],
@@ -85,14 +115,18 @@ class ChromaStore:
             for start in range(0, len(ids), self._batch):
                 self.collection.delete(ids=ids[start : start + self._batch])
 
-    def query(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
-        """(chunk_id, cosine similarity) of the `n` nearest chunks, nearest first."""
+    def query(self, vector: np.ndarray, n: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
+        """(vector id, cosine similarity) of the `n` nearest vectors, nearest first.
+
+        where: a Chroma metadata filter ({"year": 2023}, {"$and": [...]}) on chunk metadata.
+        """
         if n < 1:
             return []
         # Chroma returns fewer than n_results when the collection is smaller.
         result = self.collection.query(
             query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
             n_results=n,
+            where=where or None,
             include=["distances"],
         )
         ids = result["ids"][0]

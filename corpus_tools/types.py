@@ -73,6 +73,39 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class GrepScan:
+    """What one bounded grep scan found (row numbers of the chunk table).
+
+    rows: (row, match count) of the best rows, most matches first, ties in row order; counts are
+        capped (see corpus_tools.grep.MAX_COUNT).
+    complete: False when the time limit stopped the scan before every row was considered; the
+        rows are then the best of the `scanned` first rows.
+    capped: some returned count reached the cap (the ranking among those rows is by row order).
+    """
+
+    rows: Sequence[tuple[int, int]]
+    complete: bool
+    scanned: int
+    total: int
+    capped: bool
+
+
+@dataclass(frozen=True)
+class GrepResult:
+    """`Corpus.grep_report`: the hits and whether the scan covered the whole index.
+
+    complete: False when the time limit ended the scan early (hits are the best found so far).
+    scanned / total: chunks considered / chunks in the index. capped: see `GrepScan`.
+    """
+
+    hits: Sequence[Hit]
+    complete: bool
+    scanned: int
+    total: int
+    capped: bool
+
+
+@dataclass(frozen=True)
 class SkippedFile:
     """A source file or record that was not indexed, and why (never skipped silently)."""
 
@@ -81,11 +114,57 @@ class SkippedFile:
 
 
 @dataclass(frozen=True)
+class FileNote:
+    """Something worth knowing about a file that was indexed anyway ("decoded as cp1252")."""
+
+    path: str
+    note: str
+
+
+@dataclass(frozen=True)
 class LoadReport:
-    """What a loader produced: the documents and everything it refused, with reasons."""
+    """What a loader produced: the documents, everything it refused (with reasons), and notes."""
 
     documents: Sequence[Document]
     skipped: Sequence[SkippedFile] = ()
+    notes: Sequence[FileNote] = ()
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What `Corpus.build` (or `add`) did: counts, what was skipped and why, notes, and speed.
+
+    seconds: wall time of the whole build. embed_seconds: time spent computing embeddings (cache
+    hits cost none). chunks_per_s: chunks / seconds.
+    """
+
+    documents: int
+    chunks: int
+    skipped: Sequence[SkippedFile] = ()
+    notes: Sequence[FileNote] = ()
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+    @property
+    def chunks_per_s(self) -> float:
+        return self.chunks / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        """One paragraph a person can read: counts, then skip reasons grouped with counts."""
+        line = f"Indexed {self.documents:,} documents ({self.chunks:,} chunks) in {self.seconds:.1f} s"
+        if not self.skipped and not self.notes:
+            return line + "."
+        groups: dict[str, int] = {}
+        for entry in self.skipped:
+            kind = entry.reason.split(" (")[0].split(";")[0].split(":")[0]
+            groups[kind] = groups.get(kind, 0) + 1
+        parts = [f"{count} {kind}" for kind, count in sorted(groups.items(), key=lambda kv: -kv[1])]
+        text = f"{line}; skipped {len(self.skipped)}" + (f" ({', '.join(parts)})" if parts else "")
+        if self.notes:
+            text += f"; {len(self.notes)} note(s), e.g. {self.notes[0].path}: {self.notes[0].note}"
+        return text + "."
 
 
 @runtime_checkable
@@ -132,6 +211,10 @@ class UnknownDocumentError(CorpusError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class EmptyQueryError(CorpusError, ValueError):
+    """A search query with no words in it (refused, as the CLI refuses it)."""
 
 
 class InvalidPatternError(CorpusError, ValueError):

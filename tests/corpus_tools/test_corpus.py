@@ -148,8 +148,11 @@ def test_add_new_and_replace_existing(fresh_corpus):
         assert len(reopened) == 21
         assert "observatory" in reopened.chunk("pellis#0").text
         assert reopened.search("windmill barley", k=1)[0].chunk.doc_id == "zephyr-mill"
+        # The current generation and the previous one (kept for readers in other processes).
         assert sorted(p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25"))) == [
+            "bm25.1",
             "bm25.2",
+            "chunks.1.jsonl",
             "chunks.2.jsonl",
         ]
 

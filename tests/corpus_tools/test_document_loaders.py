@@ -27,7 +27,19 @@ def _reasons(report: LoadReport) -> dict[str, str]:
 def test_folder_loads_every_supported_file_with_relative_posix_ids():
     report = load_documents(DOCS)
     docs = _by_id(report)
-    assert list(docs) == ["honeybees.md", "lighthouse.html", "paper.pdf", "sub/glaciers.md", "volcanoes.txt"]
+    assert list(docs) == [
+        "honeybees.md",
+        "latin1.txt",
+        "lighthouse.html",
+        "paper.pdf",
+        "sub/glaciers.md",
+        "volcanoes.txt",
+    ]
+    # Non-UTF-8 text is decoded (charset detection), and the guess is reported, not hidden.
+    assert docs["latin1.txt"].text.startswith("café au lait")
+    assert docs["latin1.txt"].metadata["encoding"] and [n.path for n in report.notes] == ["latin1.txt"]
+    # The file name and relative path are kept for search and filters.
+    assert docs["sub/glaciers.md"].metadata == {"source": "sub/glaciers.md", "file_name": "glaciers.md"}
     assert docs["honeybees.md"].title == "Honeybee Navigation"  # first markdown heading
     assert docs["sub/glaciers.md"].title == "glaciers"  # no heading: the file name's stem
     assert docs["volcanoes.txt"].title == "volcanoes"
@@ -49,9 +61,8 @@ def test_pdf_text_and_title_from_metadata():
 
 def test_folder_reports_every_skipped_file_with_its_reason():
     reasons = _reasons(load_documents(DOCS))
-    assert set(reasons) == {".hidden.txt", "archive.txt", "blank.md", "diagram.png", "empty.txt", "latin1.txt"}
+    assert set(reasons) == {".hidden.txt", "archive.txt", "blank.md", "diagram.png", "empty.txt"}
     assert "binary" in reasons["archive.txt"]
-    assert "UTF-8" in reasons["latin1.txt"]
     assert "empty" in reasons["empty.txt"] and "empty" in reasons["blank.md"]
     assert "unsupported file type" in reasons["diagram.png"] and ".md" in reasons["diagram.png"]
     assert "hidden" in reasons[".hidden.txt"]

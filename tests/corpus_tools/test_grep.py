@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpus_tools import InvalidPatternError, Leg
-from corpus_tools.grep import compile_pattern, grep_rows
+from corpus_tools.grep import MAX_COUNT, GrepBuffer, compile_pattern, grep_rows
 
 
 def ids(hits):
@@ -56,9 +56,9 @@ def test_no_match_is_an_empty_list(corpus):
 
 def test_catastrophic_pattern_runs_in_linear_time(corpus):
     # A backtracking engine takes exponential time on this; RE2 answers at once.
-    assert grep_rows(r"(a+)+$", ["a" * 100_000 + "b"], k=5) == []
-    assert grep_rows(r"(a+)+$", ["a" * 100_000], k=5) == [(0, 1)]
-    assert grep_rows(r"(x+x+)+y", ["x" * 50_000], k=5) == []
+    assert grep_rows(r"(a+)+$", ["a" * 100_000 + "b"], k=5).rows == []
+    assert grep_rows(r"(a+)+$", ["a" * 100_000], k=5).rows == [(0, 1)]
+    assert grep_rows(r"(x+x+)+y", ["x" * 50_000], k=5).rows == []
     assert corpus.grep(r"(a+)+$") == []
 
 
@@ -88,3 +88,75 @@ def test_non_string_pattern(corpus):
 
 def test_compiled_patterns_are_cached():
     assert compile_pattern("ab+c") is compile_pattern("ab+c")
+
+
+# ---------------------------------------------------------------- bounded work on broad patterns
+
+TEXTS = [
+    f"Row {i}: the ferry to island {i % 7} leaves at {i % 24}:00; fares rose in {1990 + i % 30}.\nNext line."
+    for i in range(600)
+] + ["", "xxxx", "end of corpus $ ^ anchors"]
+PATTERNS = [
+    r"\bferry\b",
+    r"island [35]",
+    r"19\d\d",
+    r"\n",
+    r"[^a-z]+",
+    r"Next line\.$",
+    r"^Row 2\d\b",
+    r"(?m)^Next",
+    r"x*",
+    r"e",
+    r"\w",
+    ".",
+    r"zzz",
+    r"\$",
+    r"\A",
+    r"\z",
+    r"rose in 2019",
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_buffer_scan_equals_row_by_row_scan(pattern):
+    # The joined-buffer pre-filter is an optimisation only: same rows, same counts, same order.
+    buffer = GrepBuffer(TEXTS)
+    for k, skip in ((5, frozenset()), (50, frozenset({0, 1, 2, 300}))):
+        fast = grep_rows(pattern, TEXTS, k, skip, buffer=buffer, time_limit=None)
+        slow = grep_rows(pattern, TEXTS, k, skip, time_limit=None)
+        assert fast.rows == slow.rows and fast.complete and slow.complete
+        compiled = compile_pattern(pattern)
+        naive = sorted(
+            (
+                (row, min(sum(1 for _ in compiled.finditer(t.encode())), MAX_COUNT))
+                for row, t in enumerate(TEXTS)
+                if row not in skip and compiled.search(t.encode()) is not None
+            ),
+            key=lambda pair: (-pair[1], pair[0]),
+        )[:k]
+        assert fast.rows == naive
+
+
+def test_broad_patterns_stop_once_the_top_k_is_settled():
+    texts = ["word " * 300] * 20_000  # every row has 300 matches of \w+ and 1,200 of \w
+    for pattern in (".", r"\w", "x*", "o", r"\w+"):
+        scan = grep_rows(pattern, texts, 5, buffer=GrepBuffer(texts), time_limit=None)
+        assert [row for row, _ in scan.rows] == [0, 1, 2, 3, 4]
+        assert all(count == MAX_COUNT for _, count in scan.rows) and scan.capped
+        assert scan.complete and scan.scanned < 100  # it did not walk 20,000 rows
+
+
+def test_time_limit_says_it_was_hit():
+    texts = [f"row {i} has one match" for i in range(5000)]
+    scan = grep_rows("match", texts, 5, buffer=GrepBuffer(texts), time_limit=0.0)
+    assert not scan.complete and 0 < scan.scanned < len(texts) and scan.total == len(texts)
+    assert scan.rows == [(0, 1)]  # the best of what was scanned
+    full = grep_rows("match", texts, 5, buffer=GrepBuffer(texts), time_limit=None)
+    assert full.complete and full.scanned == len(texts)
+
+
+def test_corpus_grep_report(corpus):
+    report = corpus.grep_report(r"\bthe\b", k=3)
+    assert report.complete and report.total == len(corpus) and len(report.hits) == 3
+    assert [h.chunk.chunk_id for h in report.hits] == ids(corpus.grep(r"\bthe\b", k=3))
+    assert not corpus.grep_report("e", k=3, time_limit=0.0).complete

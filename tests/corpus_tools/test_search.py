@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from corpus_tools import Corpus, Leg, SearchConfig, make_reranker
+from corpus_tools import Corpus, EmptyQueryError, Leg, SearchConfig, make_reranker
 from corpus_tools.models import default_embedding_model_path
 from corpus_tools.rerank import BiEncoderReranker, CrossEncoderReranker, NoReranker
 
@@ -87,7 +87,11 @@ def test_token_budget_cuts_at_the_first_chunk_that_does_not_fit(corpus):
 def test_k_and_odd_queries(corpus):
     assert corpus.search("lanterns", k=0) == []
     assert len(corpus.search("lanterns", k=3)) == 3
-    assert len(corpus.search("", k=3)) == 3  # dense leg still ranks; BM25 has no terms
+    for empty in ("", "   \n"):  # refused, as the CLI refuses it (the dense leg would rank noise)
+        with pytest.raises(EmptyQueryError, match="empty"):
+            corpus.search(empty, k=3)
+        with pytest.raises(ValueError, match="empty"):
+            corpus.search_leg(empty, "dense")
     assert len(corpus.search("zzzqqq-unknownword", k=4)) == 4
     assert len(corpus.search("the of and", k=4)) == 4  # stopwords only
     with pytest.raises(ValueError, match="string"):
