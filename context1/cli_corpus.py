@@ -1,7 +1,9 @@
-"""`context1 index` and `context1 search`: build a hybrid index from documents, and query it.
+"""`context1 index|add|delete|sync|search`: build and update a hybrid index, and query it.
 
 A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
-`index` is `load_documents` + `Corpus.build`, `search` is `Corpus.open` + `Corpus.search`.
+`index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `search` is
+`Corpus.open` + `Corpus.search`. Heavy libraries (torch, chromadb) are imported inside the
+commands, so `--help` and argument errors answer at once.
 Expected failures (a missing folder, a folder that is not an index, a bad option, an unreachable
 Chroma server) print one line saying what to do and exit with status 2, without a traceback.
 """
@@ -23,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from corpus_tools.types import CorpusError, Hit, SkippedFile
+from corpus_tools.types import CorpusError, Hit, NothingToIndexError, SkippedFile
 
 EXIT_USAGE = 2  # the exit status of a command given bad input (click's convention for usage errors)
 SNIPPET_CHARS = 160  # one or two lines of a terminal per hit
@@ -115,7 +117,6 @@ def index_command(
     with _clean_errors():
         from corpus_tools.chunking import ChunkingConfig
         from corpus_tools.config import CorpusConfig, SearchConfig
-        from corpus_tools.loaders import load_documents
 
         if not Path(source).expanduser().exists():
             raise CommandError(f"no such file or folder: {source!r} (give a folder of documents or one file)")
@@ -132,18 +133,50 @@ def index_command(
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
-        report = load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
-        if not report.documents:
-            print_skipped(report.skipped)
-            raise CommandError(
-                f"nothing to index in {source!r}: {len(report.skipped)} file(s) or record(s) skipped (see above); "
-                "for record files, name the fields with --id-field/--title-field/--text-field"
-            )
         from corpus_tools import Corpus
 
-        corpus = Corpus.build(report, directory, config=config, client=client, progress=not no_progress)
+        _quiet_library_logs()
+        try:
+            corpus = Corpus.build(
+                _loader_source(source, id_field, title_field, text_field, glob),
+                directory,
+                config=config,
+                client=client,
+                progress=not no_progress,
+            )
+        except NothingToIndexError as exc:
+            print_skipped(exc.skipped)
+            raise CommandError(
+                f"nothing to index in {source!r}: {len(exc.skipped)} file(s) or record(s) skipped (see above); "
+                "for record files, name the fields with --id-field/--title-field/--text-field"
+            ) from None
         elapsed = time.perf_counter() - started
         print_index_summary(corpus, elapsed)
+
+
+def _loader_source(
+    source: str, id_field: str | None, title_field: str | None, text_field: str | None, glob: str | None
+) -> Any:
+    """What `Corpus.build` reads: the path itself (streamed) unless record options need the loader."""
+    if id_field is None and title_field is None and text_field is None and glob is None:
+        return source
+    from corpus_tools.loaders import load_documents
+
+    return load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
+
+
+def _quiet_library_logs() -> None:
+    """The CLI prints its own summary tables; the library's logged summary would repeat them."""
+    import logging
+
+    logging.getLogger("corpus_tools").setLevel(logging.ERROR)
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # "Loading weights" bars on every command say nothing actionable
+        hf_logging.set_verbosity_error()
+    except ImportError:  # pragma: no cover - a core dependency
+        pass
 
 
 def _check_reranker_option(reranker: str | None) -> None:
@@ -165,8 +198,27 @@ def print_index_summary(corpus: Any, seconds: float) -> None:
     table.add_row("chunks", f"{len(corpus):,}")
     table.add_row("skipped", f"{len(skipped):,}")
     table.add_row("time", f"{seconds:.1f} s")
+    report = getattr(corpus, "build_report", None)
+    if report is not None and report.chunks:
+        table.add_row("chunks/s", f"{report.chunks_per_s:,.1f}")
     _console().print(table)
     print_skipped(skipped)
+    if report is not None:
+        print_notes(report.notes)
+
+
+def print_notes(notes: Sequence[Any]) -> None:
+    """Files indexed with a caveat (a guessed encoding, unreadable pages)."""
+    if not notes:
+        return
+    table = Table(title="Indexed with notes", title_justify="left")
+    table.add_column("file", overflow="fold")
+    table.add_column("note", overflow="fold")
+    for note in notes[:20]:
+        table.add_row(escape(note.path), escape(note.note))
+    if len(notes) > 20:
+        table.add_row("…", f"{len(notes) - 20} more")
+    _console().print(table)
 
 
 def skip_groups(skipped: Sequence[SkippedFile]) -> list[tuple[str, list[str]]]:
@@ -218,20 +270,43 @@ def search_command(
     ] = None,
     chroma_port: ChromaPort = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where",
+            help='Filter on document metadata, Chroma syntax as JSON: \'{"file_name": "q3.pdf"}\', '
+            '\'{"year": {"$gte": 2022}}\'.',
+        ),
+    ] = None,
 ) -> None:
     """Hybrid search (BM25 + dense, fused with RRF, then reranked) over the index in DIR."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")
+        filters = parse_where(where)
         _check_reranker_option(reranker)
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port), reranker)
+        _quiet_library_logs()
         started = time.perf_counter()
-        hits = corpus.search(query, k=k, token_budget=budget)
+        hits = corpus.search(query, k=k, token_budget=budget, where=filters)
         elapsed = time.perf_counter() - started
         if as_json:
             typer.echo(json.dumps(hits_to_json(hits, corpus), ensure_ascii=False, indent=2))
         else:
             print_hits(hits, corpus, query, elapsed)
+
+
+def parse_where(where: str | None) -> dict[str, Any] | None:
+    """The --where JSON as a checked filter dict (None when not given)."""
+    if where is None:
+        return None
+    try:
+        value = json.loads(where)
+    except ValueError as exc:
+        raise CommandError(f'--where is not valid JSON ({exc}); e.g. --where \'{{"file_name": "q3.pdf"}}\'') from None
+    from corpus_tools.filters import check_where
+
+    return check_where(value)
 
 
 def open_index(directory: Path, client: Any = None, reranker: str | None = None) -> Any:
@@ -252,6 +327,9 @@ def open_index(directory: Path, client: Any = None, reranker: str | None = None)
     except IndexFormatError as exc:
         hint = f"build one with `context1 index SOURCE {directory}`"
         if not (directory / "manifest.json").exists():
+            if any(directory.iterdir()):
+                # `context1 index` refuses to replace a folder of other files: don't send the user there.
+                hint = "build one into a new or empty folder with `context1 index SOURCE NEWDIR`"
             raise CommandError(f"{str(directory)!r} is not a context1 index (no manifest.json); {hint}") from None
         raise CommandError(f"{str(directory)!r} is a broken context1 index: {exc} Rebuild it: {hint}") from None
 
@@ -322,7 +400,87 @@ def _snippet(text: str) -> str:
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 
+# ---------------------------------------------------------------- updates
+
+IndexDir = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
+
+
+def add_command(
+    directory: IndexDir,
+    source: Annotated[str, typer.Argument(help="A folder or file of documents; a known doc_id is replaced.")],
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+) -> None:
+    """Add documents to INDEX (incremental and crash-safe: a kill leaves the old or the new index)."""
+    with _clean_errors():
+        if not Path(source).expanduser().exists():
+            raise CommandError(f"no such file or folder: {source!r} (give a folder of documents or one file)")
+        corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
+        _quiet_library_logs()
+        before = len(corpus.skipped)
+        started = time.perf_counter()
+        n = corpus.add(source)
+        elapsed = time.perf_counter() - started
+        _console().print(
+            f"Added {n:,} document(s) to {corpus.path} in {elapsed:.1f} s; it now holds "
+            f"{len(corpus.doc_ids()):,} documents, {len(corpus):,} chunks.",
+            markup=False,
+        )
+        print_skipped(corpus.skipped[before:])
+
+
+def delete_command(
+    directory: IndexDir,
+    doc_ids: Annotated[list[str], typer.Argument(metavar="DOC_ID...", help="Ids of the documents to remove.")],
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+) -> None:
+    """Remove documents from INDEX by doc_id."""
+    with _clean_errors():
+        corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
+        unknown = [d for d in doc_ids if not corpus.has_doc(d)]
+        if unknown and len(unknown) == len(doc_ids):
+            from corpus_tools.types import UnknownDocumentError
+
+            try:
+                corpus.chunks(unknown[0])
+            except UnknownDocumentError as exc:
+                raise CommandError(f"{exc} Nothing deleted.") from None
+        n = corpus.delete(doc_ids)
+        message = f"Deleted {n:,} document(s) from {corpus.path}; {len(corpus.doc_ids()):,} remain."
+        if unknown:
+            message += f" Not in the index (ignored): {', '.join(unknown)}."
+        _console().print(message, markup=False)
+
+
+def sync_command(
+    directory: IndexDir,
+    folder: Annotated[str, typer.Argument(help="The folder of documents the index should mirror.")],
+    glob: Annotated[str | None, typer.Option(help="Only files matching this pattern, e.g. '**/*.pdf'.")] = None,
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+) -> None:
+    """Re-index only the files of FOLDER added, changed or removed since INDEX last saw them."""
+    with _clean_errors():
+        if not Path(folder).expanduser().is_dir():
+            raise CommandError(f"no such folder: {folder!r}")
+        corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
+        _quiet_library_logs()
+        started = time.perf_counter()
+        report = corpus.sync(folder, glob=glob)
+        elapsed = time.perf_counter() - started
+        _console().print(
+            f"Synced {corpus.path} with {folder} in {elapsed:.1f} s: {len(report.added)} added, "
+            f"{len(report.updated)} updated, {len(report.deleted)} deleted, {report.unchanged} unchanged.",
+            markup=False,
+        )
+        print_skipped(report.skipped)
+
+
 def register(app: typer.Typer) -> None:
-    """Add `index` and `search` to the context1 command line."""
+    """Add `index`, `add`, `delete`, `sync` and `search` to the context1 command line."""
     app.command("index")(index_command)
+    app.command("add")(add_command)
+    app.command("delete")(delete_command)
+    app.command("sync")(sync_command)
     app.command("search")(search_command)

@@ -46,6 +46,7 @@ from corpus_tools.types import (
     Embedder,
     FileNote,
     LoadReport,
+    NothingToIndexError,
     SkippedFile,
     Tokenizer,
 )
@@ -367,7 +368,7 @@ def build_index(
         sink.close()
         if not sink.n_chunks:
             reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
-            raise CorpusError(f"No documents to index ({len(skipped)} skipped: {reasons})")
+            raise NothingToIndexError(f"No documents to index ({len(skipped)} skipped: {reasons})", skipped)
         write_skipped(staging / SKIPPED, skipped)
         sink.bm25.build().save(staging / "bm25")
         manifest = new_manifest(config, embedder, collection, server=client is not None)

@@ -17,7 +17,6 @@ import dataclasses
 import difflib
 import json
 import logging
-import os
 import shutil
 import threading
 from collections.abc import Iterable, Sequence
@@ -50,6 +49,7 @@ from corpus_tools.types import (
     Tokenizer,
     UnknownDocumentError,
 )
+from corpus_tools.update import SyncReport, copy_table, read_generation, remove_old_generations, sync_folder
 
 _REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
 WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
@@ -205,7 +205,7 @@ class Corpus:
             )
         store = _open_store(path, manifest, client)
         try:
-            manifest, chunks, vector_ids, bm25 = _read_generation(path, manifest, config)
+            manifest, chunks, vector_ids, bm25 = read_generation(path, manifest, config)
         except (OSError, ValueError, KeyError) as exc:
             store.close()
             raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {_REBUILD_HINT}") from exc
@@ -527,6 +527,10 @@ class Corpus:
             self._commit(keep, [], [], stale, [])
             return len(gone)
 
+    def sync(self, folder: str | Path, glob: str | None = None) -> SyncReport:
+        """Re-index only the files of `folder` that were added, changed or removed since (see update.sync_folder)."""
+        return sync_folder(self, folder, glob)
+
     def _vector_id(self, chunk: Chunk) -> str:
         # Indexes built before content-keyed vector ids keep bare chunk ids (and their old
         # overwrite-in-place behaviour); rebuilding one moves it to the crash-safe layout.
@@ -543,7 +547,7 @@ class Corpus:
         on_disk = _read_manifest(self.path)
         if on_disk.get("generation") == self._manifest.get("generation"):
             return
-        manifest, chunks, vector_ids, bm25 = _read_generation(self.path, on_disk, self.config)
+        manifest, chunks, vector_ids, bm25 = read_generation(self.path, on_disk, self.config)
         self._manifest = manifest
         self._state = _State(chunks, bm25, vector_ids)
         self.skipped = _build.read_skipped(self.path / _build.SKIPPED)
@@ -585,7 +589,7 @@ class Corpus:
         shutil.rmtree(self.path / files["bm25"], ignore_errors=True)
         bm25.save(self.path / files["bm25"])
         bm25 = BM25Index.load(self.path / files["bm25"], self.config.bm25)
-        self.last_commit_bytes = _copy_table(
+        self.last_commit_bytes = copy_table(
             self.path / old_files["chunks"], self.path / files["chunks"], keep_rows, new_chunks, new_vids
         )
         all_skipped = [*self.skipped, *skipped]
@@ -601,9 +605,7 @@ class Corpus:
         self.skipped = all_skipped
         if stale_vids:
             self._store.delete(stale_vids)
-        _remove_old_generations(
-            self.path, keep={files["chunks"], files["bm25"], old_files["chunks"], old_files["bm25"]}
-        )
+        remove_old_generations(self.path, keep={files["chunks"], files["bm25"], old_files["chunks"], old_files["bm25"]})
 
     @property
     def cache_stats(self) -> dict[str, int]:
@@ -614,67 +616,6 @@ class Corpus:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _copy_table(
-    old: Path, new: Path, keep_rows: np.ndarray, new_chunks: Sequence[Chunk], new_vids: Sequence[str]
-) -> int:
-    """Write the next chunk table: kept rows copied line by line as bytes, then the new rows.
-
-    Returns the bytes written. Row i of the table is line i, so no JSON is parsed or re-encoded.
-    """
-    keep = np.zeros(0, dtype=bool)
-    if keep_rows.size:
-        keep = np.zeros(int(keep_rows.max()) + 1, dtype=bool)
-        keep[keep_rows] = True
-    # Kept rows must stay in their order: `keep` lists rows ascending, which line order gives.
-    tmp = new.with_name(f".{new.name}.tmp-{os.getpid()}")
-    written = 0
-    with open(old, "rb") as src, open(tmp, "wb") as dst:
-        for row, line in enumerate(src):
-            if row < len(keep) and keep[row]:
-                dst.write(line)
-                written += len(line)
-        tail = "".join(_build._chunk_row(c, vid) for c, vid in zip(new_chunks, new_vids, strict=True)).encode("utf-8")
-        dst.write(tail)
-        written += len(tail)
-        dst.flush()
-        os.fsync(dst.fileno())
-    os.replace(tmp, new)
-    return written
-
-
-def _remove_old_generations(path: Path, keep: set[str]) -> None:
-    """Delete table and BM25 generations older than the previous one (readers may still hold that)."""
-    for entry in path.iterdir():
-        name = entry.name
-        is_table = name.startswith("chunks.") and name.endswith(".jsonl")
-        is_bm25 = entry.is_dir() and (name == "bm25" or (name.startswith("bm25.") and name[5:].isdigit()))
-        if (is_table or is_bm25) and name not in keep:
-            if entry.is_dir():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)
-
-
-def _read_generation(
-    path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[dict[str, Any], list[Chunk], list[str], BM25Index]:
-    """(manifest, chunks, vector ids, BM25) of the generation the manifest names.
-
-    A writer in another process may commit between our reading the manifest and the files; it
-    keeps the previous generation's files, and if even those are gone we re-read the manifest.
-    """
-    for attempt in range(3):
-        try:
-            chunks, vector_ids = _build.read_chunk_rows(path / manifest["files"]["chunks"])
-            bm25 = BM25Index.load(path / manifest["files"]["bm25"], config.bm25)
-            return manifest, chunks, vector_ids, bm25
-        except FileNotFoundError:
-            if attempt == 2:
-                raise
-            manifest = _read_manifest(path)
-    raise AssertionError("unreachable")
 
 
 def _check_query(query: Any) -> None:

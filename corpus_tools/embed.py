@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,23 @@ def bm25_text(chunk: Chunk) -> str:
     return text
 
 
+@contextmanager
+def _quiet_weight_loading() -> Iterator[None]:
+    """transformers draws a "Loading weights" bar on every model load: noise for a local 90 MB model."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - a dependency of sentence-transformers
+        yield
+        return
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
+
+
 class SentenceTransformerEmbedder:
     """A local sentence-transformers model behind the `Embedder` protocol (unit-norm float32).
 
@@ -59,7 +77,8 @@ class SentenceTransformerEmbedder:
         is_default = model is None or str(model) == DEFAULT_EMBEDDING_MODEL
         self.name = DEFAULT_EMBEDDING_MODEL if is_default else str(self.path.resolve())
         self.batch_size = batch_size
-        self._model = SentenceTransformer(str(self.path), device=device, local_files_only=True)
+        with _quiet_weight_loading():
+            self._model = SentenceTransformer(str(self.path), device=device, local_files_only=True)
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
         self._lock = threading.Lock()

@@ -210,6 +210,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         return
     metadata: dict[str, Any] = {"source": where, "file_name": path.name}
     try:
+        stat = path.stat()
+        # `Corpus.sync` re-reads a file only when its size or modification time changed.
+        metadata.update(source_size=stat.st_size, source_mtime_ns=stat.st_mtime_ns)
+    except OSError:
+        pass
+    try:
         if suffix in readers.HTML_SUFFIXES:
             title, text = readers.read_html(path)
         elif suffix in readers.PDF_SUFFIXES:
@@ -233,6 +239,11 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         yield SkippedFile(where, "empty file"), where
         return
     yield Document(doc_id=doc_id, text=text, title=title or readers.stem_title(path), metadata=metadata), where
+
+
+def iter_file_documents(path: Path, doc_id: str) -> Iterator[tuple[Item, str]]:
+    """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None))
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:

@@ -213,6 +213,14 @@ class UnknownDocumentError(CorpusError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class NothingToIndexError(CorpusError):
+    """A build whose source held no indexable document; `skipped` says why for each file."""
+
+    def __init__(self, message: str, skipped: Sequence[SkippedFile] = ()) -> None:
+        super().__init__(message)
+        self.skipped = list(skipped)
+
+
 class EmptyQueryError(CorpusError, ValueError):
     """A search query with no words in it (refused, as the CLI refuses it)."""
 

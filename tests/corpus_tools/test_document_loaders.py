@@ -39,7 +39,8 @@ def test_folder_loads_every_supported_file_with_relative_posix_ids():
     assert docs["latin1.txt"].text.startswith("café au lait")
     assert docs["latin1.txt"].metadata["encoding"] and [n.path for n in report.notes] == ["latin1.txt"]
     # The file name and relative path are kept for search and filters.
-    assert docs["sub/glaciers.md"].metadata == {"source": "sub/glaciers.md", "file_name": "glaciers.md"}
+    meta = docs["sub/glaciers.md"].metadata
+    assert meta["source"] == "sub/glaciers.md" and meta["file_name"] == "glaciers.md" and meta["source_size"] > 0
     assert docs["honeybees.md"].title == "Honeybee Navigation"  # first markdown heading
     assert docs["sub/glaciers.md"].title == "glaciers"  # no heading: the file name's stem
     assert docs["volcanoes.txt"].title == "volcanoes"

@@ -1,0 +1,187 @@
+"""Incremental, crash-safe updates: add/delete/sync, a SIGKILL mid-add, metadata filters, and the CLI."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from context1 import cli_corpus
+from corpus_tools import Corpus, CorpusConfig, Document, retrieval_text
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cached_rows(cache: Path) -> int:
+    db = cache / "embeddings.sqlite3"
+    if not db.exists():
+        return 0
+    with sqlite3.connect(str(db), timeout=5) as conn:
+        try:
+            return conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+        except sqlite3.OperationalError:
+            return 0
+
+
+N = 40
+
+
+def villages(year: int) -> list[Document]:
+    return [
+        Document(f"village-{i:04d}", f"Village {i} lies {i % 97} km from the coast; its bell was cast in {year + i}.")
+        for i in range(N)
+    ]
+
+
+def assert_vectors_match_text(corpus: Corpus) -> None:
+    """The invariant a crash must never break: every chunk's stored vector embeds its current text."""
+    chunks = [corpus.chunk(cid) for d in corpus.doc_ids() for cid in (c.chunk_id for c in corpus.chunks(d))]
+    stored = corpus._stored_vectors([c.chunk_id for c in chunks])
+    assert set(stored) == {c.chunk_id for c in chunks}
+    fresh = corpus.embedder.inner.encode_document([retrieval_text(c) for c in chunks])
+    sims = np.einsum("ij,ij->i", np.stack([stored[c.chunk_id] for c in chunks]), fresh)
+    assert sims.min() > 0.999, [chunks[i].chunk_id for i in np.flatnonzero(sims <= 0.999)][:5]
+
+
+ADD_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, {repo!r})
+    from corpus_tools import Corpus, Document
+    docs = [Document(f"village-{{i:04d}}", f"Village {{i}} lies {{i % 97}} km from the coast; its bell was cast in {{2500 + i}}.")
+            for i in range({n})]
+    with Corpus.open({path!r}) as corpus:
+        corpus.add(docs)
+    print("FINISHED", flush=True)
+    """
+)
+
+
+@pytest.mark.slow
+def test_sigkill_during_add_leaves_old_or_new_state_never_a_mix(tmp_path):
+    cache = tmp_path / "cache"
+    path = tmp_path / "idx"
+    config = CorpusConfig(embedding_cache=str(cache), batch_size=4)  # many small committed steps
+    Corpus.build(villages(1500), path, config=config, progress=False).close()
+    before = cached_rows(cache)
+    script = ADD_SCRIPT.format(repo=str(REPO), n=N, path=str(path))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180
+        while cached_rows(cache) < before + 8:  # replacement vectors are being written
+            if proc.poll() is not None:
+                pytest.fail(f"add exited before it could be killed: {proc.stdout.read().decode()[-2000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail("add did not start embedding within 180 s")
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert cached_rows(cache) - before < N, "the add finished before the kill; make it slower"
+
+    with Corpus.open(path) as old:  # the old state, whole: old text, and vectors of the old text
+        assert old.manifest["generation"] == 0 and len(old) == N
+        assert "1542" in old.chunk("village-0042#0").text
+        assert_vectors_match_text(old)
+        assert old.search("bell cast in 1542", k=1)[0].chunk.doc_id == "village-0042"
+        # Finishing the update afterwards gives the new state, equally consistent.
+        old.add(villages(2500))
+        assert "2542" in old.chunk("village-0042#0").text
+        assert_vectors_match_text(old)
+        assert old._store.count() == N  # the replaced vectors were removed after the commit
+
+
+def test_incremental_add_delete_keep_bm25_identical_to_a_rebuild(tmp_path, config, mini_docs):
+    extra = [Document("new-a", "Quokkas smile on Rottnest Island."), Document("new-b", "Wombats have cubic droppings.")]
+    with Corpus.build(mini_docs, tmp_path / "inc", config=config, progress=False) as inc:
+        inc.add(extra)
+        inc.delete([mini_docs[0].doc_id])
+        inc.add([Document(mini_docs[3].doc_id, "Replaced text about lighthouses and quokkas.")])
+        expected = [d for d in mini_docs[1:] if d.doc_id != mini_docs[3].doc_id]
+        expected += extra + [Document(mini_docs[3].doc_id, "Replaced text about lighthouses and quokkas.")]
+        with Corpus.build(expected, tmp_path / "full", config=config, progress=False) as full:
+            assert [c.chunk_id for c in inc._state.chunks] == [c.chunk_id for c in full._state.chunks]
+            for query in ("quokkas lighthouse", "wombats", "bell tower Brennholt"):
+                assert np.allclose(inc._state.bm25.scores(query), full._state.bm25.scores(query), atol=1e-5)
+        assert inc.last_commit_bytes > 0
+
+
+def test_where_filters_both_legs(corpus):
+    doc = corpus.doc_ids()[2]
+    for where in ({"doc_id": doc}, {"doc_id": {"$in": [doc]}}, {"$and": [{"doc_id": doc}, {"position": 0}]}):
+        hits = corpus.search("the town and its people", k=5, where=where)
+        assert hits and {h.chunk.doc_id for h in hits} == {doc}
+        for leg in ("bm25", "dense"):
+            assert {h.chunk.doc_id for h in corpus.search_leg("town", leg, k=5, where=where)} <= {doc}
+    assert corpus.search("town", where={"doc_id": "no-such-doc"}) == []
+    with pytest.raises(ValueError, match="unknown operator"):
+        corpus.search("town", where={"doc_id": {"$like": "x"}})
+
+
+@pytest.fixture
+def cli(tmp_path):
+    app = typer.Typer(pretty_exceptions_enable=False)
+    cli_corpus.register(app)
+    runner = CliRunner(env={"COLUMNS": "200", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path / "home")})
+    return lambda *args: runner.invoke(app, [str(a) for a in args])
+
+
+def test_cli_add_delete_sync(tmp_path, cli):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "herons.md").write_text("# Herons\nHerons nest in the reeds by the river.")
+    (docs / "otters.md").write_text("# Otters\nOtters slide down muddy banks.")
+    (docs / "kites.md").write_text("# Kites\nRed kites circle over the valley.")
+    index = tmp_path / "index"
+    assert cli("index", docs, index, "--no-progress").exit_code == 0
+
+    # sync: one changed, one removed, one new, one untouched.
+    (docs / "otters.md").write_text("# Otters\nOtters hunt crayfish at night.")
+    (docs / "kites.md").unlink()
+    (docs / "swifts.md").write_text("# Swifts\nSwifts sleep on the wing.")
+    result = cli("sync", index, docs)
+    assert result.exit_code == 0, result.output
+    assert "1 added, 1 updated, 1 deleted, 1 unchanged" in result.output
+    with Corpus.open(index) as corpus:
+        assert sorted(corpus.doc_ids()) == ["herons.md", "otters.md", "swifts.md"]
+        assert "crayfish" in corpus.chunk("otters.md#0").text
+    assert "0 added, 0 updated, 0 deleted, 3 unchanged" in cli("sync", index, docs).output
+
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "larks.txt").write_text("Skylarks sing while climbing.")
+    result = cli("add", index, more)
+    assert result.exit_code == 0 and "Added 1 document" in result.output
+    result = cli("delete", index, "larks.txt", "nope.md")
+    assert result.exit_code == 0 and "Deleted 1 document" in result.output and "nope.md" in result.output
+    result = cli("delete", index, "nope.md")
+    assert result.exit_code == 2 and "Unknown doc_id" in result.output
+    result = cli("search", index, "crayfish", "--where", '{"file_name": "otters.md"}', "--json")
+    assert result.exit_code == 0 and '"otters.md#0"' in result.output
+    result = cli("search", index, "crayfish", "--where", "{not json")
+    assert result.exit_code == 2 and "--where is not valid JSON" in result.output
+
+
+def test_error_hints_never_point_at_a_command_that_refuses(tmp_path, cli):
+    folder = tmp_path / "stuff"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not an index")
+    result = cli("search", folder, "anything")
+    assert result.exit_code == 2 and "new or empty folder" in result.output
+    # ... and following the hint literally would have been refused:
+    refused = cli("index", tmp_path / "stuff", folder, "--no-progress")
+    assert refused.exit_code != 0
