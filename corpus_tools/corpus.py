@@ -197,24 +197,37 @@ class Corpus:
         config = CorpusConfig.from_dict(manifest["config"])
         if search is not None:
             config = dataclasses.replace(config, search=search)
-        embedder = _build.make_embedder(config)
-        if embedder.dim != manifest.get("embedding_dim", embedder.dim):
-            raise IndexFormatError(
-                f"Index {str(path)!r} holds {manifest['embedding_dim']}-d vectors but its model "
-                f"{config.embedding_model!r} makes {embedder.dim}-d ones. {_REBUILD_HINT}"
-            )
+        # Loading the model (importing torch and sentence-transformers) is most of an open's cost:
+        # it runs in a thread while this one opens the vector store and reads table and BM25.
+        loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpus-open")
+        embedder_future = loader.submit(_build.make_embedder, config)
+        tokenizer_future = loader.submit(_build.make_tokenizer, config)
+        loader.shutdown(wait=False)
         store = _open_store(path, manifest, client)
         try:
             manifest, chunks, vector_ids, bm25 = read_generation(path, manifest, config)
+            if bm25.n_docs != len(chunks):
+                raise IndexFormatError(
+                    f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table "
+                    f"{len(chunks)}. {_REBUILD_HINT}"
+                )
         except (OSError, ValueError, KeyError) as exc:
             store.close()
             raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {_REBUILD_HINT}") from exc
-        if bm25.n_docs != len(chunks):
+        except BaseException:
             store.close()
-            raise IndexFormatError(
-                f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table {len(chunks)}. "
-                + _REBUILD_HINT
-            )
+            raise
+        try:  # the model's own errors (a missing model folder) pass through unchanged
+            embedder = embedder_future.result()
+            if embedder.dim != manifest.get("embedding_dim", embedder.dim):
+                raise IndexFormatError(
+                    f"Index {str(path)!r} holds {manifest['embedding_dim']}-d vectors but its model "
+                    f"{config.embedding_model!r} makes {embedder.dim}-d ones. {_REBUILD_HINT}"
+                )
+            tokenizer = tokenizer_future.result()
+        except BaseException:
+            store.close()
+            raise
         skipped = _build.read_skipped(path / _build.SKIPPED)
         corpus = cls(
             path,
@@ -223,7 +236,7 @@ class Corpus:
             _State(chunks, bm25, vector_ids),
             store,
             embedder,
-            _build.make_tokenizer(config),
+            tokenizer,
             NoReranker(),
             skipped,
         )

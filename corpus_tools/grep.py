@@ -26,7 +26,7 @@ MAX_PATTERN_MEMORY = 64 << 20
 MAX_COUNT = 100
 # A grep is one tool call inside an agent's turn: past this many seconds it returns the best rows
 # found so far and says it stopped early.
-TIME_LIMIT_S = 2.0
+TIME_LIMIT_S = 1.0
 # Anchors whose meaning differs between a chunk on its own and the joined buffer.
 _ROW_ANCHORS = re.compile(r"[\^$]|\\[Az]")
 _UNSUPPORTED = (
@@ -84,11 +84,12 @@ class GrepBuffer:
         end = self.starts[row + 1] - 1 if row + 1 < len(self.starts) else len(self.data)
         return self.data[self.starts[row] : end]
 
-    def candidate_rows(self, compiled, first_row: int = 0) -> Iterator[int]:
-        """Rows (ascending) where a match of `compiled` starts in the joined buffer.
+    def candidate_rows(self, compiled, first_row: int = 0) -> Iterator[tuple[int, bool]]:
+        """(row, verified) for rows (ascending) where a match of `compiled` starts in the joined buffer.
 
         Every row with a match on its own text is among them (for patterns without ^, $, \\A,
         \\z, whose meaning changes at a row boundary; the caller scans those row by row).
+        verified: the match ended inside the row, so the row matches on its own text too.
         """
         starts, data = self.starts, self.data
         pos = starts[first_row] if first_row < len(starts) else len(data) + 1
@@ -97,7 +98,8 @@ class GrepBuffer:
             if match is None:
                 return
             row = bisect_right(starts, match.start()) - 1
-            yield row
+            end = starts[row + 1] - 1 if row + 1 < len(starts) else len(data)
+            yield row, match.end() <= end
             if row + 1 >= len(starts):
                 return
             pos = starts[row + 1]
@@ -126,21 +128,21 @@ def grep_rows(
         return GrepScan(rows=[], complete=True, scanned=0, total=len(texts), capped=False)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if buffer is not None and not _ROW_ANCHORS.search(pattern):
-        rows: Iterable[int] = buffer.candidate_rows(compiled)
+        rows: Iterable[tuple[int, bool]] = buffer.candidate_rows(compiled)
     else:
-        rows = range(len(texts))
+        rows = ((row, False) for row in range(len(texts)))
     # Rows are matched as UTF-8 bytes: google-re2 maps every match of a str back to character
     # offsets in Python, which made counting 15-35x slower than on bytes.
     row_bytes = buffer.row if buffer is not None else (lambda r: texts[r].encode("utf-8"))
     counts: list[tuple[int, int]] = []
     full = 0
     complete, scanned = True, 0
-    for row in rows:
+    for row, verified in rows:
         scanned = row + 1
         if row in skip:
             continue
         data = row_bytes(row)
-        if compiled.search(data) is None:  # a candidate whose buffer match spanned two rows
+        if not verified and compiled.search(data) is None:  # no match, or one that spanned two rows
             continue
         count = count_matches(compiled, data, max_count)
         counts.append((row, count))

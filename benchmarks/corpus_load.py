@@ -1,0 +1,327 @@
+"""corpus_tools under load (issue 11): bounded grep, streaming builds, incremental add, cold start.
+
+Measurements (builds in their own subprocesses, so peak RSS is that job's alone):
+  grep      worst case of broad patterns ('.', '\\w', 'x*', 'e') and full-scan ones over ~5k and
+            ~50k chunk-sized HotpotQA paragraphs, k=5: the bounded scan (RE2 over a joined
+            buffer, capped counts, early stop) vs the previous Python loop (timed on a 1,000-row
+            slice and scaled, since it runs for minutes on 50k).
+  build     peak RSS and time of `Corpus.build` at --sizes chunks (default 5k, 50k), from
+            --unique HotpotQA paragraphs replicated under distinct doc ids (the embedding cache
+            makes copies cheap; replicated text is what the issue allows); then `add` of one new
+            document: time and bytes written.
+  coldstart `context1 search INDEX QUERY` as a fresh process: wall time to the printed result,
+            and inside one process the time to import, open the index and run the first search.
+  throughput indexing chunks/s with a cold cache next to MiniLM's own encode rate on the same
+            texts, same run (one encode call, which sorts by length itself).
+
+  HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python benchmarks/corpus_load.py --data-dir ../shared/data all
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "benchmarks" / "out" / "corpus_load"
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _paragraphs(data_dir: str, limit: int | None = None):
+    from eval.loaders import load_benchmark
+
+    return list(load_benchmark("hotpotqa", data_dir).documents)[:limit]
+
+
+def _replicated(data_dir: str, unique: int, n: int):
+    """n documents: `unique` HotpotQA paragraphs repeated under distinct doc ids (a generator)."""
+    from corpus_tools import Document
+
+    base = _paragraphs(data_dir, unique)
+    for i in range(n):
+        d = base[i % len(base)]
+        yield Document(f"{d.doc_id}@{i // len(base)}", d.text, d.title, d.metadata)
+
+
+# ---------------------------------------------------------------- grep
+
+
+def _old_grep(pattern: str, texts: list[str], k: int) -> list[tuple[int, int]]:
+    """The grep of commit 302858e: a Python loop, every match of every row counted on str."""
+    from corpus_tools.grep import compile_pattern
+
+    compiled = compile_pattern(pattern)
+    counts = []
+    for row, text in enumerate(texts):
+        if compiled.search(text) is None:
+            continue
+        counts.append((row, sum(1 for _ in compiled.finditer(text))))
+    counts.sort(key=lambda pair: (-pair[1], pair[0]))
+    return counts[:k]
+
+
+def bench_grep(args: argparse.Namespace) -> dict[str, Any]:
+    from corpus_tools.grep import GrepBuffer, grep_rows
+
+    base = [f"{d.title}\n{d.text}" for d in _paragraphs(args.data_dir)]
+    patterns = [".", r"\w", "x*", "e", r"\bthe\b", r"[0-9]{4}", "zqxjv"]
+    rows = []
+    for size in (5_000, 50_000):
+        texts = [base[i % len(base)] for i in range(size)]
+        t0 = time.perf_counter()
+        buffer = GrepBuffer(texts)
+        buffer_s = time.perf_counter() - t0
+        for pattern in patterns:
+            times, scan = [], None
+            for _ in range(3):
+                t0 = time.perf_counter()
+                scan = grep_rows(pattern, texts, 5, buffer=buffer)
+                times.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            _old_grep(pattern, texts[:1000], 5)
+            old_1k = time.perf_counter() - t0
+            rows.append(
+                {
+                    "chunks": size,
+                    "pattern": pattern,
+                    "new_s": statistics.median(times),
+                    "new_max_s": max(times),
+                    "complete": scan.complete,
+                    "scanned": scan.scanned,
+                    "old_s_scaled": old_1k * size / 1000,
+                    "buffer_build_s": buffer_s,
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return {"grep": rows}
+
+
+# ---------------------------------------------------------------- build / add (subprocess)
+
+
+def worker_build(args: argparse.Namespace) -> dict[str, Any]:
+    from corpus_tools import Corpus, CorpusConfig, Document
+
+    config = CorpusConfig(embedding_cache=str(OUT / "cache"))
+    path = Path(args.path)
+    started = time.perf_counter()
+    corpus = Corpus.build(_replicated(args.data_dir, args.unique, args.size), path, config=config, progress=False)
+    build_s = time.perf_counter() - started
+    result: dict[str, Any] = {
+        "chunks": len(corpus),
+        "build_s": build_s,
+        "build_peak_rss_mb": _peak_rss_mb(),
+        "chunks_per_s": corpus.build_report.chunks_per_s,
+    }
+    if args.add:
+        before = _folder_bytes(path)
+        doc = Document("new-doc", "Zanzibar spice farms export cloves, nutmeg and cinnamon. " * 30, "Spice farms")
+        started = time.perf_counter()
+        corpus.add([doc])
+        result["add_one_s"] = time.perf_counter() - started
+        result["add_table_bytes"] = corpus.last_commit_bytes
+        bm25 = path / corpus.manifest["files"]["bm25"]
+        result["add_bm25_bytes"] = sum(p.stat().st_size for p in bm25.rglob("*") if p.is_file())
+        result["index_bytes_before"] = before
+        started = time.perf_counter()
+        corpus.delete(["new-doc"])
+        result["delete_one_s"] = time.perf_counter() - started
+    corpus.close()
+    return result
+
+
+def _folder_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def run_worker(kind: str, **options: Any) -> dict[str, Any]:
+    argv = [sys.executable, __file__, "--data-dir", options.pop("data_dir"), f"worker-{kind}"]
+    for key, value in options.items():
+        if value is True:
+            argv.append(f"--{key.replace('_', '-')}")
+        elif value is not None and value is not False:
+            argv += [f"--{key.replace('_', '-')}", str(value)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"worker {kind} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def bench_build(args: argparse.Namespace) -> dict[str, Any]:
+    rows = []
+    for size in args.sizes:
+        path = OUT / f"index-{size}"
+        row = run_worker("build", data_dir=args.data_dir, size=size, unique=args.unique, path=path, add=True)
+        row["size"] = size
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return {"build": rows}
+
+
+# ---------------------------------------------------------------- cold start
+
+
+def worker_open(args: argparse.Namespace) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    from corpus_tools import Corpus
+
+    imported = time.perf_counter() - t0
+    corpus = Corpus.open(args.path)
+    opened = time.perf_counter() - t0
+    corpus.search("Which magazine was started first?", k=5)
+    first = time.perf_counter() - t0
+    return {"import_s": imported, "open_s": opened, "first_search_s": first, "peak_rss_mb": _peak_rss_mb()}
+
+
+def bench_coldstart(args: argparse.Namespace) -> dict[str, Any]:
+    path = OUT / f"index-{args.sizes[0]}"
+    rows = []
+    for _ in range(3):
+        row = run_worker("open", data_dir=args.data_dir, path=path)
+        cli = [
+            sys.executable,
+            "-m",
+            "context1.cli",
+            "search",
+            str(path),
+            "Which magazine was started first?",
+            "-k",
+            "5",
+        ]
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            cli, env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}, capture_output=True
+        )
+        row["cli_search_wall_s"] = time.perf_counter() - t0
+        row["cli_rc"] = proc.returncode
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return {"coldstart": rows}
+
+
+# ---------------------------------------------------------------- throughput
+
+
+def bench_throughput(args: argparse.Namespace) -> dict[str, Any]:
+    return {"throughput": run_worker("throughput", data_dir=args.data_dir, limit=args.limit)}
+
+
+def worker_throughput(args: argparse.Namespace) -> dict[str, Any]:
+    from corpus_tools import Corpus, CorpusConfig, retrieval_text
+    from corpus_tools.build import make_tokenizer
+    from corpus_tools.chunking import chunk_documents
+    from corpus_tools.embed import load_embedder
+
+    docs = _paragraphs(args.data_dir, args.limit)
+    config = CorpusConfig()
+    texts = [retrieval_text(c) for c in chunk_documents(docs, make_tokenizer(config), config.chunking)]
+    embedder = load_embedder(None)
+    embedder.encode_document(texts[:64])  # warm-up
+    t0 = time.perf_counter()
+    embedder.encode_document(texts)
+    encode_s = time.perf_counter() - t0
+    with tempfile.TemporaryDirectory() as tmp:
+        cold = CorpusConfig(embedding_cache=str(Path(tmp) / "cache"))
+        t0 = time.perf_counter()
+        corpus = Corpus.build(docs, Path(tmp) / "index", config=cold, progress=False)
+        build_s = time.perf_counter() - t0
+        n = len(corpus)
+        corpus.close()
+    return {
+        "chunks": n,
+        "encode_chunks_per_s": len(texts) / encode_s,
+        "index_chunks_per_s": n / build_s,
+        "ratio": (n / build_s) / (len(texts) / encode_s),
+    }
+
+
+# ---------------------------------------------------------------- tables
+
+
+def tables(results: dict[str, Any]) -> str:
+    out = []
+    if "grep" in results:
+        out += [
+            "| chunks | pattern | bounded grep p50 | max of 3 | complete | rows scanned | old loop (scaled) |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in results["grep"]:
+            out.append(
+                f"| {r['chunks']:,} | `{r['pattern']}` | {r['new_s'] * 1000:.1f} ms | {r['new_max_s'] * 1000:.1f} ms "
+                f"| {r['complete']} | {r['scanned']:,} | {r['old_s_scaled']:.1f} s |"
+            )
+        out.append("")
+    if "build" in results:
+        out += [
+            "| chunks | build | build peak RSS | add 1 doc | table bytes written | BM25 bytes written | delete 1 doc |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in results["build"]:
+            out.append(
+                f"| {r['chunks']:,} | {r['build_s']:.0f} s | {r['build_peak_rss_mb']:.0f} MiB | {r['add_one_s']:.2f} s "
+                f"| {r['add_table_bytes'] / 2**20:.1f} MiB | {r['add_bm25_bytes'] / 2**20:.1f} MiB | {r['delete_one_s']:.2f} s |"
+            )
+        out.append("")
+    if "coldstart" in results:
+        out += [
+            "| run | import corpus_tools | + Corpus.open | + first search | `context1 search` wall |",
+            "|---|---|---|---|---|",
+        ]
+        for i, r in enumerate(results["coldstart"], start=1):
+            out.append(
+                f"| {i} | {r['import_s']:.2f} s | {r['open_s']:.2f} s | {r['first_search_s']:.2f} s | {r['cli_search_wall_s']:.2f} s |"
+            )
+        out.append("")
+    if "throughput" in results:
+        r = results["throughput"]
+        out += [
+            "| chunks | Corpus.build (cold cache) | MiniLM encode, one call | ratio |",
+            "|---|---|---|---|",
+            f"| {r['chunks']:,} | {r['index_chunks_per_s']:.1f} chunks/s | {r['encode_chunks_per_s']:.1f} chunks/s | {r['ratio']:.2f} |",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5_000, 50_000])
+    parser.add_argument("--unique", type=int, default=500)
+    parser.add_argument("--limit", type=int, default=300)
+    parser.add_argument("--size", type=int)
+    parser.add_argument("--path")
+    parser.add_argument("--add", action="store_true")
+    parser.add_argument(
+        "what",
+        choices=["grep", "build", "coldstart", "throughput", "all", "worker-build", "worker-open", "worker-throughput"],
+    )
+    args = parser.parse_args()
+    if args.what.startswith("worker-"):
+        print(json.dumps(globals()[args.what.replace("-", "_")](args)))
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {}
+    steps = ["grep", "build", "coldstart", "throughput"] if args.what == "all" else [args.what]
+    for step in steps:
+        results.update(globals()[f"bench_{step}"](args))
+        (OUT / f"{step}.json").write_text(json.dumps(results, indent=2))
+    print(tables(results))
+
+
+if __name__ == "__main__":
+    main()
