@@ -17,7 +17,6 @@ import dataclasses
 import difflib
 import json
 import logging
-import shutil
 import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
-from corpus_tools.bm25 import BM25Builder, BM25Index
+from corpus_tools.bm25 import BM25Index
 from corpus_tools.config import CorpusConfig, SearchConfig
-from corpus_tools.embed import CachedEmbedder, bm25_text
+from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
@@ -49,7 +48,7 @@ from corpus_tools.types import (
     Tokenizer,
     UnknownDocumentError,
 )
-from corpus_tools.update import SyncReport, copy_table, read_generation, remove_old_generations, sync_folder
+from corpus_tools.update import SyncReport, commit_generation, read_generation, sync_folder
 
 _REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
 WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
@@ -573,52 +572,13 @@ class Corpus:
         stale_vids: Sequence[str],
         skipped: Sequence[SkippedFile],
     ) -> None:
-        """Write generation g+1 (table + BM25), switch the manifest to it, then drop stale vectors.
-
-        The manifest replace is the commit point: a kill before it leaves generation g whole, a
-        kill after it leaves g+1 whole (stale vectors are unnamed, so search ignores them).
-        Generation g's files are kept until g+2 is committed, so a reader in another process that
-        read the old manifest a moment ago still finds every file it names.
-        Incremental: kept rows' table lines are copied as bytes and their BM25 term ids reused;
-        only the new chunks are serialised and tokenised.
-        """
-        state = self._state
-        manifest = json.loads(json.dumps(self._manifest))
-        old_files = dict(manifest["files"])
-        generation = int(manifest.get("generation", 0)) + 1
-        files = {"chunks": f"chunks.{generation}.jsonl", "bm25": f"bm25.{generation}"}
-        keep_rows = np.asarray(keep, dtype=np.int64)
-        chunks = [state.chunks[i] for i in keep] + list(new_chunks)
-        vector_ids = [state.vector_ids[i] for i in keep] + list(new_vids)
-        if state.bm25.has_term_ids():
-            builder = BM25Builder.from_index(state.bm25, keep_rows)
-        else:  # an index saved before term ids were kept: tokenise the kept rows once more
-            builder = BM25Builder(self.config.bm25)
-            for i in keep:
-                builder.add(bm25_text(state.chunks[i]))
-        for chunk in new_chunks:
-            builder.add(bm25_text(chunk))
-        bm25 = builder.build()
-        shutil.rmtree(self.path / files["bm25"], ignore_errors=True)
-        bm25.save(self.path / files["bm25"])
-        bm25 = BM25Index.load(self.path / files["bm25"], self.config.bm25)
-        self.last_commit_bytes = copy_table(
-            self.path / old_files["chunks"], self.path / files["chunks"], keep_rows, new_chunks, new_vids
+        """Write and switch to the next generation (see `update.commit_generation`)."""
+        manifest, state, all_skipped, written = commit_generation(
+            self.path, self._manifest, self._state, self.config, keep, new_chunks, new_vids, self.skipped, skipped
         )
-        all_skipped = [*self.skipped, *skipped]
-        if skipped:
-            _build.write_skipped(self.path / _build.SKIPPED, all_skipped)
-        manifest.update(files=files, generation=generation, updated_at=_build.now(), previous_files=old_files)
-        _build._set_count_values(
-            manifest, len({c.doc_id for c in chunks}), len(chunks), len(all_skipped), sum(c.n_tokens for c in chunks)
-        )
-        _build.write_json_atomic(self.path / _build.MANIFEST, manifest)
-        self._manifest = manifest
-        self._state = _State(chunks, bm25, vector_ids)
-        self.skipped = all_skipped
+        self._manifest, self._state, self.skipped, self.last_commit_bytes = manifest, state, all_skipped, written
         if stale_vids:
             self._store.delete(stale_vids)
-        remove_old_generations(self.path, keep={files["chunks"], files["bm25"], old_files["chunks"], old_files["bm25"]})
 
     @property
     def cache_stats(self) -> dict[str, int]:

@@ -19,8 +19,9 @@ import numpy as np
 
 from corpus_tools import build as _build
 from corpus_tools import readers
-from corpus_tools.bm25 import BM25Index
+from corpus_tools.bm25 import BM25Builder, BM25Index
 from corpus_tools.config import CorpusConfig
+from corpus_tools.embed import bm25_text
 from corpus_tools.loaders import iter_file_documents
 from corpus_tools.types import Chunk, LoadReport, SkippedFile
 
@@ -151,3 +152,56 @@ def sync_folder(corpus: Corpus, folder: str | Path, glob: str | None = None) -> 
         unchanged=unchanged,
         skipped=tuple(skipped),
     )
+
+
+def commit_generation(
+    path: Path,
+    current: dict[str, Any],
+    state: Any,
+    config: CorpusConfig,
+    keep: Sequence[int],
+    new_chunks: Sequence[Chunk],
+    new_vids: Sequence[str],
+    old_skipped: Sequence[SkippedFile],
+    skipped: Sequence[SkippedFile],
+) -> tuple[dict[str, Any], Any, list[SkippedFile], int]:
+    """Write generation g+1 (table + BM25) and switch the manifest to it; (manifest, state, skipped, bytes).
+
+    The manifest replace is the commit point: a kill before it leaves generation g whole, a kill
+    after it leaves g+1 whole (the caller then drops the stale vectors, which search ignores since
+    the committed table does not name them). Generation g's files are kept until g+2 is committed,
+    so a reader in another process that read the old manifest a moment ago still finds its files.
+    Incremental: kept rows' table lines are copied as bytes and their BM25 term ids reused; only
+    the new chunks are serialised and tokenised.
+    """
+    from corpus_tools.corpus import _State
+
+    manifest = json.loads(json.dumps(current))
+    old_files = dict(manifest["files"])
+    generation = int(manifest.get("generation", 0)) + 1
+    files = {"chunks": f"chunks.{generation}.jsonl", "bm25": f"bm25.{generation}"}
+    keep_rows = np.asarray(keep, dtype=np.int64)
+    chunks = [state.chunks[i] for i in keep] + list(new_chunks)
+    vector_ids = [state.vector_ids[i] for i in keep] + list(new_vids)
+    if state.bm25.has_term_ids():
+        builder = BM25Builder.from_index(state.bm25, keep_rows)
+    else:  # an index saved before term ids were kept: tokenise the kept rows once more
+        builder = BM25Builder(config.bm25)
+        for i in keep:
+            builder.add(bm25_text(state.chunks[i]))
+    for chunk in new_chunks:
+        builder.add(bm25_text(chunk))
+    shutil.rmtree(path / files["bm25"], ignore_errors=True)
+    builder.build().save(path / files["bm25"])
+    bm25 = BM25Index.load(path / files["bm25"], config.bm25)
+    written = copy_table(path / old_files["chunks"], path / files["chunks"], keep_rows, new_chunks, new_vids)
+    all_skipped = [*old_skipped, *skipped]
+    if skipped:
+        _build.write_skipped(path / _build.SKIPPED, all_skipped)
+    manifest.update(files=files, generation=generation, updated_at=_build.now(), previous_files=old_files)
+    _build._set_count_values(
+        manifest, len({c.doc_id for c in chunks}), len(chunks), len(all_skipped), sum(c.n_tokens for c in chunks)
+    )
+    _build.write_json_atomic(path / _build.MANIFEST, manifest)
+    remove_old_generations(path, keep={files["chunks"], files["bm25"], old_files["chunks"], old_files["bm25"]})
+    return manifest, _State(chunks, bm25, vector_ids), all_skipped, written
