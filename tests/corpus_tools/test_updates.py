@@ -185,3 +185,43 @@ def test_error_hints_never_point_at_a_command_that_refuses(tmp_path, cli):
     # ... and following the hint literally would have been refused:
     refused = cli("index", tmp_path / "stuff", folder, "--no-progress")
     assert refused.exit_code != 0
+
+
+def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
+    """A reader of the files on disk (as another process would read them) during a burst of commits."""
+    import json
+    import threading
+
+    from corpus_tools.corpus import _read_manifest
+    from corpus_tools.update import read_generation
+
+    path = tmp_path / "idx"
+    Corpus.build(mini_docs, path, config=config, progress=False).close()
+    errors: list[BaseException] = []
+    reads = [0]
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            try:
+                manifest = _read_manifest(path)
+                manifest, chunks, vector_ids, bm25 = read_generation(path, manifest, config)
+                assert bm25.n_docs == len(chunks) == len(vector_ids) == manifest["chunk_count"]
+                reads[0] += 1
+            except BaseException as exc:  # noqa: BLE001 - any failure is the finding
+                errors.append(exc)
+                return
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        with Corpus.open(path) as corpus:
+            for i in range(6):
+                corpus.add([Document(f"extra-{i}", f"Extra document number {i} about harbour cranes.")])
+                corpus.delete([f"extra-{i}"] if i % 2 else [])
+    finally:
+        stop.set()
+        thread.join()
+    assert not errors, errors[0]
+    assert reads[0] > 0
+    assert json.loads((path / "manifest.json").read_text())["generation"] == 9
