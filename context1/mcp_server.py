@@ -5,12 +5,15 @@ Five tools: the agent's own four — `search_corpus`, `grep_corpus`, `read_docum
 way the context1 agent does, plus `ask`, which runs the whole context1 search agent and returns
 its ranked documents with justifications.
 
-Like the harness, the server remembers per MCP session which chunks it has shown: later
-`search_corpus` / `grep_corpus` calls of the same session skip them (pass `include_seen=true`
-to see them again), and `prune_chunks` records chunks the client dropped, which stay excluded.
-Chunks are rendered exactly as the agent sees them (`<chunk id=… doc=… title=…>`), within the
-agent config's per-call token budgets. While `ask` runs, each turn is sent as a log message and a
-progress notification, so MCP clients can show the trace live.
+Like the harness, `search_corpus` and `grep_corpus` skip chunks already shown: the caller may pass
+them in `exclude` (stateless, always works), and the server also remembers what it showed to
+one client. Over stdio that client is the process's only one, so memory is per process; over
+streamable HTTP it is per `mcp-session-id` header, and a client without one (the sessionless
+2026-07-28 protocol) gets no memory and must use `exclude`. `prune_chunks` adds chunks to that
+memory's excluded set. `include_seen=true` turns the memory off for one call. Chunks are
+rendered exactly as the agent sees them (`<chunk id=… doc=… title=…>`), within the agent
+config's per-call token budgets. While `ask` runs, each turn, tool call and observation is sent
+as a progress notification (to clients that ask for progress), so they can show the trace live.
 
     run_mcp(corpus, agent, transport="stdio")                 # what `context1 mcp INDEX` does
     run_mcp(corpus, agent, transport="http", port=8766)       # streamable HTTP at http://HOST:PORT/mcp
@@ -46,16 +49,32 @@ class _Session:
     shown: dict[str, None] = field(default_factory=dict)  # chunk ids shown, in first-shown order
     pruned: set[str] = field(default_factory=set)
 
+    def excluded(self, include_seen: bool) -> set[str]:
+        return set(self.pruned) if include_seen else set(self.shown) | self.pruned
+
 
 class _Sessions:
-    """Per-MCP-session state, keyed by the session object's id (bounded, LRU)."""
+    """What the server showed each client (bounded, least recently used dropped first).
 
-    def __init__(self) -> None:
+    per_process: one client per process (stdio). Else the key is the `mcp-session-id` header, and a
+    request without one gets a fresh, throw-away state (no memory across calls).
+    """
+
+    def __init__(self, per_process: bool) -> None:
         self._lock = threading.Lock()
-        self._states: OrderedDict[int, _Session] = OrderedDict()
+        self._states: OrderedDict[str, _Session] = OrderedDict()
+        self.per_process = per_process
+
+    def key(self, ctx: Context | None) -> str | None:
+        if self.per_process:
+            return "process"
+        headers = (ctx.headers if ctx is not None else None) or {}
+        return headers.get("mcp-session-id") or None
 
     def get(self, ctx: Context | None) -> _Session:
-        key = id(ctx.session) if ctx is not None else 0
+        key = self.key(ctx)
+        if key is None:
+            return _Session()
         with self._lock:
             state = self._states.pop(key, None) or _Session()
             self._states[key] = state
@@ -78,11 +97,15 @@ def _tool_error(message: str) -> str:
     return prompts.ERROR_PREFIX + message
 
 
-def create_mcp(corpus: Any, agent: SearchAgent | None = None) -> MCPServer:
-    """An `MCPServer` exposing `corpus` (and `agent`, default `SearchAgent(corpus)`) as five tools."""
+def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_memory: bool = True) -> MCPServer:
+    """An `MCPServer` exposing `corpus` (and `agent`, default `SearchAgent(corpus)`) as five tools.
+
+    per_process_memory: remember shown and pruned chunks for the whole process (right for stdio,
+    where the process serves one client); False keys that memory by `mcp-session-id` (HTTP).
+    """
     agent = agent if agent is not None else SearchAgent(corpus)
     cfg = agent.config
-    sessions = _Sessions()
+    sessions = _Sessions(per_process_memory)
     mcp = MCPServer(name="context1", instructions=INSTRUCTIONS, version="0.1.0")
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
@@ -94,32 +117,34 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None) -> MCPServer:
             state.shown.setdefault(h.chunk.chunk_id, None)
         return hits
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.SEARCH_CORPUS], annotations=read_only)
-    async def search_corpus(query: str, include_seen: bool = False, ctx: Context | None = None) -> str:
-        """query: what to search for (keywords or a question)."""
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
+    async def search_corpus(query: str, exclude: list[str] | None = None, include_seen: bool = False,
+                            ctx: Context | None = None) -> str:
+        """query: what to search for. exclude: chunk ids never to return (ones you already saw or pruned)."""
         if not query.strip() or len(query) > cfg.max_argument_chars:
             return _tool_error(f"query must be 1 to {cfg.max_argument_chars} characters")
         state = sessions.get(ctx)
-        exclude = state.pruned if include_seen else set(state.shown) | state.pruned
-        hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=exclude,
+        skip = state.excluded(include_seen) | set(exclude or ())
+        hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=skip,
                               token_budget=cfg.search_token_budget)
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
     @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.GREP_CORPUS].format(grep_k=cfg.grep_k),
-              annotations=read_only)
-    async def grep_corpus(pattern: str, include_seen: bool = False, ctx: Context | None = None) -> str:
-        """pattern: an RE2 regular expression, e.g. "(?i)acme corp"."""
+              annotations=read_only, structured_output=False)
+    async def grep_corpus(pattern: str, exclude: list[str] | None = None, include_seen: bool = False,
+                          ctx: Context | None = None) -> str:
+        """pattern: an RE2 regular expression, e.g. "(?i)acme corp". exclude: chunk ids never to return."""
         if not pattern or len(pattern) > cfg.max_argument_chars:
             return _tool_error(f"pattern must be 1 to {cfg.max_argument_chars} characters")
         state = sessions.get(ctx)
-        exclude = state.pruned if include_seen else set(state.shown) | state.pruned
+        skip = state.excluded(include_seen) | set(exclude or ())
         try:
-            hits = await blocking(corpus.grep, pattern, k=cfg.grep_k, exclude=exclude)
+            hits = await blocking(corpus.grep, pattern, k=cfg.grep_k, exclude=skip)
         except InvalidPatternError as exc:
             return _tool_error(f"invalid regular expression {pattern!r}: {exc}. grep_corpus uses RE2 syntax.")
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.READ_DOCUMENT], annotations=read_only)
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.READ_DOCUMENT], annotations=read_only, structured_output=False)
     async def read_document(doc_id: str, query: str | None = None, ctx: Context | None = None) -> str:
         """doc_id: the doc attribute of a chunk. query: order the chunks by relevance to it (optional)."""
         state = sessions.get(ctx)
@@ -131,21 +156,24 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None) -> MCPServer:
             return _tool_error(f"read_document failed: {exc}")
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.PRUNE_CHUNKS])
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.PRUNE_CHUNKS], structured_output=False)
     async def prune_chunks(chunk_ids: list[str], ctx: Context | None = None) -> str:
         """chunk_ids: the id attributes of the chunks to drop."""
+        if sessions.key(ctx) is None:
+            return ("This connection has no session, so the server keeps no memory between calls: pass these ids "
+                    "in the exclude argument of search_corpus / grep_corpus to keep them out of later results.")
         state = sessions.get(ctx)
         known = [c for c in chunk_ids if c in state.shown]
         unknown = [c for c in chunk_ids if c not in state.shown]
         state.pruned.update(known)
-        text = f"Pruned {len(known)} chunk(s); they stay excluded from later searches in this session."
+        text = f"Pruned {len(known)} chunk(s); they stay excluded from later searches."
         if unknown:
-            text += f" Not shown in this session, ignored: {', '.join(unknown[:20])}" + (" …" if len(unknown) > 20 else "")
+            text += f" Never shown here, ignored: {', '.join(unknown[:20])}" + (" …" if len(unknown) > 20 else "")
         return text
 
     @mcp.tool(description="Run the context1 search agent: it searches over several turns and returns the ranked "
                           "documents that support answering the question, each with a justification.",
-              annotations=read_only)
+              annotations=read_only, structured_output=False)
     async def ask(query: str, rollouts: int = 1, ctx: Context | None = None) -> str:
         """query: the question. rollouts: independent agent runs fused with RRF (k× mode, 1 to 16)."""
         if not query.strip() or len(query) > cfg.max_argument_chars:
@@ -156,8 +184,7 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None) -> MCPServer:
         def trace(line: str, step: int) -> None:
             if ctx is None:
                 return
-            try:
-                anyio.from_thread.run(ctx.info, line)
+            try:  # progress, not log messages: MCP deprecated the logging capability (SEP-2577)
                 anyio.from_thread.run(ctx.report_progress, step + 1, None, line)
             except Exception:  # noqa: BLE001 - a client that ignores notifications must not break the episode
                 pass
@@ -188,7 +215,7 @@ def run_mcp(corpus: Any, agent: SearchAgent | None = None, *, transport: str = "
     """Serve until the client disconnects (stdio) or the process is interrupted (http, at /mcp)."""
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
-    mcp = create_mcp(corpus, agent)
+    mcp = create_mcp(corpus, agent, per_process_memory=transport == "stdio")
     if transport == "stdio":
         mcp.run("stdio")
     else:
