@@ -112,8 +112,9 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    from context1 import Client, Corpus
     from harness_overhead import load_hotpot
+
+    from context1 import Client, Corpus
 
     docs, questions = load_hotpot(args.data_dir, 100)
     queries = (questions * (args.questions // len(questions) + 1))[: args.questions]

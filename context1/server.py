@@ -44,7 +44,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
