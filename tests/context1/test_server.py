@@ -313,3 +313,14 @@ def test_more_episodes_than_allowed_are_answered_503(harness_corpus):
             assert busy.status_code == 503 and busy.json()["error"] == "busy"
             stream.close()
             assert _wait_for(lambda: client.health()["episodes"]["running"] == 0)
+
+
+def test_k_rollouts_and_concurrent_episodes(client, harness_corpus):
+    local = SearchAgent(harness_corpus).run(QUERY, rollouts=2)
+    remote = client.run(QUERY, rollouts=2)
+    assert len(remote.rollouts) == 2 and remote.doc_ids == local.doc_ids
+    expected = SearchAgent(harness_corpus).run(QUERY).doc_ids
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        streams = list(pool.map(lambda _: list(client.stream(QUERY)), range(4), timeout=240))
+    assert all(isinstance(s[-1], FinalEvent) and s[-1].result.doc_ids == expected for s in streams)
+    assert _wait_for(lambda: client.health()["episodes"]["running"] == 0)
