@@ -253,12 +253,13 @@ def _episode_threads() -> list[threading.Thread]:
 
 
 @pytest.mark.slow
-def test_a_client_that_disconnects_mid_stream_cancels_its_episode(harness_corpus):
+@pytest.mark.parametrize("rollouts", [1, 2])
+def test_a_client_that_disconnects_mid_stream_cancels_its_episode(harness_corpus, rollouts):
     slow = SlowSearches(n=40, delay_s=0.2)
     agent = SearchAgent(harness_corpus, slow.backend())
     with live_server(create_app(harness_corpus, agent)) as url:
         with Client(url) as client:
-            stream = client.stream("lighthouse")
+            stream = client.stream("lighthouse", rollouts=rollouts)
             first = next(stream)
             assert isinstance(first, ModelTurnEvent)
             stream.close()  # the client goes away after one event
@@ -267,7 +268,8 @@ def test_a_client_that_disconnects_mid_stream_cancels_its_episode(harness_corpus
             assert episodes["cancelled"] == 1 and episodes["finished"] == 0
             assert _wait_for(lambda: not _episode_threads())
             calls = slow.calls
-            assert calls < 10  # 40 slow turns were scripted: the episode stopped early
+            assert calls < 10 * rollouts  # 40 slow turns per rollout were scripted: the episode stopped early
+            assert not [t for t in threading.enumerate() if t.name.startswith("context1-rollout")]
             time.sleep(0.5)
             assert slow.calls == calls  # and nothing keeps running in the background
 
