@@ -153,7 +153,7 @@ class HitsOut(BaseModel):
 class _Counters:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.running = self.finished = self.cancelled = self.timed_out = 0
+        self.running = self.finished = self.cancelled = self.failed = self.timed_out = 0
 
     def add(self, **deltas: int) -> None:
         with self.lock:
@@ -163,20 +163,26 @@ class _Counters:
     def snapshot(self) -> dict[str, int]:
         with self.lock:
             return {"running": self.running, "finished": self.finished, "cancelled": self.cancelled,
-                    "timed_out": self.timed_out}
+                    "failed": self.failed, "timed_out": self.timed_out}
 
 
 _episode_ids = itertools.count(1)
 
 
 class _Episode:
-    """`SearchAgent.stream` on its own thread, feeding an asyncio queue; `stop()` cancels it."""
+    """`SearchAgent.stream` on its own thread, feeding an asyncio queue; `stop()` cancels it.
 
-    def __init__(self, agent: SearchAgent, query: str, rollouts: int | None, counters: _Counters) -> None:
+    on_end: called on the episode's thread once it has stopped (frees the episode's slot only when
+    the thread is really gone, so `max_episodes` bounds threads, not requests).
+    """
+
+    def __init__(self, agent: SearchAgent, query: str, rollouts: int | None, counters: _Counters,
+                 on_end: Callable[[_Episode], None]) -> None:
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue = asyncio.Queue()
         self._stop = threading.Event()
         self._agent, self._query, self._rollouts, self._counters = agent, query, rollouts, counters
+        self._on_end = on_end
         self.thread = threading.Thread(target=self._work, name=f"{EPISODE_THREAD_PREFIX}-{next(_episode_ids)}",
                                        daemon=True)
 
@@ -193,18 +199,22 @@ class _Episode:
 
     def _work(self) -> None:
         stream = self._agent.stream(self._query, rollouts=self._rollouts)
+        outcome = "failed"
         try:
             for event in stream:
                 if self._stop.is_set():
+                    outcome = "cancelled"
                     break
                 self._put(("event", event))
+            else:
+                outcome = "finished"
         except Exception as exc:  # noqa: BLE001 - reported to the client as an error event / 500
             self._put(("error", exc))
         finally:
             stream.close()  # a stream left mid-episode finishes it as CANCELLED and joins k× threads
-            cancelled = self._stop.is_set()
-            self._counters.add(running=-1, finished=0 if cancelled else 1, cancelled=1 if cancelled else 0)
+            self._counters.add(running=-1, **{outcome: 1})
             self._put(("done", None))
+            self._on_end(self)
 
     async def events(self, deadline: float) -> AsyncIterator[Event]:
         """The episode's events until its end; TimeoutError past `deadline` (loop time)."""
@@ -367,16 +377,17 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
     def start_episode(body: AskBody) -> _Episode:
         if not episode_slots.acquire(blocking=False):
             raise _Cut(503, f"the server already runs {config.max_episodes} ask episodes; retry shortly", "busy")
-        episode = _Episode(agent, body.query, body.rollouts, counters)
+        episode = _Episode(agent, body.query, body.rollouts, counters, on_end=episode_ended)
         live.add(episode)
         episode.start()
         return episode
 
+    def episode_ended(episode: _Episode) -> None:  # on the episode's own thread, once it stopped
+        live.discard(episode)
+        episode_slots.release()
+
     def end_episode(episode: _Episode) -> None:
-        episode.stop()
-        if episode in live:
-            live.discard(episode)
-            episode_slots.release()
+        episode.stop()  # a no-op for an episode that already finished
 
     def too_long() -> str:
         return (f"the episode ran past the server's limit of {config.ask_timeout_s:g} s and was cancelled; "

@@ -90,7 +90,12 @@ def test_lookups_over_http(client, harness_corpus):
 
 def test_ask_runs_the_servers_agent(client, harness_corpus):
     local = SearchAgent(harness_corpus).run(QUERY)
+    before = client.health()["episodes"]
     remote = client.run(QUERY)
+    assert _wait_for(lambda: client.health()["episodes"]["running"] == 0)
+    after = client.health()["episodes"]
+    assert after["finished"] == before["finished"] + 1  # a completed episode is never counted as cancelled
+    assert after["cancelled"] == before["cancelled"] and after["failed"] == before["failed"]
     assert remote.doc_ids == local.doc_ids and remote.doc_ids
     assert [d.justification for d in remote.documents] == [d.justification for d in local.documents]
     assert remote.stop_reason == local.stop_reason
