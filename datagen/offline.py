@@ -73,7 +73,7 @@ class OfflineGenerator:
         self._type_turn += 1
         return t
 
-    def _usable(self, doc_id: str) -> bool:
+    def usable(self, doc_id: str) -> bool:
         return self.uses[doc_id] < self.config.max_doc_uses
 
     def _pick_answer(self, doc_id: str, want: str, rng: random.Random, avoid: Sequence[str]) -> Span | None:
@@ -93,7 +93,7 @@ class OfflineGenerator:
             if not self._starts:
                 return None
             start = rng.choice(self._starts)
-            if not self._usable(start):
+            if not self.usable(start):
                 continue
             path: list[Span] = []
             visited = {start}
@@ -102,7 +102,7 @@ class OfflineGenerator:
                 options = [
                     link
                     for link in self.mined.links.get(current, [])
-                    if link.target not in visited and self._usable(link.target)
+                    if link.target not in visited and self.usable(link.target)
                 ]
                 if len(path) == hops - 2:  # the last document must offer an answer
                     options = [link for link in options if self.mined.answers.get(link.target)]
@@ -121,7 +121,7 @@ class OfflineGenerator:
         want = self.next_type()
         cfg = self.config
         if hops == 1:
-            pool = [d for d in self._answer_docs if self._usable(d)]
+            pool = [d for d in self._answer_docs if self.usable(d)]
             if not pool:
                 return DropReason.NO_ANSWER_SPAN
             doc_id = rng.choice(pool)

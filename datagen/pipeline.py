@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from datagen.mining import MinedCorpus, mine
 from datagen.records import TaskWriter, to_task
-from datagen.types import Candidate, DropReason, GenerationReport
+from datagen.types import Candidate, DropReason, GenerationReport, StopGeneration
 from datagen.verify import check_candidate, contains, filter_distractors, normalize
 
 
@@ -207,8 +207,11 @@ def generate(
                     report.by_truth_type[candidate.truth_type.value] += 1  # type: ignore[union-attr]
                 if usage is not None:
                     report.usage = Counter(usage())
+                report.stages = Counter(getattr(generator, "stages", {}))
                 if progress is not None:
                     progress(report)
+        except StopGeneration as exc:
+            report.stopped = f"stopped: {exc}; every task written so far is kept"
         except KeyboardInterrupt:
             report.stopped = "interrupted; every task written so far is kept, rerun the same command to resume"
         if not report.stopped:

@@ -125,6 +125,7 @@ class GenerationReport:
     usage: prompt/completion tokens and model calls (LLM generator; zeros offline).
     stopped: why the run ended ("reached n", "corpus exhausted: ...", "interrupted", ...).
     by_hops / by_truth_type: counts of the tasks written by this run.
+    stages: per-stage outcomes of the LLM pipeline ("generate:malformed", "extract:ok", ...).
     """
 
     written: int = 0
@@ -137,6 +138,7 @@ class GenerationReport:
     seconds: float = 0.0
     by_hops: Counter = field(default_factory=Counter)
     by_truth_type: Counter = field(default_factory=Counter)
+    stages: Counter = field(default_factory=Counter)
 
     def drop(self, reason: DropReason | str, n: int = 1) -> None:
         self.drops[DropReason(reason).value] += n
@@ -153,4 +155,10 @@ class GenerationReport:
             "seconds": round(self.seconds, 2),
             "by_hops": {str(k): v for k, v in sorted(self.by_hops.items())},
             "by_truth_type": dict(sorted(self.by_truth_type.items())),
+            "stages": dict(sorted(self.stages.items())),
         }
+
+
+class StopGeneration(Exception):
+    """Raised by a generator when going on is pointless (the backend is down); the run stops cleanly
+    with what it has written and this message as the reason."""

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from datagen_fixtures import as_chunks, fixture_documents
 
 from datagen.mining import mine
 from datagen.offline import OfflineConfig, OfflineGenerator
@@ -13,8 +14,6 @@ from datagen.pipeline import GenerateConfig, generate, parse_hops
 from datagen.records import TaskWriter, read_task_file
 from datagen.split import split_tasks, tasks_without
 from eval.loaders.tasks import load_tasks
-
-from .conftest import as_chunks, fixture_documents
 
 
 def run(chunks, out: Path, n: int, hops=(1, 2, 3), seed: int = 0, exclude=(), uses: int = 2, **kw):  # noqa: ANN001, ANN201
