@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -16,3 +17,14 @@ from corpus_tools.types import Chunk  # noqa: E402
 @pytest.fixture()
 def chunks() -> list[Chunk]:
     return as_chunks(fixture_documents())
+
+
+@pytest.fixture(scope="session")
+def datagen_index(tmp_path_factory) -> Path:
+    """A real index (MiniLM embeddings, embedded Chroma) of the datagen fixture corpus."""
+    from corpus_tools import Corpus, CorpusConfig
+
+    root = tmp_path_factory.mktemp("datagen-index")
+    config = CorpusConfig(embedding_cache=str(root / "cache"))
+    Corpus.build(fixture_documents(), root / "index", config=config, progress=False).close()
+    return root / "index"
