@@ -160,7 +160,7 @@ def generate(
         report.existing = len(writer.existing)
         for task in writer.existing:
             generator.commit(_as_candidate_docs(task.gold_doc_ids))
-        live = list(config.hops)
+        live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
         failures = dict.fromkeys(live, 0)
         turn = 0
         try:
@@ -197,7 +197,7 @@ def generate(
                     report.drop(reason or DropReason.MALFORMED_OUTPUT)
                     failures[hops] += 1
                     if failures[hops] >= config.patience:
-                        live.remove(hops)
+                        live = [h for h in live if h != hops]
                 else:
                     failures[hops] = 0
                     writer.write(task)
