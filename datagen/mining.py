@@ -37,7 +37,7 @@ _DATE = re.compile(
     rf"|(?:{_MONTHS})\s+\d{{4}}|(?:1[0-9]|20)\d{{2}})\b(?!\s*(?:%|percent))"
 )
 _NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?(?![\w])")
-_CONNECTORS = frozenset("of the de del da di von van der den la le du des and for on y e".split())
+_CONNECTORS = frozenset("of the de del da di von van der den la le du des for on".split())  # not "and": lists
 _LEADING_FUNCTION = frozenset(
     "the a an in on at after before during when while however although as by for from since with "
     "following according born this that these those his her its their our my your".split()
