@@ -284,15 +284,26 @@ def mine(
                     if (sent.index, target) not in linked:
                         mined.links.setdefault(doc_id, []).append(Span(sent, s, e, "entity", target))
 
+    # Name answers: several words, or one rare word; a lone common word ("Welsh", "Conference") is
+    # a poor truth, and names with digits ("U.S. 57") are citations more than names.
     for doc_id, sentences in mined.sentences.items():
-        mined.answers[doc_id] = [
-            span for sent in sentences for span in answer_spans(sent, sentence_entities[(doc_id, sent.index)])
-        ]
+        answers = []
+        for sent in sentences:
+            names = [
+                (s, e, key)
+                for s, e, key in sentence_entities[(doc_id, sent.index)]
+                if not any(k.isdigit() for k in key) and (len(key) >= 2 or len(entity_docs[key]) <= max_entity_df)
+            ]
+            answers.extend(answer_spans(sent, names, names_given=True))
+        mined.answers[doc_id] = answers
     return mined
 
 
-def answer_spans(sent: Sentence, entities: Sequence[tuple[int, int, tuple[str, ...]]] = ()) -> list[Span]:
-    """Typed answer candidates of a sentence: dates, numbers (not inside a date), named entities."""
+def answer_spans(
+    sent: Sentence, entities: Sequence[tuple[int, int, tuple[str, ...]]] = (), names_given: bool = False
+) -> list[Span]:
+    """Typed answer candidates of a sentence: dates, numbers (not inside a date), named entities
+    (`entities` when names_given, else every capitalised span)."""
     out: list[Span] = []
     taken: list[tuple[int, int]] = []
     for m in _DATE.finditer(sent.text):
@@ -301,7 +312,7 @@ def answer_spans(sent: Sentence, entities: Sequence[tuple[int, int, tuple[str, .
     for m in _NUMBER.finditer(sent.text):
         if not any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
             out.append(Span(sent, m.start(), m.end(), TruthType.NUMBER.value))
-    if not entities:
+    if not names_given:
         entities = [(s, e, ()) for s, e in capitalised_spans(sent.text)]
     for s, e, _ in entities:
         if not any(a < e and s < b for a, b in taken):
