@@ -2,6 +2,9 @@
 
 A 135M model fails most verifications: the test asserts that the run completes, that every stage
 reports its outcome, that token usage is counted, and that whatever the model wrote never crashes it.
+Prompt-only JSON (structured="none"): llama-cpp-python's schema grammar samples ~20x slower on
+this CPU (1.7 s vs 0.07 s per token, measured), too slow for the suite; the request field itself is
+tested in test_llm.py.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from datagen.records import read_task_file  # noqa: E402
 def test_smollm2_through_llama_cpp_completes_and_reports(chunks, tmp_path: Path, llama_server: str) -> None:  # noqa: ANN001, F811
     mined = mine(chunks)
     with OpenAIBackend(llama_server, temperature=0.0, max_tokens=160, seed=0, max_retries=1, timeout_s=300) as backend:
-        gen = LLMGenerator(backend, None, mined, LLMConfig(structured="json_object", max_doc_chars=400))
+        gen = LLMGenerator(backend, None, mined, LLMConfig(structured="none", max_doc_chars=400))
         out = tmp_path / "tasks.jsonl"
         report = generate(
             gen, mined, out, GenerateConfig(n=1, hops=(1,), seed=0, patience=1), usage=gen.usage_counts
