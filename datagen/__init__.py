@@ -1,9 +1,11 @@
 """Verified multi-hop task generation from an indexed corpus (SPEC §4): offline and LLM generators."""
 
+from datagen.llm import LLMConfig, LLMGenerator
 from datagen.mining import MinedCorpus, mine
 from datagen.offline import OfflineConfig, OfflineGenerator
 from datagen.pipeline import GenerateConfig, corpus_searcher, generate, mine_corpus, parse_hops
 from datagen.records import TaskWriter, read_task_file, task_id, to_task
+from datagen.run import run_datagen
 from datagen.split import Split, split_tasks, tasks_without
 from datagen.types import Candidate, DropReason, GenerationReport, SupportingItem, TruthType, Verdict
 from datagen.verify import (
@@ -21,6 +23,8 @@ __all__ = [
     "DropReason",
     "GenerateConfig",
     "GenerationReport",
+    "LLMConfig",
+    "LLMGenerator",
     "MinedCorpus",
     "OfflineConfig",
     "OfflineGenerator",
@@ -42,6 +46,7 @@ __all__ = [
     "parse_hops",
     "quote_in_document",
     "read_task_file",
+    "run_datagen",
     "split_tasks",
     "task_id",
     "tasks_without",
