@@ -16,7 +16,7 @@ CELL_TIMEOUT_S = 600  # generous for a loaded CI machine; a quiet 2-core one run
 
 
 def test_there_are_notebooks():
-    assert {p.name for p in NOTEBOOKS} >= {"01_index_and_ask.ipynb", "03_evaluate.ipynb"}
+    assert {p.name for p in NOTEBOOKS} >= {"01_index_and_ask.ipynb", "02_datagen.ipynb", "03_evaluate.ipynb"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
