@@ -2,6 +2,7 @@
 
 from context1.agent import SearchAgent, fuse_rankings
 from context1.answer import ParsedAnswer, parse_final_answer
+from context1.client import Client
 from context1.config import AgentConfig
 from context1.context import replay_messages
 from context1.events import (
@@ -44,6 +45,7 @@ __all__ = [
     "AgentConfig",
     "Backend",
     "BackendError",
+    "Client",
     "Corpus",
     "CorpusConfig",
     "Document",

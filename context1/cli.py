@@ -22,10 +22,11 @@ app = typer.Typer(
 
 
 def _register_all() -> None:
-    from context1 import cli_ask, cli_corpus
+    from context1 import cli_ask, cli_corpus, cli_serve
 
     cli_corpus.register(app)
     cli_ask.register(app)
+    cli_serve.register(app)
     for ep in entry_points(group="context1.commands"):
         try:
             ep.load()(app)

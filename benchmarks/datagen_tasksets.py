@@ -1,0 +1,96 @@
+"""Offline-generated task sets over the dev corpora (what /work/tasks holds), with a table of the run.
+
+The corpus is a benchmark's paragraph pool (`eval.loaders.load_benchmark(name).documents`, the same
+documents and doc ids the shared indexes `indexes/bench-<name>-256` are built from), chunked with
+the default `CorpusConfig` (256 tokens), so chunk ids equal the index's. Tasks come from the
+corpus TEXT only; the benchmark's questions and answers are never read.
+
+With --index (an index of the same corpus) every multi-hop candidate is searched once: candidates
+one hybrid search solves are dropped and distractors are kept, as `context1 datagen` does.
+
+    python benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,2,2,3,4 \
+        --index indexes/bench-hotpotqa-256 --out /work/tasks/hotpotqa-offline.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from corpus_tools import CorpusConfig, chunk_documents  # noqa: E402
+from corpus_tools.build import make_tokenizer  # noqa: E402
+from datagen.mining import mine  # noqa: E402
+from datagen.offline import OfflineGenerator  # noqa: E402
+from datagen.pipeline import GenerateConfig, corpus_searcher, generate  # noqa: E402
+from datagen.records import read_task_file  # noqa: E402
+from datagen.split import split_tasks  # noqa: E402
+from eval.loaders import load_benchmark, save_tasks  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", required=True, help="hotpotqa, musique, scifact or locomo")
+    ap.add_argument("--data-dir", default="../shared/data")
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--hops", default="1,2,3,4", help="comma list; repeat a value to weight it")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--index", default=None, help="index of the same corpus: hardness filter + distractors")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--test-fraction", type=float, default=0.2)
+    args = ap.parse_args()
+
+    bench = load_benchmark(args.corpus, args.data_dir)
+    docs = bench.documents  # the corpus only: bench.tasks (the questions) are not used
+    start = time.perf_counter()
+    chunks = list(chunk_documents(docs, make_tokenizer(CorpusConfig()), CorpusConfig().chunking))
+    mined = mine(chunks)
+    mine_s = time.perf_counter() - start
+    corpus = searcher = None
+    if args.index:
+        from corpus_tools import Corpus
+
+        corpus = Corpus.open(args.index)
+        missing = [c.chunk_id for c in chunks[:200] if c.chunk_id not in {h.chunk_id for h in corpus.chunks(c.doc_id)}]
+        if missing:
+            sys.exit(f"the index {args.index} does not hold this corpus's chunks (e.g. {missing[:2]})")
+        searcher = corpus_searcher(corpus)
+    hops = tuple(int(h) for h in args.hops.split(","))
+    config = GenerateConfig(n=args.n, hops=hops, seed=args.seed, source=f"datagen:offline:{args.corpus}", patience=400)
+    out = Path(args.out)
+    report = generate(OfflineGenerator(mined), mined, out, config, searcher=searcher)
+    tasks = read_task_file(out)
+    split = split_tasks(tasks, test_fraction=args.test_fraction, seed=args.seed)
+    stem = out.with_suffix("")
+    save_tasks(split.train, f"{stem}-train.jsonl")
+    save_tasks(split.test, f"{stem}-test.jsonl")
+    if corpus is not None:
+        corpus.close()
+
+    gen_s = report.seconds
+    print(f"\n## {args.corpus}: {len(docs)} documents, {len(chunks)} chunks, {mined.n_links()} links\n")
+    print("| figure | value |\n| --- | --- |")
+    rows = [
+        ("tasks written this run / in file", f"{report.written} / {len(tasks)}"),
+        ("proposed", report.attempted),
+        ("mining s", f"{mine_s:.1f}"),
+        ("generation s", f"{gen_s:.1f}"),
+        ("tasks per minute (generation)", f"{report.written / max(gen_s, 1e-9) * 60:.0f}"),
+        ("hops (this run)", dict(sorted(report.by_hops.items()))),
+        ("truth types (this run)", dict(sorted(report.by_truth_type.items()))),
+        ("drops", dict(report.drops.most_common())),
+        ("distractors dropped (hold the answer)", report.distractors_dropped),
+        ("split train / test / left out", f"{len(split.train)} / {len(split.test)} / {len(split.dropped)}"),
+        ("stopped", report.stopped),
+    ]
+    for k, v in rows:
+        print(f"| {k} | {v} |")
+
+
+if __name__ == "__main__":
+    main()

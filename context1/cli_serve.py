@@ -1,0 +1,127 @@
+"""`context1 serve INDEX` and `context1 mcp INDEX`: the index and its agent over HTTP / MCP.
+
+Thin layers over `context1.server.serve` and `context1.mcp_server.run_mcp`: they open the index
+(a missing or damaged one ends the command with one line saying what to do, exit status 2, before
+anything listens), build the backend exactly as `context1 ask` does, and start serving.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from context1.cli_ask import BACKENDS, build_backend
+from context1.cli_corpus import EXIT_USAGE, CommandError, chroma_client, open_index
+from context1.config import AgentConfig
+from corpus_tools.types import CorpusError
+
+IndexArg = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
+Host = Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
+Backend = Annotated[str, typer.Option("--backend", "-b", help=f"Inference backend of `ask`: {', '.join(BACKENDS)}.")]
+BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint for --backend openai.")]
+Model = Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")]
+ApiKey = Annotated[str | None, typer.Option("--api-key", envvar="OPENAI_API_KEY", help="API key for --backend openai.")]
+Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
+Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
+Rollouts = Annotated[int, typer.Option("--rollouts", "-k", help="Default k× rollouts of `ask`.", min=1)]
+MaxTurns = Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)]
+ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")]
+ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
+
+
+@contextmanager
+def _clean_exit() -> Iterator[None]:
+    """Expected failures: one line on stderr and exit status 2, no traceback."""
+    try:
+        yield
+    except (CommandError, CorpusError, FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+def open_agent(index: Path, backend: str, *, base_url: str | None, model: str | None, api_key: str | None,
+               script: Path | None, budget: int, rollouts: int, max_turns: int, chroma_host: str | None,
+               chroma_port: int) -> tuple[Any, Any]:
+    """(corpus, SearchAgent) for a serve/mcp command; CommandError when the index cannot be used."""
+    from context1.agent import SearchAgent
+
+    config = AgentConfig(token_budget=budget, rollouts=rollouts, max_turns=max_turns)
+    corpus = open_index(index, chroma_client(chroma_host, chroma_port))
+    chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)
+    return corpus, SearchAgent(corpus, chosen, config)
+
+
+def serve_command(
+    index: IndexArg,
+    host: Host = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8765,
+    backend: Backend = "iterative",
+    base_url: BaseUrl = None,
+    model: Model = None,
+    api_key: ApiKey = None,
+    script: Script = None,
+    budget: Budget = 32_768,
+    rollouts: Rollouts = 1,
+    max_turns: MaxTurns = 32,
+    request_timeout: Annotated[
+        float, typer.Option("--request-timeout", help="Seconds a search/grep/read may take before a 504.", min=0.001)
+    ] = 30.0,
+    ask_timeout: Annotated[
+        float, typer.Option("--ask-timeout", help="Seconds an ask episode may run before it is cancelled.", min=0.001)
+    ] = 600.0,
+    max_episodes: Annotated[int, typer.Option("--max-episodes", help="Ask episodes running at once.", min=1)] = 16,
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
+) -> None:
+    """Serve INDEX over HTTP: search, grep, read and the streaming agent (`ask`); docs at /docs."""
+    from context1.server import ServerConfig, serve
+
+    with _clean_exit():
+        config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes)
+        corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
+                                   budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
+                                   chroma_port=chroma_port)
+    print(f"context1: serving {corpus!r} on http://{host}:{port} (docs at /docs)", file=sys.stderr)
+    serve(corpus, agent, config, host=host, port=port, log_level=log_level)
+
+
+def mcp_command(
+    index: IndexArg,
+    transport: Annotated[
+        str, typer.Option("--transport", "-t", help="'stdio' (for an MCP client that starts us) or 'http'.")
+    ] = "stdio",
+    host: Host = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port for --transport http.", min=1, max=65535)] = 8766,
+    backend: Backend = "iterative",
+    base_url: BaseUrl = None,
+    model: Model = None,
+    api_key: ApiKey = None,
+    script: Script = None,
+    budget: Budget = 32_768,
+    rollouts: Rollouts = 1,
+    max_turns: MaxTurns = 32,
+    chroma_host: ChromaHost = None,
+    chroma_port: ChromaPort = 8000,
+) -> None:
+    """Serve INDEX as an MCP server: search_corpus, grep_corpus, read_document, prune_chunks and ask."""
+    from context1.mcp_server import TRANSPORTS, run_mcp
+
+    with _clean_exit():
+        if transport not in TRANSPORTS:
+            raise CommandError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
+        corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
+                                   budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
+                                   chroma_port=chroma_port)
+    run_mcp(corpus, agent, transport=transport, host=host, port=port)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` and `mcp` to the context1 command line."""
+    app.command("serve")(serve_command)
+    app.command("mcp")(mcp_command)

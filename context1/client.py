@@ -1,0 +1,205 @@
+"""`context1.Client`: a `context1 serve` server, with the methods of `Corpus` and `SearchAgent`.
+
+    from context1 import Client, SearchAgent
+    with Client("http://127.0.0.1:8765") as index:
+        hits = index.search("when was the bridge built", k=5)        # list[Hit], as Corpus.search
+        result = index.run("Who designed the bridge?")                # SearchResult, the server's agent
+        for event in index.stream("Who designed the bridge?"): ...    # the same events as SearchAgent.stream
+        local = SearchAgent(index, backend=my_backend).run("...")     # a local agent over the shared index
+
+The last line is why the client mirrors `Corpus`: rollout workers in other processes or on other
+machines run their own harness and model against one index server (search, grep, read, chunk,
+has_doc, title, similarity and count_tokens are everything the harness and the LLM-free policy ask
+of a corpus). Results come back as the same dataclasses, and errors as the same exceptions:
+`UnknownDocumentError` (404), `InvalidPatternError` (bad regex), `ValueError` (any other rejected
+input), `TimeoutError` (the server's time limit); anything else is a `ServerError`.
+
+A `Client` holds one pooled HTTP connection set (httpx) and is safe to share between threads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import httpx
+import numpy as np
+
+from context1 import wire
+from context1.events import Event, FinalEvent
+from context1.types import SearchResult
+from corpus_tools.types import Chunk, Hit, InvalidPatternError, UnknownDocumentError
+
+DEFAULT_URL = "http://127.0.0.1:8765"
+
+
+class ServerError(RuntimeError):
+    """The server failed a request for a reason that is not the caller's input (status, detail)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"context1 server answered {status}: {detail}")
+        self.status, self.detail = status, detail
+
+
+def _raise_for(status: int, detail: str, kind: str | None) -> None:
+    if kind == "invalid_pattern":
+        raise InvalidPatternError(detail)
+    if kind == "unknown_id" or status == 404:
+        raise UnknownDocumentError(detail)
+    if status == 504:
+        raise TimeoutError(detail)
+    if status in (400, 413, 422):
+        raise ValueError(detail)
+    raise ServerError(status, detail)
+
+
+class Client:
+    """An HTTP client of `context1 serve` (see the module docstring).
+
+    base_url: the server's address. timeout: seconds to wait for a response (for `stream`, between
+    two events; the server sends a keep-alive comment every 15 s). transport: an httpx transport
+    (tests, or an ASGI app in-process).
+    """
+
+    def __init__(self, base_url: str = DEFAULT_URL, *, timeout: float = 120.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._doc_ids: frozenset[str] | None = None
+        self._titles: dict[str, str | None] = {}
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client({self.base_url!r})"
+
+    # -- plumbing ---------------------------------------------------------------------
+    def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        try:
+            response = self._http.request(method, path, **kwargs)
+        except httpx.TransportError as exc:
+            raise ConnectionError(f"cannot reach the context1 server at {self.base_url} ({exc}); "
+                                  "is `context1 serve INDEX` running there?") from exc
+        if response.status_code >= 400:
+            try:
+                body = response.json()
+            except ValueError:
+                body = {"detail": response.text}
+            _raise_for(response.status_code, str(body.get("detail", "")), body.get("error"))
+        return response.json()
+
+    # -- Corpus -----------------------------------------------------------------------
+    def health(self) -> dict[str, Any]:
+        """The server's /health: index path, documents, chunks, backend, episode counters."""
+        return self._request("GET", "/health")
+
+    def __len__(self) -> int:
+        return int(self.health()["chunks"])
+
+    def search(self, query: str, k: int = 10, exclude: Iterable[str] = (), token_budget: int | None = None) -> list[Hit]:
+        body = {"query": query, "k": k, "exclude": list(exclude), "token_budget": token_budget}
+        return [wire.hit_from_json(h) for h in self._request("POST", "/search", json=body)["hits"]]
+
+    def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:
+        body = {"pattern": pattern, "k": k, "exclude": list(exclude)}
+        return [wire.hit_from_json(h) for h in self._request("POST", "/grep", json=body)["hits"]]
+
+    def read(self, doc_id: str, query: str | None = None, token_budget: int | None = None) -> list[Hit]:
+        body = {"doc_id": doc_id, "query": query, "token_budget": token_budget}
+        return [wire.hit_from_json(h) for h in self._request("POST", "/read", json=body)["hits"]]
+
+    def chunk(self, chunk_id: str) -> Chunk:
+        return wire.chunk_from_json(self._request("GET", "/chunk", params={"chunk_id": chunk_id}))
+
+    def _document(self, doc_id: str) -> dict[str, Any]:
+        data = self._request("GET", "/document", params={"doc_id": doc_id})
+        self._titles[doc_id] = data.get("title")
+        return data
+
+    def chunks(self, doc_id: str) -> list[Chunk]:
+        return [wire.chunk_from_json(c) for c in self._document(doc_id)["chunks"]]
+
+    def title(self, doc_id: str) -> str | None:
+        if doc_id not in self._titles:
+            self._document(doc_id)
+        return self._titles[doc_id]
+
+    def doc_ids(self) -> list[str]:
+        ids = self._request("GET", "/documents")["doc_ids"]
+        self._doc_ids = frozenset(ids)
+        return ids
+
+    def has_doc(self, doc_id: str) -> bool:
+        # The set is fetched once: the server's index does not change while it serves.
+        if self._doc_ids is None:
+            self.doc_ids()
+        assert self._doc_ids is not None
+        return doc_id in self._doc_ids
+
+    def similarity(self, query: str, chunk_ids: Iterable[str]) -> np.ndarray:
+        scores = self._request("POST", "/similarity", json={"query": query, "chunk_ids": list(chunk_ids)})["scores"]
+        return np.asarray(scores, dtype=np.float32)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._request("POST", "/count_tokens", json={"text": text})["tokens"])
+
+    # -- SearchAgent ------------------------------------------------------------------
+    def run(self, query: str, *, rollouts: int | None = None) -> SearchResult:
+        """The server's agent, run to completion (as `SearchAgent.run`)."""
+        return wire.result_from_json(self._request("POST", "/ask", json={"query": query, "rollouts": rollouts}))
+
+    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
+        """The server's agent events as they happen (as `SearchAgent.stream`; the last is `FinalEvent`).
+
+        Closing the iterator early (a `break`) closes the connection, and the server cancels the episode.
+        """
+        body = {"query": query, "rollouts": rollouts}
+        try:
+            with self._http.stream("POST", "/ask/stream", json=body) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    try:
+                        err = response.json()
+                    except ValueError:
+                        err = {"detail": response.text}
+                    _raise_for(response.status_code, str(err.get("detail", "")), err.get("error"))
+                for name, data in _sse_events(response.iter_lines()):
+                    if name == wire.ERROR_EVENT:
+                        err = json.loads(data)
+                        _raise_for(int(err.get("status", 500)), str(err.get("detail", "")), err.get("error"))
+                    event = wire.event_from_json(name, json.loads(data))
+                    yield event
+                    if isinstance(event, FinalEvent):
+                        return
+        except httpx.TransportError as exc:
+            raise ConnectionError(f"the stream from {self.base_url} broke off ({exc})") from exc
+        raise ServerError(502, "the event stream ended without a final event")
+
+
+def _sse_events(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """(event, data) pairs of a text/event-stream (comments and retry/id fields are skipped)."""
+    name, data = "message", []
+    for line in lines:
+        if not line:
+            if data:
+                yield name, "\n".join(data)
+            name, data = "message", []
+        elif line.startswith(":"):
+            continue
+        else:
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+    if data:
+        yield name, "\n".join(data)

@@ -1,0 +1,57 @@
+"""LlamaIndex retrievers over a context1 index: one hybrid search, or the whole search agent.
+
+    from context1.integrations import LlamaIndexSearchRetriever, LlamaIndexAgentRetriever
+    nodes = LlamaIndexSearchRetriever(corpus, k=5).retrieve("when was the bridge built")
+    nodes = LlamaIndexAgentRetriever(SearchAgent(corpus)).retrieve("who designed the bridge?")
+
+Each result is a `NodeWithScore` over a `TextNode` whose id is the chunk id (search) or the doc id
+(agent), with the same metadata as the LangChain adapters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from context1.integrations.common import agent_documents, hit_metadata, missing_extra
+
+try:
+    from llama_index.core.base.base_retriever import BaseRetriever
+    from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+except ImportError as _exc:  # pragma: no cover - exercised by a test that hides the library
+    raise missing_extra("llama-index-core", "llamaindex", _exc) from _exc
+
+__all__ = ["LlamaIndexAgentRetriever", "LlamaIndexSearchRetriever"]
+
+
+class LlamaIndexSearchRetriever(BaseRetriever):
+    """`Corpus.search` (or `Client.search`) as a LlamaIndex retriever: one node per chunk."""
+
+    def __init__(self, corpus: Any, k: int = 10, token_budget: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.corpus, self.k, self.token_budget = corpus, k, token_budget
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        hits = self.corpus.search(query_bundle.query_str, k=self.k, token_budget=self.token_budget)
+        return [
+            NodeWithScore(node=TextNode(id_=h.chunk.chunk_id, text=h.chunk.text, metadata=hit_metadata(h)),
+                          score=float(h.score))
+            for h in hits
+        ]
+
+
+class LlamaIndexAgentRetriever(BaseRetriever):
+    """The search agent (`SearchAgent` or `Client`) as a LlamaIndex retriever: one node per returned document.
+
+    The node score is the agent's document score (its rank order is the list order).
+    """
+
+    def __init__(self, agent: Any, corpus: Any = None, max_chunks: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.agent, self.max_chunks = agent, max_chunks
+        self.corpus = corpus if corpus is not None else getattr(agent, "corpus", agent)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return [
+            NodeWithScore(node=TextNode(id_=meta["doc_id"], text=text, metadata=meta), score=meta["score"])
+            for text, meta in agent_documents(self.agent, self.corpus, query_bundle.query_str, self.max_chunks)
+        ]

@@ -1,0 +1,222 @@
+"""`context1 mcp INDEX`: the index as an MCP server (official `mcp` SDK), over stdio or streamable HTTP.
+
+Five tools: the agent's own four — `search_corpus`, `grep_corpus`, `read_document`,
+`prune_chunks` — so an outside agent (Claude, an IDE, another framework) can search the corpus the
+way the context1 agent does, plus `ask`, which runs the whole context1 search agent and returns
+its ranked documents with justifications.
+
+Like the harness, `search_corpus` and `grep_corpus` skip chunks already shown: the caller may pass
+them in `exclude` (stateless, always works), and the server also remembers what it showed to
+one client. Over stdio that client is the process's only one, so memory is per process; over
+streamable HTTP it is per `mcp-session-id` header, and a client without one (the sessionless
+2026-07-28 protocol) gets no memory and must use `exclude`. `prune_chunks` adds chunks to that
+memory's excluded set. `include_seen=true` turns the memory off for one call. Chunks are
+rendered exactly as the agent sees them (`<chunk id=… doc=… title=…>`), within the agent
+config's per-call token budgets. While `ask` runs, each turn, tool call and observation is sent
+as a progress notification (to clients that ask for progress), so they can show the trace live.
+
+    run_mcp(corpus, agent, transport="stdio")                 # what `context1 mcp INDEX` does
+    run_mcp(corpus, agent, transport="http", port=8766)       # streamable HTTP at http://HOST:PORT/mcp
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import ToolAnnotations
+
+from context1 import prompts
+from context1.agent import SearchAgent
+from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
+from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
+
+TRANSPORTS = ("stdio", "http")
+MAX_SESSIONS = 1_024  # session states kept (least recently used dropped first)
+INSTRUCTIONS = (
+    "Search one document collection. search_corpus (hybrid BM25 + dense) and grep_corpus (RE2 regex) return "
+    "chunks not yet shown in this session; read_document returns a whole document; prune_chunks drops chunks you "
+    "no longer need. ask runs the context1 search agent and returns ranked documents with justifications."
+)
+
+
+@dataclass
+class _Session:
+    shown: dict[str, None] = field(default_factory=dict)  # chunk ids shown, in first-shown order
+    pruned: set[str] = field(default_factory=set)
+
+    def excluded(self, include_seen: bool) -> set[str]:
+        return set(self.pruned) if include_seen else set(self.shown) | self.pruned
+
+
+class _Sessions:
+    """What the server showed each client (bounded, least recently used dropped first).
+
+    per_process: one client per process (stdio). Else the key is the `mcp-session-id` header, and a
+    request without one gets a fresh, throw-away state (no memory across calls).
+    """
+
+    def __init__(self, per_process: bool) -> None:
+        self._lock = threading.Lock()
+        self._states: OrderedDict[str, _Session] = OrderedDict()
+        self.per_process = per_process
+
+    def key(self, ctx: Context | None) -> str | None:
+        if self.per_process:
+            return "process"
+        headers = (ctx.headers if ctx is not None else None) or {}
+        return headers.get("mcp-session-id") or None
+
+    def get(self, ctx: Context | None) -> _Session:
+        key = self.key(ctx)
+        if key is None:
+            return _Session()
+        with self._lock:
+            state = self._states.pop(key, None) or _Session()
+            self._states[key] = state
+            while len(self._states) > MAX_SESSIONS:
+                self._states.popitem(last=False)
+            return state
+
+
+def _render(corpus: Any, hits: list[Any]) -> str:
+    blocks = []
+    for hit in hits:
+        c = hit.chunk
+        title = (c.metadata or {}).get("title") or corpus.title(c.doc_id)
+        blocks.append(prompts.render_chunk(c.chunk_id, c.doc_id, title, c.text))
+    return "\n\n".join(blocks)
+
+
+def _tool_error(message: str) -> str:
+    # Tool failures are text the calling model can read and act on (STYLE 8), as in the harness.
+    return prompts.ERROR_PREFIX + message
+
+
+def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_memory: bool = True) -> MCPServer:
+    """An `MCPServer` exposing `corpus` (and `agent`, default `SearchAgent(corpus)`) as five tools.
+
+    per_process_memory: remember shown and pruned chunks for the whole process (right for stdio,
+    where the process serves one client); False keys that memory by `mcp-session-id` (HTTP).
+    """
+    agent = agent if agent is not None else SearchAgent(corpus)
+    cfg = agent.config
+    sessions = _Sessions(per_process_memory)
+    mcp = MCPServer(name="context1", instructions=INSTRUCTIONS, version="0.1.0")
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    async def blocking(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
+
+    def shown(state: _Session, hits: list[Any]) -> list[Any]:
+        for h in hits:
+            state.shown.setdefault(h.chunk.chunk_id, None)
+        return hits
+
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
+    async def search_corpus(query: str, exclude: list[str] | None = None, include_seen: bool = False,
+                            ctx: Context | None = None) -> str:
+        """query: what to search for. exclude: chunk ids never to return (ones you already saw or pruned)."""
+        if not query.strip() or len(query) > cfg.max_argument_chars:
+            return _tool_error(f"query must be 1 to {cfg.max_argument_chars} characters")
+        state = sessions.get(ctx)
+        skip = state.excluded(include_seen) | set(exclude or ())
+        hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=skip,
+                              token_budget=cfg.search_token_budget)
+        return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
+
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.GREP_CORPUS].format(grep_k=cfg.grep_k),
+              annotations=read_only, structured_output=False)
+    async def grep_corpus(pattern: str, exclude: list[str] | None = None, include_seen: bool = False,
+                          ctx: Context | None = None) -> str:
+        """pattern: an RE2 regular expression, e.g. "(?i)acme corp". exclude: chunk ids never to return."""
+        if not pattern or len(pattern) > cfg.max_argument_chars:
+            return _tool_error(f"pattern must be 1 to {cfg.max_argument_chars} characters")
+        state = sessions.get(ctx)
+        skip = state.excluded(include_seen) | set(exclude or ())
+        try:
+            hits = await blocking(corpus.grep, pattern, k=cfg.grep_k, exclude=skip)
+        except InvalidPatternError as exc:
+            return _tool_error(f"invalid regular expression {pattern!r}: {exc}. grep_corpus uses RE2 syntax.")
+        return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
+
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.READ_DOCUMENT], annotations=read_only, structured_output=False)
+    async def read_document(doc_id: str, query: str | None = None, ctx: Context | None = None) -> str:
+        """doc_id: the doc attribute of a chunk. query: order the chunks by relevance to it (optional)."""
+        state = sessions.get(ctx)
+        try:
+            hits = await blocking(corpus.read, doc_id, query=query or None, token_budget=cfg.read_token_budget)
+        except UnknownDocumentError as exc:
+            return _tool_error(f"unknown document id {doc_id!r} ({exc}). Use the doc attribute of a chunk you were shown.")
+        except CorpusError as exc:
+            return _tool_error(f"read_document failed: {exc}")
+        return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
+
+    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.PRUNE_CHUNKS], structured_output=False)
+    async def prune_chunks(chunk_ids: list[str], ctx: Context | None = None) -> str:
+        """chunk_ids: the id attributes of the chunks to drop."""
+        if sessions.key(ctx) is None:
+            return ("This connection has no session, so the server keeps no memory between calls: pass these ids "
+                    "in the exclude argument of search_corpus / grep_corpus to keep them out of later results.")
+        state = sessions.get(ctx)
+        known = [c for c in chunk_ids if c in state.shown]
+        unknown = [c for c in chunk_ids if c not in state.shown]
+        state.pruned.update(known)
+        text = f"Pruned {len(known)} chunk(s); they stay excluded from later searches."
+        if unknown:
+            text += f" Never shown here, ignored: {', '.join(unknown[:20])}" + (" …" if len(unknown) > 20 else "")
+        return text
+
+    @mcp.tool(description="Run the context1 search agent: it searches over several turns and returns the ranked "
+                          "documents that support answering the question, each with a justification.",
+              annotations=read_only, structured_output=False)
+    async def ask(query: str, rollouts: int = 1, ctx: Context | None = None) -> str:
+        """query: the question. rollouts: independent agent runs fused with RRF (k× mode, 1 to 16)."""
+        if not query.strip() or len(query) > cfg.max_argument_chars:
+            return _tool_error(f"query must be 1 to {cfg.max_argument_chars} characters")
+        if not 1 <= rollouts <= 16:
+            return _tool_error("rollouts must be between 1 and 16")
+
+        def trace(line: str, step: int) -> None:
+            if ctx is None:
+                return
+            try:  # progress, not log messages: MCP deprecated the logging capability (SEP-2577)
+                anyio.from_thread.run(ctx.report_progress, step + 1, None, line)
+            except Exception:  # noqa: BLE001 - a client that ignores notifications must not break the episode
+                pass
+
+        def run() -> Any:
+            result = None
+            for event in agent.stream(query, rollouts=rollouts):
+                if isinstance(event, ModelTurnEvent):
+                    trace(f"turn {event.step + 1}: {len(event.turn.tool_calls)} tool call(s)", event.step)
+                elif isinstance(event, ToolCallEvent):
+                    trace(f"  -> {event.call.name}({event.call.raw_arguments or dict(event.call.arguments)})", event.step)
+                elif isinstance(event, ObservationEvent):
+                    trace(f"  <- {len(event.observation.chunk_ids)} chunk(s)", event.step)
+                elif isinstance(event, FinalEvent):
+                    result = event.result
+            return result
+
+        result = await anyio.to_thread.run_sync(run)
+        lines = [f'<Document id={d.doc_id}><Justification>{d.justification}</Justification></Document>'
+                 for d in result.documents]
+        return "\n".join(lines) or "The agent returned no documents."
+
+    return mcp
+
+
+def run_mcp(corpus: Any, agent: SearchAgent | None = None, *, transport: str = "stdio", host: str = "127.0.0.1",
+            port: int = 8766) -> None:
+    """Serve until the client disconnects (stdio) or the process is interrupted (http, at /mcp)."""
+    if transport not in TRANSPORTS:
+        raise ValueError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
+    mcp = create_mcp(corpus, agent, per_process_memory=transport == "stdio")
+    if transport == "stdio":
+        mcp.run("stdio")
+    else:
+        mcp.run("streamable-http", host=host, port=port)

@@ -1,0 +1,107 @@
+"""`context1 datagen INDEX OUT`, registered through the `context1.commands` entry point.
+
+A thin layer over `datagen.run.run_datagen` (DESIGN: every command is a function a user can call).
+Expected failures print one line and exit with status 2, without a traceback; a run that cannot
+reach --n stops with what it found, says why, and exits 0 (its tasks are usable).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+EXIT_USAGE = 2
+
+
+def datagen_command(
+    index: Annotated[Path, typer.Argument(help="Index folder (context1 index SOURCE INDEX).")],
+    out: Annotated[Path, typer.Argument(help="Output folder; an existing one is resumed (tasks are appended).")],
+    n: Annotated[int, typer.Option("--n", help="New tasks wanted.", min=1)] = 100,
+    hops: Annotated[str, typer.Option(help="Hop counts, e.g. 2-4, 1-4 or 1,3 (1-hop tasks train rerankers).")] = "2-4",
+    backend: Annotated[
+        str, typer.Option(help="offline (no model), openai, transformers, or scripted (a JSONL script: --script).")
+    ] = "offline",
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL (backend openai).")] = None,
+    model: Annotated[str | None, typer.Option(help="Model name (openai) or local path (transformers).")] = None,
+    script: Annotated[Path | None, typer.Option(help="Script file of the scripted backend (JSONL turns).")] = None,
+    structured: Annotated[
+        str, typer.Option(help="JSON output constraint sent to OpenAI-compatible servers: json_schema, json_object, none.")
+    ] = "json_schema",
+    seed: Annotated[int, typer.Option(help="Seed of every random choice (same seed + index = same tasks).")] = 0,
+    exclude: Annotated[
+        list[Path] | None,
+        typer.Option(help="Doc ids to keep out: a file of ids (one per line) or a task file (its gold documents)."),
+    ] = None,
+    test_fraction: Annotated[float, typer.Option(help="Share of tasks in the test split.", min=0.0, max=1.0)] = 0.2,
+    keep_easy: Annotated[
+        bool, typer.Option("--keep-easy", help="Keep multi-hop tasks that one hybrid search already solves.")
+    ] = False,
+    distractors: Annotated[int, typer.Option(help="Distractor documents kept per task.", min=0)] = 5,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
+) -> None:
+    """Generate verified multi-hop tasks from an index: JSONL, HF dataset, BEIR folder and a card in OUT."""
+    from corpus_tools.types import CorpusError
+    from datagen.pipeline import GenerateConfig, parse_hops
+    from datagen.run import exclusions, run_datagen
+
+    try:
+        config = GenerateConfig(
+            n=n,
+            hops=parse_hops(hops),
+            seed=seed,
+            exclude_doc_ids=exclusions(exclude or []),
+            drop_easy=not keep_easy,
+            n_distractors=distractors,
+        )
+        chosen, options = _backend(backend, base_url, model, script, seed, structured)
+        report, split = run_datagen(
+            index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction, progress=not no_progress
+        )
+    except (CorpusError, FileNotFoundError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(f"{report.written} new task(s) in {out / 'tasks.jsonl'} ({report.existing} were already there)")
+    typer.echo(f"stopped: {report.stopped}")
+    typer.echo(f"proposed {report.attempted}, dropped {sum(report.drops.values())}: " + (
+        ", ".join(f"{k} {v}" for k, v in report.drops.most_common()) or "none"
+    ))
+    if report.stages:
+        typer.echo("stages: " + ", ".join(f"{k} {v}" for k, v in sorted(report.stages.items())))
+    if report.usage:
+        typer.echo("token usage: " + ", ".join(f"{k} {v}" for k, v in sorted(report.usage.items())))
+    typer.echo(
+        f"split: {len(split.train)} train / {len(split.test)} test / {len(split.dropped)} left out; "
+        f"card: {out / 'README.md'}"
+    )
+
+
+def _backend(
+    kind: str, base_url: str | None, model: str | None, script: Path | None, seed: int, structured: str
+) -> tuple[object, dict[str, object]]:
+    """(backend, LLMConfig options) for a kind; (None, {}) for the offline generator."""
+    if kind == "offline":
+        if base_url or model or script:
+            raise ValueError("--base-url/--model/--script need an LLM --backend (openai, transformers, scripted)")
+        return None, {}
+    from context1.backends import make_backend
+
+    if kind == "scripted":
+        if script is None:
+            raise ValueError("--backend scripted needs --script FILE (JSONL, one turn per line)")
+        return make_backend("scripted", path=script), {"structured": "none"}
+    if kind == "openai":
+        # The key is read here, below the CLI nothing reads the environment (STYLE 9).
+        backend = make_backend("openai", base_url=base_url, model=model, api_key=os.environ.get("OPENAI_API_KEY"),
+                               seed=seed, temperature=0.7)
+        return backend, {"structured": structured}
+    if kind == "transformers":
+        return make_backend("transformers", model=model, seed=seed), {"structured": "none"}
+    raise ValueError(f"unknown --backend {kind!r}; choose offline, openai, transformers or scripted")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `datagen` to the context1 command line."""
+    app.command("datagen")(datagen_command)

@@ -1,0 +1,254 @@
+"""`generate`: propose → verify → (hardness, distractors) → append, until n tasks or the corpus is spent.
+
+One loop serves both generators (offline and LLM): each proposes `Candidate`s for a hop count,
+the extraction verifier accepts or rejects them (pure functions), accepted ones are written as
+`Task` lines to an append-only file with stable ids. Every rejection is counted with its reason.
+
+Hardness and distractors need a search: with a `Corpus`, each accepted multi-hop candidate's
+question is searched once (hybrid, as `context1 eval --retriever hybrid` does: 50 chunks collapsed
+to the top 10 documents); when that one search already returns every supporting document the
+candidate is dropped as `ONE_SEARCH_SOLVES` (MuSiQue likewise drops questions answerable without
+every hop); the other top documents that do not contain the answer are kept as distractors.
+
+Stopping: after `n` new tasks; or when every hop count has failed `patience` proposals in a row
+("the corpus cannot yield more"); or on Ctrl-C. Whatever was written stays written.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from datagen.mining import MinedCorpus, mine
+from datagen.records import TaskWriter, to_task
+from datagen.types import Candidate, DropReason, GenerationReport, StopGeneration
+from datagen.verify import check_candidate, contains, filter_distractors, normalize
+
+
+class Generator(Protocol):
+    """What `generate` drives: the offline generator or the LLM pipeline."""
+
+    def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason: ...
+
+    def commit(self, candidate: Candidate) -> None: ...
+
+
+Searcher = Callable[[str], list[str]]  # question -> ranked doc ids (top 10)
+
+
+@dataclass(frozen=True)
+class GenerateConfig:
+    """One generation run.
+
+    n: new tasks wanted. hops: hop counts, proposed in rotation (1-4; 1-hop tasks train rerankers).
+    seed: the only source of randomness (the same seed over the same index proposes the same
+        candidates, which is how a resumed run finds its place).
+    exclude_doc_ids: documents never used as support (keep evaluation documents out of training).
+    drop_easy: drop multi-hop candidates that one hybrid search solves (needs a searcher).
+    n_distractors: distractors kept per task (needs a searcher); SPEC §4 step 4 used 10.
+    patience: failed proposals in a row after which a hop count is given up.
+    source: the `Task.source` label.
+    """
+
+    n: int = 100
+    hops: tuple[int, ...] = (2, 3, 4)
+    seed: int = 0
+    exclude_doc_ids: frozenset[str] = field(default_factory=frozenset)
+    drop_easy: bool = True
+    n_distractors: int = 5
+    patience: int = 200
+    source: str = "datagen"
+
+    def __post_init__(self) -> None:
+        if self.n < 1:
+            raise ValueError(f"n must be at least 1, got {self.n}")
+        if not self.hops or any(h not in (1, 2, 3, 4) for h in self.hops):
+            raise ValueError(f"hops must be values in 1-4, got {self.hops!r}")
+
+
+def parse_hops(spec: str) -> tuple[int, ...]:
+    """"2-4" → (2, 3, 4); "1,3" → (1, 3); "2" → (2,). Hops are 1-4."""
+    spec = spec.strip()
+    try:
+        if "-" in spec:
+            lo, hi = (int(x) for x in spec.split("-", 1))
+            values = tuple(range(lo, hi + 1))
+        else:
+            values = tuple(int(x) for x in spec.split(","))
+    except ValueError:
+        raise ValueError(f"hops must look like '2-4', '1,3' or '2', got {spec!r}") from None
+    if not values or any(v not in (1, 2, 3, 4) for v in values):
+        raise ValueError(f"hops must be between 1 and 4, got {spec!r}")
+    return values
+
+
+class CorpusTexts(Mapping[str, str]):
+    """doc id -> text of a mined corpus (the chunks joined), built lazily; the verifier's view."""
+
+    def __init__(self, mined: MinedCorpus) -> None:
+        self.mined = mined
+        self._cache: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self.mined.chunks:
+            raise KeyError(key)
+        if key not in self._cache:
+            self._cache[key] = self.mined.doc_text(key)
+        return self._cache[key]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.mined.chunks)
+
+    def __len__(self) -> int:
+        return len(self.mined.chunks)
+
+
+def corpus_searcher(corpus: Any, k: int = 10, chunk_factor: int = 5) -> Searcher:
+    """Top-k documents of one hybrid search (k·chunk_factor chunks collapsed by best chunk),
+    the same collapse `eval.retrievers.SingleShotRetriever` uses."""
+
+    def search(question: str) -> list[str]:
+        docs: dict[str, None] = {}
+        for hit in corpus.search(question, k=k * chunk_factor):
+            docs.setdefault(hit.chunk.doc_id, None)
+            if len(docs) >= k:
+                break
+        return list(docs)
+
+    return search
+
+
+def mine_corpus(corpus: Any, exclude: Iterable[str] = ()) -> MinedCorpus:
+    """Mine an opened `Corpus` (every chunk of every document)."""
+    chunks = [c for doc in corpus.doc_ids() for c in corpus.chunks(doc)]
+    return mine(chunks, exclude=exclude)
+
+
+def generate(
+    generator: Generator,
+    mined: MinedCorpus,
+    out: str | Path,
+    config: GenerateConfig,
+    *,
+    searcher: Searcher | None = None,
+    progress: Callable[[GenerationReport], None] | None = None,
+    usage: Callable[[], Mapping[str, int]] | None = None,
+) -> GenerationReport:
+    """Append up to `config.n` new verified tasks to the JSONL file `out`; returns the report.
+
+    usage: returns the generator's token usage so far (LLM generators), copied into the report.
+    """
+    report = GenerationReport()
+    start = time.perf_counter()
+    if not mined.chunks:
+        raise ValueError("the index holds no documents (after exclusions): index a corpus first")
+    rng = random.Random(config.seed)
+    texts = CorpusTexts(mined)
+    chunk_texts = {c.chunk_id: c.text for chunks in mined.chunks.values() for c in chunks}
+    excluded = set(config.exclude_doc_ids)
+
+    def chunks_with(doc_id: str, quote: str) -> tuple[str, ...]:
+        q = normalize(quote)
+        return tuple(c.chunk_id for c in mined.chunks.get(doc_id, []) if contains(normalize(c.text), q, normalized=True))
+
+    with TaskWriter(out) as writer:
+        report.existing = len(writer.existing)
+        for task in writer.existing:
+            generator.commit(_as_candidate_docs(task.gold_doc_ids))
+        live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
+        failures = dict.fromkeys(live, 0)
+        turn = 0
+        try:
+            while report.written < config.n and live:
+                hops = live[turn % len(live)]
+                turn += 1
+                result = generator.propose(hops, rng)
+                report.attempted += 1
+                reason = result if isinstance(result, DropReason) else None
+                candidate = result if isinstance(result, Candidate) else None
+                if candidate is not None:
+                    reason = _check(candidate, texts, chunk_texts, excluded)
+                task = None
+                if candidate is not None and reason is None:
+                    task = to_task(candidate, source=config.source, chunks_with=chunks_with)
+                    if task.task_id in writer:
+                        reason = DropReason.DUPLICATE
+                if candidate is not None and reason is None and searcher is not None:
+                    top = searcher(candidate.question)
+                    found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
+                    if config.drop_easy and candidate.hops > 1 and found == 1.0:
+                        reason = DropReason.ONE_SEARCH_SOLVES
+                    else:
+                        pool = [d for d in top if d not in candidate.doc_ids and d not in excluded]
+                        kept, dropped = filter_distractors(candidate.answers, pool, texts)
+                        report.distractors_dropped += len(dropped)
+                        task = to_task(
+                            _with_distractors(candidate, kept[: config.n_distractors]),
+                            source=config.source,
+                            chunks_with=chunks_with,
+                            extra={"one_search_recall@10": round(found, 4)},
+                        )
+                if reason is not None or task is None:
+                    report.drop(reason or DropReason.MALFORMED_OUTPUT)
+                    failures[hops] += 1
+                    if failures[hops] >= config.patience:
+                        live = [h for h in live if h != hops]
+                else:
+                    failures[hops] = 0
+                    writer.write(task)
+                    generator.commit(candidate)  # type: ignore[arg-type]
+                    report.written += 1
+                    report.by_hops[candidate.hops] += 1  # type: ignore[union-attr]
+                    report.by_truth_type[candidate.truth_type.value] += 1  # type: ignore[union-attr]
+                if usage is not None:
+                    report.usage = Counter(usage())
+                report.stages = Counter(getattr(generator, "stages", {}))
+                if progress is not None:
+                    progress(report)
+        except StopGeneration as exc:
+            report.stopped = f"stopped: {exc}; every task written so far is kept"
+        except KeyboardInterrupt:
+            report.stopped = "interrupted; every task written so far is kept, rerun the same command to resume"
+        if not report.stopped:
+            report.stopped = _why_stopped(report, config, live)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _check(
+    candidate: Candidate, texts: Mapping[str, str], chunk_texts: Mapping[str, str], excluded: set[str]
+) -> DropReason | None:
+    if excluded.intersection(candidate.doc_ids):
+        return DropReason.EXCLUDED_DOCUMENT
+    verdict = check_candidate(candidate, texts, chunk_texts)
+    return verdict.reasons[0] if verdict.reasons else None
+
+
+def _with_distractors(candidate: Candidate, distractors: Sequence[str]) -> Candidate:
+    from dataclasses import replace
+
+    return replace(candidate, distractors=tuple(distractors))
+
+
+def _as_candidate_docs(doc_ids: Sequence[str]) -> Candidate:
+    """A stand-in candidate carrying only doc ids (to count an existing task's document uses)."""
+    from datagen.types import SupportingItem
+
+    return Candidate(question="", answer="", supporting=tuple(SupportingItem(d) for d in doc_ids), hops=len(doc_ids))
+
+
+def _why_stopped(report: GenerationReport, config: GenerateConfig, live: list[int]) -> str:
+    if report.written >= config.n:
+        return f"reached n={config.n}"
+    given_up = [h for h in config.hops if h not in live]
+    top = ", ".join(f"{k} {v}" for k, v in report.drops.most_common(3))
+    return (
+        f"the corpus cannot yield more: stopped at {report.written} of n={config.n} new task(s) after "
+        f"{config.patience} failed proposals in a row for hop count(s) {given_up} (most frequent drops: {top or 'none'}). "
+        "Use more documents, fewer hops, or a lower --n."
+    )

@@ -1,0 +1,130 @@
+"""`run_datagen`: an index folder in, an output folder out (the Python call behind `context1 datagen`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from datagen.outputs import TASKS, append_run, join_chunks, now, write_outputs
+from datagen.pipeline import GenerateConfig, corpus_searcher, generate, mine_corpus
+from datagen.records import read_task_file
+from datagen.split import Split
+from datagen.types import GenerationReport
+
+
+def read_exclusions(path: str | Path) -> set[str]:
+    """Doc ids to keep out of generation: a task file (JSONL of tasks: their gold documents) or a
+    plain text file with one doc id per line."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"exclusion file {str(path)!r} does not exist")
+    ids: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            record = json.loads(line)
+            ids.update(str(d) for d in record.get("gold_doc_ids") or ())
+        else:
+            ids.add(line)
+    return ids
+
+
+def run_datagen(
+    index: str | Path,
+    out_dir: str | Path,
+    config: GenerateConfig,
+    *,
+    backend: Any = None,
+    llm_options: dict[str, Any] | None = None,
+    test_fraction: float = 0.2,
+    progress: bool = True,
+    on_report: Callable[[GenerationReport], None] | None = None,
+) -> tuple[GenerationReport, Split]:
+    """Generate `config.n` new tasks from the index into `out_dir` (appending; a rerun resumes).
+
+    backend: None for the offline generator, else a context1 `Backend` driving the LLM pipeline
+    (llm_options go to `datagen.llm.LLMConfig`). Writes every output of `datagen.outputs`.
+    """
+    from corpus_tools import Corpus
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"OUT {str(out)!r} is a file; give a folder (tasks.jsonl and the rest go inside it)")
+    out.mkdir(parents=True, exist_ok=True)
+    with Corpus.open(index) as corpus:
+        manifest = corpus.manifest
+        mined = mine_corpus(corpus, exclude=config.exclude_doc_ids)
+        if not mined.chunks:
+            why = "after the exclusions" if config.exclude_doc_ids else "at all"
+            raise ValueError(f"the index {str(index)!r} holds no documents {why}: index a corpus first (context1 index)")
+        if backend is None:
+            from datagen.offline import OfflineGenerator
+
+            generator: Any = OfflineGenerator(mined)
+            label = "offline"
+            usage = None
+        else:
+            from datagen.llm import LLMConfig, LLMGenerator
+
+            generator = LLMGenerator(backend, corpus, mined, LLMConfig(**(llm_options or {})))
+            label = f"llm:{getattr(backend, 'name', 'backend')}"
+            usage = generator.usage_counts
+        bar = _progress_bar(config.n) if progress else None
+
+        def tick(report: GenerationReport) -> None:
+            if bar is not None:
+                bar.n = report.written
+                bar.set_postfix(tried=report.attempted, dropped=sum(report.drops.values()), refresh=False)
+                bar.refresh()
+            if on_report is not None:
+                on_report(report)
+
+        config = dataclasses.replace(config, source=config.source if config.source != "datagen" else f"datagen:{label}")
+        try:
+            report = generate(
+                generator, mined, out / TASKS, config, searcher=corpus_searcher(corpus), progress=tick, usage=usage
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        documents = {
+            doc: (mined.titles.get(doc, ""), join_chunks([c.text for c in chunks])) for doc, chunks in mined.chunks.items()
+        }
+    run_config = {
+        "generator": label,
+        "index": str(Path(index)),
+        "n": config.n,
+        "hops": list(config.hops),
+        "seed": config.seed,
+        "excluded_documents": len(config.exclude_doc_ids),
+        "drop_easy": config.drop_easy,
+    }
+    append_run(out, {"finished_at": now(), "config": run_config, "report": report.as_dict()})
+    counts = manifest.get("counts", {})
+    info = {
+        "path": str(Path(index)),
+        "documents": counts.get("documents", manifest.get("doc_count")),
+        "chunks": counts.get("chunks", manifest.get("chunk_count")),
+        "embedding_model": manifest.get("embedding_model"),
+        "created_at": manifest.get("created_at"),
+    }
+    split = write_outputs(out, read_task_file(out / TASKS), documents, info, test_fraction=test_fraction, seed=config.seed)
+    return report, split
+
+
+def _progress_bar(total: int) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="tasks", unit="task", dynamic_ncols=True)
+
+
+def exclusions(paths: Iterable[str | Path]) -> frozenset[str]:
+    ids: set[str] = set()
+    for p in paths:
+        ids |= read_exclusions(p)
+    return frozenset(ids)

@@ -1,0 +1,101 @@
+"""Split hygiene: train/test task sets that share no supporting document.
+
+Tasks that share a supporting document are joined (union-find) into components; whole components
+go to one side, so no document is on both. Components are shuffled by the seed and given to the
+test side while it stays within its target; a component larger than the target (a corpus whose
+tasks all hang together) is broken up greedily, task by task, and the tasks that would touch both
+sides are dropped and counted rather than leaked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from eval.types import Task
+
+
+@dataclass(frozen=True)
+class Split:
+    """train / test tasks with disjoint supporting documents; dropped: tasks that straddled."""
+
+    train: list[Task]
+    test: list[Task]
+    dropped: list[Task]
+
+    def test_doc_ids(self) -> set[str]:
+        return {d for t in self.test for d in t.gold_doc_ids}
+
+
+def _components(tasks: Sequence[Task]) -> list[list[int]]:
+    parent = list(range(len(tasks)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, task in enumerate(tasks):
+        for doc in task.gold_doc_ids:
+            if doc in owner:
+                a, b = find(i), find(owner[doc])
+                if a != b:
+                    parent[a] = b
+            else:
+                owner[doc] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(tasks)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def split_tasks(tasks: Sequence[Task], test_fraction: float = 0.2, seed: int = 0) -> Split:
+    """Splits tasks so that no supporting document is in both train and test (see the module doc)."""
+    if not 0.0 <= test_fraction <= 1.0:
+        raise ValueError(f"test_fraction must be in [0, 1], got {test_fraction}")
+    rng = random.Random(seed)
+    target = round(len(tasks) * test_fraction)
+    groups = _components(tasks)
+    rng.shuffle(groups)
+    test_idx: list[int] = []
+    train_idx: list[int] = []
+    big: list[list[int]] = []
+    for group in groups:
+        if len(test_idx) + len(group) <= target:
+            test_idx.extend(group)
+        elif len(group) > max(1, target // 2):
+            big.append(group)
+        else:
+            train_idx.extend(group)
+    dropped_idx: list[int] = []
+    test_docs = {d for i in test_idx for d in tasks[i].gold_doc_ids}
+    train_docs = {d for i in train_idx for d in tasks[i].gold_doc_ids}
+    for group in big:  # greedy: grow the test side inside the component while it is short
+        order = list(group)
+        rng.shuffle(order)
+        for i in order:
+            docs = set(tasks[i].gold_doc_ids)
+            in_test, in_train = bool(docs & test_docs), bool(docs & train_docs)
+            if in_test and in_train:
+                dropped_idx.append(i)
+            elif in_test or (not in_train and len(test_idx) < target):
+                test_idx.append(i)
+                test_docs |= docs
+            else:
+                train_idx.append(i)
+                train_docs |= docs
+    key = sorted
+    return Split(
+        train=[tasks[i] for i in key(train_idx)],
+        test=[tasks[i] for i in key(test_idx)],
+        dropped=[tasks[i] for i in key(dropped_idx)],
+    )
+
+
+def tasks_without(tasks: Iterable[Task], doc_ids: Iterable[str]) -> list[Task]:
+    """The tasks none of whose supporting documents is in `doc_ids`."""
+    banned = set(doc_ids)
+    return [t for t in tasks if not banned.intersection(t.gold_doc_ids)]

@@ -1,0 +1,145 @@
+"""Verification by extraction (SPEC §4 step 3), deterministic and stricter than the reference.
+
+The reference pipeline ends in a fuzzy cascade (2/3 of the quotes suffice) and re-asks an LLM
+whether the answer leaks. Here the decision is pure functions of the texts:
+
+- every quote must occur in its document after `normalize` (unicode NFKD with accents removed,
+  case-folded, punctuation and symbols turned into spaces, thousands separators dropped,
+  whitespace collapsed), at word boundaries, so "1956" does not match inside "19567";
+- each supporting document must contribute at least one quote;
+- the answer or one of its aliases must occur in at least one supporting chunk;
+- no answer form may occur in the question or in any clue;
+- a distractor that contains any answer form is dropped.
+
+Word boundaries are required only where the script separates words with spaces: for CJK text
+(no spaces) a plain substring match is used, so non-English corpora verify too.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+
+from datagen.types import Candidate, DropReason, Verdict
+
+_THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
+_SPACES = re.compile(r"\s+")
+# Scripts written without spaces between words (CJK, kana, Thai): substring match there.
+_NO_SPACE_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def normalize(text: str) -> str:
+    """Text as the verifier compares it (see the module docstring); idempotent."""
+    text = _THOUSANDS.sub("", text)
+    text = unicodedata.normalize("NFKD", text)
+    out = []
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        cat = unicodedata.category(ch)
+        out.append(" " if cat[0] in "PSZC" else ch)
+    return _SPACES.sub(" ", "".join(out).casefold()).strip()
+
+
+def contains(haystack: str, needle: str, *, normalized: bool = False) -> bool:
+    """Whether `needle` occurs in `haystack` after normalisation, as whole words.
+
+    An empty (after normalisation) needle is never contained: a quote of only punctuation
+    proves nothing. Pass normalized=True when both are already `normalize`d.
+    """
+    if not normalized:
+        haystack, needle = normalize(haystack), normalize(needle)
+    if not needle:
+        return False
+    if _NO_SPACE_SCRIPT.search(needle):
+        return needle in haystack
+    return f" {needle} " in f" {haystack} "
+
+
+def quote_in_document(quote: str, document: str) -> bool:
+    """A quote counts when it occurs verbatim in the document after normalisation."""
+    return contains(document, quote)
+
+
+def answer_in_texts(answers: Iterable[str], texts: Iterable[str]) -> bool:
+    """Whether any answer form occurs in any of the texts."""
+    forms = [a for a in (normalize(x) for x in answers) if a]
+    normed = [normalize(t) for t in texts]
+    return any(contains(t, a, normalized=True) for t in normed for a in forms)
+
+
+def answer_leaks(answers: Iterable[str], question: str, clues: Sequence[str]) -> bool:
+    """Whether any answer form occurs in the question or a clue."""
+    return answer_in_texts(answers, [question, *clues])
+
+
+def filter_distractors(
+    answers: Iterable[str], distractors: Sequence[str], texts: Mapping[str, str]
+) -> tuple[list[str], list[str]]:
+    """Splits distractor doc ids into (kept, dropped): dropped ones contain an answer form.
+
+    texts: doc id -> the text to search (a missing id is dropped too: it cannot be checked).
+    """
+    forms = [a for a in (normalize(x) for x in answers) if a]
+    kept, dropped = [], []
+    for doc_id in distractors:
+        text = texts.get(doc_id)
+        if text is None or any(contains(normalize(text), a, normalized=True) for a in forms):
+            dropped.append(doc_id)
+        else:
+            kept.append(doc_id)
+    return kept, dropped
+
+
+def check_candidate(
+    candidate: Candidate,
+    doc_texts: Mapping[str, str],
+    chunk_texts: Mapping[str, str],
+) -> Verdict:
+    """Accept or reject a candidate; every failing check is listed, in the order below.
+
+    doc_texts: doc id -> full document text (quotes are looked up here). chunk_texts: chunk id ->
+    text of every supporting item's chunk (the answer must occur in one of them; an item without
+    chunk ids is searched in its whole document).
+    """
+    reasons: list[DropReason] = []
+    details: list[str] = []
+
+    def fail(reason: DropReason, detail: str) -> None:
+        if reason not in reasons:
+            reasons.append(reason)
+        details.append(f"{reason.value}: {detail}")
+
+    if not normalize(candidate.question):
+        fail(DropReason.EMPTY_QUESTION, "the question is empty after normalisation")
+    if not any(normalize(a) for a in candidate.answers):
+        fail(DropReason.EMPTY_ANSWER, f"answer {candidate.answer!r} is empty after normalisation")
+    if not candidate.supporting:
+        fail(DropReason.NO_SUPPORT, "no supporting documents")
+    support_texts: list[str] = []
+    clue_text = normalize(" \n ".join([candidate.question, *candidate.clues]))
+    for item in candidate.supporting:
+        doc = doc_texts.get(item.doc_id)
+        if doc is None:
+            fail(DropReason.UNKNOWN_DOCUMENT, f"{item.doc_id!r} is not in the corpus")
+            continue
+        quotes = [q for q in item.quotes if normalize(q)]
+        if not quotes:
+            fail(DropReason.DOC_WITHOUT_QUOTES, f"{item.doc_id!r} contributes no quote")
+        doc_norm = normalize(doc)
+        for quote in quotes:
+            if not contains(doc_norm, normalize(quote), normalized=True):
+                fail(DropReason.QUOTE_NOT_IN_DOCUMENT, f"{quote[:80]!r} not in {item.doc_id!r}")
+        for clue_quote in item.clue_quotes:
+            if normalize(clue_quote) and not contains(clue_text, normalize(clue_quote), normalized=True):
+                fail(DropReason.CLUE_QUOTE_NOT_IN_CLUES, f"{clue_quote[:80]!r} is not in the question or clues")
+        if item.chunk_ids:
+            support_texts.extend(chunk_texts.get(cid, "") for cid in item.chunk_ids)
+        else:
+            support_texts.append(doc)
+    if candidate.supporting and not answer_in_texts(candidate.answers, support_texts):
+        fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
+    if answer_leaks(candidate.answers, candidate.question, candidate.clues):
+        fail(DropReason.ANSWER_LEAK, f"{candidate.answer!r} occurs in the question or a clue")
+    return Verdict(tuple(reasons), tuple(details))

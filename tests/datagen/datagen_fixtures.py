@@ -1,0 +1,27 @@
+"""Fixtures of the datagen tests: the invented linked corpus of tests/fixtures/datagen_corpus.
+
+Its documents form one 5-document chain by titles (Marrow Lighthouse → Ilsa Venn → Kestrel
+Institute → Orvald Pike → Tarn), a painter/cathedral side branch, a document that names nothing,
+a look-alike distractor, two German documents and a Japanese one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from corpus_tools.types import Chunk, Document
+
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "datagen_corpus" / "docs.jsonl"
+
+
+def fixture_documents() -> list[Document]:
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Document(r["doc_id"], r["text"], r["title"]) for r in rows]
+
+
+def as_chunks(docs: list[Document]) -> list[Chunk]:
+    """One chunk per document (what a 256-token index makes of these short texts)."""
+    return [
+        Chunk(f"{d.doc_id}#0", d.doc_id, d.text, 0, len(d.text.split()), {"title": d.title or ""}) for d in docs
+    ]

@@ -1,0 +1,171 @@
+"""The LLM pipeline, stage by stage, with the scripted backend (deterministic) and a scripted HTTP server."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from context1.backends import OpenAIBackend
+from context1.backends.scripted import ScriptedBackend
+from context1.types import Message
+from datagen.llm import LLMConfig, LLMGenerator, parse_json_object
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+
+
+def _doc_text(prompt: str) -> str:
+    body = prompt.split("Document:\n", 1)[1]
+    return body.split("\n\n", 1)[0].split("\n", 1)[1]  # drop the "Title: ..." line
+
+
+def oracle(leak: bool = False, lie: bool = False, fence: bool = False):  # noqa: ANN201
+    """A scripted 'model' that reads the prompt and answers each stage like a competent model would."""
+
+    def answer(messages: Sequence[Message]) -> str:
+        prompt = messages[-1].content
+        text = _doc_text(prompt)
+        required = re.search(r'must be exactly "([^"]+)"', prompt)
+        value = required.group(1) if required else (re.findall(r"\b1\d{3}\b", text) or ["Tarn"])[0]
+        if '"clues"' in prompt:
+            out = {"clues": ["A structure on a cape was built after ships were lost."], "question": "Who?", "answer": value}
+        elif '"clue"' in prompt:
+            bridge = re.search(r'one clue about "([^"]+)"', prompt).group(1)
+            question = f"In which year? ({value})" if leak else "Which year or name fills the last hop?"
+            out = {"clue": f"It is tied to someone other than {bridge[:0]}a stranger.", "question": question, "answer": value}
+        else:
+            first = re.split(r"(?<=[.!?])\s+", text)[0]
+            out = {
+                "document_quotes": [first + (" and a forged tail" if lie else "")],
+                "clue_quotes": [],
+                "contains_truth": True,
+            }
+        body = json.dumps(out)
+        return f"Sure! ```json\n{body[:-1]},}}\n```" if fence else body  # a trailing comma json-repair fixes
+
+    return answer
+
+
+def run_llm(chunks, tmp_path: Path, backend, n: int = 3, hops=(2,), **cfg):  # noqa: ANN001, ANN201
+    mined = mine(chunks)
+    gen = LLMGenerator(backend, None, mined, LLMConfig(structured="none", **cfg))
+    out = tmp_path / "tasks.jsonl"
+    report = generate(gen, mined, out, GenerateConfig(n=n, hops=tuple(hops), seed=0, patience=6), usage=gen.usage_counts)
+    return report, read_task_file(out), gen
+
+
+def test_every_stage_runs_and_the_tasks_verify(chunks, tmp_path: Path) -> None:  # noqa: ANN001
+    backend = ScriptedBackend([oracle()] * 200)
+    report, tasks, _ = run_llm(chunks, tmp_path, backend, n=3, hops=(2, 3))
+    assert report.written == 3, report.as_dict()
+    assert {"generate:ok", "chain:ok", "extract:ok"} <= set(report.stages)
+    assert report.usage["calls"] == sum(v for k, v in report.stages.items() if k.endswith(":ok"))
+    assert report.usage["prompt_tokens"] > 0 and report.usage["completion_tokens"] > 0
+    for task in tasks:
+        assert task.metadata["generator"] == "llm:scripted"
+        assert task.hops == len(task.gold_doc_ids) in (2, 3)
+        assert all(item["quotes"] for item in task.metadata["supporting"])
+
+
+def test_fenced_broken_json_is_repaired(chunks, tmp_path: Path) -> None:  # noqa: ANN001
+    report, tasks, _ = run_llm(chunks, tmp_path, ScriptedBackend([oracle(fence=True)] * 200), n=2, hops=(1, 2))
+    assert report.written == 2 and not report.stages.get("generate:malformed")
+
+
+def test_garbage_is_counted_reasked_and_never_crashes(chunks, tmp_path: Path) -> None:  # noqa: ANN001
+    backend = ScriptedBackend(["I cannot help with that.", "{not json at all", "[1, 2, 3]"] * 100)
+    report, tasks, _ = run_llm(chunks, tmp_path, backend, n=2, hops=(1, 2), parse_retries=2)
+    assert report.written == 0 and tasks == []
+    assert report.drops["malformed_model_output"] == report.attempted == 12  # patience 6 for each hop count
+    assert report.stages["generate:malformed"] == 12
+    assert report.usage["reasks"] == 24 and report.usage["calls"] == 36
+    assert "cannot yield more" in report.stopped
+
+
+def test_lying_quotes_and_leaks_are_dropped_by_the_verifier(chunks, tmp_path: Path) -> None:  # noqa: ANN001
+    report, _, _ = run_llm(chunks, tmp_path / "a", ScriptedBackend([oracle(lie=True)] * 300), n=1, hops=(2,))
+    assert report.written == 0 and report.drops["quote_not_in_document"] == report.attempted
+    report, _, _ = run_llm(chunks, tmp_path / "b", ScriptedBackend([oracle(leak=True)] * 300), n=1, hops=(2,))
+    assert report.written == 0 and report.drops["answer_leaks_into_question_or_clues"] >= report.attempted // 2
+
+
+def test_a_dead_backend_stops_the_run_and_keeps_what_was_written(chunks, tmp_path: Path) -> None:  # noqa: ANN001
+    # good turns for a few 1-hop tasks (generate + extract each), then the script runs out (BackendError)
+    backend = ScriptedBackend([oracle()] * 8)
+    report, tasks, _ = run_llm(chunks, tmp_path, backend, n=50, hops=(1,))
+    assert 1 <= report.written == len(tasks) < 4
+    assert report.drops["backend_failed"] == 2
+    assert report.stopped.startswith("stopped: the backend failed 3 times in a row")
+
+
+def test_structured_output_is_requested_from_openai_compatible_servers() -> None:
+    backend = OpenAIBackend("http://127.0.0.1:9/v1", model="m")
+    gen = LLMGenerator(backend, None, mine([]), LLMConfig(structured="json_schema"))
+    body = gen._backend_for("extract").request_body([Message("user", "x")], [])
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"]["required"] == [
+        "document_quotes",
+        "clue_quotes",
+        "contains_truth",
+    ]
+    assert "response_format" not in backend.request_body([Message("user", "x")], [])  # the original is untouched
+    llama = LLMGenerator(backend, None, mine([]), LLMConfig(structured="json_object"))
+    assert llama._backend_for("generate").request_body([], [])["response_format"]["type"] == "json_object"
+
+
+def test_parse_json_object() -> None:
+    assert parse_json_object('prose {"a": 1} more') == {"a": 1}
+    assert parse_json_object('```json\n{"a": [1, 2,]}\n```') == {"a": [1, 2]}
+    assert parse_json_object("no object here") is None
+    assert parse_json_object("[1, 2]") is None
+
+
+# ------------------------------------------------------------------ a real HTTP server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    mode = "garbage"
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        if self.mode == "slow":
+            time.sleep(1.0)
+        body = json.dumps({"choices": [{"message": {"content": "<<garbage>> {{{"}, "finish_reason": "stop"}]})
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def http_server() -> Iterator[tuple[str, type[_Handler]]]:
+    handler = type("H", (_Handler,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
+    server.shutdown()
+    server.server_close()
+
+
+def test_garbage_and_timeouts_from_a_server(chunks, tmp_path: Path, http_server) -> None:  # noqa: ANN001
+    url, handler = http_server
+    backend = OpenAIBackend(url, model="m", max_retries=0, timeout_s=0.3)
+    report, _, _ = run_llm(chunks, tmp_path / "g", backend, n=1, hops=(1,))
+    assert report.written == 0 and report.drops["malformed_model_output"] == report.attempted > 0
+    handler.mode = "slow"
+    report, _, _ = run_llm(chunks, tmp_path / "s", backend, n=1, hops=(1,))
+    assert report.written == 0 and "backend failed 3 times" in report.stopped and "timed out" in report.stopped
