@@ -178,16 +178,18 @@ class Episode:
     def _check_prompt_count(self, turn: ModelTurn) -> None:
         """Compare the prompt size the backend reported with the harness's own count.
 
-        Recorded per step in `metadata["prompt_token_check"]` as [reported, counted]. When the
-        template costs were only estimated, the first report calibrates the fixed part, so the
-        budget tracks the server's own count from the next turn on.
+        Recorded per step in `metadata["prompt_token_check"]` as [reported, counted]. When they
+        differ by more than 2% (template costs only estimated, or a server that renders its own
+        tool format, like llama.cpp's chatml-function-calling), the first report calibrates the
+        fixed part, so the budget tracks the server's own count from the next turn on.
         """
         if turn.prompt_tokens <= 0:
             return
         counted = self.tokens_used
         self.trajectory.metadata.setdefault("prompt_token_check", []).append([int(turn.prompt_tokens), counted])
         costs = self.counter.costs
-        if costs is not None and costs.source.startswith("estimate") and "calibrated" not in costs.source:
+        off = abs(int(turn.prompt_tokens) - counted) > 0.02 * counted + 8
+        if costs is not None and off and "calibrated" not in costs.source:
             self.counter.costs = costs.calibrated(int(turn.prompt_tokens), counted)
             self.trajectory.metadata["token_accounting"] = self.counter.costs.source
 

@@ -62,7 +62,9 @@ _USAGE_RE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 # Words in any script (letters or digits first), and the lower-case connectors allowed inside a
 # name ("Bank of America", "Ludwig van Beethoven").
 _WORD_RE = re.compile(r"[^\W_][\w'’\-]*")
-_CONNECTORS = frozenset("of the de del da von van der la le du and for on in y e di das dos".split())
+# Not "in"/"on": they glue a name to a place ("Hartmann in Dortmund") far more often than they sit
+# inside one.
+_CONNECTORS = frozenset("of the de del da von van der la le du and for y e di das dos".split())
 _SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
 _QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
 _STOP = frozenset(
@@ -259,6 +261,14 @@ class IterativeRetrievalPolicy:
             return {}
         ids = list(chunks)
         rel, measure = self._relevance(query, ids, rankings, cfg)
+        # What a linking chunk passes on is its relevance to the question. Cosine measures that for
+        # every chunk; ranks only do for the searches of the question itself (round 0): a bridge
+        # search's top hit is about its entity, not the question.
+        link_rel = rel if measure == "cosine" else {
+            cid: max((5 / (4 + i) for r in rankings if r.round == 0
+                      for i, (c, *_x) in enumerate(r.chunks, start=1) if c == cid), default=0.0)
+            for cid in ids
+        }
         best: dict[str, tuple[float, str]] = {}
         for cid in ids:
             doc_id = chunks[cid][0]
@@ -284,11 +294,11 @@ class IterativeRetrievalPolicy:
             link, linker, via = 0.0, None, ""
             for sid in ids:
                 s_doc = chunks[sid][0]
-                if s_doc == doc_id or rel[sid] <= link:
+                if s_doc == doc_id or link_rel[sid] <= link:
                     continue
                 hit = next((n for n in names[doc_id] if f" {n} " in texts[sid]), None)
                 if hit is not None:
-                    link, linker, via = rel[sid], s_doc, hit
+                    link, linker, via = link_rel[sid], s_doc, hit
             ent_link, ent_linker, ent = 0.0, None, ""
             if cfg.entity_link_weight > 0:
                 for e in doc_ents.get(doc_id, ()):
@@ -296,8 +306,8 @@ class IterativeRetrievalPolicy:
                         continue
                     for sid in ids:
                         s_doc = chunks[sid][0]
-                        if s_doc != doc_id and rel[sid] > ent_link and f" {e} " in texts[sid]:
-                            ent_link, ent_linker, ent = rel[sid], s_doc, e
+                        if s_doc != doc_id and link_rel[sid] > ent_link and f" {e} " in texts[sid]:
+                            ent_link, ent_linker, ent = link_rel[sid], s_doc, e
             total = score + cfg.link_weight * link + cfg.entity_link_weight * ent_link
             why = _justify(chunks[cid][2], q_terms, score, measure, hop1_rank.get(doc_id))
             if linker is not None:
@@ -324,10 +334,13 @@ class IterativeRetrievalPolicy:
                         for i, (cid, *_rest) in enumerate(r.chunks, start=1):
                             rel[cid] += cfg.hybrid_weight * 5 / (4 + i)
                 return rel, "cosine"
+        # Without vectors: a chunk's best weighted rank over the rankings that showed it (a max, not
+        # a sum: a chunk many bridge searches return is not thereby more relevant to the question),
+        # decaying fast enough (5/(4+rank)) that a link from a top chunk cannot outweigh rank 1.
         rel = {}
         for r in rankings:
             for i, (cid, *_rest) in enumerate(r.chunks, start=1):
-                rel[cid] = rel.get(cid, 0.0) + r.weight * cfg.rrf_k / (cfg.rrf_k + i)
+                rel[cid] = max(rel.get(cid, 0.0), r.weight * 5 / (4 + i))  # the hybrid bonus's decay
         return rel, "ranks"
 
 
@@ -550,7 +563,7 @@ def _entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> l
         n = _norm(ent)
         if not n or (title_norm and (n == title_norm or n in title_norm)):
             continue
-        if keep_sentence_starts or len(ent.split()) > 1 or not at_start:
+        if keep_sentence_starts or len(ent.split()) > 1 or not at_start or _uncased(ent):
             mid_sentence.add(ent)
         counts[ent] = counts.get(ent, 0) + 1
         first.setdefault(ent, i)

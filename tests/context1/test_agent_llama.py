@@ -18,7 +18,9 @@ from context1 import AgentConfig, Episode, SearchAgent, StopReason, load_traject
 from context1.backends import OpenAIBackend, default_model_path
 from context1.types import Trajectory
 
-LLAMA_N_CTX = 4096  # read by the llama_server fixture
+LLAMA_N_CTX = 2048  # read by the llama_server fixture
+# Small results keep each prompt near 1.5k tokens: a CPU serves SmolLM2 at a few hundred tokens/s.
+SMALL = dict(search_k=3, grep_k=2, search_token_budget=256, read_token_budget=256)
 QUERY = "Who designed the lighthouse of Korrin Bay?"
 ENDS = {StopReason.ANSWERED, StopReason.MAX_TURNS, StopReason.TOKEN_BUDGET}
 
@@ -43,24 +45,29 @@ def check_episode(traj: Trajectory, config: AgentConfig, tmp_path: Path) -> None
 
 @pytest.fixture(scope="module")
 def smollm2(llama_server: str) -> OpenAIBackend:  # noqa: F811
-    return OpenAIBackend(llama_server, temperature=0.0, max_tokens=96, seed=0, max_retries=1,
-                         context_window=LLAMA_N_CTX, tokenizer_path=str(default_model_path()))
+    backend = OpenAIBackend(llama_server, temperature=0.0, max_tokens=48, seed=0, max_retries=0, timeout_s=600,
+                            context_window=LLAMA_N_CTX, tokenizer_path=str(default_model_path()))
+    backend.list_models()
+    backend.model = backend.list_models()[0]
+    return backend
 
 
 @pytest.mark.slow
 def test_smollm2_episode_via_llama_cpp(smollm2: OpenAIBackend, harness_corpus, tmp_path: Path) -> None:
-    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=3))
-    # the default 32k budget was fitted to the 4k window the server runs with
-    assert agent.config.token_budget == LLAMA_N_CTX - 96
+    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=2, **SMALL))
+    # the default 32k budget was fitted to the 2k window the server runs with
+    assert agent.config.token_budget == LLAMA_N_CTX - 48
     assert agent.counter.costs.source.startswith("chat template")
     result = agent.run(QUERY)
     traj = result.trajectory
     check_episode(traj, agent.config, tmp_path)
     assert result.usage.prompt_tokens > 0 and result.usage.turns == len(traj.steps) >= 1
-    # the harness's count of each prompt against the server's own count: same order (llama.cpp
-    # renders its own tool format, not SmolLM2's template, so they are not identical)
-    for reported, counted in traj.metadata["prompt_token_check"]:
-        assert 0.5 * reported <= counted <= 1.5 * reported
+    # the harness's count of each prompt against the server's own count: llama.cpp renders its
+    # own tool format, not SmolLM2's template, so the first turn calibrates the fixed part
+    checks = traj.metadata["prompt_token_check"]
+    assert checks and all(0.5 * reported <= counted <= 1.5 * reported for reported, counted in checks)
+    if len(checks) > 1:
+        assert abs(checks[1][0] - checks[1][1]) <= 0.05 * checks[1][0] + 16, checks
 
 
 @pytest.mark.slow
@@ -68,10 +75,10 @@ def test_smollm2_forced_calls_search_then_prune(smollm2: OpenAIBackend, harness_
     """Step an episode by hand with calls the server must emit (grammar-constrained tool_choice)."""
 
     def forced(name: str) -> OpenAIBackend:
-        return OpenAIBackend(smollm2.base_url, smollm2.model, temperature=0.0, max_tokens=64, seed=0,
-                             tool_choice={"type": "function", "function": {"name": name}})
+        return OpenAIBackend(smollm2.base_url, smollm2.model, temperature=0.0, max_tokens=48, seed=0,
+                             timeout_s=600, tool_choice={"type": "function", "function": {"name": name}})
 
-    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=4))
+    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=4, **SMALL))
     ep: Episode = agent.episode(QUERY)
     ep.act(forced("search_corpus").generate(ep.messages(), ep.tool_schemas))
     shown = ep.visible_chunk_ids()
@@ -94,7 +101,7 @@ def test_smollm2_episode_via_transformers(harness_corpus, tmp_path: Path) -> Non
     from context1.backends import TransformersBackend
 
     backend = TransformersBackend(max_new_tokens=48, temperature=0.0)
-    agent = SearchAgent(harness_corpus, backend, AgentConfig(max_turns=2))
+    agent = SearchAgent(harness_corpus, backend, AgentConfig(max_turns=2, **SMALL))
     assert agent.counter.costs.source.startswith("chat template")
     result = agent.run(QUERY)
     traj = result.trajectory
