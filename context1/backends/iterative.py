@@ -99,7 +99,8 @@ class IterativeConfig:
     # ("Item 1", "Part I"), not a bridge entity. Chosen by reading filings and mail, not tuned.
     boilerplate_share: float = 0.3
     # Share of a linking chunk's relevance a document inherits through a rare entity both share
-    # (found in only these two documents so far): weaker than a link by name. Set on the tuning split.
+    # (found in only these two documents so far): weaker than a link by name. Set by hand to half the
+    # name link's weight, not tuned (docs/LOG.md, 2026-11-23).
     entity_link_weight: float = 0.25
 
 

@@ -66,8 +66,10 @@ def test_smollm2_episode_via_llama_cpp(smollm2: OpenAIBackend, harness_corpus, t
     # own tool format, not SmolLM2's template, so the first turn calibrates the fixed part
     checks = traj.metadata["prompt_token_check"]
     assert checks and all(0.5 * reported <= counted <= 1.5 * reported for reported, counted in checks)
-    if len(checks) > 1:
-        assert abs(checks[1][0] - checks[1][1]) <= 0.05 * checks[1][0] + 16, checks
+    # after calibration the harness may over-count (SmolLM2's template wraps tool turns in more
+    # markup than llama.cpp's format): a safe error for the window; it must not under-count
+    for reported, counted in checks[1:]:
+        assert reported - 16 <= counted <= 1.15 * reported + 16, checks
 
 
 @pytest.mark.slow
