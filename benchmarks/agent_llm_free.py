@@ -116,8 +116,10 @@ def table(results: dict[str, list[dict]]) -> str:
             part = [r for r in rows if r["split"] == split]
             if not part:
                 continue
-            mean = lambda key: sum(r[key] for r in part) / len(part)  # noqa: E731
-            pair = lambda key: f"{mean('hybrid_' + key):.3f} / {mean('agent_' + key):.3f}"  # noqa: E731
+            def pair(key: str, part: list[dict] = part) -> str:
+                mean = [sum(r[f"{who}_{key}"] for r in part) / len(part) for who in ("hybrid", "agent")]
+                return f"{mean[0]:.3f} / {mean[1]:.3f}"
+
             lines.append(f"| {name} | {split} | {len(part)} | {pair('r10')} | {pair('all10')} | {pair('r5')} | "
                          f"{pair('all5')} | {pair('r2')} |")
     return "\n".join(lines)

@@ -51,6 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from context1.backends.entities import entities, keywords, link_names, norm, query_terms, quoted_names, uncased
 from context1.prompts import unescape_attr
 from context1.types import Message, ModelTurn, Role, ToolCall
 
@@ -59,23 +60,6 @@ _CHUNK_RE = re.compile(
     r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>', re.S
 )
 _USAGE_RE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
-# Words in any script (letters or digits first), and the lower-case connectors allowed inside a
-# name ("Bank of America", "Ludwig van Beethoven").
-_WORD_RE = re.compile(r"[^\W_][\w'’\-]*")
-# Not "in"/"on": they glue a name to a place ("Hartmann in Dortmund") far more often than they sit
-# inside one.
-_CONNECTORS = frozenset("of the de del da von van der la le du and for y e di das dos".split())
-_SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
-_QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
-_STOP = frozenset(
-    "a an the of in on at to for from by with and or but is are was were be been being what which who whom whose "
-    "when where why how that this these those it its as into than then there their they he she his her him do does "
-    "did has have had not no yes also both either neither same other one two first second many much more most".split()
-)
-_SENTENCE_START = frozenset(
-    "The A An In On At He She It They His Her Its This That These Those After Before During When While "
-    "However Although As By For From Since With Following According Born We You I There Today Also Then Later".split()
-)
 
 
 @dataclass(frozen=True)
@@ -189,7 +173,7 @@ class IterativeRetrievalPolicy:
     def _hop1_calls(self, query: str) -> list[ToolCall]:
         calls = [_call("search_corpus", {"query": query}, "h1-search")]
         if self.config.grep_names:
-            for i, name in enumerate(_quoted_names(query)[:2]):
+            for i, name in enumerate(quoted_names(query)[:2]):
                 calls.append(_call("grep_corpus", {"pattern": re.escape(name)}, f"h1-grep{i}"))
         return calls
 
@@ -197,15 +181,15 @@ class IterativeRetrievalPolicy:
         """Searches for entities found in the best chunks of the previous round."""
         sources = _best_chunks([r for r in rankings if r.round == round_no - 1], cfg.bridge_sources)
         asked = {r.query.lower() for r in rankings}
-        query_norm = _norm(query)
-        keywords = " ".join(_keywords(query))
+        query_norm = norm(query)
+        kw = " ".join(keywords(query))
         boiler = _boilerplate(rankings, cfg.boilerplate_share)
         rng = random.Random(self.seed * 1_000_003 + round_no) if self.seed else None
         calls: list[ToolCall] = []
         for s_rank, (_, _, title, text) in enumerate(sources):
             found = 0
-            candidates = [e for e in _entities(text, title)
-                          if _norm(e) not in query_norm and _norm(e) not in boiler]
+            candidates = [e for e in entities(text, title)
+                          if norm(e) not in query_norm and norm(e) not in boiler]
             if rng is not None:  # a seeded rollout follows other leads among the top candidates
                 head = candidates[: cfg.entities_per_source * 2]
                 rng.shuffle(head)
@@ -213,7 +197,7 @@ class IterativeRetrievalPolicy:
             for entity in candidates:
                 if found >= cfg.entities_per_source:
                     break
-                q = f"{entity} {keywords}".strip()
+                q = f"{entity} {kw}".strip()
                 if q.lower() in asked:
                     continue
                 asked.add(q.lower())
@@ -276,20 +260,20 @@ class IterativeRetrievalPolicy:
             if rel[cid] > best.get(doc_id, (-1e9, ""))[0]:
                 best[doc_id] = (rel[cid], cid)
         doc_title = {chunks[c][0]: chunks[c][1] for c in ids}
-        names = {d: _link_names(d, doc_title[d]) for d in best}
-        texts = {cid: " " + _norm(chunks[cid][2]) + " " for cid in ids}
+        names = {d: link_names(d, doc_title[d]) for d in best}
+        texts = {cid: " " + norm(chunks[cid][2]) + " " for cid in ids}
         # rare shared entities: named in exactly two of the documents seen, and not in the question
-        q_norm = " " + _norm(query) + " "
+        q_norm = " " + norm(query) + " "
         doc_ents: dict[str, set[str]] = {}
         for cid in ids:
             doc_id, title, text = chunks[cid]
             doc_ents.setdefault(doc_id, set()).update(
-                e for e in map(_norm, _entities(text, title)) if len(e) >= 4 and f" {e} " not in q_norm)
+                e for e in map(_norm, entities(text, title)) if len(e) >= 4 and f" {e} " not in q_norm)
         df: dict[str, int] = {}
         for ents in doc_ents.values():
             for e in ents:
                 df[e] = df.get(e, 0) + 1
-        q_terms = [t for t in _query_terms(query) if any(f" {_norm(t)} " in texts[c] for c in ids)]
+        q_terms = [t for t in query_terms(query) if any(f" {norm(t)} " in texts[c] for c in ids)]
         out: dict[str, tuple[float, str]] = {}
         for doc_id, (score, cid) in best.items():
             link, linker, via = 0.0, None, ""
@@ -347,8 +331,8 @@ class IterativeRetrievalPolicy:
 
 def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None) -> str:
     """One or two plain sentences on why a document is returned."""
-    t = " " + _norm(text) + " "
-    mentioned = [w for w in q_terms if f" {_norm(w)} " in t][:3]
+    t = " " + norm(text) + " "
+    mentioned = [w for w in q_terms if f" {norm(w)} " in t][:3]
     if mentioned:
         names = ", ".join(f"“{w}”" for w in mentioned)
         first = f"Mentions {names}, which the question asks about."
@@ -368,24 +352,6 @@ def _label(doc_id: str, titles: Mapping[str, str]) -> str:
     return f"“{title}”" if title and title != doc_id else f"“{doc_id}”"
 
 
-_EXTENSIONS = re.compile(r"\.(txt|md|markdown|html?|pdf|eml|mbox|json|jsonl|csv|docx?|rst)$", re.I)
-
-
-def _link_names(doc_id: str, title: str) -> list[str]:
-    """Names by which another text may refer to a document: its title and its file name."""
-    out: list[str] = []
-    t = _norm(title)
-    if len(t) >= 4:
-        out.append(t)
-    stem = _EXTENSIONS.sub("", doc_id.rsplit("/", 1)[-1].split("#")[0])
-    words = [w for w in re.split(r"[\W_]+", stem.lower()) if w and not w.isdigit() and not re.fullmatch(r"q\d|\d+\w{0,2}", w)]
-    name = " ".join(words)
-    if len(name) >= 4 and name not in out and any(len(w) >= 3 for w in words):
-        out.append(name)
-    return out
-
-
-# -- reading the conversation -----------------------------------------------------------------
 
 
 def _rankings(messages: Sequence[Message], cfg: IterativeConfig) -> list[_Ranking]:
@@ -456,119 +422,17 @@ def _boilerplate(rankings: list[_Ranking], share: float) -> set[str]:
     """Normalised spans found in many of the documents seen: headings and footers, not entities."""
     docs: dict[str, list[str]] = {}
     for r in rankings:
-        for _cid, doc_id, title, text in r.chunks:
+        for _cid, doc_id, _title, text in r.chunks:
             docs.setdefault(doc_id, []).append(text)
     if len(docs) < 3:
         return set()
     df: dict[str, int] = {}
     for texts in docs.values():
-        seen = {_norm(e) for t in texts for e in _entities(t, "", keep_sentence_starts=True)}
+        seen = {norm(e) for t in texts for e in entities(t, "", keep_sentence_starts=True)}
         for e in seen:
             df[e] = df.get(e, 0) + 1
     need = max(3, math.ceil(share * len(docs)))
     return {e for e, n in df.items() if n >= need}
-
-
-# -- text helpers -------------------------------------------------------------------------------
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
-
-def _keywords(query: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", query) if w.lower() not in _STOP][:8]
-
-
-def _quoted_names(query: str) -> list[str]:
-    """Phrases the question quotes: titles of works, nicknames — worth a verbatim grep."""
-    return [a or b for a, b in _QUOTED_RE.findall(query)]
-
-
-def _query_terms(query: str) -> list[str]:
-    """The question's names and content words, longest first (for plain-words justifications)."""
-    names = [e for e in _entities(query, "", keep_sentence_starts=True) if e.lower() not in _STOP]
-    words = [w for w in _keywords(query) if len(w) >= 4 and not any(w in n for n in names)]
-    return sorted(dict.fromkeys(names + words), key=lambda w: -len(w))
-
-
-def _cased_start(word: str) -> bool:
-    return word[0].isupper()
-
-
-def _uncased(word: str) -> bool:
-    """A word of a script without letter case (CJK, Arabic, Hebrew, Thai, ...)."""
-    ch = word[0]
-    return ch.isalpha() and not ch.isupper() and not ch.islower()
-
-
-def _spans(text: str) -> list[tuple[str, bool]]:
-    """Candidate names: (span, starts a sentence). Capitalised runs by Unicode case, allowing
-    connectors and numbers inside ("Bank of America", "Item 1A"); words of uncased scripts."""
-    out: list[tuple[str, bool]] = []
-    words = list(_WORD_RE.finditer(text))
-    i = 0
-    while i < len(words):
-        w = words[i].group(0)
-        if _uncased(w):
-            if 2 <= len(w) <= 24:
-                out.append((w, _starts_sentence(text, words[i].start())))
-            i += 1
-            continue
-        if not _cased_start(w):
-            i += 1
-            continue
-        j = i + 1
-        while j < len(words):
-            gap = text[words[j - 1].end(): words[j].start()]
-            if gap not in (" ", "\t"):
-                break
-            nxt = words[j].group(0)
-            if _cased_start(nxt) or nxt[0].isdigit():
-                j += 1
-                continue
-            if nxt.lower() in _CONNECTORS and j + 1 < len(words) and _cased_start(words[j + 1].group(0)) \
-                    and text[words[j].end(): words[j + 1].start()] in (" ", "\t"):
-                j += 2
-                continue
-            break
-        span = text[words[i].start(): words[j - 1].end()]
-        out.append((span, _starts_sentence(text, words[i].start())))
-        i = j
-    return out
-
-
-def _starts_sentence(text: str, pos: int) -> bool:
-    before = text[:pos].rstrip()
-    return not before or bool(_SENTENCE_END.match(before[-1]))
-
-
-def _entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> list[str]:
-    """Candidate bridge entities of a chunk, most salient first (frequency, then position).
-
-    A single capitalised word that only ever opens a sentence ("Hikers", "Today") is no name
-    (unless `keep_sentence_starts`).
-    """
-    counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    mid_sentence: set[str] = set()
-    title_norm = _norm(title)
-    for i, (span, at_start) in enumerate(_spans(text)):
-        ent = span.strip(" ,'’-")
-        words = ent.split()
-        if words and words[0] in _SENTENCE_START:
-            ent = " ".join(words[1:])
-            at_start = False if len(words) > 2 else at_start
-        if len(ent) < 2 or (len(ent) < 3 and not _uncased(ent)) or ent.lower() in _STOP:
-            continue
-        n = _norm(ent)
-        if not n or (title_norm and (n == title_norm or n in title_norm)):
-            continue
-        if keep_sentence_starts or len(ent.split()) > 1 or not at_start or _uncased(ent):
-            mid_sentence.add(ent)
-        counts[ent] = counts.get(ent, 0) + 1
-        first.setdefault(ent, i)
-    return sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e]))
 
 
 def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:
@@ -579,3 +443,7 @@ def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:
 
 def _turn(calls: list[ToolCall]) -> ModelTurn:
     return ModelTurn(text="", tool_calls=tuple(calls))
+
+
+# Old private names, kept for callers and tests of the first version.
+_entities, _keywords, _link_names, _norm, _uncased = entities, keywords, link_names, norm, uncased

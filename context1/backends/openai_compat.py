@@ -31,11 +31,11 @@ when the server lists it (llama.cpp's OpenAI server does not: pass its --n_ctx).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import email.utils
 import json
 import math
 import random
-import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
