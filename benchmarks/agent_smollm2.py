@@ -39,7 +39,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(n_ctx: int, log: Path) -> tuple[subprocess.Popen, str]:
+def start_server(n_ctx: int, log: Path, args_threads: int = 1) -> tuple[subprocess.Popen, str]:
     import httpx
 
     from context1.backends import default_model_path
@@ -47,7 +47,7 @@ def start_server(n_ctx: int, log: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model_path()), "--chat_format",
            "chatml-function-calling", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
-           "--n_threads", "2"]
+           "--n_threads", str(args_threads)]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"
     for _ in range(600):
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> None:
     corpus = Corpus.open(index)
     ckpt = OUT / f"agent_smollm2-{args.start}-{args.n}.jsonl"
     done = {json.loads(line)["id"] for line in ckpt.read_text().splitlines()} if ckpt.exists() else set()
-    proc, url = start_server(args.n_ctx, OUT / "agent_smollm2-server.log")
+    proc, url = start_server(args.n_ctx, OUT / "agent_smollm2-server.log", args.threads)
     t_end = time.monotonic() + 60 * args.time_limit_min
     try:
         backend = OpenAIBackend(url, temperature=0.0, seed=0, max_tokens=args.max_tokens, timeout_s=900,
@@ -176,6 +176,9 @@ def main() -> None:
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--n-ctx", type=int, default=2048)
     p.add_argument("--time-limit-min", type=float, default=25.0)
+    # 1 thread: on a shared, oversubscribed CPU ggml's spinning worker threads slow each other down
+    # by orders of magnitude (2 threads at load ~20: 0.3-7 prompt tokens/s)
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--report", action="store_true", help="only print the table of the checkpoint")
     args = p.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
