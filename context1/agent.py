@@ -8,6 +8,16 @@
 
 `run` consumes `stream`, and `stream` drives `harness.Episode`: one code path.
 
+Budget and window: when the backend's context window is known (`AgentConfig.context_window`, or
+the backend's own, see `context_window_of`) and T_budget plus the reply would not fit in it, the
+budget is fitted to the window (`config.fit_to_window`; `agent.config` holds the result), and
+every prompt is checked against the window before it is sent. Token counts include the chat
+template's costs (`context1.budget.PromptCosts`), measured with the model's own template when the
+backend can render it; `Trajectory.metadata["token_accounting"]` says which.
+
+k× mode with a deterministic backend (`deterministic = True` and not `varies_with_seed`, e.g. a
+plain script) raises ValueError: k identical rollouts fuse to the same list at k times the cost.
+
 A backend failure does not raise: the rollout stops with `StopReason.BACKEND_ERROR`,
 `trajectory.error` holds the message, the partial trajectory is kept and `documents` gets the
 fallback ranking (context1.answer). Check `result.stop_reason`. Other exceptions (bugs) propagate.
@@ -26,8 +36,8 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from context1.budget import TokenCounter
-from context1.config import AgentConfig
+from context1.budget import PromptCosts, TokenCounter, estimate_costs, measure_costs
+from context1.config import AgentConfig, fit_to_window
 from context1.events import (
     Event,
     FinalEvent,
@@ -38,11 +48,22 @@ from context1.events import (
     ToolCallEvent,
     UsageEvent,
 )
-from context1.harness import Episode, normalize_call_ids
-from context1.types import Backend, BackendError, RankedDocument, SearchResult, StopReason, Trajectory, Usage
+from context1.harness import Episode, check_query, normalize_call_ids
+from context1.tools import tool_schemas
+from context1.types import (
+    Backend,
+    BackendError,
+    CorpusLike,
+    RankedDocument,
+    SearchResult,
+    StopReason,
+    Trajectory,
+    Usage,
+    check_corpus,
+)
 
 
-def default_backend(corpus: Any = None) -> Backend:
+def default_backend(corpus: Any = None, config: AgentConfig | None = None) -> Backend:
     """The LLM-free default policy (context1.backends.iterative.IterativeRetrievalPolicy)."""
     try:
         from context1.backends.iterative import IterativeRetrievalPolicy
@@ -52,7 +73,46 @@ def default_backend(corpus: Any = None) -> Backend:
             f"context1/backends/iterative.py, which could not be imported ({exc}). Pass a backend, e.g. "
             "context1.backends.make_backend('openai', base_url=..., model=...)."
         ) from exc
-    return IterativeRetrievalPolicy(corpus=corpus)
+    return IterativeRetrievalPolicy(corpus=corpus, agent_config=config)
+
+
+def context_window_of(backend: Any) -> int | None:
+    """The backend's context window in tokens, when it knows it.
+
+    A `context_window` attribute (OpenAIBackend: given, or read from a vLLM server's /models), else
+    a local transformers model's `max_position_embeddings`.
+    """
+    window = getattr(backend, "context_window", None)
+    if window is None:
+        model_config = getattr(getattr(backend, "model", None), "config", None)
+        window = getattr(model_config, "max_position_embeddings", None)
+    return int(window) if isinstance(window, int) and window > 0 else None
+
+
+def reply_tokens_of(backend: Any) -> int | None:
+    """The most tokens one reply may take (`max_tokens` / `max_new_tokens`), when the backend says."""
+    for name in ("max_tokens", "max_new_tokens"):
+        value = getattr(backend, name, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def prompt_costs(backend: Any, counter: TokenCounter, tools: list) -> PromptCosts:
+    """Template costs for `backend`: measured with its chat template when it can render one
+    (`count_prompt_tokens(messages, tools)`), else estimated (context1.budget)."""
+    fn = getattr(backend, "count_prompt_tokens", None)
+    if not callable(fn) and callable(getattr(backend, "render", None)):  # a local model (transformers, vLLM)
+        render, tokenizer = backend.render, getattr(backend, "tokenizer", None)
+        if tokenizer is not None:
+            def fn(messages, tools):  # noqa: ANN001, ANN202
+                return len(tokenizer(render(messages, tools), add_special_tokens=False)["input_ids"])
+    if callable(fn):
+        try:
+            return measure_costs(fn, counter, tools, name=getattr(backend, "name", type(backend).__name__))
+        except NotImplementedError:
+            pass
+    return estimate_costs(counter, tools)
 
 
 def _count_fn(backend: Any):
@@ -74,14 +134,25 @@ class SearchAgent:
     config: limits and budgets (`AgentConfig`); `config.rollouts` > 1 turns on k× mode.
     """
 
-    def __init__(self, corpus: Any, backend: Backend | None = None, config: AgentConfig | None = None) -> None:
+    def __init__(self, corpus: CorpusLike, backend: Backend | None = None, config: AgentConfig | None = None) -> None:
+        check_corpus(corpus)
         self.corpus = corpus
-        self.config = config or AgentConfig()
-        self.backend = default_backend(corpus) if backend is None else backend
+        config = config or AgentConfig()
+        self.backend = default_backend(corpus, config) if backend is None else backend
         if not callable(getattr(self.backend, "generate", None)):
             raise ValueError(f"backend must implement context1.types.Backend (a generate method); got {self.backend!r}")
+        # The model's window bounds the budget: a 2k-context model cannot take a 32k-token context.
+        self.context_window = config.context_window or context_window_of(self.backend)
+        self.reply_tokens = reply_tokens_of(self.backend)
+        if self.context_window is not None:
+            config = fit_to_window(config, self.context_window, self.reply_tokens)
+        self.config = config
+        bind = getattr(self.backend, "bind_agent_config", None)
+        if callable(bind):  # a policy that reads the harness's limits (the LLM-free one)
+            self.backend = bind(config)
         # One cached counter for every episode of this agent: search results repeat across queries.
         self.counter = TokenCounter(_count_fn(self.backend))
+        self.counter.costs = prompt_costs(self.backend, self.counter, tool_schemas(config))
 
     def episode(self, query: str) -> Episode:
         """A fresh `Episode` with this agent's corpus, config and token counter, to step by hand."""
@@ -101,8 +172,12 @@ class SearchAgent:
         k = self.config.rollouts if rollouts is None else rollouts
         if not isinstance(k, int) or k < 1:
             raise ValueError(f"rollouts must be a positive integer, got {k!r}")
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("query must be a non-empty string")
+        check_query(query, self.config)
+        if k > 1 and getattr(self.backend, "deterministic", False) and not getattr(self.backend, "varies_with_seed", False):
+            raise ValueError(
+                f"rollouts={k} with the deterministic backend {getattr(self.backend, 'name', self.backend)!r} would run "
+                f"{k} identical rollouts; use rollouts=1, or a backend that samples (or varies with its seed)"
+            )
         t0 = time.perf_counter()
         trajectories: list[Trajectory | None] = [None] * k
         if k == 1:
@@ -134,6 +209,11 @@ class SearchAgent:
                 c0 = time.perf_counter()
                 messages = episode.messages()
                 context_s = time.perf_counter() - c0
+                if self.context_window is not None and episode.tokens_used + (self.reply_tokens or 0) > self.context_window:
+                    episode.finish(StopReason.TOKEN_BUDGET, error=(
+                        f"the prompt ({episode.tokens_used:,} tokens) plus the reply ({self.reply_tokens or 0:,}) would "
+                        f"exceed the model's {self.context_window:,}-token context window"))
+                    break
                 m0 = time.perf_counter()
                 try:
                     turn = backend.generate(messages, episode.tool_schemas)

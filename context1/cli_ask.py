@@ -99,6 +99,11 @@ def ask_command(
     max_turns: Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)] = 32,
     max_documents: Annotated[int, typer.Option("--max-documents", help="Most documents returned.", min=1)] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Base seed (rollout i uses seed + i).")] = 0,
+    context_window: Annotated[
+        int | None,
+        typer.Option("--context-window", help="The model's context length (e.g. llama.cpp's --n_ctx); the budget "
+                     "is fitted to it.", min=512),
+    ] = None,
     chroma_host: Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")] = None,
     chroma_port: Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.")] = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (no live trace).")] = False,
@@ -115,7 +120,7 @@ def ask_command(
             raise CommandError("the query is empty")
         config = AgentConfig(
             token_budget=budget, hard_cutoff=hard_cutoff, rollouts=rollouts, max_turns=max_turns,
-            max_documents=max_documents, seed=seed,
+            max_documents=max_documents, seed=seed, context_window=context_window,
         )
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)

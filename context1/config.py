@@ -57,6 +57,18 @@ class AgentConfig:
     # Most chunk ids one prune_chunks call may list (a whole context of 256-token chunks at the
     # default budget is ~120 chunks).
     max_prune_ids: int = 256
+    # Most tool calls the harness runs in one turn; calls past it get an error observation each
+    # (nothing runs). The reference averaged 2.56 calls/turn and the LLM-free policy issues at most
+    # 7; a small model looping on one call can emit dozens, each costing a corpus call and context.
+    max_calls_per_turn: int = 16
+    # Longest query (characters) an episode accepts; a longer one raises ValueError at once instead of
+    # running an episode whose prompt cannot fit. 20,000 characters is ~5k tokens: a pasted paragraph
+    # or two fits, a whole document does not (index it instead).
+    max_query_chars: int = 20_000
+    # The model's context window in tokens (prompt + reply), when known. None: taken from the backend
+    # (`context_window` attribute) when it has one. When the window is smaller than what T_budget
+    # plus the reply needs, `SearchAgent` fits the budget to it (see `fit_to_window`).
+    context_window: int | None = None
     # Threads that run one turn's tool calls concurrently (the reference averaged 2.56 calls/turn).
     max_parallel_calls: int = 8
     # k× mode: independent rollouts fused with RRF (SPEC §2: 4× lifted scores by 0.05–0.10).
@@ -85,10 +97,13 @@ class AgentConfig:
             )
         for name in ("search_token_budget", "read_token_budget", "search_k", "grep_k", "max_turns",
                      "max_documents", "max_argument_chars", "max_prune_ids", "max_parallel_calls",
-                     "rollouts", "rrf_k"):
+                     "rollouts", "rrf_k", "max_calls_per_turn", "max_query_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+        if self.context_window is not None and (not isinstance(self.context_window, int) or self.context_window < 1):
+            raise ValueError(f"context_window must be a positive integer or None, got {self.context_window!r}")
 
     @property
     def soft_limit(self) -> int:
@@ -99,3 +114,32 @@ class AgentConfig:
     def hard_limit(self) -> int:
         """Visible tokens past which every tool except prune_chunks is refused."""
         return int(self.token_budget * self.hard_cutoff)
+
+
+def fit_to_window(config: AgentConfig, context_window: int, reply_tokens: int | None) -> AgentConfig:
+    """`config` with T_budget (and the reply reserve) shrunk so that prompt + reply fit the window.
+
+    The harness counts the visible context (the prompt) against T_budget and keeps
+    `response_reserve` free for the reply; a server rejects a request whose prompt plus
+    `max_tokens` exceeds its window. So T_budget = window − reply_tokens (the backend's max reply
+    length; a quarter of the window when unknown), and the reserve is capped at a quarter of it.
+    Returns `config` itself when it already fits. Raises ValueError when the window is too small
+    for any episode (< 512 tokens of budget).
+    """
+    reply = reply_tokens if reply_tokens is not None else context_window // 4
+    budget = context_window - reply
+    if config.token_budget <= budget:
+        return config
+    if budget < 512:
+        raise ValueError(
+            f"the model's context window ({context_window:,} tokens) minus its reply length ({reply:,}) leaves "
+            f"{budget:,} tokens, below the 512 an episode needs: serve the model with a larger context "
+            "(llama.cpp: --n_ctx) or lower the backend's max_tokens"
+        )
+    import dataclasses
+
+    return dataclasses.replace(
+        config, token_budget=budget, response_reserve=min(config.response_reserve, budget // 4),
+        search_token_budget=min(config.search_token_budget, budget // 4),
+        read_token_budget=min(config.read_token_budget, budget // 3),
+    )

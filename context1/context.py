@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from context1.budget import MESSAGE_OVERHEAD, TokenCounter
+from context1.budget import TokenCounter
 from context1.prompts import PRUNE_CHUNKS, render_pruned
 from context1.types import Message, ModelTurn, Observation, Role, Trajectory
 
@@ -69,7 +69,7 @@ class _ToolEntry:
 
     def count(self, counter: TokenCounter) -> int:
         if self.tokens is None:
-            self.tokens = MESSAGE_OVERHEAD + count_pieces(self.text, self.spans, counter, self.hidden)
+            self.tokens = counter.overhead("tool") + count_pieces(self.text, self.spans, counter, self.hidden)
         return self.tokens
 
 
@@ -137,7 +137,7 @@ class ContextView:
 
     def count(self, counter: TokenCounter) -> int:
         """Tokens of the visible context (tool messages summed over pieces, see `visible_pieces`)."""
-        n = counter.messages(self._initial)
+        n = counter.fixed + counter.messages(self._initial)
         for entry in self._entries:
             n += entry.count(counter) if isinstance(entry, _ToolEntry) else counter.message(entry)
         return n

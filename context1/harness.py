@@ -27,12 +27,26 @@ from typing import Any
 
 from context1 import prompts
 from context1.answer import ShownChunk, fallback_documents, parse_final_answer
-from context1.budget import BudgetState, TokenCounter
+from context1.budget import BudgetState, TokenCounter, estimate_costs
 from context1.config import AgentConfig
 from context1.context import ContextView, chunk_spans, count_pieces
 from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
 from context1.tools import Fetched, Runtime, ToolRequest, fetch, render_hits, tool_schemas, validate_call
-from context1.types import Message, ModelTurn, Observation, Role, Step, StopReason, ToolCall, Trajectory
+from context1.types import (
+    Message,
+    ModelTurn,
+    Observation,
+    Role,
+    Step,
+    StopReason,
+    ToolCall,
+    Trajectory,
+    check_corpus,
+)
+
+# Tokens a query must leave free (beyond the reply reserve) for the episode to be worth starting:
+# one 256-token chunk with its markup and the usage line.
+_MIN_ROOM = 320
 
 # search/grep fetch this many times their display limit, so that chunks already shown earlier in
 # the same turn (excluded after the parallel fetch) can be backfilled.
@@ -54,13 +68,15 @@ class Episode:
         *,
         token_counter: Callable[[str], int] | TokenCounter | None = None,
     ) -> None:
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("query must be a non-empty string")
+        check_corpus(corpus)
+        self.config = config or AgentConfig()
+        check_query(query, self.config)
         self.corpus = corpus
         self.query = query.strip()
-        self.config = config or AgentConfig()
         self.counter = token_counter if isinstance(token_counter, TokenCounter) else TokenCounter(token_counter)
         self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config)
+        if self.counter.costs is None:
+            self.counter.costs = estimate_costs(self.counter, self.tool_schemas)
         cfg = self.config
         system = cfg.system_prompt or prompts.system_prompt(
             token_budget=cfg.token_budget, hard_limit=cfg.hard_limit, max_documents=cfg.max_documents, grep_k=cfg.grep_k
@@ -68,13 +84,20 @@ class Episode:
         initial = [Message(role=Role.SYSTEM, content=system), Message(role=Role.USER, content=self.query)]
         self.trajectory = Trajectory(query=self.query, messages=list(initial), token_budget=cfg.token_budget)
         self.trajectory.metadata["config"] = dataclasses.asdict(cfg)
+        self.trajectory.metadata["token_accounting"] = self.counter.costs.source
         self._view = ContextView(initial)
         self._shown: dict[str, ShownChunk] = {}  # chunk id -> first showing, first-shown order
         self._titles: dict[str, str | None] = {}
         self._last_tool = -1  # index (in the view) of the latest tool message
         self.tokens_used = self._view.count(self.counter)
-        if self.tokens_used > cfg.token_budget - cfg.response_reserve:  # not even room for one reply
-            self.finish(StopReason.TOKEN_BUDGET, error="the system prompt and query alone exceed the token budget")
+        room = cfg.token_budget - cfg.response_reserve - self.tokens_used
+        if room < _MIN_ROOM:  # a query that leaves no room for one search result and a reply
+            raise ValueError(
+                f"the query does not fit: the system prompt, tool schemas and query take {self.tokens_used:,} of "
+                f"the {cfg.token_budget:,}-token budget ({cfg.response_reserve:,} are kept for the reply), leaving "
+                f"{max(0, room):,} for search results. Shorten the query (it is {len(self.query):,} characters) "
+                "or raise token_budget."
+            )
 
     # -- observe ----------------------------------------------------------------------------
     @property
@@ -103,6 +126,7 @@ class Episode:
         t0, cpu0 = time.perf_counter(), time.thread_time()
         n_step = len(self.trajectory.steps)
         turn = normalize_call_ids(turn, n_step)
+        self._check_prompt_count(turn)
         self._view.add_assistant(turn)
         if not turn.tool_calls:
             used = self._view.count(self.counter)
@@ -151,9 +175,31 @@ class Episode:
             {"act_s": act_s, "corpus_s": corpus_s, "harness_cpu_s": max(0.0, harness_cpu_s)}
         )
 
+    def _check_prompt_count(self, turn: ModelTurn) -> None:
+        """Compare the prompt size the backend reported with the harness's own count.
+
+        Recorded per step in `metadata["prompt_token_check"]` as [reported, counted]. When they
+        differ by more than 2% (template costs only estimated, or a server that renders its own
+        tool format, like llama.cpp's chatml-function-calling), the first report calibrates the
+        fixed part, so the budget tracks the server's own count from the next turn on.
+        """
+        if turn.prompt_tokens <= 0:
+            return
+        counted = self.tokens_used
+        self.trajectory.metadata.setdefault("prompt_token_check", []).append([int(turn.prompt_tokens), counted])
+        costs = self.counter.costs
+        off = abs(int(turn.prompt_tokens) - counted) > 0.02 * counted + 8
+        if costs is not None and off and "calibrated" not in costs.source:
+            self.counter.costs = costs.calibrated(int(turn.prompt_tokens), counted)
+            self.trajectory.metadata["token_accounting"] = self.counter.costs.source
+
     def _run_calls(self, calls: Sequence[ToolCall]) -> tuple[list[Observation], list[str], float, float]:
         cfg = self.config
-        requests: list[ToolRequest | str] = [validate_call(c, cfg) for c in calls]
+        requests: list[ToolRequest | str] = [
+            validate_call(c, cfg) if j < cfg.max_calls_per_turn
+            else prompts.TOO_MANY_CALLS.format(limit=cfg.max_calls_per_turn, n=len(calls))
+            for j, c in enumerate(calls)
+        ]
         # Phase 1: the corpus calls, in parallel. Chunks shown in earlier turns are excluded here;
         # ones shown earlier in this turn are dropped in phase 2 (the fetch over-fetches for that).
         # Nothing is fetched once the context is past the hard cutoff (phase 2 refuses those calls),
@@ -364,3 +410,16 @@ def normalize_call_ids(turn: ModelTurn, n_step: int) -> ModelTurn:
         seen.add(cid)
         calls.append(call)
     return dataclasses.replace(turn, tool_calls=tuple(calls)) if changed else turn
+
+
+def check_query(query: Any, config: AgentConfig) -> None:
+    """Raise ValueError for a query no episode should start with (empty, or past max_query_chars)."""
+    if not isinstance(query, str) or not query.strip():
+        raise ValueError("query must be a non-empty string")
+    n = len(query.strip())
+    if n > config.max_query_chars:
+        raise ValueError(
+            f"the query is {n:,} characters long; the limit is {config.max_query_chars:,} "
+            "(AgentConfig.max_query_chars). Ask a question about the documents instead of pasting them: index "
+            "long text with `context1 index` and search it."
+        )

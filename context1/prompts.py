@@ -10,10 +10,12 @@ trajectory tools parse it from tool messages, so changing it is a breaking chang
       {text}
       </chunk>
 
-  Attribute values are escaped with `html.escape(value, quote=True)` (read them back with
-  `html.unescape`); a missing title is `title=""`. In the chunk text, the two sequences that
-  could fake a chunk boundary, `<chunk` and `</chunk`, are written `&lt;chunk` and `&lt;/chunk`;
-  nothing else in the text is changed. Blocks of one observation are separated by a blank line.
+  Attribute values are written as they are, except a double quote, written `&quot;` (read them
+  back with `unescape_attr`): ids a model copies carry no entities (`AT&T` stays `AT&T`), and a
+  value still cannot close its attribute. A missing title is `title=""`. In the chunk text, the
+  two sequences that could fake a chunk boundary, `<chunk` and `</chunk`, are written
+  `&lt;chunk` and `&lt;/chunk`; nothing else in the text is changed. Blocks of one observation
+  are separated by a blank line.
 * A chunk pruned from view is replaced, wherever it was shown, by `<chunk id="{chunk_id}" pruned/>`.
 * A refused or malformed call gets a tool message whose text starts with `Error: `.
 * After every turn, the last tool message of the turn ends with the usage line
@@ -21,8 +23,6 @@ trajectory tools parse it from tool messages, so changing it is a breaking chang
 """
 
 from __future__ import annotations
-
-import html
 
 SEARCH_CORPUS = "search_corpus"
 GREP_CORPUS = "grep_corpus"
@@ -74,6 +74,10 @@ SOFT_HINT = (
     "[Note: your context is past half of its {token_budget:,}-token budget. Prune chunks that do not help "
     "(prune_chunks), or conclude with your ranked documents.]"
 )
+TOO_MANY_CALLS = (
+    "Error: not run: this turn has {n} tool calls and at most {limit} run per turn. Make fewer, "
+    "better-chosen calls."
+)
 TRUNCATED = "[{omitted} more result(s) omitted to fit the token budget; prune chunks to see more.]"
 USAGE_LINE = "[Token usage: {used:,}/{total:,}]"
 
@@ -91,7 +95,13 @@ def usage_line(used: int, total: int) -> str:
 
 
 def _attr(value: str) -> str:
-    return html.escape(value, quote=True)
+    # Only the quote: it is the one character that could end the attribute (module docstring).
+    return value.replace('"', "&quot;").replace("\n", " ")
+
+
+def unescape_attr(value: str) -> str:
+    """The inverse of the attribute escaping of `render_chunk`."""
+    return value.replace("&quot;", '"')
 
 
 def render_chunk(chunk_id: str, doc_id: str, title: str | None, text: str) -> str:

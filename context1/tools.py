@@ -15,6 +15,8 @@ code; failures become text starting with "Error: ", never exceptions.
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,7 +106,7 @@ def validate_call(call: ToolCall, config: AgentConfig) -> ToolRequest | str:
     if kind == "string":
         if not isinstance(value, str):
             return _error(f'"{key}" of {call.name} must be a string, got {type(value).__name__}.')
-        value = value.strip()
+        value = unescape_entities(value).strip()
         if not value:
             return _error(f'"{key}" of {call.name} is empty.')
         if len(value) > config.max_argument_chars:
@@ -117,7 +119,7 @@ def validate_call(call: ToolCall, config: AgentConfig) -> ToolRequest | str:
         value = [value]
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         return _error(f'"chunk_ids" of prune_chunks must be a list of strings, got {value!r:.200}.')
-    ids = tuple(dict.fromkeys(v.strip() for v in value if v.strip()))
+    ids = tuple(dict.fromkeys(unescape_entities(v).strip() for v in value if v.strip()))
     if not ids:
         return _error("prune_chunks needs at least one chunk id.")
     if len(ids) > config.max_prune_ids:
@@ -125,6 +127,19 @@ def validate_call(call: ToolCall, config: AgentConfig) -> ToolRequest | str:
     if any(len(v) > config.max_argument_chars for v in ids):
         return _error(f"a chunk id given to prune_chunks is longer than {config.max_argument_chars:,} characters.")
     return ToolRequest(call=call, tool=PRUNE_CHUNKS, argument=ids, notes=notes)
+
+
+_ENTITY = re.compile(r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|quot|amp|lt|gt|apos);")
+
+
+def unescape_entities(value: str) -> str:
+    """HTML character references in an argument, decoded (`&#34;` → `"`).
+
+    The observation format writes no entities the model should copy (prompts.py), but a server's
+    chat template may HTML-escape the prompt (a Jinja environment with autoescape) and a model
+    copies what it saw; no query, pattern or id means a literal `&#34;`.
+    """
+    return html.unescape(value) if "&" in value and _ENTITY.search(value) else value
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ def _turn_to_dict(t: ModelTurn) -> dict[str, Any]:
         "completion_tokens": t.completion_tokens,
         "finish_reason": t.finish_reason,
         "latency_s": t.latency_s,
+        "reasoning": t.reasoning,
     }
 
 
@@ -91,6 +92,7 @@ def _turn_from_dict(d: Mapping[str, Any]) -> ModelTurn:
         completion_tokens=d.get("completion_tokens", 0),
         finish_reason=d.get("finish_reason"),
         latency_s=d.get("latency_s", 0.0),
+        reasoning=d.get("reasoning"),
     )
 
 

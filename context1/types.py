@@ -56,6 +56,8 @@ class ModelTurn:
     prompt_token_ids / token_ids / logprobs: present when the backend has them (local
     transformers, vLLM); training needs exactly the tokens that were sampled.
     prompt_tokens / completion_tokens: usage as reported or counted.
+    reasoning: the model's separate reasoning text when the server returns one (vLLM's and
+    DeepSeek's `reasoning_content`); kept in the record, never sent back to the model.
     """
 
     text: str
@@ -67,6 +69,7 @@ class ModelTurn:
     completion_tokens: int = 0
     finish_reason: str | None = None
     latency_s: float = 0.0
+    reasoning: str | None = None
 
 
 class StopReason(str, Enum):
@@ -93,6 +96,58 @@ class Backend(Protocol):
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn: ...
 
     def count_tokens(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class CorpusLike(Protocol):
+    """What the harness needs of a corpus (`corpus_tools.Corpus` implements it).
+
+    `Episode` and `SearchAgent` check a corpus against this at construction, so passing a path
+    string (or anything else) fails at once with a `TypeError`, not later as a tool error
+    shown to the model. Optional extras a policy may use are declared by `ScoringCorpus`.
+    """
+
+    def search(self, query: str, k: int = 10, exclude: Any = ()) -> Any: ...
+
+    def grep(self, pattern: str, k: int = 5, exclude: Any = ()) -> Any: ...
+
+    def read(self, doc_id: str, query: str | None = None, token_budget: int | None = None) -> Any: ...
+
+    def chunk(self, chunk_id: str) -> Any: ...
+
+    def has_doc(self, doc_id: str) -> bool: ...
+
+    def title(self, doc_id: str) -> str | None: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class ScoringCorpus(CorpusLike, Protocol):
+    """A corpus that can also score chunks against a query from its stored vectors.
+
+    Used only by the LLM-free policy's documented `IterativeConfig.cosine_scoring` option (a
+    read of the index's own embeddings; a model gets the same information from search ranks).
+    """
+
+    def similarity(self, query: str, chunk_ids: Sequence[str]) -> Any: ...
+
+
+def check_corpus(corpus: Any) -> None:
+    """Raise `TypeError` naming what to pass when `corpus` is not a `CorpusLike`."""
+    if isinstance(corpus, CorpusLike):
+        return
+    if isinstance(corpus, str) or hasattr(corpus, "__fspath__"):
+        raise TypeError(
+            f"expected an opened corpus, got the path {str(corpus)!r}: pass corpus_tools.Corpus.open(path) "
+            "(or Corpus.build(documents, path))"
+        )
+    missing = [m for m in ("search", "grep", "read", "chunk", "has_doc", "title", "count_tokens")
+               if not callable(getattr(corpus, m, None))]
+    raise TypeError(
+        f"expected a corpus (corpus_tools.Corpus or any context1.types.CorpusLike), got {type(corpus).__name__} "
+        f"without {', '.join(missing)}"
+    )
 
 
 class BackendError(RuntimeError):

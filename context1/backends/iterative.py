@@ -16,9 +16,25 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    hop chains.
 3. pruning: after each round, chunks far down every ranking are pruned, keeping the context small.
 4. answer: every document seen is scored by the cosine of the question and its best chunk
-   (stored vectors), plus a decaying bonus for its hop-1 hybrid rank, plus half the relevance of
-   the best chunk that names it (its title occurs in that chunk's text): the second hop of a
-   bridge question is a document that a relevant document names.
+   (stored vectors, see `cosine_scoring`), plus a decaying bonus for its hop-1 hybrid rank, plus
+   a share of the relevance of the best chunk that names it — by its title, by its file name
+   (`reports/korrin-bay-q3.txt` → "korrin bay"), or through a rare entity both share: the
+   second hop of a bridge question is a document that a relevant document names.
+
+Entities are mined in any script: capitalised spans by Unicode case (not ASCII `[A-Z]`), and
+words of scripts without case (CJK, Arabic, ...). Boilerplate is not an entity: a span found in
+many of the documents seen so far ("Item 1", "Part I", "Risk Factors" in filings; a newsletter's
+footer) is skipped (`boilerplate_share`).
+
+Limits come from the harness's `AgentConfig` (max documents, hard cutoff): `SearchAgent` binds
+its config (`bind_agent_config`). Only the four tools reach the corpus, plus one documented
+option: `IterativeConfig.cosine_scoring` reads the index's stored chunk vectors through
+`Corpus.similarity` (`context1.types.ScoringCorpus`) to score the answer; off, the policy ranks
+from the tools' own result ranks alone.
+
+Seeds: seed 0 (the default) is the tuned deterministic policy. `with_seed(s)` for s != 0 varies
+the rollout — which bridge entities are followed and the answer weights (±20%) — so k× mode fuses
+different rollouts (`varies_with_seed`).
 
 The policy keeps no state between calls: everything is re-derived from the visible conversation,
 so one instance can serve many concurrent episodes (k x mode) safely.
@@ -26,12 +42,17 @@ so one instance can serve many concurrent episodes (k x mode) safely.
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import math
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from context1.backends.entities import entities, keywords, link_names, norm, query_terms, quoted_names, uncased
+from context1.prompts import unescape_attr
 from context1.types import Message, ModelTurn, Role, ToolCall
 
 # Parses the harness's chunk rendering (see context1/prompts.py).
@@ -39,20 +60,6 @@ _CHUNK_RE = re.compile(
     r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>', re.S
 )
 _USAGE_RE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
-# Capitalised spans, allowing a few lower-case connectors inside names ("Bank of America").
-_ENTITY_RE = re.compile(
-    r"\b[A-Z][\w'’\-]*(?:[ \t]+(?:(?:of|the|de|del|da|von|van|der|la|le|du|and|for|on|in)[ \t]+)?[A-Z0-9][\w'’\-]*)*"
-)
-_QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
-_STOP = frozenset(
-    "a an the of in on at to for from by with and or but is are was were be been being what which who whom whose "
-    "when where why how that this these those it its as into than then there their they he she his her him do does "
-    "did has have had not no yes also both either neither same other one two first second many much more most".split()
-)
-_SENTENCE_START = frozenset(
-    "The A An In On At He She It They His Her Its This That These Those After Before During When While "
-    "However Although As By For From Since With Following According Born We You I There Today Also Then Later".split()
-)
 
 
 @dataclass(frozen=True)
@@ -68,8 +75,17 @@ class IterativeConfig:
     hybrid_weight: float = 0.35  # bonus for the hop-1 hybrid rank: w * 5/(4 + rank)
     link_weight: float = 0.5  # share of a naming chunk's relevance a bridged document inherits
     rrf_k: int = 60  # SPEC §1 reciprocal rank fusion constant
-    max_documents: int = 10  # documents in the final answer
     grep_names: bool = True  # grep quoted names from the question in hop 1
+    # Documented option (module docstring): score the answer by question-chunk cosine read from the
+    # index's stored vectors (Corpus.similarity). Off: rank fusion of the tools' result ranks.
+    cosine_scoring: bool = True
+    # A span found in at least this share of the documents seen (and in >= 3 of them) is boilerplate
+    # ("Item 1", "Part I"), not a bridge entity. Chosen by reading filings and mail, not tuned.
+    boilerplate_share: float = 0.3
+    # Share of a linking chunk's relevance a document inherits through a rare entity both share
+    # (found in only these two documents so far): weaker than a link by name. Set by hand to half the
+    # name link's weight, not tuned (docs/LOG.md, 2026-11-23).
+    entity_link_weight: float = 0.25
 
 
 @dataclass
@@ -85,14 +101,23 @@ class _Ranking:
 
 
 class IterativeRetrievalPolicy:
-    """A deterministic, model-free `Backend`: see the module docstring for the algorithm."""
+    """A deterministic, model-free `Backend`: see the module docstring for the algorithm.
+
+    corpus: used for token counting and, with `cosine_scoring`, `Corpus.similarity`.
+    agent_config: the harness's limits (max_documents, hard_cutoff); `SearchAgent` binds its own.
+    seed: 0 is the tuned policy; other seeds vary the rollout (module docstring).
+    """
 
     name = "iterative"
+    deterministic = True  # for a given seed
+    varies_with_seed = True
 
-    def __init__(self, corpus: Any = None, config: IterativeConfig | None = None) -> None:
-        # The corpus is optional: the policy only needs it to count tokens like the index does.
+    def __init__(self, corpus: Any = None, config: IterativeConfig | None = None, *,
+                 agent_config: Any = None, seed: int = 0) -> None:
         self.corpus = corpus
         self.config = config or IterativeConfig()
+        self.agent_config = agent_config
+        self.seed = seed
 
     # -- Backend protocol -------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -100,45 +125,79 @@ class IterativeRetrievalPolicy:
             return self.corpus.count_tokens(text)
         return max(1, len(text) // 4)
 
+    def with_seed(self, seed: int) -> IterativeRetrievalPolicy:
+        """A copy whose rollouts vary with `seed` (0: the tuned deterministic policy)."""
+        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=self.agent_config, seed=seed)
+
+    def bind_agent_config(self, agent_config: Any) -> IterativeRetrievalPolicy:
+        """A copy that reads its limits from the harness's `AgentConfig`."""
+        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=agent_config, seed=self.seed)
+
+    @property
+    def max_documents(self) -> int:
+        return int(getattr(self.agent_config, "max_documents", 10))
+
+    @property
+    def hard_cutoff(self) -> float:
+        return float(getattr(self.agent_config, "hard_cutoff", 0.75))
+
+    def _cfg(self) -> IterativeConfig:
+        """The config, with the answer weights jittered by the seed (seed 0: unchanged)."""
+        if not self.seed:
+            return self.config
+        rng = random.Random(self.seed)
+        c = self.config
+        return dataclasses.replace(
+            c, hybrid_weight=c.hybrid_weight * rng.uniform(0.8, 1.2), link_weight=c.link_weight * rng.uniform(0.8, 1.2),
+            entity_link_weight=c.entity_link_weight * rng.uniform(0.8, 1.2),
+        )
+
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
         query = next((m.content for m in messages if m.role == Role.USER), "")
-        rankings = _rankings(messages, self.config)
+        cfg = self._cfg()
+        rankings = _rankings(messages, cfg)
         rounds_done = sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls)
-        cutoff = _over_cutoff(messages)
-        cfg = self.config
+        cutoff = _over_cutoff(messages, self.hard_cutoff)
 
         if rounds_done == 0:
             return _turn(self._hop1_calls(query))
         if not cutoff and rounds_done <= cfg.bridge_rounds:
             round_no = rounds_done
-            calls = self._bridge_calls(query, rankings, round_no)
+            calls = self._bridge_calls(query, rankings, round_no, cfg)
             prune = self._prune_call(rankings, round_no)
             if calls:
                 return _turn(([prune] if prune else []) + calls)
-        return ModelTurn(text=self._answer(query, rankings))
+        return ModelTurn(text=self._answer(query, rankings, cfg))
 
     # -- the policy ---------------------------------------------------------------------------
     def _hop1_calls(self, query: str) -> list[ToolCall]:
         calls = [_call("search_corpus", {"query": query}, "h1-search")]
         if self.config.grep_names:
-            for i, name in enumerate(_quoted_names(query)[:2]):
+            for i, name in enumerate(quoted_names(query)[:2]):
                 calls.append(_call("grep_corpus", {"pattern": re.escape(name)}, f"h1-grep{i}"))
         return calls
 
-    def _bridge_calls(self, query: str, rankings: list[_Ranking], round_no: int) -> list[ToolCall]:
+    def _bridge_calls(self, query: str, rankings: list[_Ranking], round_no: int, cfg: IterativeConfig) -> list[ToolCall]:
         """Searches for entities found in the best chunks of the previous round."""
-        cfg = self.config
         sources = _best_chunks([r for r in rankings if r.round == round_no - 1], cfg.bridge_sources)
         asked = {r.query.lower() for r in rankings}
-        query_norm = _norm(query)
-        keywords = " ".join(_keywords(query))
+        query_norm = norm(query)
+        kw = " ".join(keywords(query))
+        boiler = _boilerplate(rankings, cfg.boilerplate_share)
+        rng = random.Random(self.seed * 1_000_003 + round_no) if self.seed else None
         calls: list[ToolCall] = []
         for s_rank, (_, _, title, text) in enumerate(sources):
             found = 0
-            for entity in _entities(text, title):
-                if _norm(entity) in query_norm or found >= cfg.entities_per_source:
-                    continue
-                q = f"{entity} {keywords}".strip()
+            candidates = [e for e in entities(text, title)
+                          if norm(e) not in query_norm and norm(e) not in boiler]
+            if rng is not None:  # a seeded rollout follows other leads among the top candidates
+                head = candidates[: cfg.entities_per_source * 2]
+                rng.shuffle(head)
+                candidates = head + candidates[len(head):]
+            for entity in candidates:
+                if found >= cfg.entities_per_source:
+                    break
+                q = f"{entity} {kw}".strip()
                 if q.lower() in asked:
                     continue
                 asked.add(q.lower())
@@ -158,10 +217,10 @@ class IterativeRetrievalPolicy:
         drop = sorted(visible - keep)
         return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
 
-    def _answer(self, query: str, rankings: list[_Ranking]) -> str:
+    def _answer(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> str:
         """Ranks every document seen and writes the answer in the harness's format."""
-        scored = self._doc_scores(query, rankings)
-        ranked = sorted(scored, key=lambda d: (-scored[d][0], d))[: self.config.max_documents]
+        scored = self._doc_scores(query, rankings, cfg)
+        ranked = sorted(scored, key=lambda d: (-scored[d][0], d))[: self.max_documents]
         parts = [
             f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(scored[d][1], quote=False)}'
             f"</Justification></Document>"
@@ -169,45 +228,85 @@ class IterativeRetrievalPolicy:
         ]
         return "\n".join(parts) if parts else "No supporting documents were found."
 
-    def _doc_scores(self, query: str, rankings: list[_Ranking]) -> dict[str, tuple[float, str]]:
-        """score(d) = relevance(q, d) + link_weight * max relevance(q, s) over chunks s that name d.
+    def _doc_scores(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> dict[str, tuple[float, str]]:
+        """score(d) = relevance(q, d) + link_weight * max relevance(q, s) over chunks s that name d
+        (+ entity_link_weight * relevance of a chunk sharing a rare entity with d).
 
-        relevance is the cosine of the question and the chunk (stored vectors, so cheap); "s names
-        d" means d's title occurs in s's text: the bridge of a multi-hop question is exactly a
-        document named by a relevant one. Without a corpus, reciprocal rank fusion of the
-        rankings stands in for relevance.
+        "s names d": d's title or file name occurs in s's text — the bridge of a multi-hop question
+        is exactly a document named by a relevant one. Returns (score, plain-words justification).
         """
         chunks: dict[str, tuple[str, str, str]] = {}
+        hop1_rank: dict[str, int] = {}
         for r in rankings:
-            for cid, doc_id, title, text in r.chunks:
+            for i, (cid, doc_id, title, text) in enumerate(r.chunks, start=1):
                 chunks.setdefault(cid, (doc_id, title, text))
+                if r.round == 0 and r.tool == "search_corpus":
+                    hop1_rank.setdefault(doc_id, i)
         if not chunks:
             return {}
         ids = list(chunks)
-        rel = self._relevance(query, ids, rankings)
+        rel, measure = self._relevance(query, ids, rankings, cfg)
+        # What a linking chunk passes on is its relevance to the question. Cosine measures that for
+        # every chunk; ranks only do for the searches of the question itself (round 0): a bridge
+        # search's top hit is about its entity, not the question.
+        link_rel = rel if measure == "cosine" else {
+            cid: max((5 / (4 + i) for r in rankings if r.round == 0
+                      for i, (c, *_x) in enumerate(r.chunks, start=1) if c == cid), default=0.0)
+            for cid in ids
+        }
         best: dict[str, tuple[float, str]] = {}
         for cid in ids:
             doc_id = chunks[cid][0]
             if rel[cid] > best.get(doc_id, (-1e9, ""))[0]:
                 best[doc_id] = (rel[cid], cid)
-        titles = {chunks[c][0]: _norm(chunks[c][1]) for c in ids if len(chunks[c][1]) >= 4}
-        texts = {cid: " " + _norm(chunks[cid][2]) + " " for cid in ids}
+        doc_title = {chunks[c][0]: chunks[c][1] for c in ids}
+        names = {d: link_names(d, doc_title[d]) for d in best}
+        texts = {cid: " " + norm(chunks[cid][2]) + " " for cid in ids}
+        # rare shared entities: named in exactly two of the documents seen, and not in the question
+        q_norm = " " + norm(query) + " "
+        doc_ents: dict[str, set[str]] = {}
+        for cid in ids:
+            doc_id, title, text = chunks[cid]
+            doc_ents.setdefault(doc_id, set()).update(
+                e for e in map(_norm, entities(text, title)) if len(e) >= 4 and f" {e} " not in q_norm)
+        df: dict[str, int] = {}
+        for ents in doc_ents.values():
+            for e in ents:
+                df[e] = df.get(e, 0) + 1
+        q_terms = [t for t in query_terms(query) if any(f" {norm(t)} " in texts[c] for c in ids)]
         out: dict[str, tuple[float, str]] = {}
         for doc_id, (score, cid) in best.items():
-            why = f"Its passage {cid} matches the question (similarity {score:.2f})."
-            title = titles.get(doc_id)
-            link, linker = 0.0, None
-            if title:
-                for sid in ids:
-                    if chunks[sid][0] != doc_id and rel[sid] > link and f" {title} " in texts[sid]:
-                        link, linker = rel[sid], chunks[sid][0]
+            link, linker, via = 0.0, None, ""
+            for sid in ids:
+                s_doc = chunks[sid][0]
+                if s_doc == doc_id or link_rel[sid] <= link:
+                    continue
+                hit = next((n for n in names[doc_id] if f" {n} " in texts[sid]), None)
+                if hit is not None:
+                    link, linker, via = link_rel[sid], s_doc, hit
+            ent_link, ent_linker, ent = 0.0, None, ""
+            if cfg.entity_link_weight > 0:
+                for e in doc_ents.get(doc_id, ()):
+                    if df.get(e) != 2:
+                        continue
+                    for sid in ids:
+                        s_doc = chunks[sid][0]
+                        if s_doc != doc_id and link_rel[sid] > ent_link and f" {e} " in texts[sid]:
+                            ent_link, ent_linker, ent = link_rel[sid], s_doc, e
+            total = score + cfg.link_weight * link + cfg.entity_link_weight * ent_link
+            why = _justify(chunks[cid][2], q_terms, score, measure, hop1_rank.get(doc_id))
             if linker is not None:
-                why += f" It is named in {linker!r} (similarity {link:.2f}), a possible bridge."
-            out[doc_id] = (score + self.config.link_weight * link, why)
+                why += (f" Another relevant document, {_label(linker, doc_title)}, names it (“{via}”), "
+                        "so it is likely the next step of a multi-step question.")
+            elif ent_linker is not None:
+                why += f" It shares the rare name “{ent}” with {_label(ent_linker, doc_title)}, a relevant document."
+            out[doc_id] = (total, why + f" Combined score {total:.2f}.")
         return out
 
-    def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking]) -> dict[str, float]:
-        if self.corpus is not None and hasattr(self.corpus, "similarity"):
+    def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking],
+                   cfg: IterativeConfig) -> tuple[dict[str, float], str]:
+        """Relevance of each chunk, and what it measures (for the justifications)."""
+        if cfg.cosine_scoring and self.corpus is not None and callable(getattr(self.corpus, "similarity", None)):
             try:
                 rel = dict(zip(ids, (float(x) for x in self.corpus.similarity(query, ids)), strict=True))
             except KeyError:  # a chunk deleted meanwhile: fall back to ranks
@@ -218,16 +317,41 @@ class IterativeRetrievalPolicy:
                 for r in rankings:
                     if r.round == 0 and r.tool == "search_corpus":
                         for i, (cid, *_rest) in enumerate(r.chunks, start=1):
-                            rel[cid] += self.config.hybrid_weight * 5 / (4 + i)
-                return rel
-        rel: dict[str, float] = {}
+                            rel[cid] += cfg.hybrid_weight * 5 / (4 + i)
+                return rel, "cosine"
+        # Without vectors: a chunk's best weighted rank over the rankings that showed it (a max, not
+        # a sum: a chunk many bridge searches return is not thereby more relevant to the question),
+        # decaying fast enough (5/(4+rank)) that a link from a top chunk cannot outweigh rank 1.
+        rel = {}
         for r in rankings:
             for i, (cid, *_rest) in enumerate(r.chunks, start=1):
-                rel[cid] = rel.get(cid, 0.0) + r.weight * self.config.rrf_k / (self.config.rrf_k + i)
-        return rel
+                rel[cid] = max(rel.get(cid, 0.0), r.weight * 5 / (4 + i))  # the hybrid bonus's decay
+        return rel, "ranks"
 
 
-# -- reading the conversation -----------------------------------------------------------------
+def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None) -> str:
+    """One or two plain sentences on why a document is returned."""
+    t = " " + norm(text) + " "
+    mentioned = [w for w in q_terms if f" {norm(w)} " in t][:3]
+    if mentioned:
+        names = ", ".join(f"“{w}”" for w in mentioned)
+        first = f"Mentions {names}, which the question asks about."
+    else:
+        first = "Its passage is close in meaning to the question."
+    if hop1_rank is not None and hop1_rank <= 3:
+        first += f" Search for the question itself ranked it #{hop1_rank}."
+    if measure == "cosine":
+        first += f" (Relevance {score:.2f}: question–passage cosine similarity plus a search-rank bonus.)"
+    else:
+        first += f" (Relevance {score:.2f}: fused search ranks.)"
+    return first
+
+
+def _label(doc_id: str, titles: Mapping[str, str]) -> str:
+    title = titles.get(doc_id) or ""
+    return f"“{title}”" if title and title != doc_id else f"“{doc_id}”"
+
+
 
 
 def _rankings(messages: Sequence[Message], cfg: IterativeConfig) -> list[_Ranking]:
@@ -245,7 +369,7 @@ def _rankings(messages: Sequence[Message], cfg: IterativeConfig) -> list[_Rankin
             if call.name not in ("search_corpus", "grep_corpus", "read_document"):
                 continue
             chunks = [
-                (html.unescape(g["id"]), html.unescape(g["doc"]), html.unescape(g["title"]), g["text"])
+                (unescape_attr(g["id"]), unescape_attr(g["doc"]), unescape_attr(g["title"]), g["text"])
                 for g in _CHUNK_RE.finditer(m.content)
             ]
             query = str(call.arguments.get("query") or call.arguments.get("pattern") or "")
@@ -280,8 +404,8 @@ def _best_chunks(rankings: list[_Ranking], n: int) -> list[tuple[str, str, str, 
     return out
 
 
-def _over_cutoff(messages: Sequence[Message]) -> bool:
-    """True once the harness refuses tools (its error says so) or usage passed 3/4 of the budget."""
+def _over_cutoff(messages: Sequence[Message], hard_cutoff: float = 0.75) -> bool:
+    """True once the harness refuses tools (its error says so) or usage passed the hard cutoff."""
     for m in reversed(messages):
         if m.role != Role.TOOL:
             continue
@@ -290,48 +414,25 @@ def _over_cutoff(messages: Sequence[Message]) -> bool:
         u = _USAGE_RE.search(m.content)
         if u:
             used, total = (int(x.replace(",", "")) for x in u.groups())
-            return used >= 0.75 * total
+            return used >= hard_cutoff * total
     return False
 
 
-# -- text helpers -------------------------------------------------------------------------------
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
-
-def _keywords(query: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", query) if w.lower() not in _STOP][:8]
-
-
-def _quoted_names(query: str) -> list[str]:
-    """Phrases the question quotes: titles of works, nicknames — worth a verbatim grep."""
-    return [a or b for a, b in _QUOTED_RE.findall(query)]
-
-
-def _entities(text: str, title: str) -> list[str]:
-    """Candidate bridge entities of a chunk, most salient first (frequency, then position).
-
-    A single capitalised word that only ever opens a sentence ("Hikers", "Today") is no name.
-    """
-    counts: dict[str, int] = {}
-    first: dict[str, int] = {}
-    mid_sentence: set[str] = set()
-    title_norm = _norm(title)
-    for i, m in enumerate(_ENTITY_RE.finditer(text)):
-        ent = m.group(0).strip(" ,'’-")
-        words = ent.split()
-        if words and words[0] in _SENTENCE_START:
-            ent = " ".join(words[1:])
-        if len(ent) < 3 or ent.lower() in _STOP or _norm(ent) == title_norm or _norm(ent) in title_norm:
-            continue
-        before = text[: m.start()].rstrip()
-        if len(ent.split()) > 1 or (before and before[-1] not in ".!?\n"):
-            mid_sentence.add(ent)
-        counts[ent] = counts.get(ent, 0) + 1
-        first.setdefault(ent, i)
-    return sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e]))
+def _boilerplate(rankings: list[_Ranking], share: float) -> set[str]:
+    """Normalised spans found in many of the documents seen: headings and footers, not entities."""
+    docs: dict[str, list[str]] = {}
+    for r in rankings:
+        for _cid, doc_id, _title, text in r.chunks:
+            docs.setdefault(doc_id, []).append(text)
+    if len(docs) < 3:
+        return set()
+    df: dict[str, int] = {}
+    for texts in docs.values():
+        seen = {norm(e) for t in texts for e in entities(t, "", keep_sentence_starts=True)}
+        for e in seen:
+            df[e] = df.get(e, 0) + 1
+    need = max(3, math.ceil(share * len(docs)))
+    return {e for e, n in df.items() if n >= need}
 
 
 def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:
@@ -342,3 +443,7 @@ def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:
 
 def _turn(calls: list[ToolCall]) -> ModelTurn:
     return ModelTurn(text="", tool_calls=tuple(calls))
+
+
+# Old private names, kept for callers and tests of the first version.
+_entities, _keywords, _link_names, _norm, _uncased = entities, keywords, link_names, norm, uncased

@@ -10,20 +10,33 @@ Transient failures (HTTP 429, 5xx, timeouts, refused connections) are retried wi
 backoff and jitter, honouring `Retry-After`; other 4xx fail at once. Either way the final
 failure is a `BackendError` saying what happened and what to do.
 
-What it records: text, tool calls, usage, finish_reason, latency, and the sampled tokens'
-logprobs when `logprobs=True` and the server returns them. It does not record token ids (the
-chat API has none); train from the transformers or vLLM backends, which do.
+What it records: text, tool calls, usage, finish_reason, latency, the server's separate
+reasoning text (`reasoning_content`, as vLLM's reasoning parsers and DeepSeek return it; kept in
+`ModelTurn.reasoning`, never sent back), and the sampled tokens' logprobs when `logprobs=True` and
+the server returns them. It does not record token ids (the chat API has none); train from the
+transformers or vLLM backends, which do. `prompt_tokens` is the server's reported usage, 0 when
+the server reports none (the harness then has nothing to check its own count against).
+
+Call ids are made here, not taken from the server (vLLM's are random): `call_{n}_{i}` with n the
+number of messages in the prompt and i the call's position, so a seeded run records the same ids.
+
+Token accounting: with `tokenizer_path` (a local HF tokenizer folder, or a .gguf file whose
+tokenizer and chat template transformers can read) `count_tokens` is exact and
+`count_prompt_tokens` renders the model's own chat template; without one, tokens are estimated
+and the harness calibrates its template estimate from the server's reported prompt_tokens.
+`context_window`: the server's context length; None reads vLLM's `max_model_len` from /models
+when the server lists it (llama.cpp's OpenAI server does not: pass its --n_ctx).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import email.utils
 import json
 import math
 import random
 import time
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -55,8 +68,10 @@ class OpenAIBackend:
     logprobs: ask for the sampled tokens' logprobs (recorded in `ModelTurn.logprobs`).
     extra_body: merged into every request body (server-specific options, e.g. vLLM's
         {"chat_template_kwargs": {...}} or {"top_k": 20}).
-    tokenizer_path: a local Hugging Face tokenizer folder for `count_tokens`; without one,
-        tokens are estimated as ceil(characters / 4).
+    tokenizer_path: a local Hugging Face tokenizer folder (or a .gguf file) for `count_tokens` and
+        `count_prompt_tokens`; without one, tokens are estimated as ceil(characters / 4).
+    context_window: the served context length in tokens (None: vLLM's /models `max_model_len`
+        when listed, else unknown).
     client: an httpx.Client to reuse (connection pooling across backends); one is made otherwise.
     """
 
@@ -79,6 +94,7 @@ class OpenAIBackend:
         extra_body: Mapping[str, Any] | None = None,
         tokenizer_path: str | None = None,
         client: httpx.Client | None = None,
+        context_window: int | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
@@ -98,6 +114,8 @@ class OpenAIBackend:
         self.extra_body = dict(extra_body or {})
         self.tokenizer_path = tokenizer_path
         self._tokenizer: Any = None
+        self._context_window = context_window
+        self._window_probed = context_window is not None
         self._client = client or httpx.Client(timeout=timeout_s)
         self._sleep = time.sleep  # replaced in tests to observe backoff without waiting
         self._rng = random.Random()  # jitter only; never affects what the model sees
@@ -118,12 +136,61 @@ class OpenAIBackend:
     def count_tokens(self, text: str) -> int:
         """Tokens in `text`: the local tokenizer's count, else ceil(len(text) / 4)."""
         if self.tokenizer_path:
-            if self._tokenizer is None:
-                from transformers import AutoTokenizer
-
-                self._tokenizer = AutoTokenizer.from_pretrained(self.tokenizer_path, local_files_only=True)
-            return len(self._tokenizer.encode(text, add_special_tokens=False))
+            return len(self.tokenizer.encode(text, add_special_tokens=False))
         return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+    @property
+    def tokenizer(self) -> Any:
+        """The local tokenizer of `tokenizer_path` (loaded on first use)."""
+        if self._tokenizer is None:
+            if not self.tokenizer_path:
+                raise NotImplementedError("no tokenizer_path given")
+            from transformers import AutoTokenizer
+
+            path = str(self.tokenizer_path)
+            if path.endswith(".gguf"):
+                import os
+
+                self._tokenizer = AutoTokenizer.from_pretrained(
+                    os.path.dirname(path) or ".", gguf_file=os.path.basename(path), local_files_only=True
+                )
+            else:
+                self._tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        return self._tokenizer
+
+    def count_prompt_tokens(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> int:
+        """Tokens of the prompt rendered with the local tokenizer's chat template.
+
+        Raises NotImplementedError without `tokenizer_path` or when the tokenizer has no template
+        (the harness then estimates). It is the model's template, which is what vLLM serves; a
+        server with its own tool format (llama.cpp's chatml-function-calling) differs, and the
+        harness records the difference (`prompt_token_check`).
+        """
+        if not self.tokenizer_path or not getattr(self.tokenizer, "chat_template", None):
+            raise NotImplementedError("no local chat template")
+        from context1.backends.toolcalls import render_prompt
+
+        text = render_prompt(self.tokenizer, messages, tools)
+        return len(self.tokenizer.encode(text, add_special_tokens=False))
+
+    @property
+    def context_window(self) -> int | None:
+        """The served context length, when given or listed by the server (vLLM's max_model_len)."""
+        if not self._window_probed:
+            self._window_probed = True
+            headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+            try:  # one quick attempt: the window is optional, a slow or absent /models is no error
+                data = self._client.get(self.base_url + "/models", headers=headers, timeout=5.0).json()
+            except (httpx.HTTPError, ValueError):
+                return None
+            listed = data.get("data", []) if isinstance(data, Mapping) else []
+            for m in listed if isinstance(listed, list) else []:
+                if isinstance(m, Mapping) and isinstance(m.get("max_model_len"), int) and (
+                    self.model is None or m.get("id") == self.model
+                ):
+                    self._context_window = int(m["max_model_len"])
+                    break
+        return self._context_window
 
     # -- public helpers --------------------------------------------------------------------
 
@@ -237,18 +304,24 @@ class OpenAIBackend:
         content = message.get("content") or ""
         if not isinstance(content, str):  # content parts (a list of {"type": "text", ...})
             content = "".join(p.get("text", "") for p in content if isinstance(p, Mapping))
-        turn_id = uuid.uuid4().hex[:8]
-        calls = [_parse_openai_call(c, f"call_{turn_id}_{i}") for i, c in enumerate(message.get("tool_calls") or [])]
-        text, text_calls = parse_tool_calls(content, id_prefix=f"call_{turn_id}_t")
+        # Deterministic ids (module docstring): the server's own (random under vLLM) are not kept.
+        n = len(messages)
+        calls = [
+            dataclasses.replace(_parse_openai_call(c, ""), id=f"call_{n}_{i}")
+            for i, c in enumerate(message.get("tool_calls") or [])
+        ]
+        text, text_calls = parse_tool_calls(content, id_prefix=f"call_{n}_t")
         calls += text_calls
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
         usage = data.get("usage") or {}
         prompt_tokens = usage.get("prompt_tokens")
         completion_tokens = usage.get("completion_tokens")
         if prompt_tokens is None:
-            prompt_tokens = sum(self.count_tokens(m.content) for m in messages)
+            prompt_tokens = 0  # not reported: unknown (see the module docstring)
         if completion_tokens is None:
             completion_tokens = self.count_tokens(content)
         return ModelTurn(
+            reasoning=reasoning if isinstance(reasoning, str) and reasoning else None,
             text=text,
             tool_calls=tuple(calls),
             logprobs=_parse_logprobs(choice.get("logprobs")),

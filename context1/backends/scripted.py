@@ -88,7 +88,12 @@ class ScriptedBackend:
 
     requests: every (messages, tools) it was asked to answer, for assertions.
     count_tokens: `token_counter` if given, else the harness's word/character estimate.
+    deterministic: every rollout replays the same script, so `SearchAgent` refuses k× mode with
+    it (k identical rollouts); script different rollouts with a backend whose `with_seed` varies.
     """
+
+    deterministic = True
+    varies_with_seed = False
 
     def __init__(
         self,

@@ -73,3 +73,16 @@ def harness_corpus(tmp_path_factory) -> Corpus:
     path = tmp_path_factory.mktemp("harness-index") / "index"
     with Corpus.build(docs, path, config=config, progress=False) as corpus:
         yield corpus
+
+
+OFFICE_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "office_corpus"
+
+
+@pytest.fixture(scope="session")
+def office_corpus(tmp_path_factory) -> Corpus:
+    """Filings with shared Item/Part boilerplate and e-mail (tests/fixtures/office_corpus), indexed once."""
+    docs = [d for d in load_documents(OFFICE_CORPUS).documents if d.doc_id.startswith(("reports/", "mail/"))]
+    config = CorpusConfig(embedding_cache=str(tmp_path_factory.mktemp("office-embedding-cache")))
+    path = tmp_path_factory.mktemp("office-index") / "index"
+    with Corpus.build(docs, path, config=config, progress=False) as corpus:
+        yield corpus

@@ -1,6 +1,7 @@
 """A real llama.cpp OpenAI-compatible server (llama-cpp-python) serving the bundled SmolLM2-135M GGUF.
 
 Import the fixture into a test module: `from llama_server import llama_server  # noqa: F401`.
+A module may set `LLAMA_N_CTX = 4096` to serve a larger context than the default 2048.
 It starts `python -m llama_cpp.server` on 127.0.0.1 with a free port, waits for /v1/models,
 yields the base URL (".../v1") and stops the process after the module's tests.
 """
@@ -33,7 +34,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def llama_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.fail(f"the llama.cpp server tests need llama-cpp-python: {INSTALL_HINT}")
     port = free_port()
@@ -43,7 +44,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--model", str(default_model_path()),
         "--chat_format", "chatml-function-calling",
         "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", "2048", "--n_threads", "2",
+        "--n_ctx", str(getattr(request.module, "LLAMA_N_CTX", 2048)), "--n_threads", "2",
     ]  # fmt: skip
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

@@ -287,7 +287,8 @@ def test_malformed_tool_call_json_sets_parse_error(scripted: ScriptedServer) -> 
     b, _ = _backend(scripted)
     turn = b.generate(CONVERSATION, [SEARCH_TOOL])
     bad, good, not_object = turn.tool_calls
-    assert (bad.id, bad.name, bad.arguments) == ("a", "search_corpus", {})
+    # ids are ours and deterministic (call_{messages}_{i}); the server's ("a") are not kept
+    assert (bad.id, bad.name, bad.arguments) == ("call_2_0", "search_corpus", {})
     assert bad.raw_arguments == '{"query": eiffel tower}' and "invalid JSON" in bad.parse_error
     assert good.arguments == {"query": "paris"} and good.parse_error is None
     assert not_object.arguments == {} and "JSON object" in not_object.parse_error
@@ -305,7 +306,9 @@ def test_tool_calls_written_in_content_are_parsed(scripted: ScriptedServer) -> N
     turn = b.generate(CONVERSATION, [SEARCH_TOOL])
     assert turn.text == "Searching."
     assert [(c.name, dict(c.arguments)) for c in turn.tool_calls] == [("search_corpus", {"query": "eiffel"})]
-    assert turn.prompt_tokens > 0 and turn.completion_tokens > 0  # estimated when usage is missing
+    # no usage reported: prompt size unknown (0, so the harness has nothing to check against);
+    # the completion is estimated
+    assert turn.prompt_tokens == 0 and turn.completion_tokens > 0
 
 
 def test_request_body_and_headers(scripted: ScriptedServer) -> None:

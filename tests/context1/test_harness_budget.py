@@ -16,7 +16,8 @@ USAGE = re.compile(r"\n\n\[Token usage: (\d{1,3}(?:,\d{3})*)/(\d{1,3}(?:,\d{3})*
 
 
 def small(**overrides) -> AgentConfig:
-    base = dict(system_prompt="Find documents.", token_budget=1024, response_reserve=256)
+    # the tool schemas count too (~370 tokens as estimated), so a small budget is 1,536
+    base = dict(system_prompt="Find documents.", token_budget=1536, response_reserve=256)
     return AgentConfig(**{**base, **overrides})
 
 
@@ -26,22 +27,22 @@ def usage_of(text: str) -> tuple[int, int]:
     return int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))
 
 
-def whole_count(messages, count) -> int:
+def whole_count(messages, count, fixed: int = 0) -> int:
     """The visible context tokenized message by message (the definition the piecewise sum approximates)."""
-    return sum(MESSAGE_OVERHEAD + count(m.content) + sum(count(c.name) + count(c.raw_arguments) for c in m.tool_calls)
+    return fixed + sum(MESSAGE_OVERHEAD + count(m.content) + sum(count(c.name) + count(c.raw_arguments) for c in m.tool_calls)
                for m in messages)
 
 
 def piecewise_count(ep: Episode, count) -> int:
     """Tool messages summed over their pieces (text between chunks, chunk blocks, pruned markers)."""
-    counter = TokenCounter(count)
-    total = counter.messages(ep.messages()[:2])
+    counter = TokenCounter(count, costs=ep.counter.costs)
+    total = counter.fixed + counter.messages(ep.messages()[:2])
     for step in ep.trajectory.steps:
         total += counter.message(Message(role=Role.ASSISTANT, content=step.turn.text, tool_calls=step.turn.tool_calls))
     view = ep._view
     for entry in view._entries:
         if hasattr(entry, "spans"):
-            total += MESSAGE_OVERHEAD + sum(counter(p) for p in visible_pieces(entry.text, entry.spans, entry.hidden))
+            total += counter.overhead("tool") + sum(counter(p) for p in visible_pieces(entry.text, entry.spans, entry.hidden))
     return total
 
 
@@ -52,7 +53,7 @@ def test_usage_line_counts_the_whole_visible_context(harness_corpus):
     assert total == 32_768
     assert used == ep.trajectory.steps[-1].tokens_used == ep.tokens_used
     assert used == piecewise_count(ep, estimate_tokens)
-    whole = whole_count(ep.messages(), estimate_tokens)
+    whole = whole_count(ep.messages(), estimate_tokens, ep.counter.fixed)
     assert abs(used - whole) <= 0.02 * whole + 16  # ~a token per chunk boundary
     assert re.search(r"\[Token usage: \d{1,3},\d{3}/32,768\]$", obs[-1].text)
     assert sum(o.n_tokens for o in obs) + 2 * MESSAGE_OVERHEAD <= used
@@ -71,7 +72,7 @@ def test_counting_uses_the_given_tokenizer(harness_corpus):
     assert calls
     used = usage_of(obs.text)[0]
     assert used == ep.tokens_used == piecewise_count(ep, harness_corpus.count_tokens)
-    whole = whole_count(ep.messages(), harness_corpus.count_tokens)
+    whole = whole_count(ep.messages(), harness_corpus.count_tokens, ep.counter.fixed)
     assert abs(used - whole) <= 0.02 * whole + 16
 
 
@@ -88,7 +89,7 @@ def test_soft_hint_only_with_the_training_flag(harness_corpus):
 
 
 def test_hard_cutoff_refuses_everything_but_prune(harness_corpus):
-    cfg = small(hard_cutoff=0.5)
+    cfg = small(hard_cutoff=0.5, token_budget=2048)
     ep = Episode(harness_corpus, QUERY, cfg)
     [first] = ep.act(turn(call("search_corpus", query="harbour shipyard")))
     assert ep.tokens_used >= cfg.hard_limit
@@ -164,10 +165,13 @@ def test_context_past_the_reserve_stops_with_token_budget(harness_corpus):
     assert ep.trajectory.documents and ep.trajectory.metadata["answer_fallback"] is True
 
 
-def test_a_prompt_larger_than_the_budget_ends_at_once(harness_corpus):
-    ep = Episode(harness_corpus, "word " * 3000, small())
-    assert ep.done and ep.stop_reason is StopReason.TOKEN_BUDGET and ep.trajectory.steps == []
-    assert "exceed the token budget" in ep.trajectory.error
+def test_a_query_that_cannot_fit_fails_fast_with_a_clear_error(harness_corpus):
+    # fits max_query_chars but not the budget: no episode (and no empty answer with exit 0)
+    with pytest.raises(ValueError, match=r"the query does not fit.*Shorten the query"):
+        Episode(harness_corpus, "word " * 3000, small())
+    # a pasted 100k-character "question" is refused before anything is counted or searched
+    with pytest.raises(ValueError, match=r"100,000 characters long; the limit is 20,000"):
+        Episode(harness_corpus, "x" * 100_000, AgentConfig())
 
 
 def test_max_turns(harness_corpus):

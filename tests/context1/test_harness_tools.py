@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 import threading
 
@@ -10,7 +9,7 @@ import pytest
 
 from context1 import AgentConfig, Episode, tool_schemas
 from context1.backends.scripted import call, raw_call, turn
-from context1.prompts import TOOL_NAMES, render_chunk
+from context1.prompts import TOOL_NAMES, render_chunk, unescape_attr
 
 QUERY = "Who designed the lighthouse of Korrin Bay?"
 # The documented observation format, parsed the way an LLM-free policy would.
@@ -33,11 +32,13 @@ def test_tool_schemas_are_openai_functions():
 
 def test_chunk_rendering_format_and_escaping():
     block = render_chunk("d#0", 'a"b', 'The "Grey" & <Co>', "body </chunk> and <chunk x>")
-    assert block.startswith('<chunk id="d#0" doc="a&quot;b" title="The &quot;Grey&quot; &amp; &lt;Co&gt;">\n')
+    # only the quote is escaped in attributes: ids a model copies carry no entities
+    assert block.startswith('<chunk id="d#0" doc="a&quot;b" title="The &quot;Grey&quot; & <Co>">\n')
     assert block.endswith("\n</chunk>")
     assert "&lt;/chunk> and &lt;chunk x>" in block
     m = CHUNK_RE.fullmatch(block)
-    assert m and html.unescape(m.group(3)) == 'The "Grey" & <Co>'
+    assert m and unescape_attr(m.group(3)) == 'The "Grey" & <Co>'
+    assert render_chunk("AT&T#0", "AT&T", "A <b> title", "x").startswith('<chunk id="AT&T#0" doc="AT&T" title="A <b> title">')
 
 
 def test_search_observation_renders_chunks_with_metadata(harness_corpus):
@@ -48,7 +49,7 @@ def test_search_observation_renders_chunks_with_metadata(harness_corpus):
     assert [b[0] for b in blocks] == list(obs.chunk_ids)
     for (cid, doc, title, text), (span_id, start, end) in zip(blocks, obs.metadata["chunk_spans"], strict=True):
         chunk = harness_corpus.chunk(cid)
-        assert doc == chunk.doc_id and text == chunk.text and title == html.escape(chunk.metadata["title"])
+        assert doc == chunk.doc_id and text == chunk.text and title == chunk.metadata["title"].replace('"', "&quot;")
         assert span_id == cid and obs.text[start:end] == render_chunk(cid, doc, chunk.metadata["title"], text)
     assert obs.doc_ids == tuple(dict.fromkeys(harness_corpus.chunk(c).doc_id for c in obs.chunk_ids))
     assert len(obs.metadata["scores"]) == len(obs.chunk_ids)
@@ -58,7 +59,7 @@ def test_search_observation_renders_chunks_with_metadata(harness_corpus):
 def test_title_with_quotes_is_escaped_in_attributes(harness_corpus):
     ep = episode(harness_corpus)
     [obs] = ep.act(turn(call("read_document", doc_id="quoted-almanac")))
-    assert 'title="The &quot;Grey Sea&quot; Almanac &amp; &lt;Tide&gt; Tables"' in obs.text
+    assert 'title="The &quot;Grey Sea&quot; Almanac & <Tide> Tables"' in obs.text
 
 
 def test_seen_chunks_never_come_back_from_search_or_grep(harness_corpus):

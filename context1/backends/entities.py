@@ -1,0 +1,144 @@
+"""Text helpers of the LLM-free policy: names in any script, keywords, link names.
+
+Entities are capitalised spans by Unicode case (`str.isupper`, not ASCII `[A-Z]`), with a few
+lower-case connectors allowed inside ("Bank of America"), and words of scripts without letter
+case (CJK, Arabic, Hebrew, Thai, ...). Pure functions of their text; no corpus, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words in any script (letters or digits first), and the lower-case connectors allowed inside a
+# name ("Bank of America", "Ludwig van Beethoven").
+_WORD_RE = re.compile(r"[^\W_][\w'’\-]*")
+# Not "in"/"on": they glue a name to a place ("Hartmann in Dortmund") far more often than they sit
+# inside one.
+_CONNECTORS = frozenset("of the de del da von van der la le du and for y e di das dos".split())
+_SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
+_QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
+_STOP = frozenset(
+    "a an the of in on at to for from by with and or but is are was were be been being what which who whom whose "
+    "when where why how that this these those it its as into than then there their they he she his her him do does "
+    "did has have had not no yes also both either neither same other one two first second many much more most".split()
+)
+_SENTENCE_START = frozenset(
+    "The A An In On At He She It They His Her Its This That These Those After Before During When While "
+    "However Although As By For From Since With Following According Born We You I There Today Also Then Later".split()
+)
+
+
+def norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def keywords(query: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", query) if w.lower() not in _STOP][:8]
+
+
+def quoted_names(query: str) -> list[str]:
+    """Phrases the question quotes: titles of works, nicknames — worth a verbatim grep."""
+    return [a or b for a, b in _QUOTED_RE.findall(query)]
+
+
+def query_terms(query: str) -> list[str]:
+    """The question's names and content words, longest first (for plain-words justifications)."""
+    names = [e for e in entities(query, "", keep_sentence_starts=True) if e.lower() not in _STOP]
+    words = [w for w in keywords(query) if len(w) >= 4 and not any(w in n for n in names)]
+    return sorted(dict.fromkeys(names + words), key=lambda w: -len(w))
+
+
+def _cased_start(word: str) -> bool:
+    return word[0].isupper()
+
+
+def uncased(word: str) -> bool:
+    """A word of a script without letter case (CJK, Arabic, Hebrew, Thai, ...)."""
+    ch = word[0]
+    return ch.isalpha() and not ch.isupper() and not ch.islower()
+
+
+def _spans(text: str) -> list[tuple[str, bool]]:
+    """Candidate names: (span, starts a sentence). Capitalised runs by Unicode case, allowing
+    connectors and numbers inside ("Bank of America", "Item 1A"); words of uncased scripts."""
+    out: list[tuple[str, bool]] = []
+    words = list(_WORD_RE.finditer(text))
+    i = 0
+    while i < len(words):
+        w = words[i].group(0)
+        if uncased(w):
+            if 2 <= len(w) <= 24:
+                out.append((w, _starts_sentence(text, words[i].start())))
+            i += 1
+            continue
+        if not _cased_start(w):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(words):
+            gap = text[words[j - 1].end(): words[j].start()]
+            if gap not in (" ", "\t"):
+                break
+            nxt = words[j].group(0)
+            if _cased_start(nxt) or nxt[0].isdigit():
+                j += 1
+                continue
+            if nxt.lower() in _CONNECTORS and j + 1 < len(words) and _cased_start(words[j + 1].group(0)) \
+                    and text[words[j].end(): words[j + 1].start()] in (" ", "\t"):
+                j += 2
+                continue
+            break
+        span = text[words[i].start(): words[j - 1].end()]
+        out.append((span, _starts_sentence(text, words[i].start())))
+        i = j
+    return out
+
+
+def _starts_sentence(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or bool(_SENTENCE_END.match(before[-1]))
+
+
+def entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> list[str]:
+    """Candidate bridge entities of a chunk, most salient first (frequency, then position).
+
+    A single capitalised word that only ever opens a sentence ("Hikers", "Today") is no name
+    (unless `keep_sentence_starts`).
+    """
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
+    mid_sentence: set[str] = set()
+    title_norm = norm(title)
+    for i, (span, at_start) in enumerate(_spans(text)):
+        ent = span.strip(" ,'’-")
+        words = ent.split()
+        if words and words[0] in _SENTENCE_START:
+            ent = " ".join(words[1:])
+            at_start = False if len(words) > 2 else at_start
+        if len(ent) < 2 or (len(ent) < 3 and not uncased(ent)) or ent.lower() in _STOP:
+            continue
+        n = norm(ent)
+        if not n or (title_norm and (n == title_norm or n in title_norm)):
+            continue
+        if keep_sentence_starts or len(ent.split()) > 1 or not at_start or uncased(ent):
+            mid_sentence.add(ent)
+        counts[ent] = counts.get(ent, 0) + 1
+        first.setdefault(ent, i)
+    return sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e]))
+
+
+_EXTENSIONS = re.compile(r"\.(txt|md|markdown|html?|pdf|eml|mbox|json|jsonl|csv|docx?|rst)$", re.I)
+
+
+def link_names(doc_id: str, title: str) -> list[str]:
+    """Names by which another text may refer to a document: its title and its file name."""
+    out: list[str] = []
+    t = norm(title)
+    if len(t) >= 4:
+        out.append(t)
+    stem = _EXTENSIONS.sub("", doc_id.rsplit("/", 1)[-1].split("#")[0])
+    words = [w for w in re.split(r"[\W_]+", stem.lower()) if w and not w.isdigit() and not re.fullmatch(r"q\d|\d+\w{0,2}", w)]
+    name = " ".join(words)
+    if len(name) >= 4 and name not in out and any(len(w) >= 3 for w in words):
+        out.append(name)
+    return out
