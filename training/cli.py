@@ -91,7 +91,7 @@ def sft_command(
     batch_size: Annotated[int, typer.Option(min=1)] = 4,
     max_steps: Annotated[int | None, typer.Option(min=1)] = None,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
-    budget: Budget = 4_096, max_turns: Turns = 4, max_documents: Docs = 5, limit: Limit = None,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
     seed: Annotated[int, typer.Option()] = 0,
     resume: Resume = False, no_progress: NoProgress = False,
 ) -> None:
@@ -143,7 +143,7 @@ def rl_command(
     scale_std: Annotated[bool, typer.Option("--scale-std", help="Divide advantages by the group std.")] = False,
     max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
-    budget: Budget = 4_096, max_turns: Turns = 4, max_documents: Docs = 5, limit: Limit = None,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
     seed: Annotated[int, typer.Option()] = 0,
     resume: Resume = False, no_progress: NoProgress = False,
 ) -> None:
@@ -172,7 +172,7 @@ def eval_command(
     model: Model = None, device: Device = None,
     max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
     temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
-    budget: Budget = 4_096, max_turns: Turns = 4, max_documents: Docs = 5, limit: Limit = None,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
     out: Annotated[Path | None, typer.Option(help="Per-task JSONL (scores + trajectory).")] = None,
     seed: Annotated[int, typer.Option()] = 0,
     no_progress: NoProgress = False,

@@ -72,6 +72,17 @@ def load_policy(
     return backend
 
 
+def load_adapter_weights(model: Any, adapter: str | Path) -> None:
+    """Copy an adapter folder's LoRA weights into an existing PEFT model (same LoRA shape)."""
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    weights = Path(adapter) / "adapter_model.safetensors"
+    if not weights.is_file():
+        raise FileNotFoundError(f"no adapter weights at {str(weights)!r}")
+    set_peft_model_state_dict(model, load_file(str(weights)))
+
+
 def trainable_parameters(model: Any) -> list[torch.nn.Parameter]:
     return [p for p in model.parameters() if p.requires_grad]
 
@@ -100,13 +111,31 @@ def pad_datums(datums: Sequence[Datum], pad_id: int, device: str) -> dict[str, t
             {"ids": ids_BT, "attn": attn_BT, "mask": mask_BT, "old": old_BT, "adv": adv_B}.items()}
 
 
-def token_logprobs(model: Any, ids_BT: torch.Tensor, attn_BT: torch.Tensor, temperature: float = 1.0
-                   ) -> tuple[torch.Tensor, torch.Tensor]:
+def token_logprobs(model: Any, ids_BT: torch.Tensor, attn_BT: torch.Tensor, temperature: float = 1.0,
+                   mask_BT: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """log π(token_t | tokens_<t) and the entropy of that distribution, aligned with ids.  # (B, T)
 
     Position 0 has no prediction and gets 0 (it is never an action token: a prompt comes first).
     `temperature` must match the sampler's for the ratio to mean anything (rollouts use T=1).
+    mask_BT: with one sequence (B = 1), only the masked positions get logits (`logits_to_keep`
+    with indices): the LM head and softmax over a 49k vocabulary then run on the action tokens
+    alone, not on the observations that make up most of a datum. Other positions get 0.
     """
+    B, T = ids_BT.shape
+    if mask_BT is not None and B == 1:
+        keep = (mask_BT[0, 1:] > 0).nonzero().squeeze(-1)  # positions whose *next* token is an action
+        lp_BT = torch.zeros(B, T, device=ids_BT.device)
+        ent_BT = torch.zeros(B, T, device=ids_BT.device)
+        if keep.numel() == 0:
+            return lp_BT, ent_BT
+        logits_KV = model(input_ids=ids_BT, attention_mask=attn_BT, logits_to_keep=keep).logits[0].float() / temperature
+        logp_KV = torch.log_softmax(logits_KV, dim=-1)
+        lp_K = logp_KV.gather(-1, ids_BT[0, keep + 1][:, None]).squeeze(-1)
+        with torch.no_grad():
+            ent_K = -(logp_KV.exp() * logp_KV).sum(-1)
+        lp_BT = lp_BT.index_put((torch.zeros_like(keep), keep + 1), lp_K)
+        ent_BT[0, keep + 1] = ent_K
+        return lp_BT, ent_BT
     logits_BTV = model(input_ids=ids_BT, attention_mask=attn_BT).logits[:, :-1].float() / temperature
     logp_BTV = torch.log_softmax(logits_BTV, dim=-1)
     lp_BT = logp_BTV.gather(-1, ids_BT[:, 1:, None]).squeeze(-1)

@@ -26,7 +26,14 @@ import torch
 from eval.types import Task
 from training.cispo import CLIP_HIGH, cispo_loss, group_advantages, is_constant_group
 from training.datums import trajectory_to_datums
-from training.policy import LoRAConfig, load_policy, make_optimizer, pad_datums, token_logprobs
+from training.policy import (
+    LoRAConfig,
+    load_adapter_weights,
+    load_policy,
+    make_optimizer,
+    pad_datums,
+    token_logprobs,
+)
 from training.reward import beta_for_epoch, compute_reward, mean, sample_tasks
 from training.rollouts import Rollout, call_stats, run_rollout
 from training.run_state import RunDir, check_finite, plot_metrics
@@ -116,11 +123,11 @@ def cispo_update(model: Any, optimizer: Any, datums: Sequence[Datum], config: RL
         loss_sum = 0.0
         for j in share:  # one datum per forward pass: bounded memory on CPU
             batch = pad_datums([datums[j]], pad_id, device)
-            lp_BT, ent_BT = token_logprobs(model, batch["ids"], batch["attn"], config.temperature)
+            lp_BT, ent_BT = token_logprobs(model, batch["ids"], batch["attn"], config.temperature, batch["mask"])
             loss, stats = cispo_loss(lp_BT, batch["old"], batch["adv"], batch["mask"], config.clip_high, n_total)
-            check_finite(float(loss), "the CISPO loss", step, out)
+            check_finite(float(loss.detach()), "the CISPO loss", step, out)
             loss.backward()
-            loss_sum += float(loss)
+            loss_sum += float(loss.detach())
             ent_sum += float((ent_BT * batch["mask"]).sum())
             ent_n += stats.n_tokens
             clipped += stats.clip_fraction * stats.n_tokens
@@ -138,11 +145,14 @@ def train_rl(
     corpus: Any, tasks: Sequence[Task], out: str | Path, config: RLConfig = RLConfig(), *,
     agent_config: Any = None, model_path: str | Path | None = None, init_adapter: str | Path | None = None,
     device: str | None = None, resume: bool = False, progress: bool = True, doc_text: Any = None,
+    policy: Any = None,
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
     init_adapter: the SFT adapter to start from (ignored when resuming: the checkpoint's is used).
     doc_text: doc id → text for the final-answer bonus; None reads the corpus (eval.runners.corpus_texts).
+    policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks);
+        its adapter weights are replaced by the checkpoint's when resuming.
     """
     from tqdm import tqdm
 
@@ -158,8 +168,11 @@ def train_rl(
         run.reset()
     resuming = resume and run.has_checkpoint()
     adapter = run.checkpoint / "adapter" if resuming else init_adapter
-    policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,
-                         max_new_tokens=config.max_new_tokens, temperature=config.temperature, seed=config.seed)
+    if policy is None:
+        policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,
+                             max_new_tokens=config.max_new_tokens, temperature=config.temperature, seed=config.seed)
+    elif adapter is not None:
+        load_adapter_weights(policy.model, adapter)
     model = policy.model
     optimizer = make_optimizer(model, config.lr)
     start = 0
@@ -242,12 +255,14 @@ def _peak_rss_gb() -> float:
     return peak / (2**30 if sys.platform == "darwin" else 2**20)
 
 
-def agent_config_for_small_model(token_budget: int = 4_096, max_turns: int = 4, **overrides: Any) -> Any:
-    """A harness budget that fits a small context (SmolLM2-135M: 8k tokens): smaller search
-    output and reserve, few turns. Training hints on (SPEC §2: shown during training rollouts)."""
+def agent_config_for_small_model(token_budget: int = 2_048, max_turns: int = 3, **overrides: Any) -> Any:
+    """A harness budget that fits a small model on a CPU (SmolLM2-135M: 8k context, and every
+    token of a datum costs a forward and backward pass): ~550 tokens of system prompt and tools,
+    searches cut to 384 tokens (1–2 chunks of 256), 3 documents per answer, 3 turns.
+    Training hints on (SPEC §2: the soft-threshold hint is shown during training rollouts)."""
     from context1 import AgentConfig
 
-    base = dict(token_budget=token_budget, response_reserve=512, search_token_budget=1_024, read_token_budget=1_024,
-                search_k=5, grep_k=3, max_turns=max_turns, max_documents=5, training_hints=True)
+    base = dict(token_budget=token_budget, response_reserve=384, search_token_budget=384, read_token_budget=384,
+                search_k=3, grep_k=2, max_turns=max_turns, max_documents=3, training_hints=True)
     base.update(overrides)
     return dataclasses.replace(AgentConfig(), **base)

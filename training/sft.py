@@ -24,7 +24,7 @@ import torch
 from eval import metrics
 from eval.types import Task
 from training.datums import sft_datums
-from training.policy import LoRAConfig, load_policy, make_optimizer, pad_datums
+from training.policy import LoRAConfig, load_adapter_weights, load_policy, make_optimizer, pad_datums
 from training.rollouts import run_rollout
 from training.run_state import RunDir, check_finite, plot_metrics
 from training.sft_select import candidate_from_trajectory, select_sft
@@ -105,7 +105,7 @@ def sft_loss(model: Any, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, 
     """Token-mean NLL over action tokens of a padded batch; returns (loss, action tokens)."""
     from training.policy import token_logprobs
 
-    lp_BT, _ = token_logprobs(model, batch["ids"], batch["attn"])
+    lp_BT, _ = token_logprobs(model, batch["ids"], batch["attn"], mask_BT=batch["mask"])
     n = int(batch["mask"].sum())
     return -(lp_BT * batch["mask"]).sum() / max(n, 1), n
 
@@ -113,8 +113,12 @@ def sft_loss(model: Any, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, 
 def train_sft(
     trajectories: Sequence[Any], out: str | Path, config: SFTConfig = SFTConfig(), *,
     model_path: str | Path | None = None, device: str | None = None, resume: bool = False, progress: bool = True,
+    policy: Any = None,
 ) -> SFTResult:
-    """LoRA SFT on (already selected) teacher trajectories; checkpoints under `out`, resumable."""
+    """LoRA SFT on (already selected) teacher trajectories; checkpoints under `out`, resumable.
+
+    policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks).
+    """
     from tqdm import tqdm
 
     run = RunDir(out)
@@ -122,7 +126,10 @@ def train_sft(
         run.reset()
     resuming = resume and run.has_checkpoint()
     adapter = run.checkpoint / "adapter" if resuming else None
-    policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
+    if policy is None:
+        policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
+    elif adapter is not None:
+        load_adapter_weights(policy.model, adapter)
     model, tok = policy.model, policy.tokenizer
     datums: list[Datum] = []
     for i, traj in enumerate(trajectories):
@@ -158,7 +165,7 @@ def train_sft(
             batch = pad_datums([d], pad, policy.device)
             loss, n = sft_loss(model, batch)
             scaled = loss * (n / max(n_total, 1))
-            check_finite(float(scaled), "the SFT loss", step + 1, run.out)
+            check_finite(float(scaled.detach()), "the SFT loss", step + 1, run.out)
             scaled.backward()
             loss_sum += float(scaled)
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
