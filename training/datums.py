@@ -99,9 +99,8 @@ def teacher_turn_ids(trajectory: Any, tokenizer: Any, *, tools: Sequence[Any] | 
         messages = replay_messages(trajectory, i)
         prompt = render_prompt(tokenizer, messages, tools)
         reply_msg = Message(role=Role.ASSISTANT, content=step.turn.text, tool_calls=step.turn.tool_calls)
-        full = tokenizer.apply_chat_template(
-            _chat_for(tokenizer, [*messages, reply_msg], tools), tokenize=False, add_generation_prompt=False
-        )
+        chat, kwargs = _chat_for(tokenizer, [*messages, reply_msg], tools)
+        full = tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=False, **kwargs)
         if not full.startswith(prompt):
             raise ValueError("the chat template does not render the reply as an extension of the prompt")
         reply = _cut_after_end_marker(full[len(prompt) :], tokenizer)
@@ -118,7 +117,10 @@ def sft_datums(trajectory: Any, tokenizer: Any, trajectory_index: int = 0) -> li
     return turns_to_datums(turns, 1.0, trajectory_index)
 
 
-def _chat_for(tokenizer: Any, messages: Sequence[Any], tools: Sequence[Any]) -> list[dict[str, Any]]:
+def _chat_for(
+    tokenizer: Any, messages: Sequence[Any], tools: Sequence[Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Chat dicts and template kwargs, as `context1.backends.toolcalls.render_prompt` builds them."""
     from context1.backends.toolcalls import (
         messages_for_native_template,
         messages_with_tools_in_prompt,
@@ -126,8 +128,8 @@ def _chat_for(tokenizer: Any, messages: Sequence[Any], tools: Sequence[Any]) -> 
     )
 
     if template_supports_tools(getattr(tokenizer, "chat_template", None)):
-        return messages_for_native_template(messages)
-    return list(messages_with_tools_in_prompt(messages, tools))
+        return messages_for_native_template(messages), ({"tools": [dict(t) for t in tools]} if tools else {})
+    return list(messages_with_tools_in_prompt(messages, tools)), {}
 
 
 def _cut_after_end_marker(reply: str, tokenizer: Any) -> str:

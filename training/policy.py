@@ -26,6 +26,9 @@ class LoRAConfig:
     alpha: int = 64
     dropout: float = 0.0
     target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+    # Recompute activations in the backward pass: a 2k-token datum otherwise keeps every layer's
+    # attention and MLP activations (several GiB on CPU); costs roughly one extra forward.
+    gradient_checkpointing: bool = True
 
 
 def pick_device(device: str | None) -> tuple[str, str | None]:
@@ -59,6 +62,8 @@ def load_policy(
     backend = TransformersBackend(
         model_path, device=device, dtype=dtype, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
     )
+    if lora.gradient_checkpointing:
+        backend.model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     if adapter is not None:
         if not (Path(adapter) / "adapter_config.json").is_file():
             raise FileNotFoundError(f"no PEFT adapter at {str(adapter)!r} (expected adapter_config.json)")

@@ -171,8 +171,10 @@ def train_rl(
     if policy is None:
         policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,
                              max_new_tokens=config.max_new_tokens, temperature=config.temperature, seed=config.seed)
-    elif adapter is not None:
-        load_adapter_weights(policy.model, adapter)
+    else:
+        policy.max_new_tokens, policy.temperature = config.max_new_tokens, config.temperature
+        if adapter is not None:
+            load_adapter_weights(policy.model, adapter)
     model = policy.model
     optimizer = make_optimizer(model, config.lr)
     start = 0

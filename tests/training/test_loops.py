@@ -53,6 +53,14 @@ def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp
     trajs = generate_teacher_trajectories(mini_corpus, mini_tasks[:1], teacher, cfg, tmp_path / "t.jsonl",
                                           progress=False)
     assert trajs and (tmp_path / "t.jsonl").is_file()
+    # The teacher's turns, rendered in the student's template, are the only trained tokens.
+    from training.datums import sft_datums
+
+    (datum,) = sft_datums(trajs[0], policy.tokenizer)  # the teacher never pruned: one segment
+    actions = policy.tokenizer.decode([t for t, m in zip(datum.input_ids_T, datum.action_mask_T, strict=True) if m])
+    assert actions.count("<|im_end|>") == len(trajs[0].steps)
+    assert '"name": "search_corpus"' in actions and "<Document id=" in actions
+    assert "<tool_response" not in actions and "# Tools" not in actions
     before = _lora_norm(policy.model)
     result = train_sft(trajs, tmp_path / "sft", SFTConfig(epochs=2, batch_size=1, lr=1e-3, checkpoint_every=1),
                        policy=policy, progress=False)
@@ -84,9 +92,9 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
         return real_generate(self, messages, tools)
 
     monkeypatch.setattr(type(policy), "generate", flaky)
-    cfg = RLConfig(steps=1, epochs=1, tasks_per_step=2, group_size=2, substeps=2, lr=1e-3, max_new_tokens=6,
+    cfg = RLConfig(steps=1, epochs=1, tasks_per_step=2, group_size=2, substeps=2, lr=1e-3, max_new_tokens=4,
                    lora=LoRAConfig(rank=4, alpha=8))
-    agent_cfg = agent_config_for_small_model(max_turns=1)
+    agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
     out = tmp_path / "rl"
     before = _lora_norm(policy.model)
     train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
