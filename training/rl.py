@@ -164,9 +164,9 @@ def train_rl(
     agent_config = agent_config or AgentConfig(training_hints=True)
     doc_text = doc_text if doc_text is not None else corpus_texts(corpus)
     run = RunDir(out)
-    if not resume:
-        run.reset()
     resuming = resume and run.has_checkpoint()
+    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
+        run.reset()
     adapter = run.checkpoint / "adapter" if resuming else init_adapter
     if policy is None:
         policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,

@@ -122,9 +122,9 @@ def train_sft(
     from tqdm import tqdm
 
     run = RunDir(out)
-    if not resume:
-        run.reset()
     resuming = resume and run.has_checkpoint()
+    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
+        run.reset()
     adapter = run.checkpoint / "adapter" if resuming else None
     if policy is None:
         policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
