@@ -50,8 +50,11 @@ def build_backend(
     model: str | None = None,
     api_key: str | None = None,
     script: Path | None = None,
+    adapter: Path | None = None,
 ) -> Any:
     """The backend a CLI invocation asks for (None for the default LLM-free policy)."""
+    if adapter is not None and kind != "transformers":
+        raise CommandError("--adapter goes with --backend transformers (a LoRA adapter from `context1 train`)")
     if kind not in BACKENDS:
         raise CommandError(f"unknown backend {kind!r}; choose one of {', '.join(BACKENDS)}")
     if script is not None and kind != "scripted":
@@ -72,6 +75,8 @@ def build_backend(
         return make_backend("openai", base_url=base_url, model=model, api_key=api_key)
     if base_url:
         raise CommandError(f"--base-url applies to --backend openai, not {kind}")
+    if adapter is not None:
+        return make_backend(kind, model=model, adapter=adapter)
     return make_backend(kind, model=model)
 
 
@@ -110,6 +115,9 @@ def ask_command(
     save: Annotated[
         Path | None, typer.Option("--save-trajectories", help="Write every rollout's trajectory to this JSONL file.")
     ] = None,
+    adapter: Annotated[
+        Path | None, typer.Option("--adapter", help="LoRA adapter folder for --backend transformers (context1 train).")
+    ] = None,
 ) -> None:
     """Ask the search agent for the documents that support answering QUERY."""
     from context1.agent import SearchAgent
@@ -123,7 +131,8 @@ def ask_command(
             max_documents=max_documents, seed=seed, context_window=context_window,
         )
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
-        chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)
+        chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
+                               adapter=adapter)
         agent = SearchAgent(corpus, chosen, config)
         console = Console()
         result: SearchResult | None = None

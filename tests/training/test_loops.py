@@ -1,0 +1,132 @@
+"""SFT and CISPO RL loops on the real SmolLM2-135M (CPU, LoRA rank 4, a few tiny steps).
+
+One policy is loaded for the module and trained in place by each test in turn (the tests check
+behaviour — masks, resumes, failures — not what the model learns).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+import torch
+
+from context1 import SearchAgent
+from context1.types import BackendError
+from training import rl as rl_module
+from training.policy import LoRAConfig, load_policy, pad_datums, token_logprobs
+from training.rl import RLConfig, agent_config_for_small_model, train_rl
+from training.run_state import TrainingDiverged
+from training.sft import SFTConfig, generate_teacher_trajectories, train_sft
+from training.types import Datum, RewardBreakdown
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def policy():
+    torch.manual_seed(0)
+    return load_policy(lora=LoRAConfig(rank=4, alpha=8), max_new_tokens=6, seed=0)
+
+
+def _lora_norm(model) -> float:
+    return float(sum(p.detach().abs().sum() for n, p in model.named_parameters() if "lora_B" in n))
+
+
+def test_action_only_logits_match_the_full_forward(policy) -> None:
+    d = Datum(tuple(range(100, 130)), tuple([0] * 20 + [1] * 5 + [0] * 3 + [1] * 2), tuple([0.0] * 30))
+    batch = pad_datums([d], 0, "cpu")
+    with torch.no_grad():
+        fast, ent_fast = token_logprobs(policy.model, batch["ids"], batch["attn"], 1.0, batch["mask"])
+        full, ent_full = token_logprobs(policy.model, batch["ids"], batch["attn"], 1.0)
+    m = batch["mask"] > 0
+    assert torch.allclose(fast[m], full[m], atol=1e-4) and torch.allclose(ent_fast[m], ent_full[m], atol=1e-3)
+    assert (fast[~m] == 0).all()
+
+
+def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp_path) -> None:
+    from context1.backends import make_backend
+
+    cfg = agent_config_for_small_model()
+    teacher = make_backend("iterative", corpus=mini_corpus)
+    trajs = generate_teacher_trajectories(mini_corpus, mini_tasks[:1], teacher, cfg, tmp_path / "t.jsonl",
+                                          progress=False)
+    assert trajs and (tmp_path / "t.jsonl").is_file()
+    # The teacher's turns, rendered in the student's template, are the only trained tokens.
+    from training.datums import sft_datums
+
+    (datum,) = sft_datums(trajs[0], policy.tokenizer)  # the teacher never pruned: one segment
+    actions = policy.tokenizer.decode([t for t, m in zip(datum.input_ids_T, datum.action_mask_T, strict=True) if m])
+    assert actions.count("<|im_end|>") == len(trajs[0].steps)
+    assert '"name": "search_corpus"' in actions and "<Document id=" in actions
+    assert "<tool_response" not in actions and "# Tools" not in actions
+    before = _lora_norm(policy.model)
+    result = train_sft(trajs, tmp_path / "sft", SFTConfig(epochs=2, batch_size=1, lr=1e-3, checkpoint_every=1),
+                       policy=policy, progress=False)
+    rows = [json.loads(x) for x in (tmp_path / "sft" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2] and result.datums >= 1
+    assert rows[1]["loss"] < rows[0]["loss"]  # the same datum twice: the second pass fits it better
+    assert _lora_norm(policy.model) > before  # LoRA B starts at zero
+    assert (tmp_path / "sft" / "adapter" / "adapter_config.json").is_file()
+
+
+def _varied_rewards(monkeypatch) -> None:
+    """Rewards that differ within a group, so the loop has something to learn from."""
+    counter = iter(range(10_000))
+
+    def fake(traj, task, *, beta, doc_text=None, config=None):
+        r = float(next(counter) % 3) / 2
+        return RewardBreakdown(r, r, beta, r, r, 0.0, 0.0, 0.0, r)
+
+    monkeypatch.setattr(rl_module, "compute_reward", fake)
+
+
+def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks, tmp_path, monkeypatch) -> None:
+    _varied_rewards(monkeypatch)
+    real_generate = type(policy).generate
+
+    def flaky(self, messages, tools):  # every rollout of the second task fails
+        if any("glassblower" in m.content for m in messages):
+            raise BackendError("server went away")
+        return real_generate(self, messages, tools)
+
+    monkeypatch.setattr(type(policy), "generate", flaky)
+    cfg = RLConfig(steps=1, epochs=1, tasks_per_step=2, group_size=2, substeps=2, lr=1e-3, max_new_tokens=4,
+                   lora=LoRAConfig(rank=4, alpha=8))
+    agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
+    out = tmp_path / "rl"
+    before = _lora_norm(policy.model)
+    train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
+             doc_text=lambda d: None)
+    (row,) = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
+    assert row["groups_all_failed"] == 1 and row["rollouts_failed"] == 2 and row["groups_used"] == 1
+    assert row["datums"] == 2 and row["action_tokens"] > 0 and row["entropy"] > 0
+    assert _lora_norm(policy.model) != before
+    # A run killed after logging step 2 but before checkpointing it: resume redoes step 2 once.
+    with (out / "metrics.jsonl").open("a") as fh:
+        fh.write(json.dumps({"step": 2, "reward": 123.0}) + "\n")
+    train_rl(mini_corpus, mini_tasks, out, dataclasses.replace(cfg, steps=2), agent_config=agent_cfg, policy=policy,
+             resume=True, progress=False, doc_text=lambda d: None)
+    rows = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2] and rows[1]["reward"] != 123.0
+    # NaN loss: a clear stop, and the checkpoint of step 2 is kept.
+    monkeypatch.setattr(rl_module, "cispo_loss", lambda *a, **k: (torch.tensor(float("nan"), requires_grad=True),
+                                                                   None))
+    with pytest.raises(TrainingDiverged, match="NaN|nan"):
+        train_rl(mini_corpus, mini_tasks, out, dataclasses.replace(cfg, steps=3), agent_config=agent_cfg,
+                 policy=policy, resume=True, progress=False, doc_text=lambda d: None)
+    state = torch.load(out / "checkpoint" / "state.pt", weights_only=False)
+    assert state["step"] == 2
+    assert [json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()] == [1, 2]
+
+
+def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_path) -> None:
+    from context1.backends import make_backend
+
+    policy.model.save_pretrained(str(tmp_path / "adapter"))
+    backend = make_backend("transformers", adapter=tmp_path / "adapter", max_new_tokens=4, temperature=0.0)
+    result = SearchAgent(mini_corpus, backend, agent_config_for_small_model(max_turns=1)).run("Who is the mayor?")
+    assert result.trajectory.steps[0].turn.token_ids is not None
+    with pytest.raises(FileNotFoundError, match="adapter_config.json"):
+        make_backend("transformers", adapter=tmp_path / "nothing-here")

@@ -1,0 +1,204 @@
+"""`context1 train sft | rl | eval`: a thin layer over training.sft / training.rl / training.rollouts.
+
+Registered through the `context1.commands` entry point (`train = "training.cli:register"`).
+Expected failures print one line and exit with status 2; a diverged run (NaN/inf loss) exits 1
+after saying where its last good checkpoint is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+EXIT_USAGE = 2
+
+train_app = typer.Typer(help="Train the search agent: SFT on teacher trajectories, CISPO RL, evaluation.",
+                        no_args_is_help=True)
+
+
+class CommandError(Exception):
+    """An expected failure: one line, exit status 2."""
+
+
+@contextmanager
+def _clean_errors() -> Iterator[None]:
+    from corpus_tools.types import CorpusError
+    from training.run_state import TrainingDiverged
+
+    try:
+        yield
+    except TrainingDiverged as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except (CommandError, CorpusError, FileNotFoundError, ValueError, ImportError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+def _agent_config(budget: int, max_turns: int, max_documents: int) -> Any:
+    from training.rl import agent_config_for_small_model
+
+    return agent_config_for_small_model(token_budget=budget, max_turns=max_turns, max_documents=max_documents)
+
+
+def _open(index: Path) -> Any:
+    from corpus_tools import Corpus
+
+    if not (index / "manifest.json").is_file():
+        raise CommandError(f"no index at {str(index)!r}; build one with `context1 index SOURCE DIR`")
+    return Corpus.open(index)
+
+
+def _tasks(path: Path, limit: int | None) -> list[Any]:
+    from training.rollouts import load_task_file
+
+    tf = load_task_file(path)
+    for s in tf.skipped[:3]:
+        typer.echo(f"skipped: {s}", err=True)
+    return tf.tasks[:limit] if limit else tf.tasks
+
+
+Index = Annotated[Path, typer.Option(help="Index folder the tasks were generated over.")]
+Tasks = Annotated[Path, typer.Option(help="Task file (JSONL of eval Task records, e.g. from `context1 datagen`).")]
+Out = Annotated[Path, typer.Option(help="Run folder: checkpoint/, adapter/, metrics.jsonl, plots/.")]
+Model = Annotated[str | None, typer.Option(help="Local model folder or .gguf [default: bundled SmolLM2-135M].")]
+Device = Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 [default: cuda if available, else cpu].")]
+Budget = Annotated[int, typer.Option(help="Harness token budget (fit the model's context).", min=512)]
+Turns = Annotated[int, typer.Option(help="Most turns per rollout.", min=1)]
+Docs = Annotated[int, typer.Option(help="Most documents per answer.", min=1)]
+Limit = Annotated[int | None, typer.Option(help="Use only the first N tasks.", min=1)]
+NoProgress = Annotated[bool, typer.Option("--no-progress", help="Hide progress bars.")]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last checkpoint.")]
+
+
+@train_app.command("sft")
+def sft_command(
+    index: Index, tasks: Tasks, out: Out,
+    teacher: Annotated[str, typer.Option(help="Teacher backend: iterative (LLM-free) or openai.")] = "iterative",
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible URL of the teacher.")] = None,
+    teacher_model: Annotated[str | None, typer.Option(help="Teacher model name (openai).")] = None,
+    teacher_trajectories: Annotated[
+        Path | None, typer.Option(help="Reuse teacher trajectories (JSONL) instead of generating them.")
+    ] = None,
+    model: Model = None, device: Device = None,
+    epochs: Annotated[int, typer.Option(min=1)] = 3,
+    lr: Annotated[float, typer.Option()] = 2e-4,
+    batch_size: Annotated[int, typer.Option(min=1)] = 4,
+    max_steps: Annotated[int | None, typer.Option(min=1)] = None,
+    lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    resume: Resume = False, no_progress: NoProgress = False,
+) -> None:
+    """SFT (LoRA, loss on action tokens) on teacher trajectories run through the harness, selected by SPEC §5."""
+    with _clean_errors():
+        from context1 import load_trajectories
+        from training.policy import LoRAConfig
+        from training.sft import SFTConfig, generate_teacher_trajectories, select_teacher_trajectories, train_sft
+
+        task_list = _tasks(tasks, limit)
+        cfg_agent = _agent_config(budget, max_turns, max_documents)
+        out.mkdir(parents=True, exist_ok=True)
+        if teacher_trajectories is not None:
+            trajs = load_trajectories(teacher_trajectories)
+        else:
+            from context1.backends import make_backend
+
+            corpus = _open(index)
+            if teacher == "iterative":
+                backend = make_backend("iterative", corpus=corpus)
+            elif teacher == "openai":
+                if not base_url:
+                    raise CommandError("--teacher openai needs --base-url")
+                backend = make_backend("openai", base_url=base_url, model=teacher_model)
+            else:
+                raise CommandError(f"unknown teacher {teacher!r}; choose iterative or openai")
+            trajs = generate_teacher_trajectories(corpus, task_list, backend, cfg_agent, out / "teacher.jsonl",
+                                                  seed=seed, progress=not no_progress)
+        config = SFTConfig(lr=lr, epochs=epochs, batch_size=batch_size, max_steps=max_steps,
+                           lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank), seed=seed)
+        kept, selection = select_teacher_trajectories(trajs, task_list, config.selection)
+        typer.echo(f"selection: kept {len(kept)} of {len(trajs)} teacher trajectories {selection.counts()}", err=True)
+        result = train_sft(kept, out, config, model_path=model, device=device, resume=resume,
+                           progress=not no_progress)
+        typer.echo(f"SFT: {result.steps} steps on {result.datums} datums; adapter in {result.out / 'adapter'}")
+
+
+@train_app.command("rl")
+def rl_command(
+    index: Index, tasks: Tasks, out: Out,
+    init_adapter: Annotated[Path | None, typer.Option(help="Adapter to start from (the SFT run's OUT/adapter).")] = None,
+    model: Model = None, device: Device = None,
+    steps: Annotated[int, typer.Option(min=1)] = 300,
+    epochs: Annotated[int, typer.Option(min=1, help="β anneals 4 → 2 across epochs.")] = 5,
+    tasks_per_step: Annotated[int, typer.Option(min=1)] = 128,
+    group_size: Annotated[int, typer.Option(min=2)] = 8,
+    substeps: Annotated[int, typer.Option(min=1)] = 4,
+    lr: Annotated[float, typer.Option()] = 1e-5,
+    scale_std: Annotated[bool, typer.Option("--scale-std", help="Divide advantages by the group std.")] = False,
+    max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
+    lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    resume: Resume = False, no_progress: NoProgress = False,
+) -> None:
+    """CISPO RL with rollouts through context1 episodes on the transformers backend."""
+    with _clean_errors():
+        from training.policy import LoRAConfig
+        from training.rl import RLConfig, train_rl
+
+        task_list = _tasks(tasks, limit)
+        corpus = _open(index)
+        config = RLConfig(steps=steps, epochs=epochs, tasks_per_step=tasks_per_step, group_size=group_size,
+                          substeps=substeps, lr=lr, scale_advantages_by_std=scale_std, max_new_tokens=max_new_tokens,
+                          lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank), seed=seed)
+        result = train_rl(corpus, task_list, out, config, agent_config=_agent_config(budget, max_turns, max_documents),
+                          model_path=model, init_adapter=init_adapter, device=device, resume=resume,
+                          progress=not no_progress)
+        last = result.metrics[-1] if result.metrics else {}
+        typer.echo(f"RL: {result.steps} steps; last reward {last.get('reward')}; adapter in {result.out / 'adapter'}")
+
+
+@train_app.command("eval")
+def eval_command(
+    index: Index, tasks: Tasks,
+    adapter: Annotated[Path | None, typer.Option(help="Adapter folder; none = the base model.")] = None,
+    backend: Annotated[str, typer.Option(help="transformers (the policy) or iterative (the teacher).")] = "transformers",
+    model: Model = None, device: Device = None,
+    max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
+    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
+    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    out: Annotated[Path | None, typer.Option(help="Per-task JSONL (scores + trajectory).")] = None,
+    seed: Annotated[int, typer.Option()] = 0,
+    no_progress: NoProgress = False,
+) -> None:
+    """Valid tool-call rate, turns, trajectory recall, output recall and final-answer found of a policy."""
+    with _clean_errors():
+        from context1.backends import make_backend
+        from eval.runners import corpus_texts
+        from training.policy import pick_device
+        from training.rollouts import evaluate_policy
+
+        task_list = _tasks(tasks, limit)
+        corpus = _open(index)
+        if backend == "iterative":
+            chosen = make_backend("iterative", corpus=corpus)
+        elif backend == "transformers":
+            dev, dtype = pick_device(device)
+            chosen = make_backend("transformers", model=model, device=dev, dtype=dtype, adapter=adapter,
+                                  max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
+        else:
+            raise CommandError(f"unknown backend {backend!r}; choose transformers or iterative")
+        summary = evaluate_policy(corpus, chosen, task_list, _agent_config(budget, max_turns, max_documents),
+                                  seed=seed, doc_text=corpus_texts(corpus), out=out, progress=not no_progress)
+        typer.echo(json.dumps(summary, indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `train` command group to the context1 command line."""
+    app.add_typer(train_app, name="train")

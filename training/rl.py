@@ -1,0 +1,270 @@
+"""On-policy CISPO RL of the search agent, with rollouts through `context1` episodes (SPEC §5).
+
+One step: sample `tasks_per_step` tasks (hop curriculum) → `group_size` rollouts each with the
+current policy (the transformers backend, T=1, recording prompt ids, sampled ids and logprobs) →
+reward each (β annealed by epoch) → drop failed rollouts (counted), groups with fewer than two
+survivors and groups with identical rewards → group-centred advantages → datums (a new datum at
+every pruning break) → `substeps` optimizer steps, each on its share of the datums, with the
+CISPO loss (training.cispo) token-mean normalised over that share. Checkpoint after every step.
+
+Scale: defaults are the reference's (128 tasks × 8 rollouts, 4 substeps, lr 1e-5, LoRA 32); on a
+CPU run them far smaller (`context1 train rl --tasks-per-step 2 --group-size 4`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from eval.types import Task
+from training.cispo import CLIP_HIGH, cispo_loss, group_advantages, is_constant_group
+from training.datums import trajectory_to_datums
+from training.policy import (
+    LoRAConfig,
+    load_adapter_weights,
+    load_policy,
+    make_optimizer,
+    pad_datums,
+    token_logprobs,
+)
+from training.reward import beta_for_epoch, compute_reward, mean, sample_tasks
+from training.rollouts import Rollout, call_stats, run_rollout
+from training.run_state import RunDir, check_finite, plot_metrics
+from training.types import CurriculumConfig, Datum, RewardConfig
+
+PLOT_KEYS = ("reward", "f_beta", "trajectory_recall", "recall", "answer_found", "entropy", "clip_fraction",
+             "calls_per_turn", "valid_tool_call_rate", "turns", "rollout_tokens_per_s", "step_s", "loss")
+
+
+@dataclass(frozen=True)
+class RLConfig:
+    """CISPO RL. Defaults from SPEC §5 and harness-1's train_rl.py."""
+
+    steps: int = 300  # SPEC §5: ~300 steps over 5 epochs
+    epochs: int = 5  # β anneals 4 → 2 across these (epoch = step · epochs // steps)
+    tasks_per_step: int = 128  # SPEC §5: 128 queries per step ...
+    group_size: int = 8  # ... × 8 rollouts
+    substeps: int = 4  # SPEC §5: 4 gradient substeps per step
+    lr: float = 1e-5  # harness-1
+    clip_high: float = CLIP_HIGH  # clip(r, 0, 5), absolute
+    scale_advantages_by_std: bool = False  # group-centred only; True divides by the group's std
+    temperature: float = 1.0  # harness-1: sample at T = 1 (on-policy)
+    max_new_tokens: int = 512
+    max_datum_tokens: int = 8_192  # longer datums are skipped (memory), counted in the metrics
+    grad_clip: float = 1.0
+    reward: RewardConfig = field(default_factory=RewardConfig)
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
+    lora: LoRAConfig = field(default_factory=LoRAConfig)
+    seed: int = 0
+
+
+@dataclass
+class RLResult:
+    out: Path
+    steps: int
+    metrics: list[dict[str, Any]]
+
+
+def rollout_seed(seed: int, step: int, task_index: int, g: int) -> int:
+    return ((seed * 1_000_003 + step) * 1_009 + task_index) * 101 + g
+
+
+def build_batch(
+    rollouts: Sequence[Sequence[Rollout]], rewards: Sequence[Sequence[float]], scale_by_std: bool
+) -> tuple[list[Datum], dict[str, int]]:
+    """Datums of a step from groups of rollouts and their rewards (failed rollouts already marked).
+
+    Drops failed rollouts, groups with < 2 surviving rollouts (`groups_all_failed` when none
+    survived) and constant-reward groups; every datum of a trajectory carries its advantage.
+    """
+    datums: list[Datum] = []
+    counts = {"groups": len(rollouts), "groups_constant": 0, "groups_too_few": 0, "groups_all_failed": 0,
+              "rollouts_failed": 0, "groups_used": 0}
+    t_index = 0
+    for group, rs in zip(rollouts, rewards, strict=True):
+        alive = [(ro, r) for ro, r in zip(group, rs, strict=True) if not ro.failed]
+        counts["rollouts_failed"] += len(group) - len(alive)
+        if not alive:
+            counts["groups_all_failed"] += 1
+            continue
+        if len(alive) < 2:
+            counts["groups_too_few"] += 1
+            continue
+        rewards_G = [r for _, r in alive]
+        if is_constant_group(rewards_G):
+            counts["groups_constant"] += 1
+            continue
+        counts["groups_used"] += 1
+        for (ro, _), adv in zip(alive, group_advantages(rewards_G, scale_by_std), strict=True):
+            datums += trajectory_to_datums(ro.trajectory, adv, t_index)
+            t_index += 1
+    return datums, counts
+
+
+def cispo_update(model: Any, optimizer: Any, datums: Sequence[Datum], config: RLConfig, pad_id: int, device: str,
+                 step: int, out: Path) -> dict[str, float]:
+    """`config.substeps` optimizer steps over shares of `datums`; returns loss, entropy, clip fraction."""
+    model.train()
+    order = list(range(len(datums)))
+    random.Random(config.seed + step).shuffle(order)
+    n_sub = max(1, min(config.substeps, len(datums)))
+    shares = [order[i::n_sub] for i in range(n_sub)]
+    losses, ent_sum, ent_n, clipped, tokens = [], 0.0, 0, 0.0, 0
+    for share in shares:
+        optimizer.zero_grad(set_to_none=True)
+        n_total = sum(datums[j].n_actions for j in share)
+        loss_sum = 0.0
+        for j in share:  # one datum per forward pass: bounded memory on CPU
+            batch = pad_datums([datums[j]], pad_id, device)
+            lp_BT, ent_BT = token_logprobs(model, batch["ids"], batch["attn"], config.temperature, batch["mask"])
+            loss, stats = cispo_loss(lp_BT, batch["old"], batch["adv"], batch["mask"], config.clip_high, n_total)
+            check_finite(float(loss.detach()), "the CISPO loss", step, out)
+            loss.backward()
+            loss_sum += float(loss.detach())
+            ent_sum += float((ent_BT * batch["mask"]).sum())
+            ent_n += stats.n_tokens
+            clipped += stats.clip_fraction * stats.n_tokens
+            tokens += stats.n_tokens
+        grad_norm = torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], config.grad_clip)
+        check_finite(float(grad_norm), "the gradient norm", step, out)
+        optimizer.step()
+        losses.append(loss_sum)
+    model.eval()
+    return {"loss": mean(losses), "entropy": ent_sum / max(ent_n, 1), "clip_fraction": clipped / max(tokens, 1),
+            "action_tokens": float(tokens)}
+
+
+def train_rl(
+    corpus: Any, tasks: Sequence[Task], out: str | Path, config: RLConfig = RLConfig(), *,
+    agent_config: Any = None, model_path: str | Path | None = None, init_adapter: str | Path | None = None,
+    device: str | None = None, resume: bool = False, progress: bool = True, doc_text: Any = None,
+    policy: Any = None,
+) -> RLResult:
+    """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
+
+    init_adapter: the SFT adapter to start from (ignored when resuming: the checkpoint's is used).
+    doc_text: doc id → text for the final-answer bonus; None reads the corpus (eval.runners.corpus_texts).
+    policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks);
+        its adapter weights are replaced by the checkpoint's when resuming.
+    """
+    from tqdm import tqdm
+
+    from context1 import AgentConfig
+    from eval.runners import corpus_texts
+
+    if not tasks:
+        raise ValueError("train_rl needs at least one task")
+    agent_config = agent_config or AgentConfig(training_hints=True)
+    doc_text = doc_text if doc_text is not None else corpus_texts(corpus)
+    run = RunDir(out)
+    resuming = resume and run.has_checkpoint()
+    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
+        run.reset()
+    adapter = run.checkpoint / "adapter" if resuming else init_adapter
+    if policy is None:
+        policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,
+                             max_new_tokens=config.max_new_tokens, temperature=config.temperature, seed=config.seed)
+    else:
+        policy.max_new_tokens, policy.temperature = config.max_new_tokens, config.temperature
+        if adapter is not None:
+            load_adapter_weights(policy.model, adapter)
+    model = policy.model
+    optimizer = make_optimizer(model, config.lr)
+    start = 0
+    if resuming:
+        state = run.load_state()
+        optimizer.load_state_dict(state["optimizer"])
+        start = int(state["step"])
+    pad = policy.tokenizer.pad_token_id if policy.tokenizer.pad_token_id is not None else 0
+    bar = tqdm(range(start, config.steps), desc="rl", disable=not progress, initial=start, total=config.steps)
+    for step in bar:
+        t_step = time.perf_counter()
+        epoch = step * config.epochs // config.steps
+        beta = beta_for_epoch(epoch, config.epochs, config.reward)
+        rng = random.Random(config.seed * 7_919 + step)  # the same tasks when a step is redone after a kill
+        chosen = sample_tasks(tasks, config.tasks_per_step, step / max(config.steps - 1, 1), rng, config.curriculum)
+        groups: list[list[Rollout]] = []
+        rewards: list[list[float]] = []
+        breakdowns = []
+        t_roll = time.perf_counter()
+        for ti, task in enumerate(chosen):
+            group, rs = [], []
+            for g in range(config.group_size):
+                ro = run_rollout(corpus, policy, task, agent_config, rollout_seed(config.seed, step, ti, g))
+                group.append(ro)
+                if ro.failed:
+                    rs.append(0.0)
+                    continue
+                b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
+                breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
+                rs.append(b.reward)
+            groups.append(group)
+            rewards.append(rs)
+        roll_s = time.perf_counter() - t_roll
+        datums, counts = build_batch(groups, rewards, config.scale_advantages_by_std)
+        too_long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]
+        datums = [d for d in datums if len(d.input_ids_T) <= config.max_datum_tokens]
+        upd: dict[str, float] = {"loss": 0.0, "entropy": float("nan"), "clip_fraction": 0.0, "action_tokens": 0.0}
+        if datums:
+            upd = cispo_update(model, optimizer, datums, config, pad, policy.device, step + 1, run.out)
+        policy.reset()  # the weights changed: no cached ids / KV cache from the old policy
+        sampled = sum(cs["sampled_tokens"] for _, cs in breakdowns)
+        calls = sum(cs["calls"] for _, cs in breakdowns)
+        turns = sum(cs["turns"] for _, cs in breakdowns)
+        values = {
+            "epoch": epoch, "beta": beta,
+            "reward": mean(b.reward for b, _ in breakdowns),
+            "f_beta": mean(b.f_beta for b, _ in breakdowns),
+            "recall": mean(b.recall for b, _ in breakdowns),
+            "trajectory_recall": mean(b.trajectory_recall for b, _ in breakdowns),
+            "answer_found": mean(b.answer_found for b, _ in breakdowns),
+            "prune_penalty": mean(b.prune_penalty for b, _ in breakdowns),
+            "turn_penalty": mean(b.turn_penalty for b, _ in breakdowns),
+            "floored": mean(float(b.floored) for b, _ in breakdowns),
+            "calls_per_turn": calls / turns if turns else 0.0,
+            "valid_tool_call_rate": (sum(cs["valid_calls"] for _, cs in breakdowns) / calls) if calls else None,
+            "prune_calls": mean(cs["prune_calls"] for _, cs in breakdowns),
+            "turns": mean(cs["turns"] for _, cs in breakdowns),
+            "rollout_tokens_per_s": sampled / roll_s if roll_s > 0 else None,
+            "rollout_s": roll_s,
+            "datums": len(datums), "datums_too_long": len(too_long),
+            **counts, **upd,
+            "step_s": time.perf_counter() - t_step,
+        }
+        if torch.cuda.is_available():
+            values["peak_gpu_mem_gb"] = torch.cuda.max_memory_allocated() / 2**30
+        values["peak_rss_gb"] = _peak_rss_gb()
+        run.log(step + 1, values)
+        run.save(model, optimizer, step + 1, {"beta": beta})
+        bar.set_postfix(reward=f"{values['reward']:.3f}", used=counts["groups_used"])
+    rows = run.read_metrics()
+    plot_metrics(rows, PLOT_KEYS, run.out / "plots", "rl")
+    return RLResult(run.out, config.steps, rows)
+
+
+def _peak_rss_gb() -> float:
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (2**30 if sys.platform == "darwin" else 2**20)
+
+
+def agent_config_for_small_model(token_budget: int = 2_048, max_turns: int = 3, **overrides: Any) -> Any:
+    """A harness budget that fits a small model on a CPU (SmolLM2-135M: 8k context, and every
+    token of a datum costs a forward and backward pass): ~550 tokens of system prompt and tools,
+    searches cut to 384 tokens (1–2 chunks of 256), 3 documents per answer, 3 turns.
+    Training hints on (SPEC §2: the soft-threshold hint is shown during training rollouts)."""
+    from context1 import AgentConfig
+
+    base = dict(token_budget=token_budget, response_reserve=384, search_token_budget=384, read_token_budget=384,
+                search_k=3, grep_k=2, max_turns=max_turns, max_documents=3, training_hints=True)
+    base.update(overrides)
+    return dataclasses.replace(AgentConfig(), **base)
