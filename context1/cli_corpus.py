@@ -219,7 +219,7 @@ def search_command(
     chroma_port: ChromaPort = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
-    """Hybrid search (BM25 + dense, fused with RRF, then reranked) over the index in DIR."""
+    """Hybrid search (BM25 + dense, fused with RRF, then reranked when the index has a reranker) over DIR."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")

@@ -31,7 +31,16 @@ from context1.budget import BudgetState, TokenCounter
 from context1.config import AgentConfig
 from context1.context import ContextView, chunk_spans, count_pieces
 from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
-from context1.tools import Fetched, Runtime, ToolRequest, fetch, render_hits, tool_schemas, validate_call
+from context1.tools import (
+    Fetched,
+    Runtime,
+    ToolRequest,
+    corpus_reranks,
+    fetch,
+    render_hits,
+    tool_schemas,
+    validate_call,
+)
 from context1.types import Message, ModelTurn, Observation, Role, Step, StopReason, ToolCall, Trajectory
 
 # search/grep fetch this many times their display limit, so that chunks already shown earlier in
@@ -60,7 +69,7 @@ class Episode:
         self.query = query.strip()
         self.config = config or AgentConfig()
         self.counter = token_counter if isinstance(token_counter, TokenCounter) else TokenCounter(token_counter)
-        self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config)
+        self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config, reranked=corpus_reranks(corpus))
         cfg = self.config
         system = cfg.system_prompt or prompts.system_prompt(
             token_budget=cfg.token_budget, hard_limit=cfg.hard_limit, max_documents=cfg.max_documents, grep_k=cfg.grep_k

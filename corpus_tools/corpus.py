@@ -31,7 +31,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.embed import CachedEmbedder, retrieval_text
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import grep_rows
-from corpus_tools.rerank import BiEncoderReranker, NoReranker, make_reranker
+from corpus_tools.rerank import BiEncoderReranker, NoReranker, check_cross_encoder_folder, make_reranker
 from corpus_tools.store import CHROMA_DIR, ChromaStore, embedded_client
 from corpus_tools.types import (
     Chunk,
@@ -108,6 +108,7 @@ class Corpus:
         self.tokenizer = tokenizer
         self.reranker = reranker
         self.skipped = skipped
+        self.reranker_note: str | None = None  # set when opened with another reranker than the manifest's
         self._biencoder = BiEncoderReranker(embedder, store.vectors)
         # The BM25 leg runs here while the calling thread runs the dense leg.
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="corpus-bm25")
@@ -123,14 +124,20 @@ class Corpus:
         config: CorpusConfig | None = None,
         client: Any = None,
         progress: bool = True,
+        reranker: str | Path | None = None,
     ) -> Corpus:
         """Index `source` into the folder `path` (replacing any index there, atomically) and open it.
 
         source: a folder or file path, an iterable of Document (or record dicts), a
         datasets.Dataset, or a LoadReport. client: a chromadb client (e.g. chromadb.HttpClient)
-        to keep the vectors on a Chroma server instead of in `path`/chroma.
+        to keep the vectors on a Chroma server instead of in `path`/chroma. reranker: "none",
+        "biencoder" or a CrossEncoder folder, recorded in the manifest (overrides config.search).
         """
         config = config or CorpusConfig()
+        if reranker is not None:
+            config = dataclasses.replace(config, search=_with_reranker(config.search, reranker))
+        elif config.search.reranker.lower() not in ("none", "biencoder", "bi-encoder"):
+            config = dataclasses.replace(config, search=_with_reranker(config.search, config.search.reranker))
         final = _build.build_index(source, path, config, client=client, progress=progress)
         return cls.open(final, client=client)
 
@@ -142,7 +149,10 @@ class Corpus:
         reranker: str | Path | Reranker | None = None,
         search: SearchConfig | None = None,
     ) -> Corpus:
-        """Reopen an index folder. reranker: None uses the manifest's; search overrides its SearchConfig."""
+        """Reopen an index folder. reranker: None uses the manifest's; search overrides its SearchConfig.
+
+        A reranker other than the one the index was built with is allowed; `reranker_note` records it.
+        """
         path = Path(path).expanduser().absolute()
         manifest = _read_manifest(path)
         config = CorpusConfig.from_dict(manifest["config"])
@@ -167,11 +177,15 @@ class Corpus:
                 f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table {len(chunks)}. "
                 + _REBUILD_HINT
             )
-        chosen = make_reranker(
-            reranker if reranker is not None else config.search.reranker, embedder, store.vectors, config.device
-        )
+        try:
+            chosen = make_reranker(
+                reranker if reranker is not None else config.search.reranker, embedder, store.vectors, config.device
+            )
+        except Exception:
+            store.close()
+            raise
         skipped = _build.read_skipped(path / _build.SKIPPED)
-        return cls(
+        opened = cls(
             path,
             manifest,
             config,
@@ -182,6 +196,11 @@ class Corpus:
             chosen,
             skipped,
         )
+        built = str(config.search.reranker)
+        name = str(getattr(chosen, "name", type(chosen).__name__))
+        if name not in (built, f"cross-encoder:{Path(built).expanduser()}"):
+            opened.reranker_note = f"opened with reranker {name!r}; the index was built with {built!r}"
+        return opened
 
     def close(self) -> None:
         """Release the thread pool and the embedded store (a server client stays the caller's)."""
@@ -441,6 +460,16 @@ class Corpus:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:
+    """`search` with `reranker`; a CrossEncoder folder is checked now and kept as an absolute path."""
+    key = str(reranker)
+    if key.lower() in ("none", "biencoder", "bi-encoder"):
+        return dataclasses.replace(search, reranker=key.lower())
+    path = Path(key).expanduser().absolute()
+    check_cross_encoder_folder(path)  # fail before embedding a whole corpus, not after
+    return dataclasses.replace(search, reranker=str(path))
 
 
 def _unknown(kind: str, key: str, known: Iterable[str]) -> str:
