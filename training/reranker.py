@@ -53,6 +53,8 @@ class RerankerTrainConfig:
     max_length: query + chunk tokens while training (256 = the index's chunk size; longer is cut).
     batch_groups: groups per optimiser step (4 × 8 = 32 pairs, the usual cross-encoder batch).
     lr, weight_decay, warmup_fraction: AdamW with linear warm-up and decay (BERT fine-tuning defaults).
+    head_lr_factor: the fresh classification head learns this many times faster than the encoder
+        (it starts from random weights; the encoder from trained ones).
     epochs: passes over the training groups; max_steps / max_minutes: hard caps (whichever comes first).
     val_fraction: tasks held back for validation (by task id); max_val_groups caps validation cost.
     eval_every: optimiser steps between validations; patience: validations without improvement
@@ -69,6 +71,7 @@ class RerankerTrainConfig:
     max_length: int = 256
     batch_groups: int = 4
     lr: float = 3e-5
+    head_lr_factor: float = 10.0
     weight_decay: float = 0.01
     warmup_fraction: float = 0.1
     epochs: float = 1.0
@@ -260,7 +263,12 @@ def _fit(
     total = max(1, math.ceil(steps_per_epoch * cfg.epochs))
     if cfg.max_steps is not None:
         total = min(total, cfg.max_steps)
-    optimizer = torch.optim.AdamW(inner.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    head = [p for n, p in inner.named_parameters() if n.startswith("classifier.")]
+    body = [p for n, p in inner.named_parameters() if not n.startswith("classifier.")]
+    optimizer = torch.optim.AdamW(
+        [{"params": body, "lr": cfg.lr}, {"params": head, "lr": cfg.lr * cfg.head_lr_factor}],
+        weight_decay=cfg.weight_decay,
+    )
     warmup = max(1, int(cfg.warmup_fraction * total))
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup)))

@@ -70,8 +70,9 @@ def hop_queries(task: Any) -> list[tuple[str, tuple[str, ...]]]:
     Understood layouts (datagen writes the first; the reference pipeline the second):
     - metadata["hops"]: [{"clue" | "question" | "query": str, "chunk_ids" | "chunk_id" | "doc_id" | "doc_ids": ...}]
     - metadata["clues"]: [str] aligned one-to-one with `task.facts` (each fact's ids support that clue),
-      or metadata["supporting_items"]: [{"id": chunk/doc id, "clue_quotes": [str]}].
-    Anything else yields no hop pairs (the task still gives its query pairs).
+      or metadata["supporting"] / ["supporting_items"]: [{"chunk_ids" | "id": ..., "clue_quotes": [str]}].
+    A task with a single hop gives none (its clue is its query again). Anything else yields no hop
+    pairs (the task still gives its query pairs).
     """
     meta: Mapping[str, Any] = getattr(task, "metadata", {}) or {}
     out: list[tuple[str, tuple[str, ...]]] = []
@@ -88,7 +89,7 @@ def hop_queries(task: Any) -> list[tuple[str, tuple[str, ...]]]:
     facts = getattr(task, "facts", ()) or ()
     if not out and isinstance(clues, list) and facts and len(clues) == len(facts):
         out = [(c, tuple(f)) for c, f in zip(clues, facts, strict=True) if isinstance(c, str) and c.strip() and f]
-    items = meta.get("supporting_items")
+    items = meta.get("supporting") or meta.get("supporting_items")
     if not out and isinstance(items, list):
         for item in items:
             if not isinstance(item, Mapping):
@@ -97,7 +98,8 @@ def hop_queries(task: Any) -> list[tuple[str, tuple[str, ...]]]:
             for quote in item.get("clue_quotes") or ():
                 if isinstance(quote, str) and quote.strip() and ids:
                     out.append((quote, ids))
-    return [(text.strip(), ids) for text, ids in out if text.strip()]
+    out = [(text.strip(), ids) for text, ids in out if text.strip()]
+    return out if len(out) > 1 else []
 
 
 def _ids(record: Mapping[str, Any], keys: Sequence[str]) -> tuple[str, ...]:
