@@ -279,7 +279,7 @@ def search_command(
         ),
     ] = None,
 ) -> None:
-    """Hybrid search (BM25 + dense, fused with RRF, then reranked) over the index in DIR."""
+    """Hybrid search (BM25 + dense, fused with RRF, then reranked when the index has a reranker) over DIR."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")

@@ -31,7 +31,16 @@ from context1.budget import BudgetState, TokenCounter, estimate_costs
 from context1.config import AgentConfig
 from context1.context import ContextView, chunk_spans, count_pieces
 from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
-from context1.tools import Fetched, Runtime, ToolRequest, fetch, render_hits, tool_schemas, validate_call
+from context1.tools import (
+    Fetched,
+    Runtime,
+    ToolRequest,
+    corpus_reranks,
+    fetch,
+    render_hits,
+    tool_schemas,
+    validate_call,
+)
 from context1.types import (
     Message,
     ModelTurn,
@@ -74,7 +83,7 @@ class Episode:
         self.corpus = corpus
         self.query = query.strip()
         self.counter = token_counter if isinstance(token_counter, TokenCounter) else TokenCounter(token_counter)
-        self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config)
+        self.tool_schemas: list[dict[str, Any]] = tool_schemas(self.config, reranked=corpus_reranks(corpus))
         if self.counter.costs is None:
             self.counter.costs = estimate_costs(self.counter, self.tool_schemas)
         cfg = self.config

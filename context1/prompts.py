@@ -55,11 +55,14 @@ When you are done, reply with no tool call and only the documents, most relevant
 """
 
 TOOL_DESCRIPTIONS = {
-    SEARCH_CORPUS: "Hybrid BM25 + dense search with reranking. Returns the best chunks not yet shown to you.",
+    SEARCH_CORPUS: "Hybrid BM25 + dense search{reranked}. Returns the best chunks not yet shown to you.",
     GREP_CORPUS: "Regular-expression (RE2 syntax) search over chunk texts. Returns up to {grep_k} chunks not yet shown.",
     READ_DOCUMENT: "Read one document: its chunks, most relevant to the query first, truncated to fit your budget.",
     PRUNE_CHUNKS: "Remove chunks from your context by chunk id, freeing tokens. Pruned chunks stay excluded from searches.",
 }
+
+# Filled into the search_corpus description only when the corpus has a reranker (issue 8).
+RERANKED = " with reranking"
 
 NO_RESULTS = "No new chunks match (chunks already shown to you are excluded). Try other words, grep_corpus, or conclude."
 NO_ROOM = (

@@ -36,8 +36,11 @@ _ARGUMENT = {
 }
 
 
-def tool_schemas(config: AgentConfig) -> list[dict[str, Any]]:
-    """The four tools as OpenAI-style function schemas (chat-completions `tools=`)."""
+def tool_schemas(config: AgentConfig, reranked: bool = False) -> list[dict[str, Any]]:
+    """The four tools as OpenAI-style function schemas (chat-completions `tools=`).
+
+    reranked: the corpus reranks search results; only then does search_corpus say so.
+    """
     params = {
         SEARCH_CORPUS: {"query": {"type": "string", "description": "What to search for (keywords or a question)."}},
         GREP_CORPUS: {"pattern": {"type": "string", "description": "An RE2 regular expression, e.g. \"(?i)acme corp\"."}},
@@ -55,7 +58,9 @@ def tool_schemas(config: AgentConfig) -> list[dict[str, Any]]:
             "type": "function",
             "function": {
                 "name": name,
-                "description": prompts.TOOL_DESCRIPTIONS[name].format(grep_k=config.grep_k),
+                "description": prompts.TOOL_DESCRIPTIONS[name].format(
+                    grep_k=config.grep_k, reranked=prompts.RERANKED if reranked else ""
+                ),
                 "parameters": {
                     "type": "object",
                     "properties": params[name],
@@ -204,6 +209,11 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
         out.corpus_s = time.perf_counter() - t0
         out.cpu_s = time.thread_time() - c0
     return out
+
+
+def corpus_reranks(corpus: Any) -> bool:
+    """Whether `corpus.search` reranks its fused candidates (a reranker other than "none" is set)."""
+    return str(getattr(getattr(corpus, "reranker", None), "name", "none")) != "none"
 
 
 def _doc_of_chunk(corpus: Any, chunk_id: str) -> str | None:

@@ -37,6 +37,7 @@ from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
+from corpus_tools.rerank import reranker_record
 from corpus_tools.store import CHROMA_DIR, ChromaStore, drop_collection, embedded_client, vector_id
 from corpus_tools.types import (
     BuildReport,
@@ -248,6 +249,7 @@ def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, serv
         "embedding_model": embedder.name,
         "embedding_dim": int(embedder.dim),
         "config": config.to_dict(),
+        "reranker": reranker_record(config.search.reranker),
         "collection": collection,
         "vector_store": "server" if server else "embedded",
         "versions": versions(),

@@ -32,7 +32,7 @@ from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
-from corpus_tools.rerank import BiEncoderReranker, NoReranker, make_reranker
+from corpus_tools.rerank import BiEncoderReranker, NoReranker, check_cross_encoder_folder, make_reranker
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.types import (
     BuildReport,
@@ -145,6 +145,7 @@ class Corpus:
         self.reranker = reranker
         self.skipped = skipped
         self._biencoder = BiEncoderReranker(embedder, self._stored_vectors)
+        self.reranker_note: str | None = None  # set when opened with another reranker than the manifest's
         # The BM25 leg runs here while the calling thread runs the dense leg.
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="corpus-bm25")
         self._write_lock = threading.Lock()
@@ -162,17 +163,23 @@ class Corpus:
         config: CorpusConfig | None = None,
         client: Any = None,
         progress: bool = True,
+        reranker: str | Path | None = None,
     ) -> Corpus:
         """Index `source` into the folder `path` (replacing any index there, atomically) and open it.
 
         source: a folder or file path, an iterable of Document (or record dicts), a
         datasets.Dataset, or a LoadReport. client: a chromadb client (e.g. chromadb.HttpClient)
-        to keep the vectors on a Chroma server instead of in `path`/chroma.
+        to keep the vectors on a Chroma server instead of in `path`/chroma. reranker: "none",
+        "biencoder" or a CrossEncoder folder, recorded in the manifest (overrides config.search).
         A bad file never aborts the build: it is skipped with its reason. What was indexed,
         skipped (and why) and noted is in the returned corpus's `build_report`, and a summary is
         logged (a warning when anything was skipped) on the "corpus_tools" logger.
         """
         config = config or CorpusConfig()
+        if reranker is not None:
+            config = dataclasses.replace(config, search=_with_reranker(config.search, reranker))
+        elif config.search.reranker.lower() not in ("none", "biencoder", "bi-encoder"):
+            config = dataclasses.replace(config, search=_with_reranker(config.search, config.search.reranker))
         final, report = _build.build_index(source, path, config, client=client, progress=progress)
         if report.skipped or report.notes:
             logger.warning("%s See Corpus.build_report for every file.", report.summary())
@@ -190,7 +197,10 @@ class Corpus:
         reranker: str | Path | Reranker | None = None,
         search: SearchConfig | None = None,
     ) -> Corpus:
-        """Reopen an index folder. reranker: None uses the manifest's; search overrides its SearchConfig."""
+        """Reopen an index folder. reranker: None uses the manifest's; search overrides its SearchConfig.
+
+        A reranker other than the one the index was built with is allowed; `reranker_note` records it.
+        """
         path = Path(path).expanduser().absolute()
         manifest = _read_manifest(path)
         config = CorpusConfig.from_dict(manifest["config"])
@@ -239,12 +249,21 @@ class Corpus:
             NoReranker(),
             skipped,
         )
-        corpus.reranker = make_reranker(
-            reranker if reranker is not None else config.search.reranker,
-            embedder,
-            corpus._stored_vectors,
-            config.device,
-        )
+        try:
+            chosen = make_reranker(
+                reranker if reranker is not None else config.search.reranker,
+                embedder,
+                corpus._stored_vectors,
+                config.device,
+            )
+        except Exception:
+            corpus.close()
+            raise
+        corpus.reranker = chosen
+        built = str(config.search.reranker)
+        name = str(getattr(chosen, "name", type(chosen).__name__))
+        if name not in (built, f"cross-encoder:{Path(built).expanduser()}"):
+            corpus.reranker_note = f"opened with reranker {name!r}; the index was built with {built!r}"
         return corpus
 
     def _stored_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -596,6 +615,16 @@ def _check_query(query: Any) -> None:
         raise ValueError(f"query must be a string, got {type(query).__name__}")
     if not query.strip():
         raise EmptyQueryError("the query is empty; give some words to search for")
+
+
+def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:
+    """`search` with `reranker`; a CrossEncoder folder is checked now and kept as an absolute path."""
+    key = str(reranker)
+    if key.lower() in ("none", "biencoder", "bi-encoder"):
+        return dataclasses.replace(search, reranker=key.lower())
+    path = Path(key).expanduser().absolute()
+    check_cross_encoder_folder(path)  # fail before embedding a whole corpus, not after
+    return dataclasses.replace(search, reranker=str(path))
 
 
 def _unknown(kind: str, key: str, known: Iterable[str]) -> str:

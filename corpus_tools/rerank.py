@@ -3,14 +3,18 @@
 - "none": no reranking; `Corpus.search` keeps the fused RRF order.
 - "biencoder": cosine similarity between the query and chunk embeddings of the index's own
   embedder (chunk vectors are read back from the vector store, so nothing is re-embedded).
-- a path to a sentence-transformers CrossEncoder: loaded lazily on first use, never downloaded.
+- a path to a sentence-transformers CrossEncoder (`context1 train reranker` writes one): loaded and
+  checked when made, never downloaded.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +22,11 @@ from corpus_tools.embed import retrieval_text
 from corpus_tools.types import Chunk, Embedder, Reranker
 
 RERANKER_CHOICES = ("none", "biencoder", "<path to a sentence-transformers CrossEncoder>")
+
+# Chosen by benchmarks/reranker_speed.py (see benchmarks/README.md, issue 8): the defaults that bring
+# a rerank of 50 candidates under 0.5 s on 2 CPU cores at the smallest quality loss.
+DEFAULT_CROSS_ENCODER_MAX_LENGTH = 256
+DEFAULT_CROSS_ENCODER_QUANTIZE = False
 
 # chunk ids -> their stored unit vectors (missing ids absent); lets the bi-encoder skip re-embedding.
 VectorLookup = Callable[[Sequence[str]], dict[str, np.ndarray]]
@@ -57,35 +66,153 @@ class BiEncoderReranker:
 
 
 class CrossEncoderReranker:
-    """A sentence-transformers CrossEncoder from a local folder, loaded on first use."""
+    """A sentence-transformers CrossEncoder from a local folder (e.g. `context1 train reranker`'s output).
 
-    def __init__(self, path: str | Path, device: str | None = None, batch_size: int = 32) -> None:
+    Loaded and checked when constructed, so a wrong folder fails at `Corpus.open`, not at the first
+    search. Speed knobs (benchmarks/reranker_speed.py measured each against fp32 in one run):
+    max_length: query + chunk tokens scored (chunks are cut first; None = the model's own limit).
+    quantize: int8 dynamic quantisation of the Linear layers (torch.ao.quantization.quantize_dynamic).
+    cache_size: (query, chunk) scores kept (LRU), so an agent episode that meets a chunk again for
+        the same query (read_document after search_corpus, repeated queries) does not score it twice.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        device: str | None = None,
+        batch_size: int = 16,
+        max_length: int | None = DEFAULT_CROSS_ENCODER_MAX_LENGTH,
+        quantize: bool = DEFAULT_CROSS_ENCODER_QUANTIZE,
+        cache_size: int = 4096,
+    ) -> None:
         self.path = Path(path).expanduser()
-        if not self.path.exists():
-            raise ValueError(
-                f"CrossEncoder path {str(self.path)!r} does not exist; valid rerankers: {RERANKER_CHOICES}"
-            )
+        check_cross_encoder_folder(self.path)
         self.name = f"cross-encoder:{self.path}"
         self.device = device
         self.batch_size = batch_size
-        self._model = None
-        self._lock = threading.Lock()  # guards loading, and the tokenizer (not thread-safe)
+        self.max_length = max_length
+        self.quantize = quantize
+        self.cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, str, int], float] = OrderedDict()
+        self.cache_hits = 0
+        self.cache_misses = 0
+        self._lock = threading.Lock()  # guards the tokenizer (not thread-safe) and the cache
+        self._model, self._tokenizer = self._load()
+
+    def describe(self) -> dict[str, Any]:
+        """What the manifest records about this reranker."""
+        return {
+            "kind": "cross-encoder",
+            "path": str(self.path),
+            "max_length": self.max_length,
+            "quantized": self.quantize,
+        }
+
+    def _load(self) -> tuple[Any, Any]:
+        try:
+            import torch
+            from sentence_transformers import CrossEncoder
+        except ImportError as exc:  # pragma: no cover - a core dependency
+            raise ImportError(
+                "CrossEncoder reranking needs sentence-transformers: pip install sentence-transformers"
+            ) from exc
+        try:
+            model = CrossEncoder(str(self.path), device=self.device or "cpu", local_files_only=True)
+        except Exception as exc:  # noqa: BLE001 - transformers raises many types for a broken folder
+            raise ValueError(f"cannot load the CrossEncoder at {str(self.path)!r}: {type(exc).__name__}: {exc}") from exc
+        inner = getattr(model, "model", None)
+        if inner is None or inner is model or not hasattr(inner, "forward"):
+            inner = model[0].model  # sentence-transformers >= 6 keeps it in its first module
+        inner.eval()
+        if self.quantize:
+            inner = torch.ao.quantization.quantize_dynamic(inner, {torch.nn.Linear}, dtype=torch.qint8)
+        limit = getattr(model.tokenizer, "model_max_length", 512) or 512
+        if self.max_length is None or self.max_length > limit:
+            self.max_length = min(int(limit), 512)
+        return inner, model.tokenizer
 
     def score(self, query: str, chunks: Sequence[Chunk]) -> np.ndarray:
         if not chunks:
             return np.zeros(0, dtype=np.float32)
-        pairs = [(query, retrieval_text(c)) for c in chunks]
+        import torch
+
+        texts = [retrieval_text(c) for c in chunks]
+        keys = [(query, c.chunk_id, hash(t)) for c, t in zip(chunks, texts, strict=True)]
+        out = np.zeros(len(chunks), dtype=np.float32)
         with self._lock:
-            if self._model is None:
-                try:
-                    from sentence_transformers import CrossEncoder
-                except ImportError as exc:  # pragma: no cover - a core dependency
-                    raise ImportError(
-                        "CrossEncoder reranking needs sentence-transformers: pip install sentence-transformers"
-                    ) from exc
-                self._model = CrossEncoder(str(self.path), device=self.device, local_files_only=True)
-            scores = self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False)
-        return np.asarray(scores, dtype=np.float32).reshape(len(chunks))
+            todo = []
+            for i, key in enumerate(keys):
+                cached = self._cache.get(key)
+                if cached is None:
+                    todo.append(i)
+                else:
+                    self._cache.move_to_end(key)
+                    out[i] = cached
+            self.cache_hits += len(chunks) - len(todo)
+            self.cache_misses += len(todo)
+            # Similar lengths batched together: padding is most of the cost of mixed batches.
+            todo.sort(key=lambda i: len(texts[i]))
+            with torch.inference_mode():
+                for start in range(0, len(todo), self.batch_size):
+                    part = todo[start : start + self.batch_size]
+                    enc = self._tokenizer(
+                        [query] * len(part),
+                        [texts[i] for i in part],
+                        padding=True,
+                        truncation=True,  # longest first: the chunk side is cut before a short query
+                        max_length=self.max_length,
+                        return_tensors="pt",
+                    )
+                    logits = self._model(**enc).logits.view(-1).float().numpy()
+                    out[part] = logits
+            if self.cache_size:
+                for i in todo:
+                    self._cache[keys[i]] = float(out[i])
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return out
+
+
+def check_cross_encoder_folder(path: Path) -> None:
+    """A clear ValueError unless `path` is a folder holding a sequence-classification (CrossEncoder) model."""
+    hint = "train one with `context1 train reranker INDEX --tasks FILE --out DIR`, or use 'biencoder' / 'none'"
+    if not path.exists():
+        raise ValueError(f"CrossEncoder path {str(path)!r} does not exist; valid rerankers: {RERANKER_CHOICES}")
+    config_file = path / "config.json"
+    if not path.is_dir() or not config_file.is_file():
+        raise ValueError(f"{str(path)!r} is not a CrossEncoder folder (no config.json); {hint}")
+    try:
+        config = json.loads(config_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(config_file)!r} is not valid JSON ({exc}); {hint}") from exc
+    architectures = config.get("architectures") or []
+    if not any(str(a).endswith("ForSequenceClassification") for a in architectures):
+        raise ValueError(
+            f"{str(path)!r} holds a {architectures or 'model without architectures'}, not a CrossEncoder "
+            f"(a sequence-classification model, e.g. a sentence embedding model was given); {hint}"
+        )
+
+
+def reranker_record(name_or_path: str | None) -> dict[str, Any]:
+    """What an index's manifest records about its reranker (read from the folder; the model is not loaded)."""
+    key = str(name_or_path or "none")
+    if key.lower() in ("none", "biencoder", "bi-encoder"):
+        return {"kind": key.lower().replace("bi-encoder", "biencoder")}
+    path = Path(key).expanduser()
+    record: dict[str, Any] = {
+        "kind": "cross-encoder",
+        "path": str(path.absolute()),
+        "max_length": DEFAULT_CROSS_ENCODER_MAX_LENGTH,
+        "quantized": DEFAULT_CROSS_ENCODER_QUANTIZE,
+    }
+    report = path / "context1_reranker.json"  # written by `context1 train reranker`
+    if report.is_file():
+        try:
+            trained = json.loads(report.read_text(encoding="utf-8"))
+            record["trained"] = {k: trained.get(k) for k in ("pairs", "train_groups", "best_val_mrr", "steps")}
+        except (OSError, ValueError):
+            pass
+    return record
 
 
 def make_reranker(

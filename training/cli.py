@@ -17,7 +17,7 @@ import typer
 
 EXIT_USAGE = 2
 
-train_app = typer.Typer(help="Train the search agent: SFT on teacher trajectories, CISPO RL, evaluation.",
+train_app = typer.Typer(help="Train the search agent (SFT on teacher trajectories, CISPO RL, evaluation) and a reranker.",
                         no_args_is_help=True)
 
 
@@ -200,5 +200,8 @@ def eval_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `train` command group to the context1 command line."""
+    """Add the `train` command group (sft, rl, eval, reranker) to the context1 command line."""
+    from training import cli_reranker
+
+    cli_reranker.register(train_app)
     app.add_typer(train_app, name="train")

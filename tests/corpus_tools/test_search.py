@@ -128,9 +128,17 @@ def test_custom_reranker_object_is_used(mini_index):
         assert hits[0].ranks[Leg.RERANK.value] == 1 and hits[0].score == 1.0
 
 
-def test_cross_encoder_reranker_from_a_local_path(corpus):
-    # A BERT folder loads as a CrossEncoder with an untrained head: enough to exercise the plumbing.
-    reranker = make_reranker(str(default_embedding_model_path()), corpus.embedder)
+def test_cross_encoder_reranker_from_a_local_path(corpus, tmp_path):
+    # A sentence-embedding folder is refused (issue 8); the same weights saved with a one-logit head
+    # are a CrossEncoder (untrained: enough to exercise the plumbing; tests/training train one).
+    with pytest.raises(ValueError, match="not a CrossEncoder"):
+        make_reranker(str(default_embedding_model_path()), corpus.embedder)
+    from sentence_transformers import CrossEncoder
+
+    CrossEncoder(str(default_embedding_model_path()), num_labels=1, local_files_only=True).save_pretrained(
+        str(tmp_path / "ce")
+    )
+    reranker = make_reranker(str(tmp_path / "ce"), corpus.embedder)
     assert isinstance(reranker, CrossEncoderReranker)
     chunks = [corpus.chunk("pellis#0"), corpus.chunk("veldhaven#0")]
     scores = reranker.score("island sheep farming", chunks)

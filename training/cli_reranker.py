@@ -1,0 +1,74 @@
+"""`context1 train reranker INDEX --tasks PATH --out DIR`: a thin layer over `training.reranker.train_reranker`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def reranker_command(
+    index: Annotated[Path, typer.Argument(help="The index the tasks were generated over (hard negatives come from it).")],
+    tasks: Annotated[Path, typer.Option(help="Task file (JSONL of Task, or a saved dataset) over that index.")],
+    out: Annotated[Path, typer.Option(help="Folder for the trained CrossEncoder (replaced if it exists).")],
+    negatives: Annotated[int, typer.Option(help="Hard negatives per positive.", min=1)] = 7,
+    max_minutes: Annotated[float, typer.Option(help="Stop training after this many minutes (best weights kept).")] = 20.0,
+    max_steps: Annotated[int | None, typer.Option(help="Stop after this many optimiser steps.", min=1)] = None,
+    epochs: Annotated[float, typer.Option(help="Passes over the training groups.")] = 1.0,
+    max_length: Annotated[int, typer.Option(help="Query + chunk tokens while training.", min=16)] = 256,
+    batch_groups: Annotated[int, typer.Option(help="Groups (1 positive + negatives) per step.", min=1)] = 4,
+    lr: Annotated[float, typer.Option(help="AdamW learning rate.")] = 3e-5,
+    val_fraction: Annotated[float, typer.Option(help="Share of tasks held back for validation.")] = 0.1,
+    eval_every: Annotated[int, typer.Option(help="Steps between validations.", min=1)] = 50,
+    patience: Annotated[int, typer.Option(help="Validations without gain before stopping early.", min=1)] = 4,
+    base_model: Annotated[
+        Path | None, typer.Option(help="Local model folder to start from [default: the packaged all-MiniLM-L6-v2].")
+    ] = None,
+    no_hops: Annotated[bool, typer.Option("--no-hops", help="Train on task queries only, not on each clue.")] = False,
+    threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of sampling, splitting and initialisation.")] = 0,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
+) -> None:
+    """Train a cross-encoder reranker on generated tasks over INDEX; write it to OUT."""
+    from context1.cli_corpus import CommandError, _clean_errors
+
+    with _clean_errors():
+        from training.reranker import RerankerTrainConfig, train_reranker
+
+        if not tasks.exists():
+            raise CommandError(f"no such task file: {str(tasks)!r} (make one with `context1 datagen INDEX OUT`)")
+        if out.exists() and not out.is_dir():
+            raise CommandError(f"{str(out)!r} is a file; give a folder for the reranker")
+        if base_model is not None and not base_model.is_dir():
+            raise CommandError(f"no model folder at {str(base_model)!r} (context1 never downloads models)")
+        config = RerankerTrainConfig(
+            base_model=str(base_model) if base_model else None,
+            negatives=negatives,
+            depth=max(30, negatives),
+            use_hops=not no_hops,
+            max_length=max_length,
+            batch_groups=batch_groups,
+            lr=lr,
+            epochs=epochs,
+            max_steps=max_steps,
+            max_minutes=max_minutes,
+            val_fraction=val_fraction,
+            eval_every=eval_every,
+            patience=patience,
+            seed=seed,
+            threads=threads,
+        )
+        report = train_reranker(index, tasks, out, config, progress=not no_progress, log=lambda m: typer.echo(m, err=True))
+        before, after = report.val_mrr[0][1], report.best_val_mrr
+        typer.echo(
+            f"trained on {report.train_groups:,} groups ({report.pairs_seen:,} pairs, {report.pairs_per_second:.1f} pairs/s, "
+            f"{report.train_seconds:.0f} s; {report.stopped}); validation MRR {before:.3f} -> {after:.3f} "
+            f"on {report.val_groups:,} held-back groups"
+        )
+        typer.echo(f"wrote {out}; use it with: context1 index SOURCE DIR --reranker {out}")
+
+
+def register(train_app: typer.Typer) -> None:
+    """Add `reranker` to the `train` command group."""
+    train_app.command("reranker")(reranker_command)

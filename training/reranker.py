@@ -1,0 +1,366 @@
+"""Train a cross-encoder reranker on an index's own generated tasks (issue 8; the GPL/InPars recipe).
+
+    report = train_reranker("my_index", "tasks.jsonl", "my_reranker")   # a sentence-transformers folder
+    Corpus.open("my_index", reranker="my_reranker")                     # or Corpus.build(..., reranker=...)
+
+How it departs from the usual sentence-transformers recipe, and why:
+- The model starts from the packaged all-MiniLM-L6-v2 *bi-encoder* weights with a fresh one-logit
+  head (nothing can be downloaded here, so no MS MARCO cross-encoder to start from).
+- Loss: listwise softmax cross-entropy over one positive and `negatives` hard negatives mined from
+  the index's own fused ranking ("localized contrastive estimation", Gao, Dai & Callan, ECIR 2021):
+  the reranker is trained on exactly the candidate pool it reorders at search time.
+- Inverse cloze (Lee et al., ACL 2019): when a query is copied verbatim from its positive (the
+  stand-in tasks, quote-like clues), the copied span is removed from the positive with probability
+  `ict_probability`, so the model learns to match the query with the passage, not to find a string.
+- A small loop instead of the HF Trainer: on a shared 2-core CPU the point is control over the
+  time budget (`max_minutes`), validation cadence and the best-so-far weights, with one progress bar.
+
+Validation: the positive's reciprocal rank within its own group (MRR over held-back tasks; 1/8 is
+chance with 7 negatives), measured before training and every `eval_every` steps; training stops
+after `patience` evaluations without improvement, and the best weights are the ones written.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from training.reranker_data import Group, PairReport, build_groups, split_groups
+
+REPORT_FILE = "context1_reranker.json"  # training report written beside the weights
+
+
+class TooFewPairsError(ValueError):
+    """The task file yields too few training groups for the index (nothing is written)."""
+
+
+@dataclass(frozen=True)
+class RerankerTrainConfig:
+    """How `train_reranker` trains. Defaults sized for a 2-core CPU and a few thousand tasks.
+
+    base_model: a local sentence-transformers/transformers folder; None = the packaged MiniLM.
+    negatives: hard negatives per positive (a group of 8, as in Gao et al.'s LCE).
+    depth: the fused-ranking depth negatives are sampled from (the reranker sees the top 50).
+    use_hops: also train each clue of a multi-hop task against its own supporting chunk.
+    max_length: query + chunk tokens while training (256 = the index's chunk size; longer is cut).
+    batch_groups: groups per optimiser step (4 × 8 = 32 pairs, the usual cross-encoder batch).
+    lr, weight_decay, warmup_fraction: AdamW with linear warm-up and decay (BERT fine-tuning defaults).
+    head_lr_factor: the fresh classification head learns this many times faster than the encoder
+        (it starts from random weights; the encoder from trained ones).
+    epochs: passes over the training groups; max_steps / max_minutes: hard caps (whichever comes first).
+    val_fraction: tasks held back for validation (by task id); max_val_groups caps validation cost.
+    eval_every: optimiser steps between validations; patience: validations without improvement
+        before stopping early.
+    ict_probability: chance of removing a verbatim query from its positive (inverse cloze).
+    min_groups: fewer training groups than this is an error, not a model.
+    threads: torch CPU threads (None keeps torch's choice).
+    """
+
+    base_model: str | None = None
+    negatives: int = 7
+    depth: int = 30
+    use_hops: bool = True
+    max_length: int = 256
+    batch_groups: int = 4
+    lr: float = 3e-5
+    head_lr_factor: float = 10.0
+    weight_decay: float = 0.01
+    warmup_fraction: float = 0.1
+    epochs: float = 1.0
+    max_steps: int | None = None
+    max_minutes: float | None = 20.0
+    val_fraction: float = 0.1
+    max_val_groups: int = 200
+    eval_every: int = 50
+    patience: int = 4
+    ict_probability: float = 0.5
+    min_groups: int = 32
+    seed: int = 0
+    threads: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("negatives", "depth", "max_length", "batch_groups", "eval_every", "patience", "min_groups"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"RerankerTrainConfig.{name} must be a positive integer, got {value!r}")
+        if not 0.0 <= self.ict_probability <= 1.0:
+            raise ValueError(f"ict_probability must be in [0, 1], got {self.ict_probability!r}")
+        if not 0.0 < self.val_fraction < 1.0:
+            raise ValueError(f"val_fraction must be in (0, 1), got {self.val_fraction!r}")
+
+
+@dataclass
+class RerankerTrainReport:
+    """What a training run did: data, steps, speed, validation curve, where the model went."""
+
+    out: str
+    pairs: dict[str, Any]
+    train_groups: int
+    val_groups: int
+    steps: int = 0
+    pairs_seen: int = 0
+    train_seconds: float = 0.0
+    mining_seconds: float = 0.0
+    pairs_per_second: float = 0.0
+    val_mrr: list[tuple[int, float]] = field(default_factory=list)  # (step, MRR) — step 0 = untrained
+    best_step: int = 0
+    best_val_mrr: float = 0.0
+    stopped: str = ""
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_cross_encoder(path: str | Path | None, max_length: int, device: str = "cpu") -> Any:
+    """A sentence-transformers CrossEncoder: a trained folder, or a fresh one-logit head on `path`'s encoder."""
+    from sentence_transformers import CrossEncoder
+
+    if path is None:
+        from corpus_tools.models import default_embedding_model_path
+
+        path = default_embedding_model_path()
+    return CrossEncoder(str(path), num_labels=1, max_length=max_length, device=device, local_files_only=True)
+
+
+def hf_parts(model: Any) -> tuple[Any, Any]:
+    """(transformers sequence-classification model, tokenizer) inside a CrossEncoder of any st version."""
+    inner = getattr(model, "model", None)
+    if inner is None or not hasattr(inner, "forward") or inner is model:
+        inner = model[0].model  # sentence-transformers >= 6: modules, the first is the Transformer
+    return inner, model.tokenizer
+
+
+def group_scores(model: Any, groups: Sequence[Group], max_length: int, batch_groups: int = 8) -> list[list[float]]:
+    """Scores of [positive, *negatives] for each group (no gradient): the validation view."""
+    import torch
+
+    inner, tokenizer = hf_parts(model)
+    inner.eval()
+    out: list[list[float]] = []
+    with torch.inference_mode():
+        for start in range(0, len(groups), batch_groups):
+            part = groups[start : start + batch_groups]
+            queries = [g.query for g in part for _ in range(1 + len(g.negatives))]
+            docs = [d for g in part for d in (g.positive, *g.negatives)]
+            enc = tokenizer(queries, docs, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+            logits = inner(**enc).logits.view(-1).tolist()
+            pos = 0
+            for g in part:
+                n = 1 + len(g.negatives)
+                out.append(logits[pos : pos + n])
+                pos += n
+    return out
+
+
+def group_mrr(scores: Sequence[Sequence[float]]) -> float:
+    """Mean reciprocal rank of the positive (index 0) within each group; ties count against it."""
+    if not scores:
+        return 0.0
+    return sum(1.0 / (1 + sum(s >= row[0] for s in row[1:])) for row in scores) / len(scores)
+
+
+def remove_span(text: str, query: str) -> str:
+    """`text` without the first verbatim (whitespace-insensitive) occurrence of `query`, else unchanged."""
+    words = query.split()
+    if len(words) < 3:
+        return text
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    return re.sub(pattern, " ", text, count=1)
+
+
+def train_reranker(
+    index: str | Path | Any,
+    tasks: str | Path | Sequence[Any],
+    out: str | Path,
+    config: RerankerTrainConfig | None = None,
+    *,
+    progress: bool = True,
+    log: Any = None,
+) -> RerankerTrainReport:
+    """Mine groups from `tasks` over `index`, train, and write the best model to the folder `out`.
+
+    index: an index folder (or an open Corpus, used as is: it must have reranker "none").
+    tasks: a task file (JSONL / saved dataset, `eval.loaders.load_tasks`) or Task objects.
+    Raises TooFewPairsError (nothing written) when fewer than `min_groups` training groups remain.
+    """
+    import torch
+
+    from corpus_tools import Corpus
+
+    cfg = config or RerankerTrainConfig()
+    say = log or (lambda msg: None)
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    task_list = _load_task_list(tasks)
+    owns = not hasattr(index, "search")
+    corpus = Corpus.open(index, reranker="none") if owns else index
+    try:
+        started = time.perf_counter()
+        groups, pair_report = build_groups(
+            corpus,
+            task_list,
+            negatives=cfg.negatives,
+            depth=cfg.depth,
+            use_hops=cfg.use_hops,
+            seed=cfg.seed,
+            progress=progress,
+        )
+        mining_seconds = time.perf_counter() - started
+    finally:
+        if owns:
+            corpus.close()
+    say(pair_report.summary())
+    train, val = split_groups(groups, cfg.val_fraction, cfg.seed)
+    if len(train) < cfg.min_groups or not val:
+        raise TooFewPairsError(
+            f"too few pairs to train a reranker: {len(train)} training and {len(val)} validation group(s) "
+            f"(need >= {cfg.min_groups} and >= 1) — {pair_report.summary()}. Generate more tasks over this "
+            "index (`context1 datagen`), or check that the task file's gold ids belong to it."
+        )
+    val = random.Random(cfg.seed).sample(val, min(len(val), cfg.max_val_groups))
+    report = RerankerTrainReport(
+        out=str(out),
+        pairs=_pair_dict(pair_report),
+        train_groups=len(train),
+        val_groups=len(val),
+        mining_seconds=round(mining_seconds, 1),
+        config=asdict(cfg),
+    )
+    model = load_cross_encoder(cfg.base_model, cfg.max_length)
+    best_state = _fit(model, train, val, cfg, report, progress, say)
+    inner, _ = hf_parts(model)
+    inner.load_state_dict(best_state)
+    _save(model, Path(out), report)
+    return report
+
+
+def _fit(
+    model: Any,
+    train: list[Group],
+    val: list[Group],
+    cfg: RerankerTrainConfig,
+    report: RerankerTrainReport,
+    progress: bool,
+    say: Any,
+) -> dict[str, Any]:
+    """The training loop; returns the best validation state dict."""
+    import torch
+    from tqdm.auto import tqdm
+
+    inner, tokenizer = hf_parts(model)
+    rng = random.Random(cfg.seed)
+    steps_per_epoch = math.ceil(len(train) / cfg.batch_groups)
+    total = max(1, math.ceil(steps_per_epoch * cfg.epochs))
+    if cfg.max_steps is not None:
+        total = min(total, cfg.max_steps)
+    head = [p for n, p in inner.named_parameters() if n.startswith("classifier.")]
+    body = [p for n, p in inner.named_parameters() if not n.startswith("classifier.")]
+    optimizer = torch.optim.AdamW(
+        [{"params": body, "lr": cfg.lr}, {"params": head, "lr": cfg.lr * cfg.head_lr_factor}],
+        weight_decay=cfg.weight_decay,
+    )
+    warmup = max(1, int(cfg.warmup_fraction * total))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup)))
+    )
+    best = group_mrr(group_scores(model, val, cfg.max_length))
+    report.val_mrr.append((0, round(best, 4)))
+    report.best_val_mrr = round(best, 4)
+    best_state = copy.deepcopy(inner.state_dict())
+    say(f"validation MRR before training: {best:.3f} ({len(val)} groups; chance {1 / (1 + cfg.negatives):.3f})")
+    stale, step, deadline = 0, 0, None
+    if cfg.max_minutes is not None:
+        deadline = time.perf_counter() + 60 * cfg.max_minutes
+    started = time.perf_counter()
+    order: list[int] = []
+    bar = tqdm(total=total, desc="training reranker", unit="step", disable=not progress)
+    report.stopped = "finished"
+    while step < total:
+        if not order:
+            order = list(range(len(train)))
+            rng.shuffle(order)
+        batch = [train[order.pop()] for _ in range(min(cfg.batch_groups, len(order)))]
+        inner.train()
+        queries, docs = [], []
+        for g in batch:
+            positive = remove_span(g.positive, g.query) if rng.random() < cfg.ict_probability else g.positive
+            for d in (positive, *g.negatives):
+                queries.append(g.query)
+                docs.append(d)
+        enc = tokenizer(queries, docs, padding=True, truncation=True, max_length=cfg.max_length, return_tensors="pt")
+        logits_B_G = inner(**enc).logits.view(len(batch), -1)  # (B, 1 + negatives); column 0 = positive
+        loss = torch.nn.functional.cross_entropy(logits_B_G, torch.zeros(len(batch), dtype=torch.long))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(inner.parameters(), 1.0)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        step += 1
+        report.pairs_seen += len(docs)
+        bar.update(1)
+        bar.set_postfix(loss=f"{loss.item():.3f}", best_mrr=f"{best:.3f}")
+        out_of_time = deadline is not None and time.perf_counter() > deadline
+        if step % cfg.eval_every == 0 or step == total or out_of_time:
+            mrr = group_mrr(group_scores(model, val, cfg.max_length))
+            report.val_mrr.append((step, round(mrr, 4)))
+            say(f"step {step}/{total}: loss {loss.item():.3f}, validation MRR {mrr:.3f}")
+            if mrr > best:
+                best, stale = mrr, 0
+                best_state = copy.deepcopy(inner.state_dict())
+                report.best_step, report.best_val_mrr = step, round(mrr, 4)
+            else:
+                stale += 1
+                if stale >= cfg.patience:
+                    report.stopped = f"early stop: no validation gain in {cfg.patience} evaluations"
+                    break
+        if out_of_time:
+            report.stopped = f"time limit ({cfg.max_minutes} min)"
+            break
+    bar.close()
+    report.steps = step
+    report.train_seconds = round(time.perf_counter() - started, 1)
+    report.pairs_per_second = round(report.pairs_seen / max(report.train_seconds, 1e-9), 1)
+    return best_state
+
+
+def _save(model: Any, out: Path, report: RerankerTrainReport) -> None:
+    """Write the model as a normal sentence-transformers folder, via a temporary sibling (no half folders)."""
+    import shutil
+
+    out = out.expanduser()
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    model.save_pretrained(str(tmp))
+    (tmp / REPORT_FILE).write_text(json.dumps(report.to_dict(), indent=2), encoding="utf-8")
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+
+
+def _pair_dict(report: PairReport) -> dict[str, Any]:
+    return {
+        "tasks": report.tasks,
+        "groups": report.groups,
+        "by_source": dict(report.by_source),
+        "missing_gold_ids": report.missing_ids,
+        "missing_examples": report.examples,
+        "skipped": dict(report.skipped),
+    }
+
+
+def _load_task_list(tasks: str | Path | Sequence[Any]) -> list[Any]:
+    if isinstance(tasks, (str, Path)):
+        from eval.loaders import load_tasks
+
+        return list(load_tasks(tasks).tasks)
+    return list(tasks)
