@@ -10,7 +10,7 @@ Real questions: the ones the LLM-free policy was not tuned on (HotpotQA 151+, Mu
 see benchmarks/README.md), first --real-n of them. Generated tasks: the first --n multi-hop ones.
 
     python benchmarks/datagen_hardness.py --corpus hotpotqa --index indexes/bench-hotpotqa-256 \
-        --tasks /work/tasks/hotpotqa-offline.jsonl --n 100 --real-n 100
+        --tasks runs/tasks/hotpotqa-offline.jsonl --n 100 --real-n 100
 """
 
 from __future__ import annotations

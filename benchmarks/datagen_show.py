@@ -3,7 +3,7 @@
 Picks tasks deterministically: every task whose index is a multiple of len/N per file, round-robin
 over the files given, hop counts mixed.
 
-    python benchmarks/datagen_show.py /work/tasks/hotpotqa-offline.jsonl /work/tasks/musique-offline.jsonl --n 20
+    python benchmarks/datagen_show.py runs/tasks/hotpotqa-offline.jsonl runs/tasks/musique-offline.jsonl --n 20
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Offline-generated task sets over the dev corpora (what /work/tasks holds), with a table of the run.
+"""Offline-generated task sets over the dev corpora (what runs/tasks holds), with a table of the run.
 
 The corpus is a benchmark's paragraph pool (`eval.loaders.load_benchmark(name).documents`, the same
 documents and doc ids the shared indexes `indexes/bench-<name>-256` are built from), chunked with
@@ -9,7 +9,7 @@ With --index (an index of the same corpus) every multi-hop candidate is searched
 one hybrid search solves are dropped and distractors are kept, as `context1 datagen` does.
 
     python benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,2,2,3,4 \
-        --index indexes/bench-hotpotqa-256 --out /work/tasks/hotpotqa-offline.jsonl
+        --index indexes/bench-hotpotqa-256 --out runs/tasks/hotpotqa-offline.jsonl
 """
 
 from __future__ import annotations

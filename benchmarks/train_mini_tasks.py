@@ -2,7 +2,7 @@
 questions): multi-hop (hops ≥ 2) tasks, a seeded sample of the train split for SFT/RL and of the
 test split (no supporting document shared with any train task) for held-back evaluation.
 
-    python benchmarks/train_mini_tasks.py --tasks /work/tasks/hotpotqa-offline --n-train 8 --n-test 6 --out runs/mini
+    python benchmarks/train_mini_tasks.py --tasks runs/tasks/hotpotqa-offline --n-train 8 --n-test 6 --out runs/mini
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _pick(path: Path, n: int, seed: int) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="context1-mini task subsets")
-    ap.add_argument("--tasks", default="/work/tasks/hotpotqa-offline", help="prefix of <prefix>-train/-test.jsonl")
+    ap.add_argument("--tasks", default="runs/tasks/hotpotqa-offline", help="prefix of <prefix>-train/-test.jsonl")
     ap.add_argument("--n-train", type=int, default=8)
     ap.add_argument("--n-test", type=int, default=6)
     ap.add_argument("--seed", type=int, default=9)

@@ -167,8 +167,11 @@ class SearchAgent:
         assert result is not None
         return result
 
-    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
-        """Yield `context1.events` as the episode unfolds; the last event is `FinalEvent`."""
+    def check_request(self, query: str, rollouts: int | None = None) -> int:
+        """The number of rollouts `stream(query, rollouts=...)` would run; ValueError if it would refuse.
+
+        Servers call it before starting an episode, so a bad request is answered as one.
+        """
         k = self.config.rollouts if rollouts is None else rollouts
         if not isinstance(k, int) or k < 1:
             raise ValueError(f"rollouts must be a positive integer, got {k!r}")
@@ -178,6 +181,11 @@ class SearchAgent:
                 f"rollouts={k} with the deterministic backend {getattr(self.backend, 'name', self.backend)!r} would run "
                 f"{k} identical rollouts; use rollouts=1, or a backend that samples (or varies with its seed)"
             )
+        return k
+
+    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
+        """Yield `context1.events` as the episode unfolds; the last event is `FinalEvent`."""
+        k = self.check_request(query, rollouts)
         t0 = time.perf_counter()
         trajectories: list[Trajectory | None] = [None] * k
         if k == 1:

@@ -375,6 +375,10 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
         return _json({"tokens": await call(corpus.count_tokens, body.text)})
 
     def start_episode(body: AskBody) -> _Episode:
+        try:  # a request the agent would refuse is the client's error (4xx), not a failed episode
+            agent.check_request(body.query, body.rollouts)
+        except ValueError as exc:
+            raise _Cut(400, str(exc), "invalid_request") from None
         if not episode_slots.acquire(blocking=False):
             raise _Cut(503, f"the server already runs {config.max_episodes} ask episodes; retry shortly", "busy")
         episode = _Episode(agent, body.query, body.rollouts, counters, on_end=episode_ended)

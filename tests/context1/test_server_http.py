@@ -261,7 +261,11 @@ def _episode_threads() -> list[threading.Thread]:
 @pytest.mark.parametrize("rollouts", [1, 2])
 def test_a_client_that_disconnects_mid_stream_cancels_its_episode(harness_corpus, rollouts):
     slow = SlowSearches(n=40, delay_s=0.2)
-    agent = SearchAgent(harness_corpus, slow.backend())
+    backend = slow.backend()
+    # k× with a script is refused (identical rollouts); here each rollout replays the same slow script
+    # on purpose, to test that cancelling a k× stream stops every rollout thread.
+    backend.varies_with_seed = True
+    agent = SearchAgent(harness_corpus, backend)
     with live_server(create_app(harness_corpus, agent)) as url:
         with Client(url) as client:
             stream = client.stream("lighthouse", rollouts=rollouts)
@@ -331,3 +335,13 @@ def test_k_rollouts_and_concurrent_episodes(client, harness_corpus):
         streams = list(pool.map(lambda _: list(client.stream(QUERY)), range(4), timeout=240))
     assert all(isinstance(s[-1], FinalEvent) and s[-1].result.doc_ids == expected for s in streams)
     assert _wait_for(lambda: client.health()["episodes"]["running"] == 0)
+
+
+def test_a_request_the_agent_would_refuse_is_a_400_not_a_500(harness_corpus):
+    agent = SearchAgent(harness_corpus, SlowSearches(n=1, delay_s=0.0).backend())  # a deterministic script
+    with live_server(create_app(harness_corpus, agent)) as url:
+        for path in ("/ask", "/ask/stream"):
+            response = httpx.post(f"{url}{path}", json={"query": "lighthouse", "rollouts": 2}, timeout=60)
+            assert response.status_code == 400, response.text
+            assert "identical rollouts" in response.json()["detail"]
+        assert httpx.get(f"{url}/health", timeout=60).json()["episodes"]["running"] == 0
