@@ -133,7 +133,7 @@ def trained(mini_index, tasks, tiny_encoder, tmp_path_factory):
 
 @pytest.mark.xfail(
     reason="not met yet: on this fixture 40 steps leave validation MRR at chance (the fresh head on the "
-    "bi-encoder's near-constant [CLS] pooler learns too slowly); see benchmarks/README.md, "Issue 8"",
+    "bi-encoder's near-constant [CLS] pooler learns too slowly); see benchmarks/README.md, section Issue 8",
     strict=False,
 )
 def test_training_beats_the_untrained_model_on_held_back_tasks(trained):
