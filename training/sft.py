@@ -165,9 +165,10 @@ def train_sft(
             batch = pad_datums([d], pad, policy.device)
             loss, n = sft_loss(model, batch)
             scaled = loss * (n / max(n_total, 1))
-            check_finite(float(scaled.detach()), "the SFT loss", step + 1, run.out)
+            value = float(scaled.detach())
+            check_finite(value, "the SFT loss", step + 1, run.out)
             scaled.backward()
-            loss_sum += float(scaled)
+            loss_sum += value
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         dt = time.perf_counter() - t0
