@@ -138,6 +138,10 @@ class IterativeRetrievalPolicy:
         return int(getattr(self.agent_config, "max_documents", 10))
 
     @property
+    def max_turns(self) -> int:
+        return int(getattr(self.agent_config, "max_turns", 1_000))
+
+    @property
     def hard_cutoff(self) -> float:
         return float(getattr(self.agent_config, "hard_cutoff", 0.75))
 
@@ -159,9 +163,12 @@ class IterativeRetrievalPolicy:
         rounds_done = sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls)
         cutoff = _over_cutoff(messages, self.hard_cutoff)
 
-        if rounds_done == 0:
+        # The harness ends the episode after `max_turns` turns: the last allowed one must answer,
+        # or the trajectory ends without a parsed answer (the fallback ranking, "malformed" for SFT).
+        last_turn = rounds_done + 1 >= self.max_turns
+        if rounds_done == 0 and not last_turn:
             return _turn(self._hop1_calls(query))
-        if not cutoff and rounds_done <= cfg.bridge_rounds:
+        if not cutoff and not last_turn and rounds_done <= cfg.bridge_rounds:
             round_no = rounds_done
             calls = self._bridge_calls(query, rankings, round_no, cfg)
             prune = self._prune_call(rankings, round_no)

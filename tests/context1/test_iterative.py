@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from context1 import AgentConfig, SearchAgent, StopReason
 from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, _entities
 
@@ -51,6 +53,19 @@ def test_deterministic_and_stateless_across_concurrent_episodes(harness_corpus):
         results = list(pool.map(agent.run, queries))
     for q, r in zip(queries, results, strict=True):
         assert r.doc_ids == results[queries.index(q)].doc_ids
+
+
+@pytest.mark.parametrize("max_turns", [2, 3])
+def test_answers_on_the_last_allowed_turn(harness_corpus, max_turns):
+    # Without a turn limit the policy bridges for two rounds (4 turns); under a tighter limit it
+    # must still conclude itself instead of being cut off into the fallback ranking.
+    result = SearchAgent(harness_corpus, config=AgentConfig(max_turns=max_turns)).run(BRIDGE_QUERY)
+    traj = result.trajectory
+    assert traj.stop_reason == StopReason.ANSWERED
+    assert not traj.metadata.get("answer_fallback")
+    assert len(traj.steps) == max_turns
+    assert traj.steps[0].turn.tool_calls, "the first turn still searches"
+    assert "veldhaven" in result.doc_ids
 
 
 def test_concludes_when_the_budget_is_tight(harness_corpus):
