@@ -1,20 +1,22 @@
 """context1-mini: the table of the smallest end-to-end training run (issue 9).
 
-Reads what the `context1 train` commands wrote and prints one markdown table: base SmolLM2,
-the LLM-free teacher, the SFT model and the RL model on the same held-back tasks, then the RL
-curve and the cost figures. The commands (run from the repository root, ~2 shared CPU cores):
+Reads what the `context1 train` commands wrote and prints markdown tables: base SmolLM2, the
+LLM-free teacher, the SFT model(s) and the RL model on the same held-back tasks, then the per-step
+curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/run.sh` and
+`run2.sh` are the drivers that produced the figures in benchmarks/README.md):
 
-    python benchmarks/train_standin_tasks.py --out runs/standin          # or datagen's tasks
-    context1 train eval --index runs/standin/index --tasks runs/standin/test.jsonl --limit 8 \\
-        --max-new-tokens 160 --out runs/mini/base_test.jsonl > runs/mini/base_test_summary.json
-    context1 train eval ... --backend iterative --out runs/mini/teacher_test8.jsonl > runs/mini/teacher_test8_summary.json
-    context1 train sft --index runs/standin/index --tasks runs/standin/train.jsonl --out runs/mini/sft \\
-        --limit 20 --epochs 2 --batch-size 4
-    context1 train eval ... --adapter runs/mini/sft/adapter --out runs/mini/sft_test.jsonl > runs/mini/sft_test_summary.json
-    context1 train rl --index runs/standin/index --tasks runs/standin/train.jsonl --out runs/mini/rl \\
-        --init-adapter runs/mini/sft/adapter --steps 10 --tasks-per-step 1 --group-size 4 --substeps 2 \\
-        --max-new-tokens 96 --lr 2e-5
-    context1 train eval ... --adapter runs/mini/rl/adapter --out runs/mini/rl_test.jsonl > runs/mini/rl_test_summary.json
+    python benchmarks/train_mini_tasks.py --tasks /work/tasks/hotpotqa-offline --n-train 48 --n-test 12 --out runs/mini
+    H="--budget 2048 --max-turns 2 --no-progress"; IDX=indexes/bench-hotpotqa-256
+    E="context1 train eval --index $IDX --tasks runs/mini/tasks_test.jsonl $H"
+    $E --backend iterative --out runs/mini/teacher_test.jsonl > runs/mini/teacher_test_summary.json
+    $E --max-new-tokens 96 --out runs/mini/base_test.jsonl > runs/mini/base_test_summary.json
+    context1 train sft --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/sft --limit 24 --epochs 2 $H
+    $E --adapter runs/mini/sft/adapter --max-new-tokens 96 --out runs/mini/sft_test.jsonl > runs/mini/sft_test_summary.json
+    context1 train sft ... --out runs/mini/sft2 --teacher-trajectories runs/mini/sft/teacher.jsonl --epochs 3 --lr 1e-3 $H
+    $E --adapter runs/mini/sft2/adapter ... > runs/mini/sft2_test_summary.json
+    context1 train rl --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
+        --steps 10 --tasks-per-step 1 --group-size 4 --max-new-tokens 96 --lr 2e-5 $H
+    $E --adapter runs/mini/rl/adapter ... > runs/mini/rl_test_summary.json
     python benchmarks/train_mini.py --runs runs/mini
 """
 
@@ -41,12 +43,30 @@ def _summary(path: Path) -> dict | None:
         return None
 
 
+def _sampling_cost(path: Path) -> tuple[int, float, float] | None:
+    """(turns, prompt tokens per turn, sampled tokens/s end to end, prefill included) of an eval file."""
+    if not path.is_file():
+        return None
+    turns, prompt, sampled, seconds = 0, 0, 0, 0.0
+    for line in path.read_text().splitlines():
+        traj = json.loads(line).get("trajectory") if line.strip() else None
+        for step in (traj or {}).get("steps", []):
+            t = step["turn"]
+            if t.get("latency_s") and t.get("completion_tokens") is not None:
+                turns += 1
+                prompt += t.get("prompt_tokens") or 0
+                sampled += t["completion_tokens"]
+                seconds += t["latency_s"]
+    return (turns, prompt / turns, sampled / seconds) if turns and seconds else None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="context1-mini table")
     ap.add_argument("--runs", type=Path, default=Path("runs/mini"))
     args = ap.parse_args()
-    rows = [("base SmolLM2-135M", "base_test_summary.json"), ("teacher (LLM-free policy)", "teacher_test8_summary.json"),
-            ("SFT", "sft_test_summary.json"), ("SFT + CISPO", "rl_test_summary.json")]
+    rows = [("base SmolLM2-135M", "base_test_summary.json"), ("teacher (LLM-free policy)", "teacher_test_summary.json"),
+            ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"), ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
+            ("SFT + CISPO", "rl_test_summary.json")]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for name, file in rows:
@@ -55,8 +75,16 @@ def main() -> None:
             print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
             continue
         print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
+    print("\nSampling cost of the evaluations above (transformers backend, greedy)\n")
+    print("| policy | turns | prompt tokens / turn | sampled tokens/s (prefill included) |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, file in rows:
+        cost = _sampling_cost(args.runs / file.replace("_summary.json", ".jsonl"))
+        if cost is not None:
+            print(f"| {name} | {cost[0]} | {cost[1]:.0f} | {cost[2]:.2f} |")
     for label, sub, keys in (
-        ("SFT", "sft", ("loss", "tokens", "step_s", "train_tokens_per_s")),
+        ("SFT (lr 2e-4)", "sft", ("loss", "tokens", "step_s", "train_tokens_per_s")),
+        ("SFT (lr 1e-3)", "sft2", ("loss", "tokens", "step_s", "train_tokens_per_s")),
         ("RL", "rl", ("reward", "f_beta", "recall", "trajectory_recall", "entropy", "clip_fraction", "groups_used",
                       "rollouts_failed", "valid_tool_call_rate", "turns", "rollout_tokens_per_s", "step_s",
                       "peak_rss_gb")),
