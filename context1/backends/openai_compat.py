@@ -35,7 +35,7 @@ model's `<tool_call>` text is parsed. Why it exists: llama-cpp-python's
 `--chat_format chatml-function-calling` template renders no `tool` message content at all (the
 model never sees a search result), and its plain chat formats drop tool messages; served with
 its own template (no --chat_format) and `tools_in_prompt=True`, SmolLM2 sees every observation,
-and `count_prompt_tokens` renders exactly what the server renders.
+and `count_prompt_tokens` renders what the server renders (counts agree to about 1 token).
 """
 
 from __future__ import annotations
