@@ -75,6 +75,24 @@ def open_corpus(name: str, index_root: Path):
     return Corpus.open(index_root / INDEX[name])
 
 
+def policy(corpus, overrides: list[str]):
+    """The LLM-free policy with IterativeConfig fields overridden (`--set entity_link_weight=0.5`)."""
+    import dataclasses
+
+    from context1.backends import IterativeRetrievalPolicy
+    from context1.backends.iterative import IterativeConfig
+
+    fields = {f.name: f.type for f in dataclasses.fields(IterativeConfig)}
+    values = {}
+    for item in overrides:
+        key, _, value = item.partition("=")
+        if key not in fields:
+            raise SystemExit(f"--set {item!r}: IterativeConfig has no field {key!r}; fields: {sorted(fields)}")
+        default = getattr(IterativeConfig(), key)
+        values[key] = (value.lower() in ("1", "true", "yes")) if isinstance(default, bool) else type(default)(value)
+    return IterativeRetrievalPolicy(corpus, IterativeConfig(**values))
+
+
 def run_set(name: str, args: argparse.Namespace) -> list[dict]:
     from context1 import SearchAgent
 
@@ -84,8 +102,8 @@ def run_set(name: str, args: argparse.Namespace) -> list[dict]:
     if args.limit:
         questions = questions[: args.limit]
     corpus = open_corpus(name, args.index_root)
-    agent = SearchAgent(corpus)
-    out_path = ROOT / "benchmarks" / "out" / "agent_llm_free" / f"{name}.jsonl"
+    agent = SearchAgent(corpus, policy(corpus, args.set))
+    out_path = ROOT / "benchmarks" / "out" / "agent_llm_free" / f"{name}{args.out_tag}.jsonl"
     out_path.parent.mkdir(parents=True, exist_ok=True)
 
     def one(q: dict) -> dict:
@@ -134,6 +152,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="most questions per set (0 = all)")
     parser.add_argument("--locomo-limit", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="override an IterativeConfig field (repeatable), e.g. entity_link_weight=0.5")
+    parser.add_argument("--out-tag", default="", help="suffix of the per-question JSONL files")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     results = {}

@@ -51,8 +51,17 @@ def build_backend(
     api_key: str | None = None,
     script: Path | None = None,
     adapter: Path | None = None,
+    tokenizer: Path | None = None,
+    tools_in_prompt: bool = False,
 ) -> Any:
     """The backend a CLI invocation asks for (None for the default LLM-free policy)."""
+    if (tokenizer is not None or tools_in_prompt) and kind != "openai":
+        raise CommandError("--tokenizer / --tools-in-prompt go with --backend openai")
+    if tokenizer is not None and not tokenizer.exists():
+        raise CommandError(
+            f"--tokenizer {tokenizer}: no such file or folder; give the served model's Hugging Face tokenizer "
+            "folder or its .gguf file"
+        )
     if adapter is not None and kind != "transformers":
         raise CommandError("--adapter goes with --backend transformers (a LoRA adapter from `context1 train`)")
     if kind not in BACKENDS:
@@ -72,7 +81,10 @@ def build_backend(
     from context1.backends import make_backend
 
     if kind == "openai":
-        return make_backend("openai", base_url=base_url, model=model, api_key=api_key)
+        # a tokenizer makes the template's token costs exact (else estimated, then calibrated from usage)
+        return make_backend("openai", base_url=base_url, model=model, api_key=api_key,
+                            tokenizer_path=str(tokenizer) if tokenizer is not None else None,
+                            tools_in_prompt=tools_in_prompt)
     if base_url:
         raise CommandError(f"--base-url applies to --backend openai, not {kind}")
     if adapter is not None:
@@ -118,6 +130,16 @@ def ask_command(
     adapter: Annotated[
         Path | None, typer.Option("--adapter", help="LoRA adapter folder for --backend transformers (context1 train).")
     ] = None,
+    tokenizer: Annotated[
+        Path | None,
+        typer.Option("--tokenizer", help="--backend openai: the served model's tokenizer folder or .gguf file, so "
+                     "token counts and chat-template costs are exact instead of estimated."),
+    ] = None,
+    tools_in_prompt: Annotated[
+        bool,
+        typer.Option("--tools-in-prompt", help="--backend openai: describe the tools in the system prompt and carry "
+                     "calls and results as text (servers whose template drops tool messages, e.g. llama.cpp)."),
+    ] = False,
 ) -> None:
     """Ask the search agent for the documents that support answering QUERY."""
     from context1.agent import SearchAgent
@@ -132,7 +154,7 @@ def ask_command(
         )
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
-                               adapter=adapter)
+                               adapter=adapter, tokenizer=tokenizer, tools_in_prompt=tools_in_prompt)
         agent = SearchAgent(corpus, chosen, config)
         console = Console()
         result: SearchResult | None = None

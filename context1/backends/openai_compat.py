@@ -26,6 +26,16 @@ tokenizer and chat template transformers can read) `count_tokens` is exact and
 and the harness calibrates its template estimate from the server's reported prompt_tokens.
 `context_window`: the server's context length; None reads vLLM's `max_model_len` from /models
 when the server lists it (llama.cpp's OpenAI server does not: pass its --n_ctx).
+
+`tools_in_prompt`: for a server whose chat template cannot carry tools or tool results, send no
+`tools` at all: the tools are described in the system prompt, calls are written back as
+`<tool_call>` blocks and tool results folded into user turns as `<tool_response>` blocks (the
+convention of toolcalls.py, the same text the transformers backend renders for SmolLM2), and the
+model's `<tool_call>` text is parsed. Why it exists: llama-cpp-python's
+`--chat_format chatml-function-calling` template renders no `tool` message content at all (the
+model never sees a search result), and its plain chat formats drop tool messages; served with
+its own template (no --chat_format) and `tools_in_prompt=True`, SmolLM2 sees every observation,
+and `count_prompt_tokens` renders what the server renders (counts agree to about 1 token).
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from context1.backends.toolcalls import parse_arguments, parse_tool_calls
+from context1.backends.toolcalls import messages_with_tools_in_prompt, parse_arguments, parse_tool_calls
 from context1.types import BackendError, Message, ModelTurn, Role, ToolCall
 
 CHARS_PER_TOKEN = 4  # rough average for English text with BPE tokenizers (OpenAI's rule of thumb)
@@ -72,6 +82,8 @@ class OpenAIBackend:
         `count_prompt_tokens`; without one, tokens are estimated as ceil(characters / 4).
     context_window: the served context length in tokens (None: vLLM's /models `max_model_len`
         when listed, else unknown).
+    tools_in_prompt: describe the tools in the system prompt and carry calls and results as text
+        instead of sending `tools` (module docstring: for templates without tool support).
     client: an httpx.Client to reuse (connection pooling across backends); one is made otherwise.
     """
 
@@ -95,6 +107,7 @@ class OpenAIBackend:
         tokenizer_path: str | None = None,
         client: httpx.Client | None = None,
         context_window: int | None = None,
+        tools_in_prompt: bool = False,
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
@@ -113,6 +126,7 @@ class OpenAIBackend:
         self.logprobs = logprobs
         self.extra_body = dict(extra_body or {})
         self.tokenizer_path = tokenizer_path
+        self.tools_in_prompt = tools_in_prompt
         self._tokenizer: Any = None
         self._context_window = context_window
         self._window_probed = context_window is not None
@@ -170,7 +184,8 @@ class OpenAIBackend:
             raise NotImplementedError("no local chat template")
         from context1.backends.toolcalls import render_prompt
 
-        text = render_prompt(self.tokenizer, messages, tools)
+        # tools_in_prompt=False leaves the choice to the template, as before (None = decide from it)
+        text = render_prompt(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt or None)
         return len(self.tokenizer.encode(text, add_special_tokens=False))
 
     @property
@@ -204,8 +219,12 @@ class OpenAIBackend:
 
     def request_body(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The JSON body sent to /chat/completions (exposed for debugging and tests)."""
-        body: dict[str, Any] = {"model": self._resolve_model(), "messages": to_openai_messages(messages)}
-        if tools:
+        if self.tools_in_prompt:
+            chat: list[dict[str, Any]] = list(messages_with_tools_in_prompt(messages, tools))
+            body: dict[str, Any] = {"model": self._resolve_model(), "messages": chat}
+        else:
+            body = {"model": self._resolve_model(), "messages": to_openai_messages(messages)}
+        if tools and not self.tools_in_prompt:
             body["tools"] = [dict(t) for t in tools]
             if self.tool_choice is not None:
                 body["tool_choice"] = self.tool_choice

@@ -1,7 +1,9 @@
 """A real llama.cpp OpenAI-compatible server (llama-cpp-python) serving the bundled SmolLM2-135M GGUF.
 
 Import the fixture into a test module: `from llama_server import llama_server  # noqa: F401`.
-A module may set `LLAMA_N_CTX = 4096` to serve a larger context than the default 2048.
+A module may set `LLAMA_N_CTX = 4096` to serve a larger context than the default 2048, and
+`LLAMA_CHAT_FORMAT = None` to serve with the GGUF's own chat template instead of llama-cpp-python's
+"chatml-function-calling" (which carries OpenAI `tools` but renders no tool-result content).
 It starts `python -m llama_cpp.server` on 127.0.0.1 with a free port, waits for /v1/models,
 yields the base URL (".../v1") and stops the process after the module's tests.
 """
@@ -42,10 +44,12 @@ def llama_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     cmd = [
         sys.executable, "-m", "llama_cpp.server",
         "--model", str(default_model_path()),
-        "--chat_format", "chatml-function-calling",
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(getattr(request.module, "LLAMA_N_CTX", 2048)), "--n_threads", "2",
     ]  # fmt: skip
+    chat_format = getattr(request.module, "LLAMA_CHAT_FORMAT", "chatml-function-calling")
+    if chat_format is not None:
+        cmd += ["--chat_format", chat_format]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
