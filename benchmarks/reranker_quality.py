@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import statistics
 import sys
 import time
@@ -101,6 +102,24 @@ def main() -> None:
     per: dict[str, dict[str, list[float]]] = {}
     seconds: dict[str, list[float]] = {}
     started = time.perf_counter()
+    # A time limit (`timeout` sends SIGTERM) ends the loop early; the table covers the tasks done.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        _loop(tasks, corpus, rerankers, blends, search, per, seconds, started, args)
+    except KeyboardInterrupt:
+        print("  stopped early (time limit): the table covers the tasks finished", file=sys.stderr, flush=True)
+    corpus.close()
+    if not per.get("hybrid"):
+        print("no task finished")
+        return
+    done = min(len(v) for v in per["hybrid"].values())  # tasks whose every row was scored
+    for values in per.values():
+        for metric in values:
+            values[metric] = values[metric][:done]
+    _report(args, tasks[:done], per, {k: v[:done] for k, v in seconds.items()})
+
+
+def _loop(tasks, corpus, rerankers, blends, search, per, seconds, started, args) -> None:  # noqa: ANN001
     for i, task in enumerate(tasks, 1):
         torch.set_num_threads(1)  # one short query encodes fastest on one thread (corpus_quality's finding)
         legs = leg_rankings(corpus, task.query)
@@ -128,8 +147,9 @@ def main() -> None:
                     per.setdefault(config, {}).setdefault(metric, []).append(value)
         if i % 25 == 0:
             print(f"  {i}/{len(tasks)} tasks, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    corpus.close()
 
+
+def _report(args, tasks, per, seconds) -> None:  # noqa: ANN001
     metrics = list(next(iter(per.values())))
     header = ["config", *metrics, "rerank p50 ms", "rerank p95 ms"]
     lines = [
