@@ -108,7 +108,8 @@ def test_split_is_by_task_and_remove_span():
     train, val = split_groups(groups, 0.2, seed=3)
     assert len(train) + len(val) == 200 and 10 < len(val) < 70
     assert not {g.task_id for g in train} & {g.task_id for g in val}
-    assert remove_span("Alpha beta\n gamma delta epsilon.", "beta gamma delta") == "Alpha   epsilon."
+    # A verbatim span goes (whitespace-insensitive); the first line, a chunk's title, always stays.
+    assert remove_span("Title\nAlpha beta\n gamma delta epsilon.", "beta gamma delta") == "Title\nAlpha   epsilon."
     assert remove_span("Alpha beta", "not there at all") == "Alpha beta"
 
 
