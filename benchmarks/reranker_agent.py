@@ -17,6 +17,7 @@ Tasks: the reporting part of benchmarks/reranker_quality.py's split (hash of the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import tempfile
@@ -39,9 +40,14 @@ from eval.runners import corpus_texts, document_texts, run_eval  # noqa: E402
 METRICS = ("document.recall@2", "document.recall@5", "document.all_recall@10")
 
 
-def run(kind: str, index: str, reranker: str | None, tasks: list[Any], doc_text: Any, out: Path) -> dict[str, Any]:
+def run(
+    kind: str, index: str, reranker: str | None, tasks: list[Any], doc_text: Any, out: Path, blend: float = 0.0
+) -> dict[str, Any]:
     retriever = open_retriever(kind, index, k=10, reranker=reranker)
     corpus = retriever.corpus
+    if blend:  # SearchConfig.first_stage_weight for this run only (the index's manifest is not touched)
+        search = dataclasses.replace(corpus.config.search, first_stage_weight=blend)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     started = time.perf_counter()
     try:
         records = run_eval(tasks, retriever, out, k=10, doc_text=doc_text, progress=False)
@@ -67,16 +73,22 @@ def main() -> None:
     parser.add_argument("--part", default="report", choices=["tune", "report", "all"])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--kinds", default="single,agent", help="single and/or agent")
+    parser.add_argument(
+        "--blend", type=float, default=0.0, help="SearchConfig.first_stage_weight for the CrossEncoder runs (0 = pure CE)"
+    )
+    parser.add_argument("--no-biencoder", action="store_true")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
     bench = load_benchmark(args.dataset, args.data_dir)
     tasks = select(bench.tasks, args.part, args.limit)
-    rerankers = ["none", "biencoder"] + ([args.cross_encoder] if args.cross_encoder else [])
+    rerankers = ["none"] + ([] if args.no_biencoder else ["biencoder"]) + ([args.cross_encoder] if args.cross_encoder else [])
     rows: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for reranker in rerankers:
-            label = "ce" if reranker == args.cross_encoder else reranker
+            label = reranker
+            if reranker == args.cross_encoder:
+                label = f"ce+blend{args.blend:g}" if args.blend else "ce"
             for kind in args.kinds.split(","):
                 if kind == "single":
                     retriever = "hybrid" if reranker == "none" else "hybrid+rerank"
@@ -90,7 +102,10 @@ def main() -> None:
 
                     with Corpus.open(args.index, reranker="none") as c:
                         doc_text = corpus_texts(c)
-                rows[name] = run(retriever, args.index, None if reranker == "none" else reranker, tasks, doc_text, out)
+                blend = args.blend if reranker == args.cross_encoder else 0.0
+                rows[name] = run(
+                    retriever, args.index, None if reranker == "none" else reranker, tasks, doc_text, out, blend
+                )
                 print(name, {k: round(v, 3) if isinstance(v, float) else v for k, v in rows[name].items()}, flush=True)
 
     header = ["run", "R@2", "R@5", "all-R@10", "s/task", "cache hit share"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import statistics
 import sys
 import time
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from corpus_quality import _open, doc_ranking, hybrid, leg_rankings, reranked, task_metrics  # noqa: E402
 
 from corpus_tools import SearchConfig  # noqa: E402
-from corpus_tools.rerank import CrossEncoderReranker, make_reranker  # noqa: E402
+from corpus_tools.rerank import CrossEncoderReranker, blend_with_first_stage, make_reranker  # noqa: E402
 from eval.loaders import load_benchmark  # noqa: E402
 
 TUNE_SHARE = 0.25
@@ -65,7 +66,15 @@ def main() -> None:
     parser.add_argument("--dataset", required=True, choices=["scifact", "hotpotqa", "musique"])
     parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--index", required=True)
-    parser.add_argument("--cross-encoder", default=None, help="trained CrossEncoder folder")
+    parser.add_argument(
+        "--cross-encoder", action="append", default=[], help="trained CrossEncoder folder (repeat to compare; rows use the folder name)"
+    )
+    parser.add_argument(
+        "--blend",
+        default="0",
+        help="comma list of SearchConfig.first_stage_weight values for the CE rows (0 = CE order alone; "
+        "w > 0 adds a row '+blend<w>': RRF of the CE order and the fused order)",
+    )
     parser.add_argument("--variants", default="int8:256", help="comma list of fp32|int8:max_length")
     parser.add_argument("--no-biencoder", action="store_true")
     parser.add_argument("--part", default="report", choices=["tune", "report", "all"])
@@ -80,15 +89,37 @@ def main() -> None:
     rerankers: dict[str, Any] = {}
     if not args.no_biencoder:
         rerankers["biencoder"] = make_reranker("biencoder", corpus.embedder)
-    for variant in [v for v in args.variants.split(",") if v] if args.cross_encoder else []:
-        precision, length = variant.split(":")
-        rerankers[f"ce:{variant}"] = CrossEncoderReranker(
-            args.cross_encoder, max_length=int(length), quantize=precision == "int8", cache_size=0
-        )
+    several = len(args.cross_encoder) > 1
+    for folder in args.cross_encoder:
+        for variant in [v for v in args.variants.split(",") if v]:
+            precision, length = variant.split(":")
+            label = f"ce[{Path(folder).name}]:{variant}" if several else f"ce:{variant}"
+            rerankers[label] = CrossEncoderReranker(
+                folder, max_length=int(length), quantize=precision == "int8", cache_size=0
+            )
+    blends = [float(w) for w in args.blend.split(",") if w.strip()]
     search = SearchConfig()
     per: dict[str, dict[str, list[float]]] = {}
     seconds: dict[str, list[float]] = {}
     started = time.perf_counter()
+    # A time limit (`timeout` sends SIGTERM) ends the loop early; the table covers the tasks done.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        _loop(tasks, corpus, rerankers, blends, search, per, seconds, started, args)
+    except KeyboardInterrupt:
+        print("  stopped early (time limit): the table covers the tasks finished", file=sys.stderr, flush=True)
+    corpus.close()
+    if not per.get("hybrid"):
+        print("no task finished")
+        return
+    done = min(len(v) for v in per["hybrid"].values())  # tasks whose every row was scored
+    for values in per.values():
+        for metric in values:
+            values[metric] = values[metric][:done]
+    _report(args, tasks[:done], per, {k: v[:done] for k, v in seconds.items()})
+
+
+def _loop(tasks, corpus, rerankers, blends, search, per, seconds, started, args) -> None:  # noqa: ANN001
     for i, task in enumerate(tasks, 1):
         torch.set_num_threads(1)  # one short query encodes fastest on one thread (corpus_quality's finding)
         legs = leg_rankings(corpus, task.query)
@@ -96,9 +127,19 @@ def main() -> None:
         rankings = {"hybrid": fused}
         torch.set_num_threads(args.threads)
         for name, reranker in rerankers.items():
+            if not name.startswith("ce"):
+                t0 = time.perf_counter()
+                rankings[f"hybrid+{name}"] = reranked(corpus, reranker, task.query, fused, search.candidates)
+                seconds.setdefault(name, []).append(time.perf_counter() - t0)
+                continue
+            top = [corpus.chunk(cid) for cid in fused[: search.candidates]]
             t0 = time.perf_counter()
-            rankings[f"hybrid+{name}"] = reranked(corpus, reranker, task.query, fused, search.candidates)
+            scores = reranker.score(task.query, top)
             seconds.setdefault(name, []).append(time.perf_counter() - t0)
+            for weight in blends:
+                order, _ = blend_with_first_stage(scores, weight, search.rrf_k)
+                label = f"hybrid+{name}" + (f"+blend{weight:g}" if weight > 0 else "")
+                rankings[label] = [top[i].chunk_id for i in order] + fused[search.candidates :]
         for config, chunk_ids in rankings.items():
             metrics = task_metrics(args.dataset, doc_ranking(corpus, chunk_ids), task.gold_doc_ids)
             for metric, value in metrics.items():
@@ -106,8 +147,9 @@ def main() -> None:
                     per.setdefault(config, {}).setdefault(metric, []).append(value)
         if i % 25 == 0:
             print(f"  {i}/{len(tasks)} tasks, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    corpus.close()
 
+
+def _report(args, tasks, per, seconds) -> None:  # noqa: ANN001
     metrics = list(next(iter(per.values())))
     header = ["config", *metrics, "rerank p50 ms", "rerank p95 ms"]
     lines = [
@@ -118,7 +160,7 @@ def main() -> None:
     ]
     result: dict[str, Any] = {"args": vars(args), "tasks": len(tasks), "configs": {}}
     for config, values in per.items():
-        name = config.split("+", 1)[1] if "+" in config else None
+        name = config.split("+")[1] if "+" in config else None
         times = seconds.get(name, []) if name else []
         row = {m: statistics.fmean(v) for m, v in values.items()}
         if times:

@@ -25,18 +25,24 @@ class SearchConfig:
     candidates: fused candidates handed to the reranker (SPEC §1: "keeps the top 50").
     reranker: "none" (fused order), "biencoder" (cosine with the index's embedder), or a local
         path to a sentence-transformers CrossEncoder. "none" until benchmarks say otherwise.
+    first_stage_weight: when a reranker runs, the final order is the RRF (k = rrf_k) of the
+        reranker's order (weight 1 - w) and the fused first-stage order (weight w), so a reranker
+        cannot bury what both legs agree on. 0 = the reranker's order alone (the classic rerank).
     """
 
     leg_k: int = 100
     rrf_k: int = 60
     candidates: int = 50
     reranker: str = "none"
+    first_stage_weight: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("leg_k", "rrf_k", "candidates"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
+        if not 0.0 <= self.first_stage_weight <= 1.0:
+            raise ValueError(f"SearchConfig.first_stage_weight must be in [0, 1], got {self.first_stage_weight!r}")
 
 
 @dataclass(frozen=True)

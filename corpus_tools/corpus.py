@@ -32,7 +32,13 @@ from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
-from corpus_tools.rerank import BiEncoderReranker, NoReranker, check_cross_encoder_folder, make_reranker
+from corpus_tools.rerank import (
+    BiEncoderReranker,
+    NoReranker,
+    blend_with_first_stage,
+    check_cross_encoder_folder,
+    make_reranker,
+)
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.types import (
     BuildReport,
@@ -381,11 +387,13 @@ class Corpus:
         if not isinstance(self.reranker, NoReranker) and candidates:
             rerank_scores = self._rerank(self.reranker, query, candidates, query_vector)
             order = sorted(range(len(candidates)), key=lambda i: (-float(rerank_scores[i]), i))
-            candidates = [candidates[i] for i in order]
+            for rank, i in enumerate(order, start=1):
+                ranks[candidates[i].chunk_id][Leg.RERANK.value] = rank
+                scores[candidates[i].chunk_id][Leg.RERANK.value] = float(rerank_scores[i])
             final = [float(rerank_scores[i]) for i in order]
-            for rank, chunk in enumerate(candidates, start=1):
-                ranks[chunk.chunk_id][Leg.RERANK.value] = rank
-                scores[chunk.chunk_id][Leg.RERANK.value] = final[rank - 1]
+            if cfg.first_stage_weight > 0:
+                order, final = blend_with_first_stage(rerank_scores, cfg.first_stage_weight, cfg.rrf_k)
+            candidates = [candidates[i] for i in order]
         hits = [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)

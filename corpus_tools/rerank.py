@@ -117,19 +117,19 @@ class CrossEncoderReranker:
                 "CrossEncoder reranking needs sentence-transformers: pip install sentence-transformers"
             ) from exc
         try:
-            model = CrossEncoder(str(self.path), device=self.device or "cpu", local_files_only=True)
+            model = CrossEncoder(
+                str(self.path), device=self.device or "cpu", local_files_only=True, max_length=self.max_length
+            )
         except Exception as exc:  # noqa: BLE001 - transformers raises many types for a broken folder
             raise ValueError(f"cannot load the CrossEncoder at {str(self.path)!r}: {type(exc).__name__}: {exc}") from exc
-        inner = getattr(model, "model", None)
-        if inner is None or inner is model or not hasattr(inner, "forward"):
-            inner = model[0].model  # sentence-transformers >= 6 keeps it in its first module
-        inner.eval()
-        if self.quantize:
-            inner = torch.ao.quantization.quantize_dynamic(inner, {torch.nn.Linear}, dtype=torch.qint8)
+        model.eval()
         limit = getattr(model.tokenizer, "model_max_length", 512) or 512
         if self.max_length is None or self.max_length > limit:
             self.max_length = min(int(limit), 512)
-        return inner, model.tokenizer
+        if self.quantize:
+            # The whole module tree: the encoder's Linear layers and a mean-pooling head's Dense alike.
+            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        return model, model.tokenizer
 
     def score(self, query: str, chunks: Sequence[Chunk]) -> np.ndarray:
         if not chunks:
@@ -155,15 +155,8 @@ class CrossEncoderReranker:
             with torch.inference_mode():
                 for start in range(0, len(todo), self.batch_size):
                     part = todo[start : start + self.batch_size]
-                    enc = self._tokenizer(
-                        [query] * len(part),
-                        [texts[i] for i in part],
-                        padding=True,
-                        truncation=True,  # longest first: the chunk side is cut before a short query
-                        max_length=self.max_length,
-                        return_tensors="pt",
-                    )
-                    logits = self._model(**enc).logits.view(-1).float().numpy()
+                    texts_part = [texts[i] for i in part]
+                    logits = cross_encoder_scores(self._model, [query] * len(part), texts_part).numpy()
                     out[part] = logits
             if self.cache_size:
                 for i in todo:
@@ -173,8 +166,36 @@ class CrossEncoderReranker:
         return out
 
 
+def cross_encoder_scores(model: Any, queries: Sequence[str], texts: Sequence[str]) -> Any:
+    """Raw scores (B,) of (query, text) pairs: THE scoring path, shared by search and by training.
+
+    `model` is a sentence-transformers CrossEncoder (a classification head on [CLS], or
+    `context1 train reranker`'s mean-pooling head). Tokenisation is the model's own `preprocess`
+    (pairs cut longest-first to the model's max length, so a long chunk is cut before a short
+    query), no activation: the reranker only orders, the trainer's loss wants logits. Gradients
+    flow when the caller has them on; one function means training and search cannot drift apart.
+    """
+    features = model.preprocess(list(zip(queries, texts, strict=True)))
+    return model(features)["scores"].reshape(-1).float()
+
+
+def blend_with_first_stage(scores: Sequence[float], weight: float, k: int = 60) -> tuple[list[int], list[float]]:
+    """(order, blended scores) of candidates given in first-stage order, reranker `scores` alike.
+
+    Reciprocal rank fusion of the reranker's order (weight 1 - `weight`) and the incoming order
+    (`weight`): the candidates' position is their first-stage rank. weight 0 = the reranker's order.
+    """
+    from corpus_tools.fusion import reciprocal_rank_fusion
+
+    n = len(scores)
+    by_reranker = sorted(range(n), key=lambda i: (-float(scores[i]), i))
+    fused = reciprocal_rank_fusion([by_reranker, list(range(n))], k=k, weights=[1.0 - weight, weight])
+    return [i for i, _ in fused], [s for _, s in fused]
+
+
 def check_cross_encoder_folder(path: Path) -> None:
-    """A clear ValueError unless `path` is a folder holding a sequence-classification (CrossEncoder) model."""
+    """A clear ValueError unless `path` holds a CrossEncoder: a sequence-classification model, or a
+    sentence-transformers folder whose config says model_type "CrossEncoder"."""
     hint = "train one with `context1 train reranker INDEX --tasks FILE --out DIR`, or use 'biencoder' / 'none'"
     if not path.exists():
         raise ValueError(f"CrossEncoder path {str(path)!r} does not exist; valid rerankers: {RERANKER_CHOICES}")
@@ -186,7 +207,16 @@ def check_cross_encoder_folder(path: Path) -> None:
     except (OSError, ValueError) as exc:
         raise ValueError(f"{str(config_file)!r} is not valid JSON ({exc}); {hint}") from exc
     architectures = config.get("architectures") or []
-    if not any(str(a).endswith("ForSequenceClassification") for a in architectures):
+    if any(str(a).endswith("ForSequenceClassification") for a in architectures):
+        return
+    # A modular sentence-transformers CrossEncoder (encoder + pooling + score head, as `context1 train
+    # reranker` writes by default) says so in its own config; an embedding model's folder does not.
+    st_file = path / "config_sentence_transformers.json"
+    try:
+        st_config = json.loads(st_file.read_text(encoding="utf-8")) if st_file.is_file() else {}
+    except (OSError, ValueError):
+        st_config = {}
+    if st_config.get("model_type") != "CrossEncoder":
         raise ValueError(
             f"{str(path)!r} holds a {architectures or 'model without architectures'}, not a CrossEncoder "
             f"(a sequence-classification model, e.g. a sentence embedding model was given); {hint}"

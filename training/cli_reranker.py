@@ -21,11 +21,19 @@ def reranker_command(
     lr: Annotated[float, typer.Option(help="AdamW learning rate.")] = 3e-5,
     val_fraction: Annotated[float, typer.Option(help="Share of tasks held back for validation.")] = 0.1,
     eval_every: Annotated[int, typer.Option(help="Steps between validations.", min=1)] = 50,
+    max_val_groups: Annotated[int, typer.Option(help="Validation groups scored at each evaluation.", min=1)] = 200,
     patience: Annotated[int, typer.Option(help="Validations without gain before stopping early.", min=1)] = 4,
     base_model: Annotated[
         Path | None, typer.Option(help="Local model folder to start from [default: the packaged all-MiniLM-L6-v2].")
     ] = None,
     no_hops: Annotated[bool, typer.Option("--no-hops", help="Train on task queries only, not on each clue.")] = False,
+    head: Annotated[str, typer.Option(help="Score head: 'mean' (mean of token states) or 'cls' ([CLS] classifier).")] = "mean",
+    ict_probability: Annotated[
+        float, typer.Option(help="Chance of removing the query's source sentence from its positive (inverse cloze).")
+    ] = 0.5,
+    keep_masks: Annotated[
+        bool, typer.Option("--keep-masks", help="Train on fill-the-blank queries as written (no question rewrite).")
+    ] = False,
     threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
     seed: Annotated[int, typer.Option(help="Seed of sampling, splitting and initialisation.")] = 0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
@@ -44,6 +52,9 @@ def reranker_command(
             raise CommandError(f"no model folder at {str(base_model)!r} (context1 never downloads models)")
         config = RerankerTrainConfig(
             base_model=str(base_model) if base_model else None,
+            head=head,
+            ict_probability=ict_probability,
+            questions=not keep_masks,
             negatives=negatives,
             depth=max(30, negatives),
             use_hops=not no_hops,
@@ -55,6 +66,7 @@ def reranker_command(
             max_minutes=max_minutes,
             val_fraction=val_fraction,
             eval_every=eval_every,
+            max_val_groups=max_val_groups,
             patience=patience,
             seed=seed,
             threads=threads,

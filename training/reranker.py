@@ -4,14 +4,21 @@
     Corpus.open("my_index", reranker="my_reranker")                     # or Corpus.build(..., reranker=...)
 
 How it departs from the usual sentence-transformers recipe, and why:
-- The model starts from the packaged all-MiniLM-L6-v2 *bi-encoder* weights with a fresh one-logit
-  head (nothing can be downloaded here, so no MS MARCO cross-encoder to start from).
+- The model starts from the packaged all-MiniLM-L6-v2 *bi-encoder* weights (nothing can be downloaded
+  here, so no MS MARCO cross-encoder to start from) with a fresh one-logit head on the *mean* of the
+  token states (`head="mean"`), not on [CLS]: that model was trained with mean pooling, its [CLS]
+  state is nearly constant across inputs, and a [CLS] head stayed at chance loss (ln 4) for 100+
+  steps in the first runs (docs/LOG.md). The folder is a modular sentence-transformers CrossEncoder
+  (Transformer → Pooling → Dense), loadable with `CrossEncoder(path)`. `head="cls"` keeps the
+  classic BertForSequenceClassification head.
 - Loss: listwise softmax cross-entropy over one positive and `negatives` hard negatives mined from
   the index's own fused ranking ("localized contrastive estimation", Gao, Dai & Callan, ECIR 2021):
   the reranker is trained on exactly the candidate pool it reorders at search time.
-- Inverse cloze (Lee et al., ACL 2019): when a query is copied verbatim from its positive (the
-  stand-in tasks, quote-like clues), the copied span is removed from the positive with probability
-  `ict_probability`, so the model learns to match the query with the passage, not to find a string.
+- Inverse cloze (Lee et al., ACL 2019): when a query is copied from its positive (stand-in windows,
+  datagen's masked clue windows), the sentence of the positive that the query was cut from (the one
+  sharing most of its words) is removed with probability `ict_probability`, so the model learns to
+  match the query with the passage — its title, its other sentences — not to find a string.
+- Training and search score pairs through one function, `corpus_tools.rerank.cross_encoder_scores`.
 - A small loop instead of the HF Trainer: on a shared 2-core CPU the point is control over the
   time budget (`max_minutes`), validation cadence and the best-so-far weights, with one progress bar.
 
@@ -36,6 +43,7 @@ from typing import Any
 from training.reranker_data import Group, PairReport, build_groups, split_groups
 
 REPORT_FILE = "context1_reranker.json"  # training report written beside the weights
+HEADS = ("mean", "cls")
 
 
 class TooFewPairsError(ValueError):
@@ -47,6 +55,8 @@ class RerankerTrainConfig:
     """How `train_reranker` trains. Defaults sized for a 2-core CPU and a few thousand tasks.
 
     base_model: a local sentence-transformers/transformers folder; None = the packaged MiniLM.
+    head: "mean" (a linear score on the mean of the token states; the default, see the module doc)
+        or "cls" (transformers' sequence-classification head on [CLS]).
     negatives: hard negatives per positive (a group of 8, as in Gao et al.'s LCE).
     depth: the fused-ranking depth negatives are sampled from (the reranker sees the top 50).
     use_hops: also train each clue of a multi-hop task against its own supporting chunk.
@@ -59,12 +69,14 @@ class RerankerTrainConfig:
     val_fraction: tasks held back for validation (by task id); max_val_groups caps validation cost.
     eval_every: optimiser steps between validations; patience: validations without improvement
         before stopping early.
-    ict_probability: chance of removing a verbatim query from its positive (inverse cloze).
+    ict_probability: chance of removing the query's source sentence from its positive (inverse cloze).
+    questions: rewrite fill-the-blank task queries as questions (`reranker_data.question_query`).
     min_groups: fewer training groups than this is an error, not a model.
     threads: torch CPU threads (None keeps torch's choice).
     """
 
     base_model: str | None = None
+    head: str = "mean"
     negatives: int = 7
     depth: int = 30
     use_hops: bool = True
@@ -82,6 +94,7 @@ class RerankerTrainConfig:
     eval_every: int = 50
     patience: int = 4
     ict_probability: float = 0.5
+    questions: bool = True
     min_groups: int = 32
     seed: int = 0
     threads: int | None = None
@@ -91,6 +104,8 @@ class RerankerTrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"RerankerTrainConfig.{name} must be a positive integer, got {value!r}")
+        if self.head not in HEADS:
+            raise ValueError(f"RerankerTrainConfig.head must be one of {HEADS}, got {self.head!r}")
         if not 0.0 <= self.ict_probability <= 1.0:
             raise ValueError(f"ict_probability must be in [0, 1], got {self.ict_probability!r}")
         if not 0.0 < self.val_fraction < 1.0:
@@ -120,39 +135,59 @@ class RerankerTrainReport:
         return asdict(self)
 
 
-def load_cross_encoder(path: str | Path | None, max_length: int, device: str = "cpu") -> Any:
-    """A sentence-transformers CrossEncoder: a trained folder, or a fresh one-logit head on `path`'s encoder."""
+def load_cross_encoder(path: str | Path | None, max_length: int, device: str = "cpu", head: str = "mean") -> Any:
+    """A sentence-transformers CrossEncoder: a trained folder as is, or a fresh one-logit `head` on `path`'s encoder."""
     from sentence_transformers import CrossEncoder
+
+    from corpus_tools.rerank import check_cross_encoder_folder
 
     if path is None:
         from corpus_tools.models import default_embedding_model_path
 
         path = default_embedding_model_path()
-    return CrossEncoder(str(path), num_labels=1, max_length=max_length, device=device, local_files_only=True)
+    try:
+        check_cross_encoder_folder(Path(path))
+        trained = True
+    except ValueError:
+        trained = False
+    if trained or head == "cls":
+        return CrossEncoder(str(path), num_labels=1, max_length=max_length, device=device, local_files_only=True)
+    if head != "mean":
+        raise ValueError(f"head must be one of {HEADS}, got {head!r}")
+    from sentence_transformers.base.modules import Dense, Transformer
+    from sentence_transformers.sentence_transformer.modules import Pooling
+
+    encoder = Transformer(
+        str(path),
+        transformer_task="feature-extraction",
+        model_kwargs={"local_files_only": True},
+        processor_kwargs={"model_max_length": max_length, "local_files_only": True},
+        config_kwargs={"local_files_only": True},
+    )
+    width = encoder.auto_model.config.hidden_size
+    pooling = Pooling(width, "mean")
+    score = Dense(width, 1, activation_function=None, module_input_name="sentence_embedding", module_output_name="scores")
+    return CrossEncoder(modules=[encoder, pooling, score], device=device)
 
 
-def hf_parts(model: Any) -> tuple[Any, Any]:
-    """(transformers sequence-classification model, tokenizer) inside a CrossEncoder of any st version."""
-    inner = getattr(model, "model", None)
-    if inner is None or not hasattr(inner, "forward") or inner is model:
-        inner = model[0].model  # sentence-transformers >= 6: modules, the first is the Transformer
-    return inner, model.tokenizer
+def group_scores(model: Any, groups: Sequence[Group], max_length: int | None = None, batch_groups: int = 8) -> list[list[float]]:
+    """Scores of [positive, *negatives] for each group (no gradient): the validation view.
 
-
-def group_scores(model: Any, groups: Sequence[Group], max_length: int, batch_groups: int = 8) -> list[list[float]]:
-    """Scores of [positive, *negatives] for each group (no gradient): the validation view."""
+    Scored by `corpus_tools.rerank.cross_encoder_scores`, the function search uses; max_length is the
+    model's own (set when it was loaded), the argument is kept for callers that pass it.
+    """
     import torch
 
-    inner, tokenizer = hf_parts(model)
-    inner.eval()
+    from corpus_tools.rerank import cross_encoder_scores
+
+    model.eval()
     out: list[list[float]] = []
     with torch.inference_mode():
         for start in range(0, len(groups), batch_groups):
             part = groups[start : start + batch_groups]
             queries = [g.query for g in part for _ in range(1 + len(g.negatives))]
             docs = [d for g in part for d in (g.positive, *g.negatives)]
-            enc = tokenizer(queries, docs, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
-            logits = inner(**enc).logits.view(-1).tolist()
+            logits = cross_encoder_scores(model, queries, docs).tolist()
             pos = 0
             for g in part:
                 n = 1 + len(g.negatives)
@@ -168,13 +203,36 @@ def group_mrr(scores: Sequence[Sequence[float]]) -> float:
     return sum(1.0 / (1 + sum(s >= row[0] for s in row[1:])) for row in scores) / len(scores)
 
 
-def remove_span(text: str, query: str) -> str:
-    """`text` without the first verbatim (whitespace-insensitive) occurrence of `query`, else unchanged."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"\w+")
+
+
+def remove_span(text: str, query: str, min_overlap: float = 0.6) -> str:
+    """`text` without the sentence the query was cut from, else unchanged (inverse cloze).
+
+    The sentence removed is the one holding the largest share (>= min_overlap) of the query's words
+    (a verbatim window, or a clue window with masks "X" / "___" that no longer matches literally);
+    a verbatim multi-sentence span is removed as is. The first line (a chunk's title) is kept.
+    """
     words = query.split()
     if len(words) < 3:
         return text
     pattern = r"\s+".join(re.escape(w) for w in words)
-    return re.sub(pattern, " ", text, count=1)
+    title, sep, body = text.partition("\n") if "\n" in text else ("", "", text)
+    if re.search(pattern, body):
+        return title + sep + re.sub(pattern, " ", body, count=1)
+    query_words = {w.lower() for w in _WORD.findall(query) if len(w) > 1}
+    if not query_words:
+        return text
+    sentences = [s for s in _SENTENCE.split(body) if s.strip()]
+    best, share = None, 0.0
+    for sentence in sentences:
+        overlap = len(query_words & {w.lower() for w in _WORD.findall(sentence)}) / len(query_words)
+        if overlap > share:
+            best, share = sentence, overlap
+    if best is None or share < min_overlap or len(sentences) < 2:
+        return text
+    return title + sep + body.replace(best, " ", 1)
 
 
 def train_reranker(
@@ -214,6 +272,7 @@ def train_reranker(
             use_hops=cfg.use_hops,
             seed=cfg.seed,
             progress=progress,
+            questions=cfg.questions,
         )
         mining_seconds = time.perf_counter() - started
     finally:
@@ -236,10 +295,9 @@ def train_reranker(
         mining_seconds=round(mining_seconds, 1),
         config=asdict(cfg),
     )
-    model = load_cross_encoder(cfg.base_model, cfg.max_length)
+    model = load_cross_encoder(cfg.base_model, cfg.max_length, head=cfg.head)
     best_state = _fit(model, train, val, cfg, report, progress, say)
-    inner, _ = hf_parts(model)
-    inner.load_state_dict(best_state)
+    model.load_state_dict(best_state)
     _save(model, Path(out), report)
     return report
 
@@ -257,14 +315,17 @@ def _fit(
     import torch
     from tqdm.auto import tqdm
 
-    inner, tokenizer = hf_parts(model)
+    from corpus_tools.rerank import cross_encoder_scores
+
     rng = random.Random(cfg.seed)
     steps_per_epoch = math.ceil(len(train) / cfg.batch_groups)
     total = max(1, math.ceil(steps_per_epoch * cfg.epochs))
     if cfg.max_steps is not None:
         total = min(total, cfg.max_steps)
-    head = [p for n, p in inner.named_parameters() if n.startswith("classifier.")]
-    body = [p for n, p in inner.named_parameters() if not n.startswith("classifier.")]
+    # The fresh score head: a [CLS] classifier inside module 0, or every module after the encoder.
+    is_head = [("classifier" in n or not n.startswith("0.")) for n, _ in model.named_parameters()]
+    head = [p for (_, p), h in zip(model.named_parameters(), is_head, strict=True) if h]
+    body = [p for (_, p), h in zip(model.named_parameters(), is_head, strict=True) if not h]
     optimizer = torch.optim.AdamW(
         [{"params": body, "lr": cfg.lr}, {"params": head, "lr": cfg.lr * cfg.head_lr_factor}],
         weight_decay=cfg.weight_decay,
@@ -273,10 +334,10 @@ def _fit(
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup)))
     )
-    best = group_mrr(group_scores(model, val, cfg.max_length))
+    best = group_mrr(group_scores(model, val))
     report.val_mrr.append((0, round(best, 4)))
     report.best_val_mrr = round(best, 4)
-    best_state = copy.deepcopy(inner.state_dict())
+    best_state = copy.deepcopy(model.state_dict())
     say(f"validation MRR before training: {best:.3f} ({len(val)} groups; chance {1 / (1 + cfg.negatives):.3f})")
     stale, step, deadline = 0, 0, None
     if cfg.max_minutes is not None:
@@ -290,18 +351,17 @@ def _fit(
             order = list(range(len(train)))
             rng.shuffle(order)
         batch = [train[order.pop()] for _ in range(min(cfg.batch_groups, len(order)))]
-        inner.train()
+        model.train()
         queries, docs = [], []
         for g in batch:
             positive = remove_span(g.positive, g.query) if rng.random() < cfg.ict_probability else g.positive
             for d in (positive, *g.negatives):
                 queries.append(g.query)
                 docs.append(d)
-        enc = tokenizer(queries, docs, padding=True, truncation=True, max_length=cfg.max_length, return_tensors="pt")
-        logits_B_G = inner(**enc).logits.view(len(batch), -1)  # (B, 1 + negatives); column 0 = positive
+        logits_B_G = cross_encoder_scores(model, queries, docs).view(len(batch), -1)  # (B, 1 + negatives); col 0 = positive
         loss = torch.nn.functional.cross_entropy(logits_B_G, torch.zeros(len(batch), dtype=torch.long))
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(inner.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         scheduler.step()
         optimizer.zero_grad(set_to_none=True)
@@ -311,12 +371,12 @@ def _fit(
         bar.set_postfix(loss=f"{loss.item():.3f}", best_mrr=f"{best:.3f}")
         out_of_time = deadline is not None and time.perf_counter() > deadline
         if step % cfg.eval_every == 0 or step == total or out_of_time:
-            mrr = group_mrr(group_scores(model, val, cfg.max_length))
+            mrr = group_mrr(group_scores(model, val))
             report.val_mrr.append((step, round(mrr, 4)))
             say(f"step {step}/{total}: loss {loss.item():.3f}, validation MRR {mrr:.3f}")
             if mrr > best:
                 best, stale = mrr, 0
-                best_state = copy.deepcopy(inner.state_dict())
+                best_state = copy.deepcopy(model.state_dict())
                 report.best_step, report.best_val_mrr = step, round(mrr, 4)
             else:
                 stale += 1

@@ -9,6 +9,10 @@ generated queries):
   names its own evidence gives its own single-hop pair, so one task set yields many pairs;
 - hard negatives: the highest-ranked hybrid hits for that query that are not gold. Chunks of a gold
   document are never negatives (a sibling chunk of the evidence may well hold the same fact).
+- query shape: datagen's offline queries are masked clue windows ("Which date fills the blank? …
+  X: … ___ …"); a reranker trained on those learns the masks, and the first model trained on them
+  did not transfer to real questions. `question_query` rewrites each one as a question (a wh-word
+  from the answer type, the masks dropped, a question mark) before mining and training.
 
 Gold ids missing from the index are skipped and counted, never guessed (`PairReport`).
 Splitting happens by task, so no query of the validation split is ever trained on.
@@ -102,6 +106,30 @@ def hop_queries(task: Any) -> list[tuple[str, tuple[str, ...]]]:
     return out if len(out) > 1 else []
 
 
+_BLANK_PREFIX = re.compile(r"^\s*(which|what)\s+(\w+)\s+fills?\s+the\s+blanks?\s*\?\s*", re.IGNORECASE)
+_MASK_LABEL = re.compile(r"(?:(?<=\s)|^)[XYZW]:\s*")
+_MASK_WORD = re.compile(r"(?<![\w'])(?:[XYZW]|_{2,})(?![\w'])")
+WH_WORDS = {"date": "When", "year": "When", "number": "How many", "name": "Which", "entity": "Which"}
+
+
+def question_query(text: str, truth_type: str | None = None) -> str:
+    """A masked clue window rewritten as a question: "Which date fills the blank? She joined X in ___."
+    -> "When she joined in?"-like text: the wh-word from the answer type, labels ("X:") and masks
+    ("X", "___") dropped, one question mark. Real questions are what the reranker will see; text that
+    is not a fill-the-blank query is returned unchanged (apart from masks and labels).
+    """
+    prefix = _BLANK_PREFIX.match(text)
+    kind = (truth_type or (prefix.group(2) if prefix else "") or "").lower()
+    body = text[prefix.end() :] if prefix else text
+    body = _MASK_WORD.sub(" ", _MASK_LABEL.sub(" ", body))
+    body = re.sub(r"\s+([,.;:!?)])", r"\1", re.sub(r"\s+", " ", body)).strip(" ,;:.")
+    body = re.sub(r"[,;:]?\s*\.\s+", ". ", body)
+    if not prefix or not body:
+        return body or text.strip()
+    wh = WH_WORDS.get(kind, "What")
+    return f"{wh} {body}?"
+
+
 def _ids(record: Mapping[str, Any], keys: Sequence[str]) -> tuple[str, ...]:
     for key in keys:
         value = record.get(key)
@@ -121,6 +149,7 @@ def build_groups(
     use_hops: bool = True,
     seed: int = 0,
     progress: bool = False,
+    questions: bool = True,
 ) -> tuple[list[Group], PairReport]:
     """Groups of (query, positive, `negatives` hard negatives) mined with the corpus's hybrid search.
 
@@ -128,7 +157,8 @@ def build_groups(
     ranking: the pool a reranker sees). depth: how deep in that ranking negatives are drawn
     from; `negatives` of the non-gold hits there are sampled (seeded), so the hardest few do not
     dominate (GPL samples the same way). A query with fewer than `negatives` non-gold hits is
-    skipped ("too few negatives").
+    skipped ("too few negatives"). questions: rewrite fill-the-blank queries with `question_query`
+    (negatives are then mined with the rewritten query, the one trained on).
     """
     from corpus_tools.rerank import NoReranker
 
@@ -149,7 +179,7 @@ def build_groups(
     # each encode 10-100x slower (benchmarks/README.md, corpus_tools speed).
     torch.set_num_threads(1)
     try:
-        _mine(corpus, task_list, negatives, depth, use_hops, rng, report, groups, progress)
+        _mine(corpus, task_list, negatives, depth, use_hops, rng, report, groups, progress, questions)
     finally:
         torch.set_num_threads(threads)
     report.groups = len(groups)
@@ -166,6 +196,7 @@ def _mine(
     report: PairReport,
     groups: list[Group],
     progress: bool,
+    questions: bool = True,
 ) -> None:
     from tqdm.auto import tqdm
 
@@ -177,6 +208,9 @@ def _mine(
         if use_hops:
             candidates += [(text, ids, "hop") for text, ids in hop_queries(task)]
         gold_docs = set(_known_docs(corpus, task.gold_doc_ids, report))
+        if questions:
+            kind = (getattr(task, "metadata", {}) or {}).get("truth_type")
+            candidates = [(question_query(q, kind), ids, src) for q, ids, src in candidates]
         for query, ids, source in candidates:
             if not query.strip():
                 report.skipped["empty query"] += 1

@@ -28,7 +28,14 @@ from training.reranker import (
     remove_span,
     train_reranker,
 )
-from training.reranker_data import Group, build_groups, hop_queries, sentence_window_tasks, split_groups
+from training.reranker_data import (
+    Group,
+    build_groups,
+    hop_queries,
+    question_query,
+    sentence_window_tasks,
+    split_groups,
+)
 
 
 @pytest.fixture(scope="session")
@@ -101,8 +108,35 @@ def test_split_is_by_task_and_remove_span():
     train, val = split_groups(groups, 0.2, seed=3)
     assert len(train) + len(val) == 200 and 10 < len(val) < 70
     assert not {g.task_id for g in train} & {g.task_id for g in val}
-    assert remove_span("Alpha beta\n gamma delta epsilon.", "beta gamma delta") == "Alpha   epsilon."
+    # A verbatim span goes (whitespace-insensitive); the first line, a chunk's title, always stays.
+    assert remove_span("Title\nAlpha beta\n gamma delta epsilon.", "beta gamma delta") == "Title\nAlpha   epsilon."
     assert remove_span("Alpha beta", "not there at all") == "Alpha beta"
+
+
+def test_inverse_cloze_removes_the_source_sentence_of_a_masked_clue_and_keeps_the_title():
+    # datagen's clue windows carry masks ("X", "___"), so they never occur verbatim in their positive:
+    # the first trainer's span removal silently did nothing for them.
+    positive = (
+        "Death of Samantha (song)\nIt was recorded in New York. Death of Samantha is a song written by Yoko Ono "
+        "and first released on her 1973 album Approximately Infinite Universe. It was a B-side."
+    )
+    query = question_query(
+        "Which date fills the blank? Death of Samantha is a song written by X and first released on her ___ album"
+    )
+    cut = remove_span(positive, query)
+    assert cut.startswith("Death of Samantha (song)\n") and "Yoko Ono" not in cut
+    assert "recorded in New York" in cut and "B-side" in cut
+    assert remove_span(positive, "a sentence about something else entirely here") == positive
+
+
+def test_fill_the_blank_queries_become_questions():
+    assert question_query("Which date fills the blank? Ono released her ___ album Fly.") == (
+        "When Ono released her album Fly?"
+    )
+    masked = "Which name fills the blank? Foli joined X in 1979. X: became the only ___ team to win."
+    assert question_query(masked) == "Which Foli joined in 1979. became the only team to win?"
+    assert question_query("How many people live in Berlin?") == "How many people live in Berlin?"
+    assert question_query("Which number fills the blank? ___ of 20% respondents", "number").startswith("How many ")
 
 
 def test_too_few_pairs_is_a_clear_error_and_writes_nothing(mini_index, tasks, tiny_encoder, tmp_path):
@@ -132,8 +166,9 @@ def trained(mini_index, tasks, tiny_encoder, tmp_path_factory):
 
 
 @pytest.mark.xfail(
-    reason="not met yet: on this fixture 40 steps leave validation MRR at chance (the fresh head on the "
-    "bi-encoder's near-constant [CLS] pooler learns too slowly); see benchmarks/README.md, section Issue 8",
+    reason="not shown yet: a fresh score head on the packaged bi-encoder needs far more than 40 steps "
+    "(session 1: the [CLS] head stayed at chance; session 2: the mean-pooling head moved HotpotQA "
+    "validation MRR only 0.53 -> 0.59 in 41 steps); see benchmarks/README.md, section Issue 8",
     strict=False,
 )
 def test_training_beats_the_untrained_model_on_held_back_tasks(trained):
@@ -164,6 +199,31 @@ def test_written_folder_is_a_loadable_cross_encoder(trained, mini_index, tasks):
         chunks = [corpus.chunk(c) for c in chunk_ids]
     scores = reranker.score(tasks[0].query, chunks)
     assert scores.shape == (len(chunks),) and len(set(scores.tolist())) > 1
+
+
+def test_search_scores_exactly_what_validation_scored(trained, mini_index, tasks):
+    # Train/inference parity: the reranker a Corpus opens must give the trainer's validation scores for
+    # the same (query, chunk) pairs — same text (title + chunk), pair order, truncation and head.
+    # A drift here (e.g. scoring chunk.text without the title, or a head lost at save) is how a model
+    # can look good in validation and rank real searches at random.
+    out, _ = trained
+    from corpus_tools.embed import retrieval_text
+
+    with Corpus.open(mini_index, reranker="none") as corpus:
+        groups, _ = build_groups(corpus, tasks[-12:], negatives=3, depth=10, seed=5)
+        searched = {h.chunk.chunk_id: h.chunk for t in tasks[-12:] for h in corpus.search(t.query, k=10)}
+    by_text = {retrieval_text(c): c for c in searched.values()}
+    reranker = CrossEncoderReranker(out, max_length=64, quantize=False, cache_size=0)
+    validation = group_scores(load_cross_encoder(out, 64), groups)
+    compared = 0
+    for group, expected in zip(groups, validation, strict=True):
+        texts = (group.positive, *group.negatives)
+        if not all(t in by_text for t in texts):
+            continue
+        got = reranker.score(group.query, [by_text[t] for t in texts])
+        assert got == pytest.approx(expected, abs=1e-4)
+        compared += 1
+    assert compared >= 3
 
 
 def test_cli_trains_and_reports(mini_index, tasks, tiny_encoder, tmp_path):

@@ -18,9 +18,9 @@ from _reranker_fixtures import MINI_CORPUS, build_mini_index, build_tiny_encoder
 from context1 import AgentConfig
 from context1.harness import Episode
 from context1.prompts import RERANKED, SEARCH_CORPUS
-from corpus_tools import Corpus, CorpusConfig, Leg
+from corpus_tools import Corpus, CorpusConfig, Leg, SearchConfig
 from corpus_tools.models import default_embedding_model_path
-from corpus_tools.rerank import CrossEncoderReranker, NoReranker
+from corpus_tools.rerank import CrossEncoderReranker, NoReranker, blend_with_first_stage
 
 
 @pytest.fixture(scope="session")
@@ -126,3 +126,29 @@ def test_index_cli_flag(cross_encoder, tmp_path):
     assert json.loads((tmp_path / "i" / "manifest.json").read_text())["reranker"]["kind"] == "cross-encoder"
     bad = CliRunner().invoke(app, ["index", str(docs), str(tmp_path / "j"), "--reranker", str(default_embedding_model_path())])
     assert bad.exit_code == 2 and "not a CrossEncoder" in bad.output
+
+
+def test_blend_with_first_stage_is_weighted_rrf_of_the_two_orders():
+    # Candidates arrive in first-stage order 0, 1, 2; the reranker prefers 2 > 0 > 1.
+    scores = [0.5, 0.1, 0.9]
+    assert blend_with_first_stage(scores, 0.0)[0] == [2, 0, 1]  # the reranker alone
+    assert blend_with_first_stage(scores, 1.0)[0] == [0, 1, 2]  # the first stage alone
+    order, blended = blend_with_first_stage(scores, 0.5, k=60)
+    # 0: .5/62 + .5/61, 2: .5/61 + .5/63, 1: .5/63 + .5/62 (hand-computed)
+    assert order == [0, 2, 1]
+    assert blended[0] == pytest.approx(0.5 / 62 + 0.5 / 61)
+
+
+def test_first_stage_weight_bounds_what_the_reranker_can_reorder(mini_index, cross_encoder):
+    query = "who designed the lighthouse"
+    with Corpus.open(mini_index, reranker="none") as corpus:
+        fused = [h.chunk.chunk_id for h in corpus.search(query, k=8)]
+    with Corpus.open(mini_index, reranker=str(cross_encoder)) as corpus:
+        pure = corpus.search(query, k=8)
+    with Corpus.open(mini_index, reranker=str(cross_encoder), search=SearchConfig(first_stage_weight=1.0)) as corpus:
+        kept = corpus.search(query, k=8)
+    assert [h.chunk.chunk_id for h in kept] == fused  # weight 1: the reranker only scores, the fusion orders
+    assert [h.ranks[Leg.RERANK.value] for h in pure] == list(range(1, 9))
+    assert all(Leg.RERANK.value in h.ranks for h in kept)  # the reranker's own rank is still recorded
+    with pytest.raises(ValueError, match="first_stage_weight"):
+        SearchConfig(first_stage_weight=1.5)
