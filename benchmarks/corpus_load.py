@@ -252,7 +252,7 @@ def worker_add(args: argparse.Namespace) -> dict[str, Any]:
         shutil.copytree(source, path)
         t0 = time.perf_counter()
         corpus = Corpus.open(path)
-        result["open_s"] = time.perf_counter() - t0
+        result["fresh_open_s"] = time.perf_counter() - t0
         result["open_rss_mb"] = RssSampler.rss_mb()  # a fresh process with the index open
         result["chunks"] = len(corpus)
         doc = Document("new-doc", "Zanzibar spice farms export cloves, nutmeg and cinnamon. " * 30, "Spice farms")
