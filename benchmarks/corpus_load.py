@@ -239,6 +239,40 @@ def worker_chroma(args: argparse.Namespace) -> dict[str, Any]:
     return {"vectors": args.size, "rss_before_mb": start_rss, "rss_after_mb": end_rss, "peak_rss_mb": _peak_rss_mb()}
 
 
+def worker_bm25(args: argparse.Namespace) -> dict[str, Any]:
+    """The BM25 score-matrix build alone, from the saved term ids of the index at --path: peak RSS above
+    the loaded term ids, and time (the phase that grew most with the corpus)."""
+    import numpy as np
+
+    from corpus_tools import CorpusConfig
+    from corpus_tools.bm25 import BM25Builder, BM25Index
+
+    manifest = json.loads((Path(args.path) / "manifest.json").read_text())
+    config = CorpusConfig.from_dict(manifest["config"])
+    index = BM25Index.load(Path(args.path) / manifest["files"]["bm25"], config.bm25)
+    terms, offsets = index.term_ids()
+    terms = np.asarray(terms)  # in memory, as a build holds them
+    builder = BM25Builder.from_index(index, np.arange(len(offsets) - 1))
+    del terms
+    sampler = RssSampler()
+    sampler.mark("before")
+    t0 = time.perf_counter()
+    built = builder.build()
+    seconds = time.perf_counter() - t0
+    sampler.mark("after")
+    peaks = sampler.stop()
+    scores = built._model.scores
+    return {
+        "rows": int(len(offsets) - 1),
+        "tokens": int(offsets[-1]),
+        "nnz": int(len(scores["data"])),
+        "matrix_mb": sum(scores[k].nbytes for k in ("data", "indices", "indptr")) / 2**20,
+        "rss_before_mb": peaks["start"] if "start" in peaks else peaks["before"],
+        "peak_rss_mb": max(peaks.values()),
+        "seconds": seconds,
+    }
+
+
 def worker_add(args: argparse.Namespace) -> dict[str, Any]:
     """Add one new document to a copy of a built index, then delete it: time and bytes written."""
     import shutil
@@ -473,6 +507,7 @@ def main() -> None:
             "worker-build",
             "worker-add",
             "worker-chroma",
+            "worker-bm25",
             "worker-open",
             "worker-throughput",
         ],

@@ -117,6 +117,7 @@ class BM25Builder:
         self._seal()
         terms = np.concatenate(self._parts) if self._parts else np.zeros(0, dtype=np.int32)
         lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, dtype=np.int64)
+        self._parts, self._lengths = [], []  # free the pieces before the score matrix is built
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         index = BM25Index(self.config, n_docs=len(lengths))
@@ -146,40 +147,55 @@ def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], 
         docs = [terms[offsets[i] : offsets[i + 1]].tolist() for i in range(n_docs)]
         model.index((docs, vocab), show_progress=False)
         return model
-    # One np.unique over (doc, term) keys per block of documents: the int64 temporaries stay the
-    # size of a block instead of ~5 arrays of 8 bytes per token of the whole corpus (the build's
-    # memory peak at 200k chunks). Blocks run in document order, so the result is the same.
-    doc_parts, term_parts, tf_parts = [], [], []
-    df = np.zeros(n_vocab, dtype=np.int64)
-    for start in range(0, n_docs, _BLOCK_DOCS):
-        stop = min(start + _BLOCK_DOCS, n_docs)
+
+    # The CSC matrix is filled block by block, in two passes over blocks of documents (document
+    # frequencies first, then scores scattered into their columns), so besides the matrix itself
+    # memory holds one block's temporaries. A single np.unique over every (doc, term) key held ~5
+    # int64 arrays per token of the corpus, and scipy's COO->CSC conversion two more copies of the
+    # matrix: the build's memory peak at 200k chunks. Blocks run in document order, so each
+    # column's rows come out ascending, as scipy orders them.
+    def block_pairs(start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         block = np.asarray(terms[offsets[start] : offsets[stop]], dtype=np.int64)
         doc_of = np.repeat(np.arange(start, stop, dtype=np.int64), lengths[start:stop])
         pairs, tf = np.unique(doc_of * n_vocab + block, return_counts=True)
-        term_idx = (pairs % n_vocab).astype(np.int32)
-        df += np.bincount(term_idx, minlength=n_vocab)
-        doc_parts.append((pairs // n_vocab).astype(np.int32))
-        term_parts.append(term_idx)
-        tf_parts.append(tf.astype(np.float32))
+        return (pairs // n_vocab).astype(np.int32), (pairs % n_vocab).astype(np.int32), tf
+
+    blocks = [(start, min(start + _BLOCK_DOCS, n_docs)) for start in range(0, n_docs, _BLOCK_DOCS)]
+    df = np.zeros(n_vocab, dtype=np.int64)
+    for start, stop in blocks:
+        df += np.bincount(block_pairs(start, stop)[1], minlength=n_vocab)
     idf_fn = _select_idf_scorer(model.idf_method)
     idf = np.array([idf_fn(int(d), N=n_docs) for d in df], dtype=np.float32)
     tfc_fn = _select_tfc_scorer(model.method)
     l_avg = float(lengths.mean())
-    for i, (doc_idx, term_idx) in enumerate(zip(doc_parts, term_parts, strict=True)):
+    indptr = np.zeros(n_vocab + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    nnz = int(indptr[-1])
+    index_dtype = np.int32 if max(nnz, n_docs) < 2**31 else np.int64
+    indices = np.empty(nnz, dtype=index_dtype)
+    data = np.empty(nnz, dtype=np.float32)
+    cursor = indptr[:-1].copy()  # next free slot of each column
+    for start, stop in blocks:
+        doc_idx, term_idx, tf = block_pairs(start, stop)
         tfc = tfc_fn(
-            tf_array=tf_parts[i],
+            tf_array=tf.astype(np.float32),
             l_d=lengths[doc_idx].astype(np.float32),
             l_avg=l_avg,
             k1=model.k1,
             b=model.b,
             delta=model.delta,
         )
-        tf_parts[i] = (idf[term_idx] * tfc).astype(np.float32)  # the tf block becomes its scores
-    scores = np.concatenate(tf_parts)
-    del tf_parts
-    doc_idx, term_idx = np.concatenate(doc_parts), np.concatenate(term_parts)
-    del doc_parts, term_parts
-    matrix = sp.csc_matrix((scores, (doc_idx, term_idx)), shape=(n_docs, n_vocab), dtype=np.float32)
+        scores = (idf[term_idx] * tfc).astype(np.float32)
+        order = np.argsort(term_idx, kind="stable")  # by column, documents ascending within it
+        cols = term_idx[order]
+        counts = np.bincount(cols, minlength=n_vocab)
+        first = np.zeros(n_vocab + 1, dtype=np.int64)
+        np.cumsum(counts, out=first[1:])
+        slots = cursor[cols] + (np.arange(len(cols), dtype=np.int64) - first[cols])
+        indices[slots] = doc_idx[order]
+        data[slots] = scores[order]
+        cursor += counts
+    matrix = sp.csc_matrix((data, indices, indptr.astype(index_dtype)), shape=(n_docs, n_vocab))
     model.scores = {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr, "num_docs": n_docs}
     model.vocab_dict = vocab
     model.nonoccurrence_array = None
