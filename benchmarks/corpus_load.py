@@ -460,7 +460,7 @@ def tables(results: dict[str, Any]) -> str:
             out.append(
                 f"| {r['chunks']:,} | {r['index_bytes'] / 2**20:.0f} MiB "
                 f"| {r.get('open_rss_mb', 0):.0f} MiB, {r.get('fresh_open_s', 0):.1f} s | {r['add_one_s']:.2f} s "
-                f"| {r['add_wchar_bytes'] / 2**20:.2f} MiB | {r['add_new_file_bytes'] / 2**20:.2f} MiB "
+                f"| {r['add_wchar_bytes'] / 2**20:.2f} MiB | {r['add_new_file_bytes'] / 1024:.1f} KiB "
                 f"| {r['delete_one_s']:.2f} s | {r['delete_wchar_bytes'] / 2**20:.2f} MiB |"
             )
         out.append("")
