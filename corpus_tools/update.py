@@ -10,7 +10,7 @@ and the cumulative list of dead table lines (`deleted.<g>.npy`). The manifest's 
 base table and BM25 index, then the segments; live rows are the lines of base + segments, in
 order, minus the deleted ones. bm25s's score matrix depends on corpus-wide statistics (idf, mean
 length), so it cannot be patched: with deltas it is recomputed in memory from the saved term ids
-on open (vectorised; ~1 s at 50k chunks). Once the deltas reach COMPACT_FRACTION of the base, a
+on open (vectorised; part of the 1.7 s an add took at 50k chunks). Once the deltas reach COMPACT_FRACTION of the base, a
 commit writes a full new base instead (amortised O(1) bytes per changed row).
 """
 
