@@ -33,6 +33,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# CORPUS_LOAD_CODE=<folder holding another corpus_tools>: time that code instead (e.g. an export of
+# the previous commit, `git archive main corpus_tools | tar -x -C /tmp/old`), for before/after rows.
+if os.environ.get("CORPUS_LOAD_CODE"):
+    sys.path.insert(0, os.environ["CORPUS_LOAD_CODE"])
 OUT = ROOT / "benchmarks" / "out" / "corpus_load"
 
 
@@ -112,34 +116,193 @@ def bench_grep(args: argparse.Namespace) -> dict[str, Any]:
 # ---------------------------------------------------------------- build / add (subprocess)
 
 
-def worker_build(args: argparse.Namespace) -> dict[str, Any]:
-    from corpus_tools import Corpus, CorpusConfig, Document
+class RssSampler:
+    """Peak resident memory per phase of one process, sampled from /proc/self/status every 50 ms.
 
+    `ru_maxrss` gives one peak for the whole life of the process; phases (streaming the
+    documents in, building BM25, opening the finished index) tell which part grows with the corpus.
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        self.phase = "start"
+        self.peaks: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def rss_mb() -> float:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.05):
+            self.sample()
+
+    def sample(self) -> None:
+        rss = self.rss_mb()
+        self.peaks[self.phase] = max(self.peaks.get(self.phase, 0.0), rss)
+
+    def mark(self, phase: str) -> None:
+        self.sample()
+        self.phase = phase
+        self.sample()
+
+    def stop(self) -> dict[str, float]:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+        return {k: round(v, 1) for k, v in self.peaks.items()}
+
+
+def _io_written() -> int:
+    """Bytes this process handed to write() so far (all threads, Chroma's included)."""
+    with open("/proc/self/io") as f:
+        return int(next(line for line in f if line.startswith("wchar:")).split()[1])
+
+
+def worker_build(args: argparse.Namespace) -> dict[str, Any]:
+    from corpus_tools import Corpus, CorpusConfig
+    from corpus_tools import build as build_module
+
+    sampler = RssSampler()
     config = CorpusConfig(embedding_cache=str(OUT / "cache"))
     path = Path(args.path)
+    original = build_module.BM25Builder.build
+
+    def timed_bm25_build(self):  # mark the BM25 phase inside build_index
+        sampler.mark("bm25")
+        try:
+            return original(self)
+        finally:
+            sampler.mark("finish")
+
+    build_module.BM25Builder.build = timed_bm25_build
+    sampler.mark("stream")
     started = time.perf_counter()
     corpus = Corpus.build(_replicated(args.data_dir, args.unique, args.size), path, config=config, progress=False)
     build_s = time.perf_counter() - started
-    result: dict[str, Any] = {
-        "chunks": len(corpus),
-        "build_s": build_s,
-        "build_peak_rss_mb": _peak_rss_mb(),
-        "chunks_per_s": corpus.build_report.chunks_per_s,
-    }
-    if args.add:
-        before = _folder_bytes(path)
-        doc = Document("new-doc", "Zanzibar spice farms export cloves, nutmeg and cinnamon. " * 30, "Spice farms")
-        started = time.perf_counter()
-        corpus.add([doc])
-        result["add_one_s"] = time.perf_counter() - started
-        result["add_table_bytes"] = corpus.last_commit_bytes
-        bm25 = path / corpus.manifest["files"]["bm25"]
-        result["add_bm25_bytes"] = sum(p.stat().st_size for p in bm25.rglob("*") if p.is_file())
-        result["index_bytes_before"] = before
-        started = time.perf_counter()
-        corpus.delete(["new-doc"])
-        result["delete_one_s"] = time.perf_counter() - started
+    build_module.BM25Builder.build = original
+    sampler.mark("close")  # "finish" covered saving BM25, the manifest, the swap and Corpus.build's open
     corpus.close()
+    del corpus
+    sampler.mark("reopen")
+    started = time.perf_counter()
+    corpus = Corpus.open(path)
+    open_s = time.perf_counter() - started
+    sampler.mark("opened")
+    n = len(corpus)
+    corpus.close()
+    peaks = sampler.stop()
+    return {
+        "chunks": n,
+        "build_s": build_s,
+        "open_s": open_s,
+        "build_peak_rss_mb": _peak_rss_mb(),
+        "phase_peak_rss_mb": peaks,
+    }
+
+
+def worker_chroma(args: argparse.Namespace) -> dict[str, Any]:
+    """Embedded Chroma alone: peak RSS after upserting --size random unit vectors (with ~600-character
+    documents and the metadata our chunks carry), to tell its memory from the rest of a build."""
+    import numpy as np
+
+    from corpus_tools.store import embedded_client
+
+    with tempfile.TemporaryDirectory(dir=OUT) as tmp:
+        client = embedded_client(Path(tmp) / "chroma")
+        collection = client.get_or_create_collection("c", embedding_function=None, metadata={"hnsw:space": "cosine"})
+        rng = np.random.default_rng(0)
+        start_rss = RssSampler.rss_mb()
+        text = "x" * 600
+        for start in range(0, args.size, 1000):
+            n = min(1000, args.size - start)
+            vectors = rng.standard_normal((n, 384)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            collection.upsert(
+                ids=[f"doc-{i}#0@{i:016x}" for i in range(start, start + n)],
+                embeddings=vectors,
+                documents=[text] * n,
+                metadatas=[
+                    {"chunk_id": f"doc-{i}#0", "doc_id": f"doc-{i}", "position": 0, "n_tokens": 150, "title": "A title"}
+                    for i in range(start, start + n)
+                ],
+            )
+        end_rss = RssSampler.rss_mb()
+        client.close()
+    return {"vectors": args.size, "rss_before_mb": start_rss, "rss_after_mb": end_rss, "peak_rss_mb": _peak_rss_mb()}
+
+
+def worker_bm25(args: argparse.Namespace) -> dict[str, Any]:
+    """The BM25 score-matrix build alone, from the saved term ids of the index at --path: peak RSS above
+    the loaded term ids, and time (the phase that grew most with the corpus)."""
+    import numpy as np
+
+    from corpus_tools import CorpusConfig
+    from corpus_tools.bm25 import BM25Builder, BM25Index
+
+    manifest = json.loads((Path(args.path) / "manifest.json").read_text())
+    config = CorpusConfig.from_dict(manifest["config"])
+    index = BM25Index.load(Path(args.path) / manifest["files"]["bm25"], config.bm25)
+    terms, offsets = index.term_ids()
+    terms = np.asarray(terms)  # in memory, as a build holds them
+    builder = BM25Builder.from_index(index, np.arange(len(offsets) - 1))
+    del terms
+    sampler = RssSampler()
+    sampler.mark("before")
+    t0 = time.perf_counter()
+    built = builder.build()
+    seconds = time.perf_counter() - t0
+    sampler.mark("after")
+    peaks = sampler.stop()
+    scores = built._model.scores
+    return {
+        "rows": int(len(offsets) - 1),
+        "tokens": int(offsets[-1]),
+        "nnz": int(len(scores["data"])),
+        "matrix_mb": sum(scores[k].nbytes for k in ("data", "indices", "indptr")) / 2**20,
+        "rss_before_mb": peaks["start"] if "start" in peaks else peaks["before"],
+        "peak_rss_mb": max(peaks.values()),
+        "seconds": seconds,
+    }
+
+
+def worker_add(args: argparse.Namespace) -> dict[str, Any]:
+    """Add one new document to a copy of a built index, then delete it: time and bytes written."""
+    import shutil
+
+    from corpus_tools import Corpus, Document
+
+    source = Path(args.path)
+    result: dict[str, Any] = {"index_bytes": _folder_bytes(source)}
+    with tempfile.TemporaryDirectory(dir=OUT) as tmp:
+        path = Path(tmp) / "index"
+        shutil.copytree(source, path)
+        t0 = time.perf_counter()
+        corpus = Corpus.open(path)
+        result["fresh_open_s"] = time.perf_counter() - t0
+        result["open_rss_mb"] = RssSampler.rss_mb()  # a fresh process with the index open
+        result["chunks"] = len(corpus)
+        doc = Document("new-doc", "Zanzibar spice farms export cloves, nutmeg and cinnamon. " * 30, "Spice farms")
+        corpus.embedder.encode_document(["warm-up"])
+        for step, action in (("add", lambda: corpus.add([doc])), ("delete", lambda: corpus.delete(["new-doc"]))):
+            before_files = {p: p.stat().st_size for p in path.rglob("*") if p.is_file()}
+            io0 = _io_written()
+            t0 = time.perf_counter()
+            action()
+            result[f"{step}_one_s"] = time.perf_counter() - t0
+            result[f"{step}_wchar_bytes"] = _io_written() - io0
+            after = {p: p.stat().st_size for p in path.rglob("*") if p.is_file()}
+            result[f"{step}_new_file_bytes"] = sum(size for p, size in after.items() if p not in before_files)
+            result[f"{step}_table_bytes"] = corpus.last_commit_bytes
+        result["chunks_after"] = len(corpus)
+        corpus.close()
     return result
 
 
@@ -165,8 +328,17 @@ def bench_build(args: argparse.Namespace) -> dict[str, Any]:
     rows = []
     for size in args.sizes:
         path = OUT / f"index-{size}"
-        row = run_worker("build", data_dir=args.data_dir, size=size, unique=args.unique, path=path, add=True)
+        if not args.add_only:
+            if path.exists():
+                import shutil
+
+                shutil.rmtree(path)
+            row = run_worker("build", data_dir=args.data_dir, size=size, unique=args.unique, path=path)
+        else:
+            row = {}
+        row.update(run_worker("add", data_dir=args.data_dir, path=path))
         row["size"] = size
+        (OUT / f"build-{size}{'-add' if args.add_only else ''}.json").write_text(json.dumps(row, indent=2))
         rows.append(row)
         print(json.dumps(row), flush=True)
     return {"build": rows}
@@ -203,9 +375,8 @@ def bench_coldstart(args: argparse.Namespace) -> dict[str, Any]:
             "5",
         ]
         t0 = time.perf_counter()
-        proc = subprocess.run(
-            cli, env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}, capture_output=True
-        )
+        code = os.pathsep.join(p for p in (os.environ.get("CORPUS_LOAD_CODE"), str(ROOT)) if p)
+        proc = subprocess.run(cli, env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": code}, capture_output=True)
         row["cli_search_wall_s"] = time.perf_counter() - t0
         row["cli_rc"] = proc.returncode
         rows.append(row)
@@ -266,14 +437,31 @@ def tables(results: dict[str, Any]) -> str:
             )
         out.append("")
     if "build" in results:
+        built = [r for r in results["build"] if "build_s" in r]
+        if built:
+            out += [
+                "| chunks | build | peak RSS: stream in | + BM25 matrix | + save, swap, open "
+                "| reopen in the same process | reopen time |",
+                "|---|---|---|---|---|---|---|",
+            ]
+            for r in built:
+                p = r["phase_peak_rss_mb"]
+                out.append(
+                    f"| {r['chunks']:,} | {r['build_s']:.0f} s | {p.get('stream', 0):.0f} MiB | {p.get('bm25', 0):.0f} MiB "
+                    f"| {p.get('finish', 0):.0f} MiB | {p.get('opened', 0):.0f} MiB | {r['open_s']:.1f} s |"
+                )
+            out.append("")
         out += [
-            "| chunks | build | build peak RSS | add 1 doc | table bytes written | BM25 bytes written | delete 1 doc |",
-            "|---|---|---|---|---|---|---|",
+            "| chunks | index size | fresh open: RSS, time | add 1 doc | add: bytes written (all) "
+            "| add: new files | delete 1 doc | delete: bytes written |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for r in results["build"]:
             out.append(
-                f"| {r['chunks']:,} | {r['build_s']:.0f} s | {r['build_peak_rss_mb']:.0f} MiB | {r['add_one_s']:.2f} s "
-                f"| {r['add_table_bytes'] / 2**20:.1f} MiB | {r['add_bm25_bytes'] / 2**20:.1f} MiB | {r['delete_one_s']:.2f} s |"
+                f"| {r['chunks']:,} | {r['index_bytes'] / 2**20:.0f} MiB "
+                f"| {r.get('open_rss_mb', 0):.0f} MiB, {r.get('fresh_open_s', 0):.1f} s | {r['add_one_s']:.2f} s "
+                f"| {r['add_wchar_bytes'] / 2**20:.2f} MiB | {r['add_new_file_bytes'] / 1024:.1f} KiB "
+                f"| {r['delete_one_s']:.2f} s | {r['delete_wchar_bytes'] / 2**20:.2f} MiB |"
             )
         out.append("")
     if "coldstart" in results:
@@ -305,10 +493,24 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--size", type=int)
     parser.add_argument("--path")
-    parser.add_argument("--add", action="store_true")
+    parser.add_argument(
+        "--add-only", action="store_true", help="build: only time add/delete on the indexes built before"
+    )
     parser.add_argument(
         "what",
-        choices=["grep", "build", "coldstart", "throughput", "all", "worker-build", "worker-open", "worker-throughput"],
+        choices=[
+            "grep",
+            "build",
+            "coldstart",
+            "throughput",
+            "all",
+            "worker-build",
+            "worker-add",
+            "worker-chroma",
+            "worker-bm25",
+            "worker-open",
+            "worker-throughput",
+        ],
     )
     args = parser.parse_args()
     if args.what.startswith("worker-"):

@@ -28,6 +28,7 @@ from corpus_tools.config import BM25Config
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
 _TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
+_BLOCK_DOCS = 8192  # documents per block when the score matrix is built
 
 
 class BM25Tokenizer:
@@ -76,8 +77,15 @@ class BM25Builder:
     @classmethod
     def from_index(cls, index: BM25Index, keep_rows: np.ndarray) -> BM25Builder:
         """A builder holding the term ids of `keep_rows` (in that order) of a saved index."""
-        builder = cls(index.config, index.vocab())
         terms, offsets = index.term_ids()
+        return cls.from_term_ids(index.config, index.vocab(), terms, offsets, keep_rows)
+
+    @classmethod
+    def from_term_ids(
+        cls, config: BM25Config, vocab: dict[str, int], terms: np.ndarray, offsets: np.ndarray, keep_rows: np.ndarray
+    ) -> BM25Builder:
+        """A builder holding rows `keep_rows` (in that order) of flat term ids split at `offsets`."""
+        builder = cls(config, vocab)
         keep_rows = np.asarray(keep_rows, dtype=np.int64)
         lengths = offsets[keep_rows + 1] - offsets[keep_rows]
         if keep_rows.size:
@@ -109,6 +117,7 @@ class BM25Builder:
         self._seal()
         terms = np.concatenate(self._parts) if self._parts else np.zeros(0, dtype=np.int32)
         lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, dtype=np.int64)
+        self._parts, self._lengths = [], []  # free the pieces before the score matrix is built
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         index = BM25Index(self.config, n_docs=len(lengths))
@@ -138,24 +147,55 @@ def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], 
         docs = [terms[offsets[i] : offsets[i + 1]].tolist() for i in range(n_docs)]
         model.index((docs, vocab), show_progress=False)
         return model
-    doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    pairs, tf = np.unique(doc_of * n_vocab + terms.astype(np.int64), return_counts=True)
-    doc_idx, term_idx = pairs // n_vocab, pairs % n_vocab
-    df = np.bincount(term_idx, minlength=n_vocab)
+
+    # The CSC matrix is filled block by block, in two passes over blocks of documents (document
+    # frequencies first, then scores scattered into their columns), so besides the matrix itself
+    # memory holds one block's temporaries. A single np.unique over every (doc, term) key held ~5
+    # int64 arrays per token of the corpus, and scipy's COO->CSC conversion two more copies of the
+    # matrix: the build's memory peak at 200k chunks. Blocks run in document order, so each
+    # column's rows come out ascending, as scipy orders them.
+    def block_pairs(start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        block = np.asarray(terms[offsets[start] : offsets[stop]], dtype=np.int64)
+        doc_of = np.repeat(np.arange(start, stop, dtype=np.int64), lengths[start:stop])
+        pairs, tf = np.unique(doc_of * n_vocab + block, return_counts=True)
+        return (pairs // n_vocab).astype(np.int32), (pairs % n_vocab).astype(np.int32), tf
+
+    blocks = [(start, min(start + _BLOCK_DOCS, n_docs)) for start in range(0, n_docs, _BLOCK_DOCS)]
+    df = np.zeros(n_vocab, dtype=np.int64)
+    for start, stop in blocks:
+        df += np.bincount(block_pairs(start, stop)[1], minlength=n_vocab)
     idf_fn = _select_idf_scorer(model.idf_method)
     idf = np.array([idf_fn(int(d), N=n_docs) for d in df], dtype=np.float32)
-    tfc = _select_tfc_scorer(model.method)(
-        tf_array=tf.astype(np.float32),
-        l_d=lengths[doc_idx].astype(np.float32),
-        l_avg=float(lengths.mean()),
-        k1=model.k1,
-        b=model.b,
-        delta=model.delta,
-    )
-    scores = (idf[term_idx] * tfc).astype(np.float32)
-    matrix = sp.csc_matrix(
-        (scores, (doc_idx.astype(np.int32), term_idx.astype(np.int32))), shape=(n_docs, n_vocab), dtype=np.float32
-    )
+    tfc_fn = _select_tfc_scorer(model.method)
+    l_avg = float(lengths.mean())
+    indptr = np.zeros(n_vocab + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    nnz = int(indptr[-1])
+    index_dtype = np.int32 if max(nnz, n_docs) < 2**31 else np.int64
+    indices = np.empty(nnz, dtype=index_dtype)
+    data = np.empty(nnz, dtype=np.float32)
+    cursor = indptr[:-1].copy()  # next free slot of each column
+    for start, stop in blocks:
+        doc_idx, term_idx, tf = block_pairs(start, stop)
+        tfc = tfc_fn(
+            tf_array=tf.astype(np.float32),
+            l_d=lengths[doc_idx].astype(np.float32),
+            l_avg=l_avg,
+            k1=model.k1,
+            b=model.b,
+            delta=model.delta,
+        )
+        scores = (idf[term_idx] * tfc).astype(np.float32)
+        order = np.argsort(term_idx, kind="stable")  # by column, documents ascending within it
+        cols = term_idx[order]
+        counts = np.bincount(cols, minlength=n_vocab)
+        first = np.zeros(n_vocab + 1, dtype=np.int64)
+        np.cumsum(counts, out=first[1:])
+        slots = cursor[cols] + (np.arange(len(cols), dtype=np.int64) - first[cols])
+        indices[slots] = doc_idx[order]
+        data[slots] = scores[order]
+        cursor += counts
+    matrix = sp.csc_matrix((data, indices, indptr.astype(index_dtype)), shape=(n_docs, n_vocab))
     model.scores = {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr, "num_docs": n_docs}
     model.vocab_dict = vocab
     model.nonoccurrence_array = None

@@ -64,8 +64,15 @@ logger = logging.getLogger("corpus_tools")
 class _State:
     """An immutable snapshot of the chunk table and its BM25 index."""
 
-    def __init__(self, chunks: list[Chunk], bm25: BM25Index, vector_ids: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        chunks: list[Chunk],
+        bm25: BM25Index,
+        vector_ids: list[str] | None = None,
+        lines: np.ndarray | None = None,
+    ) -> None:
         self.chunks = chunks
+        self.lines = lines  # table line of each row when the table has deltas (None: row i is line i)
         self.vector_ids = vector_ids if vector_ids is not None else [c.chunk_id for c in chunks]
         self.row_of_vector = {vid: i for i, vid in enumerate(self.vector_ids)}
         self.texts = [c.text for c in chunks]
@@ -220,7 +227,7 @@ class Corpus:
         loader.shutdown(wait=False)
         store = _open_store(path, manifest, client)
         try:
-            manifest, chunks, vector_ids, bm25 = read_generation(path, manifest, config)
+            manifest, chunks, vector_ids, bm25, lines = read_generation(path, manifest, config)
             if bm25.n_docs != len(chunks):
                 raise IndexFormatError(
                     f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table "
@@ -248,7 +255,7 @@ class Corpus:
             path,
             manifest,
             config,
-            _State(chunks, bm25, vector_ids),
+            _State(chunks, bm25, vector_ids, lines),
             store,
             embedder,
             tokenizer,
@@ -586,9 +593,9 @@ class Corpus:
         on_disk = _read_manifest(self.path)
         if on_disk.get("generation") == self._manifest.get("generation"):
             return
-        manifest, chunks, vector_ids, bm25 = read_generation(self.path, on_disk, self.config)
+        manifest, chunks, vector_ids, bm25, lines = read_generation(self.path, on_disk, self.config)
         self._manifest = manifest
-        self._state = _State(chunks, bm25, vector_ids)
+        self._state = _State(chunks, bm25, vector_ids, lines)
         self.skipped = _build.read_skipped(self.path / _build.SKIPPED)
 
     def _commit(

@@ -103,6 +103,88 @@ class SentenceTransformerEmbedder:
         return self._encode(texts)
 
 
+class MeanPoolingEmbedder:
+    """A [Transformer, mean Pooling, Normalize] sentence-transformers model run with plain transformers.
+
+    Same vectors as `SentenceTransformerEmbedder` (tests/corpus_tools/test_embed_fast.py checks
+    them to 1e-5), without importing sentence-transformers, which pulls in scikit-learn and costs
+    seconds of every CLI cold start. `load_embedder` uses it only for folders whose module list is
+    exactly that (all-MiniLM-L6-v2's); anything else goes to sentence-transformers.
+    """
+
+    def __init__(self, path: Path, name: str, max_seq_length: int, device: str | None = None, batch_size: int = 64):
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        self.path = path
+        self.name = name
+        self.batch_size = batch_size
+        self.max_seq_length = max_seq_length
+        self._torch = torch
+        with _quiet_weight_loading():
+            self._tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+            self._model = AutoModel.from_pretrained(str(path), local_files_only=True)
+        self._device = torch.device(device or "cpu")
+        self._model.to(self._device).eval()
+        self.dim = int(self._model.config.hidden_size)
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not len(texts):
+            return out
+        torch = self._torch
+        # Longest first, as sentence-transformers does: batches of similar length pad little.
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        with self._lock, torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                picked = order[start : start + self.batch_size]
+                batch = self._tokenizer(
+                    [texts[i] for i in picked],
+                    padding=True,
+                    truncation="longest_first",
+                    max_length=self.max_seq_length,
+                    return_tensors="pt",
+                ).to(self._device)
+                hidden = self._model(**batch).last_hidden_state
+                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+                out[picked] = pooled.float().cpu().numpy()
+        return out
+
+    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts)
+
+    def encode_document(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts)
+
+
+def mean_pooling_layout(path: Path) -> int | None:
+    """max_seq_length when the folder is a plain [Transformer, mean Pooling, Normalize] model, else None."""
+    import json
+
+    try:
+        modules = json.loads((path / "modules.json").read_text())
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        if kinds != ["Transformer", "Pooling", "Normalize"]:
+            return None
+        pooling = json.loads((path / modules[1]["path"] / "config.json").read_text())
+        modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v}
+        if modes != {"pooling_mode_mean_tokens"}:
+            return None
+        st_config = path / "config_sentence_transformers.json"
+        extra = json.loads(st_config.read_text()) if st_config.exists() else {}
+        if extra.get("prompts") or extra.get("default_prompt_name"):
+            return None  # queries and documents get different prompts: sentence-transformers knows how
+        bert = json.loads((path / "sentence_bert_config.json").read_text())
+        if bert.get("do_lower_case"):
+            return None
+        return int(bert["max_seq_length"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
 class EmbeddingCache:
     """Vectors in sqlite, keyed by (model name, sha256 of the text). Safe across threads and processes.
 
@@ -199,16 +281,27 @@ class CachedEmbedder:
 
 
 _shared_lock = threading.Lock()
-_embedders: dict[tuple[str, str | None], SentenceTransformerEmbedder] = {}
+_embedders: dict[tuple[str, str | None], Embedder] = {}
 _caches: dict[Path, EmbeddingCache] = {}
 
 
-def load_embedder(model: str | Path | None = None, device: str | None = None) -> SentenceTransformerEmbedder:
-    """One shared embedder per (model, device) in this process: loading costs a second or two."""
+def load_embedder(model: str | Path | None = None, device: str | None = None) -> Embedder:
+    """One shared embedder per (model, device) in this process: loading costs a second or two.
+
+    Mean-pooling models (the default MiniLM) run on plain transformers (`MeanPoolingEmbedder`);
+    others through sentence-transformers.
+    """
     key = (str(model) if model is not None else DEFAULT_EMBEDDING_MODEL, device)
     with _shared_lock:
         if key not in _embedders:
-            _embedders[key] = SentenceTransformerEmbedder(model, device=device)
+            path = resolve_model_path(model)
+            max_len = mean_pooling_layout(path)
+            if max_len is None:
+                _embedders[key] = SentenceTransformerEmbedder(model, device=device)
+            else:
+                is_default = model is None or str(model) == DEFAULT_EMBEDDING_MODEL
+                name = DEFAULT_EMBEDDING_MODEL if is_default else str(path.resolve())
+                _embedders[key] = MeanPoolingEmbedder(path, name, max_len, device=device)
         return _embedders[key]
 
 

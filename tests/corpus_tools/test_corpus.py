@@ -149,11 +149,16 @@ def test_add_new_and_replace_existing(fresh_corpus):
         assert "observatory" in reopened.chunk("pellis#0").text
         assert reopened.search("windmill barley", k=1)[0].chunk.doc_id == "zephyr-mill"
         # The current generation and the previous one (kept for readers in other processes).
-        assert sorted(p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25"))) == [
-            "bm25.1",
+        # Generation 1 was a delta on the built base (its new row and that row's term ids);
+        # generation 2 (a replacement: one new row and one dead line, past 10% of 20 rows) is a
+        # compacted base.
+        assert sorted(p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25", "terms", "deleted"))) == [
+            "bm25",
             "bm25.2",
             "chunks.1.jsonl",
             "chunks.2.jsonl",
+            "chunks.jsonl",
+            "terms.1.npz",
         ]
 
 

@@ -205,7 +205,7 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
         while not stop.is_set():
             try:
                 manifest = _read_manifest(path)
-                manifest, chunks, vector_ids, bm25 = read_generation(path, manifest, config)
+                manifest, chunks, vector_ids, bm25, _lines = read_generation(path, manifest, config)
                 assert bm25.n_docs == len(chunks) == len(vector_ids) == manifest["chunk_count"]
                 reads[0] += 1
             except BaseException as exc:  # noqa: BLE001 - any failure is the finding
@@ -225,3 +225,125 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
     assert not errors, errors[0]
     assert reads[0] > 0
     assert json.loads((path / "manifest.json").read_text())["generation"] == 9
+
+
+# ---------------------------------------------------------------- delta commits (O(change) bytes)
+
+
+def _disk_files(path: Path) -> dict[str, tuple[int, int]]:
+    """(size, mtime_ns) of the index's own files (Chroma's folder apart: its writes are its own)."""
+    return {
+        p.relative_to(path).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in path.rglob("*")
+        if p.is_file() and "chroma" not in p.relative_to(path).parts
+    }
+
+
+def _same_state(a: Corpus, b: Corpus, queries=("quokkas lighthouse", "wombats", "bell tower", "harbour")) -> None:
+    assert [c.chunk_id for c in a._state.chunks] == [c.chunk_id for c in b._state.chunks]
+    assert [c.text for c in a._state.chunks] == [c.text for c in b._state.chunks]
+    assert a._state.vector_ids == b._state.vector_ids
+    for query in queries:
+        assert np.allclose(a._state.bm25.scores(query), b._state.bm25.scores(query), atol=1e-5)
+
+
+def test_add_and_delete_write_only_the_change_and_reopen_identically(tmp_path, config, mini_docs, monkeypatch):
+    from corpus_tools import update
+
+    monkeypatch.setattr(update, "COMPACT_FRACTION", 10.0)  # keep every commit a delta here
+    path = tmp_path / "idx"
+    with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
+        table = path / corpus.manifest["files"]["chunks"]
+        table_bytes = table.stat().st_size
+        before = _disk_files(path)
+        corpus.add([Document("new-a", "Quokkas smile on Rottnest Island near the old lighthouse.")])
+        after = _disk_files(path)
+        written = {name: size for name, (size, mtime) in after.items() if before.get(name) != (size, mtime)}
+        # The base table and BM25 index are untouched; what was written is the new row, its term
+        # ids and the manifest, each far smaller than the table (the old commit copied it whole).
+        assert before[table.name] == after[table.name]
+        assert not [name for name in written if name.startswith("bm25")]
+        assert corpus.last_commit_bytes < table_bytes / 10
+        assert sum(size for name, size in written.items() if name != "manifest.json") < table_bytes / 4
+        corpus.delete([mini_docs[0].doc_id])
+        corpus.add([Document(mini_docs[3].doc_id, "Replaced text about wombats and the harbour.")])
+        files = corpus.manifest["files"]
+        assert files["chunks"] == table.name and len(files["chunk_segments"]) == 2 and files["deleted"]
+        assert "Replaced text" in corpus.chunks(mini_docs[3].doc_id)[0].text
+        with Corpus.open(path) as reopened:  # the deltas read back as the state in memory
+            _same_state(reopened, corpus)
+            assert mini_docs[0].doc_id not in reopened.doc_ids()
+            assert reopened.search("quokkas lighthouse", k=1)[0].chunk.doc_id == "new-a"
+        expected = [d for d in mini_docs[1:] if d.doc_id != mini_docs[3].doc_id]
+        expected += [
+            Document("new-a", "Quokkas smile on Rottnest Island near the old lighthouse."),
+            Document(mini_docs[3].doc_id, "Replaced text about wombats and the harbour."),
+        ]
+        with Corpus.build(expected, tmp_path / "full", config=config, progress=False) as full:
+            _same_state(corpus, full)
+
+
+def test_deltas_compact_into_a_new_base_and_old_files_go(tmp_path, config, mini_docs, monkeypatch):
+    from corpus_tools import update
+
+    monkeypatch.setattr(update, "COMPACT_FRACTION", 0.2)
+    path = tmp_path / "idx"
+    with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
+        base = corpus.manifest["files"]["chunks"]
+        n = len(corpus)
+        for i in range(12):
+            corpus.add([Document(f"extra-{i}", f"Extra note {i} about harbour cranes and tides.")])
+            files = corpus.manifest["files"]
+            if files["chunks"] != base:
+                break
+        assert files["chunks"] != base, "the deltas never compacted"
+        assert "chunk_segments" not in files and files["lines"] == len(corpus) == n + i + 1
+        corpus.delete(["extra-0"])  # one more commit: the files only generation g-1 named are gone
+        names = {p.name for p in path.iterdir()}
+        assert base not in names and not any(
+            name.startswith("terms.") and name.endswith(".npz") and name not in _names(corpus.manifest)
+            for name in names
+        )
+        with Corpus.open(path) as reopened:
+            _same_state(reopened, corpus)
+
+
+def _names(manifest: dict) -> set[str]:
+    from corpus_tools.update import _file_names
+
+    return _file_names(manifest["files"]) | _file_names(manifest.get("previous_files", {}))
+
+
+def test_a_delta_commit_killed_before_the_manifest_leaves_the_old_state(tmp_path, config, mini_docs, monkeypatch):
+    from corpus_tools import build, update
+
+    monkeypatch.setattr(update, "COMPACT_FRACTION", 10.0)
+    path = tmp_path / "idx"
+    corpus = Corpus.build(mini_docs, path, config=config, progress=False)
+    corpus.add([Document("new-a", "Quokkas smile on Rottnest Island.")])
+    real = build.write_json_atomic
+
+    def killed(target, data):
+        if Path(target).name == build.MANIFEST:
+            raise KeyboardInterrupt("killed before the commit point")
+        real(target, data)
+
+    monkeypatch.setattr(build, "write_json_atomic", killed)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            corpus.add([Document("new-b", "Wombats have cubic droppings.")])
+        with pytest.raises(KeyboardInterrupt):
+            corpus.delete(["new-a"])
+    finally:
+        monkeypatch.setattr(build, "write_json_atomic", real)
+        corpus.close()
+    with Corpus.open(path) as reopened:  # the files of the failed commits are not named: old state
+        assert reopened.manifest["generation"] == 1
+        assert "new-a" in reopened.doc_ids() and "new-b" not in reopened.doc_ids()
+        assert len(reopened) == len(mini_docs) + 1
+        # The next commit reuses the failed one's generation number and overwrites its orphans.
+        reopened.add([Document("new-c", "Herons nest in the reeds.")])
+        assert reopened.manifest["generation"] == 2
+    with Corpus.open(path) as again:
+        assert {"new-a", "new-c"} <= set(again.doc_ids()) and "new-b" not in again.doc_ids()
+        assert again.search("herons reeds", k=1)[0].chunk.doc_id == "new-c"
