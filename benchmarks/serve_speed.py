@@ -5,6 +5,7 @@ Same index, same queries (HotpotQA questions), same k = 10. Rows:
   in-process          Corpus.search in this process, one query at a time
   HTTP, 1 client      Client.search against a `context1 serve` subprocess, one query at a time
   HTTP, N clients     N threads, each with its own Client, sharing the server (throughput)
+  HTTP /health        the fixed cost of one round trip with no search (what HTTP itself adds)
 
 Both sides run torch with one thread (OMP_NUM_THREADS=1), as the serving workers do: on a
 loaded 2-core machine more threads only add variance. The server is a separate process, as in a
@@ -139,8 +140,12 @@ def main() -> None:
             t0 = time.perf_counter()
             lat = _time_each(fn, queries)
             rows.append((name, len(lat), len(lat) / (time.perf_counter() - t0), lat, 0))
+        t0 = time.perf_counter()
+        lat = _time_each(lambda q: client.health(), queries)
+        health_row = ("HTTP /health, 1 client (no search)", len(lat), len(lat) / (time.perf_counter() - t0), lat, 0)
         lat, wall, errors = _concurrent(url, queries, args.clients)
         rows.append((f"HTTP, {args.clients} clients", len(lat), len(lat) / wall, lat, errors))
+        rows.append(health_row)
         # Interleaved pairs (in-process, HTTP) on the same query: the machine's load hits both alike.
         pairs = [(_time_each(lambda q: corpus.search(q, k=10), [q])[0],
                   _time_each(lambda q: client.search(q, k=10), [q])[0]) for q in queries]

@@ -176,6 +176,9 @@ def train_rl(
         if adapter is not None:
             load_adapter_weights(policy.model, adapter)
     model = policy.model
+    # Rollouts sample in eval mode: a policy handed over in train mode (e.g. straight from
+    # train_sft) would generate without the KV cache (gradient checkpointing turns it off in train mode).
+    model.eval()
     optimizer = make_optimizer(model, config.lr)
     start = 0
     if resuming:

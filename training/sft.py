@@ -179,5 +179,6 @@ def train_sft(
         bar.set_postfix(loss=f"{loss_sum:.3f}")
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == total:
             run.save(model, optimizer, step + 1)
+    model.eval()  # hand the policy back ready to sample (train mode turns the KV cache off: checkpointing)
     plot_metrics(run.read_metrics(), ["loss", "train_tokens_per_s"], run.out / "plots", "sft")
     return SFTResult(run.out, total, len(datums), len(long), last_loss)

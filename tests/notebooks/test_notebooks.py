@@ -1,9 +1,12 @@
-"""Every notebook in notebooks/ runs top to bottom (nbclient, a real IPython kernel), and none is
-committed with outputs (they would go stale: the run regenerates them)."""
+"""Every notebook in notebooks/ runs top to bottom (nbclient, a real IPython kernel) without leaving
+a file behind in the repository, and none is committed with outputs (they would go stale: the run
+regenerates them)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +19,17 @@ CELL_TIMEOUT_S = 600  # generous for a loaded CI machine; a quiet 2-core one run
 
 
 def test_there_are_notebooks():
-    assert {p.name for p in NOTEBOOKS} >= {"01_index_and_ask.ipynb", "02_datagen.ipynb", "03_evaluate.ipynb"}
+    assert {p.name for p in NOTEBOOKS} >= {"01_index_and_ask.ipynb", "02_datagen.ipynb", "03_evaluate.ipynb",
+                                            "04_train.ipynb"}
+
+
+def _repo_files() -> set[str] | None:
+    """Untracked and ignored paths of the checkout (bytecode caches aside); None outside a git checkout."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return None
+    out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--ignored"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    return {line[3:] for line in out.splitlines() if "__pycache__" not in line}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -44,8 +57,10 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
     # The kernel is this interpreter (the project's venv), whatever `python` is on PATH.
     km = KernelManager(kernel_name="python3")
     km.kernel_cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    env = {**{k: v for k, v in os.environ.items() if k != "MPLBACKEND"},  # the kernel's inline backend draws "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+    # MPLBACKEND dropped: the kernel's own inline backend draws the figures.
+    env = {**{k: v for k, v in os.environ.items() if k != "MPLBACKEND"}, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    files_before = _repo_files()
     client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT_S, resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute(env=env)
@@ -54,3 +69,5 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "every notebook shows at least one figure"
+    if files_before is not None:  # scratch files belong in a temporary folder, not in the checkout
+        assert _repo_files() - files_before == set(), f"{path.name} left files in the repository"

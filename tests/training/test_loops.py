@@ -69,6 +69,7 @@ def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp
     assert rows[1]["loss"] < rows[0]["loss"]  # the same datum twice: the second pass fits it better
     assert _lora_norm(policy.model) > before  # LoRA B starts at zero
     assert (tmp_path / "sft" / "adapter" / "adapter_config.json").is_file()
+    assert not policy.model.training  # handed back ready to sample with the KV cache
 
 
 def _varied_rewards(monkeypatch) -> None:
@@ -85,8 +86,11 @@ def _varied_rewards(monkeypatch) -> None:
 def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks, tmp_path, monkeypatch) -> None:
     _varied_rewards(monkeypatch)
     real_generate = type(policy).generate
+    policy.model.train()  # as a caller might hand it over: rollouts must still sample in eval mode
+    modes = []
 
     def flaky(self, messages, tools):  # every rollout of the second task fails
+        modes.append(self.model.training)
         if any("glassblower" in m.content for m in messages):
             raise BackendError("server went away")
         return real_generate(self, messages, tools)
@@ -102,6 +106,7 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     (row,) = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert row["groups_all_failed"] == 1 and row["rollouts_failed"] == 2 and row["groups_used"] == 1
     assert row["datums"] == 2 and row["action_tokens"] > 0 and row["entropy"] > 0
+    assert modes and not any(modes)  # every rollout sampled in eval mode (KV cache on)
     assert _lora_norm(policy.model) != before
     # A run killed after logging step 2 but before checkpointing it: resume redoes step 2 once.
     with (out / "metrics.jsonl").open("a") as fh:
