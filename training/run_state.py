@@ -143,10 +143,9 @@ def _plain(value: Any) -> Any:
 
 def plot_metrics(rows: Sequence[Mapping[str, Any]], keys: Sequence[str], out_dir: str | Path, title: str = "") -> list[Path]:
     """One PNG per metric key (value per step), written under out_dir; keys with no values skipped."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # A bare Figure renders with the Agg canvas without touching pyplot's global backend, so a
+    # notebook that trains keeps its inline plots.
+    from matplotlib.figure import Figure
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -155,7 +154,8 @@ def plot_metrics(rows: Sequence[Mapping[str, Any]], keys: Sequence[str], out_dir
         pts = [(r["step"], r[key]) for r in rows if isinstance(r.get(key), (int, float)) and math.isfinite(r[key])]
         if not pts:
             continue
-        fig, ax = plt.subplots(figsize=(5, 3.2))
+        fig = Figure(figsize=(5, 3.2))
+        ax = fig.subplots()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3)
         ax.set_xlabel("step")
         ax.set_ylabel(key)
@@ -164,6 +164,5 @@ def plot_metrics(rows: Sequence[Mapping[str, Any]], keys: Sequence[str], out_dir
         fig.tight_layout()
         path = out_dir / f"{key.replace('/', '_')}.png"
         fig.savefig(path, dpi=100)
-        plt.close(fig)
         written.append(path)
     return written
