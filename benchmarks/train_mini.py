@@ -13,7 +13,7 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
     context1 train sft --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/sft --limit 24 --epochs 2 $H
     $E --adapter runs/mini/sft/adapter --max-new-tokens 96 --out runs/mini/sft_test.jsonl > runs/mini/sft_test_summary.json
     context1 train sft ... --out runs/mini/sft2 --teacher-trajectories runs/mini/sft/teacher.jsonl --epochs 3 --lr 1e-3 $H
-    $E --adapter runs/mini/sft2/adapter ... > runs/mini/sft2_test_summary.json
+    $E --adapter runs/mini/sft2/adapter ... > runs/mini/sft2_test_summary.json   # and with --max-new-tokens 192
     context1 train rl --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
         --steps 10 --tasks-per-step 1 --group-size 4 --max-new-tokens 96 --lr 2e-5 $H
     $E --adapter runs/mini/rl/adapter ... > runs/mini/rl_test_summary.json
@@ -43,11 +43,12 @@ def _summary(path: Path) -> dict | None:
         return None
 
 
-def _sampling_cost(path: Path) -> tuple[int, float, float] | None:
-    """(turns, prompt tokens per turn, sampled tokens/s end to end, prefill included) of an eval file."""
+def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
+    """(turns, prompt tokens per turn, sampled tokens/s end to end with prefill, turns cut off by
+    max_new_tokens) of an eval file."""
     if not path.is_file():
         return None
-    turns, prompt, sampled, seconds = 0, 0, 0, 0.0
+    turns, prompt, sampled, seconds, cut = 0, 0, 0, 0.0, 0
     for line in path.read_text().splitlines():
         traj = json.loads(line).get("trajectory") if line.strip() else None
         for step in (traj or {}).get("steps", []):
@@ -57,7 +58,8 @@ def _sampling_cost(path: Path) -> tuple[int, float, float] | None:
                 prompt += t.get("prompt_tokens") or 0
                 sampled += t["completion_tokens"]
                 seconds += t["latency_s"]
-    return (turns, prompt / turns, sampled / seconds) if turns and seconds else None
+                cut += t.get("finish_reason") == "length"
+    return (turns, prompt / turns, sampled / seconds, cut) if turns and seconds else None
 
 
 def main() -> None:
@@ -66,6 +68,7 @@ def main() -> None:
     args = ap.parse_args()
     rows = [("base SmolLM2-135M", "base_test_summary.json"), ("teacher (LLM-free policy)", "teacher_test_summary.json"),
             ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"), ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
+            ("SFT (lr 1e-3), 192 new tokens", "sft2_192_test_summary.json"),
             ("SFT + CISPO", "rl_test_summary.json")]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
@@ -76,12 +79,12 @@ def main() -> None:
             continue
         print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
     print("\nSampling cost of the evaluations above (transformers backend, greedy)\n")
-    print("| policy | turns | prompt tokens / turn | sampled tokens/s (prefill included) |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| policy | turns | prompt tokens / turn | sampled tokens/s (prefill included) | turns cut by max_new_tokens |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for name, file in rows:
         cost = _sampling_cost(args.runs / file.replace("_summary.json", ".jsonl"))
         if cost is not None:
-            print(f"| {name} | {cost[0]} | {cost[1]:.0f} | {cost[2]:.2f} |")
+            print(f"| {name} | {cost[0]} | {cost[1]:.0f} | {cost[2]:.2f} | {cost[3]} |")
     for label, sub, keys in (
         ("SFT (lr 2e-4)", "sft", ("loss", "tokens", "step_s", "train_tokens_per_s")),
         ("SFT (lr 1e-3)", "sft2", ("loss", "tokens", "step_s", "train_tokens_per_s")),
