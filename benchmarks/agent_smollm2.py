@@ -204,7 +204,8 @@ def report(args: argparse.Namespace) -> None:
     runs = {"single-shot hybrid": OUT / f"hybrid-{tag}.jsonl",
             "LLM-free policy, SmolLM2's settings": OUT / f"llm-free-{tag}.jsonl",
             "LLM-free policy, default AgentConfig": OUT / f"llm-free-default-{tag}.jsonl"}
-    runs |= {f"SmolLM2 via llama.cpp, {fmt}": OUT / f"smollm2-{fmt}-{tag}.jsonl" for fmt in FORMATS}
+    # rows share the questions every listed SmolLM2 format has finished (`--tool-format text` for one)
+    runs |= {f"SmolLM2 via llama.cpp, {fmt}": OUT / f"smollm2-{fmt}-{tag}.jsonl" for fmt in args.tool_format}
     records = {name: read_run(p) for name, p in runs.items() if p.exists()}
     smol = {name: recs for name, recs in records.items() if name.startswith("SmolLM2") and recs}
     # every row on the same questions: those every SmolLM2 run has finished

@@ -8,7 +8,8 @@ Measurements (builds in their own subprocesses, so peak RSS is that job's alone)
   build     peak RSS and time of `Corpus.build` at --sizes chunks (default 5k, 50k), from
             --unique HotpotQA paragraphs replicated under distinct doc ids (the embedding cache
             makes copies cheap; replicated text is what the issue allows); then `add` of one new
-            document: time and bytes written.
+            document: time and bytes written. With --server the vectors go to a `chroma run`
+            server started for the run (its RSS is sampled apart), so the builder's own memory shows.
   coldstart `context1 search INDEX QUERY` as a fresh process: wall time to the printed result,
             and inside one process the time to import, open the index and run the first search.
   throughput indexing chunks/s with a cold cache next to MiniLM's own encode rate on the same
@@ -166,10 +167,65 @@ def _io_written() -> int:
         return int(next(line for line in f if line.startswith("wchar:")).split()[1])
 
 
+class ChromaServer:
+    """`chroma run` on a free local port for one build (--server), with its peak RSS sampled."""
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+
+        import chromadb
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        cli = Path(sys.executable).parent / "chroma"
+        self.log = (folder / "chroma-server.log").open("w")
+        self.proc = subprocess.Popen(
+            [str(cli), "run", "--path", str(folder / "chroma-server"), "--host", "127.0.0.1", "--port", str(self.port)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 120
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"chroma run exited with {self.proc.returncode}; see {self.log.name}")
+            try:
+                self.client = chromadb.HttpClient(host="127.0.0.1", port=self.port)
+                self.client.heartbeat()
+                break
+            except Exception:  # noqa: BLE001 - not up yet
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"chroma run did not answer in 120 s; see {self.log.name}") from None
+                time.sleep(0.3)
+        self.peak_mb = 0.0
+        self._stop = __import__("threading").Event()
+        self._thread = __import__("threading").Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.1):
+            try:
+                with open(f"/proc/{self.proc.pid}/status") as f:
+                    rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+                self.peak_mb = max(self.peak_mb, rss / 1024)
+            except (OSError, StopIteration):
+                return
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+        self.log.close()
+        return round(self.peak_mb, 1)
+
+
 def worker_build(args: argparse.Namespace) -> dict[str, Any]:
     from corpus_tools import Corpus, CorpusConfig
     from corpus_tools import build as build_module
 
+    server = ChromaServer(Path(args.path).parent) if args.server else None
+    client = server.client if server else None
     sampler = RssSampler()
     config = CorpusConfig(embedding_cache=str(OUT / "cache"))
     path = Path(args.path)
@@ -185,7 +241,9 @@ def worker_build(args: argparse.Namespace) -> dict[str, Any]:
     build_module.BM25Builder.build = timed_bm25_build
     sampler.mark("stream")
     started = time.perf_counter()
-    corpus = Corpus.build(_replicated(args.data_dir, args.unique, args.size), path, config=config, progress=False)
+    corpus = Corpus.build(
+        _replicated(args.data_dir, args.unique, args.size), path, config=config, client=client, progress=False
+    )
     build_s = time.perf_counter() - started
     build_module.BM25Builder.build = original
     sampler.mark("close")  # "finish" covered saving BM25, the manifest, the swap and Corpus.build's open
@@ -193,13 +251,16 @@ def worker_build(args: argparse.Namespace) -> dict[str, Any]:
     del corpus
     sampler.mark("reopen")
     started = time.perf_counter()
-    corpus = Corpus.open(path)
+    corpus = Corpus.open(path, client=client)
     open_s = time.perf_counter() - started
     sampler.mark("opened")
     n = len(corpus)
     corpus.close()
     peaks = sampler.stop()
+    server_peak = server.stop() if server else None
     return {
+        "server": bool(server),
+        "server_peak_rss_mb": server_peak,
         "chunks": n,
         "build_s": build_s,
         "open_s": open_s,
@@ -333,12 +394,17 @@ def bench_build(args: argparse.Namespace) -> dict[str, Any]:
                 import shutil
 
                 shutil.rmtree(path)
-            row = run_worker("build", data_dir=args.data_dir, size=size, unique=args.unique, path=path)
+            row = run_worker(
+                "build", data_dir=args.data_dir, size=size, unique=args.unique, path=path, server=args.server
+            )
         else:
             row = {}
-        row.update(run_worker("add", data_dir=args.data_dir, path=path))
+        if not args.server:  # add/delete are timed on embedded indexes (the server one is gone with its server)
+            row.update(run_worker("add", data_dir=args.data_dir, path=path))
         row["size"] = size
-        (OUT / f"build-{size}{'-add' if args.add_only else ''}.json").write_text(json.dumps(row, indent=2))
+        (OUT / f"build-{size}{'-add' if args.add_only else ''}{'-server' if args.server else ''}.json").write_text(
+            json.dumps(row, indent=2)
+        )
         rows.append(row)
         print(json.dumps(row), flush=True)
     return {"build": rows}
@@ -440,15 +506,18 @@ def tables(results: dict[str, Any]) -> str:
         built = [r for r in results["build"] if "build_s" in r]
         if built:
             out += [
-                "| chunks | build | peak RSS: stream in | + BM25 matrix | + save, swap, open "
-                "| reopen in the same process | reopen time |",
-                "|---|---|---|---|---|---|---|",
+                "| chunks | vectors | build | peak RSS: stream in | + BM25 matrix | + save, swap, open "
+                "| reopen in the same process | reopen time | chroma server peak RSS |",
+                "|---|---|---|---|---|---|---|---|---|",
             ]
             for r in built:
                 p = r["phase_peak_rss_mb"]
+                server_rss = f"{r['server_peak_rss_mb']:.0f} MiB" if r.get("server") else "–"
                 out.append(
-                    f"| {r['chunks']:,} | {r['build_s']:.0f} s | {p.get('stream', 0):.0f} MiB | {p.get('bm25', 0):.0f} MiB "
-                    f"| {p.get('finish', 0):.0f} MiB | {p.get('opened', 0):.0f} MiB | {r['open_s']:.1f} s |"
+                    f"| {r['chunks']:,} | {'server' if r.get('server') else 'embedded'} | {r['build_s']:.0f} s "
+                    f"| {p.get('stream', 0):.0f} MiB | {p.get('bm25', 0):.0f} MiB "
+                    f"| {p.get('finish', 0):.0f} MiB | {p.get('opened', 0):.0f} MiB | {r['open_s']:.1f} s "
+                    f"| {server_rss} |"
                 )
             out.append("")
         out += [
@@ -456,7 +525,7 @@ def tables(results: dict[str, Any]) -> str:
             "| add: new files | delete 1 doc | delete: bytes written |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for r in results["build"]:
+        for r in (r for r in results["build"] if "add_one_s" in r):
             out.append(
                 f"| {r['chunks']:,} | {r['index_bytes'] / 2**20:.0f} MiB "
                 f"| {r.get('open_rss_mb', 0):.0f} MiB, {r.get('fresh_open_s', 0):.1f} s | {r['add_one_s']:.2f} s "
@@ -493,6 +562,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--size", type=int)
     parser.add_argument("--path")
+    parser.add_argument("--server", action="store_true", help="build: vectors on a `chroma run` server")
     parser.add_argument(
         "--add-only", action="store_true", help="build: only time add/delete on the indexes built before"
     )

@@ -3,7 +3,7 @@
 Reads what the `context1 train` commands wrote and prints markdown tables: base SmolLM2, the
 LLM-free teacher, the SFT model(s) and the RL model on the same held-back tasks, then the per-step
 curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/run.sh` and
-`run2.sh` are the drivers that produced the figures in benchmarks/README.md):
+`run2.sh`, `run3.sh`, `run4.sh` are the drivers that produced the figures in benchmarks/README.md):
 
     python benchmarks/train_mini_tasks.py --tasks /work/tasks/hotpotqa-offline --n-train 48 --n-test 12 --out runs/mini
     H="--budget 2048 --max-turns 2 --no-progress"; IDX=indexes/bench-hotpotqa-256
@@ -15,8 +15,9 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
     context1 train sft ... --out runs/mini/sft2 --teacher-trajectories runs/mini/sft/teacher.jsonl --epochs 3 --lr 1e-3 $H
     $E --adapter runs/mini/sft2/adapter ... > runs/mini/sft2_test_summary.json   # and with --max-new-tokens 192
     context1 train rl --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
-        --steps 10 --tasks-per-step 1 --group-size 4 --max-new-tokens 96 --lr 2e-5 $H
-    $E --adapter runs/mini/rl/adapter ... > runs/mini/rl_test_summary.json
+        --steps 10 --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 $H
+    $E --adapter runs/mini/rl/adapter --max-new-tokens 192 --out runs/mini/rl_192_test.jsonl > runs/mini/rl_192_test_summary.json
+    $E --adapter runs/mini/sft2/adapter --max-new-tokens 192 --out runs/mini/sft2_192full_test.jsonl > runs/mini/sft2_192full_test_summary.json
     python benchmarks/train_mini.py --runs runs/mini
 """
 
@@ -68,8 +69,9 @@ def main() -> None:
     args = ap.parse_args()
     rows = [("base SmolLM2-135M", "base_test_summary.json"), ("teacher (LLM-free policy)", "teacher_test_summary.json"),
             ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"), ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
-            ("SFT (lr 1e-3), 192 new tokens", "sft2_192_test_summary.json"),
-            ("SFT + CISPO", "rl_test_summary.json")]
+            ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", "sft2_192_test_summary.json"),
+            ("SFT (lr 1e-3), 192 new tokens", "sft2_192full_test_summary.json"),
+            ("SFT + CISPO (10 steps), 192 new tokens", "rl_192_test_summary.json")]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for name, file in rows:
