@@ -1,7 +1,8 @@
 """Latency of one rerank of 50 candidates by a MiniLM-L6 cross-encoder, per speed variant, in one run.
 
 Variants: fp32 or int8 (torch.ao.quantization.quantize_dynamic on the Linear layers) × the most
-tokens scored per (query, chunk) pair (256 = a whole 256-token chunk; 128 / 96 cut the chunk side).
+tokens scored per (query, chunk) pair (256 = a whole 256-token chunk; 128 / 96 cut the chunk side),
+optionally × encoder depth (`int8:128:L3` = the first 3 of MiniLM's 6 layers, the trainer's --layers).
 Each call is `CrossEncoderReranker.score` with the cache off, on real SciFact abstracts (title +
 text, as the index stores them) and 50 candidates per query; variants are interleaved query by query
 so that load changes on a shared machine hit them alike. Weights do not change the cost, so the
@@ -34,7 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--model", default=None, help="CrossEncoder folder [default: MiniLM + fresh head]")
-    parser.add_argument("--variants", default="fp32:256,int8:256,fp32:128,int8:128,int8:96")
+    parser.add_argument("--variants", default="fp32:256,int8:256,fp32:128,int8:128,int8:96,int8:128:L3,int8:128:L2")
     parser.add_argument("--queries", type=int, default=20)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
@@ -43,22 +44,35 @@ def main() -> None:
     bench = load_benchmark("scifact", args.data_dir)
     docs = bench.documents[: args.queries * 50]
     chunks = [
-        Chunk(chunk_id=f"{d.doc_id}#0", doc_id=d.doc_id, text=d.text, position=0, n_tokens=0, metadata={"title": d.title})
+        Chunk(
+            chunk_id=f"{d.doc_id}#0", doc_id=d.doc_id, text=d.text, position=0, n_tokens=0, metadata={"title": d.title}
+        )
         for d in docs
     ]
     # Queries: titles of other abstracts (claim-length sentences; the benchmark's claims are not used).
     queries = [d.title or d.text[:80] for d in bench.documents[-args.queries :]]
     with tempfile.TemporaryDirectory() as tmp:
-        model = args.model
-        if model is None:
-            from training.reranker import load_cross_encoder
+        folders: dict[int | None, str] = {}
 
-            model = str(Path(tmp) / "ce")
-            load_cross_encoder(None, 512).save_pretrained(model)
+        def folder(layers: int | None) -> str:
+            if args.model is not None:
+                if layers is not None:
+                    raise SystemExit("a trained --model has a fixed depth: drop the :L<n> variants")
+                return args.model
+            if layers not in folders:
+                from training.reranker import load_cross_encoder
+
+                folders[layers] = str(Path(tmp) / f"ce-{layers or 'all'}")
+                load_cross_encoder(args.model, 512, layers=layers).save_pretrained(folders[layers])
+            return folders[layers]
+
         variants = {}
         for v in args.variants.split(","):
-            precision, length = v.split(":")
-            variants[v] = CrossEncoderReranker(model, max_length=int(length), quantize=precision == "int8", cache_size=0)
+            precision, length, *depth = v.split(":")
+            layers = int(depth[0].removeprefix("L")) if depth else None
+            variants[v] = CrossEncoderReranker(
+                folder(layers), max_length=int(length), quantize=precision == "int8", cache_size=0
+            )
         times: dict[str, list[float]] = {v: [] for v in variants}
         for r in variants.values():  # warm-up: first calls allocate
             r.score(queries[0], chunks[:50])

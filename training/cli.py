@@ -17,8 +17,10 @@ import typer
 
 EXIT_USAGE = 2
 
-train_app = typer.Typer(help="Train the search agent (SFT on teacher trajectories, CISPO RL, evaluation) and a reranker.",
-                        no_args_is_help=True)
+train_app = typer.Typer(
+    help="Train the search agent (SFT on teacher trajectories, CISPO RL, evaluation) and a reranker.",
+    no_args_is_help=True,
+)
 
 
 class CommandError(Exception):
@@ -78,22 +80,29 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last
 
 @train_app.command("sft")
 def sft_command(
-    index: Index, tasks: Tasks, out: Out,
+    index: Index,
+    tasks: Tasks,
+    out: Out,
     teacher: Annotated[str, typer.Option(help="Teacher backend: iterative (LLM-free) or openai.")] = "iterative",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible URL of the teacher.")] = None,
     teacher_model: Annotated[str | None, typer.Option(help="Teacher model name (openai).")] = None,
     teacher_trajectories: Annotated[
         Path | None, typer.Option(help="Reuse teacher trajectories (JSONL) instead of generating them.")
     ] = None,
-    model: Model = None, device: Device = None,
+    model: Model = None,
+    device: Device = None,
     epochs: Annotated[int, typer.Option(min=1)] = 3,
     lr: Annotated[float, typer.Option()] = 2e-4,
     batch_size: Annotated[int, typer.Option(min=1)] = 4,
     max_steps: Annotated[int | None, typer.Option(min=1)] = None,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
-    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    budget: Budget = 2_048,
+    max_turns: Turns = 3,
+    max_documents: Docs = 3,
+    limit: Limit = None,
     seed: Annotated[int, typer.Option()] = 0,
-    resume: Resume = False, no_progress: NoProgress = False,
+    resume: Resume = False,
+    no_progress: NoProgress = False,
 ) -> None:
     """SFT (LoRA, loss on action tokens) on teacher trajectories run through the harness, selected by SPEC §5."""
     with _clean_errors():
@@ -118,22 +127,33 @@ def sft_command(
                 backend = make_backend("openai", base_url=base_url, model=teacher_model)
             else:
                 raise CommandError(f"unknown teacher {teacher!r}; choose iterative or openai")
-            trajs = generate_teacher_trajectories(corpus, task_list, backend, cfg_agent, out / "teacher.jsonl",
-                                                  seed=seed, progress=not no_progress)
-        config = SFTConfig(lr=lr, epochs=epochs, batch_size=batch_size, max_steps=max_steps,
-                           lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank), seed=seed)
+            trajs = generate_teacher_trajectories(
+                corpus, task_list, backend, cfg_agent, out / "teacher.jsonl", seed=seed, progress=not no_progress
+            )
+        config = SFTConfig(
+            lr=lr,
+            epochs=epochs,
+            batch_size=batch_size,
+            max_steps=max_steps,
+            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank),
+            seed=seed,
+        )
         kept, selection = select_teacher_trajectories(trajs, task_list, config.selection)
         typer.echo(f"selection: kept {len(kept)} of {len(trajs)} teacher trajectories {selection.counts()}", err=True)
-        result = train_sft(kept, out, config, model_path=model, device=device, resume=resume,
-                           progress=not no_progress)
+        result = train_sft(kept, out, config, model_path=model, device=device, resume=resume, progress=not no_progress)
         typer.echo(f"SFT: {result.steps} steps on {result.datums} datums; adapter in {result.out / 'adapter'}")
 
 
 @train_app.command("rl")
 def rl_command(
-    index: Index, tasks: Tasks, out: Out,
-    init_adapter: Annotated[Path | None, typer.Option(help="Adapter to start from (the SFT run's OUT/adapter).")] = None,
-    model: Model = None, device: Device = None,
+    index: Index,
+    tasks: Tasks,
+    out: Out,
+    init_adapter: Annotated[
+        Path | None, typer.Option(help="Adapter to start from (the SFT run's OUT/adapter).")
+    ] = None,
+    model: Model = None,
+    device: Device = None,
     steps: Annotated[int, typer.Option(min=1)] = 300,
     epochs: Annotated[int, typer.Option(min=1, help="β anneals 4 → 2 across epochs.")] = 5,
     tasks_per_step: Annotated[int, typer.Option(min=1)] = 128,
@@ -143,9 +163,13 @@ def rl_command(
     scale_std: Annotated[bool, typer.Option("--scale-std", help="Divide advantages by the group std.")] = False,
     max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
-    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    budget: Budget = 2_048,
+    max_turns: Turns = 3,
+    max_documents: Docs = 3,
+    limit: Limit = None,
     seed: Annotated[int, typer.Option()] = 0,
-    resume: Resume = False, no_progress: NoProgress = False,
+    resume: Resume = False,
+    no_progress: NoProgress = False,
 ) -> None:
     """CISPO RL with rollouts through context1 episodes on the transformers backend."""
     with _clean_errors():
@@ -154,25 +178,50 @@ def rl_command(
 
         task_list = _tasks(tasks, limit)
         corpus = _open(index)
-        config = RLConfig(steps=steps, epochs=epochs, tasks_per_step=tasks_per_step, group_size=group_size,
-                          substeps=substeps, lr=lr, scale_advantages_by_std=scale_std, max_new_tokens=max_new_tokens,
-                          lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank), seed=seed)
-        result = train_rl(corpus, task_list, out, config, agent_config=_agent_config(budget, max_turns, max_documents),
-                          model_path=model, init_adapter=init_adapter, device=device, resume=resume,
-                          progress=not no_progress)
+        config = RLConfig(
+            steps=steps,
+            epochs=epochs,
+            tasks_per_step=tasks_per_step,
+            group_size=group_size,
+            substeps=substeps,
+            lr=lr,
+            scale_advantages_by_std=scale_std,
+            max_new_tokens=max_new_tokens,
+            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank),
+            seed=seed,
+        )
+        result = train_rl(
+            corpus,
+            task_list,
+            out,
+            config,
+            agent_config=_agent_config(budget, max_turns, max_documents),
+            model_path=model,
+            init_adapter=init_adapter,
+            device=device,
+            resume=resume,
+            progress=not no_progress,
+        )
         last = result.metrics[-1] if result.metrics else {}
         typer.echo(f"RL: {result.steps} steps; last reward {last.get('reward')}; adapter in {result.out / 'adapter'}")
 
 
 @train_app.command("eval")
 def eval_command(
-    index: Index, tasks: Tasks,
+    index: Index,
+    tasks: Tasks,
     adapter: Annotated[Path | None, typer.Option(help="Adapter folder; none = the base model.")] = None,
-    backend: Annotated[str, typer.Option(help="transformers (the policy) or iterative (the teacher).")] = "transformers",
-    model: Model = None, device: Device = None,
+    backend: Annotated[
+        str, typer.Option(help="transformers (the policy) or iterative (the teacher).")
+    ] = "transformers",
+    model: Model = None,
+    device: Device = None,
     max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
     temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
-    budget: Budget = 2_048, max_turns: Turns = 3, max_documents: Docs = 3, limit: Limit = None,
+    budget: Budget = 2_048,
+    max_turns: Turns = 3,
+    max_documents: Docs = 3,
+    limit: Limit = None,
     out: Annotated[Path | None, typer.Option(help="Per-task JSONL (scores + trajectory).")] = None,
     seed: Annotated[int, typer.Option()] = 0,
     no_progress: NoProgress = False,
@@ -190,12 +239,28 @@ def eval_command(
             chosen = make_backend("iterative", corpus=corpus)
         elif backend == "transformers":
             dev, dtype = pick_device(device)
-            chosen = make_backend("transformers", model=model, device=dev, dtype=dtype, adapter=adapter,
-                                  max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
+            chosen = make_backend(
+                "transformers",
+                model=model,
+                device=dev,
+                dtype=dtype,
+                adapter=adapter,
+                max_new_tokens=max_new_tokens,
+                temperature=temperature,
+                seed=seed,
+            )
         else:
             raise CommandError(f"unknown backend {backend!r}; choose transformers or iterative")
-        summary = evaluate_policy(corpus, chosen, task_list, _agent_config(budget, max_turns, max_documents),
-                                  seed=seed, doc_text=corpus_texts(corpus), out=out, progress=not no_progress)
+        summary = evaluate_policy(
+            corpus,
+            chosen,
+            task_list,
+            _agent_config(budget, max_turns, max_documents),
+            seed=seed,
+            doc_text=corpus_texts(corpus),
+            out=out,
+            progress=not no_progress,
+        )
         typer.echo(json.dumps(summary, indent=2))
 
 

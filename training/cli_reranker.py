@@ -9,11 +9,15 @@ import typer
 
 
 def reranker_command(
-    index: Annotated[Path, typer.Argument(help="The index the tasks were generated over (hard negatives come from it).")],
+    index: Annotated[
+        Path, typer.Argument(help="The index the tasks were generated over (hard negatives come from it).")
+    ],
     tasks: Annotated[Path, typer.Option(help="Task file (JSONL of Task, or a saved dataset) over that index.")],
     out: Annotated[Path, typer.Option(help="Folder for the trained CrossEncoder (replaced if it exists).")],
     negatives: Annotated[int, typer.Option(help="Hard negatives per positive.", min=1)] = 7,
-    max_minutes: Annotated[float, typer.Option(help="Stop training after this many minutes (best weights kept).")] = 20.0,
+    max_minutes: Annotated[
+        float, typer.Option(help="Stop training after this many minutes (best weights kept).")
+    ] = 20.0,
     max_steps: Annotated[int | None, typer.Option(help="Stop after this many optimiser steps.", min=1)] = None,
     epochs: Annotated[float, typer.Option(help="Passes over the training groups.")] = 1.0,
     max_length: Annotated[int, typer.Option(help="Query + chunk tokens while training.", min=16)] = 256,
@@ -27,7 +31,13 @@ def reranker_command(
         Path | None, typer.Option(help="Local model folder to start from [default: the packaged all-MiniLM-L6-v2].")
     ] = None,
     no_hops: Annotated[bool, typer.Option("--no-hops", help="Train on task queries only, not on each clue.")] = False,
-    head: Annotated[str, typer.Option(help="Score head: 'mean' (mean of token states) or 'cls' ([CLS] classifier).")] = "mean",
+    head: Annotated[
+        str, typer.Option(help="Score head: 'mean' (mean of token states) or 'cls' ([CLS] classifier).")
+    ] = "mean",
+    layers: Annotated[
+        int | None,
+        typer.Option(help="Keep only the encoder's first N layers (faster reranking) [default: all].", min=1),
+    ] = None,
     ict_probability: Annotated[
         float, typer.Option(help="Chance of removing the query's source sentence from its positive (inverse cloze).")
     ] = 0.5,
@@ -53,6 +63,7 @@ def reranker_command(
         config = RerankerTrainConfig(
             base_model=str(base_model) if base_model else None,
             head=head,
+            layers=layers,
             ict_probability=ict_probability,
             questions=not keep_masks,
             negatives=negatives,
@@ -71,7 +82,9 @@ def reranker_command(
             seed=seed,
             threads=threads,
         )
-        report = train_reranker(index, tasks, out, config, progress=not no_progress, log=lambda m: typer.echo(m, err=True))
+        report = train_reranker(
+            index, tasks, out, config, progress=not no_progress, log=lambda m: typer.echo(m, err=True)
+        )
         before, after = report.val_mrr[0][1], report.best_val_mrr
         typer.echo(
             f"trained on {report.train_groups:,} groups ({report.pairs_seen:,} pairs, {report.pairs_per_second:.1f} pairs/s, "

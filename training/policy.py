@@ -69,8 +69,13 @@ def load_policy(
             raise FileNotFoundError(f"no PEFT adapter at {str(adapter)!r} (expected adapter_config.json)")
         model = PeftModel.from_pretrained(backend.model, str(adapter), is_trainable=True)
     else:
-        cfg = LoraConfig(r=lora.rank, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
-                         target_modules=list(lora.target_modules), task_type="CAUSAL_LM")
+        cfg = LoraConfig(
+            r=lora.rank,
+            lora_alpha=lora.alpha,
+            lora_dropout=lora.dropout,
+            target_modules=list(lora.target_modules),
+            task_type="CAUSAL_LM",
+        )
         model = get_peft_model(backend.model, cfg)
     backend.model = model.to(device)
     backend.model.eval()
@@ -112,12 +117,19 @@ def pad_datums(datums: Sequence[Datum], pad_id: int, device: str) -> dict[str, t
         mask_BT[b, :n] = torch.tensor(d.action_mask_T, dtype=torch.float32)
         old_BT[b, :n] = torch.tensor(d.sampler_logprobs_T, dtype=torch.float32)
     adv_B = torch.tensor([d.advantage for d in datums], dtype=torch.float32)
-    return {k: v.to(device) for k, v in
-            {"ids": ids_BT, "attn": attn_BT, "mask": mask_BT, "old": old_BT, "adv": adv_B}.items()}
+    return {
+        k: v.to(device)
+        for k, v in {"ids": ids_BT, "attn": attn_BT, "mask": mask_BT, "old": old_BT, "adv": adv_B}.items()
+    }
 
 
-def token_logprobs(model: Any, ids_BT: torch.Tensor, attn_BT: torch.Tensor, temperature: float = 1.0,
-                   mask_BT: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def token_logprobs(
+    model: Any,
+    ids_BT: torch.Tensor,
+    attn_BT: torch.Tensor,
+    temperature: float = 1.0,
+    mask_BT: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """log π(token_t | tokens_<t) and the entropy of that distribution, aligned with ids.  # (B, T)
 
     Position 0 has no prediction and gets 0 (it is never an action token: a prompt comes first).

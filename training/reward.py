@@ -97,8 +97,16 @@ def compute_reward(
         if reward < config.epsilon:
             reward, floored = config.epsilon, True
     return RewardBreakdown(
-        reward=reward, f_beta=fb, beta=beta, recall=r or 0.0, trajectory_recall=traj_r, answer_found=found,
-        prune_penalty=pp, turn_penalty=pt, pre_penalty=pre, floored=floored,
+        reward=reward,
+        f_beta=fb,
+        beta=beta,
+        recall=r or 0.0,
+        trajectory_recall=traj_r,
+        answer_found=found,
+        prune_penalty=pp,
+        turn_penalty=pt,
+        pre_penalty=pre,
+        floored=floored,
     )
 
 

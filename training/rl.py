@@ -39,8 +39,21 @@ from training.rollouts import Rollout, call_stats, run_rollout
 from training.run_state import RunDir, check_finite, plot_metrics
 from training.types import CurriculumConfig, Datum, RewardConfig
 
-PLOT_KEYS = ("reward", "f_beta", "trajectory_recall", "recall", "answer_found", "entropy", "clip_fraction",
-             "calls_per_turn", "valid_tool_call_rate", "turns", "rollout_tokens_per_s", "step_s", "loss")
+PLOT_KEYS = (
+    "reward",
+    "f_beta",
+    "trajectory_recall",
+    "recall",
+    "answer_found",
+    "entropy",
+    "clip_fraction",
+    "calls_per_turn",
+    "valid_tool_call_rate",
+    "turns",
+    "rollout_tokens_per_s",
+    "step_s",
+    "loss",
+)
 
 
 @dataclass(frozen=True)
@@ -85,8 +98,14 @@ def build_batch(
     survived) and constant-reward groups; every datum of a trajectory carries its advantage.
     """
     datums: list[Datum] = []
-    counts = {"groups": len(rollouts), "groups_constant": 0, "groups_too_few": 0, "groups_all_failed": 0,
-              "rollouts_failed": 0, "groups_used": 0}
+    counts = {
+        "groups": len(rollouts),
+        "groups_constant": 0,
+        "groups_too_few": 0,
+        "groups_all_failed": 0,
+        "rollouts_failed": 0,
+        "groups_used": 0,
+    }
     t_index = 0
     for group, rs in zip(rollouts, rewards, strict=True):
         alive = [(ro, r) for ro, r in zip(group, rs, strict=True) if not ro.failed]
@@ -108,8 +127,16 @@ def build_batch(
     return datums, counts
 
 
-def cispo_update(model: Any, optimizer: Any, datums: Sequence[Datum], config: RLConfig, pad_id: int, device: str,
-                 step: int, out: Path) -> dict[str, float]:
+def cispo_update(
+    model: Any,
+    optimizer: Any,
+    datums: Sequence[Datum],
+    config: RLConfig,
+    pad_id: int,
+    device: str,
+    step: int,
+    out: Path,
+) -> dict[str, float]:
     """`config.substeps` optimizer steps over shares of `datums`; returns loss, entropy, clip fraction."""
     model.train()
     order = list(range(len(datums)))
@@ -137,14 +164,27 @@ def cispo_update(model: Any, optimizer: Any, datums: Sequence[Datum], config: RL
         optimizer.step()
         losses.append(loss_sum)
     model.eval()
-    return {"loss": mean(losses), "entropy": ent_sum / max(ent_n, 1), "clip_fraction": clipped / max(tokens, 1),
-            "action_tokens": float(tokens)}
+    return {
+        "loss": mean(losses),
+        "entropy": ent_sum / max(ent_n, 1),
+        "clip_fraction": clipped / max(tokens, 1),
+        "action_tokens": float(tokens),
+    }
 
 
 def train_rl(
-    corpus: Any, tasks: Sequence[Task], out: str | Path, config: RLConfig = RLConfig(), *,
-    agent_config: Any = None, model_path: str | Path | None = None, init_adapter: str | Path | None = None,
-    device: str | None = None, resume: bool = False, progress: bool = True, doc_text: Any = None,
+    corpus: Any,
+    tasks: Sequence[Task],
+    out: str | Path,
+    config: RLConfig = RLConfig(),
+    *,
+    agent_config: Any = None,
+    model_path: str | Path | None = None,
+    init_adapter: str | Path | None = None,
+    device: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    doc_text: Any = None,
     policy: Any = None,
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
@@ -169,8 +209,15 @@ def train_rl(
         run.reset()
     adapter = run.checkpoint / "adapter" if resuming else init_adapter
     if policy is None:
-        policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora,
-                             max_new_tokens=config.max_new_tokens, temperature=config.temperature, seed=config.seed)
+        policy = load_policy(
+            model_path,
+            device=device,
+            adapter=adapter,
+            lora=config.lora,
+            max_new_tokens=config.max_new_tokens,
+            temperature=config.temperature,
+            seed=config.seed,
+        )
     else:
         policy.max_new_tokens, policy.temperature = config.max_new_tokens, config.temperature
         if adapter is not None:
@@ -222,7 +269,8 @@ def train_rl(
         calls = sum(cs["calls"] for _, cs in breakdowns)
         turns = sum(cs["turns"] for _, cs in breakdowns)
         values = {
-            "epoch": epoch, "beta": beta,
+            "epoch": epoch,
+            "beta": beta,
             "reward": mean(b.reward for b, _ in breakdowns),
             "f_beta": mean(b.f_beta for b, _ in breakdowns),
             "recall": mean(b.recall for b, _ in breakdowns),
@@ -237,8 +285,10 @@ def train_rl(
             "turns": mean(cs["turns"] for _, cs in breakdowns),
             "rollout_tokens_per_s": sampled / roll_s if roll_s > 0 else None,
             "rollout_s": roll_s,
-            "datums": len(datums), "datums_too_long": len(too_long),
-            **counts, **upd,
+            "datums": len(datums),
+            "datums_too_long": len(too_long),
+            **counts,
+            **upd,
             "step_s": time.perf_counter() - t_step,
         }
         if torch.cuda.is_available():
@@ -267,7 +317,16 @@ def agent_config_for_small_model(token_budget: int = 2_048, max_turns: int = 3, 
     Training hints on (SPEC §2: the soft-threshold hint is shown during training rollouts)."""
     from context1 import AgentConfig
 
-    base = dict(token_budget=token_budget, response_reserve=384, search_token_budget=384, read_token_budget=384,
-                search_k=3, grep_k=2, max_turns=max_turns, max_documents=3, training_hints=True)
+    base = dict(
+        token_budget=token_budget,
+        response_reserve=384,
+        search_token_budget=384,
+        read_token_budget=384,
+        search_k=3,
+        grep_k=2,
+        max_turns=max_turns,
+        max_documents=3,
+        training_hints=True,
+    )
     base.update(overrides)
     return dataclasses.replace(AgentConfig(), **base)

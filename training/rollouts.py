@@ -194,8 +194,12 @@ def evaluate_policy(
             s = score_rollout(rollout, agent_config, doc_text)
             scores.append(s)
             if fh is not None:
-                rec = {"task_id": task.task_id, "scores": s, "error": rollout.error,
-                       "trajectory": trajectory_to_dict(rollout.trajectory) if rollout.trajectory else None}
+                rec = {
+                    "task_id": task.task_id,
+                    "scores": s,
+                    "error": rollout.error,
+                    "trajectory": trajectory_to_dict(rollout.trajectory) if rollout.trajectory else None,
+                }
                 fh.write(json.dumps(rec, default=str) + "\n")
                 fh.flush()
     finally:

@@ -99,8 +99,11 @@ class RunDir:
     def trim_metrics(self, last_step: int) -> None:
         if not self.metrics_path.is_file():
             return
-        keep = [ln for ln in self.metrics_path.read_text(encoding="utf-8").splitlines()
-                if ln.strip() and _step_of(ln) is not None and _step_of(ln) <= last_step]  # type: ignore[operator]
+        keep = [
+            ln
+            for ln in self.metrics_path.read_text(encoding="utf-8").splitlines()
+            if ln.strip() and _step_of(ln) is not None and _step_of(ln) <= last_step
+        ]  # type: ignore[operator]
         self.metrics_path.write_text("".join(ln + "\n" for ln in keep), encoding="utf-8")
 
     def reset(self) -> None:
@@ -141,7 +144,9 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def plot_metrics(rows: Sequence[Mapping[str, Any]], keys: Sequence[str], out_dir: str | Path, title: str = "") -> list[Path]:
+def plot_metrics(
+    rows: Sequence[Mapping[str, Any]], keys: Sequence[str], out_dir: str | Path, title: str = ""
+) -> list[Path]:
     """One PNG per metric key (value per step), written under out_dir; keys with no values skipped."""
     # A bare Figure renders with the Agg canvas without touching pyplot's global backend, so a
     # notebook that trains keeps its inline plots.

@@ -56,8 +56,15 @@ class SFTResult:
 
 
 def generate_teacher_trajectories(
-    corpus: Any, tasks: Sequence[Task], backend: Any, agent_config: Any, out: str | Path,
-    *, rollouts_per_task: int = 1, seed: int = 0, progress: bool = True,
+    corpus: Any,
+    tasks: Sequence[Task],
+    backend: Any,
+    agent_config: Any,
+    out: str | Path,
+    *,
+    rollouts_per_task: int = 1,
+    seed: int = 0,
+    progress: bool = True,
 ) -> list[Any]:
     """Run the teacher through the harness on every task; save the trajectories as JSONL.
 
@@ -81,7 +88,9 @@ def generate_teacher_trajectories(
 
 
 def select_teacher_trajectories(
-    trajectories: Sequence[Any], tasks: Sequence[Task], config: SFTSelectionConfig = SFTSelectionConfig(),
+    trajectories: Sequence[Any],
+    tasks: Sequence[Task],
+    config: SFTSelectionConfig = SFTSelectionConfig(),
     granularity: str = "document",
 ) -> tuple[list[Any], SelectionResult]:
     """SPEC §5 selection over teacher trajectories, scored against their tasks (by task_id, else query)."""
@@ -111,8 +120,14 @@ def sft_loss(model: Any, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, 
 
 
 def train_sft(
-    trajectories: Sequence[Any], out: str | Path, config: SFTConfig = SFTConfig(), *,
-    model_path: str | Path | None = None, device: str | None = None, resume: bool = False, progress: bool = True,
+    trajectories: Sequence[Any],
+    out: str | Path,
+    config: SFTConfig = SFTConfig(),
+    *,
+    model_path: str | Path | None = None,
+    device: str | None = None,
+    resume: bool = False,
+    progress: bool = True,
     policy: Any = None,
 ) -> SFTResult:
     """LoRA SFT on (already selected) teacher trajectories; checkpoints under `out`, resumable.
@@ -156,7 +171,7 @@ def train_sft(
         epoch, k = divmod(step, per_epoch)
         order = list(range(len(datums)))
         random.Random(config.seed + epoch).shuffle(order)  # the same order on resume
-        batch_datums = [datums[j] for j in order[k * config.batch_size:(k + 1) * config.batch_size]]
+        batch_datums = [datums[j] for j in order[k * config.batch_size : (k + 1) * config.batch_size]]
         t0 = time.perf_counter()
         optimizer.zero_grad(set_to_none=True)
         n_total = sum(d.n_actions for d in batch_datums)
@@ -174,8 +189,17 @@ def train_sft(
         dt = time.perf_counter() - t0
         last_loss = loss_sum
         tokens = sum(len(d.input_ids_T) for d in batch_datums)
-        run.log(step + 1, {"epoch": epoch, "loss": loss_sum, "action_tokens": n_total, "tokens": tokens,
-                           "step_s": dt, "train_tokens_per_s": tokens / dt if dt > 0 else None})
+        run.log(
+            step + 1,
+            {
+                "epoch": epoch,
+                "loss": loss_sum,
+                "action_tokens": n_total,
+                "tokens": tokens,
+                "step_s": dt,
+                "train_tokens_per_s": tokens / dt if dt > 0 else None,
+            },
+        )
         bar.set_postfix(loss=f"{loss_sum:.3f}")
         if (step + 1) % config.checkpoint_every == 0 or step + 1 == total:
             run.save(model, optimizer, step + 1)

@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from training.types import SelectionResult, SFTCandidate, SFTSelectionConfig
 
 
-def select_sft(candidates: Sequence[SFTCandidate], config: SFTSelectionConfig = SFTSelectionConfig()) -> SelectionResult:
+def select_sft(
+    candidates: Sequence[SFTCandidate], config: SFTSelectionConfig = SFTSelectionConfig()
+) -> SelectionResult:
     """Which candidates to keep for SFT, with a reason for every candidate."""
     rng = random.Random(config.seed)
     reasons: dict[int, str] = {}
@@ -44,16 +46,18 @@ def select_sft(candidates: Sequence[SFTCandidate], config: SFTSelectionConfig = 
             low.append(i)
     kept: list[int] = []
     for ids in high.values():
-        best = min(ids, key=lambda i: (-candidates[i].output_recall, -candidates[i].trajectory_recall,
-                                       candidates[i].turns, i))
+        best = min(
+            ids, key=lambda i: (-candidates[i].output_recall, -candidates[i].trajectory_recall, candidates[i].turns, i)
+        )
         for i in ids:
             reasons[i] = "high_recall" if i == best else "duplicate_query"
         kept.append(best)
     for i in low:
         c = candidates[i]
-        closeness = min(1.0, max(c.trajectory_recall / config.trajectory_recall_min,
-                                 c.output_recall / config.output_recall_min))
-        p = config.low_recall_rate * closeness ** config.low_recall_power
+        closeness = min(
+            1.0, max(c.trajectory_recall / config.trajectory_recall_min, c.output_recall / config.output_recall_min)
+        )
+        p = config.low_recall_rate * closeness**config.low_recall_power
         if rng.random() < p:
             reasons[i] = "low_recall_kept"
             kept.append(i)
@@ -61,7 +65,11 @@ def select_sft(candidates: Sequence[SFTCandidate], config: SFTSelectionConfig = 
             reasons[i] = "low_recall_dropped"
     # Negatives: at most negative_fraction of the final set, n_neg <= f·(n_pos + n_neg).
     n_pos = len(kept)
-    cap = int(config.negative_fraction * n_pos / (1 - config.negative_fraction)) if config.negative_fraction < 1 else len(zero)
+    cap = (
+        int(config.negative_fraction * n_pos / (1 - config.negative_fraction))
+        if config.negative_fraction < 1
+        else len(zero)
+    )
     order = list(zero)
     rng.shuffle(order)
     seen_queries: set[str] = set()
@@ -85,6 +93,9 @@ def candidate_from_trajectory(trajectory: object, trajectory_recall: float, outp
     reason = getattr(trajectory.stop_reason, "value", trajectory.stop_reason)
     malformed = bad_call or reason != "answered" or bool(trajectory.metadata.get("answer_fallback", False))
     return SFTCandidate(
-        query=trajectory.query, trajectory_recall=trajectory_recall, output_recall=output_recall,
-        malformed=malformed, turns=len(steps),
+        query=trajectory.query,
+        trajectory_recall=trajectory_recall,
+        output_recall=output_recall,
+        malformed=malformed,
+        turns=len(steps),
     )

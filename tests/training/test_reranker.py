@@ -142,7 +142,9 @@ def test_fill_the_blank_queries_become_questions():
 def test_too_few_pairs_is_a_clear_error_and_writes_nothing(mini_index, tasks, tiny_encoder, tmp_path):
     out = tmp_path / "reranker"
     with pytest.raises(TooFewPairsError, match="too few pairs"):
-        train_reranker(mini_index, tasks[:6], out, RerankerTrainConfig(base_model=str(tiny_encoder), **FAST), progress=False)
+        train_reranker(
+            mini_index, tasks[:6], out, RerankerTrainConfig(base_model=str(tiny_encoder), **FAST), progress=False
+        )
     assert not out.exists()
 
 
@@ -241,5 +243,35 @@ def test_cli_trains_and_reports(mini_index, tasks, tiny_encoder, tmp_path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "validation MRR" in result.output and (out / "config.json").is_file()
-    missing = CliRunner().invoke(app, ["train", "reranker", str(mini_index), "--tasks", str(tmp_path / "no.jsonl"), "--out", str(out)])
+    missing = CliRunner().invoke(
+        app, ["train", "reranker", str(mini_index), "--tasks", str(tmp_path / "no.jsonl"), "--out", str(out)]
+    )
     assert missing.exit_code == 2 and "no such task file" in missing.output
+
+
+def test_layers_keeps_the_first_encoder_layers_and_the_folder_reloads_at_that_depth(tmp_path):
+    """--layers: a shallower, faster reranker that is still a normal CrossEncoder folder."""
+    from training.reranker import load_cross_encoder
+
+    full = load_cross_encoder(None, 64)
+    shallow = load_cross_encoder(None, 64, layers=2)
+    assert len(full[0].auto_model.encoder.layer) == 6
+    assert len(shallow[0].auto_model.encoder.layer) == 2
+    # the kept layers are the pretrained ones, not fresh weights
+    kept = shallow[0].auto_model.encoder.layer[1].output.dense.weight
+    assert kept.equal(full[0].auto_model.encoder.layer[1].output.dense.weight)
+    shallow.save_pretrained(str(tmp_path / "ce"))
+    reloaded = CrossEncoderReranker(tmp_path / "ce", max_length=64)
+    from corpus_tools import Chunk
+
+    chunks = [
+        Chunk("d#0", "d", "Paris is the capital of France.", 0, 8),
+        Chunk("e#0", "e", "Bananas are yellow.", 0, 5),
+    ]
+    scores = reloaded.score("capital of France", chunks)
+    assert len(scores) == 2 and all(abs(float(x)) < 1e6 for x in scores)
+    assert json.loads((tmp_path / "ce" / "config.json").read_text())["num_hidden_layers"] == 2
+    with pytest.raises(ValueError, match="at most 6"):
+        load_cross_encoder(None, 64, layers=7)
+    with pytest.raises(ValueError, match="layers"):
+        RerankerTrainConfig(layers=0)
