@@ -27,8 +27,16 @@ import argparse
 import json
 from pathlib import Path
 
-COLUMNS = ("valid_tool_call_rate", "rollouts_with_a_call", "calls_per_turn", "turns", "trajectory_recall",
-           "output_recall", "answer_found", "answered")
+COLUMNS = (
+    "valid_tool_call_rate",
+    "rollouts_with_a_call",
+    "calls_per_turn",
+    "turns",
+    "trajectory_recall",
+    "output_recall",
+    "answer_found",
+    "answered",
+)
 
 
 def _fmt(v: object) -> str:
@@ -63,15 +71,43 @@ def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
     return (turns, prompt / turns, sampled / seconds, cut) if turns and seconds else None
 
 
+def rl_figure(metrics: Path, out: Path) -> None:
+    """Four panels of the CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
+    from matplotlib.figure import Figure
+
+    rows = [json.loads(x) for x in metrics.read_text().splitlines() if x.strip()]
+    steps = [r["step"] for r in rows]
+    fig = Figure(figsize=(10, 6.5))
+    keys = ("reward", "trajectory_recall", "valid_tool_call_rate", "entropy")
+    for i, key in enumerate(keys):
+        ax = fig.add_subplot(2, 2, i + 1)
+        ax.plot(steps, [r.get(key) for r in rows], marker="o")
+        ax.set_title(key.replace("_", " "))
+        ax.set_xlabel("step (2 tasks x 4 rollouts)")
+        ax.grid(alpha=0.3)
+    fig.suptitle("context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="context1-mini table")
     ap.add_argument("--runs", type=Path, default=Path("runs/mini"))
+    ap.add_argument(
+        "--rl-figure", type=Path, help="also draw the RL run's reward/recall/valid-call/entropy curves here"
+    )
     args = ap.parse_args()
-    rows = [("base SmolLM2-135M", "base_test_summary.json"), ("teacher (LLM-free policy)", "teacher_test_summary.json"),
-            ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"), ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
-            ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", "sft2_192_test_summary.json"),
-            ("SFT (lr 1e-3), 192 new tokens", "sft2_192full_test_summary.json"),
-            ("SFT + CISPO (10 steps), 192 new tokens", "rl_192_test_summary.json")]
+    if args.rl_figure:
+        rl_figure(args.runs / "rl" / "metrics.jsonl", args.rl_figure)
+    rows = [
+        ("base SmolLM2-135M", "base_test_summary.json"),
+        ("teacher (LLM-free policy)", "teacher_test_summary.json"),
+        ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"),
+        ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
+        ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", "sft2_192_test_summary.json"),
+        ("SFT (lr 1e-3), 192 new tokens", "sft2_192full_test_summary.json"),
+        ("SFT + CISPO (10 steps), 192 new tokens", "rl_192_test_summary.json"),
+    ]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for name, file in rows:
@@ -81,7 +117,9 @@ def main() -> None:
             continue
         print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
     print("\nSampling cost of the evaluations above (transformers backend, greedy)\n")
-    print("| policy | turns | prompt tokens / turn | sampled tokens/s (prefill included) | turns cut by max_new_tokens |")
+    print(
+        "| policy | turns | prompt tokens / turn | sampled tokens/s (prefill included) | turns cut by max_new_tokens |"
+    )
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, file in rows:
         cost = _sampling_cost(args.runs / file.replace("_summary.json", ".jsonl"))
@@ -90,9 +128,25 @@ def main() -> None:
     for label, sub, keys in (
         ("SFT (lr 2e-4)", "sft", ("loss", "tokens", "step_s", "train_tokens_per_s")),
         ("SFT (lr 1e-3)", "sft2", ("loss", "tokens", "step_s", "train_tokens_per_s")),
-        ("RL", "rl", ("reward", "f_beta", "recall", "trajectory_recall", "entropy", "clip_fraction", "groups_used",
-                      "rollouts_failed", "valid_tool_call_rate", "turns", "rollout_tokens_per_s", "step_s",
-                      "peak_rss_gb")),
+        (
+            "RL",
+            "rl",
+            (
+                "reward",
+                "f_beta",
+                "recall",
+                "trajectory_recall",
+                "entropy",
+                "clip_fraction",
+                "groups_used",
+                "rollouts_failed",
+                "valid_tool_call_rate",
+                "turns",
+                "rollout_tokens_per_s",
+                "step_s",
+                "peak_rss_gb",
+            ),
+        ),
     ):
         path = args.runs / sub / "metrics.jsonl"
         if not path.is_file():
