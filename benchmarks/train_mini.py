@@ -17,7 +17,8 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
     context1 train rl --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
         --steps 10 --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 $H
     $E --adapter runs/mini/rl/adapter --max-new-tokens 192 --out runs/mini/rl_192_test.jsonl > runs/mini/rl_192_test_summary.json
-    $E --adapter runs/mini/sft2/adapter --max-new-tokens 192 --out runs/mini/sft2_192full_test.jsonl > runs/mini/sft2_192full_test_summary.json
+    # SFT2 at 192 tokens: tasks 1-3 by run3.sh (sft2_192_test.jsonl), 4-12 by run5.sh (tasks_test_4to12.jsonl)
+    $E --adapter runs/mini/sft2/adapter --max-new-tokens 192 --tasks runs/mini/tasks_test_4to12.jsonl --out runs/mini/sft2_192_4to12_test.jsonl
     python benchmarks/train_mini.py --runs runs/mini
 """
 
@@ -50,6 +51,19 @@ def _summary(path: Path) -> dict | None:
         return json.loads(path.read_text())
     except json.JSONDecodeError:
         return None
+
+
+def _summary_of(paths: list[Path]) -> dict | None:
+    """The eval summary of per-task JSONL files taken together (one evaluation run in pieces)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from training.rollouts import summarize
+
+    if not all(p.is_file() for p in paths):
+        return None
+    scores = [json.loads(x)["scores"] for p in paths for x in p.read_text().splitlines() if x.strip()]
+    return summarize(scores) if scores else None
 
 
 def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
@@ -104,14 +118,14 @@ def main() -> None:
         ("teacher (LLM-free policy)", "teacher_test_summary.json"),
         ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"),
         ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
-        ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", "sft2_192_test_summary.json"),
+        ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", ["sft2_192_test.jsonl"]),
         ("SFT (lr 1e-3), 192 new tokens", "sft2_192full_test_summary.json"),
-        ("SFT + CISPO (10 steps), 192 new tokens", "rl_192_test_summary.json"),
+        ("SFT + CISPO (10 steps), 192 new tokens", ["rl_192_test.jsonl"]),
     ]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for name, file in rows:
-        s = _summary(args.runs / file)
+        s = _summary_of([args.runs / f for f in file]) if isinstance(file, list) else _summary(args.runs / file)
         if s is None:
             print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
             continue
@@ -122,6 +136,8 @@ def main() -> None:
     )
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, file in rows:
+        if isinstance(file, list):
+            continue  # pieces of one evaluation: their cost rows are their own files'
         cost = _sampling_cost(args.runs / file.replace("_summary.json", ".jsonl"))
         if cost is not None:
             print(f"| {name} | {cost[0]} | {cost[1]:.0f} | {cost[2]:.2f} | {cost[3]} |")
