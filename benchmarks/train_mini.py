@@ -119,7 +119,7 @@ def main() -> None:
         ("SFT (lr 2e-4, 2 epochs)", "sft_test_summary.json"),
         ("SFT (lr 1e-3, 3 epochs)", "sft2_test_summary.json"),
         ("SFT (lr 1e-3), 192 new tokens, first 3 tasks", ["sft2_192_test.jsonl"]),
-        ("SFT (lr 1e-3), 192 new tokens", "sft2_192full_test_summary.json"),
+        ("SFT (lr 1e-3), 192 new tokens", ["sft2_192_test.jsonl", "sft2_192_4to12_test.jsonl"]),
         ("SFT + CISPO (10 steps), 192 new tokens", ["rl_192_test.jsonl"]),
     ]
     print("| policy | n | " + " | ".join(COLUMNS) + " |")
