@@ -29,6 +29,9 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
 _TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
 _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
+# bm25s's file names for the CSC score matrix (what `bm25s.BM25.load` reads).
+_DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
+_COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
 
 
 class BM25Tokenizer:
@@ -61,11 +64,14 @@ class BM25Builder:
 
     A streaming build adds each chunk as it is written, so texts need not stay in memory: an
     `array('i')` of term ids costs 4 bytes a token where a list of stemmed strings cost ~60.
+    With `spill` (a file path), sealed term ids go to that file instead of memory and `write`
+    builds the score matrix straight into memory-mapped files: what a build holds then is the
+    vocabulary and 8 bytes a chunk, not 4 bytes a token plus the matrix.
     `Corpus.add`/`delete` start from the saved term ids of the rows they keep (`from_index`),
     so only new chunks are tokenised and stemmed again.
     """
 
-    def __init__(self, config: BM25Config, vocab: dict[str, int] | None = None) -> None:
+    def __init__(self, config: BM25Config, vocab: dict[str, int] | None = None, spill: Path | None = None) -> None:
         self.config = config
         self.tokenizer = BM25Tokenizer(stem=config.stem, stopwords=config.stopwords)
         self.vocab: dict[str, int] = dict(vocab or {})
@@ -73,6 +79,10 @@ class BM25Builder:
         self._lengths: list[np.ndarray] = []
         self._pending = array("i")
         self._pending_lengths = array("q")
+        self._spill = spill
+        self._spilled = 0  # term ids written to the spill file
+        if spill is not None:
+            Path(spill).write_bytes(b"")
 
     @classmethod
     def from_index(cls, index: BM25Index, keep_rows: np.ndarray) -> BM25Builder:
@@ -109,9 +119,48 @@ class BM25Builder:
 
     def _seal(self) -> None:
         if len(self._pending_lengths):
-            self._parts.append(np.frombuffer(self._pending, dtype=np.int32).copy())
+            if self._spill is not None:
+                with open(self._spill, "ab") as f:
+                    f.write(self._pending.tobytes())
+                self._spilled += len(self._pending)
+            else:
+                self._parts.append(np.frombuffer(self._pending, dtype=np.int32).copy())
             self._lengths.append(np.frombuffer(self._pending_lengths, dtype=np.int64).copy())
             self._pending, self._pending_lengths = array("i"), array("q")
+
+    def write(self, folder: Path) -> None:
+        """Build the index into `folder` (what `build().save(folder)` writes), matrix and term ids on disk.
+
+        With a spill file the term ids are read back memory-mapped and the score matrix is filled in
+        memory-mapped .npy files, so memory does not grow with the corpus; without one this is
+        `build().save(folder)`.
+        """
+        if self._spill is None:
+            self.build().save(folder)
+            return
+        self._seal()
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, dtype=np.int64)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        terms_out = np.lib.format.open_memmap(folder / _TERMS, mode="w+", dtype=np.int32, shape=(self._spilled,))
+        if self._spilled:
+            spilled = np.memmap(self._spill, dtype=np.int32, mode="r", shape=(self._spilled,))
+            for start in range(0, self._spilled, _COPY_BLOCK):
+                terms_out[start : start + _COPY_BLOCK] = spilled[start : start + _COPY_BLOCK]
+            del spilled
+        terms_out.flush()
+        Path(self._spill).unlink(missing_ok=True)
+        np.save(folder / _OFFSETS, offsets)
+        with open(folder / _VOCAB, "w", encoding="utf-8") as f:
+            json.dump(self.vocab, f, ensure_ascii=False)
+        if len(lengths) and self.vocab and self._spilled:
+            model = _bm25s_model(terms_out, offsets, self.vocab, self.config, out=folder)
+            _save_model_params(model, folder, len(lengths))
+        del terms_out
+        (folder / "n_docs.txt").write_text(str(len(lengths)))
+        self._lengths = []
 
     def build(self) -> BM25Index:
         self._seal()
@@ -129,8 +178,35 @@ class BM25Builder:
         return index
 
 
-def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], config: BM25Config):
+def _save_model_params(model, folder: Path, n_docs: int) -> None:
+    """The vocabulary and parameter files `bm25s.BM25.save` writes beside a matrix already on disk."""
+    import bm25s
+
+    with open(folder / "vocab.index.json", "w", encoding="utf-8") as f:
+        json.dump(model.vocab_dict, f, ensure_ascii=False)
+    params = dict(
+        k1=model.k1,
+        b=model.b,
+        delta=model.delta,
+        method=model.method,
+        idf_method=model.idf_method,
+        dtype=model.dtype,
+        int_dtype=model.int_dtype,
+        num_docs=n_docs,
+        version=bm25s.__version__,
+        backend=model.backend,
+    )
+    with open(folder / "params.index.json", "w") as f:
+        json.dump(params, f, indent=4)
+
+
+def _bm25s_model(
+    terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], config: BM25Config, out: Path | None = None
+):
     """A bm25s model with the same scores `bm25s.BM25.index` computes, from flat term ids.
+
+    out: a folder to fill the score matrix in as memory-mapped .npy files (bm25s's names), so the
+    matrix never has to fit in memory; the returned model's arrays are those maps.
 
     bm25s counts terms with a Counter per document (a Python loop over every chunk); here one
     np.unique over (doc, term) pairs does it, which is what keeps `Corpus.add` cheap at 100k chunks.
@@ -144,6 +220,8 @@ def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], 
     n_docs, n_vocab = len(offsets) - 1, len(vocab)
     lengths = np.diff(offsets)
     if config.method in model.methods_requiring_nonoccurrence:
+        if out is not None:
+            raise ValueError(f"BM25 method {config.method!r} cannot be built on disk; build it in memory")
         docs = [terms[offsets[i] : offsets[i + 1]].tolist() for i in range(n_docs)]
         model.index((docs, vocab), show_progress=False)
         return model
@@ -172,8 +250,12 @@ def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], 
     np.cumsum(df, out=indptr[1:])
     nnz = int(indptr[-1])
     index_dtype = np.int32 if max(nnz, n_docs) < 2**31 else np.int64
-    indices = np.empty(nnz, dtype=index_dtype)
-    data = np.empty(nnz, dtype=np.float32)
+    if out is None:
+        indices = np.empty(nnz, dtype=index_dtype)
+        data = np.empty(nnz, dtype=np.float32)
+    else:
+        indices = np.lib.format.open_memmap(out / _INDICES, mode="w+", dtype=index_dtype, shape=(nnz,))
+        data = np.lib.format.open_memmap(out / _DATA, mode="w+", dtype=np.float32, shape=(nnz,))
     cursor = indptr[:-1].copy()  # next free slot of each column
     for start, stop in blocks:
         doc_idx, term_idx, tf = block_pairs(start, stop)
@@ -195,6 +277,14 @@ def _bm25s_model(terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], 
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
         cursor += counts
+    if out is not None:
+        data.flush()
+        indices.flush()
+        np.save(out / _INDPTR, indptr.astype(index_dtype))
+        model.scores = {"data": data, "indices": indices, "indptr": indptr.astype(index_dtype), "num_docs": n_docs}
+        model.vocab_dict = vocab
+        model.nonoccurrence_array = None
+        return model
     matrix = sp.csc_matrix((data, indices, indptr.astype(index_dtype)), shape=(n_docs, n_vocab))
     model.scores = {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr, "num_docs": n_docs}
     model.vocab_dict = vocab
@@ -242,7 +332,8 @@ class BM25Index:
         n_docs = int((folder / "n_docs.txt").read_text())
         model = None
         if n_docs and (folder / "params.index.json").exists():
-            model = bm25s.BM25.load(str(folder), show_progress=False)
+            # Memory-mapped: the score matrix is read from the page cache, not copied into the process.
+            model = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
         index = cls(config, model=model, n_docs=n_docs)
         index._folder = folder
         return index

@@ -372,7 +372,7 @@ def build_index(
             reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
             raise NothingToIndexError(f"No documents to index ({len(skipped)} skipped: {reasons})", skipped)
         write_skipped(staging / SKIPPED, skipped)
-        sink.bm25.build().save(staging / "bm25")
+        sink.bm25.write(staging / "bm25")
         manifest = new_manifest(config, embedder, collection, server=client is not None)
         _set_count_values(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
@@ -417,7 +417,9 @@ class _IndexSink:
         self.embedder = embedder
         self.config = config
         self.table = ChunkTableWriter(folder / "chunks.jsonl")
-        self.bm25 = BM25Builder(config.bm25)
+        # BM25 term ids go to a file as they come (bm25l/bm25+ need bm25s's own in-memory path).
+        on_disk = config.bm25.method not in ("bm25l", "bm25+")
+        self.bm25 = BM25Builder(config.bm25, spill=folder / ".bm25-terms.spill" if on_disk else None)
         self.pending: list[Chunk] = []
         self.n_docs = self.n_chunks = self.n_tokens = 0
         self.embed_seconds = 0.0

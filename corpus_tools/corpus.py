@@ -40,6 +40,7 @@ from corpus_tools.rerank import (
     make_reranker,
 )
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
+from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
     BuildReport,
     Chunk,
@@ -62,34 +63,24 @@ logger = logging.getLogger("corpus_tools")
 
 
 class _State:
-    """An immutable snapshot of the chunk table and its BM25 index."""
+    """An immutable snapshot of the chunk table (read from disk on demand) and its BM25 index."""
 
-    def __init__(
-        self,
-        chunks: list[Chunk],
-        bm25: BM25Index,
-        vector_ids: list[str] | None = None,
-        lines: np.ndarray | None = None,
-    ) -> None:
+    def __init__(self, chunks: ChunkTable, bm25: BM25Index) -> None:
         self.chunks = chunks
-        self.lines = lines  # table line of each row when the table has deltas (None: row i is line i)
-        self.vector_ids = vector_ids if vector_ids is not None else [c.chunk_id for c in chunks]
-        self.row_of_vector = {vid: i for i, vid in enumerate(self.vector_ids)}
-        self.texts = [c.text for c in chunks]
         self.bm25 = bm25
-        self.row_of = {c.chunk_id: i for i, c in enumerate(chunks)}
-        doc_rows: dict[str, list[int]] = {}
-        for i, c in enumerate(chunks):
-            doc_rows.setdefault(c.doc_id, []).append(i)
-        for rows in doc_rows.values():
-            rows.sort(key=lambda r: chunks[r].position)
-        self.doc_rows = doc_rows
         self._grep_buffer: GrepBuffer | None = None
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
 
+    @property
+    def lines(self) -> np.ndarray | None:
+        return self.chunks.lines
+
     def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
-        """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter."""
+        """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter.
+
+        The first use of a filter reads every row once (streamed, not kept).
+        """
         if not where:
             return None
         key = json.dumps(where, sort_keys=True, default=str)
@@ -109,7 +100,7 @@ class _State:
         """The joined text buffer grep scans, built on first use (a copy of the texts)."""
         with self._grep_lock:
             if self._grep_buffer is None:
-                self._grep_buffer = GrepBuffer(self.texts)
+                self._grep_buffer = GrepBuffer(self.chunks.texts())
             return self._grep_buffer
 
 
@@ -227,7 +218,7 @@ class Corpus:
         loader.shutdown(wait=False)
         store = _open_store(path, manifest, client)
         try:
-            manifest, chunks, vector_ids, bm25, lines = read_generation(path, manifest, config)
+            manifest, chunks, bm25 = read_generation(path, manifest, config)
             if bm25.n_docs != len(chunks):
                 raise IndexFormatError(
                     f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table "
@@ -255,7 +246,7 @@ class Corpus:
             path,
             manifest,
             config,
-            _State(chunks, bm25, vector_ids, lines),
+            _State(chunks, bm25),
             store,
             embedder,
             tokenizer,
@@ -282,7 +273,8 @@ class Corpus:
     def _stored_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of chunks of the current table, by chunk id (for the bi-encoder)."""
         state = self._state
-        wanted = {state.vector_ids[state.row_of[cid]]: cid for cid in chunk_ids if cid in state.row_of}
+        rows = {cid: state.chunks.row_of(cid) for cid in chunk_ids}
+        wanted = {state.chunks.vector_id(row): cid for cid, row in rows.items() if row is not None}
         found = self._store.vectors(list(wanted))
         return {wanted[vid]: vec for vid, vec in found.items() if vid in wanted}
 
@@ -308,19 +300,19 @@ class Corpus:
 
     def __repr__(self) -> str:
         state = self._state
-        return f"Corpus({str(self.path)!r}, documents={len(state.doc_rows)}, chunks={len(state.chunks)})"
+        return f"Corpus({str(self.path)!r}, documents={state.chunks.n_docs()}, chunks={len(state.chunks)})"
 
     def doc_ids(self) -> list[str]:
-        return list(self._state.doc_rows)
+        return self._state.chunks.doc_ids()
 
     def has_doc(self, doc_id: str) -> bool:
-        return doc_id in self._state.doc_rows
+        return self._state.chunks.doc_rows(doc_id) is not None
 
     def chunk(self, chunk_id: str) -> Chunk:
         state = self._state
-        row = state.row_of.get(chunk_id)
+        row = state.chunks.row_of(chunk_id)
         if row is None:
-            raise UnknownDocumentError(_unknown("chunk_id", chunk_id, state.row_of))
+            raise UnknownDocumentError(_unknown("chunk_id", chunk_id, _near_chunk_ids(state.chunks, chunk_id)))
         return state.chunks[row]
 
     def chunks(self, doc_id: str) -> list[Chunk]:
@@ -338,9 +330,9 @@ class Corpus:
 
     @staticmethod
     def _rows(state: _State, doc_id: str) -> list[int]:
-        rows = state.doc_rows.get(doc_id)
+        rows = state.chunks.doc_rows(doc_id)
         if rows is None:
-            raise UnknownDocumentError(_unknown("doc_id", doc_id, state.doc_rows))
+            raise UnknownDocumentError(_unknown("doc_id", doc_id, state.chunks.doc_ids()))
         return rows
 
     # ------------------------------------------------------------ retrieval
@@ -389,7 +381,7 @@ class Corpus:
             ranks[cid][Leg.FUSED.value] = rank
             scores[cid][Leg.FUSED.value] = float(score)
 
-        candidates = [state.chunks[state.row_of[cid]] for cid, _ in fused]
+        candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in fused]
         final = [float(s) for _, s in fused]
         if not isinstance(self.reranker, NoReranker) and candidates:
             rerank_scores = self._rerank(self.reranker, query, candidates, query_vector)
@@ -435,7 +427,7 @@ class Corpus:
         ranking = [(cid, s) for cid, s in ranking if cid not in excluded][:k]
         return [
             Hit(
-                chunk=state.chunks[state.row_of[cid]],
+                chunk=state.chunks[state.chunks.row_of(cid)],
                 score=float(s),
                 ranks={leg.value: r},
                 scores={leg.value: float(s)},
@@ -448,7 +440,7 @@ class Corpus:
     ) -> list[tuple[str, float]]:
         """(chunk_id, cosine) from the vector store, keeping only vectors the current table names."""
         found = self._store.query(query_vector, n, where=where)
-        rows = [(state.row_of_vector.get(vid), s) for vid, s in found]
+        rows = [(state.chunks.row_of_vector(vid), s) for vid, s in found]
         return [(state.chunks[row].chunk_id, s) for row, s in rows if row is not None]
 
     def grep(
@@ -467,8 +459,9 @@ class Corpus:
     ) -> GrepResult:
         """`grep`, with whether the scan covered every chunk (`complete`) and how far it got."""
         state = self._state
-        skip = {state.row_of[cid] for cid in exclude if cid in state.row_of}
-        scan = grep_rows(pattern, state.texts, k, skip, buffer=state.grep_buffer(), time_limit=time_limit)
+        skip = {row for cid in exclude if (row := state.chunks.row_of(cid)) is not None}
+        texts = state.chunks.text_view()
+        scan = grep_rows(pattern, texts, k, skip, buffer=state.grep_buffer(), time_limit=time_limit)
         hits = [
             Hit(
                 chunk=state.chunks[row],
@@ -540,7 +533,7 @@ class Corpus:
                 )
             if not docs:
                 if skipped:
-                    self._commit(list(range(len(state.chunks))), [], [], [], skipped)
+                    self._commit(np.arange(len(state.chunks)), [], [], [], skipped)
                 return 0
             new_ids = {d.doc_id for d in docs}
             new_vids = [self._vector_id(c) for c in new_chunks]
@@ -549,11 +542,10 @@ class Corpus:
             _build.embed_into(
                 self._store, new_chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=new_vids
             )
-            keep = [i for i, c in enumerate(state.chunks) if c.doc_id not in new_ids]
+            replaced = state.chunks.rows_of_docs(sorted(new_ids))
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced)
             fresh = set(new_vids)
-            stale = [
-                vid for i, vid in enumerate(state.vector_ids) if state.chunks[i].doc_id in new_ids and vid not in fresh
-            ]
+            stale = [vid for r in replaced.tolist() if (vid := state.chunks.vector_id(r)) not in fresh]
             self._commit(keep, new_chunks, new_vids, stale, skipped)
             return len(docs)
 
@@ -565,11 +557,12 @@ class Corpus:
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
             state = self._state
-            gone = {d for d in doc_ids if d in state.doc_rows}
+            gone = {d for d in doc_ids if state.chunks.doc_rows(d) is not None}
             if not gone:
                 return 0
-            keep = [i for i, c in enumerate(state.chunks) if c.doc_id not in gone]
-            stale = [vid for i, vid in enumerate(state.vector_ids) if state.chunks[i].doc_id in gone]
+            removed = state.chunks.rows_of_docs(sorted(gone))
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), removed)
+            stale = [state.chunks.vector_id(r) for r in removed.tolist()]
             self._commit(keep, [], [], stale, [])
             return len(gone)
 
@@ -593,9 +586,9 @@ class Corpus:
         on_disk = _read_manifest(self.path)
         if on_disk.get("generation") == self._manifest.get("generation"):
             return
-        manifest, chunks, vector_ids, bm25, lines = read_generation(self.path, on_disk, self.config)
+        manifest, chunks, bm25 = read_generation(self.path, on_disk, self.config)
         self._manifest = manifest
-        self._state = _State(chunks, bm25, vector_ids, lines)
+        self._state = _State(chunks, bm25)
         self.skipped = _build.read_skipped(self.path / _build.SKIPPED)
 
     def _commit(
@@ -640,6 +633,15 @@ def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:
     path = Path(key).expanduser().absolute()
     check_cross_encoder_folder(path)  # fail before embedding a whole corpus, not after
     return dataclasses.replace(search, reranker=str(path))
+
+
+def _near_chunk_ids(table: ChunkTable, chunk_id: str) -> list[str]:
+    """Chunk ids to suggest for an unknown one: its document's (ids are `<doc_id>#<n>`), else the first 5,000.
+
+    Reading every id of a 200k-chunk table for a hint would cost seconds on an error path.
+    """
+    rows = table.doc_rows(chunk_id.rsplit("#", 1)[0]) or range(min(len(table), 5000))
+    return [table[r].chunk_id for r in rows]
 
 
 def _unknown(kind: str, key: str, known: Iterable[str]) -> str:

@@ -70,7 +70,7 @@ class GrepBuffer:
     first match rarely spans two rows (any candidate row is re-checked on its own text anyway).
     """
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Iterable[str]) -> None:
         encoded = [t.encode("utf-8") for t in texts]
         self.starts: list[int] = []
         offset = 0

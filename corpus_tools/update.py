@@ -32,6 +32,7 @@ from corpus_tools.bm25 import BM25Builder, BM25Index
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import bm25_text
 from corpus_tools.loaders import iter_file_documents
+from corpus_tools.table import ChunkTable
 from corpus_tools.types import Chunk, LoadReport, SkippedFile
 
 if TYPE_CHECKING:
@@ -126,10 +127,9 @@ def remove_old_generations(path: Path, keep: set[str]) -> None:
 
 def read_generation(
     path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[dict[str, Any], list[Chunk], list[str], BM25Index, np.ndarray | None]:
-    """(manifest, chunks, vector ids, BM25, table line of each row) of the generation the manifest names.
+) -> tuple[dict[str, Any], ChunkTable, BM25Index]:
+    """(manifest, chunk table, BM25) of the generation the manifest names.
 
-    The line numbers are None when the table has no segments or deleted lines (row i is line i).
     A writer in another process may commit between our reading the manifest and the files; it
     keeps the previous generation's files, and if even those are gone we re-read the manifest.
     """
@@ -143,19 +143,13 @@ def read_generation(
     raise AssertionError("unreachable")
 
 
-def _read_files(
-    path: Path, files: dict[str, Any], config: CorpusConfig
-) -> tuple[list[Chunk], list[str], BM25Index, np.ndarray | None]:
-    chunks, vector_ids = [], []
-    for name in table_files(files):
-        part, ids = _build.read_chunk_rows(path / name)
-        chunks.extend(part)
-        vector_ids.extend(ids)
-    bm25 = BM25Index.load(path / files["bm25"], config.bm25)
+def _read_files(path: Path, files: dict[str, Any], config: CorpusConfig) -> tuple[ChunkTable, BM25Index]:
     deleted = np.load(path / files["deleted"]) if files.get("deleted") else np.zeros(0, dtype=np.int64)
-    if not files.get("chunk_segments") and not deleted.size:
-        return chunks, vector_ids, bm25, None
-    lines = np.setdiff1d(np.arange(len(chunks), dtype=np.int64), deleted)
+    table = ChunkTable.open([path / name for name in table_files(files)], deleted)
+    bm25 = BM25Index.load(path / files["bm25"], config.bm25)
+    if table.lines is None:
+        return table, bm25
+    lines = table.lines
     terms, offsets = bm25.term_ids()
     vocab = dict(bm25.vocab())
     term_parts, length_parts = [np.asarray(terms)], [np.diff(offsets)]
@@ -166,13 +160,12 @@ def _read_files(
             term_parts.append(seg["terms"])
             length_parts.append(seg["lengths"])
     lengths = np.concatenate(length_parts)
-    if len(lengths) != len(chunks):
-        raise ValueError(f"BM25 term ids cover {len(lengths)} table lines, the table has {len(chunks)}")
+    if len(lengths) != table.n_lines:
+        raise ValueError(f"BM25 term ids cover {len(lengths)} table lines, the table has {table.n_lines}")
     all_offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=all_offsets[1:])
     builder = BM25Builder.from_term_ids(config.bm25, vocab, np.concatenate(term_parts), all_offsets, lines)
-    keep = lines.tolist()
-    return [chunks[i] for i in keep], [vector_ids[i] for i in keep], builder.build(), lines
+    return table, builder.build()
 
 
 @dataclass(frozen=True)
@@ -269,8 +262,7 @@ def commit_generation(
     n_lines = int(old_files.get("lines", len(state.chunks)))
     base_lines = int(old_files.get("base_lines", n_lines))
     lines = state.lines if state.lines is not None else np.arange(len(state.chunks), dtype=np.int64)
-    chunks = [state.chunks[i] for i in keep] + list(new_chunks)
-    vector_ids = [state.vector_ids[i] for i in keep] + list(new_vids)
+    n_rows = len(keep_rows) + len(new_chunks)
     old_vocab_size = len(state.bm25.vocab()) if state.bm25.has_term_ids() else 0
     if state.bm25.has_term_ids():
         builder = BM25Builder.from_index(state.bm25, keep_rows)
@@ -296,13 +288,15 @@ def commit_generation(
         bm25.save(path / files["bm25"])
         bm25 = BM25Index.load(path / files["bm25"], config.bm25)
         written = copy_table(path, table_files(old_files), path / files["chunks"], keep_lines, new_chunks, new_vids)
-        files.update(lines=len(chunks), base_lines=len(chunks))
-        new_lines = None
+        files.update(lines=n_rows, base_lines=n_rows)
+        table = ChunkTable.open([path / files["chunks"]])
     else:
         files = {k: v for k, v in old_files.items() if k != "deleted"}
         written = 0
+        segment = None
         if new_chunks:
             name = f"chunks.{generation}.jsonl"
+            segment = path / name
             sizes: list[int] = []
             _write_atomic(path / name, lambda f: sizes.append(_write_rows(f, new_chunks, new_vids)))
             written = sizes[0]
@@ -311,7 +305,7 @@ def commit_generation(
                 *old_files.get("term_segments", []),
                 _write_term_segment(path, generation, bm25, len(keep), old_vocab_size),
             ]
-        new_lines = np.concatenate([keep_lines, np.arange(n_lines, n_lines + len(new_chunks), dtype=np.int64)])
+        table = state.chunks.derive(keep_rows, segment)
         if dead:
             deleted = np.setdiff1d(np.arange(n_lines, dtype=np.int64), keep_lines)
             files["deleted"] = f"deleted.{generation}.npy"
@@ -322,12 +316,10 @@ def commit_generation(
     if skipped:
         _build.write_skipped(path / _build.SKIPPED, all_skipped)
     manifest.update(files=files, generation=generation, updated_at=_build.now(), previous_files=old_files)
-    _build._set_count_values(
-        manifest, len({c.doc_id for c in chunks}), len(chunks), len(all_skipped), sum(c.n_tokens for c in chunks)
-    )
+    _build._set_count_values(manifest, table.n_docs(), len(table), len(all_skipped), table.n_tokens_total())
     _build.write_json_atomic(path / _build.MANIFEST, manifest)
     remove_old_generations(path, keep=_file_names(files) | _file_names(old_files))
-    return manifest, _State(chunks, bm25, vector_ids, new_lines), all_skipped, written
+    return manifest, _State(table, bm25), all_skipped, written
 
 
 def _write_term_segment(path: Path, generation: int, bm25: BM25Index, first_row: int, old_vocab_size: int) -> str:

@@ -205,8 +205,8 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
         while not stop.is_set():
             try:
                 manifest = _read_manifest(path)
-                manifest, chunks, vector_ids, bm25, _lines = read_generation(path, manifest, config)
-                assert bm25.n_docs == len(chunks) == len(vector_ids) == manifest["chunk_count"]
+                manifest, chunks, bm25 = read_generation(path, manifest, config)
+                assert bm25.n_docs == len(chunks) == len(chunks.vector_ids()) == manifest["chunk_count"]
                 reads[0] += 1
             except BaseException as exc:  # noqa: BLE001 - any failure is the finding
                 errors.append(exc)
@@ -242,7 +242,7 @@ def _disk_files(path: Path) -> dict[str, tuple[int, int]]:
 def _same_state(a: Corpus, b: Corpus, queries=("quokkas lighthouse", "wombats", "bell tower", "harbour")) -> None:
     assert [c.chunk_id for c in a._state.chunks] == [c.chunk_id for c in b._state.chunks]
     assert [c.text for c in a._state.chunks] == [c.text for c in b._state.chunks]
-    assert a._state.vector_ids == b._state.vector_ids
+    assert a._state.chunks.vector_ids() == b._state.chunks.vector_ids()
     for query in queries:
         assert np.allclose(a._state.bm25.scores(query), b._state.bm25.scores(query), atol=1e-5)
 

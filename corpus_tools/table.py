@@ -1,0 +1,271 @@
+"""The chunk table of an opened index, read from its files on demand.
+
+An opened index used to hold every chunk as a Python object (≈ 2.4 KB a chunk with its text,
+metadata and the id dictionaries), so memory grew with the corpus: ≈ 480 MB at 200k chunks
+before a single search. Here the rows stay in the table's JSONL files, memory-mapped, and memory
+holds only numbers per line: where it is (file, byte span), 64-bit hashes of its chunk id, vector
+id and doc id, its position and token count (≈ 60 bytes a line, plus sorted orders for lookups).
+A row is parsed when it is asked for (a few microseconds; the last few thousand are cached).
+
+Hashes are Python's own `hash` of the string (stable within the process, which is all they are
+used for); a lookup by hash is always confirmed against the parsed row, so a collision costs a
+second comparison, never a wrong answer.
+
+Rows and lines: the table's files (base, then delta segments) hold *lines*; the live *rows* are
+those lines minus deleted ones, in order (see update.py). `derive` makes the table of the next
+generation from this one without re-reading the lines it keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import threading
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from corpus_tools.types import Chunk
+
+_CACHE_ROWS = 4096  # parsed rows kept per table (a search touches ~100, an agent episode a few hundred)
+
+
+def _key(text: str) -> int:
+    """The 64-bit lookup key of an id (a function, so tests can force collisions)."""
+    return hash(text)
+
+
+def _row_chunk(row: dict) -> Chunk:
+    return Chunk(row["chunk_id"], row["doc_id"], row["text"], row["position"], row["n_tokens"], row["metadata"])
+
+
+class _Lines:
+    """Per-line numbers of a list of table files (append-only: `extend` adds a file's lines)."""
+
+    def __init__(self) -> None:
+        self.maps: list[mmap.mmap | bytes] = []
+        self.paths: list[Path] = []
+        self.file = np.zeros(0, dtype=np.int32)
+        self.start = np.zeros(0, dtype=np.int64)
+        self.length = np.zeros(0, dtype=np.int64)
+        self.id_hash = np.zeros(0, dtype=np.int64)
+        self.vid_hash = np.zeros(0, dtype=np.int64)
+        self.doc_hash = np.zeros(0, dtype=np.int64)
+        self.position = np.zeros(0, dtype=np.int32)
+        self.n_tokens = np.zeros(0, dtype=np.int32)
+
+    def copy(self) -> _Lines:
+        other = _Lines()
+        other.__dict__.update({k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()})
+        return other
+
+    def extend(self, path: Path) -> None:
+        """Read one table file: one JSON parse per line, keeping only its numbers."""
+        with open(path, "rb") as f:
+            size = f.seek(0, 2)
+            # mmap refuses empty files; an empty segment has no lines to read anyway.
+            data: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        columns: tuple[list[int], ...] = ([], [], [], [], [], [], [])
+        starts, lengths, ids, vids, docs, positions, tokens = columns
+        offset = 0
+        end = len(data)
+        while offset < end:
+            stop = data.find(b"\n", offset)
+            stop = end if stop < 0 else stop + 1
+            row = json.loads(data[offset:stop])
+            starts.append(offset)
+            lengths.append(stop - offset)
+            ids.append(_key(row["chunk_id"]))
+            vids.append(_key(row.get("vector_id") or row["chunk_id"]))
+            docs.append(_key(row["doc_id"]))
+            positions.append(int(row["position"]))
+            tokens.append(int(row["n_tokens"]))
+            offset = stop
+        index = len(self.maps)
+        self.maps.append(data)
+        self.paths.append(path)
+        n = len(starts)
+        self.file = np.concatenate([self.file, np.full(n, index, dtype=np.int32)])
+        self.start = np.concatenate([self.start, np.asarray(starts, dtype=np.int64)])
+        self.length = np.concatenate([self.length, np.asarray(lengths, dtype=np.int64)])
+        self.id_hash = np.concatenate([self.id_hash, np.asarray(ids, dtype=np.int64)])
+        self.vid_hash = np.concatenate([self.vid_hash, np.asarray(vids, dtype=np.int64)])
+        self.doc_hash = np.concatenate([self.doc_hash, np.asarray(docs, dtype=np.int64)])
+        self.position = np.concatenate([self.position, np.asarray(positions, dtype=np.int32)])
+        self.n_tokens = np.concatenate([self.n_tokens, np.asarray(tokens, dtype=np.int32)])
+
+    def raw(self, line: int) -> bytes:
+        start = int(self.start[line])
+        return self.maps[int(self.file[line])][start : start + int(self.length[line])]
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+class ChunkTable(Sequence[Chunk]):
+    """The live rows of an index's chunk table: a read-only sequence of `Chunk`, parsed on demand.
+
+    Row i is line `lines[i]` of the files read in order (all lines when `lines` is None).
+    Thread-safe for readers: the numbers never change after construction, and the sorted lookup
+    orders are built once under a lock.
+    """
+
+    def __init__(self, lines: _Lines, rows: np.ndarray | None) -> None:
+        self._lines = lines
+        self.lines = rows  # table line of each row (None: row i is line i); update.py reads it
+        self._row_lines = rows if rows is not None else np.arange(len(lines), dtype=np.int64)
+        self._lock = threading.Lock()
+        self._orders: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._parse = lru_cache(maxsize=_CACHE_ROWS)(self._parse_line)
+
+    @classmethod
+    def open(cls, paths: Sequence[Path], deleted: np.ndarray | None = None) -> ChunkTable:
+        """The table of `paths` (base first, then segments) without the `deleted` line numbers."""
+        lines = _Lines()
+        for path in paths:
+            lines.extend(Path(path))
+        rows = None
+        if deleted is not None and deleted.size:
+            rows = np.setdiff1d(np.arange(len(lines), dtype=np.int64), deleted)
+        elif len(paths) > 1:
+            rows = np.arange(len(lines), dtype=np.int64)
+        return cls(lines, rows)
+
+    def derive(self, keep: np.ndarray, segment: Path | None) -> ChunkTable:
+        """The next generation's table: rows `keep` of this one, then the lines of `segment` (a new file).
+
+        The kept rows' numbers are reused as they are; only the new segment is read.
+        """
+        lines = self._lines.copy()
+        first_new = len(lines)
+        if segment is not None:
+            lines.extend(segment)
+        kept = self._row_lines[np.asarray(keep, dtype=np.int64)]
+        rows = np.concatenate([kept, np.arange(first_new, len(lines), dtype=np.int64)])
+        return ChunkTable(lines, rows)
+
+    # ------------------------------------------------------------ the sequence
+
+    def __len__(self) -> int:
+        return len(self._row_lines)
+
+    def __getitem__(self, row):  # type: ignore[override]
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        return _row_chunk(self._parse(int(self._row_lines[row])))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        # Streaming: a full pass does not flood the cache of rows a search is using.
+        for line in self._row_lines.tolist():
+            yield _row_chunk(json.loads(self._lines.raw(line)))
+
+    def _parse_line(self, line: int) -> dict:
+        return json.loads(self._lines.raw(line))
+
+    # ------------------------------------------------------------ columns
+
+    def vector_id(self, row: int) -> str:
+        parsed = self._parse(int(self._row_lines[row]))
+        return parsed.get("vector_id") or parsed["chunk_id"]
+
+    def vector_ids(self) -> list[str]:
+        """Every row's vector id (a full pass: for tests and tools, not the search path)."""
+        out = []
+        for line in self._row_lines.tolist():
+            parsed = json.loads(self._lines.raw(line))
+            out.append(parsed.get("vector_id") or parsed["chunk_id"])
+        return out
+
+    def text(self, row: int) -> str:
+        return self._parse(int(self._row_lines[row]))["text"]
+
+    def texts(self) -> Iterator[str]:
+        """Every row's text, streamed in row order."""
+        for line in self._row_lines.tolist():
+            yield json.loads(self._lines.raw(line))["text"]
+
+    def text_view(self) -> Sequence[str]:
+        """The texts as a lazy sequence (what grep scans row by row)."""
+        return _TextView(self)
+
+    @property
+    def n_lines(self) -> int:
+        """Lines across the table's files, deleted ones included."""
+        return len(self._lines)
+
+    def n_tokens_total(self) -> int:
+        return int(self._lines.n_tokens[self._row_lines].sum())
+
+    # ------------------------------------------------------------ lookups
+
+    def _order(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted hashes, the rows in that order) of one hash column, built on first use."""
+        with self._lock:
+            found = self._orders.get(name)
+            if found is None:
+                if name == "doc":
+                    # Rows of a document sorted by position, so a range of this order is doc_rows.
+                    keys = self._lines.doc_hash[self._row_lines]
+                    order = np.lexsort((self._lines.position[self._row_lines], keys))
+                else:
+                    keys = getattr(self._lines, f"{name}_hash")[self._row_lines]
+                    order = np.argsort(keys, kind="stable")
+                found = self._orders[name] = (keys[order], order.astype(np.int64))
+            return found
+
+    def _rows_with_hash(self, name: str, key: str) -> np.ndarray:
+        keys, order = self._order(name)
+        h = _key(key)
+        lo, hi = np.searchsorted(keys, h, side="left"), np.searchsorted(keys, h, side="right")
+        return order[lo:hi]
+
+    def row_of(self, chunk_id: str) -> int | None:
+        """The row of `chunk_id`, or None."""
+        for row in self._rows_with_hash("id", chunk_id).tolist():
+            if self._parse(int(self._row_lines[row]))["chunk_id"] == chunk_id:
+                return row
+        return None
+
+    def row_of_vector(self, vid: str) -> int | None:
+        """The row whose vector id is `vid`, or None (a stale vector of an older generation)."""
+        for row in self._rows_with_hash("vid", vid).tolist():
+            if self.vector_id(row) == vid:
+                return row
+        return None
+
+    def doc_rows(self, doc_id: str) -> list[int] | None:
+        """Rows of `doc_id` in position order, or None for a document the table does not hold."""
+        rows = [r for r in self._rows_with_hash("doc", doc_id).tolist() if self[r].doc_id == doc_id]
+        return rows or None
+
+    def doc_ids(self) -> list[str]:
+        """Document ids in the order their first row appears."""
+        _, first = np.unique(self._lines.doc_hash[self._row_lines], return_index=True)
+        return [self[int(r)].doc_id for r in np.sort(first)]
+
+    def n_docs(self) -> int:
+        return int(np.unique(self._lines.doc_hash[self._row_lines]).size)
+
+    def rows_of_docs(self, doc_ids: Sequence[str]) -> np.ndarray:
+        """Rows of any of `doc_ids` (ascending); unknown ids add nothing."""
+        found = [rows for d in doc_ids if (rows := self.doc_rows(d))]
+        return (
+            np.unique(np.concatenate([np.asarray(r, dtype=np.int64) for r in found]))
+            if found
+            else np.zeros(0, np.int64)
+        )
+
+
+class _TextView(Sequence[str]):
+    def __init__(self, table: ChunkTable) -> None:
+        self._table = table
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __getitem__(self, row):  # type: ignore[override]
+        if isinstance(row, slice):
+            return [self._table.text(i) for i in range(*row.indices(len(self)))]
+        return self._table.text(row)

@@ -1,0 +1,125 @@
+"""An opened index keeps its chunk table on disk, and its BM25 build keeps term ids and matrix there too.
+
+Memory is measured with tracemalloc (Python objects and numpy buffers report to it; memory-mapped
+file pages do not), so the checks are about bytes held by the process, not time.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from corpus_tools import BM25Config, Chunk
+from corpus_tools import bm25 as bm25_module
+from corpus_tools import table as table_module
+from corpus_tools.bm25 import BM25Builder, BM25Index
+from corpus_tools.build import write_chunk_table
+from corpus_tools.table import ChunkTable
+
+
+def _chunks(n: int, text_chars: int = 1000) -> list[Chunk]:
+    filler = "lorem ipsum dolor sit amet " * (text_chars // 27 + 1)
+    return [
+        Chunk(
+            f"doc-{i // 4}#{i % 4}", f"doc-{i // 4}", f"row {i} {filler}"[:text_chars], i % 4, 200, {"title": f"T{i}"}
+        )
+        for i in range(n)
+    ]
+
+
+def test_an_opened_table_holds_numbers_not_rows(tmp_path):
+    chunks = _chunks(4_000)  # ~4 MB of text
+    path = tmp_path / "chunks.jsonl"
+    write_chunk_table(path, chunks)
+    del chunks
+    tracemalloc.start()
+    try:
+        table = ChunkTable.open([path])
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # ~60 bytes of numbers a line (the rows stay in the mapped file); as Chunk objects the same
+    # table held ~2.4 KB a row.
+    assert held < 4_000 * 200, f"{held / 4_000:.0f} bytes a row"
+    assert len(table) == 4_000
+    assert table[1234].text.startswith("row 1234 ")
+    assert table.row_of("doc-308#2") == 1234
+    assert table.doc_rows("doc-308") == [1232, 1233, 1234, 1235]
+    assert table.row_of("doc-308#9") is None and table.doc_rows("nope") is None
+    assert table.n_docs() == 1_000 and table.doc_ids()[:2] == ["doc-0", "doc-1"]
+
+
+def test_lookups_are_confirmed_against_the_row_so_hash_collisions_cannot_mislead(tmp_path, monkeypatch):
+    path = tmp_path / "chunks.jsonl"
+    write_chunk_table(path, _chunks(40, text_chars=50))
+    # Every id, vector id and doc id "collides": only the parsed row can tell them apart.
+    monkeypatch.setattr(table_module, "_key", lambda text: 7)
+    table = ChunkTable.open([path])
+    assert table.row_of("doc-3#1") == 13
+    assert table.doc_rows("doc-3") == [12, 13, 14, 15]
+    assert table.row_of_vector(table.vector_id(21)) == 21
+    assert table.row_of("doc-3#7") is None
+
+
+def test_derive_keeps_rows_and_appends_a_segment(tmp_path):
+    base, segment = tmp_path / "chunks.jsonl", tmp_path / "chunks.1.jsonl"
+    write_chunk_table(base, _chunks(8, text_chars=40))
+    extra = [Chunk("new#0", "new", "a new row", 0, 3, {})]
+    write_chunk_table(segment, extra)
+    table = ChunkTable.open([base]).derive(np.array([0, 1, 2, 3, 6]), segment)
+    assert [c.chunk_id for c in table] == ["doc-0#0", "doc-0#1", "doc-0#2", "doc-0#3", "doc-1#2", "new#0"]
+    assert table.lines.tolist() == [0, 1, 2, 3, 6, 8] and table.n_lines == 9
+    assert table.doc_rows("doc-1") == [4] and table.row_of("new#0") == 5
+    # The same rows as opening both files with the deleted lines.
+    reopened = ChunkTable.open([base, segment], deleted=np.array([4, 5, 7]))
+    assert [c.chunk_id for c in reopened] == [c.chunk_id for c in table]
+
+
+def _texts(n_docs: int, per_doc: int, n_vocab: int, seed: int = 0) -> list[str]:
+    rng = np.random.default_rng(seed)
+    ids = rng.zipf(1.3, (n_docs, per_doc)) % n_vocab
+    return [" ".join(f"w{t}" for t in row) for row in ids]
+
+
+@pytest.mark.parametrize("method", ["lucene", "robertson"])
+def test_a_spilled_bm25_build_scores_as_the_in_memory_one(tmp_path, method):
+    config = BM25Config(method=method, stem=False, stopwords=None)
+    texts = _texts(3_000, 40, 800)
+    in_memory, spilled = BM25Builder(config), BM25Builder(config, spill=tmp_path / "terms.spill")
+    for text in texts:
+        in_memory.add(text)
+        spilled.add(text)
+    in_memory.build().save(tmp_path / "a")
+    spilled.write(tmp_path / "b")
+    assert not (tmp_path / "terms.spill").exists()
+    a, b = BM25Index.load(tmp_path / "a", config), BM25Index.load(tmp_path / "b", config)
+    assert a.n_docs == b.n_docs == 3_000
+    for query in ("w1 w2", "w17 w300 w5", "w799"):
+        assert np.allclose(a.scores(query), b.scores(query))
+    for x, y in zip(a.term_ids(), b.term_ids(), strict=True):
+        assert np.array_equal(x, y)
+
+
+def test_a_spilled_bm25_build_holds_neither_term_ids_nor_matrix(tmp_path, monkeypatch):
+    monkeypatch.setattr(bm25_module, "_BLOCK_DOCS", 512)  # one block's temporaries stay small
+    config = BM25Config(stem=False, stopwords=None)
+    builder = BM25Builder(config, spill=tmp_path / "terms.spill")
+    for text in _texts(20_000, 50, 3_000):
+        builder.add(text)
+    tracemalloc.start()
+    try:
+        builder.write(tmp_path / "bm25")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    on_disk = sum(
+        (tmp_path / "bm25" / name).stat().st_size
+        for name in ("terms.npy", "data.csc.index.npy", "indices.csc.index.npy")
+    )
+    # In memory the term ids and the matrix (~12 MB here) were all held at once.
+    assert peak < 0.3 * on_disk, f"peak {peak / 2**20:.1f} MiB for {on_disk / 2**20:.1f} MiB on disk"
+    index = BM25Index.load(tmp_path / "bm25", config)
+    assert isinstance(index._model.scores["data"], np.memmap)  # searched from the page cache
+    assert index.top("w3", 1)
