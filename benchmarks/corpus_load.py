@@ -10,6 +10,9 @@ Measurements (builds in their own subprocesses, so peak RSS is that job's alone)
             makes copies cheap; replicated text is what the issue allows); then `add` of one new
             document: time and bytes written. With --server the vectors go to a `chroma run`
             server started for the run (its RSS is sampled apart), so the builder's own memory shows.
+  serve     an existing index (--path) opened in a fresh process: open time, RSS and RssAnon after
+            opening and after --limit HotpotQA questions (search, read) and four greps; p50s.
+            With CORPUS_LOAD_CODE the same for older code (the chunk table as Python objects).
   coldstart `context1 search INDEX QUERY` as a fresh process: wall time to the printed result,
             and inside one process the time to import, open the index and run the first search.
   throughput indexing chunks/s with a cold cache next to MiniLM's own encode rate on the same
@@ -122,6 +125,9 @@ class RssSampler:
 
     `ru_maxrss` gives one peak for the whole life of the process; phases (streaming the
     documents in, building BM25, opening the finished index) tell which part grows with the corpus.
+    VmRSS counts the pages of memory-mapped files the process touched (the chunk table, the BM25
+    matrix: page cache the kernel can drop); RssAnon is the memory the process itself owns, so both
+    are kept (`peaks`, `anon_peaks`).
     """
 
     def __init__(self) -> None:
@@ -129,15 +135,16 @@ class RssSampler:
 
         self.phase = "start"
         self.peaks: dict[str, float] = {}
+        self.anon_peaks: dict[str, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     @staticmethod
-    def rss_mb() -> float:
+    def rss_mb(field: str = "VmRSS") -> float:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
         return 0.0
 
@@ -146,8 +153,9 @@ class RssSampler:
             self.sample()
 
     def sample(self) -> None:
-        rss = self.rss_mb()
+        rss, anon = self.rss_mb(), self.rss_mb("RssAnon")
         self.peaks[self.phase] = max(self.peaks.get(self.phase, 0.0), rss)
+        self.anon_peaks[self.phase] = max(self.anon_peaks.get(self.phase, 0.0), anon)
 
     def mark(self, phase: str) -> None:
         self.sample()
@@ -159,6 +167,9 @@ class RssSampler:
         self._thread.join()
         self.sample()
         return {k: round(v, 1) for k, v in self.peaks.items()}
+
+    def anon(self) -> dict[str, float]:
+        return {k: round(v, 1) for k, v in self.anon_peaks.items()}
 
 
 def _io_written() -> int:
@@ -229,23 +240,25 @@ def worker_build(args: argparse.Namespace) -> dict[str, Any]:
     sampler = RssSampler()
     config = CorpusConfig(embedding_cache=str(OUT / "cache"))
     path = Path(args.path)
-    original = build_module.BM25Builder.build
+    # The BM25 phase inside build_index: `write` (term ids spilled to disk) where the code has it.
+    method = "write" if hasattr(build_module.BM25Builder, "write") else "build"
+    original = getattr(build_module.BM25Builder, method)
 
-    def timed_bm25_build(self):  # mark the BM25 phase inside build_index
+    def timed_bm25_build(self, *a):
         sampler.mark("bm25")
         try:
-            return original(self)
+            return original(self, *a)
         finally:
             sampler.mark("finish")
 
-    build_module.BM25Builder.build = timed_bm25_build
+    setattr(build_module.BM25Builder, method, timed_bm25_build)
     sampler.mark("stream")
     started = time.perf_counter()
     corpus = Corpus.build(
         _replicated(args.data_dir, args.unique, args.size), path, config=config, client=client, progress=False
     )
     build_s = time.perf_counter() - started
-    build_module.BM25Builder.build = original
+    setattr(build_module.BM25Builder, method, original)
     sampler.mark("close")  # "finish" covered saving BM25, the manifest, the swap and Corpus.build's open
     corpus.close()
     del corpus
@@ -266,6 +279,7 @@ def worker_build(args: argparse.Namespace) -> dict[str, Any]:
         "open_s": open_s,
         "build_peak_rss_mb": _peak_rss_mb(),
         "phase_peak_rss_mb": peaks,
+        "phase_peak_anon_mb": sampler.anon(),
     }
 
 
@@ -410,6 +424,57 @@ def bench_build(args: argparse.Namespace) -> dict[str, Any]:
     return {"build": rows}
 
 
+# ---------------------------------------------------------------- serving an opened index
+
+
+def worker_serve(args: argparse.Namespace) -> dict[str, Any]:
+    """An opened index serving: open time, memory after open and after the queries, search/read/grep p50."""
+    from corpus_tools import Corpus
+    from eval.loaders import load_benchmark
+
+    questions = [t.query for t in load_benchmark("hotpotqa", args.data_dir).tasks[: args.limit]]
+    rss = RssSampler.rss_mb
+    started = time.perf_counter()
+    corpus = Corpus.open(args.path)
+    open_s = time.perf_counter() - started
+    opened = {"rss_mb": rss(), "anon_mb": rss("RssAnon")}
+    corpus.search("warm up the query encoder", k=10)
+    search_s, read_s, grep_s = [], [], []
+    for question in questions:
+        t0 = time.perf_counter()
+        hits = corpus.search(question, k=10)
+        search_s.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        corpus.read(hits[0].chunk.doc_id)
+        read_s.append(time.perf_counter() - t0)
+    for pattern in ("[0-9]{4}", "the", "magazine", "Which"):
+        t0 = time.perf_counter()
+        corpus.grep(pattern, k=5)
+        grep_s.append(time.perf_counter() - t0)
+    n = len(corpus)
+    corpus.close()
+    return {
+        "code": os.environ.get("CORPUS_LOAD_CODE") or "current",
+        "chunks": n,
+        "open_s": open_s,
+        "opened": opened,
+        "served": {"rss_mb": rss(), "anon_mb": rss("RssAnon")},
+        "search_p50_ms": 1000 * statistics.median(search_s),
+        "search_p95_ms": 1000 * sorted(search_s)[int(0.95 * (len(search_s) - 1))],
+        "read_p50_ms": 1000 * statistics.median(read_s),
+        "grep_p50_ms": 1000 * statistics.median(grep_s),
+        "queries": len(questions),
+    }
+
+
+def bench_serve(args: argparse.Namespace) -> dict[str, Any]:
+    row = run_worker("serve", data_dir=args.data_dir, path=Path(args.path), limit=args.limit)
+    print(json.dumps(row), flush=True)
+    name = "serve-" + Path(args.path).name + ("-old" if os.environ.get("CORPUS_LOAD_CODE") else "") + ".json"
+    (OUT / name).write_text(json.dumps(row, indent=2))
+    return {"serve": [row]}
+
+
 # ---------------------------------------------------------------- cold start
 
 
@@ -506,17 +571,20 @@ def tables(results: dict[str, Any]) -> str:
         built = [r for r in results["build"] if "build_s" in r]
         if built:
             out += [
-                "| chunks | vectors | build | peak RSS: stream in | + BM25 matrix | + save, swap, open "
+                "| chunks | vectors | build | peak RSS (anon): stream in | + BM25 matrix | + save, swap, open "
                 "| reopen in the same process | reopen time | chroma server peak RSS |",
                 "|---|---|---|---|---|---|---|---|---|",
             ]
             for r in built:
-                p = r["phase_peak_rss_mb"]
+                p, a = r["phase_peak_rss_mb"], r.get("phase_peak_anon_mb", {})
+
+                def cell(phase: str, p=p, a=a) -> str:
+                    return f"{p.get(phase, 0):.0f} ({a[phase]:.0f}) MiB" if phase in a else f"{p.get(phase, 0):.0f} MiB"
+
                 server_rss = f"{r['server_peak_rss_mb']:.0f} MiB" if r.get("server") else "–"
                 out.append(
                     f"| {r['chunks']:,} | {'server' if r.get('server') else 'embedded'} | {r['build_s']:.0f} s "
-                    f"| {p.get('stream', 0):.0f} MiB | {p.get('bm25', 0):.0f} MiB "
-                    f"| {p.get('finish', 0):.0f} MiB | {p.get('opened', 0):.0f} MiB | {r['open_s']:.1f} s "
+                    f"| {cell('stream')} | {cell('bm25')} | {cell('finish')} | {cell('opened')} | {r['open_s']:.1f} s "
                     f"| {server_rss} |"
                 )
             out.append("")
@@ -531,6 +599,20 @@ def tables(results: dict[str, Any]) -> str:
                 f"| {r.get('open_rss_mb', 0):.0f} MiB, {r.get('fresh_open_s', 0):.1f} s | {r['add_one_s']:.2f} s "
                 f"| {r['add_wchar_bytes'] / 2**20:.2f} MiB | {r['add_new_file_bytes'] / 1024:.1f} KiB "
                 f"| {r['delete_one_s']:.2f} s | {r['delete_wchar_bytes'] / 2**20:.2f} MiB |"
+            )
+        out.append("")
+    if "serve" in results:
+        out += [
+            "| code | chunks | open | RSS (anon) after open | after queries + grep | search p50 / p95 | read p50 | grep p50 |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for r in results["serve"]:
+            o, v = r["opened"], r["served"]
+            out.append(
+                f"| {Path(r['code']).name} | {r['chunks']:,} | {r['open_s']:.1f} s "
+                f"| {o['rss_mb']:.0f} ({o['anon_mb']:.0f}) MiB | {v['rss_mb']:.0f} ({v['anon_mb']:.0f}) MiB "
+                f"| {r['search_p50_ms']:.0f} / {r['search_p95_ms']:.0f} ms | {r['read_p50_ms']:.1f} ms "
+                f"| {r['grep_p50_ms']:.0f} ms |"
             )
         out.append("")
     if "coldstart" in results:
@@ -579,6 +661,8 @@ def main() -> None:
             "worker-chroma",
             "worker-bm25",
             "worker-open",
+            "worker-serve",
+            "serve",
             "worker-throughput",
         ],
     )

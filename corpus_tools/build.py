@@ -2,8 +2,11 @@
 
 Layout of an index folder:
   manifest.json   format, models, configs, counts, versions, file names (written last)
-  chunks.jsonl    the chunk table, one Chunk per line in row order (grep, read, budgets use it)
-  bm25/           the bm25s index; row i is line i of the chunk table
+  chunks.jsonl    the chunk table, one Chunk per line in row order (grep, read, budgets use it);
+                  an opened index reads its rows on demand (corpus_tools.table), never all at once
+  bm25/           the bm25s index (loaded memory-mapped) and the term ids it was built from; row i
+                  is line i of the chunk table. A build spills the term ids to disk as it streams
+                  and fills the score matrix in mapped files, so its memory does not grow with them
   chroma/         the embedded Chroma store (absent when vectors live on a Chroma server)
   skipped.jsonl   what the loader refused, and why
 
