@@ -364,7 +364,7 @@ class Corpus:
         sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
         query_vector = self.embedder.encode_query([query])[0]  # computed once per search
         dense = [(cid, s) for cid, s in self._dense(state, query_vector, n, where) if cid not in excluded]
-        sparse = [(state.chunks[row].chunk_id, s) for row, s in sparse_future.result()]
+        sparse = [(state.chunks.chunk_id(row), s) for row, s in sparse_future.result()]
         sparse = [(cid, s) for cid, s in sparse if cid not in excluded]
         legs = {Leg.BM25.value: sparse[: cfg.leg_k], Leg.DENSE.value: dense[: cfg.leg_k]}
 
@@ -381,9 +381,12 @@ class Corpus:
             ranks[cid][Leg.FUSED.value] = rank
             scores[cid][Leg.FUSED.value] = float(score)
 
-        candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in fused]
+        # Rows are parsed only for chunks that can be returned: all candidates when a reranker
+        # reads their text, else the top k (ids were resolved and fused without parsing a row).
+        reranking = not isinstance(self.reranker, NoReranker)
+        candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in (fused if reranking else fused[:k])]
         final = [float(s) for _, s in fused]
-        if not isinstance(self.reranker, NoReranker) and candidates:
+        if reranking and candidates:
             rerank_scores = self._rerank(self.reranker, query, candidates, query_vector)
             order = sorted(range(len(candidates)), key=lambda i: (-float(rerank_scores[i]), i))
             for rank, i in enumerate(order, start=1):
@@ -420,7 +423,7 @@ class Corpus:
         n = k + len(excluded)
         if leg is Leg.BM25:
             ranking = [
-                (state.chunks[row].chunk_id, s) for row, s in state.bm25.top(query, n, state.allowed_rows(where))
+                (state.chunks.chunk_id(row), s) for row, s in state.bm25.top(query, n, state.allowed_rows(where))
             ]
         else:
             ranking = self._dense(state, self.embedder.encode_query([query])[0], n, where)
@@ -441,7 +444,7 @@ class Corpus:
         """(chunk_id, cosine) from the vector store, keeping only vectors the current table names."""
         found = self._store.query(query_vector, n, where=where)
         rows = [(state.chunks.row_of_vector(vid), s) for vid, s in found]
-        return [(state.chunks[row].chunk_id, s) for row, s in rows if row is not None]
+        return [(state.chunks.chunk_id(row), s) for row, s in rows if row is not None]
 
     def grep(
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S

@@ -3,9 +3,10 @@
 An opened index used to hold every chunk as a Python object (≈ 2.4 KB a chunk with its text,
 metadata and the id dictionaries), so memory grew with the corpus: ≈ 480 MB at 200k chunks
 before a single search. Here the rows stay in the table's JSONL files, memory-mapped, and memory
-holds only numbers per line: where it is (file, byte span), 64-bit hashes of its chunk id, vector
-id and doc id, its position and token count (≈ 60 bytes a line, plus sorted orders for lookups).
-A row is parsed when it is asked for (a few microseconds; the last few thousand are cached).
+holds per line where it is (file, byte span), 64-bit hashes of its chunk id, vector id and doc
+id, its position and token count, and the ids themselves packed as UTF-8 bytes (≈ 150 bytes a
+line with HotpotQA-style ids). Search resolves and fuses ids without parsing a row; a row's text
+and metadata are parsed when a `Chunk` is asked for (the last few thousand are cached).
 
 Hashes are Python's own `hash` of the string (stable within the process, which is all they are
 used for); a lookup by hash is always confirmed against the parsed row, so a collision costs a
@@ -55,6 +56,11 @@ class _Lines:
         self.doc_hash = np.zeros(0, dtype=np.int64)
         self.position = np.zeros(0, dtype=np.int32)
         self.n_tokens = np.zeros(0, dtype=np.int32)
+        # Ids packed per file: chunk id, then the vector id's suffix after the chunk id (all of it
+        # when it does not start with the chunk id), then the doc id.
+        self.id_blobs: list[bytes] = []
+        self.id_at = np.zeros(0, dtype=np.int64)
+        self.id_len = np.zeros((0, 3), dtype=np.int32)
 
     def copy(self) -> _Lines:
         other = _Lines()
@@ -67,21 +73,34 @@ class _Lines:
             size = f.seek(0, 2)
             # mmap refuses empty files; an empty segment has no lines to read anyway.
             data: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-        columns: tuple[list[int], ...] = ([], [], [], [], [], [], [])
-        starts, lengths, ids, vids, docs, positions, tokens = columns
-        offset = 0
+        columns: tuple[list[int], ...] = ([], [], [], [], [], [], [], [])
+        starts, lengths, ids, vids, docs, positions, tokens, id_at = columns
+        pieces: list[bytes] = []
+        id_len: list[tuple[int, int, int]] = []
+        offset = blob_size = 0
         end = len(data)
         while offset < end:
             stop = data.find(b"\n", offset)
             stop = end if stop < 0 else stop + 1
             row = json.loads(data[offset:stop])
+            chunk_id, doc_id = row["chunk_id"], row["doc_id"]
+            vid = row.get("vector_id") or chunk_id
             starts.append(offset)
             lengths.append(stop - offset)
-            ids.append(_key(row["chunk_id"]))
-            vids.append(_key(row.get("vector_id") or row["chunk_id"]))
-            docs.append(_key(row["doc_id"]))
+            ids.append(_key(chunk_id))
+            vids.append(_key(vid))
+            docs.append(_key(doc_id))
             positions.append(int(row["position"]))
             tokens.append(int(row["n_tokens"]))
+            packed = [chunk_id.encode(), vid.encode(), doc_id.encode()]
+            if vid.startswith(chunk_id):
+                packed[1] = vid[len(chunk_id) :].encode()
+            id_at.append(blob_size)
+            id_len.append(
+                (len(packed[0]), len(packed[1]) if vid.startswith(chunk_id) else -len(packed[1]), len(packed[2]))
+            )
+            pieces.extend(packed)
+            blob_size += sum(len(b) for b in packed)
             offset = stop
         index = len(self.maps)
         self.maps.append(data)
@@ -95,6 +114,21 @@ class _Lines:
         self.doc_hash = np.concatenate([self.doc_hash, np.asarray(docs, dtype=np.int64)])
         self.position = np.concatenate([self.position, np.asarray(positions, dtype=np.int32)])
         self.n_tokens = np.concatenate([self.n_tokens, np.asarray(tokens, dtype=np.int32)])
+        self.id_blobs.append(b"".join(pieces))
+        self.id_at = np.concatenate([self.id_at, np.asarray(id_at, dtype=np.int64)])
+        self.id_len = np.concatenate([self.id_len, np.asarray(id_len, dtype=np.int32).reshape(-1, 3)])
+
+    def ids(self, line: int) -> tuple[str, str, str]:
+        """(chunk id, vector id, doc id) of a line, from the packed ids (no row parsed)."""
+        blob = self.id_blobs[int(self.file[line])]
+        at = int(self.id_at[line])
+        n_id, n_vid, n_doc = (int(x) for x in self.id_len[line])
+        chunk_id = blob[at : at + n_id].decode()
+        at += n_id
+        vid = blob[at : at + abs(n_vid)].decode()
+        vid = chunk_id + vid if n_vid >= 0 else vid
+        at += abs(n_vid)
+        return chunk_id, vid, blob[at : at + n_doc].decode()
 
     def raw(self, line: int) -> bytes:
         start = int(self.start[line])
@@ -166,17 +200,18 @@ class ChunkTable(Sequence[Chunk]):
 
     # ------------------------------------------------------------ columns
 
+    def chunk_id(self, row: int) -> str:
+        return self._lines.ids(int(self._row_lines[row]))[0]
+
     def vector_id(self, row: int) -> str:
-        parsed = self._parse(int(self._row_lines[row]))
-        return parsed.get("vector_id") or parsed["chunk_id"]
+        return self._lines.ids(int(self._row_lines[row]))[1]
+
+    def doc_id(self, row: int) -> str:
+        return self._lines.ids(int(self._row_lines[row]))[2]
 
     def vector_ids(self) -> list[str]:
-        """Every row's vector id (a full pass: for tests and tools, not the search path)."""
-        out = []
-        for line in self._row_lines.tolist():
-            parsed = json.loads(self._lines.raw(line))
-            out.append(parsed.get("vector_id") or parsed["chunk_id"])
-        return out
+        """Every row's vector id."""
+        return [self._lines.ids(line)[1] for line in self._row_lines.tolist()]
 
     def text(self, row: int) -> str:
         return self._parse(int(self._row_lines[row]))["text"]
@@ -224,7 +259,7 @@ class ChunkTable(Sequence[Chunk]):
     def row_of(self, chunk_id: str) -> int | None:
         """The row of `chunk_id`, or None."""
         for row in self._rows_with_hash("id", chunk_id).tolist():
-            if self._parse(int(self._row_lines[row]))["chunk_id"] == chunk_id:
+            if self.chunk_id(row) == chunk_id:
                 return row
         return None
 
@@ -237,13 +272,13 @@ class ChunkTable(Sequence[Chunk]):
 
     def doc_rows(self, doc_id: str) -> list[int] | None:
         """Rows of `doc_id` in position order, or None for a document the table does not hold."""
-        rows = [r for r in self._rows_with_hash("doc", doc_id).tolist() if self[r].doc_id == doc_id]
+        rows = [r for r in self._rows_with_hash("doc", doc_id).tolist() if self.doc_id(r) == doc_id]
         return rows or None
 
     def doc_ids(self) -> list[str]:
         """Document ids in the order their first row appears."""
         _, first = np.unique(self._lines.doc_hash[self._row_lines], return_index=True)
-        return [self[int(r)].doc_id for r in np.sort(first)]
+        return [self.doc_id(int(r)) for r in np.sort(first)]
 
     def n_docs(self) -> int:
         return int(np.unique(self._lines.doc_hash[self._row_lines]).size)
