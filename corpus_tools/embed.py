@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from corpus_tools import query_encoder
 from corpus_tools.models import DEFAULT_EMBEDDING_MODEL, resolve_model_path
 from corpus_tools.readers import path_words
 from corpus_tools.types import Chunk, Embedder
@@ -110,32 +111,48 @@ class MeanPoolingEmbedder:
     them to 1e-5), without importing sentence-transformers, which pulls in scikit-learn and costs
     seconds of every CLI cold start. `load_embedder` uses it only for folders whose module list is
     exactly that (all-MiniLM-L6-v2's); anything else goes to sentence-transformers.
+    Nothing heavy happens at construction: torch and the model load on the first document batch,
+    and on a CPU queries go through `NumpyBertEncoder` (same vectors, no torch), so opening an index
+    and searching it never imports torch.
     """
 
     def __init__(self, path: Path, name: str, max_seq_length: int, device: str | None = None, batch_size: int = 64):
-        import torch
-        from transformers import AutoModel, AutoTokenizer
+        import json
 
         self.path = path
         self.name = name
         self.batch_size = batch_size
         self.max_seq_length = max_seq_length
+        self.dim = int(json.loads((path / "config.json").read_text())["hidden_size"])
+        self._device_name = device
+        self._numpy_queries = (device or "cpu") == "cpu" and query_encoder.supports(path)
+        self._queries: query_encoder.NumpyBertEncoder | None = None
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load_torch(self) -> None:
+        """The torch model and tokenizer, loaded once (call with the lock held)."""
+        if self._model is not None:
+            return
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
         self._torch = torch
         with _quiet_weight_loading():
-            self._tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-            self._model = AutoModel.from_pretrained(str(path), local_files_only=True)
-        self._device = torch.device(device or "cpu")
-        self._model.to(self._device).eval()
-        self.dim = int(self._model.config.hidden_size)
-        self._lock = threading.Lock()
+            self._tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+            model = AutoModel.from_pretrained(str(self.path), local_files_only=True)
+        self._device = torch.device(self._device_name or "cpu")
+        self._model = model.to(self._device).eval()
 
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not len(texts):
             return out
-        torch = self._torch
         # Longest first, as sentence-transformers does: batches of similar length pad little.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        with self._lock:
+            self._load_torch()
+        torch = self._torch
         with self._lock, torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 picked = order[start : start + self.batch_size]
@@ -154,7 +171,12 @@ class MeanPoolingEmbedder:
         return out
 
     def encode_query(self, texts: Sequence[str]) -> np.ndarray:
-        return self._encode(texts)
+        if not self._numpy_queries:
+            return self._encode(texts)
+        with self._lock:
+            if self._queries is None:
+                self._queries = query_encoder.NumpyBertEncoder(self.path, self.max_seq_length)
+        return self._queries.encode(texts)
 
     def encode_document(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts)

@@ -43,22 +43,35 @@ class HFTokenizer:
     """A Hugging Face fast tokenizer behind the `Tokenizer` protocol (thread-safe)."""
 
     def __init__(self, model_path: str | Path | None = None) -> None:
-        from transformers import AutoTokenizer
-
         self.path = resolve_model_path(model_path)
-        self._tok = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
-        # We count and split whole documents, never feed them to the model as one sequence, so
-        # transformers' "sequence length is longer than the specified maximum" warning is noise.
-        self._tok.model_max_length = 1 << 60
+        self._tok = None
+        self._fast = None
+        if (self.path / "tokenizer.json").is_file():
+            # The `tokenizers` library directly: the same tokenizer transformers' fast one wraps,
+            # without importing transformers (and torch with it: ~3 s of a CLI cold start).
+            from corpus_tools.query_encoder import load_tokenizer
+
+            self._fast = load_tokenizer(self.path)
+        else:
+            from transformers import AutoTokenizer
+
+            self._tok = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+            # We count and split whole documents, never feed them to the model as one sequence, so
+            # transformers' "sequence length is longer than the specified maximum" warning is noise.
+            self._tok.model_max_length = 1 << 60
         # Fast tokenizers are not safe to call from several threads at once.
         self._lock = threading.Lock()
 
     def count(self, text: str) -> int:
         with self._lock:
+            if self._fast is not None:
+                return len(self._fast.encode(text, add_special_tokens=False).ids)
             return len(self._tok(text, add_special_tokens=False, truncation=False)["input_ids"])
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
         with self._lock:
+            if self._fast is not None:
+                return [tuple(span) for span in self._fast.encode(text, add_special_tokens=False).offsets]
             enc = self._tok(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)
         return [tuple(span) for span in enc["offset_mapping"]]
 

@@ -64,17 +64,42 @@ def test_only_plain_mean_pooling_models_skip_sentence_transformers(tmp_path):
 
 
 @pytest.mark.slow
-def test_open_and_search_never_import_sentence_transformers(mini_index):
+def test_open_and_search_never_import_sentence_transformers_torch_or_transformers(mini_index):
     script = (
         "import sys\n"
         f"sys.path.insert(0, {str(REPO)!r})\n"
         "from corpus_tools import Corpus\n"
         f"with Corpus.open({str(mini_index)!r}) as c:\n"
         "    assert c.search('harbour town', k=3)\n"
-        "print(sorted(m for m in ('sentence_transformers', 'sklearn') if m in sys.modules))\n"
+        "print(sorted(m for m in ('sentence_transformers', 'sklearn', 'torch', 'transformers') if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], env={**os.environ, "HF_HUB_OFFLINE": "1"}, capture_output=True, text=True
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_numpy_query_vectors_are_the_torch_ones():
+    """Queries (numpy, no torch) and documents (torch) share one vector space, to float precision."""
+    from corpus_tools.query_encoder import NumpyBertEncoder
+
+    path = default_embedding_model_path()
+    numpy_vectors = NumpyBertEncoder(path, 256).encode(TEXTS)
+    torch_vectors = load_embedder(None).encode_document(TEXTS)
+    assert numpy_vectors.dtype == np.float32
+    assert np.abs(numpy_vectors - torch_vectors).max() < 1e-5
+
+
+def test_the_tokenizers_library_counts_and_splits_as_transformers_does():
+    from transformers import AutoTokenizer
+
+    from corpus_tools.models import HFTokenizer
+
+    ours = HFTokenizer(None)
+    assert ours._fast is not None  # the folder ships tokenizer.json: transformers is not needed
+    theirs = AutoTokenizer.from_pretrained(str(default_embedding_model_path()), local_files_only=True)
+    for text in TEXTS:
+        enc = theirs(text, add_special_tokens=False, truncation=False, return_offsets_mapping=True)
+        assert ours.count(text) == len(enc["input_ids"])
+        assert ours.offsets(text) == [tuple(span) for span in enc["offset_mapping"]]
