@@ -77,10 +77,13 @@ class NumpyBertEncoder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            with self._lock:
+        # One forward pass at a time, as the torch embedder does: a query takes milliseconds, and
+        # many server threads calling into the BLAS library at once is not a path worth trusting
+        # (a 64-client CI run saw wrong search results under load with the forward unlocked).
+        with self._lock:
+            for i, text in enumerate(texts):
                 enc = self._tokenizer.encode(text)
-            out[i] = self._forward(np.asarray(enc.ids, dtype=np.int64), np.asarray(enc.type_ids, dtype=np.int64))
+                out[i] = self._forward(np.asarray(enc.ids, dtype=np.int64), np.asarray(enc.type_ids, dtype=np.int64))
         return out
 
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
