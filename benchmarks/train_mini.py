@@ -85,7 +85,9 @@ def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
     return (turns, prompt / turns, sampled / seconds, cut) if turns and seconds else None
 
 
-def rl_figure(metrics: Path, out: Path) -> None:
+def rl_figure(
+    metrics: Path, out: Path, title: str = "context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores"
+) -> None:
     """Four panels of the CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
     from matplotlib.figure import Figure
 
@@ -99,9 +101,56 @@ def rl_figure(metrics: Path, out: Path) -> None:
         ax.set_title(key.replace("_", " "))
         ax.set_xlabel("step (2 tasks x 4 rollouts)")
         ax.grid(alpha=0.3)
-    fig.suptitle("context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores")
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
+
+
+def _table(rows: list[tuple[str, list[Path]]]) -> None:
+    print("| policy | n | " + " | ".join(COLUMNS) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
+    for name, files in rows:
+        s = _summary_of(files)
+        if s is None:
+            print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
+            continue
+        print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
+
+
+def session5(old: Path, new: Path) -> None:
+    """SFT on 209 selected teacher trajectories (runs/mini4) next to the earlier rows, on the 12
+    held-back tasks of every earlier row and on 24 more held-back tasks (13-36 of the same sample);
+    ten CISPO steps from it (`runs/mini4/run.sh`, `run2.sh`)."""
+    print("Held-back tasks 1-12\n")
+    _table(
+        [
+            ("base SmolLM2-135M (96 tokens)", [old / "base_test.jsonl"]),
+            ("teacher (LLM-free policy)", [old / "teacher_test.jsonl"]),
+            ("SFT, 10 trajectories x 3 epochs", [old / "sft2_192_test.jsonl", old / "sft2_192_4to12_test.jsonl"]),
+            ("SFT + CISPO (10 steps)", [old / "rl_192_test.jsonl"]),
+            ("SFT, 209 trajectories x 1 epoch", [new / "sft_192_test.jsonl"]),
+            ("SFT 209 + CISPO (10 steps)", [new / "rl_192_test.jsonl"]),
+        ]
+    )
+    print("\nHeld-back tasks 13-36\n")
+    _table(
+        [
+            ("teacher (LLM-free policy)", [new / "teacher_13to36.jsonl"]),
+            ("SFT, 209 trajectories x 1 epoch", [new / "sft_192_13to36.jsonl"]),
+            ("SFT 209 + CISPO (10 steps)", [new / "rl_192_13to36.jsonl"]),
+        ]
+    )
+    for name, file in (
+        ("SFT 209, tasks 1-12", "sft_192_test.jsonl"),
+        ("SFT 209, tasks 13-36", "sft_192_13to36.jsonl"),
+        ("SFT 209 + CISPO, tasks 1-12", "rl_192_test.jsonl"),
+    ):
+        cost = _sampling_cost(new / file)
+        if cost is not None:
+            print(
+                f"\n{name}: {cost[0]} turns, {cost[1]:.0f} prompt tokens/turn, {cost[2]:.2f} sampled tokens/s "
+                f"(prefill included), {cost[3]} turns cut by max_new_tokens"
+            )
 
 
 def main() -> None:
@@ -110,7 +159,18 @@ def main() -> None:
     ap.add_argument(
         "--rl-figure", type=Path, help="also draw the RL run's reward/recall/valid-call/entropy curves here"
     )
+    ap.add_argument(
+        "--session5",
+        type=Path,
+        help="the fifth session's run folder (runs/mini4: SFT on 209 trajectories); prints its tables instead",
+    )
     args = ap.parse_args()
+    if args.session5:
+        if args.rl_figure:
+            title = "context1-mini: CISPO from the 209-trajectory SFT adapter, 2 CPU cores"
+            rl_figure(args.session5 / "rl" / "metrics.jsonl", args.rl_figure, title)
+        session5(args.runs, args.session5)
+        return
     if args.rl_figure:
         rl_figure(args.runs / "rl" / "metrics.jsonl", args.rl_figure)
     rows = [

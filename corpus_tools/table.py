@@ -47,7 +47,6 @@ class _Lines:
 
     def __init__(self) -> None:
         self.maps: list[mmap.mmap | bytes] = []
-        self.paths: list[Path] = []
         self.file = np.zeros(0, dtype=np.int32)
         self.start = np.zeros(0, dtype=np.int64)
         self.length = np.zeros(0, dtype=np.int64)
@@ -104,7 +103,6 @@ class _Lines:
             offset = stop
         index = len(self.maps)
         self.maps.append(data)
-        self.paths.append(path)
         n = len(starts)
         self.file = np.concatenate([self.file, np.full(n, index, dtype=np.int32)])
         self.start = np.concatenate([self.start, np.asarray(starts, dtype=np.int64)])

@@ -75,6 +75,13 @@ Turns = Annotated[int, typer.Option(help="Most turns per rollout.", min=1)]
 Docs = Annotated[int, typer.Option(help="Most documents per answer.", min=1)]
 Limit = Annotated[int | None, typer.Option(help="Use only the first N tasks.", min=1)]
 NoProgress = Annotated[bool, typer.Option("--no-progress", help="Hide progress bars.")]
+NoCheckpointing = Annotated[
+    bool,
+    typer.Option(
+        "--no-gradient-checkpointing",
+        help="Keep activations instead of recomputing them: ~25% faster steps, ~2x the memory per datum.",
+    ),
+]
 Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last checkpoint.")]
 
 
@@ -96,6 +103,8 @@ def sft_command(
     batch_size: Annotated[int, typer.Option(min=1)] = 4,
     max_steps: Annotated[int | None, typer.Option(min=1)] = None,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    checkpoint_every: Annotated[int, typer.Option(min=1, help="Save a resumable checkpoint every N steps.")] = 10,
+    no_gradient_checkpointing: NoCheckpointing = False,
     budget: Budget = 2_048,
     max_turns: Turns = 3,
     max_documents: Docs = 3,
@@ -135,7 +144,8 @@ def sft_command(
             epochs=epochs,
             batch_size=batch_size,
             max_steps=max_steps,
-            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank),
+            checkpoint_every=checkpoint_every,
+            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
             seed=seed,
         )
         kept, selection = select_teacher_trajectories(trajs, task_list, config.selection)
@@ -163,6 +173,7 @@ def rl_command(
     scale_std: Annotated[bool, typer.Option("--scale-std", help="Divide advantages by the group std.")] = False,
     max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
     lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    no_gradient_checkpointing: NoCheckpointing = False,
     budget: Budget = 2_048,
     max_turns: Turns = 3,
     max_documents: Docs = 3,
@@ -187,7 +198,7 @@ def rl_command(
             lr=lr,
             scale_advantages_by_std=scale_std,
             max_new_tokens=max_new_tokens,
-            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank),
+            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
             seed=seed,
         )
         result = train_rl(
