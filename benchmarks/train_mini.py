@@ -106,51 +106,81 @@ def rl_figure(
     fig.savefig(out, dpi=110)
 
 
-def _table(rows: list[tuple[str, list[Path]]]) -> None:
-    print("| policy | n | " + " | ".join(COLUMNS) + " |")
-    print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
-    for name, files in rows:
-        s = _summary_of(files)
-        if s is None:
-            print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
+SFT_KEYS = ("loss", "tokens", "step_s", "train_tokens_per_s")
+RL_KEYS = (
+    "reward",
+    "f_beta",
+    "recall",
+    "trajectory_recall",
+    "entropy",
+    "clip_fraction",
+    "groups_used",
+    "rollouts_failed",
+    "valid_tool_call_rate",
+    "turns",
+    "rollout_tokens_per_s",
+    "step_s",
+    "peak_rss_gb",
+)
+
+
+def per_step_tables(runs: Path, parts: tuple[tuple[str, str], ...]) -> None:
+    """A per-step table of each run folder's metrics.jsonl (SFT keys, or RL keys for "rl")."""
+    for label, sub in parts:
+        path = runs / sub / "metrics.jsonl"
+        if not path.is_file():
             continue
-        print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
+        keys = RL_KEYS if sub == "rl" else SFT_KEYS
+        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        print(f"\n{label} per step ({len(lines)} steps)\n")
+        print("| step | " + " | ".join(keys) + " |")
+        print("| ---: | " + " | ".join("---:" for _ in keys) + " |")
+        for r in lines:
+            print(f"| {r['step']} | " + " | ".join(_fmt(r.get(k)) for k in keys) + " |")
 
 
-def session5(old: Path, new: Path) -> None:
-    """SFT on 209 selected teacher trajectories (runs/mini4) next to the earlier rows, on the 12
-    held-back tasks of every earlier row and on 24 more held-back tasks (13-36 of the same sample);
-    ten CISPO steps from it (`runs/mini4/run.sh`, `run2.sh`)."""
-    print("Held-back tasks 1-12\n")
-    _table(
-        [
-            ("base SmolLM2-135M (96 tokens)", [old / "base_test.jsonl"]),
-            ("teacher (LLM-free policy)", [old / "teacher_test.jsonl"]),
-            ("SFT, 10 trajectories x 3 epochs", [old / "sft2_192_test.jsonl", old / "sft2_192_4to12_test.jsonl"]),
-            ("SFT + CISPO (10 steps)", [old / "rl_192_test.jsonl"]),
-            ("SFT, 209 trajectories x 1 epoch", [new / "sft_192_test.jsonl"]),
-            ("SFT 209 + CISPO (10 steps)", [new / "rl_192_test.jsonl"]),
-        ]
-    )
-    print("\nHeld-back tasks 13-36\n")
-    _table(
-        [
-            ("teacher (LLM-free policy)", [new / "teacher_13to36.jsonl"]),
-            ("SFT, 209 trajectories x 1 epoch", [new / "sft_192_13to36.jsonl"]),
-            ("SFT 209 + CISPO (10 steps)", [new / "rl_192_13to36.jsonl"]),
-        ]
-    )
-    for name, file in (
-        ("SFT 209, tasks 1-12", "sft_192_test.jsonl"),
-        ("SFT 209, tasks 13-36", "sft_192_13to36.jsonl"),
-        ("SFT 209 + CISPO, tasks 1-12", "rl_192_test.jsonl"),
-    ):
-        cost = _sampling_cost(new / file)
-        if cost is not None:
+def _rows(path: Path, lo: int, hi: int) -> list[dict]:
+    """Per-task score records lo..hi-1 (0-based) of one evaluation file."""
+    lines = [x for x in path.read_text().splitlines() if x.strip()] if path.is_file() else []
+    return [json.loads(x)["scores"] for x in lines[lo:hi]]
+
+
+def session6(runs: Path) -> None:
+    """The sixth session's run folder (runs/mini5; drivers `run.sh`, `eval.sh`, `eval2.sh`, commands in
+    this module's docstring): SFT on the 122 selected teacher trajectories of 240 train tasks, every
+    policy on the same 36 held-back tasks (sampled with the earlier rows' seed; tasks 13-36 are a
+    second part), then the per-step SFT and RL tables."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from training.rollouts import summarize
+
+    policies = [
+        ("base SmolLM2-135M (192 tokens)", "base_192_test.jsonl"),
+        ("teacher (LLM-free policy)", "teacher_test.jsonl"),
+        ("SFT, 26 steps: 104 of the 122 selected trajectories (192 tokens)", "sft_192_test.jsonl"),
+        ("SFT, 54 steps: 1.8 epochs (192 tokens)", "sft54_192_test.jsonl"),
+        ("SFT 54 steps + CISPO, 10 steps (192 tokens)", "rl_192_test.jsonl"),
+    ]
+    for title, lo, hi in (("tasks 1-12", 0, 12), ("tasks 13-36", 12, 36), ("all 36", 0, 36)):
+        print(f"\nHeld-back {title}\n")
+        print("| policy | n | " + " | ".join(COLUMNS) + " |")
+        print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
+        for name, file in policies:
+            scores = _rows(runs / file, lo, hi)
+            if not scores:
+                print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
+                continue
+            s = summarize(scores)
+            print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
+    for name, file in policies:
+        cost = _sampling_cost(runs / file)
+        if cost is not None and file != "teacher_test.jsonl":
             print(
                 f"\n{name}: {cost[0]} turns, {cost[1]:.0f} prompt tokens/turn, {cost[2]:.2f} sampled tokens/s "
                 f"(prefill included), {cost[3]} turns cut by max_new_tokens"
             )
+    per_step_tables(runs, (("SFT", "sft"), ("CISPO", "rl")))
 
 
 def main() -> None:
@@ -160,16 +190,16 @@ def main() -> None:
         "--rl-figure", type=Path, help="also draw the RL run's reward/recall/valid-call/entropy curves here"
     )
     ap.add_argument(
-        "--session5",
+        "--session6",
         type=Path,
-        help="the fifth session's run folder (runs/mini4: SFT on 209 trajectories); prints its tables instead",
+        help="the sixth session's run folder (runs/mini5: SFT on 122 trajectories); prints its tables instead",
     )
     args = ap.parse_args()
-    if args.session5:
+    if args.session6:
         if args.rl_figure:
-            title = "context1-mini: CISPO from the 209-trajectory SFT adapter, 2 CPU cores"
-            rl_figure(args.session5 / "rl" / "metrics.jsonl", args.rl_figure, title)
-        session5(args.runs, args.session5)
+            title = "context1-mini: CISPO from the sixth session's SFT adapter, 2 CPU cores"
+            rl_figure(args.session6 / "rl" / "metrics.jsonl", args.rl_figure, title)
+        session6(args.session6)
         return
     if args.rl_figure:
         rl_figure(args.runs / "rl" / "metrics.jsonl", args.rl_figure)
@@ -201,38 +231,7 @@ def main() -> None:
         cost = _sampling_cost(args.runs / file.replace("_summary.json", ".jsonl"))
         if cost is not None:
             print(f"| {name} | {cost[0]} | {cost[1]:.0f} | {cost[2]:.2f} | {cost[3]} |")
-    for label, sub, keys in (
-        ("SFT (lr 2e-4)", "sft", ("loss", "tokens", "step_s", "train_tokens_per_s")),
-        ("SFT (lr 1e-3)", "sft2", ("loss", "tokens", "step_s", "train_tokens_per_s")),
-        (
-            "RL",
-            "rl",
-            (
-                "reward",
-                "f_beta",
-                "recall",
-                "trajectory_recall",
-                "entropy",
-                "clip_fraction",
-                "groups_used",
-                "rollouts_failed",
-                "valid_tool_call_rate",
-                "turns",
-                "rollout_tokens_per_s",
-                "step_s",
-                "peak_rss_gb",
-            ),
-        ),
-    ):
-        path = args.runs / sub / "metrics.jsonl"
-        if not path.is_file():
-            continue
-        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-        print(f"\n{label} per step ({len(lines)} steps)\n")
-        print("| step | " + " | ".join(keys) + " |")
-        print("| ---: | " + " | ".join("---:" for _ in keys) + " |")
-        for r in lines:
-            print(f"| {r['step']} | " + " | ".join(_fmt(r.get(k)) for k in keys) + " |")
+    per_step_tables(args.runs, (("SFT (lr 2e-4)", "sft"), ("SFT (lr 1e-3)", "sft2"), ("RL", "rl")))
 
 
 if __name__ == "__main__":
