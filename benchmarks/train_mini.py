@@ -20,6 +20,22 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
     # SFT2 at 192 tokens: tasks 1-3 by run3.sh (sft2_192_test.jsonl), 4-12 by run5.sh (tasks_test_4to12.jsonl)
     $E --adapter runs/mini/sft2/adapter --max-new-tokens 192 --tasks runs/mini/tasks_test_4to12.jsonl --out runs/mini/sft2_192_4to12_test.jsonl
     python benchmarks/train_mini.py --runs runs/mini
+
+Sixth session (`runs/mini5/prep.sh`, `run.sh`, `eval.sh`, `eval2.sh`, `eval3.sh`; 2 CPU cores, no checkpointing):
+
+    python benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,1,2,2,3,4 --seed 0 \
+        --data-dir ../shared/data --out runs/tasks/hotpotqa-offline.jsonl
+    python benchmarks/train_mini_tasks.py --tasks runs/tasks/hotpotqa-offline --n-train 240 --n-test 36 --out runs/mini5
+    R=runs/mini5; E="context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --max-new-tokens 192 $H"
+    context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --backend iterative $H --out $R/teacher_test.jsonl
+    context1 train sft --index $IDX --tasks $R/tasks_train.jsonl --out $R/sft --epochs 1 --lr 1e-3 --batch-size 4 \
+        --no-gradient-checkpointing --checkpoint-every 4 --max-steps 26 $H       # then --epochs 2 --max-steps 54 --resume
+    $E --adapter $R/sft/adapter --out $R/sft_192_test.jsonl          # after 26 steps; sft54_192_test.jsonl after 54
+    $E --limit 12 --out $R/base_192_test.jsonl
+    context1 train rl --index $IDX --tasks $R/tasks_train.jsonl --out $R/rl --init-adapter $R/sft/adapter --steps 10 \
+        --epochs 1 --tasks-per-step 1 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 --no-gradient-checkpointing $H
+    $E --adapter $R/rl/adapter --out $R/rl_192_test.jsonl
+    python benchmarks/train_mini.py --session6 runs/mini5 --rl-figure benchmarks/figures/context1-mini-rl6.png
 """
 
 from __future__ import annotations
@@ -86,7 +102,10 @@ def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
 
 
 def rl_figure(
-    metrics: Path, out: Path, title: str = "context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores"
+    metrics: Path,
+    out: Path,
+    title: str = "context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores",
+    xlabel: str = "step (2 tasks x 4 rollouts)",
 ) -> None:
     """Four panels of the CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
     from matplotlib.figure import Figure
@@ -99,7 +118,7 @@ def rl_figure(
         ax = fig.add_subplot(2, 2, i + 1)
         ax.plot(steps, [r.get(key) for r in rows], marker="o")
         ax.set_title(key.replace("_", " "))
-        ax.set_xlabel("step (2 tasks x 4 rollouts)")
+        ax.set_xlabel(xlabel)
         ax.grid(alpha=0.3)
     fig.suptitle(title)
     fig.tight_layout()
@@ -198,7 +217,7 @@ def main() -> None:
     if args.session6:
         if args.rl_figure:
             title = "context1-mini: CISPO from the sixth session's SFT adapter, 2 CPU cores"
-            rl_figure(args.session6 / "rl" / "metrics.jsonl", args.rl_figure, title)
+            rl_figure(args.session6 / "rl" / "metrics.jsonl", args.rl_figure, title, "step (1 task x 4 rollouts)")
         session6(args.session6)
         return
     if args.rl_figure:

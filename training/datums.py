@@ -14,6 +14,7 @@ reply, so the student learns to write what the teacher wrote in the student's ow
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -95,6 +96,7 @@ def teacher_turn_ids(trajectory: Any, tokenizer: Any, *, tools: Sequence[Any] | 
         known = {k: v for k, v in cfg_dict.items() if k in AgentConfig.__dataclass_fields__}
         tools = tool_schemas(AgentConfig(**known))
     out: list[TurnIds] = []
+    seen_text, seen_ids = "", []  # the previous prompt and reply, as text and as the ids trained on
     for i, step in enumerate(trajectory.steps):
         messages = replay_messages(trajectory, i)
         prompt = render_prompt(tokenizer, messages, tools)
@@ -104,10 +106,43 @@ def teacher_turn_ids(trajectory: Any, tokenizer: Any, *, tools: Sequence[Any] | 
         if not full.startswith(prompt):
             raise ValueError("the chat template does not render the reply as an extension of the prompt")
         reply = _cut_after_end_marker(full[len(prompt) :], tokenizer)
-        prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
-        reply_ids = tokenizer(reply, add_special_tokens=False)["input_ids"]
+        if seen_text and prompt.startswith(seen_text):  # extend the ids, as the backend does at run time
+            prompt_ids = seen_ids + tokenizer(prompt[len(seen_text) :], add_special_tokens=False)["input_ids"]
+        else:  # first turn, or pruning changed what came before
+            prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
+        reply_ids = reply_token_ids(reply, _argument_strings(step.turn.tool_calls), tokenizer)
         out.append((prompt_ids, reply_ids, None))
+        seen_text, seen_ids = prompt + reply, [*prompt_ids, *reply_ids]
     return out
+
+
+def reply_token_ids(reply: str, values: Sequence[str], tokenizer: Any) -> list[int]:
+    """The reply's ids with each argument string value tokenized on its own, the JSON around it apart.
+
+    Why: a student copies a query from the question token by token, and the question's tokens end
+    where its text ends ("... ___." then end-of-turn: `Ġ__`, `_.`). Tokenized whole, the teacher's
+    call merges that end with the JSON's closing quote (`Ġ___`, `."`, `}}`), a sequence the copy
+    never produces; SmolLM2 then stopped mid-string (every "split blank" call of the sixth session's
+    SFT evaluation was invalid). Tokenized piecewise, the trained ids are the copy's ids followed by
+    the closing `"}}`. The text is unchanged: the ids decode to `reply` exactly.
+    """
+    ids: list[int] = []
+    at = 0
+    for value in values:
+        escaped = json.dumps(value, ensure_ascii=False)[1:-1]  # as render_tool_call writes it
+        found = reply.find(escaped, at) if escaped else -1
+        if found < 0:
+            continue
+        for piece in (reply[at:found], escaped):
+            if piece:
+                ids += tokenizer(piece, add_special_tokens=False)["input_ids"]
+        at = found + len(escaped)
+    return ids + (tokenizer(reply[at:], add_special_tokens=False)["input_ids"] if at < len(reply) else [])
+
+
+def _argument_strings(calls: Sequence[Any]) -> list[str]:
+    """String argument values of the calls, in the order `render_tool_call` writes them."""
+    return [v for c in calls if c.parse_error is None for v in dict(c.arguments).values() if isinstance(v, str)]
 
 
 def sft_datums(trajectory: Any, tokenizer: Any, trajectory_index: int = 0) -> list[Datum]:

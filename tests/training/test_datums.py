@@ -58,3 +58,44 @@ def test_trajectory_to_datums_reads_the_recorded_ids() -> None:
 def test_a_trajectory_without_ids_is_refused_for_rl() -> None:
     with pytest.raises(ValueError, match="no recorded token ids"):
         trajectory_to_datums(_traj(ModelTurn(text="answer")), advantage=1.0)
+
+
+def _smollm2_tokenizer():
+    from transformers import AutoTokenizer
+
+    from context1.backends import default_model_path
+
+    path = default_model_path()
+    return AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True)
+
+
+def test_a_copied_query_keeps_the_tokens_it_has_in_the_question() -> None:
+    """A student copies the query from the question token by token; the teacher's call must be trained
+    on those same ids followed by the closing JSON, not on a whole-reply tokenization that merges the
+    query's last character with the closing quote (the sixth session's invalid SFT calls)."""
+    from context1.backends.toolcalls import render_tool_call
+    from context1.types import ToolCall
+    from training.datums import reply_token_ids
+
+    tok = _smollm2_tokenizer()
+    question = 'Which name fills the blank? The film "The Case" was shot for all ___.'
+    call = ToolCall(id="c0", name="search_corpus", arguments={"query": question})
+    reply = render_tool_call(call) + "<|im_end|>"
+    whole = tok(reply, add_special_tokens=False)["input_ids"]
+    ids = reply_token_ids(reply, [question], tok)
+    assert tok.decode(ids) == reply  # the same text, other boundaries
+    assert ids != whole  # tokenized whole, "___." + '"}}' merges across the boundary
+    end_of_question = tok(question, add_special_tokens=False)["input_ids"][-3:]  # the question's last ids
+    escaped = tok(question.replace('"', '\\"'), add_special_tokens=False)["input_ids"]
+    at = next(i for i in range(len(ids)) if ids[i : i + len(escaped)] == escaped)
+    assert ids[at + len(escaped) - 3 : at + len(escaped)] == end_of_question
+    assert tok.convert_ids_to_tokens(ids[at + len(escaped)]).startswith('"')  # then the closing quote
+
+
+def test_reply_ids_without_string_arguments_are_the_whole_tokenization() -> None:
+    from training.datums import reply_token_ids
+
+    tok = _smollm2_tokenizer()
+    reply = '<tool_call>\n{"name": "prune_chunks", "arguments": {"chunk_ids": []}}\n</tool_call><|im_end|>'
+    assert reply_token_ids(reply, [], tok) == tok(reply, add_special_tokens=False)["input_ids"]
+    assert reply_token_ids(reply, ["not in the reply"], tok) == tok(reply, add_special_tokens=False)["input_ids"]
