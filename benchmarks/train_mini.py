@@ -21,21 +21,20 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
     $E --adapter runs/mini/sft2/adapter --max-new-tokens 192 --tasks runs/mini/tasks_test_4to12.jsonl --out runs/mini/sft2_192_4to12_test.jsonl
     python benchmarks/train_mini.py --runs runs/mini
 
-Sixth session (`runs/mini5/prep.sh`, `run.sh`, `eval.sh`, `eval2.sh`, `eval3.sh`; 2 CPU cores, no checkpointing):
+Sixth session (`runs/mini5/prep.sh`, `run.sh`, `eval.sh`, `eval2.sh`, `run_v2.sh`; 2 CPU cores):
 
     python benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,1,2,2,3,4 --seed 0 \
         --data-dir ../shared/data --out runs/tasks/hotpotqa-offline.jsonl
     python benchmarks/train_mini_tasks.py --tasks runs/tasks/hotpotqa-offline --n-train 240 --n-test 36 --out runs/mini5
     R=runs/mini5; E="context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --max-new-tokens 192 $H"
     context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --backend iterative $H --out $R/teacher_test.jsonl
-    context1 train sft --index $IDX --tasks $R/tasks_train.jsonl --out $R/sft --epochs 1 --lr 1e-3 --batch-size 4 \
-        --no-gradient-checkpointing --checkpoint-every 4 --max-steps 26 $H       # then --epochs 2 --max-steps 54 --resume
-    $E --adapter $R/sft/adapter --out $R/sft_192_test.jsonl          # after 26 steps; sft54_192_test.jsonl after 54
     $E --limit 12 --out $R/base_192_test.jsonl
-    context1 train rl --index $IDX --tasks $R/tasks_train.jsonl --out $R/rl --init-adapter $R/sft/adapter --steps 10 \
-        --epochs 1 --tasks-per-step 1 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 --no-gradient-checkpointing $H
-    $E --adapter $R/rl/adapter --out $R/rl_192_test.jsonl
-    python benchmarks/train_mini.py --session6 runs/mini5 --rl-figure benchmarks/figures/context1-mini-rl6.png
+    S="--lr 1e-3 --batch-size 4 --no-gradient-checkpointing --checkpoint-every 4"
+    context1 train sft --index $IDX --tasks $R/tasks_train.jsonl --out $R/sft --epochs 1 --max-steps 26 $S $H
+    $E --adapter $R/sft/adapter --out $R/sft_192_test.jsonl     # then --epochs 2 --max-steps 54 --resume: sft54_*
+    context1 train sft ... --out $R/sft_v2 --teacher-trajectories $R/sft/teacher.jsonl --epochs 1 --max-steps 26 $S $H
+    $E --adapter $R/sft_v2/adapter --out $R/sft_v2_192_test.jsonl
+    python benchmarks/train_mini.py --session6 runs/mini5
 """
 
 from __future__ import annotations
@@ -101,12 +100,7 @@ def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
     return (turns, prompt / turns, sampled / seconds, cut) if turns and seconds else None
 
 
-def rl_figure(
-    metrics: Path,
-    out: Path,
-    title: str = "context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores",
-    xlabel: str = "step (2 tasks x 4 rollouts)",
-) -> None:
+def rl_figure(metrics: Path, out: Path) -> None:
     """Four panels of the CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
     from matplotlib.figure import Figure
 
@@ -118,9 +112,9 @@ def rl_figure(
         ax = fig.add_subplot(2, 2, i + 1)
         ax.plot(steps, [r.get(key) for r in rows], marker="o")
         ax.set_title(key.replace("_", " "))
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel("step (2 tasks x 4 rollouts)")
         ax.grid(alpha=0.3)
-    fig.suptitle(title)
+    fig.suptitle("context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -165,8 +159,8 @@ def _rows(path: Path, lo: int, hi: int) -> list[dict]:
 
 
 def session6(runs: Path) -> None:
-    """The sixth session's run folder (runs/mini5; drivers `run.sh`, `eval.sh`, `eval2.sh`, commands in
-    this module's docstring): SFT on the 122 selected teacher trajectories of 240 train tasks, every
+    """The sixth session's run folder (runs/mini5; commands in this module's docstring): SFT on the
+    122 selected teacher trajectories of 240 train tasks, every
     policy on the same 36 held-back tasks (sampled with the earlier rows' seed; tasks 13-36 are a
     second part), then the per-step SFT and RL tables."""
     import sys
@@ -177,9 +171,9 @@ def session6(runs: Path) -> None:
     policies = [
         ("base SmolLM2-135M (192 tokens)", "base_192_test.jsonl"),
         ("teacher (LLM-free policy)", "teacher_test.jsonl"),
-        ("SFT, 26 steps: 104 of the 122 selected trajectories (192 tokens)", "sft_192_test.jsonl"),
-        ("SFT, 54 steps: 1.8 epochs (192 tokens)", "sft54_192_test.jsonl"),
-        ("SFT 54 steps + CISPO, 10 steps (192 tokens)", "rl_192_test.jsonl"),
+        ("SFT, 26 steps (104 of the 122 selected trajectories), replies tokenized whole", "sft_192_test.jsonl"),
+        ("SFT, 54 steps (1.8 epochs), replies tokenized whole", "sft54_192_test.jsonl"),
+        ("SFT, 26 steps, replies tokenized piecewise (the fix)", "sft_v2_192_test.jsonl"),
     ]
     for title, lo, hi in (("tasks 1-12", 0, 12), ("tasks 13-36", 12, 36), ("all 36", 0, 36)):
         print(f"\nHeld-back {title}\n")
@@ -199,7 +193,7 @@ def session6(runs: Path) -> None:
                 f"\n{name}: {cost[0]} turns, {cost[1]:.0f} prompt tokens/turn, {cost[2]:.2f} sampled tokens/s "
                 f"(prefill included), {cost[3]} turns cut by max_new_tokens"
             )
-    per_step_tables(runs, (("SFT", "sft"), ("CISPO", "rl")))
+    per_step_tables(runs, (("SFT, whole (steps 27-29 ran beside CI)", "sft"), ("SFT, piecewise", "sft_v2")))
 
 
 def main() -> None:
@@ -215,9 +209,6 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.session6:
-        if args.rl_figure:
-            title = "context1-mini: CISPO from the sixth session's SFT adapter, 2 CPU cores"
-            rl_figure(args.session6 / "rl" / "metrics.jsonl", args.rl_figure, title, "step (1 task x 4 rollouts)")
         session6(args.session6)
         return
     if args.rl_figure:
