@@ -32,6 +32,10 @@ _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
 # bm25s's file names for the CSC score matrix (what `bm25s.BM25.load` reads).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
 _COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
+# Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
+# 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
+# mismatch" when two threads open an index at once, e.g. readers while `Corpus.sync` commits).
+NPY_LOCK = threading.Lock()
 
 
 class BM25Tokenizer:
@@ -333,7 +337,8 @@ class BM25Index:
         model = None
         if n_docs and (folder / "params.index.json").exists():
             # Memory-mapped: the score matrix is read from the page cache, not copied into the process.
-            model = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+            with NPY_LOCK:
+                model = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
         index = cls(config, model=model, n_docs=n_docs)
         index._folder = folder
         return index
@@ -358,8 +363,9 @@ class BM25Index:
         if self._terms is None:
             if self._folder is None or not (self._folder / _TERMS).exists():
                 raise FileNotFoundError("this BM25 index has no saved term ids")
-            self._terms = np.load(self._folder / _TERMS, mmap_mode="r")
-            self._offsets = np.load(self._folder / _OFFSETS)
+            with NPY_LOCK:
+                self._terms = np.load(self._folder / _TERMS, mmap_mode="r")
+                self._offsets = np.load(self._folder / _OFFSETS)
         return self._terms, self._offsets
 
     def has_term_ids(self) -> bool:

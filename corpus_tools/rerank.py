@@ -121,7 +121,9 @@ class CrossEncoderReranker:
                 str(self.path), device=self.device or "cpu", local_files_only=True, max_length=self.max_length
             )
         except Exception as exc:  # noqa: BLE001 - transformers raises many types for a broken folder
-            raise ValueError(f"cannot load the CrossEncoder at {str(self.path)!r}: {type(exc).__name__}: {exc}") from exc
+            raise ValueError(
+                f"cannot load the CrossEncoder at {str(self.path)!r}: {type(exc).__name__}: {exc}"
+            ) from exc
         model.eval()
         limit = getattr(model.tokenizer, "model_max_length", 512) or 512
         if self.max_length is None or self.max_length > limit:

@@ -28,7 +28,7 @@ import numpy as np
 
 from corpus_tools import build as _build
 from corpus_tools import readers
-from corpus_tools.bm25 import BM25Builder, BM25Index
+from corpus_tools.bm25 import NPY_LOCK, BM25Builder, BM25Index
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import bm25_text
 from corpus_tools.loaders import iter_file_documents
@@ -144,7 +144,10 @@ def read_generation(
 
 
 def _read_files(path: Path, files: dict[str, Any], config: CorpusConfig) -> tuple[ChunkTable, BM25Index]:
-    deleted = np.load(path / files["deleted"]) if files.get("deleted") else np.zeros(0, dtype=np.int64)
+    deleted = np.zeros(0, dtype=np.int64)
+    if files.get("deleted"):
+        with NPY_LOCK:
+            deleted = np.load(path / files["deleted"])
     table = ChunkTable.open([path / name for name in table_files(files)], deleted)
     bm25 = BM25Index.load(path / files["bm25"], config.bm25)
     if table.lines is None:
@@ -154,7 +157,7 @@ def _read_files(path: Path, files: dict[str, Any], config: CorpusConfig) -> tupl
     vocab = dict(bm25.vocab())
     term_parts, length_parts = [np.asarray(terms)], [np.diff(offsets)]
     for name in files.get("term_segments", []):
-        with np.load(path / name) as seg:
+        with NPY_LOCK, np.load(path / name) as seg:  # an .npz reads each member's header lazily
             for term in seg["new_terms"].tolist():
                 vocab[term] = len(vocab)
             term_parts.append(seg["terms"])
