@@ -35,6 +35,12 @@ Sixth session (`runs/mini5/prep.sh`, `run.sh`, `eval.sh`, `eval2.sh`, `run_v2.sh
     context1 train sft ... --out $R/sft_v2 --teacher-trajectories $R/sft/teacher.jsonl --epochs 1 --max-steps 26 $S $H
     $E --adapter $R/sft_v2/adapter --out $R/sft_v2_192_test.jsonl
     python benchmarks/train_mini.py --session6 runs/mini5
+
+Seventh session: the same, from the corpus, in one resumable driver, then CISPO from the piecewise
+SFT adapter and both adapters on the 36 held-back tasks (`bash benchmarks/train_mini_pipeline.sh
+runs/mini7`; its header has the commands):
+
+    python benchmarks/train_mini.py --session6 runs/mini7 --rl-figure benchmarks/figures/context1-mini-rl7.png
 """
 
 from __future__ import annotations
@@ -100,8 +106,8 @@ def _sampling_cost(path: Path) -> tuple[int, float, float, int] | None:
     return (turns, prompt / turns, sampled / seconds, cut) if turns and seconds else None
 
 
-def rl_figure(metrics: Path, out: Path) -> None:
-    """Four panels of the CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
+def rl_figure(metrics: Path, out: Path, title: str) -> None:
+    """Four panels of a CISPO run, per step: reward, trajectory recall, valid tool-call rate, entropy."""
     from matplotlib.figure import Figure
 
     rows = [json.loads(x) for x in metrics.read_text().splitlines() if x.strip()]
@@ -114,7 +120,7 @@ def rl_figure(metrics: Path, out: Path) -> None:
         ax.set_title(key.replace("_", " "))
         ax.set_xlabel("step (2 tasks x 4 rollouts)")
         ax.grid(alpha=0.3)
-    fig.suptitle("context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores")
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -143,13 +149,20 @@ def per_step_tables(runs: Path, parts: tuple[tuple[str, str], ...]) -> None:
         path = runs / sub / "metrics.jsonl"
         if not path.is_file():
             continue
-        keys = RL_KEYS if sub == "rl" else SFT_KEYS
+        keys = RL_KEYS if sub.startswith("rl") else SFT_KEYS
         lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
         print(f"\n{label} per step ({len(lines)} steps)\n")
         print("| step | " + " | ".join(keys) + " |")
         print("| ---: | " + " | ".join("---:" for _ in keys) + " |")
         for r in lines:
             print(f"| {r['step']} | " + " | ".join(_fmt(r.get(k)) for k in keys) + " |")
+
+
+def _documents_per_answer(path: Path) -> float | None:
+    """Mean number of documents in the final answers of an eval file (the SFT student lists fewer than its teacher)."""
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.is_file() else []
+    counts = [len((r.get("trajectory") or {}).get("documents") or []) for r in lines]
+    return sum(counts) / len(counts) if counts else None
 
 
 def _rows(path: Path, lo: int, hi: int) -> list[dict]:
@@ -174,7 +187,10 @@ def session6(runs: Path) -> None:
         ("SFT, 26 steps (104 of the 122 selected trajectories), replies tokenized whole", "sft_192_test.jsonl"),
         ("SFT, 54 steps (1.8 epochs), replies tokenized whole", "sft54_192_test.jsonl"),
         ("SFT, 26 steps, replies tokenized piecewise (the fix)", "sft_v2_192_test.jsonl"),
+        ("piecewise SFT + CISPO, 10 steps (seventh session)", "rl_v2_192_test.jsonl"),
+        ("piecewise SFT + CISPO, 20 steps (seventh session)", "rl_v2_step20_192_test.jsonl"),
     ]
+    policies = [(name, file) for name, file in policies if (runs / file).is_file()]  # a folder holds some
     for title, lo, hi in (("tasks 1-12", 0, 12), ("tasks 13-36", 12, 36), ("all 36", 0, 36)):
         print(f"\nHeld-back {title}\n")
         print("| policy | n | " + " | ".join(COLUMNS) + " |")
@@ -182,7 +198,6 @@ def session6(runs: Path) -> None:
         for name, file in policies:
             scores = _rows(runs / file, lo, hi)
             if not scores:
-                print(f"| {name} | not run | " + " | ".join("" for _ in COLUMNS) + " |")
                 continue
             s = summarize(scores)
             print(f"| {name} | {int(s['n'])} | " + " | ".join(_fmt(s.get(c)) for c in COLUMNS) + " |")
@@ -193,7 +208,30 @@ def session6(runs: Path) -> None:
                 f"\n{name}: {cost[0]} turns, {cost[1]:.0f} prompt tokens/turn, {cost[2]:.2f} sampled tokens/s "
                 f"(prefill included), {cost[3]} turns cut by max_new_tokens"
             )
-    per_step_tables(runs, (("SFT, whole (steps 27-29 ran beside CI)", "sft"), ("SFT, piecewise", "sft_v2")))
+    print("\nDocuments per final answer (at most 3):")
+    for name, file in policies:
+        per = _documents_per_answer(runs / file)
+        if per is not None:
+            print(f"- {name}: {per:.2f}")
+    for name, file in policies[-2:]:
+        task_changes(runs / "sft_v2_192_test.jsonl", runs / file, name)
+    per_step_tables(
+        runs,
+        (("SFT, whole (steps 27-29 ran beside CI)", "sft"), ("SFT, piecewise", "sft_v2"), ("CISPO", "rl_v2")),
+    )
+
+
+def task_changes(before: Path, after: Path, name: str) -> None:
+    """Task by task, what RL changed against its SFT start: valid-call rate and trajectory recall up/down."""
+    a, b = _rows(before, 0, 10_000), _rows(after, 0, 10_000)
+    if not a or len(a) != len(b):
+        return
+    print(f"\n{name} against its SFT start, task by task ({len(a)} tasks):")
+    for key in ("valid_tool_call_rate", "trajectory_recall", "output_recall", "answer_found"):
+        pairs = [(x.get(key), y.get(key)) for x, y in zip(a, b, strict=True)]
+        pairs = [(x or 0.0, y or 0.0) for x, y in pairs]
+        up, down = sum(y > x for x, y in pairs), sum(y < x for x, y in pairs)
+        print(f"- {key}: up on {up}, down on {down}, same on {len(pairs) - up - down}")
 
 
 def main() -> None:
@@ -209,10 +247,14 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.session6:
+        if args.rl_figure:
+            title = "context1-mini: CISPO from the piecewise SFT adapter, 2 CPU cores"
+            rl_figure(args.session6 / "rl_v2" / "metrics.jsonl", args.rl_figure, title)
         session6(args.session6)
         return
     if args.rl_figure:
-        rl_figure(args.runs / "rl" / "metrics.jsonl", args.rl_figure)
+        title = "context1-mini: CISPO from the SFT adapter, 10 steps on 2 CPU cores"
+        rl_figure(args.runs / "rl" / "metrics.jsonl", args.rl_figure, title)
     rows = [
         ("base SmolLM2-135M", "base_test_summary.json"),
         ("teacher (LLM-free policy)", "teacher_test_summary.json"),

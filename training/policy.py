@@ -7,7 +7,8 @@ copied. After every optimizer step the backend's cached ids / KV cache are dropp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,27 @@ def load_adapter_weights(model: Any, adapter: str | Path) -> None:
     if not weights.is_file():
         raise FileNotFoundError(f"no adapter weights at {str(weights)!r}")
     set_peft_model_state_dict(model, load_file(str(weights)))
+
+
+@contextmanager
+def lora_merged_for_sampling(model: Any) -> Iterator[bool]:
+    """Fold the LoRA deltas into the base weights while rollouts sample; unfold them after.
+
+    Decoding one token at a time on a CPU is bound by per-op overhead, not FLOPs, and an unmerged
+    adapter adds two small matmuls to each of SmolLM2's 210 adapted projections: merged, rollouts
+    sample ~1.5x faster (benchmarks/README.md, issue 9). Only in fp32: unmerging subtracts the
+    same delta again, which in fp32 moves a base weight by at most an ulp, but in bf16 by ~0.4 %
+    per step, so bf16 models sample unmerged. The sampler's logprobs then differ from the
+    trainer's by rounding only, which the CISPO ratio absorbs. Yields whether it merged.
+    """
+    merge = hasattr(model, "merge_adapter") and all(p.dtype == torch.float32 for p in model.parameters())
+    if merge:
+        model.merge_adapter()
+    try:
+        yield merge
+    finally:
+        if merge:
+            model.unmerge_adapter()
 
 
 def trainable_parameters(model: Any) -> list[torch.nn.Parameter]:

@@ -29,6 +29,7 @@ from training.datums import trajectory_to_datums
 from training.policy import (
     LoRAConfig,
     load_adapter_weights,
+    lora_merged_for_sampling,
     load_policy,
     make_optimizer,
     pad_datums,
@@ -244,19 +245,21 @@ def train_rl(
         rewards: list[list[float]] = []
         breakdowns = []
         t_roll = time.perf_counter()
-        for ti, task in enumerate(chosen):
-            group, rs = [], []
-            for g in range(config.group_size):
-                ro = run_rollout(corpus, policy, task, agent_config, rollout_seed(config.seed, step, ti, g))
-                group.append(ro)
-                if ro.failed:
-                    rs.append(0.0)
-                    continue
-                b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
-                breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
-                rs.append(b.reward)
-            groups.append(group)
-            rewards.append(rs)
+        with lora_merged_for_sampling(model):
+            for ti, task in enumerate(chosen):
+                group, rs = [], []
+                for g in range(config.group_size):
+                    ro = run_rollout(corpus, policy, task, agent_config, rollout_seed(config.seed, step, ti, g))
+                    group.append(ro)
+                    if ro.failed:
+                        rs.append(0.0)
+                        continue
+                    b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
+                    breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
+                    rs.append(b.reward)
+                groups.append(group)
+                rewards.append(rs)
+        policy.reset()  # the KV cache of the last rollout was computed with the merged weights
         roll_s = time.perf_counter() - t_roll
         datums, counts = build_batch(groups, rewards, config.scale_advantages_by_std)
         too_long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]

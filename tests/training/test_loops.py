@@ -142,3 +142,35 @@ def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_pa
     assert result.trajectory.steps[0].turn.token_ids is not None
     with pytest.raises(FileNotFoundError, match="adapter_config.json"):
         make_backend("transformers", adapter=tmp_path / "nothing-here")
+
+
+def test_rollouts_sample_with_the_adapter_merged_and_the_weights_come_back(policy) -> None:
+    from training.policy import lora_merged_for_sampling
+
+    model = policy.model
+    with torch.no_grad():  # a non-zero adapter, else merging changes nothing
+        for name, p in model.named_parameters():
+            if "lora_B" in name:
+                p.add_(0.01 * torch.randn_like(p))
+    base = {n: p.detach().clone() for n, p in model.named_parameters() if "base_layer" in n}
+    ids = torch.tensor([list(range(200, 240))])
+    with torch.no_grad():
+        unmerged = model(input_ids=ids).logits
+        with lora_merged_for_sampling(model) as merged:
+            assert merged
+            inside = model(input_ids=ids).logits
+            # the deltas are really in the base weights while sampling
+            assert any(not torch.equal(p, base[n]) for n, p in model.named_parameters() if n in base)
+    # the same distribution up to fp32 rounding through 30 layers (what the CISPO ratio sees)
+    assert torch.allclose(unmerged.log_softmax(-1), inside.log_softmax(-1), atol=1e-3)
+    for n, p in model.named_parameters():
+        if n in base:
+            assert torch.allclose(p, base[n], atol=1e-6), n
+    # bf16 weights would drift by an ulp of bf16 each step: those sample unmerged
+    from peft import LoraConfig, get_peft_model
+
+    tiny = get_peft_model(torch.nn.Sequential(torch.nn.Linear(4, 4)), LoraConfig(r=2, target_modules=["0"]))
+    with lora_merged_for_sampling(tiny) as merged:
+        assert merged
+    with lora_merged_for_sampling(tiny.to(torch.bfloat16)) as merged:
+        assert not merged
