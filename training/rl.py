@@ -29,8 +29,8 @@ from training.datums import trajectory_to_datums
 from training.policy import (
     LoRAConfig,
     load_adapter_weights,
-    lora_merged_for_sampling,
     load_policy,
+    lora_merged_for_sampling,
     make_optimizer,
     pad_datums,
     token_logprobs,
