@@ -179,14 +179,28 @@ def rl_command(
     max_documents: Docs = 3,
     limit: Limit = None,
     seed: Annotated[int, typer.Option()] = 0,
+    sampler: Annotated[
+        str,
+        typer.Option(
+            help="Who samples the rollouts: the policy itself (transformers) or an in-process vLLM engine "
+            "(vllm: a GPU, pip install 'context1[gpu]', --model a HF folder; only the adapter is reloaded after each update)."
+        ),
+    ] = "transformers",
+    sampler_gpu_memory: Annotated[
+        float, typer.Option(help="vLLM's gpu_memory_utilization (the trainer shares the GPU).", min=0.05, max=0.95)
+    ] = 0.3,
     resume: Resume = False,
     no_progress: NoProgress = False,
 ) -> None:
-    """CISPO RL with rollouts through context1 episodes on the transformers backend."""
+    """CISPO RL with rollouts through context1 episodes (sampled by the policy, or by vLLM)."""
     with _clean_errors():
         from training.policy import LoRAConfig
         from training.rl import RLConfig, train_rl
 
+        if sampler not in ("transformers", "vllm"):
+            raise CommandError(f"unknown sampler {sampler!r}; choose transformers or vllm")
+        if sampler == "vllm" and (model is None or not Path(model).is_dir()):
+            raise CommandError("--sampler vllm needs --model, a local Hugging Face model folder (its LoRA support does not cover the bundled GGUF)")
         task_list = _tasks(tasks, limit)
         corpus = _open(index)
         config = RLConfig(
@@ -201,6 +215,14 @@ def rl_command(
             lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
             seed=seed,
         )
+        rollout_sampler = None
+        if sampler == "vllm":
+            from context1.backends.vllm_backend import VLLMBackend
+
+            engine = {"enable_lora": True, "max_lora_rank": lora_rank, "gpu_memory_utilization": sampler_gpu_memory}
+            rollout_sampler = VLLMBackend(
+                str(model), max_new_tokens=max_new_tokens, temperature=1.0, seed=seed, engine_kwargs=engine
+            )
         result = train_rl(
             corpus,
             task_list,
@@ -212,6 +234,7 @@ def rl_command(
             device=device,
             resume=resume,
             progress=not no_progress,
+            sampler=rollout_sampler,
         )
         last = result.metrics[-1] if result.metrics else {}
         typer.echo(f"RL: {result.steps} steps; last reward {last.get('reward')}; adapter in {result.out / 'adapter'}")

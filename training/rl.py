@@ -7,14 +7,20 @@ survivors and groups with identical rewards → group-centred advantages → dat
 every pruning break) → `substeps` optimizer steps, each on its share of the datums, with the
 CISPO loss (training.cispo) token-mean normalised over that share. Checkpoint after every step.
 
+Rollouts are sampled by the policy itself (the transformers backend, LoRA merged while sampling)
+or by a separate `sampler` with `load_adapter` (the vLLM backend on a GPU): after every update only
+the LoRA adapter is saved and handed to it (`publish_adapter`), and it drops its prefix cache.
+
 Scale: defaults are the reference's (128 tasks × 8 rollouts, 4 substeps, lr 1e-5, LoRA 32); on a
 CPU run them far smaller (`context1 train rl --tasks-per-step 2 --group-size 4`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -173,6 +179,22 @@ def cispo_update(
     }
 
 
+def publish_adapter(model: Any, sampler: Any, folder: Path, step: int) -> Path:
+    """Save only the policy's LoRA adapter under `folder/step-N` and point `sampler` at it.
+
+    A folder per step, because an engine may read the adapter lazily at its next request; the
+    one before is kept for that reason and older ones are removed.
+    """
+    target = folder / f"step-{step:05d}"
+    if target.exists():  # a step redone after a kill
+        shutil.rmtree(target)
+    model.save_pretrained(str(target))
+    sampler.load_adapter(str(target))
+    for old in sorted(folder.glob("step-*"))[:-2]:
+        shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
 def train_rl(
     corpus: Any,
     tasks: Sequence[Task],
@@ -187,6 +209,7 @@ def train_rl(
     progress: bool = True,
     doc_text: Any = None,
     policy: Any = None,
+    sampler: Any = None,
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
@@ -194,6 +217,9 @@ def train_rl(
     doc_text: doc id → text for the final-answer bonus; None reads the corpus (eval.runners.corpus_texts).
     policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks);
         its adapter weights are replaced by the checkpoint's when resuming.
+    sampler: a backend with `load_adapter(folder)` that samples the rollouts instead of the policy
+        (context1.backends.vllm_backend.VLLMBackend); it is given the policy's adapter before the
+        first step and after every update.
     """
     from tqdm import tqdm
 
@@ -227,6 +253,8 @@ def train_rl(
     # Rollouts sample in eval mode: a policy handed over in train mode (e.g. straight from
     # train_sft) would generate without the KV cache (gradient checkpointing turns it off in train mode).
     model.eval()
+    if sampler is not None and not callable(getattr(sampler, "load_adapter", None)):
+        raise TypeError(f"sampler {type(sampler).__name__} has no load_adapter(folder): it could not follow the policy")
     optimizer = make_optimizer(model, config.lr)
     start = 0
     if resuming:
@@ -234,6 +262,8 @@ def train_rl(
         optimizer.load_state_dict(state["optimizer"])
         start = int(state["step"])
     pad = policy.tokenizer.pad_token_id if policy.tokenizer.pad_token_id is not None else 0
+    if sampler is not None:
+        publish_adapter(model, sampler, run.out / "sampler_adapter", start)
     bar = tqdm(range(start, config.steps), desc="rl", disable=not progress, initial=start, total=config.steps)
     for step in bar:
         t_step = time.perf_counter()
@@ -245,11 +275,12 @@ def train_rl(
         rewards: list[list[float]] = []
         breakdowns = []
         t_roll = time.perf_counter()
-        with lora_merged_for_sampling(model):
+        with lora_merged_for_sampling(model) if sampler is None else contextlib.nullcontext():
             for ti, task in enumerate(chosen):
                 group, rs = [], []
                 for g in range(config.group_size):
-                    ro = run_rollout(corpus, policy, task, agent_config, rollout_seed(config.seed, step, ti, g))
+                    seed = rollout_seed(config.seed, step, ti, g)
+                    ro = run_rollout(corpus, sampler or policy, task, agent_config, seed)
                     group.append(ro)
                     if ro.failed:
                         rs.append(0.0)
@@ -268,6 +299,8 @@ def train_rl(
         if datums:
             upd = cispo_update(model, optimizer, datums, config, pad, policy.device, step + 1, run.out)
         policy.reset()  # the weights changed: no cached ids / KV cache from the old policy
+        if sampler is not None and datums:
+            publish_adapter(model, sampler, run.out / "sampler_adapter", step + 1)
         sampled = sum(cs["sampled_tokens"] for _, cs in breakdowns)
         calls = sum(cs["calls"] for _, cs in breakdowns)
         turns = sum(cs["turns"] for _, cs in breakdowns)

@@ -161,6 +161,25 @@ def template_supports_tools(chat_template: str | None) -> bool:
     return bool(chat_template) and re.search(r"\btools\b", chat_template) is not None
 
 
+def chat_for_template(
+    tokenizer: Any,
+    messages: Sequence[Message],
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    tools_in_prompt: bool | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The chat dicts and template kwargs a Hugging Face chat template is rendered with.
+
+    tools_in_prompt: None decides from the template (`template_supports_tools`); True always
+    describes tools in the system prompt and folds tool results into user turns.
+    """
+    if tools_in_prompt is None:
+        tools_in_prompt = not template_supports_tools(getattr(tokenizer, "chat_template", None))
+    if tools_in_prompt:
+        return list(messages_with_tools_in_prompt(messages, tools)), {}
+    return messages_for_native_template(messages), ({"tools": [dict(t) for t in tools]} if tools else {})
+
+
 def render_prompt(
     tokenizer: Any,
     messages: Sequence[Message],
@@ -169,19 +188,8 @@ def render_prompt(
     tools_in_prompt: bool | None = None,
 ) -> str:
     """Render a conversation with a Hugging Face tokenizer's chat template, ending in the
-    assistant generation prompt.
-
-    tools_in_prompt: None decides from the template (`template_supports_tools`); True always
-    describes tools in the system prompt and folds tool results into user turns.
-    """
-    if tools_in_prompt is None:
-        tools_in_prompt = not template_supports_tools(getattr(tokenizer, "chat_template", None))
-    if tools_in_prompt:
-        chat: list[dict[str, Any]] = list(messages_with_tools_in_prompt(messages, tools))
-        kwargs: dict[str, Any] = {}
-    else:
-        chat = messages_for_native_template(messages)
-        kwargs = {"tools": [dict(t) for t in tools]} if tools else {}
+    assistant generation prompt (`chat_for_template` says how tools are given)."""
+    chat, kwargs = chat_for_template(tokenizer, messages, tools, tools_in_prompt=tools_in_prompt)
     return tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True, **kwargs)
 
 

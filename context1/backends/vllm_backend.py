@@ -10,6 +10,14 @@ and their logprobs. By default the engine is started with `logprobs_mode="proces
 tokens were drawn from — the same quantity TransformersBackend records. Override through
 `engine_kwargs` (e.g. {"logprobs_mode": "raw_logprobs"}) for untempered model logprobs.
 
+Token in, token out across turns as in the transformers backend (`token_ids.PromptExtender`).
+
+As RL's sampler (`train_rl(..., sampler=VLLMBackend(..., engine_kwargs={"enable_lora": True}))`):
+after every policy update the trainer saves only the LoRA adapter and calls `load_adapter`, which
+samples with it from then on under a new LoRA id (vLLM caches adapters by id) and resets the prefix
+cache (its KV blocks were computed by the previous policy). Not run here: no GPU on this project's
+machines; the wiring is tested against a stand-in engine (tests/training/test_vllm_sampler.py).
+
 To serve many processes instead, run `vllm serve` and use OpenAIBackend (docs/backends.md).
 """
 
@@ -21,7 +29,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from context1.backends.toolcalls import render_prompt
+from context1.backends.token_ids import PromptExtender, stop_token_ids
+from context1.backends.toolcalls import chat_for_template, render_prompt
 from context1.backends.transformers_local import turn_from_tokens
 from context1.types import BackendError, Message, ModelTurn
 
@@ -44,8 +53,10 @@ class VLLMBackend:
         stream of per-request seeds (each request gets its own, so k copies made with
         `with_seed` sample independently and reproducibly).
     tools_in_prompt: None decides from the chat template (see toolcalls.render_prompt).
-    engine_kwargs: passed to `vllm.LLM` (gpu_memory_utilization, max_model_len, dtype, ...).
+    engine_kwargs: passed to `vllm.LLM` (gpu_memory_utilization, max_model_len, dtype, ...;
+        enable_lora=True and max_lora_rank for `load_adapter`).
     llm: an already built `vllm.LLM` to share between backends (engine_kwargs then ignored).
+    adapter: a LoRA adapter folder to sample with from the start (see `load_adapter`).
     """
 
     def __init__(
@@ -59,6 +70,7 @@ class VLLMBackend:
         tools_in_prompt: bool | None = None,
         engine_kwargs: Mapping[str, Any] | None = None,
         llm: Any = None,
+        adapter: str | None = None,
     ) -> None:
         self._vllm = _import_vllm()
         self.model_path = model_path
@@ -73,6 +85,12 @@ class VLLMBackend:
         self.llm = llm
         self.tokenizer = llm.get_tokenizer()
         self._seeds = random.Random(seed)
+        self._stop_ids = stop_token_ids(self.tokenizer)
+        self._ids = PromptExtender(self.tokenizer, self._stop_ids)
+        self._lora: Any = None  # the LoRARequest every generate call passes (None: base weights)
+        self._lora_serial = 0
+        if adapter is not None:
+            self.load_adapter(adapter)
 
     @property
     def name(self) -> str:
@@ -86,23 +104,51 @@ class VLLMBackend:
         clone = copy.copy(self)
         clone.seed = seed
         clone._seeds = random.Random(seed)
+        clone._ids = PromptExtender(self.tokenizer, self._stop_ids)  # each copy is its own conversation
         return clone
+
+    def load_adapter(self, path: str) -> None:
+        """Sample with the LoRA adapter folder `path` from now on (RL: after every policy update).
+
+        Only the adapter travels; the engine needs enable_lora=True (and max_lora_rank at least
+        the adapter's rank). A fresh id makes vLLM load these weights rather than its cached copy
+        of an earlier adapter; the prefix cache and the last turn's ids are dropped (`reset`).
+        """
+        from pathlib import Path
+
+        if not (Path(path) / "adapter_config.json").is_file():
+            raise FileNotFoundError(f"no PEFT adapter at {str(path)!r} (expected adapter_config.json)")
+        lora_request = _import_lora_request()
+        self._lora_serial += 1
+        self._lora = lora_request(f"policy-{self._lora_serial}", self._lora_serial, str(path))
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the last turn's ids and the engine's prefix cache (the weights changed)."""
+        self._ids.reset()
+        reset_cache = getattr(self.llm, "reset_prefix_cache", None)
+        if reset_cache is not None and reset_cache() is False:  # older vLLM returns None
+            raise BackendError("vLLM could not reset its prefix cache (requests still running?)")
 
     def render(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> str:
         return render_prompt(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
         start = time.perf_counter()
-        prompt_ids = self.tokenizer(self.render(messages, tools), add_special_tokens=False)["input_ids"]
+        chat, kwargs = chat_for_template(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
+        prompt_ids = self._ids.prompt(chat, kwargs, tools, extend=True)
         params = self._vllm.SamplingParams(
             temperature=self.temperature,
             top_p=self.top_p,
             max_tokens=self.max_new_tokens,
             seed=self._seeds.randrange(2**31),
             logprobs=0,  # 0 = only the sampled token's logprob
+            stop_token_ids=sorted(self._stop_ids),  # <|im_end|> too, not only the config's eos
         )
         try:
-            (result,) = self.llm.generate([{"prompt_token_ids": list(prompt_ids)}], params, use_tqdm=False)
+            (result,) = self.llm.generate(
+                [{"prompt_token_ids": list(prompt_ids)}], params, use_tqdm=False, lora_request=self._lora
+            )
         except Exception as exc:  # engine failures (OOM, prompt longer than max_model_len, ...)
             raise BackendError(f"vLLM generation failed: {type(exc).__name__}: {exc}") from exc
         completion = result.outputs[0]
@@ -110,6 +156,9 @@ class VLLMBackend:
         logprobs = None
         if completion.logprobs is not None:
             logprobs = [float(step[tok].logprob) for step, tok in zip(completion.logprobs, token_ids, strict=False)]
+        # Where vLLM leaves the stop token out of token_ids, the extender closes the turn with the
+        # template's end-of-turn token as a prompt token, as for a turn cut off by max_tokens.
+        self._ids.record(prompt_ids, token_ids)
         return turn_from_tokens(
             self.tokenizer,
             prompt_ids,
@@ -118,3 +167,11 @@ class VLLMBackend:
             None if completion.finish_reason is None else str(completion.finish_reason),  # "stop" / "length"
             time.perf_counter() - start,
         )
+
+
+def _import_lora_request() -> Any:
+    try:
+        from vllm.lora.request import LoRARequest
+    except ImportError as exc:
+        raise ImportError(f"{_INSTALL_HINT} ({exc})") from exc
+    return LoRARequest
