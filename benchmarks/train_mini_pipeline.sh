@@ -10,7 +10,8 @@
 # Settings are the sixth session's (benchmarks/README.md): HotpotQA paragraphs as the corpus,
 # datagen v1 offline tasks (seed 0), 240 train / 36 held-back multi-hop tasks (seed 9), harness
 # budget 2,048, 2 turns, 192 new tokens, greedy evaluation. RL_STEPS (default 10) CISPO steps of
-# 2 tasks x 4 rollouts from the piecewise SFT adapter.
+# 2 tasks x 4 rollouts from the piecewise SFT adapter; a later RL_STEPS=20 run resumes the same run
+# and evaluates its adapter apart (rl_v2_step20_192_test.jsonl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: train_mini_pipeline.sh RUN_FOLDER}
@@ -52,13 +53,16 @@ fi
 if [ ! -f "$R/rl_v2/adapter/adapter_config.json" ] || [ "$(wc -l < "$R/rl_v2/metrics.jsonl")" -lt "$RL_STEPS" ]; then
     stamp "CISPO, $RL_STEPS steps"
     $C1 train rl --index "$IDX" --tasks "$R/tasks_train.jsonl" --out "$R/rl_v2" --init-adapter "$R/sft_v2/adapter" \
-        --steps "$RL_STEPS" --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 $H \
+        --steps "$RL_STEPS" --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 \
+        --no-gradient-checkpointing $H \
         $( [ -d "$R/rl_v2/checkpoint" ] && echo --resume )
 fi
 E="$E --max-new-tokens 192"
-if [ ! -s "$R/rl_v2_192_test_summary.json" ]; then
-    stamp "CISPO adapter on held-back"
-    $E --adapter "$R/rl_v2/adapter" --out "$R/rl_v2_192_test.jsonl" > "$R/rl_v2_192_test_summary.json"
+RL_EVAL=$R/rl_v2_192_test  # the 10-step adapter; other step counts get their own name
+[ "$RL_STEPS" = 10 ] || RL_EVAL=$R/rl_v2_step${RL_STEPS}_192_test
+if [ ! -s "${RL_EVAL}_summary.json" ]; then
+    stamp "CISPO adapter ($RL_STEPS steps) on held-back"
+    $E --adapter "$R/rl_v2/adapter" --out "$RL_EVAL.jsonl" > "${RL_EVAL}_summary.json"
 fi
 if [ ! -s "$R/sft_v2_192_test_summary.json" ]; then
     stamp "SFT adapter on held-back"

@@ -100,7 +100,7 @@ def lora_merged_for_sampling(model: Any) -> Iterator[bool]:
 
     Decoding one token at a time on a CPU is bound by per-op overhead, not FLOPs, and an unmerged
     adapter adds two small matmuls to each of SmolLM2's 210 adapted projections: merged, rollouts
-    sample ~1.5x faster (benchmarks/README.md, issue 9). Only in fp32: unmerging subtracts the
+    sample about 1.4x faster (benchmarks/README.md, issue 9). Only in fp32: unmerging subtracts the
     same delta again, which in fp32 moves a base weight by at most an ulp, but in bf16 by ~0.4 %
     per step, so bf16 models sample unmerged. The sampler's logprobs then differ from the
     trainer's by rounding only, which the CISPO ratio absorbs. Yields whether it merged.
