@@ -178,6 +178,8 @@ def cross_encoder_scores(model: Any, queries: Sequence[str], texts: Sequence[str
     flow when the caller has them on; one function means training and search cannot drift apart.
     """
     features = model.preprocess(list(zip(queries, texts, strict=True)))
+    device = model.device  # a GPU-trained model: the tokenizer's tensors start on the CPU
+    features = {k: v.to(device) if hasattr(v, "to") else v for k, v in features.items()}
     return model(features)["scores"].reshape(-1).float()
 
 

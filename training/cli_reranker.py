@@ -45,6 +45,9 @@ def reranker_command(
         bool, typer.Option("--keep-masks", help="Train on fill-the-blank queries as written (no question rewrite).")
     ] = False,
     threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
+    device: Annotated[
+        str | None, typer.Option(help="cpu, cuda, cuda:1 [default: cuda if available, else cpu]; CUDA trains in bf16.")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of sampling, splitting and initialisation.")] = 0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
@@ -81,6 +84,7 @@ def reranker_command(
             patience=patience,
             seed=seed,
             threads=threads,
+            device=device,
         )
         report = train_reranker(
             index, tasks, out, config, progress=not no_progress, log=lambda m: typer.echo(m, err=True)
