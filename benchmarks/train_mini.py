@@ -213,8 +213,9 @@ def session6(runs: Path) -> None:
         per = _documents_per_answer(runs / file)
         if per is not None:
             print(f"- {name}: {per:.2f}")
-    for name, file in policies[-2:]:
-        task_changes(runs / "sft_v2_192_test.jsonl", runs / file, name)
+    for name, file in policies:
+        if file.startswith("rl_v2"):
+            task_changes(runs / "sft_v2_192_test.jsonl", runs / file, name)
     per_step_tables(
         runs,
         (("SFT, whole (steps 27-29 ran beside CI)", "sft"), ("SFT, piecewise", "sft_v2"), ("CISPO", "rl_v2")),
@@ -222,14 +223,20 @@ def session6(runs: Path) -> None:
 
 
 def task_changes(before: Path, after: Path, name: str) -> None:
-    """Task by task, what RL changed against its SFT start: valid-call rate and trajectory recall up/down."""
+    """Task by task, what RL changed against its SFT start: valid calls, recall and answer found up/down."""
     a, b = _rows(before, 0, 10_000), _rows(after, 0, 10_000)
     if not a or len(a) != len(b):
         return
+    per_task = {  # per-task score records hold counts; the summary's names map to these
+        "valid calls": lambda s: s.get("valid_calls") or 0.0,
+        "invalid calls": lambda s: (s.get("calls") or 0.0) - (s.get("valid_calls") or 0.0),
+        "trajectory_recall": lambda s: s.get("trajectory_recall") or 0.0,
+        "output_recall": lambda s: s.get("recall") or 0.0,
+        "answer_found": lambda s: s.get("answer_found") or 0.0,
+    }
     print(f"\n{name} against its SFT start, task by task ({len(a)} tasks):")
-    for key in ("valid_tool_call_rate", "trajectory_recall", "output_recall", "answer_found"):
-        pairs = [(x.get(key), y.get(key)) for x, y in zip(a, b, strict=True)]
-        pairs = [(x or 0.0, y or 0.0) for x, y in pairs]
+    for key, get in per_task.items():
+        pairs = [(get(x), get(y)) for x, y in zip(a, b, strict=True)]
         up, down = sum(y > x for x, y in pairs), sum(y < x for x, y in pairs)
         print(f"- {key}: up on {up}, down on {down}, same on {len(pairs) - up - down}")
 
