@@ -290,7 +290,6 @@ def train_rl(
                     rs.append(b.reward)
                 groups.append(group)
                 rewards.append(rs)
-        policy.reset()  # the KV cache of the last rollout was computed with the merged weights
         roll_s = time.perf_counter() - t_roll
         datums, counts = build_batch(groups, rewards, config.scale_advantages_by_std)
         too_long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]

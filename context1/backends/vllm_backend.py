@@ -27,6 +27,7 @@ import copy
 import random
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from context1.backends.token_ids import PromptExtender, stop_token_ids
@@ -114,8 +115,6 @@ class VLLMBackend:
         the adapter's rank). A fresh id makes vLLM load these weights rather than its cached copy
         of an earlier adapter; the prefix cache and the last turn's ids are dropped (`reset`).
         """
-        from pathlib import Path
-
         if not (Path(path) / "adapter_config.json").is_file():
             raise FileNotFoundError(f"no PEFT adapter at {str(path)!r} (expected adapter_config.json)")
         lora_request = _import_lora_request()
