@@ -28,6 +28,10 @@ RERANKER_CHOICES = ("none", "biencoder", "<path to a sentence-transformers Cross
 DEFAULT_CROSS_ENCODER_MAX_LENGTH = 256
 DEFAULT_CROSS_ENCODER_QUANTIZE = False
 
+# Written beside the weights by `context1 train reranker` (training.reranker.REPORT_FILE): its
+# config records the query + chunk length the model was trained at, which is the length to serve it at.
+TRAINING_REPORT = "context1_reranker.json"
+
 # chunk ids -> their stored unit vectors (missing ids absent); lets the bi-encoder skip re-embedding.
 VectorLookup = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
@@ -239,14 +243,30 @@ def reranker_record(name_or_path: str | None) -> dict[str, Any]:
         "max_length": DEFAULT_CROSS_ENCODER_MAX_LENGTH,
         "quantized": DEFAULT_CROSS_ENCODER_QUANTIZE,
     }
-    report = path / "context1_reranker.json"  # written by `context1 train reranker`
-    if report.is_file():
-        try:
-            trained = json.loads(report.read_text(encoding="utf-8"))
-            record["trained"] = {k: trained.get(k) for k in ("pairs", "train_groups", "best_val_mrr", "steps")}
-        except (OSError, ValueError):
-            pass
+    trained = _training_report(path)
+    if trained:
+        record["trained"] = {k: trained.get(k) for k in ("pairs", "train_groups", "best_val_mrr", "steps")}
+        record["max_length"] = trained_max_length(path) or record["max_length"]
     return record
+
+
+def _training_report(path: Path) -> dict[str, Any]:
+    """The training report beside a CrossEncoder's weights ({} when there is none or it is unreadable)."""
+    try:
+        report = json.loads((path / TRAINING_REPORT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return report if isinstance(report, dict) else {}
+
+
+def trained_max_length(path: str | Path) -> int | None:
+    """The query + chunk length a `context1 train reranker` model was trained at (None: not recorded).
+
+    Served at that length by default: a model trained on 128 tokens has never seen the tail of a
+    longer input, and scoring 128 tokens costs about half of 256 (benchmarks/README.md, issue 8).
+    """
+    value = (_training_report(Path(path).expanduser()).get("config") or {}).get("max_length")
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def make_reranker(
@@ -268,5 +288,7 @@ def make_reranker(
     if key.lower() in ("biencoder", "bi-encoder"):
         return BiEncoderReranker(embedder, vectors)
     if Path(key).expanduser().exists():
-        return CrossEncoderReranker(key, device=device)
+        return CrossEncoderReranker(
+            key, device=device, max_length=trained_max_length(key) or DEFAULT_CROSS_ENCODER_MAX_LENGTH
+        )
     raise ValueError(f"Unknown reranker {key!r}: valid choices are {RERANKER_CHOICES} (no such path exists)")

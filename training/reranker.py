@@ -41,9 +41,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.rerank import TRAINING_REPORT
 from training.reranker_data import Group, PairReport, build_groups, split_groups
 
-REPORT_FILE = "context1_reranker.json"  # training report written beside the weights
+REPORT_FILE = TRAINING_REPORT  # training report written beside the weights (its config.max_length is served)
 HEADS = ("mean", "cls")
 
 

@@ -89,6 +89,24 @@ def test_missing_or_wrong_reranker_folders_fail_at_open(mini_index, tmp_path):
         Corpus.open(mini_index, reranker=str(broken))
 
 
+def test_a_trained_folder_is_served_at_the_length_it_was_trained_at(mini_index, cross_encoder, tmp_path):
+    import shutil
+
+    from corpus_tools.rerank import DEFAULT_CROSS_ENCODER_MAX_LENGTH, TRAINING_REPORT
+
+    with Corpus.open(mini_index, reranker=str(cross_encoder)) as corpus:  # no training report: the default
+        assert corpus.reranker.max_length == DEFAULT_CROSS_ENCODER_MAX_LENGTH
+    trained = tmp_path / "trained-ce"
+    shutil.copytree(cross_encoder, trained)
+    (trained / TRAINING_REPORT).write_text(json.dumps({"steps": 3, "config": {"max_length": 96}}))
+    with Corpus.open(mini_index, reranker=str(trained)) as corpus:
+        assert corpus.reranker.max_length == 96
+        assert corpus.reranker.describe()["max_length"] == 96
+    (trained / TRAINING_REPORT).write_text("{not json")  # unreadable report: served at the default, no error
+    with Corpus.open(mini_index, reranker=str(trained)) as corpus:
+        assert corpus.reranker.max_length == DEFAULT_CROSS_ENCODER_MAX_LENGTH
+
+
 def test_build_refuses_a_non_cross_encoder_before_indexing(tmp_path):
     with pytest.raises(ValueError, match="not a CrossEncoder"):
         Corpus.build(MINI_CORPUS, tmp_path / "idx", progress=False, reranker=default_embedding_model_path())
