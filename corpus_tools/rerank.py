@@ -23,10 +23,13 @@ from corpus_tools.types import Chunk, Embedder, Reranker
 
 RERANKER_CHOICES = ("none", "biencoder", "<path to a sentence-transformers CrossEncoder>")
 
-# Chosen by benchmarks/reranker_speed.py (see benchmarks/README.md, issue 8): the defaults that bring
-# a rerank of 50 candidates under 0.5 s on 2 CPU cores at the smallest quality loss.
+# Chosen by benchmarks/reranker_quality.py's timings (benchmarks/README.md, issue 8, eighth session):
+# a 3-layer model at 128 tokens reranks 50 SciFact abstracts in 610 ms p50 in fp32 and 311 ms in
+# int8 on 2 idle cores, for 0.03 nDCG@10 less; only int8 meets the 0.5 s budget, so a CrossEncoder
+# is quantised on CPU unless asked not to. The length is a fallback: a trained folder is served at
+# the length it was trained at (`trained_max_length`).
 DEFAULT_CROSS_ENCODER_MAX_LENGTH = 256
-DEFAULT_CROSS_ENCODER_QUANTIZE = False
+DEFAULT_CROSS_ENCODER_QUANTIZE = True
 
 # Written beside the weights by `context1 train reranker` (training.reranker.REPORT_FILE): its
 # config records the query + chunk length the model was trained at, which is the length to serve it at.
@@ -75,7 +78,8 @@ class CrossEncoderReranker:
     Loaded and checked when constructed, so a wrong folder fails at `Corpus.open`, not at the first
     search. Speed knobs (benchmarks/reranker_speed.py measured each against fp32 in one run):
     max_length: query + chunk tokens scored (chunks are cut first; None = the model's own limit).
-    quantize: int8 dynamic quantisation of the Linear layers (torch.ao.quantization.quantize_dynamic).
+    quantize: int8 dynamic quantisation of the Linear layers (torch.ao.quantization.quantize_dynamic);
+        on by default, ignored on a GPU.
     cache_size: (query, chunk) scores kept (LRU), so an agent episode that meets a chunk again for
         the same query (read_document after search_corpus, repeated queries) does not score it twice.
     """
@@ -132,6 +136,8 @@ class CrossEncoderReranker:
         limit = getattr(model.tokenizer, "model_max_length", 512) or 512
         if self.max_length is None or self.max_length > limit:
             self.max_length = min(int(limit), 512)
+        if self.quantize and model.device.type != "cpu":
+            self.quantize = False  # dynamic int8 is a CPU kernel; on a GPU the float model is the fast one
         if self.quantize:
             # The whole module tree: the encoder's Linear layers and a mean-pooling head's Dense alike.
             model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
