@@ -41,10 +41,10 @@ def main() -> None:
             xs = [m + (j - (len(configs) - 1) / 2) * width for m in range(len(metrics))]
             ax.bar(xs, values, width, label=config.removeprefix("hybrid+") if j else "none (fused order)")
         ax.set_xticks(range(len(metrics)), metrics)
-        ax.set_ylim(0, 1)
+        ax.set_ylim(0, 1.3)  # headroom for the legend above the bars
         ax.set_title(f"{dataset} ({run['args']['part']} part, {run['tasks']} questions)", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=7, loc="upper left", ncol=2)
     fig.suptitle("Reordering the fused top 50: none vs bi-encoder vs the trained cross-encoder", fontsize=10)
     fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)
