@@ -271,7 +271,8 @@ def trained_max_length(path: str | Path) -> int | None:
     Served at that length by default: a model trained on 128 tokens has never seen the tail of a
     longer input, and scoring 128 tokens costs about half of 256 (benchmarks/README.md, issue 8).
     """
-    value = (_training_report(Path(path).expanduser()).get("config") or {}).get("max_length")
+    config = _training_report(Path(path).expanduser()).get("config")
+    value = config.get("max_length") if isinstance(config, dict) else None
     return value if isinstance(value, int) and value > 0 else None
 
 

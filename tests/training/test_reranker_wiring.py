@@ -103,9 +103,10 @@ def test_a_trained_folder_is_served_at_the_length_it_was_trained_at(mini_index, 
     with Corpus.open(mini_index, reranker=str(trained)) as corpus:
         assert corpus.reranker.max_length == 96
         assert corpus.reranker.describe()["max_length"] == 96
-    (trained / TRAINING_REPORT).write_text("{not json")  # unreadable report: served at the default, no error
-    with Corpus.open(mini_index, reranker=str(trained)) as corpus:
-        assert corpus.reranker.max_length == DEFAULT_CROSS_ENCODER_MAX_LENGTH
+    for broken in ("{not json", '{"config": ["max_length", 96]}', '{"config": {"max_length": "96"}}'):
+        (trained / TRAINING_REPORT).write_text(broken)  # unreadable report: served at the default, no error
+        with Corpus.open(mini_index, reranker=str(trained)) as corpus:
+            assert corpus.reranker.max_length == DEFAULT_CROSS_ENCODER_MAX_LENGTH
 
 
 def test_build_refuses_a_non_cross_encoder_before_indexing(tmp_path):
