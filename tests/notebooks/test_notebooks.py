@@ -66,6 +66,10 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
         client.execute(env=env)
     finally:
         nbformat.write(nb, tmp_path / path.name)  # the executed copy, for a person debugging a failure
+        # nbclient leaves a kernel manager it was given running: without this every notebook's kernel
+        # (GBs of models) lived until pytest exited.
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "every notebook shows at least one figure"
