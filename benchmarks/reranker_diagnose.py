@@ -80,7 +80,8 @@ def main() -> None:
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for folder in args.cross_encoder:
-        reranker = CrossEncoderReranker(folder, max_length=args.max_length, cache_size=0)
+        # fp32, as the trainer scores: parity compares the two code paths, not int8 against fp32.
+        reranker = CrossEncoderReranker(folder, max_length=args.max_length, quantize=False, cache_size=0)
         trainer_view = load_cross_encoder(folder, args.max_length)
         tokenizer = reranker._tokenizer
         diffs, r2_h, r2_r, r2_t, rho_len, rho_rank, rho_words, cut = [], [], [], [], [], [], [], []
