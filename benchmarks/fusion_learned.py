@@ -28,11 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from corpus_quality import DEPTH, _open, doc_ranking, task_metrics  # noqa: E402
+from corpus_quality import DEPTH, _open, doc_ranking, hybrid, task_metrics  # noqa: E402
 from reranker_quality import select  # noqa: E402
 
 from corpus_tools import SearchConfig  # noqa: E402
-from corpus_tools.fusion import reciprocal_rank_fusion  # noqa: E402
 from datagen.records import read_task_file  # noqa: E402
 from eval.loaders import load_benchmark  # noqa: E402
 from training.reranker_data import hop_queries, question_query  # noqa: E402
@@ -47,8 +46,7 @@ def candidates(corpus: Any, query: str, search: SearchConfig) -> tuple[list[str]
         leg: [cid for _, cid in sorted((h.ranks[leg], cid) for cid, h in hits.items() if leg in h.ranks)]
         for leg in ("bm25", "dense")
     }
-    fused = reciprocal_rank_fusion([legs["bm25"][: search.leg_k], legs["dense"][: search.leg_k]], k=search.rrf_k)
-    top = [cid for cid, _ in fused[: search.candidates]]
+    top = hybrid(legs, search)[: search.candidates]  # the production fused order
     bm25 = [h.scores["bm25"] for h in hits.values() if "bm25" in h.scores] or [1.0]
     cos = [h.scores["dense"] for h in hits.values() if "dense" in h.scores] or [0.0]
     best_bm25, best_cos, floor_cos = max(bm25), max(cos), min(cos)

@@ -252,7 +252,7 @@ def reranker_record(name_or_path: str | None) -> dict[str, Any]:
     trained = _training_report(path)
     if trained:
         record["trained"] = {k: trained.get(k) for k in ("pairs", "train_groups", "best_val_mrr", "steps")}
-        record["max_length"] = trained_max_length(path) or record["max_length"]
+        record["max_length"] = _report_max_length(trained) or record["max_length"]
     return record
 
 
@@ -271,7 +271,11 @@ def trained_max_length(path: str | Path) -> int | None:
     Served at that length by default: a model trained on 128 tokens has never seen the tail of a
     longer input, and scoring 128 tokens costs about half of 256 (benchmarks/README.md, issue 8).
     """
-    config = _training_report(Path(path).expanduser()).get("config")
+    return _report_max_length(_training_report(Path(path).expanduser()))
+
+
+def _report_max_length(report: dict[str, Any]) -> int | None:
+    config = report.get("config")
     value = config.get("max_length") if isinstance(config, dict) else None
     return value if isinstance(value, int) and value > 0 else None
 
