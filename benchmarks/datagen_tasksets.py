@@ -1,5 +1,8 @@
 """Offline-generated task sets over the dev corpora (what runs/tasks holds), with a table of the run.
 
+--form natural (default) writes questions from a parse of the corpus (datagen.natural; the parse
+is cached beside --out as <stem>-parse.spacy); --form cloze the masked windows of datagen.offline.
+
 The corpus is a benchmark's paragraph pool (`eval.loaders.load_benchmark(name).documents`, the same
 documents and doc ids the shared indexes `indexes/bench-<name>-256` are built from), chunked with
 the default `CorpusConfig` (256 tokens), so chunk ids equal the index's. Tasks come from the
@@ -43,6 +46,8 @@ def main() -> None:
     ap.add_argument("--index", default=None, help="index of the same corpus: hardness filter + distractors")
     ap.add_argument("--out", required=True)
     ap.add_argument("--test-fraction", type=float, default=0.2)
+    ap.add_argument("--form", choices=("natural", "cloze"), default="natural")
+    ap.add_argument("--bm25-budget", type=float, default=GenerateConfig.bm25_budget)
     args = ap.parse_args()
 
     bench = load_benchmark(args.corpus, args.data_dir)
@@ -61,9 +66,25 @@ def main() -> None:
             sys.exit(f"the index {args.index} does not hold this corpus's chunks (e.g. {missing[:2]})")
         searcher = corpus_searcher(corpus)
     hops = tuple(int(h) for h in args.hops.split(","))
-    config = GenerateConfig(n=args.n, hops=hops, seed=args.seed, source=f"datagen:offline:{args.corpus}", patience=400)
+    config = GenerateConfig(
+        n=args.n, hops=hops, seed=args.seed, source=f"datagen:{args.form}:{args.corpus}", patience=400,
+        bm25_budget=args.bm25_budget if args.bm25_budget < 1 else None,
+    )
     out = Path(args.out)
-    report = generate(OfflineGenerator(mined), mined, out, config, searcher=searcher)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    parse_s = 0.0
+    if args.form == "natural":
+        from datagen.natural import NaturalGenerator
+        from datagen.nlp import load_pipeline
+        from datagen.relations import read_facts
+
+        t0 = time.perf_counter()
+        facts = read_facts(mined, load_pipeline(), parse_cache=out.with_name(out.stem + "-parse.spacy"))
+        parse_s = time.perf_counter() - t0
+        generator = NaturalGenerator(mined, facts)
+    else:
+        generator = OfflineGenerator(mined)
+    report = generate(generator, mined, out, config, searcher=searcher)
     tasks = read_task_file(out)
     split = split_tasks(tasks, test_fraction=args.test_fraction, seed=args.seed)
     stem = out.with_suffix("")
@@ -79,6 +100,8 @@ def main() -> None:
         ("tasks written this run / in file", f"{report.written} / {len(tasks)}"),
         ("proposed", report.attempted),
         ("mining s", f"{mine_s:.1f}"),
+        ("parse + facts s (natural; the parse is cached)", f"{parse_s:.1f}"),
+        ("forms (this run)", dict(sorted((k, v) for k, v in report.stages.items() if k.startswith("form:")))),
         ("generation s", f"{gen_s:.1f}"),
         ("tasks per minute (generation)", f"{report.written / max(gen_s, 1e-9) * 60:.0f}"),
         ("hops (this run)", dict(sorted(report.by_hops.items()))),

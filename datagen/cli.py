@@ -40,10 +40,27 @@ def datagen_command(
         bool, typer.Option("--keep-easy", help="Keep multi-hop tasks that one hybrid search already solves.")
     ] = False,
     distractors: Annotated[int, typer.Option(help="Distractor documents kept per task.", min=0)] = 5,
+    form: Annotated[
+        str,
+        typer.Option(
+            help="Offline question form: natural (questions a person would ask, written from a parse of the "
+            "corpus; needs the spaCy model) or cloze (masked sentence windows, no model)."
+        ),
+    ] = "natural",
+    bm25_budget: Annotated[
+        float,
+        typer.Option(
+            help="Largest share of bridge tasks whose later documents BM25 already finds in its top 10 "
+            "(1 turns the budget off).",
+            min=0.0,
+            max=1.0,
+        ),
+    ] = 0.35,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
     """Generate verified multi-hop tasks from an index: JSONL, HF dataset, BEIR folder and a card in OUT."""
     from corpus_tools.types import CorpusError
+    from datagen.nlp import ParseModelError
     from datagen.pipeline import GenerateConfig, parse_hops
     from datagen.run import exclusions, run_datagen
 
@@ -55,12 +72,14 @@ def datagen_command(
             exclude_doc_ids=exclusions(exclude or []),
             drop_easy=not keep_easy,
             n_distractors=distractors,
+            bm25_budget=None if bm25_budget >= 1.0 else bm25_budget,
         )
         chosen, options = _backend(backend, base_url, model, script, seed, structured)
         report, split = run_datagen(
-            index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction, progress=not no_progress
+            index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction,
+            progress=not no_progress, form=form,
         )
-    except (CorpusError, FileNotFoundError, ValueError) as exc:
+    except (CorpusError, FileNotFoundError, ValueError, ParseModelError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     typer.echo(f"{report.written} new task(s) in {out / 'tasks.jsonl'} ({report.existing} were already there)")

@@ -4,11 +4,17 @@ One loop serves both generators (offline and LLM): each proposes `Candidate`s fo
 the extraction verifier accepts or rejects them (pure functions), accepted ones are written as
 `Task` lines to an append-only file with stable ids. Every rejection is counted with its reason.
 
-Hardness and distractors need a search: with a `Corpus`, each accepted multi-hop candidate's
-question is searched once (hybrid, as `context1 eval --retriever hybrid` does: 50 chunks collapsed
-to the top 10 documents); when that one search already returns every supporting document the
-candidate is dropped as `ONE_SEARCH_SOLVES` (MuSiQue likewise drops questions answerable without
-every hop); the other top documents that do not contain the answer are kept as distractors.
+Hardness and distractors need a search: with a `Corpus`, each accepted candidate's question is
+searched once per leg (hybrid, as `context1 eval --retriever hybrid` does, and BM25 and dense alone:
+50 chunks collapsed to the top 10 documents). A multi-hop candidate that either the hybrid or the
+BM25 search already solves (every supporting document in its top 10) is dropped as
+`ONE_SEARCH_SOLVES` (MuSiQue likewise drops questions answerable without every hop); comparisons
+name both of their documents by design and are exempt, as they are in HotpotQA. The lexical budget
+then bounds how often a bridge question puts any later document of its chain in BM25's top 10
+(`GenerateConfig.bm25_budget`, a share matched to real compositional questions); candidates over
+it are dropped as `LEXICAL_BUDGET`, so the generator resamples. Every gold document's rank in each
+leg is recorded in the task (metadata["ranks"]). The other top documents that do not contain the
+answer are kept as distractors.
 
 Stopping: after `n` new tasks; or when every hop count has failed `patience` proposals in a row
 ("the corpus cannot yield more"); or on Ctrl-C. Whatever was written stays written.
@@ -38,7 +44,9 @@ class Generator(Protocol):
     def commit(self, candidate: Candidate) -> None: ...
 
 
-Searcher = Callable[[str], list[str]]  # question -> ranked doc ids (top 10)
+# question -> {"hybrid": top-10 doc ids, "bm25": …, "dense": …}; a plain list is read as the hybrid leg.
+Searcher = Callable[[str], "Mapping[str, list[str]] | list[str]"]
+LEGS = ("hybrid", "bm25", "dense")
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,9 @@ class GenerateConfig:
     n_distractors: distractors kept per task (needs a searcher); SPEC §4 step 4 used 10.
     patience: failed proposals in a row after which a hop count is given up.
     source: the `Task.source` label.
+    bm25_budget: the largest share of bridge tasks (hops >= 2) that may put any document after the
+        first in BM25's top 10 for the question alone; None for no budget. The default sits at what
+        real compositional questions show on our dev corpora (benchmarks/datagen_natural.py).
     """
 
     n: int = 100
@@ -63,6 +74,7 @@ class GenerateConfig:
     n_distractors: int = 5
     patience: int = 200
     source: str = "datagen"
+    bm25_budget: float | None = 0.35
 
     def __post_init__(self) -> None:
         if self.n < 1:
@@ -109,18 +121,34 @@ class CorpusTexts(Mapping[str, str]):
 
 
 def corpus_searcher(corpus: Any, k: int = 10, chunk_factor: int = 5) -> Searcher:
-    """Top-k documents of one hybrid search (k·chunk_factor chunks collapsed by best chunk),
-    the same collapse `eval.retrievers.SingleShotRetriever` uses."""
+    """Top-k documents of one hybrid search and of each leg alone (k·chunk_factor chunks collapsed
+    by best chunk, the same collapse `eval.retrievers.SingleShotRetriever` uses)."""
 
-    def search(question: str) -> list[str]:
+    def collapse(hits: Iterable[Any]) -> list[str]:
         docs: dict[str, None] = {}
-        for hit in corpus.search(question, k=k * chunk_factor):
+        for hit in hits:
             docs.setdefault(hit.chunk.doc_id, None)
             if len(docs) >= k:
                 break
         return list(docs)
 
+    def search(question: str) -> dict[str, list[str]]:
+        return {
+            "hybrid": collapse(corpus.search(question, k=k * chunk_factor)),
+            "bm25": collapse(corpus.search_leg(question, "bm25", k=k * chunk_factor)),
+            "dense": collapse(corpus.search_leg(question, "dense", k=k * chunk_factor)),
+        }
+
     return search
+
+
+def _legs(found: Mapping[str, list[str]] | list[str]) -> dict[str, list[str]]:
+    return {"hybrid": list(found)} if isinstance(found, list) else {k: list(v) for k, v in found.items()}
+
+
+def lexical_hit(candidate: Candidate, bm25_top: Sequence[str]) -> bool:
+    """Whether a bridge question alone puts any document after its first in BM25's top 10."""
+    return any(d in bm25_top for d in candidate.doc_ids[1:])
 
 
 def mine_corpus(corpus: Any, exclude: Iterable[str] = ()) -> MinedCorpus:
@@ -163,6 +191,8 @@ def generate(
         live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
         failures = dict.fromkeys(live, 0)
         turn = 0
+        bridges = sum(1 for t in writer.existing if t.hops > 1 and t.metadata.get("form", "bridge") == "bridge")
+        lexical = sum(1 for t in writer.existing if t.metadata.get("bm25_later_hit"))
         try:
             while report.written < config.n and live:
                 hops = live[turn % len(live)]
@@ -178,20 +208,35 @@ def generate(
                     task = to_task(candidate, source=config.source, chunks_with=chunks_with)
                     if task.task_id in writer:
                         reason = DropReason.DUPLICATE
+                hit_later = False
                 if candidate is not None and reason is None and searcher is not None:
-                    top = searcher(candidate.question)
+                    legs = _legs(searcher(candidate.question))
+                    top = legs["hybrid"]
                     found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
-                    if config.drop_easy and candidate.hops > 1 and found == 1.0:
+                    solved = {leg: all(d in ranked for d in candidate.doc_ids) for leg, ranked in legs.items()}
+                    bridge = candidate.hops > 1 and candidate.metadata.get("form", "bridge") == "bridge"
+                    hit_later = bridge and lexical_hit(candidate, legs.get("bm25", []))
+                    if config.drop_easy and bridge and (solved["hybrid"] or solved.get("bm25", False)):
                         reason = DropReason.ONE_SEARCH_SOLVES
+                    elif (
+                        hit_later
+                        and config.bm25_budget is not None
+                        and (lexical + 1) / (bridges + 1) > config.bm25_budget
+                    ):
+                        reason = DropReason.LEXICAL_BUDGET
                     else:
                         pool = [d for d in top if d not in candidate.doc_ids and d not in excluded]
                         kept, dropped = filter_distractors(candidate.answers, pool, texts)
                         report.distractors_dropped += len(dropped)
+                        ranks = {
+                            leg: [ranked.index(d) + 1 if d in ranked else None for d in candidate.doc_ids]
+                            for leg, ranked in legs.items()
+                        }
                         task = to_task(
                             _with_distractors(candidate, kept[: config.n_distractors]),
                             source=config.source,
                             chunks_with=chunks_with,
-                            extra={"one_search_recall@10": round(found, 4)},
+                            extra={"one_search_recall@10": round(found, 4), "ranks": ranks, "bm25_later_hit": hit_later},
                         )
                 if reason is not None or task is None:
                     report.drop(reason or DropReason.MALFORMED_OUTPUT)
@@ -200,6 +245,9 @@ def generate(
                         live = [h for h in live if h != hops]
                 else:
                     failures[hops] = 0
+                    if candidate.hops > 1 and candidate.metadata.get("form", "bridge") == "bridge":  # type: ignore[union-attr]
+                        bridges += 1
+                        lexical += int(hit_later)
                     writer.write(task)
                     generator.commit(candidate)  # type: ignore[arg-type]
                     report.written += 1

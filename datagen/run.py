@@ -44,12 +44,17 @@ def run_datagen(
     test_fraction: float = 0.2,
     progress: bool = True,
     on_report: Callable[[GenerationReport], None] | None = None,
+    form: str = "natural",
 ) -> tuple[GenerationReport, Split]:
     """Generate `config.n` new tasks from the index into `out_dir` (appending; a rerun resumes).
 
-    backend: None for the offline generator, else a context1 `Backend` driving the LLM pipeline
-    (llm_options go to `datagen.llm.LLMConfig`). Writes every output of `datagen.outputs`.
+    backend: None for an offline generator, else a context1 `Backend` driving the LLM pipeline
+    (llm_options go to `datagen.llm.LLMConfig`). form (offline only): "natural" (questions written
+    from the parsed corpus, datagen.natural; the parse is cached in OUT/parse.spacy) or "cloze" (the
+    masked sentence windows of datagen.offline). Writes every output of `datagen.outputs`.
     """
+    if form not in ("natural", "cloze"):
+        raise ValueError(f"form must be 'natural' or 'cloze', got {form!r}")
     from corpus_tools import Corpus
 
     out = Path(out_dir)
@@ -62,10 +67,17 @@ def run_datagen(
         if not mined.chunks:
             why = "after the exclusions" if config.exclude_doc_ids else "at all"
             raise ValueError(f"the index {str(index)!r} holds no documents {why}: index a corpus first (context1 index)")
-        if backend is None:
+        if backend is None and form == "natural":
+            from datagen.natural import NaturalGenerator
+
+            facts = _facts(mined, out, progress)
+            generator: Any = NaturalGenerator(mined, facts)
+            label = "natural"
+            usage = None
+        elif backend is None:
             from datagen.offline import OfflineGenerator
 
-            generator: Any = OfflineGenerator(mined)
+            generator = OfflineGenerator(mined)
             label = "offline"
             usage = None
         else:
@@ -115,6 +127,29 @@ def run_datagen(
     }
     split = write_outputs(out, read_task_file(out / TASKS), documents, info, test_fraction=test_fraction, seed=config.seed)
     return report, split
+
+
+def _facts(mined: Any, out: Path, progress: bool) -> Any:
+    """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
+    resumed or extended run reads it instead of parsing again."""
+    from datagen.nlp import load_pipeline
+    from datagen.relations import read_facts
+
+    nlp = load_pipeline()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        total = sum(len(s) for s in mined.sentences.values())
+        bar = tqdm(total=total, desc="reading sentences", unit="sent", dynamic_ncols=True)
+    try:
+        return read_facts(
+            mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
+            parse_cache=out / "parse.spacy",
+        )
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _progress_bar(total: int) -> Any:

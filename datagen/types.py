@@ -42,7 +42,8 @@ class DropReason(str, Enum):
     ANSWER_NOT_IN_SUPPORT = "answer_not_in_supporting_chunk"
     ANSWER_LEAK = "answer_leaks_into_question_or_clues"
     DUPLICATE = "duplicate_task"
-    ONE_SEARCH_SOLVES = "one_search_solves"  # all gold in one hybrid search's top 10 (hops >= 2)
+    ONE_SEARCH_SOLVES = "one_search_solves"  # all gold in one hybrid or BM25 search's top 10 (bridges)
+    LEXICAL_BUDGET = "over_lexical_budget"  # BM25 finds a later document of the chain too often already
     NO_CHAIN = "no_chain_found"  # the corpus offered no chain of the wanted length from this seed
     NO_ANSWER_SPAN = "no_answer_span"  # the last document held no usable typed span
     MALFORMED_OUTPUT = "malformed_model_output"  # the model's output did not parse after retries

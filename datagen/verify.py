@@ -8,7 +8,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   whitespace collapsed), at word boundaries, so "1956" does not match inside "19567";
 - each supporting document must contribute at least one quote;
 - the answer or one of its aliases must occur in at least one supporting chunk;
-- no answer form may occur in the question or in any clue;
+- no answer form may occur in the question or in any clue (except in a comparison, whose answer is
+  one of the two names it asks to compare: there both must occur in the question);
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -140,6 +141,12 @@ def check_candidate(
             support_texts.append(doc)
     if candidate.supporting and not answer_in_texts(candidate.answers, support_texts):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
-    if answer_leaks(candidate.answers, candidate.question, candidate.clues):
+    if candidate.metadata.get("form") == "comparison":
+        options = candidate.metadata.get("options") or ()
+        if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
+            normalize(candidate.answer) == normalize(o) for o in options
+        ):
+            fail(DropReason.ANSWER_LEAK, f"a comparison must name both options and answer one: {candidate.question!r}")
+    elif answer_leaks(candidate.answers, candidate.question, candidate.clues):
         fail(DropReason.ANSWER_LEAK, f"{candidate.answer!r} occurs in the question or a clue")
     return Verdict(tuple(reasons), tuple(details))
