@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
 from datagen.offline import date_aliases
-from datagen.relations import Fact, FactBase, class_of, unique_relations
+from datagen.relations import Fact, FactBase, class_of, unique_named, unique_relations
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 
 FORMS = ("single", "bridge", "comparison")
@@ -59,6 +59,11 @@ class NaturalGenerator:
         # Only facts about the document itself can be asked with its name or a description of it.
         self.relations = {d: unique_relations(fs) for d, fs in facts.facts.items()}
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d))
+        # Documents without a title (mail, chat, filings) are asked about the subjects they name.
+        self.named = {
+            d: [f for f in unique_named(fs) if not facts.names.get(d)] for d, fs in facts.facts.items()
+        }
+        self.named = {d: fs for d, fs in self.named.items() if fs}
         self.links = {
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
@@ -89,10 +94,14 @@ class NaturalGenerator:
 
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
-        pool = [d for d in self.answerable if self.usable(d)]
+        pool = [d for d in self.answerable + sorted(self.named) if self.usable(d)]
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)
+        if doc in self.named:
+            fact = rng.choice(self.named[doc])
+            question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind))
+            return self._candidate("single", [doc], [fact], question, fact, clues=[])
         facts = [f for f in self.relations[doc].values() if not f.target or rng.random() < 0.5]
         if not facts:
             return DropReason.NO_ANSWER_SPAN

@@ -637,6 +637,16 @@ def unique_relations(facts: Iterable[Fact]) -> Mapping[str, Fact]:
     return out
 
 
+def unique_named(facts: Iterable[Fact]) -> list[Fact]:
+    """Facts about subjects the sentence names (not the document itself) whose (subject, relation)
+    has one answer in the document: what a title-less document can be asked."""
+    by: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in facts:
+        if not f.about_doc:
+            by[(fold(f.subject), f.relation)].append(f)
+    return [fs[0] for fs in by.values() if len({fold(f.answer) for f in fs}) == 1]
+
+
 def facts_fingerprint(mined: MinedCorpus) -> str:
     """What a fact base depends on: every chunk's id and text, and the parse model's version."""
     from datagen.nlp import MODEL_PACKAGE, MODEL_VERSION
