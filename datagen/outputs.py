@@ -156,6 +156,10 @@ def card(tasks: Sequence[Task], split: Split, runs: Sequence[Mapping[str, Any]],
             f"{sum(recall) / len(recall):.3f}; share that one search solves = {solved:.3f}.",
             "",
         ]
+    forms = Counter(str(t.metadata.get("form", "cloze")) for t in tasks)
+    if forms:
+        lines += ["| form | tasks |", "| --- | --- |", *[f"| {f} | {n} |" for f, n in sorted(forms.items())], ""]
+    lines += lexical_section(tasks)
     if usage:
         lines += [f"Token usage (all runs): {dict(usage)}", ""]
     lines += ["## Runs", "", "| when | generator | seed | n | hops | written | stopped |", "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -173,6 +177,35 @@ def card(tasks: Sequence[Task], split: Split, runs: Sequence[Mapping[str, Any]],
         "",
     ]
     return "\n".join(lines)
+
+
+# What real multi-hop questions show on the dev corpora, the lexical budget's reference
+# (benchmarks/datagen_natural.py, tuning parts; 2-CPU VM, 2026-11-25): the share of questions with a
+# gold document after the first in BM25's top 10, and with every gold document there.
+REAL_LEXICAL = {
+    "MuSiQue (answerable, 2-4 hops)": {"later@10": None, "all@10": None},
+}
+
+
+def lexical_section(tasks: Sequence[Task]) -> list[str]:
+    """How often BM25 alone already finds the later documents of the bridge tasks, next to real questions."""
+    bridges = [t for t in tasks if (t.hops or 0) > 1 and t.metadata.get("form", "bridge") == "bridge"]
+    ranked = [t for t in bridges if isinstance(t.metadata.get("ranks"), dict) and "bm25" in t.metadata["ranks"]]
+    if not ranked:
+        return []
+    later = sum(1 for t in ranked if any(r is not None for r in t.metadata["ranks"]["bm25"][1:])) / len(ranked)
+    every = sum(1 for t in ranked if all(r is not None for r in t.metadata["ranks"]["bm25"])) / len(ranked)
+    lines = [
+        "## How lexical the bridge questions are",
+        "",
+        "| question set | a later gold document in BM25's top 10 | every gold document in BM25's top 10 |",
+        "| --- | --- | --- |",
+        f"| these {len(ranked)} bridge tasks | {later:.3f} | {every:.3f} |",
+    ]
+    for name, fig in REAL_LEXICAL.items():
+        if fig["later@10"] is not None:
+            lines.append(f"| real: {name} | {fig['later@10']:.3f} | {fig['all@10']:.3f} |")
+    return [*lines, "", "Tasks that one hybrid or BM25 search solves are dropped; the budget bounds the first column.", ""]
 
 
 def write_outputs(

@@ -132,18 +132,42 @@ def corpus_searcher(corpus: Any, k: int = 10, chunk_factor: int = 5) -> Searcher
                 break
         return list(docs)
 
-    def search(question: str) -> dict[str, list[str]]:
-        return {
-            "hybrid": collapse(corpus.search(question, k=k * chunk_factor)),
-            "bm25": collapse(corpus.search_leg(question, "bm25", k=k * chunk_factor)),
-            "dense": collapse(corpus.search_leg(question, "dense", k=k * chunk_factor)),
-        }
+    def search(question: str) -> Mapping[str, list[str]]:
+        return _LazyLegs(
+            {
+                "hybrid": lambda: collapse(corpus.search(question, k=k * chunk_factor)),
+                "bm25": lambda: collapse(corpus.search_leg(question, "bm25", k=k * chunk_factor)),
+                "dense": lambda: collapse(corpus.search_leg(question, "dense", k=k * chunk_factor)),
+            }
+        )
 
     return search
 
 
-def _legs(found: Mapping[str, list[str]] | list[str]) -> dict[str, list[str]]:
-    return {"hybrid": list(found)} if isinstance(found, list) else {k: list(v) for k, v in found.items()}
+class _LazyLegs(Mapping[str, list[str]]):
+    """Each leg's ranking, searched when first read: single-hop tasks need only the hybrid one."""
+
+    def __init__(self, legs: Mapping[str, Callable[[], list[str]]]) -> None:
+        self._legs = legs
+        self._done: dict[str, list[str]] = {}
+
+    def __getitem__(self, leg: str) -> list[str]:
+        if leg not in self._done:
+            self._done[leg] = self._legs[leg]()
+        return self._done[leg]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._legs)
+
+    def __len__(self) -> int:
+        return len(self._legs)
+
+    def searched(self) -> dict[str, list[str]]:
+        return dict(self._done)
+
+
+def _legs(found: Mapping[str, list[str]] | list[str]) -> Mapping[str, list[str]]:
+    return {"hybrid": list(found)} if isinstance(found, list) else found
 
 
 def lexical_hit(candidate: Candidate, bm25_top: Sequence[str]) -> bool:
@@ -213,10 +237,14 @@ def generate(
                     legs = _legs(searcher(candidate.question))
                     top = legs["hybrid"]
                     found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
-                    solved = {leg: all(d in ranked for d in candidate.doc_ids) for leg, ranked in legs.items()}
                     bridge = candidate.hops > 1 and candidate.metadata.get("form", "bridge") == "bridge"
+                    if bridge:  # the dense leg is read for the record: the lexical table reports it
+                        legs.get("dense")
+                    solved = bridge and any(
+                        leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25")
+                    )
                     hit_later = bridge and lexical_hit(candidate, legs.get("bm25", []))
-                    if config.drop_easy and bridge and (solved["hybrid"] or solved.get("bm25", False)):
+                    if config.drop_easy and solved:
                         reason = DropReason.ONE_SEARCH_SOLVES
                     elif (
                         hit_later
@@ -228,9 +256,10 @@ def generate(
                         pool = [d for d in top if d not in candidate.doc_ids and d not in excluded]
                         kept, dropped = filter_distractors(candidate.answers, pool, texts)
                         report.distractors_dropped += len(dropped)
+                        searched = legs.searched() if isinstance(legs, _LazyLegs) else legs
                         ranks = {
                             leg: [ranked.index(d) + 1 if d in ranked else None for d in candidate.doc_ids]
-                            for leg, ranked in legs.items()
+                            for leg, ranked in searched.items()
                         }
                         task = to_task(
                             _with_distractors(candidate, kept[: config.n_distractors]),

@@ -73,7 +73,23 @@ IRREGULAR_PAST = {
     "thrown": "threw", "grown": "grew", "flown": "flew", "overseen": "oversaw", "set": "set", "put": "put",
     "brought": "brought", "fought": "fought", "sent": "sent", "spent": "spent", "kept": "kept", "told": "told",
 }
-_KEEP_ADVERBS = frozenset("first originally initially officially formally later eventually".split())
+_KEEP_ADVERBS = frozenset("first originally initially officially formally".split())
+# Verbs whose date or place is a fact a question can ask for (and a description can name): "the city
+# where X was born" identifies a place, "the place where X was released" does not (films are
+# released in many places). Lemmas.
+_DATE_VERBS = frozenset(
+    "bear die found establish release publish open build construct complete form launch create premiere air "
+    "marry elect appoint close start begin end inaugurate introduce sign retire join debut record issue reissue "
+    "consecrate design sell acquire merge award graduate found incorporate discover invent write compose "
+    "paint produce direct abolish dissolve demolish restore rename name erect dedicate win become".split()
+)
+_PLACE_VERBS = frozenset("bear die locate base headquarter bury situate found establish raise grow educate".split())
+# Verbs whose direct object is a relation worth a question ("founded X", "married X", "won X").
+_DOBJ_VERBS = frozenset(
+    "found create establish win receive marry join sign acquire buy own lead coach manage direct write produce "
+    "compose design build represent attend replace succeed defeat host publish release record invent discover "
+    "portray star play co-found cofound develop operate sponsor train teach".split()
+)
 _OBJECT_SLOTS = frozenset("dobj attr acomp oprd prt".split())
 # Prepositions whose object is a relation worth asking about ("plays for X", "merged with X").
 _RELATION_PREPS = frozenset("for with into to under against alongside onto".split())
@@ -144,9 +160,13 @@ def title_resolver(mined: MinedCorpus) -> Callable[[str, bool], str]:
     by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
     for doc_id, forms in mined.title_forms.items():
         for form in forms:
-            key = word_keys(_strip_article(form))
-            if 0 < len(key) <= _MAX_TITLE_WORDS:
-                by_key[key].add(doc_id)
+            names = [form]
+            if "," in form:  # "Portland, Oregon" is named "Portland" in running text
+                names.append(form.split(",", 1)[0])
+            for name in names:
+                key = word_keys(_strip_article(name))
+                if 0 < len(key) <= _MAX_TITLE_WORDS:
+                    by_key[key].add(doc_id)
 
     def resolve(name: str, proper: bool) -> str:
         key = word_keys(_strip_article(name))
@@ -508,12 +528,14 @@ def _fact(
         elif copula:
             lead, body = verb.text, [pre, rest]
         else:
-            do = {"VBD": "did", "VBZ": "does", "VBP": "do"}.get(verb.tag_)
+            # "do" only after "they": a named subject is singular, so a VBP there is a mis-tag ("swam")
+            plural = any(c.dep_ == "nsubj" and c.lower_ == "they" for c in verb.children)
+            do = {"VBD": "did", "VBZ": "does", "VBP": "do" if plural else None}.get(verb.tag_)
             if do is None:
                 return ""
             lead, body = do, [pre, verb.lemma_.lower(), rest]
         words = [wh, lead.lower(), "{s}", *body]
-        if shape in ("prep", "attr") and p not in ("in", "on", "at") or (shape == "prep" and kind not in ("date", "place")):
+        if wh.startswith(("Which", "Who")) and shape in ("prep", "attr"):
             words.append(p)  # a stranded preposition: "Which team did {s} play for?"
         return " ".join(w for w in words if w) + "?"
 
@@ -521,6 +543,13 @@ def _fact(
     passive = any(a.dep_ == "auxpass" for a in auxes)
     if kind in (TruthType.DATE.value, TruthType.PLACE.value) and copula and rest:
         return None  # "Where is X a tributary of Y?" asks two things at once
+    lemma = verb.lemma_.lower()
+    if kind == TruthType.DATE.value and lemma not in _DATE_VERBS:
+        return None
+    if kind == TruthType.PLACE.value and shape == "prep" and p in ("in", "at") and lemma not in _PLACE_VERBS:
+        return None
+    if shape == "dobj" and lemma not in _DOBJ_VERBS:
+        return None
     if kind == TruthType.DATE.value:
         if shape != "prep" or p not in ("in", "on", "during"):
             return None
@@ -543,7 +572,7 @@ def _fact(
             describe = "the {c} " + ("who" if kind == TruthType.PERSON.value else "that") + f" {past} {{s}}"
     elif shape in ("dobj", "prep", "attr") and kind != TruthType.DATE.value:
         wh = "Who" if kind == TruthType.PERSON.value and shape == "dobj" else "Which {c}"
-        if shape == "prep" and p not in _RELATION_PREPS:
+        if shape == "prep" and (p not in _RELATION_PREPS or copula):
             return None  # adjuncts ("in the film", "as a child", "including") are no relation worth asking
         ask = inverted(wh)
         if shape == "attr":
