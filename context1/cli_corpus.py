@@ -63,7 +63,7 @@ def _fail(message: str) -> None:
 
 ChromaHost = Annotated[
     str | None,
-    typer.Option("--chroma-host", help="Keep vectors on this Chroma server (`chroma run`) instead of in DIR."),
+    typer.Option("--chroma-host", help="Keep vectors on this Chroma server (`chroma run`) instead of in INDEX."),
 ]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
 Reranker = Annotated[
@@ -73,6 +73,21 @@ Reranker = Annotated[
         help="'none' (fused order), 'biencoder', or a local sentence-transformers CrossEncoder folder.",
     ),
 ]
+
+
+IndexArg = Annotated[Path, typer.Argument(metavar="INDEX", help="An index folder built by `context1 index`.")]
+# `-k` once meant rollouts in ask/serve/mcp and hits in search; it now means hits only. The old
+# spelling still works in ask/serve/mcp for a while, hidden from --help, with a warning.
+OldRolloutsK = Annotated[int | None, typer.Option("-k", hidden=True, min=1, help="Deprecated: use --rollouts.")]
+
+
+def deprecated_rollouts_k(old_k: int | None, rollouts: int) -> int:
+    """--rollouts, or the deprecated `-k N` (with a warning on stderr)."""
+    if old_k is None:
+        return rollouts
+    _console(stderr=True).print("[yellow]warning:[/] `-k` for rollouts is deprecated; use --rollouts "
+                                f"{old_k} (`--k` means hits, as in `context1 search`)", highlight=False)
+    return old_k
 
 
 def chroma_client(host: str | None, port: int) -> Any:
@@ -99,11 +114,13 @@ def chroma_client(host: str | None, port: int) -> Any:
 
 def index_command(
     source: Annotated[
-        str, typer.Argument(help="A folder or file of documents (txt, md, html, pdf, json, jsonl, csv).")
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, json, jsonl, csv).")
     ],
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the index (replaced if it exists).")],
-    chunk_tokens: Annotated[int | None, typer.Option(help="Most tokens per chunk [default: 256].")] = None,
-    overlap: Annotated[int | None, typer.Option(help="Tokens shared by consecutive chunks [default: 32].")] = None,
+    directory: Annotated[
+        Path, typer.Argument(metavar="INDEX", help="Folder to write the index into (an index there is replaced).")
+    ],
+    chunk_tokens: Annotated[int | None, typer.Option(help="Most tokens per chunk.", show_default="256")] = None,
+    overlap: Annotated[int | None, typer.Option(help="Tokens shared by consecutive chunks.", show_default="32")] = None,
     id_field: Annotated[str | None, typer.Option(help="Record field holding the document id.")] = None,
     title_field: Annotated[str | None, typer.Option(help="Record field holding the title.")] = None,
     text_field: Annotated[str | None, typer.Option(help="Record field holding the text.")] = None,
@@ -115,7 +132,7 @@ def index_command(
     chroma_port: ChromaPort = 8000,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
-    """Index SOURCE into DIR: chunk, embed, and build the BM25 and vector indexes."""
+    """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
     with _clean_errors():
         from corpus_tools.chunking import ChunkingConfig
         from corpus_tools.config import CorpusConfig, SearchConfig
@@ -264,11 +281,11 @@ def print_skipped(skipped: Sequence[SkippedFile]) -> None:
 
 
 def search_command(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="An index built by `context1 index`.")],
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    directory: IndexArg,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
     k: Annotated[int, typer.Option("-k", "--k", help="Most hits to return.", min=1)] = 10,
     budget: Annotated[
-        int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", min=1)
+        int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", show_default="no limit", min=1)
     ] = None,
     reranker: Reranker = None,
     chroma_host: Annotated[
@@ -285,7 +302,7 @@ def search_command(
         ),
     ] = None,
 ) -> None:
-    """Hybrid search (BM25 + dense, fused with RRF, then reranked when the index has a reranker) over DIR."""
+    """Hybrid search of INDEX for QUERY (BM25 + dense, fused with RRF, then reranked when the index has a reranker)."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")
@@ -316,7 +333,7 @@ def parse_where(where: str | None) -> dict[str, Any] | None:
 
 
 def open_index(directory: Path, client: Any = None, reranker: str | None = None) -> Any:
-    """`Corpus.open`, with a message saying what to do when DIR is not an index."""
+    """`Corpus.open`, with a message saying what to do when INDEX is not an index."""
     from corpus_tools import Corpus
     from corpus_tools.types import IndexFormatError
 
@@ -408,12 +425,14 @@ def _snippet(text: str) -> str:
 
 # ---------------------------------------------------------------- updates
 
-IndexDir = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
+IndexDir = IndexArg
 
 
 def add_command(
     directory: IndexDir,
-    source: Annotated[str, typer.Argument(help="A folder or file of documents; a known doc_id is replaced.")],
+    source: Annotated[
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents; a known doc_id is replaced.")
+    ],
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
 ) -> None:
@@ -461,7 +480,7 @@ def delete_command(
 
 def sync_command(
     directory: IndexDir,
-    folder: Annotated[str, typer.Argument(help="The folder of documents the index should mirror.")],
+    folder: Annotated[str, typer.Argument(metavar="FOLDER", help="The folder of documents the index should mirror.")],
     glob: Annotated[str | None, typer.Option(help="Only files matching this pattern, e.g. '**/*.pdf'.")] = None,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,

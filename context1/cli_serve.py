@@ -21,11 +21,18 @@ from typing import Annotated, Any
 import typer
 
 from context1.cli_ask import BACKENDS, build_backend
-from context1.cli_corpus import EXIT_USAGE, CommandError, chroma_client, open_index
+from context1.cli_corpus import (
+    EXIT_USAGE,
+    CommandError,
+    IndexArg,
+    OldRolloutsK,
+    chroma_client,
+    deprecated_rollouts_k,
+    open_index,
+)
 from context1.config import AgentConfig
 from corpus_tools.types import CorpusError
 
-IndexArg = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
 Host = Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
 Backend = Annotated[str, typer.Option("--backend", "-b", help=f"Inference backend of `ask`: {', '.join(BACKENDS)}.")]
 BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint for --backend openai.")]
@@ -40,9 +47,9 @@ ApiKeyFile = Annotated[Path | None, typer.Option(
 MaxInFlight = Annotated[int, typer.Option("--max-in-flight", help="Requests handled at once; more get 429.", min=1)]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
-Rollouts = Annotated[int, typer.Option("--rollouts", "-k", help="Default k× rollouts of `ask`.", min=1)]
+Rollouts = Annotated[int, typer.Option("--rollouts", help="Default k× rollouts of `ask`.", min=1)]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)]
-ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")]
+ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.", show_default="in INDEX")]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
 
 
@@ -95,6 +102,7 @@ def serve_command(
     script: Script = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
+    old_k: OldRolloutsK = None,
     max_turns: MaxTurns = 32,
     request_timeout: Annotated[
         float, typer.Option("--request-timeout", help="Seconds a search/grep/read may take before a 504.", min=0.001)
@@ -114,6 +122,7 @@ def serve_command(
     from context1.server import ServerConfig, serve
 
     with _clean_exit():
+        rollouts = deprecated_rollouts_k(old_k, rollouts)
         config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes,
                               max_in_flight=max_in_flight, api_key=server_key(api_key_file), host=host)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
@@ -140,6 +149,7 @@ def mcp_command(
     script: Script = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
+    old_k: OldRolloutsK = None,
     max_turns: MaxTurns = 32,
     ask_timeout: Annotated[
         float, typer.Option("--ask-timeout", help="Seconds an ask call may run before it is cancelled.", min=0.001)
@@ -157,6 +167,7 @@ def mcp_command(
     from context1.mcp_server import TRANSPORTS, run_mcp
 
     with _clean_exit():
+        rollouts = deprecated_rollouts_k(old_k, rollouts)
         if transport not in TRANSPORTS:
             raise CommandError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
         key = server_key(api_key_file) if transport == "http" else None
