@@ -428,6 +428,31 @@ def _snippet(text: str) -> str:
 IndexDir = IndexArg
 
 
+NoProgress = Annotated[bool, typer.Option("--no-progress", help="Hide the progress display.")]
+
+
+@contextmanager
+def progress_display(enabled: bool) -> Iterator[Any]:
+    """A one-line live display on stderr (spinner, what is happening, elapsed time); `.say(text)` updates it."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    class _Line:
+        def __init__(self, progress: Any) -> None:
+            self._progress = progress
+            self._task = progress.add_task("", total=None) if progress is not None else None
+
+        def say(self, text: str) -> None:
+            if self._progress is not None:
+                self._progress.update(self._task, description=escape(text))
+
+    if not enabled:
+        yield _Line(None)
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as progress:
+        yield _Line(progress)
+
+
 def add_command(
     directory: IndexDir,
     source: Annotated[
@@ -435,6 +460,7 @@ def add_command(
     ],
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
+    no_progress: NoProgress = False,
 ) -> None:
     """Add documents to INDEX (incremental and crash-safe: a kill leaves the old or the new index)."""
     with _clean_errors():
@@ -444,7 +470,13 @@ def add_command(
         _quiet_library_logs()
         before = len(corpus.skipped)
         started = time.perf_counter()
-        n = corpus.add(source)
+        from corpus_tools.loaders import load_documents
+
+        with progress_display(not no_progress) as line:
+            # Read here rather than inside Corpus.add, so the display can name the file being read.
+            report = load_documents(source, on_file=lambda where: line.say(f"reading {where}"))
+            line.say(f"chunking, embedding and committing {len(report.documents):,} document(s)")
+            n = corpus.add(report)
         elapsed = time.perf_counter() - started
         _console().print(
             f"Added {n:,} document(s) to {corpus.path} in {elapsed:.1f} s; it now holds "
@@ -484,6 +516,7 @@ def sync_command(
     glob: Annotated[str | None, typer.Option(help="Only files matching this pattern, e.g. '**/*.pdf'.")] = None,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
+    no_progress: NoProgress = False,
 ) -> None:
     """Re-index only the files of FOLDER added, changed or removed since INDEX last saw them."""
     with _clean_errors():
@@ -492,7 +525,9 @@ def sync_command(
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         _quiet_library_logs()
         started = time.perf_counter()
-        report = corpus.sync(folder, glob=glob)
+        with progress_display(not no_progress) as line:
+            line.say(f"syncing {corpus.path} with {folder}: reading changed files, embedding, committing")
+            report = corpus.sync(folder, glob=glob)
         elapsed = time.perf_counter() - started
         _console().print(
             f"Synced {corpus.path} with {folder} in {elapsed:.1f} s: {len(report.added)} added, "

@@ -19,7 +19,9 @@ _AGENT = AgentConfig()
 # Longest query / pattern / id accepted (characters): AgentConfig.max_argument_chars, the harness's
 # own limit, so a request the server accepts is one the agent could also have made.
 MAX_QUERY_CHARS = _AGENT.max_argument_chars
-MAX_K = 50  # hits per call: Corpus.search fuses and returns at most SearchConfig.candidates (50)
+# Hits per call over the network (Corpus.search itself takes up to corpus_tools.types.MAX_SEARCH_K):
+# 200 hits of 256-token chunks is a ~200 KB reply, and more than any agent context holds.
+MAX_K = 200
 # Ids in an exclude / chunk_ids list: a whole 32k-token context is ~120 chunks, so 1,000 is every
 # chunk a long session could have seen; more is a runaway client (and 2 MB of ids at 2,000 chars).
 MAX_IDS = 1_000
@@ -56,6 +58,9 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
         where = _where(err.get("loc"))
         if err.get("type") == "extra_forbidden":
             parts.append(f"{where}: unknown field (check its spelling)")
+        elif err.get("type") == "json_invalid":
+            at = next((p for p in err.get("loc", ()) if isinstance(p, int)), None)
+            parts.append("the body is not valid JSON" + (f" (at character {at})" if at is not None else ""))
         else:
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return shorten("; ".join(dict.fromkeys(parts)) or "invalid request")

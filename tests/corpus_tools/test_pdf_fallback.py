@@ -76,3 +76,14 @@ def test_every_readable_filing_is_loaded(filings):
     assert sorted(d.doc_id for d in report.documents) == ["2023 Q1 CNTS.pdf", "2023 Q2 CNTS.pdf"]
     assert [s.path for s in report.skipped] == ["broken.pdf"]
     assert "pypdf:" in report.skipped[0].reason and "pypdfium2:" in report.skipped[0].reason
+
+
+def test_progress_hears_of_each_file_before_it_is_read(filings):
+    """`on_file` (what the progress displays of index/add use) names a file before the loader opens it."""
+    from corpus_tools.loaders import iter_documents
+
+    events: list[str] = []
+    for item, where in iter_documents(filings, on_file=lambda name: events.append(f"open {name}")):
+        events.append(f"done {where}")
+    assert events == [f"{step} {name}" for name in ("2023 Q1 CNTS.pdf", "2023 Q2 CNTS.pdf", "broken.pdf")
+                      for step in ("open", "done")]
