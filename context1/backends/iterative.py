@@ -390,6 +390,8 @@ def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_ran
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n{2,}")
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _UNITS = frozenset("millions billions thousands percent million billion thousand".split())
+# Letter openers and closers: capitalised at the start of a line, shared by every e-mail, names of no one.
+_SALUTATIONS = frozenset("dear hi hello regards thanks best sincerely cheers kind".split())
 
 
 def best_passage(text: str, terms: Sequence[str], max_chars: int = 220) -> str:
@@ -425,7 +427,7 @@ def _name_like(entity: str) -> bool:
     words = entity.split()
     if not words or any(ch.isdigit() for ch in entity):
         return False
-    return not all(w in _MONTHS or w in _UNITS for w in words)
+    return not all(w in _MONTHS or w in _UNITS or w in _SALUTATIONS for w in words)
 
 
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
