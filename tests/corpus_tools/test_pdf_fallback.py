@@ -83,7 +83,7 @@ def test_progress_hears_of_each_file_before_it_is_read(filings):
     from corpus_tools.loaders import iter_documents
 
     events: list[str] = []
-    for item, where in iter_documents(filings, on_file=lambda name: events.append(f"open {name}")):
+    for _item, where in iter_documents(filings, on_file=lambda name: events.append(f"open {name}")):
         events.append(f"done {where}")
     assert events == [f"{step} {name}" for name in ("2023 Q1 CNTS.pdf", "2023 Q2 CNTS.pdf", "broken.pdf")
                       for step in ("open", "done")]
