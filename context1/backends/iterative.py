@@ -413,7 +413,8 @@ def best_passage(text: str, terms: Sequence[str], max_chars: int = 220) -> str:
 def question_phrases(query: str, limit: int = 6) -> list[str]:
     """The question as a searcher would type it: its names whole ("Q3 2023", "Contoso Ltd"), then its
     content words (3+ letters, no stop words, no fragments such as a possessive's "s"), in order."""
-    names = [e for e in entities(query, "", keep_sentence_starts=True) if e.lower() not in _STOP_WORDS]
+    names = [re.sub(r"['’]s$", "", e) for e in entities(query, "", keep_sentence_starts=True)]  # NVIDIA's → NVIDIA
+    names = [e for e in names if e.lower() not in _STOP_WORDS]
     words = [w for w in keywords(query) if len(w) >= 3 and not any(w in n.split() for n in names)]
     out: list[str] = []
     for term in names + words:
