@@ -54,7 +54,7 @@ from context1 import wire
 from context1.agent import SearchAgent
 from context1.episodes import EPISODE_THREAD_PREFIX, Episodes, EpisodesBusy, EpisodeTimeout
 from context1.events import FinalEvent
-from context1.guard import Guard, GuardConfig
+from context1.guard import Guard, GuardConfig, is_loopback
 from context1.serving import (
     MAX_QUERY_CHARS,
     AskBody,
@@ -105,8 +105,6 @@ class ServerConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
     def guard(self) -> GuardConfig:
-        from context1.guard import is_loopback
-
         return GuardConfig(api_key=self.api_key, loopback_only=is_loopback(self.host),
                            max_in_flight=self.max_in_flight, max_body_bytes=self.max_body_bytes)
 
