@@ -39,9 +39,11 @@ from context1.types import (
     Trajectory,
     Usage,
 )
+from context1.version import __version__
 from corpus_tools import Corpus, CorpusConfig, Document
 
 __all__ = [
+    "__version__",
     "AgentConfig",
     "Backend",
     "BackendError",

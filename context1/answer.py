@@ -9,7 +9,7 @@ spaces up to the `>`), HTML-escaped ids, any case and whitespace in the tags, a 
 `<Justification>` (the block's text is used), a missing `</Document>` (the block ends at the next
 `<Document` or the end), markdown code fences around it all, and a chunk id (`doc#3`) where a doc
 id belongs (mapped to its document). Duplicates keep their first position; ids that resolve to no
-document are dropped and reported. Scores are 1/rank.
+document are dropped and reported. Scores are 1/rank, unless the answer writes a `score="…"` attribute.
 
 Fallback (documented behaviour, `Trajectory.metadata["answer_fallback"] = True`): when no block
 parses — or the episode ended without an answer (max turns, budget, backend error) — the documents
@@ -33,6 +33,9 @@ _CLOSE = re.compile(r"<\s*/\s*document\s*>", re.IGNORECASE)
 _ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"?|'([^']*)'?|(.*))""", re.IGNORECASE | re.DOTALL)
 _JUST = re.compile(r"<\s*justification\s*>(.*?)(?:<\s*/\s*justification\s*>|$)", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
+# An optional score="0.83" attribute (the LLM-free policy writes its evidence score there); without
+# one, a document's score is 1/rank.
+_SCORE = re.compile(r"""\bscore\s*=\s*["']?([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)""", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 
 Resolver = Callable[[str], "str | None"]
@@ -90,6 +93,7 @@ def parse_final_answer(text: str, resolve: Resolver, max_documents: int = 10) ->
     unknown: list[str] = []
     mapped: dict[str, str] = {}
     duplicates: list[str] = []
+    scores: list[float | None] = []  # a written score="…" per document, None when absent
     for i, m in enumerate(opens):
         end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
         body = text[m.end() : end]
@@ -120,9 +124,13 @@ def parse_final_answer(text: str, resolve: Resolver, max_documents: int = 10) ->
                 docs[index[doc_id]] = RankedDocument(prev.doc_id, justification, prev.score)
             continue
         index[doc_id] = len(docs)
+        attrs = m.group(1)
+        written = _SCORE.search(attrs.split('"', 2)[-1] if attrs.count('"') >= 2 else attrs)  # not inside the id
+        scores.append(float(written.group(1)) if written else None)
         docs.append(RankedDocument(doc_id=doc_id, justification=justification, score=0.0))
     truncated = max(0, len(docs) - max_documents)
-    docs = [RankedDocument(d.doc_id, d.justification, 1.0 / rank) for rank, d in enumerate(docs[:max_documents], 1)]
+    docs = [RankedDocument(d.doc_id, d.justification, 1.0 / rank if score is None else score)
+            for rank, (d, score) in enumerate(zip(docs[:max_documents], scores, strict=False), 1)]
     return ParsedAnswer(docs, unknown, mapped, duplicates, len(opens), truncated)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import entry_points
+from typing import Annotated
 
 import typer
 
@@ -19,6 +20,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from context1.version import __version__
+
+        typer.echo(f"context1 {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_show_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Agentic retrieval: index a corpus, search it, ask the search agent, evaluate."""
 
 
 def _register_all() -> None:

@@ -1,4 +1,4 @@
-"""`context1 ask DIR "query"`: run the search agent over an index, with a live trace.
+"""`context1 ask INDEX "QUERY"`: run the search agent over an index, with a live trace.
 
 A thin layer over `SearchAgent.stream` (DESIGN: every CLI command is a function a user can call):
 it opens the index, builds the backend with `context1.backends.make_backend`, prints each turn,
@@ -19,7 +19,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from context1.cli_corpus import CommandError, _clean_errors, chroma_client, open_index
+from context1.cli_corpus import (
+    CommandError,
+    IndexArg,
+    OldRolloutsK,
+    _clean_errors,
+    chroma_client,
+    deprecated_rollouts_k,
+    open_index,
+)
 from context1.config import AgentConfig
 from context1.events import (
     FinalEvent,
@@ -93,8 +101,8 @@ def build_backend(
 
 
 def ask_command(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="An index built by `context1 index`.")],
-    query: Annotated[str, typer.Argument(help="The question to find supporting documents for.")],
+    directory: IndexArg,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="The question to find supporting documents for.")],
     backend: Annotated[
         str, typer.Option("--backend", "-b", help=f"Inference backend: {', '.join(BACKENDS)}.")
     ] = "iterative",
@@ -112,7 +120,8 @@ def ask_command(
     hard_cutoff: Annotated[
         float, typer.Option("--hard-cutoff", help="Fraction of the budget past which only pruning is allowed.")
     ] = 0.75,
-    rollouts: Annotated[int, typer.Option("--rollouts", "-k", help="k× mode: rollouts fused with RRF.", min=1)] = 1,
+    rollouts: Annotated[int, typer.Option("--rollouts", help="k× mode: rollouts fused with RRF.", min=1)] = 1,
+    old_k: OldRolloutsK = None,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)] = 32,
     max_documents: Annotated[int, typer.Option("--max-documents", help="Most documents returned.", min=1)] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Base seed (rollout i uses seed + i).")] = 0,
@@ -122,7 +131,7 @@ def ask_command(
                      "is fitted to it.", min=512),
     ] = None,
     chroma_host: Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")] = None,
-    chroma_port: Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.")] = 8000,
+    chroma_port: Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)] = 8000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (no live trace).")] = False,
     save: Annotated[
         Path | None, typer.Option("--save-trajectories", help="Write every rollout's trajectory to this JSONL file.")
@@ -146,6 +155,7 @@ def ask_command(
     from context1.trajectory_io import save_trajectories
 
     with _clean_errors():
+        rollouts = deprecated_rollouts_k(old_k, rollouts)
         if not query.strip():
             raise CommandError("the query is empty")
         config = AgentConfig(

@@ -63,7 +63,7 @@ def _fail(message: str) -> None:
 
 ChromaHost = Annotated[
     str | None,
-    typer.Option("--chroma-host", help="Keep vectors on this Chroma server (`chroma run`) instead of in DIR."),
+    typer.Option("--chroma-host", help="Keep vectors on this Chroma server (`chroma run`) instead of in INDEX."),
 ]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
 Reranker = Annotated[
@@ -73,6 +73,21 @@ Reranker = Annotated[
         help="'none' (fused order), 'biencoder', or a local sentence-transformers CrossEncoder folder.",
     ),
 ]
+
+
+IndexArg = Annotated[Path, typer.Argument(metavar="INDEX", help="An index folder built by `context1 index`.")]
+# `-k` once meant rollouts in ask/serve/mcp and hits in search; it now means hits only. The old
+# spelling still works in ask/serve/mcp for a while, hidden from --help, with a warning.
+OldRolloutsK = Annotated[int | None, typer.Option("-k", hidden=True, min=1, help="Deprecated: use --rollouts.")]
+
+
+def deprecated_rollouts_k(old_k: int | None, rollouts: int) -> int:
+    """--rollouts, or the deprecated `-k N` (with a warning on stderr)."""
+    if old_k is None:
+        return rollouts
+    _console(stderr=True).print("[yellow]warning:[/] `-k` for rollouts is deprecated; use --rollouts "
+                                f"{old_k} (`--k` means hits, as in `context1 search`)", highlight=False)
+    return old_k
 
 
 def chroma_client(host: str | None, port: int) -> Any:
@@ -99,11 +114,13 @@ def chroma_client(host: str | None, port: int) -> Any:
 
 def index_command(
     source: Annotated[
-        str, typer.Argument(help="A folder or file of documents (txt, md, html, pdf, json, jsonl, csv).")
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, json, jsonl, csv).")
     ],
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the index (replaced if it exists).")],
-    chunk_tokens: Annotated[int | None, typer.Option(help="Most tokens per chunk [default: 256].")] = None,
-    overlap: Annotated[int | None, typer.Option(help="Tokens shared by consecutive chunks [default: 32].")] = None,
+    directory: Annotated[
+        Path, typer.Argument(metavar="INDEX", help="Folder to write the index into (an index there is replaced).")
+    ],
+    chunk_tokens: Annotated[int | None, typer.Option(help="Most tokens per chunk.", show_default="256")] = None,
+    overlap: Annotated[int | None, typer.Option(help="Tokens shared by consecutive chunks.", show_default="32")] = None,
     id_field: Annotated[str | None, typer.Option(help="Record field holding the document id.")] = None,
     title_field: Annotated[str | None, typer.Option(help="Record field holding the title.")] = None,
     text_field: Annotated[str | None, typer.Option(help="Record field holding the text.")] = None,
@@ -115,7 +132,7 @@ def index_command(
     chroma_port: ChromaPort = 8000,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
-    """Index SOURCE into DIR: chunk, embed, and build the BM25 and vector indexes."""
+    """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
     with _clean_errors():
         from corpus_tools.chunking import ChunkingConfig
         from corpus_tools.config import CorpusConfig, SearchConfig
@@ -264,11 +281,11 @@ def print_skipped(skipped: Sequence[SkippedFile]) -> None:
 
 
 def search_command(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="An index built by `context1 index`.")],
-    query: Annotated[str, typer.Argument(help="What to look for.")],
+    directory: IndexArg,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
     k: Annotated[int, typer.Option("-k", "--k", help="Most hits to return.", min=1)] = 10,
     budget: Annotated[
-        int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", min=1)
+        int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", show_default="no limit", min=1)
     ] = None,
     reranker: Reranker = None,
     chroma_host: Annotated[
@@ -285,7 +302,7 @@ def search_command(
         ),
     ] = None,
 ) -> None:
-    """Hybrid search (BM25 + dense, fused with RRF, then reranked when the index has a reranker) over DIR."""
+    """Hybrid search of INDEX for QUERY (BM25 + dense, fused with RRF, then reranked when the index has a reranker)."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")
@@ -316,7 +333,7 @@ def parse_where(where: str | None) -> dict[str, Any] | None:
 
 
 def open_index(directory: Path, client: Any = None, reranker: str | None = None) -> Any:
-    """`Corpus.open`, with a message saying what to do when DIR is not an index."""
+    """`Corpus.open`, with a message saying what to do when INDEX is not an index."""
     from corpus_tools import Corpus
     from corpus_tools.types import IndexFormatError
 
@@ -408,14 +425,42 @@ def _snippet(text: str) -> str:
 
 # ---------------------------------------------------------------- updates
 
-IndexDir = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
+IndexDir = IndexArg
+
+
+NoProgress = Annotated[bool, typer.Option("--no-progress", help="Hide the progress display.")]
+
+
+@contextmanager
+def progress_display(enabled: bool) -> Iterator[Any]:
+    """A one-line live display on stderr (spinner, what is happening, elapsed time); `.say(text)` updates it."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    class _Line:
+        def __init__(self, progress: Any) -> None:
+            self._progress = progress
+            self._task = progress.add_task("", total=None) if progress is not None else None
+
+        def say(self, text: str) -> None:
+            if self._progress is not None:
+                self._progress.update(self._task, description=escape(text))
+
+    if not enabled:
+        yield _Line(None)
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as progress:
+        yield _Line(progress)
 
 
 def add_command(
     directory: IndexDir,
-    source: Annotated[str, typer.Argument(help="A folder or file of documents; a known doc_id is replaced.")],
+    source: Annotated[
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents; a known doc_id is replaced.")
+    ],
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
+    no_progress: NoProgress = False,
 ) -> None:
     """Add documents to INDEX (incremental and crash-safe: a kill leaves the old or the new index)."""
     with _clean_errors():
@@ -425,7 +470,13 @@ def add_command(
         _quiet_library_logs()
         before = len(corpus.skipped)
         started = time.perf_counter()
-        n = corpus.add(source)
+        from corpus_tools.loaders import load_documents
+
+        with progress_display(not no_progress) as line:
+            # Read here rather than inside Corpus.add, so the display can name the file being read.
+            report = load_documents(source, on_file=lambda where: line.say(f"reading {where}"))
+            line.say(f"chunking, embedding and committing {len(report.documents):,} document(s)")
+            n = corpus.add(report)
         elapsed = time.perf_counter() - started
         _console().print(
             f"Added {n:,} document(s) to {corpus.path} in {elapsed:.1f} s; it now holds "
@@ -461,10 +512,11 @@ def delete_command(
 
 def sync_command(
     directory: IndexDir,
-    folder: Annotated[str, typer.Argument(help="The folder of documents the index should mirror.")],
+    folder: Annotated[str, typer.Argument(metavar="FOLDER", help="The folder of documents the index should mirror.")],
     glob: Annotated[str | None, typer.Option(help="Only files matching this pattern, e.g. '**/*.pdf'.")] = None,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
+    no_progress: NoProgress = False,
 ) -> None:
     """Re-index only the files of FOLDER added, changed or removed since INDEX last saw them."""
     with _clean_errors():
@@ -473,7 +525,9 @@ def sync_command(
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         _quiet_library_logs()
         started = time.perf_counter()
-        report = corpus.sync(folder, glob=glob)
+        with progress_display(not no_progress) as line:
+            line.say(f"syncing {corpus.path} with {folder}: reading changed files, embedding, committing")
+            report = corpus.sync(folder, glob=glob)
         elapsed = time.perf_counter() - started
         _console().print(
             f"Synced {corpus.path} with {folder} in {elapsed:.1f} s: {len(report.added)} added, "

@@ -3,10 +3,15 @@
 Thin layers over `context1.server.serve` and `context1.mcp_server.run_mcp`: they open the index
 (a missing or damaged one ends the command with one line saying what to do, exit status 2, before
 anything listens), build the backend exactly as `context1 ask` does, and start serving.
+
+Access: the server's own key comes from `--api-key-file PATH` or the CONTEXT1_API_KEY variable
+(read here, the only place); a key file that cannot be read or is empty stops the command before
+anything listens. `--api-key` is the key of the `--backend openai` endpoint, not the server's.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,21 +21,35 @@ from typing import Annotated, Any
 import typer
 
 from context1.cli_ask import BACKENDS, build_backend
-from context1.cli_corpus import EXIT_USAGE, CommandError, chroma_client, open_index
+from context1.cli_corpus import (
+    EXIT_USAGE,
+    CommandError,
+    IndexArg,
+    OldRolloutsK,
+    chroma_client,
+    deprecated_rollouts_k,
+    open_index,
+)
 from context1.config import AgentConfig
 from corpus_tools.types import CorpusError
 
-IndexArg = Annotated[Path, typer.Argument(metavar="INDEX", help="An index built by `context1 index`.")]
 Host = Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
 Backend = Annotated[str, typer.Option("--backend", "-b", help=f"Inference backend of `ask`: {', '.join(BACKENDS)}.")]
 BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint for --backend openai.")]
 Model = Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")]
-ApiKey = Annotated[str | None, typer.Option("--api-key", envvar="OPENAI_API_KEY", help="API key for --backend openai.")]
+ApiKey = Annotated[str | None, typer.Option(
+    "--api-key", envvar="OPENAI_API_KEY", show_envvar=True,
+    help="Key of the --backend openai endpoint (not this server's key: see --api-key-file).")]
+ApiKeyFile = Annotated[Path | None, typer.Option(
+    "--api-key-file",
+    help="File holding this server's key: clients must send `Authorization: Bearer KEY` (all but /health). "
+         "Default: the CONTEXT1_API_KEY variable; neither: no key.")]
+MaxInFlight = Annotated[int, typer.Option("--max-in-flight", help="Requests handled at once; more get 429.", min=1)]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
-Rollouts = Annotated[int, typer.Option("--rollouts", "-k", help="Default k× rollouts of `ask`.", min=1)]
+Rollouts = Annotated[int, typer.Option("--rollouts", help="Default k× rollouts of `ask`.", min=1)]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)]
-ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.")]
+ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.", show_default="in INDEX")]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
 
 
@@ -39,9 +58,24 @@ def _clean_exit() -> Iterator[None]:
     """Expected failures: one line on stderr and exit status 2, no traceback."""
     try:
         yield
-    except (CommandError, CorpusError, FileNotFoundError, ValueError) as exc:
+    except (CommandError, CorpusError, FileNotFoundError, ValueError) as exc:  # ApiKeyError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
+
+
+def server_key(key_file: Path | None) -> str | None:
+    """This server's API key: --api-key-file, else CONTEXT1_API_KEY, else None (ApiKeyError when unusable)."""
+    from context1.guard import API_KEY_ENV, load_api_key
+
+    return load_api_key(os.environ.get(API_KEY_ENV), key_file)
+
+
+def _warn_if_open(host: str, key: str | None, what: str) -> None:
+    from context1.guard import is_loopback
+
+    if key is None and not is_loopback(host):
+        print(f"context1: warning: {what} on {host} without an API key: anyone who can reach it can search the "
+              "index and run the agent; set CONTEXT1_API_KEY or --api-key-file", file=sys.stderr)
 
 
 def open_agent(index: Path, backend: str, *, base_url: str | None, model: str | None, api_key: str | None,
@@ -64,9 +98,11 @@ def serve_command(
     base_url: BaseUrl = None,
     model: Model = None,
     api_key: ApiKey = None,
+    api_key_file: ApiKeyFile = None,
     script: Script = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
+    old_k: OldRolloutsK = None,
     max_turns: MaxTurns = 32,
     request_timeout: Annotated[
         float, typer.Option("--request-timeout", help="Seconds a search/grep/read may take before a 504.", min=0.001)
@@ -74,7 +110,10 @@ def serve_command(
     ask_timeout: Annotated[
         float, typer.Option("--ask-timeout", help="Seconds an ask episode may run before it is cancelled.", min=0.001)
     ] = 600.0,
-    max_episodes: Annotated[int, typer.Option("--max-episodes", help="Ask episodes running at once.", min=1)] = 16,
+    max_episodes: Annotated[
+        int, typer.Option("--max-episodes", help="Ask episodes running at once; more get 503.", min=1)
+    ] = 16,
+    max_in_flight: MaxInFlight = 128,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
@@ -83,12 +122,16 @@ def serve_command(
     from context1.server import ServerConfig, serve
 
     with _clean_exit():
-        config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes)
+        rollouts = deprecated_rollouts_k(old_k, rollouts)
+        config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes,
+                              max_in_flight=max_in_flight, api_key=server_key(api_key_file), host=host)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
                                    chroma_port=chroma_port)
-    print(f"context1: serving {corpus!r} on http://{host}:{port} (docs at /docs)", file=sys.stderr)
-    serve(corpus, agent, config, host=host, port=port, log_level=log_level)
+    _warn_if_open(host, config.api_key, "serving")
+    access = "API key required" if config.api_key else "no API key"
+    print(f"context1: serving {corpus!r} on http://{host}:{port} (docs at /docs; {access})", file=sys.stderr)
+    serve(corpus, agent, config, port=port, log_level=log_level)
 
 
 def mcp_command(
@@ -102,23 +145,42 @@ def mcp_command(
     base_url: BaseUrl = None,
     model: Model = None,
     api_key: ApiKey = None,
+    api_key_file: ApiKeyFile = None,
     script: Script = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
+    old_k: OldRolloutsK = None,
     max_turns: MaxTurns = 32,
+    ask_timeout: Annotated[
+        float, typer.Option("--ask-timeout", help="Seconds an ask call may run before it is cancelled.", min=0.001)
+    ] = 600.0,
+    max_episodes: Annotated[
+        int, typer.Option("--max-episodes", help="Ask calls running at once; more get a busy error.", min=1)
+    ] = 16,
+    max_in_flight: MaxInFlight = 128,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
 ) -> None:
     """Serve INDEX as an MCP server: search_corpus, grep_corpus, read_document, prune_chunks and ask."""
+    from context1.episodes import Episodes
+    from context1.guard import GuardConfig, is_loopback
     from context1.mcp_server import TRANSPORTS, run_mcp
 
     with _clean_exit():
+        rollouts = deprecated_rollouts_k(old_k, rollouts)
         if transport not in TRANSPORTS:
             raise CommandError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
+        key = server_key(api_key_file) if transport == "http" else None
+        if transport == "stdio" and api_key_file is not None:
+            raise CommandError("--api-key-file applies to --transport http (stdio has no network to protect)")
+        guard = GuardConfig(api_key=key, loopback_only=is_loopback(host), max_in_flight=max_in_flight)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
                                    chroma_port=chroma_port)
-    run_mcp(corpus, agent, transport=transport, host=host, port=port)
+        episodes = Episodes(agent, max_episodes=max_episodes, timeout_s=ask_timeout)
+    if transport == "http":
+        _warn_if_open(host, key, "serving MCP")
+    run_mcp(corpus, agent, transport=transport, host=host, port=port, guard=guard, episodes=episodes)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,9 @@ machines run their own harness and model against one index server (search, grep,
 has_doc, title, similarity and count_tokens are everything the harness and the LLM-free policy ask
 of a corpus). Results come back as the same dataclasses, and errors as the same exceptions:
 `UnknownDocumentError` (404), `InvalidPatternError` (bad regex), `ValueError` (any other rejected
-input), `TimeoutError` (the server's time limit); anything else is a `ServerError`.
+input), `TimeoutError` (the server's time limit), `PermissionError` (a missing or wrong API key:
+pass `api_key=`, the server's CONTEXT1_API_KEY); anything else is a `ServerError` (`status` 429 or
+503 when the server is full: retry shortly).
 
 A `Client` holds one pooled HTTP connection set (httpx) and is safe to share between threads.
 """
@@ -49,6 +51,8 @@ def _raise_for(status: int, detail: str, kind: str | None) -> None:
         raise UnknownDocumentError(detail)
     if status == 504:
         raise TimeoutError(detail)
+    if status in (401, 403, 421):
+        raise PermissionError(detail)
     if status in (400, 413, 422):
         raise ValueError(detail)
     raise ServerError(status, detail)
@@ -57,15 +61,17 @@ def _raise_for(status: int, detail: str, kind: str | None) -> None:
 class Client:
     """An HTTP client of `context1 serve` (see the module docstring).
 
-    base_url: the server's address. timeout: seconds to wait for a response (for `stream`, between
-    two events; the server sends a keep-alive comment every 15 s). transport: an httpx transport
-    (tests, or an ASGI app in-process).
+    base_url: the server's address. api_key: the server's key (its CONTEXT1_API_KEY), sent as
+    `Authorization: Bearer KEY`; None for a server without one. timeout: seconds to wait for a
+    response (for `stream`, between two events; the server sends a keep-alive comment every 15 s).
+    transport: an httpx transport (tests, or an ASGI app in-process).
     """
 
-    def __init__(self, base_url: str = DEFAULT_URL, *, timeout: float = 120.0,
+    def __init__(self, base_url: str = DEFAULT_URL, *, api_key: str | None = None, timeout: float = 120.0,
                  transport: httpx.BaseTransport | None = None) -> None:
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport, headers=headers)
         self._doc_ids: frozenset[str] | None = None
         self._titles: dict[str, str | None] = {}
 
@@ -104,8 +110,9 @@ class Client:
     def __len__(self) -> int:
         return int(self.health()["chunks"])
 
-    def search(self, query: str, k: int = 10, exclude: Iterable[str] = (), token_budget: int | None = None) -> list[Hit]:
-        body = {"query": query, "k": k, "exclude": list(exclude), "token_budget": token_budget}
+    def search(self, query: str, k: int = 10, exclude: Iterable[str] = (), token_budget: int | None = None,
+               where: dict[str, Any] | None = None) -> list[Hit]:
+        body = {"query": query, "k": k, "exclude": list(exclude), "token_budget": token_budget, "where": where}
         return [wire.hit_from_json(h) for h in self._request("POST", "/search", json=body)["hits"]]
 
     def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:
@@ -152,16 +159,23 @@ class Client:
         return int(self._request("POST", "/count_tokens", json={"text": text})["tokens"])
 
     # -- SearchAgent ------------------------------------------------------------------
-    def run(self, query: str, *, rollouts: int | None = None) -> SearchResult:
-        """The server's agent, run to completion (as `SearchAgent.run`)."""
-        return wire.result_from_json(self._request("POST", "/ask", json={"query": query, "rollouts": rollouts}))
+    def run(self, query: str, *, rollouts: int | None = None, include_trajectory: bool = False) -> SearchResult:
+        """The server's agent, run to completion (as `SearchAgent.run`).
 
-    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
+        include_trajectory: False (the default, as over HTTP) leaves each rollout's messages and steps
+        out of the result (its query, documents and stop reason stay); True sends the full record.
+        """
+        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory}
+        return wire.result_from_json(self._request("POST", "/ask", json=body))
+
+    def stream(self, query: str, *, rollouts: int | None = None, include_trajectory: bool = False) -> Iterator[Event]:
         """The server's agent events as they happen (as `SearchAgent.stream`; the last is `FinalEvent`).
 
-        Closing the iterator early (a `break`) closes the connection, and the server cancels the episode.
+        Every turn, call and observation arrives as its own event; include_trajectory decides whether
+        the final event's result repeats them (see `run`). Closing the iterator early (a `break`)
+        closes the connection, and the server cancels the episode.
         """
-        body = {"query": query, "rollouts": rollouts}
+        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory}
         try:
             with self._http.stream("POST", "/ask/stream", json=body) as response:
                 if response.status_code >= 400:

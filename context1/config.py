@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from corpus_tools.types import MAX_QUERY_CHARS
+
 
 @dataclass(frozen=True)
 class AgentConfig:
@@ -64,7 +66,7 @@ class AgentConfig:
     # Longest query (characters) an episode accepts; a longer one raises ValueError at once instead of
     # running an episode whose prompt cannot fit. 20,000 characters is ~5k tokens: a pasted paragraph
     # or two fits, a whole document does not (index it instead).
-    max_query_chars: int = 20_000
+    max_query_chars: int = MAX_QUERY_CHARS  # corpus_tools' limit: Corpus.search accepts the same queries
     # The model's context window in tokens (prompt + reply), when known. None: taken from the backend
     # (`context_window` attribute) when it has one. When the window is smaller than what T_budget
     # plus the reply needs, `SearchAgent` fits the budget to it (see `fit_to_window`).

@@ -15,12 +15,19 @@ rendered exactly as the agent sees them (`<chunk id=… doc=… title=…>`), wi
 config's per-call token budgets. While `ask` runs, each turn, tool call and observation is sent
 as a progress notification (to clients that ask for progress), so they can show the trace live.
 
+Arguments are validated by the same models and limits as `context1 serve`'s bodies
+(`context1.serving`; unknown arguments are errors), and every failure comes back as a tool result
+with `isError` set and a message the caller can act on. `ask` shares the HTTP server's episode cap
+and time limit (`context1.episodes`). Over streamable HTTP the same gate as `context1 serve`
+(`context1.guard`: API key, body limit, requests in flight, Host/Origin) stands in front of /mcp.
+
     run_mcp(corpus, agent, transport="stdio")                 # what `context1 mcp INDEX` does
     run_mcp(corpus, agent, transport="http", port=8766)       # streamable HTTP at http://HOST:PORT/mcp
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -28,11 +35,17 @@ from typing import Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from context1 import prompts
 from context1.agent import SearchAgent
+from context1.episodes import Episodes, EpisodesBusy, EpisodeTimeout
 from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
+from context1.guard import Guard, GuardConfig, is_loopback
+from context1.serving import MAX_ROLLOUTS, MCP_ARGUMENTS, check_arguments, excerpt, shorten
+from context1.tools import corpus_reranks, tool_schemas
+from context1.version import __version__
 from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
 
 TRANSPORTS = ("stdio", "http")
@@ -41,6 +54,11 @@ INSTRUCTIONS = (
     "Search one document collection. search_corpus (hybrid BM25 + dense) and grep_corpus (RE2 regex) return "
     "chunks not yet shown in this session; read_document returns a whole document; prune_chunks drops chunks you "
     "no longer need. ask runs the context1 search agent and returns ranked documents with justifications."
+)
+ASK_DESCRIPTION = (
+    "Run the context1 search agent: it searches over several turns and returns the ranked documents that "
+    f"support answering the question, each with a justification. rollouts: 1 to {MAX_ROLLOUTS} independent "
+    "runs fused with RRF (k× mode)."
 )
 
 
@@ -92,22 +110,43 @@ def _render(corpus: Any, hits: list[Any]) -> str:
     return "\n\n".join(blocks)
 
 
-def _tool_error(message: str) -> str:
-    # Tool failures are text the calling model can read and act on (STYLE 8), as in the harness.
-    return prompts.ERROR_PREFIX + message
+def render_documents(documents: list[Any]) -> str:
+    """The agent's answer as text: one `<Document id="…">` per document, ids quoted (they may hold spaces)."""
+    lines = [f'<Document id={json.dumps(d.doc_id, ensure_ascii=False)} score="{d.score:.4g}">'
+             f"<Justification>{d.justification}</Justification></Document>" for d in documents]
+    return "\n".join(lines) or "The agent returned no documents."
 
 
-def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_memory: bool = True) -> MCPServer:
+class _CheckedServer(MCPServer):
+    """An MCPServer whose tool arguments pass `context1.serving`'s models first (unknown ones are errors)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        model = MCP_ARGUMENTS.get(name)
+        if model is not None:
+            try:
+                check_arguments(model, arguments or {})
+            except ValueError as exc:
+                raise ToolError(f"invalid arguments for {name}: {exc}") from None
+        return await super().call_tool(name, arguments, context)
+
+
+def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_memory: bool = True,
+               episodes: Episodes | None = None) -> MCPServer:
     """An `MCPServer` exposing `corpus` (and `agent`, default `SearchAgent(corpus)`) as five tools.
 
     per_process_memory: remember shown and pruned chunks for the whole process (right for stdio,
     where the process serves one client); False keys that memory by `mcp-session-id` (HTTP).
+    episodes: the cap and time limit of `ask` (default: 16 at once, 600 s each, as `context1 serve`).
     """
     agent = agent if agent is not None else SearchAgent(corpus)
+    episodes = episodes if episodes is not None else Episodes(agent)
     cfg = agent.config
     sessions = _Sessions(per_process_memory)
-    mcp = MCPServer(name="context1", instructions=INSTRUCTIONS, version="0.1.0")
+    mcp = _CheckedServer(name="context1", instructions=INSTRUCTIONS, version=__version__)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    # The descriptions the agent's own model sees, rendered the same way (no unfilled placeholders).
+    described = {s["function"]["name"]: s["function"]["description"]
+                 for s in tool_schemas(cfg, reranked=corpus_reranks(corpus))}
 
     async def blocking(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
@@ -117,46 +156,46 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
             state.shown.setdefault(h.chunk.chunk_id, None)
         return hits
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
+    @mcp.tool(description=described[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
     async def search_corpus(query: str, exclude: list[str] | None = None, include_seen: bool = False,
                             ctx: Context | None = None) -> str:
         """query: what to search for. exclude: chunk ids never to return (ones you already saw or pruned)."""
-        if not query.strip() or len(query) > cfg.max_argument_chars:
-            return _tool_error(f"query must be 1 to {cfg.max_argument_chars} characters")
         state = sessions.get(ctx)
         skip = state.excluded(include_seen) | set(exclude or ())
-        hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=skip,
-                              token_budget=cfg.search_token_budget)
+        try:
+            hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=skip,
+                                  token_budget=cfg.search_token_budget)
+        except (CorpusError, ValueError) as exc:
+            raise ToolError(f"search_corpus failed: {shorten(str(exc))}") from None
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.GREP_CORPUS].format(grep_k=cfg.grep_k),
-              annotations=read_only, structured_output=False)
+    @mcp.tool(description=described[prompts.GREP_CORPUS], annotations=read_only, structured_output=False)
     async def grep_corpus(pattern: str, exclude: list[str] | None = None, include_seen: bool = False,
                           ctx: Context | None = None) -> str:
         """pattern: an RE2 regular expression, e.g. "(?i)acme corp". exclude: chunk ids never to return."""
-        if not pattern or len(pattern) > cfg.max_argument_chars:
-            return _tool_error(f"pattern must be 1 to {cfg.max_argument_chars} characters")
         state = sessions.get(ctx)
         skip = state.excluded(include_seen) | set(exclude or ())
         try:
             hits = await blocking(corpus.grep, pattern, k=cfg.grep_k, exclude=skip)
         except InvalidPatternError as exc:
-            return _tool_error(f"invalid regular expression {pattern!r}: {exc}. grep_corpus uses RE2 syntax.")
+            raise ToolError(f"invalid regular expression {excerpt(pattern)}: {shorten(str(exc), 200)}. "
+                            "grep_corpus uses RE2 syntax.") from None
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.READ_DOCUMENT], annotations=read_only, structured_output=False)
+    @mcp.tool(description=described[prompts.READ_DOCUMENT], annotations=read_only, structured_output=False)
     async def read_document(doc_id: str, query: str | None = None, ctx: Context | None = None) -> str:
         """doc_id: the doc attribute of a chunk. query: order the chunks by relevance to it (optional)."""
         state = sessions.get(ctx)
         try:
             hits = await blocking(corpus.read, doc_id, query=query or None, token_budget=cfg.read_token_budget)
-        except UnknownDocumentError as exc:
-            return _tool_error(f"unknown document id {doc_id!r} ({exc}). Use the doc attribute of a chunk you were shown.")
-        except CorpusError as exc:
-            return _tool_error(f"read_document failed: {exc}")
+        except UnknownDocumentError:
+            raise ToolError(f"unknown document id {excerpt(doc_id)}. Use the doc attribute of a chunk you were "
+                            "shown.") from None
+        except (CorpusError, ValueError) as exc:
+            raise ToolError(f"read_document failed: {shorten(str(exc))}") from None
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
-    @mcp.tool(description=prompts.TOOL_DESCRIPTIONS[prompts.PRUNE_CHUNKS], structured_output=False)
+    @mcp.tool(description=described[prompts.PRUNE_CHUNKS], structured_output=False)
     async def prune_chunks(chunk_ids: list[str], ctx: Context | None = None) -> str:
         """chunk_ids: the id attributes of the chunks to drop."""
         if sessions.key(ctx) is None:
@@ -168,55 +207,65 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
         state.pruned.update(known)
         text = f"Pruned {len(known)} chunk(s); they stay excluded from later searches."
         if unknown:
-            text += f" Never shown here, ignored: {', '.join(unknown[:20])}" + (" …" if len(unknown) > 20 else "")
+            text += (f" Never shown here, ignored: {', '.join(excerpt(c) for c in unknown[:20])}"
+                     + (" …" if len(unknown) > 20 else ""))
         return text
 
-    @mcp.tool(description="Run the context1 search agent: it searches over several turns and returns the ranked "
-                          "documents that support answering the question, each with a justification.",
-              annotations=read_only, structured_output=False)
+    @mcp.tool(description=ASK_DESCRIPTION, annotations=read_only, structured_output=False)
     async def ask(query: str, rollouts: int = 1, ctx: Context | None = None) -> str:
-        """query: the question. rollouts: independent agent runs fused with RRF (k× mode, 1 to 16)."""
-        if not query.strip() or len(query) > cfg.max_argument_chars:
-            return _tool_error(f"query must be 1 to {cfg.max_argument_chars} characters")
-        if not 1 <= rollouts <= 16:
-            return _tool_error("rollouts must be between 1 and 16")
+        """query: the question. rollouts: independent agent runs fused with RRF (k× mode)."""
+        try:
+            episode = episodes.start(query, rollouts)
+        except (ValueError, EpisodesBusy) as exc:
+            raise ToolError(str(exc)) from None
 
-        def trace(line: str, step: int) -> None:
+        async def trace(line: str, step: int) -> None:
             if ctx is None:
                 return
             try:  # progress, not log messages: MCP deprecated the logging capability (SEP-2577)
-                anyio.from_thread.run(ctx.report_progress, step + 1, None, line)
+                await ctx.report_progress(step + 1, None, line)
             except Exception:  # noqa: BLE001 - a client that ignores notifications must not break the episode
                 pass
 
-        def run() -> Any:
-            result = None
-            for event in agent.stream(query, rollouts=rollouts):
+        result = None
+        try:
+            async for event in episode.events():
                 if isinstance(event, ModelTurnEvent):
-                    trace(f"turn {event.step + 1}: {len(event.turn.tool_calls)} tool call(s)", event.step)
+                    await trace(f"turn {event.step + 1}: {len(event.turn.tool_calls)} tool call(s)", event.step)
                 elif isinstance(event, ToolCallEvent):
-                    trace(f"  -> {event.call.name}({event.call.raw_arguments or dict(event.call.arguments)})", event.step)
+                    args = event.call.raw_arguments or json.dumps(dict(event.call.arguments), ensure_ascii=False)
+                    await trace(f"  -> {event.call.name}({shorten(args, 200)})", event.step)
                 elif isinstance(event, ObservationEvent):
-                    trace(f"  <- {len(event.observation.chunk_ids)} chunk(s)", event.step)
+                    await trace(f"  <- {len(event.observation.chunk_ids)} chunk(s)", event.step)
                 elif isinstance(event, FinalEvent):
                     result = event.result
-            return result
-
-        result = await anyio.to_thread.run_sync(run)
-        lines = [f'<Document id={d.doc_id}><Justification>{d.justification}</Justification></Document>'
-                 for d in result.documents]
-        return "\n".join(lines) or "The agent returned no documents."
+        except EpisodeTimeout as exc:
+            raise ToolError(str(exc)) from None
+        if result is None:
+            raise ToolError("the agent's episode ended without a result")
+        return render_documents(result.documents)
 
     return mcp
 
 
 def run_mcp(corpus: Any, agent: SearchAgent | None = None, *, transport: str = "stdio", host: str = "127.0.0.1",
-            port: int = 8766) -> None:
-    """Serve until the client disconnects (stdio) or the process is interrupted (http, at /mcp)."""
+            port: int = 8766, guard: GuardConfig | None = None, episodes: Episodes | None = None) -> None:
+    """Serve until the client disconnects (stdio) or the process is interrupted (http, at /mcp).
+
+    guard: the HTTP gate (API key, limits); default: no key, Host/Origin checks when `host` is loopback.
+    """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
-    mcp = create_mcp(corpus, agent, per_process_memory=transport == "stdio")
+    mcp = create_mcp(corpus, agent, per_process_memory=transport == "stdio", episodes=episodes)
     if transport == "stdio":
         mcp.run("stdio")
-    else:
-        mcp.run("streamable-http", host=host, port=port)
+        return
+    import uvicorn
+
+    uvicorn.run(http_app(mcp, guard or GuardConfig(loopback_only=is_loopback(host)), host=host),
+                host=host, port=port, log_level="info")
+
+
+def http_app(mcp: MCPServer, guard: GuardConfig, host: str = "127.0.0.1") -> Any:
+    """The MCP server's streamable-HTTP app at /mcp, behind `context1.guard.Guard`."""
+    return Guard(mcp.streamable_http_app(host=host, max_request_body_size=guard.max_body_bytes), guard)

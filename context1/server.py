@@ -16,27 +16,29 @@ Endpoints (OpenAPI docs at `/docs`):
 | POST `/ask/stream` | the agent's events as server-sent events | `SearchAgent.stream` |
 
 Why it is shaped this way:
+- Safe to share (`context1.guard`): with an API key (`CONTEXT1_API_KEY` or `--api-key-file`) every
+  path but `/health` needs `Authorization: Bearer KEY` (401 otherwise); bodies are counted while
+  they are read, chunked or not (413 past `max_body_bytes`); at most `max_in_flight` requests are
+  handled at once (429 past it); bound to a loopback address, only loopback Host/Origin headers are
+  accepted (421/403: DNS rebinding).
 - Bad input is the client's fault and says so: validation errors are 422 with a readable
-  `detail`, an invalid regular expression 400, an unknown id 404, a body over the size limit 413,
-  a request past the configured time limit 504. A 500 means a bug.
+  `detail` (the same models as MCP's tool arguments, `context1.serving`; unknown fields are
+  errors), an invalid regular expression 400, an unknown id 404, a request past the configured
+  time limit 504. No reply quotes more than a short excerpt of the input. A 500 means a bug.
+- `/ask` returns the ranked documents with a trimmed trajectory (query, documents, stop reason) by
+  default; `"include_trajectory": true` sends every turn and observation (often 100s of KB).
+  `/ask/stream` sends every event as it happens, and the same choice applies to its final event.
 - Corpus calls are blocking (embedding, BM25, Chroma); they run on worker threads so one slow
   search never stalls the event loop, and a request past `request_timeout_s` is answered 504 at
   once (the abandoned thread finishes its search and exits; nothing waits on it).
-- Each `ask` episode runs `SearchAgent.stream` on its own thread and hands events to the
-  request through a queue. The thread checks a stop flag between events: when the client goes
-  away mid-stream, or the episode runs past `ask_timeout_s`, the flag is set and the thread
-  closes the stream, which ends the episode with `StopReason.CANCELLED` (the agent's own
-  cleanup) and joins any k× rollout threads. A backend call already under way is not interrupted;
-  the episode stops right after it.
+- `ask` episodes run on their own threads (`context1.episodes`), at most `max_episodes` at once
+  (503 with Retry-After past it), cancelled when the client goes away or past `ask_timeout_s`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import itertools
 import json
-import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -45,264 +47,120 @@ import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, Field, StrictStr
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from context1 import wire
 from context1.agent import SearchAgent
-from context1.events import Event, FinalEvent
+from context1.episodes import EPISODE_THREAD_PREFIX, Episodes, EpisodesBusy, EpisodeTimeout
+from context1.events import FinalEvent
+from context1.guard import Guard, GuardConfig, is_loopback
+from context1.serving import (
+    MAX_QUERY_CHARS,
+    AskBody,
+    CountBody,
+    GrepBody,
+    ReadBody,
+    SearchBody,
+    SimilarityBody,
+    public_errors,
+    shorten,
+    validation_message,
+)
+from context1.version import __version__
 from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
 
-# Longest query / pattern / id accepted (characters): AgentConfig.max_argument_chars, the harness's
-# own limit, so a request the server accepts is one the agent could also have made.
-MAX_QUERY_CHARS = 2_000
-MAX_K = 200  # hits per call; Corpus.search fuses the top 50 by default, so more is never useful
-MAX_IDS = 10_000  # ids in an exclude / chunk_ids list (a whole 32k-token context is ~120 chunks)
-MAX_TEXT_CHARS = 200_000  # text per count_tokens call (~50k tokens, more than any context)
-MAX_ROLLOUTS = 16  # k× mode per ask request (the reference used 4×)
-EPISODE_THREAD_PREFIX = "context1-serve-episode"
+__all__ = ["EPISODE_THREAD_PREFIX", "ServerConfig", "create_app", "serve"]
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """Limits of one server process.
+    """Limits and access of one server process.
 
     request_timeout_s: longest a search / grep / read / lookup may take before it is answered 504.
     ask_timeout_s: longest one `ask` episode may run (all rollouts); past it the episode is
         cancelled and the client gets an error (a 504, or an `error` event on a stream).
     max_episodes: `ask` episodes running at once; more are answered 503 with Retry-After.
-    max_body_bytes: largest request body accepted (413 above it).
+    max_body_bytes: largest request body accepted (413 above it, counted while reading).
+    max_in_flight: requests handled at once (429 above it); with max_body_bytes it bounds memory.
+    api_key: when set, every path but /health needs `Authorization: Bearer KEY` (401 otherwise).
+    host: the address the server binds to; a loopback one turns on the Host/Origin checks.
     """
 
     request_timeout_s: float = 30.0
     ask_timeout_s: float = 600.0
     max_episodes: int = 16
     max_body_bytes: int = 1 << 20
+    max_in_flight: int = 128
+    api_key: str | None = None
+    host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         for name in ("request_timeout_s", "ask_timeout_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number of seconds, got {getattr(self, name)!r}")
-        for name in ("max_episodes", "max_body_bytes"):
+        for name in ("max_episodes", "max_body_bytes", "max_in_flight"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
-
-# ---------------------------------------------------------------- request bodies
-
-def _not_blank(value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise ValueError("must not be blank")
-    return value
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a silent default
-
-
-Text = Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
-IdList = Annotated[list[Text], Field(max_length=MAX_IDS)]
-
-
-class SearchBody(_Body):
-    query: Text = Field(description="What to search for (keywords or a question).")
-    k: StrictInt = Field(10, ge=1, le=MAX_K, description="Most hits to return.")
-    exclude: IdList = Field(default_factory=list, description="Chunk ids never to return (already seen).")
-    token_budget: StrictInt | None = Field(None, ge=1, description="Cut the hits to fit this many tokens.")
-
-    _check = field_validator("query")(_not_blank)
-
-
-class GrepBody(_Body):
-    pattern: Text = Field(description='An RE2 regular expression, e.g. "(?i)lighthouse".')
-    k: StrictInt = Field(5, ge=1, le=MAX_K)
-    exclude: IdList = Field(default_factory=list)
-
-
-class ReadBody(_Body):
-    doc_id: Text
-    query: Text | None = Field(None, description="Order the chunks by relevance to this query.")
-    token_budget: StrictInt | None = Field(None, ge=1)
-
-    _check = field_validator("query")(_not_blank)
-
-
-class SimilarityBody(_Body):
-    query: Text
-    chunk_ids: IdList
-
-
-class CountBody(_Body):
-    text: Annotated[StrictStr, Field(max_length=MAX_TEXT_CHARS)]
-
-
-class AskBody(_Body):
-    query: Text = Field(description="The question to find supporting documents for.")
-    rollouts: StrictInt | None = Field(None, ge=1, le=MAX_ROLLOUTS, description="k× mode; default: the server's.")
-
-    _check = field_validator("query")(_not_blank)
+    def guard(self) -> GuardConfig:
+        return GuardConfig(api_key=self.api_key, loopback_only=is_loopback(self.host),
+                           max_in_flight=self.max_in_flight, max_body_bytes=self.max_body_bytes)
 
 
 class HitsOut(BaseModel):
     hits: list[dict[str, Any]] = Field(description="corpus_tools.Hit objects, best first.")
 
 
-# ---------------------------------------------------------------- episodes
-
-class _Counters:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.running = self.finished = self.cancelled = self.failed = self.timed_out = 0
-
-    def add(self, **deltas: int) -> None:
-        with self.lock:
-            for name, delta in deltas.items():
-                setattr(self, name, getattr(self, name) + delta)
-
-    def snapshot(self) -> dict[str, int]:
-        with self.lock:
-            return {"running": self.running, "finished": self.finished, "cancelled": self.cancelled,
-                    "failed": self.failed, "timed_out": self.timed_out}
-
-
-_episode_ids = itertools.count(1)
-
-
-class _Episode:
-    """`SearchAgent.stream` on its own thread, feeding an asyncio queue; `stop()` cancels it.
-
-    on_end: called on the episode's thread once it has stopped (frees the episode's slot only when
-    the thread is really gone, so `max_episodes` bounds threads, not requests).
-    """
-
-    def __init__(self, agent: SearchAgent, query: str, rollouts: int | None, counters: _Counters,
-                 on_end: Callable[[_Episode], None]) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self._stop = threading.Event()
-        self._agent, self._query, self._rollouts, self._counters = agent, query, rollouts, counters
-        self._on_end = on_end
-        self.thread = threading.Thread(target=self._work, name=f"{EPISODE_THREAD_PREFIX}-{next(_episode_ids)}",
-                                       daemon=True)
-
-    def start(self) -> None:
-        self._counters.add(running=1)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def _put(self, item: tuple[str, Any]) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is gone (server shutting down): nobody listens
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-
-    def _work(self) -> None:
-        stream = self._agent.stream(self._query, rollouts=self._rollouts)
-        outcome = "failed"
-        try:
-            for event in stream:
-                if self._stop.is_set():
-                    outcome = "cancelled"
-                    break
-                self._put(("event", event))
-            else:
-                outcome = "finished"
-        except Exception as exc:  # noqa: BLE001 - reported to the client as an error event / 500
-            self._put(("error", exc))
-        finally:
-            stream.close()  # a stream left mid-episode finishes it as CANCELLED and joins k× threads
-            self._counters.add(running=-1, **{outcome: 1})
-            self._put(("done", None))
-            self._on_end(self)
-
-    async def events(self, deadline: float) -> AsyncIterator[Event]:
-        """The episode's events until its end; TimeoutError past `deadline` (loop time)."""
-        while True:
-            remaining = deadline - self.loop.time()
-            if remaining <= 0:
-                raise TimeoutError
-            kind, item = await asyncio.wait_for(self.queue.get(), remaining)
-            if kind == "done":
-                return
-            if kind == "error":
-                raise item
-            yield item
-
-
 # ---------------------------------------------------------------- the app
 
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(json.dumps(data, ensure_ascii=False), status_code=status, media_type="application/json")
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(data, ensure_ascii=False), status_code=status, media_type="application/json",
+                    headers=headers)
 
 
-def _error(status: int, detail: str, kind: str, **extra: Any) -> Response:
-    """An error body: `detail` for people, `error` (a fixed code) for programs such as `context1.Client`."""
-    return _json({"detail": detail, "error": kind, **extra}, status)
+def _error(status: int, detail: str, kind: str, headers: dict[str, str] | None = None, **extra: Any) -> Response:
+    """An error body: `detail` for people, `error` (a fixed code) for programs such as `context1.Client`.
 
-
-def _validation_detail(exc: RequestValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
-
-
-class _BodyLimit:
-    """Reject bodies over `limit` bytes with 413 before anything reads them (pure ASGI)."""
-
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] == "http":
-            length = dict(scope.get("headers") or ()).get(b"content-length")
-            if length is not None and length.isdigit() and int(length) > self.limit:
-                response = _error(413, f"request body of {int(length):,} bytes is over the server's limit of "
-                                       f"{self.limit:,} bytes; send shorter queries or fewer ids", "too_large")
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    `detail` is cut to a few hundred characters: messages quote at most an excerpt of the input.
+    """
+    return _json({"detail": shorten(detail), "error": kind, **extra}, status, headers)
 
 
 class _Cut(Exception):
     """A request answered with a 4xx/5xx and a message (raised inside handlers)."""
 
-    def __init__(self, status: int, detail: str, kind: str) -> None:
+    def __init__(self, status: int, detail: str, kind: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(detail)
-        self.status, self.detail, self.kind = status, detail, kind
+        self.status, self.detail, self.kind, self.headers = status, detail, kind, headers
 
 
 def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConfig | None = None) -> FastAPI:
     """The FastAPI app serving `corpus` and `agent` (default: `SearchAgent(corpus)`, the LLM-free policy)."""
     config = config or ServerConfig()
     agent = agent if agent is not None else SearchAgent(corpus)
-    counters = _Counters()
-    live: set[_Episode] = set()
+    episodes = Episodes(agent, max_episodes=config.max_episodes, timeout_s=config.ask_timeout_s)
     n_documents = len(corpus.doc_ids())
-    episode_slots = threading.BoundedSemaphore(config.max_episodes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        for episode in list(live):  # shutting down: cancel what still runs, give each a moment to stop
-            episode.stop()
-        for episode in list(live):
-            await anyio.to_thread.run_sync(episode.thread.join, 5.0)
+        await episodes.shutdown()
 
     app = FastAPI(
         title="context1",
         summary="Hybrid search over one index, and the context1 search agent, over HTTP.",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
     )
-    app.state.corpus, app.state.agent, app.state.config, app.state.counters = corpus, agent, config, counters
-    app.add_middleware(_BodyLimit, limit=config.max_body_bytes)
+    app.state.corpus, app.state.agent, app.state.config, app.state.episodes = corpus, agent, config, episodes
+    app.add_middleware(Guard, config=config.guard())
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        return _error(422, _validation_detail(exc), "invalid_request", errors=json.loads(json.dumps(exc.errors(), default=str)))
+        errors = list(exc.errors())
+        return _error(422, validation_message(errors), "invalid_request", errors=public_errors(errors))
 
     async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking corpus call on a worker thread, within the request time limit."""
@@ -317,12 +175,12 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
             raise _Cut(400, f"invalid regular expression: {exc} (grep uses RE2 syntax)", "invalid_pattern") from None
         except UnknownDocumentError as exc:
             raise _Cut(404, str(exc), "unknown_id") from None
-        except (CorpusError, ValueError) as exc:
+        except (CorpusError, ValueError, TypeError) as exc:
             raise _Cut(400, str(exc), "invalid_request") from None
 
     @app.exception_handler(_Cut)
     async def _cut(request: Request, exc: _Cut) -> Response:
-        return _error(exc.status, exc.detail, exc.kind)
+        return _error(exc.status, exc.detail, exc.kind, exc.headers)
 
     @app.exception_handler(Exception)
     async def _failed(request: Request, exc: Exception) -> Response:
@@ -332,16 +190,16 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
     def hits(found: list[Any]) -> Response:
         return _json({"hits": [wire.hit_to_json(h) for h in found]})
 
-    @app.get("/health", summary="Liveness, index size, backend and episode counters")
+    @app.get("/health", summary="Liveness, index size, backend and episode counters (no API key needed)")
     async def health() -> dict[str, Any]:
         return {"status": "ok", "index": str(getattr(corpus, "path", "")), "documents": n_documents,
                 "chunks": len(corpus), "backend": getattr(agent.backend, "name", type(agent.backend).__name__),
-                "episodes": counters.snapshot()}
+                "episodes": episodes.counters.snapshot(), "auth": config.api_key is not None}
 
     @app.post("/search", response_model=HitsOut, summary="Hybrid search (BM25 ∥ dense, RRF, rerank)")
     async def search(body: SearchBody) -> Response:
         return hits(await call(corpus.search, body.query, k=body.k, exclude=body.exclude,
-                               token_budget=body.token_budget))
+                               token_budget=body.token_budget, where=body.where))
 
     @app.post("/grep", response_model=HitsOut, summary="Chunks matching an RE2 regular expression")
     async def grep(body: GrepBody) -> Response:
@@ -374,65 +232,46 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
     async def count_tokens(body: CountBody) -> Response:
         return _json({"tokens": await call(corpus.count_tokens, body.text)})
 
-    def start_episode(body: AskBody) -> _Episode:
+    def start_episode(body: AskBody) -> Any:
         try:  # a request the agent would refuse is the client's error (4xx), not a failed episode
-            agent.check_request(body.query, body.rollouts)
+            return episodes.start(body.query, body.rollouts)
         except ValueError as exc:
             raise _Cut(400, str(exc), "invalid_request") from None
-        if not episode_slots.acquire(blocking=False):
-            raise _Cut(503, f"the server already runs {config.max_episodes} ask episodes; retry shortly", "busy")
-        episode = _Episode(agent, body.query, body.rollouts, counters, on_end=episode_ended)
-        live.add(episode)
-        episode.start()
-        return episode
-
-    def episode_ended(episode: _Episode) -> None:  # on the episode's own thread, once it stopped
-        live.discard(episode)
-        episode_slots.release()
-
-    def end_episode(episode: _Episode) -> None:
-        episode.stop()  # a no-op for an episode that already finished
-
-    def too_long() -> str:
-        return (f"the episode ran past the server's limit of {config.ask_timeout_s:g} s and was cancelled; "
-                "ask a narrower question, or raise --ask-timeout")
+        except EpisodesBusy as exc:
+            raise _Cut(503, str(exc), "busy", {"Retry-After": "5"}) from None
 
     @app.post("/ask", summary="Run the search agent to completion (SearchAgent.run)")
     async def ask(body: AskBody) -> Response:
         episode = start_episode(body)
-        deadline = episode.loop.time() + config.ask_timeout_s
         try:
-            async for event in episode.events(deadline):
+            async for event in episode.events():
                 if isinstance(event, FinalEvent):
-                    return _json(wire.result_to_json(event.result))
+                    return _json(wire.result_to_json(event.result, include_trajectory=body.include_trajectory))
             raise RuntimeError("the agent's stream ended without a final event")
-        except TimeoutError:
-            counters.add(timed_out=1)
-            return _error(504, too_long(), "timeout")
-        finally:
-            end_episode(episode)
+        except EpisodeTimeout as exc:
+            return _error(504, str(exc), "timeout")
 
     @app.post("/ask/stream", summary="Stream the search agent's events (SearchAgent.stream) as server-sent events",
               response_class=EventSourceResponse)
     async def ask_stream(body: AskBody, request: Request) -> EventSourceResponse:
         episode = start_episode(body)
-        deadline = episode.loop.time() + config.ask_timeout_s
 
         async def sse() -> AsyncIterator[ServerSentEvent]:
-            # Cancelled by sse-starlette when the client disconnects: `finally` stops the episode.
+            # Cancelled by sse-starlette when the client disconnects: `events()` then stops the episode.
             try:
-                async for event in episode.events(deadline):
+                async for event in episode.events():
+                    if isinstance(event, FinalEvent):
+                        event = FinalEvent(result=wire.trimmed(event.result, body.include_trajectory))
                     name, data = wire.event_to_json(event)
                     yield ServerSentEvent(data=json.dumps(data, ensure_ascii=False), event=name)
-            except TimeoutError:
-                counters.add(timed_out=1)
-                yield ServerSentEvent(data=json.dumps({"status": 504, "detail": too_long(), "error": "timeout"}), event=wire.ERROR_EVENT)
-            except Exception as exc:  # noqa: BLE001 - a stream has no status code left to change
-                yield ServerSentEvent(data=json.dumps({"status": 500, "detail": f"{type(exc).__name__}: {exc}",
-                                                            "error": "internal"}),
+            except EpisodeTimeout as exc:
+                yield ServerSentEvent(data=json.dumps({"status": 504, "detail": str(exc), "error": "timeout"}),
                                       event=wire.ERROR_EVENT)
+            except Exception as exc:  # noqa: BLE001 - a stream has no status code left to change
+                yield ServerSentEvent(data=json.dumps({"status": 500, "detail": shorten(f"{type(exc).__name__}: {exc}"),
+                                                       "error": "internal"}), event=wire.ERROR_EVENT)
             finally:
-                end_episode(episode)
+                episode.stop()
 
         return EventSourceResponse(sse(), ping=15)
 
@@ -440,8 +279,13 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
 
 
 def serve(corpus: Any, agent: SearchAgent | None = None, config: ServerConfig | None = None, *,
-          host: str = "127.0.0.1", port: int = 8765, log_level: str = "info") -> None:
-    """Serve until interrupted (what `context1 serve` calls)."""
+          host: str | None = None, port: int = 8765, log_level: str = "info") -> None:
+    """Serve until interrupted (what `context1 serve` calls). host: default `config.host`."""
+    import dataclasses
+
     import uvicorn
 
-    uvicorn.run(create_app(corpus, agent, config), host=host, port=port, log_level=log_level)
+    config = config or ServerConfig()
+    if host is not None and host != config.host:
+        config = dataclasses.replace(config, host=host)
+    uvicorn.run(create_app(corpus, agent, config), host=config.host, port=port, log_level=log_level)

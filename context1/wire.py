@@ -11,6 +11,7 @@ Events are tagged by name (`EVENT_NAMES`), which is also the server-sent-event `
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any
 
@@ -26,7 +27,7 @@ from context1.events import (
     ToolCallEvent,
     UsageEvent,
 )
-from context1.types import SearchResult
+from context1.types import SearchResult, Trajectory
 from corpus_tools.types import Chunk, Hit
 
 # SSE event name of each event class (stable: clients in other languages switch on these).
@@ -70,8 +71,26 @@ def chunk_from_json(data: Any) -> Chunk:
     return _adapter(Chunk).validate_python(data)
 
 
-def result_to_json(result: SearchResult) -> dict[str, Any]:
-    return _adapter(SearchResult).dump_python(result, mode="json")
+def _summary(trajectory: Trajectory) -> Trajectory:
+    """The trajectory without its messages and steps (the query, documents, stop reason and budget stay)."""
+    return dataclasses.replace(trajectory, messages=[], steps=[],
+                               metadata={**trajectory.metadata, "steps_omitted": len(trajectory.steps)})
+
+
+def trimmed(result: SearchResult, include_trajectory: bool) -> SearchResult:
+    """`result` as sent to a client: unchanged, or with each rollout's turns left out (the default of /ask).
+
+    A trimmed trajectory keeps its query, documents, stop reason, error and token budget, and
+    `metadata["steps_omitted"]` says how many steps were left out; the type stays `SearchResult`.
+    """
+    if include_trajectory:
+        return result
+    return dataclasses.replace(result, trajectory=_summary(result.trajectory),
+                               rollouts=[_summary(t) for t in result.rollouts])
+
+
+def result_to_json(result: SearchResult, *, include_trajectory: bool = True) -> dict[str, Any]:
+    return _adapter(SearchResult).dump_python(trimmed(result, include_trajectory), mode="json")
 
 
 def result_from_json(data: Any) -> SearchResult:

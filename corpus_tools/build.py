@@ -29,7 +29,7 @@ import sqlite3
 import time
 import uuid
 import warnings
-from collections.abc import Iterable, Sequence, Sized
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
@@ -467,12 +467,16 @@ def _stream_into(
         total: int | None = len(source.documents)
         from_report = True
     else:
-        items = iter_documents(source)
         total = _count_files(source)
         from_report = False
     first_seen: dict[str, str] = {}
-    with tqdm(items, total=total, desc="indexing", unit="doc", disable=not progress, smoothing=0.05) as bar:
-        for item, where in bar:
+    bar = tqdm(total=total, desc="indexing", unit="doc", disable=not progress, smoothing=0.05)
+    if not from_report:
+        # Name the file being read before the loader opens it (one PDF can take seconds).
+        items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"))
+    items = _counted(items, bar)
+    with bar:
+        for item, where in items:
             if isinstance(item, SkippedFile):
                 skipped.append(item)
                 continue
@@ -493,6 +497,12 @@ def _stream_into(
             sink.add(pieces)
             bar.set_postfix(chunks=sink.n_chunks + len(sink.pending), skipped=len(skipped), refresh=False)
     return skipped, notes
+
+
+def _counted(items: Iterable[tuple[Any, str]], bar: Any) -> Iterator[tuple[Any, str]]:
+    for item in items:
+        yield item
+        bar.update(1)
 
 
 def _count_files(source: Any) -> int | None:

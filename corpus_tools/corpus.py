@@ -42,10 +42,13 @@ from corpus_tools.rerank import (
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
+    MAX_QUERY_CHARS,
+    MAX_SEARCH_K,
     BuildReport,
     Chunk,
     Embedder,
     EmptyQueryError,
+    FileNote,
     GrepResult,
     Hit,
     IndexFormatError,
@@ -154,7 +157,8 @@ class Corpus:
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="corpus-bm25")
         self._write_lock = threading.Lock()
         # What the build that made this object did (None for an index opened from disk).
-        self.build_report: BuildReport | None = None
+        # What the last `Corpus.build` into this folder did (None for an index built before it was kept).
+        self.build_report: BuildReport | None = _read_build_report(path)
         self.last_commit_bytes = 0  # chunk-table bytes the last add/delete wrote (benchmarks read it)
 
     # ------------------------------------------------------------ construction
@@ -189,6 +193,8 @@ class Corpus:
             logger.warning("%s See Corpus.build_report for every file.", report.summary())
         else:
             logger.info("%s", report.summary())
+        # Kept beside the index so that a later `Corpus.open` still knows what the build did.
+        _build.write_json_atomic(Path(final) / BUILD_REPORT, dataclasses.asdict(report))
         corpus = cls.open(final, client=client)
         corpus.build_report = report
         return corpus
@@ -351,25 +357,30 @@ class Corpus:
         title, position; e.g. {"file_name": "acme-q3.pdf"} or {"year": {"$gte": 2022}}), applied
         inside Chroma for the dense leg and to the BM25 leg alike.
         EmptyQueryError (a ValueError) for an empty query, as the CLI refuses it: the dense leg
-        would rank every chunk against nothing and return confident-looking noise.
+        would rank every chunk against nothing and return confident-looking noise. ValueError for a
+        query over MAX_QUERY_CHARS or a k outside 1..MAX_SEARCH_K, TypeError for a k that is not an
+        int. A k past `config.search.candidates` widens the fused (and reranked) pool to k.
         """
         _check_query(query)
+        _check_k(k)
         where = check_where(where)
         state = self._state
         excluded = set(exclude)
-        if k < 1 or not state.chunks:
+        if not state.chunks:
             return []
         cfg = self.config.search
-        n = cfg.leg_k + len(excluded)
+        pool = max(cfg.candidates, k)
+        leg_k = max(cfg.leg_k, k)
+        n = leg_k + len(excluded)
         sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
         query_vector = self.embedder.encode_query([query])[0]  # computed once per search
         dense = [(cid, s) for cid, s in self._dense(state, query_vector, n, where) if cid not in excluded]
         sparse = [(state.chunks.chunk_id(row), s) for row, s in sparse_future.result()]
         sparse = [(cid, s) for cid, s in sparse if cid not in excluded]
-        legs = {Leg.BM25.value: sparse[: cfg.leg_k], Leg.DENSE.value: dense[: cfg.leg_k]}
+        legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
-        fused = fused[: cfg.candidates]
+        fused = fused[:pool]
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
         for leg, ranking in legs.items():
@@ -412,13 +423,14 @@ class Corpus:
     ) -> list[Hit]:
         """One leg of hybrid search alone ("bm25" or "dense"): for baselines and per-leg timing."""
         _check_query(query)
+        _check_k(k)
         where = check_where(where)
         leg = Leg(leg)
         if leg not in (Leg.BM25, Leg.DENSE):
             raise ValueError(f"search_leg takes leg 'bm25' or 'dense', got {leg.value!r}; use search() for hybrid")
         state = self._state
         excluded = set(exclude)
-        if k < 1 or not state.chunks:
+        if not state.chunks:
             return []
         n = k + len(excluded)
         if leg is Leg.BM25:
@@ -461,6 +473,7 @@ class Corpus:
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
     ) -> GrepResult:
         """`grep`, with whether the scan covered every chunk (`complete`) and how far it got."""
+        _check_k(k)
         state = self._state
         skip = {row for cid in exclude if (row := state.chunks.row_of(cid)) is not None}
         texts = state.chunks.text_view()
@@ -621,11 +634,39 @@ class Corpus:
 # ---------------------------------------------------------------- helpers
 
 
+BUILD_REPORT = "build_report.json"  # the last build's BuildReport, beside the manifest
+
+
+def _read_build_report(path: Path) -> BuildReport | None:
+    try:
+        data = json.loads((Path(path) / BUILD_REPORT).read_text(encoding="utf-8"))
+        return BuildReport(
+            **{**data, "skipped": tuple(SkippedFile(**s) for s in data.get("skipped", ())),
+               "notes": tuple(FileNote(**n) for n in data.get("notes", ()))}
+        )
+    except (OSError, ValueError, TypeError, KeyError):
+        return None  # no report (an older index, or one made by add/sync only): nothing to show
+
+
 def _check_query(query: Any) -> None:
     if not isinstance(query, str):
         raise ValueError(f"query must be a string, got {type(query).__name__}")
     if not query.strip():
         raise EmptyQueryError("the query is empty; give some words to search for")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ValueError(
+            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,} "
+            "(corpus_tools.types.MAX_QUERY_CHARS, the agent's too): search for a question or keywords, not a document"
+        )
+
+
+def _check_k(k: Any, name: str = "k") -> None:
+    """k must be a positive int, at most MAX_SEARCH_K (a clear error rather than [] or a silent cap)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"{name} must be a positive int (how many hits), got {type(k).__name__} {k!r:.40}")
+    if not 1 <= k <= MAX_SEARCH_K:
+        raise ValueError(f"{name} must be between 1 and {MAX_SEARCH_K:,} (corpus_tools.types.MAX_SEARCH_K), got {k}; "
+                         "for more hits, search again with the ones you have in `exclude`")
 
 
 def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:

@@ -18,7 +18,7 @@ contents is '"Title"\\nText') load without options. Every file or record that is
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ def load_documents(
     title_field: str | None = None,
     text_field: str | None = None,
     glob: str | None = None,
+    on_file: Callable[[str], None] | None = None,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -60,7 +61,9 @@ def load_documents(
     skipped: list[SkippedFile] = []
     notes: list[FileNote] = []
     first_seen: dict[str, str] = {}
-    items = iter_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
+    items = iter_documents(
+        source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file
+    )
     for item, where in items:
         if isinstance(item, SkippedFile):
             skipped.append(item)
@@ -139,17 +142,22 @@ def iter_documents(
     title_field: str | None = None,
     text_field: str | None = None,
     glob: str | None = None,
+    on_file: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
     The streaming form of `load_documents` (same arguments), before duplicate ids are resolved.
+    on_file: called with a file's path (relative to a folder source) just before it is read, so a
+    progress display can name the file it is on (one PDF can take seconds).
     """
     fields = _Fields(id_field, title_field, text_field)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob)
+            yield from _iter_folder(path, fields, glob, on_file)
         elif path.is_file():
+            if on_file is not None:
+                on_file(path.name)
             yield from _iter_file(path, path.name, str(path), fields)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
@@ -177,7 +185,9 @@ def iter_documents(
             raise ValueError(f"Item {index} is a {type(item).__name__}; expected a Document or a record dict")
 
 
-def _iter_folder(root: Path, fields: _Fields, glob: str | None) -> Iterator[tuple[Item, str]]:
+def _iter_folder(
+    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None
+) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
     for path in paths:
@@ -192,6 +202,8 @@ def _iter_folder(root: Path, fields: _Fields, glob: str | None) -> Iterator[tupl
             continue
         if path.is_dir():
             continue
+        if on_file is not None:
+            on_file(rel.as_posix())
         yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields)
 
 

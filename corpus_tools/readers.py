@@ -200,18 +200,73 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
+PDF_HELP = ("re-save it as a PDF (e.g. print it to PDF) or export its text, then index that file; a scanned "
+            "document needs OCR first")
+
+
 def read_pdf(path: Path) -> tuple[str | None, str, int]:
     """(title from the PDF's metadata, text of all pages separated by blank lines, unreadable pages).
+
+    Two extractors: pypdf first (pure Python, the reference's choice), then pypdfium2 (Chrome's
+    PDFium) for any file pypdf cannot read whole — its parser limits (LimitReachedError on large
+    arrays, common in real 10-Q filings), broken cross-references, pages that fail to extract, or
+    text that comes out garbled. The result with more readable pages wins. Only a file that both
+    refuse is skipped, and the UnreadableFileError names both reasons and what to do.
+    """
+    try:
+        first = _read_pdf_pypdf(path)
+    except UnreadableFileError as exc:
+        first, pypdf_error = None, str(exc)
+    if first is not None and first[2] == 0:
+        return first
+    try:
+        second = _read_pdf_pdfium(path)
+    except UnreadableFileError as exc:
+        if first is not None:
+            return first  # pypdf lost some pages, PDFium all of them: keep pypdf's pages
+        raise UnreadableFileError(f"unreadable PDF (pypdf: {_strip_prefix(pypdf_error)}; pypdfium2: "
+                                  f"{_strip_prefix(str(exc))}); {PDF_HELP}") from None
+    if first is not None and first[2] <= second[2]:
+        return first
+    return second
+
+
+def _strip_prefix(reason: str) -> str:
+    """'unreadable PDF (X: y)' → 'X: y', so the combined message does not repeat itself."""
+    for prefix in ("unreadable PDF (", "PDF "):
+        if reason.startswith(prefix):
+            reason = reason[len(prefix):]
+            return reason[:-1] if prefix.endswith("(") and reason.endswith(")") else reason
+    return reason
+
+
+def _checked_text(pages: list[str], failed: int) -> str:
+    """The pages joined; UnreadableFileError when there is no text or it is garbled."""
+    text = "\n\n".join(page.strip() for page in pages if page.strip())
+    if not text:
+        if failed:
+            raise UnreadableFileError(f"unreadable PDF (text extraction failed on all {failed} pages)")
+        raise UnreadableFileError("PDF has no extractable text (scanned images?)")
+    garbled = garbled_fraction(text)
+    if garbled > GARBLED_FRACTION:
+        raise UnreadableFileError(
+            f"PDF text extracts as garbled characters ({garbled:.0%} unreadable: a broken font map?)"
+        )
+    return text
+
+
+def _read_pdf_pypdf(path: Path) -> tuple[str | None, str, int]:
+    """read_pdf with pypdf alone.
 
     A PDF encrypted with only an owner password (printing/copying restrictions, common on
     filings) opens with the empty user password; only one that needs a real password is refused.
     Any error pypdf raises (its whole family, limits included, and the plain exceptions broken
     files provoke) becomes an UnreadableFileError; a page that fails alone is skipped and counted.
-    Text that extracts as mojibake (a font without a usable ToUnicode map) is refused.
     """
     from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
+    page_error: Exception | None = None
     with _quiet_pypdf():
         try:
             reader = PdfReader(str(path))
@@ -228,8 +283,9 @@ def read_pdf(path: Path) -> tuple[str | None, str, int]:
             for page in reader.pages:
                 try:
                     pages.append(page.extract_text() or "")
-                except Exception:  # noqa: BLE001 - one broken page must not lose the others
+                except Exception as exc:  # noqa: BLE001 - one broken page must not lose the others
                     failed += 1
+                    page_error = page_error or exc
             try:
                 title = reader.metadata.title if reader.metadata is not None else None
             except Exception:  # noqa: BLE001 - a broken info dictionary is no reason to lose the text
@@ -238,16 +294,43 @@ def read_pdf(path: Path) -> tuple[str | None, str, int]:
             raise
         except Exception as exc:  # noqa: BLE001 - pypdf raises its own family and plain ones alike
             raise UnreadableFileError(f"unreadable PDF ({type(exc).__name__}: {_short(exc)})") from None
-    text = "\n\n".join(page.strip() for page in pages if page.strip())
-    if not text:
-        if failed:
-            raise UnreadableFileError(f"unreadable PDF (text extraction failed on all {failed} pages)")
-        raise UnreadableFileError("PDF has no extractable text (scanned images?)")
-    garbled = garbled_fraction(text)
-    if garbled > GARBLED_FRACTION:
-        raise UnreadableFileError(
-            f"PDF text extracts as garbled characters ({garbled:.0%} unreadable: a broken font map?)"
-        )
+    if failed and not any(p.strip() for p in pages) and page_error is not None:
+        raise UnreadableFileError(f"unreadable PDF ({type(page_error).__name__}: {_short(page_error)} "
+                                  f"on all {failed} pages)")
+    text = _checked_text(pages, failed)
+    title = title.strip() if isinstance(title, str) and title.strip() else None
+    return title, text, failed
+
+
+def _read_pdf_pdfium(path: Path) -> tuple[str | None, str, int]:
+    """read_pdf with pypdfium2 (PDFium); UnreadableFileError when it is not installed or fails."""
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:
+        raise UnreadableFileError("PDF fallback unavailable (pip install pypdfium2)") from None
+    try:
+        document = pdfium.PdfDocument(str(path))
+    except Exception as exc:  # noqa: BLE001 - PdfiumError, and OSError for files that vanish
+        raise UnreadableFileError(f"unreadable PDF ({type(exc).__name__}: {_short(exc)})") from None
+    try:
+        pages, failed = [], 0
+        for i in range(len(document)):
+            try:
+                page = document[i]
+                textpage = page.get_textpage()
+                # PDFium ends lines with CRLF; the rest of the pipeline expects plain newlines.
+                pages.append(textpage.get_text_range().replace("\r\n", "\n").replace("\r", "\n"))
+                textpage.close()
+                page.close()
+            except Exception:  # noqa: BLE001 - one broken page must not lose the others
+                failed += 1
+        try:
+            title = (document.get_metadata_dict() or {}).get("Title")
+        except Exception:  # noqa: BLE001 - a broken info dictionary is no reason to lose the text
+            title = None
+    finally:
+        document.close()
+    text = _checked_text(pages, failed)
     title = title.strip() if isinstance(title, str) and title.strip() else None
     return title, text, failed
 

@@ -17,8 +17,8 @@ EXIT_USAGE = 2
 
 
 def datagen_command(
-    index: Annotated[Path, typer.Argument(help="Index folder (context1 index SOURCE INDEX).")],
-    out: Annotated[Path, typer.Argument(help="Output folder; an existing one is resumed (tasks are appended).")],
+    index: Annotated[Path, typer.Argument(metavar="INDEX", help="An index folder built by `context1 index`.")],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="Output folder; an existing one is resumed (tasks are appended).")],
     n: Annotated[int, typer.Option("--n", help="New tasks wanted.", min=1)] = 100,
     hops: Annotated[str, typer.Option(help="Hop counts, e.g. 2-4, 1-4 or 1,3 (1-hop tasks train rerankers).")] = "2-4",
     backend: Annotated[

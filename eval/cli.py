@@ -65,8 +65,10 @@ def eval_command(
     reranker: Annotated[
         str | None, typer.Option(help="Reranker for hybrid+rerank: biencoder (default) or a CrossEncoder folder.")
     ] = None,
-    k: Annotated[int, typer.Option(help="Documents returned per task (the agent's max_documents).", min=1)] = 10,
-    token_budget: Annotated[int | None, typer.Option(help="Agent token budget [default: AgentConfig's].")] = None,
+    k: Annotated[
+        int, typer.Option("--max-documents", "--k", help="Documents returned per task (the agent's max_documents).", min=1)
+    ] = 10,
+    token_budget: Annotated[int | None, typer.Option(help="Agent token budget.", show_default="AgentConfig's")] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks.", min=1)] = None,
     workers: Annotated[int, typer.Option(help="Tasks evaluated concurrently.", min=1)] = 1,
     locomo_unit: Annotated[str, typer.Option(help="LoCoMo documents: turn or session.")] = "turn",
@@ -137,7 +139,7 @@ def eval_command(
 
 
 def report_command(
-    runs: Annotated[list[Path], typer.Argument(help="Run files (JSONL) to report on, side by side.")],
+    runs: Annotated[list[Path], typer.Argument(metavar="RUNS...", help="Run files (JSONL) to report on, side by side.")],
     out: Annotated[Path, typer.Option(help="Folder for summary.md and the PNG plots.")],
     title: Annotated[str, typer.Option(help="Title of the report.")] = "Evaluation report",
 ) -> None:

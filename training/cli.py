@@ -68,8 +68,8 @@ def _tasks(path: Path, limit: int | None) -> list[Any]:
 Index = Annotated[Path, typer.Option(help="Index folder the tasks were generated over.")]
 Tasks = Annotated[Path, typer.Option(help="Task file (JSONL of eval Task records, e.g. from `context1 datagen`).")]
 Out = Annotated[Path, typer.Option(help="Run folder: checkpoint/, adapter/, metrics.jsonl, plots/.")]
-Model = Annotated[str | None, typer.Option(help="Local model folder or .gguf [default: bundled SmolLM2-135M].")]
-Device = Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1 [default: cuda if available, else cpu].")]
+Model = Annotated[str | None, typer.Option(help="Local model folder or .gguf.", show_default="bundled SmolLM2-135M")]
+Device = Annotated[str | None, typer.Option(help="cpu, cuda, cuda:1.", show_default="cuda if available, else cpu")]
 Budget = Annotated[int, typer.Option(help="Harness token budget (fit the model's context).", min=512)]
 Turns = Annotated[int, typer.Option(help="Most turns per rollout.", min=1)]
 Docs = Annotated[int, typer.Option(help="Most documents per answer.", min=1)]
@@ -98,18 +98,18 @@ def sft_command(
     ] = None,
     model: Model = None,
     device: Device = None,
-    epochs: Annotated[int, typer.Option(min=1)] = 3,
-    lr: Annotated[float, typer.Option()] = 2e-4,
-    batch_size: Annotated[int, typer.Option(min=1)] = 4,
-    max_steps: Annotated[int | None, typer.Option(min=1)] = None,
-    lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    epochs: Annotated[int, typer.Option(help="Passes over the SFT examples.", min=1)] = 3,
+    lr: Annotated[float, typer.Option(help="AdamW learning rate of the LoRA weights.")] = 2e-4,
+    batch_size: Annotated[int, typer.Option(help="Examples per optimiser step.", min=1)] = 4,
+    max_steps: Annotated[int | None, typer.Option(help="Stop after this many optimiser steps.", min=1)] = None,
+    lora_rank: Annotated[int, typer.Option(help="LoRA rank.", min=1)] = 32,
     checkpoint_every: Annotated[int, typer.Option(min=1, help="Save a resumable checkpoint every N steps.")] = 10,
     no_gradient_checkpointing: NoCheckpointing = False,
     budget: Budget = 2_048,
     max_turns: Turns = 3,
     max_documents: Docs = 3,
     limit: Limit = None,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of sampling, shuffling and initialisation.")] = 0,
     resume: Resume = False,
     no_progress: NoProgress = False,
 ) -> None:
@@ -164,21 +164,21 @@ def rl_command(
     ] = None,
     model: Model = None,
     device: Device = None,
-    steps: Annotated[int, typer.Option(min=1)] = 300,
+    steps: Annotated[int, typer.Option(help="RL steps.", min=1)] = 300,
     epochs: Annotated[int, typer.Option(min=1, help="β anneals 4 → 2 across epochs.")] = 5,
-    tasks_per_step: Annotated[int, typer.Option(min=1)] = 128,
-    group_size: Annotated[int, typer.Option(min=2)] = 8,
-    substeps: Annotated[int, typer.Option(min=1)] = 4,
-    lr: Annotated[float, typer.Option()] = 1e-5,
+    tasks_per_step: Annotated[int, typer.Option(help="Tasks sampled per RL step.", min=1)] = 128,
+    group_size: Annotated[int, typer.Option(help="Rollouts per task (the group whose rewards set the advantages).", min=2)] = 8,
+    substeps: Annotated[int, typer.Option(help="Optimiser substeps per RL step.", min=1)] = 4,
+    lr: Annotated[float, typer.Option(help="AdamW learning rate of the LoRA weights.")] = 1e-5,
     scale_std: Annotated[bool, typer.Option("--scale-std", help="Divide advantages by the group std.")] = False,
-    max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
-    lora_rank: Annotated[int, typer.Option(min=1)] = 32,
+    max_new_tokens: Annotated[int, typer.Option(help="Most tokens the policy generates per turn.", min=1)] = 512,
+    lora_rank: Annotated[int, typer.Option(help="LoRA rank.", min=1)] = 32,
     no_gradient_checkpointing: NoCheckpointing = False,
     budget: Budget = 2_048,
     max_turns: Turns = 3,
     max_documents: Docs = 3,
     limit: Limit = None,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of sampling, shuffling and initialisation.")] = 0,
     sampler: Annotated[
         str,
         typer.Option(
@@ -250,14 +250,14 @@ def eval_command(
     ] = "transformers",
     model: Model = None,
     device: Device = None,
-    max_new_tokens: Annotated[int, typer.Option(min=1)] = 512,
-    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
+    max_new_tokens: Annotated[int, typer.Option(help="Most tokens the policy generates per turn.", min=1)] = 512,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature (0: greedy).", min=0.0)] = 0.0,
     budget: Budget = 2_048,
     max_turns: Turns = 3,
     max_documents: Docs = 3,
     limit: Limit = None,
     out: Annotated[Path | None, typer.Option(help="Per-task JSONL (scores + trajectory).")] = None,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of sampling.")] = 0,
     no_progress: NoProgress = False,
 ) -> None:
     """Valid tool-call rate, turns, trajectory recall, output recall and final-answer found of a policy."""

@@ -10,7 +10,7 @@ import typer
 
 def reranker_command(
     index: Annotated[
-        Path, typer.Argument(help="The index the tasks were generated over (hard negatives come from it).")
+        Path, typer.Argument(metavar="INDEX", help="The index the tasks were generated over (hard negatives come from it).")
     ],
     tasks: Annotated[Path, typer.Option(help="Task file (JSONL of Task, or a saved dataset) over that index.")],
     out: Annotated[Path, typer.Option(help="Folder for the trained CrossEncoder (replaced if it exists).")],
@@ -28,7 +28,7 @@ def reranker_command(
     max_val_groups: Annotated[int, typer.Option(help="Validation groups scored at each evaluation.", min=1)] = 200,
     patience: Annotated[int, typer.Option(help="Validations without gain before stopping early.", min=1)] = 4,
     base_model: Annotated[
-        Path | None, typer.Option(help="Local model folder to start from [default: the packaged all-MiniLM-L6-v2].")
+        Path | None, typer.Option(help="Local model folder to start from.", show_default="the packaged all-MiniLM-L6-v2")
     ] = None,
     no_hops: Annotated[bool, typer.Option("--no-hops", help="Train on task queries only, not on each clue.")] = False,
     head: Annotated[
@@ -36,7 +36,7 @@ def reranker_command(
     ] = "mean",
     layers: Annotated[
         int | None,
-        typer.Option(help="Keep only the encoder's first N layers (faster reranking) [default: all].", min=1),
+        typer.Option(help="Keep only the encoder's first N layers (faster reranking).", show_default="all", min=1),
     ] = None,
     ict_probability: Annotated[
         float, typer.Option(help="Chance of removing the query's source sentence from its positive (inverse cloze).")
@@ -46,7 +46,7 @@ def reranker_command(
     ] = False,
     threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
     device: Annotated[
-        str | None, typer.Option(help="cpu, cuda, cuda:1 [default: cuda if available, else cpu]; CUDA trains in bf16.")
+        str | None, typer.Option(help="cpu, cuda, cuda:1; CUDA trains in bf16.", show_default="cuda if available, else cpu")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of sampling, splitting and initialisation.")] = 0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,

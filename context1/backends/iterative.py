@@ -51,6 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from context1.backends.entities import _STOP as _STOP_WORDS
 from context1.backends.entities import entities, keywords, link_names, norm, query_terms, quoted_names, uncased
 from context1.prompts import unescape_attr
 from context1.types import Message, ModelTurn, Role, ToolCall
@@ -86,6 +87,12 @@ class IterativeConfig:
     # (found in only these two documents so far): weaker than a link by name. Set by hand to half the
     # name link's weight, not tuned (docs/LOG.md, 2026-11-23).
     entity_link_weight: float = 0.25
+    # The answer keeps a document only while the evidence supports it: a score at least this share of
+    # the best document's (1 keeps only the best; 0 keeps up to max_documents, the first version's
+    # behaviour). Set by reading answers on the office/filings fixtures (docs/LOG.md, issue 24).
+    evidence_ratio: float = 0.5
+    # Longest passage quoted in a justification (characters).
+    quote_chars: int = 220
 
 
 @dataclass
@@ -145,6 +152,14 @@ class IterativeRetrievalPolicy:
     def hard_cutoff(self) -> float:
         return float(getattr(self.agent_config, "hard_cutoff", 0.75))
 
+    @property
+    def soft_threshold(self) -> float:
+        return float(getattr(self.agent_config, "soft_threshold", 0.5))
+
+    @property
+    def search_token_budget(self) -> int:
+        return int(getattr(self.agent_config, "search_token_budget", 4_096))
+
     def _cfg(self) -> IterativeConfig:
         """The config, with the answer weights jittered by the seed (seed 0: unchanged)."""
         if not self.seed:
@@ -168,10 +183,22 @@ class IterativeRetrievalPolicy:
         last_turn = rounds_done + 1 >= self.max_turns
         if rounds_done == 0 and not last_turn:
             return _turn(self._hop1_calls(query))
-        if not cutoff and not last_turn and rounds_done <= cfg.bridge_rounds:
-            round_no = rounds_done
+        round_no = _search_rounds(messages)
+        if not cutoff and not last_turn and round_no <= cfg.bridge_rounds:
             calls = self._bridge_calls(query, rankings, round_no, cfg)
             prune = self._prune_call(rankings, round_no)
+            usage = _usage(messages)
+            if calls and usage is not None:
+                used, total = usage
+                if used >= self.soft_threshold * total:
+                    # Past the soft threshold: prune first, in a turn of its own, and search only if
+                    # that brought the context back under it; never search into the hard limit.
+                    if prune is not None and not _last_turn_pruned_only(messages):
+                        return _turn([prune])
+                    calls = []
+                # Each search may add up to its token budget: issue only what fits under the hard limit.
+                room = int(self.hard_cutoff * total) - used
+                calls = calls[: max(0, room // max(1, self.search_token_budget))]
             if calls:
                 return _turn(([prune] if prune else []) + calls)
         return ModelTurn(text=self._answer(query, rankings, cfg))
@@ -189,7 +216,7 @@ class IterativeRetrievalPolicy:
         sources = _best_chunks([r for r in rankings if r.round == round_no - 1], cfg.bridge_sources)
         asked = {r.query.lower() for r in rankings}
         query_norm = norm(query)
-        kw = " ".join(keywords(query))
+        kw = " ".join(question_phrases(query))
         boiler = _boilerplate(rankings, cfg.boilerplate_share)
         rng = random.Random(self.seed * 1_000_003 + round_no) if self.seed else None
         calls: list[ToolCall] = []
@@ -228,9 +255,12 @@ class IterativeRetrievalPolicy:
         """Ranks every document seen and writes the answer in the harness's format."""
         scored = self._doc_scores(query, rankings, cfg)
         ranked = sorted(scored, key=lambda d: (-scored[d][0], d))[: self.max_documents]
+        if ranked and cfg.evidence_ratio > 0:
+            floor = cfg.evidence_ratio * scored[ranked[0]][0]
+            ranked = [d for d in ranked if scored[d][0] >= floor] or ranked[:1]
         parts = [
-            f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(scored[d][1], quote=False)}'
-            f"</Justification></Document>"
+            f'<Document id="{html.escape(d, quote=True)}" score="{scored[d][0]:.4f}"><Justification>'
+            f"{html.escape(scored[d][1], quote=False)}</Justification></Document>"
             for d in ranked
         ]
         return "\n".join(parts) if parts else "No supporting documents were found."
@@ -293,21 +323,21 @@ class IterativeRetrievalPolicy:
                     link, linker, via = link_rel[sid], s_doc, hit
             ent_link, ent_linker, ent = 0.0, None, ""
             if cfg.entity_link_weight > 0:
-                for e in doc_ents.get(doc_id, ()):
-                    if df.get(e) != 2:
+                for e in sorted(doc_ents.get(doc_id, ())):  # sorted: set order changes run to run
+                    if df.get(e) != 2 or not _name_like(e):
                         continue
                     for sid in ids:
                         s_doc = chunks[sid][0]
                         if s_doc != doc_id and link_rel[sid] > ent_link and f" {e} " in texts[sid]:
                             ent_link, ent_linker, ent = link_rel[sid], s_doc, e
             total = score + cfg.link_weight * link + cfg.entity_link_weight * ent_link
-            why = _justify(chunks[cid][2], q_terms, score, measure, hop1_rank.get(doc_id))
+            why = _justify(chunks[cid][2], q_terms, score, measure, hop1_rank.get(doc_id), cfg.quote_chars)
             if linker is not None:
                 why += (f" Another relevant document, {_label(linker, doc_title)}, names it (“{via}”), "
                         "so it is likely the next step of a multi-step question.")
             elif ent_linker is not None:
                 why += f" It shares the rare name “{ent}” with {_label(ent_linker, doc_title)}, a relevant document."
-            out[doc_id] = (total, why + f" Combined score {total:.2f}.")
+            out[doc_id] = (total, why)
         return out
 
     def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking],
@@ -336,22 +366,69 @@ class IterativeRetrievalPolicy:
         return rel, "ranks"
 
 
-def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None) -> str:
-    """One or two plain sentences on why a document is returned."""
+def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None,
+             quote_chars: int = 220) -> str:
+    """The passage that made the document relevant, quoted, then why in plain words."""
     t = " " + norm(text) + " "
     mentioned = [w for w in q_terms if f" {norm(w)} " in t][:3]
+    passage = best_passage(text, q_terms, quote_chars)
+    first = f"“{passage}”" if passage else ""
     if mentioned:
         names = ", ".join(f"“{w}”" for w in mentioned)
-        first = f"Mentions {names}, which the question asks about."
+        first += f" Mentions {names}, which the question asks about."
     else:
-        first = "Its passage is close in meaning to the question."
+        first += " The passage is close in meaning to the question."
     if hop1_rank is not None and hop1_rank <= 3:
         first += f" Search for the question itself ranked it #{hop1_rank}."
     if measure == "cosine":
         first += f" (Relevance {score:.2f}: question–passage cosine similarity plus a search-rank bonus.)"
     else:
         first += f" (Relevance {score:.2f}: fused search ranks.)"
-    return first
+    return first.strip()
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n{2,}")
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+_UNITS = frozenset("millions billions thousands percent million billion thousand".split())
+# Letter openers and closers: capitalised at the start of a line, shared by every e-mail, names of no one.
+_SALUTATIONS = frozenset("dear hi hello regards thanks best sincerely cheers kind".split())
+
+
+def best_passage(text: str, terms: Sequence[str], max_chars: int = 220) -> str:
+    """The sentence of `text` that shares most of the question's terms (the earliest on a tie), cut to max_chars."""
+    sentences = [" ".join(s.split()) for s in _SENTENCE_SPLIT.split(text) if s.strip()]
+    if not sentences:
+        return ""
+    wanted = [norm(w) for w in terms if norm(w)]
+
+    def overlap(sentence: str) -> int:
+        padded = " " + norm(sentence) + " "
+        return sum(1 for w in wanted if f" {w} " in padded)
+
+    best = max(range(len(sentences)), key=lambda i: (overlap(sentences[i]), -i))
+    quote = sentences[best]
+    return quote if len(quote) <= max_chars else quote[: max_chars - 1].rstrip() + "…"
+
+
+def question_phrases(query: str, limit: int = 6) -> list[str]:
+    """The question as a searcher would type it: its names whole ("Q3 2023", "Contoso Ltd"), then its
+    content words (3+ letters, no stop words, no fragments such as a possessive's "s"), in order."""
+    names = [re.sub(r"['’]s$", "", e) for e in entities(query, "", keep_sentence_starts=True)]  # NVIDIA's → NVIDIA
+    names = [e for e in names if e.lower() not in _STOP_WORDS]
+    words = [w for w in keywords(query) if len(w) >= 3 and not any(w in n.split() for n in names)]
+    out: list[str] = []
+    for term in names + words:
+        if all(norm(term) not in norm(t) for t in out):
+            out.append(term)
+    return out[:limit]
+
+
+def _name_like(entity: str) -> bool:
+    """Whether a shared span can tie two documents together: a name, not a date, amount or unit."""
+    words = entity.split()
+    if not words or any(ch.isdigit() for ch in entity):
+        return False
+    return not all(w in _MONTHS or w in _UNITS or w in _SALUTATIONS for w in words)
 
 
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
@@ -368,7 +445,8 @@ def _rankings(messages: Sequence[Message], cfg: IterativeConfig) -> list[_Rankin
     out: list[_Ranking] = []
     for m in messages:
         if m.role == Role.ASSISTANT and m.tool_calls:
-            round_no += 1
+            if any(c.name != "prune_chunks" for c in m.tool_calls):  # a prune-only turn is no round
+                round_no += 1
             for c in m.tool_calls:
                 calls[c.id] = (c, round_no)
         elif m.role == Role.TOOL and m.tool_call_id in calls:
@@ -423,6 +501,28 @@ def _over_cutoff(messages: Sequence[Message], hard_cutoff: float = 0.75) -> bool
             used, total = (int(x.replace(",", "")) for x in u.groups())
             return used >= hard_cutoff * total
     return False
+
+
+def _usage(messages: Sequence[Message]) -> tuple[int, int] | None:
+    """(tokens used, budget) from the harness's latest `[Token usage: X/Y]` echo, None before the first."""
+    for m in reversed(messages):
+        if m.role == Role.TOOL:
+            u = _USAGE_RE.search(m.content)
+            if u:
+                used, total = (int(x.replace(",", "")) for x in u.groups())
+                return used, total
+    return None
+
+
+def _search_rounds(messages: Sequence[Message]) -> int:
+    """Turns that searched (a prune-only turn is no search round)."""
+    return sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls
+               and any(c.name != "prune_chunks" for c in m.tool_calls))
+
+
+def _last_turn_pruned_only(messages: Sequence[Message]) -> bool:
+    last = next((m for m in reversed(messages) if m.role == Role.ASSISTANT), None)
+    return bool(last and last.tool_calls and all(c.name == "prune_chunks" for c in last.tool_calls))
 
 
 def _boilerplate(rankings: list[_Ranking], share: float) -> set[str]:

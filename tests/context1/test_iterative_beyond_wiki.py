@@ -7,7 +7,13 @@ import json
 import re
 
 from context1 import AgentConfig, SearchAgent, StopReason
-from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, _entities, _keywords, _link_names
+from context1.backends.iterative import (
+    IterativeConfig,
+    IterativeRetrievalPolicy,
+    _entities,
+    _link_names,
+    question_phrases,
+)
 
 BOILERPLATE = re.compile(r"(?i)\b(item \d|part i\b|part ii|risk factors|financial statements|controls and procedures)")
 
@@ -34,7 +40,7 @@ def test_boilerplate_headings_are_never_bridges(office_corpus):
         traj = agent.run(q).trajectory
         bridges = [c.arguments["query"] for s in traj.steps[1:] for c in s.turn.tool_calls if c.name == "search_corpus"]
         assert bridges, "no bridge search"
-        keywords = " ".join(_keywords(q))
+        keywords = " ".join(question_phrases(q))
         entities = [b[: -len(keywords)].strip() for b in bridges]
         assert all(b.endswith(keywords) for b in bridges)
         assert not any(BOILERPLATE.search(e) for e in entities), entities
@@ -73,8 +79,11 @@ def test_justifications_are_plain_words_with_labelled_scores(office_corpus):
     result = SearchAgent(office_corpus).run("Which seal supplier delayed the Tarsk ramp-up?")
     for doc in result.documents:
         j = doc.justification
-        assert j.startswith(("Mentions ", "Its passage is close in meaning")), j
-        assert "Relevance" in j and "Combined score" in j
+        assert j.startswith("“"), j  # the passage that made it relevant, quoted first
+        passage = j[1:].split("”")[0].rstrip("…")
+        assert passage and passage in " ".join(" ".join(c.text.split()) for c in office_corpus.chunks(doc.doc_id))
+        assert "Relevance" in j and ("Mentions " in j or "close in meaning" in j)
+        assert "rare name “dear”" not in j
         assert "possible bridge" not in j and "similarity 1." not in j
 
 

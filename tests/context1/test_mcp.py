@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
+import threading
 from pathlib import Path
 
 import anyio
@@ -32,7 +34,8 @@ def _chunk_ids(result) -> list[str]:
 
 
 def _doc_ids(text: str) -> list[str]:
-    return re.findall(r"<Document id=([^>]+)>", text)
+    """The document ids of an `ask` answer (each a JSON string: ids may hold spaces and quotes)."""
+    return [json.loads(m) for m in re.findall(r'<Document id=("(?:[^"\\]|\\.)*")', text)]
 
 
 async def _exercise(client: Client, corpus, expected_docs: list[str]) -> dict[str, object]:
@@ -120,15 +123,79 @@ def test_bad_tool_input_comes_back_as_a_readable_error(harness_corpus):
                 "huge": await client.call_tool("ask", {"query": "x" * 5000}),
                 "type": await client.call_tool("search_corpus", {"query": 5}),
                 "rollouts": await client.call_tool("ask", {"query": "ok", "rollouts": 99}),
+                "unknown": await client.call_tool("search_corpus", {"query": "ok", "colour": "red"}),
+                "ids": await client.call_tool("search_corpus", {"query": "ok", "exclude": ["a#0"] * 1001}),
+                "prune": await client.call_tool("prune_chunks", {"chunk_ids": ["a#0"] * 257}),
             }
 
     out = anyio.run(main)
+    assert all(result.is_error for result in out.values()), {k: _text(v)[:80] for k, v in out.items()}
     assert "invalid regular expression" in _text(out["regex"])
     assert "unknown document id 'atlantis'" in _text(out["doc"])
-    assert "query must be 1 to 2000 characters" in _text(out["empty"])
-    assert "query must be 1 to 2000 characters" in _text(out["huge"])
-    assert out["type"].is_error and "query" in _text(out["type"])
-    assert "rollouts must be between 1 and 16" in _text(out["rollouts"])
+    assert "query: Value error, must not be blank" in _text(out["empty"])
+    assert "query: String should have at most 2000 characters" in _text(out["huge"])
+    assert len(_text(out["huge"])) < 300  # the 5,000 characters are not echoed
+    assert "query" in _text(out["type"])
+    assert "rollouts: Input should be less than or equal to 16" in _text(out["rollouts"])
+    assert "colour: unknown field" in _text(out["unknown"])
+    assert "exclude: List should have at most 1000 items" in _text(out["ids"])
+    assert "chunk_ids: List should have at most 256 items" in _text(out["prune"])
+
+
+def test_tool_descriptions_are_rendered(harness_corpus):
+    async def main():
+        async with Client(create_mcp(harness_corpus)) as client:
+            return {t.name: t.description for t in (await client.list_tools()).tools}
+
+    descriptions = anyio.run(main)
+    assert set(descriptions) == TOOLS
+    assert not [name for name, text in descriptions.items() if "{" in text or "}" in text]
+    assert descriptions["search_corpus"].startswith("Hybrid BM25 + dense search")
+
+
+def test_document_ids_are_quoted():
+    from context1.mcp_server import render_documents
+    from context1.types import RankedDocument
+
+    text = render_documents([RankedDocument("2022 Q3 AMZN.pdf", "Net sales rose.", 0.5),
+                             RankedDocument('say "hi".txt', "", 0.25)])
+    assert '<Document id="2022 Q3 AMZN.pdf" score="0.5">' in text
+    assert _doc_ids(text) == ["2022 Q3 AMZN.pdf", 'say "hi".txt']
+
+
+def test_ask_shares_the_episode_cap_and_time_limit(harness_corpus):
+    from context1.backends.scripted import ScriptedBackend, call, turn
+    from context1.episodes import Episodes
+
+    started, release = threading.Event(), threading.Event()
+
+    def held(messages):
+        started.set()
+        assert release.wait(120)
+        return turn(call("search_corpus", query="lighthouse"))
+
+    agent = SearchAgent(harness_corpus, ScriptedBackend([held, "<Document id=veldhaven><Justification>x"
+                                                                "</Justification></Document>"]))
+    episodes = Episodes(agent, max_episodes=1)
+
+    async def main():
+        async with Client(create_mcp(harness_corpus, agent, episodes=episodes)) as client:
+            async with anyio.create_task_group() as tg:
+                results = {}
+
+                async def first():
+                    results["first"] = await client.call_tool("ask", {"query": "lighthouse"})
+
+                tg.start_soon(first)
+                await anyio.to_thread.run_sync(started.wait, 120)
+                results["second"] = await client.call_tool("ask", {"query": "other"})
+                release.set()
+            return results
+
+    out = anyio.run(main)
+    assert out["second"].is_error and "already runs 1 ask episodes" in _text(out["second"])
+    assert not out["first"].is_error and _doc_ids(_text(out["first"])) == ["veldhaven"]
+    assert episodes.counters.snapshot()["refused"] == 1
 
 
 # ---------------------------------------------------------------- real transports
@@ -167,3 +234,25 @@ def test_mcp_over_streamable_http(harness_corpus):
 
         out = anyio.run(main)
     _check(out, harness_corpus, expected)
+
+
+def test_mcp_over_http_needs_the_key_and_keeps_the_limits(harness_corpus):
+    import httpx
+
+    from context1.guard import GuardConfig
+    from context1.mcp_server import http_app
+
+    app = http_app(create_mcp(harness_corpus, per_process_memory=False),
+                   GuardConfig(api_key="k3y", max_body_bytes=4096))
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "test", "version": "0"}}}
+    accept = {"Accept": "application/json, text/event-stream"}
+    with live_server(app) as url:
+        bare = httpx.post(f"{url}/mcp", json=init, headers=accept)
+        assert bare.status_code == 401 and "Bearer" in bare.json()["detail"]
+        keyed = httpx.post(f"{url}/mcp", json=init, headers={**accept, "Authorization": "Bearer k3y"})
+        assert keyed.status_code == 200, keyed.text[:300]
+        big = httpx.post(f"{url}/mcp", content=iter([b"{" + b" " * 8192 + b"}"]),
+                         headers={**accept, "Authorization": "Bearer k3y", "content-type": "application/json"})
+        assert big.status_code == 413

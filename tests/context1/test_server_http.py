@@ -91,7 +91,7 @@ def test_lookups_over_http(client, harness_corpus):
 def test_ask_runs_the_servers_agent(client, harness_corpus):
     local = SearchAgent(harness_corpus).run(QUERY)
     before = client.health()["episodes"]
-    remote = client.run(QUERY)
+    remote = client.run(QUERY, include_trajectory=True)
     assert _wait_for(lambda: client.health()["episodes"]["running"] == 0)
     after = client.health()["episodes"]
     assert after["finished"] == before["finished"] + 1  # a completed episode is never counted as cancelled
@@ -101,6 +101,31 @@ def test_ask_runs_the_servers_agent(client, harness_corpus):
     assert remote.stop_reason == local.stop_reason
     assert len(remote.trajectory.steps) == len(local.trajectory.steps)
     assert remote.trajectory.seen_chunk_ids() == local.trajectory.seen_chunk_ids()
+
+
+def test_ask_leaves_the_trajectory_out_unless_asked(server, client, harness_corpus):
+    local = SearchAgent(harness_corpus).run(QUERY)
+    lean = httpx.post(f"{server}/ask", json={"query": QUERY}, timeout=120)
+    full = httpx.post(f"{server}/ask", json={"query": QUERY, "include_trajectory": True}, timeout=120)
+    assert lean.status_code == full.status_code == 200
+    assert lean.json()["trajectory"]["steps"] == [] and lean.json()["trajectory"]["messages"] == []
+    assert lean.json()["trajectory"]["metadata"]["steps_omitted"] == len(local.trajectory.steps)
+    assert len(full.json()["trajectory"]["steps"]) == len(local.trajectory.steps)
+    assert len(lean.content) < len(full.content) / 3
+    remote = client.run(QUERY)  # the Client's default is the server's: no steps, same documents
+    assert remote.doc_ids == local.doc_ids and remote.stop_reason == local.stop_reason
+    assert remote.trajectory.steps == [] and remote.trajectory.documents == local.trajectory.documents
+
+
+def test_where_filters_over_http_and_in_the_client(server, client, harness_corpus):
+    where = {"doc_id": "lanmouth-harbour"}
+    local = harness_corpus.search("shipyard", k=5, where=where)
+    assert local and all(h.chunk.doc_id == "lanmouth-harbour" for h in local)
+    assert _ids(client.search("shipyard", k=5, where=where)) == _ids(local)
+    raw = httpx.post(f"{server}/search", json={"query": "shipyard", "k": 5, "where": where}).json()
+    assert [h["chunk"]["chunk_id"] for h in raw["hits"]] == _ids(local)
+    with pytest.raises(ValueError, match="operator"):
+        client.search("shipyard", where={"doc_id": {"$regex": "x"}})
 
 
 def test_ask_stream_is_read_event_by_event(server, harness_corpus):
@@ -165,6 +190,8 @@ BAD = [
     ("/search", {"query": "ok", "k": 0}, 422, "k"),
     ("/search", {"query": "ok", "k": "ten"}, 422, "k"),
     ("/search", {"query": "ok", "k": 10_000}, 422, "k"),
+    ("/search", {"query": "ok", "where": {"year": {"$regex": "x"}}}, 400, "where"),
+    ("/search", {"query": "ok", "where": "year"}, 422, "where"),
     ("/search", {"query": "ok", "exclude": "veldhaven#0"}, 422, "exclude"),
     ("/search", {"query": "ok", "colour": "red"}, 422, "colour"),
     ("/search", {}, 422, "query"),

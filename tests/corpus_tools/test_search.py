@@ -85,7 +85,8 @@ def test_token_budget_cuts_at_the_first_chunk_that_does_not_fit(corpus):
 
 
 def test_k_and_odd_queries(corpus):
-    assert corpus.search("lanterns", k=0) == []
+    with pytest.raises(ValueError, match="k must be between 1"):  # was [] without a word (issue 24)
+        corpus.search("lanterns", k=0)
     assert len(corpus.search("lanterns", k=3)) == 3
     for empty in ("", "   \n"):  # refused, as the CLI refuses it (the dense leg would rank noise)
         with pytest.raises(EmptyQueryError, match="empty"):
@@ -154,8 +155,9 @@ def test_make_reranker_choices(corpus):
 
 def test_search_config_override(mini_index):
     with Corpus.open(mini_index, search=SearchConfig(candidates=3, leg_k=5)) as narrow:
+        assert len(narrow.search("Ostmere", k=2)) == 2
         hits = narrow.search("Ostmere", k=10)
-        assert len(hits) == 3
+        assert len(hits) == 10  # k past the candidates widens the pool instead of a silent cap at 3
 
 
 def test_search_leg_returns_one_legs_ranking(corpus):

@@ -1,0 +1,93 @@
+"""The CLI help audit: every command's --help, walked from the root, reads as one grammar.
+
+Fails on a placeholder the help names but the command does not define ("write it to OUT" in a
+command without OUT), an option without help text, a default that is not shown, a stray " ."
+or a "{name}" left unformatted, and on an index argument not called INDEX.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from context1.cli import _register_all, app
+
+# Upper-case words that are names, not placeholders.
+ACRONYMS = {
+    "API", "BEIR", "BM25", "CISPO", "CPU", "CSV", "CUDA", "DPO", "GPU", "GRPO", "HF", "HTML", "HTTP", "ID", "IDS",
+    "JSON", "JSONL", "LLM", "LORA", "MCP", "NDCG", "OCR", "PDF", "PNG", "RAM", "RE2", "RL", "RRF", "SFT", "SSE",
+    "TEXT", "URL", "UTF", "PATH", "INTEGER", "FLOAT", "BOOLEAN", "OPTIONS", "COMMAND", "ARGS", "KEY", "MIN", "MAX",
+    "AGENT", "TSV", "ONNX", "MRR", "AMP", "BF16", "FP16", "FP32", "ASGI", "OK", "RAG", "QA", "CE", "K", "N", "NOT",
+    "DOC", "ONE", "SPEC", "IR", "KL", "LR", "BPE", "OPENAI", "QPS", "CLI", "CLS", "TF", "IDF",
+}
+
+
+def _commands():
+    _register_all()
+    root = typer.main.get_command(app)
+
+    def walk(command, path):
+        yield path, command
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from walk(sub, [*path, name])
+
+    return list(walk(root, []))
+
+
+COMMANDS = _commands()
+
+
+def _help(path: list[str]) -> str:
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "400", "NO_COLOR": "1", "TERM": "dumb"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+# Environment variables the help names (not placeholders).
+ENV_VARS = {"OPENAI_API_KEY", "CONTEXT1_API_KEY", "HF_HUB_OFFLINE", "CUDA_VISIBLE_DEVICES"}
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[" ".join(p) or "context1" for p, _ in COMMANDS])
+def test_every_help_is_complete_and_names_only_what_exists(path, command):
+    text = _help(path)
+    params = getattr(command, "params", [])
+    defined = {(p.metavar or p.name or "").upper() for p in params}
+    defined |= {w for p in params for w in re.findall(r"[A-Z][A-Z0-9_]+", p.metavar or "")}
+    words = set(re.findall(r"(?<![\w.-])[A-Z][A-Z0-9_]+(?![\w-])", text))
+    undefined = sorted(words - defined - ACRONYMS - ENV_VARS)
+    if hasattr(command, "commands"):  # a group lists its commands' own sentences: checked in each command
+        undefined = []
+    assert not undefined, f"`context1 {' '.join(path)} --help` names placeholders it does not define: {undefined}"
+    stray = re.search(r"\S \.(?=\s|$)", text)
+    assert stray is None, f"a stray ' .' in the help: {text[max(0, stray.start() - 60):stray.end()]!r}"
+    assert not re.search(r"\{[a-z_]+\}", text), "an unformatted {placeholder} in the help"
+    for param in params:
+        if param.param_type_name != "option" or param.hidden or param.name in ("help", "version"):
+            continue
+        assert (param.help or "").strip(), f"`context1 {' '.join(path)}` option {param.opts[0]} has no help text"
+        shown = param.default is not None and not param.is_flag
+        if shown:
+            assert param.show_default is not False, f"{param.opts[0]} hides its default"
+
+
+def test_the_index_argument_is_called_index_everywhere():
+    for path, command in COMMANDS:
+        for param in getattr(command, "params", []):
+            if param.param_type_name == "argument" and param.name in ("index", "directory"):
+                assert param.metavar == "INDEX", (path, param.name, param.metavar)
+
+
+def test_version():
+    from context1 import __version__
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"context1 {__version__}"
+
+
+def test_old_k_for_rollouts_still_works_but_warns(tmp_path):
+    result = CliRunner().invoke(app, ["ask", str(tmp_path / "missing"), "a question", "-k", "2"])
+    assert "deprecated" in result.output and "--rollouts 2" in result.output
+    assert not re.search(r"\s-k\s", _help(["ask"]))  # hidden: --help shows --rollouts only
