@@ -5,7 +5,8 @@ dense, hybrid; 50 chunks collapsed to the top 10 documents) and scored against i
 
 - top-1 gold: the leg's first document is a gold one;
 - all@10: every gold document is in the leg's top 10;
-- later@10 (multi-hop only): a gold document after the first (in the set's chain order) is in BM25's top 10;
+- 2+@10 (multi-hop only): two or more gold documents are in BM25's top 10 (beyond the entry document
+  a question names, BM25 finds a later one: the lexical budget's measure, order-free);
 - overlap: the share of the question's content words that occur in its gold documents' text.
 
 Sets: the benchmark's real questions (the tuning part, 25 % by a hash of the task id, is what the
@@ -70,12 +71,12 @@ def measure(corpus: Corpus, tasks, texts: dict[str, str]) -> dict[str, float]:  
             rows[f"{leg} all@10"] += all(g in ranked for g in gold)
         if len(gold) > 1:
             multi += 1
-            rows["later@10 (bm25)"] += any(g in legs["bm25"] for g in gold[1:])
+            rows["2+@10 (bm25)"] += sum(g in legs["bm25"] for g in gold) >= 2
         words = content_words(t.query)
         gold_words = set(content_words(" ".join(texts.get(g, "") for g in gold)))
         overlap += sum(w in gold_words for w in words) / len(words) if words else 0.0
-    out = {k: v / n for k, v in rows.items() if "later" not in k}
-    out["later@10 (bm25)"] = rows["later@10 (bm25)"] / multi if multi else float("nan")
+    out = {k: v / n for k, v in rows.items() if "2+" not in k}
+    out["2+@10 (bm25)"] = rows["2+@10 (bm25)"] / multi if multi else float("nan")
     out["overlap"] = overlap / n
     out["n"] = n
     out["multi-hop"] = multi
@@ -110,7 +111,7 @@ def main() -> None:
     with Corpus.open(args.index) as corpus:
         results = {name: measure(corpus, tasks, texts) for name, tasks in sets.items()}
     cols = ["n", "multi-hop", "bm25 top-1", "dense top-1", "hybrid top-1", "bm25 all@10", "dense all@10",
-            "hybrid all@10", "later@10 (bm25)", "overlap"]
+            "hybrid all@10", "2+@10 (bm25)", "overlap"]
     print(f"\n## {args.corpus}: how lexical each question set is (index {args.index})\n")
     print("| set | " + " | ".join(cols) + " |")
     print("| --- |" + " ---: |" * len(cols))

@@ -180,10 +180,10 @@ def card(tasks: Sequence[Task], split: Split, runs: Sequence[Mapping[str, Any]],
 
 
 # What real multi-hop questions show on the dev corpora, the lexical budget's reference
-# (benchmarks/datagen_natural.py, tuning parts; 2-CPU VM, 2026-11-25): the share of questions with a
-# gold document after the first in BM25's top 10, and with every gold document there.
+# (benchmarks/datagen_natural.py, tuning parts; 2-CPU VM, 2026-11-25): the share of questions with two
+# or more gold documents in BM25's top 10, and with every gold document there.
 REAL_LEXICAL = {
-    "MuSiQue (answerable, 2-4 hops)": {"later@10": None, "all@10": None},
+    "MuSiQue (answerable, 2-4 hops; 60 questions)": {"later@10": None, "all@10": 0.100},
 }
 
 
@@ -193,12 +193,12 @@ def lexical_section(tasks: Sequence[Task]) -> list[str]:
     ranked = [t for t in bridges if isinstance(t.metadata.get("ranks"), dict) and "bm25" in t.metadata["ranks"]]
     if not ranked:
         return []
-    later = sum(1 for t in ranked if any(r is not None for r in t.metadata["ranks"]["bm25"][1:])) / len(ranked)
+    later = sum(1 for t in ranked if sum(r is not None for r in t.metadata["ranks"]["bm25"]) >= 2) / len(ranked)
     every = sum(1 for t in ranked if all(r is not None for r in t.metadata["ranks"]["bm25"])) / len(ranked)
     lines = [
         "## How lexical the bridge questions are",
         "",
-        "| question set | a later gold document in BM25's top 10 | every gold document in BM25's top 10 |",
+        "| question set | two or more gold documents in BM25's top 10 | every gold document in BM25's top 10 |",
         "| --- | --- | --- |",
         f"| these {len(ranked)} bridge tasks | {later:.3f} | {every:.3f} |",
     ]

@@ -149,7 +149,8 @@ class FakeSearcher:
         docs = list(self.candidate_docs)
         return {
             "hybrid": docs if hybrid_all else docs[:1],
-            "bm25": docs if bm25_all else (docs[1:] if bm25_later else []),
+            # "later": the named entry document and the next one, never all of a longer chain
+            "bm25": docs if bm25_all else (docs[:2] if bm25_later and len(docs) > 2 else docs[:1]),
             "dense": [],
         }
 
@@ -180,10 +181,10 @@ def test_the_one_search_filter_looks_at_bm25_too(mined_and_facts, tmp_path: Path
 def test_the_lexical_budget_drops_bridges_bm25_already_finds(mined_and_facts, tmp_path: Path) -> None:  # noqa: ANN001
     mined, facts = mined_and_facts
     strict = run_with(FakeSearcher(False, True), mined, facts, tmp_path / "strict.jsonl", 0.0)
-    bridges = [t for t in read_task_file(tmp_path / "strict.jsonl") if t.metadata["form"] == "bridge"]
-    assert strict.drops["over_lexical_budget"] > 0 and not bridges
+    long_bridges = [t for t in read_task_file(tmp_path / "strict.jsonl") if t.metadata["form"] == "bridge" and t.hops > 2]
+    assert strict.drops["over_lexical_budget"] > 0 and not long_bridges
     loose = run_with(FakeSearcher(False, True), mined, facts, tmp_path / "loose.jsonl", 1.0)
-    kept = [t for t in read_task_file(tmp_path / "loose.jsonl") if t.metadata["form"] == "bridge"]
+    kept = [t for t in read_task_file(tmp_path / "loose.jsonl") if t.metadata["form"] == "bridge" and t.hops > 2]
     assert not loose.drops["over_lexical_budget"] and kept
     assert all(t.metadata["bm25_later_hit"] for t in kept)
     assert all(len(t.metadata["ranks"]["bm25"]) == t.hops for t in kept)
