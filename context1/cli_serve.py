@@ -26,6 +26,7 @@ Backend = Annotated[str, typer.Option("--backend", "-b", help=f"Inference backen
 BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint for --backend openai.")]
 Model = Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")]
 ApiKey = Annotated[str | None, typer.Option("--api-key", envvar="OPENAI_API_KEY", help="API key for --backend openai.")]
+Policy = Annotated[Path | None, typer.Option("--policy", help="--backend learned: a `context1 train policy` folder.")]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
 Rollouts = Annotated[int, typer.Option("--rollouts", "-k", help="Default k× rollouts of `ask`.", min=1)]
@@ -46,13 +47,14 @@ def _clean_exit() -> Iterator[None]:
 
 def open_agent(index: Path, backend: str, *, base_url: str | None, model: str | None, api_key: str | None,
                script: Path | None, budget: int, rollouts: int, max_turns: int, chroma_host: str | None,
-               chroma_port: int) -> tuple[Any, Any]:
+               chroma_port: int, policy: Path | None = None) -> tuple[Any, Any]:
     """(corpus, SearchAgent) for a serve/mcp command; CommandError when the index cannot be used."""
     from context1.agent import SearchAgent
 
     config = AgentConfig(token_budget=budget, rollouts=rollouts, max_turns=max_turns)
     corpus = open_index(index, chroma_client(chroma_host, chroma_port))
-    chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)
+    chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
+                           policy=policy)
     return corpus, SearchAgent(corpus, chosen, config)
 
 
@@ -65,6 +67,7 @@ def serve_command(
     model: Model = None,
     api_key: ApiKey = None,
     script: Script = None,
+    policy: Policy = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
     max_turns: MaxTurns = 32,
@@ -86,7 +89,7 @@ def serve_command(
         config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
-                                   chroma_port=chroma_port)
+                                   chroma_port=chroma_port, policy=policy)
     print(f"context1: serving {corpus!r} on http://{host}:{port} (docs at /docs)", file=sys.stderr)
     serve(corpus, agent, config, host=host, port=port, log_level=log_level)
 
@@ -103,6 +106,7 @@ def mcp_command(
     model: Model = None,
     api_key: ApiKey = None,
     script: Script = None,
+    policy: Policy = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
     max_turns: MaxTurns = 32,
@@ -117,7 +121,7 @@ def mcp_command(
             raise CommandError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
-                                   chroma_port=chroma_port)
+                                   chroma_port=chroma_port, policy=policy)
     run_mcp(corpus, agent, transport=transport, host=host, port=port)
 
 
