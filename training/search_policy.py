@@ -26,6 +26,7 @@ Tasks whose gold documents are not in the index are skipped and counted; fewer t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import math
@@ -33,7 +34,7 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,38 @@ class TrainReport:
     rl: list[dict[str, Any]]
     seconds: float
     out: Path
+
+
+@contextlib.contextmanager
+def cached_query_vectors(corpus: Any, max_size: int = 200_000) -> Iterator[None]:
+    """Memoise the corpus's query embeddings while training.
+
+    Rollouts of one group share their question and most candidate queries, and the warm start's
+    labels execute the very queries the episodes later issue: the query encoder (a MiniLM forward
+    per search, the dominant cost on a CPU) then runs once per distinct text. Same vectors, so the
+    same results; restored on exit.
+    """
+    emb = getattr(corpus, "embedder", None)
+    inner = getattr(emb, "encode_query", None)
+    if inner is None:
+        yield
+        return
+    cache: dict[str, np.ndarray] = {}
+
+    def encode_query(texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            if len(cache) + len(missing) > max_size:
+                cache.clear()
+            for t, v in zip(missing, inner(missing), strict=True):
+                cache[t] = v
+        return np.stack([cache[t] for t in texts])
+
+    emb.encode_query = encode_query
+    try:
+        yield
+    finally:
+        del emb.encode_query  # the instance attribute goes; the class's method is back
 
 
 # -- tasks ----------------------------------------------------------------------------------------
@@ -289,9 +322,11 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
     for kind, names, prior_scorer in (("query", QUERY_FEATURES, prior.query), ("doc", DOC_FEATURES, prior.doc)):
         train = [e for e in ex[kind] if not e.val]
         val = [e for e in ex[kind] if e.val] or train
-        if len(train) < 5:
-            raise ValueError(f"only {len(train)} labelled {kind} decisions (episodes found no gold): the tasks do "
-                             "not fit this index, or are too few")
+        if len(train) < 5:  # the episodes found (almost) nothing to learn from: keep the prior, and say so
+            chosen[kind] = prior_scorer
+            report[kind] = {"train_decisions": len(train), "chosen": "prior (too few labelled decisions)"}
+            log(f"warm start {kind} scorer: only {len(train)} labelled decisions; keeping the prior")
+            continue
         fits = {"prior": prior_scorer}
         kinds = {"linear": 0, "mlp": config.hidden}
         for name, hidden in kinds.items():
@@ -372,6 +407,12 @@ def train_search_policy(
     log: Callable[[str], None] = lambda m: None,
 ) -> TrainReport:
     """Warm start, then CISPO; the policy folder is OUT (OUT/warm: the warm start alone; OUT/rl: the run)."""
+    with cached_query_vectors(corpus):
+        return _train(corpus, tasks, out, config, agent_config=agent_config, resume=resume, log=log)
+
+
+def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPolicyTrainConfig, *,
+           agent_config: Any, resume: bool, log: Callable[[str], None]) -> TrainReport:
     from context1 import AgentConfig
     from eval.runners import corpus_texts
 

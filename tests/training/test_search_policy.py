@@ -86,7 +86,7 @@ def test_fit_learns_what_the_prior_misses():
     train, val = [e for e in ex if not e.val], [e for e in ex if e.val]
     prior = PolicyWeights.prior().doc
     fitted = fit_scorer(train, len(DOC_FEATURES), 0, SearchPolicyTrainConfig(fit_epochs=150))
-    assert topk_quality(fitted, val) > 0.9 > topk_quality(prior, val) + 0.3
+    assert topk_quality(fitted, val) >= 0.85 and topk_quality(prior, val) < 0.4
 
 
 def test_policy_folder_round_trip(tmp_path):
