@@ -17,6 +17,9 @@ def policy_command(
     tasks_per_step: Annotated[int, typer.Option(help="Tasks per CISPO step.", min=1)] = 4,
     group_size: Annotated[int, typer.Option(help="Rollouts per task (SPEC §5: 8).", min=2)] = 8,
     max_tasks: Annotated[int, typer.Option(help="Most tasks used (in hash order).", min=1)] = 300,
+    label_tasks: Annotated[
+        int, typer.Option(help="Tasks whose candidate queries are all executed for warm-start labels.", min=1)
+    ] = 120,
     min_tasks: Annotated[int, typer.Option(help="Fewer usable tasks than this is an error.", min=1)] = 20,
     scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the better on held-back tasks).")] = "auto",
     fresh: Annotated[
@@ -40,7 +43,7 @@ def policy_command(
         corpus = _open(index)
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
-            max_tasks=max_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
+            max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True))

@@ -89,3 +89,30 @@ def test_sampling_varies_with_seed_and_logprobs_are_plackett_luce(harness_corpus
             left.remove(j)
     assert len(rankings) > 1
     assert LearnedSearchPolicy(harness_corpus).deterministic
+
+
+def test_cli_ask_with_a_learned_policy(tmp_path, harness_corpus):
+    import typer
+    from typer.testing import CliRunner
+
+    from context1 import cli_ask
+
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """context1 (test)."""
+
+    cli_ask.register(app)
+
+    def ask(*args):
+        return CliRunner().invoke(app, ["ask", str(harness_corpus.path), QUESTION, "--json", *map(str, args)])
+
+    no_policy = ask("--backend", "learned")
+    assert no_policy.exit_code == 2 and "--policy" in no_policy.output
+    missing = ask("--backend", "learned", "--policy", tmp_path / "none")
+    assert missing.exit_code == 2 and "context1 train policy" in missing.output
+    PolicyWeights.prior().save(tmp_path / "p")
+    ok = ask("--backend", "learned", "--policy", tmp_path / "p")
+    assert ok.exit_code == 0, ok.output
+    assert "veldhaven" in ok.output
