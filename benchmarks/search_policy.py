@@ -135,6 +135,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
                         help="a trained policy folder ({set} is replaced by the set name); repeatable")
+    parser.add_argument("--stage", choices=("both", "warm", "rl"), default="both",
+                        help="which of each --policy's rows to run (warm start, after CISPO, or both)")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -159,9 +161,10 @@ def main() -> None:
         for item in args.policy:
             label, _, folder = item.partition("=")
             folder = folder.replace("{set}", name)
-            if Path(folder, "warm").is_dir():
+            if args.stage != "rl" and Path(folder, "warm").is_dir():
                 runs.append((f"{label}-warm", LearnedSearchPolicy(corpus, Path(folder, "warm"))))
-            runs.append((f"{label}-rl", LearnedSearchPolicy(corpus, folder)))
+            if args.stage != "warm":
+                runs.append((f"{label}-rl", LearnedSearchPolicy(corpus, folder)))
         for who, backend in runs:
             t0 = time.perf_counter()
             rows = run_hybrid(corpus, questions) if backend is None else run_agent(who, backend, corpus, questions,
