@@ -424,7 +424,9 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
     usable, skipped = usable_tasks(corpus, tasks, config.min_tasks)
     if skipped:
         log(f"skipped {len(skipped)} task(s) whose gold documents are not in the index (first: {skipped[0]})")
-    usable = sorted(usable, key=lambda t: hashlib.sha256(t.task_id.encode()).hexdigest())[: config.max_tasks]
+    # which tasks are used: their own hash order, salted so that it is independent of the
+    # held-back split (`_bucket`; the lowest unsalted hashes would all be held back)
+    usable = sorted(usable, key=lambda t: hashlib.sha256(b"use:" + t.task_id.encode()).hexdigest())[: config.max_tasks]
     identity = index_identity(corpus)
     warm_dir = out / "warm"
     if resume and (warm_dir / "weights.npz").is_file() and (warm_dir / "report.json").is_file():
