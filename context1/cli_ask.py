@@ -40,7 +40,7 @@ from context1.events import (
 )
 from context1.types import SearchResult, StopReason
 
-BACKENDS = ("iterative", "openai", "transformers", "vllm", "scripted")
+BACKENDS = ("iterative", "learned", "openai", "transformers", "vllm", "scripted")
 TEXT_CHARS = 240  # model text shown per turn in the trace
 ARG_CHARS = 120  # tool-call arguments shown per call
 
@@ -61,6 +61,7 @@ def build_backend(
     adapter: Path | None = None,
     tokenizer: Path | None = None,
     tools_in_prompt: bool = False,
+    policy: Path | None = None,
 ) -> Any:
     """The backend a CLI invocation asks for (None for the default LLM-free policy)."""
     if (tokenizer is not None or tools_in_prompt) and kind != "openai":
@@ -76,6 +77,15 @@ def build_backend(
         raise CommandError(f"unknown backend {kind!r}; choose one of {', '.join(BACKENDS)}")
     if script is not None and kind != "scripted":
         raise CommandError("--script goes with --backend scripted")
+    if (policy is not None) != (kind == "learned"):
+        raise CommandError("--backend learned needs --policy DIR (from `context1 train policy`), and --policy goes "
+                           "with --backend learned only")
+    if kind == "learned":
+        if base_url or model:
+            raise CommandError("--base-url / --model do not apply to the learned policy")
+        from context1.backends import make_backend
+
+        return make_backend("learned", corpus=corpus, policy=policy)
     if kind == "iterative":
         if base_url or model:
             raise CommandError("--base-url / --model do not apply to the iterative (LLM-free) backend")
@@ -149,6 +159,9 @@ def ask_command(
         typer.Option("--tools-in-prompt", help="--backend openai: describe the tools in the system prompt and carry "
                      "calls and results as text (servers whose template drops tool messages, e.g. llama.cpp)."),
     ] = False,
+    policy: Annotated[
+        Path | None, typer.Option("--policy", help="--backend learned: the folder `context1 train policy` wrote.")
+    ] = None,
 ) -> None:
     """Ask the search agent for the documents that support answering QUERY."""
     from context1.agent import SearchAgent
@@ -164,7 +177,7 @@ def ask_command(
         )
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
-                               adapter=adapter, tokenizer=tokenizer, tools_in_prompt=tools_in_prompt)
+                               adapter=adapter, tokenizer=tokenizer, tools_in_prompt=tools_in_prompt, policy=policy)
         agent = SearchAgent(corpus, chosen, config)
         console = Console()
         result: SearchResult | None = None

@@ -45,6 +45,7 @@ ApiKeyFile = Annotated[Path | None, typer.Option(
     help="File holding this server's key: clients must send `Authorization: Bearer KEY` (all but /health). "
          "Default: the CONTEXT1_API_KEY variable; neither: no key.")]
 MaxInFlight = Annotated[int, typer.Option("--max-in-flight", help="Requests handled at once; more get 429.", min=1)]
+Policy = Annotated[Path | None, typer.Option("--policy", help="--backend learned: a `context1 train policy` folder.")]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
 Rollouts = Annotated[int, typer.Option("--rollouts", help="Default k× rollouts of `ask`.", min=1)]
@@ -80,13 +81,14 @@ def _warn_if_open(host: str, key: str | None, what: str) -> None:
 
 def open_agent(index: Path, backend: str, *, base_url: str | None, model: str | None, api_key: str | None,
                script: Path | None, budget: int, rollouts: int, max_turns: int, chroma_host: str | None,
-               chroma_port: int) -> tuple[Any, Any]:
+               chroma_port: int, policy: Path | None = None) -> tuple[Any, Any]:
     """(corpus, SearchAgent) for a serve/mcp command; CommandError when the index cannot be used."""
     from context1.agent import SearchAgent
 
     config = AgentConfig(token_budget=budget, rollouts=rollouts, max_turns=max_turns)
     corpus = open_index(index, chroma_client(chroma_host, chroma_port))
-    chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script)
+    chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
+                           policy=policy)
     return corpus, SearchAgent(corpus, chosen, config)
 
 
@@ -100,6 +102,7 @@ def serve_command(
     api_key: ApiKey = None,
     api_key_file: ApiKeyFile = None,
     script: Script = None,
+    policy: Policy = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
     old_k: OldRolloutsK = None,
@@ -127,7 +130,7 @@ def serve_command(
                               max_in_flight=max_in_flight, api_key=server_key(api_key_file), host=host)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
-                                   chroma_port=chroma_port)
+                                   chroma_port=chroma_port, policy=policy)
     _warn_if_open(host, config.api_key, "serving")
     access = "API key required" if config.api_key else "no API key"
     print(f"context1: serving {corpus!r} on http://{host}:{port} (docs at /docs; {access})", file=sys.stderr)
@@ -147,6 +150,7 @@ def mcp_command(
     api_key: ApiKey = None,
     api_key_file: ApiKeyFile = None,
     script: Script = None,
+    policy: Policy = None,
     budget: Budget = 32_768,
     rollouts: Rollouts = 1,
     old_k: OldRolloutsK = None,
@@ -176,7 +180,7 @@ def mcp_command(
         guard = GuardConfig(api_key=key, loopback_only=is_loopback(host), max_in_flight=max_in_flight)
         corpus, agent = open_agent(index, backend, base_url=base_url, model=model, api_key=api_key, script=script,
                                    budget=budget, rollouts=rollouts, max_turns=max_turns, chroma_host=chroma_host,
-                                   chroma_port=chroma_port)
+                                   chroma_port=chroma_port, policy=policy)
         episodes = Episodes(agent, max_episodes=max_episodes, timeout_s=ask_timeout)
     if transport == "http":
         _warn_if_open(host, key, "serving MCP")

@@ -148,6 +148,8 @@ class Corpus:
         self._state = state
         self._store = store
         self.embedder = embedder
+        self._query_vectors: dict[str, np.ndarray] = {}  # similarity's memo (oldest dropped first)
+        self._query_vectors_lock = threading.Lock()
         self.tokenizer = tokenizer
         self.reranker = reranker
         self.skipped = skipped
@@ -522,7 +524,19 @@ class Corpus:
         `UnknownDocumentError`.
         """
         chunks = [self.chunk(cid) for cid in chunk_ids]
-        return self._biencoder.score(query, chunks)
+        return self._biencoder.score(query, chunks, query_vector=self._query_vector(query))
+
+    def _query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding, memoised (a policy scores the same question every turn)."""
+        with self._query_vectors_lock:
+            vec = self._query_vectors.get(query)
+        if vec is None:
+            vec = self.embedder.encode_query([query])[0]
+            with self._query_vectors_lock:
+                if len(self._query_vectors) >= 1_024:
+                    self._query_vectors.pop(next(iter(self._query_vectors)))
+                self._query_vectors[query] = vec
+        return vec
 
     @staticmethod
     def _rerank(reranker: Reranker, query: str, chunks: Sequence[Chunk], query_vector: np.ndarray | None) -> np.ndarray:

@@ -62,6 +62,9 @@ def eval_command(
     ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL (backend openai).")] = None,
     model: Annotated[str | None, typer.Option(help="Model name (openai) or local path (transformers, vllm).")] = None,
+    policy: Annotated[
+        Path | None, typer.Option(help="Backend learned: the folder `context1 train policy` wrote.")
+    ] = None,
     reranker: Annotated[
         str | None, typer.Option(help="Reranker for hybrid+rerank: biencoder (default) or a CrossEncoder folder.")
     ] = None,
@@ -86,6 +89,8 @@ def eval_command(
 
         if retriever not in RETRIEVERS:
             raise CommandError(f"unknown retriever {retriever!r}; choose one of {RETRIEVERS}")
+        if (policy is not None) != (backend == "learned"):
+            raise CommandError("--backend learned needs --policy DIR, and --policy goes with --backend learned only")
         if retriever != "agent" and (backend or base_url or model or token_budget):
             raise CommandError("--backend/--base-url/--model/--token-budget apply to --retriever agent only")
         bench = load_benchmark(benchmark, data_dir, locomo_unit=locomo_unit)
@@ -102,7 +107,8 @@ def eval_command(
             from context1 import AgentConfig
 
             agent_config = AgentConfig(max_documents=k, **({"token_budget": token_budget} if token_budget else {}))
-            options = {key: v for key, v in (("base_url", base_url), ("model", model)) if v is not None}
+            options = {key: v for key, v in (("base_url", base_url), ("model", model), ("policy", policy))
+                       if v is not None}
         run = open_retriever(
             retriever,
             index,

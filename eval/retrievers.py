@@ -153,7 +153,7 @@ def open_retriever(
         if isinstance(backend, str):
             from context1.backends import make_backend
 
-            extra = {"corpus": corpus} if backend == "iterative" else {}
+            extra = {"corpus": corpus} if backend in ("iterative", "learned") else {}
             backend = make_backend(backend, **{**extra, **dict(backend_options or {})})
         return AgentRetriever(corpus, backend=backend, config=agent_config)
     if kind == "hybrid+rerank":

@@ -2,6 +2,7 @@
 
 from context1.backends.factory import BackendKind, make_backend
 from context1.backends.iterative import IterativeRetrievalPolicy
+from context1.backends.learned import LearnedSearchPolicy
 from context1.backends.openai_compat import OpenAIBackend
 from context1.backends.toolcalls import parse_tool_calls, render_tools_prompt
 from context1.backends.transformers_local import TransformersBackend, default_model_path
@@ -10,6 +11,7 @@ from context1.backends.vllm_backend import VLLMBackend
 __all__ = [
     "BackendKind",
     "IterativeRetrievalPolicy",
+    "LearnedSearchPolicy",
     "OpenAIBackend",
     "TransformersBackend",
     "VLLMBackend",

@@ -7,6 +7,7 @@ case (CJK, Arabic, Hebrew, Thai, ...). Pure functions of their text; no corpus, 
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Words in any script (letters or digits first), and the lower-case connectors allowed inside a
@@ -103,8 +104,13 @@ def entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> li
     """Candidate bridge entities of a chunk, most salient first (frequency, then position).
 
     A single capitalised word that only ever opens a sentence ("Hikers", "Today") is no name
-    (unless `keep_sentence_starts`).
+    (unless `keep_sentence_starts`). Memoised: a policy re-reads the same chunks every turn.
     """
+    return list(_entities(text, title, keep_sentence_starts))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _entities(text: str, title: str, keep_sentence_starts: bool) -> tuple[str, ...]:
     counts: dict[str, int] = {}
     first: dict[str, int] = {}
     mid_sentence: set[str] = set()
@@ -124,7 +130,7 @@ def entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> li
             mid_sentence.add(ent)
         counts[ent] = counts.get(ent, 0) + 1
         first.setdefault(ent, i)
-    return sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e]))
+    return tuple(sorted((e for e in counts if e in mid_sentence), key=lambda e: (-counts[e], first[e])))
 
 
 _EXTENSIONS = re.compile(r"\.(txt|md|markdown|html?|pdf|eml|mbox|json|jsonl|csv|docx?|rst)$", re.I)

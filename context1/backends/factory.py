@@ -17,6 +17,7 @@ class BackendKind(str, Enum):
     TRANSFORMERS = "transformers"  # a local HF model (default: the bundled SmolLM2-135M GGUF)
     VLLM = "vllm"  # in-process vLLM engine (pip install context1[gpu])
     ITERATIVE = "iterative"  # the LLM-free policy; needs corpus=
+    LEARNED = "learned"  # the learned search policy; corpus= and policy= a folder from `context1 train policy`
     SCRIPTED = "scripted"  # replays scripted turns (tests, demos)
 
 
@@ -32,7 +33,8 @@ def make_backend(
 
     openai: base_url (required), model (None = the server's first model), api_key.
     transformers / vllm: model is the local model path (transformers: None = SmolLM2-135M GGUF).
-    iterative: corpus= the opened Corpus. scripted: the scripted backend's own arguments.
+    iterative: corpus= the opened Corpus. learned: corpus= and policy= the folder `context1 train policy`
+    wrote (a missing or foreign folder raises here). scripted: the scripted backend's own arguments.
     Raises ValueError naming the valid kinds for an unknown kind.
     """
     try:
@@ -64,6 +66,12 @@ def make_backend(
         from context1.backends.iterative import IterativeRetrievalPolicy
 
         return IterativeRetrievalPolicy(**kwargs)
+    if kind == BackendKind.LEARNED:
+        from context1.backends.learned import LearnedSearchPolicy
+
+        if kwargs.get("policy") is None:
+            raise ValueError("the 'learned' backend needs policy= a folder written by `context1 train policy`")
+        return LearnedSearchPolicy(**kwargs)
     from context1.backends.scripted import ScriptedBackend
 
     return ScriptedBackend(**kwargs)

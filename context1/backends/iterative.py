@@ -107,6 +107,31 @@ class _Ranking:
     round: int = 0
 
 
+@dataclass
+class DocPart:
+    """The parts of one seen document's answer score (see `IterativeRetrievalPolicy.doc_parts`)."""
+
+    relevance: float  # of its best chunk: cosine (+ hop-1 rank bonus), or fused ranks without vectors
+    chunk_id: str  # that best chunk
+    link: float  # relevance of the best chunk of another document that names it
+    linker: str | None
+    via: str
+    entity_link: float  # relevance of a chunk sharing a rare entity with it
+    entity_linker: str | None
+    entity: str
+
+
+@dataclass
+class DocParts:
+    docs: dict[str, DocPart]
+    chunks: dict[str, tuple[str, str, str]]  # chunk id -> (doc id, title, text), first-shown order
+    hop1_rank: dict[str, int]  # doc id -> rank in the question's own search
+    titles: dict[str, str]
+    q_terms: list[str]
+    measure: str  # "cosine" or "ranks"
+    chunk_relevance: dict[str, float]
+
+
 class IterativeRetrievalPolicy:
     """A deterministic, model-free `Backend`: see the module docstring for the algorithm.
 
@@ -272,6 +297,27 @@ class IterativeRetrievalPolicy:
         "s names d": d's title or file name occurs in s's text — the bridge of a multi-hop question
         is exactly a document named by a relevant one. Returns (score, plain-words justification).
         """
+        parts = self.doc_parts(query, rankings, cfg)
+        out: dict[str, tuple[float, str]] = {}
+        for doc_id, p in parts.docs.items():
+            total = p.relevance + cfg.link_weight * p.link + cfg.entity_link_weight * p.entity_link
+            why = _justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
+                           parts.hop1_rank.get(doc_id), cfg.quote_chars)
+            if p.linker is not None:
+                why += (f" Another relevant document, {_label(p.linker, parts.titles)}, names it (“{p.via}”), "
+                        "so it is likely the next step of a multi-step question.")
+            elif p.entity_linker is not None:
+                why += (f" It shares the rare name “{p.entity}” with {_label(p.entity_linker, parts.titles)}, "
+                        "a relevant document.")
+            out[doc_id] = (total, why)
+        return out
+
+    def doc_parts(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> DocParts:
+        """The parts of every seen document's answer score (relevance, name link, rare-entity link).
+
+        Shared by this policy's fixed weighting (`_doc_scores`) and the learned policy's features
+        (context1/backends/learned.py).
+        """
         chunks: dict[str, tuple[str, str, str]] = {}
         hop1_rank: dict[str, int] = {}
         for r in rankings:
@@ -280,7 +326,7 @@ class IterativeRetrievalPolicy:
                 if r.round == 0 and r.tool == "search_corpus":
                     hop1_rank.setdefault(doc_id, i)
         if not chunks:
-            return {}
+            return DocParts({}, chunks, hop1_rank, {}, [], "ranks", {})
         ids = list(chunks)
         rel, measure = self._relevance(query, ids, rankings, cfg)
         # What a linking chunk passes on is its relevance to the question. Cosine measures that for
@@ -311,7 +357,7 @@ class IterativeRetrievalPolicy:
             for e in ents:
                 df[e] = df.get(e, 0) + 1
         q_terms = [t for t in query_terms(query) if any(f" {norm(t)} " in texts[c] for c in ids)]
-        out: dict[str, tuple[float, str]] = {}
+        docs: dict[str, DocPart] = {}
         for doc_id, (score, cid) in best.items():
             link, linker, via = 0.0, None, ""
             for sid in ids:
@@ -330,15 +376,8 @@ class IterativeRetrievalPolicy:
                         s_doc = chunks[sid][0]
                         if s_doc != doc_id and link_rel[sid] > ent_link and f" {e} " in texts[sid]:
                             ent_link, ent_linker, ent = link_rel[sid], s_doc, e
-            total = score + cfg.link_weight * link + cfg.entity_link_weight * ent_link
-            why = _justify(chunks[cid][2], q_terms, score, measure, hop1_rank.get(doc_id), cfg.quote_chars)
-            if linker is not None:
-                why += (f" Another relevant document, {_label(linker, doc_title)}, names it (“{via}”), "
-                        "so it is likely the next step of a multi-step question.")
-            elif ent_linker is not None:
-                why += f" It shares the rare name “{ent}” with {_label(ent_linker, doc_title)}, a relevant document."
-            out[doc_id] = (total, why)
-        return out
+            docs[doc_id] = DocPart(score, cid, link, linker, via, ent_link, ent_linker, ent)
+        return DocParts(docs, chunks, hop1_rank, doc_title, q_terms, measure, rel)
 
     def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking],
                    cfg: IterativeConfig) -> tuple[dict[str, float], str]:

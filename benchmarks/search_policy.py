@@ -1,0 +1,183 @@
+"""The learned search policy (issue 22) against the hand-tuned LLM-free policy and one hybrid search.
+
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/search_policy.py --sets musique \
+        --index-root /work/indexes --policy cloze=runs/policy-musique [--policy natural=DIR ...] --split report
+
+Questions and splits are exactly benchmarks/agent_llm_free.py's (`load_questions`): HotpotQA
+questions 1-150 and MuSiQue 1-120 are the part the hand-tuned policy was tuned on; the rest is the
+reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on. The
+learned policies are trained only on tasks generated from each corpus (`context1 train policy`),
+never on these questions. For `--policy NAME=DIR` two rows are printed: NAME-warm (DIR/warm, the
+supervised warm start alone) and NAME-rl (DIR, after CISPO). A `{set}` in DIR is replaced by the
+set's name (one policy folder per corpus).
+
+Columns: R@2 / R@5 (mean recall of the gold documents in the top 2 / 5), all-R@10 (share of
+questions with every gold document in the top 10), trajectory recall (gold documents seen anywhere
+in the episode, pruned ones included), output precision (gold share of the returned documents),
+context tokens at the end of the episode, wall seconds per question, and the policy's own CPU
+milliseconds per turn (time inside `generate`, the tools excluded). Per-question JSONL under
+benchmarks/out/search_policy/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from agent_llm_free import hybrid_docs, load_questions, scores  # noqa: E402
+
+INDEX = {"hotpotqa": "bench-hotpotqa-256", "musique": "bench-musique-256", "locomo": "bench-locomo-256"}
+_timing = threading.local()
+
+
+def _timed(cls: type) -> None:
+    """Record the CPU time of every `generate` of cls (per thread) — the policy's own overhead."""
+    inner = cls.generate
+    if getattr(inner, "_timed", False):
+        return
+
+    def generate(self, messages, tools):  # noqa: ANN001, ANN202
+        t0 = time.thread_time()
+        try:
+            return inner(self, messages, tools)
+        finally:
+            getattr(_timing, "calls", []).append(time.thread_time() - t0)
+
+    generate._timed = True  # type: ignore[attr-defined]
+    cls.generate = generate
+
+
+def run_agent(name: str, backend, corpus, questions: list[dict], workers: int) -> list[dict]:
+    from context1 import SearchAgent
+
+    agent = SearchAgent(corpus, backend)
+
+    def one(q: dict) -> dict:
+        _timing.calls = []
+        t0 = time.perf_counter()
+        result = agent.run(q["query"])
+        wall = time.perf_counter() - t0
+        traj = result.trajectory
+        gold = set(q["gold"])
+        seen = {d for s in traj.steps for o in s.observations for d in o.doc_ids}  # pruned ones included
+        row = {"id": q["id"], "split": q["split"], "docs": result.doc_ids, "wall_s": wall,
+               "tokens": max((s.tokens_used for s in traj.steps), default=0), "turns": len(traj.steps),
+               "traj_recall": len(gold & seen) / len(gold),
+               "precision": (len(gold & set(result.doc_ids)) / len(result.doc_ids)) if result.doc_ids else 0.0,
+               "policy_ms_per_turn": 1000 * statistics.mean(_timing.calls) if _timing.calls else 0.0}
+        for k in (2, 5, 10):
+            row[f"r{k}"], row[f"all{k}"] = scores(result.doc_ids, q["gold"], k)
+        return row
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(one, questions))
+
+
+def run_hybrid(corpus, questions: list[dict]) -> list[dict]:
+    rows = []
+    for q in questions:
+        t0 = time.perf_counter()
+        hits = corpus.search(q["query"], k=50)
+        wall = time.perf_counter() - t0
+        docs = hybrid_docs(corpus, q["query"])
+        tokens = 0
+        first: set[str] = set()
+        for h in hits:
+            if h.chunk.doc_id in docs and h.chunk.doc_id not in first:
+                first.add(h.chunk.doc_id)
+                tokens += h.chunk.n_tokens
+        gold = set(q["gold"])
+        row = {"id": q["id"], "split": q["split"], "docs": docs, "wall_s": wall, "tokens": tokens, "turns": 1,
+               "traj_recall": len(gold & set(docs)) / len(gold),
+               "precision": len(gold & set(docs)) / len(docs) if docs else 0.0, "policy_ms_per_turn": 0.0}
+        for k in (2, 5, 10):
+            row[f"r{k}"], row[f"all{k}"] = scores(docs, q["gold"], k)
+        rows.append(row)
+    return rows
+
+
+def table(results: dict[tuple[str, str], list[dict]], split: str) -> str:
+    lines = ["| set | retriever | questions | R@2 | R@5 | all-R@10 | traj. recall | out. precision | tokens / q | "
+             "wall s / q | policy ms / turn |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for (name, who), rows in results.items():
+        part = [r for r in rows if split == "all" or r["split"] == split]
+        if not part:
+            continue
+
+        def m(key: str, part: list[dict] = part) -> float:
+            return sum(r[key] for r in part) / len(part)
+
+        lines.append(f"| {name} | {who} | {len(part)} | {m('r2'):.3f} | {m('r5'):.3f} | {m('all10'):.3f} | "
+                     f"{m('traj_recall'):.3f} | {m('precision'):.3f} | {m('tokens'):,.0f} | {m('wall_s'):.2f} | "
+                     f"{m('policy_ms_per_turn'):.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--index-root", type=Path, default=ROOT / "indexes")
+    parser.add_argument("--sets", default="musique,hotpotqa,locomo")
+    parser.add_argument("--split", choices=("all", "report", "tuning"), default="report")
+    parser.add_argument("--limit", type=int, default=0, help="most questions per set (0 = all)")
+    parser.add_argument("--locomo-limit", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
+                        help="a trained policy folder ({set} is replaced by the set name); repeatable")
+    parser.add_argument("--stage", choices=("both", "warm", "rl"), default="both",
+                        help="which of each --policy's rows to run (warm start, after CISPO, or both)")
+    parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from context1.backends import IterativeRetrievalPolicy, LearnedSearchPolicy
+    from corpus_tools import Corpus
+
+    _timed(IterativeRetrievalPolicy)
+    _timed(LearnedSearchPolicy)
+    out_dir = ROOT / "benchmarks" / "out" / "search_policy"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results: dict[tuple[str, str], list[dict]] = {}
+    for name in args.sets.split(","):
+        questions = load_questions(name, args.data_dir, args.locomo_limit)
+        if args.split != "all":
+            questions = [q for q in questions if q["split"] == args.split]
+        if args.limit:
+            questions = questions[: args.limit]
+        corpus = Corpus.open(args.index_root / INDEX[name])
+        runs: list[tuple[str, object]] = []
+        if not args.no_baselines:
+            runs += [("hybrid", None), ("hand-tuned", IterativeRetrievalPolicy(corpus))]
+        for item in args.policy:
+            label, _, folder = item.partition("=")
+            folder = folder.replace("{set}", name)
+            if args.stage != "rl" and Path(folder, "warm").is_dir():
+                runs.append((f"{label}-warm", LearnedSearchPolicy(corpus, Path(folder, "warm"))))
+            if args.stage != "warm":
+                runs.append((f"{label}-rl", LearnedSearchPolicy(corpus, folder)))
+        for who, backend in runs:
+            t0 = time.perf_counter()
+            rows = run_hybrid(corpus, questions) if backend is None else run_agent(who, backend, corpus, questions,
+                                                                                  args.workers)
+            results[(name, who)] = rows
+            with (out_dir / f"{name}-{who}.jsonl").open("w") as f:
+                for r in rows:
+                    f.write(json.dumps(r) + "\n")
+            print(f"[{name} {who}: {len(rows)} questions in {time.perf_counter() - t0:.0f} s]", file=sys.stderr,
+                  flush=True)
+            print(table({(name, who): rows}, args.split), file=sys.stderr, flush=True)
+    print(table(results, args.split))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,536 @@
+"""The learned search policy: a small scorer over candidate actions, as a `Backend`.
+
+It drives the same harness as every backend (the four tools, the token budget, the `Trajectory`)
+and reuses the LLM-free policy's machinery (context1/backends/iterative.py: the visible rankings,
+bridge entities, boilerplate filter, answer-score parts). What the hand-tuned policy fixes by
+hand, this one decides with two learned scorers:
+
+1. **Which searches to issue.** Each bridge round enumerates candidate queries from the best
+   chunks of the round before: for each of `sources` chunks and each of its `entities_per_source`
+   entities, the query forms of `LearnedConfig.forms` — "<entity> <question keywords>", "<entity>"
+   alone (defaults), or "<entity> <first three keywords>". Every candidate is featurised (`QUERY_FEATURES`: source rank and relevance,
+   entity salience and length, how many seen documents name it, whether it is the title of one
+   already seen, form, round, budget used) and scored; the policy takes `queries_per_round` of
+   them, greedily (temperature 0) or by sampling without replacement (Plackett–Luce).
+2. **Which documents to keep and answer with.** Every seen document is featurised
+   (`DOC_FEATURES`: question–chunk cosine from the index's stored vectors, the hop-1 hybrid rank,
+   name and rare-entity links from other relevant documents, ranks in bridge searches, …) and
+   scored. The answer is the ranking by that score (greedy, or a Plackett–Luce sample); the
+   prune call of each round drops the chunks that every ranking put below `keep_per_ranking`,
+   except those of the `keep_docs` best-scored documents.
+
+Hop 1 (the question's own search and greps of quoted names) and the number of bridge rounds are
+fixed, as in the hand-tuned policy; the harness's budget and turn limits end an episode early.
+
+Action log-probabilities. For training (training/search_policy.py) every choice is a step of a
+Plackett–Luce draw at temperature 1: log p = s_chosen − logsumexp(s of those left). A turn's
+`ModelTurn.logprobs` holds them, in the order they were made, where an LLM's turn holds token
+log-probabilities; a `recorder` list, when given, receives each decision's feature matrix.
+
+Features the index lacks: without `Corpus.similarity` (no stored vectors, e.g. some
+server-backed indexes) the relevance parts fall back to fused search ranks (the iterative
+policy's documented fallback) and the `cosine_available` feature is 0; the policy still runs.
+
+The policy folder (`open_policy`) holds policy.json (kind, config, feature names, the index it
+was trained on), weights.npz and report.json. A policy trained on another index loads and is
+marked (`index_match` False, a warning once); a missing or foreign folder is an error at open.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import math
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from context1.backends.entities import entities, keywords, norm
+from context1.backends.iterative import (
+    IterativeConfig,
+    IterativeRetrievalPolicy,
+    _best_chunks,
+    _boilerplate,
+    _call,
+    _justify,
+    _over_cutoff,
+    _Ranking,
+    _rankings,
+    _turn,
+)
+from context1.types import Message, ModelTurn, Role, ToolCall
+
+POLICY_KIND = "context1-search-policy"
+FORMAT_VERSION = 1
+POLICY_FILE, WEIGHTS_FILE, REPORT_FILE = "policy.json", "weights.npz", "report.json"
+
+QUERY_FORMS = ("entity+keywords", "entity", "entity+3keywords")
+QUERY_FEATURES = (
+    "source_rank_inv", "source_relevance", "entity_index_inv", "entity_count_log", "entity_words",
+    "form_entity_keywords", "form_entity", "form_entity_3keywords", "entity_docs_log", "entity_is_seen_title",
+    "entity_in_sources", "entity_has_digit", "round", "budget_used", "cosine_available",
+)
+DOC_FEATURES = (
+    "relevance", "link", "entity_link", "iterative_score", "hop1_bonus", "best_rank_bonus", "bridge_rank_bonus",
+    "rankings_log", "chunks_log", "grep_hit", "first_round0", "first_round2", "title_in_question",
+    "keyword_overlap", "iterative_rank_inv", "relevance_rank_inv", "relevance_gap", "bridge_target",
+    "cosine_available",
+)
+
+
+@dataclass(frozen=True)
+class LearnedConfig:
+    """Knobs of the learned policy that are not learned (saved in policy.json)."""
+
+    bridge_rounds: int = 2  # as the hand-tuned policy: 2 rounds reach 3-hop chains
+    queries_per_round: int = 6  # as many searches per round as the hand-tuned policy (3 sources x 2)
+    sources: int = 3  # best chunks of the previous round mined for entities
+    entities_per_source: int = 3
+    forms: tuple[str, ...] = ("entity+keywords", "entity")  # of QUERY_FORMS: the query shapes enumerated
+    keep_docs: int = 20  # chunks of the best-scored documents are never pruned
+    temperature: float = 0.0  # 0: greedy (inference); > 0: Plackett-Luce sampling (RL rollouts)
+    iterative: IterativeConfig = field(default_factory=IterativeConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> LearnedConfig:
+        d = dict(d)
+        it = IterativeConfig(**d.pop("iterative", {}))
+        known = {f.name for f in dataclasses.fields(LearnedConfig)}
+        if "forms" in d:
+            d["forms"] = tuple(d["forms"])
+        return LearnedConfig(iterative=it, **{k: v for k, v in d.items() if k in known})
+
+
+class Scorer:
+    """score(x) = MLP((x − mean) / std): a linear layer, or Linear-tanh-Linear. numpy only (loads fast)."""
+
+    def __init__(self, mean: np.ndarray, std: np.ndarray, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+        self.mean = np.asarray(mean, dtype=np.float64)
+        self.std = np.asarray(std, dtype=np.float64)
+        self.layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in layers]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        h = (np.asarray(x, dtype=np.float64) - self.mean) / self.std
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.tanh(h)
+        return h[:, 0]
+
+    @property
+    def kind(self) -> str:
+        return "linear" if len(self.layers) == 1 else f"mlp{self.layers[0][0].shape[1]}"
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        out = {f"{prefix}mean": self.mean, f"{prefix}std": self.std}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"{prefix}w{i}"], out[f"{prefix}b{i}"] = w, b
+        return out
+
+    @staticmethod
+    def from_arrays(arrays: Mapping[str, np.ndarray], prefix: str) -> Scorer:
+        layers = []
+        i = 0
+        while f"{prefix}w{i}" in arrays:
+            layers.append((arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"]))
+            i += 1
+        if not layers:
+            raise ValueError(f"no {prefix!r} scorer layers in the weights")
+        return Scorer(arrays[f"{prefix}mean"], arrays[f"{prefix}std"], layers)
+
+    @staticmethod
+    def linear(weights: Mapping[str, float], names: Sequence[str]) -> Scorer:
+        """A hand-set linear scorer on raw features (the prior before any training)."""
+        w = np.array([[weights.get(n, 0.0)] for n in names])
+        return Scorer(np.zeros(len(names)), np.ones(len(names)), [(w, np.zeros(1))])
+
+
+# Untrained priors: the hand-tuned policy's choices, roughly (its bridge forms and sources; its
+# answer score exactly). Training starts from nothing else; they make a fresh policy sensible.
+QUERY_PRIOR = {"form_entity_keywords": 3.0, "source_rank_inv": 2.0, "entity_index_inv": 1.0}
+DOC_PRIOR = {"iterative_score": 4.0}
+
+
+@dataclass
+class PolicyWeights:
+    """What a policy folder holds: the two scorers, the config and where it was trained."""
+
+    query: Scorer
+    doc: Scorer
+    config: LearnedConfig = field(default_factory=LearnedConfig)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def prior(config: LearnedConfig | None = None) -> PolicyWeights:
+        return PolicyWeights(Scorer.linear(QUERY_PRIOR, QUERY_FEATURES), Scorer.linear(DOC_PRIOR, DOC_FEATURES),
+                             config or LearnedConfig())
+
+    def save(self, folder: str | Path, report: Mapping[str, Any] | None = None) -> Path:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / (WEIGHTS_FILE + ".tmp.npz")
+        np.savez(tmp, **self.query.arrays("query_"), **self.doc.arrays("doc_"))
+        tmp.replace(folder / WEIGHTS_FILE)
+        spec = {
+            "kind": POLICY_KIND, "version": FORMAT_VERSION, "config": self.config.to_dict(),
+            "query_features": list(QUERY_FEATURES), "doc_features": list(DOC_FEATURES),
+            "scorers": {"query": self.query.kind, "doc": self.doc.kind}, **self.meta,
+        }
+        _write_json(folder / POLICY_FILE, spec)
+        if report is not None:
+            _write_json(folder / REPORT_FILE, report)
+        return folder
+
+
+def open_policy(folder: str | Path) -> PolicyWeights:
+    """Load a policy folder written by `context1 train policy`; clear errors for a missing or foreign one."""
+    folder = Path(folder)
+    hint = "train one with `context1 train policy INDEX --tasks TASKS --out DIR`"
+    if not folder.exists():
+        raise FileNotFoundError(f"no learned policy at {str(folder)!r}: {hint}")
+    spec_path = folder / POLICY_FILE
+    if not folder.is_dir() or not spec_path.is_file():
+        raise ValueError(f"{str(folder)!r} is not a learned search policy folder (no {POLICY_FILE}); {hint}")
+    try:
+        spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{spec_path} is not valid JSON ({exc}); {hint}") from None
+    if not isinstance(spec, dict) or spec.get("kind") != POLICY_KIND:
+        kind = spec.get("kind") if isinstance(spec, dict) else type(spec).__name__
+        raise ValueError(f"{str(folder)!r} holds a {kind!r}, not a {POLICY_KIND!r}; {hint}")
+    if spec.get("version") != FORMAT_VERSION:
+        raise ValueError(f"{str(folder)!r} is policy format {spec.get('version')}, this context1 reads {FORMAT_VERSION}; "
+                         "retrain it")
+    for key, names in (("query_features", QUERY_FEATURES), ("doc_features", DOC_FEATURES)):
+        if tuple(spec.get(key, ())) != names:
+            raise ValueError(f"{str(folder)!r} was trained on other {key.replace('_', ' ')} than this context1 "
+                             f"computes ({spec.get(key)} vs {list(names)}); retrain it")
+    if not (folder / WEIGHTS_FILE).is_file():
+        raise ValueError(f"{str(folder)!r} has no {WEIGHTS_FILE}; the training did not finish — {hint}")
+    with np.load(folder / WEIGHTS_FILE) as arrays:
+        data = {k: arrays[k] for k in arrays.files}
+    meta = {k: v for k, v in spec.items() if k not in ("kind", "version", "config", "query_features", "doc_features",
+                                                        "scorers")}
+    return PolicyWeights(Scorer.from_arrays(data, "query_"), Scorer.from_arrays(data, "doc_"),
+                         LearnedConfig.from_dict(spec.get("config", {})), meta)
+
+
+def index_identity(corpus: Any) -> dict[str, Any] | None:
+    """What identifies an index: its path, build time and size (None for a corpus without a manifest)."""
+    manifest = getattr(corpus, "manifest", None)
+    if not isinstance(manifest, Mapping):
+        return None
+    return {"path": str(getattr(corpus, "path", "")), "created_at": manifest.get("created_at"),
+            "documents": (manifest.get("counts") or {}).get("documents", manifest.get("doc_count"))}
+
+
+@dataclass
+class Decision:
+    """One scored choice of a turn, for training: the candidates' features and what was taken."""
+
+    kind: str  # "query" or "doc"
+    features: np.ndarray  # (n_candidates, n_features)
+    chosen: list[int]  # indices in choice order
+    logprobs: list[float]  # per choice, at temperature 1 (Plackett-Luce)
+    labels: list[str] = field(default_factory=list)  # candidate queries or doc ids
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class LearnedSearchPolicy(IterativeRetrievalPolicy):
+    """A `Backend` whose searches and answer ranking are chosen by learned scorers (module docstring).
+
+    corpus: the opened Corpus (token counting, stored vectors). policy: a policy folder or loaded
+    `PolicyWeights` (None: the untrained prior). temperature: overrides the folder's (0 = greedy).
+    recorder: a list that receives every `Decision` (training); None records nothing.
+    """
+
+    name = "learned"
+
+    def __init__(self, corpus: Any = None, policy: str | Path | PolicyWeights | None = None, *,
+                 agent_config: Any = None, seed: int = 0, temperature: float | None = None,
+                 recorder: list[Decision] | None = None) -> None:
+        weights = policy if isinstance(policy, PolicyWeights) else (
+            open_policy(policy) if policy is not None else PolicyWeights.prior())
+        self.weights = weights
+        self.policy_path = None if isinstance(policy, PolicyWeights) or policy is None else str(policy)
+        self.learned = weights.config
+        super().__init__(corpus, weights.config.iterative, agent_config=agent_config, seed=seed)
+        self.temperature = self.learned.temperature if temperature is None else float(temperature)
+        self.recorder = recorder
+        trained_on = weights.meta.get("index")
+        here = index_identity(corpus) if corpus is not None else None
+        self.index_match: bool | None = None
+        if trained_on and here:
+            self.index_match = (trained_on.get("created_at"), trained_on.get("documents")) == (
+                here.get("created_at"), here.get("documents"))
+            if not self.index_match:
+                warnings.warn(f"the learned policy {self.policy_path or ''} was trained on another index "
+                              f"({trained_on.get('path')}); using it on {here.get('path')}", stacklevel=2)
+
+    @property
+    def deterministic(self) -> bool:  # type: ignore[override]
+        return self.temperature <= 0
+
+    @property
+    def varies_with_seed(self) -> bool:  # type: ignore[override]
+        return self.temperature > 0
+
+    def _copy(self, **changes: Any) -> LearnedSearchPolicy:
+        new = object.__new__(LearnedSearchPolicy)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+    def with_seed(self, seed: int) -> LearnedSearchPolicy:
+        return self._copy(seed=seed)
+
+    def bind_agent_config(self, agent_config: Any) -> LearnedSearchPolicy:
+        return self._copy(agent_config=agent_config)
+
+    def recording(self, recorder: list[Decision], *, temperature: float | None = None, seed: int | None = None
+                  ) -> LearnedSearchPolicy:
+        """A copy that appends its decisions to `recorder` (one rollout's)."""
+        return self._copy(recorder=recorder, temperature=self.temperature if temperature is None else temperature,
+                          seed=self.seed if seed is None else seed)
+
+    # -- Backend protocol ---------------------------------------------------------------------
+    def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
+        query = next((m.content for m in messages if m.role == Role.USER), "")
+        cfg = self.config
+        rankings = _rankings(messages, cfg)
+        rounds_done = sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls)
+        cutoff = _over_cutoff(messages, self.hard_cutoff)
+        last_turn = rounds_done + 1 >= self.max_turns
+        if rounds_done == 0 and not last_turn:
+            return _turn(self._hop1_calls(query))
+        view = _View.of(self, query, rankings, messages)
+        if not cutoff and not last_turn and rounds_done <= self.learned.bridge_rounds:
+            calls, lps = self._bridge(view, rounds_done)
+            if calls:
+                prune = self._learned_prune(view, rounds_done)
+                return ModelTurn(text="", tool_calls=tuple(([prune] if prune else []) + calls), logprobs=tuple(lps))
+        text, lps = self._learned_answer(view, rounds_done)
+        return ModelTurn(text=text, logprobs=tuple(lps))
+
+    # -- decisions ------------------------------------------------------------------------------
+    def _choose(self, kind: str, scores: np.ndarray, n: int, turn: int) -> tuple[list[int], list[float]]:
+        """n indices by score: greedy, or a Plackett-Luce draw at the temperature. Log-probs at T=1."""
+        n = min(n, len(scores))
+        left = list(range(len(scores)))
+        rng = np.random.default_rng([self.seed, turn, 0 if kind == "query" else 1]) if self.temperature > 0 else None
+        chosen, lps = [], []
+        for _ in range(n):
+            s = scores[left]
+            if rng is None:
+                j = int(np.argmax(s))
+            else:
+                z = s / self.temperature
+                p = np.exp(z - z.max())
+                j = int(rng.choice(len(left), p=p / p.sum()))
+            lps.append(float(s[j] - _logsumexp(s)))
+            chosen.append(left.pop(j))
+        return chosen, lps
+
+    def _bridge(self, view: _View, round_no: int) -> tuple[list[ToolCall], list[float]]:
+        cands, feats = query_candidates(view, round_no, self.learned, self._budget_used(view.messages))
+        if not cands:
+            return [], []
+        x = np.asarray(feats, dtype=np.float64)
+        scores = self.weights.query(x)
+        chosen, lps = self._choose("query", scores, self.learned.queries_per_round, round_no)
+        if self.recorder is not None:
+            self.recorder.append(Decision("query", x, chosen, lps, [c for c in cands],
+                                          {"round": round_no, "seen_docs": sorted(view.seen_docs)}))
+        calls = [_call("search_corpus", {"query": cands[i]}, f"r{round_no}-q{k}") for k, i in enumerate(chosen)]
+        return calls, lps
+
+    def _doc_ranking(self, view: _View) -> tuple[list[str], np.ndarray, np.ndarray]:
+        docs, feats = doc_features(view)
+        x = np.asarray(feats, dtype=np.float64).reshape(len(docs), len(DOC_FEATURES))
+        return docs, x, (self.weights.doc(x) if docs else np.zeros(0))
+
+    def _learned_prune(self, view: _View, round_no: int) -> ToolCall | None:
+        docs, _x, scores = self._doc_ranking(view)
+        top = {docs[i] for i in np.argsort(-scores, kind="stable")[: self.learned.keep_docs]}
+        keep: set[str] = set()
+        visible: dict[str, str] = {}
+        for r in view.rankings:
+            for i, (cid, doc_id, *_rest) in enumerate(r.chunks):
+                visible[cid] = doc_id
+                if i < self.config.keep_per_ranking or doc_id in top:
+                    keep.add(cid)
+        drop = sorted(set(visible) - keep)
+        return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
+
+    def _learned_answer(self, view: _View, turn: int) -> tuple[str, list[float]]:
+        docs, x, scores = self._doc_ranking(view)
+        if not docs:
+            return "No supporting documents were found.", []
+        chosen, lps = self._choose("doc", scores, self.max_documents, turn + 100)
+        if self.recorder is not None:
+            self.recorder.append(Decision("doc", x, chosen, lps, list(docs), {"turn": turn}))
+        parts = view.parts
+        out = []
+        for i in chosen:
+            d = docs[i]
+            p = parts.docs[d]
+            why = _justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
+                           parts.hop1_rank.get(d))
+            if p.linker is not None:
+                why += f" A relevant document ({p.linker}) names it (“{p.via}”)."
+            why += f" Learned score {float(scores[i]):.2f}."
+            out.append(f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(why, quote=False)}'
+                       "</Justification></Document>")
+        return "\n".join(out), lps
+
+    def _budget_used(self, messages: Sequence[Message]) -> float:
+        from context1.backends.iterative import _USAGE_RE
+
+        for m in reversed(messages):
+            if m.role == Role.TOOL:
+                u = _USAGE_RE.search(m.content)
+                if u:
+                    used, total = (int(g.replace(",", "")) for g in u.groups())
+                    return used / max(total, 1)
+        return 0.0
+
+
+@dataclass
+class _View:
+    """What one turn sees, computed once: rankings, the answer-score parts, seen documents."""
+
+    query: str
+    rankings: list[_Ranking]
+    parts: Any  # iterative.DocParts
+    messages: Sequence[Message]
+    seen_docs: set[str]
+    boiler: set[str]
+
+    @staticmethod
+    def of(policy: IterativeRetrievalPolicy, query: str, rankings: list[_Ranking], messages: Sequence[Message]) -> _View:
+        parts = policy.doc_parts(query, rankings, policy.config)
+        seen = {d for r in rankings for _c, d, *_x in r.chunks}
+        return _View(query, rankings, parts, messages, seen, _boilerplate(rankings, policy.config.boilerplate_share))
+
+
+def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used: float
+                     ) -> tuple[list[str], list[list[float]]]:
+    """Candidate bridge searches of a round and their features (`QUERY_FEATURES`)."""
+    prev = [r for r in view.rankings if r.round == round_no - 1] or view.rankings
+    sources = _best_chunks(prev, cfg.sources)
+    asked = {r.query.lower() for r in view.rankings}
+    q_norm = norm(view.query)
+    kws = keywords(view.query)
+    kw, kw3 = " ".join(kws), " ".join(kws[:3])
+    rel = view.parts.chunk_relevance
+    cosine = 1.0 if view.parts.measure == "cosine" else 0.0
+    titles = {norm(t) for t in view.parts.titles.values() if t}
+    per_source = []
+    for _cid, _doc, title, text in sources:
+        per_source.append([e for e in entities(text, title) if norm(e) not in q_norm and norm(e) not in view.boiler])
+    # how many seen documents name each entity (a name in many documents is a topic, not a bridge)
+    doc_text: dict[str, str] = {}
+    for _cid, (doc_id, _t, text) in view.parts.chunks.items():
+        doc_text[doc_id] = doc_text.get(doc_id, "") + " " + norm(text)
+    cands: list[str] = []
+    feats: list[list[float]] = []
+    for s_rank, ((cid, _doc, _title, text), ents) in enumerate(zip(sources, per_source, strict=True)):
+        for e_idx, ent in enumerate(ents[: cfg.entities_per_source]):
+            e_norm = norm(ent)
+            n_docs = sum(1 for t in doc_text.values() if f" {e_norm} " in f" {t} ")
+            in_sources = sum(1 for es in per_source if ent in es)
+            count = len(re.findall(re.escape(ent), text))
+            for form, q in zip(QUERY_FORMS, (f"{ent} {kw}", ent, f"{ent} {kw3}"), strict=True):
+                q = q.strip()
+                if form not in cfg.forms or q.lower() in asked:
+                    continue
+                asked.add(q.lower())
+                cands.append(q)
+                feats.append([
+                    1.0 / (1 + s_rank), float(rel.get(cid, 0.0)), 1.0 / (1 + e_idx), math.log1p(count),
+                    min(len(ent.split()), 4) / 4, float(form == QUERY_FORMS[0]), float(form == QUERY_FORMS[1]),
+                    float(form == QUERY_FORMS[2]), math.log1p(n_docs), float(e_norm in titles),
+                    float(in_sources), float(any(ch.isdigit() for ch in ent)), float(round_no), budget_used, cosine,
+                ])
+    return cands, feats
+
+
+def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
+    """Every seen document and its features (`DOC_FEATURES`)."""
+    parts = view.parts
+    cfg_it = IterativeConfig()
+    docs = list(parts.docs)
+    if not docs:
+        return [], []
+    best_rank: dict[str, float] = {}
+    bridge_rank: dict[str, float] = {}
+    n_rankings: dict[str, int] = {}
+    grep: set[str] = set()
+    first_round: dict[str, int] = {}
+    n_chunks: dict[str, int] = {}
+    bridge_target: set[str] = set()
+    norm_titles = {d: norm(parts.titles.get(d) or "") for d in docs}
+    for r in view.rankings:
+        shown: set[str] = set()
+        q_norm = " " + norm(r.query) + " "
+        for i, (_cid, doc_id, *_x) in enumerate(r.chunks, start=1):
+            bonus = 5 / (4 + i)
+            best_rank[doc_id] = max(best_rank.get(doc_id, 0.0), bonus)
+            if r.round > 0:
+                bridge_rank[doc_id] = max(bridge_rank.get(doc_id, 0.0), bonus)
+                t = norm_titles.get(doc_id, "")
+                if len(t) >= 4 and f" {t} " in q_norm:
+                    bridge_target.add(doc_id)
+            if r.tool == "grep_corpus":
+                grep.add(doc_id)
+            first_round[doc_id] = min(first_round.get(doc_id, 99), r.round)
+            shown.add(doc_id)
+        for d in shown:
+            n_rankings[d] = n_rankings.get(d, 0) + 1
+    for _cid, (doc_id, _t, _x) in parts.chunks.items():
+        n_chunks[doc_id] = n_chunks.get(doc_id, 0) + 1
+    q_norm = " " + norm(view.query) + " "
+    kws = [norm(w) for w in keywords(view.query)]
+    doc_text: dict[str, str] = {}
+    for _cid, (doc_id, _t, text) in parts.chunks.items():
+        doc_text[doc_id] = doc_text.get(doc_id, "") + " " + norm(text) + " "
+    it_score = {d: p.relevance + cfg_it.link_weight * p.link + cfg_it.entity_link_weight * p.entity_link
+                for d, p in parts.docs.items()}
+    it_rank = {d: i for i, d in enumerate(sorted(docs, key=lambda d: (-it_score[d], d)))}
+    rel_rank = {d: i for i, d in enumerate(sorted(docs, key=lambda d: (-parts.docs[d].relevance, d)))}
+    top_rel = max(p.relevance for p in parts.docs.values())
+    cosine = 1.0 if parts.measure == "cosine" else 0.0
+    feats = []
+    for d in docs:
+        p = parts.docs[d]
+        h1 = parts.hop1_rank.get(d)
+        title = norm_titles[d]
+        feats.append([
+            p.relevance, p.link, p.entity_link, it_score[d], 5 / (4 + h1) if h1 else 0.0, best_rank.get(d, 0.0),
+            bridge_rank.get(d, 0.0), math.log1p(n_rankings.get(d, 0)), math.log1p(n_chunks.get(d, 0)),
+            float(d in grep), float(first_round.get(d) == 0), float(first_round.get(d, 0) >= 2),
+            float(len(title) >= 4 and f" {title} " in q_norm),
+            (sum(1 for w in kws if f" {w} " in doc_text[d]) / len(kws)) if kws else 0.0,
+            1.0 / (1 + it_rank[d]), 1.0 / (1 + rel_rank[d]), p.relevance - top_rel, float(d in bridge_target), cosine,
+        ])
+    return docs, feats
+
+
+def _logsumexp(x: np.ndarray) -> float:
+    m = float(np.max(x))
+    return m + math.log(float(np.sum(np.exp(x - m))))
+
+
+def _write_json(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,59 @@
+"""`context1 train policy INDEX --tasks TASKS --out DIR`: a thin layer over `training.search_policy`."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def policy_command(
+    index: Annotated[Path, typer.Argument(help="The index the tasks were generated over.")],
+    tasks: Annotated[Path, typer.Option(help="Task file (JSONL of Task, e.g. from `context1 datagen`) over that index.")],
+    out: Annotated[Path, typer.Option(help="Policy folder (weights, config, report; warm/ and rl/ inside).")],
+    rl_steps: Annotated[int, typer.Option(help="CISPO steps after the warm start (0: warm start only).", min=0)] = 15,
+    tasks_per_step: Annotated[int, typer.Option(help="Tasks per CISPO step.", min=1)] = 4,
+    group_size: Annotated[int, typer.Option(help="Rollouts per task (SPEC §5: 8).", min=2)] = 8,
+    max_tasks: Annotated[int, typer.Option(help="Most tasks used (in hash order).", min=1)] = 300,
+    label_tasks: Annotated[
+        int, typer.Option(help="Tasks whose candidate queries are all executed for warm-start labels.", min=1)
+    ] = 120,
+    min_tasks: Annotated[int, typer.Option(help="Fewer usable tasks than this is an error.", min=1)] = 20,
+    scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the better on held-back tasks).")] = "auto",
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds.")
+    ] = False,
+    threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of task sampling and rollouts.")] = 0,
+) -> None:
+    """Train the learned search policy (a scorer over candidate actions) from tasks over INDEX."""
+    from training.cli import CommandError, _clean_errors, _open, _tasks
+
+    with _clean_errors():
+        import torch
+
+        from training.search_policy import SearchPolicyTrainConfig, train_search_policy
+
+        if scorer not in ("linear", "mlp", "auto"):
+            raise CommandError(f"--scorer {scorer!r}: choose linear, mlp or auto")
+        if threads:
+            torch.set_num_threads(threads)
+        corpus = _open(index)
+        config = dataclasses.replace(
+            SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
+            max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
+        )
+        report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
+                                     log=lambda m: typer.echo(m, err=True))
+        last = report.rl[-1] if report.rl else {}
+        typer.echo(f"trained on {report.tasks} tasks ({report.skipped_gold_missing} skipped: gold not in the index); "
+                   f"{len(report.rl)} CISPO steps, last reward {last.get('reward', float('nan')):.3f}; "
+                   f"{report.seconds:.0f} s this run")
+        typer.echo(f"wrote {out}; use it with: context1 ask {index} QUESTION --backend learned --policy {out}")
+
+
+def register(train_app: typer.Typer) -> None:
+    """Add `policy` to the `train` command group."""
+    train_app.command("policy")(policy_command)

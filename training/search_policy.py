@@ -1,0 +1,524 @@
+"""Training of the learned search policy (context1/backends/learned.py) from a corpus's generated tasks.
+
+Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in minutes:
+
+1. **Supervised warm start.** Episodes of the untrained prior record every decision (candidate
+   queries with their features; seen documents at the answer). Each candidate query is then
+   *executed* against the index (`Corpus.search`, `search_k` hits) and labelled by the gold
+   documents it brings in that the episode had not seen, discounted by rank (1/log2(1+rank)).
+   The query scorer learns the label distribution over each decision's candidates (listwise
+   softmax cross-entropy); the document scorer learns the same over seen documents with the gold
+   ones as targets (so it ranks the answer, and through `keep_docs` decides what is pruned).
+   Linear and a one-hidden-layer MLP are both fitted; held-back tasks (a hash of the task id)
+   pick which one each scorer keeps. The result is saved as OUT/warm (a complete policy folder).
+2. **CISPO** (training/cispo.py's loss and group advantages, SPEC §5's reward from
+   training/reward.py). Per step `tasks_per_step` tasks (hop curriculum) × `group_size` rollouts
+   sampled at T=1; constant groups dropped; each choice of a rollout (one Plackett–Luce step of a
+   query pick or of the answer ranking) stands where a token stands for an LLM: its log-prob
+   under the current weights against the sampler's recorded one, weighted by the clipped,
+   detached ratio and the rollout's advantage. Checkpoints and metrics per step in OUT/rl
+   (training.run_state.RunDir): a killed run resumes after its last checkpoint and no step is
+   counted twice.
+
+Tasks whose gold documents are not in the index are skipped and counted; fewer than
+`min_tasks` usable ones is an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import math
+import random
+import resource
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from context1.backends.learned import (
+    DOC_FEATURES,
+    QUERY_FEATURES,
+    Decision,
+    LearnedConfig,
+    LearnedSearchPolicy,
+    PolicyWeights,
+    Scorer,
+    index_identity,
+    open_policy,
+)
+from eval.types import Task
+from training.cispo import CLIP_HIGH, cispo_loss, group_advantages, is_constant_group
+from training.reward import beta_for_epoch, compute_reward, mean, sample_tasks
+from training.rollouts import run_rollout
+from training.run_state import RunDir, check_finite, plot_metrics
+from training.types import CurriculumConfig, RewardConfig
+
+PLOT_KEYS = ("reward", "recall", "trajectory_recall", "f_beta", "entropy", "groups_used", "loss", "step_s")
+
+
+@dataclass(frozen=True)
+class SearchPolicyTrainConfig:
+    """Defaults train in well under 20 minutes on 2 cores from ~300 tasks (benchmarks/search_policy.py)."""
+
+    max_tasks: int = 300  # tasks used (the rest of a larger file is ignored, in hash order)
+    label_tasks: int = 120  # tasks whose candidate queries are all executed for labels (the costly part)
+    min_tasks: int = 20  # fewer usable tasks than this is an error
+    val_fraction: float = 0.15  # held back (by hash of the task id) to choose linear vs MLP
+    scorer: str = "auto"  # "linear", "mlp" or "auto" (the better on the held-back tasks)
+    hidden: int = 16  # MLP hidden units
+    fit_epochs: int = 300  # full-batch Adam steps of the warm start
+    fit_lr: float = 0.03
+    weight_decay: float = 1e-3
+    rl_steps: int = 15
+    epochs: int = 3  # β anneals 4 → 2 across these (SPEC §5)
+    tasks_per_step: int = 4
+    group_size: int = 8  # SPEC §5
+    substeps: int = 2
+    rl_lr: float = 0.01
+    clip_high: float = CLIP_HIGH
+    temperature: float = 1.0  # rollouts sample at T=1 (on-policy; the warm start's scale is calibrated there)
+    grad_clip: float = 1.0
+    learned: LearnedConfig = field(default_factory=LearnedConfig)
+    reward: RewardConfig = field(default_factory=RewardConfig)
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
+    seed: int = 0
+
+
+@dataclass
+class TrainReport:
+    tasks: int
+    skipped_gold_missing: int
+    warm: dict[str, Any]
+    rl: list[dict[str, Any]]
+    seconds: float
+    out: Path
+
+
+@contextlib.contextmanager
+def cached_query_vectors(corpus: Any, max_size: int = 200_000) -> Iterator[None]:
+    """Memoise the corpus's query embeddings while training.
+
+    Rollouts of one group share their question and most candidate queries, and the warm start's
+    labels execute the very queries the episodes later issue: the query encoder (a MiniLM forward
+    per search, the dominant cost on a CPU) then runs once per distinct text. Same vectors, so the
+    same results; restored on exit.
+    """
+    emb = getattr(corpus, "embedder", None)
+    inner = getattr(emb, "encode_query", None)
+    if inner is None:
+        yield
+        return
+    cache: dict[str, np.ndarray] = {}
+
+    def encode_query(texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            if len(cache) + len(missing) > max_size:
+                cache.clear()
+            for t, v in zip(missing, inner(missing), strict=True):
+                cache[t] = v
+        return np.stack([cache[t] for t in texts])
+
+    emb.encode_query = encode_query
+    try:
+        yield
+    finally:
+        del emb.encode_query  # the instance attribute goes; the class's method is back
+
+
+# -- tasks ----------------------------------------------------------------------------------------
+
+def usable_tasks(corpus: Any, tasks: Sequence[Task], min_tasks: int) -> tuple[list[Task], list[str]]:
+    """Tasks whose gold documents are all in the index; the others are skipped and named."""
+    keep, skipped = [], []
+    for t in tasks:
+        missing = [g for g in t.gold_doc_ids if not corpus.has_doc(g)]
+        if not t.gold_doc_ids or missing:
+            skipped.append(f"{t.task_id}: gold not in the index ({(missing or ['no gold documents'])[0]})")
+        else:
+            keep.append(t)
+    if len(keep) < min_tasks:
+        raise ValueError(
+            f"only {len(keep)} usable task(s) ({len(skipped)} skipped: gold documents not in the index); training "
+            f"the search policy needs at least {min_tasks}. Generate tasks over this index with `context1 datagen "
+            "INDEX OUT` (was the task file made from another corpus?)"
+        )
+    return keep, skipped
+
+
+def _bucket(task_id: str) -> float:
+    return int.from_bytes(hashlib.sha256(task_id.encode()).digest()[:8], "big") / 2**64
+
+
+# -- scorers in torch ---------------------------------------------------------------------------
+
+class TorchScorer(torch.nn.Module):
+    """The numpy `Scorer` as a torch module (same standardisation and layers)."""
+
+    def __init__(self, mean: np.ndarray, std: np.ndarray, sizes: Sequence[int]) -> None:
+        super().__init__()
+        self.register_buffer("mean", torch.tensor(mean, dtype=torch.float64))
+        self.register_buffer("std", torch.tensor(std, dtype=torch.float64))
+        self.layers = torch.nn.ModuleList(
+            torch.nn.Linear(a, b, dtype=torch.float64) for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = (x - self.mean) / self.std
+        for i, layer in enumerate(self.layers):
+            h = layer(h)
+            if i < len(self.layers) - 1:
+                h = torch.tanh(h)
+        return h[..., 0]
+
+    @staticmethod
+    def from_scorer(s: Scorer) -> TorchScorer:
+        sizes = [s.layers[0][0].shape[0]] + [w.shape[1] for w, _ in s.layers]
+        m = TorchScorer(s.mean, s.std, sizes)
+        with torch.no_grad():
+            for layer, (w, b) in zip(m.layers, s.layers, strict=True):
+                layer.weight.copy_(torch.tensor(w.T))
+                layer.bias.copy_(torch.tensor(b))
+        return m
+
+    def to_scorer(self) -> Scorer:
+        return Scorer(self.mean.numpy().copy(), self.std.numpy().copy(),
+                      [(layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
+                       for layer in self.layers])
+
+
+class PolicyModule(torch.nn.Module):
+    """Both scorers; `save_pretrained` writes a policy folder (RunDir checkpoints call it)."""
+
+    def __init__(self, weights: PolicyWeights) -> None:
+        super().__init__()
+        self.query = TorchScorer.from_scorer(weights.query)
+        self.doc = TorchScorer.from_scorer(weights.doc)
+        self.config, self.meta = weights.config, dict(weights.meta)
+
+    def weights(self) -> PolicyWeights:
+        return PolicyWeights(self.query.to_scorer(), self.doc.to_scorer(), self.config, dict(self.meta))
+
+    def save_pretrained(self, path: str) -> None:
+        self.weights().save(path)
+
+    def scorer(self, kind: str) -> TorchScorer:
+        return self.query if kind == "query" else self.doc
+
+
+# -- warm start -----------------------------------------------------------------------------------
+
+def _query_gains(corpus: Any, d: Decision, gold: set[str], k: int) -> list[float]:
+    """Each candidate query executed: new gold documents it returns, discounted by rank."""
+    seen = set(d.state.get("seen_docs", ()))
+    out = []
+    for q in d.labels:
+        ranked: list[str] = []
+        for h in corpus.search(q, k=k):
+            if h.chunk.doc_id not in ranked:
+                ranked.append(h.chunk.doc_id)
+        out.append(sum(1 / math.log2(1 + r) for r, doc in enumerate(ranked, 1) if doc in gold and doc not in seen))
+    return out
+
+
+@dataclass
+class _Example:
+    x: np.ndarray  # (n, f)
+    target: np.ndarray  # (n,) sums to 1
+    val: bool
+    k: int  # how many get picked (queries per round, or answer size)
+
+
+def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, agent_config: Any,
+                     val_fraction: float, log: Callable[[str], None] = lambda m: None,
+                     label_tasks: int | None = None) -> dict[str, list[_Example]]:
+    """Decisions of greedy episodes of `weights`, labelled (module docstring, stage 1)."""
+    out: dict[str, list[_Example]] = {"query": [], "doc": []}
+    k_search = int(getattr(agent_config, "search_k", 10))
+    t0 = time.perf_counter()
+    for n, task in enumerate(tasks, 1):
+        rec: list[Decision] = []
+        backend = LearnedSearchPolicy(corpus, weights).recording(rec, temperature=0.0)
+        ro = run_rollout(corpus, backend, task, agent_config, seed=0)
+        if ro.failed:
+            continue
+        gold = set(task.gold_doc_ids)
+        val = _bucket(task.task_id) < val_fraction
+        for d in rec:
+            if d.kind == "query":
+                if label_tasks is not None and n > label_tasks:
+                    continue
+                gains = np.array(_query_gains(corpus, d, gold, k_search))
+                if gains.sum() > 0:
+                    out["query"].append(_Example(d.features, gains / gains.sum(), val, weights.config.queries_per_round))
+            else:
+                y = np.array([1.0 if doc in gold else 0.0 for doc in d.labels])
+                if y.sum() > 0:
+                    out["doc"].append(_Example(d.features, y / y.sum(), val, 10))
+        if n % 25 == 0:
+            log(f"warm start: {n}/{len(tasks)} tasks labelled ({time.perf_counter() - t0:.0f} s)")
+    return out
+
+
+def _pad(examples: Sequence[_Example]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    n = max(e.x.shape[0] for e in examples)
+    f = examples[0].x.shape[1]
+    x = torch.zeros(len(examples), n, f, dtype=torch.float64)
+    y = torch.zeros(len(examples), n, dtype=torch.float64)
+    m = torch.zeros(len(examples), n, dtype=torch.bool)
+    for i, e in enumerate(examples):
+        x[i, : len(e.x)] = torch.tensor(e.x)
+        y[i, : len(e.x)] = torch.tensor(e.target)
+        m[i, : len(e.x)] = True
+    return x, y, m
+
+
+def fit_scorer(examples: Sequence[_Example], n_features: int, hidden: int, config: SearchPolicyTrainConfig,
+               init: Scorer | None = None) -> Scorer:
+    """Listwise softmax cross-entropy, full batch; hidden=0 is linear."""
+    torch.manual_seed(config.seed)
+    rows = np.concatenate([e.x for e in examples])
+    mu, sd = rows.mean(0), rows.std(0)
+    sd = np.where(sd < 1e-6, 1.0, sd)
+    sizes = [n_features, hidden, 1] if hidden else [n_features, 1]
+    model = TorchScorer(mu, sd, sizes)
+    x, y, m = _pad(examples)
+    opt = torch.optim.Adam(model.parameters(), lr=config.fit_lr, weight_decay=config.weight_decay)
+    for _ in range(config.fit_epochs):
+        opt.zero_grad()
+        s = model(x).masked_fill(~m, -1e9)
+        loss = -(y * torch.log_softmax(s, dim=1)).sum(1).mean()
+        loss.backward()
+        opt.step()
+    return model.to_scorer()
+
+
+def topk_quality(scorer: Scorer, examples: Sequence[_Example]) -> float:
+    """Mean share of each decision's target mass that the scorer's top k picks hold."""
+    if not examples:
+        return float("nan")
+    vals = []
+    for e in examples:
+        top = np.argsort(-scorer(e.x), kind="stable")[: e.k]
+        best = np.sort(e.target)[::-1][: e.k].sum()
+        vals.append(float(e.target[top].sum() / best) if best > 0 else 0.0)
+    return float(np.mean(vals))
+
+
+def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
+               log: Callable[[str], None]) -> tuple[PolicyWeights, dict[str, Any]]:
+    t0 = time.perf_counter()
+    prior = PolicyWeights.prior(config.learned)
+    ex = collect_examples(corpus, tasks, prior, agent_config, config.val_fraction, log, config.label_tasks)
+    label_s = time.perf_counter() - t0
+    report: dict[str, Any] = {"label_s": label_s}
+    chosen: dict[str, Scorer] = {}
+    for kind, names, prior_scorer in (("query", QUERY_FEATURES, prior.query), ("doc", DOC_FEATURES, prior.doc)):
+        train = [e for e in ex[kind] if not e.val]
+        val = [e for e in ex[kind] if e.val] or train
+        if len(train) < 5:  # the episodes found (almost) nothing to learn from: keep the prior, and say so
+            chosen[kind] = prior_scorer
+            report[kind] = {"train_decisions": len(train), "chosen": "prior (too few labelled decisions)"}
+            log(f"warm start {kind} scorer: only {len(train)} labelled decisions; keeping the prior")
+            continue
+        fits = {"prior": prior_scorer}
+        kinds = {"linear": 0, "mlp": config.hidden}
+        for name, hidden in kinds.items():
+            if config.scorer in ("auto", name):
+                fits[name] = fit_scorer(train, len(names), hidden, config)
+        scores = {name: topk_quality(s, val) for name, s in fits.items()}
+        pick = config.scorer if config.scorer != "auto" else max(
+            (n for n in fits if n != "prior"), key=lambda n: scores[n])
+        chosen[kind] = fits[pick]
+        report[kind] = {"train_decisions": len(train), "val_decisions": len([e for e in ex[kind] if e.val]),
+                        "val_topk_quality": scores, "chosen": pick}
+        log(f"warm start {kind} scorer: held-back top-k quality {scores} -> {pick}")
+    report["seconds"] = time.perf_counter() - t0
+    return PolicyWeights(chosen["query"], chosen["doc"], config.learned), report
+
+
+# -- CISPO ----------------------------------------------------------------------------------------
+
+def decision_logprobs(module: PolicyModule, decisions: Sequence[Decision]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Log-probs (T=1) of every choice in `decisions` under the module, and each choice's entropy."""
+    lps, ents = [], []
+    for d in decisions:
+        s = module.scorer(d.kind)(torch.tensor(d.features, dtype=torch.float64))
+        left = torch.ones(len(s), dtype=torch.bool)
+        for j in d.chosen:
+            ls = torch.log_softmax(s.masked_fill(~left, -1e30), dim=0)
+            lps.append(ls[j])
+            p = ls.exp() * left
+            ents.append(-(p * ls.masked_fill(~left, 0.0)).sum().detach())
+            left = left.clone()
+            left[j] = False
+    if not lps:
+        return torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.float64)
+    return torch.stack(lps), torch.stack(ents)
+
+
+def cispo_step(module: PolicyModule, optimizer: Any, batch: Sequence[tuple[list[Decision], float]],
+               config: SearchPolicyTrainConfig, step: int, out: Path) -> dict[str, float]:
+    """`substeps` optimizer steps over shares of the batch (each rollout's choices, its advantage)."""
+    order = list(range(len(batch)))
+    random.Random(config.seed + step).shuffle(order)
+    n_sub = max(1, min(config.substeps, len(batch)))
+    losses, ents, clipped, n_tok = [], [], 0.0, 0
+    for share in (order[i::n_sub] for i in range(n_sub)):
+        optimizer.zero_grad(set_to_none=True)
+        rows = [decision_logprobs(module, batch[i][0]) for i in share]
+        t_max = max(1, max(len(lp) for lp, _ in rows))
+        lp_BT = torch.stack([torch.nn.functional.pad(lp, (0, t_max - len(lp))) for lp, _ in rows])
+        old_BT = torch.zeros(len(share), t_max, dtype=torch.float64)
+        mask_BT = torch.zeros(len(share), t_max, dtype=torch.float64)
+        for b, (i, (lp, ent)) in enumerate(zip(share, rows, strict=True)):
+            old = [x for d in batch[i][0] for x in d.logprobs]
+            n = len(lp)
+            old_BT[b, :n] = torch.tensor(old[:n], dtype=torch.float64)
+            mask_BT[b, :n] = 1.0
+            ents.extend(float(e) for e in ent)
+        adv_B = torch.tensor([batch[i][1] for i in share], dtype=torch.float64)
+        loss, stats = cispo_loss(lp_BT, old_BT, adv_B, mask_BT, config.clip_high)
+        check_finite(float(loss.detach()), "the CISPO loss", step, out)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(module.parameters(), config.grad_clip)
+        optimizer.step()
+        losses.append(float(loss.detach()))
+        clipped += stats.clip_fraction * stats.n_tokens
+        n_tok += stats.n_tokens
+    return {"loss": mean(losses), "entropy": mean(ents), "clip_fraction": clipped / max(n_tok, 1),
+            "action_choices": float(n_tok)}
+
+
+def train_search_policy(
+    corpus: Any,
+    tasks: Sequence[Task],
+    out: str | Path,
+    config: SearchPolicyTrainConfig = SearchPolicyTrainConfig(),
+    *,
+    agent_config: Any = None,
+    resume: bool = True,
+    log: Callable[[str], None] = lambda m: None,
+) -> TrainReport:
+    """Warm start, then CISPO; the policy folder is OUT (OUT/warm: the warm start alone; OUT/rl: the run)."""
+    with cached_query_vectors(corpus):
+        return _train(corpus, tasks, out, config, agent_config=agent_config, resume=resume, log=log)
+
+
+def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPolicyTrainConfig, *,
+           agent_config: Any, resume: bool, log: Callable[[str], None]) -> TrainReport:
+    from context1 import AgentConfig
+    from eval.runners import corpus_texts
+
+    t_start = time.perf_counter()
+    agent_config = agent_config or AgentConfig()
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{str(out)!r} is a file; give a folder for the policy")
+    usable, skipped = usable_tasks(corpus, tasks, config.min_tasks)
+    if skipped:
+        log(f"skipped {len(skipped)} task(s) whose gold documents are not in the index (first: {skipped[0]})")
+    # which tasks are used: their own hash order, salted so that it is independent of the
+    # held-back split (`_bucket`; the lowest unsalted hashes would all be held back)
+    usable = sorted(usable, key=lambda t: hashlib.sha256(b"use:" + t.task_id.encode()).hexdigest())[: config.max_tasks]
+    identity = index_identity(corpus)
+    warm_dir = out / "warm"
+    if resume and (warm_dir / "weights.npz").is_file() and (warm_dir / "report.json").is_file():
+        import json
+
+        warm = open_policy(warm_dir)
+        warm_report = json.loads((warm_dir / "report.json").read_text())["warm_start"]
+        log(f"warm start: reusing {warm_dir}")
+    else:
+        warm, warm_report = warm_start(corpus, usable, config, agent_config, log)
+        warm.meta = {"index": identity, "stage": "warm start"}
+        warm.save(warm_dir, {"warm_start": warm_report, "tasks": len(usable), "skipped_gold_missing": len(skipped)})
+
+    # -- CISPO
+    train_tasks = [t for t in usable if _bucket(t.task_id) >= config.val_fraction] or usable
+    run = RunDir(out / "rl")
+    resuming = resume and run.has_checkpoint()
+    if not resuming:
+        run.reset()
+    module = PolicyModule(open_policy(run.checkpoint / "adapter") if resuming else warm)
+    module.meta = {"index": identity, "stage": "warm start + CISPO"}
+    optimizer = torch.optim.Adam(module.parameters(), lr=config.rl_lr)
+    start = 0
+    if resuming:
+        state = run.load_state()
+        optimizer.load_state_dict(state["optimizer"])
+        start = int(state["step"])
+    doc_text = corpus_texts(corpus)
+    for step in range(start, config.rl_steps):
+        t_step = time.perf_counter()
+        epoch = step * config.epochs // max(config.rl_steps, 1)
+        beta = beta_for_epoch(epoch, config.epochs, config.reward)
+        rng = random.Random(config.seed * 7_919 + step)  # the same tasks when a step is redone after a kill
+        chosen = sample_tasks(train_tasks, config.tasks_per_step, step / max(config.rl_steps - 1, 1), rng,
+                              config.curriculum)
+        policy = LearnedSearchPolicy(corpus, module.weights())
+        batch: list[tuple[list[Decision], float]] = []
+        rewards_all, recalls, traj_r, fbs = [], [], [], []
+        counts = {"groups": 0, "groups_constant": 0, "groups_used": 0, "rollouts_failed": 0}
+        for ti, task in enumerate(chosen):
+            group: list[tuple[list[Decision], float]] = []
+            for g in range(config.group_size):
+                rec: list[Decision] = []
+                seed = ((config.seed * 1_000_003 + step) * 1_009 + ti) * 101 + g + 1
+                ro = run_rollout(corpus, policy.recording(rec, temperature=config.temperature), task,
+                                 agent_config, seed)
+                if ro.failed:
+                    counts["rollouts_failed"] += 1
+                    continue
+                b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
+                rewards_all.append(b.reward)
+                recalls.append(b.recall)
+                traj_r.append(b.trajectory_recall)
+                fbs.append(b.f_beta)
+                group.append((rec, b.reward))
+            counts["groups"] += 1
+            rs = [r for _, r in group]
+            if len(group) < 2 or is_constant_group(rs):
+                counts["groups_constant"] += 1
+                continue
+            counts["groups_used"] += 1
+            batch += [(rec, a) for (rec, _), a in zip(group, group_advantages(rs), strict=True)]
+        upd = {"loss": 0.0, "entropy": float("nan"), "clip_fraction": 0.0, "action_choices": 0.0}
+        if batch:
+            upd = cispo_step(module, optimizer, batch, config, step + 1, run.out)
+        values = {"epoch": epoch, "beta": beta, "reward": mean(rewards_all), "recall": mean(recalls),
+                  "trajectory_recall": mean(traj_r), "f_beta": mean(fbs), **counts, **upd,
+                  "step_s": time.perf_counter() - t_step, "peak_rss_gb": _peak_rss_gb()}
+        run.log(step + 1, values)
+        run.save(module, optimizer, step + 1, {"beta": beta})
+        log(f"rl step {step + 1}/{config.rl_steps}: reward {values['reward']:.3f} recall {values['recall']:.3f} "
+            f"entropy {values['entropy']:.3f} groups used {counts['groups_used']}/{counts['groups']} "
+            f"({values['step_s']:.0f} s)")
+    rows = run.read_metrics()
+    if rows:
+        plot_metrics(rows, PLOT_KEYS, run.out / "plots", "learned policy CISPO")
+    final = module.weights() if config.rl_steps > 0 else warm
+    final.meta = {"index": identity, "stage": "warm start + CISPO" if config.rl_steps > 0 else "warm start"}
+    seconds = time.perf_counter() - t_start
+    report = {
+        "tasks": len(usable), "skipped_gold_missing": len(skipped), "skipped_examples": skipped[:5],
+        "warm_start": warm_report, "rl_steps": len(rows), "rl_metrics": rows,
+        "config": _plain_config(config), "seconds_this_run": seconds, "peak_rss_gb": _peak_rss_gb(),
+    }
+    final.save(out, report)
+    return TrainReport(len(usable), len(skipped), warm_report, rows, seconds, out)
+
+
+def _plain_config(config: SearchPolicyTrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)
+
+
+def _peak_rss_gb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (2**30 if sys.platform == "darwin" else 2**20)
