@@ -84,7 +84,7 @@ def rows() -> list[tuple[str, Trajectory]]:
 
 def main() -> None:
     beta = 2.0
-    print(f"| trajectory | ending | F_beta | r_traj | r_fa | penalty | reward | paid before |")
+    print("| trajectory | ending | F_beta | r_traj | r_fa | penalty | reward | paid before |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, traj in rows():
         b = compute_reward(traj, TASK, beta=beta)

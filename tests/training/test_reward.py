@@ -14,11 +14,11 @@ from training.reward import (
     EMPTY_ANSWER,
     NO_ANSWER,
     beta_for_epoch,
-    conclusion,
-    returned_chunks,
     compute_reward,
+    conclusion,
     curriculum_weights,
     prune_penalty,
+    returned_chunks,
     sample_tasks,
     turn_penalty,
 )
