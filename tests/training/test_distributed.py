@@ -92,7 +92,7 @@ def test_a_dead_worker_has_its_jobs_rerun_or_dropped_and_counted(local_ray, inde
         ray.kill(pool.actors[1])
         out = pool.run(jobs)
         assert pool.stats["dropped"] == 2
-    assert sum(r.failed for r in out) == 2 and "worker died" in next(r.error for r in out if r.failed)
+    assert sum(r.failed for r in out) == 2 and "Ray worker running this rollout died" in next(r.error for r in out if r.failed)
     assert sum(not r.failed for r in out) == 2  # the step goes on with the others
 
 
