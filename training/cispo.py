@@ -9,8 +9,11 @@ How this departs from GRPO:
   it departs from 1 at later substeps, or when the sampler's numerics differ);
 - the bound is absolute, clip(r, 0, 5) (harness-1's train_rl.py, TRL's `epsilon_high=5`), not
   1 ± ε as in verl / SkyRL;
-- no KL term, and token-mean normalisation over every action token of the batch (TRL's
-  `loss_type="cispo"`: sum of per-token losses / number of action tokens);
+- no KL term, and token-mean normalisation per optimizer step: the per-token losses of one
+  substep's share of the datums are summed and divided by the number of action tokens in that
+  share (`cispo_loss(..., n_tokens=...)`, which training.rl passes; TRL's `loss_type="cispo"`
+  with num_items_in_batch), not by the tokens of the whole step's batch and not per sequence —
+  so a long trajectory weighs in proportion to its action tokens;
 - groups whose rewards are all equal carry no signal and are dropped (SPEC §5); advantages are
   group-centred, dividing by the group's std is a switch (Dr GRPO argues against it).
 """

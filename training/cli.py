@@ -85,12 +85,53 @@ NoCheckpointing = Annotated[
 Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last checkpoint.")]
 
 
+Workers = Annotated[
+    int, typer.Option(min=0, help="Run the rollouts on N Ray actors (pip install 'context1[ray]'; needs --index-url).")
+] = 0
+RayAddress = Annotated[
+    str | None, typer.Option(help="An existing Ray cluster (host:6379 or ray://host:10001); none starts a local Ray.")
+]
+IndexURL = Annotated[
+    str | None, typer.Option(help="A `context1 serve INDEX` server the Ray actors search (e.g. http://10.0.0.5:8765).")
+]
+BatchOpt = Annotated[int, typer.Option(min=1, help="Episodes advanced in lockstep (one batched generate per turn).")]
+
+
+def _pool(workers: int, ray_address: str | None, index_url: str | None, spec: dict[str, Any], agent_config: Any) -> Any:
+    """A RolloutPool for --workers N, or None for the single-process path."""
+    if workers == 0:
+        if ray_address is not None:
+            raise CommandError("--ray-address needs --workers N (the number of Ray actors)")
+        return None
+    if not index_url:
+        raise CommandError("--workers needs --index-url: start `context1 serve INDEX --host 0.0.0.0` and pass its URL")
+    from training.distributed import RolloutPool
+
+    try:
+        return RolloutPool(index_url, spec, agent_config, workers=workers, ray_address=ray_address)
+    except ConnectionError as exc:
+        raise CommandError(str(exc)) from exc
+
+
 @train_app.command("sft")
 def sft_command(
     index: Index,
     tasks: Tasks,
     out: Out,
-    teacher: Annotated[str, typer.Option(help="Teacher backend: iterative (LLM-free) or openai.")] = "iterative",
+    teacher: Annotated[
+        str, typer.Option(help="Teacher backend: iterative (LLM-free), openai, or transformers (--model, --teacher-adapter).")
+    ] = "iterative",
+    best_of: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Rejection sampling: N teacher rollouts per task, keep the best by RL reward (then SPEC §5 selection).",
+        ),
+    ] = 1,
+    teacher_adapter: Annotated[
+        Path | None, typer.Option(help="Adapter for --teacher transformers (e.g. an earlier SFT/RL run's OUT/adapter).")
+    ] = None,
+    teacher_temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature of a transformers teacher.")] = 1.0,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible URL of the teacher.")] = None,
     teacher_model: Annotated[str | None, typer.Option(help="Teacher model name (openai).")] = None,
     teacher_trajectories: Annotated[
@@ -134,11 +175,26 @@ def sft_command(
                 if not base_url:
                     raise CommandError("--teacher openai needs --base-url")
                 backend = make_backend("openai", base_url=base_url, model=teacher_model)
+            elif teacher == "transformers":
+                from training.policy import pick_device
+
+                dev, dtype = pick_device(device)
+                backend = make_backend("transformers", model=model, device=dev, dtype=dtype, adapter=teacher_adapter,
+                                       temperature=teacher_temperature, seed=seed)
             else:
-                raise CommandError(f"unknown teacher {teacher!r}; choose iterative or openai")
+                raise CommandError(f"unknown teacher {teacher!r}; choose iterative, openai or transformers")
             trajs = generate_teacher_trajectories(
-                corpus, task_list, backend, cfg_agent, out / "teacher.jsonl", seed=seed, progress=not no_progress
+                corpus, task_list, backend, cfg_agent, out / "teacher.jsonl", seed=seed, progress=not no_progress,
+                rollouts_per_task=best_of,
             )
+        if best_of > 1:
+            from training.sft import keep_best_by_reward
+
+            n_sampled = len(trajs)
+            trajs, rewards = keep_best_by_reward(trajs, task_list)
+            mean_r = sum(rewards) / len(rewards) if rewards else float("nan")
+            typer.echo(f"best-of-{best_of}: kept {len(trajs)} of {n_sampled} trajectories (mean reward {mean_r:.3f})",
+                       err=True)
         config = SFTConfig(
             lr=lr,
             epochs=epochs,
@@ -189,6 +245,12 @@ def rl_command(
     sampler_gpu_memory: Annotated[
         float, typer.Option(help="vLLM's gpu_memory_utilization (the trainer shares the GPU).", min=0.05, max=0.95)
     ] = 0.3,
+    rollout_mode: Annotated[
+        str, typer.Option(help="batched (every episode of a step in lockstep) or sequential (one after the other).")
+    ] = "batched",
+    workers: Workers = 0,
+    ray_address: RayAddress = None,
+    index_url: IndexURL = None,
     resume: Resume = False,
     no_progress: NoProgress = False,
 ) -> None:
@@ -213,8 +275,16 @@ def rl_command(
             scale_advantages_by_std=scale_std,
             max_new_tokens=max_new_tokens,
             lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
+            rollout_mode=rollout_mode,
             seed=seed,
         )
+        if rollout_mode not in ("batched", "sequential"):
+            raise CommandError(f"unknown rollout mode {rollout_mode!r}; choose batched or sequential")
+        if workers and sampler == "vllm":
+            raise CommandError("--workers runs the rollouts on Ray actors with transformers; drop --sampler vllm")
+        agent_cfg = _agent_config(budget, max_turns, max_documents)
+        spec = {"kind": "transformers", "model": model, "max_new_tokens": max_new_tokens, "temperature": 1.0}
+        pool = _pool(workers, ray_address, index_url, spec, agent_cfg)
         rollout_sampler = None
         if sampler == "vllm":
             from context1.backends.vllm_backend import VLLMBackend
@@ -228,14 +298,18 @@ def rl_command(
             task_list,
             out,
             config,
-            agent_config=_agent_config(budget, max_turns, max_documents),
+            agent_config=agent_cfg,
             model_path=model,
             init_adapter=init_adapter,
             device=device,
             resume=resume,
             progress=not no_progress,
             sampler=rollout_sampler,
+            pool=pool,
         )
+        if pool is not None:
+            typer.echo(f"Ray workers: {pool.stats}", err=True)
+            pool.close()
         last = result.metrics[-1] if result.metrics else {}
         typer.echo(f"RL: {result.steps} steps; last reward {last.get('reward')}; adapter in {result.out / 'adapter'}")
 
@@ -258,6 +332,10 @@ def eval_command(
     limit: Limit = None,
     out: Annotated[Path | None, typer.Option(help="Per-task JSONL (scores + trajectory).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of sampling.")] = 0,
+    batch: BatchOpt = 8,
+    workers: Workers = 0,
+    ray_address: RayAddress = None,
+    index_url: IndexURL = None,
     no_progress: NoProgress = False,
 ) -> None:
     """Valid tool-call rate, turns, trajectory recall, output recall and final-answer found of a policy."""
@@ -285,16 +363,28 @@ def eval_command(
             )
         else:
             raise CommandError(f"unknown backend {backend!r}; choose transformers or iterative")
-        summary = evaluate_policy(
-            corpus,
-            chosen,
-            task_list,
-            _agent_config(budget, max_turns, max_documents),
-            seed=seed,
-            doc_text=corpus_texts(corpus),
-            out=out,
-            progress=not no_progress,
-        )
+        agent_cfg = _agent_config(budget, max_turns, max_documents)
+        spec: dict[str, Any] = {"kind": backend}
+        if backend == "transformers":
+            spec.update(model=model, adapter=adapter, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
+        pool = _pool(workers, ray_address, index_url, spec, agent_cfg)
+        try:
+            summary = evaluate_policy(
+                corpus,
+                chosen,
+                task_list,
+                agent_cfg,
+                seed=seed,
+                doc_text=corpus_texts(corpus),
+                out=out,
+                progress=not no_progress,
+                batch=batch,
+                pool=pool,
+            )
+        finally:
+            if pool is not None:
+                typer.echo(f"Ray workers: {pool.stats}", err=True)
+                pool.close()
         typer.echo(json.dumps(summary, indent=2))
 
 

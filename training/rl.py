@@ -10,6 +10,10 @@ CISPO loss (training.cispo) token-mean normalised over that share. Checkpoint af
 Rollouts are sampled by the policy itself (the transformers backend, LoRA merged while sampling)
 or by a separate `sampler` with `load_adapter` (the vLLM backend on a GPU): after every update only
 the LoRA adapter is saved and handed to it (`publish_adapter`), and it drops its prefix cache.
+All tasks × group_size rollouts of a step advance in lockstep (`RLConfig.rollout_mode="batched"`,
+context1.lockstep): one batched generate per turn for every live episode, each with its own seed
+(`rollout_seed`) and its own token-in/token-out ids. `pool` (training.distributed.RolloutPool)
+spreads them over Ray actors instead, which follow the policy through the same `load_adapter`.
 
 Scale: defaults are the reference's (128 tasks × 8 rollouts, 4 substeps, lr 1e-5, LoRA 32); on a
 CPU run them far smaller (`context1 train rl --tasks-per-step 2 --group-size 4`).
@@ -42,7 +46,7 @@ from training.policy import (
     token_logprobs,
 )
 from training.reward import beta_for_epoch, compute_reward, mean, sample_tasks
-from training.rollouts import Rollout, call_stats, run_rollout
+from training.rollouts import Rollout, call_stats, run_rollout, run_rollouts
 from training.run_state import RunDir, check_finite, plot_metrics
 from training.types import CurriculumConfig, Datum, RewardConfig
 
@@ -77,6 +81,9 @@ class RLConfig:
     scale_advantages_by_std: bool = False  # group-centred only; True divides by the group's std
     temperature: float = 1.0  # harness-1: sample at T = 1 (on-policy)
     max_new_tokens: int = 512
+    # "batched": every rollout of a step advances in lockstep, one batched generate per turn
+    # (context1.lockstep); "sequential": one episode after the other (the pre-issue-23 loop).
+    rollout_mode: str = "batched"
     max_datum_tokens: int = 8_192  # longer datums are skipped (memory), counted in the metrics
     grad_clip: float = 1.0
     reward: RewardConfig = field(default_factory=RewardConfig)
@@ -94,6 +101,26 @@ class RLResult:
 
 def rollout_seed(seed: int, step: int, task_index: int, g: int) -> int:
     return ((seed * 1_000_003 + step) * 1_009 + task_index) * 101 + g
+
+
+ROLLOUT_MODES = ("batched", "sequential")
+
+
+def collect_rollouts(
+    corpus: Any, backend: Any, jobs: Sequence[tuple[Task, int]], agent_config: Any, mode: str = "batched",
+    pool: Any = None,
+) -> list[Rollout]:
+    """One rollout per (task, seed), in order: batched in lockstep, one by one, or spread over `pool`.
+
+    pool: a `training.distributed.RolloutPool` (Ray actors); it runs the jobs, `mode` then unused.
+    """
+    if pool is not None:
+        return pool.run(jobs)
+    if mode == "batched":
+        return run_rollouts(corpus, backend, [t for t, _ in jobs], agent_config, [s for _, s in jobs])
+    if mode == "sequential":
+        return [run_rollout(corpus, backend, task, agent_config, seed) for task, seed in jobs]
+    raise ValueError(f"rollout_mode must be one of {ROLLOUT_MODES}, got {mode!r}")
 
 
 def build_batch(
@@ -207,29 +234,29 @@ def train_rl(
     device: str | None = None,
     resume: bool = False,
     progress: bool = True,
-    doc_text: Any = None,
+    chunk_text: Any = None,
     policy: Any = None,
     sampler: Any = None,
+    pool: Any = None,
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
     init_adapter: the SFT adapter to start from (ignored when resuming: the checkpoint's is used).
-    doc_text: doc id → text for the final-answer bonus; None reads the corpus (eval.runners.corpus_texts).
+    chunk_text: chunk id → text for the final-answer bonus (r_fa, chunk-level); None reads the text of
+        each returned chunk as the agent was shown it (training.reward.returned_chunks).
     policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks);
         its adapter weights are replaced by the checkpoint's when resuming.
     sampler: a backend with `load_adapter(folder)` that samples the rollouts instead of the policy
         (context1.backends.vllm_backend.VLLMBackend); it is given the policy's adapter before the
         first step and after every update.
+    pool: a `training.distributed.RolloutPool` that runs the rollouts on Ray actors instead.
     """
     from tqdm import tqdm
 
     from context1 import AgentConfig
-    from eval.runners import corpus_texts
-
     if not tasks:
         raise ValueError("train_rl needs at least one task")
     agent_config = agent_config or AgentConfig(training_hints=True)
-    doc_text = doc_text if doc_text is not None else corpus_texts(corpus)
     run = RunDir(out)
     resuming = resume and run.has_checkpoint()
     if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
@@ -253,6 +280,10 @@ def train_rl(
     # Rollouts sample in eval mode: a policy handed over in train mode (e.g. straight from
     # train_sft) would generate without the KV cache (gradient checkpointing turns it off in train mode).
     model.eval()
+    if pool is not None:  # the pool's actors sample, and follow the policy like a sampler does
+        if sampler is not None:
+            raise ValueError("pass a sampler or a pool of Ray workers, not both")
+        sampler = pool
     if sampler is not None and not callable(getattr(sampler, "load_adapter", None)):
         raise TypeError(f"sampler {type(sampler).__name__} has no load_adapter(folder): it could not follow the policy")
     optimizer = make_optimizer(model, config.lr)
@@ -275,21 +306,21 @@ def train_rl(
         rewards: list[list[float]] = []
         breakdowns = []
         t_roll = time.perf_counter()
+        jobs = [(task, rollout_seed(config.seed, step, ti, g)) for ti, task in enumerate(chosen)
+                for g in range(config.group_size)]
         with lora_merged_for_sampling(model) if sampler is None else contextlib.nullcontext():
-            for ti, task in enumerate(chosen):
-                group, rs = [], []
-                for g in range(config.group_size):
-                    seed = rollout_seed(config.seed, step, ti, g)
-                    ro = run_rollout(corpus, sampler or policy, task, agent_config, seed)
-                    group.append(ro)
-                    if ro.failed:
-                        rs.append(0.0)
-                        continue
-                    b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
-                    breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
-                    rs.append(b.reward)
-                groups.append(group)
-                rewards.append(rs)
+            flat = collect_rollouts(corpus, sampler or policy, jobs, agent_config, config.rollout_mode, pool)
+        for ti, task in enumerate(chosen):
+            group, rs = flat[ti * config.group_size : (ti + 1) * config.group_size], []
+            for ro in group:
+                if ro.failed:
+                    rs.append(0.0)
+                    continue
+                b = compute_reward(ro.trajectory, task, beta=beta, chunk_text=chunk_text, config=config.reward)
+                breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
+                rs.append(b.reward)
+            groups.append(group)
+            rewards.append(rs)
         roll_s = time.perf_counter() - t_roll
         datums, counts = build_batch(groups, rewards, config.scale_advantages_by_std)
         too_long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]
@@ -329,6 +360,8 @@ def train_rl(
         if torch.cuda.is_available():
             values["peak_gpu_mem_gb"] = torch.cuda.max_memory_allocated() / 2**30
         values["peak_rss_gb"] = _peak_rss_gb()
+        if pool is not None:  # cumulative: workers lost, jobs re-run on survivors, rollouts dropped
+            values.update({f"ray_{k}": v for k, v in pool.stats.items()})
         run.log(step + 1, values)
         run.save(model, optimizer, step + 1, {"beta": beta})
         bar.set_postfix(reward=f"{values['reward']:.3f}", used=counts["groups_used"])

@@ -4,6 +4,10 @@ A rollout is a plain `context1` episode (`SearchAgent.run`) with whatever backen
 LLM-free policy as an SFT teacher, the trainable transformers policy for RL and evaluation. A
 backend that fails mid-rollout ends it with `StopReason.BACKEND_ERROR`; any other exception of
 one rollout is caught here as well: the rollout is *dropped and counted*, never fatal.
+
+`run_rollouts` runs many at once through `context1.lockstep` (one batched generate per turn for
+every live episode); `run_rollout` runs one. Episode i of `run_rollouts` samples with
+`backend.with_seed(seeds[i])`, exactly as `run_rollout(..., seed)` does.
 """
 
 from __future__ import annotations
@@ -101,6 +105,37 @@ def run_rollout(corpus: Any, backend: Any, task: Task, agent_config: Any, seed: 
     return Rollout(task, traj, traj.error, time.perf_counter() - t0)
 
 
+def run_rollouts(
+    corpus: Any, backend: Any, tasks: Sequence[Task], agent_config: Any, seeds: Sequence[int]
+) -> list[Rollout]:
+    """One episode per (task, seed), all advanced in lockstep; never raises for one rollout's failure.
+
+    A crash of the whole batch (a bug, not a backend error) fails every rollout of it, counted.
+    """
+    from context1 import SearchAgent
+    from context1.lockstep import run_lockstep
+
+    if len(tasks) != len(seeds):
+        raise ValueError(f"one seed per task: got {len(tasks)} tasks and {len(seeds)} seeds")
+    if not tasks:
+        return []
+    t0 = time.perf_counter()
+    try:
+        agent = SearchAgent(corpus, backend=backend, config=dataclasses.replace(agent_config, rollouts=1))
+        results = run_lockstep(agent, [t.query for t in tasks], list(seeds))
+    except Exception as exc:  # noqa: BLE001 - one crashed batch must not end training
+        wall = time.perf_counter() - t0
+        return [Rollout(t, None, f"{type(exc).__name__}: {exc}", wall) for t in tasks]
+    wall = time.perf_counter() - t0
+    out = []
+    for task, res in zip(tasks, results, strict=True):
+        if isinstance(res, Exception):
+            out.append(Rollout(task, None, f"{type(res).__name__}: {res}", wall))
+        else:
+            out.append(Rollout(task, res, res.error, wall))
+    return out
+
+
 def call_stats(trajectory: Any, agent_config: Any) -> dict[str, float]:
     """Tool-call figures of one trajectory: calls, valid calls, prune calls, turns, sampled tokens."""
     from context1.tools import validate_call
@@ -177,32 +212,50 @@ def evaluate_policy(
     doc_text: Callable[[str], str | None] | None = None,
     out: str | Path | None = None,
     progress: bool = True,
+    batch: int = 8,
+    pool: Any = None,
 ) -> dict[str, float | None]:
     """Run one rollout per task and summarise (valid tool-call rate, turns, recalls, answer found).
 
+    Task i samples with seed `seed + i`. batch: episodes run in lockstep (`run_rollouts`); 1 runs
+    them one by one. pool: a `training.distributed.RolloutPool`, which runs them on Ray actors.
     out: a JSONL file receiving one line per task (task id, scores, the trajectory).
     """
     from tqdm import tqdm
 
     from context1 import trajectory_to_dict
 
+    if batch < 1:
+        raise ValueError(f"batch must be >= 1, got {batch}")
     scores = []
+    jobs = [(t, seed + i) for i, t in enumerate(tasks)]
+    size = len(jobs) if pool is not None else batch
     fh = open(out, "w", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    bar = tqdm(total=len(jobs), desc="eval", disable=not progress)
     try:
-        for i, task in enumerate(tqdm(tasks, desc="eval", disable=not progress)):
-            rollout = run_rollout(corpus, backend, task, agent_config, seed + i)
-            s = score_rollout(rollout, agent_config, doc_text)
-            scores.append(s)
-            if fh is not None:
-                rec = {
-                    "task_id": task.task_id,
-                    "scores": s,
-                    "error": rollout.error,
-                    "trajectory": trajectory_to_dict(rollout.trajectory) if rollout.trajectory else None,
-                }
-                fh.write(json.dumps(rec, default=str) + "\n")
-                fh.flush()
+        for start in range(0, len(jobs), max(size, 1)):
+            chunk = jobs[start : start + size]
+            if pool is not None:
+                rollouts = pool.run(chunk)
+            elif batch == 1:
+                rollouts = [run_rollout(corpus, backend, t, agent_config, s) for t, s in chunk]
+            else:
+                rollouts = run_rollouts(corpus, backend, [t for t, _ in chunk], agent_config, [s for _, s in chunk])
+            for (task, _), rollout in zip(chunk, rollouts, strict=True):
+                s = score_rollout(rollout, agent_config, doc_text)
+                scores.append(s)
+                if fh is not None:
+                    rec = {
+                        "task_id": task.task_id,
+                        "scores": s,
+                        "error": rollout.error,
+                        "trajectory": trajectory_to_dict(rollout.trajectory) if rollout.trajectory else None,
+                    }
+                    fh.write(json.dumps(rec, default=str) + "\n")
+                    fh.flush()
+            bar.update(len(chunk))
     finally:
+        bar.close()
         if fh is not None:
             fh.close()
     return summarize(scores)

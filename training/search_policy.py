@@ -414,7 +414,6 @@ def train_search_policy(
 def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPolicyTrainConfig, *,
            agent_config: Any, resume: bool, log: Callable[[str], None]) -> TrainReport:
     from context1 import AgentConfig
-    from eval.runners import corpus_texts
 
     t_start = time.perf_counter()
     agent_config = agent_config or AgentConfig()
@@ -454,7 +453,6 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
         state = run.load_state()
         optimizer.load_state_dict(state["optimizer"])
         start = int(state["step"])
-    doc_text = corpus_texts(corpus)
     for step in range(start, config.rl_steps):
         t_step = time.perf_counter()
         epoch = step * config.epochs // max(config.rl_steps, 1)
@@ -476,7 +474,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
                 if ro.failed:
                     counts["rollouts_failed"] += 1
                     continue
-                b = compute_reward(ro.trajectory, task, beta=beta, doc_text=doc_text, config=config.reward)
+                b = compute_reward(ro.trajectory, task, beta=beta, config=config.reward)  # r_fa on the shown chunks
                 rewards_all.append(b.reward)
                 recalls.append(b.recall)
                 traj_r.append(b.trajectory_recall)

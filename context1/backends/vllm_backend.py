@@ -12,6 +12,10 @@ tokens were drawn from — the same quantity TransformersBackend records. Overri
 
 Token in, token out across turns as in the transformers backend (`token_ids.PromptExtender`).
 
+Batched (`generate_batch`, driven by `context1.lockstep` and RL's rollouts): every waiting
+episode's prompt goes to one `LLM.generate` call with its own SamplingParams (its own seed), so
+the engine batches them; each episode is a `with_seed` copy holding its own token-in/token-out ids.
+
 As RL's sampler (`train_rl(..., sampler=VLLMBackend(..., engine_kwargs={"enable_lora": True}))`):
 after every policy update the trainer saves only the LoRA adapter and calls `load_adapter`, which
 samples with it from then on under a new LoRA id (vLLM caches adapters by id) and resets the prefix
@@ -133,10 +137,50 @@ class VLLMBackend:
         return render_prompt(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
 
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
+        (turn,) = self.generate_batch([(self, messages, tools)])
+        if isinstance(turn, BackendError):
+            raise turn
+        return turn
+
+    def generate_batch(
+        self, requests: Sequence[tuple[VLLMBackend, Sequence[Message], Sequence[Mapping[str, Any]]]]
+    ) -> list[ModelTurn | BackendError]:
+        """The next turn of every (stream, messages, tools) request in one `LLM.generate` call.
+
+        Each stream is a `with_seed` copy of this backend (its own ids and request seeds; the
+        engine and the adapter are this backend's). vLLM schedules the prompts together (continuous
+        batching). A prompt longer than the engine's max_model_len, or a request the engine rejects,
+        gets a BackendError in its place: when the batched call fails, the requests are retried one
+        by one so that only the failing ones fail.
+        """
         start = time.perf_counter()
-        chat, kwargs = chat_for_template(self.tokenizer, messages, tools, tools_in_prompt=self.tools_in_prompt)
-        prompt_ids = self._ids.prompt(chat, kwargs, tools, extend=True)
-        params = self._vllm.SamplingParams(
+        limit = _max_model_len(self.llm)
+        out: list[ModelTurn | BackendError | None] = [None] * len(requests)
+        todo: list[tuple[int, VLLMBackend, list[int], Any]] = []
+        for i, (stream, messages, tools) in enumerate(requests):
+            chat, kwargs = chat_for_template(stream.tokenizer, messages, tools, tools_in_prompt=stream.tools_in_prompt)
+            prompt_ids = list(stream._ids.prompt(chat, kwargs, tools, extend=True))
+            if limit is not None and len(prompt_ids) >= limit:
+                out[i] = BackendError(f"the prompt ({len(prompt_ids):,} tokens) exceeds the engine's "
+                                      f"max_model_len ({limit:,})")
+                continue
+            todo.append((i, stream, prompt_ids, stream._params()))
+        if todo:
+            try:
+                results = self._generate([p for _, _, p, _ in todo], [q for _, _, _, q in todo])
+            except BackendError:
+                results = []
+                for _, _, p, q in todo:
+                    try:
+                        results.append(self._generate([p], [q])[0])
+                    except BackendError as exc:
+                        results.append(exc)
+            for (i, stream, prompt_ids, _), result in zip(todo, results, strict=True):
+                out[i] = result if isinstance(result, BackendError) else stream._turn(prompt_ids, result, start)
+        return out  # type: ignore[return-value]
+
+    def _params(self) -> Any:
+        return self._vllm.SamplingParams(
             temperature=self.temperature,
             top_p=self.top_p,
             max_tokens=self.max_new_tokens,
@@ -144,12 +188,19 @@ class VLLMBackend:
             logprobs=0,  # 0 = only the sampled token's logprob
             stop_token_ids=sorted(self._stop_ids),  # <|im_end|> too, not only the config's eos
         )
+
+    def _generate(self, prompts: list[list[int]], params: list[Any]) -> list[Any]:
         try:
-            (result,) = self.llm.generate(
-                [{"prompt_token_ids": list(prompt_ids)}], params, use_tqdm=False, lora_request=self._lora
+            results = self.llm.generate(
+                [{"prompt_token_ids": p} for p in prompts], params, use_tqdm=False, lora_request=self._lora
             )
         except Exception as exc:  # engine failures (OOM, prompt longer than max_model_len, ...)
             raise BackendError(f"vLLM generation failed: {type(exc).__name__}: {exc}") from exc
+        if len(results) != len(prompts):
+            raise BackendError(f"vLLM returned {len(results)} results for {len(prompts)} prompts")
+        return list(results)
+
+    def _turn(self, prompt_ids: list[int], result: Any, start: float) -> ModelTurn:
         completion = result.outputs[0]
         token_ids = list(completion.token_ids)
         logprobs = None
@@ -166,6 +217,13 @@ class VLLMBackend:
             None if completion.finish_reason is None else str(completion.finish_reason),  # "stop" / "length"
             time.perf_counter() - start,
         )
+
+
+def _max_model_len(llm: Any) -> int | None:
+    """The engine's context window (vLLM: llm.llm_engine.model_config.max_model_len), when it says."""
+    config = getattr(getattr(llm, "llm_engine", None), "model_config", None)
+    value = getattr(config, "max_model_len", None)
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def _import_lora_request() -> Any:

@@ -83,7 +83,7 @@ def _varied_rewards(monkeypatch) -> None:
     """Rewards that differ within a group, so the loop has something to learn from."""
     counter = iter(range(10_000))
 
-    def fake(traj, task, *, beta, doc_text=None, config=None):
+    def fake(traj, task, *, beta, chunk_text=None, config=None):
         r = float(next(counter) % 3) / 2
         return RewardBreakdown(r, r, beta, r, r, 0.0, 0.0, 0.0, r)
 
@@ -96,20 +96,30 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     policy.model.train()  # as a caller might hand it over: rollouts must still sample in eval mode
     modes = []
 
+    real_batch = type(policy).generate_batch
+
     def flaky(self, messages, tools):  # every rollout of the second task fails
         modes.append(self.model.training)
         if any("glassblower" in m.content for m in messages):
             raise BackendError("server went away")
         return real_generate(self, messages, tools)
 
+    def flaky_batch(self, requests):  # the batched path (RLConfig.rollout_mode="batched"): the same failures
+        modes.append(self.model.training)
+        bad = [any("glassblower" in m.content for m in msgs) for _, msgs, _ in requests]
+        good = real_batch(self, [r for r, b in zip(requests, bad, strict=True) if not b]) if not all(bad) else []
+        it = iter(good)
+        return [BackendError("server went away") if b else next(it) for b in bad]
+
     monkeypatch.setattr(type(policy), "generate", flaky)
+    monkeypatch.setattr(type(policy), "generate_batch", flaky_batch)
     cfg = RLConfig(steps=1, epochs=1, tasks_per_step=2, group_size=2, substeps=2, lr=1e-3, max_new_tokens=4,
                    lora=LoRAConfig(rank=4, alpha=8))
     agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
     out = tmp_path / "rl"
     before = _lora_norm(policy.model)
     train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
-             doc_text=lambda d: None)
+             chunk_text=lambda c: None)
     (row,) = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert row["groups_all_failed"] == 1 and row["rollouts_failed"] == 2 and row["groups_used"] == 1
     assert row["datums"] == 2 and row["action_tokens"] > 0 and row["entropy"] > 0
@@ -119,7 +129,7 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     with (out / "metrics.jsonl").open("a") as fh:
         fh.write(json.dumps({"step": 2, "reward": 123.0}) + "\n")
     train_rl(mini_corpus, mini_tasks, out, dataclasses.replace(cfg, steps=2), agent_config=agent_cfg, policy=policy,
-             resume=True, progress=False, doc_text=lambda d: None)
+             resume=True, progress=False, chunk_text=lambda c: None)
     rows = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows] == [1, 2] and rows[1]["reward"] != 123.0
     # NaN loss: a clear stop, and the checkpoint of step 2 is kept.
@@ -127,7 +137,7 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
                                                                    None))
     with pytest.raises(TrainingDiverged, match="NaN|nan"):
         train_rl(mini_corpus, mini_tasks, out, dataclasses.replace(cfg, steps=3), agent_config=agent_cfg,
-                 policy=policy, resume=True, progress=False, doc_text=lambda d: None)
+                 policy=policy, resume=True, progress=False, chunk_text=lambda c: None)
     state = torch.load(out / "checkpoint" / "state.pt", weights_only=False)
     assert state["step"] == 2
     assert [json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()] == [1, 2]
@@ -136,10 +146,31 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
 def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_path) -> None:
     from context1.backends import make_backend
 
-    policy.model.save_pretrained(str(tmp_path / "adapter"))
+    model = policy.model
+    saved = {n: p.detach().clone() for n, p in model.named_parameters() if "lora_B" in n}
+    with torch.no_grad():  # a non-zero adapter: a fresh one (B = 0) would change nothing
+        for name, p in model.named_parameters():
+            if "lora_B" in name:
+                p.add_(0.05 * torch.randn_like(p, generator=torch.Generator().manual_seed(1)))
+    model.save_pretrained(str(tmp_path / "adapter"))
+    ids = torch.tensor([list(range(300, 340))])
+    with torch.no_grad():
+        trained = model(input_ids=ids).logits[0, -1].log_softmax(-1)
+        for name, p in model.named_parameters():  # put the module's policy back as it was
+            if name in saved:
+                p.copy_(saved[name])
     backend = make_backend("transformers", adapter=tmp_path / "adapter", max_new_tokens=4, temperature=0.0)
+    base = make_backend("transformers", max_new_tokens=4, temperature=0.0)
+    with torch.no_grad():
+        loaded = backend.model(input_ids=ids).logits[0, -1].log_softmax(-1)
+        plain = base.model(input_ids=ids).logits[0, -1].log_softmax(-1)
+    # The loaded backend computes the trained policy's distribution (merged: fp32 rounding only),
+    # not the base model's.
+    assert torch.allclose(loaded, trained, atol=1e-3)
+    assert (loaded - plain).abs().max() > 100 * (loaded - trained).abs().max()
     result = SearchAgent(mini_corpus, backend, agent_config_for_small_model(max_turns=1)).run("Who is the mayor?")
-    assert result.trajectory.steps[0].turn.token_ids is not None
+    turn = result.trajectory.steps[0].turn
+    assert turn.token_ids and len(turn.logprobs) == len(turn.token_ids)
     with pytest.raises(FileNotFoundError, match="adapter_config.json"):
         make_backend("transformers", adapter=tmp_path / "nothing-here")
 

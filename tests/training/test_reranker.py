@@ -167,19 +167,15 @@ def trained(mini_index, tasks, tiny_encoder, tmp_path_factory):
     return out, report
 
 
-@pytest.mark.xfail(
-    reason="not shown yet: a fresh score head on the packaged bi-encoder needs far more than 40 steps "
-    "(session 1: the [CLS] head stayed at chance; session 2: the mean-pooling head moved HotpotQA "
-    "validation MRR only 0.53 -> 0.59 in 41 steps); see benchmarks/README.md, section Issue 8",
-    strict=False,
-)
-def test_training_beats_the_untrained_model_on_held_back_tasks(trained):
+# The "training beats the untrained model" check lived here as xfail(strict=False), which can never
+# fail; it was removed (issue 23): on a fixture this small a fresh score head does not learn in 40
+# steps (benchmarks/README.md, Issue 8), so learning is measured by benchmarks/reranker_quality.py
+# on real data instead. What a run must always do is asserted here.
+def test_training_runs_its_steps_and_reports_them(trained):
     out, report = trained
-    before = report.val_mrr[0][1]
     assert report.steps > 0 and report.pairs_seen == report.steps * 4 * 4
-    # Chance MRR for 1 positive among 4 is ~0.52; the fresh head sits near it, training must clear it well.
-    assert report.best_val_mrr >= before + 0.15, report.val_mrr
-    assert report.best_val_mrr >= 0.8, report.val_mrr
+    assert report.val_mrr and report.val_mrr[0][0] == 0  # the untrained model is measured first
+    assert report.best_val_mrr == max(m for _, m in report.val_mrr)
     saved = json.loads((out / REPORT_FILE).read_text())
     assert saved["best_val_mrr"] == report.best_val_mrr and saved["pairs"]["groups"] > 0
 

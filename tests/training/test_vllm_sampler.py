@@ -48,19 +48,26 @@ class StandInEngine:
     tokenizer: object
     prompts: list[list[int]] = field(default_factory=list)
     lora_requests: list[object] = field(default_factory=list)
+    calls: list[int] = field(default_factory=list)  # prompts per generate call
+    seeds: list[int] = field(default_factory=list)
     cache_resets: int = 0
 
     def get_tokenizer(self):
         return self.tokenizer
 
     def generate(self, prompts, params, use_tqdm=False, lora_request=None):
-        (prompt,) = prompts
-        text = SEARCH if len(self.prompts) % 2 == 0 else "I could not find it."
-        self.prompts.append(list(prompt["prompt_token_ids"]))
-        self.lora_requests.append(lora_request)
-        ids = self.tokenizer(text, add_special_tokens=False)["input_ids"] + [params.stop_token_ids[-1]]
-        ids = ids[: params.max_tokens]
-        return [types.SimpleNamespace(outputs=[_Completion(ids, [{t: _Logprob(-0.5)} for t in ids])])]
+        params = params if isinstance(params, list) else [params] * len(prompts)
+        self.calls.append(len(prompts))
+        out = []
+        for prompt, p in zip(prompts, params, strict=True):
+            text = SEARCH if len(self.prompts) % 2 == 0 else "I could not find it."
+            self.prompts.append(list(prompt["prompt_token_ids"]))
+            self.lora_requests.append(lora_request)
+            self.seeds.append(p.seed)
+            ids = self.tokenizer(text, add_special_tokens=False)["input_ids"] + [p.stop_token_ids[-1]]
+            ids = ids[: p.max_tokens]
+            out.append(types.SimpleNamespace(outputs=[_Completion(ids, [{t: _Logprob(-0.5)} for t in ids])]))
+        return out
 
     def reset_prefix_cache(self) -> bool:
         self.cache_resets += 1
@@ -113,6 +120,7 @@ def test_rl_with_a_vllm_sampler_reloads_only_the_adapter_after_each_update(
         raise AssertionError("the policy sampled a rollout; the sampler should have")
 
     monkeypatch.setattr(type(policy), "generate", policy_must_not_sample)
+    monkeypatch.setattr(type(policy), "generate_batch", policy_must_not_sample)
     published: list[dict[str, torch.Tensor]] = []
     real_publish = rl_module.publish_adapter
 
@@ -129,7 +137,7 @@ def test_rl_with_a_vllm_sampler_reloads_only_the_adapter_after_each_update(
     agent_cfg = agent_config_for_small_model(max_turns=1)
     out = tmp_path / "rl"
     train_rl(mini_corpus, mini_tasks[:1], out, cfg, agent_config=agent_cfg, policy=policy, sampler=sampler,
-             progress=False, doc_text=lambda d: None)
+             progress=False, chunk_text=lambda c: None)
     rows = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows] == [1, 2] and all(r["groups_used"] == 1 for r in rows)
     # before step 1, then after each of the two updates: a fresh LoRA id each time, prefix cache dropped
@@ -144,4 +152,47 @@ def test_rl_with_a_vllm_sampler_reloads_only_the_adapter_after_each_update(
 def test_a_sampler_that_cannot_follow_the_policy_is_refused(policy, mini_corpus, mini_tasks, tmp_path) -> None:
     with pytest.raises(TypeError, match="load_adapter"):
         train_rl(mini_corpus, mini_tasks, tmp_path / "rl", RLConfig(steps=1, tasks_per_step=1, group_size=2),
-                 policy=policy, sampler=object(), progress=False, doc_text=lambda d: None)
+                 policy=policy, sampler=object(), progress=False, chunk_text=lambda c: None)
+
+
+def test_vllm_generates_every_waiting_episode_in_one_call(fake_vllm, policy, mini_corpus) -> None:
+    import random
+
+    from context1 import SearchAgent
+    from context1.backends.vllm_backend import VLLMBackend
+    from context1.lockstep import run_lockstep
+
+    engine = StandInEngine(policy.tokenizer)
+    backend = VLLMBackend("stand-in", llm=engine, max_new_tokens=64, seed=0)
+    agent = SearchAgent(mini_corpus, backend=backend, config=agent_config_for_small_model(max_turns=2))
+    queries = ["Who is the mayor of Veldhaven?", "Where was Ilsa Marrow born?", "Who designed the lighthouse?",
+               "What is the Ostmere?"]
+    trajs = run_lockstep(agent, queries, seeds=[11, 12, 13, 14])
+    # turn 1: all four in one call; the stand-in answers SEARCH to 1st and 3rd, prose to the others,
+    # so two episodes end and the two that searched share the second call
+    assert engine.calls == [4, 2]
+    assert [len(t.steps) for t in trajs] == [2, 1, 2, 1]
+    for t in (trajs[0], trajs[2]):  # token in, token out per episode, inside a batch
+        first, second = t.steps[0].turn, t.steps[1].turn
+        prefix = list(first.prompt_token_ids) + list(first.token_ids)
+        assert list(second.prompt_token_ids[: len(prefix)]) == prefix
+    # each request carries its own episode's seed stream (what with_seed(seed) would draw one by one)
+    assert engine.seeds[:4] == [random.Random(s).randrange(2**31) for s in (11, 12, 13, 14)]
+
+
+def test_vllm_batch_refuses_only_the_prompt_past_max_model_len(fake_vllm, policy) -> None:
+    import types as t
+
+    from context1.backends.vllm_backend import VLLMBackend
+    from context1.types import BackendError, Message, Role
+
+    engine = StandInEngine(policy.tokenizer)
+    engine.llm_engine = t.SimpleNamespace(model_config=t.SimpleNamespace(max_model_len=200))
+    backend = VLLMBackend("stand-in", llm=engine, max_new_tokens=16, seed=0)
+    small = [Message(role=Role.USER, content="Say hello.")]
+    huge = [Message(role=Role.USER, content="word " * 400)]
+    out = backend.generate_batch([(backend.with_seed(0), small, []), (backend.with_seed(1), huge, []),
+                                  (backend.with_seed(2), small, [])])
+    assert isinstance(out[1], BackendError) and "max_model_len" in str(out[1])
+    assert not isinstance(out[0], BackendError) and not isinstance(out[2], BackendError)
+    assert engine.calls == [2]  # the others went on, together
