@@ -15,7 +15,7 @@ from corpus_tools import BM25Config, Chunk
 from corpus_tools import bm25 as bm25_module
 from corpus_tools import table as table_module
 from corpus_tools.bm25 import BM25Builder, BM25Index
-from corpus_tools.build import write_chunk_table
+from corpus_tools.index_format import write_chunk_table
 from corpus_tools.table import ChunkTable
 
 
@@ -121,5 +121,5 @@ def test_a_spilled_bm25_build_holds_neither_term_ids_nor_matrix(tmp_path, monkey
     # In memory the term ids and the matrix (~12 MB here) were all held at once.
     assert peak < 0.3 * on_disk, f"peak {peak / 2**20:.1f} MiB for {on_disk / 2**20:.1f} MiB on disk"
     index = BM25Index.load(tmp_path / "bm25", config)
-    assert isinstance(index._model.scores["data"], np.memmap)  # searched from the page cache
+    assert isinstance(index._matrix.data, np.memmap)  # searched from the page cache
     assert index.top("w3", 1)
