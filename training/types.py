@@ -47,7 +47,7 @@ class RewardConfig:
 
     f_beta_weight: float = 0.7  # SPEC §5: 0.7·F_beta
     trajectory_weight: float = 0.3  # SPEC §5: 0.3·r_traj (counters "one broad search then quit")
-    answer_bonus: float = 1.0  # SPEC §5: r_fa = +1.0 when a returned chunk holds the final answer
+    answer_bonus: float = 1.0  # SPEC §5: r_fa = +1.0 when a returned document's text holds the answer
     beta_start: float = 4.0  # SPEC §5: β = 4 at the start (recall weighted 16× precision) ...
     beta_end: float = 2.0  # ... annealed between epochs to β = 2 (4×)
     prune_penalty: float = 0.1  # SPEC §5: 0.1 per prune call beyond a streak of 3 ...
