@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 # Lucene's English stopword list (what bm25s ships as STOPWORDS_EN); kept here so the sparse leg
-# needs no bm25s import (bm25s imports scipy and numba at import time: most of a cold start).
+# needs no bm25s import (bm25s imports scipy, and numba when installed, at import time: part of a cold start).
 STOPWORDS_EN = (
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no",
     "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this",
