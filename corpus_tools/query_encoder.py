@@ -49,26 +49,26 @@ def load_tokenizer(path: Path):
 
 
 def map_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """The tensors of a safetensors file as read-only memory maps (float32 ones; others are loaded).
+    """The float32 tensors of a safetensors file as read-only memory maps (other dtypes are skipped).
 
-    A cold search reads only the pages it touches: a dozen rows of the 47 MB word-embedding
-    table, not the whole file (safetensors.numpy.load_file read and copied all 90 MB first).
+    Lets a cold search read only the pages it touches of the 47 MB word-embedding table (a dozen
+    rows), where safetensors.numpy.load_file read all 90 MB and astype copied it once more.
     The layout: an 8-byte little-endian header length, a JSON header naming each tensor's dtype,
-    shape and byte range, then the data.
+    shape and byte range, then the data. A tensor whose bytes are not 4-byte aligned is copied
+    (numpy's matmul falls back from BLAS to a loop ~100x slower on unaligned arrays).
     """
     with open(path, "rb") as f:
         n = int.from_bytes(f.read(8), "little")
         header = json.loads(f.read(n))
     header.pop("__metadata__", None)
-    if any(meta["dtype"] != "F32" for meta in header.values()):
-        from safetensors.numpy import load_file
-
-        return load_file(str(path))
     raw = np.memmap(path, dtype=np.uint8, mode="r")
     out = {}
     for name, meta in header.items():
+        if meta["dtype"] != "F32":  # e.g. BERT's int64 position_ids buffer: not a weight
+            continue
         start, stop = (8 + n + o for o in meta["data_offsets"])
-        out[name] = raw[start:stop].view(np.float32).reshape(meta["shape"])
+        tensor = raw[start:stop].view(np.float32).reshape(meta["shape"])
+        out[name] = tensor if tensor.flags.aligned else np.array(tensor)
     return out
 
 
@@ -105,7 +105,22 @@ class NumpyBertEncoder:
         self.max_seq_length = max_seq_length
         weights = map_safetensors(path / "model.safetensors")
         # Some checkpoints prefix every name with "bert."; the encoder needs no pooler.
-        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
+        # The word-embedding table (half the file) stays mapped: a query gathers a dozen rows of
+        # it. Matrices are copied into memory: BLAS on the mapped pages ran 2-10x slower here.
+        self.w = {
+            k.removeprefix("bert."): np.asarray(v) if k.endswith("word_embeddings.weight") else np.array(v)
+            for k, v in weights.items()
+        }
+        if "embeddings.word_embeddings.weight" not in self.w:  # weights stored as float16/bfloat16
+            from safetensors.numpy import load_file
+
+            loaded = load_file(str(path / "model.safetensors"))
+            self.w = {k.removeprefix("bert."): np.array(v, dtype=np.float32) for k, v in loaded.items()}
+        # One BLAS thread for a query's tiny matmuls: OpenBLAS's thread pool took 1.5 s a query on
+        # a loaded 2-core machine against 0.07 s on one thread (benchmarks/cold_start.py).
+        from threadpoolctl import ThreadpoolController
+
+        self._blas = ThreadpoolController()
         self._tokenizer = load_tokenizer(path)
         self._tokenizer.enable_truncation(max_length=max_seq_length)
         self._lock = threading.Lock()  # tokenizers' Tokenizer is not safe across threads
@@ -115,7 +130,7 @@ class NumpyBertEncoder:
         # One forward pass at a time, as the torch embedder does: a query takes milliseconds, and
         # many server threads calling into the BLAS library at once is not a path worth trusting
         # (a 64-client CI run saw wrong search results under load with the forward unlocked).
-        with self._lock:
+        with self._lock, self._blas.limit(limits=1, user_api="blas"):
             for i, text in enumerate(texts):
                 enc = self._tokenizer.encode(text)
                 out[i] = self._forward(np.asarray(enc.ids, dtype=np.int64), np.asarray(enc.type_ids, dtype=np.int64))
