@@ -13,7 +13,7 @@ used for); a lookup by hash is always confirmed against the parsed row, so a col
 second comparison, never a wrong answer.
 
 Rows and lines: the table's files (base, then delta segments) hold *lines*; the live *rows* are
-those lines minus deleted ones, in order (see update.py). `derive` makes the table of the next
+those lines minus deleted ones, in order (see index_format.py). `derive` makes the table of the next
 generation from this one without re-reading the lines it keeps.
 """
 
@@ -228,7 +228,7 @@ class ChunkTable(Sequence[Chunk]):
 
     def __init__(self, lines: _Lines, rows: np.ndarray | None) -> None:
         self._lines = lines
-        self.lines = rows  # table line of each row (None: row i is line i); update.py reads it
+        self.lines = rows  # table line of each row (None: row i is line i); index_format.py reads it
         self._row_lines = rows if rows is not None else np.arange(len(lines), dtype=np.int64)
         self._lock = threading.Lock()
         self._orders: dict[str, tuple[np.ndarray, np.ndarray]] = {}
