@@ -35,6 +35,7 @@ from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
 from corpus_tools.index_format import (
     REBUILD_HINT,
     SKIPPED,
+    WRITE_LOCK,
     commit_generation,
     read_generation,
     read_manifest,
@@ -65,7 +66,6 @@ from corpus_tools.types import (
 )
 from corpus_tools.update import SyncReport, sync_folder
 
-WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 logger = logging.getLogger("corpus_tools")
 
 

@@ -8,6 +8,7 @@ Layout of an index folder:
                   ids it was built from; row i is line i of the chunk table
   chroma/         the embedded Chroma store (absent when vectors live on a Chroma server)
   skipped.jsonl   what the loader refused, and why
+  .write.lock     the inter-process lock `Corpus.add`/`delete` take (filelock)
 
 Generations: `Corpus.add`/`delete` write the files of generation g+1 under generation-numbered
 names, then replace the manifest. Files the previous manifest names are kept until the next
@@ -54,6 +55,7 @@ FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 SKIPPED = "skipped.jsonl"
 STAGING_MARK = "staging.json"  # inside a staging folder: its server collection, for cleanup
+WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
 COMPACT_FRACTION = 0.1  # rewrite the base once segment rows + deleted lines exceed this share of it
 MAX_SEGMENTS = 64  # ... or once this many segments pile up (each is a file to read on open)
