@@ -1,8 +1,9 @@
 """context1: a token-budgeted, self-pruning search agent over a hybrid corpus index."""
 
+from typing import TYPE_CHECKING
+
 from context1.agent import SearchAgent, fuse_rankings
 from context1.answer import ParsedAnswer, parse_final_answer
-from context1.client import Client
 from context1.config import AgentConfig
 from context1.context import replay_messages
 from context1.events import (
@@ -83,3 +84,16 @@ __all__ = [
     "trajectory_from_dict",
     "trajectory_to_dict",
 ]
+
+if TYPE_CHECKING:
+    from context1.client import Client
+
+
+def __getattr__(name: str) -> object:
+    # `Client` is imported when first asked for: it pulls in httpx and pydantic, which every
+    # `context1` command paid for at start-up (~0.3-0.7 s) though only the HTTP client needs them.
+    if name == "Client":
+        from context1.client import Client
+
+        return Client
+    raise AttributeError(f"module 'context1' has no attribute {name!r}")

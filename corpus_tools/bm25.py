@@ -1,15 +1,18 @@
-"""The sparse leg: bm25s over the chunk table, with English stemming and stopwords.
+"""The sparse leg: BM25 over the chunk table, with English stemming and stopwords.
 
 We tokenize ourselves (lower-case, `\\w\\w+` words as in bm25s and scikit-learn, optional
-stopwords, optional Snowball stemming through PyStemmer) and hand bm25s lists of strings, so the
-query and the corpus are guaranteed the same tokenization and the rows of the bm25s index are the
-rows of the chunk table. bm25s has no incremental add: `Corpus.add`/`delete` rebuild its score
-matrix, but from the saved term ids of the rows they keep (only new chunks are tokenised), with
-one vectorised pass instead of bm25s's per-document loop (benchmarks/corpus_update.py measures it).
+stopwords, optional Snowball stemming through PyStemmer), so the query and the corpus are
+guaranteed the same tokenization and row i of the index is row i of the chunk table. The score matrix is built here (one vectorised pass, where bm25s loops over every
+document in Python) and saved in bm25s's file layout, so `bm25s.BM25.load` reads our folders and
+our folders read bm25s's; scoring a query sums the matrix columns of its terms. Nothing here calls
+a private name of bm25s, or imports bm25s at all: a release may change those names, and importing
+bm25s loads scipy (and numba when installed), which a cold `context1 search` pays for. `Corpus.add`/`delete` rebuild the matrix
+from the saved term ids of the rows they keep (only new chunks are tokenised).
 
-Scoring variants are bm25s's (Kamphuis et al., ECIR 2020): "lucene" by default; "robertson" is the
-original Okapi BM25 of rank-bm25's BM25Okapi up to a constant factor (k1 + 1) when every idf is
-positive (tests/corpus_tools/test_bm25_parity.py checks this).
+Scoring variants (corpus_tools.bm25_scoring, after Kamphuis et al., ECIR 2020): "lucene" by
+default; "robertson" is the original Okapi BM25 of rank-bm25's BM25Okapi up to a constant factor
+(k1 + 1) when every idf is positive. tests/corpus_tools/test_bm25_parity.py compares the scores
+with rank-bm25 and with bm25s's public API.
 """
 
 from __future__ import annotations
@@ -19,18 +22,25 @@ import re
 import threading
 from array import array
 from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata as _metadata
 from pathlib import Path
 
 import numpy as np
 
+from corpus_tools import bm25_scoring
 from corpus_tools.config import BM25Config
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
 _TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
 _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
-# bm25s's file names for the CSC score matrix (what `bm25s.BM25.load` reads).
+# bm25s's file names for the CSC score matrix and its parameters (what `bm25s.BM25.load` reads).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
+_NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.json", "params.index.json"
+# The bm25s releases whose file layout these folders were checked against (the parity tests load
+# ours with bm25s and compare scores). Another release may lay its files out differently.
+BM25S_TESTED = ((0, 2, 10), (0, 4, 0))  # >= first, < second
 _COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
 # Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
 # 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
@@ -38,14 +48,41 @@ _COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms
 NPY_LOCK = threading.Lock()
 
 
+def check_bm25s_version(version: str | None) -> None:
+    """Refuse a bm25s release outside BM25S_TESTED (None: bm25s is not installed, nothing to check).
+
+    Raised at import: an index folder in a layout this code did not check would otherwise read
+    back as wrong scores, not as an error.
+    """
+    if version is None:
+        return
+    parts = tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+    parts = parts + (0,) * (3 - len(parts))
+    low, high = BM25S_TESTED
+    if not low <= parts < high:
+        wanted = f"bm25s>={'.'.join(map(str, low))},<{'.'.join(map(str, high))}"
+        raise ImportError(
+            f"corpus_tools writes BM25 indexes in bm25s's file layout and was tested with {wanted}; "
+            f"bm25s {version} is installed. Install a tested release: pip install '{wanted}'"
+        )
+
+
+def _installed_bm25s() -> str | None:
+    try:
+        return _metadata.version("bm25s")
+    except _metadata.PackageNotFoundError:
+        return None
+
+
+check_bm25s_version(_installed_bm25s())
+
+
 class BM25Tokenizer:
     """Text → BM25 terms. Thread-safe (PyStemmer stemmers are per thread)."""
 
     def __init__(self, stem: bool = True, stopwords: str | None = "en") -> None:
-        from bm25s.stopwords import STOPWORDS_EN
-
         self.stem = stem
-        self.stopwords = frozenset(STOPWORDS_EN) if stopwords == "en" else frozenset()
+        self.stopwords = frozenset(bm25_scoring.STOPWORDS_EN) if stopwords == "en" else frozenset()
         self._local = threading.local()
 
     def _stemmer(self):
@@ -160,8 +197,8 @@ class BM25Builder:
         with open(folder / _VOCAB, "w", encoding="utf-8") as f:
             json.dump(self.vocab, f, ensure_ascii=False)
         if len(lengths) and self.vocab and self._spilled:
-            model = _bm25s_model(terms_out, offsets, self.vocab, self.config, out=folder)
-            _save_model_params(model, folder, len(lengths))
+            matrix = _score_matrix(terms_out, offsets, len(self.vocab), self.config, out=folder)
+            _save_params(folder, matrix, self.config, self.vocab)
         del terms_out
         (folder / "n_docs.txt").write_text(str(len(lengths)))
         self._lengths = []
@@ -175,60 +212,74 @@ class BM25Builder:
         np.cumsum(lengths, out=offsets[1:])
         index = BM25Index(self.config, n_docs=len(lengths))
         if len(lengths) and self.vocab and len(terms):
-            index._model = _bm25s_model(terms, offsets, self.vocab, self.config)
+            index._matrix = _score_matrix(terms, offsets, len(self.vocab), self.config)
         index._terms, index._offsets = terms, offsets
         index._vocab = self.vocab
-        self._parts, self._lengths = [], []
         return index
 
 
-def _save_model_params(model, folder: Path, n_docs: int) -> None:
-    """The vocabulary and parameter files `bm25s.BM25.save` writes beside a matrix already on disk."""
-    import bm25s
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """The BM25 score of every (document, term) pair, as a CSC matrix: column t holds term t's documents.
 
-    with open(folder / "vocab.index.json", "w", encoding="utf-8") as f:
-        json.dump(model.vocab_dict, f, ensure_ascii=False)
+    data/indices/indptr are scipy's CSC arrays (and bm25s's files); nonoccurrence is the per-term
+    score of a document lacking the term (BM25L/BM25+ only, None otherwise), which `data` excludes.
+    """
+
+    data: np.ndarray  # (nnz,) float32
+    indices: np.ndarray  # (nnz,) document of each score
+    indptr: np.ndarray  # (n_vocab + 1,) where each term's column starts
+    n_docs: int
+    nonoccurrence: np.ndarray | None = None  # (n_vocab,) float32
+
+    def scores(self, term_ids: Sequence[int]) -> np.ndarray:
+        """Score of every document: the sum of the query terms' columns (a repeated term counts again)."""
+        ids = np.asarray(term_ids, dtype=np.int64)
+        starts, ends = self.indptr[ids], self.indptr[ids + 1]
+        rows = np.concatenate([self.indices[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)])
+        weights = np.concatenate([self.data[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)])
+        # One bincount (summing in float64) instead of a scatter-add per term.
+        scores = np.bincount(rows, weights=weights, minlength=self.n_docs).astype(np.float32)
+        if self.nonoccurrence is not None:
+            scores += np.float32(self.nonoccurrence[ids].sum())
+        return scores
+
+
+def _save_params(folder: Path, matrix: ScoreMatrix, config: BM25Config, vocab: dict[str, int]) -> None:
+    """The vocabulary, parameter and non-occurrence files bm25s writes beside its matrix."""
+    if matrix.nonoccurrence is not None:
+        np.save(folder / _NONOCC, matrix.nonoccurrence)
+    with open(folder / _BM25S_VOCAB, "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
     params = dict(
-        k1=model.k1,
-        b=model.b,
-        delta=model.delta,
-        method=model.method,
-        idf_method=model.idf_method,
-        dtype=model.dtype,
-        int_dtype=model.int_dtype,
-        num_docs=n_docs,
-        version=bm25s.__version__,
-        backend=model.backend,
+        k1=config.k1,
+        b=config.b,
+        delta=bm25_scoring.BM25_DELTA,
+        method=config.method,
+        idf_method=config.method,
+        dtype="float32",
+        int_dtype="int32",
+        num_docs=matrix.n_docs,
+        version=_installed_bm25s() or "0.3.16",  # the layout's bm25s release
+        backend="numpy",
     )
-    with open(folder / "params.index.json", "w") as f:
+    with open(folder / _PARAMS, "w") as f:
         json.dump(params, f, indent=4)
 
 
-def _bm25s_model(
-    terms: np.ndarray, offsets: np.ndarray, vocab: dict[str, int], config: BM25Config, out: Path | None = None
-):
-    """A bm25s model with the same scores `bm25s.BM25.index` computes, from flat term ids.
+def _score_matrix(
+    terms: np.ndarray, offsets: np.ndarray, n_vocab: int, config: BM25Config, out: Path | None = None
+) -> ScoreMatrix:
+    """The score matrix of documents given as flat term ids split at `offsets`.
 
-    out: a folder to fill the score matrix in as memory-mapped .npy files (bm25s's names), so the
-    matrix never has to fit in memory; the returned model's arrays are those maps.
+    out: a folder to fill the matrix in as memory-mapped .npy files (bm25s's names), so it never
+    has to fit in memory; the returned matrix's arrays are those maps.
 
-    bm25s counts terms with a Counter per document (a Python loop over every chunk); here one
+    bm25s counts terms with a Counter per document (a Python loop over every chunk); here
     np.unique over (doc, term) pairs does it, which is what keeps `Corpus.add` cheap at 100k chunks.
-    The bm25l/bm25+ variants need bm25s's non-occurrence array, so they use bm25s's own path.
     """
-    import bm25s
-    import scipy.sparse as sp
-    from bm25s.scoring import _select_idf_scorer, _select_tfc_scorer
-
-    model = bm25s.BM25(method=config.method, k1=config.k1, b=config.b)
-    n_docs, n_vocab = len(offsets) - 1, len(vocab)
+    n_docs = len(offsets) - 1
     lengths = np.diff(offsets)
-    if config.method in model.methods_requiring_nonoccurrence:
-        if out is not None:
-            raise ValueError(f"BM25 method {config.method!r} cannot be built on disk; build it in memory")
-        docs = [terms[offsets[i] : offsets[i + 1]].tolist() for i in range(n_docs)]
-        model.index((docs, vocab), show_progress=False)
-        return model
 
     # The CSC matrix is filled block by block, in two passes over blocks of documents (document
     # frequencies first, then scores scattered into their columns), so besides the matrix itself
@@ -246,10 +297,10 @@ def _bm25s_model(
     df = np.zeros(n_vocab, dtype=np.int64)
     for start, stop in blocks:
         df += np.bincount(block_pairs(start, stop)[1], minlength=n_vocab)
-    idf_fn = _select_idf_scorer(model.idf_method)
-    idf = np.array([idf_fn(int(d), N=n_docs) for d in df], dtype=np.float32)
-    tfc_fn = _select_tfc_scorer(model.method)
+    method = config.method
+    idf = bm25_scoring.idf(method, df, n_docs)
     l_avg = float(lengths.mean())
+    nonocc = bm25_scoring.nonoccurrence(method, idf, l_avg, config.k1, config.b)
     indptr = np.zeros(n_vocab + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
     nnz = int(indptr[-1])
@@ -263,15 +314,10 @@ def _bm25s_model(
     cursor = indptr[:-1].copy()  # next free slot of each column
     for start, stop in blocks:
         doc_idx, term_idx, tf = block_pairs(start, stop)
-        tfc = tfc_fn(
-            tf_array=tf.astype(np.float32),
-            l_d=lengths[doc_idx].astype(np.float32),
-            l_avg=l_avg,
-            k1=model.k1,
-            b=model.b,
-            delta=model.delta,
-        )
-        scores = (idf[term_idx] * tfc).astype(np.float32)
+        tfc = bm25_scoring.tfc(method, tf, lengths[doc_idx], l_avg, config.k1, config.b)
+        scores = idf[term_idx] * tfc
+        if nonocc is not None:
+            scores -= nonocc[term_idx]
         order = np.argsort(term_idx, kind="stable")  # by column, documents ascending within it
         cols = term_idx[order]
         counts = np.bincount(cols, minlength=n_vocab)
@@ -281,29 +327,23 @@ def _bm25s_model(
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
         cursor += counts
+    indptr = indptr.astype(index_dtype)
     if out is not None:
         data.flush()
         indices.flush()
-        np.save(out / _INDPTR, indptr.astype(index_dtype))
-        model.scores = {"data": data, "indices": indices, "indptr": indptr.astype(index_dtype), "num_docs": n_docs}
-        model.vocab_dict = vocab
-        model.nonoccurrence_array = None
-        return model
-    matrix = sp.csc_matrix((data, indices, indptr.astype(index_dtype)), shape=(n_docs, n_vocab))
-    model.scores = {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr, "num_docs": n_docs}
-    model.vocab_dict = vocab
-    model.nonoccurrence_array = None
-    return model
+        np.save(out / _INDPTR, indptr)
+    return ScoreMatrix(data, indices, indptr, n_docs, nonocc)
 
 
 class BM25Index:
-    """A bm25s index whose document i is row i of the chunk table (plus the term ids it was built from)."""
+    """A BM25 index whose document i is row i of the chunk table (plus the term ids it was built from)."""
 
-    def __init__(self, config: BM25Config, model=None, n_docs: int = 0) -> None:
+    def __init__(self, config: BM25Config, n_docs: int = 0) -> None:
         self.config = config
         self.tokenizer = BM25Tokenizer(stem=config.stem, stopwords=config.stopwords)
-        self._model = model
         self.n_docs = n_docs
+        self._matrix: ScoreMatrix | None = None
+        self._query_vocab: dict[str, int] | None = None  # bm25s's vocab file, read on the first query
         self._terms: np.ndarray | None = None
         self._offsets: np.ndarray | None = None
         self._vocab: dict[str, int] | None = None
@@ -319,8 +359,11 @@ class BM25Index:
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        if self._model is not None:
-            self._model.save(str(folder), show_progress=False)
+        if self._matrix is not None:
+            np.save(folder / _DATA, self._matrix.data)
+            np.save(folder / _INDICES, self._matrix.indices)
+            np.save(folder / _INDPTR, self._matrix.indptr)
+            _save_params(folder, self._matrix, self.config, self.vocab())
         terms, offsets = self.term_ids()
         np.save(folder / _TERMS, terms)
         np.save(folder / _OFFSETS, offsets)
@@ -330,18 +373,29 @@ class BM25Index:
 
     @classmethod
     def load(cls, folder: str | Path, config: BM25Config) -> BM25Index:
-        import bm25s
-
         folder = Path(folder)
         n_docs = int((folder / "n_docs.txt").read_text())
-        model = None
-        if n_docs and (folder / "params.index.json").exists():
+        index = cls(config, n_docs=n_docs)
+        index._folder = folder
+        if n_docs and (folder / _PARAMS).exists():
             # Memory-mapped: the score matrix is read from the page cache, not copied into the process.
             with NPY_LOCK:
-                model = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
-        index = cls(config, model=model, n_docs=n_docs)
-        index._folder = folder
+                data = np.load(folder / _DATA, mmap_mode="r")
+                indices = np.load(folder / _INDICES, mmap_mode="r")
+                indptr = np.load(folder / _INDPTR)
+                nonocc = np.load(folder / _NONOCC) if (folder / _NONOCC).exists() else None
+            index._matrix = ScoreMatrix(data, indices, indptr, n_docs, nonocc)
         return index
+
+    def _term_lookup(self) -> dict[str, int]:
+        """Term → column of the score matrix (the vocabulary bm25s's loader reads)."""
+        if self._query_vocab is None:
+            path = self._folder / _BM25S_VOCAB if self._folder is not None else None
+            if path is not None and path.exists():
+                self._query_vocab = json.loads(path.read_text(encoding="utf-8"))
+            else:
+                self._query_vocab = self.vocab()
+        return self._query_vocab
 
     def vocab(self) -> dict[str, int]:
         """Term → id of the saved term ids (loaded on first use)."""
@@ -349,12 +403,11 @@ class BM25Index:
             path = self._folder / _VOCAB if self._folder is not None else None
             if path is not None and path.exists():
                 self._vocab = json.loads(path.read_text(encoding="utf-8"))
-            elif self._model is not None:
-                self._vocab = dict(self._model.vocab_dict)
+            elif self._folder is not None and (self._folder / _BM25S_VOCAB).exists():
+                self._vocab = self._term_lookup()
             else:
                 self._vocab = {}
         return self._vocab
-
     def term_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """(flat term ids, row offsets) the index was built from; memory-mapped when loaded.
 
@@ -373,12 +426,13 @@ class BM25Index:
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every row for `query` (zeros when no query term is in the index)."""
-        if self._model is None:
+        if self._matrix is None:
             return np.zeros(self.n_docs, dtype=np.float32)
-        ids = self._model.get_tokens_ids(self.tokenizer(query))
+        lookup = self._term_lookup()
+        ids = [lookup[t] for t in self.tokenizer(query) if t in lookup]
         if not ids:
             return np.zeros(self.n_docs, dtype=np.float32)
-        return self._model.get_scores(ids)
+        return self._matrix.scores(ids)
 
     def top(self, query: str, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
         """(row, score) of the `n` best rows with a positive score, best first (ties: lower row first).

@@ -1,27 +1,16 @@
-"""Building an index folder, atomically, and the files it is made of.
+"""Building an index folder, atomically: read, chunk, embed, write.
 
-Layout of an index folder:
-  manifest.json   format, models, configs, counts, versions, file names (written last)
-  chunks.jsonl    the chunk table, one Chunk per line in row order (grep, read, budgets use it);
-                  an opened index reads its rows on demand (corpus_tools.table), never all at once
-  bm25/           the bm25s index (loaded memory-mapped) and the term ids it was built from; row i
-                  is line i of the chunk table. A build spills the term ids to disk as it streams
-                  and fills the score matrix in mapped files, so its memory does not grow with them
-  chroma/         the embedded Chroma store (absent when vectors live on a Chroma server)
-  skipped.jsonl   what the loader refused, and why
+The folder's layout, its manifest and generations are `corpus_tools.index_format`'s.
 
 A build writes everything into a sibling staging folder `<path>.building-<pid>` and renames it
 into place at the end (the previous index is moved to `<path>.old-<pid>` first, then removed), so
 a build killed at any point leaves the previous index intact. The next build removes stale
 staging folders (restoring a moved-aside index if the kill fell between the two renames); since
 every embedding batch was committed to the content-addressed cache, it re-embeds nothing done.
-`Corpus.add`/`delete` write new generations of the chunk table and BM25 index (`chunks.<g>.jsonl`,
-`bm25.<g>/`) and then replace the manifest that names them, so readers see old or new, never half.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 import shutil
@@ -38,6 +27,19 @@ from corpus_tools.bm25 import BM25Builder
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
+from corpus_tools.index_format import (
+    FORMAT,
+    FORMAT_VERSION,
+    MANIFEST,
+    SKIPPED,
+    STAGING_MARK,
+    ChunkTableWriter,
+    fsync_dir,
+    now,
+    set_counts,
+    write_json_atomic,
+    write_skipped,
+)
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
 from corpus_tools.rerank import reranker_record
@@ -55,109 +57,12 @@ from corpus_tools.types import (
     Tokenizer,
 )
 
-FORMAT = "context1-index"
-FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
-SKIPPED = "skipped.jsonl"
-STAGING_MARK = "staging.json"  # inside a staging folder: its server collection, for cleanup
 # Chunks embedded per group = batch_size * EMBED_GROUP (1,024 by default): large enough that
 # sorting a group by length leaves little padding, small enough that memory stays flat.
 EMBED_GROUP = 16
 
 
-# ---------------------------------------------------------------- files
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON to a temporary sibling, fsync, then os.replace: readers never see half a file."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, ensure_ascii=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def _chunk_row(c: Chunk, vid: str | None = None) -> str:
-    row = {
-        "chunk_id": c.chunk_id,
-        "vector_id": vid or vector_id(c),
-        "doc_id": c.doc_id,
-        "position": c.position,
-        "n_tokens": c.n_tokens,
-        "text": c.text,
-        "metadata": dict(c.metadata),
-    }
-    return json.dumps(row, ensure_ascii=False) + "\n"
-
-
-class ChunkTableWriter:
-    """Appends chunk rows to a temporary sibling; `close` fsyncs and renames it into place."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-        self._file = open(self.tmp, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-        self.bytes_written = 0
-
-    def write(self, chunks: Iterable[Chunk], vector_ids: Iterable[str] | None = None) -> None:
-        ids = iter(vector_ids) if vector_ids is not None else None
-        for c in chunks:
-            line = _chunk_row(c, next(ids) if ids is not None else None)
-            self._file.write(line)
-            self.bytes_written += len(line.encode("utf-8"))
-
-    def close(self) -> None:
-        if self._file.closed:
-            return
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        os.replace(self.tmp, self.path)
-
-
-def write_chunk_table(path: Path, chunks: Sequence[Chunk], vector_ids: Sequence[str] | None = None) -> int:
-    """Write the whole table atomically; returns the bytes written."""
-    writer = ChunkTableWriter(path)
-    writer.write(chunks, vector_ids)
-    writer.close()
-    return writer.bytes_written
-
-
-def read_chunk_table(path: Path) -> list[Chunk]:
-    return read_chunk_rows(path)[0]
-
-
-def read_chunk_rows(path: Path) -> tuple[list[Chunk], list[str]]:
-    """(chunks, their vector ids); tables written before vector ids existed use the chunk id."""
-    chunks, vector_ids = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            row = json.loads(line)
-            chunks.append(
-                Chunk(row["chunk_id"], row["doc_id"], row["text"], row["position"], row["n_tokens"], row["metadata"])
-            )
-            vector_ids.append(row.get("vector_id") or row["chunk_id"])
-    return chunks, vector_ids
-
-
-def write_skipped(path: Path, skipped: Sequence[SkippedFile]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        for s in skipped:
-            f.write(json.dumps({"path": s.path, "reason": s.reason}, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
-
-
-def read_skipped(path: Path) -> list[SkippedFile]:
-    if not path.exists():
-        return []
-    with open(path, encoding="utf-8") as f:
-        return [SkippedFile(**json.loads(line)) for line in f if line.strip()]
-
-
-def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+# ---------------------------------------------------------------- manifest fields
 
 
 def versions() -> dict[str, str]:
@@ -264,17 +169,6 @@ def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, serv
     }
 
 
-def set_counts(manifest: dict[str, Any], chunks: Sequence[Chunk], n_skipped: int) -> None:
-    n_docs = len({c.doc_id for c in chunks})
-    _set_count_values(manifest, n_docs, len(chunks), n_skipped, int(sum(c.n_tokens for c in chunks)))
-
-
-def _set_count_values(manifest: dict[str, Any], n_docs: int, n_chunks: int, n_skipped: int, n_tokens: int) -> None:
-    manifest["doc_count"] = n_docs
-    manifest["chunk_count"] = n_chunks
-    manifest["counts"] = {"documents": n_docs, "chunks": n_chunks, "skipped": n_skipped, "tokens": int(n_tokens)}
-
-
 # ---------------------------------------------------------------- staging
 
 
@@ -377,7 +271,7 @@ def build_index(
         write_skipped(staging / SKIPPED, skipped)
         sink.bm25.write(staging / "bm25")
         manifest = new_manifest(config, embedder, collection, server=client is not None)
-        _set_count_values(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
+        set_counts(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
         write_json_atomic(staging / MANIFEST, manifest)
         store.close()  # release the embedded store's files before the folder moves
@@ -420,9 +314,8 @@ class _IndexSink:
         self.embedder = embedder
         self.config = config
         self.table = ChunkTableWriter(folder / "chunks.jsonl")
-        # BM25 term ids go to a file as they come (bm25l/bm25+ need bm25s's own in-memory path).
-        on_disk = config.bm25.method not in ("bm25l", "bm25+")
-        self.bm25 = BM25Builder(config.bm25, spill=folder / ".bm25-terms.spill" if on_disk else None)
+        # BM25 term ids go to a file as they come; the score matrix is filled in mapped files.
+        self.bm25 = BM25Builder(config.bm25, spill=folder / ".bm25-terms.spill")
         self.pending: list[Chunk] = []
         self.n_docs = self.n_chunks = self.n_tokens = 0
         self.embed_seconds = 0.0
@@ -531,6 +424,8 @@ def _swap_into_place(staging: Path, path: Path) -> None:
         aside = path.with_name(f"{path.name}.old-{os.getpid()}")
         os.replace(path, aside)
         os.replace(staging, path)
+        fsync_dir(path.parent)
         shutil.rmtree(aside, ignore_errors=True)
     else:
         os.replace(staging, path)
+        fsync_dir(path.parent)

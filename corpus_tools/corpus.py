@@ -32,6 +32,15 @@ from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
+from corpus_tools.index_format import (
+    REBUILD_HINT,
+    SKIPPED,
+    WRITE_LOCK,
+    commit_generation,
+    read_generation,
+    read_manifest,
+    read_skipped,
+)
 from corpus_tools.rerank import (
     BiEncoderReranker,
     NoReranker,
@@ -58,10 +67,8 @@ from corpus_tools.types import (
     Tokenizer,
     UnknownDocumentError,
 )
-from corpus_tools.update import SyncReport, commit_generation, read_generation, sync_folder
+from corpus_tools.update import SyncReport, sync_folder
 
-_REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
-WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 logger = logging.getLogger("corpus_tools")
 
 
@@ -214,7 +221,7 @@ class Corpus:
         A reranker other than the one the index was built with is allowed; `reranker_note` records it.
         """
         path = Path(path).expanduser().absolute()
-        manifest = _read_manifest(path)
+        manifest = read_manifest(path)
         config = CorpusConfig.from_dict(manifest["config"])
         if search is not None:
             config = dataclasses.replace(config, search=search)
@@ -230,11 +237,11 @@ class Corpus:
             if bm25.n_docs != len(chunks):
                 raise IndexFormatError(
                     f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table "
-                    f"{len(chunks)}. {_REBUILD_HINT}"
+                    f"{len(chunks)}. {REBUILD_HINT}"
                 )
         except (OSError, ValueError, KeyError) as exc:
             store.close()
-            raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {_REBUILD_HINT}") from exc
+            raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {REBUILD_HINT}") from exc
         except BaseException:
             store.close()
             raise
@@ -243,13 +250,13 @@ class Corpus:
             if embedder.dim != manifest.get("embedding_dim", embedder.dim):
                 raise IndexFormatError(
                     f"Index {str(path)!r} holds {manifest['embedding_dim']}-d vectors but its model "
-                    f"{config.embedding_model!r} makes {embedder.dim}-d ones. {_REBUILD_HINT}"
+                    f"{config.embedding_model!r} makes {embedder.dim}-d ones. {REBUILD_HINT}"
                 )
             tokenizer = tokenizer_future.result()
         except BaseException:
             store.close()
             raise
-        skipped = _build.read_skipped(path / _build.SKIPPED)
+        skipped = read_skipped(path / SKIPPED)
         corpus = cls(
             path,
             manifest,
@@ -613,13 +620,13 @@ class Corpus:
 
     def _reload_if_changed(self) -> None:
         """Adopt a generation another process committed since this one was loaded."""
-        on_disk = _read_manifest(self.path)
+        on_disk = read_manifest(self.path)
         if on_disk.get("generation") == self._manifest.get("generation"):
             return
         manifest, chunks, bm25 = read_generation(self.path, on_disk, self.config)
         self._manifest = manifest
         self._state = _State(chunks, bm25)
-        self.skipped = _build.read_skipped(self.path / _build.SKIPPED)
+        self.skipped = read_skipped(self.path / SKIPPED)
 
     def _commit(
         self,
@@ -629,11 +636,22 @@ class Corpus:
         stale_vids: Sequence[str],
         skipped: Sequence[SkippedFile],
     ) -> None:
-        """Write and switch to the next generation (see `update.commit_generation`)."""
-        manifest, state, all_skipped, written = commit_generation(
-            self.path, self._manifest, self._state, self.config, keep, new_chunks, new_vids, self.skipped, skipped
+        """Write and switch to the next generation (see `index_format.commit_generation`)."""
+        state = self._state
+        done = commit_generation(
+            self.path,
+            self._manifest,
+            state.chunks,
+            state.bm25,
+            self.config,
+            keep,
+            new_chunks,
+            new_vids,
+            self.skipped,
+            skipped,
         )
-        self._manifest, self._state, self.skipped, self.last_commit_bytes = manifest, state, all_skipped, written
+        self._manifest, self._state = done.manifest, _State(done.table, done.bm25)
+        self.skipped, self.last_commit_bytes = done.skipped, done.bytes_written
         if stale_vids:
             self._store.delete(stale_vids)
 
@@ -708,39 +726,6 @@ def _unknown(kind: str, key: str, known: Iterable[str]) -> str:
     return f"Unknown {kind} {key!r}.{hint}"
 
 
-def _read_manifest(path: Path) -> dict[str, Any]:
-    if not path.is_dir():
-        raise IndexFormatError(f"No index at {str(path)!r}: the folder does not exist. {_REBUILD_HINT}")
-    manifest_path = path / _build.MANIFEST
-    if not manifest_path.exists():
-        # Corpus.build refuses to replace a folder that holds other files: don't suggest it there.
-        hint = _REBUILD_HINT if not any(path.iterdir()) else "Build the index into a new or empty folder."
-        raise IndexFormatError(f"{str(path)!r} is not a context1 index: it has no {_build.MANIFEST}. {hint}")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise IndexFormatError(f"The manifest of {str(path)!r} is not valid JSON ({exc}). {_REBUILD_HINT}") from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != _build.FORMAT:
-        raise IndexFormatError(
-            f"{str(manifest_path)!r} is not a context1 manifest (format != {_build.FORMAT!r}). {_REBUILD_HINT}"
-        )
-    version = manifest.get("format_version")
-    if version != _build.FORMAT_VERSION:
-        raise IndexFormatError(
-            f"Index {str(path)!r} has format version {version!r}; this context1 reads version "
-            f"{_build.FORMAT_VERSION}. {_REBUILD_HINT}"
-        )
-    required = ("config", "collection", "vector_store", "files", "embedding_dim")
-    missing = [key for key in required if key not in manifest]
-    if missing:
-        raise IndexFormatError(f"The manifest of {str(path)!r} lacks {missing}. {_REBUILD_HINT}")
-    for key in ("chunks", "bm25"):
-        name = manifest["files"].get(key) if isinstance(manifest["files"], dict) else None
-        if not name or not (path / name).exists():
-            raise IndexFormatError(f"Index {str(path)!r} is missing its {key} file {name!r}. {_REBUILD_HINT}")
-    return manifest
-
-
 def _open_store(path: Path, manifest: dict[str, Any], client: Any) -> ChromaStore:
     name = manifest["collection"]
     if client is None:
@@ -751,7 +736,7 @@ def _open_store(path: Path, manifest: dict[str, Any], client: Any) -> ChromaStor
             )
         if not (path / CHROMA_DIR).is_dir():
             raise IndexFormatError(
-                f"Index {str(path)!r} is missing its vector store folder {CHROMA_DIR!r}. {_REBUILD_HINT}"
+                f"Index {str(path)!r} is missing its vector store folder {CHROMA_DIR!r}. {REBUILD_HINT}"
             )
         client, owns = embedded_client(path / CHROMA_DIR), True
     else:
@@ -762,5 +747,5 @@ def _open_store(path: Path, manifest: dict[str, Any], client: Any) -> ChromaStor
         if owns:
             client.close()
         raise IndexFormatError(
-            f"Collection {name!r} of index {str(path)!r} was not found in the vector store ({exc}). {_REBUILD_HINT}"
+            f"Collection {name!r} of index {str(path)!r} was not found in the vector store ({exc}). {REBUILD_HINT}"
         ) from exc

@@ -48,6 +48,45 @@ def load_tokenizer(path: Path):
     return tokenizer
 
 
+def map_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """The float32 tensors of a safetensors file as read-only memory maps (other dtypes are skipped).
+
+    Lets a cold search read only the pages it touches of the 47 MB word-embedding table (a dozen
+    rows), where safetensors.numpy.load_file read all 90 MB and astype copied it once more.
+    The layout: an 8-byte little-endian header length, a JSON header naming each tensor's dtype,
+    shape and byte range, then the data. A tensor whose bytes are not 4-byte aligned is copied
+    (numpy's matmul falls back from BLAS to a loop ~100x slower on unaligned arrays).
+    """
+    with open(path, "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(n))
+    header.pop("__metadata__", None)
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
+    out = {}
+    for name, meta in header.items():
+        if meta["dtype"] != "F32":  # e.g. BERT's int64 position_ids buffer: not a weight
+            continue
+        start, stop = (8 + n + o for o in meta["data_offsets"])
+        tensor = raw[start:stop].view(np.float32).reshape(meta["shape"])
+        out[name] = tensor if tensor.flags.aligned else np.array(tensor)
+    return out
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function in numpy, within 1.2e-7 of the exact one (float32's resolution).
+
+    Replaces scipy.special.erf, whose import (0.2-0.6 s here) a cold search paid for one function.
+    The Chebyshev fit erfc(z) = t·exp(-z² + P(t)), t = 1/(1 + z/2) of Numerical Recipes (erfcc,
+    relative error < 1.2e-7 everywhere), odd-extended to negative x.
+    """
+    z = np.abs(x.astype(np.float64))  # float64 inside: in float32 the polynomial loses ~3 ulps
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))  # fmt: skip
+    erfc = t * np.exp(-z * z + poly)
+    return np.where(x >= 0, 1.0 - erfc, erfc - 1.0).astype(x.dtype, copy=False)
+
+
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(-1, keepdims=True)
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
@@ -58,19 +97,30 @@ class NumpyBertEncoder:
     """Mean-pooled, unit-norm sentence vectors from a BERT folder, one sequence at a time. Thread-safe."""
 
     def __init__(self, path: Path, max_seq_length: int) -> None:
-        from safetensors.numpy import load_file
-        from scipy.special import erf
-
         config = json.loads((path / "config.json").read_text())
         self.dim = int(config["hidden_size"])
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
         self.max_seq_length = max_seq_length
-        weights = load_file(str(path / "model.safetensors"))
+        weights = map_safetensors(path / "model.safetensors")
         # Some checkpoints prefix every name with "bert."; the encoder needs no pooler.
-        self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in weights.items()}
-        self._erf = erf
+        # The word-embedding table (half the file) stays mapped: a query gathers a dozen rows of
+        # it. Matrices are copied into memory: BLAS on the mapped pages ran 2-10x slower here.
+        self.w = {
+            k.removeprefix("bert."): np.asarray(v) if k.endswith("word_embeddings.weight") else np.array(v)
+            for k, v in weights.items()
+        }
+        if "embeddings.word_embeddings.weight" not in self.w:  # weights stored as float16/bfloat16
+            from safetensors.numpy import load_file
+
+            loaded = load_file(str(path / "model.safetensors"))
+            self.w = {k.removeprefix("bert."): np.array(v, dtype=np.float32) for k, v in loaded.items()}
+        # One BLAS thread for a query's tiny matmuls: OpenBLAS's thread pool took 1.5 s a query on
+        # a loaded 2-core machine against 0.07 s on one thread (benchmarks/cold_start.py).
+        from threadpoolctl import ThreadpoolController
+
+        self._blas = ThreadpoolController()
         self._tokenizer = load_tokenizer(path)
         self._tokenizer.enable_truncation(max_length=max_seq_length)
         self._lock = threading.Lock()  # tokenizers' Tokenizer is not safe across threads
@@ -80,7 +130,7 @@ class NumpyBertEncoder:
         # One forward pass at a time, as the torch embedder does: a query takes milliseconds, and
         # many server threads calling into the BLAS library at once is not a path worth trusting
         # (a 64-client CI run saw wrong search results under load with the forward unlocked).
-        with self._lock:
+        with self._lock, self._blas.limit(limits=1, user_api="blas"):
             for i, text in enumerate(texts):
                 enc = self._tokenizer.encode(text)
                 out[i] = self._forward(np.asarray(enc.ids, dtype=np.int64), np.asarray(enc.type_ids, dtype=np.int64))
@@ -117,7 +167,7 @@ class NumpyBertEncoder:
                 self.eps,
             )
             hidden = self._linear(x, f"{p}.intermediate.dense")
-            hidden = 0.5 * hidden * (1.0 + self._erf(hidden / np.sqrt(2.0)))  # exact GELU, as BERT's "gelu"
+            hidden = 0.5 * hidden * (1.0 + erf(hidden / np.sqrt(2.0)))  # exact GELU, as BERT's "gelu"
             x = _layer_norm(
                 self._linear(hidden, f"{p}.output.dense") + x,
                 w[f"{p}.output.LayerNorm.weight"],

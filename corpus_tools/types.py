@@ -30,6 +30,36 @@ class Document:
 
 
 @dataclass(frozen=True)
+class Task:
+    """A query with its gold evidence: what a retriever is judged on (benchmarks and generated tasks alike).
+
+    It lives here, at the bottom of the house, because both datagen (which writes tasks) and eval
+    (which scores them) need it, and neither may import the other; its gold is this package's
+    nouns (doc ids, chunk ids). Task files are `corpus_tools.tasks`'s.
+
+    task_id: unique within its source. query: the question given to the retriever or agent.
+    answers: the answer and its aliases (empty for retrieval-only sets such as SciFact).
+    gold_doc_ids: documents that support the answer, as doc ids of the benchmark's corpus.
+    gold_chunk_ids: chunk-level gold when known (generated tasks); else empty.
+    facts: one tuple per fact, holding every doc/chunk id that carries that fact; a fact is
+        found when any of them is returned (SPEC §3 fact granularity). Empty when unknown.
+    hops: reasoning hops (MuSiQue 2-4, HotpotQA 2); None when unknown.
+    source: dataset name, e.g. "hotpotqa". question_type: e.g. "bridge", "comparison".
+    """
+
+    task_id: str
+    query: str
+    answers: tuple[str, ...] = ()
+    gold_doc_ids: tuple[str, ...] = ()
+    gold_chunk_ids: tuple[str, ...] = ()
+    facts: tuple[tuple[str, ...], ...] = ()
+    hops: int | None = None
+    source: str = ""
+    question_type: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Chunk:
     """One retrievable unit of a document.
 

@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.tasks import save_tasks, task_to_dict
+from corpus_tools.types import Task
 from datagen.split import Split, split_tasks
-from eval.loaders.tasks import save_tasks, task_to_dict
-from eval.types import Task
 
 TASKS = "tasks.jsonl"
 RUNS = "runs.jsonl"

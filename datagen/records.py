@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.tasks import task_from_dict, task_to_dict
+from corpus_tools.types import Task
 from datagen.types import Candidate
-from eval.loaders.tasks import task_from_dict, task_to_dict
-from eval.types import Task
 
 
 def task_id(candidate: Candidate) -> str:

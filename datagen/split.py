@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from eval.types import Task
+from corpus_tools.types import Task
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,22 @@ def all_recall_at_k(ranked: Sequence[str], gold: Iterable[GoldUnit], k: int) -> 
     return None if r is None else float(r == 1.0)
 
 
+def mrr_at_k(ranked: Sequence[str], gold: Iterable[GoldUnit], k: int) -> float | None:
+    """Reciprocal rank of the first returned item that covers a gold unit, within the top k (0 if none).
+
+    None when there is no gold. Averaged over queries it is MRR@k (trec_eval's recip_rank with k
+    the run's length; tests/eval/test_metrics_parity.py checks it against pytrec_eval).
+    """
+    _check_k(k)
+    units = _units(gold)
+    if not units:
+        return None
+    for rank, r in enumerate(_distinct(ranked)[:k], start=1):
+        if _is_positive(r, units):
+            return 1.0 / rank
+    return 0.0
+
+
 def dcg(gains: Sequence[float]) -> float:
     """Discounted cumulative gain of gains in rank order: sum gain_i / log2(i + 1), i from 1."""
     return sum(g / math.log2(i + 2) for i, g in enumerate(gains))

@@ -1,7 +1,8 @@
-"""Contracts of eval: the `Task` every loader produces and every runner consumes.
+"""Contracts of eval: benchmarks, run records and metric granularity.
 
-A task file on disk (JSONL, one `Task` per line as `dataclasses.asdict` writes it) is the
-interchange format with `datagen`, which writes the same field names.
+`Task` (a query with its gold evidence), which every loader produces and every runner consumes, is
+`corpus_tools.types.Task`: datagen writes tasks too, and may not import eval (DESIGN's arrows run
+downward only). It is re-exported here so `from eval.types import Task` keeps working.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from corpus_tools.types import Document
+from corpus_tools.types import Document, Task
+
+__all__ = ["Benchmark", "Granularity", "RunRecord", "Task"]
 
 
 class Granularity(str, Enum):
@@ -20,32 +23,6 @@ class Granularity(str, Enum):
     DOCUMENT = "document"
     CHUNK = "chunk"
     FACT = "fact"
-
-
-@dataclass(frozen=True)
-class Task:
-    """A query with its gold evidence.
-
-    task_id: unique within its source. query: the question given to the retriever or agent.
-    answers: the answer and its aliases (empty for retrieval-only sets such as SciFact).
-    gold_doc_ids: documents that support the answer, as doc ids of the benchmark's corpus.
-    gold_chunk_ids: chunk-level gold when known (generated tasks); else empty.
-    facts: one tuple per fact, holding every doc/chunk id that carries that fact; a fact is
-        found when any of them is returned (SPEC §3 fact granularity). Empty when unknown.
-    hops: reasoning hops (MuSiQue 2-4, HotpotQA 2); None when unknown.
-    source: dataset name, e.g. "hotpotqa". question_type: e.g. "bridge", "comparison".
-    """
-
-    task_id: str
-    query: str
-    answers: tuple[str, ...] = ()
-    gold_doc_ids: tuple[str, ...] = ()
-    gold_chunk_ids: tuple[str, ...] = ()
-    facts: tuple[tuple[str, ...], ...] = ()
-    hops: int | None = None
-    source: str = ""
-    question_type: str | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

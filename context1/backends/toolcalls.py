@@ -20,7 +20,6 @@ OpenAI-compatible backend (calls found in `content`).
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -34,15 +33,10 @@ TOOL_CALL_CLOSE = "</tool_call>"
 # A block runs to its closing tag, or to the next opening tag, or to the end of the text
 # (generation cut off before the model closed it).
 _BLOCK_RE = re.compile(r"<tool_call>(.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.S)
-# String literals in either quote style; used to leave strings untouched while repairing the rest.
-_STRING_RE = r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'"
-_TRAILING_COMMA_RE = re.compile(rf"({_STRING_RE})|,\s*(?=[}}\]])", re.S)
-_JSON_WORDS_RE = re.compile(rf"({_STRING_RE})|\b(true|false|null)\b", re.S)
 _NAME_RE = re.compile(r"""["']name["']\s*:\s*["']([^"']+)["']""")
 # The arguments' text in a call that does not parse: after the key, up to the call's closing brace.
 _ARGS_RE = re.compile(r"""["'](?:arguments|parameters)["']\s*:\s*(.*?)\s*\}?\s*$""", re.S)
 _FENCE_RE = re.compile(r"^```(?:json)?\s*|\s*```$")
-_PY_WORDS = {"true": "True", "false": "False", "null": "None"}
 
 TOOLS_PROMPT_HEADER = "# Tools\n\nYou may call one or more functions to assist with the user query."
 TOOLS_PROMPT_FOOTER = (
@@ -258,54 +252,39 @@ def parse_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
 
 
 def loads_lenient(text: str) -> tuple[Any, str | None]:
-    """json.loads with the repairs small models need; returns (value, None) or (None, error).
+    """json.loads, then json-repair for what small models get wrong; (value, None) or (None, error).
 
-    Tried in order: strict JSON; trailing commas removed; unclosed brackets closed; a Python
-    literal (single quotes, True/False/None) with JSON's true/false/null mapped outside strings.
-    The error is the strict parser's message, which is the most useful one to show the model.
+    Strict JSON first (most calls are well formed, and it is the fast path). Otherwise json-repair
+    (the project's one lenient parser, as in datagen) fixes trailing commas, unclosed brackets,
+    single quotes and Python's True/False/None. A repair that had to guess where a string starts
+    or ends (unquoted words, an unterminated string) is refused: a wrong guess would run a tool
+    with arguments the model did not write, where an error lets it retry. The error is the strict
+    parser's message, the most useful one to show the model.
     """
     try:
         return json.loads(text), None
     except (json.JSONDecodeError, TypeError) as exc:
         first_error = f"invalid JSON: {exc}"
-    candidate = _TRAILING_COMMA_RE.sub(lambda m: m.group(1) or "", text)
-    candidate = _close_brackets(candidate)
+    from json_repair import repair_json
+
     try:
-        return json.loads(candidate), None
-    except json.JSONDecodeError:
-        pass
-    try:
-        python_text = _JSON_WORDS_RE.sub(lambda m: m.group(1) or _PY_WORDS[m.group(2)], candidate)
-        value = ast.literal_eval(python_text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        value, log = repair_json(text, return_objects=True, logging=True)
+    except Exception:  # json-repair's own failure is one more unreadable call  # noqa: BLE001
         return None, first_error
-    if not _is_json_like(value):
+    guessed = any(any(g in str(entry.get("text", "")) for g in _REPAIR_GUESSES) for entry in log)
+    if guessed or value == "" or not _is_json_like(value):
         return None, first_error
     return value, None
 
 
-def _close_brackets(text: str) -> str:
-    """Append the closers of brackets left open outside strings (generation cut off mid-call)."""
-    stack: list[str] = []
-    quote: str | None = None
-    escaped = False
-    for ch in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "{[":
-            stack.append("}" if ch == "{" else "]")
-        elif ch in "}]" and stack and stack[-1] == ch:
-            stack.pop()
-    if quote or not stack:  # inside an unterminated string: don't guess where it ended
-        return text
-    return text + "".join(reversed(stack))
+# json-repair log lines of repairs that invent string boundaries; a call that needs one is refused.
+_REPAIR_GUESSES = (
+    "literal instead of a quote",
+    "missed the closing quote",
+    "comment instead of valid string",
+    "Parsed object is empty",
+    "missing the left delimiter",
+)
 
 
 def _is_json_like(value: Any) -> bool:

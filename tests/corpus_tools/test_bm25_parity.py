@@ -1,4 +1,7 @@
-"""Our BM25 leg against an independent implementation (rank-bm25's BM25Okapi).
+"""Our BM25 leg against independent implementations: rank-bm25's BM25Okapi and bm25s's public API.
+
+corpus_tools owns its BM25 (scoring formulas, matrix, query scoring); bm25s is the reference here,
+through `bm25s.BM25.index` / `get_scores` / `load` only, and the index folders stay in its layout.
 
 Parity setting: no stemming, no stopwords, the same tokenizer on both sides, bm25s method
 "robertson" with k1=1.5, b=0.75 (rank-bm25's defaults). Robertson's idf log((N-n+0.5)/(n+0.5)) is
@@ -95,3 +98,76 @@ def test_vectorised_build_equals_bm25s_own_index(mini_docs, method):
         ids = theirs.get_tokens_ids(tokenizer(query))
         expected = theirs.get_scores(ids) if ids else np.zeros(len(texts))
         assert np.allclose(ours.scores(query), expected, atol=1e-5), query
+
+
+@pytest.mark.parametrize("method", ["lucene", "robertson", "atire", "bm25l", "bm25+"])
+def test_bm25s_loads_our_folders_and_scores_them_as_we_do(mini_docs, method, tmp_path):
+    """The index folder is bm25s's layout: `bm25s.BM25.load` reads both ways of writing it, with our scores."""
+    import bm25s
+
+    from corpus_tools.bm25 import BM25Builder
+
+    config = BM25Config(method=method)
+    texts = [f"{d.title}\n{d.text}" for d in mini_docs]
+    in_memory, spilled = BM25Builder(config), BM25Builder(config, spill=tmp_path / "spill")
+    for text in texts:
+        in_memory.add(text)
+        spilled.add(text)
+    in_memory.build().save(tmp_path / "a")
+    spilled.write(tmp_path / "b")
+    tokenizer = BM25Tokenizer(stem=config.stem, stopwords=config.stopwords)
+    for folder in ("a", "b"):
+        ours = BM25Index.load(tmp_path / folder, config)
+        theirs = bm25s.BM25.load(str(tmp_path / folder), mmap=True)
+        for query in QUERIES:
+            ids = theirs.get_tokens_ids(tokenizer(query))
+            expected = theirs.get_scores(ids) if ids else np.zeros(len(texts))
+            assert np.allclose(ours.scores(query), expected, atol=1e-5), (folder, query)
+
+
+def test_our_stopwords_are_bm25s_english_list():
+    from bm25s.stopwords import STOPWORDS_EN
+
+    from corpus_tools.bm25_scoring import STOPWORDS_EN as ours
+
+    assert ours == tuple(STOPWORDS_EN)
+
+
+def test_deleted_terms_score_zero_for_every_method():
+    """A vocabulary term no row holds any more (after a delete) has idf 0, never a division by zero."""
+    from corpus_tools.bm25 import BM25Builder
+
+    for method in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
+        config = BM25Config(method=method)
+        builder = BM25Builder(config)
+        for text in ("walrus tusks", "harbour cranes", "quiet tides", "old bells"):
+            builder.add(text)
+        index = builder.build()
+        kept = BM25Builder.from_index(index, np.array([1, 2, 3])).build()  # "walrus" is gone
+        assert np.isfinite(kept.scores("walrus")).all() and not kept.scores("walrus").any(), method
+        assert kept.top("cranes", 2)[0][0] == 0, method  # (bm25l/bm25+ score every row a little)
+
+
+@pytest.mark.parametrize("version", ["0.2.9", "0.4.0", "1.0"])
+def test_a_bm25s_release_outside_the_tested_range_is_refused(version):
+    from corpus_tools.bm25 import check_bm25s_version
+
+    with pytest.raises(ImportError, match=r"pip install 'bm25s>=0\.2\.10,<0\.4\.0'"):
+        check_bm25s_version(version)
+    for fine in ("0.2.10", "0.3.16", "0.3.99rc1", None):
+        check_bm25s_version(fine)
+
+
+def test_the_version_check_runs_at_import():
+    """A process with an untested bm25s fails at `import corpus_tools`, naming the fix, not with wrong scores."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib.metadata as m; real = m.version\n"
+        "m.version = lambda name: '0.9.0' if name == 'bm25s' else real(name)\n"
+        "import corpus_tools\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "bm25s 0.9.0 is installed" in done.stderr and "pip install" in done.stderr

@@ -21,8 +21,8 @@ def synthetic(n_docs: int, per_doc: int = 50, n_vocab: int = 30_000, seed: int =
     return terms, offsets, {f"t{i}": i for i in range(n_vocab)}
 
 
-def matrix(model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return model.scores["data"], model.scores["indices"], model.scores["indptr"]
+def matrix(built) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return built.data, built.indices, built.indptr
 
 
 @pytest.mark.parametrize("method", ["lucene", "robertson", "atire"])
@@ -30,9 +30,9 @@ def test_blocks_give_the_same_matrix_as_one_pass(method, monkeypatch):
     terms, offsets, vocab = synthetic(2_000, per_doc=30, n_vocab=500)
     config = BM25Config(method=method)
     monkeypatch.setattr(bm25_module, "_BLOCK_DOCS", 10**9)
-    whole = matrix(bm25_module._bm25s_model(terms, offsets, vocab, config))
+    whole = matrix(bm25_module._score_matrix(terms, offsets, len(vocab), config))
     monkeypatch.setattr(bm25_module, "_BLOCK_DOCS", 77)  # blocks that do not divide the corpus
-    blocked = matrix(bm25_module._bm25s_model(terms, offsets, vocab, config))
+    blocked = matrix(bm25_module._score_matrix(terms, offsets, len(vocab), config))
     for a, b in zip(whole, blocked, strict=True):
         assert np.array_equal(a, b)
 
@@ -43,12 +43,12 @@ def test_score_matrix_build_peak_is_a_small_multiple_of_the_matrix(monkeypatch):
     # token of the whole corpus at once (np.unique over every (doc, term) key): ~8.8x the matrix.
     monkeypatch.setattr(bm25_module, "_BLOCK_DOCS", 1024, raising=False)
     terms, offsets, vocab = synthetic(20_000)
-    bm25_module._bm25s_model(terms[:100], offsets[:3], vocab, BM25Config())  # imports outside the trace
+    bm25_module._score_matrix(terms[:100], offsets[:3], len(vocab), BM25Config())  # imports outside the trace
     tracemalloc.start()
     try:
-        model = bm25_module._bm25s_model(terms, offsets, vocab, BM25Config())
+        built = bm25_module._score_matrix(terms, offsets, len(vocab), BM25Config())
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    size = sum(a.nbytes for a in matrix(model))
+    size = sum(a.nbytes for a in matrix(built))
     assert peak < 5 * size, f"peak {peak / 2**20:.1f} MiB for a {size / 2**20:.1f} MiB matrix"

@@ -15,7 +15,7 @@ from corpus_tools import BM25Config, Chunk
 from corpus_tools import bm25 as bm25_module
 from corpus_tools import table as table_module
 from corpus_tools.bm25 import BM25Builder, BM25Index
-from corpus_tools.build import write_chunk_table
+from corpus_tools.index_format import write_chunk_table
 from corpus_tools.table import ChunkTable
 
 
@@ -121,5 +121,34 @@ def test_a_spilled_bm25_build_holds_neither_term_ids_nor_matrix(tmp_path, monkey
     # In memory the term ids and the matrix (~12 MB here) were all held at once.
     assert peak < 0.3 * on_disk, f"peak {peak / 2**20:.1f} MiB for {on_disk / 2**20:.1f} MiB on disk"
     index = BM25Index.load(tmp_path / "bm25", config)
-    assert isinstance(index._model.scores["data"], np.memmap)  # searched from the page cache
+    assert isinstance(index._matrix.data, np.memmap)  # searched from the page cache
     assert index.top("w3", 1)
+
+
+def test_row_heads_read_without_parsing_give_what_json_gives(tmp_path):
+    """The fast path (ids read off each row's head) against json.loads, on ids that need escapes, non-ASCII
+    ids, and rows of an older layout (no vector_id, other key order) mixed into one file."""
+    import json
+
+    chunks = [
+        Chunk("plain#0", "plain", "text one", 0, 3, {"a": 1}),
+        Chunk('quo"ted\\doc#1', 'quo"ted\\doc', 'a "quoted" text', 1, 4, {}),
+        Chunk("café/ünïcode 𝄞#0", "café/ünïcode 𝄞", "ünïcode text", 0, 2, {"t": "é"}),
+        Chunk("tab\tid#2", "tab\tid", "x", 2, 1, {}),
+    ]
+    path = tmp_path / "chunks.jsonl"
+    write_chunk_table(path, chunks, ["plain#0:v", "vec-other", "café/ünïcode 𝄞#0", "tab\tid#2:v"])
+    old_row = {"doc_id": "legacy", "chunk_id": "legacy#0", "text": "old layout", "position": 0, "n_tokens": 2,
+               "metadata": {}}  # fmt: skip
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(old_row) + "\n")
+    table = ChunkTable.open([path])
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(table) == len(rows) == 5
+    for i, row in enumerate(rows):
+        assert table.chunk_id(i) == row["chunk_id"]
+        assert table.vector_id(i) == (row.get("vector_id") or row["chunk_id"])
+        assert table.row_of(row["chunk_id"]) == i and table.doc_rows(row["doc_id"]) == [i]
+        assert table[i] == Chunk(row["chunk_id"], row["doc_id"], row["text"], row["position"], row["n_tokens"],
+                                 row["metadata"])  # fmt: skip
+    assert table.n_tokens_total() == sum(r["n_tokens"] for r in rows)

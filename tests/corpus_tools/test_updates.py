@@ -192,8 +192,7 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
     import json
     import threading
 
-    from corpus_tools.corpus import _read_manifest
-    from corpus_tools.update import read_generation
+    from corpus_tools.index_format import read_generation, read_manifest
 
     path = tmp_path / "idx"
     Corpus.build(mini_docs, path, config=config, progress=False).close()
@@ -204,7 +203,7 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
     def reader() -> None:
         while not stop.is_set():
             try:
-                manifest = _read_manifest(path)
+                manifest = read_manifest(path)
                 manifest, chunks, bm25 = read_generation(path, manifest, config)
                 assert bm25.n_docs == len(chunks) == len(chunks.vector_ids()) == manifest["chunk_count"]
                 reads[0] += 1
@@ -248,9 +247,9 @@ def _same_state(a: Corpus, b: Corpus, queries=("quokkas lighthouse", "wombats", 
 
 
 def test_add_and_delete_write_only_the_change_and_reopen_identically(tmp_path, config, mini_docs, monkeypatch):
-    from corpus_tools import update
+    from corpus_tools import index_format
 
-    monkeypatch.setattr(update, "COMPACT_FRACTION", 10.0)  # keep every commit a delta here
+    monkeypatch.setattr(index_format, "COMPACT_FRACTION", 10.0)  # keep every commit a delta here
     path = tmp_path / "idx"
     with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
         table = path / corpus.manifest["files"]["chunks"]
@@ -284,9 +283,9 @@ def test_add_and_delete_write_only_the_change_and_reopen_identically(tmp_path, c
 
 
 def test_deltas_compact_into_a_new_base_and_old_files_go(tmp_path, config, mini_docs, monkeypatch):
-    from corpus_tools import update
+    from corpus_tools import index_format
 
-    monkeypatch.setattr(update, "COMPACT_FRACTION", 0.2)
+    monkeypatch.setattr(index_format, "COMPACT_FRACTION", 0.2)
     path = tmp_path / "idx"
     with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
         base = corpus.manifest["files"]["chunks"]
@@ -309,33 +308,33 @@ def test_deltas_compact_into_a_new_base_and_old_files_go(tmp_path, config, mini_
 
 
 def _names(manifest: dict) -> set[str]:
-    from corpus_tools.update import _file_names
+    from corpus_tools.index_format import file_names
 
-    return _file_names(manifest["files"]) | _file_names(manifest.get("previous_files", {}))
+    return file_names(manifest["files"]) | file_names(manifest.get("previous_files", {}))
 
 
 def test_a_delta_commit_killed_before_the_manifest_leaves_the_old_state(tmp_path, config, mini_docs, monkeypatch):
-    from corpus_tools import build, update
+    from corpus_tools import index_format
 
-    monkeypatch.setattr(update, "COMPACT_FRACTION", 10.0)
+    monkeypatch.setattr(index_format, "COMPACT_FRACTION", 10.0)
     path = tmp_path / "idx"
     corpus = Corpus.build(mini_docs, path, config=config, progress=False)
     corpus.add([Document("new-a", "Quokkas smile on Rottnest Island.")])
-    real = build.write_json_atomic
+    real = index_format.write_json_atomic
 
     def killed(target, data):
-        if Path(target).name == build.MANIFEST:
+        if Path(target).name == index_format.MANIFEST:
             raise KeyboardInterrupt("killed before the commit point")
         real(target, data)
 
-    monkeypatch.setattr(build, "write_json_atomic", killed)
+    monkeypatch.setattr(index_format, "write_json_atomic", killed)
     try:
         with pytest.raises(KeyboardInterrupt):
             corpus.add([Document("new-b", "Wombats have cubic droppings.")])
         with pytest.raises(KeyboardInterrupt):
             corpus.delete(["new-a"])
     finally:
-        monkeypatch.setattr(build, "write_json_atomic", real)
+        monkeypatch.setattr(index_format, "write_json_atomic", real)
         corpus.close()
     with Corpus.open(path) as reopened:  # the files of the failed commits are not named: old state
         assert reopened.manifest["generation"] == 1
