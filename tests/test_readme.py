@@ -27,6 +27,7 @@ SKIP = {
     "context1 serve /tmp/mini-index": "a long-running server; tests/context1/test_server_* run it",
     "from context1 import Client, SearchAgent": "needs the server of the block above and a `my_backend`",
     "context1 datagen my_index tasks_out": "500 tasks and an agent eval take minutes; tests/datagen runs both",
+    "context1 datagen my-index tasks_out": "a policy trained on a real index takes minutes; tests/training runs it small",
     'GGUF="$(python -c': "starts a llama.cpp server; tests/context1/test_agent_llama.py runs it",
     "context1 train sft --index INDEX": "training scale; tests/training and notebook 04 run it small",
     "context1 train reranker my_index": "training; tests/training/test_reranker*.py run it small",
