@@ -100,13 +100,13 @@ class NaturalGenerator:
         doc = rng.choice(pool)
         if doc in self.named:
             fact = rng.choice(self.named[doc])
-            question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind))
+            question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
             return self._candidate("single", [doc], [fact], question, fact, clues=[])
         facts = [f for f in self.relations[doc].values() if not f.target or rng.random() < 0.5]
         if not facts:
             return DropReason.NO_ANSWER_SPAN
         fact = rng.choice(facts)
-        question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind))
+        question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind, fact.answer))
         return self._candidate("single", [doc], [fact], question, fact, clues=[])
 
     def _bridge(self, hops: int, rng: random.Random) -> Candidate | DropReason:
@@ -132,8 +132,9 @@ class NaturalGenerator:
                 sub = _fill(link.ask, s=self._name_or(described, link.doc_id), c=class_of(self.base, link.target, link.kind))
                 clues.append(sub)
                 described = _fill(link.describe, s=described, c=class_of(self.base, link.target, link.kind))
-            question = _fill(answer.ask, s=described, c=class_of(self.base, answer.target, answer.kind))
-            clues.append(_fill(answer.ask, s=self.base.names[last], c=class_of(self.base, answer.target, answer.kind)))
+            cls = class_of(self.base, answer.target, answer.kind, answer.answer)
+            question = _fill(answer.ask, s=described, c=cls)
+            clues.append(_fill(answer.ask, s=self.base.names[last], c=cls))
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
                 continue

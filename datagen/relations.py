@@ -499,8 +499,8 @@ def _fact(
         ):
             return None
         middle = sorted(middle + attr_words, key=lambda t: t.i)
-    adverbs = [t for t in middle if t.dep_ == "advmod" and t.head is verb]
-    middle = [t for t in middle if t not in adverbs]  # "first" goes before the verb: "was first lit"
+    adverbs = [t for t in middle if t.dep_ == "advmod" and t.head.i == verb.i]  # spaCy makes a new Token per access
+    middle = [t for t in middle if t.i not in {a.i for a in adverbs}]  # "first" goes before the verb: "was first lit"
     auxes: list[Any] = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i]
     if not auxes and verb.tag_ == "VBN" and verb.dep_ == "conj":
         # "was produced by A and filmed in B": the conjunct shares the first verb's auxiliaries
@@ -646,9 +646,17 @@ def _tidy(text: str) -> str:
     return re.sub(r"\s+([?,.])", r"\1", text)
 
 
-def class_of(base: FactBase, doc_id: str, kind: str) -> str:
-    """The class word for a document in a description ('the {c} where…')."""
-    return base.classes.get(doc_id) or FALLBACK_CLASS.get(kind, "one")
+_AWARD = re.compile(r"\b(Award|Awards|Prize|Medal|Trophy|Cup|Championship)\b")
+
+
+def class_of(base: FactBase, doc_id: str, kind: str, answer: str = "") -> str:
+    """The class word for a document in a description ('the {c} where…'); without a document, a word
+    for the answer's type ("award" for "the Academy Award for Best Actress", which NER calls an ORG)."""
+    if base.classes.get(doc_id):
+        return base.classes[doc_id]
+    if _AWARD.search(answer):
+        return "award"
+    return FALLBACK_CLASS.get(kind, "one")
 
 
 def unique_relations(facts: Iterable[Fact]) -> Mapping[str, Fact]:
