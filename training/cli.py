@@ -8,14 +8,12 @@ after saying where its last good checkpoint is.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-EXIT_USAGE = 2
+from training.cli_common import EXIT_USAGE, CommandError, _clean_errors, _open, _tasks  # noqa: F401 (used below)
 
 train_app = typer.Typer(
     help="Train the search agent (SFT on teacher trajectories, CISPO RL, evaluation) and a reranker.",
@@ -23,46 +21,11 @@ train_app = typer.Typer(
 )
 
 
-class CommandError(Exception):
-    """An expected failure: one line, exit status 2."""
-
-
-@contextmanager
-def _clean_errors() -> Iterator[None]:
-    from corpus_tools.types import CorpusError
-    from training.run_state import TrainingDiverged
-
-    try:
-        yield
-    except TrainingDiverged as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
-    except (CommandError, CorpusError, FileNotFoundError, ValueError, ImportError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-
 
 def _agent_config(budget: int, max_turns: int, max_documents: int) -> Any:
     from training.rl import agent_config_for_small_model
 
     return agent_config_for_small_model(token_budget=budget, max_turns=max_turns, max_documents=max_documents)
-
-
-def _open(index: Path) -> Any:
-    from corpus_tools import Corpus
-
-    if not (index / "manifest.json").is_file():
-        raise CommandError(f"no index at {str(index)!r}; build one with `context1 index SOURCE DIR`")
-    return Corpus.open(index)
-
-
-def _tasks(path: Path, limit: int | None) -> list[Any]:
-    from training.rollouts import load_task_file
-
-    tf = load_task_file(path)
-    for s in tf.skipped[:3]:
-        typer.echo(f"skipped: {s}", err=True)
-    return tf.tasks[:limit] if limit else tf.tasks
 
 
 Index = Annotated[Path, typer.Option(help="Index folder the tasks were generated over.")]
@@ -87,7 +50,7 @@ Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last
 
 Workers = Annotated[
     int, typer.Option(min=0, help="Run the rollouts on N Ray actors (pip install 'context1[ray]'; needs --index-url).")
-] = 0
+]
 RayAddress = Annotated[
     str | None, typer.Option(help="An existing Ray cluster (host:6379 or ray://host:10001); none starts a local Ray.")
 ]

@@ -10,7 +10,7 @@ import typer
 
 
 def policy_command(
-    index: Annotated[Path, typer.Argument(help="The index the tasks were generated over.")],
+    index: Annotated[Path, typer.Argument(metavar="INDEX", help="The index the tasks were generated over.")],
     tasks: Annotated[Path, typer.Option(help="Task file (JSONL of Task, e.g. from `context1 datagen`) over that index.")],
     out: Annotated[Path, typer.Option(help="Policy folder (weights, config, report; warm/ and rl/ inside).")],
     rl_steps: Annotated[int, typer.Option(help="CISPO steps after the warm start (0: warm start only).", min=0)] = 15,
@@ -25,11 +25,11 @@ def policy_command(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds.")
     ] = False,
-    threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1)] = None,
+    threads: Annotated[int | None, typer.Option(help="torch CPU threads.", min=1, show_default="torch's own")] = None,
     seed: Annotated[int, typer.Option(help="Seed of task sampling and rollouts.")] = 0,
 ) -> None:
     """Train the learned search policy (a scorer over candidate actions) from tasks over INDEX."""
-    from training.cli import CommandError, _clean_errors, _open, _tasks
+    from training.cli_common import CommandError, _clean_errors, _open, _tasks
 
     with _clean_errors():
         import torch
