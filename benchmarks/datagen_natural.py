@@ -92,7 +92,7 @@ def main() -> None:
     ap.add_argument("--part", choices=("tune", "report", "all"), default="report", help="part of the real questions")
     ap.add_argument("--max", type=int, default=300, help="questions per set at most (hash order)")
     ap.add_argument("--multi-hop-only", action="store_true", help="generated sets: only tasks with hops >= 2")
-    ap.add_argument("--form", default=None, help="generated sets: only tasks of this form (bridge, comparison, single)")
+    ap.add_argument("--form", default=None, help="generated natural sets: only tasks of this form (bridge, comparison, single)")
     ap.add_argument("--real-type", default=None, help="real questions: only this question_type (HotpotQA: bridge)")
     ap.add_argument("--show", type=int, default=30)
     args = ap.parse_args()
@@ -109,7 +109,7 @@ def main() -> None:
         if args.multi_hop_only:
             tasks = [t for t in tasks if (t.hops or len(t.gold_doc_ids)) > 1]
         if args.form:
-            tasks = [t for t in tasks if t.metadata.get("form", "cloze") == args.form]
+            tasks = [t for t in tasks if t.metadata.get("form", args.form) == args.form]  # cloze sets have no form
         sets[name] = tasks
     rng = random.Random(0)
     sets = {k: (rng.sample(v, args.max) if len(v) > args.max else v) for k, v in sets.items()}
