@@ -343,8 +343,9 @@ def _slot_words(verb: Any, skip: set[int]) -> list[Any] | None:
         if child.dep_ in _OBJECT_SLOTS:
             sub = list(child.subtree)
             if len(sub) > _MAX_SLOT_TOKENS or any(
-                t.is_punct or t.dep_ in ("relcl", "acl", "appos", "cc", "conj") for t in sub
-            ):
+                t.is_punct or t.dep_ in ("relcl", "acl", "appos", "cc", "conj") or t.tag_ in ("WDT", "WP", "WP$")
+                for t in sub
+            ):  # a relative pronoun in a slot ("sold which to") belongs to another clause
                 return None
             kept.extend(sub)
         elif child.dep_ == "advmod" and child.lower_ in _KEEP_ADVERBS:
