@@ -33,6 +33,7 @@ from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
 from corpus_tools.index_format import (
+    BUILD_REPORT,
     REBUILD_HINT,
     SKIPPED,
     WRITE_LOCK,
@@ -666,7 +667,6 @@ class Corpus:
 # ---------------------------------------------------------------- helpers
 
 
-BUILD_REPORT = "build_report.json"  # the last build's BuildReport, beside the manifest
 
 
 def _read_build_report(path: Path) -> BuildReport | None:

@@ -54,6 +54,7 @@ FORMAT = "context1-index"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 SKIPPED = "skipped.jsonl"
+BUILD_REPORT = "build_report.json"  # the last build's BuildReport, beside the manifest (kept across commits)
 STAGING_MARK = "staging.json"  # inside a staging folder: its server collection, for cleanup
 WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."

@@ -38,7 +38,8 @@ def test_grep_k_and_exclude(corpus):
     assert ids(corpus.grep(r"\bthe\b", k=3)) == everything[:3]
     rest = corpus.grep(r"\bthe\b", k=3, exclude=everything[:3] + ["not-a-chunk#0"])
     assert ids(rest) == everything[3:6]
-    assert corpus.grep(r"\bthe\b", k=0) == []
+    with pytest.raises(ValueError, match="k must be between 1"):  # the same k contract as search (issue 24)
+        corpus.grep(r"\bthe\b", k=0)
 
 
 def test_grep_is_case_sensitive_unless_asked(corpus):

@@ -52,7 +52,7 @@ def _unnamed_files(path: Path) -> set[str]:
     """Files and folders of the index that neither the manifest nor the previous one names."""
     manifest = index_format.read_manifest(path)
     named = index_format.file_names(manifest["files"]) | index_format.file_names(manifest.get("previous_files", {}))
-    own = {index_format.MANIFEST, index_format.SKIPPED, "chroma", index_format.WRITE_LOCK}
+    own = {index_format.MANIFEST, index_format.SKIPPED, index_format.BUILD_REPORT, "chroma", index_format.WRITE_LOCK}
     return {p.name for p in path.iterdir()} - named - own
 
 
