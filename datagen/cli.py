@@ -55,7 +55,7 @@ def datagen_command(
             min=0.0,
             max=1.0,
         ),
-    ] = 0.6,
+    ] = 0.28,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
     """Generate verified multi-hop tasks from an index: JSONL, HF dataset, BEIR folder and a card in OUT."""

@@ -62,9 +62,9 @@ class GenerateConfig:
     patience: failed proposals in a row after which a hop count is given up.
     source: the `Task.source` label.
     bm25_budget: the largest share of bridge tasks (hops >= 2) that may put two or more of their
-        documents in BM25's top 10 for the question alone; None for no budget. The default sits just under
-        what real compositional questions show: 0.633 of MuSiQue's (tuning part, 60 questions, gold
-        documents in decomposition order; benchmarks/datagen_natural.py).
+        documents in BM25's top 10 for the question alone; None for no budget. The default is what
+        real compositional questions show: 0.283 of MuSiQue's (tuning part, 60 questions;
+        benchmarks/datagen_natural.py).
     """
 
     n: int = 100
@@ -75,7 +75,7 @@ class GenerateConfig:
     n_distractors: int = 5
     patience: int = 200
     source: str = "datagen"
-    bm25_budget: float | None = 0.6
+    bm25_budget: float | None = 0.28
 
     def __post_init__(self) -> None:
         if self.n < 1:
