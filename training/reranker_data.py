@@ -34,6 +34,9 @@ class Group:
     """One listwise training example: a query, its positive chunk text, and hard negative texts.
 
     task_id: the task it came from (splits are by task). source: "query" or "hop" (a clue).
+    copied: the query is a window copied from the positive (datagen's cloze form, stand-in sentence
+        windows), so inverse cloze applies to it; a written question (natural, LLM) is not, and
+        removing "its" sentence would remove its answer.
     """
 
     query: str
@@ -41,6 +44,7 @@ class Group:
     negatives: tuple[str, ...]
     task_id: str
     source: str = "query"
+    copied: bool = False
 
 
 @dataclass
@@ -208,6 +212,7 @@ def _mine(
         if use_hops:
             candidates += [(text, ids, "hop") for text, ids in hop_queries(task)]
         gold_docs = set(_known_docs(corpus, task.gold_doc_ids, report))
+        copied = copied_query(task)
         if questions:
             kind = (getattr(task, "metadata", {}) or {}).get("truth_type")
             candidates = [(question_query(q, kind), ids, src) for q, ids, src in candidates]
@@ -236,9 +241,21 @@ def _mine(
                         negatives=tuple(_text(c) for c in chosen),
                         task_id=str(task.task_id),
                         source=source,
+                        copied=copied,
                     )
                 )
                 report.by_source[source] += 1
+
+
+COPYING_GENERATORS = ("offline", "training.reranker_data.sentence_window_tasks")
+
+
+def copied_query(task: Any) -> bool:
+    """Whether a task's query (and clues) were cut from its gold text rather than written as a question:
+    datagen's cloze form (generator "offline") and the stand-in sentence windows are; datagen's natural
+    form, LLM-written tasks and a user's own questions are not."""
+    meta: Mapping[str, Any] = getattr(task, "metadata", {}) or {}
+    return str(meta.get("generator", "")) in COPYING_GENERATORS or "___" in str(getattr(task, "query", ""))
 
 
 def _text(chunk: Any) -> str:

@@ -31,6 +31,7 @@ from training.reranker import (
 from training.reranker_data import (
     Group,
     build_groups,
+    copied_query,
     hop_queries,
     question_query,
     sentence_window_tasks,
@@ -49,7 +50,8 @@ def tiny_encoder() -> Path:
 
 
 # Small enough to train in seconds on 2 idle cores: 4 groups of 1 positive + 3 negatives per step, 64 tokens.
-FAST = {"max_length": 64, "batch_groups": 4, "negatives": 3, "depth": 10, "eval_every": 10, "patience": 10}
+# layers=None: the tiny encoder already has only 2 layers (the default keeps 3).
+FAST = {"max_length": 64, "batch_groups": 4, "negatives": 3, "depth": 10, "eval_every": 10, "patience": 10, "layers": None}
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +129,38 @@ def test_inverse_cloze_removes_the_source_sentence_of_a_masked_clue_and_keeps_th
     assert cut.startswith("Death of Samantha (song)\n") and "Yoko Ono" not in cut
     assert "recorded in New York" in cut and "B-side" in cut
     assert remove_span(positive, "a sentence about something else entirely here") == positive
+
+
+def test_inverse_cloze_applies_only_to_queries_copied_from_the_text(mini_index, tasks):
+    """A natural question's source sentence holds its answer: removing it would teach the model to rank
+    passages that do not answer. Only cloze windows and sentence windows are marked copied."""
+    natural = Task(
+        task_id="n1", query="Who designed the lighthouse of Korrin Bay?", gold_doc_ids=("korrin-bay",),
+        metadata={"generator": "natural", "form": "single"},
+    )
+    cloze = Task(
+        task_id="c1", query="Which person fills the blank? The lighthouse was designed by ___.",
+        gold_doc_ids=("korrin-bay",), metadata={"generator": "offline"},
+    )
+    assert [copied_query(t) for t in (natural, cloze, tasks[0])] == [False, True, True]
+    assert not copied_query(Task(task_id="u", query="my own question?", gold_doc_ids=("x",)))
+    with Corpus.open(mini_index, reranker="none") as corpus:
+        groups, _ = build_groups(corpus, [natural, cloze], negatives=3, depth=15)
+    assert {g.task_id: g.copied for g in groups} == {"n1": False, "c1": True}
+
+
+def test_cli_defaults_are_the_measured_recipe():
+    """`context1 train reranker` with no options trains what the config's defaults say (3 layers, 128 tokens)."""
+    import inspect
+
+    from training.cli_reranker import reranker_command
+
+    config = RerankerTrainConfig()
+    assert (config.layers, config.max_length) == (3, 128)
+    params = inspect.signature(reranker_command).parameters
+    for name in ("layers", "negatives", "max_length", "batch_groups", "lr", "epochs", "max_minutes",
+                 "eval_every", "max_val_groups", "patience", "ict_probability", "val_fraction", "seed"):
+        assert params[name].default == getattr(config, name), name
 
 
 def test_fill_the_blank_queries_become_questions():
@@ -235,7 +269,7 @@ def test_cli_trains_and_reports(mini_index, tasks, tiny_encoder, tmp_path):
     save_tasks(tasks, path)
     out = tmp_path / "ce"
     args = ["train", "reranker", str(mini_index), "--tasks", str(path), "--out", str(out), "--max-steps", "3"]
-    args += ["--base-model", str(tiny_encoder), "--max-length", "64", "--no-progress", "--eval-every", "3"]
+    args += ["--base-model", str(tiny_encoder), "--layers", "2", "--max-length", "64", "--no-progress", "--eval-every", "3"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "validation MRR" in result.output and (out / "config.json").is_file()
