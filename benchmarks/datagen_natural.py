@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.reranker_quality import part_of  # noqa: E402
 from corpus_tools import Corpus  # noqa: E402
+from datagen.pipeline import top_documents  # noqa: E402
 from eval.loaders import load_benchmark, load_tasks  # noqa: E402
 
 _STOP = frozenset(
@@ -45,15 +46,6 @@ def content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP]
 
 
-def doc_ranking(hits, k: int = 10) -> list[str]:  # noqa: ANN001
-    docs: dict[str, None] = {}
-    for h in hits:
-        docs.setdefault(h.chunk.doc_id, None)
-        if len(docs) >= k:
-            break
-    return list(docs)
-
-
 def measure(corpus: Corpus, tasks, texts: dict[str, str]) -> dict[str, float]:  # noqa: ANN001
     rows = Counter()
     n = multi = 0
@@ -61,9 +53,9 @@ def measure(corpus: Corpus, tasks, texts: dict[str, str]) -> dict[str, float]:  
     for t in tasks:
         gold = list(t.gold_doc_ids)
         legs = {
-            "hybrid": doc_ranking(corpus.search(t.query, k=50)),
-            "bm25": doc_ranking(corpus.search_leg(t.query, "bm25", k=50)),
-            "dense": doc_ranking(corpus.search_leg(t.query, "dense", k=50)),
+            "hybrid": top_documents(corpus.search(t.query, k=50), 10),
+            "bm25": top_documents(corpus.search_leg(t.query, "bm25", k=50), 10),
+            "dense": top_documents(corpus.search_leg(t.query, "dense", k=50), 10),
         }
         n += 1
         for leg, ranked in legs.items():

@@ -12,6 +12,10 @@ Forms (metadata["form"]):
 What keeps a question answerable by exactly one thing: a document's relation is used only when the
 document states it with one answer (`relations.unique_relations`); the bridge's object must name
 exactly one document (`relations.title_resolver`); comparison values must differ in their year.
+
+Documents are grouped by article (`FactBase.article`: a page split into paragraphs titled alike is
+one subject): relations, links and the per-document use cap are counted per article, and each fact's
+gold document is the paragraph that states it.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
-from datagen.offline import date_aliases
 from datagen.relations import Fact, FactBase, class_of, unique_named, unique_relations
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import date_aliases
 
 FORMS = ("single", "bridge", "comparison")
 
@@ -57,7 +61,10 @@ class NaturalGenerator:
         self.uses: Counter = Counter()
         self.stages: Counter = Counter()
         # Only facts about the document itself can be asked with its name or a description of it.
-        self.relations = {d: unique_relations(fs) for d, fs in facts.facts.items()}
+        by_article: dict[str, list[Fact]] = {}
+        for d, fs in facts.facts.items():
+            by_article.setdefault(facts.article(d), []).extend(fs)
+        self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d))
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
@@ -77,11 +84,11 @@ class NaturalGenerator:
         self.comparable = {r: fs for r, fs in sorted(by_relation.items()) if len({f.doc_id for f in fs}) >= 2}
 
     def usable(self, doc_id: str) -> bool:
-        return self.uses[doc_id] < self.config.max_doc_uses
+        return self.uses[self.base.article(doc_id)] < self.config.max_doc_uses
 
     def commit(self, candidate: Candidate) -> None:
         for doc in candidate.doc_ids:
-            self.uses[doc] += 1
+            self.uses[self.base.article(doc)] += 1
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         if hops == 1:
@@ -107,7 +114,7 @@ class NaturalGenerator:
             return DropReason.NO_ANSWER_SPAN
         fact = rng.choice(facts)
         question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind, fact.answer))
-        return self._candidate("single", [doc], [fact], question, fact, clues=[])
+        return self._candidate("single", [fact.doc_id], [fact], question, fact, clues=[])
 
     def _bridge(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         for _ in range(self.config.chain_tries):
@@ -115,7 +122,7 @@ class NaturalGenerator:
             if chain is None:
                 continue
             links, last = chain
-            docs = [links[0].doc_id] + [f.target for f in links]
+            docs = [self.base.article(links[0].doc_id)] + [f.target for f in links]  # one per article
             names = {fold(self.base.names.get(d, "")) for d in docs}
             answers = [
                 f
@@ -138,8 +145,9 @@ class NaturalGenerator:
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
                 continue
-            return self._candidate("bridge", docs, [*links, answer], question, answer, clues=clues,
-                                   bridges=[self.base.names.get(d, "") for d in docs[1:]])
+            chain_facts = [*links, answer]
+            return self._candidate("bridge", [f.doc_id for f in chain_facts], chain_facts, question, answer,
+                                   clues=clues, bridges=[self.base.names.get(d, "") for d in docs[1:]])
         return DropReason.NO_CHAIN
 
     def _name_or(self, described: str, doc_id: str) -> str:
@@ -173,12 +181,14 @@ class NaturalGenerator:
         if len(facts) < 2:
             return DropReason.NO_CHAIN
         a, b = rng.sample(facts, 2)
-        if a.doc_id == b.doc_id or fold(self.base.names[a.doc_id]) == fold(self.base.names[b.doc_id]):
+        if self.base.article(a.doc_id) == self.base.article(b.doc_id) or fold(self.base.names[a.doc_id]) == fold(
+            self.base.names[b.doc_id]
+        ):
             return DropReason.NO_CHAIN
         ya, yb = _year(a.answer), _year(b.answer)
         if ya is None or yb is None or ya == yb:
             return DropReason.NO_ANSWER_SPAN  # the same year does not decide "first"
-        ca, cb = self.base.classes.get(a.doc_id, ""), self.base.classes.get(b.doc_id, "")
+        ca, cb = (self.base.classes.get(self.base.article(f.doc_id), "") for f in (a, b))
         same_class = bool(ca and cb and ca.split()[-1] == cb.split()[-1])
         if not same_class and not a.compare.startswith("Who"):
             return DropReason.NO_CHAIN  # "Which one was sold first, a magazine or a footballer?" compares nothing

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, Span
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import date_aliases
 
 VARIABLES = ("X", "Y", "Z")  # the masked documents 2..4 of a chain
 BLANK = "___"
@@ -225,19 +226,3 @@ def _window(
         if surface.strip():
             clue = re.sub(rf"(?<!\w){re.escape(surface)}(?!\w)", var, clue, flags=re.IGNORECASE)
     return quote, clue
-
-
-_MONTH_NAMES = (
-    "January February March April May June July August September October November December".split()
-)
-
-
-def date_aliases(text: str) -> tuple[str, ...]:
-    """Other spellings of a full date ("3 July 2001" ↔ "July 3, 2001"), so answer checks match either."""
-    m = re.fullmatch(r"(\d{1,2})\s+([A-Z][a-z]+)\s+(\d{4})", text.strip())
-    if m and m.group(2) in _MONTH_NAMES:
-        return (f"{m.group(2)} {int(m.group(1))}, {m.group(3)}",)
-    m = re.fullmatch(r"([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{4})", text.strip())
-    if m and m.group(1) in _MONTH_NAMES:
-        return (f"{int(m.group(2))} {m.group(1)} {m.group(3)}",)
-    return ()

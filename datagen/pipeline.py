@@ -121,17 +121,22 @@ class CorpusTexts(Mapping[str, str]):
         return len(self.mined.chunks)
 
 
+def top_documents(hits: Iterable[Any], k: int) -> list[str]:
+    """The first `k` distinct documents of a chunk ranking, each at its best chunk's rank."""
+    docs: dict[str, None] = {}
+    for hit in hits:
+        docs.setdefault(hit.chunk.doc_id, None)
+        if len(docs) >= k:
+            break
+    return list(docs)
+
+
 def corpus_searcher(corpus: Any, k: int = 10, chunk_factor: int = 5) -> Searcher:
     """Top-k documents of one hybrid search and of each leg alone (k·chunk_factor chunks collapsed
     by best chunk, the same collapse `eval.retrievers.SingleShotRetriever` uses)."""
 
     def collapse(hits: Iterable[Any]) -> list[str]:
-        docs: dict[str, None] = {}
-        for hit in hits:
-            docs.setdefault(hit.chunk.doc_id, None)
-            if len(docs) >= k:
-                break
-        return list(docs)
+        return top_documents(hits, k)
 
     def search(question: str) -> Mapping[str, list[str]]:
         return _LazyLegs(

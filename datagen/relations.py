@@ -19,6 +19,13 @@ Links are strict (the issue's "real chains"): an object names a document only wh
 document's title (or the title without its parenthetical) and no other document's; a single word
 names a document only when it is a proper noun that no other title shares. Shared common words,
 homonym titles and hub titles are no link.
+
+One exception, the article: HotpotQA- and MuSiQue-style corpora split a Wikipedia page into
+paragraphs that all carry the page's title ("Paris" ×6). Documents sharing one exact title are one
+article when at least half of them name that title in their own text (an "Introduction" or
+"Session 2" heading shared by unrelated documents does not); a name then resolves to the article,
+its facts are read together (a relation stated with two answers in two paragraphs is not asked), and
+the gold document of each fact is the paragraph that states it (`articles`, `FactBase.article`).
 """
 
 from __future__ import annotations
@@ -140,6 +147,8 @@ class FactBase:
     ("Philip Ford was an American film director" → "film director").
     names: doc id → the name used for the document in questions (its title without a parenthetical).
     skipped: reason → sentences not read (non-English, too long, no parse).
+    articles: doc id → every paragraph of its article, the first one standing for it (see the module
+        docstring); documents that are an article alone are not listed.
     """
 
     facts: dict[str, list[Fact]] = field(default_factory=dict)
@@ -147,6 +156,11 @@ class FactBase:
     names: dict[str, str] = field(default_factory=dict)
     skipped: Counter = field(default_factory=Counter)
     sentences: int = 0
+    articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def article(self, doc_id: str) -> str:
+        """The document standing for `doc_id`'s article (itself when it is an article alone)."""
+        return self.articles.get(doc_id, (doc_id,))[0]
 
     def n_facts(self) -> int:
         return sum(len(v) for v in self.facts.values())
@@ -155,8 +169,33 @@ class FactBase:
         return sum(1 for v in self.facts.values() for f in v if f.target)
 
 
-def title_resolver(mined: MinedCorpus) -> Callable[[str, bool], str]:
-    """name → the one document it names, or "" (see the module docstring for what counts)."""
+def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str, ...]]:
+    """doc id → the paragraphs of its article, in corpus order, for documents that share their exact
+    title with others and are one article's paragraphs: at least `min_naming` of them name the title
+    in their own text (see the module docstring)."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc_id, title in mined.titles.items():
+        if title.strip():
+            by_title[title.strip()].append(doc_id)
+    out: dict[str, tuple[str, ...]] = {}
+    for title, docs in by_title.items():
+        if len(docs) < 2:
+            continue
+        bare = _strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        pattern = re.compile(r"\b" + re.escape(bare) + r"\b", re.IGNORECASE)
+        naming = sum(1 for d in docs if any(pattern.search(s.text) for s in mined.sentences.get(d, [])))
+        if naming >= min_naming * len(docs):
+            group = tuple(docs)
+            out.update({d: group for d in docs})
+    return out
+
+
+def title_resolver(
+    mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]] | None = None
+) -> Callable[[str, bool], str]:
+    """name → the one document (or article, by its first paragraph) it names, or "" (see the module
+    docstring for what counts). grouped: `articles(mined)`."""
+    grouped = grouped or {}
     by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
     for doc_id, forms in mined.title_forms.items():
         for form in forms:
@@ -166,7 +205,7 @@ def title_resolver(mined: MinedCorpus) -> Callable[[str, bool], str]:
             for name in names:
                 key = word_keys(_strip_article(name))
                 if 0 < len(key) <= _MAX_TITLE_WORDS:
-                    by_key[key].add(doc_id)
+                    by_key[key].add(grouped.get(doc_id, (doc_id,))[0])
 
     def resolve(name: str, proper: bool) -> str:
         key = word_keys(_strip_article(name))
@@ -205,8 +244,8 @@ def read_facts(
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
     DocBin) that keeps the parse between runs (see `_parsed`).
     """
-    base = FactBase()
-    resolve = title_resolver(mined)
+    base = FactBase(articles=articles(mined))
+    resolve = title_resolver(mined, base.articles)
     for doc_id in mined.titles:
         forms = mined.title_forms.get(doc_id) or []
         base.names[doc_id] = forms[-1] if forms else ""  # the bare form (no parenthetical) when there is one
@@ -237,9 +276,15 @@ def read_facts(
             if cls:
                 base.classes[doc_id] = cls
         for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve, first):
+            if fact.target and fact.target == base.article(doc_id):
+                continue  # "Paris" in a paragraph of the Paris article names its own article
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
+    for group in set(base.articles.values()):  # an article's class: its first paragraph that gives one
+        cls = next((base.classes[d] for d in group if base.classes.get(d)), "")
+        if cls:
+            base.classes[group[0]] = cls
     return base
 
 

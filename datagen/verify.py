@@ -150,3 +150,19 @@ def check_candidate(
     elif answer_leaks(candidate.answers, candidate.question, candidate.clues):
         fail(DropReason.ANSWER_LEAK, f"{candidate.answer!r} occurs in the question or a clue")
     return Verdict(tuple(reasons), tuple(details))
+
+
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December".split()
+)
+
+
+def date_aliases(text: str) -> tuple[str, ...]:
+    """Other spellings of a full date ("3 July 2001" ↔ "July 3, 2001"), so answer checks match either."""
+    m = re.fullmatch(r"(\d{1,2})\s+([A-Z][a-z]+)\s+(\d{4})", text.strip())
+    if m and m.group(2) in _MONTH_NAMES:
+        return (f"{m.group(2)} {int(m.group(1))}, {m.group(3)}",)
+    m = re.fullmatch(r"([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{4})", text.strip())
+    if m and m.group(1) in _MONTH_NAMES:
+        return (f"{int(m.group(2))} {m.group(1)} {m.group(3)}",)
+    return ()

@@ -229,3 +229,30 @@ def test_a_killed_run_resumes_from_its_parse_and_its_tasks(tmp_path: Path) -> No
     ids = [json.loads(line)["task_id"] for line in (out / "tasks.jsonl").read_text(encoding="utf-8").splitlines()]
     assert second.existing == 4 and len(ids) == 8 == len(set(ids))
     assert all(reads_as_question(json.loads(line)["query"]) for line in (out / "tasks.jsonl").read_text(encoding="utf-8").splitlines())
+
+
+def test_paragraphs_of_one_article_are_one_link_target_and_unrelated_shared_headings_are_not() -> None:
+    """MuSiQue/HotpotQA split a page into paragraphs titled alike ("Rivermouth" ×2): a name resolves to
+    the article, and the bridge's gold document is the paragraph stating the asked fact. Two documents
+    that merely share a heading ("Introduction") and never name it are no article and no link."""
+    from datagen.relations import articles
+
+    rows = [
+        ("mara-quill", "Mara Quill", "Mara Quill (2 April 1921 – 1990) was an American novelist. She was born in Rivermouth."),
+        ("rivermouth-1", "Rivermouth", "Rivermouth is a port city in Cornwall County. Rivermouth has a lighthouse."),
+        ("rivermouth-2", "Rivermouth", "Rivermouth was founded in 1702. The harbour of Rivermouth grew quickly."),
+        ("intro-a", "Introduction", "This report covers the budget of the Harlow Trust for 1999."),
+        ("intro-b", "Introduction", "This handbook explains the safety rules of the Kell Foundry."),
+    ]
+    chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, title, text in rows]
+    mined = mine(chunks)
+    grouped = articles(mined)
+    assert grouped["rivermouth-2"] == ("rivermouth-1", "rivermouth-2") and "intro-a" not in grouped
+    facts = read_facts(mined, load_pipeline())
+    assert any(f.target == "rivermouth-1" for f in facts.facts["mara-quill"])
+    bridges = [c for c in proposals(mined, facts, (2,), n=60) if c.metadata["form"] == "bridge"]
+    assert bridges
+    for c in bridges:
+        assert c.doc_ids == ("mara-quill", "rivermouth-2") and c.answer == "1702", (c.question, c.doc_ids)
+        assert "Rivermouth" not in c.question and reads_as_question(c.question)
+        assert "port city" in c.question  # the class comes from the article's first paragraph

@@ -7,9 +7,9 @@ import random
 from datagen_fixtures import as_chunks, fixture_documents
 
 from datagen.mining import answer_spans, capitalised_spans, mine, split_sentences
-from datagen.offline import OfflineConfig, OfflineGenerator, date_aliases
+from datagen.offline import OfflineConfig, OfflineGenerator
 from datagen.types import Candidate, TruthType
-from datagen.verify import check_candidate, contains, normalize
+from datagen.verify import check_candidate, contains, date_aliases, normalize
 
 
 def links_of(mined, doc_id):  # noqa: ANN001, ANN201
