@@ -24,7 +24,8 @@ class SearchConfig:
     rrf_k: the reciprocal-rank-fusion constant (SPEC §1; Cormack et al. 2009 use 60).
     candidates: fused candidates handed to the reranker (SPEC §1: "keeps the top 50").
     reranker: "none" (fused order), "biencoder" (cosine with the index's embedder), or a local
-        path to a sentence-transformers CrossEncoder. "none" until benchmarks say otherwise.
+        path to a sentence-transformers CrossEncoder or a learned-fusion folder (both written by
+        `context1 train reranker`). "none" until a reranker is trained on the corpus.
     first_stage_weight: when a reranker runs, the final order is the RRF (k = rrf_k) of the
         reranker's order (weight 1 - w) and the fused first-stage order (weight w), so a reranker
         cannot bury what both legs agree on. 0 = the reranker's order alone (the classic rerank).

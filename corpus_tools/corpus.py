@@ -42,6 +42,7 @@ from corpus_tools.index_format import (
     read_manifest,
     read_skipped,
 )
+from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.rerank import (
     BiEncoderReranker,
     NoReranker,
@@ -408,7 +409,11 @@ class Corpus:
         candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in (fused if reranking else fused[:k])]
         final = [float(s) for _, s in fused]
         if reranking and candidates:
-            rerank_scores = self._rerank(self.reranker, query, candidates, query_vector)
+            if isinstance(self.reranker, LearnedFusion):  # the legs' own numbers, no text read
+                ids = [c.chunk_id for c in candidates]
+                rerank_scores = self.reranker.score_candidates([ranks[i] for i in ids], [scores[i] for i in ids], cfg.rrf_k)
+            else:
+                rerank_scores = self._rerank(self.reranker, query, candidates, query_vector)
             order = sorted(range(len(candidates)), key=lambda i: (-float(rerank_scores[i]), i))
             for rank, i in enumerate(order, start=1):
                 ranks[candidates[i].chunk_id][Leg.RERANK.value] = rank
@@ -502,15 +507,17 @@ class Corpus:
     def read(self, doc_id: str, query: str | None = None, token_budget: int | None = None) -> list[Hit]:
         """A document's chunks: in position order, or with a query most relevant first; cut to the budget.
 
-        With a query the corpus reranker orders them; when that is "none" the bi-encoder does,
-        since ordering by relevance is the point of passing a query.
+        With a query the corpus reranker orders them; when that is "none" (or a learned fusion, which
+        needs a search's leg ranks) the bi-encoder does, since ordering by relevance is the point of
+        passing a query.
         """
         state = self._state
         chunks = [state.chunks[r] for r in self._rows(state, doc_id)]
         if query is None:
             hits = [Hit(chunk=c, score=1.0 / (c.position + 1), ranks={Leg.READ.value: c.position + 1}) for c in chunks]
             return fit_budget(hits, token_budget)
-        reranker = self._biencoder if isinstance(self.reranker, NoReranker) else self.reranker
+        text_free = isinstance(self.reranker, (NoReranker, LearnedFusion))
+        reranker = self._biencoder if text_free else self.reranker
         values = self._rerank(reranker, query, chunks, None)
         order = sorted(range(len(chunks)), key=lambda i: (-float(values[i]), chunks[i].position))
         hits = [
@@ -702,12 +709,16 @@ def _check_k(k: Any, name: str = "k") -> None:
 
 
 def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:
-    """`search` with `reranker`; a CrossEncoder folder is checked now and kept as an absolute path."""
+    """`search` with `reranker`; a CrossEncoder or learned-fusion folder is checked now and kept as an
+    absolute path."""
     key = str(reranker)
     if key.lower() in ("none", "biencoder", "bi-encoder"):
         return dataclasses.replace(search, reranker=key.lower())
     path = Path(key).expanduser().absolute()
-    check_cross_encoder_folder(path)  # fail before embedding a whole corpus, not after
+    if is_fusion_folder(path):
+        LearnedFusion.load(path)  # a damaged file fails here, before embedding a whole corpus
+    else:
+        check_cross_encoder_folder(path)  # fail before embedding a whole corpus, not after
     return dataclasses.replace(search, reranker=str(path))
 
 

@@ -5,6 +5,8 @@
   embedder (chunk vectors are read back from the vector store, so nothing is re-embedded).
 - a path to a sentence-transformers CrossEncoder (`context1 train reranker` writes one): loaded and
   checked when made, never downloaded.
+- a path to a learned-fusion folder (`context1 train reranker --kind fusion`; corpus_tools.learned_fusion):
+  a linear score over the legs' ranks and scores, applied inside `Corpus.search`.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any
 import numpy as np
 
 from corpus_tools.embed import retrieval_text
+from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.types import Chunk, Embedder, Reranker
 
-RERANKER_CHOICES = ("none", "biencoder", "<path to a sentence-transformers CrossEncoder>")
+RERANKER_CHOICES = ("none", "biencoder", "<path to a CrossEncoder or learned-fusion folder>")
 
 # Chosen by benchmarks/reranker_quality.py's timings (benchmarks/README.md, issue 8, eighth session):
 # a 3-layer model at 128 tokens reranks 50 SciFact abstracts in 610 ms p50 in fp32 and 311 ms in
@@ -286,7 +289,8 @@ def make_reranker(
     vectors: VectorLookup | None = None,
     device: str | None = None,
 ) -> Reranker:
-    """A reranker from its name ("none", "biencoder"), a CrossEncoder folder, or a Reranker as is."""
+    """A reranker from its name ("none", "biencoder"), a CrossEncoder or learned-fusion folder, or a
+    Reranker as is."""
     if name_or_path is None:
         return NoReranker()
     if isinstance(name_or_path, Reranker) and not isinstance(name_or_path, (str, Path)):
@@ -298,6 +302,8 @@ def make_reranker(
         return NoReranker()
     if key.lower() in ("biencoder", "bi-encoder"):
         return BiEncoderReranker(embedder, vectors)
+    if is_fusion_folder(Path(key).expanduser()):
+        return LearnedFusion.load(Path(key).expanduser())
     if Path(key).expanduser().exists():
         return CrossEncoderReranker(
             key, device=device, max_length=trained_max_length(key) or DEFAULT_CROSS_ENCODER_MAX_LENGTH

@@ -1,0 +1,169 @@
+"""Fits a learned fusion (corpus_tools.learned_fusion) on generated tasks over an index.
+
+Each task's question, and each hop's sub-question, is searched with the index's own hybrid search
+(no reranker); the fused top `SearchConfig.candidates` and their leg ranks and scores are the
+candidates, and the task's gold chunks (or, for a task with gold documents only, any chunk of a
+gold document) are the positives. The weights minimise the mean listwise softmax cross-entropy
+(positives share the target mass) with a small L2 penalty, by L-BFGS from RRF's own weights. Queries with no gold candidate teach nothing about the order and
+are skipped and counted. Held-back tasks (by task id) give a validation MRR before (RRF) and after.
+
+A fusion fitted on cloze tasks (queries copied from the text) learns "trust BM25" and loses on real
+questions (benchmarks/README.md, issue 26): `fit_fusion` reports the share of copied tasks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpus_tools.learned_fusion import FEATURES, RRF_WEIGHTS, LearnedFusion, fusion_features
+from training.reranker_data import copied_query, hop_queries, question_query
+
+
+class TooFewQueriesError(ValueError):
+    """Fewer usable queries than a fit needs."""
+
+
+@dataclass
+class FusionReport:
+    """What a fit saw and did. mrr_*: mean reciprocal rank of the first gold candidate on held-back
+    queries, under RRF and under the fitted weights."""
+
+    tasks: int = 0
+    queries: int = 0
+    train_queries: int = 0
+    val_queries: int = 0
+    copied_share: float = 0.0
+    skipped: Counter = field(default_factory=Counter)
+    mrr_rrf: float = 0.0
+    mrr_fitted: float = 0.0
+    weights: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["skipped"] = dict(self.skipped)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FusionReport:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**{**known, "skipped": Counter(known.get("skipped", {}))})
+
+
+def _groups(
+    corpus: Any, tasks: Sequence[Any], use_hops: bool, report: FusionReport, progress: bool
+) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    from tqdm.auto import tqdm
+
+    rrf_k, depth = corpus.config.search.rrf_k, corpus.config.search.candidates
+    out = []
+    for task in tqdm(tasks, desc="searching task queries", unit="task", disable=not progress):
+        kind = (getattr(task, "metadata", {}) or {}).get("truth_type")
+        queries = [(task.query, tuple(task.gold_chunk_ids) or tuple(task.gold_doc_ids))]
+        if use_hops:
+            queries += hop_queries(task)
+        for query, ids in queries:
+            query = question_query(query, kind)
+            if not query.strip():
+                report.skipped["empty query"] += 1
+                continue
+            hits = corpus.search(query, k=depth)
+            wanted = set(ids)
+            y = np.array([1.0 if h.chunk.chunk_id in wanted or h.chunk.doc_id in wanted else 0.0 for h in hits])
+            if len(hits) < 2 or y.sum() == 0:
+                report.skipped["no gold chunk among the candidates"] += 1
+                continue
+            x = fusion_features([h.ranks for h in hits], [h.scores for h in hits], rrf_k)
+            out.append((str(task.task_id), x, y))
+            report.queries += 1
+    return out
+
+
+def _loss(w: np.ndarray, groups: Sequence[tuple[str, np.ndarray, np.ndarray]], l2: float) -> tuple[float, np.ndarray]:
+    total, grad = 0.0, np.zeros_like(w)
+    for _, x, y in groups:
+        s = x @ w
+        p = np.exp(s - s.max())
+        p /= p.sum()
+        target = y / y.sum()
+        total -= float(target @ np.log(p + 1e-12))
+        grad += x.T @ (p - target)
+    n = max(len(groups), 1)
+    return total / n + l2 * float(w @ w), grad / n + 2 * l2 * w
+
+
+def fit_weights(groups: Sequence[tuple[str, np.ndarray, np.ndarray]], l2: float = 1e-3) -> np.ndarray:
+    """Weights minimising the listwise loss over (task id, features, gold labels) groups, from RRF's."""
+    from scipy.optimize import minimize
+
+    w0 = np.asarray(RRF_WEIGHTS, dtype=np.float64)
+    return minimize(_loss, w0, args=(list(groups), l2), jac=True, method="L-BFGS-B").x
+
+
+def _mrr(w: np.ndarray, groups: Sequence[tuple[str, np.ndarray, np.ndarray]]) -> float:
+    if not groups:
+        return 0.0
+    rr = []
+    for _, x, y in groups:
+        order = sorted(range(len(y)), key=lambda i: (-float(x[i] @ w), i))
+        rr.append(next(1.0 / r for r, i in enumerate(order, start=1) if y[i] > 0))
+    return float(np.mean(rr))
+
+
+def fit_fusion(
+    index: str | Path | Any,
+    tasks: Sequence[Any],
+    out: str | Path,
+    *,
+    use_hops: bool = True,
+    val_fraction: float = 0.1,
+    l2: float = 1e-3,
+    min_queries: int = 20,
+    seed: int = 0,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> tuple[LearnedFusion, FusionReport]:
+    """Fits and writes a learned fusion for `index` to folder `out`; returns it and its report."""
+    from corpus_tools import Corpus
+
+    started = time.perf_counter()
+    report = FusionReport(tasks=len(tasks))
+    report.copied_share = sum(copied_query(t) for t in tasks) / max(len(tasks), 1)
+    if log and report.copied_share > 0.5:
+        log(f"{report.copied_share:.0%} of these tasks are cloze windows copied from the text: a fusion fitted on "
+            "them trusts BM25 and lost to RRF on every real benchmark (generate natural tasks: `context1 datagen`)")
+    owned = not hasattr(index, "search")
+    corpus = Corpus.open(index, reranker="none") if owned else index
+    try:
+        groups = _groups(corpus, tasks, use_hops, report, progress)
+    finally:
+        if owned:
+            corpus.close()
+
+    def held_back(task_id: str) -> bool:
+        digest = hashlib.sha256(f"{seed}:{task_id}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") / 2**64 < val_fraction
+
+    train = [g for g in groups if not held_back(g[0])]
+    val = [g for g in groups if held_back(g[0])]
+    report.train_queries, report.val_queries = len(train), len(val)
+    if len(train) < min_queries:
+        raise TooFewQueriesError(
+            f"too few usable queries to fit a fusion: {len(train)} (need {min_queries}); "
+            f"skipped: {dict(report.skipped) or 'none'}. Generate more tasks over this index."
+        )
+    w = fit_weights(train, l2)
+    report.mrr_rrf, report.mrr_fitted = _mrr(np.asarray(RRF_WEIGHTS), val), _mrr(w, val)
+    report.weights = {name: round(float(v), 6) for name, v in zip(FEATURES, w, strict=True)}
+    report.seconds = time.perf_counter() - started
+    fusion = LearnedFusion(w, path=Path(out).absolute(), report=report.to_dict())
+    fusion.save(out)
+    return fusion, report
