@@ -281,11 +281,28 @@ def read_facts(
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
-    for group in set(base.articles.values()):  # an article's class: its first paragraph that gives one
-        cls = next((base.classes[d] for d in group if base.classes.get(d)), "")
+    _article_facts(base, mined)
+    return base
+
+
+def _article_facts(base: FactBase, mined: MinedCorpus) -> None:
+    """In a paragraph of a many-paragraph article, "it" and "the club" may be anything the paragraph
+    is about (the stadium in a "Boston" paragraph), so a fact about the article must open with its
+    name ("Boston was founded…"), and so must the sentence that gives the article's class."""
+    for group in set(base.articles.values()):
+        name = _strip_article(base.names.get(group[0], ""))
+        if not name:
+            continue
+        opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"\b", re.IGNORECASE)
+        for d in group:
+            if d in base.facts:
+                base.facts[d] = [f for f in base.facts[d] if not f.about_doc or opens.match(f.sentence.strip())]
+        leads = [d for d in group if mined.sentences.get(d) and opens.match(mined.sentences[d][0].text.strip())]
+        cls = next((base.classes[d] for d in leads if base.classes.get(d)), "")
+        for d in group:
+            base.classes.pop(d, None)
         if cls:
             base.classes[group[0]] = cls
-    return base
 
 
 def _defining_class(doc: Any, name: str) -> str:

@@ -241,14 +241,17 @@ def test_paragraphs_of_one_article_are_one_link_target_and_unrelated_shared_head
         ("mara-quill", "Mara Quill", "Mara Quill (2 April 1921 – 1990) was an American novelist. She was born in Rivermouth."),
         ("rivermouth-1", "Rivermouth", "Rivermouth is a port city in Cornwall County. Rivermouth has a lighthouse."),
         ("rivermouth-2", "Rivermouth", "Rivermouth was founded in 1702. The harbour of Rivermouth grew quickly."),
+        # a paragraph about something else in the article: its "It" is the arena, not the city
+        ("rivermouth-3", "Rivermouth", "The old arena of Rivermouth was a sports arena. It was opened in 1920."),
         ("intro-a", "Introduction", "This report covers the budget of the Harlow Trust for 1999."),
         ("intro-b", "Introduction", "This handbook explains the safety rules of the Kell Foundry."),
     ]
     chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, title, text in rows]
     mined = mine(chunks)
     grouped = articles(mined)
-    assert grouped["rivermouth-2"] == ("rivermouth-1", "rivermouth-2") and "intro-a" not in grouped
+    assert grouped["rivermouth-2"] == ("rivermouth-1", "rivermouth-2", "rivermouth-3") and "intro-a" not in grouped
     facts = read_facts(mined, load_pipeline())
+    assert not [f for f in facts.facts.get("rivermouth-3", []) if f.about_doc]
     assert any(f.target == "rivermouth-1" for f in facts.facts["mara-quill"])
     bridges = [c for c in proposals(mined, facts, (2,), n=60) if c.metadata["form"] == "bridge"]
     assert bridges
