@@ -293,7 +293,9 @@ def _article_facts(base: FactBase, mined: MinedCorpus) -> None:
         name = _strip_article(base.names.get(group[0], ""))
         if not name:
             continue
-        opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"\b", re.IGNORECASE)
+        # the name as the sentence's subject: "Boston was…", "Boston, the capital…", not "Boston's arena"
+        # or "Boston Braves"
+        opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"(?=(?-i:\s+[a-z(])|\s*,)", re.IGNORECASE)
         for d in group:
             if d in base.facts:
                 base.facts[d] = [f for f in base.facts[d] if not f.about_doc or opens.match(f.sentence.strip())]

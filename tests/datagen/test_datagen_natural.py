@@ -242,7 +242,7 @@ def test_paragraphs_of_one_article_are_one_link_target_and_unrelated_shared_head
         ("rivermouth-1", "Rivermouth", "Rivermouth is a port city in Cornwall County. Rivermouth has a lighthouse."),
         ("rivermouth-2", "Rivermouth", "Rivermouth was founded in 1702. The harbour of Rivermouth grew quickly."),
         # a paragraph about something else in the article: its "It" is the arena, not the city
-        ("rivermouth-3", "Rivermouth", "The old arena of Rivermouth was a sports arena. It was opened in 1920."),
+        ("rivermouth-3", "Rivermouth", "Rivermouth's old arena was a sports arena. It was opened in 1920."),
         ("intro-a", "Introduction", "This report covers the budget of the Harlow Trust for 1999."),
         ("intro-b", "Introduction", "This handbook explains the safety rules of the Kell Foundry."),
     ]
