@@ -37,7 +37,7 @@ RUN = (
     "context1 index tests/fixtures/mini_corpus",
     "from context1 import Corpus, SearchAgent",
     "context1 add INDEX more_docs/",
-    "from context1.integrations import",
+    "from context1.interfaces.integrations import",
 )
 
 
@@ -68,7 +68,7 @@ def _run_bash(body: str, subs: dict[str, str], env: dict[str, str], cwd: Path) -
             argv = shlex.split(command)
             assert argv[0] == "context1", command
             done = subprocess.run(
-                [sys.executable, "-c", "from context1.cli import main; main()", *argv[1:]],
+                [sys.executable, "-c", "from context1.interfaces.cli import main; main()", *argv[1:]],
                 capture_output=True,
                 text=True,
                 env=env,

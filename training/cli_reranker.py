@@ -52,7 +52,7 @@ def reranker_command(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Train a cross-encoder reranker on generated tasks over INDEX; write it to OUT."""
-    from context1.cli_corpus import CommandError, _clean_errors
+    from context1.interfaces.cli_corpus import CommandError, _clean_errors
 
     with _clean_errors():
         from training.reranker import RerankerTrainConfig, train_reranker

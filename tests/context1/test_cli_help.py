@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1.cli import _register_all, app
+from context1.interfaces.cli import _register_all, app
 
 # Upper-case words that are names, not placeholders.
 ACRONYMS = {

@@ -16,7 +16,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1 import cli_corpus
+from context1.interfaces import cli_corpus
 from corpus_tools import Corpus, CorpusConfig, Document, retrieval_text
 
 REPO = Path(__file__).resolve().parents[2]
