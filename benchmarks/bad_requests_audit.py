@@ -117,7 +117,7 @@ def flood_rows(corpus: Any) -> list:
 
     import httpx
 
-    from context1.server import ServerConfig, create_app
+    from context1.interfaces.server import ServerConfig, create_app
 
     release, entered = threading.Event(), threading.Semaphore(0)
 
@@ -156,7 +156,7 @@ def mcp_rows(corpus: Any) -> list:
     import anyio
     from mcp import Client
 
-    from context1.mcp_server import create_mcp
+    from context1.interfaces.mcp_server import create_mcp
 
     cases = [
         ("search_corpus", {"query": "  "}, "blank query"),
@@ -191,7 +191,7 @@ def mcp_rows(corpus: Any) -> list:
 
 def python_rows(corpus: Any) -> list:
     from context1 import SearchAgent
-    from context1.guard import load_api_key
+    from context1.interfaces.guard import load_api_key
 
     agent = SearchAgent(corpus)
     cases = [
@@ -223,7 +223,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--index", type=Path, default=ROOT / "runs" / "audit-index")
     args = parser.parse_args()
-    from context1.server import ServerConfig, create_app
+    from context1.interfaces.server import ServerConfig, create_app
 
     corpus = _index(args.index)
     url, server = _serve(create_app(corpus, config=ServerConfig(api_key=KEY)))

@@ -100,7 +100,7 @@ def measure_one(index: Path) -> dict[str, float]:
         [sys.executable, "-c", CHILD, str(index), QUERY], env=env, capture_output=True, text=True, check=True
     )
     row = json.loads(done.stdout.strip().splitlines()[-1])
-    cli = [sys.executable, "-c", "from context1.cli import main; main()", "search", str(index), QUERY, "-k", "10"]
+    cli = [sys.executable, "-c", "from context1.interfaces.cli import main; main()", "search", str(index), QUERY, "-k", "10"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cli, env=env, capture_output=True, check=True)

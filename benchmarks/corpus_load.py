@@ -498,7 +498,7 @@ def bench_coldstart(args: argparse.Namespace) -> dict[str, Any]:
         cli = [
             sys.executable,
             "-m",
-            "context1.cli",
+            "context1.interfaces.cli",
             "search",
             str(path),
             "Which magazine was started first?",

@@ -32,19 +32,19 @@ TRAIN=$R/tasks/tasks-train.jsonl
 TEST=$R/tasks/tasks-test.jsonl
 if [ ! -f "$R/sft/adapter/adapter_config.json" ]; then
     stamp "SFT: best-of-4 teacher rollouts, then SPEC §5 selection"
-    $C1 train sft --index "$IDX" --tasks "$TRAIN" --out "$R/sft" --best-of 4 --model "$MODEL" \
+    $C1 train sft "$IDX" --tasks "$TRAIN" --out "$R/sft" --best-of 4 --model "$MODEL" \
         --epochs 2 --lr 2e-4 --batch-size 8 --lora-rank 32 $H $( [ -d "$R/sft/checkpoint" ] && echo --resume )
 fi
 if [ ! -f "$R/rl/adapter/adapter_config.json" ] || [ "$(wc -l < "$R/rl/metrics.jsonl")" -lt "$RL_STEPS" ]; then
     stamp "CISPO: $RL_STEPS steps, 16 tasks x 8 rollouts, vLLM sampler"
-    $C1 train rl --index "$IDX" --tasks "$TRAIN" --out "$R/rl" --init-adapter "$R/sft/adapter" --model "$MODEL" \
+    $C1 train rl "$IDX" --tasks "$TRAIN" --out "$R/rl" --init-adapter "$R/sft/adapter" --model "$MODEL" \
         --sampler vllm --sampler-gpu-memory 0.35 --steps "$RL_STEPS" --epochs 2 --tasks-per-step 16 --group-size 8 \
         --lr 1e-5 --max-new-tokens 512 --lora-rank 32 --seed 0 $H $( [ -d "$R/rl/checkpoint" ] && echo --resume )
 fi
 for name in sft rl; do
     if [ ! -s "$R/${name}_test_summary.json" ]; then
         stamp "held-back evaluation: $name adapter"
-        $C1 train eval --index "$IDX" --tasks "$TEST" --model "$MODEL" --adapter "$R/$name/adapter" \
+        $C1 train eval "$IDX" --tasks "$TEST" --model "$MODEL" --adapter "$R/$name/adapter" \
             --max-new-tokens 512 --batch 32 --out "$R/${name}_test.jsonl" $H > "$R/${name}_test_summary.json"
     fi
 done

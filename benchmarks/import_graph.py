@@ -3,8 +3,12 @@
 Reads every module of the five packages with `ast` (nothing is imported or run), counts the
 imports between packages (deferred imports inside functions too; `if TYPE_CHECKING:` blocks
 apart, since they never run), finds circles between modules (strongly connected components of the
-module graph), and checks each package arrow against DESIGN.md's "may import" table. Prints a
-table and draws the package graph (matplotlib) with upward arrows in red.
+module graph), and checks each arrow between rooms against DESIGN.md's "may import" table. The
+rooms are the five packages plus `context1.interfaces` (the CLI, HTTP, MCP, client and
+integrations), a layer above the harness core: the core may not import it. A package's own
+`__init__` re-exporting a name from a sub-room (`context1.Client`, imported lazily from
+`context1.interfaces.client`) is the package's public face, not an arrow. Prints a table and draws
+the room graph (matplotlib) with upward arrows in red.
 
   .venv/bin/python benchmarks/import_graph.py --root . --png docs/figures/import_graph_after.png
   .venv/bin/python benchmarks/import_graph.py --root /tmp/old --png docs/figures/import_graph_before.png
@@ -21,15 +25,29 @@ from collections import Counter
 from pathlib import Path
 
 PACKAGES = ("corpus_tools", "context1", "datagen", "eval", "training")
-# DESIGN.md: the packages each one may import (besides itself).
+INTERFACES = "context1.interfaces"  # a room inside context1, above its core
+ROOMS = (*PACKAGES, INTERFACES)
+# DESIGN.md: the rooms each one may import (besides itself).
 MAY_IMPORT = {
     "corpus_tools": set(),
     "context1": {"corpus_tools"},
-    "datagen": {"context1", "corpus_tools"},
-    "eval": {"context1", "corpus_tools"},
-    "training": {"eval", "context1", "corpus_tools"},
+    INTERFACES: {"context1", "corpus_tools"},
+    "datagen": {"context1", INTERFACES, "corpus_tools"},
+    "eval": {"context1", INTERFACES, "corpus_tools"},
+    "training": {"eval", "context1", INTERFACES, "corpus_tools"},
 }
-LEVEL = {"corpus_tools": 0, "context1": 1, "datagen": 2, "eval": 2, "training": 3}
+
+
+def room(module: str) -> str:
+    """The room a module lives in: `context1.interfaces` for the interfaces, else its package."""
+    if module == INTERFACES or module.startswith(INTERFACES + "."):
+        return INTERFACES
+    return module.split(".")[0]
+
+
+def reexport(src: str, dst: str) -> bool:
+    """A package's own __init__ naming something of a room inside it (`context1` -> `context1.interfaces`)."""
+    return src in PACKAGES and room(dst) != src and room(dst).startswith(src + ".")
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -124,8 +142,8 @@ def package_edges(graph: dict[str, set[str]]) -> Counter:
     edges: Counter = Counter()
     for src, targets in graph.items():
         for dst in targets:
-            a, b = src.split(".")[0], dst.split(".")[0]
-            if a != b:
+            a, b = room(src), room(dst)
+            if a != b and not reexport(src, dst):
                 edges[(a, b)] += 1
     return edges
 
@@ -136,8 +154,8 @@ def draw(edges: Counter, upward: set[tuple[str, str]], found: list[list[str]], t
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pos = {"corpus_tools": (0.5, 0.0), "context1": (0.5, 1.0), "datagen": (0.1, 2.0), "eval": (0.9, 2.0),
-           "training": (0.9, 3.0)}  # fmt: skip
+    pos = {"corpus_tools": (0.5, 0.0), "context1": (0.7, 1.1), INTERFACES: (0.0, 2.0), "datagen": (0.15, 3.0),
+           "eval": (1.0, 2.2), "training": (1.0, 3.6)}  # fmt: skip
     fig, ax = plt.subplots(figsize=(6, 6))
     for (a, b), n in sorted(edges.items()):
         (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -157,8 +175,8 @@ def draw(edges: Counter, upward: set[tuple[str, str]], found: list[list[str]], t
         ax.text(x, y, name, ha="center", va="center", fontsize=11, bbox=dict(boxstyle="round", fc="white", ec="0.3"))
     note = "module circles: " + ("; ".join(" <-> ".join(c) for c in found) if found else "none")
     ax.text(0.5, -0.45, note, ha="center", fontsize=9, color="red" if found else "0.2")
-    ax.set_xlim(-0.2, 1.2)
-    ax.set_ylim(-0.6, 3.5)
+    ax.set_xlim(-0.35, 1.3)
+    ax.set_ylim(-0.6, 4.1)
     ax.axis("off")
     ax.set_title(title, fontsize=10)
     png.parent.mkdir(parents=True, exist_ok=True)
@@ -184,7 +202,9 @@ def main() -> int:
         print("  " + " <-> ".join(component))
     if upward:
         for a, b in sorted(upward):
-            offenders = sorted(s for s, ts in graph.items() if s.startswith(a) and any(t.startswith(b) for t in ts))
+            offenders = sorted(
+                s for s, ts in graph.items() if room(s) == a and any(room(t) == b and not reexport(s, t) for t in ts)
+            )
             print(f"upward {a} -> {b}: {', '.join(offenders)}")
     if args.png:
         title = args.title or f"{args.root.resolve()}: {len(found)} circle(s), {len(upward)} upward arrow(s)"

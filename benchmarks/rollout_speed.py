@@ -88,7 +88,7 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
 
         import uvicorn
 
-        from context1.server import create_app
+        from context1.interfaces.server import create_app
         from training.distributed import RolloutPool
 
         with socket.socket() as s:

@@ -84,7 +84,7 @@ def _concurrent(url: str, queries: Sequence[str], n_clients: int) -> tuple[list[
 def _start_server(index: Path, port: int) -> subprocess.Popen:
     import httpx
 
-    cmd = [sys.executable, "-c", "from context1.cli import main; main()", "serve", str(index),
+    cmd = [sys.executable, "-c", "from context1.interfaces.cli import main; main()", "serve", str(index),
            "--port", str(port), "--log-level", "warning"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 300

@@ -7,14 +7,14 @@ curves and cost figures. The commands (repository root, 2 CPU cores; `runs/mini/
 
     python benchmarks/train_mini_tasks.py --tasks /work/tasks/hotpotqa-offline --n-train 48 --n-test 12 --out runs/mini
     H="--budget 2048 --max-turns 2 --no-progress"; IDX=indexes/bench-hotpotqa-256
-    E="context1 train eval --index $IDX --tasks runs/mini/tasks_test.jsonl $H"
+    E="context1 train eval $IDX --tasks runs/mini/tasks_test.jsonl $H"
     $E --backend iterative --out runs/mini/teacher_test.jsonl > runs/mini/teacher_test_summary.json
     $E --max-new-tokens 96 --out runs/mini/base_test.jsonl > runs/mini/base_test_summary.json
-    context1 train sft --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/sft --limit 24 --epochs 2 $H
+    context1 train sft $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/sft --limit 24 --epochs 2 $H
     $E --adapter runs/mini/sft/adapter --max-new-tokens 96 --out runs/mini/sft_test.jsonl > runs/mini/sft_test_summary.json
     context1 train sft ... --out runs/mini/sft2 --teacher-trajectories runs/mini/sft/teacher.jsonl --epochs 3 --lr 1e-3 $H
     $E --adapter runs/mini/sft2/adapter ... > runs/mini/sft2_test_summary.json   # and with --max-new-tokens 192
-    context1 train rl --index $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
+    context1 train rl $IDX --tasks runs/mini/tasks_train.jsonl --out runs/mini/rl --init-adapter runs/mini/sft2/adapter \
         --steps 10 --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 $H
     $E --adapter runs/mini/rl/adapter --max-new-tokens 192 --out runs/mini/rl_192_test.jsonl > runs/mini/rl_192_test_summary.json
     # SFT2 at 192 tokens: tasks 1-3 by run3.sh (sft2_192_test.jsonl), 4-12 by run5.sh (tasks_test_4to12.jsonl)
@@ -26,11 +26,11 @@ Sixth session (`runs/mini5/prep.sh`, `run.sh`, `eval.sh`, `eval2.sh`, `run_v2.sh
     python benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,1,2,2,3,4 --seed 0 \
         --data-dir ../shared/data --out runs/tasks/hotpotqa-offline.jsonl
     python benchmarks/train_mini_tasks.py --tasks runs/tasks/hotpotqa-offline --n-train 240 --n-test 36 --out runs/mini5
-    R=runs/mini5; E="context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --max-new-tokens 192 $H"
-    context1 train eval --index $IDX --tasks $R/tasks_test.jsonl --backend iterative $H --out $R/teacher_test.jsonl
+    R=runs/mini5; E="context1 train eval $IDX --tasks $R/tasks_test.jsonl --max-new-tokens 192 $H"
+    context1 train eval $IDX --tasks $R/tasks_test.jsonl --backend iterative $H --out $R/teacher_test.jsonl
     $E --limit 12 --out $R/base_192_test.jsonl
     S="--lr 1e-3 --batch-size 4 --no-gradient-checkpointing --checkpoint-every 4"
-    context1 train sft --index $IDX --tasks $R/tasks_train.jsonl --out $R/sft --epochs 1 --max-steps 26 $S $H
+    context1 train sft $IDX --tasks $R/tasks_train.jsonl --out $R/sft --epochs 1 --max-steps 26 $S $H
     $E --adapter $R/sft/adapter --out $R/sft_192_test.jsonl     # then --epochs 2 --max-steps 54 --resume: sft54_*
     context1 train sft ... --out $R/sft_v2 --teacher-trajectories $R/sft/teacher.jsonl --epochs 1 --max-steps 26 $S $H
     $E --adapter $R/sft_v2/adapter --out $R/sft_v2_192_test.jsonl

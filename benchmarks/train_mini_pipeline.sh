@@ -27,7 +27,7 @@ mkdir -p "$R" "$(dirname "$TASKS")"
 
 if [ ! -f "$IDX/manifest.json" ]; then
     stamp "index $IDX"
-    $C1 eval --benchmark hotpotqa --data-dir ../shared/data --index "$IDX" --retriever hybrid --k 10 \
+    $C1 eval "$IDX" --benchmark hotpotqa --data-dir ../shared/data --retriever hybrid --max-documents 10 \
         --limit 1 --out "$R/index_probe.jsonl" --no-progress
 fi
 if [ ! -f "$TASKS-test.jsonl" ]; then
@@ -39,20 +39,20 @@ if [ ! -f "$R/tasks_test.jsonl" ]; then
     stamp "task subsets"
     $PY benchmarks/train_mini_tasks.py --tasks "$TASKS" --n-train 240 --n-test 36 --out "$R"
 fi
-E="$C1 train eval --index $IDX --tasks $R/tasks_test.jsonl $H"
+E="$C1 train eval $IDX --tasks $R/tasks_test.jsonl $H"
 if [ ! -s "$R/teacher_test.jsonl" ]; then
     stamp "teacher on held-back"
     $E --backend iterative --out "$R/teacher_test.jsonl" > "$R/teacher_test_summary.json"
 fi
 if [ ! -f "$R/sft_v2/adapter/adapter_config.json" ]; then
     stamp "SFT (piecewise tokenization, 26 steps)"
-    $C1 train sft --index "$IDX" --tasks "$R/tasks_train.jsonl" --out "$R/sft_v2" --epochs 1 --max-steps 26 \
+    $C1 train sft "$IDX" --tasks "$R/tasks_train.jsonl" --out "$R/sft_v2" --epochs 1 --max-steps 26 \
         --lr 1e-3 --batch-size 4 --no-gradient-checkpointing --checkpoint-every 4 $H \
         $( [ -d "$R/sft_v2/checkpoint" ] && echo --resume )
 fi
 if [ ! -f "$R/rl_v2/adapter/adapter_config.json" ] || [ "$(wc -l < "$R/rl_v2/metrics.jsonl")" -lt "$RL_STEPS" ]; then
     stamp "CISPO, $RL_STEPS steps"
-    $C1 train rl --index "$IDX" --tasks "$R/tasks_train.jsonl" --out "$R/rl_v2" --init-adapter "$R/sft_v2/adapter" \
+    $C1 train rl "$IDX" --tasks "$R/tasks_train.jsonl" --out "$R/rl_v2" --init-adapter "$R/sft_v2/adapter" \
         --steps "$RL_STEPS" --epochs 1 --tasks-per-step 2 --group-size 4 --lr 1e-4 --max-new-tokens 192 --seed 3 \
         --no-gradient-checkpointing $H \
         $( [ -d "$R/rl_v2/checkpoint" ] && echo --resume )

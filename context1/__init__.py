@@ -86,14 +86,14 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from context1.client import Client
+    from context1.interfaces.client import Client
 
 
 def __getattr__(name: str) -> object:
     # `Client` is imported when first asked for: it pulls in httpx and pydantic, which every
     # `context1` command paid for at start-up (~0.3-0.7 s) though only the HTTP client needs them.
     if name == "Client":
-        from context1.client import Client
+        from context1.interfaces.client import Client
 
         return Client
     raise AttributeError(f"module 'context1' has no attribute {name!r}")

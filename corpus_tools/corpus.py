@@ -18,7 +18,7 @@ import difflib
 import json
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -611,9 +611,14 @@ class Corpus:
             self._commit(keep, [], [], stale, [])
             return len(gone)
 
-    def sync(self, folder: str | Path, glob: str | None = None) -> SyncReport:
-        """Re-index only the files of `folder` that were added, changed or removed since (see update.sync_folder)."""
-        return sync_folder(self, folder, glob)
+    def sync(
+        self, folder: str | Path, glob: str | None = None, on_file: Callable[[str], None] | None = None
+    ) -> SyncReport:
+        """Re-index only the files of `folder` that were added, changed or removed since (see update.sync_folder).
+
+        on_file: called with each changed file's path (relative to `folder`) just before it is read.
+        """
+        return sync_folder(self, folder, glob, on_file=on_file)
 
     def _vector_id(self, chunk: Chunk) -> str:
         # Indexes built before content-keyed vector ids keep bare chunk ids (and their old

@@ -6,7 +6,7 @@ this module only decides which documents to add and delete, through the index's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -41,12 +41,19 @@ class SyncReport:
     skipped: Sequence[SkippedFile] = field(default_factory=tuple)
 
 
-def sync_folder(corpus: UpdatableIndex, folder: str | Path, glob: str | None = None) -> SyncReport:
+def sync_folder(
+    corpus: UpdatableIndex,
+    folder: str | Path,
+    glob: str | None = None,
+    on_file: Callable[[str], None] | None = None,
+) -> SyncReport:
     """Make the index match a folder, re-reading only files whose size or modification time changed.
 
     Doc ids are paths relative to `folder` (as `Corpus.build(folder)` makes them). A document whose
     file is gone is deleted; documents that did not come from a file of this folder (records,
-    other sources) are left alone.
+    other sources) are left alone. on_file: called with a changed file's path (relative to
+    `folder`) just before it is read, as `load_documents(on_file=)` is, so a progress display can
+    name the file it is on.
     """
     root = Path(folder).expanduser()
     if not root.is_dir():
@@ -76,6 +83,8 @@ def sync_folder(corpus: UpdatableIndex, folder: str | Path, glob: str | None = N
     ]
     documents, skipped = [], []
     for doc_id in [*added, *changed]:
+        if on_file is not None:
+            on_file(doc_id)
         for item, _where in iter_file_documents(present[doc_id], doc_id):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
     indexed = {d.doc_id for d in documents}

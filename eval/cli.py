@@ -39,7 +39,7 @@ def ensure_index(index: Path, benchmark: Any, progress: bool = True) -> bool:
     if not benchmark.documents:
         raise CommandError(
             f"no index at {str(index)!r} and benchmark {benchmark.name!r} carries no documents to build one; "
-            "index its corpus first with `context1 index SOURCE DIR`"
+            "index its corpus first with `context1 index SOURCE INDEX`"
         )
     from corpus_tools import Corpus
 
@@ -49,11 +49,13 @@ def ensure_index(index: Path, benchmark: Any, progress: bool = True) -> bool:
 
 
 def eval_command(
+    index: Annotated[
+        Path, typer.Argument(metavar="INDEX", help="Index folder; the benchmark's corpus is built into it when absent.")
+    ],
     benchmark: Annotated[
         str,
         typer.Option(help="hotpotqa, musique, locomo, scifact, or the path of a task file (JSONL / saved dataset)."),
     ],
-    index: Annotated[Path, typer.Option(help="Index folder; the benchmark's corpus is built into it when absent.")],
     out: Annotated[Path, typer.Option(help="Run file (JSONL); an existing one is resumed.")],
     data_dir: Annotated[Path, typer.Option(help="Folder holding the benchmark folders.")] = Path("../shared/data"),
     retriever: Annotated[str, typer.Option(help="bm25, dense, hybrid, hybrid+rerank, or agent.")] = "hybrid",
@@ -68,8 +70,8 @@ def eval_command(
     reranker: Annotated[
         str | None, typer.Option(help="Reranker for hybrid+rerank: biencoder (default) or a CrossEncoder folder.")
     ] = None,
-    k: Annotated[
-        int, typer.Option("--max-documents", "--k", help="Documents returned per task (the agent's max_documents).", min=1)
+    max_documents: Annotated[
+        int, typer.Option("--max-documents", help="Documents returned per task (the agent's max_documents).", min=1)
     ] = 10,
     token_budget: Annotated[int | None, typer.Option(help="Agent token budget.", show_default="AgentConfig's")] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks.", min=1)] = None,
@@ -106,13 +108,13 @@ def eval_command(
         if retriever == "agent":
             from context1 import AgentConfig
 
-            agent_config = AgentConfig(max_documents=k, **({"token_budget": token_budget} if token_budget else {}))
+            agent_config = AgentConfig(max_documents=max_documents, **({"token_budget": token_budget} if token_budget else {}))
             options = {key: v for key, v in (("base_url", base_url), ("model", model), ("policy", policy))
                        if v is not None}
         run = open_retriever(
             retriever,
             index,
-            k=k,
+            k=max_documents,
             reranker=reranker,
             backend=backend or None,
             backend_options=options,
@@ -133,7 +135,7 @@ def eval_command(
                 run,
                 out,
                 workers=workers,
-                k=k,
+                k=max_documents,
                 doc_text=doc_text,
                 progress=not no_progress,
                 retry_errors=retry_errors,

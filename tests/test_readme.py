@@ -23,13 +23,13 @@ MINI = ROOT / "tests" / "fixtures" / "mini_corpus"
 # First line of each block that is not run, and why.
 SKIP = {
     "bash scripts/setup.sh": "creates the virtual environment the suite itself runs in",
-    "context1 eval --benchmark hotpotqa": "needs the HotpotQA data folder (../shared/data), never committed",
+    "context1 eval indexes/hotpotqa --benchmark hotpotqa": "needs the HotpotQA data folder (../shared/data), never committed",
     "context1 serve /tmp/mini-index": "a long-running server; tests/context1/test_server_* run it",
     "from context1 import Client, SearchAgent": "needs the server of the block above and a `my_backend`",
     "context1 datagen my_index tasks_out": "500 tasks and an agent eval take minutes; tests/datagen runs both",
     "context1 datagen my-index tasks_out": "a policy trained on a real index takes minutes; tests/training runs it small",
     'GGUF="$(python -c': "starts a llama.cpp server; tests/context1/test_agent_llama.py runs it",
-    "context1 train sft --index INDEX": "training scale; tests/training and notebook 04 run it small",
+    "context1 train sft INDEX": "training scale; tests/training and notebook 04 run it small",
     "context1 train reranker my_index": "training; tests/training/test_reranker*.py run it small",
     "HF_HUB_OFFLINE=1 .venv/bin/python -m pytest": "the suite itself",
 }
@@ -37,7 +37,7 @@ RUN = (
     "context1 index tests/fixtures/mini_corpus",
     "from context1 import Corpus, SearchAgent",
     "context1 add INDEX more_docs/",
-    "from context1.integrations import",
+    "from context1.interfaces.integrations import",
 )
 
 
@@ -68,7 +68,7 @@ def _run_bash(body: str, subs: dict[str, str], env: dict[str, str], cwd: Path) -
             argv = shlex.split(command)
             assert argv[0] == "context1", command
             done = subprocess.run(
-                [sys.executable, "-c", "from context1.cli import main; main()", *argv[1:]],
+                [sys.executable, "-c", "from context1.interfaces.cli import main; main()", *argv[1:]],
                 capture_output=True,
                 text=True,
                 env=env,

@@ -28,7 +28,7 @@ def _agent_config(budget: int, max_turns: int, max_documents: int) -> Any:
     return agent_config_for_small_model(token_budget=budget, max_turns=max_turns, max_documents=max_documents)
 
 
-Index = Annotated[Path, typer.Option(help="Index folder the tasks were generated over.")]
+Index = Annotated[Path, typer.Argument(metavar="INDEX", help="The index the tasks were generated over.")]
 Tasks = Annotated[Path, typer.Option(help="Task file (JSONL of eval Task records, e.g. from `context1 datagen`).")]
 Out = Annotated[Path, typer.Option(help="Run folder: checkpoint/, adapter/, metrics.jsonl, plots/.")]
 Model = Annotated[str | None, typer.Option(help="Local model folder or .gguf.", show_default="bundled SmolLM2-135M")]

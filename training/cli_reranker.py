@@ -65,7 +65,7 @@ def reranker_command(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Train a reranker on generated tasks over INDEX; write it to OUT (use it with `--reranker OUT`)."""
-    from context1.cli_corpus import CommandError, _clean_errors
+    from context1.interfaces.cli_corpus import CommandError, _clean_errors
 
     with _clean_errors():
         if kind not in ("fusion", "cross-encoder"):

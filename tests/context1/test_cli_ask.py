@@ -8,7 +8,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1 import cli_ask, load_trajectories
+from context1 import load_trajectories
+from context1.interfaces import cli_ask
 
 QUERY = "Who designed the lighthouse of Korrin Bay?"
 

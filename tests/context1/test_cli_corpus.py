@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1 import cli_corpus
+from context1.interfaces import cli_corpus
 
 FIXTURE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "loaders" / "docs"
 

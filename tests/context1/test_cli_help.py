@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1.cli import _register_all, app
+from context1.interfaces.cli import _register_all, app
 
 # Upper-case words that are names, not placeholders.
 ACRONYMS = {
@@ -73,11 +73,19 @@ def test_every_help_is_complete_and_names_only_what_exists(path, command):
             assert param.show_default is not False, f"{param.opts[0]} hides its default"
 
 
-def test_the_index_argument_is_called_index_everywhere():
+def test_the_index_is_one_positional_INDEX_everywhere():
+    """Every command that opens an index takes it the same way: a positional INDEX, never `--index`."""
+    takes_index = set()
     for path, command in COMMANDS:
         for param in getattr(command, "params", []):
-            if param.param_type_name == "argument" and param.name in ("index", "directory"):
+            if param.name in ("index", "directory"):
+                assert param.param_type_name == "argument", f"`context1 {' '.join(path)}` takes the index as an option"
                 assert param.metavar == "INDEX", (path, param.name, param.metavar)
+                takes_index.add(" ".join(path))
+            assert "--index" not in getattr(param, "opts", ()), path
+    expected = {"index", "add", "delete", "sync", "search", "ask", "serve", "mcp", "datagen", "eval",
+                "train sft", "train rl", "train eval", "train reranker", "train policy"}
+    assert expected <= takes_index, expected - takes_index
 
 
 def test_version():

@@ -9,9 +9,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1 import AgentConfig, Episode, SearchAgent, StopReason, cli_ask
+from context1 import AgentConfig, Episode, SearchAgent, StopReason
 from context1.backends.scripted import ScriptedBackend, call, raw_call, turn
 from context1.config import fit_to_window
+from context1.interfaces import cli_ask
 from context1.tools import unescape_entities, validate_call
 from context1.types import CorpusLike, ToolCall
 

@@ -9,7 +9,7 @@ import pytest
 from serve_helpers import live_server
 
 from context1 import Client, SearchAgent
-from context1.server import create_app
+from context1.interfaces.server import create_app
 
 QUERY = "Who designed the lighthouse of Korrin Bay?"
 
@@ -18,7 +18,7 @@ def test_langchain_search_retriever_returns_the_hybrid_hits(harness_corpus):
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
 
-    from context1.integrations import LangChainSearchRetriever
+    from context1.interfaces.integrations import LangChainSearchRetriever
 
     retriever = LangChainSearchRetriever(corpus=harness_corpus, k=4)
     assert isinstance(retriever, BaseRetriever)
@@ -32,7 +32,7 @@ def test_langchain_search_retriever_returns_the_hybrid_hits(harness_corpus):
 
 
 def test_langchain_agent_retriever_returns_the_agents_documents(harness_corpus):
-    from context1.integrations import LangChainAgentRetriever
+    from context1.interfaces.integrations import LangChainAgentRetriever
 
     result = SearchAgent(harness_corpus).run(QUERY)
     docs = LangChainAgentRetriever(agent=SearchAgent(harness_corpus)).invoke(QUERY)
@@ -47,7 +47,7 @@ def test_llamaindex_search_retriever_returns_the_hybrid_hits(harness_corpus):
     from llama_index.core.base.base_retriever import BaseRetriever
     from llama_index.core.schema import NodeWithScore
 
-    from context1.integrations import LlamaIndexSearchRetriever
+    from context1.interfaces.integrations import LlamaIndexSearchRetriever
 
     retriever = LlamaIndexSearchRetriever(harness_corpus, k=4)
     assert isinstance(retriever, BaseRetriever)
@@ -60,7 +60,7 @@ def test_llamaindex_search_retriever_returns_the_hybrid_hits(harness_corpus):
 
 
 def test_llamaindex_agent_retriever_returns_the_agents_documents(harness_corpus):
-    from context1.integrations import LlamaIndexAgentRetriever
+    from context1.interfaces.integrations import LlamaIndexAgentRetriever
 
     result = SearchAgent(harness_corpus).run(QUERY)
     nodes = LlamaIndexAgentRetriever(SearchAgent(harness_corpus)).retrieve(QUERY)
@@ -70,7 +70,7 @@ def test_llamaindex_agent_retriever_returns_the_agents_documents(harness_corpus)
 
 def test_adapters_work_over_the_http_client_too(harness_corpus):
     """The same adapters over `context1.Client`: a LangChain app and a shared index server."""
-    from context1.integrations import LangChainAgentRetriever, LlamaIndexSearchRetriever
+    from context1.interfaces.integrations import LangChainAgentRetriever, LlamaIndexSearchRetriever
 
     with live_server(create_app(harness_corpus)) as url, Client(url) as client:
         nodes = LlamaIndexSearchRetriever(client, k=3).retrieve("lighthouse engineer")
@@ -84,7 +84,7 @@ def test_adapters_work_over_the_http_client_too(harness_corpus):
     ("LlamaIndexAgentRetriever", "llama_index", "llamaindex"),
 ])
 def test_a_missing_extra_names_the_install(monkeypatch, name, library, extra):
-    import context1.integrations as integrations
+    import context1.interfaces.integrations as integrations
 
     for mod in [m for m in sys.modules if m == library or m.startswith(library + ".")]:
         monkeypatch.setitem(sys.modules, mod, None)  # the library is "not installed"

@@ -95,7 +95,7 @@ def test_cli_ask_with_a_learned_policy(tmp_path, harness_corpus):
     import typer
     from typer.testing import CliRunner
 
-    from context1 import cli_ask
+    from context1.interfaces import cli_ask
 
     app = typer.Typer()
 

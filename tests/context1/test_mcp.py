@@ -17,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters
 from serve_helpers import live_server
 
 from context1 import SearchAgent
-from context1.mcp_server import create_mcp
+from context1.interfaces.mcp_server import create_mcp
 
 ROOT = Path(__file__).resolve().parents[2]
 QUERY = "Who designed the lighthouse of Korrin Bay?"
@@ -154,7 +154,7 @@ def test_tool_descriptions_are_rendered(harness_corpus):
 
 
 def test_document_ids_are_quoted():
-    from context1.mcp_server import render_documents
+    from context1.interfaces.mcp_server import render_documents
     from context1.types import RankedDocument
 
     text = render_documents([RankedDocument("2022 Q3 AMZN.pdf", "Net sales rose.", 0.5),
@@ -165,7 +165,7 @@ def test_document_ids_are_quoted():
 
 def test_ask_shares_the_episode_cap_and_time_limit(harness_corpus):
     from context1.backends.scripted import ScriptedBackend, call, turn
-    from context1.episodes import Episodes
+    from context1.interfaces.episodes import Episodes
 
     started, release = threading.Event(), threading.Event()
 
@@ -206,7 +206,7 @@ def test_context1_mcp_over_stdio(harness_corpus):
     expected = SearchAgent(harness_corpus).run(QUERY).doc_ids
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-c", "from context1.cli import main; main()", "mcp", str(harness_corpus.path)],
+        args=["-c", "from context1.interfaces.cli import main; main()", "mcp", str(harness_corpus.path)],
         env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
              "PATH": os.environ.get("PATH", "")},
         cwd=str(ROOT),
@@ -239,8 +239,8 @@ def test_mcp_over_streamable_http(harness_corpus):
 def test_mcp_over_http_needs_the_key_and_keeps_the_limits(harness_corpus):
     import httpx
 
-    from context1.guard import GuardConfig
-    from context1.mcp_server import http_app
+    from context1.interfaces.guard import GuardConfig
+    from context1.interfaces.mcp_server import http_app
 
     app = http_app(create_mcp(harness_corpus, per_process_memory=False),
                    GuardConfig(api_key="k3y", max_body_bytes=4096))

@@ -14,7 +14,8 @@ import typer
 from serve_helpers import free_port
 from typer.testing import CliRunner
 
-from context1 import Client, cli_serve
+from context1 import Client
+from context1.interfaces import cli_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +67,7 @@ def test_context1_serve_serves_an_index_until_stopped(harness_corpus, tmp_path):
     port = free_port()
     log = tmp_path / "serve.log"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
-    cmd = [sys.executable, "-c", "from context1.cli import main; main()", "serve", str(harness_corpus.path),
+    cmd = [sys.executable, "-c", "from context1.interfaces.cli import main; main()", "serve", str(harness_corpus.path),
            "--port", str(port), "--log-level", "warning"]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)

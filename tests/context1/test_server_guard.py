@@ -16,8 +16,8 @@ from serve_helpers import live_server
 from typer.testing import CliRunner
 
 from context1 import Client
-from context1.guard import ApiKeyError, load_api_key
-from context1.server import ServerConfig, create_app
+from context1.interfaces.guard import ApiKeyError, load_api_key
+from context1.interfaces.server import ServerConfig, create_app
 
 KEY = "s3cret-key-for-tests"
 
@@ -91,7 +91,7 @@ def test_unusable_key_files_are_refused(tmp_path):
 
 @pytest.mark.parametrize("command", ["serve", "mcp"])
 def test_serve_refuses_to_start_with_an_empty_key_file(harness_corpus, tmp_path, command):
-    from context1.cli import _register_all, app
+    from context1.interfaces.cli import _register_all, app
 
     _register_all()
     empty = tmp_path / "k"

@@ -13,8 +13,8 @@ from serve_helpers import SlowSearches, live_server
 
 from context1 import Client, SearchAgent
 from context1.events import FinalEvent, ModelTurnEvent, UsageEvent
-from context1.server import EPISODE_THREAD_PREFIX, ServerConfig, create_app
-from context1.wire import event_from_json, event_to_json
+from context1.interfaces.server import EPISODE_THREAD_PREFIX, ServerConfig, create_app
+from context1.interfaces.wire import event_from_json, event_to_json
 from corpus_tools.types import InvalidPatternError, UnknownDocumentError
 
 QUERY = "Who designed the lighthouse of Korrin Bay?"

@@ -16,7 +16,7 @@ CHROMA_OWN = ("httpx", "pydantic")
 
 CHILD = f"""
 import json, sys
-from context1.cli import _register_all
+from context1.interfaces.cli import _register_all
 _register_all()
 at_cli = sorted(m for m in {HEAVY!r} if m in sys.modules)
 from corpus_tools import Corpus

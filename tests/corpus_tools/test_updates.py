@@ -16,7 +16,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from context1 import cli_corpus
+from context1.interfaces import cli_corpus
 from corpus_tools import Corpus, CorpusConfig, Document, retrieval_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -174,6 +174,43 @@ def test_cli_add_delete_sync(tmp_path, cli):
     assert result.exit_code == 0 and '"otters.md#0"' in result.output
     result = cli("search", index, "crayfish", "--where", "{not json")
     assert result.exit_code == 2 and "--where is not valid JSON" in result.output
+
+
+def test_add_and_sync_progress_names_each_file_as_it_is_read(tmp_path, cli, monkeypatch):
+    """Issue 24: one PDF can take seconds, so the live line of `add` and `sync` names the file it is on."""
+    from contextlib import contextmanager
+
+    said: list[str] = []
+
+    class _Line:
+        def say(self, text: str) -> None:
+            said.append(text)
+
+    @contextmanager
+    def recording(enabled: bool):
+        yield _Line()
+
+    monkeypatch.setattr(cli_corpus, "progress_display", recording)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "herons.md").write_text("# Herons\nHerons nest in the reeds by the river.")
+    (docs / "otters.md").write_text("# Otters\nOtters slide down muddy banks.")
+    index = tmp_path / "index"
+    assert cli("index", docs, index, "--no-progress").exit_code == 0
+
+    (docs / "otters.md").write_text("# Otters\nOtters hunt crayfish at night.")
+    (docs / "sub").mkdir()
+    (docs / "sub" / "swifts.md").write_text("# Swifts\nSwifts sleep on the wing.")
+    assert cli("sync", index, docs).exit_code == 0
+    reading = [line for line in said if line.startswith("reading ")]
+    assert [line.split()[1] for line in reading] == ["sub/swifts.md", "otters.md"]  # changed files only
+    said.clear()
+
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "larks.txt").write_text("Skylarks sing while climbing.")
+    assert cli("add", index, more).exit_code == 0
+    assert said[0] == "reading larks.txt" and "embedding" in said[-1]
 
 
 def test_error_hints_never_point_at_a_command_that_refuses(tmp_path, cli):

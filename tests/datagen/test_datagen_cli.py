@@ -66,8 +66,8 @@ def test_generate_resume_and_evaluate(app: typer.Typer, datagen_index: Path, tmp
     runs = tmp_path / "runs" / "hybrid.jsonl"
     evaluated = CliRunner().invoke(
         app,
-        ["eval", "--benchmark", str(out / "tasks.jsonl"), "--index", str(datagen_index), "--out", str(runs),
-         "--retriever", "hybrid", "--k", "5", "--no-progress"],
+        ["eval", str(datagen_index), "--benchmark", str(out / "tasks.jsonl"), "--out", str(runs),
+         "--retriever", "hybrid", "--max-documents", "5", "--no-progress"],
     )  # fmt: skip
     assert evaluated.exit_code == 0, evaluated.output
     assert "not in the index" not in evaluated.output

@@ -42,17 +42,16 @@ def _eval(app, *args):
 def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
     index, out = tmp_path / "index", tmp_path / "runs" / "bm25.jsonl"
     common = [
+        str(index),
         "--benchmark",
         "hotpotqa",
         "--data-dir",
         str(data_dir),
-        "--index",
-        str(index),
         "--out",
         str(out),
         "--retriever",
         "bm25",
-        "--k",
+        "--max-documents",
         "3",
     ]
     result = _eval(app, *common, "--limit", "2")
@@ -68,19 +67,18 @@ def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
     agent_out = tmp_path / "runs" / "agent.jsonl"
     result = _eval(
         app,
+        str(index),
         "--benchmark",
         "hotpotqa",
         "--data-dir",
         str(data_dir),
-        "--index",
-        str(index),
         "--out",
         str(agent_out),
         "--retriever",
         "agent",
         "--backend",
         "iterative",
-        "--k",
+        "--max-documents",
         "5",
         "--workers",
         "2",
@@ -100,10 +98,9 @@ def test_eval_builds_the_index_then_resumes(app, data_dir, tmp_path):
 def test_eval_on_a_task_file_needs_an_existing_index(app, tmp_path):
     result = _eval(
         app,
+        str(tmp_path / "none"),
         "--benchmark",
         str(FIX / "tasks.jsonl"),
-        "--index",
-        str(tmp_path / "none"),
         "--out",
         str(tmp_path / "r.jsonl"),
     )
@@ -123,12 +120,11 @@ def test_eval_bad_options_exit_2_with_one_line(app, data_dir, tmp_path, args, me
     base = {
         "--benchmark": "hotpotqa",
         "--data-dir": str(data_dir),
-        "--index": str(tmp_path / "i"),
         "--out": str(tmp_path / "r.jsonl"),
     }
     for flag, value in zip(args[::2], args[1::2], strict=True):
         base[flag] = value
-    result = _eval(app, *[x for pair in base.items() for x in pair])
+    result = _eval(app, str(tmp_path / "i"), *[x for pair in base.items() for x in pair])
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output

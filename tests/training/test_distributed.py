@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from context1.server import create_app
+from context1.interfaces.server import create_app
 from training.distributed import RolloutPool, check_reachable
 from training.rl import agent_config_for_small_model
 from training.rollouts import run_rollouts

@@ -97,7 +97,7 @@ def test_damaged_or_foreign_fusion_files_fail_at_open_with_what_to_do(mini_index
 def test_cli_fits_a_fusion_by_default_and_refuses_an_unknown_kind(mini_index, tmp_path) -> None:  # noqa: ANN001
     from typer.testing import CliRunner
 
-    from context1.cli import app
+    from context1.interfaces.cli import app
     from training.cli import register
 
     register(app) if "train" not in {g.name for g in app.registered_groups} else None

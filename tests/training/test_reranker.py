@@ -261,7 +261,7 @@ def test_search_scores_exactly_what_validation_scored(trained, mini_index, tasks
 def test_cli_trains_and_reports(mini_index, tasks, tiny_encoder, tmp_path):
     from typer.testing import CliRunner
 
-    from context1.cli import app
+    from context1.interfaces.cli import app
     from training.cli import register
 
     register(app) if "train" not in {g.name for g in app.registered_groups} else None

@@ -136,7 +136,7 @@ def test_index_cli_flag(cross_encoder, tmp_path):
     import typer
     from typer.testing import CliRunner
 
-    from context1 import cli_corpus
+    from context1.interfaces import cli_corpus
 
     app = typer.Typer(pretty_exceptions_enable=False)
     cli_corpus.register(app)

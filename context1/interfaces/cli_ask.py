@@ -19,15 +19,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from context1.cli_corpus import (
-    CommandError,
-    IndexArg,
-    OldRolloutsK,
-    _clean_errors,
-    chroma_client,
-    deprecated_rollouts_k,
-    open_index,
-)
 from context1.config import AgentConfig
 from context1.events import (
     FinalEvent,
@@ -37,6 +28,15 @@ from context1.events import (
     RolloutEndEvent,
     ToolCallEvent,
     UsageEvent,
+)
+from context1.interfaces.cli_corpus import (
+    CommandError,
+    IndexArg,
+    OldRolloutsK,
+    _clean_errors,
+    chroma_client,
+    deprecated_rollouts_k,
+    open_index,
 )
 from context1.types import SearchResult, StopReason
 

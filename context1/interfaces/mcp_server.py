@@ -16,10 +16,10 @@ config's per-call token budgets. While `ask` runs, each turn, tool call and obse
 as a progress notification (to clients that ask for progress), so they can show the trace live.
 
 Arguments are validated by the same models and limits as `context1 serve`'s bodies
-(`context1.serving`; unknown arguments are errors), and every failure comes back as a tool result
+(`context1.interfaces.serving`; unknown arguments are errors), and every failure comes back as a tool result
 with `isError` set and a message the caller can act on. `ask` shares the HTTP server's episode cap
-and time limit (`context1.episodes`). Over streamable HTTP the same gate as `context1 serve`
-(`context1.guard`: API key, body limit, requests in flight, Host/Origin) stands in front of /mcp.
+and time limit (`context1.interfaces.episodes`). Over streamable HTTP the same gate as `context1 serve`
+(`context1.interfaces.guard`: API key, body limit, requests in flight, Host/Origin) stands in front of /mcp.
 
     run_mcp(corpus, agent, transport="stdio")                 # what `context1 mcp INDEX` does
     run_mcp(corpus, agent, transport="http", port=8766)       # streamable HTTP at http://HOST:PORT/mcp
@@ -40,10 +40,10 @@ from mcp.types import ToolAnnotations
 
 from context1 import prompts
 from context1.agent import SearchAgent
-from context1.episodes import Episodes, EpisodesBusy, EpisodeTimeout
 from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
-from context1.guard import Guard, GuardConfig, is_loopback
-from context1.serving import MAX_ROLLOUTS, MCP_ARGUMENTS, check_arguments, excerpt, shorten
+from context1.interfaces.episodes import Episodes, EpisodesBusy, EpisodeTimeout
+from context1.interfaces.guard import Guard, GuardConfig, is_loopback
+from context1.interfaces.serving import MAX_ROLLOUTS, MCP_ARGUMENTS, check_arguments, excerpt, shorten
 from context1.tools import corpus_reranks, tool_schemas
 from context1.version import __version__
 from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
@@ -118,7 +118,7 @@ def render_documents(documents: list[Any]) -> str:
 
 
 class _CheckedServer(MCPServer):
-    """An MCPServer whose tool arguments pass `context1.serving`'s models first (unknown ones are errors)."""
+    """An MCPServer whose tool arguments pass `context1.interfaces.serving`'s models first (unknown ones are errors)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
         model = MCP_ARGUMENTS.get(name)
@@ -267,5 +267,5 @@ def run_mcp(corpus: Any, agent: SearchAgent | None = None, *, transport: str = "
 
 
 def http_app(mcp: MCPServer, guard: GuardConfig, host: str = "127.0.0.1") -> Any:
-    """The MCP server's streamable-HTTP app at /mcp, behind `context1.guard.Guard`."""
+    """The MCP server's streamable-HTTP app at /mcp, behind `context1.interfaces.guard.Guard`."""
     return Guard(mcp.streamable_http_app(host=host, max_request_body_size=guard.max_body_bytes), guard)

@@ -1,6 +1,6 @@
 """LlamaIndex retrievers over a context1 index: one hybrid search, or the whole search agent.
 
-    from context1.integrations import LlamaIndexSearchRetriever, LlamaIndexAgentRetriever
+    from context1.interfaces.integrations import LlamaIndexSearchRetriever, LlamaIndexAgentRetriever
     nodes = LlamaIndexSearchRetriever(corpus, k=5).retrieve("when was the bridge built")
     nodes = LlamaIndexAgentRetriever(SearchAgent(corpus)).retrieve("who designed the bridge?")
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from context1.integrations.common import agent_documents, hit_metadata, missing_extra
+from context1.interfaces.integrations.common import agent_documents, hit_metadata, missing_extra
 
 try:
     from llama_index.core.base.base_retriever import BaseRetriever

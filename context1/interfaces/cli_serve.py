@@ -1,6 +1,6 @@
 """`context1 serve INDEX` and `context1 mcp INDEX`: the index and its agent over HTTP / MCP.
 
-Thin layers over `context1.server.serve` and `context1.mcp_server.run_mcp`: they open the index
+Thin layers over `context1.interfaces.server.serve` and `context1.interfaces.mcp_server.run_mcp`: they open the index
 (a missing or damaged one ends the command with one line saying what to do, exit status 2, before
 anything listens), build the backend exactly as `context1 ask` does, and start serving.
 
@@ -20,8 +20,9 @@ from typing import Annotated, Any
 
 import typer
 
-from context1.cli_ask import BACKENDS, build_backend
-from context1.cli_corpus import (
+from context1.config import AgentConfig
+from context1.interfaces.cli_ask import BACKENDS, build_backend
+from context1.interfaces.cli_corpus import (
     EXIT_USAGE,
     CommandError,
     IndexArg,
@@ -30,7 +31,6 @@ from context1.cli_corpus import (
     deprecated_rollouts_k,
     open_index,
 )
-from context1.config import AgentConfig
 from corpus_tools.types import CorpusError
 
 Host = Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
@@ -66,13 +66,13 @@ def _clean_exit() -> Iterator[None]:
 
 def server_key(key_file: Path | None) -> str | None:
     """This server's API key: --api-key-file, else CONTEXT1_API_KEY, else None (ApiKeyError when unusable)."""
-    from context1.guard import API_KEY_ENV, load_api_key
+    from context1.interfaces.guard import API_KEY_ENV, load_api_key
 
     return load_api_key(os.environ.get(API_KEY_ENV), key_file)
 
 
 def _warn_if_open(host: str, key: str | None, what: str) -> None:
-    from context1.guard import is_loopback
+    from context1.interfaces.guard import is_loopback
 
     if key is None and not is_loopback(host):
         print(f"context1: warning: {what} on {host} without an API key: anyone who can reach it can search the "
@@ -122,7 +122,7 @@ def serve_command(
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
 ) -> None:
     """Serve INDEX over HTTP: search, grep, read and the streaming agent (`ask`); docs at /docs."""
-    from context1.server import ServerConfig, serve
+    from context1.interfaces.server import ServerConfig, serve
 
     with _clean_exit():
         rollouts = deprecated_rollouts_k(old_k, rollouts)
@@ -166,9 +166,9 @@ def mcp_command(
     chroma_port: ChromaPort = 8000,
 ) -> None:
     """Serve INDEX as an MCP server: search_corpus, grep_corpus, read_document, prune_chunks and ask."""
-    from context1.episodes import Episodes
-    from context1.guard import GuardConfig, is_loopback
-    from context1.mcp_server import TRANSPORTS, run_mcp
+    from context1.interfaces.episodes import Episodes
+    from context1.interfaces.guard import GuardConfig, is_loopback
+    from context1.interfaces.mcp_server import TRANSPORTS, run_mcp
 
     with _clean_exit():
         rollouts = deprecated_rollouts_k(old_k, rollouts)

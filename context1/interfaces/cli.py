@@ -40,7 +40,7 @@ def _root(
 
 
 def _register_all() -> None:
-    from context1 import cli_ask, cli_corpus, cli_serve
+    from context1.interfaces import cli_ask, cli_corpus, cli_serve
 
     cli_corpus.register(app)
     cli_ask.register(app)

@@ -526,8 +526,11 @@ def sync_command(
         _quiet_library_logs()
         started = time.perf_counter()
         with progress_display(not no_progress) as line:
-            line.say(f"syncing {corpus.path} with {folder}: reading changed files, embedding, committing")
-            report = corpus.sync(folder, glob=glob)
+            line.say(f"syncing {corpus.path} with {folder}: comparing sizes and modification times")
+            # Each changed file is named as it is read; embedding and committing follow the last one.
+            report = corpus.sync(
+                folder, glob=glob, on_file=lambda where: line.say(f"reading {where} (then embedding and committing)")
+            )
         elapsed = time.perf_counter() - started
         _console().print(
             f"Synced {corpus.path} with {folder} in {elapsed:.1f} s: {len(report.added)} added, "

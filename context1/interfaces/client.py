@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 import numpy as np
 
-from context1 import wire
 from context1.events import Event, FinalEvent
+from context1.interfaces import wire
 from context1.types import SearchResult
 from corpus_tools.types import Chunk, Hit, InvalidPatternError, UnknownDocumentError
 

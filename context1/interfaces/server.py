@@ -1,7 +1,7 @@
 """`context1 serve`: one index and its search agent over HTTP (FastAPI + uvicorn).
 
     from context1 import Corpus
-    from context1.server import create_app
+    from context1.interfaces.server import create_app
     app = create_app(Corpus.open("my_index"))          # uvicorn.run(app, host="127.0.0.1", port=8765)
 
 Endpoints (OpenAPI docs at `/docs`):
@@ -16,13 +16,13 @@ Endpoints (OpenAPI docs at `/docs`):
 | POST `/ask/stream` | the agent's events as server-sent events | `SearchAgent.stream` |
 
 Why it is shaped this way:
-- Safe to share (`context1.guard`): with an API key (`CONTEXT1_API_KEY` or `--api-key-file`) every
+- Safe to share (`context1.interfaces.guard`): with an API key (`CONTEXT1_API_KEY` or `--api-key-file`) every
   path but `/health` needs `Authorization: Bearer KEY` (401 otherwise); bodies are counted while
   they are read, chunked or not (413 past `max_body_bytes`); at most `max_in_flight` requests are
   handled at once (429 past it); bound to a loopback address, only loopback Host/Origin headers are
   accepted (421/403: DNS rebinding).
 - Bad input is the client's fault and says so: validation errors are 422 with a readable
-  `detail` (the same models as MCP's tool arguments, `context1.serving`; unknown fields are
+  `detail` (the same models as MCP's tool arguments, `context1.interfaces.serving`; unknown fields are
   errors), an invalid regular expression 400, an unknown id 404, a request past the configured
   time limit 504. No reply quotes more than a short excerpt of the input. A 500 means a bug.
 - `/ask` returns the ranked documents with a trimmed trajectory (query, documents, stop reason) by
@@ -31,7 +31,7 @@ Why it is shaped this way:
 - Corpus calls are blocking (embedding, BM25, Chroma); they run on worker threads so one slow
   search never stalls the event loop, and a request past `request_timeout_s` is answered 504 at
   once (the abandoned thread finishes its search and exits; nothing waits on it).
-- `ask` episodes run on their own threads (`context1.episodes`), at most `max_episodes` at once
+- `ask` episodes run on their own threads (`context1.interfaces.episodes`), at most `max_episodes` at once
   (503 with Retry-After past it), cancelled when the client goes away or past `ask_timeout_s`.
 """
 
@@ -50,12 +50,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, StrictStr
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from context1 import wire
 from context1.agent import SearchAgent
-from context1.episodes import EPISODE_THREAD_PREFIX, Episodes, EpisodesBusy, EpisodeTimeout
 from context1.events import FinalEvent
-from context1.guard import Guard, GuardConfig, is_loopback
-from context1.serving import (
+from context1.interfaces import wire
+from context1.interfaces.episodes import EPISODE_THREAD_PREFIX, Episodes, EpisodesBusy, EpisodeTimeout
+from context1.interfaces.guard import Guard, GuardConfig, is_loopback
+from context1.interfaces.serving import (
     MAX_QUERY_CHARS,
     AskBody,
     CountBody,

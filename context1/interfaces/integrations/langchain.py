@@ -1,7 +1,7 @@
 """LangChain retrievers over a context1 index: one hybrid search, or the whole search agent.
 
     from context1 import Corpus, SearchAgent
-    from context1.integrations import LangChainSearchRetriever, LangChainAgentRetriever
+    from context1.interfaces.integrations import LangChainSearchRetriever, LangChainAgentRetriever
     corpus = Corpus.open("my_index")                      # or context1.Client("http://...")
     docs = LangChainSearchRetriever(corpus=corpus, k=5).invoke("when was the bridge built")
     docs = LangChainAgentRetriever(agent=SearchAgent(corpus)).invoke("who designed the bridge?")
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from context1.integrations.common import agent_documents, hit_metadata, missing_extra
+from context1.interfaces.integrations.common import agent_documents, hit_metadata, missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
