@@ -9,6 +9,23 @@ with a JSONL of {"question", "gold_doc_ids"}. `search` ranks documents by their 
 the top 25 hybrid hits; `ask` is `SearchAgent(corpus).run` with the default iterative policy.
 Prints a markdown table per question (the answering passage is the quote that opens the first
 gold document's justification) and a summary row.
+
+Issue 24, the shorter answer measured on multi-document benchmarks (one command for the table):
+
+    python benchmarks/ask_vs_search.py --benchmark hotpotqa musique --index-root /work/indexes \
+        --data-dir /work/shared/data --limit 100 [--part report|tune] [--ratios 0.3,0.4,0.5,0.6]
+
+Questions: `load_benchmark(name, data_dir).tasks` with gold documents, the part chosen by
+benchmarks/reranker_quality.py's task-id hash (`part_of`; "tune" is 25 %, "report" the rest), in
+hash order, first --limit. Index: INDEX_ROOT/bench-{name}-256. Rows: `ask` with the default
+`IterativeConfig` (evidence_ratio 0.3 since this table), `ask` with evidence_ratio=0 (the old full
+list of up to 10), and one hybrid search (`corpus.search(q, k=50)`, first 10 distinct documents). `--ratios`
+adds rows derived from the evidence_ratio=0 run: the cut is applied after all searching, to the
+scores the answer writes (4 decimals), so a ratio row is that run's list cut at ratio × best score,
+with the same searching time. Columns: R@2 / R@5 (mean share of gold documents in the top 2 / 5),
+all-R@10 (share of questions with every gold document in the returned list, at most 10), mean
+documents returned, output precision (gold share of the returned documents), wall seconds per
+question. Per-question JSONL under benchmarks/out/ask_vs_search/.
 """
 
 from __future__ import annotations
@@ -40,16 +57,121 @@ def search_docs(corpus: Any, question: str, n: int = 5) -> list[str]:
     return out[:n]
 
 
+def _metrics(docs: list[str], gold: set[str]) -> dict[str, float]:
+    found = lambda k: sum(1 for g in gold if g in docs[:k])  # noqa: E731
+    return {"r2": found(2) / len(gold), "r5": found(5) / len(gold), "all10": float(found(10) == len(gold)),
+            "n": float(len(docs)), "precision": found(10) / len(docs) if docs else 0.0}
+
+
+def cut(documents: list[Any], ratio: float) -> list[str]:
+    """The answer `IterativeConfig(evidence_ratio=ratio)` gives, from a ratio-0 answer's scores."""
+    if not documents or ratio <= 0:
+        return [d.doc_id for d in documents]
+    floor = ratio * documents[0].score
+    return [d.doc_id for d in documents if d.score >= floor] or [documents[0].doc_id]
+
+
+def benchmark(args: argparse.Namespace) -> None:
+    """The issue-24 table: ask (default ratio) vs ask (ratio 0) vs one hybrid search, per corpus."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from agent_llm_free import hybrid_docs
+    from reranker_quality import select
+
+    from context1 import SearchAgent
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+    from corpus_tools import Corpus
+    from eval.loaders import load_benchmark
+
+    default_ratio = IterativeConfig().evidence_ratio
+    ratios = [float(r) for r in args.ratios.split(",") if r.strip()] if args.ratios else []
+    out_dir = ROOT / "benchmarks" / "out" / "ask_vs_search"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines = ["| set | retriever | questions | R@2 | R@5 | all-R@10 (all gold returned) | docs returned | "
+             "out. precision | s / question |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name in args.benchmark:
+        tasks = select(load_benchmark(name, args.data_dir).tasks, args.part, args.limit)
+        corpus = Corpus.open(args.index_root / f"bench-{name}-256")
+        agents = {"full": SearchAgent(corpus, IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=0)))}
+        if not args.skip_default:
+            agents["default"] = SearchAgent(corpus)
+        agents["full"].run(tasks[0].query)  # warm-up: model load and caches are not the policy's time
+        rows: dict[str, list[dict]] = {}
+        log = (out_dir / f"{name}-{args.part}.jsonl").open("w", encoding="utf-8")
+        for i, task in enumerate(tasks):
+            gold = set(task.gold_doc_ids)
+            rec: dict[str, Any] = {"id": task.task_id, "gold": sorted(gold)}
+            t0 = time.perf_counter()
+            hybrid = hybrid_docs(corpus, task.query, k=10)
+            rec["hybrid"] = {"docs": hybrid, "s": time.perf_counter() - t0}
+            for key, agent in agents.items():
+                t0 = time.perf_counter()
+                result = agent.run(task.query)
+                rec[key] = {"docs": result.doc_ids, "s": time.perf_counter() - t0,
+                            "scores": [d.score for d in result.documents]}
+                if key == "full":
+                    full_docs = result.documents
+            for ratio in ratios:
+                rec[f"cut{ratio:g}"] = {"docs": cut(full_docs, ratio), "s": rec["full"]["s"]}
+            if "default" in rec:  # the derivation must match the real default run
+                rec["derived_default_matches"] = cut(full_docs, default_ratio) == rec["default"]["docs"]
+            for key in [k for k in rec if isinstance(rec[k], dict)]:
+                rows.setdefault(key, []).append({**_metrics(rec[key]["docs"], gold), "s": rec[key]["s"]})
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            print(f"[{name} {i + 1}/{len(tasks)}]", flush=True)
+        log.close()
+        corpus.close()
+        labels = {"default": f"ask, default (evidence_ratio={default_ratio:g})",
+                  "full": "ask, evidence_ratio=0 (old full list)", "hybrid": "one hybrid search (top 10 documents)"}
+        for key, part in rows.items():
+            label = labels.get(key) or f"ask, evidence_ratio={key[3:]} (cut of the ratio-0 run)"
+
+            def m(k: str, part: list[dict] = part) -> float:
+                return sum(r[k] for r in part) / len(part)
+
+            lines.append(f"| {name} | {label} | {len(part)} | {m('r2'):.3f} | {m('r5'):.3f} | {m('all10'):.3f} | "
+                         f"{m('n'):.1f} | {m('precision'):.3f} | {m('s'):.2f} |")
+        if "default" in agents:
+            log_rows = [json.loads(x) for x in (out_dir / f"{name}-{args.part}.jsonl").read_text().splitlines()]
+            same = sum(r["derived_default_matches"] for r in log_rows)
+            lines.append(f"| {name} | (check: ratio-0 list cut at {default_ratio:g} == default run) | {len(log_rows)} "
+                         f"| {same}/{len(log_rows)} | | | | | |")
+        print("\n".join(lines), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--benchmark", nargs="+", choices=["hotpotqa", "musique", "locomo"],
+                        help="run the issue-24 table on these benchmarks instead of the single-document fixture")
+    parser.add_argument("--index-root", type=Path, default=Path("/work/indexes"),
+                        help="folder holding bench-{name}-256 indexes (default: %(default)s)")
+    parser.add_argument("--data-dir", type=Path, default=ROOT.parent / "shared" / "data",
+                        help="benchmark data folder (default: %(default)s)")
+    parser.add_argument("--limit", type=int, default=100, help="questions per benchmark (default: %(default)s)")
+    parser.add_argument("--part", choices=["report", "tune", "all"], default="report",
+                        help="task-id hash part (reranker_quality.part_of; default: %(default)s)")
+    parser.add_argument("--ratios", default="", help="comma-separated evidence ratios cut from the ratio-0 run")
+    parser.add_argument("--evidence-ratio", type=float, default=None,
+                        help="single-document mode: run ask with this IterativeConfig.evidence_ratio "
+                             "(default: the policy's default)")
+    parser.add_argument("--skip-default", action="store_true",
+                        help="do not run the default agent (ratio rows are derived from the ratio-0 run)")
     parser.add_argument("--index", type=Path, default=ROOT / "runs" / "office-index")
     parser.add_argument("--pdfs", type=Path, default=OFFICE, help="folder of documents")
     parser.add_argument("--questions", type=Path, default=OFFICE / "questions.jsonl")
     args = parser.parse_args()
+    if args.benchmark:
+        benchmark(args)
+        return
     from context1 import SearchAgent
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
 
     corpus = _index(args.pdfs, args.index)
-    agent = SearchAgent(corpus)
+    ratio = IterativeConfig().evidence_ratio if args.evidence_ratio is None else args.evidence_ratio
+    agent = SearchAgent(corpus, IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=ratio)))
+    print(f"ask: IterativeConfig(evidence_ratio={ratio:g})")
     tasks = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     agent.run(tasks[0]["question"])  # warm-up: model load and caches are not the policy's time
     rows, totals = [], {"s1": 0, "s5": 0, "a1": 0, "a5": 0, "docs": 0, "ts": 0.0, "ta": 0.0}
