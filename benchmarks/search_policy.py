@@ -142,13 +142,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
                         help="a trained policy folder ({set} is replaced by the set name); repeatable")
-    parser.add_argument("--stage", choices=("both", "warm", "rl"), default="both",
-                        help="which of each --policy's rows to run (warm start, after CISPO, or both)")
+    parser.add_argument("--stage", default="both",
+                        help="which of each --policy's rows to run, comma-separated of warm, best, rl "
+                             "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
     parser.add_argument("--evidence-ratio", action="append", type=float, default=[], metavar="R",
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
     args = parser.parse_args()
+    stages = {"warm", "best", "rl"} if args.stage == "both" else set(args.stage.split(","))
+    if not stages <= {"warm", "best", "rl"}:
+        parser.error(f"--stage {args.stage!r}: comma-separated of warm, best, rl (or both)")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from context1.backends import IterativeRetrievalPolicy, LearnedSearchPolicy
     from context1.backends.iterative import IterativeConfig
@@ -177,11 +181,11 @@ def main() -> None:
         for item in args.policy:
             label, _, folder = item.partition("=")
             folder = folder.replace("{set}", name)
-            if args.stage != "rl" and Path(folder, "warm").is_dir():
+            if "warm" in stages and Path(folder, "warm").is_dir():
                 runs.append((f"{label}-warm", LearnedSearchPolicy(corpus, Path(folder, "warm"))))
-            if args.stage != "rl" and Path(folder, "best").is_dir():
+            if "best" in stages and Path(folder, "best").is_dir():
                 runs.append((f"{label}-best", LearnedSearchPolicy(corpus, Path(folder, "best"))))
-            if args.stage != "warm":
+            if "rl" in stages:
                 runs.append((f"{label}-rl", LearnedSearchPolicy(corpus, folder)))
         for who, backend in runs:
             t0 = time.perf_counter()

@@ -23,7 +23,8 @@ def policy_command(
     min_tasks: Annotated[int, typer.Option(help="Fewer usable tasks than this is an error.", min=1)] = 20,
     best_of: Annotated[
         int, typer.Option(help="Rejection sampling after the warm start: N sampled episodes per task, the best "
-                          "kept where it beats the greedy one (0: off). Written to OUT/best.", min=0)
+                          "kept where it beats the greedy one; its query choices fine-tune the query scorer (0: off). "
+                          "Written to OUT/best.", min=0)
     ] = 0,
     best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
     scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the better on held-back tasks).")] = "auto",

@@ -14,9 +14,9 @@ Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in m
 1b. **Best of N (rejection sampling), optional** (`best_of` > 0). For `best_of_tasks` training
    tasks, one greedy episode and N sampled ones (T=`temperature`) of the warm policy, each scored
    by SPEC §5's reward; where the best sample beats the greedy episode, that sample's decisions
-   become supervised targets (the queries it picked; the documents it returned, weighted by
-   position). The warm scorers are fine-tuned on them (listwise cross-entropy, started from the
-   warm weights) and saved as OUT/best; CISPO starts from it.
+   become supervised targets (the queries it picked; with `best_of_kinds` including "doc", also the
+   documents it returned, weighted by position). The warm scorers are fine-tuned on them (listwise
+   cross-entropy, started from the warm weights) and saved as OUT/best; CISPO starts from it.
 2. **CISPO** (training/cispo.py's loss and group advantages, SPEC §5's reward from
    training/reward.py). Per step `tasks_per_step` tasks (hop curriculum) × `group_size` rollouts
    sampled at T=1; constant groups dropped; each choice of a rollout (one Plackett–Luce step of a
@@ -94,6 +94,10 @@ class SearchPolicyTrainConfig:
     best_of: int = 0  # rejection sampling after the warm start: N rollouts per task (0 = off)
     best_of_tasks: int = 60  # training tasks sampled for it
     best_of_epochs: int = 60  # full-batch Adam steps of its fine-tune (from the warm scorers, at fit_lr)
+    # which scorers it fine-tunes: the answer ranking already has exact labels (gold documents) from the
+    # warm start, and imitating a sampled ranking (T=1) spoiled it (MuSiQue all-R@10 0.231 -> 0.162,
+    # benchmarks/README.md); the query scorer is the one the warm start leaves short of labels
+    best_of_kinds: tuple[str, ...] = ("query",)
     learned: LearnedConfig = field(default_factory=LearnedConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
@@ -413,7 +417,8 @@ def best_of_n(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, config
         if best is not None and best[0] > g_reward + 1e-9:
             stats["improved"] += 1
             for kind, rows in rejection_examples(best[1]).items():
-                ex[kind] += rows
+                if kind in config.best_of_kinds:
+                    ex[kind] += rows
         if (ti + 1) % 20 == 0:
             log(f"best of {config.best_of}: {ti + 1} tasks sampled, {stats['improved']} improved on greedy "
                 f"({time.perf_counter() - t0:.0f} s)")

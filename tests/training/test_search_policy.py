@@ -138,7 +138,8 @@ def test_best_of_n_stage_writes_its_folder_and_report(mini_corpus, mini_tasks, t
     report = json.loads((out / "report.json").read_text())["best_of"]
     assert report["n"] == 3 and report["tasks"] == 4 and report["rollouts"] == 12
     assert 0 <= report["improved_tasks"] <= 4 and report["best_reward"] >= report["greedy_reward"]
-    assert (report["query_decisions"] + report["doc_decisions"] > 0) == (report["improved_tasks"] > 0)
+    assert report["doc_decisions"] == 0  # the answer ranking keeps its gold labels (best_of_kinds)
+    assert (report["query_decisions"] > 0) <= (report["improved_tasks"] > 0)
     best = open_policy(out / "best")
     assert best.meta["stage"].startswith("warm start + best of 3")
     x = np.random.default_rng(2).normal(size=(5, len(DOC_FEATURES)))
