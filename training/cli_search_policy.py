@@ -27,7 +27,7 @@ def policy_command(
                           "Written to OUT/best.", min=0)
     ] = 0,
     best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
-    scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the better on held-back tasks).")] = "auto",
+    scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the best on held-back tasks, the untrained prior included).")] = "auto",
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds.")
     ] = False,

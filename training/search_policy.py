@@ -10,7 +10,8 @@ Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in m
    softmax cross-entropy); the document scorer learns the same over seen documents with the gold
    ones as targets (so it ranks the answer, and through `keep_docs` decides what is pruned).
    Linear and a one-hidden-layer MLP are both fitted; held-back tasks (a hash of the task id)
-   pick which one each scorer keeps. The result is saved as OUT/warm (a complete policy folder).
+   pick which one each scorer keeps — or the hand-set prior, where neither ranks them better.
+   The result is saved as OUT/warm (a complete policy folder).
 1b. **Best of N (rejection sampling), optional** (`best_of` > 0). For `best_of_tasks` training
    tasks, one greedy episode and N sampled ones (T=`temperature`) of the warm policy, each scored
    by SPEC §5's reward; where the best sample beats the greedy episode, that sample's decisions
@@ -77,7 +78,7 @@ class SearchPolicyTrainConfig:
     label_tasks: int = 120  # tasks whose candidate queries are all executed for labels (the costly part)
     min_tasks: int = 20  # fewer usable tasks than this is an error
     val_fraction: float = 0.15  # held back (by hash of the task id) to choose linear vs MLP
-    scorer: str = "auto"  # "linear", "mlp" or "auto" (the better on the held-back tasks)
+    scorer: str = "auto"  # "linear", "mlp" or "auto" (the best of prior/linear/MLP on the held-back tasks)
     hidden: int = 16  # MLP hidden units
     fit_epochs: int = 300  # full-batch Adam steps of the warm start
     fit_lr: float = 0.03
@@ -324,6 +325,21 @@ def topk_quality(scorer: Scorer, examples: Sequence[_Example]) -> float:
     return float(np.mean(vals))
 
 
+def choose_scorer(train: Sequence[_Example], val: Sequence[_Example], n_features: int, prior: Scorer,
+                  config: SearchPolicyTrainConfig) -> tuple[Scorer, dict[str, Any]]:
+    """Fits linear and/or MLP on `train`; `auto` keeps the best on `val`, the prior included (ties go to
+    the prior, then linear): a fit that ranks the held-back tasks worse than the hand-set prior is not
+    kept (HotpotQA cloze: answer scorer linear 0.921 vs prior 0.946 held back; keeping the prior raised
+    all-R@10 0.840 -> 0.850 and R@5 0.785 -> 0.855 on the reporting part, benchmarks/README.md)."""
+    fits = {"prior": prior}
+    for name, hidden in (("linear", 0), ("mlp", config.hidden)):
+        if config.scorer in ("auto", name):
+            fits[name] = fit_scorer(train, n_features, hidden, config)
+    scores = {name: topk_quality(s, val) for name, s in fits.items()}
+    pick = config.scorer if config.scorer != "auto" else max(fits, key=lambda n: scores[n])  # first max wins
+    return fits[pick], {"train_decisions": len(train), "val_topk_quality": scores, "chosen": pick}
+
+
 def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
                log: Callable[[str], None]) -> tuple[PolicyWeights, dict[str, Any]]:
     t0 = time.perf_counter()
@@ -340,18 +356,10 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
             report[kind] = {"train_decisions": len(train), "chosen": "prior (too few labelled decisions)"}
             log(f"warm start {kind} scorer: only {len(train)} labelled decisions; keeping the prior")
             continue
-        fits = {"prior": prior_scorer}
-        kinds = {"linear": 0, "mlp": config.hidden}
-        for name, hidden in kinds.items():
-            if config.scorer in ("auto", name):
-                fits[name] = fit_scorer(train, len(names), hidden, config)
-        scores = {name: topk_quality(s, val) for name, s in fits.items()}
-        pick = config.scorer if config.scorer != "auto" else max(
-            (n for n in fits if n != "prior"), key=lambda n: scores[n])
-        chosen[kind] = fits[pick]
-        report[kind] = {"train_decisions": len(train), "val_decisions": len([e for e in ex[kind] if e.val]),
-                        "val_topk_quality": scores, "chosen": pick}
-        log(f"warm start {kind} scorer: held-back top-k quality {scores} -> {pick}")
+        chosen[kind], report[kind] = choose_scorer(train, val, len(names), prior_scorer, config)
+        report[kind]["val_decisions"] = len([e for e in ex[kind] if e.val])
+        log(f"warm start {kind} scorer: held-back top-k quality {report[kind]['val_topk_quality']} "
+            f"-> {report[kind]['chosen']}")
     report["seconds"] = time.perf_counter() - t0
     return PolicyWeights(chosen["query"], chosen["doc"], config.learned), report
 

@@ -21,6 +21,7 @@ from eval.types import Task
 from training.search_policy import (
     SearchPolicyTrainConfig,
     _Example,
+    choose_scorer,
     fine_tune_scorer,
     fit_scorer,
     rejection_examples,
@@ -148,3 +149,30 @@ def test_best_of_n_stage_writes_its_folder_and_report(mini_corpus, mini_tasks, t
     logs: list[str] = []
     train_search_policy(mini_corpus, _tasks(mini_corpus, mini_tasks), out, cfg, log=logs.append)
     assert any("best of N: reusing" in m for m in logs)
+
+
+def test_auto_keeps_the_prior_when_no_fit_ranks_the_held_back_tasks_better():
+    """Training decisions reward `link`, held-back ones the prior's `iterative_score`: the fits learn
+    `link` and rank the held-back tasks worse than the prior, which `auto` then keeps."""
+    rng = np.random.default_rng(0)
+
+    def examples(feature: str, n: int, val: bool) -> list[_Example]:
+        out = []
+        for _ in range(n):
+            x = rng.normal(size=(12, len(DOC_FEATURES)))
+            y = np.zeros(12)
+            y[np.argsort(-x[:, DOC_FEATURES.index(feature)])[:2]] = 0.5
+            out.append(_Example(x, y, val, 2))
+        return out
+
+    prior = PolicyWeights.prior().doc
+    cfg = SearchPolicyTrainConfig(fit_epochs=100)
+    kept, report = choose_scorer(examples("link", 40, False), examples("iterative_score", 15, True),
+                                 len(DOC_FEATURES), prior, cfg)
+    q = report["val_topk_quality"]
+    assert q["prior"] > max(q["linear"], q["mlp"])
+    assert report["chosen"] == "prior" and kept is prior
+    # where a fit is better held back, it is kept as before
+    kept, report = choose_scorer(examples("link", 40, False), examples("link", 15, True), len(DOC_FEATURES),
+                                 prior, cfg)
+    assert report["chosen"] in ("linear", "mlp") and kept is not prior
