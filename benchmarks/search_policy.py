@@ -7,9 +7,16 @@ Questions and splits are exactly benchmarks/agent_llm_free.py's (`load_questions
 questions 1-150 and MuSiQue 1-120 are the part the hand-tuned policy was tuned on; the rest is the
 reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on. The
 learned policies are trained only on tasks generated from each corpus (`context1 train policy`),
-never on these questions. For `--policy NAME=DIR` two rows are printed: NAME-warm (DIR/warm, the
-supervised warm start alone) and NAME-rl (DIR, after CISPO). A `{set}` in DIR is replaced by the
+never on these questions. For `--policy NAME=DIR` these rows are printed: NAME-warm (DIR/warm, the
+supervised warm start alone) and NAME-rl (DIR, after CISPO), and NAME-best (DIR/best: warm start +
+best-of-N rejection sampling) where the folder has one. A `{set}` in DIR is replaced by the
 set's name (one policy folder per corpus).
+
+The hand-tuned policy returns only the documents scoring at least `evidence_ratio` (default 0.5,
+issue 24) of the best one's; the learned policy always returns `max_documents`. Shorter lists can only
+lower R@5 and all-R@10, so for a like-for-like ranking comparison pass `--evidence-ratio 0` (the
+first version's length, up to 10 documents); `--evidence-ratio 0.5 --evidence-ratio 0` prints both
+(rows hand-tuned-er0.5 and hand-tuned-er0).
 
 Columns: R@2 / R@5 (mean recall of the gold documents in the top 2 / 5), all-R@10 (share of
 questions with every gold document in the top 10), trajectory recall (gold documents seen anywhere
@@ -135,12 +142,20 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
                         help="a trained policy folder ({set} is replaced by the set name); repeatable")
-    parser.add_argument("--stage", choices=("both", "warm", "rl"), default="both",
-                        help="which of each --policy's rows to run (warm start, after CISPO, or both)")
+    parser.add_argument("--stage", default="both",
+                        help="which of each --policy's rows to run, comma-separated of warm, best, rl "
+                             "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
+    parser.add_argument("--evidence-ratio", action="append", type=float, default=[], metavar="R",
+                        help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
+                             "hand-tuned-erR); repeatable; none: one row with the default")
     args = parser.parse_args()
+    stages = {"warm", "best", "rl"} if args.stage == "both" else set(args.stage.split(","))
+    if not stages <= {"warm", "best", "rl"}:
+        parser.error(f"--stage {args.stage!r}: comma-separated of warm, best, rl (or both)")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from context1.backends import IterativeRetrievalPolicy, LearnedSearchPolicy
+    from context1.backends.iterative import IterativeConfig
     from corpus_tools import Corpus
 
     _timed(IterativeRetrievalPolicy)
@@ -157,13 +172,20 @@ def main() -> None:
         corpus = Corpus.open(args.index_root / INDEX[name])
         runs: list[tuple[str, object]] = []
         if not args.no_baselines:
-            runs += [("hybrid", None), ("hand-tuned", IterativeRetrievalPolicy(corpus))]
+            runs.append(("hybrid", None))
+            if not args.evidence_ratio:
+                runs.append(("hand-tuned", IterativeRetrievalPolicy(corpus)))
+            for ratio in args.evidence_ratio:
+                runs.append((f"hand-tuned-er{ratio:g}",
+                             IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=ratio))))
         for item in args.policy:
             label, _, folder = item.partition("=")
             folder = folder.replace("{set}", name)
-            if args.stage != "rl" and Path(folder, "warm").is_dir():
+            if "warm" in stages and Path(folder, "warm").is_dir():
                 runs.append((f"{label}-warm", LearnedSearchPolicy(corpus, Path(folder, "warm"))))
-            if args.stage != "warm":
+            if "best" in stages and Path(folder, "best").is_dir():
+                runs.append((f"{label}-best", LearnedSearchPolicy(corpus, Path(folder, "best"))))
+            if "rl" in stages:
                 runs.append((f"{label}-rl", LearnedSearchPolicy(corpus, folder)))
         for who, backend in runs:
             t0 = time.perf_counter()

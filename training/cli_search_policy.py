@@ -21,7 +21,13 @@ def policy_command(
         int, typer.Option(help="Tasks whose candidate queries are all executed for warm-start labels.", min=1)
     ] = 120,
     min_tasks: Annotated[int, typer.Option(help="Fewer usable tasks than this is an error.", min=1)] = 20,
-    scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the better on held-back tasks).")] = "auto",
+    best_of: Annotated[
+        int, typer.Option(help="Rejection sampling after the warm start: N sampled episodes per task, the best "
+                          "kept where it beats the greedy one; its query choices fine-tune the query scorer (0: off). "
+                          "Written to OUT/best.", min=0)
+    ] = 0,
+    best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
+    scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the best on held-back tasks, the untrained prior included).")] = "auto",
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds.")
     ] = False,
@@ -44,6 +50,7 @@ def policy_command(
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
+            best_of=best_of, best_of_tasks=best_of_tasks,
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True))

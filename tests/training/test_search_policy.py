@@ -16,12 +16,15 @@ import pytest
 
 from context1 import SearchAgent
 from context1.backends import make_backend
-from context1.backends.learned import DOC_FEATURES, PolicyWeights, open_policy
+from context1.backends.learned import DOC_FEATURES, QUERY_FEATURES, Decision, PolicyWeights, open_policy
 from eval.types import Task
 from training.search_policy import (
     SearchPolicyTrainConfig,
     _Example,
+    choose_scorer,
+    fine_tune_scorer,
     fit_scorer,
+    rejection_examples,
     topk_quality,
     train_search_policy,
     usable_tasks,
@@ -97,3 +100,79 @@ def test_policy_folder_round_trip(tmp_path):
     x = np.random.default_rng(1).normal(size=(4, len(DOC_FEATURES)))
     assert np.allclose(back.doc(x), w.doc(x))
     assert back.meta["index"]["path"] == "/elsewhere"
+
+
+def test_best_of_n_fine_tune_moves_greedy_to_the_kept_rollouts_choices():
+    """Rejection sampling: the kept rollout picked candidates the warm scorer ranks low; after the
+    fine-tune the greedy choice is theirs (queries as a set, documents in the kept order)."""
+    rng = np.random.default_rng(0)
+    prior = PolicyWeights.prior()
+    decisions = []
+    for _ in range(12):
+        xq = rng.normal(size=(8, len(QUERY_FEATURES)))
+        xq[:, QUERY_FEATURES.index("entity_has_digit")] = 0.0
+        xq[[5, 6], QUERY_FEATURES.index("entity_has_digit")] = 1.0  # what the kept rollout's queries share
+        decisions.append(Decision("query", xq, [6, 5], [-1.0, -1.0]))
+        xd = rng.normal(size=(10, len(DOC_FEATURES)))
+        order = list(np.argsort(xd[:, DOC_FEATURES.index("keyword_overlap")]))  # lowest overlap first
+        decisions.append(Decision("doc", xd, order[:3], [-1.0] * 3))
+    ex = rejection_examples(decisions)
+    assert len(ex["query"]) == 12 and len(ex["doc"]) == 12
+    first = decisions[1].chosen  # the first answer decision's kept order
+    assert np.allclose(ex["doc"][0].target[first] / ex["doc"][0].target[first[0]], [1, 1 / np.log2(3), 0.5])
+
+    cfg = SearchPolicyTrainConfig(best_of_epochs=150)
+    q_before = [set(np.argsort(-prior.query(d.features))[:2]) for d in decisions if d.kind == "query"]
+    q = fine_tune_scorer(prior.query, ex["query"], cfg)
+    d = fine_tune_scorer(prior.doc, ex["doc"], cfg)
+    assert sum(b == {5, 6} for b in q_before) < 6
+    assert all(set(np.argsort(-q(x.features))[:2]) == {5, 6} for x in decisions if x.kind == "query")
+    docs = [x for x in decisions if x.kind == "doc"]
+    assert sum(int(np.argmax(d(x.features))) == x.chosen[0] for x in docs) >= 10
+    assert np.allclose(q.mean, prior.query.mean)  # the warm scorer's standardisation is kept
+
+
+def test_best_of_n_stage_writes_its_folder_and_report(mini_corpus, mini_tasks, tmp_path):
+    out = tmp_path / "policy"
+    cfg = dataclasses.replace(SMALL, rl_steps=0, best_of=3, best_of_tasks=4, best_of_epochs=10)
+    train_search_policy(mini_corpus, _tasks(mini_corpus, mini_tasks), out, cfg)
+    report = json.loads((out / "report.json").read_text())["best_of"]
+    assert report["n"] == 3 and report["tasks"] == 4 and report["rollouts"] == 12
+    assert 0 <= report["improved_tasks"] <= 4 and report["best_reward"] >= report["greedy_reward"]
+    assert report["doc_decisions"] == 0  # the answer ranking keeps its gold labels (best_of_kinds)
+    assert (report["query_decisions"] > 0) <= (report["improved_tasks"] > 0)
+    best = open_policy(out / "best")
+    assert best.meta["stage"].startswith("warm start + best of 3")
+    x = np.random.default_rng(2).normal(size=(5, len(DOC_FEATURES)))
+    assert np.allclose(open_policy(out).doc(x), best.doc(x))  # no CISPO steps: the policy is the best-of-N one
+    # a rerun reuses OUT/best instead of sampling again
+    logs: list[str] = []
+    train_search_policy(mini_corpus, _tasks(mini_corpus, mini_tasks), out, cfg, log=logs.append)
+    assert any("best of N: reusing" in m for m in logs)
+
+
+def test_auto_keeps_the_prior_when_no_fit_ranks_the_held_back_tasks_better():
+    """Training decisions reward `link`, held-back ones the prior's `iterative_score`: the fits learn
+    `link` and rank the held-back tasks worse than the prior, which `auto` then keeps."""
+    rng = np.random.default_rng(0)
+
+    def examples(feature: str, n: int, val: bool) -> list[_Example]:
+        out = []
+        for _ in range(n):
+            x = rng.normal(size=(12, len(DOC_FEATURES)))
+            y = np.zeros(12)
+            y[np.argsort(-x[:, DOC_FEATURES.index(feature)])[:2]] = 0.5
+            out.append(_Example(x, y, val, 2))
+        return out
+
+    prior = PolicyWeights.prior().doc
+    cfg = SearchPolicyTrainConfig(fit_epochs=100)
+    kept, report = choose_scorer(examples("link", 40, False), examples("iterative_score", 15, True),
+                                 len(DOC_FEATURES), prior, cfg)
+    q = report["val_topk_quality"]
+    assert q["prior"] > max(q["linear"], q["mlp"])
+    assert report["chosen"] == "prior" and kept is prior
+    # where a fit is better held back, it is kept as before
+    kept, report = choose_scorer(examples("link", 40, False), examples("link", 15, True), len(DOC_FEATURES),
+                                 prior, cfg)
+    assert report["chosen"] in ("linear", "mlp") and kept is not prior
