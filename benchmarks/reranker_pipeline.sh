@@ -25,7 +25,7 @@ PYEOF
   [ -f runs/tasks/$C-offline-train.jsonl ] || $PY benchmarks/datagen_tasksets.py --corpus $C --n 1500 \
     --hops 1,1,2,2,3,4 --seed 0 --data-dir "$DATA" --out runs/tasks/$C-offline.jsonl
   minutes=15; [ $C = scifact ] && minutes=25
-  [ -f "$OUT/ce-$C/config.json" ] || .venv/bin/context1 train reranker indexes/bench-$C-256 \
+  [ -f "$OUT/ce-$C/config.json" ] || .venv/bin/context1 train reranker indexes/bench-$C-256 --kind cross-encoder \
     --tasks runs/tasks/$C-offline-train.jsonl --out "$OUT/ce-$C" --layers 3 --max-length 128 --negatives 3 \
     --batch-groups 8 --lr 6e-5 --ict-probability 1.0 --max-minutes $minutes --epochs 3 --eval-every 60 \
     --patience 5 --max-val-groups 120 --threads 2 --no-progress 2>&1 | tee "$OUT/train-$C.log"

@@ -3,7 +3,7 @@
 - "none": no reranking; `Corpus.search` keeps the fused RRF order.
 - "biencoder": cosine similarity between the query and chunk embeddings of the index's own
   embedder (chunk vectors are read back from the vector store, so nothing is re-embedded).
-- a path to a sentence-transformers CrossEncoder (`context1 train reranker` writes one): loaded and
+- a path to a sentence-transformers CrossEncoder (`context1 train reranker --kind cross-encoder`): loaded and
   checked when made, never downloaded.
 - a path to a learned-fusion folder (`context1 train reranker --kind fusion`; corpus_tools.learned_fusion):
   a linear score over the legs' ranks and scores, applied inside `Corpus.search`.
@@ -213,7 +213,7 @@ def blend_with_first_stage(scores: Sequence[float], weight: float, k: int = 60) 
 def check_cross_encoder_folder(path: Path) -> None:
     """A clear ValueError unless `path` holds a CrossEncoder: a sequence-classification model, or a
     sentence-transformers folder whose config says model_type "CrossEncoder"."""
-    hint = "train one with `context1 train reranker INDEX --tasks FILE --out DIR`, or use 'biencoder' / 'none'"
+    hint = "train one with `context1 train reranker INDEX --tasks FILE --out DIR --kind cross-encoder`, or use 'biencoder' / 'none'"
     if not path.exists():
         raise ValueError(f"CrossEncoder path {str(path)!r} does not exist; valid rerankers: {RERANKER_CHOICES}")
     config_file = path / "config.json"

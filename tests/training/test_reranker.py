@@ -268,7 +268,8 @@ def test_cli_trains_and_reports(mini_index, tasks, tiny_encoder, tmp_path):
     path = tmp_path / "tasks.jsonl"
     save_tasks(tasks, path)
     out = tmp_path / "ce"
-    args = ["train", "reranker", str(mini_index), "--tasks", str(path), "--out", str(out), "--max-steps", "3"]
+    args = ["train", "reranker", str(mini_index), "--tasks", str(path), "--out", str(out), "--kind", "cross-encoder"]
+    args += ["--max-steps", "3"]
     args += ["--base-model", str(tiny_encoder), "--layers", "2", "--max-length", "64", "--no-progress", "--eval-every", "3"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
