@@ -189,7 +189,8 @@ class Corpus:
         source: a folder or file path, an iterable of Document (or record dicts), a
         datasets.Dataset, or a LoadReport. client: a chromadb client (e.g. chromadb.HttpClient)
         to keep the vectors on a Chroma server instead of in `path`/chroma. reranker: "none",
-        "biencoder" or a CrossEncoder folder, recorded in the manifest (overrides config.search).
+        "biencoder", a CrossEncoder or a learned-fusion folder, recorded in the manifest (overrides
+        config.search).
         A bad file never aborts the build: it is skipped with its reason. What was indexed,
         skipped (and why) and noted is in the returned corpus's `build_report`, and a summary is
         logged (a warning when anything was skipped) on the "corpus_tools" logger.

@@ -70,7 +70,7 @@ Reranker = Annotated[
     str | None,
     typer.Option(
         "--reranker",
-        help="'none' (fused order), 'biencoder', or a local sentence-transformers CrossEncoder folder.",
+        help="'none' (fused order), 'biencoder', or a folder written by `context1 train reranker` (learned fusion or CrossEncoder).",
     ),
 ]
 
@@ -207,7 +207,7 @@ def _check_reranker_option(reranker: str | None) -> None:
         return
     if not Path(reranker).expanduser().exists():
         raise CommandError(
-            f"unknown reranker {reranker!r}: use 'none', 'biencoder', or the path of a local CrossEncoder folder"
+            f"unknown reranker {reranker!r}: use 'none', 'biencoder', or the path of a folder written by `context1 train reranker`"
         )
 
 

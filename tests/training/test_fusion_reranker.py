@@ -109,3 +109,21 @@ def test_cli_fits_a_fusion_by_default_and_refuses_an_unknown_kind(mini_index, tm
     assert "learned fusion" in result.output and (tmp_path / "fz" / FUSION_FILE).is_file()
     bad = CliRunner().invoke(app, [*args, "--kind", "bogus"])
     assert bad.exit_code != 0 and "--kind must be" in bad.output
+
+
+def test_an_index_built_with_a_fusion_folder_uses_it_and_a_damaged_one_is_refused_before_indexing(mini_index, tmp_path) -> None:  # noqa: ANN001
+    """`context1 index SOURCE DIR --reranker FOLDER` (Corpus.build(reranker=)): recorded, reopened with it."""
+    from _reranker_fixtures import MINI_CORPUS, _root
+
+    from corpus_tools import CorpusConfig
+
+    LearnedFusion(RRF_WEIGHTS).save(tmp_path / "fz")
+    config = CorpusConfig(embedding_cache=str(_root() / "embedding-cache"))
+    Corpus.build(MINI_CORPUS, tmp_path / "idx", config=config, progress=False, reranker=tmp_path / "fz").close()
+    with Corpus.open(tmp_path / "idx") as corpus, Corpus.open(mini_index, reranker="none") as plain:
+        assert isinstance(corpus.reranker, LearnedFusion)
+        assert ids(corpus.search(QUERIES[0], k=10)) == ids(plain.search(QUERIES[0], k=10))
+    (tmp_path / "fz" / FUSION_FILE).write_text("{", encoding="utf-8")
+    with pytest.raises(ValueError, match="no readable"):
+        Corpus.build(MINI_CORPUS, tmp_path / "idx2", config=config, progress=False, reranker=tmp_path / "fz")
+    assert not (tmp_path / "idx2").exists()
