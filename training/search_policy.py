@@ -302,15 +302,7 @@ def fit_scorer(examples: Sequence[_Example], n_features: int, hidden: int, confi
     sd = np.where(sd < 1e-6, 1.0, sd)
     sizes = [n_features, hidden, 1] if hidden else [n_features, 1]
     model = TorchScorer(mu, sd, sizes)
-    x, y, m = _pad(examples)
-    opt = torch.optim.Adam(model.parameters(), lr=config.fit_lr, weight_decay=config.weight_decay)
-    for _ in range(config.fit_epochs):
-        opt.zero_grad()
-        s = model(x).masked_fill(~m, -1e9)
-        loss = -(y * torch.log_softmax(s, dim=1)).sum(1).mean()
-        loss.backward()
-        opt.step()
-    return model.to_scorer()
+    return _listwise_steps(model, examples, config, config.fit_epochs)
 
 
 def topk_quality(scorer: Scorer, examples: Sequence[_Example]) -> float:
@@ -384,9 +376,16 @@ def fine_tune_scorer(scorer: Scorer, examples: Sequence[_Example], config: Searc
     """`scorer` (its standardisation kept) after `best_of_epochs` full-batch listwise cross-entropy steps."""
     torch.manual_seed(config.seed)
     model = TorchScorer.from_scorer(scorer)
+    return _listwise_steps(model, examples, config, config.best_of_epochs)
+
+
+def _listwise_steps(
+    model: TorchScorer, examples: Sequence[_Example], config: SearchPolicyTrainConfig, epochs: int
+) -> Scorer:
+    """`epochs` full-batch Adam steps of listwise softmax cross-entropy (padded candidates masked out)."""
     x, y, m = _pad(examples)
     opt = torch.optim.Adam(model.parameters(), lr=config.fit_lr, weight_decay=config.weight_decay)
-    for _ in range(config.best_of_epochs):
+    for _ in range(epochs):
         opt.zero_grad()
         s = model(x).masked_fill(~m, -1e9)
         loss = -(y * torch.log_softmax(s, dim=1)).sum(1).mean()
