@@ -4,25 +4,36 @@
 #
 #   bash benchmarks/gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]
 #   bash benchmarks/gpu_train.sh /models/SmolLM2-135M-Instruct indexes/bench-hotpotqa-256 runs/gpu 300
+#   SAMPLER=transformers RL_STEPS=2 TASKS_PER_STEP=8 bash benchmarks/gpu_train.sh model.gguf INDEX runs/gpu
 #
-# MODEL_DIR: a local Hugging Face model folder (vLLM's LoRA path needs safetensors weights, not the
-# bundled GGUF). INDEX: a `context1 index` folder. Needs `pip install 'context1[train,gpu]'` and one
-# CUDA GPU (trainer in bf16 and vLLM share it: --sampler-gpu-memory). Every stage is skipped when its
-# output exists, and `train sft` / `train rl` resume from their checkpoints.
-# Status: written without a GPU (none on this project's machines); NOT RUN YET — record its figures
-# (tokens/s, step time, log-prob parity from tests/training/test_gpu.py) in benchmarks/README.md.
+# MODEL_DIR: a local Hugging Face model folder (vLLM's LoRA path needs safetensors weights); with
+# SAMPLER=transformers (the policy samples its own rollouts, batched) a .gguf file works too.
+# INDEX: a `context1 index` folder. Needs `pip install 'context1[train,gpu]'` and one CUDA GPU
+# (trainer in bf16 and vLLM share it: --sampler-gpu-memory). RUN/tasks/tasks-{train,test}.jsonl
+# already there skip datagen (tasks made elsewhere). Every stage is skipped when its output exists,
+# and `train sft` / `train rl` resume from their checkpoints.
+# Knobs (environment): SAMPLER (vllm), RL_STEPS (50), TASKS_PER_STEP (16), GROUP (8), MAX_NEW (512),
+# BEST_OF (4). Status: ran with SAMPLER=transformers on an H200 (benchmarks/README.md, "GPU path");
+# the vLLM sampler has never run (no vLLM on this project's GPU machine).
 set -euo pipefail
 MODEL=${1:?usage: gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]}
 IDX=${2:?usage: gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]}
 R=${3:?usage: gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]}
 N=${4:-300}
 RL_STEPS=${RL_STEPS:-50}
+SAMPLER=${SAMPLER:-vllm}
+TASKS_PER_STEP=${TASKS_PER_STEP:-16}
+GROUP=${GROUP:-8}
+MAX_NEW=${MAX_NEW:-512}
+BEST_OF=${BEST_OF:-4}
+S="--sampler $SAMPLER"
+[ "$SAMPLER" = vllm ] && S="$S --sampler-gpu-memory 0.35"
 C1=${C1:-context1}
 H="--budget 4096 --max-turns 4 --no-progress"
 export HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
 stamp() { echo "[$(date -u +%H:%M:%S)] $*"; }
 mkdir -p "$R"
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$R/gpu.txt"
+{ nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || echo "no nvidia-smi: not a CUDA machine"; } | tee "$R/gpu.txt"
 
 if [ ! -s "$R/tasks/tasks-train.jsonl" ]; then
     stamp "datagen: $N offline tasks"
@@ -31,21 +42,21 @@ fi
 TRAIN=$R/tasks/tasks-train.jsonl
 TEST=$R/tasks/tasks-test.jsonl
 if [ ! -f "$R/sft/adapter/adapter_config.json" ]; then
-    stamp "SFT: best-of-4 teacher rollouts, then SPEC §5 selection"
-    $C1 train sft "$IDX" --tasks "$TRAIN" --out "$R/sft" --best-of 4 --model "$MODEL" \
+    stamp "SFT: best-of-$BEST_OF teacher rollouts, then SPEC §5 selection"
+    $C1 train sft "$IDX" --tasks "$TRAIN" --out "$R/sft" --best-of "$BEST_OF" --model "$MODEL" \
         --epochs 2 --lr 2e-4 --batch-size 8 --lora-rank 32 $H $( [ -d "$R/sft/checkpoint" ] && echo --resume )
 fi
 if [ ! -f "$R/rl/adapter/adapter_config.json" ] || [ "$(wc -l < "$R/rl/metrics.jsonl")" -lt "$RL_STEPS" ]; then
-    stamp "CISPO: $RL_STEPS steps, 16 tasks x 8 rollouts, vLLM sampler"
+    stamp "CISPO: $RL_STEPS steps, $TASKS_PER_STEP tasks x $GROUP rollouts, $SAMPLER sampler"
     $C1 train rl "$IDX" --tasks "$TRAIN" --out "$R/rl" --init-adapter "$R/sft/adapter" --model "$MODEL" \
-        --sampler vllm --sampler-gpu-memory 0.35 --steps "$RL_STEPS" --epochs 2 --tasks-per-step 16 --group-size 8 \
-        --lr 1e-5 --max-new-tokens 512 --lora-rank 32 --seed 0 $H $( [ -d "$R/rl/checkpoint" ] && echo --resume )
+        $S --steps "$RL_STEPS" --epochs 2 --tasks-per-step "$TASKS_PER_STEP" --group-size "$GROUP" \
+        --lr 1e-5 --max-new-tokens "$MAX_NEW" --lora-rank 32 --seed 0 $H $( [ -d "$R/rl/checkpoint" ] && echo --resume )
 fi
 for name in sft rl; do
     if [ ! -s "$R/${name}_test_summary.json" ]; then
         stamp "held-back evaluation: $name adapter"
         $C1 train eval "$IDX" --tasks "$TEST" --model "$MODEL" --adapter "$R/$name/adapter" \
-            --max-new-tokens 512 --batch 32 --out "$R/${name}_test.jsonl" $H > "$R/${name}_test_summary.json"
+            --max-new-tokens "$MAX_NEW" --batch 32 --out "$R/${name}_test.jsonl" $H > "$R/${name}_test_summary.json"
     fi
 done
 stamp "figures: per-step reward/recall in $R/rl/plots; step time and tokens/s in $R/rl/metrics.jsonl"

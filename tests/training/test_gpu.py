@@ -1,12 +1,16 @@
-"""The GPU path: vLLM sampling against the trainer, adapter reload, token in / token out across a
-pruned episode, bf16 training steps. Marked `gpu`: deselected by default (addopts -m 'not gpu').
+"""The GPU path: sampler log-probs against the trainer's, a policy/adapter update reaching the
+sampler, token in / token out across a pruned episode, bf16 CISPO steps. Marked `gpu`: deselected
+by default (addopts -m 'not gpu'); they run wherever CUDA is:
 
+    pytest -m gpu tests/training/test_gpu.py                       # the bundled SmolLM2 GGUF
     CONTEXT1_GPU_MODEL=/models/SmolLM2-135M-Instruct pytest -m gpu tests/training/test_gpu.py
 
-Needs one CUDA GPU, vLLM (`pip install 'context1[gpu]'`) and a local Hugging Face model folder
-with safetensors weights (vLLM's LoRA path does not take the bundled GGUF) in CONTEXT1_GPU_MODEL.
-Status (issue 23): written on a machine without a GPU and NEVER RUN; the tolerances below are
-what the design expects, not measured figures. Record the measured ones in benchmarks/README.md.
+Each sampler test runs with the transformers sampler (the policy samples its own rollouts, bf16,
+batched by `generate_batch`) and with vLLM when it is installed and CONTEXT1_GPU_MODEL is a Hugging
+Face folder with safetensors weights (vLLM's LoRA path does not take a GGUF).
+Status (issue 23): the transformers rows ran on an H200 (benchmarks/README.md, "GPU path"); the vLLM
+rows have never run (no vLLM wheel reaches this project's GPU machine): their tolerances are what
+the design expects, not measured figures.
 """
 
 from __future__ import annotations
@@ -19,38 +23,56 @@ import pytest
 torch = pytest.importorskip("torch")
 pytestmark = [pytest.mark.gpu, pytest.mark.slow]
 
-MODEL = os.environ.get("CONTEXT1_GPU_MODEL", "")
-# Sampler vs trainer log-probs of the same tokens, both bf16 weights, T = 1. vLLM's kernels and the
-# trainer's differ in summation order, so equality is not expected; the CISPO ratio exp(Δ) must stay
-# near 1: mean |Δ| within 0.02 nats and the 99th percentile within 0.25 (unverified).
+# Sampler vs trainer log-probs of the same tokens, both bf16 weights, T = 1. The kernels differ in
+# summation order (and the batched sampler pads), so equality is not expected; the CISPO ratio
+# exp(Δ) must stay near 1: mean |Δ| within 0.02 nats and the 99th percentile within 0.25.
 PARITY_MEAN, PARITY_P99 = 0.02, 0.25
 LORA_RANK = 16  # vLLM's max_lora_rank accepts 8, 16, 32, 64, ...: rank 4 (the CPU tests') is refused
 
 
 @pytest.fixture(scope="module")
-def model_dir() -> str:
+def model_path() -> str:
     if not torch.cuda.is_available():
         pytest.skip("no CUDA GPU")
-    if not MODEL or not (Path(MODEL) / "config.json").is_file():
-        pytest.skip("set CONTEXT1_GPU_MODEL to a local Hugging Face model folder")
-    pytest.importorskip("vllm")
-    return MODEL
+    from context1.backends.transformers_local import default_model_path
+
+    path = os.environ.get("CONTEXT1_GPU_MODEL") or str(default_model_path())
+    if not (Path(path) / "config.json").is_file() and not path.endswith(".gguf"):
+        pytest.skip(f"CONTEXT1_GPU_MODEL={path!r} is neither a Hugging Face model folder nor a .gguf file")
+    return path
 
 
 @pytest.fixture(scope="module")
-def policy(model_dir):
+def policy(model_path):
     from training.policy import LoRAConfig, load_policy
 
-    return load_policy(model_dir, device="cuda", lora=LoRAConfig(rank=LORA_RANK, alpha=2 * LORA_RANK),
+    return load_policy(model_path, device="cuda", lora=LoRAConfig(rank=LORA_RANK, alpha=2 * LORA_RANK),
                        max_new_tokens=64, seed=0)
 
 
-@pytest.fixture(scope="module")
-def sampler(model_dir):
+@pytest.fixture(scope="module", params=["transformers", "vllm"])
+def sampler(request, model_path, policy):
+    """The rollout sampler: the policy itself (transformers), or a vLLM engine following its adapter."""
+    if request.param == "transformers":
+        return policy
+    pytest.importorskip("vllm")
+    if not (Path(model_path) / "config.json").is_file():
+        pytest.skip("vLLM needs CONTEXT1_GPU_MODEL to be a Hugging Face folder (its LoRA path takes no GGUF)")
     from context1.backends.vllm_backend import VLLMBackend
 
     engine = {"enable_lora": True, "max_lora_rank": LORA_RANK, "gpu_memory_utilization": 0.35, "dtype": "bfloat16"}
-    return VLLMBackend(model_dir, max_new_tokens=64, temperature=1.0, seed=0, engine_kwargs=engine)
+    return VLLMBackend(model_path, max_new_tokens=64, temperature=1.0, seed=0, engine_kwargs=engine)
+
+
+def _follow(policy, sampler, folder: Path, step: int) -> None:
+    """Give a separate sampler the policy's current adapter; the policy sampling itself needs nothing
+    but to drop its cached ids and KV cache from before the update."""
+    from training.rl import publish_adapter
+
+    if sampler is policy:
+        policy.reset()
+    else:
+        publish_adapter(policy.model, sampler, folder, step)
 
 
 def _perturb(model, scale: float = 0.02) -> None:
@@ -65,10 +87,10 @@ def test_sampler_logprobs_match_the_trainers(policy, sampler, mini_corpus, mini_
     from context1 import SearchAgent
     from training.datums import trajectory_to_datums
     from training.policy import pad_datums, token_logprobs
-    from training.rl import agent_config_for_small_model, publish_adapter
+    from training.rl import agent_config_for_small_model
 
     _perturb(policy.model)
-    publish_adapter(policy.model, sampler, tmp_path / "adapters", 1)
+    _follow(policy, sampler, tmp_path / "adapters", 1)
     traj = SearchAgent(mini_corpus, sampler, agent_config_for_small_model(max_turns=2)).run(mini_tasks[0].query).trajectory
     deltas = []
     for d in trajectory_to_datums(traj, 1.0, 0):
@@ -85,15 +107,14 @@ def test_sampler_logprobs_match_the_trainers(policy, sampler, mini_corpus, mini_
 
 def test_an_adapter_reload_changes_the_samples(policy, sampler, tmp_path) -> None:
     from context1.types import Message, Role
-    from training.rl import publish_adapter
 
     messages = [Message(role=Role.USER, content="Name three rivers in Europe.")]
     sampler.temperature = 0.0
     try:
-        publish_adapter(policy.model, sampler, tmp_path / "a", 1)
+        _follow(policy, sampler, tmp_path / "a", 1)
         before = sampler.with_seed(0).generate(messages, []).token_ids
         _perturb(policy.model, 0.2)
-        publish_adapter(policy.model, sampler, tmp_path / "a", 2)
+        _follow(policy, sampler, tmp_path / "a", 2)
         after = sampler.with_seed(0).generate(messages, []).token_ids
     finally:
         sampler.temperature = 1.0
