@@ -13,8 +13,9 @@
 # already there skip datagen (tasks made elsewhere). Every stage is skipped when its output exists,
 # and `train sft` / `train rl` resume from their checkpoints.
 # Knobs (environment): SAMPLER (vllm), RL_STEPS (50), TASKS_PER_STEP (16), GROUP (8), MAX_NEW (512),
-# BEST_OF (4). Status: ran with SAMPLER=transformers on an H200 (benchmarks/README.md, "GPU path");
-# the vLLM sampler has never run (no vLLM on this project's GPU machine).
+# BEST_OF (4). Status: ran on an H200 with SAMPLER=transformers RL_STEPS=3 TASKS_PER_STEP=8 MAX_NEW=256
+# on 40/24 HotpotQA tasks (benchmarks/README.md, "GPU path"; its stage limit stopped CISPO after step 1);
+# the vLLM sampler has never run (no vLLM wheel reaches this project's GPU machine).
 set -euo pipefail
 MODEL=${1:?usage: gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]}
 IDX=${2:?usage: gpu_train.sh MODEL_DIR INDEX RUN [N_TASKS]}

@@ -25,8 +25,11 @@ pytestmark = [pytest.mark.gpu, pytest.mark.slow]
 
 # Sampler vs trainer log-probs of the same tokens, both bf16 weights, T = 1. The kernels differ in
 # summation order (and the batched sampler pads), so equality is not expected; the CISPO ratio
-# exp(Δ) must stay near 1: mean |Δ| within 0.02 nats and the 99th percentile within 0.25.
-PARITY_MEAN, PARITY_P99 = 0.02, 0.25
+# exp(Δ) must stay near 1. Measured on an H200 with the transformers sampler (2026-11-26): this
+# test 0.028 nats mean |Δ|; benchmarks/gpu_check.py over 3,134 tokens of real harness prompts
+# mean 0.047, p99 0.21, max 0.37 (an fp32 trainer: 0.040 / 0.18, so bf16 rounding is most of it).
+# The bounds leave room for other GPUs and kernels, not for a sampler off by more than rounding.
+PARITY_MEAN, PARITY_P99 = 0.08, 0.35
 LORA_RANK = 16  # vLLM's max_lora_rank accepts 8, 16, 32, 64, ...: rank 4 (the CPU tests') is refused
 
 
@@ -129,16 +132,21 @@ def test_token_in_token_out_across_a_pruned_episode(sampler, mini_corpus, mini_t
     from training.rl import agent_config_for_small_model
 
     agent = SearchAgent(mini_corpus, sampler, agent_config_for_small_model(max_turns=4))
-    stream = sampler.with_seed(5)
-    episode = agent.episode(mini_tasks[0].query)
-    episode.act(normalize_call_ids(turn(call("search_corpus", query="Veldhaven mayor")), 0))  # a search to prune
-    first = stream.generate(episode.messages(), episode.tool_schemas)
-    episode.act(first)
-    if not episode.done:
-        shown = episode.visible_chunk_ids()[:1]
-        episode.act(normalize_call_ids(turn(call("prune_chunks", chunk_ids=shown)), len(episode.trajectory.steps)))
-    if episode.done:
-        pytest.skip("the model answered at once; nothing to prune after")
+    # An untrained adapter often answers at once (the H200 run's seed 5 did): take the first seed
+    # whose model turn calls a tool, so that the episode goes on to the prune.
+    for seed in range(5, 25):
+        stream = sampler.with_seed(seed)
+        episode = agent.episode(mini_tasks[0].query)
+        episode.act(normalize_call_ids(turn(call("search_corpus", query="Veldhaven mayor")), 0))  # a search to prune
+        first = stream.generate(episode.messages(), episode.tool_schemas)
+        episode.act(first)
+        if not episode.done:
+            break
+    else:
+        pytest.skip("the model answered at once under 20 seeds; nothing to prune after")
+    shown = episode.visible_chunk_ids()[:1]
+    episode.act(normalize_call_ids(turn(call("prune_chunks", chunk_ids=shown)), len(episode.trajectory.steps)))
+    assert not episode.done
     second = stream.generate(episode.messages(), episode.tool_schemas)
     # after the prune the prompt is rendered afresh (the prefix broke), and it shows the marker
     prefix = list(first.prompt_token_ids) + list(first.token_ids)
