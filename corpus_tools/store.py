@@ -1,7 +1,9 @@
 """The dense leg's vector store: one Chroma collection, embedded in the index folder or on a server.
 
 Embeddings are always passed explicitly (the collection has no embedding function), so Chroma
-never loads or downloads a model of its own.
+never loads or downloads a model of its own. Chunk ids are Chroma ids; chunk_id, doc_id,
+position, n_tokens and title are also kept in metadata, because Chroma ignores a `where` filter
+on "#id" without an error, and a metadata filter is the only reliable way to select by them.
 
 Why the graph is saved on every write (`SAVE_EVERY_WRITE`): an embedded Chroma collection saves its
 HNSW graph only every `sync_threshold` vectors (1000 by default). The vectors written after the
@@ -11,9 +13,7 @@ hash map's entries in parallel). HNSW search is approximate, so a different grap
 slightly different top-n: on the HotpotQA bench index (4,656 vectors, 560 past the last save)
 `ask` with seed 0 answered differently in each process. With a threshold of 1 each write, and the
 first replay of an older index's tail, is saved at once; from then on every process loads the
-same graph, and the search over a fixed graph is deterministic. Chunk ids are Chroma ids; chunk_id, doc_id,
-position, n_tokens and title are also kept in metadata, because Chroma ignores a `where` filter
-on "#id" without an error, and a metadata filter is the only reliable way to select by them.
+same graph, and the search over a fixed graph is deterministic.
 """
 
 from __future__ import annotations
