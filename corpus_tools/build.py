@@ -43,7 +43,14 @@ from corpus_tools.index_format import (
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
 from corpus_tools.rerank import reranker_record
-from corpus_tools.store import CHROMA_DIR, ChromaStore, drop_collection, embedded_client, vector_id
+from corpus_tools.store import (
+    CHROMA_DIR,
+    ChromaStore,
+    drop_collection,
+    embedded_client,
+    settle_embedded,
+    vector_id,
+)
 from corpus_tools.types import (
     BuildReport,
     Chunk,
@@ -270,12 +277,20 @@ def build_index(
             raise NothingToIndexError(f"No documents to index ({len(skipped)} skipped: {reasons})", skipped)
         write_skipped(staging / SKIPPED, skipped)
         sink.bm25.write(staging / "bm25")
+        # Save the dense graph through the last vector, so that every process that opens the
+        # index searches the same graph (corpus_tools/store.py says why it would not).
+        store.save_every_write()
+        if client is None:
+            store.close()
+            store = None
+            settle_embedded(staging / CHROMA_DIR, collection)
         manifest = new_manifest(config, embedder, collection, server=client is not None)
         set_counts(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
         write_json_atomic(staging / MANIFEST, manifest)
-        store.close()  # release the embedded store's files before the folder moves
-        store = None
+        if store is not None:
+            store.close()  # release the embedded store's files before the folder moves
+            store = None
         _swap_into_place(staging, path)
     except BaseException:
         if store is not None:

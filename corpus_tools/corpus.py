@@ -18,6 +18,7 @@ import difflib
 import json
 import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -759,10 +760,23 @@ def _open_store(path: Path, manifest: dict[str, Any], client: Any) -> ChromaStor
     else:
         owns = False
     try:
-        return ChromaStore(client, name, create=False, owns_client=owns)
+        store = ChromaStore(client, name, create=False, owns_client=owns)
     except Exception as exc:
         if owns:
             client.close()
         raise IndexFormatError(
             f"Collection {name!r} of index {str(path)!r} was not found in the vector store ({exc}). {REBUILD_HINT}"
         ) from exc
+    if owns and not store.saves_every_write():
+        # An index built before 2026-11-26 keeps up to 999 vectors outside its saved graph, which
+        # each process re-inserted in its own order (store.py). Saved once here, before this
+        # client's first query, they are the same for every later process.
+        try:
+            store.settle()
+        except Exception as exc:  # a read-only folder: still searchable, as before
+            warnings.warn(
+                f"Could not save the dense graph of index {str(path)!r} ({exc}); its dense results may "
+                "differ between processes until it is opened writable or rebuilt",
+                stacklevel=3,
+            )
+    return store

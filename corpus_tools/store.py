@@ -4,6 +4,16 @@ Embeddings are always passed explicitly (the collection has no embedding functio
 never loads or downloads a model of its own. Chunk ids are Chroma ids; chunk_id, doc_id,
 position, n_tokens and title are also kept in metadata, because Chroma ignores a `where` filter
 on "#id" without an error, and a metadata filter is the only reliable way to select by them.
+
+Why the graph is saved on every write (`SAVE_EVERY_WRITE`): an embedded Chroma collection saves its
+HNSW graph only every `sync_threshold` vectors (1000 by default). The vectors written after the
+last save live only in Chroma's write-ahead log, and every process that opens the collection
+re-inserts them into the graph it loads, in an order that changes each time (Chroma inserts a
+hash map's entries in parallel). HNSW search is approximate, so a different graph returns a
+slightly different top-n: on the HotpotQA bench index (4,656 vectors, 560 past the last save)
+`ask` with seed 0 answered differently in each process. With a threshold of 1 each write, and the
+first replay of an older index's tail, is saved at once; from then on every process loads the
+same graph, and the search over a fixed graph is deterministic.
 """
 
 from __future__ import annotations
@@ -20,6 +30,10 @@ from corpus_tools.embed import retrieval_text
 from corpus_tools.types import Chunk
 
 CHROMA_DIR = "chroma"
+
+# Save the HNSW graph after every write (Chroma's batch_size may not exceed sync_threshold);
+# see the module docstring for why.
+SAVE_EVERY_WRITE = {"hnsw": {"sync_threshold": 1, "batch_size": 1}}
 
 
 def embedded_client(folder: str | Path) -> Any:
@@ -71,6 +85,18 @@ def drop_collection(client: Any, name: str) -> None:
         client.delete_collection(name)
     except Exception:
         pass  # already gone: nothing to do
+
+
+def settle_embedded(folder: str | Path, name: str) -> None:
+    """Open the embedded collection `name` in `folder` afresh and save its graph through the last write.
+
+    The writing client must be closed first: its loaded graph keeps the threshold it was loaded with.
+    """
+    store = ChromaStore(embedded_client(folder), name, create=False, owns_client=True)
+    try:
+        store.settle()
+    finally:
+        store.close()
 
 
 class ChromaStore:
@@ -144,6 +170,33 @@ class ChromaStore:
 
     def count(self) -> int:
         return int(self.collection.count())
+
+    def saves_every_write(self) -> bool:
+        """Whether the collection saves its graph on every write (indexes built before 2026-11-26 do not)."""
+        hnsw = (self.collection.configuration or {}).get("hnsw") or {}
+        return hnsw.get("sync_threshold") == SAVE_EVERY_WRITE["hnsw"]["sync_threshold"]
+
+    def save_every_write(self) -> None:
+        """Make the collection save its graph after every write, from its next load on.
+
+        A process that has already loaded the graph keeps its old threshold: reopen the client
+        (or call `settle` before the first query) so that the vectors not yet saved are replayed
+        and saved.
+        """
+        if not self.saves_every_write():
+            with self._write_lock:
+                self.collection.modify(configuration=SAVE_EVERY_WRITE)
+
+    def settle(self) -> None:
+        """Save the graph through the last write: replay the unsaved tail once, with saving on.
+
+        Must run before this client's first query or write, so that Chroma loads the graph with
+        the threshold `save_every_write` set (a query loads it and replays the log).
+        """
+        self.save_every_write()
+        first = self.collection.get(limit=1, include=["embeddings"])
+        if len(first["ids"]):
+            self.collection.query(query_embeddings=np.asarray(first["embeddings"], dtype=np.float32), n_results=1)
 
     def drop(self) -> None:
         """Delete the whole collection."""
