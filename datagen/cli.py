@@ -30,6 +30,11 @@ def datagen_command(
     structured: Annotated[
         str, typer.Option(help="JSON output constraint sent to OpenAI-compatible servers: json_schema, json_object, none.")
     ] = "json_schema",
+    explorer: Annotated[
+        str,
+        typer.Option(help="LLM backends: how supporting documents are gathered: mined (a walk over the corpus's "
+                     "title links) or agent (the model gathers them with the search agent's tools, SPEC §4)."),
+    ] = "mined",
     seed: Annotated[int, typer.Option(help="Seed of every random choice (same seed + index = same tasks).")] = 0,
     exclude: Annotated[
         list[Path] | None,
@@ -75,6 +80,10 @@ def datagen_command(
             bm25_budget=None if bm25_budget >= 1.0 else bm25_budget,
         )
         chosen, options = _backend(backend, base_url, model, script, seed, structured)
+        if explorer != "mined":
+            if chosen is None:
+                raise ValueError("--explorer agent needs an LLM --backend (openai, transformers, scripted)")
+            options["explorer"] = explorer
         report, split = run_datagen(
             index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction,
             progress=not no_progress, form=form,

@@ -1,10 +1,10 @@
 """The LLM pipeline (SPEC §4 steps 1-6) through any context1 `Backend`.
 
 1. Gather: supporting documents along a chain of the corpus's own links (datagen.mining), so the
-   documents hold linked, unique facts; a truth type in rotation keeps answers diverse. This
-   explorer is deterministic (the mined link graph and a seeded walk), not an LLM agent with
-   search tools as in the reference — cheaper and reproducible, and the model's work is spent
-   where it matters: writing and quoting.
+   documents hold linked, unique facts; a truth type in rotation keeps answers diverse. Two
+   explorers (`LLMConfig.explorer`): "mined", a seeded walk over the mined link graph (cheap,
+   reproducible, the default), or "agent", the reference's way: the model gathers the chain
+   through the search agent's own tools, held to the same title-link rule (datagen.explore).
 2. Generate: for the first document the model writes obfuscated clues, a question and the answer
    in one pass (few-shot). For a multi-hop chain the first answer must be the bridge (the name of
    the next document), so the next step can chain on it.
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from context1.types import Backend, BackendError, Message, Role
+from context1.types import Backend, BackendError, Message, ModelTurn, Role
 from datagen.mining import MinedCorpus
 from datagen.offline import OfflineGenerator
 from datagen.types import Candidate, DropReason, StopGeneration, SupportingItem, TruthType
@@ -53,16 +53,24 @@ class LLMConfig:
     parse_retries: re-asks after a malformed answer (bounded: 1 + parse_retries calls per stage).
     max_backend_failures: backend errors in a row after which the run stops.
     max_doc_chars: characters of each document shown to the model (small models have small contexts).
+    explorer: "mined" (a walk over the mined title and entity links) or "agent" (the model gathers
+        the chain with the search agent's tools; datagen.explore). explore_turns: its turn limit.
     """
 
     structured: str = "json_schema"
     parse_retries: int = 1
     max_backend_failures: int = 3
     max_doc_chars: int = 700
+    explorer: str = "mined"
+    explore_turns: int = 8
 
     def __post_init__(self) -> None:
         if self.structured not in ("json_schema", "json_object", "none"):
             raise ValueError(f"structured must be 'json_schema', 'json_object' or 'none', got {self.structured!r}")
+        if self.explorer not in ("mined", "agent"):
+            raise ValueError(f"explorer must be 'mined' or 'agent', got {self.explorer!r}")
+        if self.explore_turns < 1:
+            raise ValueError("explore_turns must be >= 1")
         if self.parse_retries < 0 or self.max_backend_failures < 1:
             raise ValueError("parse_retries must be >= 0 and max_backend_failures >= 1")
 
@@ -168,6 +176,16 @@ class LLMGenerator:
         self._failures_in_a_row = 0
         self._turn = 0
         self._structured: dict[str, Any] = {}
+        self.agent_explorer = None
+        if self.config.explorer == "agent":
+            from context1.config import AgentConfig
+            from datagen.explore import AgentExplorer
+
+            self.agent_explorer = AgentExplorer(
+                corpus, mined, lambda messages, tools: self._call("explore", self.backend, messages, tools),
+                AgentConfig(max_turns=self.config.explore_turns), token_counter=backend.count_tokens,
+                stages=self.stages,
+            )
 
     # -- the Generator protocol ------------------------------------------------------------
 
@@ -181,8 +199,8 @@ class LLMGenerator:
         truth = LLM_TYPES[self._turn % len(LLM_TYPES)]
         self._turn += 1
         docs = self._gather(hops, rng)
-        if docs is None:
-            return DropReason.NO_CHAIN
+        if isinstance(docs, DropReason):
+            return docs
         doc_ids, bridges = docs
         first_answer = bridges[0] if bridges else None
         out = self._ask("generate", self._generate_prompt(doc_ids[0], truth, first_answer))
@@ -227,14 +245,16 @@ class LLMGenerator:
 
     # -- stages ----------------------------------------------------------------------------
 
-    def _gather(self, hops: int, rng: random.Random) -> tuple[list[str], list[str]] | None:
-        """Documents 1..h along mined links, and the bridge surfaces that name documents 2..h."""
+    def _gather(self, hops: int, rng: random.Random) -> tuple[list[str], list[str]] | DropReason:
+        """Documents 1..h along links, and the bridge surfaces that name documents 2..h."""
+        if self.agent_explorer is not None:
+            return self.agent_explorer.gather(hops, rng)
         if hops == 1:
             pool = sorted(d for d in self.mined.chunks if self.explorer.usable(d))
-            return ([rng.choice(pool)], []) if pool else None
+            return ([rng.choice(pool)], []) if pool else DropReason.NO_CHAIN
         path = self.explorer.chain(hops, rng)
         if path is None:
-            return None
+            return DropReason.NO_CHAIN
         return [path[0].sentence.doc_id] + [link.target for link in path], [link.text for link in path]
 
     def _doc(self, doc_id: str) -> str:
@@ -302,26 +322,35 @@ class LLMGenerator:
             self._structured[stage] = clone
         return self._structured[stage]
 
+    def _call(
+        self, stage: str, backend: Backend, messages: Sequence[Message], tools: Sequence[Any]
+    ) -> ModelTurn | DropReason:
+        """One model turn, counted; a backend failure is a drop, or the end of the run after too many."""
+        try:
+            turn = backend.generate(messages, tools)
+        except BackendError as exc:
+            self.usage["backend_errors"] += 1
+            self.stages[f"{stage}:backend_error"] += 1
+            self._failures_in_a_row += 1
+            if self._failures_in_a_row >= self.config.max_backend_failures:
+                raise StopGeneration(
+                    f"the backend failed {self._failures_in_a_row} times in a row (last: {exc}); "
+                    "check the server, or raise its timeout"
+                ) from exc
+            return DropReason.BACKEND_FAILED
+        self._failures_in_a_row = 0
+        self.usage["calls"] += 1
+        # Backends that report no usage (scripted, some servers) are counted with their tokenizer.
+        self.usage["prompt_tokens"] += turn.prompt_tokens or sum(backend.count_tokens(m.content) for m in messages)
+        self.usage["completion_tokens"] += turn.completion_tokens or backend.count_tokens(turn.text)
+        return turn
+
     def _ask(self, stage: str, messages: list[Message]) -> Mapping[str, Any] | DropReason:
         backend = self._backend_for(stage)
         for attempt in range(1 + self.config.parse_retries):
-            try:
-                turn = backend.generate(messages, [])
-            except BackendError as exc:
-                self.usage["backend_errors"] += 1
-                self.stages[f"{stage}:backend_error"] += 1
-                self._failures_in_a_row += 1
-                if self._failures_in_a_row >= self.config.max_backend_failures:
-                    raise StopGeneration(
-                        f"the backend failed {self._failures_in_a_row} times in a row (last: {exc}); "
-                        "check the server, or raise its timeout"
-                    ) from exc
-                return DropReason.BACKEND_FAILED
-            self._failures_in_a_row = 0
-            self.usage["calls"] += 1
-            # Backends that report no usage (scripted, some servers) are counted with their tokenizer.
-            self.usage["prompt_tokens"] += turn.prompt_tokens or sum(backend.count_tokens(m.content) for m in messages)
-            self.usage["completion_tokens"] += turn.completion_tokens or backend.count_tokens(turn.text)
+            turn = self._call(stage, backend, messages, [])
+            if isinstance(turn, DropReason):
+                return turn
             obj = parse_json_object(turn.text)
             problem = _valid(stage, obj)
             if problem is None:

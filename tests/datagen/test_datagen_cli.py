@@ -136,3 +136,14 @@ def test_the_default_form_is_natural_questions(app: typer.Typer, tmp_path: Path)
     assert all("___" in t.query for t in load_tasks(tmp_path / "cloze" / "tasks.jsonl").tasks)
     bad = datagen(app, str(tmp_path / "index"), str(tmp_path / "x"), "--form", "poem")
     assert bad.exit_code == 2 and "form must be 'natural' or 'cloze'" in bad.output
+
+
+def test_the_agent_explorer_needs_a_model_and_a_known_name(app: typer.Typer, datagen_index: Path, tmp_path: Path) -> None:
+    offline = datagen(app, str(datagen_index), str(tmp_path / "a"), "--n", "1", "--explorer", "agent")
+    assert offline.exit_code != 0 and "--explorer agent needs an LLM --backend" in offline.output
+    script = tmp_path / "script.jsonl"
+    script.write_text('{"text": "no"}\n')
+    unknown = datagen(app, str(datagen_index), str(tmp_path / "b"), "--n", "1", "--backend", "scripted",
+                      "--script", str(script), "--explorer", "walk")
+    assert unknown.exit_code != 0 and "explorer must be 'mined' or 'agent'" in unknown.output
+    assert not (tmp_path / "b" / "tasks.jsonl").exists()

@@ -169,3 +169,78 @@ def test_garbage_and_timeouts_from_a_server(chunks, tmp_path: Path, http_server)
     handler.mode = "slow"
     report, _, _ = run_llm(chunks, tmp_path / "s", backend, n=1, hops=(1,))
     assert report.written == 0 and "backend failed 3 times" in report.stopped and "timed out" in report.stopped
+
+
+# -- the agent explorer (SPEC §4 step 1): the chain is gathered through the search agent's tools ------
+
+def explorer_model(links: dict[str, tuple[str, str]], titles: dict[str, str], mode: str = "good"):  # noqa: ANN201
+    """A scripted explorer: searches the seed, then the document it names, and answers with both.
+
+    links: seed doc id -> (doc id it names, that document's title). mode: "good"; "unlinked" (answers
+    with a document the seed does not name); "unread" (answers the right chain at once, from memory,
+    without a search); "endless" (keeps searching).
+    """
+    by_title = {t: d for d, t in titles.items()}
+
+    def answer(messages: Sequence[Message]):  # noqa: ANN202
+        from context1.backends.scripted import call, turn
+
+        seed = by_title[re.search(r'starts at "([^"]+)"', messages[1].content).group(1)]
+        searches = sum(1 for m in messages if m.role == "tool")
+        target, target_title = links[seed]
+        if mode == "endless" or (searches == 0 and mode != "unread"):
+            return turn(call("search_corpus", query=titles[seed]))
+        if searches == 1 and mode == "good":
+            return turn(call("search_corpus", query=target_title))
+        if mode == "unlinked":
+            target = next(d for d in titles if d not in (seed, target) and d not in dict(links.values()))
+        return "".join(f"<Document id={d}><Justification>In the chain.</Justification></Document>"
+                       for d in (seed, target))
+
+    return answer
+
+
+def run_with_explorer(datagen_index, tmp_path: Path, mode: str, n: int = 2):  # noqa: ANN001, ANN201
+    from context1.backends.scripted import ScriptedBackend
+    from corpus_tools import Corpus
+    from datagen.run import mine_corpus
+
+    with Corpus.open(datagen_index) as corpus:
+        mined = mine_corpus(corpus)
+        links = {}
+        for doc, spans in mined.links.items():
+            title_links = [s for s in spans if s.kind == "title"]
+            if title_links:
+                links[doc] = (title_links[0].target, mined.titles[title_links[0].target])
+        explore, write = explorer_model(links, mined.titles, mode), oracle()
+        backend = ScriptedBackend([lambda ms: explore(ms) if ms[0].role == "system" and "tools" in ms[0].content.lower()
+                                   and "starts at" in ms[1].content else write(ms)] * 400)
+        gen = LLMGenerator(backend, corpus, mined, LLMConfig(structured="none", explorer="agent", explore_turns=4))
+        out = tmp_path / "tasks.jsonl"
+        report = generate(gen, mined, out, GenerateConfig(n=n, hops=(2,), seed=0, patience=4), usage=gen.usage_counts)
+        return report, read_task_file(out), links
+
+
+def test_the_agent_explorer_gathers_a_title_linked_chain_through_the_tools(datagen_index, tmp_path: Path) -> None:  # noqa: ANN001
+    report, tasks, links = run_with_explorer(datagen_index, tmp_path, "good")
+    assert report.written == 2, report.as_dict()
+    assert report.stages["explore:ok"] >= 2 and {"generate:ok", "chain:ok", "extract:ok"} <= set(report.stages)
+    for task in tasks:
+        first, second = task.gold_doc_ids
+        assert links[first][0] == second  # the seed names the second document by its title
+    # the explorer's turns are model calls like the others: three a chain (two searches, the answer)
+    assert report.usage["calls"] >= 3 * report.stages["explore:ok"] + report.stages["generate:ok"]
+
+
+@pytest.mark.parametrize(("mode", "why"), [("unlinked", "explore:unlinked"), ("unread", "explore:unread"),
+                                           ("endless", "explore:unfinished")])
+def test_an_explorer_chain_that_breaks_the_rule_is_dropped(datagen_index, tmp_path: Path, mode: str, why: str) -> None:  # noqa: ANN001
+    report, tasks, _ = run_with_explorer(datagen_index, tmp_path, mode, n=1)
+    assert report.written == 0 and tasks == []
+    assert report.stages[why] == report.attempted == report.drops["no_chain_found"] > 0
+    assert not report.stages.get("generate:ok")  # nothing was written from a broken chain
+
+
+def test_the_agent_explorer_needs_an_llm_backend() -> None:
+    with pytest.raises(ValueError, match="explorer"):
+        LLMConfig(explorer="walk")
