@@ -305,6 +305,12 @@ class ChunkTable(Sequence[Chunk]):
         """The texts as a lazy sequence (what grep scans row by row)."""
         return _TextView(self)
 
+    def row_lines(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """The table line of each of `rows` (all rows when None), e.g. the vector matrix's row of a chunk."""
+        if rows is None:
+            return self._row_lines
+        return self._row_lines[np.asarray(rows, dtype=np.int64)]
+
     @property
     def n_lines(self) -> int:
         """Lines across the table's files, deleted ones included."""

@@ -510,6 +510,15 @@ def delete_command(
         _console().print(message, markup=False)
 
 
+def repair_command(directory: IndexDir) -> None:
+    """Rewrite INDEX's vector matrix from its Chroma store (when search says the matrix is damaged)."""
+    with _clean_errors():
+        from corpus_tools import repair_vectors
+
+        n = repair_vectors(directory)
+        _console().print(f"Rewrote the vector matrix of {directory}: {n:,} chunks.", markup=False)
+
+
 def sync_command(
     directory: IndexDir,
     folder: Annotated[str, typer.Argument(metavar="FOLDER", help="The folder of documents the index should mirror.")],
@@ -546,4 +555,5 @@ def register(app: typer.Typer) -> None:
     app.command("add")(add_command)
     app.command("delete")(delete_command)
     app.command("sync")(sync_command)
+    app.command("repair")(repair_command)
     app.command("search")(search_command)
