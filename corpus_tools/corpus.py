@@ -403,9 +403,15 @@ class Corpus:
         n = leg_k + len(excluded)
         sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
         query_vector = self.embedder.encode_query([query])[0]  # computed once per search
-        dense = [(cid, s) for cid, s in self._dense(state, query_vector, n, where) if cid not in excluded]
-        sparse = [(state.chunks.chunk_id(row), s) for row, s in sparse_future.result()]
-        sparse = [(cid, s) for cid, s in sparse if cid not in excluded]
+        # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
+        row_of: dict[str, int] = {}
+        dense, sparse = [], []
+        for found, ranking in ((self._dense(state, query_vector, n, where), dense), (sparse_future.result(), sparse)):
+            for row, s in found:
+                cid = state.chunks.chunk_id(row)
+                row_of[cid] = row
+                if cid not in excluded:
+                    ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
@@ -424,7 +430,7 @@ class Corpus:
         # Rows are parsed only for chunks that can be returned: all candidates when a reranker
         # reads their text, else the top k (ids were resolved and fused without parsing a row).
         reranking = not isinstance(self.reranker, NoReranker)
-        candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in (fused if reranking else fused[:k])]
+        candidates = [state.chunks[row_of[cid]] for cid, _ in (fused if reranking else fused[:k])]
         final = [float(s) for _, s in fused]
         if reranking and candidates:
             if isinstance(self.reranker, LearnedFusion):  # the legs' own numbers, no text read
@@ -471,7 +477,8 @@ class Corpus:
                 (state.chunks.chunk_id(row), s) for row, s in state.bm25.top(query, n, state.allowed_rows(where))
             ]
         else:
-            ranking = self._dense(state, self.embedder.encode_query([query])[0], n, where)
+            rows = self._dense(state, self.embedder.encode_query([query])[0], n, where)
+            ranking = [(state.chunks.chunk_id(row), s) for row, s in rows]
         ranking = [(cid, s) for cid, s in ranking if cid not in excluded][:k]
         return [
             Hit(
@@ -485,17 +492,16 @@ class Corpus:
 
     def _dense(
         self, state: _State, query_vector: np.ndarray, n: int, where: dict[str, Any] | None
-    ) -> list[tuple[str, float]]:
-        """(chunk_id, cosine): exact, from the vector matrix; else from Chroma, keeping vectors the table names.
+    ) -> list[tuple[int, float]]:
+        """(row, cosine): exact, from the vector matrix; else from Chroma, keeping vectors the table names.
 
         With a matrix, `where` is the same row mask the BM25 leg applies (filters.matches_where).
         """
         if state.vectors is not None:
-            rows = state.vectors.top(query_vector, n, state.chunks.row_lines(), state.allowed_rows(where))
-            return [(state.chunks.chunk_id(row), s) for row, s in rows]
+            return state.vectors.top(query_vector, n, state.chunks.row_lines(), state.allowed_rows(where))
         found = self._store.query(query_vector, n, where=where)
         rows = [(state.chunks.row_of_vector(vid), s) for vid, s in found]
-        return [(state.chunks.chunk_id(row), s) for row, s in rows if row is not None]
+        return [(row, s) for row, s in rows if row is not None]
 
     def grep(
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S

@@ -4,6 +4,9 @@ Layout of an index folder:
   manifest.json   format, models, configs, counts, versions, file names (written last: the commit point)
   chunks.jsonl    the chunk table, one Chunk per line in row order (grep, read, budgets use it);
                   an opened index reads its rows on demand (corpus_tools.table), never all at once
+  chunks.lines.npz  beside each table file: its per-line numbers (byte spans, ids, positions), so
+                  an open need not scan the table; a cache, checked against the file, and rebuilt
+                  by a scan when missing or stale (indexes written before it existed)
   bm25/           the BM25 score matrix in bm25s's file layout (loaded memory-mapped) and the term
                   ids it was built from; row i is line i of the chunk table
   vectors.npy     the chunk vectors, float32 (lines, dim), L2-normalised, row i = line i of the chunk
@@ -51,7 +54,7 @@ from corpus_tools.bm25 import NPY_LOCK, BM25Builder, BM25Index
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import bm25_text
 from corpus_tools.store import vector_id
-from corpus_tools.table import ChunkTable
+from corpus_tools.table import LINE_INDEX_SUFFIX, ChunkTable, line_index_path, scan_table
 from corpus_tools.types import Chunk, IndexFormatError, SkippedFile
 from corpus_tools.vectors import VectorMatrix, normalise
 
@@ -162,11 +165,24 @@ class ChunkTableWriter:
         self._file.close()
         os.replace(self.tmp, self.path)
         fsync_dir(self.path.parent)
+        write_line_index(self.path)
 
 
 def write_chunk_table(path: Path, chunks: Sequence[Chunk], vector_ids: Sequence[str] | None = None) -> int:
-    """Write the whole table atomically; returns the bytes written."""
-    return write_atomic(path, lambda f: write_rows(f, chunks, vector_ids))
+    """Write the whole table atomically (and its line numbers); returns the bytes written."""
+    written = write_atomic(path, lambda f: write_rows(f, chunks, vector_ids))
+    write_line_index(path)
+    return written
+
+
+def write_line_index(table: Path) -> None:
+    """Save the per-line numbers of a table file beside it (`table.line_index_path`), atomically.
+
+    Opening reads them instead of scanning the file (0.3 s of CPU at 50k chunks); they are a
+    cache, checked against the file's size and ends, so a missing or stale one only costs a scan.
+    """
+    columns = scan_table(table)
+    write_atomic(line_index_path(table), lambda f: np.savez(f, **columns))
 
 
 def read_chunk_rows(path: Path) -> tuple[list[Chunk], list[str]]:
@@ -212,7 +228,9 @@ def copy_table(
                     line_no += 1
         return written + write_rows(dst, new_chunks, new_vids)
 
-    return write_atomic(new, write)
+    written = write_atomic(new, write)
+    write_line_index(new)
+    return written
 
 
 # ---------------------------------------------------------------- the vector matrix
@@ -362,7 +380,10 @@ def remove_unnamed_generations(path: Path, keep: set[str]) -> None:
         is_delta = (name.startswith("terms.") and name.endswith(".npz")) or (
             (name.startswith("deleted.") or name.startswith("vectors.")) and name.endswith(".npy")
         )
-        if ((is_table or is_bm25 or is_delta) and name not in keep) or _TMP.match(name):
+        is_line_index = name.startswith("chunks") and name.endswith(LINE_INDEX_SUFFIX)
+        if is_line_index:  # kept with its table
+            name = name.removesuffix(LINE_INDEX_SUFFIX) + ".jsonl"
+        if ((is_table or is_bm25 or is_delta or is_line_index) and name not in keep) or _TMP.match(entry.name):
             if entry.is_dir():
                 shutil.rmtree(entry, ignore_errors=True)
             else:

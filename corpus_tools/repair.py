@@ -23,10 +23,11 @@ from corpus_tools.index_format import (
     remove_unnamed_generations,
     table_files,
     write_json_atomic,
+    write_line_index,
     write_vectors,
 )
 from corpus_tools.store import CHROMA_DIR, ChromaStore, embedded_client
-from corpus_tools.table import ChunkTable
+from corpus_tools.table import ChunkTable, line_index_path
 from corpus_tools.types import IndexFormatError
 
 _BATCH = 1000  # ids per Chroma get
@@ -53,7 +54,8 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
     """Rewrite the vector matrix of the index at `path` from its Chroma store; the vectors written.
 
     For an index whose matrix is damaged (Corpus.open says so) or absent (written before it
-    existed). Takes the index's write lock; IndexFormatError when the store lacks a vector.
+    existed); table files without saved line numbers get them too. Takes the index's write lock;
+    IndexFormatError when the store lacks a vector.
     """
     from filelock import FileLock
 
@@ -82,6 +84,9 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
         files = {k: v for k, v in old_files.items() if k != "vector_segments"}
         files["vectors"] = f"vectors.{generation}.npy"
         write_vectors(path / files["vectors"], matrix)
+        for name in table_files(old_files):  # and the table's line numbers, if it predates them
+            if not line_index_path(path / name).exists():
+                write_line_index(path / name)
         manifest.update(files=files, generation=generation, updated_at=now(), previous_files=old_files)
         write_json_atomic(path / MANIFEST, json.loads(json.dumps(manifest)))
         remove_unnamed_generations(path, keep=file_names(files) | file_names(old_files))

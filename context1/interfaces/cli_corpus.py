@@ -549,11 +549,17 @@ def sync_command(
         print_skipped(report.skipped)
 
 
+COMMANDS = {
+    "index": index_command,
+    "add": add_command,
+    "delete": delete_command,
+    "sync": sync_command,
+    "repair": repair_command,
+    "search": search_command,
+}
+
+
 def register(app: typer.Typer) -> None:
-    """Add `index`, `add`, `delete`, `sync` and `search` to the context1 command line."""
-    app.command("index")(index_command)
-    app.command("add")(add_command)
-    app.command("delete")(delete_command)
-    app.command("sync")(sync_command)
-    app.command("repair")(repair_command)
-    app.command("search")(search_command)
+    """Add `index`, `add`, `delete`, `sync`, `repair` and `search` to the context1 command line."""
+    for name, command in COMMANDS.items():
+        app.command(name)(command)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from corpus_tools import Corpus, Document, index_format
+from corpus_tools.table import line_index_path
 from corpus_tools.types import SkippedFile
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "index_v1"
@@ -53,6 +54,7 @@ def _unnamed_files(path: Path) -> set[str]:
     manifest = index_format.read_manifest(path)
     named = index_format.file_names(manifest["files"]) | index_format.file_names(manifest.get("previous_files", {}))
     own = {index_format.MANIFEST, index_format.SKIPPED, index_format.BUILD_REPORT, "chroma", index_format.WRITE_LOCK}
+    named |= {line_index_path(path / name).name for name in named if name.endswith(".jsonl")}  # kept with the table
     return {p.name for p in path.iterdir()} - named - own
 
 
