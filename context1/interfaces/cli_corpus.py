@@ -1,9 +1,9 @@
-"""`context1 index|add|delete|sync|search`: build and update a hybrid index, and query it.
+"""`context1 index|add|delete|sync|repair|search`: build and update a hybrid index, and query it.
 
 A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
-`index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `search` is
-`Corpus.open` + `Corpus.search`. Heavy libraries (torch, chromadb) are imported inside the
-commands, so `--help` and argument errors answer at once.
+`index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `repair` is
+`corpus_tools.repair_vectors`, `search` is `Corpus.open` + `Corpus.search`. Heavy libraries
+(torch, chromadb) are imported inside the commands, so `--help` and argument errors answer at once.
 Expected failures (a missing folder, a folder that is not an index, a bad option, an unreachable
 Chroma server) print one line saying what to do and exit with status 2, without a traceback.
 """
@@ -354,6 +354,8 @@ def open_index(directory: Path, client: Any = None, reranker: str | None = None)
                 # `context1 index` refuses to replace a folder of other files: don't send the user there.
                 hint = "build one into a new or empty folder with `context1 index SOURCE NEWDIR`"
             raise CommandError(f"{str(directory)!r} is not a context1 index (no manifest.json); {hint}") from None
+        if "context1 repair" in str(exc):  # a damaged vector matrix: repairable in place
+            raise CommandError(str(exc)) from None
         raise CommandError(f"{str(directory)!r} is a broken context1 index: {exc} Rebuild it: {hint}") from None
 
 
