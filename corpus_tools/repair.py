@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from corpus_tools.bm25 import NPY_LOCK
 from corpus_tools.index_format import (
     MANIFEST,
     WRITE_LOCK,
@@ -63,7 +64,10 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
     with FileLock(str(path / WRITE_LOCK), timeout=600):
         manifest = read_manifest(path)
         old_files = dict(manifest["files"])
-        deleted = np.load(path / old_files["deleted"]) if old_files.get("deleted") else None
+        deleted = None
+        if old_files.get("deleted"):
+            with NPY_LOCK:
+                deleted = np.load(path / old_files["deleted"])
         table = ChunkTable.open([path / name for name in table_files(old_files)], deleted)
         owns = client is None
         if owns:

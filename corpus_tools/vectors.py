@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from corpus_tools.bm25 import NPY_LOCK
+
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length as float32 (a zero row stays zero): cosine becomes a dot product."""
@@ -94,7 +96,8 @@ class VectorMatrix:
 
 def _load(path: Path, dim: int) -> np.ndarray:
     try:
-        matrix = np.load(path, mmap_mode="r", allow_pickle=False)
+        with NPY_LOCK:
+            matrix = np.load(path, mmap_mode="r", allow_pickle=False)
     except FileNotFoundError:
         raise
     except (OSError, ValueError) as exc:
