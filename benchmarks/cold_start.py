@@ -101,14 +101,17 @@ def _code_path() -> str:
 
 def measure_one(index: Path) -> dict[str, float]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": _code_path()}
+    # Run outside the checkout: `python -c` puts the working folder first on sys.path, ahead of
+    # PYTHONPATH, so COLD_START_CODE would silently time this checkout again.
+    cwd = str(index.parent)
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(index), QUERY], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(index), QUERY], env=env, capture_output=True, text=True, check=True, cwd=cwd
     )
     row = json.loads(done.stdout.strip().splitlines()[-1])
     cli = [sys.executable, "-c", "from context1.interfaces.cli import main; main()", "search", str(index), QUERY, "-k", "10"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cli, env=env, capture_output=True, check=True)
+    subprocess.run(cli, env=env, capture_output=True, check=True, cwd=cwd)
     row["cli_wall_s"] = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     row["cli_cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
