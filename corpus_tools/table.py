@@ -120,6 +120,19 @@ def saved_columns(table: Path, data: mmap.mmap | bytes) -> dict[str, np.ndarray]
     return columns
 
 
+def _hash_ids(blob: bytes, id_at: np.ndarray, id_len: np.ndarray) -> np.ndarray:
+    """(n, 3) lookup keys of the (chunk id, vector id, doc id) packed in `blob` (see `_Lines.ids`)."""
+    n_vid = id_len[:, 1]
+    ends = id_at[:, None] + np.cumsum(np.stack([id_len[:, 0], np.abs(n_vid), id_len[:, 2]], axis=1), axis=1)
+    a0, (a1, a2, a3) = id_at.tolist(), ends.T.tolist()
+    chunk_ids = [blob[x:y].decode() for x, y in zip(a0, a1, strict=True)]
+    suffixes = [blob[x:y].decode() for x, y in zip(a1, a2, strict=True)]
+    doc_ids = [blob[x:y].decode() for x, y in zip(a2, a3, strict=True)]
+    vids = [c + v if extends else v for c, v, extends in zip(chunk_ids, suffixes, (n_vid >= 0).tolist(), strict=True)]
+    keys = [list(map(_key, chunk_ids)), list(map(_key, vids)), list(map(_key, doc_ids))]
+    return np.asarray(keys, dtype=np.int64).reshape(3, -1).T.copy()
+
+
 class _Lines:
     """Per-line numbers of a list of table files (append-only: `extend` adds a file's lines)."""
 
@@ -161,11 +174,18 @@ class _Lines:
         self.id_blobs.append(columns["id_blob"].tobytes())
 
     def hashes(self) -> np.ndarray:
-        """(lines, 3) int64: the lookup keys of each line's chunk id, vector id and doc id."""
+        """(lines, 3) int64: the lookup keys of each line's chunk id, vector id and doc id.
+
+        Computed for the lines not hashed yet, a file at a time (a file's lines are contiguous).
+        """
         done = self._hashes
         if len(done) < len(self):
-            fresh = [tuple(map(_key, self.ids(line))) for line in range(len(done), len(self))]
-            done = self._hashes = np.concatenate([done, np.asarray(fresh, dtype=np.int64).reshape(-1, 3)])
+            parts = [done]
+            for index in np.unique(self.file[len(done) :]).tolist():
+                lines = np.flatnonzero(self.file == index)
+                lines = lines[lines >= len(done)]
+                parts.append(_hash_ids(self.id_blobs[index], self.id_at[lines], self.id_len[lines]))
+            done = self._hashes = np.concatenate(parts)
         return done
 
     @property
