@@ -7,9 +7,14 @@
             whose query encoder a search loads.
   measure   fresh processes, each: import corpus_tools, Corpus.open, encode the query, search
             (in-process split), then `context1 search DIR QUERY` as its own process (wall time).
+            The "dense" column says where the dense leg ran: the index's vector matrix, or Chroma
+            (an index written before the matrix existed, or code that predates it).
 
   HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python benchmarks/cold_start.py build --chunks 5000 --out /work/runs/cold-5k
   HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python benchmarks/cold_start.py measure /work/runs/cold-5k /work/runs/cold-50k
+
+An index built before the vector matrix existed gets one (and its table's line numbers) with
+`context1 repair DIR`.
 
 COLD_START_CODE=<folder holding another checkout> times that code instead (e.g. `git archive
 5971c01 | tar -x -C /tmp/old`), for before/after rows on the same indexes.
@@ -45,7 +50,7 @@ vector = corpus.embedder.encode_query([sys.argv[2]])
 marks.append((time.perf_counter(), time.process_time()))
 corpus.search(sys.argv[2], k=10)
 marks.append((time.perf_counter(), time.process_time()))
-row = {}
+row = {"matrix": getattr(corpus._state, "vectors", None) is not None, "chromadb": "chromadb" in sys.modules}
 for i, name in enumerate(("import", "open", "encode", "search")):
     row[name + "_s"] = marks[i + 1][0] - marks[i][0]
     row[name + "_cpu_s"] = marks[i + 1][1] - marks[i][1]
@@ -96,14 +101,17 @@ def _code_path() -> str:
 
 def measure_one(index: Path) -> dict[str, float]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": _code_path()}
+    # Run outside the checkout: `python -c` puts the working folder first on sys.path, ahead of
+    # PYTHONPATH, so COLD_START_CODE would silently time this checkout again.
+    cwd = str(index.parent)
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(index), QUERY], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(index), QUERY], env=env, capture_output=True, text=True, check=True, cwd=cwd
     )
     row = json.loads(done.stdout.strip().splitlines()[-1])
     cli = [sys.executable, "-c", "from context1.interfaces.cli import main; main()", "search", str(index), QUERY, "-k", "10"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cli, env=env, capture_output=True, check=True)
+    subprocess.run(cli, env=env, capture_output=True, check=True, cwd=cwd)
     row["cli_wall_s"] = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     row["cli_cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -115,17 +123,18 @@ def measure(args: argparse.Namespace) -> None:
     for index in args.indexes:
         n = json.loads((Path(index) / "manifest.json").read_text())["counts"]["chunks"]
         runs = [measure_one(Path(index)) for _ in range(args.runs)]
-        median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+        median = {key: statistics.median(r[key] for r in runs) for key in runs[0] if key.endswith("_s")}
+        median["dense"] = "matrix" if runs[0]["matrix"] else "Chroma"
         rows.append((n, median))
         print(json.dumps({"chunks": n, "runs": runs}), file=sys.stderr, flush=True)
     code = os.environ.get("COLD_START_CODE") or "this checkout"
     print(f"\nCold start, median of {args.runs} fresh processes ({code}); seconds, wall (CPU of all threads)")
-    print("| chunks | import | open | query encoding | search | in-process total | `context1 search` |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| chunks | dense | import | open | query encoding | search | in-process total | `context1 search` |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for n, m in rows:
         cells = [(m[f"{k}_s"], m[f"{k}_cpu_s"]) for k in ("import", "open", "encode", "search", "total")]
         cells.append((m["cli_wall_s"], m["cli_cpu_s"]))
-        print(f"| {n:,} | " + " | ".join(f"{w:.2f} ({c:.2f})" for w, c in cells) + " |")
+        print(f"| {n:,} | {m['dense']} | " + " | ".join(f"{w:.2f} ({c:.2f})" for w, c in cells) + " |")
 
 
 def main() -> None:

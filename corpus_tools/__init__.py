@@ -6,6 +6,7 @@ from corpus_tools.corpus import Corpus
 from corpus_tools.embed import CachedEmbedder, EmbeddingCache, SentenceTransformerEmbedder, retrieval_text
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.loaders import iter_documents, load_documents
+from corpus_tools.repair import repair_vectors
 from corpus_tools.rerank import BiEncoderReranker, CrossEncoderReranker, NoReranker, make_reranker
 from corpus_tools.types import (
     BuildReport,
@@ -62,5 +63,6 @@ __all__ = [
     "load_documents",
     "make_reranker",
     "reciprocal_rank_fusion",
+    "repair_vectors",
     "retrieval_text",
 ]

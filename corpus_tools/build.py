@@ -23,6 +23,8 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from corpus_tools.bm25 import BM25Builder
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
@@ -33,7 +35,9 @@ from corpus_tools.index_format import (
     MANIFEST,
     SKIPPED,
     STAGING_MARK,
+    VECTORS,
     ChunkTableWriter,
+    VectorWriter,
     fsync_dir,
     now,
     set_counts,
@@ -131,8 +135,8 @@ def embed_into(
     batch_size: int,
     progress: bool,
     vector_ids: Sequence[str] | None = None,
-) -> None:
-    """Embed `chunks` and upsert them into `store`, in batches of similar length.
+) -> np.ndarray:
+    """Embed `chunks` and upsert them into `store`, in batches of similar length; their vectors, in order.
 
     Batches are cut from the chunks sorted by length: a batch pads every text to its longest,
     so batching in document order spent about half of the encoder's time on padding. Each batch
@@ -141,14 +145,20 @@ def embed_into(
     from tqdm.auto import tqdm
 
     order = sorted(range(len(chunks)), key=lambda i: len(chunks[i].text))
+    out: np.ndarray | None = None
     with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=not progress) as bar:
         for start in range(0, len(order), batch_size):
             picked = order[start : start + batch_size]
             part = [chunks[i] for i in picked]
             ids = [vector_ids[i] for i in picked] if vector_ids is not None else None
             texts = [retrieval_text(c) for c in part]
-            store.upsert(part, texts, embedder.encode_document(texts), ids=ids)
+            vectors = np.asarray(embedder.encode_document(texts), dtype=np.float32)
+            store.upsert(part, texts, vectors, ids=ids)
+            if out is None:
+                out = np.empty((len(chunks), vectors.shape[1]), dtype=np.float32)
+            out[picked] = vectors
             bar.update(len(part))
+    return out if out is not None else np.zeros((0, int(embedder.dim)), dtype=np.float32)
 
 
 def as_report(source: Any) -> LoadReport:
@@ -268,7 +278,7 @@ def build_index(
             write_json_atomic(staging / STAGING_MARK, {"collection": collection})
             store = ChromaStore(client, collection, create=True)
         hits_before, misses_before = _cache_counts(embedder)
-        sink = _IndexSink(staging, store, embedder, config)
+        sink = _IndexSink(staging, store, embedder, config, matrix=client is None)
         skipped, notes = _stream_into(sink, source, tokenizer, config, progress)
         sink.flush()
         sink.close()
@@ -285,6 +295,8 @@ def build_index(
             store = None
             settle_embedded(staging / CHROMA_DIR, collection)
         manifest = new_manifest(config, embedder, collection, server=client is not None)
+        if client is None:  # the dense leg reads this matrix; a server index queries the server
+            manifest["files"]["vectors"] = VECTORS
         set_counts(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
         write_json_atomic(staging / MANIFEST, manifest)
@@ -324,11 +336,14 @@ def _cache_counts(embedder: Embedder) -> tuple[int, int]:
 class _IndexSink:
     """Where a streaming build puts chunks: vector store, chunk table and BM25 term ids, group by group."""
 
-    def __init__(self, folder: Path, store: ChromaStore, embedder: Embedder, config: CorpusConfig) -> None:
+    def __init__(
+        self, folder: Path, store: ChromaStore, embedder: Embedder, config: CorpusConfig, matrix: bool = True
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.config = config
         self.table = ChunkTableWriter(folder / "chunks.jsonl")
+        self.vectors = VectorWriter(folder / VECTORS, int(embedder.dim)) if matrix else None
         # BM25 term ids go to a file as they come; the score matrix is filled in mapped files.
         self.bm25 = BM25Builder(config.bm25, spill=folder / ".bm25-terms.spill")
         self.pending: list[Chunk] = []
@@ -348,7 +363,9 @@ class _IndexSink:
             return
         t0 = time.perf_counter()
         ids = [vector_id(c) for c in chunks]
-        embed_into(self.store, chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=ids)
+        vectors = embed_into(self.store, chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=ids)
+        if self.vectors is not None:
+            self.vectors.write(vectors)
         self.embed_seconds += time.perf_counter() - t0
         self.table.write(chunks, ids)
         for chunk in chunks:
@@ -358,6 +375,8 @@ class _IndexSink:
 
     def close(self) -> None:
         self.table.close()
+        if self.vectors is not None:
+            self.vectors.close()
 
 
 def _stream_into(

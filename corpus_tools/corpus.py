@@ -44,6 +44,7 @@ from corpus_tools.index_format import (
     read_skipped,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
+from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
     BiEncoderReranker,
     NoReranker,
@@ -71,16 +72,22 @@ from corpus_tools.types import (
     UnknownDocumentError,
 )
 from corpus_tools.update import SyncReport, sync_folder
+from corpus_tools.vectors import VectorMatrix
 
 logger = logging.getLogger("corpus_tools")
 
 
 class _State:
-    """An immutable snapshot of the chunk table (read from disk on demand) and its BM25 index."""
+    """An immutable snapshot of the chunk table (read from disk on demand), its BM25 index and vectors.
 
-    def __init__(self, chunks: ChunkTable, bm25: BM25Index) -> None:
+    vectors: the memory-mapped vector matrix the dense leg searches (None: an index written before
+    it existed, or one on a Chroma server; the dense leg then asks Chroma).
+    """
+
+    def __init__(self, chunks: ChunkTable, bm25: BM25Index, vectors: VectorMatrix | None = None) -> None:
         self.chunks = chunks
         self.bm25 = bm25
+        self.vectors = vectors
         self._grep_buffer: GrepBuffer | None = None
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
@@ -146,7 +153,7 @@ class Corpus:
         manifest: dict[str, Any],
         config: CorpusConfig,
         state: _State,
-        store: ChromaStore,
+        store: Callable[[], ChromaStore],
         embedder: Embedder,
         tokenizer: Tokenizer,
         reranker: Reranker,
@@ -156,7 +163,11 @@ class Corpus:
         self._manifest = manifest
         self.config = config
         self._state = state
-        self._store = store
+        # The vector store is opened on first use (a write, or the dense leg of an index without a
+        # vector matrix): importing chromadb and opening its client cost ~0.75 s of a cold search.
+        self._open_store = store
+        self._opened_store: ChromaStore | None = None
+        self._store_lock = threading.Lock()
         self.embedder = embedder
         self._query_vectors: dict[str, np.ndarray] = {}  # similarity's memo (oldest dropped first)
         self._query_vectors_lock = threading.Lock()
@@ -229,43 +240,35 @@ class Corpus:
         config = CorpusConfig.from_dict(manifest["config"])
         if search is not None:
             config = dataclasses.replace(config, search=search)
-        # Loading the model (importing torch and sentence-transformers) is most of an open's cost:
-        # it runs in a thread while this one opens the vector store and reads table and BM25.
+        # Loading the query encoder runs in a thread while this one reads table, BM25 and vectors.
         loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpus-open")
         embedder_future = loader.submit(_build.make_embedder, config)
         tokenizer_future = loader.submit(_build.make_tokenizer, config)
         loader.shutdown(wait=False)
-        store = _open_store(path, manifest, client)
+        store = _StoreOpener(path, manifest, client)
         try:
-            manifest, chunks, bm25 = read_generation(path, manifest, config)
+            manifest, chunks, bm25, vectors = read_generation(path, manifest, config)
             if bm25.n_docs != len(chunks):
                 raise IndexFormatError(
                     f"Index {str(path)!r} is inconsistent: BM25 has {bm25.n_docs} rows, the chunk table "
                     f"{len(chunks)}. {REBUILD_HINT}"
                 )
         except (OSError, ValueError, KeyError) as exc:
-            store.close()
             raise IndexFormatError(f"Index {str(path)!r} is damaged ({exc}). {REBUILD_HINT}") from exc
-        except BaseException:
-            store.close()
-            raise
-        try:  # the model's own errors (a missing model folder) pass through unchanged
-            embedder = embedder_future.result()
-            if embedder.dim != manifest.get("embedding_dim", embedder.dim):
-                raise IndexFormatError(
-                    f"Index {str(path)!r} holds {manifest['embedding_dim']}-d vectors but its model "
-                    f"{config.embedding_model!r} makes {embedder.dim}-d ones. {REBUILD_HINT}"
-                )
-            tokenizer = tokenizer_future.result()
-        except BaseException:
-            store.close()
-            raise
+        # The model's own errors (a missing model folder) pass through unchanged.
+        embedder = embedder_future.result()
+        if embedder.dim != manifest.get("embedding_dim", embedder.dim):
+            raise IndexFormatError(
+                f"Index {str(path)!r} holds {manifest['embedding_dim']}-d vectors but its model "
+                f"{config.embedding_model!r} makes {embedder.dim}-d ones. {REBUILD_HINT}"
+            )
+        tokenizer = tokenizer_future.result()
         skipped = read_skipped(path / SKIPPED)
         corpus = cls(
             path,
             manifest,
             config,
-            _State(chunks, bm25),
+            _State(chunks, bm25, vectors),
             store,
             embedder,
             tokenizer,
@@ -293,6 +296,10 @@ class Corpus:
         """Stored vectors of chunks of the current table, by chunk id (for the bi-encoder)."""
         state = self._state
         rows = {cid: state.chunks.row_of(cid) for cid in chunk_ids}
+        if state.vectors is not None:
+            known = {cid: row for cid, row in rows.items() if row is not None}
+            found_rows = state.vectors.lines(state.chunks.row_lines(list(known.values())))
+            return dict(zip(known, found_rows, strict=True))
         wanted = {state.chunks.vector_id(row): cid for cid, row in rows.items() if row is not None}
         found = self._store.vectors(list(wanted))
         return {wanted[vid]: vec for vid, vec in found.items() if vid in wanted}
@@ -300,7 +307,17 @@ class Corpus:
     def close(self) -> None:
         """Release the thread pool and the embedded store (a server client stays the caller's)."""
         self._pool.shutdown(wait=True)
-        self._store.close()
+        with self._store_lock:
+            if self._opened_store is not None:
+                self._opened_store.close()
+
+    @property
+    def _store(self) -> ChromaStore:
+        """The Chroma store, opened (and chromadb imported) on first use."""
+        with self._store_lock:
+            if self._opened_store is None:
+                self._opened_store = self._open_store()
+            return self._opened_store
 
     def __enter__(self) -> Corpus:
         return self
@@ -387,9 +404,15 @@ class Corpus:
         n = leg_k + len(excluded)
         sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
         query_vector = self.embedder.encode_query([query])[0]  # computed once per search
-        dense = [(cid, s) for cid, s in self._dense(state, query_vector, n, where) if cid not in excluded]
-        sparse = [(state.chunks.chunk_id(row), s) for row, s in sparse_future.result()]
-        sparse = [(cid, s) for cid, s in sparse if cid not in excluded]
+        # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
+        row_of: dict[str, int] = {}
+        dense, sparse = [], []
+        for found, ranking in ((self._dense(state, query_vector, n, where), dense), (sparse_future.result(), sparse)):
+            for row, s in found:
+                cid = state.chunks.chunk_id(row)
+                row_of[cid] = row
+                if cid not in excluded:
+                    ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
@@ -408,7 +431,7 @@ class Corpus:
         # Rows are parsed only for chunks that can be returned: all candidates when a reranker
         # reads their text, else the top k (ids were resolved and fused without parsing a row).
         reranking = not isinstance(self.reranker, NoReranker)
-        candidates = [state.chunks[state.chunks.row_of(cid)] for cid, _ in (fused if reranking else fused[:k])]
+        candidates = [state.chunks[row_of[cid]] for cid, _ in (fused if reranking else fused[:k])]
         final = [float(s) for _, s in fused]
         if reranking and candidates:
             if isinstance(self.reranker, LearnedFusion):  # the legs' own numbers, no text read
@@ -455,7 +478,8 @@ class Corpus:
                 (state.chunks.chunk_id(row), s) for row, s in state.bm25.top(query, n, state.allowed_rows(where))
             ]
         else:
-            ranking = self._dense(state, self.embedder.encode_query([query])[0], n, where)
+            rows = self._dense(state, self.embedder.encode_query([query])[0], n, where)
+            ranking = [(state.chunks.chunk_id(row), s) for row, s in rows]
         ranking = [(cid, s) for cid, s in ranking if cid not in excluded][:k]
         return [
             Hit(
@@ -469,11 +493,16 @@ class Corpus:
 
     def _dense(
         self, state: _State, query_vector: np.ndarray, n: int, where: dict[str, Any] | None
-    ) -> list[tuple[str, float]]:
-        """(chunk_id, cosine) from the vector store, keeping only vectors the current table names."""
+    ) -> list[tuple[int, float]]:
+        """(row, cosine): exact, from the vector matrix; else from Chroma, keeping vectors the table names.
+
+        With a matrix, `where` is the same row mask the BM25 leg applies (filters.matches_where).
+        """
+        if state.vectors is not None:
+            return state.vectors.top(query_vector, n, state.chunks.row_lines(), state.allowed_rows(where))
         found = self._store.query(query_vector, n, where=where)
         rows = [(state.chunks.row_of_vector(vid), s) for vid, s in found]
-        return [(state.chunks.chunk_id(row), s) for row, s in rows if row is not None]
+        return [(row, s) for row, s in rows if row is not None]
 
     def grep(
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
@@ -586,14 +615,14 @@ class Corpus:
             new_vids = [self._vector_id(c) for c in new_chunks]
             # Vectors first, under content-keyed ids: nothing the committed table names is
             # overwritten, so a kill here leaves the old state whole (plus unnamed vectors).
-            _build.embed_into(
+            new_vectors = _build.embed_into(
                 self._store, new_chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=new_vids
             )
             replaced = state.chunks.rows_of_docs(sorted(new_ids))
             keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced)
             fresh = set(new_vids)
             stale = [vid for r in replaced.tolist() if (vid := state.chunks.vector_id(r)) not in fresh]
-            self._commit(keep, new_chunks, new_vids, stale, skipped)
+            self._commit(keep, new_chunks, new_vids, stale, skipped, new_vectors)
             return len(docs)
 
     def delete(self, doc_ids: Iterable[str]) -> int:
@@ -638,9 +667,9 @@ class Corpus:
         on_disk = read_manifest(self.path)
         if on_disk.get("generation") == self._manifest.get("generation"):
             return
-        manifest, chunks, bm25 = read_generation(self.path, on_disk, self.config)
+        manifest, chunks, bm25, vectors = read_generation(self.path, on_disk, self.config)
         self._manifest = manifest
-        self._state = _State(chunks, bm25)
+        self._state = _State(chunks, bm25, vectors)
         self.skipped = read_skipped(self.path / SKIPPED)
 
     def _commit(
@@ -650,9 +679,19 @@ class Corpus:
         new_vids: Sequence[str],
         stale_vids: Sequence[str],
         skipped: Sequence[SkippedFile],
+        new_vectors: np.ndarray | None = None,
     ) -> None:
-        """Write and switch to the next generation (see `index_format.commit_generation`)."""
+        """Write and switch to the next generation (see `index_format.commit_generation`).
+
+        An embedded index without a vector matrix (written before it existed) gets one here: its
+        vectors are read from Chroma, and the commit writes them (a compaction).
+        """
         state = self._state
+        vectors = state.vectors
+        if vectors is None and self._manifest.get("vector_store") == "embedded":
+            vectors = self._matrix_from_store(state.chunks)
+        if vectors is None:
+            new_vectors = None
         done = commit_generation(
             self.path,
             self._manifest,
@@ -664,11 +703,21 @@ class Corpus:
             new_vids,
             self.skipped,
             skipped,
+            vectors,
+            new_vectors,
         )
-        self._manifest, self._state = done.manifest, _State(done.table, done.bm25)
+        self._manifest, self._state = done.manifest, _State(done.table, done.bm25, done.vectors)
         self.skipped, self.last_commit_bytes = done.skipped, done.bytes_written
         if stale_vids:
             self._store.delete(stale_vids)
+
+    def _matrix_from_store(self, table: ChunkTable) -> VectorMatrix | None:
+        """The vectors of every table line read from Chroma (zeros for deleted lines); None if any live one is missing."""
+        found = matrix_from_store(self._store, table, int(self._manifest["embedding_dim"]))
+        if found is None:
+            logger.warning("Index %s: some vectors are missing from Chroma; the dense leg stays on Chroma", self.path)
+            return None
+        return VectorMatrix([found], found.shape[1])
 
     @property
     def cache_stats(self) -> dict[str, int]:
@@ -744,39 +793,45 @@ def _unknown(kind: str, key: str, known: Iterable[str]) -> str:
     return f"Unknown {kind} {key!r}.{hint}"
 
 
-def _open_store(path: Path, manifest: dict[str, Any], client: Any) -> ChromaStore:
-    name = manifest["collection"]
-    if client is None:
-        if manifest["vector_store"] == "server":
-            raise ValueError(
-                f"Index {str(path)!r} keeps its vectors on a Chroma server (collection {name!r}); "
-                "open it with client=chromadb.HttpClient(host=..., port=...)"
-            )
-        if not (path / CHROMA_DIR).is_dir():
-            raise IndexFormatError(
-                f"Index {str(path)!r} is missing its vector store folder {CHROMA_DIR!r}. {REBUILD_HINT}"
-            )
-        client, owns = embedded_client(path / CHROMA_DIR), True
-    else:
-        owns = False
-    try:
-        store = ChromaStore(client, name, create=False, owns_client=owns)
-    except Exception as exc:
+class _StoreOpener:
+    """Opens an index's Chroma store when first called; the cheap checks run at construction."""
+
+    def __init__(self, path: Path, manifest: dict[str, Any], client: Any) -> None:
+        self.path, self.name, self.client = path, manifest["collection"], client
+        if client is None:
+            if manifest["vector_store"] == "server":
+                raise ValueError(
+                    f"Index {str(path)!r} keeps its vectors on a Chroma server (collection {self.name!r}); "
+                    "open it with client=chromadb.HttpClient(host=..., port=...)"
+                )
+            if not (path / CHROMA_DIR).is_dir():
+                raise IndexFormatError(
+                    f"Index {str(path)!r} is missing its vector store folder {CHROMA_DIR!r}. {REBUILD_HINT}"
+                )
+
+    def __call__(self) -> ChromaStore:
+        client, owns = self.client, self.client is None
         if owns:
-            client.close()
-        raise IndexFormatError(
-            f"Collection {name!r} of index {str(path)!r} was not found in the vector store ({exc}). {REBUILD_HINT}"
-        ) from exc
-    if owns and not store.saves_every_write():
-        # An index built before 2026-11-26 keeps up to 999 vectors outside its saved graph, which
-        # each process re-inserted in its own order (store.py). Saved once here, before this
-        # client's first query, they are the same for every later process.
+            client = embedded_client(self.path / CHROMA_DIR)
         try:
-            store.settle()
-        except Exception as exc:  # a read-only folder: still searchable, as before
-            warnings.warn(
-                f"Could not save the dense graph of index {str(path)!r} ({exc}); its dense results may "
-                "differ between processes until it is opened writable or rebuilt",
-                stacklevel=3,
-            )
-    return store
+            store = ChromaStore(client, self.name, create=False, owns_client=owns)
+        except Exception as exc:
+            if owns:
+                client.close()
+            raise IndexFormatError(
+                f"Collection {self.name!r} of index {str(self.path)!r} was not found in the vector store ({exc}). "
+                f"{REBUILD_HINT}"
+            ) from exc
+        if owns and not store.saves_every_write():
+            # An index built before 2026-11-26 keeps up to 999 vectors outside its saved graph, which
+            # each process re-inserted in its own order (store.py). Saved once here, before this
+            # client's first query, they are the same for every later process.
+            try:
+                store.settle()
+            except Exception as exc:  # a read-only folder: still searchable, as before
+                warnings.warn(
+                    f"Could not save the dense graph of index {str(self.path)!r} ({exc}); its dense results may "
+                    "differ between processes until it is opened writable or rebuilt",
+                    stacklevel=3,
+                )
+        return store

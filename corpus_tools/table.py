@@ -9,8 +9,13 @@ line with HotpotQA-style ids). Search resolves and fuses ids without parsing a r
 and metadata are parsed when a `Chunk` is asked for (the last few thousand are cached).
 
 Hashes are Python's own `hash` of the string (stable within the process, which is all they are
-used for); a lookup by hash is always confirmed against the parsed row, so a collision costs a
-second comparison, never a wrong answer.
+used for), computed on the first lookup by id; a lookup by hash is always confirmed against the
+parsed row, so a collision costs a second comparison, never a wrong answer.
+
+The per-line numbers of each table file are saved beside it when it is written
+(`chunks.<g>.lines.npz`, see index_format.py), so an open loads them instead of scanning the
+file: 0.3 s of CPU at 50k chunks became ~0.02 s. They are checked against the file's size and a
+hash of its ends; a missing or stale one costs a scan, never a wrong row.
 
 Rows and lines: the table's files (base, then delta segments) hold *lines*; the live *rows* are
 those lines minus deleted ones, in order (see index_format.py). `derive` makes the table of the next
@@ -19,6 +24,7 @@ generation from this one without re-reading the lines it keeps.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import re
@@ -29,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from corpus_tools.bm25 import NPY_LOCK  # numpy's .npy header parsing is not thread-safe (see there)
 from corpus_tools.types import Chunk
 
 # The head of a row as index_format.chunk_row writes it (json.dumps with ensure_ascii=False: ids as
@@ -54,6 +61,78 @@ def _row_chunk(row: dict) -> Chunk:
     return Chunk(row["chunk_id"], row["doc_id"], row["text"], row["position"], row["n_tokens"], row["metadata"])
 
 
+LINE_INDEX_SUFFIX = ".lines.npz"  # beside each table file: its per-line numbers (index_format writes it)
+
+
+def line_index_path(table: Path) -> Path:
+    """Where the per-line numbers of the table file `table` are kept (chunks.3.jsonl → chunks.3.lines.npz)."""
+    return table.with_name(table.name.removesuffix(".jsonl") + LINE_INDEX_SUFFIX)
+
+
+def _map(path: Path) -> mmap.mmap | bytes:
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        # mmap refuses empty files; an empty segment has no lines to read anyway.
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+
+
+def scan_table(path: Path) -> dict[str, np.ndarray]:
+    """The per-line columns of one table file and its `table_stamp` (what `line_index_path` keeps)."""
+    data = _map(path)
+    return {**_columns(data), "table_stamp": table_stamp(data)}
+
+
+def _columns(data: mmap.mmap | bytes) -> dict[str, np.ndarray]:
+    scanned = _scan_heads(data)
+    if scanned is None:  # an older layout or escaped ids somewhere: row by row
+        scanned = _scan_rows(data)
+    starts, lengths, positions, tokens, id_at, pieces, id_len = scanned
+    return {
+        "start": np.asarray(starts, dtype=np.int64),
+        "length": np.asarray(lengths, dtype=np.int64),
+        "position": np.asarray(positions, dtype=np.int32),
+        "n_tokens": np.asarray(tokens, dtype=np.int32),
+        "id_at": np.asarray(id_at, dtype=np.int64),
+        "id_len": np.asarray(id_len, dtype=np.int32).reshape(-1, 3),
+        "id_blob": np.frombuffer(b"".join(pieces), dtype=np.uint8),
+    }
+
+
+def table_stamp(data: mmap.mmap | bytes) -> np.ndarray:
+    """What identifies a table file's content for its saved line numbers: its size and a hash of both ends."""
+    ends = hashlib.blake2b(data[:65536], digest_size=8)
+    ends.update(data[-65536:])
+    return np.frombuffer(len(data).to_bytes(8, "little") + ends.digest(), dtype=np.uint8)
+
+
+def saved_columns(table: Path, data: mmap.mmap | bytes) -> dict[str, np.ndarray] | None:
+    """The table file's saved per-line numbers, if they were saved for this very content; else None."""
+    try:
+        with NPY_LOCK, np.load(line_index_path(table), allow_pickle=False) as saved:
+            columns = {name: saved[name] for name in saved.files}
+    except (OSError, ValueError, KeyError, EOFError):
+        return None  # none (an index written before they were kept), or unreadable: scan instead
+    stamp = columns.pop("table_stamp", None)
+    if stamp is None or not np.array_equal(stamp, table_stamp(data)):
+        return None
+    if len({len(columns.get(name, ())) for name in ("start", "length", "position", "n_tokens", "id_at", "id_len")}) != 1:
+        return None
+    return columns
+
+
+def _hash_ids(blob: bytes, id_at: np.ndarray, id_len: np.ndarray) -> np.ndarray:
+    """(n, 3) lookup keys of the (chunk id, vector id, doc id) packed in `blob` (see `_Lines.ids`)."""
+    n_vid = id_len[:, 1]
+    ends = id_at[:, None] + np.cumsum(np.stack([id_len[:, 0], np.abs(n_vid), id_len[:, 2]], axis=1), axis=1)
+    a0, (a1, a2, a3) = id_at.tolist(), ends.T.tolist()
+    chunk_ids = [blob[x:y].decode() for x, y in zip(a0, a1, strict=True)]
+    suffixes = [blob[x:y].decode() for x, y in zip(a1, a2, strict=True)]
+    doc_ids = [blob[x:y].decode() for x, y in zip(a2, a3, strict=True)]
+    vids = [c + v if extends else v for c, v, extends in zip(chunk_ids, suffixes, (n_vid >= 0).tolist(), strict=True)]
+    keys = [list(map(_key, chunk_ids)), list(map(_key, vids)), list(map(_key, doc_ids))]
+    return np.asarray(keys, dtype=np.int64).reshape(3, -1).T.copy()
+
+
 class _Lines:
     """Per-line numbers of a list of table files (append-only: `extend` adds a file's lines)."""
 
@@ -62,9 +141,6 @@ class _Lines:
         self.file = np.zeros(0, dtype=np.int32)
         self.start = np.zeros(0, dtype=np.int64)
         self.length = np.zeros(0, dtype=np.int64)
-        self.id_hash = np.zeros(0, dtype=np.int64)
-        self.vid_hash = np.zeros(0, dtype=np.int64)
-        self.doc_hash = np.zeros(0, dtype=np.int64)
         self.position = np.zeros(0, dtype=np.int32)
         self.n_tokens = np.zeros(0, dtype=np.int32)
         # Ids packed per file: chunk id, then the vector id's suffix after the chunk id (all of it
@@ -72,6 +148,9 @@ class _Lines:
         self.id_blobs: list[bytes] = []
         self.id_at = np.zeros(0, dtype=np.int64)
         self.id_len = np.zeros((0, 3), dtype=np.int32)
+        # Hashes of (chunk id, vector id, doc id) per line, computed on the first lookup: a search
+        # resolves ids without them, and hashing every id was a tenth of a cold open at 50k chunks.
+        self._hashes = np.zeros((0, 3), dtype=np.int64)
 
     def copy(self) -> _Lines:
         other = _Lines()
@@ -79,34 +158,47 @@ class _Lines:
         return other
 
     def extend(self, path: Path) -> None:
-        """Read one table file, keeping per line only its ids and numbers.
+        """Read one table file's per-line numbers: saved beside it at commit, else a scan of its rows.
 
-        The ids and numbers are read off the head of each row with one regex match; a row in
-        another layout (older tables) is parsed as JSON. At 50k chunks a JSON parse of every
-        row was most of `Corpus.open`.
+        The scan reads ids and numbers off the head of each row with one regex match; a row in
+        another layout (older tables) is parsed as JSON.
         """
-        with open(path, "rb") as f:
-            size = f.seek(0, 2)
-            # mmap refuses empty files; an empty segment has no lines to read anyway.
-            data: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-        scanned = _scan_heads(data)
-        if scanned is None:  # an older layout or escaped ids somewhere: row by row
-            scanned = _scan_rows(data)
-        starts, lengths, ids, vids, docs, positions, tokens, id_at, pieces, id_len = scanned
+        data = _map(path)
+        columns = saved_columns(path, data) or _columns(data)
         index = len(self.maps)
         self.maps.append(data)
-        n = len(starts)
+        n = len(columns["start"])
         self.file = np.concatenate([self.file, np.full(n, index, dtype=np.int32)])
-        self.start = np.concatenate([self.start, np.asarray(starts, dtype=np.int64)])
-        self.length = np.concatenate([self.length, np.asarray(lengths, dtype=np.int64)])
-        self.id_hash = np.concatenate([self.id_hash, np.asarray(ids, dtype=np.int64)])
-        self.vid_hash = np.concatenate([self.vid_hash, np.asarray(vids, dtype=np.int64)])
-        self.doc_hash = np.concatenate([self.doc_hash, np.asarray(docs, dtype=np.int64)])
-        self.position = np.concatenate([self.position, np.asarray(positions, dtype=np.int32)])
-        self.n_tokens = np.concatenate([self.n_tokens, np.asarray(tokens, dtype=np.int32)])
-        self.id_blobs.append(b"".join(pieces))
-        self.id_at = np.concatenate([self.id_at, np.asarray(id_at, dtype=np.int64)])
-        self.id_len = np.concatenate([self.id_len, np.asarray(id_len, dtype=np.int32).reshape(-1, 3)])
+        for name in ("start", "length", "position", "n_tokens", "id_at", "id_len"):
+            setattr(self, name, np.concatenate([getattr(self, name), columns[name]]))
+        self.id_blobs.append(columns["id_blob"].tobytes())
+
+    def hashes(self) -> np.ndarray:
+        """(lines, 3) int64: the lookup keys of each line's chunk id, vector id and doc id.
+
+        Computed for the lines not hashed yet, a file at a time (a file's lines are contiguous).
+        """
+        done = self._hashes
+        if len(done) < len(self):
+            parts = [done]
+            for index in np.unique(self.file[len(done) :]).tolist():
+                lines = np.flatnonzero(self.file == index)
+                lines = lines[lines >= len(done)]
+                parts.append(_hash_ids(self.id_blobs[index], self.id_at[lines], self.id_len[lines]))
+            done = self._hashes = np.concatenate(parts)
+        return done
+
+    @property
+    def id_hash(self) -> np.ndarray:
+        return self.hashes()[:, 0]
+
+    @property
+    def vid_hash(self) -> np.ndarray:
+        return self.hashes()[:, 1]
+
+    @property
+    def doc_hash(self) -> np.ndarray:
+        return self.hashes()[:, 2]
 
     def ids(self, line: int) -> tuple[str, str, str]:
         """(chunk id, vector id, doc id) of a line, from the packed ids (no row parsed)."""
@@ -130,8 +222,8 @@ class _Lines:
 
 def _scan_rows(data: mmap.mmap | bytes) -> tuple:
     """Per-line columns of a table file, row by row (see `_scan_heads` for the columns)."""
-    columns: tuple[list[int], ...] = ([], [], [], [], [], [], [], [])
-    starts, lengths, ids, vids, docs, positions, tokens, id_at = columns
+    columns: tuple[list[int], ...] = ([], [], [], [], [])
+    starts, lengths, positions, tokens, id_at = columns
     pieces: list[bytes] = []
     id_len: list[tuple[int, int, int]] = []
     offset = blob_size = 0
@@ -145,7 +237,6 @@ def _scan_rows(data: mmap.mmap | bytes) -> tuple:
             # The row as index_format.chunk_row writes it, ids without escapes: read the ids
             # and numbers off its head; the text and metadata after it are not parsed.
             cid_b, vid_b, doc_b = head.group(1), head.group(2), head.group(3)
-            chunk_id, vid, doc_id = cid_b.decode(), vid_b.decode(), doc_b.decode()
             position, n_tokens = int(head.group(4)), int(head.group(5))
         else:  # an older layout, or ids with escapes: parse the whole row
             row = json.loads(data[offset:stop])
@@ -155,9 +246,6 @@ def _scan_rows(data: mmap.mmap | bytes) -> tuple:
             position, n_tokens = int(row["position"]), int(row["n_tokens"])
         starts.append(offset)
         lengths.append(stop - offset)
-        ids.append(_key(chunk_id))
-        vids.append(_key(vid))
-        docs.append(_key(doc_id))
         positions.append(position)
         tokens.append(n_tokens)
         same = vid_b.startswith(cid_b)
@@ -167,14 +255,14 @@ def _scan_rows(data: mmap.mmap | bytes) -> tuple:
         pieces += (cid_b, suffix, doc_b)
         blob_size += len(cid_b) + len(suffix) + len(doc_b)
         offset = stop
-    return starts, lengths, ids, vids, docs, positions, tokens, id_at, pieces, id_len
+    return starts, lengths, positions, tokens, id_at, pieces, id_len
 
 
 def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
     """Per-line columns of a table file in one regex pass; None unless every line has a plain head.
 
-    Columns: start, length, hashes of chunk id / vector id / doc id, position, n_tokens, where the
-    line's ids start in the packed id blob, the blob's pieces and the three id lengths (the vector
+    Columns: start, length, position, n_tokens, where the line's ids start in the packed id blob,
+    the blob's pieces and the three id lengths (the vector
     id's negative when it does not extend the chunk id). Column by column rather than line by
     line: the row-by-row loop was most of `Corpus.open` at 50k chunks.
     """
@@ -193,9 +281,6 @@ def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
         return None
     lengths = np.diff(np.append(bounds, end)).tolist()
     cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
-    chunk_ids = [b.decode() for b in cid_b]
-    vids = [b.decode() for b in vid_b]
-    doc_ids = [b.decode() for b in doc_b]
     same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
     suffixes = [v[len(c) :] if k else v for c, v, k in zip(cid_b, vid_b, same, strict=True)]
     id_len = [
@@ -207,11 +292,8 @@ def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
     return (
         starts,
         lengths,
-        list(map(_key, chunk_ids)),
-        list(map(_key, vids)),
-        list(map(_key, doc_ids)),
-        list(map(int, pos_b)),
-        list(map(int, tok_b)),
+        np.asarray(pos_b).astype(np.int64),
+        np.asarray(tok_b).astype(np.int64),
         id_at,
         pieces,
         id_len,
@@ -304,6 +386,12 @@ class ChunkTable(Sequence[Chunk]):
     def text_view(self) -> Sequence[str]:
         """The texts as a lazy sequence (what grep scans row by row)."""
         return _TextView(self)
+
+    def row_lines(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """The table line of each of `rows` (all rows when None), e.g. the vector matrix's row of a chunk."""
+        if rows is None:
+            return self._row_lines
+        return self._row_lines[np.asarray(rows, dtype=np.int64)]
 
     @property
     def n_lines(self) -> int:

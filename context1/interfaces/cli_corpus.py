@@ -1,9 +1,9 @@
-"""`context1 index|add|delete|sync|search`: build and update a hybrid index, and query it.
+"""`context1 index|add|delete|sync|repair|search`: build and update a hybrid index, and query it.
 
 A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
-`index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `search` is
-`Corpus.open` + `Corpus.search`. Heavy libraries (torch, chromadb) are imported inside the
-commands, so `--help` and argument errors answer at once.
+`index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `repair` is
+`corpus_tools.repair_vectors`, `search` is `Corpus.open` + `Corpus.search`. Heavy libraries
+(torch, chromadb) are imported inside the commands, so `--help` and argument errors answer at once.
 Expected failures (a missing folder, a folder that is not an index, a bad option, an unreachable
 Chroma server) print one line saying what to do and exit with status 2, without a traceback.
 """
@@ -354,6 +354,8 @@ def open_index(directory: Path, client: Any = None, reranker: str | None = None)
                 # `context1 index` refuses to replace a folder of other files: don't send the user there.
                 hint = "build one into a new or empty folder with `context1 index SOURCE NEWDIR`"
             raise CommandError(f"{str(directory)!r} is not a context1 index (no manifest.json); {hint}") from None
+        if "context1 repair" in str(exc):  # a damaged vector matrix: repairable in place
+            raise CommandError(str(exc)) from None
         raise CommandError(f"{str(directory)!r} is a broken context1 index: {exc} Rebuild it: {hint}") from None
 
 
@@ -510,6 +512,15 @@ def delete_command(
         _console().print(message, markup=False)
 
 
+def repair_command(directory: IndexDir) -> None:
+    """Rewrite INDEX's vector matrix from its Chroma store (when search says the matrix is damaged)."""
+    with _clean_errors():
+        from corpus_tools import repair_vectors
+
+        n = repair_vectors(directory)
+        _console().print(f"Rewrote the vector matrix of {directory}: {n:,} chunks.", markup=False)
+
+
 def sync_command(
     directory: IndexDir,
     folder: Annotated[str, typer.Argument(metavar="FOLDER", help="The folder of documents the index should mirror.")],
@@ -540,10 +551,17 @@ def sync_command(
         print_skipped(report.skipped)
 
 
+COMMANDS = {
+    "index": index_command,
+    "add": add_command,
+    "delete": delete_command,
+    "sync": sync_command,
+    "repair": repair_command,
+    "search": search_command,
+}
+
+
 def register(app: typer.Typer) -> None:
-    """Add `index`, `add`, `delete`, `sync` and `search` to the context1 command line."""
-    app.command("index")(index_command)
-    app.command("add")(add_command)
-    app.command("delete")(delete_command)
-    app.command("sync")(sync_command)
-    app.command("search")(search_command)
+    """Add `index`, `add`, `delete`, `sync`, `repair` and `search` to the context1 command line."""
+    for name, command in COMMANDS.items():
+        app.command(name)(command)

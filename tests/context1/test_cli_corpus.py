@@ -149,3 +149,18 @@ def test_search_server_index_without_host_says_which_options_to_pass(app, runner
 def test_index_unreachable_chroma_server(app, runner, tmp_path):
     args = ["index", str(FIXTURE_DOCS), str(tmp_path / "i"), "--chroma-host", "127.0.0.1", "--chroma-port", "9"]
     _assert_one_line_error(runner.invoke(app, args), "cannot reach a Chroma server", "chroma run")
+
+
+def test_a_damaged_vector_matrix_names_repair_and_repair_fixes_it(app, runner, built, tmp_path):
+    import shutil
+
+    directory = tmp_path / "index"
+    shutil.copytree(built[0], directory)
+    manifest = json.loads((directory / "manifest.json").read_text())
+    (directory / manifest["files"]["vectors"]).write_bytes(b"\x93NUMPY broken")
+    query = "Which ancient wonder stood on the island of Pharos?"
+    _assert_one_line_error(runner.invoke(app, ["search", str(directory), query]), "damaged", "context1 repair")
+    repaired = runner.invoke(app, ["repair", str(directory)])
+    assert repaired.exit_code == 0 and "Rewrote the vector matrix" in repaired.output, repaired.output
+    result = runner.invoke(app, ["search", str(directory), query])
+    assert result.exit_code == 0 and "lighthouse.html#0" in result.output, result.output

@@ -152,13 +152,22 @@ def test_add_new_and_replace_existing(fresh_corpus):
         # Generation 1 was a delta on the built base (its new row and that row's term ids);
         # generation 2 (a replacement: one new row and one dead line, past 10% of 20 rows) is a
         # compacted base.
-        assert sorted(p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25", "terms", "deleted"))) == [
+        # Each table file has its line numbers beside it, and each generation its vectors.
+        assert sorted(
+            p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25", "terms", "deleted", "vectors"))
+        ) == [
             "bm25",
             "bm25.2",
             "chunks.1.jsonl",
+            "chunks.1.lines.npz",
             "chunks.2.jsonl",
+            "chunks.2.lines.npz",
             "chunks.jsonl",
+            "chunks.lines.npz",
             "terms.1.npz",
+            "vectors.1.npy",
+            "vectors.2.npy",
+            "vectors.npy",
         ]
 
 

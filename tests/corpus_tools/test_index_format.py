@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from corpus_tools import Corpus, Document, index_format
+from corpus_tools.table import line_index_path
 from corpus_tools.types import SkippedFile
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "index_v1"
@@ -40,12 +41,20 @@ def test_an_index_written_by_the_previous_version_opens_and_answers_the_same(old
             assert np.allclose([s for _, s in got], [s for _, s in hits], atol=1e-4), query
         for query, ids in expected["hybrid"].items():
             assert [h.chunk.chunk_id for h in corpus.search(query, k=3)] == ids, query
-        # ... and today's code commits onto it.
+        # It has no vector matrix: the dense leg asks Chroma ...
+        assert corpus._state.vectors is None and "vectors" not in corpus.manifest["files"]
+        # ... and today's code commits onto it, writing the matrix from Chroma's vectors.
         corpus.add([Document("newer", "A newer note about the copper bridge of Veldhaven.")])
         corpus.delete(["ostmere"])
     with Corpus.open(old_index) as reopened:
         assert "newer" in reopened.doc_ids() and "ostmere" not in reopened.doc_ids()
         assert reopened.search_leg("newer note copper bridge", "bm25", k=1)[0].chunk.doc_id == "newer"
+        assert reopened._state.vectors is not None
+        for query in [*expected["hybrid"], "newer note copper bridge"]:  # the matrix answers as Chroma does
+            exact = [h.chunk.chunk_id for h in reopened.search_leg(query, "dense", k=5)]
+            table = reopened._state.chunks
+            found = reopened._store.query(reopened.embedder.encode_query([query])[0], 5)
+            assert exact == [table.chunk_id(table.row_of_vector(vid)) for vid, _ in found], query
 
 
 def _unnamed_files(path: Path) -> set[str]:
@@ -53,6 +62,7 @@ def _unnamed_files(path: Path) -> set[str]:
     manifest = index_format.read_manifest(path)
     named = index_format.file_names(manifest["files"]) | index_format.file_names(manifest.get("previous_files", {}))
     own = {index_format.MANIFEST, index_format.SKIPPED, index_format.BUILD_REPORT, "chroma", index_format.WRITE_LOCK}
+    named |= {line_index_path(path / name).name for name in named if name.endswith(".jsonl")}  # kept with the table
     return {p.name for p in path.iterdir()} - named - own
 
 
@@ -77,12 +87,16 @@ def test_a_half_written_generation_is_ignored_on_open_and_removed_by_the_next_wr
     (path / f".chunks.7.jsonl.tmp-{os.getpid() + 1}").write_text('{"chunk_id": "trunc')
     (path / "bm25.7").mkdir()
     (path / "bm25.7" / "data.csc.index.npy").write_bytes(b"\x93NUMPY")
+    (path / f".vectors.7.npy.tmp-{os.getpid() + 1}").write_bytes(b"\x93NUMPY half a matrix")
     leftovers = _unnamed_files(path)
     assert {"chunks.1.jsonl", "terms.1.npz", "bm25.7", f".chunks.7.jsonl.tmp-{os.getpid() + 1}"} <= leftovers
+    assert {"vectors.1.npy", "chunks.1.lines.npz", f".vectors.7.npy.tmp-{os.getpid() + 1}"} <= leftovers
 
     with Corpus.open(path) as reopened:  # ignored on open: the manifest names none of it
         assert "half" not in reopened.doc_ids() and len(reopened.doc_ids()) == 8
         assert all(h.chunk.doc_id != "half" for h in reopened.search_leg("quokkas lighthouse stairs", "bm25", k=3))
+        assert reopened._state.vectors.n_lines == 8  # the base matrix, not the killed commit's segment
+        assert all(h.chunk.doc_id != "half" for h in reopened.search_leg("quokkas lighthouse stairs", "dense", k=3))
         reopened.add([Document("whole", "A whole commit about harbour cranes.")])  # the next write
         assert _unnamed_files(path) == set()
         assert "whole" in reopened.doc_ids() and "half" not in reopened.doc_ids()

@@ -241,7 +241,7 @@ def test_readers_never_fail_while_commits_happen(tmp_path, config, mini_docs):
         while not stop.is_set():
             try:
                 manifest = read_manifest(path)
-                manifest, chunks, bm25 = read_generation(path, manifest, config)
+                manifest, chunks, bm25, _vectors = read_generation(path, manifest, config)
                 assert bm25.n_docs == len(chunks) == len(chunks.vector_ids()) == manifest["chunk_count"]
                 reads[0] += 1
             except BaseException as exc:  # noqa: BLE001 - any failure is the finding
@@ -281,6 +281,10 @@ def _same_state(a: Corpus, b: Corpus, queries=("quokkas lighthouse", "wombats", 
     assert a._state.chunks.vector_ids() == b._state.chunks.vector_ids()
     for query in queries:
         assert np.allclose(a._state.bm25.scores(query), b._state.bm25.scores(query), atol=1e-5)
+    # The vector matrix: each live row's vector, at its line, equal (the dense leg searches it).
+    vectors_a = a._state.vectors.lines(a._state.chunks.row_lines())
+    vectors_b = b._state.vectors.lines(b._state.chunks.row_lines())
+    assert np.allclose(vectors_a, vectors_b, atol=1e-5)
 
 
 def test_add_and_delete_write_only_the_change_and_reopen_identically(tmp_path, config, mini_docs, monkeypatch):
@@ -300,7 +304,13 @@ def test_add_and_delete_write_only_the_change_and_reopen_identically(tmp_path, c
         assert before[table.name] == after[table.name]
         assert not [name for name in written if name.startswith("bm25")]
         assert corpus.last_commit_bytes < table_bytes / 10
-        assert sum(size for name, size in written.items() if name != "manifest.json") < table_bytes / 4
+        # ... and the new row's vector: a one-row matrix segment beside the untouched base matrix.
+        vectors = {name for name in written if name.startswith("vectors")}
+        assert vectors == {"vectors.1.npy"} and np.load(path / "vectors.1.npy").shape == (1, corpus.embedder.dim)
+        segment = {"chunks.1.jsonl", "chunks.1.lines.npz"}  # the new row and its line numbers
+        assert segment <= set(written)
+        others = set(written) - {"manifest.json", *vectors, "chunks.1.lines.npz"}
+        assert sum(written[name] for name in others) < table_bytes / 4
         corpus.delete([mini_docs[0].doc_id])
         corpus.add([Document(mini_docs[3].doc_id, "Replaced text about wombats and the harbour.")])
         files = corpus.manifest["files"]
