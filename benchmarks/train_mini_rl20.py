@@ -23,7 +23,7 @@ RL10_REWARD = (0.78, 0.40, 0.38, 0.81, 0.94, 0.29, 0.18, 0.30, 0.19, 0.36)
 RL10_TRAJECTORY_RECALL = (0.646, 0.438, 0.438, 0.438, 0.563, 0.281, 0.167, 0.292, 0.208, 0.417)
 
 KEYS = ("reward", "f_beta", "trajectory_recall", "recall", "valid_tool_call_rate", "entropy", "groups_used",
-        "rollouts_failed", "rollout_tokens_per_s", "step_s")
+        "rollouts_failed", "rollout_s", "rollout_tokens_per_s", "step_s")
 
 
 def main() -> None:
