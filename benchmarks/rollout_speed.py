@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -73,6 +74,7 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
     from training.rollouts import run_rollout, run_rollouts
 
     mem = PeakRSS()
+    load_before = os.getloadavg()[0]
     corpus = Corpus.open(index)
     cfg = agent_config_for_small_model(max_turns=max_turns)
     tasks = [Task(f"q{i}", q, gold_doc_ids=("veldhaven",)) for i, q in enumerate(_queries(corpus, n))]
@@ -128,6 +130,8 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
         "rollouts_per_s": round(n / wall, 4),
         "tokens_per_s": round(sampled / wall, 1),
         "peak_mem_gib": round(mem.stop(), 2),
+        "load1": f"{load_before:.1f}-{os.getloadavg()[0]:.1f}",  # the machine's 1-min load average, start-end
+        "torch_threads": __import__("torch").get_num_threads(),
     }
 
 
@@ -160,12 +164,13 @@ def main() -> None:
             rows.append(json.loads(lines[-1]))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     base = {r["episodes"]: r["rollouts_per_s"] for r in rows if r["mode"] == "sequential"}
-    print("| mode | episodes | rollouts/s | × sequential | sampled tokens/s | turns | failed | wall s | peak mem GiB |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| mode | episodes | rollouts/s | × sequential | sampled tokens/s | turns | failed | wall s | peak mem GiB "
+          "| load avg |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for r in rows:
         speedup = r["rollouts_per_s"] / base[r["episodes"]] if r["episodes"] in base else float("nan")
         print(f"| {r['mode']} | {r['episodes']} | {r['rollouts_per_s']:.3f} | {speedup:.2f} | {r['tokens_per_s']} | "
-              f"{r['turns']} | {r['failed']} | {r['wall_s']} | {r['peak_mem_gib']} |")
+              f"{r['turns']} | {r['failed']} | {r['wall_s']} | {r['peak_mem_gib']} | {r['load1']} |")
 
 
 if __name__ == "__main__":

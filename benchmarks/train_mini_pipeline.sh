@@ -32,7 +32,7 @@ if [ ! -f "$IDX/manifest.json" ]; then
 fi
 if [ ! -f "$TASKS-test.jsonl" ]; then
     stamp "datagen tasks $TASKS"
-    $PY benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,1,2,2,3,4 --seed 0 \
+    $PY benchmarks/datagen_tasksets.py --corpus hotpotqa --n 1500 --hops 1,1,2,2,3,4 --seed 0 --form cloze \
         --data-dir ../shared/data --out "$TASKS.jsonl"
 fi
 if [ ! -f "$R/tasks_test.jsonl" ]; then

@@ -31,18 +31,20 @@ independent copy for k× rollouts that shares the weights.
 
 Batched (`generate_batch`, driven by `context1.lockstep`): the next turn of many conversations in
 one padded forward per token. Each conversation is a `with_seed` copy (its own ids and sampling
-stream); prompts are left-padded with position ids counted from each one's first real token, so
-every row sees exactly its own tokens; rows that stopped keep being fed a pad token until the
-longest reply ends (their outputs are ignored). Each row samples with its own generator, so a row's
-tokens do not depend on which other rows share its batch. No KV cache is kept between batched
-turns (each turn's prompt is run in full): on a CPU decoding is bound by per-call overhead, which
-batching divides among the rows, while prefill is bound by FLOPs either way.
+stream). The prompts' common prefix (system prompt and tool descriptions, ~850 of a first turn's
+~870 tokens) is run once and its KV cache shared by every row; each row's own tail follows,
+right-aligned, pads masked out and position ids counted over real tokens only, so every row sees
+exactly its own tokens. Only the last position's logits are computed. A row that stops leaves the
+batch (its cache rows are dropped), so the others decode without it. Each row samples with its own
+generator, so a row's tokens do not depend on which other rows share its batch. No per-row KV
+cache is kept between batched turns (each turn's tails are run in full after the shared prefix).
 """
 
 from __future__ import annotations
 
 import copy
 import importlib.util
+import os
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -235,39 +237,36 @@ class TransformersBackend:
         if not rows:
             return out  # type: ignore[return-value]
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else min(self._stop_ids)
-        B, L = len(rows), max(len(ids) for _, _, ids in rows)
-        ids_BL = torch.full((B, L), pad, dtype=torch.long)
-        attn_BL = torch.zeros((B, L), dtype=torch.long)
-        for b, (_, _, ids) in enumerate(rows):  # left padding: every row's last token is at position L-1
-            ids_BL[b, L - len(ids) :] = torch.tensor(ids)
-            attn_BL[b, L - len(ids) :] = 1
-        pos_BL = (attn_BL.cumsum(-1) - 1).clamp(min=0)
+        B = len(rows)
         tokens: list[list[int]] = [[] for _ in rows]
         logprobs: list[list[float]] = [[] for _ in rows]
         finished = [False] * B
         with torch.inference_mode():
-            res = self.model(
-                input_ids=ids_BL.to(self.device), attention_mask=attn_BL.to(self.device),
-                position_ids=pos_BL.to(self.device), use_cache=True,
-            )
-            attn, pos = attn_BL.to(self.device), pos_BL[:, -1:].to(self.device)
-            for _ in range(self.max_new_tokens):
-                logits_BV = res.logits[:, -1].float()
-                nxt = [pad] * B
-                for b, (_, stream, _) in enumerate(rows):
-                    if finished[b]:
-                        continue
-                    token, lp = stream._sample(logits_BV[b])
+            res, attn, pos = self._prefill_batch([ids for _, _, ids in rows], pad)
+            _reserve_cache(res.past_key_values, self.max_new_tokens)
+            active = list(range(B))  # rows still decoding; a row that stopped leaves the batch
+            for step in range(self.max_new_tokens):
+                logits_AV = res.logits[:, -1].float()
+                keep, nxt = [], []
+                for a, b in enumerate(active):
+                    token, lp = rows[b][1]._sample(logits_AV[a])
                     tokens[b].append(token)
                     logprobs[b].append(lp)
-                    nxt[b] = token
                     finished[b] = token in self._stop_ids
-                if all(finished):
+                    if not finished[b]:
+                        keep.append(a)
+                        nxt.append(token)
+                if not keep or step == self.max_new_tokens - 1:
                     break
-                attn = torch.cat([attn, torch.ones((B, 1), dtype=attn.dtype, device=self.device)], dim=1)
+                if len(keep) < len(active):
+                    index = torch.tensor(keep, device=self.device)
+                    res.past_key_values.batch_select_indices(index)
+                    attn, pos = attn[index], pos[index]
+                    active = [active[a] for a in keep]
+                attn = torch.cat([attn, torch.ones((len(active), 1), dtype=attn.dtype, device=self.device)], dim=1)
                 pos = pos + 1
                 res = self.model(
-                    input_ids=torch.tensor([[t] for t in nxt], device=self.device), attention_mask=attn,
+                    input_ids=torch.tensor(nxt, device=self.device)[:, None], attention_mask=attn,
                     position_ids=pos, past_key_values=res.past_key_values, use_cache=True,
                 )
         latency = time.perf_counter() - start
@@ -276,6 +275,44 @@ class TransformersBackend:
             reason = "stop" if finished[b] else "length"
             out[i] = turn_from_tokens(stream.tokenizer, ids, tokens[b], logprobs[b], reason, latency)
         return out  # type: ignore[return-value]
+
+    def _prefill_batch(self, prompts: Sequence[Sequence[int]], pad: int) -> tuple[Any, Any, Any]:
+        """Run many prompts through the model at once: (output, attention mask, last position ids).
+
+        The prompts' common prefix (the system prompt and tool descriptions: ~850 of ~870 tokens for
+        a first turn) is run once and its KV cache repeated for every row; each row's own tail
+        follows, right-aligned, with pads between prefix and tail masked out and position ids counted
+        over real tokens only, so every row attends to exactly its own prompt. Without a common
+        prefix this is plain left padding. Only the last position's logits are computed.
+        """
+        import torch
+
+        B = len(prompts)
+        shared = len(os.path.commonprefix([list(ids) for ids in prompts]))
+        shared = min(shared, min(len(ids) for ids in prompts) - 1)  # every row keeps a tail to predict from
+        if shared < 16:
+            shared = 0
+        cache = None
+        if shared:
+            cache = self.model(
+                input_ids=torch.tensor([list(prompts[0][:shared])], device=self.device), use_cache=True,
+                logits_to_keep=1,
+            ).past_key_values
+            cache.batch_repeat_interleave(B)
+        S = max(len(ids) for ids in prompts) - shared
+        ids_BS = torch.full((B, S), pad, dtype=torch.long)
+        tail_BS = torch.zeros((B, S), dtype=torch.long)
+        for b, ids in enumerate(prompts):  # right-aligned tails: every row's last token is at the end
+            tail = list(ids[shared:])
+            ids_BS[b, S - len(tail) :] = torch.tensor(tail)
+            tail_BS[b, S - len(tail) :] = 1
+        pos_BS = shared + (tail_BS.cumsum(-1) - 1).clamp(min=0)
+        attn = torch.cat([torch.ones((B, shared), dtype=torch.long), tail_BS], dim=1).to(self.device)
+        res = self.model(
+            input_ids=ids_BS.to(self.device), attention_mask=attn, position_ids=pos_BS.to(self.device),
+            past_key_values=cache, use_cache=True, logits_to_keep=1,
+        )
+        return res, attn, pos_BS[:, -1:].to(self.device)
 
     def _prefill(self, prompt_ids: Sequence[int]) -> tuple[Any, list[int]]:
         """Run the prompt through the model, reusing the previous turn's KV cache when it is a prefix."""
@@ -287,10 +324,11 @@ class TransformersBackend:
             self._kv = None  # the cache is extended in place: never reuse it twice
             if 0 < len(fed) < len(ids) and ids[: len(fed)] == fed:
                 out = self.model(
-                    input_ids=torch.tensor([ids[len(fed) :]], device=self.device), past_key_values=cache, use_cache=True
+                    input_ids=torch.tensor([ids[len(fed) :]], device=self.device), past_key_values=cache, use_cache=True,
+                    logits_to_keep=1,
                 )
                 return out, ids
-        out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
+        out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True, logits_to_keep=1)
         return out, ids
 
     def _sample(self, logits: Any) -> tuple[int, float]:
@@ -326,6 +364,51 @@ def sample_rows(logits_BV: Any, generators: Sequence[Any], temperature: float, t
     u = torch.stack([torch.rand((), generator=g, device=g.device) for g in generators]).to(cdf.dtype)
     tokens = torch.searchsorted(cdf, (u * cdf[:, -1])[:, None], right=True).squeeze(-1).clamp(max=cdf.shape[-1] - 1)
     return tokens.tolist(), logp.gather(-1, tokens[:, None]).squeeze(-1).tolist()
+
+def _reserve_cache(cache: Any, extra: int) -> None:
+    """Give every layer of a DynamicCache room for `extra` more tokens, written in place.
+
+    A DynamicCache appends a decoded token with `torch.cat`, copying the whole cache of every layer
+    at every step: with 8 rows of ~900 tokens that copy was half of a batched decode step on CPU.
+    """
+    from transformers.cache_utils import DynamicLayer
+
+    class Reserved(DynamicLayer):
+        def __init__(self, keys: Any, values: Any) -> None:
+            super().__init__()
+            n = keys.shape[-2]
+            self._k = keys.new_empty((*keys.shape[:-2], n + extra, keys.shape[-1]))
+            self._v = values.new_empty((*values.shape[:-2], n + extra, values.shape[-1]))
+            self._k[..., :n, :], self._v[..., :n, :] = keys, values
+            self._n, self.dtype, self.device, self.is_initialized = n, keys.dtype, keys.device, True
+            self._views()
+
+        def _views(self) -> None:
+            self.keys, self.values = self._k[..., : self._n, :], self._v[..., : self._n, :]
+
+        def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+            n = key_states.shape[-2]
+            if self._n + n > self._k.shape[-2]:  # past the reserve: grow as a DynamicLayer would
+                import torch
+
+                self._k = torch.cat([self._k[..., : self._n, :], key_states], dim=-2)
+                self._v = torch.cat([self._v[..., : self._n, :], value_states], dim=-2)
+            else:
+                self._k[..., self._n : self._n + n, :] = key_states
+                self._v[..., self._n : self._n + n, :] = value_states
+            self._n += n
+            self._views()
+            return self.keys, self.values
+
+        def batch_select_indices(self, indices: Any) -> None:
+            self._k, self._v = self._k[indices, ...], self._v[indices, ...]
+            self._views()
+
+    layers = cache.layers
+    for i, layer in enumerate(layers):
+        if type(layer) is DynamicLayer and layer.is_initialized and layer.keys is not None:
+            layers[i] = Reserved(layer.keys, layer.values)
+
 
 def turn_from_tokens(
     tokenizer: Any,
