@@ -248,8 +248,8 @@ class TransformersBackend:
             for step in range(self.max_new_tokens):
                 logits_AV = res.logits[:, -1].float()
                 keep, nxt = [], []
-                for a, b in enumerate(active):
-                    token, lp = rows[b][1]._sample(logits_AV[a])
+                for a, (b, token, lp) in enumerate(zip(active, *self._draw(logits_AV, [rows[b][1] for b in active]),
+                                                       strict=True)):
                     tokens[b].append(token)
                     logprobs[b].append(lp)
                     finished[b] = token in self._stop_ids
@@ -330,6 +330,15 @@ class TransformersBackend:
                 return out, ids
         out = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True, logits_to_keep=1)
         return out, ids
+
+    @staticmethod
+    def _draw(logits_AV: Any, streams: Sequence[TransformersBackend]) -> tuple[list[int], list[float]]:
+        """Every active row's next token: one vectorised draw when the streams sample alike (as
+        `with_seed` copies do), else row by row."""
+        if len({(s.temperature, s.top_p) for s in streams}) == 1:
+            return sample_rows(logits_AV, [s._generator for s in streams], streams[0].temperature, streams[0].top_p)
+        drawn = [s._sample(logits_AV[a]) for a, s in enumerate(streams)]
+        return [t for t, _ in drawn], [lp for _, lp in drawn]
 
     def _sample(self, logits: Any) -> tuple[int, float]:
         """One token and its logprob under the distribution it was drawn from (module docstring)."""
