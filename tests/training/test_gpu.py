@@ -8,9 +8,9 @@ by default (addopts -m 'not gpu'); they run wherever CUDA is:
 Each sampler test runs with the transformers sampler (the policy samples its own rollouts, bf16,
 batched by `generate_batch`) and with vLLM when it is installed and CONTEXT1_GPU_MODEL is a Hugging
 Face folder with safetensors weights (vLLM's LoRA path does not take a GGUF).
-Status (issue 23): the transformers rows ran on an H200 (benchmarks/README.md, "GPU path"); the vLLM
-rows have never run (no vLLM wheel reaches this project's GPU machine): their tolerances are what
-the design expects, not measured figures.
+Status (issue 23): the transformers rows ran on an H200 on 2026-11-26 (two passed; the parity bound
+and the pruned-episode test's seed were changed after that run and have not run on a GPU since:
+docs/LOG.md). The vLLM rows have never run (no vLLM wheel reaches this project's GPU machine).
 """
 
 from __future__ import annotations
