@@ -66,12 +66,15 @@ class AgentExplorer:
             for doc_id, spans in mined.links.items()
         }
         self._doc_of = {c.chunk_id: doc_id for doc_id, chunks in mined.chunks.items() for c in chunks}
+        # Seeds, computed once: any titled document for 1 hop, else one that names another by title.
+        self._seeds = {
+            1: sorted(d for d, t in mined.titles.items() if t and d in mined.chunks),
+            2: sorted(d for d, links in self._title_links.items() if links and mined.titles.get(d)),
+        }
 
     def seeds(self, hops: int) -> list[str]:
         """Documents a chain of `hops` can start from: any titled one for 1 hop, else ones that link on."""
-        if hops == 1:
-            return sorted(d for d, t in self.mined.titles.items() if t and d in self.mined.chunks)
-        return sorted(d for d, links in self._title_links.items() if links and self.mined.titles.get(d))
+        return self._seeds[1 if hops == 1 else 2]
 
     def gather(self, hops: int, rng: random.Random) -> tuple[list[str], list[str]] | DropReason:
         """(doc ids in chain order, the bridge names of documents 2..hops), or why nothing was gathered."""
