@@ -10,7 +10,9 @@ batched by `generate_batch`) and with vLLM when it is installed and CONTEXT1_GPU
 Face folder with safetensors weights (vLLM's LoRA path does not take a GGUF).
 Status (issue 23): the transformers rows ran on an H200 on 2026-11-26 (two passed; the parity bound
 and the pruned-episode test's seed were changed after that run and have not run on a GPU since:
-docs/LOG.md). The vLLM rows have never run (no vLLM wheel reaches this project's GPU machine).
+docs/LOG.md). A second lease ran the merged batched sampler and CISPO micro-batches through
+benchmarks/gpu_check.py (parity mean 0.046, p99 0.20: inside this file's bounds) but ran out before
+this suite. The vLLM rows have never run (no vLLM wheel reaches this project's GPU machine).
 """
 
 from __future__ import annotations

@@ -118,8 +118,10 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
     out = tmp_path / "rl"
     before = _lora_norm(policy.model)
-    train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
-             chunk_text=lambda c: None)
+    # the base model in 4 tokens makes no valid call: said once, at the first step (session 24's H200 finding)
+    with pytest.warns(UserWarning, match="step 1: no valid tool call"):
+        train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
+                 chunk_text=lambda c: None)
     (row,) = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert row["groups_all_failed"] == 1 and row["rollouts_failed"] == 2 and row["groups_used"] == 1
     assert row["datums"] == 2 and row["action_tokens"] > 0 and row["entropy"] > 0
