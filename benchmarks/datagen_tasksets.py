@@ -38,7 +38,9 @@ from eval.loaders import load_benchmark, save_tasks  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", required=True, help="hotpotqa, musique, scifact or locomo")
+    ap.add_argument("--corpus", required=True, help="hotpotqa, musique, scifact, locomo, or any name with --docs")
+    ap.add_argument("--docs", default=None, help="a folder of files instead of a benchmark's paragraphs "
+                    "(e.g. tests/fixtures/office_corpus: its reports/ and mail/, as `context1 index` reads them)")
     ap.add_argument("--data-dir", default="../shared/data")
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--hops", default="1,2,3,4", help="comma list; repeat a value to weight it")
@@ -48,10 +50,17 @@ def main() -> None:
     ap.add_argument("--test-fraction", type=float, default=0.2)
     ap.add_argument("--form", choices=("natural", "cloze"), default="natural")
     ap.add_argument("--bm25-budget", type=float, default=GenerateConfig.bm25_budget)
+    ap.add_argument("--comparison-share", type=float, default=None,
+                    help="natural: share of 2-hop proposals written as comparisons (0: bridges only)")
     args = ap.parse_args()
 
-    bench = load_benchmark(args.corpus, args.data_dir)
-    docs = bench.documents  # the corpus only: bench.tasks (the questions) are not used
+    if args.docs:
+        from corpus_tools import load_documents
+
+        # the folder's README and question file are about the corpus, not in it
+        docs = [d for d in load_documents(args.docs).documents if not d.doc_id.endswith((".md", ".jsonl"))]
+    else:
+        docs = load_benchmark(args.corpus, args.data_dir).documents  # the corpus only: the questions are not used
     start = time.perf_counter()
     chunks = list(chunk_documents(docs, make_tokenizer(CorpusConfig()), CorpusConfig().chunking))
     mined = mine(chunks)
@@ -81,7 +90,10 @@ def main() -> None:
         t0 = time.perf_counter()
         facts = read_facts(mined, load_pipeline(), parse_cache=out.with_name(out.stem + "-parse.spacy"))
         parse_s = time.perf_counter() - t0
-        generator = NaturalGenerator(mined, facts)
+        from datagen.natural import NaturalConfig
+
+        share = {} if args.comparison_share is None else {"comparison_share": args.comparison_share}
+        generator = NaturalGenerator(mined, facts, NaturalConfig(**share))
     else:
         generator = OfflineGenerator(mined)
     report = generate(generator, mined, out, config, searcher=searcher)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
-from datagen.relations import Fact, FactBase, class_of, unique_named, unique_relations
+from datagen.relations import FALLBACK_CLASS, Fact, FactBase, class_of, unique_named, unique_relations
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import date_aliases
 
@@ -127,7 +127,7 @@ class NaturalGenerator:
             answers = [
                 f
                 for f in self.relations.get(last, {}).values()
-                if f.target not in docs and fold(f.answer) not in names and not f.target
+                if f.target not in docs and fold(f.answer) not in names
             ]
             if not answers:
                 continue
@@ -246,11 +246,15 @@ class NaturalGenerator:
 
 
 def _fill(template: str, **values: str) -> str:
-    """A template with its slots filled; a filled question (it ends in "?") starts with a capital."""
+    """A template with its slots filled; a filled question (it ends in "?") starts with a capital.
+    "In which {c} is {s}?" with no class for the place ({c} = "place") asks "Where is {s}?"."""
     out = template
+    if values.get("c") == FALLBACK_CLASS[TruthType.PLACE.value]:
+        out = re.sub(r"^In which \{c\} (is|was|are|were) ", r"Where \1 ", out)
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
     out = re.sub(r"\s+", " ", out).strip()
+    out = re.sub(r"\blocated located\?$", "located?", out)  # "Where is the city where X is located located?"
     return out[:1].upper() + out[1:] if out.endswith("?") else out
 
 

@@ -11,14 +11,20 @@ gives the fact (Buckaroo Sheriff of Texas, direct·by, Philip Ford: person) with
 A bridge question nests them: the answer fact of the last document asks about the description built
 from the one before ("When was the director of Buckaroo Sheriff of Texas born?"), as HotpotQA and
 2WikiMultihopQA compose theirs. Only a few dependency shapes are read (object of a preposition, of a
-passive "by", direct object, "was a member of"), and a fact is dropped rather than guessed whenever
+passive "by", direct object, "was a member of"; and, without a verb, the defining sentence's "X is a
+city in Y" / "X is a song by Y" and a life parenthesis "(1857 in A – 1945 in B)", which state most of
+MuSiQue's first hops), and a fact is dropped rather than guessed whenever
 its question would need more than the sentence's core (long objects, lists, clauses): a fact we
 cannot phrase well is worth less than no fact.
 
 Links are strict (the issue's "real chains"): an object names a document only when its text is that
 document's title (or the title without its parenthetical) and no other document's; a single word
 names a document only when it is a proper noun that no other title shares. Shared common words,
-homonym titles and hub titles are no link.
+homonym titles and hub titles are no link. A place titled "City, State" is named by "City" alone only
+where the naming document also names the state.
+
+Documents whose title names nothing (a heading many chat turns share, a file name the text never
+says) are asked about the subjects they name, and a chat turn's "I" is its speaker.
 
 One exception, the article: HotpotQA- and MuSiQue-style corpora split a Wikipedia page into
 paragraphs that all carry the page's title ("Paris" ×6). Documents sharing one exact title are one
@@ -36,6 +42,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +97,7 @@ _DATE_VERBS = frozenset(
     "consecrate design sell acquire merge award graduate found incorporate discover invent write compose "
     "paint produce direct abolish dissolve demolish restore rename name erect dedicate win become".split()
 )
-_PLACE_VERBS = frozenset("bear die locate base headquarter bury situate found establish raise grow educate".split())
+_PLACE_VERBS = frozenset("bear die locate base headquarter bury situate found establish raise grow educate form".split())
 # Verbs whose direct object is a relation worth a question ("founded X", "married X", "won X").
 _DOBJ_VERBS = frozenset(
     "found create establish win receive marry join sign acquire buy own lead coach manage direct write produce "
@@ -99,7 +106,7 @@ _DOBJ_VERBS = frozenset(
 )
 _OBJECT_SLOTS = frozenset("dobj attr acomp oprd prt".split())
 # Prepositions whose object is a relation worth asking about ("plays for X", "merged with X").
-_RELATION_PREPS = frozenset("for with into to under against alongside onto".split())
+_RELATION_PREPS = frozenset("for with into to under against alongside onto from".split())
 _PRONOUNS = frozenset("he she it they his her its their".split())
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _MONTH = "(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -192,28 +199,40 @@ def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str
 
 def title_resolver(
     mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]] | None = None
-) -> Callable[[str, bool], str]:
+) -> Callable[..., str]:
     """name → the one document (or article, by its first paragraph) it names, or "" (see the module
-    docstring for what counts). grouped: `articles(mined)`."""
+    docstring for what counts). grouped: `articles(mined)`.
+
+    A place titled "City, State" is named by "City" alone only where the naming document also names
+    the state (`context`, the naming document's text): "born in Stamford" in a page that never says
+    Connecticut may be Stamford, Lincolnshire, which the corpus may not hold."""
     grouped = grouped or {}
     by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    qualifier: dict[tuple[str, ...], str] = {}  # the key "Stamford" → "Connecticut" (the comma's right side)
     for doc_id, forms in mined.title_forms.items():
         for form in forms:
-            names = [form]
+            names = [(form, "")]
             if "," in form:  # "Portland, Oregon" is named "Portland" in running text
-                names.append(form.split(",", 1)[0])
-            for name in names:
+                names.append((form.split(",", 1)[0], form.split(",", 1)[1].strip()))
+            for name, qual in names:
                 key = word_keys(_strip_article(name))
                 if 0 < len(key) <= _MAX_TITLE_WORDS:
                     by_key[key].add(grouped.get(doc_id, (doc_id,))[0])
+                    if qual:
+                        qualifier[key] = qual
+                    else:
+                        qualifier.pop(key, "")  # also a title of its own: no qualifier needed
 
-    def resolve(name: str, proper: bool) -> str:
+    def resolve(name: str, proper: bool, context: str | None = None) -> str:
         key = word_keys(_strip_article(name))
         docs = by_key.get(key)
         if not docs or len(docs) != 1:
             return ""  # unknown, or a homonym several documents share
         if len(key) == 1 and (not proper or len(key[0]) < 4):
             return ""  # one short or common word identifies nothing
+        qual = qualifier.get(key)
+        if qual and context is not None and not re.search(r"(?<!\w)" + re.escape(qual.split(",")[0].strip()) + r"(?!\w)", context):
+            return ""  # "Stamford" without "Connecticut" may be another Stamford
         return next(iter(docs))
 
     return resolve
@@ -246,9 +265,11 @@ def read_facts(
     """
     base = FactBase(articles=articles(mined))
     resolve = title_resolver(mined, base.articles)
+    headings = _headings(mined, base.articles) | _file_labels(mined)
     for doc_id in mined.titles:
         forms = mined.title_forms.get(doc_id) or []
-        base.names[doc_id] = forms[-1] if forms else ""  # the bare form (no parenthetical) when there is one
+        # the bare form (no parenthetical) when there is one; a heading many documents share names none
+        base.names[doc_id] = forms[-1] if forms and doc_id not in headings else ""
     items: list[tuple[str, str, str]] = []  # (doc_id, chunk_id, sentence text)
     for doc_id, sentences in mined.sentences.items():
         for sent in sentences:
@@ -264,6 +285,7 @@ def read_facts(
             items.append((doc_id, sent.chunk_id, text))
     base.sentences = len(items)
     seen_first: set[str] = set()
+    doc_texts: dict[str, str] = {}
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -275,7 +297,12 @@ def read_facts(
             cls = _defining_class(doc, name)
             if cls:
                 base.classes[doc_id] = cls
-        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve, first):
+        if doc_id not in doc_texts:
+            doc_texts.clear()  # the sentences come document by document
+            doc_texts[doc_id] = mined.doc_text(doc_id)
+        resolve_here = partial(resolve, context=doc_texts[doc_id])
+        speaker = _speaker(doc_texts[doc_id])
+        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker):
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
             base.facts.setdefault(doc_id, []).append(fact)
@@ -283,6 +310,47 @@ def read_facts(
         progress(len(items))
     _article_facts(base, mined)
     return base
+
+
+_SPEAKER = re.compile(r"^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
+
+
+def _speaker(text: str) -> str:
+    """Who speaks a chat turn ("Caroline: I went to…" → "Caroline"), or ""."""
+    m = _SPEAKER.match(text.lstrip())
+    return m.group(1) if m else ""
+
+
+def _headings(mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]]) -> set[str]:
+    """Documents whose title is a heading, not a name: three or more documents share it, they are no
+    article, and none names it ("Caroline & Melanie, session 1" over a chat session's turns). They are
+    asked about the subjects they name, as documents without a title are."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc_id, title in mined.titles.items():
+        if title.strip() and doc_id not in grouped:
+            by_title[title.strip()].append(doc_id)
+    out: set[str] = set()
+    for title, docs in by_title.items():
+        if len(docs) < 3:
+            continue
+        bare = _strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        pattern = re.compile(r"\b" + re.escape(bare) + r"\b", re.IGNORECASE)
+        if not any(pattern.search(s.text) for d in docs for s in mined.sentences.get(d, [])):
+            out.update(docs)
+    return out
+
+
+def _file_labels(mined: MinedCorpus) -> set[str]:
+    """Files whose title is their file name ("2025 06 30 wren farewell" for mail/2025-06-30-wren-farewell.txt)
+    and which never say it: a label, not a name to ask about (mail, chat logs, filings)."""
+    out = set()
+    for doc_id, title in mined.titles.items():
+        if not re.search(r"\.[A-Za-z0-9]{1,5}$", doc_id) or not title.strip():
+            continue
+        pattern = re.compile(r"\b" + re.escape(title.strip()) + r"\b", re.IGNORECASE)
+        if not any(pattern.search(s.text) for s in mined.sentences.get(doc_id, [])):
+            out.add(doc_id)
+    return out
 
 
 def _article_facts(base: FactBase, mined: MinedCorpus) -> None:
@@ -328,8 +396,18 @@ def _defining_class(doc: Any, name: str) -> str:
 def _names_subject(token: Any, name: str) -> bool:
     if not name:
         return False
-    span = token.doc[token.left_edge.i : token.i + 1].text
-    return word_keys(_strip_article(span)) == word_keys(_strip_article(name))
+    span = word_keys(_strip_article(token.doc[token.left_edge.i : token.i + 1].text))
+    full = word_keys(_strip_article(name))
+    if span == full:
+        return True
+    if "," in name and span == word_keys(_strip_article(name.split(",", 1)[0])):
+        return True  # "Stamford" in the document "Stamford, Connecticut"
+    # "Bauer attended…" in the document "John Bauer": a person's later sentences use the surname
+    return (
+        len(span) == 1 and 2 <= len(full) <= 4 and span[0] == full[-1] and token.pos_ == "PROPN"
+        and len(span[0]) >= 3 and span[0].isalpha() and not _PLACE_CLASS.search(name)
+        and all(w[:1].isupper() for w in name.split())
+    )
 
 
 def _entity_of(token: Any) -> Any | None:
@@ -339,7 +417,7 @@ def _entity_of(token: Any) -> Any | None:
     return None
 
 
-def _subject(verb: Any, name: str) -> tuple[str, bool] | None:
+def _subject(verb: Any, name: str, speaker: str = "") -> tuple[str, bool] | None:
     """(how the subject is named, whether it is the document itself) for a verb, or None."""
     subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is None and verb.dep_ in ("conj", "acl", "relcl") and verb.head.pos_ in ("VERB", "AUX", "NOUN"):
@@ -349,6 +427,9 @@ def _subject(verb: Any, name: str) -> tuple[str, bool] | None:
         if verb.dep_ == "acl" and head.dep_ == "attr":
             head = head.head
         subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None and _opening_participle(verb):
+        # "Born in Benton, Illinois, Bauer attended…": the opening participle's subject is the clause's
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is not None and subj.lower_ in ("that", "which", "who") and verb.dep_ == "relcl":
         # "X is a school that was founded in 1887": the relative pronoun stands for the noun it
         # follows, which is X itself when it is the attribute of "X is".
@@ -361,6 +442,12 @@ def _subject(verb: Any, name: str) -> tuple[str, bool] | None:
             return None
     if subj is None:
         return None
+    if subj.lower_ == "i" and speaker:
+        return speaker, False  # a chat turn's "I" is its speaker
+    if subj.lower_ == "they" and not name.rstrip().lower().endswith("s"):
+        # "they drive to Stamford" in "The Boat" is the episode's characters; "they" is a document
+        # only when its name is a plural ("The Cardigans", "Hunter Industries")
+        return None
     if subj.lower_ in _PRONOUNS and subj.dep_ != "poss":
         return (name, True) if name else None
     if _names_subject(subj, name):
@@ -369,6 +456,11 @@ def _subject(verb: Any, name: str) -> tuple[str, bool] | None:
     if ent is not None and ent.root == subj and ent.label_ in ("PERSON", "ORG", "GPE", "FAC", "WORK_OF_ART", "EVENT"):
         return ent.text, False
     return None
+
+
+def _opening_participle(verb: Any) -> bool:
+    """A past participle opening its sentence as an adverbial clause ("Born in X, Y attended…")."""
+    return verb.dep_ == "advcl" and verb.tag_ == "VBN" and verb.i < verb.head.i and verb.i == verb.sent.start
 
 
 def _object_span(token: Any) -> Any | None:
@@ -392,9 +484,33 @@ def _object_span(token: Any) -> Any | None:
         return None
     if ent.label_ != "DATE" and _DEMONYM_OR_NUMBER.match(ent.text):
         return None
-    if any(c.dep_ == "conj" for c in token.children):
+    if any(c.dep_ == "conj" for c in token.children) and not _place_qualifier(token, ent):
         return None  # "by A and B": the question would have two answers
     return ent
+
+
+def _place_qualifier(token: Any, ent: Any) -> Any | None:
+    """The place a place is qualified by ("Benton, Illinois": Illinois), or None: a conjunct that is a
+    place, joined by a comma and no "and"/"or", is the larger place, not a second answer."""
+    if KIND.get(ent.label_) != TruthType.PLACE.value or any(c.dep_ == "cc" for c in token.children):
+        return None
+    conjs = [c for c in token.children if c.dep_ == "conj"]
+    if len(conjs) != 1 or conjs[0].i != ent.end + 1 or token.doc[ent.end].text != ",":
+        return None
+    other = _entity_of(conjs[0])
+    if other is None or KIND.get(other.label_) != TruthType.PLACE.value:
+        return None
+    return other
+
+
+def _place_target(token: Any, ent: Any, resolve: Callable[[str, bool], str]) -> str:
+    """The document a place names, trying its qualified form first ("Benton, Illinois", then "Benton")."""
+    larger = _place_qualifier(token, ent) if any(c.dep_ == "conj" for c in token.children) else None
+    if larger is not None:
+        found = resolve(f"{ent.text}, {larger.text}", True)
+        if found:
+            return found
+    return resolve(ent.text, token.pos_ == "PROPN")
 
 
 def _slot_words(verb: Any, skip: set[int]) -> list[Any] | None:
@@ -452,13 +568,14 @@ def _past(verb: Any) -> str:
 
 
 def _sentence_facts(
-    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], first: bool
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], first: bool,
+    speaker: str = "",
 ) -> list[Fact]:
     facts = []
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
             continue
-        who = _subject(verb, name)
+        who = _subject(verb, name, speaker)
         if who is None:
             continue
         subject, about = who
@@ -466,9 +583,103 @@ def _sentence_facts(
             fact = _fact(verb, path, subject, about, doc_id, chunk_id, text, resolve)
             if fact is not None:
                 facts.append(fact)
-    facts.extend(_life_dates(doc, doc_id, chunk_id, text, name, first))
+    facts.extend(_life_dates(doc, doc_id, chunk_id, text, name, first, resolve))
     facts.extend(_roles(doc, doc_id, chunk_id, text, name, resolve))
+    facts.extend(_copular_relations(doc, doc_id, chunk_id, text, name, resolve))
     return facts
+
+
+# "X is a song by Y": the class noun says which role the by-phrase names (MuSiQue's "performer",
+# "author", "composer"). Nouns whose "by" names no single role (film: director? studio?) are not read.
+BY_ROLE = {
+    **dict.fromkeys("song single album ep track ballad hymn anthem record mixtape".split(), ("performer", "performed")),
+    **dict.fromkeys("novel book poem play novella memoir story essay autobiography biography".split(), ("author", "wrote")),
+    **dict.fromkeys("opera symphony concerto sonata oratorio operetta cantata".split(), ("composer", "composed")),
+    **dict.fromkeys("painting portrait fresco".split(), ("painter", "painted")),
+}
+# "a city in Franklin County": the place word of the answer's own name, when it has one.
+_PLACE_CLASS = re.compile(
+    r"\b(County|Province|District|State|Region|Department|Prefecture|Parish|Municipality|Borough|Oblast|Canton)$"
+)
+
+
+_PLACE_NOUNS = frozenset(
+    "city town village county community municipality district region state country province suburb neighborhood "
+    "neighbourhood borough hamlet commune parish settlement place area island capital seat".split()
+)
+
+
+def _proper_place(ent: Any) -> bool:
+    """A named place that determines an answer ("Franklin County"), not a stretch of one ("the east coast")."""
+    return ent.root.pos_ == "PROPN" and not re.match(
+        r"(?i)(the\s+)?(north|south|east|west|central|northern|southern|eastern|western|upper|lower)\b", ent.text
+    )
+
+
+def _copular_relations(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """Relations an encyclopedia states in a defining sentence rather than with a verb:
+
+    - "Benton is a city in Franklin County, Illinois" → (Benton, located in, Franklin County): "In which
+      county is Benton located?", described as "the county where Benton is located";
+    - "Cross Bones Style is a song by Cat Power" → (Cross Bones Style, performer, Cat Power): "Who
+      performed Cross Bones Style?", described as "the performer of Cross Bones Style".
+    """
+    out: list[Fact] = []
+    if not name:
+        return out
+    for verb in doc:
+        if verb.lemma_ != "be" or verb.dep_ != "ROOT":
+            continue
+        subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        # "a 1974 single by Hank Snow": the parser calls "single" an adjective
+        attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
+        if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
+            attr = verb  # "North Dakota is in the Great Plains": the place hangs off the verb itself
+        if subj is None or attr is None or any(c.dep_ == "neg" for c in verb.children):
+            continue
+        if not (_names_subject(subj, name) or (subj.lower_ in _PRONOUNS and subj.dep_ != "poss")):
+            continue
+        # "X is a composer in Costa Rica" says where X works, not where X "is located"
+        subject_ent = _entity_of(subj)
+        person = subj.lower_ in ("he", "she") or (
+            subject_ent is not None and subject_ent.label_ == "PERSON" and attr.lower_ not in _PLACE_NOUNS
+        )  # NER calls "Benton" (a city) a person too
+        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            ent = _object_span(pobj) if pobj is not None else None
+            if ent is None or word_keys(ent.text) == word_keys(name):
+                continue
+            kind = KIND[ent.label_]
+            be = verb.text.lower()
+            if prep.lower_ in ("in", "on") and kind == TruthType.PLACE.value and _proper_place(ent) and not person:
+                m = _PLACE_CLASS.search(ent.text)
+                word = m.group(1).lower() if m else "{c}"  # {c}: the class of the place's own document
+                ask = f"In which {word} {be} {{s}}?"  # "In which county is the city where X was born?"
+                describe = f"the {word} where {{s}} {be} located"
+                relation = f"locate|in|{kind}"
+                target = _place_target(ent.root, ent, resolve)
+            elif prep.lower_ == "by" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
+                role = BY_ROLE.get(attr.lower_)
+                if role is None:
+                    continue
+                noun, past = role
+                ask, describe = f"Who {past} {{s}}?", f"the {noun} of {{s}}"
+                relation = f"{noun}|by|{kind}"
+                target = resolve(ent.text, ent.root.pos_ == "PROPN")
+            else:
+                continue
+            if target == doc_id:
+                continue
+            out.append(
+                Fact(
+                    doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                    relation=relation, answer=ent.text, kind=kind, ask=_tidy(ask), describe=_tidy(describe),
+                    target=target,
+                )
+            )
+    return out
 
 
 def _roles(
@@ -541,6 +752,7 @@ def _fact(
     resolve: Callable[[str, bool], str],
 ) -> Fact | None:
     shape, obj, prep, attr = path
+    vtext = verb.lower_ if _opening_participle(verb) else verb.text  # "Born in X, …" asks "was … born"
     ent = _object_span(obj)
     if ent is None:
         return None
@@ -573,6 +785,14 @@ def _fact(
     if not auxes and verb.dep_ == "acl" and verb.tag_ == "VBN" and verb.head.dep_ == "attr":
         # "X is/was an astronomer, born in 1851" → "was … born": a participle reports a past event
         auxes = [_Word("was" if verb.head.head.lower_ in ("is", "was") else "were", "auxpass")]
+    if not auxes and _opening_participle(verb):
+        auxes = [_Word("was", "auxpass")]  # "Born in X, Y…" → "Where was {s} born?"
+    first_person = any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in verb.children)
+    if first_person:
+        # a chat turn's "I" is asked about as its speaker: "I've been to Paris" → "has {s} been to"
+        auxes = [_Word(_THIRD_PERSON.get(a.text.lower(), a.text), a.dep_) for a in auxes]
+        if any(a.text.startswith("'") for a in auxes) or not _chat_answer(ent):
+            return None
     copula = verb.lemma_ == "be" and not auxes
     p = prep.lower_ if prep is not None else ""
     relation = f"{verb.lemma_.lower()}|{p or shape}|{kind}"
@@ -581,7 +801,7 @@ def _fact(
     def clause(with_aux: bool) -> str:
         """'{s} was first published', '{s} founded the company' (declarative, for descriptions)."""
         words = [_join(auxes)] if with_aux and auxes else []
-        words += [_join(adverbs), verb.text]
+        words += [_join(adverbs), vtext]
         return " ".join(w for w in ["{s}", *words, rest] if w)
 
     def inverted(wh: str) -> str:
@@ -589,13 +809,13 @@ def _fact(
         pre = _join(adverbs)
         if auxes:
             lead, others = auxes[0].text, [a.text for a in auxes[1:]]
-            body = [*others, pre, verb.text, rest]
+            body = [*others, pre, vtext, rest]
         elif copula:
-            lead, body = verb.text, [pre, rest]
+            lead, body = vtext, [pre, rest]
         else:
             # "do" only after "they": a named subject is singular, so a VBP there is a mis-tag ("swam")
             plural = any(c.dep_ == "nsubj" and c.lower_ == "they" for c in verb.children)
-            do = {"VBD": "did", "VBZ": "does", "VBP": "do" if plural else None}.get(verb.tag_)
+            do = {"VBD": "did", "VBZ": "does", "VBP": "do" if plural else "does" if first_person else None}.get(verb.tag_)
             if do is None:
                 return ""
             lead, body = do, [pre, verb.lemma_.lower(), rest]
@@ -621,7 +841,7 @@ def _fact(
         year_only = bool(re.fullmatch(r"(in\s+)?\d{4}", answer.strip()))
         ask = inverted("In what year" if year_only else "When")
         if passive and not rest:
-            compare = "Which {c} was " + " ".join(x for x in [_join(adverbs), verb.text] if x) + " first, {a} or {b}?"
+            compare = "Which {c} was " + " ".join(x for x in [_join(adverbs), vtext] if x) + " first, {a} or {b}?"
     elif kind == TruthType.PLACE.value and shape == "prep" and p in ("in", "at"):
         ask = inverted("Where")
         describe = "the {c} where " + clause(True)
@@ -629,7 +849,7 @@ def _fact(
         past = _past(verb)
         if rest:
             return None
-        ask = f"Who {past} {{s}}?" if past else f"Who was {{s}} {verb.text} by?"
+        ask = f"Who {past} {{s}}?" if past else f"Who was {{s}} {vtext} by?"
         noun = AGENT.get(verb.lemma_.lower())
         if noun:
             describe = f"the {noun} of {{s}}"
@@ -643,7 +863,7 @@ def _fact(
         if shape == "attr":
             # "X is the father of Y" → Y is "the {c} whose father is X"
             noun = _join(t for t in attr.subtree if t.i < prep.i and t.dep_ != "det" and t.dep_ != "poss")
-            describe = f"the {{c}} whose {noun} {verb.text} {{s}}"
+            describe = f"the {{c}} whose {noun} {vtext} {{s}}"
         elif shape == "dobj":
             participle = _participle(verb)
             describe = f"the {{c}} {participle} by {{s}}" if participle and not rest else ""
@@ -652,7 +872,10 @@ def _fact(
     if not ask:
         return None
     proper = obj.pos_ == "PROPN"
-    target = resolve(answer, proper) if kind != TruthType.DATE.value else ""
+    if kind == TruthType.PLACE.value:
+        target = _place_target(ent.root, ent, resolve)
+    else:
+        target = resolve(answer, proper) if kind != TruthType.DATE.value else ""
     if target == doc_id:
         return None
     return Fact(
@@ -671,25 +894,55 @@ def _fact(
     )
 
 
+# "I am / I have / I do" become the speaker's "is / has / does" ("'d" may be had or would: left out)
+_THIRD_PERSON = {"am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "are": "is", "'re": "is", "'ll": "will"}
+_WEEKDAYS = re.compile(r"(?i)^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day)?\.?$")
+
+
+def _chat_answer(ent: Any) -> bool:
+    """An answer a chat turn's NER can be trusted with: a proper name, not an acronym or a weekday."""
+    text = ent.text.strip()
+    return ent.root.pos_ == "PROPN" and not text.isupper() and not _WEEKDAYS.match(text) and len(text) >= 4
+
+
+_HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
 _LIFE = re.compile(
-    r"\(\s*(?:born\s+(?P<born>[^;()–—-]+?\d{4})|(?P<b2>[^;()–—-]*\d{4})\s*[–—-]\s*(?P<d2>[^;()]*\d{4}))\s*[;)]"
+    r"\(\s*(?:born\s+(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
+    r"|(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
 )
 
 
-def _life_dates(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, first: bool) -> list[Fact]:
+def _life_dates(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, first: bool,
+    resolve: Callable[[str, bool], str] | None = None,
+) -> list[Fact]:
     """'Philip Ford (16 October 1900 – 12 January 1976) was…': born/died facts of a person's
-    defining sentence, which the parse rarely attaches to a verb."""
+    defining sentence, which the parse rarely attaches to a verb; with a place after a date
+    ("(May 14, 1857 in Seymour, Connecticut – January 10, 1945 in Stamford)"), where."""
     if not first or not name:
         return []
     m = _LIFE.search(text)
     if m is None or m.start() > len(name) + 40:
         return []
-    persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start()]
-    if not persons:
+    own = word_keys(name)
+    # the name without its honorific and its comma part: "Sir James Knott, 1st Baronet" → "James Knott"
+    core = tuple(w for w in word_keys(name.split(",")[0]))
+    while core and core[0] in _HONORIFICS:
+        core = core[1:]
+
+    def names_the_page(ent: Any) -> bool:  # "John Ford" is not the page "John Ford House"
+        return word_keys(ent.text) in (own, core)
+
+    persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
+    if not persons:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
         return []
     out = []
     born = (m.group("born") or m.group("b2") or "").strip(" ,")
     died = (m.group("d2") or "").strip(" ,")
+    if resolve is not None:
+        out.extend(_life_places(doc, doc_id, chunk_id, text, name, resolve, m))
+    born = re.sub(r"\s+in\s+[A-Z].*$", "", born).strip(" ,")
+    died = re.sub(r"\s+in\s+[A-Z].*$", "", died).strip(" ,")
     for value, verb, ask, rel in (
         (born, "born", "When was {s} born?", "bear|in|date"),
         (died, "died", "When did {s} die?", "die|in|date"),
@@ -703,6 +956,36 @@ def _life_dates(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, firs
                     compare="Who " + ("was born" if verb == "born" else "died") + " first, {a} or {b}?",
                 )
             )
+    return out
+
+
+def _life_places(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str],
+    m: Any,
+) -> list[Fact]:
+    """Born-in / died-in places of a life parenthesis: "<date> in <place>" (see `_life_dates`)."""
+    out = []
+    born = "born" if m.group("born") else "b2"
+    spans = [(born, "bear|in|place", "Where was {s} born?", "the {c} where {s} was born")]
+    if m.group("d2"):
+        spans.append(("d2", "die|in|place", "Where did {s} die?", "the {c} where {s} died"))
+    for group, relation, ask, describe in spans:
+        hit = re.search(r"\d{4}\s+in\s+", m.group(group) or "")
+        if hit is None:
+            continue
+        at = m.start(group) + hit.end()
+        ent = next((e for e in doc.ents if e.start_char == at), None)
+        if ent is None or KIND.get(ent.label_) != TruthType.PLACE.value:
+            continue
+        target = _place_target(ent.root, ent, resolve)
+        if target == doc_id:
+            continue
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True, relation=relation,
+                answer=ent.text, kind=TruthType.PLACE.value, ask=ask, describe=describe, target=target,
+            )
+        )
     return out
 
 
