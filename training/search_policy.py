@@ -7,10 +7,12 @@ Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in m
    *executed* against the index (`Corpus.search`, `search_k` hits) and labelled by the gold
    documents it brings in that the episode had not seen, discounted by rank (1/log2(1+rank)).
    The query scorer learns the label distribution over each decision's candidates (listwise
-   softmax cross-entropy); the document scorer learns the same over seen documents with the gold
-   ones as targets (so it ranks the answer, and through `keep_docs` decides what is pruned).
-   Linear and a one-hidden-layer MLP are both fitted; held-back tasks (a hash of the task id)
-   pick which one each scorer keeps — or the hand-set prior, where neither ranks them better.
+   softmax cross-entropy); the document scorer learns to put every gold document above the seen
+   non-gold ones (the setwise loss of `_fit_steps`, `doc_loss`; it ranks the answer, and through
+   `keep_docs` decides what is pruned). Linear and a one-hidden-layer MLP (queries; linear only for
+   the answer unless `doc_mlp`) are fitted; held-back tasks (a hash of the task id) pick which one
+   each scorer keeps — or the hand-set prior, where none ranks them better (answers judged by
+   all-R@10) or where no decision is held back (`keep_prior_reason`).
    The result is saved as OUT/warm (a complete policy folder).
 1b. **Best of N (rejection sampling), optional** (`best_of` > 0). For `best_of_tasks` training
    tasks, one greedy episode and N sampled ones (T=`temperature`) of the warm policy, each scored
