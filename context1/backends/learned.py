@@ -59,6 +59,7 @@ from context1.backends.iterative import (
     _boilerplate,
     _call,
     _justify,
+    _name_like,
     _over_cutoff,
     _Ranking,
     _rankings,
@@ -81,6 +82,9 @@ DOC_FEATURES = (
     "rankings_log", "chunks_log", "grep_hit", "first_round0", "first_round2", "title_in_question",
     "keyword_overlap", "iterative_rank_inv", "relevance_rank_inv", "relevance_gap", "bridge_target",
     "cosine_available",
+    # how the document entered through a bridge (`_bridge_features`)
+    "bridge_source", "bridge_source_top1", "shared_entity_link", "shared_entity_docs_log", "link2",
+    "bridge_source_of",
 )
 
 
@@ -509,6 +513,7 @@ def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
     rel_rank = {d: i for i, d in enumerate(sorted(docs, key=lambda d: (-parts.docs[d].relevance, d)))}
     top_rel = max(p.relevance for p in parts.docs.values())
     cosine = 1.0 if parts.measure == "cosine" else 0.0
+    bridge = _bridge_features(view, docs)
     feats = []
     for d in docs:
         p = parts.docs[d]
@@ -521,8 +526,72 @@ def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
             float(len(title) >= 4 and f" {title} " in q_norm),
             (sum(1 for w in kws if f" {w} " in doc_text[d]) / len(kws)) if kws else 0.0,
             1.0 / (1 + it_rank[d]), 1.0 / (1 + rel_rank[d]), p.relevance - top_rel, float(d in bridge_target), cosine,
+            *bridge[d],
         ])
     return docs, feats
+
+
+def _bridge_features(view: _View, docs: Sequence[str]) -> dict[str, tuple[float, ...]]:
+    """Per document, how a bridge brought it in (the last six `DOC_FEATURES`).
+
+    In a bridge question the later-hop document often shares with the first one an entity that is
+    no document's title (a country, a person's employer), so the name link of `doc_parts` misses
+    it. A bridge search's entity, though, came from a seen chunk: the relevance of the best chunk
+    naming that entity (its *source*) says how much a hit of that search is worth.
+      bridge_source       max over bridge searches of source relevance x 5/(4 + the document's rank)
+      bridge_source_top1  the source relevance of the searches it topped
+      shared_entity_link  the best relevance of another document sharing a name-like entity with it
+                          (any document frequency; `doc_parts`'s entity link needs exactly two)
+      shared_entity_docs_log  log(1 + documents sharing its entities), counted per pair
+      link2               the name link of the document that names it (3-4 hop chains)
+      bridge_source_of    log(1 + bridge searches whose entity this document is the source of)
+    """
+    parts = view.parts
+    rel = parts.chunk_relevance
+    q_norm = " " + norm(view.query) + " "
+    kws = keywords(view.query)
+    suffixes = [s.lower() for s in (" ".join(kws), " ".join(kws[:3])) if s]
+    texts = {cid: (doc_id, " " + norm(text) + " ") for cid, (doc_id, _t, text) in parts.chunks.items()}
+    ents: dict[str, set[str]] = {}
+    for _cid, (doc_id, title, text) in parts.chunks.items():
+        ents.setdefault(doc_id, set()).update(
+            e for e in map(norm, entities(text, title))
+            if len(e) >= 4 and f" {e} " not in q_norm and e not in view.boiler and _name_like(e))
+    holders: dict[str, list[str]] = {}
+    for doc_id, es in ents.items():
+        for e in es:
+            holders.setdefault(e, []).append(doc_id)
+    source, top1, source_of = {}, {}, {}
+    for r in view.rankings:
+        if r.round == 0 or r.tool != "search_corpus":
+            continue
+        q = r.query.lower()
+        ent = next((q[: -len(s)].strip() for s in suffixes if q.endswith(" " + s)), q)
+        needle = f" {norm(ent)} "
+        best, best_doc = 0.0, None
+        for cid, (doc_id, t) in texts.items():
+            if rel.get(cid, 0.0) > best and needle in t:
+                best, best_doc = rel.get(cid, 0.0), doc_id
+        if best_doc is not None:
+            source_of[best_doc] = source_of.get(best_doc, 0) + 1
+        for i, (_cid, doc_id, *_x) in enumerate(r.chunks, start=1):
+            if doc_id != best_doc:
+                source[doc_id] = max(source.get(doc_id, 0.0), best * 5 / (4 + i))
+                if i == 1:
+                    top1[doc_id] = max(top1.get(doc_id, 0.0), best)
+    out = {}
+    for d in docs:
+        shared, n_shared = 0.0, 0
+        for e in ents.get(d, ()):
+            for d2 in holders[e]:
+                if d2 != d:
+                    shared = max(shared, parts.docs[d2].relevance)
+                    n_shared += 1
+        linker = parts.docs[d].linker
+        link2 = parts.docs[linker].link if linker in parts.docs else 0.0
+        out[d] = (source.get(d, 0.0), top1.get(d, 0.0), shared, math.log1p(n_shared), link2,
+                  math.log1p(source_of.get(d, 0)))
+    return out
 
 
 def _logsumexp(x: np.ndarray) -> float:

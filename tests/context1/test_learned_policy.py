@@ -116,3 +116,42 @@ def test_cli_ask_with_a_learned_policy(tmp_path, harness_corpus):
     ok = ask("--backend", "learned", "--policy", tmp_path / "p")
     assert ok.exit_code == 0, ok.output
     assert "veldhaven" in ok.output
+
+
+def _bridge_view():
+    """A hand-built answer-turn view: hop 1 found the Bubye River (it names Zimbabwe, no document's
+    title) and an unrelated river; the bridge search "Zimbabwe <keywords>" found Victoria Falls, then Harare."""
+    from context1.backends.entities import keywords
+    from context1.backends.iterative import DocPart, DocParts, _Ranking
+    from context1.backends.learned import _View
+
+    q = "Which waterfall is in the country where the Bubye River flows?"
+    text = {"bubye": ("Bubye River", "The Bubye River is a river in Zimbabwe, a tributary of the Limpopo."),
+            "falls": ("Victoria Falls", "Victoria Falls is a waterfall of the Zambezi in Zimbabwe."),
+            "harare": ("Harare", "Harare is the capital city of Zimbabwe."),
+            "other": ("Orange River", "The Orange River flows through Lesotho and Namibia.")}
+    rel = {"bubye#0": 1.0, "falls#0": 0.4, "harare#0": 0.3, "other#0": 0.5}
+    row = {d: (f"{d}#0", d, t, x) for d, (t, x) in text.items()}
+    rankings = [_Ranking("h1", "search_corpus", q, [row["bubye"], row["other"]], round=0),
+                _Ranking("r1-q0", "search_corpus", f"Zimbabwe {' '.join(keywords(q))}", [row["falls"], row["harare"]],
+                         round=1)]
+    parts = DocParts({d: DocPart(rel[f"{d}#0"], f"{d}#0", 0.0, None, "", 0.0, None, "") for d in text},
+                     {f"{d}#0": (d, t, x) for d, (t, x) in text.items()}, {"bubye": 1, "other": 2},
+                     {d: t for d, (t, _x) in text.items()}, [], "cosine", rel)
+    return _View(q, rankings, parts, [], set(text), set())
+
+
+def test_bridge_features_credit_what_a_bridge_search_brought_in_by_its_source():
+    """Victoria Falls shares only "Zimbabwe" (no document's title) with the question's best document,
+    so the name link is 0 for it; the bridge features see that the search which topped it came from
+    that document (relevance 1.0), Harare came second, and the unrelated river got nothing."""
+    from context1.backends.learned import doc_features
+
+    docs, feats = doc_features(_bridge_view())
+    f = {d: dict(zip(DOC_FEATURES, row, strict=True)) for d, row in zip(docs, feats, strict=True)}
+    assert f["falls"]["link"] == 0.0  # what the hand-tuned score sees
+    assert f["falls"]["bridge_source"] == pytest.approx(1.0) and f["falls"]["bridge_source_top1"] == pytest.approx(1.0)
+    assert f["harare"]["bridge_source"] == pytest.approx(5 / 6) and f["harare"]["bridge_source_top1"] == 0.0
+    assert f["other"]["bridge_source"] == 0.0 and f["other"]["shared_entity_link"] == 0.0
+    assert f["falls"]["shared_entity_link"] == pytest.approx(1.0)  # "zimbabwe", shared with the Bubye River
+    assert f["bubye"]["bridge_source_of"] == pytest.approx(np.log1p(1)) and f["falls"]["bridge_source_of"] == 0.0

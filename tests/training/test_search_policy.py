@@ -16,14 +16,16 @@ import pytest
 
 from context1 import SearchAgent
 from context1.backends import make_backend
-from context1.backends.learned import DOC_FEATURES, QUERY_FEATURES, Decision, PolicyWeights, open_policy
+from context1.backends.learned import DOC_FEATURES, QUERY_FEATURES, Decision, PolicyWeights, Scorer, open_policy
 from eval.types import Task
 from training.search_policy import (
     SearchPolicyTrainConfig,
     _Example,
+    all_in_topk,
     choose_scorer,
     fine_tune_scorer,
     fit_scorer,
+    keep_prior_reason,
     rejection_examples,
     topk_quality,
     train_search_policy,
@@ -80,7 +82,7 @@ def test_fit_learns_what_the_prior_misses():
     """Gold documents are the ones with a high `link`; the prior (iterative score only) cannot see it."""
     rng = np.random.default_rng(0)
     ex = []
-    for i in range(60):
+    for i in range(120):  # enough decisions for a linear fit over every feature (25) to find `link`
         x = rng.normal(size=(15, len(DOC_FEATURES)))
         y = np.zeros(15)
         gold = np.argsort(-x[:, DOC_FEATURES.index("link")])[:2]
@@ -176,3 +178,46 @@ def test_auto_keeps_the_prior_when_no_fit_ranks_the_held_back_tasks_better():
     kept, report = choose_scorer(examples("link", 40, False), examples("link", 15, True), len(DOC_FEATURES),
                                  prior, cfg)
     assert report["chosen"] in ("linear", "mlp") and kept is not prior
+
+
+def _two_kinds_of_gold(n: int, val: bool, seed: int) -> list[_Example]:
+    """Each decision has two gold documents: one stands out by `link`, the other by `bridge_source` (k = 2)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        x = rng.normal(size=(20, len(DOC_FEATURES)))
+        y = np.zeros(20)
+        a, b = rng.choice(20, size=2, replace=False)
+        x[a, DOC_FEATURES.index("link")] += 6.0
+        x[b, DOC_FEATURES.index("bridge_source")] += 6.0
+        y[[a, b]] = 0.5
+        out.append(_Example(x, y, val, 2))
+    return out
+
+
+def test_all_in_topk_counts_decisions_with_every_gold_in_the_top_k():
+    e = _Example(np.array([[3.0], [2.0], [1.0], [0.0]]), np.array([0.5, 0.0, 0.5, 0.0]), True, 2)
+    ident = Scorer(np.zeros(1), np.ones(1), [(np.ones((1, 1)), np.zeros(1))])
+    assert all_in_topk(ident, [e]) == 0.0  # the second gold is third
+    e3 = _Example(e.x, e.target, True, 3)
+    assert all_in_topk(ident, [e3]) == 1.0
+    assert topk_quality(ident, [e]) == 0.5  # the gold share is half, all-R@k says no
+
+
+def test_setwise_answer_fit_puts_both_kinds_of_gold_in_the_top_k_and_doc_kind_skips_the_mlp():
+    train, val = _two_kinds_of_gold(120, False, 0), _two_kinds_of_gold(30, True, 1)
+    prior = PolicyWeights.prior().doc
+    cfg = SearchPolicyTrainConfig(fit_epochs=150)
+    setwise = fit_scorer(train, len(DOC_FEATURES), 0, cfg, loss="setwise")
+    assert all_in_topk(setwise, val) >= 0.8 and all_in_topk(prior, val) < 0.1
+    kept, report = choose_scorer(train, val, len(DOC_FEATURES), prior, cfg, kind="doc")
+    assert set(report["val_topk_quality"]) == {"prior", "linear"} and report["chosen"] == "linear"
+    with pytest.raises(ValueError, match="setwise"):
+        fit_scorer(train, len(DOC_FEATURES), 0, cfg, loss="pairwise")
+
+
+def test_auto_keeps_the_prior_when_nothing_is_held_back_to_judge_a_fit_by():
+    assert keep_prior_reason(23, 0, "auto") == "no held-back decisions to judge a fit by"
+    assert keep_prior_reason(3, 4, "auto") == "too few labelled decisions"
+    assert keep_prior_reason(23, 4, "auto") is None
+    assert keep_prior_reason(23, 0, "linear") is None  # an explicit choice is fitted anyway
