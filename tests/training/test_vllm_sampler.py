@@ -87,9 +87,9 @@ def fake_vllm(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def policy():
+def policy(smollm2):
     torch.manual_seed(0)
-    return load_policy(lora=LoRAConfig(rank=4, alpha=8, gradient_checkpointing=False), max_new_tokens=8, seed=0)
+    return load_policy(smollm2, lora=LoRAConfig(rank=4, alpha=8, gradient_checkpointing=False), max_new_tokens=8, seed=0)
 
 
 def test_vllm_turns_extend_the_previous_prompt_and_sampled_ids(fake_vllm, policy, mini_corpus, mini_tasks) -> None:
