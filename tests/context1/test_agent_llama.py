@@ -99,10 +99,10 @@ def test_smollm2_forced_calls_search_then_prune(smollm2: OpenAIBackend, harness_
 
 
 @pytest.mark.slow
-def test_smollm2_episode_via_transformers(harness_corpus, smollm2, tmp_path: Path) -> None:
+def test_smollm2_episode_via_transformers(harness_corpus, tmp_path: Path) -> None:
     from context1.backends import TransformersBackend
 
-    backend = TransformersBackend(smollm2, max_new_tokens=48, temperature=0.0)
+    backend = TransformersBackend(max_new_tokens=48, temperature=0.0)
     agent = SearchAgent(harness_corpus, backend, AgentConfig(max_turns=2, **SMALL))
     assert agent.counter.costs.source.startswith("chat template")
     result = agent.run(QUERY)
