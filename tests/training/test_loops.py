@@ -55,7 +55,7 @@ def test_gradient_checkpointing_is_a_switch(policy, smollm2) -> None:
 def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp_path) -> None:
     from context1.backends import make_backend
 
-    cfg = agent_config_for_small_model()
+    cfg = agent_config_for_small_model(search_token_budget=192, read_token_budget=192)  # a shorter datum
     teacher = make_backend("iterative", corpus=mini_corpus)
     trajs = generate_teacher_trajectories(mini_corpus, mini_tasks[:1], teacher, cfg, tmp_path / "t.jsonl",
                                           progress=False)
@@ -156,15 +156,15 @@ def test_adapter_loads_into_the_transformers_backend(policy, smollm2, mini_corpu
     ids = torch.tensor([list(range(300, 340))])
     with torch.no_grad():
         trained = model(input_ids=ids).logits[0, -1].log_softmax(-1)
+        with model.disable_adapter():  # the base model's distribution (one model fewer in memory)
+            plain = model(input_ids=ids).logits[0, -1].log_softmax(-1)
         for name, p in model.named_parameters():  # put the module's policy back as it was
             if name in saved:
                 p.copy_(saved[name])
     backend = make_backend("transformers", model=str(smollm2), adapter=tmp_path / "adapter", max_new_tokens=4,
                            temperature=0.0)
-    base = make_backend("transformers", model=str(smollm2), max_new_tokens=4, temperature=0.0)
     with torch.no_grad():
         loaded = backend.model(input_ids=ids).logits[0, -1].log_softmax(-1)
-        plain = base.model(input_ids=ids).logits[0, -1].log_softmax(-1)
     # The loaded backend computes the trained policy's distribution (merged: fp32 rounding only),
     # not the base model's.
     assert torch.allclose(loaded, trained, atol=1e-3)
