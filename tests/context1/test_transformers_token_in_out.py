@@ -17,8 +17,8 @@ CONVERSATION = [
 
 
 @pytest.fixture(scope="module")
-def backend() -> TransformersBackend:
-    return make_backend("transformers", max_new_tokens=4, temperature=1.0, seed=3)
+def backend(smollm2) -> TransformersBackend:
+    return make_backend("transformers", model=str(smollm2), max_new_tokens=4, temperature=1.0, seed=3)
 
 
 def _next(conv: list[Message], turn, tool_text: str) -> list[Message]:

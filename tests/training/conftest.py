@@ -33,3 +33,4 @@ def mini_tasks() -> list[Task]:
         Task("t-bay", "Where was the glassblower mayor of Veldhaven born?", answers=("Korrin Bay",),
              gold_doc_ids=("ilsa-marrow", "korrin-bay"), hops=2),
     ]
+

@@ -28,13 +28,13 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def greedy():
-    return TransformersBackend(max_new_tokens=24, temperature=0.0, seed=0)
+def greedy(smollm2):
+    return TransformersBackend(smollm2, max_new_tokens=24, temperature=0.0, seed=0)
 
 
 @pytest.fixture(scope="module")
-def sampling():
-    return TransformersBackend(max_new_tokens=16, temperature=1.0, seed=0)
+def sampling(smollm2):
+    return TransformersBackend(smollm2, max_new_tokens=16, temperature=1.0, seed=0)
 
 
 def _tokens(traj):

@@ -60,16 +60,14 @@ def test_a_trajectory_without_ids_is_refused_for_rl() -> None:
         trajectory_to_datums(_traj(ModelTurn(text="answer")), advantage=1.0)
 
 
-def _smollm2_tokenizer():
+@pytest.fixture(scope="module")
+def smollm2_tokenizer(smollm2):
     from transformers import AutoTokenizer
 
-    from context1.backends import default_model_path
-
-    path = default_model_path()
-    return AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name, local_files_only=True)
+    return AutoTokenizer.from_pretrained(str(smollm2), local_files_only=True)
 
 
-def test_a_copied_query_keeps_the_tokens_it_has_in_the_question() -> None:
+def test_a_copied_query_keeps_the_tokens_it_has_in_the_question(smollm2_tokenizer) -> None:
     """A student copies the query from the question token by token; the teacher's call must be trained
     on those same ids followed by the closing JSON, not on a whole-reply tokenization that merges the
     query's last character with the closing quote (the sixth session's invalid SFT calls)."""
@@ -77,7 +75,7 @@ def test_a_copied_query_keeps_the_tokens_it_has_in_the_question() -> None:
     from context1.types import ToolCall
     from training.datums import reply_token_ids
 
-    tok = _smollm2_tokenizer()
+    tok = smollm2_tokenizer
     question = 'Which name fills the blank? The film "The Case" was shot for all ___.'
     call = ToolCall(id="c0", name="search_corpus", arguments={"query": question})
     reply = render_tool_call(call) + "<|im_end|>"
@@ -92,10 +90,10 @@ def test_a_copied_query_keeps_the_tokens_it_has_in_the_question() -> None:
     assert tok.convert_ids_to_tokens(ids[at + len(escaped)]).startswith('"')  # then the closing quote
 
 
-def test_reply_ids_without_string_arguments_are_the_whole_tokenization() -> None:
+def test_reply_ids_without_string_arguments_are_the_whole_tokenization(smollm2_tokenizer) -> None:
     from training.datums import reply_token_ids
 
-    tok = _smollm2_tokenizer()
+    tok = smollm2_tokenizer
     reply = '<tool_call>\n{"name": "prune_chunks", "arguments": {"chunk_ids": []}}\n</tool_call><|im_end|>'
     assert reply_token_ids(reply, [], tok) == tok(reply, add_special_tokens=False)["input_ids"]
     assert reply_token_ids(reply, ["not in the reply"], tok) == tok(reply, add_special_tokens=False)["input_ids"]

@@ -60,17 +60,17 @@ def _tokens(rollout):
     return [list(s.turn.token_ids or ()) for s in rollout.trajectory.steps]
 
 
-def test_ray_rollouts_equal_single_process_ones_for_the_same_seeds(local_ray, index_url, mini_tasks) -> None:
+def test_ray_rollouts_equal_single_process_ones_for_the_same_seeds(local_ray, index_url, mini_tasks, smollm2) -> None:
     from context1 import Client
     from context1.backends import make_backend
 
     cfg = agent_config_for_small_model(max_turns=1)
-    spec = {"kind": "transformers", "max_new_tokens": 8, "temperature": 1.0}
+    spec = {"kind": "transformers", "model": str(smollm2), "max_new_tokens": 8, "temperature": 1.0}
     jobs = _jobs(mini_tasks)
     with RolloutPool(index_url, spec, cfg, workers=2) as pool:
         remote = pool.run(jobs)
     with Client(index_url) as corpus:
-        backend = make_backend("transformers", max_new_tokens=8, temperature=1.0)
+        backend = make_backend("transformers", model=str(smollm2), max_new_tokens=8, temperature=1.0)
         local = run_rollouts(corpus, backend, [t for t, _ in jobs], cfg, [s for _, s in jobs])
     assert [r.task.task_id for r in remote] == [t.task_id for t, _ in jobs]
     assert not any(r.failed for r in remote)

@@ -25,9 +25,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def policy():
+def policy(smollm2):
     torch.manual_seed(0)
-    return load_policy(lora=LoRAConfig(rank=4, alpha=8), max_new_tokens=6, seed=0)
+    return load_policy(smollm2, lora=LoRAConfig(rank=4, alpha=8), max_new_tokens=6, seed=0)
 
 
 def _lora_norm(model) -> float:
@@ -45,17 +45,17 @@ def test_action_only_logits_match_the_full_forward(policy) -> None:
     assert (fast[~m] == 0).all()
 
 
-def test_gradient_checkpointing_is_a_switch(policy) -> None:
+def test_gradient_checkpointing_is_a_switch(policy, smollm2) -> None:
     # On by default (a 2k-token datum's activations are GiBs on CPU); off trades memory for ~25 % speed.
     assert policy.model.base_model.model.is_gradient_checkpointing
-    fast = load_policy(lora=LoRAConfig(rank=4, alpha=8, gradient_checkpointing=False), max_new_tokens=2)
+    fast = load_policy(smollm2, lora=LoRAConfig(rank=4, alpha=8, gradient_checkpointing=False), max_new_tokens=2)
     assert not fast.model.base_model.model.is_gradient_checkpointing
 
 
 def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp_path) -> None:
     from context1.backends import make_backend
 
-    cfg = agent_config_for_small_model()
+    cfg = agent_config_for_small_model(search_token_budget=192, read_token_budget=192)  # a shorter datum
     teacher = make_backend("iterative", corpus=mini_corpus)
     trajs = generate_teacher_trajectories(mini_corpus, mini_tasks[:1], teacher, cfg, tmp_path / "t.jsonl",
                                           progress=False)
@@ -145,7 +145,7 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     assert [json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()] == [1, 2]
 
 
-def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_path) -> None:
+def test_adapter_loads_into_the_transformers_backend(policy, smollm2, mini_corpus, tmp_path) -> None:
     from context1.backends import make_backend
 
     model = policy.model
@@ -158,14 +158,15 @@ def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_pa
     ids = torch.tensor([list(range(300, 340))])
     with torch.no_grad():
         trained = model(input_ids=ids).logits[0, -1].log_softmax(-1)
+        with model.disable_adapter():  # the base model's distribution (one model fewer in memory)
+            plain = model(input_ids=ids).logits[0, -1].log_softmax(-1)
         for name, p in model.named_parameters():  # put the module's policy back as it was
             if name in saved:
                 p.copy_(saved[name])
-    backend = make_backend("transformers", adapter=tmp_path / "adapter", max_new_tokens=4, temperature=0.0)
-    base = make_backend("transformers", max_new_tokens=4, temperature=0.0)
+    backend = make_backend("transformers", model=str(smollm2), adapter=tmp_path / "adapter", max_new_tokens=4,
+                           temperature=0.0)
     with torch.no_grad():
         loaded = backend.model(input_ids=ids).logits[0, -1].log_softmax(-1)
-        plain = base.model(input_ids=ids).logits[0, -1].log_softmax(-1)
     # The loaded backend computes the trained policy's distribution (merged: fp32 rounding only),
     # not the base model's.
     assert torch.allclose(loaded, trained, atol=1e-3)
@@ -174,7 +175,7 @@ def test_adapter_loads_into_the_transformers_backend(policy, mini_corpus, tmp_pa
     turn = result.trajectory.steps[0].turn
     assert turn.token_ids and len(turn.logprobs) == len(turn.token_ids)
     with pytest.raises(FileNotFoundError, match="adapter_config.json"):
-        make_backend("transformers", adapter=tmp_path / "nothing-here")
+        make_backend("transformers", model=str(smollm2), adapter=tmp_path / "nothing-here")
 
 
 def test_rollouts_sample_with_the_adapter_merged_and_the_weights_come_back(policy) -> None:

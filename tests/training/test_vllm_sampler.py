@@ -87,9 +87,9 @@ def fake_vllm(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def policy():
+def policy(smollm2):
     torch.manual_seed(0)
-    return load_policy(lora=LoRAConfig(rank=4, alpha=8, gradient_checkpointing=False), max_new_tokens=8, seed=0)
+    return load_policy(smollm2, lora=LoRAConfig(rank=4, alpha=8), max_new_tokens=8, seed=0)  # checkpointing on: peak RSS
 
 
 def test_vllm_turns_extend_the_previous_prompt_and_sampled_ids(fake_vllm, policy, mini_corpus, mini_tasks) -> None:
@@ -134,7 +134,7 @@ def test_rl_with_a_vllm_sampler_reloads_only_the_adapter_after_each_update(
     monkeypatch.setattr(rl_module, "publish_adapter", spy)
     cfg = RLConfig(steps=2, epochs=1, tasks_per_step=1, group_size=4, substeps=1, lr=1e-2, max_new_tokens=64,
                    lora=LoRAConfig(rank=4, alpha=8))
-    agent_cfg = agent_config_for_small_model(max_turns=1)
+    agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
     out = tmp_path / "rl"
     train_rl(mini_corpus, mini_tasks[:1], out, cfg, agent_config=agent_cfg, policy=policy, sampler=sampler,
              progress=False, chunk_text=lambda c: None)
