@@ -97,11 +97,26 @@ def strip_article(text: str) -> str:
 
 
 _SPEAKER = re.compile(r"^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
+# A mail's header block: "From: Tomasz Wren <t.wren@x.example>" (or "From: t.wren@x.example (Tomasz Wren)")
+_HEADER = re.compile(r"^(?:From|To|Cc|Bcc|Date|Sent|Subject|Reply-To)\s*:", re.IGNORECASE)
+_FROM = re.compile(r"^From\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_NAME = re.compile(r"^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}$")
 
 
 def chat_speaker(text: str) -> str:
-    """Who speaks a chat turn ("Caroline: I went to…" → "Caroline"), or ""."""
-    m = _SPEAKER.match(text.lstrip())
+    """Who says "I" in a document: a chat turn's speaker ("Caroline: I went to…" → "Caroline"), a
+    mail's sender (its From header's name), or "" (a header word such as "Subject" is no speaker)."""
+    text = text.lstrip()
+    if _HEADER.match(text):
+        m = _FROM.search(text[:2000])
+        if m is None:
+            return ""
+        sender = m.group(1).strip()
+        quoted = re.search(r"\(([^()]+)\)\s*$", sender)  # "t.wren@x.example (Tomasz Wren)"
+        sender = quoted.group(1) if quoted else re.sub(r"\s*<[^>]*>\s*$", "", sender)
+        sender = sender.strip().strip('"').strip()
+        return sender if _NAME.match(sender) else ""
+    m = _SPEAKER.match(text)
     return m.group(1) if m else ""
 
 

@@ -19,6 +19,9 @@ called, and hands each parsed sentence to the sentence-shape readers:
   object, "was a member of");
 - datagen.verbless_facts: the defining sentence's "X is a city in Y" / "X is a song by Y", a role
   ("Its first director was Y"), a life parenthesis "(1857 in A – 1945 in B)";
+- datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
+  thing ("What did Melanie paint?") and when, from a relative time and the date the document was
+  written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
 
 with datagen.syntax for reading the parse, datagen.naming for which document a name names (strict
 links, articles, titles that name nothing) and datagen.factbase for what comes out. A fact is dropped
@@ -28,6 +31,7 @@ cannot phrase well is worth less than no fact.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import os
 from collections.abc import Callable
@@ -35,6 +39,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from datagen.activity_facts import activity_facts, dated_facts, unique_activities
+from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase
 from datagen.mining import MinedCorpus
 from datagen.naming import article_facts, articles, chat_speaker, file_labels, heading_titles, title_resolver
@@ -102,25 +108,30 @@ def read_facts(
             doc_texts[doc_id] = mined.doc_text(doc_id)
         resolve_here = partial(resolve, context=doc_texts[doc_id])
         speaker = chat_speaker(doc_texts[doc_id])
-        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker):
+        anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
+        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor):
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
     article_facts(base, mined)
+    unique_activities(base)
     return base
 
 
 def _sentence_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], first: bool,
-    speaker: str = "",
+    speaker: str = "", anchor: dt.date | None = None,
 ) -> list[Fact]:
-    """Every fact of one parsed sentence, by reader: verbs, then the verb-less shapes."""
+    """Every fact of one parsed sentence, by reader: verbs, the verb-less shapes, then what a speaker
+    or a named person did (speaker: who "I" is; anchor: when the document was written)."""
     facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker)
     facts.extend(life_facts(doc, doc_id, chunk_id, text, name, first, resolve))
     facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(copular_relations(doc, doc_id, chunk_id, text, name, resolve))
+    facts.extend(activity_facts(doc, doc_id, chunk_id, text, name, speaker))
+    facts.extend(dated_facts(doc, doc_id, chunk_id, text, name, speaker, anchor))
     return facts
 
 

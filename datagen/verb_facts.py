@@ -264,6 +264,11 @@ _WEEKDAYS = re.compile(r"(?i)^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day)
 
 
 def _chat_answer(ent: Any) -> bool:
-    """An answer a chat turn's NER can be trusted with: a proper name, not an acronym or a weekday."""
+    """An answer a chat turn's NER can be trusted with: a proper name of a place or an organisation,
+    not an acronym or a weekday (in chat, NER calls towns and brands persons: "Which person did
+    Joanna go to?" → Woodhaven; and titles works: "Which work did Caroline come for?" → Pride Month)."""
     text = ent.text.strip()
-    return ent.root.pos_ == "PROPN" and not text.isupper() and not _WEEKDAYS.match(text) and len(text) >= 4
+    return (
+        ent.root.pos_ == "PROPN" and ent.label_ in ("GPE", "LOC", "FAC", "ORG")
+        and not text.isupper() and not _WEEKDAYS.match(text) and len(text) >= 4
+    )
