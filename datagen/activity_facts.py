@@ -1,21 +1,23 @@
-"""What a person or a company did to a thing, read from conversations, mail and filings, whose
-objects are common noun phrases that no NER type covers: "Melanie: I painted a sunrise last year"
-→ (Melanie, paint, "a sunrise"), asked "What did Melanie paint?"; "Kestrel Motors assembles electric
-delivery vans" → "What does Kestrel Motors assemble?".
+"""What a person or a company did to a thing, and when, read from conversations, mail and filings,
+whose objects are common noun phrases no NER type covers: "Melanie: I painted a sunrise last year" →
+"What did Melanie paint?" → "a sunrise"; "Kestrel Motors assembles electric delivery vans" → "What
+does Kestrel Motors assemble?"; "Caroline: I went to a LGBTQ support group yesterday" in the session
+of 8 May 2023 → "When did Caroline go to the LGBTQ support group?" → "7 May 2023" (`dated_facts`,
+with datagen.dates; the verifier recomputes the date).
 
 The subject is a chat turn's or a mail's speaker standing for "I" (`naming.chat_speaker`), or, in a
-document without a title to ask about, a person or organisation the sentence names. Only a short
-list of verbs whose object is a thing one can name is read (`ACTIVITY_VERBS`: painted, bought,
-adopted, assembles…; never "got", "saw", "had", "did"), in a plain statement (past tense, "have"
-+ participle, or a company's present tense): no question, negation, modal, condition or
-reported wish ("I want to buy a house" is no purchase).
+document without a title to ask about, a company a filing says does something as its business.
+Only verbs whose object is a thing one can name are read (`ACTIVITY_VERBS`; never "had", "did",
+"said"), in a plain statement (past tense, "have" + participle, a habit such as "I play clarinet",
+a company's present tense, a plan "I'm going to… next month"): no question, negation, modal,
+condition or reported wish ("I want to buy a house" is no purchase).
 
-The answer is the object's own words (a verbatim span, so the verifier's exact-answer check holds)
-and it must be a thing the question can determine: a noun phrase of at most six words, no pronoun
-("it", "this one", "my kids"), no clause or list. The question names no object, so it is only
-determined when its subject did that verb to one thing in the whole corpus: `unique_activities`
-drops every (subject, verb) stated with two different objects anywhere (LoCoMo's Melanie paints
-a sunrise in one session and a lake in another: neither is asked).
+The answer is the object's own words (a verbatim span, so the verifier's exact-answer check holds):
+a noun phrase of at most six words, no pronoun or person ("it", "my kids"), no clause or list. The
+question names no object, so it is determined only when its subject did that verb to one thing in
+the whole corpus: `unique_activities` drops every (subject, verb) stated with two different objects
+anywhere, counting the mentions no question could be written from ("did I tell you I read Moby
+Dick?"), and every dated act whose thing ("the pride parade") has two dates.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ ACTIVITY_VERBS = frozenset(
     "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
     "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
     "take get try see pick celebrate perform practice practise".split()
+)
+# What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
+BUSINESS_VERBS = frozenset(
+    "assemble manufacture produce make build supply sell distribute operate design develop own publish "
+    "grow mine refine ship".split()
 )
 # "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
 HABITS = frozenset("play read watch collect write paint draw cook bake knit sew practice practise study teach grow".split())
@@ -212,14 +219,16 @@ def _is_activity(fact: Fact) -> bool:
 
 
 def _subject(verb: Any, name: str, speaker: str) -> str | None:
-    """The speaker for "I"; in a document with no name to ask about, a person or organisation named
-    as the subject; else None."""
+    """The speaker for "I"; in a document with no name to ask about, a company a filing says does
+    something as its business ("Kestrel Motors assembles…": an organisation, present tense, one of
+    `BUSINESS_VERBS`); else None. A person's past acts in an encyclopedia ("Chopin took lodgings")
+    are no question ("What did Chopin take?")."""
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
     if subj is None:
         return None
     if subj.lower_ == "i":
         return speaker or None
-    if name:
+    if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers
     ent = entity_of(subj)
     if ent is not None and "\n" in verb.doc.text[ent.start_char : verb.idx]:
@@ -230,7 +239,7 @@ def _subject(verb: Any, name: str, speaker: str) -> str | None:
         if 1 <= len(name_words) <= 4 and all(t.pos_ == "PROPN" for t in name_words):
             return verb.doc[name_words[0].i : verb.i].text
         return None
-    if ent is not None and ent.root == subj and ent.label_ in ("PERSON", "ORG") and subj.pos_ == "PROPN":
+    if ent is not None and ent.root == subj and ent.label_ == "ORG" and subj.pos_ == "PROPN":
         return ent.text
     return None
 
