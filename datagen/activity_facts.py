@@ -33,7 +33,7 @@ from datagen.syntax import entity_of, tidy
 from datagen.types import TruthType
 
 RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
-DATED_SHAPE = "when"  # "go to the support group|when|date": the date of one act
+DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
 # Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
 # LoCoMo's single-hop questions ask ("What did Melanie paint?", "What did Caroline adopt?").
 ACTIVITY_VERBS = frozenset(
@@ -279,8 +279,8 @@ def _object_phrase(obj: Any) -> str:
     if obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _VAGUE or obj.lower_ in _PEOPLE:
         return ""
     ent = entity_of(obj)
-    if ent is not None and ent.label_ in ("PERSON", "NORP", "DATE", "TIME", "CARDINAL"):
-        return ""
+    if ent is not None and ent.label_ in ("PERSON", "NORP", "DATE", "TIME", "CARDINAL", "GPE", "LOC", "FAC", "ORG"):
+        return ""  # a person is no thing; a named place or organisation is the typed readers' ("Which organization…")
     demonstrative = next((c for c in obj.lefts if c.dep_ == "det" and c.lower_ in ("this", "that", "these", "those")), None)
     # a phrase attached after the head is no part of the thing ("Charlotte's Web | with the kids"),
     # except "of" ("a painting of a sunset")

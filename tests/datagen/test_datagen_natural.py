@@ -29,7 +29,7 @@ from datagen.relations import read_facts
 from datagen.types import Candidate
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "natural_corpus" / "docs.jsonl"
-WH = re.compile(r"^(When|Where|Who|Which|In what year|In which)\b")
+WH = re.compile(r"^(When|Where|Who|Which|What|In what year|In which)\b")  # "What did Melanie paint?" (activity_facts)
 
 
 def reads_as_question(text: str) -> bool:
