@@ -234,7 +234,7 @@ def generate(
                 reason = result if isinstance(result, DropReason) else None
                 candidate = result if isinstance(result, Candidate) else None
                 if candidate is not None:
-                    reason = _check(candidate, texts, chunk_texts, excluded)
+                    reason = _check(candidate, texts, chunk_texts, excluded, mined.titles)
                 task = None
                 if candidate is not None and reason is None:
                     task = to_task(candidate, source=config.source, chunks_with=chunks_with)
@@ -306,11 +306,12 @@ def generate(
 
 
 def _check(
-    candidate: Candidate, texts: Mapping[str, str], chunk_texts: Mapping[str, str], excluded: set[str]
+    candidate: Candidate, texts: Mapping[str, str], chunk_texts: Mapping[str, str], excluded: set[str],
+    titles: Mapping[str, str],
 ) -> DropReason | None:
     if excluded.intersection(candidate.doc_ids):
         return DropReason.EXCLUDED_DOCUMENT
-    verdict = check_candidate(candidate, texts, chunk_texts)
+    verdict = check_candidate(candidate, texts, chunk_texts, titles)
     return verdict.reasons[0] if verdict.reasons else None
 
 
