@@ -37,14 +37,37 @@ if _LIBC is not None:
     _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
+def release_memory() -> None:
+    """Collect garbage and hand the heap's free pages back to the system (glibc keeps them otherwise)."""
+    gc.collect()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _release_memory_after_each_module():
     """After a module's own fixtures are gone (its models, indexes), hand the freed heap back to the
     system, so the next module does not start on the last one's high-water mark."""
     yield
-    gc.collect()
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
+    release_memory()
+
+
+@pytest.fixture(autouse=True)
+def _release_memory_after_a_heavy_test():
+    """The same after a test that grew the process by 256 MiB or more (a model forward, a training step):
+    the next test then starts low, and the largest process stays what one test needs."""
+    before = _rss_bytes()
+    yield
+    if _rss_bytes() - before >= 256 << 20:
+        release_memory()
 
 
 @pytest.fixture(scope="session")
@@ -71,4 +94,6 @@ def smollm2(tmp_path_factory) -> Path:
     backend.model.generation_config.save_pretrained(str(out))
     save_model(backend.model, str(out / "model.safetensors"), metadata={"format": "pt"})
     backend.tokenizer.save_pretrained(str(out))
+    del backend, config
+    release_memory()  # the GGUF's dequantization leaves ~0.6 GB of free heap behind
     return out
