@@ -29,7 +29,7 @@ def policy_command(
     best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
     scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the best on held-back tasks, the untrained prior included).")] = "auto",
     doc_anchor: Annotated[
-        float, typer.Option(help="Hold the linear answer scorer to the hand-set prior with this L2 weight (0: off).",
+        float, typer.Option(help="Hold the linear answer scorer to the hand-set prior: weight of the squared distance from it (0: off).",
                             min=0.0)
     ] = 0.0,
     doc_min_gold: Annotated[
