@@ -117,7 +117,7 @@ def _musique(folder: Path) -> Iterable[WriterPair]:
             answers: list[str] = []
             for step in rec.get("question_decomposition") or []:
                 answer = str(step["answer"]).strip()
-                question = re.sub(r"#(\d+)", lambda m: _nth(answers, int(m.group(1))), str(step["question"])).strip()
+                question = _resolve(str(step["question"]), answers)
                 answers.append(answer)
                 para = rec["paragraphs"][int(step["paragraph_support_idx"])]
                 held = [s for s in _SENTENCE.split(para["paragraph_text"]) if answer.lower() in s.lower()]
@@ -128,8 +128,14 @@ def _musique(folder: Path) -> Iterable[WriterPair]:
                 yield WriterPair("question", clip_words(passage), answer, question, f"musique:{path.name}", qid)
 
 
-def _nth(answers: Sequence[str], k: int) -> str:
-    return answers[k - 1] if 0 < k <= len(answers) else f"#{k}"
+def _resolve(question: str, answers: Sequence[str]) -> str:
+    """A decomposition step with "#k" replaced by hop k's answer (left as is when there is none)."""
+
+    def nth(m: re.Match[str]) -> str:
+        k = int(m.group(1))
+        return answers[k - 1] if 0 < k <= len(answers) else m.group(0)
+
+    return re.sub(r"#(\d+)", nth, question).strip()
 
 
 def _scifact(folder: Path) -> Iterable[WriterPair]:
