@@ -8,10 +8,10 @@ The generator picks a document not yet used up, then
 - form "claim" (scientific abstracts, as SciFact's claims): a sentence of the abstract's second half
   (results and conclusions) of 10-60 words; the task's answer is that evidence sentence itself.
 
-A draft is dropped before verification, and counted, when it is empty or over `max_words`
-(`malformed_model_output`), when a question does not end in "?" (`malformed_model_output`), or when
-it copies its passage (`copies_its_passage`: a run of the sentence's words makes up most of the
-draft). The pipeline then applies the verifier (the answer in the gold chunk, never in the
+A draft is dropped before verification, and counted, when it is empty, cut off by the token limit
+or over `max_words` (`malformed_model_output`), when a question does not end in "?" (`malformed_model_output`), or when
+it copies its passage (`copies_its_passage`: a run of the passage's words, title included, makes up
+most of the draft). The pipeline then applies the verifier (the answer in the gold chunk, never in the
 question), the duplicate check, and the one-search filter and lexical budget where the form has
 them, exactly as for the templates. Stages count each outcome ("writer:drafted", "writer:cached",
 "writer:not_a_question", …).
@@ -85,7 +85,7 @@ def writer_backend(folder: str | Path, model: str | Path | None = None, seed: in
 @dataclass(frozen=True)
 class WriterConfig:
     """form: "question" or "claim". max_words: longer drafts are dropped. copy_share: a draft whose
-    longest run of the passage sentence's words is this share of its words (and ≥ 5 words) copies it.
+    longest run of the passage's words is this share of its words (and ≥ 5 words) copies it.
     max_doc_uses: tasks one document may support. tries: documents tried per proposal."""
 
     form: str = "question"
@@ -190,12 +190,12 @@ class WriterGenerator:
         draft = " ".join(draft.split())
         words = draft.split()
         if not words or len(words) > self.config.max_words:
-            self.stages["writer:empty_or_too_long"] += 1
+            self.stages["writer:too_long" if words else "writer:empty_or_cut_off"] += 1
             return DropReason.MALFORMED_OUTPUT
         if self.config.form == "question" and not draft.endswith("?"):
             self.stages["writer:not_a_question"] += 1
             return DropReason.MALFORMED_OUTPUT
-        if copies(draft, sentence.text, self.config.copy_share):
+        if copies(draft, passage, self.config.copy_share):
             self.stages["writer:copies_passage"] += 1
             return DropReason.COPIED_PASSAGE
         self.stages[f"writer:{self.config.form}"] += 1
@@ -226,6 +226,8 @@ class WriterGenerator:
             return None
         self.stages["writer:drafted"] += 1
         text = (turn.text or "").strip()
+        if turn.finish_reason == "length":
+            text = ""  # cut off by the token limit: a fragment, never a question
         self.cache[key] = text
         if self.cache_path is not None:
             with self.cache_path.open("a", encoding="utf-8") as fh:
