@@ -231,4 +231,4 @@ def train_writer(
         policy = sft_policy(out, config.sft, model_path, None, resume)
     datums = writer_datums(pairs, policy.tokenizer)
     write_writer_file(out, pairs, config, model_path)
-    return train_sft_datums(datums, out, config.sft, resume=resume, progress=progress, policy=policy)
+    return train_sft_datums(datums, out, config.sft, policy, resume=resume, progress=progress)

@@ -176,7 +176,7 @@ def train_sft(
     datums: list[Datum] = []
     for i, traj in enumerate(trajectories):
         datums += sft_datums(traj, policy.tokenizer, i)
-    return train_sft_datums(datums, out, config, resume=resume, progress=progress, policy=policy)
+    return train_sft_datums(datums, out, config, policy, resume=resume, progress=progress)
 
 
 def sft_policy(out: str | Path, config: SFTConfig, model_path: str | Path | None, device: str | None, resume: bool) -> Any:
@@ -187,28 +187,19 @@ def sft_policy(out: str | Path, config: SFTConfig, model_path: str | Path | None
 
 
 def train_sft_datums(
-    datums: Sequence[Datum],
-    out: str | Path,
-    config: SFTConfig = SFTConfig(),
-    *,
-    model_path: str | Path | None = None,
-    device: str | None = None,
-    resume: bool = False,
-    progress: bool = True,
-    policy: Any = None,
+    datums: Sequence[Datum], out: str | Path, config: SFTConfig, policy: Any, *, resume: bool = False, progress: bool = True
 ) -> SFTResult:
     """The SFT loop over ready datums (any prompt → reply pairs: teacher trajectories through
     `train_sft`, the question writer's pairs through `training.question_writer`); checkpoints under
-    `out`, resumable. policy: an already loaded `training.policy.load_policy` backend."""
+    `out`, resumable. policy: a `training.policy.load_policy` backend (`sft_policy` loads OUT's
+    checkpoint when resuming; a policy loaded otherwise gets the checkpoint's adapter weights here)."""
     from tqdm import tqdm
 
     run = RunDir(out)
     resuming = resume and run.has_checkpoint()
     if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
         run.reset()
-    if policy is None:
-        policy = sft_policy(out, config, model_path, device, resume)
-    elif resuming:
+    else:
         load_adapter_weights(policy.model, run.checkpoint / "adapter")
     model, tok = policy.model, policy.tokenizer
     long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]
