@@ -35,7 +35,7 @@ from training.fusion import FusionReport, fit_fusion  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", required=True, choices=["scifact", "hotpotqa", "musique"])
+    parser.add_argument("--dataset", required=True, choices=["scifact", "hotpotqa", "musique", "locomo"])
     parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--index", required=True)
     parser.add_argument("--tasks", action="append", required=True, help="NAME=FILE: a generated task set to fit on")

@@ -5,7 +5,10 @@
 
 Questions and splits are exactly benchmarks/agent_llm_free.py's (`load_questions`): HotpotQA
 questions 1-150 and MuSiQue 1-120 are the part the hand-tuned policy was tuned on; the rest is the
-reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on. The
+reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on; `office` is
+the fixture tests/fixtures/office_corpus (4 tuning, 10 reporting questions; indexed on first use) and
+`filings` issue 24's 130 single-filing 10-Q questions (--filings-index, --filings-questions; all
+reporting: never tuned on). The
 learned policies are trained only on tasks generated from each corpus (`context1 train policy`),
 never on these questions. For `--policy NAME=DIR` these rows are printed: NAME-warm (DIR/warm, the
 supervised warm start alone) and NAME-rl (DIR, after CISPO), and NAME-best (DIR/best: warm start +
@@ -42,9 +45,29 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from agent_llm_free import hybrid_docs, load_questions, scores  # noqa: E402
+from agent_llm_free import hybrid_docs, load_questions, open_corpus, scores  # noqa: E402
 
 INDEX = {"hotpotqa": "bench-hotpotqa-256", "musique": "bench-musique-256", "locomo": "bench-locomo-256"}
+
+
+def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
+    """A set's questions: the dev sets and the office fixture as benchmarks/agent_llm_free.py splits them;
+    `filings` = the --filings-questions JSONL (issue 24's single-filing 10-Q questions; never tuned on,
+    so all of them are the reporting part)."""
+    if name == "filings":
+        rows = [json.loads(line) for line in args.filings_questions.read_text().splitlines() if line.strip()]
+        return [{"id": r["id"], "query": r["question"], "gold": r["gold_doc_ids"], "split": "report"} for r in rows]
+    return load_questions(name, args.data_dir, args.locomo_limit)
+
+
+def set_corpus(name: str, args: argparse.Namespace):  # noqa: ANN201
+    from corpus_tools import Corpus
+
+    if name == "filings":
+        return Corpus.open(args.filings_index)
+    if name == "office":
+        return open_corpus("office", args.index_root)  # the fixture, indexed on first use
+    return Corpus.open(args.index_root / INDEX[name])
 _timing = threading.local()
 
 
@@ -139,6 +162,10 @@ def main() -> None:
     parser.add_argument("--split", choices=("all", "report", "tuning"), default="report")
     parser.add_argument("--limit", type=int, default=0, help="most questions per set (0 = all)")
     parser.add_argument("--locomo-limit", type=int, default=400)
+    parser.add_argument("--filings-index", type=Path, default=ROOT / "runs" / "filings-index",
+                        help="index of the 20 10-Q filings (benchmarks/filings.py) for --sets filings")
+    parser.add_argument("--filings-questions", type=Path, default=ROOT / "runs" / "filings-questions.jsonl",
+                        help="their single-filing questions (benchmarks/filings.py --qna ... --questions-out)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
                         help="a trained policy folder ({set} is replaced by the set name); repeatable")
@@ -156,7 +183,6 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from context1.backends import IterativeRetrievalPolicy, LearnedSearchPolicy
     from context1.backends.iterative import IterativeConfig
-    from corpus_tools import Corpus
 
     _timed(IterativeRetrievalPolicy)
     _timed(LearnedSearchPolicy)
@@ -164,12 +190,12 @@ def main() -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[str, str], list[dict]] = {}
     for name in args.sets.split(","):
-        questions = load_questions(name, args.data_dir, args.locomo_limit)
+        questions = set_questions(name, args)
         if args.split != "all":
             questions = [q for q in questions if q["split"] == args.split]
         if args.limit:
             questions = questions[: args.limit]
-        corpus = Corpus.open(args.index_root / INDEX[name])
+        corpus = set_corpus(name, args)
         runs: list[tuple[str, object]] = []
         if not args.no_baselines:
             runs.append(("hybrid", None))

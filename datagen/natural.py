@@ -10,8 +10,8 @@ Forms (metadata["form"]):
               the answer is one of the two names, which the question necessarily contains.
 
 What keeps a question answerable by exactly one thing: a document's relation is used only when the
-document states it with one answer (`relations.unique_relations`); the bridge's object must name
-exactly one document (`relations.title_resolver`); comparison values must differ in their year.
+document states it with one answer (`factbase.unique_relations`); the bridge's object must name
+exactly one document (`naming.title_resolver`); comparison values must differ in their year.
 
 Documents are grouped by article (`FactBase.article`: a page split into paragraphs titled alike is
 one subject): relations, links and the per-document use cap are counted per article, and each fact's
@@ -26,8 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
-from datagen.relations import FALLBACK_CLASS, Fact, FactBase, class_of, unique_named, unique_relations
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import date_aliases
 

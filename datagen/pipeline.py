@@ -169,7 +169,9 @@ class _LazyLegs(Mapping[str, list[str]]):
         return len(self._legs)
 
     def searched(self) -> dict[str, list[str]]:
-        return dict(self._done)
+        """The legs searched so far, hybrid, dense, bm25 first (the order a task's `ranks` records)."""
+        first = [leg for leg in ("hybrid", "dense", "bm25") if leg in self._done]
+        return {leg: self._done[leg] for leg in [*first, *(leg for leg in self._done if leg not in first)]}
 
 
 def _legs(found: Mapping[str, list[str]] | list[str]) -> Mapping[str, list[str]]:
@@ -234,7 +236,7 @@ def generate(
                 reason = result if isinstance(result, DropReason) else None
                 candidate = result if isinstance(result, Candidate) else None
                 if candidate is not None:
-                    reason = _check(candidate, texts, chunk_texts, excluded)
+                    reason = _check(candidate, texts, chunk_texts, excluded, mined.titles)
                 task = None
                 if candidate is not None and reason is None:
                     task = to_task(candidate, source=config.source, chunks_with=chunks_with)
@@ -243,16 +245,18 @@ def generate(
                 hit_later = False
                 if candidate is not None and reason is None and searcher is not None:
                     legs = _legs(searcher(candidate.question))
-                    top = legs["hybrid"]
-                    found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
                     bridge = candidate.hops > 1 and candidate.metadata.get("form", "bridge") == "bridge"
-                    if bridge:  # the dense leg is read for the record: the lexical table reports it
-                        legs.get("dense")
-                    solved = bridge and any(
-                        leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25")
+                    # Each leg is searched when first read (a dense one encodes the question): a bridge
+                    # over the lexical budget is dropped on BM25's ranking alone.
+                    solved = (
+                        config.drop_easy
+                        and bridge
+                        and any(
+                            leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25")
+                        )
                     )
                     hit_later = bridge and lexical_hit(candidate, legs.get("bm25", []))
-                    if config.drop_easy and solved:
+                    if solved:
                         reason = DropReason.ONE_SEARCH_SOLVES
                     elif (
                         hit_later
@@ -261,6 +265,10 @@ def generate(
                     ):
                         reason = DropReason.LEXICAL_BUDGET
                     else:
+                        top = legs["hybrid"]
+                        found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
+                        if bridge:  # the dense leg is read for the record: the lexical table reports it
+                            legs.get("dense")
                         pool = [d for d in top if d not in candidate.doc_ids and d not in excluded]
                         kept, dropped = filter_distractors(candidate.answers, pool, texts)
                         report.distractors_dropped += len(dropped)
@@ -306,11 +314,12 @@ def generate(
 
 
 def _check(
-    candidate: Candidate, texts: Mapping[str, str], chunk_texts: Mapping[str, str], excluded: set[str]
+    candidate: Candidate, texts: Mapping[str, str], chunk_texts: Mapping[str, str], excluded: set[str],
+    titles: Mapping[str, str],
 ) -> DropReason | None:
     if excluded.intersection(candidate.doc_ids):
         return DropReason.EXCLUDED_DOCUMENT
-    verdict = check_candidate(candidate, texts, chunk_texts)
+    verdict = check_candidate(candidate, texts, chunk_texts, titles)
     return verdict.reasons[0] if verdict.reasons else None
 
 

@@ -7,7 +7,9 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   case-folded, punctuation and symbols turned into spaces, thousands separators dropped,
   whitespace collapsed), at word boundaries, so "1956" does not match inside "19567";
 - each supporting document must contribute at least one quote;
-- the answer or one of its aliases must occur in at least one supporting chunk;
+- the answer or one of its aliases must occur in at least one supporting chunk, or (a conversation's
+  or a mail's date) be what a quote's relative time gives from the date its document was written
+  ("yesterday" in the session of 8 May 2023: 7 May 2023; `datagen.dates`);
 - no answer form may occur in the question or in any clue (except in a comparison, whose answer is
   one of the two names it asks to compare: there both must occur in the question);
 - a distractor that contains any answer form is dropped.
@@ -22,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
+from datagen.dates import MONTHS, anchor_date, relative_dates
 from datagen.types import Candidate, DropReason, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
@@ -97,12 +100,15 @@ def check_candidate(
     candidate: Candidate,
     doc_texts: Mapping[str, str],
     chunk_texts: Mapping[str, str],
+    titles: Mapping[str, str] | None = None,
 ) -> Verdict:
     """Accept or reject a candidate; every failing check is listed, in the order below.
 
     doc_texts: doc id -> full document text (quotes are looked up here). chunk_texts: chunk id ->
     text of every supporting item's chunk (the answer must occur in one of them; an item without
-    chunk ids is searched in its whole document).
+    chunk ids is searched in its whole document). titles: doc id -> title; given, a date answer may
+    instead be what a quote's relative time gives from the date its document was written
+    (`dated_in_support`).
     """
     reasons: list[DropReason] = []
     details: list[str] = []
@@ -139,7 +145,11 @@ def check_candidate(
             support_texts.extend(chunk_texts.get(cid, "") for cid in item.chunk_ids)
         else:
             support_texts.append(doc)
-    if candidate.supporting and not answer_in_texts(candidate.answers, support_texts):
+    if (
+        candidate.supporting
+        and not answer_in_texts(candidate.answers, support_texts)
+        and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
+    ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
     if candidate.metadata.get("form") == "comparison":
         options = candidate.metadata.get("options") or ()
@@ -152,17 +162,27 @@ def check_candidate(
     return Verdict(tuple(reasons), tuple(details))
 
 
-_MONTH_NAMES = (
-    "January February March April May June July August September October November December".split()
-)
+def dated_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether the answer is the date a supporting quote's relative time ("yesterday", "last week")
+    gives from the date its document was written ("I went there yesterday" in the session of 8 May
+    2023 → "7 May 2023"), recomputed here by `datagen.dates`, not taken from the generator."""
+    forms = {normalize(a) for a in candidate.answers} - {""}
+    for item in candidate.supporting:
+        anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+        if anchor is None:
+            continue
+        for quote in item.quotes:
+            if any(normalize(answer) in forms for _, answer in relative_dates(quote, anchor)):
+                return True
+    return False
 
 
 def date_aliases(text: str) -> tuple[str, ...]:
     """Other spellings of a full date ("3 July 2001" ↔ "July 3, 2001"), so answer checks match either."""
     m = re.fullmatch(r"(\d{1,2})\s+([A-Z][a-z]+)\s+(\d{4})", text.strip())
-    if m and m.group(2) in _MONTH_NAMES:
+    if m and m.group(2) in MONTHS:
         return (f"{m.group(2)} {int(m.group(1))}, {m.group(3)}",)
     m = re.fullmatch(r"([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{4})", text.strip())
-    if m and m.group(1) in _MONTH_NAMES:
+    if m and m.group(1) in MONTHS:
         return (f"{int(m.group(2))} {m.group(1)} {m.group(3)}",)
     return ()

@@ -19,7 +19,7 @@ def policy_command(
     max_tasks: Annotated[int, typer.Option(help="Most tasks used (in hash order).", min=1)] = 300,
     label_tasks: Annotated[
         int, typer.Option(help="Tasks whose candidate queries are all executed for warm-start labels.", min=1)
-    ] = 120,
+    ] = 300,
     min_tasks: Annotated[int, typer.Option(help="Fewer usable tasks than this is an error.", min=1)] = 20,
     best_of: Annotated[
         int, typer.Option(help="Rejection sampling after the warm start: N sampled episodes per task, the best "
@@ -28,6 +28,13 @@ def policy_command(
     ] = 0,
     best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
     scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the best on held-back tasks, the untrained prior included).")] = "auto",
+    doc_anchor: Annotated[
+        float, typer.Option(help="Hold the linear answer scorer to the hand-set prior with this L2 weight (0: off).",
+                            min=0.0)
+    ] = 0.0,
+    doc_min_gold: Annotated[
+        int, typer.Option(help="Answer decisions only from tasks with at least this many gold documents.", min=1)
+    ] = 1,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds.")
     ] = False,
@@ -50,7 +57,8 @@ def policy_command(
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
-            best_of=best_of, best_of_tasks=best_of_tasks,
+            best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
+            doc_min_gold=doc_min_gold,
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True))

@@ -45,7 +45,11 @@ def llama_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         sys.executable, "-m", "llama_cpp.server",
         "--model", str(default_model_path()),
         "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", str(getattr(request.module, "LLAMA_N_CTX", 2048)), "--n_threads", "2",
+        "--n_ctx", str(getattr(request.module, "LLAMA_N_CTX", 2048)),
+        # One thread for generation and one for prompts (the batch default is every core): llama.cpp's
+        # threads spin at each barrier, so two threads on a busy 2-core machine (pytest, the other
+        # tests' servers, whatever else runs) spent 10-15x the CPU of one for the same tokens.
+        "--n_threads", "1", "--n_threads_batch", "1",
     ]  # fmt: skip
     chat_format = getattr(request.module, "LLAMA_CHAT_FORMAT", "chatml-function-calling")
     if chat_format is not None:

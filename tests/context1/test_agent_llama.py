@@ -44,7 +44,7 @@ def check_episode(traj: Trajectory, config: AgentConfig, tmp_path: Path) -> None
 
 
 @pytest.fixture(scope="module")
-def smollm2(llama_server: str) -> OpenAIBackend:  # noqa: F811
+def served(llama_server: str) -> OpenAIBackend:  # noqa: F811
     backend = OpenAIBackend(llama_server, temperature=0.0, max_tokens=48, seed=0, max_retries=0, timeout_s=600,
                             context_window=LLAMA_N_CTX, tokenizer_path=str(default_model_path()))
     backend.list_models()
@@ -53,8 +53,8 @@ def smollm2(llama_server: str) -> OpenAIBackend:  # noqa: F811
 
 
 @pytest.mark.slow
-def test_smollm2_episode_via_llama_cpp(smollm2: OpenAIBackend, harness_corpus, tmp_path: Path) -> None:
-    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=2, **SMALL))
+def test_smollm2_episode_via_llama_cpp(served: OpenAIBackend, harness_corpus, tmp_path: Path) -> None:
+    agent = SearchAgent(harness_corpus, served, AgentConfig(max_turns=2, **SMALL))
     # the default 32k budget was fitted to the 2k window the server runs with
     assert agent.config.token_budget == LLAMA_N_CTX - 48
     assert agent.counter.costs.source.startswith("chat template")
@@ -73,14 +73,14 @@ def test_smollm2_episode_via_llama_cpp(smollm2: OpenAIBackend, harness_corpus, t
 
 
 @pytest.mark.slow
-def test_smollm2_forced_calls_search_then_prune(smollm2: OpenAIBackend, harness_corpus) -> None:
+def test_smollm2_forced_calls_search_then_prune(served: OpenAIBackend, harness_corpus) -> None:
     """Step an episode by hand with calls the server must emit (grammar-constrained tool_choice)."""
 
     def forced(name: str) -> OpenAIBackend:
-        return OpenAIBackend(smollm2.base_url, smollm2.model, temperature=0.0, max_tokens=48, seed=0,
+        return OpenAIBackend(served.base_url, served.model, temperature=0.0, max_tokens=48, seed=0,
                              timeout_s=600, tool_choice={"type": "function", "function": {"name": name}})
 
-    agent = SearchAgent(harness_corpus, smollm2, AgentConfig(max_turns=4, **SMALL))
+    agent = SearchAgent(harness_corpus, served, AgentConfig(max_turns=4, **SMALL))
     ep: Episode = agent.episode(QUERY)
     ep.act(forced("search_corpus").generate(ep.messages(), ep.tool_schemas))
     shown = ep.visible_chunk_ids()
@@ -99,10 +99,12 @@ def test_smollm2_forced_calls_search_then_prune(smollm2: OpenAIBackend, harness_
 
 
 @pytest.mark.slow
-def test_smollm2_episode_via_transformers(harness_corpus, tmp_path: Path) -> None:
+def test_smollm2_episode_via_transformers(smollm2: Path, harness_corpus, tmp_path: Path) -> None:
     from context1.backends import TransformersBackend
 
-    backend = TransformersBackend(max_new_tokens=48, temperature=0.0)
+    # the session's SmolLM2 folder (tests/conftest.py): the same weights and template as the GGUF, whose
+    # loading path tests/context1/test_backend_transformers.py covers
+    backend = TransformersBackend(smollm2, max_new_tokens=48, temperature=0.0)
     agent = SearchAgent(harness_corpus, backend, AgentConfig(max_turns=2, **SMALL))
     assert agent.counter.costs.source.startswith("chat template")
     result = agent.run(QUERY)

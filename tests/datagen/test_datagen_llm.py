@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -132,11 +131,12 @@ def test_parse_json_object() -> None:
 
 class _Handler(BaseHTTPRequestHandler):
     mode = "garbage"
+    release: threading.Event  # set by the fixture's teardown: a "slow" reply is held until then
 
     def do_POST(self) -> None:  # noqa: N802
         self.rfile.read(int(self.headers.get("content-length", 0)))
-        if self.mode == "slow":
-            time.sleep(1.0)
+        if self.mode == "slow":  # past any client timeout: answered only once the test is over
+            self.release.wait(60)
         body = json.dumps({"choices": [{"message": {"content": "<<garbage>> {{{"}, "finish_reason": "stop"}]})
         try:
             self.send_response(200)
@@ -152,11 +152,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def http_server() -> Iterator[tuple[str, type[_Handler]]]:
-    handler = type("H", (_Handler,), {})
+    handler = type("H", (_Handler,), {"release": threading.Event()})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
+    handler.release.set()
     server.shutdown()
     server.server_close()
 

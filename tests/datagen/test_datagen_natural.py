@@ -29,7 +29,7 @@ from datagen.relations import read_facts
 from datagen.types import Candidate
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "natural_corpus" / "docs.jsonl"
-WH = re.compile(r"^(When|Where|Who|Which|In what year|In which)\b")
+WH = re.compile(r"^(When|Where|Who|Which|What|In what year|In which)\b")  # "What did Melanie paint?" (activity_facts)
 
 
 def reads_as_question(text: str) -> bool:
@@ -235,7 +235,7 @@ def test_paragraphs_of_one_article_are_one_link_target_and_unrelated_shared_head
     """MuSiQue/HotpotQA split a page into paragraphs titled alike ("Rivermouth" ×2): a name resolves to
     the article, and the bridge's gold document is the paragraph stating the asked fact. Two documents
     that merely share a heading ("Introduction") and never name it are no article and no link."""
-    from datagen.relations import articles
+    from datagen.naming import articles
 
     rows = [
         ("mara-quill", "Mara Quill", "Mara Quill (2 April 1921 – 1990) was an American novelist. She was born in Rivermouth."),

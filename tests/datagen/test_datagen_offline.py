@@ -120,3 +120,23 @@ def test_no_chain_in_a_corpus_without_links(chunks) -> None:  # noqa: ANN001
     lonely = [c for c in chunks if c.doc_id in ("salt-weather", "gull-point-lighthouse")]
     gen = OfflineGenerator(mine(lonely))
     assert gen.propose(2, random.Random(0)).value == "no_chain_found"
+
+
+def test_a_bridge_over_the_lexical_budget_costs_no_dense_search(datagen_index, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The budget needs BM25's ranking alone: a bridge it drops is never searched hybrid or dense (each
+    of those encodes the question, the cost of a generation run on CPU)."""
+    from corpus_tools import Corpus
+    from datagen.pipeline import GenerateConfig
+    from datagen.run import run_datagen
+
+    searched: list[str] = []
+    search, search_leg = Corpus.search, Corpus.search_leg
+    monkeypatch.setattr(Corpus, "search", lambda self, q, *a, **k: searched.append("hybrid") or search(self, q, *a, **k))
+    monkeypatch.setattr(Corpus, "search_leg",
+                        lambda self, q, leg, *a, **k: searched.append(leg) or search_leg(self, q, leg, *a, **k))
+    config = GenerateConfig(n=3, hops=(1, 2), seed=0, drop_easy=False, patience=10)
+    report, _ = run_datagen(datagen_index, tmp_path / "out", config, progress=False, form="cloze")
+    assert report.drops["over_lexical_budget"] > 0  # the case under test happened
+    # one hybrid search per written task (its distractors and ranks), none for the dropped bridges
+    assert searched.count("hybrid") == report.written
+    assert searched.count("dense") == report.by_hops[2]

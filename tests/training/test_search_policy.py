@@ -221,3 +221,58 @@ def test_auto_keeps_the_prior_when_nothing_is_held_back_to_judge_a_fit_by():
     assert keep_prior_reason(3, 4, "auto") == "too few labelled decisions"
     assert keep_prior_reason(23, 4, "auto") is None
     assert keep_prior_reason(23, 0, "linear") is None  # an explicit choice is fitted anyway
+
+
+def test_anchored_answer_fit_keeps_the_prior_where_a_few_decisions_point_elsewhere():
+    """Eight decisions in which a noise feature happens to mark the gold: a free fit learns the noise, the
+    fit held to the prior keeps ranking by the iterative score (the prior's only feature)."""
+    rng = np.random.default_rng(3)
+    it, noise = DOC_FEATURES.index("iterative_score"), DOC_FEATURES.index("keyword_overlap")
+
+    def decision(gold_by: int) -> _Example:
+        x = rng.normal(size=(12, len(DOC_FEATURES)))
+        y = np.zeros(12)
+        y[np.argsort(-x[:, gold_by])[:2]] = 0.5
+        return _Example(x, y, False, 2)
+
+    train = [decision(noise) for _ in range(8)]
+    test = [decision(it) for _ in range(40)]
+    cfg = SearchPolicyTrainConfig(fit_epochs=200)
+    prior = PolicyWeights.prior().doc
+    free = fit_scorer(train, len(DOC_FEATURES), 0, cfg, loss="setwise")
+    held = fit_scorer(train, len(DOC_FEATURES), 0, cfg, loss="setwise", anchor=prior, anchor_weight=10.0)
+    assert topk_quality(free, test) < 0.6
+    assert topk_quality(held, test) >= 0.9 and topk_quality(prior, test) == 1.0
+
+
+def test_query_labels_execute_no_search_where_every_gold_document_was_seen():
+    """Labelling every task's decisions is cheap: a state that has seen all the gold executes nothing
+    (generated tasks are mostly solved by hop 1); a state missing one executes each candidate."""
+    from types import SimpleNamespace
+
+    from training.search_policy import _query_gains
+
+    calls: list[str] = []
+
+    class Corpus:
+        def search(self, q, k=10):
+            calls.append(q)
+            return [SimpleNamespace(chunk=SimpleNamespace(doc_id=d)) for d in ("x", "gold-b")]
+
+    d = Decision("query", np.zeros((2, len(QUERY_FEATURES))), [0], [0.0], ["q1", "q2"],
+                 {"round": 1, "seen_docs": ["gold-a", "gold-b", "x"]})
+    assert _query_gains(Corpus(), d, {"gold-a", "gold-b"}, 10) == [0.0, 0.0] and calls == []
+    d.state["seen_docs"] = ["gold-a", "x"]
+    assert _query_gains(Corpus(), d, {"gold-a", "gold-b"}, 10) == pytest.approx([1 / np.log2(3)] * 2)
+    assert calls == ["q1", "q2"]
+
+
+def test_answer_decisions_come_only_from_tasks_with_enough_gold_documents(mini_corpus, mini_tasks):
+    from context1 import AgentConfig
+    from training.search_policy import collect_examples
+
+    tasks = _tasks(mini_corpus, mini_tasks)
+    prior = PolicyWeights.prior()
+    every = collect_examples(mini_corpus, tasks, prior, AgentConfig(), 0.0)["doc"]
+    multi = collect_examples(mini_corpus, tasks, prior, AgentConfig(), 0.0, doc_min_gold=2)["doc"]
+    assert len(every) > len(multi) > 0  # the one-document tasks' answers are left out

@@ -1,0 +1,312 @@
+"""What a person or a company did to a thing, and when, read from conversations, mail and filings,
+whose objects are common noun phrases no NER type covers: "Melanie: I painted a sunrise last year" →
+"What did Melanie paint?" → "a sunrise"; "Kestrel Motors assembles electric delivery vans" → "What
+does Kestrel Motors assemble?"; "Caroline: I went to a LGBTQ support group yesterday" in the session
+of 8 May 2023 → "When did Caroline go to the LGBTQ support group?" → "7 May 2023" (`dated_facts`,
+with datagen.dates; the verifier recomputes the date).
+
+The subject is a chat turn's or a mail's speaker standing for "I" (`naming.chat_speaker`), or, in a
+document without a title to ask about, a company a filing says does something as its business.
+Only verbs whose object is a thing one can name are read (`ACTIVITY_VERBS`; never "had", "did",
+"said"), in a plain statement (past tense, "have" + participle, a habit such as "I play clarinet",
+a company's present tense, a plan "I'm going to… next month"): no question, negation, modal,
+condition or reported wish ("I want to buy a house" is no purchase).
+
+The answer is the object's own words (a verbatim span, so the verifier's exact-answer check holds):
+a noun phrase of at most six words, no pronoun or person ("it", "my kids"), no clause or list. The
+question names no object, so it is determined only when its subject did that verb to one thing in
+the whole corpus: `unique_activities` drops every (subject, verb) stated with two different objects
+anywhere, counting the mentions no question could be written from ("did I tell you I read Moby
+Dick?"), and every dated act whose thing ("the pride parade") has two dates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from datagen.dates import is_future, relative_dates
+from datagen.factbase import Fact, FactBase
+from datagen.mining import fold
+from datagen.syntax import entity_of, tidy
+from datagen.types import TruthType
+
+RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
+DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
+# Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
+# LoCoMo's single-hop questions ask ("What did Melanie paint?", "What did Caroline adopt?").
+ACTIVITY_VERBS = frozenset(
+    "paint draw sketch bake cook knit sew sculpt build make craft design invent compose write publish record "
+    "buy purchase order sell adopt rescue plant grow visit attend join start found open launch finish complete "
+    "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
+    "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
+    "take get try see pick celebrate perform practice practise".split()
+)
+# What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
+BUSINESS_VERBS = frozenset(
+    "assemble manufacture produce make build supply sell distribute operate design develop own publish "
+    "grow mine refine ship".split()
+)
+# "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
+HABITS = frozenset("play read watch collect write paint draw cook bake knit sew practice practise study teach grow".split())
+# Heads that name no thing: pronouns, placeholders, and what one "has" without doing ("had a blast").
+_VAGUE = frozenset(
+    "thing things something anything everything nothing stuff lot lots one ones bit kind sort way time "
+    "times day days blast fun chance moment experience feeling idea look break step walk care part place "
+    "advantage note sense hold touch notice action connection connections progress difference decision "
+    "decisions mistake mistakes effort impact change changes memory memories help support advice".split()
+)
+# People are asked with "who", not "what" ("What did Melanie take?" → "the kids" is no thing she took).
+_PEOPLE = frozenset(
+    "kids kid children child family friends friend people folks son daughter sons daughters wife husband "
+    "mom dad mother father parents brother sister partner team teammates colleagues students".split()
+)
+_PERSONAL = frozenset("i me my mine you your yours we us our ours it its this that these those".split())
+_MAX_OBJECT_TOKENS = 6
+_ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
+
+
+def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
+    """(subject, verb, noun-phrase object) facts of one parsed sentence (see the module docstring).
+    name: the document's name ("" when it has none to ask about); speaker: who "I" is, or ""."""
+    out = []
+    for verb in doc:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in ACTIVITY_VERBS:
+            continue
+        subject = _subject(verb, name, speaker)
+        obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if subject is None or obj is None:
+            continue
+        relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
+        answer = _object_phrase(obj)
+        ask = _ask(verb) if _clean(verb) and not text.rstrip().endswith("?") else ""
+        if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
+            # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
+            # "What did Melanie paint?" may have another answer (`unique_activities`)
+            answer, ask = obj.doc[obj.left_edge.i : obj.right_edge.i + 1].text, ""
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=relation, answer=answer, kind=TruthType.OTHER.value, ask=tidy(ask),
+            )
+        )
+    return out
+
+
+def dated_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str, anchor: dt.date | None
+) -> list[Fact]:
+    """When the subject did something, from a relative time the sentence gives and the date its
+    document was written (`datagen.dates`): "Caroline: I went to a LGBTQ support group yesterday" in
+    the session of 8 May 2023 → "When did Caroline go to the LGBTQ support group?" → 7 May 2023.
+
+    One time expression per sentence (else which act it dates is a guess), attached to a past-tense
+    verb of the subject whose complements are a short object or prepositional phrase, "a/an"
+    becoming "the" (the question refers to the thing the sentence introduced)."""
+    if anchor is None or text.rstrip().endswith("?"):
+        return []
+    found = relative_dates(text, anchor)
+    if len(found) != 1:
+        return []
+    expression, answer = found[0]
+    start = text.find(expression)
+    words = [t for t in doc if start <= t.idx < start + len(expression)]
+    root = next((t for t in words if t.head not in words), None)
+    verb = root.head if root is not None else None
+    if verb is None or verb.pos_ != "VERB":
+        return []
+    subject = _subject(verb, name, speaker)
+    if subject is None:
+        return []
+    skip = {t.i for t in words}
+    # the thing the act is about, so that "the pride parade" and "the LGBTQ+ pride parade" count as
+    # one question with two answers (`unique_activities`); an act we cannot phrase still counts
+    dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.lower_ not in _PEOPLE), None)
+    pobj = next(
+        (g for c in verb.children if c.dep_ == "prep" and c.i > verb.i for g in c.children if g.dep_ == "pobj"), None
+    )
+    thing = dobj if dobj is not None else pobj
+    lemma = verb.lemma_.lower()
+    witness = [
+        Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+            relation=f"{lemma}:{fold(thing.text)}:|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            kind=TruthType.DATE.value, ask="",
+        )
+    ] if thing is not None else []
+    if verb.tag_ == "VBD" and not is_future(expression) and _clean(verb):
+        lead = f"When did {{s}} {lemma}"
+    elif verb.tag_ == "VBG" and is_future(expression) and _planned(verb):
+        lead = f"When is {{s}} {verb.lower_}"  # "I'm going to a conference next month"
+    else:
+        return witness
+    parts = []
+    for child in verb.children:
+        if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
+            parts.append([child])  # "putting together an art show"
+            continue
+        if child.i in skip or child.i < verb.i or child.dep_ in ("nsubj", "punct", "cc", "conj", "advmod", "intj", "npadvmod"):
+            continue  # what comes before the verb is its subject or a fronted aside ("On another note, I made…")
+        if child.dep_ not in ("dobj", "prep", "prt"):
+            return witness  # "went to see…", "said that…": more than a thing done
+        sub = list(child.subtree)
+        if len(sub) > _MAX_OBJECT_TOKENS + 1 or any(
+            t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "appos")
+            or t.i in skip for t in sub
+        ):
+            return witness
+        if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
+            return witness
+        parts.append(sub)
+    if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
+        return witness  # "When did Caroline go?" asks nothing one can tell apart
+    tokens = sorted((t for p in parts for t in p), key=lambda t: t.i)
+    rest = "".join(
+        ("the" if t.dep_ == "det" and t.lower_ in ("a", "an") else t.text)
+        + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
+        for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
+    ).strip()
+    key = f"{lemma}:{fold(thing.text) if thing is not None else ''}:{fold(rest)}"
+    return [
+        Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+            relation=f"{key}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            kind=TruthType.DATE.value, ask=tidy(f"{lead} {rest}?"),
+        )
+    ]
+
+
+def _planned(verb: Any) -> bool:
+    """"I'm going to a conference next month": a progressive of "I" with no negation, no clause above."""
+    auxes = [c for c in verb.children if c.dep_ == "aux"]
+    return (
+        len(auxes) == 1 and auxes[0].lemma_ == "be" and (verb.dep_ == "ROOT" or _after_speaker(verb))
+        and not any(c.dep_ in ("neg", "mark") for c in verb.children)
+    )
+
+
+def unique_activities(base: FactBase) -> None:
+    """Keep a noun-phrase fact only when its (subject, relation) has one answer in the whole corpus,
+    counting the mentions no question could be written from (the question "What did Melanie paint?"
+    names nothing else that could tell two paintings apart); drop those mentions."""
+    answers: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for facts in base.facts.values():
+        for f in facts:
+            if _is_activity(f):
+                answers[_question_key(f)].add(fold(f.answer))
+    for doc_id in list(base.facts):
+        kept = [
+            f for f in base.facts[doc_id] if not _is_activity(f) or (f.ask and len(answers[_question_key(f)]) == 1)
+        ]
+        if kept:
+            base.facts[doc_id] = kept
+        else:
+            del base.facts[doc_id]
+
+
+def _question_key(fact: Fact) -> tuple[str, str]:
+    """What tells two facts' questions apart: the subject and the relation; for a dated act, the verb
+    and the thing ("go:parade"), not the words that describe it."""
+    relation = fact.relation
+    if relation.split("|")[1] == DATED_SHAPE:
+        relation = ":".join(relation.split(":")[:2])
+    return fold(fact.subject), relation
+
+
+def _is_activity(fact: Fact) -> bool:
+    return fact.relation.split("|")[1:2] in ([RELATION_SHAPE], [DATED_SHAPE])
+
+
+def _subject(verb: Any, name: str, speaker: str) -> str | None:
+    """The speaker for "I"; in a document with no name to ask about, a company a filing says does
+    something as its business ("Kestrel Motors assembles…": an organisation, present tense, one of
+    `BUSINESS_VERBS`); else None. A person's past acts in an encyclopedia ("Chopin took lodgings")
+    are no question ("What did Chopin take?")."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is None:
+        return None
+    if subj.lower_ == "i":
+        return speaker or None
+    if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
+        return None  # a titled document's subjects are read by the encyclopedia readers
+    ent = entity_of(subj)
+    if ent is not None and "\n" in verb.doc.text[ent.start_char : verb.idx]:
+        # a filing's heading runs into its first sentence ("…Results of Operations\nKestrel Motors
+        # assembles…"): the parse takes the heading for the subject; the name before the verb is it
+        line = verb.doc.text.rfind("\n", 0, verb.idx) + 1
+        name_words = [t for t in verb.doc if line <= t.idx < verb.idx]
+        if 1 <= len(name_words) <= 4 and all(t.pos_ == "PROPN" for t in name_words):
+            return verb.doc[name_words[0].i : verb.i].text
+        return None
+    if ent is not None and ent.root == subj and ent.label_ == "ORG" and subj.pos_ == "PROPN":
+        return ent.text
+    return None
+
+
+def _clean(verb: Any) -> bool:
+    """A plain statement: past tense, "have" + participle, or a third-person present ("assembles");
+    no negation, modal, condition, or verb inside another's clause."""
+    if verb.dep_ not in ("ROOT", "conj") and not _after_speaker(verb) and not (verb.dep_ == "ccomp" and verb.i < verb.head.i):
+        # "I want to buy…", "because I bought…", "if I painted…"; but "I joined a choir - it's great"
+        # (the parser makes the second clause the root) is a statement
+        return False
+    if any(c.dep_ == "neg" or (c.dep_ == "mark") for c in verb.children):
+        return False
+    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if any(a.dep_ == "auxpass" for a in auxes):
+        return False
+    if verb.tag_ == "VBD":
+        return not auxes
+    if verb.tag_ == "VBN":
+        return len(auxes) == 1 and auxes[0].lemma_ == "have" and not auxes[0].text.startswith("'d")
+    if verb.tag_ == "VBZ" or (
+        verb.tag_ == "VBP" and verb.lemma_.lower() in HABITS and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children)
+    ):
+        return not auxes  # "assembles", "I play clarinet": what one does habitually
+    return False
+
+
+def _after_speaker(verb: Any) -> bool:
+    """The parser hangs "Caroline: I adopted a dog" off the speaker's name: the verb is still the
+    sentence's main one."""
+    colon = next((t for t in verb.sent[:6] if t.text == ":"), None)
+    return colon is not None and verb.head.i < colon.i < verb.i
+
+
+def _object_phrase(obj: Any) -> str:
+    """The object's words, when they name one thing (see the module docstring), else ""."""
+    if obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _VAGUE or obj.lower_ in _PEOPLE:
+        return ""
+    ent = entity_of(obj)
+    if ent is not None and ent.label_ in ("PERSON", "NORP", "DATE", "TIME", "CARDINAL", "GPE", "LOC", "FAC", "ORG"):
+        return ""  # a person is no thing; a named place or organisation is the typed readers' ("Which organization…")
+    demonstrative = next((c for c in obj.lefts if c.dep_ == "det" and c.lower_ in ("this", "that", "these", "those")), None)
+    # a phrase attached after the head is no part of the thing ("Charlotte's Web | with the kids"),
+    # except "of" ("a painting of a sunset")
+    cut = min((c.i for c in obj.rights if c.dep_ == "prep" and c.lower_ != "of"), default=None)
+    words = [t for t in obj.subtree if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i)]
+    if demonstrative is not None and (len(words) < 2 or words[0].i != demonstrative.i + 1):
+        return ""  # "that lake sunrise" is "lake sunrise"; "this bowl" is just "bowl": too bare
+    if len(words) > _MAX_OBJECT_TOKENS:
+        return ""
+    for t in words:
+        if t.lower_ in _PERSONAL or t.pos_ == "PRON" or t.is_punct:
+            return ""
+        if t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "cc", "appos", "nummod") and t.i != obj.i:
+            return ""
+    # "a painting of a sunset" is one thing; "a lot of fun" is not (the head is vague)
+    return obj.doc[words[0].i : words[-1].i + 1].text
+
+
+def _ask(verb: Any) -> str:
+    """"What did {s} paint?", "What has {s} painted?", "What does {s} assemble?"."""
+    particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
+    lemma = verb.lemma_.lower()
+    if verb.tag_ == "VBD":
+        return f"What did {{s}} {lemma} {particle}?"
+    if verb.tag_ == "VBN":
+        return f"What has {{s}} {verb.lower_} {particle}?"
+    if verb.tag_ in ("VBZ", "VBP"):
+        return f"What does {{s}} {lemma} {particle}?"
+    return ""

@@ -1,0 +1,137 @@
+"""Dates a conversation or a mail states relative to when it was written: "I went to a support group
+yesterday" in a LoCoMo session headed "(1:56 pm on 8 May, 2023)" happened on 7 May 2023.
+
+`anchor_date` finds when a document was written: the date in its heading (LoCoMo's session
+date-time, which the loader puts in the title), its mail Date header, or a date-stamped file name
+("mail/2025-06-30-wren-farewell.txt"). `relative_dates` lists a sentence's relative time expressions
+with the answer each gives, in LoCoMo's own answer forms: "7 May 2023" (yesterday, last night, two
+days ago), "8 May 2023" (today, this morning, tonight), "the week before 8 May 2023" (last week),
+"the weekend before …", "the Friday before …" (last Friday: which Friday is not said), "April
+2023" (last month), "2022" (last year); and for plans, "9 May 2023" (tomorrow), "the week after …",
+"June 2023" (next month), "May 2023" (this month), "2024" (next year). Vague ones ("recently", "a while ago", "the other day")
+give nothing.
+
+Both are pure functions of the texts, so the verifier recomputes them (`verify.check_candidate`)
+rather than trusting the generator: a resolved date is an exact answer only as long as the rule
+that made it is the one that checks it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+MONTHS = "January February March April May June July August September October November December".split()
+_MONTH = "(" + "|".join(MONTHS) + "|" + "|".join(m[:3] for m in MONTHS) + r")\.?"
+WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+# "1:56 pm on 8 May, 2023", "30 Jun 2025", "May 8, 2023"
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})\s+{_MONTH},?\s+(\d{{4}})\b", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}),?\s+(\d{{4}})\b", re.IGNORECASE)
+_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_DATE_HEADER = re.compile(r"^(?:Date|Sent)\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def format_date(day: dt.date) -> str:
+    """LoCoMo's form: "7 May 2023"."""
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def parse_date(text: str) -> dt.date | None:
+    """The first full date (day, month, year) written in `text`, or None."""
+    found = []
+    for pattern, order in ((_DAY_MONTH_YEAR, (1, 2, 3)), (_MONTH_DAY_YEAR, (2, 1, 3)), (_ISO, None)):
+        for m in pattern.finditer(text):
+            try:
+                if order is None:
+                    day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                else:
+                    month = _month_number(m.group(order[1]))
+                    day = dt.date(int(m.group(order[2])), month, int(m.group(order[0])))
+            except ValueError:
+                continue
+            found.append((m.start(), day))
+    return min(found)[1] if found else None
+
+
+def _month_number(name: str) -> int:
+    key = name.strip(".").lower()[:3]
+    return next(i for i, m in enumerate(MONTHS, 1) if m.lower().startswith(key))
+
+
+def anchor_date(title: str, text: str, doc_id: str = "") -> dt.date | None:
+    """When a document was written: its heading's date (in parentheses, LoCoMo's session time), a
+    mail's Date header, or a date in its file name; None when none is stated."""
+    heading = re.search(r"\(([^()]*\d{4}[^()]*)\)\s*$", title or "")
+    if heading and (day := parse_date(heading.group(1))):
+        return day
+    header = _DATE_HEADER.search(text[:2000]) if re.match(r"\s*(From|To|Date|Subject|Sent)\s*:", text) else None
+    if header and (day := parse_date(header.group(1))):
+        return day
+    name = doc_id.rsplit("/", 1)[-1]
+    m = _ISO.search(name)
+    if m:
+        try:
+            return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return None
+    return None
+
+
+_RELATIVE = re.compile(
+    r"\b(?:(?P<yesterday>yesterday|last night)"
+    r"|(?P<today>today|this morning|this afternoon|this evening|tonight|earlier today)"
+    r"|last (?P<unit>week|weekend|month|year)"
+    r"|(?:last|this past) (?P<weekday>" + "|".join(WEEKDAYS) + r")"
+    r"|(?P<n>two|three|four|five|six|\d) days ago"
+    r"|(?P<tomorrow>tomorrow)|next (?P<next>week|month|year)|(?P<this_month>this month))\b",
+    re.IGNORECASE,
+)
+
+
+def is_future(expression: str) -> bool:
+    """Whether a relative time expression points after the anchor ("tomorrow", "next month")."""
+    return expression.lower().startswith(("tomorrow", "next "))
+
+
+def relative_dates(sentence: str, anchor: dt.date) -> list[tuple[str, str]]:
+    """(expression as written, the date it gives) for each relative time expression of a sentence."""
+    out = []
+    for m in _RELATIVE.finditer(sentence):
+        answer = _resolve(m, anchor)
+        if answer:
+            out.append((m.group(0), answer))
+    return out
+
+
+def _resolve(m: re.Match, anchor: dt.date) -> str:
+    if m.group("yesterday"):
+        return format_date(anchor - dt.timedelta(days=1))
+    if m.group("today"):
+        return format_date(anchor)
+    unit = (m.group("unit") or "").lower()
+    if unit in ("week", "weekend"):
+        return f"the {unit} before {format_date(anchor)}"
+    if unit == "month":
+        first = anchor.replace(day=1) - dt.timedelta(days=1)
+        return f"{MONTHS[first.month - 1]} {first.year}"
+    if unit == "year":
+        return str(anchor.year - 1)
+    if m.group("weekday"):
+        return f"the {m.group('weekday').capitalize()} before {format_date(anchor)}"
+    if m.group("tomorrow"):
+        return format_date(anchor + dt.timedelta(days=1))
+    if m.group("next"):
+        unit = m.group("next").lower()
+        if unit == "week":
+            return f"the week after {format_date(anchor)}"
+        if unit == "month":
+            nxt = (anchor.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+            return f"{MONTHS[nxt.month - 1]} {nxt.year}"
+        return str(anchor.year + 1)
+    if m.group("this_month"):
+        return f"{MONTHS[anchor.month - 1]} {anchor.year}"
+    if m.group("n"):
+        n = int(m.group("n")) if m.group("n").isdigit() else _NUMBERS[m.group("n").lower()]
+        return format_date(anchor - dt.timedelta(days=n))
+    return ""

@@ -1,0 +1,174 @@
+"""Which document a name names, and which titles name nothing.
+
+Links are strict (issue 26's "real chains"): an object names a document only when its text is that
+document's title (or the title without its parenthetical) and no other document's; a single word
+names a document only when it is a proper noun that no other title shares. Shared common words,
+homonym titles and hub titles are no link. A place titled "City, State" is named by "City" alone only
+where the naming document also names the state.
+
+One exception, the article: HotpotQA- and MuSiQue-style corpora split a Wikipedia page into
+paragraphs that all carry the page's title ("Paris" ×6). Documents sharing one exact title are one
+article when at least half of them name that title in their own text (an "Introduction" or
+"Session 2" heading shared by unrelated documents does not); a name then resolves to the article,
+its facts are read together (a relation stated with two answers in two paragraphs is not asked), and
+the gold document of each fact is the paragraph that states it (`articles`, `FactBase.article`).
+
+Documents whose title names nothing (a heading many chat turns share, a file name the text never
+says) are asked about the subjects they name (`heading_titles`, `file_labels`), and a chat turn's
+"I" is its speaker (`chat_speaker`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+
+from datagen.factbase import FactBase
+from datagen.mining import MinedCorpus, word_keys
+
+_MAX_TITLE_WORDS = 8
+
+
+def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str, ...]]:
+    """doc id → the paragraphs of its article, in corpus order, for documents that share their exact
+    title with others and are one article's paragraphs: at least `min_naming` of them name the title
+    in their own text (see the module docstring)."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc_id, title in mined.titles.items():
+        if title.strip():
+            by_title[title.strip()].append(doc_id)
+    out: dict[str, tuple[str, ...]] = {}
+    for title, docs in by_title.items():
+        if len(docs) < 2:
+            continue
+        bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        pattern = re.compile(r"\b" + re.escape(bare) + r"\b", re.IGNORECASE)
+        naming = sum(1 for d in docs if any(pattern.search(s.text) for s in mined.sentences.get(d, [])))
+        if naming >= min_naming * len(docs):
+            group = tuple(docs)
+            out.update({d: group for d in docs})
+    return out
+
+
+def title_resolver(
+    mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]] | None = None
+) -> Callable[..., str]:
+    """name → the one document (or article, by its first paragraph) it names, or "" (see the module
+    docstring for what counts). grouped: `articles(mined)`.
+
+    A place titled "City, State" is named by "City" alone only where the naming document also names
+    the state (`context`, the naming document's text): "born in Stamford" in a page that never says
+    Connecticut may be Stamford, Lincolnshire, which the corpus may not hold."""
+    grouped = grouped or {}
+    by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    qualifier: dict[tuple[str, ...], str] = {}  # the key "Stamford" → "Connecticut" (the comma's right side)
+    for doc_id, forms in mined.title_forms.items():
+        for form in forms:
+            names = [(form, "")]
+            if "," in form:  # "Portland, Oregon" is named "Portland" in running text
+                names.append((form.split(",", 1)[0], form.split(",", 1)[1].strip()))
+            for name, qual in names:
+                key = word_keys(strip_article(name))
+                if 0 < len(key) <= _MAX_TITLE_WORDS:
+                    by_key[key].add(grouped.get(doc_id, (doc_id,))[0])
+                    if qual:
+                        qualifier[key] = qual
+                    else:
+                        qualifier.pop(key, "")  # also a title of its own: no qualifier needed
+
+    def resolve(name: str, proper: bool, context: str | None = None) -> str:
+        key = word_keys(strip_article(name))
+        docs = by_key.get(key)
+        if not docs or len(docs) != 1:
+            return ""  # unknown, or a homonym several documents share
+        if len(key) == 1 and (not proper or len(key[0]) < 4):
+            return ""  # one short or common word identifies nothing
+        qual = qualifier.get(key)
+        if qual and context is not None and not re.search(r"(?<!\w)" + re.escape(qual.split(",")[0].strip()) + r"(?!\w)", context):
+            return ""  # "Stamford" without "Connecticut" may be another Stamford
+        return next(iter(docs))
+
+    return resolve
+
+
+def strip_article(text: str) -> str:
+    return re.sub(r"^(the|a|an)\s+", "", text.strip(), flags=re.IGNORECASE)
+
+
+_SPEAKER = re.compile(r"^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s")
+# A mail's header block: "From: Tomasz Wren <t.wren@x.example>" (or "From: t.wren@x.example (Tomasz Wren)")
+_HEADER = re.compile(r"^(?:From|To|Cc|Bcc|Date|Sent|Subject|Reply-To)\s*:", re.IGNORECASE)
+_FROM = re.compile(r"^From\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_NAME = re.compile(r"^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}$")
+
+
+def chat_speaker(text: str) -> str:
+    """Who says "I" in a document: a chat turn's speaker ("Caroline: I went to…" → "Caroline"), a
+    mail's sender (its From header's name), or "" (a header word such as "Subject" is no speaker)."""
+    text = text.lstrip()
+    if _HEADER.match(text):
+        m = _FROM.search(text[:2000])
+        if m is None:
+            return ""
+        sender = m.group(1).strip()
+        quoted = re.search(r"\(([^()]+)\)\s*$", sender)  # "t.wren@x.example (Tomasz Wren)"
+        sender = quoted.group(1) if quoted else re.sub(r"\s*<[^>]*>\s*$", "", sender)
+        sender = sender.strip().strip('"').strip()
+        return sender if _NAME.match(sender) else ""
+    m = _SPEAKER.match(text)
+    return m.group(1) if m else ""
+
+
+def heading_titles(mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]]) -> set[str]:
+    """Documents whose title is a heading, not a name: three or more documents share it, they are no
+    article, and none names it ("Caroline & Melanie, session 1" over a chat session's turns). They are
+    asked about the subjects they name, as documents without a title are."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc_id, title in mined.titles.items():
+        if title.strip() and doc_id not in grouped:
+            by_title[title.strip()].append(doc_id)
+    out: set[str] = set()
+    for title, docs in by_title.items():
+        if len(docs) < 3:
+            continue
+        bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        pattern = re.compile(r"\b" + re.escape(bare) + r"\b", re.IGNORECASE)
+        if not any(pattern.search(s.text) for d in docs for s in mined.sentences.get(d, [])):
+            out.update(docs)
+    return out
+
+
+def file_labels(mined: MinedCorpus) -> set[str]:
+    """Files whose title is their file name ("2025 06 30 wren farewell" for mail/2025-06-30-wren-farewell.txt)
+    and which never say it: a label, not a name to ask about (mail, chat logs, filings)."""
+    out = set()
+    for doc_id, title in mined.titles.items():
+        if not re.search(r"\.[A-Za-z0-9]{1,5}$", doc_id) or not title.strip():
+            continue
+        pattern = re.compile(r"\b" + re.escape(title.strip()) + r"\b", re.IGNORECASE)
+        if not any(pattern.search(s.text) for s in mined.sentences.get(doc_id, [])):
+            out.add(doc_id)
+    return out
+
+
+def article_facts(base: FactBase, mined: MinedCorpus) -> None:
+    """In a paragraph of a many-paragraph article, "it" and "the club" may be anything the paragraph
+    is about (the stadium in a "Boston" paragraph), so a fact about the article must open with its
+    name ("Boston was founded…"), and so must the sentence that gives the article's class."""
+    for group in set(base.articles.values()):
+        name = strip_article(base.names.get(group[0], ""))
+        if not name:
+            continue
+        # the name as the sentence's subject: "Boston was…", "Boston, the capital…", not "Boston's arena"
+        # or "Boston Braves"
+        opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"(?=(?-i:\s+[a-z(])|\s*,)", re.IGNORECASE)
+        for d in group:
+            if d in base.facts:
+                base.facts[d] = [f for f in base.facts[d] if not f.about_doc or opens.match(f.sentence.strip())]
+        leads = [d for d in group if mined.sentences.get(d) and opens.match(mined.sentences[d][0].text.strip())]
+        cls = next((base.classes[d] for d in leads if base.classes.get(d)), "")
+        for d in group:
+            base.classes.pop(d, None)
+        if cls:
+            base.classes[group[0]] = cls

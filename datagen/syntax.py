@@ -1,0 +1,225 @@
+"""Reading a spaCy parse for the sentence readers: who a verb's subject is (the document, a named
+entity, a chat turn's speaker), which typed entity an object token heads, which words of a verb's
+core a question keeps, and how tokens are joined back into text.
+
+Tokens are spaCy `Token`s (typed `Any`: spaCy is imported lazily, by datagen.nlp).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from datagen.factbase import KIND
+from datagen.mining import word_keys
+from datagen.naming import strip_article
+from datagen.types import TruthType
+
+# Participles that are not "-ed": the active past for "Who wrote S?".
+IRREGULAR_PAST = {
+    "written": "wrote", "drawn": "drew", "sung": "sang", "begun": "began", "given": "gave", "shown": "showed",
+    "taken": "took", "chosen": "chose", "driven": "drove", "ridden": "rode", "spoken": "spoke", "stolen": "stole",
+    "held": "held", "led": "led", "won": "won", "sold": "sold", "bought": "bought", "taught": "taught",
+    "built": "built", "made": "made", "founded": "founded", "run": "ran", "known": "knew", "seen": "saw",
+    "thrown": "threw", "grown": "grew", "flown": "flew", "overseen": "oversaw", "set": "set", "put": "put",
+    "brought": "brought", "fought": "fought", "sent": "sent", "spent": "spent", "kept": "kept", "told": "told",
+}
+_KEEP_ADVERBS = frozenset("first originally initially officially formally".split())
+
+
+_OBJECT_SLOTS = frozenset("dobj attr acomp oprd prt".split())
+
+
+PRONOUNS = frozenset("he she it they his her its their".split())
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+
+
+_DEMONYM_OR_NUMBER = re.compile(r"^[\d.,]+$")
+MAX_SLOT_TOKENS = 6
+
+
+# "a city in Franklin County": the place word of the answer's own name, when it has one.
+PLACE_CLASS = re.compile(
+    r"\b(County|Province|District|State|Region|Department|Prefecture|Parish|Municipality|Borough|Oblast|Canton)$"
+)
+
+
+def names_subject(token: Any, name: str) -> bool:
+    if not name:
+        return False
+    span = word_keys(strip_article(token.doc[token.left_edge.i : token.i + 1].text))
+    full = word_keys(strip_article(name))
+    if span == full:
+        return True
+    if "," in name and span == word_keys(strip_article(name.split(",", 1)[0])):
+        return True  # "Stamford" in the document "Stamford, Connecticut"
+    # "Bauer attended…" in the document "John Bauer": a person's later sentences use the surname
+    return (
+        len(span) == 1 and 2 <= len(full) <= 4 and span[0] == full[-1] and token.pos_ == "PROPN"
+        and len(span[0]) >= 3 and span[0].isalpha() and not PLACE_CLASS.search(name)
+        and all(w[:1].isupper() for w in name.split())
+    )
+
+
+def entity_of(token: Any) -> Any | None:
+    for ent in token.doc.ents:
+        if ent.start <= token.i < ent.end:
+            return ent
+    return None
+
+
+def subject_of(verb: Any, name: str, speaker: str = "") -> tuple[str, bool] | None:
+    """(how the subject is named, whether it is the document itself) for a verb, or None."""
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None and verb.dep_ in ("conj", "acl", "relcl") and verb.head.pos_ in ("VERB", "AUX", "NOUN"):
+        # "X was born in A and died in B": the conjunct shares the first verb's subject;
+        # "X is a film directed by Y": the participle's noun is the sentence's attribute of X.
+        head = verb.head
+        if verb.dep_ == "acl" and head.dep_ == "attr":
+            head = head.head
+        subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None and opening_participle(verb):
+        # "Born in Benton, Illinois, Bauer attended…": the opening participle's subject is the clause's
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.lower_ in ("that", "which", "who") and verb.dep_ == "relcl":
+        # "X is a school that was founded in 1887": the relative pronoun stands for the noun it
+        # follows, which is X itself when it is the attribute of "X is".
+        head = verb.head
+        if head.dep_ == "attr":
+            subj = next((c for c in head.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        elif head.dep_ in ("nsubj", "nsubjpass"):
+            subj = head
+        else:
+            return None
+    if subj is None:
+        return None
+    if subj.lower_ == "i" and speaker:
+        return speaker, False  # a chat turn's "I" is its speaker
+    if subj.lower_ == "they" and not name.rstrip().lower().endswith("s"):
+        # "they drive to Stamford" in "The Boat" is the episode's characters; "they" is a document
+        # only when its name is a plural ("The Cardigans", "Hunter Industries")
+        return None
+    if subj.lower_ in PRONOUNS and subj.dep_ != "poss":
+        return (name, True) if name else None
+    if names_subject(subj, name):
+        return name, True
+    ent = entity_of(subj)
+    if ent is not None and ent.root == subj and ent.label_ in ("PERSON", "ORG", "GPE", "FAC", "WORK_OF_ART", "EVENT"):
+        return ent.text, False
+    return None
+
+
+def opening_participle(verb: Any) -> bool:
+    """A past participle opening its sentence as an adverbial clause ("Born in X, Y attended…")."""
+    return verb.dep_ == "advcl" and verb.tag_ == "VBN" and verb.i < verb.head.i and verb.i == verb.sent.start
+
+
+def object_span(token: Any) -> Any | None:
+    """The typed entity an object token heads (a date must hold a year), or None.
+
+    A common noun stands for the name it introduces: "the engineer Ilsa Venn" (apposition),
+    "the mountain village of Tarn" (a proper noun after "of")."""
+    if token.pos_ == "NOUN" and entity_of(token) is None:
+        named = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
+        named += [
+            g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+            for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN"
+        ]
+        if len(named) != 1:
+            return None
+        token = named[0]
+    ent = entity_of(token)
+    if ent is None or ent.label_ not in KIND:
+        return None
+    if ent.label_ == "DATE" and not _YEAR.search(ent.text):
+        return None
+    if ent.label_ != "DATE" and _DEMONYM_OR_NUMBER.match(ent.text):
+        return None
+    if any(c.dep_ == "conj" for c in token.children) and not _place_qualifier(token, ent):
+        return None  # "by A and B": the question would have two answers
+    return ent
+
+
+def _place_qualifier(token: Any, ent: Any) -> Any | None:
+    """The place a place is qualified by ("Benton, Illinois": Illinois), or None: a conjunct that is a
+    place, joined by a comma and no "and"/"or", is the larger place, not a second answer."""
+    if KIND.get(ent.label_) != TruthType.PLACE.value or any(c.dep_ == "cc" for c in token.children):
+        return None
+    conjs = [c for c in token.children if c.dep_ == "conj"]
+    if len(conjs) != 1 or conjs[0].i != ent.end + 1 or token.doc[ent.end].text != ",":
+        return None
+    other = entity_of(conjs[0])
+    if other is None or KIND.get(other.label_) != TruthType.PLACE.value:
+        return None
+    return other
+
+
+def place_target(token: Any, ent: Any, resolve: Callable[[str, bool], str]) -> str:
+    """The document a place names, trying its qualified form first ("Benton, Illinois", then "Benton")."""
+    larger = _place_qualifier(token, ent) if any(c.dep_ == "conj" for c in token.children) else None
+    if larger is not None:
+        found = resolve(f"{ent.text}, {larger.text}", True)
+        if found:
+            return found
+    return resolve(ent.text, token.pos_ == "PROPN")
+
+
+def slot_words(verb: Any, skip: set[int]) -> list[Any] | None:
+    """Tokens of the verb's core a question keeps (objects, particles, negation, a few adverbs), in
+    order; None when a kept slot is too long to ask about."""
+    kept = []
+    for child in verb.children:
+        if child.i in skip:
+            continue
+        if child.dep_ in _OBJECT_SLOTS:
+            sub = list(child.subtree)
+            if len(sub) > MAX_SLOT_TOKENS or any(
+                t.is_punct or t.dep_ in ("relcl", "acl", "appos", "cc", "conj") or t.tag_ in ("WDT", "WP", "WP$")
+                for t in sub
+            ):  # a relative pronoun in a slot ("sold which to") belongs to another clause
+                return None
+            kept.extend(sub)
+        elif child.dep_ == "advmod" and child.lower_ in _KEEP_ADVERBS:
+            kept.append(child)
+    return sorted(kept, key=lambda t: t.i)
+
+
+def join_tokens(tokens: Iterable[Any]) -> str:
+    """Tokens as text: the sentence's own spacing between neighbours ("Arthur's"), one space elsewhere."""
+    tokens = list(tokens)
+    out = ""
+    for t, nxt in zip(tokens, [*tokens[1:], None], strict=False):
+        adjacent = nxt is not None and hasattr(t, "i") and hasattr(nxt, "i") and nxt.i == t.i + 1
+        out += t.text + (t.whitespace_ if adjacent else " ")
+    return re.sub(r"\s+", " ", out).strip()
+
+
+@dataclass(frozen=True)
+class ImpliedWord:
+    """An auxiliary the sentence implies but does not spell ("an astronomer, born in…" → "was")."""
+
+    text: str
+    dep_: str
+    whitespace_: str = " "
+
+
+def passive_participle(verb: Any) -> str:
+    """'founded' for "X founded Y" (the passive participle of "the company founded by X"), or ""."""
+    text = verb.lower_
+    if verb.tag_ in ("VBD", "VBN") and text.endswith("ed"):
+        return text
+    return {past: part for part, past in IRREGULAR_PAST.items()}.get(text, "")
+
+
+def past_tense(verb: Any) -> str:
+    text = verb.lower_
+    if verb.tag_ == "VBD" or text.endswith("ed"):
+        return text
+    return IRREGULAR_PAST.get(text, "")
+
+
+def tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+([?,.])", r"\1", text)

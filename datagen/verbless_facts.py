@@ -1,0 +1,262 @@
+"""Facts an encyclopedia states without a verb, which give most of MuSiQue's first hops:
+
+- the defining sentence's class ("Philip Ford was an American film director" → "film director") and
+  its relations: "Benton is a city in Franklin County, Illinois" (located in), "Cross Bones Style is
+  a song by Cat Power" (performer);
+- a role of the subject: "Its first director was the astronomer Orvald Pike";
+- a life parenthesis: "Philip Ford (16 October 1900 – 12 January 1976)", with places after the
+  dates "(May 14, 1857 in Seymour – January 10, 1945 in Stamford)".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from datagen.factbase import KIND, Fact
+from datagen.mining import word_keys
+from datagen.syntax import (
+    PLACE_CLASS,
+    PRONOUNS,
+    entity_of,
+    join_tokens,
+    names_subject,
+    object_span,
+    place_target,
+    tidy,
+)
+from datagen.types import TruthType
+
+_MONTH = "(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_CLEAN_DATE = re.compile(rf"(?:\d{{1,2}} {_MONTH} \d{{4}}|{_MONTH} \d{{1,2}}, \d{{4}}|{_MONTH} \d{{4}}|\d{{4}})")
+
+
+# "X is a song by Y": the class noun says which role the by-phrase names (MuSiQue's "performer",
+# "author", "composer"). Nouns whose "by" names no single role (film: director? studio?) are not read.
+BY_ROLE = {
+    **dict.fromkeys("song single album ep track ballad hymn anthem record mixtape".split(), ("performer", "performed")),
+    **dict.fromkeys("novel book poem play novella memoir story essay autobiography biography".split(), ("author", "wrote")),
+    **dict.fromkeys("opera symphony concerto sonata oratorio operetta cantata".split(), ("composer", "composed")),
+    **dict.fromkeys("painting portrait fresco".split(), ("painter", "painted")),
+}
+
+
+_PLACE_NOUNS = frozenset(
+    "city town village county community municipality district region state country province suburb neighborhood "
+    "neighbourhood borough hamlet commune parish settlement place area island capital seat".split()
+)
+
+
+def _proper_place(ent: Any) -> bool:
+    """A named place that determines an answer ("Franklin County"), not a stretch of one ("the east coast")."""
+    return ent.root.pos_ == "PROPN" and not re.match(
+        r"(?i)(the\s+)?(north|south|east|west|central|northern|southern|eastern|western|upper|lower)\b", ent.text
+    )
+
+
+def copular_relations(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """Relations an encyclopedia states in a defining sentence rather than with a verb:
+
+    - "Benton is a city in Franklin County, Illinois" → (Benton, located in, Franklin County): "In which
+      county is Benton located?", described as "the county where Benton is located";
+    - "Cross Bones Style is a song by Cat Power" → (Cross Bones Style, performer, Cat Power): "Who
+      performed Cross Bones Style?", described as "the performer of Cross Bones Style".
+    """
+    out: list[Fact] = []
+    if not name:
+        return out
+    for verb in doc:
+        if verb.lemma_ != "be" or verb.dep_ != "ROOT":
+            continue
+        subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        # "a 1974 single by Hank Snow": the parser calls "single" an adjective
+        attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
+        if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
+            attr = verb  # "North Dakota is in the Great Plains": the place hangs off the verb itself
+        if subj is None or attr is None or any(c.dep_ == "neg" for c in verb.children):
+            continue
+        if not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss")):
+            continue
+        # "X is a composer in Costa Rica" says where X works, not where X "is located"
+        subject_ent = entity_of(subj)
+        person = subj.lower_ in ("he", "she") or (
+            subject_ent is not None and subject_ent.label_ == "PERSON" and attr.lower_ not in _PLACE_NOUNS
+        )  # NER calls "Benton" (a city) a person too
+        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            ent = object_span(pobj) if pobj is not None else None
+            if ent is None or word_keys(ent.text) == word_keys(name):
+                continue
+            kind = KIND[ent.label_]
+            be = verb.text.lower()
+            if prep.lower_ in ("in", "on") and kind == TruthType.PLACE.value and _proper_place(ent) and not person:
+                m = PLACE_CLASS.search(ent.text)
+                word = m.group(1).lower() if m else "{c}"  # {c}: the class of the place's own document
+                ask = f"In which {word} {be} {{s}}?"  # "In which county is the city where X was born?"
+                describe = f"the {word} where {{s}} {be} located"
+                relation = f"locate|in|{kind}"
+                target = place_target(ent.root, ent, resolve)
+            elif prep.lower_ == "by" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
+                role = BY_ROLE.get(attr.lower_)
+                if role is None:
+                    continue
+                noun, past = role
+                ask, describe = f"Who {past} {{s}}?", f"the {noun} of {{s}}"
+                relation = f"{noun}|by|{kind}"
+                target = resolve(ent.text, ent.root.pos_ == "PROPN")
+            else:
+                continue
+            if target == doc_id:
+                continue
+            out.append(
+                Fact(
+                    doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                    relation=relation, answer=ent.text, kind=kind, ask=tidy(ask), describe=tidy(describe),
+                    target=target,
+                )
+            )
+    return out
+
+
+def role_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """'Its first director was the astronomer Orvald Pike' → (X, first director, Orvald Pike): the
+    commonest way an encyclopedia names who holds a role of its subject."""
+    out = []
+    for verb in doc:
+        if verb.lemma_ != "be" or not name:
+            continue
+        subj = next((c for c in verb.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"), None)
+        attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+        if subj is None or attr is None:
+            continue
+        poss = [c for c in subj.children if c.dep_ == "poss"]
+        if len(poss) != 1 or not (poss[0].lower_ in ("its", "his", "her", "their") or names_subject(poss[0], name)):
+            continue
+        role_words = [t for t in subj.subtree if t.dep_ not in ("poss", "case", "det") and t.i <= subj.i]
+        if len(role_words) > 3 or any(t.pos_ not in ("NOUN", "ADJ") for t in role_words):
+            continue
+        ent = object_span(attr)
+        if ent is None or KIND[ent.label_] == TruthType.DATE.value:
+            continue
+        kind = KIND[ent.label_]
+        role = join_tokens(role_words).lower()
+        wh = "Who" if kind == TruthType.PERSON.value else "Which {c}"
+        proper = ent.root.pos_ == "PROPN"
+        target = resolve(ent.text, proper)
+        if target == doc_id:
+            continue
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                relation=f"{subj.lemma_.lower()}|of|{kind}", answer=ent.text, kind=kind,
+                ask=f"{wh} {verb.text.lower()} the {role} of {{s}}?", describe=f"the {role} of {{s}}", target=target,
+            )
+        )
+    return out
+
+
+def defining_class(doc: Any, name: str) -> str:
+    """'X is/was a [NORP] [compound] NOUN' → 'compound NOUN' (lower case), for a sentence about X."""
+    for sent in doc.sents:
+        root = sent.root
+        if root.lemma_ != "be":
+            continue
+        subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+        attr = next((c for c in root.children if c.dep_ == "attr"), None)
+        if subj is None or attr is None or attr.pos_ != "NOUN":
+            continue
+        if not (names_subject(subj, name) or subj.lower_ in PRONOUNS):
+            continue
+        compounds = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+        words = [c.lower_ for c in compounds[-1:]] + [attr.lower_]
+        return " ".join(words)
+    return ""
+
+
+_HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
+_LIFE = re.compile(
+    r"\(\s*(?:born\s+(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
+    r"|(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
+)
+
+
+def life_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, first: bool,
+    resolve: Callable[[str, bool], str] | None = None,
+) -> list[Fact]:
+    """'Philip Ford (16 October 1900 – 12 January 1976) was…': born/died facts of a person's
+    defining sentence, which the parse rarely attaches to a verb; with a place after a date
+    ("(May 14, 1857 in Seymour, Connecticut – January 10, 1945 in Stamford)"), where."""
+    if not first or not name:
+        return []
+    m = _LIFE.search(text)
+    if m is None or m.start() > len(name) + 40:
+        return []
+    own = word_keys(name)
+    # the name without its honorific and its comma part: "Sir James Knott, 1st Baronet" → "James Knott"
+    core = tuple(w for w in word_keys(name.split(",")[0]))
+    while core and core[0] in _HONORIFICS:
+        core = core[1:]
+
+    def names_the_page(ent: Any) -> bool:  # "John Ford" is not the page "John Ford House"
+        return word_keys(ent.text) in (own, core)
+
+    persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
+    if not persons:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
+        return []
+    out = []
+    born = (m.group("born") or m.group("b2") or "").strip(" ,")
+    died = (m.group("d2") or "").strip(" ,")
+    if resolve is not None:
+        out.extend(_life_places(doc, doc_id, chunk_id, text, name, resolve, m))
+    born = re.sub(r"\s+in\s+[A-Z].*$", "", born).strip(" ,")
+    died = re.sub(r"\s+in\s+[A-Z].*$", "", died).strip(" ,")
+    for value, verb, ask, rel in (
+        (born, "born", "When was {s} born?", "bear|in|date"),
+        (died, "died", "When did {s} die?", "die|in|date"),
+    ):
+        value = re.sub(r"^(born)\s+", "", value).strip()
+        if value and _CLEAN_DATE.fullmatch(value) and value in text:
+            out.append(
+                Fact(
+                    doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True, relation=rel,
+                    answer=value, kind=TruthType.DATE.value, ask=ask,
+                    compare="Who " + ("was born" if verb == "born" else "died") + " first, {a} or {b}?",
+                )
+            )
+    return out
+
+
+def _life_places(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str],
+    m: Any,
+) -> list[Fact]:
+    """Born-in / died-in places of a life parenthesis: "<date> in <place>" (see `life_facts`)."""
+    out = []
+    born = "born" if m.group("born") else "b2"
+    spans = [(born, "bear|in|place", "Where was {s} born?", "the {c} where {s} was born")]
+    if m.group("d2"):
+        spans.append(("d2", "die|in|place", "Where did {s} die?", "the {c} where {s} died"))
+    for group, relation, ask, describe in spans:
+        hit = re.search(r"\d{4}\s+in\s+", m.group(group) or "")
+        if hit is None:
+            continue
+        at = m.start(group) + hit.end()
+        ent = next((e for e in doc.ents if e.start_char == at), None)
+        if ent is None or KIND.get(ent.label_) != TruthType.PLACE.value:
+            continue
+        target = place_target(ent.root, ent, resolve)
+        if target == doc_id:
+            continue
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True, relation=relation,
+                answer=ent.text, kind=TruthType.PLACE.value, ask=ask, describe=describe, target=target,
+            )
+        )
+    return out

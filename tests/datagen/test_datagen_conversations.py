@@ -1,0 +1,109 @@
+"""Conversations, mail and filings (title-less corpora) give natural questions about what their
+people and companies did: "Melanie: I painted a sunrise" → "What did Melanie paint?" → "a sunrise";
+"I went to a support group yesterday" in the session of 8 May 2023 → "When did Caroline go to the
+support group?" → "7 May 2023", an answer the verifier recomputes from the quote and the session
+date; a mail's "I" is its sender (the From header); a thing done twice is no question; mixed and
+non-English text does not crash."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from corpus_tools.types import Chunk
+from datagen.mining import mine
+from datagen.natural import NaturalGenerator
+from datagen.nlp import load_pipeline
+from datagen.relations import read_facts
+from datagen.types import Candidate, DropReason
+from datagen.verify import check_candidate
+
+
+def _chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
+    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, title, text in docs]
+
+
+def _questions(chunks: list[Chunk], n: int = 120) -> dict[str, Candidate]:
+    mined = mine(chunks)
+    facts = read_facts(mined, load_pipeline())
+    gen = NaturalGenerator(mined, facts)
+    rng = random.Random(0)
+    out: dict[str, Candidate] = {}
+    for _ in range(n):
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate):
+            out[c.question] = c
+            texts = {d: mined.doc_text(d) for d in c.doc_ids}
+            chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+            assert check_candidate(c, texts, chunk_texts, mined.titles).accepted, c
+    return out
+
+
+SESSION_1 = "Caroline & Melanie, session 1 (1:56 pm on 8 May, 2023)"
+SESSION_2 = "Caroline & Melanie, session 2 (1:14 pm on 25 May, 2023)"
+CONVERSATION = [
+    ("conv/D1:1", SESSION_1, "Caroline: I went to a LGBTQ support group yesterday and it was so powerful."),
+    ("conv/D1:2", SESSION_1, "Melanie: That's great! I painted a sunrise by the lake last week."),
+    ("conv/D1:3", SESSION_1, "Caroline: Wow. Did you paint it for your kids?"),
+    ("conv/D1:4", SESSION_1, "Melanie: No, I want to buy a new house this year."),
+    ("conv/D2:1", SESSION_2, "Caroline: I adopted a rescue dog on Friday."),
+    ("conv/D2:2", SESSION_2, "Melanie: I read Charlotte's Web with the kids. I didn't bake a cake."),
+    ("conv/D2:3", SESSION_2, "Caroline: I bought a vintage guitar. Later I bought some figurines too."),
+    ("conv/D2:4", SESSION_2, "Melanie: Ich habe gestern ein Bild gemalt. 我昨天画了一幅画。"),
+    ("conv/D2:5", SESSION_2, "Melanie: Oh, and did I tell you I read Moby Dick too?"),
+    ("conv/D2:6", SESSION_2, "Caroline: I'm going to a transgender conference next month."),
+    ("conv/D1:5", SESSION_1, "Melanie: I went to an LGBTQ+ pride parade yesterday."),
+    ("conv/D2:7", SESSION_2, "Melanie: Last week I went to a pride parade with my kids."),
+]
+
+
+def test_a_chat_turn_gives_what_its_speaker_did_to_a_thing() -> None:
+    """Old code: objects must be NER-typed, so a turn gives none of these."""
+    qs = _questions(_chunks(CONVERSATION))
+    assert qs["What did Melanie paint?"].answer == "a sunrise"
+    assert qs["What did Caroline adopt?"].answer == "a rescue dog"
+    assert qs["What did Caroline adopt?"].supporting[0].doc_id == "conv/D2:1"
+    assert "What did Caroline buy?" not in qs  # two purchases: the question determines neither
+    assert "What did Melanie read?" not in qs  # a second book, told in a question, still counts
+    assert not any("buy" in q and "Melanie" in q for q in qs)  # a wish is no purchase
+    assert not any("bake" in q for q in qs)  # a negated act is none
+    assert all("session" not in q and "you" not in q.lower().split() for q in qs)
+
+
+def test_a_relative_date_in_a_turn_resolves_to_the_session_date_and_is_verified() -> None:
+    """Old code: no date question from a turn (the date is in the heading, not the sentence)."""
+    chunks = _chunks(CONVERSATION)
+    qs = _questions(chunks)
+    went = qs["When did Caroline go to the LGBTQ support group?"]
+    assert went.answer == "7 May 2023" and went.supporting[0].doc_id == "conv/D1:1"
+    assert qs["When did Melanie paint the sunrise by the lake?"].answer == "the week before 8 May 2023"
+    assert qs["When is Caroline going to the transgender conference?"].answer == "June 2023"  # a plan
+    assert not any("parade" in q for q in qs)  # two parades: "the pride parade" determines no date
+    mined = mine(chunks)
+    texts = {"conv/D1:1": mined.doc_text("conv/D1:1")}
+    chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+    wrong = replace(went, answer="8 May 2023", aliases=())
+    assert check_candidate(wrong, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+    # without the headings the verifier cannot date the quote: nothing is taken on the generator's word
+    assert check_candidate(went, texts, chunk_texts).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+
+
+def test_a_mail_is_asked_about_its_sender_not_the_header_word() -> None:
+    """A mail's "I" is the person in its From header. Old code took "From" for the speaker."""
+    mail = (
+        "From: Tomasz Wren <t.wren@quillon.example>\nTo: All staff\nDate: Mon, 30 Jun 2025 09:12:00 +0200\n"
+        "Subject: Farewell\n\nFriends,\nToday is my last day as CFO. Last year I founded the Quillon Choir. "
+        "In May I bought a sailing boat for the team."
+    )
+    filing = (
+        "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations\n"
+        "Kestrel Motors assembles electric delivery vans at its Ostrava facility."
+    )
+    qs = _questions(_chunks([
+        ("mail/2025-06-30-wren-farewell.txt", "2025 06 30 wren farewell", mail),
+        ("reports/kestrel-motors-2025-q2.txt", "kestrel motors 2025 q2", filing),
+    ]))
+    assert qs["What did Tomasz Wren buy?"].answer == "a sailing boat"
+    assert qs["What does Kestrel Motors assemble?"].answer == "electric delivery vans"
+    assert qs["When did Tomasz Wren found the Quillon Choir?"].answer == "2024"  # the Date header's year
+    assert not any(q.split()[2:3] == ["From"] or "Management" in q for q in qs)  # no header word is a subject
