@@ -61,6 +61,17 @@ def datagen_command(
             max=1.0,
         ),
     ] = 0.28,
+    writer: Annotated[
+        str,
+        typer.Option(help="Who writes natural questions: templates (over the parsed corpus) or learned (a "
+                     "SmolLM2 LoRA question writer: --writer-model; single-hop, --hops 1)."),
+    ] = "templates",
+    writer_model: Annotated[
+        Path | None, typer.Option(help="The learned writer's folder (writer.json + adapter/), for --writer learned.")
+    ] = None,
+    writer_form: Annotated[
+        str, typer.Option(help="What the learned writer drafts: question (for an answer span) or claim (scientific abstracts).")
+    ] = "question",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
     """Generate verified multi-hop tasks from an index: JSONL, HF dataset, BEIR folder and a card in OUT."""
@@ -79,6 +90,7 @@ def datagen_command(
             n_distractors=distractors,
             bm25_budget=None if bm25_budget >= 1.0 else bm25_budget,
         )
+        learned = _writer(writer, writer_model, backend)
         chosen, options = _backend(backend, base_url, model, script, seed, structured)
         if explorer != "mined":
             if chosen is None:
@@ -86,7 +98,7 @@ def datagen_command(
             options["explorer"] = explorer
         report, split = run_datagen(
             index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction,
-            progress=not no_progress, form=form,
+            progress=not no_progress, form=form, writer=learned, writer_options={"form": writer_form} if learned else None,
         )
     except (CorpusError, FileNotFoundError, ValueError, ParseModelError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -104,6 +116,21 @@ def datagen_command(
         f"split: {len(split.train)} train / {len(split.test)} test / {len(split.dropped)} left out; "
         f"card: {out / 'README.md'}"
     )
+
+
+def _writer(kind: str, folder: Path | None, backend: str) -> Path | None:
+    """The learned writer's folder, or None for the templates; a clear error for a bad combination."""
+    if kind not in ("templates", "learned"):
+        raise ValueError(f"unknown --writer {kind!r}; choose templates or learned")
+    if kind == "templates":
+        if folder is not None:
+            raise ValueError("--writer-model needs --writer learned")
+        return None
+    if folder is None:
+        raise ValueError("--writer learned needs --writer-model DIR (a folder written by the writer's training)")
+    if backend not in ("offline", "scripted"):
+        raise ValueError("--writer learned runs its own model (or --backend scripted in tests), not --backend " + backend)
+    return folder
 
 
 def _backend(

@@ -45,6 +45,8 @@ def run_datagen(
     progress: bool = True,
     on_report: Callable[[GenerationReport], None] | None = None,
     form: str = "natural",
+    writer: str | Path | None = None,
+    writer_options: dict[str, Any] | None = None,
 ) -> tuple[GenerationReport, Split]:
     """Generate `config.n` new tasks from the index into `out_dir` (appending; a rerun resumes).
 
@@ -52,9 +54,23 @@ def run_datagen(
     (llm_options go to `datagen.llm.LLMConfig`). form (offline only): "natural" (questions written
     from the parsed corpus, datagen.natural; the parse is cached in OUT/parse.spacy) or "cloze" (the
     masked sentence windows of datagen.offline). Writes every output of `datagen.outputs`.
+
+    writer: a learned question writer's folder (datagen.writer): the writer drafts each single-hop
+    question (or claim) instead of the templates, with `backend` as its model when one is given (the
+    scripted backend in tests), else the folder's adapter on its base model. writer_options go to
+    `datagen.writer.WriterConfig` (form "question" or "claim"), plus "model" (another base model path).
     """
     if form not in ("natural", "cloze"):
         raise ValueError(f"form must be 'natural' or 'cloze', got {form!r}")
+    options = dict(writer_options or {})
+    if writer is not None:
+        from datagen.writer import read_writer_folder
+
+        info = read_writer_folder(writer)  # a missing or foreign folder fails before any work
+        if set(config.hops) != {1}:
+            raise ValueError("the learned writer drafts single-hop questions and claims: use --hops 1")
+        if form != "natural":
+            raise ValueError("the learned writer writes natural questions; --form cloze has no writer")
     from corpus_tools import Corpus
 
     out = Path(out_dir)
@@ -67,7 +83,18 @@ def run_datagen(
         if not mined.chunks:
             why = "after the exclusions" if config.exclude_doc_ids else "at all"
             raise ValueError(f"the index {str(index)!r} holds no documents {why}: index a corpus first (context1 index)")
-        if backend is None and form == "natural":
+        if writer is not None:
+            from datagen.writer import WriterConfig, WriterGenerator, adapter_fingerprint, writer_backend
+
+            model = options.pop("model", None)
+            drafter = backend if backend is not None else writer_backend(writer, model, seed=config.seed)
+            generator = WriterGenerator(
+                mined, drafter, info, WriterConfig(**options), cache=out / "drafts.jsonl",
+                adapter_id=adapter_fingerprint(writer),
+            )
+            label = f"writer:{Path(writer).name}"
+            usage = None
+        elif backend is None and form == "natural":
             from datagen.natural import NaturalGenerator
 
             facts = _facts(mined, out, progress)
@@ -115,6 +142,7 @@ def run_datagen(
         "seed": config.seed,
         "excluded_documents": len(config.exclude_doc_ids),
         "drop_easy": config.drop_easy,
+        **({"writer": str(writer), "writer_options": writer_options or {}} if writer is not None else {}),
     }
     append_run(out, {"finished_at": now(), "config": run_config, "report": report.as_dict()})
     counts = manifest.get("counts", {})

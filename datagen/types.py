@@ -50,6 +50,7 @@ class DropReason(str, Enum):
     BACKEND_FAILED = "backend_failed"  # the backend raised (timeout, HTTP error) after retries
     DISTRACTOR_HAS_ANSWER = "distractor_contains_answer"
     EXCLUDED_DOCUMENT = "excluded_document"  # a supporting doc is on the caller's exclusion list
+    COPIED_PASSAGE = "copies_its_passage"  # a learned writer's draft is mostly a run of its passage's words
 
 
 @dataclass(frozen=True)

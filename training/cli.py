@@ -352,9 +352,10 @@ def eval_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `train` command group (sft, rl, eval, reranker) to the context1 command line."""
-    from training import cli_reranker, cli_search_policy
+    """Add the `train` command group (sft, rl, eval, reranker, policy, writer) to the context1 command line."""
+    from training import cli_reranker, cli_search_policy, cli_writer
 
     cli_reranker.register(train_app)
     cli_search_policy.register(train_app)
+    cli_writer.register(train_app)
     app.add_typer(train_app, name="train")

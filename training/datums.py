@@ -173,3 +173,19 @@ def _cut_after_end_marker(reply: str, tokenizer: Any) -> str:
         if marker and marker in reply:
             return reply[: reply.rindex(marker) + len(marker)]
     return reply
+
+
+def chat_reply_ids(tokenizer: Any, prompt: str, reply: str) -> tuple[list[int], list[int]]:
+    """(prompt ids, reply ids) of one user message and the assistant's reply, in the tokenizer's chat
+    template: the prompt ends with the generation prompt, the reply with its end-of-turn marker (what a
+    model samples after that prompt)."""
+    user = [{"role": "user", "content": prompt}]
+    head = tokenizer.apply_chat_template(user, tokenize=False, add_generation_prompt=True)
+    full = tokenizer.apply_chat_template([*user, {"role": "assistant", "content": reply}], tokenize=False)
+    if not full.startswith(head):
+        raise ValueError("the chat template does not render the reply as an extension of the prompt")
+    tail = _cut_after_end_marker(full[len(head) :], tokenizer)
+    return (
+        tokenizer(head, add_special_tokens=False)["input_ids"],
+        tokenizer(tail, add_special_tokens=False)["input_ids"],
+    )

@@ -171,21 +171,37 @@ def train_sft(
 
     policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks).
     """
+    if policy is None:
+        policy = sft_policy(out, config, model_path, device, resume)
+    datums: list[Datum] = []
+    for i, traj in enumerate(trajectories):
+        datums += sft_datums(traj, policy.tokenizer, i)
+    return train_sft_datums(datums, out, config, policy, resume=resume, progress=progress)
+
+
+def sft_policy(out: str | Path, config: SFTConfig, model_path: str | Path | None, device: str | None, resume: bool) -> Any:
+    """The policy to train, continuing from OUT's checkpoint when resuming."""
+    run = RunDir(out)
+    adapter = run.checkpoint / "adapter" if resume and run.has_checkpoint() else None
+    return load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
+
+
+def train_sft_datums(
+    datums: Sequence[Datum], out: str | Path, config: SFTConfig, policy: Any, *, resume: bool = False, progress: bool = True
+) -> SFTResult:
+    """The SFT loop over ready datums (any prompt → reply pairs: teacher trajectories through
+    `train_sft`, the question writer's pairs through `training.question_writer`); checkpoints under
+    `out`, resumable. policy: a `training.policy.load_policy` backend (`sft_policy` loads OUT's
+    checkpoint when resuming; a policy loaded otherwise gets the checkpoint's adapter weights here)."""
     from tqdm import tqdm
 
     run = RunDir(out)
     resuming = resume and run.has_checkpoint()
     if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
         run.reset()
-    adapter = run.checkpoint / "adapter" if resuming else None
-    if policy is None:
-        policy = load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
-    elif adapter is not None:
-        load_adapter_weights(policy.model, adapter)
+    else:
+        load_adapter_weights(policy.model, run.checkpoint / "adapter")
     model, tok = policy.model, policy.tokenizer
-    datums: list[Datum] = []
-    for i, traj in enumerate(trajectories):
-        datums += sft_datums(traj, tok, i)
     long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]
     datums = [d for d in datums if len(d.input_ids_T) <= config.max_datum_tokens]
     if not datums:
