@@ -15,6 +15,7 @@ its reranker, so what is measured is the production `Corpus.search`. Questions: 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -80,6 +81,23 @@ def main() -> None:
     for name, values in per.items():
         cells = " | ".join(f"{statistics.fmean(values[m]):.3f}" for m in metrics)
         print(f"| {name} | {cells} | {statistics.median(ms[name]):.0f} |")
+    print("\nPaired against RRF, question by question (won / lost, mean difference, 95 % bootstrap interval):\n")
+    for name, values in per.items():
+        if name == "hybrid (RRF)":
+            continue
+        for metric in metrics[:1] + [m for m in metrics if m.startswith("all@10")]:
+            print(f"- {name}, {metric}: " + paired(values[metric], per["hybrid (RRF)"][metric]))
+
+
+def paired(new: list[float], old: list[float], resamples: int = 10_000, seed: int = 0) -> str:
+    """Why paired: the configurations answer the same questions, so the spread that matters is that of
+    the per-question differences, not of each mean; a bootstrap over questions gives its interval."""
+    diffs = [a - b for a, b in zip(new, old, strict=True)]
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.choices(diffs, k=len(diffs))) for _ in range(resamples))
+    low, high = means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+    won, lost = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+    return f"{won} / {lost}, {statistics.fmean(diffs):+.4f} [{low:+.4f}, {high:+.4f}]"
 
 
 if __name__ == "__main__":
