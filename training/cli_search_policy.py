@@ -45,7 +45,7 @@ def policy_command(
     """Train the learned search policy (a scorer over candidate actions) from tasks over INDEX.
 
     The defaults (--scorer linear --doc-anchor 1.0 --doc-min-gold 2 --rl-steps 0) are the configuration
-    chosen on MuSiQue's tuning questions (benchmarks/README.md, issue 22).
+    chosen on MuSiQue's tuning questions (issue 22).
     """
     from training.cli_common import CommandError, _clean_errors, _open, _tasks
 
