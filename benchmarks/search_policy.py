@@ -7,8 +7,10 @@ Questions and splits are exactly benchmarks/agent_llm_free.py's (`load_questions
 questions 1-150 and MuSiQue 1-120 are the part the hand-tuned policy was tuned on; the rest is the
 reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on; `office` is
 the fixture tests/fixtures/office_corpus (4 tuning, 10 reporting questions; indexed on first use) and
-`filings` issue 24's 130 single-filing 10-Q questions (--filings-index, --filings-questions; all
-reporting: never tuned on). The
+`filings` issue 24's 130 single-filing 10-Q questions (--filings-index, --filings-questions). The
+hand-tuned policy was never tuned on them; for the learned machinery (session 26) they are split
+deterministically by question id (`filings_split`: SHA-1 of the id, even = tuning, 66; odd =
+reporting, 64). The
 learned policies are trained only on tasks generated from each corpus (`context1 train policy`),
 never on these questions. For `--policy NAME=DIR` these rows are printed: NAME-warm (DIR/warm, the
 supervised warm start alone) and NAME-rl (DIR, after CISPO), and NAME-best (DIR/best: warm start +
@@ -32,6 +34,7 @@ benchmarks/out/search_policy/.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -52,12 +55,18 @@ INDEX = {"hotpotqa": "bench-hotpotqa-256", "musique": "bench-musique-256", "loco
 
 def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
     """A set's questions: the dev sets and the office fixture as benchmarks/agent_llm_free.py splits them;
-    `filings` = the --filings-questions JSONL (issue 24's single-filing 10-Q questions; never tuned on,
-    so all of them are the reporting part)."""
+    `filings` = the --filings-questions JSONL (issue 24's single-filing 10-Q questions), split by
+    `filings_split`."""
     if name == "filings":
         rows = [json.loads(line) for line in args.filings_questions.read_text().splitlines() if line.strip()]
-        return [{"id": r["id"], "query": r["question"], "gold": r["gold_doc_ids"], "split": "report"} for r in rows]
+        return [{"id": r["id"], "query": r["question"], "gold": r["gold_doc_ids"], "split": filings_split(r["id"])}
+                for r in rows]
     return load_questions(name, args.data_dir, args.locomo_limit)
+
+
+def filings_split(question_id: str) -> str:
+    """The filings question's part, fixed by its id alone: SHA-1 even = tuning, odd = reporting."""
+    return "tuning" if int(hashlib.sha1(question_id.encode()).hexdigest(), 16) % 2 == 0 else "report"
 
 
 def set_corpus(name: str, args: argparse.Namespace):  # noqa: ANN201
@@ -68,6 +77,8 @@ def set_corpus(name: str, args: argparse.Namespace):  # noqa: ANN201
     if name == "office":
         return open_corpus("office", args.index_root)  # the fixture, indexed on first use
     return Corpus.open(args.index_root / INDEX[name])
+
+
 _timing = threading.local()
 
 

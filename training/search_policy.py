@@ -1,6 +1,8 @@
 """Training of the learned search policy (context1/backends/learned.py) from a corpus's generated tasks.
 
-Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in minutes:
+Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in minutes. The
+defaults (`SearchPolicyTrainConfig`) run the first alone: a linear scorer, the answer fit anchored
+to the prior, answer labels from multi-gold tasks, no CISPO (chosen on MuSiQue's tuning part):
 
 1. **Supervised warm start.** Episodes of the untrained prior record every decision (candidate
    queries with their features; seen documents at the answer). Each candidate query is then
@@ -9,10 +11,11 @@ Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in m
    The query scorer learns the label distribution over each decision's candidates (listwise
    softmax cross-entropy); the document scorer learns to put every gold document above the seen
    non-gold ones (the setwise loss of `_fit_steps`, `doc_loss`; it ranks the answer, and through
-   `keep_docs` decides what is pruned). Linear and a one-hidden-layer MLP (queries; linear only for
-   the answer unless `doc_mlp`) are fitted; held-back tasks (a hash of the task id) pick which one
-   each scorer keeps — or the hand-set prior, where none ranks them better (answers judged by
-   all-R@10) or where no decision is held back (`keep_prior_reason`).
+   `keep_docs` decides what is pruned). The default fits linear scorers. With `scorer="auto"`,
+   linear and a one-hidden-layer MLP (queries; linear only for the answer unless `doc_mlp`) are
+   fitted and held-back tasks (a hash of the task id) pick which one each scorer keeps — or the
+   hand-set prior, where none ranks them better (answers judged by all-R@10) or where no decision is
+   held back (`keep_prior_reason`).
    The result is saved as OUT/warm (a complete policy folder).
 1b. **Best of N (rejection sampling), optional** (`best_of` > 0). For `best_of_tasks` training
    tasks, one greedy episode and N sampled ones (T=`temperature`) of the warm policy, each scored
@@ -20,7 +23,7 @@ Two stages, both through the one harness (`SearchAgent` episodes), on a CPU in m
    become supervised targets (the queries it picked; with `best_of_kinds` including "doc", also the
    documents it returned, weighted by position). The warm scorers are fine-tuned on them (listwise
    cross-entropy, started from the warm weights) and saved as OUT/best; CISPO starts from it.
-2. **CISPO** (training/cispo.py's loss and group advantages, SPEC §5's reward from
+2. **CISPO**, optional (`rl_steps` > 0; training/cispo.py's loss and group advantages, SPEC §5's reward from
    training/reward.py). Per step `tasks_per_step` tasks (hop curriculum) × `group_size` rollouts
    sampled at T=1; constant groups dropped; each choice of a rollout (one Plackett–Luce step of a
    query pick or of the answer ranking) stands where a token stands for an LLM: its log-prob
@@ -82,7 +85,10 @@ class SearchPolicyTrainConfig:
     label_tasks: int = 300
     min_tasks: int = 20  # fewer usable tasks than this is an error
     val_fraction: float = 0.15  # held back (by hash of the task id) to choose linear vs MLP
-    scorer: str = "auto"  # "linear", "mlp" or "auto" (the best of prior/linear/MLP on the held-back tasks)
+    # "linear", "mlp" or "auto" (the best of prior/linear/MLP on the held-back tasks). The defaults of
+    # scorer, doc_anchor, doc_min_gold and rl_steps are the configuration chosen on MuSiQue's tuning
+    # part in session 25 (benchmarks/README.md, issue 22); they became the defaults in session 26.
+    scorer: str = "linear"
     hidden: int = 16  # MLP hidden units
     fit_epochs: int = 300  # full-batch Adam steps of the warm start
     fit_lr: float = 0.03
@@ -97,12 +103,13 @@ class SearchPolicyTrainConfig:
     # > 0: the linear answer scorer starts at the prior and is held to it by this L2 weight (`fit_scorer`).
     # MuSiQue's tuning part, answer states of recorded episodes, all-R@10: prior 0.458; cloze tasks free
     # 0.442, anchored 1.0 0.483; cloze + natural3 bridge tasks free 0.492, anchored 1.0 0.508.
-    doc_anchor: float = 0.0
+    doc_anchor: float = 1.0
     # answer decisions only from tasks with at least this many gold documents: a one-document task teaches
     # "the top hit is the answer", not how to put several documents in the top 10 (natural tasks, ~90 %
     # single-hop, cost 8-9 points of all-R@10 in session 24)
-    doc_min_gold: int = 1
-    rl_steps: int = 15
+    doc_min_gold: int = 2
+    # CISPO steps after the warm start: 0 by default, as CISPO gave +0 to -0.8 all-R@10 on MuSiQue (session 24)
+    rl_steps: int = 0
     epochs: int = 3  # β anneals 4 → 2 across these (SPEC §5)
     tasks_per_step: int = 4
     group_size: int = 8  # SPEC §5

@@ -7,8 +7,9 @@ hand, this one decides with two learned scorers:
 
 1. **Which searches to issue.** Each bridge round enumerates candidate queries from the best
    chunks of the round before: for each of `sources` chunks and each of its `entities_per_source`
-   entities, the query forms of `LearnedConfig.forms` — "<entity> <question keywords>", "<entity>"
-   alone (defaults), or "<entity> <first three keywords>". Every candidate is featurised (`QUERY_FEATURES`: source rank and relevance,
+   entities, the query forms of `LearnedConfig.forms` — "<entity> <question phrases>", "<entity>"
+   alone (defaults), or "<entity> <first three phrases>" (the question part is the hand-tuned
+   policy's `question_phrases`, names kept whole; `LearnedConfig.suffix`). Every candidate is featurised (`QUERY_FEATURES`: source rank and relevance,
    entity salience and length, how many seen documents name it, whether it is the title of one
    already seen, form, round, budget used) and scored; the policy takes `queries_per_round` of
    them, greedily (temperature 0) or by sampling without replacement (Plackett–Luce).
@@ -64,6 +65,7 @@ from context1.backends.iterative import (
     _Ranking,
     _rankings,
     _turn,
+    question_phrases,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 
@@ -98,6 +100,12 @@ class LearnedConfig:
     entities_per_source: int = 3
     forms: tuple[str, ...] = ("entity+keywords", "entity")  # of QUERY_FORMS: the query shapes enumerated
     keep_docs: int = 20  # chunks of the best-scored documents are never pruned
+    # The question part of an "<entity> <question>" search: "phrases" = the hand-tuned policy's
+    # `question_phrases` (its names whole: "Q3 2023", "Apple"; issue 24), "keywords" = its content
+    # words split ("Q3", "2023", "s", "10", "Q"; the first version's).
+    # Chosen on the tuning parts (session 26): filings R@5 0.773 -> 0.833 untrained (keywords lost the
+    # quarter, so the bridges fetched other quarters' chunks); MuSiQue all-R@10 0.500 -> 0.508.
+    suffix: str = "phrases"
     temperature: float = 0.0  # 0: greedy (inference); > 0: Plackett-Luce sampling (RL rollouts)
     iterative: IterativeConfig = field(default_factory=IterativeConfig)
 
@@ -358,7 +366,7 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         return calls, lps
 
     def _doc_ranking(self, view: _View) -> tuple[list[str], np.ndarray, np.ndarray]:
-        docs, feats = doc_features(view)
+        docs, feats = doc_features(view, self.learned.suffix)
         x = np.asarray(feats, dtype=np.float64).reshape(len(docs), len(DOC_FEATURES))
         return docs, x, (self.weights.doc(x) if docs else np.zeros(0))
 
@@ -433,8 +441,7 @@ def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used
     sources = _best_chunks(prev, cfg.sources)
     asked = {r.query.lower() for r in view.rankings}
     q_norm = norm(view.query)
-    kws = keywords(view.query)
-    kw, kw3 = " ".join(kws), " ".join(kws[:3])
+    kw, kw3 = _suffixes(view.query, cfg.suffix)
     rel = view.parts.chunk_relevance
     cosine = 1.0 if view.parts.measure == "cosine" else 0.0
     titles = {norm(t) for t in view.parts.titles.values() if t}
@@ -468,8 +475,8 @@ def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used
     return cands, feats
 
 
-def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
-    """Every seen document and its features (`DOC_FEATURES`)."""
+def doc_features(view: _View, suffix: str = "phrases") -> tuple[list[str], list[list[float]]]:
+    """Every seen document and its features (`DOC_FEATURES`); suffix: `LearnedConfig.suffix`."""
     parts = view.parts
     cfg_it = IterativeConfig()
     docs = list(parts.docs)
@@ -513,7 +520,7 @@ def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
     rel_rank = {d: i for i, d in enumerate(sorted(docs, key=lambda d: (-parts.docs[d].relevance, d)))}
     top_rel = max(p.relevance for p in parts.docs.values())
     cosine = 1.0 if parts.measure == "cosine" else 0.0
-    bridge = _bridge_features(view, docs)
+    bridge = _bridge_features(view, docs, suffix)
     feats = []
     for d in docs:
         p = parts.docs[d]
@@ -531,7 +538,14 @@ def doc_features(view: _View) -> tuple[list[str], list[list[float]]]:
     return docs, feats
 
 
-def _bridge_features(view: _View, docs: Sequence[str]) -> dict[str, tuple[float, ...]]:
+def _suffixes(query: str, suffix: str) -> tuple[str, str]:
+    """The question parts of the "entity+keywords" and "entity+3keywords" query forms
+    (`LearnedConfig.suffix`: the question's phrases, or its keywords)."""
+    terms = question_phrases(query) if suffix == "phrases" else keywords(query)
+    return " ".join(terms), " ".join(terms[:3])
+
+
+def _bridge_features(view: _View, docs: Sequence[str], suffix: str = "phrases") -> dict[str, tuple[float, ...]]:
     """Per document, how a bridge brought it in (the last six `DOC_FEATURES`).
 
     In a bridge question the later-hop document often shares with the first one an entity that is
@@ -549,8 +563,7 @@ def _bridge_features(view: _View, docs: Sequence[str]) -> dict[str, tuple[float,
     parts = view.parts
     rel = parts.chunk_relevance
     q_norm = " " + norm(view.query) + " "
-    kws = keywords(view.query)
-    suffixes = [s.lower() for s in (" ".join(kws), " ".join(kws[:3])) if s]
+    suffixes = [s.lower() for s in _suffixes(view.query, suffix) if s]
     texts = {cid: (doc_id, " " + norm(text) + " ") for cid, (doc_id, _t, text) in parts.chunks.items()}
     ents: dict[str, set[str]] = {}
     for _cid, (doc_id, title, text) in parts.chunks.items():

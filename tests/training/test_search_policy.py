@@ -168,7 +168,7 @@ def test_auto_keeps_the_prior_when_no_fit_ranks_the_held_back_tasks_better():
         return out
 
     prior = PolicyWeights.prior().doc
-    cfg = SearchPolicyTrainConfig(fit_epochs=100)
+    cfg = SearchPolicyTrainConfig(fit_epochs=100, scorer="auto")
     kept, report = choose_scorer(examples("link", 40, False), examples("iterative_score", 15, True),
                                  len(DOC_FEATURES), prior, cfg)
     q = report["val_topk_quality"]
@@ -207,7 +207,7 @@ def test_all_in_topk_counts_decisions_with_every_gold_in_the_top_k():
 def test_setwise_answer_fit_puts_both_kinds_of_gold_in_the_top_k_and_doc_kind_skips_the_mlp():
     train, val = _two_kinds_of_gold(120, False, 0), _two_kinds_of_gold(30, True, 1)
     prior = PolicyWeights.prior().doc
-    cfg = SearchPolicyTrainConfig(fit_epochs=150)
+    cfg = SearchPolicyTrainConfig(fit_epochs=150, scorer="auto", doc_anchor=0.0)
     setwise = fit_scorer(train, len(DOC_FEATURES), 0, cfg, loss="setwise")
     assert all_in_topk(setwise, val) >= 0.8 and all_in_topk(prior, val) < 0.1
     kept, report = choose_scorer(train, val, len(DOC_FEATURES), prior, cfg, kind="doc")
@@ -276,3 +276,18 @@ def test_answer_decisions_come_only_from_tasks_with_enough_gold_documents(mini_c
     every = collect_examples(mini_corpus, tasks, prior, AgentConfig(), 0.0)["doc"]
     multi = collect_examples(mini_corpus, tasks, prior, AgentConfig(), 0.0, doc_min_gold=2)["doc"]
     assert len(every) > len(multi) > 0  # the one-document tasks' answers are left out
+
+
+def test_train_policy_defaults_are_the_configuration_chosen_on_the_tuning_part():
+    """`context1 train policy` with no flags trains what benchmarks/README.md reports (issue 22): a linear
+    scorer, the answer fit held to the prior (1.0), answer decisions from multi-gold tasks, no CISPO;
+    the CLI's defaults and the Python config's agree."""
+    import inspect
+
+    from training.cli_search_policy import policy_command
+
+    cfg = SearchPolicyTrainConfig()
+    chosen = {"scorer": "linear", "doc_anchor": 1.0, "doc_min_gold": 2, "rl_steps": 0}
+    assert {k: getattr(cfg, k) for k in chosen} == chosen
+    params = inspect.signature(policy_command).parameters
+    assert {k: params[k].default for k in chosen} == chosen
