@@ -82,6 +82,25 @@ def _trajectory_stats(path: Path, only: list[int] | None = None) -> dict[str, fl
     }
 
 
+def _teacher_data(path: Path, tasks: Path) -> str:
+    """Output recall and RL reward of a teacher file over its tasks; tasks whose samples differ in reward."""
+    from context1 import load_trajectories
+    from eval import metrics
+    from training.reward import compute_reward
+    from training.rollouts import load_task_file
+
+    by_id = {t.task_id: t for t in load_task_file(tasks).tasks}
+    rec, rew, per_task = [], [], {}
+    for traj in load_trajectories(path):
+        task = by_id[traj.metadata["task_id"]]
+        rec.append(metrics.recall([d.doc_id for d in traj.documents], metrics.gold_units(task, "document")) or 0.0)
+        rew.append(compute_reward(traj, task, beta=4.0).reward)
+        per_task.setdefault(task.task_id, set()).add(round(rew[-1], 9))
+    spread = sum(len(v) > 1 for v in per_task.values())
+    return (f"{len(rec)} trajectories, output recall {sum(rec) / len(rec):.3f}, reward {sum(rew) / len(rew):.3f}; "
+            f"tasks whose samples differ in reward: {spread} of {len(per_task)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", type=Path, required=True, help="The hand-tuned teacher's run (train_mini_pipeline.sh).")
@@ -91,6 +110,8 @@ def main() -> None:
     rows = [
         ("hand-tuned teacher (iterative)", b / "teacher_test"),
         ("learned teacher (greedy)", r / "teacher_learned_test"),
+        ("hand-tuned teacher, 3 turns", r / "teacher_iterative_3turns_test"),
+        ("learned teacher, 3 turns", r / "teacher_learned_3turns_test"),
         ("student of the hand-tuned teacher (sft_v2)", b / "sft_v2_192_test"),
         ("student of the learned teacher (best-of-4)", r / "sft_learned_192_test"),
     ]
@@ -112,6 +133,11 @@ def main() -> None:
     ):
         if a.is_file() and c.is_file():
             print(f"- {name}, trajectory recall per task: {_won_lost(a, c)}")
+    print()
+    print("Teacher trajectories on the training tasks (what the SFT selected from):")
+    print(f"- hand-tuned: {_teacher_data(b / 'sft_v2' / 'teacher.jsonl', b / 'tasks_train.jsonl')}")
+    if (r / "sft_learned" / "teacher.jsonl").is_file():
+        print(f"- learned, best-of-4 samples: {_teacher_data(r / 'sft_learned' / 'teacher.jsonl', b / 'tasks_train.jsonl')}")
     print()
     stats = [("hand-tuned (one rollout a task)", _trajectory_stats(b / "sft_v2" / "teacher.jsonl"))]
     learned = r / "sft_learned" / "teacher.jsonl"
