@@ -76,13 +76,26 @@ def _pool(workers: int, ray_address: str | None, index_url: str | None, spec: di
         raise CommandError(str(exc)) from exc
 
 
+def _learned(corpus: Any, policy: Path | None, temperature: float, flag: str) -> Any:
+    """The learned search policy backend from a `context1 train policy` folder (checked at open)."""
+    from context1.backends import make_backend
+
+    if policy is None:
+        raise CommandError(f"{flag} needs --policy DIR, a folder written by `context1 train policy`")
+    return make_backend("learned", corpus=corpus, policy=policy, temperature=temperature)
+
+
 @train_app.command("sft")
 def sft_command(
     index: Index,
     tasks: Tasks,
     out: Out,
     teacher: Annotated[
-        str, typer.Option(help="Teacher backend: iterative (LLM-free), openai, or transformers (--model, --teacher-adapter).")
+        str,
+        typer.Option(
+            help="Teacher backend: iterative (LLM-free, hand-tuned), learned (--policy), openai, or transformers "
+            "(--model, --teacher-adapter)."
+        ),
     ] = "iterative",
     best_of: Annotated[
         int,
@@ -94,7 +107,17 @@ def sft_command(
     teacher_adapter: Annotated[
         Path | None, typer.Option(help="Adapter for --teacher transformers (e.g. an earlier SFT/RL run's OUT/adapter).")
     ] = None,
-    teacher_temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature of a transformers teacher.")] = 1.0,
+    teacher_temperature: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Sampling temperature of a transformers teacher, and of a learned one under --best-of N > 1 "
+            "(at N = 1 the learned teacher is greedy).",
+        ),
+    ] = 1.0,
+    policy: Annotated[
+        Path | None, typer.Option(help="Learned search policy folder (`context1 train policy`) for --teacher learned.")
+    ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible URL of the teacher.")] = None,
     teacher_model: Annotated[str | None, typer.Option(help="Teacher model name (openai).")] = None,
     teacher_trajectories: Annotated[
@@ -134,6 +157,8 @@ def sft_command(
             corpus = _open(index)
             if teacher == "iterative":
                 backend = make_backend("iterative", corpus=corpus)
+            elif teacher == "learned":  # each of the N rollouts samples with its own seed; N = 1 takes the best
+                backend = _learned(corpus, policy, teacher_temperature if best_of > 1 else 0.0, "--teacher learned")
             elif teacher == "openai":
                 if not base_url:
                     raise CommandError("--teacher openai needs --base-url")
@@ -145,7 +170,7 @@ def sft_command(
                 backend = make_backend("transformers", model=model, device=dev, dtype=dtype, adapter=teacher_adapter,
                                        temperature=teacher_temperature, seed=seed)
             else:
-                raise CommandError(f"unknown teacher {teacher!r}; choose iterative, openai or transformers")
+                raise CommandError(f"unknown teacher {teacher!r}; choose iterative, learned, openai or transformers")
             trajs = generate_teacher_trajectories(
                 corpus, task_list, backend, cfg_agent, out / "teacher.jsonl", seed=seed, progress=not no_progress,
                 rollouts_per_task=best_of,
@@ -283,8 +308,11 @@ def eval_command(
     tasks: Tasks,
     adapter: Annotated[Path | None, typer.Option(help="Adapter folder; none = the base model.")] = None,
     backend: Annotated[
-        str, typer.Option(help="transformers (the policy) or iterative (the teacher).")
+        str, typer.Option(help="transformers (the policy), iterative (the hand-tuned teacher) or learned (--policy).")
     ] = "transformers",
+    policy: Annotated[
+        Path | None, typer.Option(help="Learned search policy folder (`context1 train policy`) for --backend learned.")
+    ] = None,
     model: Model = None,
     device: Device = None,
     max_new_tokens: Annotated[int, typer.Option(help="Most tokens the policy generates per turn.", min=1)] = 512,
@@ -312,6 +340,8 @@ def eval_command(
         corpus = _open(index)
         if backend == "iterative":
             chosen = make_backend("iterative", corpus=corpus)
+        elif backend == "learned":
+            chosen = _learned(corpus, policy, temperature, "--backend learned")
         elif backend == "transformers":
             dev, dtype = pick_device(device)
             chosen = make_backend(
@@ -325,9 +355,11 @@ def eval_command(
                 seed=seed,
             )
         else:
-            raise CommandError(f"unknown backend {backend!r}; choose transformers or iterative")
+            raise CommandError(f"unknown backend {backend!r}; choose transformers, iterative or learned")
         agent_cfg = _agent_config(budget, max_turns, max_documents)
         spec: dict[str, Any] = {"kind": backend}
+        if backend == "learned":
+            spec.update(policy=str(policy), temperature=temperature)
         if backend == "transformers":
             spec.update(model=model, adapter=adapter, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
         pool = _pool(workers, ray_address, index_url, spec, agent_cfg)

@@ -94,7 +94,7 @@ class RolloutWorker:
         kind = spec.pop("kind")
         if adapter is not None:
             spec["adapter"] = adapter
-        if kind == "iterative":
+        if kind in ("iterative", "learned"):  # the LLM-free policies search the served index
             spec.setdefault("corpus", self.corpus)
         return make_backend(kind, **spec)
 

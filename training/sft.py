@@ -180,10 +180,10 @@ def train_sft(
 
 
 def sft_policy(out: str | Path, config: SFTConfig, model_path: str | Path | None, device: str | None, resume: bool) -> Any:
-    """The policy to train, continuing from OUT's checkpoint when resuming."""
-    run = RunDir(out)
-    adapter = run.checkpoint / "adapter" if resume and run.has_checkpoint() else None
-    return load_policy(model_path, device=device, adapter=adapter, lora=config.lora, seed=config.seed)
+    """The policy to train: a fresh LoRA of `config.lora`'s shape. When resuming, `train_sft_datums`
+    copies OUT's checkpointed adapter weights into it (loaded once, not here and again there)."""
+    del out, resume  # the checkpoint is `train_sft_datums`'s to load
+    return load_policy(model_path, device=device, lora=config.lora, seed=config.seed)
 
 
 def train_sft_datums(
@@ -191,8 +191,8 @@ def train_sft_datums(
 ) -> SFTResult:
     """The SFT loop over ready datums (any prompt → reply pairs: teacher trajectories through
     `train_sft`, the question writer's pairs through `training.question_writer`); checkpoints under
-    `out`, resumable. policy: a `training.policy.load_policy` backend (`sft_policy` loads OUT's
-    checkpoint when resuming; a policy loaded otherwise gets the checkpoint's adapter weights here)."""
+    `out`, resumable. policy: a `training.policy.load_policy` backend (e.g. `sft_policy`'s); when
+    resuming, it gets the checkpoint's adapter weights here."""
     from tqdm import tqdm
 
     run = RunDir(out)
