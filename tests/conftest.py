@@ -101,8 +101,9 @@ def _release_memory_after_a_heavy_test():
 
 # The session's one GGUF-loaded SmolLM2, kept from the `smollm2` fixture's load until
 # tests/context1/test_backend_transformers.py takes it (`gguf_backend`): that module tests the GGUF path
-# itself and would otherwise load the same file a second time. Dropped after the first module outside
-# tests/context1 if nobody took it (a run that skipped that module), so it never rides into training.
+# itself and would otherwise load the same file a second time. Kept only when that module is in the run,
+# and dropped after the first module outside tests/context1 in any case, so it never rides into training.
+GGUF_TAKER = "tests/context1/test_backend_transformers.py"
 _GGUF_KEPT: dict[str, object] = {}
 GGUF_BACKEND_KWARGS = {"max_new_tokens": 16, "temperature": 1.0, "seed": 0}
 
@@ -115,7 +116,7 @@ def _load_gguf_backend():
 
 
 @pytest.fixture(scope="session")
-def smollm2(tmp_path_factory) -> Path:
+def smollm2(tmp_path_factory, request) -> Path:
     """The bundled SmolLM2-135M GGUF, loaded once through the default (GGUF) path and saved as a
     transformers folder (fp32 safetensors + tokenizer) that the model tests load instead.
 
@@ -139,7 +140,8 @@ def smollm2(tmp_path_factory) -> Path:
     backend.model.generation_config.save_pretrained(str(out))
     save_model(backend.model, str(out / "model.safetensors"), metadata={"format": "pt"})
     backend.tokenizer.save_pretrained(str(out))
-    _GGUF_KEPT["backend"] = backend
+    if any(item.nodeid.startswith(GGUF_TAKER) for item in request.session.items):
+        _GGUF_KEPT["backend"] = backend
     del backend, config
     release_memory()  # the GGUF's dequantization leaves ~0.6 GB of free heap behind
     return out
