@@ -14,18 +14,19 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the suite never downloads anythi
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 # glibc's malloc keeps freed memory in its heaps: a CPU forward/backward of SmolLM2 churns thousands of
-# 1-4 MiB activations, and the heap that held them stayed at ~2.9 GB after one 1.4k-token SFT step
-# (the tensors it saves for backward are 0.3 GB). Allocations of the mmap threshold or more get their
-# own mapping, returned to the system when freed, but each is mapped and page-faulted afresh: at 4 MiB
-# for the whole session (session 25) every search's few-MiB buffers did that, and the suite's system
-# time doubled (tests/corpus_tools/test_concurrency.py's 32 threads: 8.7 s of system time, 3.0 M page
-# faults, against 1.2 s and 0.16 M with glibc's own threshold). So the session runs at the ceiling that
-# glibc's sliding threshold reaches by itself (32 MiB; trim at twice that), fixed so that every run
-# behaves alike, and only the modules that take training steps drop to 4 MiB (`lean_heap`): the SFT
-# step then peaks at 2.4 GB instead of 2.9. The notebook kernels get the low setting through the
-# environment (MALLOC_MMAP_THRESHOLD_, tests/notebooks): notebook 04 trains.
+# activations of [tokens, 576] fp32 (2.8 MB for a 1.2k-token datum), and the heap that held them stayed
+# at ~2.9 GB after one SFT step (the tensors it saves for backward are 0.3 GB). Allocations of the mmap
+# threshold or more get their own mapping, returned to the system when freed, but each is mapped and
+# page-faulted afresh: at 4 MiB for the whole session (session 25) every search's few-MiB buffers did
+# that, and the suite's system time doubled (tests/corpus_tools/test_concurrency.py's 32 threads: 8.7 s
+# of system time, 3.0 M page faults, against 1.0 s and 0.14 M at 32 MiB). So the session runs at the
+# ceiling that glibc's sliding threshold reaches by itself (32 MiB; trim at twice that), fixed so that
+# every run behaves alike, and only the modules that run SmolLM2 steps drop to 2 MiB (`lean_heap`), under
+# the activations' size: test_loops + test_vllm_sampler + test_batched_rollouts in one process peak at
+# 2.08 GiB instead of 2.42 at 4 MiB, for ~15 CPU s of page faults. The notebook kernels get 2 MiB through
+# the environment (MALLOC_MMAP_THRESHOLD_, tests/notebooks): notebook 04 trains (kernel 2.56 -> 1.66 GiB).
 MMAP_THRESHOLD, TRIM_THRESHOLD = 32 << 20, 64 << 20
-LEAN_MMAP_THRESHOLD, LEAN_TRIM_THRESHOLD = 4 << 20, 128 << 10  # the trim: glibc's default (session 25's)
+LEAN_MMAP_THRESHOLD, LEAN_TRIM_THRESHOLD = 2 << 20, 128 << 10  # the trim: glibc's default
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
 
 
@@ -52,8 +53,8 @@ _set_heap(MMAP_THRESHOLD, TRIM_THRESHOLD)
 
 @pytest.fixture(scope="module")
 def lean_heap():
-    """Blocks of 4 MiB and more get their own mapping while the module runs: for modules that take
-    SFT/RL steps of SmolLM2, whose freed activations would otherwise stay in the heap (peak RSS)."""
+    """Blocks of 2 MiB and more get their own mapping while the module runs: for modules that run SmolLM2
+    steps (SFT, RL, batched sampling), whose freed activations would otherwise stay in the heap (peak RSS)."""
     _set_heap(LEAN_MMAP_THRESHOLD, LEAN_TRIM_THRESHOLD)
     yield
     _set_heap(MMAP_THRESHOLD, TRIM_THRESHOLD)
