@@ -228,7 +228,7 @@ def train_writer(
     if not pairs:
         raise ValueError("no writer pairs: check the data folder (HotpotQA, MuSiQue, SciFact files)")
     if policy is None:
-        policy = sft_policy(out, config.sft, model_path, None, resume)
+        policy = sft_policy(config.sft, model_path, None)
     datums = writer_datums(pairs, policy.tokenizer)
     write_writer_file(out, pairs, config, model_path)
     return train_sft_datums(datums, out, config.sft, policy, resume=resume, progress=progress)

@@ -172,17 +172,16 @@ def train_sft(
     policy: an already loaded `training.policy.load_policy` backend to train in place (tests, notebooks).
     """
     if policy is None:
-        policy = sft_policy(out, config, model_path, device, resume)
+        policy = sft_policy(config, model_path, device)
     datums: list[Datum] = []
     for i, traj in enumerate(trajectories):
         datums += sft_datums(traj, policy.tokenizer, i)
     return train_sft_datums(datums, out, config, policy, resume=resume, progress=progress)
 
 
-def sft_policy(out: str | Path, config: SFTConfig, model_path: str | Path | None, device: str | None, resume: bool) -> Any:
+def sft_policy(config: SFTConfig, model_path: str | Path | None, device: str | None) -> Any:
     """The policy to train: a fresh LoRA of `config.lora`'s shape. When resuming, `train_sft_datums`
     copies OUT's checkpointed adapter weights into it (loaded once, not here and again there)."""
-    del out, resume  # the checkpoint is `train_sft_datums`'s to load
     return load_policy(model_path, device=device, lora=config.lora, seed=config.seed)
 
 

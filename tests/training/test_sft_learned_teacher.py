@@ -111,5 +111,5 @@ def test_a_resumed_sft_loads_the_checkpointed_adapter_once(tmp_path, monkeypatch
     (tmp_path / "checkpoint" / "state.pt").write_bytes(b"")
     calls: list[dict] = []
     monkeypatch.setattr(sft_module, "load_policy", lambda *a, **kw: calls.append(kw) or "policy")
-    assert sft_module.sft_policy(tmp_path, sft_module.SFTConfig(), None, None, resume=True) == "policy"
+    assert sft_module.sft_policy(sft_module.SFTConfig(), None, None) == "policy"
     assert calls and calls[0].get("adapter") is None
