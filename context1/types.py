@@ -197,6 +197,34 @@ class RankedDocument:
     score: float = 0.0
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """One returned passage: a chunk the agent was shown, ranked, with a reason that is true.
+
+    The passage is the unit the answer is made of (SPEC §1: "usually one snippet is what
+    matters"); `SearchResult.documents` is derived from the evidence, a document ranking by its
+    best passage. Only chunks the trajectory shows can be evidence.
+
+    chunk_id, doc_id, text: the chunk as indexed (text without its contextual header).
+    score: the driver's ranking score (higher is better; comparable within one result only).
+    reason: why it answers, in words a person can check against the passage: the sub-query
+        that found it, the constraint it meets, the question words it holds.
+    title, page, section: where the passage sits, when the index knows (chunk metadata
+        "title", "page", "section"); None otherwise.
+    found_by: the search queries (or "grep:PATTERN", "read:DOC") whose results showed it.
+    """
+
+    chunk_id: str
+    doc_id: str
+    text: str
+    score: float = 0.0
+    reason: str = ""
+    title: str | None = None
+    page: int | None = None
+    section: str | None = None
+    found_by: tuple[str, ...] = ()
+
+
 @dataclass
 class Trajectory:
     """The full, unpruned record of one episode.
@@ -209,6 +237,7 @@ class Trajectory:
     messages: list[Message] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     documents: list[RankedDocument] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
     stop_reason: StopReason | None = None
     error: str | None = None
     token_budget: int = 0
@@ -250,7 +279,8 @@ class Usage:
 
 @dataclass
 class SearchResult:
-    """What `SearchAgent.run` returns: ranked documents, the trajectory, usage and timings.
+    """What `SearchAgent.run` returns: ranked passages (`evidence`), the documents ranked from
+    them, the trajectory, usage and timings.
 
     rollouts: every rollout's trajectory (k× mode: k of them, whose ranked lists were fused
     into `documents`; 1×: just `trajectory`). `trajectory` is the first rollout's.
@@ -266,6 +296,7 @@ class SearchResult:
     usage: Usage
     timings: dict[str, float] = field(default_factory=dict)
     rollouts: list[Trajectory] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def doc_ids(self) -> list[str]:

@@ -66,6 +66,16 @@ class Chunk:
     chunk_id: f"{doc_id}#{position}" — stable: the same content and chunking give the same ids.
     position: 0-based order of the chunk inside its document.
     n_tokens: length of `text` in the embedding model's tokenizer (used for token budgets).
+    metadata: the document's metadata (below) plus the chunk's own. Keys with a meaning here:
+        "title", "source" (file path); "page" (1-based int, first page the chunk covers),
+        "section" (the heading path it sits under, e.g. "Part I > Item 2. MD&A"),
+        "header" (the contextual header: title, company, period, section — indexed by both
+        legs before the text, never part of `text`), "boilerplate" (0..1: how nearly the same
+        passage repeats across documents; scored down, never deleted), "kind" ("table" rows
+        with their headers, or "text").
+        Document-level keys read from the document (filings: the cover page): "company",
+        "ticker", "form" ("10-Q"), "period_end" (ISO date), "fiscal_year" (int),
+        "fiscal_quarter" (int 1-4). All are `where`-able.
     """
 
     chunk_id: str
