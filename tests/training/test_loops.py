@@ -84,7 +84,7 @@ def _varied_rewards(monkeypatch) -> None:
     """Rewards that differ within a group, so the loop has something to learn from."""
     counter = iter(range(10_000))
 
-    def fake(traj, task, *, beta, chunk_text=None, config=None):
+    def fake(traj, task, *, beta, chunk_text=None, config=None, max_turns=None):
         r = float(next(counter) % 3) / 2
         return RewardBreakdown(r, r, beta, r, r, 0.0, 0.0, 0.0, r)
 
