@@ -56,7 +56,7 @@ from training.reward import (
     sample_tasks,
 )
 from training.rollouts import Rollout, call_stats, run_rollout, run_rollouts
-from training.run_state import RunDir, check_finite, plot_metrics
+from training.run_state import RunDir, check_finite, plot_metrics, tasks_fingerprint
 from training.types import CurriculumConfig, Datum, RewardConfig
 
 PLOT_KEYS = (
@@ -279,6 +279,9 @@ def train_rl(
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
+    resume: continue the run `out` holds; a run made with other settings (anything but `steps`),
+        tasks, model or starting adapter, or by another version, is a `RunMismatch` before any rollout.
+
     init_adapter: the SFT adapter to start from (ignored when resuming: the checkpoint's is used).
     chunk_text: chunk id → text for the final-answer bonus (r_fa, chunk-level); None reads the text of
         each returned chunk as the agent was shown it (training.reward.returned_chunks).
@@ -296,9 +299,12 @@ def train_rl(
         raise ValueError("train_rl needs at least one task")
     agent_config = agent_config or AgentConfig(training_hints=True)
     run = RunDir(out)
-    resuming = resume and run.has_checkpoint()
-    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
-        run.reset()
+    # every setting but `steps` (extending a run is a resume): another one is an error before any rollout
+    run_config = {"kind": "rl", "rl": {k: v for k, v in dataclasses.asdict(config).items() if k != "steps"},
+                  "agent": dataclasses.asdict(agent_config), "tasks": tasks_fingerprint(tasks),
+                  "model": None if model_path is None else str(model_path),
+                  "init_adapter": None if init_adapter is None else str(init_adapter)}
+    resuming = run.begin(run_config, resume, "CISPO run")
     adapter = run.checkpoint / "adapter" if resuming else init_adapter
     if policy is None:
         policy = load_policy(
