@@ -148,6 +148,14 @@ def main() -> None:
         ending = b.ending + (" (overflow, kept)" if b.failure == POLICY else "")
         print(f"| {row['policy']} | {main} | {_mark(row, 'main_below')} | {b.reward:+.3f} | {_mark(row, 'now_below')} | "
               f"{b.f_beta:.3f} | {b.trajectory_recall:.2f} | {b.answer_found:.0f} | {pen:.3f} | {ending} |")
+    # The same episode (one search, saw A only) answered without and with a guessed gold title:
+    # on main the guess paid; now it costs precision.
+    seen_a = [search(HOP1, ["A#0", "C#0", "E#0"])]
+    honest_a, guessed = episode(seen_a, ["A"]), episode(seen_a, ["A", "B"])
+    print("\n| same episode (saw A only) | main 5e74342 | now |")
+    print("| --- | ---: | ---: |")
+    for name, traj in (("answer A", honest_a), ("answer A + guessed B", guessed)):
+        print(f"| {name} | {main_reward(traj, args.beta):+.3f} | {compute_reward(traj, TASK, beta=args.beta).reward:+.3f} |")
     cfg = RewardConfig()
     print(f"\nβ = {args.beta:g}; max_turns = {MAX_TURNS}; no-answer −{cfg.no_answer_penalty}, empty answer "
           f"−{cfg.empty_answer_penalty}, ε = {cfg.epsilon}; {NO_ANSWER} rows are never paid their fallback ranking.")
