@@ -121,3 +121,21 @@ def test_train_policy_exits_non_zero_when_it_would_learn_nothing_and_on_other_fl
     assert not (tmp_path / "policy" / "weights.npz").exists()  # no untrained policy handed back as trained
     res = policy_cli("--doc-anchor", "0.5")  # resumes by default: another flag is refused, naming it
     assert res.exit_code != 0 and "doc_anchor: 1.0 → 0.5" in res.output and "--fresh" in res.output
+
+
+def test_learned_nothing_names_why_and_only_when_nothing_was_learned() -> None:
+    from training.search_policy import learned_nothing
+
+    prior = {"query": {"train_decisions": 3, "chosen": "prior (too few labelled decisions)"},
+             "doc": {"train_decisions": 0, "chosen": "prior (too few labelled decisions)"}}
+    why = learned_nothing(prior, None, [])
+    assert "query 3 labelled decision(s)" in why and "no CISPO steps" in why
+    flat = [{"step": 1, "groups_used": 0}, {"step": 2, "groups_used": 0}]
+    assert "2 CISPO step(s), none with a group" in learned_nothing(prior, None, flat)
+    assert learned_nothing(prior, None, [*flat, {"step": 3, "groups_used": 1}]) is None  # CISPO updated
+    assert learned_nothing(prior, {"n": 8}, []) is None  # best-of-N fine-tuned
+    fitted = {**prior, "doc": {"train_decisions": 40, "chosen": "linear"}}
+    assert learned_nothing(fitted, None, []) is None
+    # the prior chosen on held-back tasks over a fit is a result, not "nothing learned"
+    judged = {k: {"train_decisions": 40, "chosen": "prior"} for k in ("query", "doc")}
+    assert learned_nothing(judged, None, []) is None
