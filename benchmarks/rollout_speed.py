@@ -6,8 +6,14 @@ SmolLM2-135M (the bundled GGUF, fp32) on CPU samples every episode at T = 1 with
 harness budget 2,048, `--max-turns` turns, `--max-new-tokens` per turn. Each (mode, episodes) runs
 in a fresh subprocess so peak memory is its own: the peak of the summed RSS of that process and
 all its children (the Ray raylet, GCS and actors included), sampled every 0.2 s. `ray` starts a
-local Ray with 2 CPUs and 2 actors that reach the index through an in-process `context1 serve`.
+local Ray with `--workers` CPUs and as many actors that reach the index through an in-process,
+keyed `context1 serve` (the actors get its key, as in a shared deployment). "server CPU" is the CPU
+time of that process during the rollouts (the index server's thread; the learner only waits in
+`ray.wait`) and its share of the CPU time of every process of the run (issue 37).
 The index is built from tests/fixtures/mini_corpus when the folder does not exist.
+
+    python benchmarks/rollout_speed.py --index DIR --episodes 8 --modes ray --workers 1
+    python benchmarks/rollout_speed.py --index DIR --episodes 8 --modes ray --workers 2
 """
 
 from __future__ import annotations
@@ -58,6 +64,21 @@ class PeakRSS:
         return self.peak / 2**30
 
 
+def _cpu_times() -> tuple[float, dict[int, float]]:
+    """(this process's CPU seconds, {pid: CPU seconds} of it and every child process)."""
+    import psutil
+
+    me = psutil.Process()
+    out = {}
+    for p in [me, *me.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+            out[p.pid] = t.user + t.system
+        except Exception:  # noqa: BLE001 - a child that just exited
+            pass
+    return out.get(me.pid, 0.0), out
+
+
 def ensure_index(path: Path) -> None:
     if (path / "manifest.json").exists():
         return
@@ -96,7 +117,11 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(create_app(corpus), host="127.0.0.1", port=port, log_level="warning"))
+        from context1.interfaces.server import ServerConfig
+
+        key = "rollout-speed-key"
+        server = uvicorn.Server(uvicorn.Config(create_app(corpus, config=ServerConfig(api_key=key)), host="127.0.0.1",
+                                               port=port, log_level="warning"))
         threading.Thread(target=server.run, daemon=True).start()
         while not server.started:
             time.sleep(0.05)
@@ -104,8 +129,9 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
 
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         spec = {"kind": "transformers", "max_new_tokens": max_new_tokens, "temperature": 1.0}
-        pool = RolloutPool(f"http://127.0.0.1:{port}", spec, cfg, workers=workers)
+        pool = RolloutPool(f"http://127.0.0.1:{port}", spec, cfg, workers=workers, api_key=key)
     setup_s = time.perf_counter() - t_setup
+    cpu0 = _cpu_times()
     t0 = time.perf_counter()
     if mode == "sequential":
         rollouts = [run_rollout(corpus, backend, t, cfg, s) for t, s in zip(tasks, seeds, strict=True)]
@@ -114,6 +140,8 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
     else:
         rollouts = pool.run(list(zip(tasks, seeds, strict=True)))
     wall = time.perf_counter() - t0
+    cpu1 = _cpu_times()
+    own_cpu, all_cpu = cpu1[0] - cpu0[0], sum(cpu1[1].values()) - sum(cpu0[1].get(p, 0.0) for p in cpu1[1])
     sampled = sum(s.turn.completion_tokens for r in rollouts if r.trajectory for s in r.trajectory.steps)
     turns = sum(len(r.trajectory.steps) for r in rollouts if r.trajectory)
     if pool is not None:
@@ -131,6 +159,9 @@ def one(mode: str, n: int, index: str, max_turns: int, max_new_tokens: int, work
         "tokens_per_s": round(sampled / wall, 1),
         "peak_mem_gib": round(mem.stop(), 2),
         "load1": f"{load_before:.1f}-{os.getloadavg()[0]:.1f}",  # the machine's 1-min load average, start-end
+        # this process's CPU during the rollouts (with ray: the index server's thread) and its share
+        "server_cpu_s": round(own_cpu, 1) if mode == "ray" else None,
+        "server_cpu_share": round(own_cpu / all_cpu, 3) if mode == "ray" and all_cpu > 0 else None,
         "torch_threads": __import__("torch").get_num_threads(),
     }
 
@@ -165,12 +196,19 @@ def main() -> None:
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     base = {r["episodes"]: r["rollouts_per_s"] for r in rows if r["mode"] == "sequential"}
     print("| mode | episodes | rollouts/s | × sequential | sampled tokens/s | turns | failed | wall s | peak mem GiB "
-          "| load avg |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+          "| server CPU s (share) | load avg |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for r in rows:
         speedup = r["rollouts_per_s"] / base[r["episodes"]] if r["episodes"] in base else float("nan")
         print(f"| {r['mode']} | {r['episodes']} | {r['rollouts_per_s']:.3f} | {speedup:.2f} | {r['tokens_per_s']} | "
-              f"{r['turns']} | {r['failed']} | {r['wall_s']} | {r['peak_mem_gib']} | {r['load1']} |")
+              f"{r['turns']} | {r['failed']} | {r['wall_s']} | {r['peak_mem_gib']} | "
+              f"{_server_cpu(r)} | {r['load1']} |")
+
+
+def _server_cpu(row: dict) -> str:
+    if row.get("server_cpu_s") is None:
+        return "-"
+    return f"{row['server_cpu_s']} ({row['server_cpu_share']:.1%})"
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ NoCheckpointing = Annotated[
         help="Keep activations instead of recomputing them: ~25% faster steps, ~2x the memory per datum.",
     ),
 ]
-Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last checkpoint.")]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue from OUT's last checkpoint (refused when OUT's run used other flags, tasks or version).")]
 
 
 Workers = Annotated[
@@ -55,24 +55,38 @@ RayAddress = Annotated[
     str | None, typer.Option(help="An existing Ray cluster (host:6379 or ray://host:10001); none starts a local Ray.")
 ]
 IndexURL = Annotated[
-    str | None, typer.Option(help="A `context1 serve INDEX` server the Ray actors search (e.g. http://10.0.0.5:8765).")
+    list[str] | None,
+    typer.Option(help="A `context1 serve INDEX` server the Ray actors search (e.g. http://10.0.0.5:8765); repeat it "
+                 "for several servers of the same index."),
+]
+IndexKeyFile = Annotated[
+    Path | None,
+    typer.Option("--api-key-file", help="File holding the index server's API key, given to every Ray worker. "
+                 "Default: the CONTEXT1_API_KEY variable."),
 ]
 BatchOpt = Annotated[int, typer.Option(min=1, help="Episodes advanced in lockstep (one batched generate per turn).")]
 
 
-def _pool(workers: int, ray_address: str | None, index_url: str | None, spec: dict[str, Any], agent_config: Any) -> Any:
+def _pool(workers: int, ray_address: str | None, index_url: list[str] | None, spec: dict[str, Any], agent_config: Any,
+          key_file: Path | None = None) -> Any:
     """A RolloutPool for --workers N, or None for the single-process path."""
+    import os
+
+    from context1.interfaces.guard import API_KEY_ENV, load_api_key
+    from training.distributed import SERVE_HINT
+
     if workers == 0:
         if ray_address is not None:
             raise CommandError("--ray-address needs --workers N (the number of Ray actors)")
         return None
     if not index_url:
-        raise CommandError("--workers needs --index-url: start `context1 serve INDEX --host 0.0.0.0` and pass its URL")
+        raise CommandError(f"--workers needs --index-url: {SERVE_HINT}")
     from training.distributed import RolloutPool
 
+    key = load_api_key(os.environ.get(API_KEY_ENV), key_file)  # an unreadable key file: a clear error
     try:
-        return RolloutPool(index_url, spec, agent_config, workers=workers, ray_address=ray_address)
-    except ConnectionError as exc:
+        return RolloutPool(index_url, spec, agent_config, workers=workers, ray_address=ray_address, api_key=key)
+    except (ConnectionError, PermissionError) as exc:
         raise CommandError(str(exc)) from exc
 
 
@@ -239,6 +253,7 @@ def rl_command(
     workers: Workers = 0,
     ray_address: RayAddress = None,
     index_url: IndexURL = None,
+    api_key_file: IndexKeyFile = None,
     resume: Resume = False,
     no_progress: NoProgress = False,
 ) -> None:
@@ -272,7 +287,7 @@ def rl_command(
             raise CommandError("--workers runs the rollouts on Ray actors with transformers; drop --sampler vllm")
         agent_cfg = _agent_config(budget, max_turns, max_documents)
         spec = {"kind": "transformers", "model": model, "max_new_tokens": max_new_tokens, "temperature": 1.0}
-        pool = _pool(workers, ray_address, index_url, spec, agent_cfg)
+        pool = _pool(workers, ray_address, index_url, spec, agent_cfg, api_key_file)
         rollout_sampler = None
         if sampler == "vllm":
             from context1.backends.vllm_backend import VLLMBackend
@@ -327,6 +342,7 @@ def eval_command(
     workers: Workers = 0,
     ray_address: RayAddress = None,
     index_url: IndexURL = None,
+    api_key_file: IndexKeyFile = None,
     no_progress: NoProgress = False,
 ) -> None:
     """Valid tool-call rate, turns, trajectory recall, output recall and final-answer found of a policy."""
@@ -362,7 +378,7 @@ def eval_command(
             spec.update(policy=str(policy), temperature=temperature)
         if backend == "transformers":
             spec.update(model=model, adapter=adapter, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
-        pool = _pool(workers, ray_address, index_url, spec, agent_cfg)
+        pool = _pool(workers, ray_address, index_url, spec, agent_cfg, api_key_file)
         try:
             summary = evaluate_policy(
                 corpus,

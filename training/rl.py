@@ -2,8 +2,9 @@
 
 One step: sample `tasks_per_step` tasks (hop curriculum) → `group_size` rollouts each with the
 current policy (the transformers backend, T=1, recording prompt ids, sampled ids and logprobs) →
-reward each (β annealed by epoch) → drop failed rollouts (counted), groups with fewer than two
-survivors and groups with identical rewards → group-centred advantages → datums (a new datum at
+reward each (β annealed by epoch) → drop rollouts failed by the infrastructure (counted; a rollout
+that overflowed the context window is the policy's failure, a −0.5 no-answer kept in the batch:
+training.reward), groups with fewer than two survivors and groups with identical rewards → group-centred advantages → datums (a new datum at
 every pruning break) → `substeps` optimizer steps, each on its share of the datums, with the
 CISPO loss (training.cispo) token-mean normalised over that share. Checkpoint after every step.
 
@@ -45,9 +46,17 @@ from training.policy import (
     pad_datums,
     token_logprobs,
 )
-from training.reward import beta_for_epoch, compute_reward, mean, sample_tasks
+from training.reward import (
+    NO_ANSWER,
+    POLICY,
+    beta_for_epoch,
+    compute_reward,
+    failure_cause,
+    mean,
+    sample_tasks,
+)
 from training.rollouts import Rollout, call_stats, run_rollout, run_rollouts
-from training.run_state import RunDir, check_finite, plot_metrics
+from training.run_state import RunDir, check_finite, plot_metrics, tasks_fingerprint
 from training.types import CurriculumConfig, Datum, RewardConfig
 
 PLOT_KEYS = (
@@ -56,6 +65,7 @@ PLOT_KEYS = (
     "trajectory_recall",
     "recall",
     "answer_found",
+    "no_answer",
     "entropy",
     "clip_fraction",
     "calls_per_turn",
@@ -132,8 +142,11 @@ def build_batch(
 ) -> tuple[list[Datum], dict[str, int]]:
     """Datums of a step from groups of rollouts and their rewards (failed rollouts already marked).
 
-    Drops failed rollouts, groups with < 2 surviving rollouts (`groups_all_failed` when none
-    survived) and constant-reward groups; every datum of a trajectory carries its advantage.
+    Drops rollouts failed by the infrastructure (`Rollout.failed`; counted in `rollouts_failed`),
+    groups with < 2 surviving rollouts (`groups_all_failed` when none survived) and constant-reward
+    groups; every datum of a trajectory carries its advantage. A rollout the policy made fail
+    (context overflow: `training.reward.failure_cause` is POLICY) is kept with its no-answer
+    reward and counted in `rollouts_overflowed`: dropping it would hide the failure from RL.
     """
     datums: list[Datum] = []
     counts = {
@@ -142,12 +155,14 @@ def build_batch(
         "groups_too_few": 0,
         "groups_all_failed": 0,
         "rollouts_failed": 0,
+        "rollouts_overflowed": 0,
         "groups_used": 0,
     }
     t_index = 0
     for group, rs in zip(rollouts, rewards, strict=True):
         alive = [(ro, r) for ro, r in zip(group, rs, strict=True) if not ro.failed]
         counts["rollouts_failed"] += len(group) - len(alive)
+        counts["rollouts_overflowed"] += sum(failure_cause(ro.trajectory) == POLICY for ro, _ in alive)
         if not alive:
             counts["groups_all_failed"] += 1
             continue
@@ -264,6 +279,9 @@ def train_rl(
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
+    resume: continue the run `out` holds; a run made with other settings (anything but `steps`),
+        tasks, model or starting adapter, or by another version, is a `RunMismatch` before any rollout.
+
     init_adapter: the SFT adapter to start from (ignored when resuming: the checkpoint's is used).
     chunk_text: chunk id → text for the final-answer bonus (r_fa, chunk-level); None reads the text of
         each returned chunk as the agent was shown it (training.reward.returned_chunks).
@@ -281,9 +299,12 @@ def train_rl(
         raise ValueError("train_rl needs at least one task")
     agent_config = agent_config or AgentConfig(training_hints=True)
     run = RunDir(out)
-    resuming = resume and run.has_checkpoint()
-    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
-        run.reset()
+    # every setting but `steps` (extending a run is a resume): another one is an error before any rollout
+    run_config = {"kind": "rl", "rl": {k: v for k, v in dataclasses.asdict(config).items() if k != "steps"},
+                  "agent": dataclasses.asdict(agent_config), "tasks": tasks_fingerprint(tasks),
+                  "model": None if model_path is None else str(model_path),
+                  "init_adapter": None if init_adapter is None else str(init_adapter)}
+    resuming = run.begin(run_config, resume, "CISPO run")
     adapter = run.checkpoint / "adapter" if resuming else init_adapter
     if policy is None:
         policy = load_policy(
@@ -339,7 +360,8 @@ def train_rl(
                 if ro.failed:
                     rs.append(0.0)
                     continue
-                b = compute_reward(ro.trajectory, task, beta=beta, chunk_text=chunk_text, config=config.reward)
+                b = compute_reward(ro.trajectory, task, beta=beta, chunk_text=chunk_text, config=config.reward,
+                                   max_turns=agent_config.max_turns)
                 breakdowns.append((b, call_stats(ro.trajectory, agent_config)))
                 rs.append(b.reward)
             groups.append(group)
@@ -368,6 +390,10 @@ def train_rl(
             "prune_penalty": mean(b.prune_penalty for b, _ in breakdowns),
             "turn_penalty": mean(b.turn_penalty for b, _ in breakdowns),
             "floored": mean(float(b.floored) for b, _ in breakdowns),
+            # shares of the scored rollouts: never answered (overflow included), and overflowed
+            "no_answer": mean(float(b.ending == NO_ANSWER) for b, _ in breakdowns),
+            "overflowed": mean(float(b.failure == POLICY) for b, _ in breakdowns),
+            "repeat_penalty": mean(b.repeat_penalty for b, _ in breakdowns),
             "calls_per_turn": calls / turns if turns else 0.0,
             "valid_tool_call_rate": (sum(cs["valid_calls"] for _, cs in breakdowns) / calls) if calls else None,
             "prune_calls": mean(cs["prune_calls"] for _, cs in breakdowns),

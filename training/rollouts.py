@@ -3,7 +3,9 @@
 A rollout is a plain `context1` episode (`SearchAgent.run`) with whatever backend is given: the
 LLM-free policy as an SFT teacher, the trainable transformers policy for RL and evaluation. A
 backend that fails mid-rollout ends it with `StopReason.BACKEND_ERROR`; any other exception of
-one rollout is caught here as well: the rollout is *dropped and counted*, never fatal.
+one rollout is caught here as well: the rollout is *dropped and counted*, never fatal. A rollout
+whose context outgrew the model's window is not `failed`: the policy caused it, and the reward
+scores it as a no-answer (training.reward.failure_cause).
 
 `run_rollouts` runs many at once through `context1.lockstep` (one batched generate per turn for
 every live episode); `run_rollout` runs one. Episode i of `run_rollouts` samples with
@@ -28,7 +30,10 @@ from training.reward import trajectory_failed
 
 @dataclass
 class Rollout:
-    """One episode of one task: the trajectory (None when it crashed) and what went wrong."""
+    """One episode of one task: the trajectory (None when it crashed) and what went wrong.
+
+    failed: an infrastructure failure (a crash, a backend or server down, a cancellation): RL drops it.
+    """
 
     task: Task
     trajectory: Any | None

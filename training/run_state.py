@@ -1,6 +1,7 @@
 """A training run's folder: checkpoints you can resume from, metrics JSONL, PNG plots.
 
     OUT/
+      run.json             what the run is: its configuration, that configuration's hash, the version
       checkpoint/          the last good step: adapter/ (PEFT) + state.pt (step, optimizer, RNG)
       metrics.jsonl        one line per finished step
       adapter/             the latest adapter, for `context1 ask --adapter OUT/adapter`
@@ -11,12 +12,21 @@ Crash safety: a step's metrics line is appended first, then the checkpoint is wr
 them). On resume, metrics lines past the checkpoint's step are dropped and those steps redone,
 so no step is ever counted twice. Nothing is written after a non-finite loss: the last good
 checkpoint stays.
+
+Honest resumes (issue 37): a resume continues the run OUT holds or refuses, before any rollout.
+`RunDir.begin` compares the configuration with OUT/run.json's (every setting but how many steps to
+run: extending a run is a resume) and raises `RunMismatch` naming what differs; a folder without
+run.json, or from another context1 version, is refused the same way (start over with --fresh).
+state.pt is read with `torch.load(weights_only=True)`: tensors and plain JSON-like values only
+(the Python RNG state is saved as a list), so a file that is not ours is refused, never unpickled.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import pickle
 import random
 import shutil
 from collections.abc import Mapping, Sequence
@@ -24,6 +34,83 @@ from pathlib import Path
 from typing import Any
 
 import torch
+
+STATE_FORMAT = "context1-run-state/2"  # /1: pickled Python objects, loaded with weights_only=False
+RUN_FILE = "run.json"
+
+
+class RunMismatch(ValueError):
+    """A resume into a folder whose run was made with other settings, or by another version."""
+
+
+class ForeignCheckpoint(ValueError):
+    """A checkpoint file that is not a context1 run state: refused, never unpickled."""
+
+
+def _version() -> str:
+    from context1.version import __version__
+
+    return __version__
+
+
+def config_hash(config: Mapping[str, Any]) -> str:
+    """sha256 of the configuration as canonical JSON (sorted keys; non-JSON values as their str)."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _plain_json(config: Mapping[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(config, sort_keys=True, default=str))
+
+
+def check_run_config(folder: str | Path, config: Mapping[str, Any], what: str = "run") -> None:
+    """Raise RunMismatch unless `folder`'s run.json records `config` under this version.
+
+    The message names each setting that differs (recorded → now) and the way out (--fresh).
+    """
+    folder = Path(folder)
+    path = folder / RUN_FILE
+    way_out = "pass --fresh to start over in it, or give another --out"
+    if not path.is_file():
+        raise RunMismatch(f"{folder} holds a {what} without {RUN_FILE} (made by an older context1, or not by "
+                          f"context1): it cannot be resumed safely; {way_out}")
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        old_config, old_version = recorded["config"], recorded["version"]
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise RunMismatch(f"{path} is not a context1 run record ({exc}); {way_out}") from None
+    if old_version != _version():
+        raise RunMismatch(f"{folder} was written by context1 {old_version}, this is {_version()}; {way_out}")
+    now = _plain_json(config)
+    if config_hash(now) != recorded.get("config_hash") or now != old_config:
+        diffs = _differences(old_config, now)
+        raise RunMismatch(f"{folder} holds a {what} made with other settings ({'; '.join(diffs[:6]) or 'hash differs'}"
+                          f"{'; …' if len(diffs) > 6 else ''}): resuming would mix two runs; {way_out}")
+
+
+def tasks_fingerprint(tasks: Sequence[Any]) -> dict[str, Any]:
+    """The task set a run trains on, for its run.json: how many, and a hash of their ids in order."""
+    ids = "\n".join(str(getattr(t, "task_id", t)) for t in tasks)
+    return {"n": len(tasks), "ids_sha256": hashlib.sha256(ids.encode()).hexdigest()[:16]}
+
+
+def write_run_config(folder: str | Path, config: Mapping[str, Any]) -> Path:
+    """Record `config`, its hash and this version in `folder`/run.json."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    plain = _plain_json(config)
+    path = folder / RUN_FILE
+    record = {"version": _version(), "config_hash": config_hash(plain), "config": plain}
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def _differences(old: Any, new: Any, prefix: str = "") -> list[str]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for key in sorted(set(old) | set(new)):
+            out += _differences(old.get(key, "<unset>"), new.get(key, "<unset>"), f"{prefix}{key}.")
+        return out
+    return [] if old == new else [f"{prefix.rstrip('.')}: {old!r} → {new!r}"]
 
 
 class TrainingDiverged(RuntimeError):
@@ -48,6 +135,21 @@ class RunDir:
     def checkpoint(self) -> Path:
         return self.out / "checkpoint"
 
+    def begin(self, config: Mapping[str, Any], resume: bool, what: str = "run") -> bool:
+        """Start a fresh run here, or check that the one here is this one; True when resuming.
+
+        resume False (--fresh): the folder is reset. resume True with a checkpoint: `config`
+        (JSON-able; leave out how many steps to run) must equal the recorded one, else RunMismatch
+        before anything is loaded. Either way run.json then records `config`.
+        """
+        resuming = resume and self.has_checkpoint()
+        if resuming:
+            check_run_config(self.out, config, what)
+        else:  # a fresh run (also when a killed run never reached its first checkpoint)
+            self.reset()
+        write_run_config(self.out, config)
+        return resuming
+
     def has_checkpoint(self) -> bool:
         self._recover()
         return (self.checkpoint / "state.pt").is_file()
@@ -66,11 +168,13 @@ class RunDir:
             shutil.rmtree(tmp)
         tmp.mkdir()
         model.save_pretrained(str(tmp / "adapter"))
-        state = {
+        version, internal, gauss = random.getstate()
+        state = {  # tensors and JSON-like values only: loadable with weights_only=True
+            "format": STATE_FORMAT,
             "step": step,
             "optimizer": optimizer.state_dict() if optimizer is not None else None,
             "torch_rng": torch.get_rng_state(),
-            "python_rng": random.getstate(),
+            "python_rng": [version, list(internal), gauss],
             "extra": dict(extra or {}),
         }
         torch.save(state, tmp / "state.pt")
@@ -90,9 +194,10 @@ class RunDir:
         """The checkpoint's state; trims metrics.jsonl to the steps it covers."""
         if not self.has_checkpoint():
             raise FileNotFoundError(f"no checkpoint under {self.out}; start without --resume")
-        state = torch.load(self.checkpoint / "state.pt", weights_only=False)
+        state = load_state_file(self.checkpoint / "state.pt")
         torch.set_rng_state(state["torch_rng"])
-        random.setstate(state["python_rng"])
+        version, internal, gauss = state["python_rng"]
+        random.setstate((version, tuple(internal), gauss))
         self.trim_metrics(int(state["step"]))
         return state
 
@@ -129,6 +234,22 @@ class RunDir:
             except json.JSONDecodeError:  # a line cut off by a kill
                 continue
         return out
+
+
+def load_state_file(path: str | Path) -> dict[str, Any]:
+    """A run state written by `RunDir.save`, read with weights_only=True; ForeignCheckpoint otherwise."""
+    try:
+        state = torch.load(path, weights_only=True, map_location="cpu")
+    except (pickle.UnpicklingError, RuntimeError, EOFError, AttributeError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ForeignCheckpoint(
+            f"{path} is not a context1 run state this version can read safely ({first[:160]}); it was refused, "
+            "not unpickled. Start over with --fresh, or give another --out"
+        ) from None
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
+        found = state.get("format", "none") if isinstance(state, dict) else type(state).__name__
+        raise ForeignCheckpoint(f"{path} is not a {STATE_FORMAT} run state (format: {found}); start over with --fresh")
+    return state
 
 
 def _step_of(line: str) -> int | None:

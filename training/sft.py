@@ -14,6 +14,8 @@ and reply (`training.datums.teacher_turn_ids`).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import random
 import time
 from collections.abc import Sequence
@@ -195,10 +197,15 @@ def train_sft_datums(
     from tqdm import tqdm
 
     run = RunDir(out)
-    resuming = resume and run.has_checkpoint()
-    if not resuming:  # a fresh run (also when a killed run never reached its first checkpoint)
-        run.reset()
-    else:
+    # every setting but how far to run (epochs, max_steps), and the datums themselves
+    digest = hashlib.sha256()
+    for d in datums:
+        digest.update(repr((d.input_ids_T, d.action_mask_T)).encode())
+    run_config = {"kind": "sft", "sft": {k: v for k, v in dataclasses.asdict(config).items()
+                                         if k not in ("epochs", "max_steps")},
+                  "datums": {"n": len(datums), "sha256": digest.hexdigest()[:16]}}
+    resuming = run.begin(run_config, resume, "SFT run")
+    if resuming:
         load_adapter_weights(policy.model, run.checkpoint / "adapter")
     model, tok = policy.model, policy.tokenizer
     long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]

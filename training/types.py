@@ -48,23 +48,28 @@ class RewardConfig:
     f_beta_weight: float = 0.7  # SPEC §5: 0.7·F_beta
     trajectory_weight: float = 0.3  # SPEC §5: 0.3·r_traj (counters "one broad search then quit")
     answer_bonus: float = 1.0  # SPEC §5: r_fa = +1.0 when a returned chunk holds the final answer
-    # (a chunk the agent was shown, pruned or not, of a document it returned: reward.returned_chunks)
+    # (one of the first G returned passages, G = the task's gold units: reward.returned_passages)
     beta_start: float = 4.0  # SPEC §5: β = 4 at the start (recall weighted 16× precision) ...
     beta_end: float = 2.0  # ... annealed between epochs to β = 2 (4×)
     prune_penalty: float = 0.1  # SPEC §5: 0.1 per prune call beyond a streak of 3 ...
     prune_free_streak: int = 3
     prune_penalty_cap: float = 0.5  # ... capped at 0.5
     turn_penalty_start: int = 64  # SPEC §5: p_turn grows linearly from 0 at 64 turns ...
-    turn_penalty_full: int = 128  # ... to 0.5 at 128 turns
+    turn_penalty_full: int = 128  # ... to 0.5 at 128 turns; with the episode's max_turns known both
+    # marks scale to it (⌈max_turns·64/128⌉ → max_turns turns that called a tool; issue 37)
     turn_penalty_max: float = 0.5
+    # Not in SPEC §5 (issue 37): each tool call identical to an earlier one costs this, capped,
+    # so "repeat the same search" is not free when it finds nothing new.
+    repeat_penalty: float = 0.1
+    repeat_penalty_cap: float = 0.5
     # SPEC §5 floors completed trajectories at ε without giving a number: small enough never to
     # outrank a trajectory that found anything (one gold of ten at β=4 gives ~0.07), large enough
     # that "completed" beats "crashed" (which gets 0).
     epsilon: float = 0.01
     # Not in SPEC §5, which scores only completed answers: harness-1 charges an episode without a
     # usable answer instead of scoring the harness's fallback ranking (training/reward.py's table).
-    empty_answer_penalty: float = 0.2  # answered, but no document id could be parsed: reward −0.2
-    no_answer_penalty: float = 0.5  # never answered (turn limit / token budget): reward −0.5
+    empty_answer_penalty: float = 0.2  # answered, but no shown document could be parsed: reward −0.2
+    no_answer_penalty: float = 0.5  # never answered (turn limit / token budget / overflow): reward −0.5
     granularity: str = "document"  # gold units the F_beta / recall terms count (eval.Granularity)
 
 
@@ -84,6 +89,9 @@ class RewardBreakdown:
     floored: bool = False
     concluded: bool = True  # False: no usable answer, the reward is −fallback_penalty (or 0 if failed)
     fallback_penalty: float = 0.0
+    repeat_penalty: float = 0.0
+    ending: str = "concluded"  # reward.CONCLUDED / EMPTY_ANSWER / NO_ANSWER
+    failure: str | None = None  # reward.POLICY (overflow: a no-answer) / INFRASTRUCTURE (dropped) / None
 
 
 @dataclass(frozen=True)

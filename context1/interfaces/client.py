@@ -34,6 +34,7 @@ from context1.types import SearchResult
 from corpus_tools.types import Chunk, Hit, InvalidPatternError, UnknownDocumentError
 
 DEFAULT_URL = "http://127.0.0.1:8765"
+_KNOWN_MAX = 100_000  # has_doc answers remembered per client
 
 
 class ServerError(RuntimeError):
@@ -73,6 +74,7 @@ class Client:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
         self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport, headers=headers)
         self._doc_ids: frozenset[str] | None = None
+        self._known: dict[str, bool] = {}  # has_doc answers
         self._titles: dict[str, str | None] = {}
 
     def close(self) -> None:
@@ -145,11 +147,15 @@ class Client:
         return ids
 
     def has_doc(self, doc_id: str) -> bool:
-        # The set is fetched once: the server's index does not change while it serves.
-        if self._doc_ids is None:
-            self.doc_ids()
-        assert self._doc_ids is not None
-        return doc_id in self._doc_ids
+        # One id per request, answered by the server (GET /has_doc), remembered: a rollout worker
+        # never downloads every doc id of a large index. The index does not change while it serves.
+        if self._doc_ids is not None:
+            return doc_id in self._doc_ids
+        if doc_id not in self._known:
+            if len(self._known) >= _KNOWN_MAX:
+                self._known.clear()
+            self._known[doc_id] = bool(self._request("GET", "/has_doc", params={"doc_id": doc_id})["exists"])
+        return self._known[doc_id]
 
     def similarity(self, query: str, chunk_ids: Iterable[str]) -> np.ndarray:
         scores = self._request("POST", "/similarity", json={"query": query, "chunk_ids": list(chunk_ids)})["scores"]

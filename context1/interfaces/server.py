@@ -10,7 +10,7 @@ Endpoints (OpenAPI docs at `/docs`):
 | --- | --- | --- |
 | GET `/health` | liveness, index size, backend, episode counters | – |
 | POST `/search` `/grep` `/read` | ranked hits | `Corpus.search` / `grep` / `read` |
-| GET `/chunk`, `/document`, `/documents` | lookups | `Corpus.chunk` / `chunks` + `title` / `doc_ids` |
+| GET `/chunk`, `/document`, `/documents`, `/has_doc` | lookups | `Corpus.chunk` / `chunks` + `title` / `doc_ids` / `has_doc` |
 | POST `/similarity`, `/count_tokens` | what the agent's policy asks the corpus | `Corpus.similarity` / `count_tokens` |
 | POST `/ask` | the agent, run to completion | `SearchAgent.run` |
 | POST `/ask/stream` | the agent's events as server-sent events | `SearchAgent.stream` |
@@ -194,7 +194,8 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
     async def health() -> dict[str, Any]:
         return {"status": "ok", "index": str(getattr(corpus, "path", "")), "documents": n_documents,
                 "chunks": len(corpus), "backend": getattr(agent.backend, "name", type(agent.backend).__name__),
-                "episodes": episodes.counters.snapshot(), "auth": config.api_key is not None}
+                "episodes": episodes.counters.snapshot(), "auth": config.api_key is not None,
+                "tokenizer": _tokenizer_name(corpus)}
 
     @app.post("/search", response_model=HitsOut, summary="Hybrid search (BM25 ∥ dense, RRF, rerank)")
     async def search(body: SearchBody) -> Response:
@@ -218,6 +219,10 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
         chunks = await call(corpus.chunks, doc_id)
         return _json({"doc_id": doc_id, "title": corpus.title(doc_id),
                       "chunks": [wire.chunk_to_json(c) for c in chunks]})
+
+    @app.get("/has_doc", summary="Whether a document id is in the index (one id, not the whole list)")
+    async def has_doc(doc_id: Annotated[StrictStr, Query(min_length=1, max_length=MAX_QUERY_CHARS)]) -> Response:
+        return _json({"doc_id": doc_id, "exists": bool(corpus.has_doc(doc_id))})
 
     @app.get("/documents", summary="Every document id")
     async def documents() -> Response:
@@ -276,6 +281,13 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
         return EventSourceResponse(sse(), ping=15)
 
     return app
+
+
+def _tokenizer_name(corpus: Any) -> str | None:
+    """The embedding model whose tokenizer counts the index's tokens: a client on a machine that has it
+    counts locally instead of asking here for every text (training.distributed)."""
+    model = getattr(getattr(corpus, "config", None), "embedding_model", None)
+    return None if model is None else str(model)
 
 
 def serve(corpus: Any, agent: SearchAgent | None = None, config: ServerConfig | None = None, *,

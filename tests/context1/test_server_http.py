@@ -88,6 +88,16 @@ def test_lookups_over_http(client, harness_corpus):
     assert client.count_tokens("The harbour of Lanmouth") == harness_corpus.count_tokens("The harbour of Lanmouth")
 
 
+def test_has_doc_asks_the_server_one_id_at_a_time(server):
+    # A rollout worker on a large index must not download every doc id to check one (issue 37).
+    paths = []
+    with Client(server, timeout=60) as c:
+        c._http.event_hooks["request"].append(lambda request: paths.append(request.url.path))
+        assert c.has_doc("veldhaven") and not c.has_doc("atlantis") and c.has_doc("veldhaven")
+        assert c.health()["tokenizer"]  # the index's tokenizer, for workers that count locally
+    assert paths == ["/has_doc", "/has_doc", "/health"]  # the repeated id was remembered
+
+
 def test_ask_runs_the_servers_agent(client, harness_corpus):
     local = SearchAgent(harness_corpus).run(QUERY)
     before = client.health()["episodes"]

@@ -62,4 +62,4 @@ def test_build_batch_drops_failed_rollouts_constant_groups_and_all_failed_groups
     datums, counts = build_batch(groups, rewards, scale_by_std=False)
     assert [d.advantage for d in datums] == [0.5, -0.5]
     assert counts == {"groups": 4, "groups_constant": 1, "groups_too_few": 1, "groups_all_failed": 1,
-                      "rollouts_failed": 4, "groups_used": 1}
+                      "rollouts_failed": 4, "rollouts_overflowed": 0, "groups_used": 1}

@@ -32,6 +32,7 @@ pytestmark = [pytest.mark.gpu, pytest.mark.slow]
 # mean 0.047, p99 0.21, max 0.37 (an fp32 trainer: 0.040 / 0.18, so bf16 rounding is most of it).
 # The bounds leave room for other GPUs and kernels, not for a sampler off by more than rounding.
 PARITY_MEAN, PARITY_P99 = 0.08, 0.35
+PARITY_TOKENS = 256  # compared tokens at least (sampled across episodes)
 LORA_RANK = 16  # vLLM's max_lora_rank accepts 8, 16, 32, 64, ...: rank 4 (the CPU tests') is refused
 
 
@@ -96,16 +97,24 @@ def test_sampler_logprobs_match_the_trainers(policy, sampler, mini_corpus, mini_
 
     _perturb(policy.model)
     _follow(policy, sampler, tmp_path / "adapters", 1)
-    traj = SearchAgent(mini_corpus, sampler, agent_config_for_small_model(max_turns=2)).run(mini_tasks[0].query).trajectory
-    deltas = []
-    for d in trajectory_to_datums(traj, 1.0, 0):
-        batch = pad_datums([d], 0, "cuda")
-        with torch.no_grad():
-            lp, _ = token_logprobs(policy.model, batch["ids"], batch["attn"], 1.0, batch["mask"])
-        m = batch["mask"] > 0
-        deltas.append((lp[m] - batch["old"][m]).abs().float().cpu())
+    deltas, n = [], 0
+    # Episodes of every task and several seeds until PARITY_TOKENS sampled tokens are compared: one
+    # episode gave 19 on the H200 (issue 37), too few for a p99.
+    for seed in range(16):
+        agent = SearchAgent(mini_corpus, sampler, agent_config_for_small_model(max_turns=2, seed=seed))
+        for task in mini_tasks:
+            traj = agent.run(task.query).trajectory
+            for d in trajectory_to_datums(traj, 1.0, 0):
+                batch = pad_datums([d], 0, "cuda")
+                with torch.no_grad():
+                    lp, _ = token_logprobs(policy.model, batch["ids"], batch["attn"], 1.0, batch["mask"])
+                m = batch["mask"] > 0
+                deltas.append((lp[m] - batch["old"][m]).abs().float().cpu())
+                n += int(m.sum())
+        if n >= PARITY_TOKENS:
+            break
     delta = torch.cat(deltas)
-    assert delta.numel() > 0
+    assert delta.numel() >= PARITY_TOKENS
     print(f"log-prob parity: {delta.numel()} tokens, mean |Δ| {delta.mean():.4f}, p99 {delta.quantile(0.99):.4f}")
     assert float(delta.mean()) <= PARITY_MEAN and float(delta.quantile(0.99)) <= PARITY_P99
 

@@ -84,7 +84,7 @@ def _varied_rewards(monkeypatch) -> None:
     """Rewards that differ within a group, so the loop has something to learn from."""
     counter = iter(range(10_000))
 
-    def fake(traj, task, *, beta, chunk_text=None, config=None):
+    def fake(traj, task, *, beta, chunk_text=None, config=None, max_turns=None):
         r = float(next(counter) % 3) / 2
         return RewardBreakdown(r, r, beta, r, r, 0.0, 0.0, 0.0, r)
 
@@ -141,7 +141,7 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     with pytest.raises(TrainingDiverged, match="NaN|nan"):
         train_rl(mini_corpus, mini_tasks, out, dataclasses.replace(cfg, steps=3), agent_config=agent_cfg,
                  policy=policy, resume=True, progress=False, chunk_text=lambda c: None)
-    state = torch.load(out / "checkpoint" / "state.pt", weights_only=False)
+    state = torch.load(out / "checkpoint" / "state.pt", weights_only=True)
     assert state["step"] == 2
     assert [json.loads(x)["step"] for x in (out / "metrics.jsonl").read_text().splitlines()] == [1, 2]
 

@@ -18,7 +18,7 @@ from training.reward import (
     conclusion,
     curriculum_weights,
     prune_penalty,
-    returned_chunks,
+    returned_passages,
     sample_tasks,
     turn_penalty,
 )
@@ -29,8 +29,8 @@ TASK = Task("t1", "Which city?", answers=("Paris",), gold_doc_ids=("A", "B"))
 TEXTS = {"A": "The tower is in Paris.", "B": "Built in 1889.", "C": "Unrelated.", "D": "Nothing."}
 
 
-def _call(name: str) -> ToolCall:
-    return ToolCall(id="c", name=name, arguments={})
+def _call(name: str, i: int = 0) -> ToolCall:
+    return ToolCall(id="c", name=name, arguments={"n": i})  # distinct arguments: no call repeats another
 
 
 def _obs(chunks: dict[str, str]) -> Observation:
@@ -47,7 +47,7 @@ def _obs(chunks: dict[str, str]) -> Observation:
 def _traj(returned: list[str], seen: list[str], calls: list[str] = (), n_steps: int = 1,
           stop: StopReason = StopReason.ANSWERED, error: str | None = None, fallback: bool | None = None) -> Trajectory:
     obs = _obs({f"{d}#0": TEXTS[d] for d in seen})
-    steps = [Step(turn=ModelTurn(text="", tool_calls=tuple(_call(n) for n in calls)), observations=(obs,))]
+    steps = [Step(turn=ModelTurn(text="", tool_calls=tuple(_call(n, i) for i, n in enumerate(calls))), observations=(obs,))]
     steps += [Step(turn=ModelTurn(text="")) for _ in range(n_steps - 1)]
     meta = {} if fallback is None else {"answer_fallback": fallback}
     return Trajectory(query=TASK.query, steps=steps, documents=[RankedDocument(d) for d in returned],
@@ -78,10 +78,23 @@ def test_prune_penalty_counts_calls_beyond_a_streak_of_three_and_caps() -> None:
     assert b.reward == pytest.approx(b.pre_penalty - 0.2)
 
 
-def test_turn_penalty_is_linear_from_64_to_128_turns() -> None:
+def test_turn_penalty_is_linear_from_64_to_128_turns_without_a_known_limit() -> None:
     assert [turn_penalty(t) for t in (10, 64, 96, 128, 300)] == pytest.approx([0, 0, 0.25, 0.5, 0.5])
-    b = compute_reward(_traj(["A"], ["A"], n_steps=96), TASK, beta=2.0)
-    assert b.turn_penalty == pytest.approx(0.25)
+
+
+def test_turn_penalty_scales_with_the_episodes_max_turns() -> None:
+    # SPEC's 64 → 128 never fired under a 32-turn (or 3-turn) limit; its ratio now scales to the limit.
+    assert [turn_penalty(t, max_turns=32) for t in (8, 16, 24, 32)] == pytest.approx([0, 0, 0.25, 0.5])
+    assert [turn_penalty(t, max_turns=3) for t in (1, 2, 3)] == pytest.approx([0, 0, 0.5])
+    # tool-calling turns count; the limit comes from the argument or the recorded agent config
+    traj = _traj(["A"], ["A"], calls=["search_corpus"], n_steps=1)
+    traj.steps += [Step(turn=ModelTurn(text="", tool_calls=(ToolCall(id=f"s{i}", name="search_corpus",
+                                                                        arguments={"query": f"q{i}"}),)))
+                   for i in range(23)]  # 24 tool turns
+    assert compute_reward(traj, TASK, beta=2.0, max_turns=32).turn_penalty == pytest.approx(0.25)
+    assert compute_reward(traj, TASK, beta=2.0).turn_penalty == 0.0  # no limit known: SPEC's 64
+    traj.metadata["config"] = {"max_turns": 32}
+    assert compute_reward(traj, TASK, beta=2.0).turn_penalty == pytest.approx(0.25)
 
 
 def test_floor_for_completed_trajectories_and_zero_for_failed_ones() -> None:
@@ -176,7 +189,7 @@ def test_final_answer_bonus_is_chunk_level() -> None:
     other = _obs({"B#0": "The tower is in Paris."})
     traj2 = Trajectory(query=TASK.query, steps=[Step(turn=ModelTurn(text=""), observations=(obs, other))],
                        documents=[RankedDocument("A")], stop_reason=StopReason.ANSWERED)
-    assert returned_chunks(traj2, ["A"]) == [("A#1", "Its height is 330 metres.")]
+    assert returned_passages(traj2) == [("A#1", "Its height is 330 metres.")]
     assert compute_reward(traj2, TASK, beta=2.0).answer_found == 0.0
 
 

@@ -287,7 +287,8 @@ def test_train_policy_defaults_are_the_configuration_chosen_on_the_tuning_part()
     from training.cli_search_policy import policy_command
 
     cfg = SearchPolicyTrainConfig()
-    chosen = {"scorer": "linear", "doc_anchor": 1.0, "doc_min_gold": 2, "rl_steps": 0}
+    chosen = {"scorer": "linear", "doc_anchor": 1.0, "doc_min_gold": 2, "rl_steps": 0,
+              "max_tasks": 160, "label_tasks": 160}  # every reported figure used 160 tasks (issue 37)
     assert {k: getattr(cfg, k) for k in chosen} == chosen
     params = inspect.signature(policy_command).parameters
     assert {k: params[k].default for k in chosen} == chosen
