@@ -133,3 +133,10 @@ def unique_named(facts: Iterable[Fact]) -> list[Fact]:
         if not f.about_doc:
             by[(fold(f.subject), f.relation)].append(f)
     return [fs[0] for fs in by.values() if len({fold(f.answer) for f in fs}) == 1]
+
+
+def fact_key(fact: Fact, subject: str = "") -> str:
+    """What a fact is, whichever document states it: subject (`subject`, else the sentence's), relation
+    and answer, folded. Two tasks with a fact key in common ask for the same thing (the split keeps
+    them on one side); two passages with one state the same fact (extra positives)."""
+    return "|".join((" ".join(fold(subject or fact.subject).split()), fact.relation, " ".join(fold(fact.answer).split())))

@@ -47,6 +47,7 @@ def run_datagen(
     form: str = "natural",
     writer: str | Path | None = None,
     writer_options: dict[str, Any] | None = None,
+    mix: dict[str, float] | None = None,
 ) -> tuple[GenerationReport, Split]:
     """Generate `config.n` new tasks from the index into `out_dir` (appending; a rerun resumes).
 
@@ -95,10 +96,10 @@ def run_datagen(
             label = f"writer:{Path(writer).name}"
             usage = None
         elif backend is None and form == "natural":
-            from datagen.natural import NaturalGenerator
+            from datagen.natural import NaturalConfig, NaturalGenerator
 
             facts = _facts(mined, out, progress)
-            generator: Any = NaturalGenerator(mined, facts)
+            generator: Any = NaturalGenerator(mined, facts, NaturalConfig(**(mix or {})))
             label = "natural"
             usage = None
         elif backend is None:
@@ -142,6 +143,7 @@ def run_datagen(
         "seed": config.seed,
         "excluded_documents": len(config.exclude_doc_ids),
         "drop_easy": config.drop_easy,
+        **({"mix": mix} if mix else {}),
         **({"writer": str(writer), "writer_options": writer_options or {}} if writer is not None else {}),
     }
     append_run(out, {"finished_at": now(), "config": run_config, "report": report.as_dict()})

@@ -58,6 +58,8 @@ def proposals(mined, facts, hops, n=300, seed=0) -> list[Candidate]:  # noqa: AN
         c = gen.propose(hops[i % len(hops)], rng)
         if isinstance(c, Candidate):
             out.append(c)
+            if c.hops > 1:  # as the pipeline does: the comparison share is a share of what was written
+                gen.commit(c)
     return out
 
 

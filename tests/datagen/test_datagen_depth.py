@@ -1,0 +1,185 @@
+"""Depth and mix of the natural generator (issue 36): 3- and 4-hop chains found wherever the corpus
+has them, every hop genuine (no shortcut, a description of the right type, no hub, an answer no
+earlier document gives), a hop count with no chains left given up at once with its counts,
+comparisons capped in the output, splits without shared facts or questions, and extra positives.
+
+The corpus is hand-built facts over tiny texts (no parse), so each chain rule is tested on its own:
+
+    Silver Tide (film) → Marcus Vell (director) → Harwick (town) → Elmshire (county) → 1821
+    Grey Morning (film) → Marcus Vell → Harwick: a shortcut (Grey Morning itself names Harwick)
+    Luke Bullen → Static Owls: a place description of a band (type mismatch)
+
+On the code before issue 36 (random walks, a proposal-time comparison share, splits by document):
+no 4-hop task is ever proposed here, the shortcut chain is, `--hops 4` waits `patience` failures,
+comparisons fill the output, and the split puts the same question on both sides.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from corpus_tools.types import Chunk, Task
+from datagen.chains import entity_type
+from datagen.factbase import Fact, FactBase
+from datagen.mining import mine
+from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.split import split_tasks
+from datagen.types import Candidate
+
+TEXTS = {
+    "silver": ("Silver Tide", "Silver Tide is a 1961 American drama film directed by Marcus Vell."),
+    "grey": ("Grey Morning", "Grey Morning is a 1964 film directed by Marcus Vell and shot in Harwick."),
+    "marcus": ("Marcus Vell", "Marcus Vell (4 April 1910 – 2 June 1975) was an American film director. He was born in Harwick."),
+    "harwick": ("Harwick", "Harwick is a town in Elmshire. The town has a market."),
+    "elmshire": ("Elmshire", "Elmshire is a county. Elmshire was founded in 1821."),
+    "luke": ("Luke Bullen", "Luke Bullen (born 9 May 1950) is a drummer. Bullen drummed for Static Owls."),
+    "owls": ("Static Owls", "Static Owls is a rock band. The band was formed in 1979 in Leeds."),
+    "review": ("Film notes", "Notes on directors. Marcus Vell was born in Harwick, a market town."),
+}
+
+
+def fact(doc, relation, answer, kind, ask, describe="", target="", compare=""):  # noqa: ANN001, ANN201
+    sentence = next(s for s in TEXTS[doc][1].split(". ") if answer in s)
+    return Fact(doc_id=doc, chunk_id=f"{doc}#0", sentence=sentence.rstrip("."), subject=TEXTS[doc][0], about_doc=True,
+                relation=relation, answer=answer, kind=kind, ask=ask, describe=describe, target=target, compare=compare)
+
+
+BORN_FIRST = "Who was born first, {a} or {b}?"
+
+
+def corpus(extra_people: int = 0):  # noqa: ANN201
+    texts = dict(TEXTS)
+    people = []
+    for i in range(extra_people):  # people to compare by birth year (comparisons need pairs)
+        name = f"Person Number{chr(65 + i)}"
+        texts[f"p{i}"] = (name, f"{name} (born 1 March {1900 + i}) was a writer.")
+        people.append((f"p{i}", name, f"1 March {1900 + i}"))
+    chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, (title, text) in texts.items()]
+    mined = mine(chunks)
+    facts = {
+        "silver": [fact("silver", "direct|by|person", "Marcus Vell", "person", "Who directed {s}?", "the director of {s}", "marcus")],
+        "grey": [fact("grey", "direct|by|person", "Marcus Vell", "person", "Who directed {s}?", "the director of {s}", "marcus")],
+        "marcus": [
+            fact("marcus", "bear|in|place", "Harwick", "place", "Where was {s} born?", "the {c} where {s} was born", "harwick"),
+            fact("marcus", "bear|in|date", "4 April 1910", "date", "When was {s} born?", compare=BORN_FIRST),
+        ],
+        "harwick": [fact("harwick", "be|in|place", "Elmshire", "place", "In which {c} is {s}?", "the {c} that {s} is in", "elmshire")],
+        "elmshire": [fact("elmshire", "found|in|date", "1821", "date", "When was {s} founded?")],
+        "luke": [
+            fact("luke", "drum|for|place", "Static Owls", "place", "Which {c} did {s} drum for?", "the {c} that {s} drummed for", "owls"),
+            fact("luke", "bear|in|date", "9 May 1950", "date", "When was {s} born?", compare=BORN_FIRST),
+        ],
+        "owls": [fact("owls", "form|in|date", "1979", "date", "When was {s} formed?")],
+    }
+    facts["review"] = [Fact(doc_id="review", chunk_id="review#0", sentence="Marcus Vell was born in Harwick, a market town",
+                            subject="Marcus Vell", about_doc=False, relation="bear|in|place", answer="Harwick", kind="place",
+                            ask="Where was {s} born?")]
+    for doc, name, born in people:
+        facts[doc] = [Fact(doc_id=doc, chunk_id=f"{doc}#0", sentence=texts[doc][1], subject=name, about_doc=True,
+                           relation="bear|in|date", answer=born, kind="date", ask="When was {s} born?", compare=BORN_FIRST)]
+    names = {d: title for d, (title, _) in texts.items() if d != "review"}
+    classes = {"silver": "drama film", "grey": "film", "marcus": "film director", "harwick": "town",
+               "elmshire": "county", "luke": "drummer", "owls": "rock band"}
+    return mined, FactBase(facts=facts, classes=classes, names=names)
+
+
+def test_entity_types_come_from_the_defining_class_or_a_life() -> None:
+    _, base = corpus()
+    assert [entity_type(base, d) for d in ("marcus", "harwick", "owls", "silver", "luke")] == [
+        "person", "place", "organization", "entity", "person"]
+
+
+def test_chains_of_three_and_four_documents_are_found_and_the_faulty_ones_counted() -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base)
+    chains = {h: [c.docs for c in cs] for h, cs in gen.chains.chains.items()}
+    assert chains[4] == [("silver", "marcus", "harwick", "elmshire")]
+    assert ("silver", "marcus", "harwick") in chains[3]
+    assert ("grey", "marcus", "harwick") not in chains[3]  # Grey Morning names Harwick itself
+    assert not any(c[0] == "luke" for cs in chains.values() for c in cs)  # a band described as a place
+    blocked = gen.chains.blocked
+    assert blocked[3]["shortcut"] >= 1 and blocked[4]["shortcut"] >= 1 and blocked[2]["type_mismatch"] == 1
+    assert gen.stages["chains:4:found"] == 1
+
+
+def test_a_four_hop_question_nests_every_description_and_names_only_its_start() -> None:
+    mined, base = corpus()
+    cand = NaturalGenerator(mined, base).propose(4, random.Random(0))
+    assert isinstance(cand, Candidate), cand
+    assert cand.hops == 4 and cand.doc_ids == ("silver", "marcus", "harwick", "elmshire")
+    assert cand.answer == "1821"
+    assert "Silver Tide" in cand.question
+    assert not any(name in cand.question for name in ("Marcus Vell", "Harwick", "Elmshire"))
+    assert cand.question.startswith("When was the county that the town where the director of Silver Tide")
+    assert len(cand.clues) == 4  # one sub-question per hop (the decomposition)
+
+
+def test_no_chain_ends_on_a_hub() -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base, NaturalConfig(hub_in_links=1))  # Marcus Vell: two films link to him
+    assert "marcus" in gen.chains.hubs
+    ends = [c.docs[-1] for cs in gen.chains.chains.values() for c in cs]
+    assert ends and "marcus" not in ends
+    assert gen.chains.blocked[2]["hub_at_the_end"] == 2  # Silver Tide → Marcus Vell, Grey Morning → Marcus Vell
+    assert [c.docs for c in gen.chains.chains[4]] == [("silver", "marcus", "harwick", "elmshire")]  # through it
+
+
+def test_hops_with_no_chain_are_given_up_at_once_and_explained(tmp_path: Path) -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base)
+    report = generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(3, 4), patience=200))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert {t.hops for t in tasks} == {3, 4}
+    # Silver Tide → Marcus Vell → Harwick, Marcus Vell → Harwick → Elmshire, and the one 4-hop chain, once each
+    assert sorted((t.hops, t.gold_doc_ids[0]) for t in tasks) == [(3, "marcus"), (3, "silver"), (4, "silver")]
+    assert report.attempted < 20  # not `patience` proposals: the generator says when it is spent
+    assert set(report.given_up) == {3, 4}
+    assert "1 chain(s) of 4 documents" in report.given_up[4] and "shortcut" in report.given_up[4]
+    assert "cannot yield more" in report.stopped
+
+
+def test_comparisons_stay_within_their_share_of_the_output(tmp_path: Path) -> None:
+    mined, base = corpus(extra_people=12)
+    gen = NaturalGenerator(mined, base, NaturalConfig(comparison_share=0.25))
+    generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(2, 3, 4), patience=50))
+    multi = [t for t in read_task_file(tmp_path / "t.jsonl") if t.hops > 1]
+    comparisons = [t for t in multi if t.metadata["form"] == "comparison"]
+    assert multi and len(comparisons) <= 0.25 * len(multi)
+
+
+def test_the_mix_option_reads_shares_and_refuses_nonsense() -> None:
+    assert parse_mix("comparison=0.25, relation=0.1") == {"comparison_share": 0.25, "relation_share": 0.1}
+    assert parse_mix("") == {}
+    for bad in ("comparison=2", "bridge=0.5", "comparison", "relation=x"):
+        with pytest.raises(ValueError):
+            parse_mix(bad)
+
+
+def test_every_passage_that_states_the_answer_fact_is_gold(tmp_path: Path) -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base, NaturalConfig(max_final_uses=5, max_doc_uses=5))
+    generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(2,), patience=20))
+    task = next(t for t in read_task_file(tmp_path / "t.jsonl") if t.answers[0] == "Harwick")
+    assert task.facts[-1] == ("marcus#0", "review#0")  # the notes page states the same birthplace
+    assert task.metadata["extra_positives"][0]["doc_id"] == "review"
+    assert "review" not in task.gold_doc_ids  # a positive of the fact, not a hop of the chain
+
+
+def _task(i: int, query: str, doc: str, key: str) -> Task:
+    meta = {"fact_keys": [key], "supporting": [{"doc_id": doc, "quotes": [f"quote {key}"], "contains_truth": True}]}
+    return Task(task_id=f"t{i}", query=query, answers=("x",), gold_doc_ids=(doc,), hops=1, metadata=meta)
+
+
+def test_a_split_never_puts_one_fact_or_question_on_both_sides() -> None:
+    # the same question asked of four quarterly filings (four documents), for 10 facts
+    tasks = [_task(10 * f + q, f"What was the revenue of company {f}?", f"filing-{f}-q{q}", f"rev{f}")
+             for f in range(10) for q in range(4)]
+    split = split_tasks(tasks, test_fraction=0.2, seed=0)
+    assert split.test and split.train
+    assert not split.leaks()
+    assert not {t.query for t in split.test} & {t.query for t in split.train}
