@@ -183,3 +183,18 @@ def test_a_split_never_puts_one_fact_or_question_on_both_sides() -> None:
     assert split.test and split.train
     assert not split.leaks()
     assert not {t.query for t in split.test} & {t.query for t in split.train}
+
+
+def test_malformed_subjects_are_refused_and_values_kept_whole() -> None:
+    from datagen.factbase import malformed_subject, whole_value
+
+    for bad in ("Inc.", "LLC", "the Company Inc", "Item 2. Management", "RISK FACTORS", "our products", "2023 results"):
+        assert malformed_subject(bad), bad
+    for good in ("Apple Inc.", "Microsoft", "The Walt Disney Company", "NVIDIA Corporation"):
+        assert not malformed_subject(good), good
+    sentence = "The case is pending in the United States District Court for the Northern District of California."
+    assert whole_value("Northern District", sentence) == "Northern District of California"
+    assert whole_value("Western District", "It was filed in the Western District of Washington.") == (
+        "Western District of Washington")
+    assert whole_value("Paris", "She was born in Paris of course, and of Paris she wrote.") == "Paris"  # twice: unchanged
+    assert whole_value("Leeds", "formed in Leeds in 1989") == "Leeds"
