@@ -20,7 +20,8 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   document it supports at most `NaturalConfig.max_doc_uses` tasks;
 - the last document states an answer once (`factbase.unique_relations`), an answer no earlier
   document already gives and no document of the chain is named by (``answer_in_earlier_document``,
-  ``no_answer``).
+  ``no_answer``), and one that names something: an answer more than `vague_share` of the documents
+  name ("the United States") answers nothing in particular (``vague_answer``).
 
 Chains are counted once per hop count; cycles are never followed.
 """
@@ -119,6 +120,8 @@ class ChainIndex:
         max_hops: int = 4,
         hub_in_links: int = 12,
         max_paths: int = 200_000,
+        documents: Sequence[str] = (),
+        vague_share: float = 0.02,
     ) -> None:
         self.base = base
         self.relations = relations
@@ -127,6 +130,9 @@ class ChainIndex:
         self.max_paths = max_paths
         self._text = text
         self._norm: dict[str, str] = {}
+        self._documents = list(documents)
+        self._vague_at = max(25, vague_share * len(self._documents))
+        self._df: dict[str, int] = {}
         linked_from: dict[str, set[str]] = defaultdict(set)
         for doc, facts in links.items():
             for f in facts:
@@ -186,10 +192,24 @@ class ChainIndex:
         names = {fold(self.base.names.get(d, "")) for d in docs}
         facts = [f for f in facts if fold(f.answer) not in names]
         earlier = [self._normed(d) for d in docs[:-1]]
-        fresh = tuple(f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier))
+        fresh = [f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier)]
         if not fresh:
             return (), "answer_in_earlier_document"
-        return fresh, None
+        specific = tuple(f for f in fresh if not self._vague(f.answer))
+        if not specific:
+            return (), "vague_answer"
+        return specific, None
+
+    def _vague(self, answer: str) -> bool:
+        """Whether an answer is named by so many documents that it says little ("the United States",
+        "North America"): more than `vague_share` of them (at least 25). Dates and numbers never are."""
+        key = normalize(answer)
+        if not self._documents or not any(c.isalpha() for c in key) or key in {"a", "an", "the"}:
+            return False
+        key = key.removeprefix("the ")
+        if key not in self._df:
+            self._df[key] = sum(1 for d in self._documents if contains(self._normed(d), key, normalized=True))
+        return self._df[key] > self._vague_at
 
     def _normed(self, doc: str) -> str:
         if doc not in self._norm:

@@ -116,7 +116,8 @@ class NaturalGenerator:
             for d, rels in self.relations.items()
         }
         self.chains = ChainIndex(
-            facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links
+            facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
+            documents=sorted({facts.article(d) for d in mined.chunks}),
         )
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
@@ -163,13 +164,18 @@ class NaturalGenerator:
     def exhausted(self, hops: int) -> str | None:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
-        if hops < 2 or (hops == 2 and self.comparable):
+        if hops < 2:
             return None
-        groups = self._pool.get(hops, {})
-        for chains in groups.values():  # drop the spent chains a draw has not met yet
-            chains[:] = [c for c in chains if not self._spent(c)]
-        if any(groups.values()):
+        for groups in self._pool.values():  # drop the spent chains a draw has not met yet
+            for chains in groups.values():
+                chains[:] = [c for c in chains if not self._spent(c)]
+        if any(self._pool.get(hops, {}).values()):
             return None
+        if hops == 2 and self.comparable:
+            if self._comparison_due() or any(any(g.values()) for g in self._pool.values()):
+                return None  # comparisons may still be written (now, or after more bridges)
+            return (f"its bridges are spent and comparisons are at their share of the multi-hop output "
+                    f"({self.written['comparison']} of {sum(self.written.values())}; --mix comparison=SHARE)")
         found = self.chains.counts().get(f"chains:{hops}:found", 0)
         blocked = ", ".join(f"{why} {n}" for why, n in self.chains.blocked.get(hops, Counter()).most_common(4))
         return (f"{found} chain(s) of {hops} documents in the corpus, all used or spent"

@@ -52,8 +52,10 @@ def fact(doc, relation, answer, kind, ask, describe="", target="", compare=""): 
 BORN_FIRST = "Who was born first, {a} or {b}?"
 
 
-def corpus(extra_people: int = 0):  # noqa: ANN201
+def corpus(extra_people: int = 0, fillers: int = 0):  # noqa: ANN201
     texts = dict(TEXTS)
+    for i in range(fillers):  # pages that all name Elmshire: an answer that says little
+        texts[f"f{i}"] = (f"Farm {i}", f"Farm {i} is a farm in Elmshire.")
     people = []
     for i in range(extra_people):  # people to compare by birth year (comparisons need pairs)
         name = f"Person Number{chr(65 + i)}"
@@ -127,6 +129,14 @@ def test_no_chain_ends_on_a_hub() -> None:
     assert ends and "marcus" not in ends
     assert gen.chains.blocked[2]["hub_at_the_end"] == 2  # Silver Tide → Marcus Vell, Grey Morning → Marcus Vell
     assert [c.docs for c in gen.chains.chains[4]] == [("silver", "marcus", "harwick", "elmshire")]  # through it
+
+
+def test_an_answer_most_documents_name_ends_no_chain() -> None:
+    mined, base = corpus(fillers=30)
+    gen = NaturalGenerator(mined, base)
+    assert ("silver", "marcus", "harwick") not in [c.docs for c in gen.chains.chains[3]]
+    assert gen.chains.blocked[3]["vague_answer"] >= 1
+    assert [c.docs for c in gen.chains.chains[4]] == [("silver", "marcus", "harwick", "elmshire")]  # 1821 is no name
 
 
 def test_hops_with_no_chain_are_given_up_at_once_and_explained(tmp_path: Path) -> None:
