@@ -12,6 +12,9 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
 
 - each link's object is of the type its description says (`entity_type`): "the place that Luke
   Bullen was drumming for" is dropped when Luke Bullen's band is an organisation (``type_mismatch``);
+  a description that shows no type ("the director of X") is read as the reader wrote it, one that
+  shows a type the target's own page does not give, guessed by the parser for a person, an
+  organisation or a work, is dropped (``untyped_description``);
 - the next document is reachable only through the previous one: no earlier document but the one
   just before names it (``shortcut``), else a reader would skip a hop;
 - the last document is no hub: one that more than `hub_in_links` articles link to ("New York City")
@@ -21,7 +24,8 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
 - the last document states an answer once (`factbase.unique_relations`), an answer no earlier
   document already gives and no document of the chain is named by (``answer_in_earlier_document``,
   ``no_answer``), and one that names something: an answer more than `vague_share` of the documents
-  name ("the United States") answers nothing in particular (``vague_answer``).
+  name ("the United States") answers nothing in particular, nor does the place a country is in
+  (``vague_answer``).
 
 Chains are counted once per hop count; cycles are never followed.
 """
@@ -68,6 +72,10 @@ _HEADS = {
 }
 _TYPE_OF_HEAD = {head: kind for kind, heads in _HEADS.items() for head in heads}
 _LIFE_RELATIONS = ("bear|in|", "die|in|")
+_GUESSED_KINDS = (TruthType.PERSON.value, TruthType.ORGANIZATION.value, TruthType.ENTITY.value)
+# A place asked "where" whose class is one of these is answered by a region ("Where is the country
+# where X is located?" → "the Indian Ocean"): no question.
+_WIDE_PLACES = frozenset("country nation state continent region republic kingdom".split())
 
 
 def entity_type(base: FactBase, doc_id: str) -> str:
@@ -173,8 +181,12 @@ class ChainIndex:
     def _hop_fault(self, docs: tuple[str, ...], link: Fact, target: str) -> str | None:
         """Why the hop docs[-1] → target is not genuine, or None."""
         kind = self.types.get(target, "")
-        if kind and link.kind != kind and link.kind != TruthType.DATE.value:
-            return "type_mismatch"
+        if kind and link.kind != kind and "{c}" in link.describe:
+            return "type_mismatch"  # "the place that Luke Bullen drummed for", "the city who passed Great Falls"
+        if not self.base.classes.get(target) and "{c}" in link.describe and link.kind in _GUESSED_KINDS:
+            # no class of its own: the description would show the parser's guess ("the person whose
+            # current head coach is Brian McDermott" for a rugby club); NER tells places well, not these
+            return "untyped_description"
         name = self.base.names.get(target, "")
         if name and any(contains(self._normed(d), normalize(name), normalized=True) for d in docs[:-1]):
             return "shortcut"
@@ -195,7 +207,10 @@ class ChainIndex:
         fresh = [f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier)]
         if not fresh:
             return (), "answer_in_earlier_document"
-        specific = tuple(f for f in fresh if not self._vague(f.answer))
+        wide = (self.base.classes.get(last, "").split() or [""])[-1] in _WIDE_PLACES
+        specific = tuple(
+            f for f in fresh if not self._vague(f.answer) and not (wide and f.kind == TruthType.PLACE.value)
+        )
         if not specific:
             return (), "vague_answer"
         return specific, None

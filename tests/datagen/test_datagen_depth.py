@@ -121,6 +121,17 @@ def test_a_four_hop_question_nests_every_description_and_names_only_its_start() 
     assert len(cand.clues) == 4  # one sub-question per hop (the decomposition)
 
 
+def test_a_type_word_the_target_page_does_not_give_is_no_description() -> None:
+    from dataclasses import replace
+
+    mined, base = corpus()
+    del base.classes["owls"]  # the band's page gives no class: "the organization that …" is the parser's guess
+    base.facts["luke"][0] = replace(base.facts["luke"][0], kind="organization", relation="drum|for|organization")
+    gen = NaturalGenerator(mined, base)
+    assert gen.chains.blocked[2]["untyped_description"] == 1
+    assert not any(c.docs[0] == "luke" for c in gen.chains.chains[2])
+
+
 def test_no_chain_ends_on_a_hub() -> None:
     mined, base = corpus()
     gen = NaturalGenerator(mined, base, NaturalConfig(hub_in_links=1))  # Marcus Vell: two films link to him
