@@ -13,7 +13,7 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
 - each link's object is of the type its description says (`entity_type`): "the place that Luke
   Bullen was drumming for" is dropped when Luke Bullen's band is an organisation (``type_mismatch``);
   a description that shows no type ("the director of X") is read as the reader wrote it, one that
-  shows a type the target's own page does not give, guessed by the parser for a person, an
+  shows a type the target's own page does not give (no class, no life), guessed by the parser for a person, an
   organisation or a work, is dropped (``untyped_description``);
 - the next document is reachable only through the previous one: no earlier document but the one
   just before names it (``shortcut``), else a reader would skip a hop;
@@ -183,7 +183,7 @@ class ChainIndex:
         kind = self.types.get(target, "")
         if kind and link.kind != kind and "{c}" in link.describe:
             return "type_mismatch"  # "the place that Luke Bullen drummed for", "the city who passed Great Falls"
-        if not self.base.classes.get(target) and "{c}" in link.describe and link.kind in _GUESSED_KINDS:
+        if not kind and "{c}" in link.describe and link.kind in _GUESSED_KINDS:
             # no class of its own: the description would show the parser's guess ("the person whose
             # current head coach is Brian McDermott" for a rugby club); NER tells places well, not these
             return "untyped_description"
