@@ -116,6 +116,8 @@ def datagen_command(
     typer.echo(f"proposed {report.attempted}, dropped {sum(report.drops.values())}: " + (
         ", ".join(f"{k} {v}" for k, v in report.drops.most_common()) or "none"
     ))
+    if report.fallback:
+        typer.echo(f"note: {report.fallback}")
     for hops, why in sorted(report.given_up.items()):
         typer.echo(f"{hops}-hop tasks: {report.by_hops.get(hops, 0)} written; no more because {why}")
     if report.stages:

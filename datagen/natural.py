@@ -177,6 +177,10 @@ class NaturalGenerator:
             return (f"its bridges are spent and comparisons are at their share of the multi-hop output "
                     f"({self.written['comparison']} of {sum(self.written.values())}; --mix comparison=SHARE)")
         found = self.chains.counts().get(f"chains:{hops}:found", 0)
+        if not any(self.chains.chains.values()) and not self.comparable:
+            titled = sum(1 for d in self.mined.chunks if self.base.names.get(d))
+            return (f"no chain at all: {titled} document(s) have a title that names them, and their facts "
+                    f"link {self.base.n_links()} time(s) to another titled document")
         blocked = ", ".join(f"{why} {n}" for why, n in self.chains.blocked.get(hops, Counter()).most_common(4))
         return (f"{found} chain(s) of {hops} documents in the corpus, all used or spent"
                 + (f"; paths that are no chain: {blocked}" if blocked else ""))

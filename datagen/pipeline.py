@@ -225,6 +225,16 @@ def generate(
             generator.commit(_as_candidate_docs(task.gold_doc_ids))
         exhausted = getattr(generator, "exhausted", None) or (lambda hops: None)
         live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
+        if 1 not in live and not writer.existing:
+            none = {h: exhausted(h) for h in sorted(set(live))}
+            if all(none.values()):  # not one chain in the corpus: single-hop tasks rather than nothing
+                report.given_up.update(none)  # type: ignore[arg-type]
+                report.fallback = (
+                    "no multi-hop task can be built from this corpus ("
+                    + "; ".join(f"{h}-hop: {why}" for h, why in none.items())
+                    + "): single-hop tasks are written instead"
+                )
+                live = [1]
         failures = dict.fromkeys(live, 0)
         turn = 0
         bridges = sum(1 for t in writer.existing if t.hops > 1 and t.metadata.get("form", "bridge") == "bridge")
@@ -348,9 +358,11 @@ def _as_candidate_docs(doc_ids: Sequence[str]) -> Candidate:
 
 def _why_stopped(report: GenerationReport, config: GenerateConfig, live: list[int]) -> str:
     if report.written >= config.n:
-        return f"reached n={config.n}"
+        return f"reached n={config.n}" + (f"; {report.fallback}" if report.fallback else "")
     top = ", ".join(f"{k} {v}" for k, v in report.drops.most_common(3))
     why = "; ".join(f"{h}-hop: {reason}" for h, reason in sorted(report.given_up.items()))
+    if report.fallback:
+        why += f"; {report.fallback}"
     return (
         f"the corpus cannot yield more: stopped at {report.written} of n={config.n} new task(s); every hop count "
         f"was given up ({why}; most frequent drops: {top or 'none'}). Use more documents, fewer hops, or a lower --n."

@@ -130,6 +130,7 @@ class GenerationReport:
     stages: per-stage outcomes of the LLM pipeline ("generate:malformed", "extract:ok", ...) and of the
         natural generator ("chains:3:found", "chains:3:shortcut", ...).
     given_up: hop count -> why no more of it was proposed (its chains spent, or `patience` failures).
+    fallback: set when the corpus has no multi-hop task at all and single-hop ones were written instead.
     """
 
     written: int = 0
@@ -144,6 +145,7 @@ class GenerationReport:
     by_truth_type: Counter = field(default_factory=Counter)
     stages: Counter = field(default_factory=Counter)
     given_up: dict[int, str] = field(default_factory=dict)
+    fallback: str = ""
 
     def drop(self, reason: DropReason | str, n: int = 1) -> None:
         self.drops[DropReason(reason).value] += n
@@ -162,6 +164,7 @@ class GenerationReport:
             "by_truth_type": dict(sorted(self.by_truth_type.items())),
             "stages": dict(sorted(self.stages.items())),
             "given_up": {str(k): v for k, v in sorted(self.given_up.items())},
+            "fallback": self.fallback,
         }
 
 

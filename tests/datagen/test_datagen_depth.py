@@ -219,3 +219,18 @@ def test_malformed_subjects_are_refused_and_values_kept_whole() -> None:
         "Western District of Washington")
     assert whole_value("Paris", "She was born in Paris of course, and of Paris she wrote.") == "Paris"  # twice: unchanged
     assert whole_value("Leeds", "formed in Leeds in 1989") == "Leeds"
+
+
+def test_a_corpus_without_titles_gives_single_hop_tasks_and_says_why(tmp_path: Path) -> None:
+    """Old code: `--hops 2-4` on mail gives nothing after `patience` failures per hop count."""
+    from datagen.nlp import load_pipeline
+    from datagen.relations import read_facts
+
+    text = "Microsoft was founded by Bill Gates in 1975. Microsoft moved its headquarters to Redmond in 1986."
+    mined = mine([Chunk("mail-1#0", "mail-1", text, 0, 20, {})])
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    report = generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=3, hops=(2, 3, 4)))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert tasks and all(t.hops == 1 for t in tasks)
+    assert "single-hop tasks are written instead" in report.fallback
+    assert "0 document(s) have a title" in report.fallback
