@@ -15,6 +15,8 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   a description that shows no type ("the director of X") is read as the reader wrote it, one that
   shows a type the target's own page does not give (no class, no life), guessed by the parser for a person, an
   organisation or a work, is dropped (``untyped_description``);
+- the object is named alone, not as one of a list ("installed by Harold and Tostig Godwinson": "the
+  person who installed X" would name neither) (``one_of_several``);
 - the next document is reachable only through the previous one: no earlier document but the one
   just before names it (``shortcut``), else a reader would skip a hop;
 - the last document is no hub: one that more than `hub_in_links` articles link to ("New York City")
@@ -32,6 +34,7 @@ Chains are counted once per hop count; cycles are never followed.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,6 +79,25 @@ _GUESSED_KINDS = (TruthType.PERSON.value, TruthType.ORGANIZATION.value, TruthTyp
 # A place asked "where" whose class is one of these is answered by a region ("Where is the country
 # where X is located?" → "the Indian Ocean"): no question.
 _WIDE_PLACES = frozenset("country nation state continent region republic kingdom".split())
+
+
+_NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"
+_LIST_AFTER = re.compile(r"^\s*(?:,\s*" + _NAME + r"\s*)*(?:,\s*|\s+)(?:and|&)\s+[A-Z]|^\s*,\s*" + _NAME + r"\s*,")
+
+
+def one_of_several(fact: Fact) -> bool:
+    """Whether the fact's object is one name of a list ("installed by Harold and Tostig Godwinson",
+    "written by Ross Lynch, Riker Lynch, Rocky Lynch and Ellington Ratliff"): "the person who installed
+    Bleddyn" then names none of them alone. A place's comma ("Savannah, Georgia") is no list."""
+    at = fact.sentence.find(fact.answer)
+    if at < 0:
+        return False
+    before, after = fact.sentence[:at].rstrip(), fact.sentence[at + len(fact.answer) :]
+    if re.search(r"(?:\band|&)$", before) or re.match(r"^\s+(?:and|&)\s+[A-Z]", after):
+        return True
+    if fact.kind == TruthType.PLACE.value:
+        return False
+    return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))
 
 
 def entity_type(base: FactBase, doc_id: str) -> str:
@@ -180,6 +202,8 @@ class ChainIndex:
 
     def _hop_fault(self, docs: tuple[str, ...], link: Fact, target: str) -> str | None:
         """Why the hop docs[-1] → target is not genuine, or None."""
+        if one_of_several(link):
+            return "one_of_several"
         kind = self.types.get(target, "")
         if kind and link.kind != kind and "{c}" in link.describe:
             return "type_mismatch"  # "the place that Luke Bullen drummed for", "the city who passed Great Falls"
@@ -204,6 +228,9 @@ class ChainIndex:
         names = {fold(self.base.names.get(d, "")) for d in docs}
         facts = [f for f in facts if fold(f.answer) not in names]
         earlier = [self._normed(d) for d in docs[:-1]]
+        facts = [f for f in facts if not one_of_several(f)]
+        if not facts:
+            return (), "one_of_several"
         fresh = [f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier)]
         if not fresh:
             return (), "answer_in_earlier_document"

@@ -234,3 +234,17 @@ def test_a_corpus_without_titles_gives_single_hop_tasks_and_says_why(tmp_path: P
     assert tasks and all(t.hops == 1 for t in tasks)
     assert "single-hop tasks are written instead" in report.fallback
     assert "0 document(s) have a title" in report.fallback
+
+
+def test_an_object_named_in_a_list_is_no_hop_and_no_answer() -> None:
+    from datagen.chains import one_of_several
+
+    def f(sentence: str, answer: str, kind: str = "person") -> Fact:
+        return Fact("d", "d#0", sentence, "X", True, "r", answer, kind, "Who?")
+
+    assert one_of_several(f("He was installed by Harold and Tostig Godwinson as king.", "Tostig Godwinson"))
+    assert one_of_several(f("It was written by Ross Lynch, Riker Lynch, Rocky Lynch and Ellington Ratliff.", "Ross Lynch"))
+    assert one_of_several(f("It was directed by Ann Lee and Bo Ray.", "Ann Lee"))
+    assert not one_of_several(f("It was directed by Elia Kazan (to whom it is dedicated), and won.", "Elia Kazan"))
+    assert not one_of_several(f("He was born in Savannah, Georgia, and raised there.", "Savannah", "place"))
+    assert not one_of_several(f("Silver Tide is a film directed by Marcus Vell.", "Marcus Vell"))
