@@ -248,3 +248,18 @@ def test_an_object_named_in_a_list_is_no_hop_and_no_answer() -> None:
     assert not one_of_several(f("It was directed by Elia Kazan (to whom it is dedicated), and won.", "Elia Kazan"))
     assert not one_of_several(f("He was born in Savannah, Georgia, and raised there.", "Savannah", "place"))
     assert not one_of_several(f("Silver Tide is a film directed by Marcus Vell.", "Marcus Vell"))
+
+
+def test_a_resumed_run_duplicates_nothing_and_keeps_the_mix(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    mined, base = corpus(extra_people=12)
+    generate(NaturalGenerator(mined, base), mined, out, GenerateConfig(n=3, hops=(2, 3, 4), patience=50))
+    with out.open("a", encoding="utf-8") as f:
+        f.write('{"task_id": "gen-cut')  # the run was killed mid-line
+    mined, base = corpus(extra_people=12)  # a new process: a fresh generator over the same corpus
+    report = generate(NaturalGenerator(mined, base), mined, out, GenerateConfig(n=40, hops=(2, 3, 4), patience=50))
+    tasks = read_task_file(out)
+    assert report.existing == 3 and len(tasks) == 3 + report.written
+    assert len({t.task_id for t in tasks}) == len(tasks) and len({t.query for t in tasks}) == len(tasks)
+    multi = [t for t in tasks if t.hops > 1]
+    assert sum(t.metadata["form"] == "comparison" for t in multi) <= 0.2 * len(multi)
