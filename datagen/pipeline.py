@@ -226,9 +226,11 @@ def generate(
         exhausted = getattr(generator, "exhausted", None) or (lambda hops: None)
         live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
         if 1 not in live and not writer.existing:
-            none = {h: exhausted(h) for h in sorted(set(live))}
-            if all(none.values()):  # not one chain in the corpus: single-hop tasks rather than nothing
-                report.given_up.update(none)  # type: ignore[arg-type]
+            none = {h: exhausted(h) for h in sorted({2, *live})}
+            # not even a 2-hop task in the corpus (no titles, no links): single-hop tasks rather than
+            # nothing; a corpus that has shorter chains than asked (--hops 4) writes fewer tasks instead
+            if all(none.values()):
+                report.given_up.update({h: why for h, why in none.items() if h in live})  # type: ignore[misc]
                 report.fallback = (
                     "no multi-hop task can be built from this corpus ("
                     + "; ".join(f"{h}-hop: {why}" for h, why in none.items())

@@ -263,3 +263,12 @@ def test_a_resumed_run_duplicates_nothing_and_keeps_the_mix(tmp_path: Path) -> N
     assert len({t.task_id for t in tasks}) == len(tasks) and len({t.query for t in tasks}) == len(tasks)
     multi = [t for t in tasks if t.hops > 1]
     assert sum(t.metadata["form"] == "comparison" for t in multi) <= 0.2 * len(multi)
+
+
+def test_four_hops_where_the_corpus_has_none_gives_fewer_tasks_each_count_explained(tmp_path: Path) -> None:
+    mined, base = corpus()
+    base.facts["elmshire"] = []  # no answer at the end of the one 4-document path
+    report = generate(NaturalGenerator(mined, base), mined, tmp_path / "t.jsonl", GenerateConfig(n=5, hops=(4,)))
+    assert report.written == 0 and not report.fallback  # not single-hop tasks in their place
+    assert "0 chain(s) of 4 documents" in report.given_up[4] and "no_answer 1" in report.given_up[4]
+    assert report.attempted == 0
