@@ -19,10 +19,10 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   person who installed X" would name neither) (``one_of_several``);
 - the next document is reachable only through the previous one: no earlier document but the one
   just before names it (``shortcut``), else a reader would skip a hop;
-- the last document is no hub: one that more than `hub_in_links` articles link to ("New York City")
-  would end many chains with a vague answer ("Where is the city where 750 7th Avenue is located?" →
-  "United States") (``hub_at_the_end``); in the middle a hub is a hop like any other, and like any
-  document it supports at most `NaturalConfig.max_doc_uses` tasks;
+- hubs, documents more than `hub_in_links` articles link to ("New York City"), would end many
+  chains: the generator lets a hub end one task (`NaturalGenerator`), and the vague answers they
+  tend to give ("Where is the city where 750 7th Avenue is located?" → "United States") are no
+  answer (below); in the middle a hub is a hop like any other;
 - the last document states an answer once (`factbase.unique_relations`), an answer no earlier
   document already gives and no document of the chain is named by (``answer_in_earlier_document``,
   ``no_answer``), and one that names something: an answer more than `vague_share` of the documents
@@ -220,8 +220,6 @@ class ChainIndex:
 
     def _answers(self, docs: tuple[str, ...]) -> tuple[tuple[Fact, ...], str | None]:
         last = docs[-1]
-        if last in self.hubs:
-            return (), "hub_at_the_end"  # "Where is the city where 750 7th Avenue is?" → "United States"
         facts = [f for f in self.relations.get(last, {}).values() if not f.target or self.base.article(f.target) not in docs]
         if not facts:
             return (), "no_answer"

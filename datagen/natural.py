@@ -47,7 +47,8 @@ class NaturalConfig:
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
-    max_final_uses: bridges that may end on one document (its answer relations differ).
+    max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
+        than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
     chain_tries: chains tried per proposal (a question too long for one is tried on another).
     max_question_words: longer compositions read as puzzles; they are dropped.
@@ -282,7 +283,7 @@ class NaturalGenerator:
         return (
             all((chain.docs, a.relation) in self._tried for a in chain.answers)
             or not all(self.usable(d) for d in chain.docs)
-            or self.final_uses[chain.docs[-1]] >= self.config.max_final_uses
+            or self.final_uses[chain.docs[-1]] >= (1 if chain.docs[-1] in self.chains.hubs else self.config.max_final_uses)
         )
 
     def _name_or(self, described: str, doc_id: str) -> str:
