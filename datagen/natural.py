@@ -109,7 +109,9 @@ class NaturalGenerator:
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d))
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
-            d: [f for f in unique_named(fs) if not facts.names.get(d)] for d, fs in facts.facts.items()
+            # a table row names its company whatever the file is called (datagen.table_facts)
+            d: [f for f in unique_named(fs) if not facts.names.get(d) or f.relation.startswith("table:")]
+            for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
         self.links = {

@@ -19,6 +19,7 @@ called, and hands each parsed sentence to the sentence-shape readers:
   object, "was a member of");
 - datagen.verbless_facts: the defining sentence's "X is a city in Y" / "X is a song by Y", a role
   ("Its first director was Y"), a life parenthesis "(1857 in A – 1945 in B)";
+- datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -54,6 +55,7 @@ from datagen.naming import (
     sentence_speaker,
     title_resolver,
 )
+from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts
@@ -90,8 +92,11 @@ def read_facts(
         # the bare form (no parenthetical) when there is one; a heading many documents share names none
         base.names[doc_id] = forms[-1] if forms and doc_id not in headings else ""
     items: list[tuple[str, str, str]] = []  # (doc_id, chunk_id, sentence text)
+    tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
     for doc_id, sentences in mined.sentences.items():
         for sent in sentences:
+            if sent.chunk_id in tables:
+                continue  # a table's rows are read as rows below, not parsed as sentences
             text = sent.text.strip()
             if not text:
                 continue
@@ -137,6 +142,11 @@ def read_facts(
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
+    for doc_id, chunks in mined.chunks.items():
+        for chunk in chunks:
+            if chunk.chunk_id in tables:
+                company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
+                base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     unique_activities(base)
     return base
