@@ -9,6 +9,11 @@ Forms (metadata["form"]):
 - comparison: two documents' values of the same relation ("Which magazine was started first, A or B?");
               the answer is one of the two names, which the question necessarily contains.
 
+Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
+proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
+hop count whose chains are spent is given up at once (`exhausted`). The output mix is capped, not the
+proposals: comparisons at most `comparison_share` of the multi-hop tasks written.
+
 What keeps a question answerable by exactly one thing: a document's relation is used only when the
 document states it with one answer (`factbase.unique_relations`); the bridge's object must name
 exactly one document (`naming.title_resolver`); comparison values must differ in their year.
