@@ -190,8 +190,10 @@ class NaturalGenerator:
             return (f"no chain at all: {titled} document(s) have a title that names them, and their facts "
                     f"link {self.base.n_links()} time(s) to another titled document")
         blocked = ", ".join(f"{why} {n}" for why, n in self.chains.blocked.get(hops, Counter()).most_common(4))
-        return (f"{found} chain(s) of {hops} documents in the corpus, all used or spent"
-                + (f"; paths that are no chain: {blocked}" if blocked else ""))
+        paths = sum(self.chains.blocked.get(hops, Counter()).values()) + found
+        head = (f"{found} chain(s) of {hops} documents in the corpus, all used or spent" if found else
+                f"no chain of {hops} documents in the corpus ({paths} path(s) of {hops} documents in its link graph)")
+        return head + (f"; paths that are no chain: {blocked}" if blocked else "")
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         if hops == 1:
