@@ -60,9 +60,12 @@ def run_datagen(
     question (or claim) instead of the templates, with `backend` as its model when one is given (the
     scripted backend in tests), else the folder's adapter on its base model. writer_options go to
     `datagen.writer.WriterConfig` (form "question" or "claim"), plus "model" (another base model path).
+    mix: `datagen.natural.NaturalConfig` shares (comparison_share, relation_share; `natural.parse_mix`).
     """
     if form not in ("natural", "cloze"):
         raise ValueError(f"form must be 'natural' or 'cloze', got {form!r}")
+    if mix and (form != "natural" or backend is not None or writer is not None):
+        raise ValueError("--mix sets the natural templates' output mix: it needs --form natural, no LLM backend or writer")
     options = dict(writer_options or {})
     if writer is not None:
         from datagen.writer import read_writer_folder
