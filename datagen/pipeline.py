@@ -362,9 +362,11 @@ def _why_stopped(report: GenerationReport, config: GenerateConfig, live: list[in
     if report.written >= config.n:
         return f"reached n={config.n}" + (f"; {report.fallback}" if report.fallback else "")
     top = ", ".join(f"{k} {v}" for k, v in report.drops.most_common(3))
-    why = "; ".join(f"{h}-hop: {reason}" for h, reason in sorted(report.given_up.items()))
+    why = "; ".join(  # with a fallback, the multi-hop reasons are said once, in it
+        f"{h}-hop: {reason}" for h, reason in sorted(report.given_up.items()) if not (report.fallback and h > 1)
+    )
     if report.fallback:
-        why += f"; {report.fallback}"
+        why = "; ".join(filter(None, (why, report.fallback)))
     return (
         f"the corpus cannot yield more: stopped at {report.written} of n={config.n} new task(s); every hop count "
         f"was given up ({why}; most frequent drops: {top or 'none'}). Use more documents, fewer hops, or a lower --n."
