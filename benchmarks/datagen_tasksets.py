@@ -41,6 +41,8 @@ def main() -> None:
     ap.add_argument("--corpus", required=True, help="hotpotqa, musique, scifact, locomo, or any name with --docs")
     ap.add_argument("--docs", default=None, help="a folder of files instead of a benchmark's paragraphs "
                     "(e.g. tests/fixtures/office_corpus: its reports/ and mail/, as `context1 index` reads them)")
+    ap.add_argument("--jsonl", default=None, help="a JSONL export instead (one {id, title, text} document a "
+                    "line, as a user would export conversations: one session a record)")
     ap.add_argument("--data-dir", default="../shared/data")
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--hops", default="1,2,3,4", help="comma list; repeat a value to weight it")
@@ -51,10 +53,15 @@ def main() -> None:
     ap.add_argument("--form", choices=("natural", "cloze"), default="natural")
     ap.add_argument("--bm25-budget", type=float, default=GenerateConfig.bm25_budget)
     ap.add_argument("--comparison-share", type=float, default=None,
-                    help="natural: share of 2-hop proposals written as comparisons (0: bridges only)")
+                    help="natural: the largest share of the multi-hop output that is comparisons (0: bridges only)")
+    ap.add_argument("--mix", default="", help="natural: comparison=SHARE,relation=SHARE (context1 datagen --mix)")
     args = ap.parse_args()
 
-    if args.docs:
+    if args.jsonl:
+        from corpus_tools import load_documents
+
+        docs = list(load_documents(args.jsonl).documents)
+    elif args.docs:
         from corpus_tools import load_documents
 
         # the folder's README and question file are about the corpus, not in it
@@ -90,10 +97,12 @@ def main() -> None:
         t0 = time.perf_counter()
         facts = read_facts(mined, load_pipeline(), parse_cache=out.with_name(out.stem + "-parse.spacy"))
         parse_s = time.perf_counter() - t0
-        from datagen.natural import NaturalConfig
+        from datagen.natural import NaturalConfig, parse_mix
 
-        share = {} if args.comparison_share is None else {"comparison_share": args.comparison_share}
-        generator = NaturalGenerator(mined, facts, NaturalConfig(**share))
+        options = parse_mix(args.mix)
+        if args.comparison_share is not None:
+            options["comparison_share"] = args.comparison_share
+        generator = NaturalGenerator(mined, facts, NaturalConfig(**options))
     else:
         generator = OfflineGenerator(mined)
     report = generate(generator, mined, out, config, searcher=searcher)

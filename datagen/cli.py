@@ -72,10 +72,17 @@ def datagen_command(
     writer_form: Annotated[
         str, typer.Option(help="What the learned writer drafts: question (for an answer span) or claim (scientific abstracts).")
     ] = "question",
+    mix: Annotated[
+        str,
+        typer.Option(help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
+                     "that are comparisons, default 0.2), relation=SHARE (largest share of bridges one relation "
+                     "describes, default 0.2), e.g. comparison=0.25,relation=0.2."),
+    ] = "",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
     """Generate verified multi-hop tasks from an index: JSONL, HF dataset, BEIR folder and a card in OUT."""
     from corpus_tools.types import CorpusError
+    from datagen.natural import parse_mix
     from datagen.nlp import ParseModelError
     from datagen.pipeline import GenerateConfig, parse_hops
     from datagen.run import exclusions, run_datagen
@@ -99,6 +106,7 @@ def datagen_command(
         report, split = run_datagen(
             index, out, config, backend=chosen, llm_options=options, test_fraction=test_fraction,
             progress=not no_progress, form=form, writer=learned, writer_options={"form": writer_form} if learned else None,
+            mix=parse_mix(mix),
         )
     except (CorpusError, FileNotFoundError, ValueError, ParseModelError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -108,6 +116,10 @@ def datagen_command(
     typer.echo(f"proposed {report.attempted}, dropped {sum(report.drops.values())}: " + (
         ", ".join(f"{k} {v}" for k, v in report.drops.most_common()) or "none"
     ))
+    if report.fallback:
+        typer.echo(f"note: {report.fallback}")
+    for hops, why in sorted(report.given_up.items()):
+        typer.echo(f"{hops}-hop tasks: {report.by_hops.get(hops, 0)} written; no more because {why}")
     if report.stages:
         typer.echo("stages: " + ", ".join(f"{k} {v}" for k, v in sorted(report.stages.items())))
     if report.usage:

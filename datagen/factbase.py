@@ -97,6 +97,40 @@ class FactBase:
         return sum(1 for v in self.facts.values() for f in v if f.target)
 
 
+# A company's legal suffix alone ("Inc.", "LLC") names no company; a filing heading ("Item 2.", "Note 5",
+# "RISK FACTORS") is no subject. Both came out of 10-Q prose as subjects ("Which place did Inc. file for?").
+_LEGAL_SUFFIX = frozenset("inc llc ltd corp co plc lp llp na sa ag nv bv gmbh company corporation limited incorporated".split())
+_HEADING = re.compile(r"^(?:item|part|note|section|table|schedule|exhibit|article)\s+[\dIVXivx]+\b", re.IGNORECASE)
+# "Western District" cut from "Western District of Washington": the name runs on through "of <Name>".
+_RUNS_ON = re.compile(r"^ of (?:the )?[A-Z][\w.'’-]*(?: (?:of |and )?[A-Z][\w.'’-]*)*")
+
+
+def malformed_subject(subject: str) -> bool:
+    """Whether a named subject cannot be asked about: empty, a bare legal suffix, a heading, a
+    shouting heading ("RISK FACTORS"), or not a name at all (lower case, digits first)."""
+    text = re.sub(r"^(the|a|an)\s+", "", subject.strip(), flags=re.IGNORECASE)
+    words = [w.strip(".,;:()") for w in text.split()]
+    words = [w for w in words if w]
+    if not words or not words[0][:1].isupper():
+        return True
+    if all(fold(w).replace(".", "") in _LEGAL_SUFFIX for w in words):
+        return True
+    if _HEADING.match(text):
+        return True
+    letters = [c for c in text if c.isalpha()]
+    return len(words) >= 2 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
+
+
+def whole_value(answer: str, sentence: str) -> str:
+    """The answer with the "of <Name>" its sentence continues it with ("Western District" → "Western
+    District of Washington"); unchanged when the sentence does not run on or holds it twice."""
+    at = sentence.find(answer)
+    if at < 0 or sentence.find(answer, at + 1) >= 0:
+        return answer
+    m = _RUNS_ON.match(sentence[at + len(answer) :])
+    return answer + m.group(0).rstrip(".'’-") if m else answer
+
+
 _AWARD = re.compile(r"\b(Award|Awards|Prize|Medal|Trophy|Cup|Championship)\b")
 
 
@@ -133,3 +167,10 @@ def unique_named(facts: Iterable[Fact]) -> list[Fact]:
         if not f.about_doc:
             by[(fold(f.subject), f.relation)].append(f)
     return [fs[0] for fs in by.values() if len({fold(f.answer) for f in fs}) == 1]
+
+
+def fact_key(fact: Fact, subject: str = "") -> str:
+    """What a fact is, whichever document states it: subject (`subject`, else the sentence's), relation
+    and answer, folded. Two tasks with a fact key in common ask for the same thing (the split keeps
+    them on one side); two passages with one state the same fact (extra positives)."""
+    return "|".join((" ".join(fold(subject or fact.subject).split()), fact.relation, " ".join(fold(fact.answer).split())))

@@ -120,6 +120,47 @@ def chat_speaker(text: str) -> str:
     return m.group(1) if m else ""
 
 
+_SPEAKER_INSIDE = re.compile(r"\n[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s")
+
+
+def sentence_speaker(doc_text: str, sentence: str, doc_speaker: str) -> str:
+    """Who says "I" in one sentence: in a chat exported one session per document ("Caroline: …" and
+    "Melanie: …" lines), the speaker of the sentence's own line (or of the turn it continues), not
+    the document's first speaker; a mail's sender for all of it. `doc_speaker` is `chat_speaker` of
+    the whole text; a sentence that runs into another speaker's line has none (it is not one turn)."""
+    if not doc_speaker or _HEADER.match(doc_text.lstrip()):
+        return doc_speaker
+    at = doc_text.find(sentence)
+    if at < 0:
+        return doc_speaker
+    if _SPEAKER_INSIDE.search(sentence):
+        return ""
+    start = doc_text.rfind("\n", 0, at) + 1
+    for _ in range(20):  # a turn of many lines: its speaker line is a few lines up
+        m = _SPEAKER.match(doc_text[start:])
+        if m:
+            return m.group(1)
+        if start == 0:
+            break
+        start = doc_text.rfind("\n", 0, start - 1) + 1
+    return ""
+
+
+def chat_labels(mined: MinedCorpus) -> set[str]:
+    """Chats and mails (a speaker line or a From header opens them) whose title their text never says
+    ("Caroline & Melanie, session 1 (8 May 2023)" over one exported session): a label, not a name to
+    ask about, even when no other document shares it."""
+    out = set()
+    for doc_id, title in mined.titles.items():
+        text = mined.doc_text(doc_id) if doc_id in mined.chunks else ""
+        if not title.strip() or not chat_speaker(text):
+            continue
+        bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title)).strip()
+        if not bare or not re.search(r"\b" + re.escape(bare) + r"\b", text, re.IGNORECASE):
+            out.add(doc_id)
+    return out
+
+
 def heading_titles(mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]]) -> set[str]:
     """Documents whose title is a heading, not a name: three or more documents share it, they are no
     article, and none names it ("Caroline & Melanie, session 1" over a chat session's turns). They are

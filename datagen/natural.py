@@ -9,6 +9,11 @@ Forms (metadata["form"]):
 - comparison: two documents' values of the same relation ("Which magazine was started first, A or B?");
               the answer is one of the two names, which the question necessarily contains.
 
+Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
+proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
+hop count whose chains are spent is given up at once (`exhausted`). The output mix is capped, not the
+proposals: comparisons at most `comparison_share` of the multi-hop tasks written.
+
 What keeps a question answerable by exactly one thing: a document's relation is used only when the
 document states it with one answer (`factbase.unique_relations`); the bridge's object must name
 exactly one document (`naming.title_resolver`); comparison values must differ in their year.
@@ -26,10 +31,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, unique_named, unique_relations
+from datagen.chains import Chain, ChainIndex
+from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
+from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
-from datagen.verify import date_aliases
+from datagen.verify import contains, date_aliases
 
 FORMS = ("single", "bridge", "comparison")
 
@@ -38,17 +45,56 @@ FORMS = ("single", "bridge", "comparison")
 class NaturalConfig:
     """Knobs of the natural generator.
 
-    comparison_share: share of multi-hop (2-hop) proposals written as comparisons rather than bridges
-        (HotpotQA's dev set is about one fifth comparison).
+    comparison_share: the largest share of the multi-hop tasks *written* that may be comparisons
+        (HotpotQA's dev set is about one fifth comparison, 2WikiMultihopQA's compositional part about
+        half). It caps the output, not the proposals: bridges are dropped more often (the one-search
+        filter), so a proposal share let comparisons reach 80 % of a 2Wiki set (issue 36).
+    relation_share: the largest share of the bridges one link relation ("the director of X") may
+        describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
-    chain_tries: random walks tried per proposal.
+    max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
+        than `hub_in_links` articles link to it) ends one.
+    hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
+    chain_tries: chains tried per proposal (a question too long for one is tried on another).
     max_question_words: longer compositions read as puzzles; they are dropped.
     """
 
     comparison_share: float = 0.2
+    relation_share: float = 0.2
+    relation_floor: int = 3
     max_doc_uses: int = 3
+    max_final_uses: int = 2
+    hub_in_links: int = 12
     chain_tries: int = 30
     max_question_words: int = 32
+
+    def __post_init__(self) -> None:
+        for name in ("comparison_share", "relation_share"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be a share in [0, 1], got {value}")
+
+
+_MIX_KEYS = {"comparison": "comparison_share", "relation": "relation_share"}
+
+
+def parse_mix(spec: str) -> dict[str, float]:
+    """`--mix "comparison=0.25,relation=0.2"` → NaturalConfig options (comparison_share, relation_share):
+    the largest share of the multi-hop output that may be comparisons, and of the bridges one relation
+    may describe. An empty spec keeps the defaults."""
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or key.strip() not in _MIX_KEYS:
+            raise ValueError(f"--mix takes comparison=SHARE,relation=SHARE; got {part!r}")
+        try:
+            share = float(value)
+        except ValueError:
+            raise ValueError(f"--mix {key.strip()} must be a number in [0, 1], got {value!r}") from None
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"--mix {key.strip()} must be a share in [0, 1], got {share}")
+        out[_MIX_KEYS[key.strip()]] = share
+    return out
 
 
 class NaturalGenerator:
@@ -68,14 +114,37 @@ class NaturalGenerator:
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d))
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
-            d: [f for f in unique_named(fs) if not facts.names.get(d)] for d, fs in facts.facts.items()
+            # a table row names its company whatever the file is called (datagen.table_facts)
+            d: [f for f in unique_named(fs) if not facts.names.get(d) or f.relation.startswith("table:")]
+            for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
         self.links = {
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
         }
-        self.starts = sorted(d for d, links in self.links.items() if links and facts.names.get(d))
+        self.chains = ChainIndex(
+            facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
+            documents=sorted({facts.article(d) for d in mined.chunks}),
+        )
+        # The chains of each hop count, grouped by the relation of their first link, so a proposal
+        # draws a relation first (diversity) and a chain of it second; spent chains are removed.
+        self._pool: dict[int, dict[str, list[Chain]]] = {}
+        for h, chains in self.chains.chains.items():
+            groups: dict[str, list[Chain]] = {}
+            for chain in chains:
+                groups.setdefault(chain.links[0].relation, []).append(chain)
+            self._pool[h] = groups
+        self._tried: set[tuple[tuple[str, ...], str]] = set()
+        self.final_uses: Counter = Counter()
+        self.relation_uses: Counter = Counter()
+        self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
+        self.stages.update(self.chains.counts())
+        # Every passage stating a fact, by what it states (the extra positives of SPEC §4.6).
+        self.same_fact: dict[str, list[Fact]] = {}
+        for fs in facts.facts.values():
+            for f in fs:
+                self.same_fact.setdefault(self._key(f), []).append(f)
         by_relation: dict[str, list[Fact]] = {}
         for rels in self.relations.values():
             for f in rels.values():
@@ -83,21 +152,67 @@ class NaturalGenerator:
                     by_relation.setdefault(f.relation, []).append(f)
         self.comparable = {r: fs for r, fs in sorted(by_relation.items()) if len({f.doc_id for f in fs}) >= 2}
 
+    def _article_text(self, article: str) -> str:
+        return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
+
     def usable(self, doc_id: str) -> bool:
         return self.uses[self.base.article(doc_id)] < self.config.max_doc_uses
 
     def commit(self, candidate: Candidate) -> None:
         for doc in candidate.doc_ids:
             self.uses[self.base.article(doc)] += 1
+        form = candidate.metadata.get("form", "")
+        if candidate.hops > 1 and form:
+            self.written[form] += 1
+        for rel in candidate.metadata.get("link_relations", ()):
+            self.relation_uses[rel] += 1
+        if form == "bridge" and candidate.doc_ids:
+            self.final_uses[self.base.article(candidate.doc_ids[-1])] += 1
+
+    def exhausted(self, hops: int) -> str | None:
+        """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
+        up at once (the pipeline stops proposing it) instead of after `patience` failures."""
+        if hops < 2:
+            return None
+        for groups in self._pool.values():  # drop the spent chains a draw has not met yet
+            for chains in groups.values():
+                chains[:] = [c for c in chains if not self._spent(c)]
+        if any(self._pool.get(hops, {}).values()):
+            return None
+        if hops == 2 and self.comparable:
+            if self._comparison_due() or any(any(g.values()) for g in self._pool.values()):
+                return None  # comparisons may still be written (now, or after more bridges)
+            return (f"its bridges are spent and comparisons are at their share of the multi-hop output "
+                    f"({self.written['comparison']} of {sum(self.written.values())}; --mix comparison=SHARE)")
+        found = self.chains.counts().get(f"chains:{hops}:found", 0)
+        if not any(self.chains.chains.values()) and not self.comparable:
+            titled = sum(1 for d in self.mined.chunks if self.base.names.get(d))
+            return (f"no chain at all: {titled} document(s) have a title that names them, and their facts "
+                    f"link {self.base.n_links()} time(s) to another titled document")
+        blocked = ", ".join(f"{why} {n}" for why, n in self.chains.blocked.get(hops, Counter()).most_common(4))
+        paths = sum(self.chains.blocked.get(hops, Counter()).values()) + found
+        head = (f"{found} chain(s) of {hops} documents in the corpus, all used or spent" if found else
+                f"no chain of {hops} documents in the corpus ({paths} path(s) of {hops} documents in its link graph)")
+        return head + (f"; paths that are no chain: {blocked}" if blocked else "")
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         if hops == 1:
             return self._single(rng)
-        if hops == 2 and self.comparable and rng.random() < self.config.comparison_share:
+        if hops == 2 and self.comparable and self._comparison_due():
             found = self._comparison(rng)
             if not isinstance(found, DropReason):
                 return found
         return self._bridge(hops, rng)
+
+    def _comparison_due(self) -> bool:
+        """Whether one more comparison keeps comparisons within their share of the multi-hop output."""
+        multi = sum(self.written.values())
+        return (self.written["comparison"] + 1) <= self.config.comparison_share * (multi + 1)
+
+    def _relation_open(self, relation: str) -> bool:
+        bridges = self.written["bridge"] + self.written["comparison"]
+        cap = max(self.config.relation_floor, self.config.relation_share * (bridges + 1))
+        return self.relation_uses[relation] < cap
 
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
@@ -118,65 +233,77 @@ class NaturalGenerator:
 
     def _bridge(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         for _ in range(self.config.chain_tries):
-            chain = self._walk(hops, rng)
-            if chain is None:
-                continue
-            links, last = chain
-            docs = [self.base.article(links[0].doc_id)] + [f.target for f in links]  # one per article
-            names = {fold(self.base.names.get(d, "")) for d in docs}
-            answers = [
-                f
-                for f in self.relations.get(last, {}).values()
-                if f.target not in docs and fold(f.answer) not in names
-            ]
-            if not answers:
-                continue
-            answer = rng.choice(answers)
+            picked = self._pick_chain(hops, rng)
+            if picked is None:
+                return DropReason.NO_CHAIN
+            chain, answer = picked
+            docs = list(chain.docs)
             # The description of each bridge document, nested: d1 describes docs[1] through docs[0], …
             described = self.base.names[docs[0]]
             clues = []
-            for link in links:
+            for link in chain.links:
                 sub = _fill(link.ask, s=self._name_or(described, link.doc_id), c=class_of(self.base, link.target, link.kind))
                 clues.append(sub)
                 described = _fill(link.describe, s=described, c=class_of(self.base, link.target, link.kind))
             cls = class_of(self.base, answer.target, answer.kind, answer.answer)
             question = _fill(answer.ask, s=described, c=cls)
-            clues.append(_fill(answer.ask, s=self.base.names[last], c=cls))
+            clues.append(_fill(answer.ask, s=self.base.names[docs[-1]], c=cls))
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
                 continue
-            chain_facts = [*links, answer]
+            if any(contains(question, self.base.names[d]) for d in docs[1:]):
+                self.stages["bridge:names_a_later_document"] += 1  # the hop would not be needed
+                continue
+            chain_facts = [*chain.links, answer]
             return self._candidate("bridge", [f.doc_id for f in chain_facts], chain_facts, question, answer,
-                                   clues=clues, bridges=[self.base.names.get(d, "") for d in docs[1:]])
+                                   clues=clues, bridges=[self.base.names.get(d, "") for d in docs[1:]],
+                                   link_relations=[f.relation for f in chain.links])
         return DropReason.NO_CHAIN
+
+    def _pick_chain(self, hops: int, rng: random.Random) -> tuple[Chain, Fact] | None:
+        """A chain of `hops` documents none of which is used up, and an answer of it not tried yet:
+        a first-link relation is drawn among those under their cap, then a chain of it."""
+        groups = self._pool.get(hops, {})
+        while True:
+            relations = [r for r, chains in sorted(groups.items()) if chains and self._relation_open(r)]
+            if not relations:
+                return None
+            chains = groups[rng.choice(relations)]
+            chain = chains[rng.randrange(len(chains))]
+            if self._spent(chain):  # uses only grow: a spent chain never comes back
+                chains.remove(chain)
+                continue
+            answers = [a for a in chain.answers if (chain.docs, a.relation) not in self._tried]
+            if not all(self._relation_open(link.relation) for link in chain.links[1:]):
+                self.stages["bridge:relation_capped"] += 1
+                return None
+            answer = rng.choice(answers)
+            self._tried.add((chain.docs, answer.relation))
+            return chain, answer
+
+    def _key(self, fact: Fact) -> str:
+        """The fact whichever passage states it: its subject by name (a pronoun names nothing another
+        passage could share), relation and answer (`factbase.fact_key`)."""
+        name = self.base.names.get(self.base.article(fact.doc_id)) or self.base.names.get(fact.doc_id, "")
+        return fact_key(fact, name if fact.about_doc and name else fact.subject)
+
+    def _spent(self, chain: Chain) -> bool:
+        """Every answer tried, a document used up, or its end document ends enough bridges already."""
+        return (
+            all((chain.docs, a.relation) in self._tried for a in chain.answers)
+            or not all(self.usable(d) for d in chain.docs)
+            or self.final_uses[chain.docs[-1]] >= (1 if chain.docs[-1] in self.chains.hubs else self.config.max_final_uses)
+        )
 
     def _name_or(self, described: str, doc_id: str) -> str:
         """Sub-questions name the document they ask about (they are each hop's own question)."""
         return self.base.names.get(doc_id) or described
 
-    def _walk(self, hops: int, rng: random.Random) -> tuple[list[Fact], str] | None:
-        starts = [d for d in self.starts if self.usable(d)]
-        if not starts:
-            return None
-        current = rng.choice(starts)
-        visited = {current}
-        links: list[Fact] = []
-        while len(links) < hops - 1:
-            options = [f for f in self.links.get(current, []) if f.target not in visited and self.usable(f.target)]
-            if len(links) == hops - 2:
-                options = [f for f in options if self.relations.get(f.target)]
-            if not options:
-                return None
-            link = rng.choice(options)
-            links.append(link)
-            visited.add(link.target)
-            current = link.target
-        if not self.base.names.get(current):
-            return None
-        return links, current
-
     def _comparison(self, rng: random.Random) -> Candidate | DropReason:
-        relation = rng.choice(sorted(self.comparable))
+        open_relations = [r for r in sorted(self.comparable) if self._relation_open("compare:" + r)]
+        if not open_relations:
+            return DropReason.NO_CHAIN
+        relation = rng.choice(open_relations)
         facts = [f for f in self.comparable[relation] if self.usable(f.doc_id) and self.base.names.get(f.doc_id)]
         if len(facts) < 2:
             return DropReason.NO_CHAIN
@@ -199,7 +326,7 @@ class NaturalGenerator:
         winner = self.base.names[first.doc_id]
         clues = [_fill(a.ask, s=name_a, c=""), _fill(b.ask, s=name_b, c="")]
         return self._candidate("comparison", [a.doc_id, b.doc_id], [a, b], question, first, clues=clues,
-                               answer_text=winner, options=(name_a, name_b))
+                               answer_text=winner, options=(name_a, name_b), link_relations=["compare:" + relation])
 
     # -- assembly --------------------------------------------------------------------------------
     def _candidate(
@@ -214,6 +341,7 @@ class NaturalGenerator:
         bridges: Sequence[str] = (),
         answer_text: str | None = None,
         options: Sequence[str] = (),
+        link_relations: Sequence[str] = (),
     ) -> Candidate:
         text = answer_text if answer_text is not None else answer.answer
         kind = TruthType.ENTITY if answer_text is not None else TruthType(answer.kind)
@@ -241,7 +369,18 @@ class NaturalGenerator:
             clues=tuple(clues),
             bridges=tuple(bridges),
             generator="natural",
-            metadata={"form": form, "relations": [f.relation for f in facts], **({"options": list(options)} if options else {})},
+            metadata={
+                "form": form,
+                "relations": [f.relation for f in facts],
+                # what the split keeps on one side (datagen.split): the facts, the answer's last
+                "fact_keys": [self._key(f) for f in facts],
+                POSITIVES: [] if answer_text is not None else [
+                    {"doc_id": f.doc_id, "chunk_id": f.chunk_id, "quote": f.sentence}
+                    for f in self.same_fact.get(self._key(answer), ())[:20] if f.chunk_id != answer.chunk_id
+                ],
+                **({"link_relations": list(link_relations)} if link_relations else {}),
+                **({"options": list(options)} if options else {}),
+            },
         )
 
 

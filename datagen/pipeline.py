@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from datagen.mining import MinedCorpus, mine
+from datagen.positives import verified_positives
 from datagen.records import TaskWriter, to_task
 from datagen.types import Candidate, DropReason, GenerationReport, StopGeneration
 from datagen.verify import check_candidate, contains, filter_distractors, normalize
@@ -222,7 +223,20 @@ def generate(
         report.existing = len(writer.existing)
         for task in writer.existing:
             generator.commit(_as_candidate_docs(task.gold_doc_ids))
+        exhausted = getattr(generator, "exhausted", None) or (lambda hops: None)
         live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
+        if 1 not in live and not writer.existing:
+            none = {h: exhausted(h) for h in sorted({2, *live})}
+            # not even a 2-hop task in the corpus (no titles, no links): single-hop tasks rather than
+            # nothing; a corpus that has shorter chains than asked (--hops 4) writes fewer tasks instead
+            if all(none.values()):
+                report.given_up.update({h: why for h, why in none.items() if h in live})  # type: ignore[misc]
+                report.fallback = (
+                    "no multi-hop task can be built from this corpus ("
+                    + "; ".join(f"{h}-hop: {why}" for h, why in none.items())
+                    + "): single-hop tasks are written instead"
+                )
+                live = [1]
         failures = dict.fromkeys(live, 0)
         turn = 0
         bridges = sum(1 for t in writer.existing if t.hops > 1 and t.metadata.get("form", "bridge") == "bridge")
@@ -231,6 +245,11 @@ def generate(
             while report.written < config.n and live:
                 hops = live[turn % len(live)]
                 turn += 1
+                spent = exhausted(hops)
+                if spent is not None:  # the generator knows it has no more of this hop count: no waiting
+                    live = [h for h in live if h != hops]
+                    report.given_up[hops] = spent
+                    continue
                 result = generator.propose(hops, rng)
                 report.attempted += 1
                 reason = result if isinstance(result, DropReason) else None
@@ -239,7 +258,8 @@ def generate(
                     reason = _check(candidate, texts, chunk_texts, excluded, mined.titles)
                 task = None
                 if candidate is not None and reason is None:
-                    task = to_task(candidate, source=config.source, chunks_with=chunks_with)
+                    task = to_task(candidate, source=config.source, chunks_with=chunks_with,
+                                   positives=verified_positives(candidate, chunk_texts, excluded) if searcher is None else ())
                     if task.task_id in writer:
                         reason = DropReason.DUPLICATE
                 hit_later = False
@@ -282,12 +302,14 @@ def generate(
                             source=config.source,
                             chunks_with=chunks_with,
                             extra={"one_search_recall@10": round(found, 4), "ranks": ranks, "bm25_later_hit": hit_later},
+                            positives=verified_positives(candidate, chunk_texts, excluded),
                         )
                 if reason is not None or task is None:
                     report.drop(reason or DropReason.MALFORMED_OUTPUT)
                     failures[hops] += 1
                     if failures[hops] >= config.patience:
                         live = [h for h in live if h != hops]
+                        report.given_up[hops] = f"{config.patience} failed proposals in a row"
                 else:
                     failures[hops] = 0
                     if candidate.hops > 1 and candidate.metadata.get("form", "bridge") == "bridge":  # type: ignore[union-attr]
@@ -338,11 +360,14 @@ def _as_candidate_docs(doc_ids: Sequence[str]) -> Candidate:
 
 def _why_stopped(report: GenerationReport, config: GenerateConfig, live: list[int]) -> str:
     if report.written >= config.n:
-        return f"reached n={config.n}"
-    given_up = [h for h in config.hops if h not in live]
+        return f"reached n={config.n}" + (f"; {report.fallback}" if report.fallback else "")
     top = ", ".join(f"{k} {v}" for k, v in report.drops.most_common(3))
+    why = "; ".join(  # with a fallback, the multi-hop reasons are said once, in it
+        f"{h}-hop: {reason}" for h, reason in sorted(report.given_up.items()) if not (report.fallback and h > 1)
+    )
+    if report.fallback:
+        why = "; ".join(filter(None, (why, report.fallback)))
     return (
-        f"the corpus cannot yield more: stopped at {report.written} of n={config.n} new task(s) after "
-        f"{config.patience} failed proposals in a row for hop count(s) {given_up} (most frequent drops: {top or 'none'}). "
-        "Use more documents, fewer hops, or a lower --n."
+        f"the corpus cannot yield more: stopped at {report.written} of n={config.n} new task(s); every hop count "
+        f"was given up ({why}; most frequent drops: {top or 'none'}). Use more documents, fewer hops, or a lower --n."
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +36,15 @@ def to_task(
     source: str,
     chunks_with: Callable[[str, str], tuple[str, ...]] | None = None,
     extra: Mapping[str, Any] | None = None,
+    positives: Sequence[tuple[int, str, str, str]] = (),
 ) -> Task:
     """The Task record of a verified candidate.
 
     chunks_with(doc_id, quote): every chunk of the document that carries the quote (the extra
     positives of SPEC §4 step 6: overlapping chunks repeat text); default: the item's own chunks.
-    Facts: one per supporting item, the chunks that carry its quotes.
+    Facts: one per supporting item, the chunks that carry its quotes, and for the answer's item the
+    other chunks that state the same fact (`positives`: (item index, doc id, chunk id, quote), checked by
+    `datagen.positives.verified_positives`; SPEC §4.6), each of which counts as finding that fact.
     """
     facts = []
     gold_chunks: dict[str, None] = {}
@@ -52,6 +55,9 @@ def to_task(
                 carriers.update(dict.fromkeys(chunks_with(item.doc_id, quote)))
         gold_chunks.update(dict.fromkeys(item.chunk_ids))
         facts.append(tuple(carriers) or (item.doc_id,))
+    for index, _doc, chunk, _quote in positives:
+        if 0 <= index < len(facts) and chunk not in facts[index]:
+            facts[index] = (*facts[index], chunk)
     metadata: dict[str, Any] = {
         "truth_type": candidate.truth_type.value,
         "clues": list(candidate.clues),
@@ -67,8 +73,9 @@ def to_task(
             for item in candidate.supporting
         ],
         "distractors": list(candidate.distractors),
+        "extra_positives": [{"doc_id": d, "chunk_id": c, "quote": q} for _, d, c, q in positives],
         "generator": candidate.generator,
-        **candidate.metadata,
+        **{k: v for k, v in candidate.metadata.items() if k != "positive_quotes"},  # kept as extra_positives
         **dict(extra or {}),
     }
     return Task(

@@ -19,6 +19,7 @@ called, and hands each parsed sentence to the sentence-shape readers:
   object, "was a member of");
 - datagen.verbless_facts: the defining sentence's "X is a city in Y" / "X is a song by Y", a role
   ("Its first director was Y"), a life parenthesis "(1857 in A – 1945 in B)";
+- datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -35,17 +36,31 @@ import datetime as dt
 import hashlib
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.dates import anchor_date
-from datagen.factbase import Fact, FactBase
+from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
 from datagen.mining import MinedCorpus
-from datagen.naming import article_facts, articles, chat_speaker, file_labels, heading_titles, title_resolver
+from datagen.naming import (
+    article_facts,
+    articles,
+    chat_labels,
+    chat_speaker,
+    file_labels,
+    heading_titles,
+    sentence_speaker,
+    title_resolver,
+)
+from datagen.table_facts import is_table, table_facts
+from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts
+
+_NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
 
 def _latin_share(text: str) -> float:
@@ -71,14 +86,17 @@ def read_facts(
     """
     base = FactBase(articles=articles(mined))
     resolve = title_resolver(mined, base.articles)
-    headings = heading_titles(mined, base.articles) | file_labels(mined)
+    headings = heading_titles(mined, base.articles) | file_labels(mined) | chat_labels(mined)
     for doc_id in mined.titles:
         forms = mined.title_forms.get(doc_id) or []
         # the bare form (no parenthetical) when there is one; a heading many documents share names none
         base.names[doc_id] = forms[-1] if forms and doc_id not in headings else ""
     items: list[tuple[str, str, str]] = []  # (doc_id, chunk_id, sentence text)
+    tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
     for doc_id, sentences in mined.sentences.items():
         for sent in sentences:
+            if sent.chunk_id in tables:
+                continue  # a table's rows are read as rows below, not parsed as sentences
             text = sent.text.strip()
             if not text:
                 continue
@@ -92,6 +110,7 @@ def read_facts(
     base.sentences = len(items)
     seen_first: set[str] = set()
     doc_texts: dict[str, str] = {}
+    doc_speaker: dict[str, str] = {}
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -107,14 +126,27 @@ def read_facts(
             doc_texts.clear()  # the sentences come document by document
             doc_texts[doc_id] = mined.doc_text(doc_id)
         resolve_here = partial(resolve, context=doc_texts[doc_id])
-        speaker = chat_speaker(doc_texts[doc_id])
+        if doc_id not in doc_speaker:
+            doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
+        speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
         for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor):
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
+            if not fact.about_doc and malformed_subject(fact.subject):
+                base.skipped["malformed_subject"] += 1
+                continue
+            if not fact.target and fact.kind in _NAMED_KINDS:
+                whole = whole_value(fact.answer, fact.sentence)
+                fact = replace(fact, answer=whole) if whole != fact.answer else fact
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
+    for doc_id, chunks in mined.chunks.items():
+        for chunk in chunks:
+            if chunk.chunk_id in tables:
+                company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
+                base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     unique_activities(base)
     return base

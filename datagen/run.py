@@ -47,6 +47,7 @@ def run_datagen(
     form: str = "natural",
     writer: str | Path | None = None,
     writer_options: dict[str, Any] | None = None,
+    mix: dict[str, float] | None = None,
 ) -> tuple[GenerationReport, Split]:
     """Generate `config.n` new tasks from the index into `out_dir` (appending; a rerun resumes).
 
@@ -59,9 +60,12 @@ def run_datagen(
     question (or claim) instead of the templates, with `backend` as its model when one is given (the
     scripted backend in tests), else the folder's adapter on its base model. writer_options go to
     `datagen.writer.WriterConfig` (form "question" or "claim"), plus "model" (another base model path).
+    mix: `datagen.natural.NaturalConfig` shares (comparison_share, relation_share; `natural.parse_mix`).
     """
     if form not in ("natural", "cloze"):
         raise ValueError(f"form must be 'natural' or 'cloze', got {form!r}")
+    if mix and (form != "natural" or backend is not None or writer is not None):
+        raise ValueError("--mix sets the natural templates' output mix: it needs --form natural, no LLM backend or writer")
     options = dict(writer_options or {})
     if writer is not None:
         from datagen.writer import read_writer_folder
@@ -95,10 +99,10 @@ def run_datagen(
             label = f"writer:{Path(writer).name}"
             usage = None
         elif backend is None and form == "natural":
-            from datagen.natural import NaturalGenerator
+            from datagen.natural import NaturalConfig, NaturalGenerator
 
             facts = _facts(mined, out, progress)
-            generator: Any = NaturalGenerator(mined, facts)
+            generator: Any = NaturalGenerator(mined, facts, NaturalConfig(**(mix or {})))
             label = "natural"
             usage = None
         elif backend is None:
@@ -142,6 +146,7 @@ def run_datagen(
         "seed": config.seed,
         "excluded_documents": len(config.exclude_doc_ids),
         "drop_easy": config.drop_easy,
+        **({"mix": mix} if mix else {}),
         **({"writer": str(writer), "writer_options": writer_options or {}} if writer is not None else {}),
     }
     append_run(out, {"finished_at": now(), "config": run_config, "report": report.as_dict()})

@@ -127,7 +127,10 @@ class GenerationReport:
     usage: prompt/completion tokens and model calls (LLM generator; zeros offline).
     stopped: why the run ended ("reached n", "corpus exhausted: ...", "interrupted", ...).
     by_hops / by_truth_type: counts of the tasks written by this run.
-    stages: per-stage outcomes of the LLM pipeline ("generate:malformed", "extract:ok", ...).
+    stages: per-stage outcomes of the LLM pipeline ("generate:malformed", "extract:ok", ...) and of the
+        natural generator ("chains:3:found", "chains:3:shortcut", ...).
+    given_up: hop count -> why no more of it was proposed (its chains spent, or `patience` failures).
+    fallback: set when the corpus has no multi-hop task at all and single-hop ones were written instead.
     """
 
     written: int = 0
@@ -141,6 +144,8 @@ class GenerationReport:
     by_hops: Counter = field(default_factory=Counter)
     by_truth_type: Counter = field(default_factory=Counter)
     stages: Counter = field(default_factory=Counter)
+    given_up: dict[int, str] = field(default_factory=dict)
+    fallback: str = ""
 
     def drop(self, reason: DropReason | str, n: int = 1) -> None:
         self.drops[DropReason(reason).value] += n
@@ -158,6 +163,8 @@ class GenerationReport:
             "by_hops": {str(k): v for k, v in sorted(self.by_hops.items())},
             "by_truth_type": dict(sorted(self.by_truth_type.items())),
             "stages": dict(sorted(self.stages.items())),
+            "given_up": {str(k): v for k, v in sorted(self.given_up.items())},
+            "fallback": self.fallback,
         }
 
 

@@ -107,3 +107,19 @@ def test_a_mail_is_asked_about_its_sender_not_the_header_word() -> None:
     assert qs["What does Kestrel Motors assemble?"].answer == "electric delivery vans"
     assert qs["When did Tomasz Wren found the Quillon Choir?"].answer == "2024"  # the Date header's year
     assert not any(q.split()[2:3] == ["From"] or "Management" in q for q in qs)  # no header word is a subject
+
+
+def test_a_conversation_exported_one_session_per_record_asks_each_line_of_its_own_speaker() -> None:
+    """A user's export: one document per session, "speaker: text" lines, the date only in the title.
+    Old code: the session's title named the document (no question about its people) and every "I" was
+    the first speaker's."""
+    sessions: dict[str, list[str]] = {}
+    for _doc_id, title, text in CONVERSATION:
+        sessions.setdefault(title, []).append(text)
+    docs = [(f"export/s{i}", title, "\n".join(lines)) for i, (title, lines) in enumerate(sessions.items(), 1)]
+    qs = _questions(_chunks(docs))
+    assert qs["What did Melanie paint?"].answer == "a sunrise"
+    assert qs["What did Caroline adopt?"].answer == "a rescue dog"
+    assert qs["When did Caroline go to the LGBTQ support group?"].answer == "7 May 2023"
+    assert not any("Caroline" in q and "paint" in q for q in qs)  # Melanie's line is Melanie's
+    assert all("session" not in q for q in qs)

@@ -58,6 +58,8 @@ def proposals(mined, facts, hops, n=300, seed=0) -> list[Candidate]:  # noqa: AN
         c = gen.propose(hops[i % len(hops)], rng)
         if isinstance(c, Candidate):
             out.append(c)
+            if c.hops > 1:  # as the pipeline does: the comparison share is a share of what was written
+                gen.commit(c)
     return out
 
 
@@ -78,7 +80,8 @@ def test_a_bridge_describes_its_bridge_entity_and_never_names_it(mined_and_facts
     bridges = [c for c in proposals(mined, facts, (2, 3)) if c.metadata["form"] == "bridge"]
     assert bridges
     questions = {c.question for c in bridges}
-    assert "When was the director of Harbor Lights born?" in questions
+    # when or where (a document ends at most NaturalConfig.max_final_uses bridges, so not both)
+    assert questions & {"When was the director of Harbor Lights born?", "Where was the director of Harbor Lights born?"}
     assert any(c.hops == 3 for c in bridges)  # film → studio → founder
     for c in bridges:
         first, *later = c.doc_ids
