@@ -28,10 +28,10 @@ from context1.trajectory_io import (
 from context1.types import (
     Backend,
     BackendError,
+    Evidence,
     Message,
     ModelTurn,
     Observation,
-    Evidence,
     RankedDocument,
     Role,
     SearchResult,

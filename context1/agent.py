@@ -54,6 +54,7 @@ from context1.types import (
     Backend,
     BackendError,
     CorpusLike,
+    Evidence,
     RankedDocument,
     SearchResult,
     StopReason,
@@ -283,8 +284,10 @@ class SearchAgent:
     def _result(self, query: str, trajectories: Sequence[Trajectory], wall_s: float) -> SearchResult:
         if len(trajectories) == 1:
             documents = list(trajectories[0].documents)
+            evidence = list(trajectories[0].evidence)
         else:
             documents = fuse_rankings([t.documents for t in trajectories], self.config.max_documents, self.config.rrf_k)
+            evidence = fuse_evidence([t.evidence for t in trajectories], self.config.max_passages, self.config.rrf_k)
         return SearchResult(
             query=query,
             documents=documents,
@@ -292,6 +295,7 @@ class SearchAgent:
             usage=_usage(trajectories),
             timings=_timings(trajectories, wall_s),
             rollouts=list(trajectories),
+            evidence=evidence,
         )
 
 
@@ -310,6 +314,22 @@ def fuse_rankings(
                 best[d.doc_id] = cand
     fused = reciprocal_rank_fusion([[d.doc_id for d in docs] for docs in rankings], k=rrf_k)
     return [RankedDocument(doc_id, best[doc_id][2], float(score)) for doc_id, score in fused[:max_documents]]
+
+
+def fuse_evidence(rankings: Sequence[Sequence[Evidence]], max_passages: int = 5, rrf_k: int = 60) -> list[Evidence]:
+    """Fuse the rollouts' passages with RRF (k× mode), as `fuse_rankings` does documents: each
+    passage keeps its best-ranked occurrence (reason, found_by) and takes the RRF score."""
+    import dataclasses
+
+    from corpus_tools.fusion import reciprocal_rank_fusion
+
+    best: dict[str, tuple[int, int, Evidence]] = {}
+    for r, passages in enumerate(rankings):
+        for pos, e in enumerate(passages):
+            if e.chunk_id not in best or (pos, r) < best[e.chunk_id][:2]:
+                best[e.chunk_id] = (pos, r, e)
+    fused = reciprocal_rank_fusion([[e.chunk_id for e in passages] for passages in rankings], k=rrf_k)
+    return [dataclasses.replace(best[cid][2], score=float(score)) for cid, score in fused[:max_passages]]
 
 
 def _usage(trajectories: Sequence[Trajectory]) -> Usage:

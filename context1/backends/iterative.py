@@ -279,28 +279,33 @@ class IterativeRetrievalPolicy:
         drop = sorted(visible - keep)
         return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
 
-    def _answer(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> str:
-        """Ranks every document seen and writes the answer in the harness's format."""
-        scored = self._doc_scores(query, rankings, cfg)
-        ranked = sorted(scored, key=lambda d: (-scored[d][0], d))[: self.max_documents]
-        if ranked and cfg.evidence_ratio > 0:
-            floor = cfg.evidence_ratio * scored[ranked[0]][0]
-            ranked = [d for d in ranked if scored[d][0] >= floor] or ranked[:1]
-        parts = [
-            f'<Document id="{html.escape(d, quote=True)}" score="{scored[d][0]:.4f}"><Justification>'
-            f"{html.escape(scored[d][1], quote=False)}</Justification></Document>"
-            for d in ranked
-        ]
-        return "\n".join(parts) if parts else "No supporting documents were found."
+    @property
+    def max_passages(self) -> int:
+        return int(getattr(self.agent_config, "max_passages", 5))
 
-    def _doc_scores(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> dict[str, tuple[float, str]]:
+    def _answer(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> str:
+        """Ranks the passages seen (a document's score, less its passage's relevance gap to the
+        document's best) and writes the answer in the harness's format (`<Passage id=…>` blocks)."""
+        parts = self.doc_parts(query, rankings, cfg)
+        scored = self._doc_scores(query, rankings, cfg, parts)
+        ranked = answer_documents({d: v[0] for d, v in scored.items()}, self.max_documents, cfg.evidence_ratio)
+        passages = rank_passages(parts, {d: scored[d][0] for d in ranked}, self.max_passages)
+        blocks = [
+            f'<Passage id="{html.escape(cid, quote=True)}" score="{score:.4f}"><Justification>'
+            f"{html.escape(scored[parts.chunks[cid][0]][1], quote=False)}</Justification></Passage>"
+            for cid, score in passages
+        ]
+        return "\n".join(blocks) if blocks else "No supporting passages were found."
+
+    def _doc_scores(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig,
+                    parts: DocParts | None = None) -> dict[str, tuple[float, str]]:
         """score(d) = relevance(q, d) + link_weight * max relevance(q, s) over chunks s that name d
         (+ entity_link_weight * relevance of a chunk sharing a rare entity with d).
 
         "s names d": d's title or file name occurs in s's text — the bridge of a multi-hop question
         is exactly a document named by a relevant one. Returns (score, plain-words justification).
         """
-        parts = self.doc_parts(query, rankings, cfg)
+        parts = parts or self.doc_parts(query, rankings, cfg)
         out: dict[str, tuple[float, str]] = {}
         for doc_id, p in parts.docs.items():
             total = p.relevance + cfg.link_weight * p.link + cfg.entity_link_weight * p.entity_link
@@ -406,6 +411,42 @@ class IterativeRetrievalPolicy:
             for i, (cid, *_rest) in enumerate(r.chunks, start=1):
                 rel[cid] = max(rel.get(cid, 0.0), r.weight * 5 / (4 + i))  # the hybrid bonus's decay
         return rel, "ranks"
+
+
+def answer_documents(scores: Mapping[str, float], max_documents: int, evidence_ratio: float) -> list[str]:
+    """The documents the answer cites, best first: the top `max_documents` by score (ties by id),
+    keeping only those scoring at least `evidence_ratio` of the best (`IterativeConfig.evidence_ratio`)."""
+    ranked = sorted(scores, key=lambda d: (-scores[d], d))[:max_documents]
+    if ranked and evidence_ratio > 0:
+        floor = evidence_ratio * scores[ranked[0]]
+        ranked = [d for d in ranked if scores[d] >= floor] or ranked[:1]
+    return ranked
+
+
+def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages: int) -> list[tuple[str, float]]:
+    """The passages to cite, best first: (chunk id, score).
+
+    A passage scores its document's score less its relevance gap to the document's best passage,
+    so a document's best passage carries exactly the document's score and the documents ranked
+    from the passages (by their best) come out in `doc_scores` order. Every document of
+    `doc_scores` is cited by its best passage; the other passages of those documents compete for
+    the first `max_passages` places (a long filing's second table may matter more than another
+    filing), and are cited only while fewer than `max_passages` passages are.
+    """
+    rel = parts.chunk_relevance
+    cands = []
+    for cid, (doc_id, _title, _text) in parts.chunks.items():
+        if doc_id not in doc_scores or doc_id not in parts.docs:
+            continue
+        best = parts.docs[doc_id]
+        score = doc_scores[doc_id] - (rel.get(best.chunk_id, 0.0) - rel.get(cid, 0.0))
+        cands.append((score, cid == best.chunk_id, doc_id, cid))
+    cands.sort(key=lambda c: (-c[0], c[2], not c[1], c[3]))
+    out: list[tuple[str, float]] = []
+    for score, is_best, _doc, cid in cands:
+        if is_best or len(out) < max_passages:
+            out.append((cid, score))
+    return out
 
 
 def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None,
