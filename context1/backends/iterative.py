@@ -96,6 +96,12 @@ class IterativeConfig:
     evidence_ratio: float = 0.3
     # Longest passage quoted in a justification (characters).
     quote_chars: int = 220
+    # "Never worse than one search" (issue 34): the top `first_search_keep` chunks of the question's
+    # own search are always cited, and keep their place unless later evidence beats them by
+    # `first_search_margin` (added to their passage score). 0 turns the rule off: they are ranked
+    # (and cited) like any other passage.
+    first_search_keep: int = 5
+    first_search_margin: float = 0.0
 
 
 @dataclass
@@ -288,8 +294,11 @@ class IterativeRetrievalPolicy:
         document's best) and writes the answer in the harness's format (`<Passage id=…>` blocks)."""
         parts = self.doc_parts(query, rankings, cfg)
         scored = self._doc_scores(query, rankings, cfg, parts)
-        ranked = answer_documents({d: v[0] for d, v in scored.items()}, self.max_documents, cfg.evidence_ratio)
-        passages = rank_passages(parts, {d: scored[d][0] for d in ranked}, self.max_passages)
+        doc_scores = {d: v[0] for d, v in scored.items()}
+        ranked = answer_documents(doc_scores, self.max_documents, cfg.evidence_ratio)
+        first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
+        passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked,
+                                 bonus=dict.fromkeys(first, cfg.first_search_margin))
         blocks = [
             f'<Passage id="{html.escape(cid, quote=True)}" score="{score:.4f}"><Justification>'
             f"{html.escape(scored[parts.chunks[cid][0]][1], quote=False)}</Justification></Passage>"
@@ -423,28 +432,43 @@ def answer_documents(scores: Mapping[str, float], max_documents: int, evidence_r
     return ranked
 
 
-def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages: int) -> list[tuple[str, float]]:
+def first_search_chunks(rankings: Sequence[_Ranking], n: int) -> list[str]:
+    """The top `n` chunks of the question's own search (hop 1's search_corpus)."""
+    for r in rankings:
+        if r.round == 0 and r.tool == "search_corpus":
+            return [cid for cid, *_rest in r.chunks[:n]]
+    return []
+
+
+def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages: int, *,
+                  cited_docs: Sequence[str] | None = None, bonus: Mapping[str, float] | None = None
+                  ) -> list[tuple[str, float]]:
     """The passages to cite, best first: (chunk id, score).
 
     A passage scores its document's score less its relevance gap to the document's best passage,
     so a document's best passage carries exactly the document's score and the documents ranked
     from the passages (by their best) come out in `doc_scores` order. Every document of
-    `doc_scores` is cited by its best passage; the other passages of those documents compete for
-    the first `max_passages` places (a long filing's second table may matter more than another
-    filing), and are cited only while fewer than `max_passages` passages are.
+    `cited_docs` (default: all of `doc_scores`) is cited by its best passage; the other passages
+    of those documents compete for the first `max_passages` places (a long filing's second table
+    may matter more than another filing), and are cited only while fewer than `max_passages` are.
+    `bonus` (chunk id -> score added): chunks always cited, whatever their document, ranked with
+    the bonus — the first search's top chunks under `IterativeConfig.first_search_margin`.
     """
     rel = parts.chunk_relevance
+    cited = set(doc_scores if cited_docs is None else cited_docs)
+    bonus = bonus or {}
     cands = []
     for cid, (doc_id, _title, _text) in parts.chunks.items():
-        if doc_id not in doc_scores or doc_id not in parts.docs:
+        if doc_id not in doc_scores or doc_id not in parts.docs or (doc_id not in cited and cid not in bonus):
             continue
         best = parts.docs[doc_id]
-        score = doc_scores[doc_id] - (rel.get(best.chunk_id, 0.0) - rel.get(cid, 0.0))
-        cands.append((score, cid == best.chunk_id, doc_id, cid))
+        score = doc_scores[doc_id] - (rel.get(best.chunk_id, 0.0) - rel.get(cid, 0.0)) + bonus.get(cid, 0.0)
+        always = (cid == best.chunk_id and doc_id in cited) or cid in bonus
+        cands.append((score, always, doc_id, cid))
     cands.sort(key=lambda c: (-c[0], c[2], not c[1], c[3]))
     out: list[tuple[str, float]] = []
-    for score, is_best, _doc, cid in cands:
-        if is_best or len(out) < max_passages:
+    for score, always, _doc, cid in cands:
+        if always or len(out) < max_passages:
             out.append((cid, score))
     return out
 
