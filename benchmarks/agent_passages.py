@@ -28,12 +28,24 @@ a passage covers its document; on LoCoMo a document is one dialog turn, so this 
 passage all-R@5, document R@5 and all-R@10 (the returned document list), seconds per question (p50),
 and won/lost: questions where the agent's top-5 passages cover more / fewer gold documents than its
 own first search's top 5. Per-question JSONL under benchmarks/out/agent_passages/.
+
+The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing questions
+(benchmarks/filings.py's ids, q<row>) of the reporting half (`search_policy.filings_split`: SHA-1
+of the id odd), the first --limit whose reference answer carries figures. A question counts when
+at least half of its figures (numbers of 2+ digits, "$", "," and "%" ignored; years 1990-2039 and
+"Q1"-"Q4" not figures) appear in the top-5 passages. Rows: one hybrid search's top 5 chunks, the
+agent's passages; ask seconds p50. Run it on this code and on main's, as above:
+
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label after \
+        --index runs/filings-index --limit 15
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -155,6 +167,81 @@ def run(args: argparse.Namespace) -> None:
         corpus.close()
 
 
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def figures(answer: str) -> list[str]:
+    """The figures of a reference answer (module docstring), normalised: digits and one dot."""
+    out = []
+    for m in _NUMBER.finditer(answer):
+        raw = m.group(0).replace(",", "").rstrip(".")
+        digits = raw.replace(".", "")
+        if len(digits) < 2 or (len(raw) == 4 and raw.isdigit() and 1990 <= int(raw) <= 2039):
+            continue
+        if m.start() > 0 and answer[m.start() - 1] in "Qq":
+            continue
+        if raw not in out:
+            out.append(raw)
+    return out
+
+
+def figures_found(texts: list[str], wanted: list[str]) -> float:
+    haystack = " " + " ".join(_NUMBER.sub(lambda m: m.group(0).replace(",", ""), t) for t in texts) + " "
+    hits = sum(1 for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack))
+    return float(hits * 2 >= len(wanted))
+
+
+def filings_split(question_id: str) -> str:
+    """benchmarks/search_policy.py's split of the filings questions (SHA-1 of the id: even tuning, odd
+    reporting), restated: importing that module puts this tree first on sys.path, and the "before"
+    run must measure main's code."""
+    return "tuning" if int(hashlib.sha1(question_id.encode()).hexdigest(), 16) % 2 == 0 else "report"
+
+
+def filings(args: argparse.Namespace) -> None:
+    import csv
+
+    from context1 import SearchAgent
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(args.index)
+    docs = set(corpus.doc_ids())
+    chosen = []
+    with args.qna.open(encoding="utf-8-sig", newline="") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            doc = row["Source Docs"].strip().strip("*") + ".pdf"
+            qid = f"q{i}"
+            if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == "report"
+                    and figures(row["Answer"])):
+                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc,
+                               "figures": figures(row["Answer"])})
+    chosen = chosen[: args.limit]
+    agent = SearchAgent(corpus)
+    agent.run(chosen[0]["question"])  # warm-up
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for i, q in enumerate(chosen):
+        hits = corpus.search(q["question"], k=5)
+        t0 = time.perf_counter()
+        result = agent.run(q["question"])
+        secs = time.perf_counter() - t0
+        evidence = getattr(result, "evidence", None)
+        passages = ([e.text for e in evidence] if evidence else
+                    [corpus.chunk(c).text for c in doc_best_passages(result.trajectory, result.documents)])
+        rows.append({"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best",
+                     "search": figures_found([h.chunk.text for h in hits], q["figures"]),
+                     "agent": figures_found(passages[:5], q["figures"]),
+                     "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])})
+        print(f"[filings {args.label} {i + 1}/{len(chosen)}]", flush=True)
+    (OUT / f"filings-report-{args.label}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    n = len(rows)
+    print(f"| filings (report, {n} with figures) | figures in top 5: one search | figures in top 5: agent "
+          f"({rows[0]['kind']}) | gold filing first | ask s p50 |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    print(f"| {args.label} | {sum(r['search'] for r in rows) / n:.3f} | {sum(r['agent'] for r in rows) / n:.3f} | "
+          f"{sum(r['gold_first'] for r in rows) / n:.3f} | {statistics.median(r['s'] for r in rows):.2f} |")
+
+
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
     docs = {c.rpartition("#")[0] for c in passages[:k]}
     return sum(1 for g in gold if g in docs)
@@ -220,6 +307,11 @@ def table(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    fp = sub.add_parser("filings")
+    fp.add_argument("--label", required=True)
+    fp.add_argument("--index", type=Path, required=True)
+    fp.add_argument("--qna", type=Path, default=Path("/work/data/filings10q/qna_data.csv"))
+    fp.add_argument("--limit", type=int, default=15)
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -236,7 +328,7 @@ def main() -> None:
         else:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
-    run(args) if args.command == "run" else table(args)
+    {"run": run, "table": table, "filings": filings}[args.command](args)
 
 
 if __name__ == "__main__":

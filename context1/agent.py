@@ -1,8 +1,9 @@
-"""`SearchAgent`: the public API — run a query to ranked documents, stream it, or run k× rollouts.
+"""`SearchAgent`: the public API — run a query to ranked passages (and the documents ranked from
+them), stream it, or run k× rollouts.
 
     from context1 import Corpus, SearchAgent
     agent = SearchAgent(Corpus.open("indexes/wiki"), backend=None)   # None: the LLM-free policy
-    result = agent.run("which company ...")                          # SearchResult
+    result = agent.run("which company ...")                          # SearchResult: .evidence, .documents
     for event in agent.stream("which company ..."): ...              # events as they happen
     result = agent.run("which company ...", rollouts=4)              # 4 rollouts fused with RRF
 

@@ -20,10 +20,11 @@ id belongs (mapped to its document). Duplicates keep their first position; ids t
 document are dropped and reported. Scores are 1/rank, unless the answer writes a `score="…"` attribute.
 
 Fallback (documented behaviour, `Trajectory.metadata["answer_fallback"] = True`): when no block
-parses — or the episode ended without an answer (max turns, budget, backend error) — the documents
-of the chunks still in view (shown and not pruned) are ranked by the best rank any of their chunks
-had in the observation that showed it, ties broken by which was shown first. A chunk the agent
-kept in view is its implicit vote; a chunk it pruned is not.
+cites a passage the agent was shown — or the episode ended without an answer (max turns, budget,
+backend error) — the chunks still in view (shown and not pruned) are the passages, ranked by the
+best rank a tool gave them, ties broken by which was shown first; their documents are ranked the
+same way (`fallback_documents`). A chunk the agent kept in view is its implicit vote; a chunk it
+pruned is not.
 """
 
 from __future__ import annotations
