@@ -170,13 +170,14 @@ def norm(text: str) -> str:
 
 
 def question_words(query: str) -> list[str]:
-    """The question's content words as written (3+ characters, or 2+ with a digit: "Q3"; no stop
-    words), in question order, each once."""
+    """The question's content words as written (3+ characters, or two mixing a letter and a digit:
+    "Q3", not the "10" of "10-Q"; no stop words), in question order, each once."""
     out: list[str] = []
     seen: set[str] = set()
     for w in _WORD.findall(query):
         low = w.lower()
-        if low in _STOP or low in seen or (len(w) < 3 and not any(ch.isdigit() for ch in w)) or w == "_":
+        short_code = len(w) == 2 and any(ch.isdigit() for ch in w) and any(ch.isalpha() for ch in w)  # "Q3"
+        if low in _STOP or low in seen or (len(w) < 3 and not short_code) or "_" in w:
             continue
         seen.add(low)
         out.append(w)

@@ -212,7 +212,9 @@ def print_event(console: Console, event: Any, tag_rollout: bool) -> None:
     tag = f"[magenta]r{event.rollout}[/] " if tag_rollout else ""
     if isinstance(event, ModelTurnEvent):
         console.print(f"{tag}[bold]turn {event.step + 1}[/]", highlight=False)
-        if event.turn.text.strip():
+        if not event.turn.tool_calls:  # the final answer: its passages are printed, readable, at the end
+            console.print(f"{tag}  [dim]final answer (its passages follow)[/]", highlight=False)
+        elif event.turn.text.strip():
             console.print(f"{tag}  [dim]{escape(_short(event.turn.text, TEXT_CHARS))}[/]", highlight=False)
     elif isinstance(event, ToolCallEvent):
         call = event.call
