@@ -120,7 +120,7 @@ def reanswer(agent: Any, trajectory: Any, margin: float) -> dict[str, Any]:
     cfg = dataclasses.replace(policy.config, first_search_margin=margin)
     messages = replay_messages(trajectory, len(trajectory.steps) - 1)
     text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
-    cited = [c.raw_ids[0] for c in parse_citations(text) if c.raw_ids]
+    cited = [c.raw_ids[-1] for c in parse_citations(text) if c.raw_ids]  # the HTML-unescaped reading
     return {"passages": cited[: agent.config.max_passages],
             "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
 

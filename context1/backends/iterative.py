@@ -20,6 +20,9 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    a share of the relevance of the best chunk that names it — by its title, by its file name
    (`reports/korrin-bay-q3.txt` → "korrin bay"), or through a rare entity both share: the
    second hop of a bridge question is a document that a relevant document names.
+   The answer cites passages (`rank_passages`): each kept document's best chunk carries the
+   document's score, and its other chunks, scored lower by their relevance gap to the best, may
+   take the first `max_passages` places (a long filing answers from two of its tables).
 
 Entities are mined in any script: capitalised spans by Unicode case (not ASCII `[A-Z]`), and
 words of scripts without case (CJK, Arabic, ...). Boilerplate is not an entity: a span found in

@@ -210,3 +210,23 @@ def test_question_constraints_go_on_every_search(filings_corpus):
     off = SearchAgent(corpus, ScriptedBackend([turn(call("search_corpus", query="gross margin")), "done"]),
                       AgentConfig(constraints=False)).run("Gross margin of Korrin Foods?")
     assert corpus.searches == [("gross margin", None)] and "constraints" not in off.trajectory.metadata
+
+
+def test_rank_passages_keeps_the_document_order_and_lets_a_documents_second_passage_compete():
+    from context1.backends.iterative import DocPart, DocParts, rank_passages
+
+    chunks = {"a#0": ("a", "", ""), "a#1": ("a", "", ""), "b#0": ("b", "", ""), "c#0": ("c", "", ""),
+              "d#3": ("d", "", "")}
+    rel = {"a#0": 0.9, "a#1": 0.85, "b#0": 0.6, "c#0": 0.5, "d#3": 0.2}
+    docs = {d: DocPart(rel[c], c, 0.0, None, "", 0.0, None, "") for d, c in
+            (("a", "a#0"), ("b", "b#0"), ("c", "c#0"), ("d", "d#3"))}
+    parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
+    scores = {"a": 0.9, "b": 0.6 + 0.5, "c": 0.5, "d": 0.2}  # b is lifted by a link: it ranks first
+    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a", "c"])
+    assert [c for c, _ in ranked] == ["b#0", "a#0", "c#0"]  # a#1 is past the first two places; d is not cited
+    assert dict(ranked)["b#0"] == pytest.approx(1.1)
+    ranked = rank_passages(parts, scores, max_passages=3, cited_docs=["b", "a", "c"])
+    assert [c for c, _ in ranked] == ["b#0", "a#0", "a#1", "c#0"]  # a's second passage competes for place 3
+    # the first search's top chunks (a bonus): always cited, lifted by the margin
+    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a"], bonus={"d#3": 1.0})
+    assert [c for c, _ in ranked] == ["d#3", "b#0", "a#0"]
