@@ -107,7 +107,7 @@ def first_search(trajectory: Any, n: int = 5) -> list[str]:
     return []
 
 
-def reanswer(agent: Any, trajectory: Any, margin: float) -> dict[str, Any]:
+def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5) -> dict[str, Any]:
     """The LLM-free policy's answer to the same final context with `first_search_margin=margin`:
     searching does not depend on it (only the answer does), so one episode serves every margin."""
     import dataclasses
@@ -117,12 +117,23 @@ def reanswer(agent: Any, trajectory: Any, margin: float) -> dict[str, Any]:
     from context1.context import replay_messages
 
     policy = agent.backend
-    cfg = dataclasses.replace(policy.config, first_search_margin=margin)
+    cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep)
     messages = replay_messages(trajectory, len(trajectory.steps) - 1)
     text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
     cited = [c.raw_ids[-1] for c in parse_citations(text) if c.raw_ids]  # the HTML-unescaped reading
     return {"passages": cited[: agent.config.max_passages],
             "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
+
+
+def chunk_text(corpus: Any, chunk_id: str) -> str:
+    """A chunk's text; "" for an id the index does not hold (a re-answer's citation of an id whose
+    literal "&quot;" the observation format cannot carry; the harness drops those as unseen)."""
+    from corpus_tools.types import UnknownDocumentError
+
+    try:
+        return corpus.chunk(chunk_id).text
+    except UnknownDocumentError:
+        return ""
 
 
 def run(args: argparse.Namespace) -> None:
@@ -156,10 +167,12 @@ def run(args: argparse.Namespace) -> None:
                     "first": {"passages": first_search(result.trajectory)},
                     "agent": {"passages": passages, "kind": kind, "docs": result.doc_ids, "s": agent_s},
                 }
-                for margin in args.margins:  # the same episode, answered under another first-search margin
-                    rec[f"margin={margin:g}"] = reanswer(agent, result.trajectory, margin)
+                for keep in args.keeps:  # the same episode, answered under other first-search rules
+                    for margin in args.margins:
+                        label = f"margin={margin:g}" if keep == 5 else f"keep={keep},margin={margin:g}"
+                        rec[label] = reanswer(agent, result.trajectory, margin, keep)
                 for key in [k for k in rec if isinstance(rec[k], dict)]:
-                    texts = [corpus.chunk(c).text for c in rec[key]["passages"][:5]]
+                    texts = [chunk_text(corpus, c) for c in rec[key]["passages"][:5]]
                     rec[key]["answer_found"] = answer_found(texts, task.answers)
                 log.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 log.flush()
@@ -286,7 +299,7 @@ def table(args: argparse.Namespace) -> None:
             recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
             where = f"{name} ({args.part}, {len(recs)})"
             keys = (["hybrid"] if label == args.labels[0] else []) + ["first", "agent"]
-            keys += [k for k in recs[0] if k.startswith("margin=")] if recs else []
+            keys += [k for k in recs[0] if "margin=" in k] if recs else []
             for key in keys:
                 row = _row(recs, key)
                 kind = r_first(recs, "agent").get("kind", "")
@@ -325,6 +338,8 @@ def main() -> None:
             p.add_argument("--margins", type=lambda v: [float(x) for x in v.split(",") if x.strip()], default=[],
                            help="also answer each episode under these IterativeConfig.first_search_margin values "
                                 "(comma-separated; this code only)")
+            p.add_argument("--keeps", type=lambda v: [int(x) for x in v.split(",") if x.strip()], default=[5],
+                           help="IterativeConfig.first_search_keep values the margins are tried with")
         else:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
