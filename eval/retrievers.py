@@ -140,6 +140,7 @@ def open_retriever(
     index: str | Path,
     *,
     k: int = 10,
+    passage_k: int = 5,
     reranker: str | None = None,
     backend: Any = None,
     backend_options: Mapping[str, Any] | None = None,
@@ -148,7 +149,8 @@ def open_retriever(
 ) -> Retriever:
     """Opens the index the way `kind` needs it and returns the retriever.
 
-    kind: one of RETRIEVERS. reranker: for "hybrid+rerank" (default "biencoder") or the agent's
+    kind: one of RETRIEVERS. passage_k: the passages a single search returns (its top chunks; the
+    agent's are its evidence, `AgentConfig.max_passages`). reranker: for "hybrid+rerank" (default "biencoder") or the agent's
     corpus (default: the index's own). backend: the agent's Backend, or a kind for
     `context1.backends.make_backend` with `backend_options` (base_url, model, ...); None: SearchAgent's
     default (the LLM-free iterative policy).
@@ -176,7 +178,7 @@ def open_retriever(
             search, leg_k=max(search.leg_k, n), candidates=max(search.candidates, n), reranker="none"
         )
         corpus = Corpus.open(index, client=client, reranker="none", search=search)
-    return SingleShotRetriever(corpus, kind, k=k)
+    return SingleShotRetriever(corpus, kind, k=k, passage_k=passage_k)
 
 
 def _recorded_search_config(index: Path) -> Any:
