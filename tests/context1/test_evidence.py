@@ -230,3 +230,19 @@ def test_rank_passages_keeps_the_document_order_and_lets_a_documents_second_pass
     # the first search's top chunks (a bonus): always cited, lifted by the margin
     ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a"], bonus={"d#3": 1.0})
     assert [c for c, _ in ranked] == ["d#3", "b#0", "a#0"]
+
+
+def test_the_first_search_rule_keeps_its_top_chunks_in_place(filings_corpus):
+    """With a margin no later evidence beats, the answer's top passages are the first search's, in its order."""
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+
+    question = "What was the gross margin of Korrin Foods in the quarter?"
+    policy = IterativeRetrievalPolicy(filings_corpus, IterativeConfig(first_search_margin=100.0, first_search_keep=5))
+    result = SearchAgent(filings_corpus, policy).run(question)
+    first = result.trajectory.steps[0].observations[0]
+    assert first.tool == "search_corpus" and first.metadata["scores"]
+    assert [e.chunk_id for e in result.evidence] == list(first.chunk_ids[:5])
+    # without the rule the answer prefers the gold filing's other passages over the first search's 4th and 5th
+    plain = SearchAgent(filings_corpus).run(question)
+    assert plain.trajectory.steps[0].observations[0].chunk_ids == first.chunk_ids
+    assert [e.chunk_id for e in plain.evidence] != list(first.chunk_ids[:5])
