@@ -100,9 +100,9 @@ class IterativeConfig:
     # Longest passage quoted in a justification (characters).
     quote_chars: int = 220
     # "Never worse than one search" (issue 34): the top `first_search_keep` chunks of the question's
-    # own search are always cited, and keep their place unless later evidence beats them by
-    # `first_search_margin` (added to their passage score). 0 turns the rule off: they are ranked
-    # (and cited) like any other passage.
+    # own search are always cited, in their search order, and keep their place unless a later
+    # passage's score beats theirs by `first_search_margin` (`rank_passages`). 0 turns the rule off:
+    # they are ranked (and cited) like any other passage.
     first_search_keep: int = 5
     first_search_margin: float = 0.0
 
@@ -300,8 +300,8 @@ class IterativeRetrievalPolicy:
         doc_scores = {d: v[0] for d, v in scored.items()}
         ranked = answer_documents(doc_scores, self.max_documents, cfg.evidence_ratio)
         first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
-        passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked,
-                                 bonus=dict.fromkeys(first, cfg.first_search_margin))
+        passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
+                                 margin=cfg.first_search_margin)
         blocks = [
             f'<Passage id="{html.escape(cid, quote=True)}" score="{score:.4f}"><Justification>'
             f"{html.escape(scored[parts.chunks[cid][0]][1], quote=False)}</Justification></Passage>"
@@ -444,7 +444,7 @@ def first_search_chunks(rankings: Sequence[_Ranking], n: int) -> list[str]:
 
 
 def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages: int, *,
-                  cited_docs: Sequence[str] | None = None, bonus: Mapping[str, float] | None = None
+                  cited_docs: Sequence[str] | None = None, first: Sequence[str] = (), margin: float = 0.0
                   ) -> list[tuple[str, float]]:
     """The passages to cite, best first: (chunk id, score).
 
@@ -454,25 +454,36 @@ def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages
     `cited_docs` (default: all of `doc_scores`) is cited by its best passage; the other passages
     of those documents compete for the first `max_passages` places (a long filing's second table
     may matter more than another filing), and are cited only while fewer than `max_passages` are.
-    `bonus` (chunk id -> score added): chunks always cited, whatever their document, ranked with
-    the bonus — the first search's top chunks under `IterativeConfig.first_search_margin`.
+
+    `first` (the first search's top chunks, `IterativeConfig.first_search_margin`): always cited,
+    in their search order, each keeping its place unless a later passage beats its score by
+    `margin` — the answer is then never reordered away from the first search on thin evidence.
     """
     rel = parts.chunk_relevance
     cited = set(doc_scores if cited_docs is None else cited_docs)
-    bonus = bonus or {}
+    protected = [c for c in dict.fromkeys(first) if c in parts.chunks and parts.chunks[c][0] in doc_scores]
     cands = []
     for cid, (doc_id, _title, _text) in parts.chunks.items():
-        if doc_id not in doc_scores or doc_id not in parts.docs or (doc_id not in cited and cid not in bonus):
+        if doc_id not in doc_scores or doc_id not in parts.docs or (doc_id not in cited and cid not in protected):
             continue
         best = parts.docs[doc_id]
-        score = doc_scores[doc_id] - (rel.get(best.chunk_id, 0.0) - rel.get(cid, 0.0)) + bonus.get(cid, 0.0)
-        always = (cid == best.chunk_id and doc_id in cited) or cid in bonus
+        score = doc_scores[doc_id] - (rel.get(best.chunk_id, 0.0) - rel.get(cid, 0.0))
+        always = (cid == best.chunk_id and doc_id in cited) or cid in protected
         cands.append((score, always, doc_id, cid))
     cands.sort(key=lambda c: (-c[0], c[2], not c[1], c[3]))
+    score_of = {c[3]: c[0] for c in cands}
+    others = [c for c in cands if c[3] not in protected]
     out: list[tuple[str, float]] = []
-    for score, always, _doc, cid in cands:
-        if always or len(out) < max_passages:
-            out.append((cid, score))
+    i = j = 0
+    while i < len(protected) or j < len(others):
+        if j < len(others) and (i == len(protected) or others[j][0] >= score_of[protected[i]] + margin):
+            score, always, _doc, cid = others[j]
+            j += 1
+            if always or len(out) < max_passages:
+                out.append((cid, score))
+        else:
+            out.append((protected[i], score_of[protected[i]]))
+            i += 1
     return out
 
 

@@ -227,9 +227,10 @@ def test_rank_passages_keeps_the_document_order_and_lets_a_documents_second_pass
     assert dict(ranked)["b#0"] == pytest.approx(1.1)
     ranked = rank_passages(parts, scores, max_passages=3, cited_docs=["b", "a", "c"])
     assert [c for c, _ in ranked] == ["b#0", "a#0", "a#1", "c#0"]  # a's second passage competes for place 3
-    # the first search's top chunks (a bonus): always cited, lifted by the margin
-    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a"], bonus={"d#3": 1.0})
-    assert [c for c, _ in ranked] == ["d#3", "b#0", "a#0"]
+    # the first search's top chunks: always cited, in search order, keeping their place unless beaten by the margin
+    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a"], first=["d#3", "c#0"], margin=0.8)
+    assert [c for c, _ in ranked] == ["b#0", "d#3", "c#0", "a#0"]  # b (1.1) beats d (0.2) by 0.8; a (0.9) does not
+    assert dict(ranked)["d#3"] == pytest.approx(0.2)  # the score stays the passage's own
 
 
 def test_the_first_search_rule_keeps_its_top_chunks_in_place(filings_corpus):
