@@ -120,7 +120,8 @@ def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5) -> dict[
     cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep)
     messages = replay_messages(trajectory, len(trajectory.steps) - 1)
     text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
-    cited = [c.raw_ids[-1] for c in parse_citations(text) if c.raw_ids]  # the HTML-unescaped reading
+    seen = set(trajectory.seen_chunk_ids())  # as the harness resolves: the reading of the id that was shown
+    cited = [next((x for x in c.raw_ids if x in seen), c.raw_ids[-1]) for c in parse_citations(text) if c.raw_ids]
     return {"passages": cited[: agent.config.max_passages],
             "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
 
