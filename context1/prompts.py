@@ -85,7 +85,7 @@ HARD_CUTOFF = (
 )
 SOFT_HINT = (
     "[Note: your context is past half of its {token_budget:,}-token budget. Prune chunks that do not help "
-    "(prune_chunks), or conclude with your ranked documents.]"
+    "(prune_chunks), or conclude with the passages that answer.]"
 )
 TOO_MANY_CALLS = (
     "Error: not run: this turn has {n} tool calls and at most {limit} run per turn. Make fewer, "
