@@ -130,7 +130,8 @@ def _count_fn(backend: Any):
 
 
 class SearchAgent:
-    """A retrieval subagent over `corpus`: query in, ranked passages (`evidence`) and the documents ranked from them out.
+    """A retrieval subagent over `corpus`: query in; ranked passages (`evidence`), and the documents
+    ranked from them, out.
 
     backend: any `context1.types.Backend`; None uses the LLM-free `IterativeRetrievalPolicy`.
     config: limits and budgets (`AgentConfig`); `config.rollouts` > 1 turns on k× mode.
