@@ -1,8 +1,9 @@
-"""`SearchAgent`: the public API — run a query to ranked documents, stream it, or run k× rollouts.
+"""`SearchAgent`: the public API — run a query to ranked passages (and the documents ranked from
+them), stream it, or run k× rollouts.
 
     from context1 import Corpus, SearchAgent
     agent = SearchAgent(Corpus.open("indexes/wiki"), backend=None)   # None: the LLM-free policy
-    result = agent.run("which company ...")                          # SearchResult
+    result = agent.run("which company ...")                          # SearchResult: .evidence, .documents
     for event in agent.stream("which company ..."): ...              # events as they happen
     result = agent.run("which company ...", rollouts=4)              # 4 rollouts fused with RRF
 
@@ -54,6 +55,7 @@ from context1.types import (
     Backend,
     BackendError,
     CorpusLike,
+    Evidence,
     RankedDocument,
     SearchResult,
     StopReason,
@@ -128,7 +130,8 @@ def _count_fn(backend: Any):
 
 
 class SearchAgent:
-    """A retrieval subagent over `corpus`: query in, ranked documents (with justifications) out.
+    """A retrieval subagent over `corpus`: query in; ranked passages (`evidence`), and the documents
+    ranked from them, out.
 
     backend: any `context1.types.Backend`; None uses the LLM-free `IterativeRetrievalPolicy`.
     config: limits and budgets (`AgentConfig`); `config.rollouts` > 1 turns on k× mode.
@@ -283,8 +286,10 @@ class SearchAgent:
     def _result(self, query: str, trajectories: Sequence[Trajectory], wall_s: float) -> SearchResult:
         if len(trajectories) == 1:
             documents = list(trajectories[0].documents)
+            evidence = list(trajectories[0].evidence)
         else:
             documents = fuse_rankings([t.documents for t in trajectories], self.config.max_documents, self.config.rrf_k)
+            evidence = fuse_evidence([t.evidence for t in trajectories], self.config.max_passages, self.config.rrf_k)
         return SearchResult(
             query=query,
             documents=documents,
@@ -292,6 +297,7 @@ class SearchAgent:
             usage=_usage(trajectories),
             timings=_timings(trajectories, wall_s),
             rollouts=list(trajectories),
+            evidence=evidence,
         )
 
 
@@ -310,6 +316,22 @@ def fuse_rankings(
                 best[d.doc_id] = cand
     fused = reciprocal_rank_fusion([[d.doc_id for d in docs] for docs in rankings], k=rrf_k)
     return [RankedDocument(doc_id, best[doc_id][2], float(score)) for doc_id, score in fused[:max_documents]]
+
+
+def fuse_evidence(rankings: Sequence[Sequence[Evidence]], max_passages: int = 5, rrf_k: int = 60) -> list[Evidence]:
+    """Fuse the rollouts' passages with RRF (k× mode), as `fuse_rankings` does documents: each
+    passage keeps its best-ranked occurrence (reason, found_by) and takes the RRF score."""
+    import dataclasses
+
+    from corpus_tools.fusion import reciprocal_rank_fusion
+
+    best: dict[str, tuple[int, int, Evidence]] = {}
+    for r, passages in enumerate(rankings):
+        for pos, e in enumerate(passages):
+            if e.chunk_id not in best or (pos, r) < best[e.chunk_id][:2]:
+                best[e.chunk_id] = (pos, r, e)
+    fused = reciprocal_rank_fusion([[e.chunk_id for e in passages] for passages in rankings], k=rrf_k)
+    return [dataclasses.replace(best[cid][2], score=float(score)) for cid, score in fused[:max_passages]]
 
 
 def _usage(trajectories: Sequence[Trajectory]) -> Usage:

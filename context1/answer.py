@@ -1,8 +1,16 @@
-"""Parsing the final answer into ranked documents, and the fallback when nothing parses.
+"""Parsing the final answer into cited passages (and ranked documents), and the fallback when
+nothing parses.
 
-The expected answer (SPEC §2) is a list of blocks, most relevant first:
+The expected answer is a list of blocks, most relevant first, each citing one passage the agent
+was shown by its chunk id:
 
-    <Document id=DOC_ID><Justification>1–3 sentences</Justification></Document>
+    <Passage id=CHUNK_ID><Justification>1–3 sentences</Justification></Passage>
+
+The older SPEC §2 form, `<Document id=DOC_ID>…</Document>`, is still read (a trained model or an
+old script may write it): a document id is resolved to the best passage of that document the
+agent saw (`context1.evidence.resolve_citations`). `parse_citations` returns the blocks as
+`Citation`s for the harness; `parse_final_answer` is the document-level reading of the same
+blocks (ids resolved to documents by the caller's `resolve`).
 
 Models slip; the parser accepts: quoted or unquoted ids (single, double or no quotes, ids with
 spaces up to the `>`), HTML-escaped ids, any case and whitespace in the tags, a missing or unclosed
@@ -12,10 +20,11 @@ id belongs (mapped to its document). Duplicates keep their first position; ids t
 document are dropped and reported. Scores are 1/rank, unless the answer writes a `score="…"` attribute.
 
 Fallback (documented behaviour, `Trajectory.metadata["answer_fallback"] = True`): when no block
-parses — or the episode ended without an answer (max turns, budget, backend error) — the documents
-of the chunks still in view (shown and not pruned) are ranked by the best rank any of their chunks
-had in the observation that showed it, ties broken by which was shown first. A chunk the agent
-kept in view is its implicit vote; a chunk it pruned is not.
+cites a passage the agent was shown — or the episode ended without an answer (max turns, budget,
+backend error) — the chunks still in view (shown and not pruned) are the passages, ranked by the
+best rank a tool gave them, ties broken by which was shown first; their documents are ranked the
+same way (`fallback_documents`). A chunk the agent kept in view is its implicit vote; a chunk it
+pruned is not.
 """
 
 from __future__ import annotations
@@ -25,11 +34,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from context1.evidence import Citation
 from context1.types import RankedDocument
 
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
-_OPEN = re.compile(r"<\s*document\b([^>]*)>", re.IGNORECASE)
-_CLOSE = re.compile(r"<\s*/\s*document\s*>", re.IGNORECASE)
+_OPEN = re.compile(r"<\s*(?:document|passage)\b([^>]*)>", re.IGNORECASE)
+_CLOSE = re.compile(r"<\s*/\s*(?:document|passage)\s*>", re.IGNORECASE)
 _ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"?|'([^']*)'?|(.*))""", re.IGNORECASE | re.DOTALL)
 _JUST = re.compile(r"<\s*justification\s*>(.*?)(?:<\s*/\s*justification\s*>|$)", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
@@ -75,6 +85,39 @@ def _id_candidates(attrs: str) -> list[str]:
     first = rest.split()[0] if rest.split() else ""
     if first and first != rest:
         out.append(first)
+    return out
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """(attributes, body) of every `<Document …>` / `<Passage …>` block, in order."""
+    text = _FENCE.sub("", text or "")
+    opens = list(_OPEN.finditer(text))
+    out = []
+    for i, m in enumerate(opens):
+        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
+        body = text[m.end() : end]
+        close = _CLOSE.search(body)
+        if close:
+            body = body[: close.start()]
+        out.append((m.group(1), body))
+    return out
+
+
+def _written_score(attrs: str) -> float | None:
+    written = _SCORE.search(attrs.split('"', 2)[-1] if attrs.count('"') >= 2 else attrs)  # not inside the id
+    return float(written.group(1)) if written else None
+
+
+def parse_citations(text: str) -> list[Citation]:
+    """Every block of the answer as a `Citation` (ids as written, HTML-unescaped readings added),
+    in the answer's order; resolution against what the agent saw is `context1.evidence`'s."""
+    out = []
+    for attrs, body in _blocks(text):
+        just = _JUST.search(body)
+        ids: list[str] = []
+        for raw in _id_candidates(attrs):
+            ids.extend(c for c in (raw, html.unescape(raw)) if c not in ids)
+        out.append(Citation(tuple(ids), _clean(just.group(1) if just else body), _written_score(attrs)))
     return out
 
 

@@ -53,6 +53,16 @@ class AgentConfig:
     # Most documents in the final answer ("up to N documents", SPEC §2); 10 is a common top-k for
     # downstream readers and what eval's recall@k tables use.
     max_documents: int = 10
+    # Most passages (chunks) in the answer's evidence, best first (issue 34). SPEC §1: "usually one
+    # snippet is what matters"; 5 is the top-k the passage metrics (R@5, final-answer-found@5) read,
+    # and 5 chunks of 256 tokens are ~1,300 tokens, a small prompt for a downstream reader.
+    max_passages: int = 5
+    # Most tokens the evidence passages take together (the first passage is always kept): the same
+    # cap as one search result (S_budget), so a reader gets at most what one search would show.
+    max_passage_tokens: int = 4_096
+    # Parse the question's constraints once (company, period, form: `Corpus.question_constraints`,
+    # when the corpus has it) and pass them on every search of the episode (issue 35).
+    constraints: bool = True
     # Longest query / pattern / id the harness accepts (characters): a real query is < 300;
     # anything larger is a runaway generation and gets an error message instead of a search.
     max_argument_chars: int = 2_000
@@ -98,7 +108,7 @@ class AgentConfig:
                 f"response_reserve must be in [0, token_budget/2 = {self.token_budget // 2}), got {self.response_reserve}"
             )
         for name in ("search_token_budget", "read_token_budget", "search_k", "grep_k", "max_turns",
-                     "max_documents", "max_argument_chars", "max_prune_ids", "max_parallel_calls",
+                     "max_documents", "max_passages", "max_passage_tokens", "max_argument_chars", "max_prune_ids", "max_parallel_calls",
                      "rollouts", "rrf_k", "max_calls_per_turn", "max_query_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -73,7 +73,7 @@ class RolloutEndEvent:
 
 @dataclass(frozen=True)
 class FinalEvent:
-    """The episode (all rollouts) ended: ranked documents, trajectories, usage, timings."""
+    """The episode (all rollouts) ended: ranked passages and documents, trajectories, usage, timings."""
 
     result: SearchResult
 

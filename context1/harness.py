@@ -13,8 +13,15 @@ order, so the result does not depend on thread timing.
 
 Ends: a turn with no tool call is the answer (ANSWERED); otherwise MAX_TURNS after
 `config.max_turns` turns, TOKEN_BUDGET when the visible context reaches T_budget, or whatever
-`finish` is told (BACKEND_ERROR, CANCELLED). Every end leaves `trajectory.documents` set: the
-parsed answer, else the fallback ranking of `context1.answer`.
+`finish` is told (BACKEND_ERROR, CANCELLED). Every end leaves `trajectory.evidence` (the cited
+passages the agent was shown, best first, at most `config.max_passages` within
+`config.max_passage_tokens`) and `trajectory.documents` (ranked by their best cited passage) set:
+the parsed answer, else the fallback ranking of `context1.answer` (see `context1.evidence`).
+
+Question constraints (issue 35): when `config.constraints` is on and the corpus has
+`question_constraints`, the question is parsed once at the start and every search_corpus call
+of the episode passes the parse (`constraints=`); the parse is kept in
+`metadata["constraints"]`, and names the corpus does not hold in `metadata["unmatched"]`.
 """
 
 from __future__ import annotations
@@ -26,15 +33,27 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from context1 import prompts
-from context1.answer import ShownChunk, fallback_documents, parse_final_answer
+from context1.answer import fallback_documents, parse_citations
 from context1.budget import BudgetState, TokenCounter, estimate_costs
 from context1.config import AgentConfig
 from context1.context import ContextView, chunk_spans, count_pieces
+from context1.evidence import (
+    ShownPassage,
+    documents_from,
+    found_label,
+    passage_from_hit,
+    passage_reason,
+    question_words,
+    resolve_citations,
+    select_evidence,
+    to_evidence,
+)
 from context1.prompts import GREP_CORPUS, PRUNE_CHUNKS, READ_DOCUMENT, SEARCH_CORPUS
 from context1.tools import (
     Fetched,
     Runtime,
     ToolRequest,
+    chunk_title,
     corpus_reranks,
     fetch,
     render_hits,
@@ -42,6 +61,7 @@ from context1.tools import (
     validate_call,
 )
 from context1.types import (
+    Evidence,
     Message,
     ModelTurn,
     Observation,
@@ -95,7 +115,9 @@ class Episode:
         self.trajectory.metadata["config"] = dataclasses.asdict(cfg)
         self.trajectory.metadata["token_accounting"] = self.counter.costs.source
         self._view = ContextView(initial)
-        self._shown: dict[str, ShownChunk] = {}  # chunk id -> first showing, first-shown order
+        self._shown: dict[str, ShownPassage] = {}  # chunk id -> what was shown of it, first-shown order
+        self._terms = question_words(self.query)
+        self.constraints = self._question_constraints(corpus) if cfg.constraints else None
         self._titles: dict[str, str | None] = {}
         self._last_tool = -1  # index (in the view) of the latest tool message
         self.tokens_used = self._view.count(self.counter)
@@ -213,7 +235,7 @@ class Episode:
         # ones shown earlier in this turn are dropped in phase 2 (the fetch over-fetches for that).
         # Nothing is fetched once the context is past the hard cutoff (phase 2 refuses those calls),
         # unless a prune in this turn brings it back under: phase 2 then fetches inline.
-        runtime = Runtime(exclude=frozenset(self._shown), rerank_query=self.query)
+        runtime = Runtime(exclude=frozenset(self._shown), rerank_query=self.query, constraints=self.constraints)
         todo = [
             (i, r) for i, r in enumerate(requests)
             if isinstance(r, ToolRequest) and r.tool != PRUNE_CHUNKS
@@ -300,10 +322,12 @@ class Episode:
             shift = len(header) + 2
             text = header + "\n\n" + text
             spans = tuple((c, s + shift, e + shift) for c, s, e in spans)
+        label = found_label(req.tool, got.doc_id if req.tool == READ_DOCUMENT else str(req.argument))
         for rank, hit in enumerate(rendered.hits, 1):
             cid = hit.chunk.chunk_id
             if cid not in self._shown:
-                self._shown[cid] = ShownChunk(cid, hit.chunk.doc_id, rank, len(self._shown))
+                self._shown[cid] = passage_from_hit(hit, rank, len(self._shown), chunk_title(hit, self._title))
+            self._shown[cid].saw(label, rank)
         return Observation(
             call_id=call.id,
             tool=req.tool,
@@ -368,36 +392,68 @@ class Episode:
         self.tokens_used = self._view.count(self.counter)
         return self.tokens_used
 
-    def _resolve(self, some_id: str) -> str | None:
-        shown = self._shown.get(some_id)
-        if shown is not None:
-            return shown.doc_id
-        if self.corpus.has_doc(some_id):
-            return some_id
-        from context1.tools import _doc_of_chunk
-
-        return _doc_of_chunk(self.corpus, some_id)
+    def _question_constraints(self, corpus: Any) -> dict[str, Any] | None:
+        """The question's constraints, parsed once (issue 35); None when the corpus cannot parse them
+        or the question names none. A parse failure is recorded, never raised: the episode runs
+        unconstrained."""
+        parse = getattr(corpus, "question_constraints", None)
+        if not callable(parse):
+            return None
+        try:
+            parsed = parse(self.query)
+        except Exception as exc:  # noqa: BLE001 - constraints only boost; the search still runs without them
+            self.trajectory.metadata["constraints_error"] = f"{type(exc).__name__}: {exc}"
+            return None
+        if not isinstance(parsed, dict) or not parsed:
+            return None
+        self.trajectory.metadata["constraints"] = parsed
+        if parsed.get("unmatched"):
+            self.trajectory.metadata["unmatched"] = list(parsed["unmatched"])
+        return parsed
 
     def _answer(self, text: str) -> None:
+        """Take the model's text as the final answer: its citations, resolved against what was shown."""
         traj = self.trajectory
-        parsed = parse_final_answer(text, self._resolve, self.config.max_documents)
         traj.stop_reason = StopReason.ANSWERED
-        if parsed.unknown_ids:
-            traj.metadata["answer_unknown_ids"] = parsed.unknown_ids
-        if parsed.mapped:
-            traj.metadata["answer_mapped_ids"] = parsed.mapped
-        if parsed.duplicates:
-            traj.metadata["answer_duplicates"] = parsed.duplicates
-        if parsed.truncated:
-            traj.metadata["answer_truncated"] = parsed.truncated
-        if parsed.documents:
-            traj.documents = parsed.documents
-            traj.metadata["answer_fallback"] = False
-        else:
+        citations = parse_citations(text)
+        resolved = resolve_citations(citations, self._shown, set(self._view.visible_chunk_ids()))
+        if resolved.unseen:
+            traj.metadata["answer_unseen_ids"] = resolved.unseen
+        if resolved.from_documents:
+            traj.metadata["answer_mapped_ids"] = resolved.from_documents
+        if resolved.duplicates:
+            traj.metadata["answer_duplicates"] = resolved.duplicates
+        if not resolved.passages:
             self._fallback()
+            return
+        ranked: list[Evidence] = []
+        notes: dict[str, str] = {}
+        for pos, (passage, justification, score) in enumerate(resolved.passages, 1):
+            ranked.append(to_evidence(passage, 1.0 / pos if score is None else score,
+                                      passage_reason(passage, self._terms, self.constraints)))
+            notes[passage.chunk_id] = justification
+        self._settle(ranked, notes)
+        traj.metadata["answer_fallback"] = False
+
+    def _settle(self, ranked: list[Evidence], justifications: dict[str, str]) -> None:
+        """Evidence = the head of `ranked` within the passage limits; documents ranked from all of it."""
+        cfg = self.config
+        traj = self.trajectory
+        traj.evidence, left_out = select_evidence(ranked, cfg.max_passages, cfg.max_passage_tokens, self.counter)
+        if left_out:
+            traj.metadata["evidence_over_token_cap"] = left_out
+        traj.documents = documents_from(ranked, justifications, cfg.max_documents)
+        cited_docs = len(dict.fromkeys(e.doc_id for e in ranked))
+        if cited_docs > cfg.max_documents:
+            traj.metadata["answer_truncated"] = cited_docs - cfg.max_documents
 
     def _fallback(self) -> None:
+        """No parsable answer: the passages still in view, by the best rank a tool gave them."""
         visible = [self._shown[c] for c in self._view.visible_chunk_ids() if c in self._shown]
+        ordered = sorted(visible, key=lambda p: (p.rank, p.order))
+        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints))
+                  for pos, p in enumerate(ordered, 1)]
+        self._settle(ranked, {})
         self.trajectory.documents = fallback_documents(visible, self.config.max_documents)
         self.trajectory.metadata["answer_fallback"] = True
 

@@ -18,6 +18,8 @@ trajectory tools parse it from tool messages, so changing it is a breaking chang
   are separated by a blank line.
 * A chunk pruned from view is replaced, wherever it was shown, by `<chunk id="{chunk_id}" pruned/>`.
 * A refused or malformed call gets a tool message whose text starts with `Error: `.
+* The final answer cites passages by chunk id: `<Passage id=CHUNK_ID><Justification>…</Justification></Passage>`
+  blocks, best first (`context1.answer`; the older `<Document id=DOC_ID>` blocks are still read).
 * After every turn, the last tool message of the turn ends with the usage line
   `[Token usage: 14,203/32,768]` (visible context tokens / T_budget).
 """
@@ -34,8 +36,8 @@ ERROR_PREFIX = "Error: "
 
 SYSTEM_PROMPT = """\
 You are a retrieval subagent. Given a query, search the corpus over several turns and return a \
-ranked list of the documents that support answering it. Do not answer the question yourself: a \
-downstream model reads the documents you return.
+ranked list of the passages that support answering it. Do not answer the question yourself: a \
+downstream model reads the passages you return.
 
 Tools (you may call several in one turn; they run in parallel):
 - search_corpus(query): hybrid keyword + semantic search. Returns new chunks only: chunks you have \
@@ -49,9 +51,17 @@ as <chunk id="..." pruned/>. Your context holds at most {token_budget:,} tokens;
 see [Token usage: used/total]. Past {hard_limit:,} tokens only prune_chunks is allowed: prune \
 irrelevant chunks early and often, and conclude when you have what you need.
 
-When you are done, reply with no tool call and only the documents, most relevant first (at most \
-{max_documents}), each as:
-<Document id=DOC_ID><Justification>1-3 sentences on what this document contributes.</Justification></Document>
+When you are done, reply with no tool call and only the passages that answer, most relevant \
+first (at most {max_documents}). Cite each passage by the id attribute of its chunk (not its doc), \
+exactly as you were shown it, one block per passage:
+<Passage id=CHUNK_ID><Justification>1-3 sentences on what this passage contributes.</Justification></Passage>
+Only chunks you were shown can be cited; other ids are dropped. Several passages of one document \
+may be cited. For example, after being shown
+<chunk id="harbour-report#4" doc="harbour-report" title="Harbour report">The new pier opened in 1998 ...</chunk>
+<chunk id="town-history#0" doc="town-history" title="Town history">Mayor Ilse Varga ordered the pier ...</chunk>
+the answer to "Who ordered the pier that opened in 1998?" is
+<Passage id=town-history#0><Justification>Names Ilse Varga as the mayor who ordered the pier.</Justification></Passage>
+<Passage id=harbour-report#4><Justification>Dates the pier's opening to 1998, tying it to the question.</Justification></Passage>
 """
 
 TOOL_DESCRIPTIONS = {
@@ -75,7 +85,7 @@ HARD_CUTOFF = (
 )
 SOFT_HINT = (
     "[Note: your context is past half of its {token_budget:,}-token budget. Prune chunks that do not help "
-    "(prune_chunks), or conclude with your ranked documents.]"
+    "(prune_chunks), or conclude with the passages that answer.]"
 )
 TOO_MANY_CALLS = (
     "Error: not run: this turn has {n} tool calls and at most {limit} run per turn. Make fewer, "

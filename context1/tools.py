@@ -154,6 +154,8 @@ class Runtime:
     exclude: frozenset[str] = frozenset()
     fetch_k: int = 10
     rerank_query: str | None = None
+    # The question's constraints (issue 35), passed to every search_corpus call; None: unconstrained.
+    constraints: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -178,7 +180,8 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     out = Fetched()
     try:
         if request.tool == SEARCH_CORPUS:
-            out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude))
+            extra = {"constraints": dict(runtime.constraints)} if runtime.constraints else {}
+            out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude, **extra))
         elif request.tool == GREP_CORPUS:
             out.hits = list(corpus.grep(request.argument, k=runtime.fetch_k, exclude=runtime.exclude))
         elif request.tool == READ_DOCUMENT:

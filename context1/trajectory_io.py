@@ -9,6 +9,12 @@ tuple), so `load_trajectories(p) == trajs` after `save_trajectories(p, trajs)` a
 metadata / tool-argument value is plain JSON (str, number, bool, None, list, dict) — which is what
 the harness and the backends put there.
 
+Evidence (the returned passages, issue 34) is saved with its fields. A line written before
+evidence existed (no "evidence" key) still loads: its passages are recomputed from the saved
+observations (`context1.evidence.recompute_evidence`: each returned document's best shown
+passage) and `metadata["evidence"]` says "recomputed", or "unknown" when no returned document's
+chunks are in the record.
+
 A truncated last line (a run killed mid-write) is skipped with a `TruncatedTrajectoryWarning`
 naming the line; the lines before it load. A malformed line anywhere else raises ValueError with
 its line number: that is corruption, not an interrupted append.
@@ -23,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from context1.types import (
+    Evidence,
     Message,
     ModelTurn,
     Observation,
@@ -119,6 +126,7 @@ def trajectory_to_dict(t: Trajectory) -> dict[str, Any]:
             for s in t.steps
         ],
         "documents": [{"doc_id": d.doc_id, "justification": d.justification, "score": d.score} for d in t.documents],
+        "evidence": [_evidence_to_dict(e) for e in t.evidence],
         "stop_reason": None if t.stop_reason is None else t.stop_reason.value,
         "error": t.error,
         "token_budget": t.token_budget,
@@ -131,7 +139,7 @@ def trajectory_from_dict(d: Mapping[str, Any]) -> Trajectory:
     schema = d.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise ValueError(f"unsupported trajectory schema {schema!r}; this version reads schema {SCHEMA_VERSION}")
-    return Trajectory(
+    traj = Trajectory(
         query=d["query"],
         messages=[_message_from_dict(m) for m in d.get("messages", ())],
         steps=[
@@ -147,7 +155,25 @@ def trajectory_from_dict(d: Mapping[str, Any]) -> Trajectory:
         error=d.get("error"),
         token_budget=d.get("token_budget", 0),
         metadata=dict(d.get("metadata", {})),
+        evidence=[_evidence_from_dict(e) for e in d.get("evidence", ())],
     )
+    if "evidence" not in d:  # written before passages existed (issue 34)
+        from context1.evidence import recompute_evidence
+
+        traj.evidence = recompute_evidence(traj)
+        traj.metadata["evidence"] = "recomputed" if traj.evidence or not traj.documents else "unknown"
+    return traj
+
+
+def _evidence_to_dict(e: Evidence) -> dict[str, Any]:
+    return {"chunk_id": e.chunk_id, "doc_id": e.doc_id, "text": e.text, "score": e.score, "reason": e.reason,
+            "title": e.title, "page": e.page, "section": e.section, "found_by": list(e.found_by)}
+
+
+def _evidence_from_dict(d: Mapping[str, Any]) -> Evidence:
+    return Evidence(chunk_id=d["chunk_id"], doc_id=d["doc_id"], text=d.get("text", ""), score=d.get("score", 0.0),
+                    reason=d.get("reason", ""), title=d.get("title"), page=d.get("page"), section=d.get("section"),
+                    found_by=tuple(d.get("found_by", ())))
 
 
 def save_trajectories(path: str | Path, trajectories: Iterable[Trajectory], *, append: bool = False) -> int:

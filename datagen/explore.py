@@ -97,6 +97,9 @@ class AgentExplorer:
         return self._chain(episode.trajectory, hops, shown)
 
     def _chain(self, trajectory: Any, hops: int, shown: set[str]) -> tuple[list[str], list[str]] | DropReason:
+        if trajectory.metadata.get("answer_unseen_ids"):
+            # the answer named documents it was never shown (the harness dropped them, issue 34)
+            return self._drop("unread")
         if trajectory.metadata.get("answer_fallback", True):
             return self._drop("unfinished")  # a ranking the harness made up is not the model's chain
         docs = list(dict.fromkeys(d.doc_id for d in trajectory.documents))[:hops]

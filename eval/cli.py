@@ -73,6 +73,10 @@ def eval_command(
     max_documents: Annotated[
         int, typer.Option("--max-documents", help="Documents returned per task (the agent's max_documents).", min=1)
     ] = 10,
+    max_passages: Annotated[
+        int, typer.Option("--max-passages", help="Passages returned per task (the agent's max_passages; a single "
+                          "search's top chunks), scored by the passage.* metrics.", min=1)
+    ] = 5,
     token_budget: Annotated[int | None, typer.Option(help="Agent token budget.", show_default="AgentConfig's")] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks.", min=1)] = None,
     workers: Annotated[int, typer.Option(help="Tasks evaluated concurrently.", min=1)] = 1,
@@ -108,13 +112,15 @@ def eval_command(
         if retriever == "agent":
             from context1 import AgentConfig
 
-            agent_config = AgentConfig(max_documents=max_documents, **({"token_budget": token_budget} if token_budget else {}))
+            agent_config = AgentConfig(max_documents=max_documents, max_passages=max_passages,
+                                       **({"token_budget": token_budget} if token_budget else {}))
             options = {key: v for key, v in (("base_url", base_url), ("model", model), ("policy", policy))
                        if v is not None}
         run = open_retriever(
             retriever,
             index,
             k=max_documents,
+            passage_k=max_passages,
             reranker=reranker,
             backend=backend or None,
             backend_options=options,

@@ -35,6 +35,11 @@ OVERVIEW = (
     "document.ndcg@10",
     "fact.recall",
     "chunk.recall",
+    "passage.answer_found",
+    "passage.document.recall@5",
+    "passage.document.all_recall@5",
+    "passage.chunk.recall",
+    "passage.fact.recall",
     "trajectory.document.recall",
     "trajectory.chunk.recall",
     "prune_accuracy",
@@ -47,6 +52,7 @@ OVERVIEW = (
 )
 BREAKDOWN = (
     "answer_found",
+    "passage.answer_found",
     "document.recall",
     "document.f1",
     "document.recall@5",

@@ -34,11 +34,14 @@ class Retrieval:
     """One query's outcome.
 
     doc_ids: ranked documents. chunk_ids: ranked chunks (single shot), else empty.
+    passages: the returned passages, (chunk id, text), best first: the agent's evidence, or a
+    single search's top `passage_k` chunks.
     trajectory / usage: the agent's, else None / {}. timings: seconds by phase.
     """
 
     doc_ids: list[str]
     chunk_ids: list[str] = field(default_factory=list)
+    passages: list[tuple[str, str]] = field(default_factory=list)
     trajectory: Trajectory | None = None
     usage: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
@@ -70,7 +73,8 @@ def _reranker_name(corpus: Corpus) -> str:
 class SingleShotRetriever:
     """Top-k documents from one search of one retrieval leg (see the module docstring)."""
 
-    def __init__(self, corpus: Corpus, leg: str = "hybrid", k: int = 10, chunk_factor: int = 5) -> None:
+    def __init__(self, corpus: Corpus, leg: str = "hybrid", k: int = 10, chunk_factor: int = 5,
+                 passage_k: int = 5) -> None:
         if leg not in LEGS:
             raise ValueError(f"leg must be one of {LEGS}, got {leg!r}")
         if k < 1 or chunk_factor < 1:
@@ -85,22 +89,28 @@ class SingleShotRetriever:
         self.k = k
         # Documents of several chunks take several slots; k·5 chunks nearly always hold k documents.
         self.n_chunks = k * chunk_factor
+        # The passages a single search "returns": its top chunks, as many as the agent's evidence holds.
+        self.passage_k = passage_k
         self.name = leg if leg != "hybrid+rerank" else f"hybrid+rerank:{_reranker_name(corpus)}"
 
-    def _chunks(self, query: str) -> list[tuple[str, str]]:
-        """(chunk_id, doc_id) of the leg's ranking."""
+    def _chunks(self, query: str) -> list[tuple[str, str, str]]:
+        """(chunk_id, doc_id, text) of the leg's ranking."""
         corpus, n = self.corpus, self.n_chunks
         if self.leg in ("hybrid", "hybrid+rerank"):
-            return [(h.chunk.chunk_id, h.chunk.doc_id) for h in corpus.search(query, k=n)]
-        return [(h.chunk.chunk_id, h.chunk.doc_id) for h in corpus.search_leg(query, self.leg, k=n)]
+            hits = corpus.search(query, k=n)
+        else:
+            hits = corpus.search_leg(query, self.leg, k=n)
+        return [(h.chunk.chunk_id, h.chunk.doc_id, h.chunk.text) for h in hits]
 
     def retrieve(self, query: str) -> Retrieval:
         start = time.perf_counter()
-        pairs = self._chunks(query)
-        doc_of = dict(pairs)
-        chunk_ids = [cid for cid, _ in pairs]
+        triples = self._chunks(query)
+        doc_of = {cid: doc for cid, doc, _ in triples}
+        chunk_ids = [cid for cid, _, _ in triples]
         docs = collapse_to_documents(chunk_ids, doc_of, self.k)
-        return Retrieval(doc_ids=docs, chunk_ids=chunk_ids, timings={"search_s": time.perf_counter() - start})
+        passages = [(cid, text) for cid, _, text in triples[: self.passage_k]]
+        return Retrieval(doc_ids=docs, chunk_ids=chunk_ids, passages=passages,
+                         timings={"search_s": time.perf_counter() - start})
 
 
 class AgentRetriever:
@@ -118,6 +128,7 @@ class AgentRetriever:
         result = self.agent.run(query)
         return Retrieval(
             doc_ids=[d.doc_id for d in result.documents],
+            passages=[(e.chunk_id, e.text) for e in result.evidence],
             trajectory=result.trajectory,
             usage=dataclasses.asdict(result.usage),
             timings=dict(result.timings),
@@ -129,6 +140,7 @@ def open_retriever(
     index: str | Path,
     *,
     k: int = 10,
+    passage_k: int = 5,
     reranker: str | None = None,
     backend: Any = None,
     backend_options: Mapping[str, Any] | None = None,
@@ -137,7 +149,8 @@ def open_retriever(
 ) -> Retriever:
     """Opens the index the way `kind` needs it and returns the retriever.
 
-    kind: one of RETRIEVERS. reranker: for "hybrid+rerank" (default "biencoder") or the agent's
+    kind: one of RETRIEVERS. passage_k: the passages a single search returns (its top chunks; the
+    agent's are its evidence, `AgentConfig.max_passages`). reranker: for "hybrid+rerank" (default "biencoder") or the agent's
     corpus (default: the index's own). backend: the agent's Backend, or a kind for
     `context1.backends.make_backend` with `backend_options` (base_url, model, ...); None: SearchAgent's
     default (the LLM-free iterative policy).
@@ -165,7 +178,7 @@ def open_retriever(
             search, leg_k=max(search.leg_k, n), candidates=max(search.candidates, n), reranker="none"
         )
         corpus = Corpus.open(index, client=client, reranker="none", search=search)
-    return SingleShotRetriever(corpus, kind, k=k)
+    return SingleShotRetriever(corpus, kind, k=k, passage_k=passage_k)
 
 
 def _recorded_search_config(index: Path) -> Any:

@@ -59,6 +59,7 @@ def record_to_json(record: RunRecord) -> dict[str, Any]:
         "run": record.run,
         "doc_ids": list(record.doc_ids),
         "chunk_ids": list(record.chunk_ids),
+        "passages": [{"chunk_id": c, "text": t} for c, t in record.passages],
         "metrics": dict(record.metrics),
         "usage": dict(record.usage),
         "timings": dict(record.timings),
@@ -76,6 +77,7 @@ def record_from_json(data: Mapping[str, Any], where: str = "record") -> RunRecor
         run=str(data["run"]),
         doc_ids=tuple(data.get("doc_ids") or ()),
         chunk_ids=tuple(data.get("chunk_ids") or ()),
+        passages=tuple((str(p["chunk_id"]), str(p.get("text", ""))) for p in data.get("passages") or ()),
         metrics=dict(data.get("metrics") or {}),
         usage=dict(data.get("usage") or {}),
         timings=dict(data.get("timings") or {}),
@@ -135,13 +137,15 @@ def _evaluate(
     if doc_text is not None:
         texts = [t for t in (doc_text(d) for d in got.doc_ids) if t is not None]
     metrics = score_task(
-        task, got.doc_ids, chunk_ids=got.chunk_ids, texts=texts, trajectory=got.trajectory, max_k=k, config=config
+        task, got.doc_ids, chunk_ids=got.chunk_ids, texts=texts, trajectory=got.trajectory, max_k=k, config=config,
+        passages=got.passages,
     )
     return RunRecord(
         task=task,
         run=retriever.name,
         doc_ids=tuple(got.doc_ids),
         chunk_ids=tuple(got.chunk_ids),
+        passages=tuple(got.passages),
         metrics=metrics,
         usage=dict(got.usage),
         timings={**got.timings, "total_s": elapsed},
@@ -246,7 +250,9 @@ def rescore(
 ) -> list[RunRecord]:
     """The same records with metrics recomputed from what they stored (returned ids, task, trajectory).
 
-    For a changed ScoreConfig or gold, without running retrieval again.
+    For a changed ScoreConfig or gold, without running retrieval again. A record written before
+    passages existed gets them from its trajectory's evidence (recomputed on load, see
+    `context1.trajectory_io`); a single-shot one without them is scored without passage metrics.
     """
     from context1.trajectory_io import trajectory_from_dict
 
@@ -256,10 +262,14 @@ def rescore(
         texts = None
         if doc_text is not None:
             texts = [t for t in (doc_text(d) for d in r.doc_ids) if t is not None]
+        passages = r.passages
+        if not passages and traj is not None:
+            passages = tuple((e.chunk_id, e.text) for e in traj.evidence)
         metrics = score_task(
-            r.task, r.doc_ids, chunk_ids=r.chunk_ids, texts=texts, trajectory=traj, max_k=k, config=config
+            r.task, r.doc_ids, chunk_ids=r.chunk_ids, texts=texts, trajectory=traj, max_k=k, config=config,
+            passages=passages or None,
         )
-        out.append(dataclasses.replace(r, metrics=metrics))
+        out.append(dataclasses.replace(r, passages=tuple(passages), metrics=metrics))
     return out
 
 

@@ -48,6 +48,8 @@ class RunRecord:
     run: the retriever's label ("bm25", "hybrid+rerank", "agent:iterative", ...).
     doc_ids: the returned documents, most relevant first. chunk_ids: the returned chunks when the
         retriever ranks chunks (single-shot search), else empty.
+    passages: the returned passages as (chunk id, text), best first: the agent's evidence, or a
+        single search's top chunks (issue 34). Empty in records written before passages existed.
     metrics: flat metric name -> value ("document.recall@10", "answer_found", ...); None where
         undefined (no gold at that granularity, no answer, no prune).
     usage: the agent's `Usage` as a dict (empty for single-shot retrievers). timings: seconds.
@@ -59,6 +61,7 @@ class RunRecord:
     run: str
     doc_ids: tuple[str, ...] = ()
     chunk_ids: tuple[str, ...] = ()
+    passages: tuple[tuple[str, str], ...] = ()
     metrics: Mapping[str, float | None] = field(default_factory=dict)
     usage: Mapping[str, int] = field(default_factory=dict)
     timings: Mapping[str, float] = field(default_factory=dict)

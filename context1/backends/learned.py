@@ -66,6 +66,7 @@ from context1.backends.iterative import (
     _rankings,
     _turn,
     question_phrases,
+    rank_passages,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 
@@ -391,7 +392,7 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         if self.recorder is not None:
             self.recorder.append(Decision("doc", x, chosen, lps, list(docs), {"turn": turn}))
         parts = view.parts
-        out = []
+        whys = {}
         for i in chosen:
             d = docs[i]
             p = parts.docs[d]
@@ -399,9 +400,14 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
                            parts.hop1_rank.get(d))
             if p.linker is not None:
                 why += f" A relevant document ({p.linker}) names it (“{p.via}”)."
-            why += f" Learned score {float(scores[i]):.2f}."
-            out.append(f'<Document id="{html.escape(d, quote=True)}"><Justification>{html.escape(why, quote=False)}'
-                       "</Justification></Document>")
+            whys[d] = why + f" Learned score {float(scores[i]):.2f}."
+        # Greedy: the documents' learned scores order the passages. Sampled: the draw's order is the
+        # answer, so each document scores by its place (steps of 1, wider than a relevance gap).
+        doc_scores = ({docs[i]: float(scores[i]) for i in chosen} if self.temperature <= 0
+                      else {docs[i]: float(len(chosen) - k) for k, i in enumerate(chosen)})
+        out = [f'<Passage id="{html.escape(cid, quote=True)}" score="{score:.4f}"><Justification>'
+               f"{html.escape(whys[parts.chunks[cid][0]], quote=False)}</Justification></Passage>"
+               for cid, score in rank_passages(parts, doc_scores, self.max_passages)]
         return "\n".join(out), lps
 
     def _budget_used(self, messages: Sequence[Message]) -> float:

@@ -2,7 +2,9 @@
 
 A thin layer over `SearchAgent.stream` (DESIGN: every CLI command is a function a user can call):
 it opens the index, builds the backend with `context1.backends.make_backend`, prints each turn,
-tool call, observation, prune and token-usage line as it happens, then the ranked documents.
+tool call, observation, prune and token-usage line as it happens, then the answer: the ranked
+passages as a person reads them (an excerpt with the question's words marked, the source, page and
+section when the index knows them, and why each was returned), then the documents they come from.
 `--json` prints one JSON object instead (no trace); `--save-trajectories` writes every rollout's
 full trajectory as JSONL. Exit status: 0, or 1 when a rollout stopped on a backend error (the
 partial result is still printed), or 2 for bad input.
@@ -11,13 +13,15 @@ partial result is still printed), or 2 for bad input.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
+from rich.padding import Padding
 
 from context1.config import AgentConfig
 from context1.events import (
@@ -29,6 +33,7 @@ from context1.events import (
     ToolCallEvent,
     UsageEvent,
 )
+from context1.evidence import question_words, words_held
 from context1.interfaces.cli_corpus import (
     CommandError,
     IndexArg,
@@ -134,6 +139,9 @@ def ask_command(
     old_k: OldRolloutsK = None,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)] = 32,
     max_documents: Annotated[int, typer.Option("--max-documents", help="Most documents returned.", min=1)] = 10,
+    max_passages: Annotated[
+        int, typer.Option("--max-passages", help="Most passages (chunks) in the answer, best first.", min=1)
+    ] = 5,
     seed: Annotated[int, typer.Option("--seed", help="Base seed (rollout i uses seed + i).")] = 0,
     context_window: Annotated[
         int | None,
@@ -163,7 +171,7 @@ def ask_command(
         Path | None, typer.Option("--policy", help="--backend learned: the folder `context1 train policy` wrote.")
     ] = None,
 ) -> None:
-    """Ask the search agent for the documents that support answering QUERY."""
+    """Ask the search agent for the passages that support answering QUERY."""
     from context1.agent import SearchAgent
     from context1.trajectory_io import save_trajectories
 
@@ -173,7 +181,7 @@ def ask_command(
             raise CommandError("the query is empty")
         config = AgentConfig(
             token_budget=budget, hard_cutoff=hard_cutoff, rollouts=rollouts, max_turns=max_turns,
-            max_documents=max_documents, seed=seed, context_window=context_window,
+            max_documents=max_documents, max_passages=max_passages, seed=seed, context_window=context_window,
         )
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
@@ -204,7 +212,9 @@ def print_event(console: Console, event: Any, tag_rollout: bool) -> None:
     tag = f"[magenta]r{event.rollout}[/] " if tag_rollout else ""
     if isinstance(event, ModelTurnEvent):
         console.print(f"{tag}[bold]turn {event.step + 1}[/]", highlight=False)
-        if event.turn.text.strip():
+        if not event.turn.tool_calls:  # the final answer: its passages are printed, readable, at the end
+            console.print(f"{tag}  [dim]final answer (its passages follow)[/]", highlight=False)
+        elif event.turn.text.strip():
             console.print(f"{tag}  [dim]{escape(_short(event.turn.text, TEXT_CHARS))}[/]", highlight=False)
     elif isinstance(event, ToolCallEvent):
         call = event.call
@@ -245,36 +255,107 @@ def _title(corpus: Any, doc_id: str) -> str:
         return ""
 
 
+EXCERPT_CHARS = 480  # characters of a passage shown; --json carries the whole text
+
+
+def excerpt(text: str, terms: Sequence[str], max_chars: int = EXCERPT_CHARS) -> str:
+    """The part of `text` a reader needs: the sentence (or table row) holding the most question
+    words, widened with its neighbours up to `max_chars`; whitespace collapsed."""
+    pieces = [" ".join(p.split()) for p in _PIECE.split(text) if p.strip()]
+    if not pieces:
+        return ""
+    def hits(piece: str) -> int:
+        return len(words_held(piece, terms))
+    best = max(range(len(pieces)), key=lambda i: (hits(pieces[i]), -i))
+    lo = hi = best
+    out = pieces[best]
+    while True:  # widen to the side whose neighbour holds more question words (after first)
+        options = [j for j in (hi + 1, lo - 1) if 0 <= j < len(pieces) and len(out) + 1 + len(pieces[j]) <= max_chars]
+        if not options:
+            break
+        j = max(options, key=lambda j: (hits(pieces[j]), j > hi))
+        out = f"{out} {pieces[j]}" if j > hi else f"{pieces[j]} {out}"
+        lo, hi = min(lo, j), max(hi, j)
+    if len(out) > max_chars:
+        out = out[: max_chars - 1].rstrip() + "…"
+    return ("… " if lo > 0 else "") + out + (" …" if hi < len(pieces) - 1 else "")
+
+
+_PIECE = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+def mark(text: str, terms: Sequence[str], style: str | None) -> str:
+    """`text` as rich markup with the question's words marked: styled on a terminal (`style`),
+    else between « » so a pasted or piped answer still shows them. Everything else is escaped."""
+    wanted = sorted({t for t in terms if t}, key=len, reverse=True)
+    if not wanted:
+        return escape(text)
+    # whole words, or with a plural ending, as `words_held` counts them
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
+    out, pos = [], 0
+    for m in pattern.finditer(text):
+        out.append(escape(text[pos:m.start()]))
+        word = escape(m.group(0))
+        out.append(f"[{style}]{word}[/]" if style else f"«{word}»")
+        pos = m.end()
+    out.append(escape(text[pos:]))
+    return "".join(out)
+
+
 def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
-    """The ranked documents table, with usage and timings in the caption."""
+    """The ranked passages as a person reads them, then the documents, usage and timings."""
     u, t = result.usage, result.timings
-    table = Table(
-        title=f"{len(result.documents)} document(s) for {escape(repr(result.query))}",
-        caption=(
-            f"{u.turns} turn(s), {u.tool_calls} tool call(s), context {u.context_tokens:,} tokens; "
-            f"{t.get('total_s', 0):.2f} s (model {t.get('model_s', 0):.2f} s, corpus {t.get('corpus_s', 0):.2f} s, "
-            f"harness {t.get('harness_s', 0) * 1000:.0f} ms)"
-        ),
-        title_justify="left",
-    )
-    table.add_column("#", justify="right")
-    table.add_column("document", overflow="fold")
-    table.add_column("score", justify="right")
-    table.add_column("justification", overflow="fold", ratio=1)
-    for rank, doc in enumerate(result.documents, 1):
-        title = _title(corpus, doc.doc_id)
-        name = escape(doc.doc_id) if not title or title == doc.doc_id else f"{escape(title)}\n[dim]{escape(doc.doc_id)}[/]"
-        table.add_row(str(rank), name, f"{doc.score:.3g}", escape(doc.justification))
-    console.print(table)
+    terms = question_words(result.query)
+    style = "bold yellow" if console.is_terminal else None
+    unmatched = result.trajectory.metadata.get("unmatched")
+    console.print()
+    if unmatched:
+        console.print(f"[yellow]note:[/] the index holds nothing about {escape(', '.join(map(str, unmatched)))}; "
+                      "the passages below are the closest it has.", highlight=False)
+    console.print(f"[bold]{len(result.evidence)} passage(s) for {escape(result.query)}[/]", highlight=False)
+    for rank, e in enumerate(result.evidence, 1):
+        title = e.title or _title(corpus, e.doc_id) or e.doc_id
+        where = [f"page {e.page}"] if e.page is not None else []
+        if e.section:
+            where.append(e.section)
+        console.print()
+        console.print(f"[bold]{rank}. {escape(title)}[/]" + (f" — {escape(' · '.join(where))}" if where else ""),
+                      highlight=False)
+        source = e.doc_id if title != e.doc_id else ""
+        console.print(f"   [dim]{escape(source + ' · ' if source else '')}passage {escape(e.chunk_id)} · "
+                      f"score {e.score:.3g}[/]", highlight=False)
+        console.print(Padding(mark(excerpt(e.text, terms), terms, style), (0, 0, 0, 3)), highlight=False)
+        if e.reason:
+            console.print(f"   [dim]why: {escape(e.reason)}[/]", highlight=False)
+    if not result.evidence:
+        console.print("   (no passage)")
+    docs = ", ".join(d.doc_id for d in result.documents)
+    console.print()
+    console.print(f"[dim]documents: {escape(docs) or '(none)'}[/]", highlight=False)
+    console.print(
+        f"[dim]{u.turns} turn(s), {u.tool_calls} tool call(s), context {u.context_tokens:,} tokens; "
+        f"{t.get('total_s', 0):.2f} s (model {t.get('model_s', 0):.2f} s, corpus {t.get('corpus_s', 0):.2f} s, "
+        f"harness {t.get('harness_s', 0) * 1000:.0f} ms)[/]", highlight=False)
     if any(t.metadata.get("answer_fallback") for t in result.rollouts):
-        console.print("[yellow]note:[/] no parsable final answer in some rollout; its documents come from the "
-                      "chunks still in view (fallback ranking).")
+        console.print("[yellow]note:[/] no parsable final answer in some rollout; its passages are the chunks "
+                      "still in view, by search rank (fallback ranking).")
+    unseen = [i for t in result.rollouts for i in t.metadata.get("answer_unseen_ids", ())]
+    if unseen:
+        console.print(f"[yellow]note:[/] the answer cited {len(unseen)} id(s) the agent was never shown, dropped: "
+                      f"{escape(', '.join(unseen[:8]))}", highlight=False)
 
 
 def result_to_json(result: SearchResult, corpus: Any) -> dict[str, Any]:
     """A machine-readable summary (the trajectories go to --save-trajectories)."""
     return {
         "query": result.query,
+        "passages": [
+            {"rank": i, "chunk_id": e.chunk_id, "doc_id": e.doc_id, "title": e.title or _title(corpus, e.doc_id),
+             "page": e.page, "section": e.section, "score": e.score, "reason": e.reason,
+             "found_by": list(e.found_by), "text": e.text}
+            for i, e in enumerate(result.evidence, 1)
+        ],
+        "unmatched": result.trajectory.metadata.get("unmatched", []),
         "documents": [
             {"rank": i, "doc_id": d.doc_id, "title": _title(corpus, d.doc_id), "score": d.score,
              "justification": d.justification}
@@ -283,7 +364,8 @@ def result_to_json(result: SearchResult, corpus: Any) -> dict[str, Any]:
         "stop_reason": result.stop_reason.value if result.stop_reason else None,
         "rollouts": [
             {"stop_reason": t.stop_reason.value if t.stop_reason else None, "turns": len(t.steps), "error": t.error,
-             "answer_fallback": bool(t.metadata.get("answer_fallback"))}
+             "answer_fallback": bool(t.metadata.get("answer_fallback")),
+             "answer_unseen_ids": list(t.metadata.get("answer_unseen_ids", ()))}
             for t in result.rollouts
         ],
         "usage": {

@@ -169,7 +169,8 @@ class Client:
         """The server's agent, run to completion (as `SearchAgent.run`).
 
         include_trajectory: False (the default, as over HTTP) leaves each rollout's messages and steps
-        out of the result (its query, documents and stop reason stay); True sends the full record.
+        out of the result (its query, passages (`evidence`), documents and stop reason stay); True
+        sends the full record.
         """
         body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory}
         return wire.result_from_json(self._request("POST", "/ask", json=body))

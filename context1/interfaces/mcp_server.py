@@ -3,7 +3,8 @@
 Five tools: the agent's own four — `search_corpus`, `grep_corpus`, `read_document`,
 `prune_chunks` — so an outside agent (Claude, an IDE, another framework) can search the corpus the
 way the context1 agent does, plus `ask`, which runs the whole context1 search agent and returns
-its ranked documents with justifications.
+the passages that answer, best first, as plain text (`render_answer`: each passage's id, document,
+title, page and section, its text and why it was returned), then the documents they come from.
 
 Like the harness, `search_corpus` and `grep_corpus` skip chunks already shown: the caller may pass
 them in `exclude` (stateless, always works), and the server also remembers what it showed to
@@ -53,11 +54,12 @@ MAX_SESSIONS = 1_024  # session states kept (least recently used dropped first)
 INSTRUCTIONS = (
     "Search one document collection. search_corpus (hybrid BM25 + dense) and grep_corpus (RE2 regex) return "
     "chunks not yet shown in this session; read_document returns a whole document; prune_chunks drops chunks you "
-    "no longer need. ask runs the context1 search agent and returns ranked documents with justifications."
+    "no longer need. ask runs the context1 search agent and returns the ranked passages that answer, each with "
+    "its source and why it was returned."
 )
 ASK_DESCRIPTION = (
-    "Run the context1 search agent: it searches over several turns and returns the ranked documents that "
-    f"support answering the question, each with a justification. rollouts: 1 to {MAX_ROLLOUTS} independent "
+    "Run the context1 search agent: it searches over several turns and returns the ranked passages that "
+    f"support answering the question, each with its document, page and why it was returned. rollouts: 1 to {MAX_ROLLOUTS} independent "
     "runs fused with RRF (k× mode)."
 )
 
@@ -110,11 +112,29 @@ def _render(corpus: Any, hits: list[Any]) -> str:
     return "\n\n".join(blocks)
 
 
-def render_documents(documents: list[Any]) -> str:
-    """The agent's answer as text: one `<Document id="…">` per document, ids quoted (they may hold spaces)."""
-    lines = [f'<Document id={json.dumps(d.doc_id, ensure_ascii=False)} score="{d.score:.4g}">'
-             f"<Justification>{d.justification}</Justification></Document>" for d in documents]
-    return "\n".join(lines) or "The agent returned no documents."
+def render_answer(result: Any) -> str:
+    """The agent's answer as plain text for the calling model: one numbered block per passage — its
+    chunk and document ids (JSON strings: ids may hold spaces and quotes), title, page, section
+    and score, its whole text, and why it was returned — then the documents, best first. No
+    markup to strip, no escapes (`ensure_ascii=False`)."""
+    blocks = []
+    for rank, e in enumerate(result.evidence, 1):
+        where = [f"page {e.page}"] if e.page is not None else []
+        if e.section:
+            where.append(f"section {e.section}")
+        head = (f"[{rank}] passage {json.dumps(e.chunk_id, ensure_ascii=False)} of document "
+                f"{json.dumps(e.doc_id, ensure_ascii=False)}" + (f" ({e.title})" if e.title else "")
+                + "".join(f", {w}" for w in where) + f", score {e.score:.4g}")
+        blocks.append(f"{head}\n{e.text.strip()}\nWhy: {e.reason}")
+    if not blocks:
+        blocks.append("The agent returned no passages.")
+    unmatched = result.trajectory.metadata.get("unmatched")
+    if unmatched:
+        blocks.insert(0, f"Note: the index holds nothing about {', '.join(map(str, unmatched))}; "
+                         "these are the closest passages it has.")
+    docs = ", ".join(json.dumps(d.doc_id, ensure_ascii=False) for d in result.documents)
+    blocks.append(f"Documents: {docs or '(none)'}")
+    return "\n\n".join(blocks)
 
 
 class _CheckedServer(MCPServer):
@@ -243,7 +263,7 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
             raise ToolError(str(exc)) from None
         if result is None:
             raise ToolError("the agent's episode ended without a result")
-        return render_documents(result.documents)
+        return render_answer(result)
 
     return mcp
 

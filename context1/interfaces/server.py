@@ -25,8 +25,9 @@ Why it is shaped this way:
   `detail` (the same models as MCP's tool arguments, `context1.interfaces.serving`; unknown fields are
   errors), an invalid regular expression 400, an unknown id 404, a request past the configured
   time limit 504. No reply quotes more than a short excerpt of the input. A 500 means a bug.
-- `/ask` returns the ranked documents with a trimmed trajectory (query, documents, stop reason) by
-  default; `"include_trajectory": true` sends every turn and observation (often 100s of KB).
+- `/ask` returns the ranked passages (`evidence`: chunk and doc ids, text, page, section, score,
+  reason) and the documents ranked from them, with a trimmed trajectory (query, documents,
+  evidence, stop reason) by default; `"include_trajectory": true` sends every turn and observation (often 100s of KB).
   `/ask/stream` sends every event as it happens, and the same choice applies to its final event.
 - Corpus calls are blocking (embedding, BM25, Chroma); they run on worker threads so one slow
   search never stalls the event loop, and a request past `request_timeout_s` is answered 504 at

@@ -72,7 +72,8 @@ def chunk_from_json(data: Any) -> Chunk:
 
 
 def _summary(trajectory: Trajectory) -> Trajectory:
-    """The trajectory without its messages and steps (the query, documents, stop reason and budget stay)."""
+    """The trajectory without its messages and steps (the query, documents, evidence, stop reason and
+    budget stay)."""
     return dataclasses.replace(trajectory, messages=[], steps=[],
                                metadata={**trajectory.metadata, "steps_omitted": len(trajectory.steps)})
 
@@ -80,7 +81,8 @@ def _summary(trajectory: Trajectory) -> Trajectory:
 def trimmed(result: SearchResult, include_trajectory: bool) -> SearchResult:
     """`result` as sent to a client: unchanged, or with each rollout's turns left out (the default of /ask).
 
-    A trimmed trajectory keeps its query, documents, stop reason, error and token budget, and
+    A trimmed trajectory keeps its query, documents, evidence (the passages), stop reason, error and
+    token budget, and
     `metadata["steps_omitted"]` says how many steps were left out; the type stays `SearchResult`.
     """
     if include_trajectory:

@@ -162,6 +162,8 @@ def test_k_rollouts_are_fused_with_rrf(harness_corpus):
     ]
     scripts = [[turn(call("search_corpus", query="lighthouse")), answer(*r)] for r in rankings]
     scripts[1][1] = scripts[1][1].replace("about korrin-bay (rollout)", "korrin-bay, best-ranked in rollout 1")
+    # only what a rollout was shown can be returned: the third one also searches for pellis
+    scripts[2][0] = turn(call("search_corpus", query="lighthouse"), call("search_corpus", query="Pellis"))
     backend = PerSeed(scripts)
     result = SearchAgent(harness_corpus, backend, AgentConfig(seed=0)).run(QUERY, rollouts=3)
     assert sorted(backend.seeds) == [0, 1, 2]
@@ -173,7 +175,10 @@ def test_k_rollouts_are_fused_with_rrf(harness_corpus):
     assert result.doc_ids[0] == "korrin-bay"
     # justification from the best-ranked occurrence (rank 1 in rollout 1, the earliest such rollout)
     assert result.documents[0].justification == "korrin-bay, best-ranked in rollout 1"
-    assert result.usage.turns == 6 and result.usage.tool_calls == 3
+    assert result.usage.turns == 6 and result.usage.tool_calls == 4
+    # the passages are fused the same way, by chunk id
+    fused = reciprocal_rank_fusion([[e.chunk_id for e in t.evidence] for t in result.rollouts], k=60)
+    assert [(e.chunk_id, e.score) for e in result.evidence] == [(c, pytest.approx(s)) for c, s in fused[:5]]
 
 
 def test_k_rollouts_stream_interleaves_tagged_events(harness_corpus):
@@ -235,6 +240,8 @@ def test_default_backend_is_the_llm_free_policy(harness_corpus):
 
 
 def test_a_turn_with_only_text_is_the_answer_even_with_finish_reason_length(harness_corpus):
-    backend = ScriptedBackend([ModelTurn(text="<Document id=veldhaven><Justification>cut off", finish_reason="length")])
+    backend = ScriptedBackend([turn(call("search_corpus", query="Veldhaven")),
+                               ModelTurn(text="<Document id=veldhaven><Justification>cut off", finish_reason="length")])
     result = SearchAgent(harness_corpus, backend).run(QUERY)
     assert result.stop_reason is StopReason.ANSWERED and result.doc_ids == ["veldhaven"]
+    assert [e.doc_id for e in result.evidence] == ["veldhaven"]

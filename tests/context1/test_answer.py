@@ -109,22 +109,28 @@ def test_fallback_ranks_visible_chunks_by_rank_then_first_seen():
 
 
 def test_answer_in_an_episode(harness_corpus):
+    """Citations resolve against what the agent was shown: a chunk id to that passage, a shown
+    document's id to its best shown passage; an id never shown (even one the corpus holds) is
+    dropped and recorded. Documents are ranked from the passages."""
     ep = Episode(harness_corpus, "Who designed the Korrin Bay lighthouse?", AgentConfig(max_documents=2))
     [obs] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    second_doc = next(d for d in obs.doc_ids if d != obs.doc_ids[0])
     answer = (
-        f"<Document id={obs.chunk_ids[0]}><Justification>first</Justification></Document>"
+        f"<Passage id={obs.chunk_ids[0]}><Justification>first</Justification></Passage>"
         "<Document id=not-a-doc><Justification>x</Justification></Document>"
         "<Document id=veldhaven><Justification>never shown, but in the corpus</Justification></Document>"
-        "<Document id=pellis><Justification>over the cap</Justification></Document>"
+        f"<Document id={second_doc}><Justification>a shown document</Justification></Document>"
     )
     assert ep.act(turn(text=answer)) == []
     traj = ep.trajectory
     assert ep.done and traj.stop_reason is StopReason.ANSWERED
-    assert [d.doc_id for d in traj.documents] == [obs.doc_ids[0], "veldhaven"]
+    assert [d.doc_id for d in traj.documents] == [obs.doc_ids[0], second_doc]
+    best_of_second = next(c for c in obs.chunk_ids if harness_corpus.chunk(c).doc_id == second_doc)
+    assert [e.chunk_id for e in traj.evidence] == [obs.chunk_ids[0], best_of_second]
+    assert traj.documents[1].justification == "a shown document"
     assert traj.metadata["answer_fallback"] is False
-    assert traj.metadata["answer_unknown_ids"] == ["not-a-doc"]
-    assert traj.metadata["answer_mapped_ids"] == {obs.chunk_ids[0]: obs.doc_ids[0]}
-    assert traj.metadata["answer_truncated"] == 1
+    assert traj.metadata["answer_unseen_ids"] == ["not-a-doc", "veldhaven"]
+    assert traj.metadata["answer_mapped_ids"] == {second_doc: best_of_second}
 
 
 def test_fallback_in_an_episode_skips_pruned_chunks(harness_corpus):

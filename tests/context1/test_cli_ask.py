@@ -1,4 +1,4 @@
-"""`context1 ask`: live trace, ranked table, --json, trajectories, and clean failures."""
+"""`context1 ask`: live trace, ranked passages, --json, trajectories, and clean failures."""
 
 from __future__ import annotations
 
@@ -44,16 +44,21 @@ def run(app, *args):
     return CliRunner().invoke(app, ["ask", *map(str, args)], env={"COLUMNS": "200"})
 
 
-def test_ask_prints_a_live_trace_and_the_ranked_documents(app, harness_corpus, script, tmp_path):
+def test_ask_prints_a_live_trace_and_the_ranked_passages(app, harness_corpus, script, tmp_path):
     saved = tmp_path / "traj.jsonl"
     res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", script, "--save-trajectories", saved)
     assert res.exit_code == 0, res.output
     out = res.output
     for expected in ("turn 1", "→ search_corpus", "→ grep_corpus", "chunk(s) from", "[Token usage:", "turn 2",
                      "✂ pruned 1: grey-sea#0", "Error: could not parse", "ended: answered after 3 turn(s)",
-                     "1 document(s)", "Tobias Quell", "Designed the lighthouse."):
+                     f"1 passage(s) for {QUERY}", "1. Tobias Quell", "passage tobias-quell#", "why: Found by",
+                     "documents: tobias-quell"):
         assert expected in out, expected
-    assert out.index("turn 1") < out.index("turn 2") < out.index("1 document(s)")
+    assert out.index("turn 1") < out.index("turn 2") < out.index("1 passage(s)")
+    # the passage as a person reads it: the question's words marked (« » off a terminal), no markup or escapes
+    answer = out[out.index("1 passage(s)"):]
+    assert "«designed» «lighthouses»" in answer  # "lighthouse" holds in "lighthouses"
+    assert "<Document" not in answer and "<chunk" not in answer and "\\u" not in answer
     [traj] = load_trajectories(saved)
     assert traj.query == QUERY and len(traj.steps) == 3
 
@@ -65,7 +70,11 @@ def test_ask_json(app, harness_corpus, script):
     assert data["documents"] == [{"rank": 1, "doc_id": "tobias-quell", "title": "Tobias Quell", "score": 1.0,
                                   "justification": "Designed the lighthouse."}]
     assert data["stop_reason"] == "answered" and data["usage"]["turns"] == 3 and data["usage"]["tool_calls"] == 4
-    assert data["rollouts"] == [{"stop_reason": "answered", "turns": 3, "error": None, "answer_fallback": False}]
+    assert data["rollouts"] == [{"stop_reason": "answered", "turns": 3, "error": None, "answer_fallback": False,
+                                 "answer_unseen_ids": []}]
+    [passage] = data["passages"]
+    assert passage["rank"] == 1 and passage["doc_id"] == "tobias-quell" and passage["chunk_id"].startswith("tobias-quell#")
+    assert passage["text"] == harness_corpus.chunk(passage["chunk_id"]).text and passage["reason"].startswith("Found by")
 
 
 def test_ask_k_rollouts_with_the_default_policy(app, harness_corpus):
@@ -80,7 +89,7 @@ def test_ask_backend_error_exits_1_with_the_partial_result(app, harness_corpus, 
     path.write_text(json.dumps({"tool_calls": [{"name": "search_corpus", "arguments": {"query": "x"}}]}) + "\n")
     res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", path)
     assert res.exit_code == 1
-    assert "backend_error" in res.output and "document(s)" in res.output
+    assert "backend_error" in res.output and "passage(s)" in res.output
 
 
 @pytest.mark.parametrize(
@@ -103,3 +112,27 @@ def test_ask_missing_index_and_empty_query(app, tmp_path, harness_corpus):
     assert res.exit_code == 2 and "no index at" in res.output
     res = run(app, harness_corpus.path, "  ")
     assert res.exit_code == 2 and "the query is empty" in res.output
+
+
+def test_ask_says_what_it_dropped_and_what_the_index_lacks(app, harness_corpus, tmp_path, monkeypatch):
+    """An answer citing an id it never saw: dropped, and the output says so; a question naming what the
+    index does not hold (issue 35's `unmatched`): the output says so before the passages."""
+    path = tmp_path / "script.jsonl"
+    turns = [{"tool_calls": [{"name": "search_corpus", "arguments": {"query": "lighthouse"}}]},
+             {"text": "<Passage id=atlantis#4></Passage><Document id=tobias-quell></Document>"}]
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
+    from corpus_tools import Corpus
+
+    monkeypatch.setattr(Corpus, "question_constraints", lambda self, q: {"unmatched": ["Microsoft"]}, raising=False)
+    monkeypatch.setattr(Corpus, "search", _ignoring_constraints(Corpus.search))
+    res = run(app, harness_corpus.path, QUERY, "--backend", "scripted", "--script", path)
+    assert res.exit_code == 0, res.output
+    assert "the answer cited 1 id(s) the agent was never shown, dropped: atlantis#4" in res.output
+    assert "the index holds nothing about Microsoft" in res.output
+    assert res.output.index("holds nothing about") < res.output.index("1 passage(s)")
+
+
+def _ignoring_constraints(search):
+    def wrapped(self, query, k=10, exclude=(), constraints=None, **kw):
+        return search(self, query, k=k, exclude=exclude, **kw)
+    return wrapped

@@ -31,16 +31,32 @@ def test_langchain_search_retriever_returns_the_hybrid_hits(harness_corpus):
     assert docs[0].metadata["score"] == pytest.approx(hits[0].score)
 
 
-def test_langchain_agent_retriever_returns_the_agents_documents(harness_corpus):
+def test_langchain_agent_retriever_returns_the_agents_passages(harness_corpus):
     from context1.interfaces.integrations import LangChainAgentRetriever
 
     result = SearchAgent(harness_corpus).run(QUERY)
+    assert result.evidence
     docs = LangChainAgentRetriever(agent=SearchAgent(harness_corpus)).invoke(QUERY)
+    assert [d.id for d in docs] == [e.chunk_id for e in result.evidence]
+    assert [d.page_content for d in docs] == [e.text for e in result.evidence]
+    assert [(d.metadata["chunk_id"], d.metadata["doc_id"]) for d in docs] == [(e.chunk_id, e.doc_id)
+                                                                             for e in result.evidence]
+    assert [d.metadata["score"] for d in docs] == pytest.approx([e.score for e in result.evidence])
+    assert docs[0].metadata["reason"] == result.evidence[0].reason and docs[0].metadata["reason"].startswith("Found by")
+    assert [d.metadata["rank"] for d in docs] == list(range(1, len(docs) + 1))
+
+
+def test_langchain_agent_retriever_still_returns_documents_on_request(harness_corpus):
+    from context1.interfaces.integrations import LangChainAgentRetriever
+
+    result = SearchAgent(harness_corpus).run(QUERY)
+    docs = LangChainAgentRetriever(agent=SearchAgent(harness_corpus), unit="document").invoke(QUERY)
     assert [d.metadata["doc_id"] for d in docs] == result.doc_ids
     assert [d.metadata["justification"] for d in docs] == [d.justification for d in result.documents]
     top = result.doc_ids[0]
     assert docs[0].page_content == "\n".join(c.text for c in harness_corpus.chunks(top))
-    assert [d.metadata["rank"] for d in docs] == list(range(1, len(docs) + 1))
+    with pytest.raises(ValueError, match="unit must be one of"):
+        LangChainAgentRetriever(agent=SearchAgent(harness_corpus), unit="chapter").invoke(QUERY)
 
 
 def test_llamaindex_search_retriever_returns_the_hybrid_hits(harness_corpus):
@@ -59,13 +75,17 @@ def test_llamaindex_search_retriever_returns_the_hybrid_hits(harness_corpus):
     assert [n.score for n in nodes] == pytest.approx([h.score for h in hits])
 
 
-def test_llamaindex_agent_retriever_returns_the_agents_documents(harness_corpus):
+def test_llamaindex_agent_retriever_returns_the_agents_passages(harness_corpus):
     from context1.interfaces.integrations import LlamaIndexAgentRetriever
 
     result = SearchAgent(harness_corpus).run(QUERY)
     nodes = LlamaIndexAgentRetriever(SearchAgent(harness_corpus)).retrieve(QUERY)
-    assert [n.node.node_id for n in nodes] == result.doc_ids
-    assert nodes[0].node.metadata["justification"] == result.documents[0].justification
+    assert [n.node.node_id for n in nodes] == [e.chunk_id for e in result.evidence]
+    assert [n.node.get_content() for n in nodes] == [e.text for e in result.evidence]
+    assert nodes[0].node.metadata["doc_id"] == result.evidence[0].doc_id
+    assert [n.score for n in nodes] == pytest.approx([e.score for e in result.evidence])
+    docs = LlamaIndexAgentRetriever(SearchAgent(harness_corpus), unit="document").retrieve(QUERY)
+    assert [n.node.node_id for n in docs] == result.doc_ids
 
 
 def test_adapters_work_over_the_http_client_too(harness_corpus):
@@ -76,7 +96,8 @@ def test_adapters_work_over_the_http_client_too(harness_corpus):
         nodes = LlamaIndexSearchRetriever(client, k=3).retrieve("lighthouse engineer")
         assert [n.node.node_id for n in nodes] == [h.chunk.chunk_id for h in harness_corpus.search("lighthouse engineer", k=3)]
         docs = LangChainAgentRetriever(agent=client).invoke(QUERY)
-        assert [d.metadata["doc_id"] for d in docs] == SearchAgent(harness_corpus).run(QUERY).doc_ids
+        expected = SearchAgent(harness_corpus).run(QUERY).evidence
+        assert [(d.id, d.page_content) for d in docs] == [(e.chunk_id, e.text) for e in expected]
 
 
 @pytest.mark.parametrize(("name", "library", "extra"), [

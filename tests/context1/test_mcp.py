@@ -34,8 +34,11 @@ def _chunk_ids(result) -> list[str]:
 
 
 def _doc_ids(text: str) -> list[str]:
-    """The document ids of an `ask` answer (each a JSON string: ids may hold spaces and quotes)."""
-    return [json.loads(m) for m in re.findall(r'<Document id=("(?:[^"\\]|\\.)*")', text)]
+    """The document ids of an `ask` answer's passages, in order, each once (JSON strings: ids may
+    hold spaces and quotes)."""
+    ids = [json.loads(m) for m in re.findall(r'^\[\d+\] passage "(?:[^"\\]|\\.)*" of document ("(?:[^"\\]|\\.)*")',
+                                             text, re.M)]
+    return list(dict.fromkeys(ids))
 
 
 async def _exercise(client: Client, corpus, expected_docs: list[str]) -> dict[str, object]:
@@ -71,7 +74,7 @@ def _check(out: dict[str, object], corpus, expected_docs: list[str]) -> None:
 # ---------------------------------------------------------------- in-process: behaviour
 
 def test_tools_over_the_sdk_client_in_process(harness_corpus):
-    expected = SearchAgent(harness_corpus).run(QUERY).doc_ids
+    expected = list(dict.fromkeys(e.doc_id for e in SearchAgent(harness_corpus).run(QUERY).evidence))
 
     async def main():
         async with Client(create_mcp(harness_corpus)) as client:
@@ -153,14 +156,22 @@ def test_tool_descriptions_are_rendered(harness_corpus):
     assert descriptions["search_corpus"].startswith("Hybrid BM25 + dense search")
 
 
-def test_document_ids_are_quoted():
-    from context1.interfaces.mcp_server import render_documents
-    from context1.types import RankedDocument
+def test_ask_answer_is_plain_passages_with_quoted_ids():
+    """Passages as a model reads them: ids as JSON strings (spaces, quotes), page and section, the
+    text with no markup or \\u escapes, the reason; then the documents."""
+    from context1.interfaces.mcp_server import render_answer
+    from context1.types import Evidence, RankedDocument, SearchResult, Trajectory, Usage
 
-    text = render_documents([RankedDocument("2022 Q3 AMZN.pdf", "Net sales rose.", 0.5),
-                             RankedDocument('say "hi".txt', "", 0.25)])
-    assert '<Document id="2022 Q3 AMZN.pdf" score="0.5">' in text
+    evidence = [Evidence("2022 Q3 AMZN.pdf#4", "2022 Q3 AMZN.pdf", "Net sales rose 15% to $127.1 billion — “record”.",
+                         0.5, "Found by the search “net sales” (#1).", "Amazon 10-Q", 7, "Part I > Item 2"),
+                Evidence('say "hi".txt#0', 'say "hi".txt', "Hello.", 0.25, "Holds none of the question's words.")]
+    docs = [RankedDocument("2022 Q3 AMZN.pdf", "", 0.5), RankedDocument('say "hi".txt', "", 0.25)]
+    result = SearchResult("q", docs, Trajectory("q"), Usage(), evidence=evidence)
+    text = render_answer(result)
+    assert text.startswith('[1] passage "2022 Q3 AMZN.pdf#4" of document "2022 Q3 AMZN.pdf" (Amazon 10-Q), page 7, '
+                           "section Part I > Item 2, score 0.5\nNet sales rose 15% to $127.1 billion — “record”.")
     assert _doc_ids(text) == ["2022 Q3 AMZN.pdf", 'say "hi".txt']
+    assert "<Document" not in text and "\\u" not in text and "Why: Found by the search “net sales” (#1)." in text
 
 
 def test_ask_shares_the_episode_cap_and_time_limit(harness_corpus):
@@ -172,7 +183,7 @@ def test_ask_shares_the_episode_cap_and_time_limit(harness_corpus):
     def held(messages):
         started.set()
         assert release.wait(120)
-        return turn(call("search_corpus", query="lighthouse"))
+        return turn(call("search_corpus", query="Veldhaven"))
 
     agent = SearchAgent(harness_corpus, ScriptedBackend([held, "<Document id=veldhaven><Justification>x"
                                                                 "</Justification></Document>"]))
@@ -203,7 +214,7 @@ def test_ask_shares_the_episode_cap_and_time_limit(harness_corpus):
 @pytest.mark.slow
 def test_context1_mcp_over_stdio(harness_corpus):
     """The real `context1 mcp INDEX` subprocess, started and driven by the SDK's stdio client."""
-    expected = SearchAgent(harness_corpus).run(QUERY).doc_ids
+    expected = list(dict.fromkeys(e.doc_id for e in SearchAgent(harness_corpus).run(QUERY).evidence))
     params = StdioServerParameters(
         command=sys.executable,
         args=["-c", "from context1.interfaces.cli import main; main()", "mcp", str(harness_corpus.path)],
@@ -224,7 +235,7 @@ def test_context1_mcp_over_stdio(harness_corpus):
 
 @pytest.mark.slow
 def test_mcp_over_streamable_http(harness_corpus):
-    expected = SearchAgent(harness_corpus).run(QUERY).doc_ids
+    expected = list(dict.fromkeys(e.doc_id for e in SearchAgent(harness_corpus).run(QUERY).evidence))
     app = create_mcp(harness_corpus, per_process_memory=False).streamable_http_app()
     with live_server(app) as url:
         async def main():

@@ -107,6 +107,7 @@ def test_ask_runs_the_servers_agent(client, harness_corpus):
     assert after["finished"] == before["finished"] + 1  # a completed episode is never counted as cancelled
     assert after["cancelled"] == before["cancelled"] and after["failed"] == before["failed"]
     assert remote.doc_ids == local.doc_ids and remote.doc_ids
+    assert remote.evidence == local.evidence and remote.evidence  # the passages, with text and reasons
     assert [d.justification for d in remote.documents] == [d.justification for d in local.documents]
     assert remote.stop_reason == local.stop_reason
     assert len(remote.trajectory.steps) == len(local.trajectory.steps)
@@ -120,6 +121,9 @@ def test_ask_leaves_the_trajectory_out_unless_asked(server, client, harness_corp
     assert lean.status_code == full.status_code == 200
     assert lean.json()["trajectory"]["steps"] == [] and lean.json()["trajectory"]["messages"] == []
     assert lean.json()["trajectory"]["metadata"]["steps_omitted"] == len(local.trajectory.steps)
+    passages = lean.json()["evidence"]  # the lean answer still carries every passage
+    assert [(p["chunk_id"], p["text"], p["reason"]) for p in passages] == [
+        (e.chunk_id, e.text, e.reason) for e in local.evidence]
     assert len(full.json()["trajectory"]["steps"]) == len(local.trajectory.steps)
     assert len(lean.content) < len(full.content) / 3
     remote = client.run(QUERY)  # the Client's default is the server's: no steps, same documents
@@ -156,6 +160,7 @@ def test_ask_stream_is_read_event_by_event(server, harness_corpus):
                 if event_name == "final":
                     break
     assert names == [event_to_json(e)[0] for e in local]
+    assert [p.chunk_id for p in event.result.evidence] == [e.chunk_id for e in local[-1].result.evidence]
     assert names[-1] == "final" and "usage" in names and "observation" in names
 
 

@@ -289,3 +289,23 @@ def test_yes_no_answers_are_not_scored_for_containment_by_default():
     assert score_task(task, ["a"], texts=["yes, it is"])["answer_found"] is None
     scored = score_task(task, ["a"], texts=["yes, it is"], config=ScoreConfig(yes_no_answer_found=True))
     assert scored["answer_found"] == 1.0
+
+
+def test_passage_metrics_read_the_returned_passages_not_their_documents():
+    """SPEC §3: final answer found asks whether a returned *chunk* holds the answer. A document that
+    holds it somewhere does not count, and a fact found in any of its chunks does (issue 34)."""
+    task = Task("t", "gross margin?", answers=("$36,413 million",), gold_doc_ids=("aapl", "msft"),
+                gold_chunk_ids=("aapl#57",), facts=(("aapl#57", "aapl#90"), ("msft#3",)))
+    boilerplate = [("aapl#0", "Apple Inc. Form 10-Q. Item 1. Financial Statements."), ("msft#9", "Risk factors.")]
+    # the document-level reading: the whole filing holds the figure, so answer_found says 1
+    assert score_task(task, ["aapl", "msft"], texts=["... gross margin was $36,413 million ..."])["answer_found"] == 1.0
+    scores = score_task(task, ["aapl", "msft"], passages=boilerplate)
+    assert scores["passage.answer_found"] == 0.0
+    assert scores["passage.chunk.recall"] == 0.0 and scores["passage.fact.recall"] == 0.0
+    assert scores["passage.document.recall@5"] == 1.0  # both filings are there; their answering passages are not
+    found = score_task(task, ["aapl"], passages=[("aapl#90", "Total gross margin was $36,413 million.")])
+    assert found["passage.answer_found"] == 1.0
+    assert found["passage.fact.recall"] == 0.5  # the fact sits in aapl#57 and aapl#90: either finds it
+    assert found["passage.chunk.recall"] == 0.0  # the one gold chunk id was not returned
+    assert found["passage.document.all_recall@5"] == 0.0 and found["passage.n"] == 1.0
+    assert "passage.answer_found" not in score_task(task, ["aapl"])  # no passages given: no passage metrics

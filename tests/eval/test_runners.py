@@ -217,6 +217,9 @@ def test_agent_runner_records_trajectory_and_usage(tmp_path, hotpot_bench, tiny_
         assert r.metrics["trajectory.document.recall"] >= r.metrics["document.recall"]  # output ⊆ what was seen
         traj = trajectory_from_dict(r.trajectory)
         assert traj.query == r.task.query and traj.steps
+        # the agent's passages are the record's, and scored beside the documents (issue 34)
+        assert r.passages and [c for c, _ in r.passages] == [e.chunk_id for e in traj.evidence]
+        assert r.metrics["passage.n"] == len(r.passages) and "passage.document.recall@5" in r.metrics
     reread = {r.task_id: r for r in read_run(tmp_path / "agent.jsonl")}  # file order = completion order
     assert [reread[r.task_id].trajectory for r in records] == [r.trajectory for r in records]
 
@@ -239,6 +242,16 @@ def test_rescore_recomputes_metrics_from_stored_ids(tmp_path, hotpot_bench, tiny
         agent.corpus.close()
     again = rescore(records, doc_text=document_texts(hotpot_bench.documents), k=5)
     assert [r.metrics for r in again] == [r.metrics for r in records]
+    # a record written before passages existed: rescoring finds them in its trajectory (recomputed on load)
+    import dataclasses
+
+    old = []
+    for r in records:
+        traj = {k: v for k, v in r.trajectory.items() if k != "evidence"}
+        old.append(dataclasses.replace(r, passages=(), trajectory=traj,
+                                       metrics={k: v for k, v in r.metrics.items() if not k.startswith("passage.")}))
+    revived = rescore(old, doc_text=document_texts(hotpot_bench.documents), k=5)
+    assert all(r.passages and "passage.document.recall@5" in r.metrics for r in revived)
     narrow = rescore(records, k=5, config=ScoreConfig(ks=(1,)))
     assert all("document.recall@5" not in r.metrics and "answer_found" not in r.metrics for r in narrow)
     write_run(narrow, tmp_path / "b.jsonl")

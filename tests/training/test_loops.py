@@ -67,7 +67,7 @@ def test_sft_trains_on_teacher_trajectories(policy, mini_corpus, mini_tasks, tmp
     (datum,) = sft_datums(trajs[0], policy.tokenizer)  # the teacher never pruned: one segment
     actions = policy.tokenizer.decode([t for t, m in zip(datum.input_ids_T, datum.action_mask_T, strict=True) if m])
     assert actions.count("<|im_end|>") == len(trajs[0].steps)
-    assert '"name": "search_corpus"' in actions and "<Document id=" in actions
+    assert '"name": "search_corpus"' in actions and "<Passage id=" in actions  # the answer cites passages
     assert "<tool_response" not in actions and "# Tools" not in actions
     before = _lora_norm(policy.model)
     result = train_sft(trajs, tmp_path / "sft", SFTConfig(epochs=2, batch_size=1, lr=1e-3, checkpoint_every=1),

@@ -7,15 +7,16 @@
     docs = LangChainAgentRetriever(agent=SearchAgent(corpus)).invoke("who designed the bridge?")
 
 Search hits become one `Document` per chunk (metadata: chunk_id, doc_id, score, ranks, …);
-the agent's answer becomes one `Document` per returned document, its text the document's chunks and
-its metadata the agent's justification and rank.
+the agent's answer becomes one `Document` per returned passage (its text the passage; metadata
+chunk_id, doc_id, page, section, title, score, rank, reason), or with `unit="document"` one per
+returned document (its text the document's chunks; metadata the justification and rank).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from context1.interfaces.integrations.common import agent_documents, hit_metadata, missing_extra
+from context1.interfaces.integrations.common import agent_results, hit_metadata, missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -40,17 +41,20 @@ class LangChainSearchRetriever(BaseRetriever):
 
 
 class LangChainAgentRetriever(BaseRetriever):
-    """The search agent (`SearchAgent` or `Client`) as a LangChain retriever: one Document per returned document.
+    """The search agent (`SearchAgent` or `Client`) as a LangChain retriever: one Document per returned
+    passage (`unit="passage"`), or per returned document (`unit="document"`).
 
-    corpus: where document text comes from; default: `agent.corpus` (a SearchAgent's), else `agent` itself
-    (a Client). max_chunks: most chunks of each document put in its text (None: all).
+    corpus (documents only): where document text comes from; default: `agent.corpus` (a
+    SearchAgent's), else `agent` itself (a Client). max_chunks (documents only): most chunks of
+    each document put in its text (None: all).
     """
 
     agent: Any
+    unit: str = "passage"
     corpus: Any = None
     max_chunks: int | None = None
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         corpus = self.corpus if self.corpus is not None else getattr(self.agent, "corpus", self.agent)
-        return [Document(page_content=text, metadata=meta, id=meta["doc_id"])
-                for text, meta in agent_documents(self.agent, corpus, query, self.max_chunks)]
+        return [Document(page_content=text, metadata=meta, id=item_id)
+                for item_id, text, meta in agent_results(self.agent, corpus, query, self.unit, self.max_chunks)]

@@ -4,15 +4,16 @@
     nodes = LlamaIndexSearchRetriever(corpus, k=5).retrieve("when was the bridge built")
     nodes = LlamaIndexAgentRetriever(SearchAgent(corpus)).retrieve("who designed the bridge?")
 
-Each result is a `NodeWithScore` over a `TextNode` whose id is the chunk id (search) or the doc id
-(agent), with the same metadata as the LangChain adapters.
+Each result is a `NodeWithScore` over a `TextNode` whose id is the chunk id (search, and the
+agent's passages) or the doc id (the agent with `unit="document"`), with the same metadata as the
+LangChain adapters.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from context1.interfaces.integrations.common import agent_documents, hit_metadata, missing_extra
+from context1.interfaces.integrations.common import agent_results, hit_metadata, missing_extra
 
 try:
     from llama_index.core.base.base_retriever import BaseRetriever
@@ -40,18 +41,22 @@ class LlamaIndexSearchRetriever(BaseRetriever):
 
 
 class LlamaIndexAgentRetriever(BaseRetriever):
-    """The search agent (`SearchAgent` or `Client`) as a LlamaIndex retriever: one node per returned document.
+    """The search agent (`SearchAgent` or `Client`) as a LlamaIndex retriever: one node per returned
+    passage (`unit="passage"`), or per returned document (`unit="document"`; `corpus` and
+    `max_chunks` as for the LangChain adapter).
 
-    The node score is the agent's document score (its rank order is the list order).
+    The node score is the agent's passage (or document) score; the list order is its rank order.
     """
 
-    def __init__(self, agent: Any, corpus: Any = None, max_chunks: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, agent: Any, corpus: Any = None, max_chunks: int | None = None, unit: str = "passage",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.agent, self.max_chunks = agent, max_chunks
+        self.agent, self.max_chunks, self.unit = agent, max_chunks, unit
         self.corpus = corpus if corpus is not None else getattr(agent, "corpus", agent)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         return [
-            NodeWithScore(node=TextNode(id_=meta["doc_id"], text=text, metadata=meta), score=meta["score"])
-            for text, meta in agent_documents(self.agent, self.corpus, query_bundle.query_str, self.max_chunks)
+            NodeWithScore(node=TextNode(id_=item_id, text=text, metadata=meta), score=meta["score"])
+            for item_id, text, meta in agent_results(self.agent, self.corpus, query_bundle.query_str, self.unit,
+                                                     self.max_chunks)
         ]

@@ -1,0 +1,351 @@
+"""The agent's passages (issue 34) against one hybrid search and against its own first search.
+
+    # after (this code), then before (main's code, exported with `git archive`), then the table:
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py run --label after \
+        --sets hotpotqa musique locomo --part report --limit 60
+    git archive 5e74342 | tar -x -C /tmp/base
+    HF_HUB_OFFLINE=1 PYTHONPATH=/tmp/base nice -n 10 python benchmarks/agent_passages.py run --label before ...
+    python benchmarks/agent_passages.py table --labels before after --sets hotpotqa musique locomo --part report
+
+Questions: `eval.loaders.load_benchmark(name)` tasks with gold documents, split as
+benchmarks/agent_llm_free.py splits them (the LLM-free policy was tuned on the "tuning" part):
+HotpotQA 1-150 and MuSiQue 1-120 are tuning, the rest reporting; LoCoMo was never tuned on by that
+policy: its first 400 questions with evidence are the reporting part (agent_llm_free's
+--locomo-limit) and the questions after them the tuning part (what this issue's ranking rule may
+be chosen on). `--limit` takes the first N of a part in file order. Indexes: INDEX_ROOT/bench-{name}-256.
+
+Per question, three rankings are scored:
+  hybrid        one `Corpus.search(question, k=50)`: its top 5 chunks are its passages, the
+                documents of its first chunks (first 10 distinct) its documents;
+  first search  the agent's own first search_corpus observation: its top 5 chunks;
+  agent         `SearchAgent(corpus).run(question)` (the default LLM-free policy): its passages are
+                `result.evidence`; on code without evidence (main before issue 34) they are each
+                returned document's best shown chunk, the first 5 ("doc-best", what the old answer
+                implied; the old agent itself returned no passage at all).
+Columns: passage answer-found@5 (a top-5 passage holds an answer, SPEC §3; yes/no answers and
+questions without an answer left out), passage R@5 (gold documents covered by the top-5 passages:
+a passage covers its document; on LoCoMo a document is one dialog turn, so this is turn recall),
+passage all-R@5, document R@5 and all-R@10 (the returned document list), seconds per question (p50),
+and won/lost: questions where the agent's top-5 passages cover more / fewer gold documents than its
+own first search's top 5. Per-question JSONL under benchmarks/out/agent_passages/.
+
+The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing questions
+(benchmarks/filings.py's ids, q<row>) of the reporting half (`search_policy.filings_split`: SHA-1
+of the id odd), the first --limit whose reference answer carries figures. A question counts when
+at least half of its figures (numbers of 2+ digits, "$", "," and "%" ignored; years 1990-2039 and
+"Q1"-"Q4" not figures) appear in the top-5 passages. Rows: one hybrid search's top 5 chunks, the
+agent's passages; ask seconds p50. Run it on this code and on main's, as above:
+
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label after \
+        --index runs/filings-index --limit 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "out" / "agent_passages"
+TUNING = {"hotpotqa": 150, "musique": 120}  # agent_llm_free.SPLITS: the first N are the tuning part
+LOCOMO_REPORT = 400  # agent_llm_free's --locomo-limit: LoCoMo's reporting part
+
+
+def questions(name: str, data_dir: Path, part: str, limit: int) -> list[Any]:
+    from eval.loaders import load_benchmark
+
+    tasks = [t for t in load_benchmark(name, data_dir).tasks if t.gold_doc_ids]
+    if name == "locomo":
+        chosen = tasks[:LOCOMO_REPORT] if part == "report" else tasks[LOCOMO_REPORT:]
+    else:
+        cut = TUNING[name]
+        chosen = tasks[cut:] if part == "report" else tasks[:cut]
+    return chosen[:limit]
+
+
+def _norm(text: str) -> str:
+    from eval.metrics import normalize_answer
+
+    return normalize_answer(text)
+
+
+def answer_found(texts: list[str], answers: tuple[str, ...]) -> float | None:
+    from eval.metrics import contains_answer
+
+    wanted = [a for a in answers if _norm(a)]
+    if not wanted or {_norm(a) for a in wanted} <= {"yes", "no"}:
+        return None
+    return float(any(contains_answer(t, wanted) for t in texts))
+
+
+def doc_best_passages(trajectory: Any, documents: list[Any], n: int = 5) -> list[str]:
+    """Each returned document's best shown chunk (best rank in the observation that showed it, then
+    first shown): what a document answer implies when the code has no evidence."""
+    best: dict[str, tuple[int, int, str]] = {}
+    order = 0
+    for step in trajectory.steps:
+        for obs in step.observations:
+            for rank, cid in enumerate(obs.chunk_ids, 1):
+                doc = cid.rpartition("#")[0]
+                order += 1
+                if doc not in best or (rank, order) < best[doc][:2]:
+                    best[doc] = (rank, order, cid)
+    return [best[d.doc_id][2] for d in documents if d.doc_id in best][:n]
+
+
+def first_search(trajectory: Any, n: int = 5) -> list[str]:
+    for step in trajectory.steps:
+        for obs in step.observations:
+            if obs.tool == "search_corpus" and obs.chunk_ids:
+                return list(obs.chunk_ids[:n])
+    return []
+
+
+def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5) -> dict[str, Any]:
+    """The LLM-free policy's answer to the same final context with `first_search_margin=margin`:
+    searching does not depend on it (only the answer does), so one episode serves every margin."""
+    import dataclasses
+
+    from context1.answer import parse_citations
+    from context1.backends.iterative import _rankings
+    from context1.context import replay_messages
+
+    policy = agent.backend
+    cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep)
+    messages = replay_messages(trajectory, len(trajectory.steps) - 1)
+    text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
+    seen = set(trajectory.seen_chunk_ids())  # as the harness resolves: the reading of the id that was shown
+    cited = [next((x for x in c.raw_ids if x in seen), c.raw_ids[-1]) for c in parse_citations(text) if c.raw_ids]
+    return {"passages": cited[: agent.config.max_passages],
+            "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
+
+
+def chunk_text(corpus: Any, chunk_id: str) -> str:
+    """A chunk's text; "" for an id the index does not hold (a re-answer's citation of an id whose
+    literal "&quot;" the observation format cannot carry; the harness drops those as unseen)."""
+    from corpus_tools.types import UnknownDocumentError
+
+    try:
+        return corpus.chunk(chunk_id).text
+    except UnknownDocumentError:
+        return ""
+
+
+def run(args: argparse.Namespace) -> None:
+    from context1 import SearchAgent
+    from corpus_tools import Corpus
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in args.sets:
+        tasks = questions(name, args.data_dir, args.part, args.limit)
+        corpus = Corpus.open(args.index_root / f"bench-{name}-256")
+        agent = SearchAgent(corpus)
+        agent.run(tasks[0].query)  # warm-up: model load and caches are not the agent's time
+        path = OUT / f"{name}-{args.part}-{args.label}.jsonl"
+        with path.open("w", encoding="utf-8") as log:
+            for i, task in enumerate(tasks):
+                t0 = time.perf_counter()
+                hits = corpus.search(task.query, k=50)
+                hybrid_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                result = agent.run(task.query)
+                agent_s = time.perf_counter() - t0
+                evidence = getattr(result, "evidence", None)
+                if evidence is not None and (evidence or not result.documents):
+                    passages, kind = [e.chunk_id for e in evidence], "evidence"
+                else:
+                    passages, kind = doc_best_passages(result.trajectory, result.documents), "doc-best"
+                hybrid_docs = list(dict.fromkeys(h.chunk.doc_id for h in hits))[:10]
+                rec = {
+                    "id": task.task_id, "gold": list(task.gold_doc_ids), "answers": list(task.answers),
+                    "hybrid": {"passages": [h.chunk.chunk_id for h in hits[:5]], "docs": hybrid_docs, "s": hybrid_s},
+                    "first": {"passages": first_search(result.trajectory)},
+                    "agent": {"passages": passages, "kind": kind, "docs": result.doc_ids, "s": agent_s},
+                }
+                for keep in args.keeps:  # the same episode, answered under other first-search rules
+                    for margin in args.margins:
+                        label = f"margin={margin:g}" if keep == 5 else f"keep={keep},margin={margin:g}"
+                        rec[label] = reanswer(agent, result.trajectory, margin, keep)
+                for key in [k for k in rec if isinstance(rec[k], dict)]:
+                    texts = [chunk_text(corpus, c) for c in rec[key]["passages"][:5]]
+                    rec[key]["answer_found"] = answer_found(texts, task.answers)
+                log.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                log.flush()
+                print(f"[{name} {args.label} {i + 1}/{len(tasks)}]", flush=True)
+        corpus.close()
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def figures(answer: str) -> list[str]:
+    """The figures of a reference answer (module docstring), normalised: digits and one dot."""
+    out = []
+    for m in _NUMBER.finditer(answer):
+        raw = m.group(0).replace(",", "").rstrip(".")
+        digits = raw.replace(".", "")
+        if len(digits) < 2 or (len(raw) == 4 and raw.isdigit() and 1990 <= int(raw) <= 2039):
+            continue
+        if m.start() > 0 and answer[m.start() - 1] in "Qq":
+            continue
+        if raw not in out:
+            out.append(raw)
+    return out
+
+
+def figures_found(texts: list[str], wanted: list[str]) -> float:
+    haystack = " " + " ".join(_NUMBER.sub(lambda m: m.group(0).replace(",", ""), t) for t in texts) + " "
+    hits = sum(1 for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack))
+    return float(hits * 2 >= len(wanted))
+
+
+def filings_split(question_id: str) -> str:
+    """benchmarks/search_policy.py's split of the filings questions (SHA-1 of the id: even tuning, odd
+    reporting), restated: importing that module puts this tree first on sys.path, and the "before"
+    run must measure main's code."""
+    return "tuning" if int(hashlib.sha1(question_id.encode()).hexdigest(), 16) % 2 == 0 else "report"
+
+
+def filings(args: argparse.Namespace) -> None:
+    import csv
+
+    from context1 import SearchAgent
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(args.index)
+    docs = set(corpus.doc_ids())
+    chosen = []
+    with args.qna.open(encoding="utf-8-sig", newline="") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            doc = row["Source Docs"].strip().strip("*") + ".pdf"
+            qid = f"q{i}"
+            if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == "report"
+                    and figures(row["Answer"])):
+                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc,
+                               "figures": figures(row["Answer"])})
+    chosen = chosen[: args.limit]
+    agent = SearchAgent(corpus)
+    agent.run(chosen[0]["question"])  # warm-up
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for i, q in enumerate(chosen):
+        hits = corpus.search(q["question"], k=5)
+        t0 = time.perf_counter()
+        result = agent.run(q["question"])
+        secs = time.perf_counter() - t0
+        evidence = getattr(result, "evidence", None)
+        passages = ([e.text for e in evidence] if evidence else
+                    [corpus.chunk(c).text for c in doc_best_passages(result.trajectory, result.documents)])
+        rows.append({"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best",
+                     "search": figures_found([h.chunk.text for h in hits], q["figures"]),
+                     "agent": figures_found(passages[:5], q["figures"]),
+                     "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])})
+        print(f"[filings {args.label} {i + 1}/{len(chosen)}]", flush=True)
+    (OUT / f"filings-report-{args.label}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    n = len(rows)
+    print(f"| filings (report, {n} with figures) | figures in top 5: one search | figures in top 5: agent "
+          f"({rows[0]['kind']}) | gold filing first | ask s p50 |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    print(f"| {args.label} | {sum(r['search'] for r in rows) / n:.3f} | {sum(r['agent'] for r in rows) / n:.3f} | "
+          f"{sum(r['gold_first'] for r in rows) / n:.3f} | {statistics.median(r['s'] for r in rows):.2f} |")
+
+
+def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
+    docs = {c.rpartition("#")[0] for c in passages[:k]}
+    return sum(1 for g in gold if g in docs)
+
+
+def _row(recs: list[dict], key: str) -> dict[str, float | None]:
+    def mean(values: list[float | None]) -> float | None:
+        kept = [v for v in values if v is not None]
+        return sum(kept) / len(kept) if kept else None
+
+    out: dict[str, float | None] = {
+        "af": mean([r[key].get("answer_found") for r in recs]),
+        "pr5": mean([_covered(r[key]["passages"], r["gold"]) / len(r["gold"]) for r in recs]),
+        "pall5": mean([float(_covered(r[key]["passages"], r["gold"]) == len(r["gold"])) for r in recs]),
+        "dr5": None, "dall10": None, "s": None,
+    }
+    if "docs" in r_first(recs, key):
+        out["dr5"] = mean([sum(1 for g in r["gold"] if g in r[key]["docs"][:5]) / len(r["gold"]) for r in recs])
+        out["dall10"] = mean([float(all(g in r[key]["docs"][:10] for g in r["gold"])) for r in recs])
+        secs = [r[key]["s"] for r in recs if r[key]["s"]]
+        out["s"] = statistics.median(secs) if secs else None
+    return out
+
+
+def r_first(recs: list[dict], key: str) -> dict:
+    return recs[0][key] if recs else {}
+
+
+def table(args: argparse.Namespace) -> None:
+    def f(x: float | None) -> str:
+        return "–" if x is None else f"{x:.3f}"
+
+    print("| set (part, n) | ranking | passage answer-found@5 | passage R@5 | passage all-R@5 | doc R@5 | doc all-R@10 | "
+          "s / question (p50) | won / lost vs its first search (passage R@5) |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in args.sets:
+        for label in args.labels:
+            path = OUT / f"{name}-{args.part}-{label}.jsonl"
+            if not path.exists():
+                print(f"| {name} | ({label}: no run at {path.relative_to(ROOT)}) | | | | | | | |")
+                continue
+            recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+            where = f"{name} ({args.part}, {len(recs)})"
+            keys = (["hybrid"] if label == args.labels[0] else []) + ["first", "agent"]
+            keys += [k for k in recs[0] if "margin=" in k] if recs else []
+            for key in keys:
+                row = _row(recs, key)
+                kind = r_first(recs, "agent").get("kind", "")
+                name_of = {"hybrid": "one hybrid search", "first": f"agent's first search ({label})",
+                           "agent": f"agent ({label}; passages: {kind})"}.get(key, f"agent ({label}), {key}")
+                wl = ""
+                if key not in ("hybrid", "first"):
+                    won = sum(_covered(r[key]["passages"], r["gold"]) > _covered(r["first"]["passages"], r["gold"])
+                              for r in recs)
+                    lost = sum(_covered(r[key]["passages"], r["gold"]) < _covered(r["first"]["passages"], r["gold"])
+                               for r in recs)
+                    wl = f"{won} / {lost}"
+                secs = "" if row["s"] is None else f"{row['s']:.2f}"
+                print(f"| {where} | {name_of} | {f(row['af'])} | {f(row['pr5'])} | {f(row['pall5'])} | {f(row['dr5'])} | "
+                      f"{f(row['dall10'])} | {secs} | {wl} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    fp = sub.add_parser("filings")
+    fp.add_argument("--label", required=True)
+    fp.add_argument("--index", type=Path, required=True)
+    fp.add_argument("--qna", type=Path, default=Path("/work/data/filings10q/qna_data.csv"))
+    fp.add_argument("--limit", type=int, default=15)
+    for cmd in ("run", "table"):
+        p = sub.add_parser(cmd)
+        p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
+                       choices=["hotpotqa", "musique", "locomo"])
+        p.add_argument("--part", choices=["report", "tuning"], default="report")
+        if cmd == "run":
+            p.add_argument("--label", required=True, help="names the run: before (main's code) or after")
+            p.add_argument("--limit", type=int, default=60, help="questions per set (default: %(default)s)")
+            p.add_argument("--index-root", type=Path, default=Path("/work/indexes"))
+            p.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+            p.add_argument("--margins", type=lambda v: [float(x) for x in v.split(",") if x.strip()], default=[],
+                           help="also answer each episode under these IterativeConfig.first_search_margin values "
+                                "(comma-separated; this code only)")
+            p.add_argument("--keeps", type=lambda v: [int(x) for x in v.split(",") if x.strip()], default=[5],
+                           help="IterativeConfig.first_search_keep values the margins are tried with")
+        else:
+            p.add_argument("--labels", nargs="+", default=["before", "after"])
+    args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
+    {"run": run, "table": table, "filings": filings}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,321 @@
+"""The returned passages (`Evidence`): what the agent was shown, the answer's citations resolved
+against it, a reason that is true per passage, and the documents ranked from them.
+
+The harness records every chunk an episode shows (`ShownPassage`: its text, where it sits, and
+which tool calls showed it). The final answer cites passages by chunk id (`<Passage id=…>`, see
+`context1.answer`); `resolve_citations` turns the citations into passages:
+
+* a chunk id the agent was shown: that passage;
+* a document id (the older `<Document id=…>` answers, or a model that cites the document): the
+  best passage of that document the agent was shown — the one the tools ranked highest, the
+  earliest shown on a tie, a passage still in view before a pruned one;
+* anything else (a chunk or document never shown, or no id of the corpus at all): dropped, and
+  listed in `Resolution.unseen`, which the harness records in `metadata["answer_unseen_ids"]`.
+
+So only what the agent was shown can be returned. `select_evidence` keeps the first
+`max_passages` of the cited passages that fit `max_passage_tokens` (always at least one), and
+`documents_from` ranks documents by their best cited passage.
+
+The reason of a passage is built from facts the harness recorded, never from a template the
+passage may not match: the tool calls that showed it (`found_by`, with the rank each gave it),
+the question words it holds, and the question constraints it meets (issue 35's
+`Corpus.question_constraints`, when the corpus has them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from context1.types import Evidence, RankedDocument
+
+# Chunk-metadata keys a question constraint may name (issue 35) and how a reason words them.
+_CONSTRAINT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
+
+
+@dataclass
+class ShownPassage:
+    """A chunk an episode showed, with what the harness knows of it.
+
+    rank: the best 1-based position any observation gave it; order: 0-based first-shown order.
+    found_by: one label per tool call that showed it, in order (`found_label`), and the rank
+    that call gave it (`ranks`, same order).
+    """
+
+    chunk_id: str
+    doc_id: str
+    text: str
+    rank: int
+    order: int
+    title: str | None = None
+    page: int | None = None
+    section: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    found_by: list[str] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+
+    def saw(self, label: str, rank: int) -> None:
+        if label not in self.found_by:
+            self.found_by.append(label)
+            self.ranks.append(rank)
+        self.rank = min(self.rank, rank)
+
+
+def found_label(tool: str, argument: str) -> str:
+    """How `Evidence.found_by` names a tool call: the search query itself, `grep:PATTERN`, `read:DOC`."""
+    if tool == "search_corpus":
+        return argument
+    if tool == "grep_corpus":
+        return f"grep:{argument}"
+    return f"read:{argument}"
+
+
+def passage_from_hit(hit: Any, rank: int, order: int, title: str | None) -> ShownPassage:
+    chunk = hit.chunk
+    meta = dict(chunk.metadata or {})
+    page = meta.get("page")
+    section = meta.get("section")
+    return ShownPassage(
+        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, text=chunk.text, rank=rank, order=order,
+        title=title, page=int(page) if isinstance(page, int | float) and not isinstance(page, bool) else None,
+        section=str(section) if section else None,
+        metadata={k: meta[k] for k in _CONSTRAINT_KEYS if k in meta},
+    )
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One block of the final answer: the id as written, the model's justification, a written score."""
+
+    raw_ids: tuple[str, ...]  # candidate readings of the id, most likely first
+    justification: str = ""
+    score: float | None = None
+
+
+@dataclass
+class Resolution:
+    """What `resolve_citations` made of an answer's citations.
+
+    passages: (passage, justification, score or None) in the answer's order, deduplicated.
+    unseen: ids that named no passage the agent was shown (dropped).
+    from_documents: document id -> the chunk id it was resolved to.
+    duplicates: chunk ids cited more than once (kept at their first position).
+    """
+
+    passages: list[tuple[ShownPassage, str, float | None]] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)
+    from_documents: dict[str, str] = field(default_factory=dict)
+    duplicates: list[str] = field(default_factory=list)
+
+
+def best_of_document(shown: Mapping[str, ShownPassage], visible: set[str] | None = None) -> dict[str, ShownPassage]:
+    """Each shown document's best passage: still in view first, then best rank, then first shown."""
+    best: dict[str, ShownPassage] = {}
+
+    def key(p: ShownPassage) -> tuple[int, int, int]:
+        return (0 if visible is None or p.chunk_id in visible else 1, p.rank, p.order)
+
+    for p in shown.values():
+        cur = best.get(p.doc_id)
+        if cur is None or key(p) < key(cur):
+            best[p.doc_id] = p
+    return best
+
+
+def resolve_citations(citations: Sequence[Citation], shown: Mapping[str, ShownPassage],
+                      visible: set[str] | None = None) -> Resolution:
+    """Citations → the passages the agent was shown (see the module docstring)."""
+    out = Resolution()
+    by_doc = best_of_document(shown, visible)
+    taken: set[str] = set()
+    for c in citations:
+        passage = None
+        for raw in c.raw_ids:
+            if raw in shown:
+                passage = shown[raw]
+            elif raw in by_doc:
+                passage = by_doc[raw]
+                out.from_documents[raw] = passage.chunk_id
+            if passage is not None:
+                break
+        if passage is None:
+            if c.raw_ids:
+                out.unseen.append(c.raw_ids[0])
+            continue
+        if passage.chunk_id in taken:
+            out.duplicates.append(passage.chunk_id)
+            continue
+        taken.add(passage.chunk_id)
+        out.passages.append((passage, c.justification, c.score))
+    return out
+
+
+# -- the reason -------------------------------------------------------------------------------
+_WORD = re.compile(r"\w+")
+# Words that say what is asked, not what a passage should hold.
+_STOP = frozenset(
+    "a an the of in on at to for from by with and or but is are was were be been being what which who whom whose "
+    "when where why how that this these those it its as into than then there their they he she his her him do does "
+    "did has have had not no yes also both either neither same other one two many much more most can could would "
+    "should will shall may might about after before during over under between any all each per our your my me "
+    "we you i tell show give find list name".split()
+)
+
+
+def norm(text: str) -> str:
+    """Lower-cased words joined by single spaces (punctuation dropped): what word matching compares."""
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def question_words(query: str) -> list[str]:
+    """The question's content words as written (3+ characters, or two mixing a letter and a digit:
+    "Q3", not the "10" of "10-Q"; no stop words), in question order, each once."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in _WORD.findall(query):
+        low = w.lower()
+        short_code = len(w) == 2 and any(ch.isdigit() for ch in w) and any(ch.isalpha() for ch in w)  # "Q3"
+        if low in _STOP or low in seen or (len(w) < 3 and not short_code) or "_" in w:
+            continue
+        seen.add(low)
+        out.append(w)
+    return out
+
+
+def words_held(text: str, terms: Sequence[str]) -> list[str]:
+    """The terms of `terms` that occur in `text` as whole words, or with a plural "s"/"es"
+    ("lighthouse" holds in "lighthouses"); case and punctuation ignored."""
+    padded = " " + norm(text) + " "
+    return [t for t in terms if norm(t) and any(f" {norm(t)}{end} " in padded for end in ("", "s", "es"))]
+
+
+def constraints_met(passage: ShownPassage, constraints: Mapping[str, Any] | None) -> list[str]:
+    """`key value` for each question constraint (issue 35) the passage's metadata satisfies."""
+    if not constraints:
+        return []
+    out = []
+    for key in _CONSTRAINT_KEYS:
+        wanted = constraints.get(key)
+        if wanted is None or key not in passage.metadata:
+            continue
+        values = wanted if isinstance(wanted, list | tuple | set) else [wanted]
+        have = passage.metadata[key]
+        if any(str(v).lower() == str(have).lower() for v in values):
+            out.append(f"{key.replace('_', ' ')} {have}")
+    return out
+
+
+def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Mapping[str, Any] | None = None) -> str:
+    """Why this passage: the calls that showed it (with ranks), the question words it holds, the
+    constraints it meets. Every clause is checkable against the trajectory and the passage."""
+    found = []
+    for label, rank in zip(passage.found_by, passage.ranks, strict=False):
+        if label.startswith("grep:"):
+            found.append(f"grep “{label[5:]}” (#{rank})")
+        elif label.startswith("read:"):
+            found.append(f"reading its document (#{rank} for the question)")
+        else:
+            found.append(f"the search “{label}” (#{rank})")
+    parts = []
+    if found:
+        shown = found[:3] + ([f"{len(found) - 3} more"] if len(found) > 3 else [])
+        parts.append("Found by " + ", ".join(shown) + ".")
+    held = words_held(passage.text, terms)
+    if held:
+        parts.append("Holds the question's " + ", ".join(f"“{w}”" for w in held[:6]) + ".")
+    else:
+        parts.append("Holds none of the question's words.")
+    met = constraints_met(passage, constraints)
+    if met:
+        parts.append("Meets " + ", ".join(met) + ".")
+    return " ".join(parts)
+
+
+def to_evidence(passage: ShownPassage, score: float, reason: str) -> Evidence:
+    return Evidence(
+        chunk_id=passage.chunk_id, doc_id=passage.doc_id, text=passage.text, score=float(score), reason=reason,
+        title=passage.title, page=passage.page, section=passage.section, found_by=tuple(passage.found_by),
+    )
+
+
+def select_evidence(ranked: Sequence[Evidence], max_passages: int, max_tokens: int,
+                    count: Callable[[str], int]) -> tuple[list[Evidence], int]:
+    """The first `max_passages` passages that fit `max_tokens` together (the first always stays).
+
+    Greedy like the tools' rendering: a passage that does not fit is skipped and a shorter,
+    lower-ranked one may still fit. Returns (kept, how many were left out for the token cap).
+    """
+    kept: list[Evidence] = []
+    used = 0
+    left_out = 0
+    for e in ranked:
+        if len(kept) >= max_passages:
+            break
+        n = count(e.text)
+        if kept and used + n > max_tokens:
+            left_out += 1
+            continue
+        kept.append(e)
+        used += n
+    return kept, left_out
+
+
+def documents_from(ranked: Sequence[Evidence], justifications: Mapping[str, str], max_documents: int
+                   ) -> list[RankedDocument]:
+    """Documents ranked by their best passage; a document's justification is its best passage's
+    (the driver's words when it wrote some, else the passage's reason) and its score that passage's."""
+    out: list[RankedDocument] = []
+    seen: set[str] = set()
+    for e in ranked:
+        if e.doc_id in seen:
+            continue
+        seen.add(e.doc_id)
+        out.append(RankedDocument(e.doc_id, justifications.get(e.chunk_id) or e.reason, e.score))
+        if len(out) == max_documents:
+            break
+    return out
+
+
+# -- old records ------------------------------------------------------------------------------
+_BLOCK = re.compile(r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>',
+                    re.S)
+
+
+def recompute_evidence(trajectory: Any, max_passages: int = 5) -> list[Evidence]:
+    """Evidence for a trajectory saved before passages existed: each returned document's best
+    shown passage (the one its observations ranked highest), read back from the observation text.
+
+    Reasons say they were recomputed. A document none of whose chunks the trajectory shows gets
+    no passage (its passages are unknown).
+    """
+    from context1.prompts import unescape_attr
+
+    shown: dict[str, ShownPassage] = {}
+    calls = {c.id: c for s in trajectory.steps for c in s.turn.tool_calls}
+    for step in trajectory.steps:
+        for obs in step.observations:
+            call = calls.get(obs.call_id)
+            arg = ""
+            if call is not None:
+                arg = str(next(iter(dict(call.arguments).values()), "")) if call.arguments else ""
+            for rank, m in enumerate(_BLOCK.finditer(obs.text), 1):
+                cid = unescape_attr(m.group("id"))
+                p = shown.get(cid)
+                if p is None:
+                    title = unescape_attr(m.group("title")) or None
+                    text = m.group("text").replace("&lt;chunk", "<chunk").replace("&lt;/chunk", "</chunk")
+                    p = shown[cid] = ShownPassage(cid, unescape_attr(m.group("doc")), text, rank, len(shown), title)
+                p.saw(found_label(obs.tool, arg), rank)
+    best = best_of_document(shown)
+    terms = question_words(trajectory.query)
+    out = []
+    for d in trajectory.documents:
+        p = best.get(d.doc_id)
+        if p is None:
+            continue
+        out.append(to_evidence(p, d.score, "(recomputed from a saved trajectory) " + passage_reason(p, terms)))
+        if len(out) == max_passages:
+            break
+    return out

@@ -1,0 +1,250 @@
+"""The returned passages (issue 34): citations resolved against what was shown, true reasons, the
+passage limits, the drivers that rank passages, constraints, and old records that still load."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from context1 import AgentConfig, Episode, SearchAgent, StopReason
+from context1.answer import parse_citations
+from context1.backends.scripted import ScriptedBackend, call, turn
+from context1.evidence import question_words, words_held
+from context1.prompts import system_prompt
+from context1.trajectory_io import trajectory_from_dict, trajectory_to_dict
+from corpus_tools import ChunkingConfig, Corpus, CorpusConfig, Document
+
+QUERY = "Who designed the Korrin Bay lighthouse?"
+
+
+def test_the_prompt_asks_for_chunk_ids_with_an_example():
+    text = system_prompt(token_budget=32_768, hard_limit=24_576, max_documents=10, grep_k=5)
+    example = text[text.index("the answer to"):]
+    cited = parse_citations(example)
+    assert [c.raw_ids[0] for c in cited] == ["town-history#0", "harbour-report#4"]
+    assert "<Document" not in text
+
+
+def test_passage_and_document_blocks_both_parse():
+    cited = parse_citations('```\n<Passage id="a b#3" score="0.7"><Justification>Why.</Justification></Passage>\n'
+                            "<document id=c&amp;d>loose text\n```")
+    assert [(c.raw_ids, c.justification, c.score) for c in cited] == [
+        (("a b#3",), "Why.", 0.7), (("c&amp;d", "c&d"), "loose text", None)]
+
+
+def test_only_shown_chunks_are_returned_and_the_trace_says_what_was_dropped(harness_corpus):
+    ep = Episode(harness_corpus, QUERY, AgentConfig())
+    [obs] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    never = next(c.chunk_id for d in harness_corpus.doc_ids() for c in harness_corpus.chunks(d)
+                 if c.chunk_id not in obs.chunk_ids)
+    ep.act(turn(text=f"<Passage id={never}>x</Passage><Passage id=made-up#1>y</Passage>"
+                     f"<Passage id={obs.chunk_ids[2]}>z</Passage><Passage id={obs.chunk_ids[2]}>again</Passage>"))
+    traj = ep.trajectory
+    assert [e.chunk_id for e in traj.evidence] == [obs.chunk_ids[2]]
+    assert traj.metadata["answer_unseen_ids"] == [never, "made-up#1"]
+    assert traj.metadata["answer_duplicates"] == [obs.chunk_ids[2]]
+    assert traj.metadata["answer_fallback"] is False
+    assert [d.doc_id for d in traj.documents] == [traj.evidence[0].doc_id]
+
+
+def test_an_answer_citing_nothing_shown_falls_back_to_the_passages_in_view(harness_corpus):
+    ep = Episode(harness_corpus, QUERY, AgentConfig(max_passages=3))
+    [obs] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    ep.act(turn(text="<Passage id=made-up#1>y</Passage>"))
+    traj = ep.trajectory
+    assert traj.metadata["answer_fallback"] is True and traj.metadata["answer_unseen_ids"] == ["made-up#1"]
+    assert [e.chunk_id for e in traj.evidence] == list(obs.chunk_ids[:3])
+
+
+def test_reasons_are_true_of_their_passage(harness_corpus):
+    ep = Episode(harness_corpus, QUERY, AgentConfig())
+    [first] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    ep.act(turn(call("read_document", doc_id=first.doc_ids[0])))
+    cited = "".join(f"<Passage id={c}>claimed</Passage>" for c in first.chunk_ids[:5])
+    ep.act(turn(text=cited))
+    terms = question_words(QUERY)
+    assert terms == ["designed", "Korrin", "Bay", "lighthouse"]
+    for e in ep.trajectory.evidence:
+        assert e.found_by[0] == "lighthouse"
+        rank = list(first.chunk_ids).index(e.chunk_id) + 1
+        assert f"Found by the search “lighthouse” (#{rank})" in e.reason
+        held = words_held(e.text, terms)
+        if held:
+            assert "Holds the question's " + ", ".join(f"“{w}”" for w in held) in e.reason
+        else:
+            assert "Holds none of the question's words." in e.reason
+        assert "claimed" not in e.reason  # the model's claim is its documents' justification, not the reason
+    # a chunk the read showed again carries both showings
+    top = ep.trajectory.evidence[0]
+    assert top.doc_id == first.doc_ids[0] and top.found_by == ("lighthouse", f"read:{top.doc_id}")
+
+
+def test_max_passages_and_the_token_cap(harness_corpus):
+    cfg = AgentConfig(max_passages=2)
+    ep = Episode(harness_corpus, QUERY, cfg)
+    [obs] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    ep.act(turn(text="".join(f"<Passage id={c}></Passage>" for c in obs.chunk_ids)))
+    traj = ep.trajectory
+    assert [e.chunk_id for e in traj.evidence] == list(obs.chunk_ids[:2])
+    # documents are ranked from every cited passage, not only the two kept
+    assert [d.doc_id for d in traj.documents] == list(dict.fromkeys(harness_corpus.chunk(c).doc_id
+                                                                    for c in obs.chunk_ids))
+    ep = Episode(harness_corpus, QUERY, AgentConfig(max_passage_tokens=1))
+    [obs] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    ep.act(turn(text="".join(f"<Passage id={c}></Passage>" for c in obs.chunk_ids)))
+    assert [e.chunk_id for e in ep.trajectory.evidence] == [obs.chunk_ids[0]]  # the first always stays
+    assert ep.trajectory.metadata["evidence_over_token_cap"] == len(obs.chunk_ids) - 1
+    with pytest.raises(ValueError, match="max_passages"):
+        AgentConfig(max_passages=0)
+
+
+def test_an_old_trajectory_without_evidence_still_loads(harness_corpus):
+    backend = ScriptedBackend([turn(call("search_corpus", query="lighthouse")), "<Document id=korrin-bay></Document>"])
+    result = SearchAgent(harness_corpus, backend).run(QUERY)
+    saved = trajectory_to_dict(result.trajectory)
+    assert trajectory_from_dict(json.loads(json.dumps(saved))).evidence == result.trajectory.evidence
+    old = {k: v for k, v in saved.items() if k != "evidence"}
+    loaded = trajectory_from_dict(json.loads(json.dumps(old)))
+    assert loaded.metadata["evidence"] == "recomputed"
+    [e] = loaded.evidence
+    assert e.chunk_id == result.evidence[0].chunk_id and e.text == harness_corpus.chunk(e.chunk_id).text
+    assert e.reason.startswith("(recomputed from a saved trajectory) Found by the search “lighthouse”")
+    # nothing of its documents in the record: the passages are unknown, and it still loads
+    bare = {**old, "steps": []}
+    loaded = trajectory_from_dict(json.loads(json.dumps(bare)))
+    assert loaded.evidence == [] and loaded.metadata["evidence"] == "unknown"
+    assert [d.doc_id for d in loaded.documents] == ["korrin-bay"]
+
+
+# -- the drivers ------------------------------------------------------------------------------
+FILLER = ("The condensed consolidated financial statements are unaudited and were prepared in accordance with "
+          "generally accepted accounting principles for interim financial information. ")
+
+
+def _filing(company: str, margin: str, revenue: str) -> Document:
+    parts = [f"{company} Quarterly Report on Form 10-Q.", FILLER * 3,
+             f"Risk factors. Supply chain disruptions could affect {company}. " + FILLER * 2,
+             f"Results of operations. Net sales of {company} were {revenue} for the quarter. " + FILLER,
+             f"Gross margin. Total gross margin of {company} was {margin} for the quarter, up from last year. "
+             + FILLER,
+             "Controls and procedures were effective. " + FILLER * 2]
+    return Document(doc_id=f"{company.lower().split()[0]}-10q.txt", text="\n\n".join(parts),
+                    title=f"{company} 10-Q")
+
+
+@pytest.fixture(scope="module")
+def filings_corpus(tmp_path_factory):
+    docs = [_filing("Korrin Foods", "$36,413 million", "$81,797 million"),
+            _filing("Velmora Industries", "$12,020 million", "$40,100 million"),
+            _filing("Pellis Marine", "$4,210 million", "$9,900 million")]
+    config = CorpusConfig(chunking=ChunkingConfig(chunk_tokens=64, overlap_tokens=0),
+                          embedding_cache=str(tmp_path_factory.mktemp("evidence-cache")))
+    with Corpus.build(docs, tmp_path_factory.mktemp("evidence") / "index", config=config, progress=False) as c:
+        yield c
+
+
+@pytest.mark.parametrize("backend", ["iterative", "learned"])
+def test_the_llm_free_drivers_return_the_passage_that_answers(filings_corpus, backend):
+    """A 10-Q is one long document: the answer is one of its passages, not its first chunk."""
+    from context1.backends import LearnedSearchPolicy
+
+    policy = None if backend == "iterative" else LearnedSearchPolicy(filings_corpus)
+    result = SearchAgent(filings_corpus, policy).run("What was the gross margin of Korrin Foods in the quarter?")
+    assert result.stop_reason is StopReason.ANSWERED and 1 <= len(result.evidence) <= 5
+    assert any("$36,413 million" in e.text for e in result.evidence[:2])
+    assert result.evidence[0].doc_id == "korrin-10q.txt" and result.doc_ids[0] == "korrin-10q.txt"
+    shown = set(result.trajectory.seen_chunk_ids())
+    assert all(e.chunk_id in shown for e in result.evidence)
+    # documents are ranked by their best passage
+    firsts = list(dict.fromkeys(e.doc_id for e in result.evidence))
+    assert result.doc_ids[: len(firsts)] == firsts
+
+
+class ConstrainedCorpus:
+    """A corpus with issue 35's question constraints, recording what each search was given."""
+
+    def __init__(self, corpus):
+        self._corpus = corpus
+        self.searches = []
+
+    def __getattr__(self, name):
+        return getattr(self._corpus, name)
+
+    def question_constraints(self, question):
+        return {"company": ["Korrin Foods"], "unmatched": ["Microsoft"]}
+
+    def search(self, query, k=10, exclude=(), constraints=None, **kw):
+        self.searches.append((query, constraints))
+        return self._corpus.search(query, k=k, exclude=exclude, **kw)
+
+    def grep(self, pattern, k=5, exclude=()):
+        return self._corpus.grep(pattern, k=k, exclude=exclude)
+
+    def read(self, doc_id, query=None, token_budget=None):
+        return self._corpus.read(doc_id, query=query, token_budget=token_budget)
+
+    def chunk(self, chunk_id):
+        return self._corpus.chunk(chunk_id)
+
+    def has_doc(self, doc_id):
+        return self._corpus.has_doc(doc_id)
+
+    def title(self, doc_id):
+        return self._corpus.title(doc_id)
+
+    def count_tokens(self, text):
+        return self._corpus.count_tokens(text)
+
+
+def test_question_constraints_go_on_every_search(filings_corpus):
+    corpus = ConstrainedCorpus(filings_corpus)
+    backend = ScriptedBackend([turn(call("search_corpus", query="gross margin"), call("search_corpus", query="sales")),
+                               "<Passage id=korrin-10q.txt#0></Passage>"])
+    result = SearchAgent(corpus, backend).run("Gross margin of Korrin Foods and Microsoft?")
+    wanted = {"company": ["Korrin Foods"], "unmatched": ["Microsoft"]}
+    assert sorted(corpus.searches) == [("gross margin", wanted), ("sales", wanted)]
+    assert result.trajectory.metadata["constraints"] == wanted
+    assert result.trajectory.metadata["unmatched"] == ["Microsoft"]
+    corpus.searches.clear()
+    off = SearchAgent(corpus, ScriptedBackend([turn(call("search_corpus", query="gross margin")), "done"]),
+                      AgentConfig(constraints=False)).run("Gross margin of Korrin Foods?")
+    assert corpus.searches == [("gross margin", None)] and "constraints" not in off.trajectory.metadata
+
+
+def test_rank_passages_keeps_the_document_order_and_lets_a_documents_second_passage_compete():
+    from context1.backends.iterative import DocPart, DocParts, rank_passages
+
+    chunks = {"a#0": ("a", "", ""), "a#1": ("a", "", ""), "b#0": ("b", "", ""), "c#0": ("c", "", ""),
+              "d#3": ("d", "", "")}
+    rel = {"a#0": 0.9, "a#1": 0.85, "b#0": 0.6, "c#0": 0.5, "d#3": 0.2}
+    docs = {d: DocPart(rel[c], c, 0.0, None, "", 0.0, None, "") for d, c in
+            (("a", "a#0"), ("b", "b#0"), ("c", "c#0"), ("d", "d#3"))}
+    parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
+    scores = {"a": 0.9, "b": 0.6 + 0.5, "c": 0.5, "d": 0.2}  # b is lifted by a link: it ranks first
+    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a", "c"])
+    assert [c for c, _ in ranked] == ["b#0", "a#0", "c#0"]  # a#1 is past the first two places; d is not cited
+    assert dict(ranked)["b#0"] == pytest.approx(1.1)
+    ranked = rank_passages(parts, scores, max_passages=3, cited_docs=["b", "a", "c"])
+    assert [c for c, _ in ranked] == ["b#0", "a#0", "a#1", "c#0"]  # a's second passage competes for place 3
+    # the first search's top chunks: always cited, in search order, keeping their place unless beaten by the margin
+    ranked = rank_passages(parts, scores, max_passages=2, cited_docs=["b", "a"], first=["d#3", "c#0"], margin=0.8)
+    assert [c for c, _ in ranked] == ["b#0", "d#3", "c#0", "a#0"]  # b (1.1) beats d (0.2) by 0.8; a (0.9) does not
+    # a kept passage ties the passage it held back (a, 0.9), capped by the one above: scores never rise
+    assert [s for _, s in ranked] == pytest.approx([1.1, 0.9, 0.9, 0.9])
+
+
+def test_the_first_search_rule_keeps_its_top_chunks_in_place(filings_corpus):
+    """With a margin no later evidence beats, the answer's top passages are the first search's, in its order."""
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+
+    question = "What was the gross margin of Korrin Foods in the quarter?"
+    policy = IterativeRetrievalPolicy(filings_corpus, IterativeConfig(first_search_margin=100.0, first_search_keep=5))
+    result = SearchAgent(filings_corpus, policy).run(question)
+    first = result.trajectory.steps[0].observations[0]
+    assert first.tool == "search_corpus" and first.metadata["scores"]
+    assert [e.chunk_id for e in result.evidence] == list(first.chunk_ids[:5])
+    # without the rule the answer prefers the gold filing's other passages over the first search's 4th and 5th
+    plain = SearchAgent(filings_corpus).run(question)
+    assert plain.trajectory.steps[0].observations[0].chunk_ids == first.chunk_ids
+    assert [e.chunk_id for e in plain.evidence] != list(first.chunk_ids[:5])
