@@ -38,6 +38,7 @@ RUN = (
     "from context1 import Corpus, SearchAgent",
     "context1 add INDEX more_docs/",
     "from context1.interfaces.integrations import",
+    "from context1 import Corpus\n",
 )
 
 
@@ -47,7 +48,7 @@ def _blocks() -> list[tuple[str, str]]:
 
 
 def _block(start: str) -> tuple[str, str]:
-    (found,) = [(lang, body) for lang, body in _blocks() if body.lstrip().startswith(start)]
+    (found,) = [(lang, body) for lang, body in _blocks() if (body.lstrip() + "\n").startswith(start)]
     return found
 
 
@@ -110,3 +111,20 @@ def test_python_api_and_integration_blocks(tmp_path, monkeypatch):
     exec(compile(_block(RUN[3])[1], "README.md", "exec"), namespace)  # noqa: S102
     assert namespace["docs"] and namespace["nodes"]
     namespace["corpus"].close()
+
+
+@pytest.mark.slow
+def test_search_block(tmp_path, monkeypatch):
+    """The Search section's calls run as written: hits, a `where` that matches nothing, constraints a no-op."""
+    from corpus_tools import Corpus
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    index = tmp_path / "mini-index"
+    Corpus.build(MINI, index, progress=False).close()
+    namespace: dict = {}
+    code = _block(RUN[4])[1].replace("/tmp/mini-index", str(index))
+    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the README's own code
+    corpus = namespace["corpus"]
+    assert corpus.search("when was the lighthouse built", k=5)
+    assert namespace["hits"] == corpus.search("What was Apple's gross margin in the latest 10-Q?", k=10)
+    corpus.close()
