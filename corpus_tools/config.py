@@ -29,6 +29,9 @@ class SearchConfig:
     first_stage_weight: when a reranker runs, the final order is the RRF (k = rrf_k) of the
         reranker's order (weight 1 - w) and the fused first-stage order (weight w), so a reranker
         cannot bury what both legs agree on. 0 = the reranker's order alone (the classic rerank).
+    boilerplate_weight: how far chunks whose "boilerplate" metadata (0..1, set at build) is high are
+        placed down: a chunk of boilerplate b at rank r sorts as if at r·(1 + w·b). 0 = off; an
+        index without that metadata is unaffected either way.
     """
 
     leg_k: int = 100
@@ -36,12 +39,15 @@ class SearchConfig:
     candidates: int = 50
     reranker: str = "none"
     first_stage_weight: float = 0.0
+    boilerplate_weight: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("leg_k", "rrf_k", "candidates"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
+        if not (isinstance(self.boilerplate_weight, (int, float)) and self.boilerplate_weight >= 0):
+            raise ValueError(f"SearchConfig.boilerplate_weight must be a number >= 0, got {self.boilerplate_weight!r}")
         if not 0.0 <= self.first_stage_weight <= 1.0:
             raise ValueError(f"SearchConfig.first_stage_weight must be in [0, 1], got {self.first_stage_weight!r}")
 
