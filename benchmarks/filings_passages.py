@@ -150,17 +150,21 @@ def build_file_name_index(docs: Path, path: Path) -> None:
     print(f"built {path} from {len(tagged)} documents with file-name metadata in {time.perf_counter() - started:.0f} s")
 
 
-def _search_kwargs(corpus: Any, constraints: str) -> dict[str, Any]:
+def _search_kwargs(corpus: Any, question: str, constraints: str, fields: list[str] | None) -> dict[str, Any]:
+    """constraints="auto", or with --fields the auto constraints cut to those fields (one piece's own share)."""
     if constraints == "off":
         return {}
     if "constraints" not in inspect.signature(corpus.search).parameters:
         raise SystemExit("this code's Corpus.search takes no constraints (issue 35's question half is not here)")
-    return {"constraints": constraints}
+    if fields is None:
+        return {"constraints": constraints}
+    found = corpus.question_constraints(question)
+    return {"constraints": {k: v for k, v in found.items() if k in fields}}
 
 
-def one_search(corpus: Any, q: dict[str, Any], constraints: str) -> dict[str, Any]:
+def one_search(corpus: Any, q: dict[str, Any], constraints: str, fields: list[str] | None = None) -> dict[str, Any]:
     figures = set(q["figures"])
-    hits = corpus.search(q["question"], k=50, **_search_kwargs(corpus, constraints))
+    hits = corpus.search(q["question"], k=50, **_search_kwargs(corpus, q["question"], constraints, fields))
     texts = [h.chunk.text for h in hits]
     own = corpus.search(q["question"], k=5, where={"doc_id": q["gold"]})
     row = {f"fig@{k}": holds_figures(figures, texts[:k]) for k in (1, 5, 10, 50)}
@@ -222,6 +226,10 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=DATA / "docs")
     parser.add_argument("--split", choices=("all", "tuning", "report"), default="all")
     parser.add_argument("--constraints", choices=("off", "auto"), default="off")
+    parser.add_argument("--fields", default=None,
+                        help="with --constraints auto: keep only these fields of what was read, e.g. company,ticker")
+    parser.add_argument("--boilerplate-weight", type=float, default=None,
+                        help="override SearchConfig.boilerplate_weight (demotion of chunks whose metadata says boilerplate)")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -235,6 +243,12 @@ def main() -> None:
     from corpus_tools import Corpus
 
     corpus = Corpus.open(args.index)
+    if args.boilerplate_weight is not None:
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, boilerplate_weight=args.boilerplate_weight)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
+    fields = args.fields.split(",") if args.fields else None
     questions = load_questions(args.qna, corpus.doc_ids())
     if args.split != "all":
         questions = [q for q in questions if q["split"] == args.split]
@@ -243,14 +257,15 @@ def main() -> None:
     started = time.perf_counter()
     for q in questions:
         row = {"id": q["id"], "split": q["split"], "gold": q["gold"], "figures": q["figures"]}
-        row.update(one_search(corpus, q, args.constraints))
+        row.update(one_search(corpus, q, args.constraints, fields))
         if args.constraints != "off" and hasattr(corpus, "question_constraints"):
             row["constraints"] = corpus.question_constraints(q["question"])
         if agent is not None:
             row.update(one_agent(agent, q))
         rows.append(row)
     seconds = time.perf_counter() - started
-    print(f"index {args.index} · constraints {args.constraints} · {len(rows)} questions · {seconds:.0f} s\n")
+    print(f"index {args.index} · constraints {args.constraints}" + (f" (fields {args.fields})" if fields else "")
+          + f" · boilerplate weight {corpus.config.search.boilerplate_weight} · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
