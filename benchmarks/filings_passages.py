@@ -230,6 +230,7 @@ def main() -> None:
                         help="with --constraints auto: keep only these fields of what was read, e.g. company,ticker")
     parser.add_argument("--boilerplate-weight", type=float, default=None,
                         help="override SearchConfig.boilerplate_weight (demotion of chunks whose metadata says boilerplate)")
+    parser.add_argument("--constraint-boost", type=float, default=None, help="override SearchConfig.constraint_boost")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -243,11 +244,12 @@ def main() -> None:
     from corpus_tools import Corpus
 
     corpus = Corpus.open(args.index)
-    if args.boilerplate_weight is not None:
-        import dataclasses
+    import dataclasses
 
-        search = dataclasses.replace(corpus.config.search, boilerplate_weight=args.boilerplate_weight)
-        corpus.config = dataclasses.replace(corpus.config, search=search)
+    for name in ("boilerplate_weight", "constraint_boost"):
+        if getattr(args, name) is not None:
+            search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
+            corpus.config = dataclasses.replace(corpus.config, search=search)
     fields = args.fields.split(",") if args.fields else None
     questions = load_questions(args.qna, corpus.doc_ids())
     if args.split != "all":
@@ -265,7 +267,9 @@ def main() -> None:
         rows.append(row)
     seconds = time.perf_counter() - started
     print(f"index {args.index} · constraints {args.constraints}" + (f" (fields {args.fields})" if fields else "")
-          + f" · boilerplate weight {corpus.config.search.boilerplate_weight} · {len(rows)} questions · {seconds:.0f} s\n")
+          + f" · boilerplate weight {getattr(corpus.config.search, 'boilerplate_weight', '-')}"
+          + f" · constraint boost {getattr(corpus.config.search, 'constraint_boost', '-')}"
+          + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -450,10 +450,14 @@ class Corpus:
                 encoded.append(self.embedder.encode_query([query])[0])
             return encoded[0]
 
+        boost = self.config.search.constraint_boost
+        favoured: set[str] = set()
+        if boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
+            favoured, tiers = set(tiers[0]), [[d for tier in tiers for d in tier]]
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where)
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, favoured, boost)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -489,8 +493,14 @@ class Corpus:
         k: int,
         excluded: set[str],
         where: dict[str, Any] | None,
+        favoured: frozenset[str] | set[str] = frozenset(),
+        boost: float = 0.0,
     ) -> list[Hit]:
-        """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits."""
+        """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
+
+        favoured: documents whose chunks' fused scores are multiplied by 1 + boost (those meeting every
+        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others).
+        """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
         leg_k = max(cfg.leg_k, k)
@@ -509,6 +519,9 @@ class Corpus:
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
+        if favoured:
+            lift = {cid: 1.0 + boost if state.chunks.doc_id(row_of[cid]) in favoured else 1.0 for cid, _ in fused}
+            fused = sorted(((cid, s * lift[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}

@@ -143,6 +143,18 @@ def test_the_index_reads_constraints_and_takes_a_dict(filings):
         filings.search("gross margin", constraints={"sector": ["tech"]})
 
 
+def test_a_constraint_boost_ranks_the_full_match_among_the_companys_other_filings(filings):
+    import dataclasses
+
+    wanted = {"company": ["Vantor Graphics Corporation"], "period_end": ["2023-07-30"]}
+    vantor = {r["id"] for r in ROWS if r["ticker"] == "VNTR"}
+    with Corpus.open(filings.path, search=dataclasses.replace(filings.config.search, constraint_boost=0.5)) as soft:
+        hits = soft.search("gross margin", k=6, constraints=wanted)
+        assert hits[0].chunk.doc_id == "vntr-fy2024-q2"  # multiplied by 1.5 among equals
+        assert {h.chunk.doc_id for h in hits[:4]} == vantor and not {h.chunk.doc_id for h in hits[4:]} & vantor
+        assert hits[0].scores["fused"] > hits[1].scores["fused"] or hits[0].score > hits[1].score
+
+
 def test_constraints_and_exclusions_and_where_compose(filings):
     question = CASES[0][0]
     first = filings.search(question, k=1, constraints="auto")[0].chunk.chunk_id
