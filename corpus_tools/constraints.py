@@ -38,7 +38,9 @@ _LEGAL = re.compile(
     re.IGNORECASE,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_YEAR = r"(?:FY\s?|fiscal\s+(?:year\s+)?)?'?(\d{4}|\d{2})"
+# A year: "2023", "FY2023", "FY23", "fiscal 2023", "fiscal year 2023", "'23" (two digits only with FY or ', so
+# "Q3 10-Q" is no year).
+_YEAR = r"(?:(?:FY\s?|fiscal\s+(?:year\s+)?)'?(?:\d{4}|\d{2})|'\d{2}|\d{4})"
 _Q = r"(?:(?P<fq>fiscal\s+)?Q(?P<q>[1-4]))"
 _PERIODS = [
     # "Q3 2023", "Q3 FY2023", "fiscal Q3 2023", "Q3'23", "Q3 of fiscal 2023"
