@@ -202,7 +202,7 @@ LABELS = {"fig@1": "figures in the top 1", "fig@5": "figures in the top 5", "fig
           "fig@50": "figures in the top 50", "fig@5 own filing": "figures in the top 5 of the gold filing's own chunks",
           "fig anywhere in filing": "figures anywhere in the gold filing (ceiling)",
           "filing@5": "gold filing among the top 5 passages", "agent fig@5": "agent: figures in its top 5 passages",
-          "agent filing@5": "agent: gold filing among its top 5 passages' documents"}
+          "agent filing@5": "agent: gold filing among its top 5 passages' documents (no evidence: its top 5 documents)"}
 
 
 def table(rows: list[dict[str, Any]], split: str) -> str:
