@@ -188,9 +188,10 @@ def test_boilerplate_is_scored_down_never_removed(tmp_path, config):
     docs.append(Document("mdna", "Gross margin rose to 41 percent on a richer mix of services.", title="Results",
                          metadata={"boilerplate": 0.0}))
     Corpus.build(docs, tmp_path / "index", config=config, progress=False).close()
-    with Corpus.open(tmp_path / "index") as plain:
+    with Corpus.open(tmp_path / "index", search=SearchConfig(boilerplate_weight=0.0)) as plain:
         assert plain.search("gross margin net sales", k=4)[0].chunk.doc_id.startswith("cert-")
-    with Corpus.open(tmp_path / "index", search=SearchConfig(boilerplate_weight=4.0)) as demoted:
+    assert SearchConfig().boilerplate_weight == 4.0  # on by default (issue 35's tuning half)
+    with Corpus.open(tmp_path / "index") as demoted:
         hits = demoted.search("gross margin net sales", k=4)
         assert hits[0].chunk.doc_id == "mdna"
         assert len(hits) == 4  # the certifications are still there, below
