@@ -29,6 +29,7 @@ import numpy as np
 from corpus_tools import build as _build
 from corpus_tools.bm25 import BM25Index
 from corpus_tools.config import CorpusConfig, SearchConfig
+from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
@@ -91,10 +92,39 @@ class _State:
         self._grep_buffer: GrepBuffer | None = None
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
+        self._catalog: MetadataCatalog | None = None
+        self._has_key: dict[str, bool] = {}
 
     @property
     def lines(self) -> np.ndarray | None:
         return self.chunks.lines
+
+    def has_key(self, key: str) -> bool:
+        """Whether any row's metadata may hold `key` (a byte search of the table files, cached)."""
+        with self._grep_lock:
+            found = self._has_key.get(key)
+        if found is None:
+            found = self.chunks.mentions(json.dumps(key).encode() + b": ")
+            with self._grep_lock:
+                self._has_key[key] = found
+        return found
+
+    def catalog(self) -> MetadataCatalog:
+        """The document-level metadata values (company, period, ...), read once from each document's first row.
+
+        Empty without parsing a row when no table file mentions any of those keys (e.g. Wikipedia sets).
+        """
+        with self._grep_lock:
+            catalog = self._catalog
+        if catalog is None:
+            if any(self.has_key(key) for key in FIELDS):
+                rows = ((doc_id, self.chunks.doc_rows(doc_id)) for doc_id in self.chunks.doc_ids())
+                catalog = MetadataCatalog.from_documents((d, self.chunks[r[0]].metadata) for d, r in rows if r)
+            else:
+                catalog = MetadataCatalog([])
+            with self._grep_lock:
+                self._catalog = catalog
+        return catalog
 
     def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
         """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter.
@@ -107,9 +137,14 @@ class _State:
         with self._grep_lock:
             mask = self._masks.get(key)
         if mask is None:
-            mask = np.fromiter(
-                (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
-            )
+            doc_ids = _doc_id_filter(where)
+            if doc_ids is not None:  # rows of named documents: found by id, no row parsed
+                mask = np.zeros(len(self.chunks), dtype=bool)
+                mask[self.chunks.rows_of_docs(doc_ids)] = True
+            else:
+                mask = np.fromiter(
+                    (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
+                )
             with self._grep_lock:
                 if len(self._masks) >= 32:
                     self._masks.clear()
@@ -380,30 +415,98 @@ class Corpus:
         exclude: Iterable[str] = (),
         token_budget: int | None = None,
         where: dict[str, Any] | None = None,
+        constraints: str | dict[str, Any] | None = None,
     ) -> list[Hit]:
         """Hybrid search: BM25 ∥ dense → drop excluded → RRF → rerank top candidates → top k → budget.
 
         where: a Chroma-style filter on chunk metadata (the document's metadata plus doc_id,
         title, position; e.g. {"file_name": "acme-q3.pdf"} or {"year": {"$gte": 2022}}), applied
         inside Chroma for the dense leg and to the BM25 leg alike.
+        constraints: None (default: plain search); "auto" reads them from `query` itself
+        (`question_constraints`); or a dict of document metadata values to prefer, e.g.
+        {"company": ["Apple Inc."], "period_end": ["2023-07-01"]}. The documents meeting every
+        constraint rank first, then those of the named company alone, then the rest: a boost, not
+        a filter, so a constraint that matches nothing changes nothing. An index without such
+        metadata searches as with None.
+        Chunks whose "boilerplate" metadata is high are placed lower (`SearchConfig.boilerplate_weight`).
         EmptyQueryError (a ValueError) for an empty query, as the CLI refuses it: the dense leg
         would rank every chunk against nothing and return confident-looking noise. ValueError for a
         query over MAX_QUERY_CHARS or a k outside 1..MAX_SEARCH_K, TypeError for a k that is not an
-        int. A k past `config.search.candidates` widens the fused (and reranked) pool to k.
+        int; ValueError for constraints that are not None, "auto" or a valid dict. A k past
+        `config.search.candidates` widens the fused (and reranked) pool to k.
         """
         _check_query(query)
         _check_k(k)
         where = check_where(where)
         state = self._state
         excluded = set(exclude)
+        tiers = self._constraint_tiers(state, query, constraints)
         if not state.chunks:
             return []
+        encoded: list[np.ndarray] = []
+
+        def query_vector() -> np.ndarray:  # computed once per search, while the first BM25 leg runs
+            if not encoded:
+                encoded.append(self.embedder.encode_query([query])[0])
+            return encoded[0]
+
+        boost = self.config.search.constraint_boost
+        favoured: set[str] = set()
+        if boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
+            favoured, tiers = set(tiers[0]), [[d for tier in tiers for d in tier]]
+        hits: list[Hit] = []
+        for tier in [*tiers, None]:
+            tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, favoured, boost)
+            hits.extend(found)
+            excluded |= {h.chunk.chunk_id for h in found}
+            if len(hits) >= k:
+                break
+        return fit_budget(hits, token_budget)
+
+    def question_constraints(self, question: str) -> dict[str, Any]:
+        """The company, period and form `question` names, resolved against this index's document metadata.
+
+        A JSON-able dict: {"company": [...], "period_end": [...] (or "fiscal_year"/"fiscal_quarter" when
+        the documents have no period end), "form": [...], "unmatched": [names of companies the corpus
+        does not hold], "notes": [what was dropped and why]}; {} for an index without such metadata.
+        See corpus_tools.constraints for the rules.
+        """
+        _check_query(question)
+        return self._state.catalog().read(question)
+
+    def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> list[list[str]]:
+        if constraints is None:
+            return []
+        if constraints == "auto":
+            catalog = state.catalog()
+            return catalog.tiers(catalog.read(query)) if catalog else []
+        if isinstance(constraints, str):
+            raise ValueError(f'constraints must be None, "auto" or a dict of metadata values, got {constraints!r}')
+        return state.catalog().tiers(check_constraints(constraints))
+
+    def _ranked(
+        self,
+        state: _State,
+        query: str,
+        query_vector_of: Callable[[], np.ndarray],
+        k: int,
+        excluded: set[str],
+        where: dict[str, Any] | None,
+        favoured: frozenset[str] | set[str] = frozenset(),
+        boost: float = 0.0,
+    ) -> list[Hit]:
+        """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
+
+        favoured: documents whose chunks' fused scores are multiplied by 1 + boost (those meeting every
+        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others).
+        """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
         leg_k = max(cfg.leg_k, k)
         n = leg_k + len(excluded)
         sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
-        query_vector = self.embedder.encode_query([query])[0]  # computed once per search
+        query_vector = query_vector_of()
         # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
         row_of: dict[str, int] = {}
         dense, sparse = [], []
@@ -416,6 +519,9 @@ class Corpus:
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
+        if favoured:
+            lift = {cid: 1.0 + boost if state.chunks.doc_id(row_of[cid]) in favoured else 1.0 for cid, _ in fused}
+            fused = sorted(((cid, s * lift[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
@@ -447,11 +553,12 @@ class Corpus:
             if cfg.first_stage_weight > 0:
                 order, final = blend_with_first_stage(rerank_scores, cfg.first_stage_weight, cfg.rrf_k)
             candidates = [candidates[i] for i in order]
-        hits = [
+        if cfg.boilerplate_weight > 0 and state.has_key("boilerplate"):
+            candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight, k)
+        return [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)
         ]
-        return fit_budget(hits, token_budget)
 
     def search_leg(
         self,
@@ -741,6 +848,43 @@ def _read_build_report(path: Path) -> BuildReport | None:
         )
     except (OSError, ValueError, TypeError, KeyError):
         return None  # no report (an older index, or one made by add/sync only): nothing to show
+
+
+def _doc_id_filter(where: dict[str, Any]) -> list[str] | None:
+    """The doc ids of a filter that only names documents ({"doc_id": X} or {"doc_id": {"$in": [...]}}), else None."""
+    if list(where) != ["doc_id"]:
+        return None
+    value = where["doc_id"]
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict) and list(value) == ["$in"] and all(isinstance(v, str) for v in value["$in"]):
+        return list(value["$in"])
+    return None
+
+
+def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str, Any]:
+    return extra if not where else {"$and": [where, extra]}
+
+
+def _demote_boilerplate(
+    state: _State,
+    candidates: list[Chunk],
+    final: list[float],
+    row_of: dict[str, int],
+    fused: list[tuple[str, float]],
+    weight: float,
+    k: int,
+) -> tuple[list[Chunk], list[float]]:
+    """The ranking with boilerplate placed lower: a chunk of boilerplate b at rank r sorts as if at r·(1 + weight·b).
+
+    Scored down, never removed: a question about certifications still finds them, only below the
+    passages that are not the same in every filing. Each hit keeps the score its leg gave it.
+    """
+    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
+        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    share = [float(c.metadata.get("boilerplate") or 0.0) for c in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: ((i + 1) * (1 + weight * min(max(share[i], 0.0), 1.0)), i))
+    return [candidates[i] for i in order[:k]], [final[i] for i in order[:k]]
 
 
 def _check_query(query: Any) -> None:

@@ -398,6 +398,13 @@ class ChunkTable(Sequence[Chunk]):
         """Lines across the table's files, deleted ones included."""
         return len(self._lines)
 
+    def mentions(self, needle: bytes) -> bool:
+        """Whether any table file holds the bytes `needle` (deleted lines included).
+
+        A cheap test before parsing every row: e.g. whether any row's metadata has a key at all.
+        """
+        return any(data.find(needle) != -1 for data in self._lines.maps)
+
     def n_tokens_total(self) -> int:
         return int(self._lines.n_tokens[self._row_lines].sum())
 

@@ -301,22 +301,61 @@ def search_command(
             '\'{"year": {"$gte": 2022}}\'.',
         ),
     ] = None,
+    constraints: Annotated[
+        str | None,
+        typer.Option(
+            "--constraints",
+            help="Prefer the documents the query names: 'auto' reads company, period and form from QUERY and "
+            'matches them to the index\'s metadata; or JSON such as \'{"company": ["Apple Inc."]}\'.',
+        ),
+    ] = None,
 ) -> None:
     """Hybrid search of INDEX for QUERY (BM25 + dense, fused with RRF, then reranked when the index has a reranker)."""
     with _clean_errors():
         if not query.strip():
             raise CommandError("the query is empty; give some words to search for")
         filters = parse_where(where)
+        wanted = parse_constraints(constraints)
         _check_reranker_option(reranker)
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port), reranker)
         _quiet_library_logs()
         started = time.perf_counter()
-        hits = corpus.search(query, k=k, token_budget=budget, where=filters)
+        hits = corpus.search(query, k=k, token_budget=budget, where=filters, constraints=wanted)
         elapsed = time.perf_counter() - started
         if as_json:
             typer.echo(json.dumps(hits_to_json(hits, corpus), ensure_ascii=False, indent=2))
         else:
+            if wanted == "auto":
+                typer.echo(constraints_line(corpus.question_constraints(query)))
             print_hits(hits, corpus, query, elapsed)
+
+
+def parse_constraints(constraints: str | None) -> str | dict[str, Any] | None:
+    """--constraints as search takes it: None, "auto", or a checked dict of metadata values."""
+    if constraints is None or constraints.strip() == "auto":
+        return None if constraints is None else "auto"
+    try:
+        value = json.loads(constraints)
+    except ValueError:
+        raise CommandError(
+            f"--constraints takes 'auto' or JSON such as '{{\"company\": [\"Apple Inc.\"]}}', got {constraints!r}"
+        ) from None
+    from corpus_tools.constraints import check_constraints
+
+    check_constraints(value)  # a ValueError saying what is wrong, shown as the command's error
+    return value
+
+
+def constraints_line(found: dict[str, Any]) -> str:
+    """What --constraints auto read from the query, in one line a person reads."""
+    if not found:
+        return "constraints: none (this index has no company or period metadata)"
+    parts = [f"{key} {', '.join(map(str, found[key]))}" for key in ("company", "period_end", "fiscal_year",
+                                                                     "fiscal_quarter", "form") if found.get(key)]
+    if found.get("unmatched"):
+        parts.append(f"not in this index: {', '.join(found['unmatched'])}")
+    line = "constraints: " + ("; ".join(parts) if parts else "none named")
+    return line + "".join(f" ({note})" for note in found.get("notes", []))
 
 
 def parse_where(where: str | None) -> dict[str, Any] | None:

@@ -113,8 +113,10 @@ class Client:
         return int(self.health()["chunks"])
 
     def search(self, query: str, k: int = 10, exclude: Iterable[str] = (), token_budget: int | None = None,
-               where: dict[str, Any] | None = None) -> list[Hit]:
+               where: dict[str, Any] | None = None, constraints: str | dict[str, Any] | None = None) -> list[Hit]:
         body = {"query": query, "k": k, "exclude": list(exclude), "token_budget": token_budget, "where": where}
+        if constraints is not None:  # sent only when set, so a server from before constraints still answers
+            body["constraints"] = constraints
         return [wire.hit_from_json(h) for h in self._request("POST", "/search", json=body)["hits"]]
 
     def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:

@@ -201,7 +201,8 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
     @app.post("/search", response_model=HitsOut, summary="Hybrid search (BM25 ∥ dense, RRF, rerank)")
     async def search(body: SearchBody) -> Response:
         return hits(await call(corpus.search, body.query, k=body.k, exclude=body.exclude,
-                               token_budget=body.token_budget, where=body.where))
+                               token_budget=body.token_budget, where=body.where,
+                               **({"constraints": body.constraints} if body.constraints is not None else {})))
 
     @app.post("/grep", response_model=HitsOut, summary="Chunks matching an RE2 regular expression")
     async def grep(body: GrepBody) -> Response:

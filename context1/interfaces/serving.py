@@ -9,7 +9,7 @@ a short excerpt (`excerpt`): a 20 MB query must not come back as a 20 MB error.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator
 
@@ -101,6 +101,9 @@ class SearchBody(_Body):
     where: dict[str, Any] | None = Field(
         None, description='Filter on document metadata, Chroma syntax: {"file_name": "q3.pdf"}, '
                           '{"year": {"$gte": 2022}}.')
+    constraints: Literal["auto"] | dict[str, Any] | None = Field(
+        None, description='Prefer the documents the query names: "auto" reads company, period and form from the '
+                          'query; or metadata values such as {"company": ["Apple Inc."], "period_end": ["2023-07-01"]}.')
 
     _check = field_validator("query")(_not_blank)
 

@@ -1,0 +1,281 @@
+"""Issues 34/35's passage metric on docugami's 10-Qs: does what a search returns hold the answer's figures?
+
+    python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report]
+    python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
+
+Questions: the rows of qna_data.csv of type "Single-Doc Single-Chunk RAG" whose Source Docs name one
+filing ("*2023 Q3 AAPL*") and whose reference Answer carries figures: 59 of the 76 (issue 35 counts
+59). Ids are "q{row}" as benchmarks/filings.py writes them, split into tuning/reporting halves by
+benchmarks/search_policy.py:filings_split (SHA-1 of the id).
+
+The figure rule (`answer_figures`): from the answer before its "SOURCE(S):" line, drop form codes
+("10-Q"), quarter labels ("Q3"), page references ("page 51"), list enumerators ("1. ") and dates
+("July 1, 2023", "June 2023"); then every number with at least two digits, a decimal point or a
+percent sign is a figure, except a bare year (19xx/20xx). "$36,413 million" gives "36413", "25.93%"
+gives "25.93%" (commas dropped, a percent kept). Figures are compared as a set. A passage text
+holds a number when the same normalised string occurs in it ("36,413" → "36413"; "3 %" and
+"3 percent" also give "3%"). A question counts when at least half of its distinct figures occur in
+the union of the passages' texts (the chunk text a reader sees; the contextual header is not text).
+
+Rows of one search (`Corpus.search(question, k=50)`, with `constraints=` when --constraints auto):
+figures in the top 1/5/10/50; in the top 5 of the gold filing's own chunks (`where={"doc_id": gold}`);
+anywhere in the gold filing (the ceiling: every chunk of it); and the gold filing among the top 5
+passages' documents. --agent adds the rows of `SearchAgent(corpus).run(question)` (the LLM-free
+policy), reading `result.evidence`'s top 5 passages (an empty evidence list, as on code before issue
+34, counts as no figures) and the gold filing among the evidence's documents (else `doc_ids`).
+
+Provisional metadata (until the document half of issue 35 reads company and period from the cover
+page): --build-file-name-index builds an index of the folder with the *file name's* metadata put on
+each document ("2023 Q3 AAPL.pdf" → ticker AAPL, company "Apple Inc.", form 10-Q, fiscal_year 2023,
+fiscal_quarter 3; no period_end). Those labels are docugami's own, the same words the questions use,
+so a constraint figure measured on such an index is an upper bound labelled "file-name metadata",
+never a library result. The text, title and chunking are main's, so its vectors come from the cache.
+
+Columns: all questions, the tuning half, the reporting half (n in the header). Per-question JSONL
+with --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import inspect
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from search_policy import filings_split  # noqa: E402
+
+DATA = Path("/work/data/filings10q")
+QUESTION_TYPE = "Single-Doc Single-Chunk RAG"
+
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?")
+_DATE = re.compile(rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}|{_MONTH}\s+\d{{4}}|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}")
+_NUMBER = re.compile(r"(?<![\w.])\$?(\d[\d,]*(?:\.\d+)?)(\s*(?:%|percent\b))?", re.IGNORECASE)
+_NOT_FIGURES = (
+    re.compile(r"\b10-?[QK]\b"),  # form codes
+    re.compile(r"\b[QH][1-4]\b"),  # quarter labels
+    re.compile(r"\bpages?\s+\d+", re.IGNORECASE),  # "on page 51"
+    re.compile(r"(?m)^\s*\d+\.\s"),  # list enumerators "1. "
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+# Provisional, benchmark-only: the file name's ticker → the company as its cover page names it.
+FILE_NAME_COMPANY = {"AAPL": "Apple Inc.", "AMZN": "Amazon.com, Inc.", "INTC": "Intel Corporation",
+                     "MSFT": "Microsoft Corporation", "NVDA": "NVIDIA Corporation"}
+_FILE_NAME = re.compile(r"(?P<year>\d{4}) Q(?P<quarter>[1-4]) (?P<ticker>[A-Z]+)$")
+
+
+def _normal(number: str, percent: str | None) -> str:
+    return number.rstrip(",.").replace(",", "") + ("%" if percent else "")
+
+
+def answer_figures(answer: str) -> set[str]:
+    """The figures of a reference answer, normalised (see the module docstring for the rule)."""
+    text = re.split(r"SOURCE\(S\)", answer)[0]
+    for pattern in _NOT_FIGURES:
+        text = pattern.sub(" ", text)
+    text = _DATE.sub(" ", text)
+    out = set()
+    for m in _NUMBER.finditer(text):
+        number = m.group(1).rstrip(",.")
+        if _YEAR.fullmatch(number):
+            continue
+        if len(re.sub(r"\D", "", number)) >= 2 or "." in number or m.group(2):
+            out.add(_normal(number, m.group(2)))
+    return out
+
+
+def text_numbers(text: str) -> set[str]:
+    """Every number of a passage text, normalised like `answer_figures` (bare, and with % when one follows)."""
+    out = set()
+    for m in _NUMBER.finditer(text):
+        out.add(_normal(m.group(1), None))
+        if m.group(2):
+            out.add(_normal(m.group(1), m.group(2)))
+    return out
+
+
+def holds_figures(figures: set[str], texts: list[str]) -> bool:
+    """At least half of `figures` occur in the union of `texts`."""
+    numbers: set[str] = set()
+    for t in texts:
+        numbers |= text_numbers(t)
+    return bool(figures) and 2 * len(figures & numbers) >= len(figures)
+
+
+def load_questions(qna: Path, doc_ids: list[str]) -> list[dict[str, Any]]:
+    """The single-filing, single-chunk questions whose answer carries figures, with their gold doc id."""
+    by_stem = {Path(d).stem: d for d in doc_ids}
+    out = []
+    with qna.open(encoding="utf-8-sig", newline="") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            stem = row["Source Docs"].strip().strip("*")
+            figures = answer_figures(row["Answer"])
+            if row["Question Type"] != QUESTION_TYPE or stem not in by_stem or not figures:
+                continue
+            qid = f"q{i}"
+            out.append({"id": qid, "question": row["Question"].strip(), "gold": by_stem[stem],
+                        "figures": sorted(figures), "split": filings_split(qid)})
+    return out
+
+
+def file_name_metadata(doc_id: str) -> dict[str, Any]:
+    """Provisional (benchmark-only) document metadata read from a docugami file name; {} if it does not parse."""
+    m = _FILE_NAME.match(Path(doc_id).stem)
+    if not m or m["ticker"] not in FILE_NAME_COMPANY:
+        return {}
+    return {"company": FILE_NAME_COMPANY[m["ticker"]], "ticker": m["ticker"], "form": "10-Q",
+            "fiscal_year": int(m["year"]), "fiscal_quarter": int(m["quarter"])}
+
+
+def build_file_name_index(docs: Path, path: Path) -> None:
+    import dataclasses
+
+    from corpus_tools import Corpus, load_documents
+
+    if (path / "manifest.json").exists():
+        raise SystemExit(f"{path} already holds an index; give a new folder")
+    report = load_documents(docs)
+    tagged = [dataclasses.replace(d, metadata={**d.metadata, **file_name_metadata(d.doc_id)}) for d in report.documents]
+    started = time.perf_counter()
+    Corpus.build(tagged, path, progress=False).close()
+    print(f"built {path} from {len(tagged)} documents with file-name metadata in {time.perf_counter() - started:.0f} s")
+
+
+def _search_kwargs(corpus: Any, question: str, constraints: str, fields: list[str] | None) -> dict[str, Any]:
+    """constraints="auto", or with --fields the auto constraints cut to those fields (one piece's own share)."""
+    if constraints == "off":
+        return {}
+    if "constraints" not in inspect.signature(corpus.search).parameters:
+        raise SystemExit("this code's Corpus.search takes no constraints (issue 35's question half is not here)")
+    if fields is None:
+        return {"constraints": constraints}
+    found = corpus.question_constraints(question)
+    return {"constraints": {k: v for k, v in found.items() if k in fields}}
+
+
+def one_search(corpus: Any, q: dict[str, Any], constraints: str, fields: list[str] | None = None) -> dict[str, Any]:
+    figures = set(q["figures"])
+    hits = corpus.search(q["question"], k=50, **_search_kwargs(corpus, q["question"], constraints, fields))
+    texts = [h.chunk.text for h in hits]
+    own = corpus.search(q["question"], k=5, where={"doc_id": q["gold"]})
+    row = {f"fig@{k}": holds_figures(figures, texts[:k]) for k in (1, 5, 10, 50)}
+    row["fig@5 own filing"] = holds_figures(figures, [h.chunk.text for h in own])
+    row["fig anywhere in filing"] = holds_figures(figures, [c.text for c in corpus.chunks(q["gold"])])
+    row["filing@5"] = q["gold"] in {h.chunk.doc_id for h in hits[:5]}
+    row["top5"] = [h.chunk.chunk_id for h in hits[:5]]
+    return row
+
+
+def one_agent(agent: Any, q: dict[str, Any]) -> dict[str, Any]:
+    result = agent.run(q["question"])
+    evidence = list(getattr(result, "evidence", []) or [])[:5]
+    docs = [e.doc_id for e in evidence] or list(result.doc_ids)[:5]
+    return {"agent fig@5": holds_figures(set(q["figures"]), [e.text for e in evidence]),
+            "agent filing@5": q["gold"] in docs, "agent evidence": len(evidence)}
+
+
+def make_agent(corpus: Any, constraints: str) -> Any:
+    import dataclasses
+
+    from context1 import SearchAgent
+    from context1.config import AgentConfig
+
+    config = AgentConfig()
+    if constraints != "off":
+        if "constraints" not in {f.name for f in dataclasses.fields(AgentConfig)}:
+            print("note: this code's AgentConfig takes no constraints; the agent rows run without them")
+        else:
+            config = dataclasses.replace(config, constraints=constraints)
+    return SearchAgent(corpus, config=config)
+
+
+LABELS = {"fig@1": "figures in the top 1", "fig@5": "figures in the top 5", "fig@10": "figures in the top 10",
+          "fig@50": "figures in the top 50", "fig@5 own filing": "figures in the top 5 of the gold filing's own chunks",
+          "fig anywhere in filing": "figures anywhere in the gold filing (ceiling)",
+          "filing@5": "gold filing among the top 5 passages", "agent fig@5": "agent: figures in its top 5 passages",
+          "agent filing@5": "agent: gold filing among its top 5 passages' documents (no evidence: its top 5 documents)"}
+
+
+def table(rows: list[dict[str, Any]], split: str) -> str:
+    parts = [("all", rows), ("tuning", [r for r in rows if r["split"] == "tuning"]),
+             ("report", [r for r in rows if r["split"] == "report"])]
+    if split != "all":
+        parts = [p for p in parts if p[0] == split]
+    head = "| measure | " + " | ".join(f"{name} (n={len(rs)})" for name, rs in parts) + " |"
+    lines = [head, "|---|" + "---:|" * len(parts)]
+    for key, label in LABELS.items():
+        if rows and key in rows[0]:
+            cells = [f"{sum(bool(r[key]) for r in rs) / len(rs):.2f}" if rs else "-" for _, rs in parts]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--index", type=Path, help="an index of the 20 filings")
+    parser.add_argument("--qna", type=Path, default=DATA / "qna_data.csv")
+    parser.add_argument("--docs", type=Path, default=DATA / "docs")
+    parser.add_argument("--split", choices=("all", "tuning", "report"), default="all")
+    parser.add_argument("--constraints", choices=("off", "auto"), default="off")
+    parser.add_argument("--fields", default=None,
+                        help="with --constraints auto: keep only these fields of what was read, e.g. company,ticker")
+    parser.add_argument("--boilerplate-weight", type=float, default=None,
+                        help="override SearchConfig.boilerplate_weight (demotion of chunks whose metadata says boilerplate)")
+    parser.add_argument("--constraint-boost", type=float, default=None, help="override SearchConfig.constraint_boost")
+    parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
+    parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
+    parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
+                        help="build DIR from --docs with the provisional file-name metadata, then exit")
+    args = parser.parse_args()
+    if args.build_file_name_index is not None:
+        build_file_name_index(args.docs, args.build_file_name_index)
+        return
+    if args.index is None:
+        parser.error("--index is required (or --build-file-name-index DIR)")
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(args.index)
+    import dataclasses
+
+    for name in ("boilerplate_weight", "constraint_boost"):
+        if getattr(args, name) is not None:
+            search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
+            corpus.config = dataclasses.replace(corpus.config, search=search)
+    fields = args.fields.split(",") if args.fields else None
+    questions = load_questions(args.qna, corpus.doc_ids())
+    if args.split != "all":
+        questions = [q for q in questions if q["split"] == args.split]
+    agent = make_agent(corpus, args.constraints) if args.agent else None
+    rows = []
+    started = time.perf_counter()
+    for q in questions:
+        row = {"id": q["id"], "split": q["split"], "gold": q["gold"], "figures": q["figures"]}
+        row.update(one_search(corpus, q, args.constraints, fields))
+        if args.constraints != "off" and hasattr(corpus, "question_constraints"):
+            row["constraints"] = corpus.question_constraints(q["question"])
+        if agent is not None:
+            row.update(one_agent(agent, q))
+        rows.append(row)
+    seconds = time.perf_counter() - started
+    print(f"index {args.index} · constraints {args.constraints}" + (f" (fields {args.fields})" if fields else "")
+          + f" · boilerplate weight {getattr(corpus.config.search, 'boilerplate_weight', '-')}"
+          + f" · constraint boost {getattr(corpus.config.search, 'constraint_boost', '-')}"
+          + f" · {len(rows)} questions · {seconds:.0f} s\n")
+    print(table(rows, args.split))
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    corpus.close()
+
+
+if __name__ == "__main__":
+    main()

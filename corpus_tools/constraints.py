@@ -1,0 +1,365 @@
+"""Question constraints: the company, period and form a question names, matched to an index's own metadata.
+
+"What was the gross margin for Apple in the latest 10-Q?" names a company, a form and a period. On a
+folder of filings those words are weak evidence for BM25 and dense alike (every 10-Q says "gross
+margin"; "Apple" is one word among hundreds), yet they pick one document out of twenty. This module
+reads them from the question and resolves them against the document-level metadata the index holds
+("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter": see `types.Chunk`), so
+`Corpus.search(..., constraints="auto")` can rank the named documents first.
+
+No model: companies are matched against the corpus's own values (the "company" string with and
+without its legal suffix, the ticker as written in capitals), periods by regular expressions and
+dates. A period is resolved through the metadata, never a hardcoded calendar: "Q3 2023" matches a
+filing whose fiscal_year/fiscal_quarter say so (Apple's quarter ended July 1, 2023) *or* whose
+period_end falls in calendar Q3 2023 by the middle of its quarter (NVIDIA's quarter ended October
+29, 2023 mostly covers August-September); "fiscal Q3 2023" only the former. "Latest" / "most recent"
+means the latest period the corpus holds for each company named (every company when none is).
+
+The result is a JSON-able dict: the metadata values to prefer ({"company": [...], "period_end": [...],
+"form": [...]}; fiscal_year/fiscal_quarter when the matched documents have no period_end), the names
+that look like companies but that the corpus does not hold ("unmatched"), and "notes" saying what was
+dropped and why. An index without such metadata gives {}.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# The document-level fields a constraint dict may name (a subset of `types.Chunk`'s keys).
+FIELDS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
+_RESULT_KEYS = (*FIELDS, "unmatched", "notes")
+
+_LEGAL = re.compile(
+    r"[,\s]+(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|llc|lp|sa|ag|nv|se|group|holdings?)\.?$",
+    re.IGNORECASE,
+)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+# A year: "2023", "FY2023", "FY23", "fiscal 2023", "fiscal year 2023", "'23" (two digits only with FY or ', so
+# "Q3 10-Q" is no year).
+_YEAR = r"(?:(?:FY\s?|fiscal\s+(?:year\s+)?)'?(?:\d{4}|\d{2})|'\d{2}|\d{4})"
+_Q = r"(?:(?P<fq>fiscal\s+)?Q(?P<q>[1-4]))"
+_PERIODS = [
+    # "Q3 2023", "Q3 FY2023", "fiscal Q3 2023", "Q3'23", "Q3 of fiscal 2023"
+    re.compile(rf"\b{_Q}\s*(?:of\s+)?(?P<y>{_YEAR})\b", re.IGNORECASE),
+    # "2023 Q3", "FY2023 Q3"
+    re.compile(r"\b(?P<y>(?:FY\s?)?(\d{4}))\s+Q(?P<q>[1-4])\b", re.IGNORECASE),
+    # "third quarter of 2023", "third fiscal quarter of 2023", "third quarter of fiscal 2023", "the 3rd quarter 2023"
+    re.compile(
+        r"\b(?P<w>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?P<fq>fiscal\s+)?quarter\s+(?:of\s+|in\s+)?(?:the\s+)?"
+        rf"(?P<y>{_YEAR})\b",
+        re.IGNORECASE,
+    ),
+]
+_QUARTER_ALONE = re.compile(r"\b(?:Q(?P<q>[1-4])|(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.IGNORECASE)
+_FISCAL_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s?)'?(?P<y>\d{4}|\d{2})\b", re.IGNORECASE)
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"], start=1)}
+_DATE = re.compile(
+    r"\b(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+(?P<d>\d{1,2}),?\s+(?P<y>\d{4})\b",
+    re.IGNORECASE,
+)
+_LATEST = re.compile(
+    r"\b(?:latest|most\s+recent(?:ly)?|last\s+(?:reported\s+)?(?:quarter|10-?Q|filing|report)|current\s+quarter|"
+    r"newest|recent\s+(?:quarter|10-?Q|filing))\b",
+    re.IGNORECASE,
+)
+_FORMS = {
+    "10-Q": re.compile(r"\b10-?Q\b|\bquarterly\s+report\b", re.IGNORECASE),
+    "10-K": re.compile(r"\b10-?K\b|\bannual\s+report\b", re.IGNORECASE),
+    "8-K": re.compile(r"\b8-?K\b", re.IGNORECASE),
+    "20-F": re.compile(r"\b20-?F\b", re.IGNORECASE),
+}
+# A capitalised name that reads as a company: possessive, followed by a legal suffix, or after a verb or
+# preposition that introduces one ("for Tesla", "did Tesla"). Used only to say what the corpus lacks.
+_NAME = r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)"
+_COMPANY_LIKE = [
+    re.compile(_NAME + r"(?:'s|’s)\b"),
+    re.compile(_NAME + r",?\s+(?:Inc|Corp|Corporation|Ltd|plc|LLC)\b\.?"),
+    re.compile(r"\b(?:for|by|from|did|does|has|had|was|at)\s+" + _NAME),
+]
+_NOT_NAMES = {"q1", "q2", "q3", "q4", "fy", "the", "what", "how", "which", "who", "in", "for", "did", "does",
+              "form", "item", "part", "note", "fiscal", "quarter", "gaap", "sec", "u.s", "us", "usd", "eps"}
+# Calendar quarter of a period: the one holding the period's middle (a 13-week quarter ends ~45 days after it).
+_HALF_QUARTER = dt.timedelta(days=45)
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    """One document's metadata that constraints are matched to (None where the index has no value)."""
+
+    doc_id: str
+    company: str | None = None
+    ticker: str | None = None
+    form: str | None = None
+    period_end: dt.date | None = None
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+
+    def value(self, field: str) -> Any:
+        value = getattr(self, field)
+        return value.isoformat() if isinstance(value, dt.date) else value
+
+    def period_key(self) -> tuple:
+        """Orders periods: by period_end where known, else by fiscal year and quarter."""
+        return (self.period_end or dt.date.min, self.fiscal_year or 0, self.fiscal_quarter or 0)
+
+    def calendar_quarter(self) -> tuple[int, int] | None:
+        if self.period_end is None:
+            return None
+        middle = self.period_end - _HALF_QUARTER
+        return middle.year, (middle.month - 1) // 3 + 1
+
+
+def facts_from_metadata(doc_id: str, metadata: Mapping[str, Any]) -> DocumentFacts:
+    """A document's facts from its chunk metadata; values of the wrong kind are left out, never guessed."""
+
+    def text(key: str) -> str | None:
+        value = metadata.get(key)
+        return value.strip() or None if isinstance(value, str) else None
+
+    def integer(key: str, low: int, high: int) -> int | None:
+        value = metadata.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high else None
+
+    period_end = None
+    if isinstance(metadata.get("period_end"), str):
+        try:
+            period_end = dt.date.fromisoformat(metadata["period_end"][:10])
+        except ValueError:
+            period_end = None
+    return DocumentFacts(doc_id, text("company"), text("ticker"), text("form"), period_end,
+                         integer("fiscal_year", 1900, 2200), integer("fiscal_quarter", 1, 4))
+
+
+# First words that name no company on their own ("General Motors" is not "General").
+_GENERIC_FIRST = {"general", "american", "international", "united", "national", "first", "bank", "global", "new",
+                  "the", "data", "digital", "energy", "financial", "capital", "royal", "western", "eastern",
+                  "northern", "southern", "central", "pacific", "atlantic", "union", "standard", "advanced", "applied"}
+
+
+def short_name(company: str) -> str | None:
+    """The first word of a multi-word company name, as people shorten it ("Orchard" for "Orchard Computer, Inc."),
+    unless it is generic; matched only as capitalised in the name."""
+    words = _LEGAL.sub("", " ".join(company.split())).strip(" ,").split()
+    if len(words) < 2 or len(words[0]) < 4 or words[0].lower() in _GENERIC_FIRST or not words[0][0].isupper():
+        return None
+    return words[0]
+
+
+def company_aliases(company: str) -> set[str]:
+    """Lower-case names a question may use for `company`: "Amazon.com, Inc." → {"amazon.com, inc.", "amazon.com", "amazon"}."""
+    full = " ".join(company.split())
+    core = _LEGAL.sub("", full).strip(" ,")
+    out = {full.lower(), core.lower(), re.sub(r"\.com$", "", core, flags=re.IGNORECASE).lower()}
+    return {a for a in out if len(a) >= 3}
+
+
+class MetadataCatalog:
+    """The document-level metadata values of an index: the vocabulary a question's constraints resolve to."""
+
+    def __init__(self, facts: Iterable[DocumentFacts]) -> None:
+        self.facts = [f for f in facts if any(f.value(name) is not None for name in FIELDS)]
+        self._aliases: dict[str, set[str]] = {}
+        for f in self.facts:
+            if f.company:
+                for alias in company_aliases(f.company):
+                    self._aliases.setdefault(alias, set()).add(f.company)
+        self._tickers = {f.ticker: f.company or f.ticker for f in self.facts if f.ticker and len(f.ticker) >= 2}
+        # Short names count only when one company of the corpus has them (two "Orchard ..." would be ambiguous).
+        shorts: dict[str, set[str]] = {}
+        for company in {f.company for f in self.facts if f.company}:
+            if (short := short_name(company)) is not None:
+                shorts.setdefault(short, set()).add(company)
+        self._short = {short: next(iter(names)) for short, names in shorts.items() if len(names) == 1}
+
+    def __bool__(self) -> bool:
+        return bool(self.facts)
+
+    @classmethod
+    def from_documents(cls, items: Iterable[tuple[str, Mapping[str, Any]]]) -> MetadataCatalog:
+        """From (doc_id, metadata) pairs, e.g. each document's first chunk."""
+        return cls(facts_from_metadata(doc_id, meta) for doc_id, meta in items)
+
+    # ------------------------------------------------------------ reading a question
+
+    def companies_in(self, question: str) -> list[str]:
+        """The corpus companies a question names, by company name (any case) or ticker (as written in capitals)."""
+        found: list[str] = []
+        lowered = question.lower()
+        for alias in sorted(self._aliases, key=len, reverse=True):
+            if re.search(rf"(?<![\w.]){re.escape(alias)}(?![\w])", lowered):
+                found.extend(sorted(self._aliases[alias]))
+        for cased, company in [*self._tickers.items(), *self._short.items()]:  # as written, case and all
+            if re.search(rf"(?<![\w$]){re.escape(cased)}(?![\w])", question):
+                found.append(company)
+        return list(dict.fromkeys(found))
+
+    def unmatched_names(self, question: str) -> list[str]:
+        """Capitalised names that read as companies but match no company or ticker the corpus holds."""
+        out = []
+        for pattern in _COMPANY_LIKE:
+            for m in pattern.finditer(question):
+                name = m.group(1).strip(" .,")
+                words = [w for w in name.split() if w.lower().strip(".") not in _NOT_NAMES]
+                if not words or _PERIOD_TOKEN.fullmatch(words[0]) or _MONTH_TOKEN.fullmatch(words[0]):
+                    continue
+                name = " ".join(words)
+                if not self.companies_in(name) and name.lower() not in _NOT_NAMES:
+                    out.append(name)
+        return list(dict.fromkeys(out))
+
+    def read(self, question: str) -> dict[str, Any]:
+        """The question's constraints resolved against this catalog ({} for a catalog without metadata)."""
+        if not self:
+            return {}
+        notes: list[str] = []
+        companies = self.companies_in(question)
+        unmatched = [n for n in self.unmatched_names(question) if n not in companies]
+        if unmatched and not companies:
+            # The question is about a company the corpus lacks: its period or form would only pull up
+            # other companies' filings, so nothing is constrained.
+            notes.append(f"the corpus holds no company named {', '.join(unmatched)}: no constraint applied")
+            return {"company": [], "form": [], "period_end": [], "unmatched": unmatched, "notes": notes}
+        pool = [f for f in self.facts if f.company in companies] if companies else list(self.facts)
+        forms = [form for form, pattern in _FORMS.items() if pattern.search(question)]
+        held_forms = {f.form for f in self.facts if f.form}
+        if forms and not set(forms) & held_forms:
+            notes.append(f"no document is a {'/'.join(forms)}: form constraint dropped")
+            forms = []
+        matched, period_note = _period_documents(question, pool)
+        if period_note:
+            notes.append(period_note)
+        out: dict[str, Any] = {"company": companies, "form": [f for f in forms if f in held_forms]}
+        out.update(_period_values(matched))
+        out["unmatched"] = unmatched
+        out["notes"] = notes
+        return out
+
+    # ------------------------------------------------------------ applying constraints
+
+    def tiers(self, constraints: Mapping[str, Any]) -> list[list[str]]:
+        """Doc ids to rank first, best tier first: all constraints met, then the company's alone.
+
+        Empty when the constraints name nothing, or nothing the corpus holds (the fallback: plain search).
+        """
+        wanted = {k: set(v) for k, v in constraints.items() if k in FIELDS and v}
+        if not wanted:
+            return []
+        tiers: list[list[str]] = []
+        full = [f.doc_id for f in self.facts if all(f.value(k) in values for k, values in wanted.items())]
+        if full:
+            tiers.append(full)
+        named = {k: v for k, v in wanted.items() if k in ("company", "ticker")}
+        if named and len(named) < len(wanted):
+            same = [f.doc_id for f in self.facts
+                    if f.doc_id not in set(full) and all(f.value(k) in v for k, v in named.items())]
+            if same:
+                tiers.append(same)
+        return tiers
+
+
+_PERIOD_TOKEN = re.compile(r"Q[1-4]|FY\d*|\d+", re.IGNORECASE)
+_MONTH_TOKEN = re.compile("|".join(_MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec", re.IGNORECASE)
+
+
+def _year(text: str) -> int:
+    digits = re.sub(r"\D", "", text)
+    return int(digits) + 2000 if len(digits) == 2 else int(digits)
+
+
+def _period_documents(question: str, pool: list[DocumentFacts]) -> tuple[list[DocumentFacts], str | None]:
+    """The documents of `pool` whose period the question names, and a note when a named period matches none."""
+    wanted: list[tuple[str, Any]] = []  # ("fiscal"|"either", (year, quarter)), ("date", date), ("fy", year), ...
+    for m in _DATE.finditer(question):
+        try:
+            wanted.append(("date", dt.date(int(m["y"]), _MONTHS_ALL[m["m"].lower().rstrip(".")], int(m["d"]))))
+        except (KeyError, ValueError):
+            continue
+    spans: list[tuple[int, int]] = []
+    for pattern in _PERIODS:
+        for m in pattern.finditer(question):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            spans.append(m.span())
+            quarter = int(m["q"]) if "q" in m.groupdict() and m["q"] else _QUARTER_WORDS[m["w"].lower()]
+            fiscal = bool(m.groupdict().get("fq")) or bool(re.search(r"FY|fiscal", m["y"], re.IGNORECASE))
+            wanted.append(("fiscal" if fiscal else "either", (_year(m["y"]), quarter)))
+    if not any(kind in ("fiscal", "either") for kind, _ in wanted):
+        for m in _FISCAL_YEAR.finditer(question):
+            wanted.append(("fy", _year(m["y"])))
+        for m in _QUARTER_ALONE.finditer(question):
+            quarter = int(m["q"]) if m["q"] else _QUARTER_WORDS[m["w"].lower()]
+            wanted.append(("quarter", quarter))
+    latest = bool(_LATEST.search(question))
+    if not wanted and not latest:
+        return [], None
+    matched: list[DocumentFacts] = []
+    for kind, value in wanted:
+        matched.extend(f for f in pool if _period_matches(f, kind, value))
+    if latest and not matched:
+        newest: dict[str | None, DocumentFacts] = {}
+        for f in pool:
+            if f.period_end or f.fiscal_year:
+                if f.company not in newest or f.period_key() > newest[f.company].period_key():
+                    newest[f.company] = f
+        matched = list(newest.values())
+    matched = list({f.doc_id: f for f in matched}.values())
+    if wanted and not matched and not latest:
+        return [], "no document matches the period the question names: period constraint dropped"
+    return matched, None
+
+
+_MONTHS_ALL = {**_MONTHS, **{m[:3]: i for m, i in _MONTHS.items()}, "sept": 9}
+
+
+def _period_matches(f: DocumentFacts, kind: str, value: Any) -> bool:
+    fiscal = f.fiscal_year is not None and f.fiscal_quarter is not None
+    if kind == "date":
+        return f.period_end is not None and abs((f.period_end - value).days) <= 7
+    if kind == "fy":
+        return f.fiscal_year == value
+    if kind == "quarter":
+        calendar = f.calendar_quarter()
+        return (fiscal and f.fiscal_quarter == value) or (calendar is not None and calendar[1] == value)
+    year, quarter = value
+    if fiscal and (f.fiscal_year, f.fiscal_quarter) == (year, quarter):
+        return True
+    return kind == "either" and f.calendar_quarter() == (year, quarter)
+
+
+def _period_values(matched: list[DocumentFacts]) -> dict[str, list[Any]]:
+    """The metadata values that select `matched`: period_end where every one has it, else fiscal year/quarter."""
+    if not matched:
+        return {"period_end": []}
+    if all(f.period_end for f in matched):
+        return {"period_end": sorted({f.value("period_end") for f in matched})}
+    return {"period_end": [], "fiscal_year": sorted({f.fiscal_year for f in matched if f.fiscal_year}),
+            "fiscal_quarter": sorted({f.fiscal_quarter for f in matched if f.fiscal_quarter})}
+
+
+def check_constraints(constraints: Any) -> dict[str, list[Any]]:
+    """A caller's constraint dict, checked: known fields → lists of str/int values; ValueError naming what is wrong.
+
+    "unmatched" and "notes" (what `read` returns beside the fields) are accepted and ignored, so a
+    dict from `Corpus.question_constraints` can be passed back as it is.
+    """
+    if not isinstance(constraints, Mapping):
+        raise ValueError(f'constraints must be None, "auto" or a dict such as {{"company": ["Apple Inc."]}}, '
+                         f"got {constraints!r}")
+    out: dict[str, list[Any]] = {}
+    for key, value in constraints.items():
+        if key not in _RESULT_KEYS:
+            raise ValueError(f"unknown constraint {key!r}; valid: {', '.join(FIELDS)}")
+        if key in ("unmatched", "notes"):
+            continue
+        values = [value] if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+        if not isinstance(values, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
+            raise ValueError(f"constraint {key!r} must be a list of strings or integers, got {value!r}")
+        out[key] = values
+    return out
