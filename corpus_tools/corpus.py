@@ -44,6 +44,7 @@ from corpus_tools.index_format import (
     read_skipped,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
+from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
     BiEncoderReranker,
@@ -91,6 +92,7 @@ class _State:
         self._grep_buffer: GrepBuffer | None = None
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
+        self._metadata: MetadataIndex | None = None
 
     @property
     def lines(self) -> np.ndarray | None:
@@ -99,14 +101,17 @@ class _State:
     def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
         """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter.
 
-        The first use of a filter reads every row once (streamed, not kept).
+        From the metadata index's columns (numpy, no row parsed); a filter on chunk ids reads
+        every row once (streamed, not kept).
         """
         if not where:
             return None
         key = json.dumps(where, sort_keys=True, default=str)
         with self._grep_lock:
             mask = self._masks.get(key)
-        if mask is None:
+        if mask is None and MetadataIndex.covers(where):
+            mask = self.metadata().mask(where)[self.chunks.row_lines()]
+        elif mask is None:
             mask = np.fromiter(
                 (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
             )
@@ -115,6 +120,16 @@ class _State:
                     self._masks.clear()
                 self._masks[key] = mask
         return mask
+
+    def metadata(self) -> MetadataIndex:
+        """The table files' metadata columns: saved beside each file, else scanned once (an older index)."""
+        with self._grep_lock:
+            if self._metadata is None:
+                self._metadata = MetadataIndex(
+                    FileColumns.load(path, data) or FileColumns(scan_columns(data, lines))
+                    for path, data, lines in self.chunks.files()
+                )
+            return self._metadata
 
     def grep_buffer(self) -> GrepBuffer:
         """The joined text buffer grep scans, built on first use (a copy of the texts)."""
@@ -680,6 +695,7 @@ class Corpus:
         stale_vids: Sequence[str],
         skipped: Sequence[SkippedFile],
         new_vectors: np.ndarray | None = None,
+        compact: bool | None = None,
     ) -> None:
         """Write and switch to the next generation (see `index_format.commit_generation`).
 
@@ -705,11 +721,24 @@ class Corpus:
             skipped,
             vectors,
             new_vectors,
+            compact,
         )
         self._manifest, self._state = done.manifest, _State(done.table, done.bm25, done.vectors)
         self.skipped, self.last_commit_bytes = done.skipped, done.bytes_written
         if stale_vids:
             self._store.delete(stale_vids)
+
+    def compact(self) -> None:
+        """Rewrite the index as one base (table, BM25, vectors) and retrain its FAISS index (`context1 repair`)."""
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
+            self._commit(np.arange(len(self._state.chunks), dtype=np.int64), [], [], [], [], compact=True)
+
+    @property
+    def dense_note(self) -> str | None:
+        """Why the dense leg searches exactly although the index has a FAISS file (None: nothing to say)."""
+        vectors = self._state.vectors
+        return vectors.note if vectors is not None else None
 
     def _matrix_from_store(self, table: ChunkTable) -> VectorMatrix | None:
         """The vectors of every table line read from Chroma (zeros for deleted lines); None if any live one is missing."""
