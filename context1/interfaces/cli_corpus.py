@@ -513,12 +513,12 @@ def delete_command(
 
 
 def repair_command(directory: IndexDir) -> None:
-    """Rewrite INDEX's vector matrix from its Chroma store (when search says the matrix is damaged)."""
+    """Repair and compact INDEX: its vector matrix from Chroma when damaged, then one base and a new FAISS index."""
     with _clean_errors():
-        from corpus_tools import repair_vectors
+        from corpus_tools.repair import repair_index
 
-        n = repair_vectors(directory)
-        _console().print(f"Rewrote the vector matrix of {directory}: {n:,} chunks.", markup=False)
+        done = repair_index(directory)
+        _console().print(f"Repaired {directory}: {done}.", markup=False)
 
 
 def sync_command(
