@@ -29,6 +29,7 @@ import numpy as np
 from corpus_tools import build as _build
 from corpus_tools.bm25 import BM25Index
 from corpus_tools.config import CorpusConfig, SearchConfig
+from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
@@ -113,7 +114,9 @@ class _State:
             mask = self.metadata().mask(where)[self.chunks.row_lines()]
         elif mask is None:
             mask = np.fromiter(
-                (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
+                (matches_where(where, chunk_metadata(c)) for c in checked(iter(self.chunks))),
+                dtype=bool,
+                count=len(self.chunks),
             )
             with self._grep_lock:
                 if len(self._masks) >= 32:
@@ -135,7 +138,7 @@ class _State:
         """The joined text buffer grep scans, built on first use (a copy of the texts)."""
         with self._grep_lock:
             if self._grep_buffer is None:
-                self._grep_buffer = GrepBuffer(self.chunks.texts())
+                self._grep_buffer = GrepBuffer(checked(self.chunks.texts()))
             return self._grep_buffer
 
 

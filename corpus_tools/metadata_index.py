@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK
+from corpus_tools.deadline import checked
 from corpus_tools.table import table_stamp
 
 META_SUFFIX = ".meta.npz"
@@ -114,7 +115,7 @@ def scan_columns(data: bytes | Any, lines: Mapping[str, np.ndarray]) -> dict[str
         lines["n_tokens"].tolist(),
         strict=True,
     )
-    for start, length, doc_at, doc_len, position, n_tokens in rows:
+    for start, length, doc_at, doc_len, position, n_tokens in checked(rows):
         fields = row_fields(bytes(data[start : start + length]))
         fields.update(doc_id=blob[doc_at : doc_at + doc_len].decode(), position=position, n_tokens=n_tokens)
         builder.add(fields)

@@ -1,8 +1,7 @@
-"""`context1 repair`: the vector matrix from Chroma (an older or damaged index), then a compaction.
+"""The vector matrix from Chroma: for an index written before the matrix existed, or a damaged one.
 
-`repair_index` is the command: a vector matrix that cannot be read or does not cover the table
-is rewritten from Chroma (`repair_vectors`), then the index is compacted into one base, which
-retrains its FAISS index (corpus_tools.ann): what fixes an ANN file out of step with the table.
+`context1 repair` (corpus_tools.maintenance.repair_index) runs `repair_vectors` when the matrix
+cannot be used, then compacts the index.
 
 `Corpus._commit` uses `matrix_from_store` to give an older index its matrix on its next write;
 `repair_vectors` (`context1 repair INDEX`) rewrites it in place, as a commit of its own: the new
@@ -28,7 +27,6 @@ from corpus_tools.index_format import (
     read_manifest,
     remove_unnamed_generations,
     table_files,
-    vector_files,
     write_ann,
     write_json_atomic,
     write_line_index,
@@ -37,7 +35,6 @@ from corpus_tools.index_format import (
 from corpus_tools.store import CHROMA_DIR, ChromaStore, embedded_client
 from corpus_tools.table import ChunkTable, line_index_path
 from corpus_tools.types import IndexFormatError
-from corpus_tools.vectors import VectorMatrix
 
 _BATCH = 1000  # ids per Chroma get
 
@@ -106,37 +103,3 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
         remove_unnamed_generations(path, keep=file_names(files) | file_names(old_files))
         return len(table)
 
-
-def repair_index(path: str | Path, client: Any = None) -> str:
-    """What `context1 repair INDEX` does; a sentence saying what was done.
-
-    1. A vector matrix that is missing, unreadable or does not cover the table: rewritten from Chroma.
-    2. A compaction (`Corpus.compact`): one base table, BM25 and vector file, and a newly trained
-       FAISS index past ann.ANN_MIN_LINES lines (an ANN file out of step is replaced here).
-    """
-    from corpus_tools.corpus import Corpus  # corpus imports this module
-
-    path = Path(path).expanduser().absolute()
-    done = []
-    if not _matrix_ok(path):
-        n = repair_vectors(path, client)
-        done.append(f"rewrote the vector matrix from Chroma ({n:,} chunks)")
-    with Corpus.open(path, client=client, reranker="none") as corpus:
-        corpus.compact()
-        dense = corpus.manifest.get("dense", {}).get("search", "exact")
-        done.append(f"compacted {len(corpus):,} chunks into one base (dense leg: {dense})")
-    return "; ".join(done)
-
-
-def _matrix_ok(path: Path) -> bool:
-    """Whether the index's vector matrix (if it has one) can be read and covers its table."""
-    manifest = read_manifest(path)
-    files = manifest["files"]
-    names = vector_files(files)
-    if names is None:
-        return manifest["vector_store"] != "embedded"  # an older embedded index gets its matrix in repair_vectors
-    try:
-        matrix = VectorMatrix.open([path / name for name in names], int(manifest["embedding_dim"]))
-        return matrix.n_lines == ChunkTable.open([path / name for name in table_files(files)]).n_lines
-    except (OSError, ValueError):
-        return False

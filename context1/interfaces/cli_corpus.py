@@ -515,7 +515,7 @@ def delete_command(
 def repair_command(directory: IndexDir) -> None:
     """Repair and compact INDEX: its vector matrix from Chroma when damaged, then one base and a new FAISS index."""
     with _clean_errors():
-        from corpus_tools.repair import repair_index
+        from corpus_tools.maintenance import repair_index
 
         done = repair_index(directory)
         _console().print(f"Repaired {directory}: {done}.", markup=False)

@@ -16,7 +16,7 @@ import pytest
 
 from corpus_tools import Corpus, Document, ann, index_format
 from corpus_tools.ann import AnnIndex
-from corpus_tools.repair import repair_index
+from corpus_tools.maintenance import repair_index
 from corpus_tools.vectors import VectorMatrix, normalise
 
 QUERIES = ("Who founded the river town?", "lighthouse keeper", "ships in the harbour", "wool and sheep farming")
