@@ -37,14 +37,18 @@ CODEC = "SQ8"
 NPROBE = 32  # inverted lists visited per query (with nlist ≈ 2·sqrt(lines))
 RESCORE_MIN = 400  # candidates re-scored exactly per query, at least ...
 RESCORE_FACTOR = 4  # ... and this many per hit asked for
-TRAIN_PER_LIST = 64  # training vectors per inverted list (FAISS warns below 39)
+TRAIN_PER_LIST = 40  # training vectors per inverted list (FAISS warns below 39)
+MAX_LISTS = 1_024  # caps the training sample (40 × 1,024 vectors, 63 MB) so a build's memory stays flat
 EXACT_ALLOWED = 20_000  # a `where` allowing at most this many lines is searched exactly over them
 _ADD_BLOCK = 65_536  # lines added to the index per step (bounds the float32 copy a build holds)
 
 
 def n_lists(n_lines: int) -> int:
-    """Inverted lists for an index of `n_lines` vectors: ≈ 2·sqrt(n), with 39 training points per list at least."""
-    return max(1, min(int(2 * math.sqrt(n_lines)), n_lines // 39))
+    """Inverted lists for `n_lines` vectors: ≈ 2·sqrt(n) up to MAX_LISTS, with 39 training points per list at least.
+
+    At 1M lines that is 1,024 lists of ~1,000 vectors; nprobe 32 then scans ~32k SQ8 codes a query.
+    """
+    return max(1, min(int(2 * math.sqrt(n_lines)), n_lines // 39, MAX_LISTS))
 
 
 def rescore(n: int) -> int:

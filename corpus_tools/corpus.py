@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
-from corpus_tools.bm25 import BM25Index
+from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
@@ -86,7 +86,7 @@ class _State:
     it existed, or one on a Chroma server; the dense leg then asks Chroma).
     """
 
-    def __init__(self, chunks: ChunkTable, bm25: BM25Index, vectors: VectorMatrix | None = None) -> None:
+    def __init__(self, chunks: ChunkTable, bm25: SegmentedBM25, vectors: VectorMatrix | None = None) -> None:
         self.chunks = chunks
         self.bm25 = bm25
         self.vectors = vectors

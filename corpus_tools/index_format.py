@@ -479,7 +479,7 @@ def remove_unnamed_generations(path: Path, keep: set[str]) -> None:
 
 def read_generation(
     path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[dict[str, Any], ChunkTable, BM25Index, VectorMatrix | None]:
+) -> tuple[dict[str, Any], ChunkTable, SegmentedBM25, VectorMatrix | None]:
     """(manifest, chunk table, BM25, vector matrix or None) of the generation the manifest names.
 
     A writer in another process may commit between our reading the manifest and the files; it
@@ -501,7 +501,7 @@ def read_generation(
 
 def _read_files(
     path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[ChunkTable, BM25Index, VectorMatrix | None]:
+) -> tuple[ChunkTable, SegmentedBM25, VectorMatrix | None]:
     files = manifest["files"]
     deleted = np.zeros(0, dtype=np.int64)
     if files.get("deleted"):

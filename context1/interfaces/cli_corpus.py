@@ -486,6 +486,7 @@ def add_command(
             markup=False,
         )
         print_skipped(corpus.skipped[before:])
+        _compaction_hint(corpus)
 
 
 def delete_command(
@@ -510,6 +511,17 @@ def delete_command(
         if unknown:
             message += f" Not in the index (ignored): {', '.join(unknown)}."
         _console().print(message, markup=False)
+        _compaction_hint(corpus)
+
+
+def _compaction_hint(corpus: Any) -> None:
+    """Commits never compact (that is O(index)); say when the deltas have grown enough to be worth it."""
+    if corpus.manifest.get("compaction_due"):
+        _console().print(
+            f"The changes since the last compaction passed 10% of {corpus.path}: `context1 repair {corpus.path}` "
+            "folds them into one base (searches stay correct meanwhile, a little slower).",
+            markup=False,
+        )
 
 
 def repair_command(directory: IndexDir) -> None:
