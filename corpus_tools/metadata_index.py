@@ -6,7 +6,7 @@ table file gets its columns when it is written (`chunks.<g>.meta.npz` beside it,
 file's stamp, like its line numbers): for each scalar field of `store.chunk_metadata` (the
 document's metadata, title, doc_id, position, n_tokens; chunk ids are the table's own column) a
 kind per line (absent / number / string), the numbers as float64 and the strings as codes into
-the field's sorted dictionary, so string order is code order. `MetadataIndex.mask` evaluates a
+the field's sorted dictionary (UTF-8 bytes), so string order is code order. `MetadataIndex.mask` evaluates a
 checked filter with the same meaning as `filters.matches_where` (tests compare both on every
 operator), in numpy. Any JSON-able metadata keys work: a field is whatever key the rows hold.
 
@@ -89,7 +89,8 @@ class _ColumnsBuilder:
         out: dict[str, np.ndarray] = {"n_lines": np.array([self.n]), "fields": np.array(sorted(self.fields), dtype=str)}
         for i, key in enumerate(sorted(self.fields)):
             kinds, numbers, codes, words = self.fields[key]
-            first_seen = np.array(list(words), dtype=str)
+            # UTF-8 bytes (1 byte a character where numpy's str takes 4); byte order is code point order.
+            first_seen = np.array([w.encode("utf-8") for w in words], dtype=bytes)
             order = np.argsort(first_seen, kind="stable")  # sorted dictionary: string order is code order
             rank = np.empty(len(order), dtype=np.int32)
             rank[order] = np.arange(len(order), dtype=np.int32)
@@ -183,7 +184,7 @@ class FileColumns:
         # Ordering: numbers with numbers (bools are numbers, as in Python), strings with strings.
         if isinstance(operand, str):
             pos = {"$gt": ("right", 0), "$gte": ("left", 0), "$lt": ("left", 1), "$lte": ("right", 1)}[op]
-            cut = int(np.searchsorted(dictionary, operand, side=pos[0]))
+            cut = int(np.searchsorted(dictionary, operand.encode("utf-8"), side=pos[0]))
             ok = codes >= cut if pos[1] == 0 else (codes < cut) & (codes >= 0)
             return ok & (kind == STRING)
         value = float(operand)
@@ -193,8 +194,9 @@ class FileColumns:
     @staticmethod
     def _equal(kind, numbers, codes, dictionary, operand) -> np.ndarray:
         if isinstance(operand, str):
-            at = int(np.searchsorted(dictionary, operand))
-            if at == len(dictionary) or dictionary[at] != operand:
+            word = operand.encode("utf-8")
+            at = int(np.searchsorted(dictionary, word))
+            if at == len(dictionary) or dictionary[at] != word:
                 return np.zeros(len(kind), dtype=bool)
             return codes == at
         return (kind == NUMBER) & (numbers == float(operand))

@@ -16,7 +16,7 @@ from corpus_tools.metadata_index import META_SUFFIX
 from corpus_tools.store import chunk_metadata
 from corpus_tools.table import ChunkTable
 
-COMPANIES = ("Apple Inc.", "Microsoft Corp", "NVIDIA", "Intel", "Amazon")
+COMPANIES = ("Apple Inc.", "Microsoft Corp", "NVIDIA", "Intél Zürich", "Amazon")
 
 
 def _docs() -> list[Document]:
@@ -40,14 +40,16 @@ def _docs() -> list[Document]:
 FILTERS = [
     {"company": "Apple Inc."},
     {"company": {"$ne": "Apple Inc."}},
-    {"company": {"$in": ["NVIDIA", "Intel", "Nobody"]}},
-    {"company": {"$nin": ["NVIDIA", "Intel"]}},
+    {"company": {"$in": ["NVIDIA", "Intél Zürich", "Nobody"]}},
+    {"company": {"$nin": ["NVIDIA", "Intél Zürich"]}},
     {"fiscal_year": 2022},
     {"fiscal_year": 2022.0},
     {"fiscal_year": {"$gte": 2022}},
     {"fiscal_year": {"$lt": 2022}},
     {"fiscal_year": {"$gt": "2022"}},  # a string bound on numbers: nothing, as in Python
     {"period_end": {"$gte": "2023-05-01"}},
+    {"company": {"$gt": "Intel"}},  # non-ASCII strings order by code point, as Python orders them
+    {"company": {"$lte": "Intél Zürich"}},
     {"period_end": {"$lt": "2023-03-01"}},
     {"period_end": {"$lte": "2023-03-01"}},
     {"period_end": {"$gt": "2023-03-01"}},
@@ -68,8 +70,8 @@ FILTERS = [
     {"doc_id": {"$in": ["doc-03", "doc-04"]}},
     {"position": 0},
     {"n_tokens": {"$gt": 5}},
-    {"$and": [{"company": "Intel"}, {"fiscal_year": {"$gte": 2022}}]},
-    {"$or": [{"company": "Intel"}, {"kind": "table"}, {"audited": False}]},
+    {"$and": [{"company": "Intél Zürich"}, {"fiscal_year": {"$gte": 2022}}]},
+    {"$or": [{"company": "Intél Zürich"}, {"kind": "table"}, {"audited": False}]},
     {"$or": [{"$and": [{"company": "NVIDIA"}, {"fiscal_year": 2021}]}, {"title": {"$in": ["T3"]}}]},
     {"company": "Amazon", "fiscal_year": 2023},
     {"chunk_id": "doc-05#0"},  # chunk ids: the row-scan path
@@ -97,7 +99,7 @@ def test_masks_equal_matches_where_on_every_operator(filings):
     assert list(filings.glob(f"*{META_SUFFIX}"))
     with Corpus.open(filings) as corpus:
         _check_all(corpus)
-        assert corpus.search("revenue", k=5, where={"company": "Intel", "fiscal_year": {"$gte": 2022}})
+        assert corpus.search("revenue", k=5, where={"company": "Intél Zürich", "fiscal_year": {"$gte": 2022}})
 
 
 def test_a_filter_parses_no_row(filings, monkeypatch):
@@ -117,7 +119,7 @@ def test_commits_and_older_indexes_keep_the_masks_right(tmp_path, config, filing
     path = tmp_path / "idx"
     shutil.copytree(filings, path)
     with Corpus.open(path) as corpus:
-        corpus.add([Document("doc-new", "A new filing of Intel.", metadata={"company": "Intel", "fiscal_year": 2024,
+        corpus.add([Document("doc-new", "A new filing of Intel.", metadata={"company": "Intél Zürich", "fiscal_year": 2024,
                                                                           "kind": "text", "period_end": "2024-01-01"})])
         corpus.add([Document("doc-03", "Replaced filing.", metadata={"company": "Apple Inc.", "fiscal_year": 2020})])
         corpus.delete(["doc-07"])
