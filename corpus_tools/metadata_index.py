@@ -136,7 +136,10 @@ class FileColumns:
         self.n_lines = int(arrays["n_lines"][0])
         self.columns: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         for i, key in enumerate(arrays["fields"].tolist()):
-            self.columns[key] = (arrays[f"k{i}"], arrays[f"n{i}"], arrays[f"c{i}"], arrays[f"d{i}"])
+            words = arrays[f"d{i}"]
+            if words.dtype.kind == "U":  # a dictionary saved as numpy str: the same order as UTF-8 bytes
+                words = np.char.encode(words, "utf-8")
+            self.columns[key] = (arrays[f"k{i}"], arrays[f"n{i}"], arrays[f"c{i}"], words)
 
     @classmethod
     def load(cls, table: Path, data: bytes | Any) -> FileColumns | None:
