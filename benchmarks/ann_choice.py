@@ -133,8 +133,15 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", default=["IVF,Flat", "IVF,SQ8", "IVF,PQ48", "HNSW32"])
     parser.add_argument("--nprobes", nargs="+", type=int, default=[8, 16, 32, 64])
     parser.add_argument("--choose", default="IVF,SQ8:32", help="the setting reported on the other questions")
+    parser.add_argument("--rescore-min", type=int, default=None, help="override ann.RESCORE_MIN (candidates re-scored)")
     args = parser.parse_args()
     import faiss
+
+    from corpus_tools import ann
+
+    if args.rescore_min is not None:
+        ann.RESCORE_MIN = args.rescore_min
+    print(f"candidates re-scored: max({ann.RESCORE_MIN}, {ann.RESCORE_FACTOR}·k)")
 
     faiss.omp_set_num_threads(1)
     real = real_vectors(args.indexes)

@@ -4,8 +4,8 @@ Each benchmark index (only read: copied first) gets a FAISS index of its vectors
 (`index_format.write_ann(..., min_lines=0)`: the lists and nprobe the code would use at that
 size), then every question is searched twice, with the ANN and with the same index searching
 exactly: hybrid and dense-leg gold-document recall@10, how often the hybrid top-10 lists are
-identical, and the dense leg's recall@100 of exact. --nprobe-fraction 0.03125 probes the share of
-lists a 1M-line index probes (32 of 1,024), the harder setting at these sizes. All questions of each benchmark (these are
+identical, and the dense leg's recall@100 of exact. --nprobe-fraction 0.25 probes the share of
+lists a 1M-line index probes (256 of 1,024). All questions of each benchmark (these are
 the dev halves; no parameter was tuned on them: nprobe came from benchmarks/ann_choice.py).
 
   PYTHONPATH=. HF_HUB_OFFLINE=1 OMP_NUM_THREADS=1 nice -n 15 .venv/bin/python benchmarks/ann_quality.py \\
@@ -48,7 +48,7 @@ def compare(index: Path, work: Path, data_dir: str, limit: int | None, fraction:
         vectors = corpus._state.vectors
         ann = vectors.ann
         assert ann is not None, corpus.dense_note
-        if fraction is not None:  # probe the share of lists a 1M-line index probes (32 of 1,024)
+        if fraction is not None:  # probe the share of lists a 1M-line index probes
             ann.nprobe = max(1, round(fraction * ann.nlist))
         for task in tasks:
             gold = set(task.gold_doc_ids)
@@ -75,7 +75,7 @@ def main() -> None:
     parser.add_argument("--data-dir", default="/work/shared/data")
     parser.add_argument("--queries", type=int, default=None)
     parser.add_argument("--nprobe-fraction", type=float, default=None,
-                        help="probe this share of the lists instead of NPROBE (0.03125: what 1M lines probe)")
+                        help="probe this share of the lists instead of NPROBE (0.25: what 1M lines probe, 256 of 1,024)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     print("| index | chunks | queries | nlist/nprobe | hybrid R@10 exact → ANN | dense R@10 exact → ANN "

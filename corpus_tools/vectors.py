@@ -122,7 +122,7 @@ class VectorMatrix:
             return []
         assert self.ann is not None
         covered = self.ann.n_lines
-        if len(ok_lines) <= EXACT_ALLOWED:  # a selective filter: scoring its lines is cheaper than probing
+        if allowed is not None and len(ok_lines) <= EXACT_ALLOWED:  # a selective filter: its lines, exactly
             candidates = np.asarray(ok_lines, dtype=np.int64)
         else:
             inside = ok_lines[ok_lines < covered]
