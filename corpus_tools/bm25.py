@@ -38,6 +38,9 @@ _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
 # bm25s's file names for the CSC score matrix and its parameters (what `bm25s.BM25.load` reads).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
 _NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.json", "params.index.json"
+# Ours beside them: the term frequency of each stored score, so that scores can be recomputed at
+# query time once commits change the corpus-wide statistics (corpus_tools.bm25_segments).
+_TF = "tf.csc.index.npy"
 # The bm25s releases whose file layout these folders were checked against (the parity tests load
 # ours with bm25s and compare scores). Another release may lay its files out differently.
 BM25S_TESTED = ((0, 2, 10), (0, 4, 0))  # >= first, < second
@@ -231,6 +234,7 @@ class ScoreMatrix:
     indptr: np.ndarray  # (n_vocab + 1,) where each term's column starts
     n_docs: int
     nonoccurrence: np.ndarray | None = None  # (n_vocab,) float32
+    tf: np.ndarray | None = None  # (nnz,) uint16: the term frequency behind each score (None: an older index)
 
     def scores(self, term_ids: Sequence[int]) -> np.ndarray:
         """Score of every document: the sum of the query terms' columns (a repeated term counts again)."""
@@ -308,9 +312,11 @@ def _score_matrix(
     if out is None:
         indices = np.empty(nnz, dtype=index_dtype)
         data = np.empty(nnz, dtype=np.float32)
+        tfs = np.empty(nnz, dtype=np.uint16)
     else:
         indices = np.lib.format.open_memmap(out / _INDICES, mode="w+", dtype=index_dtype, shape=(nnz,))
         data = np.lib.format.open_memmap(out / _DATA, mode="w+", dtype=np.float32, shape=(nnz,))
+        tfs = np.lib.format.open_memmap(out / _TF, mode="w+", dtype=np.uint16, shape=(nnz,))
     cursor = indptr[:-1].copy()  # next free slot of each column
     for start, stop in blocks:
         doc_idx, term_idx, tf = block_pairs(start, stop)
@@ -326,13 +332,15 @@ def _score_matrix(
         slots = cursor[cols] + (np.arange(len(cols), dtype=np.int64) - first[cols])
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
+        tfs[slots] = np.minimum(tf[order], np.iinfo(np.uint16).max)  # a chunk is far shorter than 65,535 tokens
         cursor += counts
     indptr = indptr.astype(index_dtype)
     if out is not None:
         data.flush()
         indices.flush()
+        tfs.flush()
         np.save(out / _INDPTR, indptr)
-    return ScoreMatrix(data, indices, indptr, n_docs, nonocc)
+    return ScoreMatrix(data, indices, indptr, n_docs, nonocc, tfs)
 
 
 class BM25Index:
@@ -363,6 +371,8 @@ class BM25Index:
             np.save(folder / _DATA, self._matrix.data)
             np.save(folder / _INDICES, self._matrix.indices)
             np.save(folder / _INDPTR, self._matrix.indptr)
+            if self._matrix.tf is not None:
+                np.save(folder / _TF, self._matrix.tf)
             _save_params(folder, self._matrix, self.config, self.vocab())
         terms, offsets = self.term_ids()
         np.save(folder / _TERMS, terms)
@@ -384,7 +394,8 @@ class BM25Index:
                 indices = np.load(folder / _INDICES, mmap_mode="r")
                 indptr = np.load(folder / _INDPTR)
                 nonocc = np.load(folder / _NONOCC) if (folder / _NONOCC).exists() else None
-            index._matrix = ScoreMatrix(data, indices, indptr, n_docs, nonocc)
+                tf = np.load(folder / _TF, mmap_mode="r") if (folder / _TF).exists() else None
+            index._matrix = ScoreMatrix(data, indices, indptr, n_docs, nonocc, tf)
         return index
 
     def _term_lookup(self) -> dict[str, int]:
@@ -408,6 +419,11 @@ class BM25Index:
             else:
                 self._vocab = {}
         return self._vocab
+
+    def matrix(self) -> ScoreMatrix | None:
+        """The score matrix (None for an empty index)."""
+        return self._matrix
+
     def term_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """(flat term ids, row offsets) the index was built from; memory-mapped when loaded.
 

@@ -41,6 +41,7 @@ from corpus_tools.index_format import (
     fsync_dir,
     now,
     set_counts,
+    write_ann,
     write_json_atomic,
     write_skipped,
 )
@@ -297,6 +298,7 @@ def build_index(
         manifest = new_manifest(config, embedder, collection, server=client is not None)
         if client is None:  # the dense leg reads this matrix; a server index queries the server
             manifest["files"]["vectors"] = VECTORS
+            write_ann(staging, manifest, 0)  # past ann.ANN_MIN_LINES lines, the FAISS index of them
         set_counts(manifest, sink.n_docs, sink.n_chunks, len(skipped), sink.n_tokens)
         (staging / STAGING_MARK).unlink(missing_ok=True)
         write_json_atomic(staging / MANIFEST, manifest)

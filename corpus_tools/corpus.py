@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
-from corpus_tools.bm25 import BM25Index
+from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
+from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
@@ -45,6 +46,7 @@ from corpus_tools.index_format import (
     read_skipped,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
+from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
     BiEncoderReranker,
@@ -85,7 +87,7 @@ class _State:
     it existed, or one on a Chroma server; the dense leg then asks Chroma).
     """
 
-    def __init__(self, chunks: ChunkTable, bm25: BM25Index, vectors: VectorMatrix | None = None) -> None:
+    def __init__(self, chunks: ChunkTable, bm25: SegmentedBM25, vectors: VectorMatrix | None = None) -> None:
         self.chunks = chunks
         self.bm25 = bm25
         self.vectors = vectors
@@ -94,6 +96,7 @@ class _State:
         self._masks: dict[str, np.ndarray] = {}
         self._catalog: MetadataCatalog | None = None
         self._has_key: dict[str, bool] = {}
+        self._metadata: MetadataIndex | None = None
 
     @property
     def lines(self) -> np.ndarray | None:
@@ -129,33 +132,47 @@ class _State:
     def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
         """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter.
 
-        The first use of a filter reads every row once (streamed, not kept).
+        From the metadata index's columns (numpy, no row parsed); a filter on chunk ids reads
+        every row once (streamed, not kept).
         """
         if not where:
             return None
         key = json.dumps(where, sort_keys=True, default=str)
         with self._grep_lock:
             mask = self._masks.get(key)
-        if mask is None:
-            doc_ids = _doc_id_filter(where)
-            if doc_ids is not None:  # rows of named documents: found by id, no row parsed
-                mask = np.zeros(len(self.chunks), dtype=bool)
-                mask[self.chunks.rows_of_docs(doc_ids)] = True
-            else:
-                mask = np.fromiter(
-                    (matches_where(where, chunk_metadata(c)) for c in self.chunks), dtype=bool, count=len(self.chunks)
-                )
+        doc_ids = _doc_id_filter(where) if mask is None else None
+        if doc_ids is not None:  # rows of named documents: found by id, no row parsed
+            mask = np.zeros(len(self.chunks), dtype=bool)
+            mask[self.chunks.rows_of_docs(doc_ids)] = True
+        elif mask is None and MetadataIndex.covers(where):
+            mask = self.metadata().mask(where)[self.chunks.row_lines()]
+        elif mask is None:
+            mask = np.fromiter(
+                (matches_where(where, chunk_metadata(c)) for c in checked(iter(self.chunks))),
+                dtype=bool,
+                count=len(self.chunks),
+            )
             with self._grep_lock:
                 if len(self._masks) >= 32:
                     self._masks.clear()
                 self._masks[key] = mask
         return mask
 
+    def metadata(self) -> MetadataIndex:
+        """The table files' metadata columns: saved beside each file, else scanned once (an older index)."""
+        with self._grep_lock:
+            if self._metadata is None:
+                self._metadata = MetadataIndex(
+                    FileColumns.load(path, data) or FileColumns(scan_columns(data, lines))
+                    for path, data, lines in self.chunks.files()
+                )
+            return self._metadata
+
     def grep_buffer(self) -> GrepBuffer:
         """The joined text buffer grep scans, built on first use (a copy of the texts)."""
         with self._grep_lock:
             if self._grep_buffer is None:
-                self._grep_buffer = GrepBuffer(self.chunks.texts())
+                self._grep_buffer = GrepBuffer(checked(self.chunks.texts()))
             return self._grep_buffer
 
 
@@ -787,6 +804,7 @@ class Corpus:
         stale_vids: Sequence[str],
         skipped: Sequence[SkippedFile],
         new_vectors: np.ndarray | None = None,
+        compact: bool | None = None,
     ) -> None:
         """Write and switch to the next generation (see `index_format.commit_generation`).
 
@@ -812,11 +830,24 @@ class Corpus:
             skipped,
             vectors,
             new_vectors,
+            compact,
         )
         self._manifest, self._state = done.manifest, _State(done.table, done.bm25, done.vectors)
         self.skipped, self.last_commit_bytes = done.skipped, done.bytes_written
         if stale_vids:
             self._store.delete(stale_vids)
+
+    def compact(self) -> None:
+        """Rewrite the index as one base (table, BM25, vectors) and retrain its FAISS index (`context1 repair`)."""
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
+            self._commit(np.arange(len(self._state.chunks), dtype=np.int64), [], [], [], [], compact=True)
+
+    @property
+    def dense_note(self) -> str | None:
+        """Why the dense leg searches exactly although the index has a FAISS file (None: nothing to say)."""
+        vectors = self._state.vectors
+        return vectors.note if vectors is not None else None
 
     def _matrix_from_store(self, table: ChunkTable) -> VectorMatrix | None:
         """The vectors of every table line read from Chroma (zeros for deleted lines); None if any live one is missing."""

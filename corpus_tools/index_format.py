@@ -12,6 +12,11 @@ Layout of an index folder:
   vectors.npy     the chunk vectors, float32 (lines, dim), L2-normalised, row i = line i of the chunk
                   table; read memory-mapped, searched exactly (corpus_tools.vectors). Embedded indexes
                   only; an index written before it existed has none and searches through Chroma
+  ann.<g>.faiss   past ann.ANN_MIN_LINES lines: a FAISS IVF index of the base vector file (ids =
+                  table lines), the dense leg's candidates (corpus_tools.ann); the manifest's
+                  files block names it ("ann"), the lines it holds ("ann_lines") and the base
+                  vector file it was built from ("ann_of"); its "dense" block says how the leg
+                  searches and the size threshold
   chroma/         the embedded Chroma store (absent when vectors live on a Chroma server); it holds
                   the same vectors, written first, and answers `where`-free reads of older indexes
   skipped.jsonl   what the loader refused, and why
@@ -28,9 +33,10 @@ A commit writes only what changed (a delta): the new rows as a table segment
 their vectors (`vectors.<g>.npy`) and the cumulative list of dead table lines (`deleted.<g>.npy`). The manifest's "files" lists the
 base table and BM25 index, then the segments; live rows are the lines of base + segments, in
 order, minus the deleted ones. The BM25 score matrix depends on corpus-wide statistics (idf, mean
-length), so it cannot be patched: with deltas it is recomputed in memory from the saved term ids
-on open. Once the deltas reach COMPACT_FRACTION of the base, a commit writes a full new base
-instead (amortised O(1) bytes per changed row).
+length), so it cannot be patched: with deltas, queries score the base's and the segments' postings
+with the live statistics (corpus_tools.bm25_segments), the same numbers a rebuild gives. A commit
+never rewrites the base (O(corpus)): `Corpus.compact` / `context1 repair` do, and the manifest's
+"compaction_due" says when the deltas passed COMPACT_FRACTION of the base or MAX_SEGMENTS files.
 
 Every file is written by `write_atomic`: a temporary sibling, fsynced, renamed into place, and the
 folder fsynced so the rename itself survives a power cut.
@@ -40,6 +46,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import os
 import re
 import shutil
@@ -50,11 +57,14 @@ from typing import IO, Any
 
 import numpy as np
 
+from corpus_tools import ann as _ann
 from corpus_tools.bm25 import NPY_LOCK, BM25Builder, BM25Index
+from corpus_tools.bm25_segments import Postings, SegmentedBM25
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import bm25_text
+from corpus_tools.metadata_index import META_SUFFIX, write_columns
 from corpus_tools.store import vector_id
-from corpus_tools.table import LINE_INDEX_SUFFIX, ChunkTable, line_index_path, scan_table
+from corpus_tools.table import LINE_INDEX_SUFFIX, ChunkTable, line_index_path, map_file, scan_table
 from corpus_tools.types import Chunk, IndexFormatError, SkippedFile
 from corpus_tools.vectors import VectorMatrix, normalise
 
@@ -67,8 +77,9 @@ STAGING_MARK = "staging.json"  # inside a staging folder: its server collection,
 WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
 VECTORS = "vectors.npy"  # the base vector matrix of a build (commits write vectors.<g>.npy)
-COMPACT_FRACTION = 0.1  # rewrite the base once segment rows + deleted lines exceed this share of it
+COMPACT_FRACTION = 0.1  # compaction is due once segment rows + deleted lines exceed this share of the base
 MAX_SEGMENTS = 64  # ... or once this many segments pile up (each is a file to read on open)
+logger = logging.getLogger("corpus_tools")
 _TMP = re.compile(r"^\..+\.tmp-\d+$")  # what write_atomic leaves behind when killed mid-write
 
 
@@ -183,6 +194,8 @@ def write_line_index(table: Path) -> None:
     """
     columns = scan_table(table)
     write_atomic(line_index_path(table), lambda f: np.savez(f, **columns))
+    # And its metadata columns (corpus_tools.metadata_index): a `where` is then a numpy mask.
+    write_columns(table, map_file(table), columns, write_atomic)
 
 
 def read_chunk_rows(path: Path) -> tuple[list[Chunk], list[str]]:
@@ -280,6 +293,79 @@ class VectorWriter:
             write_atomic(self.path, write)
         finally:
             self.spill.unlink(missing_ok=True)
+
+
+ANN_KEYS = ("ann", "ann_lines", "ann_of")  # the files-block keys of the approximate dense leg
+
+
+def write_ann(path: Path, manifest: dict[str, Any], generation: int, min_lines: int | None = None) -> None:
+    """Train the FAISS index of the manifest's base vector file when it has `min_lines` lines or more.
+
+    Sets the files block's ANN_KEYS (or drops them below the threshold) and the "dense" block.
+    Written before the manifest that names it, like every file of a generation.
+    min_lines: the threshold (ann.ANN_MIN_LINES, read at call time).
+    """
+    min_lines = _ann.ANN_MIN_LINES if min_lines is None else min_lines
+    files = manifest["files"]
+    for key in ANN_KEYS:
+        files.pop(key, None)
+    names = vector_files(files)
+    if names is not None:
+        with NPY_LOCK:
+            base = np.load(path / names[0], mmap_mode="r")
+        if len(base) >= min_lines:
+            import faiss
+
+            index = _ann.AnnIndex.train(base)
+            name = f"ann.{generation}.faiss"
+            write_atomic(path / name, lambda f: faiss.write_index(index.index, faiss.PyCallbackIOWriter(f.write)))
+            files.update(ann=name, ann_lines=len(base), ann_of=names[0])
+            del index
+    manifest["dense"] = dense_block(files, min_lines)
+
+
+def dense_block(files: dict[str, Any], min_lines: int | None = None) -> dict[str, Any]:
+    """The manifest's "dense" block: how the dense leg searches, and the size past which it is approximate."""
+    block: dict[str, Any] = {"exact_below_lines": _ann.ANN_MIN_LINES if min_lines is None else min_lines}
+    if files.get("ann"):
+        block.update(
+            search=f"faiss IVF,{_ann.CODEC} over {files['ann_lines']:,} base lines, re-scored exactly",
+            nprobe=_ann.NPROBE,
+            rescored=f"max({_ann.RESCORE_MIN}, {_ann.RESCORE_FACTOR}·n)",
+        )
+    else:
+        block["search"] = "exact" if vector_files(files) is not None else "chroma"
+    return block
+
+
+def open_ann(path: Path, files: dict[str, Any], vectors: VectorMatrix) -> str | None:
+    """Attach the manifest's FAISS index to `vectors`; a note (and a warning) when it cannot be used.
+
+    An ANN file that is missing, unreadable, or not of this base vector file (a commit killed
+    half-way, a file copied from elsewhere) leaves the dense leg exact, never wrong.
+    """
+    name = files.get("ann")
+    if not name:
+        return None
+    base = (vector_files(files) or [None])[0]
+    why = None
+    if files.get("ann_of") != base:
+        why = f"it was built from {files.get('ann_of')!r}, the base vectors are {base!r}"
+    elif int(files.get("ann_lines", -1)) != len(vectors.parts[0]):
+        why = f"it holds {files.get('ann_lines')} lines, the base vector file {len(vectors.parts[0])}"
+    else:
+        try:
+            vectors.ann = _ann.AnnIndex.load(path / name, len(vectors.parts[0]), vectors.dim)
+        except (OSError, ValueError, ImportError) as exc:
+            why = str(exc)
+    if why is None:
+        return None
+    note = (
+        f"The FAISS index of {str(path)!r} is out of step with its vectors ({why}); the dense leg searches "
+        f"exactly (slower, same results) until `context1 repair {path}` rebuilds it"
+    )
+    logger.warning("%s", note)
+    return note
 
 
 def damaged_vectors(path: Path, why: str) -> IndexFormatError:
@@ -380,9 +466,10 @@ def remove_unnamed_generations(path: Path, keep: set[str]) -> None:
         is_delta = (name.startswith("terms.") and name.endswith(".npz")) or (
             (name.startswith("deleted.") or name.startswith("vectors.")) and name.endswith(".npy")
         )
-        is_line_index = name.startswith("chunks") and name.endswith(LINE_INDEX_SUFFIX)
+        is_delta = is_delta or (name.startswith("ann.") and name.endswith(".faiss"))
+        is_line_index = name.startswith("chunks") and name.endswith((LINE_INDEX_SUFFIX, META_SUFFIX))
         if is_line_index:  # kept with its table
-            name = name.removesuffix(LINE_INDEX_SUFFIX) + ".jsonl"
+            name = name.removesuffix(LINE_INDEX_SUFFIX).removesuffix(META_SUFFIX) + ".jsonl"
         if ((is_table or is_bm25 or is_delta or is_line_index) and name not in keep) or _TMP.match(entry.name):
             if entry.is_dir():
                 shutil.rmtree(entry, ignore_errors=True)
@@ -392,7 +479,7 @@ def remove_unnamed_generations(path: Path, keep: set[str]) -> None:
 
 def read_generation(
     path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[dict[str, Any], ChunkTable, BM25Index, VectorMatrix | None]:
+) -> tuple[dict[str, Any], ChunkTable, SegmentedBM25, VectorMatrix | None]:
     """(manifest, chunk table, BM25, vector matrix or None) of the generation the manifest names.
 
     A writer in another process may commit between our reading the manifest and the files; it
@@ -414,7 +501,7 @@ def read_generation(
 
 def _read_files(
     path: Path, manifest: dict[str, Any], config: CorpusConfig
-) -> tuple[ChunkTable, BM25Index, VectorMatrix | None]:
+) -> tuple[ChunkTable, SegmentedBM25, VectorMatrix | None]:
     files = manifest["files"]
     deleted = np.zeros(0, dtype=np.int64)
     if files.get("deleted"):
@@ -430,26 +517,38 @@ def _read_files(
             raise damaged_vectors(path, str(exc)) from exc
         if vectors.n_lines != table.n_lines:
             raise damaged_vectors(path, f"it covers {vectors.n_lines} table lines, the table has {table.n_lines}")
-    bm25 = BM25Index.load(path / files["bm25"], config.bm25)
-    if table.lines is None:
-        return table, bm25, vectors
-    lines = table.lines
-    terms, offsets = bm25.term_ids()
-    vocab = dict(bm25.vocab())
-    term_parts, length_parts = [np.asarray(terms)], [np.diff(offsets)]
-    for name in files.get("term_segments", []):
+        vectors.note = open_ann(path, files, vectors)
+    base = BM25Index.load(path / files["bm25"], config.bm25)
+    return table, open_bm25(path, files, config, base, table), vectors
+
+
+def open_bm25(
+    path: Path, files: dict[str, Any], config: CorpusConfig, base: BM25Index, table: ChunkTable
+) -> SegmentedBM25:
+    """The generation's BM25: the base, each delta segment's postings (O(delta)), the live lines."""
+    if not base.has_term_ids():  # an older index: no deltas possible (its first commit compacts)
+        return SegmentedBM25(config.bm25, base, base.n_docs, np.zeros(base.n_docs, dtype=np.int64))
+    _, offsets = base.term_ids()
+    lengths = [np.diff(offsets)]
+    base_lines = len(lengths[0])
+    segments, overlays = [], []
+    names = files.get("term_segments", [])
+    next_id = len(base._term_lookup()) if names else 0
+    first_line = base_lines
+    for name in names:
         with NPY_LOCK, np.load(path / name) as seg:  # an .npz reads each member's header lazily
-            for term in seg["new_terms"].tolist():
-                vocab[term] = len(vocab)
-            term_parts.append(seg["terms"])
-            length_parts.append(seg["lengths"])
-    lengths = np.concatenate(length_parts)
-    if len(lengths) != table.n_lines:
-        raise ValueError(f"BM25 term ids cover {len(lengths)} table lines, the table has {table.n_lines}")
-    all_offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=all_offsets[1:])
-    builder = BM25Builder.from_term_ids(config.bm25, vocab, np.concatenate(term_parts), all_offsets, lines)
-    return table, builder.build(), vectors
+            new_terms, terms, seg_lengths = seg["new_terms"].tolist(), seg["terms"], seg["lengths"]
+        overlay = {term: next_id + i for i, term in enumerate(new_terms)}
+        next_id += len(overlay)
+        if overlay:
+            overlays.append(overlay)
+        segments.append(Postings.from_term_ids(terms, seg_lengths, first_line))
+        lengths.append(np.asarray(seg_lengths, dtype=np.int64))
+        first_line += len(seg_lengths)
+    all_lengths = np.concatenate(lengths).astype(np.int64)
+    if len(all_lengths) != table.n_lines:
+        raise ValueError(f"BM25 term ids cover {len(all_lengths)} table lines, the table has {table.n_lines}")
+    return SegmentedBM25(config.bm25, base, base_lines, all_lengths, segments, overlays, table.lines)
 
 
 @dataclass(frozen=True)
@@ -458,7 +557,7 @@ class Commit:
 
     manifest: dict[str, Any]
     table: ChunkTable
-    bm25: BM25Index
+    bm25: SegmentedBM25
     skipped: list[SkippedFile]
     bytes_written: int
     vectors: VectorMatrix | None = None
@@ -468,7 +567,7 @@ def commit_generation(
     path: Path,
     current: dict[str, Any],
     table: ChunkTable,
-    bm25: BM25Index,
+    bm25: SegmentedBM25,
     config: CorpusConfig,
     keep: Sequence[int],
     new_chunks: Sequence[Chunk],
@@ -477,6 +576,7 @@ def commit_generation(
     skipped: Sequence[SkippedFile],
     vectors: VectorMatrix | None = None,
     new_vectors: np.ndarray | None = None,
+    compact: bool | None = None,
 ) -> Commit:
     """Write generation g+1 (rows `keep` of `table`, then `new_chunks`) and switch the manifest to it.
 
@@ -490,6 +590,8 @@ def commit_generation(
     vectors: the vector matrix of `table`'s lines (None: the new generation has none, as on a
     Chroma server); new_vectors: the vectors of `new_chunks`, in order. A matrix that no file
     holds yet (an older index's vectors, read from Chroma) is written by a compaction.
+    compact: True forces a compaction (`Corpus.compact`, `context1 repair`); None leaves it to the
+    policy above.
     """
     if vectors is not None:
         if vectors.n_lines != table.n_lines:
@@ -505,32 +607,20 @@ def commit_generation(
     base_lines = int(old_files.get("base_lines", n_lines))
     lines = table.lines if table.lines is not None else np.arange(len(table), dtype=np.int64)
     n_rows = len(keep_rows) + len(new_chunks)
-    old_vocab_size = len(bm25.vocab()) if bm25.has_term_ids() else 0
-    if bm25.has_term_ids():
-        builder = BM25Builder.from_index(bm25, keep_rows)
-    else:  # an index saved before term ids were kept: tokenise the kept rows once more
-        builder = BM25Builder(config.bm25)
-        for i in keep:
-            builder.add(bm25_text(table[i]))
-    for chunk in new_chunks:
-        builder.add(bm25_text(chunk))
-    new_bm25 = builder.build()
     keep_lines = lines[keep_rows]
     dead = n_lines - len(keep_lines)  # deleted lines after this commit
     segments = list(old_files.get("chunk_segments", []))
-    delta = (n_lines - base_lines) + len(new_chunks) + dead
-    compact = (
-        not bm25.has_term_ids()
-        or len(segments) + 1 > MAX_SEGMENTS
-        or delta > COMPACT_FRACTION * max(base_lines, 1)
-        or (vectors is not None and vector_files(old_files) is None)
-    )
+    # A user's add/delete never compacts (O(corpus)): only `Corpus.compact`/`context1 repair` do,
+    # and an index that cannot take a delta (no saved term ids or vector matrix: written by an
+    # older version) is migrated once. `compaction_due` says when a compaction would pay.
+    compact = bool(compact) or not bm25.has_term_ids() or (vectors is not None and vector_files(old_files) is None)
     new_matrix = None
     if compact:
         files: dict[str, Any] = {"chunks": f"chunks.{generation}.jsonl", "bm25": f"bm25.{generation}"}
         shutil.rmtree(path / files["bm25"], ignore_errors=True)  # a killed commit's half-written folder
-        new_bm25.save(path / files["bm25"])
-        new_bm25 = BM25Index.load(path / files["bm25"], config.bm25)
+        _compacted_bm25(bm25, table, keep, keep_lines, new_chunks, config).save(path / files["bm25"])
+        base = BM25Index.load(path / files["bm25"], config.bm25)
+        new_bm25 = SegmentedBM25(config.bm25, base, n_rows, np.diff(base.term_ids()[1]))
         written = copy_table(path, table_files(old_files), path / files["chunks"], keep_lines, new_chunks, new_vids)
         files.update(lines=n_rows, base_lines=n_rows)
         new_table = ChunkTable.open([path / files["chunks"]])
@@ -538,23 +628,32 @@ def commit_generation(
             files["vectors"] = f"vectors.{generation}.npy"
             write_vectors(path / files["vectors"], np.concatenate([vectors.lines(keep_lines), new_vectors]))
             new_matrix = VectorMatrix.open([path / files["vectors"]], vectors.dim)
+            ann_manifest = {"files": files}
+            write_ann(path, ann_manifest, generation)  # a new base: a newly trained index
+            manifest["dense"] = ann_manifest["dense"]
+            new_matrix.note = open_ann(path, files, new_matrix)
     else:
         files = {k: v for k, v in old_files.items() if k != "deleted"}
         written = 0
         segment = None
+        postings, overlay = None, {}
         if new_chunks:
             name = f"chunks.{generation}.jsonl"
             segment = path / name
             written = write_chunk_table(segment, new_chunks, new_vids)
             files["chunk_segments"] = [*segments, name]
+            # Only the new chunks are tokenised; their postings join the others at query time.
+            terms, lengths, overlay = bm25.tokenize_new([bm25_text(c) for c in new_chunks])
             files["term_segments"] = [
                 *old_files.get("term_segments", []),
-                _write_term_segment(path, generation, new_bm25, len(keep_rows), old_vocab_size),
+                _write_term_segment(path, generation, terms, lengths, overlay),
             ]
+            postings = Postings.from_term_ids(terms, lengths, n_lines)
+        new_bm25 = bm25.derive(keep_rows, postings, overlay)
         new_table = table.derive(keep_rows, segment)
         if vectors is None:
-            files.pop("vectors", None)
-            files.pop("vector_segments", None)
+            for key in ("vectors", "vector_segments", *ANN_KEYS):
+                files.pop(key, None)
         elif segment is not None:
             name = f"vectors.{generation}.npy"
             write_vectors(path / name, new_vectors)
@@ -568,32 +667,67 @@ def commit_generation(
             write_atomic(path / files["deleted"], lambda f: np.save(f, deleted))
         files["lines"] = n_lines + len(new_chunks)
         files["base_lines"] = base_lines
+        files["dead_lines"] = dead
+        manifest["dense"] = dense_block(files)
     all_skipped = [*old_skipped, *skipped]
     if skipped:
         write_skipped(path / SKIPPED, all_skipped)
     manifest.update(files=files, generation=generation, updated_at=now(), previous_files=old_files)
+    manifest["compaction_due"] = compaction_due(files)
     set_counts(manifest, new_table.n_docs(), len(new_table), len(all_skipped), new_table.n_tokens_total())
     write_json_atomic(path / MANIFEST, manifest)
     remove_unnamed_generations(path, keep=file_names(files) | file_names(old_files))
     return Commit(manifest, new_table, new_bm25, all_skipped, written, new_matrix)
 
 
-def _write_term_segment(path: Path, generation: int, bm25: BM25Index, first_row: int, old_vocab_size: int) -> str:
-    """Save the term ids of rows first_row.. of `bm25` and the terms its vocabulary gained; the file name."""
-    terms, offsets = bm25.term_ids()
-    vocab = bm25.vocab()
-    new_terms = sorted((i, t) for t, i in vocab.items() if i >= old_vocab_size)
+def _write_term_segment(
+    path: Path, generation: int, terms: np.ndarray, lengths: np.ndarray, new_terms: dict[str, int]
+) -> str:
+    """Save a segment's term ids, lengths and the terms it added to the vocabulary (in id order); the file name."""
     name = f"terms.{generation}.npz"
+    ordered = [t for t, _ in sorted(new_terms.items(), key=lambda item: item[1])]
     write_atomic(
         path / name,
         lambda f: np.savez(
             f,
-            terms=np.asarray(terms[offsets[first_row] :], dtype=np.int32),
-            lengths=np.diff(offsets[first_row:]).astype(np.int64),
-            new_terms=np.array([t for _, t in new_terms], dtype=str),
+            terms=np.asarray(terms, dtype=np.int32),
+            lengths=np.asarray(lengths, dtype=np.int64),
+            new_terms=np.array(ordered, dtype=str),
         ),
     )
     return name
+
+
+def _compacted_bm25(
+    bm25: SegmentedBM25,
+    table: ChunkTable,
+    keep: Sequence[int],
+    keep_lines: np.ndarray,
+    new_chunks: Sequence[Chunk],
+    config: CorpusConfig,
+) -> BM25Index:
+    """One BM25 index of the kept rows then the new chunks (a compaction: O(corpus))."""
+    if bm25.has_term_ids():
+        terms, offsets = bm25.term_ids()
+        builder = BM25Builder.from_term_ids(config.bm25, bm25.vocab(), terms, offsets, keep_lines)
+    else:  # an index saved before term ids were kept: tokenise the kept rows once more
+        builder = BM25Builder(config.bm25)
+        for i in keep:
+            builder.add(bm25_text(table[i]))
+    for chunk in new_chunks:
+        builder.add(bm25_text(chunk))
+    return builder.build()
+
+
+def compaction_due(files: dict[str, Any]) -> bool:
+    """Whether the deltas outgrew COMPACT_FRACTION of the base (or MAX_SEGMENTS): time for `context1 repair`.
+
+    Deltas are added plus deleted lines; every query and open pays a little for them.
+    """
+    n_lines = int(files.get("lines", 0))
+    base_lines = int(files.get("base_lines", n_lines))
+    delta = (n_lines - base_lines) + int(files.get("dead_lines", 0))
+    return len(files.get("chunk_segments", [])) > MAX_SEGMENTS or delta > COMPACT_FRACTION * max(base_lines, 1)
 
 
 def now() -> str:

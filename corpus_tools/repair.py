@@ -1,5 +1,8 @@
 """The vector matrix from Chroma: for an index written before the matrix existed, or a damaged one.
 
+`context1 repair` (corpus_tools.maintenance.repair_index) runs `repair_vectors` when the matrix
+cannot be used, then compacts the index.
+
 `Corpus._commit` uses `matrix_from_store` to give an older index its matrix on its next write;
 `repair_vectors` (`context1 repair INDEX`) rewrites it in place, as a commit of its own: the new
 file under a new generation's name, then the manifest (the commit point), so a kill leaves the
@@ -18,11 +21,13 @@ from corpus_tools.bm25 import NPY_LOCK
 from corpus_tools.index_format import (
     MANIFEST,
     WRITE_LOCK,
+    dense_block,
     file_names,
     now,
     read_manifest,
     remove_unnamed_generations,
     table_files,
+    write_ann,
     write_json_atomic,
     write_line_index,
     write_vectors,
@@ -88,6 +93,8 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
         files = {k: v for k, v in old_files.items() if k != "vector_segments"}
         files["vectors"] = f"vectors.{generation}.npy"
         write_vectors(path / files["vectors"], matrix)
+        write_ann(path, manifest | {"files": files}, generation)  # a new base file: a new FAISS index
+        manifest["dense"] = dense_block(files)
         for name in table_files(old_files):  # and the table's line numbers, if it predates them
             if not line_index_path(path / name).exists():
                 write_line_index(path / name)
@@ -95,3 +102,4 @@ def repair_vectors(path: str | Path, client: Any = None) -> int:
         write_json_atomic(path / MANIFEST, json.loads(json.dumps(manifest)))
         remove_unnamed_generations(path, keep=file_names(files) | file_names(old_files))
         return len(table)
+

@@ -69,7 +69,7 @@ def line_index_path(table: Path) -> Path:
     return table.with_name(table.name.removesuffix(".jsonl") + LINE_INDEX_SUFFIX)
 
 
-def _map(path: Path) -> mmap.mmap | bytes:
+def map_file(path: Path) -> mmap.mmap | bytes:
     with open(path, "rb") as f:
         size = f.seek(0, 2)
         # mmap refuses empty files; an empty segment has no lines to read anyway.
@@ -78,7 +78,7 @@ def _map(path: Path) -> mmap.mmap | bytes:
 
 def scan_table(path: Path) -> dict[str, np.ndarray]:
     """The per-line columns of one table file and its `table_stamp` (what `line_index_path` keeps)."""
-    data = _map(path)
+    data = map_file(path)
     return {**_columns(data), "table_stamp": table_stamp(data)}
 
 
@@ -138,6 +138,7 @@ class _Lines:
 
     def __init__(self) -> None:
         self.maps: list[mmap.mmap | bytes] = []
+        self.paths: list[Path] = []
         self.file = np.zeros(0, dtype=np.int32)
         self.start = np.zeros(0, dtype=np.int64)
         self.length = np.zeros(0, dtype=np.int64)
@@ -163,10 +164,11 @@ class _Lines:
         The scan reads ids and numbers off the head of each row with one regex match; a row in
         another layout (older tables) is parsed as JSON.
         """
-        data = _map(path)
+        data = map_file(path)
         columns = saved_columns(path, data) or _columns(data)
         index = len(self.maps)
         self.maps.append(data)
+        self.paths.append(path)
         n = len(columns["start"])
         self.file = np.concatenate([self.file, np.full(n, index, dtype=np.int32)])
         for name in ("start", "length", "position", "n_tokens", "id_at", "id_len"):
@@ -386,6 +388,17 @@ class ChunkTable(Sequence[Chunk]):
     def text_view(self) -> Sequence[str]:
         """The texts as a lazy sequence (what grep scans row by row)."""
         return _TextView(self)
+
+    def files(self) -> list[tuple[Path, mmap.mmap | bytes, dict[str, np.ndarray]]]:
+        """(path, mapped content, per-line numbers) of each table file, in line order (the metadata index reads them)."""
+        lines = self._lines
+        out = []
+        for index, (path, data) in enumerate(zip(lines.paths, lines.maps, strict=True)):
+            at = np.flatnonzero(lines.file == index)
+            blob = np.frombuffer(lines.id_blobs[index], dtype=np.uint8)
+            columns = {name: getattr(lines, name)[at] for name in ("start", "length", "position", "n_tokens", "id_at")}
+            out.append((path, data, {**columns, "id_len": lines.id_len[at], "id_blob": blob}))
+        return out
 
     def row_lines(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """The table line of each of `rows` (all rows when None), e.g. the vector matrix's row of a chunk."""

@@ -525,6 +525,7 @@ def add_command(
             markup=False,
         )
         print_skipped(corpus.skipped[before:])
+        _compaction_hint(corpus)
 
 
 def delete_command(
@@ -549,15 +550,26 @@ def delete_command(
         if unknown:
             message += f" Not in the index (ignored): {', '.join(unknown)}."
         _console().print(message, markup=False)
+        _compaction_hint(corpus)
+
+
+def _compaction_hint(corpus: Any) -> None:
+    """Commits never compact (that is O(index)); say when the deltas have grown enough to be worth it."""
+    if corpus.manifest.get("compaction_due"):
+        _console().print(
+            f"The changes since the last compaction passed 10% of {corpus.path}: `context1 repair {corpus.path}` "
+            "folds them into one base (searches stay correct meanwhile, a little slower).",
+            markup=False,
+        )
 
 
 def repair_command(directory: IndexDir) -> None:
-    """Rewrite INDEX's vector matrix from its Chroma store (when search says the matrix is damaged)."""
+    """Repair and compact INDEX: its vector matrix from Chroma when damaged, then one base and a new FAISS index."""
     with _clean_errors():
-        from corpus_tools import repair_vectors
+        from corpus_tools.maintenance import repair_index
 
-        n = repair_vectors(directory)
-        _console().print(f"Rewrote the vector matrix of {directory}: {n:,} chunks.", markup=False)
+        done = repair_index(directory)
+        _console().print(f"Repaired {directory}: {done}.", markup=False)
 
 
 def sync_command(

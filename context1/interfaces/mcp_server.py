@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,8 @@ from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocument
 
 TRANSPORTS = ("stdio", "http")
 MAX_SESSIONS = 1_024  # session states kept (least recently used dropped first)
+SESSION_TTL_S = 3_600.0  # an HTTP session idle this long is forgotten (stdio's one session is not)
+MAX_SHOWN = 10_000  # chunk ids remembered per session (oldest dropped: they may be shown again)
 INSTRUCTIONS = (
     "Search one document collection. search_corpus (hybrid BM25 + dense) and grep_corpus (RE2 regex) return "
     "chunks not yet shown in this session; read_document returns a whole document; prune_chunks drops chunks you "
@@ -68,22 +71,34 @@ ASK_DESCRIPTION = (
 class _Session:
     shown: dict[str, None] = field(default_factory=dict)  # chunk ids shown, in first-shown order
     pruned: set[str] = field(default_factory=set)
+    used: float = 0.0  # when a call last used it (time.monotonic)
+
+    def remember(self, chunk_ids: list[str]) -> None:
+        """Add shown chunk ids, keeping the newest MAX_SHOWN (and as many pruned ids): memory per session is bounded."""
+        for cid in chunk_ids:
+            self.shown.setdefault(cid, None)
+        while len(self.shown) > MAX_SHOWN:
+            self.shown.pop(next(iter(self.shown)))
+        if len(self.pruned) > MAX_SHOWN:
+            self.pruned = set(list(self.pruned)[-MAX_SHOWN:])
 
     def excluded(self, include_seen: bool) -> set[str]:
         return set(self.pruned) if include_seen else set(self.shown) | self.pruned
 
 
 class _Sessions:
-    """What the server showed each client (bounded, least recently used dropped first).
+    """What the server showed each client, bounded: MAX_SESSIONS (least recently used dropped first),
+    SESSION_TTL_S idle, MAX_SHOWN ids each; so a server's memory does not grow with its clients.
 
     per_process: one client per process (stdio). Else the key is the `mcp-session-id` header, and a
     request without one gets a fresh, throw-away state (no memory across calls).
     """
 
-    def __init__(self, per_process: bool) -> None:
+    def __init__(self, per_process: bool, clock: Any = time.monotonic) -> None:
         self._lock = threading.Lock()
         self._states: OrderedDict[str, _Session] = OrderedDict()
         self.per_process = per_process
+        self._clock = clock
 
     def key(self, ctx: Context | None) -> str | None:
         if self.per_process:
@@ -95,12 +110,23 @@ class _Sessions:
         key = self.key(ctx)
         if key is None:
             return _Session()
+        now = self._clock()
         with self._lock:
+            # Least recently used first: drop the idle ones from the front.
+            while not self.per_process and self._states:
+                oldest = next(iter(self._states.values()))
+                if now - oldest.used <= SESSION_TTL_S:
+                    break
+                self._states.popitem(last=False)
             state = self._states.pop(key, None) or _Session()
+            state.used = now
             self._states[key] = state
             while len(self._states) > MAX_SESSIONS:
                 self._states.popitem(last=False)
             return state
+
+    def __len__(self) -> int:
+        return len(self._states)
 
 
 def _render(corpus: Any, hits: list[Any]) -> str:
@@ -172,8 +198,7 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
         return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs))
 
     def shown(state: _Session, hits: list[Any]) -> list[Any]:
-        for h in hits:
-            state.shown.setdefault(h.chunk.chunk_id, None)
+        state.remember([h.chunk.chunk_id for h in hits])
         return hits
 
     @mcp.tool(description=described[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
@@ -225,6 +250,7 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
         known = [c for c in chunk_ids if c in state.shown]
         unknown = [c for c in chunk_ids if c not in state.shown]
         state.pruned.update(known)
+        state.remember([])  # keeps the pruned set bounded too
         text = f"Pruned {len(known)} chunk(s); they stay excluded from later searches."
         if unknown:
             text += (f" Never shown here, ignored: {', '.join(excerpt(c) for c in unknown[:20])}"

@@ -69,6 +69,7 @@ from context1.interfaces.serving import (
     validation_message,
 )
 from context1.version import __version__
+from corpus_tools.deadline import deadline
 from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
 
 __all__ = ["EPISODE_THREAD_PREFIX", "ServerConfig", "create_app", "serve"]
@@ -165,9 +166,14 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
 
     async def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking corpus call on a worker thread, within the request time limit."""
+        def bounded() -> Any:
+            # The worker thread stops at its next deadline check once the 504 has been sent.
+            with deadline(config.request_timeout_s):
+                return fn(*args, **kwargs)
+
         try:
             with anyio.fail_after(config.request_timeout_s):
-                return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs), abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(bounded, abandon_on_cancel=True)
         except TimeoutError:
             raise _Cut(504, f"{getattr(fn, '__name__', 'the call')} took longer than the server's limit of "
                             f"{config.request_timeout_s:g} s and was abandoned; retry, or raise --request-timeout",

@@ -161,6 +161,7 @@ def test_a_damaged_vector_matrix_names_repair_and_repair_fixes_it(app, runner, b
     query = "Which ancient wonder stood on the island of Pharos?"
     _assert_one_line_error(runner.invoke(app, ["search", str(directory), query]), "damaged", "context1 repair")
     repaired = runner.invoke(app, ["repair", str(directory)])
-    assert repaired.exit_code == 0 and "Rewrote the vector matrix" in repaired.output, repaired.output
+    assert repaired.exit_code == 0 and "rewrote the vector matrix" in repaired.output, repaired.output
+    assert "compacted" in repaired.output
     result = runner.invoke(app, ["search", str(directory), query])
     assert result.exit_code == 0 and "lighthouse.html#0" in result.output, result.output

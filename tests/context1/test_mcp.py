@@ -267,3 +267,32 @@ def test_mcp_over_http_needs_the_key_and_keeps_the_limits(harness_corpus):
         big = httpx.post(f"{url}/mcp", content=iter([b"{" + b" " * 8192 + b"}"]),
                          headers={**accept, "Authorization": "Bearer k3y", "content-type": "application/json"})
         assert big.status_code == 413
+
+
+def test_sessions_are_bounded_by_count_idle_time_and_ids_shown(monkeypatch):
+    """Issue 38: a server's memory must not grow with its clients (before: 1,024 unbounded `shown` sets, no TTL)."""
+    from types import SimpleNamespace
+
+    from context1.interfaces import mcp_server
+
+    monkeypatch.setattr(mcp_server, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(mcp_server, "MAX_SHOWN", 5)
+    now = [0.0]
+    sessions = mcp_server._Sessions(per_process=False, clock=lambda: now[0])
+
+    def ctx(key: str) -> SimpleNamespace:
+        return SimpleNamespace(headers={"mcp-session-id": key})
+
+    first = sessions.get(ctx("a"))
+    first.remember([f"c{i}" for i in range(8)])
+    assert list(first.shown) == ["c3", "c4", "c5", "c6", "c7"]  # the newest MAX_SHOWN
+    for key in "bcd":
+        sessions.get(ctx(key))
+    assert len(sessions) == 3 and sessions.get(ctx("a")) is not first  # least recently used dropped
+    now[0] += mcp_server.SESSION_TTL_S + 1
+    sessions.get(ctx("e"))
+    assert len(sessions) == 1  # every idle session forgotten
+    stdio = mcp_server._Sessions(per_process=True, clock=lambda: now[0])
+    kept = stdio.get(None)
+    now[0] += 10 * mcp_server.SESSION_TTL_S
+    assert stdio.get(None) is kept  # stdio's one client keeps its memory

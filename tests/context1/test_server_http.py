@@ -387,3 +387,32 @@ def test_a_request_the_agent_would_refuse_is_a_400_not_a_500(harness_corpus):
             assert response.status_code == 400, response.text
             assert "identical rollouts" in response.json()["detail"]
         assert httpx.get(f"{url}/health", timeout=60).json()["episodes"]["running"] == 0
+
+
+def test_a_request_past_its_time_limit_stops_its_work(harness_corpus, monkeypatch):
+    """Issue 38: a 504 used to leave the worker thread scanning; now it stops at its next deadline check."""
+    from corpus_tools import deadline
+
+    progress = {"steps": 0, "stopped": threading.Event()}
+
+    class Endless:  # a corpus whose search checks its deadline as every row-scanning loop does
+        def __getattr__(self, name):
+            return getattr(harness_corpus, name)
+
+        def search(self, *args, **kwargs):
+            try:
+                while True:
+                    deadline.check()
+                    progress["steps"] += 1
+                    time.sleep(0.01)
+            except deadline.DeadlineExceeded:
+                progress["stopped"].set()
+                raise
+
+    with live_server(create_app(Endless(), config=ServerConfig(request_timeout_s=0.3))) as url:
+        response = httpx.post(f"{url}/search", json={"query": "lighthouse"}, timeout=30)
+        assert response.status_code == 504
+        assert progress["stopped"].wait(5), "the worker thread kept running after the 504"
+        steps = progress["steps"]
+        time.sleep(0.2)
+        assert progress["steps"] == steps

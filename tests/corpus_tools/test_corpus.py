@@ -149,22 +149,25 @@ def test_add_new_and_replace_existing(fresh_corpus):
         assert "observatory" in reopened.chunk("pellis#0").text
         assert reopened.search("windmill barley", k=1)[0].chunk.doc_id == "zephyr-mill"
         # The current generation and the previous one (kept for readers in other processes).
-        # Generation 1 was a delta on the built base (its new row and that row's term ids);
-        # generation 2 (a replacement: one new row and one dead line, past 10% of 20 rows) is a
-        # compacted base.
-        # Each table file has its line numbers beside it, and each generation its vectors.
+        # Generations 1 and 2 are deltas on the built base (each its new row and that row's term
+        # ids; 2 also the dead line it replaced): a user's add never compacts.
+        # Each table file has its line numbers and metadata columns beside it, each generation its vectors.
         assert sorted(
             p.name for p in path.iterdir() if p.name.startswith(("chunks", "bm25", "terms", "deleted", "vectors"))
         ) == [
             "bm25",
-            "bm25.2",
             "chunks.1.jsonl",
             "chunks.1.lines.npz",
+            "chunks.1.meta.npz",
             "chunks.2.jsonl",
             "chunks.2.lines.npz",
+            "chunks.2.meta.npz",
             "chunks.jsonl",
             "chunks.lines.npz",
+            "chunks.meta.npz",
+            "deleted.2.npy",
             "terms.1.npz",
+            "terms.2.npz",
             "vectors.1.npy",
             "vectors.2.npy",
             "vectors.npy",

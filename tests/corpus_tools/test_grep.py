@@ -161,3 +161,23 @@ def test_corpus_grep_report(corpus):
     assert report.complete and report.total == len(corpus) and len(report.hits) == 3
     assert [h.chunk.chunk_id for h in report.hits] == ids(corpus.grep(r"\bthe\b", k=3))
     assert not corpus.grep_report("e", k=3, time_limit=0.0).complete
+
+
+def test_the_grep_buffer_is_memory_mapped_not_a_second_copy():
+    """Issue 38: the joined buffer was built in RAM from a list of every encoded text (≈3x the text at peak)."""
+    import mmap
+    import tracemalloc
+
+    from corpus_tools.grep import GrepBuffer, grep_rows
+
+    texts = [f"row {i} " + "lorem ipsum dolor sit amet " * 20 for i in range(20_000)]  # ~11 MB of text
+    total = sum(len(t) for t in texts)
+    tracemalloc.start()
+    buffer = GrepBuffer(iter(texts))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert isinstance(buffer.data, mmap.mmap)
+    assert peak < total / 20  # the starts array and one text at a time, not the texts again
+    assert buffer.row(12_345) == texts[12_345].encode()
+    scan = grep_rows(r"row 1234\b", texts, 5, buffer=buffer)
+    assert [r for r, _ in scan.rows] == [1234] and scan.complete

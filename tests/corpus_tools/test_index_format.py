@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from corpus_tools import Corpus, Document, index_format
+from corpus_tools.metadata_index import meta_path
 from corpus_tools.table import line_index_path
 from corpus_tools.types import SkippedFile
 
@@ -62,7 +63,9 @@ def _unnamed_files(path: Path) -> set[str]:
     manifest = index_format.read_manifest(path)
     named = index_format.file_names(manifest["files"]) | index_format.file_names(manifest.get("previous_files", {}))
     own = {index_format.MANIFEST, index_format.SKIPPED, index_format.BUILD_REPORT, "chroma", index_format.WRITE_LOCK}
-    named |= {line_index_path(path / name).name for name in named if name.endswith(".jsonl")}  # kept with the table
+    tables = [name for name in named if name.endswith(".jsonl")]
+    named |= {line_index_path(path / name).name for name in tables}  # kept with the table
+    named |= {meta_path(path / name).name for name in tables}  # so are its metadata columns
     return {p.name for p in path.iterdir()} - named - own
 
 
@@ -90,7 +93,7 @@ def test_a_half_written_generation_is_ignored_on_open_and_removed_by_the_next_wr
     (path / f".vectors.7.npy.tmp-{os.getpid() + 1}").write_bytes(b"\x93NUMPY half a matrix")
     leftovers = _unnamed_files(path)
     assert {"chunks.1.jsonl", "terms.1.npz", "bm25.7", f".chunks.7.jsonl.tmp-{os.getpid() + 1}"} <= leftovers
-    assert {"vectors.1.npy", "chunks.1.lines.npz", f".vectors.7.npy.tmp-{os.getpid() + 1}"} <= leftovers
+    assert {"vectors.1.npy", "chunks.1.lines.npz", "chunks.1.meta.npz", f".vectors.7.npy.tmp-{os.getpid() + 1}"} <= leftovers
 
     with Corpus.open(path) as reopened:  # ignored on open: the manifest names none of it
         assert "half" not in reopened.doc_ids() and len(reopened.doc_ids()) == 8

@@ -74,11 +74,17 @@ def test_top_breaks_ties_by_row_and_honours_the_mask():
 def test_the_matrix_follows_adds_deletes_and_compactions(tmp_path, config, mini_docs, monkeypatch):
     path = tmp_path / "idx"
     with Corpus.build(mini_docs[:10], path, config=config, progress=False) as corpus:
-        for fraction in (10.0, 0.1):  # deltas first, then compactions
+        for fraction in (10.0, 0.1):  # deltas first, then a compaction after each commit
             monkeypatch.setattr(index_format, "COMPACT_FRACTION", fraction)
             corpus.add([Document(f"new-{fraction}", f"Quokkas number {fraction} on the lighthouse stairs.")])
+            if fraction < 1:
+                corpus.compact()
             corpus.add([Document(mini_docs[1].doc_id, f"Replaced at {fraction}: wombats by the harbour.")])
+            if fraction < 1:
+                corpus.compact()
             corpus.delete([mini_docs[2 if fraction > 1 else 3].doc_id])
+            if fraction < 1:
+                corpus.compact()
             for current in (corpus, Corpus.open(path)):
                 table = current._state.chunks
                 assert current._state.vectors.n_lines == table.n_lines

@@ -1,0 +1,226 @@
+"""The metadata index: per-field columns of every table line, so a `where` is a vectorised mask.
+
+A filter used to be evaluated by parsing every row's JSON (`filters.matches_where` per chunk):
+seconds at 1M chunks for each new filter, with a cache of 32 filters that then cleared. Here each
+table file gets its columns when it is written (`chunks.<g>.meta.npz` beside it, with the
+file's stamp, like its line numbers): for each scalar field of `store.chunk_metadata` (the
+document's metadata, title, doc_id, position, n_tokens; chunk ids are the table's own column) a
+kind per line (absent / number / string), the numbers as float64 and the strings as codes into
+the field's sorted dictionary (UTF-8 bytes), so string order is code order. `MetadataIndex.mask` evaluates a
+checked filter with the same meaning as `filters.matches_where` (tests compare both on every
+operator), in numpy. Any JSON-able metadata keys work: a field is whatever key the rows hold.
+
+A table file without columns (an index written before them, or a stale file) gets them by one
+scan on the first filtered search, kept in memory for every later filter.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpus_tools.bm25 import NPY_LOCK
+from corpus_tools.deadline import checked
+from corpus_tools.table import table_stamp
+
+META_SUFFIX = ".meta.npz"
+ABSENT, NUMBER, STRING = 0, 1, 2
+_TABLE_FIELDS = ("chunk_id",)  # filters on these fall back to a row scan (`MetadataIndex.covers`)
+_RESERVED = ("chunk_id", "doc_id", "position", "n_tokens", "title")  # store.chunk_metadata's own keys
+_TAIL = b', "metadata": '  # the last key of a row as index_format.chunk_row writes it
+
+
+def meta_path(table: Path) -> Path:
+    """Where the metadata columns of the table file `table` are kept (chunks.3.jsonl → chunks.3.meta.npz)."""
+    return table.with_name(table.name.removesuffix(".jsonl") + META_SUFFIX)
+
+
+def row_fields(line: bytes) -> dict[str, Any]:
+    """The `where`-able fields a table row's metadata gives (store.chunk_metadata's, ids and numbers aside)."""
+    at = line.rfind(_TAIL)
+    metadata: Any = None
+    if at >= 0:  # the metadata alone: the text (most of the row) is not decoded
+        try:
+            metadata = json.loads(line[at + len(_TAIL) :].rstrip().removesuffix(b"}"))
+        except ValueError:
+            metadata = None
+    if not isinstance(metadata, dict):  # another layout: the whole row
+        metadata = json.loads(line).get("metadata") or {}
+    fields = {k: v for k, v in metadata.items() if k not in _RESERVED and isinstance(v, (str, int, float, bool))}
+    fields["title"] = str(metadata.get("title") or "")
+    return fields
+
+
+class _ColumnsBuilder:
+    """Collects fields line by line in compact arrays (strings as codes of first appearance); `arrays` sorts them."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.fields: dict[str, tuple[array, array, array, dict[str, int]]] = {}
+
+    def add(self, fields: Mapping[str, Any]) -> None:
+        for key, value in fields.items():
+            column = self.fields.get(key)
+            if column is None:
+                column = self.fields[key] = (array("b", bytes(self.n)), array("d", bytes(8 * self.n)),
+                                             array("i", [-1]) * self.n, {})
+            kinds, numbers, codes, words = column
+            if isinstance(value, str):
+                kinds.append(STRING)
+                numbers.append(0.0)
+                codes.append(words.setdefault(value, len(words)))
+            else:
+                kinds.append(NUMBER)
+                numbers.append(float(value))
+                codes.append(-1)
+        self.n += 1
+        for kinds, numbers, codes, _ in self.fields.values():
+            if len(kinds) < self.n:
+                kinds.append(ABSENT)
+                numbers.append(0.0)
+                codes.append(-1)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {"n_lines": np.array([self.n]), "fields": np.array(sorted(self.fields), dtype=str)}
+        for i, key in enumerate(sorted(self.fields)):
+            kinds, numbers, codes, words = self.fields[key]
+            # UTF-8 bytes (1 byte a character where numpy's str takes 4); byte order is code point order.
+            first_seen = np.array([w.encode("utf-8") for w in words], dtype=bytes)
+            order = np.argsort(first_seen, kind="stable")  # sorted dictionary: string order is code order
+            rank = np.empty(len(order), dtype=np.int32)
+            rank[order] = np.arange(len(order), dtype=np.int32)
+            code = np.frombuffer(codes, dtype=np.int32).copy()
+            code[code >= 0] = rank[code[code >= 0]]
+            out[f"k{i}"] = np.frombuffer(kinds, dtype=np.int8).copy()
+            out[f"n{i}"] = np.frombuffer(numbers, dtype=np.float64).copy()
+            out[f"c{i}"], out[f"d{i}"] = code, first_seen[order]
+        return out
+
+
+def scan_columns(data: bytes | Any, lines: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Columns of a table file's lines, given its per-line numbers (`table.scan_table`'s columns)."""
+    builder = _ColumnsBuilder()
+    blob = lines["id_blob"].tobytes()
+    ends = lines["id_at"] + np.abs(lines["id_len"][:, :2]).sum(axis=1)  # where each doc id starts
+    rows = zip(
+        lines["start"].tolist(),
+        lines["length"].tolist(),
+        ends.tolist(),
+        lines["id_len"][:, 2].tolist(),
+        lines["position"].tolist(),
+        lines["n_tokens"].tolist(),
+        strict=True,
+    )
+    for start, length, doc_at, doc_len, position, n_tokens in checked(rows):
+        fields = row_fields(bytes(data[start : start + length]))
+        fields.update(doc_id=blob[doc_at : doc_at + doc_len].decode(), position=position, n_tokens=n_tokens)
+        builder.add(fields)
+    return builder.arrays()
+
+
+def write_columns(table: Path, data: bytes | Any, lines: Mapping[str, np.ndarray], write_atomic: Any) -> None:
+    """Save the columns of the table file `table` beside it (with its stamp), through `write_atomic`."""
+    arrays = {**scan_columns(data, lines), "table_stamp": table_stamp(data)}
+    write_atomic(meta_path(table), lambda f: np.savez(f, **arrays))
+
+
+class FileColumns:
+    """The metadata columns of one table file."""
+
+    def __init__(self, arrays: Mapping[str, np.ndarray]) -> None:
+        self.n_lines = int(arrays["n_lines"][0])
+        self.columns: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        for i, key in enumerate(arrays["fields"].tolist()):
+            words = arrays[f"d{i}"]
+            if words.dtype.kind == "U":  # a dictionary saved as numpy str: the same order as UTF-8 bytes
+                words = np.char.encode(words, "utf-8")
+            self.columns[key] = (arrays[f"k{i}"], arrays[f"n{i}"], arrays[f"c{i}"], words)
+
+    @classmethod
+    def load(cls, table: Path, data: bytes | Any) -> FileColumns | None:
+        """The saved columns if they were saved for this very table content; else None."""
+        try:
+            with NPY_LOCK, np.load(meta_path(table), allow_pickle=False) as saved:
+                arrays = {name: saved[name] for name in saved.files}
+        except (OSError, ValueError, KeyError, EOFError):
+            return None
+        stamp = arrays.pop("table_stamp", None)
+        if stamp is None or not np.array_equal(stamp, table_stamp(data)):
+            return None
+        return cls(arrays)
+
+    def mask(self, where: Mapping[str, Any]) -> np.ndarray:
+        """Lines of this file passing the checked filter (filters.matches_where's meaning)."""
+        out = np.ones(self.n_lines, dtype=bool)
+        for key, value in where.items():
+            if key == "$and":
+                for sub in value:
+                    out &= self.mask(sub)
+            elif key == "$or":
+                any_of = np.zeros(self.n_lines, dtype=bool)
+                for sub in value:
+                    any_of |= self.mask(sub)
+                out &= any_of
+            else:
+                op, operand = next(iter(value.items())) if isinstance(value, Mapping) else ("$eq", value)
+                out &= self._compare(key, op, operand)
+        return out
+
+    def _compare(self, key: str, op: str, operand: Any) -> np.ndarray:
+        column = self.columns.get(key)
+        if column is None:  # no line holds the field: only the negative operators pass (None != x)
+            return np.full(self.n_lines, op in ("$ne", "$nin"), dtype=bool)
+        kind, numbers, codes, dictionary = column
+        if op in ("$in", "$nin"):
+            found = np.zeros(self.n_lines, dtype=bool)
+            for item in operand:
+                found |= self._equal(kind, numbers, codes, dictionary, item)
+            return found if op == "$in" else ~found
+        if op in ("$eq", "$ne"):
+            equal = self._equal(kind, numbers, codes, dictionary, operand)
+            return equal if op == "$eq" else ~equal
+        # Ordering: numbers with numbers (bools are numbers, as in Python), strings with strings.
+        if isinstance(operand, str):
+            pos = {"$gt": ("right", 0), "$gte": ("left", 0), "$lt": ("left", 1), "$lte": ("right", 1)}[op]
+            cut = int(np.searchsorted(dictionary, operand.encode("utf-8"), side=pos[0]))
+            ok = codes >= cut if pos[1] == 0 else (codes < cut) & (codes >= 0)
+            return ok & (kind == STRING)
+        value = float(operand)
+        compare = {"$gt": np.greater, "$gte": np.greater_equal, "$lt": np.less, "$lte": np.less_equal}[op]
+        return compare(numbers, value) & (kind == NUMBER)
+
+    @staticmethod
+    def _equal(kind, numbers, codes, dictionary, operand) -> np.ndarray:
+        if isinstance(operand, str):
+            word = operand.encode("utf-8")
+            at = int(np.searchsorted(dictionary, word))
+            if at == len(dictionary) or dictionary[at] != word:
+                return np.zeros(len(kind), dtype=bool)
+            return codes == at
+        return (kind == NUMBER) & (numbers == float(operand))
+
+
+class MetadataIndex:
+    """The columns of a table's files, in line order: `mask(where)` over lines."""
+
+    def __init__(self, files: Iterable[FileColumns]) -> None:
+        self.files = list(files)
+
+    @staticmethod
+    def covers(where: Mapping[str, Any]) -> bool:
+        """Whether every field the filter names is in the columns (chunk ids are not)."""
+        for key, value in where.items():
+            if key in ("$and", "$or"):
+                if not all(MetadataIndex.covers(sub) for sub in value):
+                    return False
+            elif key in _TABLE_FIELDS:
+                return False
+        return True
+
+    def mask(self, where: Mapping[str, Any]) -> np.ndarray:
+        return np.concatenate([f.mask(where) for f in self.files]) if self.files else np.zeros(0, dtype=bool)
