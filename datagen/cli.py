@@ -74,7 +74,8 @@ def datagen_command(
     ] = "question",
     mix: Annotated[
         str,
-        typer.Option(help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
+        typer.Option(metavar="comparison=SHARE,relation=SHARE",
+                     help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
                      "that are comparisons, default 0.2), relation=SHARE (largest share of bridges one relation "
                      "describes, default 0.2), e.g. comparison=0.25,relation=0.2."),
     ] = "",

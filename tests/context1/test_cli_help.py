@@ -21,7 +21,7 @@ ACRONYMS = {
     "JSON", "JSONL", "LLM", "LORA", "MCP", "NDCG", "OCR", "PDF", "PNG", "RAM", "RE2", "RL", "RRF", "SFT", "SSE",
     "TEXT", "URL", "UTF", "PATH", "INTEGER", "FLOAT", "BOOLEAN", "OPTIONS", "COMMAND", "ARGS", "KEY", "MIN", "MAX",
     "AGENT", "TSV", "ONNX", "MRR", "AMP", "BF16", "FP16", "FP32", "ASGI", "OK", "RAG", "QA", "CE", "K", "N", "NOT",
-    "DOC", "ONE", "SPEC", "IR", "KL", "LR", "BPE", "OPENAI", "QPS", "CLI", "CLS", "TF", "IDF",
+    "DOC", "ONE", "SPEC", "IR", "KL", "LR", "BPE", "OPENAI", "QPS", "CLI", "CLS", "TF", "IDF", "FAISS",
 }
 
 

@@ -79,7 +79,7 @@ def test_overflow_in_the_real_harness_is_a_no_answer_kept_in_the_batch(mini_corp
 
     search = dataclasses.replace(turn(call("search_corpus", query="river town salt merchants")), **ids)
     honest = run([search, answer])
-    overflow = run([search, search, answer], window=850)  # the prompt is ~730 tokens, ~950 after a search
+    overflow = run([search, search, answer], window=1100)  # the prompt is ~930 tokens, ~1,190 after a search
     assert overflow.stop_reason is StopReason.TOKEN_BUDGET and "context window" in overflow.error
     infra = run([search])  # the script runs out: a backend failure that is not the policy's
     assert failure_cause(overflow) == POLICY and failure_cause(infra) == INFRASTRUCTURE
