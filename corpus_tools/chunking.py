@@ -16,11 +16,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from corpus_tools.types import Chunk, Document, Tokenizer
+from corpus_tools.chunk_context import contextual_header
+from corpus_tools.doc_metadata import DOCUMENT_KEYS
+from corpus_tools.types import Chunk, Document, DocumentPart, Tokenizer
 
 # Texts longer than this are tokenised piecewise (see token_spans); 100k characters is ~25k tokens.
 TOKENIZE_WINDOW_CHARS = 100_000
 _LIST_TOKENS = 200_000
+# Text regions shorter than this (characters) join the region after them (see _regions).
+TINY_REGION_CHARS = 120
 
 # A boundary is looked for in the last quarter of a window: late enough that chunks stay near
 # full size, early enough that most windows can end on a sentence.
@@ -53,11 +57,19 @@ class ChunkingConfig:
 
 
 def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
-    """The chunks of one document, in order; none for a whitespace-only document."""
+    """The chunks of one document, in order; none for a whitespace-only document.
+
+    A document with `parts` (a laid-out PDF) is chunked part by part: see `chunk_parts`.
+    """
     text = doc.text
     if not text.strip():
         return []
+    if doc.parts:
+        return chunk_parts(doc, tokenizer, config)
     metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    if any(metadata.get(key) for key in DOCUMENT_KEYS):
+        # A document whose cover was read (a PDF read flat, an HTML filing): a header without a section.
+        metadata["header"] = contextual_header(metadata)
     spans = list(_windows(text, token_spans(text, tokenizer), config.chunk_tokens, config.overlap_tokens))
     chunks = []
     for position, (start, end, n_tokens) in enumerate(_fit(text, spans, tokenizer, config.chunk_tokens)):
@@ -73,6 +85,96 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
             )
         )
     return chunks
+
+
+def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
+    """Chunks of a document with parts: text windows within a section, tables by whole rows.
+
+    Consecutive text parts of one section form one region (a paragraph may run across a page
+    break); every table is a region of its own. Text regions are windowed as plain documents are;
+    table regions are cut only between rows, so a row is never split and, since every chunk of
+    the table carries the table's caption, columns and units in its header, never separated
+    from its headers. Each chunk's metadata adds "page" (where it starts), "section", "kind" and
+    "header" (chunk_context.contextual_header); the window leaves room for the header's tokens,
+    so the embedder sees header and text whole.
+    """
+    base = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    pieces: list[tuple[int, int, int, dict]] = []
+    for region in _regions(doc.parts):
+        own = region[-1]  # a tiny lead-in was re-labelled; the region's own part is the last
+        header = contextual_header(base, own.section, own.context if own.kind == "table" else "")
+        budget = max(config.chunk_tokens // 4, config.chunk_tokens - tokenizer.count(header) - 1)
+        start, end = region[0].start, region[-1].end
+        if own.kind == "table":
+            spans = _row_spans(doc.text, start, end, tokenizer, budget)
+        else:
+            region_text = doc.text[start:end]
+            overlap = min(config.overlap_tokens, budget - 1)
+            local = _windows(region_text, token_spans(region_text, tokenizer), budget, overlap)
+            spans = [(start + a, start + b, n) for a, b, n in _fit(region_text, list(local), tokenizer, budget)]
+        for a, b, n in spans:
+            page = next((p.page for p in region if p.start <= a < p.end), region[0].page)
+            meta = {"page": page, "section": own.section, "kind": own.kind, "header": header}
+            pieces.append((a, b, n, {k: v for k, v in meta.items() if v not in (None, "")}))
+    return [
+        Chunk(f"{doc.doc_id}#{i}", doc.doc_id, doc.text[a:b], i, n, {**base, **meta})
+        for i, (a, b, n, meta) in enumerate(pieces)
+        if doc.text[a:b].strip()
+    ]
+
+
+def _regions(parts: Iterable[DocumentPart]) -> Iterator[list[DocumentPart]]:
+    """Runs of parts chunked together: consecutive text parts of one section; each table alone.
+
+    A run of text shorter than TINY_REGION_CHARS (a heading alone, a page's running head) is not
+    a chunk of its own: it joins the run after it, whose section and kind the chunk takes.
+    """
+    run: list[DocumentPart] = []
+    for part in parts:
+        if run and (part.kind == "table" or run[-1].kind == "table" or part.section != run[-1].section):
+            tiny = run[-1].kind == "text" and run[-1].end - run[0].start < TINY_REGION_CHARS
+            if not tiny:
+                yield run
+                run = []
+            else:
+                # Re-label the tiny text as part of what follows (its section, its kind and context).
+                run = [DocumentPart(p.start, p.end, p.page, part.section, part.kind, part.context) for p in run]
+        run.append(part)
+    if run:
+        yield run
+
+
+def _row_spans(text: str, start: int, end: int, tokenizer: Tokenizer, budget: int) -> list[tuple[int, int, int]]:
+    """(start, end, tokens) of row-aligned pieces of a table: as many whole lines as fit in `budget`.
+
+    A single line longer than the budget (a very wide row) is windowed alone, the only case where
+    a row is cut.
+    """
+    spans: list[tuple[int, int, int]] = []
+    lines: list[tuple[int, int, int]] = []
+    pos = start
+    for raw in text[start:end].split("\n"):
+        if raw.strip():
+            lines.append((pos, pos + len(raw), tokenizer.count(raw)))
+        pos += len(raw) + 1
+    piece_start = piece_end = -1
+    piece_tokens = 0
+    for a, b, n in lines:
+        if piece_start >= 0 and piece_tokens + n + 1 > budget:
+            spans.append((piece_start, piece_end, tokenizer.count(text[piece_start:piece_end])))
+            piece_start = -1
+        if n > budget:
+            line_text = text[a:b]
+            local = _windows(line_text, token_spans(line_text, tokenizer), budget, 0)
+            spans.extend((a + x, a + y, m) for x, y, m in _fit(line_text, list(local), tokenizer, budget))
+            continue
+        if piece_start < 0:
+            piece_start, piece_tokens = a, 0
+        piece_end = b
+        piece_tokens += n + 1
+    if piece_start >= 0:
+        spans.append((piece_start, piece_end, tokenizer.count(text[piece_start:piece_end])))
+    return spans
 
 
 def chunk_documents(docs: Iterable[Document], tokenizer: Tokenizer, config: ChunkingConfig) -> Iterator[Chunk]:

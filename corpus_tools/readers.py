@@ -16,8 +16,11 @@ import sys
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from corpus_tools.types import DocumentPart
 
 # How much of a file to inspect for NUL bytes before calling it binary (the `file`/git heuristic).
 _BINARY_SNIFF_BYTES = 8192
@@ -229,6 +232,71 @@ def read_pdf(path: Path) -> tuple[str | None, str, int]:
     if first is not None and first[2] <= second[2]:
         return first
     return second
+
+
+@dataclass(frozen=True)
+class PdfDocument:
+    """A PDF read with its layout (`read_pdf_document`): text and parts, or flat text when the
+    layout reader could not read it (`layout_error` says why)."""
+
+    title: str | None
+    text: str
+    parts: tuple[DocumentPart, ...] = ()
+    unreadable_pages: int = 0
+    pages: int = 0
+    tables: int = 0
+    rows: int = 0
+    rows_with_headers: int = 0
+    soups: int = 0
+    layout_error: str = ""
+    furniture: str = ""  # running headers and footers left out of the text (they still name the period)
+
+
+def read_pdf_document(path: Path) -> PdfDocument:
+    """A PDF with its pages, sections and tables (pdfplumber's word positions, corpus_tools/pdf_layout.py).
+
+    When the layout reader fails on a file (a parser error, no text layer, garbled text) the flat
+    readers (`read_pdf`: pypdf, then PDFium) are tried, so a file that was indexed before is still
+    indexed, without structure; only a file every reader refuses raises UnreadableFileError.
+    """
+    from corpus_tools.structure import build_structure
+
+    try:
+        pages, title = _layout(path)
+        structured = build_structure(pages)
+        _checked_text([structured.text], 0)  # no text, or garbled: let the flat readers judge
+    except ImportError as exc:
+        error = f"layout reader unavailable ({exc}); pip install pdfplumber"
+    except UnreadableFileError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises its own family and plain ones alike
+        error = f"{type(exc).__name__}: {_short(exc)}"
+    else:
+        title = title.strip() if isinstance(title, str) and title.strip() else None
+        return PdfDocument(title, structured.text, structured.parts, 0, structured.pages, structured.tables,
+                           structured.rows, structured.rows_with_headers, structured.soups,
+                           furniture=structured.furniture)
+    title, text, failed = read_pdf(path)
+    return PdfDocument(title, text, (), failed, layout_error=error)
+
+
+def _layout(path: Path):  # noqa: ANN202 - (pages, title); imported lazily: pdfplumber costs a second
+    from corpus_tools.pdf_layout import read_layout
+
+    with _quiet_pdfminer():
+        return read_layout(path)
+
+
+@contextmanager
+def _quiet_pdfminer() -> Iterator[None]:
+    """pdfminer logs a warning per odd object it repairs: noise on real filings."""
+    logger = logging.getLogger("pdfminer")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _strip_prefix(reason: str) -> str:
