@@ -34,6 +34,9 @@ _PERIOD = re.compile(
 )
 _FORM = re.compile(r"\bFORM\s+(10-Q|10-K|8-K|20-F|40-F|6-K|S-1|DEF\s*14A)\b", re.IGNORECASE)
 _REGISTRANT = re.compile(r"\(\s*Exact\s+name\s+of\s+registrant", re.IGNORECASE)
+_FILE_NUMBER = re.compile(r"Commission\s+File\s+Number", re.IGNORECASE)
+_COMPANY_WORD = re.compile(r"\b(?:Inc|Corp|Corporation|Company|Co|Ltd|plc|LLC|Group|Holdings|N\.V|S\.A|AG)\b\.?",
+                           re.IGNORECASE)
 _TRADING = re.compile(r"Trading\s+Symbol", re.IGNORECASE)
 _TICKER = re.compile(r"\b[A-Z]{1,5}\b")
 # Words of the trading-symbol table that are not tickers.
@@ -121,7 +124,13 @@ def _company(cover: str) -> str | None:
     """The line above "(Exact name of registrant…)", in the case the company writes it."""
     match = _REGISTRANT.search(cover)
     if not match:
-        return None
+        # Some covers (Microsoft's) print the name in capitals after the commission file number.
+        file_number = _FILE_NUMBER.search(cover)
+        if not file_number:
+            return None
+        after = [ln.strip() for ln in cover[file_number.end() :].splitlines()[1:4] if ln.strip()]
+        name = next((ln for ln in after if _COMPANY_WORD.search(ln) and len(ln) <= 80), None)
+        return _name_case(name) if name else None
     before = [ln.strip() for ln in cover[: match.start()].splitlines() if ln.strip()]
     if not before:
         return None

@@ -25,6 +25,9 @@ from pathlib import Path
 # a prose line ending in a year is told from a row by the column alignment a table needs.
 _NUMBER = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?[x*]?$|^[—–-]$|^\(?\d*\.\d+\)?%?$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_PERIOD_WORDS = re.compile(
+    r"\b(?:ended|ending|months|weeks|year|quarter|as of|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b", re.IGNORECASE)
 _CURRENCY = frozenset({"$", "€", "£", "¥", "%", ")"})
 _UNITS = re.compile(r"\b(?:in|\$ in|dollars in|amounts in)\s+(thousands|millions|billions)\b", re.IGNORECASE)
 
@@ -33,7 +36,7 @@ CELL_GAP = 6.0
 # Values of one column end within this many points of each other (right-aligned figures).
 COLUMN_SLACK = 7.0
 # Header lines are looked for this far (points) above a table's first row, at most this many.
-HEADER_REACH = 60.0
+HEADER_REACH = 80.0
 HEADER_LINES = 5
 
 
@@ -183,12 +186,16 @@ def split_row(line: Line) -> tuple[list[Word], list[Word]]:
             values[-1] = Word(last.x0, word.x1, last.top, last.bottom, last.text + word.text, last.size, last.bold)
         elif word.text not in _CURRENCY:
             values.append(word)
-    label = words[:cut]
-    if values and label and values[0].x0 - label[-1].x1 < CELL_GAP:
-        # "in 2023" at the end of a sentence: a number glued to its text is prose, not a cell.
+    label = list(words[:cut])
+    # A figure glued to the text before it ("of $512 and $650", "in 2023") belongs to the label.
+    while values and label and values[0].x0 - label[-1].x1 < CELL_GAP:
+        glued = values.pop(0)
+        label.extend(w for w in words[cut:] if w.x0 <= glued.x0 and w not in label)
+    if not values:
         return words, []
-    if not label and all(_YEAR.match(v.text) for v in values):
-        # "2023 2022 2023 2022" with no label: the year line of a column header, not a row.
+    if all(_YEAR.match(v.text) for v in values) and (not label or _PERIOD_WORDS.search(" ".join(w.text for w in label))):
+        # "2023 2022 2023 2022", or "Three Months Ended September 30, 2023 2022": the year line of a
+        # column header, not a row.
         return words, []
     return label, values
 
@@ -284,9 +291,14 @@ def _header_start(lines: Sequence[Line], first_row: int) -> int:
         if line.bottom < limit or split_row(line)[1]:
             break
         right = sum(len(w.text) for w in line.words if w.x0 >= value_left)
-        if right < 0.6 * sum(len(w.text) for w in line.words):
+        years_at_right = any(_YEAR.match(w.text) for w in line.words if w.x0 >= value_left)
+        # A short label alone on the left ("Assets") may sit between the headers and the rows.
+        left_label = line.x1 < value_left and len(line.text) <= 40 and start == first_row
+        if right < 0.6 * sum(len(w.text) for w in line.words) and not years_at_right and not left_label:
             break
         start -= 1
+    if start < first_row and lines[start].x1 < value_left and start == first_row - 1:
+        start = first_row  # only a left label found, no header above it
     return start
 
 
@@ -358,6 +370,10 @@ def make_table(header: Sequence[Line], body: Sequence[Line], above: Sequence[Lin
         (ln.text for ln in reversed(above) if not ln.text.startswith("(") and not split_row(ln)[1] and len(ln.text) <= 120),
         "",
     )
+    # Left-only lines among the header lines ("Assets" above "Current assets:") name the rows: keep them.
+    left_labels = [ln.text for ln in header if ln.x1 < min(lefts) - 40]
+    if left_labels:
+        caption = " ".join([caption, *left_labels]).strip()
     return Table(tuple(headers), tuple(rows), units, caption)
 
 
@@ -384,6 +400,12 @@ def _column_headers(header: Sequence[Line], lefts: Sequence[float], rights: Sequ
     reach = (min(gaps) / 2) if gaps else 40.0
     for line in header:
         cells = _cells(line, left_bound)
+        # Period words left of the columns ("Three Months Ended September 30," before "2023 2022")
+        # head every column.
+        lead = " ".join(w.text for w in line.words if w.x1 < left_bound)
+        if lead and cells and _PERIOD_WORDS.search(lead):
+            for p in parts:
+                p.append(lead)
         for j, (lo, hi) in enumerate(zip(lefts, rights, strict=True)):
             over = [c for c in cells if c[0] <= hi + 3 and c[1] >= lo - 3]
             if not over and cells:

@@ -149,7 +149,10 @@ class _SectionPath:
         if is_filing:
             part = _PART.match(text)
             if part and not _TOC_ENTRY.search(text) and len(text) <= 80:
-                self.part, self.item, self.headings = f"Part {part.group(1).upper()}", "", []
+                name = f"Part {part.group(1).upper()}"
+                if name == self.part and not part.group(2):
+                    return False  # a running page head ("PART I" atop every page): no new section
+                self.part, self.item, self.headings = name, "", []
                 return True
             item = _item(text)
             if item:
