@@ -154,6 +154,31 @@ def test_fiscal_calendars():
     assert fiscal_period("the first quarter of fiscal 2019", dt.date(2023, 4, 1)) == (2023, 1)
 
 
+def test_a_cover_without_the_registrant_line_still_names_the_company():
+    # Microsoft's cover: the name in capitals after the commission file number, no "(Exact name…)".
+    cover = ("FORM 10-Q\nFor the Quarterly Period Ended September 30, 2023\nCommission File Number 001-37845\n"
+             "MICROSOFT CORPORATION\nWASHINGTON 91-1144442\nTitle of each class Trading Symbol Name of exchange\n"
+             "Common stock, $0.00000625 par value per share MSFT NASDAQ\n"
+             "Revenue grew in the first quarter of fiscal year 2024.")
+    assert read_metadata(cover) == {"form": "10-Q", "period_end": "2023-09-30", "company": "Microsoft Corporation",
+                                    "ticker": "MSFT", "fiscal_year": 2024, "fiscal_quarter": 1}
+
+
+def test_period_words_before_the_year_line_head_every_column_and_glued_figures_stay_in_the_label():
+    words = [
+        *_words("Three|Months|Ended|September|30,|2023|2022", 100, [17, 37, 63, 85, 122, 474, 552]),
+        *_words("Revenue:", 112, [17]),
+        *_words("Product|$|15,535|$|15,741", 124, [28, 417, 462, 501, 542]),
+        *_words("Receivables,|net|of|$512|and|$650|36,953|48,688", 136, [28, 90, 110, 122, 145, 165, 462, 542]),
+    ]
+    (table,) = [b for b in layout_page(1, words).blocks if isinstance(b, Table)]
+    assert table.columns == ("Three Months Ended September 30, 2023", "Three Months Ended September 30, 2022")
+    assert [(r.label, r.values) for r in table.rows] == [
+        ("Revenue: Product", ("15,535", "15,741")),
+        ("Revenue: Receivables, net of $512 and $650", ("36,953", "48,688")),
+    ]
+
+
 def test_titles_never_a_date_or_a_form_code():
     assert looks_like_code("04.01.2023 10Q Document")
     assert not looks_like_code("Tidal Locking")
