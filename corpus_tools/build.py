@@ -187,7 +187,28 @@ def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, serv
         "generation": 0,
         "files": {"chunks": "chunks.jsonl", "bm25": "bm25"},
         "vector_ids": "content",  # Chroma ids are store.vector_id(chunk), not bare chunk ids
+        "document_structure": DOCUMENT_STRUCTURE,
     }
+
+
+# Version of how files are read into chunks: 1 = pages, sections, tables with their headers, cover-page
+# fields, contextual headers and boilerplate scores (issue 35). Absent from indexes built before.
+DOCUMENT_STRUCTURE = 1
+
+
+def structure_note(manifest: dict[str, Any]) -> str | None:
+    """What an index built before DOCUMENT_STRUCTURE lacks, and how to add it; None for a current one.
+
+    Such an index opens and searches as it always did. Its PDF chunks have no page, section, table
+    headers, cover-page fields, contextual header or boilerplate score: those need the files read
+    again, which `Corpus.add`/`sync` do for the files they re-read and a rebuild does for all
+    (`context1 repair` rewrites vectors, it does not re-read sources).
+    """
+    if manifest.get("document_structure"):
+        return None
+    return ("index built before documents were read with their structure (pages, sections, table headers, "
+            "company/period fields, contextual headers, boilerplate): it searches as before; files re-read by "
+            "add/sync get them, a rebuild (context1 index SOURCE INDEX) gives them to all")
 
 
 # ---------------------------------------------------------------- staging

@@ -221,6 +221,7 @@ def test_a_build_scores_the_shared_certification_and_search_shows_the_fields(tmp
             "1 table(s) of figures without clear columns, indexed as text"]
         (read_hit, *_) = corpus.read("acme_2023_q3.pdf")
         assert read_hit.chunk.metadata["period_end"] == "2023-07-01"
+        assert corpus.structure_note is None
     (globex,) = load_documents(FIXTURES / "globex_2023_q2.pdf").documents
     assert globex.metadata["company"] == "Globex Corporation" and globex.metadata["ticker"] == "GBX"
 
@@ -256,3 +257,13 @@ def test_malformed_pdfs_are_skipped_with_a_reason_and_lose_nothing_else(tmp_path
     assert set(reasons) == {"truncated.pdf", "scan.pdf"}
     assert "unreadable PDF" in reasons["truncated.pdf"]
     assert "no extractable text" in reasons["scan.pdf"]
+
+
+def test_an_index_built_before_these_fields_opens_searches_and_says_what_it_lacks(tmp_path):
+    import shutil
+
+    old = Path(__file__).resolve().parents[1] / "fixtures" / "index_v1" / "index"
+    shutil.copytree(old, tmp_path / "index")
+    with Corpus.open(tmp_path / "index") as corpus:
+        assert corpus.search("lighthouse", k=3)
+        assert "rebuild" in corpus.structure_note
