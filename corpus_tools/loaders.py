@@ -237,7 +237,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         pass
     try:
         if suffix in readers.HTML_SUFFIXES:
-            title, text = readers.read_html(path)
+            title, text, parts = readers.read_html_document(path)
             metadata.update(read_metadata(text))  # an EDGAR .htm filing has the same cover page
             if metadata.get("company") and metadata.get("form"):
                 title = document_title(metadata, title, path)

@@ -174,6 +174,15 @@ def is_meaningful_title(title: str | None) -> bool:
     return True
 
 
+def read_html_document(path: Path) -> tuple[str | None, str, tuple[DocumentPart, ...]]:
+    """(title, text, parts) of an HTML file: headings as sections, tables as rows under their headers
+    (corpus_tools/html_layout.py)."""
+    from corpus_tools.html_layout import html_structure
+
+    title, structured = html_structure(read_text(path))
+    return title, structured.text, structured.parts
+
+
 def read_html(path: Path) -> tuple[str | None, str]:
     """(title, visible text) of an HTML file; title from <title>, else the first <h1>."""
     from bs4 import BeautifulSoup

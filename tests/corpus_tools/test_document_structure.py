@@ -267,3 +267,24 @@ def test_an_index_built_before_these_fields_opens_searches_and_says_what_it_lack
     with Corpus.open(tmp_path / "index") as corpus:
         assert corpus.search("lighthouse", k=3)
         assert "rebuild" in corpus.structure_note
+
+
+def test_an_html_filing_table_keeps_its_spanning_headers_and_its_section():
+    (doc,) = load_documents(FIXTURES / "initech_2023_q3.htm").documents
+    assert doc.title == "Initech Corporation 10-Q Q3 FY2023 (period ended 2023-09-30)"  # not "d512345d10q.htm"
+    assert "Gross margin percentage | 42.5% | 40.9% | 38.3% | 43.5%" in doc.text
+    (table,) = [p for p in doc.parts if p.kind == "table"]
+    assert table.section == "Item 2. Management's Discussion and Analysis"
+    assert table.context == ("columns: Three Months Ended Sep 30, 2023 | Three Months Ended Sep 24, 2022 | "
+                             "Nine Months Ended Sep 30, 2023 | Nine Months Ended Sep 24, 2022 · in millions")
+    chunks = chunk_document(doc, _WordTokenizer(), ChunkingConfig())
+    row = next(c for c in chunks if "Net revenue | 14,158" in c.text)
+    assert row.metadata["kind"] == "table" and "Three Months Ended Sep 30, 2023" in row.metadata["header"]
+
+
+def test_html_text_outside_blocks_is_never_lost(tmp_path):
+    page = tmp_path / "minutes.html"
+    page.write_text("<html><title>Board minutes</title><body>Minutes of the board.<p>Next meeting in May.</p>"
+                    "</body></html>")
+    (doc,) = load_documents(page).documents
+    assert "Minutes of the board." in doc.text and "Next meeting in May." in doc.text
