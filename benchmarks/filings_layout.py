@@ -1,6 +1,6 @@
 """Issue 35's document half on real filings: which layout reader, what the index holds, what it costs.
 
-    python benchmarks/filings_layout.py readers [--docs FOLDER]
+    python benchmarks/filings_layout.py readers [--docs FOLDER] [--files GLOB]
     python benchmarks/filings_layout.py build INDEX [--docs FOLDER] [--ablate tables|headers|metadata]
     python benchmarks/filings_layout.py show INDEX [--n 20] [--seed 0]
 
@@ -76,12 +76,12 @@ def pdfium_words(path: Path) -> list[list]:
     return pages
 
 
-def cmd_readers(docs: Path) -> None:
+def cmd_readers(docs: Path, pattern: str) -> None:
     from corpus_tools import readers
     from corpus_tools.pdf_layout import layout_page, read_layout
     from corpus_tools.structure import build_structure
 
-    files = sorted(docs.glob("*.pdf"))
+    files = sorted(docs.glob(pattern))
     print("| file | pages | pypdf flat s/page | pdfplumber s/page | tables | rows | rows with headers | soups "
           "| pypdfium2 s/page | tables | rows | rows with headers | soups |")
     print("|---|" + "---:|" * 12)
@@ -188,6 +188,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("readers")
     r.add_argument("--docs", type=Path, default=DOCS)
+    r.add_argument("--files", default="*.pdf", help="glob of the files to read, e.g. '2023 Q3 *.pdf'")
     b = sub.add_parser("build")
     b.add_argument("index", type=Path)
     b.add_argument("--docs", type=Path, default=DOCS)
@@ -198,7 +199,7 @@ def main() -> None:
     s.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.cmd == "readers":
-        cmd_readers(args.docs)
+        cmd_readers(args.docs, args.files)
     elif args.cmd == "build":
         cmd_build(args.docs, args.index, args.ablate)
     else:
