@@ -59,9 +59,10 @@ def pdfium_words(path: Path) -> list[list]:
                         words.append(current)
                     current = []
                     continue
-                left, bottom, right, top = tp.get_charbox(j)
+                # Loose boxes span the font's full height, so a comma sits on its word's line.
+                left, bottom, right, top = tp.get_charbox(j, loose=True)
                 box = (left, right, height - top, height - bottom, ch)
-                if current and (box[0] - current[-1][1] > 1.5 or abs(box[2] - current[-1][2]) > 3):
+                if current and (box[0] - current[-1][1] > 1.0 or abs(box[3] - current[-1][3]) > 2):
                     words.append(current)
                     current = []
                 current.append(box)
