@@ -4,8 +4,9 @@
     python benchmarks/filings_layout.py build INDEX [--docs FOLDER] [--ablate tables|headers|metadata]
     python benchmarks/filings_layout.py show INDEX [--n 20] [--seed 0]
 
-readers: each PDF read three ways — pypdf's flat text (main's reader), pdfplumber's word positions and
-pypdfium2's character boxes (both through the same corpus_tools.pdf_layout table finder) — printing
+readers: each PDF read three ways — pypdf's flat text (main's reader), pdfplumber's word positions (needs
+`pip install pdfplumber`; not a dependency) and pypdfium2's character boxes (the library's reader), both
+through the same corpus_tools.pdf_layout table finder — printing
 seconds per page, tables found, rows recovered (rows whose every figure sits under a column header)
 and soups (figure runs whose columns could not be told apart, indexed as text).
 
@@ -37,49 +38,30 @@ def _folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def pdfium_words(path: Path) -> list[list]:
-    """Words of every page from pypdfium2's character boxes (split at spaces and gaps), as pdf_layout Words."""
-    import pypdfium2 as pdfium
+def plumber_pages(path: Path) -> list:
+    """Every page laid out from pdfplumber's words (the alternative measured; pip install pdfplumber)."""
+    import logging
 
-    from corpus_tools.pdf_layout import Word
+    import pdfplumber
 
+    from corpus_tools.pdf_layout import Word, layout_page
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
     pages = []
-    doc = pdfium.PdfDocument(str(path))
-    try:
-        for i in range(len(doc)):
-            page = doc[i]
-            height = page.get_size()[1]
-            tp = page.get_textpage()
-            n = tp.count_chars()
-            text = tp.get_text_range(0, n) if n else ""
-            words, current = [], []
-            for j, ch in enumerate(text[:n]):
-                if ch.isspace():
-                    if current:
-                        words.append(current)
-                    current = []
-                    continue
-                # Loose boxes span the font's full height, so a comma sits on its word's line.
-                left, bottom, right, top = tp.get_charbox(j, loose=True)
-                box = (left, right, height - top, height - bottom, ch)
-                if current and (box[0] - current[-1][1] > 1.0 or abs(box[3] - current[-1][3]) > 2):
-                    words.append(current)
-                    current = []
-                current.append(box)
-            if current:
-                words.append(current)
-            pages.append([Word(w[0][0], w[-1][1], min(c[2] for c in w), max(c[3] for c in w), "".join(c[4] for c in w))
-                          for w in words])
-            tp.close()
-            page.close()
-    finally:
-        doc.close()
+    with pdfplumber.open(str(path)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            raw = page.extract_words(extra_attrs=["size", "fontname"], keep_blank_chars=False, x_tolerance=2)
+            words = [Word(float(w["x0"]), float(w["x1"]), float(w["top"]), float(w["bottom"]), w["text"],
+                          round(float(w.get("size") or 0.0), 1), "bold" in str(w.get("fontname", "")).lower())
+                     for w in raw if w["text"].strip()]
+            page.flush_cache()
+            pages.append(layout_page(number, words))
     return pages
 
 
 def cmd_readers(docs: Path, pattern: str) -> None:
     from corpus_tools import readers
-    from corpus_tools.pdf_layout import layout_page, read_layout
+    from corpus_tools.pdf_layout import read_layout
     from corpus_tools.structure import build_structure
 
     files = sorted(docs.glob(pattern))
@@ -92,12 +74,10 @@ def cmd_readers(docs: Path, pattern: str) -> None:
         readers._read_pdf_pypdf(path)
         flat = time.perf_counter() - t0
         t0 = time.perf_counter()
-        with readers._quiet_pdfminer():
-            pages, _title = read_layout(path)
-        plumber = build_structure(pages)
+        plumber = build_structure(plumber_pages(path))
         t_plumber = time.perf_counter() - t0
         t0 = time.perf_counter()
-        fium = build_structure([layout_page(n, w) for n, w in enumerate(pdfium_words(path), start=1)])
+        fium = build_structure(read_layout(path)[0])
         t_fium = time.perf_counter() - t0
         n = plumber.pages
         row = [flat, t_plumber, plumber.tables, plumber.rows, plumber.rows_with_headers, plumber.soups,

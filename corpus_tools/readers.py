@@ -262,7 +262,7 @@ class PdfDocument:
 
 
 def read_pdf_document(path: Path) -> PdfDocument:
-    """A PDF with its pages, sections and tables (pdfplumber's word positions, corpus_tools/pdf_layout.py).
+    """A PDF with its pages, sections and tables (PDFium's character positions, corpus_tools/pdf_layout.py).
 
     When the layout reader fails on a file (a parser error, no text layer, garbled text) the flat
     readers (`read_pdf`: pypdf, then PDFium) are tried, so a file that was indexed before is still
@@ -271,41 +271,28 @@ def read_pdf_document(path: Path) -> PdfDocument:
     from corpus_tools.structure import build_structure
 
     try:
-        pages, title = _layout(path)
+        pages, title, failed = _layout(path)
         structured = build_structure(pages)
         _checked_text([structured.text], 0)  # no text, or garbled: let the flat readers judge
     except ImportError as exc:
-        error = f"layout reader unavailable ({exc}); pip install pdfplumber"
+        error = f"layout reader unavailable ({exc}); pip install pypdfium2"
     except UnreadableFileError as exc:
         error = str(exc)
-    except Exception as exc:  # noqa: BLE001 - pdfminer raises its own family and plain ones alike
+    except Exception as exc:  # noqa: BLE001 - PdfiumError, OSError, and whatever a broken file provokes
         error = f"{type(exc).__name__}: {_short(exc)}"
     else:
         title = title.strip() if isinstance(title, str) and title.strip() else None
-        return PdfDocument(title, structured.text, structured.parts, 0, structured.pages, structured.tables,
+        return PdfDocument(title, structured.text, structured.parts, failed, structured.pages, structured.tables,
                            structured.rows, structured.rows_with_headers, structured.soups,
                            furniture=structured.furniture)
     title, text, failed = read_pdf(path)
     return PdfDocument(title, text, (), failed, layout_error=error)
 
 
-def _layout(path: Path):  # noqa: ANN202 - (pages, title); imported lazily: pdfplumber costs a second
+def _layout(path: Path):  # noqa: ANN202 - (pages, title, failed pages)
     from corpus_tools.pdf_layout import read_layout
 
-    with _quiet_pdfminer():
-        return read_layout(path)
-
-
-@contextmanager
-def _quiet_pdfminer() -> Iterator[None]:
-    """pdfminer logs a warning per odd object it repairs: noise on real filings."""
-    logger = logging.getLogger("pdfminer")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
+    return read_layout(path)
 
 
 def _strip_prefix(reason: str) -> str:
