@@ -146,7 +146,7 @@ def cmd_build(docs: Path, index: Path, ablate: str) -> None:
           f"{sum(b >= 0.5 for b in boiler)} | {seconds:.0f} | {seconds / max(pages, 1):.3f} | {report.embed_seconds:.0f} | "
           f"{report.cache_hits} | {_folder_size(index) / 1e6:.1f} |")
     for note in report.notes:
-        print(f"note: {note.path}: {note.reason}")
+        print(f"note: {note.path}: {note.note}")
     for skip in report.skipped:
         print(f"skipped: {skip.path}: {skip.reason}")
     corpus.close()
