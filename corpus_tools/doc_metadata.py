@@ -10,7 +10,9 @@ Fiscal quarter and year. A filing's fiscal calendar is the company's: Apple's th
 fiscal 2023 ended July 1, 2023; Microsoft's first quarter of fiscal 2024 ended September 30, 2023.
 The rule, in order:
   1. the document's own words: "Q3 2023 Form 10-Q" (a running footer), or the quarter named most
-     often as "third quarter of fiscal (year) 2024" / "Q2 FY24";
+     often as "third quarter of fiscal (year) 2024" / "Q2 FY24" among those the period can be (a
+     fiscal quarter q ending in calendar quarter c belongs to the fiscal year ending 4 - q quarters
+     later: Microsoft's quarter ended September 30, 2023 can be Q1 FY2024, never Q1 FY2023);
   2. else the calendar: the quarter and year of the period end moved back a week (52/53-week
      years end a few days into the next month: Intel's "October 1, 2022" is its third quarter).
 A 10-K's period is its fiscal year: fiscal_quarter 4.
@@ -88,10 +90,16 @@ def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, i
     """(fiscal year, fiscal quarter) of a period ending `end` (the rule in the module docstring)."""
     if annual:
         return _stated_year(text) or end.year, 4
-    footer = Counter((int(q), int(y)) for q, y in _FOOTER_QUARTER.findall(text))
+    shifted = end - dt.timedelta(days=7)
+    calendar_quarter = (shifted.month - 1) // 3 + 1
+
+    def possible(year: int, quarter: int) -> bool:
+        return year == shifted.year + (calendar_quarter + 4 - quarter > 4)
+
+    # "Q3 2023 Form 10-Q" is a running footer, or another filing cited ("(Q1 2022 Form 10-Q)").
+    footer = Counter((int(y), int(q)) for q, y in _FOOTER_QUARTER.findall(text) if possible(int(y), int(q)))
     if footer:
-        (quarter, year), _n = footer.most_common(1)[0]
-        return year, quarter
+        return footer.most_common(1)[0][0]
     named: Counter[tuple[int, int]] = Counter()
     for word, year, q, short_year in _NAMED_QUARTER.findall(text):
         if word:
@@ -99,12 +107,13 @@ def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, i
         else:
             y = int(short_year)
             named[(y + 2000 if y < 100 else y, int(q))] += 1
-    # Only a fiscal year at or just after the period's calendar year can be this period's.
-    plausible = [(n, key) for key, n in named.items() if end.year <= key[0] <= end.year + 1]
+    # Filings name other quarters too ("compared with the first quarter of fiscal year 2022"): only a
+    # (year, quarter) this period can be is taken. Fiscal quarter q ending in calendar quarter cq
+    # means the fiscal year ends 4 - q quarters later: in this calendar year if cq + 4 - q <= 4.
+    plausible = [(n, key) for key, n in named.items() if possible(*key)]
     if plausible:
         return max(plausible)[1]
-    shifted = end - dt.timedelta(days=7)
-    return shifted.year, (shifted.month - 1) // 3 + 1
+    return shifted.year, calendar_quarter
 
 
 def _stated_year(text: str) -> int | None:

@@ -152,6 +152,14 @@ def test_fiscal_calendars():
     assert fiscal_period("no fiscal words here", dt.date(2022, 10, 1)) == (2022, 3)
     # A named quarter far from the period (a comparison with an old year) is not taken.
     assert fiscal_period("the first quarter of fiscal 2019", dt.date(2023, 4, 1)) == (2023, 1)
+    # Nor one the period cannot be: Intel's quarter ended October 1, 2022 compared with "the first
+    # quarter of fiscal 2022" twice is still its third; Microsoft's comparisons with last year lose.
+    assert fiscal_period("first quarter of fiscal 2022 ... first quarter of fiscal 2022", dt.date(2022, 10, 1)) == (
+        2022, 3)
+    assert fiscal_period("our Form 10-Q for the quarter ended April 2, 2022 (Q1 2022 Form 10-Q)",
+                         dt.date(2022, 10, 1)) == (2022, 3)
+    text = ("first quarter of fiscal year 2022, first quarter of fiscal year 2022, first quarter of fiscal year 2023")
+    assert fiscal_period(text, dt.date(2022, 9, 30)) == (2023, 1)
 
 
 def test_a_cover_without_the_registrant_line_still_names_the_company():
