@@ -422,7 +422,10 @@ def make_table(header: Sequence[Line], body: Sequence[Line], above: Sequence[Lin
     units_match = _UNITS.search(context) or _UNITS.search(" ".join(line.text for line in body[:1]))
     units = f"in {units_match.group(1).lower()}" if units_match else ""
     caption = next(
-        (ln.text for ln in reversed(above) if not ln.text.startswith("(") and not split_row(ln)[1] and len(ln.text) <= 120),
+        (ln.text for ln in reversed(above)
+         # A caption is a title line, not the tail of the sentence introducing the table ("…millions):").
+         if not ln.text.startswith("(") and not ln.text[:1].islower() and not ln.text.endswith((":", ".", ","))
+         and not split_row(ln)[1] and len(ln.text) <= 120),
         "",
     )
     # Left-only lines among the header lines ("Assets" above "Current assets:") name the rows: keep them.
