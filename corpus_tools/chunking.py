@@ -25,8 +25,6 @@ TOKENIZE_WINDOW_CHARS = 100_000
 _LIST_TOKENS = 200_000
 # Text regions shorter than this (characters) join the region after them (see _regions).
 TINY_REGION_CHARS = 120
-# A paragraph shorter than this right before a table is the table's lead-in and is chunked with it.
-LEAD_IN_CHARS = 600
 
 # A boundary is looked for in the last quarter of a window: late enough that chunks stay near
 # full size, early enough that most windows can end on a sentence.
@@ -90,105 +88,73 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
 
 
 def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
-    """Chunks of a document with parts: text windows within a section, tables by whole rows.
+    """Chunks of a document with parts: windows within a section, cut between table rows.
 
-    Consecutive text parts of one section form one region (a paragraph may run across a page
-    break); every table is a region of its own. Text regions are windowed as plain documents are;
-    table regions are cut only between rows, so a row is never split and, since every chunk of
-    the table carries the table's caption, columns and units in its header, never separated
-    from its headers. Each chunk's metadata adds "page" (where it starts), "section", "kind" and
-    "header" (chunk_context.contextual_header); the window leaves room for the header's tokens,
-    so the embedder sees header and text whole.
+    The parts of one section form one region (a paragraph may run across a page break), tables
+    included: a table's figures stay in the windows of the prose that explains them (chunked
+    apart, tables lost figures-in-top-5 on the 10-Q tuning half, 0.31 → 0.19). A table is one row
+    a line and windows end at line ends, and a window starting inside a table starts at a row, so a
+    row is never split; every chunk holding rows of a table carries the table's caption, columns
+    and units in its header, so a row is never indexed apart from its headers. Each chunk's
+    metadata adds "page" (where it starts), "section", "kind" ("table" when it holds table rows)
+    and "header" (chunk_context.contextual_header); the window leaves room for the header's
+    tokens, so the embedder sees header and text whole.
     """
     base = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    text = doc.text
     pieces: list[tuple[int, int, int, dict]] = []
     for region in _regions(doc.parts):
-        own = region[-1]  # a tiny lead-in was re-labelled; the region's own part is the last
-        header = contextual_header(base, own.section, own.context if own.kind == "table" else "")
-        budget = max(config.chunk_tokens // 4, config.chunk_tokens - tokenizer.count(header) - 1)
+        section = region[-1].section
+        tables = [p for p in region if p.kind == "table"]
+        widest = max((tokenizer.count(p.context) for p in tables), default=0)
+        room = tokenizer.count(contextual_header(base, section)) + min(widest, config.chunk_tokens // 4) + 2
+        budget = max(config.chunk_tokens // 4, config.chunk_tokens - room)
         start, end = region[0].start, region[-1].end
-        if own.kind == "table":
-            spans = _row_spans(doc.text, start, end, tokenizer, budget)
-        else:
-            region_text = doc.text[start:end]
-            overlap = min(config.overlap_tokens, budget - 1)
-            local = _windows(region_text, token_spans(region_text, tokenizer), budget, overlap)
-            spans = [(start + a, start + b, n) for a, b, n in _fit(region_text, list(local), tokenizer, budget)]
-        for a, b, n in spans:
+        region_text = text[start:end]
+        overlap = min(config.overlap_tokens, budget - 1)
+        local = _windows(region_text, token_spans(region_text, tokenizer), budget, overlap)
+        for a, b, n in _fit(region_text, list(local), tokenizer, budget):
+            a, b = start + a, start + b
+            row_start = _row_start(text, a, b, tables)
+            if row_start != a:
+                a, n = row_start, tokenizer.count(text[row_start:b])
+            table = next((p for p in tables if p.start < b and a < p.end), None)
+            header = contextual_header(base, section, table.context if table else "")
             page = next((p.page for p in region if p.start <= a < p.end), region[0].page)
-            meta = {"page": page, "section": own.section, "kind": own.kind, "header": header}
+            meta = {"page": page, "section": section, "kind": "table" if table else "text", "header": header}
             pieces.append((a, b, n, {k: v for k, v in meta.items() if v not in (None, "")}))
     return [
-        Chunk(f"{doc.doc_id}#{i}", doc.doc_id, doc.text[a:b], i, n, {**base, **meta})
+        Chunk(f"{doc.doc_id}#{i}", doc.doc_id, text[a:b], i, n, {**base, **meta})
         for i, (a, b, n, meta) in enumerate(pieces)
-        if doc.text[a:b].strip()
+        if text[a:b].strip()
     ]
 
 
+def _row_start(text: str, a: int, b: int, tables: list[DocumentPart]) -> int:
+    """`a`, moved to the start of the next row when a window's overlap starts it inside a table row."""
+    if a == 0 or text[a - 1] == "\n" or not any(p.start < a < p.end for p in tables):
+        return a
+    nxt = text.find("\n", a, b)
+    return nxt + 1 if 0 <= nxt < b - 1 else a
+
+
 def _regions(parts: Iterable[DocumentPart]) -> Iterator[list[DocumentPart]]:
-    """Runs of parts chunked together: consecutive text parts of one section; each table alone.
+    """Runs of parts chunked together: consecutive parts of one section, tables included.
 
     A run of text shorter than TINY_REGION_CHARS (a heading alone, a page's running head) is not
-    a chunk of its own: it joins the run after it, whose section and kind the chunk takes. The
-    paragraph just before a table (under LEAD_IN_CHARS) joins the table: on the 10-Qs, a table
-    chunked apart from its lead-in lost figures-in-top-5 (0.31 → 0.19 on the tuning half).
+    a region of its own: it joins the run after it, whose section the chunk takes.
     """
     run: list[DocumentPart] = []
     for part in parts:
-        if run and (part.kind == "table" or run[-1].kind == "table" or part.section != run[-1].section):
-            tiny = run[-1].kind == "text" and run[-1].end - run[0].start < TINY_REGION_CHARS
-            lead_in: list[DocumentPart] = []
-            if not tiny and part.kind == "table" and run[-1].kind == "text" and len(run) > 1 and \
-                    run[-1].end - run[-1].start < LEAD_IN_CHARS:
-                # The paragraph introducing a table ("…gross margin … were as follows (in millions):")
-                # says what its figures are: it goes with the table, not into the text before.
-                lead_in = [run.pop()]
-            elif not tiny and part.kind == "table" and run[-1].kind == "text" and \
-                    run[-1].end - run[0].start < LEAD_IN_CHARS:
-                lead_in, run = run, []
-            if not tiny:
-                if run:
-                    yield run
-                run = lead_in
-            if run:
-                # Re-label the text as part of what follows (its section, its kind and context).
-                run = [DocumentPart(p.start, p.end, p.page, part.section, part.kind, part.context) for p in run]
+        if run and part.section != run[-1].section:
+            if run[-1].end - run[0].start >= TINY_REGION_CHARS or any(p.kind == "table" for p in run):
+                yield run
+                run = []
+            else:
+                run = [DocumentPart(p.start, p.end, p.page, part.section, p.kind, p.context) for p in run]
         run.append(part)
     if run:
         yield run
-
-
-def _row_spans(text: str, start: int, end: int, tokenizer: Tokenizer, budget: int) -> list[tuple[int, int, int]]:
-    """(start, end, tokens) of row-aligned pieces of a table: as many whole lines as fit in `budget`.
-
-    A single line longer than the budget (a very wide row) is windowed alone, the only case where
-    a row is cut.
-    """
-    spans: list[tuple[int, int, int]] = []
-    lines: list[tuple[int, int, int]] = []
-    pos = start
-    for raw in text[start:end].split("\n"):
-        if raw.strip():
-            lines.append((pos, pos + len(raw), tokenizer.count(raw)))
-        pos += len(raw) + 1
-    piece_start = piece_end = -1
-    piece_tokens = 0
-    for a, b, n in lines:
-        if piece_start >= 0 and piece_tokens + n + 1 > budget:
-            spans.append((piece_start, piece_end, tokenizer.count(text[piece_start:piece_end])))
-            piece_start = -1
-        if n > budget:
-            line_text = text[a:b]
-            local = _windows(line_text, token_spans(line_text, tokenizer), budget, 0)
-            spans.extend((a + x, a + y, m) for x, y, m in _fit(line_text, list(local), tokenizer, budget))
-            continue
-        if piece_start < 0:
-            piece_start, piece_tokens = a, 0
-        piece_end = b
-        piece_tokens += n + 1
-    if piece_start >= 0:
-        spans.append((piece_start, piece_end, tokenizer.count(text[piece_start:piece_end])))
-    return spans
 
 
 def chunk_documents(docs: Iterable[Document], tokenizer: Tokenizer, config: ChunkingConfig) -> Iterator[Chunk]:

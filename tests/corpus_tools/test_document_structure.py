@@ -122,7 +122,7 @@ def test_a_table_is_cut_between_rows_and_every_piece_carries_the_column_headers(
     assert len(table) >= 2  # small windows: the table needs several chunks
     rows = [line for c in table for line in c.text.splitlines()]
     # The lead-in ("… (In millions, except per share amounts)") is chunked with the table it introduces.
-    assert table[0].text.startswith("CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS")
+    assert "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS" in table[0].text
     assert "Gross margin | 36,413 | 35,885 | 128,721 | 132,687" in rows
     for chunk in table:
         for line in chunk.text.splitlines():
