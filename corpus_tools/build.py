@@ -19,6 +19,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterable, Iterator, Sequence, Sized
+from dataclasses import replace
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools.bm25 import BM25Builder
+from corpus_tools.boilerplate import boilerplate_scores, signature
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
@@ -40,8 +42,10 @@ from corpus_tools.index_format import (
     VectorWriter,
     fsync_dir,
     now,
+    read_chunk_rows,
     set_counts,
     write_ann,
+    write_chunk_table,
     write_json_atomic,
     write_skipped,
 )
@@ -184,7 +188,28 @@ def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, serv
         "generation": 0,
         "files": {"chunks": "chunks.jsonl", "bm25": "bm25"},
         "vector_ids": "content",  # Chroma ids are store.vector_id(chunk), not bare chunk ids
+        "document_structure": DOCUMENT_STRUCTURE,
     }
+
+
+# Version of how files are read into chunks: 1 = pages, sections, tables with their headers, cover-page
+# fields, contextual headers and boilerplate scores (issue 35). Absent from indexes built before.
+DOCUMENT_STRUCTURE = 1
+
+
+def structure_note(manifest: dict[str, Any]) -> str | None:
+    """What an index built before DOCUMENT_STRUCTURE lacks, and how to add it; None for a current one.
+
+    Such an index opens and searches as it always did. Its PDF chunks have no page, section, table
+    headers, cover-page fields, contextual header or boilerplate score: those need the files read
+    again, which `Corpus.add`/`sync` do for the files they re-read and a rebuild does for all
+    (`context1 repair` rewrites vectors, it does not re-read sources).
+    """
+    if manifest.get("document_structure"):
+        return None
+    return ("index built before documents were read with their structure (pages, sections, table headers, "
+            "company/period fields, contextual headers, boilerplate): it searches as before; files re-read by "
+            "add/sync get them, a rebuild (context1 index SOURCE INDEX) gives them to all")
 
 
 # ---------------------------------------------------------------- staging
@@ -283,6 +308,7 @@ def build_index(
         skipped, notes = _stream_into(sink, source, tokenizer, config, progress)
         sink.flush()
         sink.close()
+        sink.score_boilerplate(staging / "chunks.jsonl")
         if not sink.n_chunks:
             reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
             raise NothingToIndexError(f"No documents to index ({len(skipped)} skipped: {reasons})", skipped)
@@ -352,6 +378,7 @@ class _IndexSink:
         self.n_docs = self.n_chunks = self.n_tokens = 0
         self.embed_seconds = 0.0
         self.group = config.batch_size * EMBED_GROUP
+        self.signatures: list[tuple[int, str, Any]] = []  # (row, doc id, MinHash signature)
 
     def add(self, chunks: Sequence[Chunk]) -> None:
         self.n_docs += 1
@@ -370,10 +397,32 @@ class _IndexSink:
             self.vectors.write(vectors)
         self.embed_seconds += time.perf_counter() - t0
         self.table.write(chunks, ids)
-        for chunk in chunks:
+        for row, chunk in enumerate(chunks, start=self.n_chunks):
             self.bm25.add(bm25_text(chunk))
+            if chunk.metadata.get("header"):
+                # Structured documents only (laid-out PDFs): the benchmarks' records are never compared.
+                self.signatures.append((row, chunk.doc_id, signature(chunk.text)))
         self.n_chunks += len(chunks)
         self.n_tokens += sum(c.n_tokens for c in chunks)
+
+    def score_boilerplate(self, table: Path) -> None:
+        """Add "boilerplate" (corpus_tools/boilerplate.py) to the metadata of every structured chunk.
+
+        Needs every document's chunks, so it runs once the table is written: the rows that get a
+        score are rewritten in the table and in the vector store (their vectors are untouched).
+        """
+        if not self.signatures:
+            return
+        rows, doc_ids, sigs = zip(*self.signatures, strict=True)
+        scores = dict(zip(rows, boilerplate_scores(doc_ids, sigs), strict=True))
+        chunks, vector_ids = read_chunk_rows(table)
+        changed = []
+        for row, score in scores.items():
+            chunk = chunks[row]
+            chunks[row] = replace(chunk, metadata={**chunk.metadata, "boilerplate": score})
+            changed.append(row)
+        write_chunk_table(table, chunks, vector_ids)
+        self.store.update_metadata([chunks[r] for r in changed], [vector_ids[r] for r in changed])
 
     def close(self) -> None:
         self.table.close()

@@ -228,6 +228,7 @@ class Corpus:
         self.skipped = skipped
         self._biencoder = BiEncoderReranker(embedder, self._stored_vectors)
         self.reranker_note: str | None = None  # set when opened with another reranker than the manifest's
+        self.structure_note: str | None = None  # set when the index predates documents read with their structure
         # The BM25 leg runs here while the calling thread runs the dense leg.
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="corpus-bm25")
         self._write_lock = threading.Lock()
@@ -342,6 +343,7 @@ class Corpus:
         name = str(getattr(chosen, "name", type(chosen).__name__))
         if name not in (built, f"cross-encoder:{Path(built).expanduser()}"):
             corpus.reranker_note = f"opened with reranker {name!r}; the index was built with {built!r}"
+        corpus.structure_note = _build.structure_note(manifest)
         return corpus
 
     def _stored_vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -23,14 +23,17 @@ from corpus_tools.types import Chunk, Embedder
 
 
 def retrieval_text(chunk: Chunk) -> str:
-    """What BM25, the embedder and the rerankers see of a chunk: its title, a newline, its text.
+    """What BM25, the embedder and the rerankers see of a chunk: its header (else its title), a newline, its text.
 
     Titles carry much of the meaning of short passages (Wikipedia paragraphs rarely repeat the
-    article's subject), so they are indexed with every chunk; chunk.text itself stays the exact
-    slice of the document.
+    article's subject), so they are indexed with every chunk. A chunk of a structured document
+    (a laid-out PDF) has a contextual header instead — title · company · period · section, and a
+    table's columns (corpus_tools/chunk_context.py) — which starts with the title. Chunks without
+    one (records, plain text) read exactly as before. chunk.text itself stays the exact slice of
+    the document.
     """
-    title = chunk.metadata.get("title") or ""
-    return f"{title}\n{chunk.text}" if title else chunk.text
+    lead = chunk.metadata.get("header") or chunk.metadata.get("title") or ""
+    return f"{lead}\n{chunk.text}" if lead else chunk.text
 
 
 def bm25_text(chunk: Chunk) -> str:

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tools import readers
+from corpus_tools.doc_metadata import document_title, read_metadata
 from corpus_tools.readers import UnreadableFileError
-from corpus_tools.types import Document, FileNote, LoadReport, SkippedFile
+from corpus_tools.types import Document, DocumentPart, FileNote, LoadReport, SkippedFile
 
 # Field names tried in order when the caller does not name the field (BEIR, FlashRAG, MS MARCO,
 # KILT, LangChain and plain-CSV habits).
@@ -85,6 +86,12 @@ def file_notes(doc: Document, where: str) -> list[FileNote]:
         found.append(FileNote(where, f"not UTF-8: decoded as {doc.metadata['encoding']} (detected)"))
     if doc.metadata.get("unreadable_pages"):
         found.append(FileNote(where, f"{doc.metadata['unreadable_pages']} page(s) could not be read"))
+    if doc.metadata.get("layout_error"):
+        found.append(FileNote(where, f"read as plain text, without pages, sections or tables "
+                                     f"(layout reader: {doc.metadata['layout_error']})"))
+    if doc.metadata.get("table_soups"):
+        found.append(FileNote(where, f"{doc.metadata['table_soups']} table(s) of figures without clear "
+                                     "columns, indexed as text"))
     return found
 
 
@@ -221,6 +228,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         yield from _iter_records(_guarded(where, readers.iter_records(path, where)), fields)
         return
     metadata: dict[str, Any] = {"source": where, "file_name": path.name}
+    parts: tuple[DocumentPart, ...] = ()
     try:
         stat = path.stat()
         # `Corpus.sync` re-reads a file only when its size or modification time changed.
@@ -229,13 +237,23 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         pass
     try:
         if suffix in readers.HTML_SUFFIXES:
-            title, text = readers.read_html(path)
+            title, text, parts = readers.read_html_document(path)
+            metadata.update(read_metadata(text))  # an EDGAR .htm filing has the same cover page
+            if metadata.get("company") and metadata.get("form"):
+                title = document_title(metadata, title, path)
         elif suffix in readers.PDF_SUFFIXES:
-            title, text, failed_pages = readers.read_pdf(path)
-            if failed_pages:
-                metadata["unreadable_pages"] = failed_pages
-            if not readers.is_meaningful_title(title):
-                title = None  # metadata titles on real PDFs are often ids or file paths
+            pdf = readers.read_pdf_document(path)
+            text, parts = pdf.text, pdf.parts
+            if pdf.unreadable_pages:
+                metadata["unreadable_pages"] = pdf.unreadable_pages
+            if pdf.layout_error:
+                metadata["layout_error"] = pdf.layout_error
+            if pdf.soups:
+                metadata["table_soups"] = pdf.soups
+            # Cover-page facts (company, form, period…); the title is built from them when found,
+            # since metadata titles on real PDFs are often ids, paths or "04.01.2023 10Q Document".
+            metadata.update(read_metadata(text, pdf.furniture))
+            title = document_title(metadata, pdf.title, path)
         else:
             text, encoding = readers.read_text_encoding(path)
             if encoding not in ("utf-8", "ascii"):
@@ -250,7 +268,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
     if not text.strip():
         yield SkippedFile(where, "empty file"), where
         return
-    yield Document(doc_id=doc_id, text=text, title=title or readers.stem_title(path), metadata=metadata), where
+    yield Document(doc_id=doc_id, text=text, title=title or readers.stem_title(path), metadata=metadata,
+                   parts=parts), where
 
 
 def iter_file_documents(path: Path, doc_id: str) -> Iterator[tuple[Item, str]]:

@@ -16,8 +16,11 @@ import sys
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from corpus_tools.types import DocumentPart
 
 # How much of a file to inspect for NUL bytes before calling it binary (the `file`/git heuristic).
 _BINARY_SNIFF_BYTES = 8192
@@ -171,6 +174,15 @@ def is_meaningful_title(title: str | None) -> bool:
     return True
 
 
+def read_html_document(path: Path) -> tuple[str | None, str, tuple[DocumentPart, ...]]:
+    """(title, text, parts) of an HTML file: headings as sections, tables as rows under their headers
+    (corpus_tools/html_layout.py)."""
+    from corpus_tools.html_layout import html_structure
+
+    title, structured = html_structure(read_text(path))
+    return title, structured.text, structured.parts
+
+
 def read_html(path: Path) -> tuple[str | None, str]:
     """(title, visible text) of an HTML file; title from <title>, else the first <h1>."""
     from bs4 import BeautifulSoup
@@ -229,6 +241,58 @@ def read_pdf(path: Path) -> tuple[str | None, str, int]:
     if first is not None and first[2] <= second[2]:
         return first
     return second
+
+
+@dataclass(frozen=True)
+class PdfDocument:
+    """A PDF read with its layout (`read_pdf_document`): text and parts, or flat text when the
+    layout reader could not read it (`layout_error` says why)."""
+
+    title: str | None
+    text: str
+    parts: tuple[DocumentPart, ...] = ()
+    unreadable_pages: int = 0
+    pages: int = 0
+    tables: int = 0
+    rows: int = 0
+    rows_with_headers: int = 0
+    soups: int = 0
+    layout_error: str = ""
+    furniture: str = ""  # running headers and footers left out of the text (they still name the period)
+
+
+def read_pdf_document(path: Path) -> PdfDocument:
+    """A PDF with its pages, sections and tables (PDFium's character positions, corpus_tools/pdf_layout.py).
+
+    When the layout reader fails on a file (a parser error, no text layer, garbled text) the flat
+    readers (`read_pdf`: pypdf, then PDFium) are tried, so a file that was indexed before is still
+    indexed, without structure; only a file every reader refuses raises UnreadableFileError.
+    """
+    from corpus_tools.structure import build_structure
+
+    try:
+        pages, title, failed = _layout(path)
+        structured = build_structure(pages)
+        _checked_text([structured.text], 0)  # no text, or garbled: let the flat readers judge
+    except ImportError as exc:
+        error = f"layout reader unavailable ({exc}); pip install pypdfium2"
+    except UnreadableFileError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - PdfiumError, OSError, and whatever a broken file provokes
+        error = f"{type(exc).__name__}: {_short(exc)}"
+    else:
+        title = title.strip() if isinstance(title, str) and title.strip() else None
+        return PdfDocument(title, structured.text, structured.parts, failed, structured.pages, structured.tables,
+                           structured.rows, structured.rows_with_headers, structured.soups,
+                           furniture=structured.furniture)
+    title, text, failed = read_pdf(path)
+    return PdfDocument(title, text, (), failed, layout_error=error)
+
+
+def _layout(path: Path):  # noqa: ANN202 - (pages, title, failed pages)
+    from corpus_tools.pdf_layout import read_layout
+
+    return read_layout(path)
 
 
 def _strip_prefix(reason: str) -> str:

@@ -135,6 +135,15 @@ class ChromaStore:
                     metadatas=[chunk_metadata(c) for c in part],
                 )
 
+    def update_metadata(self, chunks: Sequence[Chunk], ids: Sequence[str]) -> None:
+        """Replace the stored metadata of `chunks` (stored under `ids`), vectors untouched."""
+        with self._write_lock:
+            for start in range(0, len(chunks), self._batch):
+                part = chunks[start : start + self._batch]
+                self.collection.update(
+                    ids=list(ids[start : start + len(part)]), metadatas=[chunk_metadata(c) for c in part]
+                )
+
     def delete(self, chunk_ids: Sequence[str]) -> None:
         with self._write_lock:
             ids = list(chunk_ids)

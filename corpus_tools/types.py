@@ -15,18 +15,39 @@ import numpy as np
 
 
 @dataclass(frozen=True)
+class DocumentPart:
+    """A stretch `text[start:end]` of a document with its place in it (read from a PDF's layout).
+
+    page: 1-based page it is on. section: the heading path it sits under ("Part I > Item 2. …").
+    kind: "text", or "table" (one row a line, cells split by " | "; chunked by whole rows).
+    context: for a table, its caption, column headers and units: every chunk of the table
+        carries them in its header, so a row is never indexed apart from its headers.
+    """
+
+    start: int
+    end: int
+    page: int | None = None
+    section: str = ""
+    kind: str = "text"
+    context: str = ""
+
+
+@dataclass(frozen=True)
 class Document:
     """A source document before chunking.
 
     doc_id: stable identifier, unique within a corpus (a relative path, a dataset id, a title).
     text: the full text. title: optional, prepended to every chunk for retrieval.
     metadata: free-form JSON-able values carried onto every chunk.
+    parts: where the text's pages, sections and tables are (in order, covering the text), when
+        the reader knows; empty for plain text and records, which are chunked as before.
     """
 
     doc_id: str
     text: str
     title: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    parts: tuple[DocumentPart, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def exploding_html(monkeypatch):
     def explode(path):
         raise RuntimeError("parser state corrupted")
 
-    monkeypatch.setattr(readers, "read_html", explode)
+    monkeypatch.setattr(readers, "read_html_document", explode)
 
 
 def test_every_file_is_indexed_or_skipped_with_a_reason(tmp_path, exploding_html):

@@ -1,0 +1,204 @@
+"""Document metadata read from a document's first pages, without a model: issuer, form, period, fiscal quarter.
+
+An SEC filing's cover page says who files what for which period in fixed wording:
+"FORM 10-Q", "For the quarterly period ended July 1, 2023", the company's name on the line above
+"(Exact name of registrant as specified in its charter)", and its ticker in the "Trading
+Symbol(s)" table. These become where-able fields on every chunk ("company", "ticker", "form",
+"period_end" as an ISO date, "fiscal_year", "fiscal_quarter") and the document's title.
+
+Fiscal quarter and year. A filing's fiscal calendar is the company's: Apple's third quarter of
+fiscal 2023 ended July 1, 2023; Microsoft's first quarter of fiscal 2024 ended September 30, 2023.
+The rule, in order:
+  1. the document's own words: "Q3 2023 Form 10-Q" (a running footer), or the quarter named most
+     often as "third quarter of fiscal (year) 2024" / "Q2 FY24" among those the period can be (a
+     fiscal quarter q ending in calendar quarter c belongs to the fiscal year ending 4 - q quarters
+     later: Microsoft's quarter ended September 30, 2023 can be Q1 FY2024, never Q1 FY2023);
+  2. else the calendar: the quarter and year of the period end moved back a week (52/53-week
+     years end a few days into the next month: Intel's "October 1, 2022" is its third quarter).
+A 10-K's period is its fiscal year: fiscal_quarter 4.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"], start=1)}
+_DATE = r"([A-Z][a-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})"
+_PERIOD = re.compile(
+    r"for\s+the\s+(quarterly\s+period|fiscal\s+year|year|quarter|transition\s+period)\s+ended\s+" + _DATE,
+    re.IGNORECASE,
+)
+_FORM = re.compile(r"\bFORM\s+(10-Q|10-K|8-K|20-F|40-F|6-K|S-1|DEF\s*14A)\b", re.IGNORECASE)
+_REGISTRANT = re.compile(r"\(\s*Exact\s+name\s+of\s+registrant", re.IGNORECASE)
+_FILE_NUMBER = re.compile(r"Commission\s+File\s+Number", re.IGNORECASE)
+_COMPANY_WORD = re.compile(r"\b(?:Inc|Corp|Corporation|Company|Co|Ltd|plc|LLC|Group|Holdings|N\.V|S\.A|AG)\b\.?",
+                           re.IGNORECASE)
+_TRADING = re.compile(r"Trading\s+Symbol", re.IGNORECASE)
+_TICKER = re.compile(r"\b[A-Z]{1,5}\b")
+# Words of the trading-symbol table that are not tickers.
+_NOT_TICKERS = frozenset(
+    {"LLC", "INC", "NYSE", "NASDAQ", "THE", "USD", "EUR", "CORP", "PLC", "LTD", "LP", "CO", "ADR", "ADS", "US", "N", "A",
+     "I", "II", "NA", "GS", "GM", "CBOE", "OTC", "STOCK", "PAR", "PER", "AND", "OF", "ON", "NMS", "SA", "NV", "AG", "SE"}
+)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_FOOTER_QUARTER = re.compile(r"\bQ([1-4])\s+(?:FY\s?)?(\d{4})\s+Form\s+10-Q\b", re.IGNORECASE)
+_NAMED_QUARTER = re.compile(
+    r"\b(first|second|third|fourth)\s+quarter\s+of\s+fiscal\s+(?:year\s+)?(\d{4})\b|\bQ([1-4])\s+(?:of\s+)?FY\s?'?(\d{2,4})\b",
+    re.IGNORECASE,
+)
+# The keys `read_metadata` may set (all where-able on every chunk).
+DOCUMENT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
+# Only this much of the start of a document is searched for the cover (three pages of a filing).
+COVER_CHARS = 12_000
+
+
+def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
+    """The metadata the first pages of `text` state (keys absent when not found; see the module docstring).
+
+    furniture: running headers and footers the layout reader left out of `text`; a footer such
+    as "Apple Inc. | Q3 2023 Form 10-Q | 17" states the fiscal quarter.
+    """
+    cover = text[:COVER_CHARS]
+    found: dict[str, Any] = {}
+    form = _FORM.search(cover)
+    if form:
+        found["form"] = re.sub(r"\s+", " ", form.group(1).upper())
+    period = _PERIOD.search(cover)
+    end = _date(*period.groups()[1:]) if period else None
+    if end is not None:
+        found["period_end"] = end.isoformat()
+    company = _company(cover)
+    if company:
+        found["company"] = company
+    ticker = _ticker(cover)
+    if ticker:
+        found["ticker"] = ticker
+    if end is not None:
+        annual = period is not None and "year" in period.group(1).lower() or found.get("form") == "10-K"
+        year, quarter = fiscal_period(f"{furniture}\n{text}" if furniture else text, end, annual)
+        found["fiscal_year"], found["fiscal_quarter"] = year, quarter
+    return found
+
+
+def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, int]:
+    """(fiscal year, fiscal quarter) of a period ending `end` (the rule in the module docstring)."""
+    if annual:
+        return _stated_year(text) or end.year, 4
+    shifted = end - dt.timedelta(days=7)
+    calendar_quarter = (shifted.month - 1) // 3 + 1
+
+    def possible(year: int, quarter: int) -> bool:
+        return year == shifted.year + (calendar_quarter + 4 - quarter > 4)
+
+    # "Q3 2023 Form 10-Q" is a running footer, or another filing cited ("(Q1 2022 Form 10-Q)").
+    footer = Counter((int(y), int(q)) for q, y in _FOOTER_QUARTER.findall(text) if possible(int(y), int(q)))
+    if footer:
+        return footer.most_common(1)[0][0]
+    named: Counter[tuple[int, int]] = Counter()
+    for word, year, q, short_year in _NAMED_QUARTER.findall(text):
+        if word:
+            named[(int(year), _QUARTER_WORDS[word.lower()])] += 1
+        else:
+            y = int(short_year)
+            named[(y + 2000 if y < 100 else y, int(q))] += 1
+    # Filings name other quarters too ("compared with the first quarter of fiscal year 2022"): only a
+    # (year, quarter) this period can be is taken. Fiscal quarter q ending in calendar quarter cq
+    # means the fiscal year ends 4 - q quarters later: in this calendar year if cq + 4 - q <= 4.
+    plausible = [(n, key) for key, n in named.items() if possible(*key)]
+    if plausible:
+        return max(plausible)[1]
+    return shifted.year, calendar_quarter
+
+
+def _stated_year(text: str) -> int | None:
+    match = re.search(r"\bfiscal\s+(?:year\s+)?(\d{4})\b", text[:COVER_CHARS * 4], re.IGNORECASE)
+    return int(match.group(1)) if match else None
+
+
+def _date(month: str, day: str, year: str) -> dt.date | None:
+    number = _MONTHS.get(month.lower()) or next((v for k, v in _MONTHS.items() if k.startswith(month.lower()[:3])), None)
+    try:
+        return dt.date(int(year), number, int(day)) if number else None
+    except ValueError:
+        return None
+
+
+def _company(cover: str) -> str | None:
+    """The line above "(Exact name of registrant…)", in the case the company writes it."""
+    match = _REGISTRANT.search(cover)
+    if not match:
+        # Some covers (Microsoft's) print the name in capitals after the commission file number.
+        file_number = _FILE_NUMBER.search(cover)
+        if not file_number:
+            return None
+        after = [ln.strip() for ln in cover[file_number.end() :].splitlines()[1:4] if ln.strip()]
+        name = next((ln for ln in after if _COMPANY_WORD.search(ln) and len(ln) <= 80), None)
+        return _name_case(name) if name else None
+    before = [ln.strip() for ln in cover[: match.start()].splitlines() if ln.strip()]
+    if not before:
+        return None
+    name = before[-1]
+    if len(name) > 80 or not any(c.isalpha() for c in name):
+        return None
+    return _name_case(name)
+
+
+def _name_case(name: str) -> str:
+    """'INTEL CORPORATION' → 'Intel Corporation', 'AMAZON.COM, INC.' → 'Amazon.com, Inc.'; 'Apple Inc.' stays."""
+    if not name.isupper():
+        return name
+    words = []
+    for word in name.split():
+        low = word.lower()
+        words.append(word if word in ("NVIDIA", "IBM", "AMD", "AT&T", "HP") else low[:1].upper() + low[1:])
+    return " ".join(words)
+
+
+def _ticker(cover: str) -> str | None:
+    """The first symbol in the trading-symbol table (the common stock's)."""
+    match = _TRADING.search(cover)
+    if not match:
+        return None
+    after = cover[match.end() : match.end() + 600]
+    lines = after.splitlines()[1:]
+    for line in lines[:6]:
+        # The symbol is the short capitalised word between the class and the exchange.
+        for word in _TICKER.findall(line):
+            if word not in _NOT_TICKERS and len(word) >= 2:
+                return word
+    return None
+
+
+def document_title(metadata: dict[str, Any], pdf_title: str | None, path: Path) -> str:
+    """A title a person would give: company + form + period when the cover says them, else the PDF's
+    own title when it means something, else the file name.
+
+    A PDF's metadata title on filings is often a date or a form code ("04.01.2023 10Q Document"):
+    that is never kept ("Apple Inc. 10-Q Q3 FY2023 (period ended 2023-07-01)", or the file name).
+    """
+    from corpus_tools.readers import is_meaningful_title, stem_title
+
+    if metadata.get("company") and metadata.get("form"):
+        title = f"{metadata['company']} {metadata['form']}"
+        if metadata.get("fiscal_quarter") and metadata.get("fiscal_year") and metadata["form"] == "10-Q":
+            title += f" Q{metadata['fiscal_quarter']} FY{metadata['fiscal_year']}"
+        if metadata.get("period_end"):
+            title += f" (period ended {metadata['period_end']})"
+        return title
+    if pdf_title and is_meaningful_title(pdf_title) and not looks_like_code(pdf_title):
+        return pdf_title
+    return stem_title(path)
+
+
+def looks_like_code(title: str) -> bool:
+    """True for titles made of a date and a form code: "04.01.2023 10Q Document", "10-Q 2023-07-01"."""
+    words = re.sub(r"[^\w\s]", " ", title).lower().split()
+    filler = {"document", "doc", "form", "filing", "pdf", "htm", "html", "final", "draft", "copy", "v", "rev"}
+    meaningful = [w for w in words if not w.isdigit() and w not in filler and not re.fullmatch(r"\d+[a-z]{0,2}|[a-z]?\d+[a-z]?", w)]
+    return len(meaningful) == 0

@@ -1,0 +1,477 @@
+"""PDF page layout: where the words are, as lines of text and tables whose cells keep their headers.
+
+A plain text extractor gives a financial statement as "Gross margin 36,413 35,885 128,721 132,687"
+with "Three Months Ended", "July 1," and "2023" on lines of their own above it: the numbers lose
+the period and units they belong to. Here each page's words come with their positions
+(PDFium's character boxes through pypdfium2; chosen over pdfplumber's words by measurement, see
+benchmarks/filings_layout.py: the same rows at a tenth of the cost), are grouped into lines, and runs of lines whose trailing numbers
+line up in columns become a `Table`: every value is assigned to a column by its right edge
+(figures are right-aligned), and the lines just above the first row are read as that column's
+header by horizontal overlap ("Three Months Ended" spans two columns, "July 1," / "2023" sit over
+one). A run whose values do not fall into consistent columns is a "soup" of numbers: it stays
+text, and is counted.
+
+Everything here is a pure function of the page's words, so the layout is testable without a PDF.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# A cell value: "36,413", "(265)", "$1.27", "12.5%", "—" (nil), "-", "0.5x". Years alone are numbers too;
+# a prose line ending in a year is told from a row by the column alignment a table needs.
+_NUMBER = re.compile(r"^\(?[-−–]?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?[x*]?$|^[—–-]$|^\(?\d*\.\d+\)?%?$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_PERIOD_WORDS = re.compile(
+    r"\b(?:ended|ending|months|weeks|year|quarter|as of|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b", re.IGNORECASE)
+_CURRENCY = frozenset({"$", "€", "£", "¥", "%", ")"})
+_UNITS = re.compile(r"\b(?:in|\$ in|dollars in|amounts in)\s+(thousands|millions|billions)\b", re.IGNORECASE)
+
+# Two words further apart than this (points) are separate cells; in running text a space is ~2.5 pt.
+CELL_GAP = 6.0
+# Values of one column end within this many points of each other (right-aligned figures).
+COLUMN_SLACK = 7.0
+# Header lines are looked for this far (points) above a table's first row, at most this many.
+HEADER_REACH = 80.0
+HEADER_LINES = 5
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word on a page: its box in points from the top-left corner, its text and font."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    text: str
+    size: float = 0.0
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """Words sharing a baseline, left to right."""
+
+    words: tuple[Word, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+    @property
+    def size(self) -> float:
+        return max(w.size for w in self.words)
+
+    @property
+    def bold(self) -> bool:
+        return all(w.bold for w in self.words)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row: its label (with the group label above it, "Operating expenses: Research and
+    development") and one value per column ("" where the row has none)."""
+
+    label: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows under column headers ("Three Months Ended July 1, 2023"), with the table's units."""
+
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    units: str = ""
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Soup:
+    """Lines that look like a table (many figures) but whose columns could not be told apart."""
+
+    lines: tuple[Line, ...]
+
+
+@dataclass
+class PageLayout:
+    """One page: its blocks in reading order (a `Line`, a `Table`, or a `Soup` of lines)."""
+
+    number: int  # 1-based
+    blocks: list[Line | Table | Soup] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- reading a PDF
+
+
+def read_layout(path: Path) -> tuple[list[PageLayout], str | None, int]:
+    """(every page of a PDF as lines and tables, the PDF's metadata title, pages that failed).
+
+    Words come from PDFium's character boxes (pypdfium2): measured on the 10-Qs, they give the
+    same table rows as pdfplumber's words at a tenth of the cost (benchmarks/filings_layout.py).
+    Raises what pypdfium2 raises for a file it cannot open (readers.read_pdf_document falls back).
+    """
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    pages, failed = [], 0
+    try:
+        try:
+            title = (document.get_metadata_dict() or {}).get("Title")
+        except Exception:  # noqa: BLE001 - a broken info dictionary is no reason to lose the text
+            title = None
+        for index in range(len(document)):
+            try:
+                words = page_words(document, index)
+            except Exception:  # noqa: BLE001 - one broken page must not lose the others
+                failed += 1
+                words = []
+            pages.append(layout_page(index + 1, words))
+    finally:
+        document.close()
+    return pages, title if isinstance(title, str) else None, failed
+
+
+def page_words(document: object, index: int) -> list[Word]:
+    """Words of one page: characters joined while they touch on one line (loose boxes, so a comma
+    stays on its word's line), with the font size and boldness of their first character."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    page = document[index]  # type: ignore[index]
+    textpage = page.get_textpage()
+    try:
+        height = page.get_size()[1]
+        name = ctypes.create_string_buffer(128)
+        flags = ctypes.c_int()
+        words: list[Word] = []
+        chars: list[tuple[float, float, float, float, str]] = []
+        first = 0
+
+        def close_word() -> None:
+            if not chars:
+                return
+            size = round(float(raw.FPDFText_GetFontSize(textpage, first)), 1)
+            length = raw.FPDFText_GetFontInfo(textpage, first, name, 128, ctypes.byref(flags))
+            weight = raw.FPDFText_GetFontWeight(textpage, first)
+            bold = weight >= 600 or b"bold" in name.value[:length].lower()
+            words.append(Word(chars[0][0], chars[-1][1], min(c[2] for c in chars), max(c[3] for c in chars),
+                              "".join(c[4] for c in chars), size, bold))
+            chars.clear()
+
+        for j in range(textpage.count_chars()):
+            char = chr(raw.FPDFText_GetUnicode(textpage, j))
+            if char.isspace() or char in "\x00\ufffe":
+                close_word()
+                continue
+            left, bottom, right, top = textpage.get_charbox(j, loose=True)
+            box = (left, right, height - top, height - bottom, char)
+            if chars and (box[0] - chars[-1][1] > 1.0 or abs(box[3] - chars[-1][3]) > 2):
+                close_word()
+            if not chars:
+                first = j
+            chars.append(box)
+        close_word()
+        return words
+    finally:
+        textpage.close()
+        page.close()
+
+
+# ---------------------------------------------------------------- words → lines → blocks
+
+
+def group_lines(words: Sequence[Word]) -> list[Line]:
+    """Words grouped into lines by vertical overlap, top to bottom, each left to right."""
+    lines: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: (round(w.top), w.x0)):
+        if lines:
+            last = lines[-1]
+            top = min(w.top for w in last)
+            bottom = max(w.bottom for w in last)
+            height = max(bottom - top, 1.0)
+            # Same line when the word's middle falls inside the line's band (superscripts included).
+            if top - 0.2 * height <= (word.top + word.bottom) / 2 <= bottom + 0.2 * height:
+                last.append(word)
+                continue
+        lines.append([word])
+    return [Line(tuple(sorted(ws, key=lambda w: w.x0))) for ws in lines]
+
+
+def is_number(text: str) -> bool:
+    return bool(_NUMBER.match(text.replace("\u2212", "-")))
+
+
+def split_row(line: Line) -> tuple[list[Word], list[Word]]:
+    """(label words, value words): the trailing figures of a line, set apart from its text by a gap.
+
+    Currency signs and closing parentheses standing alone are dropped from the values.
+    """
+    words = list(line.words)
+    cut = len(words)
+    while cut > 0 and (is_number(words[cut - 1].text) or words[cut - 1].text in _CURRENCY):
+        cut -= 1
+    values: list[Word] = []
+    for word in words[cut:]:
+        if word.text in ("%", ")") and values:
+            # "35.4 %": the sign belongs to the figure and ends its column (figures align on it).
+            last = values[-1]
+            values[-1] = Word(last.x0, word.x1, last.top, last.bottom, last.text + word.text, last.size, last.bold)
+        elif word.text not in _CURRENCY:
+            values.append(word)
+    label = list(words[:cut])
+    # A figure glued to the text before it ("of $512 and $650", "in 2023") belongs to the label.
+    while values and label and values[0].x0 - label[-1].x1 < CELL_GAP:
+        glued = values.pop(0)
+        label.extend(w for w in words[cut:] if w.x0 <= glued.x0 and w not in label)
+    if not values:
+        return words, []
+    if all(_YEAR.match(v.text) for v in values) and (not label or _PERIOD_WORDS.search(" ".join(w.text for w in label))):
+        # "2023 2022 2023 2022", or "Three Months Ended September 30, 2023 2022": the year line of a
+        # column header, not a row.
+        return words, []
+    return label, values
+
+
+def layout_page(number: int, words: Sequence[Word]) -> PageLayout:
+    """A page's lines, with runs of aligned figure rows turned into tables (see the module docstring)."""
+    lines = group_lines(words)
+    page = PageLayout(number)
+    i = 0
+    while i < len(lines):
+        run_end = _table_run(lines, i)
+        if run_end - i >= 2 and sum(1 for ln in lines[i:run_end] if split_row(ln)[1]) >= 2:
+            if _is_group_line(lines, i - 1, i) and page.blocks and page.blocks[-1] is lines[i - 1]:
+                page.blocks.pop()  # "Net sales:" over the first row belongs to the table
+                i -= 1
+            header_start = _header_start(lines, i)
+            # Header lines can only be taken back from the text just emitted, never from a table.
+            while header_start < i and not all(
+                isinstance(b, Line) and b is ln
+                for b, ln in zip(page.blocks[len(page.blocks) - (i - header_start):], lines[header_start:i], strict=False)
+            ):
+                header_start += 1
+            if header_start < i:
+                del page.blocks[len(page.blocks) - (i - header_start):]
+            block = make_table(lines[header_start:i], lines[i:run_end], _context_above(lines, header_start))
+            page.blocks.append(Soup(tuple(lines[header_start:run_end])) if block is None else block)
+            i = run_end
+            continue
+        page.blocks.append(lines[i])
+        i += 1
+    return page
+
+
+def _table_run(lines: Sequence[Line], start: int) -> int:
+    """End (exclusive) of the run of table lines starting at `start` (== start when none starts there).
+
+    A run starts at a line with figures; it goes on through lines with figures and through short
+    label lines ("Operating expenses:") whose text stays left of the figures, while the gap
+    between lines stays under three line heights.
+    """
+    label, values = split_row(lines[start])
+    if not values:
+        return start
+    value_left = min(v.x0 for v in values)
+    end = start + 1
+    last_label_line = None
+    while end < len(lines):
+        line, prev = lines[end], lines[end - 1]
+        height = max(prev.bottom - prev.top, 4.0)
+        if line.top - prev.bottom > 3 * height:
+            break
+        _lab, vals = split_row(line)
+        if vals:
+            value_left = min(value_left, min(v.x0 for v in vals))
+            last_label_line = None
+            end += 1
+            continue
+        if line.x1 < value_left - CELL_GAP and len(line.text) <= 80:
+            if last_label_line is not None:
+                break  # two label lines in a row: the table is over
+            last_label_line = end
+            end += 1
+            continue
+        break
+    if last_label_line is not None and last_label_line == end - 1:
+        end -= 1  # a trailing label line belongs to what follows
+    return end
+
+
+def _is_group_line(lines: Sequence[Line], index: int, first_row: int) -> bool:
+    """Whether lines[index] is a short label ("Net sales:") heading the table row lines[first_row]."""
+    if index < 0:
+        return False
+    line = lines[index]
+    values = split_row(lines[first_row])[1]
+    return (not split_row(line)[1] and line.text.endswith(":") and len(line.text) <= 80
+            and line.x1 < min(v.x0 for v in values) - CELL_GAP)
+
+
+def _header_start(lines: Sequence[Line], first_row: int) -> int:
+    """Index of the first header line above a table's first row (== first_row when none).
+
+    Header lines sit within HEADER_REACH points above the rows, are not themselves rows, and
+    have their words over the figures' side of the page rather than running across it as prose.
+    """
+    row = first_row + 1 if not split_row(lines[first_row])[1] else first_row  # past a group line
+    _label, values = split_row(lines[row])
+    value_left = min(v.x0 for v in values) - 40
+    limit = lines[first_row].top - HEADER_REACH
+    start = first_row
+    while start > 0 and first_row - start < HEADER_LINES:
+        line = lines[start - 1]
+        if line.bottom < limit or split_row(line)[1]:
+            break
+        right = sum(len(w.text) for w in line.words if w.x0 >= value_left)
+        years_at_right = any(_YEAR.match(w.text) for w in line.words if w.x0 >= value_left)
+        # A short label alone on the left ("Assets") may sit between the headers and the rows.
+        left_label = line.x1 < value_left and len(line.text) <= 40 and start == first_row
+        if right < 0.6 * sum(len(w.text) for w in line.words) and not years_at_right and not left_label:
+            break
+        start -= 1
+    if start < first_row and lines[start].x1 < value_left and start == first_row - 1:
+        start = first_row  # only a left label found, no header above it
+    return start
+
+
+def _context_above(lines: Sequence[Line], header_start: int) -> list[Line]:
+    """The two lines above a table's header: where its caption and "(In millions…)" usually are."""
+    return list(lines[max(0, header_start - 2) : header_start])
+
+
+def _cells(line: Line, left: float) -> list[tuple[float, float, str]]:
+    """Phrases of a header line right of `left`: words closer than CELL_GAP joined."""
+    out: list[list[Word]] = []
+    for word in line.words:
+        if word.x1 < left:
+            continue
+        if out and word.x0 - out[-1][-1].x1 < CELL_GAP:
+            out[-1].append(word)
+        else:
+            out.append([word])
+    return [(ws[0].x0, ws[-1].x1, " ".join(w.text for w in ws)) for ws in out]
+
+
+def make_table(header: Sequence[Line], body: Sequence[Line], above: Sequence[Line]) -> Table | None:
+    """A `Table` from its header lines and body lines; None when the figures do not form columns."""
+    rows_words = [split_row(line) for line in body]
+    edges = sorted(v.x1 for _lab, vals in rows_words for v in vals)
+    columns: list[list[float]] = []
+    for edge in edges:
+        if columns and edge - columns[-1][-1] <= COLUMN_SLACK:
+            columns[-1].append(edge)
+        else:
+            columns.append([edge])
+    columns = _merge_complementary(columns, rows_words)
+    # A real column holds figures of several rows; a scatter of one-off positions is a soup.
+    sparse = sum(1 for col in columns if len(col) < 2)
+    if not columns or len(columns) > 12 or sparse > len(columns) // 2:
+        return None
+    spans = [(min(col) - 0.01, max(col) + 0.01) for col in columns]
+    rights = [hi for _lo, hi in spans]
+    lefts = [min(v.x0 for _lab, vals in rows_words for v in vals if lo <= v.x1 <= hi) for lo, hi in spans]
+    rows: list[Row] = []
+    group = wrapped = ""
+    group_x0 = 0.0
+    for label_words, vals in rows_words:
+        label = " ".join(w.text for w in label_words)
+        if not vals:
+            if label.rstrip().endswith(":"):
+                # "Operating expenses:" heads the rows indented below it.
+                group, group_x0, wrapped = label.rstrip(), label_words[0].x0, ""
+            else:
+                wrapped = label  # a long label wrapped onto the row's line
+            continue
+        if group and label_words and label_words[0].x0 <= group_x0 + 1:
+            group = ""  # back at the group line's indentation: "Gross margin" is no operating expense
+        if wrapped:
+            label, wrapped = f"{wrapped} {label}", ""
+        values = [""] * len(rights)
+        for v in vals:
+            j = min(range(len(spans)), key=lambda k: 0 if spans[k][0] <= v.x1 <= spans[k][1] else abs(rights[k] - v.x1))
+            if values[j]:
+                return None  # two figures in one column of one row: the columns are not what we think
+            values[j] = v.text
+        full = f"{group} {label}".strip() if group and group.endswith(":") else label
+        rows.append(Row(full, tuple(values)))
+    headers = _column_headers(header, lefts, rights)
+    context = " ".join(line.text for line in [*above, *header])
+    units_match = _UNITS.search(context) or _UNITS.search(" ".join(line.text for line in body[:1]))
+    units = f"in {units_match.group(1).lower()}" if units_match else ""
+    caption = next(
+        (ln.text for ln in reversed(above)
+         # A caption is a title line, not the tail of the sentence introducing the table ("…millions):").
+         if not ln.text.startswith("(") and not ln.text[:1].islower() and not ln.text.endswith((":", ".", ","))
+         and not split_row(ln)[1] and len(ln.text) <= 120),
+        "",
+    )
+    # Left-only lines among the header lines ("Assets" above "Current assets:") name the rows: keep them.
+    left_labels = [ln.text for ln in header if ln.x1 < min(lefts) - 40]
+    if left_labels:
+        caption = " ".join([caption, *left_labels]).strip()
+    return Table(tuple(headers), tuple(rows), units, caption)
+
+
+def _merge_complementary(columns: list[list[float]], rows_words: Sequence[tuple[list[Word], list[Word]]]) -> list[list[float]]:
+    """Adjacent columns no row fills both of, close together, are one ("35.4%" ends past "21,448")."""
+    def rows_in(col: list[float]) -> set[int]:
+        lo, hi = min(col) - 0.01, max(col) + 0.01
+        return {i for i, (_lab, vals) in enumerate(rows_words) for v in vals if lo <= v.x1 <= hi}
+
+    merged = [columns[0]] if columns else []
+    for col in columns[1:]:
+        if col[0] - merged[-1][-1] <= 3 * COLUMN_SLACK and not rows_in(col) & rows_in(merged[-1]):
+            merged[-1] = merged[-1] + col
+        else:
+            merged.append(col)
+    return merged
+
+
+def _column_headers(header: Sequence[Line], lefts: Sequence[float], rights: Sequence[float]) -> list[str]:
+    """Each column's header: the phrases of every header line above it, top to bottom."""
+    parts: list[list[str]] = [[] for _ in rights]
+    left_bound = min(lefts) - 40
+    gaps = [b - a for a, b in zip(rights, rights[1:], strict=False)]
+    reach = (min(gaps) / 2) if gaps else 40.0
+    for line in header:
+        cells = _cells(line, left_bound)
+        # Period words left of the columns ("Three Months Ended September 30," before "2023 2022")
+        # head every column.
+        lead = " ".join(w.text for w in line.words if w.x1 < left_bound)
+        if lead and cells and _PERIOD_WORDS.search(lead):
+            for p in parts:
+                p.append(lead)
+        for j, (lo, hi) in enumerate(zip(lefts, rights, strict=True)):
+            over = [c for c in cells if c[0] <= hi + 3 and c[1] >= lo - 3]
+            if not over and cells:
+                # A phrase spanning several columns ("Three Months Ended" over two) may overlap
+                # none of them; on a line with fewer phrases than columns the nearest one heads it.
+                centre = (lo + hi) / 2
+                nearest = min(cells, key=lambda c: abs((c[0] + c[1]) / 2 - centre))
+                if len(cells) < len(rights) or abs((nearest[0] + nearest[1]) / 2 - centre) <= reach:
+                    over = [nearest]
+            parts[j].extend(c[2] for c in over)
+    return [" ".join(p).strip() for p in parts]
