@@ -85,8 +85,9 @@ def deprecated_rollouts_k(old_k: int | None, rollouts: int) -> int:
     """--rollouts, or the deprecated `-k N` (with a warning on stderr)."""
     if old_k is None:
         return rollouts
-    _console(stderr=True).print("[yellow]warning:[/] `-k` for rollouts is deprecated; use --rollouts "
-                                f"{old_k} (`--k` means hits, as in `context1 search`)", highlight=False)
+    # Name only flags this command has: `ask --k` does not exist, so the hint must not suggest it.
+    _console(stderr=True).print(f"[yellow]warning:[/] `-k` for rollouts is deprecated: use --rollouts {old_k} "
+                                "(`-k` is the number of hits in `context1 search` only)", highlight=False)
     return old_k
 
 
@@ -602,6 +603,41 @@ def sync_command(
         print_skipped(report.skipped)
 
 
+# Chunk-metadata keys that describe where a passage sits, not the document (shown per chunk).
+_CHUNK_KEYS = ("page", "section", "kind", "boilerplate")
+# Keys that are bookkeeping, not something a reader looks for.
+_HIDDEN_KEYS = ("header", "source_size", "source_mtime_ns")
+
+
+def read_command(
+    directory: IndexArg,
+    doc_id: Annotated[str, typer.Argument(metavar="DOC_ID", help="A document id (see `context1 search`), or a chunk id with --chunk.")],
+    chunk: Annotated[bool, typer.Option("--chunk", help="DOC_ID is a chunk id: print that passage alone.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the chunks and their metadata as JSON.")] = False,
+) -> None:
+    """Print a document of INDEX as it is indexed: its metadata (company, form, period, ...), then each chunk
+    with its page, section and contextual header."""
+    with _clean_errors():
+        corpus = open_index(directory, None)
+        chunks = [corpus.chunk(doc_id)] if chunk else corpus.chunks(doc_id)
+        if as_json:
+            typer.echo(json.dumps([{"chunk_id": c.chunk_id, "doc_id": c.doc_id, "text": c.text,
+                                    "metadata": dict(c.metadata)} for c in chunks], ensure_ascii=False, indent=2))
+            return
+        console = _console()
+        first = chunks[0]
+        console.print(f"{first.doc_id} · {corpus.title(first.doc_id) or first.doc_id}", markup=False, style="bold")
+        fields = {k: v for k, v in first.metadata.items() if k not in (*_CHUNK_KEYS, *_HIDDEN_KEYS, "title")}
+        for key, value in fields.items():
+            console.print(f"  {key}: {value}", markup=False)
+        for c in chunks:
+            where = ", ".join(f"{k} {c.metadata[k]}" for k in _CHUNK_KEYS if c.metadata.get(k) not in (None, ""))
+            console.print(f"\n{c.chunk_id}" + (f" · {where}" if where else ""), markup=False, style="bold")
+            if c.metadata.get("header"):
+                console.print(f"[{c.metadata['header']}]", markup=False, style="dim")
+            console.print(c.text, markup=False)
+
+
 COMMANDS = {
     "index": index_command,
     "add": add_command,
@@ -609,10 +645,11 @@ COMMANDS = {
     "sync": sync_command,
     "repair": repair_command,
     "search": search_command,
+    "read": read_command,
 }
 
 
 def register(app: typer.Typer) -> None:
-    """Add `index`, `add`, `delete`, `sync`, `repair` and `search` to the context1 command line."""
+    """Add `index`, `add`, `delete`, `sync`, `repair`, `search` and `read` to the context1 command line."""
     for name, command in COMMANDS.items():
         app.command(name)(command)

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -138,6 +140,17 @@ class _Cut(Exception):
         self.status, self.detail, self.kind, self.headers = status, detail, kind, headers
 
 
+_log = logging.getLogger("context1.server")
+
+
+def _internal_detail(exc: BaseException) -> str:
+    """A 500's reply: an id to quote, never the exception's text (it can hold paths, queries or
+    secrets); the traceback goes to the server's log under the same id."""
+    error_id = uuid.uuid4().hex[:12]
+    _log.error("internal error %s", error_id, exc_info=exc)
+    return f"internal error {error_id}: a bug in the server; its log has the details under this id"
+
+
 def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConfig | None = None) -> FastAPI:
     """The FastAPI app serving `corpus` and `agent` (default: `SearchAgent(corpus)`, the LLM-free policy)."""
     config = config or ServerConfig()
@@ -191,15 +204,15 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
 
     @app.exception_handler(Exception)
     async def _failed(request: Request, exc: Exception) -> Response:
-        return _error(500, f"internal error ({type(exc).__name__}: {exc}); this is a bug, please report it",
-                      "internal")
+        return _error(500, _internal_detail(exc), "internal")
 
     def hits(found: list[Any]) -> Response:
         return _json({"hits": [wire.hit_to_json(h) for h in found]})
 
     @app.get("/health", summary="Liveness, index size, backend and episode counters (no API key needed)")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "index": str(getattr(corpus, "path", "")), "documents": n_documents,
+        # No index path here: /health answers without a key, and a path tells a stranger about the host.
+        return {"status": "ok", "documents": n_documents,
                 "chunks": len(corpus), "backend": getattr(agent.backend, "name", type(agent.backend).__name__),
                 "episodes": episodes.counters.snapshot(), "auth": config.api_key is not None,
                 "tokenizer": _tokenizer_name(corpus)}
@@ -281,7 +294,7 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
                 yield ServerSentEvent(data=json.dumps({"status": 504, "detail": str(exc), "error": "timeout"}),
                                       event=wire.ERROR_EVENT)
             except Exception as exc:  # noqa: BLE001 - a stream has no status code left to change
-                yield ServerSentEvent(data=json.dumps({"status": 500, "detail": shorten(f"{type(exc).__name__}: {exc}"),
+                yield ServerSentEvent(data=json.dumps({"status": 500, "detail": _internal_detail(exc),
                                                        "error": "internal"}), event=wire.ERROR_EVENT)
             finally:
                 episode.stop()

@@ -94,6 +94,19 @@ def test_search_token_budget_limits_the_text_returned(app, runner, built):
     assert sum(h["n_tokens"] for h in hits) <= 70
 
 
+def test_read_prints_a_document_its_chunks_and_one_chunk(app, runner, built):
+    directory, _ = built
+    doc = runner.invoke(app, ["read", str(directory), "lighthouse.html"])
+    assert doc.exit_code == 0, doc.output
+    assert doc.output.startswith("lighthouse.html") and "lighthouse.html#0" in doc.output and "Pharos" in doc.output
+    assert "file_name: lighthouse.html" in doc.output  # the document's where-able fields
+    one = runner.invoke(app, ["read", str(directory), "lighthouse.html#0", "--chunk", "--json"])
+    assert one.exit_code == 0, one.output
+    (chunk,) = json.loads(one.stdout)
+    assert chunk["chunk_id"] == "lighthouse.html#0" and chunk["doc_id"] == "lighthouse.html" and chunk["text"]
+    _assert_one_line_error(runner.invoke(app, ["read", str(directory), "no-such-doc.txt"]), "no-such-doc.txt")
+    _assert_one_line_error(runner.invoke(app, ["read", str(directory), "lighthouse.html", "--chunk"]), "chunk")
+
 def test_search_missing_index_says_how_to_build_one(app, runner, tmp_path):
     result = runner.invoke(app, ["search", str(tmp_path / "nowhere"), "anything"])
     _assert_one_line_error(result, "no index at", "context1 index")

@@ -98,4 +98,6 @@ def test_version():
 def test_old_k_for_rollouts_still_works_but_warns(tmp_path):
     result = CliRunner().invoke(app, ["ask", str(tmp_path / "missing"), "a question", "-k", "2"])
     assert "deprecated" in result.output and "--rollouts 2" in result.output
+    ask_flags = {opt for p in typer.main.get_command(app).commands["ask"].params for opt in p.opts}
+    assert set(re.findall(r"(?<![\w-])--[a-z][\w-]*", result.output)) <= ask_flags  # every flag named exists in ask
     assert not re.search(r"\s-k\s", _help(["ask"]))  # hidden: --help shows --rollouts only

@@ -416,3 +416,25 @@ def test_a_request_past_its_time_limit_stops_its_work(harness_corpus, monkeypatc
         steps = progress["steps"]
         time.sleep(0.2)
         assert progress["steps"] == steps
+
+
+def test_a_500_quotes_an_id_not_the_exception_and_health_shows_no_path(harness_corpus, caplog):
+    """A bug's reply must not echo its exception (paths, queries, secrets) to whoever asked, and the
+    keyless /health must not tell a stranger where the index lives; the log keeps the details."""
+
+    class Broken:
+        def __getattr__(self, name):
+            return getattr(harness_corpus, name)
+
+        def search(self, *args, **kwargs):
+            raise RuntimeError("cannot read /srv/private/acme-index/secret.key")
+
+    with caplog.at_level("ERROR", logger="context1.server"), live_server(create_app(Broken())) as url:
+        response = httpx.post(f"{url}/search", json={"query": "lighthouse"}, timeout=60)
+        health = httpx.get(f"{url}/health", timeout=60).json()
+    assert response.status_code == 500 and response.json()["error"] == "internal"
+    detail = response.json()["detail"]
+    assert "secret" not in detail and "/srv" not in detail and "RuntimeError" not in detail
+    error_id = detail.split()[2].rstrip(":")
+    assert any(error_id in r.getMessage() and r.exc_info for r in caplog.records)
+    assert "index" not in health and str(getattr(harness_corpus, "path", "@")) not in json.dumps(health)
