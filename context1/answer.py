@@ -129,24 +129,18 @@ def parse_final_answer(text: str, resolve: Resolver, max_documents: int = 10) ->
     """
     if max_documents < 1:
         raise ValueError(f"max_documents must be >= 1, got {max_documents}")
-    text = _FENCE.sub("", text or "")
-    opens = list(_OPEN.finditer(text))
+    blocks = _blocks(text)
     docs: list[RankedDocument] = []
     index: dict[str, int] = {}
     unknown: list[str] = []
     mapped: dict[str, str] = {}
     duplicates: list[str] = []
     scores: list[float | None] = []  # a written score="…" per document, None when absent
-    for i, m in enumerate(opens):
-        end = opens[i + 1].start() if i + 1 < len(opens) else len(text)
-        body = text[m.end() : end]
-        close = _CLOSE.search(body)
-        if close:
-            body = body[: close.start()]
+    for attrs, body in blocks:
         just = _JUST.search(body)
         justification = _clean(just.group(1) if just else body)
         doc_id = None
-        candidates = _id_candidates(m.group(1))
+        candidates = _id_candidates(attrs)
         for raw in candidates:
             for cand in dict.fromkeys((raw, html.unescape(raw))):
                 doc_id = resolve(cand)
@@ -167,14 +161,12 @@ def parse_final_answer(text: str, resolve: Resolver, max_documents: int = 10) ->
                 docs[index[doc_id]] = RankedDocument(prev.doc_id, justification, prev.score)
             continue
         index[doc_id] = len(docs)
-        attrs = m.group(1)
-        written = _SCORE.search(attrs.split('"', 2)[-1] if attrs.count('"') >= 2 else attrs)  # not inside the id
-        scores.append(float(written.group(1)) if written else None)
+        scores.append(_written_score(attrs))
         docs.append(RankedDocument(doc_id=doc_id, justification=justification, score=0.0))
     truncated = max(0, len(docs) - max_documents)
     docs = [RankedDocument(d.doc_id, d.justification, 1.0 / rank if score is None else score)
             for rank, (d, score) in enumerate(zip(docs[:max_documents], scores, strict=False), 1)]
-    return ParsedAnswer(docs, unknown, mapped, duplicates, len(opens), truncated)
+    return ParsedAnswer(docs, unknown, mapped, duplicates, len(blocks), truncated)
 
 
 @dataclass(frozen=True)

@@ -455,15 +455,20 @@ class BM25Index:
 
         allowed: a boolean mask of the rows that may be returned (a metadata filter); None allows all.
         """
-        scores = self.scores(query)
-        if allowed is not None:
-            scores = np.where(allowed, scores, 0)
-        positive = np.flatnonzero(scores > 0)
-        if n < 1 or positive.size == 0:
-            return []
-        if positive.size > n:
-            positive = positive[np.argpartition(-scores[positive], n - 1)[:n]]
-        # Vectorised sort (score descending, row ascending on ties): a Python sort with a key
-        # function cost as much as scoring itself on small corpora.
-        order = positive[np.lexsort((positive, -scores[positive]))]
-        return list(zip(order.tolist(), scores[order].astype(float).tolist(), strict=True))
+        return top_rows(self.scores(query), n, allowed)
+
+
+def top_rows(scores: np.ndarray, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+    """(row, score) of the `n` best rows of `scores` with a positive score, best first (ties: lower
+    row first); `allowed` masks the rows that may be returned."""
+    if allowed is not None:
+        scores = np.where(allowed, scores, 0)
+    positive = np.flatnonzero(scores > 0)
+    if n < 1 or positive.size == 0:
+        return []
+    if positive.size > n:
+        positive = positive[np.argpartition(-scores[positive], n - 1)[:n]]
+    # Vectorised sort (score descending, row ascending on ties): a Python sort with a key
+    # function cost as much as scoring itself on small corpora.
+    order = positive[np.lexsort((positive, -scores[positive]))]
+    return list(zip(order.tolist(), scores[order].astype(float).tolist(), strict=True))

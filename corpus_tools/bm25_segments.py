@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from corpus_tools import bm25_scoring
-from corpus_tools.bm25 import BM25Index, BM25Tokenizer
+from corpus_tools.bm25 import BM25Index, BM25Tokenizer, top_rows
 from corpus_tools.config import BM25Config
 
 
@@ -240,16 +240,5 @@ class SegmentedBM25:
         """(row, score) of the `n` best rows with a positive score, best first (ties: lower row first)."""
         if self._fast():
             return self.base.top(query, n, allowed)
-        return _top(self.scores(query), n, allowed)
+        return top_rows(self.scores(query), n, allowed)
 
-
-def _top(scores: np.ndarray, n: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
-    if allowed is not None:
-        scores = np.where(allowed, scores, 0)
-    positive = np.flatnonzero(scores > 0)
-    if n < 1 or positive.size == 0:
-        return []
-    if positive.size > n:
-        positive = positive[np.argpartition(-scores[positive], n - 1)[:n]]
-    order = positive[np.lexsort((positive, -scores[positive]))]
-    return list(zip(order.tolist(), scores[order].astype(float).tolist(), strict=True))

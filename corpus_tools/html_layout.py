@@ -26,11 +26,9 @@ LOST_TEXT_SHARE = 0.8
 _SIGNS = frozenset({"$", "%", ")", "(", "€", "£"})
 
 
-def html_structure(html: str) -> tuple[str | None, StructuredText]:
-    """(title, structured text) of an HTML page (see the module docstring)."""
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(html, "html.parser")
+def title_and_strip(soup: Any) -> str | None:
+    """The page's title (<title>, else the first <h1>), after which what never shows is dropped
+    from `soup` (scripts, styles, the head). Shared with `readers.read_html`'s flat reading."""
     title = None
     for tag in (soup.title, soup.find("h1")):
         if tag is not None and tag.get_text(strip=True):
@@ -38,6 +36,15 @@ def html_structure(html: str) -> tuple[str | None, StructuredText]:
             break
     for tag in soup(["script", "style", "noscript", "template", "head"]):
         tag.decompose()
+    return title
+
+
+def html_structure(html: str) -> tuple[str | None, StructuredText]:
+    """(title, structured text) of an HTML page (see the module docstring)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    title = title_and_strip(soup)
     out: list[str] = []
     parts: list[DocumentPart] = []
     counts = {"tables": 0, "rows": 0, "with_headers": 0}

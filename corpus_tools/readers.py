@@ -187,14 +187,10 @@ def read_html(path: Path) -> tuple[str | None, str]:
     """(title, visible text) of an HTML file; title from <title>, else the first <h1>."""
     from bs4 import BeautifulSoup
 
+    from corpus_tools.html_layout import title_and_strip
+
     soup = BeautifulSoup(read_text(path), "html.parser")
-    title = None
-    for tag in (soup.title, soup.find("h1")):
-        if tag is not None and tag.get_text(strip=True):
-            title = " ".join(tag.get_text(" ", strip=True).split())
-            break
-    for tag in soup(["script", "style", "noscript", "template", "head"]):
-        tag.decompose()
+    title = title_and_strip(soup)
     text = soup.get_text("\n")
     lines = [" ".join(line.split()) for line in text.splitlines()]
     return title, _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
