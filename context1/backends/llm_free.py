@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from context1.backends.entities import _STOP as _STOP_WORDS
-from context1.backends.entities import entities, keywords, norm
+from context1.backends.entities import STOP_WORDS, entities, keywords, norm
 from context1.prompts import ShownChunk, is_hard_cutoff, read_chunks, read_usage
 from context1.types import Message, ModelTurn, Role, ToolCall
 
@@ -208,7 +207,7 @@ def question_phrases(query: str, limit: int = 6) -> list[str]:
     """The question as a searcher would type it: its names whole ("Q3 2023", "Contoso Ltd"), then its
     content words (3+ letters, no stop words, no fragments such as a possessive's "s"), in order."""
     names = [re.sub(r"['’]s$", "", e) for e in entities(query, "", keep_sentence_starts=True)]  # NVIDIA's → NVIDIA
-    names = [e for e in names if e.lower() not in _STOP_WORDS]
+    names = [e for e in names if e.lower() not in STOP_WORDS]
     words = [w for w in keywords(query) if len(w) >= 3 and not any(w in n.split() for n in names)]
     out: list[str] = []
     for term in names + words:
