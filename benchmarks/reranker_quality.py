@@ -41,13 +41,7 @@ from corpus_quality import _open, doc_ranking, hybrid, leg_rankings, reranked, t
 from corpus_tools import SearchConfig  # noqa: E402
 from corpus_tools.rerank import CrossEncoderReranker, blend_with_first_stage, make_reranker  # noqa: E402
 from eval.loaders import load_benchmark  # noqa: E402
-
-TUNE_SHARE = 0.25
-
-
-def part_of(task_id: str) -> str:
-    bucket = int.from_bytes(hashlib.sha256(task_id.encode()).digest()[:8], "big") / 2**64
-    return "tune" if bucket < TUNE_SHARE else "report"
+from training.splits import part_of  # noqa: E402,F401 (datagen_natural.py imports it from here)
 
 
 def select(tasks: list[Any], part: str, limit: int | None) -> list[Any]:

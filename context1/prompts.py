@@ -1,8 +1,9 @@
 """Every text the harness shows the model: system prompt, tool descriptions, notices, and the
 observation format.
 
-Observation format (stable: the LLM-free policy in `context1.backends.iterative` and the
-trajectory tools parse it from tool messages, so changing it is a breaking change):
+Observation format (stable: the LLM-free policies read it back through `read_chunks`, `read_usage`
+and `is_hard_cutoff` below, and trajectory tools parse it from tool messages, so changing it is a
+breaking change):
 
 * Every chunk is rendered as
 
@@ -25,6 +26,9 @@ trajectory tools parse it from tool messages, so changing it is a breaking chang
 """
 
 from __future__ import annotations
+
+import re
+from typing import NamedTuple
 
 SEARCH_CORPUS = "search_corpus"
 GREP_CORPUS = "grep_corpus"
@@ -126,3 +130,39 @@ def render_chunk(chunk_id: str, doc_id: str, title: str | None, text: str) -> st
 def render_pruned(chunk_id: str) -> str:
     """What replaces a pruned chunk in the model's view."""
     return f'<chunk id="{_attr(chunk_id)}" pruned/>'
+
+
+# -- reading the format back (for the LLM-free policies and trajectory tools) ----------------------
+_CHUNK_BLOCK = re.compile(
+    r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>', re.S
+)
+_USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
+_HARD_CUTOFF_OPENING = HARD_CUTOFF.split("{", 1)[0]
+
+
+class ShownChunk(NamedTuple):
+    """One chunk as an observation showed it (the fields of `render_chunk`)."""
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    text: str
+
+
+def read_chunks(text: str) -> list[ShownChunk]:
+    """The chunks a tool message shows, in order: the inverse of `render_chunk` (pruned ones are gone)."""
+    return [
+        ShownChunk(unescape_attr(m["id"]), unescape_attr(m["doc"]), unescape_attr(m["title"]), m["text"])
+        for m in _CHUNK_BLOCK.finditer(text)
+    ]
+
+
+def read_usage(text: str) -> tuple[int, int] | None:
+    """(tokens used, budget) of the usage line in a tool message (`usage_line`), None without one."""
+    m = _USAGE.search(text)
+    return (int(m[1].replace(",", "")), int(m[2].replace(",", ""))) if m else None
+
+
+def is_hard_cutoff(text: str) -> bool:
+    """Whether a tool message is the harness refusing a call past the hard limit (`HARD_CUTOFF`)."""
+    return text.startswith(_HARD_CUTOFF_OPENING)

@@ -16,8 +16,7 @@ import re
 from typing import Any
 
 from corpus_tools.pdf_layout import Row, Table, is_number
-from corpus_tools.structure import StructuredText, render_table
-from corpus_tools.types import DocumentPart
+from corpus_tools.structure import PartsWriter, StructuredText, render_table
 
 _UNITS = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4")
@@ -45,23 +44,13 @@ def html_structure(html: str) -> tuple[str | None, StructuredText]:
 
     soup = BeautifulSoup(html, "html.parser")
     title = title_and_strip(soup)
-    out: list[str] = []
-    parts: list[DocumentPart] = []
+    writer = PartsWriter()
     counts = {"tables": 0, "rows": 0, "with_headers": 0}
     section: list[str] = []
-    length = 0
     pending: list[str] = []
 
     def emit(piece: str, kind: str = "text", context: str = "") -> None:
-        nonlocal length
-        if not piece.strip():
-            return
-        if out:
-            out.append("\n\n")
-            length += 2
-        out.append(piece)
-        parts.append(DocumentPart(length, length + len(piece), None, " > ".join(section), kind, context))
-        length += len(piece)
+        writer.emit(piece, None, " > ".join(section), kind, context)
 
     def flush() -> None:
         if pending:
@@ -92,13 +81,13 @@ def html_structure(html: str) -> tuple[str | None, StructuredText]:
             section.append(text[:90])
         pending.append(text)
     flush()
-    text = "".join(out)
+    text = writer.text
     flat = body.get_text("\n")
     if len("".join(text.split())) < LOST_TEXT_SHARE * len("".join(flat.split())):
         # Text outside the blocks read here (bare text in <body>, exotic markup): keep it all, flat.
         text = "\n".join(_lines(flat))
         return title, StructuredText(text, (), 0, 0, 0, 0, 0)
-    return title, StructuredText(text, tuple(parts), counts["tables"], counts["rows"], counts["with_headers"], 0, 0)
+    return title, StructuredText(text, tuple(writer.parts), counts["tables"], counts["rows"], counts["with_headers"], 0, 0)
 
 
 def _blocks(root: Any) -> list[Any]:

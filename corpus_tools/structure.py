@@ -47,30 +47,44 @@ class StructuredText:
     furniture: str = ""  # the running headers/footers left out ("Apple Inc. | Q3 2023 Form 10-Q | 17")
 
 
+class PartsWriter:
+    """Joins a document's pieces with blank lines, recording each one's span as a `DocumentPart`.
+
+    Shared by the PDF structure (`build_structure`) and the HTML layout reader (html_layout.py).
+    """
+
+    def __init__(self) -> None:
+        self._out: list[str] = []
+        self.parts: list[DocumentPart] = []
+        self._length = 0
+
+    def emit(self, piece: str, page: int | None, section: str, kind: str, context: str = "") -> None:
+        if not piece.strip():
+            return
+        if self._out:
+            self._out.append("\n\n")
+            self._length += 2
+        self._out.append(piece)
+        self.parts.append(DocumentPart(self._length, self._length + len(piece), page, section, kind, context))
+        self._length += len(piece)
+
+    @property
+    def text(self) -> str:
+        return "".join(self._out)
+
+
 def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
     """One text for the whole document, its parts in order (see the module docstring)."""
     furniture = _furniture(pages)
     body_size = _body_size(pages)
     is_filing = sum(1 for p in pages for b in p.blocks if isinstance(b, Line) and _item(b.text)) >= 2
     path = _SectionPath()
-    out: list[str] = []
-    parts: list[DocumentPart] = []
-    length = 0
+    writer = PartsWriter()
+    emit = writer.emit
     tables = rows = rows_with_headers = soups = 0
     pending: list[str] = []  # lines of the current text paragraph run
     pending_page = None
     pending_section = ""
-
-    def emit(piece: str, page: int, section: str, kind: str, context: str = "") -> None:
-        nonlocal length
-        if not piece.strip():
-            return
-        if out:
-            out.append("\n\n")
-            length += 2
-        out.append(piece)
-        parts.append(DocumentPart(length, length + len(piece), page, section, kind, context))
-        length += len(piece)
 
     def flush() -> None:
         nonlocal pending
@@ -109,7 +123,7 @@ def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
                 soups += 1
                 emit("\n".join(line.text for line in block.lines), page.number, path.text, "text")
         flush()
-    return StructuredText("".join(out), tuple(parts), tables, rows, rows_with_headers, soups, len(pages),
+    return StructuredText(writer.text, tuple(writer.parts), tables, rows, rows_with_headers, soups, len(pages),
                           "\n".join(v for v in removed.values() if not v.isdigit()))
 
 

@@ -21,6 +21,12 @@ train_app = typer.Typer(
 )
 
 
+def _lora(rank: int, no_gradient_checkpointing: bool) -> Any:
+    """The LoRA settings of `train sft` and `train rl`: alpha twice the rank (the usual scaling)."""
+    from training.policy import LoRAConfig
+
+    return LoRAConfig(rank=rank, alpha=2 * rank, gradient_checkpointing=not no_gradient_checkpointing)
+
 
 def _agent_config(budget: int, max_turns: int, max_documents: int) -> Any:
     from training.rl import agent_config_for_small_model
@@ -157,7 +163,6 @@ def sft_command(
     """SFT (LoRA, loss on action tokens) on teacher trajectories run through the harness, selected by SPEC §5."""
     with _clean_errors():
         from context1 import load_trajectories
-        from training.policy import LoRAConfig
         from training.sft import SFTConfig, generate_teacher_trajectories, select_teacher_trajectories, train_sft
 
         task_list = _tasks(tasks, limit)
@@ -197,15 +202,8 @@ def sft_command(
             mean_r = sum(rewards) / len(rewards) if rewards else float("nan")
             typer.echo(f"best-of-{best_of}: kept {len(trajs)} of {n_sampled} trajectories (mean reward {mean_r:.3f})",
                        err=True)
-        config = SFTConfig(
-            lr=lr,
-            epochs=epochs,
-            batch_size=batch_size,
-            max_steps=max_steps,
-            checkpoint_every=checkpoint_every,
-            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
-            seed=seed,
-        )
+        config = SFTConfig(lr=lr, epochs=epochs, batch_size=batch_size, max_steps=max_steps,
+                           checkpoint_every=checkpoint_every, lora=_lora(lora_rank, no_gradient_checkpointing), seed=seed)
         kept, selection = select_teacher_trajectories(trajs, task_list, config.selection)
         typer.echo(f"selection: kept {len(kept)} of {len(trajs)} teacher trajectories {selection.counts()}", err=True)
         result = train_sft(kept, out, config, model_path=model, device=device, resume=resume, progress=not no_progress)
@@ -259,7 +257,6 @@ def rl_command(
 ) -> None:
     """CISPO RL with rollouts through context1 episodes (sampled by the policy, or by vLLM)."""
     with _clean_errors():
-        from training.policy import LoRAConfig
         from training.rl import RLConfig, train_rl
 
         if sampler not in ("transformers", "vllm"):
@@ -268,19 +265,9 @@ def rl_command(
             raise CommandError("--sampler vllm needs --model, a local Hugging Face model folder (its LoRA support does not cover the bundled GGUF)")
         task_list = _tasks(tasks, limit)
         corpus = _open(index)
-        config = RLConfig(
-            steps=steps,
-            epochs=epochs,
-            tasks_per_step=tasks_per_step,
-            group_size=group_size,
-            substeps=substeps,
-            lr=lr,
-            scale_advantages_by_std=scale_std,
-            max_new_tokens=max_new_tokens,
-            lora=LoRAConfig(rank=lora_rank, alpha=2 * lora_rank, gradient_checkpointing=not no_gradient_checkpointing),
-            rollout_mode=rollout_mode,
-            seed=seed,
-        )
+        config = RLConfig(steps=steps, epochs=epochs, tasks_per_step=tasks_per_step, group_size=group_size,
+                          substeps=substeps, lr=lr, scale_advantages_by_std=scale_std, max_new_tokens=max_new_tokens,
+                          lora=_lora(lora_rank, no_gradient_checkpointing), rollout_mode=rollout_mode, seed=seed)
         if rollout_mode not in ("batched", "sequential"):
             raise CommandError(f"unknown rollout mode {rollout_mode!r}; choose batched or sequential")
         if workers and sampler == "vllm":

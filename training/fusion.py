@@ -13,7 +13,6 @@ questions (benchmarks/README.md, issue 26): `fit_fusion` reports the share of co
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ import numpy as np
 
 from corpus_tools.learned_fusion import FEATURES, RRF_WEIGHTS, LearnedFusion, fusion_features
 from training.reranker_data import copied_query, hop_queries, question_query
+from training.splits import hash_fraction
 
 
 class TooFewQueriesError(ValueError):
@@ -149,8 +149,7 @@ def fit_fusion(
             corpus.close()
 
     def held_back(task_id: str) -> bool:
-        digest = hashlib.sha256(f"{seed}:{task_id}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") / 2**64 < val_fraction
+        return hash_fraction(f"{seed}:{task_id}") < val_fraction
 
     train = [g for g in groups if not held_back(g[0])]
     val = [g for g in groups if held_back(g[0])]

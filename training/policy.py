@@ -182,20 +182,3 @@ def token_logprobs(
         ent_BT = -(logp_BTV.exp() * logp_BTV).sum(-1)
     zeros = torch.zeros_like(lp_BT[:, :1])
     return torch.cat([zeros, lp_BT], dim=1), torch.cat([zeros, ent_BT], dim=1)
-
-
-def save_adapter(model: Any, out: str | Path) -> Path:
-    """Write the LoRA adapter (adapter_config.json + weights) atomically enough: tmp dir, then rename."""
-    out = Path(out)
-    tmp = out.with_name(out.name + ".tmp")
-    if tmp.exists():
-        import shutil
-
-        shutil.rmtree(tmp)
-    model.save_pretrained(str(tmp))
-    if out.exists():
-        import shutil
-
-        shutil.rmtree(out)
-    tmp.rename(out)
-    return out

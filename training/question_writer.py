@@ -23,7 +23,6 @@ trained on travel with it.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import re
 from collections import Counter
@@ -34,6 +33,7 @@ from typing import Any
 
 from training.policy import LoRAConfig
 from training.sft import SFTConfig, SFTResult
+from training.splits import part_of
 
 WRITER_FORMAT = "context1-question-writer"
 WRITER_VERSION = 1
@@ -44,15 +44,8 @@ PROMPTS = {
     "that this answer answers. Do not copy the passage.",
     "claim": "Passage:\n{passage}\nWrite a short claim, in your own words, that this passage supports or refutes.",
 }
-TUNE_SHARE = 0.25  # benchmarks/reranker_quality.py's split: the tuning part
 MAX_PASSAGE_WORDS = 90
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-
-
-def part_of(question_id: str) -> str:
-    """"tune" or "report": benchmarks/reranker_quality.py's split by a hash of the question id."""
-    bucket = int.from_bytes(hashlib.sha256(question_id.encode()).digest()[:8], "big") / 2**64
-    return "tune" if bucket < TUNE_SHARE else "report"
 
 
 @dataclass(frozen=True)

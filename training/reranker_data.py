@@ -20,13 +20,14 @@ Splitting happens by task, so no query of the validation split is ever trained o
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from training.splits import hash_fraction
 
 
 @dataclass(frozen=True)
@@ -313,12 +314,8 @@ def split_groups(groups: Sequence[Group], val_fraction: float, seed: int = 0) ->
     if not 0.0 <= val_fraction < 1.0:
         raise ValueError(f"val_fraction must be in [0, 1), got {val_fraction!r}")
 
-    def bucket(task_id: str) -> float:
-        digest = hashlib.sha256(f"{seed}:{task_id}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") / 2**64
-
-    train = [g for g in groups if bucket(g.task_id) >= val_fraction]
-    val = [g for g in groups if bucket(g.task_id) < val_fraction]
+    train = [g for g in groups if hash_fraction(f"{seed}:{g.task_id}") >= val_fraction]
+    val = [g for g in groups if hash_fraction(f"{seed}:{g.task_id}") < val_fraction]
     return train, val
 
 

@@ -56,7 +56,7 @@ from training.reward import (
     sample_tasks,
 )
 from training.rollouts import Rollout, call_stats, run_rollout, run_rollouts
-from training.run_state import RunDir, check_finite, plot_metrics, tasks_fingerprint
+from training.run_state import RunDir, check_finite, peak_rss_gb, plot_metrics, tasks_fingerprint
 from training.types import CurriculumConfig, Datum, RewardConfig
 
 PLOT_KEYS = (
@@ -408,7 +408,7 @@ def train_rl(
         }
         if torch.cuda.is_available():
             values["peak_gpu_mem_gb"] = torch.cuda.max_memory_allocated() / 2**30
-        values["peak_rss_gb"] = _peak_rss_gb()
+        values["peak_rss_gb"] = peak_rss_gb()
         if pool is not None:  # cumulative: workers lost, jobs re-run on survivors, rollouts dropped
             values.update({f"ray_{k}": v for k, v in pool.stats.items()})
         run.log(step + 1, values)
@@ -435,14 +435,6 @@ def warn_no_valid_calls(values: dict[str, Any], temperature: float, step: int) -
         "loss is well under 0.5, or check the adapter given to --init-adapter.",
         stacklevel=2,
     )
-
-
-def _peak_rss_gb() -> float:
-    import resource
-    import sys
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (2**30 if sys.platform == "darwin" else 2**20)
 
 
 def agent_config_for_small_model(token_budget: int = 2_048, max_turns: int = 3, **overrides: Any) -> Any:

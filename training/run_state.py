@@ -292,3 +292,12 @@ def plot_metrics(
         fig.savefig(path, dpi=100)
         written.append(path)
     return written
+
+
+def peak_rss_gb() -> float:
+    """This process's peak resident memory so far, in GiB (the `peak_rss_gb` of a run's metrics)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return peak / (2**30 if sys.platform == "darwin" else 2**20)

@@ -43,8 +43,6 @@ import dataclasses
 import hashlib
 import math
 import random
-import resource
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -73,10 +71,12 @@ from training.run_state import (
     RunDir,
     check_finite,
     check_run_config,
+    peak_rss_gb,
     plot_metrics,
     tasks_fingerprint,
     write_run_config,
 )
+from training.splits import hash_fraction
 from training.types import CurriculumConfig, RewardConfig
 
 PLOT_KEYS = ("reward", "recall", "trajectory_recall", "f_beta", "entropy", "groups_used", "loss", "step_s")
@@ -203,10 +203,6 @@ def usable_tasks(corpus: Any, tasks: Sequence[Task], min_tasks: int) -> tuple[li
     return keep, skipped
 
 
-def _bucket(task_id: str) -> float:
-    return int.from_bytes(hashlib.sha256(task_id.encode()).digest()[:8], "big") / 2**64
-
-
 # -- scorers in torch ---------------------------------------------------------------------------
 
 class TorchScorer(torch.nn.Module):
@@ -302,7 +298,7 @@ def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights,
         if ro.failed:
             continue
         gold = set(task.gold_doc_ids)
-        val = _bucket(task.task_id) < val_fraction
+        val = hash_fraction(task.task_id) < val_fraction
         for d in rec:
             if d.kind == "query":
                 if label_tasks is not None and n > label_tasks:
@@ -619,7 +615,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
     if skipped:
         log(f"skipped {len(skipped)} task(s) whose gold documents are not in the index (first: {skipped[0]})")
     # which tasks are used: their own hash order, salted so that it is independent of the
-    # held-back split (`_bucket`; the lowest unsalted hashes would all be held back)
+    # held-back split (`hash_fraction`; the lowest unsalted hashes would all be held back)
     usable = sorted(usable, key=lambda t: hashlib.sha256(b"use:" + t.task_id.encode()).hexdigest())[: config.max_tasks]
     identity = index_identity(corpus)
     # every setting but rl_steps (extending CISPO is a resume), the tasks used, the index: resuming
@@ -642,7 +638,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
         warm.meta = {"index": identity, "stage": "warm start"}
         warm.save(warm_dir, {"warm_start": warm_report, "tasks": len(usable), "skipped_gold_missing": len(skipped)})
 
-    train_tasks = [t for t in usable if _bucket(t.task_id) >= config.val_fraction] or usable
+    train_tasks = [t for t in usable if hash_fraction(t.task_id) >= config.val_fraction] or usable
     best_report: dict[str, Any] | None = None
     if config.best_of > 0:
         best_dir = out / "best"
@@ -707,7 +703,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
             upd = cispo_step(module, optimizer, batch, config, step + 1, run.out)
         values = {"epoch": epoch, "beta": beta, "reward": mean(rewards_all), "recall": mean(recalls),
                   "trajectory_recall": mean(traj_r), "f_beta": mean(fbs), **counts, **upd,
-                  "step_s": time.perf_counter() - t_step, "peak_rss_gb": _peak_rss_gb()}
+                  "step_s": time.perf_counter() - t_step, "peak_rss_gb": peak_rss_gb()}
         run.log(step + 1, values)
         run.save(module, optimizer, step + 1, {"beta": beta})
         log(f"rl step {step + 1}/{config.rl_steps}: reward {values['reward']:.3f} recall {values['recall']:.3f} "
@@ -727,7 +723,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
     report = {
         "tasks": len(usable), "skipped_gold_missing": len(skipped), "skipped_examples": skipped[:5],
         "warm_start": warm_report, "best_of": best_report, "rl_steps": len(rows), "rl_metrics": rows,
-        "config": _plain_config(config), "seconds_this_run": seconds, "peak_rss_gb": _peak_rss_gb(),
+        "config": _plain_config(config), "seconds_this_run": seconds, "peak_rss_gb": peak_rss_gb(),
     }
     final.save(out, report)
     return TrainReport(len(usable), len(skipped), warm_report, rows, seconds, out)
@@ -754,8 +750,3 @@ def learned_nothing(warm: dict[str, Any], best: dict[str, Any] | None, rl_rows: 
 
 def _plain_config(config: SearchPolicyTrainConfig) -> dict[str, Any]:
     return dataclasses.asdict(config)
-
-
-def _peak_rss_gb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (2**30 if sys.platform == "darwin" else 2**20)

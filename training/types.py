@@ -7,7 +7,6 @@ Every config default cites where its number comes from (SPEC.md §5 unless said 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -144,11 +143,3 @@ class SelectionResult:
         for r in self.reasons.values():
             out[r] = out.get(r, 0) + 1
         return out
-
-
-@dataclass(frozen=True)
-class StepMetrics:
-    """One line of the metrics JSONL a training run writes (values are means over the step)."""
-
-    step: int
-    values: dict[str, Any]

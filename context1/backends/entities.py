@@ -18,7 +18,7 @@ _WORD_RE = re.compile(r"[^\W_][\w'’\-]*")
 _CONNECTORS = frozenset("of the de del da von van der la le du and for y e di das dos".split())
 _SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
 _QUOTED_RE = re.compile(r'"([^"]{3,80})"|“([^”]{3,80})”')
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     "a an the of in on at to for from by with and or but is are was were be been being what which who whom whose "
     "when where why how that this these those it its as into than then there their they he she his her him do does "
     "did has have had not no yes also both either neither same other one two first second many much more most".split()
@@ -34,7 +34,7 @@ def norm(text: str) -> str:
 
 
 def keywords(query: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", query) if w.lower() not in _STOP][:8]
+    return [w for w in re.findall(r"\w+", query) if w.lower() not in STOP_WORDS][:8]
 
 
 def quoted_names(query: str) -> list[str]:
@@ -44,7 +44,7 @@ def quoted_names(query: str) -> list[str]:
 
 def query_terms(query: str) -> list[str]:
     """The question's names and content words, longest first (for plain-words justifications)."""
-    names = [e for e in entities(query, "", keep_sentence_starts=True) if e.lower() not in _STOP]
+    names = [e for e in entities(query, "", keep_sentence_starts=True) if e.lower() not in STOP_WORDS]
     words = [w for w in keywords(query) if len(w) >= 4 and not any(w in n for n in names)]
     return sorted(dict.fromkeys(names + words), key=lambda w: -len(w))
 
@@ -121,7 +121,7 @@ def _entities(text: str, title: str, keep_sentence_starts: bool) -> tuple[str, .
         if words and words[0] in _SENTENCE_START:
             ent = " ".join(words[1:])
             at_start = False if len(words) > 2 else at_start
-        if len(ent) < 2 or (len(ent) < 3 and not uncased(ent)) or ent.lower() in _STOP:
+        if len(ent) < 2 or (len(ent) < 3 and not uncased(ent)) or ent.lower() in STOP_WORDS:
             continue
         n = norm(ent)
         if not n or (title_norm and (n == title_norm or n in title_norm)):

@@ -47,23 +47,29 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import math
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from context1.backends.entities import _STOP as _STOP_WORDS
 from context1.backends.entities import entities, keywords, link_names, norm, query_terms, quoted_names, uncased
-from context1.prompts import unescape_attr
-from context1.types import Message, ModelTurn, Role, ToolCall
-
-# Parses the harness's chunk rendering (see context1/prompts.py).
-_CHUNK_RE = re.compile(
-    r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>', re.S
+from context1.backends.llm_free import (
+    Ranking,
+    best_chunks,
+    boilerplate,
+    justify,
+    last_turn_pruned_only,
+    latest_usage,
+    name_like,
+    over_cutoff,
+    question_phrases,
+    search_rounds,
+    tool_call,
+    tool_turn,
+    visible_rankings,
 )
-_USAGE_RE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
+from context1.types import Message, ModelTurn, Role, ToolCall
 
 
 @dataclass(frozen=True)
@@ -108,18 +114,6 @@ class IterativeConfig:
     # 0.871 / 0.590 / 0.540 vs 0.871 / 0.585 / 0.540) with fewer questions lost to the first search.
     first_search_keep: int = 2
     first_search_margin: float = 0.4
-
-
-@dataclass
-class _Ranking:
-    """One tool call's ordered chunks, and where the call came from."""
-
-    call_id: str
-    tool: str
-    query: str
-    chunks: list[tuple[str, str, str, str]] = field(default_factory=list)  # (chunk_id, doc_id, title, text)
-    weight: float = 1.0
-    round: int = 0
 
 
 @dataclass
@@ -214,50 +208,50 @@ class IterativeRetrievalPolicy:
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
         query = next((m.content for m in messages if m.role == Role.USER), "")
         cfg = self._cfg()
-        rankings = _rankings(messages, cfg)
+        rankings = visible_rankings(messages, cfg)
         rounds_done = sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls)
-        cutoff = _over_cutoff(messages, self.hard_cutoff)
+        cutoff = over_cutoff(messages, self.hard_cutoff)
 
         # The harness ends the episode after `max_turns` turns: the last allowed one must answer,
         # or the trajectory ends without a parsed answer (the fallback ranking, "malformed" for SFT).
         last_turn = rounds_done + 1 >= self.max_turns
         if rounds_done == 0 and not last_turn:
-            return _turn(self._hop1_calls(query))
-        round_no = _search_rounds(messages)
+            return tool_turn(self._hop1_calls(query))
+        round_no = search_rounds(messages)
         if not cutoff and not last_turn and round_no <= cfg.bridge_rounds:
             calls = self._bridge_calls(query, rankings, round_no, cfg)
             prune = self._prune_call(rankings, round_no)
-            usage = _usage(messages)
+            usage = latest_usage(messages)
             if calls and usage is not None:
                 used, total = usage
                 if used >= self.soft_threshold * total:
                     # Past the soft threshold: prune first, in a turn of its own, and search only if
                     # that brought the context back under it; never search into the hard limit.
-                    if prune is not None and not _last_turn_pruned_only(messages):
-                        return _turn([prune])
+                    if prune is not None and not last_turn_pruned_only(messages):
+                        return tool_turn([prune])
                     calls = []
                 # Each search may add up to its token budget: issue only what fits under the hard limit.
                 room = int(self.hard_cutoff * total) - used
                 calls = calls[: max(0, room // max(1, self.search_token_budget))]
             if calls:
-                return _turn(([prune] if prune else []) + calls)
+                return tool_turn(([prune] if prune else []) + calls)
         return ModelTurn(text=self._answer(query, rankings, cfg))
 
     # -- the policy ---------------------------------------------------------------------------
     def _hop1_calls(self, query: str) -> list[ToolCall]:
-        calls = [_call("search_corpus", {"query": query}, "h1-search")]
+        calls = [tool_call("search_corpus", {"query": query}, "h1-search")]
         if self.config.grep_names:
             for i, name in enumerate(quoted_names(query)[:2]):
-                calls.append(_call("grep_corpus", {"pattern": re.escape(name)}, f"h1-grep{i}"))
+                calls.append(tool_call("grep_corpus", {"pattern": re.escape(name)}, f"h1-grep{i}"))
         return calls
 
-    def _bridge_calls(self, query: str, rankings: list[_Ranking], round_no: int, cfg: IterativeConfig) -> list[ToolCall]:
+    def _bridge_calls(self, query: str, rankings: list[Ranking], round_no: int, cfg: IterativeConfig) -> list[ToolCall]:
         """Searches for entities found in the best chunks of the previous round."""
-        sources = _best_chunks([r for r in rankings if r.round == round_no - 1], cfg.bridge_sources)
+        sources = best_chunks([r for r in rankings if r.round == round_no - 1], cfg.bridge_sources)
         asked = {r.query.lower() for r in rankings}
         query_norm = norm(query)
         kw = " ".join(question_phrases(query))
-        boiler = _boilerplate(rankings, cfg.boilerplate_share)
+        boiler = boilerplate(rankings, cfg.boilerplate_share)
         rng = random.Random(self.seed * 1_000_003 + round_no) if self.seed else None
         calls: list[ToolCall] = []
         for s_rank, (_, _, title, text) in enumerate(sources):
@@ -275,11 +269,11 @@ class IterativeRetrievalPolicy:
                 if q.lower() in asked:
                     continue
                 asked.add(q.lower())
-                calls.append(_call("search_corpus", {"query": q}, f"r{round_no}-s{s_rank}-e{found}"))
+                calls.append(tool_call("search_corpus", {"query": q}, f"r{round_no}-s{s_rank}-e{found}"))
                 found += 1
         return calls
 
-    def _prune_call(self, rankings: list[_Ranking], round_no: int) -> ToolCall | None:
+    def _prune_call(self, rankings: list[Ranking], round_no: int) -> ToolCall | None:
         """Prunes chunks that sit below `keep_per_ranking` in every ranking they appeared in."""
         keep: set[str] = set()
         visible: set[str] = set()
@@ -289,13 +283,13 @@ class IterativeRetrievalPolicy:
                 if i < self.config.keep_per_ranking:
                     keep.add(cid)
         drop = sorted(visible - keep)
-        return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
+        return tool_call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
 
     @property
     def max_passages(self) -> int:
         return int(getattr(self.agent_config, "max_passages", 5))
 
-    def _answer(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> str:
+    def _answer(self, query: str, rankings: list[Ranking], cfg: IterativeConfig) -> str:
         """Ranks the passages seen (a document's score, less its passage's relevance gap to the
         document's best) and writes the answer in the harness's format (`<Passage id=…>` blocks)."""
         parts = self.doc_parts(query, rankings, cfg)
@@ -312,7 +306,7 @@ class IterativeRetrievalPolicy:
         ]
         return "\n".join(blocks) if blocks else "No supporting passages were found."
 
-    def _doc_scores(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig,
+    def _doc_scores(self, query: str, rankings: list[Ranking], cfg: IterativeConfig,
                     parts: DocParts | None = None) -> dict[str, tuple[float, str]]:
         """score(d) = relevance(q, d) + link_weight * max relevance(q, s) over chunks s that name d
         (+ entity_link_weight * relevance of a chunk sharing a rare entity with d).
@@ -324,7 +318,7 @@ class IterativeRetrievalPolicy:
         out: dict[str, tuple[float, str]] = {}
         for doc_id, p in parts.docs.items():
             total = p.relevance + cfg.link_weight * p.link + cfg.entity_link_weight * p.entity_link
-            why = _justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
+            why = justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
                            parts.hop1_rank.get(doc_id), cfg.quote_chars)
             if p.linker is not None:
                 why += (f" Another relevant document, {_label(p.linker, parts.titles)}, names it (“{p.via}”), "
@@ -335,7 +329,7 @@ class IterativeRetrievalPolicy:
             out[doc_id] = (total, why)
         return out
 
-    def doc_parts(self, query: str, rankings: list[_Ranking], cfg: IterativeConfig) -> DocParts:
+    def doc_parts(self, query: str, rankings: list[Ranking], cfg: IterativeConfig) -> DocParts:
         """The parts of every seen document's answer score (relevance, name link, rare-entity link).
 
         Shared by this policy's fixed weighting (`_doc_scores`) and the learned policy's features
@@ -393,7 +387,7 @@ class IterativeRetrievalPolicy:
             ent_link, ent_linker, ent = 0.0, None, ""
             if cfg.entity_link_weight > 0:
                 for e in sorted(doc_ents.get(doc_id, ())):  # sorted: set order changes run to run
-                    if df.get(e) != 2 or not _name_like(e):
+                    if df.get(e) != 2 or not name_like(e):
                         continue
                     for sid in ids:
                         s_doc = chunks[sid][0]
@@ -402,7 +396,7 @@ class IterativeRetrievalPolicy:
             docs[doc_id] = DocPart(score, cid, link, linker, via, ent_link, ent_linker, ent)
         return DocParts(docs, chunks, hop1_rank, doc_title, q_terms, measure, rel)
 
-    def _relevance(self, query: str, ids: list[str], rankings: list[_Ranking],
+    def _relevance(self, query: str, ids: list[str], rankings: list[Ranking],
                    cfg: IterativeConfig) -> tuple[dict[str, float], str]:
         """Relevance of each chunk, and what it measures (for the justifications)."""
         if cfg.cosine_scoring and self.corpus is not None and callable(getattr(self.corpus, "similarity", None)):
@@ -438,7 +432,7 @@ def answer_documents(scores: Mapping[str, float], max_documents: int, evidence_r
     return ranked
 
 
-def first_search_chunks(rankings: Sequence[_Ranking], n: int) -> list[str]:
+def first_search_chunks(rankings: Sequence[Ranking], n: int) -> list[str]:
     """The top `n` chunks of the question's own search (hop 1's search_corpus)."""
     for r in rankings:
         if r.round == 0 and r.tool == "search_corpus":
@@ -494,191 +488,12 @@ def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages
     return out
 
 
-def _justify(text: str, q_terms: list[str], score: float, measure: str, hop1_rank: int | None,
-             quote_chars: int = 220) -> str:
-    """The passage that made the document relevant, quoted, then why in plain words."""
-    t = " " + norm(text) + " "
-    mentioned = [w for w in q_terms if f" {norm(w)} " in t][:3]
-    passage = best_passage(text, q_terms, quote_chars)
-    first = f"“{passage}”" if passage else ""
-    if mentioned:
-        names = ", ".join(f"“{w}”" for w in mentioned)
-        first += f" Mentions {names}, which the question asks about."
-    else:
-        first += " The passage is close in meaning to the question."
-    if hop1_rank is not None and hop1_rank <= 3:
-        first += f" Search for the question itself ranked it #{hop1_rank}."
-    if measure == "cosine":
-        first += f" (Relevance {score:.2f}: question–passage cosine similarity plus a search-rank bonus.)"
-    else:
-        first += f" (Relevance {score:.2f}: fused search ranks.)"
-    return first.strip()
-
-
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n{2,}")
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
-_UNITS = frozenset("millions billions thousands percent million billion thousand".split())
-# Letter openers and closers: capitalised at the start of a line, shared by every e-mail, names of no one.
-_SALUTATIONS = frozenset("dear hi hello regards thanks best sincerely cheers kind".split())
-
-
-def best_passage(text: str, terms: Sequence[str], max_chars: int = 220) -> str:
-    """The sentence of `text` that shares most of the question's terms (the earliest on a tie), cut to max_chars."""
-    sentences = [" ".join(s.split()) for s in _SENTENCE_SPLIT.split(text) if s.strip()]
-    if not sentences:
-        return ""
-    wanted = [norm(w) for w in terms if norm(w)]
-
-    def overlap(sentence: str) -> int:
-        padded = " " + norm(sentence) + " "
-        return sum(1 for w in wanted if f" {w} " in padded)
-
-    best = max(range(len(sentences)), key=lambda i: (overlap(sentences[i]), -i))
-    quote = sentences[best]
-    return quote if len(quote) <= max_chars else quote[: max_chars - 1].rstrip() + "…"
-
-
-def question_phrases(query: str, limit: int = 6) -> list[str]:
-    """The question as a searcher would type it: its names whole ("Q3 2023", "Contoso Ltd"), then its
-    content words (3+ letters, no stop words, no fragments such as a possessive's "s"), in order."""
-    names = [re.sub(r"['’]s$", "", e) for e in entities(query, "", keep_sentence_starts=True)]  # NVIDIA's → NVIDIA
-    names = [e for e in names if e.lower() not in _STOP_WORDS]
-    words = [w for w in keywords(query) if len(w) >= 3 and not any(w in n.split() for n in names)]
-    out: list[str] = []
-    for term in names + words:
-        if all(norm(term) not in norm(t) for t in out):
-            out.append(term)
-    return out[:limit]
-
-
-def _name_like(entity: str) -> bool:
-    """Whether a shared span can tie two documents together: a name, not a date, amount or unit."""
-    words = entity.split()
-    if not words or any(ch.isdigit() for ch in entity):
-        return False
-    return not all(w in _MONTHS or w in _UNITS or w in _SALUTATIONS for w in words)
-
-
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
     title = titles.get(doc_id) or ""
     return f"“{title}”" if title and title != doc_id else f"“{doc_id}”"
 
 
-
-
-def _rankings(messages: Sequence[Message], cfg: IterativeConfig) -> list[_Ranking]:
-    """Every visible tool result as a ranking, linked to the call (and round) that produced it."""
-    calls: dict[str, tuple[ToolCall, int]] = {}
-    round_no = -1
-    out: list[_Ranking] = []
-    for m in messages:
-        if m.role == Role.ASSISTANT and m.tool_calls:
-            if any(c.name != "prune_chunks" for c in m.tool_calls):  # a prune-only turn is no round
-                round_no += 1
-            for c in m.tool_calls:
-                calls[c.id] = (c, round_no)
-        elif m.role == Role.TOOL and m.tool_call_id in calls:
-            call, rnd = calls[m.tool_call_id]
-            if call.name not in ("search_corpus", "grep_corpus", "read_document"):
-                continue
-            chunks = [
-                (unescape_attr(g["id"]), unescape_attr(g["doc"]), unescape_attr(g["title"]), g["text"])
-                for g in _CHUNK_RE.finditer(m.content)
-            ]
-            query = str(call.arguments.get("query") or call.arguments.get("pattern") or "")
-            weight = 1.0 if rnd == 0 else _bridge_weight(call.id, cfg)
-            out.append(_Ranking(call.id, call.name, query, chunks, weight, rnd))
-    return out
-
-
-def _bridge_weight(call_id: str, cfg: IterativeConfig) -> float:
-    # Call ids encode the source chunk's rank ("r1-s0-e1"): bridges from better sources count more.
-    m = re.match(r"r(\d+)-s(\d+)-e(\d+)", call_id)
-    if not m:
-        return 0.5
-    rnd, src, ent = (int(x) for x in m.groups())
-    return cfg.bridge_weight / (1 + src + 0.5 * ent) / rnd
-
-
-def _best_chunks(rankings: list[_Ranking], n: int) -> list[tuple[str, str, str, str]]:
-    """Round-robin over the rankings by weight: the best chunks of the previous round."""
-    ordered = sorted(rankings, key=lambda r: -r.weight)
-    out: list[tuple[str, str, str, str]] = []
-    seen: set[str] = set()
-    depth = 0
-    while len(out) < n and any(depth < len(r.chunks) for r in ordered):
-        for r in ordered:
-            if depth < len(r.chunks) and r.chunks[depth][0] not in seen:
-                seen.add(r.chunks[depth][0])
-                out.append(r.chunks[depth])
-                if len(out) == n:
-                    break
-        depth += 1
-    return out
-
-
-def _over_cutoff(messages: Sequence[Message], hard_cutoff: float = 0.75) -> bool:
-    """True once the harness refuses tools (its error says so) or usage passed the hard cutoff."""
-    for m in reversed(messages):
-        if m.role != Role.TOOL:
-            continue
-        if m.content.startswith("Error:") and "prune" in m.content and "conclude" in m.content:
-            return True
-        u = _USAGE_RE.search(m.content)
-        if u:
-            used, total = (int(x.replace(",", "")) for x in u.groups())
-            return used >= hard_cutoff * total
-    return False
-
-
-def _usage(messages: Sequence[Message]) -> tuple[int, int] | None:
-    """(tokens used, budget) from the harness's latest `[Token usage: X/Y]` echo, None before the first."""
-    for m in reversed(messages):
-        if m.role == Role.TOOL:
-            u = _USAGE_RE.search(m.content)
-            if u:
-                used, total = (int(x.replace(",", "")) for x in u.groups())
-                return used, total
-    return None
-
-
-def _search_rounds(messages: Sequence[Message]) -> int:
-    """Turns that searched (a prune-only turn is no search round)."""
-    return sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls
-               and any(c.name != "prune_chunks" for c in m.tool_calls))
-
-
-def _last_turn_pruned_only(messages: Sequence[Message]) -> bool:
-    last = next((m for m in reversed(messages) if m.role == Role.ASSISTANT), None)
-    return bool(last and last.tool_calls and all(c.name == "prune_chunks" for c in last.tool_calls))
-
-
-def _boilerplate(rankings: list[_Ranking], share: float) -> set[str]:
-    """Normalised spans found in many of the documents seen: headings and footers, not entities."""
-    docs: dict[str, list[str]] = {}
-    for r in rankings:
-        for _cid, doc_id, _title, text in r.chunks:
-            docs.setdefault(doc_id, []).append(text)
-    if len(docs) < 3:
-        return set()
-    df: dict[str, int] = {}
-    for texts in docs.values():
-        seen = {norm(e) for t in texts for e in entities(t, "", keep_sentence_starts=True)}
-        for e in seen:
-            df[e] = df.get(e, 0) + 1
-    need = max(3, math.ceil(share * len(docs)))
-    return {e for e, n in df.items() if n >= need}
-
-
-def _call(name: str, arguments: dict[str, Any], call_id: str) -> ToolCall:
-    import json
-
-    return ToolCall(id=call_id, name=name, arguments=arguments, raw_arguments=json.dumps(arguments))
-
-
-def _turn(calls: list[ToolCall]) -> ModelTurn:
-    return ModelTurn(text="", tool_calls=tuple(calls))
-
-
-# Old private names, kept for callers and tests of the first version.
+# Old private names, kept for callers and tests of the first version (and `_rankings` for
+# benchmarks/agent_passages.py).
 _entities, _keywords, _link_names, _norm, _uncased = entities, keywords, link_names, norm, uncased
+_rankings = visible_rankings

@@ -1,8 +1,8 @@
 """The learned search policy: a small scorer over candidate actions, as a `Backend`.
 
 It drives the same harness as every backend (the four tools, the token budget, the `Trajectory`)
-and reuses the LLM-free policy's machinery (context1/backends/iterative.py: the visible rankings,
-bridge entities, boilerplate filter, answer-score parts). What the hand-tuned policy fixes by
+and reuses the LLM-free machinery (context1/backends/llm_free.py: the visible rankings, bridge
+sources, boilerplate filter; iterative.py: the answer-score parts). What the hand-tuned policy fixes by
 hand, this one decides with two learned scorers:
 
 1. **Which searches to issue.** Each bridge round enumerates candidate queries from the best
@@ -53,20 +53,19 @@ from typing import Any
 import numpy as np
 
 from context1.backends.entities import entities, keywords, norm
-from context1.backends.iterative import (
-    IterativeConfig,
-    IterativeRetrievalPolicy,
-    _best_chunks,
-    _boilerplate,
-    _call,
-    _justify,
-    _name_like,
-    _over_cutoff,
-    _Ranking,
-    _rankings,
-    _turn,
+from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, rank_passages
+from context1.backends.llm_free import (
+    Ranking,
+    best_chunks,
+    boilerplate,
+    justify,
+    latest_usage,
+    name_like,
+    over_cutoff,
     question_phrases,
-    rank_passages,
+    tool_call,
+    tool_turn,
+    visible_rankings,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 
@@ -319,12 +318,12 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
     def generate(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> ModelTurn:
         query = next((m.content for m in messages if m.role == Role.USER), "")
         cfg = self.config
-        rankings = _rankings(messages, cfg)
+        rankings = visible_rankings(messages, cfg)
         rounds_done = sum(1 for m in messages if m.role == Role.ASSISTANT and m.tool_calls)
-        cutoff = _over_cutoff(messages, self.hard_cutoff)
+        cutoff = over_cutoff(messages, self.hard_cutoff)
         last_turn = rounds_done + 1 >= self.max_turns
         if rounds_done == 0 and not last_turn:
-            return _turn(self._hop1_calls(query))
+            return tool_turn(self._hop1_calls(query))
         view = _View.of(self, query, rankings, messages)
         if not cutoff and not last_turn and rounds_done <= self.learned.bridge_rounds:
             calls, lps = self._bridge(view, rounds_done)
@@ -363,7 +362,7 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         if self.recorder is not None:
             self.recorder.append(Decision("query", x, chosen, lps, [c for c in cands],
                                           {"round": round_no, "seen_docs": sorted(view.seen_docs)}))
-        calls = [_call("search_corpus", {"query": cands[i]}, f"r{round_no}-q{k}") for k, i in enumerate(chosen)]
+        calls = [tool_call("search_corpus", {"query": cands[i]}, f"r{round_no}-q{k}") for k, i in enumerate(chosen)]
         return calls, lps
 
     def _doc_ranking(self, view: _View) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -382,7 +381,7 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
                 if i < self.config.keep_per_ranking or doc_id in top:
                     keep.add(cid)
         drop = sorted(set(visible) - keep)
-        return _call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
+        return tool_call("prune_chunks", {"chunk_ids": drop}, f"r{round_no}-prune") if drop else None
 
     def _learned_answer(self, view: _View, turn: int) -> tuple[str, list[float]]:
         docs, x, scores = self._doc_ranking(view)
@@ -396,8 +395,8 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         for i in chosen:
             d = docs[i]
             p = parts.docs[d]
-            why = _justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
-                           parts.hop1_rank.get(d))
+            why = justify(parts.chunks[p.chunk_id][2], parts.q_terms, p.relevance, parts.measure,
+                          parts.hop1_rank.get(d))
             if p.linker is not None:
                 why += f" A relevant document ({p.linker}) names it (“{p.via}”)."
             whys[d] = why + f" Learned score {float(scores[i]):.2f}."
@@ -411,15 +410,8 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         return "\n".join(out), lps
 
     def _budget_used(self, messages: Sequence[Message]) -> float:
-        from context1.backends.iterative import _USAGE_RE
-
-        for m in reversed(messages):
-            if m.role == Role.TOOL:
-                u = _USAGE_RE.search(m.content)
-                if u:
-                    used, total = (int(g.replace(",", "")) for g in u.groups())
-                    return used / max(total, 1)
-        return 0.0
+        u = latest_usage(messages)
+        return u[0] / max(u[1], 1) if u else 0.0
 
 
 @dataclass
@@ -427,24 +419,24 @@ class _View:
     """What one turn sees, computed once: rankings, the answer-score parts, seen documents."""
 
     query: str
-    rankings: list[_Ranking]
+    rankings: list[Ranking]
     parts: Any  # iterative.DocParts
     messages: Sequence[Message]
     seen_docs: set[str]
     boiler: set[str]
 
     @staticmethod
-    def of(policy: IterativeRetrievalPolicy, query: str, rankings: list[_Ranking], messages: Sequence[Message]) -> _View:
+    def of(policy: IterativeRetrievalPolicy, query: str, rankings: list[Ranking], messages: Sequence[Message]) -> _View:
         parts = policy.doc_parts(query, rankings, policy.config)
         seen = {d for r in rankings for _c, d, *_x in r.chunks}
-        return _View(query, rankings, parts, messages, seen, _boilerplate(rankings, policy.config.boilerplate_share))
+        return _View(query, rankings, parts, messages, seen, boilerplate(rankings, policy.config.boilerplate_share))
 
 
 def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used: float
                      ) -> tuple[list[str], list[list[float]]]:
     """Candidate bridge searches of a round and their features (`QUERY_FEATURES`)."""
     prev = [r for r in view.rankings if r.round == round_no - 1] or view.rankings
-    sources = _best_chunks(prev, cfg.sources)
+    sources = best_chunks(prev, cfg.sources)
     asked = {r.query.lower() for r in view.rankings}
     q_norm = norm(view.query)
     kw, kw3 = _suffixes(view.query, cfg.suffix)
@@ -575,7 +567,7 @@ def _bridge_features(view: _View, docs: Sequence[str], suffix: str = "phrases") 
     for _cid, (doc_id, title, text) in parts.chunks.items():
         ents.setdefault(doc_id, set()).update(
             e for e in map(norm, entities(text, title))
-            if len(e) >= 4 and f" {e} " not in q_norm and e not in view.boiler and _name_like(e))
+            if len(e) >= 4 and f" {e} " not in q_norm and e not in view.boiler and name_like(e))
     holders: dict[str, list[str]] = {}
     for doc_id, es in ents.items():
         for e in es:

@@ -50,11 +50,6 @@ def _adapter(cls: type) -> TypeAdapter:
     return TypeAdapter(cls)
 
 
-def to_json(obj: Any) -> Any:
-    """Any contract dataclass (or list of them) as plain JSON data (enums as values, tuples as lists)."""
-    return _adapter(type(obj)).dump_python(obj, mode="json")
-
-
 def hit_to_json(hit: Hit) -> dict[str, Any]:
     return _adapter(Hit).dump_python(hit, mode="json")
 

@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from context1 import AgentConfig, SearchAgent
-from context1.backends.iterative import (
-    IterativeConfig,
-    IterativeRetrievalPolicy,
-    answer_documents,
-    best_passage,
-    question_phrases,
-)
+from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, answer_documents
+from context1.backends.llm_free import best_passage, question_phrases
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = [json.loads(line) for line in (ROOT / "tests/fixtures/office_corpus/questions.jsonl").read_text().splitlines()]

@@ -7,7 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from context1 import AgentConfig, SearchAgent, StopReason
-from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, _entities
+from context1.backends.entities import entities
+from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
 
 BRIDGE_QUERY = "Which engineer designed the lighthouse in the birthplace of the mayor of Veldhaven?"
 
@@ -78,6 +79,6 @@ def test_concludes_when_the_budget_is_tight(harness_corpus):
 
 def test_entity_mining_skips_the_chunk_subject_and_sentence_starts():
     text = "The Academy of Brennholt trained Tobias Quell. He later taught in Brennholt. Tobias Quell died in 1879."
-    ents = _entities(text, title="Tobias Quell")
+    ents = entities(text, title="Tobias Quell")
     assert ents[0] == "Brennholt" or "Academy of Brennholt" in ents
     assert "Tobias Quell" not in ents and "The" not in ents and "He" not in ents

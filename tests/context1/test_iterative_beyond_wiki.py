@@ -7,30 +7,26 @@ import json
 import re
 
 from context1 import AgentConfig, SearchAgent, StopReason
-from context1.backends.iterative import (
-    IterativeConfig,
-    IterativeRetrievalPolicy,
-    _entities,
-    _link_names,
-    question_phrases,
-)
+from context1.backends.entities import entities, link_names
+from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+from context1.backends.llm_free import question_phrases
 
 BOILERPLATE = re.compile(r"(?i)\b(item \d|part i\b|part ii|risk factors|financial statements|controls and procedures)")
 
 
 def test_entities_in_any_script():
     de = "Der Vertrag mit Ölwerke Süd wurde von Jürgen Hartmann in Dortmund unterzeichnet."
-    assert {"Ölwerke Süd", "Jürgen Hartmann", "Dortmund"} <= set(_entities(de, ""))
+    assert {"Ölwerke Süd", "Jürgen Hartmann", "Dortmund"} <= set(entities(de, ""))
     ru = "Проект возглавил Иван Петров из Новосибирска."
-    assert "Иван Петров" in _entities(ru, "")
+    assert "Иван Петров" in entities(ru, "")
     ja = "東京 の 会議 で 山田 が 発表した。"
-    assert "東京" in _entities(ja, "")
-    assert "Der" not in _entities(de, "")  # a sentence-initial word is no name
+    assert "東京" in entities(ja, "")
+    assert "Der" not in entities(de, "")  # a sentence-initial word is no name
 
 
 def test_file_names_are_link_names():
-    assert "velmora industries" in _link_names("reports/velmora-industries-2025-q2.txt", "velmora-industries-2025-q2")
-    assert _link_names("mail/2025-06-02-feltri-second-shift.txt", "") == ["feltri second shift"]
+    assert "velmora industries" in link_names("reports/velmora-industries-2025-q2.txt", "velmora-industries-2025-q2")
+    assert link_names("mail/2025-06-02-feltri-second-shift.txt", "") == ["feltri second shift"]
 
 
 def test_boilerplate_headings_are_never_bridges(office_corpus):

@@ -121,8 +121,9 @@ def test_cli_ask_with_a_learned_policy(tmp_path, harness_corpus):
 def _bridge_view():
     """A hand-built answer-turn view: hop 1 found the Bubye River (it names Zimbabwe, no document's
     title) and an unrelated river; the bridge search "Zimbabwe <question phrases>" found Victoria Falls, then Harare."""
-    from context1.backends.iterative import DocPart, DocParts, _Ranking, question_phrases
+    from context1.backends.iterative import DocPart, DocParts
     from context1.backends.learned import _View
+    from context1.backends.llm_free import Ranking, question_phrases
 
     q = "Which waterfall is in the country where the Bubye River flows?"
     text = {"bubye": ("Bubye River", "The Bubye River is a river in Zimbabwe, a tributary of the Limpopo."),
@@ -131,8 +132,8 @@ def _bridge_view():
             "other": ("Orange River", "The Orange River flows through Lesotho and Namibia.")}
     rel = {"bubye#0": 1.0, "falls#0": 0.4, "harare#0": 0.3, "other#0": 0.5}
     row = {d: (f"{d}#0", d, t, x) for d, (t, x) in text.items()}
-    rankings = [_Ranking("h1", "search_corpus", q, [row["bubye"], row["other"]], round=0),
-                _Ranking("r1-q0", "search_corpus", f"Zimbabwe {' '.join(question_phrases(q))}", [row["falls"], row["harare"]],
+    rankings = [Ranking("h1", "search_corpus", q, [row["bubye"], row["other"]], round=0),
+                Ranking("r1-q0", "search_corpus", f"Zimbabwe {' '.join(question_phrases(q))}", [row["falls"], row["harare"]],
                          round=1)]
     parts = DocParts({d: DocPart(rel[f"{d}#0"], f"{d}#0", 0.0, None, "", 0.0, None, "") for d in text},
                      {f"{d}#0": (d, t, x) for d, (t, x) in text.items()}, {"bubye": 1, "other": 2},
@@ -160,13 +161,14 @@ def test_bridge_queries_keep_the_questions_names_whole():
     """Filings: the quarter ("Q3 2023") is what tells a company's filings apart. The hand-tuned policy's
     bridge searches carry the question's phrases (names whole); the first learned version carried its
     keywords, where "Q3 2023" was lost, and ranked the gold filing below other quarters (session 26)."""
-    from context1.backends.iterative import DocParts, _Ranking
+    from context1.backends.iterative import DocParts
     from context1.backends.learned import LearnedConfig, _View, query_candidates
+    from context1.backends.llm_free import Ranking
 
     q = "What percentage of Apple's total revenue did the Services segment contribute in Q3 2023?"
     chunk = ("a#0", "2023 Q3 AAPL.pdf", "Apple 10-Q", "Net sales of iPhone and Mac fell; Wearables grew.")
     parts = DocParts({}, {"a#0": chunk[1:]}, {chunk[1]: 1}, {chunk[1]: chunk[2]}, [], "cosine", {"a#0": 1.0})
-    view = _View(q, [_Ranking("h1", "search_corpus", q, [chunk], round=0)], parts, [], {chunk[1]}, set())
+    view = _View(q, [Ranking("h1", "search_corpus", q, [chunk], round=0)], parts, [], {chunk[1]}, set())
     cands, _feats = query_candidates(view, 1, LearnedConfig(), 0.0)
     with_question = [c for c in cands if c.startswith("Mac ")]
     assert with_question and all("Q3 2023" in c for c in with_question), cands

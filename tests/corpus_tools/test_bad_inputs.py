@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ import pytest
 from corpus_tools import Corpus, load_documents, readers
 from corpus_tools.chunking import TOKENIZE_WINDOW_CHARS, token_spans
 from corpus_tools.models import default_tokenizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+from pdf_bytes import pdf_file  # noqa: E402 (tests/fixtures/pdf_bytes.py)
 
 FILING = [
     "Acme Corporation quarterly report for the third quarter.",
@@ -46,16 +50,7 @@ def _pdf(lines: list[str], *, title: str | None = None, font_extra: bytes = b"",
             b"CMapName currentdict /CMap defineresource pop end end"
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_file(objects, info=6)
 
 
 def _encrypted(data: bytes, *, user: str, owner: str, algorithm: str) -> bytes:

@@ -8,6 +8,7 @@ a certification both filings share, a title that is a code).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from corpus_tools.doc_metadata import document_title, fiscal_period, looks_like_
 from corpus_tools.embed import bm25_text, retrieval_text
 from corpus_tools.pdf_layout import Table, Word, layout_page
 from corpus_tools.readers import read_pdf_document
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+from pdf_bytes import pdf_file  # noqa: E402 (tests/fixtures/pdf_bytes.py)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "filing_pdf"
 ACME = FIXTURES / "acme_2023_q3.pdf"
@@ -246,15 +250,7 @@ def _drawing_only_pdf() -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
         b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def test_malformed_pdfs_are_skipped_with_a_reason_and_lose_nothing_else(tmp_path):

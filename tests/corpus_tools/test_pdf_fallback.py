@@ -7,6 +7,7 @@ TJ array, past pypdf's `array_maximum_element_count` (100,000) — the LimitReac
 
 from __future__ import annotations
 
+import sys
 import zlib
 from pathlib import Path
 
@@ -14,6 +15,9 @@ import pytest
 
 from corpus_tools.loaders import load_documents
 from corpus_tools.readers import UnreadableFileError, _read_pdf_pypdf, read_pdf
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+from pdf_bytes import pdf_file  # noqa: E402 (tests/fixtures/pdf_bytes.py)
 
 TEXT = "Contoso net revenue rose 12 percent in the third quarter of 2023."
 
@@ -32,17 +36,7 @@ def make_pdf(text: str, array_elements: int = 0) -> bytes:
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_file(objects)
 
 
 @pytest.fixture
