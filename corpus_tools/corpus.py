@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -459,7 +459,7 @@ class Corpus:
         where = check_where(where)
         state = self._state
         excluded = set(exclude)
-        tiers = self._constraint_tiers(state, query, constraints)
+        tiers, preferred = self._constraint_tiers(state, query, constraints)
         if not state.chunks:
             return []
         encoded: list[np.ndarray] = []
@@ -469,14 +469,16 @@ class Corpus:
                 encoded.append(self.embedder.encode_query([query])[0])
             return encoded[0]
 
-        boost = self.config.search.constraint_boost
-        favoured: set[str] = set()
-        if boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
-            favoured, tiers = set(tiers[0]), [[d for tier in tiers for d in tier]]
+        cfg = self.config.search
+        lift: dict[str, float] = {}
+        if cfg.constraint_boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
+            lift, tiers = dict.fromkeys(tiers[0], 1.0 + cfg.constraint_boost), [[d for tier in tiers for d in tier]]
+        for doc_id in preferred if cfg.period_lift > 0 else ():  # the period most readings agree on, among the others
+            lift[doc_id] = lift.get(doc_id, 1.0) * (1.0 + cfg.period_lift)
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, favoured, boost)
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -494,15 +496,20 @@ class Corpus:
         _check_query(question)
         return self._state.catalog().read(question)
 
-    def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> list[list[str]]:
+    def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> tuple[list[list[str]], set[str]]:
+        """The doc-id tiers to rank first (best first), and the documents of the period most readings agree on."""
         if constraints is None:
-            return []
+            return [], set()
         if constraints == "auto":
             catalog = state.catalog()
-            return catalog.tiers(catalog.read(query)) if catalog else []
-        if isinstance(constraints, str):
+            if not catalog:
+                return [], set()
+            read = catalog.read(query)
+        elif isinstance(constraints, str):
             raise ValueError(f'constraints must be None, "auto" or a dict of metadata values, got {constraints!r}')
-        return state.catalog().tiers(check_constraints(constraints))
+        else:
+            catalog, read = state.catalog(), check_constraints(constraints)
+        return catalog.tiers(read), catalog.preferred(read)
 
     def _ranked(
         self,
@@ -512,13 +519,13 @@ class Corpus:
         k: int,
         excluded: set[str],
         where: dict[str, Any] | None,
-        favoured: frozenset[str] | set[str] = frozenset(),
-        boost: float = 0.0,
+        lift: Mapping[str, float] | None = None,
     ) -> list[Hit]:
         """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
 
-        favoured: documents whose chunks' fused scores are multiplied by 1 + boost (those meeting every
-        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others).
+        lift: doc id → a factor its chunks' fused scores are multiplied by (those meeting every
+        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
+        period most readings agree on, by `SearchConfig.period_lift`).
         """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
@@ -538,9 +545,9 @@ class Corpus:
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
-        if favoured:
-            lift = {cid: 1.0 + boost if state.chunks.doc_id(row_of[cid]) in favoured else 1.0 for cid, _ in fused}
-            fused = sorted(((cid, s * lift[cid]) for cid, s in fused), key=lambda pair: -pair[1])
+        if lift:
+            factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
+            fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
