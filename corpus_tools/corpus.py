@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
+from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
@@ -55,6 +56,7 @@ from corpus_tools.rerank import (
     check_cross_encoder_folder,
     make_reranker,
 )
+from corpus_tools.row_match import row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
@@ -549,6 +551,8 @@ class Corpus:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
+        if cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes whose chunks may hold table rows
+            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
         for leg, ranking in legs.items():
@@ -904,6 +908,23 @@ def _doc_id_filter(where: dict[str, Any]) -> list[str] | None:
 
 def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str, Any]:
     return extra if not where else {"$and": [where, extra]}
+
+
+_ROW_TERMS = BM25Tokenizer()
+
+
+def _lift_row_matches(
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float
+) -> list[tuple[str, float]]:
+    """The fused ranking with each table chunk's score multiplied by 1 + weight·(its best row's match to the
+    query) (corpus_tools.row_match); unchanged when no candidate holds table rows."""
+    chunks = [state.chunks[row_of[cid]] for cid, _ in fused]
+    if not any(c.metadata.get("kind") == "table" for c in chunks):
+        return fused
+    texts = [c.text if c.metadata.get("kind") == "table" else "" for c in chunks]
+    match = row_match_scores(query, texts, _ROW_TERMS)
+    lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
+    return sorted(lifted, key=lambda pair: -pair[1])
 
 
 def _demote_boilerplate(
