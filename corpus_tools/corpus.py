@@ -480,7 +480,10 @@ class Corpus:
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift)
+            # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
+            # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
+            narrowed = tier is not None or where is not None
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -522,12 +525,14 @@ class Corpus:
         excluded: set[str],
         where: dict[str, Any] | None,
         lift: Mapping[str, float] | None = None,
+        row_match: bool = True,
     ) -> list[Hit]:
         """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
 
         lift: doc id → a factor its chunks' fused scores are multiplied by (those meeting every
         constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
         period most readings agree on, by `SearchConfig.period_lift`).
+        row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
         """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
@@ -551,7 +556,7 @@ class Corpus:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
-        if cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes whose chunks may hold table rows
+        if row_match and cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes that may hold table rows
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}

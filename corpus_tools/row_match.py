@@ -15,7 +15,9 @@ its best row's label carries; 0 for prose. Terms are BM25's (stemmed, stopwords 
 their inverse frequency among the candidates' row labels, so a word many labels share ("total",
 "net") weighs little and a metric's own words ("research", "inventori") weigh most. `Corpus.search` lifts a
 candidate's fused score by 1 + w·score (`SearchConfig.row_match_weight`) on indexes with table
-chunks; a corpus without table rows (every record corpus) is never touched.
+chunks, in searches narrowed to named documents (a constraint tier or a where filter): every
+filing of a kind has a "Research and development" row, so the match says which table, never which
+filing. A corpus without table rows (every record corpus) is never touched.
 """
 
 from __future__ import annotations

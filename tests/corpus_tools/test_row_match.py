@@ -49,31 +49,42 @@ def test_row_labels_and_scores_read_rows_only():
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, config):
     path = tmp_path_factory.mktemp("indexes") / "report"
-    docs = [Document("statement", STATEMENT, title="Orchard Computer 10-Q", metadata={"kind": "table"})]
-    docs += [Document(f"prose-{i}", text, title="Orchard Computer 10-Q", metadata={"kind": "text"})
+    orchard = {"company": "Orchard Computer, Inc.", "form": "10-Q"}
+    docs = [Document("statement", STATEMENT, title="Orchard Computer 10-Q", metadata={**orchard, "kind": "table"})]
+    docs += [Document(f"prose-{i}", text, title="Orchard Computer 10-Q", metadata={**orchard, "kind": "text"})
              for i, text in enumerate(PROSE)]
+    # Another company's statement with the same rows: a row match alone cannot tell the two apart.
+    docs.append(Document("other-statement", STATEMENT.replace("7,442", "1,234"), title="Vantor Graphics 10-Q",
+                         metadata={"company": "Vantor Graphics Corporation", "form": "10-Q", "kind": "table"}))
     Corpus.build(docs, path, config=config, progress=False).close()
     return path
 
 
 def test_the_row_naming_the_metric_lifts_its_table_above_prose(report):
     with Corpus.open(report, search=SearchConfig(row_match_weight=0.0)) as plain:
-        hits = plain.search(QUESTION, k=4)
+        hits = plain.search(QUESTION, k=4, constraints="auto")
         assert hits[0].chunk.doc_id != "statement"  # both legs prefer the prose that repeats the words
     assert SearchConfig().row_match_weight == 2.0  # on by default
-    with Corpus.open(report) as lifted:
-        hits = lifted.search(QUESTION, k=4)
+    with Corpus.open(report) as lifted, Corpus.open(report, search=SearchConfig(row_match_weight=0.0)) as off:
+        # Narrowed to Orchard's documents (by the question's company, or a where filter), the statement leads.
+        hits = lifted.search(QUESTION, k=4, constraints="auto")
         assert hits[0].chunk.doc_id == "statement" and "7,442" in hits[0].chunk.text
         assert len(hits) == 4  # a lift, not a filter
+        where = {"company": "Orchard Computer, Inc."}
+        assert lifted.search(QUESTION, k=1, where=where)[0].chunk.doc_id == "statement"
+        # Not narrowed, the same rows of every company's statement would be lifted alike: no lift.
+        assert [h.chunk.chunk_id for h in lifted.search(QUESTION, k=5)] == [
+            h.chunk.chunk_id for h in off.search(QUESTION, k=5)]
         # A question whose words name no row leaves the order as the legs made it.
-        off = Corpus.open(report, search=SearchConfig(row_match_weight=0.0))
-        query = "Why does the Company review its spend every quarter?"
-        assert [h.chunk.chunk_id for h in lifted.search(query, k=4)] == [h.chunk.chunk_id for h in off.search(query, k=4)]
-        off.close()
+        query = "Why does Orchard review its spend every quarter?"
+        assert [h.chunk.chunk_id for h in lifted.search(query, k=4, constraints="auto")] == [
+            h.chunk.chunk_id for h in off.search(query, k=4, constraints="auto")]
 
 
 def test_a_corpus_without_table_chunks_is_untouched(corpus):
+    doc = corpus.doc_ids()[0]
     with Corpus.open(corpus.path, search=SearchConfig(row_match_weight=0.0)) as plain:
         for query in ("Who designed the basalt lighthouse?", "mayor of Veldhaven | 1921"):
-            assert [(h.chunk.chunk_id, h.score) for h in corpus.search(query, k=8)] == [
-                (h.chunk.chunk_id, h.score) for h in plain.search(query, k=8)]
+            for where in (None, {"doc_id": {"$in": [doc, *corpus.doc_ids()[5:9]]}}):
+                assert [(h.chunk.chunk_id, h.score) for h in corpus.search(query, k=8, where=where)] == [
+                    (h.chunk.chunk_id, h.score) for h in plain.search(query, k=8, where=where)]
