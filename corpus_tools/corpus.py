@@ -855,6 +855,46 @@ class Corpus:
         if stale_vids:
             self._store.delete(stale_vids)
 
+    def add_document_fields(self) -> int:
+        """Give documents indexed before the cover-page fields existed their company, form and period.
+
+        For each document whose chunks carry none of `doc_metadata.DOCUMENT_KEYS`, the cover is read
+        from the start of its own indexed text (`doc_metadata.read_metadata`, as a build reads it);
+        the fields found are written onto every chunk of it, so `where` and `constraints` can use them.
+        The text, title, vectors and BM25 terms stay as they are: nothing is re-read or re-embedded
+        (the contextual header and boilerplate scores need the files read again: add/sync or a
+        rebuild). Returns the number of documents given fields; 0 writes nothing.
+        """
+        from corpus_tools.doc_metadata import COVER_CHARS, DOCUMENT_KEYS, read_metadata
+
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
+            state = self._state
+            changed: list[Chunk] = []
+            for doc_id in state.chunks.doc_ids():
+                chunks = [state.chunks[r] for r in self._rows(state, doc_id)]
+                if any(key in chunks[0].metadata for key in DOCUMENT_KEYS):
+                    continue
+                cover, length = [], 0
+                for chunk in chunks:  # in position order; overlapping windows repeat a little text, harmlessly
+                    cover.append(chunk.text)
+                    length += len(chunk.text)
+                    if length >= COVER_CHARS:
+                        break
+                found = read_metadata("\n".join(cover))
+                if "form" in found and ("company" in found or "period_end" in found):  # a cover, not a stray "Form"
+                    changed.extend(dataclasses.replace(c, metadata={**c.metadata, **found}) for c in chunks)
+            if not changed:
+                return 0
+            rows = state.chunks.rows_of_docs(sorted({c.doc_id for c in changed}))
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), rows)
+            by_id = {c.chunk_id: c for c in changed}
+            ordered = [by_id[state.chunks.chunk_id(int(r))] for r in rows]
+            vids = [state.chunks.vector_id(int(r)) for r in rows]
+            vectors = state.vectors.lines(state.chunks.row_lines(rows)) if state.vectors is not None else None
+            self._commit(keep, ordered, vids, [], [], vectors)  # a new state: its metadata catalog is read afresh
+            return len({c.doc_id for c in changed})
+
     def compact(self) -> None:
         """Rewrite the index as one base (table, BM25, vectors) and retrain its FAISS index (`context1 repair`)."""
         with self._write_lock, self._index_lock():
