@@ -858,14 +858,14 @@ class Corpus:
     def add_document_fields(self) -> int:
         """Give documents indexed before the cover-page fields existed their company, form and period.
 
-        For each document whose chunks carry none of `doc_metadata.DOCUMENT_KEYS`, the cover is read
-        from the start of its own indexed text (`doc_metadata.read_metadata`, as a build reads it);
+        For each document whose chunks carry none of `doc_metadata.DOCUMENT_KEYS`, its own indexed
+        text is read as a build reads a file's (`doc_metadata.read_metadata`: the cover, the fiscal words);
         the fields found are written onto every chunk of it, so `where` and `constraints` can use them.
         The text, title, vectors and BM25 terms stay as they are: nothing is re-read or re-embedded
         (the contextual header and boilerplate scores need the files read again: add/sync or a
         rebuild). Returns the number of documents given fields; 0 writes nothing.
         """
-        from corpus_tools.doc_metadata import COVER_CHARS, DOCUMENT_KEYS, read_metadata
+        from corpus_tools.doc_metadata import DOCUMENT_KEYS, read_metadata
 
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
@@ -875,13 +875,10 @@ class Corpus:
                 chunks = [state.chunks[r] for r in self._rows(state, doc_id)]
                 if any(key in chunks[0].metadata for key in DOCUMENT_KEYS):
                     continue
-                cover, length = [], 0
-                for chunk in chunks:  # in position order; overlapping windows repeat a little text, harmlessly
-                    cover.append(chunk.text)
-                    length += len(chunk.text)
-                    if length >= COVER_CHARS:
-                        break
-                found = read_metadata("\n".join(cover))
+                # The whole text, as a build reads it: the cover from its first COVER_CHARS, the fiscal quarter from
+                # the words anywhere ("first quarter of fiscal year 2024"). Overlapping windows repeat a little text,
+                # which counts every quarter named in it alike.
+                found = read_metadata("\n".join(c.text for c in chunks))
                 if "form" in found and ("company" in found or "period_end" in found):  # a cover, not a stray "Form"
                     changed.extend(dataclasses.replace(c, metadata={**c.metadata, **found}) for c in chunks)
             if not changed:
