@@ -18,8 +18,10 @@ def _cover(company: str, ticker: str, period: str, quarter_words: str) -> str:
 def test_repair_reads_the_cover_of_documents_indexed_before_the_fields(tmp_path, config):
     # As an index built before issue 35 holds them: text only, no company/period fields on the chunks.
     docs = [
-        Document("meridian-q1.txt", _cover("Meridian Systems Corporation", "MSX", "September 30, 2023",
-                                           "first quarter of fiscal year 2024") + "Gross margin was 40,215."),
+        # Its fiscal quarter is named only deep in the text, past the cover (as Microsoft's MD&A names it).
+        Document("meridian-q1.txt", _cover("Meridian Systems Corporation", "MSX", "September 30, 2023", "quarter")
+                 + "Gross margin was 40,215.\n" + "The segment results are discussed below. " * 350
+                 + "Revenue grew in the first quarter of fiscal year 2024 and the first quarter of fiscal year 2024."),
         Document("meridian-q3.txt", _cover("Meridian Systems Corporation", "MSX", "March 31, 2023",
                                            "third quarter of fiscal year 2023") + "Gross margin was 36,111."),
         Document("notes.txt", "Meeting notes: the Form is due Friday; gross margin review postponed."),
