@@ -231,6 +231,8 @@ def main() -> None:
     parser.add_argument("--boilerplate-weight", type=float, default=None,
                         help="override SearchConfig.boilerplate_weight (demotion of chunks whose metadata says boilerplate)")
     parser.add_argument("--constraint-boost", type=float, default=None, help="override SearchConfig.constraint_boost")
+    parser.add_argument("--period-lift", type=float, default=None, help="override SearchConfig.period_lift")
+    parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -246,7 +248,7 @@ def main() -> None:
     corpus = Corpus.open(args.index)
     import dataclasses
 
-    for name in ("boilerplate_weight", "constraint_boost"):
+    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
@@ -269,6 +271,8 @@ def main() -> None:
     print(f"index {args.index} · constraints {args.constraints}" + (f" (fields {args.fields})" if fields else "")
           + f" · boilerplate weight {getattr(corpus.config.search, 'boilerplate_weight', '-')}"
           + f" · constraint boost {getattr(corpus.config.search, 'constraint_boost', '-')}"
+          + f" · period lift {getattr(corpus.config.search, 'period_lift', '-')}"
+          + f" · row match {getattr(corpus.config.search, 'row_match_weight', '-')}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

@@ -12,7 +12,14 @@ without its legal suffix, the ticker as written in capitals), periods by regular
 dates. A period is resolved through the metadata, never a hardcoded calendar: "Q3 2023" matches a
 filing whose fiscal_year/fiscal_quarter say so (Apple's quarter ended July 1, 2023) *or* whose
 period_end falls in calendar Q3 2023 by the middle of its quarter (NVIDIA's quarter ended October
-29, 2023 mostly covers August-September); "fiscal Q3 2023" only the former. "Latest" / "most recent"
+29, 2023 mostly covers August-September) *or* that is the company's third quarterly report issued in
+calendar 2023 (the report order, as collections of filings label them: docugami's "2023 Q1 MSFT" is
+Microsoft's report for the quarter ended December 31, 2022, its first 10-Q of 2023, which is neither
+its fiscal Q1 nor calendar Q1); "fiscal Q3 2023" only the first. An unqualified label matches every
+document any reading names (all rank first: a soft constraint, never a filter to one wrong reading),
+and the documents most readings agree on are named in "period_preferred" for a mild lift among them
+(`SearchConfig.period_lift`); on a tie the report order wins, the one reading that gives each of a
+year's three quarterly reports one label whatever the fiscal calendar. "Latest" / "most recent"
 means the latest period the corpus holds for each company named (every company when none is).
 
 The result is a JSON-able dict: the metadata values to prefer ({"company": [...], "period_end": [...],
@@ -31,7 +38,8 @@ from typing import Any
 
 # The document-level fields a constraint dict may name (a subset of `types.Chunk`'s keys).
 FIELDS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
-_RESULT_KEYS = (*FIELDS, "unmatched", "notes")
+# "period_preferred": the period_end values of the reading most readings agree on (see `_period_documents`).
+_RESULT_KEYS = (*FIELDS, "period_preferred", "unmatched", "notes")
 
 _LEGAL = re.compile(
     r"[,\s]+(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|llc|lp|sa|ag|nv|se|group|holdings?)\.?$",
@@ -87,6 +95,9 @@ _NOT_NAMES = {"q1", "q2", "q3", "q4", "fy", "the", "what", "how", "which", "who"
               "form", "item", "part", "note", "fiscal", "quarter", "gaap", "sec", "u.s", "us", "usd", "eps"}
 # Calendar quarter of a period: the one holding the period's middle (a 13-week quarter ends ~45 days after it).
 _HALF_QUARTER = dt.timedelta(days=45)
+# A quarter's length, and how long after its end a quarterly report comes out (SEC: 40-45 days).
+_QUARTER = dt.timedelta(days=91)
+_FILING_LAG = dt.timedelta(days=40)
 
 
 @dataclass(frozen=True)
@@ -114,6 +125,24 @@ class DocumentFacts:
             return None
         middle = self.period_end - _HALF_QUARTER
         return middle.year, (middle.month - 1) // 3 + 1
+
+    def report_order(self) -> tuple[int, int] | None:
+        """(year, n): this is the n-th quarterly report the company issued in calendar `year`.
+
+        A report comes out ~40 days after its period ends (`_FILING_LAG`); the company's earlier
+        quarters are found by stepping back a quarter at a time, and its fiscal fourth quarter, which
+        an annual report covers, is not counted. None without a period end, or for a fiscal Q4.
+        """
+        if self.period_end is None or self.fiscal_quarter == 4:
+            return None
+        year = (self.period_end + _FILING_LAG).year
+        n, end, quarter = 1, self.period_end, self.fiscal_quarter
+        while True:
+            end, quarter = end - _QUARTER, (quarter - 2) % 4 + 1 if quarter else None
+            if (end + _FILING_LAG).year != year:
+                return year, n
+            if quarter != 4:
+                n += 1
 
 
 def facts_from_metadata(doc_id: str, metadata: Mapping[str, Any]) -> DocumentFacts:
@@ -232,11 +261,13 @@ class MetadataCatalog:
         if forms and not set(forms) & held_forms:
             notes.append(f"no document is a {'/'.join(forms)}: form constraint dropped")
             forms = []
-        matched, period_note = _period_documents(question, pool)
+        matched, preferred, period_note = _period_documents(question, pool)
         if period_note:
             notes.append(period_note)
         out: dict[str, Any] = {"company": companies, "form": [f for f in forms if f in held_forms]}
         out.update(_period_values(matched))
+        if preferred and len(preferred) < len(matched) and all(f.period_end for f in preferred):
+            out["period_preferred"] = sorted({f.value("period_end") for f in preferred})
         out["unmatched"] = unmatched
         out["notes"] = notes
         return out
@@ -263,6 +294,15 @@ class MetadataCatalog:
                 tiers.append(same)
         return tiers
 
+    def preferred(self, constraints: Mapping[str, Any]) -> set[str]:
+        """Doc ids of the full match whose period is the one most readings agree on ("period_preferred")."""
+        periods = set(constraints.get("period_preferred") or ())
+        if not periods:
+            return set()
+        tiers = self.tiers({k: v for k, v in constraints.items() if k != "period_preferred"})
+        full = set(tiers[0]) if tiers else set()
+        return {f.doc_id for f in self.facts if f.doc_id in full and f.value("period_end") in periods}
+
 
 _PERIOD_TOKEN = re.compile(r"Q[1-4]|FY\d*|\d+", re.IGNORECASE)
 _MONTH_TOKEN = re.compile("|".join(_MONTHS) + r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec", re.IGNORECASE)
@@ -273,8 +313,11 @@ def _year(text: str) -> int:
     return int(digits) + 2000 if len(digits) == 2 else int(digits)
 
 
-def _period_documents(question: str, pool: list[DocumentFacts]) -> tuple[list[DocumentFacts], str | None]:
-    """The documents of `pool` whose period the question names, and a note when a named period matches none."""
+def _period_documents(
+    question: str, pool: list[DocumentFacts]
+) -> tuple[list[DocumentFacts], list[DocumentFacts], str | None]:
+    """The documents of `pool` whose period the question names, those most readings agree on, and a note
+    when a named period matches none."""
     wanted: list[tuple[str, Any]] = []  # ("fiscal"|"either", (year, quarter)), ("date", date), ("fy", year), ...
     for m in _DATE.finditer(question):
         try:
@@ -298,10 +341,15 @@ def _period_documents(question: str, pool: list[DocumentFacts]) -> tuple[list[Do
             wanted.append(("quarter", quarter))
     latest = bool(_LATEST.search(question))
     if not wanted and not latest:
-        return [], None
-    matched: list[DocumentFacts] = []
+        return [], [], None
+    votes: dict[str, float] = {}  # doc id → how strongly the question's readings name it
+    by_id = {f.doc_id: f for f in pool}
     for kind, value in wanted:
-        matched.extend(f for f in pool if _period_matches(f, kind, value))
+        for f in pool:
+            vote = _period_vote(f, kind, value)
+            if vote:
+                votes[f.doc_id] = votes.get(f.doc_id, 0.0) + vote
+    matched = [by_id[d] for d in votes]
     if latest and not matched:
         newest: dict[str | None, DocumentFacts] = {}
         for f in pool:
@@ -309,28 +357,42 @@ def _period_documents(question: str, pool: list[DocumentFacts]) -> tuple[list[Do
                 if f.company not in newest or f.period_key() > newest[f.company].period_key():
                     newest[f.company] = f
         matched = list(newest.values())
-    matched = list({f.doc_id: f for f in matched}.values())
     if wanted and not matched and not latest:
-        return [], "no document matches the period the question names: period constraint dropped"
-    return matched, None
+        return [], [], "no document matches the period the question names: period constraint dropped"
+    # The most-agreed documents, per company (one company's fiscal calendar must not outvote another's).
+    best: dict[str | None, float] = {}
+    for d, vote in votes.items():
+        best[by_id[d].company] = max(best.get(by_id[d].company, 0.0), vote)
+    preferred = [by_id[d] for d, vote in votes.items() if vote == best[by_id[d].company]]
+    return matched, preferred, None
+
+
+# The readings of an unqualified "Q3 2023": the fiscal quarter, the calendar quarter, the report order. Report
+# order weighs a little more, so that it wins a tie (see the module docstring); two readings always beat one.
+_READING_WEIGHT = {"fiscal": 1.0, "calendar": 1.0, "report": 1.5}
+
+
+def _period_vote(f: DocumentFacts, kind: str, value: Any) -> float:
+    """How strongly `f` is the period (kind, value) names: 0 when it is not, else its readings' weights summed."""
+    fiscal = f.fiscal_year is not None and f.fiscal_quarter is not None
+    if kind == "date":
+        return float(f.period_end is not None and abs((f.period_end - value).days) <= 7)
+    if kind == "fy":
+        return float(f.fiscal_year == value)
+    if kind == "quarter":
+        calendar = f.calendar_quarter()
+        return float((fiscal and f.fiscal_quarter == value) or (calendar is not None and calendar[1] == value))
+    year, quarter = value
+    vote = _READING_WEIGHT["fiscal"] if fiscal and (f.fiscal_year, f.fiscal_quarter) == (year, quarter) else 0.0
+    if kind == "either":
+        if f.calendar_quarter() == (year, quarter):
+            vote += _READING_WEIGHT["calendar"]
+        if f.report_order() == (year, quarter):
+            vote += _READING_WEIGHT["report"]
+    return vote
 
 
 _MONTHS_ALL = {**_MONTHS, **{m[:3]: i for m, i in _MONTHS.items()}, "sept": 9}
-
-
-def _period_matches(f: DocumentFacts, kind: str, value: Any) -> bool:
-    fiscal = f.fiscal_year is not None and f.fiscal_quarter is not None
-    if kind == "date":
-        return f.period_end is not None and abs((f.period_end - value).days) <= 7
-    if kind == "fy":
-        return f.fiscal_year == value
-    if kind == "quarter":
-        calendar = f.calendar_quarter()
-        return (fiscal and f.fiscal_quarter == value) or (calendar is not None and calendar[1] == value)
-    year, quarter = value
-    if fiscal and (f.fiscal_year, f.fiscal_quarter) == (year, quarter):
-        return True
-    return kind == "either" and f.calendar_quarter() == (year, quarter)
 
 
 def _period_values(matched: list[DocumentFacts]) -> dict[str, list[Any]]:

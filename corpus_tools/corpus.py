@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
+from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
@@ -55,6 +56,7 @@ from corpus_tools.rerank import (
     check_cross_encoder_folder,
     make_reranker,
 )
+from corpus_tools.row_match import row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
@@ -459,7 +461,7 @@ class Corpus:
         where = check_where(where)
         state = self._state
         excluded = set(exclude)
-        tiers = self._constraint_tiers(state, query, constraints)
+        tiers, preferred = self._constraint_tiers(state, query, constraints)
         if not state.chunks:
             return []
         encoded: list[np.ndarray] = []
@@ -469,14 +471,19 @@ class Corpus:
                 encoded.append(self.embedder.encode_query([query])[0])
             return encoded[0]
 
-        boost = self.config.search.constraint_boost
-        favoured: set[str] = set()
-        if boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
-            favoured, tiers = set(tiers[0]), [[d for tier in tiers for d in tier]]
+        cfg = self.config.search
+        lift: dict[str, float] = {}
+        if cfg.constraint_boost > 0 and len(tiers) > 1:  # the full match and the company's other documents share one ranking
+            lift, tiers = dict.fromkeys(tiers[0], 1.0 + cfg.constraint_boost), [[d for tier in tiers for d in tier]]
+        for doc_id in preferred if cfg.period_lift > 0 else ():  # the period most readings agree on, among the others
+            lift[doc_id] = lift.get(doc_id, 1.0) * (1.0 + cfg.period_lift)
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, favoured, boost)
+            # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
+            # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
+            narrowed = tier is not None or where is not None
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -494,15 +501,20 @@ class Corpus:
         _check_query(question)
         return self._state.catalog().read(question)
 
-    def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> list[list[str]]:
+    def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> tuple[list[list[str]], set[str]]:
+        """The doc-id tiers to rank first (best first), and the documents of the period most readings agree on."""
         if constraints is None:
-            return []
+            return [], set()
         if constraints == "auto":
             catalog = state.catalog()
-            return catalog.tiers(catalog.read(query)) if catalog else []
-        if isinstance(constraints, str):
+            if not catalog:
+                return [], set()
+            read = catalog.read(query)
+        elif isinstance(constraints, str):
             raise ValueError(f'constraints must be None, "auto" or a dict of metadata values, got {constraints!r}')
-        return state.catalog().tiers(check_constraints(constraints))
+        else:
+            catalog, read = state.catalog(), check_constraints(constraints)
+        return catalog.tiers(read), catalog.preferred(read)
 
     def _ranked(
         self,
@@ -512,13 +524,15 @@ class Corpus:
         k: int,
         excluded: set[str],
         where: dict[str, Any] | None,
-        favoured: frozenset[str] | set[str] = frozenset(),
-        boost: float = 0.0,
+        lift: Mapping[str, float] | None = None,
+        row_match: bool = True,
     ) -> list[Hit]:
         """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
 
-        favoured: documents whose chunks' fused scores are multiplied by 1 + boost (those meeting every
-        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others).
+        lift: doc id → a factor its chunks' fused scores are multiplied by (those meeting every
+        constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
+        period most readings agree on, by `SearchConfig.period_lift`).
+        row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
         """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
@@ -538,10 +552,12 @@ class Corpus:
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
 
         fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
-        if favoured:
-            lift = {cid: 1.0 + boost if state.chunks.doc_id(row_of[cid]) in favoured else 1.0 for cid, _ in fused}
-            fused = sorted(((cid, s * lift[cid]) for cid, s in fused), key=lambda pair: -pair[1])
+        if lift:
+            factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
+            fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
+        if row_match and cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes that may hold table rows
+            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
         for leg, ranking in legs.items():
@@ -839,6 +855,43 @@ class Corpus:
         if stale_vids:
             self._store.delete(stale_vids)
 
+    def add_document_fields(self) -> int:
+        """Give documents indexed before the cover-page fields existed their company, form and period.
+
+        For each document whose chunks carry none of `doc_metadata.DOCUMENT_KEYS`, its own indexed
+        text is read as a build reads a file's (`doc_metadata.read_metadata`: the cover, the fiscal words);
+        the fields found are written onto every chunk of it, so `where` and `constraints` can use them.
+        The text, title, vectors and BM25 terms stay as they are: nothing is re-read or re-embedded
+        (the contextual header and boilerplate scores need the files read again: add/sync or a
+        rebuild). Returns the number of documents given fields; 0 writes nothing.
+        """
+        from corpus_tools.doc_metadata import DOCUMENT_KEYS, read_metadata
+
+        with self._write_lock, self._index_lock():
+            self._reload_if_changed()
+            state = self._state
+            changed: list[Chunk] = []
+            for doc_id in state.chunks.doc_ids():
+                chunks = [state.chunks[r] for r in self._rows(state, doc_id)]
+                if any(key in chunks[0].metadata for key in DOCUMENT_KEYS):
+                    continue
+                # The whole text, as a build reads it: the cover from its first COVER_CHARS, the fiscal quarter from
+                # the words anywhere ("first quarter of fiscal year 2024"). Overlapping windows repeat a little text,
+                # which counts every quarter named in it alike.
+                found = read_metadata("\n".join(c.text for c in chunks))
+                if "form" in found and ("company" in found or "period_end" in found):  # a cover, not a stray "Form"
+                    changed.extend(dataclasses.replace(c, metadata={**c.metadata, **found}) for c in chunks)
+            if not changed:
+                return 0
+            rows = state.chunks.rows_of_docs(sorted({c.doc_id for c in changed}))
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), rows)
+            by_id = {c.chunk_id: c for c in changed}
+            ordered = [by_id[state.chunks.chunk_id(int(r))] for r in rows]
+            vids = [state.chunks.vector_id(int(r)) for r in rows]
+            vectors = state.vectors.lines(state.chunks.row_lines(rows)) if state.vectors is not None else None
+            self._commit(keep, ordered, vids, [], [], vectors)  # a new state: its metadata catalog is read afresh
+            return len({c.doc_id for c in changed})
+
     def compact(self) -> None:
         """Rewrite the index as one base (table, BM25, vectors) and retrain its FAISS index (`context1 repair`)."""
         with self._write_lock, self._index_lock():
@@ -897,6 +950,23 @@ def _doc_id_filter(where: dict[str, Any]) -> list[str] | None:
 
 def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str, Any]:
     return extra if not where else {"$and": [where, extra]}
+
+
+_ROW_TERMS = BM25Tokenizer()
+
+
+def _lift_row_matches(
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float
+) -> list[tuple[str, float]]:
+    """The fused ranking with each table chunk's score multiplied by 1 + weight·(its best row's match to the
+    query) (corpus_tools.row_match); unchanged when no candidate holds table rows."""
+    chunks = [state.chunks[row_of[cid]] for cid, _ in fused]
+    if not any(c.metadata.get("kind") == "table" for c in chunks):
+        return fused
+    texts = [c.text if c.metadata.get("kind") == "table" else "" for c in chunks]
+    match = row_match_scores(query, texts, _ROW_TERMS)
+    lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
+    return sorted(lifted, key=lambda pair: -pair[1])
 
 
 def _demote_boilerplate(

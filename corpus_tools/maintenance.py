@@ -23,7 +23,9 @@ def repair_index(path: str | Path, client: Any = None) -> str:
     """What `context1 repair INDEX` does; a sentence saying what was done.
 
     1. A vector matrix that is missing, unreadable or does not cover the table: rewritten from Chroma.
-    2. A compaction (`Corpus.compact`): one base table, BM25 and vector file, and a newly trained
+    2. Documents indexed before the cover-page fields get them from their own indexed text
+       (`Corpus.add_document_fields`: company, form, period; nothing re-embedded).
+    3. A compaction (`Corpus.compact`): one base table, BM25 and vector file, and a newly trained
        FAISS index past ann.ANN_MIN_LINES lines (an ANN file out of step is replaced here).
     """
     path = Path(path).expanduser().absolute()
@@ -32,6 +34,9 @@ def repair_index(path: str | Path, client: Any = None) -> str:
         n = repair_vectors(path, client)
         done.append(f"rewrote the vector matrix from Chroma ({n:,} chunks)")
     with Corpus.open(path, client=client, reranker="none") as corpus:
+        fielded = corpus.add_document_fields()
+        if fielded:
+            done.append(f"read company/form/period from the cover of {fielded:,} document(s) indexed before those fields")
         corpus.compact()
         dense = corpus.manifest.get("dense", {}).get("search", "exact")
         done.append(f"compacted {len(corpus):,} chunks into one base (dense leg: {dense})")

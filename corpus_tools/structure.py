@@ -31,6 +31,10 @@ _SECTION_CHARS = 90  # a heading longer than this is cut in the path (the text k
 # A line repeating at the top or bottom of at least this share of pages is a running header/footer.
 FURNITURE_SHARE = 0.3
 FURNITURE_EDGE_LINES = 3
+# A page marker at a page's top or bottom ("Page 1 of 4", "Page 2 of 4 NYC08CA055", "- 7 -", "Page 3") is page
+# furniture on any document, however short, with or without a report number after it: it is the
+# page, which every part already carries, never text or a heading.
+_PAGE_MARKER = re.compile(r"^(?:page\s+\d{1,4}(?:\s+of\s+\d{1,4})?(?:\s+\S*\d\S*)?|[-–—]\s*\d{1,4}\s*[-–—])$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -95,10 +99,12 @@ def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
     removed: dict[str, str] = {}
     for page in pages:
         previous: Line | None = None
+        edge = _edge_lines(page)
         for block in page.blocks:
             if isinstance(block, Line):
                 key = _DIGITS.sub("#", block.text.strip())
-                if key in furniture or (block.text.strip().isdigit() and len(block.text.strip()) <= 3):
+                marker = id(block) in edge and _PAGE_MARKER.match(block.text.strip()) is not None
+                if key in furniture or marker or (block.text.strip().isdigit() and len(block.text.strip()) <= 3):
                     removed.setdefault(key, block.text.strip())
                     continue
                 heading = path.consider(block, is_filing, body_size)
@@ -207,6 +213,12 @@ def _titlecase(title: str) -> str:
 
 def _short(text: str) -> str:
     return text if len(text) <= _SECTION_CHARS else text[: _SECTION_CHARS - 1].rstrip() + "…"
+
+
+def _edge_lines(page: PageLayout) -> set[int]:
+    """Ids of the lines at the page's top and bottom (FURNITURE_EDGE_LINES each), where furniture sits."""
+    lines = [b for b in page.blocks if isinstance(b, Line)]
+    return {id(line) for line in lines[:FURNITURE_EDGE_LINES] + lines[-FURNITURE_EDGE_LINES:]}
 
 
 def _furniture(pages: Sequence[PageLayout]) -> set[str]:

@@ -45,6 +45,12 @@ def test_cli_search_takes_constraints(index, tmp_path):
     explicit = runner.invoke(app, ["search", str(index), "gross margin", "-k", "1", "--json",
                                    "--constraints", '{"ticker": ["VNTR"], "period_end": ["2023-07-30"]}'])
     assert explicit.exit_code == 0 and '"vntr-fy2024-q2#0"' in explicit.output
+    # "Q3 2023" for a January fiscal year: fiscal Q3 2023 (Oct 2022) and calendar Q3 2023 (Oct 2023) both rank
+    # first; the one two readings agree on is said.
+    read_two_ways = runner.invoke(app, ["search", str(index), "For Q3 2023, what was Vantor's gross margin?",
+                                        "--constraints", "auto", "-k", "2"])
+    assert read_two_ways.exit_code == 0, read_two_ways.output
+    assert "period_end 2022-10-30, 2023-10-29; preferring period_end 2023-10-29" in read_two_ways.output
     unheld = runner.invoke(app, ["search", str(index), "Tesla's gross margin in Q3 2023", "--constraints", "auto"])
     assert unheld.exit_code == 0 and "not in this index: Tesla" in unheld.output
     bad = runner.invoke(app, ["search", str(index), "gross margin", "--constraints", "{not json"])

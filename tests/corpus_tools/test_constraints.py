@@ -202,3 +202,70 @@ def test_boilerplate_is_scored_down_never_removed(tmp_path, config):
 def test_loaded_fixture_carries_the_metadata_onto_chunks():
     doc = next(d for d in load_documents(FILINGS).documents if d.doc_id == "vntr-fy2024-q3")
     assert doc.metadata["period_end"] == "2023-10-29" and doc.metadata["fiscal_year"] == 2024
+
+
+# A company whose fiscal year ends June 30 (as Microsoft's): its 10-Qs cover September, December and March, and
+# its first report of calendar 2023 is the quarter ended December 31, 2022 (fiscal Q2 2023, calendar Q4 2022).
+JUNE_FY = [
+    {"id": "msx-fy2023-q1", "company": "Meridian Systems Corporation", "ticker": "MSX", "form": "10-Q",
+     "period_end": "2022-09-30", "fiscal_year": 2023, "fiscal_quarter": 1},
+    {"id": "msx-fy2023-q2", "company": "Meridian Systems Corporation", "ticker": "MSX", "form": "10-Q",
+     "period_end": "2022-12-31", "fiscal_year": 2023, "fiscal_quarter": 2},
+    {"id": "msx-fy2023-q3", "company": "Meridian Systems Corporation", "ticker": "MSX", "form": "10-Q",
+     "period_end": "2023-03-31", "fiscal_year": 2023, "fiscal_quarter": 3},
+    {"id": "msx-fy2024-q1", "company": "Meridian Systems Corporation", "ticker": "MSX", "form": "10-Q",
+     "period_end": "2023-09-30", "fiscal_year": 2024, "fiscal_quarter": 1},
+]
+
+
+def test_report_order_counts_a_companys_quarterly_reports_of_the_calendar_year():
+    from corpus_tools.constraints import facts_from_metadata
+
+    order = {r["id"]: facts_from_metadata(r["id"], r).report_order() for r in [*JUNE_FY, *ROWS]}
+    # June year: the 10-K covers June, so September is the third report of its year.
+    assert [order[r["id"]] for r in JUNE_FY] == [(2022, 3), (2023, 1), (2023, 2), (2023, 3)]
+    # September year (Orchard) and January year (Vantor): the report order is the fiscal order.
+    assert order["orch-fy2023-q1"] == (2023, 1) and order["orch-fy2022-q3"] == (2022, 3)
+    assert order["vntr-fy2024-q1"] == (2023, 1) and order["vntr-fy2023-q3"] == (2022, 3)
+    assert facts_from_metadata("k", {"period_end": "2023-06-30", "fiscal_quarter": 4}).report_order() is None
+
+
+@pytest.mark.parametrize(
+    ("question", "period_end", "preferred"),
+    [
+        # Fiscal Q1 2023 (Sep 2022), calendar Q1 2023 (Mar 2023), the first report of 2023 (Dec 2022): all three
+        # rank first; the report order wins the tie.
+        ("What did Meridian report about its debt in the Q1 2023 10-Q?", ["2022-09-30", "2022-12-31", "2023-03-31"],
+         ["2022-12-31"]),
+        # Q3 2023: calendar and report order agree on September 2023; fiscal Q3 2023 (March) stays, below it.
+        ("Meridian share repurchases in Q3 2023", ["2023-03-31", "2023-09-30"], ["2023-09-30"]),
+        # Said "fiscal": one reading, nothing to prefer.
+        ("Meridian revenue in fiscal Q1 2023", ["2022-09-30"], None),
+    ],
+)
+def test_an_unqualified_quarter_names_every_reading_and_prefers_the_most_agreed(question, period_end, preferred):
+    catalog = MetadataCatalog.from_documents((r["id"], r) for r in [*JUNE_FY, *ROWS])
+    got = catalog.read(question)
+    assert got["company"] == ["Meridian Systems Corporation"]
+    assert got["period_end"] == period_end
+    assert got.get("period_preferred") == preferred
+    json.dumps(got)
+    assert check_constraints(got)["period_end"] == period_end  # what read returns is a valid constraint dict
+    if preferred:
+        assert catalog.preferred(got) == {r["id"] for r in JUNE_FY if r["period_end"] in preferred}
+
+
+def test_the_preferred_period_is_lifted_among_the_first_tier_never_alone(filings):
+    import dataclasses
+
+    both = {"company": ["Vantor Graphics Corporation"], "period_end": ["2022-10-30", "2023-10-29"]}
+    for preferred in ("2022-10-30", "2023-10-29"):
+        hits = filings.search("Vantor gross margin", k=6, constraints={**both, "period_preferred": [preferred]})
+        assert hits[0].chunk.doc_id == next(r["id"] for r in ROWS if r["period_end"] == preferred and
+                                            r["ticker"] == "VNTR")
+        # Both readings' filings still rank above the company's others: a preference, not a filter.
+        assert {h.chunk.doc_id for h in hits[:2]} == {"vntr-fy2023-q3", "vntr-fy2024-q3"}
+    with Corpus.open(filings.path, search=dataclasses.replace(filings.config.search, period_lift=0.0)) as flat:
+        plain = [h.chunk.chunk_id for h in flat.search("Vantor gross margin", k=6, constraints=both)]
+        assert [h.chunk.chunk_id for h in flat.search(
+            "Vantor gross margin", k=6, constraints={**both, "period_preferred": ["2022-10-30"]})] == plain

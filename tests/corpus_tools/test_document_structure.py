@@ -295,3 +295,34 @@ def test_html_text_outside_blocks_is_never_lost(tmp_path):
                     "</body></html>")
     (doc,) = load_documents(page).documents
     assert "Minutes of the board." in doc.text and "Next meeting in May." in doc.text
+
+
+def test_page_markers_are_page_furniture_on_a_short_report_never_text_or_a_heading():
+    """NTSB reports are 3-4 pages: "Page 1 of 3" (alone on page 1, with the report number after) repeats too
+    rarely to be found as running furniture, and set apart it read as a heading ("… > Page 1 of 3")."""
+    from corpus_tools.pdf_layout import Line, PageLayout, Word
+    from corpus_tools.structure import build_structure
+
+    def line(text: str, top: float, size: float = 9.0, bold: bool = False) -> Line:
+        return Line(tuple(Word(72 + 40 * i, 100 + 40 * i, top, top + size, w, size, bold)
+                          for i, w in enumerate(text.split())))
+
+    pages = [
+        PageLayout(1, [line("Aviation Accident Final Report", 40, 14, True), line("Analysis", 80, 11, True),
+                       line("The pilot misjudged the approach over the trees.", 100),
+                       line("Page 1 of 3", 760, 9, True)]),
+        PageLayout(2, [line("Pilot Information", 40, 11, True), line("Certificate: Private Age: 85", 60),
+                       line("Page 2 of 3 NYC08CA055", 760)]),
+        PageLayout(3, [line("Wreckage and Impact Information", 40, 11, True), line("Aircraft Damage: Substantial", 60),
+                       line("Page 3 of 3 NYC08CA055", 760)]),
+    ]
+    structured = build_structure(pages)
+    assert "Page" not in structured.text
+    assert not any("Page" in p.section for p in structured.parts)
+    assert [p.page for p in structured.parts if "Substantial" in structured.text[p.start:p.end]] == [3]
+    assert "The pilot misjudged" in structured.text and "Certificate: Private" in structured.text
+    # Prose that mentions a page is text.
+    body = build_structure([PageLayout(1, [line("Intro", 40, 11, True), line("See the table on page 4 below.", 60),
+                                           line("More text.", 80), line("Page 4 shows.", 100),
+                                           line("Closing line.", 120), line("Last line.", 140)])])
+    assert "See the table on page 4 below." in body.text and "Page 4 shows." in body.text
