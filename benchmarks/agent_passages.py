@@ -7,6 +7,12 @@
     HF_HUB_OFFLINE=1 PYTHONPATH=/tmp/base nice -n 10 python benchmarks/agent_passages.py run --label before ...
     python benchmarks/agent_passages.py table --labels before after --sets hotpotqa musique locomo --part report
 
+Answer settings are compared on the same episodes with `--variant NAME=field:value,...` (IterativeConfig
+fields; only the answer depends on them), e.g. the first-search rule of issue 34, chosen on the tuning parts:
+
+    python benchmarks/agent_passages.py run --label tune1 --sets locomo --part tuning --limit 150 \
+        --variant rep-link-m0.1=first_search_rule:replace,first_search_evidence:link,first_search_keep:5,first_search_margin:0.1
+
 Questions: `eval.loaders.load_benchmark(name)` tasks with gold documents, split as
 benchmarks/agent_llm_free.py splits them (the LLM-free policy was tuned on the "tuning" part):
 HotpotQA 1-150 and MuSiQue 1-120 are tuning, the rest reporting; LoCoMo was never tuned on by that
@@ -26,8 +32,10 @@ Columns: passage answer-found@5 (a top-5 passage holds an answer, SPEC §3; yes/
 questions without an answer left out), passage R@5 (gold documents covered by the top-5 passages:
 a passage covers its document; on LoCoMo a document is one dialog turn, so this is turn recall),
 passage all-R@5, document R@5 and all-R@10 (the returned document list), seconds per question (p50),
-and won/lost: questions where the agent's top-5 passages cover more / fewer gold documents than its
-own first search's top 5. Per-question JSONL under benchmarks/out/agent_passages/.
+and won/lost against the agent's own first search: questions where the ranking's top-5 passages cover
+more / fewer gold documents than the first search's top 5, hold / miss an answer it misses / holds,
+and have / lack every gold document in the top 10 documents where the first search's (the distinct
+documents of its observation) do not / do. Per-question JSONL under benchmarks/out/agent_passages/.
 
 The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing questions
 (benchmarks/filings.py's ids, q<row>) of the reporting half (`search_policy.filings_split`: SHA-1

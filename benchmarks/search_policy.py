@@ -26,9 +26,18 @@ first version's length, up to 10 documents); `--evidence-ratio 0.5 --evidence-ra
 Columns: R@2 / R@5 (mean recall of the gold documents in the top 2 / 5), all-R@10 (share of
 questions with every gold document in the top 10), trajectory recall (gold documents seen anywhere
 in the episode, pruned ones included), output precision (gold share of the returned documents),
+passage R@5 (gold documents covered by the top 5 returned passages, `evidence`; issue 34),
 context tokens at the end of the episode, wall seconds per question, and the policy's own CPU
 milliseconds per turn (time inside `generate`, the tools excluded). Per-question JSONL under
 benchmarks/out/search_policy/.
+
+`--prior` adds the learned policy's untrained prior (row `prior`); `--compare A:B` prints B against A
+per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
+difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:
+
+    python benchmarks/search_policy.py --sets hotpotqa --split report --limit 60 --workers 1 --prior \
+        --policy trained=RUN/policy-{set} --stage rl --compare prior:trained-rl --compare hand-tuned:trained-rl \
+        --compare hand-tuned:prior
 """
 
 from __future__ import annotations

@@ -11,7 +11,12 @@ to the prior, answer labels from multi-gold tasks, no CISPO (chosen on MuSiQue's
    The query scorer learns the label distribution over each decision's candidates (listwise
    softmax cross-entropy); the document scorer learns to put every gold document above the seen
    non-gold ones (the setwise loss of `_fit_steps`, `doc_loss`; it ranks the answer, and through
-   `keep_docs` decides what is pruned). The default fits linear scorers. With `scorer="auto"`,
+   `keep_docs` decides what is pruned). The passage scorer (the answer, issue 34) learns from every
+   chunk in view at the answer, each a labelled decision: gold when the task names it (its gold
+   chunks, the chunks of its facts, datagen's extra positives; `gold_chunks`) or, for a task that
+   names only documents, when it is a chunk of a gold document — setwise and anchored to its prior,
+   as the document scorer is, and from every task with a gold chunk in view (one-document tasks
+   too). The default fits linear scorers. With `scorer="auto"`,
    linear and a one-hidden-layer MLP (queries; linear only for the answer unless `doc_mlp`) are
    fitted and held-back tasks (a hash of the task id) pick which one each scorer keeps — or the
    hand-set prior, where none ranks them better (answers judged by all-R@10) or where no decision is

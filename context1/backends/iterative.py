@@ -22,7 +22,9 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    second hop of a bridge question is a document that a relevant document names.
    The answer cites passages (`rank_passages`): each kept document's best chunk carries the
    document's score, and its other chunks, scored lower by their relevance gap to the best, may
-   take the first `max_passages` places (a long filing answers from two of its tables).
+   take the first `max_passages` places (a long filing answers from two of its tables). Never worse
+   than one search (`replace_first_search`): those places start as the question's own search's top
+   chunks, and a later passage takes one only with evidence that search lacked (a link).
 
 Entities are mined in any script: capitalised spans by Unicode case (not ASCII `[A-Z]`), and
 words of scripts without case (CJK, Arabic, ...). Boilerplate is not an entity: a span found in

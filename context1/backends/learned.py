@@ -16,9 +16,15 @@ hand, this one decides with two learned scorers:
 2. **Which documents to keep and answer with.** Every seen document is featurised
    (`DOC_FEATURES`: question–chunk cosine from the index's stored vectors, the hop-1 hybrid rank,
    name and rare-entity links from other relevant documents, ranks in bridge searches, …) and
-   scored. The answer is the ranking by that score (greedy, or a Plackett–Luce sample); the
-   prune call of each round drops the chunks that every ranking put below `keep_per_ranking`,
-   except those of the `keep_docs` best-scored documents.
+   scored. The prune call of each round drops the chunks that every ranking put below
+   `keep_per_ranking`, except those of the `keep_docs` best-scored documents.
+3. **Which passages answer** (issue 34). Every chunk in view at the answer is featurised
+   (`PASSAGE_FEATURES`: its document's features, then its own relevance, gap to its document's
+   best chunk, ranks, question words, whether the first search put it in its top 5) and scored;
+   the answer is the first `max_passages` by that score (greedy, or a Plackett–Luce sample), then
+   the best passage of each further document. The prior is the hand-tuned passage score. A policy
+   folder from before passages has no passage scorer: its answer ranks documents by the document
+   scorer and cites each one's best passage, as before.
 
 Hop 1 (the question's own search and greps of quoted names) and the number of bridge rounds are
 fixed, as in the hand-tuned policy; the harness's budget and turn limits end an episode early.
