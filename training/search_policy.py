@@ -794,7 +794,8 @@ class NothingLearned(ValueError):
 def learned_nothing(warm: dict[str, Any], best: dict[str, Any] | None, rl_rows: Sequence[dict[str, Any]]) -> str | None:
     """Why nothing was learned (None when something was): both warm-start scorers kept the prior
     for want of labelled decisions, no best-of-N fine-tune ran, and no CISPO step used a group."""
-    kept = {k: warm.get(k, {}) for k in ("query", "doc", "passage") if k in warm or k != "passage"}
+    kinds = ("query", "doc") + (("passage",) if "passage" in warm else ())  # a run before passages has none
+    kept = {k: warm.get(k, {}) for k in kinds}
     if not all(str(r.get("chosen", "")).startswith("prior (too few") for r in kept.values()):
         return None
     if best:
