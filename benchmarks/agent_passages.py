@@ -7,6 +7,12 @@
     HF_HUB_OFFLINE=1 PYTHONPATH=/tmp/base nice -n 10 python benchmarks/agent_passages.py run --label before ...
     python benchmarks/agent_passages.py table --labels before after --sets hotpotqa musique locomo --part report
 
+Answer settings are compared on the same episodes with `--variant NAME=field:value,...` (IterativeConfig
+fields; only the answer depends on them), e.g. the first-search rule of issue 34, chosen on the tuning parts:
+
+    python benchmarks/agent_passages.py run --label tune1 --sets locomo --part tuning --limit 150 \
+        --variant rep-link-m0.1=first_search_rule:replace,first_search_evidence:link,first_search_keep:5,first_search_margin:0.1
+
 Questions: `eval.loaders.load_benchmark(name)` tasks with gold documents, split as
 benchmarks/agent_llm_free.py splits them (the LLM-free policy was tuned on the "tuning" part):
 HotpotQA 1-150 and MuSiQue 1-120 are tuning, the rest reporting; LoCoMo was never tuned on by that
@@ -26,8 +32,10 @@ Columns: passage answer-found@5 (a top-5 passage holds an answer, SPEC §3; yes/
 questions without an answer left out), passage R@5 (gold documents covered by the top-5 passages:
 a passage covers its document; on LoCoMo a document is one dialog turn, so this is turn recall),
 passage all-R@5, document R@5 and all-R@10 (the returned document list), seconds per question (p50),
-and won/lost: questions where the agent's top-5 passages cover more / fewer gold documents than its
-own first search's top 5. Per-question JSONL under benchmarks/out/agent_passages/.
+and won/lost against the agent's own first search: questions where the ranking's top-5 passages cover
+more / fewer gold documents than the first search's top 5, hold / miss an answer it misses / holds,
+and have / lack every gold document in the top 10 documents where the first search's (the distinct
+documents of its observation) do not / do. Per-question JSONL under benchmarks/out/agent_passages/.
 
 The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing questions
 (benchmarks/filings.py's ids, q<row>) of the reporting half (`search_policy.filings_split`: SHA-1
@@ -107,9 +115,32 @@ def first_search(trajectory: Any, n: int = 5) -> list[str]:
     return []
 
 
-def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5) -> dict[str, Any]:
-    """The LLM-free policy's answer to the same final context with `first_search_margin=margin`:
-    searching does not depend on it (only the answer does), so one episode serves every margin."""
+def first_search_docs(trajectory: Any, n: int = 10) -> list[str]:
+    """The documents of the agent's first search observation, in rank order (its first n distinct):
+    what that search alone would return as documents."""
+    return list(dict.fromkeys(c.rpartition("#")[0] for c in first_search(trajectory, 10_000)))[:n]
+
+
+def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
+    """`NAME=key:value,key:value` (IterativeConfig fields; numbers parsed) -> (NAME, overrides)."""
+    name, _, rest = text.partition("=")
+    out: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition(":")
+        try:
+            out[key] = int(value)
+        except ValueError:
+            try:
+                out[key] = float(value)
+            except ValueError:
+                out[key] = value
+    return name, out
+
+
+def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5, **overrides: Any) -> dict[str, Any]:
+    """The LLM-free policy's answer to the same final context under other answer settings
+    (`first_search_margin=margin`, `first_search_keep=keep`, any other IterativeConfig field):
+    searching does not depend on them (only the answer does), so one episode serves every setting."""
     import dataclasses
 
     from context1.answer import parse_citations
@@ -117,7 +148,7 @@ def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5) -> dict[
     from context1.context import replay_messages
 
     policy = agent.backend
-    cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep)
+    cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep, **overrides)
     messages = replay_messages(trajectory, len(trajectory.steps) - 1)
     text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
     seen = set(trajectory.seen_chunk_ids())  # as the harness resolves: the reading of the id that was shown
@@ -165,13 +196,19 @@ def run(args: argparse.Namespace) -> None:
                 rec = {
                     "id": task.task_id, "gold": list(task.gold_doc_ids), "answers": list(task.answers),
                     "hybrid": {"passages": [h.chunk.chunk_id for h in hits[:5]], "docs": hybrid_docs, "s": hybrid_s},
-                    "first": {"passages": first_search(result.trajectory)},
+                    "first": {"passages": first_search(result.trajectory), "docs": first_search_docs(result.trajectory),
+                              "s": 0.0},
                     "agent": {"passages": passages, "kind": kind, "docs": result.doc_ids, "s": agent_s},
                 }
                 for keep in args.keeps:  # the same episode, answered under other first-search rules
                     for margin in args.margins:
                         label = f"margin={margin:g}" if keep == 5 else f"keep={keep},margin={margin:g}"
                         rec[label] = reanswer(agent, result.trajectory, margin, keep)
+                for variant in args.variant:  # named answer settings (--variant)
+                    label, overrides = parse_variant(variant)
+                    cfg = agent.backend.config
+                    rec[label] = reanswer(agent, result.trajectory, overrides.pop("first_search_margin", cfg.first_search_margin),
+                                          overrides.pop("first_search_keep", cfg.first_search_keep), **overrides)
                 for key in [k for k in rec if isinstance(rec[k], dict)]:
                     texts = [chunk_text(corpus, c) for c in rec[key]["passages"][:5]]
                     rec[key]["answer_found"] = answer_found(texts, task.answers)
@@ -280,6 +317,24 @@ def _row(recs: list[dict], key: str) -> dict[str, float | None]:
     return out
 
 
+def won_lost(recs: list[dict], key: str) -> list[tuple[int, int]]:
+    """Questions where `key`'s ranking beats / loses to the agent's own first search, on passage R@5,
+    answer-found@5 (questions with an answer) and doc all-R@10 (the first search's documents: the
+    distinct documents of its observation, `first_search_docs`; old runs without them: "–")."""
+    def cmp(a: float | None, b: float | None) -> int:
+        return 0 if a is None or b is None else (a > b) - (a < b)
+
+    def all10(r: dict, k: str) -> float | None:
+        docs = r[k].get("docs")
+        return None if docs is None else float(all(g in docs[:10] for g in r["gold"]))
+
+    out = []
+    for metric in (lambda r, k: _covered(r[k]["passages"], r["gold"]), lambda r, k: r[k].get("answer_found"), all10):
+        c = [cmp(metric(r, key), metric(r, "first")) for r in recs]
+        out.append((sum(x > 0 for x in c), sum(x < 0 for x in c)))
+    return out
+
+
 def r_first(recs: list[dict], key: str) -> dict:
     return recs[0][key] if recs else {}
 
@@ -289,7 +344,7 @@ def table(args: argparse.Namespace) -> None:
         return "–" if x is None else f"{x:.3f}"
 
     print("| set (part, n) | ranking | passage answer-found@5 | passage R@5 | passage all-R@5 | doc R@5 | doc all-R@10 | "
-          "s / question (p50) | won / lost vs its first search (passage R@5) |")
+          "s / question (p50) | won / lost vs its first search (passage R@5; answer-found@5; doc all-R@10) |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in args.sets:
         for label in args.labels:
@@ -300,7 +355,8 @@ def table(args: argparse.Namespace) -> None:
             recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
             where = f"{name} ({args.part}, {len(recs)})"
             keys = (["hybrid"] if label == args.labels[0] else []) + ["first", "agent"]
-            keys += [k for k in recs[0] if "margin=" in k] if recs else []
+            keys += [k for k in recs[0] if isinstance(recs[0][k], dict) and k not in ("hybrid", "first", "agent")
+                     ] if recs else []
             for key in keys:
                 row = _row(recs, key)
                 kind = r_first(recs, "agent").get("kind", "")
@@ -308,11 +364,7 @@ def table(args: argparse.Namespace) -> None:
                            "agent": f"agent ({label}; passages: {kind})"}.get(key, f"agent ({label}), {key}")
                 wl = ""
                 if key not in ("hybrid", "first"):
-                    won = sum(_covered(r[key]["passages"], r["gold"]) > _covered(r["first"]["passages"], r["gold"])
-                              for r in recs)
-                    lost = sum(_covered(r[key]["passages"], r["gold"]) < _covered(r["first"]["passages"], r["gold"])
-                               for r in recs)
-                    wl = f"{won} / {lost}"
+                    wl = "; ".join(f"{w} / {lo}" for w, lo in won_lost(recs, key))
                 secs = "" if row["s"] is None else f"{row['s']:.2f}"
                 print(f"| {where} | {name_of} | {f(row['af'])} | {f(row['pr5'])} | {f(row['pall5'])} | {f(row['dr5'])} | "
                       f"{f(row['dall10'])} | {secs} | {wl} |")
@@ -341,6 +393,8 @@ def main() -> None:
                                 "(comma-separated; this code only)")
             p.add_argument("--keeps", type=lambda v: [int(x) for x in v.split(",") if x.strip()], default=[5],
                            help="IterativeConfig.first_search_keep values the margins are tried with")
+            p.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
+                           help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
         else:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)

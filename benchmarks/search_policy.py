@@ -26,9 +26,18 @@ first version's length, up to 10 documents); `--evidence-ratio 0.5 --evidence-ra
 Columns: R@2 / R@5 (mean recall of the gold documents in the top 2 / 5), all-R@10 (share of
 questions with every gold document in the top 10), trajectory recall (gold documents seen anywhere
 in the episode, pruned ones included), output precision (gold share of the returned documents),
+passage R@5 (gold documents covered by the top 5 returned passages, `evidence`; issue 34),
 context tokens at the end of the episode, wall seconds per question, and the policy's own CPU
 milliseconds per turn (time inside `generate`, the tools excluded). Per-question JSONL under
 benchmarks/out/search_policy/.
+
+`--prior` adds the learned policy's untrained prior (row `prior`); `--compare A:B` prints B against A
+per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
+difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:
+
+    python benchmarks/search_policy.py --sets hotpotqa --split report --limit 60 --workers 1 --prior \
+        --policy trained=RUN/policy-{set} --stage rl --compare prior:trained-rl --compare hand-tuned:trained-rl \
+        --compare hand-tuned:prior
 """
 
 from __future__ import annotations
@@ -119,6 +128,7 @@ def run_agent(name: str, backend, corpus, questions: list[dict], workers: int) -
                "policy_ms_per_turn": 1000 * statistics.mean(_timing.calls) if _timing.calls else 0.0}
         for k in (2, 5, 10):
             row[f"r{k}"], row[f"all{k}"] = scores(result.doc_ids, q["gold"], k)
+        passage_scores(row, [e.chunk_id for e in result.evidence], q["gold"])
         return row
 
     with ThreadPoolExecutor(workers) as pool:
@@ -144,13 +154,24 @@ def run_hybrid(corpus, questions: list[dict]) -> list[dict]:
                "precision": len(gold & set(docs)) / len(docs) if docs else 0.0, "policy_ms_per_turn": 0.0}
         for k in (2, 5, 10):
             row[f"r{k}"], row[f"all{k}"] = scores(docs, q["gold"], k)
+        passage_scores(row, [h.chunk.chunk_id for h in hits[:5]], q["gold"])
         rows.append(row)
     return rows
 
 
+def passage_scores(row: dict, passages: list[str], gold: list[str]) -> None:
+    """The returned passages (issue 34) and passage R@5 / all-R@5: gold documents covered by the top 5
+    passages (a passage covers its document)."""
+    covered = {c.rpartition("#")[0] for c in passages[:5]}
+    found = sum(1 for g in gold if g in covered)
+    row["passages"] = passages
+    row["pr5"], row["pall5"] = found / len(gold), float(found == len(gold))
+
+
 def table(results: dict[tuple[str, str], list[dict]], split: str) -> str:
-    lines = ["| set | retriever | questions | R@2 | R@5 | all-R@10 | traj. recall | out. precision | tokens / q | "
-             "wall s / q | policy ms / turn |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| set | retriever | questions | R@2 | R@5 | all-R@10 | passage R@5 | traj. recall | out. precision | "
+             "tokens / q | wall s / q | policy ms / turn |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (name, who), rows in results.items():
         part = [r for r in rows if split == "all" or r["split"] == split]
         if not part:
@@ -159,9 +180,37 @@ def table(results: dict[tuple[str, str], list[dict]], split: str) -> str:
         def m(key: str, part: list[dict] = part) -> float:
             return sum(r[key] for r in part) / len(part)
 
-        lines.append(f"| {name} | {who} | {len(part)} | {m('r2'):.3f} | {m('r5'):.3f} | {m('all10'):.3f} | "
+        pr5 = f"{m('pr5'):.3f}" if all("pr5" in r for r in part) else "–"  # runs from before issue 34 lack it
+        lines.append(f"| {name} | {who} | {len(part)} | {m('r2'):.3f} | {m('r5'):.3f} | {m('all10'):.3f} | {pr5} | "
                      f"{m('traj_recall'):.3f} | {m('precision'):.3f} | {m('tokens'):,.0f} | {m('wall_s'):.2f} | "
                      f"{m('policy_ms_per_turn'):.1f} |")
+    return "\n".join(lines)
+
+
+def compare(results: dict[tuple[str, str], list[dict]], pairs: list[str], split: str, n_boot: int = 2000) -> str:
+    """Per set and `A:B` pair: B's mean minus A's on passage R@5 and all-R@10, questions B won / lost,
+    and a 95% paired bootstrap interval of the difference (questions resampled, seed 0)."""
+    import random
+
+    lines = ["| set | B vs A | metric | A | B | B − A [95% bootstrap] | won / lost |", "| --- | --- | --- | ---: | ---: | --- | ---: |"]
+    for name in dict.fromkeys(n for n, _ in results):
+        for pair in pairs:
+            a, _, b = pair.partition(":")
+            if (name, a) not in results or (name, b) not in results:
+                continue
+            ra = {r["id"]: r for r in results[(name, a)] if split == "all" or r["split"] == split}
+            rb = {r["id"]: r for r in results[(name, b)] if split == "all" or r["split"] == split}
+            ids = [i for i in ra if i in rb]
+            for key, label in (("pr5", "passage R@5"), ("all10", "all-R@10")):
+                d = [rb[i][key] - ra[i][key] for i in ids]
+                rng = random.Random(0)
+                boot = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(n_boot))
+                lo, hi = boot[int(0.025 * n_boot)], boot[int(0.975 * n_boot) - 1]
+                mean_a = sum(ra[i][key] for i in ids) / len(ids)
+                mean_b = sum(rb[i][key] for i in ids) / len(ids)
+                lines.append(f"| {name} ({len(ids)}) | {b} vs {a} | {label} | {mean_a:.3f} | {mean_b:.3f} | "
+                             f"{mean_b - mean_a:+.3f} [{lo:+.3f}, {hi:+.3f}] | {sum(x > 0 for x in d)} / "
+                             f"{sum(x < 0 for x in d)} |")
     return "\n".join(lines)
 
 
@@ -184,6 +233,11 @@ def main() -> None:
                         help="which of each --policy's rows to run, comma-separated of warm, best, rl "
                              "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
+    parser.add_argument("--prior", action="store_true", help="also run the learned policy's untrained prior (row prior)")
+    parser.add_argument("--compare", action="append", default=[], metavar="A:B",
+                        help="print B against A (row names): won / lost and a bootstrap interval; repeatable")
+    parser.add_argument("--from-out", action="store_true",
+                        help="run nothing: read the rows named by --compare from benchmarks/out/search_policy/")
     parser.add_argument("--evidence-ratio", action="append", type=float, default=[], metavar="R",
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
@@ -200,6 +254,15 @@ def main() -> None:
     out_dir = ROOT / "benchmarks" / "out" / "search_policy"
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[str, str], list[dict]] = {}
+    if args.from_out:
+        for name in args.sets.split(","):
+            for who in dict.fromkeys(w for pair in args.compare for w in pair.split(":")):
+                path = out_dir / f"{name}-{who}.jsonl"
+                if path.exists():
+                    results[(name, who)] = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        print(table(results, args.split))
+        print(compare(results, args.compare, args.split))
+        return
     for name in args.sets.split(","):
         questions = set_questions(name, args)
         if args.split != "all":
@@ -215,6 +278,8 @@ def main() -> None:
             for ratio in args.evidence_ratio:
                 runs.append((f"hand-tuned-er{ratio:g}",
                              IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=ratio))))
+        if args.prior:
+            runs.append(("prior", LearnedSearchPolicy(corpus)))
         for item in args.policy:
             label, _, folder = item.partition("=")
             folder = folder.replace("{set}", name)
@@ -236,6 +301,8 @@ def main() -> None:
                   flush=True)
             print(table({(name, who): rows}, args.split), file=sys.stderr, flush=True)
     print(table(results, args.split))
+    if args.compare:
+        print(compare(results, args.compare, args.split))
 
 
 if __name__ == "__main__":

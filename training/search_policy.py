@@ -11,7 +11,12 @@ to the prior, answer labels from multi-gold tasks, no CISPO (chosen on MuSiQue's
    The query scorer learns the label distribution over each decision's candidates (listwise
    softmax cross-entropy); the document scorer learns to put every gold document above the seen
    non-gold ones (the setwise loss of `_fit_steps`, `doc_loss`; it ranks the answer, and through
-   `keep_docs` decides what is pruned). The default fits linear scorers. With `scorer="auto"`,
+   `keep_docs` decides what is pruned). The passage scorer (the answer, issue 34) learns from every
+   chunk in view at the answer, each a labelled decision: gold when the task names it (its gold
+   chunks, the chunks of its facts, datagen's extra positives; `gold_chunks`) or, for a task that
+   names only documents, when it is a chunk of a gold document — setwise and anchored to its prior,
+   as the document scorer is, and from every task with a gold chunk in view (one-document tasks
+   too). The default fits linear scorers. With `scorer="auto"`,
    linear and a one-hidden-layer MLP (queries; linear only for the answer unless `doc_mlp`) are
    fitted and held-back tasks (a hash of the task id) pick which one each scorer keeps — or the
    hand-set prior, where none ranks them better (answers judged by all-R@10) or where no decision is
@@ -54,6 +59,7 @@ import torch
 
 from context1.backends.learned import (
     DOC_FEATURES,
+    PASSAGE_FEATURES,
     QUERY_FEATURES,
     Decision,
     LearnedConfig,
@@ -246,15 +252,19 @@ class PolicyModule(torch.nn.Module):
         super().__init__()
         self.query = TorchScorer.from_scorer(weights.query)
         self.doc = TorchScorer.from_scorer(weights.doc)
+        self.passage = TorchScorer.from_scorer(weights.passage) if weights.passage is not None else None
         self.config, self.meta = weights.config, dict(weights.meta)
 
     def weights(self) -> PolicyWeights:
-        return PolicyWeights(self.query.to_scorer(), self.doc.to_scorer(), self.config, dict(self.meta))
+        passage = self.passage.to_scorer() if self.passage is not None else None
+        return PolicyWeights(self.query.to_scorer(), self.doc.to_scorer(), self.config, dict(self.meta), passage)
 
     def save_pretrained(self, path: str) -> None:
         self.weights().save(path)
 
     def scorer(self, kind: str) -> TorchScorer:
+        if kind == "passage" and self.passage is not None:
+            return self.passage
         return self.query if kind == "query" else self.doc
 
 
@@ -276,6 +286,29 @@ def _query_gains(corpus: Any, d: Decision, gold: set[str], k: int) -> list[float
     return out
 
 
+def gold_chunks(task: Task) -> set[str] | None:
+    """The chunks a task names as holding its answer: its gold chunks (the supporting passages), the
+    chunks of its facts (datagen's extra positives among them) and metadata["extra_positives"].
+    None when it names none (a benchmark task with gold documents only): every chunk of a gold
+    document then counts (`passage_labels`)."""
+    out = set(task.gold_chunk_ids)
+    gold_docs = set(task.gold_doc_ids)
+    for fact in task.facts:
+        out.update(c for c in fact if c not in gold_docs)
+    extra = (task.metadata or {}).get("extra_positives") or []
+    out.update(str(e["chunk_id"]) for e in extra if isinstance(e, dict) and e.get("chunk_id"))
+    return out or None
+
+
+def passage_labels(chunk_ids: Sequence[str], task: Task) -> np.ndarray:
+    """1 for each candidate chunk that is gold for the task (`gold_chunks`), else 0."""
+    gold = gold_chunks(task)
+    docs = set(task.gold_doc_ids)
+    if gold is None:
+        return np.array([1.0 if c.rpartition("#")[0] in docs else 0.0 for c in chunk_ids])
+    return np.array([1.0 if c in gold else 0.0 for c in chunk_ids])
+
+
 @dataclass
 class _Example:
     x: np.ndarray  # (n, f)
@@ -288,8 +321,9 @@ def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights,
                      val_fraction: float, log: Callable[[str], None] = lambda m: None,
                      label_tasks: int | None = None, doc_min_gold: int = 1) -> dict[str, list[_Example]]:
     """Decisions of greedy episodes of `weights`, labelled (module docstring, stage 1)."""
-    out: dict[str, list[_Example]] = {"query": [], "doc": []}
+    out: dict[str, list[_Example]] = {"query": [], "doc": [], "passage": []}
     k_search = int(getattr(agent_config, "search_k", 10))
+    k_passages = int(getattr(agent_config, "max_passages", 5))
     t0 = time.perf_counter()
     for n, task in enumerate(tasks, 1):
         rec: list[Decision] = []
@@ -306,6 +340,10 @@ def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights,
                 gains = np.array(_query_gains(corpus, d, gold, k_search))
                 if gains.sum() > 0:
                     out["query"].append(_Example(d.features, gains / gains.sum(), val, weights.config.queries_per_round))
+            elif d.kind == "passage":  # every chunk the episode showed is a labelled decision (issue 34)
+                y = passage_labels(d.labels, task)
+                if y.sum() > 0:
+                    out["passage"].append(_Example(d.features, y / y.sum(), val, k_passages))
             else:
                 y = np.array([1.0 if doc in gold else 0.0 for doc in d.labels])
                 if y.sum() > 0 and len(gold) >= doc_min_gold:
@@ -379,14 +417,17 @@ def choose_scorer(train: Sequence[_Example], val: Sequence[_Example], n_features
     all-R@10 0.840 -> 0.850 and R@5 0.785 -> 0.855 on the reporting part, benchmarks/README.md).
 
     kind "doc" (the answer ranking): fitted with `config.doc_loss`, the MLP only with `doc_mlp`, and
-    judged held back by all-R@k (every gold document in the top k) rather than the gold share."""
+    judged held back by all-R@k (every gold document in the top k) rather than the gold share.
+    kind "passage" (the answer's passages, issue 34): fitted as "doc" is, judged by the gold share of
+    the top `max_passages` (`topk_quality`)."""
     fits = {"prior": prior}
-    loss = config.doc_loss if kind == "doc" else "listwise"
+    answer = kind in ("doc", "passage")
+    loss = config.doc_loss if answer else "listwise"
     for name, hidden in (("linear", 0), ("mlp", config.hidden)):
-        if name == "mlp" and kind == "doc" and config.scorer == "auto" and not config.doc_mlp:
+        if name == "mlp" and answer and config.scorer == "auto" and not config.doc_mlp:
             continue
         if config.scorer in ("auto", name):
-            anchored = kind == "doc" and name == "linear" and config.doc_anchor > 0
+            anchored = answer and name == "linear" and config.doc_anchor > 0
             fits[name] = fit_scorer(train, n_features, hidden, config, loss=loss, anchor=prior if anchored else None,
                                     anchor_weight=config.doc_anchor if anchored else 0.0)
     measure = all_in_topk if kind == "doc" else topk_quality
@@ -415,22 +456,31 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
     label_s = time.perf_counter() - t0
     report: dict[str, Any] = {"label_s": label_s}
     chosen: dict[str, Scorer] = {}
-    for kind, names, prior_scorer in (("query", QUERY_FEATURES, prior.query), ("doc", DOC_FEATURES, prior.doc)):
+    kinds = [("query", QUERY_FEATURES, prior.query), ("doc", DOC_FEATURES, prior.doc)]
+    if prior.passage is not None:
+        kinds.append(("passage", PASSAGE_FEATURES, prior.passage))
+    for kind, names, prior_scorer in kinds:
         train = [e for e in ex[kind] if not e.val]
         val = [e for e in ex[kind] if e.val]
+        # a passage decision labels every chunk the episode showed: count them, and the gold ones
+        chunks = {"labelled_chunks": int(sum(len(e.x) for e in ex[kind])),
+                  "gold_chunks": int(sum((e.target > 0).sum() for e in ex[kind]))} if kind == "passage" else {}
         why = keep_prior_reason(len(train), len(val), config.scorer)
         if why is not None:
             chosen[kind] = prior_scorer
-            report[kind] = {"train_decisions": len(train), "val_decisions": len(val), "chosen": f"prior ({why})"}
+            report[kind] = {"train_decisions": len(train), "val_decisions": len(val), "chosen": f"prior ({why})",
+                            **chunks}
             log(f"warm start {kind} scorer: {len(train)} labelled decisions, {len(val)} held back; keeping the prior")
             continue
         val = val or train
         chosen[kind], report[kind] = choose_scorer(train, val, len(names), prior_scorer, config, kind)
         report[kind]["val_decisions"] = len([e for e in ex[kind] if e.val])
-        log(f"warm start {kind} scorer: held-back top-k quality {report[kind]['val_topk_quality']} "
-            f"-> {report[kind]['chosen']}")
+        report[kind].update(chunks)
+        log(f"warm start {kind} scorer: {len(train)} labelled decisions{', ' if chunks else ''}"
+            f"{', '.join(f'{v} {k.replace(chr(95), chr(32))}' for k, v in chunks.items())}; held-back top-k quality "
+            f"{report[kind]['val_topk_quality']} -> {report[kind]['chosen']}")
     report["seconds"] = time.perf_counter() - t0
-    return PolicyWeights(chosen["query"], chosen["doc"], config.learned), report
+    return PolicyWeights(chosen["query"], chosen["doc"], config.learned, passage=chosen.get("passage")), report
 
 
 # -- best of N ------------------------------------------------------------------------------------
@@ -438,7 +488,7 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
 def rejection_examples(decisions: Sequence[Decision]) -> dict[str, list[_Example]]:
     """The choices of one kept rollout as listwise targets: picked queries share the mass equally; the
     returned documents get 1/log2(1 + position), so the fine-tune learns the order as well as the set."""
-    out: dict[str, list[_Example]] = {"query": [], "doc": []}
+    out: dict[str, list[_Example]] = {"query": [], "doc": [], "passage": []}
     for d in decisions:
         if not d.chosen or len(d.features) < 2:
             continue
@@ -488,7 +538,7 @@ def best_of_n(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, config
     """Stage 1b (module docstring): keep the best of N sampled episodes where it beats the greedy one."""
     t0 = time.perf_counter()
     beta = beta_for_epoch(0, config.epochs, config.reward)
-    ex: dict[str, list[_Example]] = {"query": [], "doc": []}
+    ex: dict[str, list[_Example]] = {"query": [], "doc": [], "passage": []}
     stats = {"tasks": 0, "rollouts": 0, "improved": 0, "greedy_reward": [], "best_reward": []}
     for ti, task in enumerate(tasks[: config.best_of_tasks]):
         greedy = run_rollout(corpus, LearnedSearchPolicy(corpus, weights, temperature=0.0), task, agent_config, 0)
@@ -509,7 +559,8 @@ def best_of_n(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, config
                 best = (r, rec)
         stats["tasks"] += 1
         stats["greedy_reward"].append(g_reward)
-        stats["best_reward"].append(best[0] if best else g_reward)
+        # what the stage keeps per task: the best sample where it beats the greedy episode, else the greedy one
+        stats["best_reward"].append(max(best[0], g_reward) if best else g_reward)
         if best is not None and best[0] > g_reward + 1e-9:
             stats["improved"] += 1
             for kind, rows in rejection_examples(best[1]).items():
@@ -523,6 +574,9 @@ def best_of_n(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, config
         query = fine_tune_scorer(weights.query, ex["query"], config)
     if ex["doc"]:
         doc = fine_tune_scorer(weights.doc, ex["doc"], config)
+    passage = weights.passage
+    if ex["passage"] and passage is not None:
+        passage = fine_tune_scorer(passage, ex["passage"], config)
     report = {"n": config.best_of, "tasks": stats["tasks"], "rollouts": stats["rollouts"],
               "improved_tasks": stats["improved"], "query_decisions": len(ex["query"]),
               "doc_decisions": len(ex["doc"]), "greedy_reward": mean(stats["greedy_reward"]),
@@ -530,7 +584,7 @@ def best_of_n(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, config
     log(f"best of {config.best_of}: {stats['improved']}/{stats['tasks']} tasks improved on greedy "
         f"(reward {report['greedy_reward']:.3f} -> {report['best_reward']:.3f}); fine-tuned on "
         f"{len(ex['query'])} query and {len(ex['doc'])} answer decisions")
-    return PolicyWeights(query, doc, weights.config, dict(weights.meta)), report
+    return PolicyWeights(query, doc, weights.config, dict(weights.meta), passage), report
 
 
 # -- CISPO ----------------------------------------------------------------------------------------
@@ -736,7 +790,8 @@ class NothingLearned(ValueError):
 def learned_nothing(warm: dict[str, Any], best: dict[str, Any] | None, rl_rows: Sequence[dict[str, Any]]) -> str | None:
     """Why nothing was learned (None when something was): both warm-start scorers kept the prior
     for want of labelled decisions, no best-of-N fine-tune ran, and no CISPO step used a group."""
-    kept = {k: warm.get(k, {}) for k in ("query", "doc")}
+    kinds = ("query", "doc") + (("passage",) if "passage" in warm else ())  # a run before passages has none
+    kept = {k: warm.get(k, {}) for k in kinds}
     if not all(str(r.get("chosen", "")).startswith("prior (too few") for r in kept.values()):
         return None
     if best:

@@ -16,9 +16,15 @@ hand, this one decides with two learned scorers:
 2. **Which documents to keep and answer with.** Every seen document is featurised
    (`DOC_FEATURES`: question–chunk cosine from the index's stored vectors, the hop-1 hybrid rank,
    name and rare-entity links from other relevant documents, ranks in bridge searches, …) and
-   scored. The answer is the ranking by that score (greedy, or a Plackett–Luce sample); the
-   prune call of each round drops the chunks that every ranking put below `keep_per_ranking`,
-   except those of the `keep_docs` best-scored documents.
+   scored. The prune call of each round drops the chunks that every ranking put below
+   `keep_per_ranking`, except those of the `keep_docs` best-scored documents.
+3. **Which passages answer** (issue 34). Every chunk in view at the answer is featurised
+   (`PASSAGE_FEATURES`: its document's features, then its own relevance, gap to its document's
+   best chunk, ranks, question words, whether the first search put it in its top 5) and scored;
+   the answer is the first `max_passages` by that score (greedy, or a Plackett–Luce sample), then
+   the best passage of each further document. The prior is the hand-tuned passage score. A policy
+   folder from before passages has no passage scorer: its answer ranks documents by the document
+   scorer and cites each one's best passage, as before.
 
 Hop 1 (the question's own search and greps of quoted names) and the number of bridge rounds are
 fixed, as in the hand-tuned policy; the harness's budget and turn limits end an episode early.
@@ -87,6 +93,11 @@ DOC_FEATURES = (
     # how the document entered through a bridge (`_bridge_features`)
     "bridge_source", "bridge_source_top1", "shared_entity_link", "shared_entity_docs_log", "link2",
     "bridge_source_of",
+)
+# A passage (one seen chunk) is its document's features and its own (`passage_features`).
+PASSAGE_FEATURES = DOC_FEATURES + (
+    "chunk_relevance", "chunk_gap", "chunk_is_doc_best", "chunk_best_rank_bonus", "chunk_hop1_bonus",
+    "chunk_rankings_log", "chunk_keyword_overlap", "chunk_first_top5",
 )
 
 
@@ -170,6 +181,9 @@ class Scorer:
 # answer score exactly). Training starts from nothing else; they make a fresh policy sensible.
 QUERY_PRIOR = {"form_entity_keywords": 3.0, "source_rank_inv": 2.0, "entity_index_inv": 1.0}
 DOC_PRIOR = {"iterative_score": 4.0}
+# The hand-tuned passage score (`iterative.rank_passages`): the document's score less the passage's
+# relevance gap to the document's best passage.
+PASSAGE_PRIOR = {"iterative_score": 4.0, "chunk_gap": 4.0}
 
 
 @dataclass
@@ -180,23 +194,30 @@ class PolicyWeights:
     doc: Scorer
     config: LearnedConfig = field(default_factory=LearnedConfig)
     meta: dict[str, Any] = field(default_factory=dict)
+    # The answer's passage ranking (issue 34). None: a folder from before passages, whose answer
+    # ranks documents with `doc` and cites each one's best passage, as it was trained to.
+    passage: Scorer | None = None
 
     @staticmethod
     def prior(config: LearnedConfig | None = None) -> PolicyWeights:
         return PolicyWeights(Scorer.linear(QUERY_PRIOR, QUERY_FEATURES), Scorer.linear(DOC_PRIOR, DOC_FEATURES),
-                             config or LearnedConfig())
+                             config or LearnedConfig(), passage=Scorer.linear(PASSAGE_PRIOR, PASSAGE_FEATURES))
 
     def save(self, folder: str | Path, report: Mapping[str, Any] | None = None) -> Path:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / (WEIGHTS_FILE + ".tmp.npz")
-        np.savez(tmp, **self.query.arrays("query_"), **self.doc.arrays("doc_"))
+        passage = self.passage.arrays("passage_") if self.passage is not None else {}
+        np.savez(tmp, **self.query.arrays("query_"), **self.doc.arrays("doc_"), **passage)
         tmp.replace(folder / WEIGHTS_FILE)
         spec = {
             "kind": POLICY_KIND, "version": FORMAT_VERSION, "config": self.config.to_dict(),
             "query_features": list(QUERY_FEATURES), "doc_features": list(DOC_FEATURES),
             "scorers": {"query": self.query.kind, "doc": self.doc.kind}, **self.meta,
         }
+        if self.passage is not None:
+            spec["passage_features"] = list(PASSAGE_FEATURES)
+            spec["scorers"]["passage"] = self.passage.kind
         _write_json(folder / POLICY_FILE, spec)
         if report is not None:
             _write_json(folder / REPORT_FILE, report)
@@ -222,7 +243,10 @@ def open_policy(folder: str | Path) -> PolicyWeights:
     if spec.get("version") != FORMAT_VERSION:
         raise ValueError(f"{str(folder)!r} is policy format {spec.get('version')}, this context1 reads {FORMAT_VERSION}; "
                          "retrain it")
-    for key, names in (("query_features", QUERY_FEATURES), ("doc_features", DOC_FEATURES)):
+    checks = [("query_features", QUERY_FEATURES), ("doc_features", DOC_FEATURES)]
+    if "passage_features" in spec:  # absent in folders from before passages (issue 34): they load without
+        checks.append(("passage_features", PASSAGE_FEATURES))
+    for key, names in checks:
         if tuple(spec.get(key, ())) != names:
             raise ValueError(f"{str(folder)!r} was trained on other {key.replace('_', ' ')} than this context1 "
                              f"computes ({spec.get(key)} vs {list(names)}); retrain it")
@@ -231,9 +255,10 @@ def open_policy(folder: str | Path) -> PolicyWeights:
     with np.load(folder / WEIGHTS_FILE) as arrays:
         data = {k: arrays[k] for k in arrays.files}
     meta = {k: v for k, v in spec.items() if k not in ("kind", "version", "config", "query_features", "doc_features",
-                                                        "scorers")}
+                                                        "passage_features", "scorers")}
+    passage = Scorer.from_arrays(data, "passage_") if "passage_features" in spec else None
     return PolicyWeights(Scorer.from_arrays(data, "query_"), Scorer.from_arrays(data, "doc_"),
-                         LearnedConfig.from_dict(spec.get("config", {})), meta)
+                         LearnedConfig.from_dict(spec.get("config", {})), meta, passage)
 
 
 def index_identity(corpus: Any) -> dict[str, Any] | None:
@@ -249,11 +274,11 @@ def index_identity(corpus: Any) -> dict[str, Any] | None:
 class Decision:
     """One scored choice of a turn, for training: the candidates' features and what was taken."""
 
-    kind: str  # "query" or "doc"
+    kind: str  # "query", "doc" or "passage"
     features: np.ndarray  # (n_candidates, n_features)
     chosen: list[int]  # indices in choice order
     logprobs: list[float]  # per choice, at temperature 1 (Plackett-Luce)
-    labels: list[str] = field(default_factory=list)  # candidate queries or doc ids
+    labels: list[str] = field(default_factory=list)  # candidate queries, doc ids or chunk ids
     state: dict[str, Any] = field(default_factory=dict)
 
 
@@ -387,6 +412,8 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
         docs, x, scores = self._doc_ranking(view)
         if not docs:
             return "No supporting documents were found.", []
+        if self.weights.passage is not None:
+            return self._passage_answer(view, turn, docs, x, scores)
         chosen, lps = self._choose("doc", scores, self.max_documents, turn + 100)
         if self.recorder is not None:
             self.recorder.append(Decision("doc", x, chosen, lps, list(docs), {"turn": turn}))
@@ -408,6 +435,45 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
                f"{html.escape(whys[parts.chunks[cid][0]], quote=False)}</Justification></Passage>"
                for cid, score in rank_passages(parts, doc_scores, self.max_passages)]
         return "\n".join(out), lps
+
+    def _passage_answer(self, view: _View, turn: int, docs: list[str], x_doc: np.ndarray, doc_scores: np.ndarray
+                        ) -> tuple[str, list[float]]:
+        """The answer as passages ranked by the passage scorer (issue 34): its first `max_passages`
+        picks (greedy, or a Plackett–Luce draw: the turn's log-probs), then the best-scored passage of
+        each further document, up to `max_documents` documents. The document ranking is recorded
+        without choices (what pruning's scorer learns from; it does not shape the answer)."""
+        cids, xp = passage_features(view, docs, x_doc)
+        ps = self.weights.passage(xp)
+        chosen, lps = self._choose("passage", ps, self.max_passages, turn + 200)
+        if self.recorder is not None:
+            self.recorder.append(Decision("doc", x_doc, [], [], list(docs), {"turn": turn}))
+            self.recorder.append(Decision("passage", xp, chosen, lps, list(cids), {"turn": turn}))
+        parts = view.parts
+        picked = [cids[i] for i in chosen]
+        cited_docs = list(dict.fromkeys(parts.chunks[c][0] for c in picked))
+        for i in np.argsort(-ps, kind="stable"):
+            if len(cited_docs) >= self.max_documents:
+                break
+            d = parts.chunks[cids[i]][0]
+            if d not in cited_docs:
+                cited_docs.append(d)
+                picked.append(cids[i])
+        score_of = {c: float(ps[i]) for i, c in enumerate(cids)}
+        blocks, last = [], None
+        for k, cid in enumerate(picked):
+            d = parts.chunks[cid][0]
+            p = parts.docs[d]
+            why = justify(parts.chunks[cid][2], parts.q_terms, parts.chunk_relevance.get(cid, 0.0), parts.measure,
+                           parts.hop1_rank.get(d))
+            if p.linker is not None:
+                why += f" A relevant document ({p.linker}) names it (“{p.via}”)."
+            why += f" Learned score {score_of[cid]:.2f}."
+            # greedy: the learned scores, never rising down the list; sampled: the draw's order
+            score = score_of[cid] if self.temperature <= 0 else float(len(picked) - k)
+            last = score if last is None else min(score, last)
+            blocks.append(f'<Passage id="{html.escape(cid, quote=True)}" score="{last:.4f}"><Justification>'
+                          f"{html.escape(why, quote=False)}</Justification></Passage>")
+        return "\n".join(blocks), lps
 
     def _budget_used(self, messages: Sequence[Message]) -> float:
         u = latest_usage(messages)
@@ -534,6 +600,47 @@ def doc_features(view: _View, suffix: str = "phrases") -> tuple[list[str], list[
             *bridge[d],
         ])
     return docs, feats
+
+
+def passage_features(view: _View, docs: Sequence[str], x_doc: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Every seen chunk of `docs` and its features (`PASSAGE_FEATURES`): its document's row of
+    `x_doc` (`doc_features`, same order as `docs`), then its own: relevance, gap to its document's
+    best chunk, whether it is that chunk, its best rank bonus over the rankings that showed it and in
+    the question's own search, how many rankings showed it, the question keywords it holds, and
+    whether it is in the first search's top 5 (what "never worse than one search" protects)."""
+    parts = view.parts
+    rel = parts.chunk_relevance
+    row = {d: i for i, d in enumerate(docs)}
+    best_rank: dict[str, float] = {}
+    hop1: dict[str, float] = {}
+    n_rankings: dict[str, int] = {}
+    first_top5: set[str] = set()
+    first_done = False
+    for r in view.rankings:
+        for i, (cid, *_x) in enumerate(r.chunks, start=1):
+            bonus = 5 / (4 + i)
+            best_rank[cid] = max(best_rank.get(cid, 0.0), bonus)
+            n_rankings[cid] = n_rankings.get(cid, 0) + 1
+            if r.round == 0 and r.tool == "search_corpus":
+                hop1[cid] = max(hop1.get(cid, 0.0), bonus)
+        if r.round == 0 and r.tool == "search_corpus" and not first_done:
+            first_top5 = {cid for cid, *_x in r.chunks[:5]}
+            first_done = True
+    kws = [norm(w) for w in keywords(view.query)]
+    cids = [c for c, (d, _t, _x) in parts.chunks.items() if d in row]
+    feats = np.zeros((len(cids), len(PASSAGE_FEATURES)))
+    n_doc = len(DOC_FEATURES)
+    for j, cid in enumerate(cids):
+        d, _title, text = parts.chunks[cid]
+        best = parts.docs[d].chunk_id
+        padded = " " + norm(text) + " "
+        feats[j, :n_doc] = x_doc[row[d]]
+        feats[j, n_doc:] = [
+            rel.get(cid, 0.0), rel.get(cid, 0.0) - rel.get(best, 0.0), float(cid == best), best_rank.get(cid, 0.0),
+            hop1.get(cid, 0.0), math.log1p(n_rankings.get(cid, 0)),
+            (sum(1 for w in kws if f" {w} " in padded) / len(kws)) if kws else 0.0, float(cid in first_top5),
+        ]
+    return cids, feats
 
 
 def _suffixes(query: str, suffix: str) -> tuple[str, str]:

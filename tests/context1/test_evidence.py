@@ -3,6 +3,7 @@ passage limits, the drivers that rank passages, constraints, and old records tha
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -239,12 +240,55 @@ def test_the_first_search_rule_keeps_its_top_chunks_in_place(filings_corpus):
     from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
 
     question = "What was the gross margin of Korrin Foods in the quarter?"
-    policy = IterativeRetrievalPolicy(filings_corpus, IterativeConfig(first_search_margin=100.0, first_search_keep=5))
+    policy = IterativeRetrievalPolicy(filings_corpus, IterativeConfig(first_search_margin=100.0, first_search_keep=5,
+                                                                      first_search_rule="insert"))
     result = SearchAgent(filings_corpus, policy).run(question)
     first = result.trajectory.steps[0].observations[0]
     assert first.tool == "search_corpus" and first.metadata["scores"]
     assert [e.chunk_id for e in result.evidence] == list(first.chunk_ids[:5])
     # without the rule the answer prefers the gold filing's other passages over the first search's 4th and 5th
-    plain = SearchAgent(filings_corpus).run(question)
+    off = IterativeRetrievalPolicy(filings_corpus, IterativeConfig(first_search_margin=0.0, first_search_rule="insert"))
+    plain = SearchAgent(filings_corpus, off).run(question)
     assert plain.trajectory.steps[0].observations[0].chunk_ids == first.chunk_ids
     assert [e.chunk_id for e in plain.evidence] != list(first.chunk_ids[:5])
+    # the default rule: those passages win on relevance alone, which the first search already ranked
+    # by, so they do not displace its chunks (the top 5 are the first search's, best first)
+    default = SearchAgent(filings_corpus).run(question)
+    assert {e.chunk_id for e in default.evidence} == set(first.chunk_ids[:5])
+
+
+def test_a_later_passage_replaces_a_first_search_chunk_only_with_evidence_the_first_search_lacked():
+    from context1.backends.iterative import (
+        DocPart,
+        DocParts,
+        IterativeConfig,
+        link_bonus,
+        rank_passages,
+        replace_first_search,
+    )
+
+    first = ["f1#0", "f2#0", "f3#0", "f4#0", "f5#0"]  # the first search's top 5; f5 (gold, say) scores low
+    rel = {"f1#0": 0.9, "f2#0": 0.8, "f3#0": 0.7, "f4#0": 0.6, "f5#0": 0.3, "x#0": 0.75, "y#0": 0.5}
+    chunks = {c: (c[:-2], "", "") for c in rel}
+    links = {"y": 0.9}  # a relevant passage of f1 names y: evidence no single search has
+    docs = {c[:-2]: DocPart(r, c, links.get(c[:-2], 0.0), "f1" if c == "y#0" else None, "", 0.0, None, "")
+            for c, r in rel.items()}
+    parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
+    bonus = link_bonus(parts, IterativeConfig())
+    scores = {d: p.relevance + bonus[d] for d, p in docs.items()}  # y: 0.5 + 0.5 * 0.9 = 0.95
+    ranked = rank_passages(parts, scores, 5)
+    assert [c for c, _ in ranked][:5] == ["y#0", "f1#0", "f2#0", "x#0", "f3#0"]  # unprotected: f4 and f5 drop out
+    out = replace_first_search(parts, scores, ranked, first, 5, 0.1, bonus)
+    # y (linked) takes the weakest first-search place (f5); x beats f4 on relevance alone and does not
+    assert [c for c, _ in out][:5] == ["y#0", "f1#0", "f2#0", "f3#0", "f4#0"]
+    assert {c for c, _ in out} == set(rel)  # every document still cited, after the head
+    assert all(a >= b for (_, a), (_, b) in zip(out, out[1:], strict=False))  # scores never rise down the list
+    # without the evidence test, any margin win replaces: x takes f4's place
+    loose = replace_first_search(parts, scores, ranked, first, 5, 0.1, None)
+    assert [c for c, _ in loose][:5] == ["y#0", "f1#0", "f2#0", "x#0", "f3#0"]
+    # no linked passage at all: the head is exactly the first search's top 5
+    plain = {d: p.relevance for d, p in docs.items()}
+    no_links = DocParts({d: dataclasses.replace(p, link=0.0) for d, p in docs.items()}, chunks, {}, {}, [], "cosine", rel)
+    out = replace_first_search(no_links, plain, rank_passages(no_links, plain, 5), first, 5, 0.1,
+                               link_bonus(no_links, IterativeConfig()))
+    assert [c for c, _ in out][:5] == first

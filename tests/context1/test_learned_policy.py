@@ -78,9 +78,9 @@ def test_sampling_varies_with_seed_and_logprobs_are_plackett_luce(harness_corpus
     for seed in range(4):
         rec: list[Decision] = []
         SearchAgent(harness_corpus, base.recording(rec), AgentConfig(seed=seed)).run(QUESTION)  # the agent seeds it
-        answer = [d for d in rec if d.kind == "doc"][-1]
+        answer = [d for d in rec if d.kind == "passage"][-1]  # the answer ranks passages (issue 34)
         rankings.add(tuple(answer.chosen))
-        s = PolicyWeights.prior().doc(answer.features)
+        s = PolicyWeights.prior().passage(answer.features)
         left = list(range(len(s)))
         for j, lp in zip(answer.chosen, answer.logprobs, strict=True):
             z = s[left]

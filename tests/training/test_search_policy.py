@@ -16,7 +16,16 @@ import pytest
 
 from context1 import SearchAgent
 from context1.backends import make_backend
-from context1.backends.learned import DOC_FEATURES, QUERY_FEATURES, Decision, PolicyWeights, Scorer, open_policy
+from context1.backends.learned import (
+    DOC_FEATURES,
+    PASSAGE_FEATURES,
+    QUERY_FEATURES,
+    Decision,
+    LearnedSearchPolicy,
+    PolicyWeights,
+    Scorer,
+    open_policy,
+)
 from eval.types import Task
 from training.search_policy import (
     SearchPolicyTrainConfig,
@@ -292,3 +301,53 @@ def test_train_policy_defaults_are_the_configuration_chosen_on_the_tuning_part()
     assert {k: getattr(cfg, k) for k in chosen} == chosen
     params = inspect.signature(policy_command).parameters
     assert {k: params[k].default for k in chosen} == chosen
+
+
+def test_every_chunk_an_episode_shows_is_a_labelled_passage_decision(mini_corpus, mini_tasks):
+    """Issue 34: the answer's passage decision holds every chunk the episode showed, each labelled
+    (gold: a chunk of a gold document when the task names no chunks), one-document tasks included."""
+    from context1 import AgentConfig
+    from training.search_policy import collect_examples
+
+    tasks = _tasks(mini_corpus, mini_tasks)
+    prior = PolicyWeights.prior()
+    ex = collect_examples(mini_corpus, tasks, prior, AgentConfig(), 0.0, doc_min_gold=2)
+    assert len(ex["passage"]) == len(tasks) > len(ex["doc"])  # every task teaches passages, not only multi-gold ones
+    for task, e in zip(tasks, ex["passage"], strict=True):
+        seen = SearchAgent(mini_corpus, LearnedSearchPolicy(mini_corpus, prior)).run(task.query).trajectory.seen_chunk_ids()
+        assert len(e.x) == len(set(seen)) and e.x.shape[1] == len(PASSAGE_FEATURES)
+        gold = [c for c in dict.fromkeys(seen) if c.rpartition("#")[0] in task.gold_doc_ids]
+        assert int((e.target > 0).sum()) == len(gold) > 0
+    assert sum(len(e.x) for e in ex["passage"]) > 5 * len(ex["doc"])  # many more labelled decisions than documents
+
+
+def test_gold_chunks_come_from_supporting_chunks_facts_and_extra_positives():
+    from training.search_policy import gold_chunks, passage_labels
+
+    task = Task("g", "q", gold_doc_ids=("a", "b"), gold_chunk_ids=("a#0",), facts=(("a#0", "a#2"), ("b",)),
+                metadata={"extra_positives": [{"doc_id": "b", "chunk_id": "b#1", "quote": "…"}]})
+    assert gold_chunks(task) == {"a#0", "a#2", "b#1"}
+    assert passage_labels(["a#0", "a#1", "a#2", "b#0", "b#1", "c#0"], task).tolist() == [1, 0, 1, 0, 1, 0]
+    plain = Task("p", "q", gold_doc_ids=("a",))  # a benchmark task: gold documents only
+    assert gold_chunks(plain) is None
+    assert passage_labels(["a#0", "a#1", "c#0"], plain).tolist() == [1, 1, 0]
+
+
+def test_passage_scorer_round_trips_and_folders_from_before_passages_still_load_and_answer(mini_corpus, tmp_path):
+    w = PolicyWeights.prior()
+    w.save(tmp_path / "new")
+    back = open_policy(tmp_path / "new")
+    x = np.random.default_rng(2).normal(size=(6, len(PASSAGE_FEATURES)))
+    assert back.passage is not None and np.allclose(back.passage(x), w.passage(x))
+    # the prior is the hand-tuned passage score: the document's score less the passage's relevance gap
+    row = np.zeros(len(PASSAGE_FEATURES))
+    row[PASSAGE_FEATURES.index("iterative_score")], row[PASSAGE_FEATURES.index("chunk_gap")] = 1.2, -0.3
+    assert w.passage(row[None, :])[0] == pytest.approx(4 * (1.2 - 0.3))
+    old = PolicyWeights(w.query, w.doc, w.config)  # a folder written before passages: no passage scorer
+    old.save(tmp_path / "old")
+    assert "passage_features" not in json.loads((tmp_path / "old" / "policy.json").read_text())
+    loaded = open_policy(tmp_path / "old")
+    assert loaded.passage is None
+    result = SearchAgent(mini_corpus, LearnedSearchPolicy(mini_corpus, loaded)).run(
+        "Who is the mayor of the river town founded by salt merchants?")
+    assert result.evidence and result.doc_ids

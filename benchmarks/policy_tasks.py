@@ -1,0 +1,59 @@
+"""Training tasks for the learned search policy from a dev set's *tuning* part (issue 34).
+
+    python benchmarks/policy_tasks.py --set hotpotqa --out RUN/hotpotqa-tuning.jsonl [--extra GEN.jsonl]
+
+`context1 train policy INDEX --tasks FILE` then trains on questions the reporting parts never hold:
+HotpotQA 1-150 and MuSiQue 1-120 (benchmarks/agent_llm_free.py's tuning parts) and LoCoMo's
+questions after the first 400 with evidence (benchmarks/agent_passages.py's tuning part; the first
+400 are the reporting part of both benchmarks). These tasks name gold documents, not chunks, so
+every chunk of a gold document is a gold passage (`training.search_policy.gold_chunks`); `--extra`
+appends generated tasks (datagen), which carry their supporting chunks and extra positives.
+A task whose id is in a reporting part is an error, so no reporting question can be trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+TUNING = {"hotpotqa": 150, "musique": 120}  # agent_llm_free.SPLITS: the first N are the tuning part
+LOCOMO_REPORT = 400  # the first 400 LoCoMo questions with evidence are the reporting part
+
+
+def parts(name: str, data_dir: Path) -> tuple[list, list]:
+    """(tuning, reporting) tasks of a dev set, with gold documents."""
+    from eval.loaders import load_benchmark
+
+    tasks = [t for t in load_benchmark(name, data_dir).tasks if t.gold_doc_ids]
+    if name == "locomo":
+        return tasks[LOCOMO_REPORT:], tasks[:LOCOMO_REPORT]
+    return tasks[: TUNING[name]], tasks[TUNING[name]:]
+
+
+def main() -> None:
+    from eval.loaders.tasks import load_tasks, save_tasks
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", required=True, choices=["hotpotqa", "musique", "locomo"])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--extra", type=Path, action="append", default=[], help="generated task files to append")
+    args = parser.parse_args()
+    tuning, report = parts(args.set, args.data_dir)
+    tasks = list(tuning)
+    for path in args.extra:
+        tasks += list(load_tasks(path).tasks)
+    reporting = {t.task_id for t in report} | {t.query.strip().lower() for t in report}
+    leaked = [t.task_id for t in tasks if t.task_id in reporting or t.query.strip().lower() in reporting]
+    if leaked:
+        raise SystemExit(f"{len(leaked)} task(s) are reporting-part questions (first: {leaked[0]}); not written")
+    n = save_tasks(tasks, args.out)
+    print(f"{n} tasks ({len(tuning)} from {args.set}'s tuning part) -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
