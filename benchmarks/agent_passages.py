@@ -144,13 +144,13 @@ def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5, **overri
     import dataclasses
 
     from context1.answer import parse_citations
-    from context1.backends.iterative import _rankings
+    from context1.backends.llm_free import visible_rankings
     from context1.context import replay_messages
 
     policy = agent.backend
     cfg = dataclasses.replace(policy.config, first_search_margin=margin, first_search_keep=keep, **overrides)
     messages = replay_messages(trajectory, len(trajectory.steps) - 1)
-    text = policy._answer(trajectory.query, _rankings(messages, cfg), cfg)
+    text = policy._answer(trajectory.query, visible_rankings(messages, cfg), cfg)
     seen = set(trajectory.seen_chunk_ids())  # as the harness resolves: the reading of the id that was shown
     cited = [next((x for x in c.raw_ids if x in seen), c.raw_ids[-1]) for c in parse_citations(text) if c.raw_ids]
     return {"passages": cited[: agent.config.max_passages],

@@ -575,7 +575,5 @@ def _label(doc_id: str, titles: Mapping[str, str]) -> str:
     return f"“{title}”" if title and title != doc_id else f"“{doc_id}”"
 
 
-# Old private names, kept for callers and tests of the first version (and `_rankings` for
-# benchmarks/agent_passages.py).
+# Old private names, kept for callers and tests of the first version.
 _entities, _keywords, _link_names, _norm, _uncased = entities, keywords, link_names, norm, uncased
-_rankings = visible_rankings
