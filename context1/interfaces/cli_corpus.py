@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from corpus_tools.limits import MAX_K, check_k, check_query
 from corpus_tools.types import CorpusError, Hit, NothingToIndexError, SkippedFile
 
 EXIT_USAGE = 2  # the exit status of a command given bad input (click's convention for usage errors)
@@ -284,7 +285,7 @@ def print_skipped(skipped: Sequence[SkippedFile]) -> None:
 def search_command(
     directory: IndexArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
-    k: Annotated[int, typer.Option("-k", "--k", help="Most hits to return.", min=1)] = 10,
+    k: Annotated[int, typer.Option("-k", "--k", help=f"Most hits to return (1 to {MAX_K:,}).")] = 10,
     budget: Annotated[
         int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", show_default="no limit", min=1)
     ] = None,
@@ -313,8 +314,8 @@ def search_command(
 ) -> None:
     """Hybrid search of INDEX for QUERY (BM25 + dense, fused with RRF, then reranked when the index has a reranker)."""
     with _clean_errors():
-        if not query.strip():
-            raise CommandError("the query is empty; give some words to search for")
+        check_query(query)  # the limits of every surface (corpus_tools.limits), before the index loads
+        check_k(k)
         filters = parse_where(where)
         wanted = parse_constraints(constraints)
         _check_reranker_option(reranker)

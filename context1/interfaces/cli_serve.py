@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
-from context1.config import AgentConfig
+from context1.config import MAX_ROLLOUTS, AgentConfig
 from context1.interfaces.cli_ask import BACKENDS, build_backend
 from context1.interfaces.cli_corpus import (
     EXIT_USAGE,
@@ -48,7 +48,7 @@ MaxInFlight = Annotated[int, typer.Option("--max-in-flight", help="Requests hand
 Policy = Annotated[Path | None, typer.Option("--policy", help="--backend learned: a `context1 train policy` folder.")]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
-Rollouts = Annotated[int, typer.Option("--rollouts", help="Default k× rollouts of `ask`.", min=1)]
+Rollouts = Annotated[int, typer.Option("--rollouts", help=f"Default k× rollouts of `ask` (1 to {MAX_ROLLOUTS}).")]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)]
 ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.", show_default="in INDEX")]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
