@@ -146,6 +146,25 @@ class GrepBody(_Body):
     _x = field_validator("exclude")(_exclude)
 
 
+class SearchLegBody(_Body):
+    query: Query = Field(description="What to search for.")
+    leg: Literal["bm25", "dense"] = Field(description="One leg of hybrid search alone.")
+    k: StrictInt = Field(10, description=f"Most hits to return (1 to {MAX_K:,}).", json_schema_extra=_K_RANGE)
+    exclude: IdList = Field(default_factory=list)
+    where: dict[str, Any] | None = None
+
+    _q = field_validator("query")(_query)
+    _k = field_validator("k")(_k)
+    _x = field_validator("exclude")(_exclude)
+    _w = field_validator("where")(_where_filter)
+
+
+class ConstraintsBody(_Body):
+    query: Query = Field(description="A question; the company, period and form it names are read from it.")
+
+    _q = field_validator("query")(_query)
+
+
 class ReadBody(_Body):
     doc_id: Text
     query: Query | None = Field(None, description="Order the chunks by relevance to this query.")
