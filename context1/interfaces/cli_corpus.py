@@ -1,4 +1,4 @@
-"""`context1 index|add|delete|sync|repair|search`: build and update a hybrid index, and query it.
+"""`context1 index|add|delete|sync|repair|search|read|info`: build and update a hybrid index, and query it.
 
 A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
 `index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `repair` is
@@ -639,6 +639,52 @@ def read_command(
             console.print(c.text, markup=False)
 
 
+def info_command(
+    directory: IndexArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the account as JSON.")] = False,
+) -> None:
+    """What INDEX holds: documents, chunks, metadata fields, embedding model, reranker, size on disk, how
+    the dense leg searches (exact or approximate), and when it was built."""
+    with _clean_errors():
+        from corpus_tools.info import index_info
+
+        with open_index(directory, None) as corpus:
+            info = index_info(corpus)
+        if as_json:
+            typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+            return
+        console = _console()
+        tokens = f" ({info['tokens']:,} tokens)" if info.get("tokens") else ""
+        fields = ", ".join(info["fields"]) or "(none)"
+        rows = [
+            ("index", info["path"]),
+            ("documents", f"{info['documents']:,}"),
+            ("chunks", f"{info['chunks']:,}{tokens}; {info['chunking']['chunk_tokens']} tokens each, "
+                       f"{info['chunking']['overlap_tokens']} overlap"),
+            ("fields", fields + (f" (from {FIELD_SAMPLE_NOTE})" if info["fields_sampled"] else "")),
+            ("embedding model", f"{info['embedding_model']} ({info['embedding_dim']} dimensions)"),
+            ("reranker", info["reranker"]),
+            ("dense search", info["dense_search"]),
+            ("vectors", info["vector_store"]),
+            ("size on disk", _size(info["size_bytes"])),
+            ("built", f"{info['built']} (updated {info['updated']}, generation {info['generation']})"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            console.print(f"{key:<{width}}  {value}", markup=False, highlight=False, soft_wrap=True)
+
+
+FIELD_SAMPLE_NOTE = "a sample of documents spread over the index"
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} bytes" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} TB"  # pragma: no cover
+
+
 COMMANDS = {
     "index": index_command,
     "add": add_command,
@@ -647,10 +693,11 @@ COMMANDS = {
     "repair": repair_command,
     "search": search_command,
     "read": read_command,
+    "info": info_command,
 }
 
 
 def register(app: typer.Typer) -> None:
-    """Add `index`, `add`, `delete`, `sync`, `repair`, `search` and `read` to the context1 command line."""
+    """Add `index`, `add`, `delete`, `sync`, `repair`, `search`, `read` and `info` to the context1 command line."""
     for name, command in COMMANDS.items():
         app.command(name)(command)
