@@ -4,7 +4,7 @@
 #                                  wheels only: nothing is compiled (a few minutes on 2 cores)
 #   bash scripts/setup.sh --test   the test set-up (CI runs this): the user set-up, then the dev tools and
 #                                  llama-cpp-python, which is built from source for the served-model tests
-#                                  (~20 minutes on 2 cores the first time; pip caches the wheel after)
+#                                  (tens of minutes on 2 cores the first time; pip caches the wheel after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,11 +43,15 @@ if [ "$MODE" = test ]; then
   # llama-cpp-python has no wheel on PyPI for this platform: pip builds llama.cpp with CMake. Its
   # native build crashes on some CPUs, so the portable one (what the tests use).
   export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
-  step "test set-up 1/2: llama-cpp-python, built from source (~20 min on 2 cores the first time; cached after)"
-  # pip -v prints CMake's "[ 42%] Building ..." lines; only those (and pip's verdict) are shown.
-  pip_ install -v -c constraints.txt "llama-cpp-python[server]" 2>&1 |
-    awk '/\[ *[0-9]+%\]/ { sub(/^ */, ""); print "    " $1 " " $2 " " $NF; fflush(); next }
-         /^(Successfully|Requirement already satisfied: llama|ERROR|error:)/ { print; fflush() }'
+  step "test set-up 1/2: llama-cpp-python, built from source (tens of minutes on 2 cores the first time; cached after)"
+  # pip -v prints CMake's "[ 42%] Building ..." lines; only those (and pip's verdict) are shown, the
+  # whole log is kept in .venv/llama-build.log.
+  if ! pip_ install -v -c constraints.txt "llama-cpp-python[server]" 2>&1 | tee .venv/llama-build.log |
+    awk 'match($0, /\[ *[0-9]+%\]/) { n = split($NF, part, "/"); print "    " substr($0, RSTART, RLENGTH) " " part[n]; fflush(); next }
+         /^(Successfully|Requirement already satisfied: llama|ERROR|error:)/ { print; fflush() }'; then
+    echo "setup.sh: llama-cpp-python did not build; the whole log is in .venv/llama-build.log" >&2
+    exit 1
+  fi
   step "test set-up 2/2: dev tools and test references (pytest, ruff, bm25s, rank-bm25, trl, ray, ...)"
   pip_ install --quiet -c constraints.txt -e ".[dev]"
 fi
