@@ -121,7 +121,7 @@ class AgentConfig:
             )
         for name in ("search_token_budget", "read_token_budget", "search_k", "grep_k", "max_turns",
                      "max_documents", "max_passages", "max_passage_tokens", "max_argument_chars", "max_prune_ids", "max_parallel_calls",
-                     "rollouts", "rrf_k", "max_calls_per_turn", "max_query_chars"):
+                     "rrf_k", "max_calls_per_turn", "max_query_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")

@@ -281,7 +281,7 @@ class Episode:
 
     def _runtime_for(self, req: ToolRequest, base: Runtime) -> Runtime:
         k = {SEARCH_CORPUS: self.config.search_k, GREP_CORPUS: self.config.grep_k}.get(req.tool, 0)
-        return dataclasses.replace(base, fetch_k=k * _OVERFETCH) if k else base
+        return dataclasses.replace(base, fetch_k=min(k * _OVERFETCH, limits.MAX_K)) if k else base
 
     def _title(self, doc_id: str) -> str | None:
         if doc_id not in self._titles:
