@@ -38,7 +38,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from context1.budget import PromptCosts, TokenCounter, estimate_costs, measure_costs
-from context1.config import AgentConfig, fit_to_window
+from context1.config import AgentConfig, check_rollouts, fit_to_window
 from context1.events import (
     Event,
     FinalEvent,
@@ -176,8 +176,7 @@ class SearchAgent:
         Servers call it before starting an episode, so a bad request is answered as one.
         """
         k = self.config.rollouts if rollouts is None else rollouts
-        if not isinstance(k, int) or k < 1:
-            raise ValueError(f"rollouts must be a positive integer, got {k!r}")
+        check_rollouts(k)
         check_query(query, self.config)
         if k > 1 and getattr(self.backend, "deterministic", False) and not getattr(self.backend, "varies_with_seed", False):
             raise ValueError(

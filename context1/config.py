@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from corpus_tools.types import MAX_QUERY_CHARS
+from corpus_tools.limits import MAX_K, MAX_QUERY_CHARS
+
+# Most rollouts one k× request runs (the reference used 4×; each rollout is a whole episode): the
+# same bound in Python, `context1 ask --rollouts`, HTTP's `rollouts` and MCP's `ask`.
+MAX_ROLLOUTS = 16
+
+
+def check_rollouts(rollouts: object) -> int:
+    """`rollouts` if it is an int in 1..MAX_ROLLOUTS; ValueError saying why (the message of every surface)."""
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise ValueError(f"rollouts must be an integer between 1 and {MAX_ROLLOUTS} (k× mode: each rollout is a "
+                         f"whole episode), got {rollouts!r:.40}")
+    return rollouts
 
 
 @dataclass(frozen=True)
@@ -109,10 +121,15 @@ class AgentConfig:
             )
         for name in ("search_token_budget", "read_token_budget", "search_k", "grep_k", "max_turns",
                      "max_documents", "max_passages", "max_passage_tokens", "max_argument_chars", "max_prune_ids", "max_parallel_calls",
-                     "rollouts", "rrf_k", "max_calls_per_turn", "max_query_chars"):
+                     "rrf_k", "max_calls_per_turn", "max_query_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+        check_rollouts(self.rollouts)
+        for name in ("search_k", "grep_k"):  # what the agent asks of Corpus.search / grep, within its contract
+            if getattr(self, name) > MAX_K:
+                raise ValueError(f"{name} must be at most {MAX_K:,} (corpus_tools.limits.MAX_K), got {getattr(self, name)}")
 
         if self.context_window is not None and (not isinstance(self.context_window, int) or self.context_window < 1):
             raise ValueError(f"context_window must be a positive integer or None, got {self.context_window!r}")

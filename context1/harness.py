@@ -72,6 +72,7 @@ from context1.types import (
     Trajectory,
     check_corpus,
 )
+from corpus_tools import limits
 
 # Tokens a query must leave free (beyond the reply reserve) for the episode to be worth starting:
 # one 256-token chunk with its markup and the usage line.
@@ -280,7 +281,7 @@ class Episode:
 
     def _runtime_for(self, req: ToolRequest, base: Runtime) -> Runtime:
         k = {SEARCH_CORPUS: self.config.search_k, GREP_CORPUS: self.config.grep_k}.get(req.tool, 0)
-        return dataclasses.replace(base, fetch_k=k * _OVERFETCH) if k else base
+        return dataclasses.replace(base, fetch_k=min(k * _OVERFETCH, limits.MAX_K)) if k else base
 
     def _title(self, doc_id: str) -> str | None:
         if doc_id not in self._titles:
@@ -478,13 +479,6 @@ def normalize_call_ids(turn: ModelTurn, n_step: int) -> ModelTurn:
 
 
 def check_query(query: Any, config: AgentConfig) -> None:
-    """Raise ValueError for a query no episode should start with (empty, or past max_query_chars)."""
-    if not isinstance(query, str) or not query.strip():
-        raise ValueError("query must be a non-empty string")
-    n = len(query.strip())
-    if n > config.max_query_chars:
-        raise ValueError(
-            f"the query is {n:,} characters long; the limit is {config.max_query_chars:,} "
-            "(AgentConfig.max_query_chars). Ask a question about the documents instead of pasting them: index "
-            "long text with `context1 index` and search it."
-        )
+    """Raise ValueError for a query no episode should start with (empty, or past max_query_chars): the
+    message of `Corpus.search` and of every surface (corpus_tools.limits)."""
+    limits.check_query(query, config.max_query_chars)

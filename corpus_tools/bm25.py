@@ -3,10 +3,11 @@
 We tokenize ourselves (lower-case, `\\w\\w+` words as in bm25s and scikit-learn, optional
 stopwords, optional Snowball stemming through PyStemmer), so the query and the corpus are
 guaranteed the same tokenization and row i of the index is row i of the chunk table. The score matrix is built here (one vectorised pass, where bm25s loops over every
-document in Python) and saved in bm25s's file layout, so `bm25s.BM25.load` reads our folders and
-our folders read bm25s's; scoring a query sums the matrix columns of its terms. Nothing here calls
-a private name of bm25s, or imports bm25s at all: a release may change those names, and importing
-bm25s loads scipy (and numba when installed), which a cold `context1 search` pays for. `Corpus.add`/`delete` rebuild the matrix
+document in Python) and saved in bm25s's file layout (CSC arrays and JSON parameters), which this
+module reads and writes itself: bm25s is not a dependency of context1, and any bm25s release (or
+none) may be installed beside it. The layout stays bm25s's so `bm25s.BM25.load` reads our folders
+(tests/corpus_tools/test_bm25_parity.py checks it against bm25s 0.3.16, the test set-up's). Scoring
+a query sums the matrix columns of its terms. `Corpus.add`/`delete` rebuild the matrix
 from the saved term ids of the rows they keep (only new chunks are tokenised).
 
 Scoring variants (corpus_tools.bm25_scoring, after Kamphuis et al., ECIR 2020): "lucene" by
@@ -23,7 +24,6 @@ import threading
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata as _metadata
 from pathlib import Path
 
 import numpy as np
@@ -41,43 +41,14 @@ _NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.j
 # Ours beside them: the term frequency of each stored score, so that scores can be recomputed at
 # query time once commits change the corpus-wide statistics (corpus_tools.bm25_segments).
 _TF = "tf.csc.index.npy"
-# The bm25s releases whose file layout these folders were checked against (the parity tests load
-# ours with bm25s and compare scores). Another release may lay its files out differently.
-BM25S_TESTED = ((0, 2, 10), (0, 4, 0))  # >= first, < second
+# The bm25s release whose file layout the folders follow (written into params.index.json, as bm25s
+# does); the parity tests load our folders with it.
+BM25S_LAYOUT = "0.3.16"
 _COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
 # Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
 # 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
 # mismatch" when two threads open an index at once, e.g. readers while `Corpus.sync` commits).
 NPY_LOCK = threading.Lock()
-
-
-def check_bm25s_version(version: str | None) -> None:
-    """Refuse a bm25s release outside BM25S_TESTED (None: bm25s is not installed, nothing to check).
-
-    Raised at import: an index folder in a layout this code did not check would otherwise read
-    back as wrong scores, not as an error.
-    """
-    if version is None:
-        return
-    parts = tuple(int(p) for p in re.findall(r"\d+", version)[:3])
-    parts = parts + (0,) * (3 - len(parts))
-    low, high = BM25S_TESTED
-    if not low <= parts < high:
-        wanted = f"bm25s>={'.'.join(map(str, low))},<{'.'.join(map(str, high))}"
-        raise ImportError(
-            f"corpus_tools writes BM25 indexes in bm25s's file layout and was tested with {wanted}; "
-            f"bm25s {version} is installed. Install a tested release: pip install '{wanted}'"
-        )
-
-
-def _installed_bm25s() -> str | None:
-    try:
-        return _metadata.version("bm25s")
-    except _metadata.PackageNotFoundError:
-        return None
-
-
-check_bm25s_version(_installed_bm25s())
 
 
 class BM25Tokenizer:
@@ -264,7 +235,7 @@ def _save_params(folder: Path, matrix: ScoreMatrix, config: BM25Config, vocab: d
         dtype="float32",
         int_dtype="int32",
         num_docs=matrix.n_docs,
-        version=_installed_bm25s() or "0.3.16",  # the layout's bm25s release
+        version=BM25S_LAYOUT,
         backend="numpy",
     )
     with open(folder / _PARAMS, "w") as f:

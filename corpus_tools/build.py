@@ -83,7 +83,7 @@ EMBED_GROUP = 16
 
 def versions() -> dict[str, str]:
     found = {}
-    for dist in ("context1", "chromadb", "bm25s", "sentence-transformers"):
+    for dist in ("context1", "chromadb", "sentence-transformers"):  # bm25s: not used (corpus_tools.bm25 is ours)
         try:
             found[dist] = _metadata.version(dist)
         except _metadata.PackageNotFoundError:

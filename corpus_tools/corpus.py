@@ -47,6 +47,7 @@ from corpus_tools.index_format import (
     read_skipped,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
+from corpus_tools.limits import check_k, check_query
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -60,12 +61,9 @@ from corpus_tools.row_match import row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
-    MAX_QUERY_CHARS,
-    MAX_SEARCH_K,
     BuildReport,
     Chunk,
     Embedder,
-    EmptyQueryError,
     FileNote,
     GrepResult,
     Hit,
@@ -452,12 +450,12 @@ class Corpus:
         Chunks whose "boilerplate" metadata is high are placed lower (`SearchConfig.boilerplate_weight`).
         EmptyQueryError (a ValueError) for an empty query, as the CLI refuses it: the dense leg
         would rank every chunk against nothing and return confident-looking noise. ValueError for a
-        query over MAX_QUERY_CHARS or a k outside 1..MAX_SEARCH_K, TypeError for a k that is not an
-        int; ValueError for constraints that are not None, "auto" or a valid dict. A k past
+        query over MAX_QUERY_CHARS or a k outside 1..MAX_K (`corpus_tools.limits`, the same on every
+        surface), TypeError for a k that is not an int; ValueError for constraints that are not None, "auto" or a valid dict. A k past
         `config.search.candidates` widens the fused (and reranked) pool to k.
         """
-        _check_query(query)
-        _check_k(k)
+        check_query(query)
+        check_k(k)
         where = check_where(where)
         state = self._state
         excluded = set(exclude)
@@ -498,7 +496,7 @@ class Corpus:
         does not hold], "notes": [what was dropped and why]}; {} for an index without such metadata.
         See corpus_tools.constraints for the rules.
         """
-        _check_query(question)
+        check_query(question)
         return self._state.catalog().read(question)
 
     def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> tuple[list[list[str]], set[str]]:
@@ -604,8 +602,8 @@ class Corpus:
         where: dict[str, Any] | None = None,
     ) -> list[Hit]:
         """One leg of hybrid search alone ("bm25" or "dense"): for baselines and per-leg timing."""
-        _check_query(query)
-        _check_k(k)
+        check_query(query)
+        check_k(k)
         where = check_where(where)
         leg = Leg(leg)
         if leg not in (Leg.BM25, Leg.DENSE):
@@ -661,7 +659,8 @@ class Corpus:
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
     ) -> GrepResult:
         """`grep`, with whether the scan covered every chunk (`complete`) and how far it got."""
-        _check_k(k)
+        check_query(pattern, what="pattern")
+        check_k(k)
         state = self._state
         skip = {row for cid in exclude if (row := state.chunks.row_of(cid)) is not None}
         texts = state.chunks.text_view()
@@ -988,27 +987,6 @@ def _demote_boilerplate(
     share = [float(c.metadata.get("boilerplate") or 0.0) for c in candidates]
     order = sorted(range(len(candidates)), key=lambda i: ((i + 1) * (1 + weight * min(max(share[i], 0.0), 1.0)), i))
     return [candidates[i] for i in order[:k]], [final[i] for i in order[:k]]
-
-
-def _check_query(query: Any) -> None:
-    if not isinstance(query, str):
-        raise ValueError(f"query must be a string, got {type(query).__name__}")
-    if not query.strip():
-        raise EmptyQueryError("the query is empty; give some words to search for")
-    if len(query) > MAX_QUERY_CHARS:
-        raise ValueError(
-            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,} "
-            "(corpus_tools.types.MAX_QUERY_CHARS, the agent's too): search for a question or keywords, not a document"
-        )
-
-
-def _check_k(k: Any, name: str = "k") -> None:
-    """k must be a positive int, at most MAX_SEARCH_K (a clear error rather than [] or a silent cap)."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"{name} must be a positive int (how many hits), got {type(k).__name__} {k!r:.40}")
-    if not 1 <= k <= MAX_SEARCH_K:
-        raise ValueError(f"{name} must be between 1 and {MAX_SEARCH_K:,} (corpus_tools.types.MAX_SEARCH_K), got {k}; "
-                         "for more hits, search again with the ones you have in `exclude`")
 
 
 def _with_reranker(search: SearchConfig, reranker: str | Path) -> SearchConfig:

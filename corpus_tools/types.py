@@ -282,15 +282,6 @@ class NothingToIndexError(CorpusError):
         self.skipped = list(skipped)
 
 
-# Longest search query (characters), in Corpus.search and for the agent's question alike
-# (AgentConfig.max_query_chars): ~5k tokens, a pasted paragraph or two; a whole document is indexed,
-# not searched for.
-MAX_QUERY_CHARS = 20_000
-# Most hits one search may ask for: past the configured candidates the pool widens to k, so every
-# hit asked for is ranked; 10,000 bounds that pool (page with `exclude` past it).
-MAX_SEARCH_K = 10_000
-
-
 class EmptyQueryError(CorpusError, ValueError):
     """A search query with no words in it (refused, as the CLI refuses it)."""
 

@@ -17,6 +17,9 @@ app = typer.Typer(
     name="context1",
     help="Agentic retrieval: index a corpus, search it, ask the search agent, evaluate.",
     no_args_is_help=True,
+    # Help as plain text: rich markup read "pip install 'context1[gpu]'" as a style tag and dropped it, and
+    # drew a "<bool>" beside every flag. Every command group under this app inherits the mode.
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
     add_completion=False,
 )

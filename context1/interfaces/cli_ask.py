@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.padding import Padding
 
-from context1.config import AgentConfig
+from context1.config import MAX_ROLLOUTS, AgentConfig
 from context1.events import (
     FinalEvent,
     ModelTurnEvent,
@@ -44,6 +44,7 @@ from context1.interfaces.cli_corpus import (
     open_index,
 )
 from context1.types import SearchResult, StopReason
+from corpus_tools import limits
 
 BACKENDS = ("iterative", "learned", "openai", "transformers", "vllm", "scripted")
 TEXT_CHARS = 240  # model text shown per turn in the trace
@@ -115,6 +116,23 @@ def build_backend(
     return make_backend(kind, model=model)
 
 
+# The upstream model's key is --model-api-key everywhere: `serve --api-key` read as "this server's
+# key" served without one. `ask --api-key` still works, with a warning; serve and mcp refuse it.
+ModelApiKey = Annotated[str | None, typer.Option(
+    "--model-api-key", envvar="OPENAI_API_KEY", show_envvar=True,
+    help="Key of the --backend openai endpoint (the upstream model server).")]
+OldApiKey = Annotated[str | None, typer.Option("--api-key", hidden=True, help="Deprecated: use --model-api-key.")]
+
+
+def deprecated_api_key(old: str | None, key: str | None) -> str | None:
+    """--model-api-key, or the deprecated `ask --api-key` (with a warning on stderr)."""
+    if old is None:
+        return key
+    Console(stderr=True).print("[yellow]warning:[/] `--api-key` is deprecated in `ask`: use --model-api-key "
+                               "(the key of the --backend openai endpoint)", highlight=False)
+    return old
+
+
 def ask_command(
     directory: IndexArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="The question to find supporting documents for.")],
@@ -125,9 +143,8 @@ def ask_command(
         str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
     ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")] = None,
-    api_key: Annotated[
-        str | None, typer.Option("--api-key", envvar="OPENAI_API_KEY", help="API key for --backend openai.")
-    ] = None,
+    api_key: ModelApiKey = None,
+    old_api_key: OldApiKey = None,
     script: Annotated[
         Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")
     ] = None,
@@ -135,7 +152,7 @@ def ask_command(
     hard_cutoff: Annotated[
         float, typer.Option("--hard-cutoff", help="Fraction of the budget past which only pruning is allowed.")
     ] = 0.75,
-    rollouts: Annotated[int, typer.Option("--rollouts", help="k× mode: rollouts fused with RRF.", min=1)] = 1,
+    rollouts: Annotated[int, typer.Option("--rollouts", help=f"k× mode: rollouts fused with RRF (1 to {MAX_ROLLOUTS}).")] = 1,
     old_k: OldRolloutsK = None,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)] = 32,
     max_documents: Annotated[int, typer.Option("--max-documents", help="Most documents returned.", min=1)] = 10,
@@ -177,12 +194,12 @@ def ask_command(
 
     with _clean_errors():
         rollouts = deprecated_rollouts_k(old_k, rollouts)
-        if not query.strip():
-            raise CommandError("the query is empty")
+        api_key = deprecated_api_key(old_api_key, api_key)
         config = AgentConfig(
             token_budget=budget, hard_cutoff=hard_cutoff, rollouts=rollouts, max_turns=max_turns,
             max_documents=max_documents, max_passages=max_passages, seed=seed, context_window=context_window,
         )
+        limits.check_query(query, config.max_query_chars)  # before the index and the model load
         corpus = open_index(directory, chroma_client(chroma_host, chroma_port))
         chosen = build_backend(backend, corpus, base_url=base_url, model=model, api_key=api_key, script=script,
                                adapter=adapter, tokenizer=tokenizer, tools_in_prompt=tools_in_prompt, policy=policy)

@@ -1,4 +1,4 @@
-"""`context1 index|add|delete|sync|repair|search`: build and update a hybrid index, and query it.
+"""`context1 index|add|delete|sync|repair|search|read|info`: build and update a hybrid index, and query it.
 
 A thin layer over `corpus_tools` (DESIGN: every CLI command is a function a user can call):
 `index` is `Corpus.build`, `add`/`delete`/`sync` are `Corpus.add`/`delete`/`sync`, `repair` is
@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from corpus_tools.limits import MAX_K, check_k, check_query
 from corpus_tools.types import CorpusError, Hit, NothingToIndexError, SkippedFile
 
 EXIT_USAGE = 2  # the exit status of a command given bad input (click's convention for usage errors)
@@ -284,7 +285,7 @@ def print_skipped(skipped: Sequence[SkippedFile]) -> None:
 def search_command(
     directory: IndexArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for.")],
-    k: Annotated[int, typer.Option("-k", "--k", help="Most hits to return.", min=1)] = 10,
+    k: Annotated[int, typer.Option("-k", "--k", help=f"Most hits to return (1 to {MAX_K:,}).")] = 10,
     budget: Annotated[
         int | None, typer.Option("--budget", help="Most tokens of chunk text to return in all.", show_default="no limit", min=1)
     ] = None,
@@ -313,8 +314,8 @@ def search_command(
 ) -> None:
     """Hybrid search of INDEX for QUERY (BM25 + dense, fused with RRF, then reranked when the index has a reranker)."""
     with _clean_errors():
-        if not query.strip():
-            raise CommandError("the query is empty; give some words to search for")
+        check_query(query)  # the limits of every surface (corpus_tools.limits), before the index loads
+        check_k(k)
         filters = parse_where(where)
         wanted = parse_constraints(constraints)
         _check_reranker_option(reranker)
@@ -640,6 +641,52 @@ def read_command(
             console.print(c.text, markup=False)
 
 
+def info_command(
+    directory: IndexArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the account as JSON.")] = False,
+) -> None:
+    """What INDEX holds: documents, chunks, metadata fields, embedding model, reranker, size on disk, how
+    the dense leg searches (exact or approximate), and when it was built."""
+    with _clean_errors():
+        from corpus_tools.info import index_info
+
+        with open_index(directory, None) as corpus:
+            info = index_info(corpus)
+        if as_json:
+            typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+            return
+        console = _console()
+        tokens = f" ({info['tokens']:,} tokens)" if info.get("tokens") else ""
+        fields = ", ".join(info["fields"]) or "(none)"
+        rows = [
+            ("index", info["path"]),
+            ("documents", f"{info['documents']:,}"),
+            ("chunks", f"{info['chunks']:,}{tokens}; {info['chunking']['chunk_tokens']} tokens each, "
+                       f"{info['chunking']['overlap_tokens']} overlap"),
+            ("fields", fields + (f" (from {FIELD_SAMPLE_NOTE})" if info["fields_sampled"] else "")),
+            ("embedding model", f"{info['embedding_model']} ({info['embedding_dim']} dimensions)"),
+            ("reranker", info["reranker"]),
+            ("dense search", info["dense_search"]),
+            ("vectors", info["vector_store"]),
+            ("size on disk", _size(info["size_bytes"])),
+            ("built", f"{info['built']} (updated {info['updated']}, generation {info['generation']})"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            console.print(f"{key:<{width}}  {value}", markup=False, highlight=False, soft_wrap=True)
+
+
+FIELD_SAMPLE_NOTE = "a sample of documents spread over the index"
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} bytes" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} TB"  # pragma: no cover
+
+
 COMMANDS = {
     "index": index_command,
     "add": add_command,
@@ -648,10 +695,11 @@ COMMANDS = {
     "repair": repair_command,
     "search": search_command,
     "read": read_command,
+    "info": info_command,
 }
 
 
 def register(app: typer.Typer) -> None:
-    """Add `index`, `add`, `delete`, `sync`, `repair`, `search` and `read` to the context1 command line."""
+    """Add `index`, `add`, `delete`, `sync`, `repair`, `search`, `read` and `info` to the context1 command line."""
     for name, command in COMMANDS.items():
         app.command(name)(command)

@@ -6,7 +6,8 @@ anything listens), build the backend exactly as `context1 ask` does, and start s
 
 Access: the server's own key comes from `--api-key-file PATH` or the CONTEXT1_API_KEY variable
 (read here, the only place); a key file that cannot be read or is empty stops the command before
-anything listens. `--api-key` is the key of the `--backend openai` endpoint, not the server's.
+anything listens. `--model-api-key` is the key of the `--backend openai` endpoint; `--api-key`, which
+once meant that, is refused with a message naming both flags (it read as this server's key).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Annotated, Any
 
 import typer
 
-from context1.config import AgentConfig
-from context1.interfaces.cli_ask import BACKENDS, build_backend
+from context1.config import MAX_ROLLOUTS, AgentConfig
+from context1.interfaces.cli_ask import BACKENDS, ModelApiKey, build_backend
 from context1.interfaces.cli_corpus import (
     EXIT_USAGE,
     CommandError,
@@ -37,9 +38,7 @@ Host = Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0
 Backend = Annotated[str, typer.Option("--backend", "-b", help=f"Inference backend of `ask`: {', '.join(BACKENDS)}.")]
 BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint for --backend openai.")]
 Model = Annotated[str | None, typer.Option("--model", help="Model name (openai) or local model path.")]
-ApiKey = Annotated[str | None, typer.Option(
-    "--api-key", envvar="OPENAI_API_KEY", show_envvar=True,
-    help="Key of the --backend openai endpoint (not this server's key: see --api-key-file).")]
+OldApiKey = Annotated[str | None, typer.Option("--api-key", hidden=True, help="Refused: use --model-api-key or --api-key-file.")]
 ApiKeyFile = Annotated[Path | None, typer.Option(
     "--api-key-file",
     help="File holding this server's key: clients must send `Authorization: Bearer KEY` (all but /health). "
@@ -48,7 +47,7 @@ MaxInFlight = Annotated[int, typer.Option("--max-in-flight", help="Requests hand
 Policy = Annotated[Path | None, typer.Option("--policy", help="--backend learned: a `context1 train policy` folder.")]
 Script = Annotated[Path | None, typer.Option("--script", help="Turns to replay for --backend scripted (JSONL).")]
 Budget = Annotated[int, typer.Option("--budget", help="Token budget T_budget of each episode.", min=512)]
-Rollouts = Annotated[int, typer.Option("--rollouts", help="Default k× rollouts of `ask`.", min=1)]
+Rollouts = Annotated[int, typer.Option("--rollouts", help=f"Default k× rollouts of `ask` (1 to {MAX_ROLLOUTS}).")]
 MaxTurns = Annotated[int, typer.Option("--max-turns", help="Most model turns per rollout.", min=1)]
 ChromaHost = Annotated[str | None, typer.Option("--chroma-host", help="Chroma server holding the vectors.", show_default="in INDEX")]
 ChromaPort = Annotated[int, typer.Option("--chroma-port", help="Port of the Chroma server.", min=1, max=65535)]
@@ -62,6 +61,14 @@ def _clean_exit() -> Iterator[None]:
     except (CommandError, CorpusError, FileNotFoundError, ValueError) as exc:  # ApiKeyError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         raise typer.Exit(EXIT_USAGE) from None
+
+
+def refuse_api_key(old: str | None) -> None:
+    """`serve|mcp --api-key` named two keys (the upstream model's, read as this server's): refused, naming both flags."""
+    if old is not None:
+        raise CommandError("--api-key is ambiguous here and no longer accepted: this server's own key comes from "
+                           "--api-key-file PATH or the CONTEXT1_API_KEY variable; the --backend openai endpoint's key "
+                           "is --model-api-key (or OPENAI_API_KEY)")
 
 
 def server_key(key_file: Path | None) -> str | None:
@@ -99,7 +106,8 @@ def serve_command(
     backend: Backend = "iterative",
     base_url: BaseUrl = None,
     model: Model = None,
-    api_key: ApiKey = None,
+    api_key: ModelApiKey = None,
+    old_api_key: OldApiKey = None,
     api_key_file: ApiKeyFile = None,
     script: Script = None,
     policy: Policy = None,
@@ -125,6 +133,7 @@ def serve_command(
     from context1.interfaces.server import ServerConfig, serve
 
     with _clean_exit():
+        refuse_api_key(old_api_key)
         rollouts = deprecated_rollouts_k(old_k, rollouts)
         config = ServerConfig(request_timeout_s=request_timeout, ask_timeout_s=ask_timeout, max_episodes=max_episodes,
                               max_in_flight=max_in_flight, api_key=server_key(api_key_file), host=host)
@@ -147,7 +156,8 @@ def mcp_command(
     backend: Backend = "iterative",
     base_url: BaseUrl = None,
     model: Model = None,
-    api_key: ApiKey = None,
+    api_key: ModelApiKey = None,
+    old_api_key: OldApiKey = None,
     api_key_file: ApiKeyFile = None,
     script: Script = None,
     policy: Policy = None,
@@ -171,6 +181,7 @@ def mcp_command(
     from context1.interfaces.mcp_server import TRANSPORTS, run_mcp
 
     with _clean_exit():
+        refuse_api_key(old_api_key)
         rollouts = deprecated_rollouts_k(old_k, rollouts)
         if transport not in TRANSPORTS:
             raise CommandError(f"unknown transport {transport!r}; choose one of {', '.join(TRANSPORTS)}")

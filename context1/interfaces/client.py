@@ -10,7 +10,9 @@
 The last line is why the client mirrors `Corpus`: rollout workers in other processes or on other
 machines run their own harness and model against one index server (search, grep, read, chunk,
 has_doc, title, similarity and count_tokens are everything the harness and the LLM-free policy ask
-of a corpus). Results come back as the same dataclasses, and errors as the same exceptions:
+of a corpus; grep_report, search_leg and question_constraints are there too). Every read method of
+`Corpus` is here (tests/context1/test_client_methods.py compares the sets); what changes an index
+(build, add, delete, sync, compact) is not: a served index is read-only. Results come back as the same dataclasses, and errors as the same exceptions:
 `UnknownDocumentError` (404), `InvalidPatternError` (bad regex), `ValueError` (any other rejected
 input), `TimeoutError` (the server's time limit), `PermissionError` (a missing or wrong API key:
 pass `api_key=`, the server's CONTEXT1_API_KEY); anything else is a `ServerError` (`status` 429 or
@@ -31,7 +33,7 @@ import numpy as np
 from context1.events import Event, FinalEvent
 from context1.interfaces import wire
 from context1.types import SearchResult
-from corpus_tools.types import Chunk, Hit, InvalidPatternError, UnknownDocumentError
+from corpus_tools.types import Chunk, GrepResult, Hit, InvalidPatternError, UnknownDocumentError
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 _KNOWN_MAX = 100_000  # has_doc answers remembered per client
@@ -119,9 +121,24 @@ class Client:
             body["constraints"] = constraints
         return [wire.hit_from_json(h) for h in self._request("POST", "/search", json=body)["hits"]]
 
+    def search_leg(self, query: str, leg: str, k: int = 10, exclude: Iterable[str] = (),
+                   where: dict[str, Any] | None = None) -> list[Hit]:
+        body = {"query": query, "leg": str(getattr(leg, "value", leg)), "k": k, "exclude": list(exclude),
+                "where": where}
+        return [wire.hit_from_json(h) for h in self._request("POST", "/search_leg", json=body)["hits"]]
+
+    def question_constraints(self, question: str) -> dict[str, Any]:
+        return self._request("POST", "/constraints", json={"query": question})
+
     def grep(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> list[Hit]:
-        body = {"pattern": pattern, "k": k, "exclude": list(exclude)}
-        return [wire.hit_from_json(h) for h in self._request("POST", "/grep", json=body)["hits"]]
+        return list(self.grep_report(pattern, k=k, exclude=exclude).hits)
+
+    def grep_report(self, pattern: str, k: int = 5, exclude: Iterable[str] = ()) -> GrepResult:
+        """`Corpus.grep_report`: the hits, and whether the server's time-bounded scan covered every chunk."""
+        data = self._request("POST", "/grep", json={"pattern": pattern, "k": k, "exclude": list(exclude)})
+        hits = [wire.hit_from_json(h) for h in data["hits"]]
+        return GrepResult(hits=hits, complete=bool(data.get("complete", True)), scanned=int(data.get("scanned", 0)),
+                          total=int(data.get("total", 0)), capped=bool(data.get("capped", False)))
 
     def read(self, doc_id: str, query: str | None = None, token_budget: int | None = None) -> list[Hit]:
         body = {"doc_id": doc_id, "query": query, "token_budget": token_budget}

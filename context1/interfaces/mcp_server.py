@@ -42,18 +42,20 @@ from mcp.types import ToolAnnotations
 
 from context1 import prompts
 from context1.agent import SearchAgent
+from context1.config import MAX_ROLLOUTS
 from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
 from context1.interfaces.episodes import Episodes, EpisodesBusy, EpisodeTimeout
 from context1.interfaces.guard import Guard, GuardConfig, is_loopback
-from context1.interfaces.serving import MAX_ROLLOUTS, MCP_ARGUMENTS, check_arguments, excerpt, shorten
+from context1.interfaces.serving import MCP_ARGUMENTS, check_arguments, excerpt, shorten
 from context1.tools import corpus_reranks, tool_schemas
 from context1.version import __version__
+from corpus_tools.limits import MAX_IDS
 from corpus_tools.types import CorpusError, InvalidPatternError, UnknownDocumentError
 
 TRANSPORTS = ("stdio", "http")
 MAX_SESSIONS = 1_024  # session states kept (least recently used dropped first)
 SESSION_TTL_S = 3_600.0  # an HTTP session idle this long is forgotten (stdio's one session is not)
-MAX_SHOWN = 10_000  # chunk ids remembered per session (oldest dropped: they may be shown again)
+MAX_SHOWN = MAX_IDS  # chunk ids remembered per session (oldest dropped: they may be shown again)
 INSTRUCTIONS = (
     "Search one document collection. search_corpus (hybrid BM25 + dense) and grep_corpus (RE2 regex) return "
     "chunks not yet shown in this session; read_document returns a whole document; prune_chunks drops chunks you "
@@ -202,26 +204,28 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
         return hits
 
     @mcp.tool(description=described[prompts.SEARCH_CORPUS], annotations=read_only, structured_output=False)
-    async def search_corpus(query: str, exclude: list[str] | None = None, include_seen: bool = False,
-                            ctx: Context | None = None) -> str:
-        """query: what to search for. exclude: chunk ids never to return (ones you already saw or pruned)."""
+    async def search_corpus(query: str, k: int | None = None, exclude: list[str] | None = None,
+                            include_seen: bool = False, ctx: Context | None = None) -> str:
+        """query: what to search for. k: most chunks to return (default: the agent's). exclude: chunk ids never
+        to return (ones you already saw or pruned)."""
         state = sessions.get(ctx)
         skip = state.excluded(include_seen) | set(exclude or ())
         try:
-            hits = await blocking(corpus.search, query, k=cfg.search_k, exclude=skip,
+            hits = await blocking(corpus.search, query, k=k or cfg.search_k, exclude=skip,
                                   token_budget=cfg.search_token_budget)
         except (CorpusError, ValueError) as exc:
             raise ToolError(f"search_corpus failed: {shorten(str(exc))}") from None
         return _render(corpus, shown(state, hits)) or prompts.NO_RESULTS
 
     @mcp.tool(description=described[prompts.GREP_CORPUS], annotations=read_only, structured_output=False)
-    async def grep_corpus(pattern: str, exclude: list[str] | None = None, include_seen: bool = False,
-                          ctx: Context | None = None) -> str:
-        """pattern: an RE2 regular expression, e.g. "(?i)acme corp". exclude: chunk ids never to return."""
+    async def grep_corpus(pattern: str, k: int | None = None, exclude: list[str] | None = None,
+                          include_seen: bool = False, ctx: Context | None = None) -> str:
+        """pattern: an RE2 regular expression, e.g. "(?i)acme corp". k: most chunks to return (default: the
+        agent's). exclude: chunk ids never to return."""
         state = sessions.get(ctx)
         skip = state.excluded(include_seen) | set(exclude or ())
         try:
-            hits = await blocking(corpus.grep, pattern, k=cfg.grep_k, exclude=skip)
+            hits = await blocking(corpus.grep, pattern, k=k or cfg.grep_k, exclude=skip)
         except InvalidPatternError as exc:
             raise ToolError(f"invalid regular expression {excerpt(pattern)}: {shorten(str(exc), 200)}. "
                             "grep_corpus uses RE2 syntax.") from None

@@ -9,7 +9,8 @@ Endpoints (OpenAPI docs at `/docs`):
 | method, path | what | Python equivalent |
 | --- | --- | --- |
 | GET `/health` | liveness, index size, backend, episode counters | – |
-| POST `/search` `/grep` `/read` | ranked hits | `Corpus.search` / `grep` / `read` |
+| POST `/search` `/grep` `/read` `/search_leg` | ranked hits | `Corpus.search` / `grep_report` / `read` / `search_leg` |
+| POST `/constraints` | what a question names | `Corpus.question_constraints` |
 | GET `/chunk`, `/document`, `/documents`, `/has_doc` | lookups | `Corpus.chunk` / `chunks` + `title` / `doc_ids` / `has_doc` |
 | POST `/similarity`, `/count_tokens` | what the agent's policy asks the corpus | `Corpus.similarity` / `count_tokens` |
 | POST `/ask` | the agent, run to completion | `SearchAgent.run` |
@@ -61,10 +62,12 @@ from context1.interfaces.guard import Guard, GuardConfig, is_loopback
 from context1.interfaces.serving import (
     MAX_QUERY_CHARS,
     AskBody,
+    ConstraintsBody,
     CountBody,
     GrepBody,
     ReadBody,
     SearchBody,
+    SearchLegBody,
     SimilarityBody,
     public_errors,
     shorten,
@@ -223,9 +226,21 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
                                token_budget=body.token_budget, where=body.where,
                                **({"constraints": body.constraints} if body.constraints is not None else {})))
 
+    @app.post("/search_leg", response_model=HitsOut, summary="One leg of hybrid search alone (bm25 or dense)")
+    async def search_leg(body: SearchLegBody) -> Response:
+        return hits(await call(corpus.search_leg, body.query, body.leg, k=body.k, exclude=body.exclude,
+                               where=body.where))
+
     @app.post("/grep", response_model=HitsOut, summary="Chunks matching an RE2 regular expression")
     async def grep(body: GrepBody) -> Response:
-        return hits(await call(corpus.grep, body.pattern, k=body.k, exclude=body.exclude))
+        # `complete`, `scanned`, `total`, `capped`: Corpus.grep_report's account of the bounded scan.
+        found = await call(corpus.grep_report, body.pattern, k=body.k, exclude=body.exclude)
+        return _json({"hits": [wire.hit_to_json(h) for h in found.hits], "complete": found.complete,
+                      "scanned": found.scanned, "total": found.total, "capped": found.capped})
+
+    @app.post("/constraints", summary="The company, period and form a question names (Corpus.question_constraints)")
+    async def constraints(body: ConstraintsBody) -> Response:
+        return _json(await call(corpus.question_constraints, body.query))
 
     @app.post("/read", response_model=HitsOut, summary="A document's chunks, in order or by relevance to a query")
     async def read(body: ReadBody) -> Response:

@@ -13,21 +13,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator
 
-from context1.config import AgentConfig
+from context1.config import MAX_ROLLOUTS, AgentConfig, check_rollouts
+from corpus_tools.filters import check_where
+from corpus_tools.limits import MAX_IDS, MAX_K, MAX_QUERY_CHARS, check_ids, check_k, check_query
 
 _AGENT = AgentConfig()
-# Longest query / pattern / id accepted (characters): AgentConfig.max_argument_chars, the harness's
-# own limit, so a request the server accepts is one the agent could also have made.
-MAX_QUERY_CHARS = _AGENT.max_argument_chars
-# Hits per call over the network (Corpus.search itself takes up to corpus_tools.types.MAX_SEARCH_K):
-# 200 hits of 256-token chunks is a ~200 KB reply, and more than any agent context holds.
-MAX_K = 200
-# Ids in an exclude / chunk_ids list: a whole 32k-token context is ~120 chunks, so 1,000 is every
-# chunk a long session could have seen; more is a runaway client (and 2 MB of ids at 2,000 chars).
-MAX_IDS = 1_000
+# The limits of a request are corpus_tools.limits' (MAX_QUERY_CHARS, MAX_K, MAX_IDS, the filter's
+# bounds) and context1.config's MAX_ROLLOUTS: the same numbers and messages as in Python and the CLI.
+# What only a network surface takes:
 MAX_PRUNE_IDS = _AGENT.max_prune_ids  # prune_chunks, as the harness allows
 MAX_TEXT_CHARS = 200_000  # text per count_tokens call (~50k tokens, more than any context)
-MAX_ROLLOUTS = 16  # k× mode per ask request (the reference used 4×)
 EXCERPT_CHARS = 60  # of the caller's input quoted in an error message
 
 
@@ -56,7 +51,9 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
     parts = []
     for err in errors:
         where = _where(err.get("loc"))
-        if err.get("type") == "extra_forbidden":
+        if err.get("type") == "value_error":  # a corpus_tools.limits check: its message is the contract's own
+            parts.append(str(err.get("ctx", {}).get("error", err.get("msg", "invalid"))))
+        elif err.get("type") == "extra_forbidden":
             parts.append(f"{where}: unknown field (check its spelling)")
         elif err.get("type") == "json_invalid":
             at = next((p for p in err.get("loc", ()) if isinstance(p, int)), None)
@@ -77,26 +74,54 @@ def public_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _not_blank(value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise ValueError("must not be blank")
-    return value
-
-
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a silent default
 
 
-Text = Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
-IdList = Annotated[list[Text], Field(max_length=MAX_IDS)]
+# The limit checks, as pydantic validators: a ValueError's text becomes the reply's `detail` as is.
+def _query(value: str | None) -> str | None:
+    return value if value is None else check_query(value)
+
+
+def _pattern(value: str) -> str:
+    return check_query(value, what="pattern")
+
+
+def _k(value: int) -> int:
+    return check_k(value)
+
+
+def _exclude(value: list[str] | None) -> list[str] | None:
+    return value if value is None else check_ids(value, "exclude")
+
+
+def _chunk_ids(value: list[str]) -> list[str]:
+    return check_ids(value, "chunk_ids")
+
+
+def _where_filter(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    return check_where(value)
+
+
+def _rollouts(value: int | None) -> int | None:
+    return value if value is None else check_rollouts(value)
+
+
+Text = Annotated[StrictStr, Field(min_length=1, max_length=MAX_QUERY_CHARS)]  # an id: 404 when unknown
+# Length and blankness are checked by check_query and check_ids (their messages are the contract's);
+# the schema still documents the bounds for OpenAPI readers.
+Query = Annotated[StrictStr, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_QUERY_CHARS})]
+IdList = Annotated[list[Text], Field(json_schema_extra={"maxItems": MAX_IDS})]
+_K_RANGE = {"minimum": 1, "maximum": MAX_K}
 
 
 # ---------------------------------------------------------------- HTTP bodies (context1 serve)
 
 class SearchBody(_Body):
-    query: Text = Field(description="What to search for (keywords or a question).")
-    k: StrictInt = Field(10, ge=1, le=MAX_K, description=f"Most hits to return (1 to {MAX_K}).")
-    exclude: IdList = Field(default_factory=list, description="Chunk ids never to return (already seen).")
+    query: Query = Field(description=f"What to search for (keywords or a question; at most {MAX_QUERY_CHARS:,} characters).")
+    k: StrictInt = Field(10, description=f"Most hits to return (1 to {MAX_K:,}).", json_schema_extra=_K_RANGE)
+    exclude: IdList = Field(default_factory=list,
+                            description=f"Chunk ids never to return (already seen; at most {MAX_IDS:,}).")
     token_budget: StrictInt | None = Field(None, ge=1, description="Cut the hits to fit this many tokens.")
     where: dict[str, Any] | None = Field(
         None, description='Filter on document metadata, Chroma syntax: {"file_name": "q3.pdf"}, '
@@ -105,26 +130,55 @@ class SearchBody(_Body):
         None, description='Prefer the documents the query names: "auto" reads company, period and form from the '
                           'query; or metadata values such as {"company": ["Apple Inc."], "period_end": ["2023-07-01"]}.')
 
-    _check = field_validator("query")(_not_blank)
+    _q = field_validator("query")(_query)
+    _k = field_validator("k")(_k)
+    _x = field_validator("exclude")(_exclude)
+    _w = field_validator("where")(_where_filter)
 
 
 class GrepBody(_Body):
-    pattern: Text = Field(description='An RE2 regular expression, e.g. "(?i)lighthouse".')
-    k: StrictInt = Field(5, ge=1, le=MAX_K)
+    pattern: Query = Field(description='An RE2 regular expression, e.g. "(?i)lighthouse".')
+    k: StrictInt = Field(5, description=f"Most hits to return (1 to {MAX_K:,}).", json_schema_extra=_K_RANGE)
     exclude: IdList = Field(default_factory=list)
+
+    _p = field_validator("pattern")(_pattern)
+    _k = field_validator("k")(_k)
+    _x = field_validator("exclude")(_exclude)
+
+
+class SearchLegBody(_Body):
+    query: Query = Field(description="What to search for.")
+    leg: Literal["bm25", "dense"] = Field(description="One leg of hybrid search alone.")
+    k: StrictInt = Field(10, description=f"Most hits to return (1 to {MAX_K:,}).", json_schema_extra=_K_RANGE)
+    exclude: IdList = Field(default_factory=list)
+    where: dict[str, Any] | None = None
+
+    _q = field_validator("query")(_query)
+    _k = field_validator("k")(_k)
+    _x = field_validator("exclude")(_exclude)
+    _w = field_validator("where")(_where_filter)
+
+
+class ConstraintsBody(_Body):
+    query: Query = Field(description="A question; the company, period and form it names are read from it.")
+
+    _q = field_validator("query")(_query)
 
 
 class ReadBody(_Body):
     doc_id: Text
-    query: Text | None = Field(None, description="Order the chunks by relevance to this query.")
+    query: Query | None = Field(None, description="Order the chunks by relevance to this query.")
     token_budget: StrictInt | None = Field(None, ge=1)
 
-    _check = field_validator("query")(_not_blank)
+    _q = field_validator("query")(_query)
 
 
 class SimilarityBody(_Body):
-    query: Text
+    query: Query
     chunk_ids: IdList
+
+    _q = field_validator("query")(_query)
+    _c = field_validator("chunk_ids")(_chunk_ids)
 
 
 class CountBody(_Body):
@@ -132,34 +186,45 @@ class CountBody(_Body):
 
 
 class AskBody(_Body):
-    query: Text = Field(description="The question to find supporting documents for.")
-    rollouts: StrictInt | None = Field(None, ge=1, le=MAX_ROLLOUTS, description="k× mode; default: the server's.")
+    query: Query = Field(description="The question to find supporting documents for.")
+    rollouts: StrictInt | None = Field(None, description=f"k× mode, 1 to {MAX_ROLLOUTS}; default: the server's.")
     include_trajectory: StrictBool = Field(
         False, description="Send each rollout's turns and observations (often 100s of KB). Default false: "
                            "`trajectory` and `rollouts` then carry the query, stop reason and documents only.")
 
-    _check = field_validator("query")(_not_blank)
+    _q = field_validator("query")(_query)
+    _r = field_validator("rollouts")(_rollouts)
 
 
 # ---------------------------------------------------------------- MCP tool arguments (context1 mcp)
 
 class SearchCorpusArgs(_Body):
-    query: Text
+    query: Query
+    k: StrictInt | None = None  # default: the agent's search_k
     exclude: IdList | None = None
     include_seen: StrictBool = False
 
-    _check = field_validator("query")(_not_blank)
+    _q = field_validator("query")(_query)
+    _k = field_validator("k")(lambda v: v if v is None else check_k(v))
+    _x = field_validator("exclude")(_exclude)
 
 
 class GrepCorpusArgs(_Body):
-    pattern: Text
+    pattern: Query
+    k: StrictInt | None = None  # default: the agent's grep_k
     exclude: IdList | None = None
     include_seen: StrictBool = False
+
+    _p = field_validator("pattern")(_pattern)
+    _k = field_validator("k")(lambda v: v if v is None else check_k(v))
+    _x = field_validator("exclude")(_exclude)
 
 
 class ReadDocumentArgs(_Body):
     doc_id: Text
-    query: Text | None = None
+    query: Query | None = None
+
+    _q = field_validator("query")(_query)
 
 
 class PruneChunksArgs(_Body):
@@ -167,10 +232,11 @@ class PruneChunksArgs(_Body):
 
 
 class AskArgs(_Body):
-    query: Text
-    rollouts: StrictInt = Field(1, ge=1, le=MAX_ROLLOUTS)
+    query: Query
+    rollouts: StrictInt = 1
 
-    _check = field_validator("query")(_not_blank)
+    _q = field_validator("query")(_query)
+    _r = field_validator("rollouts")(_rollouts)
 
 
 MCP_ARGUMENTS: dict[str, type[_Body]] = {

@@ -214,7 +214,7 @@ def test_rollouts_and_query_are_validated(harness_corpus):
     agent = SearchAgent(harness_corpus, ScriptedBackend([]))
     with pytest.raises(ValueError, match="rollouts"):
         agent.run(QUERY, rollouts=0)
-    with pytest.raises(ValueError, match="non-empty"):
+    with pytest.raises(ValueError, match="the query is empty"):
         agent.run("   ")
     with pytest.raises(ValueError, match="Backend"):
         SearchAgent(harness_corpus, object())

@@ -101,3 +101,24 @@ def test_old_k_for_rollouts_still_works_but_warns(tmp_path):
     ask_flags = {opt for p in typer.main.get_command(app).commands["ask"].params for opt in p.opts}
     assert set(re.findall(r"(?<![\w-])--[a-z][\w-]*", result.output)) <= ask_flags  # every flag named exists in ask
     assert not re.search(r"\s-k\s", _help(["ask"]))  # hidden: --help shows --rollouts only
+
+
+def _bracketed_help(command) -> list[str]:
+    """Help texts (options and the command's own) that hold a `[...]` the source wrote."""
+    texts = [p.help or "" for p in getattr(command, "params", [])] + [command.help or ""]
+    return [t for t in texts if re.search(r"\[\w+\]", t)]
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[" ".join(p) or "context1" for p, _ in COMMANDS])
+def test_help_shows_what_the_source_says(path, command):
+    """No `<bool>` beside a flag, and brackets survive: `pip install 'context1[gpu]'`, not `'context1'`."""
+    text = _help(path)
+    assert "<bool>" not in text
+    flat = " ".join(text.split())
+    for source in _bracketed_help(command):
+        for bracketed in re.findall(r"'?[\w-]+\[\w+\]'?", source):
+            assert bracketed in flat, f"{bracketed!r} of the source is not in the help of {' '.join(path)}"
+
+
+def test_a_bracketed_extra_is_in_some_help():
+    assert any(_bracketed_help(c) for _, c in COMMANDS)  # the test above checks something

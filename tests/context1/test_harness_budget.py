@@ -192,7 +192,7 @@ def test_max_turns(harness_corpus):
         ("token_budget", 100, "at least 512"),
         ("response_reserve", 20_000, "response_reserve"),
         ("max_turns", 0, "max_turns must be a positive integer"),
-        ("rollouts", 0, "rollouts must be a positive integer"),
+        ("rollouts", 0, "rollouts must be an integer between 1 and 16"),
     ],
 )
 def test_config_validation(field, value, message):

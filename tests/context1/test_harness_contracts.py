@@ -45,7 +45,7 @@ def test_calls_past_the_per_turn_cap_become_error_observations(harness_corpus):
 
 def test_a_100k_character_question_fails_fast(harness_corpus, tmp_path):
     backend = ScriptedBackend([])
-    with pytest.raises(ValueError, match="99,999 characters long"):
+    with pytest.raises(ValueError, match="100,000 characters long"):
         SearchAgent(harness_corpus, backend).run("why " * 25_000)
     assert backend.requests == []  # nothing reached the model
     # the CLI: a one-line error and exit status 2, not a 0-document answer with exit 0

@@ -202,7 +202,7 @@ def test_episode_messages_follow_the_chat_shape(harness_corpus):
 
 
 def test_query_is_validated(harness_corpus):
-    with pytest.raises(ValueError, match="non-empty"):
+    with pytest.raises(ValueError, match="the query is empty"):
         Episode(harness_corpus, "  ")
 
 

@@ -123,11 +123,11 @@ def test_bad_tool_input_comes_back_as_a_readable_error(harness_corpus):
                 "regex": await client.call_tool("grep_corpus", {"pattern": "(unclosed"}),
                 "doc": await client.call_tool("read_document", {"doc_id": "atlantis"}),
                 "empty": await client.call_tool("search_corpus", {"query": "  "}),
-                "huge": await client.call_tool("ask", {"query": "x" * 5000}),
+                "huge": await client.call_tool("ask", {"query": "x" * 20_001}),
                 "type": await client.call_tool("search_corpus", {"query": 5}),
                 "rollouts": await client.call_tool("ask", {"query": "ok", "rollouts": 99}),
                 "unknown": await client.call_tool("search_corpus", {"query": "ok", "colour": "red"}),
-                "ids": await client.call_tool("search_corpus", {"query": "ok", "exclude": ["a#0"] * 1001}),
+                "ids": await client.call_tool("search_corpus", {"query": "ok", "exclude": ["a#0"] * 10_001}),
                 "prune": await client.call_tool("prune_chunks", {"chunk_ids": ["a#0"] * 257}),
             }
 
@@ -135,13 +135,13 @@ def test_bad_tool_input_comes_back_as_a_readable_error(harness_corpus):
     assert all(result.is_error for result in out.values()), {k: _text(v)[:80] for k, v in out.items()}
     assert "invalid regular expression" in _text(out["regex"])
     assert "unknown document id 'atlantis'" in _text(out["doc"])
-    assert "query: Value error, must not be blank" in _text(out["empty"])
-    assert "query: String should have at most 2000 characters" in _text(out["huge"])
-    assert len(_text(out["huge"])) < 300  # the 5,000 characters are not echoed
+    assert "the query is empty; give some words to search for" in _text(out["empty"])
+    assert "the query is 20,001 characters long; the limit is 20,000" in _text(out["huge"])
+    assert len(_text(out["huge"])) < 300  # the 20,001 characters are not echoed
     assert "query" in _text(out["type"])
-    assert "rollouts: Input should be less than or equal to 16" in _text(out["rollouts"])
+    assert "rollouts must be an integer between 1 and 16" in _text(out["rollouts"])
     assert "colour: unknown field" in _text(out["unknown"])
-    assert "exclude: List should have at most 1000 items" in _text(out["ids"])
+    assert "exclude lists 10,001 ids; a request over the network may list at most 10,000" in _text(out["ids"])
     assert "chunk_ids: List should have at most 256 items" in _text(out["prune"])
 
 

@@ -61,6 +61,43 @@ def test_bad_options_exit_cleanly(app, harness_corpus):
     assert res.exit_code == 2 and "unknown transport" in res.output
 
 
+@pytest.mark.parametrize("command", ["serve", "mcp"])
+def test_the_upstream_key_is_model_api_key_and_api_key_is_refused(app, harness_corpus, monkeypatch, command):
+    """`serve --api-key mysecret` once served without auth (it was the upstream model's key)."""
+    res = CliRunner().invoke(app, [command, str(harness_corpus.path), "--api-key", "mysecret"])
+    assert res.exit_code == 2 and "--api-key-file" in res.output and "--model-api-key" in res.output
+    assert "mysecret" not in res.output
+    seen = {}
+
+    def fake_backend(name, corpus, **kwargs):
+        seen.update(kwargs)
+        raise cli_serve.CommandError("stop here")
+
+    monkeypatch.setattr(cli_serve, "build_backend", fake_backend)
+    res = CliRunner().invoke(app, [command, str(harness_corpus.path), "--model-api-key", "upstream"])
+    assert res.exit_code == 2 and "stop here" in res.output and seen["api_key"] == "upstream"
+    help_text = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "300"}).output
+    assert "--model-api-key" in help_text and "--api-key " not in help_text
+
+
+def test_ask_api_key_still_works_with_a_warning(harness_corpus, monkeypatch):
+    from context1.interfaces import cli_ask
+
+    ask = typer.Typer()
+    ask.callback()(lambda: None)
+    cli_ask.register(ask)
+    seen = {}
+
+    def fake_backend(name, corpus, **kwargs):
+        seen.update(kwargs)
+        raise cli_ask.CommandError("stop here")
+
+    monkeypatch.setattr(cli_ask, "build_backend", fake_backend)
+    res = CliRunner().invoke(ask, ["ask", str(harness_corpus.path), "lighthouse", "--api-key", "old"])
+    assert res.exit_code == 2 and "deprecated" in res.output and "--model-api-key" in res.output
+    assert seen["api_key"] == "old"
+
+
 @pytest.mark.slow
 def test_context1_serve_serves_an_index_until_stopped(harness_corpus, tmp_path):
     """The real command in its own process: health, a search, an ask, then a clean stop."""

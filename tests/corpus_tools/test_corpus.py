@@ -32,7 +32,7 @@ def test_build_writes_a_self_contained_folder(mini_index):
     assert manifest["config"]["chunking"] == {"chunk_tokens": 256, "overlap_tokens": 32}
     assert manifest["config"]["search"]["rrf_k"] == 60 and manifest["config"]["search"]["candidates"] == 50
     assert manifest["vector_store"] == "embedded"
-    assert {"chromadb", "bm25s", "context1"} <= set(manifest["versions"])
+    assert {"chromadb", "context1"} <= set(manifest["versions"]) and "bm25s" not in manifest["versions"]
     assert manifest["created_at"] and manifest["updated_at"]
 
 

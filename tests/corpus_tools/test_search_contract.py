@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from corpus_tools import Corpus
-from corpus_tools.types import MAX_QUERY_CHARS, MAX_SEARCH_K
+from corpus_tools.limits import MAX_K as MAX_SEARCH_K
+from corpus_tools.limits import MAX_QUERY_CHARS
 
 
 @pytest.mark.parametrize("k", [0, -1, MAX_SEARCH_K + 1])
