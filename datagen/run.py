@@ -103,6 +103,10 @@ def run_datagen(
 
             facts = _facts(mined, out, progress)
             generator: Any = NaturalGenerator(mined, facts, NaturalConfig(**(mix or {})))
+            # filings and reports: questions across quarters and companies from table rows (issue 36)
+            from datagen.period_tasks import with_period_tasks
+
+            generator = with_period_tasks(generator, mined, facts)
             label = "natural"
             usage = None
         elif backend is None:
