@@ -306,7 +306,7 @@ class PeriodTasks:
             truth_type=TruthType.ENTITY if options else TruthType.NUMBER,
             clues=tuple(clues), generator="natural",
             metadata={
-                "form": form, "generator_part": "filings",
+                "form": form, "generator_part": "filings", "split_by": "fact",
                 "relations": [s.key.relation() for s in statements],
                 # the split keeps facts on one side: by row, and by company, period and value (one figure
                 # under two labels is one fact)

@@ -176,6 +176,8 @@ def metric_phrase(label: str) -> str:
         return ""
     child = parts[-1]
     parent = parts[-2] if len(parts) > 1 else ""
+    if re.match(r"(?i)changes? in\b", parent):
+        return f"change in {child}"  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
         if child.lower() in {"basic", "diluted"}:
             child = f"{child} {parent}"
@@ -275,6 +277,9 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             skipped["table_row_without_metric"] += 1
             continue
         for period, value in zip(periods, values, strict=True):
+            if period is not None and period.length != "as of" and _balance(metric, "") and not metric.startswith("change"):
+                skipped["table_balance_over_a_period"] += 1  # "Accounts payable | … | Three Months Ended": a change of it
+                continue
             if period is not None and period.length == "as of" and not _balance(metric, section):
                 skipped["table_flow_without_length"] += 1  # "Net cash used … | Oct 29, 2023": nine months? a quarter?
                 continue

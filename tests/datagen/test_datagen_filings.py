@@ -164,3 +164,18 @@ def test_without_tables_the_natural_generator_is_left_alone() -> None:
     mined, base = _base([Chunk("a#0", "a", "Ada Lovelace was born in London in 1815.", 0, 10, {"kind": "text"})])
     inner = _NoText()
     assert with_period_tasks(inner, mined, base) is inner
+
+
+def test_a_split_of_one_connected_folder_keeps_its_test_side_to_the_target() -> None:
+    """Old code: tasks that all share filings formed one component, and every task touching the test side
+    joined it: 0 train / 60 test on the docugami filings."""
+    from corpus_tools.types import Task
+
+    tasks = [Task(f"t{i}", f"question {i}?", ("1",), (f"d{i}", f"d{i + 1}")) for i in range(20)]  # a chain of documents
+    split = split_tasks(tasks, test_fraction=0.2, seed=0)
+    assert 0 < len(split.test) <= 4 and split.train and not split.leaks()
+    # filings tasks are split by fact: sharing a filing is no leak, sharing a figure or the question is
+    filings = [Task(f"f{i}", f"figure {i}?", ("1",), ("10-Q a", "10-Q b"), metadata={"split_by": "fact", "fact_keys": [f"k{i % 5}"]})
+               for i in range(20)]
+    split = split_tasks(filings, test_fraction=0.2, seed=0)
+    assert len(split.test) == 4 and len(split.train) == 16 and not split.dropped and not split.leaks()
