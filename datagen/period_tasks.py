@@ -37,6 +37,7 @@ from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.table_facts import TableKey, ask, cased, table_key, verb_for
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import normalize
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class PeriodTasks:
         )
         self.uses: Counter = Counter()  # statement relation+company -> tasks that used it
         self._tried: set[tuple[str, ...]] = set()
+        self.asked: set[str] = set()  # questions and fact keys written (the prose repeats, see _screened)
         # The inner generator asks table rows too (datagen.natural's named facts); here they are asked
         # once their passages agree, so its own table questions are taken out.
         named = getattr(inner, "named", None)
@@ -149,6 +151,8 @@ class PeriodTasks:
     def commit(self, candidate: Candidate) -> None:
         for k in candidate.metadata.get("statements", ()):
             self.uses[k] += 1
+        self.asked.add(normalize(candidate.question))
+        self.asked.update(candidate.metadata.get("fact_keys") or ())
         if candidate.metadata.get("generator_part") != "filings":
             self.inner.commit(candidate)
 
@@ -161,7 +165,7 @@ class PeriodTasks:
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return self.inner.propose(hops, rng)
+            return self._screened(self.inner.propose(hops, rng))
         if hops == 1:
             return self._single(rng)
         form = rng.choice(("periods", "companies", "bridge"))
@@ -172,6 +176,25 @@ class PeriodTasks:
             if not isinstance(found, DropReason):
                 break
         self.own_stages[f"filings:{form}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+        return found
+
+    def _screened(self, found: Candidate | DropReason) -> Candidate | DropReason:
+        """The prose generator's candidate, unless a filing folder makes it a repeat or its subject a heading.
+
+        Filings repeat their prose quarter after quarter ("In October 2014, the European Commission opened
+        a formal investigation …" in four 10-Qs): the fact asked once is asked (its other passages are extra
+        positives). A subject that is a heading run into a name ("Legal Proceedings Epic Games Epic Games,
+        Inc.", "Litigation Related to") names nothing a person would ask about."""
+        if isinstance(found, DropReason):
+            return found
+        keys = found.metadata.get("fact_keys") or ()
+        if normalize(found.question) in self.asked or any(k in self.asked for k in keys):
+            self.own_stages["filings:prose_repeat"] += 1
+            return DropReason.DUPLICATE
+        subjects = [k.split("|", 1)[0] for k in keys]
+        if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
+            self.own_stages["filings:prose_heading_subject"] += 1
+            return DropReason.NO_ANSWER_SPAN
         return found
 
     # -- forms -----------------------------------------------------------------------------------
@@ -322,6 +345,18 @@ def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> An
     """`generator` with the filings forms added when the corpus has table statements; else itself."""
     wrapped = PeriodTasks(generator, mined, facts)
     return wrapped if wrapped.statements else generator
+
+
+_HEADING_WORDS = re.compile(
+    r"(?i)\b(?:legal proceedings|litigation related to|risk factors|note \d+|item \d+[a-z]?\.?|part i+)\b"
+)
+
+
+def _heading_subject(text: str) -> bool:
+    """A subject (or question) that carries a 10-Q heading, ends on a preposition, or names itself twice."""
+    words = fold(text).split()
+    doubled = any(words[i:i + 2] == words[i + 2:i + 4] for i in range(len(words) - 3))
+    return bool(_HEADING_WORDS.search(text)) or (bool(words) and words[-1] in {"to", "of", "for", "in", "on"}) or doubled
 
 
 def _verb(s: Statement) -> str:

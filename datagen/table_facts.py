@@ -176,8 +176,8 @@ def metric_phrase(label: str) -> str:
         return ""
     child = parts[-1]
     parent = parts[-2] if len(parts) > 1 else ""
-    if re.match(r"(?i)changes? in\b", parent):
-        return f"change in {child}"  # "Changes in operating assets and liabilities: Accounts payable"
+    if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
+        child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
         if child.lower() in {"basic", "diluted"}:
             child = f"{child} {parent}"
@@ -286,7 +286,10 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             value = value.strip("$ ").strip()
             if period is None or not _VALUE.match(value) or not value.strip("()%-") or not re.search(r"[1-9]", value):
                 continue
-            units = _unit_words(metric, unit, label)
+            if value.endswith("%") and not re.search(r"(?i)\b(?:rate|percentage|percent)\b", metric):
+                skipped["table_share_not_metric"] += 1  # "Revenue | 100.0%": a share of revenue, not the revenue
+                continue
+            units = "" if value.endswith("%") or re.search(r"(?i)\brate\b", metric) else _unit_words(metric, unit, label)
             if not units and not value.endswith("%") and not re.search(r"(?i)per share", metric):
                 skipped["table_value_without_unit"] += 1  # "1.3" in a table of shares of revenue: 1.3 what?
                 continue

@@ -179,3 +179,46 @@ def test_a_split_of_one_connected_folder_keeps_its_test_side_to_the_target() -> 
                for i in range(20)]
     split = split_tasks(filings, test_fraction=0.2, seed=0)
     assert len(split.test) == 4 and len(split.train) == 16 and not split.dropped and not split.leaks()
+
+
+def test_shares_and_rates_keep_their_own_unit() -> None:
+    chunk = Chunk("r#0", "r", "(In millions) | Three Months Ended July 1, 2023\nRevenue | 100.0%\n"
+                  "Statutory federal income tax rate | 21%\nNet sales | 81,797", 0, 20, GLOBEX_Q3)
+    skipped: Counter = Counter()
+    asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, "Globex Inc.", skipped)}
+    assert asks == {
+        "What was Globex's statutory federal income tax rate for the quarter ended July 1, 2023?": "21%",
+        "What were Globex's net sales, in millions of dollars, for the quarter ended July 1, 2023?": "81,797",
+    }, asks
+    assert skipped["table_share_not_metric"] == 1  # "Revenue | 100.0%" is a share of revenue
+
+
+def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at_all() -> None:
+    from datagen.period_tasks import PeriodTasks
+    from datagen.types import Candidate
+
+    def single(question: str, subject: str) -> Candidate:
+        return Candidate(question, "October 2014", (), 1, metadata={"fact_keys": [f"{subject}|open|date|october 2014"]})
+
+    class Prose(_NoText):
+        def __init__(self) -> None:
+            self.queue = [single("When did the European Commission open a formal investigation?", "european commission"),
+                          single("When did the European Commission open a formal investigation?", "european commission"),
+                          single("Which place were Litigation Related to filed for?", "litigation related to"),
+                          single("Which place did Legal Proceedings Epic Games Epic Games, Inc. file a lawsuit for?",
+                                 "legal proceedings epic games epic games, inc.")]
+
+        def propose(self, hops: int, rng: random.Random):  # noqa: ANN201
+            return self.queue.pop(0)
+
+        def exhausted(self, hops: int) -> None:
+            return None
+
+    mined, base = _base(_filings())
+    wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
+    rng = random.Random(0)
+    first = wrapped.propose(1, rng)
+    assert isinstance(first, Candidate)
+    wrapped.commit(first)
+    assert [wrapped.propose(1, rng) for _ in range(3)] == [DropReason.DUPLICATE, DropReason.NO_ANSWER_SPAN,
+                                                           DropReason.NO_ANSWER_SPAN]
