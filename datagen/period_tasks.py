@@ -165,7 +165,7 @@ class PeriodTasks:
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return self._screened(self.inner.propose(hops, rng))
+            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages)
         if hops == 1:
             return self._single(rng)
         form = rng.choice(("periods", "companies", "bridge"))
@@ -176,25 +176,6 @@ class PeriodTasks:
             if not isinstance(found, DropReason):
                 break
         self.own_stages[f"filings:{form}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
-        return found
-
-    def _screened(self, found: Candidate | DropReason) -> Candidate | DropReason:
-        """The prose generator's candidate, unless a filing folder makes it a repeat or its subject a heading.
-
-        Filings repeat their prose quarter after quarter ("In October 2014, the European Commission opened
-        a formal investigation …" in four 10-Qs): the fact asked once is asked (its other passages are extra
-        positives). A subject that is a heading run into a name ("Legal Proceedings Epic Games Epic Games,
-        Inc.", "Litigation Related to") names nothing a person would ask about."""
-        if isinstance(found, DropReason):
-            return found
-        keys = found.metadata.get("fact_keys") or ()
-        if normalize(found.question) in self.asked or any(k in self.asked for k in keys):
-            self.own_stages["filings:prose_repeat"] += 1
-            return DropReason.DUPLICATE
-        subjects = [k.split("|", 1)[0] for k in keys]
-        if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
-            self.own_stages["filings:prose_heading_subject"] += 1
-            return DropReason.NO_ANSWER_SPAN
         return found
 
     # -- forms -----------------------------------------------------------------------------------
@@ -345,6 +326,28 @@ def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> An
     """`generator` with the filings forms added when the corpus has table statements; else itself."""
     wrapped = PeriodTasks(generator, mined, facts)
     return wrapped if wrapped.statements else generator
+
+
+def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter) -> Candidate | DropReason:
+    """The prose generator's candidate, unless a folder of filings or reports makes it a repeat or its
+    subject a heading.
+
+    Such folders repeat their prose document after document ("In October 2014, the European Commission
+    opened a formal investigation …" in four 10-Qs, the NTSB's own description in every report): the fact
+    asked once is asked (its other passages are extra positives). A subject that is a heading run into a
+    name ("Legal Proceedings Epic Games Epic Games, Inc.", "Litigation Related to") names nothing a
+    person would ask about. asked: the questions and fact keys written so far."""
+    if isinstance(found, DropReason):
+        return found
+    keys = found.metadata.get("fact_keys") or ()
+    if normalize(found.question) in asked or any(k in asked for k in keys):
+        stages["prose:repeat"] += 1
+        return DropReason.DUPLICATE
+    subjects = [k.split("|", 1)[0] for k in keys]
+    if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
+        stages["prose:heading_subject"] += 1
+        return DropReason.NO_ANSWER_SPAN
+    return found
 
 
 _HEADING_WORDS = re.compile(
