@@ -163,9 +163,9 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
             value = fs[0].value
             if label == id_label or len(values) != 1:
                 continue
-            if fold(value) in _EMPTY or len(value.split()) > 8 or ":" in value or not re.search(r"[A-Za-z0-9]{2}", value):
+            if fold(value) in _EMPTY or len(value.split()) > 8 or ":" in value or not re.search(r"[A-Za-z0-9]", value):
                 continue
-            if (value[:1] in "(|/" or value[-1:] in "/|" or any(re.search(rf"\s{re.escape(lab)}\b", value) for lab in titled)
+            if (value[:1] in "(|/" or value[-1:] in "/|" or any(re.search(rf"\s{re.escape(lab)}(?!\w)", value) for lab in titled)
                     or any(lab.startswith(value) for lab in titled)):  # "Distance from": a label, its value empty
                 skipped["field_value_runs_on"] += 1  # "Willis O Forman Operating Certificate(s) None": a label lost its colon
                 continue
