@@ -1,5 +1,5 @@
 """Questions from the fields of form-like reports (accident reports, protocols, filings' cover pages):
-"In the report with accident number NYC08CA055, what is the aircraft damage?" → "Substantial".
+"What does the report with accident number NYC08CA055 give as its aircraft damage?" → "Substantial".
 
 A folder of reports of one kind repeats the same form: "Label: value" pairs, two to a line,
     Location: Tallahassee, FL Accident Number: NYC08CA055
@@ -243,7 +243,7 @@ class ReportFieldTasks:
             if (report.doc_id, field.label) in self._tried:
                 continue
             self._tried.add((report.doc_id, field.label))
-            question = f"In the report with {report.name}, what is the {_lower(field.label)}?"
+            question = f"What does the report with {report.name} give as its {_lower(field.label)}?"
             return self._candidate("single", [(report, field)], question, field.value)
         return DropReason.NO_ANSWER_SPAN
 

@@ -77,7 +77,7 @@ def test_reports_give_field_questions_and_date_comparisons_across_reports(tmp_pa
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=40, seed=2))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     assert report.written == len(tasks) > 10 and not report.drops.get("answer_not_in_supporting_chunk"), report.drops
-    q = "In the report with accident number NYC08CA02, what is the location?"
+    q = "What does the report with accident number NYC08CA02 give as its location?"
     assert q in tasks and tasks[q].answers[0] == "Northern District of California", list(tasks)
     dates = {"NYC08CA01": "2007-12-08", "NYC08CA02": "2007-11-27", "NYC08CA03": "2008-01-02", "NYC08CA04": "2007-12-20"}
     compared = [t for t in tasks.values() if t.hops == 2]
