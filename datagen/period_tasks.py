@@ -35,7 +35,7 @@ from typing import Any
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.table_facts import TableKey, ask, cased, table_key, verb_for
+from datagen.table_facts import FOREIGN, TableKey, ask, cased, table_columns, table_key, verb_for
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
@@ -76,11 +76,23 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
     """Every statement of the table facts whose passages agree on one value (see the module docstring)."""
     own = {doc: _period_end(chunks) for doc, chunks in mined.chunks.items()}
     groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    foreign: set[tuple[str, str]] = set()
     for fs in facts.facts.values():
         for f in fs:
+            if f.relation.startswith(FOREIGN):
+                foreign.add((fold(f.subject), fold(f.relation[len(FOREIGN):])))
+                continue
             key = table_key(f)
             if key is not None:
                 groups[(fold(f.subject), fold(key.relation()))].append(f)
+    # the rest of that table: its next chunk lost the line naming Rivian but keeps its section and columns
+    chunk = {c.chunk_id: c for cs in mined.chunks.values() for c in cs}
+    foreign_tables = {_table_of(chunk[f.chunk_id]) for fs in facts.facts.values() for f in fs
+                      if f.relation.startswith(FOREIGN) and f.chunk_id in chunk}
+    for k, fs in list(groups.items()):
+        if k in foreign or any(f.chunk_id in chunk and _table_of(chunk[f.chunk_id]) in foreign_tables for f in fs):
+            del groups[k]
+            skipped["table_statement_of_another_subject"] += 1
     out = []
     for (_, _relation), fs in sorted(groups.items()):
         values = {fold(f.answer) for f in fs}
@@ -96,6 +108,12 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
         ordered = sorted(seen.values(), key=lambda f: (own.get(f.doc_id) != key.period.end.isoformat(), f.doc_id, f.chunk_id))
         out.append(Statement(fs[0].subject, key, fs[0].answer, tuple(ordered)))
     return out
+
+
+def _table_of(chunk: Any) -> tuple[str, str, tuple[str, ...]]:
+    """Which table a chunk belongs to: its document, section and column headers."""
+    metadata = getattr(chunk, "metadata", None) or {}
+    return chunk.doc_id, str(metadata.get("section", "")), tuple(table_columns(chunk.text, metadata)[0])
 
 
 def _period_end(chunks: Sequence[Any]) -> str:
@@ -128,7 +146,7 @@ class PeriodTasks:
         named = getattr(inner, "named", None)
         if isinstance(named, dict):
             for doc in list(named):
-                named[doc] = [f for f in named[doc] if table_key(f) is None]
+                named[doc] = [f for f in named[doc] if table_key(f) is None and not f.relation.startswith(FOREIGN)]
                 if not named[doc]:
                     del named[doc]
         by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)

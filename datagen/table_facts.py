@@ -92,6 +92,19 @@ class TableKey:
         return f"table:{self.metric}:{self.period.key()}:{self.unit}|row|{TruthType.NUMBER.value}"
 
 
+FOREIGN = "foreign-"  # the relation prefix of a row of a table about another subject (see table_facts)
+_FOREIGN_INTRO = re.compile(r"(?i)\bsummari[sz]ed\b|\bfinancial information of\b|\binvestee|\bequity[- ]method\b")
+
+
+def _intro(text: str) -> str:
+    """The prose line just above a chunk's column line ("" when the chunk shows no column line)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if " | " in line and line.startswith("("):
+            return next((p for p in reversed(lines[:i]) if p.strip()), "")
+    return ""
+
+
 def is_table(metadata: Mapping[str, Any]) -> bool:
     return str(metadata.get("kind", "")) == "table"
 
@@ -149,7 +162,7 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.split(" | ")]
 
 
-def _columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], str]:
+def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], str]:
     """(column headers, units) of a table chunk, or ([], "") when its header row is lost."""
     header = str(metadata.get("header", ""))
     unit = _UNIT.search(header.rsplit("·", 1)[-1]) if "·" in header else None
@@ -240,7 +253,7 @@ def _balance(metric: str, section: str) -> bool:
 def _unit_words(metric: str, unit: str, label: str = "") -> str:
     """"in millions of dollars" for money; "" for per-share amounts, ratios and counts of shares (a
     "Denominator:" row of dilutive securities is shares, whatever the table's "in millions" says)."""
-    if not unit or re.search(r"(?i)per share|percent|%|ratio|\bshares\b|\bemployees\b|\bdays\b|denominator|dilutive",
+    if not unit or re.search(r"(?i)per share|percent|%|ratio|\bmix\b|\bshares\b|\bemployees\b|\bdays\b|denominator|dilutive",
                              f"{metric} {label}"):
         return ""
     return f"in {unit} of dollars"
@@ -252,13 +265,19 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if not name:
         skipped["table_without_company"] += 1
         return []
-    columns, unit = _columns(chunk.text, chunk.metadata)
+    columns, unit = table_columns(chunk.text, chunk.metadata)
     lines = [line for line in chunk.text.split("\n") if " | " in line]
     lines = [line for line in lines if not _cells(line)[0].startswith("(")]  # the column line itself
     if not columns or not any(columns):
         skipped["table_row_without_header"] += len(lines)
         return []
     periods = [parse_period(c) for c in columns]
+    # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
+    # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
+    # which no longer shows that line, is known to be Rivian's too (datagen.period_tasks drops both).
+    foreign = bool(_FOREIGN_INTRO.search(_intro(chunk.text)))
+    if foreign:
+        skipped["table_of_another_subject"] += 1
     section = f"{chunk.metadata.get('section', '')} {chunk.metadata.get('header', '')}"
     if not any(periods):
         skipped["table_columns_not_periods"] += len(lines)
@@ -297,7 +316,7 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             out.append(
                 Fact(
                     doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line, subject=name, about_doc=False,
-                    relation=key.relation(), answer=value, kind=TruthType.NUMBER.value, ask=ask(key, "{s}"),
+                    relation=(FOREIGN if foreign else "") + key.relation(), answer=value, kind=TruthType.NUMBER.value, ask=ask(key, "{s}"),
                     aliases=(f"-{value.strip('()')}",) if value.startswith("(") else (),
                 )
             )

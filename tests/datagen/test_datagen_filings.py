@@ -222,3 +222,23 @@ def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at
     wrapped.commit(first)
     assert [wrapped.propose(1, rng) for _ in range(3)] == [DropReason.DUPLICATE, DropReason.NO_ANSWER_SPAN,
                                                            DropReason.NO_ANSWER_SPAN]
+
+
+def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
+    """Amazon's 10-Q summarises Rivian's results; "Amazon's revenues … 661" would be wrong, in either chunk."""
+    from datagen.period_tasks import read_statements
+
+    meta = {**INTECH_Q2, "company": "Amazon.com, Inc.", "section": "Part I > Item 1 > Other Income (Expense), Net"}
+    cols = "columns: Three Months Ended March 31, 2022 | Three Months Ended March 31, 2023 · in millions"
+    chunks = [
+        Chunk("a#0", "amzn", "Required summarized financial information of Rivian is as follows (in millions):\n\n"
+              "(in millions) | Three Months Ended March 31, 2022 | Three Months Ended March 31, 2023\n"
+              "Revenues | 95 | 661\nGross profit | (502) | (535)", 0, 30, meta),
+        Chunk("a#1", "amzn", "Gross profit | (502) | (535)\nNet loss | (1,593) | (1,349)", 1, 20, {**meta, "header": cols}),
+        Chunk("a#2", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet sales | 127,358", 2, 20, meta),
+    ]
+    mined, base = _base(chunks)
+    skipped: Counter = Counter()
+    statements = read_statements(base, mined, skipped)
+    assert [(s.key.metric, s.value) for s in statements] == [("Net sales", "127,358")]
+    assert base.skipped["table_of_another_subject"] == 1 and skipped["table_statement_of_another_subject"] == 4
