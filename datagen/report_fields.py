@@ -36,7 +36,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 
 _COLON = re.compile(r":(?=\s|$)")
-_CODE = re.compile(r"^[A-Z0-9][A-Z0-9-]{4,}$")
+_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z])[A-Z0-9][A-Z0-9-]{4,}$")  # NYC08CA055: capitals and digits, as written
 _EMPTY = {"", "n/a", "none", "no", "yes", "unknown", "not reported", "-"}
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 
@@ -136,8 +136,8 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
     # the identifier: a label whose values are codes, one per report, no two reports alike
     id_label, best = "", 0
     for label in sorted(labels):
-        values = [{fold(f.value) for f in fields[label]} for fields in by_doc.values() if label in fields]
-        codes = [next(iter(v)) for v in values if len(v) == 1 and _CODE.match(next(iter(v)).upper())]
+        values = [{f.value for f in fields[label]} for fields in by_doc.values() if label in fields]
+        codes = [next(iter(v)) for v in values if len(v) == 1 and _CODE.match(next(iter(v)))]
         if len(codes) >= 0.8 * n_docs and len(set(codes)) == len(codes) and len(codes) > best:
             id_label, best = label, len(codes)
     if not id_label:
