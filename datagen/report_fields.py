@@ -278,7 +278,8 @@ class ReportFieldTasks:
         return Candidate(
             question=question, answer=answer, supporting=tuple(supporting), hops=len(items),
             truth_type=TruthType.ENTITY if options else TruthType.OTHER, generator="natural",
-            metadata={"form": form, "generator_part": "reports", "fact_keys": keys, POSITIVES: [],
+            # split by fact (datagen.split): every question of a folder of 20 reports touches some of them
+            metadata={"form": form, "generator_part": "reports", "split_by": "fact", "fact_keys": keys, POSITIVES: [],
                       **({"options": list(options)} if options else {})},
         )
 
