@@ -93,8 +93,20 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
         if k in foreign or any(f.chunk_id in chunk and _table_of(chunk[f.chunk_id]) in foreign_tables for f in fs):
             del groups[k]
             skipped["table_statement_of_another_subject"] += 1
+    # A day is one of the company's period ends when tables of two sections use it; "Inventories | 941" as of
+    # Dec 29, 2021 in one note about an acquired business is the business's, not Intel's inventories then.
+    sections: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for (company, _), fs in groups.items():
+        for f in fs:
+            key = table_key(f)
+            if key is not None and f.chunk_id in chunk:
+                sections[(company, key.period.end.isoformat())].add(str(chunk[f.chunk_id].metadata.get("section", "")))
     out = []
-    for (_, _relation), fs in sorted(groups.items()):
+    for (company, _relation), fs in sorted(groups.items()):
+        key = table_key(fs[0])
+        if key is not None and len(sections[(company, key.period.end.isoformat())]) < 2:
+            skipped["table_period_of_one_section"] += 1
+            continue
         values = {fold(f.answer) for f in fs}
         if len(values) != 1:
             skipped["table_statement_ambiguous"] += 1

@@ -40,7 +40,7 @@ def _filings() -> list[Chunk]:
         # a segment table: "Operating income" again, another value: which one would a question mean?
         Chunk("i2#2", "initech-2023q2",
               "(In millions) | Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022\n"
-              "Operating income | 700 | 650", 2, 20, INTECH_Q2),
+              "Operating income | 700 | 650", 2, 20, {**INTECH_Q2, "section": "Note 3 > Segments"}),
         # a later chunk of a long table whose header row was lost: a value without its period
         Chunk("i2#3", "initech-2023q2", "Net revenue | 12,949 | 15,321\nGross margin | 4,638 | 5,528", 3, 20,
               {**INTECH_Q2, "header": "Initech Corporation · Item 2"}),
@@ -64,6 +64,18 @@ def _filings() -> list[Chunk]:
         Chunk("g3#1", "globex-2023q3",
               "(In millions) | Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022\n"
               "Total net sales | 81,797 | 82,959\nNet income | 19,881 | 19,442", 1, 30, GLOBEX_Q3),
+        # each quarter again in the cash-flow statement: a period end the filer's tables share
+        Chunk("i2#6", "initech-2023q2", "(In millions) | Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022\n"
+              "Net income | 1,481 | (454)", 6, 20, {**INTECH_Q2, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("i1#2", "initech-2023q1", "(In millions) | Three Months Ended Apr 1, 2023 | Three Months Ended Apr 2, 2022\n"
+              "Net income | (2,758) | 8,113", 2, 20, {**INTECH_Q1, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("i0#2", "initech-2022q2", "(In millions) | Three Months Ended July 2, 2022 | Three Months Ended July 3, 2021\n"
+              "Net income | (454) | 5,061", 2, 20, {**INTECH_Q2_22, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("g3#2", "globex-2023q3", "(In millions) | Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022\n"
+              "Net income | 19,881 | 19,442", 2, 20, {**GLOBEX_Q3, "section": "Part I > Item 1 > Cash Flows"}),
+        # an acquired business's balance in a note, on a day that is none of Initech's period ends
+        Chunk("i2#7", "initech-2023q2", "(In millions) | Dec 29, 2021\nInventories | 941", 7, 10,
+              {**INTECH_Q2, "section": "Note 9 > Acquisitions"}),
         # a subject that is only a legal suffix names no company
         Chunk("x#0", "inc-only", "(In millions) | Three Months Ended July 1, 2023\nNet revenue | 5", 0, 10,
               {**GLOBEX_Q3, "company": "Inc."}),
@@ -132,6 +144,7 @@ def test_filings_give_verified_comparisons_and_bridges_across_documents(tmp_path
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     assert report.written == len(tasks) and report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
     assert not any("operating income" in q.lower() for q in tasks)  # two values: asked never
+    assert not any("December 29, 2021" in q for q in tasks) and generator.own_stages["table_period_of_one_section"] == 1
 
     periods = "Was Initech's net revenue larger for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?"
     assert tasks[periods].answers[0] == "the quarter ended July 1, 2023" and tasks[periods].hops == 2
@@ -235,10 +248,13 @@ def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
               "(in millions) | Three Months Ended March 31, 2022 | Three Months Ended March 31, 2023\n"
               "Revenues | 95 | 661\nGross profit | (502) | (535)", 0, 30, meta),
         Chunk("a#1", "amzn", "Gross profit | (502) | (535)\nNet loss | (1,593) | (1,349)", 1, 20, {**meta, "header": cols}),
-        Chunk("a#2", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet sales | 127,358", 2, 20, meta),
+        Chunk("a#2", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet sales | 127,358", 2, 20,
+              {**meta, "section": "Part I > Item 1 > Statements of Operations"}),
+        Chunk("a#3", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet income | 3,172", 3, 20,
+              {**meta, "section": "Part I > Item 1 > Statements of Cash Flows"}),
     ]
     mined, base = _base(chunks)
     skipped: Counter = Counter()
     statements = read_statements(base, mined, skipped)
-    assert [(s.key.metric, s.value) for s in statements] == [("Net sales", "127,358")]
+    assert sorted((s.key.metric, s.value) for s in statements) == [("Net income", "3,172"), ("Net sales", "127,358")]
     assert base.skipped["table_of_another_subject"] == 1 and skipped["table_statement_of_another_subject"] == 4
