@@ -103,6 +103,12 @@ def run_datagen(
 
             facts = _facts(mined, out, progress)
             generator: Any = NaturalGenerator(mined, facts, NaturalConfig(**(mix or {})))
+            # filings and reports (issue 36): questions across quarters and companies from table rows, and
+            # from the fields of form-like reports
+            from datagen.period_tasks import with_period_tasks
+            from datagen.report_fields import with_report_fields
+
+            generator = with_report_fields(with_period_tasks(generator, mined, facts), mined)
             label = "natural"
             usage = None
         elif backend is None:

@@ -1,5 +1,5 @@
 """Facts from table rows (filings, reports): a company's metric for a period, asked as a person would
-("What was Initech Corporation's net revenue for the three months ended Sep 30, 2023?").
+("What were Apple's total net sales, in millions of dollars, for the quarter ended July 1, 2023?").
 
 A table chunk (metadata "kind": "table", written by the structured readers of corpus_tools) holds
 one row a line, cells split by " | ", under a column line whose corner cell gives the units:
@@ -7,70 +7,280 @@ one row a line, cells split by " | ", under a column line whose corner cell give
     (In millions) | Three Months Ended Sep 30, 2023 | Three Months Ended Sep 24, 2022
     Net revenue | $ 14,158 | $ 15,338
 
-The columns come from that line, or from the chunk's contextual header ("columns: …") when a long
-table's later chunk no longer shows it. A row whose cells do not line up with the columns, or a table
-with no column line at all (its header row lost), gives no fact and is counted: a value without its
-period would be a guess. The company is the chunk's "company" metadata, else the document's title;
-the value is kept as the cell writes it ("14,158"), since that is what the verifier finds in the text.
+The columns come from that line, or from the chunk's contextual header ("columns: … · in millions")
+when a long table's later chunk no longer shows it. Each column must read as one period
+(`parse_period`: "Three Months Ended June 25, 2022" → the quarter ended that day; "June 25, 2022" →
+as of that day; the PDF reader's shuffled "Three June Months 25, Ended 2022" is put back in order).
+A table whose columns are no periods (a table of contents, "Fair Value … Level 2", a bare "2023"
+whose months were lost), a row whose cells do not line up with the columns, or a table with no column
+line at all (its header row lost) gives no fact and is counted: a value without its period is a guess.
+
+The company is the chunk's "company" metadata, else the document's title; questions use its short
+name ("Apple Inc." → "Apple"). The value is kept as the cell writes it ("14,158"), since that is what
+the verifier finds in the text. Everything a question about the row needs travels in the fact's
+relation (`TableKey`), so the cross-document forms (datagen.period_tasks) read it back without
+parsing the row again; the same relation and value in two filings is the same fact (extra positives).
 Chunks without a "kind" (indexes built before document structure) are not tables: nothing changes.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, malformed_subject
-from datagen.mining import fold
 from datagen.types import TruthType
 
 _VALUE = re.compile(r"^\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?\s*%?$")
 _SYMBOLS = {"$", "%", "", "—", "-", "–"}
+_MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"]
+_MONTHS = {m[:3].lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
+_MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONTH_NAMES} | {"sept"}
+_DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
+_UNIT = re.compile(r"\(?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
+_SUFFIX = re.compile(
+    r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|N\.V\.|S\.A\.|AG))+$"
+)
+# Row labels that are no metric of their own: a heading row, a running subtotal of nothing named.
+_NO_METRIC = re.compile(r"^(?:total|other|net|amount|balance|subtotal)$", re.IGNORECASE)
+_STOCK = re.compile(r"(?i)\b(?:balance|balances|beginning|ending|beginning of|end of (?:the )?period|as of)\b")
+# A row label holding one of these names a metric without its heading ("Current liabilities: Short-term debt").
+_METRIC_NOUN = re.compile(
+    r"(?i)\b(?:income|margin|loss|losses|expense|expenses|revenue|revenues|sales|profit|cash|debt|assets|liabilities"
+    r"|equity|receivable|receivables|payable|inventories|goodwill|earnings|dividends|repurchases|taxes|cost|costs"
+    r"|rate|investments|securities|deposits|borrowings|capital|compensation|depreciation|amortization)\b"
+)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A column's period: `length` "quarter", "six months", "nine months", "year", or "as of" (a balance);
+    `end` the day it ends. Two filings writing "Sep 30, 2023" and "September 30, 2023" state one period."""
+
+    length: str
+    end: dt.date
+
+    def phrase(self) -> str:
+        """"the quarter ended July 1, 2023" / "the nine months ended …" / "July 1, 2023" (as of)."""
+        day = f"{_MONTH_NAMES[self.end.month - 1]} {self.end.day}, {self.end.year}"
+        return day if self.length == "as of" else f"the {self.length} ended {day}"
+
+    def key(self) -> str:
+        return f"{self.length}@{self.end.isoformat()}"
+
+    def forms(self) -> tuple[str, ...]:
+        """How a column may write the day: "September 30, 2023", "Sep 30, 2023", "Sept 30, 2023"."""
+        month = _MONTH_NAMES[self.end.month - 1]
+        tail = f" {self.end.day}, {self.end.year}"
+        return tuple(dict.fromkeys((month + tail, month[:3] + tail, *(("Sept" + tail,) if self.end.month == 9 else ()))))
+
+
+@dataclass(frozen=True)
+class TableKey:
+    """What a table fact says, read back from its relation: the metric (as asked), the period and the unit."""
+
+    metric: str
+    period: Period
+    unit: str
+
+    def relation(self) -> str:
+        return f"table:{self.metric}:{self.period.key()}:{self.unit}|row|{TruthType.NUMBER.value}"
+
+
+FOREIGN = "foreign-"  # the relation prefix of a row of a table about another subject (see table_facts)
+_FOREIGN_INTRO = re.compile(r"(?i)\bsummari[sz]ed\b|\bfinancial information of\b|\binvestee|\bequity[- ]method\b")
+
+
+def _intro(text: str) -> str:
+    """The prose line just above a chunk's column line ("" when the chunk shows no column line)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if " | " in line and line.startswith("("):
+            return next((p for p in reversed(lines[:i]) if p.strip()), "")
+    return ""
 
 
 def is_table(metadata: Mapping[str, Any]) -> bool:
     return str(metadata.get("kind", "")) == "table"
 
 
+def short_company(name: str) -> str:
+    """"Apple Inc." → "Apple", "Amazon.com, Inc." → "Amazon", "NVIDIA Corporation" → "NVIDIA"; "" for a
+    name that is only a suffix ("Inc.") or a heading."""
+    name = re.sub(r"\s+", " ", name).strip()
+    if malformed_subject(name):
+        return ""
+    short = _SUFFIX.sub("", name).strip(" ,")
+    short = re.sub(r"\.com$", "", short)
+    return short if short and not malformed_subject(short) and re.search(r"[A-Za-z]{2}", short) else ""
+
+
+def parse_period(column: str) -> Period | None:
+    """One column header as a period, or None when it is not exactly one (see the module docstring)."""
+    text = _UNIT.sub(" ", column)
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    if not words:
+        return None
+    durations = [w.lower() for w in words if w.lower() in _DURATIONS]
+    months = [w for w in words if w.lower() in _MONTH_WORDS]
+    numbers = [w for w in words if w.isdigit()]
+    others = [
+        w for w in words
+        if w not in months and not w.isdigit() and w.lower() not in _DURATIONS
+        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "as", "of", "at", "quarter", "year"}
+    ]
+    if others or len(months) != 1 or len(durations) > 1:
+        return None  # "Fair Value … Level 2", two dates, or no month: not one period
+    days = [int(n) for n in numbers if len(n) <= 2]
+    years = [int(n) for n in numbers if len(n) == 4]
+    if len(days) != 1 or len(years) != 1:
+        return None
+    try:
+        end = dt.date(years[0], _MONTHS[months[0][:3].lower()], days[0])
+    except ValueError:
+        return None
+    lower = [w.lower() for w in words]
+    if durations:
+        length = _DURATIONS[durations[0]]
+    elif "quarter" in lower:
+        length = "quarter"
+    elif "year" in lower and "ended" in lower:
+        length = "year"
+    elif "ended" in lower or "months" in lower:
+        return None  # "Months Ended June 25, 2022" without how many months
+    else:
+        length = "as of"
+    return Period(length, end)
+
+
 def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.split(" | ")]
 
 
-def _columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], str]:
+def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], str]:
     """(column headers, units) of a table chunk, or ([], "") when its header row is lost."""
-    first = text.split("\n", 1)[0]
-    cells = _cells(first)
-    if len(cells) >= 2 and cells[0].startswith("(") and cells[0].endswith(")"):
-        return cells[1:], cells[0].strip("()")
     header = str(metadata.get("header", ""))
+    unit = _UNIT.search(header.rsplit("·", 1)[-1]) if "·" in header else None
+    for line in text.split("\n"):
+        cells = _cells(line)
+        if len(cells) >= 2 and cells[0].startswith("(") and cells[0].endswith(")"):
+            corner = _UNIT.search(cells[0])
+            return cells[1:], (corner or unit).group(1).lower() if (corner or unit) else ""
     m = re.search(r"columns:\s*(.+?)(?:\s+·\s+|$)", header)
     if m:
-        return _cells(m.group(1)), ""
+        return _cells(m.group(1)), unit.group(1).lower() if unit else ""
     return [], ""
 
 
-def _period(column: str) -> str:
-    """"Three Months Ended Sep 30, 2023" → "three months ended Sep 30, 2023" (a phrase after "for the")."""
-    words = column.split()
+def metric_phrase(label: str) -> str:
+    """A row label as a noun phrase after "Apple's": "Net sales: Total net sales" → "total net sales",
+    "Earnings per share: Diluted" → "diluted earnings per share", "Net sales: Products" → "net sales
+    for products"; "" for a label that names no metric of its own ("Balance, end of period", a long
+    heading chain whose parts do not read as one phrase)."""
+    label = re.sub(r"\s*(?:®|™|\(\d\)|\(\w\))", "", label)  # footnote marks: "iPad ® (1)"
+    label = re.sub(r"\s+", " ", label).strip(" :")
+    parts = [p.strip() for p in label.split(":") if p.strip()]
+    if not parts or _NO_METRIC.match(parts[-1]) or _STOCK.search(parts[-1]) or not re.search(r"[A-Za-z]{3}", parts[-1]):
+        return ""
+    child = parts[-1]
+    parent = parts[-2] if len(parts) > 1 else ""
+    if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
+        child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
+    if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
+        if child.lower() in {"basic", "diluted"}:
+            child = f"{child} {parent}"
+        elif len(parent.split()) <= 3 and len(child.split()) <= 4:
+            child = f"{parent} for {child}"
+        else:
+            return ""
+    phrase = re.sub(r", net$", "", child)
+    if not _METRIC_NOUN.search(phrase) or re.search(r"[,$\d;/—–]", phrase) or len(phrase.split()) > 8:
+        return ""  # "Windows", "Intelligent Cloud" (a segment's row of which table?), "losses, net of tax of $(75)"
+    return phrase
+
+
+def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
+    """The metric as it reads inside a sentence: a capitalised word is lower-cased when it is a common
+    word (`common`: the lower-case words of the corpus; the first word always: "Net Sales for Americas" →
+    "net sales for Americas"); names and acronyms ("AWS", "Intel") stay."""
+    words = phrase.split()
     out = []
-    for w in words:
-        out.append(w.lower() if w in {"Three", "Six", "Nine", "Twelve", "Months", "Ended", "Year", "Quarter", "Weeks"} else w)
+    for i, w in enumerate(words):
+        title = w[:1].isupper() and w[1:] == w[1:].lower()
+        if title and (i == 0 or (common is not None and w.lower() in common)):
+            w = w.lower()
+        out.append(w)
     return " ".join(out)
+
+
+def verb_for(metric: str) -> str:
+    """"was" or "were" for a metric's head noun: the last word before "of", "for", "(", … ("net cash
+    provided by operating activities" → was, "total operating expenses" → were)."""
+    head = re.split(r"\s+(?:of|for|from|on|in|to|by|before|under|attributable|provided|used|paid|acquired|net of)\b|\s*\(",
+                    metric, maxsplit=1)[0]
+    last = head.split()[-1].lower() if head.split() else ""
+    return "were" if last.endswith("s") and not last.endswith(("ss", "ics", "us")) else "was"
+
+
+def ask(key: TableKey, company: str, common: set[str] | frozenset[str] | None = None) -> str:
+    """The single question: "What were Apple's total net sales, in millions of dollars, for the quarter …?"."""
+    metric = cased(key.metric, common)
+    when = f"as of {key.period.phrase()}" if key.period.length == "as of" else f"for {key.period.phrase()}"
+    units = f", {key.unit}," if key.unit else ""
+    return f"What {verb_for(key.metric)} {company}'s {metric}{units} {when}?"
+
+
+_FLOW = re.compile(r"(?i)\b(?:net cash|provided|used|income|expense|expenses|revenue|revenues|sales|cost|costs|margin"
+                   r"|earnings|purchases|proceeds|payments|repurchases|depreciation|amortization|compensation)\b")
+_STOCK_NOUN = re.compile(r"(?i)\b(?:assets|liabilities|inventories|goodwill|receivable|payable|debt|equity|investments"
+                         r"|securities|deposits|borrowings|cash and cash equivalents)\b")
+
+
+def _balance(metric: str, section: str) -> bool:
+    """Whether a column that is only a date ("as of") fits the row: a balance (assets, debt) in a table
+    that is not a statement of flows. A cash-flow table whose "Nine Months Ended" line was lost shows
+    bare dates too; its rows are flows, and a flow as of a day is a misreading."""
+    if _FLOW.search(metric):
+        return False
+    return bool(_STOCK_NOUN.search(metric)) or bool(re.search(r"(?i)balance sheet|financial (?:position|condition)", section))
+
+
+def _unit_words(metric: str, unit: str, label: str = "") -> str:
+    """"in millions of dollars" for money; "" for per-share amounts, ratios and counts of shares (a
+    "Denominator:" row of dilutive securities is shares, whatever the table's "in millions" says)."""
+    if not unit or re.search(r"(?i)per share|percent|%|ratio|\bmix\b|\bshares\b|\bemployees\b|\bdays\b|denominator|dilutive",
+                             f"{metric} {label}"):
+        return ""
+    return f"in {unit} of dollars"
 
 
 def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     """Every (company, metric, period, value) fact of a table chunk's rows (see the module docstring)."""
-    if malformed_subject(company):
+    name = short_company(company)
+    if not name:
         skipped["table_without_company"] += 1
         return []
-    columns, _units = _columns(chunk.text, chunk.metadata)
+    columns, unit = table_columns(chunk.text, chunk.metadata)
     lines = [line for line in chunk.text.split("\n") if " | " in line]
-    if columns and lines and _cells(lines[0])[0].startswith("("):
-        lines = lines[1:]  # the column line itself
+    lines = [line for line in lines if not _cells(line)[0].startswith("(")]  # the column line itself
     if not columns or not any(columns):
         skipped["table_row_without_header"] += len(lines)
+        return []
+    periods = [parse_period(c) for c in columns]
+    # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
+    # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
+    # which no longer shows that line, is known to be Rivian's too (datagen.period_tasks drops both).
+    foreign = bool(_FOREIGN_INTRO.search(_intro(chunk.text)))
+    if foreign:
+        skipped["table_of_another_subject"] += 1
+    section = f"{chunk.metadata.get('section', '')} {chunk.metadata.get('header', '')}"
+    if not any(periods):
+        skipped["table_columns_not_periods"] += len(lines)
         return []
     out = []
     for line in lines:
@@ -81,17 +291,51 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         if len(values) != len(columns):
             skipped["table_row_misaligned"] += 1
             continue
-        for column, value in zip(columns, values, strict=True):
-            value = value.strip("$ ").strip()
-            if not column or column == "—" or not _VALUE.match(value) or not value.strip("()%-"):
+        metric = metric_phrase(label)
+        if not metric:
+            skipped["table_row_without_metric"] += 1
+            continue
+        for period, value in zip(periods, values, strict=True):
+            if period is not None and period.length != "as of" and _balance(metric, "") and not metric.startswith("change"):
+                skipped["table_balance_over_a_period"] += 1  # "Accounts payable | … | Three Months Ended": a change of it
                 continue
-            period = _period(column)
-            metric = label[0].lower() + label[1:] if not label[:2].isupper() else label
+            if period is not None and period.length == "as of" and not _balance(metric, section):
+                skipped["table_flow_without_length"] += 1  # "Net cash used … | Oct 29, 2023": nine months? a quarter?
+                continue
+            value = value.strip("$ ").strip()
+            if period is None or not _VALUE.match(value) or not value.strip("()%-") or not re.search(r"[1-9]", value):
+                continue
+            if value.endswith("%") and not re.search(r"(?i)\b(?:rate|percentage|percent)\b", metric):
+                skipped["table_share_not_metric"] += 1  # "Revenue | 100.0%": a share of revenue, not the revenue
+                continue
+            units = "" if value.endswith("%") or re.search(r"(?i)\brate\b", metric) else _unit_words(metric, unit, label)
+            if not units and not value.endswith("%") and not re.search(r"(?i)per share", metric):
+                skipped["table_value_without_unit"] += 1  # "1.3" in a table of shares of revenue: 1.3 what?
+                continue
+            key = TableKey(metric, period, units)
             out.append(
                 Fact(
-                    doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line, subject=company, about_doc=False,
-                    relation=f"table:{fold(label)}:{fold(column)}|row|{TruthType.NUMBER.value}", answer=value,
-                    kind=TruthType.NUMBER.value, ask=f"What was {{s}}'s {metric} for the {period}?",
+                    doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line, subject=name, about_doc=False,
+                    relation=(FOREIGN if foreign else "") + key.relation(), answer=value, kind=TruthType.NUMBER.value, ask=ask(key, "{s}"),
+                    aliases=(f"-{value.strip('()')}",) if value.startswith("(") else (),
                 )
             )
     return out
+
+
+def table_key(fact: Fact) -> TableKey | None:
+    """The metric, period and unit of a fact `table_facts` wrote; None for any other fact."""
+    if not fact.relation.startswith("table:"):
+        return None
+    body = fact.relation[len("table:"):].rsplit("|", 2)[0]
+    parts = body.split(":")
+    if len(parts) < 3:
+        return None
+    unit, period_key = parts[-1], parts[-2]
+    metric = ":".join(parts[:-2])
+    length, _, iso = period_key.partition("@")
+    try:
+        end = dt.date.fromisoformat(iso)
+    except ValueError:
+        return None
+    return TableKey(metric, Period(length, end), unit)

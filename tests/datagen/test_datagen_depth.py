@@ -294,12 +294,12 @@ def test_table_rows_give_natural_questions_and_the_same_fact_in_two_filings_is_o
     assert base.skipped["table_row_without_header"] == 2
     report = generate(NaturalGenerator(mined, base), mined, tmp_path / "t.jsonl", GenerateConfig(n=20, hops=(1,), patience=30))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
-    q = "What was Initech Corporation's net revenue for the three months ended Sep 30, 2023?"
+    q = "What was Initech's net revenue, in millions of dollars, for the quarter ended September 30, 2023?"
     assert q in tasks and tasks[q].answers[0] == "14,158", (list(tasks), report.drops)
     assert {"q3#0", "q4#0"} <= set(tasks[q].facts[-1])  # both filings state it: either finds the fact
     import re
 
-    form = re.compile(r"^What was Initech Corporation's (net revenue|gross margin) for the three months ended \w+ \d+, \d{4}\?$")
+    form = re.compile(r"^What was Initech's (net revenue|gross margin), in millions of dollars, for the quarter ended \w+ \d+, \d{4}\?$")
     assert len(tasks) >= 3 and all(form.match(q) for q in tasks), list(tasks)
     split = split_tasks(list(tasks.values()), test_fraction=0.5, seed=0)
     assert not split.leaks()  # the Sep 30 figure asked of either filing stays on one side

@@ -1,0 +1,404 @@
+"""Questions across filings: a company's figure for a period, compared across quarters or companies,
+or reached through another company's quarter, from the table facts of `datagen.table_facts`.
+
+Forms (metadata["form"]):
+- single:     "What were Apple's total net sales, in millions of dollars, for the quarter ended July 1, 2023?"
+- comparison across periods: "Were Apple's total net sales larger for the quarter ended April 1, 2023
+              or for the quarter ended July 1, 2023?" (two filings; the answer is one of the periods);
+- comparison across companies: "Which company had larger net income for the quarter ended June 30,
+              2023, Amazon or Microsoft?" (the answer is one of the companies);
+- bridge:     "What was Intel's net revenue, in millions of dollars, for the quarter that ended on the same
+              day as the quarter in which Apple's total net sales were $81,797 million?" — the first filing
+              gives the day, the second the figure; the value named must give one period only.
+
+A statement is (company, metric, period, unit); it is asked only when every passage that states it
+gives the same value (a segment's "Operating expenses" row and the company's total share a label:
+their values differ, so neither is asked), and every passage that states it is gold (a quarter's
+figure repeats as the prior-year column of the next year's filing: extra positives, `Task.facts`).
+The answers are the cells as written; each supporting item carries the row and, when the answer is a
+period or a company, the line of the filing that writes it (the column line, the cover page), so the
+extraction verifier finds every answer in the passages.
+
+`PeriodTasks` wraps the corpus's natural generator: a corpus with no table facts is left to it
+unchanged; with them, single-hop and 2-hop proposals alternate between the two.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from datagen.factbase import Fact, FactBase, fact_key
+from datagen.mining import MinedCorpus, fold
+from datagen.positives import POSITIVES
+from datagen.table_facts import FOREIGN, TableKey, ask, cased, table_columns, table_key, verb_for
+from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import normalize
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One (company, metric, period, unit) with its value and every passage that states it (primary first:
+    the filing whose own period it is, else the earliest)."""
+
+    company: str
+    key: TableKey
+    value: str
+    facts: tuple[Fact, ...]
+
+    @property
+    def fact(self) -> Fact:
+        return self.facts[0]
+
+    def number(self) -> float | None:
+        text = self.value.replace(",", "").replace("$", "").strip()
+        negative = text.startswith("(") or text.startswith("-")
+        try:
+            n = float(text.strip("()%-"))
+        except ValueError:
+            return None
+        return -n if negative else n
+
+    def amount(self) -> str:
+        """The value as a question names it: "$81,797 million" (money), else as written."""
+        unit = {"in millions of dollars": "million", "in thousands of dollars": "thousand",
+                "in billions of dollars": "billion"}.get(self.key.unit)
+        if unit:
+            return f"${self.value} {unit}"
+        return f"${self.value}" if re.search(r"(?i)per share", self.key.metric) else self.value
+
+
+def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> list[Statement]:
+    """Every statement of the table facts whose passages agree on one value (see the module docstring)."""
+    own = {doc: _period_end(chunks) for doc, chunks in mined.chunks.items()}
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    foreign: set[tuple[str, str]] = set()
+    for fs in facts.facts.values():
+        for f in fs:
+            if f.relation.startswith(FOREIGN):
+                foreign.add((fold(f.subject), fold(f.relation[len(FOREIGN):])))
+                continue
+            key = table_key(f)
+            if key is not None:
+                groups[(fold(f.subject), fold(key.relation()))].append(f)
+    # the rest of that table: its next chunk lost the line naming Rivian but keeps its section and columns
+    chunk = {c.chunk_id: c for cs in mined.chunks.values() for c in cs}
+    foreign_tables = {_table_of(chunk[f.chunk_id]) for fs in facts.facts.values() for f in fs
+                      if f.relation.startswith(FOREIGN) and f.chunk_id in chunk}
+    for k, fs in list(groups.items()):
+        if k in foreign or any(f.chunk_id in chunk and _table_of(chunk[f.chunk_id]) in foreign_tables for f in fs):
+            del groups[k]
+            skipped["table_statement_of_another_subject"] += 1
+    # A day is one of the company's period ends when tables of two sections use it; "Inventories | 941" as of
+    # Dec 29, 2021 in one note about an acquired business is the business's, not Intel's inventories then.
+    sections: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for (company, _), fs in groups.items():
+        for f in fs:
+            key = table_key(f)
+            if key is not None and f.chunk_id in chunk:
+                sections[(company, key.period.end.isoformat())].add(str(chunk[f.chunk_id].metadata.get("section", "")))
+    out = []
+    for (company, _relation), fs in sorted(groups.items()):
+        key = table_key(fs[0])
+        if key is not None and len(sections[(company, key.period.end.isoformat())]) < 2:
+            skipped["table_period_of_one_section"] += 1
+            continue
+        values = {fold(f.answer) for f in fs}
+        if len(values) != 1:
+            skipped["table_statement_ambiguous"] += 1
+            continue
+        key = table_key(fs[0])
+        assert key is not None
+        # one passage per chunk; the filing whose own period it is first (the statement's home)
+        seen: dict[str, Fact] = {}
+        for f in fs:
+            seen.setdefault(f.chunk_id, f)
+        ordered = sorted(seen.values(), key=lambda f: (own.get(f.doc_id) != key.period.end.isoformat(), f.doc_id, f.chunk_id))
+        out.append(Statement(fs[0].subject, key, fs[0].answer, tuple(ordered)))
+    return out
+
+
+def _table_of(chunk: Any) -> tuple[str, str, tuple[str, ...]]:
+    """Which table a chunk belongs to: its document, section and column headers."""
+    metadata = getattr(chunk, "metadata", None) or {}
+    return chunk.doc_id, str(metadata.get("section", "")), tuple(table_columns(chunk.text, metadata)[0])
+
+
+def _period_end(chunks: Sequence[Any]) -> str:
+    for c in chunks:
+        end = (getattr(c, "metadata", None) or {}).get("period_end")
+        if end:
+            return str(end)
+    return ""
+
+
+class PeriodTasks:
+    """The natural generator with the filings forms added (see the module docstring)."""
+
+    def __init__(self, inner: Any, mined: MinedCorpus, facts: FactBase, *, share: float = 0.5, tries: int = 20) -> None:
+        self.inner = inner
+        self.tries = tries
+        self.mined = mined
+        self.share = share
+        self.own_stages: Counter = Counter()
+        self.statements = read_statements(facts, mined, self.own_stages)
+        # the corpus's lower-case words: "Net Sales for AWS" reads "net sales for AWS", "Americas" stays
+        self.common = frozenset(
+            w for chunks in mined.chunks.values() for c in chunks for w in re.findall(r"\b[a-z][a-z-]+\b", c.text)
+        )
+        self.uses: Counter = Counter()  # statement relation+company -> tasks that used it
+        self._tried: set[tuple[str, ...]] = set()
+        self.asked: set[str] = set()  # questions and fact keys written (the prose repeats, see _screened)
+        # The inner generator asks table rows too (datagen.natural's named facts); here they are asked
+        # once their passages agree, so its own table questions are taken out.
+        named = getattr(inner, "named", None)
+        if isinstance(named, dict):
+            for doc in list(named):
+                named[doc] = [f for f in named[doc] if table_key(f) is None and not f.relation.startswith(FOREIGN)]
+                if not named[doc]:
+                    del named[doc]
+        by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)
+        by_period: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
+        for s in self.statements:
+            if s.key.period.length in ("quarter", "as of"):
+                by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
+            by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
+        self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
+        self.across = {k: v for k, v in by_period.items() if len({fold(s.company) for s in v}) >= 2}
+        self.by_period: dict[str, list[Statement]] = defaultdict(list)
+        for s in self.statements:
+            self.by_period[s.key.period.key()].append(s)
+        self.own_stages["table:statements"] = len(self.statements)
+
+    @property
+    def stages(self) -> Counter:
+        return Counter(getattr(self.inner, "stages", {})) + self.own_stages
+
+    def commit(self, candidate: Candidate) -> None:
+        for k in candidate.metadata.get("statements", ()):
+            self.uses[k] += 1
+        self.asked.add(normalize(candidate.question))
+        self.asked.update(candidate.metadata.get("fact_keys") or ())
+        if candidate.metadata.get("generator_part") != "filings":
+            self.inner.commit(candidate)
+
+    def exhausted(self, hops: int) -> str | None:
+        if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across)):
+            return None
+        inner = getattr(self.inner, "exhausted", None)
+        return inner(hops) if inner is not None else None
+
+    def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
+            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages)
+        if hops == 1:
+            return self._single(rng)
+        form = rng.choice(("periods", "companies", "bridge"))
+        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
+        found: Candidate | DropReason = DropReason.NO_CHAIN
+        for _ in range(self.tries):  # each form is tried in turn, so the easy one does not fill the set
+            found = make(rng)
+            if not isinstance(found, DropReason):
+                break
+        self.own_stages[f"filings:{form}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+        return found
+
+    # -- forms -----------------------------------------------------------------------------------
+    def _fresh(self, *parts: str) -> bool:
+        if parts in self._tried:
+            return False
+        self._tried.add(parts)
+        return True
+
+    def _single(self, rng: random.Random) -> Candidate | DropReason:
+        for _ in range(20):
+            s = rng.choice(self.statements)
+            # one question per company, period and value: two labels of one row ("International" under
+            # "Net sales", "international net sales" in a segment table) are one fact
+            if self.uses[_id(s)] or not self._fresh("single", _id(s)) or not self._fresh("value", _value_id(s)):
+                continue
+            question = ask(s.key, s.company, self.common)
+            return self._candidate("single", [s], [(s.fact, ())], question, s.value, aliases=s.fact.aliases)
+        return DropReason.NO_ANSWER_SPAN
+
+    def _compare_periods(self, rng: random.Random) -> Candidate | DropReason:
+        if not self.series:
+            return DropReason.NO_CHAIN
+        series = self.series[rng.choice(sorted(self.series))]
+        a, b = sorted(rng.sample(series, 2), key=lambda s: s.key.period.end)
+        if not self._fresh("periods", _id(a), _id(b)) or not self._apart(a, b):
+            return DropReason.NO_CHAIN
+        na, nb = a.number(), b.number()
+        if na is None or nb is None or na == nb or na < 0 or nb < 0:
+            return DropReason.NO_ANSWER_SPAN  # a loss or a tie does not read as "larger"
+        win = a if na > nb else b
+        pa, pb = a.key.period.phrase(), b.key.period.phrase()
+        at = "as of" if a.key.period.length == "as of" else "for"
+        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} larger {at} {pa} or {at} {pb}?"
+        items = [(a.fact, self._period_line(a)), (b.fact, self._period_line(b))]
+        return self._candidate("comparison", [a, b], items, question, win.key.period.phrase(),
+                               aliases=win.key.period.forms(), options=(pa, pb), winner=win)
+
+    def _compare_companies(self, rng: random.Random) -> Candidate | DropReason:
+        if not self.across:
+            return DropReason.NO_CHAIN
+        group = self.across[rng.choice(sorted(self.across))]
+        a, b = rng.sample(group, 2)
+        if fold(a.company) == fold(b.company) or not self._fresh("companies", *sorted((_id(a), _id(b)))):
+            return DropReason.NO_CHAIN
+        if not self._apart(a, b):
+            return DropReason.NO_CHAIN
+        na, nb = a.number(), b.number()
+        if na is None or nb is None or na == nb or na < 0 or nb < 0:
+            return DropReason.NO_ANSWER_SPAN
+        win = a if na > nb else b
+        when = f"as of {a.key.period.phrase()}" if a.key.period.length == "as of" else f"for {a.key.period.phrase()}"
+        question = f"Which company had larger {self._m(a)} {when}, {a.company} or {b.company}?"
+        items = [(a.fact, self._company_line(a)), (b.fact, self._company_line(b))]
+        return self._candidate("comparison", [a, b], items, question, win.company, options=(a.company, b.company),
+                               winner=win)
+
+    def _bridge(self, rng: random.Random) -> Candidate | DropReason:
+        """The first filing's figure names a day; the second company's figure for the period ending that day."""
+        periods = [p for p, ss in sorted(self.by_period.items()) if len({fold(s.company) for s in ss}) >= 2]
+        if not periods:
+            return DropReason.NO_CHAIN
+        group = self.by_period[rng.choice(periods)]
+        a, b = rng.sample(group, 2)
+        if fold(a.company) == fold(b.company) or not self._fresh("bridge", _id(a), _id(b)) or not self._apart(a, b):
+            return DropReason.NO_CHAIN
+        if a.key.period.length == "as of" or a.key.metric == b.key.metric:
+            return DropReason.NO_CHAIN
+        # the value must give one period of its series: "the quarter in which Apple's sales were $X" is one quarter
+        same = [s for s in self.statements if fold(s.company) == fold(a.company) and s.key.metric == a.key.metric
+                and s.key.period.length == a.key.period.length and fold(s.value) == fold(a.value)]
+        if len(same) != 1 or fold(b.value) in fold(a.value):
+            return DropReason.NO_ANSWER_SPAN
+        na = a.number()
+        if a.key.period.length != "quarter" or b.key.period.length not in ("quarter", "as of") or na is None or na <= 0:
+            return DropReason.NO_CHAIN  # "the quarter in which …" names a quarter; a loss reads badly as an amount
+        units = f", {b.key.unit}," if b.key.unit else ""
+        when = "at the end of that quarter" if b.key.period.length == "as of" else "for its quarter ended the same day"
+        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
+                    f"what {_verb(b)} {b.company}'s {self._m(b)}{units} {when}?")
+        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
+        items = [(a.fact, self._period_line(a)), (b.fact, ())]
+        return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
+
+    def _m(self, s: Statement) -> str:
+        return cased(s.key.metric, self.common)
+
+    # -- evidence --------------------------------------------------------------------------------
+    def _apart(self, a: Statement, b: Statement) -> bool:
+        """Two statements only different filings hold: no document states both (else one hop)."""
+        return not ({f.doc_id for f in a.facts} & {f.doc_id for f in b.facts})
+
+    def _period_line(self, s: Statement) -> tuple[str, str]:
+        """(chunk id, line) of the column line that writes the statement's period, in its row's filing."""
+        return self._line(s.fact, lambda line: " | " in line and any(f in line for f in s.key.period.forms()))
+
+    def _company_line(self, s: Statement) -> tuple[str, str]:
+        """(chunk id, line) of the filing naming the company ("Apple Inc." on the cover)."""
+        return self._line(s.fact, lambda line: bool(re.search(rf"\b{re.escape(s.company)}\b", line)))
+
+    def _line(self, fact: Fact, wanted: Any) -> tuple[str, str]:
+        chunks = self.mined.chunks.get(fact.doc_id, [])
+        at = next((i for i, c in enumerate(chunks) if c.chunk_id == fact.chunk_id), 0)
+        for c in [chunks[at], *reversed(chunks[:at]), *chunks[at + 1:]] if chunks else []:
+            for line in c.text.split("\n"):
+                if wanted(line):
+                    return c.chunk_id, line.strip()
+        return ()
+
+    def _candidate(
+        self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Fact, tuple[str, str] | tuple]],
+        question: str, answer: str, *, aliases: Sequence[str] = (), options: Sequence[str] = (),
+        winner: Statement | None = None, clues: Sequence[str] = (),
+    ) -> Candidate:
+        supporting = []
+        answer_doc = (winner or statements[-1]).fact.doc_id
+        for fact, extra in items:
+            chunk_ids, quotes = [fact.chunk_id], [fact.sentence]
+            if extra and extra[0] != fact.chunk_id:
+                chunk_ids.append(extra[0])
+            if extra and extra[1] != fact.sentence:
+                quotes.append(extra[1])
+            supporting.append(SupportingItem(doc_id=fact.doc_id, chunk_ids=tuple(chunk_ids), quotes=tuple(quotes),
+                                             contains_truth=fact.doc_id == answer_doc))
+        last = statements[-1] if winner is None else winner
+        positives = [] if options else [
+            {"doc_id": f.doc_id, "chunk_id": f.chunk_id, "quote": f.sentence} for f in last.facts[1:20]
+        ]
+        return Candidate(
+            question=question, answer=answer, aliases=tuple(a for a in aliases if a and a != answer),
+            supporting=tuple(supporting), hops=len(supporting),
+            truth_type=TruthType.ENTITY if options else TruthType.NUMBER,
+            clues=tuple(clues), generator="natural",
+            metadata={
+                "form": form, "generator_part": "filings", "split_by": "fact",
+                "relations": [s.key.relation() for s in statements],
+                # the split keeps facts on one side: by row, and by company, period and value (one figure
+                # under two labels is one fact)
+                "fact_keys": [k for s in statements for k in (fact_key(s.fact, s.company), _value_id(s))],
+                "statements": [_id(s) for s in statements],
+                POSITIVES: positives,
+                **({"options": list(options)} if options else {}),
+            },
+        )
+
+
+def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:
+    """`generator` with the filings forms added when the corpus has table statements; else itself."""
+    wrapped = PeriodTasks(generator, mined, facts)
+    return wrapped if wrapped.statements else generator
+
+
+def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter) -> Candidate | DropReason:
+    """The prose generator's candidate, unless a folder of filings or reports makes it a repeat or its
+    subject a heading.
+
+    Such folders repeat their prose document after document ("In October 2014, the European Commission
+    opened a formal investigation …" in four 10-Qs, the NTSB's own description in every report): the fact
+    asked once is asked (its other passages are extra positives). A subject that is a heading run into a
+    name ("Legal Proceedings Epic Games Epic Games, Inc.", "Litigation Related to") names nothing a
+    person would ask about. asked: the questions and fact keys written so far."""
+    if isinstance(found, DropReason):
+        return found
+    keys = found.metadata.get("fact_keys") or ()
+    if normalize(found.question) in asked or any(k in asked for k in keys):
+        stages["prose:repeat"] += 1
+        return DropReason.DUPLICATE
+    subjects = [k.split("|", 1)[0] for k in keys]
+    if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
+        stages["prose:heading_subject"] += 1
+        return DropReason.NO_ANSWER_SPAN
+    return found
+
+
+_HEADING_WORDS = re.compile(
+    r"(?i)\b(?:legal proceedings|litigation related to|risk factors|note \d+|item \d+[a-z]?\.?|part i+)\b"
+)
+
+
+def _heading_subject(text: str) -> bool:
+    """A subject (or question) that carries a 10-Q heading, ends on a preposition, or names itself twice."""
+    words = fold(text).split()
+    doubled = any(words[i:i + 2] == words[i + 2:i + 4] for i in range(len(words) - 3))
+    return bool(_HEADING_WORDS.search(text)) or (bool(words) and words[-1] in {"to", "of", "for", "in", "on"}) or doubled
+
+
+def _verb(s: Statement) -> str:
+    return verb_for(s.key.metric)
+
+
+def _value_id(s: Statement) -> str:
+    return f"{fold(s.company)}|{s.key.period.key()}|{fold(s.value)}"
+
+
+def _id(s: Statement) -> str:
+    return f"{fold(s.company)}|{s.key.relation()}"

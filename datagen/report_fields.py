@@ -1,0 +1,290 @@
+"""Questions from the fields of form-like reports (accident reports, protocols, filings' cover pages):
+"What does the report with accident number NYC08CA055 give as its aircraft damage?" → "Substantial".
+
+A folder of reports of one kind repeats the same form: "Label: value" pairs, two to a line,
+    Location: Tallahassee, FL Accident Number: NYC08CA055
+    Date & Time: 12/08/2007, 1730 EST Registration: N5921D
+The labels are learned from the folder, not listed: a phrase before a colon that at least half of
+the reports share ("Accident Number", never "FL Accident Number", which only Florida's reports have);
+at each colon the longest such label is taken, so a value runs whole up to the next label
+("Tallahassee, FL"). The report's own name is its identifier field: the label whose values are
+codes, one per report and each report's own ("Accident Number"). Without one (or with fewer than
+three reports sharing a form) nothing is read: the prose generator has the folder alone.
+
+Facts: each field a report states once (one value) that is no boilerplate (a value more than
+`common_share` of the reports give, "Aircraft Category: Airplane", tells the reports apart from
+nothing). Multi-hop: two reports' date fields compared ("Which is earlier, the date & time of
+accident number A or of accident number B?"): the answer is one identifier, both reports are needed.
+
+`ReportFieldTasks` wraps the prose generator as `datagen.period_tasks.PeriodTasks` does, screening its
+candidates the same way (a boilerplate sentence repeated by every report is asked once).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from datagen.mining import MinedCorpus, fold
+from datagen.period_tasks import screen_prose
+from datagen.positives import POSITIVES
+from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+
+_COLON = re.compile(r":(?=\s|$)")
+_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z])[A-Z0-9][A-Z0-9-]{4,}$")  # NYC08CA055: capitals and digits, as written
+_EMPTY = {"", "n/a", "none", "no", "yes", "unknown", "not reported", "-"}
+_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of one report: the line it sits on (the verifier's quote) and its chunk."""
+
+    doc_id: str
+    chunk_id: str
+    label: str
+    value: str
+    line: str
+
+
+def _candidates(line: str) -> list[tuple[int, list[str], bool]]:
+    """(colon position, the up-to-six words before it after the previous colon, whether those are all the
+    words since that colon) for each colon of a line."""
+    out = []
+    previous = 0
+    for m in _COLON.finditer(line):
+        words = line[previous : m.start()].split()
+        out.append((m.start(), words[-6:], previous > 0 and len(words) <= 6))
+        previous = m.end()
+    return out
+
+
+def learn_labels(mined: MinedCorpus, min_share: float = 0.5) -> dict[str, int]:
+    """The labels of the folder's form (label → reports using it): phrases before a colon that at least
+    `min_share` of the reports use."""
+    docs_with: dict[str, set[str]] = defaultdict(set)
+    formed = 0
+    for doc, chunks in mined.chunks.items():
+        seen = False
+        for c in chunks:
+            for line in c.text.split("\n"):
+                for _, words, _whole in _candidates(line):
+                    for k in range(1, len(words) + 1):
+                        label = " ".join(words[-k:])
+                        if label[:1].isupper():
+                            docs_with[label].add(doc)
+                            seen = True
+        formed += seen
+    if formed < 3:
+        return {}
+    need = max(3, min_share * formed)
+    return {label: len(docs) for label, docs in docs_with.items() if len(docs) >= need}
+
+
+def read_fields(mined: MinedCorpus, labels: dict[str, int]) -> list[Field]:
+    """Every (label, value) of every report line, each value running up to the next label. At a colon the
+    longest label is taken ("Accident Number", not "Number"), unless it would swallow every word since the
+    previous colon and a shorter one is known: "Landing Gear Type: Tricycle Seats: 4" is the value
+    "Tricycle" and the label "Seats"."""
+    out = []
+    for doc, chunks in mined.chunks.items():
+        for c in chunks:
+            for line in c.text.split("\n"):
+                marks = []  # (label start, colon position, label)
+                for colon, words, whole in _candidates(line):
+                    known = [k for k in range(1, len(words) + 1) if " ".join(words[-k:]) in labels]
+                    if not known:
+                        continue
+                    top = max(labels[" ".join(words[-k:])] for k in known)
+                    # a label only some reports write is the tail of the value before it ("Class 3 With
+                    # Waivers/Limitations Last FAA Medical Exam"): the widely shared one is taken
+                    known = [k for k in known if labels[" ".join(words[-k:])] >= 0.75 * top]
+                    k = known[-2] if whole and known[-1] == len(words) and len(known) > 1 else known[-1]
+                    label = " ".join(words[-k:])
+                    marks.append((line.rfind(label, 0, colon), colon, label))
+                for i, (_start, colon, label) in enumerate(marks):
+                    end = marks[i + 1][0] if i + 1 < len(marks) else len(line)
+                    value = line[colon + 1 : end].strip(" ,;")
+                    out.append(Field(doc, c.chunk_id, label, value, line.strip()))
+    return out
+
+
+@dataclass(frozen=True)
+class Report:
+    doc_id: str
+    name: str  # "accident number NYC08CA055"
+    code: str
+    id_field: Field
+    fields: dict[str, Field]
+
+
+def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter | None = None) -> list[Report]:
+    """The folder's reports, each named by its identifier field, with its fields that tell it apart."""
+    skipped = skipped if skipped is not None else Counter()
+    labels = learn_labels(mined)
+    if not labels:
+        return []
+    by_doc: dict[str, dict[str, list[Field]]] = defaultdict(lambda: defaultdict(list))
+    for f in read_fields(mined, labels):
+        by_doc[f.doc_id][f.label].append(f)
+    n_docs = len(by_doc)
+    # the identifier: a label whose values are codes, one per report, no two reports alike
+    id_label, best = "", 0
+    for label in sorted(labels):
+        values = [{f.value for f in fields[label]} for fields in by_doc.values() if label in fields]
+        codes = [next(iter(v)) for v in values if len(v) == 1 and _CODE.match(next(iter(v)))]
+        if len(codes) >= 0.8 * n_docs and len(set(codes)) == len(codes) and len(codes) > best:
+            id_label, best = label, len(codes)
+    if not id_label:
+        skipped["reports_without_identifier"] += n_docs
+        return []
+    titled = [lab for lab in labels if lab[:1].isupper() and len(lab) > 3]
+    counts: Counter = Counter()
+    for fields in by_doc.values():
+        for label, fs in fields.items():
+            values = {fold(f.value) for f in fs}
+            if len(values) == 1:
+                counts[(label, next(iter(values)))] += 1
+    out = []
+    for doc, fields in sorted(by_doc.items()):
+        ids = {f.value for f in fields.get(id_label, [])}
+        if len(ids) != 1:
+            skipped["report_without_identifier"] += 1
+            continue
+        code = next(iter(ids))
+        kept = {}
+        for label, fs in fields.items():
+            values = {fold(f.value) for f in fs}
+            value = fs[0].value
+            if label == id_label or len(values) != 1:
+                continue
+            if fold(value) in _EMPTY or len(value.split()) > 8 or ":" in value or not re.search(r"[A-Za-z0-9]", value):
+                continue
+            if (value[:1] in "(|/" or value[-1:] in "/|" or any(re.search(rf"\s{re.escape(lab)}(?!\w)", value) for lab in titled)
+                    or any(lab.startswith(value) for lab in titled)):  # "Distance from": a label, its value empty
+                skipped["field_value_runs_on"] += 1  # "Willis O Forman Operating Certificate(s) None": a label lost its colon
+                continue
+            if counts[(label, fold(value))] > max(1, common_share * n_docs):
+                skipped["field_value_common"] += 1
+                continue
+            kept[label] = fs[0]
+        out.append(Report(doc, f"{id_label.lower()} {code}", code, fields[id_label][0], kept))
+    return out
+
+
+def _lower(label: str) -> str:
+    """A form's label inside a sentence: "Registered Owner" → "registered owner"; "FAA", "(IIC)" stay."""
+    return " ".join(w if w.isupper() else w.lower() for w in label.split())
+
+
+def _date(value: str) -> dt.date | None:
+    m = _DATE.search(value)
+    if not m:
+        return None
+    try:
+        return dt.date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
+    except ValueError:
+        return None
+
+
+class ReportFieldTasks:
+    """The prose generator with report-field questions added (see the module docstring)."""
+
+    def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5) -> None:
+        self.inner = inner
+        self.mined = mined
+        self.share = share
+        self.own_stages: Counter = Counter()
+        self.reports = read_reports(mined, skipped=self.own_stages)
+        self.asked: set[str] = set()
+        self._tried: set[tuple[str, ...]] = set()
+        self.fields = [(r, f) for r in self.reports for f in r.fields.values()]
+        labels = Counter(label for r in self.reports for label, f in r.fields.items() if _date(f.value))
+        self.date_label = next((label for label, n in labels.most_common() if n >= 2), "")
+        self.own_stages["reports:read"] = len(self.reports)
+        self.own_stages["reports:fields"] = len(self.fields)
+
+    @property
+    def stages(self) -> Counter:
+        return Counter(getattr(self.inner, "stages", {})) + self.own_stages
+
+    def commit(self, candidate: Candidate) -> None:
+        from datagen.verify import normalize
+
+        self.asked.add(normalize(candidate.question))
+        self.asked.update(candidate.metadata.get("fact_keys") or ())
+        if candidate.metadata.get("generator_part") != "reports":
+            self.inner.commit(candidate)
+
+    def exhausted(self, hops: int) -> str | None:
+        if (hops == 1 and self.fields) or (hops == 2 and self.date_label):
+            return None
+        inner = getattr(self.inner, "exhausted", None)
+        return inner(hops) if inner is not None else None
+
+    def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if hops > 2 or (not inner_spent and rng.random() >= self.share):
+            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages)
+        found = self._single(rng) if hops == 1 else self._earlier(rng)
+        self.own_stages[f"reports:{hops}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+        return found
+
+    def _single(self, rng: random.Random) -> Candidate | DropReason:
+        if not self.fields:
+            return DropReason.NO_ANSWER_SPAN
+        for _ in range(20):
+            report, field = rng.choice(self.fields)
+            if (report.doc_id, field.label) in self._tried:
+                continue
+            self._tried.add((report.doc_id, field.label))
+            question = f"What does the report with {report.name} give as its {_lower(field.label)}?"
+            return self._candidate("single", [(report, field)], question, field.value)
+        return DropReason.NO_ANSWER_SPAN
+
+    def _earlier(self, rng: random.Random) -> Candidate | DropReason:
+        dated = [r for r in self.reports if self.date_label in r.fields and _date(r.fields[self.date_label].value)]
+        if len(dated) < 2:
+            return DropReason.NO_CHAIN
+        a, b = rng.sample(dated, 2)
+        da, db = _date(a.fields[self.date_label].value), _date(b.fields[self.date_label].value)
+        key = tuple(sorted((a.doc_id, b.doc_id)))
+        if da == db or key in self._tried:
+            return DropReason.NO_ANSWER_SPAN
+        self._tried.add(key)
+        first = a if da < db else b  # type: ignore[operator]
+        question = f"Which has the earlier {_lower(self.date_label)}, {a.name} or {b.name}?"
+        return self._candidate("comparison", [(a, a.fields[self.date_label]), (b, b.fields[self.date_label])], question,
+                               first.code, options=(a.code, b.code), winner=first)
+
+    def _candidate(
+        self, form: str, items: Sequence[tuple[Report, Field]], question: str, answer: str, *,
+        options: Sequence[str] = (), winner: Report | None = None,
+    ) -> Candidate:
+        supporting = []
+        for report, field in items:
+            chunks, quotes = [field.chunk_id], [field.line]
+            if options and report.id_field.line != field.line:  # the identifier is the answer: its line too
+                chunks.append(report.id_field.chunk_id)
+                quotes.append(report.id_field.line)
+            truth = (winner is not None and report is winner) or (winner is None and report is items[-1][0])
+            supporting.append(SupportingItem(report.doc_id, tuple(dict.fromkeys(chunks)), tuple(quotes), contains_truth=truth))
+        keys = [f"{fold(r.code)}|{fold(f.label)}|{fold(f.value)}" for r, f in items]
+        return Candidate(
+            question=question, answer=answer, supporting=tuple(supporting), hops=len(items),
+            truth_type=TruthType.ENTITY if options else TruthType.OTHER, generator="natural",
+            # split by fact (datagen.split): every question of a folder of 20 reports touches some of them
+            metadata={"form": form, "generator_part": "reports", "split_by": "fact", "fact_keys": keys, POSITIVES: [],
+                      **({"options": list(options)} if options else {})},
+        )
+
+
+def with_report_fields(generator: Any, mined: MinedCorpus) -> Any:
+    """`generator` with report-field questions when the folder is a set of reports of one form; else itself."""
+    wrapped = ReportFieldTasks(generator, mined)
+    return wrapped if wrapped.fields else generator

@@ -1,0 +1,260 @@
+"""Filings: questions from table rows, compared across quarters and companies, reached through another
+company's quarter; malformed tables and subjects give nothing (counted); a figure two filings state
+is one fact (extra positives, one side of the split). Old code: no datagen.period_tasks (no
+cross-document question at all) and table questions such as "What was Apple Inc.'s item 4. Controls
+and Procedures for the Page?"."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+from corpus_tools.types import Chunk
+from datagen.factbase import FactBase
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.split import split_tasks
+from datagen.table_facts import is_table, metric_phrase, parse_period, short_company, table_facts
+from datagen.types import DropReason
+from datagen.verify import normalize
+
+INTECH_Q2 = {"kind": "table", "company": "Initech Corporation", "period_end": "2023-07-01",
+             "section": "Part I > Item 1 > Consolidated Condensed Statements of Income"}
+INTECH_Q1 = {**INTECH_Q2, "period_end": "2023-04-01"}
+INTECH_Q2_22 = {**INTECH_Q2, "period_end": "2022-07-02"}
+GLOBEX_Q3 = {"kind": "table", "company": "Globex Inc.", "period_end": "2023-07-01",
+             "section": "Part I > Item 1 > Condensed Consolidated Statements of Operations"}
+
+
+def _filings() -> list[Chunk]:
+    text = {"kind": "text"}
+    return [
+        Chunk("i2#0", "initech-2023q2", "Initech Corporation\nFORM 10-Q\nFor the quarterly period ended July 1, 2023", 0, 20,
+              {**INTECH_Q2, **text}),
+        Chunk("i2#1", "initech-2023q2",
+              "(In millions) | Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022\n"
+              "Net revenue | $ | 12,949 | $ | 15,321\nNet income | 1,481 | (454)\nOperating income | 2,000 | 1,000", 1, 40, INTECH_Q2),
+        # a segment table: "Operating income" again, another value: which one would a question mean?
+        Chunk("i2#2", "initech-2023q2",
+              "(In millions) | Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022\n"
+              "Operating income | 700 | 650", 2, 20, {**INTECH_Q2, "section": "Note 3 > Segments"}),
+        # a later chunk of a long table whose header row was lost: a value without its period
+        Chunk("i2#3", "initech-2023q2", "Net revenue | 12,949 | 15,321\nGross margin | 4,638 | 5,528", 3, 20,
+              {**INTECH_Q2, "header": "Initech Corporation · Item 2"}),
+        Chunk("i2#4", "initech-2023q2", "(columns) | Page\nItem 1. Financial Statements | 1\nItem 4. Controls and Procedures | 20",
+              4, 20, INTECH_Q2),
+        # a cash-flow table whose "Six Months Ended" line was lost: bare dates over flows
+        Chunk("i2#5", "initech-2023q2", "(In millions) | Jul 1, 2023 | Jul 2, 2022\nNet cash used for investing activities | (11,329) | (9,100)",
+              5, 20, INTECH_Q2),
+        Chunk("i1#0", "initech-2023q1", "Initech Corporation\nFORM 10-Q\nFor the quarterly period ended April 1, 2023", 0, 20,
+              {**INTECH_Q1, **text}),
+        Chunk("i1#1", "initech-2023q1",
+              "(In millions) | Three Months Ended Apr 1, 2023 | Three Months Ended Apr 2, 2022\n"
+              "Net revenue | 11,715 | 18,353\nNet income | (2,758) | 8,113", 1, 30, INTECH_Q1),
+        # last year's filing states the Jul 2, 2022 quarter that this year's prior-year column repeats
+        Chunk("i0#0", "initech-2022q2", "Initech Corporation\nFORM 10-Q", 0, 10, {**INTECH_Q2_22, **text}),
+        Chunk("i0#1", "initech-2022q2",
+              "(In millions) | Three Months Ended July 2, 2022 | Three Months Ended July 3, 2021\n"
+              "Net revenue | 15,321 | 19,631\nNet income | (454) | 5,061", 1, 30, INTECH_Q2_22),
+        Chunk("g3#0", "globex-2023q3", "Globex Inc.\nFORM 10-Q\nFor the quarterly period ended July 1, 2023", 0, 20,
+              {**GLOBEX_Q3, **text}),
+        Chunk("g3#1", "globex-2023q3",
+              "(In millions) | Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022\n"
+              "Total net sales | 81,797 | 82,959\nNet income | 19,881 | 19,442", 1, 30, GLOBEX_Q3),
+        # each quarter again in the cash-flow statement: a period end the filer's tables share
+        Chunk("i2#6", "initech-2023q2", "(In millions) | Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022\n"
+              "Net income | 1,481 | (454)", 6, 20, {**INTECH_Q2, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("i1#2", "initech-2023q1", "(In millions) | Three Months Ended Apr 1, 2023 | Three Months Ended Apr 2, 2022\n"
+              "Net income | (2,758) | 8,113", 2, 20, {**INTECH_Q1, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("i0#2", "initech-2022q2", "(In millions) | Three Months Ended July 2, 2022 | Three Months Ended July 3, 2021\n"
+              "Net income | (454) | 5,061", 2, 20, {**INTECH_Q2_22, "section": "Part I > Item 1 > Cash Flows"}),
+        Chunk("g3#2", "globex-2023q3", "(In millions) | Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022\n"
+              "Net income | 19,881 | 19,442", 2, 20, {**GLOBEX_Q3, "section": "Part I > Item 1 > Cash Flows"}),
+        # an acquired business's balance in a note, on a day that is none of Initech's period ends
+        Chunk("i2#7", "initech-2023q2", "(In millions) | Dec 29, 2021\nInventories | 941", 7, 10,
+              {**INTECH_Q2, "section": "Note 9 > Acquisitions"}),
+        # a subject that is only a legal suffix names no company
+        Chunk("x#0", "inc-only", "(In millions) | Three Months Ended July 1, 2023\nNet revenue | 5", 0, 10,
+              {**GLOBEX_Q3, "company": "Inc."}),
+    ]
+
+
+def _base(chunks: list[Chunk]):
+    mined = mine(chunks)
+    base = FactBase()
+    for doc, cs in mined.chunks.items():
+        for c in cs:
+            if is_table(c.metadata):
+                base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
+    return mined, base
+
+
+class _NoText:
+    """The natural generator of a corpus whose prose gives nothing: every proposal is the filings forms'."""
+
+    stages: Counter = Counter()
+
+    def propose(self, hops: int, rng: random.Random) -> DropReason:
+        return DropReason.NO_CHAIN
+
+    def commit(self, candidate: object) -> None:
+        pass
+
+    def exhausted(self, hops: int) -> str:
+        return "no prose facts"
+
+
+def test_periods_companies_and_units_are_read_from_the_column_line() -> None:
+    assert parse_period("Three September Months Ended 30, 2022").phrase() == "the quarter ended September 30, 2022"
+    assert parse_period("Nine Months Ended October 29, 2023 (In millions)").phrase() == "the nine months ended October 29, 2023"
+    assert parse_period("June 25, 2022").phrase() == "June 25, 2022"  # a balance: as of that day
+    for not_a_period in ("2023", "Dec 31, 2022 Fair Value Measured Using Level 3", "Page", "Three Months Ended $ Change",
+                         "Three Months Ended December Year Ended December 31, 2022"):
+        assert parse_period(not_a_period) is None, not_a_period
+    assert short_company("Apple Inc.") == "Apple" and short_company("Amazon.com, Inc.") == "Amazon"
+    assert short_company("NVIDIA Corporation") == "NVIDIA"
+    assert short_company("Inc.") == "" and short_company("LLC") == "" and short_company("Item 2. Properties") == ""
+    assert metric_phrase("Net sales: Total net sales") == "Total net sales"
+    assert metric_phrase("Earnings per share: Diluted") == "Diluted Earnings per share"
+    assert metric_phrase("Balance, end of period") == "" and metric_phrase("Windows") == ""
+
+
+def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
+    mined, base = _base(_filings())
+    asks = {f.ask.replace("{s}", f.subject): f.answer for fs in base.facts.values() for f in fs}
+    assert asks["What was Initech's net revenue, in millions of dollars, for the quarter ended July 1, 2023?"] == "12,949"
+    assert asks["What were Globex's total net sales, in millions of dollars, for the quarter ended July 1, 2023?"] == "81,797"
+    assert base.skipped["table_row_without_header"] == 2  # the lost-header chunk's two rows
+    assert base.skipped["table_columns_not_periods"] == 2  # the table of contents
+    assert base.skipped["table_without_company"] == 1  # "Inc."
+    assert base.skipped["table_flow_without_length"] == 2  # a flow "as of" a day is a misreading
+    assert not any("Page" in q or "Controls" in q or "Inc.'s" in q or "investing" in q for q in asks), list(asks)
+
+
+def test_filings_give_verified_comparisons_and_bridges_across_documents(tmp_path: Path) -> None:
+    from datagen.period_tasks import PeriodTasks
+
+    mined, base = _base(_filings())
+    generator = PeriodTasks(_NoText(), mined, base)
+    assert generator.own_stages["table_statement_ambiguous"] == 2  # Operating income, both quarters
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=200, hops=(1, 2), patience=80, seed=3))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    assert report.written == len(tasks) and report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
+    assert not any("operating income" in q.lower() for q in tasks)  # two values: asked never
+    assert not any("December 29, 2021" in q for q in tasks) and generator.own_stages["table_period_of_one_section"] == 1
+
+    periods = "Was Initech's net revenue larger for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?"
+    assert tasks[periods].answers[0] == "the quarter ended July 1, 2023" and tasks[periods].hops == 2
+    assert set(tasks[periods].gold_doc_ids) == {"initech-2023q1", "initech-2023q2"}
+    companies = [q for q in tasks if re.match(r"Which company had larger net income for the quarter ended July 1, 2023, ", q)]
+    assert companies and all(tasks[q].answers[0] == "Globex" for q in companies), companies
+    bridge = ("In the quarter in which Globex's total net sales were $81,797 million, what was Initech's net revenue, "
+              "in millions of dollars, for its quarter ended the same day?")
+    assert tasks[bridge].answers[0] == "12,949" and list(tasks[bridge].gold_doc_ids) == ["globex-2023q3", "initech-2023q2"]
+    assert tasks[bridge].metadata["form"] == "bridge"
+    # every 2-hop task needs both filings: no one document states both of its figures
+    for t in tasks.values():
+        if t.hops == 2:
+            assert len(set(t.gold_doc_ids)) == 2, t.query
+
+    # the Jul 2, 2022 quarter is stated by last year's filing and by this year's prior-year column: both gold
+    repeated = [t for t in tasks.values() if t.hops == 1 and "July 2, 2022" in t.query]
+    assert repeated and all({"i0#1", "i2#1"} <= set(t.facts[-1]) for t in repeated), [t.facts for t in repeated]
+
+    split = split_tasks(list(tasks.values()), test_fraction=0.3, seed=0)
+    assert not split.leaks()
+    assert not {normalize(t.query) for t in split.train} & {normalize(t.query) for t in split.test}
+    train_figures = {k for t in split.train for k in t.metadata["fact_keys"]}
+    assert not any(k in train_figures for t in split.test for k in t.metadata["fact_keys"])
+
+
+def test_without_tables_the_natural_generator_is_left_alone() -> None:
+    from datagen.period_tasks import with_period_tasks
+
+    mined, base = _base([Chunk("a#0", "a", "Ada Lovelace was born in London in 1815.", 0, 10, {"kind": "text"})])
+    inner = _NoText()
+    assert with_period_tasks(inner, mined, base) is inner
+
+
+def test_a_split_of_one_connected_folder_keeps_its_test_side_to_the_target() -> None:
+    """Old code: tasks that all share filings formed one component, and every task touching the test side
+    joined it: 0 train / 60 test on the docugami filings."""
+    from corpus_tools.types import Task
+
+    tasks = [Task(f"t{i}", f"question {i}?", ("1",), (f"d{i}", f"d{i + 1}")) for i in range(20)]  # a chain of documents
+    split = split_tasks(tasks, test_fraction=0.2, seed=0)
+    assert 0 < len(split.test) <= 4 and split.train and not split.leaks()
+    # filings tasks are split by fact: sharing a filing is no leak, sharing a figure or the question is
+    filings = [Task(f"f{i}", f"figure {i}?", ("1",), ("10-Q a", "10-Q b"), metadata={"split_by": "fact", "fact_keys": [f"k{i % 5}"]})
+               for i in range(20)]
+    split = split_tasks(filings, test_fraction=0.2, seed=0)
+    assert len(split.test) == 4 and len(split.train) == 16 and not split.dropped and not split.leaks()
+
+
+def test_shares_and_rates_keep_their_own_unit() -> None:
+    chunk = Chunk("r#0", "r", "(In millions) | Three Months Ended July 1, 2023\nRevenue | 100.0%\n"
+                  "Statutory federal income tax rate | 21%\nNet sales | 81,797", 0, 20, GLOBEX_Q3)
+    skipped: Counter = Counter()
+    asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, "Globex Inc.", skipped)}
+    assert asks == {
+        "What was Globex's statutory federal income tax rate for the quarter ended July 1, 2023?": "21%",
+        "What were Globex's net sales, in millions of dollars, for the quarter ended July 1, 2023?": "81,797",
+    }, asks
+    assert skipped["table_share_not_metric"] == 1  # "Revenue | 100.0%" is a share of revenue
+
+
+def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at_all() -> None:
+    from datagen.period_tasks import PeriodTasks
+    from datagen.types import Candidate
+
+    def single(question: str, subject: str) -> Candidate:
+        return Candidate(question, "October 2014", (), 1, metadata={"fact_keys": [f"{subject}|open|date|october 2014"]})
+
+    class Prose(_NoText):
+        def __init__(self) -> None:
+            self.queue = [single("When did the European Commission open a formal investigation?", "european commission"),
+                          single("When did the European Commission open a formal investigation?", "european commission"),
+                          single("Which place were Litigation Related to filed for?", "litigation related to"),
+                          single("Which place did Legal Proceedings Epic Games Epic Games, Inc. file a lawsuit for?",
+                                 "legal proceedings epic games epic games, inc.")]
+
+        def propose(self, hops: int, rng: random.Random):  # noqa: ANN201
+            return self.queue.pop(0)
+
+        def exhausted(self, hops: int) -> None:
+            return None
+
+    mined, base = _base(_filings())
+    wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
+    rng = random.Random(0)
+    first = wrapped.propose(1, rng)
+    assert isinstance(first, Candidate)
+    wrapped.commit(first)
+    assert [wrapped.propose(1, rng) for _ in range(3)] == [DropReason.DUPLICATE, DropReason.NO_ANSWER_SPAN,
+                                                           DropReason.NO_ANSWER_SPAN]
+
+
+def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
+    """Amazon's 10-Q summarises Rivian's results; "Amazon's revenues … 661" would be wrong, in either chunk."""
+    from datagen.period_tasks import read_statements
+
+    meta = {**INTECH_Q2, "company": "Amazon.com, Inc.", "section": "Part I > Item 1 > Other Income (Expense), Net"}
+    cols = "columns: Three Months Ended March 31, 2022 | Three Months Ended March 31, 2023 · in millions"
+    chunks = [
+        Chunk("a#0", "amzn", "Required summarized financial information of Rivian is as follows (in millions):\n\n"
+              "(in millions) | Three Months Ended March 31, 2022 | Three Months Ended March 31, 2023\n"
+              "Revenues | 95 | 661\nGross profit | (502) | (535)", 0, 30, meta),
+        Chunk("a#1", "amzn", "Gross profit | (502) | (535)\nNet loss | (1,593) | (1,349)", 1, 20, {**meta, "header": cols}),
+        Chunk("a#2", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet sales | 127,358", 2, 20,
+              {**meta, "section": "Part I > Item 1 > Statements of Operations"}),
+        Chunk("a#3", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet income | 3,172", 3, 20,
+              {**meta, "section": "Part I > Item 1 > Statements of Cash Flows"}),
+    ]
+    mined, base = _base(chunks)
+    skipped: Counter = Counter()
+    statements = read_statements(base, mined, skipped)
+    assert sorted((s.key.metric, s.value) for s in statements) == [("Net income", "3,172"), ("Net sales", "127,358")]
+    assert base.skipped["table_of_another_subject"] == 1 and skipped["table_statement_of_another_subject"] == 4
