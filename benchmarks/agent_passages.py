@@ -38,20 +38,27 @@ and have / lack every gold document in the top 10 documents where the first sear
 documents of its observation) do not / do. Per-question JSONL under benchmarks/out/agent_passages/.
 
 The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing questions
-(benchmarks/filings.py's ids, q<row>) of the reporting half (`search_policy.filings_split`: SHA-1
-of the id odd), the first --limit whose reference answer carries figures. A question counts when
+(benchmarks/filings.py's ids, q<row>) of one half (`--part`, default report; `search_policy.filings_split`:
+SHA-1 of the id odd for reporting, even for tuning: choose settings on tuning only), the first
+--limit whose reference answer carries figures (62 reporting, 63 tuning). A question counts when
 at least half of its figures (numbers of 2+ digits, "$", "," and "%" ignored; years 1990-2039 and
-"Q1"-"Q4" not figures) appear in the top-5 passages. Rows: one hybrid search's top 5 chunks, the
-agent's passages; ask seconds p50. Run it on this code and on main's, as above:
+"Q1"-"Q4" not figures) appear in the top-5 passages. Columns: one hybrid search's top 5 chunks,
+plain and with `constraints="auto"` (what every agent search passes), the agent's passages, the
+gold filing first, ask seconds p50; `--variant` re-answers each episode under other IterativeConfig
+fields (a row each), as `run` does. Per-question JSONL (chunk ids included) under OUT. Run it on
+this code and on main's, as above:
 
     HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label after \
         --index runs/filings-index --limit 15
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label tune --part tuning \
+        --index runs/filings-index --limit 100 --variant keep4=first_search_keep:4
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import re
 import statistics
@@ -262,35 +269,53 @@ def filings(args: argparse.Namespace) -> None:
         for i, row in enumerate(csv.DictReader(f)):
             doc = row["Source Docs"].strip().strip("*") + ".pdf"
             qid = f"q{i}"
-            if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == "report"
+            if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == args.part
                     and figures(row["Answer"])):
                 chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc,
                                "figures": figures(row["Answer"])})
     chosen = chosen[: args.limit]
     agent = SearchAgent(corpus)
     agent.run(chosen[0]["question"])  # warm-up
+    # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
+    # one-search baseline does too (code before issue 35 has no constraints: the plain search twice)
+    has_constraints = "constraints" in inspect.signature(corpus.search).parameters
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
     for i, q in enumerate(chosen):
         hits = corpus.search(q["question"], k=5)
+        constrained = corpus.search(q["question"], k=5, constraints="auto") if has_constraints else hits
         t0 = time.perf_counter()
         result = agent.run(q["question"])
         secs = time.perf_counter() - t0
         evidence = getattr(result, "evidence", None)
         passages = ([e.text for e in evidence] if evidence else
                     [corpus.chunk(c).text for c in doc_best_passages(result.trajectory, result.documents)])
-        rows.append({"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best",
-                     "search": figures_found([h.chunk.text for h in hits], q["figures"]),
-                     "agent": figures_found(passages[:5], q["figures"]),
-                     "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])})
-        print(f"[filings {args.label} {i + 1}/{len(chosen)}]", flush=True)
-    (OUT / f"filings-report-{args.label}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        row = {"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best", "gold": q["gold"],
+               "figures": q["figures"], "passages": [e.chunk_id for e in evidence] if evidence else [],
+               "search_passages": [h.chunk.chunk_id for h in hits],
+               "search": figures_found([h.chunk.text for h in hits], q["figures"]),
+               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"]),
+               "agent": figures_found(passages[:5], q["figures"]),
+               "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])}
+        for variant in args.variant:  # the same episode answered under other IterativeConfig fields
+            label, overrides = parse_variant(variant)
+            cfg = agent.backend.config
+            cited = reanswer(agent, result.trajectory, overrides.pop("first_search_margin", cfg.first_search_margin),
+                             overrides.pop("first_search_keep", cfg.first_search_keep), **overrides)["passages"]
+            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"])
+        rows.append(row)
+        print(f"[filings {args.part} {args.label} {i + 1}/{len(chosen)}]", flush=True)
+    (OUT / f"filings-{args.part}-{args.label}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     n = len(rows)
-    print(f"| filings (report, {n} with figures) | figures in top 5: one search | figures in top 5: agent "
-          f"({rows[0]['kind']}) | gold filing first | ask s p50 |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    print(f"| {args.label} | {sum(r['search'] for r in rows) / n:.3f} | {sum(r['agent'] for r in rows) / n:.3f} | "
-          f"{sum(r['gold_first'] for r in rows) / n:.3f} | {statistics.median(r['s'] for r in rows):.2f} |")
+    print(f"| filings ({args.part}, {n} with figures) | figures in top 5: one search | one search, constraints auto | "
+          f"figures in top 5: agent ({rows[0]['kind']}) | gold filing first | ask s p50 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| {args.label} | {sum(r['search'] for r in rows) / n:.3f} | {sum(r['search_constrained'] for r in rows) / n:.3f} | "
+          f"{sum(r['agent'] for r in rows) / n:.3f} | {sum(r['gold_first'] for r in rows) / n:.3f} | "
+          f"{statistics.median(r['s'] for r in rows):.2f} |")
+    for variant in args.variant:
+        label = parse_variant(variant)[0]
+        print(f"| {args.label}, {label} | | | {sum(r[label] for r in rows) / n:.3f} | | |")
 
 
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
@@ -378,6 +403,10 @@ def main() -> None:
     fp.add_argument("--index", type=Path, required=True)
     fp.add_argument("--qna", type=Path, default=Path("/work/data/filings10q/qna_data.csv"))
     fp.add_argument("--limit", type=int, default=15)
+    fp.add_argument("--part", choices=["report", "tuning"], default="report",
+                    help="which half of the questions (filings_split); tune on tuning, report on report")
+    fp.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
+                    help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
