@@ -62,19 +62,23 @@ _DOBJ_VERBS = frozenset(
 
 
 # Prepositions whose object is a relation worth asking about ("plays for X", "merged with X").
-_RELATION_PREPS = frozenset("for with into to under against alongside onto from".split())
+_RELATION_PREPS = frozenset("for with into to under against alongside onto from on".split())
+# "in" relates a work or an organisation ("starred in Pitfall", "competes in the Premier League");
+# with a place it is a location (above), with a person an aside.
+_IN_KINDS = frozenset((TruthType.ORGANIZATION.value, TruthType.ENTITY.value))
 
 
 def verb_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str],
-    speaker: str = "",
+    speaker: str = "", own_class: str = "",
 ) -> list[Fact]:
-    """The facts of every verb of a parsed sentence whose subject is known (`subject_of`), in order."""
+    """The facts of every verb of a parsed sentence whose subject is known (`subject_of`, with the
+    document's `own_class` word), in order."""
     facts = []
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
             continue
-        who = subject_of(verb, name, speaker)
+        who = subject_of(verb, name, speaker, own_class)
         if who is None:
             continue
         subject, about = who
@@ -221,7 +225,7 @@ def _fact(
             describe = "the {c} " + ("who" if kind == TruthType.PERSON.value else "that") + f" {past} {{s}}"
     elif shape in ("dobj", "prep", "attr") and kind != TruthType.DATE.value:
         wh = "Who" if kind == TruthType.PERSON.value and shape == "dobj" else "Which {c}"
-        if shape == "prep" and (p not in _RELATION_PREPS or copula):
+        if shape == "prep" and ((p not in _RELATION_PREPS and not (p == "in" and kind in _IN_KINDS)) or copula):
             return None  # adjuncts ("in the film", "as a child", "including") are no relation worth asking
         ask = inverted(wh)
         if shape == "attr":

@@ -1,0 +1,108 @@
+"""Claims read off scientific prose: the finding a results or conclusions sentence states, as a
+SciFact claim states it ("CD28 cosignaling is crucial for immunity against S. typhimurium.").
+
+Scientific abstracts give the relation templates almost nothing: their subjects are no titled
+documents and their objects no named entities, so `datagen --n 2000` over 5,183 SciFact abstracts
+wrote 9 tasks and a reranker could not be fitted (issue 36). What such prose does have is findings,
+and a finding is what its readers search with. A claim task asks for the abstract that supports a
+claim; its answer is the evidence sentence (the learned writer's "claim" form, without a model).
+
+`claim_of` turns one sentence into a claim, or None:
+
+- the finding a reporting clause introduces is taken alone: "In this report, we show that Megator
+  and Mad2 form a conserved complex" → "Megator and Mad2 form a conserved complex"; so is a sentence
+  after a discourse marker ("Thus, CD28 cosignaling is crucial …");
+- statistics and asides go: parentheses, brackets, and what follows a semicolon or a ", whereas";
+- a sentence that needs its context is no claim: one opening on a pronoun or a demonstrative ("These
+  mice…", "It…") or a question word ("Whether the drug…"), one in the first person, statistics
+  ("P < 0.05", "respectively"), a sentence with no verb-like word, and a claim shorter than 6 or
+  longer than 30 words;
+- a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
+  a bare finding needs a reporting clause, a marker or an aside removed.
+
+Only the second half of an abstract is read (results and conclusions; the first half is background
+and methods), as the learned writer's claim form does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from datagen.mining import Sentence
+
+MIN_WORDS = 6
+MAX_WORDS = 30
+
+_MARKER = re.compile(
+    r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
+    r"|(?-i:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY)\s+"
+    r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
+    r"in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
+    r"in this (?:study|report|paper|work|article)|here)\s*,?\s+)",
+    re.IGNORECASE,
+)
+# "… we show that X", "These results indicate that X", "Analysis revealed that X": at most 10 words before.
+_REPORTING = re.compile(
+    r"^(?:[\w'’-]+[ ,]+){0,10}?(?:show|shows|showed|shown|indicate|indicates|indicated|suggest|suggests|suggested|"
+    r"demonstrate|demonstrates|demonstrated|reveal|reveals|revealed|propose|conclude|concluded|find|found|"
+    r"establish|establishes|established|confirm|confirms|confirmed|report|provide evidence|provides evidence|"
+    r"identify|identified|support the (?:idea|notion|hypothesis))\s+that\s+(.+)$",
+    re.IGNORECASE,
+)
+_CONTEXT_OPENING = re.compile(
+    r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
+    r"whether|how|what|why|when|to|explain|compared)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b", re.IGNORECASE)
+_STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)", re.IGNORECASE)
+# A finding says what something does or is: a sentence with none of these verb-like words is a label.
+_FINDING = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|can|may|might|could|does|did|"
+    r"\w+(?:s|ed))\b",
+)
+_ASIDES = (
+    re.compile(r"\s*\([^()]*\)"),
+    re.compile(r"\s*\[[^\[\]]*\]"),
+)
+_TAIL = re.compile(r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but)\b|:\s).*$", re.IGNORECASE)
+
+
+def claim_of(sentence: str) -> str | None:
+    """The claim a sentence states (see the module docstring), or None when it states none alone."""
+    text = " ".join(sentence.split()).rstrip(" .")
+    original = text
+    while True:  # "Thus, in this study, …": markers may stack
+        stripped = _MARKER.sub("", text, count=1)
+        if stripped == text:
+            break
+        text = stripped
+    reported = _REPORTING.match(text)
+    if reported:
+        text = reported.group(1)
+    for aside in _ASIDES:
+        for _ in range(3):  # nested parentheses go from the inside out
+            text = aside.sub("", text)
+    text = _TAIL.sub("", text).strip(" ,.")
+    if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text):
+        return None
+    if "(" in text or ")" in text or "[" in text or "]" in text:
+        return None  # an aside left unbalanced: a fragment
+    words = text.split()
+    if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):
+        return None
+    if len(words) >= len(original.split()):
+        return None  # the whole sentence: searching with it finds it by copying
+    return text[:1].upper() + text[1:] + "."
+
+
+def document_claims(sentences: Sequence[Sentence]) -> list[tuple[Sentence, str]]:
+    """(evidence sentence, claim) for every sentence of an abstract's second half that states a claim."""
+    later = sentences[len(sentences) // 2 :]
+    out = []
+    for sent in later:
+        claim = claim_of(sent.text)
+        if claim is not None:
+            out.append((sent, claim))
+    return out

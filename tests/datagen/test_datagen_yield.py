@@ -1,0 +1,138 @@
+"""Yield without shallower tasks (issue 36, session 28): bridges one search solves kept up to the share
+real compositional questions show, two bridges compared through their descriptions (2WikiMultihopQA's
+bridge comparison), and claims read off scientific prose where the relation templates find nothing.
+
+On the code before: every solved bridge is dropped (a HotpotQA-like corpus kept 14 of 64), no task
+compares two bridges, and a corpus of abstracts gives no task at all.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from corpus_tools.types import Chunk
+from datagen.claims import claim_of
+from datagen.factbase import Fact, FactBase
+from datagen.mining import mine
+from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.types import Candidate
+
+BORN_FIRST = "Who was born first, {a} or {b}?"
+FILMS = {  # film → director (born), each film names only its director
+    "silver": ("Silver Tide", "marcus", "Marcus Vell", "4 April 1910"),
+    "blue": ("Blue Harbour", "anna", "Anna Reyes", "2 May 1921"),
+    "iron": ("Iron Gate", "tomas", "Tomas Brandt", "9 June 1932"),
+}
+
+
+def corpus() -> tuple:
+    texts, facts, classes = {}, {}, {}
+    for film, (title, person, name, born) in FILMS.items():
+        texts[film] = (title, f"{title} is a 1961 drama film directed by {name}.")
+        texts[person] = (name, f"{name} (born {born}) was a film director.")
+        facts[film] = [Fact(film, f"{film}#0", texts[film][1].rstrip("."), title, True, "direct|by|person", name,
+                            "person", "Who directed {s}?", "the director of {s}", target=person)]
+        facts[person] = [Fact(person, f"{person}#0", texts[person][1].rstrip("."), name, True, "bear|in|date", born,
+                              "date", "When was {s} born?", compare=BORN_FIRST)]
+        classes[film], classes[person] = "drama film", "film director"
+    chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, (title, text) in texts.items()]
+    names = {d: title for d, (title, _) in texts.items()}
+    return mine(chunks), FactBase(facts=facts, classes=classes, names=names)
+
+
+def test_two_bridges_are_compared_through_their_descriptions() -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base)
+    rng = random.Random(0)
+    found = [c for c in (gen._bridge_comparison(rng) for _ in range(6)) if isinstance(c, Candidate)]
+    assert found
+    for cand in found:
+        assert cand.metadata["form"] == "bridge_comparison" and cand.hops == 4
+        assert cand.question.startswith("Who was born first, the director of ")
+        people = [FILMS[d][2] for d in cand.doc_ids if d in FILMS]
+        assert not any(p in cand.question for p in people)  # each side's hop must be taken
+        assert cand.answer == min(people, key=lambda p: next(v[3][-4:] for v in FILMS.values() if v[2] == p))
+        assert not any(cand.answer in clue for clue in cand.clues)
+
+
+def test_bridge_comparisons_stay_within_their_share(tmp_path: Path) -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base, NaturalConfig(bridge_comparison_share=0.34, comparison_share=0.0))
+    generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=20, hops=(2,), patience=30))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    forms = [t.metadata["form"] for t in tasks]
+    assert "bridge_comparison" in forms and "bridge" in forms
+    assert forms.count("bridge_comparison") <= 0.34 * len(forms)
+    assert parse_mix("bridge_comparison=0.1") == {"bridge_comparison_share": 0.1}
+
+
+def search(question: str) -> dict[str, list[str]]:
+    """One search that finds both documents of every question but those about Iron Gate (the corpus
+    has fewer than 10 documents; Iron Gate's director stays out of the top 10)."""
+    docs = ["iron"] if "Iron Gate" in question else ["silver", "marcus", "blue", "anna", "iron", "tomas"]
+    return {"hybrid": docs, "bm25": docs, "dense": docs}
+
+
+@pytest.mark.parametrize("budget", [0.0, 0.5])
+def test_bridges_one_search_solves_are_kept_up_to_their_budget(tmp_path: Path, budget: float) -> None:
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base, NaturalConfig(comparison_share=0.0, bridge_comparison_share=0.0))
+    config = GenerateConfig(n=10, hops=(2,), patience=30, solved_budget=budget, bm25_budget=None)
+    report = generate(gen, mined, tmp_path / "t.jsonl", config, searcher=search)
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    solved = [t for t in tasks if t.metadata["one_search_solves"]]
+    assert [t.query for t in tasks if not t.metadata["one_search_solves"]] == ["When was the director of Iron Gate born?"]
+    assert report.drops["one_search_solves"] > 0
+    if budget == 0.0:
+        assert not solved  # the old rule: every solved bridge dropped
+    else:
+        assert len(solved) == 1  # the one solved bridge the share allows beside the unsolved one
+
+
+def test_the_solved_budget_is_a_share() -> None:
+    with pytest.raises(ValueError, match="solved_budget"):
+        GenerateConfig(solved_budget=1.5)
+
+
+RESULTS = [
+    ("In this report, we show that Megator and Mad2 form a conserved complex that localizes to the spindle matrix "
+     "(Fig. 2).", "Megator and Mad2 form a conserved complex that localizes to the spindle matrix."),
+    ("Thus, CD28 cosignaling is crucial for immunity against S. typhimurium; other signals were dispensable.",
+     "CD28 cosignaling is crucial for immunity against S. typhimurium."),
+    ("These results indicate that vitamin D deficiency is associated with a higher risk of fracture.",
+     "Vitamin D deficiency is associated with a higher risk of fracture."),
+]
+
+
+def test_a_claim_is_the_finding_a_results_sentence_states() -> None:
+    for sentence, claim in RESULTS:
+        assert claim_of(sentence) == claim
+    for no_claim in (
+        "These mice were highly susceptible to infection.",  # needs its context: which mice?
+        "We used mice deficient in CD28 expression to analyze the role of CD28.",  # first person, a method
+        "CD28 is one of the molecules that provide costimulatory signals for T cells.",  # the whole sentence
+        "Thus, the rates were 35 and 53 in the placebo and SSZ groups, respectively.",  # a count
+        "Thus, it works.",  # too short to find anything with
+    ):
+        assert claim_of(no_claim) is None, no_claim
+
+
+def test_abstracts_without_relations_yield_claim_tasks_by_default(tmp_path: Path) -> None:
+    """Old code: no chain and no relation, so no task at all (SciFact: 9 of 2,000)."""
+    intro = "Efficient T cell activation requires costimulatory signals. The receptor was studied in mice. "
+    chunks = [Chunk(f"a{i}#0", f"a{i}", intro + " ".join(s for s, _ in RESULTS[i:] + RESULTS[:i]), 0, 80,
+                    {"title": f"Abstract {i}"}) for i in range(3)]
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, FactBase(names={f"a{i}": f"Abstract {i}" for i in range(3)}))
+    report = generate(gen, mined, tmp_path / "t.jsonl", GenerateConfig(n=6, hops=(2, 3, 4), patience=40))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert "single-hop tasks are written instead" in report.fallback
+    assert len(tasks) >= 3 and all(t.metadata["form"] == "claim" and t.hops == 1 for t in tasks)
+    for t in tasks:
+        assert t.query in {c for _, c in RESULTS}
+        assert t.answers[0] in {s for s, _ in RESULTS}  # the evidence sentence, in the gold abstract
