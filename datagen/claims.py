@@ -15,8 +15,9 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
 - statistics and asides go: parentheses, brackets, and what follows a semicolon or a ", whereas";
 - a sentence that needs its context is no claim: one opening on a pronoun or a demonstrative ("These
   mice…", "It…") or a question word ("Whether the drug…"), one in the first person, statistics
-  ("P < 0.05", "respectively"), a sentence with no verb-like word, and a claim shorter than 6 or
-  longer than 30 words;
+  ("P < 0.05", "respectively"), a word that points outside the sentence ("in this disease", "these
+  hallmarks", "was then used", "Table 1"), a sentence with no verb-like word, and a claim shorter
+  than 6 or longer than 30 words;
 - a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
   a bare finding needs a reporting clause, a marker or an aside removed.
 
@@ -38,7 +39,8 @@ _MARKER = re.compile(
     r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
     r"|(?-i:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY)\s+"
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
-    r"in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
+    r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
+    r"in contrast|in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
     r"in this (?:study|report|paper|work|article)|here)\s*,?\s+)",
     re.IGNORECASE,
 )
@@ -56,6 +58,10 @@ _CONTEXT_OPENING = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b", re.IGNORECASE)
+# What points outside the sentence: "in this disease", "these hallmarks", "was then used", a figure.
+_POINTS_AWAY = re.compile(
+    r"\b(?:this|these|those|such|then|for example|e\.g|i\.e|table|fig|figure|doi)\b", re.IGNORECASE
+)
 _STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)", re.IGNORECASE)
 # A finding says what something does or is: a sentence with none of these verb-like words is a label.
 _FINDING = re.compile(
@@ -85,7 +91,9 @@ def claim_of(sentence: str) -> str | None:
         for _ in range(3):  # nested parentheses go from the inside out
             text = aside.sub("", text)
     text = _TAIL.sub("", text).strip(" ,.")
-    if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text):
+    if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text) or (
+        _POINTS_AWAY.search(text)
+    ):
         return None
     if "(" in text or ")" in text or "[" in text or "]" in text:
         return None  # an aside left unbalanced: a fragment
@@ -94,7 +102,10 @@ def claim_of(sentence: str) -> str | None:
         return None
     if len(words) >= len(original.split()):
         return None  # the whole sentence: searching with it finds it by copying
-    return text[:1].upper() + text[1:] + "."
+    first = words[0]
+    if first[1:] == first[1:].lower():  # "sMD-2", "mRNA" keep their case
+        text = text[:1].upper() + text[1:]
+    return text + "."
 
 
 def document_claims(sentences: Sequence[Sentence]) -> list[tuple[Sentence, str]]:
