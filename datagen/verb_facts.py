@@ -61,6 +61,13 @@ _DOBJ_VERBS = frozenset(
 )
 
 
+# Verbs of opinion: "described by The New York Times as …" says who said something, not a relation.
+_OPINION_VERBS = frozenset(
+    "describe call consider regard praise criticize criticise rank list cite review label dub term hail quote "
+    "deem rate acclaim".split()
+)
+
+
 # Prepositions whose object is a relation worth asking about ("plays for X", "merged with X").
 _RELATION_PREPS = frozenset("for with into to under against alongside onto from on".split())
 # "in" relates a work or an organisation ("starred in Pitfall", "competes in the Premier League");
@@ -126,6 +133,10 @@ def _fact(
         return None
     kind = KIND[ent.label_]
     answer = ent.text
+    if kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value) and re.search(
+        "[\"“]" + re.escape(answer) + "[\"”]", text
+    ):
+        kind = TruthType.ENTITY.value  # a quoted name is a title ("she released \"Breakthrough\""), never a person
     if word_keys(answer) == word_keys(subject) or fold(answer) in fold(subject):
         return None
     skip = {c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass")}
@@ -215,7 +226,7 @@ def _fact(
         describe = "the {c} where " + clause(True)
     elif shape == "agent" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
         past = past_tense(verb)
-        if rest:
+        if rest or lemma in _OPINION_VERBS:
             return None
         ask = f"Who {past} {{s}}?" if past else f"Who was {{s}} {vtext} by?"
         noun = AGENT.get(verb.lemma_.lower())

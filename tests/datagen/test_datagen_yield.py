@@ -175,3 +175,21 @@ def test_a_page_is_its_subject_under_its_full_name_or_its_class_word() -> None:
         "produce|by|person": "Lee Hazlewood"}
     assert facts("Boots (album)", "The album was produced by Lee Hazlewood.") == {}
     assert facts("Lee Hazlewood", "The film was produced by Lee Hazlewood.", "singer") == {}  # another film
+
+
+def test_a_quoted_title_is_no_person_and_an_opinion_is_no_relation() -> None:
+    """Old code: "Who did the performer of Coco release?" → "Breakthrough"; "Who described the director of
+    Baby Doll?" → "The New York Times" (hand-read HotpotQA tasks, session 28)."""
+    from datagen.nlp import load_pipeline
+    from datagen.relations import _sentence_facts
+
+    nlp = load_pipeline()
+
+    def facts(title: str, text: str) -> dict[str, str]:
+        out = _sentence_facts(nlp(text), "d", "d#0", text, title, lambda n, p, context=None: "", True)
+        return {f.relation: f.ask for f in out}
+
+    released = facts("Colbie Caillat", 'In August 2009, she released "Breakthrough", her second album.')
+    assert released == {"release|dobj|entity": "Which {c} did {s} release?"}
+    described = facts("Elia Kazan", 'Elia Kazan was a director, described by "The New York Times" as "one of the best".')
+    assert not any(r.startswith("describe|") for r in described)
