@@ -57,7 +57,7 @@ _CONTEXT_OPENING = re.compile(
     r"whether|how|what|why|when|to|explain|compared)\b",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i|me|my|mine|myself|you|your)\b", re.IGNORECASE)
 # What points outside the sentence: "in this disease", "these hallmarks", "was then used", a figure.
 _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such|then|for example|e\.g|i\.e|table|fig|figure|doi)\b", re.IGNORECASE

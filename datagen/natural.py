@@ -130,10 +130,12 @@ class NaturalGenerator:
             for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
-        # Documents the templates find no relation in are asked about by the claims they state.
+        # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
+        # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
-            if d not in self.named and not self.relations.get(facts.article(d)) and (found := document_claims(sents))
+            if facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d))
+            and (found := document_claims(sents))
         }
         self.links = {
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]

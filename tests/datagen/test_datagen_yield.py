@@ -143,6 +143,9 @@ def test_abstracts_without_relations_yield_claim_tasks_by_default(tmp_path: Path
     for t in tasks:
         assert t.query in {c for _, c in RESULTS}
         assert t.answers[0] in {s for s, _ in RESULTS}  # the evidence sentence, in the gold abstract
+    # the same sentences in a chat with no title that names it: opinions, not findings (no claims)
+    chat = mine([Chunk("s1#0", "s1", intro + " ".join(s for s, _ in RESULTS), 0, 80, {})])
+    assert not NaturalGenerator(chat, FactBase()).claims
 
 
 def test_a_page_is_its_subject_under_its_full_name_or_its_class_word() -> None:
