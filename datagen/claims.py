@@ -14,7 +14,8 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
   after a discourse marker ("Thus, CD28 cosignaling is crucial …");
 - statistics and asides go: parentheses, brackets, and what follows a semicolon or a ", whereas";
 - a sentence that needs its context is no claim: one opening on a pronoun or a demonstrative ("These
-  mice…", "It…") or a question word ("Whether the drug…"), one in the first person, statistics
+  mice…", "It…"), a question word ("Whether the drug…") or a count ("Two loci gave…", "16.5 percent
+  among…"), one that is the tail of a sentence cut in two, one in the first person, statistics
   ("P < 0.05", "respectively"), a word that points outside the sentence ("in this disease", "these
   hallmarks", "was then used", "Table 1"), a sentence with no verb-like word, and a claim shorter
   than 6 or longer than 30 words;
@@ -54,7 +55,7 @@ _REPORTING = re.compile(
 )
 _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
-    r"whether|how|what|why|when|to|explain|compared)\b",
+    r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|\d)",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|i|me|my|mine|myself|you|your)\b", re.IGNORECASE)
@@ -79,6 +80,8 @@ def claim_of(sentence: str) -> str | None:
     """The claim a sentence states (see the module docstring), or None when it states none alone."""
     text = " ".join(sentence.split()).rstrip(" .")
     original = text
+    if not text[:1].isupper():
+        return None  # "as births and deaths as they occur…": the tail of a sentence cut in two
     while True:  # "Thus, in this study, …": markers may stack
         stripped = _MARKER.sub("", text, count=1)
         if stripped == text:

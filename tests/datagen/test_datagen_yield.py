@@ -123,6 +123,8 @@ def test_a_claim_is_the_finding_a_results_sentence_states() -> None:
         "CD28 is one of the molecules that provide costimulatory signals for T cells.",  # the whole sentence
         "Thus, the rates were 35 and 53 in the placebo and SSZ groups, respectively.",  # a count
         "Thus, it works.",  # too short to find anything with
+        "Thus, two loci gave replicated evidence of association with the disease.",  # a count: which loci?
+        "as births and deaths occur in their locality and the system determines their causes.",  # a cut tail
         "Thus, JAK mutations cooperate with CRLF2 to promote leukemogenesis in this disease.",  # which disease?
         "Thus, a computational analysis was then used to reveal the loci of ethanol tolerance.",  # a method
     ):
