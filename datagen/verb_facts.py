@@ -61,10 +61,13 @@ _DOBJ_VERBS = frozenset(
 )
 
 
-# Verbs of opinion: "described by The New York Times as …" says who said something, not a relation.
+# "X was the site of the first World Series": a place's attribute names what happened there, one of
+# many ("Which work was Boston the site of?" has no one answer; MuSiQue hand-read, session 28).
+_PLACE_NOUNS = frozenset("site home location scene venue part one example centre center hub setting birthplace".split())
+# Verbs of opinion, and of where a place lies (a border is no agent: "Who bordered San Marcos?"): "described by The New York Times as …" says who said something, not a relation.
 _OPINION_VERBS = frozenset(
     "describe call consider regard praise criticize criticise rank list cite review label dub term hail quote "
-    "deem rate acclaim".split()
+    "deem rate acclaim border surround flank".split()
 )
 
 
@@ -109,7 +112,7 @@ def _object_paths(verb: Any) -> Iterable[tuple[str, Any, Any | None, Any | None]
             pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
             if pobj is not None:
                 yield "prep", pobj, child, None
-        elif child.dep_ == "attr" and child.pos_ == "NOUN":
+        elif child.dep_ == "attr" and child.pos_ == "NOUN" and child.lemma_.lower() not in _PLACE_NOUNS:
             for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ == "of"):
                 pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
                 if pobj is not None:
