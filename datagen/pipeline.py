@@ -198,6 +198,11 @@ def lexical_hit(candidate: Candidate, bm25_top: Sequence[str]) -> bool:
     return sum(d in bm25_top for d in candidate.doc_ids) >= 2
 
 
+def one_search_solves(candidate: Candidate, legs: Mapping[str, list[str]]) -> bool:
+    """Whether one hybrid or BM25 search of the question alone puts every supporting document in its top 10."""
+    return any(leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25"))
+
+
 def mine_corpus(corpus: Any, exclude: Iterable[str] = ()) -> MinedCorpus:
     """Mine an opened `Corpus` (every chunk of every document)."""
     chunks = [c for doc in corpus.doc_ids() for c in corpus.chunks(doc)]
@@ -284,9 +289,8 @@ def generate(
                     hard = candidate.hops > 1 and _searched_form(form)
                     # Each leg is searched when first read (a dense one encodes the question): a bridge
                     # over the lexical budget is dropped on BM25's ranking alone.
-                    is_solved = hard and any(
-                        leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25")
-                    )
+                    # kept easy ones are looked at only once written (the hybrid leg is read then anyway)
+                    is_solved = config.drop_easy and hard and one_search_solves(candidate, legs)
                     hit_later = bridge and lexical_hit(candidate, legs.get("bm25", []))
                     if is_solved and config.drop_easy and (solved + 1) / (held + 1) > config.solved_budget:
                         reason = DropReason.ONE_SEARCH_SOLVES
@@ -298,6 +302,7 @@ def generate(
                         reason = DropReason.LEXICAL_BUDGET
                     else:
                         top = legs["hybrid"]
+                        is_solved = is_solved or (hard and one_search_solves(candidate, legs))
                         found = sum(d in top for d in candidate.doc_ids) / len(candidate.doc_ids)
                         if bridge:  # the dense leg is read for the record: the lexical table reports it
                             legs.get("dense")
