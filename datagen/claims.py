@@ -12,12 +12,14 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
 - the finding a reporting clause introduces is taken alone: "In this report, we show that Megator
   and Mad2 form a conserved complex" → "Megator and Mad2 form a conserved complex"; so is a sentence
   after a discourse marker ("Thus, CD28 cosignaling is crucial …");
-- statistics and asides go: parentheses, brackets, and what follows a semicolon or a ", whereas";
+- statistics and asides go: parentheses and brackets after a space (one inside a word is part of a name,
+  "CX(3)CR1"), and what follows a semicolon, a ", whereas" or an "and that";
 - a sentence that needs its context is no claim: one opening on a pronoun or a demonstrative ("These
   mice…", "It…"), a question word ("Whether the drug…") or a count ("Two loci gave…", "16.5 percent
   among…"), one that is the tail of a sentence cut in two, one in the first person, statistics
   ("P < 0.05", "respectively"), a word that points outside the sentence ("in this disease", "these
-  hallmarks", "was then used", "Table 1"), a sentence with no verb-like word, and a claim shorter
+  hallmarks", "was then used", "Table 1"), a method ("… were compared between …", "… was defined
+  as …"), a sentence with no verb-like word, and a claim shorter
   than 6 or longer than 30 words;
 - a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
   a bare finding needs a reporting clause, a marker or an aside removed.
@@ -69,11 +71,21 @@ _FINDING = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|may|might|could|does|did|"
     r"\w+(?:s|ed))\b",
 )
+# An aside follows a space; a parenthesis inside a word is part of a name ("CX(3)CR1", "CD14(+)").
 _ASIDES = (
-    re.compile(r"\s*\([^()]*\)"),
-    re.compile(r"\s*\[[^\[\]]*\]"),
+    re.compile(r"\s+\([^()]*\)"),
+    re.compile(r"\s+\[[^\[\]]*\]"),
 )
-_TAIL = re.compile(r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but)\b|:\s).*$", re.IGNORECASE)
+# A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
+_METHOD = re.compile(
+    r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
+    r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b",
+    re.IGNORECASE,
+)
+_TAIL = re.compile(
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but)\b|,?\s+and that\b|:\s).*$",
+    re.IGNORECASE,
+)
 
 
 def claim_of(sentence: str) -> str | None:
@@ -98,8 +110,10 @@ def claim_of(sentence: str) -> str | None:
         _POINTS_AWAY.search(text)
     ):
         return None
-    if "(" in text or ")" in text or "[" in text or "]" in text:
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return None  # an aside left unbalanced: a fragment
+    if _METHOD.search(text):
+        return None
     words = text.split()
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):
         return None

@@ -115,6 +115,8 @@ def test_a_claim_is_the_finding_a_results_sentence_states() -> None:
          "LXR agonists inhibited expression of proapoptotic regulators in macrophages."),
         ("Together, these data suggest that sMD-2 is a newly recognized acute-phase reactant in serum.",
          "sMD-2 is a newly recognized acute-phase reactant in serum."),  # a gene's case is kept
+        ("The level of CX(3)CR1 expression defines the two major monocyte subsets (Fig. 3), which share phenotype.",
+         "The level of CX(3)CR1 expression defines the two major monocyte subsets."),  # a name keeps its parenthesis
     ]:
         assert claim_of(sentence) == claim
     for no_claim in (
@@ -125,6 +127,7 @@ def test_a_claim_is_the_finding_a_results_sentence_states() -> None:
         "Thus, it works.",  # too short to find anything with
         "Thus, two loci gave replicated evidence of association with the disease.",  # a count: which loci?
         "as births and deaths occur in their locality and the system determines their causes.",  # a cut tail
+        "RESULTS Alcohol consumption patterns were compared between 11,511 cases and 6077 controls.",  # a method
         "Thus, JAK mutations cooperate with CRLF2 to promote leukemogenesis in this disease.",  # which disease?
         "Thus, a computational analysis was then used to reveal the loci of ethanol tolerance.",  # a method
     ):
