@@ -178,6 +178,7 @@ class NaturalGenerator:
                     sides.setdefault(f.relation, []).append((chain, f))
         self.sides = {r: v for r, v in sorted(sides.items()) if len({c.docs[-1] for c, _ in v}) >= 2}
         self._paired: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        self._compared: set[tuple[str, ...]] = set()
 
     def _article_text(self, article: str) -> str:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
@@ -384,6 +385,10 @@ class NaturalGenerator:
             self.base.names[b.doc_id]
         ):
             return DropReason.NO_CHAIN
+        pair = (relation, *sorted((self.base.article(a.doc_id), self.base.article(b.doc_id))))
+        if pair in self._compared:
+            return DropReason.DUPLICATE  # "A or B?" asked again as "B or A?"
+        self._compared.add(pair)
         ya, yb = _year(a.answer), _year(b.answer)
         if ya is None or yb is None or ya == yb:
             return DropReason.NO_ANSWER_SPAN  # the same year does not decide "first"

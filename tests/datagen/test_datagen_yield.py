@@ -206,3 +206,13 @@ def test_a_quoted_title_is_no_person_and_an_opinion_is_no_relation() -> None:
     assert facts("San Marcos", "San Marcos is bordered by Escondido to the east and Vista to the north.") == {}
     assert facts("Steven Spielberg", "Spielberg was a member of the Directors Guild of America.") == {
         "be|of|organization": "Which {c} was {s} a member of?"}
+
+
+def test_two_documents_are_compared_once_whichever_comes_first() -> None:
+    """Old code: "Which song was written first, A or B?" and "…, B or A?" were both written (HotpotQA)."""
+    mined, base = corpus()
+    gen = NaturalGenerator(mined, base)
+    rng = random.Random(0)
+    asked = [c for c in (gen._comparison(rng) for _ in range(60)) if isinstance(c, Candidate)]
+    pairs = [frozenset(c.metadata["options"]) for c in asked]
+    assert asked and len(pairs) == len(set(pairs)) <= 3  # three directors: three pairs at most
