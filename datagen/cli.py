@@ -61,6 +61,15 @@ def datagen_command(
             max=1.0,
         ),
     ] = 0.28,
+    solved_budget: Annotated[
+        float,
+        typer.Option(
+            help="Largest share of bridge tasks that one search already solves (every supporting document "
+            "in its top 10); 0 drops them all, --keep-easy keeps them all.",
+            min=0.0,
+            max=1.0,
+        ),
+    ] = 0.28,
     writer: Annotated[
         str,
         typer.Option(help="Who writes natural questions: templates (over the parsed corpus) or learned (a "
@@ -74,10 +83,11 @@ def datagen_command(
     ] = "question",
     mix: Annotated[
         str,
-        typer.Option(metavar="comparison=SHARE,relation=SHARE",
+        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE",
                      help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
-                     "that are comparisons, default 0.2), relation=SHARE (largest share of bridges one relation "
-                     "describes, default 0.2), e.g. comparison=0.25,relation=0.2."),
+                     "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
+                     "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
+                     "0.2), e.g. comparison=0.25,relation=0.2."),
     ] = "",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
 ) -> None:
@@ -97,6 +107,7 @@ def datagen_command(
             drop_easy=not keep_easy,
             n_distractors=distractors,
             bm25_budget=None if bm25_budget >= 1.0 else bm25_budget,
+            solved_budget=solved_budget,
         )
         learned = _writer(writer, writer_model, backend)
         chosen, options = _backend(backend, base_url, model, script, seed, structured)

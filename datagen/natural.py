@@ -3,11 +3,16 @@ written offline from the facts of a parsed corpus (datagen.relations), no langua
 
 Forms (metadata["form"]):
 - single:     a wh-question transformed from one sentence ("When was Philip Ford born?"), for rerankers.
+- claim:      where the templates find no relation in a document (scientific abstracts), the finding of
+              one of its results sentences as a claim; the answer is that sentence (datagen.claims).
 - bridge:     a compositional chain over h documents; each bridge entity is *described* by the fact
               that links to it, never named ("When was the director of Buckaroo Sheriff of Texas born?").
               The hop-by-hop sub-questions travel as the task's clues (MuSiQue's decomposition).
 - comparison: two documents' values of the same relation ("Which magazine was started first, A or B?");
               the answer is one of the two names, which the question necessarily contains.
+- bridge_comparison: two bridges compared (2WikiMultihopQA's form): "Who was born first, the director
+              of A or the director of B?" over four documents; the answer is the name of one bridge
+              entity, which the question never gives, so each side's hop must be taken.
 
 Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
 proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
@@ -32,13 +37,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
+from datagen.claims import document_claims
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "bridge", "comparison")
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison")
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,10 @@ class NaturalConfig:
         (HotpotQA's dev set is about one fifth comparison, 2WikiMultihopQA's compositional part about
         half). It caps the output, not the proposals: bridges are dropped more often (the one-search
         filter), so a proposal share let comparisons reach 80 % of a 2Wiki set (issue 36).
+    bridge_comparison_share: the largest share of the multi-hop tasks written that may compare two
+        bridges (2WikiMultihopQA's dev set: about a fifth). They use the 2-document chains bridges use,
+        two at a time, so a corpus with few links gets more tasks from them; the share keeps bridges the
+        larger part.
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
@@ -60,6 +70,7 @@ class NaturalConfig:
     """
 
     comparison_share: float = 0.2
+    bridge_comparison_share: float = 0.25
     relation_share: float = 0.2
     relation_floor: int = 3
     max_doc_uses: int = 3
@@ -69,13 +80,13 @@ class NaturalConfig:
     max_question_words: int = 32
 
     def __post_init__(self) -> None:
-        for name in ("comparison_share", "relation_share"):
+        for name in ("comparison_share", "bridge_comparison_share", "relation_share"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a share in [0, 1], got {value}")
 
 
-_MIX_KEYS = {"comparison": "comparison_share", "relation": "relation_share"}
+_MIX_KEYS = {"comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share"}
 
 
 def parse_mix(spec: str) -> dict[str, float]:
@@ -86,7 +97,7 @@ def parse_mix(spec: str) -> dict[str, float]:
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
-            raise ValueError(f"--mix takes comparison=SHARE,relation=SHARE; got {part!r}")
+            raise ValueError(f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE; got {part!r}")
         try:
             share = float(value)
         except ValueError:
@@ -119,6 +130,13 @@ class NaturalGenerator:
             for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
+        # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
+        # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
+        self.claims = {
+            d: found for d, sents in sorted(mined.sentences.items())
+            if facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d))
+            and (found := document_claims(sents))
+        }
         self.links = {
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
@@ -151,6 +169,16 @@ class NaturalGenerator:
                 if f.compare and f.kind == TruthType.DATE.value:
                     by_relation.setdefault(f.relation, []).append(f)
         self.comparable = {r: fs for r, fs in sorted(by_relation.items()) if len({f.doc_id for f in fs}) >= 2}
+        # 2-document chains whose end states a comparable date, by that relation: the sides of a
+        # bridge comparison ("the director of A" born when?).
+        sides: dict[str, list[tuple[Chain, Fact]]] = {}
+        for chain in self.chains.chains.get(2, ()):
+            for f in chain.answers:
+                if f.compare and f.kind == TruthType.DATE.value and _year(f.answer) is not None:
+                    sides.setdefault(f.relation, []).append((chain, f))
+        self.sides = {r: v for r, v in sorted(sides.items()) if len({c.docs[-1] for c, _ in v}) >= 2}
+        self._paired: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        self._compared: set[tuple[str, ...]] = set()
 
     def _article_text(self, article: str) -> str:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
@@ -179,6 +207,8 @@ class NaturalGenerator:
                 chains[:] = [c for c in chains if not self._spent(c)]
         if any(self._pool.get(hops, {}).values()):
             return None
+        if hops == 2 and self.sides and self._due("bridge_comparison") and self._pairs_left():
+            return None
         if hops == 2 and self.comparable:
             if self._comparison_due() or any(any(g.values()) for g in self._pool.values()):
                 return None  # comparisons may still be written (now, or after more bridges)
@@ -202,24 +232,51 @@ class NaturalGenerator:
             found = self._comparison(rng)
             if not isinstance(found, DropReason):
                 return found
+        if hops == 2 and self.sides and self._due("bridge_comparison"):
+            found = self._bridge_comparison(rng)
+            if not isinstance(found, DropReason):
+                return found
         return self._bridge(hops, rng)
 
     def _comparison_due(self) -> bool:
         """Whether one more comparison keeps comparisons within their share of the multi-hop output."""
+        return self._due("comparison")
+
+    def _due(self, form: str) -> bool:
+        """Whether one more task of a capped form keeps it within its share of the multi-hop output."""
+        share = self.config.comparison_share if form == "comparison" else self.config.bridge_comparison_share
         multi = sum(self.written.values())
-        return (self.written["comparison"] + 1) <= self.config.comparison_share * (multi + 1)
+        return (self.written[form] + 1) <= share * (multi + 1)
+
+    def _pairs_left(self) -> bool:
+        """Whether some relation still has two usable sides that have not been paired."""
+        for pairs in self.sides.values():
+            usable = [(c, f) for c, f in pairs if all(self.usable(d) for d in c.docs)]
+            ends = {c.docs[-1] for c, _ in usable}
+            if len(ends) >= 2 and any(
+                self._pair_key(a[0], b[0]) not in self._paired
+                for i, a in enumerate(usable) for b in usable[i + 1:] if a[0].docs[-1] != b[0].docs[-1]
+            ):
+                return True
+        return False
+
+    @staticmethod
+    def _pair_key(a: Chain, b: Chain) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (a.docs, b.docs) if a.docs <= b.docs else (b.docs, a.docs)
 
     def _relation_open(self, relation: str) -> bool:
-        bridges = self.written["bridge"] + self.written["comparison"]
+        bridges = self.written["bridge"] + self.written["comparison"] + self.written["bridge_comparison"]
         cap = max(self.config.relation_floor, self.config.relation_share * (bridges + 1))
         return self.relation_uses[relation] < cap
 
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
-        pool = [d for d in self.answerable + sorted(self.named) if self.usable(d)]
+        pool = [d for d in self.answerable + sorted(self.named) + list(self.claims) if self.usable(d)]
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)
+        if doc in self.claims:
+            return self._claim(doc, rng)
         if doc in self.named:
             fact = rng.choice(self.named[doc])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
@@ -230,6 +287,20 @@ class NaturalGenerator:
         fact = rng.choice(facts)
         question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind, fact.answer))
         return self._candidate("single", [fact.doc_id], [fact], question, fact, clues=[])
+
+    def _claim(self, doc: str, rng: random.Random) -> Candidate:
+        """A claim task: the claim a results sentence states → that sentence (its abstract is gold)."""
+        sentence, claim = rng.choice(self.claims[doc])
+        self.stages["form:claim"] += 1
+        return Candidate(
+            question=claim,
+            answer=sentence.text,
+            supporting=(SupportingItem(doc, (sentence.chunk_id,), (sentence.text,), contains_truth=True),),
+            hops=1,
+            truth_type=TruthType.OTHER,
+            generator="natural",
+            metadata={"form": "claim", "fact_keys": [f"claim|{doc}|{sentence.index}"]},
+        )
 
     def _bridge(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         for _ in range(self.config.chain_tries):
@@ -267,6 +338,8 @@ class NaturalGenerator:
         while True:
             relations = [r for r, chains in sorted(groups.items()) if chains and self._relation_open(r)]
             if not relations:
+                if any(groups.values()):
+                    self.stages["bridge:relation_capped"] += 1  # chains are left, of relations at their share
                 return None
             chains = groups[rng.choice(relations)]
             chain = chains[rng.randrange(len(chains))]
@@ -312,6 +385,10 @@ class NaturalGenerator:
             self.base.names[b.doc_id]
         ):
             return DropReason.NO_CHAIN
+        pair = (relation, *sorted((self.base.article(a.doc_id), self.base.article(b.doc_id))))
+        if pair in self._compared:
+            return DropReason.DUPLICATE  # "A or B?" asked again as "B or A?"
+        self._compared.add(pair)
         ya, yb = _year(a.answer), _year(b.answer)
         if ya is None or yb is None or ya == yb:
             return DropReason.NO_ANSWER_SPAN  # the same year does not decide "first"
@@ -327,6 +404,61 @@ class NaturalGenerator:
         clues = [_fill(a.ask, s=name_a, c=""), _fill(b.ask, s=name_b, c="")]
         return self._candidate("comparison", [a.doc_id, b.doc_id], [a, b], question, first, clues=clues,
                                answer_text=winner, options=(name_a, name_b), link_relations=["compare:" + relation])
+
+    def _bridge_comparison(self, rng: random.Random) -> Candidate | DropReason:
+        """Two 2-document chains whose ends state the same comparable date relation, compared through
+        their descriptions: "Who was born first, the director of A or the director of B?" → the name
+        of the end document whose date is earlier. Both ends differ, so do their years; the entry
+        documents are named, the ends never (each side's hop is needed)."""
+        open_relations = [r for r in self.sides if self._relation_open("compare:" + r)]
+        for _ in range(self.config.chain_tries):
+            if not open_relations:
+                return DropReason.NO_CHAIN
+            relation = rng.choice(open_relations)
+            usable = [(c, f) for c, f in self.sides[relation] if all(self.usable(d) for d in c.docs)]
+            if len({c.docs[-1] for c, _ in usable}) < 2:
+                open_relations.remove(relation)
+                continue
+            (ca, fa), (cb, fb) = rng.sample(usable, 2)
+            key = self._pair_key(ca, cb)
+            if key in self._paired:
+                continue
+            self._paired.add(key)
+            if ca.docs[-1] == cb.docs[-1] or set(ca.docs) & set(cb.docs):
+                continue  # one director of two films compares nothing; a shared document is one chain
+            ya, yb = _year(fa.answer), _year(fb.answer)
+            if ya is None or yb is None or ya == yb:
+                continue
+            ends = [self.base.names.get(c.docs[-1], "") for c in (ca, cb)]
+            if not all(ends) or fold(ends[0]) == fold(ends[1]):
+                continue
+            la, lb = ca.links[0], cb.links[0]
+            desc = [_fill(link.describe, s=self.base.names[c.docs[0]], c=class_of(self.base, link.target, link.kind))
+                    for c, link in ((ca, la), (cb, lb))]
+            cls_a, cls_b = (self.base.classes.get(self.base.article(c.docs[-1]), "") for c in (ca, cb))
+            same_class = bool(cls_a and cls_b and cls_a.split()[-1] == cls_b.split()[-1])
+            if not same_class and not fa.compare.startswith("Who"):
+                continue
+            question = _fill(fa.compare, a=desc[0], b=desc[1], c=cls_a.split()[-1] if same_class else "one")
+            if len(question.split()) > self.config.max_question_words:
+                self.stages["bridge_comparison:too_long"] += 1
+                continue
+            if any(contains(question, name) for name in ends):
+                self.stages["bridge_comparison:names_an_end"] += 1
+                continue
+            first = 0 if ya < yb else 1
+            clues = [
+                _fill(la.ask, s=self.base.names[ca.docs[0]], c=class_of(self.base, la.target, la.kind)),
+                _fill(lb.ask, s=self.base.names[cb.docs[0]], c=class_of(self.base, lb.target, lb.kind)),
+                _fill(fa.ask, s=desc[0], c=""),
+                _fill(fb.ask, s=desc[1], c=""),
+            ]
+            winner = (fa, fb)[first]
+            return self._candidate(
+                "bridge_comparison", [f.doc_id for f in (la, fa, lb, fb)], [la, fa, lb, fb], question, winner, clues=clues,
+                answer_text=ends[first], bridges=ends, link_relations=["compare:" + relation],
+            )
+        return DropReason.NO_CHAIN
 
     # -- assembly --------------------------------------------------------------------------------
     def _candidate(

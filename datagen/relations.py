@@ -55,6 +55,7 @@ from datagen.naming import (
     sentence_speaker,
     title_resolver,
 )
+from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
@@ -130,7 +131,8 @@ def read_facts(
             doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
         speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
-        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor):
+        own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
+        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own):
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
             if not fact.about_doc and malformed_subject(fact.subject):
@@ -154,11 +156,11 @@ def read_facts(
 
 def _sentence_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], first: bool,
-    speaker: str = "", anchor: dt.date | None = None,
+    speaker: str = "", anchor: dt.date | None = None, own_class: str = "",
 ) -> list[Fact]:
     """Every fact of one parsed sentence, by reader: verbs, the verb-less shapes, then what a speaker
     or a named person did (speaker: who "I" is; anchor: when the document was written)."""
-    facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker)
+    facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker, own_class)
     facts.extend(life_facts(doc, doc_id, chunk_id, text, name, first, resolve))
     facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(copular_relations(doc, doc_id, chunk_id, text, name, resolve))

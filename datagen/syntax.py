@@ -55,12 +55,38 @@ def names_subject(token: Any, name: str) -> bool:
         return True
     if "," in name and span == word_keys(strip_article(name.split(",", 1)[0])):
         return True  # "Stamford" in the document "Stamford, Connecticut"
+    if token.pos_ == "PROPN" and fuller_name(span, full):
+        return True  # "Cynthia Ellen Nixon (born April 9, 1966) is …" in the document "Cynthia Nixon"
     # "Bauer attended…" in the document "John Bauer": a person's later sentences use the surname
     return (
         len(span) == 1 and 2 <= len(full) <= 4 and span[0] == full[-1] and token.pos_ == "PROPN"
         and len(span[0]) >= 3 and span[0].isalpha() and not PLACE_CLASS.search(name)
         and all(w[:1].isupper() for w in name.split())
     )
+
+
+# What may follow an organisation's name in its own defining sentence ("Mondelez International, Inc.").
+_LEGAL_SUFFIXES = frozenset("inc ltd llc plc corp co company sa ag gmbh nv bv lp".split())
+
+
+def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
+    """Whether `span` is the longer form of the name `full` a page's first sentence gives (Wikipedia's
+    habit; before, such a page had no class, no birth date and no relation about itself, so no chain
+    could end on it: 37 of a HotpotQA corpus's 158 links stopped there). A person's full name keeps the
+    surname and starts with the title's first name or a longer form of it ("Kenneth Charles Loach" for
+    "Ken Loach", "Nicholas Lofton Nick Hexum" for "Nick Hexum"); an organisation's adds a legal or club
+    suffix of initials ("Leeds Rhinos R.L.F.C.", "Mondelez International, Inc."). One word names nothing."""
+    if len(full) < 2 or len(span) <= len(full) or len(span) > len(full) + 6:
+        return False
+    if span[: len(full)] == full:
+        return all(w in _LEGAL_SUFFIXES or len(w) == 1 for w in span[len(full):])
+    if len(span) > len(full) + 3 or span[-1] != full[-1]:
+        return False
+    first = full[0]
+    if not (span[0] == first or (len(first) >= 3 and span[0].startswith(first)) or first in span[1:-1]):
+        return False
+    rest = iter(span[1:-1])
+    return all(w in rest for w in full[1:-1])  # the title's middle words in order
 
 
 def entity_of(token: Any) -> Any | None:
@@ -70,8 +96,12 @@ def entity_of(token: Any) -> Any | None:
     return None
 
 
-def subject_of(verb: Any, name: str, speaker: str = "") -> tuple[str, bool] | None:
-    """(how the subject is named, whether it is the document itself) for a verb, or None."""
+def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> tuple[str, bool] | None:
+    """(how the subject is named, whether it is the document itself) for a verb, or None.
+
+    own_class: the head word of what the document is ("album" for "Boots (album)" or a page defining
+    "a studio album"): "The album was produced by Lee Hazlewood" is then about the document itself, as
+    an encyclopedia's later sentences say it."""
     subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is None and verb.dep_ in ("conj", "acl", "relcl") and verb.head.pos_ in ("VERB", "AUX", "NOUN"):
         # "X was born in A and died in B": the conjunct shares the first verb's subject;
@@ -105,10 +135,30 @@ def subject_of(verb: Any, name: str, speaker: str = "") -> tuple[str, bool] | No
         return (name, True) if name else None
     if names_subject(subj, name):
         return name, True
+    if name and own_class and refers_to_own_class(subj, own_class):
+        return name, True
     ent = entity_of(subj)
     if ent is not None and ent.root == subj and ent.label_ in ("PERSON", "ORG", "GPE", "FAC", "WORK_OF_ART", "EVENT"):
         return ent.text, False
     return None
+
+
+def refers_to_own_class(subj: Any, own_class: str) -> bool:
+    """"The album" / "The film" alone (no other modifier), the document's own class word."""
+    children = list(subj.children)
+    return (
+        subj.pos_ == "NOUN" and subj.lower_ == own_class.lower()
+        and len(children) == 1 and children[0].dep_ == "det" and children[0].lower_ in ("the", "this")
+    )
+
+
+def own_class_word(title: str, defined: str) -> str:
+    """The head word of what a document is: its title's parenthesis ("Boots (album)" → "album",
+    "Pitfall (1962 film)" → "film"), else the last word of the class its first sentence defines."""
+    m = re.search(r"\(([^()]*)\)\s*$", title)
+    if m and m.group(1).split() and m.group(1).split()[-1].isalpha():
+        return m.group(1).split()[-1].lower()
+    return defined.split()[-1].lower() if defined.split() else ""
 
 
 def opening_participle(verb: Any) -> bool:

@@ -61,20 +61,34 @@ _DOBJ_VERBS = frozenset(
 )
 
 
+# "X was the site of the first World Series": a place's attribute names what happened there, one of
+# many ("Which work was Boston the site of?" has no one answer; MuSiQue hand-read, session 28).
+_PLACE_NOUNS = frozenset("site home location scene venue part one example centre center hub setting birthplace".split())
+# Verbs of opinion, and of where a place lies (a border is no agent: "Who bordered San Marcos?"): "described by The New York Times as …" says who said something, not a relation.
+_OPINION_VERBS = frozenset(
+    "describe call consider regard praise criticize criticise rank list cite review label dub term hail quote "
+    "deem rate acclaim border surround flank".split()
+)
+
+
 # Prepositions whose object is a relation worth asking about ("plays for X", "merged with X").
-_RELATION_PREPS = frozenset("for with into to under against alongside onto from".split())
+_RELATION_PREPS = frozenset("for with into to under against alongside onto from on".split())
+# "in" relates a work or an organisation ("starred in Pitfall", "competes in the Premier League");
+# with a place it is a location (above), with a person an aside.
+_IN_KINDS = frozenset((TruthType.ORGANIZATION.value, TruthType.ENTITY.value))
 
 
 def verb_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str],
-    speaker: str = "",
+    speaker: str = "", own_class: str = "",
 ) -> list[Fact]:
-    """The facts of every verb of a parsed sentence whose subject is known (`subject_of`), in order."""
+    """The facts of every verb of a parsed sentence whose subject is known (`subject_of`, with the
+    document's `own_class` word), in order."""
     facts = []
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
             continue
-        who = subject_of(verb, name, speaker)
+        who = subject_of(verb, name, speaker, own_class)
         if who is None:
             continue
         subject, about = who
@@ -98,7 +112,7 @@ def _object_paths(verb: Any) -> Iterable[tuple[str, Any, Any | None, Any | None]
             pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
             if pobj is not None:
                 yield "prep", pobj, child, None
-        elif child.dep_ == "attr" and child.pos_ == "NOUN":
+        elif child.dep_ == "attr" and child.pos_ == "NOUN" and child.lemma_.lower() not in _PLACE_NOUNS:
             for prep in (c for c in child.children if c.dep_ == "prep" and c.lower_ == "of"):
                 pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
                 if pobj is not None:
@@ -122,6 +136,10 @@ def _fact(
         return None
     kind = KIND[ent.label_]
     answer = ent.text
+    if kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value) and re.search(
+        "[\"“]" + re.escape(answer) + "[\"”]", text
+    ):
+        kind = TruthType.ENTITY.value  # a quoted name is a title ("she released \"Breakthrough\""), never a person
     if word_keys(answer) == word_keys(subject) or fold(answer) in fold(subject):
         return None
     skip = {c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass")}
@@ -211,7 +229,7 @@ def _fact(
         describe = "the {c} where " + clause(True)
     elif shape == "agent" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
         past = past_tense(verb)
-        if rest:
+        if rest or lemma in _OPINION_VERBS:
             return None
         ask = f"Who {past} {{s}}?" if past else f"Who was {{s}} {vtext} by?"
         noun = AGENT.get(verb.lemma_.lower())
@@ -221,7 +239,7 @@ def _fact(
             describe = "the {c} " + ("who" if kind == TruthType.PERSON.value else "that") + f" {past} {{s}}"
     elif shape in ("dobj", "prep", "attr") and kind != TruthType.DATE.value:
         wh = "Who" if kind == TruthType.PERSON.value and shape == "dobj" else "Which {c}"
-        if shape == "prep" and (p not in _RELATION_PREPS or copula):
+        if shape == "prep" and ((p not in _RELATION_PREPS and not (p == "in" and kind in _IN_KINDS)) or copula):
             return None  # adjuncts ("in the film", "as a child", "including") are no relation worth asking
         ask = inverted(wh)
         if shape == "attr":

@@ -20,6 +20,7 @@ from datagen.syntax import (
     PLACE_CLASS,
     PRONOUNS,
     entity_of,
+    fuller_name,
     join_tokens,
     names_subject,
     object_span,
@@ -204,7 +205,7 @@ def life_facts(
         core = core[1:]
 
     def names_the_page(ent: Any) -> bool:  # "John Ford" is not the page "John Ford House"
-        return word_keys(ent.text) in (own, core)
+        return word_keys(ent.text) in (own, core) or fuller_name(word_keys(ent.text), core)
 
     persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
     if not persons:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life

@@ -67,7 +67,7 @@ def test_every_form_is_a_question_a_person_would_ask(mined_and_facts) -> None:  
     mined, facts = mined_and_facts
     cands = proposals(mined, facts, (1, 2, 3))
     forms = {c.metadata["form"] for c in cands}
-    assert forms == {"single", "bridge", "comparison"}
+    assert forms == {"single", "bridge", "comparison", "bridge_comparison"}
     for c in cands:
         assert reads_as_question(c.question), c.question
     # the same assertion fails for the cloze generator on the same corpus
