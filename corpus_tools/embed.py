@@ -310,6 +310,22 @@ _embedders: dict[tuple[str, str | None], Embedder] = {}
 _caches: dict[Path, EmbeddingCache] = {}
 
 
+def check_device(device: str | None) -> None:
+    """Raise ValueError, saying what torch sees, when `device` ("cuda", "cuda:1", "mps") is not here."""
+    kind = (device or "cpu").split(":")[0]
+    if kind == "cpu":
+        return
+    import torch
+
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device {device!r} asked for, but torch {torch.__version__} sees no CUDA GPU here "
+            f"(built with CUDA {torch.version.cuda or 'none'}); use device 'cpu'"
+        )
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device {device!r} asked for, but torch {torch.__version__} sees no Apple MPS device here")
+
+
 def load_embedder(model: str | Path | None = None, device: str | None = None) -> Embedder:
     """One shared embedder per (model, device) in this process: loading costs a second or two.
 
@@ -319,6 +335,7 @@ def load_embedder(model: str | Path | None = None, device: str | None = None) ->
     key = (str(model) if model is not None else DEFAULT_EMBEDDING_MODEL, device)
     with _shared_lock:
         if key not in _embedders:
+            check_device(device)
             path = resolve_model_path(model)
             max_len = mean_pooling_layout(path)
             if max_len is None:
