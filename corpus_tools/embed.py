@@ -107,6 +107,12 @@ class SentenceTransformerEmbedder:
         return self._encode(texts)
 
 
+# At most this many documents per call are embedded without torch (see encode_document): a
+# 256-token chunk takes ~50 ms on one core in numpy, so an add of a few documents stays well
+# under the seconds that loading torch costs.
+NUMPY_DOCUMENTS = 16
+
+
 class MeanPoolingEmbedder:
     """A [Transformer, mean Pooling, Normalize] sentence-transformers model run with plain transformers.
 
@@ -173,15 +179,23 @@ class MeanPoolingEmbedder:
                 out[picked] = pooled.float().cpu().numpy()
         return out
 
-    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
-        if not self._numpy_queries:
-            return self._encode(texts)
+    def _numpy(self) -> query_encoder.NumpyBertEncoder:
         with self._lock:
             if self._queries is None:
                 self._queries = query_encoder.NumpyBertEncoder(self.path, self.max_seq_length)
-        return self._queries.encode(texts)
+        return self._queries
+
+    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
+        if not self._numpy_queries:
+            return self._encode(texts)
+        return self._numpy().encode(texts)
 
     def encode_document(self, texts: Sequence[str]) -> np.ndarray:
+        # A few documents in a process that has not loaded torch go through the numpy encoder (the
+        # same vectors to ~1e-6): importing torch and transformers cost a process's first add of one
+        # document ~5 s of CPU, over a minute of wall time on a loaded machine. Batches use torch.
+        if self._numpy_queries and self._model is None and len(texts) <= NUMPY_DOCUMENTS:
+            return self._numpy().encode(texts)
         return self._encode(texts)
 
 

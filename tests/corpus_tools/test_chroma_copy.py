@@ -8,6 +8,10 @@ An index built with `CorpusConfig(chroma=False)` keeps no copy at all.
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +22,7 @@ from corpus_tools.index_format import read_manifest
 from corpus_tools.types import IndexFormatError
 from corpus_tools.vectors import normalise
 
+REPO = Path(__file__).resolve().parents[2]
 NEW = [
     Document("quokka", "Quokkas smile on Rottnest Island, west of the river town."),
     Document("wombat", "Wombats dig burrows under the lighthouse hill."),
@@ -86,3 +91,22 @@ def test_chroma_flag_is_checked():
 
     with pytest.raises(ValueError, match="CorpusConfig.chroma"):
         CorpusConfig(chroma="no")
+
+
+def test_a_process_first_add_imports_neither_chromadb_nor_torch(tmp_path, config, mini_docs):
+    """What made the first add of a process cost 44 s at 100k chunks (Chroma's graph) plus torch's import."""
+    path = tmp_path / "idx"
+    Corpus.build(mini_docs, path, config=config, progress=False).close()
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from corpus_tools import Corpus, Document\n"
+        f"with Corpus.open({str(path)!r}) as c:\n"
+        "    c.add([Document('kiwi', 'Kiwis forage at night in the river town.')])\n"
+        "    c.delete(['kiwi'])\n"
+        "print(sorted(m for m in ('chromadb', 'torch', 'transformers', 'sentence_transformers') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
