@@ -18,8 +18,8 @@ import sqlite3
 import time
 import uuid
 import warnings
+from array import array
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from dataclasses import replace
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools.bm25 import BM25Builder
-from corpus_tools.boilerplate import boilerplate_scores, signature
+from corpus_tools.boilerplate import N_HASHES, score_signatures, signature
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
@@ -42,11 +42,12 @@ from corpus_tools.index_format import (
     VectorWriter,
     fsync_dir,
     now,
-    read_chunk_rows,
     set_counts,
     write_ann,
-    write_chunk_table,
+    write_atomic,
     write_json_atomic,
+    write_line_index,
+    write_rows,
     write_skipped,
 )
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
@@ -441,7 +442,13 @@ class _IndexSink:
         self.n_docs = self.n_chunks = self.n_tokens = 0
         self.embed_seconds = 0.0
         self.group = config.batch_size * EMBED_GROUP
-        self.signatures: list[tuple[int, str, Any]] = []  # (row, doc id, MinHash signature)
+        # MinHash signatures of structured chunks, for score_boilerplate: spilled to a file as they
+        # come (N_HASHES uint64 a row, zeros when too short), with their rows and document numbers
+        # in compact arrays, so that memory stays flat in the corpus size.
+        self.sig_path = folder / ".boilerplate.spill"
+        self._sig_file: Any = None
+        self.sig_rows, self.sig_docs, self.sig_valid = array("q"), array("q"), array("b")
+        self._last_doc: tuple[str, int] = ("", -1)  # (doc id, number) of the last structured chunk
 
     def add(self, doc: Document, chunks: Sequence[Chunk]) -> None:
         self.n_docs += 1
@@ -468,29 +475,65 @@ class _IndexSink:
             self.bm25.add(bm25_text(chunk))
             if chunk.metadata.get("header"):
                 # Structured documents only (laid-out PDFs): the benchmarks' records are never compared.
-                self.signatures.append((row, chunk.doc_id, signature(chunk.text)))
+                self._spill_signature(row, chunk)
         self.n_chunks += len(chunks)
         self.n_tokens += sum(c.n_tokens for c in chunks)
+
+    def _spill_signature(self, row: int, chunk: Chunk) -> None:
+        if self._sig_file is None:
+            self._sig_file = open(self.sig_path, "wb")  # noqa: SIM115 - closed in score_boilerplate
+        sig = signature(chunk.text)
+        self._sig_file.write((sig if sig is not None else np.zeros(N_HASHES, np.uint64)).tobytes())
+        doc, number = self._last_doc
+        if chunk.doc_id != doc:  # a document's chunks come together, and ids are unique in a build
+            self._last_doc = doc, number = chunk.doc_id, number + 1
+        self.sig_rows.append(row)
+        self.sig_docs.append(number)
+        self.sig_valid.append(sig is not None)
 
     def score_boilerplate(self, table: Path) -> None:
         """Add "boilerplate" (corpus_tools/boilerplate.py) to the metadata of every structured chunk.
 
-        Needs every document's chunks, so it runs once the table is written: the rows that get a
-        score are rewritten in the table and in the vector store (their vectors are untouched).
+        Needs every document's chunks, so it runs once the table is written: the table is copied
+        line by line with the scored rows rewritten (one batch of chunks in memory at a time), and
+        so is their metadata in the vector store (their vectors are untouched).
         """
-        if not self.signatures:
+        if self._sig_file is None:
             return
-        rows, doc_ids, sigs = zip(*self.signatures, strict=True)
-        scores = dict(zip(rows, boilerplate_scores(doc_ids, sigs), strict=True))
-        chunks, vector_ids = read_chunk_rows(table)
-        changed = []
-        for row, score in scores.items():
-            chunk = chunks[row]
-            chunks[row] = replace(chunk, metadata={**chunk.metadata, "boilerplate": score})
-            changed.append(row)
-        write_chunk_table(table, chunks, vector_ids)
+        self._sig_file.close()
+        sigs = np.memmap(self.sig_path, dtype=np.uint64, mode="r").reshape(-1, N_HASHES)
+        valid = np.frombuffer(self.sig_valid, dtype=np.int8).astype(bool)
+        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid)
+        del sigs
+        self.sig_path.unlink()
+        score_of = dict(zip(self.sig_rows.tolist(), scores.tolist(), strict=True))
+
+        def rewrite(out: Any) -> None:
+            batch: list[tuple[Chunk, str]] = []
+            with open(table, "rb") as lines:
+                for row, line in enumerate(lines):
+                    if row not in score_of:
+                        out.write(line)
+                        continue
+                    data = json.loads(line)
+                    chunk = Chunk(data["chunk_id"], data["doc_id"], data["text"], data["position"], data["n_tokens"],
+                                  {**data["metadata"], "boilerplate": score_of[row]})
+                    batch.append((chunk, data.get("vector_id") or data["chunk_id"]))
+                    if len(batch) >= 1024:
+                        self._write_scored(out, batch)
+                        batch = []
+            self._write_scored(out, batch)
+
+        write_atomic(table, rewrite)
+        write_line_index(table)
+
+    def _write_scored(self, out: Any, batch: list[tuple[Chunk, str]]) -> None:
+        if not batch:
+            return
+        chunks, vector_ids = [c for c, _ in batch], [v for _, v in batch]
+        write_rows(out, chunks, vector_ids)
         if self.store is not None:
-            self.store.update_metadata([chunks[r] for r in changed], [vector_ids[r] for r in changed])
+            self.store.update_metadata(chunks, vector_ids)
 
     def close(self) -> None:
         self.table.close()
