@@ -110,3 +110,16 @@ def test_a_process_first_add_imports_neither_chromadb_nor_torch(tmp_path, config
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_repair_brings_the_chroma_copy_in_step(tmp_path, config, mini_docs):
+    from corpus_tools.maintenance import repair_index
+
+    path = tmp_path / "idx"
+    with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
+        corpus.add(NEW)
+    assert read_manifest(path)[store_sync.BEHIND] is True
+    assert "brought the Chroma copy in step" in repair_index(path)
+    assert store_sync.BEHIND not in read_manifest(path)
+    with Corpus.open(path) as corpus:
+        assert corpus._store.count() == len(corpus._state.chunks)
