@@ -146,7 +146,12 @@ def check_given_vector(doc: Document, pieces: Sequence[Chunk], config: CorpusCon
     if doc.vector is None:
         return
     model = config.embedding_model
-    if doc.vector_model is None or not _same_model(doc.vector_model, model):
+    if doc.vector_model is None:
+        raise ValueError(
+            f"Document {doc.doc_id!r} carries a vector but no vector_model: name the model that made it "
+            f"(this index embeds with {model!r})."
+        )
+    if not _same_model(doc.vector_model, model):
         raise ValueError(
             f"Document {doc.doc_id!r} carries a vector made by {doc.vector_model!r}, but this index embeds with "
             f"{model!r}: its queries would be compared with vectors of another model. Give vectors made by "

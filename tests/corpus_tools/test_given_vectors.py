@@ -97,6 +97,9 @@ def test_bad_vector_input(tmp_path, config):
     report = load_documents(path, vector_field="emb", vector_model=MODEL)
     assert not report.documents and len(report.skipped) == 3
     assert "no vector in field 'emb'" in report.skipped[0].reason
+    unnamed = Document("u", "A vector without its model.", vector=np.ones(384, np.float32))
+    with pytest.raises(ValueError, match="no vector_model"):
+        Corpus.build([unnamed], tmp_path / "idx", config=config, progress=False)
     long_text = " ".join(f"word{i}" for i in range(600))  # several chunks: one vector cannot cover them
     doc = Document("long", long_text, vector=np.ones(384, np.float32), vector_model=MODEL)
     with pytest.raises(ValueError, match="carries one vector but makes"):
