@@ -518,6 +518,8 @@ class _IndexSink:
             with open(table, "rb") as lines:
                 for row, line in enumerate(lines):
                     if row not in score_of:
+                        self._write_scored(out, batch)  # rows stay in order
+                        batch = []
                         out.write(line)
                         continue
                     data = json.loads(line)

@@ -107,10 +107,11 @@ class SentenceTransformerEmbedder:
         return self._encode(texts)
 
 
-# At most this many documents per call are embedded without torch (see encode_document): a
-# 256-token chunk takes ~50 ms on one core in numpy, so an add of a few documents stays well
-# under the seconds that loading torch costs.
-NUMPY_DOCUMENTS = 16
+# The first this many documents of a process are embedded without torch (see encode_document):
+# a 256-token chunk takes ~50 ms on one core in numpy, so an add of up to a few hundred short
+# documents stays under the seconds that importing torch costs; past them (a build, a large add)
+# torch's batched forward pass is the faster one.
+NUMPY_DOCUMENTS = 256
 
 
 class MeanPoolingEmbedder:
@@ -136,6 +137,7 @@ class MeanPoolingEmbedder:
         self._device_name = device
         self._numpy_queries = (device or "cpu") == "cpu" and query_encoder.supports(path)
         self._queries: query_encoder.NumpyBertEncoder | None = None
+        self._numpy_documents = 0  # documents embedded by the numpy encoder so far (encode_document)
         self._model = None
         self._lock = threading.Lock()
 
@@ -191,10 +193,11 @@ class MeanPoolingEmbedder:
         return self._numpy().encode(texts)
 
     def encode_document(self, texts: Sequence[str]) -> np.ndarray:
-        # A few documents in a process that has not loaded torch go through the numpy encoder (the
-        # same vectors to ~1e-6): importing torch and transformers cost a process's first add of one
-        # document ~5 s of CPU, over a minute of wall time on a loaded machine. Batches use torch.
-        if self._numpy_queries and self._model is None and len(texts) <= NUMPY_DOCUMENTS:
+        # A process's first documents go through the numpy encoder (the same vectors to ~1e-6):
+        # importing torch and transformers cost a process's first add of one document ~5 s of CPU,
+        # over a minute of wall time on a loaded machine. Past NUMPY_DOCUMENTS, torch.
+        if self._numpy_queries and self._model is None and self._numpy_documents + len(texts) <= NUMPY_DOCUMENTS:
+            self._numpy_documents += len(texts)
             return self._numpy().encode(texts)
         return self._encode(texts)
 

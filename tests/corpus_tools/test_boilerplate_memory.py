@@ -59,3 +59,14 @@ def test_a_build_writes_the_scores_into_the_table(tmp_path, config):
         scores = {c.doc_id: c.metadata["boilerplate"] for c in corpus._state.chunks}
         assert scores == {"f0": 0.4, "f1": 0.4, "f2": 0.4, "f3": 0.0, "f4": 0.0, "f5": 0.0}  # 2 of 5 others
         assert not list((tmp_path / "idx").glob(".*spill*"))
+
+
+def test_scored_and_unscored_rows_keep_their_order(tmp_path, config):
+    from corpus_tools import Corpus, Document
+
+    docs = [Document(f"d{i}", f"Note {i}: the harbour office opens at {i} o'clock on weekdays and closes at noon.",
+                     metadata={"company": "Acme"} if i % 2 else {}) for i in range(6)]
+    with Corpus.build(docs, tmp_path / "idx", config=config, progress=False) as corpus:
+        table = corpus._state.chunks
+        assert [table.doc_id(r) for r in range(len(table))] == [d.doc_id for d in docs]
+        assert ["boilerplate" in c.metadata for c in table] == [bool(i % 2) for i in range(6)]
