@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
@@ -77,18 +76,21 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> n
     """`boilerplate_scores` over arrays: docs (n,) document numbers, sigs (n, N_HASHES) (a memory map
     of a build's spill file), valid (n,) False where a chunk was too short for a signature.
 
-    Memory stays flat in n: each LSH band is a (n, 4) slice sorted in numpy, and only the members
-    of buckets holding two documents or more are compared (the former dict of every band's bucket
-    held 16 Python keys per chunk: gigabytes at 1M chunks).
+    Memory stays flat in n: each LSH band is a (n, 4) slice sorted in numpy, only the members of
+    buckets holding two documents or more are compared, and each near copy found is one int64
+    (chunk, other document) key, deduplicated band by band. The former dict of every band's
+    buckets held 16 Python keys a chunk, and a set per chunk held its copies: gigabytes at 1M.
     """
     n = len(docs)
     scores = np.zeros(n, dtype=np.float64)
     n_docs = len(np.unique(docs))
     if n_docs < 2:
         return scores
+    docs = np.asarray(docs, dtype=np.int64)
+    stride = int(docs.max()) + 1
     index = np.flatnonzero(valid)
     width = N_HASHES // BANDS
-    copies: dict[int, set[int]] = defaultdict(set)
+    found = np.zeros(0, dtype=np.int64)  # chunk * stride + document holding a near copy of it
     for band in range(BANDS):
         part = np.ascontiguousarray(sigs[index, band * width : (band + 1) * width])
         order = np.lexsort(part.T[::-1])
@@ -97,22 +99,27 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> n
         first[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
         starts = np.flatnonzero(first)
         sizes = np.diff(np.append(starts, len(order)))
+        keys = [found]
         for start, size in zip(starts[sizes >= 2].tolist(), sizes[sizes >= 2].tolist(), strict=True):
-            members = index[np.sort(order[start : start + size])]
+            members = index[order[start : start + size]]
             if len(np.unique(docs[members])) >= 2:
-                _near_copies(members, docs, sigs, copies)
-    for i, others in copies.items():
-        scores[i] = round(len(others) / (n_docs - 1), 3)
+                keys.append(_near_copies(members, docs, sigs, stride))
+        found = np.unique(np.concatenate(keys))
+    counts = np.bincount(found // stride, minlength=n)
+    hit = np.flatnonzero(counts)
+    scores[hit] = [round(c / (n_docs - 1), 3) for c in counts[hit].tolist()]  # Python's rounding, as before
     return scores
 
 
-def _near_copies(members: np.ndarray, docs: np.ndarray, sigs: np.ndarray, copies: dict[int, set[int]]) -> None:
-    """Record every pair of `members` (one LSH bucket) from different documents that are near copies."""
+def _near_copies(members: np.ndarray, docs: np.ndarray, sigs: np.ndarray, stride: int) -> np.ndarray:
+    """Keys chunk * stride + document of every near-copy pair among `members` (one LSH bucket)."""
     block = np.asarray(sigs[members])
     step = max(1, (1 << 22) // (len(members) * N_HASHES))  # ~4 MB of comparisons at a time
+    keys = []
     for at in range(0, len(members), step):
         near = (block[at : at + step, None, :] == block[None, :, :]).mean(axis=2) >= NEAR_COPY
-        for a, b in zip(*np.nonzero(near), strict=True):
-            first, second = int(members[at + a]), int(members[b])
-            if docs[first] != docs[second]:
-                copies[first].add(int(docs[second]))
+        a, b = np.nonzero(near)
+        first, other = members[at + a], docs[members[b]]
+        keep = docs[first] != other
+        keys.append(first[keep] * stride + other[keep])
+    return np.concatenate(keys)
