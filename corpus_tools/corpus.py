@@ -784,7 +784,7 @@ class Corpus:
                 vector_ids=new_vids, given=given,
             )
             replaced = state.chunks.rows_of_docs(sorted(new_ids))
-            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced)
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced, assume_unique=True)
             fresh = set(new_vids)
             stale = [vid for r in replaced.tolist() if (vid := state.chunks.vector_id(r)) not in fresh]
             self._commit(keep, new_chunks, new_vids, stale, skipped, new_vectors)
@@ -802,7 +802,7 @@ class Corpus:
             if not gone:
                 return 0
             removed = state.chunks.rows_of_docs(sorted(gone))
-            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), removed)
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), removed, assume_unique=True)
             stale = [state.chunks.vector_id(r) for r in removed.tolist()]
             self._commit(keep, [], [], stale, [])
             return len(gone)

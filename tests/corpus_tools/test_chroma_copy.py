@@ -58,6 +58,8 @@ def test_add_and_delete_leave_chroma_closed_and_the_next_open_catches_up(tmp_pat
         assert corpus.add([replaced]) == 1
         assert corpus.delete([mini_docs[3].doc_id]) == 1
         assert corpus.search_leg("quokkas smile on the island", "dense", k=1)[0].chunk.doc_id == "quokka"
+        # counted from the change, not the whole table (index_format._doc_count)
+        assert corpus.manifest["counts"]["documents"] == len(corpus.doc_ids()) == len(mini_docs) + 1
     no_chroma_open.undo()
     assert read_manifest(path)[store_sync.BEHIND] is True
     with Corpus.open(path) as corpus:
