@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
@@ -63,31 +62,64 @@ def signature(text: str) -> np.ndarray | None:
 
 def boilerplate_scores(doc_ids: Sequence[str], signatures: Sequence[np.ndarray | None]) -> list[float]:
     """For each chunk, the share of the other documents holding a near copy of it (0 when none or unknown)."""
-    documents = sorted(set(doc_ids))
-    n_docs = len(documents)
-    scores = [0.0] * len(doc_ids)
+    numbers = {doc: i for i, doc in enumerate(sorted(set(doc_ids)))}
+    valid = np.array([sig is not None for sig in signatures], dtype=bool)
+    sigs = np.zeros((len(signatures), N_HASHES), dtype=np.uint64)
+    for i, sig in enumerate(signatures):
+        if sig is not None:
+            sigs[i] = sig
+    docs = np.array([numbers[d] for d in doc_ids], dtype=np.int64)
+    return score_signatures(docs, sigs, valid).tolist()
+
+
+def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """`boilerplate_scores` over arrays: docs (n,) document numbers, sigs (n, N_HASHES) (a memory map
+    of a build's spill file), valid (n,) False where a chunk was too short for a signature.
+
+    Memory stays flat in n: each LSH band is a (n, 4) slice sorted in numpy, only the members of
+    buckets holding two documents or more are compared, and each near copy found is one int64
+    (chunk, other document) key, deduplicated band by band. The former dict of every band's
+    buckets held 16 Python keys a chunk, and a set per chunk held its copies: gigabytes at 1M.
+    """
+    n = len(docs)
+    scores = np.zeros(n, dtype=np.float64)
+    n_docs = len(np.unique(docs))
     if n_docs < 2:
         return scores
-    rows = N_HASHES // BANDS
-    buckets: dict[tuple[int, bytes], list[int]] = defaultdict(list)
-    for i, sig in enumerate(signatures):
-        if sig is None:
-            continue
-        for band in range(BANDS):
-            buckets[(band, sig[band * rows : (band + 1) * rows].tobytes())].append(i)
-    copies: dict[int, set[str]] = defaultdict(set)
-    checked: set[tuple[int, int]] = set()
-    for members in buckets.values():
-        if len(members) < 2 or len({doc_ids[m] for m in members}) < 2:
-            continue
-        for a_pos, a in enumerate(members):
-            for b in members[a_pos + 1 :]:
-                if doc_ids[a] == doc_ids[b] or (a, b) in checked:
-                    continue
-                checked.add((a, b))
-                if float(np.mean(signatures[a] == signatures[b])) >= NEAR_COPY:
-                    copies[a].add(doc_ids[b])
-                    copies[b].add(doc_ids[a])
-    for i, others in copies.items():
-        scores[i] = round(len(others) / (n_docs - 1), 3)
+    docs = np.asarray(docs, dtype=np.int64)
+    stride = int(docs.max()) + 1
+    index = np.flatnonzero(valid)
+    width = N_HASHES // BANDS
+    found = np.zeros(0, dtype=np.int64)  # chunk * stride + document holding a near copy of it
+    for band in range(BANDS):
+        part = np.ascontiguousarray(sigs[index, band * width : (band + 1) * width])
+        order = np.lexsort(part.T[::-1])
+        ordered = part[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+        starts = np.flatnonzero(first)
+        sizes = np.diff(np.append(starts, len(order)))
+        keys = [found]
+        for start, size in zip(starts[sizes >= 2].tolist(), sizes[sizes >= 2].tolist(), strict=True):
+            members = index[order[start : start + size]]
+            if len(np.unique(docs[members])) >= 2:
+                keys.append(_near_copies(members, docs, sigs, stride))
+        found = np.unique(np.concatenate(keys))
+    counts = np.bincount(found // stride, minlength=n)
+    hit = np.flatnonzero(counts)
+    scores[hit] = [round(c / (n_docs - 1), 3) for c in counts[hit].tolist()]  # Python's rounding, as before
     return scores
+
+
+def _near_copies(members: np.ndarray, docs: np.ndarray, sigs: np.ndarray, stride: int) -> np.ndarray:
+    """Keys chunk * stride + document of every near-copy pair among `members` (one LSH bucket)."""
+    block = np.asarray(sigs[members])
+    step = max(1, (1 << 22) // (len(members) * N_HASHES))  # ~4 MB of comparisons at a time
+    keys = []
+    for at in range(0, len(members), step):
+        near = (block[at : at + step, None, :] == block[None, :, :]).mean(axis=2) >= NEAR_COPY
+        a, b = np.nonzero(near)
+        first, other = members[at + a], docs[members[b]]
+        keep = docs[first] != other
+        keys.append(first[keep] * stride + other[keep])
+    return np.concatenate(keys)

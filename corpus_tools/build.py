@@ -18,8 +18,8 @@ import sqlite3
 import time
 import uuid
 import warnings
+from array import array
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from dataclasses import replace
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools.bm25 import BM25Builder
-from corpus_tools.boilerplate import boilerplate_scores, signature
+from corpus_tools.boilerplate import N_HASHES, score_signatures, signature
 from corpus_tools.chunking import chunk_document
 from corpus_tools.config import CorpusConfig
 from corpus_tools.embed import CachedEmbedder, bm25_text, load_embedder, open_cache, retrieval_text
@@ -42,11 +42,12 @@ from corpus_tools.index_format import (
     VectorWriter,
     fsync_dir,
     now,
-    read_chunk_rows,
     set_counts,
     write_ann,
-    write_chunk_table,
+    write_atomic,
     write_json_atomic,
+    write_line_index,
+    write_rows,
     write_skipped,
 )
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
@@ -128,37 +129,98 @@ def chunk_report(
         if not pieces:
             skipped.append(SkippedFile(doc.doc_id, "no text to index"))
             continue
+        check_given_vector(doc, pieces, config)
         documents.append(doc)
         chunks.extend(pieces)
     return documents, chunks, skipped
 
 
+def check_given_vector(doc: Document, pieces: Sequence[Chunk], config: CorpusConfig) -> None:
+    """Refuse a document's own vector (bring-your-own vectors) that the index's model could not have made.
+
+    Queries are embedded by the index's model, so a vector from another model, or of another
+    dimension, would be compared with them meaninglessly: both are named in the error. A vector
+    stands for one chunk: a document that makes more is refused too. The dimension is checked
+    against the loaded embedder (`given_vectors`).
+    """
+    if doc.vector is None:
+        return
+    model = config.embedding_model
+    if doc.vector_model is None:
+        raise ValueError(
+            f"Document {doc.doc_id!r} carries a vector but no vector_model: name the model that made it "
+            f"(this index embeds with {model!r})."
+        )
+    if not _same_model(doc.vector_model, model):
+        raise ValueError(
+            f"Document {doc.doc_id!r} carries a vector made by {doc.vector_model!r}, but this index embeds with "
+            f"{model!r}: its queries would be compared with vectors of another model. Give vectors made by "
+            f"{model!r}, or build with CorpusConfig(embedding_model={doc.vector_model!r})."
+        )
+    if len(pieces) != 1:
+        raise ValueError(
+            f"Document {doc.doc_id!r} carries one vector but makes {len(pieces)} chunks of "
+            f"{config.chunking.chunk_tokens} tokens: give one record per chunk, or raise chunk_tokens."
+        )
+
+
+def _same_model(given: str, model: str) -> bool:
+    """Whether `given` names the index's model: its name, or a path or hub-style id ending in it."""
+    strip = lambda name: str(name).rstrip("/").rsplit("/", 1)[-1]  # noqa: E731
+    return strip(given) == strip(model)
+
+
+def given_vectors(docs: Sequence[Document], chunks: Sequence[Chunk], embedder: Embedder) -> dict[str, np.ndarray]:
+    """chunk id -> the document's own vector, for documents that carry one (checked by check_given_vector)."""
+    chunk_of = {c.doc_id: c.chunk_id for c in chunks}  # such a document has exactly one chunk
+    found = {}
+    for doc in docs:
+        if doc.vector is None:
+            continue
+        if len(doc.vector) != int(embedder.dim):
+            raise ValueError(
+                f"Document {doc.doc_id!r} carries a {len(doc.vector)}-d vector, but the index's model "
+                f"{embedder.name!r} makes {int(embedder.dim)}-d ones."
+            )
+        found[chunk_of[doc.doc_id]] = np.asarray(doc.vector, dtype=np.float32)
+    return found
+
+
 def embed_into(
-    store: ChromaStore,
+    store: ChromaStore | None,
     chunks: Sequence[Chunk],
     embedder: Embedder,
     batch_size: int,
     progress: bool,
     vector_ids: Sequence[str] | None = None,
+    given: dict[str, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Embed `chunks` and upsert them into `store`, in batches of similar length; their vectors, in order.
+    """Embed `chunks` and upsert them into `store` (None: no store), in batches of similar length; their vectors.
 
     Batches are cut from the chunks sorted by length: a batch pads every text to its longest,
     so batching in document order spent about half of the encoder's time on padding. Each batch
     is committed to the embedding cache and the store before the next one starts.
+    given: vectors computed elsewhere, by chunk id (`given_vectors`): those chunks are not embedded.
     """
     from tqdm.auto import tqdm
 
-    order = sorted(range(len(chunks)), key=lambda i: len(chunks[i].text))
+    given = given or {}
+    todo = sorted((i for i, c in enumerate(chunks) if c.chunk_id not in given), key=lambda i: len(chunks[i].text))
+    have = [i for i, c in enumerate(chunks) if c.chunk_id in given]
+    batches = [todo[s : s + batch_size] for s in range(0, len(todo), batch_size)]
+    batches += [have[s : s + batch_size] for s in range(0, len(have), batch_size)]
     out: np.ndarray | None = None
     with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=not progress) as bar:
-        for start in range(0, len(order), batch_size):
-            picked = order[start : start + batch_size]
+        for picked in batches:
             part = [chunks[i] for i in picked]
             ids = [vector_ids[i] for i in picked] if vector_ids is not None else None
             texts = [retrieval_text(c) for c in part]
-            vectors = np.asarray(embedder.encode_document(texts), dtype=np.float32)
-            store.upsert(part, texts, vectors, ids=ids)
+            if part[0].chunk_id in given:
+                vectors = np.stack([given[c.chunk_id] for c in part])
+            else:
+                vectors = np.asarray(embedder.encode_document(texts), dtype=np.float32)
+            if store is not None:
+                store.upsert(part, texts, vectors, ids=ids)
             if out is None:
                 out = np.empty((len(chunks), vectors.shape[1]), dtype=np.float32)
             out[picked] = vectors
@@ -171,17 +233,19 @@ def as_report(source: Any) -> LoadReport:
     return source if isinstance(source, LoadReport) else load_documents(source)
 
 
-def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, server: bool) -> dict[str, Any]:
+def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
+    """A fresh manifest; store: "embedded", "server" or "matrix" (no Chroma copy: CorpusConfig.chroma)."""
     stamp = now()
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "embedding_model": embedder.name,
         "embedding_dim": int(embedder.dim),
-        "config": config.to_dict(),
+        # The build's device says nothing about where the index will be searched: queries pick their own.
+        "config": {**config.to_dict(), "device": None},
         "reranker": reranker_record(config.search.reranker),
         "collection": collection,
-        "vector_store": "server" if server else "embedded",
+        "vector_store": store,
         "versions": versions(),
         "created_at": stamp,
         "updated_at": stamp,
@@ -296,7 +360,10 @@ def build_index(
         embedder = make_embedder(config)
         tokenizer = make_tokenizer(config)
         base = config.collection_name or "context1"
-        if client is None:
+        kind = "server" if client is not None else "embedded" if config.chroma else "matrix"
+        if kind == "matrix":
+            collection = base  # recorded, never created
+        elif kind == "embedded":
             collection = base
             store = ChromaStore(embedded_client(staging / CHROMA_DIR), collection, create=True, owns_client=True)
         else:
@@ -316,12 +383,13 @@ def build_index(
         sink.bm25.write(staging / "bm25")
         # Save the dense graph through the last vector, so that every process that opens the
         # index searches the same graph (corpus_tools/store.py says why it would not).
-        store.save_every_write()
-        if client is None:
+        if store is not None:
+            store.save_every_write()
+        if kind == "embedded":
             store.close()
             store = None
             settle_embedded(staging / CHROMA_DIR, collection)
-        manifest = new_manifest(config, embedder, collection, server=client is not None)
+        manifest = new_manifest(config, embedder, collection, kind)
         if client is None:  # the dense leg reads this matrix; a server index queries the server
             manifest["files"]["vectors"] = VECTORS
             write_ann(staging, manifest, 0)  # past ann.ANN_MIN_LINES lines, the FAISS index of them
@@ -365,7 +433,7 @@ class _IndexSink:
     """Where a streaming build puts chunks: vector store, chunk table and BM25 term ids, group by group."""
 
     def __init__(
-        self, folder: Path, store: ChromaStore, embedder: Embedder, config: CorpusConfig, matrix: bool = True
+        self, folder: Path, store: ChromaStore | None, embedder: Embedder, config: CorpusConfig, matrix: bool = True
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -375,24 +443,35 @@ class _IndexSink:
         # BM25 term ids go to a file as they come; the score matrix is filled in mapped files.
         self.bm25 = BM25Builder(config.bm25, spill=folder / ".bm25-terms.spill")
         self.pending: list[Chunk] = []
+        self.given: dict[str, np.ndarray] = {}  # the pending chunks' own vectors (bring-your-own)
         self.n_docs = self.n_chunks = self.n_tokens = 0
         self.embed_seconds = 0.0
         self.group = config.batch_size * EMBED_GROUP
-        self.signatures: list[tuple[int, str, Any]] = []  # (row, doc id, MinHash signature)
+        # MinHash signatures of structured chunks, for score_boilerplate: spilled to a file as they
+        # come (N_HASHES uint64 a row, zeros when too short), with their rows and document numbers
+        # in compact arrays, so that memory stays flat in the corpus size.
+        self.sig_path = folder / ".boilerplate.spill"
+        self._sig_file: Any = None
+        self.sig_rows, self.sig_docs, self.sig_valid = array("q"), array("q"), array("b")
+        self._last_doc: tuple[str, int] = ("", -1)  # (doc id, number) of the last structured chunk
 
-    def add(self, chunks: Sequence[Chunk]) -> None:
+    def add(self, doc: Document, chunks: Sequence[Chunk]) -> None:
         self.n_docs += 1
         self.pending.extend(chunks)
+        self.given.update(given_vectors([doc], chunks, self.embedder))
         if len(self.pending) >= self.group:
             self.flush()
 
     def flush(self) -> None:
         chunks, self.pending = self.pending, []
+        given, self.given = self.given, {}
         if not chunks:
             return
         t0 = time.perf_counter()
         ids = [vector_id(c) for c in chunks]
-        vectors = embed_into(self.store, chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=ids)
+        vectors = embed_into(
+            self.store, chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=ids, given=given
+        )
         if self.vectors is not None:
             self.vectors.write(vectors)
         self.embed_seconds += time.perf_counter() - t0
@@ -401,28 +480,67 @@ class _IndexSink:
             self.bm25.add(bm25_text(chunk))
             if chunk.metadata.get("header"):
                 # Structured documents only (laid-out PDFs): the benchmarks' records are never compared.
-                self.signatures.append((row, chunk.doc_id, signature(chunk.text)))
+                self._spill_signature(row, chunk)
         self.n_chunks += len(chunks)
         self.n_tokens += sum(c.n_tokens for c in chunks)
+
+    def _spill_signature(self, row: int, chunk: Chunk) -> None:
+        if self._sig_file is None:
+            self._sig_file = open(self.sig_path, "wb")  # noqa: SIM115 - closed in score_boilerplate
+        sig = signature(chunk.text)
+        self._sig_file.write((sig if sig is not None else np.zeros(N_HASHES, np.uint64)).tobytes())
+        doc, number = self._last_doc
+        if chunk.doc_id != doc:  # a document's chunks come together, and ids are unique in a build
+            self._last_doc = doc, number = chunk.doc_id, number + 1
+        self.sig_rows.append(row)
+        self.sig_docs.append(number)
+        self.sig_valid.append(sig is not None)
 
     def score_boilerplate(self, table: Path) -> None:
         """Add "boilerplate" (corpus_tools/boilerplate.py) to the metadata of every structured chunk.
 
-        Needs every document's chunks, so it runs once the table is written: the rows that get a
-        score are rewritten in the table and in the vector store (their vectors are untouched).
+        Needs every document's chunks, so it runs once the table is written: the table is copied
+        line by line with the scored rows rewritten (one batch of chunks in memory at a time), and
+        so is their metadata in the vector store (their vectors are untouched).
         """
-        if not self.signatures:
+        if self._sig_file is None:
             return
-        rows, doc_ids, sigs = zip(*self.signatures, strict=True)
-        scores = dict(zip(rows, boilerplate_scores(doc_ids, sigs), strict=True))
-        chunks, vector_ids = read_chunk_rows(table)
-        changed = []
-        for row, score in scores.items():
-            chunk = chunks[row]
-            chunks[row] = replace(chunk, metadata={**chunk.metadata, "boilerplate": score})
-            changed.append(row)
-        write_chunk_table(table, chunks, vector_ids)
-        self.store.update_metadata([chunks[r] for r in changed], [vector_ids[r] for r in changed])
+        self._sig_file.close()
+        sigs = np.memmap(self.sig_path, dtype=np.uint64, mode="r").reshape(-1, N_HASHES)
+        valid = np.frombuffer(self.sig_valid, dtype=np.int8).astype(bool)
+        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid)
+        del sigs
+        self.sig_path.unlink()
+        score_of = dict(zip(self.sig_rows.tolist(), scores.tolist(), strict=True))
+
+        def rewrite(out: Any) -> None:
+            batch: list[tuple[Chunk, str]] = []
+            with open(table, "rb") as lines:
+                for row, line in enumerate(lines):
+                    if row not in score_of:
+                        self._write_scored(out, batch)  # rows stay in order
+                        batch = []
+                        out.write(line)
+                        continue
+                    data = json.loads(line)
+                    chunk = Chunk(data["chunk_id"], data["doc_id"], data["text"], data["position"], data["n_tokens"],
+                                  {**data["metadata"], "boilerplate": score_of[row]})
+                    batch.append((chunk, data.get("vector_id") or data["chunk_id"]))
+                    if len(batch) >= 1024:
+                        self._write_scored(out, batch)
+                        batch = []
+            self._write_scored(out, batch)
+
+        write_atomic(table, rewrite)
+        write_line_index(table)
+
+    def _write_scored(self, out: Any, batch: list[tuple[Chunk, str]]) -> None:
+        if not batch:
+            return
+        chunks, vector_ids = [c for c, _ in batch], [v for _, v in batch]
+        write_rows(out, chunks, vector_ids)
+        if self.store is not None:
+            self.store.update_metadata(chunks, vector_ids)
 
     def close(self) -> None:
         self.table.close()
@@ -470,9 +588,10 @@ def _stream_into(
             if not pieces:
                 skipped.append(SkippedFile(item.doc_id, "no text to index"))
                 continue
+            check_given_vector(item, pieces, config)
             if not from_report:
                 notes.extend(file_notes(item, where))
-            sink.add(pieces)
+            sink.add(item, pieces)
             bar.set_postfix(chunks=sink.n_chunks + len(sink.pending), skipped=len(skipped), refresh=False)
     return skipped, notes
 

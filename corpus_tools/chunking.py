@@ -70,9 +70,16 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
     if any(metadata.get(key) for key in DOCUMENT_KEYS):
         # A document whose cover was read (a PDF read flat, an HTML filing): a header without a section.
         metadata["header"] = contextual_header(metadata)
-    spans = list(_windows(text, token_spans(text, tokenizer), config.chunk_tokens, config.overlap_tokens))
+    offsets = token_spans(text, tokenizer)
+    spans = list(_windows(text, offsets, config.chunk_tokens, config.overlap_tokens))
+    if spans == [(0, len(text))] and len(text) <= TOKENIZE_WINDOW_CHARS and len(offsets) <= config.chunk_tokens:
+        # One window that is the whole text, tokenised once already: its count is known. (Most
+        # records of a large corpus are one chunk; counting them again was a third of a build.)
+        fitted = [(0, len(text), len(offsets))]
+    else:
+        fitted = _fit(text, spans, tokenizer, config.chunk_tokens)
     chunks = []
-    for position, (start, end, n_tokens) in enumerate(_fit(text, spans, tokenizer, config.chunk_tokens)):
+    for position, (start, end, n_tokens) in enumerate(fitted):
         piece = text[start:end]
         chunks.append(
             Chunk(

@@ -118,6 +118,11 @@ class CorpusConfig:
         server, each build gets a fresh "<name>-<random>" collection (the old one is dropped after
         the new index is in place), so a build never touches the collection being served.
     device: torch device for the embedder ("cpu", "cuda", ...); None lets sentence-transformers pick.
+    chroma: keep a copy of the vectors in an embedded Chroma collection (the default). The dense
+        leg searches the index's own vector matrix (and FAISS past a size); Chroma is the copy other
+        tools read. False ("vector_store": "matrix" in the manifest) skips it: a large build spends
+        most of its time inserting into Chroma's HNSW graph, and opening that graph costs a process's
+        first add tens of seconds at 100k chunks. Ignored when a Chroma server client is given.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -128,10 +133,17 @@ class CorpusConfig:
     batch_size: int = 64
     collection_name: str | None = None
     device: str | None = None
+    chroma: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
             raise ValueError(f"CorpusConfig.batch_size must be a positive integer, got {self.batch_size!r}")
+        if self.device is not None and (
+            not isinstance(self.device, str) or self.device.split(":")[0] not in ("cpu", "cuda", "mps")
+        ):
+            raise ValueError(f"CorpusConfig.device must be 'cpu', 'cuda', 'cuda:N', 'mps' or None, got {self.device!r}")
+        if not isinstance(self.chroma, bool):
+            raise ValueError(f"CorpusConfig.chroma must be True or False, got {self.chroma!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import build as _build
+from corpus_tools import store_sync
 from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
@@ -38,6 +39,7 @@ from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
 from corpus_tools.index_format import (
     BUILD_REPORT,
+    MANIFEST,
     REBUILD_HINT,
     SKIPPED,
     WRITE_LOCK,
@@ -45,6 +47,7 @@ from corpus_tools.index_format import (
     read_generation,
     read_manifest,
     read_skipped,
+    write_json_atomic,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
@@ -367,11 +370,45 @@ class Corpus:
 
     @property
     def _store(self) -> ChromaStore:
-        """The Chroma store, opened (and chromadb imported) on first use."""
+        """The Chroma store, opened (and chromadb imported) on first use, and brought in step if behind."""
         with self._store_lock:
-            if self._opened_store is None:
+            opened = self._opened_store is None
+            if opened:
                 self._opened_store = self._open_store()
-            return self._opened_store
+            store = self._opened_store
+        # Outside the store lock: catching up takes the write locks, which an add may hold while
+        # it asks for the (already open) store.
+        if opened and read_manifest(self.path).get(store_sync.BEHIND):
+            self._bring_store_in_step(store)
+        return store
+
+    def _write_store(self) -> ChromaStore | None:
+        """The store an add/delete writes through now; None when it keeps no copy or it is deferred.
+
+        An embedded index with a vector matrix defers its Chroma writes unless this process has
+        the collection open already: opening it loads its whole graph (corpus_tools/store_sync.py).
+        """
+        kind = self._manifest.get("vector_store")
+        if kind == "matrix" or (kind == "embedded" and self._state.vectors is not None and self._opened_store is None):
+            return None
+        return self._store
+
+    def _bring_store_in_step(self, store: ChromaStore) -> None:
+        """Write the adds and deletes Chroma missed (store_sync), then clear the manifest's mark."""
+        try:
+            with self._write_lock, self._index_lock():
+                self._reload_if_changed()
+                manifest = read_manifest(self.path)
+                state = self._state
+                if not manifest.get(store_sync.BEHIND) or state.vectors is None:
+                    return
+                added, removed = store_sync.bring_in_step(store, state.chunks, state.vectors)
+                del manifest[store_sync.BEHIND]
+                write_json_atomic(self.path / MANIFEST, manifest)
+                self._manifest = manifest
+                logger.info("Index %s: Chroma brought in step (%d upserted, %d deleted)", self.path, added, removed)
+        except OSError as exc:  # a read-only folder: the matrix still answers every search
+            warnings.warn(f"Could not bring the Chroma copy of index {str(self.path)!r} in step ({exc})", stacklevel=3)
 
     def __enter__(self) -> Corpus:
         return self
@@ -756,11 +793,13 @@ class Corpus:
             new_vids = [self._vector_id(c) for c in new_chunks]
             # Vectors first, under content-keyed ids: nothing the committed table names is
             # overwritten, so a kill here leaves the old state whole (plus unnamed vectors).
+            given = _build.given_vectors(docs, new_chunks, self.embedder)  # bring-your-own vectors
             new_vectors = _build.embed_into(
-                self._store, new_chunks, self.embedder, self.config.batch_size, progress=False, vector_ids=new_vids
+                self._write_store(), new_chunks, self.embedder, self.config.batch_size, progress=False,
+                vector_ids=new_vids, given=given,
             )
             replaced = state.chunks.rows_of_docs(sorted(new_ids))
-            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced)
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), replaced, assume_unique=True)
             fresh = set(new_vids)
             stale = [vid for r in replaced.tolist() if (vid := state.chunks.vector_id(r)) not in fresh]
             self._commit(keep, new_chunks, new_vids, stale, skipped, new_vectors)
@@ -778,7 +817,7 @@ class Corpus:
             if not gone:
                 return 0
             removed = state.chunks.rows_of_docs(sorted(gone))
-            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), removed)
+            keep = np.setdiff1d(np.arange(len(state.chunks), dtype=np.int64), removed, assume_unique=True)
             stale = [state.chunks.vector_id(r) for r in removed.tolist()]
             self._commit(keep, [], [], stale, [])
             return len(gone)
@@ -834,9 +873,13 @@ class Corpus:
             vectors = self._matrix_from_store(state.chunks)
         if vectors is None:
             new_vectors = None
+        store = self._write_store()
+        current = self._manifest
+        if store is None and current.get("vector_store") == "embedded" and (new_chunks or stale_vids):
+            current = {**current, store_sync.BEHIND: True}  # Chroma catches up when next opened
         done = commit_generation(
             self.path,
-            self._manifest,
+            current,
             state.chunks,
             state.bm25,
             self.config,
@@ -851,8 +894,8 @@ class Corpus:
         )
         self._manifest, self._state = done.manifest, _State(done.table, done.bm25, done.vectors)
         self.skipped, self.last_commit_bytes = done.skipped, done.bytes_written
-        if stale_vids:
-            self._store.delete(stale_vids)
+        if stale_vids and store is not None:
+            store.delete(stale_vids)
 
     def add_document_fields(self) -> int:
         """Give documents indexed before the cover-page fields existed their company, form and period.
@@ -1023,7 +1066,8 @@ class _StoreOpener:
 
     def __init__(self, path: Path, manifest: dict[str, Any], client: Any) -> None:
         self.path, self.name, self.client = path, manifest["collection"], client
-        if client is None:
+        self.kind = manifest["vector_store"]
+        if client is None and self.kind != "matrix":
             if manifest["vector_store"] == "server":
                 raise ValueError(
                     f"Index {str(path)!r} keeps its vectors on a Chroma server (collection {self.name!r}); "
@@ -1035,6 +1079,11 @@ class _StoreOpener:
                 )
 
     def __call__(self) -> ChromaStore:
+        if self.kind == "matrix":
+            raise IndexFormatError(
+                f"Index {str(self.path)!r} keeps no Chroma copy of its vectors (built with CorpusConfig(chroma=False)); "
+                "its vector matrix is the only copy"
+            )
         client, owns = self.client, self.client is None
         if owns:
             client = embedded_client(self.path / CHROMA_DIR)

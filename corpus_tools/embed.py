@@ -107,6 +107,13 @@ class SentenceTransformerEmbedder:
         return self._encode(texts)
 
 
+# The first this many documents of a process are embedded without torch (see encode_document):
+# a 256-token chunk takes ~50 ms on one core in numpy, so an add of up to a few hundred short
+# documents stays under the seconds that importing torch costs; past them (a build, a large add)
+# torch's batched forward pass is the faster one.
+NUMPY_DOCUMENTS = 256
+
+
 class MeanPoolingEmbedder:
     """A [Transformer, mean Pooling, Normalize] sentence-transformers model run with plain transformers.
 
@@ -130,6 +137,7 @@ class MeanPoolingEmbedder:
         self._device_name = device
         self._numpy_queries = (device or "cpu") == "cpu" and query_encoder.supports(path)
         self._queries: query_encoder.NumpyBertEncoder | None = None
+        self._numpy_documents = 0  # documents embedded by the numpy encoder so far (encode_document)
         self._model = None
         self._lock = threading.Lock()
 
@@ -173,15 +181,24 @@ class MeanPoolingEmbedder:
                 out[picked] = pooled.float().cpu().numpy()
         return out
 
-    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
-        if not self._numpy_queries:
-            return self._encode(texts)
+    def _numpy(self) -> query_encoder.NumpyBertEncoder:
         with self._lock:
             if self._queries is None:
                 self._queries = query_encoder.NumpyBertEncoder(self.path, self.max_seq_length)
-        return self._queries.encode(texts)
+        return self._queries
+
+    def encode_query(self, texts: Sequence[str]) -> np.ndarray:
+        if not self._numpy_queries:
+            return self._encode(texts)
+        return self._numpy().encode(texts)
 
     def encode_document(self, texts: Sequence[str]) -> np.ndarray:
+        # A process's first documents go through the numpy encoder (the same vectors to ~1e-6):
+        # importing torch and transformers cost a process's first add of one document ~5 s of CPU,
+        # over a minute of wall time on a loaded machine. Past NUMPY_DOCUMENTS, torch.
+        if self._numpy_queries and self._model is None and self._numpy_documents + len(texts) <= NUMPY_DOCUMENTS:
+            self._numpy_documents += len(texts)
+            return self._numpy().encode(texts)
         return self._encode(texts)
 
 
@@ -310,6 +327,22 @@ _embedders: dict[tuple[str, str | None], Embedder] = {}
 _caches: dict[Path, EmbeddingCache] = {}
 
 
+def check_device(device: str | None) -> None:
+    """Raise ValueError, saying what torch sees, when `device` ("cuda", "cuda:1", "mps") is not here."""
+    kind = (device or "cpu").split(":")[0]
+    if kind == "cpu":
+        return
+    import torch
+
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device {device!r} asked for, but torch {torch.__version__} sees no CUDA GPU here "
+            f"(built with CUDA {torch.version.cuda or 'none'}); use device 'cpu'"
+        )
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device {device!r} asked for, but torch {torch.__version__} sees no Apple MPS device here")
+
+
 def load_embedder(model: str | Path | None = None, device: str | None = None) -> Embedder:
     """One shared embedder per (model, device) in this process: loading costs a second or two.
 
@@ -319,6 +352,7 @@ def load_embedder(model: str | Path | None = None, device: str | None = None) ->
     key = (str(model) if model is not None else DEFAULT_EMBEDDING_MODEL, device)
     with _shared_lock:
         if key not in _embedders:
+            check_device(device)
             path = resolve_model_path(model)
             max_len = mean_pooling_layout(path)
             if max_len is None:

@@ -662,7 +662,7 @@ def commit_generation(
         else:
             new_matrix = vectors
         if dead:
-            deleted = np.setdiff1d(np.arange(n_lines, dtype=np.int64), keep_lines)
+            deleted = np.setdiff1d(np.arange(n_lines, dtype=np.int64), keep_lines, assume_unique=True)
             files["deleted"] = f"deleted.{generation}.npy"
             write_atomic(path / files["deleted"], lambda f: np.save(f, deleted))
         files["lines"] = n_lines + len(new_chunks)
@@ -674,7 +674,9 @@ def commit_generation(
         write_skipped(path / SKIPPED, all_skipped)
     manifest.update(files=files, generation=generation, updated_at=now(), previous_files=old_files)
     manifest["compaction_due"] = compaction_due(files)
-    set_counts(manifest, new_table.n_docs(), len(new_table), len(all_skipped), new_table.n_tokens_total())
+    n_docs = _doc_count(current, table, keep_rows, new_chunks)
+    set_counts(manifest, n_docs if n_docs is not None else new_table.n_docs(), len(new_table), len(all_skipped),
+               new_table.n_tokens_total())
     write_json_atomic(path / MANIFEST, manifest)
     remove_unnamed_generations(path, keep=file_names(files) | file_names(old_files))
     return Commit(manifest, new_table, new_bm25, all_skipped, written, new_matrix)
@@ -717,6 +719,20 @@ def _compacted_bm25(
     for chunk in new_chunks:
         builder.add(bm25_text(chunk))
     return builder.build()
+
+
+def _doc_count(current: dict[str, Any], table: ChunkTable, keep_rows: np.ndarray, new_chunks: Sequence[Chunk]) -> int | None:
+    """The document count after a commit, from the one before and what changed (None: count afresh).
+
+    Counting the distinct documents of the whole table cost a 1-document add 0.2 s at 300k chunks.
+    A commit drops or keeps whole documents, and a re-added document was dropped first.
+    """
+    before = (current.get("counts") or {}).get("documents")
+    if before is None:
+        return None
+    removed = np.setdiff1d(np.arange(len(table), dtype=np.int64), keep_rows, assume_unique=True)
+    gone = {table.doc_id(int(r)) for r in removed}
+    return int(before) - len(gone) + len({c.doc_id for c in new_chunks})
 
 
 def compaction_due(files: dict[str, Any]) -> bool:

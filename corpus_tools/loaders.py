@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from corpus_tools import readers
 from corpus_tools.doc_metadata import document_title, read_metadata
 from corpus_tools.readers import UnreadableFileError
@@ -47,12 +49,17 @@ def load_documents(
     text_field: str | None = None,
     glob: str | None = None,
     on_file: Callable[[str], None] | None = None,
+    vector_field: str | None = None,
+    vector_model: str | None = None,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
     id_field/title_field/text_field name the record fields to use (JSON, JSONL, CSV, Dataset,
     dicts); unset, they are detected from ID_FIELDS/TITLE_FIELDS/TEXT_FIELDS. A record without an
     id gets a stable one from a hash of its content. glob (e.g. "**/*.md") filters a folder's files.
+    vector_field: the record field holding a vector computed elsewhere (bring-your-own vectors),
+    made by the model named vector_model (both or neither); `Corpus.build` checks the name and the
+    dimension against the index's model. A record without a readable vector there is skipped.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -63,7 +70,8 @@ def load_documents(
     notes: list[FileNote] = []
     first_seen: dict[str, str] = {}
     items = iter_documents(
-        source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file
+        source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
+        vector_field=vector_field, vector_model=vector_model,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -98,11 +106,26 @@ def file_notes(doc: Document, where: str) -> list[FileNote]:
 class _Fields:
     """Which record fields hold the id, title and text (explicit, or detected per record)."""
 
-    def __init__(self, id_field: str | None, title_field: str | None, text_field: str | None) -> None:
-        for name, value in (("id_field", id_field), ("title_field", title_field), ("text_field", text_field)):
+    def __init__(
+        self,
+        id_field: str | None,
+        title_field: str | None,
+        text_field: str | None,
+        vector_field: str | None = None,
+        vector_model: str | None = None,
+    ) -> None:
+        named = (("id_field", id_field), ("title_field", title_field), ("text_field", text_field),
+                 ("vector_field", vector_field), ("vector_model", vector_model))
+        for name, value in named:
             if value is not None and (not isinstance(value, str) or not value):
                 raise ValueError(f"{name} must be a non-empty field name or None (auto-detect), got {value!r}")
+        if (vector_field is None) != (vector_model is None):
+            raise ValueError(
+                "vector_field and vector_model go together: the field holding each record's vector and the name "
+                f"of the model that made them (got vector_field={vector_field!r}, vector_model={vector_model!r})"
+            )
         self.id_field, self.title_field, self.text_field = id_field, title_field, text_field
+        self.vector_field, self.vector_model = vector_field, vector_model
 
     def to_document(self, record: Any) -> Document:
         """The document a record describes; raises UnreadableFileError saying what is missing."""
@@ -119,9 +142,26 @@ class _Fields:
         id_key = self._pick(record, self.id_field, ID_FIELDS, "id", required=self.id_field is not None)
         raw_id = record.get(id_key) if id_key else None
         doc_id = str(raw_id).strip() if raw_id is not None and str(raw_id).strip() else content_id(title, text)
-        used = {text_key, title_key, id_key}
+        used = {text_key, title_key, id_key, self.vector_field}
         metadata = {k: v for k, v in record.items() if k not in used and _is_scalar(v)}
-        return Document(doc_id=doc_id, text=text, title=title or None, metadata=metadata)
+        vector = self._vector(record) if self.vector_field is not None else None
+        return Document(doc_id=doc_id, text=text, title=title or None, metadata=metadata, vector=vector,
+                        vector_model=self.vector_model if vector is not None else None)
+
+    def _vector(self, record: Mapping) -> np.ndarray:
+        """The record's own vector: a non-empty list of finite numbers, not all zero."""
+        value = record.get(self.vector_field)
+        if value is None:
+            raise UnreadableFileError(f"no vector in field {self.vector_field!r} (fields: {sorted(map(str, record))})")
+        try:
+            vector = np.asarray(value, dtype=np.float32)
+        except (TypeError, ValueError):
+            raise UnreadableFileError(f"field {self.vector_field!r} is not a list of numbers") from None
+        if vector.ndim != 1 or not len(vector) or not np.isfinite(vector).all() or not vector.any():
+            raise UnreadableFileError(
+                f"field {self.vector_field!r} must hold one non-zero vector of finite numbers, got shape {vector.shape}"
+            )
+        return vector
 
     @staticmethod
     def _pick(record: Mapping, explicit: str | None, candidates: tuple[str, ...], what: str, required: bool = True):
@@ -150,6 +190,8 @@ def iter_documents(
     text_field: str | None = None,
     glob: str | None = None,
     on_file: Callable[[str], None] | None = None,
+    vector_field: str | None = None,
+    vector_model: str | None = None,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -157,7 +199,7 @@ def iter_documents(
     on_file: called with a file's path (relative to a folder source) just before it is read, so a
     progress display can name the file it is on (one PDF can take seconds).
     """
-    fields = _Fields(id_field, title_field, text_field)
+    fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():

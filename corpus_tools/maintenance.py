@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from corpus_tools import store_sync
 from corpus_tools.corpus import Corpus
 from corpus_tools.index_format import read_manifest, table_files, vector_files
 from corpus_tools.repair import repair_vectors
@@ -27,6 +28,7 @@ def repair_index(path: str | Path, client: Any = None) -> str:
        (`Corpus.add_document_fields`: company, form, period; nothing re-embedded).
     3. A compaction (`Corpus.compact`): one base table, BM25 and vector file, and a newly trained
        FAISS index past ann.ANN_MIN_LINES lines (an ANN file out of step is replaced here).
+    3. An embedded Chroma copy that adds and deletes left behind (corpus_tools.store_sync): brought in step.
     """
     path = Path(path).expanduser().absolute()
     done = []
@@ -40,6 +42,9 @@ def repair_index(path: str | Path, client: Any = None) -> str:
         corpus.compact()
         dense = corpus.manifest.get("dense", {}).get("search", "exact")
         done.append(f"compacted {len(corpus):,} chunks into one base (dense leg: {dense})")
+        if corpus.manifest.get(store_sync.BEHIND):
+            _ = corpus._store  # opening the Chroma copy writes the adds and deletes it missed
+            done.append("brought the Chroma copy in step")
     return "; ".join(done)
 
 

@@ -28,7 +28,7 @@ _BINARY_SNIFF_BYTES = 8192
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
-RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv"})
+RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".parquet"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
@@ -464,6 +464,23 @@ def iter_csv(path: Path, label: str | None = None) -> Iterator[tuple[str, Any]]:
             raise UnreadableFileError(f"malformed CSV at line {reader.line_num} ({exc})") from None
 
 
+def iter_parquet(path: Path, label: str | None = None) -> Iterator[tuple[str, Any]]:
+    """(location, row as a dict) for every row of a Parquet file ("<label>[<row>]"), a batch at a time."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    label = label or str(path)
+    try:
+        batches = pq.ParquetFile(path).iter_batches(batch_size=1024)
+    except (OSError, pa.ArrowException) as exc:
+        raise UnreadableFileError(f"not a readable Parquet file ({_short(exc)})") from None
+    row = 0
+    for batch in batches:
+        for record in batch.to_pylist():
+            yield f"{label}[{row}]", record
+            row += 1
+
+
 def read_text_head(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
@@ -481,4 +498,6 @@ def iter_records(path: Path, label: str | None = None) -> Iterator[tuple[str, An
         return iter_json(path, label)
     if suffix == ".csv":
         return iter_csv(path, label)
+    if suffix == ".parquet":
+        return iter_parquet(path, label)
     raise ValueError(f"{path} is not a record file; record files end in {sorted(RECORD_SUFFIXES)}")

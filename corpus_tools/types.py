@@ -41,6 +41,9 @@ class Document:
     metadata: free-form JSON-able values carried onto every chunk.
     parts: where the text's pages, sections and tables are (in order, covering the text), when
         the reader knows; empty for plain text and records, which are chunked as before.
+    vector: a vector computed elsewhere for the document's one chunk (bring-your-own vectors: a
+        record's vector field), used instead of embedding it; vector_model names the model that
+        made it, which must be the index's (the build checks both it and the dimension).
     """
 
     doc_id: str
@@ -48,6 +51,8 @@ class Document:
     title: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     parts: tuple[DocumentPart, ...] = ()
+    vector: Any = field(default=None, compare=False, repr=False)
+    vector_model: str | None = None
 
 
 @dataclass(frozen=True)

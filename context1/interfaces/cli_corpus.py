@@ -132,6 +132,19 @@ def index_command(
     reranker: Reranker = None,
     chroma_host: ChromaHost = None,
     chroma_port: ChromaPort = 8000,
+    no_chroma: Annotated[
+        bool,
+        typer.Option("--no-chroma", help="Keep no Chroma copy of the vectors (large indexes: the build skips its graph)."),
+    ] = False,
+    device: Annotated[
+        str | None, typer.Option(help="Where to embed: cpu, cuda, cuda:N or mps.", show_default="picked by torch")
+    ] = None,
+    vector_field: Annotated[
+        str | None, typer.Option(help="Record field holding each record's own vector (bring your own vectors).")
+    ] = None,
+    vector_model: Annotated[
+        str | None, typer.Option(help="The model that made the --vector-field vectors (must be the index's).")
+    ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -150,7 +163,9 @@ def index_command(
         )
         search = SearchConfig() if reranker is None else replace(SearchConfig(), reranker=reranker)
         _check_reranker_option(reranker)
-        config = CorpusConfig(chunking=chunking, search=search)
+        if no_chroma and chroma_host:
+            raise CommandError("--no-chroma and --chroma-host contradict each other: pick one")
+        config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
@@ -159,7 +174,7 @@ def index_command(
         _quiet_library_logs()
         try:
             corpus = Corpus.build(
-                _loader_source(source, id_field, title_field, text_field, glob),
+                _loader_source(source, id_field, title_field, text_field, glob, vector_field, vector_model),
                 directory,
                 config=config,
                 client=client,
@@ -176,14 +191,22 @@ def index_command(
 
 
 def _loader_source(
-    source: str, id_field: str | None, title_field: str | None, text_field: str | None, glob: str | None
+    source: str,
+    id_field: str | None,
+    title_field: str | None,
+    text_field: str | None,
+    glob: str | None,
+    vector_field: str | None = None,
+    vector_model: str | None = None,
 ) -> Any:
     """What `Corpus.build` reads: the path itself (streamed) unless record options need the loader."""
-    if id_field is None and title_field is None and text_field is None and glob is None:
+    options = (id_field, title_field, text_field, glob, vector_field, vector_model)
+    if all(option is None for option in options):
         return source
     from corpus_tools.loaders import load_documents
 
-    return load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob)
+    return load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob,
+                          vector_field=vector_field, vector_model=vector_model)
 
 
 def _quiet_library_logs() -> None:
