@@ -38,3 +38,30 @@ def test_rollouts_round_trip_and_a_redone_step_replaces_its_first_block(tmp_path
     assert first.steps[0].turn.token_ids == (7,) and first.stop_reason is StopReason.ANSWERED
     assert rows[2]["failed"] and rows[2]["trajectory"] is None and rows[2]["error"] == "server down"
     assert not rows[0]["failed"] and rows[0]["task_id"] == "t1"
+
+
+def test_the_cli_flag_reaches_train_rl(mini_corpus, mini_tasks, tmp_path, monkeypatch) -> None:
+    import dataclasses
+    import json
+
+    from typer.testing import CliRunner
+
+    import training.rl
+    from context1.interfaces.cli import app
+    from training.cli import register
+
+    register(app) if "train" not in {g.name for g in app.registered_groups} else None
+    seen = {}
+
+    def fake_train_rl(*args, **kwargs):
+        seen.update(kwargs)
+        return training.rl.RLResult(tmp_path, 0, [])
+
+    monkeypatch.setattr(training.rl, "train_rl", fake_train_rl)
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps(dataclasses.asdict(t)) + "\n" for t in mini_tasks))
+    args = ["train", "rl", str(mini_corpus.path), "--tasks", str(tasks), "--out", str(tmp_path / "rl"), "--no-progress"]
+    for extra, expected in (([], False), (["--save-rollouts"], True)):
+        res = CliRunner().invoke(app, [*args, *extra])
+        assert res.exit_code == 0, res.output
+        assert seen["save_rollouts"] is expected
