@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
-# context1-mini through the fixed reward on a shared CPU in about 90 minutes (issue 37): the same tasks,
-# harness and CISPO settings as train_mini_pipeline.sh (cloze tasks, 240 train / 36 held-back, budget
-# 2,048, 2 turns, 192 new tokens, 2 tasks x 4 rollouts a step, lr 1e-4, seed 3), with a smaller SFT
-# (SFT_TASKS of the train tasks, SFT_STEPS steps) so that RL starts within ~35 minutes, and a check of
-# the SFT adapter's calls at T = 1 (what RL samples) on CHECK_TASKS held-back tasks before RL (0: none;
-# CISPO's first step samples its rollouts from the SFT adapter too, and records their valid calls).
+# context1-mini through the fixed reward on a shared CPU (issue 37): the same tasks, harness and CISPO
+# settings as train_mini_pipeline.sh (cloze tasks, 240 train / 36 held-back, budget 2,048, 2 turns, 192
+# new tokens, 2 tasks x 4 rollouts a step, lr 1e-4, seed 3), from a smaller SFT: SFT_STEPS steps of
+# SFT_BATCH teacher trajectories of the first SFT_TASKS train tasks (the iterative teacher keeps ~40 %),
+# lr 1e-3 (constant, so a run cut after step k equals one run with SFT_STEPS=k). The defaults are what
+# session 28 ran: 12 steps of 1 (loss 1.30 -> 0.37), ~2 min a step at nice 15 on a loaded machine.
+# CHECK_TASKS > 0 first samples the SFT adapter at T = 1 on that many held-back tasks; 0 leaves the
+# pre-RL check to CISPO's first step, whose rollouts come from the SFT adapter (valid_tool_call_rate).
 # Every stage is skipped when its output is there, and `train rl --resume` continues after its last
-# step, so the script can be killed and started again on the same RUN folder.
+# step, so the script can be killed and started again on the same RUN folder. --save-rollouts keeps
+# every step's rollouts for benchmarks/reward_rescore.py.
 #
 #   nohup nice -n 15 bash benchmarks/train_mini_quick.sh RUN >> RUN.log 2>&1 &
-#   python benchmarks/train_mini_rl20.py RUN   # the per-step table
+#   python benchmarks/train_mini_fixed_reward.py RUN   # the per-step table
+#   python benchmarks/reward_rescore.py RUN/rl --tasks RUN/tasks_train.jsonl --index "$IDX"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: train_mini_quick.sh RUN_FOLDER}
 IDX=${IDX:-indexes/bench-hotpotqa-256}
 TASKS=${TASKS:-runs/tasks/hotpotqa-offline}
 SFT_TASKS=${SFT_TASKS:-96}
-SFT_STEPS=${SFT_STEPS:-40}
+SFT_STEPS=${SFT_STEPS:-12}
 SFT_EPOCHS=${SFT_EPOCHS:-1}
 SFT_BATCH=${SFT_BATCH:-1}
-CHECK_TASKS=${CHECK_TASKS:-8}
+CHECK_TASKS=${CHECK_TASKS:-0}
 RL_STEPS=${RL_STEPS:-20}
 export HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1
 PY=.venv/bin/python
