@@ -4,12 +4,13 @@ today's `training.reward.compute_reward`, per step.
 
     python benchmarks/reward_rescore.py RUN/rl --tasks RUN/tasks_train.jsonl --index indexes/bench-hotpotqa-256
 
-Columns: rollouts scored; mean reward now (re-computed: it must equal the run's own, "= run" checks) and on main
-(over the rollouts main kept); rollouts main dropped (an overflow or a backend error: scored 0, no gradient) that
-now are a kept -0.5; no-answer share; and "adv. flips", the rollouts whose group advantage (reward minus the
-group's mean, what CISPO weighs the tokens by) has another sign under main than now: where the fix changes what
-the policy is pushed towards. r_fa on main reads any shown chunk of a returned document (its full text, from the
-index's chunks.jsonl).
+Columns: rollouts scored; mean reward now (re-computed: it must equal the run's own, "= run" checks) and on
+main (over the rollouts main kept); rollouts main dropped (an overflow or a backend error: scored 0, no
+gradient) that now are a kept -0.5; the shares that never answered (-0.5) and that answered without a usable
+ranking (-0.2); and "adv. flips", the rollouts whose group advantage (reward minus the group's mean, what
+CISPO weighs the tokens by) has another sign under main than now: where the fix changes what the policy is
+pushed towards. r_fa on main reads any shown chunk of a returned document (its full text, from the index's
+chunks.jsonl).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reward_table import main_reward  # noqa: E402
 
-from training.reward import NO_ANSWER, compute_reward  # noqa: E402
+from training.reward import EMPTY_ANSWER, NO_ANSWER, compute_reward  # noqa: E402
 from training.rl import ROLLOUTS_FILE, read_rollouts  # noqa: E402
 from training.rollouts import load_task_file  # noqa: E402
 from training.run_state import RunDir  # noqa: E402
@@ -86,6 +87,7 @@ def rescore(run: Path, tasks: Path, index: Path) -> list[dict[str, float]]:
             "main": sum(kept_old) / len(kept_old) if kept_old else float("nan"),
             "main_dropped": sum(o is None for o, _, _ in scored),
             "no_answer": sum(e == NO_ANSWER for _, _, e in scored) / n if n else float("nan"),
+            "empty_answer": sum(e == EMPTY_ANSWER for _, _, e in scored) / n if n else float("nan"),
             "adv_flips": flips,
         })
     return out
@@ -98,12 +100,16 @@ def main() -> None:
     ap.add_argument("--index", type=Path, required=True, help="the index the run searched")
     args = ap.parse_args()
     rows = rescore(args.run, args.tasks, args.index)
-    print("| step | rollouts | reward now | = run | reward main 5e74342 | main dropped | no-answer | adv. flips |")
-    print("| ---: | ---: | ---: | :-: | ---: | ---: | ---: | ---: |")
+    print("| step | rollouts | reward now | = run | reward main 5e74342 | main dropped | no-answer | empty answer | "
+          "adv. flips |")
+    print("| ---: | ---: | ---: | :-: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
-        same = "yes" if abs(r["now"] - r["run"]) < 1e-6 else f"**{r['run']:+.3f}**"
+        if r["run"] != r["run"]:  # NaN: the step's rollouts are written, its update is not done yet
+            same = "– (step running)"
+        else:
+            same = "yes" if abs(r["now"] - r["run"]) < 1e-6 else f"**{r['run']:+.3f}**"
         print(f"| {r['step']} | {r['rollouts']} | {r['now']:+.3f} | {same} | {r['main']:+.3f} | {r['main_dropped']} | "
-              f"{r['no_answer']:.3f} | {r['adv_flips']} |")
+              f"{r['no_answer']:.3f} | {r['empty_answer']:.3f} | {r['adv_flips']} |")
     total = sum(r["rollouts"] for r in rows)
     if total:
         print(f"\n{total} rollouts over {len(rows)} steps; main dropped {sum(r['main_dropped'] for r in rows)}, "
