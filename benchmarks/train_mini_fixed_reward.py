@@ -1,11 +1,12 @@
 """context1-mini through the fixed reward (issue 37): CISPO per step, next to session 24's 20-step run.
 
     nohup nice -n 15 bash benchmarks/train_mini_quick.sh RUN >> RUN.log 2>&1 &
-    python benchmarks/train_mini_fixed_reward.py RUN
+    python benchmarks/train_mini_fixed_reward.py RUN [--index indexes/bench-hotpotqa-256]
 
 Reads RUN/rl/metrics.jsonl (as many steps as are done) and RUN/sft/metrics.jsonl, and prints the per-step
 table of training rollouts: reward, entropy of the update, the share of scored rollouts that never answered
-(overflow included) and that overflowed, valid tool calls, calls per turn, trajectory recall, rollouts dropped
+(overflow included), that answered with no usable document (the usual degenerate ending of a 2-turn episode;
+--index reads it from the saved rollouts of a run that did not log it), and that overflowed, valid tool calls, calls per turn, trajectory recall, rollouts dropped
 as infrastructure failures, groups used (a group whose rewards are all equal gives no gradient), datums, and
 seconds. Beside it, session 24's run (docs/LOG.md, "the 20-step CISPO run of context1-mini finished"; its run
 folder is gone, so the values are restated below). Both runs draw the same train tasks at each step (same
@@ -19,7 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # docs/LOG.md, session 24 (steps 1-20): reward, entropy, valid_tool_call_rate, trajectory_recall
 S24 = (
@@ -31,7 +36,7 @@ S24 = (
     (0.526, 0.756, 0.875, 0.750), (0.458, 0.584, 1.000, 0.500), (0.472, 0.790, 0.917, 0.667),
     (0.388, 0.542, 0.938, 0.542), (0.463, 0.666, 0.727, 0.344),
 )
-KEYS = ("reward", "entropy", "no_answer", "overflowed", "valid_tool_call_rate", "calls_per_turn", "trajectory_recall",
+KEYS = ("reward", "entropy", "no_answer", "empty_answer", "overflowed", "valid_tool_call_rate", "calls_per_turn", "trajectory_recall",
         "rollouts_failed", "groups_used", "datums", "rollout_s", "step_s")
 
 
@@ -48,6 +53,8 @@ def _rows(path: Path) -> list[dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path, help="train_mini_quick.sh's run folder")
+    ap.add_argument("--index", type=Path, help="the run's index: the empty-answer share from RUN/rl/rollouts.jsonl "
+                    "when metrics.jsonl has none")
     args = ap.parse_args()
     sft = _rows(args.run / "sft" / "metrics.jsonl")
     if sft:
@@ -57,6 +64,14 @@ def main() -> None:
     if check.is_file():
         print(f"SFT adapter at T = 1 on held-back tasks: {check.read_text().strip()}")
     rows = _rows(args.run / "rl" / "metrics.jsonl")
+    if rows and "empty_answer" not in rows[0] and args.index and (args.run / "rl" / "rollouts.jsonl").is_file():
+        # a run from before `train rl` logged it: the share from its saved rollouts
+        from reward_rescore import rescore
+
+        empty = {r["step"]: r["empty_answer"] for r in rescore(args.run / "rl", args.run / "tasks_train.jsonl",
+                                                                args.index)}
+        for r in rows:
+            r.setdefault("empty_answer", empty.get(r["step"]))
     print(f"\n{args.run / 'rl' / 'metrics.jsonl'}: {len(rows)} steps\n")
     print("| step | " + " | ".join(KEYS) + " | s24 reward | s24 entropy | s24 valid calls | s24 trajectory recall |")
     print("| ---: | " + " | ".join("---:" for _ in KEYS) + " | ---: | ---: | ---: | ---: |")
@@ -68,12 +83,12 @@ def main() -> None:
         n = len(rows)
         mean = {k: sum(float(r[k]) for r in rows if isinstance(r.get(k), (int, float)) and not math.isnan(r[k]))
                 / max(1, sum(isinstance(r.get(k), (int, float)) and not math.isnan(r[k]) for r in rows))
-                for k in ("reward", "entropy", "no_answer", "valid_tool_call_rate")}
+                for k in ("reward", "entropy", "no_answer", "empty_answer", "valid_tool_call_rate")}
         s24 = S24[:n]
         ent = [e for _, e, _, _ in s24 if not math.isnan(e)]
         print(f"\nsteps 1-{n}: reward {mean['reward']:.3f} (s24 {sum(x[0] for x in s24) / len(s24):.3f}), entropy "
               f"{mean['entropy']:.3f} (s24 {sum(ent) / max(1, len(ent)):.3f}), no-answer {mean['no_answer']:.3f} "
-              f"(s24 not recorded), valid calls {mean['valid_tool_call_rate']:.3f} "
+              f"(s24 not recorded), empty answer {mean['empty_answer']:.3f}, valid calls {mean['valid_tool_call_rate']:.3f} "
               f"(s24 {sum(x[2] for x in s24) / len(s24):.3f})")
 
 
