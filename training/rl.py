@@ -48,6 +48,7 @@ from training.policy import (
     token_logprobs,
 )
 from training.reward import (
+    EMPTY_ANSWER,
     NO_ANSWER,
     POLICY,
     beta_for_epoch,
@@ -399,6 +400,8 @@ def train_rl(
             "floored": mean(float(b.floored) for b, _ in breakdowns),
             # shares of the scored rollouts: never answered (overflow included), and overflowed
             "no_answer": mean(float(b.ending == NO_ANSWER) for b, _ in breakdowns),
+            # answered, but with no usable document (-0.2): a 2-turn episode's usual degenerate ending
+            "empty_answer": mean(float(b.ending == EMPTY_ANSWER) for b, _ in breakdowns),
             "overflowed": mean(float(b.failure == POLICY) for b, _ in breakdowns),
             "repeat_penalty": mean(b.repeat_penalty for b, _ in breakdowns),
             "calls_per_turn": calls / turns if turns else 0.0,
