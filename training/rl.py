@@ -296,7 +296,7 @@ def train_rl(
     pool: a `training.distributed.RolloutPool` that runs the rollouts on Ray actors instead.
     save_rollouts: append every step's rollouts (task, seed, reward, trajectory) to OUT/rollouts.jsonl,
         so that a reward can be audited or re-scored on exactly what was trained on
-        (`read_rollouts`; benchmarks/reward_rescore.py). Off by default: ~20 kB a rollout.
+        (`read_rollouts`; benchmarks/reward_rescore.py). Off by default: ~35 kB a rollout (context1-mini).
     """
     from tqdm import tqdm
 
