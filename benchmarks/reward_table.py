@@ -14,7 +14,7 @@ padding cheaper) unless --beta says otherwise. No model, no corpus: pure functio
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from context1.types import ModelTurn, Observation, RankedDocument, Step, StopReason, ToolCall, Trajectory
 from eval import metrics
@@ -94,8 +94,11 @@ def rows() -> list[tuple[str, Trajectory]]:
     ]
 
 
-def main_reward(traj: Trajectory, beta: float, config: RewardConfig = RewardConfig()) -> float | None:
-    """The reward at main 5e74342 (training/reward.py then), restated; None = dropped from the batch."""
+def main_reward(traj: Trajectory, beta: float, config: RewardConfig = RewardConfig(), task: Task = TASK,
+                chunk_text: Callable[[str], str | None] = CHUNKS.get) -> float | None:
+    """The reward at main 5e74342 (training/reward.py then), restated; None = dropped from the batch.
+    task, chunk_text (chunk id → text): this table's by default; benchmarks/reward_rescore.py passes
+    a run's own."""
     reason = traj.stop_reason.value if traj.stop_reason else None
     if reason in ("backend_error", "cancelled") or traj.error is not None:
         return None  # scored 0 and dropped by build_batch
@@ -103,12 +106,12 @@ def main_reward(traj: Trajectory, beta: float, config: RewardConfig = RewardConf
         return -config.no_answer_penalty
     if traj.metadata.get("answer_fallback") is True or not traj.documents:
         return -config.empty_answer_penalty
-    units = metrics.gold_units(TASK, config.granularity)
+    units = metrics.gold_units(task, config.granularity)
     returned = [d.doc_id for d in traj.documents]
     fb = metrics.f_beta_score(metrics.precision(returned, units), metrics.recall(returned, units), beta) or 0.0
     tr = metrics.trajectory_recall(traj, units) or 0.0
     shown = [c for c in traj.seen_chunk_ids() if c.split("#")[0] in returned]  # any shown chunk of a returned doc
-    found = metrics.answer_found([CHUNKS[c] for c in shown], TASK.answers) or 0.0
+    found = metrics.answer_found([chunk_text(c) or "" for c in shown], task.answers) or 0.0
     pre = config.f_beta_weight * fb + config.trajectory_weight * tr + config.answer_bonus * found
     frac = (len(traj.steps) - 64) / 64
     turn = config.turn_penalty_max * min(1.0, max(0.0, frac))

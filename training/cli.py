@@ -252,6 +252,9 @@ def rl_command(
     ray_address: RayAddress = None,
     index_url: IndexURL = None,
     api_key_file: IndexKeyFile = None,
+    save_rollouts: Annotated[
+        bool, typer.Option("--save-rollouts", help="Append every step's rollouts (trajectories, rewards) to OUT/rollouts.jsonl.")
+    ] = False,
     resume: Resume = False,
     no_progress: NoProgress = False,
 ) -> None:
@@ -296,6 +299,7 @@ def rl_command(
             progress=not no_progress,
             sampler=rollout_sampler,
             pool=pool,
+            save_rollouts=save_rollouts,
         )
         if pool is not None:
             typer.echo(f"Ray workers: {pool.stats}", err=True)

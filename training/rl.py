@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import random
 import shutil
 import time
@@ -47,6 +48,7 @@ from training.policy import (
     token_logprobs,
 )
 from training.reward import (
+    EMPTY_ANSWER,
     NO_ANSWER,
     POLICY,
     beta_for_epoch,
@@ -276,6 +278,7 @@ def train_rl(
     policy: Any = None,
     sampler: Any = None,
     pool: Any = None,
+    save_rollouts: bool = False,
 ) -> RLResult:
     """Run CISPO RL; checkpoints and metrics under `out`; `resume` continues after the last checkpoint.
 
@@ -291,6 +294,9 @@ def train_rl(
         (context1.backends.vllm_backend.VLLMBackend); it is given the policy's adapter before the
         first step and after every update.
     pool: a `training.distributed.RolloutPool` that runs the rollouts on Ray actors instead.
+    save_rollouts: append every step's rollouts (task, seed, reward, trajectory) to OUT/rollouts.jsonl,
+        so that a reward can be audited or re-scored on exactly what was trained on
+        (`read_rollouts`; benchmarks/reward_rescore.py). Off by default: ~35 kB a rollout (context1-mini).
     """
     from tqdm import tqdm
 
@@ -367,6 +373,8 @@ def train_rl(
             groups.append(group)
             rewards.append(rs)
         roll_s = time.perf_counter() - t_roll
+        if save_rollouts:
+            write_rollouts(run.out / ROLLOUTS_FILE, step + 1, jobs, flat, sum(rewards, []))
         datums, counts = build_batch(groups, rewards, config.scale_advantages_by_std)
         too_long = [d for d in datums if len(d.input_ids_T) > config.max_datum_tokens]
         datums = [d for d in datums if len(d.input_ids_T) <= config.max_datum_tokens]
@@ -392,6 +400,8 @@ def train_rl(
             "floored": mean(float(b.floored) for b, _ in breakdowns),
             # shares of the scored rollouts: never answered (overflow included), and overflowed
             "no_answer": mean(float(b.ending == NO_ANSWER) for b, _ in breakdowns),
+            # answered, but with no usable document (-0.2): a 2-turn episode's usual degenerate ending
+            "empty_answer": mean(float(b.ending == EMPTY_ANSWER) for b, _ in breakdowns),
             "overflowed": mean(float(b.failure == POLICY) for b, _ in breakdowns),
             "repeat_penalty": mean(b.repeat_penalty for b, _ in breakdowns),
             "calls_per_turn": calls / turns if turns else 0.0,
@@ -419,6 +429,47 @@ def train_rl(
     rows = run.read_metrics()
     plot_metrics(rows, PLOT_KEYS, run.out / "plots", "rl")
     return RLResult(run.out, config.steps, rows)
+
+
+ROLLOUTS_FILE = "rollouts.jsonl"
+
+
+def write_rollouts(path: Path, step: int, jobs: Sequence[tuple[Task, int]], rollouts: Sequence[Rollout],
+                   rewards: Sequence[float]) -> None:
+    """Append one step's rollouts as JSONL, all in one write (a step redone after a kill appends
+    its block again; `read_rollouts` keeps the last block of each step)."""
+    from context1.trajectory_io import trajectory_to_dict
+
+    lines, block = [], time.time_ns()  # tells a redone step's block from the first one
+    for (task, seed), ro, reward in zip(jobs, rollouts, rewards, strict=True):
+        lines.append(json.dumps({
+            "step": step, "block": block, "task_id": task.task_id, "seed": seed, "failed": ro.failed, "error": ro.error,
+            "reward": reward, "trajectory": None if ro.trajectory is None else trajectory_to_dict(ro.trajectory),
+        }, ensure_ascii=False, default=str))
+    with path.open("a", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+
+
+def read_rollouts(path: str | Path) -> list[dict[str, Any]]:
+    """The rows `write_rollouts` wrote, trajectories rebuilt; of a step written twice, the last block."""
+    from context1.trajectory_io import trajectory_from_dict
+
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    last_block = None
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a kill mid-write; its step is redone and written again
+        if (row["step"], row["block"]) != last_block:  # a new block replaces an earlier one of its step
+            by_step[row["step"]] = []
+            last_block = (row["step"], row["block"])
+        if row["trajectory"] is not None:
+            row["trajectory"] = trajectory_from_dict(row["trajectory"])
+        by_step[row["step"]].append(row)
+    return [row for step in sorted(by_step) for row in by_step[step]]
 
 
 def warn_no_valid_calls(values: dict[str, Any], temperature: float, step: int) -> None:

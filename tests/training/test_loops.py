@@ -122,9 +122,14 @@ def test_rl_steps_failures_resume_and_divergence(policy, mini_corpus, mini_tasks
     # the base model in 4 tokens makes no valid call: said once, at the first step (session 24's H200 finding)
     with pytest.warns(UserWarning, match="step 1: no valid tool call"):
         train_rl(mini_corpus, mini_tasks, out, cfg, agent_config=agent_cfg, policy=policy, progress=False,
-                 chunk_text=lambda c: None)
+                 chunk_text=lambda c: None, save_rollouts=True)
     (row,) = [json.loads(x) for x in (out / "metrics.jsonl").read_text().splitlines()]
     assert row["groups_all_failed"] == 1 and row["rollouts_failed"] == 2 and row["groups_used"] == 1
+    assert 0.0 <= row["empty_answer"] <= 1.0 and row["empty_answer"] + row["no_answer"] <= 1.0
+    saved = rl_module.read_rollouts(out / rl_module.ROLLOUTS_FILE)  # what was trained on, failures included
+    assert sorted(r["failed"] for r in saved) == [False, False, True, True]
+    assert all(r["reward"] == 0.0 and r["task_id"] == "t-bay" for r in saved if r["failed"])
+    assert all(r["trajectory"].steps[0].turn.token_ids for r in saved if not r["failed"])
     assert row["datums"] == 2 and row["action_tokens"] > 0 and row["entropy"] > 0
     assert modes and not any(modes)  # every rollout sampled in eval mode (KV cache on)
     assert _lora_norm(policy.model) != before
