@@ -71,6 +71,7 @@ from corpus_tools.types import (
     GrepResult,
     Hit,
     IndexFormatError,
+    InvalidPatternError,
     Leg,
     Reranker,
     SkippedFile,
@@ -696,7 +697,10 @@ class Corpus:
         self, pattern: str, k: int = 5, exclude: Iterable[str] = (), time_limit: float | None = TIME_LIMIT_S
     ) -> GrepResult:
         """`grep`, with whether the scan covered every chunk (`complete`) and how far it got."""
-        check_query(pattern, what="pattern")
+        try:
+            check_query(pattern, what="pattern")
+        except ValueError as exc:  # the contract's message, as the pattern error grep callers catch
+            raise InvalidPatternError(str(exc)) from None
         check_k(k)
         state = self._state
         skip = {row for cid in exclude if (row := state.chunks.row_of(cid)) is not None}

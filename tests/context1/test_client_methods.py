@@ -21,6 +21,7 @@ NOT_ON_CLIENT = {
     "delete": "a served index is read-only",
     "sync": "a served index is read-only",
     "compact": "a served index is read-only",
+    "add_document_fields": "a served index is read-only (`context1 repair` runs it on the index's machine)",
     "manifest": "the index folder's bookkeeping, on the server's disk",
     "cache_stats": "the server process's embedding cache",
     "dense_note": "the server's vector files",
