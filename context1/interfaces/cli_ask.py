@@ -235,7 +235,7 @@ def print_event(console: Console, event: Any, tag_rollout: bool) -> None:
             console.print(f"{tag}  [dim]{escape(_short(event.turn.text, TEXT_CHARS))}[/]", highlight=False)
     elif isinstance(event, ToolCallEvent):
         call = event.call
-        args = call.raw_arguments or json.dumps(dict(call.arguments), ensure_ascii=False)
+        args = _readable_arguments(call.raw_arguments) or json.dumps(dict(call.arguments), ensure_ascii=False)
         console.print(f"{tag}  [cyan]→ {escape(call.name)}[/]({escape(_short(args, ARG_CHARS))})", highlight=False)
     elif isinstance(event, ObservationEvent):
         obs = event.observation
@@ -397,3 +397,15 @@ def result_to_json(result: SearchResult, corpus: Any) -> dict[str, Any]:
 def register(app: typer.Typer) -> None:
     """Add `ask` to the context1 command line."""
     app.command("ask")(ask_command)
+
+
+def _readable_arguments(raw: str | None) -> str | None:
+    """The call's arguments as written, with JSON's \\uXXXX escapes shown as the characters they are
+    ("Company\\u2019s" reads "Company’s"); text that is not a JSON object is shown as it came."""
+    if not raw:
+        return raw
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return raw
+    return json.dumps(parsed, ensure_ascii=False) if isinstance(parsed, dict) else raw

@@ -136,3 +136,27 @@ def _ignoring_constraints(search):
     def wrapped(self, query, k=10, exclude=(), constraints=None, **kw):
         return search(self, query, k=k, exclude=exclude, **kw)
     return wrapped
+
+
+def test_the_trace_shows_a_calls_arguments_without_json_escapes():
+    """A policy that writes ASCII-escaped JSON ("Company\\u2019s") is traced as a person reads it; an
+    argument text that is not JSON is shown as the model wrote it."""
+    import io
+
+    from rich.console import Console
+
+    from context1.events import ToolCallEvent
+    from context1.interfaces.cli_ask import print_event
+    from context1.types import ToolCall
+
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None)
+    escaped = ToolCall(id="c1", name="search_corpus", arguments={"query": "Company’s margin"},
+                       raw_arguments='{"query": "Company\\u2019s margin"}')
+    print_event(console, ToolCallEvent(step=0, call=escaped), tag_rollout=False)
+    broken = ToolCall(id="c2", name="search_corpus", arguments={}, raw_arguments='{"query": "unclosed')
+    print_event(console, ToolCallEvent(step=0, call=broken), tag_rollout=False)
+    text = out.getvalue()
+    assert 'search_corpus({"query": "Company’s margin"})' in text
+    assert "\\u2019" not in text
+    assert '{"query": "unclosed' in text
