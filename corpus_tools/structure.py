@@ -202,6 +202,10 @@ def _is_heading(line: Line, body_size: float) -> bool:
         return False
     if sum(c.isdigit() for c in text) > len(text) / 3:
         return False  # a date or a figure line, not a heading
+    if text.endswith(":") or ": " in text:
+        return False  # a form's field labels ("Registered Owner: Rated Power:"), bold on a report form
+    if len(text.split()) > 12 or text.count(",") >= 2 or re.search(r"[a-z]\. [A-Z]", text):
+        return False  # prose set in bold (a narrative's first line, a finding): a sentence, not a heading
     bigger = body_size and line.size >= body_size + 1.5
     return bool(bigger or (line.bold and (not body_size or line.size >= body_size - 0.5)))
 

@@ -326,3 +326,33 @@ def test_page_markers_are_page_furniture_on_a_short_report_never_text_or_a_headi
                                            line("More text.", 80), line("Page 4 shows.", 100),
                                            line("Closing line.", 120), line("Last line.", 140)])])
     assert "See the table on page 4 below." in body.text and "Page 4 shows." in body.text
+
+
+def test_a_report_forms_bold_field_labels_and_bold_prose_are_not_headings():
+    """An NTSB form sets its field labels in bold ("Registered Owner: Rated Power:") and some narratives'
+    first lines too; read as headings they became the section of every chunk below them."""
+    from corpus_tools.pdf_layout import Line, PageLayout, Word
+    from corpus_tools.structure import build_structure
+
+    def line(text: str, top: float, size: float = 9.0, bold: bool = False) -> Line:
+        return Line(tuple(Word(72 + 40 * i, 100 + 40 * i, top, top + size, w, size, bold)
+                          for i, w in enumerate(text.split())))
+
+    pages = [PageLayout(1, [
+        line("Aviation Accident Factual Report", 40, 14, True),
+        line("Aircraft and Owner/Operator Information", 70, 11, True),
+        line("Registered Owner: Rated Power:", 90, 9, True), line("Operator: On-demand Air Taxi", 100),
+        line("Forecast/Actual:", 120, 9, True), line("Wind Direction: 290", 130),
+        line("Analysis", 150, 11, True),
+        line("On December 23, 2007, a Panama registered Cessna 172, HP762, was destroyed upon impact", 170, 9, True),
+        line("with terrain near Boquete.", 180),
+        line("The pilot's failure to maintain clearance while maneuvering. Factors", 200, 9, True),
+        line("were the low altitude.", 210),
+    ])]
+    structured = build_structure(pages)
+    sections = {p.section for p in structured.parts}
+    assert sections <= {"Aviation Accident Factual Report",
+                        "Aviation Accident Factual Report > Aircraft and Owner/Operator Information",
+                        "Aviation Accident Factual Report > Analysis"}, sections
+    assert "Aviation Accident Factual Report > Analysis" in sections
+    assert "Registered Owner: Rated Power:" in structured.text and "destroyed upon impact" in structured.text
