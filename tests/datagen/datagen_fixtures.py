@@ -8,9 +8,12 @@ a look-alike distractor, two German documents and a Japanese one.
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from pathlib import Path
 
 from corpus_tools.types import Chunk, Document
+from datagen.types import DropReason
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "datagen_corpus" / "docs.jsonl"
 
@@ -25,3 +28,19 @@ def as_chunks(docs: list[Document]) -> list[Chunk]:
     return [
         Chunk(f"{d.doc_id}#0", d.doc_id, d.text, 0, len(d.text.split()), {"title": d.title or ""}) for d in docs
     ]
+
+
+class NoProseGenerator:
+    """The natural generator of a corpus whose prose gives nothing: every task the filings' or the report
+    forms' generators wrap it with is theirs."""
+
+    stages: Counter = Counter()
+
+    def propose(self, hops: int, rng: random.Random) -> DropReason:
+        return DropReason.NO_CHAIN
+
+    def commit(self, candidate: object) -> None:
+        pass
+
+    def exhausted(self, hops: int) -> str:
+        return "no prose facts"

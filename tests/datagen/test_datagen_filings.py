@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from datagen_fixtures import NoProseGenerator
+
 from corpus_tools.types import Chunk
 from datagen.factbase import FactBase
 from datagen.mining import mine
@@ -92,19 +94,6 @@ def _base(chunks: list[Chunk]):
     return mined, base
 
 
-class _NoText:
-    """The natural generator of a corpus whose prose gives nothing: every proposal is the filings forms'."""
-
-    stages: Counter = Counter()
-
-    def propose(self, hops: int, rng: random.Random) -> DropReason:
-        return DropReason.NO_CHAIN
-
-    def commit(self, candidate: object) -> None:
-        pass
-
-    def exhausted(self, hops: int) -> str:
-        return "no prose facts"
 
 
 def test_periods_companies_and_units_are_read_from_the_column_line() -> None:
@@ -138,7 +127,7 @@ def test_filings_give_verified_comparisons_and_bridges_across_documents(tmp_path
     from datagen.period_tasks import PeriodTasks
 
     mined, base = _base(_filings())
-    generator = PeriodTasks(_NoText(), mined, base)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
     assert generator.own_stages["table_statement_ambiguous"] == 2  # Operating income, both quarters
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=200, hops=(1, 2), patience=80, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
@@ -175,7 +164,7 @@ def test_without_tables_the_natural_generator_is_left_alone() -> None:
     from datagen.period_tasks import with_period_tasks
 
     mined, base = _base([Chunk("a#0", "a", "Ada Lovelace was born in London in 1815.", 0, 10, {"kind": "text"})])
-    inner = _NoText()
+    inner = NoProseGenerator()
     assert with_period_tasks(inner, mined, base) is inner
 
 
@@ -213,7 +202,7 @@ def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at
     def single(question: str, subject: str) -> Candidate:
         return Candidate(question, "October 2014", (), 1, metadata={"fact_keys": [f"{subject}|open|date|october 2014"]})
 
-    class Prose(_NoText):
+    class Prose(NoProseGenerator):
         def __init__(self) -> None:
             self.queue = [single("When did the European Commission open a formal investigation?", "european commission"),
                           single("When did the European Commission open a formal investigation?", "european commission"),

@@ -5,15 +5,15 @@ Safety Board?" (one boilerplate sentence in every report)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
+
+from datagen_fixtures import NoProseGenerator
 
 from corpus_tools.types import Chunk
 from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
-from datagen.types import DropReason
 
 
 def _report(i: int, place: str, date: str, gear: str, owner_line: str) -> list[Chunk]:
@@ -37,17 +37,6 @@ def _folder() -> list[Chunk]:
     ]
 
 
-class _NoProse:
-    stages: Counter = Counter()
-
-    def propose(self, hops: int, rng: random.Random) -> DropReason:
-        return DropReason.NO_CHAIN
-
-    def commit(self, candidate: object) -> None:
-        pass
-
-    def exhausted(self, hops: int) -> str:
-        return "no prose facts"
 
 
 def test_labels_are_learned_from_the_folder_and_values_kept_whole() -> None:
@@ -73,7 +62,7 @@ def test_reports_give_field_questions_and_date_comparisons_across_reports(tmp_pa
     from datagen.report_fields import ReportFieldTasks
 
     mined = mine(_folder())
-    generator = ReportFieldTasks(_NoProse(), mined)
+    generator = ReportFieldTasks(NoProseGenerator(), mined)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=40, seed=2))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     assert report.written == len(tasks) > 10 and not report.drops.get("answer_not_in_supporting_chunk"), report.drops
@@ -92,5 +81,5 @@ def test_a_folder_without_an_identifier_field_is_left_to_the_prose_generator() -
     from datagen.report_fields import with_report_fields
 
     chunks = [Chunk(f"d{i}#0", f"d{i}", f"Location: Reno, NV Weather: Calm\nPilot: Jo {i}", 0, 10, {}) for i in range(4)]
-    inner = _NoProse()
+    inner = NoProseGenerator()
     assert with_report_fields(inner, mine(chunks)) is inner
