@@ -43,8 +43,9 @@ def rows() -> list[tuple[str, ...]]:
         ("filter (`where`)", where, "`--where`: same", same, same, "— (the agent's tools take no filter)"),
         ("rollouts (k× mode)", f"1–{MAX_ROLLOUTS}", f"`--rollouts` 1–{MAX_ROLLOUTS}", same, same, same),
         ("documents / passages per answer", f"`AgentConfig.max_documents` / `max_passages`, ≥ 1 (default "
-         f"{agent.max_documents} / {agent.max_passages})", "`ask --max-documents` / `--max-passages`",
-         "the server's agent (not per request)", same, same),
+         f"{agent.max_documents} / {agent.max_passages}); per call (`run`, `stream`) 1 to the config's",
+         "`ask --max-documents` / `--max-passages`",
+         "`max_documents` / `max_passages` per request, 1 to the server's agent's", same, same),
         ("ids per prune_chunks", f"1–{MAX_PRUNE_IDS} (the harness)", "—", "—", "—", f"1–{MAX_PRUNE_IDS}"),
         ("text per count_tokens", "no limit", "—", f"≤ {MAX_TEXT_CHARS:,} characters", same, "—"),
         ("request size", "—", "—", body, same, f"{body} (HTTP transport)"),

@@ -31,6 +31,7 @@ thread-safe.
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import threading
 import time
@@ -38,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from context1.budget import PromptCosts, TokenCounter, estimate_costs, measure_costs
-from context1.config import AgentConfig, check_rollouts, fit_to_window
+from context1.config import AgentConfig, check_answer_size, check_rollouts, fit_to_window
 from context1.events import (
     Event,
     FinalEvent,
@@ -161,22 +162,29 @@ class SearchAgent:
         """A fresh `Episode` with this agent's corpus, config and token counter, to step by hand."""
         return Episode(self.corpus, query, self.config, token_counter=self.counter)
 
-    def run(self, query: str, *, rollouts: int | None = None) -> SearchResult:
-        """Search for `query` until the agent answers or a limit stops it; never raises on backend failure."""
+    def run(self, query: str, *, rollouts: int | None = None, max_documents: int | None = None,
+            max_passages: int | None = None) -> SearchResult:
+        """Search for `query` until the agent answers or a limit stops it; never raises on backend failure.
+
+        max_documents / max_passages: return at most this many (1 to the config's; default: the config's).
+        """
         result = None
-        for event in self.stream(query, rollouts=rollouts):
+        for event in self.stream(query, rollouts=rollouts, max_documents=max_documents, max_passages=max_passages):
             if isinstance(event, FinalEvent):
                 result = event.result
         assert result is not None
         return result
 
-    def check_request(self, query: str, rollouts: int | None = None) -> int:
+    def check_request(self, query: str, rollouts: int | None = None, max_documents: int | None = None,
+                      max_passages: int | None = None) -> int:
         """The number of rollouts `stream(query, rollouts=...)` would run; ValueError if it would refuse.
 
         Servers call it before starting an episode, so a bad request is answered as one.
         """
         k = self.config.rollouts if rollouts is None else rollouts
         check_rollouts(k)
+        check_answer_size(max_documents, "max_documents", self.config.max_documents)
+        check_answer_size(max_passages, "max_passages", self.config.max_passages)
         check_query(query, self.config)
         if k > 1 and getattr(self.backend, "deterministic", False) and not getattr(self.backend, "varies_with_seed", False):
             raise ValueError(
@@ -185,9 +193,10 @@ class SearchAgent:
             )
         return k
 
-    def stream(self, query: str, *, rollouts: int | None = None) -> Iterator[Event]:
-        """Yield `context1.events` as the episode unfolds; the last event is `FinalEvent`."""
-        k = self.check_request(query, rollouts)
+    def stream(self, query: str, *, rollouts: int | None = None, max_documents: int | None = None,
+               max_passages: int | None = None) -> Iterator[Event]:
+        """Yield `context1.events` as the episode unfolds; the last event is `FinalEvent` (see `run`)."""
+        k = self.check_request(query, rollouts, max_documents, max_passages)
         t0 = time.perf_counter()
         trajectories: list[Trajectory | None] = [None] * k
         if k == 1:
@@ -195,7 +204,10 @@ class SearchAgent:
         else:
             yield from self._parallel(query, k, trajectories)
         done = [t for t in trajectories if t is not None]
-        yield FinalEvent(self._result(query, done, time.perf_counter() - t0))
+        result = self._result(query, done, time.perf_counter() - t0)
+        # A request for fewer is cut after ranking: the same answer's best, never a different search.
+        yield FinalEvent(dataclasses.replace(result, documents=result.documents[:max_documents],
+                                             evidence=result.evidence[:max_passages]))
 
     # -- rollouts -----------------------------------------------------------------------
     def _backend_for(self, index: int) -> Backend:
@@ -320,8 +332,6 @@ def fuse_rankings(
 def fuse_evidence(rankings: Sequence[Sequence[Evidence]], max_passages: int = 5, rrf_k: int = 60) -> list[Evidence]:
     """Fuse the rollouts' passages with RRF (k× mode), as `fuse_rankings` does documents: each
     passage keeps its best-ranked occurrence (reason, found_by) and takes the RRF score."""
-    import dataclasses
-
     from corpus_tools.fusion import reciprocal_rank_fusion
 
     best: dict[str, tuple[int, int, Evidence]] = {}

@@ -23,6 +23,21 @@ def check_rollouts(rollouts: object) -> int:
     return rollouts
 
 
+def check_answer_size(value: object, name: str, ceiling: int) -> int | None:
+    """A request's `max_documents` / `max_passages`: None (the agent's own), or an int in 1..ceiling.
+
+    ceiling: the agent's configured number. A request may ask for fewer (the answer is cut after
+    ranking); more would need another agent, and the message says where that is set.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
+        raise ValueError(f"{name} must be an integer between 1 and {ceiling} (this agent's AgentConfig.{name}), got "
+                         f"{value!r:.40}; for more, configure the agent with a larger {name} (`context1 ask "
+                         f"--{name.replace('_', '-')}`)")
+    return value
+
+
 @dataclass(frozen=True)
 class AgentConfig:
     """Limits and budgets of one search episode (and of k× mode).

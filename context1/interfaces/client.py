@@ -184,24 +184,28 @@ class Client:
         return int(self._request("POST", "/count_tokens", json={"text": text})["tokens"])
 
     # -- SearchAgent ------------------------------------------------------------------
-    def run(self, query: str, *, rollouts: int | None = None, include_trajectory: bool = False) -> SearchResult:
-        """The server's agent, run to completion (as `SearchAgent.run`).
+    def run(self, query: str, *, rollouts: int | None = None, max_documents: int | None = None,
+            max_passages: int | None = None, include_trajectory: bool = False) -> SearchResult:
+        """The server's agent, run to completion (as `SearchAgent.run`; the sizes at most the server agent's).
 
         include_trajectory: False (the default, as over HTTP) leaves each rollout's messages and steps
         out of the result (its query, passages (`evidence`), documents and stop reason stay); True
         sends the full record.
         """
-        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory}
+        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory,
+                "max_documents": max_documents, "max_passages": max_passages}
         return wire.result_from_json(self._request("POST", "/ask", json=body))
 
-    def stream(self, query: str, *, rollouts: int | None = None, include_trajectory: bool = False) -> Iterator[Event]:
+    def stream(self, query: str, *, rollouts: int | None = None, max_documents: int | None = None,
+               max_passages: int | None = None, include_trajectory: bool = False) -> Iterator[Event]:
         """The server's agent events as they happen (as `SearchAgent.stream`; the last is `FinalEvent`).
 
         Every turn, call and observation arrives as its own event; include_trajectory decides whether
         the final event's result repeats them (see `run`). Closing the iterator early (a `break`)
         closes the connection, and the server cancels the episode.
         """
-        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory}
+        body = {"query": query, "rollouts": rollouts, "include_trajectory": include_trajectory,
+                "max_documents": max_documents, "max_passages": max_passages}
         try:
             with self._http.stream("POST", "/ask/stream", json=body) as response:
                 if response.status_code >= 400:

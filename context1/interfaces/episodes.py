@@ -56,11 +56,11 @@ class _Counters:
 class Episode:
     """One `SearchAgent.stream` on its own thread, feeding an asyncio queue; `stop()` cancels it."""
 
-    def __init__(self, owner: Episodes, query: str, rollouts: int | None) -> None:
+    def __init__(self, owner: Episodes, query: str, rollouts: int | None, sizes: dict[str, int | None]) -> None:
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue = asyncio.Queue()
         self._stop = threading.Event()
-        self._owner, self._query, self._rollouts = owner, query, rollouts
+        self._owner, self._query, self._rollouts, self._sizes = owner, query, rollouts, sizes
         self.deadline = self.loop.time() + owner.timeout_s
         self.thread = threading.Thread(target=self._work, name=f"{EPISODE_THREAD_PREFIX}-{next(_episode_ids)}",
                                        daemon=True)
@@ -73,7 +73,7 @@ class Episode:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     def _work(self) -> None:
-        stream = self._owner.agent.stream(self._query, rollouts=self._rollouts)
+        stream = self._owner.agent.stream(self._query, rollouts=self._rollouts, **self._sizes)
         outcome = "failed"
         try:
             for event in stream:
@@ -126,13 +126,14 @@ class Episodes:
         self._live: set[Episode] = set()
         self._lock = threading.Lock()
 
-    def start(self, query: str, rollouts: int | None = None) -> Episode:
+    def start(self, query: str, rollouts: int | None = None, max_documents: int | None = None,
+              max_passages: int | None = None) -> Episode:
         """A running episode; ValueError for a request the agent would refuse, EpisodesBusy when full."""
-        self.agent.check_request(query, rollouts)
+        self.agent.check_request(query, rollouts, max_documents, max_passages)
         if not self._slots.acquire(blocking=False):
             self.counters.add(refused=1)
             raise EpisodesBusy(f"the server already runs {self.max_episodes} ask episodes; retry shortly")
-        episode = Episode(self, query, rollouts)
+        episode = Episode(self, query, rollouts, {"max_documents": max_documents, "max_passages": max_passages})
         with self._lock:
             self._live.add(episode)
         self.counters.add(running=1)

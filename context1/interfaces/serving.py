@@ -24,6 +24,9 @@ _AGENT = AgentConfig()
 MAX_PRUNE_IDS = _AGENT.max_prune_ids  # prune_chunks, as the harness allows
 MAX_TEXT_CHARS = 200_000  # text per count_tokens call (~50k tokens, more than any context)
 EXCERPT_CHARS = 60  # of the caller's input quoted in an error message
+# A request's answer sizes are checked against the serving agent's config (`SearchAgent.check_request`),
+# with the message Python gives: the bound is the server's, so no model here can hold it.
+_SIZE_HELP = "Return at most this many {what} (1 to the server's agent's number; default: all it returns)."
 
 
 def excerpt(value: Any, n: int = EXCERPT_CHARS) -> str:
@@ -191,6 +194,8 @@ class AskBody(_Body):
     include_trajectory: StrictBool = Field(
         False, description="Send each rollout's turns and observations (often 100s of KB). Default false: "
                            "`trajectory` and `rollouts` then carry the query, stop reason and documents only.")
+    max_documents: StrictInt | None = Field(None, description=_SIZE_HELP.format(what="documents"))
+    max_passages: StrictInt | None = Field(None, description=_SIZE_HELP.format(what="passages"))
 
     _q = field_validator("query")(_query)
     _r = field_validator("rollouts")(_rollouts)
@@ -234,6 +239,8 @@ class PruneChunksArgs(_Body):
 class AskArgs(_Body):
     query: Query
     rollouts: StrictInt = 1
+    max_documents: StrictInt | None = None
+    max_passages: StrictInt | None = None
 
     _q = field_validator("query")(_query)
     _r = field_validator("rollouts")(_rollouts)

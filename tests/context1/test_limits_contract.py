@@ -35,6 +35,7 @@ LONG_MESSAGE = f"the query is {len(LONG):,} characters long; the limit is {MAX_Q
 BLANK_MESSAGE = "the query is empty; give some words to search for"
 DEEP_MESSAGE = f"the filter nests deeper than {MAX_WHERE_DEPTH} levels"
 ROLLOUTS_MESSAGE = f"rollouts must be an integer between 1 and {MAX_ROLLOUTS}"
+SIZE_MESSAGE = f"max_documents must be an integer between 1 and {AgentConfig().max_documents} (this agent's"
 IDS_MESSAGE = f"exclude lists {MAX_IDS + 1:,} ids; a request over the network may list at most {MAX_IDS:,}"
 
 
@@ -66,6 +67,14 @@ def test_python_agent(harness_corpus):
         agent.run("  ")
     with pytest.raises(ValueError, match=ROLLOUTS_MESSAGE):
         agent.run("lighthouse", rollouts=MAX_ROLLOUTS + 1)
+    with pytest.raises(ValueError) as caught:
+        agent.run("lighthouse", max_documents=agent.config.max_documents + 1)
+    assert SIZE_MESSAGE in str(caught.value)
+    # Fewer than the agent's: the same answer's best, cut after ranking.
+    full = agent.run("lighthouse keeper")
+    cut = agent.run("lighthouse keeper", max_documents=1, max_passages=1)
+    assert len(full.documents) > 1 and len(full.evidence) > 1
+    assert cut.doc_ids == full.doc_ids[:1] and [e.chunk_id for e in cut.evidence] == [full.evidence[0].chunk_id]
     with pytest.raises(ValueError, match=ROLLOUTS_MESSAGE):
         AgentConfig(rollouts=MAX_ROLLOUTS + 1)
     with pytest.raises(ValueError, match=f"search_k must be at most {MAX_K:,}"):
@@ -107,6 +116,7 @@ HTTP_CASES = [
     ("/search", {"query": "lighthouse", "exclude": ["a#0"] * (MAX_IDS + 1)}, IDS_MESSAGE),
     ("/ask", {"query": LONG}, LONG_MESSAGE),
     ("/ask", {"query": "lighthouse", "rollouts": MAX_ROLLOUTS + 1}, ROLLOUTS_MESSAGE),
+    ("/ask", {"query": "lighthouse", "max_documents": AgentConfig().max_documents + 1}, SIZE_MESSAGE),
 ]
 
 
@@ -132,11 +142,19 @@ def test_http(server, path, body, message):
     (lambda c: c.search("lighthouse", exclude=["a#0"] * (MAX_IDS + 1)), IDS_MESSAGE),
     (lambda c: c.run(LONG), LONG_MESSAGE),
     (lambda c: c.run("lighthouse", rollouts=MAX_ROLLOUTS + 1), ROLLOUTS_MESSAGE),
+    (lambda c: c.run("lighthouse", max_documents=AgentConfig().max_documents + 1), SIZE_MESSAGE),
 ])
 def test_client(server, call, message):
     with Client(server, timeout=60) as client, pytest.raises(ValueError) as caught:
         call(client)
     assert message in str(caught.value)
+
+
+def test_fewer_documents_and_passages_per_request_over_http(server):
+    with Client(server, timeout=60) as client:
+        full = client.run("lighthouse keeper")
+        cut = client.run("lighthouse keeper", max_documents=1, max_passages=1)
+    assert len(full.documents) > 1 and cut.doc_ids == full.doc_ids[:1] and len(cut.evidence) == 1
 
 
 # ---------------------------------------------------------------- MCP
@@ -149,6 +167,7 @@ MCP_CASES = [
     ("search_corpus", {"query": "lighthouse", "exclude": ["a#0"] * (MAX_IDS + 1)}, IDS_MESSAGE),
     ("ask", {"query": LONG}, LONG_MESSAGE),
     ("ask", {"query": "lighthouse", "rollouts": MAX_ROLLOUTS + 1}, ROLLOUTS_MESSAGE),
+    ("ask", {"query": "lighthouse", "max_documents": AgentConfig().max_documents + 1}, SIZE_MESSAGE),
 ]
 
 
