@@ -276,6 +276,12 @@ def filings(args: argparse.Namespace) -> None:
     chosen = chosen[: args.limit]
     agent = SearchAgent(corpus)
     agent.run(chosen[0]["question"])  # warm-up
+    plain = None
+    if args.time_without_ranker:  # the same policy with its passage ranker off (corpus_tools.passage_ranker)
+        from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+
+        plain = SearchAgent(corpus, IterativeRetrievalPolicy(corpus, IterativeConfig(passage_ranker="none")))
+        plain.run(chosen[0]["question"])
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
     # one-search baseline does too (code before issue 35 has no constraints: the plain search twice)
     has_constraints = "constraints" in inspect.signature(corpus.search).parameters
@@ -284,9 +290,17 @@ def filings(args: argparse.Namespace) -> None:
     for i, q in enumerate(chosen):
         hits = corpus.search(q["question"], k=5)
         constrained = corpus.search(q["question"], k=5, constraints="auto") if has_constraints else hits
+        if plain is not None and i % 2:  # alternate who goes first: the second reuses the query's cached vector
+            t0 = time.perf_counter()
+            plain.run(q["question"])
+            secs_plain = time.perf_counter() - t0
         t0 = time.perf_counter()
         result = agent.run(q["question"])
         secs = time.perf_counter() - t0
+        if plain is not None and not i % 2:
+            t0 = time.perf_counter()
+            plain.run(q["question"])
+            secs_plain = time.perf_counter() - t0
         evidence = getattr(result, "evidence", None)
         passages = ([e.text for e in evidence] if evidence else
                     [corpus.chunk(c).text for c in doc_best_passages(result.trajectory, result.documents)])
@@ -297,6 +311,8 @@ def filings(args: argparse.Namespace) -> None:
                "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"]),
                "agent": figures_found(passages[:5], q["figures"]),
                "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])}
+        if plain is not None:
+            row["s_without_ranker"] = secs_plain
         for variant in args.variant:  # the same episode answered under other IterativeConfig fields
             label, overrides = parse_variant(variant)
             cfg = agent.backend.config
@@ -316,6 +332,15 @@ def filings(args: argparse.Namespace) -> None:
     for variant in args.variant:
         label = parse_variant(variant)[0]
         print(f"| {args.label}, {label} | | | {sum(r[label] for r in rows) / n:.3f} | | |")
+    if plain is not None:
+        print(f"| {args.label}, passage ranker off (timed beside each) | | | | | "
+              f"{statistics.median(r['s_without_ranker'] for r in rows):.2f} |")
+    # won/lost of the agent's passages against the constrained search and each variant (questions where
+    # the agent holds the figures and the other does not / the other way round)
+    for other in ["search_constrained"] + [parse_variant(v)[0] for v in args.variant]:
+        won = [r["id"] for r in rows if r["agent"] > r[other]]
+        lost = [r["id"] for r in rows if r["agent"] < r[other]]
+        print(f"agent vs {other}: won {len(won)} {won}, lost {len(lost)} {lost}")
 
 
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
@@ -407,6 +432,9 @@ def main() -> None:
                     help="which half of the questions (filings_split); tune on tuning, report on report")
     fp.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
                     help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
+    fp.add_argument("--time-without-ranker", action="store_true",
+                    help="also time an agent whose passage ranker is off on each question, just before or after "
+                         "the measured one, in turn (issue 34: the two ask p50s under the same load)")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],

@@ -192,3 +192,33 @@ def test_fitting_on_the_indexs_own_tasks_learns_the_row_and_writes_a_ranker(fili
     with pytest.raises(TooFewGroupsError, match="Generate more tasks"):
         fit_passage_ranker(corpus, tasks[:1], tmp_path / "few", progress=False)
     assert not (tmp_path / "few").exists()
+
+
+def test_the_cli_fits_a_passage_ranker_into_the_index_and_refuses_too_few_tasks(filing_index, tmp_path):
+    from typer.testing import CliRunner
+
+    from context1.interfaces.cli import app
+    from eval.loaders import save_tasks
+    from training.cli import register
+
+    register(app) if "train" not in {g.name for g in app.registered_groups} else None
+    folder, corpus = filing_index
+    table = {c.doc_id: c.chunk_id for d in corpus.doc_ids() for c in corpus.chunks(d) if "Research and development |" in c.text}
+    tasks = [Task(task_id=f"c{i}-{d}", query=f"What was the {m} for the quarter ended June 30, 2023?",
+                  gold_doc_ids=(d,), gold_chunk_ids=(cid,))
+             for i, m in enumerate(["research and development", "R&D expense", "research spending"] * 8)
+             for d, cid in table.items()]
+    save_tasks(tasks, tmp_path / "tasks.jsonl")
+    save_tasks(tasks[:2], tmp_path / "few.jsonl")
+    out = folder / PASSAGE_RANKER_DIR
+    args = ["train", "reranker", str(folder), "--out", str(out), "--kind", "passage", "--no-progress"]
+    try:
+        result = CliRunner().invoke(app, [*args, "--tasks", str(tmp_path / "tasks.jsonl")])
+        assert result.exit_code == 0, result.output
+        assert "fitted a passage ranker" in result.output and "the agent uses it on this index" in result.output
+        assert index_passage_ranker(folder) is not None
+        few = CliRunner().invoke(app, [*args, "--tasks", str(tmp_path / "few.jsonl")])
+        assert few.exit_code != 0 and "too few usable groups" in few.output
+        assert index_passage_ranker(folder) is not None  # the ranker already there is kept
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
