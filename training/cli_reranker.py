@@ -1,5 +1,5 @@
-"""`context1 train reranker INDEX --tasks PATH --out DIR [--kind fusion|passage|cross-encoder]`: a thin layer over
-`training.fusion.fit_fusion`, `training.passage_ranker.fit_passage_ranker` and `training.reranker.train_reranker`."""
+"""`context1 train reranker INDEX --tasks PATH --out DIR [--kind fusion|cross-encoder]`: a thin layer over
+`training.fusion.fit_fusion` and `training.reranker.train_reranker`."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ def reranker_command(
         str,
         typer.Option(
             help="'fusion': a linear fusion of the BM25 and dense legs, fitted in minutes, microseconds per search; "
-            "'passage': a linear ranker of one document's passages for the agent's answer (write it to "
-            "INDEX/passage_ranker and the LLM-free agent uses it on that index); "
             "'cross-encoder': a MiniLM cross-encoder (slow on CPU; lost to the fused order on every dev corpus). "
             "The cross-encoder options below apply to 'cross-encoder' only.",
         ),
@@ -70,8 +68,8 @@ def reranker_command(
     from context1.interfaces.cli_corpus import CommandError, _clean_errors
 
     with _clean_errors():
-        if kind not in ("fusion", "passage", "cross-encoder"):
-            raise CommandError(f"--kind must be 'fusion', 'passage' or 'cross-encoder', got {kind!r}")
+        if kind not in ("fusion", "cross-encoder"):
+            raise CommandError(f"--kind must be 'fusion' or 'cross-encoder', got {kind!r}")
         if not tasks.exists():
             raise CommandError(f"no such task file: {str(tasks)!r} (make one with `context1 datagen INDEX OUT`)")
         if out.exists() and not out.is_dir():
@@ -79,9 +77,6 @@ def reranker_command(
         if kind == "fusion":
             _fit_fusion(index, tasks, out, use_hops=not no_hops, val_fraction=val_fraction, seed=seed,
                         progress=not no_progress)
-            return
-        if kind == "passage":
-            _fit_passage_ranker(index, tasks, out, seed=seed, progress=not no_progress)
             return
         from training.reranker import RerankerTrainConfig, train_reranker
 
@@ -138,23 +133,3 @@ def _fit_fusion(index: Path, tasks: Path, out: Path, **options: object) -> None:
         f"on {report.val_queries:,} queries; weights " + ", ".join(f"{k} {v:+.2f}" for k, v in report.weights.items())
     )
     typer.echo(f"wrote {out}; use it with: context1 index SOURCE DIR --reranker {out}")
-
-
-def _fit_passage_ranker(index: Path, tasks: Path, out: Path, **options: object) -> None:
-    from context1.interfaces.cli_corpus import CommandError
-    from eval.loaders import load_tasks
-    from training.passage_ranker import TooFewGroupsError, fit_passage_ranker
-
-    try:
-        report = fit_passage_ranker(index, list(load_tasks(tasks).tasks), out,
-                                    log=lambda m: typer.echo(m, err=True), **options)[1]
-    except TooFewGroupsError as exc:
-        raise CommandError(str(exc)) from None
-    typer.echo(
-        f"fitted a passage ranker on {report.train_groups:,} documents' passages from {report.tasks:,} tasks "
-        f"({report.seconds:.0f} s); held-back MRR {report.mrr_cosine:.3f} (cosine) -> {report.mrr_fitted:.3f} "
-        f"on {report.val_groups:,}; weights " + ", ".join(f"{k} {v:+.2f}" for k, v in report.weights.items())
-    )
-    inside = out.resolve().parent == index.resolve() and out.name == "passage_ranker"
-    typer.echo(f"wrote {out}; " + ("the agent uses it on this index" if inside else
-               f"the agent uses it once it is at {index / 'passage_ranker'} (or IterativeConfig(passage_ranker=DIR))"))

@@ -72,7 +72,6 @@ from context1.backends.llm_free import (
     visible_rankings,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
-from corpus_tools.passage_ranker import PassageRanker, index_passage_ranker
 
 
 @dataclass(frozen=True)
@@ -128,16 +127,6 @@ class IterativeConfig:
     # than the replaced one's document; "score": any margin win counts (relevance alone included,
     # which the first search already ranked by: LoCoMo's losses came from such wins).
     first_search_evidence: str = "link"
-    # A learned passage ranker (issue 34; corpus_tools.passage_ranker) orders a one-document answer's
-    # passages: "index" uses the one the index folder holds (INDEX/passage_ranker, written by
-    # `context1 train reranker INDEX --kind passage --out INDEX/passage_ranker`) and does nothing when
-    # it holds none, so every other corpus answers exactly as before; "none" turns it off; any other
-    # value is the path of a ranker folder. See `rerank_one_document`.
-    passage_ranker: str = "index"
-    # The answer is a one-document answer when at least this share of the first search's top
-    # `max_passages` chunks belong to the answer's best document (a filing question names its filing,
-    # and constraints narrow the first search to it). Set by hand, not tuned.
-    one_document_share: float = 0.6
 
 
 @dataclass
@@ -183,7 +172,6 @@ class IterativeRetrievalPolicy:
         self.config = config or IterativeConfig()
         self.agent_config = agent_config
         self.seed = seed
-        self._rankers: dict[str, PassageRanker | None] = {}  # loaded ranker files (read-only once loaded)
 
     # -- Backend protocol -------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -330,30 +318,12 @@ class IterativeRetrievalPolicy:
             first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
                                      margin=cfg.first_search_margin)
-        ranker = self.passage_ranker(cfg)
-        if ranker is not None and ranked and parts.measure == "cosine":
-            passages = rerank_one_document(query, parts, rankings, passages, ranked[0], ranker, self.max_passages,
-                                           cfg.one_document_share, self.corpus.similarity)
         blocks = [
             f'<Passage id="{html.escape(cid, quote=True)}" score="{score:.4f}"><Justification>'
             f"{html.escape(scored[parts.chunks[cid][0]][1], quote=False)}</Justification></Passage>"
             for cid, score in passages
         ]
         return "\n".join(blocks) if blocks else "No supporting passages were found."
-
-    def passage_ranker(self, cfg: IterativeConfig) -> PassageRanker | None:
-        """The passage ranker `cfg.passage_ranker` names (None: off, or "index" on an index that has none).
-        A ranker file that is there but unreadable raises PassageRankerError: a ranker asked for and
-        silently not used would be a wrong answer, not a slow one."""
-        key = str(cfg.passage_ranker)
-        if key.lower() == "none":
-            return None
-        if key not in self._rankers:
-            if key.lower() == "index":
-                self._rankers[key] = index_passage_ranker(getattr(self.corpus, "path", None))
-            else:
-                self._rankers[key] = PassageRanker.load(key)
-        return self._rankers[key]
 
     def _doc_scores(self, query: str, rankings: list[Ranking], cfg: IterativeConfig,
                     parts: DocParts | None = None) -> dict[str, tuple[float, str]]:
@@ -598,38 +568,6 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     for cid, s in [(c, scores[c]) for c in head] + tail:
         out.append((cid, min(s, out[-1][1]) if out else s))
     return out
-
-
-def rerank_one_document(query: str, parts: DocParts, rankings: Sequence[Ranking], passages: Sequence[tuple[str, float]],
-                        doc_id: str, ranker: PassageRanker, max_passages: int, share: float,
-                        similarity: Any) -> list[tuple[str, float]]:
-    """The answer's passages with its best document's own passages first, in the passage ranker's order,
-    when the answer is about that one document; `passages` unchanged otherwise.
-
-    One document: at least `share` of the first search's top `max_passages` chunks are `doc_id`'s. Then
-    every chunk of it in view competes (not only the first search's: a filing's table rows sit at cosine
-    rank 6-40 below prose that talks about the metric), ranked by the ranker over their cosine
-    (`similarity`, the stored vectors), their first-search rank and their text; its best `max_passages`
-    lead the answer, then the rest of `passages` in their order. The first-search rule does not hold
-    them back: the ranker reads the first search's rank as one of its features, and was fitted on the
-    index's own tasks to weigh it.
-    """
-    first = first_search_chunks(rankings, max_passages)
-    if not first or sum(parts.chunks[c][0] == doc_id for c in first if c in parts.chunks) < share * len(first):
-        return list(passages)
-    ids = [cid for cid, (d, _title, _text) in parts.chunks.items() if d == doc_id]
-    first_rank = {c: i for i, c in enumerate(first_search_chunks(rankings, 10_000), start=1)}
-    scores = ranker.score(query, [parts.chunks[c][2] for c in ids], [float(x) for x in similarity(query, ids)],
-                          [first_rank.get(c) for c in ids])
-    order = sorted(range(len(ids)), key=lambda i: (-float(scores[i]), i))
-    head = [ids[i] for i in order[:max_passages]]
-    top = max((s for _c, s in passages), default=0.0)
-    out = [(cid, top - 1e-4 * i) for i, cid in enumerate(head)]  # the best document's score, in ranker order
-    out += [(cid, s) for cid, s in passages if cid not in head]
-    capped: list[tuple[str, float]] = []
-    for cid, s in out:
-        capped.append((cid, min(s, capped[-1][1]) if capped else s))
-    return capped
 
 
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
