@@ -231,6 +231,7 @@ _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 _FORM_NAME = re.compile(r"\s?-\s?[QK]\b", re.IGNORECASE)  # "10-Q", "10-K": a form's name, not a figure
+_FORM_NUMBER = re.compile(r"(?<![\d.])\d+\s?-\s?[QK]\b", re.IGNORECASE)
 
 
 def figures(answer: str, strict: bool = False) -> list[str]:
@@ -251,7 +252,10 @@ def figures(answer: str, strict: bool = False) -> list[str]:
     return out
 
 
-def figures_found(texts: list[str], wanted: list[str]) -> float:
+def figures_found(texts: list[str], wanted: list[str], strict: bool = False) -> float:
+    """1.0 when at least half of `wanted` appear in `texts`; strict: a passage's "10-Q" holds no "10"."""
+    if strict:
+        texts = [_FORM_NUMBER.sub(" ", t) for t in texts]
     haystack = " " + " ".join(_NUMBER.sub(lambda m: m.group(0).replace(",", ""), t) for t in texts) + " "
     hits = sum(1 for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack))
     return float(hits * 2 >= len(wanted))
@@ -282,6 +286,7 @@ def filings(args: argparse.Namespace) -> None:
                     and wanted):
                 chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted})
     chosen = chosen[: args.limit]
+    strict = args.strict_figures
     agent = SearchAgent(corpus)
     agent.run(chosen[0]["question"])  # warm-up
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
@@ -301,16 +306,16 @@ def filings(args: argparse.Namespace) -> None:
         row = {"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best", "gold": q["gold"],
                "figures": q["figures"], "passages": [e.chunk_id for e in evidence] if evidence else [],
                "search_passages": [h.chunk.chunk_id for h in hits],
-               "search": figures_found([h.chunk.text for h in hits], q["figures"]),
-               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"]),
-               "agent": figures_found(passages[:5], q["figures"]),
+               "search": figures_found([h.chunk.text for h in hits], q["figures"], strict),
+               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"], strict),
+               "agent": figures_found(passages[:5], q["figures"], strict),
                "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])}
         for variant in args.variant:  # the same episode answered under other IterativeConfig fields
             label, overrides = parse_variant(variant)
             cfg = agent.backend.config
             cited = reanswer(agent, result.trajectory, overrides.pop("first_search_margin", cfg.first_search_margin),
                              overrides.pop("first_search_keep", cfg.first_search_keep), **overrides)["passages"]
-            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"])
+            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"], strict)
         rows.append(row)
         print(f"[filings {args.part} {args.label} {i + 1}/{len(chosen)}]", flush=True)
     (OUT / f"filings-{args.part}-{args.label}{'-strict' if args.strict_figures else ''}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
