@@ -42,7 +42,9 @@ The filings (issue 24's 10-Qs; `filings` subcommand): docugami's single-filing q
 SHA-1 of the id odd for reporting, even for tuning: choose settings on tuning only), the first
 --limit whose reference answer carries figures (62 reporting, 63 tuning). A question counts when
 at least half of its figures (numbers of 2+ digits, "$", "," and "%" ignored; years 1990-2039 and
-"Q1"-"Q4" not figures) appear in the top-5 passages. Columns: one hybrid search's top 5 chunks,
+"Q1"-"Q4" not figures; with `--strict-figures` neither are form names, the "10" of "10-Q" or "10-K":
+38 of the 62 reporting answers name their form, and for 14 that "10" is the only figure, so any passage
+citing "Form 10-K" answered them) appear in the top-5 passages. Columns: one hybrid search's top 5 chunks,
 plain and with `constraints="auto"` (what every agent search passes), the agent's passages, the
 gold filing first, ask seconds p50; `--variant` re-answers each episode under other IterativeConfig
 fields (a row each), as `run` does. Per-question JSONL (chunk ids included) under OUT. Run it on
@@ -228,10 +230,17 @@ def run(args: argparse.Namespace) -> None:
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-def figures(answer: str) -> list[str]:
-    """The figures of a reference answer (module docstring), normalised: digits and one dot."""
+_FORM_NAME = re.compile(r"\s?-\s?[QK]\b", re.IGNORECASE)  # "10-Q", "10-K": a form's name, not a figure
+_FORM_NUMBER = re.compile(r"(?<![\d.])\d+\s?-\s?[QK]\b", re.IGNORECASE)
+
+
+def figures(answer: str, strict: bool = False) -> list[str]:
+    """The figures of a reference answer (module docstring), normalised: digits and one dot.
+    strict: a form's number ("10" of "10-Q") is no figure."""
     out = []
     for m in _NUMBER.finditer(answer):
+        if strict and _FORM_NAME.match(answer, m.end()):
+            continue
         raw = m.group(0).replace(",", "").rstrip(".")
         digits = raw.replace(".", "")
         if len(digits) < 2 or (len(raw) == 4 and raw.isdigit() and 1990 <= int(raw) <= 2039):
@@ -243,7 +252,10 @@ def figures(answer: str) -> list[str]:
     return out
 
 
-def figures_found(texts: list[str], wanted: list[str]) -> float:
+def figures_found(texts: list[str], wanted: list[str], strict: bool = False) -> float:
+    """1.0 when at least half of `wanted` appear in `texts`; strict: a passage's "10-Q" holds no "10"."""
+    if strict:
+        texts = [_FORM_NUMBER.sub(" ", t) for t in texts]
     haystack = " " + " ".join(_NUMBER.sub(lambda m: m.group(0).replace(",", ""), t) for t in texts) + " "
     hits = sum(1 for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack))
     return float(hits * 2 >= len(wanted))
@@ -269,11 +281,12 @@ def filings(args: argparse.Namespace) -> None:
         for i, row in enumerate(csv.DictReader(f)):
             doc = row["Source Docs"].strip().strip("*") + ".pdf"
             qid = f"q{i}"
+            wanted = figures(row["Answer"], args.strict_figures)
             if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == args.part
-                    and figures(row["Answer"])):
-                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc,
-                               "figures": figures(row["Answer"])})
+                    and wanted):
+                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted})
     chosen = chosen[: args.limit]
+    strict = args.strict_figures
     agent = SearchAgent(corpus)
     agent.run(chosen[0]["question"])  # warm-up
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
@@ -293,19 +306,19 @@ def filings(args: argparse.Namespace) -> None:
         row = {"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best", "gold": q["gold"],
                "figures": q["figures"], "passages": [e.chunk_id for e in evidence] if evidence else [],
                "search_passages": [h.chunk.chunk_id for h in hits],
-               "search": figures_found([h.chunk.text for h in hits], q["figures"]),
-               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"]),
-               "agent": figures_found(passages[:5], q["figures"]),
+               "search": figures_found([h.chunk.text for h in hits], q["figures"], strict),
+               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"], strict),
+               "agent": figures_found(passages[:5], q["figures"], strict),
                "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])}
         for variant in args.variant:  # the same episode answered under other IterativeConfig fields
             label, overrides = parse_variant(variant)
             cfg = agent.backend.config
             cited = reanswer(agent, result.trajectory, overrides.pop("first_search_margin", cfg.first_search_margin),
                              overrides.pop("first_search_keep", cfg.first_search_keep), **overrides)["passages"]
-            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"])
+            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"], strict)
         rows.append(row)
         print(f"[filings {args.part} {args.label} {i + 1}/{len(chosen)}]", flush=True)
-    (OUT / f"filings-{args.part}-{args.label}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (OUT / f"filings-{args.part}-{args.label}{'-strict' if args.strict_figures else ''}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     n = len(rows)
     print(f"| filings ({args.part}, {n} with figures) | figures in top 5: one search | one search, constraints auto | "
           f"figures in top 5: agent ({rows[0]['kind']}) | gold filing first | ask s p50 |")
@@ -316,6 +329,12 @@ def filings(args: argparse.Namespace) -> None:
     for variant in args.variant:
         label = parse_variant(variant)[0]
         print(f"| {args.label}, {label} | | | {sum(r[label] for r in rows) / n:.3f} | | |")
+    # won/lost of the agent's passages against the constrained search and each variant (questions where
+    # the agent holds the figures and the other does not / the other way round)
+    for other in ["search_constrained"] + [parse_variant(v)[0] for v in args.variant]:
+        won = [r["id"] for r in rows if r["agent"] > r[other]]
+        lost = [r["id"] for r in rows if r["agent"] < r[other]]
+        print(f"agent vs {other}: won {len(won)} {won}, lost {len(lost)} {lost}")
 
 
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
@@ -407,6 +426,8 @@ def main() -> None:
                     help="which half of the questions (filings_split); tune on tuning, report on report")
     fp.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
                     help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
+    fp.add_argument("--strict-figures", action="store_true",
+                    help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
