@@ -67,6 +67,8 @@ def names_subject(token: Any, name: str) -> bool:
 
 # What may follow an organisation's name in its own defining sentence ("Mondelez International, Inc.").
 _LEGAL_SUFFIXES = frozenset("inc ltd llc plc corp co company sa ag gmbh nv bv lp".split())
+# What may follow a person's full name ("John Samuel Waters Jr.").
+_GENERATIONS = frozenset("jr sr ii iii iv".split())
 
 
 def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
@@ -80,13 +82,33 @@ def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
         return False
     if span[: len(full)] == full:
         return all(w in _LEGAL_SUFFIXES or len(w) == 1 for w in span[len(full):])
+    if span[-1] in _GENERATIONS and full[-1] not in _GENERATIONS:
+        span = span[:-1]  # "John Samuel Waters Jr." for "John Waters"
+        if len(span) <= len(full):
+            return False
     if len(span) > len(full) + 3 or span[-1] != full[-1]:
         return False
     first = full[0]
-    if not (span[0] == first or (len(first) >= 3 and span[0].startswith(first)) or first in span[1:-1]):
+    # "Kenneth" for "Ken", and the other way, "John William Carson" for "Johnny Carson"
+    longer = len(first) >= 3 and span[0].startswith(first) or len(span[0]) >= 4 and first.startswith(span[0])
+    if not (span[0] == first or longer or first in span[1:-1]):
         return False
     rest = iter(span[1:-1])
     return all(w in rest for w in full[1:-1])  # the title's middle words in order
+
+
+def clause_subject(verb: Any) -> Any | None:
+    """The subject of a clause: its nsubj, else the subject of a "born" clause the parser made the
+    subject ("Christopher Edward Nolan ( ; born 30 July 1970) is a film director": Nolan is parsed as
+    the subject of "born", and "born" as the subject of "is"; Wikipedia's pronunciation residue does it)."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is not None:
+        return subj
+    for clause in (c for c in verb.children if c.dep_ == "csubj" and c.lemma_ in ("bear", "born")):
+        inner = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if inner is not None and inner.i < clause.i:
+            return inner
+    return None
 
 
 def entity_of(token: Any) -> Any | None:

@@ -19,6 +19,7 @@ from datagen.mining import word_keys
 from datagen.syntax import (
     PLACE_CLASS,
     PRONOUNS,
+    clause_subject,
     entity_of,
     fuller_name,
     join_tokens,
@@ -72,7 +73,7 @@ def copular_relations(
     for verb in doc:
         if verb.lemma_ != "be" or verb.dep_ != "ROOT":
             continue
-        subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        subj = clause_subject(verb)
         # "a 1974 single by Hank Snow": the parser calls "single" an adjective
         attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
         if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
@@ -167,7 +168,7 @@ def defining_class(doc: Any, name: str) -> str:
         root = sent.root
         if root.lemma_ != "be":
             continue
-        subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+        subj = clause_subject(root)
         attr = next((c for c in root.children if c.dep_ == "attr"), None)
         if subj is None or attr is None or attr.pos_ != "NOUN":
             continue
@@ -180,9 +181,13 @@ def defining_class(doc: Any, name: str) -> str:
 
 
 _HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
+# Before "born" may stand a pronunciation or its residue ("( ; born", "(] ; born", "(Russian: …; born"),
+# and after it a birth name ("born William Jefferson Blythe III; August 19, 1946"); before a life span,
+# only residue (a word there is another parenthesis: "(1857 in A; …)").
 _LIFE = re.compile(
-    r"\(\s*(?:born\s+(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
-    r"|(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
+    r"\(\s*(?:(?:[^()]{0,80}?;\s*)?born\s+(?:[A-Z][\w.'’ -]{0,60}?;\s*)?(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
+    r"|(?:[^()\w]{0,6};\s*)?(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*"
+    r"(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
 )
 
 
@@ -208,7 +213,11 @@ def life_facts(
         return word_keys(ent.text) in (own, core) or fuller_name(word_keys(ent.text), core)
 
     persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
-    if not persons:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
+    # "born" says a person even where NER, thrown by the residue, saw none ("Patrice Leconte (] ; born
+    # 12 November 1947)"): then the words before the parenthesis must name the page
+    opening = word_keys(text[: m.start()])
+    born_page = bool(m.group("born")) and (opening in (own, core) or fuller_name(opening, core))
+    if not persons and not born_page:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
         return []
     out = []
     born = (m.group("born") or m.group("b2") or "").strip(" ,")

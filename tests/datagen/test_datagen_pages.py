@@ -1,0 +1,94 @@
+"""A person's page as Wikipedia opens it (issue 36, session 29): chains end on people, and most HotpotQA
+person pages open with a full name, a pronunciation's residue or a birth name before the dates:
+
+    Christopher Edward Nolan ( ; born 30 July 1970) is an English-American film director, …
+    Patrice Leconte (] ; born 12 November 1947) is a French film director, …
+    William Smith Jr. (born April 22, 1946) is …     John William Carson (…) for "Johnny Carson"
+
+On the code before, none of these gave a birth date or a class: the page could end no chain (its
+only facts pointed back), or its link's description had no type ("untyped_description"). Of a
+HotpotQA corpus's 2-document paths, 48 ended on such a page with no answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from corpus_tools.types import Chunk
+from datagen.mining import mine
+from datagen.natural import NaturalGenerator
+from datagen.syntax import fuller_name
+
+OPENINGS = [  # (page title, first sentence, birth date it states)
+    ("Dorian Vellacourt", "Dorian Edward Vellacourt ( ; born 30 July 1970) is an English film director, producer, "
+     "and screenwriter.", "30 July 1970"),
+    ("Aurele Fontaine", "Aurele Fontaine (] ; born 12 November 1947) is a French film director, actor, and "
+     "screenwriter.", "12 November 1947"),
+    ("Wendell Marsh", "Wendell Samuel Marsh Jr. (born April 22, 1946) is an American film director and "
+     "screenwriter.", "April 22, 1946"),
+    ("Johnny Tarrant", "John William Tarrant (October 23, 1925 – January 23, 2005) was an American film director "
+     "and comedian.", "October 23, 1925"),
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():  # noqa: ANN201
+    from datagen.nlp import load_pipeline
+
+    return load_pipeline()
+
+
+def test_full_names_with_suffixes_and_short_first_names_name_the_page() -> None:
+    assert fuller_name(("wendell", "samuel", "marsh", "jr"), ("wendell", "marsh"))
+    assert fuller_name(("john", "william", "tarrant"), ("johnny", "tarrant"))
+    assert not fuller_name(("jo", "william", "tarrant"), ("johnny", "tarrant"))  # two letters say nothing
+    assert not fuller_name(("john", "william", "tarrant"), ("johnny", "carson"))  # another surname
+    assert not fuller_name(("wendell", "marsh", "jr"), ("wendell", "marsh", "sr"))
+
+
+@pytest.mark.parametrize(("title", "text", "born"), OPENINGS)
+def test_a_page_opening_gives_its_birth_date_and_class(nlp, title: str, text: str, born: str) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import defining_class, life_facts
+
+    doc = nlp(text)
+    facts = life_facts(doc, "d", "d#0", text, title, True)
+    assert [(f.relation, f.answer) for f in facts if f.relation == "bear|in|date"] == [("bear|in|date", born)]
+    if "Jr." not in text:  # the parser splits "Marsh Jr." off as an apposition: no class there, a date still
+        assert defining_class(doc, title).endswith("director")
+
+
+def test_a_birth_name_before_the_date_is_skipped(nlp) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import life_facts
+
+    text = "Wilbur Jefferson Crane (born Wilbur Jefferson Blythe III; August 19, 1946) is an American politician."
+    facts = life_facts(nlp(text), "d", "d#0", text, "Wilbur Crane", True)
+    assert [f.answer for f in facts] == ["August 19, 1946"]
+
+
+def test_a_span_of_dates_after_a_name_that_is_no_person_gives_no_life(nlp) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import life_facts
+
+    for title, text in (
+        ("Siege of Kut", "The Siege of Kut (7 December 1915 – 29 April 1916) was a siege of British troops."),
+        ("Harold Vance", "The Harold Vance Trophy ( ; born 1990) is a cup."),  # the words before it are no name of the page
+    ):
+        assert life_facts(nlp(text), "d", "d#0", text, title, True) == []
+
+
+def test_a_film_chain_ends_on_a_director_page_that_opens_with_residue(nlp) -> None:  # noqa: ANN001
+    """The whole reader: a film page links to its director, whose page states a birth date only behind
+    the residue; the bridge "When was the director of X born?" now exists (before: no_answer)."""
+    from datagen.relations import read_facts
+
+    docs = {"film": ("Glass Orchard", "Glass Orchard is a 1998 drama film directed by Dorian Vellacourt.")}
+    docs["person"] = ("Dorian Vellacourt", OPENINGS[0][1])
+    chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": t}) for d, (t, text) in docs.items()]
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    assert gen.chains.counts()["chains:2:found"] == 1
+    cand = gen._bridge(2, random.Random(0))
+    assert cand.question == "When was the director of Glass Orchard born?"
+    assert cand.answer == "30 July 1970"
+    assert cand.doc_ids == ("film", "person")
