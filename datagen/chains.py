@@ -93,8 +93,15 @@ def one_of_several(fact: Fact) -> bool:
     if at < 0:
         return False
     before, after = fact.sentence[:at].rstrip(), fact.sentence[at + len(fact.answer) :]
+    # an aside after the name hides the list: "trained by Edmund Leach (MPhil, Cambridge) and Raymond Firth"
+    after = re.sub(r"^\s*\([^()]*\)", "", after)
     if re.search(r"(?:\band|&)$", before) or re.match(r"^\s+(?:and|&)\s+[A-Z]", after):
         return True
+    prep = fact.relation.split("|")[1] if fact.relation.count("|") >= 2 else ""
+    if prep.isalpha() and prep not in ("dobj", "thing", "when") and re.search(
+        rf"\b(?:and|or)\s+(?:also\s+)?{prep}\s+(?:the\s+)?[A-Z]", after
+    ):
+        return True  # "recorded … by Engelbert Humperdinck, who had a hit with it, and by Sergio Franchi"
     if fact.kind == TruthType.PLACE.value:
         return False
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))

@@ -92,3 +92,24 @@ def test_a_film_chain_ends_on_a_director_page_that_opens_with_residue(nlp) -> No
     assert cand.question == "When was the director of Glass Orchard born?"
     assert cand.answer == "30 July 1970"
     assert cand.doc_ids == ("film", "person")
+
+
+def test_a_name_followed_by_an_aside_or_a_second_agent_is_one_of_several() -> None:
+    """Two bridges of the hand-read HotpotQA sample described one of two people: "the anthropologist who
+    trained Alfred Gell" (Leach and Firth), "the recording artist of Quando m'innamoro" (Humperdinck and
+    Franchi). Before, both passed as one."""
+    from datagen.chains import one_of_several
+    from datagen.factbase import Fact
+
+    def link(sentence: str, answer: str, relation: str) -> Fact:
+        return Fact("d", "d#0", sentence, "X", True, relation, answer, "person", "Who?", "the one of {s}")
+
+    trained = "He was trained by Edmund Leach (MPhil, Cambridge University) and Raymond Firth (PhD, LSE)."
+    assert one_of_several(link(trained, "Edmund Leach", "train|by|person"))
+    recorded = ('The song was recorded as "A Man Without Love" by Engelbert Humperdinck, who had a UK hit with it, '
+                "and by Sergio Franchi, among others.")
+    assert one_of_several(link(recorded, "Engelbert Humperdinck", "record|by|person"))
+    alone = "The film was directed by Reginald Barker (credited as R. Barker) and produced in 1915."
+    assert not one_of_several(link(alone, "Reginald Barker", "direct|by|person"))
+    born = "She was born in Paris (France) and died in Lyon."
+    assert not one_of_several(link(born, "Paris", "bear|in|place"))
