@@ -53,6 +53,12 @@ def names_subject(token: Any, name: str) -> bool:
     full = word_keys(strip_article(name))
     if span == full:
         return True
+    # a name whose head comes first ("The Face of Another", "Story of Wine"): the subject's words up to
+    # its end, or to the parenthesis after the title ("Story of Wine (스토리 오브 와인 …) is a film")
+    words = [t for t in token.subtree if t.i >= token.left_edge.i]
+    cut = next((k for k, t in enumerate(words) if t.text in ("(", ",")), len(words))
+    if cut > 1 and word_keys(strip_article(token.doc[words[0].i : words[cut - 1].i + 1].text)) == full:
+        return True
     if "," in name and span == word_keys(strip_article(name.split(",", 1)[0])):
         return True  # "Stamford" in the document "Stamford, Connecticut"
     if token.pos_ == "PROPN" and fuller_name(span, full):
