@@ -183,9 +183,9 @@ def defining_class(doc: Any, name: str) -> str:
 _HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
 # Before "born" may stand a pronunciation or its residue ("( ; born", "(] ; born", "(Russian: …; born"),
 # and after it a birth name ("born William Jefferson Blythe III; August 19, 1946"); before a life span,
-# only residue (a word there is another parenthesis: "(1857 in A; …)").
+# only residue (a word there is another parenthesis: "(1857 in A; …)"). A year alone is a date ("(born 1972)").
 _LIFE = re.compile(
-    r"\(\s*(?:(?:[^()]{0,80}?;\s*)?born\s+(?:[A-Z][\w.'’ -]{0,60}?;\s*)?(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
+    r"\(\s*(?:(?:[^()]{0,80}?;\s*)?born\s+(?:[A-Z][\w.'’ -]{0,60}?;\s*)?(?P<born>[^;()–—-]*?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
     r"|(?:[^()\w]{0,6};\s*)?(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*"
     r"(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
 )

@@ -4,6 +4,7 @@ person pages open with a full name, a pronunciation's residue or a birth name be
     Christopher Edward Nolan ( ; born 30 July 1970) is an English-American film director, …
     Patrice Leconte (] ; born 12 November 1947) is a French film director, …
     William Smith Jr. (born April 22, 1946) is …     John William Carson (…) for "Johnny Carson"
+    Garth Jennings (born 1972) is …   (a year alone never matched: the pattern wanted a character before it)
 
 On the code before, none of these gave a birth date or a class: the page could end no chain (its
 only facts pointed back), or its link's description had no type ("untyped_description"). Of a
@@ -30,6 +31,7 @@ OPENINGS = [  # (page title, first sentence, birth date it states)
      "screenwriter.", "April 22, 1946"),
     ("Johnny Tarrant", "John William Tarrant (October 23, 1925 – January 23, 2005) was an American film director "
      "and comedian.", "October 23, 1925"),
+    ("Garrow Pell", "Garrow Pell (born 1972) is a British film director and screenwriter.", "1972"),  # a year alone
 ]
 
 
