@@ -107,13 +107,17 @@ def one_of_several(fact: Fact) -> bool:
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))
 
 
+def class_type(cls: str) -> str:
+    """The type a class noun phrase names by its head ("American film director" → person), or ""."""
+    return _TYPE_OF_HEAD.get(cls.split()[-1], "") if cls.strip() else ""
+
+
 def entity_type(base: FactBase, doc_id: str) -> str:
     """What a document is about: person / place / organization / entity (a work) from the head of
     its defining class, else "person" when it states a birth or death; "" when the corpus does not say."""
-    cls = base.classes.get(doc_id, "")
-    head = cls.split()[-1] if cls else ""
-    if head in _TYPE_OF_HEAD:
-        return _TYPE_OF_HEAD[head]
+    kind = class_type(base.classes.get(doc_id, ""))
+    if kind:
+        return kind
     if any(f.about_doc and f.relation.startswith(_LIFE_RELATIONS) for f in base.facts.get(doc_id, ())):
         return TruthType.PERSON.value
     return ""

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from datagen.chains import class_type
 from datagen.factbase import KIND, Fact
 from datagen.mining import word_keys
 from datagen.syntax import (
@@ -202,7 +203,7 @@ def life_facts(
         return []
     m = _LIFE.search(text)
     if m is None or m.start() > len(name) + 40:
-        return []
+        return _born_after_comma(doc_id, chunk_id, text, name)
     own = word_keys(name)
     # the name without its honorific and its comma part: "Sir James Knott, 1st Baronet" → "James Knott"
     core = tuple(w for w in word_keys(name.split(",")[0]))
@@ -214,11 +215,14 @@ def life_facts(
 
     persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
     # "born" says a person even where NER, thrown by the residue, saw none ("Patrice Leconte (] ; born
-    # 12 November 1947)"): then the words before the parenthesis must name the page
+    # 12 November 1947)"), and so does a person's class after a span of dates where NER took the name
+    # for another thing ("Iain Banks (16 February 1954 – 9 June 2013) was a Scottish author": ORG); then
+    # the words before the parenthesis must name the page
     opening = word_keys(text[: m.start()])
-    born_page = bool(m.group("born")) and (opening in (own, core) or fuller_name(opening, core))
-    if not persons and not born_page:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
-        return []
+    page = opening in (own, core) or fuller_name(opening, core)
+    person_class = class_type(defining_class(doc, name)) == TruthType.PERSON.value
+    if not persons and not (page and (m.group("born") or person_class)):
+        return []  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
     out = []
     born = (m.group("born") or m.group("b2") or "").strip(" ,")
     died = (m.group("d2") or "").strip(" ,")
@@ -240,6 +244,27 @@ def life_facts(
                 )
             )
     return out
+
+
+# "Annet Artani ("Αννέτ Αρτάνη" in Greek), born 6 September 1976, is a Greek American singer"
+_BORN_COMMA = re.compile(rf"^(?P<name>[^,()]+?)\s*(?:\([^()]*\)\s*)?,\s*born\s+(?P<born>{_CLEAN_DATE.pattern})\s*,")
+
+
+def _born_after_comma(doc_id: str, chunk_id: str, text: str, name: str) -> list[Fact]:
+    """A birth date set off by commas after the page's name (no parenthesis): the date only."""
+    m = _BORN_COMMA.match(text)
+    if m is None:
+        return []
+    opening, own = word_keys(m.group("name")), word_keys(name)
+    if not (opening == own or fuller_name(opening, own)):
+        return []
+    return [
+        Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True, relation="bear|in|date",
+            answer=m.group("born"), kind=TruthType.DATE.value, ask="When was {s} born?",
+            compare="Who was born first, {a} or {b}?",
+        )
+    ]
 
 
 def _life_places(

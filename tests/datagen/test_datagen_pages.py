@@ -131,3 +131,17 @@ def test_a_title_whose_head_comes_first_is_the_sentence_subject(nlp, title: str,
     assert defining_class(doc, title) == "novel"
     facts = copular_relations(doc, "d", "d#0", text, title, lambda name, proper=True, context=None: "")
     assert [(f.relation, f.answer, f.describe) for f in facts] == [("author|by|person", author, "the author of {s}")]
+
+
+@pytest.mark.parametrize(("title", "text", "dates"), [
+    # NER splits a quoted nickname off the name, so no PERSON names the page; the class says a person
+    ("Andi Kovell", 'Andras "Andi" Kovell (May 26, 1910 – January 9, 1998) was a Hungarian-born Israeli martial artist.',
+     ["May 26, 1910", "January 9, 1998"]),
+    # the birth date set off by commas, no parenthesis
+    ("Lena Marou", 'Lena Marou ("Λένα Μαρού" in Greek), born 6 September 1976, is a Greek American singer and songwriter.',
+     ["6 September 1976"]),
+])
+def test_a_life_without_a_person_entity_or_parenthesis_is_read(nlp, title: str, text: str, dates: list[str]) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import life_facts
+
+    assert [f.answer for f in life_facts(nlp(text), "d", "d#0", text, title, True)] == dates
