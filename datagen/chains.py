@@ -82,6 +82,13 @@ _WIDE_PLACES = frozenset("country nation state continent region republic kingdom
 
 
 _NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"
+# What may stand between "and" and the second name of a list: a title or a role ("under Thomas Playford II
+# and Chief Secretary John Downer", "sung by Sachin Warrier and actress Remya Nambeesan"), not a verb
+# ("born in 1950 and raised in Ohio")
+_ROLE_WORDS = (
+    r"(?:\s+(?:the\s+)?(?:[A-Z][\w.'’-]*|actress|actor|singer|singers|guitarist|drummer|rapper|producer|director|"
+    r"writer|his|her|their|friend|wife|husband|brother|sister|partner|fellow|colleague|co-founder|cousin|son|daughter)){0,3}"
+)
 _LIST_AFTER = re.compile(r"^\s*(?:,\s*" + _NAME + r"\s*)*(?:,\s*|\s+)(?:and|&)\s+[A-Z]|^\s*,\s*" + _NAME + r"\s*,")
 
 
@@ -95,7 +102,7 @@ def one_of_several(fact: Fact) -> bool:
     before, after = fact.sentence[:at].rstrip(), fact.sentence[at + len(fact.answer) :]
     # an aside after the name hides the list: "trained by Edmund Leach (MPhil, Cambridge) and Raymond Firth"
     after = re.sub(r"^\s*\([^()]*\)", "", after)
-    if re.search(r"(?:\band|&)$", before) or re.match(r"^\s+(?:and|&)\s+[A-Z]", after):
+    if re.search(r"(?:\band|&)" + _ROLE_WORDS + "$", before) or re.match(r"^\s+(?:and|&)" + _ROLE_WORDS + r"\s+[A-Z]", after):
         return True
     prep = fact.relation.split("|")[1] if fact.relation.count("|") >= 2 else ""
     if prep.isalpha() and prep not in ("dobj", "thing", "when") and re.search(

@@ -312,12 +312,15 @@ class NaturalGenerator:
             # The description of each bridge document, nested: d1 describes docs[1] through docs[0], …
             described = self.base.names[docs[0]]
             clues = []
-            for link in chain.links:
+            for k, link in enumerate(chain.links):
                 sub = _fill(link.ask, s=self._name_or(described, link.doc_id), c=class_of(self.base, link.target, link.kind))
                 clues.append(sub)
-                described = _fill(link.describe, s=described, c=class_of(self.base, link.target, link.kind))
+                # the first link describes through the entry's own name ("The Dandy Warhols are…"), the
+                # later ones through a description, which is one thing
+                template = link.describe if k == 0 else _about_one(link.describe)
+                described = _fill(template, s=described, c=class_of(self.base, link.target, link.kind))
             cls = class_of(self.base, answer.target, answer.kind, answer.answer)
-            question = _fill(answer.ask, s=described, c=cls)
+            question = _fill(_about_one(answer.ask), s=described, c=cls)
             clues.append(_fill(answer.ask, s=self.base.names[docs[-1]], c=cls))
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
@@ -450,8 +453,8 @@ class NaturalGenerator:
             clues = [
                 _fill(la.ask, s=self.base.names[ca.docs[0]], c=class_of(self.base, la.target, la.kind)),
                 _fill(lb.ask, s=self.base.names[cb.docs[0]], c=class_of(self.base, lb.target, lb.kind)),
-                _fill(fa.ask, s=desc[0], c=""),
-                _fill(fb.ask, s=desc[1], c=""),
+                _fill(_about_one(fa.ask), s=desc[0], c=""),
+                _fill(_about_one(fb.ask), s=desc[1], c=""),
             ]
             winner = (fa, fb)[first]
             return self._candidate(
@@ -514,6 +517,17 @@ class NaturalGenerator:
                 **({"options": list(options)} if options else {}),
             },
         )
+
+
+_PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
+
+
+def _about_one(template: str) -> str:
+    """A template whose {s} a description fills ("the performer of X": one thing), its verb made
+    singular: "Where were {s} formed?" was read off "The Dandy Warhols are a band formed in…", and
+    "Where were the performer of … formed?" is no English."""
+    template = re.sub(r"\b(are|were|have) \{s\}", lambda m: _PLURAL_VERB[m.group(1)] + " {s}", template)
+    return re.sub(r"\{s\} (are|were|have)\b", lambda m: "{s} " + _PLURAL_VERB[m.group(1)], template)
 
 
 def _fill(template: str, **values: str) -> str:

@@ -145,3 +145,31 @@ def test_a_life_without_a_person_entity_or_parenthesis_is_read(nlp, title: str, 
     from datagen.verbless_facts import life_facts
 
     assert [f.answer for f in life_facts(nlp(text), "d", "d#0", text, title, True)] == dates
+
+
+def test_a_second_name_after_a_title_or_a_role_makes_a_list() -> None:
+    """Hand-read HotpotQA, session 29: "the person that William Copley served under" (Playford and Downer),
+    "the singer of Muthuchippi Poloru" (Warrier and Nambeesan) each named one of two."""
+    from datagen.chains import one_of_several
+    from datagen.factbase import Fact
+
+    def link(sentence: str, answer: str, relation: str) -> Fact:
+        return Fact("d", "d#0", sentence, "X", True, relation, answer, "person", "Who?", "the one of {s}")
+
+    served = "He served as Minister for Agriculture under Thomas Playford II and Chief Secretary John Downer."
+    assert one_of_several(link(served, "John Downer", "serve|under|person"))
+    assert one_of_several(link(served, "Thomas Playford II", "serve|under|person"))
+    sung = "It was sung by Sachin Warrier and actress Remya Nambeesan."
+    assert one_of_several(link(sung, "Sachin Warrier", "sing|by|person"))
+    raised = "She was born in 1950 and raised in Ohio."
+    assert not one_of_several(link(raised, "Ohio", "raise|in|place"))
+
+
+def test_a_description_takes_a_singular_verb() -> None:
+    from datagen.natural import _about_one, _fill
+
+    ask = _about_one("Where were {s} formed?")
+    assert _fill(ask, s="the performer of Not If You Were the Last Junkie on Earth", c="") == (
+        "Where was the performer of Not If You Were the Last Junkie on Earth formed?"
+    )
+    assert _about_one("the {c} where {s} are located") == "the {c} where {s} is located"
