@@ -247,6 +247,11 @@ class ChainIndex:
         facts = [f for f in facts if not one_of_several(f)]
         if not facts:
             return (), "one_of_several"
+        # an answer naming a document of another type than the fact says is misread ("Who did the director
+        # of Veena Vaadanam direct?" → a documentary film NER took for a person)
+        facts = [f for f in facts if not (f.target and entity_type(self.base, self.base.article(f.target)) not in ("", f.kind))]
+        if not facts:
+            return (), "type_mismatch"
         fresh = [f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier)]
         if not fresh:
             return (), "answer_in_earlier_document"

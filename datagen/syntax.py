@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from datagen.chains import class_type
 from datagen.factbase import KIND
 from datagen.mining import word_keys
 from datagen.naming import strip_article
@@ -160,6 +161,8 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # only when its name is a plural ("The Cardigans", "Hunter Industries")
         return None
     if subj.lower_ in PRONOUNS and subj.dep_ != "poss":
+        if subj.lower_ in ("he", "she") and own_class and class_type(own_class) not in ("", TruthType.PERSON.value):
+            return None  # "she made friends with Annet Artani" in the song "Everytime" is its singer, not the song
         return (name, True) if name else None
     if names_subject(subj, name):
         return name, True

@@ -173,3 +173,44 @@ def test_a_description_takes_a_singular_verb() -> None:
         "Where was the performer of Not If You Were the Last Junkie on Earth formed?"
     )
     assert _about_one("the {c} where {s} are located") == "the {c} where {s} is located"
+
+
+def test_he_or_she_in_a_page_about_a_work_is_not_the_page(nlp) -> None:  # noqa: ANN001
+    """ "After her relationship ended, she made friends with her backing vocalist Annet Artani" in the
+    song "Everytime" is the singer: before, it became "the singer that Everytime made friends with"."""
+    from datagen.verb_facts import verb_facts
+
+    text = "In 2003 she made friends with her backing vocalist Lena Marou."
+    doc = nlp(text)
+    resolve = lambda name, proper=True, context=None: ""  # noqa: E731
+    assert verb_facts(doc, "d", "d#0", text, "Everytime", resolve, own_class="song") == []
+    assert [f.answer for f in verb_facts(doc, "d", "d#0", text, "Britt Sorel", resolve, own_class="singer")] == [
+        "Lena Marou"
+    ]
+
+
+def test_an_answer_naming_a_page_of_another_type_ends_no_chain() -> None:
+    """ "In 2012, he directed Laloorinu Parayanullathu": NER calls the film a person, and "Who did the
+    director of Veena Vaadanam direct?" was asked; the film's own page says it is a film."""
+    from corpus_tools.types import Chunk as C
+    from datagen.factbase import Fact, FactBase
+
+    texts = {
+        "veena": ("Veena Vaadanam", "Veena Vaadanam is a documentary film directed by Sathish Kalathil."),
+        "sathish": ("Sathish Kalathil", "In 2012, he directed Laloorinu Parayanullathu."),
+        "laloor": ("Laloorinu Parayanullathu", "Laloorinu Parayanullathu is a documentary film."),
+    }
+    chunks = [C(f"{d}#0", d, t, 0, 9, {"title": title}) for d, (title, t) in texts.items()]
+    facts = {
+        "veena": [Fact("veena", "veena#0", texts["veena"][1].rstrip("."), "Veena Vaadanam", True, "direct|by|person",
+                       "Sathish Kalathil", "person", "Who directed {s}?", "the director of {s}", target="sathish")],
+        "sathish": [Fact("sathish", "sathish#0", texts["sathish"][1].rstrip("."), "Sathish Kalathil", True,
+                         "direct|dobj|person", "Laloorinu Parayanullathu", "person", "Who did {s} direct?",
+                         "the {c} directed by {s}", target="laloor")],
+    }
+    base = FactBase(facts=facts, classes={"laloor": "documentary film", "veena": "documentary film"},
+                    names={d: t for d, (t, _) in texts.items()})
+    gen = NaturalGenerator(mine(chunks), base)
+    counts = gen.chains.counts()
+    # Veena Vaadanam → Sathish Kalathil ends on the misread answer; Sathish Kalathil → the film is a misread hop
+    assert counts["chains:2:found"] == 0 and counts["chains:2:type_mismatch"] == 2
