@@ -104,6 +104,8 @@ def one_of_several(fact: Fact) -> bool:
     after = re.sub(r"^\s*\([^()]*\)", "", after)
     if re.search(r"(?:\band|&)" + _ROLE_WORDS + "$", before) or re.match(r"^\s+(?:and|&)" + _ROLE_WORDS + r"\s+[A-Z]", after):
         return True
+    if re.match(r"^\s*,?\s+(?:along |together )?with\s+(?:(?:his|her|their|co-?\w+)\s+)*[A-Z]", after):
+        return True  # "written by Susan Olsen with co-authors Ted Nichelson and Lisa Sutton"
     prep = fact.relation.split("|")[1] if fact.relation.count("|") >= 2 else ""
     if prep.isalpha() and prep not in ("dobj", "thing", "when") and re.search(
         rf"\b(?:and|or)\s+(?:also\s+)?{prep}\s+(?:the\s+)?[A-Z]", after

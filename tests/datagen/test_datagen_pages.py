@@ -161,6 +161,9 @@ def test_a_second_name_after_a_title_or_a_role_makes_a_list() -> None:
     assert one_of_several(link(served, "Thomas Playford II", "serve|under|person"))
     sung = "It was sung by Sachin Warrier and actress Remya Nambeesan."
     assert one_of_several(link(sung, "Sachin Warrier", "sing|by|person"))
+    written = "It was written by actress Susan Olsen with co-authors Ted Nichelson and Lisa Sutton."
+    assert one_of_several(link(written, "Susan Olsen", "write|by|person"))
+    assert not one_of_several(link("It was written by Susan Olsen with help from fans.", "Susan Olsen", "write|by|person"))
     raised = "She was born in 1950 and raised in Ohio."
     assert not one_of_several(link(raised, "Ohio", "raise|in|place"))
 
