@@ -29,7 +29,9 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   name ("the United States") answers nothing in particular, nor does the place a country is in
   (``vague_answer``).
 
-Chains are counted once per hop count; cycles are never followed.
+A chain starts only at a document whose name no other article shares ("Boots" the album and "Boots"
+the EP): the question names its start, and a shared name would let it start at either
+(``ambiguous_start``). Chains are counted once per hop count; cycles are never followed.
 """
 
 from __future__ import annotations
@@ -56,11 +58,11 @@ _HEADS = {
         "company band team club university college school party organization organisation corporation label "
         "group agency network channel firm airline bank manufacturer publisher newspaper magazine league "
         "institute society association council ministry department army navy brand franchise conglomerate "
-        "studio orchestra choir duo trio quartet"
+        "studio orchestra choir duo trio quartet hospital railway"
     ).split(),
     TruthType.ENTITY.value: (
         "film movie album song single novel book series show opera play poem painting game sitcom episode "
-        "musical ep soundtrack documentary anthology comic manga sculpture symphony track"
+        "musical ep soundtrack documentary anthology comic manga sculpture symphony track drama device"
     ).split(),
     TruthType.PERSON.value: (
         "actor actress singer songwriter director writer author poet player footballer politician musician "
@@ -192,9 +194,16 @@ class ChainIndex:
         self.chains: dict[int, list[Chain]] = {h: [] for h in range(2, max_hops + 1)}
         self.blocked: dict[int, Counter] = {h: Counter() for h in range(2, max_hops + 1)}
         self._walked: Counter = Counter()
+        # a name two articles share ("Boots" the Nancy Sinatra album and "Boots" the KMFDM EP) says
+        # neither: a question naming it could start at either, so no chain starts there
+        named = Counter(fold(base.names[d]) for d in {base.article(d) for d in base.names} if base.names.get(d))
         for start in sorted(links):
-            if base.names.get(start):
-                self._extend((start,), (), None)
+            if not base.names.get(start):
+                continue
+            if named[fold(base.names[start])] > 1:
+                self.blocked[2]["ambiguous_start"] += 1
+                continue
+            self._extend((start,), (), None)
 
     # -- the walk ----------------------------------------------------------------------------------
     def _extend(self, docs: tuple[str, ...], links: tuple[Fact, ...], reason: str | None) -> None:

@@ -217,3 +217,28 @@ def test_an_answer_naming_a_page_of_another_type_ends_no_chain() -> None:
     counts = gen.chains.counts()
     # Veena Vaadanam → Sathish Kalathil ends on the misread answer; Sathish Kalathil → the film is a misread hop
     assert counts["chains:2:found"] == 0 and counts["chains:2:type_mismatch"] == 2
+
+
+def test_no_chain_starts_at_a_name_two_documents_share() -> None:
+    """ "When was the performer of Boots born?": the corpus holds Nancy Sinatra's album "Boots (album)"
+    and KMFDM's EP "Boots"; the question could start at either. Before, it was asked."""
+    from corpus_tools.types import Chunk as C
+    from datagen.factbase import Fact, FactBase
+
+    texts = {
+        "boots-album": ("Boots (album)", "Boots is a 1966 album by Nancy Sinatra."),
+        "boots-ep": ("Boots", "Boots is an EP by KMFDM."),
+        "nancy": ("Nancy Sinatra", "Nancy Sinatra (born June 8, 1940) is an American singer."),
+    }
+    chunks = [C(f"{d}#0", d, t, 0, 9, {"title": title}) for d, (title, t) in texts.items()]
+    facts = {
+        "boots-album": [Fact("boots-album", "boots-album#0", texts["boots-album"][1].rstrip("."), "Boots", True,
+                             "performer|by|person", "Nancy Sinatra", "person", "Who performed {s}?",
+                             "the performer of {s}", target="nancy")],
+        "nancy": [Fact("nancy", "nancy#0", texts["nancy"][1].rstrip("."), "Nancy Sinatra", True, "bear|in|date",
+                       "June 8, 1940", "date", "When was {s} born?")],
+    }
+    base = FactBase(facts=facts, classes={"nancy": "singer", "boots-album": "album", "boots-ep": "ep"},
+                    names={"boots-album": "Boots", "boots-ep": "Boots", "nancy": "Nancy Sinatra"})
+    counts = NaturalGenerator(mine(chunks), base).chains.counts()
+    assert counts["chains:2:found"] == 0 and counts["chains:2:ambiguous_start"] == 1
