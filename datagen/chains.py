@@ -159,7 +159,8 @@ class ChainIndex:
     its facts whose object names another document; text: article → its whole text.
     chains[h]: the chains of h documents; blocked[h]: paths of h documents that are no chain, by reason.
     max_paths: a bound on the paths walked per hop count, so a dense link graph cannot run away
-    (reported as ``unexplored`` when reached).
+    (reported as ``unexplored`` when reached). titles: doc id → its full title ("Boots (album)"), to
+    tell a name two pages share from one page's paragraphs.
     """
 
     def __init__(
@@ -174,6 +175,7 @@ class ChainIndex:
         max_paths: int = 200_000,
         documents: Sequence[str] = (),
         vague_share: float = 0.02,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         self.base = base
         self.relations = relations
@@ -194,13 +196,18 @@ class ChainIndex:
         self.chains: dict[int, list[Chain]] = {h: [] for h in range(2, max_hops + 1)}
         self.blocked: dict[int, Counter] = {h: Counter() for h in range(2, max_hops + 1)}
         self._walked: Counter = Counter()
+        titles = titles or {}
         # a name two articles share ("Boots" the Nancy Sinatra album and "Boots" the KMFDM EP) says
         # neither: a question naming it could start at either, so no chain starts there
-        named = Counter(fold(base.names[d]) for d in {base.article(d) for d in base.names} if base.names.get(d))
+        # (paragraphs titled alike are one page however they are grouped: titles are counted, not documents)
+        named: dict[str, set[str]] = defaultdict(set)
+        for d, name in base.names.items():
+            if name:
+                named[fold(name)].add(titles.get(d, d))
         for start in sorted(links):
             if not base.names.get(start):
                 continue
-            if named[fold(base.names[start])] > 1:
+            if len(named[fold(base.names[start])]) > 1:
                 self.blocked[2]["ambiguous_start"] += 1
                 continue
             self._extend((start,), (), None)

@@ -143,7 +143,7 @@ class NaturalGenerator:
         }
         self.chains = ChainIndex(
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
-            documents=sorted({facts.article(d) for d in mined.chunks}),
+            documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
         )
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
