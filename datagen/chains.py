@@ -29,9 +29,9 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   name ("the United States") answers nothing in particular, nor does the place a country is in
   (``vague_answer``).
 
-A chain starts only at a document whose name no other article shares ("Boots" the album and "Boots"
-the EP): the question names its start, and a shared name would let it start at either
-(``ambiguous_start``). Chains are counted once per hop count; cycles are never followed.
+A chain starts only at a document whose name no other page shares ("Boots" the album and "Boots"
+the EP), or whose title tells it apart ("Boots (album)": the question names "the album Boots"): the
+question names its start, and a shared name would let it start at either (``ambiguous_start``). Chains are counted once per hop count; cycles are never followed.
 """
 
 from __future__ import annotations
@@ -197,6 +197,7 @@ class ChainIndex:
         self.blocked: dict[int, Counter] = {h: Counter() for h in range(2, max_hops + 1)}
         self._walked: Counter = Counter()
         titles = titles or {}
+        self.qualified: dict[str, str] = {}  # start → its name told apart from a page that shares it
         # a name two articles share ("Boots" the Nancy Sinatra album and "Boots" the KMFDM EP) says
         # neither: a question naming it could start at either, so no chain starts there
         # (paragraphs titled alike are one page however they are grouped: titles are counted, not documents)
@@ -208,8 +209,13 @@ class ChainIndex:
             if not base.names.get(start):
                 continue
             if len(named[fold(base.names[start])]) > 1:
-                self.blocked[2]["ambiguous_start"] += 1
-                continue
+                # as HotpotQA writes it: "the 1915 film The Coward" for "The Coward (1915 film)"; a bare
+                # title ("Boots" beside "Boots (album)") has nothing to tell it apart
+                m = re.search(r"\(([^()]+)\)\s*$", titles.get(start, ""))
+                if m is None:
+                    self.blocked[2]["ambiguous_start"] += 1
+                    continue
+                self.qualified[start] = f"the {m.group(1).strip()} {base.names[start]}"
             self._extend((start,), (), None)
 
     # -- the walk ----------------------------------------------------------------------------------

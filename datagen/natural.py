@@ -310,7 +310,7 @@ class NaturalGenerator:
             chain, answer = picked
             docs = list(chain.docs)
             # The description of each bridge document, nested: d1 describes docs[1] through docs[0], …
-            described = self.base.names[docs[0]]
+            described = self._start_name(docs[0])
             clues = []
             for k, link in enumerate(chain.links):
                 sub = _fill(link.ask, s=self._name_or(described, link.doc_id), c=class_of(self.base, link.target, link.kind))
@@ -371,9 +371,14 @@ class NaturalGenerator:
             or self.final_uses[chain.docs[-1]] >= (1 if chain.docs[-1] in self.chains.hubs else self.config.max_final_uses)
         )
 
+    def _start_name(self, doc_id: str) -> str:
+        """How a question names a chain's first document: its name, told apart from another page's
+        ("the album Boots") when the two share it (`ChainIndex.qualified`)."""
+        return self.chains.qualified.get(doc_id) or self.base.names[doc_id]
+
     def _name_or(self, described: str, doc_id: str) -> str:
         """Sub-questions name the document they ask about (they are each hop's own question)."""
-        return self.base.names.get(doc_id) or described
+        return self.chains.qualified.get(doc_id) or self.base.names.get(doc_id) or described
 
     def _comparison(self, rng: random.Random) -> Candidate | DropReason:
         open_relations = [r for r in sorted(self.comparable) if self._relation_open("compare:" + r)]
@@ -436,7 +441,7 @@ class NaturalGenerator:
             if not all(ends) or fold(ends[0]) == fold(ends[1]):
                 continue
             la, lb = ca.links[0], cb.links[0]
-            desc = [_fill(link.describe, s=self.base.names[c.docs[0]], c=class_of(self.base, link.target, link.kind))
+            desc = [_fill(link.describe, s=self._start_name(c.docs[0]), c=class_of(self.base, link.target, link.kind))
                     for c, link in ((ca, la), (cb, lb))]
             cls_a, cls_b = (self.base.classes.get(self.base.article(c.docs[-1]), "") for c in (ca, cb))
             same_class = bool(cls_a and cls_b and cls_a.split()[-1] == cls_b.split()[-1])
@@ -451,8 +456,8 @@ class NaturalGenerator:
                 continue
             first = 0 if ya < yb else 1
             clues = [
-                _fill(la.ask, s=self.base.names[ca.docs[0]], c=class_of(self.base, la.target, la.kind)),
-                _fill(lb.ask, s=self.base.names[cb.docs[0]], c=class_of(self.base, lb.target, lb.kind)),
+                _fill(la.ask, s=self._start_name(ca.docs[0]), c=class_of(self.base, la.target, la.kind)),
+                _fill(lb.ask, s=self._start_name(cb.docs[0]), c=class_of(self.base, lb.target, lb.kind)),
                 _fill(_about_one(fa.ask), s=desc[0], c=""),
                 _fill(_about_one(fb.ask), s=desc[1], c=""),
             ]

@@ -219,9 +219,11 @@ def test_an_answer_naming_a_page_of_another_type_ends_no_chain() -> None:
     assert counts["chains:2:found"] == 0 and counts["chains:2:type_mismatch"] == 2
 
 
-def test_no_chain_starts_at_a_name_two_documents_share() -> None:
+def test_a_name_two_documents_share_is_told_apart_by_its_title_or_starts_no_chain() -> None:
     """ "When was the performer of Boots born?": the corpus holds Nancy Sinatra's album "Boots (album)"
-    and KMFDM's EP "Boots"; the question could start at either. Before, it was asked."""
+    and KMFDM's EP "Boots"; the question could start at either. Before, it was asked so; now the album
+    is "the album Boots" (as HotpotQA writes "the 1915 film The Coward") and the bare "Boots" starts
+    no chain."""
     from corpus_tools.types import Chunk as C
     from datagen.factbase import Fact, FactBase
 
@@ -229,16 +231,27 @@ def test_no_chain_starts_at_a_name_two_documents_share() -> None:
         "boots-album": ("Boots (album)", "Boots is a 1966 album by Nancy Sinatra."),
         "boots-ep": ("Boots", "Boots is an EP by KMFDM."),
         "nancy": ("Nancy Sinatra", "Nancy Sinatra (born June 8, 1940) is an American singer."),
+        "kmfdm": ("KMFDM", "KMFDM is a band formed in 1984."),
     }
     chunks = [C(f"{d}#0", d, t, 0, 9, {"title": title}) for d, (title, t) in texts.items()]
+
+    def fact(doc: str, relation: str, answer: str, kind: str, ask: str, describe: str = "", target: str = "") -> Fact:
+        name = "Boots" if doc.startswith("boots") else texts[doc][0]
+        return Fact(doc, f"{doc}#0", texts[doc][1].rstrip("."), name, True, relation, answer, kind, ask, describe,
+                    target=target)
+
     facts = {
-        "boots-album": [Fact("boots-album", "boots-album#0", texts["boots-album"][1].rstrip("."), "Boots", True,
-                             "performer|by|person", "Nancy Sinatra", "person", "Who performed {s}?",
-                             "the performer of {s}", target="nancy")],
-        "nancy": [Fact("nancy", "nancy#0", texts["nancy"][1].rstrip("."), "Nancy Sinatra", True, "bear|in|date",
-                       "June 8, 1940", "date", "When was {s} born?")],
+        "boots-album": [fact("boots-album", "performer|by|person", "Nancy Sinatra", "person", "Who performed {s}?",
+                             "the performer of {s}", "nancy")],
+        "boots-ep": [fact("boots-ep", "performer|by|organization", "KMFDM", "organization", "Who performed {s}?",
+                          "the performer of {s}", "kmfdm")],
+        "nancy": [fact("nancy", "bear|in|date", "June 8, 1940", "date", "When was {s} born?")],
+        "kmfdm": [fact("kmfdm", "form|in|date", "1984", "date", "In what year was {s} formed?")],
     }
-    base = FactBase(facts=facts, classes={"nancy": "singer", "boots-album": "album", "boots-ep": "ep"},
-                    names={"boots-album": "Boots", "boots-ep": "Boots", "nancy": "Nancy Sinatra"})
-    counts = NaturalGenerator(mine(chunks), base).chains.counts()
-    assert counts["chains:2:found"] == 0 and counts["chains:2:ambiguous_start"] == 1
+    base = FactBase(facts=facts, classes={"nancy": "singer", "boots-album": "album", "boots-ep": "ep", "kmfdm": "band"},
+                    names={"boots-album": "Boots", "boots-ep": "Boots", "nancy": "Nancy Sinatra", "kmfdm": "KMFDM"})
+    gen = NaturalGenerator(mine(chunks), base)
+    counts = gen.chains.counts()
+    assert counts["chains:2:found"] == 1 and counts["chains:2:ambiguous_start"] == 1
+    cand = gen._bridge(2, random.Random(0))
+    assert cand.question == "When was the performer of the album Boots born?"
