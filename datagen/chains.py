@@ -29,7 +29,9 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   name ("the United States") answers nothing in particular, nor does the place a country is in
   (``vague_answer``).
 
-Chains are counted once per hop count; cycles are never followed.
+A chain starts only at a document whose name no other page shares ("Boots" the album and "Boots"
+the EP), or whose title tells it apart ("Boots (album)": the question names "the album Boots"): the
+question names its start, and a shared name would let it start at either (``ambiguous_start``). Chains are counted once per hop count; cycles are never followed.
 """
 
 from __future__ import annotations
@@ -56,11 +58,11 @@ _HEADS = {
         "company band team club university college school party organization organisation corporation label "
         "group agency network channel firm airline bank manufacturer publisher newspaper magazine league "
         "institute society association council ministry department army navy brand franchise conglomerate "
-        "studio orchestra choir duo trio quartet"
+        "studio orchestra choir duo trio quartet hospital railway"
     ).split(),
     TruthType.ENTITY.value: (
         "film movie album song single novel book series show opera play poem painting game sitcom episode "
-        "musical ep soundtrack documentary anthology comic manga sculpture symphony track"
+        "musical ep soundtrack documentary anthology comic manga sculpture symphony track drama device"
     ).split(),
     TruthType.PERSON.value: (
         "actor actress singer songwriter director writer author poet player footballer politician musician "
@@ -82,6 +84,13 @@ _WIDE_PLACES = frozenset("country nation state continent region republic kingdom
 
 
 _NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"
+# What may stand between "and" and the second name of a list: a title or a role ("under Thomas Playford II
+# and Chief Secretary John Downer", "sung by Sachin Warrier and actress Remya Nambeesan"), not a verb
+# ("born in 1950 and raised in Ohio")
+_ROLE_WORDS = (
+    r"(?:\s+(?:the\s+)?(?:[A-Z][\w.'’-]*|actress|actor|singer|singers|guitarist|drummer|rapper|producer|director|"
+    r"writer|his|her|their|friend|wife|husband|brother|sister|partner|fellow|colleague|co-founder|cousin|son|daughter)){0,3}"
+)
 _LIST_AFTER = re.compile(r"^\s*(?:,\s*" + _NAME + r"\s*)*(?:,\s*|\s+)(?:and|&)\s+[A-Z]|^\s*,\s*" + _NAME + r"\s*,")
 
 
@@ -93,20 +102,33 @@ def one_of_several(fact: Fact) -> bool:
     if at < 0:
         return False
     before, after = fact.sentence[:at].rstrip(), fact.sentence[at + len(fact.answer) :]
-    if re.search(r"(?:\band|&)$", before) or re.match(r"^\s+(?:and|&)\s+[A-Z]", after):
+    # an aside after the name hides the list: "trained by Edmund Leach (MPhil, Cambridge) and Raymond Firth"
+    after = re.sub(r"^\s*\([^()]*\)", "", after)
+    if re.search(r"(?:\band|&)" + _ROLE_WORDS + "$", before) or re.match(r"^\s+(?:and|&)" + _ROLE_WORDS + r"\s+[A-Z]", after):
         return True
+    if re.match(r"^\s*,?\s+(?:along |together )?with\s+(?:(?:his|her|their|co-?\w+)\s+)*[A-Z]", after):
+        return True  # "written by Susan Olsen with co-authors Ted Nichelson and Lisa Sutton"
+    prep = fact.relation.split("|")[1] if fact.relation.count("|") >= 2 else ""
+    if prep.isalpha() and prep not in ("dobj", "thing", "when") and re.search(
+        rf"\b(?:and|or)\s+(?:also\s+)?{prep}\s+(?:the\s+)?[A-Z]", after
+    ):
+        return True  # "recorded … by Engelbert Humperdinck, who had a hit with it, and by Sergio Franchi"
     if fact.kind == TruthType.PLACE.value:
         return False
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))
 
 
+def class_type(cls: str) -> str:
+    """The type a class noun phrase names by its head ("American film director" → person), or ""."""
+    return _TYPE_OF_HEAD.get(cls.split()[-1], "") if cls.strip() else ""
+
+
 def entity_type(base: FactBase, doc_id: str) -> str:
     """What a document is about: person / place / organization / entity (a work) from the head of
     its defining class, else "person" when it states a birth or death; "" when the corpus does not say."""
-    cls = base.classes.get(doc_id, "")
-    head = cls.split()[-1] if cls else ""
-    if head in _TYPE_OF_HEAD:
-        return _TYPE_OF_HEAD[head]
+    kind = class_type(base.classes.get(doc_id, ""))
+    if kind:
+        return kind
     if any(f.about_doc and f.relation.startswith(_LIFE_RELATIONS) for f in base.facts.get(doc_id, ())):
         return TruthType.PERSON.value
     return ""
@@ -137,7 +159,8 @@ class ChainIndex:
     its facts whose object names another document; text: article → its whole text.
     chains[h]: the chains of h documents; blocked[h]: paths of h documents that are no chain, by reason.
     max_paths: a bound on the paths walked per hop count, so a dense link graph cannot run away
-    (reported as ``unexplored`` when reached).
+    (reported as ``unexplored`` when reached). titles: doc id → its full title ("Boots (album)"), to
+    tell a name two pages share from one page's paragraphs.
     """
 
     def __init__(
@@ -152,6 +175,7 @@ class ChainIndex:
         max_paths: int = 200_000,
         documents: Sequence[str] = (),
         vague_share: float = 0.02,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         self.base = base
         self.relations = relations
@@ -172,9 +196,27 @@ class ChainIndex:
         self.chains: dict[int, list[Chain]] = {h: [] for h in range(2, max_hops + 1)}
         self.blocked: dict[int, Counter] = {h: Counter() for h in range(2, max_hops + 1)}
         self._walked: Counter = Counter()
+        titles = titles or {}
+        self.qualified: dict[str, str] = {}  # start → its name told apart from a page that shares it
+        # a name two articles share ("Boots" the Nancy Sinatra album and "Boots" the KMFDM EP) says
+        # neither: a question naming it could start at either, so no chain starts there
+        # (paragraphs titled alike are one page however they are grouped: titles are counted, not documents)
+        named: dict[str, set[str]] = defaultdict(set)
+        for d, name in base.names.items():
+            if name:
+                named[fold(name)].add(titles.get(d, d))
         for start in sorted(links):
-            if base.names.get(start):
-                self._extend((start,), (), None)
+            if not base.names.get(start):
+                continue
+            if len(named[fold(base.names[start])]) > 1:
+                # as HotpotQA writes it: "the 1915 film The Coward" for "The Coward (1915 film)"; a bare
+                # title ("Boots" beside "Boots (album)") has nothing to tell it apart
+                m = re.search(r"\(([^()]+)\)\s*$", titles.get(start, ""))
+                if m is None:
+                    self.blocked[2]["ambiguous_start"] += 1
+                    continue
+                self.qualified[start] = f"the {m.group(1).strip()} {base.names[start]}"
+            self._extend((start,), (), None)
 
     # -- the walk ----------------------------------------------------------------------------------
     def _extend(self, docs: tuple[str, ...], links: tuple[Fact, ...], reason: str | None) -> None:
@@ -229,6 +271,11 @@ class ChainIndex:
         facts = [f for f in facts if not one_of_several(f)]
         if not facts:
             return (), "one_of_several"
+        # an answer naming a document of another type than the fact says is misread ("Who did the director
+        # of Veena Vaadanam direct?" → a documentary film NER took for a person)
+        facts = [f for f in facts if not (f.target and entity_type(self.base, self.base.article(f.target)) not in ("", f.kind))]
+        if not facts:
+            return (), "type_mismatch"
         fresh = [f for f in facts if not any(contains(t, normalize(f.answer), normalized=True) for t in earlier)]
         if not fresh:
             return (), "answer_in_earlier_document"

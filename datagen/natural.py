@@ -143,7 +143,7 @@ class NaturalGenerator:
         }
         self.chains = ChainIndex(
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
-            documents=sorted({facts.article(d) for d in mined.chunks}),
+            documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
         )
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
@@ -310,14 +310,17 @@ class NaturalGenerator:
             chain, answer = picked
             docs = list(chain.docs)
             # The description of each bridge document, nested: d1 describes docs[1] through docs[0], …
-            described = self.base.names[docs[0]]
+            described = self._start_name(docs[0])
             clues = []
-            for link in chain.links:
+            for k, link in enumerate(chain.links):
                 sub = _fill(link.ask, s=self._name_or(described, link.doc_id), c=class_of(self.base, link.target, link.kind))
                 clues.append(sub)
-                described = _fill(link.describe, s=described, c=class_of(self.base, link.target, link.kind))
+                # the first link describes through the entry's own name ("The Dandy Warhols are…"), the
+                # later ones through a description, which is one thing
+                template = link.describe if k == 0 else _about_one(link.describe)
+                described = _fill(template, s=described, c=class_of(self.base, link.target, link.kind))
             cls = class_of(self.base, answer.target, answer.kind, answer.answer)
-            question = _fill(answer.ask, s=described, c=cls)
+            question = _fill(_about_one(answer.ask), s=described, c=cls)
             clues.append(_fill(answer.ask, s=self.base.names[docs[-1]], c=cls))
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
@@ -368,9 +371,14 @@ class NaturalGenerator:
             or self.final_uses[chain.docs[-1]] >= (1 if chain.docs[-1] in self.chains.hubs else self.config.max_final_uses)
         )
 
+    def _start_name(self, doc_id: str) -> str:
+        """How a question names a chain's first document: its name, told apart from another page's
+        ("the album Boots") when the two share it (`ChainIndex.qualified`)."""
+        return self.chains.qualified.get(doc_id) or self.base.names[doc_id]
+
     def _name_or(self, described: str, doc_id: str) -> str:
         """Sub-questions name the document they ask about (they are each hop's own question)."""
-        return self.base.names.get(doc_id) or described
+        return self.chains.qualified.get(doc_id) or self.base.names.get(doc_id) or described
 
     def _comparison(self, rng: random.Random) -> Candidate | DropReason:
         open_relations = [r for r in sorted(self.comparable) if self._relation_open("compare:" + r)]
@@ -433,7 +441,7 @@ class NaturalGenerator:
             if not all(ends) or fold(ends[0]) == fold(ends[1]):
                 continue
             la, lb = ca.links[0], cb.links[0]
-            desc = [_fill(link.describe, s=self.base.names[c.docs[0]], c=class_of(self.base, link.target, link.kind))
+            desc = [_fill(link.describe, s=self._start_name(c.docs[0]), c=class_of(self.base, link.target, link.kind))
                     for c, link in ((ca, la), (cb, lb))]
             cls_a, cls_b = (self.base.classes.get(self.base.article(c.docs[-1]), "") for c in (ca, cb))
             same_class = bool(cls_a and cls_b and cls_a.split()[-1] == cls_b.split()[-1])
@@ -448,10 +456,10 @@ class NaturalGenerator:
                 continue
             first = 0 if ya < yb else 1
             clues = [
-                _fill(la.ask, s=self.base.names[ca.docs[0]], c=class_of(self.base, la.target, la.kind)),
-                _fill(lb.ask, s=self.base.names[cb.docs[0]], c=class_of(self.base, lb.target, lb.kind)),
-                _fill(fa.ask, s=desc[0], c=""),
-                _fill(fb.ask, s=desc[1], c=""),
+                _fill(la.ask, s=self._start_name(ca.docs[0]), c=class_of(self.base, la.target, la.kind)),
+                _fill(lb.ask, s=self._start_name(cb.docs[0]), c=class_of(self.base, lb.target, lb.kind)),
+                _fill(_about_one(fa.ask), s=desc[0], c=""),
+                _fill(_about_one(fb.ask), s=desc[1], c=""),
             ]
             winner = (fa, fb)[first]
             return self._candidate(
@@ -514,6 +522,17 @@ class NaturalGenerator:
                 **({"options": list(options)} if options else {}),
             },
         )
+
+
+_PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
+
+
+def _about_one(template: str) -> str:
+    """A template whose {s} a description fills ("the performer of X": one thing), its verb made
+    singular: "Where were {s} formed?" was read off "The Dandy Warhols are a band formed in…", and
+    "Where were the performer of … formed?" is no English."""
+    template = re.sub(r"\b(are|were|have) \{s\}", lambda m: _PLURAL_VERB[m.group(1)] + " {s}", template)
+    return re.sub(r"\{s\} (are|were|have)\b", lambda m: "{s} " + _PLURAL_VERB[m.group(1)], template)
 
 
 def _fill(template: str, **values: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from datagen.chains import class_type
 from datagen.factbase import KIND
 from datagen.mining import word_keys
 from datagen.naming import strip_article
@@ -53,6 +54,12 @@ def names_subject(token: Any, name: str) -> bool:
     full = word_keys(strip_article(name))
     if span == full:
         return True
+    # a name whose head comes first ("The Face of Another", "Story of Wine"): the subject's words up to
+    # its end, or to the parenthesis after the title ("Story of Wine (스토리 오브 와인 …) is a film")
+    words = [t for t in token.subtree if t.i >= token.left_edge.i]
+    cut = next((k for k, t in enumerate(words) if t.text in ("(", ",")), len(words))
+    if cut > 1 and word_keys(strip_article(token.doc[words[0].i : words[cut - 1].i + 1].text)) == full:
+        return True
     if "," in name and span == word_keys(strip_article(name.split(",", 1)[0])):
         return True  # "Stamford" in the document "Stamford, Connecticut"
     if token.pos_ == "PROPN" and fuller_name(span, full):
@@ -67,6 +74,8 @@ def names_subject(token: Any, name: str) -> bool:
 
 # What may follow an organisation's name in its own defining sentence ("Mondelez International, Inc.").
 _LEGAL_SUFFIXES = frozenset("inc ltd llc plc corp co company sa ag gmbh nv bv lp".split())
+# What may follow a person's full name ("John Samuel Waters Jr.").
+_GENERATIONS = frozenset("jr sr ii iii iv".split())
 
 
 def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
@@ -80,13 +89,33 @@ def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
         return False
     if span[: len(full)] == full:
         return all(w in _LEGAL_SUFFIXES or len(w) == 1 for w in span[len(full):])
+    if span[-1] in _GENERATIONS and full[-1] not in _GENERATIONS:
+        span = span[:-1]  # "John Samuel Waters Jr." for "John Waters"
+        if len(span) <= len(full):
+            return False
     if len(span) > len(full) + 3 or span[-1] != full[-1]:
         return False
     first = full[0]
-    if not (span[0] == first or (len(first) >= 3 and span[0].startswith(first)) or first in span[1:-1]):
+    # "Kenneth" for "Ken", and the other way, "John William Carson" for "Johnny Carson"
+    longer = len(first) >= 3 and span[0].startswith(first) or len(span[0]) >= 4 and first.startswith(span[0])
+    if not (span[0] == first or longer or first in span[1:-1]):
         return False
     rest = iter(span[1:-1])
     return all(w in rest for w in full[1:-1])  # the title's middle words in order
+
+
+def clause_subject(verb: Any) -> Any | None:
+    """The subject of a clause: its nsubj, else the subject of a "born" clause the parser made the
+    subject ("Christopher Edward Nolan ( ; born 30 July 1970) is a film director": Nolan is parsed as
+    the subject of "born", and "born" as the subject of "is"; Wikipedia's pronunciation residue does it)."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is not None:
+        return subj
+    for clause in (c for c in verb.children if c.dep_ == "csubj" and c.lemma_ in ("bear", "born")):
+        inner = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if inner is not None and inner.i < clause.i:
+            return inner
+    return None
 
 
 def entity_of(token: Any) -> Any | None:
@@ -132,6 +161,8 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # only when its name is a plural ("The Cardigans", "Hunter Industries")
         return None
     if subj.lower_ in PRONOUNS and subj.dep_ != "poss":
+        if subj.lower_ in ("he", "she") and own_class and class_type(own_class) not in ("", TruthType.PERSON.value):
+            return None  # "she made friends with Annet Artani" in the song "Everytime" is its singer, not the song
         return (name, True) if name else None
     if names_subject(subj, name):
         return name, True

@@ -14,11 +14,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from datagen.chains import class_type
 from datagen.factbase import KIND, Fact
 from datagen.mining import word_keys
 from datagen.syntax import (
     PLACE_CLASS,
     PRONOUNS,
+    clause_subject,
     entity_of,
     fuller_name,
     join_tokens,
@@ -72,7 +74,7 @@ def copular_relations(
     for verb in doc:
         if verb.lemma_ != "be" or verb.dep_ != "ROOT":
             continue
-        subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        subj = clause_subject(verb)
         # "a 1974 single by Hank Snow": the parser calls "single" an adjective
         attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
         if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
@@ -167,7 +169,7 @@ def defining_class(doc: Any, name: str) -> str:
         root = sent.root
         if root.lemma_ != "be":
             continue
-        subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+        subj = clause_subject(root)
         attr = next((c for c in root.children if c.dep_ == "attr"), None)
         if subj is None or attr is None or attr.pos_ != "NOUN":
             continue
@@ -180,9 +182,13 @@ def defining_class(doc: Any, name: str) -> str:
 
 
 _HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
+# Before "born" may stand a pronunciation or its residue ("( ; born", "(] ; born", "(Russian: …; born"),
+# and after it a birth name ("born William Jefferson Blythe III; August 19, 1946"); before a life span,
+# only residue (a word there is another parenthesis: "(1857 in A; …)"). A year alone is a date ("(born 1972)").
 _LIFE = re.compile(
-    r"\(\s*(?:born\s+(?P<born>[^;()–—-]+?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
-    r"|(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
+    r"\(\s*(?:(?:[^()]{0,80}?;\s*)?born\s+(?:[A-Z][\w.'’ -]{0,60}?;\s*)?(?P<born>[^;()–—-]*?\d{4}(?:\s+in\s+[^;()–—-]+?)?)"
+    r"|(?:[^()\w]{0,6};\s*)?(?P<b2>[^;()–—-]*\d{4}(?:\s+in\s+[^;()–—-]+?)?)\s*[–—-]\s*"
+    r"(?P<d2>[^;()]*\d{4}(?:\s+in\s+[^;()]+?)?))\s*[;)]"
 )
 
 
@@ -197,7 +203,7 @@ def life_facts(
         return []
     m = _LIFE.search(text)
     if m is None or m.start() > len(name) + 40:
-        return []
+        return _born_after_comma(doc_id, chunk_id, text, name)
     own = word_keys(name)
     # the name without its honorific and its comma part: "Sir James Knott, 1st Baronet" → "James Knott"
     core = tuple(w for w in word_keys(name.split(",")[0]))
@@ -208,8 +214,15 @@ def life_facts(
         return word_keys(ent.text) in (own, core) or fuller_name(word_keys(ent.text), core)
 
     persons = [e for e in doc.ents if e.label_ == "PERSON" and e.start_char < m.start() and names_the_page(e)]
-    if not persons:  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
-        return []
+    # "born" says a person even where NER, thrown by the residue, saw none ("Patrice Leconte (] ; born
+    # 12 November 1947)"), and so does a person's class after a span of dates where NER took the name
+    # for another thing ("Iain Banks (16 February 1954 – 9 June 2013) was a Scottish author": ORG); then
+    # the words before the parenthesis must name the page
+    opening = word_keys(text[: m.start()])
+    page = opening in (own, core) or fuller_name(opening, core)
+    person_class = class_type(defining_class(doc, name)) == TruthType.PERSON.value
+    if not persons and not (page and (m.group("born") or person_class)):
+        return []  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
     out = []
     born = (m.group("born") or m.group("b2") or "").strip(" ,")
     died = (m.group("d2") or "").strip(" ,")
@@ -231,6 +244,27 @@ def life_facts(
                 )
             )
     return out
+
+
+# "Annet Artani ("Αννέτ Αρτάνη" in Greek), born 6 September 1976, is a Greek American singer"
+_BORN_COMMA = re.compile(rf"^(?P<name>[^,()]+?)\s*(?:\([^()]*\)\s*)?,\s*born\s+(?P<born>{_CLEAN_DATE.pattern})\s*,")
+
+
+def _born_after_comma(doc_id: str, chunk_id: str, text: str, name: str) -> list[Fact]:
+    """A birth date set off by commas after the page's name (no parenthesis): the date only."""
+    m = _BORN_COMMA.match(text)
+    if m is None:
+        return []
+    opening, own = word_keys(m.group("name")), word_keys(name)
+    if not (opening == own or fuller_name(opening, own)):
+        return []
+    return [
+        Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True, relation="bear|in|date",
+            answer=m.group("born"), kind=TruthType.DATE.value, ask="When was {s} born?",
+            compare="Who was born first, {a} or {b}?",
+        )
+    ]
 
 
 def _life_places(
