@@ -30,6 +30,7 @@ import numpy as np
 
 from corpus_tools import bm25_scoring
 from corpus_tools.config import BM25Config
+from corpus_tools.pages import release_rows
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
@@ -164,6 +165,9 @@ class BM25Builder:
             spilled = np.memmap(self._spill, dtype=np.int32, mode="r", shape=(self._spilled,))
             for start in range(0, self._spilled, _COPY_BLOCK):
                 terms_out[start : start + _COPY_BLOCK] = spilled[start : start + _COPY_BLOCK]
+                # Pages written or read stay in the page cache, not in this process (corpus_tools/pages.py).
+                release_rows(terms_out, start, start + _COPY_BLOCK)
+                release_rows(spilled, start, start + _COPY_BLOCK)
             del spilled
         terms_out.flush()
         Path(self._spill).unlink(missing_ok=True)
@@ -266,6 +270,7 @@ def _score_matrix(
         block = np.asarray(terms[offsets[start] : offsets[stop]], dtype=np.int64)
         doc_of = np.repeat(np.arange(start, stop, dtype=np.int64), lengths[start:stop])
         pairs, tf = np.unique(doc_of * n_vocab + block, return_counts=True)
+        release_rows(terms, int(offsets[start]), int(offsets[stop]))  # a memory map's pages (pages.py)
         return (pairs // n_vocab).astype(np.int32), (pairs % n_vocab).astype(np.int32), tf
 
     blocks = [(start, min(start + _BLOCK_DOCS, n_docs)) for start in range(0, n_docs, _BLOCK_DOCS)]
@@ -305,6 +310,8 @@ def _score_matrix(
         data[slots] = scores[order]
         tfs[slots] = np.minimum(tf[order], np.iinfo(np.uint16).max)  # a chunk is far shorter than 65,535 tokens
         cursor += counts
+        for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
+            release_rows(column, 0, nnz)
     indptr = indptr.astype(index_dtype)
     if out is not None:
         data.flush()

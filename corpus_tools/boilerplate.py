@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpus_tools.pages import release_rows
+
 SHINGLE_WORDS = 5
 N_HASHES = 64
 BANDS = 16
@@ -93,6 +95,7 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> n
     found = np.zeros(0, dtype=np.int64)  # chunk * stride + document holding a near copy of it
     for band in range(BANDS):
         part = np.ascontiguousarray(sigs[index, band * width : (band + 1) * width])
+        release_rows(sigs, 0, n)  # a spill file's pages, read for this band, leave the process (pages.py)
         order = np.lexsort(part.T[::-1])
         ordered = part[order]
         first = np.ones(len(order), dtype=bool)

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK  # numpy's .npy header parsing is not thread-safe (see there)
+from corpus_tools.pages import line_windows
 from corpus_tools.types import Chunk
 
 # The head of a row as index_format.chunk_row writes it (json.dumps with ensure_ascii=False: ids as
@@ -261,45 +262,44 @@ def _scan_rows(data: mmap.mmap | bytes) -> tuple:
 
 
 def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
-    """Per-line columns of a table file in one regex pass; None unless every line has a plain head.
+    """Per-line columns of a table file in regex passes; None unless every line has a plain head.
 
     Columns: start, length, position, n_tokens, where the line's ids start in the packed id blob,
-    the blob's pieces and the three id lengths (the vector
-    id's negative when it does not extend the chunk id). Column by column rather than line by
-    line: the row-by-row loop was most of `Corpus.open` at 50k chunks.
+    the blob's pieces and the three id lengths (the vector id's negative when it does not extend
+    the chunk id). Column by column rather than line by line (the row-by-row loop was most of
+    `Corpus.open` at 50k chunks), a window of lines at a time (`pages.line_windows`): memory holds
+    one window's temporaries and mapped pages, not a byte mask and a match object per line of the
+    whole file (≈ 2 GB at 1M chunks).
     """
-    end = len(data)
-    if not end:
+    if not len(data):
         return None
-    # Line starts from the newline bytes (numpy scans 33 MB in ~30 ms; a multi-line regex took 0.4 s).
-    newline = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-    bounds = np.concatenate([[0], newline + 1])
-    if bounds[-1] == end:
-        bounds = bounds[:-1]
-    starts = bounds.tolist()
     match = _ROW_HEADS.match
-    matches = [match(data, start) for start in starts]
-    if None in matches:
-        return None
-    lengths = np.diff(np.append(bounds, end)).tolist()
-    cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
-    same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
-    suffixes = [v[len(c) :] if k else v for c, v, k in zip(cid_b, vid_b, same, strict=True)]
-    id_len = [
-        (len(c), len(x) if k else -len(x), len(d)) for c, x, d, k in zip(cid_b, suffixes, doc_b, same, strict=True)
-    ]
-    sizes = np.asarray([c + abs(x) + d for c, x, d in id_len], dtype=np.int64)
-    id_at = (np.cumsum(sizes) - sizes).tolist()
-    pieces = [piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple]
-    return (
-        starts,
-        lengths,
-        np.asarray(pos_b).astype(np.int64),
-        np.asarray(tok_b).astype(np.int64),
-        id_at,
-        pieces,
-        id_len,
-    )
+    parts: list[tuple[np.ndarray, ...]] = []
+    pieces: list[bytes] = []
+    for lo, hi in line_windows(data):
+        # Line starts from the newline bytes (numpy scans 33 MB in ~30 ms; a multi-line regex took 0.4 s).
+        window = np.frombuffer(data, dtype=np.uint8, count=hi - lo, offset=lo)
+        bounds = np.concatenate([[0], np.flatnonzero(window == 10) + 1]) + lo
+        del window
+        if bounds[-1] == hi:
+            bounds = bounds[:-1]
+        matches = [match(data, start) for start in bounds.tolist()]
+        if None in matches:
+            return None
+        cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
+        del matches
+        same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
+        suffixes = [v[len(c) :] if k else v for c, v, k in zip(cid_b, vid_b, same, strict=True)]
+        id_len = np.asarray(
+            [(len(c), len(x) if k else -len(x), len(d)) for c, x, d, k in zip(cid_b, suffixes, doc_b, same, strict=True)],
+            dtype=np.int64,
+        ).reshape(-1, 3)
+        pieces.append(b"".join(piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple))
+        lengths = np.diff(np.append(bounds, hi))
+        parts.append((bounds, lengths, np.asarray(pos_b).astype(np.int64), np.asarray(tok_b).astype(np.int64), id_len))
+    starts, lengths, positions, tokens, id_len = (np.concatenate(column) for column in zip(*parts, strict=True))
+    sizes = np.abs(id_len).sum(axis=1)
+    return starts, lengths, positions, tokens, np.cumsum(sizes) - sizes, pieces, id_len
 
 
 class ChunkTable(Sequence[Chunk]):
