@@ -136,11 +136,11 @@ def test_a_build_reports_a_duplicate_id_with_its_first_source_and_leaves_no_scra
             Document("a", "A third that reuses the first id.")]
     path = tmp_path / "idx"
     with Corpus.build(docs, path, progress=False) as corpus:
-        report = corpus.build_report if hasattr(corpus, "build_report") else None
-        assert corpus.has_doc("a") and corpus.has_doc("b")
-        assert "first document" in corpus.get_document("a").text if hasattr(corpus, "get_document") else True
-    assert not any(p.name.startswith(".seen") for p in path.rglob("*"))
-    del report
+        reasons = [s.reason for s in corpus.build_report.skipped]
+        assert reasons == ["duplicate doc_id 'a' (first loaded from <documents>[0])"]
+        assert sorted({chunk.doc_id for chunk in corpus._state.chunks}) == ["a", "b"]
+        assert "rivers" in " ".join(chunk.text for chunk in corpus._state.chunks)
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".seen")]
 
 
 def test_searching_keeps_no_pages_of_the_mapped_vectors_or_score_matrix(tmp_path):
