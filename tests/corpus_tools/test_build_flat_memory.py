@@ -176,3 +176,23 @@ def test_searching_keeps_no_pages_of_the_mapped_vectors_or_score_matrix(tmp_path
     data_kb = _resident_kb(data)
     assert vector_kb < path.stat().st_size / 1024 / 4, f"{vector_kb:.0f} kB of the vector file resident"
     assert data_kb < data.stat().st_size / 1024 / 4, f"{data_kb:.0f} kB of {data.name} resident"
+
+
+def test_boilerplate_scoring_keeps_no_pages_of_the_mapped_signature_spill(tmp_path, monkeypatch):
+    # 48k chunks in groups of 16 near copies (each its own document): every LSH band compares
+    # every row, so a scorer that released pages only between bands left the whole file resident.
+    from corpus_tools import boilerplate
+    from corpus_tools.boilerplate import N_HASHES, score_signatures
+
+    n, group = 48_000, 16
+    rng = np.random.default_rng(2)
+    sigs = np.repeat(rng.integers(0, 2**63, size=(n // group, N_HASHES), dtype=np.uint64), group, axis=0)
+    sigs[:, :8] = rng.integers(0, 2**63, size=(n, 8), dtype=np.uint64)  # 56 of 64 hashes shared: near copies
+    path = tmp_path / "sigs.npy"
+    np.save(path, sigs)
+    monkeypatch.setattr(boilerplate, "_GATHER_ROWS", 4_096)
+    mapped = np.load(path, mmap_mode="r")
+    scores = score_signatures(np.arange(n) % 100, mapped, np.ones(n, dtype=bool))  # a group: 16 documents
+    resident = _resident_kb(path)
+    assert np.allclose(scores, round((group - 1) / 99, 3))
+    assert resident < path.stat().st_size / 1024 / 4, f"{resident:.0f} kB of the signature spill resident"
