@@ -326,7 +326,11 @@ class ChunkTable(Sequence[Chunk]):
             lines.extend(Path(path))
         rows = None
         if deleted is not None and deleted.size:
-            rows = np.setdiff1d(np.arange(len(lines), dtype=np.int64), deleted)
+            # A mask, not np.setdiff1d (which sorts every line number: 1.3 s of a cold search at 1M lines).
+            keep = np.ones(len(lines), dtype=bool)
+            deleted = np.asarray(deleted, dtype=np.int64)
+            keep[deleted[(deleted >= 0) & (deleted < len(lines))]] = False
+            rows = np.flatnonzero(keep).astype(np.int64)
         elif len(paths) > 1:
             rows = np.arange(len(lines), dtype=np.int64)
         return cls(lines, rows)

@@ -25,7 +25,6 @@ import numpy as np
 
 from corpus_tools.ann import EXACT_ALLOWED, AnnIndex, rescore
 from corpus_tools.bm25 import NPY_LOCK
-from corpus_tools.pages import release_rows
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
@@ -136,8 +135,6 @@ class VectorMatrix:
             found = self.ann.search(q, rescore(n), mask, len(inside) / max(covered, 1))
             candidates = np.concatenate([found, ok_lines[ok_lines >= covered]]).astype(np.int64)
         scores = self.lines(candidates) @ q
-        for part in self.parts:  # the re-scored rows' pages leave the process (corpus_tools/pages.py)
-            release_rows(part, 0, len(part))
         n = min(n, len(candidates))
         best = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
         rows = np.searchsorted(row_lines, candidates[best])

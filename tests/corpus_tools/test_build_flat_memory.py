@@ -143,41 +143,6 @@ def test_a_build_reports_a_duplicate_id_with_its_first_source_and_leaves_no_scra
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".seen")]
 
 
-def test_searching_keeps_no_pages_of_the_mapped_vectors_or_score_matrix(tmp_path):
-    # A searching process read rows of the mapped vector file (the ANN's candidates, re-scored)
-    # and columns of the mapped BM25 matrix, and every page it read stayed in its RSS: at 1M
-    # chunks that grew with every query toward the files' 3 GB.
-    from corpus_tools import BM25Config
-    from corpus_tools import bm25 as bm25_module
-    from corpus_tools.vectors import VectorMatrix
-
-    rng = np.random.default_rng(1)
-    path = tmp_path / "vectors.npy"
-    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(40_000, 384))
-    for start in range(0, 40_000, 5_000):
-        block = rng.standard_normal((5_000, 384)).astype(np.float32)
-        out[start : start + 5_000] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    del out
-    base = np.load(path, mmap_mode="r")
-    matrix = VectorMatrix([base], 384, AnnIndex.train(base, nlist=8))
-    rows = np.arange(40_000, dtype=np.int64)
-    for _ in range(20):
-        assert len(matrix.top(rng.standard_normal(384).astype(np.float32), 250, rows)) == 250
-    vector_kb = _resident_kb(path)
-
-    n_docs, per_doc, n_vocab = 20_000, 100, 2_000
-    terms = (rng.zipf(1.3, n_docs * per_doc) % n_vocab).astype(np.int32)
-    offsets = np.arange(0, n_docs * per_doc + 1, per_doc, dtype=np.int64)
-    (tmp_path / "bm25").mkdir()
-    scores = bm25_module._score_matrix(terms, offsets, n_vocab, BM25Config(), out=tmp_path / "bm25")
-    for start in range(0, 200, 10):
-        assert len(scores.scores(list(range(start, start + 10)))) == n_docs
-    data = next((tmp_path / "bm25").glob("data*.npy"))
-    data_kb = _resident_kb(data)
-    assert vector_kb < path.stat().st_size / 1024 / 4, f"{vector_kb:.0f} kB of the vector file resident"
-    assert data_kb < data.stat().st_size / 1024 / 4, f"{data_kb:.0f} kB of {data.name} resident"
-
-
 def test_boilerplate_scoring_keeps_no_pages_of_the_mapped_signature_spill(tmp_path, monkeypatch):
     # 48k chunks in groups of 16 near copies (each its own document): every LSH band compares
     # every row, so a scorer that released pages only between bands left the whole file resident.
