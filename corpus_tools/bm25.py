@@ -43,7 +43,7 @@ _NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.j
 # query time once commits change the corpus-wide statistics (corpus_tools.bm25_segments).
 _TF = "tf.csc.index.npy"
 # The query-time vocabulary as sorted UTF-8 terms (SortedVocab): a cold search reads three arrays
-# instead of parsing vocab.index.json (1.5 s of CPU for 529k terms at 1M chunks).
+# instead of parsing vocab.index.json (1.5 s of CPU for 1.06M terms at 1M chunks).
 _SORTED_VOCAB = "vocab.sorted.npz"
 # The bm25s release whose file layout the folders follow (written into params.index.json, as bm25s
 # does); the parity tests load our folders with it.
