@@ -31,7 +31,11 @@ from corpus_tools.table import table_stamp
 
 META_SUFFIX = ".meta.npz"
 ABSENT, NUMBER, STRING = 0, 1, 2
-_TABLE_FIELDS = ("chunk_id",)  # filters on these fall back to a row scan (`MetadataIndex.covers`)
+# Filters on these fall back to a row scan (`MetadataIndex.covers`): chunk ids are the table's own
+# column, and the contextual header (chunk_context.py) is a string per document built from fields
+# that have columns of their own; as a column its dictionary was 200 MB at 1M chunks (and 650 MB
+# while a build sorted it), for a filter nobody writes.
+_TABLE_FIELDS = ("chunk_id", "header")
 _RESERVED = ("chunk_id", "doc_id", "position", "n_tokens", "title")  # store.chunk_metadata's own keys
 _TAIL = b', "metadata": '  # the last key of a row as index_format.chunk_row writes it
 _SCAN_BLOCK = 65_536  # table lines parsed at a time by scan_columns
@@ -53,7 +57,11 @@ def row_fields(line: bytes) -> dict[str, Any]:
             metadata = None
     if not isinstance(metadata, dict):  # another layout: the whole row
         metadata = json.loads(line).get("metadata") or {}
-    fields = {k: v for k, v in metadata.items() if k not in _RESERVED and isinstance(v, (str, int, float, bool))}
+    fields = {
+        k: v
+        for k, v in metadata.items()
+        if k not in _RESERVED and k not in _TABLE_FIELDS and isinstance(v, (str, int, float, bool))
+    }
     fields["title"] = str(metadata.get("title") or "")
     return fields
 
