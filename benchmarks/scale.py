@@ -13,7 +13,9 @@ Per size, each step in its own process (so RSS is that step's): build wall time 
 disk, open time, hybrid search p50/p95 without and with `where` and the search process's RSS,
 add of 1 and of 100 documents, delete of one, cold `python -m context1 search`, grep worst case
 (a pattern no chunk holds: a full scan) and a broad one, and the dense leg's recall@100 against
-exact search on real questions.
+exact search on real questions. `--step quality --out INDEX` gives the dev benchmarks' gold-document
+R@10 on a built index (its first records are their real chunks) with the approximate dense leg and
+with exact search, hybrid and dense.
 
 The indexes keep no Chroma copy (CorpusConfig(chroma=False); --chroma keeps one): the dense leg
 reads the index's own matrix and FAISS index either way. Search-process RSS is also split into
@@ -225,6 +227,65 @@ def step_search(args) -> dict:
     return out
 
 
+def _real_doc_ids(sources: list[Path]) -> list[str]:
+    """The doc id of each real chunk `_real` reads, in its order: record i below their count is chunk i."""
+    from corpus_tools import Corpus
+
+    ids: list[str] = []
+    for source in sources:
+        if source.suffix == ".jsonl":
+            ids += [json.loads(line).get("doc_id", "") for line in source.read_text(encoding="utf-8").splitlines()]
+            continue
+        with Corpus.open(source, reranker="none") as corpus:
+            ids += [chunk.doc_id for chunk in corpus._state.chunks]
+    return ids
+
+
+def step_quality(args) -> dict:
+    """Dev-benchmark R@10 on the scale index, the approximate dense leg against exact search.
+
+    The index's first records are the dev indexes' real chunks (record i: chunk i), among the
+    varied records that fill it to its size: each hit maps back to its source document, so gold-
+    document recall@10 is measured as on the dev index, with the distractors of a large index.
+    """
+    from corpus_tools import Corpus
+    from eval.loaders import load_benchmark
+
+    source_doc = _real_doc_ids(args.sources)
+    out: dict = {}
+    with Corpus.open(args.out, reranker="none") as corpus:
+        vectors = corpus._state.vectors
+        ann = vectors.ann
+        if ann is None:
+            return {"quality": "the index searches exactly (no ANN)"}
+
+        def doc_of(hit) -> str:
+            record = int(hit.chunk.doc_id.removeprefix("rec-")) if hit.chunk.doc_id.startswith("rec-") else -1
+            return source_doc[record] if 0 <= record < len(source_doc) else ""
+
+        for name in ("hotpotqa", "musique"):
+            tasks = [t for t in load_benchmark(name, args.data_dir).tasks if t.gold_doc_ids][: args.queries]
+            recall: dict[str, list[float]] = {"exact": [], "ann": [], "dense_exact": [], "dense_ann": []}
+            same = []
+            for task in tasks:
+                gold = set(task.gold_doc_ids)
+                tops = {}
+                for mode in ("exact", "ann"):
+                    vectors.ann = ann if mode == "ann" else None
+                    hits = corpus.search(task.query, k=10)
+                    dense = corpus.search_leg(task.query, "dense", k=10)
+                    recall[mode].append(len({doc_of(h) for h in hits} & gold) / len(gold))
+                    recall[f"dense_{mode}"].append(len({doc_of(h) for h in dense} & gold) / len(gold))
+                    tops[mode] = [h.chunk.chunk_id for h in hits]
+                same.append(float(tops["exact"] == tops["ann"]))
+            vectors.ann = ann
+            for mode, values in recall.items():
+                out[f"{name}_r10_{mode}"] = statistics.fmean(values)
+            out[f"{name}_top10_identical"] = statistics.fmean(same)
+            out[f"{name}_queries"] = len(tasks)
+    return out
+
+
 def _child(step: str, args, n: int, out: Path) -> dict:
     cmd = [sys.executable, __file__, "--step", step, "--n", str(n), "--out", str(out), "--data-dir", args.data_dir,
            "--sources", *map(str, args.sources), *(["--chroma"] if args.chroma else [])]
@@ -275,12 +336,13 @@ def main() -> None:
     parser.add_argument("--sources", nargs="+", type=Path, required=True)
     parser.add_argument("--data-dir", default="/work/shared/data")
     parser.add_argument("--chroma", action="store_true", help="keep the Chroma copy of the vectors (slow at 1M)")
-    parser.add_argument("--step", choices=["build", "search"])
+    parser.add_argument("--step", choices=["build", "search", "quality"])
+    parser.add_argument("--queries", type=int, default=200, help="questions per benchmark for --step quality")
     parser.add_argument("--n", type=int)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.step:
-        result = step_build(args) if args.step == "build" else step_search(args)
+        result = {"build": step_build, "search": step_search, "quality": step_quality}[args.step](args)
         print(json.dumps(result))
         return
     args.work.mkdir(parents=True, exist_ok=True)

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from corpus_tools.pages import release_rows
+
 ANN_MIN_LINES = 100_000  # below this many base lines, exact search (a few ms) beats training an index
 # FAISS's index_factory codec after "IVF<nlist>,": 8-bit scalar quantisation (benchmarks/ann_choice.py).
 CODEC = "SQ8"
@@ -86,10 +88,16 @@ class AnnIndex:
         index = faiss.index_factory(int(dim), f"IVF{nlist},{codec}", faiss.METRIC_INNER_PRODUCT)
         rng = np.random.default_rng(seed)
         sample = np.sort(rng.choice(n, size=min(n, TRAIN_PER_LIST * nlist), replace=False))
-        index.train(np.ascontiguousarray(vectors[sample], dtype=np.float32))
+        training = np.ascontiguousarray(vectors[sample], dtype=np.float32)
+        # A memory-mapped matrix's pages are dropped once read (corpus_tools/pages.py): the sample
+        # touches pages all over the file, and the blocks below every page of it.
+        release_rows(vectors, 0, n)
+        index.train(training)
+        del training
         for start in range(0, n, _ADD_BLOCK):
             block = np.ascontiguousarray(vectors[start : start + _ADD_BLOCK], dtype=np.float32)
             index.add_with_ids(block, np.arange(start, start + len(block), dtype=np.int64))
+            release_rows(vectors, start, start + len(block))
         return cls(index, n, nprobe)
 
     def to_bytes(self) -> bytes:

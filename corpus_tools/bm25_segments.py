@@ -117,7 +117,7 @@ class SegmentedBM25:
 
     def vocab(self) -> dict[str, int]:
         """Every term → id (a merged copy: for a compaction only)."""
-        merged = dict(self.base._term_lookup())
+        merged = dict(self.base._term_lookup().items())
         for overlay in self.overlays:
             merged.update(overlay)
         return merged

@@ -20,10 +20,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpus_tools.pages import release_rows
+
 SHINGLE_WORDS = 5
 N_HASHES = 64
 BANDS = 16
 NEAR_COPY = 0.6
+_GATHER_ROWS = 4_096  # signature rows read between two releases of a mapped spill file's pages (each read maps ~64 KB)
 MIN_SHINGLES = 3  # a passage of fewer than 7 words is too short to call a copy
 _WORD = re.compile(r"\w+")
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -92,7 +95,12 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> n
     width = N_HASHES // BANDS
     found = np.zeros(0, dtype=np.int64)  # chunk * stride + document holding a near copy of it
     for band in range(BANDS):
-        part = np.ascontiguousarray(sigs[index, band * width : (band + 1) * width])
+        # Gathered a block of rows at a time, and the pages read released as the loop goes (pages.py):
+        # a memory-mapped spill file (512 MB at 1M chunks) otherwise ends up resident, band after band.
+        part = np.empty((len(index), width), dtype=np.uint64)
+        for at in range(0, len(index), _GATHER_ROWS):
+            part[at : at + _GATHER_ROWS] = sigs[index[at : at + _GATHER_ROWS], band * width : (band + 1) * width]
+            release_rows(sigs, 0, n)
         order = np.lexsort(part.T[::-1])
         ordered = part[order]
         first = np.ones(len(order), dtype=bool)
@@ -100,10 +108,16 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray) -> n
         starts = np.flatnonzero(first)
         sizes = np.diff(np.append(starts, len(order)))
         keys = [found]
+        touched = 0
         for start, size in zip(starts[sizes >= 2].tolist(), sizes[sizes >= 2].tolist(), strict=True):
             members = index[order[start : start + size]]
             if len(np.unique(docs[members])) >= 2:
                 keys.append(_near_copies(members, docs, sigs, stride))
+                touched += size
+                if touched >= _GATHER_ROWS:  # the compared rows' pages, scattered over the file
+                    release_rows(sigs, 0, n)
+                    touched = 0
+        release_rows(sigs, 0, n)
         found = np.unique(np.concatenate(keys))
     counts = np.bincount(found // stride, minlength=n)
     hit = np.flatnonzero(counts)

@@ -53,6 +53,7 @@ from corpus_tools.index_format import (
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
 from corpus_tools.rerank import reranker_record
+from corpus_tools.seen_ids import SeenDocIds
 from corpus_tools.store import (
     CHROMA_DIR,
     ChromaStore,
@@ -77,6 +78,7 @@ from corpus_tools.types import (
 # Chunks embedded per group = batch_size * EMBED_GROUP (1,024 by default): large enough that
 # sorting a group by length leaves little padding, small enough that memory stays flat.
 EMBED_GROUP = 16
+SEEN_IDS = ".seen-doc-ids.sqlite"  # the staging folder's scratch file of the ids taken (seen_ids.py)
 
 
 # ---------------------------------------------------------------- manifest fields
@@ -435,6 +437,7 @@ class _IndexSink:
     def __init__(
         self, folder: Path, store: ChromaStore | None, embedder: Embedder, config: CorpusConfig, matrix: bool = True
     ) -> None:
+        self.folder = folder
         self.store = store
         self.embedder = embedder
         self.config = config
@@ -511,20 +514,24 @@ class _IndexSink:
         scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid)
         del sigs
         self.sig_path.unlink()
-        score_of = dict(zip(self.sig_rows.tolist(), scores.tolist(), strict=True))
+        # The scored rows ascend (chunks are spilled in order): walked beside the table's lines,
+        # not a {row: score} dict of every structured chunk (≈ 100 bytes each).
+        scored_rows = np.frombuffer(self.sig_rows, dtype=np.int64)
 
         def rewrite(out: Any) -> None:
+            at = 0  # the next scored row
             batch: list[tuple[Chunk, str]] = []
             with open(table, "rb") as lines:
                 for row, line in enumerate(lines):
-                    if row not in score_of:
+                    if at >= len(scored_rows) or scored_rows[at] != row:
                         self._write_scored(out, batch)  # rows stay in order
                         batch = []
                         out.write(line)
                         continue
                     data = json.loads(line)
                     chunk = Chunk(data["chunk_id"], data["doc_id"], data["text"], data["position"], data["n_tokens"],
-                                  {**data["metadata"], "boilerplate": score_of[row]})
+                                  {**data["metadata"], "boilerplate": float(scores[at])})
+                    at += 1
                     batch.append((chunk, data.get("vector_id") or data["chunk_id"]))
                     if len(batch) >= 1024:
                         self._write_scored(out, batch)
@@ -565,25 +572,22 @@ def _stream_into(
     else:
         total = _count_files(source)
         from_report = False
-    first_seen: dict[str, str] = {}
+    # The ids taken so far, for the duplicate check: on disk in the staging folder (corpus_tools/seen_ids.py).
+    seen = SeenDocIds(sink.folder / SEEN_IDS)
     bar = tqdm(total=total, desc="indexing", unit="doc", disable=not progress, smoothing=0.05)
     if not from_report:
         # Name the file being read before the loader opens it (one PDF can take seconds).
         items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"))
     items = _counted(items, bar)
-    with bar:
+    with bar, seen:
         for item, where in items:
             if isinstance(item, SkippedFile):
                 skipped.append(item)
                 continue
-            if item.doc_id in first_seen:
-                skipped.append(
-                    SkippedFile(
-                        where, f"duplicate doc_id {item.doc_id!r} (first loaded from {first_seen[item.doc_id]})"
-                    )
-                )
+            first = seen.first(item.doc_id, where)
+            if first is not None:
+                skipped.append(SkippedFile(where, f"duplicate doc_id {item.doc_id!r} (first loaded from {first})"))
                 continue
-            first_seen[item.doc_id] = where
             pieces = chunk_document(item, tokenizer, config.chunking)
             if not pieces:
                 skipped.append(SkippedFile(item.doc_id, "no text to index"))

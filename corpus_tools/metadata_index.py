@@ -26,13 +26,19 @@ import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK
 from corpus_tools.deadline import checked
+from corpus_tools.pages import release
 from corpus_tools.table import table_stamp
 
 META_SUFFIX = ".meta.npz"
 ABSENT, NUMBER, STRING = 0, 1, 2
-_TABLE_FIELDS = ("chunk_id",)  # filters on these fall back to a row scan (`MetadataIndex.covers`)
+# Filters on these fall back to a row scan (`MetadataIndex.covers`): chunk ids are the table's own
+# column, and the contextual header (chunk_context.py) is a string per document built from fields
+# that have columns of their own; as a column its dictionary was 200 MB at 1M chunks (and 650 MB
+# while a build sorted it), for a filter nobody writes.
+_TABLE_FIELDS = ("chunk_id", "header")
 _RESERVED = ("chunk_id", "doc_id", "position", "n_tokens", "title")  # store.chunk_metadata's own keys
 _TAIL = b', "metadata": '  # the last key of a row as index_format.chunk_row writes it
+_SCAN_BLOCK = 65_536  # table lines parsed at a time by scan_columns
 
 
 def meta_path(table: Path) -> Path:
@@ -51,7 +57,11 @@ def row_fields(line: bytes) -> dict[str, Any]:
             metadata = None
     if not isinstance(metadata, dict):  # another layout: the whole row
         metadata = json.loads(line).get("metadata") or {}
-    fields = {k: v for k, v in metadata.items() if k not in _RESERVED and isinstance(v, (str, int, float, bool))}
+    fields = {
+        k: v
+        for k, v in metadata.items()
+        if k not in _RESERVED and k not in _TABLE_FIELDS and isinstance(v, (str, int, float, bool))
+    }
     fields["title"] = str(metadata.get("title") or "")
     return fields
 
@@ -103,23 +113,32 @@ class _ColumnsBuilder:
 
 
 def scan_columns(data: bytes | Any, lines: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Columns of a table file's lines, given its per-line numbers (`table.scan_table`'s columns)."""
+    """Columns of a table file's lines, given its per-line numbers (`table.scan_table`'s columns).
+
+    A block of lines at a time: Python numbers for one block (not six lists the length of the
+    file), and the block's mapped pages released once parsed (`pages.release`).
+    """
     builder = _ColumnsBuilder()
     blob = lines["id_blob"].tobytes()
     ends = lines["id_at"] + np.abs(lines["id_len"][:, :2]).sum(axis=1)  # where each doc id starts
-    rows = zip(
-        lines["start"].tolist(),
-        lines["length"].tolist(),
-        ends.tolist(),
-        lines["id_len"][:, 2].tolist(),
-        lines["position"].tolist(),
-        lines["n_tokens"].tolist(),
-        strict=True,
-    )
-    for start, length, doc_at, doc_len, position, n_tokens in checked(rows):
-        fields = row_fields(bytes(data[start : start + length]))
-        fields.update(doc_id=blob[doc_at : doc_at + doc_len].decode(), position=position, n_tokens=n_tokens)
-        builder.add(fields)
+    n = len(lines["start"])
+    for first in range(0, n, _SCAN_BLOCK):
+        block = slice(first, first + _SCAN_BLOCK)
+        rows = zip(
+            lines["start"][block].tolist(),
+            lines["length"][block].tolist(),
+            ends[block].tolist(),
+            lines["id_len"][block, 2].tolist(),
+            lines["position"][block].tolist(),
+            lines["n_tokens"][block].tolist(),
+            strict=True,
+        )
+        for start, length, doc_at, doc_len, position, n_tokens in checked(rows):
+            fields = row_fields(bytes(data[start : start + length]))
+            fields.update(doc_id=blob[doc_at : doc_at + doc_len].decode(), position=position, n_tokens=n_tokens)
+            builder.add(fields)
+        last = min(first + _SCAN_BLOCK, n) - 1
+        release(data, int(lines["start"][first]), int(lines["start"][last] + lines["length"][last]))
     return builder.arrays()
 
 

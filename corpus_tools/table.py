@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK  # numpy's .npy header parsing is not thread-safe (see there)
+from corpus_tools.pages import line_windows
 from corpus_tools.types import Chunk
 
 # The head of a row as index_format.chunk_row writes it (json.dumps with ensure_ascii=False: ids as
@@ -120,17 +121,19 @@ def saved_columns(table: Path, data: mmap.mmap | bytes) -> dict[str, np.ndarray]
     return columns
 
 
-def _hash_ids(blob: bytes, id_at: np.ndarray, id_len: np.ndarray) -> np.ndarray:
-    """(n, 3) lookup keys of the (chunk id, vector id, doc id) packed in `blob` (see `_Lines.ids`)."""
+def _hash_ids(blob: bytes, id_at: np.ndarray, id_len: np.ndarray, column: int) -> np.ndarray:
+    """Lookup keys of one id of each line packed in `blob` (see `_Lines.ids`): 0 chunk, 1 vector, 2 doc id."""
     n_vid = id_len[:, 1]
     ends = id_at[:, None] + np.cumsum(np.stack([id_len[:, 0], np.abs(n_vid), id_len[:, 2]], axis=1), axis=1)
     a0, (a1, a2, a3) = id_at.tolist(), ends.T.tolist()
-    chunk_ids = [blob[x:y].decode() for x, y in zip(a0, a1, strict=True)]
-    suffixes = [blob[x:y].decode() for x, y in zip(a1, a2, strict=True)]
-    doc_ids = [blob[x:y].decode() for x, y in zip(a2, a3, strict=True)]
-    vids = [c + v if extends else v for c, v, extends in zip(chunk_ids, suffixes, (n_vid >= 0).tolist(), strict=True)]
-    keys = [list(map(_key, chunk_ids)), list(map(_key, vids)), list(map(_key, doc_ids))]
-    return np.asarray(keys, dtype=np.int64).reshape(3, -1).T.copy()
+    if column == 2:
+        ids = [blob[x:y].decode() for x, y in zip(a2, a3, strict=True)]
+    else:
+        ids = [blob[x:y].decode() for x, y in zip(a0, a1, strict=True)]
+        if column == 1:
+            suffixes = [blob[x:y].decode() for x, y in zip(a1, a2, strict=True)]
+            ids = [c + v if extends else v for c, v, extends in zip(ids, suffixes, (n_vid >= 0).tolist(), strict=True)]
+    return np.fromiter(map(_key, ids), dtype=np.int64, count=len(ids))
 
 
 class _Lines:
@@ -151,11 +154,15 @@ class _Lines:
         self.id_len = np.zeros((0, 3), dtype=np.int32)
         # Hashes of (chunk id, vector id, doc id) per line, computed on the first lookup: a search
         # resolves ids without them, and hashing every id was a tenth of a cold open at 50k chunks.
-        self._hashes = np.zeros((0, 3), dtype=np.int64)
+        # Lookup keys per id column (0 chunk, 1 vector, 2 doc id), each hashed on its first use:
+        # an add looks documents up by doc id only (a third of the work: 0.9 s at 1M lines).
+        self._hashes: dict[int, np.ndarray] = {}
 
     def copy(self) -> _Lines:
         other = _Lines()
-        other.__dict__.update({k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()})
+        other.__dict__.update(
+            {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
+        )
         return other
 
     def extend(self, path: Path) -> None:
@@ -175,32 +182,32 @@ class _Lines:
             setattr(self, name, np.concatenate([getattr(self, name), columns[name]]))
         self.id_blobs.append(columns["id_blob"].tobytes())
 
-    def hashes(self) -> np.ndarray:
-        """(lines, 3) int64: the lookup keys of each line's chunk id, vector id and doc id.
+    def hashes(self, column: int) -> np.ndarray:
+        """(lines,) int64: the lookup keys of one id of each line (0 chunk id, 1 vector id, 2 doc id).
 
         Computed for the lines not hashed yet, a file at a time (a file's lines are contiguous).
         """
-        done = self._hashes
+        done = self._hashes.get(column, np.zeros(0, dtype=np.int64))
         if len(done) < len(self):
             parts = [done]
             for index in np.unique(self.file[len(done) :]).tolist():
                 lines = np.flatnonzero(self.file == index)
                 lines = lines[lines >= len(done)]
-                parts.append(_hash_ids(self.id_blobs[index], self.id_at[lines], self.id_len[lines]))
-            done = self._hashes = np.concatenate(parts)
+                parts.append(_hash_ids(self.id_blobs[index], self.id_at[lines], self.id_len[lines], column))
+            done = self._hashes[column] = np.concatenate(parts)
         return done
 
     @property
     def id_hash(self) -> np.ndarray:
-        return self.hashes()[:, 0]
+        return self.hashes(0)
 
     @property
     def vid_hash(self) -> np.ndarray:
-        return self.hashes()[:, 1]
+        return self.hashes(1)
 
     @property
     def doc_hash(self) -> np.ndarray:
-        return self.hashes()[:, 2]
+        return self.hashes(2)
 
     def ids(self, line: int) -> tuple[str, str, str]:
         """(chunk id, vector id, doc id) of a line, from the packed ids (no row parsed)."""
@@ -261,45 +268,44 @@ def _scan_rows(data: mmap.mmap | bytes) -> tuple:
 
 
 def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
-    """Per-line columns of a table file in one regex pass; None unless every line has a plain head.
+    """Per-line columns of a table file in regex passes; None unless every line has a plain head.
 
     Columns: start, length, position, n_tokens, where the line's ids start in the packed id blob,
-    the blob's pieces and the three id lengths (the vector
-    id's negative when it does not extend the chunk id). Column by column rather than line by
-    line: the row-by-row loop was most of `Corpus.open` at 50k chunks.
+    the blob's pieces and the three id lengths (the vector id's negative when it does not extend
+    the chunk id). Column by column rather than line by line (the row-by-row loop was most of
+    `Corpus.open` at 50k chunks), a window of lines at a time (`pages.line_windows`): memory holds
+    one window's temporaries and mapped pages, not a byte mask and a match object per line of the
+    whole file (≈ 2 GB at 1M chunks).
     """
-    end = len(data)
-    if not end:
+    if not len(data):
         return None
-    # Line starts from the newline bytes (numpy scans 33 MB in ~30 ms; a multi-line regex took 0.4 s).
-    newline = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-    bounds = np.concatenate([[0], newline + 1])
-    if bounds[-1] == end:
-        bounds = bounds[:-1]
-    starts = bounds.tolist()
     match = _ROW_HEADS.match
-    matches = [match(data, start) for start in starts]
-    if None in matches:
-        return None
-    lengths = np.diff(np.append(bounds, end)).tolist()
-    cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
-    same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
-    suffixes = [v[len(c) :] if k else v for c, v, k in zip(cid_b, vid_b, same, strict=True)]
-    id_len = [
-        (len(c), len(x) if k else -len(x), len(d)) for c, x, d, k in zip(cid_b, suffixes, doc_b, same, strict=True)
-    ]
-    sizes = np.asarray([c + abs(x) + d for c, x, d in id_len], dtype=np.int64)
-    id_at = (np.cumsum(sizes) - sizes).tolist()
-    pieces = [piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple]
-    return (
-        starts,
-        lengths,
-        np.asarray(pos_b).astype(np.int64),
-        np.asarray(tok_b).astype(np.int64),
-        id_at,
-        pieces,
-        id_len,
-    )
+    parts: list[tuple[np.ndarray, ...]] = []
+    pieces: list[bytes] = []
+    for lo, hi in line_windows(data):
+        # Line starts from the newline bytes (numpy scans 33 MB in ~30 ms; a multi-line regex took 0.4 s).
+        window = np.frombuffer(data, dtype=np.uint8, count=hi - lo, offset=lo)
+        bounds = np.concatenate([[0], np.flatnonzero(window == 10) + 1]) + lo
+        del window
+        if bounds[-1] == hi:
+            bounds = bounds[:-1]
+        matches = [match(data, start) for start in bounds.tolist()]
+        if None in matches:
+            return None
+        cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
+        del matches
+        same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
+        suffixes = [v[len(c) :] if k else v for c, v, k in zip(cid_b, vid_b, same, strict=True)]
+        id_len = np.asarray(
+            [(len(c), len(x) if k else -len(x), len(d)) for c, x, d, k in zip(cid_b, suffixes, doc_b, same, strict=True)],
+            dtype=np.int64,
+        ).reshape(-1, 3)
+        pieces.append(b"".join(piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple))
+        lengths = np.diff(np.append(bounds, hi))
+        parts.append((bounds, lengths, np.asarray(pos_b).astype(np.int64), np.asarray(tok_b).astype(np.int64), id_len))
+    starts, lengths, positions, tokens, id_len = (np.concatenate(column) for column in zip(*parts, strict=True))
+    sizes = np.abs(id_len).sum(axis=1)
+    return starts, lengths, positions, tokens, np.cumsum(sizes) - sizes, pieces, id_len
 
 
 class ChunkTable(Sequence[Chunk]):
@@ -326,7 +332,11 @@ class ChunkTable(Sequence[Chunk]):
             lines.extend(Path(path))
         rows = None
         if deleted is not None and deleted.size:
-            rows = np.setdiff1d(np.arange(len(lines), dtype=np.int64), deleted)
+            # A mask, not np.setdiff1d (which sorts every line number: 1.3 s of a cold search at 1M lines).
+            keep = np.ones(len(lines), dtype=bool)
+            deleted = np.asarray(deleted, dtype=np.int64)
+            keep[deleted[(deleted >= 0) & (deleted < len(lines))]] = False
+            rows = np.flatnonzero(keep).astype(np.int64)
         elif len(paths) > 1:
             rows = np.arange(len(lines), dtype=np.int64)
         return cls(lines, rows)

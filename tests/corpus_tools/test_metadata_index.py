@@ -146,3 +146,16 @@ def test_a_filter_too_large_or_deep_is_refused_saying_what_is_allowed():
         check_where({"company": "x" * 5000})
     ok = {"$and": [{"company": {"$in": ["x"] * MAX_IN_VALUES}}, {"$or": [{"a": 1}, {"b": 2}]}]}
     assert check_where(ok) == ok
+
+
+def test_the_contextual_header_has_no_column_and_a_filter_on_it_scans_rows(filings):
+    # The header is one string per document (chunk_context.py): as a column its dictionary held
+    # every document's header (200 MB at 1M chunks). A filter on it still answers, by a row scan.
+    with np.load(next(filings.glob(f"chunks{META_SUFFIX}")), allow_pickle=False) as saved:
+        assert "header" not in saved["fields"].tolist() and "company" in saved["fields"].tolist()
+    with Corpus.open(filings) as corpus:
+        header = next(c.metadata["header"] for c in corpus._state.chunks if c.doc_id == "doc-03")
+        where = {"header": header}
+        want = {c.chunk_id for c in corpus._state.chunks if matches_where(where, chunk_metadata(c))}
+        got = {h.chunk.chunk_id for h in corpus.search("revenue grew", k=50, where=where)}
+        assert want and got == want

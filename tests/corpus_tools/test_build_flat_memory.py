@@ -1,0 +1,163 @@
+"""A build's memory does not grow with the corpus in the scans it makes of its own files.
+
+At 1M chunks the build's peak RSS came from reading back what it wrote: the chunk table scanned
+for its per-line numbers (a byte mask and a match object per line of the whole file), the
+metadata columns (six lists of Python numbers the length of the table), every mapped page of the
+table and of the vector matrix kept resident, and a {doc id: where} dict for the duplicate check.
+Bytes are measured (tracemalloc for Python and numpy buffers, /proc for mapped pages), never time.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from corpus_tools import Corpus, Document, index_format, pages
+from corpus_tools.ann import AnnIndex
+from corpus_tools.seen_ids import SeenDocIds
+from corpus_tools.table import scan_table
+from corpus_tools.types import Chunk
+
+
+def _table(path: Path, n: int) -> Path:
+    """A chunk table of `n` rows of ~2.7 KB each, as a build writes it (metadata a `where` can use)."""
+    words = "revenue supply chain quarter guidance capital board dividend".split()
+    with open(path, "wb") as f:
+        for start in range(0, n, 1000):
+            chunks = [
+                Chunk(f"rec-{i}#0", f"rec-{i}", " ".join(words[(i + j) % 8] for j in range(360)) + f" (record {i})",
+                      0, 360, {"title": f"Title {i % 97}", "company": f"Company {i % 20}", "fiscal_year": 2015 + i % 10})
+                for i in range(start, min(n, start + 1000))
+            ]
+            index_format.write_rows(f, chunks)
+    return path
+
+
+def _resident_kb(path: Path) -> float:
+    """Resident kB of this process's mappings of `path` (/proc/self/smaps walks the page tables: exact)."""
+    smaps = Path("/proc/self/smaps")
+    if not smaps.exists():
+        pytest.skip("no /proc/self/smaps")
+    total, inside = 0.0, False
+    for line in smaps.read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5:  # a mapping's header line: range perms offset dev inode [path]
+            inside = len(head) >= 6 and head[5] == str(path)
+        elif inside and line.startswith("Rss:"):
+            total += float(head[1])
+    return total
+
+
+def test_windowed_scan_gives_the_same_line_numbers_as_one_window(tmp_path, monkeypatch):
+    table = _table(tmp_path / "chunks.0.jsonl", 3_000)
+    monkeypatch.setattr(pages, "WINDOW", 1 << 40)
+    whole = scan_table(table)
+    monkeypatch.setattr(pages, "WINDOW", 10_007)  # windows that end mid-row: a window runs to the row's end
+    windowed = scan_table(table)
+    assert whole.keys() == windowed.keys()
+    for name in whole:
+        assert np.array_equal(whole[name], windowed[name]), name
+
+
+def test_saving_a_tables_line_numbers_and_columns_holds_a_window_not_the_table(tmp_path, monkeypatch):
+    # 20k rows, 53 MB. The one-pass scan held a byte mask of the whole file (53 MB) and a match
+    # object and Python numbers per line; windows of 1 MB and blocks of 1,000 lines hold a little
+    # of each, plus the saved columns themselves (≈ 60 bytes a line).
+    table = _table(tmp_path / "chunks.0.jsonl", 20_000)
+    size = table.stat().st_size
+    monkeypatch.setattr(pages, "WINDOW", 1 << 20)
+    monkeypatch.setattr("corpus_tools.metadata_index._SCAN_BLOCK", 1_000)
+    index_format.write_line_index(_table(tmp_path / "small.jsonl", 10))  # imports outside the trace
+    tracemalloc.start()
+    try:
+        index_format.write_line_index(table)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < size / 4, f"peak {peak / 2**20:.1f} MiB scanning a {size / 2**20:.1f} MiB table"
+
+
+def test_a_scanned_table_keeps_no_mapped_pages_resident(tmp_path, monkeypatch):
+    from corpus_tools.table import ChunkTable
+
+    table = _table(tmp_path / "chunks.0.jsonl", 20_000)  # no saved line numbers: opening scans it
+    size_kb = table.stat().st_size / 1024
+    monkeypatch.setattr(pages, "WINDOW", 1 << 20)
+    opened = ChunkTable.open([table])
+    grown = _resident_kb(table)
+    assert len(opened) == 20_000 and opened[19_999].doc_id == "rec-19999"
+    assert grown < size_kb / 4, f"{grown:.0f} kB of {size_kb:.0f} kB mapped table resident after the scan"
+
+
+def test_training_the_ann_keeps_no_vector_pages_resident(tmp_path):
+    # 40k × 384 float32, 61 MB, memory-mapped as write_ann maps the base vector file.
+    rng = np.random.default_rng(0)
+    path = tmp_path / "vectors.npy"
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(40_000, 384))
+    for start in range(0, 40_000, 5_000):
+        block = rng.standard_normal((5_000, 384)).astype(np.float32)
+        out[start : start + 5_000] = block / np.linalg.norm(block, axis=1, keepdims=True)
+    out.flush()
+    del out
+    base = np.load(path, mmap_mode="r")
+    index = AnnIndex.train(base, nlist=8)
+    grown = _resident_kb(path)
+    assert index.index.ntotal == 40_000
+    assert grown < path.stat().st_size / 1024 / 4, f"{grown:.0f} kB of the vector file resident after training"
+
+
+def test_seen_doc_ids_find_duplicates_from_a_file_not_a_dict(tmp_path):
+    path = tmp_path / "seen.sqlite"
+    ids = [f"doc-{i:06d}-{'x' * 40}" for i in range(100_000)]
+    with SeenDocIds(path) as seen:
+        tracemalloc.start()
+        try:
+            firsts = [seen.first(doc_id, f"file-{i}.txt") for i, doc_id in enumerate(ids)]
+            size, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert firsts == [None] * len(ids)
+        assert seen.first(ids[4_321], "again.txt") == "file-4321.txt"
+        assert seen.first("doc-new", "new.txt") is None
+        assert path.exists()
+        # A dict of these ids and sources holds ~20 MB; the table lives in the file (the list of
+        # 100k Nones, 0.8 MB, is the test's own).
+        assert peak < 4 * 2**20, f"peak {peak / 2**20:.1f} MiB for 100k ids"
+    assert not path.exists()
+    with pytest.raises(ValueError, match="closed"):
+        seen.first("doc-1", "x")
+
+
+def test_a_build_reports_a_duplicate_id_with_its_first_source_and_leaves_no_scratch(tmp_path):
+    docs = [Document("a", "The first document about rivers."), Document("b", "A second one about hills."),
+            Document("a", "A third that reuses the first id.")]
+    path = tmp_path / "idx"
+    with Corpus.build(docs, path, progress=False) as corpus:
+        reasons = [s.reason for s in corpus.build_report.skipped]
+        assert reasons == ["duplicate doc_id 'a' (first loaded from <documents>[0])"]
+        assert sorted({chunk.doc_id for chunk in corpus._state.chunks}) == ["a", "b"]
+        assert "rivers" in " ".join(chunk.text for chunk in corpus._state.chunks)
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".seen")]
+
+
+def test_boilerplate_scoring_keeps_no_pages_of_the_mapped_signature_spill(tmp_path, monkeypatch):
+    # 48k chunks in groups of 16 near copies (each its own document): every LSH band compares
+    # every row, so a scorer that released pages only between bands left the whole file resident.
+    from corpus_tools import boilerplate
+    from corpus_tools.boilerplate import N_HASHES, score_signatures
+
+    n, group = 48_000, 16
+    rng = np.random.default_rng(2)
+    sigs = np.repeat(rng.integers(0, 2**63, size=(n // group, N_HASHES), dtype=np.uint64), group, axis=0)
+    sigs[:, :8] = rng.integers(0, 2**63, size=(n, 8), dtype=np.uint64)  # 56 of 64 hashes shared: near copies
+    path = tmp_path / "sigs.npy"
+    np.save(path, sigs)
+    monkeypatch.setattr(boilerplate, "_GATHER_ROWS", 4_096)
+    mapped = np.load(path, mmap_mode="r")
+    scores = score_signatures(np.arange(n) % 100, mapped, np.ones(n, dtype=bool))  # a group: 16 documents
+    resident = _resident_kb(path)
+    assert np.allclose(scores, round((group - 1) / 99, 3))
+    assert resident < path.stat().st_size / 1024 / 4, f"{resident:.0f} kB of the signature spill resident"
