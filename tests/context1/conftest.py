@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+import typer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the suite never downloads anything
 
@@ -86,3 +87,13 @@ def office_corpus(tmp_path_factory) -> Corpus:
     path = tmp_path_factory.mktemp("office-index") / "index"
     with Corpus.build(docs, path, config=config, progress=False) as corpus:
         yield corpus
+
+
+@pytest.fixture(scope="module")
+def corpus_cli() -> typer.Typer:
+    """The corpus commands (index, add, search, read, info, …) as a Typer app, for CliRunner."""
+    from context1.interfaces import cli_corpus
+
+    app = typer.Typer(pretty_exceptions_enable=False)
+    cli_corpus.register(app)
+    return app

@@ -9,21 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from context1.interfaces import cli_corpus
 from corpus_tools import Corpus
 from corpus_tools.embed import load_embedder
 
 MODEL = "all-MiniLM-L6-v2"
-
-
-@pytest.fixture(scope="module")
-def app() -> typer.Typer:
-    app = typer.Typer(pretty_exceptions_enable=False)
-    cli_corpus.register(app)
-    return app
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +34,11 @@ def records(tmp_path_factory) -> Path:
     return path
 
 
-def test_index_on_cpu_without_chroma_with_given_vectors(app, runner, records, tmp_path):
+def test_index_on_cpu_without_chroma_with_given_vectors(corpus_cli, runner, records, tmp_path):
     out = tmp_path / "idx"
     args = ["index", str(records), str(out), "--device", "cpu", "--no-chroma", "--vector-field", "vec",
             "--vector-model", MODEL, "--no-progress"]
-    result = runner.invoke(app, args)
+    result = runner.invoke(corpus_cli, args)
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["vector_store"] == "matrix" and not (out / "chroma").exists()
@@ -56,9 +47,9 @@ def test_index_on_cpu_without_chroma_with_given_vectors(app, runner, records, tm
         assert corpus.search_leg("wombats dig under the hill", "dense", k=1)[0].chunk.doc_id == "q"
 
 
-def test_index_option_errors(app, runner, records, tmp_path):
+def test_index_option_errors(corpus_cli, runner, records, tmp_path):
     def one_line(args, *fragments):
-        result = runner.invoke(app, ["index", str(records), str(tmp_path / "x"), "--no-progress", *args])
+        result = runner.invoke(corpus_cli, ["index", str(records), str(tmp_path / "x"), "--no-progress", *args])
         assert result.exit_code == 2 and "Traceback" not in result.output, result.output
         message = " ".join(result.stderr.split())
         for fragment in fragments:
