@@ -23,6 +23,10 @@ def check_rollouts(rollouts: object) -> int:
     return rollouts
 
 
+class AnswerSizeError(ValueError):
+    """A request's max_documents / max_passages outside 1..the agent's: a limit, answered as one (HTTP 422)."""
+
+
 def check_answer_size(value: object, name: str, ceiling: int) -> int | None:
     """A request's `max_documents` / `max_passages`: None (the agent's own), or an int in 1..ceiling.
 
@@ -32,7 +36,7 @@ def check_answer_size(value: object, name: str, ceiling: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
-        raise ValueError(f"{name} must be an integer between 1 and {ceiling} (this agent's AgentConfig.{name}), got "
+        raise AnswerSizeError(f"{name} must be an integer between 1 and {ceiling} (this agent's AgentConfig.{name}), got "
                          f"{value!r:.40}; for more, configure the agent with a larger {name} (`context1 ask "
                          f"--{name.replace('_', '-')}`)")
     return value

@@ -42,7 +42,7 @@ from mcp.types import ToolAnnotations
 
 from context1 import prompts
 from context1.agent import SearchAgent
-from context1.config import MAX_ROLLOUTS, check_answer_size
+from context1.config import MAX_ROLLOUTS, AnswerSizeError
 from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
 from context1.interfaces.episodes import Episodes, EpisodesBusy, EpisodeTimeout
 from context1.interfaces.guard import Guard, GuardConfig, is_loopback
@@ -266,14 +266,10 @@ def create_mcp(corpus: Any, agent: SearchAgent | None = None, *, per_process_mem
                   ctx: Context | None = None) -> str:
         """query: the question. rollouts: independent agent runs fused with RRF (k× mode).
         max_documents / max_passages: return at most this many (default: all the agent returns)."""
-        config = episodes.agent.config
-        try:  # past the serving agent's sizes: a bad argument, as HTTP's 422
-            check_answer_size(max_documents, "max_documents", config.max_documents)
-            check_answer_size(max_passages, "max_passages", config.max_passages)
-        except ValueError as exc:
-            raise ToolError(f"invalid arguments for ask: {exc}") from None
         try:
             episode = episodes.start(query, rollouts, max_documents, max_passages)
+        except AnswerSizeError as exc:  # past the serving agent's sizes: a bad argument, as HTTP's 422
+            raise ToolError(f"invalid arguments for ask: {exc}") from None
         except (ValueError, EpisodesBusy) as exc:
             raise ToolError(str(exc)) from None
 

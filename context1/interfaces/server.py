@@ -55,7 +55,7 @@ from pydantic import BaseModel, Field, StrictStr
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from context1.agent import SearchAgent
-from context1.config import check_answer_size
+from context1.config import AnswerSizeError
 from context1.events import FinalEvent
 from context1.interfaces import wire
 from context1.interfaces.episodes import EPISODE_THREAD_PREFIX, Episodes, EpisodesBusy, EpisodeTimeout
@@ -275,14 +275,10 @@ def create_app(corpus: Any, agent: SearchAgent | None = None, config: ServerConf
         return _json({"tokens": await call(corpus.count_tokens, body.text)})
 
     def start_episode(body: AskBody) -> Any:
-        config = episodes.agent.config
-        try:  # a size past the serving agent's is a limit like k's: 422, with Python's message
-            check_answer_size(body.max_documents, "max_documents", config.max_documents)
-            check_answer_size(body.max_passages, "max_passages", config.max_passages)
-        except ValueError as exc:
-            raise _Cut(422, str(exc), "invalid_request") from None
         try:  # a request the agent would refuse is the client's error (4xx), not a failed episode
             return episodes.start(body.query, body.rollouts, body.max_documents, body.max_passages)
+        except AnswerSizeError as exc:  # past the serving agent's sizes: a limit like k's, with Python's message
+            raise _Cut(422, str(exc), "invalid_request") from None
         except ValueError as exc:
             raise _Cut(400, str(exc), "invalid_request") from None
         except EpisodesBusy as exc:
