@@ -23,6 +23,7 @@ Dick?"), and every dated act whose thing ("the pride parade") has two dates.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from collections import defaultdict
 from typing import Any
 
@@ -62,6 +63,8 @@ _PEOPLE = frozenset(
     "kids kid children child family friends friend people folks son daughter sons daughters wife husband "
     "mom dad mother father parents brother sister partner team teammates colleagues students".split()
 )
+# One relative, whom "the" would not name ("took my son to…" is no "took the son to…").
+_KIN = frozenset("son daughter wife husband mom dad mother father brother sister partner boyfriend girlfriend".split())
 _PERSONAL = frozenset("i me my mine you your yours we us our ours it its this that these those".split())
 _MAX_OBJECT_TOKENS = 6
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
@@ -74,13 +77,15 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
     for verb in doc:
         if verb.pos_ != "VERB" or verb.lemma_.lower() not in ACTIVITY_VERBS:
             continue
-        subject = _subject(verb, name, speaker)
+        subject = _subject(verb, name, speaker, we=True)
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if subject is None or obj is None:
             continue
         relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
         answer = _object_phrase(obj)
-        ask = _ask(verb) if _clean(verb) and not text.rstrip().endswith("?") else ""
+        alone = not any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children)
+        # "we made a cake" is a witness only: what the speaker made alone may be something else
+        ask = _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") else ""
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
             # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
             # "What did Melanie paint?" may have another answer (`unique_activities`)
@@ -116,7 +121,7 @@ def dated_facts(
     verb = root.head if root is not None else None
     if verb is None or verb.pos_ != "VERB":
         return []
-    subject = _subject(verb, name, speaker)
+    subject = _subject(verb, name, speaker, we=True)  # "we went camping": the speaker went too
     if subject is None:
         return []
     skip = {t.i for t in words}
@@ -135,38 +140,54 @@ def dated_facts(
             kind=TruthType.DATE.value, ask="",
         )
     ] if thing is not None else []
-    if verb.tag_ == "VBD" and not is_future(expression) and _clean(verb):
+    past = verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+    place = _had_time_at(verb)
+    if place is not None:
+        # "We had a great time at the pride event last month" → "When was Caroline at the pride
+        # event?", keyed as going there: one question whichever way the visits are told
+        sub = _act_words(place)
+        pobj = next(c for c in place.children if c.dep_ == "pobj")
+        if not past or sub is None or any(t.i in skip for t in sub):
+            return [replace(w, relation=f"go:{fold(pobj.text)}:|{DATED_SHAPE}|{TruthType.DATE.value}") for w in witness]
+        rest = _words(sub)
+        return [
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=f"go:{fold(pobj.text)}:{fold(rest)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+                kind=TruthType.DATE.value, ask=tidy(f"When was {{s}} {rest}?"),
+            )
+        ]
+    if past:
         lead = f"When did {{s}} {lemma}"
     elif verb.tag_ == "VBG" and is_future(expression) and _planned(verb):
         lead = f"When is {{s}} {verb.lower_}"  # "I'm going to a conference next month"
     else:
         return witness
-    parts = []
+    parts: list[list[Any]] = []
     for child in verb.children:
         if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
             parts.append([child])  # "putting together an art show"
             continue
         if child.i in skip or child.i < verb.i or child.dep_ in ("nsubj", "punct", "cc", "conj", "advmod", "intj", "npadvmod"):
             continue  # what comes before the verb is its subject or a fronted aside ("On another note, I made…")
+        core = any(t.head == verb and t.dep_ in ("dobj", "prep") for p in parts for t in p)
         if child.dep_ not in ("dobj", "prep", "prt"):
+            if core:
+                break  # "made a line last week to show off my style": the act is told, then why
             return witness  # "went to see…", "said that…": more than a thing done
-        sub = list(child.subtree)
-        if len(sub) > _MAX_OBJECT_TOKENS + 1 or any(
-            t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "appos")
-            or t.i in skip for t in sub
-        ):
+        sub = _act_words(child, poss=not core)
+        if sub is None or any(t.i in skip for t in sub):
+            if core and child.dep_ == "prep":
+                break  # "took up community work | with my friends from church": the act without the company
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
             return witness
         parts.append(sub)
+        if len(sub) < len(list(child.subtree)):
+            break  # a clause or company was cut from this phrase: what follows may belong to it
     if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
-    tokens = sorted((t for p in parts for t in p), key=lambda t: t.i)
-    rest = "".join(
-        ("the" if t.dep_ == "det" and t.lower_ in ("a", "an") else t.text)
-        + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
-        for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
-    ).strip()
+    rest = _words([t for p in parts for t in p])
     key = f"{lemma}:{fold(thing.text) if thing is not None else ''}:{fold(rest)}"
     return [
         Fact(
@@ -175,6 +196,56 @@ def dated_facts(
             kind=TruthType.DATE.value, ask=tidy(f"{lead} {rest}?"),
         )
     ]
+
+
+def _words(tokens: list[Any]) -> str:
+    """Tokens as the question says them: "a/an/some/my/our" become "the" (the question refers to the
+    thing the sentence introduced)."""
+    tokens = sorted(tokens, key=lambda t: t.i)
+    return "".join(
+        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our") else t.text)
+        + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
+        for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
+    ).strip()
+
+
+_GOOD_TIME = frozenset("time blast ball fun day night".split())
+
+
+def _had_time_at(verb: Any) -> Any | None:
+    """The "at" phrase of "had a great time / a blast at <a place or event>", or None."""
+    if verb.lemma_.lower() != "have":
+        return None
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if dobj is None or dobj.lower_ not in _GOOD_TIME:
+        return None
+    at = next((c for c in [*verb.children, *dobj.children] if c.dep_ == "prep" and c.lower_ == "at" and c.i > dobj.i), None)
+    if at is None or not any(c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN") for c in at.children):
+        return None
+    return at
+
+
+def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
+    """The words of one complement of a dated act, as the question repeats them: a clause that
+    describes the thing is cut ("a violin concert | that we all enjoyed"), "my"/"our" before a thing
+    becomes "the" (`dated_facts`: "donated my old car" → "donate the old car"); None when what is
+    left is too long, holds a pronoun, a list or an aside (poss=False: a phrase after the act's own,
+    "with my friends from church", keeps its "my" and is left out)."""
+    cut = {t.i for c in child.subtree if c.dep_ in ("relcl", "acl") and c is not child for t in c.subtree}
+    # "the community work | with my friends from church": the company, not the thing
+    cut |= {
+        t.i for c in child.subtree if c.dep_ == "prep" and c is not child and c.head is not child.head
+        and any(u.lower_ in _PERSONAL for u in c.subtree) for t in c.subtree
+    }
+    sub = [t for t in child.subtree if t.i not in cut]
+    if any(t.i not in {u.i for u in sub} for t in child.doc[sub[0].i : sub[-1].i + 1]):
+        return None  # the cut clause sat inside the phrase, not at its end
+    for t in sub:
+        if poss and t.dep_ == "poss" and t.lower_ in ("my", "our") and t.head.lower_ not in _KIN and t.head.pos_ == "NOUN":
+            continue  # "my old car" is the old car, "my kids" the kids; "my son" is no "the son"
+        if t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("ccomp", "advcl", "conj", "appos"):
+            return None
+    return sub if len(sub) <= _MAX_OBJECT_TOKENS + 1 else None
 
 
 def _planned(verb: Any) -> bool:
@@ -218,7 +289,7 @@ def _is_activity(fact: Fact) -> bool:
     return fact.relation.split("|")[1:2] in ([RELATION_SHAPE], [DATED_SHAPE])
 
 
-def _subject(verb: Any, name: str, speaker: str) -> str | None:
+def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | None:
     """The speaker for "I"; in a document with no name to ask about, a company a filing says does
     something as its business ("Kestrel Motors assembles…": an organisation, present tense, one of
     `BUSINESS_VERBS`); else None. A person's past acts in an encyclopedia ("Chopin took lodgings")
@@ -226,7 +297,7 @@ def _subject(verb: Any, name: str, speaker: str) -> str | None:
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
     if subj is None:
         return None
-    if subj.lower_ == "i":
+    if subj.lower_ == "i" or (we and subj.lower_ == "we"):
         return speaker or None
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers

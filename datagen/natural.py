@@ -130,6 +130,13 @@ class NaturalGenerator:
             for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
+        # A title-less document (a chat session, a mail) is talk about many things, not one page's
+        # subject: its cap counts per passage, so a session of four chunks supports four chunks' worth.
+        self._doc_cap = {
+            d: self.config.max_doc_uses * max(1, len(mined.chunks.get(d, ())))
+            for d in self.named if not facts.names.get(d) and facts.article(d) == d
+        }
+        self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
@@ -184,11 +191,13 @@ class NaturalGenerator:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
 
     def usable(self, doc_id: str) -> bool:
-        return self.uses[self.base.article(doc_id)] < self.config.max_doc_uses
+        article = self.base.article(doc_id)
+        return self.uses[article] < self._doc_cap.get(article, self.config.max_doc_uses)
 
     def commit(self, candidate: Candidate) -> None:
         for doc in candidate.doc_ids:
             self.uses[self.base.article(doc)] += 1
+        self._asked.add(candidate.question)
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
@@ -272,13 +281,15 @@ class NaturalGenerator:
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
         pool = [d for d in self.answerable + sorted(self.named) + list(self.claims) if self.usable(d)]
+        # a title-less document whose every question is written has nothing more to give
+        pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)
         if doc in self.claims:
             return self._claim(doc, rng)
         if doc in self.named:
-            fact = rng.choice(self.named[doc])
+            fact = rng.choice(self._unasked(doc) if doc in self._doc_cap else self.named[doc])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
             return self._candidate("single", [doc], [fact], question, fact, clues=[])
         facts = [f for f in self.relations[doc].values() if not f.target or rng.random() < 0.5]
@@ -287,6 +298,12 @@ class NaturalGenerator:
         fact = rng.choice(facts)
         question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind, fact.answer))
         return self._candidate("single", [fact.doc_id], [fact], question, fact, clues=[])
+
+    def _unasked(self, doc: str) -> list[Fact]:
+        return [
+            f for f in self.named[doc]
+            if _fill(f.ask, s=f.subject, c=class_of(self.base, f.target, f.kind, f.answer)) not in self._asked
+        ]
 
     def _claim(self, doc: str, rng: random.Random) -> Candidate:
         """A claim task: the claim a results sentence states → that sentence (its abstract is gold)."""
