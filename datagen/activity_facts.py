@@ -23,17 +23,19 @@ Dick?"), and every dated act whose thing ("the pride parade") has two dates.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
+import re
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
-from datagen.dates import is_future, relative_dates
+from datagen.dates import date_phrase, date_span, is_future, relative_dates
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
 from datagen.syntax import entity_of, tidy
 from datagen.types import TruthType
 
 RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
+DATED_THING_SHAPE = "what-when"  # "donate@December 2023:car|what-when|other": what one act dated so did to
 DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
 # Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
 # LoCoMo's single-hop questions ask ("What did Melanie paint?", "What did Caroline adopt?").
@@ -42,8 +44,11 @@ ACTIVITY_VERBS = frozenset(
     "buy purchase order sell adopt rescue plant grow visit attend join start found open launch finish complete "
     "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
     "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
-    "take get try see pick celebrate perform practice practise".split()
+    "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore".split()
 )
+# "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
+# whose object says little of what was done ("had an interview", "got some feedback").
+_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick".split())
 # What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
 BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
@@ -189,19 +194,35 @@ def dated_facts(
         return witness  # "When did Caroline go?" asks nothing one can tell apart
     rest = _words([t for p in parts for t in p])
     key = f"{lemma}:{fold(thing.text) if thing is not None else ''}:{fold(rest)}"
-    return [
+    out = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
             relation=f"{key}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
             kind=TruthType.DATE.value, ask=tidy(f"{lead} {rest}?"),
         )
     ]
+    thing_answer = _object_phrase(dobj, own=True) if dobj is not None and past and lemma in _WHAT_WHEN_VERBS else ""
+    if thing_answer and date_span(answer) is not None:
+        # the other way round, as LoCoMo asks it: "What did Maria donate to the homeless shelter in
+        # December 2023?" → "old car"; the rest of the act without its object, the date as a phrase
+        others = _words([t for p in parts for t in p if not any(u.i == dobj.i for u in p)])
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+                answer=thing_answer, kind=TruthType.OTHER.value,
+                ask=tidy(f"What did {{s}} {lemma} {others} {date_phrase(answer)}?"),
+            )
+        )
+    return out
 
 
 def _words(tokens: list[Any]) -> str:
     """Tokens as the question says them: "a/an/some/my/our" become "the" (the question refers to the
     thing the sentence introduced)."""
     tokens = sorted(tokens, key=lambda t: t.i)
+    if not tokens:
+        return ""
     return "".join(
         ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our") else t.text)
         + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
@@ -257,18 +278,28 @@ def _planned(verb: Any) -> bool:
     )
 
 
-def unique_activities(base: FactBase) -> None:
+def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None) -> None:
     """Keep a noun-phrase fact only when its (subject, relation) has one answer in the whole corpus,
     counting the mentions no question could be written from (the question "What did Melanie paint?"
-    names nothing else that could tell two paintings apart); drop those mentions."""
+    names nothing else that could tell two paintings apart); drop those mentions.
+
+    A dated one ("What did Maria donate in December 2023?") is kept when no other thing the subject
+    did with that verb may fall in its dates: another dated act whose dates overlap, or an undated
+    one told in a document written (`anchors`: doc id → date) after its dates began, or of unknown date."""
     answers: dict[tuple[str, str], set[str]] = defaultdict(set)
+    acts: dict[tuple[str, str], list[tuple[str, tuple[dt.date, dt.date] | None, str]]] = defaultdict(list)
     for facts in base.facts.values():
         for f in facts:
             if _is_activity(f):
                 answers[_question_key(f)].add(fold(f.answer))
+                acts[(fold(f.subject), _lemma(f))].append(_act(f))
     for doc_id in list(base.facts):
         kept = [
-            f for f in base.facts[doc_id] if not _is_activity(f) or (f.ask and len(answers[_question_key(f)]) == 1)
+            f for f in base.facts[doc_id]
+            if not _is_activity(f) or (f.ask and (
+                _alone_in_time(f, acts[(fold(f.subject), _lemma(f))], anchors or {}) if _shape(f) == DATED_THING_SHAPE
+                else len(answers[_question_key(f)]) == 1
+            ))
         ]
         if kept:
             base.facts[doc_id] = kept
@@ -286,7 +317,47 @@ def _question_key(fact: Fact) -> tuple[str, str]:
 
 
 def _is_activity(fact: Fact) -> bool:
-    return fact.relation.split("|")[1:2] in ([RELATION_SHAPE], [DATED_SHAPE])
+    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE)
+
+
+def _shape(fact: Fact) -> str:
+    parts = fact.relation.split("|")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _lemma(fact: Fact) -> str:
+    return re.split(r"[:@]", fact.relation.split("|")[0], maxsplit=1)[0]
+
+
+def _act(fact: Fact) -> tuple[str, tuple[dt.date, dt.date] | None, str]:
+    """(the thing, by its head word; the dates the act may fall in, None when not told; its document)."""
+    head = fact.relation.split("|")[0]
+    shape = _shape(fact)
+    if shape == DATED_THING_SHAPE:
+        when, _, thing = head.partition("@")[2].rpartition(":")
+        return thing, date_span(when), fact.doc_id
+    if shape == DATED_SHAPE:
+        return head.split(":")[1].split()[-1:][0] if head.split(":")[1] else "", date_span(fact.answer), fact.doc_id
+    words = fold(fact.answer).split()
+    return (words[-1] if words else ""), None, fact.doc_id
+
+
+def _alone_in_time(
+    fact: Fact, acts: list[tuple[str, tuple[dt.date, dt.date] | None, str]], anchors: dict[str, dt.date]
+) -> bool:
+    """Whether no other thing done with the fact's verb by its subject may fall in the fact's dates."""
+    thing, span, _ = _act(fact)
+    if span is None:
+        return False
+    for other, when, doc_id in acts:
+        if other == thing:
+            continue  # the same thing told again ("a pup" and "this cute pup": one head, one act)
+        if when is not None:
+            if when[0] <= span[1] and span[0] <= when[1]:
+                return False
+        elif doc_id not in anchors or anchors[doc_id] >= span[0]:
+            return False  # told undated, in a document written after the dates began: it may be then
+    return True
 
 
 def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | None:
@@ -345,8 +416,9 @@ def _after_speaker(verb: Any) -> bool:
     return colon is not None and verb.head.i < colon.i < verb.i
 
 
-def _object_phrase(obj: Any) -> str:
-    """The object's words, when they name one thing (see the module docstring), else ""."""
+def _object_phrase(obj: Any, *, own: bool = False) -> str:
+    """The object's words, when they name one thing (see the module docstring), else "". own: "my old
+    car" is answered "old car" (the words after the speaker's "my"; a person stays no thing)."""
     if obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _VAGUE or obj.lower_ in _PEOPLE:
         return ""
     ent = entity_of(obj)
@@ -354,9 +426,16 @@ def _object_phrase(obj: Any) -> str:
         return ""  # a person is no thing; a named place or organisation is the typed readers' ("Which organization…")
     demonstrative = next((c for c in obj.lefts if c.dep_ == "det" and c.lower_ in ("this", "that", "these", "those")), None)
     # a phrase attached after the head is no part of the thing ("Charlotte's Web | with the kids"),
-    # except "of" ("a painting of a sunset")
-    cut = min((c.i for c in obj.rights if c.dep_ == "prep" and c.lower_ != "of"), default=None)
-    words = [t for t in obj.subtree if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i)]
+    # except "of" ("a painting of a sunset"); nor is a clause after it ("a treehouse | to give the kids…")
+    cut = min(
+        (c.left_edge.i for c in obj.rights if (c.dep_ == "prep" and c.lower_ != "of") or c.dep_ in ("relcl", "acl")),
+        default=None,
+    )
+    mine = next((c for c in obj.lefts if own and c.dep_ == "poss" and c.lower_ in ("my", "our") and c.i == obj.left_edge.i), None)
+    words = [
+        t for t in obj.subtree
+        if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i) and (mine is None or t.i != mine.i)
+    ]
     if demonstrative is not None and (len(words) < 2 or words[0].i != demonstrative.i + 1):
         return ""  # "that lake sunrise" is "lake sunrise"; "this bowl" is just "bowl": too bare
     if len(words) > _MAX_OBJECT_TOKENS:

@@ -167,3 +167,48 @@ def _ago(n: int, unit: str, anchor: dt.date) -> str:
         months = anchor.year * 12 + anchor.month - 1 - n
         return f"{MONTHS[months % 12]} {months // 12}"
     return str(anchor.year - n)
+
+
+_BEFORE = re.compile(r"^(?:the (?P<unit>week|weekend|\w+day)|(?P<n>\w+) (?P<units>weeks|weekends)) (?P<dir>before|after) (?P<date>.+)$")
+
+
+def date_span(answer: str) -> tuple[dt.date, dt.date] | None:
+    """The days a resolved answer (`relative_dates`) may mean, widely: "7 May 2023" is that day, "the
+    week before 8 May 2023" any of the 14 days before it, "April 2023" the month, "2022" the year.
+    None for a form it does not know. Two acts are told apart in time only when their spans do not
+    overlap (`activity_facts.unique_activities`)."""
+    text = answer.strip()
+    if re.fullmatch(r"\d{4}", text):
+        return dt.date(int(text), 1, 1), dt.date(int(text), 12, 31)
+    m = re.fullmatch(r"([A-Z][a-z]+) (\d{4})", text)
+    if m and m.group(1) in MONTHS:
+        first = dt.date(int(m.group(2)), MONTHS.index(m.group(1)) + 1, 1)
+        last = (first.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+        return first, last
+    m = _BEFORE.match(text)
+    if m:
+        day = parse_date(m.group("date"))
+        if day is None:
+            return None
+        if m.group("n"):
+            n = _count(m.group("n")) if m.group("n").lower() in _NUMBERS or m.group("n").isdigit() else None
+            if n is None:
+                return None
+            near, far = 7 * n - 7, 7 * n + 7
+        else:
+            near, far = 1, {"week": 14, "weekend": 9}.get(m.group("unit"), 7)
+        sign = -1 if m.group("dir") == "before" else 1
+        ends = sorted((day + dt.timedelta(days=sign * near), day + dt.timedelta(days=sign * far)))
+        return ends[0], ends[1]
+    day = parse_date(text)
+    return (day, day) if day is not None and text == format_date(day) else None
+
+
+def date_phrase(answer: str) -> str:
+    """How a question says a resolved date: "on 7 May 2023", "in the week before 8 May 2023", "on the
+    Friday before …" (or weekend), "two weeks before …", "in April 2023", "in 2022"."""
+    if re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", answer) or re.match(r"the (\w+day|weekend) ", answer):
+        return f"on {answer}"
+    if re.match(r"(?!the\b)\w+ (weeks|weekends) ", answer):
+        return answer
+    return f"in {answer}"

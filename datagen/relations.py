@@ -112,6 +112,7 @@ def read_facts(
     seen_first: set[str] = set()
     doc_texts: dict[str, str] = {}
     doc_speaker: dict[str, str] = {}
+    anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -131,6 +132,8 @@ def read_facts(
             doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
         speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
+        if anchor is not None:
+            anchors[doc_id] = anchor
         own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
         for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own):
             if fact.target and fact.target == base.article(doc_id):
@@ -150,7 +153,7 @@ def read_facts(
                 company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
-    unique_activities(base)
+    unique_activities(base, anchors)
     return base
 
 

@@ -123,3 +123,69 @@ def test_a_conversation_exported_one_session_per_record_asks_each_line_of_its_ow
     assert qs["When did Caroline go to the LGBTQ support group?"].answer == "7 May 2023"
     assert not any("Caroline" in q and "paint" in q for q in qs)  # Melanie's line is Melanie's
     assert all("session" not in q for q in qs)
+
+
+# A user's own export, not LoCoMo: other people, another date format in the title, other wordings.
+PT_1 = "Priya & Tom, session 3 (9:15 am on 14 March, 2024)"
+PT_2 = "Priya & Tom, session 4 (6:02 pm on 2 April, 2024)"
+PT_0 = "Priya & Tom, session 2 (8:40 am on 1 February, 2024)"
+EXPORT = [
+    ("me/s3", PT_1, "\n".join([
+        "Priya: Hi Tom! We had a great time at the jazz festival last weekend.",
+        "Tom: Nice! I got a kitten two weeks ago!",
+        "Priya: Last Tues I donated my old bike to a youth club.",
+        "Tom: I built a treehouse last week to give the kids a hideout.",
+        "Tom: I started playing piano about five years ago.",
+        "Priya: Yesterday I took up pottery with my friends from work.",
+    ])),
+]
+
+
+def test_an_exported_chat_gives_dated_questions_in_new_wordings() -> None:
+    """Old code: "two weeks ago", "last Tues", "this past weekend" resolved to nothing, "we" and "had
+    a great time at" gave no act, a purpose ("to give the kids…") or company ("with my friends") after
+    the act dropped it, and no act was asked for its thing by its date."""
+    qs = _questions(_chunks(EXPORT))
+    assert qs["When was Priya at the jazz festival?"].answer == "the weekend before 14 March 2024"
+    assert qs["When did Tom get the kitten?"].answer == "two weeks before 14 March 2024"
+    assert qs["When did Priya donate the old bike to the youth club?"].answer == "the Tuesday before 14 March 2024"
+    assert qs["When did Tom build the treehouse?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya take up pottery?"].answer == "13 March 2024"
+    # the other way round, as LoCoMo asks it: the thing, by its date
+    assert qs["What did Priya donate to the youth club on the Tuesday before 14 March 2024?"].answer == "old bike"
+    assert qs["What did Tom build in the week before 14 March 2024?"].answer == "a treehouse"
+    assert not any("piano" in q for q in qs)  # "about five years ago" dates nothing exactly
+    assert not any("friends" in q or "hideout" in q for q in qs)
+
+
+def test_a_thing_asked_by_its_date_needs_no_other_thing_that_could_be_then() -> None:
+    """"What did Priya donate … on the Tuesday before 14 March?" is no question when she tells, in a
+    session written after that Tuesday, of another donation she does not date; one told before it
+    began (1 February) cannot be then."""
+    later = [*EXPORT, ("me/s4", PT_2, "Priya: I donated some books to the library.")]
+    earlier = [*EXPORT, ("me/s2", PT_0, "Priya: I donated some books to the library.")]
+    assert not any(q.startswith("What did Priya donate") for q in _questions(_chunks(later)))
+    assert "What did Priya donate to the youth club on the Tuesday before 14 March 2024?" in _questions(_chunks(earlier))
+
+
+def test_a_long_session_supports_more_tasks_than_a_page() -> None:
+    """A chat session of several passages is talk about many things: its use cap counts per passage.
+    Old code: three tasks per document, however long the session."""
+    lines = [
+        "Tom: I built a treehouse last week.", "Tom: I painted a mural yesterday.",
+        "Tom: I adopted a parrot last Friday.", "Tom: I sold my old van last month.",
+        "Tom: I joined a rowing club last weekend.", "Tom: I baked a lemon cake this morning.",
+    ]
+    chunks = [
+        Chunk(f"me/s3#{i}", "me/s3", "\n".join(lines[3 * i : 3 * i + 3]), i, 30, {"title": PT_1}) for i in range(2)
+    ]
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    written = []
+    for _ in range(200):
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate) and c.question not in written:
+            written.append(c.question)
+            gen.commit(c)
+    assert len(written) == 6  # two passages: up to six tasks; every act asked once, none twice
