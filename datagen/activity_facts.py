@@ -141,7 +141,7 @@ def dated_facts(
     witness = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-            relation=f"{lemma}:{fold(thing.text)}:|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            relation=f"{lemma}:{_thing_key(thing)}:|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
             kind=TruthType.DATE.value, ask="",
         )
     ] if thing is not None else []
@@ -153,12 +153,12 @@ def dated_facts(
         sub = _act_words(place)
         pobj = next(c for c in place.children if c.dep_ == "pobj")
         if not past or sub is None or any(t.i in skip for t in sub):
-            return [replace(w, relation=f"go:{fold(pobj.text)}:|{DATED_SHAPE}|{TruthType.DATE.value}") for w in witness]
+            return [replace(w, relation=f"go:{_thing_key(pobj)}:|{DATED_SHAPE}|{TruthType.DATE.value}") for w in witness]
         rest = _words(sub)
         return [
             Fact(
                 doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"go:{fold(pobj.text)}:{fold(rest)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+                relation=f"go:{_thing_key(pobj)}:{fold(rest)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
                 kind=TruthType.DATE.value, ask=tidy(f"When was {{s}} {rest}?"),
             )
         ]
@@ -193,7 +193,7 @@ def dated_facts(
     if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
     rest = _words([t for p in parts for t in p])
-    key = f"{lemma}:{fold(thing.text) if thing is not None else ''}:{fold(rest)}"
+    key = f"{lemma}:{_thing_key(thing) if thing is not None else ''}:{fold(rest)}"
     out = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
@@ -215,6 +215,13 @@ def dated_facts(
             )
         )
     return out
+
+
+def _thing_key(token: Any) -> str:
+    """Which thing a dated act is about: its head with the noun right before it ("art show", "talent
+    show": two shows; "pride parade" and "LGBTQ+ pride parade": one)."""
+    compound = next((c for c in token.lefts if c.dep_ == "compound" and c.i == token.i - 1), None)
+    return fold(f"{compound.text} {token.text}" if compound is not None else token.text)
 
 
 def _words(tokens: list[Any]) -> str:
@@ -308,11 +315,12 @@ def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None)
 
 
 def _question_key(fact: Fact) -> tuple[str, str]:
-    """What tells two facts' questions apart: the subject and the relation; for a dated act, the verb
-    and the thing ("go:parade"), not the words that describe it."""
+    """What tells two facts' questions apart: the subject and the relation; for a dated act, the thing
+    ("parade"), not the verb nor the words that describe it: "putting together an art show next month"
+    and "having an art show next month", told in two sessions a month apart, date no one show."""
     relation = fact.relation
     if relation.split("|")[1] == DATED_SHAPE:
-        relation = ":".join(relation.split(":")[:2])
+        relation = "when:" + relation.split(":")[1]
     return fold(fact.subject), relation
 
 

@@ -198,6 +198,9 @@ class NaturalGenerator:
         for doc in candidate.doc_ids:
             self.uses[self.base.article(doc)] += 1
         self._asked.add(candidate.question)
+        if candidate.hops == 1 and candidate.supporting:  # the task's id: its passage, quote and answer
+            item = candidate.supporting[0]
+            self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
@@ -300,9 +303,13 @@ class NaturalGenerator:
         return self._candidate("single", [fact.doc_id], [fact], question, fact, clues=[])
 
     def _unasked(self, doc: str) -> list[Fact]:
+        """The facts of a title-less document not asked yet, by question or by the task they would make
+        ("What did Gina build?" and "What did Gina build last week?" quote one sentence for one answer:
+        one task id, so the second would only ever be a duplicate)."""
         return [
             f for f in self.named[doc]
             if _fill(f.ask, s=f.subject, c=class_of(self.base, f.target, f.kind, f.answer)) not in self._asked
+            and "\x00".join((f.doc_id, f.sentence, f.answer)) not in self._asked
         ]
 
     def _claim(self, doc: str, rng: random.Random) -> Candidate:

@@ -189,3 +189,16 @@ def test_a_long_session_supports_more_tasks_than_a_page() -> None:
             written.append(c.question)
             gen.commit(c)
     assert len(written) == 6  # two passages: up to six tasks; every act asked once, none twice
+
+
+def test_one_thing_dated_twice_by_different_verbs_is_no_question() -> None:
+    """"putting together an art show next month" (14 March) and "having an art show next month" (2
+    April) date no one show. Old code keyed a dated act by its verb, and asked both. A talent show is
+    another show, and keeps its question."""
+    chat = [
+        ("me/s3", PT_1, "Priya: I'm putting together an art show next month.\nPriya: I'm planning a talent show next month."),
+        ("me/s4", PT_2, "Priya: Next month I'm having an art show at the library."),
+    ]
+    qs = _questions(_chunks(chat))
+    assert not any("art show" in q for q in qs)
+    assert qs["When is Priya planning the talent show?"].answer == "April 2024"
