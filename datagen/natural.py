@@ -13,6 +13,9 @@ Forms (metadata["form"]):
 - bridge_comparison: two bridges compared (2WikiMultihopQA's form): "Who was born first, the director
               of A or the director of B?" over four documents; the answer is the name of one bridge
               entity, which the question never gives, so each side's hop must be taken.
+- order:      in a corpus of chats or mail, which of one person's dated acts told in two documents came
+              first (datagen.chat_order): "Which did Caroline do first, go to the support group or join
+              the mentorship program?"; the answer is one of the two, each document gives one date.
 
 Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
 proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
@@ -37,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
+from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
@@ -44,7 +48,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison")
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM)
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,11 @@ class NaturalGenerator:
             for d in self.named if not facts.names.get(d) and facts.article(d) == d
         }
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
+        # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
+        # are the order of one person's dated acts told in two documents (datagen.chat_order).
+        chat = not self.answerable and bool(self._doc_cap)
+        self.orders = OrderPairs({d: self.named[d] for d in self._doc_cap} if chat else {},
+                                 max_words=self.config.max_question_words)
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
@@ -208,11 +217,23 @@ class NaturalGenerator:
             self.relation_uses[rel] += 1
         if form == "bridge" and candidate.doc_ids:
             self.final_uses[self.base.article(candidate.doc_ids[-1])] += 1
+        if form == ORDER_FORM:
+            self.orders.commit(candidate)
+
+    def single_fill(self) -> str:
+        """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
+        with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
+        if self.answerable or not self._doc_cap:
+            return ""
+        return ("the corpus has no title to ask about (chats, mail): its only multi-hop tasks are the order of "
+                "one person's dated acts in two documents; single-hop tasks are written for the rest")
 
     def exhausted(self, hops: int) -> str | None:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
         if hops < 2:
+            return None
+        if hops == 2 and self.orders.left(self.usable):
             return None
         for groups in self._pool.values():  # drop the spent chains a draw has not met yet
             for chains in groups.values():
@@ -240,6 +261,11 @@ class NaturalGenerator:
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         if hops == 1:
             return self._single(rng)
+        if hops == 2 and self.orders.pairs:
+            found = self.orders.propose(rng, self.usable, self._key)
+            if not isinstance(found, DropReason):
+                self.stages[f"form:{ORDER_FORM}"] += 1
+                return found
         if hops == 2 and self.comparable and self._comparison_due():
             found = self._comparison(rng)
             if not isinstance(found, DropReason):

@@ -202,3 +202,54 @@ def test_one_thing_dated_twice_by_different_verbs_is_no_question() -> None:
     qs = _questions(_chunks(chat))
     assert not any("art show" in q for q in qs)
     assert qs["When is Priya planning the talent show?"].answer == "April 2024"
+
+
+ORDER_CHAT = [
+    ("me/s3", PT_1, "Priya: Last Tues I donated my old bike to a youth club.\nTom: I built a treehouse last week."),
+    ("me/s4", PT_2, "Priya: I joined a rowing club yesterday!\nTom: Nice. I adopted a parrot last Friday."),
+    ("me/s5", "Priya & Tom, session 5 (4:00 pm on 3 April, 2024)", "Priya: I went to a pottery fair yesterday."),
+]
+
+
+def test_which_came_first_across_two_sessions_is_decided_by_both_dates() -> None:
+    """A multi-hop task of a chat: two of one person's dated acts told in two sessions. Old code: no
+    multi-hop task at all from a corpus without titles. Acts whose days may overlap (1 and 2 April:
+    "yesterday" in sessions a day apart is fine, "last week" against "last Friday" is not) are no pair;
+    the verifier recomputes both dates and refuses the other answer."""
+    chunks = _chunks(ORDER_CHAT)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    found: dict[str, Candidate] = {}
+    for _ in range(40):
+        c = gen.propose(2, rng)
+        if isinstance(c, Candidate):
+            found[c.question] = c
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+    questions = {frozenset(c.metadata["options"]): c for c in found.values()}
+    bike_club = questions[frozenset(("donate the old bike to the youth club", "join the rowing club"))]
+    assert bike_club.answer == "donate the old bike to the youth club" and bike_club.metadata["form"] == "order"
+    assert [s.doc_id for s in bike_club.supporting] != [] and {s.doc_id for s in bike_club.supporting} == {"me/s3", "me/s4"}
+    assert check_candidate(bike_club, texts, chunk_texts, mined.titles).accepted
+    swapped = replace(bike_club, answer="join the rowing club", aliases=())
+    assert check_candidate(swapped, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+    assert check_candidate(bike_club, texts, chunk_texts).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)  # no dates
+    assert frozenset(("join the rowing club", "go to the pottery fair")) in questions  # 1 April before 2 April
+    # Tom: "last week" before 14 March (29 Feb – 13 Mar) and "last Friday" before 2 April (26 Mar – 1 Apr)
+    # do not overlap; but no act is paired with one of its own session
+    assert all(len({s.doc_id for s in c.supporting}) == 2 for c in found.values())
+    assert all(c.question.startswith(("Which did Priya do first", "Which did Tom do first")) for c in found.values())
+
+
+def test_a_multi_hop_run_over_chats_writes_the_orders_then_single_hop_tasks(tmp_path) -> None:
+    """`context1 datagen` asks hops 2-4 by default. Old code: a chat corpus gave single-hop tasks only.
+    Now its orders come first, then single-hop tasks fill the run, with the reason said."""
+    from datagen.pipeline import GenerateConfig, generate
+
+    chunks = _chunks(ORDER_CHAT)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    report = generate(gen, mined, tmp_path / "tasks.jsonl", GenerateConfig(n=40, hops=(2, 3, 4), seed=0, patience=50))
+    assert report.by_hops[2] >= 3 and report.by_hops[1] >= 1  # one-passage sessions: their use caps end it
+    assert "single-hop tasks are written for the rest" in report.fallback
