@@ -145,7 +145,10 @@ def dated_facts(
             kind=TruthType.DATE.value, ask="",
         )
     ] if thing is not None else []
-    past = verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+    past = (
+        verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+        and (lemma != verb.lower_ or lemma in _SAME_PAST)
+    )
     place = _had_time_at(verb)
     if place is not None:
         # "We had a great time at the pride event last month" → "When was Caroline at the pride
@@ -231,18 +234,21 @@ def _words(tokens: list[Any]) -> str:
     if not tokens:
         return ""
     return "".join(
-        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our") else t.text)
+        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our", "this", "that", "these", "those") else t.text)
         + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
         for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
     ).strip()
 
 
-_GOOD_TIME = frozenset("time blast ball fun day night".split())
+_GOOD_TIME = frozenset("time blast ball fun day night experience".split())
+# Past tenses spelled as their verb: any other verb whose lemma is its past form is a parser's guess
+# ("retook" for "retake"), which "When did John retook…?" would repeat.
+_SAME_PAST = frozenset("put cut set hit let quit read spread cost hurt shut bet bid burst cast fit split upset".split())
 
 
 def _had_time_at(verb: Any) -> Any | None:
     """The "at" phrase of "had a great time / a blast at <a place or event>", or None."""
-    if verb.lemma_.lower() != "have":
+    if verb.lemma_.lower() not in ("have", "spend"):  # "had a great time at", "spent some time at"
         return None
     dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
     if dobj is None or dobj.lower_ not in _GOOD_TIME:
@@ -271,9 +277,21 @@ def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
     for t in sub:
         if poss and t.dep_ == "poss" and t.lower_ in ("my", "our") and t.head.lower_ not in _KIN and t.head.pos_ == "NOUN":
             continue  # "my old car" is the old car, "my kids" the kids; "my son" is no "the son"
+        if t.dep_ == "det" and t.lower_ in _DEMONSTRATIVES and t.head.i == child.i and _named_enough(t.head):
+            continue  # "this apple pie" (the one in the photo) is the apple pie; "this dress" says too little
+        if t.text == "-" and not t.whitespace_ and t.i > 0 and not t.doc[t.i - 1].whitespace_:
+            continue  # "service-focused"
         if t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("ccomp", "advcl", "conj", "appos"):
             return None
     return sub if len(sub) <= _MAX_OBJECT_TOKENS + 1 else None
+
+
+_DEMONSTRATIVES = frozenset("this that these those".split())
+
+
+def _named_enough(head: Any) -> bool:
+    """Whether a noun says what it is without "this": it has a modifier ("this apple pie")."""
+    return any(c.dep_ in ("compound", "amod") for c in head.lefts)
 
 
 def _planned(verb: Any) -> bool:
@@ -449,6 +467,8 @@ def _object_phrase(obj: Any, *, own: bool = False) -> str:
     if len(words) > _MAX_OBJECT_TOKENS:
         return ""
     for t in words:
+        if t.text == "-" and not t.whitespace_ and t.i > 0 and not t.doc[t.i - 1].whitespace_:
+            continue  # "a service-focused group"
         if t.lower_ in _PERSONAL or t.pos_ == "PRON" or t.is_punct:
             return ""
         if t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "cc", "appos", "nummod") and t.i != obj.i:

@@ -96,7 +96,10 @@ _RELATIVE = re.compile(
 )
 
 
-_APPROXIMATE = re.compile(r"\b(?:about|around|almost|nearly|over|roughly|like|maybe|some|just under|just over)\s+$", re.IGNORECASE)
+# "about five years ago" (no year one could check), "feels like just yesterday" (no day at all)
+_APPROXIMATE = re.compile(
+    r"\b(?:about|around|almost|nearly|over|roughly|like|maybe|some|just under|just over)\s+(?:just\s+)?$", re.IGNORECASE
+)
 
 
 def is_future(expression: str) -> bool:

@@ -248,6 +248,9 @@ class NaturalGenerator:
             return (f"its bridges are spent and comparisons are at their share of the multi-hop output "
                     f"({self.written['comparison']} of {sum(self.written.values())}; --mix comparison=SHARE)")
         found = self.chains.counts().get(f"chains:{hops}:found", 0)
+        if hops == 2 and self.written[ORDER_FORM]:
+            return (f"its orders of dated acts are written or spent ({self.written[ORDER_FORM]} written; an act is "
+                    f"asked in at most {self.orders.max_uses}, a pair once); no chain of titled documents")
         if not any(self.chains.chains.values()) and not self.comparable:
             titled = sum(1 for d in self.mined.chunks if self.base.names.get(d))
             return (f"no chain at all: {titled} document(s) have a title that names them, and their facts "
