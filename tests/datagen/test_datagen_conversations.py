@@ -253,3 +253,12 @@ def test_a_multi_hop_run_over_chats_writes_the_orders_then_single_hop_tasks(tmp_
     report = generate(gen, mined, tmp_path / "tasks.jsonl", GenerateConfig(n=40, hops=(2, 3, 4), seed=0, patience=50))
     assert report.by_hops[2] >= 3 and report.by_hops[1] >= 1  # one-passage sessions: their use caps end it
     assert "single-hop tasks are written for the rest" in report.fallback
+
+
+def test_a_speaker_named_place_is_asked_only_when_the_whole_chat_names_one() -> None:
+    """"Which place has Jon been to?" → Paris is no question when another session says he has been to
+    Rome. Old code checked one document only."""
+    one = [("me/s3", PT_1, "Jon: I've been to Paris twice.")]
+    two = [*one, ("me/s4", PT_2, "Jon: I've been to Rome twice.")]
+    assert any("Jon been to" in q for q in _questions(_chunks(one)))
+    assert not any("Jon been to" in q for q in _questions(_chunks(two)))
