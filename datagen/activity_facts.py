@@ -167,7 +167,7 @@ def dated_facts(
         ]
     if past:
         lead = f"When did {{s}} {lemma}"
-    elif verb.tag_ == "VBG" and is_future(expression) and _planned(verb):
+    elif verb.tag_ == "VBG" and (is_future(expression) or expression.lower() == "this month") and _planned(verb):
         lead = f"When is {{s}} {verb.lower_}"  # "I'm going to a conference next month"
     else:
         return witness

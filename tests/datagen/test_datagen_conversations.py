@@ -137,6 +137,7 @@ EXPORT = [
         "Tom: I built a treehouse last week to give the kids a hideout.",
         "Tom: I started playing piano about five years ago.",
         "Priya: Yesterday I took up pottery with my friends from work.",
+        "Tom: I'm going to a chess tournament this month.",
     ])),
 ]
 
@@ -151,6 +152,7 @@ def test_an_exported_chat_gives_dated_questions_in_new_wordings() -> None:
     assert qs["When did Priya donate the old bike to the youth club?"].answer == "the Tuesday before 14 March 2024"
     assert qs["When did Tom build the treehouse?"].answer == "the week before 14 March 2024"
     assert qs["When did Priya take up pottery?"].answer == "13 March 2024"
+    assert qs["When is Tom going to the chess tournament?"].answer == "March 2024"  # a plan this month
     # the other way round, as LoCoMo asks it: the thing, by its date
     assert qs["What did Priya donate to the youth club on the Tuesday before 14 March 2024?"].answer == "old bike"
     assert qs["What did Tom build in the week before 14 March 2024?"].answer == "a treehouse"
