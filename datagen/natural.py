@@ -44,6 +44,7 @@ from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
+from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
@@ -134,11 +135,13 @@ class NaturalGenerator:
             for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
-        # A title-less document (a chat session, a mail) is talk about many things, not one page's
-        # subject: its cap counts per passage, so a session of four chunks supports four chunks' worth.
+        # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
+        # many things, not one page's subject: its cap counts per passage, so a session of four chunks
+        # supports four chunks' worth. Filings and reports keep theirs.
         self._doc_cap = {
             d: self.config.max_doc_uses * max(1, len(mined.chunks.get(d, ())))
-            for d in self.named if not facts.names.get(d) and facts.article(d) == d
+            for d in self.named
+            if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
         }
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
