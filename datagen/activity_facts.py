@@ -17,7 +17,14 @@ a noun phrase of at most six words, no pronoun or person ("it", "my kids"), no c
 question names no object, so it is determined only when its subject did that verb to one thing in
 the whole corpus: `unique_activities` drops every (subject, verb) stated with two different objects
 anywhere, counting the mentions no question could be written from ("did I tell you I read Moby
-Dick?"), and every dated act whose thing ("the pride parade") has two dates.
+Dick?"), and every dated act whose thing ("the pride parade", whatever the verb) has two dates.
+
+A dated act is also asked for its thing, as LoCoMo asks it: "I donated my old car to a shelter
+yesterday" (session of 4 December 2023) → "What did Maria donate to the shelter on 3 December
+2023?" → "old car"; kept only when no other thing she donated may fall in those days (another dated
+donation whose days overlap, or an undated one told in a session written after they began). "We"
+dates the speaker's act too ("We went camping last week"); "had a great time at the pride event last
+month" asks "When was Caroline at the pride event?".
 """
 
 from __future__ import annotations
