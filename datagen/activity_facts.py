@@ -179,6 +179,7 @@ def dated_facts(
     else:
         return witness
     parts: list[list[Any]] = []
+    lost = False  # words that told the thing apart were left out
     for child in verb.children:
         if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
             parts.append([child])  # "putting together an art show"
@@ -193,13 +194,17 @@ def dated_facts(
         sub = _act_words(child, poss=not core)
         if sub is None or any(t.i in skip for t in sub):
             if core and child.dep_ == "prep":
+                lost = True
                 break  # "took up community work | with my friends from church": the act without the company
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
             return witness
         parts.append(sub)
         if len(sub) < len(list(child.subtree)):
+            lost = True
             break  # a clause or company was cut from this phrase: what follows may belong to it
+    if lost and dobj is not None and sum(1 for p in parts for t in p if t.head.i == dobj.i and t.dep_ not in ("det", "poss")) == 0:
+        return witness  # "finished up my writing | for my book": "the writing" alone names no one thing
     if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
     rest = _words([t for p in parts for t in p])
@@ -273,6 +278,8 @@ def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
     left is too long, holds a pronoun, a list or an aside (poss=False: a phrase after the act's own,
     "with my friends from church", keeps its "my" and is left out)."""
     cut = {t.i for c in child.subtree if c.dep_ in ("relcl", "acl") and c is not child for t in c.subtree}
+    if cut and any(t.lower_ in _PEOPLE for t in child.subtree if t.i not in cut and t.pos_ == "NOUN"):
+        return None  # "my friend | who is a fan of Harry Potter": without it, which friend?
     # "the community work | with my friends from church": the company, not the thing
     cut |= {
         t.i for c in child.subtree if c.dep_ == "prep" and c is not child and c.head is not child.head
@@ -282,7 +289,10 @@ def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
     if any(t.i not in {u.i for u in sub} for t in child.doc[sub[0].i : sub[-1].i + 1]):
         return None  # the cut clause sat inside the phrase, not at its end
     for t in sub:
-        if poss and t.dep_ == "poss" and t.lower_ in ("my", "our") and t.head.lower_ not in _KIN and t.head.pos_ == "NOUN":
+        if (
+            poss and t.dep_ == "poss" and t.lower_ in ("my", "our") and t.head.lower_ not in _KIN and t.head.pos_ == "NOUN"
+            and not (t.head.lower_ in _PEOPLE and t.head.tag_ == "NN")  # "the kids" are hers; "the friend" is anyone's
+        ):
             continue  # "my old car" is the old car, "my kids" the kids; "my son" is no "the son"
         if t.dep_ == "det" and t.lower_ in _DEMONSTRATIVES and t.head.i == child.i and _named_enough(t.head):
             continue  # "this apple pie" (the one in the photo) is the apple pie; "this dress" says too little
