@@ -201,9 +201,10 @@ def dated_facts(
             return witness
         parts.append(sub)
         if len(sub) < len(list(child.subtree)):
-            lost = True
+            lost = lost or any(t.lower_ in _PERSONAL for t in child.subtree)  # "my writing | for my book"
             break  # a clause or company was cut from this phrase: what follows may belong to it
-    if lost and dobj is not None and sum(1 for p in parts for t in p if t.head.i == dobj.i and t.dep_ not in ("det", "poss")) == 0:
+    words_of = [t for p in parts for t in p if t.head.i == dobj.i] if dobj is not None else []
+    if lost and words_of and all(t.dep_ in ("det", "poss") for t in words_of):
         return witness  # "finished up my writing | for my book": "the writing" alone names no one thing
     if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
