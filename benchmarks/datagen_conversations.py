@@ -9,8 +9,9 @@
     context1 index OUT/report.jsonl OUT/report-index
     context1 datagen OUT/report-index OUT/report-tasks --n 150 --seed 1
 
-`table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session
-and the forms and answer types:
+`table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session,
+the lines that say when something happened ("yesterday", "last week": what a date question needs) and
+tasks per such line, and the forms and answer types:
 
     python benchmarks/datagen_conversations.py table tune=OUT/tune-tasks report=OUT/report-tasks \
         --corpus tune=OUT/tune.jsonl --corpus report=OUT/report.jsonl
@@ -46,17 +47,26 @@ def export(part: str, data_dir: Path, out: Path) -> int:
 
 
 def table(runs: list[str], corpora: dict[str, str]) -> None:
-    print("| part | sessions | tasks | tasks / session | hops | forms | answer types |")
-    print("| --- | ---: | ---: | ---: | --- | --- | --- |")
+    import datetime as dt
+
+    from datagen.dates import relative_dates
+
+    print("| part | sessions | lines with a relative date / session | tasks | tasks / session | tasks / dated line "
+          "| hops | forms | answer types |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |")
     for spec in runs:
         label, _, folder = spec.partition("=")
         tasks = [json.loads(line) for line in (Path(folder) / "tasks.jsonl").open(encoding="utf-8") if line.strip()]
-        sessions = sum(1 for line in Path(corpora[label]).open(encoding="utf-8") if line.strip())
+        records = [json.loads(line) for line in Path(corpora[label]).open(encoding="utf-8") if line.strip()]
+        sessions = len(records)
+        # what a date question needs: a line that says when ("yesterday", "last week"; any anchor finds them)
+        dated = sum(1 for r in records for line in r["text"].split("\n") if relative_dates(line, dt.date(2023, 1, 1)))
         hops = Counter(len(t.get("gold_doc_ids") or ()) for t in tasks)
         forms = Counter(str((t.get("metadata") or {}).get("form", "?")) for t in tasks)
         types = Counter(str((t.get("metadata") or {}).get("truth_type", "?")) for t in tasks)
         print(
-            f"| {label} | {sessions} | {len(tasks)} | {len(tasks) / max(sessions, 1):.2f} | {dict(sorted(hops.items()))} "
+            f"| {label} | {sessions} | {dated / max(sessions, 1):.2f} | {len(tasks)} | {len(tasks) / max(sessions, 1):.2f} "
+            f"| {len(tasks) / max(dated, 1):.2f} | {dict(sorted(hops.items()))} "
             f"| {dict(forms.most_common())} | {dict(types.most_common())} |"
         )
 
