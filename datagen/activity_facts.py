@@ -95,7 +95,10 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
             continue
         relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
         answer = _object_phrase(obj)
-        alone = not any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children)
+        alone = not any(
+            c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
+            for c in verb.children
+        )
         # "we made a cake" is a witness only: what the speaker made alone may be something else
         ask = _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") else ""
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
@@ -143,8 +146,12 @@ def dated_facts(
     pobj = next(
         (g for c in verb.children if c.dep_ == "prep" and c.i > verb.i for g in c.children if g.dep_ == "pobj"), None
     )
-    thing = dobj if dobj is not None else pobj
     lemma = verb.lemma_.lower()
+    # "I went hiking last week": the activity is the thing
+    doing = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG" and c.i == verb.i + 1), None)
+    if lemma != "go" or any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in doing.children) if doing is not None else True:
+        doing = None
+    thing = dobj if dobj is not None else pobj if pobj is not None else doing
     witness = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
@@ -187,6 +194,9 @@ def dated_facts(
         if child.i in skip or child.i < verb.i or child.dep_ in ("nsubj", "punct", "cc", "conj", "advmod", "intj", "npadvmod"):
             continue  # what comes before the verb is its subject or a fronted aside ("On another note, I made…")
         core = any(t.head == verb and t.dep_ in ("dobj", "prep") for p in parts for t in p)
+        if doing is not None and child.i == doing.i:
+            parts.append([doing])  # "go hiking"
+            continue
         if child.dep_ not in ("dobj", "prep", "prt"):
             if core:
                 break  # "made a line last week to show off my style": the act is told, then why
@@ -206,9 +216,16 @@ def dated_facts(
     words_of = [t for p in parts for t in p if t.head.i == dobj.i] if dobj is not None else []
     if lost and words_of and all(t.dep_ in ("det", "poss") for t in words_of):
         return witness  # "finished up my writing | for my book": "the writing" alone names no one thing
-    if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
+    if not any(
+        p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p)
+        or (doing is not None and p[0].i == doing.i)
+        for p in parts
+    ):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
-    rest = _words([t for p in parts for t in p])
+    # "went to a convention together": who with is not said, "together" is no part of the act
+    rest = _words([
+        t for p in parts for t in p if not (t.lower_ == "together" and t.dep_ == "advmod" and t.i != verb.i + 1)
+    ])
     key = f"{lemma}:{_thing_key(thing) if thing is not None else ''}:{fold(rest)}"
     out = [
         Fact(
@@ -414,6 +431,8 @@ def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | N
         return None
     if subj.lower_ == "i" or (we and subj.lower_ == "we"):
         return speaker or None
+    if we and speaker and any(c.dep_ == "conj" and c.lower_ == "i" for c in subj.children):
+        return speaker  # "My colleagues and I went to a convention": the speaker went too
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers
     ent = entity_of(subj)

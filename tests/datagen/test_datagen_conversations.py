@@ -268,3 +268,12 @@ def test_a_speaker_named_place_is_asked_only_when_the_whole_chat_names_one() -> 
     two = [*one, ("me/s4", PT_2, "Jon: I've been to Rome twice.")]
     assert any("Jon been to" in q for q in _questions(_chunks(one)))
     assert not any("Jon been to" in q for q in _questions(_chunks(two)))
+
+
+def test_going_hiking_and_acts_shared_with_others_are_dated() -> None:
+    """"I went hiking last week" (the activity is the thing) and "My colleagues and I went to a
+    convention last month" (the speaker went too). Old code: neither gave a question."""
+    chat = [("me/s3", PT_1, "Tom: I went hiking last week and got lost.\nPriya: My colleagues and I went to a convention together last month.")]
+    qs = _questions(_chunks(chat))
+    assert qs["When did Tom go hiking?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya go to the convention?"].answer == "February 2024"
