@@ -17,22 +17,32 @@ a noun phrase of at most six words, no pronoun or person ("it", "my kids"), no c
 question names no object, so it is determined only when its subject did that verb to one thing in
 the whole corpus: `unique_activities` drops every (subject, verb) stated with two different objects
 anywhere, counting the mentions no question could be written from ("did I tell you I read Moby
-Dick?"), and every dated act whose thing ("the pride parade") has two dates.
+Dick?"), and every dated act whose thing ("the pride parade", whatever the verb) has two dates.
+
+A dated act is also asked for its thing, as LoCoMo asks it: "I donated my old car to a shelter
+yesterday" (session of 4 December 2023) → "What did Maria donate to the shelter on 3 December
+2023?" → "old car"; kept only when no other thing she donated may fall in those days (another dated
+donation whose days overlap, or an undated one told in a session written after they began). "We"
+dates the speaker's act too ("We went camping last week"); "had a great time at the pride event last
+month" asks "When was Caroline at the pride event?".
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
-from datagen.dates import is_future, relative_dates
+from datagen.dates import date_phrase, date_span, is_future, relative_dates
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
 from datagen.syntax import entity_of, tidy
 from datagen.types import TruthType
 
 RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
+DATED_THING_SHAPE = "what-when"  # "donate@December 2023:car|what-when|other": what one act dated so did to
 DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
 # Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
 # LoCoMo's single-hop questions ask ("What did Melanie paint?", "What did Caroline adopt?").
@@ -41,8 +51,11 @@ ACTIVITY_VERBS = frozenset(
     "buy purchase order sell adopt rescue plant grow visit attend join start found open launch finish complete "
     "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
     "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
-    "take get try see pick celebrate perform practice practise".split()
+    "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore".split()
 )
+# "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
+# whose object says little of what was done ("had an interview", "got some feedback").
+_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick".split())
 # What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
 BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
@@ -62,6 +75,8 @@ _PEOPLE = frozenset(
     "kids kid children child family friends friend people folks son daughter sons daughters wife husband "
     "mom dad mother father parents brother sister partner team teammates colleagues students".split()
 )
+# One relative, whom "the" would not name ("took my son to…" is no "took the son to…").
+_KIN = frozenset("son daughter wife husband mom dad mother father brother sister partner boyfriend girlfriend".split())
 _PERSONAL = frozenset("i me my mine you your yours we us our ours it its this that these those".split())
 _MAX_OBJECT_TOKENS = 6
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
@@ -74,13 +89,18 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
     for verb in doc:
         if verb.pos_ != "VERB" or verb.lemma_.lower() not in ACTIVITY_VERBS:
             continue
-        subject = _subject(verb, name, speaker)
+        subject = _subject(verb, name, speaker, we=True)
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if subject is None or obj is None:
             continue
         relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
         answer = _object_phrase(obj)
-        ask = _ask(verb) if _clean(verb) and not text.rstrip().endswith("?") else ""
+        alone = not any(
+            c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
+            for c in verb.children
+        )
+        # "we made a cake" is a witness only: what the speaker made alone may be something else
+        ask = _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") else ""
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
             # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
             # "What did Melanie paint?" may have another answer (`unique_activities`)
@@ -116,7 +136,7 @@ def dated_facts(
     verb = root.head if root is not None else None
     if verb is None or verb.pos_ != "VERB":
         return []
-    subject = _subject(verb, name, speaker)
+    subject = _subject(verb, name, speaker, we=True)  # "we went camping": the speaker went too
     if subject is None:
         return []
     skip = {t.i for t in words}
@@ -126,55 +146,187 @@ def dated_facts(
     pobj = next(
         (g for c in verb.children if c.dep_ == "prep" and c.i > verb.i for g in c.children if g.dep_ == "pobj"), None
     )
-    thing = dobj if dobj is not None else pobj
     lemma = verb.lemma_.lower()
+    # "I went hiking last week": the activity is the thing
+    doing = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG" and c.i == verb.i + 1), None)
+    if lemma != "go" or any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in doing.children) if doing is not None else True:
+        doing = None
+    thing = dobj if dobj is not None else pobj if pobj is not None else doing
     witness = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-            relation=f"{lemma}:{fold(thing.text)}:|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            relation=f"{lemma}:{_thing_key(thing)}:|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
             kind=TruthType.DATE.value, ask="",
         )
     ] if thing is not None else []
-    if verb.tag_ == "VBD" and not is_future(expression) and _clean(verb):
+    past = (
+        verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+        and (lemma != verb.lower_ or lemma in _SAME_PAST)
+    )
+    place = _had_time_at(verb)
+    if place is not None:
+        # "We had a great time at the pride event last month" → "When was Caroline at the pride
+        # event?", keyed as going there: one question whichever way the visits are told
+        sub = _act_words(place)
+        pobj = next(c for c in place.children if c.dep_ == "pobj")
+        if not past or sub is None or any(t.i in skip for t in sub):
+            return [replace(w, relation=f"go:{_thing_key(pobj)}:|{DATED_SHAPE}|{TruthType.DATE.value}") for w in witness]
+        rest = _words(sub)
+        return [
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=f"go:{_thing_key(pobj)}:{fold(rest)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+                kind=TruthType.DATE.value, ask=tidy(f"When was {{s}} {rest}?"),
+            )
+        ]
+    if past:
         lead = f"When did {{s}} {lemma}"
-    elif verb.tag_ == "VBG" and is_future(expression) and _planned(verb):
+    elif verb.tag_ == "VBG" and (is_future(expression) or expression.lower() == "this month") and _planned(verb):
         lead = f"When is {{s}} {verb.lower_}"  # "I'm going to a conference next month"
     else:
         return witness
-    parts = []
+    parts: list[list[Any]] = []
+    lost = False  # words that told the thing apart were left out
     for child in verb.children:
         if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
             parts.append([child])  # "putting together an art show"
             continue
         if child.i in skip or child.i < verb.i or child.dep_ in ("nsubj", "punct", "cc", "conj", "advmod", "intj", "npadvmod"):
             continue  # what comes before the verb is its subject or a fronted aside ("On another note, I made…")
+        core = any(t.head == verb and t.dep_ in ("dobj", "prep") for p in parts for t in p)
+        if doing is not None and child.i == doing.i:
+            parts.append([doing])  # "go hiking"
+            continue
         if child.dep_ not in ("dobj", "prep", "prt"):
+            if core:
+                break  # "made a line last week to show off my style": the act is told, then why
             return witness  # "went to see…", "said that…": more than a thing done
-        sub = list(child.subtree)
-        if len(sub) > _MAX_OBJECT_TOKENS + 1 or any(
-            t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "appos")
-            or t.i in skip for t in sub
-        ):
+        sub = _act_words(child, poss=not core)
+        if sub is None or any(t.i in skip for t in sub):
+            if core and child.dep_ == "prep":
+                lost = True
+                break  # "took up community work | with my friends from church": the act without the company
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
             return witness
         parts.append(sub)
-    if not any(p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p) for p in parts):
+        if len(sub) < len(list(child.subtree)):
+            lost = lost or any(t.lower_ in _PERSONAL for t in child.subtree)  # "my writing | for my book"
+            break  # a clause or company was cut from this phrase: what follows may belong to it
+    words_of = [t for p in parts for t in p if t.head.i == dobj.i] if dobj is not None else []
+    if lost and words_of and all(t.dep_ in ("det", "poss") for t in words_of):
+        return witness  # "finished up my writing | for my book": "the writing" alone names no one thing
+    if not any(
+        p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p)
+        or (doing is not None and p[0].i == doing.i)
+        for p in parts
+    ):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
-    tokens = sorted((t for p in parts for t in p), key=lambda t: t.i)
-    rest = "".join(
-        ("the" if t.dep_ == "det" and t.lower_ in ("a", "an") else t.text)
-        + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
-        for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
-    ).strip()
-    key = f"{lemma}:{fold(thing.text) if thing is not None else ''}:{fold(rest)}"
-    return [
+    # "went to a convention together": who with is not said, "together" is no part of the act
+    rest = _words([
+        t for p in parts for t in p if not (t.lower_ == "together" and t.dep_ == "advmod" and t.i != verb.i + 1)
+    ])
+    key = f"{lemma}:{_thing_key(thing) if thing is not None else ''}:{fold(rest)}"
+    out = [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
             relation=f"{key}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
             kind=TruthType.DATE.value, ask=tidy(f"{lead} {rest}?"),
         )
     ]
+    thing_answer = _object_phrase(dobj, own=True) if dobj is not None and past and lemma in _WHAT_WHEN_VERBS else ""
+    if thing_answer and date_span(answer) is not None:
+        # the other way round, as LoCoMo asks it: "What did Maria donate to the homeless shelter in
+        # December 2023?" → "old car"; the rest of the act without its object, the date as a phrase
+        others = _words([t for p in parts for t in p if not any(u.i == dobj.i for u in p)])
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+                answer=thing_answer, kind=TruthType.OTHER.value,
+                ask=tidy(f"What did {{s}} {lemma} {others} {date_phrase(answer)}?"),
+            )
+        )
+    return out
+
+
+def _thing_key(token: Any) -> str:
+    """Which thing a dated act is about: its head with the noun right before it ("art show", "talent
+    show": two shows; "pride parade" and "LGBTQ+ pride parade": one)."""
+    compound = next((c for c in token.lefts if c.dep_ == "compound" and c.i == token.i - 1), None)
+    return fold(f"{compound.text} {token.text}" if compound is not None else token.text)
+
+
+def _words(tokens: list[Any]) -> str:
+    """Tokens as the question says them: "a/an/some/my/our" become "the" (the question refers to the
+    thing the sentence introduced)."""
+    tokens = sorted(tokens, key=lambda t: t.i)
+    if not tokens:
+        return ""
+    return "".join(
+        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our", "this", "that", "these", "those") else t.text)
+        + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
+        for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
+    ).strip()
+
+
+_GOOD_TIME = frozenset("time blast ball fun day night experience".split())
+# Past tenses spelled as their verb: any other verb whose lemma is its past form is a parser's guess
+# ("retook" for "retake"), which "When did John retook…?" would repeat.
+_SAME_PAST = frozenset("put cut set hit let quit read spread cost hurt shut bet bid burst cast fit split upset".split())
+
+
+def _had_time_at(verb: Any) -> Any | None:
+    """The "at" phrase of "had a great time / a blast at <a place or event>", or None."""
+    if verb.lemma_.lower() not in ("have", "spend"):  # "had a great time at", "spent some time at"
+        return None
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if dobj is None or dobj.lower_ not in _GOOD_TIME:
+        return None
+    at = next((c for c in [*verb.children, *dobj.children] if c.dep_ == "prep" and c.lower_ == "at" and c.i > dobj.i), None)
+    if at is None or not any(c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN") for c in at.children):
+        return None
+    return at
+
+
+def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
+    """The words of one complement of a dated act, as the question repeats them: a clause that
+    describes the thing is cut ("a violin concert | that we all enjoyed"), "my"/"our" before a thing
+    becomes "the" (`dated_facts`: "donated my old car" → "donate the old car"); None when what is
+    left is too long, holds a pronoun, a list or an aside (poss=False: a phrase after the act's own,
+    "with my friends from church", keeps its "my" and is left out)."""
+    cut = {t.i for c in child.subtree if c.dep_ in ("relcl", "acl") and c is not child for t in c.subtree}
+    if cut and any(t.lower_ in _PEOPLE for t in child.subtree if t.i not in cut and t.pos_ == "NOUN"):
+        return None  # "my friend | who is a fan of Harry Potter": without it, which friend?
+    # "the community work | with my friends from church": the company, not the thing
+    cut |= {
+        t.i for c in child.subtree if c.dep_ == "prep" and c is not child and c.head is not child.head
+        and any(u.lower_ in _PERSONAL for u in c.subtree) for t in c.subtree
+    }
+    sub = [t for t in child.subtree if t.i not in cut]
+    if any(t.i not in {u.i for u in sub} for t in child.doc[sub[0].i : sub[-1].i + 1]):
+        return None  # the cut clause sat inside the phrase, not at its end
+    for t in sub:
+        if (
+            poss and t.dep_ == "poss" and t.lower_ in ("my", "our") and t.head.lower_ not in _KIN and t.head.pos_ == "NOUN"
+            and not (t.head.lower_ in _PEOPLE and t.head.tag_ == "NN")  # "the kids" are hers; "the friend" is anyone's
+        ):
+            continue  # "my old car" is the old car, "my kids" the kids; "my son" is no "the son"
+        if t.dep_ == "det" and t.lower_ in _DEMONSTRATIVES and t.head.i == child.i and _named_enough(t.head):
+            continue  # "this apple pie" (the one in the photo) is the apple pie; "this dress" says too little
+        if t.text == "-" and not t.whitespace_ and t.i > 0 and not t.doc[t.i - 1].whitespace_:
+            continue  # "service-focused"
+        if t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("ccomp", "advcl", "conj", "appos"):
+            return None
+    return sub if len(sub) <= _MAX_OBJECT_TOKENS + 1 else None
+
+
+_DEMONSTRATIVES = frozenset("this that these those".split())
+
+
+def _named_enough(head: Any) -> bool:
+    """Whether a noun says what it is without "this": it has a modifier ("this apple pie")."""
+    return any(c.dep_ in ("compound", "amod") for c in head.lefts)
 
 
 def _planned(verb: Any) -> bool:
@@ -186,18 +338,28 @@ def _planned(verb: Any) -> bool:
     )
 
 
-def unique_activities(base: FactBase) -> None:
+def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None) -> None:
     """Keep a noun-phrase fact only when its (subject, relation) has one answer in the whole corpus,
     counting the mentions no question could be written from (the question "What did Melanie paint?"
-    names nothing else that could tell two paintings apart); drop those mentions."""
+    names nothing else that could tell two paintings apart); drop those mentions.
+
+    A dated one ("What did Maria donate in December 2023?") is kept when no other thing the subject
+    did with that verb may fall in its dates: another dated act whose dates overlap, or an undated
+    one told in a document written (`anchors`: doc id → date) after its dates began, or of unknown date."""
     answers: dict[tuple[str, str], set[str]] = defaultdict(set)
+    acts: dict[tuple[str, str], list[tuple[str, tuple[dt.date, dt.date] | None, str]]] = defaultdict(list)
     for facts in base.facts.values():
         for f in facts:
             if _is_activity(f):
                 answers[_question_key(f)].add(fold(f.answer))
+                acts[(fold(f.subject), _lemma(f))].append(_act(f))
     for doc_id in list(base.facts):
         kept = [
-            f for f in base.facts[doc_id] if not _is_activity(f) or (f.ask and len(answers[_question_key(f)]) == 1)
+            f for f in base.facts[doc_id]
+            if not _is_activity(f) or (f.ask and (
+                _alone_in_time(f, acts[(fold(f.subject), _lemma(f))], anchors or {}) if _shape(f) == DATED_THING_SHAPE
+                else len(answers[_question_key(f)]) == 1
+            ))
         ]
         if kept:
             base.facts[doc_id] = kept
@@ -206,19 +368,60 @@ def unique_activities(base: FactBase) -> None:
 
 
 def _question_key(fact: Fact) -> tuple[str, str]:
-    """What tells two facts' questions apart: the subject and the relation; for a dated act, the verb
-    and the thing ("go:parade"), not the words that describe it."""
+    """What tells two facts' questions apart: the subject and the relation; for a dated act, the thing
+    ("parade"), not the verb nor the words that describe it: "putting together an art show next month"
+    and "having an art show next month", told in two sessions a month apart, date no one show."""
     relation = fact.relation
     if relation.split("|")[1] == DATED_SHAPE:
-        relation = ":".join(relation.split(":")[:2])
+        relation = "when:" + relation.split(":")[1]
     return fold(fact.subject), relation
 
 
 def _is_activity(fact: Fact) -> bool:
-    return fact.relation.split("|")[1:2] in ([RELATION_SHAPE], [DATED_SHAPE])
+    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE)
 
 
-def _subject(verb: Any, name: str, speaker: str) -> str | None:
+def _shape(fact: Fact) -> str:
+    parts = fact.relation.split("|")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _lemma(fact: Fact) -> str:
+    return re.split(r"[:@]", fact.relation.split("|")[0], maxsplit=1)[0]
+
+
+def _act(fact: Fact) -> tuple[str, tuple[dt.date, dt.date] | None, str]:
+    """(the thing, by its head word; the dates the act may fall in, None when not told; its document)."""
+    head = fact.relation.split("|")[0]
+    shape = _shape(fact)
+    if shape == DATED_THING_SHAPE:
+        when, _, thing = head.partition("@")[2].rpartition(":")
+        return thing, date_span(when), fact.doc_id
+    if shape == DATED_SHAPE:
+        return head.split(":")[1].split()[-1:][0] if head.split(":")[1] else "", date_span(fact.answer), fact.doc_id
+    words = fold(fact.answer).split()
+    return (words[-1] if words else ""), None, fact.doc_id
+
+
+def _alone_in_time(
+    fact: Fact, acts: list[tuple[str, tuple[dt.date, dt.date] | None, str]], anchors: dict[str, dt.date]
+) -> bool:
+    """Whether no other thing done with the fact's verb by its subject may fall in the fact's dates."""
+    thing, span, _ = _act(fact)
+    if span is None:
+        return False
+    for other, when, doc_id in acts:
+        if other == thing:
+            continue  # the same thing told again ("a pup" and "this cute pup": one head, one act)
+        if when is not None:
+            if when[0] <= span[1] and span[0] <= when[1]:
+                return False
+        elif doc_id not in anchors or anchors[doc_id] >= span[0]:
+            return False  # told undated, in a document written after the dates began: it may be then
+    return True
+
+
+def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | None:
     """The speaker for "I"; in a document with no name to ask about, a company a filing says does
     something as its business ("Kestrel Motors assembles…": an organisation, present tense, one of
     `BUSINESS_VERBS`); else None. A person's past acts in an encyclopedia ("Chopin took lodgings")
@@ -226,8 +429,10 @@ def _subject(verb: Any, name: str, speaker: str) -> str | None:
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
     if subj is None:
         return None
-    if subj.lower_ == "i":
+    if subj.lower_ == "i" or (we and subj.lower_ == "we"):
         return speaker or None
+    if we and speaker and any(c.dep_ == "conj" and c.lower_ == "i" for c in subj.children):
+        return speaker  # "My colleagues and I went to a convention": the speaker went too
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers
     ent = entity_of(subj)
@@ -274,8 +479,9 @@ def _after_speaker(verb: Any) -> bool:
     return colon is not None and verb.head.i < colon.i < verb.i
 
 
-def _object_phrase(obj: Any) -> str:
-    """The object's words, when they name one thing (see the module docstring), else ""."""
+def _object_phrase(obj: Any, *, own: bool = False) -> str:
+    """The object's words, when they name one thing (see the module docstring), else "". own: "my old
+    car" is answered "old car" (the words after the speaker's "my"; a person stays no thing)."""
     if obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _VAGUE or obj.lower_ in _PEOPLE:
         return ""
     ent = entity_of(obj)
@@ -283,14 +489,23 @@ def _object_phrase(obj: Any) -> str:
         return ""  # a person is no thing; a named place or organisation is the typed readers' ("Which organization…")
     demonstrative = next((c for c in obj.lefts if c.dep_ == "det" and c.lower_ in ("this", "that", "these", "those")), None)
     # a phrase attached after the head is no part of the thing ("Charlotte's Web | with the kids"),
-    # except "of" ("a painting of a sunset")
-    cut = min((c.i for c in obj.rights if c.dep_ == "prep" and c.lower_ != "of"), default=None)
-    words = [t for t in obj.subtree if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i)]
+    # except "of" ("a painting of a sunset"); nor is a clause after it ("a treehouse | to give the kids…")
+    cut = min(
+        (c.left_edge.i for c in obj.rights if (c.dep_ == "prep" and c.lower_ != "of") or c.dep_ in ("relcl", "acl")),
+        default=None,
+    )
+    mine = next((c for c in obj.lefts if own and c.dep_ == "poss" and c.lower_ in ("my", "our") and c.i == obj.left_edge.i), None)
+    words = [
+        t for t in obj.subtree
+        if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i) and (mine is None or t.i != mine.i)
+    ]
     if demonstrative is not None and (len(words) < 2 or words[0].i != demonstrative.i + 1):
         return ""  # "that lake sunrise" is "lake sunrise"; "this bowl" is just "bowl": too bare
     if len(words) > _MAX_OBJECT_TOKENS:
         return ""
     for t in words:
+        if t.text == "-" and not t.whitespace_ and t.i > 0 and not t.doc[t.i - 1].whitespace_:
+            continue  # "a service-focused group"
         if t.lower_ in _PERSONAL or t.pos_ == "PRON" or t.is_punct:
             return ""
         if t.dep_ in ("relcl", "acl", "ccomp", "advcl", "conj", "cc", "appos", "nummod") and t.i != obj.i:

@@ -13,6 +13,9 @@ Forms (metadata["form"]):
 - bridge_comparison: two bridges compared (2WikiMultihopQA's form): "Who was born first, the director
               of A or the director of B?" over four documents; the answer is the name of one bridge
               entity, which the question never gives, so each side's hop must be taken.
+- order:      in a corpus of chats or mail, which of one person's dated acts told in two documents came
+              first (datagen.chat_order): "Which did Caroline do first, go to the support group or join
+              the mentorship program?"; the answer is one of the two, each document gives one date.
 
 Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
 proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
@@ -37,14 +40,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
+from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
+from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison")
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM)
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,20 @@ class NaturalGenerator:
             for d, fs in facts.facts.items()
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
+        # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
+        # many things, not one page's subject: its cap counts per passage, so a session of four chunks
+        # supports four chunks' worth. Filings and reports keep theirs.
+        self._doc_cap = {
+            d: self.config.max_doc_uses * max(1, len(mined.chunks.get(d, ())))
+            for d in self.named
+            if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
+        }
+        self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
+        # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
+        # are the order of one person's dated acts told in two documents (datagen.chat_order).
+        chat = not self.answerable and bool(self._doc_cap)
+        self.orders = OrderPairs({d: self.named[d] for d in self._doc_cap} if chat else {},
+                                 max_words=self.config.max_question_words)
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
@@ -184,11 +203,16 @@ class NaturalGenerator:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
 
     def usable(self, doc_id: str) -> bool:
-        return self.uses[self.base.article(doc_id)] < self.config.max_doc_uses
+        article = self.base.article(doc_id)
+        return self.uses[article] < self._doc_cap.get(article, self.config.max_doc_uses)
 
     def commit(self, candidate: Candidate) -> None:
         for doc in candidate.doc_ids:
             self.uses[self.base.article(doc)] += 1
+        self._asked.add(candidate.question)
+        if candidate.hops == 1 and candidate.supporting:  # the task's id: its passage, quote and answer
+            item = candidate.supporting[0]
+            self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
@@ -196,11 +220,23 @@ class NaturalGenerator:
             self.relation_uses[rel] += 1
         if form == "bridge" and candidate.doc_ids:
             self.final_uses[self.base.article(candidate.doc_ids[-1])] += 1
+        if form == ORDER_FORM:
+            self.orders.commit(candidate)
+
+    def single_fill(self) -> str:
+        """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
+        with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
+        if self.answerable or not self._doc_cap:
+            return ""
+        return ("the corpus has no title to ask about (chats, mail): its only multi-hop tasks are the order of "
+                "one person's dated acts in two documents; single-hop tasks are written for the rest")
 
     def exhausted(self, hops: int) -> str | None:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
         if hops < 2:
+            return None
+        if hops == 2 and self.orders.left(self.usable):
             return None
         for groups in self._pool.values():  # drop the spent chains a draw has not met yet
             for chains in groups.values():
@@ -215,6 +251,9 @@ class NaturalGenerator:
             return (f"its bridges are spent and comparisons are at their share of the multi-hop output "
                     f"({self.written['comparison']} of {sum(self.written.values())}; --mix comparison=SHARE)")
         found = self.chains.counts().get(f"chains:{hops}:found", 0)
+        if hops == 2 and self.written[ORDER_FORM]:
+            return (f"its orders of dated acts are written or spent ({self.written[ORDER_FORM]} written; an act is "
+                    f"asked in at most {self.orders.max_uses}, a pair once); no chain of titled documents")
         if not any(self.chains.chains.values()) and not self.comparable:
             titled = sum(1 for d in self.mined.chunks if self.base.names.get(d))
             return (f"no chain at all: {titled} document(s) have a title that names them, and their facts "
@@ -228,6 +267,11 @@ class NaturalGenerator:
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         if hops == 1:
             return self._single(rng)
+        if hops == 2 and self.orders.pairs:
+            found = self.orders.propose(rng, self.usable, self._key)
+            if not isinstance(found, DropReason):
+                self.stages[f"form:{ORDER_FORM}"] += 1
+                return found
         if hops == 2 and self.comparable and self._comparison_due():
             found = self._comparison(rng)
             if not isinstance(found, DropReason):
@@ -272,13 +316,15 @@ class NaturalGenerator:
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
         pool = [d for d in self.answerable + sorted(self.named) + list(self.claims) if self.usable(d)]
+        # a title-less document whose every question is written has nothing more to give
+        pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)
         if doc in self.claims:
             return self._claim(doc, rng)
         if doc in self.named:
-            fact = rng.choice(self.named[doc])
+            fact = rng.choice(self._unasked(doc) if doc in self._doc_cap else self.named[doc])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
             return self._candidate("single", [doc], [fact], question, fact, clues=[])
         facts = [f for f in self.relations[doc].values() if not f.target or rng.random() < 0.5]
@@ -287,6 +333,16 @@ class NaturalGenerator:
         fact = rng.choice(facts)
         question = _fill(fact.ask, s=self.base.names[doc], c=class_of(self.base, fact.target, fact.kind, fact.answer))
         return self._candidate("single", [fact.doc_id], [fact], question, fact, clues=[])
+
+    def _unasked(self, doc: str) -> list[Fact]:
+        """The facts of a title-less document not asked yet, by question or by the task they would make
+        ("What did Gina build?" and "What did Gina build last week?" quote one sentence for one answer:
+        one task id, so the second would only ever be a duplicate)."""
+        return [
+            f for f in self.named[doc]
+            if _fill(f.ask, s=f.subject, c=class_of(self.base, f.target, f.kind, f.answer)) not in self._asked
+            and "\x00".join((f.doc_id, f.sentence, f.answer)) not in self._asked
+        ]
 
     def _claim(self, doc: str, rng: random.Random) -> Candidate:
         """A claim task: the claim a results sentence states → that sentence (its abstract is gold)."""

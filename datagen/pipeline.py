@@ -268,6 +268,7 @@ def generate(
                 if spent is not None:  # the generator knows it has no more of this hop count: no waiting
                     live = [h for h in live if h != hops]
                     report.given_up[hops] = spent
+                    live = live or _single_fill(generator, report, failures)
                     continue
                 result = generator.propose(hops, rng)
                 report.attempted += 1
@@ -328,6 +329,7 @@ def generate(
                     if failures[hops] >= config.patience:
                         live = [h for h in live if h != hops]
                         report.given_up[hops] = f"{config.patience} failed proposals in a row"
+                        live = live or _single_fill(generator, report, failures)
                 else:
                     failures[hops] = 0
                     form = candidate.metadata.get("form", "bridge")  # type: ignore[union-attr]
@@ -355,6 +357,19 @@ def generate(
             report.stopped = _why_stopped(report, config, live)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _single_fill(generator: Generator, report: GenerationReport, failures: dict[int, int]) -> list[int]:
+    """[1] when a multi-hop run has spent its multi-hop tasks on a corpus whose generator says single-hop
+    ones may fill the rest (`single_fill`: chats and mail, whose only multi-hop tasks are few), else []."""
+    fill = getattr(generator, "single_fill", None)
+    note = fill() if fill is not None and not report.fallback and 1 not in failures else ""
+    if not note:
+        return []
+    spent = "; ".join(f"{h}-hop: {why}" for h, why in sorted(report.given_up.items()))
+    report.fallback = f"{note} ({spent})"
+    failures[1] = 0
+    return [1]
 
 
 def _searched_form(form: str) -> bool:

@@ -44,7 +44,7 @@ from typing import Any
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
-from datagen.mining import MinedCorpus
+from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
     article_facts,
     articles,
@@ -112,6 +112,8 @@ def read_facts(
     seen_first: set[str] = set()
     doc_texts: dict[str, str] = {}
     doc_speaker: dict[str, str] = {}
+    anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
+    spoken: dict[tuple[str, str], set[str]] = {}  # (speaker, relation) -> every answer, across the corpus
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -131,6 +133,8 @@ def read_facts(
             doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
         speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
+        if anchor is not None:
+            anchors[doc_id] = anchor
         own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
         for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own):
             if fact.target and fact.target == base.article(doc_id):
@@ -141,6 +145,8 @@ def read_facts(
             if not fact.target and fact.kind in _NAMED_KINDS:
                 whole = whole_value(fact.answer, fact.sentence)
                 fact = replace(fact, answer=whole) if whole != fact.answer else fact
+            if speaker and fact.subject == speaker and not fact.about_doc:
+                spoken.setdefault((fold(fact.subject), fact.relation), set()).add(fold(fact.answer))
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
@@ -150,8 +156,20 @@ def read_facts(
                 company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
-    unique_activities(base)
+    unique_activities(base, anchors)
+    _unique_spoken(base, spoken)
     return base
+
+
+def _unique_spoken(base: FactBase, spoken: dict[tuple[str, str], set[str]]) -> None:
+    """A chat's or a mail's speaker talks in many documents: "Which place has Jon been to?" is a
+    question only when Jon names one place he has been to in the whole corpus, not in one session."""
+    for doc_id in list(base.facts):
+        kept = [f for f in base.facts[doc_id] if len(spoken.get((fold(f.subject), f.relation), ())) <= 1]
+        if kept:
+            base.facts[doc_id] = kept
+        else:
+            del base.facts[doc_id]
 
 
 def _sentence_facts(

@@ -12,6 +12,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   ("yesterday" in the session of 8 May 2023: 7 May 2023; `datagen.dates`);
 - no answer form may occur in the question or in any clue (except in a comparison, whose answer is
   one of the two names it asks to compare: there both must occur in the question);
+- an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
+  each recomputed from its quote and its document's date: the answer's must all come before the other's;
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -24,7 +26,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from datagen.dates import MONTHS, anchor_date, relative_dates
+from datagen.dates import MONTHS, anchor_date, date_span, relative_dates
 from datagen.types import Candidate, DropReason, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
@@ -145,13 +147,18 @@ def check_candidate(
             support_texts.extend(chunk_texts.get(cid, "") for cid in item.chunk_ids)
         else:
             support_texts.append(doc)
-    if (
+    form = candidate.metadata.get("form")
+    if form == "order":
+        # "Which did Caroline do first, A or B?": the answer is not quoted, it is decided by two dates
+        if not (titles is not None and ordered_in_support(candidate, doc_texts, titles)):
+            fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"the quotes' dates do not put {candidate.answer!r} first")
+    elif (
         candidate.supporting
         and not answer_in_texts(candidate.answers, support_texts)
         and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
     ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
-    if candidate.metadata.get("form") == "comparison":
+    if form in ("comparison", "order"):
         options = candidate.metadata.get("options") or ()
         if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
             normalize(candidate.answer) == normalize(o) for o in options
@@ -175,6 +182,35 @@ def dated_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles:
             if any(normalize(answer) in forms for _, answer in relative_dates(quote, anchor)):
                 return True
     return False
+
+
+def ordered_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether an order task's answer came first, recomputed from its two quotes: each supporting
+    item's quote names its option's words (all but the verb: "went to a LGBTQ support group" for "go to
+    the LGBTQ support group") and gives one relative date from its document's date (`datagen.dates`);
+    the answer's days all fall before the other's (`date_span`: "last week" may be any of 14 days)."""
+    options = list(candidate.metadata.get("options") or ())
+    if len(options) != 2 or len(candidate.supporting) != 2:
+        return False
+    spans = []
+    for item, option in zip(candidate.supporting, options, strict=True):
+        anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+        if anchor is None or len(item.quotes) != 1:
+            return False
+        quote = item.quotes[0]
+        words = set(normalize(quote).split())
+        if not all(w in words for w in normalize(option).split()[1:] if w != "the"):
+            return False
+        found = relative_dates(quote, anchor)
+        span = date_span(found[0][1]) if len(found) == 1 else None
+        if span is None:
+            return False
+        spans.append(span)
+    answer = normalize(candidate.answer)
+    if answer not in (normalize(o) for o in options):
+        return False
+    first = 0 if normalize(options[0]) == answer else 1
+    return spans[first][1] < spans[1 - first][0]
 
 
 def date_aliases(text: str) -> tuple[str, ...]:

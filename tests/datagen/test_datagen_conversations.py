@@ -123,3 +123,157 @@ def test_a_conversation_exported_one_session_per_record_asks_each_line_of_its_ow
     assert qs["When did Caroline go to the LGBTQ support group?"].answer == "7 May 2023"
     assert not any("Caroline" in q and "paint" in q for q in qs)  # Melanie's line is Melanie's
     assert all("session" not in q for q in qs)
+
+
+# A user's own export, not LoCoMo: other people, another date format in the title, other wordings.
+PT_1 = "Priya & Tom, session 3 (9:15 am on 14 March, 2024)"
+PT_2 = "Priya & Tom, session 4 (6:02 pm on 2 April, 2024)"
+PT_0 = "Priya & Tom, session 2 (8:40 am on 1 February, 2024)"
+EXPORT = [
+    ("me/s3", PT_1, "\n".join([
+        "Priya: Hi Tom! We had a great time at the jazz festival last weekend.",
+        "Tom: Nice! I got a kitten two weeks ago!",
+        "Priya: Last Tues I donated my old bike to a youth club.",
+        "Tom: I built a treehouse last week to give the kids a hideout.",
+        "Tom: I started playing piano about five years ago.",
+        "Priya: Yesterday I took up pottery with my friends from work.",
+        "Tom: I'm going to a chess tournament this month.",
+        "Tom: Last week I talked to my friend who plays the cello.",
+        "Priya: I finished up my essay for my class last week.",
+    ])),
+]
+
+
+def test_an_exported_chat_gives_dated_questions_in_new_wordings() -> None:
+    """Old code: "two weeks ago", "last Tues", "this past weekend" resolved to nothing, "we" and "had
+    a great time at" gave no act, a purpose ("to give the kids…") or company ("with my friends") after
+    the act dropped it, and no act was asked for its thing by its date."""
+    qs = _questions(_chunks(EXPORT))
+    assert qs["When was Priya at the jazz festival?"].answer == "the weekend before 14 March 2024"
+    assert qs["When did Tom get the kitten?"].answer == "two weeks before 14 March 2024"
+    assert qs["When did Priya donate the old bike to the youth club?"].answer == "the Tuesday before 14 March 2024"
+    assert qs["When did Tom build the treehouse?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya take up pottery?"].answer == "13 March 2024"
+    assert qs["When is Tom going to the chess tournament?"].answer == "March 2024"  # a plan this month
+    # the other way round, as LoCoMo asks it: the thing, by its date
+    assert qs["What did Priya donate to the youth club on the Tuesday before 14 March 2024?"].answer == "old bike"
+    assert qs["What did Tom build in the week before 14 March 2024?"].answer == "a treehouse"
+    assert not any("piano" in q for q in qs)  # "about five years ago" dates nothing exactly
+    assert not any("friends" in q or "hideout" in q for q in qs)
+    # "the friend" (which?) and "the essay" (for what?) once the words that said it are left out
+    assert not any("friend" in q or "essay" in q for q in qs)
+
+
+def test_a_thing_asked_by_its_date_needs_no_other_thing_that_could_be_then() -> None:
+    """"What did Priya donate … on the Tuesday before 14 March?" is no question when she tells, in a
+    session written after that Tuesday, of another donation she does not date; one told before it
+    began (1 February) cannot be then."""
+    later = [*EXPORT, ("me/s4", PT_2, "Priya: I donated some books to the library.")]
+    earlier = [*EXPORT, ("me/s2", PT_0, "Priya: I donated some books to the library.")]
+    assert not any(q.startswith("What did Priya donate") for q in _questions(_chunks(later)))
+    assert "What did Priya donate to the youth club on the Tuesday before 14 March 2024?" in _questions(_chunks(earlier))
+
+
+def test_a_long_session_supports_more_tasks_than_a_page() -> None:
+    """A chat session of several passages is talk about many things: its use cap counts per passage.
+    Old code: three tasks per document, however long the session."""
+    lines = [
+        "Tom: I built a treehouse last week.", "Tom: I painted a mural yesterday.",
+        "Tom: I adopted a parrot last Friday.", "Tom: I sold my old van last month.",
+        "Tom: I joined a rowing club last weekend.", "Tom: I baked a lemon cake this morning.",
+    ]
+    chunks = [
+        Chunk(f"me/s3#{i}", "me/s3", "\n".join(lines[3 * i : 3 * i + 3]), i, 30, {"title": PT_1}) for i in range(2)
+    ]
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    written = []
+    for _ in range(200):
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate) and c.question not in written:
+            written.append(c.question)
+            gen.commit(c)
+    assert len(written) == 6  # two passages: up to six tasks; every act asked once, none twice
+
+
+def test_one_thing_dated_twice_by_different_verbs_is_no_question() -> None:
+    """"putting together an art show next month" (14 March) and "having an art show next month" (2
+    April) date no one show. Old code keyed a dated act by its verb, and asked both. A talent show is
+    another show, and keeps its question."""
+    chat = [
+        ("me/s3", PT_1, "Priya: I'm putting together an art show next month.\nPriya: I'm planning a talent show next month."),
+        ("me/s4", PT_2, "Priya: Next month I'm having an art show at the library."),
+    ]
+    qs = _questions(_chunks(chat))
+    assert not any("art show" in q for q in qs)
+    assert qs["When is Priya planning the talent show?"].answer == "April 2024"
+
+
+ORDER_CHAT = [
+    ("me/s3", PT_1, "Priya: Last Tues I donated my old bike to a youth club.\nTom: I built a treehouse last week."),
+    ("me/s4", PT_2, "Priya: I joined a rowing club yesterday!\nTom: Nice. I adopted a parrot last Friday."),
+    ("me/s5", "Priya & Tom, session 5 (4:00 pm on 3 April, 2024)", "Priya: I went to a pottery fair yesterday."),
+]
+
+
+def test_which_came_first_across_two_sessions_is_decided_by_both_dates() -> None:
+    """A multi-hop task of a chat: two of one person's dated acts told in two sessions. Old code: no
+    multi-hop task at all from a corpus without titles. Acts whose days may overlap (1 and 2 April:
+    "yesterday" in sessions a day apart is fine, "last week" against "last Friday" is not) are no pair;
+    the verifier recomputes both dates and refuses the other answer."""
+    chunks = _chunks(ORDER_CHAT)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    found: dict[str, Candidate] = {}
+    for _ in range(40):
+        c = gen.propose(2, rng)
+        if isinstance(c, Candidate):
+            found[c.question] = c
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+    questions = {frozenset(c.metadata["options"]): c for c in found.values()}
+    bike_club = questions[frozenset(("donate the old bike to the youth club", "join the rowing club"))]
+    assert bike_club.answer == "donate the old bike to the youth club" and bike_club.metadata["form"] == "order"
+    assert [s.doc_id for s in bike_club.supporting] != [] and {s.doc_id for s in bike_club.supporting} == {"me/s3", "me/s4"}
+    assert check_candidate(bike_club, texts, chunk_texts, mined.titles).accepted
+    swapped = replace(bike_club, answer="join the rowing club", aliases=())
+    assert check_candidate(swapped, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+    assert check_candidate(bike_club, texts, chunk_texts).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)  # no dates
+    assert frozenset(("join the rowing club", "go to the pottery fair")) in questions  # 1 April before 2 April
+    # Tom: "last week" before 14 March (29 Feb – 13 Mar) and "last Friday" before 2 April (26 Mar – 1 Apr)
+    # do not overlap; but no act is paired with one of its own session
+    assert all(len({s.doc_id for s in c.supporting}) == 2 for c in found.values())
+    assert all(c.question.startswith(("Which did Priya do first", "Which did Tom do first")) for c in found.values())
+
+
+def test_a_multi_hop_run_over_chats_writes_the_orders_then_single_hop_tasks(tmp_path) -> None:
+    """`context1 datagen` asks hops 2-4 by default. Old code: a chat corpus gave single-hop tasks only.
+    Now its orders come first, then single-hop tasks fill the run, with the reason said."""
+    from datagen.pipeline import GenerateConfig, generate
+
+    chunks = _chunks(ORDER_CHAT)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    report = generate(gen, mined, tmp_path / "tasks.jsonl", GenerateConfig(n=40, hops=(2, 3, 4), seed=0, patience=50))
+    assert report.by_hops[2] >= 3 and report.by_hops[1] >= 1  # one-passage sessions: their use caps end it
+    assert "single-hop tasks are written for the rest" in report.fallback
+
+
+def test_a_speaker_named_place_is_asked_only_when_the_whole_chat_names_one() -> None:
+    """"Which place has Jon been to?" → Paris is no question when another session says he has been to
+    Rome. Old code checked one document only."""
+    one = [("me/s3", PT_1, "Jon: I've been to Paris twice.")]
+    two = [*one, ("me/s4", PT_2, "Jon: I've been to Rome twice.")]
+    assert any("Jon been to" in q for q in _questions(_chunks(one)))
+    assert not any("Jon been to" in q for q in _questions(_chunks(two)))
+
+
+def test_going_hiking_and_acts_shared_with_others_are_dated() -> None:
+    """"I went hiking last week" (the activity is the thing) and "My colleagues and I went to a
+    convention last month" (the speaker went too). Old code: neither gave a question."""
+    chat = [("me/s3", PT_1, "Tom: I went hiking last week and got lost.\nPriya: My colleagues and I went to a convention together last month.")]
+    qs = _questions(_chunks(chat))
+    assert qs["When did Tom go hiking?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya go to the convention?"].answer == "February 2024"

@@ -1,0 +1,93 @@
+"""Conversations as a user would export them, and the tasks `context1 datagen` makes of them, per session.
+
+`export` writes LoCoMo's conversations as a user's chat export: plain JSONL, one session per record
+({"id", "title", "text"}: nothing of the benchmark loader's metadata), the date only in the title,
+"speaker: text" lines. The five development conversations are split by conversation: the tuning part
+(26, 30, 41) is what the readers were developed on; the reporting part (42, 43) is only measured.
+
+    python benchmarks/datagen_conversations.py export --part report OUT/report.jsonl
+    context1 index OUT/report.jsonl OUT/report-index
+    context1 datagen OUT/report-index OUT/report-tasks --n 150 --seed 1
+
+`table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session,
+the lines that say when something happened ("yesterday", "last week": what a date question needs) and
+tasks per such line, and the forms and answer types:
+
+    python benchmarks/datagen_conversations.py table tune=OUT/tune-tasks report=OUT/report-tasks \
+        --corpus tune=OUT/tune.jsonl --corpus report=OUT/report.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from eval.loaders.locomo import load_locomo  # noqa: E402
+
+PARTS = {"tune": ("26", "30", "41"), "report": ("42", "43")}
+
+
+def export(part: str, data_dir: Path, out: Path) -> int:
+    """Write one part's sessions as plain JSONL records; returns the number written."""
+    paths = [data_dir / f"locomo10_conv{n}.json" for n in PARTS[part]]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        sys.exit(f"missing conversation files: {missing} (see {data_dir}/README.md)")
+    docs = load_locomo(paths, unit="session").documents
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as f:
+        for d in docs:
+            f.write(json.dumps({"id": d.doc_id.replace("/", "-"), "title": d.title, "text": d.text}) + "\n")
+    return len(docs)
+
+
+def table(runs: list[str], corpora: dict[str, str]) -> None:
+    import datetime as dt
+
+    from datagen.dates import relative_dates
+
+    print("| part | sessions | lines with a relative date / session | tasks | tasks / session | tasks / dated line "
+          "| hops | forms | answer types |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |")
+    for spec in runs:
+        label, _, folder = spec.partition("=")
+        tasks = [json.loads(line) for line in (Path(folder) / "tasks.jsonl").open(encoding="utf-8") if line.strip()]
+        records = [json.loads(line) for line in Path(corpora[label]).open(encoding="utf-8") if line.strip()]
+        sessions = len(records)
+        # what a date question needs: a line that says when ("yesterday", "last week"; any anchor finds them)
+        dated = sum(1 for r in records for line in r["text"].split("\n") if relative_dates(line, dt.date(2023, 1, 1)))
+        hops = Counter(len(t.get("gold_doc_ids") or ()) for t in tasks)
+        forms = Counter(str((t.get("metadata") or {}).get("form", "?")) for t in tasks)
+        types = Counter(str((t.get("metadata") or {}).get("truth_type", "?")) for t in tasks)
+        print(
+            f"| {label} | {sessions} | {dated / max(sessions, 1):.2f} | {len(tasks)} | {len(tasks) / max(sessions, 1):.2f} "
+            f"| {len(tasks) / max(dated, 1):.2f} | {dict(sorted(hops.items()))} "
+            f"| {dict(forms.most_common())} | {dict(types.most_common())} |"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("export", help="one part's sessions as a user's JSONL export")
+    ex.add_argument("--part", choices=sorted(PARTS), required=True)
+    ex.add_argument("--data-dir", default="../shared/data/locomo")
+    ex.add_argument("out")
+    tb = sub.add_parser("table", help="tasks per session of `context1 datagen` runs")
+    tb.add_argument("runs", nargs="+", help="LABEL=RUN_FOLDER (holding tasks.jsonl)")
+    tb.add_argument("--corpus", action="append", default=[], help="LABEL=EXPORT.jsonl (to count its sessions)")
+    args = ap.parse_args()
+    if args.command == "export":
+        n = export(args.part, Path(args.data_dir), Path(args.out))
+        print(f"{n} sessions of conversations {', '.join(PARTS[args.part])} in {args.out}")
+    else:
+        table(args.runs, dict(c.split("=", 1) for c in args.corpus))
+
+
+if __name__ == "__main__":
+    main()
