@@ -187,9 +187,20 @@ def table(results: dict[tuple[str, str], list[dict]], split: str) -> str:
     return "\n".join(lines)
 
 
-def compare(results: dict[tuple[str, str], list[dict]], pairs: list[str], split: str, n_boot: int = 2000) -> str:
+def deep(row: dict) -> bool:
+    """A MuSiQue question of 3 or 4 hops (its id says: `3hop1__…`, `4hop3__…`)."""
+    return row["id"][:4] in ("3hop", "4hop")
+
+
+def _kept(row: dict, split: str, only) -> bool:
+    return (split == "all" or row["split"] == split) and (only is None or only(row))
+
+
+def compare(results: dict[tuple[str, str], list[dict]], pairs: list[str], split: str, n_boot: int = 2000,
+            only=None, tag: str = "") -> str:
     """Per set and `A:B` pair: B's mean minus A's on passage R@5 and all-R@10, questions B won / lost,
-    and a 95% paired bootstrap interval of the difference (questions resampled, seed 0)."""
+    and a 95% paired bootstrap interval of the difference (questions resampled, seed 0). `only` keeps
+    the questions it accepts, `tag` names them in the set column."""
     import random
 
     lines = ["| set | B vs A | metric | A | B | B − A [95% bootstrap] | won / lost |", "| --- | --- | --- | ---: | ---: | --- | ---: |"]
@@ -198,9 +209,11 @@ def compare(results: dict[tuple[str, str], list[dict]], pairs: list[str], split:
             a, _, b = pair.partition(":")
             if (name, a) not in results or (name, b) not in results:
                 continue
-            ra = {r["id"]: r for r in results[(name, a)] if split == "all" or r["split"] == split}
-            rb = {r["id"]: r for r in results[(name, b)] if split == "all" or r["split"] == split}
+            ra = {r["id"]: r for r in results[(name, a)] if _kept(r, split, only)}
+            rb = {r["id"]: r for r in results[(name, b)] if _kept(r, split, only)}
             ids = [i for i in ra if i in rb]
+            if not ids:
+                continue
             for key, label in (("pr5", "passage R@5"), ("all10", "all-R@10")):
                 d = [rb[i][key] - ra[i][key] for i in ids]
                 rng = random.Random(0)
@@ -208,7 +221,7 @@ def compare(results: dict[tuple[str, str], list[dict]], pairs: list[str], split:
                 lo, hi = boot[int(0.025 * n_boot)], boot[int(0.975 * n_boot) - 1]
                 mean_a = sum(ra[i][key] for i in ids) / len(ids)
                 mean_b = sum(rb[i][key] for i in ids) / len(ids)
-                lines.append(f"| {name} ({len(ids)}) | {b} vs {a} | {label} | {mean_a:.3f} | {mean_b:.3f} | "
+                lines.append(f"| {name}{tag} ({len(ids)}) | {b} vs {a} | {label} | {mean_a:.3f} | {mean_b:.3f} | "
                              f"{mean_b - mean_a:+.3f} [{lo:+.3f}, {hi:+.3f}] | {sum(x > 0 for x in d)} / "
                              f"{sum(x < 0 for x in d)} |")
     return "\n".join(lines)
@@ -262,6 +275,7 @@ def main() -> None:
                     results[(name, who)] = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
         print(table(results, args.split))
         print(compare(results, args.compare, args.split))
+        print_deep(results, args)
         return
     for name in args.sets.split(","):
         questions = set_questions(name, args)
@@ -303,6 +317,14 @@ def main() -> None:
     print(table(results, args.split))
     if args.compare:
         print(compare(results, args.compare, args.split))
+        print_deep(results, args)
+
+
+def print_deep(results: dict[tuple[str, str], list[dict]], args) -> None:
+    """MuSiQue's 3–4-hop questions alone (issue 36: deeper training data must help on them)."""
+    musique = {key: rows for key, rows in results.items() if key[0] == "musique"}
+    if musique:
+        print(compare(musique, args.compare, args.split, only=deep, tag=" 3–4 hops"))
 
 
 if __name__ == "__main__":
