@@ -28,6 +28,7 @@ from datagen.syntax import (
     object_span,
     place_target,
     tidy,
+    title_copula,
 )
 from datagen.types import TruthType
 
@@ -79,10 +80,13 @@ def copular_relations(
         attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
         if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
             attr = verb  # "North Dakota is in the Great Plains": the place hangs off the verb itself
-        if subj is None or attr is None or any(c.dep_ == "neg" for c in verb.children):
+        if attr is None or any(c.dep_ == "neg" for c in verb.children):
             continue
-        if not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss")):
+        titled = title_copula(doc, name) is not None and title_copula(doc, name).i == verb.i
+        if not titled and (subj is None or not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss"))):
             continue
+        if titled:
+            subj = next((t for t in doc if t.i < verb.i and t.pos_ == "PROPN"), None) or doc[0]
         # "X is a composer in Costa Rica" says where X works, not where X "is located"
         subject_ent = entity_of(subj)
         person = subj.lower_ in ("he", "she") or (
@@ -127,8 +131,11 @@ def copular_relations(
 def role_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
 ) -> list[Fact]:
-    """'Its first director was the astronomer Orvald Pike' → (X, first director, Orvald Pike): the
-    commonest way an encyclopedia names who holds a role of its subject."""
+    """A role of the subject named by a copula: 'Its first director was the astronomer Orvald Pike',
+    "Canada's capital is Ottawa", "New South Wales' state capital is Sydney" (the possessive's own words,
+    "New South", are the name, not the role), and the role as a noun of the page's name: "The highest
+    elevation in New York is Mount Marcy", "The capital of Namibia is Windhoek". The last two are how a
+    big place's later paragraphs state its facts (issue 36): MuSiQue chains ended there with no answer."""
     out = []
     for verb in doc:
         if verb.lemma_ != "be" or not name:
@@ -138,9 +145,27 @@ def role_facts(
         if subj is None or attr is None:
             continue
         poss = [c for c in subj.children if c.dep_ == "poss"]
-        if len(poss) != 1 or not (poss[0].lower_ in ("its", "his", "her", "their") or names_subject(poss[0], name)):
+        # "the highest elevation in New York": the page named by the role's own preposition
+        of_page = [
+            (c, g) for c in subj.children if c.dep_ == "prep" and c.lower_ in ("of", "in")
+            for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN" and names_subject(g, name)
+        ]
+        if poss:
+            if len(poss) != 1 or not (poss[0].lower_ in ("its", "his", "her", "their") or names_subject(poss[0], name)):
+                continue
+            prep_word = "of"
+            inside = {t.i for t in poss[0].subtree}
+        elif len(of_page) == 1 and any(c.dep_ == "det" and c.lower_ == "the" for c in subj.children):
+            prep, page = of_page[0]
+            if any(c.dep_ not in ("det", "amod", "compound", "prep") for c in subj.children) or len(
+                [c for c in subj.children if c.dep_ == "prep"]
+            ) != 1:
+                continue  # "the capital of X in 1990", "the city of X, which …": more than a role
+            prep_word = prep.lower_
+            inside = {t.i for t in prep.subtree}
+        else:
             continue
-        role_words = [t for t in subj.subtree if t.dep_ not in ("poss", "case", "det") and t.i <= subj.i]
+        role_words = [t for t in subj.subtree if t.i not in inside and t.dep_ not in ("case", "det") and t.i <= subj.i]
         if len(role_words) > 3 or any(t.pos_ not in ("NOUN", "ADJ") for t in role_words):
             continue
         ent = object_span(attr)
@@ -156,8 +181,9 @@ def role_facts(
         out.append(
             Fact(
                 doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
-                relation=f"{subj.lemma_.lower()}|of|{kind}", answer=ent.text, kind=kind,
-                ask=f"{wh} {verb.text.lower()} the {role} of {{s}}?", describe=f"the {role} of {{s}}", target=target,
+                relation=f"{subj.lemma_.lower()}|{prep_word}|{kind}", answer=ent.text, kind=kind,
+                ask=f"{wh} {verb.text.lower()} the {role} {prep_word} {{s}}?", describe=f"the {role} {prep_word} {{s}}",
+                target=target,
             )
         )
     return out
@@ -171,9 +197,11 @@ def defining_class(doc: Any, name: str) -> str:
             continue
         subj = clause_subject(root)
         attr = next((c for c in root.children if c.dep_ == "attr"), None)
-        if subj is None or attr is None or attr.pos_ != "NOUN":
+        if attr is None or attr.pos_ != "NOUN":
             continue
-        if not (names_subject(subj, name) or subj.lower_ in PRONOUNS):
+        opening = title_copula(doc, name)
+        titled = opening is not None and opening.i == root.i
+        if not titled and (subj is None or not (names_subject(subj, name) or subj.lower_ in PRONOUNS)):
             continue
         compounds = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
         words = [c.lower_ for c in compounds[-1:]] + [attr.lower_]
