@@ -51,6 +51,14 @@ def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str
     return out
 
 
+# What a page may call the thing a title's parenthesis names ("Twins (group)" is "the Hong Kong duo Twins").
+_KIND_WORDS = {
+    "group": ("group", "band", "duo", "trio", "quartet"), "band": ("band", "group", "duo", "trio", "quartet"),
+    "singer": ("singer", "sang", "sung", "recorded", "vocalist"), "musician": ("musician", "band", "album", "song"),
+    "rapper": ("rapper", "rap", "album", "song"), "footballer": ("footballer", "football", "club"),
+}
+
+
 def title_resolver(
     mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]] | None = None
 ) -> Callable[..., str]:
@@ -93,7 +101,8 @@ def title_resolver(
         if qual and context is not None and not re.search(r"(?<!\w)" + re.escape(qual.split(",")[0].strip()) + r"(?!\w)", context):
             return ""  # "Stamford" without "Connecticut" may be another Stamford
         word = kind_word.get(key)
-        if word and context is not None and not re.search(r"(?<!\w)" + re.escape(word) + r"s?(?!\w)", context, re.IGNORECASE):
+        said = "|".join(re.escape(w) for w in _KIND_WORDS.get(word, (word,))) if word else ""
+        if word and context is not None and not re.search(r"(?<!\w)(?:" + said + r")s?(?!\w)", context, re.IGNORECASE):
             # a page its title sets apart ("Richard Wright (author)") is named by the bare name only where
             # the naming page says what it is: "recordings made by Richard Wright" (Pink Floyd's) is not
             # the author's (the corpus need not hold the other page for there to be one)

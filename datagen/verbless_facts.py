@@ -128,6 +128,10 @@ def copular_relations(
     return out
 
 
+# Roles whose holder is a place whatever NER calls it.
+_PLACE_ROLES = frozenset("capital seat city town port elevation point peak summit river lake".split())
+
+
 def role_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
 ) -> list[Fact]:
@@ -172,6 +176,8 @@ def role_facts(
         if ent is None or KIND[ent.label_] == TruthType.DATE.value:
             continue
         kind = KIND[ent.label_]
+        if subj.lower_ in _PLACE_ROLES:
+            kind = TruthType.PLACE.value  # "Veldmark's capital is Orsberg": NER may call a capital anything
         role = join_tokens(role_words).lower()
         wh = "Who" if kind == TruthType.PERSON.value else "Which {c}"
         proper = ent.root.pos_ == "PROPN"
