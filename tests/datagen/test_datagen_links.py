@@ -162,3 +162,13 @@ def test_a_two_document_bridge_leaves_a_deeper_chain_its_documents() -> None:
     deep = gen._bridge(3, rng)
     assert deep.doc_ids == ("album", "dorian", "orsberg")
     assert deep.question == "In what year was the city where the performer of Glass Orchard was born founded?"
+
+
+def test_a_pronoun_in_a_list_page_is_not_the_page(nlp) -> None:  # noqa: ANN001
+    """Hand-read HotpotQA, session 29: "After Doherty departed from the series in 2001, she was replaced by
+    Rose McGowan" in "List of Charmed characters" became a fact about the list."""
+    from datagen.verb_facts import verb_facts
+
+    text = "After Doherty departed from the series in 2001, she was replaced by Rose McGowan."
+    assert verb_facts(nlp(text), "d", "d#0", text, "List of Charmed characters", NO_PAGE) == []
+    assert [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "Shannen Doherty", NO_PAGE)] == ["Rose McGowan"]
