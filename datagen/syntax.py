@@ -37,6 +37,13 @@ PRONOUNS = frozenset("he she it they his her its their".split())
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 
 
+# Words of rank or office before a name, which NER rightly leaves out of it ("President Woodrow Wilson").
+_TITLE_WORDS = frozenset(
+    "president king queen prince princess sir dame lord lady saint st dr general admiral captain senator governor "
+    "mayor judge pope emperor empress chancellor minister premier bishop archbishop cardinal father mr mrs ms "
+    "professor prof coach chief colonel major lieutenant sergeant representative rep sen gov justice commander "
+    "vice secretary chairman ambassador rabbi reverend rev duke duchess count countess baron earl sheikh sultan".split()
+)
 _DEMONYM_OR_NUMBER = re.compile(r"^[\d.,]+$")
 MAX_SLOT_TOKENS = 6
 
@@ -171,6 +178,8 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # "X is a film written and directed by Y": so is a participle's conjunct
         head = clause_root(verb) if verb.dep_ in ("conj", "acl") else verb.head
         subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None and verb.dep_ == "acl" and verb.tag_ == "VBN" and verb.head.dep_ in ("nsubj", "nsubjpass"):
+        subj = verb.head  # "Hebron Academy, founded in 1804, is a school": the participle's noun is the subject
     if subj is None and opening_participle(verb):
         # "Born in Benton, Illinois, Bauer attended…": the opening participle's subject is the clause's
         subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -250,10 +259,12 @@ def object_span(token: Any) -> Any | None:
         return None
     if ent.label_ == "DATE" and not _YEAR.search(ent.text):
         return None
-    if ent.start > 0 and token.doc[ent.start - 1].dep_ == "compound" and token.doc[ent.start - 1].pos_ == "PROPN" and (
-        ent.start <= token.doc[ent.start - 1].head.i < ent.end
+    before = token.doc[ent.start - 1] if ent.start > 0 else None
+    if (
+        before is not None and before.dep_ == "compound" and before.pos_ == "PROPN"
+        and ent.start <= before.head.i < ent.end and before.lower_.rstrip(".") not in _TITLE_WORDS
     ):
-        return None  # NER cut the name: "Bora" of "Biswajeet Bora" answers with half of it
+        return None  # NER cut the name: "Bora" of "Biswajeet Bora" answers with half of it ("President" is a title)
     if ent.label_ != "DATE" and _DEMONYM_OR_NUMBER.match(ent.text):
         return None
     if any(c.dep_ == "conj" for c in token.children) and not _place_qualifier(token, ent):

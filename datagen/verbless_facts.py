@@ -82,16 +82,19 @@ def copular_relations(
             attr = verb  # "North Dakota is in the Great Plains": the place hangs off the verb itself
         if attr is None or any(c.dep_ == "neg" for c in verb.children):
             continue
-        titled = title_copula(doc, name) is not None and title_copula(doc, name).i == verb.i
+        opening = title_copula(doc, name)
+        titled = opening is not None and opening.i == verb.i
         if not titled and (subj is None or not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss"))):
             continue
-        if titled:
-            subj = next((t for t in doc if t.i < verb.i and t.pos_ == "PROPN"), None) or doc[0]
+        if subj is None:  # the title parsed as no noun phrase ("Deliver Us from Winter is a film …")
+            subj = doc[0]
         # "X is a composer in Costa Rica" says where X works, not where X "is located"
         subject_ent = entity_of(subj)
         person = subj.lower_ in ("he", "she") or (
             subject_ent is not None and subject_ent.label_ == "PERSON" and attr.lower_ not in _PLACE_NOUNS
         )  # NER calls "Benton" (a city) a person too
+        if not person:
+            out.extend(_capital_of(attr, verb, doc_id, chunk_id, text, name, resolve))
         for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             ent = object_span(pobj) if pobj is not None else None
@@ -130,6 +133,46 @@ def copular_relations(
 
 # Roles whose holder is a place whatever NER calls it.
 _PLACE_ROLES = frozenset("capital seat city town port elevation point peak summit river lake".split())
+
+
+def _capital_of(
+    attr: Any, verb: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """"Lisbon is the capital and the largest city of Portugal", "Nashville is the county seat of
+    Davidson County" → (Lisbon, capital of, Portugal): "Of which country is Lisbon the capital?",
+    described as "the country whose capital is Lisbon". A place's page says where it is this way more
+    often than "located in" (issue 36: chains through big places ended there with no answer)."""
+    words = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"] + [attr]
+    if attr.pos_ != "NOUN" or not (
+        attr.lemma_.lower() in ("capital", "seat") or attr.lemma_.lower() == "city" and [w.lower_ for w in words[:-1]] == ["capital"]
+    ):
+        return []  # "the capital city of Canada" is one too
+    if any(c.dep_ == "amod" for c in attr.children):
+        return []  # "the former capital", "the largest city and cultural capital": not the capital now
+    heads = [attr, *(c for c in attr.children if c.dep_ == "conj" and c.pos_ == "NOUN")]
+    for head in heads:
+        prep = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+        ent = object_span(pobj) if pobj is not None else None
+        if ent is None or KIND[ent.label_] != TruthType.PLACE.value or not _proper_place(ent):
+            continue
+        if word_keys(ent.text) == word_keys(name):
+            return []
+        target = place_target(ent.root, ent, resolve)
+        if target == doc_id:
+            return []
+        role = join_tokens(words).lower()
+        be = verb.text.lower()
+        m = PLACE_CLASS.search(ent.text)
+        cls = m.group(1).lower() if m else "{c}"  # "Of which county is Nashville the county seat?"
+        return [
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                relation=("seat" if attr.lemma_.lower() == "seat" else "capital") + "-of|of|place", answer=ent.text, kind=TruthType.PLACE.value,
+                ask=f"Of which {cls} {be} {{s}} the {role}?", describe=f"the {cls} whose {role} {be} {{s}}", target=target,
+            )
+        ]
+    return []
 
 
 def role_facts(

@@ -172,3 +172,50 @@ def test_a_pronoun_in_a_list_page_is_not_the_page(nlp) -> None:  # noqa: ANN001
     text = "After Doherty departed from the series in 2001, she was replaced by Rose McGowan."
     assert verb_facts(nlp(text), "d", "d#0", text, "List of Charmed characters", NO_PAGE) == []
     assert [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "Shannen Doherty", NO_PAGE)] == ["Rose McGowan"]
+
+
+def test_a_preposition_repeated_with_another_name_makes_a_list() -> None:
+    """Hand-read HotpotQA, session 30: "served … under Thomas Playford II and … (1892-1893) under John
+    Downer" asked "the person that William Copley served under" (either)."""
+    from datagen.chains import one_of_several
+    from datagen.factbase import Fact
+
+    served = ("He served as Commissioner for Crown Lands (1890-1892) under Thomas Playford II and Chief Secretary (1893) "
+              "under John Downer.")
+    fact = Fact("d", "d#0", served, "X", True, "serve|under|person", "John Downer", "person", "Who?", "the one of {s}")
+    assert one_of_several(fact)
+    alone = "He served as Chief Secretary under John Downer from 1893."
+    assert not one_of_several(Fact("d", "d#0", alone, "X", True, "serve|under|person", "John Downer", "person", "Who?",
+                                   "the one of {s}"))
+
+
+def test_a_person_after_on_is_no_relation(nlp) -> None:  # noqa: ANN001
+    """ "released on Adam Duritz of Counting Crows's label E Pluribus Unum" asked "the musician that Dream
+    This was released on"."""
+    from datagen.verb_facts import verb_facts
+
+    text = "Glass Orchard is the debut album from Joe 90, released on Adam Duritz of Counting Crows's label E Pluribus Unum."
+    assert [f for f in verb_facts(nlp(text), "d", "d#0", text, "Glass Orchard", NO_PAGE) if f.answer == "Adam Duritz"] == []
+
+
+def test_a_birth_name_is_no_part_of_a_question(nlp) -> None:  # noqa: ANN001
+    """ "When was the performer of Baby Don't You Do It born Marvin Pentz Gay Jr.?" (MuSiQue, session 30)."""
+    from datagen.verb_facts import verb_facts
+
+    text = "Marvin Gaye (born Marvin Pentz Gay Jr.; April 2, 1939 – April 1, 1984) was an American singer."
+    assert [f.ask for f in verb_facts(nlp(text), "d", "d#0", text, "Marvin Gaye", NO_PAGE) if "Pentz" in f.ask] == []
+
+
+def test_a_place_that_is_a_capital_or_a_county_seat_says_of_what(nlp) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import copular_relations
+
+    text = "Lisbon ( ; Portuguese: \"Lisboa\" , ] ) is the capital and the largest city of Portugal, with a population of 552,700."
+    facts = copular_relations(nlp(text), "d", "d#0", text, "Lisbon", NO_PAGE)
+    assert [(f.relation, f.answer, f.ask, f.describe) for f in facts] == [
+        ("capital-of|of|place", "Portugal", "Of which {c} is {s} the capital?", "the {c} whose capital is {s}")
+    ]
+    text = "Nashville is the county seat of Davidson County."
+    facts = copular_relations(nlp(text), "d", "d#0", text, "Nashville", NO_PAGE)
+    assert [(f.answer, f.ask) for f in facts] == [("Davidson County", "Of which county is {s} the county seat?")]
+    text = "Bonn is the former capital of West Germany."
+    assert copular_relations(nlp(text), "d", "d#0", text, "Bonn", NO_PAGE) == []
