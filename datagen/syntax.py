@@ -85,6 +85,24 @@ _LEGAL_SUFFIXES = frozenset("inc ltd llc plc corp co company sa ag gmbh nv bv lp
 _GENERATIONS = frozenset("jr sr ii iii iv".split())
 
 
+# A short form → the given names it stands for ("Jim Cummings" opens "James Jonah Cummings (born …)").
+_GIVEN_NAMES = {
+    short: frozenset(full.split()) for short, full in {
+        "jim": "james", "jimmy": "james", "bill": "william", "billy": "william", "will": "william", "bob": "robert",
+        "bobby": "robert", "rob": "robert", "larry": "lawrence", "dick": "richard", "rick": "richard",
+        "tom": "thomas", "tommy": "thomas", "mike": "michael", "mick": "michael", "dave": "david",
+        "steve": "steven stephen", "ted": "edward theodore", "ed": "edward", "eddie": "edward", "ned": "edward",
+        "chuck": "charles", "charlie": "charles", "harry": "henry", "hank": "henry", "jack": "john",
+        "peggy": "margaret", "maggie": "margaret", "kate": "katherine catherine", "liz": "elizabeth",
+        "beth": "elizabeth", "betty": "elizabeth", "sue": "susan", "tony": "anthony", "andy": "andrew",
+        "sam": "samuel", "ben": "benjamin", "fred": "frederick", "joe": "joseph", "pat": "patrick patricia",
+        "dan": "daniel", "danny": "daniel", "don": "donald", "ron": "ronald", "ray": "raymond", "gene": "eugene",
+        "jerry": "gerald jerome", "frank": "francis franklin", "hal": "harold", "walt": "walter", "matt": "matthew",
+        "nick": "nicholas", "alex": "alexander", "tim": "timothy", "greg": "gregory", "jeff": "jeffrey",
+    }.items()
+}
+
+
 def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
     """Whether `span` is the longer form of the name `full` a page's first sentence gives (Wikipedia's
     habit; before, such a page had no class, no birth date and no relation about itself, so no chain
@@ -105,6 +123,7 @@ def fuller_name(span: tuple[str, ...], full: tuple[str, ...]) -> bool:
     first = full[0]
     # "Kenneth" for "Ken", and the other way, "John William Carson" for "Johnny Carson"
     longer = len(first) >= 3 and span[0].startswith(first) or len(span[0]) >= 4 and first.startswith(span[0])
+    longer = longer or span[0] in _GIVEN_NAMES.get(first, ()) or first in _GIVEN_NAMES.get(span[0], ())
     if not (span[0] == first or longer or first in span[1:-1]):
         return False
     rest = iter(span[1:-1])

@@ -297,6 +297,12 @@ def life_facts(
     # the words before the parenthesis must name the page
     opening = word_keys(text[: m.start()])
     page = opening in (own, core) or fuller_name(opening, core)
+    # "Hartwig Schierbaum (born 26 May 1954), better known by his stage name Marian Gold, is …"
+    stage = re.search(
+        r"\bknown\s+(?:professionally\s+)?(?:by\s+(?:his|her|their)\s+(?:stage|pen|ring)\s+name|as)\s+[\"“]?"
+        + re.escape(name) + r"[\"”]?\s*,", text[: m.end() + 120],
+    )
+    page = page or (stage is not None and len(opening) <= 4)
     person_class = class_type(defining_class(doc, name)) == TruthType.PERSON.value
     if not persons and not (page and (m.group("born") or person_class)):
         return []  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life

@@ -219,3 +219,18 @@ def test_a_place_that_is_a_capital_or_a_county_seat_says_of_what(nlp) -> None:  
     assert [(f.answer, f.ask) for f in facts] == [("Davidson County", "Of which county is {s} the county seat?")]
     text = "Bonn is the former capital of West Germany."
     assert copular_relations(nlp(text), "d", "d#0", text, "Bonn", NO_PAGE) == []
+
+
+@pytest.mark.parametrize(("title", "text", "born"), [
+    ("Jim Tarrant", "James Jonah Tarrant (born November 3, 1952) is an American voice actor and singer.", "November 3, 1952"),
+    ("Larry Vellacourt", "Lawrence M. Vellacourt (born 1945) is a Canadian businessman.", "1945"),
+    ("Marian Sable", "Hartwig Schierbaum (born 26 May 1954), better known by his stage name Marian Sable, is a German singer.",
+     "26 May 1954"),
+])
+def test_a_page_opening_with_a_given_or_a_birth_name_gives_its_birth_date(nlp, title: str, text: str, born: str) -> None:  # noqa: ANN001
+    """HotpotQA chains ended on these pages with no answer: "Jim" for James, "Larry" for Lawrence, a stage name."""
+    from datagen.verbless_facts import life_facts
+
+    assert [f.answer for f in life_facts(nlp(text), "d", "d#0", text, title, True)] == [born]
+    other = "Hartwig Schierbaum (born 26 May 1954) is a friend of Marian Sable."
+    assert life_facts(nlp(other), "d", "d#0", other, "Marian Sable", True) == []
