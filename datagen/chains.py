@@ -73,7 +73,7 @@ _HEADS = {
         "coach manager athlete cyclist boxer wrestler swimmer cricketer pitcher quarterback novelist "
         "screenwriter filmmaker photographer designer entrepreneur inventor mathematician biologist "
         "physician surgeon nurse teacher professor explorer statesman stateswoman socialite jumper sprinter "
-        "aristocrat nobleman noblewoman monarch ruler consort"
+        "aristocrat nobleman noblewoman monarch ruler consort leader character"
     ).split(),
 }
 _TYPE_OF_HEAD = {head: kind for kind, heads in _HEADS.items() for head in heads}

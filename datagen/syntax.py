@@ -264,7 +264,7 @@ def object_span(token: Any) -> Any | None:
 
     A common noun stands for the name it introduces: "the engineer Ilsa Venn" (apposition),
     "the mountain village of Tarn" (a proper noun after "of")."""
-    if token.pos_ == "NOUN" and entity_of(token) is None:
+    if token.pos_ in ("NOUN", "PROPN") and entity_of(token) is None:  # "the south bank" tagged PROPN too
         named = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         named += [
             g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"

@@ -252,10 +252,22 @@ def defining_class(doc: Any, name: str) -> str:
         titled = opening is not None and opening.i == root.i
         if not titled and (subj is None or not (names_subject(subj, name) or subj.lower_ in PRONOUNS)):
             continue
+        if attr.lower_ in _KIN_NOUNS:
+            return ""  # "X was the son of Y" says whose son, not what X is ("the son who portrayed Kato")
+        if not class_type(attr.lower_):
+            # "a basic cable and satellite television channel": the head is the last conjunct
+            conj = [c for c in attr.children if c.dep_ == "conj" and c.pos_ == "NOUN" and class_type(c.lower_)]
+            attr = conj[-1] if conj else attr
         compounds = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
         words = [c.lower_ for c in compounds[-1:]] + [attr.lower_]
         return " ".join(words)
     return ""
+
+
+_KIN_NOUNS = frozenset(
+    "son daughter wife husband brother sister father mother child grandson granddaughter grandfather grandmother "
+    "nephew niece cousin heir widow widower uncle aunt".split()
+)
 
 
 _HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())

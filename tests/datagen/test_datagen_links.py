@@ -234,3 +234,24 @@ def test_a_page_opening_with_a_given_or_a_birth_name_gives_its_birth_date(nlp, t
     assert [f.answer for f in life_facts(nlp(text), "d", "d#0", text, title, True)] == [born]
     other = "Hartwig Schierbaum (born 26 May 1954) is a friend of Marian Sable."
     assert life_facts(nlp(other), "d", "d#0", other, "Marian Sable", True) == []
+
+
+def test_a_class_is_the_head_of_the_defining_phrase_and_no_kin_word(nlp) -> None:  # noqa: ANN001
+    """ "When did the cable that Web Weirdos originally aired on launch?" and "the son who portrayed Kato"
+    (hand-read HotpotQA, session 30): the class came from the first conjunct, or from a kin noun."""
+    from datagen.verbless_facts import defining_class
+
+    text = "Cartoon Network is an American basic cable and satellite television channel that is owned by Turner."
+    assert defining_class(nlp(text), "Cartoon Network") == "television channel"
+    text = "Bruce Lee was the son of Cantonese opera star Lee Hoi-chuen."
+    assert defining_class(nlp(text), "Bruce Lee") == ""
+
+
+def test_a_place_stands_on_the_river_a_mis_tagged_noun_introduces(nlp) -> None:  # noqa: ANN001
+    """MuSiQue's Ottawa: "It stands on the south bank of the Ottawa River" ("bank" tagged a proper noun):
+    the only answer of the city chains through Canada end on."""
+    from datagen.verb_facts import verb_facts
+
+    text = "It stands on the south bank of the Ottawa River in the eastern portion of southern Ontario."
+    facts = verb_facts(nlp(text), "d", "d#0", text, "Ottawa", NO_PAGE, own_class="city")
+    assert [(f.relation, f.answer) for f in facts] == [("stand|on|place", "the Ottawa River")]
