@@ -554,6 +554,8 @@ def _fill(template: str, **values: str) -> str:
     out = template
     if values.get("c") == FALLBACK_CLASS[TruthType.PLACE.value]:
         out = re.sub(r"^In which \{c\} (is|was|are|were) ", r"Where \1 ", out)
+        # "Which place is the highest elevation in …" reads as a form ("Which place did Caroline move from?" does not)
+        out = re.sub(r"^Which \{c\} (is|was|are|were) ", r"What \1 ", out)
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
     out = re.sub(r"\s+", " ", out).strip()

@@ -44,6 +44,8 @@ _TITLE_WORDS = frozenset(
     "professor prof coach chief colonel major lieutenant sergeant representative rep sen gov justice commander "
     "vice secretary chairman ambassador rabbi reverend rev duke duchess count countess baron earl sheikh sultan".split()
 )
+# Parts of a place that stand for it after "of": on "the south bank of the Ottawa River" is on the river.
+_SIDES = frozenset("bank banks shore shores coast edge outskirts foot mouth".split())
 _DEMONYM_OR_NUMBER = re.compile(r"^[\d.,]+$")
 MAX_SLOT_TOKENS = 6
 
@@ -266,10 +268,14 @@ def object_span(token: Any) -> Any | None:
     "the mountain village of Tarn" (a proper noun after "of")."""
     if token.pos_ in ("NOUN", "PROPN") and entity_of(token) is None:  # "the south bank" tagged PROPN too
         named = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-        named += [
-            g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-            for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN"
-        ]
+        if class_type(token.lower_) or token.lower_ in _SIDES:
+            # "the village of Tarn", "the south bank of the Ottawa River" — not "citizens of Canada" nor
+            # "the political control of the Papacy" (hand-read MuSiQue, session 30: "the country that visa
+            # requirements were placed on", "the organization Rome fell under")
+            named += [
+                g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN"
+            ]
         if len(named) != 1:
             return None
         token = named[0]

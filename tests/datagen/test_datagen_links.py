@@ -103,7 +103,7 @@ def test_a_big_place_later_paragraph_ends_a_chain(nlp) -> None:  # noqa: ANN001
     assert gen.chains.counts()["chains:2:found"] == 1
     cand = gen._bridge(2, random.Random(0))
     assert cand.answer == "Orsberg"
-    assert cand.question == "Which place is the capital of the place where Ilse Varga was born?"
+    assert cand.question == "What is the capital of the place where Ilse Varga was born?"
     assert cand.doc_ids == ("ilse", "veld2")
 
 
@@ -255,3 +255,35 @@ def test_a_place_stands_on_the_river_a_mis_tagged_noun_introduces(nlp) -> None: 
     text = "It stands on the south bank of the Ottawa River in the eastern portion of southern Ontario."
     facts = verb_facts(nlp(text), "d", "d#0", text, "Ottawa", NO_PAGE, own_class="city")
     assert [(f.relation, f.answer) for f in facts] == [("stand|on|place", "the Ottawa River")]
+
+
+def test_a_common_noun_introduces_a_name_after_of_only_when_it_is_a_kind_or_a_side(nlp) -> None:  # noqa: ANN001
+    """Hand-read MuSiQue, session 30: "restrictions placed on citizens of Canada" became "the country that
+    visa requirements were placed on", "fell under the political control of the Papacy" "the organization
+    Rome fell under"."""
+    from datagen.verb_facts import verb_facts
+
+    text = "Rome slowly fell under the political control of the Papacy."
+    assert verb_facts(nlp(text), "d", "d#0", text, "Rome", NO_PAGE) == []
+    text = "The Orsberg Club was founded in the city of Chicago in 1921."
+    assert "Chicago" in [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "The Orsberg Club", NO_PAGE)]
+
+
+def test_a_title_names_the_class_a_page_does_not_define(nlp) -> None:  # noqa: ANN001
+    """ "the place where Hunt Country Vineyards was located" for "New York (state)"."""
+    from datagen.relations import read_facts
+
+    docs = {"ny": ("New York (state)", "The highest elevation in New York is Mount Marcy in the Adirondacks.")}
+    base = read_facts(mine(_chunks(docs)), nlp)
+    assert base.classes["ny"] == "state"
+
+
+def test_a_question_for_an_untyped_place_asks_what() -> None:
+    from datagen.natural import _fill
+
+    assert _fill("Which {c} is the highest elevation in {s}?", s="New York", c="place") == (
+        "What is the highest elevation in New York?"
+    )
+    assert _fill("Which {c} is the highest elevation in {s}?", s="New York", c="mountain") == (
+        "Which mountain is the highest elevation in New York?"
+    )
