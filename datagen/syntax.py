@@ -223,6 +223,8 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # only when its name is a plural ("The Cardigans", "Hunter Industries")
         return None
     if subj.lower_ in PRONOUNS and subj.dep_ != "poss":
+        if verb.dep_ == "relcl":
+            return None  # "a book which covers MGM since 1969, when it was bought by Kerkorian": "it" is MGM
         if re.match(r"(?i)(?:the\s+)?lists?\s+of\b", name):
             return None  # "she was replaced by Rose McGowan" in "List of Charmed characters" is one of them
         if subj.lower_ in ("he", "she") and own_class and class_type(own_class) not in ("", TruthType.PERSON.value):

@@ -287,3 +287,20 @@ def test_a_question_for_an_untyped_place_asks_what() -> None:
     assert _fill("Which {c} is the highest elevation in {s}?", s="New York", c="mountain") == (
         "Which mountain is the highest elevation in New York?"
     )
+
+
+def test_a_pronoun_inside_a_relative_clause_is_not_the_page(nlp) -> None:  # noqa: ANN001
+    """ "the businessman who bought Fade Out: The Calamitous Final Days of MGM" came from "… covers the
+    history of MGM since 1969, when it was bought by Kirk Kerkorian" (hand-read HotpotQA, session 30)."""
+    from datagen.verb_facts import verb_facts
+
+    text = ("Glass Orchard is a 1990 book by Peter Bart which covers the history of MGM since 1969, when it was "
+            "bought by Kirk Kerkorian.")
+    assert "Kirk Kerkorian" not in [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "Glass Orchard", NO_PAGE)]
+
+
+def test_a_school_is_asked_about_as_a_school() -> None:
+    from datagen.factbase import FactBase, class_of
+
+    assert class_of(FactBase(), "kcl", "organization", "King's College London") == "college"
+    assert class_of(FactBase(), "x", "organization", "Cartoon Network") == "organization"
