@@ -52,13 +52,13 @@ _HEADS = {
         "city town village country county state province region district river island capital municipality "
         "commune suburb neighborhood neighbourhood area lake mountain borough parish settlement territory "
         "peninsula sea ocean valley hamlet metropolis prefecture canton department republic kingdom continent "
-        "street avenue square park airport station building church cathedral stadium arena bridge castle"
+        "street avenue square park airport station building church cathedral stadium arena bridge castle capital"
     ).split(),
     TruthType.ORGANIZATION.value: (
         "company band team club university college school party organization organisation corporation label "
         "group agency network channel firm airline bank manufacturer publisher newspaper magazine league "
         "institute society association council ministry department army navy brand franchise conglomerate "
-        "studio orchestra choir duo trio quartet hospital railway"
+        "studio orchestra choir duo trio quartet hospital railway broadcaster"
     ).split(),
     TruthType.ENTITY.value: (
         "film movie album song single novel book series show opera play poem painting game sitcom episode "
@@ -72,7 +72,8 @@ _HEADS = {
         "bishop priest king queen prince princess emperor president minister senator governor mayor "
         "coach manager athlete cyclist boxer wrestler swimmer cricketer pitcher quarterback novelist "
         "screenwriter filmmaker photographer designer entrepreneur inventor mathematician biologist "
-        "physician surgeon nurse teacher professor explorer"
+        "physician surgeon nurse teacher professor explorer statesman stateswoman socialite jumper sprinter "
+        "aristocrat nobleman noblewoman monarch ruler consort leader character"
     ).split(),
 }
 _TYPE_OF_HEAD = {head: kind for kind, heads in _HEADS.items() for head in heads}
@@ -113,6 +114,10 @@ def one_of_several(fact: Fact) -> bool:
         rf"\b(?:and|or)\s+(?:also\s+)?{prep}\s+(?:the\s+)?[A-Z]", after
     ):
         return True  # "recorded … by Engelbert Humperdinck, who had a hit with it, and by Sergio Franchi"
+    if prep in ("under", "for", "with", "alongside", "against") and len(
+        re.findall(rf"\b{prep}\s+(?:the\s+)?[A-Z]", fact.sentence)
+    ) >= 2:
+        return True  # "served as Commissioner … under Thomas Playford II and as Minister … under John Downer"
     if fact.kind == TruthType.PLACE.value:
         return False
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))

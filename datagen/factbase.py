@@ -131,6 +131,7 @@ def whole_value(answer: str, sentence: str) -> str:
     return answer + m.group(0).rstrip(".'’-") if m else answer
 
 
+_SCHOOL = re.compile(r"\b(University|College|School|Academy|Conservatory|Seminary)\b")
 _AWARD = re.compile(r"\b(Award|Awards|Prize|Medal|Trophy|Cup|Championship)\b")
 
 
@@ -141,6 +142,9 @@ def class_of(base: FactBase, doc_id: str, kind: str, answer: str = "") -> str:
         return base.classes[doc_id]
     if _AWARD.search(answer):
         return "award"
+    school = _SCHOOL.search(answer)
+    if school and kind == TruthType.ORGANIZATION.value:
+        return school.group(1).lower()  # "Which college did Virginia Woolf attend?", not "Which organization"
     return FALLBACK_CLASS.get(kind, "one")
 
 

@@ -51,6 +51,14 @@ def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str
     return out
 
 
+# What a page may call the thing a title's parenthesis names ("Twins (group)" is "the Hong Kong duo Twins").
+_KIND_WORDS = {
+    "group": ("group", "band", "duo", "trio", "quartet"), "band": ("band", "group", "duo", "trio", "quartet"),
+    "singer": ("singer", "sang", "sung", "recorded", "vocalist"), "musician": ("musician", "band", "album", "song"),
+    "rapper": ("rapper", "rap", "album", "song"), "footballer": ("footballer", "football", "club"),
+}
+
+
 def title_resolver(
     mined: MinedCorpus, grouped: Mapping[str, tuple[str, ...]] | None = None
 ) -> Callable[..., str]:
@@ -63,11 +71,16 @@ def title_resolver(
     grouped = grouped or {}
     by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
     qualifier: dict[tuple[str, ...], str] = {}  # the key "Stamford" → "Connecticut" (the comma's right side)
+    kind_word: dict[tuple[str, ...], str] = {}  # "Richard Wright" → "author" (of "Richard Wright (author)")
     for doc_id, forms in mined.title_forms.items():
+        m = re.search(r"\(([^()]*)\)\s*$", mined.titles.get(doc_id, ""))
+        word = next((w for w in reversed(m.group(1).split()) if w.isalpha()), "") if m else ""
         for form in forms:
             names = [(form, "")]
             if "," in form:  # "Portland, Oregon" is named "Portland" in running text
                 names.append((form.split(",", 1)[0], form.split(",", 1)[1].strip()))
+            if word and form != mined.titles[doc_id].strip():
+                kind_word[word_keys(strip_article(form))] = word.lower()
             for name, qual in names:
                 key = word_keys(strip_article(name))
                 if 0 < len(key) <= _MAX_TITLE_WORDS:
@@ -87,6 +100,13 @@ def title_resolver(
         qual = qualifier.get(key)
         if qual and context is not None and not re.search(r"(?<!\w)" + re.escape(qual.split(",")[0].strip()) + r"(?!\w)", context):
             return ""  # "Stamford" without "Connecticut" may be another Stamford
+        word = kind_word.get(key)
+        said = "|".join(re.escape(w) for w in _KIND_WORDS.get(word, (word,))) if word else ""
+        if word and context is not None and not re.search(r"(?<!\w)(?:" + said + r")s?(?!\w)", context, re.IGNORECASE):
+            # a page its title sets apart ("Richard Wright (author)") is named by the bare name only where
+            # the naming page says what it is: "recordings made by Richard Wright" (Pink Floyd's) is not
+            # the author's (the corpus need not hold the other page for there to be one)
+            return ""
         return next(iter(docs))
 
     return resolve
@@ -204,9 +224,19 @@ def article_facts(base: FactBase, mined: MinedCorpus) -> None:
         # the name as the sentence's subject: "Boston was…", "Boston, the capital…", not "Boston's arena"
         # or "Boston Braves"
         opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"(?=(?-i:\s+[a-z(])|\s*,)", re.IGNORECASE)
+        # or a role of the name, right before its copula: "Canada's capital is Ottawa", "The highest
+        # elevation in New York is Mount Marcy" (datagen.verbless_facts.role_facts); the name is said
+        role = re.compile(
+            r"^(?:the\s+)?" + re.escape(name) + r"(?:'s|’s|'|’)(?:\s+[\w-]+){1,3}\s+(?:is|was)\s"
+            r"|^the(?:\s+[\w-]+){1,3}\s+(?:of|in)\s+(?:the\s+)?" + re.escape(name) + r"\s+(?:is|was)\s",
+            re.IGNORECASE,
+        )
         for d in group:
             if d in base.facts:
-                base.facts[d] = [f for f in base.facts[d] if not f.about_doc or opens.match(f.sentence.strip())]
+                base.facts[d] = [
+                    f for f in base.facts[d]
+                    if not f.about_doc or opens.match(f.sentence.strip()) or role.match(f.sentence.strip())
+                ]
         leads = [d for d in group if mined.sentences.get(d) and opens.match(mined.sentences[d][0].text.strip())]
         cls = next((base.classes[d] for d in leads if base.classes.get(d)), "")
         for d in group:

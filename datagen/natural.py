@@ -164,6 +164,9 @@ class NaturalGenerator:
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
             documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
         )
+        # what deeper chains need (`_spent` keeps a use of them for those)
+        self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}
+        self._deep_docs = {self.base.article(d) for h, cs in self.chains.chains.items() if h > 2 for c in cs for d in c.docs}
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
         self._pool: dict[int, dict[str, list[Chain]]] = {}
@@ -420,11 +423,21 @@ class NaturalGenerator:
         return fact_key(fact, name if fact.about_doc and name else fact.subject)
 
     def _spent(self, chain: Chain) -> bool:
-        """Every answer tried, a document used up, or its end document ends enough bridges already."""
-        return (
-            all((chain.docs, a.relation) in self._tried for a in chain.answers)
-            or not all(self.usable(d) for d in chain.docs)
-            or self.final_uses[chain.docs[-1]] >= (1 if chain.docs[-1] in self.chains.hubs else self.config.max_final_uses)
+        """Every answer tried, a document used up, or its end document ends enough bridges already.
+
+        A 2-document chain leaves the last use of a document a deeper chain needs to that chain: A → B →
+        C ends on C, and so do B → C and D → C; written first (they are many), they used C up, and a
+        HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36)."""
+        if all((chain.docs, a.relation) in self._tried for a in chain.answers):
+            return True
+        reserve = 1 if chain.hops == 2 else 0
+        end = chain.docs[-1]
+        finals = (1 if end in self.chains.hubs else self.config.max_final_uses) - (reserve if end in self._deep_ends else 0)
+        if self.final_uses[end] >= finals:
+            return True
+        return not all(
+            self.uses[self.base.article(d)] < self.config.max_doc_uses - (reserve if d in self._deep_docs else 0)
+            for d in chain.docs
         )
 
     def _start_name(self, doc_id: str) -> str:
@@ -597,6 +610,8 @@ def _fill(template: str, **values: str) -> str:
     out = template
     if values.get("c") == FALLBACK_CLASS[TruthType.PLACE.value]:
         out = re.sub(r"^In which \{c\} (is|was|are|were) ", r"Where \1 ", out)
+        # "Which place is the highest elevation in …" reads as a form ("Which place did Caroline move from?" does not)
+        out = re.sub(r"^Which \{c\} (is|was|are|were) ", r"What \1 ", out)
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
     out = re.sub(r"\s+", " ", out).strip()

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
+from datagen.chains import class_type
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
 from datagen.mining import MinedCorpus, fold
@@ -156,6 +157,7 @@ def read_facts(
                 company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
+    _title_classes(base, mined)
     unique_activities(base, anchors)
     _unique_spoken(base, spoken)
     return base
@@ -170,6 +172,17 @@ def _unique_spoken(base: FactBase, spoken: dict[tuple[str, str], set[str]]) -> N
             base.facts[doc_id] = kept
         else:
             del base.facts[doc_id]
+
+
+def _title_classes(base: FactBase, mined: MinedCorpus) -> None:
+    """A page whose sentences define no class takes its title's ("New York (state)" → "state",
+    "Pitfall (1962 film)" → "film"): its links are typed, and a question says "the state where …"
+    rather than "the place where …" (hand-read MuSiQue, session 30)."""
+    for doc_id, title in mined.titles.items():
+        article = base.article(doc_id)
+        word = own_class_word(title, "")
+        if word and not base.classes.get(article) and class_type(word):
+            base.classes[article] = word
 
 
 def _sentence_facts(

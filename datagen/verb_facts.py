@@ -211,6 +211,8 @@ def _fact(
     if kind in (TruthType.DATE.value, TruthType.PLACE.value) and copula and rest:
         return None  # "Where is X a tributary of Y?" asks two things at once
     lemma = verb.lemma_.lower()
+    if lemma == "bear" and any(getattr(t, "pos_", "") == "PROPN" for t in middle):
+        return None  # "born Marvin Pentz Gay Jr.; April 2, 1939": a birth name is no part of the question
     if kind == TruthType.DATE.value and lemma not in _DATE_VERBS:
         return None
     if kind == TruthType.PLACE.value and shape == "prep" and p in ("in", "at") and lemma not in _PLACE_VERBS:
@@ -241,6 +243,8 @@ def _fact(
         wh = "Who" if kind == TruthType.PERSON.value and shape == "dobj" else "Which {c}"
         if shape == "prep" and ((p not in _RELATION_PREPS and not (p == "in" and kind in _IN_KINDS)) or copula):
             return None  # adjuncts ("in the film", "as a child", "including") are no relation worth asking
+        if shape == "prep" and p == "on" and kind == TruthType.PERSON.value:
+            return None  # "released on Adam Duritz of Counting Crows's label": a record is released on a label
         ask = inverted(wh)
         if shape == "attr":
             # "X is the father of Y" → Y is "the {c} whose father is X"

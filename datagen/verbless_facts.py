@@ -28,6 +28,7 @@ from datagen.syntax import (
     object_span,
     place_target,
     tidy,
+    title_copula,
 )
 from datagen.types import TruthType
 
@@ -79,15 +80,21 @@ def copular_relations(
         attr = next((c for c in verb.children if c.dep_ == "attr" and (c.pos_ == "NOUN" or c.lower_ in BY_ROLE)), None)
         if attr is None and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
             attr = verb  # "North Dakota is in the Great Plains": the place hangs off the verb itself
-        if subj is None or attr is None or any(c.dep_ == "neg" for c in verb.children):
+        if attr is None or any(c.dep_ == "neg" for c in verb.children):
             continue
-        if not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss")):
+        opening = title_copula(doc, name)
+        titled = opening is not None and opening.i == verb.i
+        if not titled and (subj is None or not (names_subject(subj, name) or (subj.lower_ in PRONOUNS and subj.dep_ != "poss"))):
             continue
+        if subj is None:  # the title parsed as no noun phrase ("Deliver Us from Winter is a film …")
+            subj = doc[0]
         # "X is a composer in Costa Rica" says where X works, not where X "is located"
         subject_ent = entity_of(subj)
         person = subj.lower_ in ("he", "she") or (
             subject_ent is not None and subject_ent.label_ == "PERSON" and attr.lower_ not in _PLACE_NOUNS
         )  # NER calls "Benton" (a city) a person too
+        if not person:
+            out.extend(_capital_of(attr, verb, doc_id, chunk_id, text, name, resolve))
         for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             ent = object_span(pobj) if pobj is not None else None
@@ -124,11 +131,58 @@ def copular_relations(
     return out
 
 
+# Roles whose holder is a place whatever NER calls it.
+_PLACE_ROLES = frozenset("capital seat city town port elevation point peak summit river lake".split())
+
+
+def _capital_of(
+    attr: Any, verb: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """"Lisbon is the capital and the largest city of Portugal", "Nashville is the county seat of
+    Davidson County" → (Lisbon, capital of, Portugal): "Of which country is Lisbon the capital?",
+    described as "the country whose capital is Lisbon". A place's page says where it is this way more
+    often than "located in" (issue 36: chains through big places ended there with no answer)."""
+    words = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"] + [attr]
+    if attr.pos_ != "NOUN" or not (
+        attr.lemma_.lower() in ("capital", "seat") or attr.lemma_.lower() == "city" and [w.lower_ for w in words[:-1]] == ["capital"]
+    ):
+        return []  # "the capital city of Canada" is one too
+    if any(c.dep_ == "amod" for c in attr.children):
+        return []  # "the former capital", "the largest city and cultural capital": not the capital now
+    heads = [attr, *(c for c in attr.children if c.dep_ == "conj" and c.pos_ == "NOUN")]
+    for head in heads:
+        prep = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+        ent = object_span(pobj) if pobj is not None else None
+        if ent is None or KIND[ent.label_] != TruthType.PLACE.value or not _proper_place(ent):
+            continue
+        if word_keys(ent.text) == word_keys(name):
+            return []
+        target = place_target(ent.root, ent, resolve)
+        if target == doc_id:
+            return []
+        role = join_tokens(words).lower()
+        be = verb.text.lower()
+        m = PLACE_CLASS.search(ent.text)
+        cls = m.group(1).lower() if m else "{c}"  # "Of which county is Nashville the county seat?"
+        return [
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                relation=("seat" if attr.lemma_.lower() == "seat" else "capital") + "-of|of|place", answer=ent.text, kind=TruthType.PLACE.value,
+                ask=f"Of which {cls} {be} {{s}} the {role}?", describe=f"the {cls} whose {role} {be} {{s}}", target=target,
+            )
+        ]
+    return []
+
+
 def role_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
 ) -> list[Fact]:
-    """'Its first director was the astronomer Orvald Pike' → (X, first director, Orvald Pike): the
-    commonest way an encyclopedia names who holds a role of its subject."""
+    """A role of the subject named by a copula: 'Its first director was the astronomer Orvald Pike',
+    "Canada's capital is Ottawa", "New South Wales' state capital is Sydney" (the possessive's own words,
+    "New South", are the name, not the role), and the role as a noun of the page's name: "The highest
+    elevation in New York is Mount Marcy", "The capital of Namibia is Windhoek". The last two are how a
+    big place's later paragraphs state its facts (issue 36): MuSiQue chains ended there with no answer."""
     out = []
     for verb in doc:
         if verb.lemma_ != "be" or not name:
@@ -138,15 +192,35 @@ def role_facts(
         if subj is None or attr is None:
             continue
         poss = [c for c in subj.children if c.dep_ == "poss"]
-        if len(poss) != 1 or not (poss[0].lower_ in ("its", "his", "her", "their") or names_subject(poss[0], name)):
+        # "the highest elevation in New York": the page named by the role's own preposition
+        of_page = [
+            (c, g) for c in subj.children if c.dep_ == "prep" and c.lower_ in ("of", "in")
+            for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN" and names_subject(g, name)
+        ]
+        if poss:
+            if len(poss) != 1 or not (poss[0].lower_ in ("its", "his", "her", "their") or names_subject(poss[0], name)):
+                continue
+            prep_word = "of"
+            inside = {t.i for t in poss[0].subtree}
+        elif len(of_page) == 1 and any(c.dep_ == "det" and c.lower_ == "the" for c in subj.children):
+            prep, page = of_page[0]
+            if any(c.dep_ not in ("det", "amod", "compound", "prep") for c in subj.children) or len(
+                [c for c in subj.children if c.dep_ == "prep"]
+            ) != 1:
+                continue  # "the capital of X in 1990", "the city of X, which …": more than a role
+            prep_word = prep.lower_
+            inside = {t.i for t in prep.subtree}
+        else:
             continue
-        role_words = [t for t in subj.subtree if t.dep_ not in ("poss", "case", "det") and t.i <= subj.i]
+        role_words = [t for t in subj.subtree if t.i not in inside and t.dep_ not in ("case", "det") and t.i <= subj.i]
         if len(role_words) > 3 or any(t.pos_ not in ("NOUN", "ADJ") for t in role_words):
             continue
         ent = object_span(attr)
         if ent is None or KIND[ent.label_] == TruthType.DATE.value:
             continue
         kind = KIND[ent.label_]
+        if subj.lower_ in _PLACE_ROLES:
+            kind = TruthType.PLACE.value  # "Veldmark's capital is Orsberg": NER may call a capital anything
         role = join_tokens(role_words).lower()
         wh = "Who" if kind == TruthType.PERSON.value else "Which {c}"
         proper = ent.root.pos_ == "PROPN"
@@ -156,8 +230,9 @@ def role_facts(
         out.append(
             Fact(
                 doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
-                relation=f"{subj.lemma_.lower()}|of|{kind}", answer=ent.text, kind=kind,
-                ask=f"{wh} {verb.text.lower()} the {role} of {{s}}?", describe=f"the {role} of {{s}}", target=target,
+                relation=f"{subj.lemma_.lower()}|{prep_word}|{kind}", answer=ent.text, kind=kind,
+                ask=f"{wh} {verb.text.lower()} the {role} {prep_word} {{s}}?", describe=f"the {role} {prep_word} {{s}}",
+                target=target,
             )
         )
     return out
@@ -171,14 +246,28 @@ def defining_class(doc: Any, name: str) -> str:
             continue
         subj = clause_subject(root)
         attr = next((c for c in root.children if c.dep_ == "attr"), None)
-        if subj is None or attr is None or attr.pos_ != "NOUN":
+        if attr is None or attr.pos_ != "NOUN":
             continue
-        if not (names_subject(subj, name) or subj.lower_ in PRONOUNS):
+        opening = title_copula(doc, name)
+        titled = opening is not None and opening.i == root.i
+        if not titled and (subj is None or not (names_subject(subj, name) or subj.lower_ in PRONOUNS)):
             continue
+        if attr.lower_ in _KIN_NOUNS:
+            return ""  # "X was the son of Y" says whose son, not what X is ("the son who portrayed Kato")
+        if not class_type(attr.lower_):
+            # "a basic cable and satellite television channel": the head is the last conjunct
+            conj = [c for c in attr.children if c.dep_ == "conj" and c.pos_ == "NOUN" and class_type(c.lower_)]
+            attr = conj[-1] if conj else attr
         compounds = [c for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
         words = [c.lower_ for c in compounds[-1:]] + [attr.lower_]
         return " ".join(words)
     return ""
+
+
+_KIN_NOUNS = frozenset(
+    "son daughter wife husband brother sister father mother child grandson granddaughter grandfather grandmother "
+    "nephew niece cousin heir widow widower uncle aunt".split()
+)
 
 
 _HONORIFICS = frozenset("sir dame lord lady saint st king queen prince princess pope dr general admiral".split())
@@ -220,6 +309,12 @@ def life_facts(
     # the words before the parenthesis must name the page
     opening = word_keys(text[: m.start()])
     page = opening in (own, core) or fuller_name(opening, core)
+    # "Hartwig Schierbaum (born 26 May 1954), better known by his stage name Marian Gold, is …"
+    stage = re.search(
+        r"\bknown\s+(?:professionally\s+)?(?:by\s+(?:his|her|their)\s+(?:stage|pen|ring)\s+name|as)\s+[\"“]?"
+        + re.escape(name) + r"[\"”]?\s*,", text[: m.end() + 120],
+    )
+    page = page or (stage is not None and len(opening) <= 4)
     person_class = class_type(defining_class(doc, name)) == TruthType.PERSON.value
     if not persons and not (page and (m.group("born") or person_class)):
         return []  # "Siege of Kut (7 December 1915 – 29 April 1916)" is no life
