@@ -42,17 +42,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
     parser.add_argument("--extra", type=Path, action="append", default=[], help="generated task files to append")
+    parser.add_argument("--no-tuning", action="store_true",
+                        help="generated tasks only (what a user has): the tuning part is left out")
+    parser.add_argument("--drop-leaks", action="store_true",
+                        help="drop generated tasks that ask a reporting question word for word (LoCoMo's "
+                             "generator writes some) instead of refusing to write the file")
     args = parser.parse_args()
     tuning, report = parts(args.set, args.data_dir)
-    tasks = list(tuning)
+    tasks = [] if args.no_tuning else list(tuning)
     for path in args.extra:
         tasks += list(load_tasks(path).tasks)
     reporting = {t.task_id for t in report} | {t.query.strip().lower() for t in report}
-    leaked = [t.task_id for t in tasks if t.task_id in reporting or t.query.strip().lower() in reporting]
-    if leaked:
-        raise SystemExit(f"{len(leaked)} task(s) are reporting-part questions (first: {leaked[0]}); not written")
+    leaked = [t for t in tasks if t.task_id in reporting or t.query.strip().lower() in reporting]
+    if leaked and not args.drop_leaks:
+        raise SystemExit(f"{len(leaked)} task(s) are reporting-part questions (first: {leaked[0].task_id}: "
+                         f"{leaked[0].query!r}); not written (--drop-leaks leaves them out)")
+    tasks = [t for t in tasks if t not in leaked]
     n = save_tasks(tasks, args.out)
-    print(f"{n} tasks ({len(tuning)} from {args.set}'s tuning part) -> {args.out}")
+    print(f"{n} tasks ({0 if args.no_tuning else len(tuning)} from {args.set}'s tuning part; "
+          f"{len(leaked)} asking a reporting question dropped) -> {args.out}")
 
 
 if __name__ == "__main__":
