@@ -511,7 +511,8 @@ class _IndexSink:
         self._sig_file.close()
         sigs = np.memmap(self.sig_path, dtype=np.uint64, mode="r").reshape(-1, N_HASHES)
         valid = np.frombuffer(self.sig_valid, dtype=np.int8).astype(bool)
-        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid)
+        # The near copies found go to files in the staging folder (boilerplate._PairFiles), not memory.
+        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid, scratch=self.folder)
         del sigs
         self.sig_path.unlink()
         # The scored rows ascend (chunks are spilled in order): walked beside the table's lines,

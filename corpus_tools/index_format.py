@@ -314,13 +314,10 @@ def write_ann(path: Path, manifest: dict[str, Any], generation: int, min_lines: 
         with NPY_LOCK:
             base = np.load(path / names[0], mmap_mode="r")
         if len(base) >= min_lines:
-            import faiss
-
-            index = _ann.AnnIndex.train(base)
+            # Streamed list by list (ann.write_index): the built index is never held whole.
             name = f"ann.{generation}.faiss"
-            write_atomic(path / name, lambda f: faiss.write_index(index.index, faiss.PyCallbackIOWriter(f.write)))
+            write_atomic(path / name, lambda f: _ann.write_index(base, f))
             files.update(ann=name, ann_lines=len(base), ann_of=names[0])
-            del index
     manifest["dense"] = dense_block(files, min_lines)
 
 

@@ -161,3 +161,114 @@ def test_boilerplate_scoring_keeps_no_pages_of_the_mapped_signature_spill(tmp_pa
     resident = _resident_kb(path)
     assert np.allclose(scores, round((group - 1) / 99, 3))
     assert resident < path.stat().st_size / 1024 / 4, f"{resident:.0f} kB of the signature spill resident"
+
+
+def test_boilerplate_pairs_go_to_disk_however_often_a_passage_repeats(tmp_path, monkeypatch):
+    # 10k chunks in groups of 200 near copies, each its own document: 2M (chunk, document) pairs.
+    # The former scorer held every pair as an int64 in memory (16 MB here, with sorting copies ~3×;
+    # ~1 GB on the 1M-chunk benchmark, whose paragraphs recur ~48 times): the pairs grow with the
+    # square of a group, so a passage in every filing of a large index had no bound at all.
+    from corpus_tools import boilerplate
+    from corpus_tools.boilerplate import N_HASHES, score_signatures
+
+    n, group = 10_000, 200
+    rng = np.random.default_rng(3)
+    sigs = np.repeat(rng.integers(0, 2**63, size=(n // group, N_HASHES), dtype=np.uint64), group, axis=0)
+    sigs[:, :12] = rng.integers(0, 2**63, size=(n, 12), dtype=np.uint64)  # 52 of 64 hashes shared: near copies
+    monkeypatch.setattr(boilerplate, "_PAIR_BUFFER", 1 << 16)
+    monkeypatch.setattr(boilerplate, "_PAIR_RANGE_ROWS", 1_000)
+    docs = np.arange(n)
+    score_signatures(docs[:50], sigs[:50], np.ones(50, dtype=bool), scratch=tmp_path)  # imports outside the trace
+    tracemalloc.start()
+    try:
+        scores = score_signatures(docs, sigs, np.ones(n, dtype=bool), scratch=tmp_path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert np.allclose(scores, round((group - 1) / (n - 1), 3))
+    assert peak < 8 * 2**20, f"peak {peak / 2**20:.1f} MiB for {n * (group - 1):,} pairs"
+    assert not list(tmp_path.iterdir())  # the pair files are gone
+
+
+def test_a_pair_sharing_several_bands_is_counted_once_and_collisions_change_no_score(monkeypatch):
+    # Identical copies share all 16 bands; a bucket key that mixes two different bands into one
+    # (forced here) only costs comparisons: a pair counts in a band where its values are equal.
+    from corpus_tools import boilerplate
+    from corpus_tools.boilerplate import N_HASHES, score_signatures
+
+    rng = np.random.default_rng(4)
+    sigs = rng.integers(0, 2**63, size=(40, N_HASHES), dtype=np.uint64)
+    sigs[1:4] = sigs[0]  # four identical copies in documents 0, 1, 1, 2
+    sigs[10, :40] = sigs[0, :40]  # shares 10 bands' values but only 40/64 hashes (0.625 ≥ NEAR_COPY): near
+    docs = np.array([0, 1, 1, 2] + list(range(3, 39)))
+    valid = np.ones(40, dtype=bool)
+    expected = score_signatures(docs, sigs, valid)
+    assert expected[0] == round(3 / 38, 3) and expected[1] == round(3 / 38, 3) and expected[10] == round(3 / 38, 3)
+    monkeypatch.setattr(boilerplate, "_band_keys", lambda sigs, index, band: np.zeros(len(index), dtype=np.uint64))
+    assert score_signatures(docs, sigs, valid).tolist() == expected.tolist()
+
+
+def test_the_ann_file_is_written_a_block_of_lines_at_a_time_with_the_same_bytes(tmp_path, monkeypatch):
+    # AnnIndex.train held every line's SQ8 code (394 MB at 1M lines) before the file was written;
+    # write_index holds one block's lines in FAISS, and writes the bytes faiss.write_index wrote.
+    import io
+
+    import faiss
+
+    from corpus_tools import ann
+
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((12_000, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    monkeypatch.setattr(ann, "_ADD_BLOCK", 1_000)
+    held = []
+    add_core = faiss.IndexIVF.add_core
+
+    def counted(self, n, *args):
+        held.append(self.ntotal + n)  # lines in the index once this add is done
+        return add_core(self, n, *args)
+
+    monkeypatch.setattr(faiss.IndexIVF, "add_core", counted)
+    out = io.BytesIO()
+    written = ann.write_index(vectors, out, nlist=16)
+    streamed_max = max(held)
+    monkeypatch.setattr(faiss.IndexIVF, "add_core", add_core)
+    whole = faiss.serialize_index(ann.AnnIndex.train(vectors, nlist=16).index).tobytes()
+    assert out.getvalue() == whole and written == len(whole)
+    # One block, or one list when a list is larger (12k lines in 16 lists: ~750 a list).
+    assert len(held) > 5 and streamed_max < 2_500, held
+    index = faiss.deserialize_index(np.frombuffer(out.getvalue(), dtype=np.uint8))
+    assert index.ntotal == 12_000
+
+
+def test_a_spilled_bm25_build_holds_one_blocks_vocabulary_and_scores_as_before(tmp_path, monkeypatch):
+    # Every document brings new terms (as "(record 123456)" does on the scale benchmark, and names,
+    # numbers and typos do in real text): the build's {term: id} dict grew with the corpus.
+    from corpus_tools import BM25Config, bm25
+    from corpus_tools.bm25 import BM25Builder, BM25Index
+
+    monkeypatch.setattr(bm25, "_VOCAB_BLOCK_DOCS", 4_096)
+    words = "revenue supply chain quarter guidance capital board dividend".split()
+    texts = [f"{words[i % 8]} {words[(i * 3) % 8]} report {i} code{i}x item{i * 7}z" for i in range(30_000)]
+    builder = BM25Builder(BM25Config(), spill=tmp_path / "terms.spill")
+    builder.add("warm up")
+    most = 0
+    tracemalloc.start()
+    try:
+        for i, text in enumerate(texts):
+            builder.add(text)
+            if i % 500 == 0:
+                most = max(most, len(builder.vocab))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    builder.write(tmp_path / "bm25")
+    # 90k distinct terms: the dict of all of them held ~10 MB (more with the ids' int objects).
+    assert most <= 3 * 4_096 + 4_096 + 20, most
+    assert peak < 5 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+    spilled = BM25Index.load(tmp_path / "bm25", BM25Config())
+    whole = BM25Index.build(["warm up", *texts], BM25Config())  # one dict, in memory: the reference
+    for query in ("revenue report", "code123x", "item70z dividend", "board", "warm", "nothing here"):
+        assert np.array_equal(spilled.scores(query), whole.scores(query)), query
+    assert len(spilled._term_lookup()) == len(whole.vocab()) > 90_000
+    assert not list(tmp_path.glob("terms.spill*"))
