@@ -18,7 +18,6 @@ with rank-bm25 and with bm25s's public API.
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 import shutil
@@ -31,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools import bm25_scoring
+from corpus_tools.column_files import block_sizes, merge_sorted, remove_sorted, save_sorted
 from corpus_tools.config import BM25Config
 from corpus_tools.pages import release_rows
 
@@ -50,7 +50,7 @@ _SORTED_VOCAB = "vocab.sorted.npz"
 # The bm25s release whose file layout the folders follow (written into params.index.json, as bm25s
 # does); the parity tests load our folders with it.
 BM25S_LAYOUT = "0.3.16"
-_COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
+_REMAP_BLOCK = 1 << 18  # term ids mapped to the merged vocabulary per step (a 1 MB temporary)
 # A spilled build's vocabulary is kept per block of this many documents (BM25Builder): memory holds one
 # block's terms, and `write` merges the blocks' sorted terms from disk.
 _VOCAB_BLOCK_DOCS = 65_536
@@ -169,7 +169,7 @@ class BM25Builder:
         if self._spilled == self._block_start and not self.vocab:
             return
         stem = Path(f"{self._spill}.vocab{len(self._vocab_blocks)}")
-        _save_sorted_terms(stem, self.vocab)
+        save_sorted(stem, self.vocab)
         self._vocab_blocks.append((self._block_start, self._spilled, stem))
         self.vocab, self._block_start, self._block_docs = {}, self._spilled, 0
 
@@ -180,24 +180,21 @@ class BM25Builder:
         written to the JSON vocabularies and the sorted one as it comes; memory holds the id maps
         (4 bytes a term of each block) and the sorted vocabulary's offsets, not a dict of every term.
         """
-        blocks = [_load_sorted_terms(stem) for _, _, stem in self._vocab_blocks]
-        maps = [np.empty(len(ids), dtype=np.int32) for _, _, ids in blocks]
+        stems = [stem for _, _, stem in self._vocab_blocks]
+        maps = [np.empty(size, dtype=np.int32) for size in block_sizes(stems)]
         ends = array("q")
         n_terms = 0
         with open(folder / _VOCAB, "w", encoding="utf-8") as vocab_json, open(folder / f"{_SORTED_VOCAB}.blob", "wb") as blob:
             vocab_json.write("{")
-            last = None
-            for term, number, local in heapq.merge(*(_sorted_items(b, k) for k, b in enumerate(blocks))):
-                if term != last:
+            for term, rank, number, local in merge_sorted(stems):
+                if rank == n_terms:  # a term not seen before: the next id
                     encoded = term.encode("utf-8")
                     blob.write(encoded)
                     ends.append((ends[-1] if ends else 0) + len(encoded))
                     vocab_json.write(f"{', ' if n_terms else ''}{json.dumps(term, ensure_ascii=False)}: {n_terms}")
                     n_terms += 1
-                    last = term
-                maps[number][local] = n_terms - 1
+                maps[number][local] = rank
             vocab_json.write("}")
-        del blocks
         shutil.copyfile(folder / _VOCAB, folder / _BM25S_VOCAB)
         blob_path = folder / f"{_SORTED_VOCAB}.blob"
         blob_bytes = np.memmap(blob_path, dtype=np.uint8, mode="r") if blob_path.stat().st_size else np.zeros(0, np.uint8)
@@ -205,9 +202,8 @@ class BM25Builder:
             np.savez(f, blob=blob_bytes, ends=np.frombuffer(ends, dtype=np.int64), ids=np.arange(n_terms, dtype=np.int64))
         del blob_bytes
         blob_path.unlink()
-        for _, _, stem in self._vocab_blocks:
-            for suffix in _SORTED_PARTS:
-                Path(f"{stem}{suffix}").unlink(missing_ok=True)
+        for stem in stems:
+            remove_sorted(stem)
         return n_terms, maps
 
     def write(self, folder: Path) -> None:
@@ -232,8 +228,8 @@ class BM25Builder:
         if self._spilled:
             spilled = np.memmap(self._spill, dtype=np.int32, mode="r", shape=(self._spilled,))
             for (first, end, _), ids in zip(self._vocab_blocks, maps, strict=True):
-                for start in range(first, end, _COPY_BLOCK):
-                    stop = min(start + _COPY_BLOCK, end)
+                for start in range(first, end, _REMAP_BLOCK):
+                    stop = min(start + _REMAP_BLOCK, end)
                     terms_out[start:stop] = ids[spilled[start:stop]]  # the block's ids → the merged vocabulary's
                     # Pages written or read stay in the page cache, not in this process (corpus_tools/pages.py).
                     release_rows(terms_out, start, stop)
@@ -267,39 +263,6 @@ class BM25Builder:
         index._terms, index._offsets = terms, offsets
         index._vocab = self.vocab
         return index
-
-
-# A vocabulary block's files (BM25Builder._seal_vocab): its terms sorted as UTF-8 bytes, packed, with
-# their ends and the block's id of each.
-_SORTED_PARTS = (".blob.npy", ".ends.npy", ".ids.npy")
-
-
-def _save_sorted_terms(stem: Path, vocab: Mapping[str, int]) -> None:
-    terms = sorted(vocab)  # str order is code point order, which is UTF-8 byte order
-    encoded = [t.encode("utf-8") for t in terms]
-    np.save(f"{stem}.blob.npy", np.frombuffer(b"".join(encoded), dtype=np.uint8))
-    np.save(f"{stem}.ends.npy", np.cumsum([len(t) for t in encoded], dtype=np.int64))
-    np.save(f"{stem}.ids.npy", np.asarray([vocab[t] for t in terms], dtype=np.int32))
-
-
-def _load_sorted_terms(stem: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(blob, ends, ids) of a block, memory-mapped (an empty array is read whole: it cannot be mapped)."""
-    return tuple(np.load(f"{stem}{suffix}", mmap_mode="r") if Path(f"{stem}{suffix}").stat().st_size > 128
-                 else np.load(f"{stem}{suffix}") for suffix in _SORTED_PARTS)  # type: ignore[return-value]
-
-
-def _sorted_items(block: tuple[np.ndarray, np.ndarray, np.ndarray], number: int) -> Iterator[tuple[str, int, int]]:
-    """(term, block number, the block's id of it) in sorted order, read a slice at a time."""
-    blob, ends, ids = block
-    for at in range(0, len(ends), 65_536):
-        part_ends = ends[at : at + 65_536].tolist()
-        part_ids = ids[at : at + 65_536].tolist()
-        lo = int(ends[at - 1]) if at else 0
-        text = bytes(blob[lo : part_ends[-1]])
-        start = 0
-        for end, local in zip(part_ends, part_ids, strict=True):
-            yield text[start : end - lo].decode("utf-8"), number, local
-            start = end - lo
 
 
 @dataclass(frozen=True)
