@@ -436,14 +436,17 @@ def _score_matrix(
             scores -= nonocc[term_idx]
         order = np.argsort(term_idx, kind="stable")  # by column, documents ascending within it
         cols = term_idx[order]
-        counts = np.bincount(cols, minlength=n_vocab)
-        first = np.zeros(n_vocab + 1, dtype=np.int64)
-        np.cumsum(counts, out=first[1:])
-        slots = cursor[cols] + (np.arange(len(cols), dtype=np.int64) - first[cols])
+        # Each pair's place in its column: the column's cursor plus its rank among the block's pairs of
+        # that column (arrays the size of the block; two the size of the vocabulary per block before).
+        change = np.ones(len(cols), dtype=bool)
+        change[1:] = cols[1:] != cols[:-1]
+        starts = np.flatnonzero(change)
+        present, counts = cols[starts], np.diff(np.append(starts, len(cols)))
+        slots = np.repeat(cursor[present] - starts, counts) + np.arange(len(cols), dtype=np.int64)
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
         tfs[slots] = np.minimum(tf[order], np.iinfo(np.uint16).max)  # a chunk is far shorter than 65,535 tokens
-        cursor += counts
+        cursor[present] += counts
         for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
             release_rows(column, 0, nnz)
     indptr = indptr.astype(index_dtype)

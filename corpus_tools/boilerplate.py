@@ -124,7 +124,9 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray, scra
             del order, starts, sizes
         counts = pairs.counts()
     hit = np.flatnonzero(counts)
-    scores[hit] = [round(c / (n_docs - 1), 3) for c in counts[hit].tolist()]  # Python's rounding, as before
+    for at in range(0, len(hit), _GATHER_ROWS):  # Python's rounding, as before; a block of Python floats at a time
+        rows = hit[at : at + _GATHER_ROWS]
+        scores[rows] = [round(c / (n_docs - 1), 3) for c in counts[rows].tolist()]
     return scores
 
 

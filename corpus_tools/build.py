@@ -540,6 +540,9 @@ class _IndexSink:
             self._write_scored(out, batch)
 
         write_atomic(table, rewrite)
+        # Scored: the per-chunk arrays (17 bytes a chunk) are not kept through the rest of the build.
+        scored_rows = scores = valid = None  # type: ignore[assignment]
+        self.sig_rows, self.sig_docs, self.sig_valid = array("q"), array("q"), array("b")
         write_line_index(table)
 
     def _write_scored(self, out: Any, batch: list[tuple[Chunk, str]]) -> None:
