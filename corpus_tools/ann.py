@@ -46,7 +46,7 @@ RESCORE_FACTOR = 4  # ... and this many per hit asked for
 TRAIN_PER_LIST = 40  # training vectors per inverted list (FAISS warns below 39)
 MAX_LISTS = 1_024  # caps the training sample (40 × 1,024 vectors, 63 MB) so a build's memory stays flat
 EXACT_ALLOWED = 20_000  # a `where` allowing at most this many lines is searched exactly over them
-_ADD_BLOCK = 65_536  # lines added to the index per step (bounds the float32 copy a build holds)
+_ADD_BLOCK = 16_384  # lines added to the index per step (bounds the float32 copy a build holds: 25 MB at 384-d)
 
 
 def n_lists(n_lines: int) -> int:
@@ -137,15 +137,20 @@ def write_index(vectors: np.ndarray, out: IO[bytes], codec: str = CODEC, nlist: 
         if len(rows):
             block = np.ascontiguousarray(vectors[rows], dtype=np.float32)
             release_rows(vectors, 0, n)
+            # A fresh copy of the empty trained index per group: emptying one (`reset`) keeps every
+            # list's capacity, so over all groups it held the whole index again.
+            group = faiss.clone_index(index)
+            lists_of = faiss.extract_index_ivf(group)
             ids, assigned = np.ascontiguousarray(rows), lists[rows]  # named: swig_ptr holds no reference
-            ivf.add_core(len(rows), faiss.swig_ptr(block), faiss.swig_ptr(ids), faiss.swig_ptr(assigned))
+            lists_of.add_core(len(rows), faiss.swig_ptr(block), faiss.swig_ptr(ids), faiss.swig_ptr(assigned))
             del block, ids, assigned
             for number in range(first, last):
-                size = ivf.invlists.list_size(number)
+                size = lists_of.invlists.list_size(number)
                 if size:
-                    written += out.write(faiss.rev_swig_ptr(ivf.invlists.get_codes(number), size * code_size).tobytes())
-                    written += out.write(faiss.rev_swig_ptr(ivf.invlists.get_ids(number), size).view(np.uint8).tobytes())
-            ivf.reset()
+                    codes = faiss.rev_swig_ptr(lists_of.invlists.get_codes(number), size * code_size)
+                    written += out.write(codes.tobytes())
+                    written += out.write(faiss.rev_swig_ptr(lists_of.invlists.get_ids(number), size).view(np.uint8).tobytes())
+            del lists_of, group
         first = last
     return written
 
