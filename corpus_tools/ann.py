@@ -31,7 +31,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from corpus_tools.pages import release_rows
+from corpus_tools.pages import gather_rows, release_rows
 
 ANN_MIN_LINES = 100_000  # below this many base lines, exact search (a few ms) beats training an index
 # FAISS's index_factory codec after "IVF<nlist>,": 8-bit scalar quantisation (benchmarks/ann_choice.py).
@@ -76,10 +76,9 @@ def _trained(vectors: np.ndarray, codec: str = CODEC, nlist: int | None = None, 
     index = faiss.index_factory(int(dim), f"IVF{nlist},{codec}", faiss.METRIC_INNER_PRODUCT)
     rng = np.random.default_rng(seed)
     sample = np.sort(rng.choice(n, size=min(n, TRAIN_PER_LIST * nlist), replace=False))
-    training = np.ascontiguousarray(vectors[sample], dtype=np.float32)
     # A memory-mapped matrix's pages are dropped once read (corpus_tools/pages.py): the sample
     # touches pages all over the file, and the blocks below every page of it.
-    release_rows(vectors, 0, n)
+    training = gather_rows(vectors, sample, np.float32)
     index.train(training)
     return index
 
@@ -135,8 +134,7 @@ def write_index(vectors: np.ndarray, out: IO[bytes], codec: str = CODEC, nlist: 
         stop = int(ends[last - 1])
         rows = order[start:stop]
         if len(rows):
-            block = np.ascontiguousarray(vectors[rows], dtype=np.float32)
-            release_rows(vectors, 0, n)
+            block = gather_rows(vectors, rows, np.float32)  # lines from all over the file
             # A fresh copy of the empty trained index per group: emptying one (`reset`) keeps every
             # list's capacity, so over all groups it held the whole index again.
             group = faiss.clone_index(index)

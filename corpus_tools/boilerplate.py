@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from corpus_tools.pages import release, release_rows
+from corpus_tools.pages import gather_rows, release, release_rows
 
 SHINGLE_WORDS = 5
 N_HASHES = 64
@@ -143,7 +143,7 @@ def _band_keys(sigs: np.ndarray, index: np.ndarray, band: int) -> np.ndarray:
     keys = np.empty(len(index), dtype=np.uint64)
     n = len(sigs)
     for at in range(0, len(index), _GATHER_ROWS):
-        part = np.asarray(sigs[index[at : at + _GATHER_ROWS], band * width : (band + 1) * width])
+        part = gather_rows(sigs, index[at : at + _GATHER_ROWS])[:, band * width : (band + 1) * width]
         mixed = np.zeros(len(part), dtype=np.uint64)
         for column in range(width):
             mixed = _mix(mixed ^ part[:, column])
@@ -158,7 +158,7 @@ def _near_copies(
     """Keys chunk * stride + document of the near-copy pairs among `members` (one bucket of LSH band `band`)
     whose first shared band is this one (a pair sharing several bands is counted in its first), a
     block of ~4 MB of comparisons at a time."""
-    block = np.asarray(sigs[members])
+    block = gather_rows(sigs, members)
     width = N_HASHES // BANDS
     step = max(1, (1 << 22) // (len(members) * N_HASHES))
     for at in range(0, len(members), step):
