@@ -19,6 +19,7 @@ with rank-bm25 and with bm25s's public API.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import threading
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools import bm25_scoring
-from corpus_tools.column_files import block_sizes, merge_sorted, remove_sorted, save_sorted
+from corpus_tools.column_files import ColumnFile, block_sizes, merge_sorted, remove_sorted, save_sorted
 from corpus_tools.config import BM25Config
 from corpus_tools.pages import release_rows
 
@@ -38,6 +39,7 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
 _TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
 _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
+_FILL_PAIRS = 1 << 22  # (document, term) pairs per range of columns when the matrix is filled into files
 # bm25s's file names for the CSC score matrix and its parameters (what `bm25s.BM25.load` reads).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
 _NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.json", "params.index.json"
@@ -380,6 +382,36 @@ class SortedVocab(Mapping[str, int]):
         return ((self.blob[a:b].decode("utf-8"), c) for a, b, c in zip(starts, self.ends.tolist(), self.ids.tolist(), strict=True))
 
 
+class _PairColumns:
+    """A matrix build's (document, term, tf) pairs, block by block, in files of a scratch folder inside `folder`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / f".pairs.tmp-{os.getpid()}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True)
+        self.columns = [ColumnFile(self.folder / name, np.int32) for name in ("doc", "term", "tf")]
+        self.ends: list[int] = []
+
+    def __enter__(self) -> _PairColumns:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for column in self.columns:
+            column.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def append(self, doc_idx: np.ndarray, term_idx: np.ndarray, tf: np.ndarray) -> None:
+        for column, values in zip(self.columns, (doc_idx, term_idx, tf), strict=True):
+            column.append(values)
+        self.ends.append(self.columns[0].rows)
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, ...]]:
+        start = 0
+        for end in self.ends:
+            yield tuple(column.read(start, end) for column in self.columns)
+            start = end
+
+
 def _score_matrix(
     terms: np.ndarray, offsets: np.ndarray, n_vocab: int, config: BM25Config, out: Path | None = None
 ) -> ScoreMatrix:
@@ -409,14 +441,21 @@ def _score_matrix(
 
     blocks = [(start, min(start + _BLOCK_DOCS, n_docs)) for start in range(0, n_docs, _BLOCK_DOCS)]
     df = np.zeros(n_vocab, dtype=np.int64)
+    # Into mapped files, the (document, term, tf) pairs are counted once and kept in files: the matrix
+    # is then filled a range of columns at a time (below), each range a pass over them.
+    pairs = _PairColumns(out) if out is not None else None
     for start, stop in blocks:
-        df += np.bincount(block_pairs(start, stop)[1], minlength=n_vocab)
+        doc_idx, term_idx, tf = block_pairs(start, stop)
+        df += np.bincount(term_idx, minlength=n_vocab)
+        if pairs is not None:
+            pairs.append(doc_idx, term_idx, tf)
     method = config.method
     idf = bm25_scoring.idf(method, df, n_docs)
     l_avg = float(lengths.mean())
     nonocc = bm25_scoring.nonoccurrence(method, idf, l_avg, config.k1, config.b)
     indptr = np.zeros(n_vocab + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
+    del df
     nnz = int(indptr[-1])
     index_dtype = np.int32 if max(nnz, n_docs) < 2**31 else np.int64
     if out is None:
@@ -427,9 +466,9 @@ def _score_matrix(
         indices = np.lib.format.open_memmap(out / _INDICES, mode="w+", dtype=index_dtype, shape=(nnz,))
         data = np.lib.format.open_memmap(out / _DATA, mode="w+", dtype=np.float32, shape=(nnz,))
         tfs = np.lib.format.open_memmap(out / _TF, mode="w+", dtype=np.uint16, shape=(nnz,))
-    cursor = indptr[:-1].copy()  # next free slot of each column
-    for start, stop in blocks:
-        doc_idx, term_idx, tf = block_pairs(start, stop)
+
+    def place(doc_idx: np.ndarray, term_idx: np.ndarray, tf: np.ndarray, cursor: np.ndarray, first: int) -> None:
+        """Scores of pairs into their columns' next free slots (`cursor[t - first]` for column t)."""
         tfc = bm25_scoring.tfc(method, tf, lengths[doc_idx], l_avg, config.k1, config.b)
         scores = idf[term_idx] * tfc
         if nonocc is not None:
@@ -441,14 +480,34 @@ def _score_matrix(
         change = np.ones(len(cols), dtype=bool)
         change[1:] = cols[1:] != cols[:-1]
         starts = np.flatnonzero(change)
-        present, counts = cols[starts], np.diff(np.append(starts, len(cols)))
+        present, counts = cols[starts] - first, np.diff(np.append(starts, len(cols)))
         slots = np.repeat(cursor[present] - starts, counts) + np.arange(len(cols), dtype=np.int64)
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
         tfs[slots] = np.minimum(tf[order], np.iinfo(np.uint16).max)  # a chunk is far shorter than 65,535 tokens
         cursor[present] += counts
-        for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
-            release_rows(column, 0, nnz)
+
+    if pairs is None:
+        cursor = indptr[:-1].copy()  # next free slot of each column
+        for start, stop in blocks:
+            place(*block_pairs(start, stop), cursor, 0)
+    else:
+        # A block of documents writes a few slots into every column it holds, pages all over the three
+        # files: at 1M chunks one block dirtied most of their 700 MB, resident until released. A range
+        # of columns is one contiguous span of each file, so what is resident is that span.
+        with pairs:
+            first = 0
+            while first < n_vocab:
+                last = max(first + 1, int(np.searchsorted(indptr, indptr[first] + _FILL_PAIRS, side="right")) - 1)
+                last = min(last, n_vocab)
+                cursor = indptr[first:last].copy()
+                for doc_idx, term_idx, tf in pairs.blocks():
+                    inside = (term_idx >= first) & (term_idx < last)
+                    if inside.any():
+                        place(doc_idx[inside], term_idx[inside], tf[inside], cursor, first)
+                for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
+                    release_rows(column, int(indptr[first]), int(indptr[last]))
+                first = last
     indptr = indptr.astype(index_dtype)
     if out is not None:
         data.flush()

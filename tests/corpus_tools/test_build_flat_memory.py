@@ -362,3 +362,32 @@ def test_writing_the_ann_file_holds_neither_the_index_nor_the_vector_pages(tmp_p
     # Streamed: 16 bytes a line of list numbers and order, the training sample, one group of lines.
     # Sampling the training rows straight from the map made the whole vector file resident (~100 MB).
     assert grown["streamed"] < min(index_mb, grown["whole"] / 4), grown
+
+
+def test_filling_the_bm25_matrix_files_keeps_one_range_of_columns_resident(tmp_path, monkeypatch):
+    # A block of documents writes into every column it holds, pages all over the three matrix files:
+    # at 1M chunks a block dirtied most of their 700 MB before its pages were released. Filled a
+    # range of columns at a time, what is resident is one span of each file.
+    from corpus_tools import BM25Config, bm25
+    from corpus_tools.bm25 import BM25Builder
+
+    rng = np.random.default_rng(7)
+    ids = rng.zipf(1.2, (20_000, 50)) % 3_000
+    builder = BM25Builder(BM25Config(stem=False, stopwords=None), spill=tmp_path / "terms.spill")
+    for row in ids:
+        builder.add(" ".join(f"w{t}" for t in row))
+    monkeypatch.setattr(bm25, "_BLOCK_DOCS", 512)
+    monkeypatch.setattr(bm25, "_FILL_PAIRS", 1 << 15, raising=False)
+    folder = tmp_path / "bm25"
+    names = [folder / name for name in ("data.csc.index.npy", "indices.csc.index.npy", "tf.csc.index.npy")]
+    most = []
+    release_rows = bm25.release_rows
+
+    def measured(matrix, start, stop):
+        most.append(sum(_resident_kb(path) for path in names))  # before this release
+        release_rows(matrix, start, stop)
+
+    monkeypatch.setattr(bm25, "release_rows", measured)
+    builder.write(folder)
+    total_kb = sum(path.stat().st_size for path in names) / 1024
+    assert max(most) < total_kb / 4, f"{max(most):.0f} kB of {total_kb:.0f} kB resident"
