@@ -31,7 +31,7 @@ NEAR_COPY = 0.6
 _GATHER_ROWS = 4_096  # signature rows read between two releases of a mapped spill file's pages (each read maps ~64 KB)
 # Near copies found are kept on disk (_PairFiles): at most this many keys (8 bytes each) in memory at once,
 # in files of this many chunks' keys.
-_PAIR_BUFFER = 1 << 22
+_PAIR_BUFFER = 1 << 19  # 4 MB of keys (deduplicated at a flush: three copies)
 _PAIR_RANGE_ROWS = 1 << 16
 MIN_SHINGLES = 3  # a passage of fewer than 7 words is too short to call a copy
 _WORD = re.compile(r"\w+")
@@ -105,10 +105,13 @@ def score_signatures(docs: np.ndarray, sigs: np.ndarray, valid: np.ndarray, scra
     with _PairFiles(n, stride, scratch) as pairs:
         for band in range(BANDS):
             keys = _band_keys(sigs, index, band)
-            order = np.argsort(keys, kind="stable")
+            order = np.argsort(keys, kind="stable").astype(np.int32)  # 4 bytes a chunk (n < 2**31)
             keys = keys[order]
-            starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+            first = np.ones(len(keys), dtype=bool)
+            first[1:] = keys[1:] != keys[:-1]
             del keys
+            starts = np.flatnonzero(first).astype(np.int32)
+            del first
             sizes = np.diff(np.append(starts, len(order)))
             touched = 0
             for start, size in zip(starts[sizes >= 2].tolist(), sizes[sizes >= 2].tolist(), strict=True):
