@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
-from corpus_tools.pages import release_rows
+from corpus_tools.pages import gather_rows, release_rows
 
 ANN_MIN_LINES = 100_000  # below this many base lines, exact search (a few ms) beats training an index
 # FAISS's index_factory codec after "IVF<nlist>,": 8-bit scalar quantisation (benchmarks/ann_choice.py).
@@ -46,7 +46,7 @@ RESCORE_FACTOR = 4  # ... and this many per hit asked for
 TRAIN_PER_LIST = 40  # training vectors per inverted list (FAISS warns below 39)
 MAX_LISTS = 1_024  # caps the training sample (40 × 1,024 vectors, 63 MB) so a build's memory stays flat
 EXACT_ALLOWED = 20_000  # a `where` allowing at most this many lines is searched exactly over them
-_ADD_BLOCK = 65_536  # lines added to the index per step (bounds the float32 copy a build holds)
+_ADD_BLOCK = 16_384  # lines added to the index per step (bounds the float32 copy a build holds: 25 MB at 384-d)
 
 
 def n_lists(n_lines: int) -> int:
@@ -68,6 +68,91 @@ def _faiss() -> Any:
     return faiss
 
 
+def _trained(vectors: np.ndarray, codec: str = CODEC, nlist: int | None = None, seed: int = 0) -> Any:
+    """An empty FAISS IVF index trained on a sample of `vectors` (at most MAX_LISTS × TRAIN_PER_LIST lines)."""
+    faiss = _faiss()
+    n, dim = vectors.shape
+    nlist = nlist or n_lists(n)
+    index = faiss.index_factory(int(dim), f"IVF{nlist},{codec}", faiss.METRIC_INNER_PRODUCT)
+    rng = np.random.default_rng(seed)
+    sample = np.sort(rng.choice(n, size=min(n, TRAIN_PER_LIST * nlist), replace=False))
+    # A memory-mapped matrix's pages are dropped once read (corpus_tools/pages.py): the sample
+    # touches pages all over the file, and the blocks below every page of it.
+    training = gather_rows(vectors, sample, np.float32)
+    index.train(training)
+    return index
+
+
+# FAISS's serialisation of an IVF index ends with its inverted lists (faiss/impl/index_write.cpp,
+# write_InvertedLists, "ilar"): per list its size, then each list's codes followed by its ids.
+# An index with no vector ends with the empty ("sprs") form of that block: _EMPTY_LISTS bytes.
+_EMPTY_LISTS = 4 + 8 + 8 + 4 + 8  # "ilar", nlist, code_size, "sprs", an empty vector's length
+_NTOTAL_AT = slice(8, 16)  # the header's ntotal (after the fourcc and d), an int64
+
+
+def write_index(vectors: np.ndarray, out: IO[bytes], codec: str = CODEC, nlist: int | None = None,
+                seed: int = 0) -> int:
+    """Write the FAISS file `AnnIndex.train(vectors)` would serialise, holding one block of lines at a time.
+
+    `AnnIndex.train` then `faiss.write_index` held the whole index (SQ8: 384 bytes a line, 394 MB at
+    1M lines, more while its lists grow): the build's memory grew with the corpus. Here every line's
+    list is found first (8 bytes a line), then the lists are filled and written a group at a time,
+    each group encoded by FAISS itself (`add_core` with the lists found) into an index emptied
+    after it. Lines are assigned in the same blocks and each list holds its lines in ascending
+    order, as one `add_with_ids` leaves them: the bytes are the same (tests/corpus_tools/test_ann.py).
+    Returns the bytes written.
+    """
+    faiss = _faiss()
+    index = _trained(vectors, codec, nlist, seed)
+    ivf = faiss.extract_index_ivf(index)
+    n, nlist = len(vectors), int(ivf.nlist)
+    lists = np.empty(n, dtype=np.int64)
+    for start in range(0, n, _ADD_BLOCK):
+        block = np.ascontiguousarray(vectors[start : start + _ADD_BLOCK], dtype=np.float32)
+        _, found = ivf.quantizer.search(block, 1)
+        lists[start : start + len(block)] = found[:, 0]
+        release_rows(vectors, start, start + len(block))
+    if n and (lists < 0).any():
+        raise ValueError("FAISS assigned a vector to no inverted list (a NaN in the vector matrix?)")
+    order = np.argsort(lists, kind="stable")  # by list, lines ascending within each
+    sizes = np.bincount(lists, minlength=nlist).astype(np.uint64)
+    empty = bytearray(faiss.serialize_index(index).tobytes())
+    if bytes(empty[-_EMPTY_LISTS : -_EMPTY_LISTS + 4]) != b"ilar" or bytes(empty[-12:-8]) != b"sprs":
+        raise RuntimeError("this FAISS release serialises IVF lists differently; cannot stream the index file")
+    head = empty[:-_EMPTY_LISTS]
+    head[_NTOTAL_AT] = np.int64(n).tobytes()
+    code_size = int(ivf.code_size)
+    written = out.write(bytes(head))
+    written += out.write(b"ilar" + np.array([nlist, code_size], dtype=np.uint64).tobytes() + b"full")
+    written += out.write(np.uint64(nlist).tobytes() + sizes.tobytes())
+    ends = np.cumsum(sizes.astype(np.int64))
+    first = 0
+    while first < nlist:
+        # The lists whose lines fill about one block (a list larger than a block goes alone).
+        start = int(ends[first - 1]) if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, start + _ADD_BLOCK, side="right")))
+        stop = int(ends[last - 1])
+        rows = order[start:stop]
+        if len(rows):
+            block = gather_rows(vectors, rows, np.float32)  # lines from all over the file
+            # A fresh copy of the empty trained index per group: emptying one (`reset`) keeps every
+            # list's capacity, so over all groups it held the whole index again.
+            group = faiss.clone_index(index)
+            lists_of = faiss.extract_index_ivf(group)
+            ids, assigned = np.ascontiguousarray(rows), lists[rows]  # named: swig_ptr holds no reference
+            lists_of.add_core(len(rows), faiss.swig_ptr(block), faiss.swig_ptr(ids), faiss.swig_ptr(assigned))
+            del block, ids, assigned
+            for number in range(first, last):
+                size = lists_of.invlists.list_size(number)
+                if size:
+                    codes = faiss.rev_swig_ptr(lists_of.invlists.get_codes(number), size * code_size)
+                    written += out.write(codes.tobytes())
+                    written += out.write(faiss.rev_swig_ptr(lists_of.invlists.get_ids(number), size).view(np.uint8).tobytes())
+            del lists_of, group
+        first = last
+    return written
+
+
 class AnnIndex:
     """A trained FAISS IVF index whose ids are table lines 0..n_lines-1 (the base file's lines)."""
 
@@ -81,19 +166,13 @@ class AnnIndex:
     def train(
         cls, vectors: np.ndarray, codec: str = CODEC, nlist: int | None = None, nprobe: int = NPROBE, seed: int = 0
     ) -> AnnIndex:
-        """Train on a sample of `vectors` (lines, dim: unit rows, possibly memory-mapped) and add every line."""
-        faiss = _faiss()
-        n, dim = vectors.shape
-        nlist = nlist or n_lists(n)
-        index = faiss.index_factory(int(dim), f"IVF{nlist},{codec}", faiss.METRIC_INNER_PRODUCT)
-        rng = np.random.default_rng(seed)
-        sample = np.sort(rng.choice(n, size=min(n, TRAIN_PER_LIST * nlist), replace=False))
-        training = np.ascontiguousarray(vectors[sample], dtype=np.float32)
-        # A memory-mapped matrix's pages are dropped once read (corpus_tools/pages.py): the sample
-        # touches pages all over the file, and the blocks below every page of it.
-        release_rows(vectors, 0, n)
-        index.train(training)
-        del training
+        """Train on a sample of `vectors` (lines, dim: unit rows, possibly memory-mapped) and add every line.
+
+        The whole index is then in memory (SQ8: 384 bytes a line); a build writes its file with
+        `write_index` instead, which holds one block of lines.
+        """
+        index = _trained(vectors, codec, nlist, seed)
+        n = len(vectors)
         for start in range(0, n, _ADD_BLOCK):
             block = np.ascontiguousarray(vectors[start : start + _ADD_BLOCK], dtype=np.float32)
             index.add_with_ids(block, np.arange(start, start + len(block), dtype=np.int64))

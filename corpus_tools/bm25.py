@@ -19,7 +19,9 @@ with rank-bm25 and with bm25s's public API.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import threading
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
@@ -29,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools import bm25_scoring
+from corpus_tools.column_files import ColumnFile, block_sizes, merge_sorted, remove_sorted, save_sorted
 from corpus_tools.config import BM25Config
 from corpus_tools.pages import release_rows
 
@@ -36,6 +39,7 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 # Term ids the index was built from (so updates re-tokenise only new chunks), beside bm25s's files.
 _TERMS, _OFFSETS, _VOCAB = "terms.npy", "term_offsets.npy", "term_vocab.json"
 _BLOCK_DOCS = 8192  # documents per block when the score matrix is built
+_FILL_PAIRS = 1 << 22  # (document, term) pairs per range of columns when the matrix is filled into files
 # bm25s's file names for the CSC score matrix and its parameters (what `bm25s.BM25.load` reads).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
 _NONOCC, _BM25S_VOCAB, _PARAMS = "nonoccurrence_array.index.npy", "vocab.index.json", "params.index.json"
@@ -48,7 +52,10 @@ _SORTED_VOCAB = "vocab.sorted.npz"
 # The bm25s release whose file layout the folders follow (written into params.index.json, as bm25s
 # does); the parity tests load our folders with it.
 BM25S_LAYOUT = "0.3.16"
-_COPY_BLOCK = 1 << 24  # term ids copied per step from the spill file into terms.npy
+_REMAP_BLOCK = 1 << 18  # term ids mapped to the merged vocabulary per step (a 1 MB temporary)
+# A spilled build's vocabulary is kept per block of this many documents (BM25Builder): memory holds one
+# block's terms, and `write` merges the blocks' sorted terms from disk.
+_VOCAB_BLOCK_DOCS = 65_536
 # Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
 # 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
 # mismatch" when two threads open an index at once, e.g. readers while `Corpus.sync` commits).
@@ -84,8 +91,13 @@ class BM25Builder:
     A streaming build adds each chunk as it is written, so texts need not stay in memory: an
     `array('i')` of term ids costs 4 bytes a token where a list of stemmed strings cost ~60.
     With `spill` (a file path), sealed term ids go to that file instead of memory and `write`
-    builds the score matrix straight into memory-mapped files: what a build holds then is the
-    vocabulary and 8 bytes a chunk, not 4 bytes a token plus the matrix.
+    builds the score matrix straight into memory-mapped files: what a build holds then is 8 bytes
+    a chunk and one block's vocabulary, not 4 bytes a token plus the matrix and every term. Past
+    `_VOCAB_BLOCK_DOCS` documents the block's terms go to disk sorted (their ids in the spill are
+    the block's own), and `write` merges the blocks into one sorted vocabulary (a term's id is its
+    rank) and maps each block's ids to it. A vocabulary grows with the corpus (the 1M-chunk
+    benchmark has 1.06M terms: ~160 bytes a document as a dict); which id a term gets changes
+    no score.
     `Corpus.add`/`delete` start from the saved term ids of the rows they keep (`from_index`),
     so only new chunks are tokenised and stemmed again.
     """
@@ -100,6 +112,10 @@ class BM25Builder:
         self._pending_lengths = array("q")
         self._spill = spill
         self._spilled = 0  # term ids written to the spill file
+        # A spilled build's sealed vocabulary blocks: (first and end term id of the spill they cover, files).
+        self._vocab_blocks: list[tuple[int, int, Path]] = []
+        self._block_start = 0  # where the current vocabulary block starts in the spill
+        self._block_docs = 0
         if spill is not None:
             Path(spill).write_bytes(b"")
 
@@ -142,10 +158,55 @@ class BM25Builder:
                 with open(self._spill, "ab") as f:
                     f.write(self._pending.tobytes())
                 self._spilled += len(self._pending)
+                self._block_docs += len(self._pending_lengths)
+                if self._block_docs >= _VOCAB_BLOCK_DOCS:
+                    self._seal_vocab()
             else:
                 self._parts.append(np.frombuffer(self._pending, dtype=np.int32).copy())
             self._lengths.append(np.frombuffer(self._pending_lengths, dtype=np.int64).copy())
             self._pending, self._pending_lengths = array("i"), array("q")
+
+    def _seal_vocab(self) -> None:
+        """Write the current vocabulary block's terms, sorted, beside the spill; start an empty one."""
+        if self._spilled == self._block_start and not self.vocab:
+            return
+        stem = Path(f"{self._spill}.vocab{len(self._vocab_blocks)}")
+        save_sorted(stem, self.vocab)
+        self._vocab_blocks.append((self._block_start, self._spilled, stem))
+        self.vocab, self._block_start, self._block_docs = {}, self._spilled, 0
+
+    def _merge_vocab(self, folder: Path) -> tuple[int, list[np.ndarray]]:
+        """Merge the blocks' sorted terms into the vocabulary files of `folder`: (terms, each block's id map).
+
+        One pass over every block's terms in UTF-8 order (heapq.merge): the id of a term is its rank,
+        written to the JSON vocabularies and the sorted one as it comes; memory holds the id maps
+        (4 bytes a term of each block) and the sorted vocabulary's offsets, not a dict of every term.
+        """
+        stems = [stem for _, _, stem in self._vocab_blocks]
+        maps = [np.empty(size, dtype=np.int32) for size in block_sizes(stems)]
+        ends = array("q")
+        n_terms = 0
+        with open(folder / _VOCAB, "w", encoding="utf-8") as vocab_json, open(folder / f"{_SORTED_VOCAB}.blob", "wb") as blob:
+            vocab_json.write("{")
+            for term, rank, number, local in merge_sorted(stems):
+                if rank == n_terms:  # a term not seen before: the next id
+                    encoded = term.encode("utf-8")
+                    blob.write(encoded)
+                    ends.append((ends[-1] if ends else 0) + len(encoded))
+                    vocab_json.write(f"{', ' if n_terms else ''}{json.dumps(term, ensure_ascii=False)}: {n_terms}")
+                    n_terms += 1
+                maps[number][local] = rank
+            vocab_json.write("}")
+        shutil.copyfile(folder / _VOCAB, folder / _BM25S_VOCAB)
+        blob_path = folder / f"{_SORTED_VOCAB}.blob"
+        blob_bytes = np.memmap(blob_path, dtype=np.uint8, mode="r") if blob_path.stat().st_size else np.zeros(0, np.uint8)
+        with open(folder / _SORTED_VOCAB, "wb") as f:
+            np.savez(f, blob=blob_bytes, ends=np.frombuffer(ends, dtype=np.int64), ids=np.arange(n_terms, dtype=np.int64))
+        del blob_bytes
+        blob_path.unlink()
+        for stem in stems:
+            remove_sorted(stem)
+        return n_terms, maps
 
     def write(self, folder: Path) -> None:
         """Build the index into `folder` (what `build().save(folder)` writes), matrix and term ids on disk.
@@ -158,28 +219,35 @@ class BM25Builder:
             self.build().save(folder)
             return
         self._seal()
+        self._seal_vocab()
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         lengths = np.concatenate(self._lengths) if self._lengths else np.zeros(0, dtype=np.int64)
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
+        n_terms, maps = self._merge_vocab(folder)
         terms_out = np.lib.format.open_memmap(folder / _TERMS, mode="w+", dtype=np.int32, shape=(self._spilled,))
         if self._spilled:
             spilled = np.memmap(self._spill, dtype=np.int32, mode="r", shape=(self._spilled,))
-            for start in range(0, self._spilled, _COPY_BLOCK):
-                terms_out[start : start + _COPY_BLOCK] = spilled[start : start + _COPY_BLOCK]
-                # Pages written or read stay in the page cache, not in this process (corpus_tools/pages.py).
-                release_rows(terms_out, start, start + _COPY_BLOCK)
-                release_rows(spilled, start, start + _COPY_BLOCK)
+            for (first, end, _), ids in zip(self._vocab_blocks, maps, strict=True):
+                for start in range(first, end, _REMAP_BLOCK):
+                    stop = min(start + _REMAP_BLOCK, end)
+                    terms_out[start:stop] = ids[spilled[start:stop]]  # the block's ids → the merged vocabulary's
+                    # Pages written or read stay in the page cache, not in this process (corpus_tools/pages.py).
+                    release_rows(terms_out, start, stop)
+                    release_rows(spilled, start, stop)
             del spilled
+        del maps
+        self._vocab_blocks = []
         terms_out.flush()
         Path(self._spill).unlink(missing_ok=True)
         np.save(folder / _OFFSETS, offsets)
-        with open(folder / _VOCAB, "w", encoding="utf-8") as f:
-            json.dump(self.vocab, f, ensure_ascii=False)
-        if len(lengths) and self.vocab and self._spilled:
-            matrix = _score_matrix(terms_out, offsets, len(self.vocab), self.config, out=folder)
-            _save_params(folder, matrix, self.config, self.vocab)
+        if len(lengths) and n_terms and self._spilled:
+            matrix = _score_matrix(terms_out, offsets, n_terms, self.config, out=folder)
+            _save_params(folder, matrix, self.config, None)
+        else:  # no score matrix: no query vocabulary beside it either (as before)
+            for name in (_BM25S_VOCAB, _SORTED_VOCAB):
+                (folder / name).unlink(missing_ok=True)
         del terms_out
         (folder / "n_docs.txt").write_text(str(len(lengths)))
         self._lengths = []
@@ -227,13 +295,17 @@ class ScoreMatrix:
         return scores
 
 
-def _save_params(folder: Path, matrix: ScoreMatrix, config: BM25Config, vocab: dict[str, int]) -> None:
-    """The vocabulary, parameter and non-occurrence files bm25s writes beside its matrix."""
+def _save_params(folder: Path, matrix: ScoreMatrix, config: BM25Config, vocab: dict[str, int] | None) -> None:
+    """The vocabulary, parameter and non-occurrence files bm25s writes beside its matrix.
+
+    vocab None: its vocabulary files are written already (a spilled build's `BM25Builder._merge_vocab`).
+    """
     if matrix.nonoccurrence is not None:
         np.save(folder / _NONOCC, matrix.nonoccurrence)
-    with open(folder / _BM25S_VOCAB, "w", encoding="utf-8") as f:
-        json.dump(vocab, f, ensure_ascii=False)
-    SortedVocab.save(folder / _SORTED_VOCAB, vocab)
+    if vocab is not None:
+        with open(folder / _BM25S_VOCAB, "w", encoding="utf-8") as f:
+            json.dump(vocab, f, ensure_ascii=False)
+        SortedVocab.save(folder / _SORTED_VOCAB, vocab)
     params = dict(
         k1=config.k1,
         b=config.b,
@@ -310,6 +382,36 @@ class SortedVocab(Mapping[str, int]):
         return ((self.blob[a:b].decode("utf-8"), c) for a, b, c in zip(starts, self.ends.tolist(), self.ids.tolist(), strict=True))
 
 
+class _PairColumns:
+    """A matrix build's (document, term, tf) pairs, block by block, in files of a scratch folder inside `folder`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / f".pairs.tmp-{os.getpid()}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True)
+        self.columns = [ColumnFile(self.folder / name, np.int32) for name in ("doc", "term", "tf")]
+        self.ends: list[int] = []
+
+    def __enter__(self) -> _PairColumns:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for column in self.columns:
+            column.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def append(self, doc_idx: np.ndarray, term_idx: np.ndarray, tf: np.ndarray) -> None:
+        for column, values in zip(self.columns, (doc_idx, term_idx, tf), strict=True):
+            column.append(values)
+        self.ends.append(self.columns[0].rows)
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, ...]]:
+        start = 0
+        for end in self.ends:
+            yield tuple(column.read(start, end) for column in self.columns)
+            start = end
+
+
 def _score_matrix(
     terms: np.ndarray, offsets: np.ndarray, n_vocab: int, config: BM25Config, out: Path | None = None
 ) -> ScoreMatrix:
@@ -339,14 +441,21 @@ def _score_matrix(
 
     blocks = [(start, min(start + _BLOCK_DOCS, n_docs)) for start in range(0, n_docs, _BLOCK_DOCS)]
     df = np.zeros(n_vocab, dtype=np.int64)
+    # Into mapped files, the (document, term, tf) pairs are counted once and kept in files: the matrix
+    # is then filled a range of columns at a time (below), each range a pass over them.
+    pairs = _PairColumns(out) if out is not None else None
     for start, stop in blocks:
-        df += np.bincount(block_pairs(start, stop)[1], minlength=n_vocab)
+        doc_idx, term_idx, tf = block_pairs(start, stop)
+        df += np.bincount(term_idx, minlength=n_vocab)
+        if pairs is not None:
+            pairs.append(doc_idx, term_idx, tf)
     method = config.method
     idf = bm25_scoring.idf(method, df, n_docs)
     l_avg = float(lengths.mean())
     nonocc = bm25_scoring.nonoccurrence(method, idf, l_avg, config.k1, config.b)
     indptr = np.zeros(n_vocab + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
+    del df
     nnz = int(indptr[-1])
     index_dtype = np.int32 if max(nnz, n_docs) < 2**31 else np.int64
     if out is None:
@@ -357,25 +466,48 @@ def _score_matrix(
         indices = np.lib.format.open_memmap(out / _INDICES, mode="w+", dtype=index_dtype, shape=(nnz,))
         data = np.lib.format.open_memmap(out / _DATA, mode="w+", dtype=np.float32, shape=(nnz,))
         tfs = np.lib.format.open_memmap(out / _TF, mode="w+", dtype=np.uint16, shape=(nnz,))
-    cursor = indptr[:-1].copy()  # next free slot of each column
-    for start, stop in blocks:
-        doc_idx, term_idx, tf = block_pairs(start, stop)
+
+    def place(doc_idx: np.ndarray, term_idx: np.ndarray, tf: np.ndarray, cursor: np.ndarray, first: int) -> None:
+        """Scores of pairs into their columns' next free slots (`cursor[t - first]` for column t)."""
         tfc = bm25_scoring.tfc(method, tf, lengths[doc_idx], l_avg, config.k1, config.b)
         scores = idf[term_idx] * tfc
         if nonocc is not None:
             scores -= nonocc[term_idx]
         order = np.argsort(term_idx, kind="stable")  # by column, documents ascending within it
         cols = term_idx[order]
-        counts = np.bincount(cols, minlength=n_vocab)
-        first = np.zeros(n_vocab + 1, dtype=np.int64)
-        np.cumsum(counts, out=first[1:])
-        slots = cursor[cols] + (np.arange(len(cols), dtype=np.int64) - first[cols])
+        # Each pair's place in its column: the column's cursor plus its rank among the block's pairs of
+        # that column (arrays the size of the block; two the size of the vocabulary per block before).
+        change = np.ones(len(cols), dtype=bool)
+        change[1:] = cols[1:] != cols[:-1]
+        starts = np.flatnonzero(change)
+        present, counts = cols[starts] - first, np.diff(np.append(starts, len(cols)))
+        slots = np.repeat(cursor[present] - starts, counts) + np.arange(len(cols), dtype=np.int64)
         indices[slots] = doc_idx[order]
         data[slots] = scores[order]
         tfs[slots] = np.minimum(tf[order], np.iinfo(np.uint16).max)  # a chunk is far shorter than 65,535 tokens
-        cursor += counts
-        for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
-            release_rows(column, 0, nnz)
+        cursor[present] += counts
+
+    if pairs is None:
+        cursor = indptr[:-1].copy()  # next free slot of each column
+        for start, stop in blocks:
+            place(*block_pairs(start, stop), cursor, 0)
+    else:
+        # A block of documents writes a few slots into every column it holds, pages all over the three
+        # files: at 1M chunks one block dirtied most of their 700 MB, resident until released. A range
+        # of columns is one contiguous span of each file, so what is resident is that span.
+        with pairs:
+            first = 0
+            while first < n_vocab:
+                last = max(first + 1, int(np.searchsorted(indptr, indptr[first] + _FILL_PAIRS, side="right")) - 1)
+                last = min(last, n_vocab)
+                cursor = indptr[first:last].copy()
+                for doc_idx, term_idx, tf in pairs.blocks():
+                    inside = (term_idx >= first) & (term_idx < last)
+                    if inside.any():
+                        place(doc_idx[inside], term_idx[inside], tf[inside], cursor, first)
+                for column in (indices, data, tfs):  # mapped files: the written pages leave this process (pages.py)
+                    release_rows(column, int(indptr[first]), int(indptr[last]))
+                first = last
     indptr = indptr.astype(index_dtype)
     if out is not None:
         data.flush()

@@ -52,6 +52,7 @@ from corpus_tools.index_format import (
 )
 from corpus_tools.loaders import file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
+from corpus_tools.pages import trim_heap
 from corpus_tools.rerank import reranker_record
 from corpus_tools.seen_ids import SeenDocIds
 from corpus_tools.store import (
@@ -378,11 +379,13 @@ def build_index(
         sink.flush()
         sink.close()
         sink.score_boilerplate(staging / "chunks.jsonl")
+        trim_heap()  # each phase's temporaries leave the process before the next (corpus_tools/pages.py)
         if not sink.n_chunks:
             reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped[:5]) or "the source is empty"
             raise NothingToIndexError(f"No documents to index ({len(skipped)} skipped: {reasons})", skipped)
         write_skipped(staging / SKIPPED, skipped)
         sink.bm25.write(staging / "bm25")
+        trim_heap()
         # Save the dense graph through the last vector, so that every process that opens the
         # index searches the same graph (corpus_tools/store.py says why it would not).
         if store is not None:
@@ -511,7 +514,8 @@ class _IndexSink:
         self._sig_file.close()
         sigs = np.memmap(self.sig_path, dtype=np.uint64, mode="r").reshape(-1, N_HASHES)
         valid = np.frombuffer(self.sig_valid, dtype=np.int8).astype(bool)
-        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid)
+        # The near copies found go to files in the staging folder (boilerplate._PairFiles), not memory.
+        scores = score_signatures(np.frombuffer(self.sig_docs, dtype=np.int64), sigs, valid, scratch=self.folder)
         del sigs
         self.sig_path.unlink()
         # The scored rows ascend (chunks are spilled in order): walked beside the table's lines,
@@ -539,6 +543,9 @@ class _IndexSink:
             self._write_scored(out, batch)
 
         write_atomic(table, rewrite)
+        # Scored: the per-chunk arrays (17 bytes a chunk) are not kept through the rest of the build.
+        scored_rows = scores = valid = None  # type: ignore[assignment]
+        self.sig_rows, self.sig_docs, self.sig_valid = array("q"), array("q"), array("b")
         write_line_index(table)
 
     def _write_scored(self, out: Any, batch: list[tuple[Chunk, str]]) -> None:

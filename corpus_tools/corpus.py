@@ -574,12 +574,13 @@ class Corpus:
         pool = max(cfg.candidates, k)
         leg_k = max(cfg.leg_k, k)
         n = leg_k + len(excluded)
-        sparse_future = self._pool.submit(state.bm25.top, query, n, state.allowed_rows(where))
+        allowed = state.allowed_rows(where)  # once for both legs (a mask over every row: ~5 ms at 1M rows)
+        sparse_future = self._pool.submit(state.bm25.top, query, n, allowed)
         query_vector = query_vector_of()
         # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
         row_of: dict[str, int] = {}
         dense, sparse = [], []
-        for found, ranking in ((self._dense(state, query_vector, n, where), dense), (sparse_future.result(), sparse)):
+        for found, ranking in ((self._dense(state, query_vector, n, where, allowed), dense), (sparse_future.result(), sparse)):
             for row, s in found:
                 cid = state.chunks.chunk_id(row)
                 row_of[cid] = row
@@ -670,14 +671,17 @@ class Corpus:
         ]
 
     def _dense(
-        self, state: _State, query_vector: np.ndarray, n: int, where: dict[str, Any] | None
+        self, state: _State, query_vector: np.ndarray, n: int, where: dict[str, Any] | None,
+        allowed: np.ndarray | None | bool = False,
     ) -> list[tuple[int, float]]:
         """(row, cosine): exact, from the vector matrix; else from Chroma, keeping vectors the table names.
 
-        With a matrix, `where` is the same row mask the BM25 leg applies (filters.matches_where).
+        With a matrix, `where` is the same row mask the BM25 leg applies (filters.matches_where);
+        allowed: that mask when the caller has it (False: not computed yet).
         """
         if state.vectors is not None:
-            return state.vectors.top(query_vector, n, state.chunks.row_lines(), state.allowed_rows(where))
+            mask = state.allowed_rows(where) if allowed is False else allowed
+            return state.vectors.top(query_vector, n, state.chunks.row_lines(), mask)  # type: ignore[arg-type]
         found = self._store.query(query_vector, n, where=where)
         rows = [(state.chunks.row_of_vector(vid), s) for vid, s in found]
         return [(row, s) for row, s in rows if row is not None]

@@ -20,11 +20,12 @@ import json
 from array import array
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK
+from corpus_tools.column_files import ColumnFile, block_sizes, longest, merge_sorted, save_npz, save_sorted
 from corpus_tools.deadline import checked
 from corpus_tools.pages import release
 from corpus_tools.table import table_stamp
@@ -72,13 +73,15 @@ class _ColumnsBuilder:
     def __init__(self) -> None:
         self.n = 0
         self.fields: dict[str, tuple[array, array, array, dict[str, int]]] = {}
+        self._offset = 0  # lines before the arrays' first (_SpilledColumns holds one block of lines)
 
     def add(self, fields: Mapping[str, Any]) -> None:
+        held = self.n - self._offset
         for key, value in fields.items():
             column = self.fields.get(key)
             if column is None:
-                column = self.fields[key] = (array("b", bytes(self.n)), array("d", bytes(8 * self.n)),
-                                             array("i", [-1]) * self.n, {})
+                column = self.fields[key] = (array("b", bytes(held)), array("d", bytes(8 * held)),
+                                             array("i", [-1]) * held, {})
             kinds, numbers, codes, words = column
             if isinstance(value, str):
                 kinds.append(STRING)
@@ -90,7 +93,7 @@ class _ColumnsBuilder:
                 codes.append(-1)
         self.n += 1
         for kinds, numbers, codes, _ in self.fields.values():
-            if len(kinds) < self.n:
+            if len(kinds) < self.n - self._offset:
                 kinds.append(ABSENT)
                 numbers.append(0.0)
                 codes.append(-1)
@@ -146,6 +149,102 @@ def write_columns(table: Path, data: bytes | Any, lines: Mapping[str, np.ndarray
     """Save the columns of the table file `table` beside it (with its stamp), through `write_atomic`."""
     arrays = {**scan_columns(data, lines), "table_stamp": table_stamp(data)}
     write_atomic(meta_path(table), lambda f: np.savez(f, **arrays))
+
+
+def save_spilled_columns(
+    out: IO[bytes], data: bytes | Any, lines: Mapping[str, ColumnFile], folder: Path, stamp: np.ndarray
+) -> None:
+    """What `write_columns` saves, from a table's per-line numbers on disk (`table.spill_line_columns`),
+    with the columns built on disk in `folder` (`_SpilledColumns`): memory holds one block of lines.
+
+    In memory the columns took 13 bytes a field a line and every distinct string of a field in a
+    dict (a doc id a document): 107 MB of file, ~300 MB of memory at 1M chunks.
+    """
+    columns = _SpilledColumns(folder)
+    n = lines["start"].rows
+    for first in range(0, n, _SCAN_BLOCK):
+        last = min(first + _SCAN_BLOCK, n)
+        block = {name: lines[name].read(first, last) for name in ("start", "length", "id_at", "id_len", "position", "n_tokens")}
+        doc_at = block["id_at"] + np.abs(block["id_len"][:, :2]).sum(axis=1)  # where each doc id starts
+        blob_lo = int(block["id_at"][0])
+        blob = lines["id_blob"].read(blob_lo, int(block["id_at"][-1] + np.abs(block["id_len"][-1]).sum())).tobytes()
+        rows = zip(block["start"].tolist(), block["length"].tolist(), (doc_at - blob_lo).tolist(),
+                   block["id_len"][:, 2].tolist(), block["position"].tolist(), block["n_tokens"].tolist(), strict=True)
+        for start, length, at, doc_len, position, n_tokens in checked(rows):
+            fields = row_fields(bytes(data[start : start + length]))
+            fields.update(doc_id=blob[at : at + doc_len].decode(), position=position, n_tokens=n_tokens)
+            columns.add(fields)
+        columns.seal_block()
+        release(data, int(block["start"][0]), int(block["start"][-1] + block["length"][-1]))
+    columns.save(out, stamp)
+
+
+class _SpilledColumns(_ColumnsBuilder):
+    """`_ColumnsBuilder` for one block of lines at a time: at `seal_block` the block's columns are appended
+    to files and its strings saved sorted (column_files); `save` merges each field's dictionaries and
+    writes the .npz `arrays` would give, the same arrays."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+        self.sealed = 0  # lines already in the files
+        # Per field: its kind, number and code files, its sorted blocks, and the lines each block covers.
+        self.files: dict[str, tuple[ColumnFile, ColumnFile, ColumnFile, list[tuple[Path, int, int]]]] = {}
+
+    def seal_block(self) -> None:
+        for key, (kinds, numbers, codes, words) in self.fields.items():
+            spilled = self.files.get(key)
+            if spilled is None:  # a field first met in this block: absent from every line before it
+                name = f"f{len(self.files)}"
+                spilled = self.files[key] = (ColumnFile(self.folder / f"{name}.k", np.int8),
+                                             ColumnFile(self.folder / f"{name}.n", np.float64),
+                                             ColumnFile(self.folder / f"{name}.c", np.int32), [])
+                for column, value in zip(spilled[:3], (ABSENT, 0.0, -1), strict=True):
+                    column.fill(value, self.sealed)
+            spilled[0].append(np.frombuffer(kinds, dtype=np.int8))
+            spilled[1].append(np.frombuffer(numbers, dtype=np.float64))
+            spilled[2].append(np.frombuffer(codes, dtype=np.int32))
+            if words:
+                stem = spilled[0].path.with_suffix(f".d{len(spilled[3])}")
+                save_sorted(stem, words)
+                spilled[3].append((stem, self.sealed, self.n))
+        # The next block starts empty: a field's arrays hold only the lines past `sealed`.
+        self.sealed = self._offset = self.n
+        self.fields = {key: (array("b"), array("d"), array("i"), {}) for key in self.fields}
+
+    def save(self, out: IO[bytes], stamp: np.ndarray) -> None:
+        self.seal_block()
+        members: list[tuple[str, np.ndarray | ColumnFile]] = [
+            ("n_lines", np.array([self.n])), ("fields", np.array(sorted(self.files), dtype=str))]
+        for i, key in enumerate(sorted(self.files)):
+            kinds, numbers, codes, blocks = self.files[key]
+            stems = [stem for stem, _, _ in blocks]
+            maps = [np.empty(size, dtype=np.int32) for size in block_sizes(stems)]
+            width = longest(stems)
+            dictionary = ColumnFile(kinds.path.with_suffix(".dict"), f"S{max(width, 1)}")
+            pending: list[bytes] = []
+            for word, rank, number, local in merge_sorted(stems):
+                if rank == dictionary.rows + len(pending):
+                    pending.append(word.encode("utf-8"))
+                    if len(pending) >= _SCAN_BLOCK:
+                        dictionary.append(np.array(pending, dtype=dictionary.dtype))
+                        pending = []
+                maps[number][local] = rank
+            if pending:
+                dictionary.append(np.array(pending, dtype=dictionary.dtype))
+            ranked = ColumnFile(kinds.path.with_suffix(".ranked"), np.int32)
+            at = 0
+            for (_, lo, hi), ranks in zip(blocks, maps, strict=True):
+                if lo > at:
+                    ranked.append(codes.read(at, lo))  # blocks without a string: -1 throughout
+                code = codes.read(lo, hi).copy()
+                code[code >= 0] = ranks[code[code >= 0]]
+                ranked.append(code)
+                at = hi
+            for lo in range(at, self.n, _SCAN_BLOCK):
+                ranked.append(codes.read(lo, min(lo + _SCAN_BLOCK, self.n)))
+            members += [(f"k{i}", kinds), (f"n{i}", numbers), (f"c{i}", ranked), (f"d{i}", dictionary)]
+        save_npz(out, [*members, ("table_stamp", stamp)])
 
 
 class FileColumns:

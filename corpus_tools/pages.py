@@ -57,3 +57,49 @@ def line_windows(data: Any, size: int | None = None) -> Iterator[tuple[int, int]
         yield lo, hi
         release(data, lo, hi)
         lo = hi
+
+
+FAULT_AROUND = 1 << 16  # bytes Linux maps around a faulted page of a file in the page cache (fault_around_bytes)
+GATHER_STEP = 64  # rows gathered between two releases (the kernel maps up to 64 KB around each page it faults in)
+
+
+def gather_rows(matrix: Any, rows: np.ndarray, dtype: Any = None) -> np.ndarray:
+    """`matrix[rows]` as an array in memory, for a memory-mapped `matrix`, without its pages staying resident.
+
+    A read of a mapped file maps the pages around the one read too (the kernel's fault-around,
+    64 KB): rows gathered from all over a file map most of it, so sampling 41k rows of the 1.5 GB
+    vector matrix at 1M chunks briefly made the whole file resident. Gathered `GATHER_STEP` rows
+    at a time, the mapping's pages released after each step.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    out = np.empty((len(rows), *matrix.shape[1:]), dtype=dtype or matrix.dtype)
+    around = FAULT_AROUND // max(1, matrix.strides[0]) + 1  # rows the kernel may have mapped beside one read
+    for at in range(0, len(rows), GATHER_STEP):
+        step = rows[at : at + GATHER_STEP]
+        out[at : at + GATHER_STEP] = matrix[step]
+        if len(step):
+            release_rows(matrix, max(0, int(step.min()) - around), int(step.max()) + around + 1)
+    return out
+
+
+def trim_heap() -> None:
+    """Give the C heap's free memory back to the system (glibc's malloc_trim; elsewhere nothing).
+
+    numpy arrays of up to 32 MB come from the heap once glibc has raised its mmap threshold, and
+    a heap only shrinks from its top: after a phase of large temporaries (boilerplate scoring at
+    1M chunks) ~60 MB of freed heap stayed resident through the rest of the build.
+    """
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+
+            _LIBC = ctypes.CDLL("libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC: Any = None

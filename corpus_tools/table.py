@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools.bm25 import NPY_LOCK  # numpy's .npy header parsing is not thread-safe (see there)
+from corpus_tools.column_files import ColumnFile
 from corpus_tools.pages import line_windows
 from corpus_tools.types import Chunk
 
@@ -84,7 +85,7 @@ def scan_table(path: Path) -> dict[str, np.ndarray]:
 
 
 def _columns(data: mmap.mmap | bytes) -> dict[str, np.ndarray]:
-    scanned = _scan_heads(data)
+    scanned = _scan_heads(data) if len(data) else None
     if scanned is None:  # an older layout or escaped ids somewhere: row by row
         scanned = _scan_rows(data)
     starts, lengths, positions, tokens, id_at, pieces, id_len = scanned
@@ -273,15 +274,29 @@ def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
     Columns: start, length, position, n_tokens, where the line's ids start in the packed id blob,
     the blob's pieces and the three id lengths (the vector id's negative when it does not extend
     the chunk id). Column by column rather than line by line (the row-by-row loop was most of
-    `Corpus.open` at 50k chunks), a window of lines at a time (`pages.line_windows`): memory holds
-    one window's temporaries and mapped pages, not a byte mask and a match object per line of the
-    whole file (≈ 2 GB at 1M chunks).
+    `Corpus.open` at 50k chunks), a window of lines at a time (`_head_windows`).
     """
-    if not len(data):
+    parts = []
+    for window in _head_windows(data):
+        if window is None:
+            return None
+        parts.append(window)
+    if not parts:
         return None
+    starts, lengths, positions, tokens, id_len, pieces = zip(*parts, strict=True)
+    starts, lengths, positions, tokens, id_len = (np.concatenate(c) for c in (starts, lengths, positions, tokens, id_len))
+    sizes = np.abs(id_len).sum(axis=1)
+    return starts, lengths, positions, tokens, np.cumsum(sizes) - sizes, list(pieces), id_len
+
+
+def _head_windows(data: mmap.mmap | bytes) -> Iterator[tuple | None]:
+    """Per window of lines (`pages.line_windows`): (starts, lengths, positions, tokens, id lengths, id bytes);
+    None for a window with a line whose head is not plain (then the file needs `_scan_rows`).
+
+    Memory holds one window's temporaries and mapped pages, not a byte mask and a match object
+    per line of the whole file (≈ 2 GB at 1M chunks).
+    """
     match = _ROW_HEADS.match
-    parts: list[tuple[np.ndarray, ...]] = []
-    pieces: list[bytes] = []
     for lo, hi in line_windows(data):
         # Line starts from the newline bytes (numpy scans 33 MB in ~30 ms; a multi-line regex took 0.4 s).
         window = np.frombuffer(data, dtype=np.uint8, count=hi - lo, offset=lo)
@@ -291,7 +306,8 @@ def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
             bounds = bounds[:-1]
         matches = [match(data, start) for start in bounds.tolist()]
         if None in matches:
-            return None
+            yield None
+            return
         cid_b, vid_b, doc_b, pos_b, tok_b = zip(*(m.groups() for m in matches), strict=True)
         del matches
         same = [v.startswith(c) for c, v in zip(cid_b, vid_b, strict=True)]
@@ -300,12 +316,40 @@ def _scan_heads(data: mmap.mmap | bytes) -> tuple | None:
             [(len(c), len(x) if k else -len(x), len(d)) for c, x, d, k in zip(cid_b, suffixes, doc_b, same, strict=True)],
             dtype=np.int64,
         ).reshape(-1, 3)
-        pieces.append(b"".join(piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple))
+        piece = b"".join(piece for triple in zip(cid_b, suffixes, doc_b, strict=True) for piece in triple)
         lengths = np.diff(np.append(bounds, hi))
-        parts.append((bounds, lengths, np.asarray(pos_b).astype(np.int64), np.asarray(tok_b).astype(np.int64), id_len))
-    starts, lengths, positions, tokens, id_len = (np.concatenate(column) for column in zip(*parts, strict=True))
-    sizes = np.abs(id_len).sum(axis=1)
-    return starts, lengths, positions, tokens, np.cumsum(sizes) - sizes, pieces, id_len
+        yield bounds, lengths, np.asarray(pos_b).astype(np.int64), np.asarray(tok_b).astype(np.int64), id_len, piece
+
+
+def spill_line_columns(data: mmap.mmap | bytes, folder: Path) -> dict[str, ColumnFile] | None:
+    """`scan_table`'s columns (without the stamp) written to files in `folder` a window at a time.
+
+    What a build saves as `line_index_path`: in memory the columns and their pieces took ~170
+    bytes a line while they were joined (170 MB at 1M chunks). None when a line needs the
+    row-by-row scan (an older layout, ids with escapes): the caller scans in memory.
+    """
+    if not len(data):
+        return None
+    files = {
+        "start": ColumnFile(folder / "start", np.int64), "length": ColumnFile(folder / "length", np.int64),
+        "position": ColumnFile(folder / "position", np.int32), "n_tokens": ColumnFile(folder / "n_tokens", np.int32),
+        "id_at": ColumnFile(folder / "id_at", np.int64), "id_len": ColumnFile(folder / "id_len", np.int32, (3,)),
+        "id_blob": ColumnFile(folder / "id_blob", np.uint8),
+    }
+    blob_size = 0
+    for window in _head_windows(data):
+        if window is None:
+            for column in files.values():
+                column.close()
+            return None
+        starts, lengths, positions, tokens, id_len, piece = window
+        sizes = np.abs(id_len).sum(axis=1)
+        for name, values in (("start", starts), ("length", lengths), ("position", positions), ("n_tokens", tokens),
+                             ("id_at", blob_size + np.cumsum(sizes) - sizes), ("id_len", id_len)):
+            files[name].append(values)
+        files["id_blob"].append(np.frombuffer(piece, dtype=np.uint8))
+        blob_size += len(piece)
+    return files
 
 
 class ChunkTable(Sequence[Chunk]):

@@ -113,6 +113,19 @@ def test_a_filter_parses_no_row(filings, monkeypatch):
                             for h in hits)
 
 
+def test_a_filtered_search_computes_its_mask_once_for_both_legs(filings, monkeypatch):
+    # Each leg asked for the mask over every row (two masks and two gathers by row: ~10 ms at 1M rows).
+    from corpus_tools.metadata_index import MetadataIndex
+
+    with Corpus.open(filings) as corpus:
+        calls = []
+        mask = MetadataIndex.mask
+        monkeypatch.setattr(MetadataIndex, "mask", lambda self, where: calls.append(where) or mask(self, where))
+        hits = corpus.search("revenue grew", k=5, where={"company": "NVIDIA"})
+        assert hits and {h.chunk.metadata["company"] for h in hits} == {"NVIDIA"}
+        assert len(calls) == 1
+
+
 def test_commits_and_older_indexes_keep_the_masks_right(tmp_path, config, filings):
     import shutil
 
