@@ -31,7 +31,14 @@ from pathlib import Path
 import numpy as np
 
 from corpus_tools import bm25_scoring
-from corpus_tools.column_files import ColumnFile, block_sizes, merge_sorted, remove_sorted, save_sorted
+from corpus_tools.column_files import (  # noqa: F401  NPY_LOCK: re-exported, its historic home
+    NPY_LOCK,
+    ColumnFile,
+    block_sizes,
+    merge_sorted,
+    remove_sorted,
+    save_sorted,
+)
 from corpus_tools.config import BM25Config
 from corpus_tools.pages import release_rows
 
@@ -56,10 +63,6 @@ _REMAP_BLOCK = 1 << 18  # term ids mapped to the merged vocabulary per step (a 1
 # A spilled build's vocabulary is kept per block of this many documents (BM25Builder): memory holds one
 # block's terms, and `write` merges the blocks' sorted terms from disk.
 _VOCAB_BLOCK_DOCS = 65_536
-# Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
-# 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
-# mismatch" when two threads open an index at once, e.g. readers while `Corpus.sync` commits).
-NPY_LOCK = threading.Lock()
 
 
 class BM25Tokenizer:

@@ -16,12 +16,19 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
+
+# Held around every .npy/.npz read: numpy parses their headers with `ast.literal_eval`, and CPython
+# 3.11's AST validation is not thread-safe (gh-106905: "SystemError: AST constructor recursion depth
+# mismatch" when two threads open an index at once, e.g. readers while `Corpus.sync` commits).
+# Defined here, the lowest module that reads .npy files; corpus_tools.bm25 re-exports it.
+NPY_LOCK = threading.Lock()
 
 BLOCK_BYTES = 1 << 22  # bytes read back per step when a column is copied into an .npz
 # Strings a sorted block yields per step of a merge: every block being merged holds one step as Python objects.
@@ -105,7 +112,8 @@ def _load_sorted(stem: Path) -> tuple[np.ndarray, ...]:
     parts = []
     for suffix in SORTED_PARTS:
         path = Path(f"{stem}{suffix}")
-        parts.append(np.load(path, mmap_mode="r") if path.stat().st_size > 128 else np.load(path))
+        with NPY_LOCK:
+            parts.append(np.load(path, mmap_mode="r") if path.stat().st_size > 128 else np.load(path))
     return tuple(parts)
 
 
@@ -125,14 +133,16 @@ def _sorted_items(stem: Path, number: int) -> Iterator[tuple[str, int, int]]:
 
 def block_sizes(stems: Sequence[Path]) -> list[int]:
     """How many strings each sorted block holds."""
-    return [int(np.load(f"{stem}.ids.npy", mmap_mode="r").shape[0]) for stem in stems]
+    with NPY_LOCK:
+        return [int(np.load(f"{stem}.ids.npy", mmap_mode="r").shape[0]) for stem in stems]
 
 
 def longest(stems: Sequence[Path]) -> int:
     """The longest string's UTF-8 length over sorted blocks (0 when they hold none)."""
     most = 0
     for stem in stems:
-        ends = np.load(f"{stem}.ends.npy")
+        with NPY_LOCK:
+            ends = np.load(f"{stem}.ends.npy")
         if len(ends):
             most = max(most, int(np.diff(ends, prepend=0).max()))
     return most
