@@ -26,6 +26,8 @@ exactly: slower, never wrong. `faiss` is imported only when an index has an ANN 
 from __future__ import annotations
 
 import math
+import struct
+import threading
 from pathlib import Path
 from typing import IO, Any
 
@@ -153,14 +155,58 @@ def write_index(vectors: np.ndarray, out: IO[bytes], codec: str = CODEC, nlist: 
     return written
 
 
-class AnnIndex:
-    """A trained FAISS IVF index whose ids are table lines 0..n_lines-1 (the base file's lines)."""
+def _read(path: Path | None, n_lines: int) -> Any:
+    """The FAISS index in `path`, read into memory; AnnUnreadable when FAISS cannot read it."""
+    faiss = _faiss()
+    try:
+        # Read into memory, not mapped: FAISS touches a mapped index's pages even on release, so a
+        # file damaged in place would kill the process (SIGBUS).
+        index = faiss.read_index(str(path))
+    except RuntimeError as exc:
+        raise AnnUnreadable(f"{Path(str(path)).name!r} is not a readable FAISS index "
+                            f"({str(exc).splitlines()[0]})") from exc
+    if index.ntotal != n_lines:
+        raise AnnUnreadable(f"{Path(str(path)).name!r} holds {index.ntotal} vectors; its header said {n_lines}")
+    return index
 
-    def __init__(self, index: Any, n_lines: int, nprobe: int = NPROBE) -> None:
-        self.index = index
+
+# The start of every FAISS index file: its type's four letters, the dimension, the vectors it holds.
+_HEADER = struct.Struct("<4siq")
+
+
+class AnnUnreadable(ValueError):
+    """A FAISS file whose header was sound but whose body FAISS cannot read (found at the first search)."""
+
+
+class AnnIndex:
+    """A trained FAISS IVF index whose ids are table lines 0..n_lines-1 (the base file's lines).
+
+    One opened from a file (`load`) is checked by its header at once and read on its first search:
+    opening an index, building one (which opens what it wrote) or adding to one never holds it
+    (SQ8: 394 MB at 1M lines), so their memory does not grow with the corpus.
+    """
+
+    def __init__(self, index: Any, n_lines: int, nprobe: int = NPROBE, path: Path | None = None) -> None:
+        self._index = index
+        self._path = path
+        self._lock = threading.Lock()
         self.n_lines = int(n_lines)
         self.nprobe = int(nprobe)
-        self.nlist = int(_faiss().extract_index_ivf(index).nlist)
+        self._nlist: int | None = None
+
+    @property
+    def index(self) -> Any:
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    self._index = _read(self._path, self.n_lines)
+        return self._index
+
+    @property
+    def nlist(self) -> int:
+        if self._nlist is None:
+            self._nlist = int(_faiss().extract_index_ivf(self.index).nlist)
+        return self._nlist
 
     @classmethod
     def train(
@@ -184,20 +230,22 @@ class AnnIndex:
 
     @classmethod
     def load(cls, path: Path, n_lines: int, dim: int, nprobe: int = NPROBE) -> AnnIndex:
-        """Read an index file; ValueError saying why when it is unreadable or does not hold `n_lines` lines."""
-        faiss = _faiss()
+        """An index file, its header checked now and its body read on the first search; ValueError saying
+        why when it is missing, not a FAISS index, or does not hold `n_lines` lines of `dim`."""
+        _faiss()  # ImportError now, as when the file was read here
         try:
-            # Read into memory (SQ8: 394 MB at 1M lines), not mapped: FAISS touches a mapped index's
-            # pages even on release, so a file damaged in place would kill the process (SIGBUS).
-            index = faiss.read_index(str(path))
-        except RuntimeError as exc:
-            raise ValueError(f"{path.name!r} is not a readable FAISS index ({str(exc).splitlines()[0]})") from exc
-        if index.d != dim or index.ntotal != n_lines:
+            with open(path, "rb") as f:
+                head = f.read(_HEADER.size)
+        except OSError as exc:
+            raise ValueError(f"{path.name!r} cannot be read ({exc.strerror})") from exc
+        if len(head) < _HEADER.size or not head[:4].isalpha() or head[:1] != b"I":
+            raise ValueError(f"{path.name!r} is not a readable FAISS index (no FAISS header)")
+        _, d, ntotal = _HEADER.unpack(head)
+        if d != dim or ntotal != n_lines:
             raise ValueError(
-                f"{path.name!r} holds {index.ntotal} vectors of {index.d} dimensions; "
-                f"the base vector file has {n_lines} of {dim}"
+                f"{path.name!r} holds {ntotal} vectors of {d} dimensions; the base vector file has {n_lines} of {dim}"
             )
-        return cls(index, n_lines, nprobe)
+        return cls(None, n_lines, nprobe, path=path)
 
     def search(self, query: np.ndarray, r: int, allowed: np.ndarray | None, share: float = 1.0) -> np.ndarray:
         """Up to `r` candidate lines for the unit `query`; `allowed`: a bool mask over this index's lines.

@@ -18,13 +18,16 @@ for indexes written before the matrix existed (see `Corpus.open`). The files are
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from corpus_tools.ann import EXACT_ALLOWED, AnnIndex, rescore
+from corpus_tools.ann import EXACT_ALLOWED, AnnIndex, AnnUnreadable, rescore
 from corpus_tools.bm25 import NPY_LOCK
+
+logger = logging.getLogger(__name__)
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
@@ -93,7 +96,13 @@ class VectorMatrix:
         re-scored exactly; without one every line is scored.
         """
         if self.ann is not None:
-            return self._top_ann(query, n, row_lines, allowed)
+            try:
+                return self._top_ann(query, n, row_lines, allowed)
+            except AnnUnreadable as exc:  # its body, read at the first search, is damaged: exact from now on
+                self.ann = None
+                self.note = (f"The FAISS index is unreadable ({exc}); the dense leg searches exactly (slower, same "
+                             "results) until `context1 repair` rebuilds it")
+                logger.warning("%s", self.note)
         scores = self.scores(query)[row_lines]  # (rows,)
         candidates = np.flatnonzero(allowed) if allowed is not None else None
         if candidates is not None:

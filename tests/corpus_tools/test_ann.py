@@ -172,3 +172,33 @@ def test_an_index_below_the_threshold_or_older_stays_exact(tmp_path, mini_index)
     with Corpus.open(path) as corpus:
         assert corpus._state.vectors.ann is None and corpus.dense_note is None
         assert corpus.search("harbour", k=3)
+
+
+def test_opening_an_index_reads_its_faiss_file_only_at_the_first_dense_search(tmp_path, config, mini_docs, small_ann):
+    """A build opens what it wrote, and an add opens the index: neither may hold the FAISS index (394 MB
+    at 1M lines, the last thing that made a 1M build's memory grow with the corpus)."""
+    path = tmp_path / "idx"
+    with Corpus.build(mini_docs, path, config=config, progress=False) as built:
+        assert built._state.vectors.ann is not None and built._state.vectors.ann._index is None
+    with Corpus.open(path) as corpus:
+        ann_index = corpus._state.vectors.ann
+        assert ann_index is not None and ann_index._index is None  # header checked, body not read
+        corpus.search_leg("harbour", "bm25", k=3)
+        assert ann_index._index is None  # the BM25 leg never needs it
+        assert corpus.search_leg("harbour", "dense", k=3)
+        assert ann_index._index is not None and ann_index.index.ntotal == ann_index.n_lines
+
+
+def test_a_faiss_file_damaged_past_its_header_is_searched_exactly_and_said(tmp_path, config, mini_docs, small_ann):
+    path = tmp_path / "idx"
+    with Corpus.build(mini_docs, path, config=config, progress=False) as corpus:
+        before = {q: _dense(corpus, q) for q in QUERIES}
+    manifest = json.loads((path / "manifest.json").read_text())
+    ann_path = path / manifest["files"]["ann"]
+    body = ann_path.read_bytes()
+    ann_path.write_bytes(body[:64] + b"\x00" * 16)  # the header intact, the lists cut off
+    with Corpus.open(path) as damaged:
+        assert damaged._state.vectors.ann is not None and damaged.dense_note is None  # found at the first search
+        assert {q: _dense(damaged, q) for q in QUERIES} == before  # exact: same results, no error
+        assert damaged._state.vectors.ann is None
+        assert "unreadable" in damaged.dense_note and "context1 repair" in damaged.dense_note
