@@ -55,17 +55,39 @@ _REPORTING = re.compile(
     r"identify|identified|support the (?:idea|notion|hypothesis))\s+that\s+(.+)$",
     re.IGNORECASE,
 )
+# Whole words only: "Therapy with …", "Tobacco use …", "Weight loss …" open findings, not "there", "to", "we".
+# A reason or a concession first ("Since vivax malaria is predominant, …", "As an example, …") leans on
+# what came before.
 _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
-    r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|\d)",
+    r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"since|because|as|although|though|if|unless|whereas|while|data|results|findings)\b|^\d",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i|me|my|mine|myself|you|your)\b", re.IGNORECASE)
-# What points outside the sentence: "in this disease", "these hallmarks", "was then used", a figure.
+# "I" and "US" are no persons in "type I diabetes", "phase I", "in the US": those two match in lower case only.
+_FIRST_PERSON = re.compile(r"\b(?:(?i:we|our|me|my|mine|myself|you|your)|us)\b")
+# What points outside the sentence: "in this disease", "these hallmarks", "was then used", "is also",
+# "the population", "the cases" (of the study the abstract reports; "the treatment of asthma" is no
+# pointer). "such as" names examples and points nowhere.
 _POINTS_AWAY = re.compile(
-    r"\b(?:this|these|those|such|then|for example|e\.g|i\.e|table|fig|figure|doi)\b", re.IGNORECASE
+    r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
+    r"e\.g|i\.e|table|fig|figure|doi|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
+    r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators)(?! of\b))\b",
+    re.IGNORECASE,
 )
-_STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)", re.IGNORECASE)
+_STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)|±|\+/-", re.IGNORECASE)
+# An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
+# infections was low."
+_BARE_APPRAISAL = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:low|high|rare|common|similar|comparable|significant|modest|small|"
+    r"large|unchanged|excellent|good|poor|favou?rable|acceptable|limited|minimal|substantial)$",
+    re.IGNORECASE,
+)
+_GLUED = re.compile(r"\b[a-z]{24,}\b")
+# "Provocatively, …", "Strikingly, …": any opening adverb is the author's voice, not the finding.
+_OPENING_ADVERB = re.compile(r"^[A-Za-z][a-z]+ly,\s+")
+# "…, however, …" inside a finding is the same voice.
+_INNER_MARKER = re.compile(r",\s+(?:however|therefore|thus|moreover|furthermore|in turn|in addition|indeed),\s+", re.IGNORECASE)
 # A finding says what something does or is: a sentence with none of these verb-like words is a label.
 _FINDING = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|may|might|could|does|did|"
@@ -79,11 +101,15 @@ _ASIDES = (
 # A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
 _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
-    r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b",
+    r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
+    # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
+    r"|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
+    r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )
 _TAIL = re.compile(
-    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but)\b|,?\s+and that\b|:\s).*$",
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but|since|because|although|though|"
+    r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s).*$",
     re.IGNORECASE,
 )
 
@@ -95,7 +121,7 @@ def claim_of(sentence: str) -> str | None:
     if not text[:1].isupper():
         return None  # "as births and deaths as they occur…": the tail of a sentence cut in two
     while True:  # "Thus, in this study, …": markers may stack
-        stripped = _MARKER.sub("", text, count=1)
+        stripped = _OPENING_ADVERB.sub("", _MARKER.sub("", text, count=1), count=1)
         if stripped == text:
             break
         text = stripped
@@ -105,14 +131,17 @@ def claim_of(sentence: str) -> str | None:
     for aside in _ASIDES:
         for _ in range(3):  # nested parentheses go from the inside out
             text = aside.sub("", text)
+    text = _INNER_MARKER.sub(" ", text)
     text = _TAIL.sub("", text).strip(" ,.")
     if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text) or (
         _POINTS_AWAY.search(text)
     ):
         return None
+    if _GLUED.search(text):
+        return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return None  # an aside left unbalanced: a fragment
-    if _METHOD.search(text):
+    if _METHOD.search(text) or _BARE_APPRAISAL.search(text):
         return None
     words = text.split()
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):
@@ -125,12 +154,67 @@ def claim_of(sentence: str) -> str | None:
     return text + "."
 
 
+# "megakaryocytes (MKs)": an abbreviation in parentheses, 2-10 characters with a capital letter.
+_DEFINED = re.compile(r"\(([A-Za-z0-9][\w/+-]{0,8}[\w+])\)")
+_STOP = {"the", "a", "an", "of", "in", "and", "or", "for", "to", "with", "on", "by", "as", "at", "from"}
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """The words before "(short)" that the abbreviation abbreviates (Schwartz & Hearst, 2003): each of
+    its letters, right to left, found in order in the words, the first one starting a word."""
+    words = before.split()
+    text = " ".join(words[-min(len(short) + 5, 2 * len(short)) :])
+    letters = [c.lower() for c in short if c.isalnum()]
+    i = len(text) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while i >= 0 and (text[i].lower() != c or (k == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+    long = text[text.rfind(" ", 0, i + 1) + 1 :].strip(" ,;:")
+    if not long or long.split()[0].lower() in _STOP or len(long) <= len(short) or "(" in long or ")" in long:
+        return None
+    return long
+
+
+def abbreviations(sentences: Sequence[Sentence]) -> dict[str, str]:
+    """Abbreviation -> what it stands for, as an abstract defines them ("megakaryocytes (MKs)"); a long
+    form that opened its sentence loses the capital it had there ("Bone marrow (BM) …" → "bone marrow")."""
+    found: dict[str, str] = {}
+    for sent in sentences:
+        for m in _DEFINED.finditer(sent.text):
+            short = m.group(1)
+            if not any(c.isupper() for c in short) or short in found:
+                continue
+            long = _long_form(short, sent.text[: m.start()])
+            if long is None:
+                continue
+            first = long.split()[0]
+            opening = sent.text[: sent.text.find(long)].strip(" :")  # "", or a heading: "BACKGROUND"
+            if (not opening or opening.isupper()) and first[1:] == first[1:].lower():
+                long = long[:1].lower() + long[1:]
+            found[short] = long
+    return found
+
+
+def expand(claim: str, defined: dict[str, str]) -> str:
+    """The claim with every abbreviation its abstract defines written out: a reader of the claim has not
+    read the abstract ("Chromosomal condensation occurs at early mitosis in all MKs" → "… megakaryocytes")."""
+    for short, long in sorted(defined.items(), key=lambda kv: -len(kv[0])):
+        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?![\w])", lambda _m, long=long: long, claim)
+    return claim[:1].upper() + claim[1:] if claim[:1].islower() and claim.split()[0][1:].islower() else claim
+
+
 def document_claims(sentences: Sequence[Sentence]) -> list[tuple[Sentence, str]]:
-    """(evidence sentence, claim) for every sentence of an abstract's second half that states a claim."""
+    """(evidence sentence, claim) for every sentence of an abstract's second half that states a claim,
+    its abbreviations written out as the abstract defines them."""
     later = sentences[len(sentences) // 2 :]
+    defined = abbreviations(sentences)
     out = []
     for sent in later:
         claim = claim_of(sent.text)
         if claim is not None:
-            out.append((sent, claim))
+            out.append((sent, expand(claim, defined)))
     return out
