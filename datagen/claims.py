@@ -40,7 +40,8 @@ MAX_WORDS = 30
 
 _MARKER = re.compile(
     r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
-    r"|(?-i:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY)\s+"
+    r"|(?-i:(?:(?:MAIN|KEY|PRINCIPAL)\s+)?(?:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY|"
+    r"OUTCOMES?)(?:\s+AND\s+[A-Z]+(?:\s+[A-Z]+)?)?)\s+"
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
     r"in contrast|in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
@@ -72,15 +73,17 @@ _FIRST_PERSON = re.compile(r"\b(?:(?i:we|our|me|my|mine|myself|you|your)|us)\b")
 _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
     r"e\.g|i\.e|table|fig|figure|doi|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
-    r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators)(?! of\b))\b",
+    r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
+    r"analysis|survey)(?! of\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
     re.IGNORECASE,
 )
 _STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)|±|\+/-", re.IGNORECASE)
 # An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
-# infections was low."
+# infections was low.", "… expression in lung cancer stem cells was significantly higher."
 _BARE_APPRAISAL = re.compile(
     r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:low|high|rare|common|similar|comparable|significant|modest|small|"
-    r"large|unchanged|excellent|good|poor|favou?rable|acceptable|limited|minimal|substantial)$",
+    r"large|unchanged|excellent|good|poor|favou?rable|acceptable|limited|minimal|substantial|"
+    r"higher|lower|greater|smaller|better|worse|more|less)$",
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"\b[a-z]{24,}\b")

@@ -1,0 +1,92 @@
+"""Claims that read as a reader's claim (issue 36, session 30): natural and correct on scientific prose.
+
+A hand-read of SciFact claim tasks (session 28: natural 24 of 30) found claims a reader could not have
+written: an abbreviation the abstract defined left bare ("… in all MKs"), the author's voice kept
+("Provocatively, …", "…, however, …"), a claim leaning on its study ("the population", "both groups", "also"),
+an appraisal with nothing to compare ("… was low.", "… was significantly higher."), a plan ("… will be
+assessed"), words the PDF ran together; and findings refused for a word inside another ("Tobacco" opens
+with "to", "type I interferon" is first person). The abstracts below are written for these tests.
+"""
+
+from __future__ import annotations
+
+from datagen.claims import abbreviations, claim_of, document_claims
+from datagen.mining import Sentence
+
+
+def _abstract(*texts: str) -> list[Sentence]:
+    return [Sentence("d1", "d1#0", t, i) for i, t in enumerate(texts)]
+
+
+ABSTRACT = _abstract(
+    "Megakaryocytes (MKs) give rise to platelets through a series of endomitotic cycles.",
+    "Bone marrow (BM) niches that host them are poorly mapped.",
+    "We imaged MK maturation in explanted femurs of adult mice (n = 14).",
+    "Ex vivo time-lapse imaging indicated that chromosome condensation begins at early mitosis in all MKs.",
+    "Thus, interleukin-9 drives BM progenitor expansion in aged animals; other cytokines had no effect.",
+)
+
+
+def test_a_claim_writes_out_the_abbreviations_its_abstract_defines() -> None:
+    """Old code: "… in all MKs." and "Interleukin-9 drives BM progenitor expansion …": a reader of the
+    claim never saw what MK or BM stand for."""
+    # a long form that opened its sentence loses that sentence's capital
+    assert abbreviations(ABSTRACT) == {"MKs": "megakaryocytes", "BM": "bone marrow"}
+    claims = [c for _, c in document_claims(ABSTRACT)]
+    assert claims == [
+        "Chromosome condensation begins at early mitosis in all megakaryocytes.",
+        "Interleukin-9 drives bone marrow progenitor expansion in aged animals.",
+    ]
+    # what sits in parentheses and is no abbreviation of the words before it defines nothing
+    assert abbreviations(_abstract(
+        "Plasma ferritin rose in treated rats (P < 0.01).", "Serum iron was measured (Fig. 2).",
+        "Two doses were given (ORAL).", "Tumour growth slowed in the high dose arm (HDA).",
+    )) == {"HDA": "high dose arm"}
+
+
+def test_a_finding_that_opens_on_a_word_containing_a_pronoun_is_kept() -> None:
+    """Old code: "Tobacco" opens with "to", "Hereditary" with "here", "Weight" with "we"; "type I" and "the
+    US" read as first person: every one of these findings was refused."""
+    for sentence, claim in [
+        ("Thus, tobacco use doubles the risk of oral leukoplakia among rural adults.",
+         "Tobacco use doubles the risk of oral leukoplakia among rural adults."),
+        ("Overall, hereditary haemochromatosis raises the risk of liver cancer in men (Table 3).",
+         "Hereditary haemochromatosis raises the risk of liver cancer in men."),
+        ("Here we show that weight loss restores insulin sensitivity in obese adolescents.",
+         "Weight loss restores insulin sensitivity in obese adolescents."),
+        ("These data suggest that type I interferon protects cortical neurons from viral injury.",
+         "Type I interferon protects cortical neurons from viral injury."),
+        ("In conclusion, measles vaccination coverage fell in the US after 2015.",
+         "Measles vaccination coverage fell in the US after 2015."),
+    ]:
+        assert claim_of(sentence) == claim, sentence
+
+
+def test_the_authors_voice_goes_from_a_claim() -> None:
+    """Old code kept "Provocatively, …" and "…, however, …" in the claim."""
+    assert claim_of("Provocatively, the HOX cluster resembled a self-renewal signature (P = .008) seen in leukemia.") == (
+        "The HOX cluster resembled a self-renewal signature seen in leukemia.")
+    assert claim_of("Retention of weight loss, however, proved harder for shift workers, suggesting a role for sleep.") == (
+        "Retention of weight loss proved harder for shift workers.")
+    assert claim_of("MAIN RESULTS Statin use halved the rate of hip fracture in women over 65 years.") == (
+        "Statin use halved the rate of hip fracture in women over 65 years.")
+    # a reason that follows the finding is cut as a whereas-clause is
+    assert claim_of("Thus, SOX9 marks a tumour-initiating population in glioma, since SOX9+ cells seed new tumours.") == (
+        "SOX9 marks a tumour-initiating population in glioma.")
+
+
+def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> None:
+    """Old code turned every one of these into a claim task."""
+    for no_claim in (
+        "RESULTS The cumulative incidence of late fungal infections was low (9% at two years).",  # low against what?
+        "Nanog was expressed in CD44+ cells, and Nanog expression in stem cells was significantly higher (p<0.05).",
+        "CONCLUSIONS The intervention's benefit did not differ by sex or age group (Table 4).",  # which intervention?
+        "The largest source of bed nets amongst the population was commercial purchase (45% use).",  # which population?
+        "Thus, classical infections were uncommon in both groups; vaginosis was frequent.",  # which groups?
+        "Importantly, Blimp1 is also dispensable for converting epiblast cells to stem cells.",  # also: besides what?
+        "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
+        "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
+        "We found that athletes scored higher on attention tasks, andathletesfrominterceptivesports showed more.",
+        "Overall, health literacy reached a mean of 39.6±6.7 points among older adults in the clinic survey.",
+    ):
+        assert claim_of(no_claim) is None, no_claim
