@@ -86,6 +86,8 @@ _BARE_APPRAISAL = re.compile(
     r"higher|lower|greater|smaller|better|worse|more|less)$",
     re.IGNORECASE,
 )
+# PubMed's note on a cut abstract is no part of its sentence.
+_TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
 _GLUED = re.compile(r"\b[a-z]{24,}\b")
 # "Provocatively, …", "Strikingly, …": any opening adverb is the author's voice, not the finding.
 _OPENING_ADVERB = re.compile(r"^[A-Za-z][a-z]+ly,\s+")
@@ -106,7 +108,7 @@ _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
     r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
     # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
-    r"|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
+    r"|\bconsisted of\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
     r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )
@@ -119,7 +121,7 @@ _TAIL = re.compile(
 
 def claim_of(sentence: str) -> str | None:
     """The claim a sentence states (see the module docstring), or None when it states none alone."""
-    text = " ".join(sentence.split()).rstrip(" .")
+    text = _TRUNCATED.sub("", " ".join(sentence.split())).rstrip(" .")
     original = text
     if not text[:1].isupper():
         return None  # "as births and deaths as they occur…": the tail of a sentence cut in two

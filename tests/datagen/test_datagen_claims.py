@@ -70,6 +70,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
         "Retention of weight loss proved harder for shift workers.")
     assert claim_of("MAIN RESULTS Statin use halved the rate of hip fracture in women over 65 years.") == (
         "Statin use halved the rate of hip fracture in women over 65 years.")
+    # PubMed's note on a cut abstract is no part of the finding
+    assert claim_of("Thus, only the cross-sectional area predicted ventricular mass.(ABSTRACT TRUNCATED AT 250 WORDS)") == (
+        "Only the cross-sectional area predicted ventricular mass.")
     # a reason that follows the finding is cut as a whereas-clause is
     assert claim_of("Thus, SOX9 marks a tumour-initiating population in glioma, since SOX9+ cells seed new tumours.") == (
         "SOX9 marks a tumour-initiating population in glioma.")
@@ -84,6 +87,7 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "The largest source of bed nets amongst the population was commercial purchase (45% use).",  # which population?
         "Thus, classical infections were uncommon in both groups; vaginosis was frequent.",  # which groups?
         "Importantly, Blimp1 is also dispensable for converting epiblast cells to stem cells.",  # also: besides what?
+        "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
         "We found that athletes scored higher on attention tasks, andathletesfrominterceptivesports showed more.",
