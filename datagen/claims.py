@@ -77,7 +77,9 @@ _POINTS_AWAY = re.compile(
     r"analysis|survey)(?! of\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
     re.IGNORECASE,
 )
-_STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)|±|\+/-", re.IGNORECASE)
+_STATISTICS = re.compile(
+    r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively|(?-i:a?[HOR]R|aOR) of\b)|±|\+/-", re.IGNORECASE
+)
 # An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
 # infections was low.", "… expression in lung cancer stem cells was significantly higher."
 _BARE_APPRAISAL = re.compile(
@@ -86,6 +88,14 @@ _BARE_APPRAISAL = re.compile(
     r"higher|lower|greater|smaller|better|worse|more|less)$",
     re.IGNORECASE,
 )
+_NOT_FINDINGS = re.compile(
+    r"^(?:(?-i:METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
+    r"MEASUREMENTS|INTERVENTIONS?)\b|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
+    re.IGNORECASE,
+)
+# A finding that another report still introduces was not cut out of it: "The finding that A but that B
+# suggests that C, but …" (its subject longer than the reporting clause's ten words).
+_NESTED_REPORT = re.compile(r"\b(?:suggests?|indicates?|shows?|demonstrates?|implies|imply)\s+that\b", re.IGNORECASE)
 # PubMed's note on a cut abstract is no part of its sentence.
 _TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
 _GLUED = re.compile(r"\b[a-z]{24,}\b")
@@ -125,6 +135,8 @@ def claim_of(sentence: str) -> str | None:
     original = text
     if not text[:1].isupper():
         return None  # "as births and deaths as they occur…": the tail of a sentence cut in two
+    if _NOT_FINDINGS.match(text):
+        return None  # "METHODS Twenty patients …": a structured abstract's methods, however late they come
     while True:  # "Thus, in this study, …": markers may stack
         stripped = _OPENING_ADVERB.sub("", _MARKER.sub("", text, count=1), count=1)
         if stripped == text:
@@ -146,17 +158,21 @@ def claim_of(sentence: str) -> str | None:
         return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return None  # an aside left unbalanced: a fragment
-    if _METHOD.search(text) or _BARE_APPRAISAL.search(text):
+    if _METHOD.search(text) or _BARE_APPRAISAL.search(text) or _NESTED_REPORT.search(text):
         return None
     words = text.split()
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):
         return None
     if len(words) >= len(original.split()):
         return None  # the whole sentence: searching with it finds it by copying
-    first = words[0]
-    if first[1:] == first[1:].lower():  # "sMD-2", "mRNA" keep their case
+    if _plain_word(words[0]):  # "sMD-2", "mRNA", "p62" keep their case
         text = text[:1].upper() + text[1:]
     return text + "."
+
+
+def _plain_word(word: str) -> bool:
+    """A word whose case is only its place in the sentence ("tau", "interleukin-9"), not a name's ("p62", "mRNA")."""
+    return word[1:] == word[1:].lower() and not any(c.isdigit() for c in word.split("-")[0])
 
 
 # "megakaryocytes (MKs)": an abbreviation in parentheses, 2-10 characters with a capital letter.
@@ -209,7 +225,7 @@ def expand(claim: str, defined: dict[str, str]) -> str:
     read the abstract ("Chromosomal condensation occurs at early mitosis in all MKs" → "… megakaryocytes")."""
     for short, long in sorted(defined.items(), key=lambda kv: -len(kv[0])):
         claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?![\w])", lambda _m, long=long: long, claim)
-    return claim[:1].upper() + claim[1:] if claim[:1].islower() and claim.split()[0][1:].islower() else claim
+    return claim[:1].upper() + claim[1:] if claim[:1].islower() and _plain_word(claim.split()[0]) else claim
 
 
 def document_claims(sentences: Sequence[Sentence]) -> list[tuple[Sentence, str]]:

@@ -73,6 +73,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
     # PubMed's note on a cut abstract is no part of the finding
     assert claim_of("Thus, only the cross-sectional area predicted ventricular mass.(ABSTRACT TRUNCATED AT 250 WORDS)") == (
         "Only the cross-sectional area predicted ventricular mass.")
+    # a name keeps its case ("p62"), a word takes the capital ("interleukin-9" above)
+    assert claim_of("This demonstrates that p62 restrains liver fibrosis through vitamin D receptor signaling.") == (
+        "p62 restrains liver fibrosis through vitamin D receptor signaling.")
     # a reason that follows the finding is cut as a whereas-clause is
     assert claim_of("Thus, SOX9 marks a tumour-initiating population in glioma, since SOX9+ cells seed new tumours.") == (
         "SOX9 marks a tumour-initiating population in glioma.")
@@ -87,6 +90,10 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "The largest source of bed nets amongst the population was commercial purchase (45% use).",  # which population?
         "Thus, classical infections were uncommon in both groups; vaginosis was frequent.",  # which groups?
         "Importantly, Blimp1 is also dispensable for converting epiblast cells to stem cells.",  # also: besides what?
+        "METHODS Twenty patients with arthritis who took sulfasalazine were switched to mesalazine (Pentasa).",
+        "The finding that bupropion helps smokers quit but that SSRIs do not suggests that dopaminergic, but not "
+        "serotonergic, activity is important.",  # cut inside the finding a longer subject reports
+        "Thus, mortality showed no protective association with bariatric surgery overall, with a HR of 0.97.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
