@@ -62,7 +62,8 @@ _REPORTING = re.compile(
 _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
     r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"since|because|as|although|though|if|unless|whereas|while|data|results|findings)\b|^\d",
+    r"since|because|as|although|though|if|unless|whereas|while|data|results|findings|"
+    r"eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
     re.IGNORECASE,
 )
 # "I" and "US" are no persons in "type I diabetes", "phase I", "in the US": those two match in lower case only.
@@ -123,7 +124,7 @@ _METHOD = re.compile(
     re.IGNORECASE,
 )
 _TAIL = re.compile(
-    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but|since|because|although|though|"
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but|since|because|although|though|"
     r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s).*$",
     re.IGNORECASE,
 )

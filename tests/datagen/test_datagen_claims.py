@@ -73,6 +73,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
     # PubMed's note on a cut abstract is no part of the finding
     assert claim_of("Thus, only the cross-sectional area predicted ventricular mass.(ABSTRACT TRUNCATED AT 250 WORDS)") == (
         "Only the cross-sectional area predicted ventricular mass.")
+    # "as compared with" is no tail: cut there, nothing of the finding was left
+    assert claim_of("RESULTS On CT, in lungs from smokers, as compared with controls, fewer small airways were seen "
+                    "(P=0.001).") == "On CT, in lungs from smokers, as compared with controls, fewer small airways were seen."
     # a name keeps its case ("p62"), a word takes the capital ("interleukin-9" above)
     assert claim_of("This demonstrates that p62 restrains liver fibrosis through vitamin D receptor signaling.") == (
         "p62 restrains liver fibrosis through vitamin D receptor signaling.")
@@ -94,6 +97,7 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "The finding that bupropion helps smokers quit but that SSRIs do not suggests that dopaminergic, but not "
         "serotonergic, activity is important.",  # cut inside the finding a longer subject reports
         "Thus, mortality showed no protective association with bariatric surgery overall, with a HR of 0.97.",
+        "RESULTS Twenty-three of 65 children carried antibodies to myelin oligodendrocyte glycoprotein.",  # of which?
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
