@@ -22,7 +22,13 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
   as …"), a sentence with no verb-like word, and a claim shorter
   than 6 or longer than 30 words;
 - a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
-  a bare finding needs a reporting clause, a marker or an aside removed.
+  a bare finding needs a reporting clause, a marker or an aside removed;
+- a claim is read by someone who has not read the abstract (session 30's hand-read): an abbreviation
+  the abstract defines is written out ("… in all MKs" → "… in all megakaryocytes"); the author's voice
+  goes ("Provocatively, …", "…, however, …", "MAIN RESULTS"); a claim that leans on its study ("the
+  population", "both groups", "is also"), an appraisal with nothing to compare ("… was low", "… was
+  significantly higher"), a plan ("… will be assessed"), a structured abstract's METHODS sentence and
+  words a PDF ran together are refused.
 
 Only the second half of an abstract is read (results and conclusions; the first half is background
 and methods), as the learned writer's claim form does.
