@@ -47,7 +47,7 @@ MAX_WORDS = 30
 _MARKER = re.compile(
     r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
     r"|(?-i:(?:(?:MAIN|KEY|PRINCIPAL)\s+)?(?:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY|"
-    r"OUTCOMES?)(?:\s+AND\s+[A-Z]+(?:\s+[A-Z]+)?)?)\s+"
+    r"OUTCOMES?(?!\s+MEASURE))(?:\s+AND\s+[A-Z]+(?:\s+[A-Z]+)?)?)\s+"
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
     r"in contrast|in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
@@ -69,7 +69,7 @@ _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
     r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"since|because|as|although|though|if|unless|whereas|while|data|results|findings|"
-    r"eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
+    r"all (?:two|three|four|five|six|\d+)|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
     re.IGNORECASE,
 )
 # "I" and "US" are no persons in "type I diabetes", "phase I", "in the US": those two match in lower case only.
@@ -81,7 +81,7 @@ _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
     r"e\.g|i\.e|table|fig|figure|doi|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
     r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
-    r"analysis|survey)(?! of\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
+    r"analysis|survey|disease|condition|alleles|variants)(?! of\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
     re.IGNORECASE,
 )
 _STATISTICS = re.compile(
@@ -96,13 +96,16 @@ _BARE_APPRAISAL = re.compile(
     re.IGNORECASE,
 )
 _NOT_FINDINGS = re.compile(
-    r"^(?:(?-i:METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
+    r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
     r"MEASUREMENTS|INTERVENTIONS?)\b|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
     re.IGNORECASE,
 )
 # A finding that another report still introduces was not cut out of it: "The finding that A but that B
 # suggests that C, but …" (its subject longer than the reporting clause's ten words).
 _NESTED_REPORT = re.compile(r"\b(?:suggests?|indicates?|shows?|demonstrates?|implies|imply)\s+that\b", re.IGNORECASE)
+# "… elevated glucose in midlife, but not late life, were associated with …": the contrast goes, the
+# finding stays whole (cut there as a tail, "Elevated glucose in midlife." was left).
+_BUT_NOT = re.compile(r",\s+but not\s+[^,;]+,\s+", re.IGNORECASE)
 # PubMed's note on a cut abstract is no part of its sentence.
 _TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
 _GLUED = re.compile(r"\b[a-z]{24,}\b")
@@ -123,14 +126,14 @@ _ASIDES = (
 # A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
 _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
-    r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
+    r"collected|randomi[sz]ed|classified|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
     # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
     r"|\bconsisted of\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
     r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )
 _TAIL = re.compile(
-    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but|since|because|although|though|"
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but(?!\s+not\b)|since|because|although|though|"
     r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s).*$",
     re.IGNORECASE,
 )
@@ -156,6 +159,7 @@ def claim_of(sentence: str) -> str | None:
         for _ in range(3):  # nested parentheses go from the inside out
             text = aside.sub("", text)
     text = _INNER_MARKER.sub(" ", text)
+    text = _BUT_NOT.sub(" ", text)
     text = _TAIL.sub("", text).strip(" ,.")
     if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text) or (
         _POINTS_AWAY.search(text)

@@ -76,6 +76,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
     # "as compared with" is no tail: cut there, nothing of the finding was left
     assert claim_of("RESULTS On CT, in lungs from smokers, as compared with controls, fewer small airways were seen "
                     "(P=0.001).") == "On CT, in lungs from smokers, as compared with controls, fewer small airways were seen."
+    # "…, but not late life, …" inside a finding is an aside, not where the finding ends
+    assert claim_of("We found that raised glucose in midlife, but not late life, was associated with worse white "
+                    "matter integrity.") == "Raised glucose in midlife was associated with worse white matter integrity."
     # a name keeps its case ("p62"), a word takes the capital ("interleukin-9" above)
     assert claim_of("This demonstrates that p62 restrains liver fibrosis through vitamin D receptor signaling.") == (
         "p62 restrains liver fibrosis through vitamin D receptor signaling.")
@@ -98,6 +101,10 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "serotonergic, activity is important.",  # cut inside the finding a longer subject reports
         "Thus, mortality showed no protective association with bariatric surgery overall, with a HR of 0.97.",
         "RESULTS Twenty-three of 65 children carried antibodies to myelin oligodendrocyte glycoprotein.",  # of which?
+        "Furthermore, marrow transplantation was shown to relieve the symptoms of the disease.",  # which disease?
+        "All three monocyte populations were shown to be functionally purified (no NK activity) from lymphocytes.",
+        "Women were classified as having an extensive (n=609) or poor (n=79) CYP2D6 metabolism (Table 1).",  # a method
+        "MAIN OUTCOME MEASURES Reduction in indoor sandflies and incidence of cutaneous leishmaniasis at 12 months.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
