@@ -79,6 +79,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
     # "…, but not late life, …" inside a finding is an aside, not where the finding ends
     assert claim_of("We found that raised glucose in midlife, but not late life, was associated with worse white "
                     "matter integrity.") == "Raised glucose in midlife was associated with worse white matter integrity."
+    # a name's number is no measured value
+    assert claim_of("Thus, Na(V)1.3 labeling was abundant in the atrioventricular bundle of the rat heart.") == (
+        "Na(V)1.3 labeling was abundant in the atrioventricular bundle of the rat heart.")
     # a name keeps its case ("p62"), a word takes the capital ("interleukin-9" above)
     assert claim_of("This demonstrates that p62 restrains liver fibrosis through vitamin D receptor signaling.") == (
         "p62 restrains liver fibrosis through vitamin D receptor signaling.")
@@ -105,6 +108,10 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "All three monocyte populations were shown to be functionally purified (no NK activity) from lymphocytes.",
         "Women were classified as having an extensive (n=609) or poor (n=79) CYP2D6 metabolism (Table 1).",  # a method
         "MAIN OUTCOME MEASURES Reduction in indoor sandflies and incidence of cutaneous leishmaniasis at 12 months.",
+        "After the first dose, 91.1% of subjects had seroprotection with a geometric mean titer (GMT) of 40.9.",
+        "Thus, the scale correlated .80 with a longer criterion measure in married couples.",  # a study's value
+        "Through simulation studies, we show that the proposed methods greatly improve on the existing methods.",
+        "In addition, a third of the cyclists ate too little of the following nutrients: iron, zinc and folate.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
