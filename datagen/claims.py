@@ -130,9 +130,9 @@ _ASIDES = (
 # A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
 _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
-    r"collected|randomi[sz]ed|classified|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
+    r"collected|randomi[sz]ed|classified|established|developed|designed|constructed|created|deposited|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
     # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
-    r"|\bconsisted of\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
+    r"|\bconsisted of\b|\b(?:was|were)\s+(?:\w+ed|made|done|taken|drawn)\s+using\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
     r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )

@@ -112,6 +112,8 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "Thus, the scale correlated .80 with a longer criterion measure in married couples.",  # a study's value
         "Through simulation studies, we show that the proposed methods greatly improve on the existing methods.",
         "In addition, a third of the cyclists ate too little of the following nutrients: iron, zinc and folate.",
+        "Overall, diagnosis of binge eating disorder was made using DSM-IV criteria in most of the included reviews.",  # a method
+        "Therefore a new software tool was established, named REST (relative expression software tool).",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
