@@ -81,14 +81,17 @@ _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
     r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current) \w+|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
     r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
-    r"analysis|survey|disease|condition|alleles|variants)(?! of\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
+    r"analysis|survey|disease|condition|alleles|variants)(?! of\b)"
+    # "The association was predominant among …": which association? ("The association between A and B" says.)
+    r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
+    r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
     re.IGNORECASE,
 )
 # A measured value is a result of one study, read with its study: "91.1% of subjects had seroprotection",
 # "reduced by 58.2% for the 100-mg group", "correlated .80 with …". A claim states a finding without it.
 _STATISTICS = re.compile(
     r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively|(?-i:a?[HOR]R|aOR) of\b)|±|\+/-"
-    r"|\d\s*%|(?<![\w.)-])\d*\.\d+\b",  # not a name's number: "Nav1.5", "Na(V)1.3", "HIF-1.5"
+    r"|\d\s*%|(?<![\w.)-])\d*\.\d+\b|(?<=\s)-\d",  # not a name's number: "Nav1.5", "Na(V)1.3", "HIF-1.5"
     re.IGNORECASE,
 )
 # An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
@@ -227,9 +230,9 @@ def abbreviations(sentences: Sequence[Sentence]) -> dict[str, str]:
             long = _long_form(short, sent.text[: m.start()])
             if long is None:
                 continue
-            first = long.split()[0]
             opening = sent.text[: sent.text.find(long)].strip(" :")  # "", or a heading: "BACKGROUND"
-            if (not opening or opening.isupper()) and first[1:] == first[1:].lower():
+            # a name stays a name: "Kansas City Cardiomyopathy Questionnaire (KCCQ) …" keeps its capitals
+            if (not opening or opening.isupper()) and long[1:] == long[1:].lower():
                 long = long[:1].lower() + long[1:]
             found[short] = long
     return found

@@ -37,6 +37,9 @@ def test_a_claim_writes_out_the_abbreviations_its_abstract_defines() -> None:
         "Chromosome condensation begins at early mitosis in all megakaryocytes.",
         "Interleukin-9 drives bone marrow progenitor expansion in aged animals.",
     ]
+    # a name defined at a sentence's start keeps its capitals
+    assert abbreviations(_abstract("Kansas City Cardiomyopathy Questionnaire (KCCQ) scores rose.")) == {
+        "KCCQ": "Kansas City Cardiomyopathy Questionnaire"}
     # what sits in parentheses and is no abbreviation of the words before it defines nothing
     assert abbreviations(_abstract(
         "Plasma ferritin rose in treated rats (P < 0.01).", "Serum iron was measured (Fig. 2).",
@@ -114,6 +117,8 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "In addition, a third of the cyclists ate too little of the following nutrients: iron, zinc and folate.",
         "Overall, diagnosis of binge eating disorder was made using DSM-IV criteria in most of the included reviews.",  # a method
         "Therefore a new software tool was established, named REST (relative expression software tool).",
+        "Thus, the association was predominant among women with receptor-positive breast cancer.",  # which one?
+        "Thus, commercial providers had poorer care reports, with a mean difference of -3.13 against others.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
