@@ -81,7 +81,7 @@ _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
     r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current) \w+|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
     r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
-    r"analysis|survey|disease|condition|alleles|variants)(?! of\b)"
+    r"analysis|survey|disease|condition|alleles|variants|results|data|findings)(?! of\b)"
     # "The association was predominant among …": which association? ("The association between A and B" says.)
     r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
     r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
@@ -103,7 +103,7 @@ _BARE_APPRAISAL = re.compile(
     re.IGNORECASE,
 )
 _NOT_FINDINGS = re.compile(
-    r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
+    r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+(?:AND\s+)?MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
     r"MEASUREMENTS|INTERVENTIONS?)\b|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
     re.IGNORECASE,
 )
@@ -126,9 +126,10 @@ _FINDING = re.compile(
     r"\w+(?:s|ed))\b",
 )
 # An aside follows a space; a parenthesis inside a word is part of a name ("CX(3)CR1", "CD14(+)").
+# and ends where a word ends: "[Ca2+]i" is a name, not "[Ca2+]" and "i".
 _ASIDES = (
-    re.compile(r"\s+\([^()]*\)"),
-    re.compile(r"\s+\[[^\[\]]*\]"),
+    re.compile(r"\s+\([^()]*\)(?![\w(\[])"),
+    re.compile(r"\s+\[[^\[\]]*\](?![\w(\[])"),
 )
 # A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
 _METHOD = re.compile(

@@ -85,6 +85,9 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
     # a name's number is no measured value
     assert claim_of("Thus, Na(V)1.3 labeling was abundant in the atrioventricular bundle of the rat heart.") == (
         "Na(V)1.3 labeling was abundant in the atrioventricular bundle of the rat heart.")
+    # "[Ca2+]i" is one name: its bracket is no aside
+    assert claim_of("These results indicate that androgens modulate [Ca2+]i through the STIM1 gene in prostate cells.") == (
+        "Androgens modulate [Ca2+]i through the STIM1 gene in prostate cells.")
     # a name keeps its case ("p62"), a word takes the capital ("interleukin-9" above)
     assert claim_of("This demonstrates that p62 restrains liver fibrosis through vitamin D receptor signaling.") == (
         "p62 restrains liver fibrosis through vitamin D receptor signaling.")
@@ -119,6 +122,8 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "Therefore a new software tool was established, named REST (relative expression software tool).",
         "Thus, the association was predominant among women with receptor-positive breast cancer.",  # which one?
         "Thus, commercial providers had poorer care reports, with a mean difference of -3.13 against others.",
+        "MAIN OUTCOMES AND MEASURES The upper limit of mortality benefit from high levels of leisure time activity.",
+        "It is suggested that the results indicate valid groupings of symptoms for use in clinical practice.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
