@@ -50,7 +50,7 @@ _MARKER = re.compile(
     r"OUTCOMES?(?!\s+MEASURE))(?:\s+AND\s+[A-Z]+(?:\s+[A-Z]+)?)?)\s+"
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
-    r"in contrast|in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
+    r"in contrast|in conclusion|in summary|in addition|moreover|further|furthermore|taken together|altogether|in particular|"
     r"in this (?:study|report|paper|work|article)|here)\s*,?\s+)",
     re.IGNORECASE,
 )
@@ -104,7 +104,7 @@ _BARE_APPRAISAL = re.compile(
 )
 _NOT_FINDINGS = re.compile(
     r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+(?:AND\s+)?MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
-    r"MEASUREMENTS|INTERVENTIONS?)\b|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
+    r"MEASUREMENTS|INTERVENTIONS?)\b|highlights|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
     re.IGNORECASE,
 )
 # A finding that another report still introduces was not cut out of it: "The finding that A but that B
@@ -177,7 +177,9 @@ def claim_of(sentence: str) -> str | None:
         return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return None  # an aside left unbalanced: a fragment
-    if _METHOD.search(text) or _BARE_APPRAISAL.search(text) or _NESTED_REPORT.search(text):
+    if _METHOD.search(text) or _BARE_APPRAISAL.search(text) or _NESTED_REPORT.search(text) or (
+        re.search(r"\bnot only\b", text, re.IGNORECASE) and not re.search(r"\bbut also\b", text, re.IGNORECASE)
+    ):  # "… not only during sickness.": its "but also" was cut as a tail
         return None
     words = text.split()
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):

@@ -73,6 +73,8 @@ def test_the_authors_voice_goes_from_a_claim() -> None:
         "Retention of weight loss proved harder for shift workers.")
     assert claim_of("MAIN RESULTS Statin use halved the rate of hip fracture in women over 65 years.") == (
         "Statin use halved the rate of hip fracture in women over 65 years.")
+    assert claim_of("Further, the TFIID subunits TAF4 and TBP bind the core promoter before TAF1 in damaged cells.") == (
+        "The TFIID subunits TAF4 and TBP bind the core promoter before TAF1 in damaged cells.")
     # PubMed's note on a cut abstract is no part of the finding
     assert claim_of("Thus, only the cross-sectional area predicted ventricular mass.(ABSTRACT TRUNCATED AT 250 WORDS)") == (
         "Only the cross-sectional area predicted ventricular mass.")
@@ -124,6 +126,8 @@ def test_a_claim_that_leans_on_its_study_or_states_no_finding_is_refused() -> No
         "Thus, commercial providers had poorer care reports, with a mean difference of -3.13 against others.",
         "MAIN OUTCOMES AND MEASURES The upper limit of mortality benefit from high levels of leisure time activity.",
         "It is suggested that the results indicate valid groupings of symptoms for use in clinical practice.",
+        "Additionally, best-use conditions suit caustic production not only for use within the plant, but also for sale.",
+        "HighlightsT cell activation increased the expression of Satb1 in mature CD8+ T cellsRecruitment of NuRD.",
         "RESULTS Treatment consisted of gut decontamination and dialysis, followed by deferoxamine.",  # a method
         "Here the current knowledge of the neurovascular unit will be assessed, focusing on blood flow.",  # a plan
         "Since malaria is endemic in the province, vivax cases match positive smears in number (Table 1).",
