@@ -22,7 +22,13 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
   as …"), a sentence with no verb-like word, and a claim shorter
   than 6 or longer than 30 words;
 - a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
-  a bare finding needs a reporting clause, a marker or an aside removed.
+  a bare finding needs a reporting clause, a marker or an aside removed;
+- a claim is read by someone who has not read the abstract (session 30's hand-read): an abbreviation
+  the abstract defines is written out ("… in all MKs" → "… in all megakaryocytes"); the author's voice
+  goes ("Provocatively, …", "…, however, …", "MAIN RESULTS"); a claim that leans on its study ("the
+  population", "both groups", "is also"), an appraisal with nothing to compare ("… was low", "… was
+  significantly higher"), a plan ("… will be assessed"), a structured abstract's METHODS sentence and
+  words a PDF ran together are refused.
 
 Only the second half of an abstract is read (results and conclusions; the first half is background
 and methods), as the learned writer's claim form does.
@@ -40,10 +46,11 @@ MAX_WORDS = 30
 
 _MARKER = re.compile(
     r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
-    r"|(?-i:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY)\s+"
+    r"|(?-i:(?:(?:MAIN|KEY|PRINCIPAL)\s+)?(?:CONCLUSIONS?|RESULTS?|INTERPRETATION|FINDINGS|SIGNIFICANCE|SUMMARY|"
+    r"OUTCOMES?(?!\s+MEASURE))(?:\s+AND\s+[A-Z]+(?:\s+[A-Z]+)?)?)\s+"
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
-    r"in contrast|in conclusion|in summary|in addition|moreover|furthermore|taken together|altogether|in particular|"
+    r"in contrast|in conclusion|in summary|in addition|moreover|further|furthermore|taken together|altogether|in particular|"
     r"in this (?:study|report|paper|work|article)|here)\s*,?\s+)",
     re.IGNORECASE,
 )
@@ -55,47 +62,101 @@ _REPORTING = re.compile(
     r"identify|identified|support the (?:idea|notion|hypothesis))\s+that\s+(.+)$",
     re.IGNORECASE,
 )
+# Whole words only: "Therapy with …", "Tobacco use …", "Weight loss …" open findings, not "there", "to", "we".
+# A reason or a concession first ("Since vivax malaria is predominant, …", "As an example, …") leans on
+# what came before.
 _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
-    r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|\d)",
+    r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"since|because|as|although|though|if|unless|whereas|while|data|results|findings|"
+    r"all (?:two|three|four|five|six|\d+)|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i|me|my|mine|myself|you|your)\b", re.IGNORECASE)
-# What points outside the sentence: "in this disease", "these hallmarks", "was then used", a figure.
+# "I" and "US" are no persons in "type I diabetes", "phase I", "in the US": those two match in lower case only.
+_FIRST_PERSON = re.compile(r"\b(?:(?i:we|our|me|my|mine|myself|you|your)|us)\b")
+# What points outside the sentence: "in this disease", "these hallmarks", "was then used", "is also",
+# "the population", "the cases" (of the study the abstract reports; "the treatment of asthma" is no
+# pointer). "such as" names examples and points nowhere.
 _POINTS_AWAY = re.compile(
-    r"\b(?:this|these|those|such|then|for example|e\.g|i\.e|table|fig|figure|doi)\b", re.IGNORECASE
+    r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
+    r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current) \w+|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
+    r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
+    r"analysis|survey|disease|condition|alleles|variants|results|data|findings)(?! of\b)"
+    # "The association was predominant among …": which association? ("The association between A and B" says.)
+    r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
+    r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
+    re.IGNORECASE,
 )
-_STATISTICS = re.compile(r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively)", re.IGNORECASE)
+# A measured value is a result of one study, read with its study: "91.1% of subjects had seroprotection",
+# "reduced by 58.2% for the 100-mg group", "correlated .80 with …". A claim states a finding without it.
+_STATISTICS = re.compile(
+    r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively|(?-i:a?[HOR]R|aOR) of\b)|±|\+/-"
+    r"|\d\s*%|(?<![\w.)-])\d*\.\d+\b|(?<=\s)-\d",  # not a name's number: "Nav1.5", "Na(V)1.3", "HIF-1.5"
+    re.IGNORECASE,
+)
+# An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
+# infections was low.", "… expression in lung cancer stem cells was significantly higher."
+_BARE_APPRAISAL = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:low|high|rare|common|similar|comparable|significant|modest|small|"
+    r"large|unchanged|excellent|good|poor|favou?rable|acceptable|limited|minimal|substantial|"
+    r"higher|lower|greater|smaller|better|worse|more|less)$",
+    re.IGNORECASE,
+)
+_NOT_FINDINGS = re.compile(
+    r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+(?:AND\s+)?MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
+    r"MEASUREMENTS|INTERVENTIONS?)\b|highlights|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
+    re.IGNORECASE,
+)
+# A finding that another report still introduces was not cut out of it: "The finding that A but that B
+# suggests that C, but …" (its subject longer than the reporting clause's ten words).
+_NESTED_REPORT = re.compile(r"\b(?:suggests?|indicates?|shows?|demonstrates?|implies|imply)\s+that\b", re.IGNORECASE)
+# "… elevated glucose in midlife, but not late life, were associated with …": the contrast goes, the
+# finding stays whole (cut there as a tail, "Elevated glucose in midlife." was left).
+_BUT_NOT = re.compile(r",\s+but not\s+[^,;]+,\s+", re.IGNORECASE)
+# PubMed's note on a cut abstract is no part of its sentence.
+_TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
+_GLUED = re.compile(r"\b[a-z]{24,}\b")
+# "Provocatively, …", "Strikingly, …": any opening adverb is the author's voice, not the finding.
+_OPENING_ADVERB = re.compile(r"^[A-Za-z][a-z]+ly,\s+")
+# "…, however, …" inside a finding is the same voice.
+_INNER_MARKER = re.compile(r",\s+(?:however|therefore|thus|moreover|furthermore|in turn|in addition|indeed),\s+", re.IGNORECASE)
 # A finding says what something does or is: a sentence with none of these verb-like words is a label.
 _FINDING = re.compile(
     r"\b(?:is|are|was|were|has|have|had|can|may|might|could|does|did|"
     r"\w+(?:s|ed))\b",
 )
 # An aside follows a space; a parenthesis inside a word is part of a name ("CX(3)CR1", "CD14(+)").
+# and ends where a word ends: "[Ca2+]i" is a name, not "[Ca2+]" and "i".
 _ASIDES = (
-    re.compile(r"\s+\([^()]*\)"),
-    re.compile(r"\s+\[[^\[\]]*\]"),
+    re.compile(r"\s+\([^()]*\)(?![\w(\[])"),
+    re.compile(r"\s+\[[^\[\]]*\](?![\w(\[])"),
 )
 # A method, not a finding: "Alcohol consumption was compared between …", "MRD status was defined as …".
 _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
-    r"collected|randomi[sz]ed|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b",
+    r"collected|randomi[sz]ed|classified|established|developed|designed|constructed|created|deposited|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
+    # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
+    r"|\bconsisted of\b|\b(?:was|were)\s+(?:\w+ed|made|done|taken|drawn)\s+using\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
+    r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )
 _TAIL = re.compile(
-    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as|but)\b|,?\s+and that\b|:\s).*$",
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but(?!\s+not\b)|since|because|although|though|"
+    r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s).*$",
     re.IGNORECASE,
 )
 
 
 def claim_of(sentence: str) -> str | None:
     """The claim a sentence states (see the module docstring), or None when it states none alone."""
-    text = " ".join(sentence.split()).rstrip(" .")
+    text = _TRUNCATED.sub("", " ".join(sentence.split())).rstrip(" .")
     original = text
     if not text[:1].isupper():
         return None  # "as births and deaths as they occur…": the tail of a sentence cut in two
+    if _NOT_FINDINGS.match(text):
+        return None  # "METHODS Twenty patients …": a structured abstract's methods, however late they come
     while True:  # "Thus, in this study, …": markers may stack
-        stripped = _MARKER.sub("", text, count=1)
+        stripped = _OPENING_ADVERB.sub("", _MARKER.sub("", text, count=1), count=1)
         if stripped == text:
             break
         text = stripped
@@ -105,32 +166,97 @@ def claim_of(sentence: str) -> str | None:
     for aside in _ASIDES:
         for _ in range(3):  # nested parentheses go from the inside out
             text = aside.sub("", text)
+    text = _INNER_MARKER.sub(" ", text)
+    text = _BUT_NOT.sub(" ", text)
     text = _TAIL.sub("", text).strip(" ,.")
     if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text) or (
         _POINTS_AWAY.search(text)
     ):
         return None
+    if _GLUED.search(text):
+        return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return None  # an aside left unbalanced: a fragment
-    if _METHOD.search(text):
+    if _METHOD.search(text) or _BARE_APPRAISAL.search(text) or _NESTED_REPORT.search(text) or (
+        re.search(r"\bnot only\b", text, re.IGNORECASE) and not re.search(r"\bbut also\b", text, re.IGNORECASE)
+    ):  # "… not only during sickness.": its "but also" was cut as a tail
         return None
     words = text.split()
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not _FINDING.search(text):
         return None
     if len(words) >= len(original.split()):
         return None  # the whole sentence: searching with it finds it by copying
-    first = words[0]
-    if first[1:] == first[1:].lower():  # "sMD-2", "mRNA" keep their case
+    if _plain_word(words[0]):  # "sMD-2", "mRNA", "p62" keep their case
         text = text[:1].upper() + text[1:]
     return text + "."
 
 
+def _plain_word(word: str) -> bool:
+    """A word whose case is only its place in the sentence ("tau", "interleukin-9"), not a name's ("p62", "mRNA")."""
+    return word[1:] == word[1:].lower() and not any(c.isdigit() for c in word.split("-")[0])
+
+
+# "megakaryocytes (MKs)": an abbreviation in parentheses, 2-10 characters with a capital letter.
+_DEFINED = re.compile(r"\(([A-Za-z0-9][\w/+-]{0,8}[\w+])\)")
+_STOP = {"the", "a", "an", "of", "in", "and", "or", "for", "to", "with", "on", "by", "as", "at", "from"}
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """The words before "(short)" that the abbreviation abbreviates (Schwartz & Hearst, 2003): each of
+    its letters, right to left, found in order in the words, the first one starting a word."""
+    words = before.split()
+    text = " ".join(words[-min(len(short) + 5, 2 * len(short)) :])
+    letters = [c.lower() for c in short if c.isalnum()]
+    i = len(text) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while i >= 0 and (text[i].lower() != c or (k == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+    long = text[text.rfind(" ", 0, i + 1) + 1 :].strip(" ,;:")
+    if not long or long.split()[0].lower() in _STOP or len(long) <= len(short) or "(" in long or ")" in long:
+        return None
+    return long
+
+
+def abbreviations(sentences: Sequence[Sentence]) -> dict[str, str]:
+    """Abbreviation -> what it stands for, as an abstract defines them ("megakaryocytes (MKs)"); a long
+    form that opened its sentence loses the capital it had there ("Bone marrow (BM) …" → "bone marrow")."""
+    found: dict[str, str] = {}
+    for sent in sentences:
+        for m in _DEFINED.finditer(sent.text):
+            short = m.group(1)
+            if not any(c.isupper() for c in short) or short in found:
+                continue
+            long = _long_form(short, sent.text[: m.start()])
+            if long is None:
+                continue
+            opening = sent.text[: sent.text.find(long)].strip(" :")  # "", or a heading: "BACKGROUND"
+            # a name stays a name: "Kansas City Cardiomyopathy Questionnaire (KCCQ) …" keeps its capitals
+            if (not opening or opening.isupper()) and long[1:] == long[1:].lower():
+                long = long[:1].lower() + long[1:]
+            found[short] = long
+    return found
+
+
+def expand(claim: str, defined: dict[str, str]) -> str:
+    """The claim with every abbreviation its abstract defines written out: a reader of the claim has not
+    read the abstract ("Chromosomal condensation occurs at early mitosis in all MKs" → "… megakaryocytes")."""
+    for short, long in sorted(defined.items(), key=lambda kv: -len(kv[0])):
+        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?![\w])", lambda _m, long=long: long, claim)
+    return claim[:1].upper() + claim[1:] if claim[:1].islower() and _plain_word(claim.split()[0]) else claim
+
+
 def document_claims(sentences: Sequence[Sentence]) -> list[tuple[Sentence, str]]:
-    """(evidence sentence, claim) for every sentence of an abstract's second half that states a claim."""
+    """(evidence sentence, claim) for every sentence of an abstract's second half that states a claim,
+    its abbreviations written out as the abstract defines them."""
     later = sentences[len(sentences) // 2 :]
+    defined = abbreviations(sentences)
     out = []
     for sent in later:
         claim = claim_of(sent.text)
         if claim is not None:
-            out.append((sent, claim))
+            out.append((sent, expand(claim, defined)))
     return out
