@@ -36,6 +36,18 @@ def _table(path: Path, n: int) -> Path:
     return path
 
 
+def _unit_vectors(path: Path, n: int, dim: int, block: int, seed: int) -> Path:
+    """An (n, dim) float32 .npy of random unit rows, written a block at a time (never whole in memory)."""
+    rng = np.random.default_rng(seed)
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, dim))
+    for start in range(0, n, block):
+        rows = rng.standard_normal((min(block, n - start), dim)).astype(np.float32)
+        out[start : start + len(rows)] = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    out.flush()
+    del out
+    return path
+
+
 def _resident_kb(path: Path) -> float:
     """Resident kB of this process's mappings of `path` (/proc/self/smaps walks the page tables: exact)."""
     smaps = Path("/proc/self/smaps")
@@ -94,14 +106,7 @@ def test_a_scanned_table_keeps_no_mapped_pages_resident(tmp_path, monkeypatch):
 
 def test_training_the_ann_keeps_no_vector_pages_resident(tmp_path):
     # 40k × 384 float32, 61 MB, memory-mapped as write_ann maps the base vector file.
-    rng = np.random.default_rng(0)
-    path = tmp_path / "vectors.npy"
-    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(40_000, 384))
-    for start in range(0, 40_000, 5_000):
-        block = rng.standard_normal((5_000, 384)).astype(np.float32)
-        out[start : start + 5_000] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    out.flush()
-    del out
+    path = _unit_vectors(tmp_path / "vectors.npy", 40_000, 384, block=5_000, seed=0)
     base = np.load(path, mmap_mode="r")
     index = AnnIndex.train(base, nlist=8)
     grown = _resident_kb(path)
@@ -344,14 +349,7 @@ def test_writing_the_ann_file_holds_neither_the_index_nor_the_vector_pages(tmp_p
 
     if not Path("/proc/self/status").exists():
         pytest.skip("no /proc/self/status")
-    rng = np.random.default_rng(6)
-    path = tmp_path / "vectors.npy"
-    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(200_000, 128))
-    for start in range(0, 200_000, 20_000):
-        block = rng.standard_normal((20_000, 128)).astype(np.float32)
-        out[start : start + 20_000] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    out.flush()
-    del out
+    path = _unit_vectors(tmp_path / "vectors.npy", 200_000, 128, block=20_000, seed=6)
     grown = {}
     for how in ("streamed", "whole"):
         run = subprocess.run([sys.executable, "-c", _ANN_PEAK, str(path), how], capture_output=True, text=True,
