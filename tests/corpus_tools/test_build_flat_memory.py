@@ -36,6 +36,16 @@ def _table(path: Path, n: int) -> Path:
     return path
 
 
+def _traced(call):
+    """(what `call()` returns, the peak bytes tracemalloc saw while it ran)."""
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def _unit_vectors(path: Path, n: int, dim: int, block: int, seed: int) -> Path:
     """An (n, dim) float32 .npy of random unit rows, written a block at a time (never whole in memory)."""
     rng = np.random.default_rng(seed)
@@ -83,12 +93,7 @@ def test_saving_a_tables_line_numbers_and_columns_holds_a_window_not_the_table(t
     monkeypatch.setattr(pages, "WINDOW", 1 << 20)
     monkeypatch.setattr("corpus_tools.metadata_index._SCAN_BLOCK", 1_000)
     index_format.write_line_index(_table(tmp_path / "small.jsonl", 10))  # imports outside the trace
-    tracemalloc.start()
-    try:
-        index_format.write_line_index(table)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _, peak = _traced(lambda: index_format.write_line_index(table))
     assert peak < size / 4, f"peak {peak / 2**20:.1f} MiB scanning a {size / 2**20:.1f} MiB table"
 
 
@@ -184,12 +189,7 @@ def test_boilerplate_pairs_go_to_disk_however_often_a_passage_repeats(tmp_path, 
     monkeypatch.setattr(boilerplate, "_PAIR_RANGE_ROWS", 1_000)
     docs = np.arange(n)
     score_signatures(docs[:50], sigs[:50], np.ones(50, dtype=bool), scratch=tmp_path)  # imports outside the trace
-    tracemalloc.start()
-    try:
-        scores = score_signatures(docs, sigs, np.ones(n, dtype=bool), scratch=tmp_path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    scores, peak = _traced(lambda: score_signatures(docs, sigs, np.ones(n, dtype=bool), scratch=tmp_path))
     assert np.allclose(scores, round((group - 1) / (n - 1), 3))
     assert peak < 8 * 2**20, f"peak {peak / 2**20:.1f} MiB for {n * (group - 1):,} pairs"
     assert not list(tmp_path.iterdir())  # the pair files are gone
@@ -298,12 +298,7 @@ def test_a_tables_line_numbers_and_metadata_columns_are_saved_from_disk_a_block_
     monkeypatch.setattr(pages, "WINDOW", 1 << 18)
     monkeypatch.setattr(metadata_index, "_SCAN_BLOCK", 2_000)
     index_format.write_line_index(_table(tmp_path / "small.jsonl", 10))  # imports outside the trace
-    tracemalloc.start()
-    try:
-        index_format.write_line_index(path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _, peak = _traced(lambda: index_format.write_line_index(path))
     # What the same scan gives in memory (the open path's, and the files main wrote): equal arrays.
     columns = scan_table(path)
     with np.load(path.with_name("chunks.0.lines.npz")) as saved:
