@@ -47,6 +47,12 @@ class SearchConfig:
         the row that names the metric asked for lifts its chunk. Not narrowed, the same row of every
         filing would be lifted alike, so it is not applied. 0 = off; a corpus without table rows is
         unaffected either way.
+    line_item_names: in that row match, the question and each row label also carry the canonical names
+        of the financial line items they name (corpus_tools.line_items: "R&D" and "Technology and
+        content" both read "research and development"). False = their own words only.
+    line_item_expansion: in a search narrowed to named documents on an index with table chunks (where
+        row match applies), the BM25 leg's text also carries the other names of the line items the
+        query names ("gross margin" → "profit"). The dense leg and every unnarrowed search are untouched.
     """
 
     leg_k: int = 100
@@ -64,8 +70,13 @@ class SearchConfig:
     # with fewer in the top 10); scanning every row of the constrained filings as well added nothing there.
     # Applied unnarrowed (constraints off) it cost 0.31 → 0.25, hence narrowed searches only.
     row_match_weight: float = 2.0
+    line_item_names: bool = True
+    line_item_expansion: bool = True
 
     def __post_init__(self) -> None:
+        for name in ("line_item_names", "line_item_expansion"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         for name in ("leg_k", "rrf_k", "candidates"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:

@@ -51,6 +51,7 @@ from corpus_tools.index_format import (
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
+from corpus_tools.line_items import canonical_names, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -513,13 +514,18 @@ class Corpus:
             lift, tiers = dict.fromkeys(tiers[0], 1.0 + cfg.constraint_boost), [[d for tier in tiers for d in tier]]
         for doc_id in preferred if cfg.period_lift > 0 else ():  # the period most readings agree on, among the others
             lift[doc_id] = lift.get(doc_id, 1.0) * (1.0 + cfg.period_lift)
+        # The other names of the line items the query asks about ("gross margin" → "profit"), for the BM25 leg
+        # of the narrowed searches below; only on indexes whose chunks may be tables (row match's indexes).
+        expand = cfg.line_item_expansion and cfg.row_match_weight > 0 and state.has_key("kind")
+        extra = expansion(query) if expand and (tiers or where is not None) else ""
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
             # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
             # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
             narrowed = tier is not None or where is not None
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed)
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed,
+                                 sparse_query=f"{query} {extra}" if narrowed and extra else None)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -562,6 +568,7 @@ class Corpus:
         where: dict[str, Any] | None,
         lift: Mapping[str, float] | None = None,
         row_match: bool = True,
+        sparse_query: str | None = None,
     ) -> list[Hit]:
         """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
 
@@ -569,13 +576,15 @@ class Corpus:
         constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
         period most readings agree on, by `SearchConfig.period_lift`).
         row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
+        sparse_query: the BM25 leg's text when it differs from `query` (line-item names added); the dense
+        leg and the row match read `query`.
         """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
         leg_k = max(cfg.leg_k, k)
         n = leg_k + len(excluded)
         allowed = state.allowed_rows(where)  # once for both legs (a mask over every row: ~5 ms at 1M rows)
-        sparse_future = self._pool.submit(state.bm25.top, query, n, allowed)
+        sparse_future = self._pool.submit(state.bm25.top, sparse_query or query, n, allowed)
         query_vector = query_vector_of()
         # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
         row_of: dict[str, int] = {}
@@ -594,7 +603,8 @@ class Corpus:
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
         if row_match and cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes that may hold table rows
-            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight)
+            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
+                                      canonical_names if cfg.line_item_names else None)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
         for leg, ranking in legs.items():
@@ -1006,7 +1016,8 @@ _ROW_TERMS = BM25Tokenizer()
 
 
 def _lift_row_matches(
-    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+    names_of: Callable[[str], list[str]] | None = None,
 ) -> list[tuple[str, float]]:
     """The fused ranking with each table chunk's score multiplied by 1 + weight·(its best row's match to the
     query) (corpus_tools.row_match); unchanged when no candidate holds table rows."""
@@ -1014,7 +1025,7 @@ def _lift_row_matches(
     if not any(c.metadata.get("kind") == "table" for c in chunks):
         return fused
     texts = [c.text if c.metadata.get("kind") == "table" else "" for c in chunks]
-    match = row_match_scores(query, texts, _ROW_TERMS)
+    match = row_match_scores(query, texts, _ROW_TERMS, names_of)
     lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
 
