@@ -283,6 +283,11 @@ def filings(args: argparse.Namespace) -> None:
             search = dataclasses.replace(search, line_item_names=args.line_items in ("both", "names"),
                                          line_item_expansion=args.line_items in ("both", "expand"))
             corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.line_item_rows is not None:
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, line_item_rows=args.line_item_rows)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -436,6 +441,7 @@ def main() -> None:
                     help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
     fp.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                     help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary)")
+    fp.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
     for cmd in ("run", "table"):

@@ -236,6 +236,7 @@ def main() -> None:
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                         help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
                              "row match / in the BM25 text of narrowed searches)")
+    parser.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -251,7 +252,7 @@ def main() -> None:
     corpus = Corpus.open(args.index)
     import dataclasses
 
-    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight"):
+    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
@@ -282,6 +283,7 @@ def main() -> None:
           + f" · row match {getattr(corpus.config.search, 'row_match_weight', '-')}"
           + f" · line-item names {getattr(corpus.config.search, 'line_item_names', '-')}"
           + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
+          + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

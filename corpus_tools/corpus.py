@@ -61,7 +61,7 @@ from corpus_tools.rerank import (
     check_cross_encoder_folder,
     make_reranker,
 )
-from corpus_tools.row_match import row_match_scores
+from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
@@ -596,13 +596,18 @@ class Corpus:
                 if cid not in excluded:
                     ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
-
-        fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
+        rankings = [[cid for cid, _ in ranking] for ranking in legs.values()]
+        tables = row_match and cfg.row_match_weight > 0 and state.has_key("kind")  # only indexes that may hold table rows
+        if tables and cfg.line_item_rows > 0 and cfg.line_item_names and allowed is not None:
+            items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
+            row_of.update(items)
+            rankings.append(list(items))
+        fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
         if lift:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
-        if row_match and cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes that may hold table rows
+        if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
                                       canonical_names if cfg.line_item_names else None)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
@@ -1013,6 +1018,32 @@ def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str,
 
 
 _ROW_TERMS = BM25Tokenizer()
+
+
+_ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
+
+
+def _line_item_tables(state: _State, query: str, allowed: np.ndarray, excluded: set[str], n: int) -> dict[str, int]:
+    """The table chunks among `allowed` whose rows name the line items `query` names (corpus_tools.line_items),
+    most items named first, then in document order (a filing's statements come before its notes): chunk id → row.
+
+    A third ranking beside BM25 and dense for a search narrowed to a few documents: the statement whose
+    "Inventories" row answers "inventory levels" may sit in neither leg's top 100 when the question's other
+    words are about supply chains. {} when the query names no line item or the narrowing is too wide to scan.
+    """
+    items = set(canonical_names(query))
+    rows = np.flatnonzero(allowed)
+    if not items or len(rows) > _ITEM_SCAN_LIMIT:
+        return {}
+    found: list[tuple[int, int, str]] = []
+    for row in rows.tolist():
+        chunk = state.chunks[row]
+        if chunk.metadata.get("kind") != "table" or chunk.chunk_id in excluded:
+            continue
+        named = max((len(items & set(canonical_names(label))) for label in row_labels(chunk.text)), default=0)
+        if named:
+            found.append((-named, row, chunk.chunk_id))
+    return {cid: row for _, row, cid in sorted(found)[:n]}
 
 
 def _lift_row_matches(

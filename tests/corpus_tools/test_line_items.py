@@ -102,3 +102,31 @@ def test_a_narrowed_search_finds_the_row_under_its_other_name(filing):
 def test_config_refuses_a_non_boolean():
     with pytest.raises(ValueError, match="line_item_names"):
         SearchConfig(line_item_names="yes")
+
+
+def test_a_table_naming_the_line_item_joins_a_narrowed_search_that_neither_leg_found(tmp_path, config):
+    """The third ranking (SearchConfig.line_item_rows): the balance sheet whose "Inventories" row answers
+    "inventory levels" is in neither leg's top when the question's other words are about supply chains."""
+    sheet = "\n".join(["(in millions) | October 29, 2023 | January 29, 2023",
+                       "Current assets: Cash and cash equivalents | 5,519 | 3,389",
+                       "Current assets: Inventories | 4,779 | 5,159",
+                       "Total current assets | 29,253 | 23,073"])
+    prose = ["Our supply chain strategy compares inventory levels with demand across our logistics partners.",
+             "Supply chain and logistics strategies changed the reported inventory levels we compare each quarter.",
+             "We compare supply commitments, logistics capacity and inventory levels in our supply chain reviews."]
+    vantor = {"company": "Vantor Graphics Corporation", "form": "10-Q"}
+    docs = [Document("sheet", sheet, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "table"})]
+    docs += [Document(f"p{i}", t, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "text"})
+             for i, t in enumerate(prose)]
+    Corpus.build(docs, tmp_path / "i", config=config, progress=False).close()
+    question = "How do Vantor's inventory levels compare with its supply chain and logistics strategies?"
+    narrow = SearchConfig(leg_k=2)  # each leg keeps its best two (k=2): prose, on both
+    with Corpus.open(tmp_path / "i", search=SearchConfig(leg_k=2, line_item_rows=0)) as off, \
+            Corpus.open(tmp_path / "i", search=narrow) as on:
+        assert "sheet" not in [h.chunk.doc_id for h in off.search(question, k=2, constraints="auto")]
+        hits = on.search(question, k=2, constraints="auto")
+        assert hits[0].chunk.doc_id == "sheet"  # joined by the third ranking, lifted by its row
+        assert [h.chunk.doc_id for h in on.search(question, k=2)] == [  # unnarrowed: untouched
+            h.chunk.doc_id for h in off.search(question, k=2)]
+    with pytest.raises(ValueError, match="line_item_rows"):
+        SearchConfig(line_item_rows=-1)
