@@ -54,6 +54,8 @@ this code and on main's, as above:
         --index runs/filings-index --limit 15
     HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label tune --part tuning \
         --index runs/filings-index --limit 100 --variant keep4=first_search_keep:4
+    # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
+    ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
 """
 
 from __future__ import annotations

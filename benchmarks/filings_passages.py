@@ -1,6 +1,7 @@
 """Issues 34/35's passage metric on docugami's 10-Qs: does what a search returns hold the answer's figures?
 
-    python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report]
+    python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report] \
+        [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
 Questions: the rows of qna_data.csv of type "Single-Doc Single-Chunk RAG" whose Source Docs name one
