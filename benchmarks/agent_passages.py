@@ -54,6 +54,8 @@ this code and on main's, as above:
         --index runs/filings-index --limit 15
     HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/agent_passages.py filings --label tune --part tuning \
         --index runs/filings-index --limit 100 --variant keep4=first_search_keep:4
+    # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
+    ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
 """
 
 from __future__ import annotations
@@ -275,6 +277,19 @@ def filings(args: argparse.Namespace) -> None:
     from corpus_tools import Corpus
 
     corpus = Corpus.open(args.index)
+    if args.line_items is not None:  # SearchConfig.line_item_names / line_item_expansion (code before them: ignored)
+        import dataclasses
+
+        search = corpus.config.search
+        if hasattr(search, "line_item_names"):
+            search = dataclasses.replace(search, line_item_names=args.line_items in ("both", "names"),
+                                         line_item_expansion=args.line_items in ("both", "expand"))
+            corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.line_item_rows is not None:
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, line_item_rows=args.line_item_rows)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -426,6 +441,9 @@ def main() -> None:
                     help="which half of the questions (filings_split); tune on tuning, report on report")
     fp.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
                     help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
+    fp.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
+                    help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary)")
+    fp.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
     for cmd in ("run", "table"):

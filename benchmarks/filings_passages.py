@@ -1,6 +1,7 @@
 """Issues 34/35's passage metric on docugami's 10-Qs: does what a search returns hold the answer's figures?
 
-    python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report]
+    python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report] \
+        [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
 Questions: the rows of qna_data.csv of type "Single-Doc Single-Chunk RAG" whose Source Docs name one
@@ -233,6 +234,10 @@ def main() -> None:
     parser.add_argument("--constraint-boost", type=float, default=None, help="override SearchConfig.constraint_boost")
     parser.add_argument("--period-lift", type=float, default=None, help="override SearchConfig.period_lift")
     parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
+    parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
+                        help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
+                             "row match / in the BM25 text of narrowed searches)")
+    parser.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -248,10 +253,14 @@ def main() -> None:
     corpus = Corpus.open(args.index)
     import dataclasses
 
-    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight"):
+    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.line_items is not None:
+        search = dataclasses.replace(corpus.config.search, line_item_names=args.line_items in ("both", "names"),
+                                     line_item_expansion=args.line_items in ("both", "expand"))
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     fields = args.fields.split(",") if args.fields else None
     questions = load_questions(args.qna, corpus.doc_ids())
     if args.split != "all":
@@ -273,6 +282,9 @@ def main() -> None:
           + f" · constraint boost {getattr(corpus.config.search, 'constraint_boost', '-')}"
           + f" · period lift {getattr(corpus.config.search, 'period_lift', '-')}"
           + f" · row match {getattr(corpus.config.search, 'row_match_weight', '-')}"
+          + f" · line-item names {getattr(corpus.config.search, 'line_item_names', '-')}"
+          + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
+          + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

@@ -47,6 +47,15 @@ class SearchConfig:
         the row that names the metric asked for lifts its chunk. Not narrowed, the same row of every
         filing would be lifted alike, so it is not applied. 0 = off; a corpus without table rows is
         unaffected either way.
+    line_item_names: in that row match, the question and each row label also carry the canonical names
+        of the financial line items they name (corpus_tools.line_items: "R&D" and "Technology and
+        content" both read "research and development"). False = their own words only.
+    line_item_expansion: in a search narrowed to named documents on an index with table chunks (where
+        row match applies), the BM25 leg's text also carries the other names of the line items the
+        query names ("gross margin" → "profit"). The dense leg and every unnarrowed search are untouched.
+    line_item_rows: in such a search (with line_item_names), the table chunks whose rows name the query's line
+        items join the fusion as a third ranking, this many at most (most items named first, then document
+        order). 0 = off.
     """
 
     leg_k: int = 100
@@ -64,8 +73,16 @@ class SearchConfig:
     # with fewer in the top 10); scanning every row of the constrained filings as well added nothing there.
     # Applied unnarrowed (constraints off) it cost 0.31 → 0.25, hence narrowed searches only.
     row_match_weight: float = 2.0
+    line_item_names: bool = True
+    line_item_expansion: bool = True
+    line_item_rows: int = 10
 
     def __post_init__(self) -> None:
+        for name in ("line_item_names", "line_item_expansion"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
+        if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:
+            raise ValueError(f"SearchConfig.line_item_rows must be an integer >= 0, got {self.line_item_rows!r}")
         for name in ("leg_k", "rrf_k", "candidates"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:

@@ -51,6 +51,7 @@ from corpus_tools.index_format import (
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
+from corpus_tools.line_items import canonical_names, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -60,7 +61,7 @@ from corpus_tools.rerank import (
     check_cross_encoder_folder,
     make_reranker,
 )
-from corpus_tools.row_match import row_match_scores
+from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.types import (
@@ -513,13 +514,18 @@ class Corpus:
             lift, tiers = dict.fromkeys(tiers[0], 1.0 + cfg.constraint_boost), [[d for tier in tiers for d in tier]]
         for doc_id in preferred if cfg.period_lift > 0 else ():  # the period most readings agree on, among the others
             lift[doc_id] = lift.get(doc_id, 1.0) * (1.0 + cfg.period_lift)
+        # The other names of the line items the query asks about ("gross margin" → "profit"), for the BM25 leg
+        # of the narrowed searches below; only on indexes whose chunks may be tables (row match's indexes).
+        expand = cfg.line_item_expansion and cfg.row_match_weight > 0 and state.has_key("kind")
+        extra = expansion(query) if expand and (tiers or where is not None) else ""
         hits: list[Hit] = []
         for tier in [*tiers, None]:
             tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
             # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
             # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
             narrowed = tier is not None or where is not None
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed)
+            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed,
+                                 sparse_query=f"{query} {extra}" if narrowed and extra else None)
             hits.extend(found)
             excluded |= {h.chunk.chunk_id for h in found}
             if len(hits) >= k:
@@ -562,6 +568,7 @@ class Corpus:
         where: dict[str, Any] | None,
         lift: Mapping[str, float] | None = None,
         row_match: bool = True,
+        sparse_query: str | None = None,
     ) -> list[Hit]:
         """One hybrid ranking of the chunks `where` allows, the `excluded` ones left out: the best k hits.
 
@@ -569,13 +576,15 @@ class Corpus:
         constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
         period most readings agree on, by `SearchConfig.period_lift`).
         row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
+        sparse_query: the BM25 leg's text when it differs from `query` (line-item names added); the dense
+        leg and the row match read `query`.
         """
         cfg = self.config.search
         pool = max(cfg.candidates, k)
         leg_k = max(cfg.leg_k, k)
         n = leg_k + len(excluded)
         allowed = state.allowed_rows(where)  # once for both legs (a mask over every row: ~5 ms at 1M rows)
-        sparse_future = self._pool.submit(state.bm25.top, query, n, allowed)
+        sparse_future = self._pool.submit(state.bm25.top, sparse_query or query, n, allowed)
         query_vector = query_vector_of()
         # Each leg's rows, named by chunk id (read off the table's packed ids; no row is parsed).
         row_of: dict[str, int] = {}
@@ -587,14 +596,20 @@ class Corpus:
                 if cid not in excluded:
                     ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
-
-        fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in legs.values()], k=cfg.rrf_k)
+        rankings = [[cid for cid, _ in ranking] for ranking in legs.values()]
+        tables = row_match and cfg.row_match_weight > 0 and state.has_key("kind")  # only indexes that may hold table rows
+        if tables and cfg.line_item_rows > 0 and cfg.line_item_names and allowed is not None:
+            items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
+            row_of.update(items)
+            rankings.append(list(items))
+        fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
         if lift:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         fused = fused[:pool]
-        if row_match and cfg.row_match_weight > 0 and state.has_key("kind"):  # only indexes that may hold table rows
-            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight)
+        if tables:
+            fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
+                                      canonical_names if cfg.line_item_names else None)
         ranks: dict[str, dict[str, int]] = {cid: {} for cid, _ in fused}
         scores: dict[str, dict[str, float]] = {cid: {} for cid, _ in fused}
         for leg, ranking in legs.items():
@@ -1005,8 +1020,35 @@ def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str,
 _ROW_TERMS = BM25Tokenizer()
 
 
+_ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
+
+
+def _line_item_tables(state: _State, query: str, allowed: np.ndarray, excluded: set[str], n: int) -> dict[str, int]:
+    """The table chunks among `allowed` whose rows name the line items `query` names (corpus_tools.line_items),
+    most items named first, then in document order (a filing's statements come before its notes): chunk id → row.
+
+    A third ranking beside BM25 and dense for a search narrowed to a few documents: the statement whose
+    "Inventories" row answers "inventory levels" may sit in neither leg's top 100 when the question's other
+    words are about supply chains. {} when the query names no line item or the narrowing is too wide to scan.
+    """
+    items = set(canonical_names(query))
+    rows = np.flatnonzero(allowed)
+    if not items or len(rows) > _ITEM_SCAN_LIMIT:
+        return {}
+    found: list[tuple[int, int, str]] = []
+    for row in rows.tolist():
+        chunk = state.chunks[row]
+        if chunk.metadata.get("kind") != "table" or chunk.chunk_id in excluded:
+            continue
+        named = max((len(items & set(canonical_names(label))) for label in row_labels(chunk.text)), default=0)
+        if named:
+            found.append((-named, row, chunk.chunk_id))
+    return {cid: row for _, row, cid in sorted(found)[:n]}
+
+
 def _lift_row_matches(
-    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+    names_of: Callable[[str], list[str]] | None = None,
 ) -> list[tuple[str, float]]:
     """The fused ranking with each table chunk's score multiplied by 1 + weight·(its best row's match to the
     query) (corpus_tools.row_match); unchanged when no candidate holds table rows."""
@@ -1014,7 +1056,7 @@ def _lift_row_matches(
     if not any(c.metadata.get("kind") == "table" for c in chunks):
         return fused
     texts = [c.text if c.metadata.get("kind") == "table" else "" for c in chunks]
-    match = row_match_scores(query, texts, _ROW_TERMS)
+    match = row_match_scores(query, texts, _ROW_TERMS, names_of)
     lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
 

@@ -18,6 +18,10 @@ candidate's fused score by 1 + w·score (`SearchConfig.row_match_weight`) on ind
 chunks, in searches narrowed to named documents (a constraint tier or a where filter): every
 filing of a kind has a "Research and development" row, so the match says which table, never which
 filing. A corpus without table rows (every record corpus) is never touched.
+
+`names_of` (`corpus_tools.line_items.canonical_names` in `Corpus.search`) adds the canonical names of
+the financial line items a text names to both sides: "R&D" in the question and "Technology and
+content" in a row label both read as "research and development", so the row counts as naming it.
 """
 
 from __future__ import annotations
@@ -33,19 +37,35 @@ def row_labels(text: str) -> list[str]:
     return [line.split(CELL, 1)[0] for line in text.splitlines() if CELL in line and line.split(CELL, 1)[0].strip()]
 
 
-def row_match_scores(query: str, texts: Sequence[str], terms_of: Callable[[str], list[str]]) -> list[float]:
+def row_match_scores(query: str, texts: Sequence[str], terms_of: Callable[[str], list[str]],
+                     names_of: Callable[[str], list[str]] | None = None) -> list[float]:
     """Per text: the share of the query's (idf-weighted) terms that its best-matching row label holds.
 
     terms_of: the tokenizer (text → terms), the BM25 leg's so that "inventories" meets "inventory".
+    names_of: text → other names of what it names (the line-item vocabulary), added to the question
+    and to each row label before their terms are compared; and a row whose label names the question's
+    line items scores at least the share of them it names. None compares their own words only.
     Idf is counted over the texts' row labels themselves (the candidates of one search), so the
     score ranks candidates against each other, needs nothing from the index, and reads no prose.
     """
-    wanted = set(terms_of(query))
+    def with_names(text: str) -> str:
+        return " ".join([text, *names_of(text)]) if names_of is not None else text
+
+    wanted = set(terms_of(with_names(query)))
     if not wanted or not texts:
         return [0.0] * len(texts)
-    labels = [[set(terms_of(label)) & wanted for label in row_labels(text)] if CELL in text else [] for text in texts]
+    labels = [[set(terms_of(with_names(label))) & wanted for label in row_labels(text)] if CELL in text else []
+              for text in texts]
     n = len(texts)
     df = {t: sum(any(t in found for found in per_text) for per_text in labels) for t in wanted}
     idf = {t: math.log(1.0 + n / (1 + df[t])) for t in wanted}
     total = sum(idf.values())
-    return [max((sum(idf[t] for t in found) / total for found in per_text), default=0.0) for per_text in labels]
+    words = [max((sum(idf[t] for t in found) / total for found in per_text), default=0.0) for per_text in labels]
+    items = set(names_of(query)) if names_of is not None else set()
+    if not items:
+        return words
+    # The line items the question asks for, named by a row under any of their names: the question's other
+    # words ("NVIDIA", "most recent 10-Q report") are in no row label and would cap the share of words.
+    named = [max((len(items & set(names_of(label))) / len(items) for label in row_labels(text)), default=0.0)
+             if CELL in text else 0.0 for text in texts]
+    return [max(w, m) for w, m in zip(words, named, strict=True)]

@@ -32,10 +32,12 @@ many of the documents seen so far ("Item 1", "Part I", "Risk Factors" in filings
 footer) is skipped (`boilerplate_share`).
 
 Limits come from the harness's `AgentConfig` (max documents, hard cutoff): `SearchAgent` binds
-its config (`bind_agent_config`). Only the four tools reach the corpus, plus one documented
-option: `IterativeConfig.cosine_scoring` reads the index's stored chunk vectors through
+its config (`bind_agent_config`). Only the four tools reach the corpus, plus two documented
+options: `IterativeConfig.cosine_scoring` reads the index's stored chunk vectors through
 `Corpus.similarity` (`context1.types.ScoringCorpus`) to score the answer; off, the policy ranks
-from the tools' own result ranks alone.
+from the tools' own result ranks alone. `IterativeConfig.constrained_keeps_first` reads the
+question's constraints (`Corpus.question_constraints`, the parse the harness passes to every
+search) to know that the question names its documents.
 
 Seeds: seed 0 (the default) is the tuned deterministic policy. `with_seed(s)` for s != 0 varies
 the rollout — which bridge entities are followed and the answer weights (±20%) — so k× mode fuses
@@ -127,6 +129,12 @@ class IterativeConfig:
     # than the replaced one's document; "score": any margin win counts (relevance alone included,
     # which the first search already ranked by: LoCoMo's losses came from such wins).
     first_search_evidence: str = "link"
+    # A question whose constraints name its documents (a company, a period, a form: `Corpus.question_constraints`,
+    # issue 35) is answered from those documents, and the first search already ranked them first: links between
+    # them are no evidence (a company's filings name each other and share every rare name), so none displaces
+    # a first-search passage. On the filings' tuning half such links had put another quarter's filing into the
+    # answer's top 5 (2 of 49 questions). Corpora without company/period metadata parse no constraints: unchanged.
+    constrained_keeps_first: bool = True
 
 
 @dataclass
@@ -311,9 +319,11 @@ class IterativeRetrievalPolicy:
         ranked = answer_documents(doc_scores, self.max_documents, cfg.evidence_ratio)
         if cfg.first_search_rule == "replace":
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked)
+            evidence = link_bonus(parts, cfg) if cfg.first_search_evidence == "link" else None
+            if cfg.constrained_keeps_first and self._names_documents(query):
+                evidence = {}  # no passage has evidence its first search lacked: the head is that search's
             passages = replace_first_search(parts, doc_scores, passages, first_search_chunks(rankings, cfg.first_search_keep),
-                                            self.max_passages, cfg.first_search_margin,
-                                            link_bonus(parts, cfg) if cfg.first_search_evidence == "link" else None)
+                                            self.max_passages, cfg.first_search_margin, evidence)
         else:
             first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
@@ -324,6 +334,19 @@ class IterativeRetrievalPolicy:
             for cid, score in passages
         ]
         return "\n".join(blocks) if blocks else "No supporting passages were found."
+
+    def _names_documents(self, query: str) -> bool:
+        """Whether the question's constraints name documents of this corpus (`Corpus.question_constraints`:
+        a company, period or form it holds); False for a corpus that parses none or a parse that fails."""
+        parse = getattr(self.corpus, "question_constraints", None)
+        if not callable(parse):
+            return False
+        try:
+            parsed = parse(query)
+        except Exception:  # noqa: BLE001 - as the harness: constraints only ever narrow, never break an answer
+            return False
+        return isinstance(parsed, dict) and any(
+            values for key, values in parsed.items() if key not in ("unmatched", "notes", "period_preferred"))
 
     def _doc_scores(self, query: str, rankings: list[Ranking], cfg: IterativeConfig,
                     parts: DocParts | None = None) -> dict[str, tuple[float, str]]:

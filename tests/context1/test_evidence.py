@@ -292,3 +292,45 @@ def test_a_later_passage_replaces_a_first_search_chunk_only_with_evidence_the_fi
     out = replace_first_search(no_links, plain, rank_passages(no_links, plain, 5), first, 5, 0.1,
                                link_bonus(no_links, IterativeConfig()))
     assert [c for c, _ in out][:5] == first
+
+
+class _NamedFilings:
+    """A corpus stand-in for the answer step only: it parses the question's constraints (or none)."""
+
+    def __init__(self, constraints):
+        self.constraints = constraints
+
+    def question_constraints(self, question):
+        return self.constraints
+
+    def count_tokens(self, text):
+        return max(1, len(text) // 4)
+
+
+def test_a_question_naming_its_filing_keeps_its_first_search_top_5():
+    """Issue 34, never worse than one search: a company's other filing is named by (so linked to) a passage
+    of the filing the question names, and that link must not displace the constrained search's own passages."""
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+    from context1.backends.llm_free import Ranking
+
+    question = "What was Orchard's gross margin in the first quarter of 2023?"
+    first = [(f"orchard-q1.pdf#{i}", "orchard-q1.pdf", "Orchard Q1 10-Q", f"Gross margin table part {i}.")
+             for i in range(5)]
+    first[0] = (*first[0][:3], "Compared with the Orchard Annual Report, gross margin for the quarter was $49,975 million.")
+    later = [("orchard-annual.pdf#7", "orchard-annual.pdf", "Orchard Annual Report", "Gross margin for the year.")]
+    rankings = [Ranking("h1-search", "search_corpus", question, first, 1.0, 0),
+                Ranking("r1-s0-e0", "search_corpus", "Orchard Annual Report gross margin", later, 0.8, 1)]
+    cfg = IterativeConfig(cosine_scoring=False)
+
+    def answer(constraints, config=cfg):
+        text = IterativeRetrievalPolicy(_NamedFilings(constraints), config)._answer(question, rankings, config)
+        return [c.raw_ids[-1] for c in parse_citations(text)][:5]
+
+    named = {"company": ["Orchard Computer, Inc."], "period_end": ["2022-12-31"], "unmatched": [], "notes": []}
+    assert answer(named) == [c for c, *_ in first]  # the constrained search's top 5, in its order
+    # The same link on a corpus without company metadata (a multi-hop question) still earns its place,
+    # and so it did with constraints before this rule: the named filing's fifth passage was pushed out.
+    assert "orchard-annual.pdf#7" in answer({})
+    assert "orchard-annual.pdf#7" in answer(named, dataclasses.replace(cfg, constrained_keeps_first=False))
+    # A parse that names nothing the corpus holds (only unmatched names) narrows nothing either.
+    assert "orchard-annual.pdf#7" in answer({"company": [], "unmatched": ["Microsoft"], "notes": []})

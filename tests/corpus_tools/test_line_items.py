@@ -1,0 +1,132 @@
+"""The line-item vocabulary (issue 35): "gross margin" finds the "Gross profit" row, "R&D" Amazon's "Technology and
+content", in row match and in the BM25 text of a search narrowed to filings; nothing else changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus_tools import Corpus, Document, SearchConfig
+from corpus_tools.bm25 import BM25Tokenizer
+from corpus_tools.line_items import LINE_ITEMS, canonical_names, expansion, line_items
+from corpus_tools.row_match import row_match_scores
+
+
+def test_a_line_item_is_found_under_any_of_its_names():
+    assert canonical_names("What was Amazon's R&D expenditure?") == ["research and development"]
+    assert canonical_names("Operating expenses: Technology and content") == [
+        "total operating expenses", "research and development"]
+    assert canonical_names("NVIDIA's gross margin") == canonical_names("Gross profit") == ["gross profit"]
+    assert canonical_names("Net earnings per share \u2013 diluted") == ["earnings per share"]  # longest name wins
+    assert canonical_names("Total net sales") == canonical_names("revenue") == ["revenue"]
+    # Words that also name other things are no line item; an abbreviation is matched as a word only.
+    assert canonical_names("Sales and marketing") == [] and canonical_names("in three steps") == []
+    assert line_items("") == [] and expansion("Who designed the lighthouse?") == ""
+    words = expansion("What was the gross margin?").split()
+    assert "profit" in words and "gross" not in words and "margin" not in words
+    assert len({p for group in LINE_ITEMS for p in group}) == sum(len(g) for g in LINE_ITEMS)  # one group a name
+
+
+STATEMENT = "\n".join([
+    "(in millions) | Three Months Ended October 29, 2023 | Three Months Ended October 30, 2022",
+    "Revenue | 18,120 | 5,931",
+    "Cost of revenue | 4,720 | 2,754",
+    "Gross profit | 13,400 | 3,177",
+    "Operating expenses: Technology and content | 2,294 | 1,945",
+    "Operating expenses: Sales, general and administrative | 689 | 631",
+    "Operating income | 10,417 | 601",
+])
+OTHER_TABLE = "\n".join([
+    "(in millions) | October 29, 2023 | January 29, 2023",
+    "Corporate debt securities | 10,152 | 4,809",
+    "Debt securities issued by the U.S. Treasury | 7,101 | 4,185",
+])
+# Prose about the margin that says the question's words more often than the statement, without the figure.
+PROSE = [
+    "Our overall gross margin increased in the quarter; gross margin benefited from a mix of products, and "
+    "the gross margin of the prior year reflected inventory provisions that lowered gross margin.",
+    "We expect gross margin to vary from quarter to quarter; the most recent quarter's gross margin is "
+    "not indicative of gross margin in future quarters.",
+    "How much Vantor will spend in a quarter depends on its programmes; spend is reviewed every quarter, and "
+    "how much was spent in the most recent quarter is set out by the board.",
+    "Vantor did spend more in the quarter on hiring; how much it will spend next quarter depends on demand.",
+]
+QUESTION = "What was Vantor's gross margin in the most recent quarter?"
+SPEND = "How much did Vantor spend on R&D in the most recent quarter?"
+
+
+def test_row_match_meets_a_row_named_otherwise():
+    tokens = BM25Tokenizer()
+    texts = [STATEMENT, OTHER_TABLE, PROSE[0]]
+    plain = row_match_scores("How much did Vantor spend on R&D?", texts, tokens)
+    assert plain == [0.0, 0.0, 0.0]  # "R&D" is no BM25 term, and no row says "research"
+    named = row_match_scores("How much did Vantor spend on R&D?", texts, tokens, canonical_names)
+    assert named[0] == pytest.approx(1.0) and named[1:] == [0.0, 0.0]  # the question's one line item, by name
+    margin = row_match_scores(QUESTION, texts, tokens, canonical_names)
+    assert margin[0] == pytest.approx(1.0) and row_match_scores(QUESTION, texts, tokens)[0] < 0.5
+    # A question naming no line item scores as without the vocabulary.
+    query = "Which debt securities did Vantor hold?"
+    assert row_match_scores(query, texts, tokens, canonical_names) == row_match_scores(query, texts, tokens)
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory, config):
+    path = tmp_path_factory.mktemp("indexes") / "filing"
+    vantor = {"company": "Vantor Graphics Corporation", "form": "10-Q"}
+    docs = [Document("statement", STATEMENT, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "table"}),
+            Document("securities", OTHER_TABLE, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "table"})]
+    docs += [Document(f"prose-{i}", text, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "text"})
+             for i, text in enumerate(PROSE)]
+    orchard = {"company": "Orchard Computer, Inc.", "form": "10-Q", "kind": "table"}
+    docs.append(Document("orchard-statement", STATEMENT.replace("13,400", "36,413"), title="Orchard Computer 10-Q",
+                         metadata=orchard))
+    Corpus.build(docs, path, config=config, progress=False).close()
+    return path
+
+
+def test_a_narrowed_search_finds_the_row_under_its_other_name(filing):
+    off = SearchConfig(line_item_names=False, line_item_expansion=False)
+    assert SearchConfig().line_item_names and SearchConfig().line_item_expansion  # on by default
+    with Corpus.open(filing, search=off) as plain:
+        hits = plain.search(SPEND, k=4, constraints="auto")
+        assert hits[0].chunk.doc_id != "statement"  # the prose says "spend ... quarter"; the row "Technology and content"
+    with Corpus.open(filing) as named, Corpus.open(filing, search=off) as plain:
+        for question in (SPEND, QUESTION):
+            hits = named.search(question, k=4, constraints="auto")
+            assert hits[0].chunk.doc_id == "statement" and "13,400" in hits[0].chunk.text
+            assert len(hits) == 4  # a lift, not a filter
+            # Not narrowed (no constraints, no where), both legs read the question as it is: nothing changes.
+            assert [(h.chunk.chunk_id, h.score) for h in named.search(question, k=5)] == [
+                (h.chunk.chunk_id, h.score) for h in plain.search(question, k=5)]
+
+
+def test_config_refuses_a_non_boolean():
+    with pytest.raises(ValueError, match="line_item_names"):
+        SearchConfig(line_item_names="yes")
+
+
+def test_a_table_naming_the_line_item_joins_a_narrowed_search_that_neither_leg_found(tmp_path, config):
+    """The third ranking (SearchConfig.line_item_rows): the balance sheet whose "Inventories" row answers
+    "inventory levels" is in neither leg's top when the question's other words are about supply chains."""
+    sheet = "\n".join(["(in millions) | October 29, 2023 | January 29, 2023",
+                       "Current assets: Cash and cash equivalents | 5,519 | 3,389",
+                       "Current assets: Inventories | 4,779 | 5,159",
+                       "Total current assets | 29,253 | 23,073"])
+    prose = ["Our supply chain strategy compares inventory levels with demand across our logistics partners.",
+             "Supply chain and logistics strategies changed the reported inventory levels we compare each quarter.",
+             "We compare supply commitments, logistics capacity and inventory levels in our supply chain reviews."]
+    vantor = {"company": "Vantor Graphics Corporation", "form": "10-Q"}
+    docs = [Document("sheet", sheet, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "table"})]
+    docs += [Document(f"p{i}", t, title="Vantor Graphics 10-Q", metadata={**vantor, "kind": "text"})
+             for i, t in enumerate(prose)]
+    Corpus.build(docs, tmp_path / "i", config=config, progress=False).close()
+    question = "How do Vantor's inventory levels compare with its supply chain and logistics strategies?"
+    narrow = SearchConfig(leg_k=2)  # each leg keeps its best two (k=2): prose, on both
+    with Corpus.open(tmp_path / "i", search=SearchConfig(leg_k=2, line_item_rows=0)) as off, \
+            Corpus.open(tmp_path / "i", search=narrow) as on:
+        assert "sheet" not in [h.chunk.doc_id for h in off.search(question, k=2, constraints="auto")]
+        hits = on.search(question, k=2, constraints="auto")
+        assert hits[0].chunk.doc_id == "sheet"  # joined by the third ranking, lifted by its row
+        assert [h.chunk.doc_id for h in on.search(question, k=2)] == [  # unnarrowed: untouched
+            h.chunk.doc_id for h in off.search(question, k=2)]
+    with pytest.raises(ValueError, match="line_item_rows"):
+        SearchConfig(line_item_rows=-1)
