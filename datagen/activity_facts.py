@@ -56,8 +56,8 @@ ACTIVITY_VERBS = frozenset(
     "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore".split()
 )
 # "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
-# whose object says little of what was done ("had an interview", "got some feedback").
-_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick".split())
+# whose object says little of what was done ("had an interview", "got some feedback", "took a trip").
+_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick take".split())
 # What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
 BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
@@ -67,7 +67,7 @@ BUSINESS_VERBS = frozenset(
 HABITS = frozenset("play read watch collect write paint draw cook bake knit sew practice practise study teach grow".split())
 # Heads that name no thing: pronouns, placeholders, and what one "has" without doing ("had a blast").
 _VAGUE = frozenset(
-    "thing things something anything everything nothing stuff lot lots one ones bit kind sort way time "
+    "thing things something anything everything nothing stuff lot lots ton tons bunch one ones bit kind sort way time "
     "times day days blast fun chance moment experience feeling idea look break step walk care part place "
     "advantage note sense hold touch notice action connection connections progress difference decision "
     "decisions mistake mistakes effort impact change changes memory memories help support advice".split()
@@ -89,13 +89,13 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
     name: the document's name ("" when it has none to ask about); speaker: who "I" is, or ""."""
     out = []
     for verb in doc:
-        if verb.pos_ != "VERB" or verb.lemma_.lower() not in ACTIVITY_VERBS:
+        if verb.pos_ != "VERB" or _lemma_of(verb) not in ACTIVITY_VERBS:
             continue
         subject = _subject(verb, name, speaker, we=True)
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if subject is None or obj is None:
             continue
-        relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
+        relation = f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
         answer = _object_phrase(obj)
         alone = not any(
             c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
@@ -131,7 +131,8 @@ def dated_facts(
     found = relative_dates(text, anchor)
     if len(found) != 1:
         return [*_undated_trips(doc, doc_id, chunk_id, text, name, speaker),
-                *_undated_purposes(doc, doc_id, chunk_id, text, name, speaker)]
+                *_undated_purposes(doc, doc_id, chunk_id, text, name, speaker),
+                *(_ongoing(doc, doc_id, chunk_id, text, speaker, anchor) if not found else [])]
     expression, answer = found[0]
     start = text.find(expression)
     words = [t for t in doc if start <= t.idx < start + len(expression)]
@@ -154,7 +155,7 @@ def dated_facts(
     pobj = next(
         (g for c in verb.children if c.dep_ == "prep" and c.i > verb.i for g in c.children if g.dep_ == "pobj"), None
     )
-    lemma = verb.lemma_.lower()
+    lemma = _lemma_of(verb)
     if lemma in _STATES:
         return []  # "Loved the show yesterday": a feeling, not a thing done
     # "I went hiking last week": the activity is the thing
@@ -173,7 +174,7 @@ def dated_facts(
         )
     ] if thing is not None else []
     past = (
-        verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+        _past(verb) and not is_future(expression) and _clean(verb)
         and (lemma != verb.lower_ or lemma in _SAME_PAST)
     )
     place = _had_time_at(verb)
@@ -342,15 +343,64 @@ def _place(parts: list[list[Any]], verb: Any) -> tuple[list[Any], Any] | None:
     return None
 
 
+# What one is doing these days, told in the present ("I'm currently reading The Lean Startup"): asked
+# by the month of the session that tells it ("What was Jon reading in March 2023?").
+_ONGOING = frozenset(
+    "read write build learn plan paint study practice practise organize organise prepare teach watch work train "
+    "knit sew draw design compose record".split()
+)
+_ONGOING_PREP = {"work": "on", "train": "for"}  # "working on my online store", "training for a marathon"
+
+
+def _ongoing(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, anchor: dt.date) -> list[Fact]:
+    """"Jon: I'm currently reading a business book" in a session of March 2023 → "What was Jon reading in
+    March 2023?" → "a business book": a plain "I'm …ing" of the speaker, its object one thing; kept by
+    `unique_activities` only when nothing else he read may fall in that month."""
+    out = []
+    for verb in doc:
+        lemma = verb.lemma_.lower()
+        if verb.tag_ != "VBG" or lemma not in _ONGOING or not speaker:
+            continue
+        if verb.dep_ != "ROOT" and not _after_speaker(verb):
+            continue
+        auxes = [c for c in verb.children if c.dep_ == "aux"]
+        if len(auxes) != 1 or auxes[0].lower_ not in ("'m", "am", "’m") or any(c.dep_ in ("neg", "mark") for c in verb.children):
+            continue
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children):
+            continue
+        prep = _ONGOING_PREP.get(lemma)
+        if prep:
+            at = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == prep), None)
+            obj = next((c for c in at.children if c.dep_ == "pobj"), None) if at is not None else None
+        else:
+            obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        thing = _object_phrase(obj, own=True) if obj is not None else ""
+        if not thing or (len(thing.split()) <= 2 and any(c.dep_ == "prep" for c in obj.rights)):
+            continue  # "a trip | to the East Coast": the thing without its place says too little
+        after = obj.right_edge.i + 1
+        if after < len(doc) and doc[after].lower_ in ("and", "or", "&"):
+            continue  # "my business | and some new dance routines": maybe one of several things
+        month = f"{anchor:%B} {anchor.year}"
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+                relation=f"{lemma}@{month}:{fold(obj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+                answer=thing, kind=TruthType.OTHER.value,
+                ask=tidy(f"What was {{s}} {verb.lower_} {prep or ''} {date_phrase(month)}?"),
+            )
+        )
+    return out
+
+
 def _undated_purposes(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
     """Why the speaker did a thing, told without a date: "I built a new website for customers to make
     orders" → "Why did Gina build the new website?" → "for customers to make orders"; the act is its
     verb and object alone (and a particle), a plain past statement of "I"."""
     out = []
     for verb in doc:
-        if verb.pos_ != "VERB" or verb.tag_ != "VBD" or verb.lemma_.lower() in _STATES or not _clean(verb):
+        if verb.pos_ != "VERB" or not _past(verb) or _lemma_of(verb) in _STATES or not _clean(verb):
             continue
-        if not speaker or _subject(verb, name, speaker) != speaker or (verb.lemma_.lower() == verb.lower_ and verb.lower_ not in _SAME_PAST):
+        if not speaker or _subject(verb, name, speaker) != speaker or (_lemma_of(verb) == verb.lower_ and verb.lower_ not in _SAME_PAST):
             continue
         dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if dobj is None or dobj.lower_ in _VAGUE or dobj.lower_ in _PEOPLE or dobj.pos_ not in ("NOUN", "PROPN"):
@@ -366,8 +416,8 @@ def _undated_purposes(doc: Any, doc_id: str, chunk_id: str, text: str, name: str
         out.append(
             Fact(
                 doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-                relation=f"{verb.lemma_.lower()}:{_thing_key(dobj)}:{fold(rest)}|{WHY_SHAPE}|{TruthType.OTHER.value}",
-                answer=purpose, kind=TruthType.OTHER.value, ask=tidy(f"Why did {{s}} {verb.lemma_.lower()} {rest}?"),
+                relation=f"{_lemma_of(verb)}:{_thing_key(dobj)}:{fold(rest)}|{WHY_SHAPE}|{TruthType.OTHER.value}",
+                answer=purpose, kind=TruthType.OTHER.value, ask=tidy(f"Why did {{s}} {_lemma_of(verb)} {rest}?"),
             )
         )
     return out
@@ -379,7 +429,7 @@ def _undated_trips(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
     answer (`unique_activities` counts them as undated acts of the verb)."""
     out = []
     for verb in doc:
-        if verb.pos_ != "VERB" or verb.tag_ != "VBD" or verb.lemma_.lower() not in _TRAVEL:
+        if verb.pos_ != "VERB" or not _past(verb) or _lemma_of(verb) not in _TRAVEL:
             continue
         if _subject(verb, name, speaker, we=True) != speaker or not speaker:
             continue
@@ -389,7 +439,7 @@ def _undated_trips(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
                 out.append(
                     Fact(
                         doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-                        relation=f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}", answer=obj.text,
+                        relation=f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}", answer=obj.text,
                         kind=TruthType.OTHER.value, ask="",
                     )
                 )
@@ -687,11 +737,38 @@ def _dropped_i(verb: Any) -> bool:
     """Whether a past-tense verb opens its sentence with no subject before it ("Took a short trip…",
     "Caroline: Lost my job…", "Just got back…"): the speaker's act, its "I" dropped as chats do."""
     sent = verb.sent
-    if verb.tag_ != "VBD" or verb.dep_ != "ROOT" or sent.text.rstrip().endswith("?"):
+    if not _past(verb) or verb.dep_ != "ROOT" or sent.text.rstrip().endswith("?"):
         return False  # "Got any tips?" drops a "you"
-    colon = next((t for t in sent[:6] if t.text == ":" and t.i < verb.i), None)
-    first = colon.i + 1 if colon is not None else sent.start
-    return all(t.pos_ == "ADV" and t.lower_ in ("just", "finally", "recently", "also") for t in verb.doc[first : verb.i])
+    return all(t.pos_ == "ADV" and t.lower_ in ("just", "finally", "recently", "also") for t in verb.doc[_opening(verb) : verb.i])
+
+
+def _opening(verb: Any) -> int:
+    """Where the words of the verb's sentence begin: after "Caroline:" when a turn opens it."""
+    colon = next((t for t in verb.sent[:6] if t.text == ":" and t.i < verb.i), None)
+    return colon.i + 1 if colon is not None else verb.sent.start
+
+
+def _past(verb: Any) -> bool:
+    """A past tense, or a sentence that opens with one the parser took for a command ("Took a short
+    trip…", "Lost my job…": an inflected form, so no imperative)."""
+    if verb.tag_ == "VBD":
+        return True
+    return verb.tag_ == "VB" and verb.dep_ == "ROOT" and verb.i == _opening(verb) and verb.lower_ in _IRREGULAR_PAST
+
+
+# Past forms the parser leaves as they are when it takes them for a command at a sentence's start.
+_IRREGULAR_PAST = {
+    "took": "take", "went": "go", "got": "get", "lost": "lose", "made": "make", "saw": "see", "bought": "buy",
+    "found": "find", "gave": "give", "came": "come", "ran": "run", "won": "win", "wrote": "write", "drew": "draw",
+    "built": "build", "sold": "sell", "met": "meet", "spent": "spend", "taught": "teach", "began": "begin",
+    "brought": "bring", "caught": "catch", "held": "hold", "threw": "throw", "flew": "fly", "drove": "drive",
+}
+
+
+def _lemma_of(verb: Any) -> str:
+    """The verb's lemma, mended where the parser took a past form for a command ("Took" → "take")."""
+    lemma = verb.lemma_.lower()
+    return _IRREGULAR_PAST.get(verb.lower_, lemma) if lemma == verb.lower_ else lemma
 
 
 def _clean(verb: Any) -> bool:
@@ -706,7 +783,7 @@ def _clean(verb: Any) -> bool:
     auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
     if any(a.dep_ == "auxpass" for a in auxes):
         return False
-    if verb.tag_ == "VBD":
+    if _past(verb):
         return not auxes
     if verb.tag_ == "VBN":
         return len(auxes) == 1 and auxes[0].lemma_ == "have" and not auxes[0].text.startswith("'d")
@@ -762,8 +839,8 @@ def _object_phrase(obj: Any, *, own: bool = False) -> str:
 def _ask(verb: Any) -> str:
     """"What did {s} paint?", "What has {s} painted?", "What does {s} assemble?"."""
     particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
-    lemma = verb.lemma_.lower()
-    if verb.tag_ == "VBD":
+    lemma = _lemma_of(verb)
+    if _past(verb):
         return f"What did {{s}} {lemma} {particle}?"
     if verb.tag_ == "VBN":
         return f"What has {{s}} {verb.lower_} {particle}?"

@@ -292,6 +292,9 @@ CHATTY = [
         "Priya: Got any tips from last week?",
         "Jon: Last week, I decided to run for office again - even though I lost before.",
         "Priya: I built a new website for customers to make orders.",
+        "Jon: Busy week. Went to a jazz gig yesterday.",
+        "Priya: I'm currently reading a business book.",
+        "Jon: I'm doing alright.",
     ])),
 ]
 
@@ -304,7 +307,20 @@ def test_a_chat_turn_without_its_i_or_with_its_date_on_the_object_is_dated() -> 
     assert qs["When did Jon take the short trip to Rome?"].answer == "the week before 14 March 2024"
     assert qs["When did Priya join the new chess club?"].answer == "the Tuesday before 14 March 2024"
     assert qs["When did Jon decide to run for office again?"].answer == "the week before 14 March 2024"
+    # inside a turn the parser takes "Went" for a command
+    assert qs["When did Jon go to the jazz gig?"].answer == "13 March 2024"
     assert not any("tips" in q or "love" in q for q in qs)
+
+
+def test_what_a_speaker_is_doing_these_days_is_asked_by_the_sessions_month() -> None:
+    """"I'm currently reading a business book" in a session of March 2024. Old code: a present
+    progressive gave nothing; "I'm doing alright" gives nothing still."""
+    qs = _questions(_chunks(CHATTY))
+    assert qs["What was Priya reading in March 2024?"].answer == "a business book"
+    assert not any("doing" in q for q in qs)
+    # another book she read in a session written after March began: the month no longer tells which
+    other = [*CHATTY, ("me/s4", PT_2, "Priya: I read a novel about sailors.")]
+    assert not any(q.startswith("What was Priya reading") for q in _questions(_chunks(other)))
 
 
 def test_a_relatives_event_and_a_life_event_are_dated() -> None:
