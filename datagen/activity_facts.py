@@ -44,6 +44,7 @@ from datagen.types import TruthType
 
 RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
 DATED_THING_SHAPE = "what-when"  # "donate@December 2023:car|what-when|other": what one act dated so did to
+WITH_SHAPE = "with"  # "take:work:take up the community work|with|other": who one act was done with
 WHY_SHAPE = "why"  # "take:trip:the short trip to rome|why|other": what one act was for, in its own words
 DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
 # Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
@@ -201,6 +202,7 @@ def dated_facts(
         return witness
     parts: list[list[Any]] = []
     lost = False  # words that told the thing apart were left out
+    company = ""  # who the act was done with, when the act's words leave them out
     for child in verb.children:
         if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
             parts.append([child])  # "putting together an art show"
@@ -225,6 +227,7 @@ def dated_facts(
         if sub is None or any(t.i in skip for t in sub):
             if core and child.dep_ == "prep":
                 lost = True
+                company = _company(child)
                 break  # "took up community work | with my friends from church": the act without the company
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
@@ -267,6 +270,22 @@ def dated_facts(
                 ask=tidy(f"What did {{s}} {lemma} {others} {date_phrase(answer)}?"),
             )
         )
+    if not company:  # "took up some community work | with my friends": the phrase hangs on the object
+        said = {t.i for p in parts for t in p}
+        company = next((
+            found for c in [*verb.children, *(dobj.children if dobj is not None else ())]
+            if c.dep_ == "prep" and c.i not in said and (found := _company(c))
+        ), "")
+    if company and past:
+        # who with, when the sentence says it: "Yesterday, I took up some community work with my friends
+        # from church" → "Who did Maria take up the community work with?" → "friends from church"
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
+                relation=f"{key}|{WITH_SHAPE}|{TruthType.OTHER.value}", answer=company,
+                kind=TruthType.OTHER.value, ask=tidy(f"Who did {{s}} {lemma} {rest} with?"),
+            )
+        )
     purpose = _purpose(verb, parts) if past else None
     if purpose:
         # why, when the sentence says it: "Took a short trip last week to Rome to clear my mind" →
@@ -294,6 +313,22 @@ def dated_facts(
             )
         )
     return out
+
+
+def _company(prep: Any) -> str:
+    """The people of a "with my friends from church" phrase, without the speaker's "my" ("friends from
+    church"), or "" when it names no people or says more than a short phrase."""
+    if prep.lower_ != "with":
+        return ""
+    obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    if obj is None or obj.lower_ not in _PEOPLE:
+        return ""
+    words = [t for t in obj.subtree if not (t.dep_ == "poss" and t.head == obj and t.lower_ in ("my", "our"))]
+    if len(words) > _MAX_OBJECT_TOKENS or any(t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("relcl", "acl", "conj") for t in words):
+        return ""
+    if words[-1].i - words[0].i + 1 != len(words):
+        return ""
+    return prep.doc[words[0].i : words[-1].i + 1].text
 
 
 _MAX_PURPOSE_WORDS = 12
@@ -604,7 +639,7 @@ def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None)
         for f in facts:
             if _is_activity(f):
                 answers[_question_key(f)].add(fold(f.answer))
-                if _shape(f) != WHY_SHAPE:  # what an act was for is no other act
+                if _shape(f) not in (WHY_SHAPE, WITH_SHAPE):  # what an act was for, or with whom, is no other act
                     acts[(fold(f.subject), _lemma(f))].append(_act(f))
     for doc_id in list(base.facts):
         kept = [
@@ -612,6 +647,8 @@ def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None)
             if not _is_activity(f) or (f.ask and (
                 _alone_in_time(f, acts[(fold(f.subject), _lemma(f))], anchors or {}) if _shape(f) == DATED_THING_SHAPE
                 else len(answers[_question_key(f)]) == 1
+                # why or with whom: of one act, so its thing has at most one date ("two parades": which?)
+                and (_shape(f) not in (WHY_SHAPE, WITH_SHAPE) or len(answers[(fold(f.subject), "when" + _question_key(f)[1][len(_shape(f)):])]) <= 1)
             ))
         ]
         if kept:
@@ -625,14 +662,15 @@ def _question_key(fact: Fact) -> tuple[str, str]:
     ("parade"), not the verb nor the words that describe it: "putting together an art show next month"
     and "having an art show next month", told in two sessions a month apart, date no one show."""
     relation = fact.relation
-    if relation.split("|")[1] == DATED_SHAPE:
+    shape = relation.split("|")[1]
+    if shape in (DATED_SHAPE, WHY_SHAPE, WITH_SHAPE):
         # an act without a thing ("graduated", "decided to run for office") is told apart by its verb
-        relation = "when:" + (relation.split(":")[1] or "~" + relation.split(":")[0])
+        relation = ("when" if shape == DATED_SHAPE else shape) + ":" + (relation.split(":")[1] or "~" + relation.split(":")[0])
     return fold(fact.subject), relation
 
 
 def _is_activity(fact: Fact) -> bool:
-    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE, WHY_SHAPE)
+    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE, WHY_SHAPE, WITH_SHAPE)
 
 
 def _shape(fact: Fact) -> str:

@@ -295,6 +295,7 @@ CHATTY = [
         "Jon: Busy week. Went to a jazz gig yesterday.",
         "Priya: I'm currently reading a business book.",
         "Jon: I'm doing alright.",
+        "Priya: Yesterday I went to a bowling alley with my old friends.",
     ])),
 ]
 
@@ -334,14 +335,17 @@ def test_a_relatives_event_and_a_life_event_are_dated() -> None:
     assert not any("graduate" in q for q in _questions(_chunks(twice)))
 
 
-def test_why_an_act_was_done_is_asked_in_the_sentences_own_words() -> None:
-    """"… to clear my mind a little" says what the trip was for, dated or not. Old code: the purpose
-    was cut and never asked. Two different purposes for one act make no question."""
+def test_why_an_act_was_done_and_who_with_are_asked_in_the_sentences_own_words() -> None:
+    """"… to clear my mind a little" says what the trip was for, dated or not; "with my old friends" who
+    went too. Old code: the purpose and the company were cut and never asked. Two different purposes
+    for one act make no question."""
     qs = _questions(_chunks(CHATTY))
     assert qs["Why did Jon take the short trip to Rome?"].answer == "to clear my mind a little"
     assert qs["Why did Priya build the new website?"].answer == "for customers to make orders"
     other = [*CHATTY, ("me/s4", PT_2, "Priya: I built a new website to sell my paintings.")]
     assert not any(q.startswith("Why did Priya build") for q in _questions(_chunks(other)))
+    # and who with: the company the act's own words leave out
+    assert qs["Who did Priya go to the bowling alley with?"].answer == "old friends"
 
 
 TRIPS = [
