@@ -262,14 +262,10 @@ def dated_facts(
         # the other way round, as LoCoMo asks it: "What did Maria donate to the homeless shelter in
         # December 2023?" → "old car"; the rest of the act without its object, the date as a phrase
         others = _words([t for p in parts for t in p if not any(u.i == dobj.i for u in p)])
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
-                answer=thing_answer, kind=TruthType.OTHER.value,
-                ask=tidy(f"What did {{s}} {lemma} {others} {date_phrase(answer)}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            thing_answer, f"What did {{s}} {lemma} {others} {date_phrase(answer)}?",
+        ))
     if not company:  # "took up some community work | with my friends": the phrase hangs on the object
         said = {t.i for p in parts for t in p}
         company = next((
@@ -279,24 +275,18 @@ def dated_facts(
     if company and past:
         # who with, when the sentence says it: "Yesterday, I took up some community work with my friends
         # from church" → "Who did Maria take up the community work with?" → "friends from church"
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"{key}|{WITH_SHAPE}|{TruthType.OTHER.value}", answer=company,
-                kind=TruthType.OTHER.value, ask=tidy(f"Who did {{s}} {lemma} {rest} with?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{key}|{WITH_SHAPE}|{TruthType.OTHER.value}", company,
+            f"Who did {{s}} {lemma} {rest} with?",
+        ))
     purpose = _purpose(verb, parts) if past else None
     if purpose:
         # why, when the sentence says it: "Took a short trip last week to Rome to clear my mind" →
         # "Why did Jon take the short trip to Rome?" → "to clear my mind a little" (its own words)
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"{key}|{WHY_SHAPE}|{TruthType.OTHER.value}", answer=purpose,
-                kind=TruthType.OTHER.value, ask=tidy(f"Why did {{s}} {lemma} {rest}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{key}|{WHY_SHAPE}|{TruthType.OTHER.value}", purpose,
+            f"Why did {{s}} {lemma} {rest}?",
+        ))
     place = _place(parts, verb) if past and lemma in _TRAVEL and subject == speaker else None
     if place is not None and date_span(answer) is not None:
         # where one went, asked by the date: "I went to a LGBTQ support group yesterday" → "Where did
@@ -304,14 +294,10 @@ def dated_facts(
         # may fall in those days (`unique_activities`, with the undated trips `_undated_trips` reads)
         words, head = place
         others = _words([t for p in parts for t in p if not any(t.i == u.i for u in words) and t.lower_ != "together"])
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"{lemma}@{answer}:{fold(head.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
-                answer=verb.doc[words[1].i : words[-1].i + 1].text, kind=TruthType.OTHER.value,
-                ask=tidy(f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{lemma}@{answer}:{fold(head.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            verb.doc[words[1].i : words[-1].i + 1].text, f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?",
+        ))
     return out
 
 
@@ -416,14 +402,10 @@ def _ongoing(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, anch
         if after < len(doc) and doc[after].lower_ in ("and", "or", "&"):
             continue  # "my business | and some new dance routines": maybe one of several things
         month = f"{anchor:%B} {anchor.year}"
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-                relation=f"{lemma}@{month}:{fold(obj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
-                answer=thing, kind=TruthType.OTHER.value,
-                ask=tidy(f"What was {{s}} {verb.lower_} {prep or ''} {date_phrase(month)}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, speaker, f"{lemma}@{month}:{fold(obj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            thing, f"What was {{s}} {verb.lower_} {prep or ''} {date_phrase(month)}?",
+        ))
     return out
 
 
@@ -448,13 +430,10 @@ def _undated_purposes(doc: Any, doc_id: str, chunk_id: str, text: str, name: str
         if not purpose:
             continue
         rest = _words([t for p in parts for t in p])
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-                relation=f"{_lemma_of(verb)}:{_thing_key(dobj)}:{fold(rest)}|{WHY_SHAPE}|{TruthType.OTHER.value}",
-                answer=purpose, kind=TruthType.OTHER.value, ask=tidy(f"Why did {{s}} {_lemma_of(verb)} {rest}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, speaker, f"{_lemma_of(verb)}:{_thing_key(dobj)}:{fold(rest)}|{WHY_SHAPE}|{TruthType.OTHER.value}",
+            purpose, f"Why did {{s}} {_lemma_of(verb)} {rest}?",
+        ))
     return out
 
 
@@ -471,13 +450,7 @@ def _undated_trips(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
         for prep in verb.children:
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep.dep_ == "prep" else None
             if obj is not None and prep.lower_ in _PLACE_PREPS:
-                out.append(
-                    Fact(
-                        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-                        relation=f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}", answer=obj.text,
-                        kind=TruthType.OTHER.value, ask="",
-                    )
-                )
+                out.append(_said(doc_id, chunk_id, text, speaker, f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}", obj.text, ""))
                 break
     return out
 
@@ -524,6 +497,14 @@ def _verb_of_object(noun: Any, date_words: list[Any]) -> Any | None:
     if noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ == "VERB":
         return head.head
     return None
+
+
+def _said(doc_id: str, chunk_id: str, text: str, subject: str, relation: str, answer: str, ask: str) -> Fact:
+    """A fact one sentence states of its speaker (or a relative), asked with `ask`; its answer a phrase."""
+    return Fact(
+        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False, relation=relation,
+        answer=answer, kind=TruthType.OTHER.value, ask=tidy(ask),
+    )
 
 
 def _thing_key(token: Any) -> str:
