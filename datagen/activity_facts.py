@@ -35,6 +35,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
+from datagen.chat_lists import list_groups
 from datagen.dates import date_phrase, date_span, is_future, relative_dates
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
@@ -43,6 +44,8 @@ from datagen.types import TruthType
 
 RELATION_SHAPE = "thing"  # the relation key "lemma|thing|other" marks a noun-phrase object
 DATED_THING_SHAPE = "what-when"  # "donate@December 2023:car|what-when|other": what one act dated so did to
+WITH_SHAPE = "with"  # "take:work:take up the community work|with|other": who one act was done with
+WHY_SHAPE = "why"  # "take:trip:the short trip to rome|why|other": what one act was for, in its own words
 DATED_SHAPE = "when"  # "go:group:to the lgbtq support group|when|date": the date of one act (verb:thing:words)
 # Lemmas whose direct object is a thing a person or company makes, buys, visits or takes up: what
 # LoCoMo's single-hop questions ask ("What did Melanie paint?", "What did Caroline adopt?").
@@ -54,8 +57,8 @@ ACTIVITY_VERBS = frozenset(
     "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore".split()
 )
 # "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
-# whose object says little of what was done ("had an interview", "got some feedback").
-_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick".split())
+# whose object says little of what was done ("had an interview", "got some feedback", "took a trip").
+_WHAT_WHEN_VERBS = ACTIVITY_VERBS - frozenset("get try see pick take".split())
 # What a company does as its business, in a filing's present tense ("Kestrel Motors assembles vans").
 BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
@@ -65,7 +68,7 @@ BUSINESS_VERBS = frozenset(
 HABITS = frozenset("play read watch collect write paint draw cook bake knit sew practice practise study teach grow".split())
 # Heads that name no thing: pronouns, placeholders, and what one "has" without doing ("had a blast").
 _VAGUE = frozenset(
-    "thing things something anything everything nothing stuff lot lots one ones bit kind sort way time "
+    "thing things something anything everything nothing stuff lot lots ton tons bunch one ones bit kind sort way time "
     "times day days blast fun chance moment experience feeling idea look break step walk care part place "
     "advantage note sense hold touch notice action connection connections progress difference decision "
     "decisions mistake mistakes effort impact change changes memory memories help support advice".split()
@@ -87,13 +90,13 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
     name: the document's name ("" when it has none to ask about); speaker: who "I" is, or ""."""
     out = []
     for verb in doc:
-        if verb.pos_ != "VERB" or verb.lemma_.lower() not in ACTIVITY_VERBS:
+        if verb.pos_ != "VERB" or _lemma_of(verb) not in ACTIVITY_VERBS:
             continue
         subject = _subject(verb, name, speaker, we=True)
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if subject is None or obj is None:
             continue
-        relation = f"{verb.lemma_.lower()}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
+        relation = f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
         answer = _object_phrase(obj)
         alone = not any(
             c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
@@ -128,15 +131,22 @@ def dated_facts(
         return []
     found = relative_dates(text, anchor)
     if len(found) != 1:
-        return []
+        return [*_undated_trips(doc, doc_id, chunk_id, text, name, speaker),
+                *_undated_purposes(doc, doc_id, chunk_id, text, name, speaker),
+                *(_ongoing(doc, doc_id, chunk_id, text, speaker, anchor) if not found else [])]
     expression, answer = found[0]
     start = text.find(expression)
     words = [t for t in doc if start <= t.idx < start + len(expression)]
     root = next((t for t in words if t.head not in words), None)
     verb = root.head if root is not None else None
+    if verb is not None and verb.pos_ != "VERB" and root.dep_ in ("appos", "npadvmod", "amod"):
+        # "I just joined a new activist group last Tues": the parser hangs the date on the object it
+        # ends; it dates the verb whose object or prepositional object that is
+        verb = _verb_of_object(verb, words)
     if verb is None or verb.pos_ != "VERB":
         return []
-    subject = _subject(verb, name, speaker, we=True)  # "we went camping": the speaker went too
+    # "we went camping": the speaker went too; "my grandma passed away": the speaker's grandma
+    subject = _subject(verb, name, speaker, we=True, kin=True)
     if subject is None:
         return []
     skip = {t.i for t in words}
@@ -146,11 +156,16 @@ def dated_facts(
     pobj = next(
         (g for c in verb.children if c.dep_ == "prep" and c.i > verb.i for g in c.children if g.dep_ == "pobj"), None
     )
-    lemma = verb.lemma_.lower()
+    lemma = _lemma_of(verb)
+    if lemma in _STATES:
+        return []  # "Loved the show yesterday": a feeling, not a thing done
     # "I went hiking last week": the activity is the thing
-    doing = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG" and c.i == verb.i + 1), None)
+    # (the parser makes "camping" of "went camping" an object as often as a complement)
+    doing = next((c for c in verb.children if c.dep_ in ("xcomp", "dobj") and c.tag_ == "VBG" and c.i == verb.i + 1), None)
     if lemma != "go" or any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in doing.children) if doing is not None else True:
         doing = None
+    if doing is not None and dobj is not None and dobj.i == doing.i:
+        dobj = None
     thing = dobj if dobj is not None else pobj if pobj is not None else doing
     witness = [
         Fact(
@@ -160,7 +175,7 @@ def dated_facts(
         )
     ] if thing is not None else []
     past = (
-        verb.tag_ == "VBD" and not is_future(expression) and _clean(verb)
+        _past(verb) and not is_future(expression) and _clean(verb)
         and (lemma != verb.lower_ or lemma in _SAME_PAST)
     )
     place = _had_time_at(verb)
@@ -187,6 +202,7 @@ def dated_facts(
         return witness
     parts: list[list[Any]] = []
     lost = False  # words that told the thing apart were left out
+    company = ""  # who the act was done with, when the act's words leave them out
     for child in verb.children:
         if child.dep_ == "advmod" and child.lower_ in _ADVERB_PARTICLES and child.i == verb.i + 1:
             parts.append([child])  # "putting together an art show"
@@ -197,14 +213,21 @@ def dated_facts(
         if doing is not None and child.i == doing.i:
             parts.append([doing])  # "go hiking"
             continue
+        if child.dep_ == "xcomp" and not core and _decided(verb, child):
+            sub = _act_words(child)  # "decided to run for office again": what was decided is the act
+            if sub is None or any(t.i in skip for t in sub):
+                return witness
+            parts.append(sub)
+            break
         if child.dep_ not in ("dobj", "prep", "prt"):
             if core:
                 break  # "made a line last week to show off my style": the act is told, then why
             return witness  # "went to see…", "said that…": more than a thing done
-        sub = _act_words(child, poss=not core)
+        sub = _act_words(child, poss=not core, skip=skip)
         if sub is None or any(t.i in skip for t in sub):
             if core and child.dep_ == "prep":
                 lost = True
+                company = _company(child)
                 break  # "took up community work | with my friends from church": the act without the company
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
@@ -217,10 +240,10 @@ def dated_facts(
     if lost and words_of and all(t.dep_ in ("det", "poss") for t in words_of):
         return witness  # "finished up my writing | for my book": "the writing" alone names no one thing
     if not any(
-        p[0].head == verb and p[0].dep_ in ("dobj", "prep") or any(t.dep_ in ("dobj", "pobj") for t in p)
+        p[0].head == verb and p[0].dep_ in ("dobj", "prep", "xcomp") or any(t.dep_ in ("dobj", "pobj") for t in p)
         or (doing is not None and p[0].i == doing.i)
         for p in parts
-    ):
+    ) and not _event(lemma, parts, verb):
         return witness  # "When did Caroline go?" asks nothing one can tell apart
     # "went to a convention together": who with is not said, "together" is no part of the act
     rest = _words([
@@ -239,15 +262,249 @@ def dated_facts(
         # the other way round, as LoCoMo asks it: "What did Maria donate to the homeless shelter in
         # December 2023?" → "old car"; the rest of the act without its object, the date as a phrase
         others = _words([t for p in parts for t in p if not any(u.i == dobj.i for u in p)])
-        out.append(
-            Fact(
-                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False,
-                relation=f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
-                answer=thing_answer, kind=TruthType.OTHER.value,
-                ask=tidy(f"What did {{s}} {lemma} {others} {date_phrase(answer)}?"),
-            )
-        )
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{lemma}@{answer}:{fold(dobj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            thing_answer, f"What did {{s}} {lemma} {others} {date_phrase(answer)}?",
+        ))
+    if not company:  # "took up some community work | with my friends": the phrase hangs on the object
+        said = {t.i for p in parts for t in p}
+        company = next((
+            found for c in [*verb.children, *(dobj.children if dobj is not None else ())]
+            if c.dep_ == "prep" and c.i not in said and (found := _company(c))
+        ), "")
+    if company and past:
+        # who with, when the sentence says it: "Yesterday, I took up some community work with my friends
+        # from church" → "Who did Maria take up the community work with?" → "friends from church"
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{key}|{WITH_SHAPE}|{TruthType.OTHER.value}", company,
+            f"Who did {{s}} {lemma} {rest} with?",
+        ))
+    purpose = _purpose(verb, parts) if past else None
+    if purpose:
+        # why, when the sentence says it: "Took a short trip last week to Rome to clear my mind" →
+        # "Why did Jon take the short trip to Rome?" → "to clear my mind a little" (its own words)
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{key}|{WHY_SHAPE}|{TruthType.OTHER.value}", purpose,
+            f"Why did {{s}} {lemma} {rest}?",
+        ))
+    place = _place(parts, verb) if past and lemma in _TRAVEL and subject == speaker else None
+    if place is not None and date_span(answer) is not None:
+        # where one went, asked by the date: "I went to a LGBTQ support group yesterday" → "Where did
+        # Caroline go on 7 May 2023?" → "a LGBTQ support group"; kept only when no other going of hers
+        # may fall in those days (`unique_activities`, with the undated trips `_undated_trips` reads)
+        words, head = place
+        others = _words([t for p in parts for t in p if not any(t.i == u.i for u in words) and t.lower_ != "together"])
+        out.append(_said(
+            doc_id, chunk_id, text, subject, f"{lemma}@{answer}:{fold(head.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            verb.doc[words[1].i : words[-1].i + 1].text, f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?",
+        ))
     return out
+
+
+def _company(prep: Any) -> str:
+    """The people of a "with my friends from church" phrase, without the speaker's "my" ("friends from
+    church"), or "" when it names no people or says more than a short phrase."""
+    if prep.lower_ != "with":
+        return ""
+    obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    if obj is None or obj.lower_ not in _PEOPLE:
+        return ""
+    words = [t for t in obj.subtree if not (t.dep_ == "poss" and t.head == obj and t.lower_ in ("my", "our"))]
+    if len(words) > _MAX_OBJECT_TOKENS or any(t.lower_ in _PERSONAL or t.is_punct or t.dep_ in ("relcl", "acl", "conj") for t in words):
+        return ""
+    if words[-1].i - words[0].i + 1 != len(words):
+        return ""
+    return prep.doc[words[0].i : words[-1].i + 1].text
+
+
+_MAX_PURPOSE_WORDS = 12
+
+
+def _purpose(verb: Any, parts: list[list[Any]]) -> str:
+    """The "to …" clause after an act that says what it was for ("… to clear my mind a little"), in the
+    sentence's words, or "": a plain infinitive with no clause of its own, after the act's words."""
+    end = max((t.i for p in parts for t in p), default=verb.i)
+    for c in verb.children:
+        if c.dep_ != "advcl" or c.tag_ != "VB" or c.i <= end:
+            continue
+        to = next((a for a in c.children if a.dep_ == "aux" and a.lower_ == "to" and a.i == c.i - 1), None)
+        if to is None:
+            return ""
+        words = list(c.subtree)
+        while words and words[-1].is_punct:
+            words.pop()
+        if len(words) > _MAX_PURPOSE_WORDS or any(
+            t.dep_ in ("advcl", "ccomp", "relcl") or (t.dep_ == "conj" and t.pos_ == "VERB") for t in words if t is not c
+        ):
+            return ""
+        start = c.left_edge.i if c.left_edge.lower_ == "for" else to.i  # "for customers to make orders"
+        return verb.doc[start : words[-1].i + 1].text.rstrip(" -–—")
+    return ""
+
+
+# Verbs of going somewhere, whose place a question may ask by the date ("Where did Jon go on …?").
+_TRAVEL = frozenset("go travel fly drive move head return".split())
+_PLACE_PREPS = frozenset("to in at".split())
+
+
+def _place(parts: list[list[Any]], verb: Any) -> tuple[list[Any], Any] | None:
+    """The act's "to/in/at <place>" part and the place's head, when it names a place in plain words
+    (contiguous, no pronoun, no person), else None."""
+    for p in parts:
+        if p[0].head != verb or p[0].dep_ != "prep" or p[0].lower_ not in _PLACE_PREPS or len(p) < 2:
+            continue
+        head = next((t for t in p if t.dep_ == "pobj" and t.head == p[0]), None)
+        if head is None or head.pos_ not in ("NOUN", "PROPN") or head.lower_ in _PEOPLE or head.lower_ in _VAGUE:
+            return None
+        # "to a convention | together": who with is no part of the place
+        p = [t for t in p if not (t.dep_ == "advmod" and t.lower_ == "together")]
+        if any(t.lower_ in _PERSONAL for t in p) or p[-1].i - p[1].i + 1 != len(p) - 1:
+            return None
+        return p, head
+    return None
+
+
+# What one is doing these days, told in the present ("I'm currently reading The Lean Startup"): asked
+# by the month of the session that tells it ("What was Jon reading in March 2023?").
+_ONGOING = frozenset(
+    "read write build learn plan paint study practice practise organize organise prepare teach watch work train "
+    "knit sew draw design compose record".split()
+)
+_ONGOING_PREP = {"work": "on", "train": "for"}  # "working on my online store", "training for a marathon"
+
+
+def _ongoing(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, anchor: dt.date) -> list[Fact]:
+    """"Jon: I'm currently reading a business book" in a session of March 2023 → "What was Jon reading in
+    March 2023?" → "a business book": a plain "I'm …ing" of the speaker, its object one thing; kept by
+    `unique_activities` only when nothing else he read may fall in that month."""
+    out = []
+    for verb in doc:
+        lemma = verb.lemma_.lower()
+        if verb.tag_ != "VBG" or lemma not in _ONGOING or not speaker:
+            continue
+        if verb.dep_ != "ROOT" and not _after_speaker(verb):
+            continue
+        auxes = [c for c in verb.children if c.dep_ == "aux"]
+        if len(auxes) != 1 or auxes[0].lower_ not in ("'m", "am", "’m") or any(c.dep_ in ("neg", "mark") for c in verb.children):
+            continue
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children):
+            continue
+        prep = _ONGOING_PREP.get(lemma)
+        if prep:
+            at = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == prep), None)
+            obj = next((c for c in at.children if c.dep_ == "pobj"), None) if at is not None else None
+        else:
+            obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        thing = _object_phrase(obj, own=True) if obj is not None else ""
+        if not thing or (len(thing.split()) <= 2 and any(c.dep_ == "prep" for c in obj.rights)):
+            continue  # "a trip | to the East Coast": the thing without its place says too little
+        after = obj.right_edge.i + 1
+        if after < len(doc) and doc[after].lower_ in ("and", "or", "&"):
+            continue  # "my business | and some new dance routines": maybe one of several things
+        month = f"{anchor:%B} {anchor.year}"
+        out.append(_said(
+            doc_id, chunk_id, text, speaker, f"{lemma}@{month}:{fold(obj.text)}|{DATED_THING_SHAPE}|{TruthType.OTHER.value}",
+            thing, f"What was {{s}} {verb.lower_} {prep or ''} {date_phrase(month)}?",
+        ))
+    return out
+
+
+def _undated_purposes(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
+    """Why the speaker did a thing, told without a date: "I built a new website for customers to make
+    orders" → "Why did Gina build the new website?" → "for customers to make orders"; the act is its
+    verb and object alone (and a particle), a plain past statement of "I"."""
+    out = []
+    for verb in doc:
+        if verb.pos_ != "VERB" or not _past(verb) or _lemma_of(verb) in _STATES or not _clean(verb):
+            continue
+        if not speaker or _subject(verb, name, speaker) != speaker or (_lemma_of(verb) == verb.lower_ and verb.lower_ not in _SAME_PAST):
+            continue
+        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if dobj is None or dobj.lower_ in _VAGUE or dobj.lower_ in _PEOPLE or dobj.pos_ not in ("NOUN", "PROPN"):
+            continue
+        sub = _act_words(dobj)
+        if sub is None:
+            continue
+        parts = [[c] for c in verb.children if c.dep_ == "prt"] + [sub]
+        purpose = _purpose(verb, parts)
+        if not purpose:
+            continue
+        rest = _words([t for p in parts for t in p])
+        out.append(_said(
+            doc_id, chunk_id, text, speaker, f"{_lemma_of(verb)}:{_thing_key(dobj)}:{fold(rest)}|{WHY_SHAPE}|{TruthType.OTHER.value}",
+            purpose, f"Why did {{s}} {_lemma_of(verb)} {rest}?",
+        ))
+    return out
+
+
+def _undated_trips(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
+    """The speaker's goings a sentence tells without one date ("I went to the beach with the kids"):
+    no question, but witnesses that a "Where did Melanie go on …?" told elsewhere may have another
+    answer (`unique_activities` counts them as undated acts of the verb)."""
+    out = []
+    for verb in doc:
+        if verb.pos_ != "VERB" or not _past(verb) or _lemma_of(verb) not in _TRAVEL:
+            continue
+        if _subject(verb, name, speaker, we=True) != speaker or not speaker:
+            continue
+        for prep in verb.children:
+            obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep.dep_ == "prep" else None
+            if obj is not None and prep.lower_ in _PLACE_PREPS:
+                out.append(_said(doc_id, chunk_id, text, speaker, f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}", obj.text, ""))
+                break
+    return out
+
+
+# Verbs of feeling and thinking: what one felt yesterday is no act a question dates.
+_STATES = frozenset(
+    "love like enjoy hate miss want need feel think know mean appreciate remember forget wish hope realize "
+    "realise wonder guess bet".split()
+)
+# Acts that are events by their verb alone ("I graduated last week", "my grandma passed away"): a
+# question without an object still names one thing that happened to its subject.
+_EVENTS = frozenset(
+    "graduate retire marry relocate pass:away break:down break:up move:out move:in move:away".split()
+)
+# "I decided to run for office again last week": the decision is dated, and it names the act.
+_DECIDE = frozenset("decide start begin choose help".split())
+
+
+def _event(lemma: str, parts: list[list[Any]], verb: Any) -> bool:
+    """Whether an act told with no object or place is an event by its verb (and particle) alone,
+    with nothing else said after the verb ("I graduated last week!")."""
+    particles = [t.lower_ for p in parts for t in p if t.dep_ == "prt" and t.head == verb]
+    if len(parts) != len(particles):
+        return False
+    return ":".join([lemma, *particles]) in _EVENTS
+
+
+def _decided(verb: Any, child: Any) -> bool:
+    """"decided to run for office", "started to learn the guitar": an infinitive after a verb of
+    deciding or beginning."""
+    to = any(c.dep_ == "aux" and c.lower_ == "to" and c.i == child.i - 1 for c in child.children)
+    # "helped renovate a community center" needs no "to"
+    return verb.lemma_.lower() in _DECIDE and child.tag_ == "VB" and (to or verb.lemma_.lower() == "help")
+
+
+def _verb_of_object(noun: Any, date_words: list[Any]) -> Any | None:
+    """The verb whose direct object (or the object of whose preposition) `noun` is, when the date's
+    words end that object's phrase ("joined [a new LGBTQ activist group last Tues]"), else None."""
+    if noun.pos_ not in ("NOUN", "PROPN") or max(t.i for t in noun.subtree) != max(t.i for t in date_words):
+        return None
+    head = noun.head
+    if noun.dep_ == "dobj" and head.pos_ == "VERB":
+        return head
+    if noun.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ == "VERB":
+        return head.head
+    return None
+
+
+def _said(doc_id: str, chunk_id: str, text: str, subject: str, relation: str, answer: str, ask: str) -> Fact:
+    """A fact one sentence states of its speaker (or a relative), asked with `ask`; its answer a phrase."""
+    return Fact(
+        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=subject, about_doc=False, relation=relation,
+        answer=answer, kind=TruthType.OTHER.value, ask=tidy(ask),
+    )
 
 
 def _thing_key(token: Any) -> str:
@@ -264,10 +521,17 @@ def _words(tokens: list[Any]) -> str:
     if not tokens:
         return ""
     return "".join(
-        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our", "this", "that", "these", "those") else t.text)
+        ("the" if t.dep_ in ("det", "poss") and t.lower_ in ("a", "an", "some", "my", "our", "this", "that", "these", "those")
+         and not _as_role(t) else t.text)
         + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
         for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
     ).strip()
+
+
+def _as_role(token: Any) -> bool:
+    """"(lost my job) as a banker": a role keeps its "a", it is no thing the sentence introduced."""
+    head = token.head
+    return token.lower_ in ("a", "an") and head.dep_ == "pobj" and head.head.lower_ == "as"
 
 
 _GOOD_TIME = frozenset("time blast ball fun day night experience".split())
@@ -289,7 +553,7 @@ def _had_time_at(verb: Any) -> Any | None:
     return at
 
 
-def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
+def _act_words(child: Any, *, poss: bool = True, skip: frozenset[int] | set[int] = frozenset()) -> list[Any] | None:
     """The words of one complement of a dated act, as the question repeats them: a clause that
     describes the thing is cut ("a violin concert | that we all enjoyed"), "my"/"our" before a thing
     becomes "the" (`dated_facts`: "donated my old car" → "donate the old car"); None when what is
@@ -304,6 +568,8 @@ def _act_words(child: Any, *, poss: bool = True) -> list[Any] | None:
         and any(u.lower_ in _PERSONAL for u in c.subtree) for t in c.subtree
     }
     sub = [t for t in child.subtree if t.i not in cut]
+    while sub and sub[-1].i in skip and len(sub) > 1:
+        sub.pop()  # the date that ends the phrase ("a new group | last Tues") is no part of the thing
     if any(t.i not in {u.i for u in sub} for t in child.doc[sub[0].i : sub[-1].i + 1]):
         return None  # the cut clause sat inside the phrase, not at its end
     for t in sub:
@@ -346,19 +612,24 @@ def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None)
     A dated one ("What did Maria donate in December 2023?") is kept when no other thing the subject
     did with that verb may fall in its dates: another dated act whose dates overlap, or an undated
     one told in a document written (`anchors`: doc id → date) after its dates began, or of unknown date."""
+    # the sets a single-answer question cannot ask are asked as a whole ("What two things did Maria join?")
+    base.lists = list_groups([f for facts in base.facts.values() for f in facts], RELATION_SHAPE)
     answers: dict[tuple[str, str], set[str]] = defaultdict(set)
     acts: dict[tuple[str, str], list[tuple[str, tuple[dt.date, dt.date] | None, str]]] = defaultdict(list)
     for facts in base.facts.values():
         for f in facts:
             if _is_activity(f):
                 answers[_question_key(f)].add(fold(f.answer))
-                acts[(fold(f.subject), _lemma(f))].append(_act(f))
+                if _shape(f) not in (WHY_SHAPE, WITH_SHAPE):  # what an act was for, or with whom, is no other act
+                    acts[(fold(f.subject), _lemma(f))].append(_act(f))
     for doc_id in list(base.facts):
         kept = [
             f for f in base.facts[doc_id]
             if not _is_activity(f) or (f.ask and (
                 _alone_in_time(f, acts[(fold(f.subject), _lemma(f))], anchors or {}) if _shape(f) == DATED_THING_SHAPE
                 else len(answers[_question_key(f)]) == 1
+                # why or with whom: of one act, so its thing has at most one date ("two parades": which?)
+                and (_shape(f) not in (WHY_SHAPE, WITH_SHAPE) or len(answers[(fold(f.subject), "when" + _question_key(f)[1][len(_shape(f)):])]) <= 1)
             ))
         ]
         if kept:
@@ -372,13 +643,15 @@ def _question_key(fact: Fact) -> tuple[str, str]:
     ("parade"), not the verb nor the words that describe it: "putting together an art show next month"
     and "having an art show next month", told in two sessions a month apart, date no one show."""
     relation = fact.relation
-    if relation.split("|")[1] == DATED_SHAPE:
-        relation = "when:" + relation.split(":")[1]
+    shape = relation.split("|")[1]
+    if shape in (DATED_SHAPE, WHY_SHAPE, WITH_SHAPE):
+        # an act without a thing ("graduated", "decided to run for office") is told apart by its verb
+        relation = ("when" if shape == DATED_SHAPE else shape) + ":" + (relation.split(":")[1] or "~" + relation.split(":")[0])
     return fold(fact.subject), relation
 
 
 def _is_activity(fact: Fact) -> bool:
-    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE)
+    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE, WHY_SHAPE, WITH_SHAPE)
 
 
 def _shape(fact: Fact) -> str:
@@ -421,16 +694,29 @@ def _alone_in_time(
     return True
 
 
-def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | None:
+def _subject(verb: Any, name: str, speaker: str, *, we: bool = False, kin: bool = False) -> str | None:
     """The speaker for "I"; in a document with no name to ask about, a company a filing says does
     something as its business ("Kestrel Motors assembles…": an organisation, present tense, one of
     `BUSINESS_VERBS`); else None. A person's past acts in an encyclopedia ("Chopin took lodgings")
-    are no question ("What did Chopin take?")."""
-    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    are no question ("What did Chopin take?").
+
+    In a chat, a turn that drops its "I" ("Jon: Took a short trip last week") is the speaker's (the
+    parser takes the speaker's name for the subject, or finds none); kin: "my grandma" is the
+    speaker's grandma ("Maria's grandma")."""
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    # the parser may take "Maria" of "Maria: …" for a subject: the speaker's name is no part of the sentence
+    said = [c for c in subjects if speaker and _speaker_name(c, speaker)]
+    subj = next((c for c in subjects if c not in said), None)
+    if speaker and subj is None and _dropped_i(verb):
+        return speaker
     if subj is None:
         return None
     if subj.lower_ == "i" or (we and subj.lower_ == "we"):
         return speaker or None
+    if kin and speaker and subj.tag_ == "NN" and [c.lower_ for c in subj.children] == ["my"] and (
+        subj.lower_ in _RELATIVES or verb.lemma_.lower() in _THING_EVENTS
+    ):
+        return f"{speaker}'s {subj.lower_}"  # "my grandma passed away", "my car broke down"
     if we and speaker and any(c.dep_ == "conj" and c.lower_ == "i" for c in subj.children):
         return speaker  # "My colleagues and I went to a convention": the speaker went too
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
@@ -449,6 +735,61 @@ def _subject(verb: Any, name: str, speaker: str, *, we: bool = False) -> str | N
     return None
 
 
+# Whose acts a speaker tells as "my X …" and a question may name as "Maria's X" (one such person).
+_RELATIVES = frozenset(
+    "mom dad mother father grandma grandpa grandmother grandfather brother sister husband wife son daughter "
+    "boyfriend girlfriend fiance fiancee partner uncle aunt cousin niece nephew boss".split()
+)
+
+
+# Verbs whose subject may be a thing of the speaker's ("my car broke down last Fri").
+_THING_EVENTS = frozenset("break".split())
+
+
+def _speaker_name(token: Any, speaker: str) -> bool:
+    """Whether `token` is the speaker's name before the colon that opens a chat turn."""
+    colon = next((t for t in token.sent[:6] if t.text == ":"), None)
+    return colon is not None and token.i < colon.i and token.text == speaker.split()[0]
+
+
+def _dropped_i(verb: Any) -> bool:
+    """Whether a past-tense verb opens its sentence with no subject before it ("Took a short trip…",
+    "Caroline: Lost my job…", "Just got back…"): the speaker's act, its "I" dropped as chats do."""
+    sent = verb.sent
+    if not _past(verb) or verb.dep_ != "ROOT" or sent.text.rstrip().endswith("?"):
+        return False  # "Got any tips?" drops a "you"
+    return all(t.pos_ == "ADV" and t.lower_ in ("just", "finally", "recently", "also") for t in verb.doc[_opening(verb) : verb.i])
+
+
+def _opening(verb: Any) -> int:
+    """Where the words of the verb's sentence begin: after "Caroline:" when a turn opens it."""
+    colon = next((t for t in verb.sent[:6] if t.text == ":" and t.i < verb.i), None)
+    return colon.i + 1 if colon is not None else verb.sent.start
+
+
+def _past(verb: Any) -> bool:
+    """A past tense, or a sentence that opens with one the parser took for a command ("Took a short
+    trip…", "Lost my job…": an inflected form, so no imperative)."""
+    if verb.tag_ == "VBD":
+        return True
+    return verb.tag_ == "VB" and verb.dep_ == "ROOT" and verb.i == _opening(verb) and verb.lower_ in _IRREGULAR_PAST
+
+
+# Past forms the parser leaves as they are when it takes them for a command at a sentence's start.
+_IRREGULAR_PAST = {
+    "took": "take", "went": "go", "got": "get", "lost": "lose", "made": "make", "saw": "see", "bought": "buy",
+    "found": "find", "gave": "give", "came": "come", "ran": "run", "won": "win", "wrote": "write", "drew": "draw",
+    "built": "build", "sold": "sell", "met": "meet", "spent": "spend", "taught": "teach", "began": "begin",
+    "brought": "bring", "caught": "catch", "held": "hold", "threw": "throw", "flew": "fly", "drove": "drive",
+}
+
+
+def _lemma_of(verb: Any) -> str:
+    """The verb's lemma, mended where the parser took a past form for a command ("Took" → "take")."""
+    lemma = verb.lemma_.lower()
+    return _IRREGULAR_PAST.get(verb.lower_, lemma) if lemma == verb.lower_ else lemma
+
+
 def _clean(verb: Any) -> bool:
     """A plain statement: past tense, "have" + participle, or a third-person present ("assembles");
     no negation, modal, condition, or verb inside another's clause."""
@@ -461,7 +802,7 @@ def _clean(verb: Any) -> bool:
     auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
     if any(a.dep_ == "auxpass" for a in auxes):
         return False
-    if verb.tag_ == "VBD":
+    if _past(verb):
         return not auxes
     if verb.tag_ == "VBN":
         return len(auxes) == 1 and auxes[0].lemma_ == "have" and not auxes[0].text.startswith("'d")
@@ -517,8 +858,8 @@ def _object_phrase(obj: Any, *, own: bool = False) -> str:
 def _ask(verb: Any) -> str:
     """"What did {s} paint?", "What has {s} painted?", "What does {s} assemble?"."""
     particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
-    lemma = verb.lemma_.lower()
-    if verb.tag_ == "VBD":
+    lemma = _lemma_of(verb)
+    if _past(verb):
         return f"What did {{s}} {lemma} {particle}?"
     if verb.tag_ == "VBN":
         return f"What has {{s}} {verb.lower_} {particle}?"

@@ -77,6 +77,8 @@ class FactBase:
     skipped: reason → sentences not read (non-English, too long, no parse).
     articles: doc id → every paragraph of its article, the first one standing for it (see the module
         docstring); documents that are an article alone are not listed.
+    lists: the complete sets of one speaker's things done with one verb, each a tuple of facts, one per
+        thing (`datagen.chat_lists.list_groups`).
     """
 
     facts: dict[str, list[Fact]] = field(default_factory=dict)
@@ -85,6 +87,8 @@ class FactBase:
     skipped: Counter = field(default_factory=Counter)
     sentences: int = 0
     articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # complete sets of one person's noun-phrase acts with one verb (datagen.chat_lists)
+    lists: list[tuple[Fact, ...]] = field(default_factory=list)
 
     def article(self, doc_id: str) -> str:
         """The document standing for `doc_id`'s article (itself when it is an article alone)."""

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
+from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
@@ -49,7 +50,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM)
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM)
 
 
 @dataclass(frozen=True)
@@ -140,15 +141,18 @@ class NaturalGenerator:
         # supports four chunks' worth. Filings and reports keep theirs.
         self._doc_cap = {
             d: self.config.max_doc_uses * max(1, len(mined.chunks.get(d, ())))
-            for d in self.named
+            for d in sorted({*self.named, *(f.doc_id for s in facts.lists for f in s)})  # a set's sessions too
             if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
         }
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
         # are the order of one person's dated acts told in two documents (datagen.chat_order).
         chat = not self.answerable and bool(self._doc_cap)
-        self.orders = OrderPairs({d: self.named[d] for d in self._doc_cap} if chat else {},
+        self.orders = OrderPairs({d: self.named[d] for d in self._doc_cap if d in self.named} if chat else {},
                                  max_words=self.config.max_question_words)
+        # and the sets of one person's things done with one verb, asked as a whole (datagen.chat_lists)
+        self.lists = ListQuestions([s for s in facts.lists if all(f.doc_id in self._doc_cap for f in s)] if chat else [],
+                                   max_words=self.config.max_question_words)
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
@@ -232,12 +236,13 @@ class NaturalGenerator:
         if self.answerable or not self._doc_cap:
             return ""
         return ("the corpus has no title to ask about (chats, mail): its only multi-hop tasks are the order of "
-                "one person's dated acts in two documents; single-hop tasks are written for the rest")
+                "one person's dated acts in two documents and the sets of things one person did told in several; "
+                "single-hop tasks are written for the rest")
 
     def exhausted(self, hops: int) -> str | None:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
-        if hops < 2:
+        if hops < 2 or self.lists.left(hops, self.usable):
             return None
         if hops == 2 and self.orders.left(self.usable):
             return None
@@ -268,6 +273,11 @@ class NaturalGenerator:
         return head + (f"; paths that are no chain: {blocked}" if blocked else "")
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        if self.lists.left(hops, self.usable) and (hops > 1 or rng.random() < _LIST_SHARE_OF_SINGLES):
+            found = self.lists.propose(hops, rng, self.usable, self._key)
+            if not isinstance(found, DropReason):
+                self.stages[f"form:{LIST_FORM}"] += 1
+                return found
         if hops == 1:
             return self._single(rng)
         if hops == 2 and self.orders.pairs:
@@ -593,6 +603,8 @@ class NaturalGenerator:
         )
 
 
+# A set told in one session is a single-hop task: drawn now and then among the single facts.
+_LIST_SHARE_OF_SINGLES = 0.25
 _PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
 
 

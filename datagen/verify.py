@@ -14,6 +14,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   one of the two names it asks to compare: there both must occur in the question);
 - an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
+- a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
+  supporting passage, name them all in its answer, say how many in its question, and leak none of them;
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -148,7 +150,12 @@ def check_candidate(
         else:
             support_texts.append(doc)
     form = candidate.metadata.get("form")
-    if form == "order":
+    if form == "list":
+        # "What two things did Maria join?" → "a nearby church and a gym": each thing is checked alone
+        if not list_in_support(candidate, support_texts):
+            fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"not every thing of {candidate.answer!r} is in a supporting passage "
+                 "or the question does not say how many")
+    elif form == "order":
         # "Which did Caroline do first, A or B?": the answer is not quoted, it is decided by two dates
         if not (titles is not None and ordered_in_support(candidate, doc_texts, titles)):
             fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"the quotes' dates do not put {candidate.answer!r} first")
@@ -164,9 +171,33 @@ def check_candidate(
             normalize(candidate.answer) == normalize(o) for o in options
         ):
             fail(DropReason.ANSWER_LEAK, f"a comparison must name both options and answer one: {candidate.question!r}")
+    elif form == "list":
+        if answer_leaks(candidate.metadata.get("options") or (), candidate.question, candidate.clues):
+            fail(DropReason.ANSWER_LEAK, f"a thing of {candidate.answer!r} occurs in the question or a clue")
     elif answer_leaks(candidate.answers, candidate.question, candidate.clues):
         fail(DropReason.ANSWER_LEAK, f"{candidate.answer!r} occurs in the question or a clue")
     return Verdict(tuple(reasons), tuple(details))
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def list_in_support(candidate: Candidate, support_texts: Sequence[str]) -> bool:
+    """Whether a set task holds: two or more things, each found in a supporting passage, the answer
+    naming them all and nothing else ("a, b and c"), and the question saying how many there are;
+    each supporting document must give one of them (none is there for show)."""
+    options = [o for o in candidate.metadata.get("options") or () if normalize(o)]
+    word = _COUNT_WORDS.get(len(options))
+    if word is None or len({normalize(o) for o in options}) != len(options):
+        return False
+    if not contains(candidate.question, word) or not all(answer_in_texts([o], support_texts) for o in options):
+        return False
+    joined = " and ".join(options) if len(options) == 2 else f"{', '.join(options[:-1])} and {options[-1]}"
+    if normalize(candidate.answer) != normalize(joined):
+        return False
+    return all(
+        any(answer_in_texts([o], item.quotes) for o in options) for item in candidate.supporting
+    )
 
 
 def dated_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from corpus_tools.types import Chunk
 from datagen.mining import mine
@@ -277,3 +278,132 @@ def test_going_hiking_and_acts_shared_with_others_are_dated() -> None:
     qs = _questions(_chunks(chat))
     assert qs["When did Tom go hiking?"].answer == "the week before 14 March 2024"
     assert qs["When did Priya go to the convention?"].answer == "February 2024"
+
+
+# A chat as people write it: "I" dropped, the date hung on the object, relatives' and life events,
+# what an act was for, where one went.
+CHATTY = [
+    ("me/s3", PT_1, "\n".join([
+        "Jon: Took a short trip last week to Rome to clear my mind a little.",
+        "Priya: A lot's happened since we last chatted - I just joined a new chess club last Tues.",
+        "Jon: Last week, my grandma passed away and it's been really hard.",
+        "Priya: I graduated last week!",
+        "Jon: Loved the show yesterday.",
+        "Priya: Got any tips from last week?",
+        "Jon: Last week, I decided to run for office again - even though I lost before.",
+        "Priya: I built a new website for customers to make orders.",
+        "Jon: Busy week. Went to a jazz gig yesterday.",
+        "Priya: I'm currently reading a business book.",
+        "Jon: I'm doing alright.",
+        "Priya: Yesterday I went to a bowling alley with my old friends.",
+    ])),
+]
+
+
+def test_a_chat_turn_without_its_i_or_with_its_date_on_the_object_is_dated() -> None:
+    """Chats drop "I" ("Took a short trip…": the parser takes the speaker's name for the subject) and
+    the parser hangs "last Tues" on the object. Old code: neither gave a date question; a dropped "you"
+    ("Got any tips…?") and a feeling ("Loved the show") give none now either."""
+    qs = _questions(_chunks(CHATTY))
+    assert qs["When did Jon take the short trip to Rome?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya join the new chess club?"].answer == "the Tuesday before 14 March 2024"
+    assert qs["When did Jon decide to run for office again?"].answer == "the week before 14 March 2024"
+    # inside a turn the parser takes "Went" for a command
+    assert qs["When did Jon go to the jazz gig?"].answer == "13 March 2024"
+    assert not any("tips" in q or "love" in q for q in qs)
+
+
+def test_what_a_speaker_is_doing_these_days_is_asked_by_the_sessions_month() -> None:
+    """"I'm currently reading a business book" in a session of March 2024. Old code: a present
+    progressive gave nothing; "I'm doing alright" gives nothing still."""
+    qs = _questions(_chunks(CHATTY))
+    assert qs["What was Priya reading in March 2024?"].answer == "a business book"
+    assert not any("doing" in q for q in qs)
+    # another book she read in a session written after March began: the month no longer tells which
+    other = [*CHATTY, ("me/s4", PT_2, "Priya: I read a novel about sailors.")]
+    assert not any(q.startswith("What was Priya reading") for q in _questions(_chunks(other)))
+
+
+def test_a_relatives_event_and_a_life_event_are_dated() -> None:
+    """"my grandma passed away last week" is Jon's grandma's; "I graduated last week" names its event by
+    the verb alone. Old code: a subject other than "I"/"we" and an act without an object gave nothing."""
+    qs = _questions(_chunks(CHATTY))
+    assert qs["When did Jon's grandma pass away?"].answer == "the week before 14 March 2024"
+    assert qs["When did Priya graduate?"].answer == "the week before 14 March 2024"
+    # two graduations in the corpus: the verb alone no longer tells which
+    twice = [*CHATTY, ("me/s4", PT_2, "Priya: I graduated yesterday, again!")]
+    assert not any("graduate" in q for q in _questions(_chunks(twice)))
+
+
+def test_why_an_act_was_done_and_who_with_are_asked_in_the_sentences_own_words() -> None:
+    """"… to clear my mind a little" says what the trip was for, dated or not; "with my old friends" who
+    went too. Old code: the purpose and the company were cut and never asked. Two different purposes
+    for one act make no question."""
+    qs = _questions(_chunks(CHATTY))
+    assert qs["Why did Jon take the short trip to Rome?"].answer == "to clear my mind a little"
+    assert qs["Why did Priya build the new website?"].answer == "for customers to make orders"
+    other = [*CHATTY, ("me/s4", PT_2, "Priya: I built a new website to sell my paintings.")]
+    assert not any(q.startswith("Why did Priya build") for q in _questions(_chunks(other)))
+    # and who with: the company the act's own words leave out
+    assert qs["Who did Priya go to the bowling alley with?"].answer == "old friends"
+
+
+TRIPS = [
+    ("me/s3", PT_1, "Priya: I went to a pottery fair yesterday.\nTom: Nice!"),
+]
+
+
+def test_where_one_went_is_asked_by_its_date_only_when_no_other_going_may_be_then() -> None:
+    """"Where did Priya go on 13 March 2024?" → "a pottery fair". Old code: no "where" question. An
+    undated going told in a later session may have been that day: then there is no question."""
+    where = _questions(_chunks(TRIPS))["Where did Priya go on 13 March 2024?"]
+    assert where.answer == "a pottery fair"
+    later = [*TRIPS, ("me/s4", PT_2, "Priya: I went to the beach with my sister.")]
+    earlier = [*TRIPS, ("me/s2", PT_0, "Priya: I went to the beach with my sister.")]
+    assert not any(q.startswith("Where did Priya go") for q in _questions(_chunks(later)))
+    assert "Where did Priya go on 13 March 2024?" in _questions(_chunks(earlier))
+
+
+SETS = [
+    ("me/s2", PT_0, "Maria: I joined a nearby church.\nTom: Cool."),
+    ("me/s3", PT_1, "Maria: I joined a gym!\nTom: I adopted a pup."),
+    ("me/s4", PT_2, "Tom: I adopted this cute pup from a shelter.\nMaria: Wow."),
+]
+
+
+def _sets(docs: list[tuple[str, str, str]]) -> tuple[dict[str, Candidate], Any]:
+    chunks = _chunks(docs)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    found: dict[str, Candidate] = {}
+    for hops in (2, 2, 2, 3, 1, 1, 1):
+        c = gen.propose(hops, rng)
+        if isinstance(c, Candidate) and c.metadata.get("form") == "list":
+            found[c.question] = c
+    return found, (mined, chunks)
+
+
+def test_a_set_of_things_told_over_sessions_is_asked_as_a_whole_and_verified() -> None:
+    """"What two things did Maria join?" needs both sessions (LoCoMo's multi-hop questions are such
+    sets). Old code: "What did Maria join?" has two answers, so nothing was asked. "a pup" and "this
+    cute pup" may be one dog: no set. The verifier finds each thing and checks the count."""
+    found, (mined, chunks) = _sets(SETS)
+    assert set(found) == {"What two things did Maria join?"}
+    task = found["What two things did Maria join?"]
+    assert task.answer == "a nearby church and a gym" and task.hops == 2
+    assert {s.doc_id for s in task.supporting} == {"me/s2", "me/s3"}
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+    assert check_candidate(task, texts, chunk_texts, mined.titles).accepted
+    for wrong in (
+        replace(task, answer="a nearby church"),  # not all of it
+        replace(task, question="What three things did Maria join?"),  # the count is wrong
+        replace(task, supporting=task.supporting[:1]),  # the gym is in no supporting passage
+    ):
+        assert check_candidate(wrong, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+    leak = replace(task, question="What two things, a gym among them, did Maria join?")
+    assert check_candidate(leak, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_LEAK,)
+    # "I joined it last year" may be a third thing: the set is not known whole, so it is not asked
+    found, _ = _sets([*SETS, ("me/s5", "Priya & Tom, session 5 (4:00 pm on 3 April, 2024)", "Maria: I joined it last year.")])
+    assert not found
