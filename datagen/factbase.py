@@ -132,6 +132,10 @@ def whole_value(answer: str, sentence: str) -> str:
 
 
 _SCHOOL = re.compile(r"\b(University|College|School|Academy|Conservatory|Seminary)\b")
+# A place whose own name says what it is ("the Ottawa River", "Kelby County"), when no page of it does.
+_PLACE_WORD = re.compile(
+    r"\b(River|Lake|Sea|Ocean|Island|Mountain|Bay|Peninsula|Valley|County|Province|District|Parish|Municipality)$"
+)
 _AWARD = re.compile(r"\b(Award|Awards|Prize|Medal|Trophy|Cup|Championship)\b")
 
 
@@ -145,6 +149,9 @@ def class_of(base: FactBase, doc_id: str, kind: str, answer: str = "") -> str:
     school = _SCHOOL.search(answer)
     if school and kind == TruthType.ORGANIZATION.value:
         return school.group(1).lower()  # "Which college did Virginia Woolf attend?", not "Which organization"
+    named = _PLACE_WORD.search(answer)
+    if named and kind == TruthType.PLACE.value:
+        return named.group(1).lower()  # "Which river does Ottawa stand on?", not "Which place"
     return FALLBACK_CLASS.get(kind, "one")
 
 

@@ -95,7 +95,7 @@ def copular_relations(
         )  # NER calls "Benton" (a city) a person too
         if not person:
             out.extend(_capital_of(attr, verb, doc_id, chunk_id, text, name, resolve))
-        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
+        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by", "from")):
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             ent = object_span(pobj) if pobj is not None else None
             if ent is None or word_keys(ent.text) == word_keys(name):
@@ -108,6 +108,17 @@ def copular_relations(
                 ask = f"In which {word} {be} {{s}}?"  # "In which county is the city where X was born?"
                 describe = f"the {word} where {{s}} {be} located"
                 relation = f"locate|in|{kind}"
+                target = place_target(ent.root, ent, resolve)
+            elif prep.lower_ == "from" and kind == TruthType.PLACE.value and _proper_place(ent) and attr is not verb and (
+                person or class_type(attr.lower_) in (TruthType.PERSON.value, TruthType.ORGANIZATION.value)
+            ):
+                # "Orodruin is an American doom metal band from Rochester, New York", "Rachel Goodrich is an
+                # American musician from Miami, Florida": where a person or a group comes from (MuSiQue's
+                # "country of origin"), not where a work or a place is
+                m = PLACE_CLASS.search(ent.text)
+                word = m.group(1).lower() if m else "{c}"
+                ask, describe = f"Where {be} {{s}} from?", f"the {word} that {{s}} {be} from"
+                relation = f"from|from|{kind}"
                 target = place_target(ent.root, ent, resolve)
             elif prep.lower_ == "by" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
                 role = BY_ROLE.get(attr.lower_)
@@ -223,6 +234,8 @@ def role_facts(
             kind = TruthType.PLACE.value  # "Veldmark's capital is Orsberg": NER may call a capital anything
         role = join_tokens(role_words).lower()
         wh = "Who" if kind == TruthType.PERSON.value else "Which {c}"
+        if subj.lower_ in _PLACE_ROLES:
+            wh = "What"  # the role says what it is: "Which capital city is the capital of X?" says it twice
         proper = ent.root.pos_ == "PROPN"
         target = resolve(ent.text, proper)
         if target == doc_id:
