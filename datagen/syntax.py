@@ -208,6 +208,12 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # "X is a school that was founded in 1887": the relative pronoun stands for the noun it
         # follows, which is X itself when it is the attribute of "X is".
         head = verb.head
+        if head.dep_ == "attr" and any(
+            c.dep_ == "prep" and c.i > head.i and c.right_edge.i >= subj.i - 2 for c in head.children
+        ):
+            # "Rome became the capital of the Kingdom of Italy, which, in 1946, became the Italian Republic":
+            # "which" follows the "of" phrase and may stand for it (it does here), not for Rome
+            return None
         if head.dep_ == "attr":
             subj = next((c for c in head.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         elif head.dep_ in ("nsubj", "nsubjpass"):

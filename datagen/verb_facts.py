@@ -235,7 +235,9 @@ def _fact(
         year_only = bool(re.fullmatch(r"(in\s+)?\d{4}", answer.strip()))
         ask = inverted("In what year" if year_only else "When")
         if passive and not rest:
-            compare = "Which {c} was " + " ".join(x for x in [join_tokens(adverbs), vtext] if x) + " first, {a} or {b}?"
+            # "first published" asks "Which journal was published first", not "was first published first"
+            kept = [a for a in adverbs if a.lower_ != "first"]
+            compare = "Which {c} was " + " ".join(x for x in [join_tokens(kept), vtext] if x) + " first, {a} or {b}?"
     elif kind == TruthType.PLACE.value and shape == "prep" and p in ("in", "at"):
         ask = inverted("Where")
         describe = "the {c} where " + clause(True)

@@ -164,3 +164,24 @@ def test_a_capital_is_asked_by_its_role(nlp) -> None:  # noqa: ANN001
     asks = {f.answer: f.ask for f in facts}
     assert asks["Orsberg"] == "What is the capital of {s}?"  # not "Which capital city is the capital of …"
     assert asks["Kessel"] == "What is the largest port of {s}?"
+
+
+def test_which_after_an_of_phrase_is_not_the_page(nlp) -> None:  # noqa: ANN001
+    """"Rome became the capital of the Kingdom of Italy, which, in 1946, became the Italian Republic": the
+    kingdom became the republic; before, Rome did ("In what year did the place where Farnese Gardens are
+    located become the Italian Republic?")."""
+    from datagen.verb_facts import verb_facts
+
+    text = "In 1871, Rome became the capital of the Kingdom of Italy, which, in 1946, became the Italian Republic."
+    facts = verb_facts(nlp(text), "d", "d#0", text, "Rome", NO_PAGE)
+    assert "1946" not in [f.answer for f in facts]
+    text = "Hebron Academy is a school that was founded in 1804."
+    assert [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "Hebron Academy", NO_PAGE)] == ["1804"]
+
+
+def test_a_comparison_of_first_publications_says_first_once(nlp) -> None:  # noqa: ANN001
+    from datagen.verb_facts import verb_facts
+
+    text = "The Journal of Mathematical Physics was first published in January 1960."
+    facts = verb_facts(nlp(text), "d", "d#0", text, "Journal of Mathematical Physics", NO_PAGE)
+    assert [f.compare for f in facts] == ["Which {c} was published first, {a} or {b}?"]
