@@ -143,7 +143,8 @@ def class_of(base: FactBase, doc_id: str, kind: str, answer: str = "") -> str:
     """The class word for a document in a description ('the {c} where…'); without a document, a word
     for the answer's type ("award" for "the Academy Award for Best Actress", which NER calls an ORG)."""
     if base.classes.get(doc_id):
-        return base.classes[doc_id]
+        # a capital is a city ("the city where Jean-Louis Aumer was born", not "the capital where …")
+        return "city" if base.classes[doc_id] == "capital" else base.classes[doc_id]
     if _AWARD.search(answer):
         return "award"
     school = _SCHOOL.search(answer)

@@ -269,11 +269,16 @@ def opening_participle(verb: Any) -> bool:
     return verb.dep_ == "advcl" and verb.tag_ == "VBN" and verb.i < verb.head.i and verb.i == verb.sent.start
 
 
+_COMPASS = frozenset("north south east west northeast northwest southeast southwest".split())
+
+
 def object_span(token: Any) -> Any | None:
     """The typed entity an object token heads (a date must hold a year), or None.
 
     A common noun stands for the name it introduces: "the engineer Ilsa Venn" (apposition),
     "the mountain village of Tarn" (a proper noun after "of")."""
+    if token.lower_ in _COMPASS and entity_of(token) is None:
+        return None  # "bordered … to the east, North Carolina": a direction is no name, nor does it stand for one
     if token.pos_ in ("NOUN", "PROPN") and entity_of(token) is None:  # "the south bank" tagged PROPN too
         named = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         if class_type(token.lower_) or token.lower_ in _SIDES:

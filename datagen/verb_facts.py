@@ -144,6 +144,9 @@ def _fact(
         return None
     kind = KIND[ent.label_]
     answer = ent.text
+    for quote in ('"', "“", "”"):
+        if answer.count(quote) == 1 and (answer.startswith(quote) or answer.endswith(quote)):
+            answer = answer.strip(quote).strip()  # NER took the opening quote of a quoted name, not its close
     if kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value) and re.search(
         "[\"“]" + re.escape(answer) + "[\"”]", text
     ):

@@ -185,3 +185,28 @@ def test_a_comparison_of_first_publications_says_first_once(nlp) -> None:  # noq
     text = "The Journal of Mathematical Physics was first published in January 1960."
     facts = verb_facts(nlp(text), "d", "d#0", text, "Journal of Mathematical Physics", NO_PAGE)
     assert [f.compare for f in facts] == ["Which {c} was published first, {a} or {b}?"]
+
+
+def test_a_direction_is_not_the_neighbour_named_after_it(nlp) -> None:  # noqa: ANN001
+    """"bordered by Kentucky and Virginia to the north, North Carolina to the east": the parser hangs North
+    Carolina on "north" as an apposition; before, "Which place is Tennessee bordered to?" → North Carolina."""
+    from datagen.verb_facts import verb_facts
+
+    text = "Tennessee is bordered by Kentucky and Virginia to the north, North Carolina to the east, and Georgia to the south."
+    assert [f for f in verb_facts(nlp(text), "d", "d#0", text, "Tennessee", NO_PAGE) if f.relation.startswith("border|to")] == []
+
+
+def test_a_quoted_name_loses_the_quote_ner_cut_it_from(nlp) -> None:  # noqa: ANN001
+    from datagen.verb_facts import verb_facts
+
+    text = 'He has been an active member of "The Science Fiction and Fantasy Writers of America" since 1989.'
+    answers = [f.answer for f in verb_facts(nlp(text), "d", "d#0", text, "Ken St. Andre", NO_PAGE)]
+    assert answers == ["The Science Fiction and Fantasy Writers of America"]
+
+
+def test_a_capital_is_described_as_a_city() -> None:
+    from datagen.factbase import FactBase, class_of
+
+    base = FactBase(classes={"strasbourg": "capital", "ottawa": "capital city"})
+    assert class_of(base, "strasbourg", "place") == "city"  # "the city where Jean-Louis Aumer was born"
+    assert class_of(base, "ottawa", "place") == "capital city"
