@@ -84,7 +84,7 @@ _GUESSED_KINDS = (TruthType.PERSON.value, TruthType.ORGANIZATION.value, TruthTyp
 _WIDE_PLACES = frozenset("country nation state continent region republic kingdom".split())
 # …but a role a country holds once names one place: "What is the capital of the country where X was
 # born?" → "Ottawa" (MuSiQue's chains through a country end there; they were all refused as vague)
-_ONE_PLACE_ROLES = frozenset("capital seat elevation peak summit".split())
+_ONE_PLACE_ROLES = frozenset("capital seat elevation peak summit side".split())
 
 
 _NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"

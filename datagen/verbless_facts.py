@@ -17,6 +17,7 @@ from typing import Any
 from datagen.chains import class_type
 from datagen.factbase import KIND, Fact
 from datagen.mining import word_keys
+from datagen.naming import strip_article
 from datagen.syntax import (
     PLACE_CLASS,
     PRONOUNS,
@@ -184,6 +185,51 @@ def _capital_of(
             )
         ]
     return []
+
+
+# "… with the Blue Mountains to the west", "It borders Queensland to the north, Victoria to the south": one
+# neighbour named alone for a side (after "with", "by", "borders" or a list's comma), not "Kentucky and
+# Virginia to the north" (two names for one side)
+_SIDE = re.compile(
+    r"(?:^|,\s*(?:and\s+)?|\bwith\s+|\bby\s+|\bborders\s+)"
+    r"(?P<name>(?:the\s+)?[A-Z][\w.'’-]*(?:\s+(?:of\s+)?[A-Z][\w.'’-]*)*)\s+to\s+the\s+(?P<side>north|south|east|west)\b"
+)
+
+
+def side_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """What lies on one side of a place its own page names: "Sydney is a coastal basin with the Tasman Sea
+    to the east, the Blue Mountains to the west …" → (Sydney, lies west, the Blue Mountains): "What lies to
+    the west of Sydney?", described as "the {c} to the west of Sydney". MuSiQue's "shares border with"
+    hops end on such a big place's paragraph, which states nothing else with one answer (issue 36).
+
+    The sentence must be about the page (it opens with the page's name or with "It"); each side is named
+    by one place (a side named twice in the page is not asked: `factbase.unique_relations`)."""
+    if not name or not re.match(r"^(?:the\s+)?(?:" + re.escape(strip_article(name)) + r"|It|Its\s+\w+)\b", text):
+        return []
+    out = []
+    for m in _SIDE.finditer(text):
+        start, end = m.span("name")
+        ent = next((e for e in doc.ents if e.start_char <= start + 4 and e.end_char >= end - 1
+                    and e.label_ in ("GPE", "LOC", "FAC", "ORG")), None)
+        answer = m.group("name")
+        if ent is None or word_keys(answer) == word_keys(name) or m.start("name") < 2 and not text.startswith(answer):
+            continue
+        if start == 0:
+            continue  # the sentence's own subject ("Tennessee … to the north"): no neighbour
+        if m.group(0).startswith(",") and not re.search(r"\b(?:north|south|east|west)\w*\s*$", text[: m.start()]):
+            continue  # "Georgia, Alabama, and Mississippi to the south": the last of a list, not the one neighbour
+        side = m.group("side")
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                relation=f"side|{side}|{TruthType.PLACE.value}", answer=answer, kind=TruthType.PLACE.value,
+                ask=f"What lies to the {side} of {{s}}?", describe=f"the {{c}} to the {side} of {{s}}",
+                target=resolve(answer, True),
+            )
+        )
+    return out
 
 
 def role_facts(

@@ -210,3 +210,43 @@ def test_a_capital_is_described_as_a_city() -> None:
     base = FactBase(classes={"strasbourg": "capital", "ottawa": "capital city"})
     assert class_of(base, "strasbourg", "place") == "city"  # "the city where Jean-Louis Aumer was born"
     assert class_of(base, "ottawa", "place") == "capital city"
+
+
+@pytest.mark.parametrize(("title", "text", "sides"), [
+    ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, and the "
+     "Woronora Plateau to the south.", {"east": "the Tasman Sea", "west": "the Blue Mountains", "south": "the Woronora Plateau"}),
+    ("New South Wales", "It borders Queensland to the north, Victoria to the south, and South Australia to the west.",
+     {"north": "Queensland", "south": "Victoria", "west": "South Australia"}),
+    # a side named by a list names no one neighbour: only North Carolina is asked
+    ("Tennessee", "Tennessee is bordered by Kentucky and Virginia to the north, North Carolina to the east, Georgia, "
+     "Alabama, and Mississippi to the south.", {"east": "North Carolina"}),
+    ("Tennessee", "The Appalachian Mountains lie to the east of Knoxville.", {}),  # not about the page
+])
+def test_what_lies_on_each_side_of_a_place(nlp, title: str, text: str, sides: dict[str, str]) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import side_facts
+
+    facts = side_facts(nlp(text), "d", "d#0", text, title, NO_PAGE)
+    assert {f.relation.split("|")[1]: f.answer for f in facts} == sides
+    assert all(f.ask == f"What lies to the {f.relation.split('|')[1]} of {{s}}?" for f in facts)
+
+
+def test_a_three_document_chain_ends_on_a_side_of_a_big_place(nlp) -> None:  # noqa: ANN001
+    """river → its state → the state's capital, whose paragraph says only what lies around it (MuSiQue's
+    Sydney): before, no_answer; the side the state's own page names is no answer (it gives it away)."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales, Australia."),
+        "nsw": ("New South Wales", "New South Wales' state capital is Sydney. Its coast borders the Tasman Sea to the east."),
+        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+                "and the Woronora Plateau to the south."),
+    }
+    mined = mine(_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    [chain] = gen.chains.chains[3]
+    assert chain.docs == ("river", "nsw", "syd")
+    # the Tasman Sea is given by the state's page; the plateau after ", and the" is held one of a list
+    assert [f.answer for f in chain.answers] == ["the Blue Mountains"]
+    cand = gen._bridge(3, random.Random(0))
+    assert cand.question.startswith("What lies to the west of the state capital of the ")  # "… where Mehi River …"
+    assert cand.answer == "the Blue Mountains" and cand.doc_ids == ("river", "nsw", "syd")
