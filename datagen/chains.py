@@ -27,7 +27,7 @@ A path d0 → d1 → … → dk (documents as articles, `FactBase.article`) is a
   document already gives and no document of the chain is named by (``answer_in_earlier_document``,
   ``no_answer``), and one that names something: an answer more than `vague_share` of the documents
   name ("the United States") answers nothing in particular, nor does the place a country is in
-  (``vague_answer``).
+  (``vague_answer``); a role the country holds once does ("the capital of the country where X was born").
 
 A chain starts only at a document whose name no other page shares ("Boots" the album and "Boots"
 the EP), or whose title tells it apart ("Boots (album)": the question names "the album Boots"): the
@@ -82,6 +82,9 @@ _GUESSED_KINDS = (TruthType.PERSON.value, TruthType.ORGANIZATION.value, TruthTyp
 # A place asked "where" whose class is one of these is answered by a region ("Where is the country
 # where X is located?" → "the Indian Ocean"): no question.
 _WIDE_PLACES = frozenset("country nation state continent region republic kingdom".split())
+# …but a role a country holds once names one place: "What is the capital of the country where X was
+# born?" → "Ottawa" (MuSiQue's chains through a country end there; they were all refused as vague)
+_ONE_PLACE_ROLES = frozenset("capital seat elevation peak summit side".split())
 
 
 _NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"
@@ -109,6 +112,8 @@ def one_of_several(fact: Fact) -> bool:
         return True
     if re.match(r"^\s*,?\s+(?:along |together )?with\s+(?:(?:his|her|their|co-?\w+)\s+)*[A-Z]", after):
         return True  # "written by Susan Olsen with co-authors Ted Nichelson and Lisa Sutton"
+    if fact.relation.startswith("bear|to|") and re.match(r"^\s*,?\s+(?:and|&)\s+(?:[a-z][\w-]*\s+){1,3}[A-Z]", after):
+        return True  # "born … to church minister Marvin Gay Sr., and domestic worker Alberta Gay": two parents
     prep = fact.relation.split("|")[1] if fact.relation.count("|") >= 2 else ""
     if prep.isalpha() and prep not in ("dobj", "thing", "when") and re.search(
         rf"\b(?:and|or)\s+(?:also\s+)?{prep}\s+(?:the\s+)?[A-Z]", after
@@ -286,7 +291,8 @@ class ChainIndex:
             return (), "answer_in_earlier_document"
         wide = (self.base.classes.get(last, "").split() or [""])[-1] in _WIDE_PLACES
         specific = tuple(
-            f for f in fresh if not self._vague(f.answer) and not (wide and f.kind == TruthType.PLACE.value)
+            f for f in fresh if not self._vague(f.answer)
+            and not (wide and f.kind == TruthType.PLACE.value and f.relation.split("|")[0] not in _ONE_PLACE_ROLES)
         )
         if not specific:
             return (), "vague_answer"

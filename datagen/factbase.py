@@ -136,6 +136,10 @@ def whole_value(answer: str, sentence: str) -> str:
 
 
 _SCHOOL = re.compile(r"\b(University|College|School|Academy|Conservatory|Seminary)\b")
+# A place whose own name says what it is ("the Ottawa River", "Kelby County"), when no page of it does.
+_PLACE_WORD = re.compile(
+    r"\b(River|Lake|Sea|Ocean|Island|Mountain|Bay|Peninsula|Valley|County|Province|District|Parish|Municipality)$"
+)
 _AWARD = re.compile(r"\b(Award|Awards|Prize|Medal|Trophy|Cup|Championship)\b")
 
 
@@ -143,12 +147,16 @@ def class_of(base: FactBase, doc_id: str, kind: str, answer: str = "") -> str:
     """The class word for a document in a description ('the {c} where…'); without a document, a word
     for the answer's type ("award" for "the Academy Award for Best Actress", which NER calls an ORG)."""
     if base.classes.get(doc_id):
-        return base.classes[doc_id]
+        # a capital is a city ("the city where Jean-Louis Aumer was born", not "the capital where …")
+        return "city" if base.classes[doc_id] == "capital" else base.classes[doc_id]
     if _AWARD.search(answer):
         return "award"
     school = _SCHOOL.search(answer)
     if school and kind == TruthType.ORGANIZATION.value:
         return school.group(1).lower()  # "Which college did Virginia Woolf attend?", not "Which organization"
+    named = _PLACE_WORD.search(answer)
+    if named and kind == TruthType.PLACE.value:
+        return named.group(1).lower()  # "Which river does Ottawa stand on?", not "Which place"
     return FALLBACK_CLASS.get(kind, "one")
 
 

@@ -42,13 +42,57 @@ def articles(mined: MinedCorpus, min_naming: float = 0.5) -> dict[str, tuple[str
     for title, docs in by_title.items():
         if len(docs) < 2:
             continue
-        bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))
-        pattern = re.compile(r"\b" + re.escape(bare) + r"\b", re.IGNORECASE)
+        # a chat's or a mail's heading ("Caroline & Melanie, session 1") is named by its title alone: its
+        # short forms are the speakers' names, which every turn says
+        chat = any(chat_speaker(mined.doc_text(d)) for d in docs if d in mined.chunks)
+        forms = [strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title))] if chat else short_names(title)
+        pattern = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in forms) + r")\b", re.IGNORECASE)
         naming = sum(1 for d in docs if any(pattern.search(s.text) for s in mined.sentences.get(d, [])))
         if naming >= min_naming * len(docs):
             group = tuple(docs)
             out.update({d: group for d in docs})
     return out
+
+
+# Words a title may end with that name its kind, not the thing ("Yale University", "Ohio River"): no short name.
+_KIND_ENDINGS = frozenset(
+    "university college school church river island islands republic kingdom state county city district "
+    "province region war battle act party league company dynasty empire museum park lake mountain mountains "
+    "station airport bridge street avenue road award awards prize cup games olympics series season album film "
+    "song band team club language languages history list period age ages records gardens industries brook creek "
+    "boys girls brothers sisters family group".split()
+)
+_PARTICLES = frozenset("of de la le du da von van der den del di al el and the".split())
+
+
+def short_names(title: str) -> list[str]:
+    """The names a page's own paragraphs call it by, longest first: the title without its parenthesis
+    and leading article; for "City, State" the city ("Tucson is located…" in "Tucson, Arizona"); for a
+    person's or a team's name of two to four capitalised words the last ("Gaddafi" in "Muammar Gaddafi",
+    "Cubs" in "Chicago Cubs"), unless that word names a kind ("Yale University", "Ohio River").
+
+    Wikipedia-like corpora split one page into paragraphs that all carry its title; its later paragraphs
+    say "Tucson" or "Gaddafi", rarely the whole title, so reading them by the whole title alone left 92
+    of MuSiQue's pages in pieces (issue 36): no name could link to a page several documents share, and
+    no fact of the later paragraphs was the page's."""
+    bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title)).strip()
+    if not bare:
+        return []
+    forms = [bare]
+    head, comma, qualifier = bare.partition(",")
+    if comma and head.strip() and re.fullmatch(r"\s*(?:[A-Z][\w.'’-]*\s*)+", qualifier):
+        forms.append(head.strip())
+    words = head.split() if comma else bare.split()
+    last = words[-1] if words else ""
+    if (
+        2 <= len(words) <= 4
+        and all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+        and not any(ch.isdigit() for ch in bare)
+        and len(last) >= 4 and last.isalpha() and last[:1].isupper()
+        and last.lower() not in _KIND_ENDINGS
+    ):
+        forms.append(last)
+    return list(dict.fromkeys(forms))
 
 
 # What a page may call the thing a title's parenthesis names ("Twins (group)" is "the Hong Kong duo Twins").
@@ -222,13 +266,15 @@ def article_facts(base: FactBase, mined: MinedCorpus) -> None:
         if not name:
             continue
         # the name as the sentence's subject: "Boston was…", "Boston, the capital…", not "Boston's arena"
-        # or "Boston Braves"
-        opens = re.compile(r"^(?:the\s+)?" + re.escape(name) + r"(?=(?-i:\s+[a-z(])|\s*,)", re.IGNORECASE)
+        # or "Boston Braves"; a short name the page's paragraphs use counts ("Tucson is…" in "Tucson,
+        # Arizona", "Gaddafi was…" in "Muammar Gaddafi")
+        names = "|".join(re.escape(n) for n in short_names(mined.titles.get(group[0], "")) or [name])
+        opens = re.compile(r"^(?:the\s+)?(?:" + names + r")(?=(?-i:\s+[a-z(])|\s*,)", re.IGNORECASE)
         # or a role of the name, right before its copula: "Canada's capital is Ottawa", "The highest
         # elevation in New York is Mount Marcy" (datagen.verbless_facts.role_facts); the name is said
         role = re.compile(
-            r"^(?:the\s+)?" + re.escape(name) + r"(?:'s|’s|'|’)(?:\s+[\w-]+){1,3}\s+(?:is|was)\s"
-            r"|^the(?:\s+[\w-]+){1,3}\s+(?:of|in)\s+(?:the\s+)?" + re.escape(name) + r"\s+(?:is|was)\s",
+            r"^(?:the\s+)?(?:" + names + r")(?:'s|’s|'|’)(?:\s+[\w-]+){1,3}\s+(?:is|was)\s"
+            r"|^the(?:\s+[\w-]+){1,3}\s+(?:of|in)\s+(?:the\s+)?(?:" + names + r")\s+(?:is|was)\s",
             re.IGNORECASE,
         )
         for d in group:

@@ -60,7 +60,7 @@ from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
-from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts
+from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts, side_facts
 
 _NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
@@ -194,6 +194,7 @@ def _sentence_facts(
     facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker, own_class)
     facts.extend(life_facts(doc, doc_id, chunk_id, text, name, first, resolve))
     facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve))
+    facts.extend(side_facts(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(copular_relations(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(activity_facts(doc, doc_id, chunk_id, text, name, speaker))
     facts.extend(dated_facts(doc, doc_id, chunk_id, text, name, speaker, anchor))

@@ -208,6 +208,12 @@ def subject_of(verb: Any, name: str, speaker: str = "", own_class: str = "") -> 
         # "X is a school that was founded in 1887": the relative pronoun stands for the noun it
         # follows, which is X itself when it is the attribute of "X is".
         head = verb.head
+        if head.dep_ == "attr" and any(
+            c.dep_ == "prep" and c.i > head.i and c.right_edge.i >= subj.i - 2 for c in head.children
+        ):
+            # "Rome became the capital of the Kingdom of Italy, which, in 1946, became the Italian Republic":
+            # "which" follows the "of" phrase and may stand for it (it does here), not for Rome
+            return None
         if head.dep_ == "attr":
             subj = next((c for c in head.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         elif head.dep_ in ("nsubj", "nsubjpass"):
@@ -263,11 +269,16 @@ def opening_participle(verb: Any) -> bool:
     return verb.dep_ == "advcl" and verb.tag_ == "VBN" and verb.i < verb.head.i and verb.i == verb.sent.start
 
 
+_COMPASS = frozenset("north south east west northeast northwest southeast southwest".split())
+
+
 def object_span(token: Any) -> Any | None:
     """The typed entity an object token heads (a date must hold a year), or None.
 
     A common noun stands for the name it introduces: "the engineer Ilsa Venn" (apposition),
     "the mountain village of Tarn" (a proper noun after "of")."""
+    if token.lower_ in _COMPASS and entity_of(token) is None:
+        return None  # "bordered … to the east, North Carolina": a direction is no name, nor does it stand for one
     if token.pos_ in ("NOUN", "PROPN") and entity_of(token) is None:  # "the south bank" tagged PROPN too
         named = [c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         if class_type(token.lower_) or token.lower_ in _SIDES:

@@ -102,6 +102,14 @@ def verb_facts(
 def _object_paths(verb: Any) -> Iterable[tuple[str, Any, Any | None, Any | None]]:
     """(shape, object token, preposition, attribute noun) for each object the verb governs."""
     for child in verb.children:
+        if child.dep_ in ("dobj", "oprd") and verb.lemma_ in ("bear", "born") and child.ent_type_ == "PERSON":
+            # "He was born Philip Davis Guggenheim in St. Louis": the name is the birth name, no object
+            # of "born", and the parser hangs the place and the date on it; they are the verb's
+            for prep in (c for c in child.children if c.dep_ == "prep"):
+                pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+                if pobj is not None:
+                    yield "prep", pobj, prep, None
+            continue
         if child.dep_ == "dobj":
             yield "dobj", child, None, None
         elif child.dep_ == "agent":
@@ -136,6 +144,9 @@ def _fact(
         return None
     kind = KIND[ent.label_]
     answer = ent.text
+    for quote in ('"', "“", "”"):
+        if answer.count(quote) == 1 and (answer.startswith(quote) or answer.endswith(quote)):
+            answer = answer.strip(quote).strip()  # NER took the opening quote of a quoted name, not its close
     if kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value) and re.search(
         "[\"“]" + re.escape(answer) + "[\"”]", text
     ):
@@ -146,6 +157,8 @@ def _fact(
     skip.update(t.i for t in (prep, attr) if t is not None)
     if shape == "dobj":
         skip.add(obj.i)
+    if verb.lemma_ in ("bear", "born"):  # a birth name is no slot of the question (`_object_paths`)
+        skip.update(c.i for c in verb.children if c.dep_ in ("dobj", "oprd") and c.ent_type_ == "PERSON")
     if any(c.dep_ == "neg" for c in verb.children):
         return None  # a negated relation answers nothing
     middle = slot_words(verb, skip)
@@ -225,7 +238,9 @@ def _fact(
         year_only = bool(re.fullmatch(r"(in\s+)?\d{4}", answer.strip()))
         ask = inverted("In what year" if year_only else "When")
         if passive and not rest:
-            compare = "Which {c} was " + " ".join(x for x in [join_tokens(adverbs), vtext] if x) + " first, {a} or {b}?"
+            # "first published" asks "Which journal was published first", not "was first published first"
+            kept = [a for a in adverbs if a.lower_ != "first"]
+            compare = "Which {c} was " + " ".join(x for x in [join_tokens(kept), vtext] if x) + " first, {a} or {b}?"
     elif kind == TruthType.PLACE.value and shape == "prep" and p in ("in", "at"):
         ask = inverted("Where")
         describe = "the {c} where " + clause(True)

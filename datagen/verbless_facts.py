@@ -17,6 +17,7 @@ from typing import Any
 from datagen.chains import class_type
 from datagen.factbase import KIND, Fact
 from datagen.mining import word_keys
+from datagen.naming import strip_article
 from datagen.syntax import (
     PLACE_CLASS,
     PRONOUNS,
@@ -95,7 +96,7 @@ def copular_relations(
         )  # NER calls "Benton" (a city) a person too
         if not person:
             out.extend(_capital_of(attr, verb, doc_id, chunk_id, text, name, resolve))
-        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by")):
+        for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("in", "on", "by", "from")):
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             ent = object_span(pobj) if pobj is not None else None
             if ent is None or word_keys(ent.text) == word_keys(name):
@@ -108,6 +109,17 @@ def copular_relations(
                 ask = f"In which {word} {be} {{s}}?"  # "In which county is the city where X was born?"
                 describe = f"the {word} where {{s}} {be} located"
                 relation = f"locate|in|{kind}"
+                target = place_target(ent.root, ent, resolve)
+            elif prep.lower_ == "from" and kind == TruthType.PLACE.value and _proper_place(ent) and attr is not verb and (
+                person or class_type(attr.lower_) in (TruthType.PERSON.value, TruthType.ORGANIZATION.value)
+            ):
+                # "Orodruin is an American doom metal band from Rochester, New York", "Rachel Goodrich is an
+                # American musician from Miami, Florida": where a person or a group comes from (MuSiQue's
+                # "country of origin"), not where a work or a place is
+                m = PLACE_CLASS.search(ent.text)
+                word = m.group(1).lower() if m else "{c}"
+                ask, describe = f"Where {be} {{s}} from?", f"the {word} that {{s}} {be} from"
+                relation = f"from|from|{kind}"
                 target = place_target(ent.root, ent, resolve)
             elif prep.lower_ == "by" and kind in (TruthType.PERSON.value, TruthType.ORGANIZATION.value):
                 role = BY_ROLE.get(attr.lower_)
@@ -175,6 +187,51 @@ def _capital_of(
     return []
 
 
+# "… with the Blue Mountains to the west", "It borders Queensland to the north, Victoria to the south": one
+# neighbour named alone for a side (after "with", "by", "borders" or a list's comma), not "Kentucky and
+# Virginia to the north" (two names for one side)
+_SIDE = re.compile(
+    r"(?:^|,\s*(?:and\s+)?|\bwith\s+|\bby\s+|\bborders\s+)"
+    r"(?P<name>(?:the\s+)?[A-Z][\w.'’-]*(?:\s+(?:of\s+)?[A-Z][\w.'’-]*)*)\s+to\s+the\s+(?P<side>north|south|east|west)\b"
+)
+
+
+def side_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+) -> list[Fact]:
+    """What lies on one side of a place its own page names: "Sydney is a coastal basin with the Tasman Sea
+    to the east, the Blue Mountains to the west …" → (Sydney, lies west, the Blue Mountains): "What lies to
+    the west of Sydney?", described as "the {c} to the west of Sydney". MuSiQue's "shares border with"
+    hops end on such a big place's paragraph, which states nothing else with one answer (issue 36).
+
+    The sentence must be about the page (it opens with the page's name or with "It"); each side is named
+    by one place (a side named twice in the page is not asked: `factbase.unique_relations`)."""
+    if not name or not re.match(r"^(?:the\s+)?(?:" + re.escape(strip_article(name)) + r"|It|Its\s+\w+)\b", text):
+        return []
+    out = []
+    for m in _SIDE.finditer(text):
+        start, end = m.span("name")
+        ent = next((e for e in doc.ents if e.start_char <= start + 4 and e.end_char >= end - 1
+                    and e.label_ in ("GPE", "LOC", "FAC", "ORG")), None)
+        answer = m.group("name")
+        if ent is None or word_keys(answer) == word_keys(name) or m.start("name") < 2 and not text.startswith(answer):
+            continue
+        if start == 0:
+            continue  # the sentence's own subject ("Tennessee … to the north"): no neighbour
+        if m.group(0).startswith(",") and not re.search(r"\b(?:north|south|east|west)\w*\s*$", text[: m.start()]):
+            continue  # "Georgia, Alabama, and Mississippi to the south": the last of a list, not the one neighbour
+        side = m.group("side")
+        out.append(
+            Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+                relation=f"side|{side}|{TruthType.PLACE.value}", answer=answer, kind=TruthType.PLACE.value,
+                ask=f"What lies to the {side} of {{s}}?", describe=f"the {{c}} to the {side} of {{s}}",
+                target=resolve(answer, True),
+            )
+        )
+    return out
+
+
 def role_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
 ) -> list[Fact]:
@@ -223,6 +280,8 @@ def role_facts(
             kind = TruthType.PLACE.value  # "Veldmark's capital is Orsberg": NER may call a capital anything
         role = join_tokens(role_words).lower()
         wh = "Who" if kind == TruthType.PERSON.value else "Which {c}"
+        if subj.lower_ in _PLACE_ROLES:
+            wh = "What"  # the role says what it is: "Which capital city is the capital of X?" says it twice
         proper = ent.root.pos_ == "PROPN"
         target = resolve(ent.text, proper)
         if target == doc_id:

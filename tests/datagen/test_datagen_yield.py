@@ -203,7 +203,9 @@ def test_a_quoted_title_is_no_person_and_an_opinion_is_no_relation() -> None:
     assert not any(r.startswith("describe|") for r in described)
     # MuSiQue: "Which work was Boston the site of?" → World Series; "Who bordered San Marcos?" → Escondido
     assert facts("Boston", "Boston was the site of the first game of the first modern World Series, in 1903.") == {}
-    assert facts("San Marcos", "San Marcos is bordered by Escondido to the east and Vista to the north.") == {}
+    # (session 31: what lies on a side is read as such, never as who "bordered" it)
+    assert facts("San Marcos", "San Marcos is bordered by Escondido to the east and Vista to the north.") == {
+        "side|east|place": "What lies to the east of {s}?"}
     assert facts("Steven Spielberg", "Spielberg was a member of the Directors Guild of America.") == {
         "be|of|organization": "Which {c} was {s} a member of?"}
 
