@@ -66,15 +66,26 @@ def test_reports_give_field_questions_and_date_comparisons_across_reports(tmp_pa
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=40, seed=2))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     assert report.written == len(tasks) > 10 and not report.drops.get("answer_not_in_supporting_chunk"), report.drops
-    q = "What does the report with accident number NYC08CA02 give as its location?"
+    # asked as a person asks: the report named by its accident, the field in the form's words
+    q = "What is the location listed for accident NYC08CA02?"
     assert q in tasks and tasks[q].answers[0] == "Northern District of California", list(tasks)
     dates = {"NYC08CA01": "2007-12-08", "NYC08CA02": "2007-11-27", "NYC08CA03": "2008-01-02", "NYC08CA04": "2007-12-20"}
     compared = [t for t in tasks.values() if t.hops == 2]
     assert compared
     for t in compared:
         a, b = t.metadata["options"]
-        assert t.query == f"Which has the earlier date & time, accident number {a} or accident number {b}?"
+        assert t.query == f"Which was earlier, accident {a} or accident {b}?"
         assert t.answers[0] == min((a, b), key=dates.get) and len(set(t.gold_doc_ids)) == 2
+
+
+def test_a_report_is_named_by_its_identifier_noun_and_a_later_date_label_is_named() -> None:
+    from datagen.report_fields import report_name
+
+    assert report_name("Accident Number", "NYC08CA055") == "accident NYC08CA055"
+    assert report_name("Protocol No.", "ABC-123") == "protocol ABC-123"
+    assert report_name("Case ID", "C2023X1") == "case C2023X1"
+    assert report_name("Number", "X12345") == "report X12345"  # nothing left: "report"
+    assert report_name("NTSB Number", "X12345") == "NTSB X12345"  # an acronym keeps its capitals
 
 
 def test_a_folder_without_an_identifier_field_is_left_to_the_prose_generator() -> None:
@@ -83,3 +94,60 @@ def test_a_folder_without_an_identifier_field_is_left_to_the_prose_generator() -
     chunks = [Chunk(f"d{i}#0", f"d{i}", f"Location: Reno, NV Weather: Calm\nPilot: Jo {i}", 0, 10, {}) for i in range(4)]
     inner = NoProseGenerator()
     assert with_report_fields(inner, mine(chunks)) is inner
+
+
+def _protocol(i: int, cover: str) -> list[Chunk]:
+    """A clinical-trial protocol of its own sponsor's form, its file named by its trial's code."""
+    doc = f"NCT0614{i:04d}_Prot_000.pdf"
+    prose = "Participants will be randomised to the intervention or to usual care and followed for twelve weeks."
+    return [Chunk(f"{doc}#0", doc, cover, 0, 60, {"kind": "text"}), Chunk(f"{doc}#1", doc, prose, 1, 20, {"kind": "text"})]
+
+
+def _protocols() -> list[Chunk]:
+    return [
+        *_protocol(1, "Treatment of Oral Chronic Graft-versus-host Disease With Human\n\nUmbilical Cord Stem Cell Dressing\n\n"
+                      "Principal Investigator: Gao Lei\nResearch Institution: Second Affiliated Hospital of Army Medical\n"
+                      "University (formerly Third Military Medical University)\nDepartment: Hematology"),
+        *_protocol(2, "Prospective Clinical Evaluation of Electronic Stimulation\n\nSponsor: Lutronic, Inc.\n"
+                      "Clinical Protocol Number: AFL19006\nSponsor R&D No: TBC\n\nCONFIDENTIAL"),
+        *_protocol(3, "Understanding the Effectiveness of an Online Support Group for Older Ovarian Cancer\n"
+                      "Patients: A Randomized Controlled Trial\n\nOct-16-2023"),
+        *_protocol(4, "Study Protocol\n\nOfficial Title: Access-H20: Sensor driven smart faucet to enable and empower\n"
+                      "independent drinking and grooming for individuals with spinal cord injury\nGrant Number: 1R43HD108061-01A1\n"
+                      "Document Date: March 2022\n\nThe study is a feasibility study."),
+        # a protocol and its consent form share one trial's code: neither is the trial alone
+        *_protocol(5, "Project Name: Isokinetic Training\n\nSponsor: Qianfoshan Hospital\n\nInvestigator: Ran Shi\n"),
+        *[Chunk(c.chunk_id.replace("Prot", "ICF"), c.doc_id.replace("Prot", "ICF"), c.text, c.position, c.n_tokens, c.metadata)
+          for c in _protocol(5, "Project Name: Isokinetic Training\n\nSponsor: Qianfoshan Hospital\n\nInvestigator: Ran Shi\n")],
+    ]
+
+
+def test_protocols_of_many_forms_are_asked_their_cover_fields_by_the_trial_code(tmp_path: Path) -> None:
+    """Protocols from many sponsors share no form (no label half the folder writes): old code read no
+    field and the folder of 20 NIH protocols gave 0 tasks. Each cover page's whole fields are read,
+    the protocol named by the code its file carries."""
+    from datagen.report_fields import ReportFieldTasks, read_cover_reports, read_reports
+
+    mined = mine(_protocols())
+    skipped: Counter = Counter()
+    assert read_reports(mined) == []  # no shared form
+    reports = {r.name: {label: f.value for label, f in r.fields.items()} for r in read_cover_reports(mined, skipped=skipped)}
+    assert reports["NCT06140001"] == {"Principal Investigator": "Gao Lei"}  # the institution wraps; the department follows it
+    assert reports["NCT06140002"] == {"Sponsor": "Lutronic, Inc.", "Clinical Protocol Number": "AFL19006"}  # "TBC" is no value
+    assert "NCT06140003" not in reports  # "Patients:" is a wrapped title's last line, not a field
+    assert reports["NCT06140004"] == {"Grant Number": "1R43HD108061-01A1", "Document Date": "March 2022"}
+    assert "NCT06140005" not in reports and skipped["cover_code_shared_or_missing"] == 2
+    generator = ReportFieldTasks(NoProseGenerator(), mined)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(1,), patience=40, seed=3))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    q = "What is the sponsor listed for NCT06140002?"
+    assert q in tasks and tasks[q].answers[0] == "Lutronic, Inc." and tasks[q].gold_doc_ids == ("NCT06140002_Prot_000.pdf",)
+    assert len(tasks) == 5 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
+
+
+def test_a_folder_whose_file_names_carry_no_code_gets_no_cover_fields() -> None:
+    from datagen.report_fields import read_cover_reports
+
+    chunks = [Chunk(f"plan-{w}.pdf#0", f"plan-{w}.pdf", "A Study\n\nSponsor: Acme Health\n\nMore.", 0, 10, {})
+              for w in ("one", "two", "three", "four")]
+    assert read_cover_reports(mine(chunks)) == []
