@@ -41,6 +41,8 @@ _COLON = re.compile(r":(?=\s|$)")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z])[A-Z0-9][A-Z0-9-]{4,}$")  # NYC08CA055: capitals and digits, as written
 _EMPTY = {"", "n/a", "none", "no", "yes", "unknown", "not reported", "-"}
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_COUNT_AND_WORD = re.compile(r"^\d+,\s*[A-Za-z]+$")  # "60, Male": an age and a sex under the label "Age"
+_ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth"}
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,11 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
         skipped["reports_without_identifier"] += n_docs
         return []
     titled = [lab for lab in labels if lab[:1].isupper() and len(lab) > 3]
+    # a label that ends two longer ones ("Point": "Departure Point", "Temperature/Dew Point") is a cut
+    # label when read alone ("Altimeter Setting: Temperature/Dew Point: 24°C" gave "Point")
+    tails = Counter(tail for lab in labels for k in range(1, len(lab.split()))
+                    if (tail := " ".join(lab.split()[k:])) in labels)
+    cut = {lab for lab, n in tails.items() if n >= 2}
     counts: Counter = Counter()
     for fields in by_doc.values():
         for label, fs in fields.items():
@@ -165,11 +172,21 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
             value = fs[0].value
             if label == id_label or len(values) != 1:
                 continue
+            if label in cut:
+                skipped["field_label_cut"] += 1
+                continue
             if fold(value) in _EMPTY or len(value.split()) > 8 or ":" in value or not re.search(r"[A-Za-z0-9]", value):
                 continue
             if (value[:1] in "(|/" or value[-1:] in "/|" or any(re.search(rf"\s{re.escape(lab)}(?!\w)", value) for lab in titled)
                     or any(lab.startswith(value) for lab in titled)):  # "Distance from": a label, its value empty
                 skipped["field_value_runs_on"] += 1  # "Willis O Forman Operating Certificate(s) None": a label lost its colon
+                continue
+            if re.search(r"(?<!#)\b\d", label):
+                skipped["field_label_cut"] += 1  # "Flight Conducted Under: Part 91: General Aviation": a value read as a label
+                continue
+            if "," in label or _COUNT_AND_WORD.match(value):
+                # "Observation Facility, Elevation", "Age: 60, Male": two fields in one, neither asked alone
+                skipped["field_two_in_one"] += 1
                 continue
             if counts[(label, fold(value))] > max(1, common_share * n_docs):
                 skipped["field_value_common"] += 1
@@ -196,6 +213,31 @@ _COVER_LINE = re.compile(r"^([A-Z][A-Za-z&/()'’ -]{1,40}?)\s*:\s+(\S.*)$")
 _FILE_CODE = re.compile(r"[A-Z0-9][A-Z0-9-]{4,}")
 # a value not filled in: "TBC", "____", "……", "..........."
 _BLANK = re.compile(r"^(?:tbc|tbd|n/?a|none|pending|[_.…\s-]+)$", re.IGNORECASE)
+
+
+# The enrollment a protocol plans, in its own words: "We will recruit a total of 90 participants", "The
+# study will enroll up to 60 subjects", "A total of 38 patients will be enrolled", "We plan to enroll 20
+# subjects". A count per group ("50 patients per group will be included") or a past trial's ("we
+# recruited 80 patients") is no plan of this one.
+_PEOPLE = r"(participants|patients|subjects|volunteers|children|adults|women|men|individuals)"
+_ENROLL = re.compile(
+    rf"\b(?:will|plan to|plans to)\s+(?:enrol+|recruit|include)\s+(?:up to\s+|a total of\s+|approximately\s+)?(\d{{1,5}})\s+{_PEOPLE}\b(?!\s+(?:per|in each|each)\b)"
+    rf"|\b[Aa] total of\s+(\d{{1,5}})\s+{_PEOPLE}\s+will be\s+(?:enrol+ed|recruited|included)\b"
+)
+ENROLLMENT = "planned enrollment"
+
+
+def _enrollment(mined: MinedCorpus, doc: str) -> Field | None:
+    """The one enrollment a protocol's prose plans (every such sentence agreeing), as a field."""
+    found = []
+    for sent in mined.sentences.get(doc, ()):
+        for m in _ENROLL.finditer(sent.text):
+            count, people = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            found.append((count, people.lower(), sent))
+    if not found or len({c for c, _, _ in found}) != 1:
+        return None
+    count, people, sent = found[0]
+    return Field(doc, sent.chunk_id, f"{ENROLLMENT}|{people}", count, sent.text)
 
 
 def _file_code(doc_id: str) -> str:
@@ -251,13 +293,20 @@ def read_cover_reports(mined: MinedCorpus, cover_chunks: int = 2, skipped: Count
                     continue
                 found[label].append(Field(doc, c.chunk_id, label, value, line.strip()))
         kept = {label: fs[0] for label, fs in found.items() if len({fold(f.value) for f in fs}) == 1}
+        planned = _enrollment(mined, doc)
+        if planned is not None:
+            kept[planned.label] = planned
         if kept:
             out.append(Report(doc, code, code, None, kept))
     return out
 
 
 def _lower(label: str) -> str:
-    """A form's label inside a sentence: "Registered Owner" → "registered owner"; "FAA", "(IIC)" stay."""
+    """A form's label inside a sentence: "Registered Owner" → "registered owner"; "FAA", "(IIC)" stay;
+    a numbered label reads as words ("Occurrence #1" → "first occurrence")."""
+    numbered = re.match(r"^(.+?)\s*#\s*([1-5])$", label)
+    if numbered:
+        return f"{_ORDINALS[numbered.group(2)]} {_lower(numbered.group(1))}"
     return " ".join(w if w.isupper() else w.lower() for w in label.split())
 
 
@@ -322,7 +371,11 @@ class ReportFieldTasks:
             if (report.doc_id, field.label) in self._tried:
                 continue
             self._tried.add((report.doc_id, field.label))
-            question = f"What is the {_lower(field.label)} listed for {report.name}?"
+            if field.label.startswith(ENROLLMENT):
+                people = field.label.partition("|")[2]
+                question = f"How many {people} does {report.name} plan to enroll?"
+            else:
+                question = f"What is the {_lower(field.label)} listed for {report.name}?"
             return self._candidate("single", [(report, field)], question, field.value)
         return DropReason.NO_ANSWER_SPAN
 

@@ -96,10 +96,9 @@ def test_a_folder_without_an_identifier_field_is_left_to_the_prose_generator() -
     assert with_report_fields(inner, mine(chunks)) is inner
 
 
-def _protocol(i: int, cover: str) -> list[Chunk]:
+def _protocol(i: int, cover: str, prose: str = "Participants will be randomised to usual care or not.") -> list[Chunk]:
     """A clinical-trial protocol of its own sponsor's form, its file named by its trial's code."""
     doc = f"NCT0614{i:04d}_Prot_000.pdf"
-    prose = "Participants will be randomised to the intervention or to usual care and followed for twelve weeks."
     return [Chunk(f"{doc}#0", doc, cover, 0, 60, {"kind": "text"}), Chunk(f"{doc}#1", doc, prose, 1, 20, {"kind": "text"})]
 
 
@@ -109,12 +108,15 @@ def _protocols() -> list[Chunk]:
                       "Principal Investigator: Gao Lei\nResearch Institution: Second Affiliated Hospital of Army Medical\n"
                       "University (formerly Third Military Medical University)\nDepartment: Hematology"),
         *_protocol(2, "Prospective Clinical Evaluation of Electronic Stimulation\n\nSponsor: Lutronic, Inc.\n"
-                      "Clinical Protocol Number: AFL19006\nSponsor R&D No: TBC\n\nCONFIDENTIAL"),
+                      "Clinical Protocol Number: AFL19006\nSponsor R&D No: TBC\n\nCONFIDENTIAL",
+                  # two counts: which is the plan? neither is asked
+                  "The study will enroll up to 60 subjects. We will recruit 64 subjects to allow for dropout."),
         *_protocol(3, "Understanding the Effectiveness of an Online Support Group for Older Ovarian Cancer\n"
                       "Patients: A Randomized Controlled Trial\n\nOct-16-2023"),
         *_protocol(4, "Study Protocol\n\nOfficial Title: Access-H20: Sensor driven smart faucet to enable and empower\n"
                       "independent drinking and grooming for individuals with spinal cord injury\nGrant Number: 1R43HD108061-01A1\n"
-                      "Document Date: March 2022\n\nThe study is a feasibility study."),
+                      "Document Date: March 2022\n\nThe study is a feasibility study.",
+                  "We will recruit 20 subjects who are living with an SCI above C7. Earlier, 50 patients per group will be included."),
         # a protocol and its consent form share one trial's code: neither is the trial alone
         *_protocol(5, "Project Name: Isokinetic Training\n\nSponsor: Qianfoshan Hospital\n\nInvestigator: Ran Shi\n"),
         *[Chunk(c.chunk_id.replace("Prot", "ICF"), c.doc_id.replace("Prot", "ICF"), c.text, c.position, c.n_tokens, c.metadata)
@@ -135,14 +137,16 @@ def test_protocols_of_many_forms_are_asked_their_cover_fields_by_the_trial_code(
     assert reports["NCT06140001"] == {"Principal Investigator": "Gao Lei"}  # the institution wraps; the department follows it
     assert reports["NCT06140002"] == {"Sponsor": "Lutronic, Inc.", "Clinical Protocol Number": "AFL19006"}  # "TBC" is no value
     assert "NCT06140003" not in reports  # "Patients:" is a wrapped title's last line, not a field
-    assert reports["NCT06140004"] == {"Grant Number": "1R43HD108061-01A1", "Document Date": "March 2022"}
+    assert reports["NCT06140004"] == {"Grant Number": "1R43HD108061-01A1", "Document Date": "March 2022",
+                                      "planned enrollment|subjects": "20"}  # a count per group is no enrollment
     assert "NCT06140005" not in reports and skipped["cover_code_shared_or_missing"] == 2
     generator = ReportFieldTasks(NoProseGenerator(), mined)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(1,), patience=40, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     q = "What is the sponsor listed for NCT06140002?"
     assert q in tasks and tasks[q].answers[0] == "Lutronic, Inc." and tasks[q].gold_doc_ids == ("NCT06140002_Prot_000.pdf",)
-    assert len(tasks) == 5 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
+    assert tasks["How many subjects does NCT06140004 plan to enroll?"].answers[0] == "20"
+    assert len(tasks) == 6 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
 
 
 def test_a_folder_whose_file_names_carry_no_code_gets_no_cover_fields() -> None:
@@ -151,3 +155,36 @@ def test_a_folder_whose_file_names_carry_no_code_gets_no_cover_fields() -> None:
     chunks = [Chunk(f"plan-{w}.pdf#0", f"plan-{w}.pdf", "A Study\n\nSponsor: Acme Health\n\nMore.", 0, 10, {})
               for w in ("one", "two", "three", "four")]
     assert read_cover_reports(mine(chunks)) == []
+
+
+def test_cut_labels_two_fields_in_one_and_values_read_as_labels_are_not_asked(tmp_path: Path) -> None:
+    """Seen on the NTSB folder: "Altimeter Setting: Temperature/Dew Point: 24°C" gave the label "Point",
+    "Age: 60, Male" the age "60, Male", "Flight Conducted Under: Part 91: General Aviation" the label
+    "Part 91", and "Occurrence #1" was asked as "its occurrence #1"."""
+    from datagen.report_fields import ReportFieldTasks, read_reports
+
+    events = ["LOSS OF CONTROL - IN FLIGHT", "FUEL EXHAUSTION", "HARD LANDING", "ENGINE FAILURE"]
+    rules = ["General Aviation - Instructional", "General Aviation - Personal", "Aerial Application", "Air Taxi"]
+    chunks = []
+    for i in range(1, 5):
+        doc = f"report-{i}"
+        altimeter = ("Altimeter Setting: Temperature/Dew Point: 24°C / 20°C" if i == 1 else
+                     f"Altimeter Setting: 30.{i} inches Hg Temperature/Dew Point: {i}°C / -1{i}°C" if i == 2 else
+                     f"Altimeter Setting: 29.{i}\nTemperature/Dew Point: {i}°C / -1{i}°C")
+        state = ["FL", "TX", "CA", "NM"][i - 1]
+        text = (f"Location: Town {i}, {state} Accident Number: NYC08CA0{i}\nDeparture Point: Field {i}, {state} Destination: Port {i}\n"
+                f"{altimeter}\nCertificate: Private Age: {50 + i}, Male\nObservation Facility, Elevation: K{i}X, {i}93 ft msl\n"
+                f"Flight Conducted Under: Part 91: {rules[i - 1]}\nOccurrence #1: {events[i - 1]}")
+        chunks.append(Chunk(f"{doc}#0", doc, text, 0, 60, {"kind": "text"}))
+    mined = mine(chunks)
+    skipped: Counter = Counter()
+    reports = read_reports(mined, skipped=skipped)
+    labels = {label for r in reports for label in r.fields}
+    assert {"Location", "Departure Point", "Temperature/Dew Point", "Occurrence #1"} <= labels, labels
+    assert not labels & {"Point", "Age", "Observation Facility, Elevation", "Part 91"}, labels
+    assert skipped["field_label_cut"] and skipped["field_two_in_one"]
+    generator = ReportFieldTasks(NoProseGenerator(), mined)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=30, hops=(1,), patience=60, seed=4))
+    queries = {t.query: t.answers[0] for t in read_task_file(tmp_path / "t.jsonl")}
+    firsts = {q: a for q, a in queries.items() if "occurrence" in q}
+    assert firsts and all(q.startswith("What is the first occurrence listed for accident NYC08CA0") for q in firsts), queries
