@@ -307,7 +307,8 @@ def _lower(label: str) -> str:
     numbered = re.match(r"^(.+?)\s*#\s*([1-5])$", label)
     if numbered:
         return f"{_ORDINALS[numbered.group(2)]} {_lower(numbered.group(1))}"
-    return " ".join(w if w.isupper() else w.lower() for w in label.split())
+    # only a plain capitalised word is lowered: "FAA", "(IIC)", "Co-PI" are written as the form writes them
+    return " ".join("/".join(p.lower() if p[1:] == p[1:].lower() else p for p in w.split("/")) for w in label.split())
 
 
 def _date(value: str) -> dt.date | None:
@@ -374,6 +375,8 @@ class ReportFieldTasks:
             if field.label.startswith(ENROLLMENT):
                 people = field.label.partition("|")[2]
                 question = f"How many {people} does {report.name} plan to enroll?"
+            elif field.label.lower().endswith(" by"):  # "Funded by: Lutronic, Inc." names no thing, a who
+                question = f"Who is {report.name} {_lower(field.label)}?"
             else:
                 question = f"What is the {_lower(field.label)} listed for {report.name}?"
             return self._candidate("single", [(report, field)], question, field.value)

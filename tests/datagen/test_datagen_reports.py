@@ -107,7 +107,7 @@ def _protocols() -> list[Chunk]:
         *_protocol(1, "Treatment of Oral Chronic Graft-versus-host Disease With Human\n\nUmbilical Cord Stem Cell Dressing\n\n"
                       "Principal Investigator: Gao Lei\nResearch Institution: Second Affiliated Hospital of Army Medical\n"
                       "University (formerly Third Military Medical University)\nDepartment: Hematology"),
-        *_protocol(2, "Prospective Clinical Evaluation of Electronic Stimulation\n\nSponsor: Lutronic, Inc.\n"
+        *_protocol(2, "Prospective Clinical Evaluation of Electronic Stimulation\n\nSponsor: Lutronic, Inc.\nFunded by: Lutronic, Inc.\n"
                       "Clinical Protocol Number: AFL19006\nSponsor R&D No: TBC\n\nCONFIDENTIAL",
                   # two counts: which is the plan? neither is asked
                   "The study will enroll up to 60 subjects. We will recruit 64 subjects to allow for dropout."),
@@ -115,7 +115,7 @@ def _protocols() -> list[Chunk]:
                       "Patients: A Randomized Controlled Trial\n\nOct-16-2023"),
         *_protocol(4, "Study Protocol\n\nOfficial Title: Access-H20: Sensor driven smart faucet to enable and empower\n"
                       "independent drinking and grooming for individuals with spinal cord injury\nGrant Number: 1R43HD108061-01A1\n"
-                      "Document Date: March 2022\n\nThe study is a feasibility study.",
+                      "Document Date: March 2022\nFaculty sponsor/Co-PI: Dr. Martha Kole-White\n\nThe study is a feasibility study.",
                   "We will recruit 20 subjects who are living with an SCI above C7. Earlier, 50 patients per group will be included."),
         # a protocol and its consent form share one trial's code: neither is the trial alone
         *_protocol(5, "Project Name: Isokinetic Training\n\nSponsor: Qianfoshan Hospital\n\nInvestigator: Ran Shi\n"),
@@ -135,18 +135,20 @@ def test_protocols_of_many_forms_are_asked_their_cover_fields_by_the_trial_code(
     assert read_reports(mined) == []  # no shared form
     reports = {r.name: {label: f.value for label, f in r.fields.items()} for r in read_cover_reports(mined, skipped=skipped)}
     assert reports["NCT06140001"] == {"Principal Investigator": "Gao Lei"}  # the institution wraps; the department follows it
-    assert reports["NCT06140002"] == {"Sponsor": "Lutronic, Inc.", "Clinical Protocol Number": "AFL19006"}  # "TBC" is no value
+    assert reports["NCT06140002"] == {"Sponsor": "Lutronic, Inc.", "Funded by": "Lutronic, Inc.", "Clinical Protocol Number": "AFL19006"}  # "TBC" is no value
     assert "NCT06140003" not in reports  # "Patients:" is a wrapped title's last line, not a field
     assert reports["NCT06140004"] == {"Grant Number": "1R43HD108061-01A1", "Document Date": "March 2022",
-                                      "planned enrollment|subjects": "20"}  # a count per group is no enrollment
+                                      "Faculty sponsor/Co-PI": "Dr. Martha Kole-White", "planned enrollment|subjects": "20"}  # a count per group is no enrollment
     assert "NCT06140005" not in reports and skipped["cover_code_shared_or_missing"] == 2
     generator = ReportFieldTasks(NoProseGenerator(), mined)
-    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(1,), patience=40, seed=3))
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=12, hops=(1,), patience=60, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     q = "What is the sponsor listed for NCT06140002?"
     assert q in tasks and tasks[q].answers[0] == "Lutronic, Inc." and tasks[q].gold_doc_ids == ("NCT06140002_Prot_000.pdf",)
     assert tasks["How many subjects does NCT06140004 plan to enroll?"].answers[0] == "20"
-    assert len(tasks) == 6 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
+    # a label that names a who is asked as one; the form's own capitals stay
+    assert "Who is NCT06140002 funded by?" in tasks and "What is the faculty sponsor/Co-PI listed for NCT06140004?" in tasks
+    assert len(tasks) == 8 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
 
 
 def test_a_folder_whose_file_names_carry_no_code_gets_no_cover_fields() -> None:
