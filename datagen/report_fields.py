@@ -311,6 +311,32 @@ def _lower(label: str) -> str:
     return " ".join("/".join(p.lower() if p[1:] == p[1:].lower() else p for p in w.split("/")) for w in label.split())
 
 
+# a label naming a person's role: asked "who"
+_ROLE = re.compile(r"(?i)\b(?:investigator|owner|sponsor|pilot|instructor|co-pi|pi|contact|director|chair)\b(?!.*\b(?:number|no|id|date)\b)")
+
+
+def field_question(label: str, value: str, name: str) -> str:
+    """A field asked as a person asks it, in the form's own words: "What is the registration listed for
+    accident NYC08CA055?", "Who is the investigator in charge (IIC) listed for …?" (a role), "How many seats
+    are listed for …?" (a plural counted), "What are the airplane ratings listed for …?" ("Rating(s)"),
+    "Who is NCT06152900 funded by?" (a label that names a who), "How many participants does NCT06157684
+    plan to enroll?" (the enrollment its prose plans)."""
+    if label.startswith(ENROLLMENT):
+        return f"How many {label.partition('|')[2]} does {name} plan to enroll?"
+    said = _lower(label)
+    if said.endswith(" by"):  # "Funded by: Lutronic, Inc."
+        return f"Who is {name} {said}?"
+    if said.endswith("(s)"):  # "Airplane Rating(s)"
+        return f"What are the {said[:-3]}s listed for {name}?"
+    last = said.split()[-1]
+    if re.fullmatch(r"\d+", value) and last.endswith("s") and not last.endswith("ss"):  # "Seats: 4"
+        return f"How many {said} are listed for {name}?"
+    if _ROLE.search(said):
+        return f"Who is the {said} listed for {name}?"
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))  # "Total Injuries: 1 Minor"
+    return f"What {'are' if plural else 'is'} the {said} listed for {name}?"
+
+
 def _date(value: str) -> dt.date | None:
     m = _DATE.search(value)
     if not m:
@@ -372,13 +398,7 @@ class ReportFieldTasks:
             if (report.doc_id, field.label) in self._tried:
                 continue
             self._tried.add((report.doc_id, field.label))
-            if field.label.startswith(ENROLLMENT):
-                people = field.label.partition("|")[2]
-                question = f"How many {people} does {report.name} plan to enroll?"
-            elif field.label.lower().endswith(" by"):  # "Funded by: Lutronic, Inc." names no thing, a who
-                question = f"Who is {report.name} {_lower(field.label)}?"
-            else:
-                question = f"What is the {_lower(field.label)} listed for {report.name}?"
+            question = field_question(field.label, field.value, report.name)
             return self._candidate("single", [(report, field)], question, field.value)
         return DropReason.NO_ANSWER_SPAN
 

@@ -143,11 +143,11 @@ def test_protocols_of_many_forms_are_asked_their_cover_fields_by_the_trial_code(
     generator = ReportFieldTasks(NoProseGenerator(), mined)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=12, hops=(1,), patience=60, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
-    q = "What is the sponsor listed for NCT06140002?"
+    q = "Who is the sponsor listed for NCT06140002?"
     assert q in tasks and tasks[q].answers[0] == "Lutronic, Inc." and tasks[q].gold_doc_ids == ("NCT06140002_Prot_000.pdf",)
     assert tasks["How many subjects does NCT06140004 plan to enroll?"].answers[0] == "20"
     # a label that names a who is asked as one; the form's own capitals stay
-    assert "Who is NCT06140002 funded by?" in tasks and "What is the faculty sponsor/Co-PI listed for NCT06140004?" in tasks
+    assert "Who is NCT06140002 funded by?" in tasks and "Who is the faculty sponsor/Co-PI listed for NCT06140004?" in tasks
     assert len(tasks) == 8 and not any("Second Affiliated" in a for t in tasks.values() for a in t.answers)
 
 
@@ -190,3 +190,18 @@ def test_cut_labels_two_fields_in_one_and_values_read_as_labels_are_not_asked(tm
     queries = {t.query: t.answers[0] for t in read_task_file(tmp_path / "t.jsonl")}
     firsts = {q: a for q, a in queries.items() if "occurrence" in q}
     assert firsts and all(q.startswith("What is the first occurrence listed for accident NYC08CA0") for q in firsts), queries
+
+
+def test_a_field_is_asked_in_the_words_its_label_and_value_call_for() -> None:
+    """Hand-read on the NTSB folder (s31): "What is the seats listed …", "What is the investigator in charge
+    (IIC) listed …", "What is the airplane rating(s) listed …" read as templates, not as a person asks."""
+    from datagen.report_fields import field_question
+
+    name = "accident NYC08CA055"
+    assert field_question("Registration", "N5921D", name) == "What is the registration listed for accident NYC08CA055?"
+    assert field_question("Seats", "4", name) == "How many seats are listed for accident NYC08CA055?"
+    assert field_question("Total Injuries", "1 Minor", name) == "What are the total injuries listed for accident NYC08CA055?"
+    assert field_question("Airplane Rating(s)", "Single-engine Land", name) == "What are the airplane ratings listed for accident NYC08CA055?"
+    assert field_question("Investigator In Charge (IIC)", "Jim Silliman", name) == (
+        "Who is the investigator in charge (IIC) listed for accident NYC08CA055?")
+    assert field_question("Sponsor R&D No", "4431", "NCT06152666") == "What is the sponsor R&D no listed for NCT06152666?"  # a number, no who
