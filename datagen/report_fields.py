@@ -251,11 +251,12 @@ def read_cover_reports(mined: MinedCorpus, cover_chunks: int = 2, skipped: Count
     """Reports whose forms differ (clinical-trial protocols from many sponsors): no label half the folder
     shares, so each document's own cover page is read instead: the "Label: value" lines of its first
     `cover_chunks` chunks, the document named by the code its file name carries ("NCT06152900"), as a
-    person with the folder names it. Only when most documents' names carry a code, one per document.
+    person with the folder names it, where the index holds that code (its title or text). Only when most
+    documents' names carry a code, one per document.
 
     A cover line is a field only where its value is whole: the line opens a field (the line before is
-    blank, another field or the chunk's start; "…Ovarian Cancer\nPatients: A Randomized Controlled
-    Trial" is a wrapped title) and closes it (the line after is blank or another field; "Research
+    blank or another field, or the label has two words or more; a chunk's first line may continue the
+    chunk before; "…Ovarian Cancer\nPatients: A Randomized Controlled Trial" is a wrapped title) and closes it (the line after is blank or another field; "Research
     Institution: Second Affiliated Hospital of Army Medical\nUniversity" wraps). A code two documents
     share (a protocol and its consent form) names neither alone; a label stated twice with two values
     says neither."""
@@ -269,6 +270,11 @@ def read_cover_reports(mined: MinedCorpus, cover_chunks: int = 2, skipped: Count
         code = codes[doc]
         if not code or shared[code] > 1:
             skipped["cover_code_shared_or_missing"] += 1
+            continue
+        if code not in mined.titles.get(doc, "") and code not in mined.doc_text(doc):
+            # a question naming the code must be answerable by searching: the index must hold it (the title
+            # it gave the file, "NCT06152900 Prot SAP 000", or the text)
+            skipped["cover_code_not_indexed"] += 1
             continue
         found: dict[str, list[Field]] = defaultdict(list)
         for c in chunks[:cover_chunks]:

@@ -99,7 +99,8 @@ def test_a_folder_without_an_identifier_field_is_left_to_the_prose_generator() -
 def _protocol(i: int, cover: str, prose: str = "Participants will be randomised to usual care or not.") -> list[Chunk]:
     """A clinical-trial protocol of its own sponsor's form, its file named by its trial's code."""
     doc = f"NCT0614{i:04d}_Prot_000.pdf"
-    return [Chunk(f"{doc}#0", doc, cover, 0, 60, {"kind": "text"}), Chunk(f"{doc}#1", doc, prose, 1, 20, {"kind": "text"})]
+    meta = {"kind": "text", "title": f"NCT0614{i:04d} Prot 000"}  # the title the indexer gives a PDF without one
+    return [Chunk(f"{doc}#0", doc, cover, 0, 60, meta), Chunk(f"{doc}#1", doc, prose, 1, 20, meta)]
 
 
 def _protocols() -> list[Chunk]:
@@ -140,6 +141,14 @@ def test_protocols_of_many_forms_are_asked_their_cover_fields_by_the_trial_code(
     assert reports["NCT06140004"] == {"Grant Number": "1R43HD108061-01A1", "Document Date": "March 2022",
                                       "Faculty sponsor/Co-PI": "Dr. Martha Kole-White", "planned enrollment|subjects": "20"}  # a count per group is no enrollment
     assert "NCT06140005" not in reports and skipped["cover_code_shared_or_missing"] == 2
+    # a code only the file's name carries, neither its indexed title nor its text, cannot be searched for
+    hidden = [c if c.position else Chunk(c.chunk_id, c.doc_id, c.text, 0, 60, {"kind": "text", "title": "Protocol PRP"})
+              for c in _protocol(6, "A Trial\n\nIRB number: 5269\n\nMore.")]
+    titled = [c if c.position else Chunk(c.chunk_id, c.doc_id, c.text, 0, 60, {"kind": "text", "title": "NCT06140007 Prot 000"})
+              for c in _protocol(7, "A Trial\n\nIRB number: 5270\n\nMore.")]
+    skipped = Counter()
+    named = {r.name for r in read_cover_reports(mine(_protocols() + hidden + titled), skipped=skipped)}
+    assert "NCT06140006" not in named and "NCT06140007" in named and skipped["cover_code_not_indexed"] >= 1
     generator = ReportFieldTasks(NoProseGenerator(), mined)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=12, hops=(1,), patience=60, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
