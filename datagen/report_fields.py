@@ -1,5 +1,5 @@
 """Questions from the fields of form-like reports (accident reports, protocols, filings' cover pages):
-"What does the report with accident number NYC08CA055 give as its aircraft damage?" → "Substantial".
+"What is the aircraft damage listed for accident NYC08CA055?" → "Substantial".
 
 A folder of reports of one kind repeats the same form: "Label: value" pairs, two to a line,
     Location: Tallahassee, FL Accident Number: NYC08CA055
@@ -13,8 +13,10 @@ three reports sharing a form) nothing is read: the prose generator has the folde
 
 Facts: each field a report states once (one value) that is no boilerplate (a value more than
 `common_share` of the reports give, "Aircraft Category: Airplane", tells the reports apart from
-nothing). Multi-hop: two reports' date fields compared ("Which is earlier, the date & time of
-accident number A or of accident number B?"): the answer is one identifier, both reports are needed.
+nothing). Multi-hop: two reports' date fields compared ("Which was earlier, accident A or accident
+B?"): the answer is one identifier, both reports are needed. A report is named as a person names it:
+its identifier label without "Number" ("accident NYC08CA055", never "the report with accident number
+NYC08CA055"), and a question asks for a field as it is listed on the form, in the form's own words.
 
 `ReportFieldTasks` wraps the prose generator as `datagen.period_tasks.PeriodTasks` does, screening its
 candidates the same way (a boilerplate sentence repeated by every report is asked once).
@@ -39,6 +41,8 @@ _COLON = re.compile(r":(?=\s|$)")
 _CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z])[A-Z0-9][A-Z0-9-]{4,}$")  # NYC08CA055: capitals and digits, as written
 _EMPTY = {"", "n/a", "none", "no", "yes", "unknown", "not reported", "-"}
 _DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_COUNT_AND_WORD = re.compile(r"^\d+,\s*[A-Za-z]+$")  # "60, Male": an age and a sex under the label "Age"
+_ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth"}
 
 
 @dataclass(frozen=True)
@@ -117,9 +121,9 @@ def read_fields(mined: MinedCorpus, labels: dict[str, int]) -> list[Field]:
 @dataclass(frozen=True)
 class Report:
     doc_id: str
-    name: str  # "accident number NYC08CA055"
+    name: str  # "accident NYC08CA055"
     code: str
-    id_field: Field
+    id_field: Field | None  # None: named by its file's code (`read_cover_reports`)
     fields: dict[str, Field]
 
 
@@ -144,6 +148,11 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
         skipped["reports_without_identifier"] += n_docs
         return []
     titled = [lab for lab in labels if lab[:1].isupper() and len(lab) > 3]
+    # a label that ends two longer ones ("Point": "Departure Point", "Temperature/Dew Point") is a cut
+    # label when read alone ("Altimeter Setting: Temperature/Dew Point: 24°C" gave "Point")
+    tails = Counter(tail for lab in labels for k in range(1, len(lab.split()))
+                    if (tail := " ".join(lab.split()[k:])) in labels)
+    cut = {lab for lab, n in tails.items() if n >= 2}
     counts: Counter = Counter()
     for fields in by_doc.values():
         for label, fs in fields.items():
@@ -163,23 +172,175 @@ def read_reports(mined: MinedCorpus, common_share: float = 0.3, skipped: Counter
             value = fs[0].value
             if label == id_label or len(values) != 1:
                 continue
+            if label in cut:
+                skipped["field_label_cut"] += 1
+                continue
             if fold(value) in _EMPTY or len(value.split()) > 8 or ":" in value or not re.search(r"[A-Za-z0-9]", value):
                 continue
             if (value[:1] in "(|/" or value[-1:] in "/|" or any(re.search(rf"\s{re.escape(lab)}(?!\w)", value) for lab in titled)
                     or any(lab.startswith(value) for lab in titled)):  # "Distance from": a label, its value empty
                 skipped["field_value_runs_on"] += 1  # "Willis O Forman Operating Certificate(s) None": a label lost its colon
                 continue
+            if re.search(r"(?<!#)\b\d", label):
+                skipped["field_label_cut"] += 1  # "Flight Conducted Under: Part 91: General Aviation": a value read as a label
+                continue
+            if "," in label or _COUNT_AND_WORD.match(value):
+                # "Observation Facility, Elevation", "Age: 60, Male": two fields in one, neither asked alone
+                skipped["field_two_in_one"] += 1
+                continue
             if counts[(label, fold(value))] > max(1, common_share * n_docs):
                 skipped["field_value_common"] += 1
                 continue
             kept[label] = fs[0]
-        out.append(Report(doc, f"{id_label.lower()} {code}", code, fields[id_label][0], kept))
+        out.append(Report(doc, report_name(id_label, code), code, fields[id_label][0], kept))
+    return out
+
+
+_ID_WORDS = {"number", "no", "no.", "#", "id", "code", "nr", "nr."}
+
+
+def report_name(id_label: str, code: str) -> str:
+    """A report as a person names it: the identifier label's noun and the code ("Accident Number",
+    NYC08CA055 → "accident NYC08CA055"); a label that is only "Number" or "ID" gives "report …"."""
+    words = _lower(id_label).split()
+    while words and words[-1].lower() in _ID_WORDS:
+        words.pop()
+    return f"{' '.join(words) or 'report'} {code}"
+
+
+# A cover-page field line: a short Title-case label, a colon, a value ("Sponsor: Lutronic, Inc.").
+_COVER_LINE = re.compile(r"^([A-Z][A-Za-z&/()'’ -]{1,40}?)\s*:\s+(\S.*)$")
+_FILE_CODE = re.compile(r"[A-Z0-9][A-Z0-9-]{4,}")
+# a value not filled in: "TBC", "____", "……", "..........."
+_BLANK = re.compile(r"^(?:tbc|tbd|n/?a|none|pending|[_.…\s-]+)$", re.IGNORECASE)
+
+
+# The enrollment a protocol plans, in its own words: "We will recruit a total of 90 participants", "The
+# study will enroll up to 60 subjects", "A total of 38 patients will be enrolled", "We plan to enroll 20
+# subjects". A count per group ("50 patients per group will be included") or a past trial's ("we
+# recruited 80 patients") is no plan of this one.
+_PEOPLE = r"(participants|patients|subjects|volunteers|children|adults|women|men|individuals)"
+_ENROLL = re.compile(
+    rf"\b(?:will|plan to|plans to)\s+(?:enrol+|recruit|include)\s+(?:up to\s+|a total of\s+|approximately\s+)?(\d{{1,5}})\s+{_PEOPLE}\b(?!\s+(?:per|in each|each)\b)"
+    rf"|\b[Aa] total of\s+(\d{{1,5}})\s+{_PEOPLE}\s+will be\s+(?:enrol+ed|recruited|included)\b"
+)
+ENROLLMENT = "planned enrollment"
+
+
+def _enrollment(mined: MinedCorpus, doc: str) -> Field | None:
+    """The one enrollment a protocol's prose plans (every such sentence agreeing), as a field."""
+    found = []
+    for sent in mined.sentences.get(doc, ()):
+        for m in _ENROLL.finditer(sent.text):
+            count, people = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            found.append((count, people.lower(), sent))
+    if not found or len({c for c, _, _ in found}) != 1:
+        return None
+    count, people, sent = found[0]
+    return Field(doc, sent.chunk_id, f"{ENROLLMENT}|{people}", count, sent.text)
+
+
+def _file_code(doc_id: str) -> str:
+    """The identifier a file's name carries ("NCT06152900_Prot_SAP_000.pdf" → "NCT06152900"), or ""."""
+    stem = doc_id.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    codes = [m.group(0) for m in _FILE_CODE.finditer(stem) if _CODE.match(m.group(0))]
+    return codes[0] if codes else ""
+
+
+def read_cover_reports(mined: MinedCorpus, cover_chunks: int = 2, skipped: Counter | None = None) -> list[Report]:
+    """Reports whose forms differ (clinical-trial protocols from many sponsors): no label half the folder
+    shares, so each document's own cover page is read instead: the "Label: value" lines of its first
+    `cover_chunks` chunks, the document named by the code its file name carries ("NCT06152900"), as a
+    person with the folder names it, where the index holds that code (its title or text). Only when most
+    documents' names carry a code, one per document.
+
+    A cover line is a field only where its value is whole: the line opens a field (the line before is
+    blank or another field, or the label has two words or more; a chunk's first line may continue the
+    chunk before; "…Ovarian Cancer\nPatients: A Randomized Controlled Trial" is a wrapped title) and closes it (the line after is blank or another field; "Research
+    Institution: Second Affiliated Hospital of Army Medical\nUniversity" wraps). A code two documents
+    share (a protocol and its consent form) names neither alone; a label stated twice with two values
+    says neither."""
+    skipped = skipped if skipped is not None else Counter()
+    codes = {doc: _file_code(doc) for doc in mined.chunks}
+    shared = Counter(codes.values())
+    if sum(bool(c) for c in codes.values()) < max(3, 0.8 * len(codes)):
+        return []
+    out = []
+    for doc, chunks in sorted(mined.chunks.items()):
+        code = codes[doc]
+        if not code or shared[code] > 1:
+            skipped["cover_code_shared_or_missing"] += 1
+            continue
+        if code not in mined.titles.get(doc, "") and code not in mined.doc_text(doc):
+            # a question naming the code must be answerable by searching: the index must hold it (the title
+            # it gave the file, "NCT06152900 Prot SAP 000", or the text)
+            skipped["cover_code_not_indexed"] += 1
+            continue
+        found: dict[str, list[Field]] = defaultdict(list)
+        for c in chunks[:cover_chunks]:
+            lines = c.text.split("\n")
+            fielded = [bool(_COVER_LINE.match(ln.strip())) for ln in lines]
+            for i, line in enumerate(lines):
+                m = _COVER_LINE.match(line.strip())
+                if not m:
+                    continue
+                before = lines[i - 1].strip() if i > 0 else None
+                # a label of two words or more is no title's last line ("Grant Number:" after a title
+                # that wrapped); one word may be ("…Ovarian Cancer\nPatients:")
+                opens = before is not None and (not before or fielded[i - 1] or (
+                    len(m.group(1).split()) >= 2 and not before.endswith((",", "-", "–", " and", " of", " for", " the"))))
+                closes = i + 1 < len(lines) and (not lines[i + 1].strip() or fielded[i + 1])
+                label, value = m.group(1).strip(), m.group(2).strip(" ,;")
+                if not (opens and closes):
+                    skipped["cover_value_wrapped"] += 1
+                    continue
+                if _BLANK.match(value) or len(value.split()) > 8 or len(label.split()) > 5 or ":" in value:
+                    skipped["cover_value_unusable"] += 1
+                    continue
+                found[label].append(Field(doc, c.chunk_id, label, value, line.strip()))
+        kept = {label: fs[0] for label, fs in found.items() if len({fold(f.value) for f in fs}) == 1}
+        planned = _enrollment(mined, doc)
+        if planned is not None:
+            kept[planned.label] = planned
+        if kept:
+            out.append(Report(doc, code, code, None, kept))
     return out
 
 
 def _lower(label: str) -> str:
-    """A form's label inside a sentence: "Registered Owner" → "registered owner"; "FAA", "(IIC)" stay."""
-    return " ".join(w if w.isupper() else w.lower() for w in label.split())
+    """A form's label inside a sentence: "Registered Owner" → "registered owner"; "FAA", "(IIC)" stay;
+    a numbered label reads as words ("Occurrence #1" → "first occurrence")."""
+    numbered = re.match(r"^(.+?)\s*#\s*([1-5])$", label)
+    if numbered:
+        return f"{_ORDINALS[numbered.group(2)]} {_lower(numbered.group(1))}"
+    # only a plain capitalised word is lowered: "FAA", "(IIC)", "Co-PI" are written as the form writes them
+    return " ".join("/".join(p.lower() if p[1:] == p[1:].lower() else p for p in w.split("/")) for w in label.split())
+
+
+# a label naming a person's role: asked "who"
+_ROLE = re.compile(r"(?i)\b(?:investigator|owner|sponsor|pilot|instructor|co-pi|pi|contact|director|chair)\b(?!.*\b(?:number|no|id|date)\b)")
+
+
+def field_question(label: str, value: str, name: str) -> str:
+    """A field asked as a person asks it, in the form's own words: "What is the registration listed for
+    accident NYC08CA055?", "Who is the investigator in charge (IIC) listed for …?" (a role), "How many seats
+    are listed for …?" (a plural counted), "What are the airplane ratings listed for …?" ("Rating(s)"),
+    "Who is NCT06152900 funded by?" (a label that names a who), "How many participants does NCT06157684
+    plan to enroll?" (the enrollment its prose plans)."""
+    if label.startswith(ENROLLMENT):
+        return f"How many {label.partition('|')[2]} does {name} plan to enroll?"
+    said = _lower(label)
+    if said.endswith(" by"):  # "Funded by: Lutronic, Inc."
+        return f"Who is {name} {said}?"
+    if said.endswith("(s)"):  # "Airplane Rating(s)"
+        return f"What are the {said[:-3]}s listed for {name}?"
+    last = said.split()[-1]
+    if re.fullmatch(r"\d+", value) and last.endswith("s") and not last.endswith("ss"):  # "Seats: 4"
+        return f"How many {said} are listed for {name}?"
+    if _ROLE.search(said):
+        return f"Who is the {said} listed for {name}?"
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))  # "Total Injuries: 1 Minor"
+    return f"What {'are' if plural else 'is'} the {said} listed for {name}?"
 
 
 def _date(value: str) -> dt.date | None:
@@ -200,11 +361,11 @@ class ReportFieldTasks:
         self.mined = mined
         self.share = share
         self.own_stages: Counter = Counter()
-        self.reports = read_reports(mined, skipped=self.own_stages)
+        self.reports = read_reports(mined, skipped=self.own_stages) or read_cover_reports(mined, skipped=self.own_stages)
         self.asked: set[str] = set()
         self._tried: set[tuple[str, ...]] = set()
         self.fields = [(r, f) for r in self.reports for f in r.fields.values()]
-        labels = Counter(label for r in self.reports for label, f in r.fields.items() if _date(f.value))
+        labels = Counter(label for r in self.reports if r.id_field for label, f in r.fields.items() if _date(f.value))
         self.date_label = next((label for label, n in labels.most_common() if n >= 2), "")
         self.own_stages["reports:read"] = len(self.reports)
         self.own_stages["reports:fields"] = len(self.fields)
@@ -243,7 +404,7 @@ class ReportFieldTasks:
             if (report.doc_id, field.label) in self._tried:
                 continue
             self._tried.add((report.doc_id, field.label))
-            question = f"What does the report with {report.name} give as its {_lower(field.label)}?"
+            question = field_question(field.label, field.value, report.name)
             return self._candidate("single", [(report, field)], question, field.value)
         return DropReason.NO_ANSWER_SPAN
 
@@ -258,7 +419,10 @@ class ReportFieldTasks:
             return DropReason.NO_ANSWER_SPAN
         self._tried.add(key)
         first = a if da < db else b  # type: ignore[operator]
-        question = f"Which has the earlier {_lower(self.date_label)}, {a.name} or {b.name}?"
+        # the report's own date ("Date & Time") dates the event itself; another ("Report Date") is named
+        label = _lower(self.date_label)
+        question = (f"Which was earlier, {a.name} or {b.name}?" if label.lower().startswith("date") else
+                    f"Which has the earlier {label}, {a.name} or {b.name}?")
         return self._candidate("comparison", [(a, a.fields[self.date_label]), (b, b.fields[self.date_label])], question,
                                first.code, options=(a.code, b.code), winner=first)
 
@@ -269,7 +433,7 @@ class ReportFieldTasks:
         supporting = []
         for report, field in items:
             chunks, quotes = [field.chunk_id], [field.line]
-            if options and report.id_field.line != field.line:  # the identifier is the answer: its line too
+            if options and report.id_field is not None and report.id_field.line != field.line:  # the identifier is the answer: its line too
                 chunks.append(report.id_field.chunk_id)
                 quotes.append(report.id_field.line)
             truth = (winner is not None and report is winner) or (winner is None and report is items[-1][0])

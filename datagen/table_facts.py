@@ -177,6 +177,9 @@ def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], st
     return [], ""
 
 
+_RUN_IN_SEGMENT = re.compile(r"^((?:[A-Za-z]+ )*?(?:[Ii]ncome|[Rr]evenues?|[Ss]ales)) ([A-Z][a-z]+(?: (?:and|[A-Z][a-z]+))*)$")
+
+
 def metric_phrase(label: str) -> str:
     """A row label as a noun phrase after "Apple's": "Net sales: Total net sales" → "total net sales",
     "Earnings per share: Diluted" → "diluted earnings per share", "Net sales: Products" → "net sales
@@ -199,6 +202,9 @@ def metric_phrase(label: str) -> str:
         else:
             return ""
     phrase = re.sub(r", net$", "", child)
+    # a segment's name run into its metric: "Operating Income Productivity and Business Processes" → "Operating
+    # Income for Productivity and Business Processes"
+    phrase = _RUN_IN_SEGMENT.sub(r"\1 for \2", phrase)
     if not _METRIC_NOUN.search(phrase) or re.search(r"[,$\d;/—–]", phrase) or len(phrase.split()) > 8:
         return ""  # "Windows", "Intelligent Cloud" (a segment's row of which table?), "losses, net of tax of $(75)"
     return phrase
@@ -209,10 +215,22 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
     word (`common`: the lower-case words of the corpus; the first word always: "Net Sales for Americas" →
     "net sales for Americas"); names and acronyms ("AWS", "Intel") stay."""
     words = phrase.split()
+    titles = [w[:1].isupper() and w[1:] == w[1:].lower() for w in words]
+    # two capitalised words or more together, away from the first word, are one name ("revenue for United
+    # States", not "United states", though "united" and "states" are common words)
+    joined = [t or (0 < i < len(words) - 1 and words[i] in {"and", "&", "of"} and titles[i - 1] and titles[i + 1])
+              for i, t in enumerate(titles)]  # "Productivity and Business Processes" is one name
+    named: set[int] = set()
+    start = 0
+    for i in range(len(words) + 1):
+        if i == len(words) or not joined[i]:
+            if start > 0 and i - start >= 2:
+                named.update(range(start, i))
+            start = i + 1
     out = []
-    for i, w in enumerate(words):
-        title = w[:1].isupper() and w[1:] == w[1:].lower()
-        if title and (i == 0 or (common is not None and w.lower() in common)):
+    for i, (w, title) in enumerate(zip(words, titles, strict=True)):
+        in_name = i in named
+        if title and (i == 0 or (common is not None and w.lower() in common and not in_name)):
             w = w.lower()
         out.append(w)
     return " ".join(out)

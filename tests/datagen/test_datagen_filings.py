@@ -111,6 +111,22 @@ def test_periods_companies_and_units_are_read_from_the_column_line() -> None:
     assert metric_phrase("Balance, end of period") == "" and metric_phrase("Windows") == ""
 
 
+def test_a_name_inside_a_metric_keeps_its_capitals_and_a_run_in_segment_gets_its_for() -> None:
+    """Hand-read on the 10-Qs (s31): "NVIDIA's revenue for United states" ("united" and "states" are common
+    words) and "Microsoft's operating income productivity and business processes"."""
+    from datagen.table_facts import cased
+
+    common = {"revenue", "for", "united", "states", "operating", "income", "productivity", "and", "business",
+              "processes", "total", "net", "sales", "products"}
+    assert cased(metric_phrase("Revenue: United States"), common) == "revenue for United States"
+    assert metric_phrase("Operating Income Productivity and Business Processes") == (
+        "Operating Income for Productivity and Business Processes")
+    assert cased(metric_phrase("Operating Income Productivity and Business Processes"), common) == (
+        "operating income for Productivity and Business Processes")
+    assert cased("Total Net Sales", common) == "total net sales"  # the first word's run is no name
+    assert cased(metric_phrase("Net sales: Products"), common) == "net sales for products"
+
+
 def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
     mined, base = _base(_filings())
     asks = {f.ask.replace("{s}", f.subject): f.answer for fs in base.facts.values() for f in fs}
