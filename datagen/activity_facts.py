@@ -651,7 +651,12 @@ def _question_key(fact: Fact) -> tuple[str, str]:
 
 
 def _is_activity(fact: Fact) -> bool:
-    return _shape(fact) in (RELATION_SHAPE, DATED_SHAPE, DATED_THING_SHAPE, WHY_SHAPE, WITH_SHAPE)
+    shape = _shape(fact)
+    if shape in (DATED_SHAPE, WHY_SHAPE, WITH_SHAPE):
+        # an act's key is "verb:thing:words"; another reader's "X|with|person" (a prepositional
+        # fact of a page, "X plays with the band") shares the shape's word but is no act
+        return fact.relation.split("|")[0].count(":") == 2
+    return shape in (RELATION_SHAPE, DATED_THING_SHAPE)
 
 
 def _shape(fact: Fact) -> str:

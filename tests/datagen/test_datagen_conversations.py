@@ -407,3 +407,20 @@ def test_a_set_of_things_told_over_sessions_is_asked_as_a_whole_and_verified() -
     # "I joined it last year" may be a third thing: the set is not known whole, so it is not asked
     found, _ = _sets([*SETS, ("me/s5", "Priya & Tom, session 5 (4:00 pm on 3 April, 2024)", "Maria: I joined it last year.")])
     assert not found
+
+
+def test_a_pages_prepositional_fact_named_like_an_acts_shape_is_no_act() -> None:
+    """Merged readers: a page's "X|with|person" fact ("Hank Snow toured with the Rainbow Ranch Boys")
+    shares the word of the chat readers' who-with shape, but it is no "verb:thing:words" act; the
+    corpus-wide act check must leave it alone (it raised IndexError on the first MuSiQue run)."""
+    from datagen.activity_facts import unique_activities
+    from datagen.factbase import Fact, FactBase
+
+    page_fact = Fact(
+        doc_id="d1", chunk_id="d1:0", sentence="Hank Snow toured with the Rainbow Ranch Boys.", subject="Hank Snow",
+        about_doc=True, relation="tour|with|organization", answer="the Rainbow Ranch Boys", kind="organization",
+        ask="Who did {s} tour with?", describe="", compare="", target="",
+    )
+    base = FactBase(facts={"d1": [page_fact]})
+    unique_activities(base)
+    assert base.facts["d1"] == [page_fact]
