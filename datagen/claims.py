@@ -51,7 +51,7 @@ _MARKER = re.compile(
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
     r"in contrast|in conclusion|in summary|in addition|moreover|further|furthermore|taken together|altogether|in particular|"
-    r"in this (?:study|report|paper|work|article)|here)\s*,?\s+)",
+    r"in this (?:study|report|paper|work|article)(?!\s+of\b)|here)\s*,?\s+)",
     re.IGNORECASE,
 )
 # "… we show that X", "These results indicate that X", "Analysis revealed that X": at most 10 words before.
@@ -62,6 +62,33 @@ _REPORTING = re.compile(
     r"identify|identified|support the (?:idea|notion|hypothesis))\s+that\s+(.+)$",
     re.IGNORECASE,
 )
+# A claim is what the authors conclude, not what they measured: a sentence the abstract opens with a
+# conclusion ("Thus, …", "In conclusion, …", "CONCLUSIONS …") or that reports a finding ("These data suggest
+# that …", above). A bare results sentence states one study's observation, read with its study: "Patients in
+# the most deprived quartile were more likely …", "Egg rolls were the only item associated with illness in
+# both analyses", "All of the iPS cells showed pluripotency …" (session 31's hand-read: 13 of 30 failed so).
+_CONCLUDING = re.compile(
+    r"^(?:(?:conclusions?|interpretation)\s*[:.]|(?-i:CONCLUSIONS?|INTERPRETATION)\b"
+    r"|(?:thus|therefore|hence|together|collectively|consequently|in conclusion|in summary|in sum|taken together|"
+    r"altogether)\b)",
+    re.IGNORECASE,
+)
+# A reporter that is a method ("Scan statistics showed that …", "Real-time PCR results showed that …", "Docking
+# simulations suggest that …") reports an observation of this study, not what its authors conclude.
+_METHOD_REPORTER = re.compile(
+    r"\b(?:analys[ie]s|statistics|assays?|imaging|PCR|staining|experiments?|simulations?|sequencing|regression|"
+    r"measurements?|tests?|blot(?:ting|s)?|microscopy|scans?|gel|screens?|studies|trials?|surveys?|models?|assessments?|"
+    r"investigations?)\b",
+    re.IGNORECASE,
+)
+_OWN_WORK = re.compile(r"\b(?:we|our|these|this|the present|the current)\b", re.IGNORECASE)
+# A reporter that scopes its finding ("Studies in IBD have indicated that …", "In mice, we found that …")
+# would leave a claim wider than the finding: "multiple independent associations exist at HLA genes".
+_SCOPED_REPORTER = re.compile(
+    r"\b(?:in|among|for|within)\s+(?!(?:this|these|our|the (?:present|current)|addition|summary|conclusion|"
+    r"contrast|particular|turn|sum)\b)\w",
+    re.IGNORECASE,
+)
 # Whole words only: "Therapy with …", "Tobacco use …", "Weight loss …" open findings, not "there", "to", "we".
 # A reason or a concession first ("Since vivax malaria is predominant, …", "As an example, …") leans on
 # what came before.
@@ -69,6 +96,9 @@ _CONTEXT_OPENING = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|here|we|our|there|which|however|but|and|or|"
     r"whether|how|what|why|when|to|explain|compared|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"since|because|as|although|though|if|unless|whereas|while|data|results|findings|"
+    # a contrast with the sentence before, or a vague quantity: "Yet, Cdc20 null cells …", "Some common
+    # serum metabolome alterations have been identified …"
+    r"yet|still|nevertheless|nonetheless|instead|rather|some|several|many|few|another|"
     r"all (?:two|three|four|five|six|\d+)|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
     re.IGNORECASE,
 )
@@ -79,9 +109,13 @@ _FIRST_PERSON = re.compile(r"\b(?:(?i:we|our|me|my|mine|myself|you|your)|us)\b")
 # pointer). "such as" names examples and points nowhere.
 _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
-    r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current) \w+|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
+    r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current|new|novel) \w+|the same \w+(?! as\b)|so (?:identified|defined|obtained|generated|formed)|(?<!and )(?<!or )other|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
     r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
-    r"analysis|survey|disease|condition|alleles|variants|results|data|findings)(?! of\b)"
+    r"analysis|survey|disease|condition|alleles|variants|results|data|findings|"
+    # the study's own tool or material: "The signature or its components …", "In the HNSCC model, …"
+    r"signature|model|strategy|approach|method|tool|scale|score|instrument|vaccine|drug|compound|peptide|isolate|"
+    r"mutant|strain|construct|assay|device|technique|procedure|protocol|questionnaire|algorithm|pairs?)(?! of\b)"
+    r"|the (?:[\w-]+ ){1,3}model\b"
     # "The association was predominant among …": which association? ("The association between A and B" says.)
     r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
     r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
@@ -91,7 +125,7 @@ _POINTS_AWAY = re.compile(
 # "reduced by 58.2% for the 100-mg group", "correlated .80 with …". A claim states a finding without it.
 _STATISTICS = re.compile(
     r"\b(?:p\s*[<=>]|CI\b|OR\s*=|HR\s*=|RR\s*=|n\s*=|respectively|(?-i:a?[HOR]R|aOR) of\b)|±|\+/-"
-    r"|\d\s*%|(?<![\w.)-])\d*\.\d+\b|(?<=\s)-\d",  # not a name's number: "Nav1.5", "Na(V)1.3", "HIF-1.5"
+    r"|\d\s*%|(?<![\w.)-])\d*\.\d+\b|\d·\d|(?<=\s)-\d",  # not a name's number: "Nav1.5", "Na(V)1.3", "HIF-1.5"
     re.IGNORECASE,
 )
 # An appraisal with nothing to compare with says nothing alone: "The cumulative incidence of late severe
@@ -102,6 +136,9 @@ _BARE_APPRAISAL = re.compile(
     r"higher|lower|greater|smaller|better|worse|more|less)$",
     re.IGNORECASE,
 )
+# "The protection was correlated with …", "The peptide covers …": a bare "the" and one noun before the
+# verb names the study's own thing (which protection? which peptide?).
+_BARE_DEFINITE = re.compile(r"^[Tt]he [a-z]+ (?:is|are|was|were|has|have|had|can|could|may|might|\w+ed|\w+s)\b")
 _NOT_FINDINGS = re.compile(
     r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+(?:AND\s+)?MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
     r"MEASUREMENTS|INTERVENTIONS?)\b|highlights|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
@@ -112,10 +149,17 @@ _NOT_FINDINGS = re.compile(
 _NESTED_REPORT = re.compile(r"\b(?:suggests?|indicates?|shows?|demonstrates?|implies|imply)\s+that\b", re.IGNORECASE)
 # "… elevated glucose in midlife, but not late life, were associated with …": the contrast goes, the
 # finding stays whole (cut there as a tail, "Elevated glucose in midlife." was left).
-_BUT_NOT = re.compile(r",\s+but not\s+[^,;]+,\s+", re.IGNORECASE)
+# Only when a verb follows the contrast: in "… relies on membrane intactness, but not energy sources such as
+# ATP, GTP or the membrane potential" the comma is a list's, and cutting there made "intactness GTP or …".
+_BUT_NOT = re.compile(
+    r",\s+but not\s+[^,;]+,\s+(?=(?:is|are|was|were|has|have|had|can|may|might|could|does|did|do|\w+ed|\w+s)\b)",
+    re.IGNORECASE,
+)
 # PubMed's note on a cut abstract is no part of its sentence.
 _TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
-_GLUED = re.compile(r"\b[a-z]{24,}\b")
+# Words a PDF ran together ("andathletesfrominterceptive…"), or a word and its reference numbers
+# ("… interleukin for DA cells8,9 and leukaemia inhibitory factor10").
+_GLUED = re.compile(r"\b[a-z]{24,}\b|\b[a-z]{4,}\d+(?:,\d+)*\b")
 # "Provocatively, …", "Strikingly, …": any opening adverb is the author's voice, not the finding.
 _OPENING_ADVERB = re.compile(r"^[A-Za-z][a-z]+ly,\s+")
 # "…, however, …" inside a finding is the same voice.
@@ -136,15 +180,32 @@ _METHOD = re.compile(
     r"\b(?:was|were)\s+(?:\w+ly\s+)?(?:compared|defined|measured|assessed|recruited|enrolled|used|analy[sz]ed|"
     r"collected|randomi[sz]ed|classified|established|developed|designed|constructed|created|deposited|performed|calculated|obtained|evaluated|examined|included|selected|recorded|followed)\b"
     # a plan or a review's outline, not a finding: "… will be assessed", "Implications are discussed"
-    r"|\bconsisted of\b|\b(?:was|were)\s+(?:\w+ed|made|done|taken|drawn)\s+using\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
+    r"|\bconsisted of\b|\b(?:requires?|needs?|warrants?|merits?|deserves?)\s+further\b|\bfurther (?:studies|research|investigations?|work) (?:is|are)\b|\b(?:was|were)\s+(?:\w+ed|made|done|taken|drawn)\s+using\b|\b(?:is|are|will be)\s+(?:briefly\s+)?(?:discussed|reviewed|described|presented|summari[sz]ed|highlighted|"
     r"considered|assessed|outlined|explored)\b",
     re.IGNORECASE,
 )
 _TAIL = re.compile(
-    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but(?!\s+not\b)|since|because|although|though|"
-    r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s).*$",
+    r"\s*(?:;|,\s*(?:whereas|while|thereby|thus|which|whose|its|their|it|they|suggesting|indicating|as(?!\s+(?:compared|opposed|well)\b)|but(?!\s+not\b)|since|because|although|though|"
+    r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s"
+    # the reporter's second verb ("These results demonstrate that TLR function is … and provide evidence for …"):
+    # its plural form has no subject in the claim
+    r"|,?\s+and\s+(?:provide|support|suggest|indicate|show|reveal|demonstrate|identify|highlight|establish|"
+    r"implicate|uncover|offer|point|pave|lay|open|raise|underscore|underline|emphasi[sz]e|illustrate|extend|shed|add)\b).*$",
     re.IGNORECASE,
 )
+
+
+# A paper's title ends as a sentence does ("A 40-Hz auditory potential recorded from the human scalp."); a
+# name does not, but for an initial or a company's ending ("My Name Is Bill W.", "Harris, Forbes & Co.").
+_NAME_END = re.compile(r"(?:[A-Z]|Inc|Ltd|Co|Corp|Jr|Sr|St|Bros|Mr|Dr)\.")
+
+
+def paper_title(title: str) -> bool:
+    """Whether a document's title is a paper's (a phrase or a sentence of four words or more, closed by a
+    period), not a name: the relation templates would ask "Where is Swaddling: a systematic review.?"."""
+    words = title.split()
+    return len(words) >= 4 and title.rstrip().endswith(".") and not title.rstrip().endswith("..") and not (
+        _NAME_END.fullmatch(words[-1]))
 
 
 def claim_of(sentence: str) -> str | None:
@@ -155,14 +216,23 @@ def claim_of(sentence: str) -> str | None:
         return None  # "as births and deaths as they occur…": the tail of a sentence cut in two
     if _NOT_FINDINGS.match(text):
         return None  # "METHODS Twenty patients …": a structured abstract's methods, however late they come
+    concluded = False
     while True:  # "Thus, in this study, …": markers may stack
+        concluded = concluded or bool(_CONCLUDING.match(text))
         stripped = _OPENING_ADVERB.sub("", _MARKER.sub("", text, count=1), count=1)
         if stripped == text:
             break
         text = stripped
     reported = _REPORTING.match(text)
     if reported:
+        reporter = text[: reported.start(1)]
+        if _SCOPED_REPORTER.search(reporter):
+            return None  # "Studies in IBD have indicated that …": the claim would lose its scope
+        if _METHOD_REPORTER.search(reporter) and not _OWN_WORK.search(reporter):
+            return None  # "Scan statistics showed that areas with … did not experience severe outbreaks"
         text = reported.group(1)
+    elif not concluded:
+        return None  # a results sentence: one study's observation, not a claim (see _CONCLUDING)
     for aside in _ASIDES:
         for _ in range(3):  # nested parentheses go from the inside out
             text = aside.sub("", text)
@@ -173,9 +243,11 @@ def claim_of(sentence: str) -> str | None:
         _POINTS_AWAY.search(text)
     ):
         return None
+    if _BARE_DEFINITE.match(text):
+        return None
     if _GLUED.search(text):
         return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
-    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]") or text.count('"') % 2:
         return None  # an aside left unbalanced: a fragment
     if _METHOD.search(text) or _BARE_APPRAISAL.search(text) or _NESTED_REPORT.search(text) or (
         re.search(r"\bnot only\b", text, re.IGNORECASE) and not re.search(r"\bbut also\b", text, re.IGNORECASE)
@@ -215,7 +287,7 @@ def _long_form(short: str, before: str) -> str | None:
         if i < 0:
             return None
         i -= 1
-    long = text[text.rfind(" ", 0, i + 1) + 1 :].strip(" ,;:")
+    long = re.sub(r"^[^\s/]*/", "", text[text.rfind(" ", 0, i + 1) + 1 :]).strip(" ,;:")
     if not long or long.split()[0].lower() in _STOP or len(long) <= len(short) or "(" in long or ")" in long:
         return None
     return long
@@ -235,17 +307,28 @@ def abbreviations(sentences: Sequence[Sentence]) -> dict[str, str]:
                 continue
             opening = sent.text[: sent.text.find(long)].strip(" :")  # "", or a heading: "BACKGROUND"
             # a name stays a name: "Kansas City Cardiomyopathy Questionnaire (KCCQ) …" keeps its capitals
-            if (not opening or opening.isupper()) and long[1:] == long[1:].lower():
+            # ("T cell immunoglobulin …" keeps its one-letter name)
+            if (not opening or opening.isupper()) and long[1:] == long[1:].lower() and len(long.split()[0]) > 1:
                 long = long[:1].lower() + long[1:]
-            found[short] = long
+            found[short] = _singular(long, short)
     return found
+
+
+def _singular(long: str, short: str) -> str:
+    """"liver X receptors (LXR)": a singular abbreviation stands for one ("LXR is poly(ADP-ribosyl)ated",
+    "GC B cells"), so its long form is written singular when the plural is a regular one."""
+    if short[-1:] in "sS" or not re.search(r"(?:[^suiey]|[dntcglrvkm]e)s$", long) or re.search(r"(?:ics|ous)$", long):
+        return long
+    return long[:-1]
 
 
 def expand(claim: str, defined: dict[str, str]) -> str:
     """The claim with every abbreviation its abstract defines written out: a reader of the claim has not
     read the abstract ("Chromosomal condensation occurs at early mitosis in all MKs" → "… megakaryocytes")."""
     for short, long in sorted(defined.items(), key=lambda kv: -len(kv[0])):
-        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?![\w])", lambda _m, long=long: long, claim)
+        # "HCV infection" where HCV stands for "hepatitis C virus infection": the word is not written twice
+        last = re.escape(long.split()[-1])
+        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?:\s+{last}\b)?(?![\w])", lambda _m, long=long: long, claim)
     return claim[:1].upper() + claim[1:] if claim[:1].islower() and _plain_word(claim.split()[0]) else claim
 
 
