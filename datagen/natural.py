@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
 from datagen.chat_order import ORDER_FORM, OrderPairs
-from datagen.claims import document_claims, paper_title
+from datagen.claims import document_claims, paper_titles
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
@@ -129,7 +129,7 @@ class NaturalGenerator:
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         # A paper's title names no entity: the templates misread a scientific title ("Which organization did
         # Prevalence, severity, and unmet need … Surveys. vary with?" → "IQR"), so a paper gives claims only.
-        papers = {d for d in mined.chunks if paper_title(mined.titles.get(d, ""))}
+        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks})
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d) and d not in papers)
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from corpus_tools.types import Chunk
-from datagen.claims import claim_of
+from datagen.claims import claim_of, paper_titles
 from datagen.factbase import Fact, FactBase
 from datagen.mining import mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
@@ -228,6 +228,8 @@ def test_a_paper_title_is_asked_by_its_claims_not_as_a_name() -> None:
         "p1": (paper, "GITR is a member of the TNFR family. Its ligand was cloned. Mice lacking it were studied. "
                       "Thus, GITR costimulation enhances the proliferation of naive CD4 T cells in mouse spleen."),
         "b1": ("My Name Is Bill W.", "My Name Is Bill W. is a 1989 film directed by Daniel Petrie."),
+        "d1": ("Daniel Petrie", "Daniel Petrie was a Canadian film director."),
+        "h1": ("Blue Harbour", "Blue Harbour is a 1961 drama film."),
     }
     chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, (title, text) in texts.items()]
     facts = {
@@ -243,3 +245,7 @@ def test_a_paper_title_is_asked_by_its_claims_not_as_a_name() -> None:
     questions = {gen._single(rng).question for _ in range(20)}
     assert not any(paper in q for q in questions)
     assert "Who directed My Name Is Bill W.?" in questions
+    # in a corpus of papers, a title is a paper's with or without its period
+    assert paper_titles({"p1": paper, "p2": "Bromodomain Proteins Contribute to Stage Identity in the Trypanosome"}) == {
+        "p1", "p2"}
+    assert paper_titles({"p1": paper, "b1": "My Name Is Bill W.", "d1": "Daniel Petrie", "h1": "Blue Harbour"}) == {"p1"}
