@@ -139,6 +139,8 @@ _BARE_APPRAISAL = re.compile(
 # "The protection was correlated with …", "The peptide covers …": a bare "the" and one noun before the
 # verb names the study's own thing (which protection? which peptide?).
 _BARE_DEFINITE = re.compile(r"^[Tt]he [a-z]+ (?:is|are|was|were|has|have|had|can|could|may|might|\w+ed|\w+s)\b")
+# A claim cut where its source's sentence was cut ("… via activation of the NALP3 inflammasome and.").
+_OPEN_END = re.compile(r"\b(?:and|or|of|the|to|with|by|in|for|a|an|from|than|that)$", re.IGNORECASE)
 _NOT_FINDINGS = re.compile(
     r"^(?:(?-i:(?:MAIN\s+)?OUTCOMES?\s+(?:AND\s+)?MEASURES?|METHODS?|BACKGROUND|OBJECTIVES?|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|INTRODUCTION|AIMS?|PURPOSE|"
     r"MEASUREMENTS|INTERVENTIONS?)\b|highlights|(?:methods?|background|objectives?|design|aims?|purpose)\s*:)",
@@ -253,7 +255,7 @@ def claim_of(sentence: str) -> str | None:
         _POINTS_AWAY.search(text)
     ):
         return None
-    if _BARE_DEFINITE.match(text):
+    if _BARE_DEFINITE.match(text) or _OPEN_END.search(text):
         return None
     if _GLUED.search(text):
         return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
@@ -278,8 +280,9 @@ def _plain_word(word: str) -> bool:
     return word[1:] == word[1:].lower() and not any(c.isdigit() for c in word.split("-")[0])
 
 
-# "megakaryocytes (MKs)": an abbreviation in parentheses, 2-10 characters with a capital letter.
-_DEFINED = re.compile(r"\(([A-Za-z0-9][\w/+-]{0,8}[\w+])\)")
+# "megakaryocytes (MKs)": an abbreviation in parentheses, 2-10 characters with a capital letter, after a
+# space: "T(FH)" is a name's part, not "FH" defined (it was written out as "T(further polarized T)").
+_DEFINED = re.compile(r"(?<=\s)\(([A-Za-z0-9][\w/+-]{0,8}[\w+])\)")
 _STOP = {"the", "a", "an", "of", "in", "and", "or", "for", "to", "with", "on", "by", "as", "at", "from"}
 
 

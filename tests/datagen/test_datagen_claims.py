@@ -170,6 +170,7 @@ def test_only_what_the_authors_conclude_is_a_claim() -> None:
         "Thus, at a mean follow-up of 55·7 months, 48 participants had developed 53 primary colorectal cancers.",
         "We conclude that MccJ25 inhibits transcription by obstructing the RNAP secondary channel--acting as a "
         '"cork in a bottle.',  # a quotation cut open
+        "Thus, CyaA promotes innate IL-1beta production via activation of the NALP3 inflammasome and.",  # cut
     ):
         assert claim_of(no_claim) is None, no_claim
     # what the authors conclude stays a claim, by a heading, a marker or a reporting clause
@@ -199,6 +200,7 @@ def test_a_rewritten_claim_keeps_its_grammar_and_its_meaning() -> None:
         "Oxysterols activate liver X receptors (LXR).",
         "T cell immunoglobulin and mucin domain-4 (Tim-4) binds phosphatidylserine.",
         "Chronic hepatitis C virus infection (HCV) is common.",
+        "SAP is required by further polarized T(FH) cells.",  # a name's part, no definition
     ))
     assert defined == {"CDK2": "cyclin-dependent kinase 2", "LXR": "liver X receptor",
                        "Tim-4": "T cell immunoglobulin and mucin domain-4", "HCV": "hepatitis C virus infection"}
