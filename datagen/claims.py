@@ -43,6 +43,7 @@ from datagen.mining import Sentence
 
 MIN_WORDS = 6
 MAX_WORDS = 30
+MAX_LONG_WORDS = 6  # an abbreviation whose long form is longer stays as written
 
 _MARKER = re.compile(
     r"^(?:(?:conclusions?|interpretation|results?|findings|significance|summary)\s*[:.]\s*"
@@ -51,7 +52,7 @@ _MARKER = re.compile(
     r"|(?:thus|therefore|hence|together|collectively|overall|finally|importantly|notably|consequently|"
     r"conversely|similarly|likewise|additionally|accordingly|indeed|specifically|interestingly|surprisingly|"
     r"in contrast|in conclusion|in summary|in addition|moreover|further|furthermore|taken together|altogether|in particular|"
-    r"in this (?:study|report|paper|work|article)(?!\s+of\b)|here)\s*,?\s+)",
+    r"in this (?:study|report|paper|work|article)(?!\s+of\b)|in general|here)\s*,?\s+)",
     re.IGNORECASE,
 )
 # "… we show that X", "These results indicate that X", "Analysis revealed that X": at most 10 words before.
@@ -115,7 +116,7 @@ _POINTS_AWAY = re.compile(
     # the study's own tool or material: "The signature or its components …", "In the HNSCC model, …"
     r"signature|model|strategy|approach|method|tool|scale|score|instrument|vaccine|drug|compound|peptide|isolate|"
     r"mutant|strain|construct|assay|device|technique|procedure|protocol|questionnaire|algorithm|pairs?)(?! of\b)"
-    r"|the (?:[\w-]+ ){1,3}model\b"
+    r"|the (?:[\w-]+ ){1,3}model\b|(?-i:the (?:[A-Z][\w-]* ){1,5}(?:Study|Trial|Cohort|Survey|Project|Program))\b"
     # "The association was predominant among …": which association? ("The association between A and B" says.)
     r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
     r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
@@ -255,7 +256,7 @@ def claim_of(sentence: str) -> str | None:
         _POINTS_AWAY.search(text)
     ):
         return None
-    if _BARE_DEFINITE.match(text) or _OPEN_END.search(text):
+    if _BARE_DEFINITE.match(text) or _OPEN_END.search(text) or re.search(r",\s+where\b", text):
         return None
     if _GLUED.search(text):
         return None  # "…, andathletesfrominterceptive sporttypes…": words run together by the source's PDF
@@ -316,23 +317,32 @@ def abbreviations(sentences: Sequence[Sentence]) -> dict[str, str]:
             if not any(c.isupper() for c in short) or short in found:
                 continue
             long = _long_form(short, sent.text[: m.start()])
-            if long is None:
-                continue
+            if long is None or len(long.split()) > MAX_LONG_WORDS:
+                continue  # "TEA domain DNA-binding family of transcription factors": the short name reads better
             opening = sent.text[: sent.text.find(long)].strip(" :")  # "", or a heading: "BACKGROUND"
             # a name stays a name: "Kansas City Cardiomyopathy Questionnaire (KCCQ) …" keeps its capitals
             # ("T cell immunoglobulin …" keeps its one-letter name)
             if (not opening or opening.isupper()) and long[1:] == long[1:].lower() and len(long.split()[0]) > 1:
                 long = long[:1].lower() + long[1:]
-            found[short] = _singular(long, short)
+            found[short] = long
     return found
 
 
 def _singular(long: str, short: str) -> str:
-    """"liver X receptors (LXR)": a singular abbreviation stands for one ("LXR is poly(ADP-ribosyl)ated",
-    "GC B cells"), so its long form is written singular when the plural is a regular one."""
+    """The singular of a long form defined plural ("liver X receptors (LXR)"), when its plural is a regular one."""
     if short[-1:] in "sS" or not re.search(r"(?:[^suiey]|[dntcglrvkm]e)s$", long) or re.search(r"(?:ics|ous)$", long):
         return long
     return long[:-1]
+
+
+# After an abbreviation, what says it stands for one: a singular verb ("LXR is …"), or a name or a suffix it
+# qualifies ("GC B cells", "TLR-dependent"). Anything else keeps the form as defined ("GC TFH are …": the
+# cells, plural).
+_ONE = re.compile(r"\s+(?:is|was|has|does)\b|\s+[A-Z0-9]|-")
+
+
+def _written_out(match: re.Match, short: str, long: str) -> str:
+    return _singular(long, short) if _ONE.match(match.string, match.end()) else long
 
 
 def expand(claim: str, defined: dict[str, str]) -> str:
@@ -341,7 +351,8 @@ def expand(claim: str, defined: dict[str, str]) -> str:
     for short, long in sorted(defined.items(), key=lambda kv: -len(kv[0])):
         # "HCV infection" where HCV stands for "hepatitis C virus infection": the word is not written twice
         last = re.escape(long.split()[-1])
-        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?:\s+{last}\b)?(?![\w])", lambda _m, long=long: long, claim)
+        claim = re.sub(rf"(?<![\w-]){re.escape(short)}(?:\s+{last}\b)?(?![\w])",
+                       lambda m, short=short, long=long: _written_out(m, short, long), claim)
     return claim[:1].upper() + claim[1:] if claim[:1].islower() and _plain_word(claim.split()[0]) else claim
 
 

@@ -170,6 +170,8 @@ def test_only_what_the_authors_conclude_is_a_claim() -> None:
         "Thus, at a mean follow-up of 55·7 months, 48 participants had developed 53 primary colorectal cancers.",
         "We conclude that MccJ25 inhibits transcription by obstructing the RNAP secondary channel--acting as a "
         '"cork in a bottle.',  # a quotation cut open
+        "In L and LT resistance, where HER2 is inhibited, Src kinases downstream of integrin are up-regulated.",
+        "We show that SNPs from adult studies tend to show age-independent effects in the Bogalusa Heart Study.",
         "Thus, CyaA promotes innate IL-1beta production via activation of the NALP3 inflammasome and.",  # cut
     ):
         assert claim_of(no_claim) is None, no_claim
@@ -201,12 +203,17 @@ def test_a_rewritten_claim_keeps_its_grammar_and_its_meaning() -> None:
         "T cell immunoglobulin and mucin domain-4 (Tim-4) binds phosphatidylserine.",
         "Chronic hepatitis C virus infection (HCV) is common.",
         "SAP is required by further polarized T(FH) cells.",  # a name's part, no definition
+        "TEADs are the TEA domain DNA-binding family of transcription factors (TEAD).",  # longer than a name
     ))
-    assert defined == {"CDK2": "cyclin-dependent kinase 2", "LXR": "liver X receptor",
+    assert defined == {"CDK2": "cyclin-dependent kinase 2", "LXR": "liver X receptors",
                        "Tim-4": "T cell immunoglobulin and mucin domain-4", "HCV": "hepatitis C virus infection"}
     assert [c for _, c in document_claims(_abstract(
         "Chronic hepatitis C virus infection (HCV) is common.", "Oxysterols activate liver X receptors (LXR).",
+        "Germinal centers (GC) host T follicular helper cells (TFH).",
         "Thus, polymorphisms near IL28B play a role in the progression of HCV infection in Morocco.",
         "Further, we demonstrated that LXR is poly(ADP-ribosyl)ated by PARP-1 in macrophages.",
+        "Thus, GC TFH are highly permissive to HIV-1 in human lymph nodes.",
     ))] == ["Polymorphisms near IL28B play a role in the progression of hepatitis C virus infection in Morocco.",
-            "Liver X receptor is poly(ADP-ribosyl)ated by PARP-1 in macrophages."]
+            "Liver X receptor is poly(ADP-ribosyl)ated by PARP-1 in macrophages.",
+            # one center's cells, several cells: the verb says how many
+            "Germinal center T follicular helper cells are highly permissive to HIV-1 in human lymph nodes."]
