@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from datagen.mining import Sentence
 
 MIN_WORDS = 6
-MAX_WORDS = 30
+MAX_WORDS = 25  # a claim is a searcher's sentence: longer ones were results told in full (session 31's read)
 MAX_LONG_WORDS = 6  # an abbreviation whose long form is longer stays as written
 
 _MARKER = re.compile(
@@ -99,7 +99,7 @@ _CONTEXT_OPENING = re.compile(
     r"since|because|as|although|though|if|unless|whereas|while|data|results|findings|"
     # a contrast with the sentence before, or a vague quantity: "Yet, Cdc20 null cells …", "Some common
     # serum metabolome alterations have been identified …"
-    r"yet|still|nevertheless|nonetheless|instead|rather|some|several|many|few|another|only (?:a )?few|"
+    r"yet|still|nevertheless|nonetheless|instead|rather|some|several|many|few|another|only (?:a )?few|the (?:two|three|four|five)|"  # "The two Rdn proteins are …": which?
     r"all (?:two|three|four|five|six|\d+)|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b|^\d",
     re.IGNORECASE,
 )
@@ -119,7 +119,9 @@ _POINTS_AWAY = re.compile(
     r"|the (?:[\w-]+ ){1,3}model\b|(?-i:the (?:[A-Z][\w-]* ){1,5}(?:Study|Trial|Cohort|Survey|Project|Program))\b"
     # "The association was predominant among …": which association? ("The association between A and B" says.)
     r"|the (?:association|relationship|correlation|effects?|differences?|increase|decrease|reduction|"
-    r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?))\b",
+    r"improvement|benefit|pattern|trend|changes?|mechanism)(?! (?:of|between|in|on|to|with|for)\b)|(?:both|the two|either|each) (?:groups?|arms?|cohorts?)"
+    # "the hypertensive pregnant group", "the placebo group": the study's own
+    r"|the (?:[\w-]+ ){0,3}(?:groups?|arms?))\b",
     re.IGNORECASE,
 )
 # A measured value is a result of one study, read with its study: "91.1% of subjects had seroprotection",
@@ -301,7 +303,7 @@ def _long_form(short: str, before: str) -> str | None:
         if i < 0:
             return None
         i -= 1
-    long = re.sub(r"^[^\s/]*/", "", text[text.rfind(" ", 0, i + 1) + 1 :]).strip(" ,;:")
+    long = text[i + 1 :].strip(" ,;:")  # from its first letter: "cyclin A/CDK2", "pro-interleukin-1β (IL-1β)"
     if not long or long.split()[0].lower() in _STOP or len(long) <= len(short) or "(" in long or ")" in long:
         return None
     return long
@@ -338,7 +340,10 @@ def _singular(long: str, short: str) -> str:
 # After an abbreviation, what says it stands for one: a singular verb ("LXR is …"), or a name or a suffix it
 # qualifies ("GC B cells", "TLR-dependent"). Anything else keeps the form as defined ("GC TFH are …": the
 # cells, plural).
-_ONE = re.compile(r"\s+(?:is|was|has|does)\b|\s+[A-Z0-9]|-")
+_ONE = re.compile(
+    r"\s+(?:is|was|has|does)\b|\s+[A-Z0-9]|-"
+    r"|\s+(?:\w+(?:ion|ity|ment|ance|ence|ness)|function|activity|signal(?:l)?ing|levels?|genes?|proteins?|pathways?)\b"
+)
 
 
 def _written_out(match: re.Match, short: str, long: str) -> str:

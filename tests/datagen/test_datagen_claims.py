@@ -10,7 +10,7 @@ with "to", "type I interferon" is first person). The abstracts below are written
 
 from __future__ import annotations
 
-from datagen.claims import abbreviations, claim_of, document_claims
+from datagen.claims import abbreviations, claim_of, document_claims, expand
 from datagen.mining import Sentence
 
 
@@ -171,6 +171,8 @@ def test_only_what_the_authors_conclude_is_a_claim() -> None:
         "We conclude that MccJ25 inhibits transcription by obstructing the RNAP secondary channel--acting as a "
         '"cork in a bottle.',  # a quotation cut open
         "In L and LT resistance, where HER2 is inhibited, Src kinases downstream of integrin are up-regulated.",
+        "We show that the two Rdn proteins are uridine-specific polymerases of separate RNA complexes.",
+        "CONCLUSIONS Sympathetic output was increased in normal pregnancy and greater in the hypertensive group.",
         "We show that SNPs from adult studies tend to show age-independent effects in the Bogalusa Heart Study.",
         "Thus, CyaA promotes innate IL-1beta production via activation of the NALP3 inflammasome and.",  # cut
     ):
@@ -204,9 +206,11 @@ def test_a_rewritten_claim_keeps_its_grammar_and_its_meaning() -> None:
         "Chronic hepatitis C virus infection (HCV) is common.",
         "SAP is required by further polarized T(FH) cells.",  # a name's part, no definition
         "TEADs are the TEA domain DNA-binding family of transcription factors (TEAD).",  # longer than a name
+        "Inflammasomes process pro-interleukin-1β (IL-1β).",  # what its letters spell, not the precursor
     ))
     assert defined == {"CDK2": "cyclin-dependent kinase 2", "LXR": "liver X receptors",
-                       "Tim-4": "T cell immunoglobulin and mucin domain-4", "HCV": "hepatitis C virus infection"}
+                       "Tim-4": "T cell immunoglobulin and mucin domain-4", "HCV": "hepatitis C virus infection",
+                       "IL-1β": "interleukin-1β"}
     assert [c for _, c in document_claims(_abstract(
         "Chronic hepatitis C virus infection (HCV) is common.", "Oxysterols activate liver X receptors (LXR).",
         "Germinal centers (GC) host T follicular helper cells (TFH).",
@@ -217,3 +221,6 @@ def test_a_rewritten_claim_keeps_its_grammar_and_its_meaning() -> None:
             "Liver X receptor is poly(ADP-ribosyl)ated by PARP-1 in macrophages.",
             # one center's cells, several cells: the verb says how many
             "Germinal center T follicular helper cells are highly permissive to HIV-1 in human lymph nodes."]
+    # a noun it qualifies says one too: "… influences liver X receptor function", not "receptors function"
+    assert expand("PARP-1 influences LXR function.", {"LXR": "liver X receptors"}) == (
+        "PARP-1 influences liver X receptor function.")
