@@ -110,7 +110,7 @@ _FIRST_PERSON = re.compile(r"\b(?:(?i:we|our|me|my|mine|myself|you|your)|us)\b")
 # pointer). "such as" names examples and points nowhere.
 _POINTS_AWAY = re.compile(
     r"\b(?:this|these|those|such(?! as)|then|also|again|latter|former|aforementioned|for example|as an example|"
-    r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current|new|novel) \w+|the same \w+(?! as\b)|so (?:identified|defined|obtained|generated|formed)|(?<!and )(?<!or )other|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
+    r"e\.g|i\.e|table|fig|figure|doi|the following|the (?:proposed|present|current|new|novel) \w+|the same \w+(?! as\b)|so (?:identified|defined|obtained|generated|formed)|a related|(?<!and )(?<!or )other|the (?:intervention|population|patients|participants|subjects|cases|controls|study|trial|"
     r"cohort|samples?|groups?|program|programme|cells|mice|rats|animals|authors|investigators|review|meta-analysis|"
     r"analysis|survey|disease|condition|alleles|variants|results|data|findings|"
     # the study's own tool or material: "The signature or its components …", "In the HNSCC model, …"
@@ -160,6 +160,12 @@ _BUT_NOT = re.compile(
     r",\s+but not\s+[^,;]+,\s+(?=(?:is|are|was|were|has|have|had|can|may|might|could|does|did|do|\w+ed|\w+s)\b)",
     re.IGNORECASE,
 )
+# "…, as reflected in the cochlear output, drive …": an aside between a subject and its verb (cut there as a
+# tail, "The sharpness of fluctuations in the stimulus." was left).
+_AS_ASIDE = re.compile(r",\s+as\s+(?!compared\b|opposed\b)\w+ed\b[^,;]*,\s+", re.IGNORECASE)
+# A reporter that denies: "there is no evidence as yet to suggest that minor splicing was present …".
+_DENIED = re.compile(r"\b(?:no|not|nor|never|neither|none|lacks?|lacking|failed|fails?|without|little|cannot|unable|"
+                     r"unlikely|doubt|questions?)\b|n't\b", re.IGNORECASE)
 # PubMed's note on a cut abstract is no part of its sentence.
 _TRUNCATED = re.compile(r"\.?\s*\(ABSTRACT TRUNCATED[^)]*\)", re.IGNORECASE)
 # Words a PDF ran together ("andathletesfrominterceptive…"), or a word and its reference numbers
@@ -194,7 +200,7 @@ _TAIL = re.compile(
     r"consistent with|in line with|in agreement with)\b|,?\s+and that\b|:\s"
     # the reporter's second verb ("These results demonstrate that TLR function is … and provide evidence for …"):
     # its plural form has no subject in the claim
-    r"|,?\s+and\s+(?:provide|support|suggest|indicate|show|reveal|demonstrate|identify|highlight|establish|"
+    r"|(?:,\s+|,?\s+and\s+)(?:provide|support|suggest|indicate|show|reveal|demonstrate|identify|highlight|establish|"
     r"implicate|uncover|offer|point|pave|lay|open|raise|underscore|underline|emphasi[sz]e|illustrate|extend|shed|add)\b).*$",
     re.IGNORECASE,
 )
@@ -241,6 +247,8 @@ def claim_of(sentence: str) -> str | None:
     reported = _REPORTING.match(text)
     if reported:
         reporter = text[: reported.start(1)]
+        if _DENIED.search(reporter):
+            return None  # the finding is what the authors deny: the claim would state its opposite
         if _SCOPED_REPORTER.search(reporter):
             return None  # "Studies in IBD have indicated that …": the claim would lose its scope
         if _METHOD_REPORTER.search(reporter) and not _OWN_WORK.search(reporter):
@@ -253,6 +261,7 @@ def claim_of(sentence: str) -> str | None:
             text = aside.sub("", text)
     text = _INNER_MARKER.sub(" ", text)
     text = _BUT_NOT.sub(" ", text)
+    text = _AS_ASIDE.sub(" ", text)
     text = _TAIL.sub("", text).strip(" ,.")
     if not text or _CONTEXT_OPENING.match(text) or _FIRST_PERSON.search(text) or _STATISTICS.search(text) or (
         _POINTS_AWAY.search(text)

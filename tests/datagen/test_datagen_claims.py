@@ -173,6 +173,10 @@ def test_only_what_the_authors_conclude_is_a_claim() -> None:
         "In L and LT resistance, where HER2 is inhibited, Src kinases downstream of integrin are up-regulated.",
         "We show that the two Rdn proteins are uridine-specific polymerases of separate RNA complexes.",
         "CONCLUSIONS Sympathetic output was increased in normal pregnancy and greater in the hypertensive group.",
+        # the reporter denies the finding: the claim would state its opposite
+        "However, there is no evidence as yet to suggest that minor splicing was present in the eukaryotic ancestor.",
+        "Our data demonstrate that SLIRP modulates NR transactivation, suggest it may regulate mitochondria.",
+        "Here we show that overexpression of a related demethylase KDM4A improves human nuclear transfer.",
         "We show that SNPs from adult studies tend to show age-independent effects in the Bogalusa Heart Study.",
         "Thus, CyaA promotes innate IL-1beta production via activation of the NALP3 inflammasome and.",  # cut
     ):
@@ -197,6 +201,10 @@ def test_a_rewritten_claim_keeps_its_grammar_and_its_meaning() -> None:
     assert claim_of("These results demonstrate that TLR function is subject to modulation in vivo and provide "
                     "evidence for a role of hormones in its regulation.") == (
         "TLR function is subject to modulation in vivo.")
+    # an aside between the subject and its verb is no end: "The sharpness of fluctuations in the stimulus." was left
+    assert claim_of("Together, the results suggest that the sharpness of fluctuations in the stimulus, as reflected in "
+                    "the cochlear output, drive oscillatory activity in auditory cortex.") == (
+        "The sharpness of fluctuations in the stimulus drive oscillatory activity in auditory cortex.")
     assert claim_of("Thus, Ski mRNA expression was opposite to ovulation-related genes in the cumulus, its expression "
                     "level decreased.") == "Ski mRNA expression was opposite to ovulation-related genes in the cumulus."
     defined = abbreviations(_abstract(
