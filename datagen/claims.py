@@ -9,6 +9,12 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
 
 `claim_of` turns one sentence into a claim, or None:
 
+- only what the authors conclude is a claim (session 31's hand-read: 13 of 30 tasks failed on results
+  sentences): a sentence opened by a conclusion ("Thus, …", "In conclusion, …", "CONCLUSIONS …") or a
+  reporting clause ("These data suggest that …"); not a bare results sentence ("Patients in the most
+  deprived quartile were more likely …"), nor a reporter that is a method ("Scan statistics showed that"),
+  that scopes the finding ("Studies in IBD have indicated that") or that denies it ("there is no evidence
+  to suggest that");
 - the finding a reporting clause introduces is taken alone: "In this report, we show that Megator
   and Mad2 form a conserved complex" → "Megator and Mad2 form a conserved complex"; so is a sentence
   after a discourse marker ("Thus, CD28 cosignaling is crucial …");
@@ -20,7 +26,7 @@ claim; its answer is the evidence sentence (the learned writer's "claim" form, w
   ("P < 0.05", "respectively"), a word that points outside the sentence ("in this disease", "these
   hallmarks", "was then used", "Table 1"), a method ("… were compared between …", "… was defined
   as …"), a sentence with no verb-like word, and a claim shorter
-  than 6 or longer than 30 words;
+  than 6 or longer than 25 words;
 - a claim that is its whole sentence is no task (searching with the sentence finds it by copying):
   a bare finding needs a reporting clause, a marker or an aside removed;
 - a claim is read by someone who has not read the abstract (session 30's hand-read): an abbreviation
