@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datagen.chains import Chain, ChainIndex
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
-from datagen.claims import document_claims
+from datagen.claims import document_claims, paper_titles
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
@@ -128,12 +128,15 @@ class NaturalGenerator:
         for d, fs in facts.facts.items():
             by_article.setdefault(facts.article(d), []).extend(fs)
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
-        self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d))
+        # A paper's title names no entity: the templates misread a scientific title ("Which organization did
+        # Prevalence, severity, and unmet need … Surveys. vary with?" → "IQR"), so a paper gives claims only.
+        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks})
+        self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d) and d not in papers)
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
             # a table row names its company whatever the file is called (datagen.table_facts)
             d: [f for f in unique_named(fs) if not facts.names.get(d) or f.relation.startswith("table:")]
-            for d, fs in facts.facts.items()
+            for d, fs in facts.facts.items() if d not in papers
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
         # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
@@ -157,7 +160,7 @@ class NaturalGenerator:
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
-            if facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d))
+            if (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
             and (found := document_claims(sents))
         }
         self.links = {

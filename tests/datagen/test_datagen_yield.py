@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from corpus_tools.types import Chunk
-from datagen.claims import claim_of
+from datagen.claims import claim_of, paper_titles
 from datagen.factbase import Fact, FactBase
 from datagen.mining import mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
@@ -111,11 +111,11 @@ RESULTS = [
 
 def test_a_claim_is_the_finding_a_results_sentence_states() -> None:
     for sentence, claim in RESULTS + [
-        ("Conversely, LXR agonists inhibited expression of proapoptotic regulators in macrophages (Table 2).",
+        ("Together, LXR agonists inhibited expression of proapoptotic regulators in macrophages (Table 2).",
          "LXR agonists inhibited expression of proapoptotic regulators in macrophages."),
         ("Together, these data suggest that sMD-2 is a newly recognized acute-phase reactant in serum.",
          "sMD-2 is a newly recognized acute-phase reactant in serum."),  # a gene's case is kept
-        ("The level of CX(3)CR1 expression defines the two major monocyte subsets (Fig. 3), which share phenotype.",
+        ("Thus, the level of CX(3)CR1 expression defines the two major monocyte subsets (Fig. 3), which share phenotype.",
          "The level of CX(3)CR1 expression defines the two major monocyte subsets."),  # a name keeps its parenthesis
     ]:
         assert claim_of(sentence) == claim
@@ -218,3 +218,36 @@ def test_two_documents_are_compared_once_whichever_comes_first() -> None:
     asked = [c for c in (gen._comparison(rng) for _ in range(60)) if isinstance(c, Candidate)]
     pairs = [frozenset(c.metadata["options"]) for c in asked]
     assert asked and len(pairs) == len(set(pairs)) <= 3  # three directors: three pairs at most
+
+
+def test_a_paper_title_is_asked_by_its_claims_not_as_a_name() -> None:
+    """Old code: a paper whose sentence the templates misread got a relation question with its title as the
+    subject ("Which organization is GITR, a member of the TNF receptor superfamily, is costimulatory to mouse
+    T lymphocyte subpopulations. a member of?" → "TNFR") and no claim. A name that ends with a period is
+    still a name."""
+    paper = "GITR, a member of the TNF receptor superfamily, is costimulatory to mouse T lymphocyte subpopulations."
+    texts = {
+        "p1": (paper, "GITR is a member of the TNFR family. Its ligand was cloned. Mice lacking it were studied. "
+                      "Thus, GITR costimulation enhances the proliferation of naive CD4 T cells in mouse spleen."),
+        "b1": ("My Name Is Bill W.", "My Name Is Bill W. is a 1989 film directed by Daniel Petrie."),
+        "d1": ("Daniel Petrie", "Daniel Petrie was a Canadian film director."),
+        "h1": ("Blue Harbour", "Blue Harbour is a 1961 drama film."),
+    }
+    chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, (title, text) in texts.items()]
+    facts = {
+        "p1": [Fact("p1", "p1#0", "GITR is a member of the TNFR family", paper, True, "be|of|organization", "TNFR",
+                    "organization", "Which organization is {s} a member of?", "the member of {s}")],
+        "b1": [Fact("b1", "b1#0", texts["b1"][1].rstrip("."), "My Name Is Bill W.", True, "direct|by|person",
+                    "Daniel Petrie", "person", "Who directed {s}?", "the director of {s}")],
+    }
+    gen = NaturalGenerator(mine(chunks), FactBase(facts=facts, names={d: t for d, (t, _) in texts.items()}))
+    assert gen.answerable == ["b1"]
+    assert [c for _, c in gen.claims["p1"]] == ["GITR costimulation enhances the proliferation of naive CD4 T cells in mouse spleen."]
+    rng = random.Random(0)
+    questions = {gen._single(rng).question for _ in range(20)}
+    assert not any(paper in q for q in questions)
+    assert "Who directed My Name Is Bill W.?" in questions
+    # in a corpus of papers, a title is a paper's with or without its period
+    assert paper_titles({"p1": paper, "p2": "Bromodomain Proteins Contribute to Stage Identity in the Trypanosome"}) == {
+        "p1", "p2"}
+    assert paper_titles({"p1": paper, "b1": "My Name Is Bill W.", "d1": "Daniel Petrie", "h1": "Blue Harbour"}) == {"p1"}
