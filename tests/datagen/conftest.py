@@ -14,6 +14,14 @@ from datagen_fixtures import as_chunks, fixture_documents  # noqa: E402
 from corpus_tools.types import Chunk  # noqa: E402
 
 
+@pytest.fixture(scope="session")
+def nlp():  # noqa: ANN201
+    """spaCy's en_core_web_sm as datagen loads it (cached: one load for the whole run)."""
+    from datagen.nlp import load_pipeline
+
+    return load_pipeline()
+
+
 @pytest.fixture()
 def chunks() -> list[Chunk]:
     return as_chunks(fixture_documents())

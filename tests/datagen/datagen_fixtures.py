@@ -23,6 +23,15 @@ def fixture_documents() -> list[Document]:
     return [Document(r["doc_id"], r["text"], r["title"]) for r in rows]
 
 
+# a page resolver that finds no page: what a fact's target is when no title names it
+NO_PAGE = lambda name, proper=True, context=None: ""  # noqa: E731
+
+
+def titled_chunks(docs: dict[str, tuple[str, str]]) -> list[Chunk]:
+    """doc id → (title, text): one chunk per document, the title in its metadata."""
+    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": t}) for d, (t, text) in docs.items()]
+
+
 def as_chunks(docs: list[Document]) -> list[Chunk]:
     """One chunk per document (what a 256-token index makes of these short texts)."""
     return [

@@ -14,23 +14,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from datagen_fixtures import NO_PAGE, titled_chunks
 
-from corpus_tools.types import Chunk
 from datagen.mining import mine
 from datagen.natural import NaturalGenerator
-
-NO_PAGE = lambda name, proper=True, context=None: ""  # noqa: E731
-
-
-@pytest.fixture(scope="module")
-def nlp():  # noqa: ANN201
-    from datagen.nlp import load_pipeline
-
-    return load_pipeline()
-
-
-def _chunks(docs: dict[str, tuple[str, str]]) -> list[Chunk]:
-    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": t}) for d, (t, text) in docs.items()]
 
 
 def test_a_page_whose_paragraphs_say_its_short_name_is_one_article_and_a_name_links_to_it() -> None:
@@ -47,7 +34,7 @@ def test_a_page_whose_paragraphs_say_its_short_name_is_one_article_and_a_name_li
         "y1": ("Yale University", "The university has twelve schools."),
         "y2": ("Yale University", "Its library holds fifteen million volumes."),
     }
-    mined = mine(_chunks(docs))
+    mined = mine(titled_chunks(docs))
     grouped = articles(mined)
     assert grouped["t2"] == ("t1", "t2") and grouped["v2"] == ("v1", "v2")
     assert "y1" not in grouped  # neither paragraph names the page: "University" is a kind, no short name
@@ -62,7 +49,7 @@ def test_a_chat_heading_is_not_an_article_because_its_speakers_are_named() -> No
         "s1": ("Caroline & Melanie, session 1", "Caroline: I went to the park.\nMelanie: Nice!"),
         "s2": ("Caroline & Melanie, session 1", "Melanie: I painted a lake.\nCaroline: Lovely."),
     }
-    assert articles(mine(_chunks(docs))) == {}
+    assert articles(mine(titled_chunks(docs))) == {}
 
 
 @pytest.mark.parametrize(("text", "relation", "answer"), [
@@ -112,7 +99,7 @@ def test_a_three_document_chain_through_a_page_in_paragraphs(nlp) -> None:  # no
         "tarn1": ("Tarnford, Vermont", "Winters in Tarnford are long, and heavy snow falls in most years."),
         "tarn2": ("Tarnford, Vermont", "Tarnford is a town in Kelby County, Vermont."),
     }
-    mined = mine(_chunks(docs))
+    mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
     assert gen.chains.counts()["chains:3:found"] == 1
     cand = gen._bridge(3, random.Random(0))
@@ -128,7 +115,7 @@ def test_the_capital_of_a_country_ends_a_chain_but_where_the_country_is_does_not
         "ilse": ("Ilse Varga", "Ilse Varga (born 3 March 1961 in Veldmark) is a Veldish painter."),
         "veld": ("Veldmark", "Veldmark is a country in Northern Europe. Veldmark's capital is Orsberg."),
     }
-    mined = mine(_chunks(docs))
+    mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
     chains = gen.chains.chains[2]
     assert [c.docs for c in chains] == [("ilse", "veld")]
@@ -241,7 +228,7 @@ def test_a_three_document_chain_ends_on_a_side_of_a_big_place(nlp) -> None:  # n
         "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
                 "and the Woronora Plateau to the south."),
     }
-    mined = mine(_chunks(docs))
+    mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
     [chain] = gen.chains.chains[3]
     assert chain.docs == ("river", "nsw", "syd")

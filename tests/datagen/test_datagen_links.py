@@ -15,23 +15,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from datagen_fixtures import NO_PAGE, titled_chunks
 
-from corpus_tools.types import Chunk
 from datagen.mining import mine
 from datagen.natural import NaturalGenerator
-
-NO_PAGE = lambda name, proper=True, context=None: ""  # noqa: E731
-
-
-@pytest.fixture(scope="module")
-def nlp():  # noqa: ANN201
-    from datagen.nlp import load_pipeline
-
-    return load_pipeline()
-
-
-def _chunks(docs: dict[str, tuple[str, str]]) -> list[Chunk]:
-    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": t}) for d, (t, text) in docs.items()]
 
 
 @pytest.mark.parametrize(("title", "text", "director"), [
@@ -98,7 +85,7 @@ def test_a_big_place_later_paragraph_ends_a_chain(nlp) -> None:  # noqa: ANN001
         "veld1": ("Veldmark", "Winters in the north are long, and the coast is mild for most of the year."),
         "veld2": ("Veldmark", "Veldmark's capital is Orsberg, and its largest port is Kessel."),
     }
-    mined = mine(_chunks(docs))
+    mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
     assert gen.chains.counts()["chains:2:found"] == 1
     cand = gen._bridge(2, random.Random(0))
@@ -117,7 +104,7 @@ def test_a_bare_name_of_a_qualified_title_links_only_where_the_page_says_what_it
         "twins": ("Twins (group)", "Twins is a Hong Kong Cantopop girl group."),
         "stamford": ("Stamford, Connecticut", "Stamford is a city in Connecticut."),
     }
-    resolve = title_resolver(mine(_chunks(docs)))
+    resolve = title_resolver(mine(titled_chunks(docs)))
     assert resolve("Richard Wright", True, context="The Outsider is a novel by American author Richard Wright.") == "wright"
     assert resolve("Richard Wright", True, context="The Barn Jams are the last recordings made by Richard Wright.") == ""
     assert resolve("Twins", True, context="Twins Party is an album by Hong Kong duo Twins.") == "twins"
@@ -154,7 +141,7 @@ def test_a_two_document_bridge_leaves_a_deeper_chain_its_documents() -> None:
     }
     base = FactBase(facts=facts, classes={"orsberg": "city", "dorian": "singer", "lena": "singer", "garrow": "singer",
                                           "album": "album"}, names={d: t for d, (t, _) in texts.items()})
-    gen = NaturalGenerator(mine(_chunks(texts)), base)
+    gen = NaturalGenerator(mine(titled_chunks(texts)), base)
     assert [c.docs for c in gen.chains.chains[3]] == [("album", "dorian", "orsberg")]
     rng = random.Random(0)
     while (cand := gen._bridge(2, rng)) and not isinstance(cand, type(None)) and hasattr(cand, "doc_ids"):
@@ -274,7 +261,7 @@ def test_a_title_names_the_class_a_page_does_not_define(nlp) -> None:  # noqa: A
     from datagen.relations import read_facts
 
     docs = {"ny": ("New York (state)", "The highest elevation in New York is Mount Marcy in the Adirondacks.")}
-    base = read_facts(mine(_chunks(docs)), nlp)
+    base = read_facts(mine(titled_chunks(docs)), nlp)
     assert base.classes["ny"] == "state"
 
 

@@ -35,13 +35,6 @@ OPENINGS = [  # (page title, first sentence, birth date it states)
 ]
 
 
-@pytest.fixture(scope="module")
-def nlp():  # noqa: ANN201
-    from datagen.nlp import load_pipeline
-
-    return load_pipeline()
-
-
 def test_full_names_with_suffixes_and_short_first_names_name_the_page() -> None:
     assert fuller_name(("wendell", "samuel", "marsh", "jr"), ("wendell", "marsh"))
     assert fuller_name(("john", "william", "tarrant"), ("johnny", "tarrant"))
