@@ -74,6 +74,7 @@ from context1.backends.llm_free import (
     visible_rankings,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
+from corpus_tools.constraints import FIELDS as CONSTRAINT_FIELDS
 
 
 @dataclass(frozen=True)
@@ -345,8 +346,7 @@ class IterativeRetrievalPolicy:
             parsed = parse(query)
         except Exception:  # noqa: BLE001 - as the harness: constraints only ever narrow, never break an answer
             return False
-        return isinstance(parsed, dict) and any(
-            values for key, values in parsed.items() if key not in ("unmatched", "notes", "period_preferred"))
+        return isinstance(parsed, dict) and any(parsed.get(field) for field in CONSTRAINT_FIELDS)
 
     def _doc_scores(self, query: str, rankings: list[Ranking], cfg: IterativeConfig,
                     parts: DocParts | None = None) -> dict[str, tuple[float, str]]:
