@@ -51,7 +51,7 @@ from corpus_tools.index_format import (
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
-from corpus_tools.line_items import canonical_names, expansion
+from corpus_tools.line_items import canonical_names, derived_named, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -1046,7 +1046,9 @@ def _line_item_tables(state: _State, query: str, allowed: np.ndarray, excluded: 
         chunk = state.chunks[row]
         if chunk.metadata.get("kind") != "table" or chunk.chunk_id in excluded:
             continue
-        named = max((len(items & set(canonical_names(label))) for label in row_labels(chunk.text)), default=0)
+        labels = row_labels(chunk.text)
+        named = max(max((len(items & set(canonical_names(label))) for label in labels), default=0),
+                    len(derived_named(items, labels)))  # a derived item (gross profit) named by its components
         if named:
             found.append((-named, row, chunk.chunk_id))
     return {cid: row for _, row, cid in sorted(found)[:n]}
@@ -1081,8 +1083,10 @@ def _prose_beside_tables(
         return candidates, final
     if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
         candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
-    table_of = [(c.doc_id, c.metadata.get("header") or c.metadata.get("section")) if c.metadata.get("kind") == "table"
-                else None for c in candidates]
+    # one table = one document and one contextual header (a statement's pieces share its name, columns and units);
+    # a table chunk with neither header nor section is its own table
+    table_of = [(c.doc_id, c.metadata.get("header") or c.metadata.get("section") or c.chunk_id)
+                if c.metadata.get("kind") == "table" else None for c in candidates]
     legs = (Leg.BM25.value, Leg.DENSE.value)
     leg_rank = [min((ranks[c.chunk_id][leg] for leg in legs if leg in ranks[c.chunk_id]), default=None)
                 for c in candidates]
