@@ -290,6 +290,11 @@ def filings(args: argparse.Namespace) -> None:
 
         search = dataclasses.replace(corpus.config.search, line_item_rows=args.line_item_rows)
         corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.prose_beside_tables is not None:
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -444,6 +449,8 @@ def main() -> None:
     fp.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                     help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary)")
     fp.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
+    fp.add_argument("--prose-beside-tables", choices=("on", "off"), default=None,
+                    help="override SearchConfig.prose_beside_tables (corpus_tools.table_pieces)")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
     for cmd in ("run", "table"):

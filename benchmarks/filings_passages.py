@@ -2,6 +2,7 @@
 
     python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report] \
         [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
+        [--prose-beside-tables on|off]   # the prose slot beside repeated table pieces (corpus_tools.table_pieces)
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
 Questions: the rows of qna_data.csv of type "Single-Doc Single-Chunk RAG" whose Source Docs name one
@@ -238,6 +239,8 @@ def main() -> None:
                         help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
                              "row match / in the BM25 text of narrowed searches)")
     parser.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
+    parser.add_argument("--prose-beside-tables", choices=("on", "off"), default=None,
+                        help="override SearchConfig.prose_beside_tables (corpus_tools.table_pieces)")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -257,6 +260,9 @@ def main() -> None:
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.prose_beside_tables is not None:
+        search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     if args.line_items is not None:
         search = dataclasses.replace(corpus.config.search, line_item_names=args.line_items in ("both", "names"),
                                      line_item_expansion=args.line_items in ("both", "expand"))
@@ -285,6 +291,7 @@ def main() -> None:
           + f" · line-item names {getattr(corpus.config.search, 'line_item_names', '-')}"
           + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
           + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
+          + f" · prose beside tables {getattr(corpus.config.search, 'prose_beside_tables', '-')}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

@@ -51,7 +51,7 @@ from corpus_tools.index_format import (
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
-from corpus_tools.line_items import canonical_names, expansion
+from corpus_tools.line_items import canonical_names, derived_named, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -64,6 +64,7 @@ from corpus_tools.rerank import (
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
+from corpus_tools.table_pieces import WINDOW, prose_beside_tables
 from corpus_tools.types import (
     BuildReport,
     Chunk,
@@ -640,8 +641,13 @@ class Corpus:
             if cfg.first_stage_weight > 0:
                 order, final = blend_with_first_stage(rerank_scores, cfg.first_stage_weight, cfg.rrf_k)
             candidates = [candidates[i] for i in order]
+        # the prose rule reads the whole pool (a passage below k may take a slot in the first WINDOW)
+        prose = tables and cfg.prose_beside_tables
         if cfg.boilerplate_weight > 0 and state.has_key("boilerplate"):
-            candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight, k)
+            candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight,
+                                                    len(final) if prose else k)
+        if prose:
+            candidates, final = _prose_beside_tables(state, candidates, final, row_of, fused, ranks)
         return [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)
@@ -1040,7 +1046,9 @@ def _line_item_tables(state: _State, query: str, allowed: np.ndarray, excluded: 
         chunk = state.chunks[row]
         if chunk.metadata.get("kind") != "table" or chunk.chunk_id in excluded:
             continue
-        named = max((len(items & set(canonical_names(label))) for label in row_labels(chunk.text)), default=0)
+        labels = row_labels(chunk.text)
+        named = max(max((len(items & set(canonical_names(label))) for label in labels), default=0),
+                    len(derived_named(items, labels)))  # a derived item (gross profit) named by its components
         if named:
             found.append((-named, row, chunk.chunk_id))
     return {cid: row for _, row, cid in sorted(found)[:n]}
@@ -1059,6 +1067,31 @@ def _lift_row_matches(
     match = row_match_scores(query, texts, _ROW_TERMS, names_of)
     lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+def _prose_beside_tables(
+    state: _State,
+    candidates: list[Chunk],
+    final: list[float],
+    row_of: dict[str, int],
+    fused: list[tuple[str, float]],
+    ranks: dict[str, dict[str, int]],
+) -> tuple[list[Chunk], list[float]]:
+    """The ranking with the best-ranked prose passage in place of a repeated table piece in the first hits
+    (corpus_tools.table_pieces); unchanged unless those hits are all tables. Each hit keeps its score."""
+    if len(final) <= WINDOW:
+        return candidates, final
+    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
+        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    # one table = one document and one contextual header (a statement's pieces share its name, columns and units);
+    # a table chunk with neither header nor section is its own table
+    table_of = [(c.doc_id, c.metadata.get("header") or c.metadata.get("section") or c.chunk_id)
+                if c.metadata.get("kind") == "table" else None for c in candidates]
+    legs = (Leg.BM25.value, Leg.DENSE.value)
+    leg_rank = [min((ranks[c.chunk_id][leg] for leg in legs if leg in ranks[c.chunk_id]), default=None)
+                for c in candidates]
+    order = prose_beside_tables(table_of, leg_rank)
+    return [candidates[i] for i in order], [final[i] for i in order]
 
 
 def _demote_boilerplate(

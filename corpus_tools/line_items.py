@@ -84,6 +84,26 @@ LINE_ITEMS: tuple[tuple[str, ...], ...] = (
 )
 
 
+# Line items some filers never print, and the rows they are computed from (US-GAAP identities: gross profit =
+# revenue - cost of revenue; free cash flow = operating cash flow - capital expenditures). Amazon's statement of
+# operations has "Total net sales" and "Cost of sales" but no gross-profit row: for "Amazon's gross margin" that
+# statement holds what answers it. Keys and components are canonical names (first phrases of LINE_ITEMS).
+DERIVED: dict[str, tuple[str, ...]] = {
+    "gross profit": ("revenue", "cost of revenue"),
+    "free cash flow": ("net cash provided by operating activities", "capital expenditures"),
+}
+
+
+def derived_named(items: set[str], labels: list[str]) -> set[str]:
+    """The derived line items among `items` (canonical names) whose components the rows `labels` name, all of
+    them, between them: a table printing "Total net sales" and "Cost of sales" names "gross profit"."""
+    wanted = [item for item in items if item in DERIVED]
+    if not wanted:
+        return set()
+    named = {name for label in labels for name in canonical_names(label)}
+    return {item for item in wanted if set(DERIVED[item]) <= named}
+
+
 def _normal(text: str) -> str:
     """Lower case, typographic apostrophes and dashes made plain, runs of space made one."""
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'").replace("\u2013", "-").replace("\u2014", "-")

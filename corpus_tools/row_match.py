@@ -29,6 +29,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from corpus_tools.line_items import derived_named
+
 CELL = " | "
 
 
@@ -66,6 +68,8 @@ def row_match_scores(query: str, texts: Sequence[str], terms_of: Callable[[str],
         return words
     # The line items the question asks for, named by a row under any of their names: the question's other
     # words ("NVIDIA", "most recent 10-Q report") are in no row label and would cap the share of words.
-    named = [max((len(items & set(names_of(label))) / len(items) for label in row_labels(text)), default=0.0)
+    # A derived item a filer does not print (gross profit) is named by a table whose rows name its components.
+    named = [max(max((len(items & set(names_of(label))) / len(items) for label in row_labels(text)), default=0.0),
+                 len(derived_named(items, row_labels(text))) / len(items))
              if CELL in text else 0.0 for text in texts]
     return [max(w, m) for w, m in zip(words, named, strict=True)]

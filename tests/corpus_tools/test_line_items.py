@@ -130,3 +130,42 @@ def test_a_table_naming_the_line_item_joins_a_narrowed_search_that_neither_leg_f
             h.chunk.doc_id for h in off.search(question, k=2)]
     with pytest.raises(ValueError, match="line_item_rows"):
         SearchConfig(line_item_rows=-1)
+
+
+def test_a_table_printing_a_derived_items_components_names_it():
+    """Amazon prints "Total net sales" and "Cost of sales" but no gross-profit row: for "gross margin" that
+    statement answers (line_items.DERIVED), a table with only one of the components does not."""
+    from corpus_tools.line_items import derived_named
+
+    assert derived_named({"gross profit"}, ["Total net sales", "Operating expenses: Cost of sales"]) == {"gross profit"}
+    assert derived_named({"gross profit"}, ["Total net sales", "Fulfillment"]) == set()
+    assert derived_named({"net income"}, ["Total net sales", "Cost of sales"]) == set()  # not a derived item
+    assert derived_named({"free cash flow"}, ["Net cash provided by (used in) operating activities",
+                                              "Purchases of property and equipment"]) == {"free cash flow"}
+    tokens = BM25Tokenizer()
+    question = "What was Orchard's gross margin in the most recent quarter?"
+    texts = [SALES_STATEMENT, "(in millions) | 2023 | 2022\nTotal net sales | 143,083 | 127,101", PROSE[0]]
+    scores = row_match_scores(question, texts, tokens, canonical_names)
+    assert scores[0] == pytest.approx(1.0) and scores[1] < 0.5 and scores[2] == 0.0
+
+
+SALES_STATEMENT = "\n".join([
+    "(in millions) | Three Months Ended September 30, 2023 | Three Months Ended September 30, 2022",
+    "Net product sales | 63,171 | 61,314",
+    "Total net sales | 143,083 | 127,101",
+    "Operating expenses: Cost of sales | 75,022 | 70,268",
+    "Operating expenses: Fulfillment | 22,314 | 20,583",
+    "Operating income | 11,188 | 2,525",
+])
+
+
+def test_a_narrowed_search_finds_the_statement_that_prints_a_derived_items_components(tmp_path, config):
+    orchard = {"company": "Orchard Commerce, Inc.", "form": "10-Q"}
+    docs = [Document("operations", SALES_STATEMENT, title="Orchard 10-Q", metadata={**orchard, "kind": "table"})]
+    docs += [Document(f"prose-{i}", text.replace("Vantor", "Orchard"), title="Orchard 10-Q",
+                      metadata={**orchard, "kind": "text"}) for i, text in enumerate(PROSE)]
+    Corpus.build(docs, tmp_path / "i", config=config, progress=False).close()
+    question = "What was Orchard's gross margin in the most recent quarter?"
+    with Corpus.open(tmp_path / "i") as c:
+        hits = c.search(question, k=3, constraints="auto")
+        assert hits[0].chunk.doc_id == "operations" and "75,022" in hits[0].chunk.text
