@@ -2,7 +2,9 @@
 and verb several things but that conversation one: "In the chat of 14 June 2023, what did Maria mention
 joining?" → "a nearby church" (Maria joined a gym and a church, told in two sessions). Conversation
 benchmarks ask so ("What new activity did Maria start recently, as mentioned on 3 June, 2023?"); the
-date is the one the export puts in each session's title (`datagen.dates.anchor_date`).
+date is the one the export puts in each session's title (`datagen.dates.anchor_date`). The other way
+round, an undated act told in one chat only is asked for that chat's day: "In which chat did Maria
+mention joining the gym?" → "16 June 2023" (`told_when_facts`).
 
 The facts are datagen.activity_facts' noun-phrase acts ("What did Maria join?"), read before
 `activity_facts.unique_activities` drops those with several answers. One is asked by its session only
@@ -20,11 +22,13 @@ from collections import defaultdict
 from dataclasses import replace
 
 from datagen.activity_facts import DATED_THING_SHAPE, RELATION_SHAPE
-from datagen.dates import format_date
+from datagen.dates import format_date, relative_dates
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
-from datagen.verify import TOLD_OPENING
+from datagen.types import TruthType
+from datagen.verify import TOLD_OPENING, TOLD_WHICH
 
+TOLD_WHEN_SHAPE = "told-when"  # "join:gym|told-when|date": the day of the chat that tells of one act
 TOLD_SHAPE = "told-on"  # "join@14 June 2023|told-on|other": the thing one verb's act names in one day's talk
 # Verbs whose object says what was done; "get", "take", "try", "see", "pick", "find" say too little
 # ("What did John mention getting?" → "some good feedback").
@@ -60,6 +64,58 @@ def told_on_facts(base: FactBase, anchors: dict[str, dt.date]) -> list[Fact]:
         relation = f"{lemma}@{format_date(day)}|{TOLD_SHAPE}|{fact.kind}"
         out.extend(replace(f, relation=relation, ask=ask) for f in facts if f.ask and _shape(f) == RELATION_SHAPE)
     return out
+
+
+def told_when_facts(base: FactBase, anchors: dict[str, dt.date]) -> list[Fact]:
+    """"In which chat did Maria mention joining the gym?" → "16 June 2023": the day of the one chat in
+    which the speaker tells of doing that verb to that thing (its head word), for an undated act (a
+    dated one is asked when it happened, `activity_facts.dated_facts`; two questions of one sentence
+    whose answers are two different days would read alike). Call before `unique_activities`."""
+    days: dict[tuple[str, str, str], set[dt.date | None]] = defaultdict(set)
+    for facts in base.facts.values():
+        for f in facts:
+            if _shape(f) in (RELATION_SHAPE, DATED_THING_SHAPE):
+                days[(fold(f.subject), _lemma(f), _head(f.answer))].add(anchors.get(f.doc_id))
+    out = []
+    seen: set[tuple[str, str, str]] = set()
+    for facts in base.facts.values():
+        for f in facts:
+            key = (fold(f.subject), _lemma(f), _head(f.answer))
+            if _shape(f) != RELATION_SHAPE or not f.ask or f.doc_id not in anchors or key in seen:
+                continue
+            if len(days[key]) != 1 or _lemma(f) in _VAGUE_VERBS or relative_dates(f.sentence, anchors[f.doc_id]):
+                continue  # told in two chats (or one of unknown day), or dated in its own words
+            thing = _thing_words(f.answer)
+            m = _ASK.match(f.ask)
+            if not thing or m is None:
+                continue
+            seen.add(key)
+            day = format_date(anchors[f.doc_id])
+            out.append(replace(
+                f, relation=f"{_lemma(f)}:{key[2]}|{TOLD_WHEN_SHAPE}|{TruthType.DATE.value}", answer=day,
+                kind=TruthType.DATE.value, ask=f"{TOLD_WHICH}{{s}} mention {gerund(_lemma(f))}{m.group(1)} {thing}?",
+            ))
+    return out
+
+
+def _head(answer: str) -> str:
+    """The thing's head word: the last word before a preposition ("a painting of a castle" → "painting")."""
+    words = re.split(r"\b(?:of|for|with|from|in|at|on|to|about|by)\b", fold(answer))[0].split()
+    return words[-1] if words else ""
+
+
+_OWNED = frozenset("my our your his her their its this that these those it".split())
+
+
+def _thing_words(answer: str) -> str:
+    """The answer as the question names it: "a gym" → "the gym"; none when another word points at
+    someone ("a gift from my mom" would need whose mom)."""
+    words = answer.split()
+    if words and fold(words[0]) in ("a", "an", "some", "the"):
+        words = words[1:]
+    if not words or any(fold(w) in _OWNED for w in words):
+        return ""
+    return "the " + " ".join(words)
 
 
 def gerund(verb: str) -> str:

@@ -46,7 +46,7 @@ from typing import Any
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
 from datagen.chat_facts import chat_facts, unique_chat_facts
-from datagen.chat_sessions import told_on_facts
+from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
 from datagen.mining import MinedCorpus, fold
@@ -165,7 +165,8 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     _title_classes(base, mined)
-    told = told_on_facts(base, anchors)  # asked by their day where the corpus gives several
+    # asked by their day where the corpus gives several; the day of the one chat that tells of an act
+    told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
     unique_activities(base, anchors)
     for fact in told:
         base.facts.setdefault(fact.doc_id, []).append(fact)

@@ -17,7 +17,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
   supporting passage, name them all in its answer, say how many in its question, and leak none of them;
 - a question that names the chat a thing was told in ("In the chat of 14 June 2023, what did Maria
-  mention joining?", datagen.chat_sessions) must have a supporting document written that day;
+  mention joining?", datagen.chat_sessions) must have a supporting document written that day, and
+  "In which chat did Maria mention joining the gym?" is answered by the day one was written;
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -31,7 +32,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from datagen.dates import MONTHS, anchor_date, date_span, parse_date, relative_dates
+from datagen.dates import MONTHS, anchor_date, date_span, format_date, parse_date, relative_dates
 from datagen.types import Candidate, DropReason, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
@@ -166,6 +167,7 @@ def check_candidate(
         candidate.supporting
         and not answer_in_texts(candidate.answers, support_texts)
         and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
+        and not (titles is not None and told_when_in_support(candidate, doc_texts, titles))
     ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
     day = told_day(candidate.question)
@@ -191,6 +193,26 @@ _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 # "In the chat of 14 June 2023, what did Maria mention joining?" (datagen.chat_sessions): the day named
 TOLD_OPENING = "In the chat of "
 _TOLD = re.compile(r"^In the chat of (\d{1,2} [A-Z][a-z]+ \d{4}), ")
+
+
+TOLD_WHICH = "In which chat did "
+
+
+def told_when_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether "In which chat did Maria mention joining the gym?" is answered by the day a supporting
+    document was written (its title's date) and that document's quote names the thing (the question's
+    last word)."""
+    if not candidate.question.startswith(TOLD_WHICH):
+        return False
+    forms = {normalize(a) for a in candidate.answers} - {""}
+    words = normalize(candidate.question).split()
+    for item in candidate.supporting:
+        anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+        if anchor is None or normalize(format_date(anchor)) not in forms:
+            continue
+        if words and any(words[-1] in normalize(q).split() for q in item.quotes):
+            return True
+    return False
 
 
 def told_day(question: str) -> dt.date | None:

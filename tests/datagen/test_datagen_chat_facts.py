@@ -24,7 +24,11 @@ S3 = "John & Maria, session 3 (9:02 am on 14 June, 2023)"
 
 
 def _chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
-    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, title, text in docs]
+    """One passage a line, as a long session is indexed: a session's use cap counts its passages."""
+    return [
+        Chunk(f"{d}#{i}", d, line, i, len(line.split()), {"title": title})
+        for d, title, text in docs for i, line in enumerate(text.split("\n"))
+    ]
 
 
 def _questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, Candidate]:
@@ -88,7 +92,8 @@ TOLD = [
     ("chat/D1", S1, "Maria: I joined a gym near my office, it has been great.\n"
                     "John: I baked some banana bread for the neighbors."),
     ("chat/D2", S2, "Maria: I joined a book club at the library.\n"
-                    "John: Nice. I baked an apple pie this morning. Oh and I baked cookies too."),
+                    "John: Nice. I baked an apple pie. Oh and I baked cookies too."),
+    ("chat/D4", S3, "John: I baked more cookies for the school fair.\nMaria: Yum!"),
     ("chat/D3", S3, "Maria: I painted a mural of the sea last month."),
 ]
 
@@ -119,3 +124,19 @@ def test_the_verifier_refuses_a_chat_day_no_supporting_session_was_written_on() 
     verdict = check_candidate(bad, *args, mined.titles)
     assert DropReason.ANSWER_NOT_IN_SUPPORT in verdict.reasons
     assert not check_candidate(good, *args, None).accepted  # no titles: the day cannot be checked
+
+
+def test_an_undated_act_told_in_one_chat_is_asked_for_that_chats_day_and_verified() -> None:
+    """"In which chat did John mention baking the banana bread?" → the day of the session that tells it
+    (its title's date). Not for an act the sentence dates itself (the mural, "last month": asked when it
+    happened), nor for a thing told in two chats (John's cookies and pie)."""
+    qs = _questions(TOLD)
+    bread = qs["In which chat did John mention baking the banana bread?"]
+    assert bread.answer == "8 May 2023" and bread.supporting[0].doc_id == "chat/D1"
+    assert not any(q.startswith("In which chat") and ("mural" in q or "cookies" in q) for q in qs)
+    assert qs["In which chat did Maria mention joining the gym?"].answer == "8 May 2023"
+    chunks = _chunks(TOLD)
+    mined = mine(chunks)
+    args = ({d: mined.doc_text(d) for d in bread.doc_ids}, {ch.chunk_id: ch.text for ch in chunks})
+    wrong = replace(bread, answer="25 May 2023", aliases=())
+    assert DropReason.ANSWER_NOT_IN_SUPPORT in check_candidate(wrong, *args, mined.titles).reasons
