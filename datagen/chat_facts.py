@@ -13,7 +13,8 @@ Read from plain statements of the speaker of the line (`naming.sentence_speaker`
                 favorite book?";
 - a place:      "I'm from Sweden", "my grandma is from Sweden", "my sister moved to Denver", "my brother
                 lives in Ohio", "I grew up in Ohio" → "Where did Jon's sister move to?";
-- a job:        "I work as a nurse" → "What does Gina work as?".
+- a job:        "I work as a nurse" → "What does Gina work as?"; "lost my job at Door Dash" → "Where did
+                Gina work?".
 
 Each question names no answer, so it is kept only when the whole corpus gives that person and relation
 one answer (`unique_chat_facts`), counting the mentions no question is written from: "my cats", "another
@@ -90,6 +91,11 @@ _FROM = re.compile(r"\bI(?:'m| am) (?:originally )?from ([A-Z][\w .'’-]+)")
 _GREW_UP = re.compile(r"\bI grew up in ([A-Z][\w .'’-]+)")
 _KIN_PLACE = re.compile(
     rf"\b[Mm]y ({_NOUN}) (is from|was from|comes from|moved to|lives in|has moved to|just moved to|recently moved to) ([A-Z][\w .'’-]+)"
+)
+# "lost my job at Door Dash", "I work for Acme": where one works or worked (one answer in the corpus)
+_WORK_AT = re.compile(
+    r"\b((?:I(?:'ve| have)? (?:work|worked|used to work|am working|'m working) (?:at|for))|(?:(?:lost|quit|left) )?my "
+    r"(?:old |new |current |first |last |former )?job (?:at|with))\s+(?:the )?([A-Z][\w&.'’-]*(?: [A-Z&][\w&.'’-]*){0,3})"
 )
 _WORK_AS = re.compile(r"\bI(?:'m| am)? (?:currently |now )?(?:work|working) as (?:a |an )([a-z]+(?: [a-z]+){0,2})\b")
 # a statement only: no negation, wish, condition or question before the pattern in its clause
@@ -196,6 +202,12 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
             kin = KIN[noun]
             add(f"{_KIN_VERB[verb]}:{kin}", place,
                 _KIN_ASK[verb].replace("{n}", kin), TruthType.PLACE.value, m.start())
+    for m in _WORK_AT.finditer(body):
+        org = _organization(doc, m.group(2))
+        if org:
+            past = bool(re.search(r"worked|used to|lost|quit|left|old|last|first|former", m.group(1)))
+            add("work at", org, "Where did {s} work?" if past else "Where does {s} work?",
+                TruthType.ORGANIZATION.value, m.start())
     for m in _WORK_AS.finditer(body):
         job = _cut(m.group(1))
         if job:
@@ -253,6 +265,20 @@ def _place(doc: Any, words: str) -> str:
     for ent in doc.ents:
         if ent.label_ in ("GPE", "LOC") and words.startswith(ent.text):
             return ent.text
+    return ""
+
+
+def _organization(doc: Any, words: str) -> str:
+    """The organization a phrase opens with, when the parse calls it one (ORG): "Door Dash" in "Door Dash,
+    and …"."""
+    for ent in doc.ents:
+        if ent.label_ == "ORG" and words.startswith(ent.text.removeprefix("the ")):
+            return ent.text.removeprefix("the ")
+    # a name the parse tags no entity ("Door Dash") still counts when each of its words is a proper noun
+    names = words.split()
+    tags = {t.text: t.pos_ for t in doc}
+    if names and all(tags.get(w) == "PROPN" for w in names) and not any(e.text == words and e.label_ == "PERSON" for e in doc.ents):
+        return words
     return ""
 
 

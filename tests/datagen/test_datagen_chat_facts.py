@@ -52,12 +52,14 @@ FAMILY = [
     ("chat/D1", S1, "John: We had a party for my daughter Sara's fifth birthday yesterday.\n"
                     "Maria: Aww! I got a puppy two weeks ago. Her name's Coco and she's adorable.\n"
                     "John: Our one-year-old is so cute, his name is Kyle!\n"
-                    "Maria: My grandma is from Sweden, she taught me to bake."),
+                    "Maria: My grandma is from Sweden, she taught me to bake.\n"
+                    "John: Since I lost my job at Door Dash, things have been tough."),
     ("chat/D2", S2, "Maria: Yeah, I play the cello in a small orchestra.\n"
                     "John: Sara loves that. My daughter Sara wants to learn it too.\n"
                     "Maria: My brother moved to Denver for his new job.\n"
                     "John: Thankfully, my son's ok after the fall.\n"
-                    "Maria: We also got another cat named Bailey."),
+                    "Maria: We also got another cat named Bailey.\n"
+                    "John: I used to work at Door Dash, you know."),
     ("chat/D3", S3, "John: I play the guitar most evenings, and I'm learning the piano.\n"
                     "Maria: I adopted a second pup last week and her name is Shadow.\n"
                     "John: I wish I had a dog named Rex."),
@@ -76,6 +78,8 @@ def test_names_instruments_and_places_a_speaker_states_are_asked_with_every_turn
     assert qs["What instrument does Maria play?"].answer == "cello"
     assert qs["Where is Maria's grandma from?"].answer == "Sweden"
     assert qs["Where did Maria's brother move to?"].answer == "Denver"
+    door = qs["Where did John work?"]  # "Door Dash" is no entity to the parse: its proper nouns name it
+    assert door.answer == "Door Dash" and len(door.metadata[POSITIVES]) == 1
 
 
 def test_a_relation_with_two_answers_a_hedge_or_a_word_that_names_no_one_is_no_question() -> None:
