@@ -31,6 +31,7 @@ from typing import Any
 
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
+from datagen.naming import chat_speaker
 from datagen.types import TruthType
 
 SHAPE = "said"  # "name:dog|said|other": one of the speaker's own facts, read here
@@ -212,6 +213,22 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
         job = _cut(m.group(1))
         if job:
             add("work as", job, "What does {s} work as?", TruthType.OTHER.value, m.start())
+    return out
+
+
+def session_texts(titles: dict[str, str], doc_text: Any) -> dict[str, str]:
+    """doc id → the text of its whole conversation, where a chat is indexed one turn a document (the turns
+    share their session's title): "Her name is Shadow!" finds its puppy in the turn before, and "your
+    other dog" its addressee. A document alone under its title is its own text (not listed)."""
+    by_title: dict[str, list[str]] = defaultdict(list)
+    for doc_id, title in titles.items():
+        if title:
+            by_title[title].append(doc_id)
+    out: dict[str, str] = {}
+    for docs in by_title.values():
+        if len(docs) > 1 and chat_speaker(doc_text(docs[0])):  # pages sharing a title are no chat
+            text = "\n".join(doc_text(d) for d in docs)
+            out.update(dict.fromkeys(docs, text))
     return out
 
 

@@ -45,7 +45,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
-from datagen.chat_facts import chat_facts, unique_chat_facts
+from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
@@ -119,6 +119,7 @@ def read_facts(
     doc_speaker: dict[str, str] = {}
     anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
     spoken: dict[tuple[str, str], set[str]] = {}  # (speaker, relation) -> every answer, across the corpus
+    sessions = session_texts({d: mined.titles.get(d, "") for d in mined.chunks}, mined.doc_text)  # chats by the turn
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -143,7 +144,7 @@ def read_facts(
         own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
         for fact in [
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own),
-            *chat_facts(doc, doc_id, chunk_id, text, speaker, doc_texts[doc_id]),
+            *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article

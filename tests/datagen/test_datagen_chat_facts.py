@@ -144,3 +144,23 @@ def test_an_undated_act_told_in_one_chat_is_asked_for_that_chats_day_and_verifie
     args = ({d: mined.doc_text(d) for d in bread.doc_ids}, {ch.chunk_id: ch.text for ch in chunks})
     wrong = replace(bread, answer="25 May 2023", aliases=())
     assert DropReason.ANSWER_NOT_IN_SUPPORT in check_candidate(wrong, *args, mined.titles).reasons
+
+
+def test_a_chat_indexed_one_turn_a_document_reads_names_across_its_turns() -> None:
+    """Turns that share their session's title are one conversation: "Her name is Luna!" names the kitten
+    of the turn before, and "your other kitten" (another turn, the other speaker) tells that Maria has
+    two, so only the unique name is asked. Old code: no name question at all."""
+    turns = [
+        ("t/D1:1", S1, "Maria: I adopted a kitten from the shelter."),
+        ("t/D1:2", S1, "John: So cute! What's her name?"),
+        ("t/D1:3", S1, "Maria: Her name is Luna!"),
+        ("t/D1:4", S1, "John: My nephew Theo wants one too."),
+        ("t/D2:1", S2, "John: Does Luna get along with your other kitten?"),
+        ("t/D2:2", S2, "Maria: Yes! Also my cousin moved to Chicago."),
+    ]
+    qs = _questions(turns)
+    assert qs["What is the name of John's nephew?"].answer == "Theo"
+    assert qs["Where did Maria's cousin move to?"].answer == "Chicago"
+    assert not any("Maria's cat" in q for q in qs)
+    alone = _questions(turns[:4])  # without the other kitten, Luna is her one cat
+    assert alone["What is the name of Maria's cat?"].answer == "Luna"
