@@ -179,7 +179,7 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
         if not thing:  # "a fan of both classical and modern music": more than one thing, asked never
             add("fan", "\x00" + m.group(1), "", TruthType.OTHER.value, m.start())
         else:
-            who = any(e.label_ == "PERSON" and thing in e.text or e.text in thing for e in doc.ents if e.label_ == "PERSON")
+            who = any(thing in e.text or e.text in thing for e in doc.ents if e.label_ == "PERSON")
             add("fan", thing, "Who is {s} a fan of?" if who else "What is {s} a fan of?",
                 TruthType.PERSON.value if who else TruthType.OTHER.value, m.start())
     for m in _FAVORITE_IS.finditer(body):
