@@ -82,6 +82,15 @@ _PEOPLE = frozenset(
 _KIN = frozenset("son daughter wife husband mom dad mother father brother sister partner boyfriend girlfriend".split())
 _PERSONAL = frozenset("i me my mine you your yours we us our ours it its this that these those".split())
 _MAX_OBJECT_TOKENS = 6
+# A verb and object that say how things went, not a thing done: "make a difference", "got this".
+_IDIOMS = frozenset(
+    [("make", w) for w in "difference progress sense team impact effort decision change changes memories point "
+     "friends mistake mistakes living money time way".split()]
+    + [("get", w) for w in "this chance idea hang feeling sense point lot".split()]
+    + [("take", w) for w in "care time chance break step moment look".split()]
+    + [("find", w) for w in "way time peace balance".split()]
+    + [("see", w) for w in "point way impact".split()]
+)
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
 
 
@@ -107,6 +116,8 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
             # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
             # "What did Melanie paint?" may have another answer (`unique_activities`)
+            if (_lemma_of(verb), obj.lemma_.lower()) in _IDIOMS:
+                continue  # "we can make a difference" made nothing: no witness of another thing made
             answer, ask = obj.doc[obj.left_edge.i : obj.right_edge.i + 1].text, ""
         out.append(
             Fact(

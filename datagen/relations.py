@@ -20,6 +20,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.verbless_facts: the defining sentence's "X is a city in Y" / "X is a song by Y", a role
   ("Its first director was Y"), a life parenthesis "(1857 in A – 1945 in B)";
 - datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
+- datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
+  undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -43,6 +45,8 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
+from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
 from datagen.mining import MinedCorpus, fold
@@ -115,6 +119,7 @@ def read_facts(
     doc_speaker: dict[str, str] = {}
     anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
     spoken: dict[tuple[str, str], set[str]] = {}  # (speaker, relation) -> every answer, across the corpus
+    sessions = session_texts({d: mined.titles.get(d, "") for d in mined.chunks}, mined.doc_text)  # chats by the turn
     parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
@@ -137,7 +142,10 @@ def read_facts(
         if anchor is not None:
             anchors[doc_id] = anchor
         own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
-        for fact in _sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own):
+        for fact in [
+            *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own),
+            *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
+        ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
             if not fact.about_doc and malformed_subject(fact.subject):
@@ -158,7 +166,12 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     _title_classes(base, mined)
+    # asked by their day where the corpus gives several; the day of the one chat that tells of an act
+    told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
     unique_activities(base, anchors)
+    for fact in told:
+        base.facts.setdefault(fact.doc_id, []).append(fact)
+    unique_chat_facts(base)
     _unique_spoken(base, spoken)
     return base
 

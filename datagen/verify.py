@@ -16,6 +16,9 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
   supporting passage, name them all in its answer, say how many in its question, and leak none of them;
+- a question that names the chat a thing was told in ("In the chat of 14 June 2023, what did Maria
+  mention joining?", datagen.chat_sessions) must have a supporting document written that day, and
+  "In which chat did Maria mention joining the gym?" is answered by the day one was written;
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -24,11 +27,12 @@ Word boundaries are required only where the script separates words with spaces: 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from datagen.dates import MONTHS, anchor_date, date_span, relative_dates
+from datagen.dates import MONTHS, anchor_date, date_span, format_date, parse_date, relative_dates
 from datagen.types import Candidate, DropReason, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
@@ -163,8 +167,14 @@ def check_candidate(
         candidate.supporting
         and not answer_in_texts(candidate.answers, support_texts)
         and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
+        and not (titles is not None and told_when_in_support(candidate, doc_texts, titles))
     ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
+    day = told_day(candidate.question)
+    if day is not None and not (titles is not None and any(
+        anchor_date(titles.get(i.doc_id, ""), doc_texts.get(i.doc_id, ""), i.doc_id) == day for i in candidate.supporting
+    )):
+        fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"no supporting document was written on the day {candidate.question!r} names")
     if form in ("comparison", "order"):
         options = candidate.metadata.get("options") or ()
         if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
@@ -180,6 +190,36 @@ def check_candidate(
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+# "In the chat of 14 June 2023, what did Maria mention joining?" (datagen.chat_sessions): the day named
+TOLD_OPENING = "In the chat of "
+_TOLD = re.compile(r"^In the chat of (\d{1,2} [A-Z][a-z]+ \d{4}), ")
+
+
+TOLD_WHICH = "In which chat did "
+
+
+def told_when_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether "In which chat did Maria mention joining the gym?" is answered by the day a supporting
+    document was written (its title's date) and that document's quote names the thing (the question's
+    last word)."""
+    if not candidate.question.startswith(TOLD_WHICH):
+        return False
+    forms = {normalize(a) for a in candidate.answers} - {""}
+    words = normalize(candidate.question).split()
+    for item in candidate.supporting:
+        anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+        if anchor is None or normalize(format_date(anchor)) not in forms:
+            continue
+        if words and any(words[-1] in normalize(q).split() for q in item.quotes):
+            return True
+    return False
+
+
+def told_day(question: str) -> dt.date | None:
+    """The day a session-anchored question names, or None; its supporting document must have been
+    written that day (its title's date, `datagen.dates.anchor_date`)."""
+    m = _TOLD.match(question)
+    return parse_date(m.group(1)) if m else None
 
 
 def list_in_support(candidate: Candidate, support_texts: Sequence[str]) -> bool:

@@ -172,7 +172,9 @@ def test_a_thing_asked_by_its_date_needs_no_other_thing_that_could_be_then() -> 
     later = [*EXPORT, ("me/s4", PT_2, "Priya: I donated some books to the library.")]
     earlier = [*EXPORT, ("me/s2", PT_0, "Priya: I donated some books to the library.")]
     assert not any(q.startswith("What did Priya donate") for q in _questions(_chunks(later)))
-    assert "What did Priya donate to the youth club on the Tuesday before 14 March 2024?" in _questions(_chunks(earlier))
+    # 400 draws: the earlier session's donation is now a question too (asked by its chat's day), and a
+    # draw picks a session first, so the one-line session takes half of them
+    assert "What did Priya donate to the youth club on the Tuesday before 14 March 2024?" in _questions(_chunks(earlier), 400)
 
 
 def test_a_long_session_supports_more_tasks_than_a_page() -> None:
