@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from itertools import groupby
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -277,72 +276,69 @@ def _title(corpus: Any, doc_id: str) -> str:
         return ""
 
 
-def mark(text: str, terms: Sequence[str], style: str | None) -> str:
-    """`text` as rich markup with the question's words marked: styled on a terminal (`style`),
-    else between « » so a pasted or piped answer still shows them. Everything else is escaped."""
+def mark(text: str, terms: Sequence[str], style: str | None) -> Text:
+    """`text` with the question's words marked: styled on a terminal (`style`), else between « » so a
+    pasted or piped answer still shows them. A `Text`, never markup: brackets and backslashes in a
+    passage print as they are."""
+    out = Text()
     wanted = sorted({t for t in terms if t}, key=len, reverse=True)
     if not wanted:
-        return escape(text)
+        return out.append(text)
     # whole words, or with a plural ending, as `words_held` counts them
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
-    out, pos = [], 0
+    pos = 0
     for m in pattern.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        word = escape(m.group(0))
-        out.append(f"[{style}]{word}[/]" if style else f"«{word}»")
+        out.append(text[pos:m.start()])
+        out.append(m.group(0), style) if style else out.append(f"«{m.group(0)}»")
         pos = m.end()
-    out.append(escape(text[pos:]))
-    return "".join(out)
+    return out.append(text[pos:])
 
 
 INDENT = 3  # a passage's lines, under its number
 
 
 def block(segments: Sequence[tuple[str, str | None]], width: int, indent: int = INDENT, first: int | None = None,
-          terms: Sequence[str] = (), mark_style: str | None = None) -> list[str]:
-    """Rich-markup lines of `segments` ((text, style or None) in order) word-wrapped to `width` cells: the
-    first line at `first` spaces (default `indent`), every following line at `indent` (a wrapped table row
-    two further), so a passage reads as one indented block. No line ends in a space (rich's Padding pads
-    every line to the full width). The question's words are marked (`mark`) when `terms` are given. Every
-    "\n" in a text starts a new line."""
+          terms: Sequence[str] = (), mark_style: str | None = None) -> list[Text]:
+    """The lines of `segments` ((text, style or None) in order) word-wrapped to `width` cells: the first
+    line at `first` spaces (default `indent`), every following line at `indent` (a wrapped table row two
+    further), so a passage reads as one indented block. No line ends in a space (rich's Padding pads every
+    line to the full width). The question's words are marked (`mark`) when `terms` are given. Every "\n"
+    in a text starts a new line."""
     first = indent if first is None else first
-    lines: list[str] = []
-    words: list[tuple[str, str | None, int]] = []  # (markup of one word, its style, its width in cells)
-    paragraphs: list[list[tuple[str, str | None, int]]] = [words]
+    lines: list[Text] = []
+    words: list[tuple[Text, int]] = []  # (one word, styled, and its width in cells)
+    paragraphs: list[list[tuple[Text, int]]] = [words]
     for text, style in segments:
         for k, part in enumerate(text.split("\n")):
             if k:
                 words = []
                 paragraphs.append(words)
             for word in part.split():
-                markup = mark(word, terms, mark_style) if terms else escape(word)
-                words.append((markup, style, cell_len(Text.from_markup(markup).plain)))
+                piece = mark(word, terms, mark_style)
+                piece.style = style or ""  # the segment's style, under the marks
+                words.append((piece, cell_len(piece.plain)))
     for paragraph in paragraphs:
         # a table row that wraps goes on two spaces further in, so each row still starts at the block's edge
-        rest = indent + 2 if any(w[0] == "|" for w in paragraph) else indent
+        rest = indent + 2 if any(w.plain == "|" for w, _ in paragraph) else indent
         lead = first if not lines else indent  # this line's indent
-        line: list[tuple[str, str | None, int]] = []
+        line: list[Text] = []
         used = lead
-        for word in paragraph:
-            if line and used + 1 + word[2] > width:
+        for word, n in paragraph:
+            if line and used + 1 + n > width:
                 lines.append(_joined(line, lead))
                 line, lead, used = [], rest, rest
-            used += (1 if line else 0) + word[2]
+            used += (1 if line else 0) + n
             line.append(word)
         if line or not paragraph:
             lines.append(_joined(line, lead))
     return lines
 
 
-def _joined(words: Sequence[tuple[str, str | None, int]], indent: int) -> str:
-    """One line's words, each run of one style under one tag ("" for none: no line of spaces)."""
+def _joined(words: Sequence[Text], indent: int) -> Text:
+    """One line: its words after `indent` spaces, one space apart (an empty Text for none: no line of spaces)."""
     if not words:
-        return ""
-    out: list[str] = []
-    for style, run in groupby(words, key=lambda w: w[1]):
-        text = " ".join(w[0] for w in run)
-        out.append(f"[{style}]{text}[/]" if style else text)
-    return " " * indent + " ".join(out)
+        return Text()
+    return Text(" " * indent) + Text(" ").join(words)
 
 
 def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
