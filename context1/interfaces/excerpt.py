@@ -17,7 +17,7 @@ too). When the question asks for a figure (what was, how much, why did it change
 sentence that holds the question's words *and* a figure (an amount, a percentage) scores one more: the
 figure is the answer and sits in the same sentence as the words, often before them.
 
-The best unit is the seed. For a table, the column header row and the other rows that score are added
+The best unit is the seed. For a table, its column header row and its other rows that score are added
 next (whole, in the passage's order, a "…" line where rows were skipped); then the excerpt widens to the
 neighbour that scores more (the following one on a tie) while it fits `max_chars`. A single unit longer
 than `max_chars` is cut: a row at a cell boundary, a sentence to the window holding most question words
@@ -152,8 +152,8 @@ def excerpt(text: str, question: str, max_chars: int = EXCERPT_CHARS) -> str:
     if pieces[seed].row:  # the table's column headings, then the other rows that answer, whole
         block = pieces[seed].block
         header = next((i for i, u in enumerate(pieces) if u.block == block and u.row and _is_header(u.text)), None)
-        extra = ([header] if header is not None else []) + sorted(
-            (i for i, u in enumerate(pieces) if u.row and score[i] > 0), key=lambda i: (-score[i], i))
+        extra = ([header] if header is not None else []) + sorted(  # of this table only
+            (i for i, u in enumerate(pieces) if u.block == block and u.row and score[i] > 0), key=lambda i: (-score[i], i))
         for i in extra:
             if i not in chosen and fits(i):
                 chosen.add(i)
