@@ -18,8 +18,12 @@ So only what the agent was shown can be returned. `select_evidence` keeps the fi
 
 The reason of a passage is built from facts the harness recorded, never from a template the
 passage may not match: the tool calls that showed it (`found_by`, with the rank each gave it),
-the question words it holds, and the question constraints it meets (issue 35's
-`Corpus.question_constraints`, when the corpus has them).
+the question words it holds, the question constraints it meets (issue 35's
+`Corpus.question_constraints`, when the corpus has them), and, for a table chunk of a corpus whose
+search ranks tables by the line-item vocabulary (`corpus_tools.line_items`, `SearchConfig.line_item_names`),
+the row that names the searched line item under another name ("Gross profit" for "gross margin") or the
+rows that print the components of a derived item the search asked for (`derived_named`: "Total net
+sales" and "Cost of sales" for gross margin) — what that search's row match and line-item leg used.
 """
 
 from __future__ import annotations
@@ -30,9 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
+from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
+from corpus_tools.row_match import row_labels
 
 # Chunk-metadata keys a question constraint may name (issue 35) and how a reason words them.
 _CONSTRAINT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
+# Kept beside them: whether the chunk is a table ("kind"), which decides whether the line-item vocabulary ranked it.
+_KEPT_KEYS = (*_CONSTRAINT_KEYS, "kind")
 
 
 @dataclass
@@ -81,7 +89,7 @@ def passage_from_hit(hit: Any, rank: int, order: int, title: str | None) -> Show
         chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, text=chunk.text, rank=rank, order=order,
         title=title, page=int(page) if isinstance(page, int | float) and not isinstance(page, bool) else None,
         section=str(section) if section else None,
-        metadata={k: meta[k] for k in _CONSTRAINT_KEYS if k in meta},
+        metadata={k: meta[k] for k in _KEPT_KEYS if k in meta},
     )
 
 
@@ -207,9 +215,12 @@ def constraints_met(passage: ShownPassage, constraints: Mapping[str, Any] | None
     return out
 
 
-def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Mapping[str, Any] | None = None) -> str:
-    """Why this passage: the calls that showed it (with ranks), the question words it holds, the
-    constraints it meets. Every clause is checkable against the trajectory and the passage."""
+def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Mapping[str, Any] | None = None,
+                   line_items: bool = False) -> str:
+    """Why this passage: the calls that showed it (with ranks), the question words it holds, how its rows
+    name the line item a search that found it asked for (only with `line_items`, the corpus ranking tables by
+    that vocabulary: `ranks_by_line_items`), the constraints it meets. Every clause is checkable against the
+    trajectory and the passage."""
     found = []
     for label, rank in zip(passage.found_by, passage.ranks, strict=False):
         if label.startswith("grep:"):
@@ -227,10 +238,65 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
         parts.append("Holds the question's " + ", ".join(f"“{w}”" for w in held[:6]) + ".")
     else:
         parts.append("Holds none of the question's words.")
+    if line_items and passage.metadata.get("kind") == "table":
+        searches = [label for label in passage.found_by if not label.startswith(("grep:", "read:"))]
+        clause = next((c for c in (line_item_reason(passage.text, q) for q in searches) if c), "")
+        if clause:
+            parts.append(clause)
     met = constraints_met(passage, constraints)
     if met:
         parts.append("Meets " + ", ".join(met) + ".")
     return " ".join(parts)
+
+
+def ranks_by_line_items(corpus: Any) -> bool:
+    """Whether `corpus`'s search ranks table chunks by the line-item vocabulary (corpus_tools'
+    `SearchConfig.line_item_names`); False for a corpus that does not say."""
+    search = getattr(getattr(corpus, "config", None), "search", None)
+    return getattr(search, "line_item_names", False) is True
+
+
+def _asked_as(text: str, item: str) -> str | None:
+    """How `text` names the line item `item` (a canonical name): the longest of its names found in `text`,
+    as written there; None when it names it by none."""
+    group = next((g for g in LINE_ITEMS if g[0] == item), (item,))
+    low = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    for phrase in sorted(group, key=len, reverse=True):
+        m = re.search(rf"(?<![\w&']){re.escape(phrase)}(?![\w&])", low)
+        if m:
+            return text[m.start():m.end()]
+    return None
+
+
+def line_item_reason(text: str, query: str) -> str:
+    """The clause saying how a table chunk's rows name the line item `query` asks for, when they name it
+    the way `corpus_tools`' row match and line-item leg count it but not in the query's own words:
+
+    * a row names it under another name: "Its row “Gross profit” is the “gross margin” asked for, under
+      another name.";
+    * no row names it, and the rows name every component of it (`derived_named`): "Its rows “Total net
+      sales”, “Cost of sales” print what “gross margin” is computed from (revenue, cost of revenue).".
+
+    "" otherwise: a query naming no line item, a table naming it in the query's words (the question words
+    it holds say so already), or missing one of a derived item's components.
+    """
+    labels = row_labels(text)
+    if not labels:
+        return ""
+    for item in canonical_names(query):
+        asked = _asked_as(query, item) or item
+        naming = [label for label in labels if item in canonical_names(label)]
+        if naming:
+            if any(asked.lower() in " ".join(label.lower().split()) for label in naming):
+                continue  # named in the query's words: no vocabulary needed
+            return f"Its row “{naming[0].strip()}” is the “{asked}” asked for, under another name."
+        if derived_named({item}, labels):
+            rows = [next(label.strip() for label in labels if part in canonical_names(label)) for part in DERIVED[item]]
+            shown = list(dict.fromkeys(rows))
+            noun = "row" if len(shown) == 1 else "rows"
+            return (f"Its {noun} {', '.join(f'“{r}”' for r in shown)} print{'s' if len(shown) == 1 else ''} what "
+                    f"“{asked}” is computed from ({', '.join(DERIVED[item])}).")
+    return ""
 
 
 def to_evidence(passage: ShownPassage, score: float, reason: str) -> Evidence:

@@ -44,6 +44,7 @@ from context1.evidence import (
     passage_from_hit,
     passage_reason,
     question_words,
+    ranks_by_line_items,
     resolve_citations,
     select_evidence,
     to_evidence,
@@ -119,6 +120,7 @@ class Episode:
         self._shown: dict[str, ShownPassage] = {}  # chunk id -> what was shown of it, first-shown order
         self._terms = question_words(self.query)
         self.constraints = self._question_constraints(corpus) if cfg.constraints else None
+        self._line_items = ranks_by_line_items(corpus)  # reasons say which row named the line item searched
         self._titles: dict[str, str | None] = {}
         self._last_tool = -1  # index (in the view) of the latest tool message
         self.tokens_used = self._view.count(self.counter)
@@ -431,7 +433,7 @@ class Episode:
         notes: dict[str, str] = {}
         for pos, (passage, justification, score) in enumerate(resolved.passages, 1):
             ranked.append(to_evidence(passage, 1.0 / pos if score is None else score,
-                                      passage_reason(passage, self._terms, self.constraints)))
+                                      passage_reason(passage, self._terms, self.constraints, self._line_items)))
             notes[passage.chunk_id] = justification
         self._settle(ranked, notes)
         traj.metadata["answer_fallback"] = False
@@ -452,7 +454,7 @@ class Episode:
         """No parsable answer: the passages still in view, by the best rank a tool gave them."""
         visible = [self._shown[c] for c in self._view.visible_chunk_ids() if c in self._shown]
         ordered = sorted(visible, key=lambda p: (p.rank, p.order))
-        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints))
+        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints, self._line_items))
                   for pos, p in enumerate(ordered, 1)]
         self._settle(ranked, {})
         self.trajectory.documents = fallback_documents(visible, self.config.max_documents)

@@ -3,8 +3,10 @@
 A thin layer over `SearchAgent.stream` (DESIGN: every CLI command is a function a user can call):
 it opens the index, builds the backend with `context1.backends.make_backend`, prints each turn,
 tool call, observation, prune and token-usage line as it happens, then the answer: the ranked
-passages as a person reads them (an excerpt with the question's words marked, the source, page and
-section when the index knows them, and why each was returned), then the documents they come from.
+passages as a person reads them (an excerpt with the question's words marked — `context1.interfaces.excerpt`
+picks the sentences or whole table rows that answer —, the source, page and section when the index
+knows them, and why each was returned), each word-wrapped as one indented block, then the documents
+they come from.
 `--json` prints one JSON object instead (no trace); `--save-trajectories` writes every rollout's
 full trajectory as JSONL. Exit status: 0, or 1 when a rollout stopped on a backend error (the
 partial result is still printed), or 2 for bad input.
@@ -19,9 +21,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
-from rich.padding import Padding
+from rich.text import Text
 
 from context1.config import MAX_ROLLOUTS, AgentConfig
 from context1.events import (
@@ -33,7 +36,7 @@ from context1.events import (
     ToolCallEvent,
     UsageEvent,
 )
-from context1.evidence import question_words, words_held
+from context1.evidence import question_words
 from context1.interfaces.cli_corpus import (
     CommandError,
     IndexArg,
@@ -43,6 +46,7 @@ from context1.interfaces.cli_corpus import (
     deprecated_rollouts_k,
     open_index,
 )
+from context1.interfaces.excerpt import excerpt
 from context1.types import SearchResult, StopReason
 from corpus_tools import limits
 
@@ -272,51 +276,69 @@ def _title(corpus: Any, doc_id: str) -> str:
         return ""
 
 
-EXCERPT_CHARS = 480  # characters of a passage shown; --json carries the whole text
-
-
-def excerpt(text: str, terms: Sequence[str], max_chars: int = EXCERPT_CHARS) -> str:
-    """The part of `text` a reader needs: the sentence (or table row) holding the most question
-    words, widened with its neighbours up to `max_chars`; whitespace collapsed."""
-    pieces = [" ".join(p.split()) for p in _PIECE.split(text) if p.strip()]
-    if not pieces:
-        return ""
-    def hits(piece: str) -> int:
-        return len(words_held(piece, terms))
-    best = max(range(len(pieces)), key=lambda i: (hits(pieces[i]), -i))
-    lo = hi = best
-    out = pieces[best]
-    while True:  # widen to the side whose neighbour holds more question words (after first)
-        options = [j for j in (hi + 1, lo - 1) if 0 <= j < len(pieces) and len(out) + 1 + len(pieces[j]) <= max_chars]
-        if not options:
-            break
-        j = max(options, key=lambda j: (hits(pieces[j]), j > hi))
-        out = f"{out} {pieces[j]}" if j > hi else f"{pieces[j]} {out}"
-        lo, hi = min(lo, j), max(hi, j)
-    if len(out) > max_chars:
-        out = out[: max_chars - 1].rstrip() + "…"
-    return ("… " if lo > 0 else "") + out + (" …" if hi < len(pieces) - 1 else "")
-
-
-_PIECE = re.compile(r"(?<=[.!?;])\s+|\n")
-
-
-def mark(text: str, terms: Sequence[str], style: str | None) -> str:
-    """`text` as rich markup with the question's words marked: styled on a terminal (`style`),
-    else between « » so a pasted or piped answer still shows them. Everything else is escaped."""
+def mark(text: str, terms: Sequence[str], style: str | None) -> Text:
+    """`text` with the question's words marked: styled on a terminal (`style`), else between « » so a
+    pasted or piped answer still shows them. A `Text`, never markup: brackets and backslashes in a
+    passage print as they are."""
+    out = Text()
     wanted = sorted({t for t in terms if t}, key=len, reverse=True)
     if not wanted:
-        return escape(text)
+        return out.append(text)
     # whole words, or with a plural ending, as `words_held` counts them
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
-    out, pos = [], 0
+    pos = 0
     for m in pattern.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        word = escape(m.group(0))
-        out.append(f"[{style}]{word}[/]" if style else f"«{word}»")
+        out.append(text[pos:m.start()])
+        out.append(m.group(0), style) if style else out.append(f"«{m.group(0)}»")
         pos = m.end()
-    out.append(escape(text[pos:]))
-    return "".join(out)
+    return out.append(text[pos:])
+
+
+INDENT = 3  # a passage's lines, under its number
+
+
+def block(segments: Sequence[tuple[str, str | None]], width: int, indent: int = INDENT, first: int | None = None,
+          terms: Sequence[str] = (), mark_style: str | None = None) -> list[Text]:
+    """The lines of `segments` ((text, style or None) in order) word-wrapped to `width` cells: the first
+    line at `first` spaces (default `indent`), every following line at `indent` (a wrapped table row two
+    further), so a passage reads as one indented block. No line ends in a space (rich's Padding pads every
+    line to the full width). The question's words are marked (`mark`) when `terms` are given. Every "\n"
+    in a text starts a new line."""
+    first = indent if first is None else first
+    lines: list[Text] = []
+    words: list[tuple[Text, int]] = []  # (one word, styled, and its width in cells)
+    paragraphs: list[list[tuple[Text, int]]] = [words]
+    for text, style in segments:
+        for k, part in enumerate(text.split("\n")):
+            if k:
+                words = []
+                paragraphs.append(words)
+            for word in part.split():
+                piece = mark(word, terms, mark_style)
+                piece.style = style or ""  # the segment's style, under the marks
+                words.append((piece, cell_len(piece.plain)))
+    for paragraph in paragraphs:
+        # a table row that wraps goes on two spaces further in, so each row still starts at the block's edge
+        rest = indent + 2 if any(w.plain == "|" for w, _ in paragraph) else indent
+        lead = first if not lines else indent  # this line's indent
+        line: list[Text] = []
+        used = lead
+        for word, n in paragraph:
+            if line and used + 1 + n > width:
+                lines.append(_joined(line, lead))
+                line, lead, used = [], rest, rest
+            used += (1 if line else 0) + n
+            line.append(word)
+        if line or not paragraph:
+            lines.append(_joined(line, lead))
+    return lines
+
+
+def _joined(words: Sequence[Text], indent: int) -> Text:
+    """One line: its words after `indent` spaces, one space apart (an empty Text for none: no line of spaces)."""
+    if not words:
+        return Text()
+    return Text(" " * indent) + Text(" ").join(words)
 
 
 def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
@@ -324,35 +346,39 @@ def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
     u, t = result.usage, result.timings
     terms = question_words(result.query)
     style = "bold yellow" if console.is_terminal else None
+    width = console.width
+
+    def say(segments: Sequence[tuple[str, str | None]], indent: int = INDENT, first: int | None = None,
+            marked: bool = False) -> None:
+        for line in block(segments, width, indent, first, terms if marked else (), style):
+            console.print(line, highlight=False, soft_wrap=True)
+
     unmatched = result.trajectory.metadata.get("unmatched")
     console.print()
     if unmatched:
         console.print(f"[yellow]note:[/] the index holds nothing about {escape(', '.join(map(str, unmatched)))}; "
                       "the passages below are the closest it has.", highlight=False)
-    console.print(f"[bold]{len(result.evidence)} passage(s) for {escape(result.query)}[/]", highlight=False)
+    say([(f"{len(result.evidence)} passage(s) for {result.query}", "bold")], indent=0)
     for rank, e in enumerate(result.evidence, 1):
         title = e.title or _title(corpus, e.doc_id) or e.doc_id
         where = [f"page {e.page}"] if e.page is not None else []
         if e.section:
             where.append(e.section)
         console.print()
-        console.print(f"[bold]{rank}. {escape(title)}[/]" + (f" — {escape(' · '.join(where))}" if where else ""),
-                      highlight=False)
+        say([(f"{rank}. {title}", "bold")] + ([(f"— {' · '.join(where)}", None)] if where else []), first=0)
         source = e.doc_id if title != e.doc_id else ""
-        console.print(f"   [dim]{escape(source + ' · ' if source else '')}passage {escape(e.chunk_id)} · "
-                      f"score {e.score:.3g}[/]", highlight=False)
-        console.print(Padding(mark(excerpt(e.text, terms), terms, style), (0, 0, 0, 3)), highlight=False)
+        say([(f"{source + ' · ' if source else ''}passage {e.chunk_id} · score {e.score:.3g}", "dim")])
+        say([(excerpt(e.text, result.query), None)], marked=True)
         if e.reason:
-            console.print(f"   [dim]why: {escape(e.reason)}[/]", highlight=False)
+            say([(f"why: {e.reason}", "dim")])
     if not result.evidence:
         console.print("   (no passage)")
     docs = ", ".join(d.doc_id for d in result.documents)
     console.print()
-    console.print(f"[dim]documents: {escape(docs) or '(none)'}[/]", highlight=False)
-    console.print(
-        f"[dim]{u.turns} turn(s), {u.tool_calls} tool call(s), context {u.context_tokens:,} tokens; "
-        f"{t.get('total_s', 0):.2f} s (model {t.get('model_s', 0):.2f} s, corpus {t.get('corpus_s', 0):.2f} s, "
-        f"harness {t.get('harness_s', 0) * 1000:.0f} ms)[/]", highlight=False)
+    say([(f"documents: {docs or '(none)'}", "dim")], indent=0)
+    say([(f"{u.turns} turn(s), {u.tool_calls} tool call(s), context {u.context_tokens:,} tokens; "
+          f"{t.get('total_s', 0):.2f} s (model {t.get('model_s', 0):.2f} s, corpus {t.get('corpus_s', 0):.2f} s, "
+          f"harness {t.get('harness_s', 0) * 1000:.0f} ms)", "dim")], indent=0)
     if any(t.metadata.get("answer_fallback") for t in result.rollouts):
         console.print("[yellow]note:[/] no parsable final answer in some rollout; its passages are the chunks "
                       "still in view, by search rank (fallback ranking).")

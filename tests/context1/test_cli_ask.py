@@ -160,3 +160,21 @@ def test_the_trace_shows_a_calls_arguments_without_json_escapes():
     assert 'search_corpus({"query": "Company’s margin"})' in text
     assert "\\u2019" not in text
     assert '{"query": "unclosed' in text
+
+
+def test_a_passage_reads_as_one_indented_block_without_trailing_spaces(app, harness_corpus, script):
+    """On a narrow terminal every wrapped line of a passage (title, source, excerpt, why) stays under its
+    number, three spaces in, and no line is padded out with spaces (rich's Padding did both wrong)."""
+    res = CliRunner().invoke(app, ["ask", str(harness_corpus.path), QUERY, "--backend", "scripted", "--script",
+                                   str(script)], env={"COLUMNS": "60"})
+    assert res.exit_code == 0, res.output
+    answer = res.output[res.output.index("1 passage(s)"):]
+    lines = answer.splitlines()
+    assert all(line == line.rstrip() for line in lines), [line for line in lines if line != line.rstrip()]
+    assert all(len(line) <= 60 for line in lines)
+    passage = lines[next(i for i, x in enumerate(lines) if x.startswith("1. ")) + 1:]
+    passage = passage[:next(i for i, x in enumerate(passage) if x.startswith("documents:")) - 1]
+    why = next(i for i, x in enumerate(passage) if x.startswith("   why: "))
+    assert why < len(passage) - 1, "the reason is long enough to wrap at 60 columns"
+    assert all(x.startswith("   ") and not x.startswith("    ") for x in passage[why:]), passage[why:]
+    assert all(x.startswith("   ") for x in passage if x), passage

@@ -334,3 +334,59 @@ def test_a_question_naming_its_filing_keeps_its_first_search_top_5():
     assert "orchard-annual.pdf#7" in answer(named, dataclasses.replace(cfg, constrained_keeps_first=False))
     # A parse that names nothing the corpus holds (only unmatched names) narrows nothing either.
     assert "orchard-annual.pdf#7" in answer({"company": [], "unmatched": ["Microsoft"], "notes": []})
+
+
+# -- reasons that say how a table's rows name the line item asked for ------------------------------
+GROSS_Q = "What was Amazon's gross margin in the most recent 10-Q filing?"
+STATEMENT = ("(in millions) | Q3 2023 | Q3 2022\nNet product sales | 63,171 | 59,340\nTotal net sales | 143,083 | 127,101\n"
+             "Operating expenses: Cost of sales | 75,022 | 70,268\nOperating expenses: Fulfillment | 22,314 | 20,583")
+
+
+def _table(text: str, found_by: tuple[str, ...] = (GROSS_Q,), kind: str = "table"):
+    from context1.evidence import ShownPassage
+
+    return ShownPassage("f#1", "f", text, 1, 0, metadata={"kind": kind}, found_by=list(found_by),
+                        ranks=[1] * len(found_by))
+
+
+def _reason(passage, line_items: bool = True) -> str:
+    from context1.evidence import passage_reason
+
+    return passage_reason(passage, question_words(GROSS_Q), None, line_items)
+
+
+def test_a_reason_names_a_derived_item_only_when_all_its_components_are_rows():
+    """Amazon prints no gross-profit row: its statement's "Total net sales" and "Cost of sales" rows are what
+    the row match counted (corpus_tools.line_items.derived_named), and the reason says so; a table printing
+    only one of the two says nothing of gross margin."""
+    both = _reason(_table(STATEMENT))
+    assert ("Its rows “Total net sales”, “Operating expenses: Cost of sales” print what “gross margin” is "
+            "computed from (revenue, cost of revenue).") in both
+    one = _reason(_table(STATEMENT.replace("Operating expenses: Cost of sales", "Operating expenses: Marketing")))
+    assert "“gross margin”" not in one and "computed from" not in one
+
+
+def test_a_reason_names_the_row_that_calls_the_item_by_another_name():
+    text = "Revenue | 18,120 | 5,931\nCost of revenue | 4,720 | 2,754\nGross profit | 13,400 | 3,177"
+    assert "Its row “Gross profit” is the “gross margin” asked for, under another name." in _reason(_table(text))
+    # a row in the question's own words needs no vocabulary: the words it holds say it
+    literal = _reason(_table("Total net sales | 1 | 2\nCost of sales | 3 | 4\nGross margin | 5 | 6"))
+    assert "Its row" not in literal and "computed from" not in literal
+
+
+@pytest.mark.parametrize("case", ["vocabulary off", "prose", "found by grep only"])
+def test_no_line_item_clause_where_the_search_did_not_use_the_vocabulary(case):
+    passage = _table(STATEMENT, found_by=("grep:(?i)net sales",) if case == "found by grep only" else (GROSS_Q,),
+                     kind="text" if case == "prose" else "table")
+    reason = _reason(passage, line_items=case != "vocabulary off")
+    assert "computed from" not in reason and "another name" not in reason
+
+
+def test_the_agent_knows_when_its_corpus_ranks_tables_by_line_items(harness_corpus):
+    from types import SimpleNamespace
+
+    from context1.evidence import ranks_by_line_items
+
+    assert ranks_by_line_items(harness_corpus) is True  # corpus_tools' default SearchConfig
+    off = SimpleNamespace(config=SimpleNamespace(search=SimpleNamespace(line_item_names=False)))
+    assert ranks_by_line_items(off) is False and ranks_by_line_items(object()) is False
