@@ -165,7 +165,7 @@ def check_candidate(
         and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
     ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
-    if form in ("comparison", "order"):
+    if form in ("comparison", "order", "bridged_comparison"):
         options = candidate.metadata.get("options") or ()
         if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
             normalize(candidate.answer) == normalize(o) for o in options
