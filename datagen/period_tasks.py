@@ -410,17 +410,25 @@ class PeriodTasks:
         return not ({f.doc_id for f in a.facts} & {f.doc_id for f in b.facts})
 
     def _period_line(self, s: Statement) -> tuple[str, str]:
-        """(chunk id, line) of the column line that writes the statement's period, in its row's filing."""
-        return self._line(s.fact, lambda line: " | " in line and any(f in line for f in s.key.period.forms()))
+        """(chunk id, line) of the column line that writes the statement's period, in its row's filing (the
+        column line itself, "(in millions) | Three Months Ended …", before any row that happens to hold the day)."""
+        def dated(line: str) -> bool:
+            return " | " in line and any(f in line for f in s.key.period.forms())
+        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated)
 
     def _company_line(self, s: Statement) -> tuple[str, str]:
-        """(chunk id, line) of the filing naming the company ("Apple Inc." on the cover)."""
-        return self._line(s.fact, lambda line: bool(re.search(rf"\b{re.escape(s.company)}\b", line)))
+        """(chunk id, line) of the filing naming the company: the cover's "Apple Inc." (the first chunks first),
+        before a table row or a sentence that names it."""
+        def named(line: str) -> bool:
+            return bool(re.search(rf"\b{re.escape(s.company)}\b", line))
+        return (self._line(s.fact, lambda line: named(line) and " | " not in line and len(line.split()) <= 6, cover=True)
+                or self._line(s.fact, named))
 
-    def _line(self, fact: Fact, wanted: Any) -> tuple[str, str]:
+    def _line(self, fact: Fact, wanted: Any, cover: bool = False) -> tuple[str, str]:
         chunks = self.mined.chunks.get(fact.doc_id, [])
         at = next((i for i, c in enumerate(chunks) if c.chunk_id == fact.chunk_id), 0)
-        for c in [chunks[at], *reversed(chunks[:at]), *chunks[at + 1:]] if chunks else []:
+        order = chunks if cover else [chunks[at], *reversed(chunks[:at]), *chunks[at + 1:]] if chunks else []
+        for c in order:
             for line in c.text.split("\n"):
                 if wanted(line):
                     return c.chunk_id, line.strip()
