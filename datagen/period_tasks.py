@@ -345,7 +345,22 @@ class PeriodTasks:
                         self.own_stages["filings:3-hop pair_of_one_quarter"] += 1
                         continue
                     pairs.append((b, c, key))
+        # how many chains the folder holds: each pair times the third companies' money figures that name its
+        # quarter (one value in their series); what stops the rest is counted above and in _bridged_comparison
+        for b, c, key in pairs:
+            firms = {fold(b.company), fold(c.company)}
+            n = sum(1 for a in self.statements if fold(a.company) not in firms and a.key.unit
+                    and _calendar_quarter(a) == key[1] and self._names_one_quarter(a))
+            self.own_stages["filings:3-hop chains"] += n
+            self.own_stages["filings:3-hop chains the bridge decides"] += n * self._period_decides(b, c, *key)
         return pairs
+
+    def _names_one_quarter(self, a: Statement) -> bool:
+        """Whether "the quarter in which A's metric was X" is one quarter: X positive and no other quarter's."""
+        n = a.number()
+        return n is not None and n > 0 and sum(
+            1 for s in self.statements if fold(s.company) == fold(a.company) and s.key.metric == a.key.metric
+            and s.key.period.length == "quarter" and fold(s.value) == fold(a.value)) == 1
 
     def _bridged_comparison(self, rng: random.Random) -> Candidate | DropReason:
         """A third company's figure names the quarter; two companies' figures for it are compared."""
@@ -365,10 +380,7 @@ class PeriodTasks:
             return DropReason.NO_CHAIN
         headline = [a for a in bridges if concept(a)]  # "net income", "revenue": what a person names a quarter by
         a = rng.choice(headline if headline and rng.random() < 0.5 else bridges)
-        na = a.number()
-        same = [s for s in self.statements if fold(s.company) == fold(a.company) and s.key.metric == a.key.metric
-                and s.key.period.length == "quarter" and fold(s.value) == fold(a.value)]
-        if na is None or na <= 0 or len(same) != 1:
+        if not self._names_one_quarter(a):
             return DropReason.NO_ANSWER_SPAN  # the value must name one quarter of its series, as an amount
         if not self._fresh("bridged", _id(a), _id(b), _id(c)):
             return DropReason.DUPLICATE
