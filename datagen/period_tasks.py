@@ -382,7 +382,7 @@ class PeriodTasks:
         a = rng.choice(headline if headline and rng.random() < 0.5 else bridges)
         if not self._names_one_quarter(a):
             return DropReason.NO_ANSWER_SPAN  # the value must name one quarter of its series, as an amount
-        if not self._fresh("bridged", _id(a), _id(b), _id(c)):
+        if not self._fresh("bridged", _value_id(a), _id(b), _id(c)):  # one figure under two labels is one bridge
             return DropReason.DUPLICATE
         first, second = (b, c) if rng.random() < 0.5 else (c, b)
         win = b if (b.number() or 0) > (c.number() or 0) else c
@@ -433,7 +433,11 @@ class PeriodTasks:
         before a table row or a sentence that names it."""
         def named(line: str) -> bool:
             return bool(re.search(rf"\b{re.escape(s.company)}\b", line))
-        return (self._line(s.fact, lambda line: named(line) and " | " not in line and len(line.split()) <= 6, cover=True)
+        chunks = self.mined.chunks.get(s.fact.doc_id, [])
+        full = fold(str(chunks[0].metadata.get("company", ""))) if chunks else ""
+        # the registrant's name as the cover writes it ("INTEL CORPORATION"), else a short line naming it
+        return (self._line(s.fact, lambda line: bool(full) and fold(line.strip()).startswith(full), cover=True)
+                or self._line(s.fact, lambda line: named(line) and " | " not in line and len(line.split()) <= 6, cover=True)
                 or self._line(s.fact, named))
 
     def _line(self, fact: Fact, wanted: Any, cover: bool = False) -> tuple[str, str]:
