@@ -313,6 +313,9 @@ class PeriodTasks:
         na = a.number()
         if a.key.period.length != "quarter" or b.key.period.length not in ("quarter", "as of") or na is None or na <= 0:
             return DropReason.NO_CHAIN  # "the quarter in which …" names a quarter; a loss reads badly as an amount
+        if not _anchor(a):
+            self.own_stages["filings:bridge small_anchor"] += 1
+            return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
         when = "at the end of that quarter" if b.key.period.length == "as of" else "for its quarter ended the same day"
         question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
@@ -349,7 +352,7 @@ class PeriodTasks:
         # quarter (one value in their series); what stops the rest is counted above and in _bridged_comparison
         for b, c, key in pairs:
             firms = {fold(b.company), fold(c.company)}
-            n = sum(1 for a in self.statements if fold(a.company) not in firms and a.key.unit
+            n = sum(1 for a in self.statements if fold(a.company) not in firms and _anchor(a)
                     and _calendar_quarter(a) == key[1] and self._names_one_quarter(a))
             self.own_stages["filings:3-hop chains"] += n
             self.own_stages["filings:3-hop chains the bridge decides"] += n * self._period_decides(b, c, *key)
@@ -374,7 +377,7 @@ class PeriodTasks:
         firms = {fold(b.company), fold(c.company)}
         # the first figure is an amount of money (a count of shares or a rate names a quarter less plainly)
         bridges = [a for a in self.statements if fold(a.company) not in firms and a.key.period.length == "quarter"
-                   and a.key.unit and _calendar_quarter(a) == end and self._apart(a, b) and self._apart(a, c)]
+                   and _anchor(a) and _calendar_quarter(a) == end and self._apart(a, b) and self._apart(a, c)]
         if not bridges:
             self.own_stages["filings:3-hop no_third_company"] += 1
             return DropReason.NO_CHAIN
@@ -559,6 +562,13 @@ _CONCEPT_OF = {fold(name): concept for concept, names in _CONCEPTS.items() for n
 def concept(s: Statement) -> str:
     """The statement's metric as a line item comparable across companies ("" when it is not one of them)."""
     return _CONCEPT_OF.get(fold(s.key.metric), "")
+
+
+def _anchor(s: Statement) -> bool:
+    """Whether a figure names its quarter as a person would: an amount of money of some size ("net income was
+    $2,872 million"); "realized gains … were $3 million" or a count of shares is no way to name a quarter."""
+    n = s.number()
+    return bool(s.key.unit) and n is not None and n >= 100
 
 
 def _calendar_quarter(s: Statement) -> dt.date | None:
