@@ -14,6 +14,12 @@ as of that day; the PDF reader's shuffled "Three June Months 25, Ended 2022" is 
 A table whose columns are no periods (a table of contents, "Fair Value … Level 2", a bare "2023"
 whose months were lost), a row whose cells do not line up with the columns, or a table with no column
 line at all (its header row lost) gives no fact and is counted: a value without its period is a guess.
+So does a row whose heading was lost: a table captioned with a segment's name ("North America", in the
+contextual header only) whose rows do not repeat it ("Net sales | 74,430" is the segment's, not the
+company's) — `table_row_heading_lost`; a row of a hedge or derivative table ("Hedged assets/(liabilities):
+Current and non-current term debt" is the hedged item's carrying amount, not the balance sheet's term debt)
+— `table_row_hedge_item`; and a two-decimal cell in a table "in millions, except per share amounts"
+("Income tax effects | 0.39" is per share) — `table_value_per_share_unit`.
 
 The company is the chunk's "company" metadata, else the document's title; questions use its short
 name ("Apple Inc." → "Apple"). The value is kept as the cell writes it ("14,158"), since that is what
