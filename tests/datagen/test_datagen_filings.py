@@ -125,6 +125,8 @@ def test_a_name_inside_a_metric_keeps_its_capitals_and_a_run_in_segment_gets_its
         "operating income for Productivity and Business Processes")
     assert cased("Total Net Sales", common) == "total net sales"  # the first word's run is no name
     assert cased(metric_phrase("Net sales: Products"), common) == "net sales for products"
+    # a segment table's total row is the company's figure: "consolidated net sales", not "net sales for consolidated"
+    assert cased(metric_phrase("Net Sales: Consolidated"), common | {"consolidated"}) == "consolidated net sales"
 
 
 def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
