@@ -161,6 +161,9 @@ class PeriodTasks:
         self.share = share
         self.own_stages: Counter = Counter()
         self.statements = read_statements(facts, mined, self.own_stages)
+        # the rows table_facts read no fact from (a lost header row or heading, a hedged item, …), each counted in
+        # the run's stages
+        self.own_stages.update({k: v for k, v in getattr(facts, "skipped", {}).items() if k.startswith("table_")})
         # the corpus's lower-case words: "Net Sales for AWS" reads "net sales for AWS", "Americas" stays
         self.common = frozenset(
             w for chunks in mined.chunks.values() for c in chunks for w in re.findall(r"\b[a-z][a-z-]+\b", c.text)
