@@ -273,7 +273,7 @@ class PeriodTasks:
         win = a if na > nb else b
         pa, pb = a.key.period.phrase(), b.key.period.phrase()
         at = "as of" if a.key.period.length == "as of" else "for"
-        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} larger {at} {pa} or {at} {pb}?"
+        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
         items = [(a.fact, self._period_line(a)), (b.fact, self._period_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.key.period.phrase(),
                                aliases=win.key.period.forms(), options=(pa, pb), winner=win)
@@ -292,7 +292,7 @@ class PeriodTasks:
             return DropReason.NO_ANSWER_SPAN
         win = a if na > nb else b
         when = f"as of {a.key.period.phrase()}" if a.key.period.length == "as of" else f"for {a.key.period.phrase()}"
-        question = f"Which company had larger {self._m(a)} {when}, {a.company} or {b.company}?"
+        question = f"Which company had {_more(a)} {self._m(a)} {when}, {a.company} or {b.company}?"
         items = [(a.fact, self._company_line(a)), (b.fact, self._company_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.company, options=(a.company, b.company),
                                winner=win)
@@ -565,6 +565,11 @@ _CONCEPT_OF = {fold(name): concept for concept, names in _CONCEPTS.items() for n
 def concept(s: Statement) -> str:
     """The statement's metric as a line item comparable across companies ("" when it is not one of them)."""
     return _CONCEPT_OF.get(fold(s.key.metric), "")
+
+
+def _more(s: Statement) -> str:
+    """"higher" for a rate or a percentage ("Intel's effective tax rate"), "larger" for an amount."""
+    return "higher" if s.value.endswith("%") or re.search(r"(?i)\b(?:rate|percentage|percent)\b", s.key.metric) else "larger"
 
 
 def _anchor(s: Statement) -> bool:

@@ -241,7 +241,7 @@ def metric_phrase(label: str) -> str:
     if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
         child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
-        if child.lower() in {"basic", "diluted", "consolidated"}:
+        if child.lower() in {"basic", "diluted", "consolidated", "international", "domestic"}:  # "international net sales"
             child = f"{child} {parent}"
         elif len(parent.split()) <= 3 and len(child.split()) <= 4:
             child = f"{parent} for {child}"

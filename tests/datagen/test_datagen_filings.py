@@ -127,6 +127,7 @@ def test_a_name_inside_a_metric_keeps_its_capitals_and_a_run_in_segment_gets_its
     assert cased(metric_phrase("Net sales: Products"), common) == "net sales for products"
     # a segment table's total row is the company's figure: "consolidated net sales", not "net sales for consolidated"
     assert cased(metric_phrase("Net Sales: Consolidated"), common | {"consolidated"}) == "consolidated net sales"
+    assert cased(metric_phrase("Net Sales: International"), common | {"international"}) == "international net sales"
 
 
 def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
@@ -199,6 +200,29 @@ def test_a_split_of_one_connected_folder_keeps_its_test_side_to_the_target() -> 
                for i in range(20)]
     split = split_tasks(filings, test_fraction=0.2, seed=0)
     assert len(split.test) == 4 and len(split.train) == 16 and not split.dropped and not split.leaks()
+
+
+def test_a_rate_is_compared_as_higher_an_amount_as_larger() -> None:
+    """Hand-read on the 10-Qs (s32): "Was Intel's effective tax rate larger for …?"."""
+    from datagen.period_tasks import PeriodTasks
+
+    rates = [Chunk(f"r{i}#1", f"r{i}", f"(In millions) | Three Months Ended {day} | Three Months Ended {prior}\n"
+                   f"Effective tax rate | {a} | {b}\nNet revenue | {c} | {d}", 1, 20,
+                   {**INTECH_Q2, "period_end": end, "section": section})
+             for i, (day, prior, a, b, c, d, end) in enumerate((
+                 ("Jul 1, 2023", "Jul 2, 2022", "280.5%", "50.1%", "12,949", "15,321", "2023-07-01"),
+                 ("Apr 1, 2023", "Apr 2, 2022", "12.0%", "9.5%", "11,715", "18,353", "2023-04-01")))
+             for section in ("Part I > Item 1 > Income", "Part I > Item 2 > Results")]
+    rates = [Chunk(f"{c.chunk_id}{k}", c.doc_id, c.text, k, 20, c.metadata) for k, c in enumerate(rates)]
+    mined, base = _base(rates)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    questions = set()
+    for seed in range(40):
+        found = generator._compare_periods(random.Random(seed))
+        if not isinstance(found, DropReason):
+            questions.add(found.question)
+    assert "Was Initech's effective tax rate higher for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?" in questions
+    assert "Was Initech's net revenue larger for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?" in questions
 
 
 def test_shares_and_rates_keep_their_own_unit() -> None:
