@@ -11,7 +11,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   or a mail's date) be what a quote's relative time gives from the date its document was written
   ("yesterday" in the session of 8 May 2023: 7 May 2023; `datagen.dates`);
 - no answer form may occur in the question or in any clue (except in a comparison, whose answer is
-  one of the two names it asks to compare: there both must occur in the question);
+  one of the two names it asks to compare: there both must occur in the question; so in a bridged
+  comparison, datagen.period_tasks: "In the quarter in which …, which company had larger …, A or B?");
 - an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
