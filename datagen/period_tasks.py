@@ -229,7 +229,7 @@ class PeriodTasks:
             self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
             return found
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages)
+            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common)
         if hops == 1:
             return self._single(rng)
         form = rng.choice(("periods", "companies", "bridge"))
@@ -504,7 +504,9 @@ def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> An
     return wrapped if wrapped.statements else generator
 
 
-def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter) -> Candidate | DropReason:
+def screen_prose(
+    found: Candidate | DropReason, asked: set[str], stages: Counter, common: frozenset[str] | None = None,
+) -> Candidate | DropReason:
     """The prose generator's candidate, unless a folder of filings or reports makes it a repeat or its
     subject a heading.
 
@@ -523,7 +525,28 @@ def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter
     if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
         stages["prose:heading_subject"] += 1
         return DropReason.NO_ANSWER_SPAN
+    if common is not None and any(_defined_term(x, common) for x in (*_written(found, subjects), found.answer)):
+        stages["prose:defined_term"] += 1
+        return DropReason.NO_ANSWER_SPAN
     return found
+
+
+def _written(found: Candidate, subjects: Sequence[str]) -> list[str]:
+    """The subjects as the question writes them (fact keys are folded: "plan" is "Plan" in the question)."""
+    out = []
+    for sub in subjects:
+        m = re.search(rf"(?i)\b{re.escape(sub)}\b", found.question)
+        out.append(m.group(0) if m else sub)
+    return out
+
+
+def _defined_term(text: str, common: frozenset[str]) -> bool:
+    """A contract's defined term used as a name: "Company", "Participant", "Plan", "Shares", "This Award
+    Agreement" in a 10-Q's exhibits — capitalised words every one of which the corpus also writes as a common
+    word. "Who held Shares?" → "Participant" asks nothing a reader can place; "Intel", "the European
+    Commission" ("european" is no common word here) are names."""
+    words = re.sub(r"^(?:this|the|such)\s+", "", text.strip(), flags=re.IGNORECASE).split()
+    return 0 < len(words) <= 3 and all(w[:1].isupper() and w[1:].islower() and w.lower() in common for w in words)
 
 
 _HEADING_WORDS = re.compile(

@@ -268,6 +268,39 @@ def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at
                                                            DropReason.NO_ANSWER_SPAN]
 
 
+def test_a_contracts_defined_terms_are_no_subject_or_answer() -> None:
+    """Hand-read on the 10-Qs' exhibits (s32): "Who held Shares?" → "Participant", "Who established Plan?" →
+    "Company": capitalised common words a contract defines name nothing a reader can place."""
+    from datagen.period_tasks import PeriodTasks
+    from datagen.types import Candidate
+
+    def single(question: str, subject: str, answer: str) -> Candidate:
+        return Candidate(question, answer, (), 1, metadata={"fact_keys": [f"{subject}|x|by|organization|{answer.lower()}"]})
+
+    class Prose(NoProseGenerator):
+        def __init__(self) -> None:
+            self.queue = [single("Who held Shares?", "shares", "Participant"),
+                          single("Who awarded This Award Agreement?", "this award agreement", "Microsoft Corporation"),
+                          single("Which organization did VLSI file a second suit against?", "vlsi", "Initech"),
+                          single("When did the European Commission open a formal investigation?", "the european commission",
+                                 "October 2014")]
+
+        def propose(self, hops: int, rng: random.Random):  # noqa: ANN201
+            return self.queue.pop(0)
+
+        def exhausted(self, hops: int) -> None:
+            return None
+
+    chunks = [*_filings(), Chunk("t#0", "terms", "The participant holds the shares under the plan and the award "
+                                 "agreement of the company; the commission meets.", 0, 20, {"kind": "text"})]
+    mined, base = _base(chunks)
+    wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
+    rng = random.Random(0)
+    found = [wrapped.propose(1, rng) for _ in range(4)]
+    assert found[:2] == [DropReason.NO_ANSWER_SPAN, DropReason.NO_ANSWER_SPAN] and wrapped.own_stages["prose:defined_term"] == 2
+    assert all(isinstance(c, Candidate) for c in found[2:]), found  # "Initech" and "the European Commission" are names
+
+
 def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
     """Amazon's 10-Q summarises Rivian's results; "Amazon's revenues … 661" would be wrong, in either chunk."""
     from datagen.period_tasks import read_statements
