@@ -10,6 +10,14 @@ Forms (metadata["form"]):
 - bridge:     "What was Intel's net revenue, in millions of dollars, for the quarter that ended on the same
               day as the quarter in which Apple's total net sales were $81,797 million?" — the first filing
               gives the day, the second the figure; the value named must give one period only.
+- bridged comparison (three filings): "In the quarter in which Intel's net income was $1,473 million, which
+              company had larger revenue for its quarter ended within a week of it, Amazon or Apple?" — the
+              first filing gives the quarter, the other two the figures compared. Companies whose fiscal
+              quarters end a few days apart (Apple's July 1, Amazon's June 30) are compared over the quarter
+              each ended within a week of the first; the metric must be one line item under each company's
+              own name for it (`concept`). Every hop is needed: the two companies must both state the metric
+              for another quarter too, so the comparison cannot be found without the first filing's quarter
+              (metadata["period_decides"] says whether that other quarter's comparison goes the other way).
 
 A statement is (company, metric, period, unit); it is asked only when every passage that states it
 gives the same value (a segment's "Operating expenses" row and the company's total share a label:
@@ -25,6 +33,7 @@ unchanged; with them, single-hop and 2-hop proposals alternate between the two.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 from collections import Counter, defaultdict
@@ -95,12 +104,18 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
             skipped["table_statement_of_another_subject"] += 1
     # A day is one of the company's period ends when tables of two sections use it; "Inventories | 941" as of
     # Dec 29, 2021 in one note about an acquired business is the business's, not Intel's inventories then.
+    # A filing read without sections (Intel's: every chunk's section is "") tells its tables apart by their
+    # column lines instead; a day that ends one of the company's own filings' periods is one of its ends.
     sections: dict[tuple[str, str], set[str]] = defaultdict(set)
     for (company, _), fs in groups.items():
         for f in fs:
             key = table_key(f)
             if key is not None and f.chunk_id in chunk:
-                sections[(company, key.period.end.isoformat())].add(str(chunk[f.chunk_id].metadata.get("section", "")))
+                _, section, columns = _table_of(chunk[f.chunk_id])
+                sections[(company, key.period.end.isoformat())].add(section or " | ".join(columns))
+    for f in (f for fs in groups.values() for f in fs):
+        if own.get(f.doc_id):
+            sections[(fold(f.subject), own[f.doc_id])].update(("own", "period"))
     out = []
     for (company, _relation), fs in sorted(groups.items()):
         key = table_key(fs[0])
@@ -146,6 +161,9 @@ class PeriodTasks:
         self.share = share
         self.own_stages: Counter = Counter()
         self.statements = read_statements(facts, mined, self.own_stages)
+        # the rows table_facts read no fact from (a lost header row or heading, a hedged item, …), each counted in
+        # the run's stages
+        self.own_stages.update({k: v for k, v in getattr(facts, "skipped", {}).items() if k.startswith("table_")})
         # the corpus's lower-case words: "Net Sales for AWS" reads "net sales for AWS", "Americas" stays
         self.common = frozenset(
             w for chunks in mined.chunks.values() for c in chunks for w in re.findall(r"\b[a-z][a-z-]+\b", c.text)
@@ -172,14 +190,16 @@ class PeriodTasks:
         self.by_period: dict[str, list[Statement]] = defaultdict(list)
         for s in self.statements:
             self.by_period[s.key.period.key()].append(s)
+        self.pairs = self._comparable_pairs()
         self.own_stages["table:statements"] = len(self.statements)
+        self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
     @property
     def stages(self) -> Counter:
         return Counter(getattr(self.inner, "stages", {})) + self.own_stages
 
     def commit(self, candidate: Candidate) -> None:
-        for k in candidate.metadata.get("statements", ()):
+        for k in (*candidate.metadata.get("statements", ()), *([candidate.metadata["pair"]] if "pair" in candidate.metadata else [])):
             self.uses[k] += 1
         self.asked.add(normalize(candidate.question))
         self.asked.update(candidate.metadata.get("fact_keys") or ())
@@ -189,13 +209,27 @@ class PeriodTasks:
     def exhausted(self, hops: int) -> str | None:
         if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across)):
             return None
+        if hops == 3 and self.pairs:
+            return None
         inner = getattr(self.inner, "exhausted", None)
-        return inner(hops) if inner is not None else None
+        why = inner(hops) if inner is not None else None
+        if why is not None and hops >= 3 and self.statements:
+            # what stops the filings' chains, said beside the prose's reason
+            own = ("no two companies state one line item for two quarters that end within a week of a third "
+                   "company's" if hops == 3 else
+                   "a 4-document chain needs four companies whose quarters end within a week of each other, or a "
+                   "second bridge from a figure to a company, which the table rows do not give")
+            return f"{why}; filings: {own}"
+        return why
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if hops == 3 and self.pairs and (inner_spent or rng.random() < self.share):
+            found = self._bridged_comparison(rng)
+            self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+            return found
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages)
+            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common)
         if hops == 1:
             return self._single(rng)
         form = rng.choice(("periods", "companies", "bridge"))
@@ -239,7 +273,7 @@ class PeriodTasks:
         win = a if na > nb else b
         pa, pb = a.key.period.phrase(), b.key.period.phrase()
         at = "as of" if a.key.period.length == "as of" else "for"
-        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} larger {at} {pa} or {at} {pb}?"
+        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
         items = [(a.fact, self._period_line(a)), (b.fact, self._period_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.key.period.phrase(),
                                aliases=win.key.period.forms(), options=(pa, pb), winner=win)
@@ -258,7 +292,7 @@ class PeriodTasks:
             return DropReason.NO_ANSWER_SPAN
         win = a if na > nb else b
         when = f"as of {a.key.period.phrase()}" if a.key.period.length == "as of" else f"for {a.key.period.phrase()}"
-        question = f"Which company had larger {self._m(a)} {when}, {a.company} or {b.company}?"
+        question = f"Which company had {_more(a)} {self._m(a)} {when}, {a.company} or {b.company}?"
         items = [(a.fact, self._company_line(a)), (b.fact, self._company_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.company, options=(a.company, b.company),
                                winner=win)
@@ -282,6 +316,9 @@ class PeriodTasks:
         na = a.number()
         if a.key.period.length != "quarter" or b.key.period.length not in ("quarter", "as of") or na is None or na <= 0:
             return DropReason.NO_CHAIN  # "the quarter in which …" names a quarter; a loss reads badly as an amount
+        if not _anchor(a):
+            self.own_stages["filings:bridge small_anchor"] += 1
+            return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
         when = "at the end of that quarter" if b.key.period.length == "as of" else "for its quarter ended the same day"
         question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
@@ -289,6 +326,98 @@ class PeriodTasks:
         clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
         items = [(a.fact, self._period_line(a)), (b.fact, ())]
         return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
+
+    def _comparable_pairs(self) -> list[tuple[Statement, Statement, tuple[str, Any, str]]]:
+        """(b, c, (concept, quarter end, unit)): two companies' figures for one line item and one calendar
+        quarter, both positive and different, where the two also state that line item for another quarter
+        (else the pair alone gives the answer and the bridge is not needed; counted)."""
+        groups: dict[tuple[str, Any, str], dict[str, Statement]] = defaultdict(dict)
+        for s in self.statements:
+            end = _calendar_quarter(s)
+            n = s.number()
+            if end is not None and concept(s) and n is not None and n > 0:
+                groups[(concept(s), end, s.key.unit)].setdefault(fold(s.company), s)
+        pairs = []
+        for key, by_company in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1].isoformat(), kv[0][2])):
+            names = sorted(by_company)
+            for i, x in enumerate(names):
+                for y in names[i + 1:]:
+                    b, c = by_company[x], by_company[y]
+                    if b.number() == c.number() or not self._apart(b, c):
+                        continue
+                    others = [k for k, g in groups.items() if k[0] == key[0] and k[2] == key[2] and k[1] != key[1]
+                              and x in g and y in g]
+                    if not others:
+                        self.own_stages["filings:3-hop pair_of_one_quarter"] += 1
+                        continue
+                    pairs.append((b, c, key))
+        # how many chains the folder holds: each pair times the third companies' money figures that name its
+        # quarter (one value in their series); what stops the rest is counted above and in _bridged_comparison
+        for b, c, key in pairs:
+            firms = {fold(b.company), fold(c.company)}
+            n = sum(1 for a in self.statements if fold(a.company) not in firms and _anchor(a)
+                    and _calendar_quarter(a) == key[1] and self._names_one_quarter(a))
+            self.own_stages["filings:3-hop chains"] += n
+            self.own_stages["filings:3-hop chains the bridge decides"] += n * self._period_decides(b, c, *key)
+        return pairs
+
+    def _names_one_quarter(self, a: Statement) -> bool:
+        """Whether "the quarter in which A's metric was X" is one quarter: X positive and no other quarter's."""
+        n = a.number()
+        return n is not None and n > 0 and sum(
+            1 for s in self.statements if fold(s.company) == fold(a.company) and s.key.metric == a.key.metric
+            and s.key.period.length == "quarter" and fold(s.value) == fold(a.value)) == 1
+
+    def _bridged_comparison(self, rng: random.Random) -> Candidate | DropReason:
+        """A third company's figure names the quarter; two companies' figures for it are compared."""
+        # pairs whose answer another quarter turns around first: there the bridge decides the answer
+        decisive = [p for p in self.pairs if self._period_decides(*p[:2], *p[2])]
+        pool = decisive if decisive and rng.random() < 0.5 else self.pairs
+        b, c, (item, end, unit) = pool[rng.randrange(len(pool))]
+        pair_id = f"pair|{_id(b)}|{_id(c)}"
+        if self.uses[pair_id] >= 2:  # one comparison asked through two bridges at most
+            return DropReason.DUPLICATE
+        firms = {fold(b.company), fold(c.company)}
+        # the first figure is an amount of money (a count of shares or a rate names a quarter less plainly)
+        bridges = [a for a in self.statements if fold(a.company) not in firms and a.key.period.length == "quarter"
+                   and _anchor(a) and _calendar_quarter(a) == end and self._apart(a, b) and self._apart(a, c)]
+        if not bridges:
+            self.own_stages["filings:3-hop no_third_company"] += 1
+            return DropReason.NO_CHAIN
+        headline = [a for a in bridges if concept(a)]  # "net income", "revenue": what a person names a quarter by
+        a = rng.choice(headline if headline and rng.random() < 0.5 else bridges)
+        if not self._names_one_quarter(a):
+            return DropReason.NO_ANSWER_SPAN  # the value must name one quarter of its series, as an amount
+        if not self._fresh("bridged", _value_id(a), _id(b), _id(c)):  # one figure under two labels is one bridge
+            return DropReason.DUPLICATE
+        first, second = (b, c) if rng.random() < 0.5 else (c, b)
+        win = b if (b.number() or 0) > (c.number() or 0) else c
+        days = {a.key.period.end, b.key.period.end, c.key.period.end}
+        when = "its quarter ended the same day" if len(days) == 1 else "its quarter ended within a week of it"
+        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, which company had "
+                    f"larger {item} for {when}, {first.company} or {second.company}?")
+        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?",
+                 f"Which company had larger {item} for the quarter ended {b.key.period.phrase()[len('the quarter ended '):]}"
+                 f", {first.company} or {second.company}?")
+        items = [(a.fact, self._period_line(a)),
+                 (first.fact, self._company_line(first), self._period_line(first)),
+                 (second.fact, self._company_line(second), self._period_line(second))]
+        decides = self._period_decides(b, c, item, end, unit)
+        return self._candidate("bridged_comparison", [a, first, second], items, question, win.company,
+                               options=(first.company, second.company), winner=win, clues=clues,
+                               extra={"period_decides": decides, "pair": pair_id})
+
+    def _period_decides(self, b: Statement, c: Statement, item: str, end: Any, unit: str) -> bool:
+        """Whether, in another quarter both companies state, the other company had the larger figure."""
+        b_wins = (b.number() or 0) > (c.number() or 0)
+        by_end: dict[Any, dict[str, float]] = defaultdict(dict)
+        for s in self.statements:
+            q = _calendar_quarter(s)
+            n = s.number()
+            if q is not None and q != end and concept(s) == item and s.key.unit == unit and n is not None:
+                by_end[q].setdefault(fold(s.company), n)
+        x, y = fold(b.company), fold(c.company)
+        return any(x in g and y in g and (g[x] > g[y]) != b_wins for g in by_end.values())
 
     def _m(self, s: Statement) -> str:
         return cased(s.key.metric, self.common)
@@ -299,40 +428,56 @@ class PeriodTasks:
         return not ({f.doc_id for f in a.facts} & {f.doc_id for f in b.facts})
 
     def _period_line(self, s: Statement) -> tuple[str, str]:
-        """(chunk id, line) of the column line that writes the statement's period, in its row's filing."""
-        return self._line(s.fact, lambda line: " | " in line and any(f in line for f in s.key.period.forms()))
+        """(chunk id, line) of the column line that writes the statement's period, in its row's filing (the
+        column line itself, "(in millions) | Three Months Ended …", before any row that happens to hold the day)."""
+        def dated(line: str) -> bool:
+            return " | " in line and any(f in line for f in s.key.period.forms())
+        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated)
 
     def _company_line(self, s: Statement) -> tuple[str, str]:
-        """(chunk id, line) of the filing naming the company ("Apple Inc." on the cover)."""
-        return self._line(s.fact, lambda line: bool(re.search(rf"\b{re.escape(s.company)}\b", line)))
+        """(chunk id, line) of the filing naming the company: the cover's "Apple Inc." (the first chunks first),
+        before a table row or a sentence that names it."""
+        def named(line: str) -> bool:
+            return bool(re.search(rf"\b{re.escape(s.company)}\b", line))
+        chunks = self.mined.chunks.get(s.fact.doc_id, [])
+        full = fold(str(chunks[0].metadata.get("company", ""))) if chunks else ""
+        # the registrant's name as the cover writes it ("INTEL CORPORATION"), else a short line naming it
+        return (self._line(s.fact, lambda line: bool(full) and fold(line.strip()).startswith(full), cover=True)
+                or self._line(s.fact, lambda line: named(line) and " | " not in line and len(line.split()) <= 6, cover=True)
+                or self._line(s.fact, named))
 
-    def _line(self, fact: Fact, wanted: Any) -> tuple[str, str]:
+    def _line(self, fact: Fact, wanted: Any, cover: bool = False) -> tuple[str, str]:
         chunks = self.mined.chunks.get(fact.doc_id, [])
         at = next((i for i, c in enumerate(chunks) if c.chunk_id == fact.chunk_id), 0)
-        for c in [chunks[at], *reversed(chunks[:at]), *chunks[at + 1:]] if chunks else []:
+        order = chunks if cover else [chunks[at], *reversed(chunks[:at]), *chunks[at + 1:]] if chunks else []
+        for c in order:
             for line in c.text.split("\n"):
                 if wanted(line):
                     return c.chunk_id, line.strip()
         return ()
 
     def _candidate(
-        self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Fact, tuple[str, str] | tuple]],
+        self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Any, ...]],
         question: str, answer: str, *, aliases: Sequence[str] = (), options: Sequence[str] = (),
-        winner: Statement | None = None, clues: Sequence[str] = (),
+        winner: Statement | None = None, clues: Sequence[str] = (), extra: dict[str, Any] | None = None,
     ) -> Candidate:
+        """items: (fact, (chunk id, line) …) per filing: the row, then the lines that write its period or company."""
         supporting = []
         answer_doc = (winner or statements[-1]).fact.doc_id
-        for fact, extra in items:
+        for fact, *lines in items:
             chunk_ids, quotes = [fact.chunk_id], [fact.sentence]
-            if extra and extra[0] != fact.chunk_id:
-                chunk_ids.append(extra[0])
-            if extra and extra[1] != fact.sentence:
-                quotes.append(extra[1])
+            for line in lines:
+                if line and line[0] not in chunk_ids:
+                    chunk_ids.append(line[0])
+                if line and line[1] not in quotes:
+                    quotes.append(line[1])
             supporting.append(SupportingItem(doc_id=fact.doc_id, chunk_ids=tuple(chunk_ids), quotes=tuple(quotes),
                                              contains_truth=fact.doc_id == answer_doc))
-        last = statements[-1] if winner is None else winner
-        positives = [] if options else [
-            {"doc_id": f.doc_id, "chunk_id": f.chunk_id, "quote": f.sentence} for f in last.facts[1:20]
+        # every other passage that states a hop's figure (the quarter repeated as next year's prior-year column)
+        # is a positive of that hop, checked against the figure
+        positives = [
+            {"doc_id": f.doc_id, "chunk_id": f.chunk_id, "quote": f.sentence, "item": i, "value": s.value}
+            for i, s in enumerate(statements) for f in s.facts[1:20]
         ]
         return Candidate(
             question=question, answer=answer, aliases=tuple(a for a in aliases if a and a != answer),
@@ -348,6 +493,7 @@ class PeriodTasks:
                 "statements": [_id(s) for s in statements],
                 POSITIVES: positives,
                 **({"options": list(options)} if options else {}),
+                **(extra or {}),
             },
         )
 
@@ -358,7 +504,9 @@ def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> An
     return wrapped if wrapped.statements else generator
 
 
-def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter) -> Candidate | DropReason:
+def screen_prose(
+    found: Candidate | DropReason, asked: set[str], stages: Counter, common: frozenset[str] | None = None,
+) -> Candidate | DropReason:
     """The prose generator's candidate, unless a folder of filings or reports makes it a repeat or its
     subject a heading.
 
@@ -377,7 +525,28 @@ def screen_prose(found: Candidate | DropReason, asked: set[str], stages: Counter
     if any(_heading_subject(sub) for sub in subjects) or _heading_subject(found.question):
         stages["prose:heading_subject"] += 1
         return DropReason.NO_ANSWER_SPAN
+    if common is not None and any(_defined_term(x, common) for x in (*_written(found, subjects), found.answer)):
+        stages["prose:defined_term"] += 1
+        return DropReason.NO_ANSWER_SPAN
     return found
+
+
+def _written(found: Candidate, subjects: Sequence[str]) -> list[str]:
+    """The subjects as the question writes them (fact keys are folded: "plan" is "Plan" in the question)."""
+    out = []
+    for sub in subjects:
+        m = re.search(rf"(?i)\b{re.escape(sub)}\b", found.question)
+        out.append(m.group(0) if m else sub)
+    return out
+
+
+def _defined_term(text: str, common: frozenset[str]) -> bool:
+    """A contract's defined term used as a name: "Company", "Participant", "Plan", "Shares", "This Award
+    Agreement" in a 10-Q's exhibits — capitalised words every one of which the corpus also writes as a common
+    word. "Who held Shares?" → "Participant" asks nothing a reader can place; "Intel", "the European
+    Commission" ("european" is no common word here) are names."""
+    words = re.sub(r"^(?:this|the|such)\s+", "", text.strip(), flags=re.IGNORECASE).split()
+    return 0 < len(words) <= 3 and all(w[:1].isupper() and w[1:].islower() and w.lower() in common for w in words)
 
 
 _HEADING_WORDS = re.compile(
@@ -390,6 +559,62 @@ def _heading_subject(text: str) -> bool:
     words = fold(text).split()
     doubled = any(words[i:i + 2] == words[i + 2:i + 4] for i in range(len(words) - 3))
     return bool(_HEADING_WORDS.search(text)) or (bool(words) and words[-1] in {"to", "of", "for", "in", "on"}) or doubled
+
+
+# One line item under the names the five filers give it, for comparing companies: Intel's "Net revenue",
+# Apple's "Total net sales" and Microsoft's "Total revenue" are each company's top line. Only company totals
+# are listed: a bare "Net sales" row is a segment's in Amazon's tables.
+_CONCEPTS = {
+    "revenue": ("revenue", "total revenue", "net revenue", "total net revenue", "total net sales", "total revenues"),
+    "net income": ("net income", "net income (loss)"),
+    "operating income": ("operating income", "operating income (loss)", "total operating income"),
+    "gross margin": ("gross margin", "total gross margin", "gross profit"),
+    "research and development expense": ("research and development", "research and development expense",
+                                         "research and development expenses"),
+    "interest expense": ("interest expense",),
+    "income before income taxes": ("income before income taxes", "income (loss) before income taxes",
+                                   "income before provision for income taxes"),
+    "provision for income taxes": ("provision for income taxes", "provision for (benefit from) income taxes",
+                                   "provision for (benefit from) taxes"),
+    "cash and cash equivalents": ("cash and cash equivalents", "total cash and cash equivalents"),
+    "inventories": ("inventories", "total inventories"),
+    "total assets": ("total assets",),
+    "total liabilities": ("total liabilities",),
+    "goodwill": ("goodwill",),
+}
+_CONCEPT_OF = {fold(name): concept for concept, names in _CONCEPTS.items() for name in names}
+
+
+def concept(s: Statement) -> str:
+    """The statement's metric as a line item comparable across companies ("" when it is not one of them)."""
+    return _CONCEPT_OF.get(fold(s.key.metric), "")
+
+
+def _more(s: Statement) -> str:
+    """"higher" for a rate or a percentage ("Intel's effective tax rate"), "larger" for an amount."""
+    return "higher" if s.value.endswith("%") or re.search(r"(?i)\b(?:rate|percentage|percent)\b", s.key.metric) else "larger"
+
+
+def _anchor(s: Statement) -> bool:
+    """Whether a figure names its quarter as a person would: an amount of money of some size ("net income was
+    $2,872 million"); "realized gains … were $3 million" or a count of shares is no way to name a quarter."""
+    n = s.number()
+    return bool(s.key.unit) and n is not None and n >= 100
+
+
+def _calendar_quarter(s: Statement) -> dt.date | None:
+    """The calendar quarter end within a week of a quarter statement's end (Apple's July 1, 2023 and Amazon's
+    June 30, 2023 are one quarter); None for another length or a fiscal quarter off the calendar (NVIDIA's
+    October 29)."""
+    if s.key.period.length != "quarter":
+        return None
+    day = s.key.period.end
+    for year in (day.year - 1, day.year):
+        for month, last in ((3, 31), (6, 30), (9, 30), (12, 31)):
+            end = dt.date(year, month, last)
+            if abs((day - end).days) <= 7:
+                return end
+    return None
 
 
 def _verb(s: Statement) -> str:

@@ -375,7 +375,7 @@ def _single_fill(generator: Generator, report: GenerationReport, failures: dict[
 def _searched_form(form: str) -> bool:
     """Whether a multi-hop form is held to the one-search budget: a bridge, or a comparison of two
     bridges (it names neither of its answers' documents); a plain comparison names both of its."""
-    return form in ("bridge", "bridge_comparison")
+    return form in ("bridge", "bridge_comparison", "bridged_comparison")
 
 
 def _check(

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from datagen.types import Candidate
 from datagen.verify import answer_in_texts, contains, normalize
 
-POSITIVES = "positive_quotes"  # the candidate's metadata key: [{"doc_id", "chunk_id", "quote"}]
+POSITIVES = "positive_quotes"  # the candidate's metadata key: [{"doc_id", "chunk_id", "quote"[, "item", "value"]}]
 
 
 def verified_positives(
@@ -29,16 +29,21 @@ def verified_positives(
     """(index of the supporting item holding the answer, doc id, chunk id, quote) for every proposed
     positive that passes the checks above; the answer's own chunks and excluded documents are left out."""
     where = next((i for i, item in enumerate(candidate.supporting) if item.contains_truth), None)
-    if where is None:
-        return []
-    own = set(candidate.supporting[where].chunk_ids)
     out: list[tuple[int, str, str, str]] = []
-    seen: set[str] = set()
+    seen: set[tuple[int, str]] = set()
     for p in candidate.metadata.get(POSITIVES) or ():
         doc, chunk, quote = str(p.get("doc_id", "")), str(p.get("chunk_id", "")), str(p.get("quote", ""))
-        if not quote or chunk in own or chunk in seen or doc in excluded or chunk not in chunk_texts:
+        # A positive of another hop (a comparison's two figures, a bridge's first one) names its item and the
+        # value that item's fact states; it is held to that value as the answer's positives are to the answer.
+        index = p.get("item", where)
+        if not isinstance(index, int) or not 0 <= index < len(candidate.supporting):
             continue
-        if contains(chunk_texts[chunk], normalize(quote)) and answer_in_texts(candidate.answers, [quote]):
-            out.append((where, doc, chunk, quote))
-            seen.add(chunk)
+        wanted = [str(p["value"])] if "value" in p else candidate.answers
+        if not quote or chunk in candidate.supporting[index].chunk_ids or (index, chunk) in seen:
+            continue
+        if doc in excluded or chunk not in chunk_texts:
+            continue
+        if contains(chunk_texts[chunk], normalize(quote)) and answer_in_texts(wanted, [quote]):
+            out.append((index, doc, chunk, quote))
+            seen.add((index, chunk))
     return out

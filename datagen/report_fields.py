@@ -240,6 +240,84 @@ def _enrollment(mined: MinedCorpus, doc: str) -> Field | None:
     return Field(doc, sent.chunk_id, f"{ENROLLMENT}|{people}", count, sent.text)
 
 
+# The trial's phase, where the protocol says it of this study: "This study is a single arm phase II study",
+# "Phase II clinical study of daratumumab …". A past trial's ("we have completed the first phase I clinical
+# trial", "results obtained in the Phase I clinical trial"), a cited one ("…interleukin-2: a phase 1 study") and a
+# phase of treatment ("Phase 1 maintenance therapy") say nothing of this one. Asked only when every such
+# mention gives one phase: "PHASE II STUDY" in a title and "this Phase I/II clinical trial" in the text is no answer.
+PHASE = "trial phase"
+_PHASE = re.compile(
+    r"(?i)\bphase\s+((?:IV|I{1,3}|[1-4])(?:\s*/\s*(?:IV|I{1,3}|[1-4]))?)\b"
+    r"(?=\s+(?:(?:randomi[sz]ed|single[- ]arm|open[- ]label|multi-?cent(?:er|re)|prospective|pilot)\s+)*(?:clinical\s+)?(?:study|trial)\b)"
+)
+_PAST = re.compile(r"(?i)\b(?:completed|previous|prior|published|results|et al|earlier|preceding)\b")
+_ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4"}
+
+
+def _phase(mined: MinedCorpus, doc: str) -> Field | None:
+    """The one phase a protocol gives its own trial (see above), as a field "Phase II"."""
+    found = []
+    # read line by line: a synopsis table ("Study design | This study is a single arm phase II study …") says it too
+    for c in mined.chunks.get(doc, ()):
+        for line in c.text.split("\n"):
+            for m in _PHASE.finditer(line):
+                if _PAST.search(line) or re.search(r":\s*(?:an?\s+)?(?:randomi[sz]ed\s+)?$", line[:m.start()]):
+                    continue
+                key = "/".join(_ROMAN.get(p.strip().lower(), p.strip()) for p in m.group(1).split("/"))
+                found.append((key, m.group(0), c.chunk_id, line.strip()))
+    if not found or len({f[0] for f in found}) != 1:
+        return None
+    _key, written, chunk_id, line = found[0]
+    return Field(doc, chunk_id, PHASE, written, line)
+
+
+# The primary outcome under its heading, one line long: "Primary outcome measure:\n• Enablers of successful
+# day-case endourology surgery pathways\n\nSecondary outcome measures: …". Two outcomes, a wrapped one (the
+# line after is text again) or two headings giving two different outcomes: none is asked.
+PRIMARY = "primary"
+_PRIMARY_HEAD = re.compile(r"(?i)^(?:study endpoints?\s+|outcomes?\s+)?(primary\s+(?:outcome(?:\s+measures?)?|endpoints?))\s*:\s*(.*)$")
+_BULLET = re.compile(r"^(?:[•\uf0b7\uf0a7\x9f▪◦*-]|\d+[.)])\s*")
+
+
+def _primary_outcome(mined: MinedCorpus, doc: str) -> Field | None:
+    found = []
+    chunks = mined.chunks.get(doc, [])
+    for n, c in enumerate(chunks):
+        # the next chunk's first line closes an item the chunk ends on ("Secondary outcome measures:")
+        lines = [ln.strip() for ln in c.text.split("\n")]
+        own = len(lines)
+        if n + 1 < len(chunks):
+            lines.append(next((ln.strip() for ln in chunks[n + 1].text.split("\n") if ln.strip()), ""))
+        for i, line in enumerate(lines[:own]):
+            m = _PRIMARY_HEAD.match(line)
+            if not m or re.search(r"\.{4,}|\|", line):  # a table of contents' line ("….. 17")
+                continue
+            label = re.sub(r"(?i)s$", "", re.sub(r"\s+", " ", m.group(1)).lower())
+            body = [m.group(2)] if m.group(2) else []
+            j = i + 1
+            while not body and j < len(lines) and not lines[j]:
+                j += 1
+            if not body and j < len(lines):
+                body, j = [lines[j]], j + 1
+            after = lines[j] if j < len(lines) else None
+            # what follows closes the item: a blank line, the secondary outcomes, or a short heading ("Statistical
+            # planning"); a line that goes on in lower case is the item wrapped
+            heading = after is not None and bool(re.match(r"(?i)secondary\b", after) or (
+                after[:1].isupper() and len(after.split()) <= 4 and not after.endswith((".", ","))))
+            if after is None or (after and not heading):
+                found.append(None)  # runs on (wrapped, a second outcome) or the chunk ends: not known whole
+                continue
+            value = _BULLET.sub("", body[0]).strip(" .;") if body else ""
+            if not value or len(value.split()) > 20 or ":" in value:
+                found.append(None)
+                continue
+            found.append((label, value, c.chunk_id, body[0]))
+    if not found or None in found or len({fold(f[1]) for f in found}) != 1:
+        return None
+    label, value, chunk_id, line = found[0]
+    return Field(doc, chunk_id, f"{PRIMARY}|{label}", value, line)
+
+
 def _file_code(doc_id: str) -> str:
     """The identifier a file's name carries ("NCT06152900_Prot_SAP_000.pdf" → "NCT06152900"), or ""."""
     stem = doc_id.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -299,9 +377,10 @@ def read_cover_reports(mined: MinedCorpus, cover_chunks: int = 2, skipped: Count
                     continue
                 found[label].append(Field(doc, c.chunk_id, label, value, line.strip()))
         kept = {label: fs[0] for label, fs in found.items() if len({fold(f.value) for f in fs}) == 1}
-        planned = _enrollment(mined, doc)
-        if planned is not None:
-            kept[planned.label] = planned
+        for read in (_enrollment, _phase, _primary_outcome):
+            field = read(mined, doc)
+            if field is not None:
+                kept[field.label] = field
         if kept:
             out.append(Report(doc, code, code, None, kept))
     return out
@@ -329,6 +408,10 @@ def field_question(label: str, value: str, name: str) -> str:
     plan to enroll?" (the enrollment its prose plans)."""
     if label.startswith(ENROLLMENT):
         return f"How many {label.partition('|')[2]} does {name} plan to enroll?"
+    if label == PHASE:
+        return f"What phase is the {name} trial?"
+    if label.startswith(f"{PRIMARY}|"):  # "primary outcome measure", "primary endpoint"
+        return f"What is the {label.partition('|')[2]} of {name}?"
     said = _lower(label)
     if said.endswith(" by"):  # "Funded by: Lutronic, Inc."
         return f"Who is {name} {said}?"

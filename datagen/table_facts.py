@@ -14,6 +14,12 @@ as of that day; the PDF reader's shuffled "Three June Months 25, Ended 2022" is 
 A table whose columns are no periods (a table of contents, "Fair Value … Level 2", a bare "2023"
 whose months were lost), a row whose cells do not line up with the columns, or a table with no column
 line at all (its header row lost) gives no fact and is counted: a value without its period is a guess.
+So does a row whose heading was lost: a table captioned with a segment's name ("North America", in the
+contextual header only) whose rows do not repeat it ("Net sales | 74,430" is the segment's, not the
+company's) — `table_row_heading_lost`; a row of a hedge or derivative table ("Hedged assets/(liabilities):
+Current and non-current term debt" is the hedged item's carrying amount, not the balance sheet's term debt)
+— `table_row_hedge_item`; and a two-decimal cell in a table "in millions, except per share amounts"
+("Income tax effects | 0.39" is per share) — `table_value_per_share_unit`.
 
 The company is the chunk's "company" metadata, else the document's title; questions use its short
 name ("Apple Inc." → "Apple"). The value is kept as the cell writes it ("14,158"), since that is what
@@ -162,6 +168,46 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.split(" | ")]
 
 
+# A caption that names a subject rather than the table ("North America", "Client Computing"): a segment's or a
+# business's table, whose rows ("Net sales | 74,430") do not repeat the name. Words that make a caption a
+# title of the table instead (statements, periods, a note) keep it out.
+_TABLE_TITLE = re.compile(r"(?i)\b(?:statements?|balance|sheets?|notes?|item|part|months|ended|ending|year|quarter|fiscal"
+                          r"|total|number|table|contents|index|results|summary|selected|information|unaudited)\b")
+# A row of a hedge or derivative table: "Hedged assets/(liabilities): Current and non-current term debt" is the
+# carrying amount of the hedged item, not the balance sheet's term debt.
+_HEDGE = re.compile(r"(?i)\bhedg|\bderivative|\bnotional\b")
+
+
+def table_caption(metadata: Mapping[str, Any]) -> str:
+    """The caption the structured reader found over a table (a part of the contextual header that is not the
+    document's title, the section, the column line or the units); "" when there is none."""
+    parts = [p.strip() for p in str(metadata.get("header", "")).split(" · ")]
+    section = str(metadata.get("section", "")).strip()
+    rest = [p for p in parts[1:] if p and p != section and not p.startswith("columns:") and not _UNIT.fullmatch(p)]
+    caption = " ".join(rest)
+    return re.sub(r"(?i)^(?:table of contents|index)\s+", "", caption).strip()
+
+
+def subject_caption(caption: str) -> str:
+    """The caption when it names a subject of its own (a segment, a business): a short name of capitalised
+    words, no metric in it ("Net Sales", "Other Comprehensive Income" are metrics) and no title word; else ""."""
+    words = caption.split()
+    if not words or len(words) > 4 or re.search(r"\d", caption) or _METRIC_NOUN.search(caption):
+        return ""
+    if _TABLE_TITLE.search(caption) or caption.isupper():
+        return ""
+    if not all(w[:1].isupper() or w in {"and", "&", "of"} for w in words):
+        return ""
+    return caption
+
+
+def _names(label: str, subject: str) -> bool:
+    """Whether a row label names the subject ("Net Sales: North America" names "North America")."""
+    stem = [w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", subject) if w.lower() not in {"and", "of"}]
+    text = label.lower()
+    return all(w in text for w in stem)
+
+
 def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], str]:
     """(column headers, units) of a table chunk, or ([], "") when its header row is lost."""
     header = str(metadata.get("header", ""))
@@ -195,7 +241,7 @@ def metric_phrase(label: str) -> str:
     if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
         child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
-        if child.lower() in {"basic", "diluted"}:
+        if child.lower() in {"basic", "diluted", "consolidated", "international", "domestic"}:  # "international net sales"
             child = f"{child} {parent}"
         elif len(parent.split()) <= 3 and len(child.split()) <= 4:
             child = f"{parent} for {child}"
@@ -300,6 +346,8 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if not any(periods):
         skipped["table_columns_not_periods"] += len(lines)
         return []
+    subject = subject_caption(table_caption(chunk.metadata))
+    hedge = bool(_HEDGE.search(f"{table_caption(chunk.metadata)} {_intro(chunk.text)}"))
     out = []
     for line in lines:
         cells = _cells(line)
@@ -308,6 +356,14 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             continue
         if len(values) != len(columns):
             skipped["table_row_misaligned"] += 1
+            continue
+        if subject and not _names(label, subject):
+            # "Net sales | 74,430" under the caption "North America": the row is the segment's, and its label
+            # lost the heading that says so; asked as Amazon's net sales it would be wrong
+            skipped["table_row_heading_lost"] += 1
+            continue
+        if hedge or _HEDGE.search(label.rsplit(":", 1)[0] if ":" in label else ""):
+            skipped["table_row_hedge_item"] += 1  # a hedged item's carrying amount, not the balance itself
             continue
         metric = metric_phrase(label)
         if not metric:
@@ -327,6 +383,11 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
                 skipped["table_share_not_metric"] += 1  # "Revenue | 100.0%": a share of revenue, not the revenue
                 continue
             units = "" if value.endswith("%") or re.search(r"(?i)\brate\b", metric) else _unit_words(metric, unit, label)
+            if units and re.fullmatch(r"\(?-?\d{1,2}\.\d{2}\)?", value):
+                # "Income tax effects | 0.39" in a table "in millions, except per share amounts": a per-share
+                # figure whose label does not say so; "$0.39 million" would be wrong
+                skipped["table_value_per_share_unit"] += 1
+                continue
             if not units and not value.endswith("%") and not re.search(r"(?i)per share", metric):
                 skipped["table_value_without_unit"] += 1  # "1.3" in a table of shares of revenue: 1.3 what?
                 continue

@@ -11,7 +11,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   or a mail's date) be what a quote's relative time gives from the date its document was written
   ("yesterday" in the session of 8 May 2023: 7 May 2023; `datagen.dates`);
 - no answer form may occur in the question or in any clue (except in a comparison, whose answer is
-  one of the two names it asks to compare: there both must occur in the question);
+  one of the two names it asks to compare: there both must occur in the question; so in a bridged
+  comparison, datagen.period_tasks: "In the quarter in which …, which company had larger …, A or B?");
 - an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
@@ -175,7 +176,7 @@ def check_candidate(
         anchor_date(titles.get(i.doc_id, ""), doc_texts.get(i.doc_id, ""), i.doc_id) == day for i in candidate.supporting
     )):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"no supporting document was written on the day {candidate.question!r} names")
-    if form in ("comparison", "order"):
+    if form in ("comparison", "order", "bridged_comparison"):
         options = candidate.metadata.get("options") or ()
         if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
             normalize(candidate.answer) == normalize(o) for o in options

@@ -125,6 +125,9 @@ def test_a_name_inside_a_metric_keeps_its_capitals_and_a_run_in_segment_gets_its
         "operating income for Productivity and Business Processes")
     assert cased("Total Net Sales", common) == "total net sales"  # the first word's run is no name
     assert cased(metric_phrase("Net sales: Products"), common) == "net sales for products"
+    # a segment table's total row is the company's figure: "consolidated net sales", not "net sales for consolidated"
+    assert cased(metric_phrase("Net Sales: Consolidated"), common | {"consolidated"}) == "consolidated net sales"
+    assert cased(metric_phrase("Net Sales: International"), common | {"international"}) == "international net sales"
 
 
 def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
@@ -199,6 +202,29 @@ def test_a_split_of_one_connected_folder_keeps_its_test_side_to_the_target() -> 
     assert len(split.test) == 4 and len(split.train) == 16 and not split.dropped and not split.leaks()
 
 
+def test_a_rate_is_compared_as_higher_an_amount_as_larger() -> None:
+    """Hand-read on the 10-Qs (s32): "Was Intel's effective tax rate larger for …?"."""
+    from datagen.period_tasks import PeriodTasks
+
+    rates = [Chunk(f"r{i}#1", f"r{i}", f"(In millions) | Three Months Ended {day} | Three Months Ended {prior}\n"
+                   f"Effective tax rate | {a} | {b}\nNet revenue | {c} | {d}", 1, 20,
+                   {**INTECH_Q2, "period_end": end, "section": section})
+             for i, (day, prior, a, b, c, d, end) in enumerate((
+                 ("Jul 1, 2023", "Jul 2, 2022", "280.5%", "50.1%", "12,949", "15,321", "2023-07-01"),
+                 ("Apr 1, 2023", "Apr 2, 2022", "12.0%", "9.5%", "11,715", "18,353", "2023-04-01")))
+             for section in ("Part I > Item 1 > Income", "Part I > Item 2 > Results")]
+    rates = [Chunk(f"{c.chunk_id}{k}", c.doc_id, c.text, k, 20, c.metadata) for k, c in enumerate(rates)]
+    mined, base = _base(rates)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    questions = set()
+    for seed in range(40):
+        found = generator._compare_periods(random.Random(seed))
+        if not isinstance(found, DropReason):
+            questions.add(found.question)
+    assert "Was Initech's effective tax rate higher for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?" in questions
+    assert "Was Initech's net revenue larger for the quarter ended April 1, 2023 or for the quarter ended July 1, 2023?" in questions
+
+
 def test_shares_and_rates_keep_their_own_unit() -> None:
     chunk = Chunk("r#0", "r", "(In millions) | Three Months Ended July 1, 2023\nRevenue | 100.0%\n"
                   "Statutory federal income tax rate | 21%\nNet sales | 81,797", 0, 20, GLOBEX_Q3)
@@ -242,6 +268,39 @@ def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at
                                                            DropReason.NO_ANSWER_SPAN]
 
 
+def test_a_contracts_defined_terms_are_no_subject_or_answer() -> None:
+    """Hand-read on the 10-Qs' exhibits (s32): "Who held Shares?" → "Participant", "Who established Plan?" →
+    "Company": capitalised common words a contract defines name nothing a reader can place."""
+    from datagen.period_tasks import PeriodTasks
+    from datagen.types import Candidate
+
+    def single(question: str, subject: str, answer: str) -> Candidate:
+        return Candidate(question, answer, (), 1, metadata={"fact_keys": [f"{subject}|x|by|organization|{answer.lower()}"]})
+
+    class Prose(NoProseGenerator):
+        def __init__(self) -> None:
+            self.queue = [single("Who held Shares?", "shares", "Participant"),
+                          single("Who awarded This Award Agreement?", "this award agreement", "Microsoft Corporation"),
+                          single("Which organization did VLSI file a second suit against?", "vlsi", "Initech"),
+                          single("When did the European Commission open a formal investigation?", "the european commission",
+                                 "October 2014")]
+
+        def propose(self, hops: int, rng: random.Random):  # noqa: ANN201
+            return self.queue.pop(0)
+
+        def exhausted(self, hops: int) -> None:
+            return None
+
+    chunks = [*_filings(), Chunk("t#0", "terms", "The participant holds the shares under the plan and the award "
+                                 "agreement of the company; the commission meets.", 0, 20, {"kind": "text"})]
+    mined, base = _base(chunks)
+    wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
+    rng = random.Random(0)
+    found = [wrapped.propose(1, rng) for _ in range(4)]
+    assert found[:2] == [DropReason.NO_ANSWER_SPAN, DropReason.NO_ANSWER_SPAN] and wrapped.own_stages["prose:defined_term"] == 2
+    assert all(isinstance(c, Candidate) for c in found[2:]), found  # "Initech" and "the European Commission" are names
+
+
 def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
     """Amazon's 10-Q summarises Rivian's results; "Amazon's revenues … 661" would be wrong, in either chunk."""
     from datagen.period_tasks import read_statements
@@ -263,3 +322,129 @@ def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
     statements = read_statements(base, mined, skipped)
     assert sorted((s.key.metric, s.value) for s in statements) == [("Net income", "3,172"), ("Net sales", "127,358")]
     assert base.skipped["table_of_another_subject"] == 1 and skipped["table_statement_of_another_subject"] == 4
+
+
+# -- three filings: a bridge that names a quarter feeding a comparison of two other companies (s32) ----------
+HOOLI = {"kind": "table", "company": "Hooli, Inc."}  # read without sections, as Intel's 10-Qs are
+
+
+def _three_companies() -> list[Chunk]:
+    """Initech (fiscal quarters ending Jul 1 / Apr 1, 2023), Globex (the same days) and Hooli (calendar quarters,
+    Jun 30 / Mar 31): Globex earns more in one quarter, Hooli in the other."""
+    def table(cid: str, doc: str, meta: dict, columns: str, rows: str, position: int, section: str | None = None) -> Chunk:
+        m = {**meta, **({"section": section} if section else {})}
+        return Chunk(cid, doc, f"(In millions) | {columns}\n{rows}", position, 30, m)
+
+    q2, q1 = "Three Months Ended Jul 1, 2023 | Three Months Ended Jul 2, 2022", "Three Months Ended Apr 1, 2023 | Three Months Ended Apr 2, 2022"
+    cash = "Part I > Item 1 > Cash Flows"
+    covers = [Chunk(f"{doc[0]}{doc[-1]}#0", doc, f"{name}\nFORM 10-Q", 0, 10, {**meta, "kind": "text"}) for doc, name, meta in (
+        ("initech-2023q2", "Initech Corporation", INTECH_Q2), ("initech-2023q1", "Initech Corporation", INTECH_Q1),
+        ("globex-2023q3", "Globex Inc.", GLOBEX_Q3), ("globex-2023q2", "Globex Inc.", {**GLOBEX_Q3, "period_end": "2023-04-01"}),
+        ("hooli-2023q2", "Hooli, Inc.", {**HOOLI, "period_end": "2023-06-30"}),
+        ("hooli-2023q1", "Hooli, Inc.", {**HOOLI, "period_end": "2023-03-31"}))]
+    return covers + [
+        table("i2#1", "initech-2023q2", INTECH_Q2, q2, "Net revenue | 12,949 | 15,321\nNet income | 1,481 | (454)", 1),
+        table("i2#2", "initech-2023q2", INTECH_Q2, q2, "Net income | 1,481 | (454)", 2, cash),
+        table("i1#1", "initech-2023q1", INTECH_Q1, q1, "Net revenue | 11,715 | 18,353\nNet income | (2,758) | 8,113", 1),
+        table("i1#2", "initech-2023q1", INTECH_Q1, q1, "Net income | (2,758) | 8,113", 2, cash),
+        table("g2#1", "globex-2023q3", GLOBEX_Q3, "Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022",
+              "Total net sales | 81,797 | 82,959\nNet income | 19,881 | 19,442", 1),
+        table("g2#2", "globex-2023q3", GLOBEX_Q3, "Three Months Ended July 1, 2023 | Three Months Ended June 25, 2022",
+              "Net income | 19,881 | 19,442", 2, cash),
+        table("g1#1", "globex-2023q2", {**GLOBEX_Q3, "period_end": "2023-04-01"},
+              "Three Months Ended April 1, 2023 | Three Months Ended March 26, 2022", "Net income | 24,160 | 25,010", 1),
+        table("h2#1", "hooli-2023q2", {**HOOLI, "period_end": "2023-06-30"},
+              "Three Months Ended June 30, 2023 | Three Months Ended June 30, 2022",
+              "Total net sales | 134,383 | 121,234\nNet income (loss) | 6,750 | (2,028)", 1),
+        table("h1#1", "hooli-2023q1", {**HOOLI, "period_end": "2023-03-31"},
+              "Three Months Ended March 31, 2023 | Three Months Ended March 31, 2022",
+              "Total net sales | 127,358 | 116,444\nNet income (loss) | 31,172 | (3,844)", 1),
+    ]
+
+
+def test_a_bridge_names_the_quarter_two_other_companies_are_compared_in(tmp_path: Path) -> None:
+    """Old code: no 3-document task on any folder, and every statement of a filer whose chunks carry no section
+    (Intel's 10-Qs) was dropped as "table_period_of_one_section"."""
+    from datagen.period_tasks import PeriodTasks
+
+    mined, base = _base(_three_companies())
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    assert any(s.company == "Hooli" for s in generator.statements)  # a filer read without sections
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=100, hops=(3,), patience=60, seed=1))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert report.written == len(tasks) and tasks and report.drops.get("answer_not_in_supporting_chunk", 0) == 0
+    net_income = {("initech", "2023-07"): 1481, ("globex", "2023-07"): 19881, ("hooli", "2023-07"): 6750,
+                  ("globex", "2023-04"): 24160, ("hooli", "2023-04"): 31172}
+    revenue = {("initech", "2023-07"): 12949, ("initech", "2023-04"): 11715, ("initech", "2022-07"): 15321,
+               ("globex", "2023-07"): 81797, ("globex", "2022-07"): 82959, ("hooli", "2023-07"): 134383,
+               ("hooli", "2023-04"): 127358}
+    bridge_month = {"12,949": "2023-07", "1,481": "2023-07", "81,797": "2023-07", "19,881": "2023-07",
+                    "134,383": "2023-07", "6,750": "2023-07", "11,715": "2023-04", "24,160": "2023-04",
+                    "127,358": "2023-04", "31,172": "2023-04", "15,321": "2022-07", "82,959": "2022-07",
+                    "19,442": "2022-07", "18,353": "2022-04", "8,113": "2022-04"}
+    decided = 0
+    for t in tasks:
+        assert t.hops == 3 and t.metadata["form"] == "bridged_comparison", t.query
+        # three filings of three companies, each needed; the question names no day, month or year
+        assert len({d.split("-")[0] for d in t.gold_doc_ids}) == 3, t.gold_doc_ids
+        assert not re.search(r"\b(?:20\d\d|January|March|April|June|July)\b", t.query), t.query
+        m = re.match(r"In the quarter in which (\w+)'s .+? (?:was|were) \$([\d,]+) million, which company had larger "
+                     r"(net income|revenue) for its quarter ended (?:the same day|within a week of it), (\w+) or (\w+)\?$", t.query)
+        assert m, t.query
+        _first, value, item, x, y = m.groups()
+        month = bridge_month[value]
+        figures = {c: (net_income if item == "net income" else revenue)[(c.lower(), month)] for c in (x, y)}
+        assert t.answers[0] == max(figures, key=figures.get), (t.query, figures)
+        decided += bool(t.metadata["period_decides"])
+        assert t.metadata["options"] == [x, y] and t.answers[0] in (x, y)
+    # Globex earns more in the July quarter, Hooli in the April one: the bridge decides the answer
+    assert decided >= 1
+    wording = ("In the quarter in which Initech's net revenue was $12,949 million, which company had larger net "
+               "income for its quarter ended within a week of it, ")
+    assert any(t.query.startswith(wording) and t.answers[0] == "Globex" for t in tasks), [t.query for t in tasks]
+    # Globex and Hooli share the revenue line for the July quarter only: without a second quarter the pair is its
+    # own answer, so it is not asked (counted)
+    assert generator.own_stages["filings:3-hop pair_of_one_quarter"] >= 1
+    assert not any("larger revenue" in t.query and {"Globex", "Hooli"} <= set(t.metadata["options"]) for t in tasks)
+
+
+def test_every_passage_of_every_hop_is_a_positive_in_a_comparison(tmp_path: Path) -> None:
+    """Old code: a comparison's figures got no extra positive (only a number answer's last hop did)."""
+    from datagen.period_tasks import PeriodTasks
+
+    mined, base = _base(_filings())
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=200, hops=(2,), patience=80, seed=3))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    july = [t for t in tasks if t.metadata["form"] == "comparison" and "July 2, 2022" in t.query]
+    assert july, [t.query for t in tasks]
+    for t in july:
+        item = next(i for i, s in enumerate(t.metadata["supporting"]) if s["doc_id"] in ("initech-2022q2", "initech-2023q2")
+                    and "2022" in " ".join(s["quotes"]))
+        # the quarter's figure sits in last year's filing and in this year's prior-year column: both count
+        assert {"i0#1", "i2#1"} <= set(t.facts[item]), (t.query, t.facts)
+
+
+def test_a_row_whose_heading_was_lost_and_a_hedged_item_give_no_fact_counted() -> None:
+    """Hand-read on the 10-Qs (s31): Amazon's North America segment table ("Net sales | 74,430", its caption
+    only in the contextual header) asked as Amazon's net sales; Apple's hedged term debt as its term debt."""
+    amzn = {**INTECH_Q2, "company": "Amazon.com, Inc.", "section": "Part I > Item 1 > AWS"}
+    cols = "(in millions) | Three Months Ended June 30, 2022 | Three Months Ended June 30, 2023"
+    segment = Chunk("s#0", "amzn", f"{cols}\nNet sales | 74,430 | 82,546\nOperating income (loss) | 3,211 | 4,109", 0, 30,
+                    {**amzn, "header": "Amazon.com, Inc. 10-Q · Part I > Item 1 > AWS · North America · columns: x · in millions"})
+    named = Chunk("s#1", "amzn", f"{cols}\nNet Sales: North America | 74,430 | 82,546", 1, 20,
+                  {**amzn, "header": "Amazon.com, Inc. 10-Q · Part I > Item 2 > Net Sales · columns: x · in millions"})
+    hedge = Chunk("h#0", "aapl", "(in millions) | July 1, 2023 | September 24, 2022\n"
+                  "Hedged assets/(liabilities): Current and non-current term debt | (17,986) | (18,739)\n"
+                  "Term debt | 98,071 | 99,627", 0, 20, {**GLOBEX_Q3, "company": "Apple Inc.", "section": "Note 4 > Interest Rate Risk"})
+    per_share = Chunk("p#0", "intc", "(In millions, except per share amounts) | Three Months Ended Jul 1, 2023\n"
+                      "Income tax effects | 0.39\nNet revenue | 12,949", 0, 20, {**INTECH_Q2, "company": "Intel Corporation"})
+    skipped: Counter = Counter()
+    asks = {f.ask.replace("{s}", f.subject): f.answer for c in (segment, named, hedge, per_share)
+            for f in table_facts(c, c.metadata["company"], skipped)}
+    assert not any(q.startswith("What were Amazon's net sales,") for q in asks), list(asks)
+    assert asks["What were Amazon's net Sales for North America, in millions of dollars, for the quarter ended June 30, 2023?"] == "82,546"
+    assert skipped["table_row_heading_lost"] == 2  # the segment table's two rows
+    assert skipped["table_row_hedge_item"] == 1 and asks["What was Apple's term debt, in millions of dollars, as of July 1, 2023?"] == "98,071"
+    assert not any("0.39" == a for a in asks.values()) and skipped["table_value_per_share_unit"] == 1
+    assert asks["What was Intel's net revenue, in millions of dollars, for the quarter ended July 1, 2023?"] == "12,949"

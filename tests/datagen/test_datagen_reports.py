@@ -214,3 +214,43 @@ def test_a_field_is_asked_in_the_words_its_label_and_value_call_for() -> None:
     assert field_question("Investigator In Charge (IIC)", "Jim Silliman", name) == (
         "Who is the investigator in charge (IIC) listed for accident NYC08CA055?")
     assert field_question("Sponsor R&D No", "4431", "NCT06152666") == "What is the sponsor R&D no listed for NCT06152666?"  # a number, no who
+
+
+def test_a_protocols_phase_and_primary_outcome_are_asked_only_when_it_states_one(tmp_path: Path) -> None:
+    """The NIH protocols (s31 left them unread): "single arm phase II study" is the trial's phase, a completed
+    phase I trial or a cited one is not; a title's "PHASE II STUDY" against "this Phase I/II clinical trial"
+    gives none. A primary outcome one line long under its heading is asked; a wrapped one is not."""
+    from datagen.report_fields import ReportFieldTasks, read_cover_reports
+
+    cover = "Sponsor: Hospital {i}\n\nInvestigator: Dr. Ran {i}\n"
+    chunks = [
+        *_protocol(11, "Phase II clinical study of daratumumab combined with bortezomib,\nlenalidomide and dexamethasone\n\n"
+                       + cover.format(i=11),
+                   "Study endpoints Primary endpoints:\n\x9f Negative rate of MRD (after maintenance therapy)\nSecondary endpoints:\n"
+                   "\x9f sCR\nStudy design This study is a single arm phase II study using the DVRd protocol.\n"
+                   "In Chile, we have completed the first phase I clinical trial for treating melanoma.\n"
+                   "Patients will enter the maintenance phase 2 of lenalidomide therapy.\n"
+                   "Escobar A. Dendritic cells pulsed with tumor antigens: a phase 1 study"),
+        *_protocol(12, "PHASE II STUDY OF IMMUNIZATION WITH DENDRITIC CELLS\n\n" + cover.format(i=12),
+                   "The idea of this Phase I/II clinical trial will be an adaptation of the protocol by Nestle.\n\n"
+                   "Primary Endpoint:\nPhotographic evaluation by an independent, blinded reviewer with correct identification of pre\n"
+                   "treatment baseline images when compared to post-treatment images.\n\nSecondary Endpoints:\n1. Global improvement"),
+        *_protocol(13, "Day-case endourology\n\n" + cover.format(i=13),
+                   "Primary outcome measure: .................................................. 16\n\n"
+                   "Primary outcome measure:\n• Enablers of successful day-case endourology surgery pathways\n\n"
+                   "Secondary outcome measures:\n• Barriers to day-case pathways"),
+    ]
+    mined = mine(chunks)
+    reports = {r.name: {label: f.value for label, f in r.fields.items()} for r in read_cover_reports(mined)}
+    assert reports["NCT06140011"]["trial phase"] == "Phase II"
+    assert reports["NCT06140011"]["primary|primary endpoint"] == "Negative rate of MRD (after maintenance therapy)"
+    assert "trial phase" not in reports["NCT06140012"]  # II in the title, I/II in the text: no one phase
+    assert not any(k.startswith("primary|") for k in reports["NCT06140012"])  # the endpoint wraps onto a second line
+    assert reports["NCT06140013"]["primary|primary outcome measure"] == "Enablers of successful day-case endourology surgery pathways"
+    assert "trial phase" not in reports["NCT06140013"]
+    generator = ReportFieldTasks(NoProseGenerator(), mined)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=20, hops=(1,), patience=60, seed=3))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    assert tasks["What phase is the NCT06140011 trial?"].answers[0] == "Phase II"
+    assert tasks["What is the primary endpoint of NCT06140011?"].gold_doc_ids == ("NCT06140011_Prot_000.pdf",)
+    assert "What is the primary outcome measure of NCT06140013?" in tasks
