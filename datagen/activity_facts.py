@@ -92,6 +92,27 @@ _IDIOMS = frozenset(
     + [("see", w) for w in "point way impact".split()]
 )
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
+# Light verbs: the verb says little, the object says what was done ("took a trip", "got a job"), so
+# "What did John take?" asks nothing one can tell apart; their thing is asked with its date only.
+_LIGHT_VERBS = frozenset("have get take pick try see".split())
+# What one "has" that happened on a day: an event ("had a picnic", "had an interview"); anything else one
+# "has" is a state or a figure of speech ("had a setback", "had a real battle", "had a huge writing issue").
+_HAD_EVENTS = frozenset(
+    "picnic party interview meeting dinner lunch breakfast brunch barbecue bbq cookout potluck game match concert "
+    "show gig exhibition exhibit call-out baby surgery operation appointment checkup check-up exam test wedding "
+    "birthday celebration recital performance session class lesson date trip vacation holiday tournament "
+    "competition race photoshoot shoot reunion sleepover sale ceremony graduation fundraiser workshop meetup "
+    "get-together gathering playdate tryout audition seminar conference festival fair camp retreat tour accident "
+    "garden-party tasting".split()
+)
+# Objects of a light verb that are no thing done: "picked up a new hobby", "got some feedback", "took a hit".
+_ABSTRACT = frozenset(
+    "setback setbacks issue issues problem problems battle battles incident struggle struggles challenge challenges "
+    "trouble troubles conversation conversations talk talks chat chats discussion argument fight realization "
+    "breakthrough thought thoughts situation crisis mess hobby hobbies habit habits skill skills interest interests "
+    "tip tips feedback news inspiration motivation confidence courage strength lesson lessons hit week weekend "
+    "month year night morning evening afternoon rest nap shot risk leap plunge".split()
+)
 
 
 def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
@@ -112,7 +133,10 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
             for c in verb.children
         )
         # "we made a cake" is a witness only: what the speaker made alone may be something else
-        ask = _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") else ""
+        ask = (
+            _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") and _lemma_of(verb) not in _LIGHT_VERBS
+            else ""
+        )
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
             # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
             # "What did Melanie paint?" may have another answer (`unique_activities`)
@@ -205,6 +229,8 @@ def dated_facts(
                 kind=TruthType.DATE.value, ask=tidy(f"When was {{s}} {rest}?"),
             )
         ]
+    if not _concrete_act(lemma, dobj):
+        return witness  # "had a setback last week", "picked up a new hobby": no thing done to ask about
     if past:
         lead = f"When did {{s}} {lemma}"
     elif verb.tag_ == "VBG" and (is_future(expression) or expression.lower() == "this month") and _planned(verb):
@@ -310,6 +336,25 @@ def dated_facts(
             verb.doc[words[1].i : words[-1].i + 1].text, f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?",
         ))
     return out
+
+
+def _concrete_act(lemma: str, dobj: Any | None) -> bool:
+    """Whether a light verb's act names a thing done: "have" an event ("had a picnic", "had our first
+    call-out"), "take"/"get"/"pick up" anything but an abstract noun; other verbs always do."""
+    if lemma not in _LIGHT_VERBS:
+        return True
+    if dobj is None:
+        return lemma != "have"  # "took off", "got back": their particle or place is the act
+    head = _hyphened(dobj).lower()
+    return head in _HAD_EVENTS if lemma == "have" else head not in _ABSTRACT and head not in _VAGUE
+
+
+def _hyphened(token: Any) -> str:
+    """A head with the words hyphened to it before ("call-out", which the parser splits in three)."""
+    i = token.i
+    while i >= 2 and token.doc[i - 1].text == "-" and not token.doc[i - 1].whitespace_ and not token.doc[i - 2].whitespace_:
+        i -= 2
+    return token.doc[i : token.i + 1].text
 
 
 def _company(prep: Any) -> str:

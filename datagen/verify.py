@@ -19,6 +19,9 @@ whether the answer leaks. Here the decision is pure functions of the texts:
 - a question that names the chat a thing was told in ("In the chat of 14 June 2023, what did Maria
   mention joining?", datagen.chat_sessions) must have a supporting document written that day, and
   "In which chat did Maria mention joining the gym?" is answered by the day one was written;
+- an answer that names nothing is refused (`names_nothing`): one led by a determiner or a quantity
+  ("other popular fantasy series", "that one", "plenty of pics", "the same") or holding a word spelt
+  with a letter stretched ("deeeelish");
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -39,6 +42,16 @@ _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
 _SPACES = re.compile(r"\s+")
 # Scripts written without spaces between words (CJK, kana, Thai): substring match there.
 _NO_SPACE_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# Words that, leading a phrase, point at something said elsewhere or at an amount, never at a thing:
+# "other popular fantasy series" (which?), "that one", "the same", "plenty of beach pics", "a few".
+_NAMELESS_LEADS = frozenset(
+    "other another same such similar certain various several many few more most all both each every any either "
+    "neither plenty lots lot bunch couple number this that these those".split()
+)
+_NAMELESS_HEADS = frozenset("one ones stuff thing things same it them".split())
+_ARTICLES = frozenset("a an the some".split())
+# No English word has one letter three times in a row: "deeeelish", "sooo good" are a chat's stretched spelling.
+_STRETCHED = re.compile(r"([a-z])\1\1")
 
 
 def normalize(text: str) -> str:
@@ -104,6 +117,26 @@ def filter_distractors(
     return kept, dropped
 
 
+def stretched(text: str) -> bool:
+    """Whether a lowercase word of `text` repeats one letter three times ("deeeelish"): a spelling
+    no vocabulary holds, which a question or an answer would only copy."""
+    return any(_STRETCHED.search(w) for w in re.findall(r"[a-z]+", text))
+
+
+def names_nothing(answer: str) -> bool:
+    """Whether an answer's words name no thing (see the module docstring). Only lowercase words count:
+    "The Other Woman" and "Volume One" are names."""
+    words = re.findall(r"[\w'’-]+", answer)
+    if not words:
+        return False  # an empty answer is refused as empty
+    if stretched(answer):
+        return True
+    i = 0
+    while i < len(words) - 1 and words[i] in _ARTICLES:
+        i += 1
+    return words[i] in _NAMELESS_LEADS or words[-1] in _NAMELESS_HEADS
+
+
 def check_candidate(
     candidate: Candidate,
     doc_texts: Mapping[str, str],
@@ -130,6 +163,9 @@ def check_candidate(
         fail(DropReason.EMPTY_QUESTION, "the question is empty after normalisation")
     if not any(normalize(a) for a in candidate.answers):
         fail(DropReason.EMPTY_ANSWER, f"answer {candidate.answer!r} is empty after normalisation")
+    elif any(names_nothing(a) for a in [candidate.answer, *(candidate.metadata.get("options") or ())]):
+        fail(DropReason.EMPTY_ANSWER, f"answer {candidate.answer!r} names nothing (a determiner, an amount or a "
+             "stretched spelling leads it)")
     if not candidate.supporting:
         fail(DropReason.NO_SUPPORT, "no supporting documents")
     support_texts: list[str] = []

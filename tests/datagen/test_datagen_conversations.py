@@ -426,3 +426,54 @@ def test_a_pages_prepositional_fact_named_like_an_acts_shape_is_no_act() -> None
     base = FactBase(facts={"d1": [page_fact]})
     unique_activities(base)
     assert base.facts["d1"] == [page_fact]
+
+
+# What a reader refuses: an answer that names nothing, a light verb's abstract object, a stretched word.
+LOOSE = [
+    (f"me/t{i}", f"Priya & Tom, session {i} (9:15 am on 14 March, 2024)", line) for i, line in enumerate([
+        "Tim: I've read other popular fantasy series.",
+        "Jon: Last week I had a setback with my studies.",
+        "Jon: We had a real battle against another team last week.",
+        "Priya: Last Friday, I made a deeeelish dessert with almond milk.",
+        "Tom: I picked up some groceries for my mom.",
+        "Tom: I picked up a new hobby last week.",
+        "Priya: Yesterday I had an interview for a design internship.",
+        "Jon: Last Sunday we had our first call-out, and it was intense.",
+        "Tom: Yesterday I took the kids to the museum.",
+    ])
+]
+
+
+def test_an_answer_naming_nothing_or_a_light_verbs_abstract_object_is_not_asked() -> None:
+    """Hand-read failures (session 32): "other popular fantasy series" names no series; "have the
+    setback", "have the real battle", "pick up the new hobby" are no things done; "deeeelish" is no
+    word. Old code asked all of these. Events one has ("an interview", "our first call-out") and a
+    light verb's concrete thing ("took the kids to the museum") are still asked by their date."""
+    qs = _questions(_chunks(LOOSE))
+    assert qs["When did Priya have the interview for the design internship?"].answer == "13 March 2024"
+    assert qs["When did Jon have the first call-out?"].answer == "the Sunday before 14 March 2024"
+    assert qs["When did Tom take the kids to the museum?"].answer == "13 March 2024"
+    assert not any(q.startswith("What has Tim read") for q in qs)
+    assert not any(w in q for q in qs for w in ("setback", "battle", "deeeelish", "hobby"))
+    assert not any(q.startswith(("What did Tom pick", "What did Tom take")) for q in qs)
+
+
+def test_the_verifier_refuses_an_answer_that_names_nothing() -> None:
+    """Whatever wrote it: a determiner or an amount leading the answer, or a stretched spelling.
+    Names stay answers ("The Other Woman", "Volume One")."""
+    from datagen.types import SupportingItem, TruthType
+    from datagen.verify import names_nothing
+
+    for empty in ("other popular fantasy series", "that one", "some stuff", "the same", "plenty of beach pics",
+                  "a few cookies", "the deeeelish dessert"):
+        assert names_nothing(empty), empty
+    for named in ("The Other Woman", "Volume One", "a nearby church", "the adoption agency interviews", "Sara"):
+        assert not names_nothing(named), named
+    text = "Tim: I've read other popular fantasy series."
+    task = Candidate(
+        question="What has Tim read?", answer="other popular fantasy series",
+        supporting=(SupportingItem("d", ("d#0",), (text,), (), True),), hops=1, truth_type=TruthType.OTHER,
+    )
+    verdict = check_candidate(task, {"d": text}, {"d#0": text})
+    assert verdict.reasons == (DropReason.EMPTY_ANSWER,)
+    assert check_candidate(replace(task, answer="popular fantasy series"), {"d": text}, {"d#0": text}).accepted
