@@ -89,6 +89,7 @@ _IDIOMS = frozenset(
     + [("get", w) for w in "this chance idea hang feeling sense point lot".split()]
     + [("take", w) for w in "care time chance break step moment look".split()]
     + [("find", w) for w in "way time peace balance".split()]
+    + [("join", "force")]  # "joined forces with…"
     + [("see", w) for w in "point way impact".split()]
 )
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
@@ -927,3 +928,7 @@ def _ask(verb: Any) -> str:
     if verb.tag_ in ("VBZ", "VBP"):
         return f"What does {{s}} {lemma} {particle}?"
     return ""
+
+
+# What datagen.chat_anchors groups acts by, as `unique_activities` does.
+is_activity, activity_shape, activity_lemma, activity_act = _is_activity, _shape, _lemma, _act

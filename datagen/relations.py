@@ -45,6 +45,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_anchors import anchored_questions
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
@@ -174,6 +175,7 @@ def read_facts(
     _title_classes(base, mined)
     # asked by their day where the corpus gives several; the day of the one chat that tells of an act
     told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
+    base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
     unique_activities(base, anchors)
     for fact in told:
         base.facts.setdefault(fact.doc_id, []).append(fact)

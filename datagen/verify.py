@@ -14,6 +14,8 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   one of the two names it asks to compare: there both must occur in the question);
 - an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
+- an anchored task ("What did Maria join after taking the solo trip?", datagen.chat_anchors) finds its
+  answer in the second quote, whose date, recomputed, is all after (or before) the first quote's;
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
   supporting passage, name them all in its answer, say how many in its question, and leak none of them;
 - a question that names the chat a thing was told in ("In the chat of 14 June 2023, what did Maria
@@ -36,7 +38,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from datagen.dates import MONTHS, anchor_date, date_span, format_date, parse_date, relative_dates
-from datagen.types import Candidate, DropReason, Verdict
+from datagen.types import Candidate, DropReason, SupportingItem, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
 _SPACES = re.compile(r"\s+")
@@ -199,6 +201,11 @@ def check_candidate(
         # "Which did Caroline do first, A or B?": the answer is not quoted, it is decided by two dates
         if not (titles is not None and ordered_in_support(candidate, doc_texts, titles)):
             fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"the quotes' dates do not put {candidate.answer!r} first")
+    elif form == "anchored":
+        # "What did Maria join after taking the solo trip?": the thing in its quote, after the anchor's date
+        if not (titles is not None and anchored_in_support(candidate, doc_texts, titles)):
+            fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} is not in the second quote or its date "
+                 "is not on the question's side of the anchor's")
     elif (
         candidate.supporting
         and not answer_in_texts(candidate.answers, support_texts)
@@ -318,6 +325,36 @@ def ordered_in_support(candidate: Candidate, doc_texts: Mapping[str, str], title
         return False
     first = 0 if normalize(options[0]) == answer else 1
     return spans[first][1] < spans[1 - first][0]
+
+
+def _quote_span(item: SupportingItem, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> tuple | None:
+    """The days the one relative time of an item's one quote may mean, from its document's date."""
+    anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+    if anchor is None or len(item.quotes) != 1:
+        return None
+    found = relative_dates(item.quotes[0], anchor)
+    return date_span(found[0][1]) if len(found) == 1 else None
+
+
+def anchored_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether "What did Maria join after taking the solo trip?" holds, recomputed from its two quotes:
+    the first (the anchor's) names the anchor's words but its verb and gives its date, the second holds
+    the answer and gives its date, and every day the second may mean is after (or before, as the
+    question says) every day the first may mean."""
+    direction = candidate.metadata.get("direction")
+    words = normalize(str(candidate.metadata.get("anchor_words") or "")).split()
+    if direction not in ("after", "before") or f" {direction} " not in candidate.question or len(words) < 2:
+        return False
+    if len(candidate.supporting) != 2:
+        return False
+    first, second = candidate.supporting
+    quoted = set(normalize(" ".join(first.quotes)).split())
+    if not all(w in quoted for w in words[1:] if w != "the") or not answer_in_texts(candidate.answers, second.quotes):
+        return False
+    span_x, span_y = _quote_span(first, doc_texts, titles), _quote_span(second, doc_texts, titles)
+    if span_x is None or span_y is None:
+        return False
+    return span_y[0] > span_x[1] if direction == "after" else span_y[1] < span_x[0]
 
 
 def date_aliases(text: str) -> tuple[str, ...]:

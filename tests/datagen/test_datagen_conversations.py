@@ -477,3 +477,53 @@ def test_the_verifier_refuses_an_answer_that_names_nothing() -> None:
     verdict = check_candidate(task, {"d": text}, {"d#0": text})
     assert verdict.reasons == (DropReason.EMPTY_ANSWER,)
     assert check_candidate(replace(task, answer="popular fantasy series"), {"d": text}, {"d#0": text}).accepted
+
+
+ANCHORS = [
+    ("me/a1", "Maria & Tom, session 1 (10:00 am on 1 March, 2024)", "Maria: I joined a book club yesterday.\nTom: Nice."),
+    ("me/a2", "Maria & Tom, session 2 (10:00 am on 20 March, 2024)", "Maria: Last week I took a solo trip to Spain.\nTom: Wow."),
+    ("me/a3", "Maria & Tom, session 3 (10:00 am on 10 April, 2024)", "Maria: I joined a gym yesterday.\nTom: Good for you."),
+]
+
+
+def _anchored(docs: list[tuple[str, str, str]]) -> tuple[dict[str, Candidate], Any]:
+    chunks = _chunks(docs)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    found: dict[str, Candidate] = {}
+    for _ in range(12):
+        c = gen.propose(2, rng)
+        if isinstance(c, Candidate) and c.metadata.get("form") == "anchored":
+            found[c.question] = c
+    return found, (mined, chunks)
+
+
+def test_a_thing_asked_through_another_dated_act_needs_both_sessions_and_is_verified() -> None:
+    """"What did Maria join after taking the solo trip to Spain?": the trip's session dates the anchor,
+    the gym's session tells the thing; Maria joined two things, so without the anchor the question has
+    two answers. Old code: chat multi-hop tasks were only orders. The verifier recomputes both dates."""
+    found, (mined, chunks) = _anchored(ANCHORS)
+    after = found["What did Maria join after taking the solo trip to Spain?"]
+    before = found["What did Maria join before taking the solo trip to Spain?"]
+    assert after.answer == "a gym" and before.answer == "a book club"
+    assert [s.doc_id for s in after.supporting] == ["me/a2", "me/a3"] and after.hops == 2
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    chunk_texts = {ch.chunk_id: ch.text for ch in chunks}
+    assert check_candidate(after, texts, chunk_texts, mined.titles).accepted
+    assert check_candidate(before, texts, chunk_texts, mined.titles).accepted
+    wrong_side = replace(after, question=after.question.replace(" after ", " before "),
+                         metadata={**after.metadata, "direction": "before"})
+    assert check_candidate(wrong_side, texts, chunk_texts, mined.titles).reasons == (DropReason.ANSWER_NOT_IN_SUPPORT,)
+    assert check_candidate(replace(after, answer="a book club"), texts, chunk_texts, mined.titles).reasons == (
+        DropReason.ANSWER_NOT_IN_SUPPORT,
+    )
+
+
+def test_an_anchor_is_not_asked_when_it_decides_nothing_or_another_thing_may_be_on_its_side() -> None:
+    """One thing joined: the anchor is decoration. A choir joined, told undated after the trip: it may be
+    after the trip too, so neither side is known whole."""
+    alone = [d for d in ANCHORS if d[0] != "me/a1"]
+    assert not _anchored(alone)[0]
+    choir = [*ANCHORS, ("me/a4", "Maria & Tom, session 4 (10:00 am on 15 April, 2024)", "Maria: I joined a choir.\nTom: Fun.")]
+    assert not _anchored(choir)[0]
