@@ -181,6 +181,14 @@ def dated_facts(
         verb = _verb_of_object(verb, words)
     if verb is None or verb.pos_ != "VERB":
         return []
+    got = _got_passive(verb, {t.i for t in words}) if speaker and not is_future(expression) else None
+    if got is not None:
+        # "Last month I got hurt", "I got noticed by fashion editors last week": an event of the speaker's
+        return [Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+            relation=f"get:{verb.lemma_.lower()}:{fold(got)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            kind=TruthType.DATE.value, ask=tidy(f"When did {{s}} get {got}?"),
+        )]
     # "we went camping": the speaker went too; "my grandma passed away": the speaker's grandma
     subject = _subject(verb, name, speaker, we=True, kin=True)
     if subject is None:
@@ -337,6 +345,27 @@ def dated_facts(
             verb.doc[words[1].i : words[-1].i + 1].text, f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?",
         ))
     return out
+
+
+def _got_passive(verb: Any, skip: set[int]) -> str | None:
+    """The words after "got" of a plain "I got hurt", "I got mentored by this amazing business dude"
+    (a participle, "got" its passive auxiliary, "I" its subject, at most one "by"/prepositional phrase
+    right after it), as the question says them ("hurt", "mentored by the amazing business dude"), or None."""
+    if verb.tag_ != "VBN" or (verb.dep_ not in ("ROOT", "conj") and not _after_speaker(verb)):
+        return None
+    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass", "neg")]
+    if [(a.dep_, a.lower_) for a in auxes] != [("auxpass", "got")]:
+        return None
+    if not any(c.dep_ == "nsubjpass" and c.lower_ == "i" for c in verb.children):
+        return None
+    parts = [verb]
+    after = next((c for c in verb.children if c.i == verb.i + 1 and c.dep_ in ("agent", "prep")), None)
+    if after is not None:
+        sub = _act_words(after, skip=skip)
+        if sub is None or any(t.i in skip for t in sub) or len(sub) < 2:
+            return None
+        parts.extend(sub)
+    return _words(parts)
 
 
 def _concrete_act(lemma: str, dobj: Any | None) -> bool:

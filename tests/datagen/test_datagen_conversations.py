@@ -527,3 +527,15 @@ def test_an_anchor_is_not_asked_when_it_decides_nothing_or_another_thing_may_be_
     assert not _anchored(alone)[0]
     choir = [*ANCHORS, ("me/a4", "Maria & Tom, session 4 (10:00 am on 15 April, 2024)", "Maria: I joined a choir.\nTom: Fun.")]
     assert not _anchored(choir)[0]
+
+
+def test_what_happened_to_the_speaker_told_with_got_is_dated() -> None:
+    """"Last month I got hurt" (LoCoMo asks "When did Melanie get hurt?"). Old code: a passive "got"
+    has no "I" for a subject, so nothing was asked; "I didn't get hurt" is no event."""
+    chat = [
+        ("me/g1", PT_1, "Melanie: Last month I got hurt and had to take a break from pottery."),
+        ("me/g2", PT_2, "Tom: Yesterday I didn't get hurt at all."),
+    ]
+    qs = _questions(_chunks(chat))
+    assert qs["When did Melanie get hurt?"].answer == "February 2024"
+    assert not any("Tom" in q for q in qs)
