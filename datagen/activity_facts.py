@@ -810,6 +810,10 @@ def _subject(verb: Any, name: str, speaker: str, *, we: bool = False, kin: bool 
         return f"{speaker}'s {subj.lower_}"  # "my grandma passed away", "my car broke down"
     if we and speaker and any(c.dep_ == "conj" and c.lower_ == "i" for c in subj.children):
         return speaker  # "My colleagues and I went to a convention": the speaker went too
+    if we and speaker and any(c.lower_ == "i" for c in subjects if c is not subj) and any(
+        c.dep_ == "cc" and c.lower_ == "and" for c in subj.children
+    ):
+        return speaker  # the parser may make both subjects: "Some friends from church | and | I went camping"
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers
     ent = entity_of(subj)

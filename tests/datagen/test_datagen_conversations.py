@@ -539,3 +539,10 @@ def test_what_happened_to_the_speaker_told_with_got_is_dated() -> None:
     qs = _questions(_chunks(chat))
     assert qs["When did Melanie get hurt?"].answer == "February 2024"
     assert not any("Tom" in q for q in qs)
+
+
+def test_an_act_the_parser_gives_two_subjects_some_friends_and_i_is_the_speakers() -> None:
+    """"Some friends from church and I went camping last weekend": the parser makes "friends" and "I" two
+    subjects of "went" (no conjunct). Old code: the first subject is no "I", so nothing was asked."""
+    chat = [("me/f1", PT_1, "Maria: Hey John! Some friends from church and I went camping last weekend - it was a blast!")]
+    assert _questions(_chunks(chat))["When did Maria go camping?"].answer == "the weekend before 14 March 2024"
