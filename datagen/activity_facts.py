@@ -89,9 +89,31 @@ _IDIOMS = frozenset(
     + [("get", w) for w in "this chance idea hang feeling sense point lot".split()]
     + [("take", w) for w in "care time chance break step moment look".split()]
     + [("find", w) for w in "way time peace balance".split()]
+    + [("join", "force")]  # "joined forces with…"
     + [("see", w) for w in "point way impact".split()]
 )
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
+# Light verbs: the verb says little, the object says what was done ("took a trip", "got a job"), so
+# "What did John take?" asks nothing one can tell apart; their thing is asked with its date only.
+_LIGHT_VERBS = frozenset("have get take pick try see".split())
+# What one "has" that happened on a day: an event ("had a picnic", "had an interview"); anything else one
+# "has" is a state or a figure of speech ("had a setback", "had a real battle", "had a huge writing issue").
+_HAD_EVENTS = frozenset(
+    "picnic party interview meeting dinner lunch breakfast brunch barbecue bbq cookout potluck game match concert "
+    "show gig exhibition exhibit call-out baby surgery operation appointment checkup check-up exam test wedding "
+    "birthday celebration recital performance session class lesson date trip vacation holiday tournament "
+    "competition race photoshoot shoot reunion sleepover sale ceremony graduation fundraiser workshop meetup "
+    "get-together gathering playdate tryout audition seminar conference festival fair camp retreat tour accident "
+    "garden-party tasting".split()
+)
+# Objects of a light verb that are no thing done: "picked up a new hobby", "got some feedback", "took a hit".
+_ABSTRACT = frozenset(
+    "setback setbacks issue issues problem problems battle battles incident struggle struggles challenge challenges "
+    "trouble troubles conversation conversations talk talks chat chats discussion argument fight realization "
+    "breakthrough thought thoughts situation crisis mess hobby hobbies habit habits skill skills interest interests "
+    "tip tips feedback news inspiration motivation confidence courage strength lesson lessons hit week weekend "
+    "month year night morning evening afternoon rest nap shot risk leap plunge".split()
+)
 
 
 def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, speaker: str) -> list[Fact]:
@@ -112,7 +134,10 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
             for c in verb.children
         )
         # "we made a cake" is a witness only: what the speaker made alone may be something else
-        ask = _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") else ""
+        ask = (
+            _ask(verb) if alone and _clean(verb) and not text.rstrip().endswith("?") and _lemma_of(verb) not in _LIGHT_VERBS
+            else ""
+        )
         if not answer or not ask or fold(answer) in fold(subject) or fold(subject) in fold(answer):
             # no question, but a witness: "I'd love to paint that lake" or "I painted it" tells that
             # "What did Melanie paint?" may have another answer (`unique_activities`)
@@ -156,6 +181,14 @@ def dated_facts(
         verb = _verb_of_object(verb, words)
     if verb is None or verb.pos_ != "VERB":
         return []
+    got = _got_passive(verb, {t.i for t in words}) if speaker and not is_future(expression) else None
+    if got is not None:
+        # "Last month I got hurt", "I got noticed by fashion editors last week": an event of the speaker's
+        return [Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+            relation=f"get:{verb.lemma_.lower()}:{fold(got)}|{DATED_SHAPE}|{TruthType.DATE.value}", answer=answer,
+            kind=TruthType.DATE.value, ask=tidy(f"When did {{s}} get {got}?"),
+        )]
     # "we went camping": the speaker went too; "my grandma passed away": the speaker's grandma
     subject = _subject(verb, name, speaker, we=True, kin=True)
     if subject is None:
@@ -205,6 +238,8 @@ def dated_facts(
                 kind=TruthType.DATE.value, ask=tidy(f"When was {{s}} {rest}?"),
             )
         ]
+    if not _concrete_act(lemma, dobj):
+        return witness  # "had a setback last week", "picked up a new hobby": no thing done to ask about
     if past:
         lead = f"When did {{s}} {lemma}"
     elif verb.tag_ == "VBG" and (is_future(expression) or expression.lower() == "this month") and _planned(verb):
@@ -310,6 +345,46 @@ def dated_facts(
             verb.doc[words[1].i : words[-1].i + 1].text, f"Where did {{s}} {lemma} {others} {date_phrase(answer)}?",
         ))
     return out
+
+
+def _got_passive(verb: Any, skip: set[int]) -> str | None:
+    """The words after "got" of a plain "I got hurt", "I got mentored by this amazing business dude"
+    (a participle, "got" its passive auxiliary, "I" its subject, at most one "by"/prepositional phrase
+    right after it), as the question says them ("hurt", "mentored by the amazing business dude"), or None."""
+    if verb.tag_ != "VBN" or (verb.dep_ not in ("ROOT", "conj") and not _after_speaker(verb)):
+        return None
+    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass", "neg")]
+    if [(a.dep_, a.lower_) for a in auxes] != [("auxpass", "got")]:
+        return None
+    if not any(c.dep_ == "nsubjpass" and c.lower_ == "i" for c in verb.children):
+        return None
+    parts = [verb]
+    after = next((c for c in verb.children if c.i == verb.i + 1 and c.dep_ in ("agent", "prep")), None)
+    if after is not None:
+        sub = _act_words(after, skip=skip)
+        if sub is None or any(t.i in skip for t in sub) or len(sub) < 2:
+            return None
+        parts.extend(sub)
+    return _words(parts)
+
+
+def _concrete_act(lemma: str, dobj: Any | None) -> bool:
+    """Whether a light verb's act names a thing done: "have" an event ("had a picnic", "had our first
+    call-out"), "take"/"get"/"pick up" anything but an abstract noun; other verbs always do."""
+    if lemma not in _LIGHT_VERBS:
+        return True
+    if dobj is None:
+        return lemma != "have"  # "took off", "got back": their particle or place is the act
+    head = _hyphened(dobj).lower()
+    return head in _HAD_EVENTS if lemma == "have" else head not in _ABSTRACT and head not in _VAGUE
+
+
+def _hyphened(token: Any) -> str:
+    """A head with the words hyphened to it before ("call-out", which the parser splits in three)."""
+    i = token.i
+    while i >= 2 and token.doc[i - 1].text == "-" and not token.doc[i - 1].whitespace_ and not token.doc[i - 2].whitespace_:
+        i -= 2
+    return token.doc[i : token.i + 1].text
 
 
 def _company(prep: Any) -> str:
@@ -735,6 +810,10 @@ def _subject(verb: Any, name: str, speaker: str, *, we: bool = False, kin: bool 
         return f"{speaker}'s {subj.lower_}"  # "my grandma passed away", "my car broke down"
     if we and speaker and any(c.dep_ == "conj" and c.lower_ == "i" for c in subj.children):
         return speaker  # "My colleagues and I went to a convention": the speaker went too
+    if we and speaker and any(c.lower_ == "i" for c in subjects if c is not subj) and any(
+        c.dep_ == "cc" and c.lower_ == "and" for c in subj.children
+    ):
+        return speaker  # the parser may make both subjects: "Some friends from church | and | I went camping"
     if name or verb.tag_ != "VBZ" or verb.lemma_.lower() not in BUSINESS_VERBS:
         return None  # a titled document's subjects are read by the encyclopedia readers
     ent = entity_of(subj)
@@ -882,3 +961,7 @@ def _ask(verb: Any) -> str:
     if verb.tag_ in ("VBZ", "VBP"):
         return f"What does {{s}} {lemma} {particle}?"
     return ""
+
+
+# What datagen.chat_anchors groups acts by, as `unique_activities` does.
+is_activity, activity_shape, activity_lemma, activity_act = _is_activity, _shape, _lemma, _act

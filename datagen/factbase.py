@@ -89,6 +89,8 @@ class FactBase:
     articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # complete sets of one person's noun-phrase acts with one verb (datagen.chat_lists)
     lists: list[tuple[Fact, ...]] = field(default_factory=list)
+    # one person's thing asked through another of their dated acts (datagen.chat_anchors.Anchored)
+    anchored: list = field(default_factory=list)
 
     def article(self, doc_id: str) -> str:
         """The document standing for `doc_id`'s article (itself when it is an article alone)."""

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex
+from datagen.chat_anchors import ANCHORED_FORM, AnchoredQuestions
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
@@ -153,6 +154,11 @@ class NaturalGenerator:
         chat = not self.answerable and bool(self._doc_cap)
         self.orders = OrderPairs({d: self.named[d] for d in self._doc_cap if d in self.named} if chat else {},
                                  max_words=self.config.max_question_words)
+        # and one person's thing asked through another of their dated acts (datagen.chat_anchors)
+        self.anchored = AnchoredQuestions(
+            [a for a in facts.anchored if a.thing.doc_id in self._doc_cap and a.anchor.doc_id in self._doc_cap] if chat else [],
+            max_words=self.config.max_question_words,
+        )
         # and the sets of one person's things done with one verb, asked as a whole (datagen.chat_lists)
         self.lists = ListQuestions([s for s in facts.lists if all(f.doc_id in self._doc_cap for f in s)] if chat else [],
                                    max_words=self.config.max_question_words)
@@ -239,7 +245,8 @@ class NaturalGenerator:
         if self.answerable or not self._doc_cap:
             return ""
         return ("the corpus has no title to ask about (chats, mail): its only multi-hop tasks are the order of "
-                "one person's dated acts in two documents and the sets of things one person did told in several; "
+                "one person's dated acts in two documents, one's thing asked through another of their dated acts, and the "
+                "sets of things one person did told in several; "
                 "single-hop tasks are written for the rest")
 
     def exhausted(self, hops: int) -> str | None:
@@ -247,7 +254,7 @@ class NaturalGenerator:
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
         if hops < 2 or self.lists.left(hops, self.usable):
             return None
-        if hops == 2 and self.orders.left(self.usable):
+        if hops == 2 and (self.orders.left(self.usable) or self.anchored.left(self.usable)):
             return None
         for groups in self._pool.values():  # drop the spent chains a draw has not met yet
             for chains in groups.values():
@@ -283,6 +290,11 @@ class NaturalGenerator:
                 return found
         if hops == 1:
             return self._single(rng)
+        if hops == 2 and self.anchored.left(self.usable):
+            found = self.anchored.propose(rng, self.usable, self._key)
+            if not isinstance(found, DropReason):
+                self.stages[f"form:{ANCHORED_FORM}"] += 1
+                return found
         if hops == 2 and self.orders.pairs:
             found = self.orders.propose(rng, self.usable, self._key)
             if not isinstance(found, DropReason):

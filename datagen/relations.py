@@ -45,6 +45,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_anchors import anchored_questions
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
@@ -65,6 +66,7 @@ from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts, side_facts
+from datagen.verify import names_nothing, stretched
 
 _NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
@@ -151,6 +153,11 @@ def read_facts(
             if not fact.about_doc and malformed_subject(fact.subject):
                 base.skipped["malformed_subject"] += 1
                 continue
+            if fact.ask and (names_nothing(fact.answer) or stretched(fact.ask)):
+                # "other popular fantasy series", "make the deeeelish dessert": no question, which the
+                # verifier would refuse, but still a witness that the relation has an answer here
+                base.skipped["names_nothing"] += 1
+                fact = replace(fact, ask="")
             if not fact.target and fact.kind in _NAMED_KINDS:
                 whole = whole_value(fact.answer, fact.sentence)
                 fact = replace(fact, answer=whole) if whole != fact.answer else fact
@@ -168,6 +175,7 @@ def read_facts(
     _title_classes(base, mined)
     # asked by their day where the corpus gives several; the day of the one chat that tells of an act
     told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
+    base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
     unique_activities(base, anchors)
     for fact in told:
         base.facts.setdefault(fact.doc_id, []).append(fact)

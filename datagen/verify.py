@@ -15,11 +15,16 @@ whether the answer leaks. Here the decision is pure functions of the texts:
   comparison, datagen.period_tasks: "In the quarter in which …, which company had larger …, A or B?");
 - an order task ("Which did Caroline do first, A or B?", datagen.chat_order) is decided by two dates,
   each recomputed from its quote and its document's date: the answer's must all come before the other's;
+- an anchored task ("What did Maria join after taking the solo trip?", datagen.chat_anchors) finds its
+  answer in the second quote, whose date, recomputed, is all after (or before) the first quote's;
 - a set task ("What two things did Maria join?", datagen.chat_lists) must find each of its things in a
   supporting passage, name them all in its answer, say how many in its question, and leak none of them;
 - a question that names the chat a thing was told in ("In the chat of 14 June 2023, what did Maria
   mention joining?", datagen.chat_sessions) must have a supporting document written that day, and
   "In which chat did Maria mention joining the gym?" is answered by the day one was written;
+- an answer that names nothing is refused (`names_nothing`): one led by a determiner or a quantity
+  ("other popular fantasy series", "that one", "plenty of pics", "the same") or holding a word spelt
+  with a letter stretched ("deeeelish");
 - a distractor that contains any answer form is dropped.
 
 Word boundaries are required only where the script separates words with spaces: for CJK text
@@ -34,12 +39,22 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from datagen.dates import MONTHS, anchor_date, date_span, format_date, parse_date, relative_dates
-from datagen.types import Candidate, DropReason, Verdict
+from datagen.types import Candidate, DropReason, SupportingItem, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
 _SPACES = re.compile(r"\s+")
 # Scripts written without spaces between words (CJK, kana, Thai): substring match there.
 _NO_SPACE_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# Words that, leading a phrase, point at something said elsewhere or at an amount, never at a thing:
+# "other popular fantasy series" (which?), "that one", "the same", "plenty of beach pics", "a few".
+_NAMELESS_LEADS = frozenset(
+    "other another same such similar certain various several many few more most all both each every any either "
+    "neither plenty lots lot bunch couple number this that these those".split()
+)
+_NAMELESS_HEADS = frozenset("one ones stuff thing things same it them".split())
+_ARTICLES = frozenset("a an the some".split())
+# No English word has one letter three times in a row: "deeeelish", "sooo good" are a chat's stretched spelling.
+_STRETCHED = re.compile(r"([a-z])\1\1")
 
 
 def normalize(text: str) -> str:
@@ -105,6 +120,26 @@ def filter_distractors(
     return kept, dropped
 
 
+def stretched(text: str) -> bool:
+    """Whether a lowercase word of `text` repeats one letter three times ("deeeelish"): a spelling
+    no vocabulary holds, which a question or an answer would only copy."""
+    return any(_STRETCHED.search(w) for w in re.findall(r"[a-z]+", text))
+
+
+def names_nothing(answer: str) -> bool:
+    """Whether an answer's words name no thing (see the module docstring). Only lowercase words count:
+    "The Other Woman" and "Volume One" are names."""
+    words = re.findall(r"[\w'’-]+", answer)
+    if not words:
+        return False  # an empty answer is refused as empty
+    if stretched(answer):
+        return True
+    i = 0
+    while i < len(words) - 1 and words[i] in _ARTICLES:
+        i += 1
+    return words[i] in _NAMELESS_LEADS or words[-1] in _NAMELESS_HEADS
+
+
 def check_candidate(
     candidate: Candidate,
     doc_texts: Mapping[str, str],
@@ -131,6 +166,9 @@ def check_candidate(
         fail(DropReason.EMPTY_QUESTION, "the question is empty after normalisation")
     if not any(normalize(a) for a in candidate.answers):
         fail(DropReason.EMPTY_ANSWER, f"answer {candidate.answer!r} is empty after normalisation")
+    elif any(names_nothing(a) for a in [candidate.answer, *(candidate.metadata.get("options") or ())]):
+        fail(DropReason.EMPTY_ANSWER, f"answer {candidate.answer!r} names nothing (a determiner, an amount or a "
+             "stretched spelling leads it)")
     if not candidate.supporting:
         fail(DropReason.NO_SUPPORT, "no supporting documents")
     support_texts: list[str] = []
@@ -164,6 +202,11 @@ def check_candidate(
         # "Which did Caroline do first, A or B?": the answer is not quoted, it is decided by two dates
         if not (titles is not None and ordered_in_support(candidate, doc_texts, titles)):
             fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"the quotes' dates do not put {candidate.answer!r} first")
+    elif form == "anchored":
+        # "What did Maria join after taking the solo trip?": the thing in its quote, after the anchor's date
+        if not (titles is not None and anchored_in_support(candidate, doc_texts, titles)):
+            fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} is not in the second quote or its date "
+                 "is not on the question's side of the anchor's")
     elif (
         candidate.supporting
         and not answer_in_texts(candidate.answers, support_texts)
@@ -283,6 +326,36 @@ def ordered_in_support(candidate: Candidate, doc_texts: Mapping[str, str], title
         return False
     first = 0 if normalize(options[0]) == answer else 1
     return spans[first][1] < spans[1 - first][0]
+
+
+def _quote_span(item: SupportingItem, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> tuple | None:
+    """The days the one relative time of an item's one quote may mean, from its document's date."""
+    anchor = anchor_date(titles.get(item.doc_id, ""), doc_texts.get(item.doc_id, ""), item.doc_id)
+    if anchor is None or len(item.quotes) != 1:
+        return None
+    found = relative_dates(item.quotes[0], anchor)
+    return date_span(found[0][1]) if len(found) == 1 else None
+
+
+def anchored_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:
+    """Whether "What did Maria join after taking the solo trip?" holds, recomputed from its two quotes:
+    the first (the anchor's) names the anchor's words but its verb and gives its date, the second holds
+    the answer and gives its date, and every day the second may mean is after (or before, as the
+    question says) every day the first may mean."""
+    direction = candidate.metadata.get("direction")
+    words = normalize(str(candidate.metadata.get("anchor_words") or "")).split()
+    if direction not in ("after", "before") or f" {direction} " not in candidate.question or len(words) < 2:
+        return False
+    if len(candidate.supporting) != 2:
+        return False
+    first, second = candidate.supporting
+    quoted = set(normalize(" ".join(first.quotes)).split())
+    if not all(w in quoted for w in words[1:] if w != "the") or not answer_in_texts(candidate.answers, second.quotes):
+        return False
+    span_x, span_y = _quote_span(first, doc_texts, titles), _quote_span(second, doc_texts, titles)
+    if span_x is None or span_y is None:
+        return False
+    return span_y[0] > span_x[1] if direction == "after" else span_y[1] < span_x[0]
 
 
 def date_aliases(text: str) -> tuple[str, ...]:
