@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from datagen_fixtures import as_chunks, fixture_documents
 
+from corpus_tools.types import Task
 from datagen.mining import mine
 from datagen.offline import OfflineConfig, OfflineGenerator
 from datagen.pipeline import GenerateConfig, generate, parse_hops
@@ -121,6 +122,23 @@ def test_split_has_no_supporting_document_on_both_sides(chunks, tmp_path: Path) 
     assert len(split.train) + len(split.test) + len(split.dropped) == len(tasks)
     assert split.test and split.train
     assert split_tasks(tasks, 0.3, seed=1) == split  # deterministic
+
+
+def test_a_component_larger_than_the_test_side_is_cut_at_one_place_not_scattered() -> None:
+    # One conversation whose tasks link its sessions in a row (task i reads sessions i and i + 1): every task
+    # hangs together, so the test side must be cut out of it. A test side grown in one piece drops only the
+    # tasks at its two edges; test tasks picked in a shuffled order dropped 10-20 of these 40.
+    tasks = [
+        Task(task_id=f"t{i}", query=f"What did Maria do in session {i}?", answers=[f"thing {i}"],
+             gold_doc_ids=[f"session-{i}", f"session-{i + 1}"])
+        for i in range(40)
+    ]
+    for seed in range(6):
+        split = split_tasks(tasks, test_fraction=0.2, seed=seed)
+        assert not split.leaks()
+        assert len(split.test) == 8
+        assert len(split.dropped) <= 2, (seed, len(split.dropped))
+        assert split_tasks(tasks, 0.2, seed=seed) == split
 
 
 def test_parse_hops() -> None:
