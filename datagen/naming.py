@@ -277,11 +277,19 @@ def article_facts(base: FactBase, mined: MinedCorpus) -> None:
             r"|^the(?:\s+[\w-]+){1,3}\s+(?:of|in)\s+(?:the\s+)?(?:" + names + r")\s+(?:is|was)\s",
             re.IGNORECASE,
         )
+        # or the role the other way round: "Memphis is the state's largest city", "Jacksonville is the most
+        # populous city in Florida" (datagen.verbless_facts._held_role)
+        held = re.compile(
+            r"^[^,;]{1,80}?\s(?:is|was)\s+(?:the\s+)?(?:(?:" + names + r")(?:'s|’s|'|’)\s|[a-z]+(?:'s|’s)\s"
+            r"|[\w\s-]{1,60}?\s(?:of|in)\s+(?:the\s+)?(?:" + names + r")\b)",
+            re.IGNORECASE,
+        )
         for d in group:
             if d in base.facts:
                 base.facts[d] = [
                     f for f in base.facts[d]
                     if not f.about_doc or opens.match(f.sentence.strip()) or role.match(f.sentence.strip())
+                    or held.match(f.sentence.strip())
                 ]
         leads = [d for d in group if mined.sentences.get(d) and opens.match(mined.sentences[d][0].text.strip())]
         cls = next((base.classes[d] for d in leads if base.classes.get(d)), "")

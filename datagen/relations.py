@@ -193,7 +193,7 @@ def _sentence_facts(
     or a named person did (speaker: who "I" is; anchor: when the document was written)."""
     facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker, own_class)
     facts.extend(life_facts(doc, doc_id, chunk_id, text, name, first, resolve))
-    facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve))
+    facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve, own_class))
     facts.extend(side_facts(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(copular_relations(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(activity_facts(doc, doc_id, chunk_id, text, name, speaker))

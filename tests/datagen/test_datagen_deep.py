@@ -237,3 +237,55 @@ def test_a_three_document_chain_ends_on_a_side_of_a_big_place(nlp) -> None:  # n
     cand = gen._bridge(3, random.Random(0))
     assert cand.question.startswith("What lies to the west of the state capital of the ")  # "… where Mehi River …"
     assert cand.answer == "the Blue Mountains" and cand.doc_ids == ("river", "nsw", "syd")
+
+
+# -- session 32: a role the other way round ("Memphis is the state's largest city") -----------------
+
+
+@pytest.mark.parametrize(("title", "own", "text", "asked"), [
+    ("Florida", "state", "Jacksonville is the most populous city in Florida, and the largest city by area in the "
+     "contiguous United States.", {"Jacksonville": "What is the most populous city in {s}?"}),
+    ("Tennessee", "state", "Memphis is the state's largest city, with a population of 653,450.",
+     {"Memphis": "What is the largest city of {s}?"}),
+    ("Veldmark", "country", "Orsberg is Veldmark's largest city.", {"Orsberg": "What is the largest city of {s}?"}),
+    # "the state's" is the page only in a state's page
+    ("Tennessee", "", "Memphis is the state's largest city, with a population of 653,450.", {}),
+    # a clause makes the role ("the only part … that shares a land border"), a phrase changes it ("by area")
+    ("United Kingdom", "country", "Northern Ireland is the only part of the United Kingdom that shares a land border "
+     "with another sovereign state.", {}),
+    ("Florida", "state", "Jacksonville is the largest city by area in Florida.", {}),
+    # no role of one holder: "a player of", "the last Chief Minister … under the alliance"
+    ("Florida", "state", "Nick Bowen is a player of Florida.", {}),
+    ("Maharashtra", "state", "Prithviraj Chavan of the Congress party was the last Chief Minister of Maharashtra "
+     "under the Congress / NCP alliance.", {}),
+])
+def test_a_role_the_other_way_round_is_the_pages(nlp, title: str, own: str, text: str, asked: dict[str, str]) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import role_facts
+
+    facts = role_facts(nlp(text), "d", "d#0", text, title, NO_PAGE, own)
+    assert {f.answer: f.ask for f in facts} == asked
+    assert all(f.about_doc and f.kind == "place" for f in facts)
+
+
+def test_a_three_document_chain_ends_on_a_role_a_later_paragraph_states(nlp) -> None:  # noqa: ANN001
+    """singer → the town he was born in → its state, whose later paragraph says "Orsberg is the state's
+    largest city": before, that paragraph gave nothing (and a state's place answers were all refused as
+    vague), so the path ended with no answer; a path to a page that states nothing is reported by its end."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "penn": ("Arlo Penn", "Arlo Penn is an American singer who was born in Ashford."),
+        "dun": ("Ashford", "Ashford is a town in Velland."),
+        "v1": ("Velland", "Velland is a state of Norland."),
+        "v2": ("Velland", "Orsberg is the state's largest city, with a population of 653,450."),
+        "tess": ("Tess Arden", "Tess Arden is an American singer who was born in Carrow."),
+        "car": ("Carrow", "Carrow is a town in Harlan."),
+        "har": ("Harlan", "Winters in Harlan are long, and heavy snow falls in most years."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    [chain] = gen.chains.chains[3]
+    assert chain.docs == ("penn", "dun", "v1")
+    assert "Orsberg" in [f.answer for f in chain.answers]
+    assert gen.chains.ends(3) == {"v1": 1}
+    assert dict(gen.chains.blocked_ends[3]["no_answer"]) == {"har": 1}  # what stops the rest, by its end
