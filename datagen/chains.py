@@ -326,6 +326,24 @@ class ChainIndex:
         return self._norm[doc]
 
     # -- what it found -----------------------------------------------------------------------------
+    def deep_need(self, max_final_uses: int, max_doc_uses: int) -> dict[str, int]:
+        """document → the uses chains of 3-4 documents through it can take: one per bridge each end they
+        reach may still end (`max_final_uses`, one for a hub), at most `max_doc_uses`.
+
+        A shorter chain through such a document must leave these: MuSiQue's New South Wales is the middle
+        of the chains to Sydney and to Victoria (four deep bridges), and with one use kept back a
+        two-document chain took a use of its three and one deep bridge was lost (session 32)."""
+        through: dict[str, set[str]] = defaultdict(set)
+        for h, chains in self.chains.items():
+            if h > 2:
+                for chain in chains:
+                    for doc in chain.docs:
+                        through[doc].add(chain.docs[-1])
+        return {
+            doc: min(max_doc_uses, sum(1 if end in self.hubs else max_final_uses for end in ends))
+            for doc, ends in through.items()
+        }
+
     def ends(self, hops: int) -> Counter:
         """The documents the chains of `hops` documents end on, with how many end on each: a document
         ends at most `NaturalConfig.max_final_uses` bridges, so these, not the chains, bound the deep tasks."""

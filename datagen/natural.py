@@ -173,7 +173,7 @@ class NaturalGenerator:
         )
         # what deeper chains need (`_spent` keeps a use of them for those)
         self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}
-        self._deep_docs = {self.base.article(d) for h, cs in self.chains.chains.items() if h > 2 for c in cs for d in c.docs}
+        self._deep_need = self.chains.deep_need(self.config.max_final_uses, self.config.max_doc_uses)
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
         self._pool: dict[int, dict[str, list[Chain]]] = {}
@@ -440,7 +440,9 @@ class NaturalGenerator:
 
         A 2-document chain leaves the last use of a document a deeper chain needs to that chain: A → B →
         C ends on C, and so do B → C and D → C; written first (they are many), they used C up, and a
-        HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36)."""
+        HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36). It leaves as many uses as the
+        deeper chains through a document can take (`ChainIndex.deep_need`), not one: a middle two ends
+        share needs more (session 32)."""
         if all((chain.docs, a.relation) in self._tried for a in chain.answers):
             return True
         reserve = 1 if chain.hops == 2 else 0
@@ -449,7 +451,7 @@ class NaturalGenerator:
         if self.final_uses[end] >= finals:
             return True
         return not all(
-            self.uses[self.base.article(d)] < self.config.max_doc_uses - (reserve if d in self._deep_docs else 0)
+            self.uses[self.base.article(d)] < self.config.max_doc_uses - (self._deep_need.get(d, 0) if reserve else 0)
             for d in chain.docs
         )
 

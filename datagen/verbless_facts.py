@@ -302,6 +302,8 @@ def role_facts(
 # What makes a role one thing: a superlative ("the largest city", "the most populous city") or a word
 # that says there is one ("the principal city", "the national sport"). "Nick Bowen is a player of X" is none.
 _ONE_OF_A_KIND = frozenset("principal main chief official national predominant only".split())
+# Roles whose holder is a named thing NER rarely types: a religion, a language, a sport.
+_NAMED_ROLES = frozenset("religion language sport".split())
 
 
 def _held_role(
@@ -346,15 +348,18 @@ def _held_role(
     if any(t.dep_ in ("relcl", "acl") and t.head.i in inside for t in attr.doc):
         return []
     words = [t for t in attr.subtree if t.i not in inside and t.i <= attr.i and t.dep_ not in ("det", "case")]
-    if not 2 <= len(words) <= 4 or any(t.pos_ not in ("NOUN", "ADJ", "ADV") for t in words):
+    said = [t for t in words if t.text not in ("-", "–")]  # "non - Christian" is one word
+    if not 2 <= len(said) <= 4 or any(t.pos_ not in ("NOUN", "ADJ", "ADV") for t in said):
         return []
     superlative = any(t.tag_ in ("JJS", "RBS") for t in words)
     if not (superlative or any(t.lower_ in _ONE_OF_A_KIND for t in words)):
         return []
     ent = object_span(subj)
     kind = KIND.get(ent.label_, "") if ent is not None else ""
-    if attr.lower_ in _PLACE_ROLES and (ent is None or kind != TruthType.DATE.value):
-        kind = TruthType.PLACE.value  # "Memphis is the state's largest city": the role says it is a place
+    if kind != TruthType.DATE.value and (attr.lower_ in _PLACE_ROLES or attr.lower_ in _NAMED_ROLES):
+        # the role says what the holder is, whatever NER made of it (NER tags neither "Memphis" here nor
+        # "Buddhism"): "Memphis is the state's largest city", "Buddhism is the state's largest religion"
+        kind = TruthType.PLACE.value if attr.lower_ in _PLACE_ROLES else TruthType.ENTITY.value
         answer = ent.text if ent is not None else join_tokens([t for t in subj.subtree])
     elif ent is None or kind in ("", TruthType.DATE.value):
         return []
@@ -362,7 +367,7 @@ def _held_role(
         answer = ent.text
     if not answer or any(t.pos_ not in ("PROPN", "DET", "PART", "ADP") for t in subj.subtree if t.text not in answer):
         return []
-    role = join_tokens(words).lower()
+    role = join_tokens(words)  # mid-sentence, so its case is the writer's: "largest non-Christian religion"
     target = resolve(answer, True)
     if target == doc_id:
         return []
@@ -370,7 +375,7 @@ def _held_role(
     return [
         Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
-            relation=f"{role}|{prep_word}|{kind}", answer=answer, kind=kind,
+            relation=f"{role.lower()}|{prep_word}|{kind}", answer=answer, kind=kind,
             ask=f"{wh} {verb.text.lower()} the {role} {prep_word} {{s}}?", describe=f"the {role} {prep_word} {{s}}",
             target=target,
         )

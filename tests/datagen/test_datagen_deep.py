@@ -289,3 +289,53 @@ def test_a_three_document_chain_ends_on_a_role_a_later_paragraph_states(nlp) -> 
     assert "Orsberg" in [f.answer for f in chain.answers]
     assert gen.chains.ends(3) == {"v1": 1}
     assert dict(gen.chains.blocked_ends[3]["no_answer"]) == {"har": 1}  # what stops the rest, by its end
+
+
+def test_a_page_with_no_class_is_the_place_word_its_role_is_read_through(nlp) -> None:  # noqa: ANN001
+    """MuSiQue's "Victoria (Australia)" is one paragraph on religion, which defines nothing but says "the
+    state" and "Buddhism is the state's largest non-Christian religion": its role is read, and the page is
+    a state, so the bridge says "the state to the south of …" (before: no answer, no chain)."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    facts = read_facts(mined, nlp)
+    assert facts.classes["vic"] == "state"
+    gen = NaturalGenerator(mined, facts)
+    [chain] = gen.chains.chains[3]
+    assert chain.docs == ("river", "nsw", "vic")
+    assert [f.answer for f in chain.answers] == ["Buddhism"]
+    cand = gen._bridge(3, random.Random(0))
+    assert cand.question == ("What is the largest non-Christian religion of the state to the south of the state where "
+                             "Mehi River was located?")
+    assert cand.answer == "Buddhism"
+
+
+def test_a_middle_two_deep_ends_share_is_left_to_the_deep_chains(nlp) -> None:  # noqa: ANN001
+    """New South Wales is the middle of chains to Sydney and to Victoria: four deep bridges could use it,
+    more than its three uses. Before, one use was kept back, a two-document chain (river → state) took
+    another, and one deep bridge was lost; now the shorter chains through it wait."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "pages": ("Pages River", "Pages River is a watercourse located in the Hunter district of New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
+        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+                "and the Woronora Plateau to the south."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    assert {c.docs[-1] for c in gen.chains.chains[3]} == {"syd", "vic"}
+    shorter = [c for c in gen.chains.chains[2] if "nsw" in c.docs]
+    assert shorter and all(gen._spent(c) for c in shorter)
+    assert not any(gen._spent(c) for c in gen.chains.chains[3])
