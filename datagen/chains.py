@@ -326,16 +326,17 @@ class ChainIndex:
         return self._norm[doc]
 
     # -- what it found -----------------------------------------------------------------------------
-    def deep_need(self, max_final_uses: int, max_doc_uses: int) -> dict[str, int]:
+    def deep_need(self, max_final_uses: int, max_doc_uses: int, hops: frozenset[int] = frozenset((3, 4))) -> dict[str, int]:
         """document → the uses chains of 3-4 documents through it can take: one per bridge each end they
         reach may still end (`max_final_uses`, one for a hub), at most `max_doc_uses`.
 
         A shorter chain through such a document must leave these: MuSiQue's New South Wales is the middle
         of the chains to Sydney and to Victoria (four deep bridges), and with one use kept back a
-        two-document chain took a use of its three and one deep bridge was lost (session 32)."""
+        two-document chain took a use of its three and one deep bridge was lost (session 32). hops: the
+        deeper hop counts a run still asks for (a run of 2-hop tasks keeps nothing back)."""
         through: dict[str, set[str]] = defaultdict(set)
         for h, chains in self.chains.items():
-            if h > 2:
+            if h > 2 and h in hops:
                 for chain in chains:
                     for doc in chain.docs:
                         through[doc].add(chain.docs[-1])

@@ -173,7 +173,10 @@ class NaturalGenerator:
         )
         # what deeper chains need (`_spent` keeps a use of them for those)
         self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}
-        self._deep_need = self.chains.deep_need(self.config.max_final_uses, self.config.max_doc_uses)
+        # the deeper hop counts a run still asks for (the pipeline sets it; None: not told, one use kept
+        # back), whose chains' documents shorter chains leave uses to (`_spent`)
+        self.deep_hops: frozenset[int] | None = None
+        self._deep_need: dict[frozenset[int], dict[str, int]] = {}
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
         self._pool: dict[int, dict[str, list[Chain]]] = {}
@@ -450,10 +453,16 @@ class NaturalGenerator:
         finals = (1 if end in self.chains.hubs else self.config.max_final_uses) - (reserve if end in self._deep_ends else 0)
         if self.final_uses[end] >= finals:
             return True
-        return not all(
-            self.uses[self.base.article(d)] < self.config.max_doc_uses - (self._deep_need.get(d, 0) if reserve else 0)
-            for d in chain.docs
-        )
+        if self.deep_hops is None:  # not told what a run asks for: one use of a deeper chain's document kept
+            asked = frozenset((3, 4))
+            if asked not in self._deep_need:
+                self._deep_need[asked] = {d: 1 for d in self.chains.deep_need(1, 1, asked)}
+        else:
+            asked = self.deep_hops
+            if asked not in self._deep_need:
+                self._deep_need[asked] = self.chains.deep_need(self.config.max_final_uses, self.config.max_doc_uses, asked)
+        need = self._deep_need[asked] if reserve else {}
+        return not all(self.uses[self.base.article(d)] < self.config.max_doc_uses - need.get(d, 0) for d in chain.docs)
 
     def _start_name(self, doc_id: str) -> str:
         """How a question names a chain's first document: its name, told apart from another page's

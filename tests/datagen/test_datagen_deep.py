@@ -335,7 +335,10 @@ def test_a_middle_two_deep_ends_share_is_left_to_the_deep_chains(nlp) -> None:  
     }
     mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})  # as the pipeline tells it: --hops 2-4
     assert {c.docs[-1] for c in gen.chains.chains[3]} == {"syd", "vic"}
     shorter = [c for c in gen.chains.chains[2] if "nsw" in c.docs]
     assert shorter and all(gen._spent(c) for c in shorter)
     assert not any(gen._spent(c) for c in gen.chains.chains[3])
+    gen.deep_hops = frozenset()  # a run of 2-hop tasks (or one whose deeper hop counts were given up) keeps none
+    assert not any(gen._spent(c) for c in shorter)
