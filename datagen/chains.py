@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from datagen.factbase import Fact, FactBase
@@ -133,6 +133,21 @@ def one_of_several(fact: Fact) -> bool:
     if fact.kind == TruthType.PLACE.value:
         return False
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))
+
+
+def deep_need(chains: Iterable[Chain], ends_left: Callable[[str], int], max_doc_uses: int) -> dict[str, int]:
+    """document → the uses the deeper `chains` through it can still take: one per bridge each end they
+    reach may still end (`ends_left`), at most `max_doc_uses`.
+
+    A shorter chain through such a document leaves these (`NaturalGenerator._spent`): MuSiQue's New South
+    Wales is the middle of the chains to Sydney and to Victoria (four deep bridges), and with one use kept
+    back a two-document chain took a use of its three and a deep bridge was lost (session 32). Only the
+    chains still open count: once they are written or spent, what they held is free again."""
+    through: dict[str, set[str]] = defaultdict(set)
+    for chain in chains:
+        for doc in chain.docs:
+            through[doc].add(chain.docs[-1])
+    return {doc: min(max_doc_uses, sum(ends_left(end) for end in ends)) for doc, ends in through.items()}
 
 
 def class_type(cls: str) -> str:
@@ -326,25 +341,6 @@ class ChainIndex:
         return self._norm[doc]
 
     # -- what it found -----------------------------------------------------------------------------
-    def deep_need(self, max_final_uses: int, max_doc_uses: int, hops: frozenset[int] = frozenset((3, 4))) -> dict[str, int]:
-        """document → the uses chains of 3-4 documents through it can take: one per bridge each end they
-        reach may still end (`max_final_uses`, one for a hub), at most `max_doc_uses`.
-
-        A shorter chain through such a document must leave these: MuSiQue's New South Wales is the middle
-        of the chains to Sydney and to Victoria (four deep bridges), and with one use kept back a
-        two-document chain took a use of its three and one deep bridge was lost (session 32). hops: the
-        deeper hop counts a run still asks for (a run of 2-hop tasks keeps nothing back)."""
-        through: dict[str, set[str]] = defaultdict(set)
-        for h, chains in self.chains.items():
-            if h > 2 and h in hops:
-                for chain in chains:
-                    for doc in chain.docs:
-                        through[doc].add(chain.docs[-1])
-        return {
-            doc: min(max_doc_uses, sum(1 if end in self.hubs else max_final_uses for end in ends))
-            for doc, ends in through.items()
-        }
-
     def ends(self, hops: int) -> Counter:
         """The documents the chains of `hops` documents end on, with how many end on each: a document
         ends at most `NaturalConfig.max_final_uses` bridges, so these, not the chains, bound the deep tasks."""

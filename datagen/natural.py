@@ -36,10 +36,10 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from datagen.chains import Chain, ChainIndex
+from datagen.chains import Chain, ChainIndex, deep_need
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
@@ -176,7 +176,8 @@ class NaturalGenerator:
         # the deeper hop counts a run still asks for (the pipeline sets it; None: not told, one use kept
         # back), whose chains' documents shorter chains leave uses to (`_spent`)
         self.deep_hops: frozenset[int] | None = None
-        self._deep_need: dict[frozenset[int], dict[str, int]] = {}
+        self._deep_docs = {self.base.article(d) for h, cs in self.chains.chains.items() if h > 2 for c in cs for d in c.docs}
+        self._need: tuple[object, Mapping[str, int]] = (None, {})  # what the open deeper chains hold, and when
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
         self._pool: dict[int, dict[str, list[Chain]]] = {}
@@ -185,7 +186,7 @@ class NaturalGenerator:
             for chain in chains:
                 groups.setdefault(chain.links[0].relation, []).append(chain)
             self._pool[h] = groups
-        self._tried: set[tuple[tuple[str, ...], str]] = set()
+        self._tried: Counter = Counter()  # (chain documents, answer relation) -> times proposed
         self.final_uses: Counter = Counter()
         self.relation_uses: Counter = Counter()
         self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
@@ -400,6 +401,8 @@ class NaturalGenerator:
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
                 continue
+            if question in self._asked:
+                continue  # a deeper chain tried again (`_tries`) after it was written
             if any(contains(question, self.base.names[d]) for d in docs[1:]):
                 self.stages["bridge:names_a_later_document"] += 1  # the hop would not be needed
                 continue
@@ -424,12 +427,12 @@ class NaturalGenerator:
             if self._spent(chain):  # uses only grow: a spent chain never comes back
                 chains.remove(chain)
                 continue
-            answers = [a for a in chain.answers if (chain.docs, a.relation) not in self._tried]
+            answers = [a for a in chain.answers if self._tried[(chain.docs, a.relation)] < _tries(chain)]
             if not all(self._relation_open(link.relation) for link in chain.links[1:]):
                 self.stages["bridge:relation_capped"] += 1
                 return None
             answer = rng.choice(answers)
-            self._tried.add((chain.docs, answer.relation))
+            self._tried[(chain.docs, answer.relation)] += 1
             return chain, answer
 
     def _key(self, fact: Fact) -> str:
@@ -444,25 +447,31 @@ class NaturalGenerator:
         A 2-document chain leaves the last use of a document a deeper chain needs to that chain: A → B →
         C ends on C, and so do B → C and D → C; written first (they are many), they used C up, and a
         HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36). It leaves as many uses as the
-        deeper chains through a document can take (`ChainIndex.deep_need`), not one: a middle two ends
+        deeper chains still open through a document can take (`chains.deep_need`), not one: a middle two ends
         share needs more (session 32)."""
-        if all((chain.docs, a.relation) in self._tried for a in chain.answers):
+        if all(self._tried[(chain.docs, a.relation)] >= _tries(chain) for a in chain.answers):
             return True
         reserve = 1 if chain.hops == 2 else 0
         end = chain.docs[-1]
         finals = (1 if end in self.chains.hubs else self.config.max_final_uses) - (reserve if end in self._deep_ends else 0)
         if self.final_uses[end] >= finals:
             return True
-        if self.deep_hops is None:  # not told what a run asks for: one use of a deeper chain's document kept
-            asked = frozenset((3, 4))
-            if asked not in self._deep_need:
-                self._deep_need[asked] = {d: 1 for d in self.chains.deep_need(1, 1, asked)}
+        if not reserve:
+            need: Mapping[str, int] = {}
+        elif self.deep_hops is None:  # not told what the run asks for: one use of a deeper chain's documents
+            need = dict.fromkeys(self._deep_docs, 1)
         else:
-            asked = self.deep_hops
-            if asked not in self._deep_need:
-                self._deep_need[asked] = self.chains.deep_need(self.config.max_final_uses, self.config.max_doc_uses, asked)
-        need = self._deep_need[asked] if reserve else {}
+            key = (self.deep_hops, sum(self.uses.values()), self._tried.total())  # both only grow
+            if self._need[0] != key:
+                self._need = (key, deep_need(
+                    (c for h in self.deep_hops for cs in self._pool.get(h, {}).values() for c in cs if not self._spent(c)),
+                    lambda end: max(0, self._final_cap(end) - self.final_uses[end]), self.config.max_doc_uses,
+                ))
+            need = self._need[1]
         return not all(self.uses[self.base.article(d)] < self.config.max_doc_uses - need.get(d, 0) for d in chain.docs)
+
+    def _final_cap(self, end: str) -> int:
+        return 1 if end in self.chains.hubs else self.config.max_final_uses
 
     def _start_name(self, doc_id: str) -> str:
         """How a question names a chain's first document: its name, told apart from another page's
@@ -620,6 +629,17 @@ class NaturalGenerator:
 # A set told in one session is a single-hop task: drawn now and then among the single facts.
 _LIST_SHARE_OF_SINGLES = 0.25
 _PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
+
+
+# How often a chain's answer may be proposed. A pipeline drops a bridge over its BM25 budget, a share of
+# the bridges written so far: early in a run, with few written, any bridge BM25 half-finds is dropped, and
+# the deeper chains (few, and drawn from the second proposal on) were lost with it, never drawn again: a
+# MuSiQue run wrote none of its seven chains to Ottawa (session 32). A deeper chain is tried again later.
+_DEEP_TRIES = 3
+
+
+def _tries(chain: Chain) -> int:
+    return 1 if chain.hops == 2 else _DEEP_TRIES
 
 
 def _about_one(template: str) -> str:
