@@ -68,6 +68,9 @@ class NaturalConfig:
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
+    max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
+        different ends: MuSiQue's New South Wales leads to Sydney and to Victoria, two bridges each
+        (`max_final_uses`); at 3 one of the four was lost. A middle is a hop, not the answer's page.
     max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
         than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
@@ -80,6 +83,7 @@ class NaturalConfig:
     relation_share: float = 0.2
     relation_floor: int = 3
     max_doc_uses: int = 3
+    max_middle_uses: int = 4
     max_final_uses: int = 2
     hub_in_links: int = 12
     chain_tries: int = 30
@@ -468,7 +472,11 @@ class NaturalGenerator:
                     lambda end: max(0, self._final_cap(end) - self.final_uses[end]), self.config.max_doc_uses,
                 ))
             need = self._need[1]
-        return not all(self.uses[self.base.article(d)] < self.config.max_doc_uses - need.get(d, 0) for d in chain.docs)
+        middles = set(chain.docs[1:-1]) if chain.hops > 2 else set()
+        return not all(
+            self.uses[self.base.article(d)] < (self.config.max_middle_uses if d in middles else self.config.max_doc_uses) - need.get(d, 0)
+            for d in chain.docs
+        )
 
     def _final_cap(self, end: str) -> int:
         return 1 if end in self.chains.hubs else self.config.max_final_uses

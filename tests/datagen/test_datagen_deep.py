@@ -342,3 +342,20 @@ def test_a_middle_two_deep_ends_share_is_left_to_the_deep_chains(nlp) -> None:  
     assert not any(gen._spent(c) for c in gen.chains.chains[3])
     gen.deep_hops = frozenset()  # a run of 2-hop tasks (or one whose deeper hop counts were given up) keeps none
     assert not any(gen._spent(c) for c in shorter)
+
+
+@pytest.mark.parametrize(("text", "name", "asked"), [
+    # MuSiQue's St. Louis: its river was an adjunct, so From the Sky Down → Davis Guggenheim → St. Louis had
+    # no answer the earlier pages did not give ("Missouri")
+    ("St. Louis is an independent city and major U.S. port in the state of Missouri, built along the western bank "
+     "of the Mississippi River, on the border with Illinois.", "St. Louis",
+     {"the Mississippi River": "Which {c} was {s} built along?"}),
+    # a road NER cut from its number is no answer ("Which place is Nemours located along?" → "West Virginia Route")
+    ("Nemours is located along West Virginia Route 102 east of Pocahontas, Virginia.", "Nemours", {}),
+    ("Glade Farms is located on West Virginia Route 7.", "Glade Farms", {}),
+])
+def test_where_a_place_lies_along(nlp, text: str, name: str, asked: dict[str, str]) -> None:  # noqa: ANN001
+    from datagen.verb_facts import verb_facts
+
+    facts = verb_facts(nlp(text), "d", "d#0", text, name, NO_PAGE)
+    assert {f.answer: f.ask for f in facts if f.kind == "place" and f.relation.split("|")[1] in ("along", "on")} == asked
