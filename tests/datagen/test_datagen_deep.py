@@ -359,3 +359,41 @@ def test_where_a_place_lies_along(nlp, text: str, name: str, asked: dict[str, st
 
     facts = verb_facts(nlp(text), "d", "d#0", text, name, NO_PAGE)
     assert {f.answer: f.ask for f in facts if f.kind == "place" and f.relation.split("|")[1] in ("along", "on")} == asked
+
+
+def test_a_deep_chain_dropped_early_is_tried_again_and_a_middle_carries_four(nlp) -> None:  # noqa: ANN001
+    """The pipeline drops a bridge over its BM25 budget, a share of the bridges written so far: early on,
+    any deep bridge BM25 half-finds. Before, that chain was never drawn again (MuSiQue runs lost their
+    chains to Ottawa); now a deeper chain is proposed up to three times. And New South Wales, the middle of
+    chains to Sydney and to Victoria, carries four deep bridges (two an end), not three."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "tess": ("Tess Arden", "Tess Arden is an Australian singer who was born in New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
+        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+                "and the Woronora Plateau to the south."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})
+    rng = random.Random(0)
+    pairs = sum(len(c.answers) for c in gen.chains.chains[3])
+    proposed = 0
+    while hasattr(gen._bridge(3, rng), "question"):  # none committed: each was "dropped"
+        proposed += 1
+    assert proposed == 3 * pairs  # before: each (chain, answer) once
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})
+    written: list[str] = []
+    for _ in range(40):
+        cand = gen._bridge(3, rng)
+        if hasattr(cand, "question") and cand.question not in written:
+            gen.commit(cand)
+            written.append(cand.question)
+    assert gen.uses["nsw"] == 4 and len(written) == 4
+    assert sorted(gen.final_uses.values()) == [2, 2]  # the hub cap holds: two bridges an end
