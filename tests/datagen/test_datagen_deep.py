@@ -397,3 +397,21 @@ def test_a_deep_chain_dropped_early_is_tried_again_and_a_middle_carries_four(nlp
             written.append(cand.question)
     assert gen.uses["nsw"] == 4 and len(written) == 4
     assert sorted(gen.final_uses.values()) == [2, 2]  # the hub cap holds: two bridges an end
+
+
+def test_a_town_named_with_a_tilde_is_not_the_country_without_it() -> None:
+    """"born October 21, 1904 in Cañada de Gómez": NER cut the Argentine town to "Cañada", which folded to
+    the page "Canada", and a deep bridge asked for "the capital of the country where Arturo Chini Ludueña
+    was born" → Ottawa. The name now runs on through "de", and ñ names no page spelled with n."""
+    from datagen.factbase import whole_value
+    from datagen.naming import title_resolver
+
+    docs = {"ca": ("Canada", "Canada is a country in North America."),
+            "mdz": ("Mondelez International", "Mondelez International is a food company.")}
+    resolve = title_resolver(mine(titled_chunks(docs)))
+    assert resolve("Cañada", True) == ""
+    assert resolve("Canada", True) == "ca"
+    assert resolve("Mondelēz International", True) == "mdz"  # a dropped macron is the same name
+    sentence = "Arturo Chini Ludueña (born October 21, 1904 in Cañada de Gómez; died in 1993) was a footballer."
+    assert whole_value("Cañada", sentence) == "Cañada de Gómez"
+    assert whole_value("Rio Grande", "Lajes is a municipality in the state of Rio Grande do Norte.") == "Rio Grande do Norte"
