@@ -639,15 +639,16 @@ _LIST_SHARE_OF_SINGLES = 0.25
 _PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
 
 
-# How often a chain's answer may be proposed. A pipeline drops a bridge over its BM25 budget, a share of
-# the bridges written so far: early in a run, with few written, any bridge BM25 half-finds is dropped, and
-# the deeper chains (few, and drawn from the second proposal on) were lost with it, never drawn again: a
-# MuSiQue run wrote none of its seven chains to Ottawa (session 32). A deeper chain is tried again later.
+# How often a chain's answer may be proposed. A pipeline drops a bridge over its BM25 budget or its
+# one-search budget, shares of the tasks written so far: early in a run, with few written, it drops any
+# bridge BM25 half-finds, and a chain drawn then was never drawn again. The deeper chains are few and
+# drawn from the second proposal on: a MuSiQue run wrote none of its seven chains to Ottawa (session 32).
+# A chain is tried again later: a deeper one three times, a two-document one twice.
 _DEEP_TRIES = 3
 
 
 def _tries(chain: Chain) -> int:
-    return 1 if chain.hops == 2 else _DEEP_TRIES
+    return 2 if chain.hops == 2 else _DEEP_TRIES
 
 
 def _about_one(template: str) -> str:
