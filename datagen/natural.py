@@ -469,7 +469,7 @@ class NaturalGenerator:
             if self._need[0] != key:
                 self._need = (key, deep_need(
                     (c for h in self.deep_hops for cs in self._pool.get(h, {}).values() for c in cs if not self._spent(c)),
-                    lambda end: max(0, self._final_cap(end) - self.final_uses[end]), self.config.max_doc_uses,
+                    lambda e: max(0, self._final_cap(e) - self.final_uses[e]), self.config.max_doc_uses,
                 ))
             need = self._need[1]
         middles = set(chain.docs[1:-1]) if chain.hops > 2 else set()
