@@ -78,6 +78,16 @@ def main() -> None:
         row = [str(index.blocked[h].get(r, 0)) for r in reasons]
         print(f"| {h} | {len(index.chains[h])} | {ends} | " + " | ".join(row) + " |")
 
+    # what stops the rest: where the deeper paths that are no chain end, by reason (issue 36)
+    for h in sorted(index.chains):
+        if h < 3:
+            continue
+        found = ", ".join(f"{facts.names.get(d) or d} ×{n}" for d, n in index.ends(h).most_common())
+        print(f"\n{h}-document chains end on: {found or 'none'}")
+        for why, ends in sorted(index.blocked_ends[h].items()):
+            top = ", ".join(f"{facts.names.get(d) or d} ×{n}" for d, n in ends.most_common(8))
+            print(f"- {why}: {top}")
+
     if args.tasks:
         print("\n| set | tasks | 1 hop | 2 hops | 3 hops | 4 hops | bridges with 3-4 hops | comparison share of multi-hop |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from datagen.factbase import Fact, FactBase
@@ -87,6 +87,13 @@ _WIDE_PLACES = frozenset("country nation state continent region republic kingdom
 _ONE_PLACE_ROLES = frozenset("capital seat elevation peak summit side".split())
 
 
+def _held_once(relation: str) -> bool:
+    """Whether a relation is a role one place holds once: a role word ("capital", "side") or a role of
+    several words, which only the role readers write ("largest city", "state capital": datagen.verbless_facts)."""
+    head = relation.split("|")[0]
+    return head in _ONE_PLACE_ROLES or len(head.split()) > 1
+
+
 _NAME = r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*"
 # What may stand between "and" and the second name of a list: a title or a role ("under Thomas Playford II
 # and Chief Secretary John Downer", "sung by Sachin Warrier and actress Remya Nambeesan"), not a verb
@@ -126,6 +133,21 @@ def one_of_several(fact: Fact) -> bool:
     if fact.kind == TruthType.PLACE.value:
         return False
     return bool(re.search(r",$", before) and re.search(_NAME + r"\s*,$", before)) or bool(_LIST_AFTER.match(after))
+
+
+def deep_need(chains: Iterable[Chain], ends_left: Callable[[str], int], max_doc_uses: int) -> dict[str, int]:
+    """document → the uses the deeper `chains` through it can still take: one per bridge each end they
+    reach may still end (`ends_left`), at most `max_doc_uses`.
+
+    A shorter chain through such a document leaves these (`NaturalGenerator._spent`): MuSiQue's New South
+    Wales is the middle of the chains to Sydney and to Victoria (four deep bridges), and with one use kept
+    back a two-document chain took a use of its three and a deep bridge was lost (session 32). Only the
+    chains still open count: once they are written or spent, what they held is free again."""
+    through: dict[str, set[str]] = defaultdict(set)
+    for chain in chains:
+        for doc in chain.docs:
+            through[doc].add(chain.docs[-1])
+    return {doc: min(max_doc_uses, sum(ends_left(end) for end in ends)) for doc, ends in through.items()}
 
 
 def class_type(cls: str) -> str:
@@ -205,6 +227,9 @@ class ChainIndex:
         self.types = {d: entity_type(base, d) for d in {base.article(f.target) for fs in links.values() for f in fs}}
         self.chains: dict[int, list[Chain]] = {h: [] for h in range(2, max_hops + 1)}
         self.blocked: dict[int, Counter] = {h: Counter() for h in range(2, max_hops + 1)}
+        # …and where those paths end, by reason: what a deeper chain would need read ("no_answer" at
+        # Victoria ×6: its one paragraph states nothing with one answer), so a run can show what stops the rest
+        self.blocked_ends: dict[int, dict[str, Counter]] = {h: defaultdict(Counter) for h in range(2, max_hops + 1)}
         self._walked: Counter = Counter()
         titles = titles or {}
         self.qualified: dict[str, str] = {}  # start → its name told apart from a page that shares it
@@ -250,6 +275,7 @@ class ChainIndex:
                     self.chains[h].append(Chain(path, chain_links, answers))
             if why is not None:
                 self.blocked[h][why] += 1
+                self.blocked_ends[h][why][target] += 1
             self._extend(path, chain_links, fault)
 
     def _hop_fault(self, docs: tuple[str, ...], link: Fact, target: str) -> str | None:
@@ -292,7 +318,7 @@ class ChainIndex:
         wide = (self.base.classes.get(last, "").split() or [""])[-1] in _WIDE_PLACES
         specific = tuple(
             f for f in fresh if not self._vague(f.answer)
-            and not (wide and f.kind == TruthType.PLACE.value and f.relation.split("|")[0] not in _ONE_PLACE_ROLES)
+            and not (wide and f.kind == TruthType.PLACE.value and not _held_once(f.relation))
         )
         if not specific:
             return (), "vague_answer"
@@ -315,6 +341,11 @@ class ChainIndex:
         return self._norm[doc]
 
     # -- what it found -----------------------------------------------------------------------------
+    def ends(self, hops: int) -> Counter:
+        """The documents the chains of `hops` documents end on, with how many end on each: a document
+        ends at most `NaturalConfig.max_final_uses` bridges, so these, not the chains, bound the deep tasks."""
+        return Counter(c.docs[-1] for c in self.chains.get(hops, ()))
+
     def counts(self) -> dict[str, int]:
         """"chains:<h>:found" and "chains:<h>:<reason>" for every hop count (the run's stages)."""
         out: dict[str, int] = {}

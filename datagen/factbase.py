@@ -108,7 +108,8 @@ class FactBase:
 _LEGAL_SUFFIX = frozenset("inc llc ltd corp co plc lp llp na sa ag nv bv gmbh company corporation limited incorporated".split())
 _HEADING = re.compile(r"^(?:item|part|note|section|table|schedule|exhibit|article)\s+[\dIVXivx]+\b", re.IGNORECASE)
 # "Western District" cut from "Western District of Washington": the name runs on through "of <Name>".
-_RUNS_ON = re.compile(r"^ of (?:the )?[A-Z][\w.'’-]*(?: (?:of |and )?[A-Z][\w.'’-]*)*")
+# …and "Cañada" from "Cañada de Gómez": a Spanish, French or Italian name runs on through "de", "del", "di".
+_RUNS_ON = re.compile(r"^ (?:of|de|del|di|da|do|du) (?:the |la |los |las )?[A-Z][\w.'’-]*(?: (?:of |and |de )?[A-Z][\w.'’-]*)*")
 
 
 def malformed_subject(subject: str) -> bool:

@@ -115,6 +115,7 @@ def title_resolver(
     grouped = grouped or {}
     by_key: dict[tuple[str, ...], set[str]] = defaultdict(set)
     qualifier: dict[tuple[str, ...], str] = {}  # the key "Stamford" → "Connecticut" (the comma's right side)
+    spelled: dict[tuple[str, ...], set[str]] = defaultdict(set)  # the key → the names as titles spell them
     kind_word: dict[tuple[str, ...], str] = {}  # "Richard Wright" → "author" (of "Richard Wright (author)")
     for doc_id, forms in mined.title_forms.items():
         m = re.search(r"\(([^()]*)\)\s*$", mined.titles.get(doc_id, ""))
@@ -129,6 +130,7 @@ def title_resolver(
                 key = word_keys(strip_article(name))
                 if 0 < len(key) <= _MAX_TITLE_WORDS:
                     by_key[key].add(grouped.get(doc_id, (doc_id,))[0])
+                    spelled[key].add(" ".join(strip_article(name).casefold().split()))
                     if qual:
                         qualifier[key] = qual
                     else:
@@ -141,6 +143,11 @@ def title_resolver(
             return ""  # unknown, or a homonym several documents share
         if len(key) == 1 and (not proper or len(key[0]) < 4):
             return ""  # one short or common word identifies nothing
+        said = " ".join(strip_article(name).casefold().split())
+        if "ñ" in said and not any("ñ" in t for t in spelled[key]):
+            # "born in Cañada (de Gómez)", an Argentine town, is not Canada: ñ is a letter of its own, where
+            # other accents are only dropped ("Mondelēz International" is the page "Mondelez International")
+            return ""
         qual = qualifier.get(key)
         if qual and context is not None and not re.search(r"(?<!\w)" + re.escape(qual.split(",")[0].strip()) + r"(?!\w)", context):
             return ""  # "Stamford" without "Connecticut" may be another Stamford
@@ -277,11 +284,19 @@ def article_facts(base: FactBase, mined: MinedCorpus) -> None:
             r"|^the(?:\s+[\w-]+){1,3}\s+(?:of|in)\s+(?:the\s+)?(?:" + names + r")\s+(?:is|was)\s",
             re.IGNORECASE,
         )
+        # or the role the other way round: "Memphis is the state's largest city", "Jacksonville is the most
+        # populous city in Florida" (datagen.verbless_facts._held_role)
+        held = re.compile(
+            r"^[^,;]{1,80}?\s(?:is|was)\s+(?:the\s+)?(?:(?:" + names + r")(?:'s|’s|'|’)\s|[a-z]+(?:'s|’s)\s"
+            r"|[\w\s-]{1,60}?\s(?:of|in)\s+(?:the\s+)?(?:" + names + r")\b)",
+            re.IGNORECASE,
+        )
         for d in group:
             if d in base.facts:
                 base.facts[d] = [
                     f for f in base.facts[d]
                     if not f.about_doc or opens.match(f.sentence.strip()) or role.match(f.sentence.strip())
+                    or held.match(f.sentence.strip())
                 ]
         leads = [d for d in group if mined.sentences.get(d) and opens.match(mined.sentences[d][0].text.strip())]
         cls = next((base.classes[d] for d in leads if base.classes.get(d)), "")

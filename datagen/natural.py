@@ -36,10 +36,10 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from datagen.chains import Chain, ChainIndex
+from datagen.chains import Chain, ChainIndex, deep_need
 from datagen.chat_anchors import ANCHORED_FORM, AnchoredQuestions
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
@@ -69,6 +69,9 @@ class NaturalConfig:
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
+    max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
+        different ends: MuSiQue's New South Wales leads to Sydney and to Victoria, two bridges each
+        (`max_final_uses`); at 3 one of the four was lost. A middle is a hop, not the answer's page.
     max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
         than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
@@ -81,6 +84,7 @@ class NaturalConfig:
     relation_share: float = 0.2
     relation_floor: int = 3
     max_doc_uses: int = 3
+    max_middle_uses: int = 4
     max_final_uses: int = 2
     hub_in_links: int = 12
     chain_tries: int = 30
@@ -179,7 +183,11 @@ class NaturalGenerator:
         )
         # what deeper chains need (`_spent` keeps a use of them for those)
         self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}
+        # the deeper hop counts a run still asks for (the pipeline sets it; None: not told, one use kept
+        # back), whose chains' documents shorter chains leave uses to (`_spent`)
+        self.deep_hops: frozenset[int] | None = None
         self._deep_docs = {self.base.article(d) for h, cs in self.chains.chains.items() if h > 2 for c in cs for d in c.docs}
+        self._need: tuple[object, Mapping[str, int]] = (None, {})  # what the open deeper chains hold, and when
         # The chains of each hop count, grouped by the relation of their first link, so a proposal
         # draws a relation first (diversity) and a chain of it second; spent chains are removed.
         self._pool: dict[int, dict[str, list[Chain]]] = {}
@@ -188,7 +196,7 @@ class NaturalGenerator:
             for chain in chains:
                 groups.setdefault(chain.links[0].relation, []).append(chain)
             self._pool[h] = groups
-        self._tried: set[tuple[tuple[str, ...], str]] = set()
+        self._tried: Counter = Counter()  # (chain documents, answer relation) -> times proposed
         self.final_uses: Counter = Counter()
         self.relation_uses: Counter = Counter()
         self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
@@ -409,6 +417,8 @@ class NaturalGenerator:
             if len(question.split()) > self.config.max_question_words:
                 self.stages["bridge:too_long"] += 1
                 continue
+            if question in self._asked:
+                continue  # a deeper chain tried again (`_tries`) after it was written
             if any(contains(question, self.base.names[d]) for d in docs[1:]):
                 self.stages["bridge:names_a_later_document"] += 1  # the hop would not be needed
                 continue
@@ -433,12 +443,12 @@ class NaturalGenerator:
             if self._spent(chain):  # uses only grow: a spent chain never comes back
                 chains.remove(chain)
                 continue
-            answers = [a for a in chain.answers if (chain.docs, a.relation) not in self._tried]
+            answers = [a for a in chain.answers if self._tried[(chain.docs, a.relation)] < _tries(chain)]
             if not all(self._relation_open(link.relation) for link in chain.links[1:]):
                 self.stages["bridge:relation_capped"] += 1
                 return None
             answer = rng.choice(answers)
-            self._tried.add((chain.docs, answer.relation))
+            self._tried[(chain.docs, answer.relation)] += 1
             return chain, answer
 
     def _key(self, fact: Fact) -> str:
@@ -452,18 +462,36 @@ class NaturalGenerator:
 
         A 2-document chain leaves the last use of a document a deeper chain needs to that chain: A → B →
         C ends on C, and so do B → C and D → C; written first (they are many), they used C up, and a
-        HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36)."""
-        if all((chain.docs, a.relation) in self._tried for a in chain.answers):
+        HotpotQA corpus wrote 3 of its 12 three-document chains (issue 36). It leaves as many uses as the
+        deeper chains still open through a document can take (`chains.deep_need`), not one: a middle two ends
+        share needs more (session 32)."""
+        if all(self._tried[(chain.docs, a.relation)] >= _tries(chain) for a in chain.answers):
             return True
         reserve = 1 if chain.hops == 2 else 0
         end = chain.docs[-1]
         finals = (1 if end in self.chains.hubs else self.config.max_final_uses) - (reserve if end in self._deep_ends else 0)
         if self.final_uses[end] >= finals:
             return True
+        if not reserve:
+            need: Mapping[str, int] = {}
+        elif self.deep_hops is None:  # not told what the run asks for: one use of a deeper chain's documents
+            need = dict.fromkeys(self._deep_docs, 1)
+        else:
+            key = (self.deep_hops, sum(self.uses.values()), self._tried.total())  # both only grow
+            if self._need[0] != key:
+                self._need = (key, deep_need(
+                    (c for h in self.deep_hops for cs in self._pool.get(h, {}).values() for c in cs if not self._spent(c)),
+                    lambda e: max(0, self._final_cap(e) - self.final_uses[e]), self.config.max_doc_uses,
+                ))
+            need = self._need[1]
+        middles = set(chain.docs[1:-1]) if chain.hops > 2 else set()
         return not all(
-            self.uses[self.base.article(d)] < self.config.max_doc_uses - (reserve if d in self._deep_docs else 0)
+            self.uses[self.base.article(d)] < (self.config.max_middle_uses if d in middles else self.config.max_doc_uses) - need.get(d, 0)
             for d in chain.docs
         )
+
+    def _final_cap(self, end: str) -> int:
+        return 1 if end in self.chains.hubs else self.config.max_final_uses
 
     def _start_name(self, doc_id: str) -> str:
         """How a question names a chain's first document: its name, told apart from another page's
@@ -621,6 +649,18 @@ class NaturalGenerator:
 # A set told in one session is a single-hop task: drawn now and then among the single facts.
 _LIST_SHARE_OF_SINGLES = 0.25
 _PLURAL_VERB = {"are": "is", "were": "was", "have": "has"}
+
+
+# How often a chain's answer may be proposed. A pipeline drops a bridge over its BM25 budget or its
+# one-search budget, shares of the tasks written so far: early in a run, with few written, it drops any
+# bridge BM25 half-finds, and a chain drawn then was never drawn again. The deeper chains are few and
+# drawn from the second proposal on: a MuSiQue run wrote none of its seven chains to Ottawa (session 32).
+# A chain is tried again later: a deeper one three times, a two-document one twice.
+_DEEP_TRIES = 3
+
+
+def _tries(chain: Chain) -> int:
+    return 2 if chain.hops == 2 else _DEEP_TRIES
 
 
 def _about_one(template: str) -> str:

@@ -97,6 +97,13 @@ class GenerateConfig:
             raise ValueError(f"solved_budget must be a share in [0, 1], got {self.solved_budget}")
 
 
+def _ask_deep(generator: object, live: list[int]) -> None:
+    """Tell a generator that keeps documents back for deeper chains which hop counts are still asked
+    (`NaturalGenerator.deep_hops`): none kept once a run asks for no deeper task, or gives it up."""
+    if hasattr(generator, "deep_hops"):
+        generator.deep_hops = frozenset(h for h in live if h > 2)
+
+
 def parse_hops(spec: str) -> tuple[int, ...]:
     """"2-4" → (2, 3, 4); "1,3" → (1, 3); "2" → (2,). Hops are 1-4."""
     spec = spec.strip()
@@ -255,6 +262,7 @@ def generate(
                 )
                 live = [1]
         failures = dict.fromkeys(live, 0)
+        _ask_deep(generator, live)
         turn = 0
         bridges = sum(1 for t in writer.existing if t.hops > 1 and t.metadata.get("form", "bridge") == "bridge")
         lexical = sum(1 for t in writer.existing if t.metadata.get("bm25_later_hit"))
@@ -267,6 +275,7 @@ def generate(
                 spent = exhausted(hops)
                 if spent is not None:  # the generator knows it has no more of this hop count: no waiting
                     live = [h for h in live if h != hops]
+                    _ask_deep(generator, live)
                     report.given_up[hops] = spent
                     live = live or _single_fill(generator, report, failures)
                     continue
@@ -328,6 +337,7 @@ def generate(
                     failures[hops] += 1
                     if failures[hops] >= config.patience:
                         live = [h for h in live if h != hops]
+                        _ask_deep(generator, live)
                         report.given_up[hops] = f"{config.patience} failed proposals in a row"
                         live = live or _single_fill(generator, report, failures)
                 else:

@@ -37,6 +37,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -144,8 +146,11 @@ def read_facts(
         if anchor is not None:
             anchors[doc_id] = anchor
         own = own_class_word(mined.titles.get(doc_id, ""), base.classes.get(base.article(doc_id)) or base.classes.get(doc_id, ""))
+        # a place's page with no class of its own ("Victoria (Australia)": a paragraph on religion) still
+        # calls itself "the state" ("… in the state …", "the state's largest non-Christian religion")
+        held_by = own if class_type(own) else _self_kind(doc_texts[doc_id])
         for fact in [
-            *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own),
+            *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
         ]:
             if fact.target and fact.target == base.article(doc_id):
@@ -173,6 +178,7 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     _title_classes(base, mined)
+    _self_classes(base)
     # asked by their day where the corpus gives several; the day of the one chat that tells of an act
     told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
     base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
@@ -195,6 +201,21 @@ def _unique_spoken(base: FactBase, spoken: dict[tuple[str, str], set[str]]) -> N
             del base.facts[doc_id]
 
 
+def _self_classes(base: FactBase) -> None:
+    """A page with no class whose role was read through the place word it calls itself by ("Buddhism is
+    the state's largest non-Christian religion" in "Victoria (Australia)") is that: a question then says
+    "the state to the south of New South Wales", not "the place to the south of …"."""
+    for doc_id, facts in base.facts.items():
+        article = base.article(doc_id)
+        if base.classes.get(article):
+            continue
+        for f in facts:
+            m = _SELF_PLACE.search(f.sentence)
+            if f.about_doc and m and m.group(0).endswith(("'s", "’s")) and len(f.relation.split("|")[0].split()) > 1:
+                base.classes[article] = m.group(1)
+                break
+
+
 def _title_classes(base: FactBase, mined: MinedCorpus) -> None:
     """A page whose sentences define no class takes its title's ("New York (state)" → "state",
     "Pitfall (1962 film)" → "film"): its links are typed, and a question says "the state where …"
@@ -208,18 +229,32 @@ def _title_classes(base: FactBase, mined: MinedCorpus) -> None:
 
 def _sentence_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], first: bool,
-    speaker: str = "", anchor: dt.date | None = None, own_class: str = "",
+    speaker: str = "", anchor: dt.date | None = None, own_class: str = "", held_by: str = "",
 ) -> list[Fact]:
     """Every fact of one parsed sentence, by reader: verbs, the verb-less shapes, then what a speaker
-    or a named person did (speaker: who "I" is; anchor: when the document was written)."""
+    or a named person did (speaker: who "I" is; anchor: when the document was written; held_by: the
+    place word the page calls itself by, for "the state's largest city")."""
     facts = verb_facts(doc, doc_id, chunk_id, text, name, resolve, speaker, own_class)
     facts.extend(life_facts(doc, doc_id, chunk_id, text, name, first, resolve))
-    facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve))
+    facts.extend(role_facts(doc, doc_id, chunk_id, text, name, resolve, held_by))
     facts.extend(side_facts(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(copular_relations(doc, doc_id, chunk_id, text, name, resolve))
     facts.extend(activity_facts(doc, doc_id, chunk_id, text, name, speaker))
     facts.extend(dated_facts(doc, doc_id, chunk_id, text, name, speaker, anchor))
     return facts
+
+
+_SELF_PLACE = re.compile(r"\bthe (state|province|country|city|county|island|town)(?:'s|’s)?\b")
+
+
+def _self_kind(text: str) -> str:
+    """The one place word a paragraph calls its page by, at least twice ("in the state", "the state's"),
+    or "" (none, once, or two kinds: "the city … the state" may be two places)."""
+    said = Counter(m.group(1) for m in _SELF_PLACE.finditer(text))
+    if len(said) != 1:
+        return ""
+    word, n = next(iter(said.items()))
+    return word if n >= 2 else ""
 
 
 def facts_fingerprint(mined: MinedCorpus) -> str:

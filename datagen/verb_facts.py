@@ -127,6 +127,10 @@ def _object_paths(verb: Any) -> Iterable[tuple[str, Any, Any | None, Any | None]
                     yield "attr", pobj, prep, child
 
 
+# Names a number completes ("State Highway 95", "Interstate 40").
+_NUMBERED = re.compile(r"\b(?:Route|Highway|Road|Interstate|Freeway|Motorway|Expressway|Avenue|Street|Line|Runway)$")
+
+
 def _fact(
     verb: Any,
     path: tuple[str, Any, Any | None, Any | None],
@@ -153,6 +157,8 @@ def _fact(
         kind = TruthType.ENTITY.value  # a quoted name is a title ("she released \"Breakthrough\""), never a person
     if word_keys(answer) == word_keys(subject) or fold(answer) in fold(subject):
         return None
+    if kind == TruthType.PLACE.value and _NUMBERED.search(answer) and ent.end < len(ent.doc) and ent.doc[ent.end].like_num:
+        return None  # NER cut a road's number off its name: "West Virginia Route" of "West Virginia Route 102"
     skip = {c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass")}
     skip.update(t.i for t in (prep, attr) if t is not None)
     if shape == "dobj":
@@ -256,7 +262,9 @@ def _fact(
             describe = "the {c} " + ("who" if kind == TruthType.PERSON.value else "that") + f" {past} {{s}}"
     elif shape in ("dobj", "prep", "attr") and kind != TruthType.DATE.value:
         wh = "Who" if kind == TruthType.PERSON.value and shape == "dobj" else "Which {c}"
-        if shape == "prep" and ((p not in _RELATION_PREPS and not (p == "in" and kind in _IN_KINDS)) or copula):
+        # "built along the western bank of the Mississippi River": where a place lies, along a river or a coast
+        along = p == "along" and kind == TruthType.PLACE.value
+        if shape == "prep" and ((p not in _RELATION_PREPS and not (p == "in" and kind in _IN_KINDS) and not along) or copula):
             return None  # adjuncts ("in the film", "as a child", "including") are no relation worth asking
         if shape == "prep" and p == "on" and kind == TruthType.PERSON.value:
             return None  # "released on Adam Duritz of Counting Crows's label": a record is released on a label

@@ -233,7 +233,7 @@ def side_facts(
 
 
 def role_facts(
-    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str]
+    doc: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str], own_class: str = ""
 ) -> list[Fact]:
     """A role of the subject named by a copula: 'Its first director was the astronomer Orvald Pike',
     "Canada's capital is Ottawa", "New South Wales' state capital is Sydney" (the possessive's own words,
@@ -246,6 +246,8 @@ def role_facts(
             continue
         subj = next((c for c in verb.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"), None)
         attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+        if attr is not None and subj is None:
+            out.extend(_held_role(verb, attr, doc_id, chunk_id, text, name, resolve, own_class))
         if subj is None or attr is None:
             continue
         poss = [c for c in subj.children if c.dep_ == "poss"]
@@ -295,6 +297,89 @@ def role_facts(
             )
         )
     return out
+
+
+# What makes a role one thing: a superlative ("the largest city", "the most populous city") or a word
+# that says there is one ("the principal city", "the national sport"). "Nick Bowen is a player of X" is none.
+_ONE_OF_A_KIND = frozenset("principal main chief official national predominant only".split())
+# Roles whose holder is a named thing NER rarely types: a religion, a language, a sport.
+_NAMED_ROLES = frozenset("religion language sport".split())
+
+
+def _held_role(
+    verb: Any, attr: Any, doc_id: str, chunk_id: str, text: str, name: str, resolve: Callable[[str, bool], str],
+    own_class: str,
+) -> list[Fact]:
+    """The role the other way round: "Jacksonville is the most populous city in Florida", "Brazil is the
+    largest country in South America", "Memphis is the state's largest city" (in the page of a state):
+    a role the page holds once, named by the sentence's subject. MuSiQue asks them ("the largest city of
+    the state where …"); a big place's later paragraphs state them this way and were read as nothing.
+
+    Only a role of one holder is read: a superlative or a word of one kind (`_ONE_OF_A_KIND`), the page
+    named by the role's own "of"/"in" or possessive ("the state's" only in a page whose class is a state),
+    and nothing else hung on the role ("the last Chief Minister of X under the Congress alliance")."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
+    if subj is None or attr.pos_ != "NOUN" or attr.tag_ != "NN" or not name:
+        return []
+    if not any(c.dep_ == "det" and c.lower_ == "the" for c in attr.children) and not any(c.dep_ == "poss" for c in attr.children):
+        return []
+    poss = [c for c in attr.children if c.dep_ == "poss"]
+    # "…, with a population of 653,450" adds to the role; "the largest city by area in X" changes it
+    preps = [c for c in attr.children if c.dep_ == "prep" and c.lower_ != "with"]
+    if poss:
+        holder = poss[0]
+        own = holder.pos_ == "NOUN" and own_class and holder.lower_ == own_class and any(
+            c.dep_ == "det" and c.lower_ == "the" for c in holder.children
+        )
+        if len(poss) != 1 or preps or not (own or holder.pos_ == "PROPN" and names_subject(holder, name)):
+            return []
+        prep_word, inside = "of", {t.i for t in holder.subtree}
+    else:
+        if len(preps) != 1 or preps[0].lower_ not in ("of", "in"):
+            return []
+        page = [g for g in preps[0].children if g.dep_ == "pobj" and g.pos_ == "PROPN" and names_subject(g, name)]
+        if len(page) != 1:
+            return []
+        prep_word, inside = preps[0].lower_, {t.i for t in preps[0].subtree}
+    if any(c.dep_ not in ("det", "amod", "compound", "advmod", "poss", "prep", "punct") for c in attr.children if c.i < attr.i):
+        return []
+    if any(c.i > attr.i and c.dep_ not in ("prep", "punct", "cc", "conj") for c in attr.children):
+        return []  # "the only part of the United Kingdom that shares a land border…": the clause is the role
+    if any(t.dep_ in ("relcl", "acl") and t.head.i in inside for t in attr.doc):
+        return []
+    words = [t for t in attr.subtree if t.i not in inside and t.i <= attr.i and t.dep_ not in ("det", "case")]
+    said = [t for t in words if t.text not in ("-", "–")]  # "non - Christian" is one word
+    if not 2 <= len(said) <= 4 or any(t.pos_ not in ("NOUN", "ADJ", "ADV") for t in said):
+        return []
+    superlative = any(t.tag_ in ("JJS", "RBS") for t in words)
+    if not (superlative or any(t.lower_ in _ONE_OF_A_KIND for t in words)):
+        return []
+    ent = object_span(subj)
+    kind = KIND.get(ent.label_, "") if ent is not None else ""
+    if kind != TruthType.DATE.value and (attr.lower_ in _PLACE_ROLES or attr.lower_ in _NAMED_ROLES):
+        # the role says what the holder is, whatever NER made of it (NER tags neither "Memphis" here nor
+        # "Buddhism"): "Memphis is the state's largest city", "Buddhism is the state's largest religion"
+        kind = TruthType.PLACE.value if attr.lower_ in _PLACE_ROLES else TruthType.ENTITY.value
+        answer = ent.text if ent is not None else join_tokens([t for t in subj.subtree])
+    elif ent is None or kind in ("", TruthType.DATE.value):
+        return []
+    else:
+        answer = ent.text
+    if not answer or any(t.pos_ not in ("PROPN", "DET", "PART", "ADP") for t in subj.subtree if t.text not in answer):
+        return []
+    role = join_tokens(words)  # mid-sentence, so its case is the writer's: "largest non-Christian religion"
+    target = resolve(answer, True)
+    if target == doc_id:
+        return []
+    wh = "Who" if kind == TruthType.PERSON.value else "What"
+    return [
+        Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=name, about_doc=True,
+            relation=f"{role.lower()}|{prep_word}|{kind}", answer=answer, kind=kind,
+            ask=f"{wh} {verb.text.lower()} the {role} {prep_word} {{s}}?", describe=f"the {role} {prep_word} {{s}}",
+            target=target,
+        )
+    ]
 
 
 def defining_class(doc: Any, name: str) -> str:

@@ -237,3 +237,181 @@ def test_a_three_document_chain_ends_on_a_side_of_a_big_place(nlp) -> None:  # n
     cand = gen._bridge(3, random.Random(0))
     assert cand.question.startswith("What lies to the west of the state capital of the ")  # "… where Mehi River …"
     assert cand.answer == "the Blue Mountains" and cand.doc_ids == ("river", "nsw", "syd")
+
+
+# -- session 32: a role the other way round ("Memphis is the state's largest city") -----------------
+
+
+@pytest.mark.parametrize(("title", "own", "text", "asked"), [
+    ("Florida", "state", "Jacksonville is the most populous city in Florida, and the largest city by area in the "
+     "contiguous United States.", {"Jacksonville": "What is the most populous city in {s}?"}),
+    ("Tennessee", "state", "Memphis is the state's largest city, with a population of 653,450.",
+     {"Memphis": "What is the largest city of {s}?"}),
+    ("Veldmark", "country", "Orsberg is Veldmark's largest city.", {"Orsberg": "What is the largest city of {s}?"}),
+    # "the state's" is the page only in a state's page
+    ("Tennessee", "", "Memphis is the state's largest city, with a population of 653,450.", {}),
+    # a clause makes the role ("the only part … that shares a land border"), a phrase changes it ("by area")
+    ("United Kingdom", "country", "Northern Ireland is the only part of the United Kingdom that shares a land border "
+     "with another sovereign state.", {}),
+    ("Florida", "state", "Jacksonville is the largest city by area in Florida.", {}),
+    # no role of one holder: "a player of", "the last Chief Minister … under the alliance"
+    ("Florida", "state", "Nick Bowen is a player of Florida.", {}),
+    ("Maharashtra", "state", "Prithviraj Chavan of the Congress party was the last Chief Minister of Maharashtra "
+     "under the Congress / NCP alliance.", {}),
+])
+def test_a_role_the_other_way_round_is_the_pages(nlp, title: str, own: str, text: str, asked: dict[str, str]) -> None:  # noqa: ANN001
+    from datagen.verbless_facts import role_facts
+
+    facts = role_facts(nlp(text), "d", "d#0", text, title, NO_PAGE, own)
+    assert {f.answer: f.ask for f in facts} == asked
+    assert all(f.about_doc and f.kind == "place" for f in facts)
+
+
+def test_a_three_document_chain_ends_on_a_role_a_later_paragraph_states(nlp) -> None:  # noqa: ANN001
+    """singer → the town he was born in → its state, whose later paragraph says "Orsberg is the state's
+    largest city": before, that paragraph gave nothing (and a state's place answers were all refused as
+    vague), so the path ended with no answer; a path to a page that states nothing is reported by its end."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "penn": ("Arlo Penn", "Arlo Penn is an American singer who was born in Ashford."),
+        "dun": ("Ashford", "Ashford is a town in Velland."),
+        "v1": ("Velland", "Velland is a state of Norland."),
+        "v2": ("Velland", "Orsberg is the state's largest city, with a population of 653,450."),
+        "tess": ("Tess Arden", "Tess Arden is an American singer who was born in Carrow."),
+        "car": ("Carrow", "Carrow is a town in Harlan."),
+        "har": ("Harlan", "Winters in Harlan are long, and heavy snow falls in most years."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    [chain] = gen.chains.chains[3]
+    assert chain.docs == ("penn", "dun", "v1")
+    assert "Orsberg" in [f.answer for f in chain.answers]
+    assert gen.chains.ends(3) == {"v1": 1}
+    assert dict(gen.chains.blocked_ends[3]["no_answer"]) == {"har": 1}  # what stops the rest, by its end
+
+
+def test_a_page_with_no_class_is_the_place_word_its_role_is_read_through(nlp) -> None:  # noqa: ANN001
+    """MuSiQue's "Victoria (Australia)" is one paragraph on religion, which defines nothing but says "the
+    state" and "Buddhism is the state's largest non-Christian religion": its role is read, and the page is
+    a state, so the bridge says "the state to the south of …" (before: no answer, no chain)."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    facts = read_facts(mined, nlp)
+    assert facts.classes["vic"] == "state"
+    gen = NaturalGenerator(mined, facts)
+    [chain] = gen.chains.chains[3]
+    assert chain.docs == ("river", "nsw", "vic")
+    assert [f.answer for f in chain.answers] == ["Buddhism"]
+    cand = gen._bridge(3, random.Random(0))
+    assert cand.question == ("What is the largest non-Christian religion of the state to the south of the state where "
+                             "Mehi River was located?")
+    assert cand.answer == "Buddhism"
+
+
+def test_a_middle_two_deep_ends_share_is_left_to_the_deep_chains(nlp) -> None:  # noqa: ANN001
+    """New South Wales is the middle of chains to Sydney and to Victoria: four deep bridges could use it,
+    more than its three uses. Before, one use was kept back, a two-document chain (river → state) took
+    another, and one deep bridge was lost; now the shorter chains through it wait."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "pages": ("Pages River", "Pages River is a watercourse located in the Hunter district of New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
+        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+                "and the Woronora Plateau to the south."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})  # as the pipeline tells it: --hops 2-4
+    assert {c.docs[-1] for c in gen.chains.chains[3]} == {"syd", "vic"}
+    shorter = [c for c in gen.chains.chains[2] if "nsw" in c.docs]
+    assert shorter and all(gen._spent(c) for c in shorter)
+    assert not any(gen._spent(c) for c in gen.chains.chains[3])
+    gen.deep_hops = frozenset()  # a run of 2-hop tasks (or one whose deeper hop counts were given up) keeps none
+    assert not any(gen._spent(c) for c in shorter)
+
+
+@pytest.mark.parametrize(("text", "name", "asked"), [
+    # MuSiQue's St. Louis: its river was an adjunct, so From the Sky Down → Davis Guggenheim → St. Louis had
+    # no answer the earlier pages did not give ("Missouri")
+    ("St. Louis is an independent city and major U.S. port in the state of Missouri, built along the western bank "
+     "of the Mississippi River, on the border with Illinois.", "St. Louis",
+     {"the Mississippi River": "Which {c} was {s} built along?"}),
+    # a road NER cut from its number is no answer ("Which place is Nemours located along?" → "West Virginia Route")
+    ("Nemours is located along West Virginia Route 102 east of Pocahontas, Virginia.", "Nemours", {}),
+    ("Glade Farms is located on West Virginia Route 7.", "Glade Farms", {}),
+])
+def test_where_a_place_lies_along(nlp, text: str, name: str, asked: dict[str, str]) -> None:  # noqa: ANN001
+    from datagen.verb_facts import verb_facts
+
+    facts = verb_facts(nlp(text), "d", "d#0", text, name, NO_PAGE)
+    assert {f.answer: f.ask for f in facts if f.kind == "place" and f.relation.split("|")[1] in ("along", "on")} == asked
+
+
+def test_a_deep_chain_dropped_early_is_tried_again_and_a_middle_carries_four(nlp) -> None:  # noqa: ANN001
+    """The pipeline drops a bridge over its BM25 budget, a share of the bridges written so far: early on,
+    any deep bridge BM25 half-finds. Before, that chain was never drawn again (MuSiQue runs lost their
+    chains to Ottawa); now a deeper chain is proposed up to three times. And New South Wales, the middle of
+    chains to Sydney and to Victoria, carries four deep bridges (two an end), not three."""
+    from datagen.relations import read_facts
+
+    docs = {
+        "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
+        "tess": ("Tess Arden", "Tess Arden is an Australian singer who was born in New South Wales."),
+        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
+        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+                "and the Woronora Plateau to the south."),
+        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+                "state's largest non-Christian religion, with 168,637 members."),
+    }
+    mined = mine(titled_chunks(docs))
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})
+    rng = random.Random(0)
+    pairs = sum(len(c.answers) for c in gen.chains.chains[3])
+    proposed = 0
+    while hasattr(gen._bridge(3, rng), "question"):  # none committed: each was "dropped"
+        proposed += 1
+    assert proposed == 3 * pairs  # before: each (chain, answer) once
+    gen = NaturalGenerator(mined, read_facts(mined, nlp))
+    gen.deep_hops = frozenset({3, 4})
+    written: list[str] = []
+    for _ in range(40):
+        cand = gen._bridge(3, rng)
+        if hasattr(cand, "question") and cand.question not in written:
+            gen.commit(cand)
+            written.append(cand.question)
+    assert gen.uses["nsw"] == 4 and len(written) == 4
+    assert sorted(gen.final_uses.values()) == [2, 2]  # the hub cap holds: two bridges an end
+
+
+def test_a_town_named_with_a_tilde_is_not_the_country_without_it() -> None:
+    """"born October 21, 1904 in Cañada de Gómez": NER cut the Argentine town to "Cañada", which folded to
+    the page "Canada", and a deep bridge asked for "the capital of the country where Arturo Chini Ludueña
+    was born" → Ottawa. The name now runs on through "de", and ñ names no page spelled with n."""
+    from datagen.factbase import whole_value
+    from datagen.naming import title_resolver
+
+    docs = {"ca": ("Canada", "Canada is a country in North America."),
+            "mdz": ("Mondelez International", "Mondelez International is a food company.")}
+    resolve = title_resolver(mine(titled_chunks(docs)))
+    assert resolve("Cañada", True) == ""
+    assert resolve("Canada", True) == "ca"
+    assert resolve("Mondelēz International", True) == "mdz"  # a dropped macron is the same name
+    sentence = "Arturo Chini Ludueña (born October 21, 1904 in Cañada de Gómez; died in 1993) was a footballer."
+    assert whole_value("Cañada", sentence) == "Cañada de Gómez"
+    assert whole_value("Rio Grande", "Lajes is a municipality in the state of Rio Grande do Norte.") == "Rio Grande do Norte"
