@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from datagen.chat_facts import SHAPE
-from datagen.chat_plans import VAGUE, statement_subject
+from datagen.chat_plans import VAGUE, plain_clause, speaker_subject
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
@@ -48,6 +48,14 @@ _FRAMES = {
     ("move", "", "from"): "Where did {s} move from?",
     ("allergic", "", "to"): "What is {s} allergic to?",
     ("promote", "", "to"): "What was {s} promoted to?",
+    ("train", "", "for"): "What was {s} training for?",
+    ("save", "up", "for"): "What was {s} saving up for?",
+    ("save", "", "for"): "What was {s} saving for?",
+    ("prepare", "", "for"): "What was {s} preparing for?",
+    ("ready", "", "for"): "What was {s} getting ready for?",
+    ("look", "", "for"): "What was {s} looking for?",
+    ("apply", "", "for"): "What did {s} apply for?",
+    ("apply", "", "to"): "What did {s} apply to?",
     # said in the passive: "I just got accepted for a fashion internship", "we were invited to a gala"
     ("accept", "", "for"): "What did {s} get accepted for?",
     ("accept", "", "into"): "What did {s} get accepted into?",
@@ -71,16 +79,19 @@ def part_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
         return []
     out: list[Fact] = []
     for verb in doc:
-        if verb.lower_ == "allergic" and verb.dep_ == "acomp":  # "I'm allergic to cats": the adjective's subject
-            if not statement_subject(verb.head):
-                continue
+        clause = verb
+        if verb.lower_ in ("allergic", "ready") and verb.dep_ == "acomp":  # "I'm allergic to cats": the adjective's subject
+            clause = verb.head
         elif verb.pos_ != "VERB" or verb.tag_ not in ("VBD", "VBN", "VBG", "VBP"):
             continue
-        elif verb.tag_ == "VBP" and verb.lemma_.lower() != "volunteer":  # "I volunteer at X": a habit; others are plans
+        if not speaker_subject(clause):
             continue
-        elif not statement_subject(verb):
-            continue
+        # a negated, hedged or habitual mention ("I volunteer at X", others being plans) asks nothing, but
+        # still tells the relation has that answer (a witness)
+        plain = plain_clause(clause) and (verb.tag_ != "VBP" or verb.lemma_.lower() == "volunteer")
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+        if plain:
+            out.extend(_class_taken(verb, doc_id, chunk_id, text, speaker))
         for prep in verb.children:
             if prep.dep_ != "prep":
                 continue
@@ -92,6 +103,8 @@ def part_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
                 key = ("take", "", "part in")
             if key not in _FRAMES or pobj is None or pobj.pos_ not in ("NOUN", "PROPN") or pobj.ent_type_ in ("DATE", "TIME", "PERSON"):
                 continue
+            # "looking into some jobs for a while": the "for" may not be the frame's (a witness only)
+            plain_here = plain and sum(c.dep_ in ("prep", "prt") for c in verb.children) <= 1 + bool(particle)
             passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
             if passive != (key[0] in _PASSIVE):
                 continue  # "I accepted for…" or "a class I was signed up for": not the frame's voice
@@ -101,16 +114,41 @@ def part_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
             if key[0] in _PLACES and pobj.ent_type_ not in ("GPE", "LOC"):
                 continue
             after = pobj.doc[pobj.i + 1] if pobj.i + 1 < len(pobj.doc) else None
-            if after is not None and after.pos_ in ("NOUN", "PROPN", "VERB") and not after.whitespace_ == "":
+            if (after is not None and after.pos_ in ("NOUN", "PROPN", "VERB") and after.dep_ != "npadvmod"
+                    and after.ent_type_ not in ("DATE", "TIME")):
                 answer = ""  # "a 5K charity run" parsed with "run" as a verb: the phrase is cut, not asked
             several = any(c.dep_ == "conj" for c in pobj.children)
-            ask = "" if several or not answer else _FRAMES[key]
+            ask = "" if several or not answer or not plain_here else _FRAMES[key]
             out.append(Fact(
                 doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
                 relation=f"{' '.join(w for w in key if w)}|{SHAPE}|{TruthType.OTHER.value}",
                 answer=answer or ("\x00" + pobj.text), kind=TruthType.OTHER.value, ask=ask,
             ))
     return out
+
+
+_CLASSES = frozenset("class course workshop lesson seminar".split())
+
+
+def _class_taken(verb: Any, doc_id: str, chunk_id: str, text: str, speaker: str) -> list[Fact]:
+    """"I took a creative writing class" → "What class did Maria take?" ("take" is a light verb elsewhere;
+    with a class, a course or a workshop it names what one took part in). A bare "a class" says which
+    one nowhere: not asked."""
+    if verb.lemma_.lower() != "take" or verb.tag_ not in ("VBD", "VBN", "VBG"):
+        return []
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if obj is None or obj.lemma_.lower() not in _CLASSES:
+        return []
+    noun = obj.lemma_.lower()
+    answer = _phrase(obj)
+    several = any(c.dep_ == "conj" for c in obj.children)
+    ask = "" if several or len(answer.split()) < 2 else (
+        f"What {noun} was {{s}} taking?" if verb.tag_ == "VBG" else f"What {noun} did {{s}} take?")
+    return [Fact(
+        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+        relation=f"take {noun}|{SHAPE}|{TruthType.OTHER.value}", answer=answer or ("\x00" + obj.text),
+        kind=TruthType.OTHER.value, ask=ask,
+    )]
 
 
 def _phrase(head: Any) -> str:

@@ -53,7 +53,7 @@ _OWN = frozenset("a an the my our your his her their own".split())
 # Heads that, alone, name no thing: "a place for people to dance", "a difference", "the world".
 VAGUE = frozenset(
     "place way time difference impact change progress sense point part future world life people space spot "
-    "something anything everything lot bit kind sort".split()
+    "something anything everything lot bit kind sort ways ideas help support opportunities inspiration job jobs while".split()
 )
 _MAX_WORDS = 5
 
@@ -105,9 +105,21 @@ def _head_lemma(token: Any) -> str:
 def statement_subject(head: Any) -> bool:
     """The speaker's own plain statement: subject I/we, no negation, modal or condition on the head or
     the clauses above it ("if I want to…", "I might want to…", "I don't plan to…")."""
-    subject = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None or subject.lower_ not in ("i", "we"):
-        return False
+    return speaker_subject(head) and plain_clause(head)
+
+
+def speaker_subject(verb: Any) -> bool:
+    """Whether the verb's subject is "I" or "we", found up a chain of verbs that share it ("I'm wrapping
+    up the plan and looking for investors", "I just started volunteering at a dog shelter")."""
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    while subject is None and verb.dep_ in ("conj", "xcomp"):
+        verb = verb.head
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject is not None and subject.lower_ in ("i", "we")
+
+
+def plain_clause(head: Any) -> bool:
+    """No negation, modal or condition on the clause or the clauses above it."""
     for node in (head, *head.ancestors):
         for c in node.children:
             if c.dep_ == "neg" or (c.dep_ == "aux" and c.lower_ in ("might", "may", "could", "would", "should")):
