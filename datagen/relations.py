@@ -22,6 +22,10 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
 - datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
   undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
+- datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
+  considering adopting?"), and datagen.chat_part what they took part in ("What did Maria participate
+  in?") and datagen.chat_gifts who gave them a thing ("Who gave Caroline the necklace?"), kept, as
+  chat_facts' are, only where the corpus gives one answer;
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -49,6 +53,9 @@ from datagen.activity_facts import activity_facts, dated_facts, unique_activitie
 from datagen.chains import class_type
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
+from datagen.chat_gifts import gift_facts
+from datagen.chat_part import part_facts
+from datagen.chat_plans import plan_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
@@ -152,6 +159,9 @@ def read_facts(
         for fact in [
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
+            *plan_facts(doc, doc_id, chunk_id, text, speaker),
+            *part_facts(doc, doc_id, chunk_id, text, speaker),
+            *gift_facts(doc, doc_id, chunk_id, text, speaker),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
