@@ -52,7 +52,6 @@ _FRAMES = {
     ("save", "up", "for"): "What was {s} saving up for?",
     ("save", "", "for"): "What was {s} saving for?",
     ("prepare", "", "for"): "What was {s} preparing for?",
-    ("ready", "", "for"): "What was {s} getting ready for?",
     ("look", "", "for"): "What was {s} looking for?",
     ("apply", "", "for"): "What did {s} apply for?",
     ("apply", "", "to"): "What did {s} apply to?",
@@ -80,7 +79,7 @@ def part_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
     out: list[Fact] = []
     for verb in doc:
         clause = verb
-        if verb.lower_ in ("allergic", "ready") and verb.dep_ == "acomp":  # "I'm allergic to cats": the adjective's subject
+        if verb.lower_ == "allergic" and verb.dep_ == "acomp":  # "I'm allergic to cats": the adjective's subject
             clause = verb.head
         elif verb.pos_ != "VERB" or verb.tag_ not in ("VBD", "VBN", "VBG", "VBP"):
             continue
