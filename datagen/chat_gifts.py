@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from datagen.chat_facts import KIN, SHAPE
-from datagen.chat_plans import VAGUE
+from datagen.chat_plans import VAGUE, plain_clause
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
@@ -47,7 +47,7 @@ def gift_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
             clause = tok.head
         else:
             continue
-        if giver is None or thing is None or not _plain(clause):
+        if giver is None or thing is None or not plain_clause(clause):
             continue
         if thing.pos_ != "NOUN" or thing.lower_ in VAGUE:
             continue
@@ -61,18 +61,6 @@ def gift_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
             ask=f"Who gave {{s}} the {thing.lower_}?" if who and not several else "",
         ))
     return out
-
-
-def _plain(clause: Any) -> bool:
-    """No negation, modal or condition on the clause or above it (statement_subject's test, without
-    asking the clause's subject to be the speaker)."""
-    for node in (clause, *clause.ancestors):
-        for c in node.children:
-            if c.dep_ == "neg" or (c.dep_ == "aux" and c.lower_ in ("might", "may", "could", "would", "should")):
-                return False
-            if c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether"):
-                return False
-    return True
 
 
 def _giver(token: Any) -> str:

@@ -13,7 +13,12 @@ from collections import Counter
 from pathlib import Path
 
 from corpus_tools.types import Chunk, Document
-from datagen.types import DropReason
+from datagen.mining import mine
+from datagen.natural import NaturalGenerator
+from datagen.nlp import load_pipeline
+from datagen.relations import read_facts
+from datagen.types import Candidate, DropReason
+from datagen.verify import check_candidate
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "datagen_corpus" / "docs.jsonl"
 
@@ -53,3 +58,37 @@ class NoProseGenerator:
 
     def exhausted(self, hops: int) -> str:
         return "no prose facts"
+
+
+# three dated sessions of one chat export (the date in the title, as a user exports them)
+CHAT_S1 = "John & Maria, session 1 (1:56 pm on 8 May, 2023)"
+CHAT_S2 = "John & Maria, session 2 (3:10 pm on 25 May, 2023)"
+CHAT_S3 = "John & Maria, session 3 (9:02 am on 14 June, 2023)"
+
+
+def chat_chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
+    """(doc id, title, "speaker: text" lines) → one passage a line, as a long session is indexed: a session's use
+    cap counts its passages."""
+    return [
+        Chunk(f"{d}#{i}", d, line, i, len(line.split()), {"title": title})
+        for d, title, text in docs for i, line in enumerate(text.split("\n"))
+    ]
+
+
+def chat_questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, Candidate]:
+    """question → Candidate: the natural generator's single-hop questions over `chat_chunks(docs)`, `n` draws of
+    seed 0, each committed and each checked to pass the verifier."""
+    chunks = chat_chunks(docs)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    out: dict[str, Candidate] = {}
+    for _ in range(n):
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate):
+            gen.commit(c)
+            out[c.question] = c
+            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
+                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
+            assert verdict.accepted, (c.question, verdict.details)
+    return out

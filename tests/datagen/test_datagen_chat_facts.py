@@ -6,61 +6,28 @@ joining?"), the verifier checking that day against the supporting session's titl
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
-from corpus_tools.types import Chunk
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_chunks, chat_questions
+
 from datagen.mining import mine
-from datagen.natural import NaturalGenerator
-from datagen.nlp import load_pipeline
 from datagen.positives import POSITIVES
-from datagen.relations import read_facts
-from datagen.types import Candidate, DropReason
+from datagen.types import DropReason
 from datagen.verify import check_candidate
 
-S1 = "John & Maria, session 1 (1:56 pm on 8 May, 2023)"
-S2 = "John & Maria, session 2 (3:10 pm on 25 May, 2023)"
-S3 = "John & Maria, session 3 (9:02 am on 14 June, 2023)"
-
-
-def _chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
-    """One passage a line, as a long session is indexed: a session's use cap counts its passages."""
-    return [
-        Chunk(f"{d}#{i}", d, line, i, len(line.split()), {"title": title})
-        for d, title, text in docs for i, line in enumerate(text.split("\n"))
-    ]
-
-
-def _questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, Candidate]:
-    chunks = _chunks(docs)
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(n):
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            gen.commit(c)
-            out[c.question] = c
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-    return out
-
-
 FAMILY = [
-    ("chat/D1", S1, "John: We had a party for my daughter Sara's fifth birthday yesterday.\n"
+    ("chat/D1", CHAT_S1, "John: We had a party for my daughter Sara's fifth birthday yesterday.\n"
                     "Maria: Aww! I got a puppy two weeks ago. Her name's Coco and she's adorable.\n"
                     "John: Our one-year-old is so cute, his name is Kyle!\n"
                     "Maria: My grandma is from Sweden, she taught me to bake.\n"
                     "John: Since I lost my job at Door Dash, things have been tough."),
-    ("chat/D2", S2, "Maria: Yeah, I play the cello in a small orchestra.\n"
+    ("chat/D2", CHAT_S2, "Maria: Yeah, I play the cello in a small orchestra.\n"
                     "John: Sara loves that. My daughter Sara wants to learn it too.\n"
                     "Maria: My brother moved to Denver for his new job.\n"
                     "John: Thankfully, my son's ok after the fall.\n"
                     "Maria: We also got another cat named Bailey.\n"
                     "John: I used to work at Door Dash, you know."),
-    ("chat/D3", S3, "John: I play the guitar most evenings, and I'm learning the piano.\n"
+    ("chat/D3", CHAT_S3, "John: I play the guitar most evenings, and I'm learning the piano.\n"
                     "Maria: I adopted a second pup last week and her name is Shadow.\n"
                     "John: I wish I had a dog named Rex."),
 ]
@@ -68,7 +35,7 @@ FAMILY = [
 
 def test_names_instruments_and_places_a_speaker_states_are_asked_with_every_turn_as_a_positive() -> None:
     """Old code: no reader of names, instruments or relatives' places; none of these is asked."""
-    qs = _questions(FAMILY)
+    qs = chat_questions(FAMILY)
     sara = qs["What is the name of John's daughter?"]
     assert sara.answer == "Sara"
     # both turns that name her are gold: the asked one and the other as an extra positive
@@ -85,7 +52,7 @@ def test_names_instruments_and_places_a_speaker_states_are_asked_with_every_turn
 def test_a_relation_with_two_answers_a_hedge_or_a_word_that_names_no_one_is_no_question() -> None:
     """Two dogs (Coco, then "a second pup" Shadow), "another cat", an instrument also "learning the
     piano", a wish ("I wish I had a dog named Rex"), "Thankfully, my son's ok": none is a question."""
-    qs = _questions(FAMILY)
+    qs = chat_questions(FAMILY)
     assert not any("Maria's dog" in q or "Maria's cat" in q for q in qs)
     assert "What instrument does John play?" not in qs
     assert not any("son" in q.split() or "son?" in q for q in qs)
@@ -93,18 +60,18 @@ def test_a_relation_with_two_answers_a_hedge_or_a_word_that_names_no_one_is_no_q
 
 
 TOLD = [
-    ("chat/D1", S1, "Maria: I joined a gym near my office, it has been great.\n"
+    ("chat/D1", CHAT_S1, "Maria: I joined a gym near my office, it has been great.\n"
                     "John: I baked some banana bread for the neighbors."),
-    ("chat/D2", S2, "Maria: I joined a book club at the library.\n"
+    ("chat/D2", CHAT_S2, "Maria: I joined a book club at the library.\n"
                     "John: Nice. I baked an apple pie. Oh and I baked cookies too."),
-    ("chat/D4", S3, "John: I baked more cookies for the school fair.\nMaria: Yum!"),
-    ("chat/D3", S3, "Maria: I painted a mural of the sea last month."),
+    ("chat/D4", CHAT_S3, "John: I baked more cookies for the school fair.\nMaria: Yum!"),
+    ("chat/D3", CHAT_S3, "Maria: I painted a mural of the sea last month."),
 ]
 
 
 def test_a_thing_the_corpus_gives_several_of_is_asked_by_the_chat_it_was_told_in() -> None:
     """Old code: "What did Maria join?" has two answers, so neither is asked."""
-    qs = _questions(TOLD)
+    qs = chat_questions(TOLD)
     assert "What did Maria join?" not in qs
     gym = qs["In the chat of 8 May 2023, what did Maria mention joining?"]
     assert gym.answer == "a gym near my office" or gym.answer.startswith("a gym")
@@ -118,9 +85,9 @@ def test_a_thing_the_corpus_gives_several_of_is_asked_by_the_chat_it_was_told_in
 
 
 def test_the_verifier_refuses_a_chat_day_no_supporting_session_was_written_on() -> None:
-    chunks = _chunks(TOLD)
+    chunks = chat_chunks(TOLD)
     mined = mine(chunks)
-    qs = _questions(TOLD)
+    qs = chat_questions(TOLD)
     good = qs["In the chat of 8 May 2023, what did Maria mention joining?"]
     bad = replace(good, question="In the chat of 25 May 2023, what did Maria mention joining?")
     args = ({d: mined.doc_text(d) for d in good.doc_ids}, {ch.chunk_id: ch.text for ch in chunks})
@@ -134,12 +101,12 @@ def test_an_undated_act_told_in_one_chat_is_asked_for_that_chats_day_and_verifie
     """"In which chat did John mention baking the banana bread?" → the day of the session that tells it
     (its title's date). Not for an act the sentence dates itself (the mural, "last month": asked when it
     happened), nor for a thing told in two chats (John's cookies and pie)."""
-    qs = _questions(TOLD)
+    qs = chat_questions(TOLD)
     bread = qs["In which chat did John mention baking the banana bread?"]
     assert bread.answer == "8 May 2023" and bread.supporting[0].doc_id == "chat/D1"
     assert not any(q.startswith("In which chat") and ("mural" in q or "cookies" in q) for q in qs)
     assert qs["In which chat did Maria mention joining the gym?"].answer == "8 May 2023"
-    chunks = _chunks(TOLD)
+    chunks = chat_chunks(TOLD)
     mined = mine(chunks)
     args = ({d: mined.doc_text(d) for d in bread.doc_ids}, {ch.chunk_id: ch.text for ch in chunks})
     wrong = replace(bread, answer="25 May 2023", aliases=())
@@ -151,16 +118,16 @@ def test_a_chat_indexed_one_turn_a_document_reads_names_across_its_turns() -> No
     of the turn before, and "your other kitten" (another turn, the other speaker) tells that Maria has
     two, so only the unique name is asked. Old code: no name question at all."""
     turns = [
-        ("t/D1:1", S1, "Maria: I adopted a kitten from the shelter."),
-        ("t/D1:2", S1, "John: So cute! What's her name?"),
-        ("t/D1:3", S1, "Maria: Her name is Luna!"),
-        ("t/D1:4", S1, "John: My nephew Theo wants one too."),
-        ("t/D2:1", S2, "John: Does Luna get along with your other kitten?"),
-        ("t/D2:2", S2, "Maria: Yes! Also my cousin moved to Chicago."),
+        ("t/D1:1", CHAT_S1, "Maria: I adopted a kitten from the shelter."),
+        ("t/D1:2", CHAT_S1, "John: So cute! What's her name?"),
+        ("t/D1:3", CHAT_S1, "Maria: Her name is Luna!"),
+        ("t/D1:4", CHAT_S1, "John: My nephew Theo wants one too."),
+        ("t/D2:1", CHAT_S2, "John: Does Luna get along with your other kitten?"),
+        ("t/D2:2", CHAT_S2, "Maria: Yes! Also my cousin moved to Chicago."),
     ]
-    qs = _questions(turns)
+    qs = chat_questions(turns)
     assert qs["What is the name of John's nephew?"].answer == "Theo"
     assert qs["Where did Maria's cousin move to?"].answer == "Chicago"
     assert not any("Maria's cat" in q for q in qs)
-    alone = _questions(turns[:4])  # without the other kitten, Luna is her one cat
+    alone = chat_questions(turns[:4])  # without the other kitten, Luna is her one cat
     assert alone["What is the name of Maria's cat?"].answer == "Luna"

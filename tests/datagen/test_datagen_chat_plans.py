@@ -5,57 +5,21 @@ head or a cut phrase gives no question."""
 
 from __future__ import annotations
 
-import random
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions
 
-from corpus_tools.types import Chunk
-from datagen.mining import mine
-from datagen.natural import NaturalGenerator
-from datagen.nlp import load_pipeline
 from datagen.positives import POSITIVES
-from datagen.relations import read_facts
-from datagen.types import Candidate
-from datagen.verify import check_candidate
-
-S1 = "John & Maria, session 1 (1:56 pm on 8 May, 2023)"
-S2 = "John & Maria, session 2 (3:10 pm on 25 May, 2023)"
-S3 = "John & Maria, session 3 (9:02 am on 14 June, 2023)"
-
-
-def _chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
-    return [
-        Chunk(f"{d}#{i}", d, line, i, len(line.split()), {"title": title})
-        for d, title, text in docs for i, line in enumerate(text.split("\n"))
-    ]
-
-
-def _questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, Candidate]:
-    chunks = _chunks(docs)
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(n):
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            gen.commit(c)
-            out[c.question] = c
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-    return out
-
 
 PLANS = [
-    ("chat/D1", S1, "John: We're considering adopting a rescue dog - for love and to teach our kids compassion.\n"
+    ("chat/D1", CHAT_S1, "John: We're considering adopting a rescue dog - for love and to teach our kids compassion.\n"
                     "Maria: That's lovely! I participated in a marching event for veterans' rights last week.\n"
                     "John: I wanna start a community garden so the kids can learn.\n"
                     "Maria: I signed up for a pottery class and I volunteered at a soup kitchen."),
-    ("chat/D2", S2, "John: I am still thinking about adopting a rescue dog.\n"
+    ("chat/D2", CHAT_S2, "John: I am still thinking about adopting a rescue dog.\n"
                     "Maria: I'm hoping to open my own bakery next year.\n"
                     "John: Honestly I don't want to start a podcast.\n"
                     "Maria: I volunteered at an animal shelter on Friday.\n"
                     "John: I want to create a place for people to dance."),
-    ("chat/D3", S3, "John: If I want to buy a boat, I need to save.\n"
+    ("chat/D3", CHAT_S3, "John: If I want to buy a boat, I need to save.\n"
                     "Maria: Did you sign up for the marathon?\n"
                     "John: I decided to have a party.\n"
                     "Maria: I also want to open a flower shop someday.\n"
@@ -72,7 +36,7 @@ PLANS = [
 def test_intentions_and_what_a_speaker_took_part_in_are_asked_with_every_turn_as_a_positive() -> None:
     """Old code: no reader of intentions ("considering adopting") or of acts said with a preposition
     ("participated in"); none of these is asked."""
-    qs = _questions(PLANS)
+    qs = chat_questions(PLANS)
     dog = qs["What was John considering adopting?"]
     assert dog.answer == "rescue dog"
     # "I am still thinking about adopting a rescue dog" states it too: an extra positive
@@ -86,7 +50,7 @@ def test_intentions_and_what_a_speaker_took_part_in_are_asked_with_every_turn_as
 
 
 def test_two_answers_a_hedge_a_negation_a_light_act_or_a_vague_head_give_no_question() -> None:
-    qs = _questions(PLANS)
+    qs = chat_questions(PLANS)
     asked = set(qs)
     assert "What was John considering adopting?" in asked  # the reader runs (old code: nothing asked)
     # Maria hopes to open a bakery and wants to open a flower shop: "open" has two answers

@@ -19,6 +19,16 @@ from datagen_fixtures import NO_PAGE, titled_chunks
 from datagen.mining import mine
 from datagen.natural import NaturalGenerator
 
+# New South Wales, the middle of deep chains to two ends: Sydney (its capital) and Victoria (the state to its south)
+NSW_PAGES = {
+    "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
+            "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
+    "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
+            "and the Woronora Plateau to the south."),
+    "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
+            "state's largest non-Christian religion, with 168,637 members."),
+}
+
 
 def test_a_page_whose_paragraphs_say_its_short_name_is_one_article_and_a_name_links_to_it() -> None:
     """Two paragraphs titled "Tarnford, Vermont" say "Tarnford", two titled "Orlan Vesk" say "Vesk":
@@ -326,12 +336,7 @@ def test_a_middle_two_deep_ends_share_is_left_to_the_deep_chains(nlp) -> None:  
     docs = {
         "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
         "pages": ("Pages River", "Pages River is a watercourse located in the Hunter district of New South Wales."),
-        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
-                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
-        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
-                "and the Woronora Plateau to the south."),
-        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
-                "state's largest non-Christian religion, with 168,637 members."),
+        **NSW_PAGES,
     }
     mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
@@ -371,12 +376,7 @@ def test_a_deep_chain_dropped_early_is_tried_again_and_a_middle_carries_four(nlp
     docs = {
         "river": ("Mehi River", "Mehi River is a watercourse located in the Orana district of New South Wales."),
         "tess": ("Tess Arden", "Tess Arden is an Australian singer who was born in New South Wales."),
-        "nsw": ("New South Wales", "New South Wales is a state on the east coast of Australia. It borders Queensland to "
-                "the north, Victoria to the south, and South Australia to the west. New South Wales' state capital is Sydney."),
-        "syd": ("Sydney", "Sydney is a coastal basin with the Tasman Sea to the east, the Blue Mountains to the west, "
-                "and the Woronora Plateau to the south."),
-        "vic": ("Victoria (Australia)", "Roman Catholics form the largest religious group in the state. Buddhism is the "
-                "state's largest non-Christian religion, with 168,637 members."),
+        **NSW_PAGES,
     }
     mined = mine(titled_chunks(docs))
     gen = NaturalGenerator(mined, read_facts(mined, nlp))
