@@ -461,9 +461,10 @@ def table(args: argparse.Namespace) -> None:
 
 
 def filings_compare(args: argparse.Namespace) -> None:
-    """Saved `filings` runs side by side: figures in the agent's top 5 per label (and one constrained
-    search, from the first label's run), each label against the first: questions won / lost and a 95 %
-    paired bootstrap interval of the difference (questions resampled, seed 0)."""
+    """Saved `filings` runs side by side: figures in the top 5 of one constrained search and of the agent,
+    per label; each label's row against the first label's same row (a fitted fusion changes the search,
+    a policy the agent): questions won / lost and a 95 % paired bootstrap interval of the difference
+    (questions resampled, seed 0)."""
     import random
 
     suffix = "-strict" if args.strict_figures else ""
@@ -478,18 +479,19 @@ def filings_compare(args: argparse.Namespace) -> None:
     base = args.labels[0]
     ids = [i for i in runs[base] if all(i in run for run in runs.values())]
     print(f"| filings ({args.part}, {len(ids)} with figures{', strict' if args.strict_figures else ''}) | "
-          f"figures in top 5 | vs {base}: B − A [95 % bootstrap] | won / lost |")
+          f"figures in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
     print("| --- | ---: | --- | ---: |")
-    rows = [("one search, constraints auto", {i: runs[base][i]["search_constrained"] for i in ids})]
-    rows += [(f"agent ({label})", {i: runs[label][i]["agent"] for i in ids}) for label in args.labels]
-    first = rows[1][1]
-    for name, values in rows:
-        d = [values[i] - first[i] for i in ids]
-        rng = random.Random(0)
-        boot = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
-        cell = f"{sum(d) / len(d):+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]" if name != rows[1][0] else ""
-        won_lost_cell = f"{sum(x > 0 for x in d)} / {sum(x < 0 for x in d)}" if cell else ""
-        print(f"| {name} | {sum(values.values()) / len(ids):.3f} | {cell} | {won_lost_cell} |")
+    for key, what in (("search_constrained", "one search, constraints auto"), ("agent", "agent")):
+        for label in args.labels:
+            values = {i: runs[label][i][key] for i in ids}
+            cell = wl = ""
+            if label != base:
+                d = [values[i] - runs[base][i][key] for i in ids]
+                rng = random.Random(0)
+                boot = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
+                cell = f"{sum(d) / len(d):+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]"
+                wl = f"{sum(x > 0 for x in d)} / {sum(x < 0 for x in d)}"
+            print(f"| {what} ({label}) | {sum(values.values()) / len(ids):.3f} | {cell} | {wl} |")
 
 
 def main() -> None:

@@ -102,6 +102,7 @@ def test_filings_compare_pairs_saved_runs_question_by_question(tmp_path, monkeyp
     out = capsys.readouterr().out
     assert "| agent (hand) | 0.500 |  |  |" in out
     assert "| agent (trained) | 0.750 | +0.250 [" in out and "| 2 / 1 |" in out
+    assert "| one search, constraints auto (trained) | 0.250 | -0.250 [" in out and "| 1 / 2 |" in out
     monkeypatch.setattr(sys, "argv", ["agent_passages.py", "filings-compare", "--labels", "hand", "missing",
                                       "--part", "tuning", "--strict-figures"])
     with pytest.raises(SystemExit, match="no run at"):
