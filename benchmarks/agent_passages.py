@@ -321,6 +321,11 @@ def filings(args: argparse.Namespace) -> None:
 
         search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
         corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.first_stage_weight is not None:  # with --reranker: how much of the fused (lifted) order is kept
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, first_stage_weight=args.first_stage_weight)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -517,6 +522,8 @@ def main() -> None:
     fp.add_argument("--reranker", default=None, metavar="DIR",
                     help="open the index with this reranker (a `context1 train reranker` folder, e.g. a fitted "
                          "fusion): every search, the one-search rows included, uses it")
+    fp.add_argument("--first-stage-weight", type=float, default=None,
+                    help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
     fc = sub.add_parser("filings-compare", help="saved filings runs side by side, each against the first label")

@@ -244,6 +244,8 @@ def main() -> None:
                         help="override SearchConfig.prose_beside_tables (corpus_tools.table_pieces)")
     parser.add_argument("--reranker", default=None, metavar="DIR",
                         help="open the index with this reranker (e.g. a fusion fitted by `context1 train reranker`)")
+    parser.add_argument("--first-stage-weight", type=float, default=None,
+                        help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -259,7 +261,8 @@ def main() -> None:
     corpus = Corpus.open(args.index, reranker=args.reranker) if args.reranker else Corpus.open(args.index)
     import dataclasses
 
-    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows"):
+    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows",
+                 "first_stage_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
