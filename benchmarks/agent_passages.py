@@ -56,6 +56,15 @@ this code and on main's, as above:
         --index runs/filings-index --limit 100 --variant keep4=first_search_keep:4
     # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
     ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
+
+`filings --policy DIR` drives the agent with a trained learned policy (`context1 train policy` on tasks
+generated from the filings), `--policy prior` with its untrained prior; `--reranker DIR` opens the index
+with a fitted fusion (`context1 train reranker`), so one search and the agent both use it. Saved runs are
+set side by side, each label against the first (won / lost, 95 % paired bootstrap):
+
+    ... filings --label prior --policy prior --part tuning --limit 100 --strict-figures
+    ... filings --label trained --policy RUN/policy --part tuning --limit 100 --strict-figures
+    python benchmarks/agent_passages.py filings-compare --labels hand prior trained --part tuning --strict-figures
 """
 
 from __future__ import annotations
@@ -270,13 +279,30 @@ def filings_split(question_id: str) -> str:
     return "tuning" if int(hashlib.sha1(question_id.encode()).hexdigest(), 16) % 2 == 0 else "report"
 
 
+def filings_backend(corpus: Any, policy: str | None) -> Any:
+    """The agent's driver for `filings --policy`: None (the default LLM-free policy), "prior" (the
+    learned policy untrained) or a trained policy folder (`context1 train policy`)."""
+    if policy is None:
+        return None
+    from context1.backends import LearnedSearchPolicy
+
+    if policy == "prior":
+        return LearnedSearchPolicy(corpus)
+    if not Path(policy).is_dir():
+        raise SystemExit(f"--policy {policy!r}: no policy folder there (make one with `context1 train policy`, "
+                         "or pass 'prior' for the untrained learned policy)")
+    return LearnedSearchPolicy(corpus, Path(policy))
+
+
 def filings(args: argparse.Namespace) -> None:
     import csv
 
     from context1 import SearchAgent
     from corpus_tools import Corpus
 
-    corpus = Corpus.open(args.index)
+    if args.policy is not None and args.variant:
+        raise SystemExit("--variant re-answers under IterativeConfig fields: the LLM-free policy's, not --policy's")
+    corpus = Corpus.open(args.index, reranker=args.reranker) if args.reranker else Corpus.open(args.index)
     if args.line_items is not None:  # SearchConfig.line_item_names / line_item_expansion (code before them: ignored)
         import dataclasses
 
@@ -295,6 +321,11 @@ def filings(args: argparse.Namespace) -> None:
 
         search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
         corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.first_stage_weight is not None:  # with --reranker: how much of the fused (lifted) order is kept
+        import dataclasses
+
+        search = dataclasses.replace(corpus.config.search, first_stage_weight=args.first_stage_weight)
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -307,7 +338,7 @@ def filings(args: argparse.Namespace) -> None:
                 chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted})
     chosen = chosen[: args.limit]
     strict = args.strict_figures
-    agent = SearchAgent(corpus)
+    agent = SearchAgent(corpus, filings_backend(corpus, args.policy))
     agent.run(chosen[0]["question"])  # warm-up
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
     # one-search baseline does too (code before issue 35 has no constraints: the plain search twice)
@@ -434,6 +465,40 @@ def table(args: argparse.Namespace) -> None:
                       f"{f(row['dall10'])} | {secs} | {wl} |")
 
 
+def filings_compare(args: argparse.Namespace) -> None:
+    """Saved `filings` runs side by side: figures in the top 5 of one constrained search and of the agent,
+    per label; each label's row against the first label's same row (a fitted fusion changes the search,
+    a policy the agent): questions won / lost and a 95 % paired bootstrap interval of the difference
+    (questions resampled, seed 0)."""
+    import random
+
+    suffix = "-strict" if args.strict_figures else ""
+    runs = {}
+    for label in args.labels:
+        path = OUT / f"filings-{args.part}-{label}{suffix}.jsonl"
+        if not path.exists():
+            raise SystemExit(f"no run at {path} (run `agent_passages.py filings --label {label} --part {args.part}"
+                             f"{' --strict-figures' if args.strict_figures else ''}` first)")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        runs[label] = {r["id"]: r for r in (json.loads(x) for x in lines if x.strip())}
+    base = args.labels[0]
+    ids = [i for i in runs[base] if all(i in run for run in runs.values())]
+    print(f"| filings ({args.part}, {len(ids)} with figures{', strict' if args.strict_figures else ''}) | "
+          f"figures in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
+    print("| --- | ---: | --- | ---: |")
+    for key, what in (("search_constrained", "one search, constraints auto"), ("agent", "agent")):
+        for label in args.labels:
+            values = {i: runs[label][i][key] for i in ids}
+            cell = wl = ""
+            if label != base:
+                d = [values[i] - runs[base][i][key] for i in ids]
+                rng = random.Random(0)
+                boot = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
+                cell = f"{sum(d) / len(d):+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]"
+                wl = f"{sum(x > 0 for x in d)} / {sum(x < 0 for x in d)}"
+            print(f"| {what} ({label}) | {sum(values.values()) / len(ids):.3f} | {cell} | {wl} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -451,8 +516,20 @@ def main() -> None:
     fp.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     fp.add_argument("--prose-beside-tables", choices=("on", "off"), default=None,
                     help="override SearchConfig.prose_beside_tables (corpus_tools.table_pieces)")
+    fp.add_argument("--policy", default=None, metavar="DIR|prior",
+                    help="drive the agent with the learned policy: a `context1 train policy` folder, or 'prior' "
+                         "for its untrained prior (default: the LLM-free policy)")
+    fp.add_argument("--reranker", default=None, metavar="DIR",
+                    help="open the index with this reranker (a `context1 train reranker` folder, e.g. a fitted "
+                         "fusion): every search, the one-search rows included, uses it")
+    fp.add_argument("--first-stage-weight", type=float, default=None,
+                    help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
+    fc = sub.add_parser("filings-compare", help="saved filings runs side by side, each against the first label")
+    fc.add_argument("--labels", nargs="+", required=True)
+    fc.add_argument("--part", choices=["report", "tuning"], default="report")
+    fc.add_argument("--strict-figures", action="store_true", help="read the --strict-figures runs")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -473,7 +550,7 @@ def main() -> None:
         else:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
-    {"run": run, "table": table, "filings": filings}[args.command](args)
+    {"run": run, "table": table, "filings": filings, "filings-compare": filings_compare}[args.command](args)
 
 
 if __name__ == "__main__":

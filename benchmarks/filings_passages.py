@@ -3,6 +3,7 @@
     python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report] \
         [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
         [--prose-beside-tables on|off]   # the prose slot beside repeated table pieces (corpus_tools.table_pieces)
+    python benchmarks/filings_passages.py --index DIR --reranker FUSION   # a fitted fusion in place of RRF
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
 Questions: the rows of qna_data.csv of type "Single-Doc Single-Chunk RAG" whose Source Docs name one
@@ -241,6 +242,10 @@ def main() -> None:
     parser.add_argument("--line-item-rows", type=int, default=None, help="override SearchConfig.line_item_rows")
     parser.add_argument("--prose-beside-tables", choices=("on", "off"), default=None,
                         help="override SearchConfig.prose_beside_tables (corpus_tools.table_pieces)")
+    parser.add_argument("--reranker", default=None, metavar="DIR",
+                        help="open the index with this reranker (e.g. a fusion fitted by `context1 train reranker`)")
+    parser.add_argument("--first-stage-weight", type=float, default=None,
+                        help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
@@ -253,10 +258,11 @@ def main() -> None:
         parser.error("--index is required (or --build-file-name-index DIR)")
     from corpus_tools import Corpus
 
-    corpus = Corpus.open(args.index)
+    corpus = Corpus.open(args.index, reranker=args.reranker) if args.reranker else Corpus.open(args.index)
     import dataclasses
 
-    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows"):
+    for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows",
+                 "first_stage_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)

@@ -55,8 +55,8 @@ def main() -> None:
             report = FusionReport.from_dict(LearnedFusion.load(folder).report)
             print(f"{name}: reusing {folder}")
         print(
-            f"{name}: {report.train_queries} queries, {report.seconds:.0f} s; held-back MRR {report.mrr_rrf:.3f} (RRF) "
-            f"-> {report.mrr_fitted:.3f}; weights " + ", ".join(f"{k} {v:+.2f}" for k, v in report.weights.items())
+            f"{name}: {report.train_queries} queries, {report.seconds:.0f} s; held-back MRR {report.mrr_rrf:.3f} (RRF), "
+            f"{report.mrr_search:.3f} (the index's search) -> {report.mrr_fitted:.3f}; weights " + ", ".join(f"{k} {v:+.2f}" for k, v in report.weights.items())
         )
         folders[name] = folder
 

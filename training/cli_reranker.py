@@ -129,7 +129,8 @@ def _fit_fusion(index: Path, tasks: Path, out: Path, **options: object) -> None:
     report = fit_fusion(index, list(load_tasks(tasks).tasks), out, log=lambda m: typer.echo(m, err=True), **options)[1]
     typer.echo(
         f"fitted a learned fusion on {report.train_queries:,} queries from {report.tasks:,} tasks "
-        f"({report.seconds:.0f} s); held-back MRR {report.mrr_rrf:.3f} (RRF) -> {report.mrr_fitted:.3f} "
+        f"({report.seconds:.0f} s); held-back MRR {report.mrr_rrf:.3f} (RRF), {report.mrr_search:.3f} (the index's "
+        f"search) -> {report.mrr_fitted:.3f} "
         f"on {report.val_queries:,} queries; weights " + ", ".join(f"{k} {v:+.2f}" for k, v in report.weights.items())
     )
     typer.echo(f"wrote {out}; use it with: context1 index SOURCE DIR --reranker {out}")

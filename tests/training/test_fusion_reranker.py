@@ -127,3 +127,40 @@ def test_an_index_built_with_a_fusion_folder_uses_it_and_a_damaged_one_is_refuse
     with pytest.raises(ValueError, match="no readable"):
         Corpus.build(MINI_CORPUS, tmp_path / "idx2", config=config, progress=False, reranker=tmp_path / "fz")
     assert not (tmp_path / "idx2").exists()
+
+
+class _LiftedIndex:
+    """A search whose served order holds what the legs cannot show (as the filings' constraint lifts and
+    line-item rows do): the gold chunk is always first, its leg ranks and scores drawn like the others'."""
+
+    def __init__(self) -> None:
+        from types import SimpleNamespace
+
+        self.config = SimpleNamespace(search=SimpleNamespace(rrf_k=60, candidates=20))
+        self.calls: list[dict] = []
+        self.rng = np.random.default_rng(0)
+
+    def search(self, query: str, k: int = 10, constraints=None):  # noqa: ANN001, ANN201
+        from corpus_tools.types import Chunk, Hit
+
+        self.calls.append({"query": query, "constraints": constraints})
+        n = int(query.split()[-1])
+        bm25 = self.rng.permutation(k) + 1
+        dense = self.rng.permutation(k) + 1
+        return [Hit(Chunk(f"d{n}-{i}#0", f"d{n}-{i}", "text", 0, 1), 1.0 / (i + 1),
+                    {"bm25": int(bm25[i]), "dense": int(dense[i])},
+                    {"bm25": float(self.rng.random()), "dense": float(self.rng.random())}) for i in range(k)]
+
+
+def test_a_fit_that_ranks_below_the_index_s_own_search_is_refused_and_nothing_written(tmp_path) -> None:
+    from corpus_tools.types import Task
+    from training.fusion import FusionLosesError
+
+    index = _LiftedIndex()
+    tasks = [Task(f"t{i}", f"What was the figure of filing {i}", answers=("1",), gold_chunk_ids=(f"d{i}-0#0",))
+             for i in range(200)]
+    with pytest.raises(FusionLosesError, match="below the index's own search") as refused:
+        fit_fusion(index, tasks, tmp_path / "fz", use_hops=False, progress=False)
+    assert "MRR" in str(refused.value) and "1.000" in str(refused.value)  # the served order finds every gold first
+    assert not (tmp_path / "fz").exists()
+    assert {c["constraints"] for c in index.calls} == {"auto"}  # fitted on the searches the agent makes
