@@ -3,7 +3,8 @@
 Each task's question, and each hop's sub-question, is searched with the index's own hybrid search
 (no reranker) as the agent searches (`constraints="auto"`: on an index with company and period
 metadata the question's constraints lift their filings and add the line-item ranking); the top
-`SearchConfig.candidates` and their leg ranks and scores are the candidates, and the task's gold chunks (or, for a task with gold documents only, any chunk of a
+`SearchConfig.candidates` and their leg ranks and scores are the candidates, and the task's gold
+chunks (or, for a task with gold documents only, any chunk of a
 gold document) are the positives. The weights minimise the mean listwise softmax cross-entropy
 (positives share the target mass) with a small L2 penalty, by L-BFGS from RRF's own weights. Queries with no gold candidate teach nothing about the order and
 are skipped and counted. Held-back tasks (by task id) give a validation MRR under RRF, under the
@@ -20,6 +21,7 @@ questions (benchmarks/README.md, issue 26): `fit_fusion` reports the share of co
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -73,8 +75,6 @@ class FusionReport:
 def _groups(
     corpus: Any, tasks: Sequence[Any], use_hops: bool, report: FusionReport, progress: bool
 ) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    import inspect
-
     from tqdm.auto import tqdm
 
     rrf_k, depth = corpus.config.search.rrf_k, corpus.config.search.candidates
