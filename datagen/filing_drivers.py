@@ -25,6 +25,7 @@ reason (`driver:*`) in the run's stages.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -205,13 +206,15 @@ def short_company(company: str) -> str:
 
 
 def calendar_year(mined: MinedCorpus, doc_id: str) -> bool:
-    """Whether the filing's fiscal year is the calendar's (its quarter ends in that quarter's months)."""
+    """Whether the filing's fiscal year is the calendar's: its quarter ends in that calendar quarter, or in
+    the first week after it (Intel's second quarter of 2023 ended July 1; Apple's third quarter of fiscal
+    2023 ended July 1 too, and is not the calendar's)."""
     cover = _cover(mined, doc_id)
-    end = str(cover.get("period_end") or "")
-    if not re.match(r"^\d{4}-\d\d", end):
+    try:
+        end = dt.date.fromisoformat(str(cover.get("period_end") or "")) - dt.timedelta(days=7)
+    except ValueError:
         return False
-    year, month = int(end[:4]), int(end[5:7])
-    return year == int(cover["fiscal_year"]) and (month + 2) // 3 == int(cover["fiscal_quarter"])  # type: ignore[call-overload]
+    return end.year == int(cover["fiscal_year"]) and (end.month + 2) // 3 == int(cover["fiscal_quarter"])  # type: ignore[call-overload]
 
 
 def ask_driver(d: Driver, calendar: bool, common: frozenset[str] | None = None) -> str:

@@ -451,8 +451,8 @@ def test_a_row_whose_heading_was_lost_and_a_hedged_item_give_no_fact_counted() -
 
 
 # -- what drove a change (datagen.filing_drivers) -------------------------------------------------
-GLOBEX_COVER = {"company": "Globex Inc.", "fiscal_quarter": 3, "fiscal_year": 2023, "period_end": "2023-07-01"}
-GLOBEX_NEXT = {"company": "Globex Inc.", "fiscal_quarter": 4, "fiscal_year": 2023, "period_end": "2023-09-30"}
+GLOBEX_COVER = {"company": "Globex Inc.", "fiscal_quarter": 3, "fiscal_year": 2023, "period_end": "2023-09-30"}
+GLOBEX_NEXT = {"company": "Globex Inc.", "fiscal_quarter": 4, "fiscal_year": 2023, "period_end": "2023-12-30"}
 MAC = ("Total net sales decreased 1% or $1.2 billion during the third quarter of 2023 compared to the same quarter "
        "in 2022, primarily due to lower net sales of Mac, partially offset by higher net sales of Services.")
 
@@ -484,7 +484,7 @@ def _discussions() -> list[Chunk]:
 
 
 def test_a_discussion_sentence_gives_the_cause_of_a_change_and_refuses_the_unclear_counted() -> None:
-    from datagen.filing_drivers import ask_driver, groups, read_drivers
+    from datagen.filing_drivers import ask_driver, calendar_year, groups, read_drivers
 
     mined = mine(_discussions())
     stages: Counter = Counter()
@@ -497,6 +497,12 @@ def test_a_discussion_sentence_gives_the_cause_of_a_change_and_refuses_the_uncle
     # the next quarter's filing repeats it for the same quarter: a positive; its own quarter is its own question
     assert [d.doc_id for d in mac[1:]] == ["globex-2023q4"]
     assert by_metric[("Total net sales", 4)][0].cause == "higher net sales of iPhone"
+    # a fiscal year that is not the calendar's says so: a third quarter that ended July 1 is Apple's, not the
+    # calendar's (Intel's second quarter ended that day)
+    assert calendar_year(mined, "globex-2023q3") and calendar_year(mined, "globex-2023q4")
+    apple = {"company": "Apple Inc.", "fiscal_quarter": 3, "fiscal_year": 2023, "period_end": "2023-07-01"}
+    assert not calendar_year(mine([Chunk("a#0", "apple-2023q3", "Apple Inc.", 0, 2, apple)]), "apple-2023q3")
+    assert calendar_year(mine([Chunk("n#0", "intel-2023q2", "Intel", 0, 2, {**apple, "fiscal_quarter": 2})]), "intel-2023q2")
     # the change's own cause, not the cause of that cause
     assert by_metric[("Gross margin", 3)][0].cause == "a weaker mix"
     # vague, pronoun-led, no quarter named, two causes for one change, a cut sentence: none asked, each counted
