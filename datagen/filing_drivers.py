@@ -43,7 +43,8 @@ _THE_CHANGE = re.compile(
     r"(?= in absolute dollars| in Q[1-4]| during| for the| in the| from|,)"
     rf"(?P<between>.*?)\b(?:is|was)\s+{_MARK}\s+(?P<cause>.+)$"
 )
-_EARLIER_CAUSE = re.compile(r"\b(?:due to|driven by|reflecting|as a result of|attributable to|because)\b")
+# the marker is matched at its first occurrence, so only a cause it does not list can come before it
+_EARLIER_CAUSE = re.compile(r"\bbecause\b")
 _CLAUSE_END = re.compile(r",?\s+(?:partially offset|offset in part|partly offset|which|both of which|as well as the)\b|;"
                          r"|,\s+(?:(?:primarily|mainly|largely) )?(?:due (?:in part )?to|driven by|resulting from)\b|,\s+(?:though|while|whereas)\b"
                          r"|\.\s+(?=[▪•]|[A-Z][a-z])|\s▪")  # a bullet or a sentence the splitter missed ends it too
@@ -115,7 +116,7 @@ def read_cause(text: str, stages: Counter) -> tuple[str, str] | None:
         stages["driver:refused_metric"] += 1
         return None
     if _EARLIER_CAUSE.search(m.group("between")):
-        stages["driver:refused_nested_cause"] += 1  # the marked cause explains an earlier cause, not the change
+        stages["driver:refused_nested_cause"] += 1  # "decreased because of A, primarily due to B": which one?
         return None
     if not text.endswith((".", "!")):
         stages["driver:refused_cut"] += 1  # the chunker cut the sentence: its cause may be cut too
