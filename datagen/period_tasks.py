@@ -19,6 +19,10 @@ Forms (metadata["form"]):
               for another quarter too, so the comparison cannot be found without the first filing's quarter
               (metadata["period_decides"] says whether that other quarter's comparison goes the other way).
 
+- driver:     "What was the primary driver of the change in Apple's total net sales in the third quarter of 2023?"
+              → "lower net sales of Mac": the cause one sentence of the discussion of results gives for a change
+              (`datagen.filing_drivers`), asked as an analyst asks, beside the single-figure questions.
+
 A statement is (company, metric, period, unit); it is asked only when every passage that states it
 gives the same value (a segment's "Operating expenses" row and the company's total share a label:
 their values differ, so neither is asked), and every passage that states it is gold (a quarter's
@@ -42,9 +46,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, FactBase, fact_key
+from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.table_facts import FOREIGN, TableKey, ask, cased, table_columns, table_key, verb_for
+from datagen.table_facts import FOREIGN, TableKey, ask, cased, is_table, table_columns, table_key, verb_for
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
@@ -191,6 +196,9 @@ class PeriodTasks:
         for s in self.statements:
             self.by_period[s.key.period.key()].append(s)
         self.pairs = self._comparable_pairs()
+        # what the discussion of results says drove a change (datagen.filing_drivers): asked beside the rows
+        tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
+        self.drivers = groups(read_drivers(mined, self.own_stages, tables)) if self.statements else []
         self.own_stages["table:statements"] = len(self.statements)
         self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
@@ -231,6 +239,9 @@ class PeriodTasks:
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
             return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common)
         if hops == 1:
+            if self.drivers and rng.random() < self.share:
+                self.own_stages["filings:driver:proposed"] += 1
+                return self._driver(rng)
             return self._single(rng)
         form = rng.choice(("periods", "companies", "bridge"))
         make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
@@ -455,6 +466,25 @@ class PeriodTasks:
                 if wanted(line):
                     return c.chunk_id, line.strip()
         return ()
+
+    def _driver(self, rng: random.Random) -> Candidate:
+        """"What was the primary driver of the change in Apple's total net sales in the second quarter of
+        2023?": the cause one MD&A sentence gives (datagen.filing_drivers), every other sentence that gives
+        it for that quarter an extra positive."""
+        group: list[Driver] = self.drivers.pop(rng.randrange(len(self.drivers)))  # each asked once
+        d = group[0]
+        key = "driver:" + "|".join(map(str, d.key()))
+        question = ask_driver(d, calendar_year(self.mined, d.doc_id), self.common)
+        return Candidate(
+            question=question, answer=d.cause,
+            supporting=(SupportingItem(doc_id=d.doc_id, chunk_ids=(d.chunk_id,), quotes=(d.sentence,), contains_truth=True),),
+            hops=1, truth_type=TruthType.ENTITY, generator="natural",
+            metadata={
+                "form": "driver", "generator_part": "filings", "split_by": "fact",
+                "relations": [f"driver:{fold(d.metric)}"], "fact_keys": [key],
+                POSITIVES: [{"doc_id": o.doc_id, "chunk_id": o.chunk_id, "quote": o.sentence} for o in group[1:20]],
+            },
+        )
 
     def _candidate(
         self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Any, ...]],

@@ -448,3 +448,81 @@ def test_a_row_whose_heading_was_lost_and_a_hedged_item_give_no_fact_counted() -
     assert skipped["table_row_hedge_item"] == 1 and asks["What was Apple's term debt, in millions of dollars, as of July 1, 2023?"] == "98,071"
     assert not any("0.39" == a for a in asks.values()) and skipped["table_value_per_share_unit"] == 1
     assert asks["What was Intel's net revenue, in millions of dollars, for the quarter ended July 1, 2023?"] == "12,949"
+
+
+# -- what drove a change (datagen.filing_drivers) -------------------------------------------------
+GLOBEX_COVER = {"company": "Globex Inc.", "fiscal_quarter": 3, "fiscal_year": 2023, "period_end": "2023-09-30"}
+GLOBEX_NEXT = {"company": "Globex Inc.", "fiscal_quarter": 4, "fiscal_year": 2023, "period_end": "2023-12-30"}
+MAC = ("Total net sales decreased 1% or $1.2 billion during the third quarter of 2023 compared to the same quarter "
+       "in 2022, primarily due to lower net sales of Mac, partially offset by higher net sales of Services.")
+
+
+def _discussions() -> list[Chunk]:
+    """Globex's third-quarter filing (a table, so the filings forms run, and its MD&A) and the next
+    quarter's, which repeats the third quarter's sentence beside its own."""
+    text = {"kind": "text", "section": "Part I > Item 2 > MD&A"}
+    return [
+        *(c for c in _filings() if c.doc_id == "globex-2023q3"),
+        Chunk("g3#9", "globex-2023q3", "The following compares total net sales and gross margin by quarter. " + MAC + " "
+              "Services net sales increased during the third quarter of 2023 compared to the same quarter in 2022 due "
+              "to a variety of factors. "
+              "iPhone net sales increased during the third quarter of 2023 primarily due to these. "
+              "Operating expenses increased primarily due to higher headcount-related expenses. "
+              "Gross margin decreased 2 points during the third quarter of 2023 driven by a weaker mix, primarily due to "
+              "higher component costs. "
+              "Wearables net sales decreased during the third quarter of 2023 primarily due to lower demand.",
+              9, 120, {**GLOBEX_COVER, **text}),
+        Chunk("g3#10", "globex-2023q3",
+              "Wearables net sales decreased during the third quarter of 2023 primarily due to supply constraints. "
+              "Mac net sales decreased during the third quarter of 2023 primarily due to lower demand for",
+              10, 40, {**GLOBEX_COVER, **text}),
+        Chunk("g4#0", "globex-2023q4", "Globex Inc.\nFORM 10-Q\nFor the quarterly period ended September 30, 2023", 0, 20,
+              {**GLOBEX_NEXT, "kind": "text"}),
+        Chunk("g4#1", "globex-2023q4", MAC + " Total net sales increased 2% during the fourth quarter of 2023 compared "
+              "to the same quarter in 2022 primarily due to higher net sales of iPhone.", 1, 60, {**GLOBEX_NEXT, **text}),
+    ]
+
+
+def test_a_discussion_sentence_gives_the_cause_of_a_change_and_refuses_the_unclear_counted() -> None:
+    from datagen.filing_drivers import ask_driver, calendar_year, groups, read_drivers
+
+    mined = mine(_discussions())
+    stages: Counter = Counter()
+    found = groups(read_drivers(mined, stages, {c.chunk_id for cs in mined.chunks.values() for c in cs if is_table(c.metadata)}))
+    by_metric = {(g[0].metric, g[0].quarter): g for g in found}
+    mac = by_metric[("Total net sales", 3)]
+    assert mac[0].cause == "lower net sales of Mac" and mac[0].doc_id == "globex-2023q3"  # the offset is no cause
+    assert ask_driver(mac[0], calendar=True) == (
+        "What was the primary driver of the change in Globex's total net sales in the third quarter of 2023?")
+    # the next quarter's filing repeats it for the same quarter: a positive; its own quarter is its own question
+    assert [d.doc_id for d in mac[1:]] == ["globex-2023q4"]
+    assert by_metric[("Total net sales", 4)][0].cause == "higher net sales of iPhone"
+    # a fiscal year that is not the calendar's says so: a third quarter that ended July 1 is Apple's, not the
+    # calendar's (Intel's second quarter ended that day)
+    assert calendar_year(mined, "globex-2023q3") and calendar_year(mined, "globex-2023q4")
+    apple = {"company": "Apple Inc.", "fiscal_quarter": 3, "fiscal_year": 2023, "period_end": "2023-07-01"}
+    assert not calendar_year(mine([Chunk("a#0", "apple-2023q3", "Apple Inc.", 0, 2, apple)]), "apple-2023q3")
+    assert calendar_year(mine([Chunk("n#0", "intel-2023q2", "Intel", 0, 2, {**apple, "fiscal_quarter": 2})]), "intel-2023q2")
+    # the change's own cause, not the cause of that cause
+    assert by_metric[("Gross margin", 3)][0].cause == "a weaker mix"
+    # vague, pronoun-led, no quarter named, two causes for one change, a cut sentence: none asked, each counted
+    assert set(by_metric) == {("Total net sales", 3), ("Total net sales", 4), ("Gross margin", 3)}, by_metric
+    assert stages["driver:refused_vague"] == 1 and stages["driver:refused_pronoun"] == 1
+    assert stages["driver:refused_no_quarter"] == 1
+    assert stages["driver:refused_two_causes"] == 2 and stages["driver:refused_cut"] == 1
+    assert stages["driver:questions"] == 3
+
+
+def test_a_driver_question_is_written_verified_with_its_repeat_as_a_positive(tmp_path: Path) -> None:
+    from datagen.period_tasks import PeriodTasks
+
+    mined, base = _base(_discussions())
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1,), patience=80, seed=3))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    q = "What was the primary driver of the change in Globex's total net sales in the third quarter of 2023?"
+    assert q in tasks, sorted(tasks)
+    task = tasks[q]
+    assert task.answers[0] == "lower net sales of Mac" and task.metadata["form"] == "driver"
+    assert {"g3#9", "g4#1"} <= set(task.facts[-1]), task.facts
+    assert generator.stages["filings:driver:proposed"] == 3  # each (company, line item, quarter) once
