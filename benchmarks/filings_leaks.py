@@ -7,7 +7,10 @@ user's loop never sees them, so a task equal to a tuning question is as much a l
 A generated task leaks when
   - its question equals a real question (case and spacing ignored), or
   - one of its answers holds a figure of a real question's answer (filings_passages.answer_figures: dates,
-    form codes, quarters and years are no figures) and its gold documents include that question's filing.
+    form codes, quarters and years are no figures) and its gold documents include that question's filing, or
+  - an answer without figures (a cause, "lower net sales of Mac": datagen.filing_drivers) of at least
+    PHRASE_WORDS words (numbers and a period's words not counted: a comparison's "the quarter ended
+    September 30, 2023" is no phrase) occurs inside a real answer whose filing its gold documents include.
 Printed beside them, not dropped: "same fact" tasks, whose supporting quotes hold at least half of a
 real answer's figures in that answer's filing (the generator read the table row the real question asks
 about; the task asks something else of it, so it is the folder's content, not the question).
@@ -30,10 +33,23 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from filings_passages import answer_figures, holds_figures  # noqa: E402
 
 QNA = Path("/work/data/filings10q/qna_data.csv")
+PHRASE_WORDS = 3  # a phrase answer this long found inside a real answer is that answer's fact, not a coincidence
 
 
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
+
+
+# words of a period ("the quarter ended September 30, 2023", a comparison's answer): every filing says them
+_PERIOD_WORDS = frozenset(
+    "the quarter quarters ended ending three six nine months month year fiscal january february march april may "
+    "june july august september october november december".split()
+)
+
+
+def _phrase_words(answer: str) -> int:
+    """The words of an answer that say what it is: letters only, a period's words and numbers not counted."""
+    return sum(1 for w in re.findall(r"[^\W\d_]{2,}", answer.lower()) if w not in _PERIOD_WORDS)
 
 
 def real_questions(qna: Path) -> list[dict]:
@@ -44,7 +60,7 @@ def real_questions(qna: Path) -> list[dict]:
         for i, row in enumerate(csv.DictReader(f)):
             docs = {d.strip().strip("*") + ".pdf" for d in re.split(r",\s*", row["Source Docs"]) if d.strip()}
             rows.append({"id": f"q{i}", "question": _norm(row["Question"]), "docs": docs,
-                         "figures": answer_figures(row["Answer"])})
+                         "figures": answer_figures(row["Answer"]), "answer": _norm(row["Answer"])})
     return rows
 
 
@@ -58,9 +74,15 @@ def check(tasks: list, real: list[dict]) -> tuple[list[tuple[str, str]], list[tu
             leaks.append((task.task_id, by_text[_norm(task.query)]))
             continue
         answered = {f for a in task.answers for f in answer_figures(a)}
+        phrases = [_norm(a) for a in task.answers if not answer_figures(a) and _phrase_words(a) >= PHRASE_WORDS]
         quotes = [q for s in (task.metadata or {}).get("supporting", []) for q in s.get("quotes", [])]
         for q in real:
-            if not q["figures"] or not q["docs"] & gold:
+            if not q["docs"] & gold:
+                continue
+            if any(p in q["answer"] for p in phrases):
+                leaks.append((task.task_id, q["id"]))
+                break
+            if not q["figures"]:
                 continue
             if answered & q["figures"]:
                 leaks.append((task.task_id, q["id"]))

@@ -27,6 +27,9 @@ QNA = (
     '"What was NVIDIA\'s gross margin in the most recent 10-Q?",*2023 Q3 NVDA*,Single-Doc Single-Chunk RAG,Table,'
     '"Gross margin for the three months ended October 29, 2023 was $13,400 million. SOURCE(S): 2023 Q3 NVDA.pdf"\n'
     '"How did Apple\'s net sales change?",*AAPL*,Multi-Doc RAG,Table,"They rose to $94,836 million."\n'
+    '"What drove the change in Apple\'s net sales in Q2 2023?",*2023 Q2 AAPL*,Single-Doc Single-Chunk RAG,Text,'
+    '"For the quarter ended April 1, 2023 the decrease was primarily due to lower net sales of Mac. '
+    'SOURCE(S): 2023 Q2 AAPL.pdf"\n'
 )
 
 
@@ -54,8 +57,18 @@ def test_a_task_asking_a_real_question_or_its_figure_in_its_filing_leaks(tmp_pat
               ("October 29, 2023",), ("2023 Q2 NVDA.pdf", "2023 Q3 NVDA.pdf"),
               quotes=("Gross margin | 13,400 | 3,177",)),
     ]
+    # a cause asked of the real question's filing (datagen's analyst questions answer with a phrase, no figure)
+    tasks += [
+        _task("t-cause", "What was the primary driver of the change in Apple's net sales in the second quarter of "
+              "fiscal 2023?", ("lower net sales of Mac",), ("2023 Q2 AAPL.pdf",)),
+        _task("t-cause-elsewhere", "What was the primary driver of the change in Apple's net sales in the third "
+              "quarter of fiscal 2023?", ("lower net sales of Mac",), ("2023 Q3 AAPL.pdf",)),
+        _task("t-short", "Which segment fell?", ("Mac",), ("2023 Q2 AAPL.pdf",)),
+        _task("t-period", "Were Apple's net sales larger for the quarter ended April 1, 2023 or December 31, 2022?",
+              ("the quarter ended April 1, 2023",), ("2023 Q2 AAPL.pdf",)),
+    ]
     found, same = leaks.check(tasks, real)
-    assert found == [("t-text", "q0"), ("t-figure", "q0")]
+    assert found == [("t-text", "q0"), ("t-figure", "q0"), ("t-cause", "q2")]
     assert same == [("t-date", "q0")]  # reads the real question's row: reported, kept
 
 
