@@ -56,8 +56,8 @@ def row_match_scores(query: str, texts: Sequence[str], terms_of: Callable[[str],
     wanted = set(terms_of(with_names(query)))
     if not wanted or not texts:
         return [0.0] * len(texts)
-    labels = [[set(terms_of(with_names(label))) & wanted for label in row_labels(text)] if CELL in text else []
-              for text in texts]
+    rows = [row_labels(text) if CELL in text else [] for text in texts]  # each table's row labels, read once
+    labels = [[set(terms_of(with_names(label))) & wanted for label in per_text] for per_text in rows]
     n = len(texts)
     df = {t: sum(any(t in found for found in per_text) for per_text in labels) for t in wanted}
     idf = {t: math.log(1.0 + n / (1 + df[t])) for t in wanted}
@@ -69,7 +69,7 @@ def row_match_scores(query: str, texts: Sequence[str], terms_of: Callable[[str],
     # The line items the question asks for, named by a row under any of their names: the question's other
     # words ("NVIDIA", "most recent 10-Q report") are in no row label and would cap the share of words.
     # A derived item a filer does not print (gross profit) is named by a table whose rows name its components.
-    named = [max(max((len(items & set(names_of(label))) / len(items) for label in row_labels(text)), default=0.0),
-                 len(derived_named(items, row_labels(text))) / len(items))
-             if CELL in text else 0.0 for text in texts]
+    named = [max(max((len(items & set(names_of(label))) / len(items) for label in per_text), default=0.0),
+                 len(derived_named(items, per_text)) / len(items))
+             if CELL in text else 0.0 for text, per_text in zip(texts, rows, strict=True)]
     return [max(w, m) for w, m in zip(words, named, strict=True)]

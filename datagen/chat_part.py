@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from datagen.chat_facts import SHAPE
-from datagen.chat_plans import VAGUE, plain_clause, speaker_subject
+from datagen.chat_plans import object_phrase, plain_clause, speaker_subject
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
@@ -68,7 +68,7 @@ _FRAMES = {
 _PASSIVE = frozenset({"accept", "invite", "select", "nominate", "promote"})
 _PLACES = frozenset({"move"})  # "moved to a new flat" is no place one looks up: only a named place
 _TWO_WORDS = frozenset({"work"})
-_OWN = frozenset("a an the my our your his her their own this that".split())
+_OWN = frozenset("a an the my our your his her their own this that".split())  # chat_plans' words, and "this"/"that"
 _MAX_WORDS = 6
 
 
@@ -107,7 +107,7 @@ def part_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
             passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
             if passive != (key[0] in _PASSIVE):
                 continue  # "I accepted for…" or "a class I was signed up for": not the frame's voice
-            answer = _phrase(pobj)
+            answer = object_phrase(pobj, _OWN, _MAX_WORDS)
             if key[0] in _TWO_WORDS and len(answer.split()) < 2:
                 answer = ""
             if key[0] in _PLACES and pobj.ent_type_ not in ("GPE", "LOC"):
@@ -139,7 +139,7 @@ def _class_taken(verb: Any, doc_id: str, chunk_id: str, text: str, speaker: str)
     if obj is None or obj.lemma_.lower() not in _CLASSES:
         return []
     noun = obj.lemma_.lower()
-    answer = _phrase(obj)
+    answer = object_phrase(obj, _OWN, _MAX_WORDS)
     several = any(c.dep_ == "conj" for c in obj.children)
     ask = "" if several or len(answer.split()) < 2 else (
         f"What {noun} was {{s}} taking?" if verb.tag_ == "VBG" else f"What {noun} did {{s}} take?")
@@ -149,14 +149,3 @@ def _class_taken(verb: Any, doc_id: str, chunk_id: str, text: str, speaker: str)
         kind=TruthType.OTHER.value, ask=ask,
     )]
 
-
-def _phrase(head: Any) -> str:
-    words = list(head.doc[head.left_edge.i : head.i + 1])
-    while words and words[0].lower_ in _OWN:
-        words = words[1:]
-    if not words or len(words) > _MAX_WORDS or any(t.tag_ in ("PRP", "PRP$", "WDT", "WP") for t in words):
-        return ""
-    if len(words) == 1 and words[0].lower_ in VAGUE:
-        return ""  # "create a place for people to dance": the head alone names nothing one could look up
-    text = "".join(t.text_with_ws for t in words).strip()
-    return text if any(ch.isalpha() for ch in text) else ""

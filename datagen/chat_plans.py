@@ -82,7 +82,7 @@ def plan_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) ->
             continue
         if any(c.dep_ == "prep" and c.lower_ in ("for", "of") for c in obj.children):
             continue  # "blend my love for dance", "create a place for people to dance": the head alone says nothing
-        answer = _phrase(obj)
+        answer = object_phrase(obj)
         verb = act.text.lower() if act.tag_ == "VBG" else act.lemma_.lower()
         verb = f"{verb} {particle}" if particle else verb
         several = any(c.dep_ == "conj" for c in obj.children)  # "a blog and a shop": a list asks no one thing
@@ -144,13 +144,14 @@ def _act(head: Any, lemma: str) -> tuple[Any, str]:
     return None, ""
 
 
-def _phrase(obj: Any) -> str:
-    """The object's noun phrase up to its head, without article, possessive or "own" ("my own yoga
-    studio" → "yoga studio"), or "" when it is too long or leans on a pronoun."""
-    words = [t for t in obj.doc[obj.left_edge.i : obj.i + 1]]
-    while words and words[0].lower_ in _OWN:
+def object_phrase(obj: Any, own: frozenset[str] = _OWN, max_words: int = _MAX_WORDS) -> str:
+    """The object's noun phrase up to its head, without the leading words in `own` (article, possessive,
+    "own": "my own yoga studio" → "yoga studio"), or "" when it is longer than `max_words`, leans on a
+    pronoun or is a vague head alone."""
+    words = list(obj.doc[obj.left_edge.i : obj.i + 1])
+    while words and words[0].lower_ in own:
         words = words[1:]
-    if not words or len(words) > _MAX_WORDS or any(t.tag_ in ("PRP", "PRP$", "WDT", "WP") for t in words):
+    if not words or len(words) > max_words or any(t.tag_ in ("PRP", "PRP$", "WDT", "WP") for t in words):
         return ""
     if len(words) == 1 and words[0].lower_ in VAGUE:
         return ""  # "create a place for people to dance": the head alone names nothing one could look up
