@@ -57,6 +57,18 @@ this code and on main's, as above:
     # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
     ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
 
+`filings --answers phrase` scores every single-filing question of the half, not only figure answers (66 tuning,
+64 reporting questions; 2 tuning answers too short to score): a question whose answer has figures keeps the strict figure rule;
+any other is held when one top-5 passage holds at least half of the answer's content words that the question
+does not already hold (`answer_words`, `phrase_found`; the rule's comment says which words count). Runs are saved
+as `-phrase` (the figure questions' column there equals `--strict-figures`' figure); `filings-phrases` prints the
+hand check (each phrase question, its answer, the best top-5 passage and its share); `filings-compare --answers
+phrase [--rule figures|phrase]` compares them, on all scored questions or one rule's:
+
+    ... filings --label hand --part tuning --limit 100 --answers phrase
+    python benchmarks/agent_passages.py filings-phrases --label hand --part tuning --index FILINGS
+    python benchmarks/agent_passages.py filings-compare --labels hand prior --part tuning --answers phrase --rule phrase
+
 `filings --policy DIR` drives the agent with a trained learned policy (`context1 train policy` on tasks
 generated from the filings), `--policy prior` with its untrained prior; `--reranker DIR` opens the index
 with a fitted fusion (`context1 train reranker`), so one search and the agent both use it. Saved runs are
@@ -593,7 +605,7 @@ def filings_compare(args: argparse.Namespace) -> None:
     if args.rule != "all":  # --answers phrase runs: the figure questions or the phrase questions alone
         ids = [i for i in ids if bool(runs[base][i]["figures"]) == (args.rule == "figures")]
     print(f"| filings ({args.part}, {len(ids)} scored{', ' + suffix[1:] if suffix else ''}, {args.rule}) | "
-          f"figures in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
+          f"{'answers' if suffix == '-phrase' else 'figures'} in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
     print("| --- | ---: | --- | ---: |")
     for key, what in (("search_constrained", "one search, constraints auto"), ("agent", "agent")):
         for label in args.labels:
