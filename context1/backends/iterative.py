@@ -141,7 +141,7 @@ class IterativeConfig:
     # that reads closer to the question takes the place of a 5th that reads further from it; 5 keeps the search's
     # own top 5. Without stored vectors relevance is the search's order: nothing changes. Chosen on the filings'
     # tuning half (`benchmarks/agent_passages.py filings --part tuning --answers phrase`; 6 and 7: 1 won / 0 lost
-    # against one search, 8: 1 / 1); questions without constraints never reach it.
+    # against one search, 8: 1 / 1); questions without constraints never reach it. At most first_search_keep: 5.
     constrained_first_pool: int = 6
 
 
@@ -331,8 +331,8 @@ class IterativeRetrievalPolicy:
             first = first_search_chunks(rankings, cfg.first_search_keep)
             if cfg.constrained_keeps_first and self._names_documents(query):
                 evidence = {}  # no passage has evidence its first search lacked: the head is that search's
-                first = constrained_first(parts, first_search_chunks(rankings, cfg.constrained_first_pool),
-                                          cfg.first_search_keep)
+                pool = max(cfg.constrained_first_pool, cfg.first_search_keep)  # a smaller pool: the top 5 as they are
+                first = constrained_first(parts, first_search_chunks(rankings, pool), cfg.first_search_keep)
             passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
                                             cfg.first_search_margin, evidence)
         else:
