@@ -93,3 +93,33 @@ def test_filings_compare_reads_phrase_runs_by_rule(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(sys, "argv", argv[:3] + ["hand", "missing", "--part", "tuning", "--answers", "phrase"])
     with pytest.raises(SystemExit, match="--answers phrase` first"):
         ap.main()
+
+
+def test_filings_passages_loads_phrase_questions_only_when_asked(tmp_path):
+    import csv
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import filings_passages as fp
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    qna = tmp_path / "qna.csv"
+    with qna.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=["Question", "Answer", "Question Type", "Source Docs"])
+        w.writeheader()
+        w.writerow({"Question": "What was Amazon's net income in Q1 2023?", "Answer": "It was $3,172 million.",
+                    "Question Type": fp.QUESTION_TYPE, "Source Docs": "*2023 Q1 AMZN*"})
+        w.writerow({"Question": QUESTION, "Answer": ANSWER, "Question Type": fp.QUESTION_TYPE,
+                    "Source Docs": "*2023 Q1 AMZN*"})
+    docs = ["2023 Q1 AMZN.pdf"]
+    assert [q["id"] for q in fp.load_questions(qna, docs)] == ["q0"]  # the figure rule's questions, as before
+    both = fp.load_questions(qna, docs, phrases=True)
+    assert [q["id"] for q in both] == ["q0", "q1"] and both[1]["figures"] == [] and "payroll" in both[1]["words"]
+    source = "Technology and content costs consist of payroll and related expenses for employees involved in research."
+    assert fp.holds(both[1], [source]) is True and fp.holds(both[1], [QUESTION]) is False
+    assert fp.holds(both[0], ["Net income | 3,172 | 3,844"]) is True  # a figure answer keeps the figure rule
+    assert fp.holds({**both[1], "words": ["payroll"]}, [source]) is None  # too short to score
+    rows = [{"split": "tuning", "figures": ["3172"], "fig@5": True}, {"split": "tuning", "figures": [], "fig@5": None}]
+    assert "answers" not in fp.table(rows, "tuning") and "| figures in the top 5 | 1.00 |" in fp.table(rows, "tuning")
+    rows[1]["fig@5"] = False
+    assert "| answers in the top 5 | 0.50 |" in fp.table(rows, "tuning")
