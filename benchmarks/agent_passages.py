@@ -57,6 +57,18 @@ this code and on main's, as above:
     # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
     ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
 
+`filings --answers phrase` scores every single-filing question of the half, not only figure answers (66 tuning,
+64 reporting questions; 2 tuning answers too short to score): a question whose answer has figures keeps the strict figure rule;
+any other is held when one top-5 passage holds at least half of the answer's content words that the question
+does not already hold (`answer_words`, `phrase_found`; the rule's comment says which words count). Runs are saved
+as `-phrase` (the figure questions' column there equals `--strict-figures`' figure); `filings-phrases` prints the
+hand check (each phrase question, its answer, the best top-5 passage and its share); `filings-compare --answers
+phrase [--rule figures|phrase]` compares them, on all scored questions or one rule's:
+
+    ... filings --label hand --part tuning --limit 100 --answers phrase
+    python benchmarks/agent_passages.py filings-phrases --label hand --part tuning --index FILINGS
+    python benchmarks/agent_passages.py filings-compare --labels hand prior --part tuning --answers phrase --rule phrase
+
 `filings --policy DIR` drives the agent with a trained learned policy (`context1 train policy` on tasks
 generated from the filings), `--policy prior` with its untrained prior; `--reranker DIR` opens the index
 with a fitted fusion (`context1 train reranker`), so one search and the agent both use it. Saved runs are
@@ -272,6 +284,90 @@ def figures_found(texts: list[str], wanted: list[str], strict: bool = False) -> 
     return float(hits * 2 >= len(wanted))
 
 
+# The phrase rule (`--answers phrase`): a reference answer without figures ("What drove …", "How does …
+# relate to …") is held by a passage that holds, in that one passage, at least PHRASE_SHARE of the answer's
+# content words. Content words: the answer before "SOURCE(S):", lower-cased, split on anything but letters
+# and "&", minus stopwords, minus the words that only name the filing or its period (company names are left
+# to the next step; months, "quarter", "fiscal", "10-Q", every number: periods and form codes are no figures,
+# as in `figures`), minus every word the question itself holds (an answer word the question gives away is
+# found by any passage the search returns for it, so it is no evidence), each reduced to a light stem
+# (`stem`: "sales"/"sale", "increased"/"increases"/"increasing"). An answer left with fewer than
+# PHRASE_MIN_WORDS content words cannot be told from the question and is not scored (None).
+PHRASE_SHARE = 0.5
+PHRASE_MIN_WORDS = 3
+_STOP = frozenset("""a about above after again against all also an and any are as at be because been before being
+below between both but by can could did do does doing down during each either few for from further had has have
+having he her here hers him his how however i if in into is it its itself just may might more most much must my
+no nor not of off on once only or other our out over own same she should so some such than that the their theirs
+them then there these they this those through thus to too under until up upon very was we were what when where
+whether which while who whom why will with within would you your yet via per one two three such etc
+company company's companies document filing report reported reports 10-q 10-k q quarter quarterly fiscal year years
+month months ended ending period periods january february march april may june july august september october
+november december q1 q2 q3 q4 mention mentioned mentions provide provided provides information""".split())
+_WORD = re.compile(r"[a-z][a-z&]*")
+
+
+def stem(word: str) -> str:
+    """A light stem: plural and verb endings off, then a final "e" ("increases", "increased",
+    "increasing" -> "increas"; "companies" -> "company"; "sales"/"sale" -> "sal")."""
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    if word.endswith("ied") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words, a possessive's "'s" off (the CSV's mis-decoded apostrophe "â€™" read as one)."""
+    text = text.lower().replace("\u00e2\u20ac\u2122", "'").replace("\u2019", "'").replace("'s", "")
+    return _WORD.findall(text)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in _words(text) if w not in _STOP}
+
+
+def answer_words(answer: str, question: str) -> list[str]:
+    """The phrase rule's content words of a reference answer (stems, answer order, distinct)."""
+    body = re.split(r"SOURCE\(S\)\s*:", answer, flags=re.IGNORECASE)[0]
+    asked = _stems(question)
+    out: list[str] = []
+    for w in _words(body):
+        s = stem(w)
+        if w not in _STOP and s not in asked and s not in out:
+            out.append(s)
+    return out
+
+
+def phrase_share(text: str, words: list[str]) -> float:
+    """The share of `words` (answer_words) one passage text holds."""
+    have = _stems(text)
+    return sum(1 for w in words if w in have) / len(words) if words else 0.0
+
+
+def phrase_found(texts: list[str], words: list[str], share: float = PHRASE_SHARE) -> float | None:
+    """1.0 when one of `texts` holds at least `share` of `words`; None when the answer has too few
+    content words to be scored (PHRASE_MIN_WORDS)."""
+    if len(words) < PHRASE_MIN_WORDS:
+        return None
+    return float(any(phrase_share(t, words) >= share for t in texts))
+
+
+def answer_held(texts: list[str], figures_wanted: list[str], words: list[str]) -> float | None:
+    """`--answers phrase`: a question with (strict) figures keeps the figure rule; any other the phrase rule."""
+    if figures_wanted:
+        return figures_found(texts, figures_wanted, strict=True)
+    return phrase_found(texts, words)
+
+
 def filings_split(question_id: str) -> str:
     """benchmarks/search_policy.py's split of the filings questions (SHA-1 of the id: even tuning, odd
     reporting), restated: importing that module puts this tree first on sys.path, and the "before"
@@ -327,17 +423,23 @@ def filings(args: argparse.Namespace) -> None:
         search = dataclasses.replace(corpus.config.search, first_stage_weight=args.first_stage_weight)
         corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
+    phrase = args.answers == "phrase"  # every question: figures by the strict figure rule, the rest by phrase_found
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
         for i, row in enumerate(csv.DictReader(f)):
             doc = row["Source Docs"].strip().strip("*") + ".pdf"
             qid = f"q{i}"
-            wanted = figures(row["Answer"], args.strict_figures)
+            wanted = figures(row["Answer"], args.strict_figures or phrase)
             if (row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(qid) == args.part
-                    and wanted):
-                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted})
+                    and (wanted or phrase)):
+                words = [] if wanted else answer_words(row["Answer"], row["Question"])
+                chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted,
+                               "words": words, "answer": row["Answer"].strip()})
     chosen = chosen[: args.limit]
-    strict = args.strict_figures
+    strict = args.strict_figures or phrase
+
+    def held(texts: list[str], q: dict) -> float | None:
+        return answer_held(texts, q["figures"], q["words"]) if phrase else figures_found(texts, q["figures"], strict)
     agent = SearchAgent(corpus, filings_backend(corpus, args.policy))
     agent.run(chosen[0]["question"])  # warm-up
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
@@ -357,22 +459,31 @@ def filings(args: argparse.Namespace) -> None:
         row = {"id": q["id"], "s": secs, "kind": "evidence" if evidence else "doc-best", "gold": q["gold"],
                "figures": q["figures"], "passages": [e.chunk_id for e in evidence] if evidence else [],
                "search_passages": [h.chunk.chunk_id for h in hits],
-               "search": figures_found([h.chunk.text for h in hits], q["figures"], strict),
-               "search_constrained": figures_found([h.chunk.text for h in constrained], q["figures"], strict),
-               "agent": figures_found(passages[:5], q["figures"], strict),
+               "search": held([h.chunk.text for h in hits], q),
+               "search_constrained": held([h.chunk.text for h in constrained], q),
+               "agent": held(passages[:5], q),
                "gold_first": float(bool(result.doc_ids) and result.doc_ids[0] == q["gold"])}
         for variant in args.variant:  # the same episode answered under other IterativeConfig fields
             label, overrides = parse_variant(variant)
             cfg = agent.backend.config
             cited = reanswer(agent, result.trajectory, overrides.pop("first_search_margin", cfg.first_search_margin),
                              overrides.pop("first_search_keep", cfg.first_search_keep), **overrides)["passages"]
-            row[label] = figures_found([chunk_text(corpus, c) for c in cited[:5]], q["figures"], strict)
+            row[label] = held([chunk_text(corpus, c) for c in cited[:5]], q)
+        if phrase:  # what the hand check and a later re-scoring read: the rule, the words, both top 5s
+            row.update(rule="figures" if q["figures"] else "phrase", words=q["words"], question=q["question"],
+                       answer=q["answer"], constrained_passages=[h.chunk.chunk_id for h in constrained])
         rows.append(row)
         print(f"[filings {args.part} {args.label} {i + 1}/{len(chosen)}]", flush=True)
-    (OUT / f"filings-{args.part}-{args.label}{'-strict' if args.strict_figures else ''}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (OUT / f"filings-{args.part}-{args.label}{_suffix(args)}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    if phrase:  # rows the phrase rule cannot score (too few content words) are left out of every mean
+        print(f"not scored (fewer than {PHRASE_MIN_WORDS} content words beyond the question): "
+              f"{[r['id'] for r in rows if r['agent'] is None]}")
+        rows = [r for r in rows if r["agent"] is not None]
     n = len(rows)
-    print(f"| filings ({args.part}, {n} with figures) | figures in top 5: one search | one search, constraints auto | "
-          f"figures in top 5: agent ({rows[0]['kind']}) | gold filing first | ask s p50 |")
+    what = "answers" if phrase else "figures"
+    nf = sum(1 for r in rows if r["figures"])
+    print(f"| filings ({args.part}, {n} scored: {nf} figures, {n - nf} phrases) | {what} in top 5: one search | "
+          f"one search, constraints auto | {what} in top 5: agent ({rows[0]['kind']}) | gold filing first | ask s p50 |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     print(f"| {args.label} | {sum(r['search'] for r in rows) / n:.3f} | {sum(r['search_constrained'] for r in rows) / n:.3f} | "
           f"{sum(r['agent'] for r in rows) / n:.3f} | {sum(r['gold_first'] for r in rows) / n:.3f} | "
@@ -386,6 +497,14 @@ def filings(args: argparse.Namespace) -> None:
         won = [r["id"] for r in rows if r["agent"] > r[other]]
         lost = [r["id"] for r in rows if r["agent"] < r[other]]
         print(f"agent vs {other}: won {len(won)} {won}, lost {len(lost)} {lost}")
+
+
+_FLAG = {"": "", "-strict": " --strict-figures", "-phrase": " --answers phrase"}  # the run each suffix names
+
+
+def _suffix(args: argparse.Namespace) -> str:
+    """A saved filings run's file suffix: "-phrase" (--answers phrase), "-strict" (--strict-figures) or none."""
+    return "-phrase" if getattr(args, "answers", "figures") == "phrase" else "-strict" if args.strict_figures else ""
 
 
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
@@ -472,19 +591,21 @@ def filings_compare(args: argparse.Namespace) -> None:
     (questions resampled, seed 0)."""
     import random
 
-    suffix = "-strict" if args.strict_figures else ""
+    suffix = _suffix(args)
     runs = {}
     for label in args.labels:
         path = OUT / f"filings-{args.part}-{label}{suffix}.jsonl"
         if not path.exists():
             raise SystemExit(f"no run at {path} (run `agent_passages.py filings --label {label} --part {args.part}"
-                             f"{' --strict-figures' if args.strict_figures else ''}` first)")
+                             f"{_FLAG[suffix]}` first)")
         lines = path.read_text(encoding="utf-8").splitlines()
         runs[label] = {r["id"]: r for r in (json.loads(x) for x in lines if x.strip())}
     base = args.labels[0]
-    ids = [i for i in runs[base] if all(i in run for run in runs.values())]
-    print(f"| filings ({args.part}, {len(ids)} with figures{', strict' if args.strict_figures else ''}) | "
-          f"figures in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
+    ids = [i for i in runs[base] if all(i in run for run in runs.values()) and runs[base][i]["agent"] is not None]
+    if args.rule != "all":  # --answers phrase runs: the figure questions or the phrase questions alone
+        ids = [i for i in ids if bool(runs[base][i]["figures"]) == (args.rule == "figures")]
+    print(f"| filings ({args.part}, {len(ids)} scored{', ' + suffix[1:] if suffix else ''}, {args.rule}) | "
+          f"{'answers' if suffix == '-phrase' else 'figures'} in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
     print("| --- | ---: | --- | ---: |")
     for key, what in (("search_constrained", "one search, constraints auto"), ("agent", "agent")):
         for label in args.labels:
@@ -497,6 +618,33 @@ def filings_compare(args: argparse.Namespace) -> None:
                 cell = f"{sum(d) / len(d):+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]"
                 wl = f"{sum(x > 0 for x in d)} / {sum(x < 0 for x in d)}"
             print(f"| {what} ({label}) | {sum(values.values()) / len(ids):.3f} | {cell} | {wl} |")
+
+
+def filings_phrases(args: argparse.Namespace) -> None:
+    """The phrase rule's hand check: for each question of a saved `--answers phrase` run that the phrase
+    rule scores, its question, answer, content words, and the passage of the agent's top 5 (and of one
+    search's, where it differs) that holds the largest share of them, with that share and the verdict."""
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(args.index)
+    path = OUT / f"filings-{args.part}-{args.label}-phrase.jsonl"
+    for r in (json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()):
+        if r["figures"]:
+            continue
+        print(f"=== {r['id']} [{r['rule']}] {r['question']}\nANSWER: {r['answer'][:900]}\nWORDS ({len(r['words'])}): "
+              f"{' '.join(r['words'])}")
+        for key, ids in (("agent", r["passages"][:5]), ("one search", r["constrained_passages"][:5])):
+            texts = [chunk_text(corpus, c) for c in ids]
+            if not texts:
+                continue
+            best = max(range(len(texts)), key=lambda i: phrase_share(texts[i], r["words"]))
+            share = phrase_share(texts[best], r["words"])
+            held_words = sorted(w for w in r["words"] if w in _stems(texts[best]))
+            print(f"--- {key}: best passage {ids[best]} share {share:.2f} "
+                  f"({'HELD' if share >= PHRASE_SHARE and len(r['words']) >= PHRASE_MIN_WORDS else 'not held'}); "
+                  f"words held: {' '.join(held_words)}\n{' '.join(texts[best].split())[:args.chars]}")
+            if key == "agent" and ids == r["constrained_passages"][:5]:
+                break
 
 
 def main() -> None:
@@ -526,10 +674,21 @@ def main() -> None:
                     help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     fp.add_argument("--strict-figures", action="store_true",
                     help="the \"10\" of \"10-Q\"/\"10-K\" is no figure (module docstring); off: session 28's measure")
+    fp.add_argument("--answers", choices=("figures", "phrase"), default="figures",
+                    help="phrase: every single-filing question, not only figure answers; figures by the strict "
+                         "figure rule, the rest by the phrase rule (phrase_found); runs saved as -phrase")
     fc = sub.add_parser("filings-compare", help="saved filings runs side by side, each against the first label")
     fc.add_argument("--labels", nargs="+", required=True)
     fc.add_argument("--part", choices=["report", "tuning"], default="report")
     fc.add_argument("--strict-figures", action="store_true", help="read the --strict-figures runs")
+    fc.add_argument("--answers", choices=("figures", "phrase"), default="figures", help="read the --answers phrase runs")
+    fc.add_argument("--rule", choices=("all", "figures", "phrase"), default="all",
+                    help="with --answers phrase: only the questions the figure / phrase rule scores")
+    fh = sub.add_parser("filings-phrases", help="the phrase rule's hand check on a saved --answers phrase run")
+    fh.add_argument("--label", required=True)
+    fh.add_argument("--index", type=Path, required=True)
+    fh.add_argument("--part", choices=["report", "tuning"], default="tuning")
+    fh.add_argument("--chars", type=int, default=1200, help="how much of the best passage to print")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -550,7 +709,8 @@ def main() -> None:
         else:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
-    {"run": run, "table": table, "filings": filings, "filings-compare": filings_compare}[args.command](args)
+    {"run": run, "table": table, "filings": filings, "filings-compare": filings_compare,
+     "filings-phrases": filings_phrases}[args.command](args)
 
 
 if __name__ == "__main__":

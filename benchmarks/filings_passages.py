@@ -20,6 +20,11 @@ holds a number when the same normalised string occurs in it ("36,413" → "36413
 "3 percent" also give "3%"). A question counts when at least half of its distinct figures occur in
 the union of the passages' texts (the chunk text a reader sees; the contextual header is not text).
 
+`--answers phrase` adds the questions of that type whose answer has no figures (17 of the 76): one passage must
+hold at least half of the answer's content words that the question does not hold (benchmarks/agent_passages.py's
+phrase rule, `phrase_found`; answers left with fewer than 3 such words are not scored); figure answers keep the
+figure rule above.
+
 Rows of one search (`Corpus.search(question, k=50)`, with `constraints=` when --constraints auto):
 figures in the top 1/5/10/50; in the top 5 of the gold filing's own chunks (`where={"doc_id": gold}`);
 anywhere in the gold filing (the ceiling: every chunk of it); and the gold filing among the top 5
@@ -53,6 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from agent_passages import answer_words, phrase_found  # noqa: E402
 from search_policy import filings_split  # noqa: E402
 
 DATA = Path("/work/data/filings10q")
@@ -114,19 +120,31 @@ def holds_figures(figures: set[str], texts: list[str]) -> bool:
     return bool(figures) and 2 * len(figures & numbers) >= len(figures)
 
 
-def load_questions(qna: Path, doc_ids: list[str]) -> list[dict[str, Any]]:
-    """The single-filing, single-chunk questions whose answer carries figures, with their gold doc id."""
+def holds(q: dict[str, Any], texts: list[str]) -> bool | None:
+    """Whether `texts` hold question `q`'s answer: its figures (`holds_figures`), or for a question loaded with
+    --answers phrase that has none, the phrase rule (agent_passages.phrase_found: one passage holds half the
+    answer's content words beyond the question's); None when that answer is too short to be scored."""
+    if q["figures"]:
+        return holds_figures(set(q["figures"]), texts)
+    found = phrase_found(texts, q["words"])
+    return None if found is None else bool(found)
+
+
+def load_questions(qna: Path, doc_ids: list[str], phrases: bool = False) -> list[dict[str, Any]]:
+    """The single-filing, single-chunk questions whose answer carries figures, with their gold doc id;
+    `phrases`: the others too, with their answer's content words (`answer_words`) for the phrase rule."""
     by_stem = {Path(d).stem: d for d in doc_ids}
     out = []
     with qna.open(encoding="utf-8-sig", newline="") as f:
         for i, row in enumerate(csv.DictReader(f)):
             stem = row["Source Docs"].strip().strip("*")
             figures = answer_figures(row["Answer"])
-            if row["Question Type"] != QUESTION_TYPE or stem not in by_stem or not figures:
+            if row["Question Type"] != QUESTION_TYPE or stem not in by_stem or not (figures or phrases):
                 continue
             qid = f"q{i}"
             out.append({"id": qid, "question": row["Question"].strip(), "gold": by_stem[stem],
-                        "figures": sorted(figures), "split": filings_split(qid)})
+                        "figures": sorted(figures), "split": filings_split(qid),
+                        "words": [] if figures else answer_words(row["Answer"], row["Question"])})
     return out
 
 
@@ -166,13 +184,12 @@ def _search_kwargs(corpus: Any, question: str, constraints: str, fields: list[st
 
 
 def one_search(corpus: Any, q: dict[str, Any], constraints: str, fields: list[str] | None = None) -> dict[str, Any]:
-    figures = set(q["figures"])
     hits = corpus.search(q["question"], k=50, **_search_kwargs(corpus, q["question"], constraints, fields))
     texts = [h.chunk.text for h in hits]
     own = corpus.search(q["question"], k=5, where={"doc_id": q["gold"]})
-    row = {f"fig@{k}": holds_figures(figures, texts[:k]) for k in (1, 5, 10, 50)}
-    row["fig@5 own filing"] = holds_figures(figures, [h.chunk.text for h in own])
-    row["fig anywhere in filing"] = holds_figures(figures, [c.text for c in corpus.chunks(q["gold"])])
+    row = {f"fig@{k}": holds(q, texts[:k]) for k in (1, 5, 10, 50)}
+    row["fig@5 own filing"] = holds(q, [h.chunk.text for h in own])
+    row["fig anywhere in filing"] = holds(q, [c.text for c in corpus.chunks(q["gold"])])
     row["filing@5"] = q["gold"] in {h.chunk.doc_id for h in hits[:5]}
     row["top5"] = [h.chunk.chunk_id for h in hits[:5]]
     return row
@@ -182,7 +199,7 @@ def one_agent(agent: Any, q: dict[str, Any]) -> dict[str, Any]:
     result = agent.run(q["question"])
     evidence = list(getattr(result, "evidence", []) or [])[:5]
     docs = [e.doc_id for e in evidence] or list(result.doc_ids)[:5]
-    return {"agent fig@5": holds_figures(set(q["figures"]), [e.text for e in evidence]),
+    return {"agent fig@5": holds(q, [e.text for e in evidence]),
             "agent filing@5": q["gold"] in docs, "agent evidence": len(evidence)}
 
 
@@ -209,6 +226,9 @@ LABELS = {"fig@1": "figures in the top 1", "fig@5": "figures in the top 5", "fig
 
 
 def table(rows: list[dict[str, Any]], split: str) -> str:
+    """One column per half; a cell is the share of questions whose answer is held, over those scored
+    (--answers phrase: an answer too short for the phrase rule, None, is left out)."""
+    rows = [r for r in rows if r.get("fig@5") is not None]
     parts = [("all", rows), ("tuning", [r for r in rows if r["split"] == "tuning"]),
              ("report", [r for r in rows if r["split"] == "report"])]
     if split != "all":
@@ -218,6 +238,8 @@ def table(rows: list[dict[str, Any]], split: str) -> str:
     for key, label in LABELS.items():
         if rows and key in rows[0]:
             cells = [f"{sum(bool(r[key]) for r in rs) / len(rs):.2f}" if rs else "-" for _, rs in parts]
+            if any(not r["figures"] for r in rows):  # --answers phrase: figures or phrases held
+                label = label.replace("figures", "answers")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -247,6 +269,9 @@ def main() -> None:
     parser.add_argument("--first-stage-weight", type=float, default=None,
                         help="override SearchConfig.first_stage_weight (with --reranker: the share of the fused order)")
     parser.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
+    parser.add_argument("--answers", choices=("figures", "phrase"), default="figures",
+                        help="phrase: also the questions whose answer has no figures, held by the phrase rule "
+                             "(agent_passages.phrase_found); figure answers keep the figure rule")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
                         help="build DIR from --docs with the provisional file-name metadata, then exit")
@@ -274,14 +299,14 @@ def main() -> None:
                                      line_item_expansion=args.line_items in ("both", "expand"))
         corpus.config = dataclasses.replace(corpus.config, search=search)
     fields = args.fields.split(",") if args.fields else None
-    questions = load_questions(args.qna, corpus.doc_ids())
+    questions = load_questions(args.qna, corpus.doc_ids(), phrases=args.answers == "phrase")
     if args.split != "all":
         questions = [q for q in questions if q["split"] == args.split]
     agent = make_agent(corpus, args.constraints) if args.agent else None
     rows = []
     started = time.perf_counter()
     for q in questions:
-        row = {"id": q["id"], "split": q["split"], "gold": q["gold"], "figures": q["figures"]}
+        row = {"id": q["id"], "split": q["split"], "gold": q["gold"], "figures": q["figures"], "words": q["words"]}
         row.update(one_search(corpus, q, args.constraints, fields))
         if args.constraints != "off" and hasattr(corpus, "question_constraints"):
             row["constraints"] = corpus.question_constraints(q["question"])
@@ -298,6 +323,7 @@ def main() -> None:
           + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
           + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
           + f" · prose beside tables {getattr(corpus.config.search, 'prose_beside_tables', '-')}"
+          + f" · answers {args.answers} ({sum(1 for r in rows if r['figures'])} with figures)"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

@@ -136,6 +136,13 @@ class IterativeConfig:
     # a first-search passage. On the filings' tuning half such links had put another quarter's filing into the
     # answer's top 5 (2 of 49 questions). Corpora without company/period metadata parse no constraints: unchanged.
     constrained_keeps_first: bool = True
+    # ... and which 5 it keeps: the first search's top `constrained_first_pool` chunks re-chosen by this policy's own
+    # relevance (question-chunk cosine plus the hop-1 rank bonus, `_relevance`), so a passage the hybrid order put 6th
+    # that reads closer to the question takes the place of a 5th that reads further from it; 5 keeps the search's
+    # own top 5. Without stored vectors relevance is the search's order: nothing changes. Chosen on the filings'
+    # tuning half (`benchmarks/agent_passages.py filings --part tuning --answers phrase`; 6 and 7: 1 won / 0 lost
+    # against one search, 8: 1 / 1); questions without constraints never reach it. At most first_search_keep: 5.
+    constrained_first_pool: int = 6
 
 
 @dataclass
@@ -321,10 +328,13 @@ class IterativeRetrievalPolicy:
         if cfg.first_search_rule == "replace":
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked)
             evidence = link_bonus(parts, cfg) if cfg.first_search_evidence == "link" else None
+            first = first_search_chunks(rankings, cfg.first_search_keep)
             if cfg.constrained_keeps_first and self._names_documents(query):
                 evidence = {}  # no passage has evidence its first search lacked: the head is that search's
-            passages = replace_first_search(parts, doc_scores, passages, first_search_chunks(rankings, cfg.first_search_keep),
-                                            self.max_passages, cfg.first_search_margin, evidence)
+                pool = max(cfg.constrained_first_pool, cfg.first_search_keep)  # a smaller pool: the top 5 as they are
+                first = constrained_first(parts, first_search_chunks(rankings, pool), cfg.first_search_keep)
+            passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
+                                            cfg.first_search_margin, evidence)
         else:
             first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
@@ -480,6 +490,15 @@ def first_search_chunks(rankings: Sequence[Ranking], n: int) -> list[str]:
         if r.round == 0 and r.tool == "search_corpus":
             return [cid for cid, *_rest in r.chunks[:n]]
     return []
+
+
+def constrained_first(parts: DocParts, pool: Sequence[str], keep: int) -> list[str]:
+    """The first search's passages a constrained question keeps (`IterativeConfig.constrained_first_pool`): the
+    `keep` of its top chunks `pool` that this policy's relevance ranks best, in the search's order (ties too)."""
+    rel = parts.chunk_relevance
+    order = {c: i for i, c in enumerate(pool)}
+    chosen = set(sorted(pool, key=lambda c: (-rel.get(c, float("-inf")), order[c]))[:keep])
+    return [c for c in pool if c in chosen]
 
 
 def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages: int, *,

@@ -390,3 +390,44 @@ def test_the_agent_knows_when_its_corpus_ranks_tables_by_line_items(harness_corp
     assert ranks_by_line_items(harness_corpus) is True  # corpus_tools' default SearchConfig
     off = SimpleNamespace(config=SimpleNamespace(search=SimpleNamespace(line_item_names=False)))
     assert ranks_by_line_items(off) is False and ranks_by_line_items(object()) is False
+
+
+class _NamedFilingsWithVectors(_NamedFilings):
+    """As `_NamedFilings`, with the stored-vector cosine the answer step reads (`Corpus.similarity`)."""
+
+    def __init__(self, constraints, cosine):
+        super().__init__(constraints)
+        self.cosine = cosine
+
+    def similarity(self, query, ids):
+        return [self.cosine[c] for c in ids]
+
+
+def test_a_named_filings_first_5_are_rechosen_from_its_top_6_by_the_agents_relevance():
+    """Issue 34: the constrained question keeps its first search, but which 5 of its top 6: the 6th passage, which
+    reads far closer to the question than the 5th (MD&A prose beside a table row), takes the 5th's place; the
+    first 4 stay whatever their cosine (the hop-1 rank bonus); a later search's passage never enters."""
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
+    from context1.backends.llm_free import Ranking
+
+    question = "What is the relationship between NVIDIA's R&D spending and new GPU technologies in Q1 2023?"
+    first = [(f"nvda-q1.pdf#{i}", "nvda-q1.pdf", "NVIDIA Q1 10-Q", f"Passage {i}.") for i in range(6)]
+    later = [("nvda-q1.pdf#40", "nvda-q1.pdf", "NVIDIA Q1 10-Q", "Research and development investments.")]
+    rankings = [Ranking("h1-search", "search_corpus", question, first, 1.0, 0),
+                Ranking("r1-s0-e0", "search_corpus", "GPU research", later, 0.8, 1)]
+    cosine = {"nvda-q1.pdf#0": 0.30, "nvda-q1.pdf#1": 0.20, "nvda-q1.pdf#2": 0.35, "nvda-q1.pdf#3": 0.30,
+              "nvda-q1.pdf#4": 0.20, "nvda-q1.pdf#5": 0.60, "nvda-q1.pdf#40": 0.95}
+    named = {"company": ["NVIDIA Corporation"], "period_end": ["2023-04-30"], "unmatched": [], "notes": []}
+
+    def answer(constraints, config=IterativeConfig()):  # the answer's first 5 passages, as a set
+        text = IterativeRetrievalPolicy(_NamedFilingsWithVectors(constraints, cosine), config)._answer(
+            question, rankings, config)
+        return sorted([c.raw_ids[-1] for c in parse_citations(text)][:5])
+
+    got = answer(named)
+    assert got == sorted(f"nvda-q1.pdf#{i}" for i in (0, 1, 2, 3, 5))  # #5 in, #4 (the weakest) out; #40 never
+    # constrained_first_pool 5 is the search's own top 5 (session 31's rule), whatever the cosine
+    assert answer(named, IterativeConfig(constrained_first_pool=5)) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
+    assert answer(named, IterativeConfig(constrained_first_pool=2)) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
+    # a question naming no documents keeps its first search's own top 5 (no link here earns a place): unchanged
+    assert answer({}) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
