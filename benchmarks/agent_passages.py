@@ -292,9 +292,13 @@ def figures_found(texts: list[str], wanted: list[str], strict: bool = False) -> 
 # as in `figures`), minus every word the question itself holds (an answer word the question gives away is
 # found by any passage the search returns for it, so it is no evidence), each reduced to a light stem
 # (`stem`: "sales"/"sale", "increased"/"increases"/"increasing"). An answer left with fewer than
-# PHRASE_MIN_WORDS content words cannot be told from the question and is not scored (None).
+# PHRASE_MIN_WORDS content words cannot be told from the question and is not scored (None). Neither is an answer
+# whose first sentence says the filing does not give it ("The latest 10-Q does not provide a direct comparison …"):
+# no passage can hold an absence (the tuning half's hand check counted 3 such answers as misses for every ranking).
 PHRASE_SHARE = 0.5
 PHRASE_MIN_WORDS = 3
+_ABSENT = re.compile(r"\b(?:does|do|did) not (?:provide|contain|specify|disclose|detail|include|mention|break|give)"
+                     r"|\bno specific information\b", re.IGNORECASE)
 _STOP = frozenset("""a about above after again against all also an and any are as at be because been before being
 below between both but by can could did do does doing down during each either few for from further had has have
 having he her here hers him his how however i if in into is it its itself just may might more most much must my
@@ -338,6 +342,8 @@ def _stems(text: str) -> set[str]:
 def answer_words(answer: str, question: str) -> list[str]:
     """The phrase rule's content words of a reference answer (stems, answer order, distinct)."""
     body = re.split(r"SOURCE\(S\)\s*:", answer, flags=re.IGNORECASE)[0]
+    if _ABSENT.search(re.split(r"(?<=[.!?])\s", body.strip(), maxsplit=1)[0]):
+        return []  # an absence: nothing to hold (phrase_found: not scored)
     asked = _stems(question)
     out: list[str] = []
     for w in _words(body):

@@ -424,9 +424,10 @@ def test_a_named_filings_first_5_are_rechosen_from_its_top_6_by_the_agents_relev
             question, rankings, config)
         return sorted([c.raw_ids[-1] for c in parse_citations(text)][:5])
 
-    got = answer(named)
+    got = answer(named, IterativeConfig(constrained_first_pool=6))
     assert got == sorted(f"nvda-q1.pdf#{i}" for i in (0, 1, 2, 3, 5))  # #5 in, #4 (the weakest) out; #40 never
-    # constrained_first_pool 5 is the search's own top 5 (session 31's rule), whatever the cosine
+    # constrained_first_pool 5, the default, is the search's own top 5 (session 31's rule), whatever the cosine
+    assert answer(named) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
     assert answer(named, IterativeConfig(constrained_first_pool=5)) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
     assert answer(named, IterativeConfig(constrained_first_pool=2)) == sorted(f"nvda-q1.pdf#{i}" for i in range(5))
     # a question naming no documents keeps its first search's own top 5 (no link here earns a place): unchanged

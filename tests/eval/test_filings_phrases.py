@@ -72,6 +72,22 @@ def test_an_answer_the_question_gives_away_is_not_scored_and_figures_keep_the_fi
     assert ap.answer_held([prose + " It fell by $2.4 billion."], figures, []) == 1.0
 
 
+def test_an_answer_that_says_the_filing_does_not_give_it_is_not_scored():
+    """No passage can hold an absence: a long "does not provide …" answer has many content words, but none a
+    passage of the filing could be judged by (the tuning half's hand check counted three such misses)."""
+    ap = _module()
+    absent = ("The latest 10-Q does not provide a direct comparison between the revenue from new product launches "
+              "and marketing expenses. The document discusses the complexity of product transitions, supply and "
+              "demand, and the impact of new product introductions on revenue.\n\nSOURCE(S): 2023 Q3 NVDA.pdf")
+    question = "In the latest 10-Q, how does the revenue from NVIDIA's new launches compare with its advertising?"
+    assert ap.answer_words(absent, question) == []
+    assert ap.phrase_found(["The complexity of product transitions, supply and demand."], []) is None
+    # a statement that merely contains "not" further on is still scored
+    stated = ("Inventories are valued at the lower of cost and net realizable value. Adjustments do not provide "
+              "certainty about demand.")
+    assert len(ap.answer_words(stated, "How are Amazon's inventories valued?")) >= ap.PHRASE_MIN_WORDS
+
+
 def test_filings_compare_reads_phrase_runs_by_rule(tmp_path, monkeypatch, capsys):
     ap = _module()
     monkeypatch.setattr(ap, "OUT", tmp_path)
