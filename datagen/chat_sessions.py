@@ -108,14 +108,16 @@ _OWNED = frozenset("my our your his her their its this that these those it".spli
 
 
 def _thing_words(answer: str) -> str:
-    """The answer as the question names it: "a gym" → "the gym"; none when another word points at
-    someone ("a gift from my mom" would need whose mom)."""
+    """The answer as the question names it: "a gym" → "the gym"; said with no article, as said ("books",
+    "high school", "english": "the books" would point at books never named before); none when another
+    word points at someone ("a gift from my mom" would need whose mom)."""
     words = answer.split()
-    if words and fold(words[0]) in ("a", "an", "some", "the"):
+    article = bool(words) and fold(words[0]) in ("a", "an", "some", "the")
+    if article:
         words = words[1:]
     if not words or any(fold(w) in _OWNED for w in words):
         return ""
-    return "the " + " ".join(words)
+    return ("the " if article else "") + " ".join(words)
 
 
 def gerund(verb: str) -> str:

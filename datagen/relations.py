@@ -25,7 +25,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
   considering adopting?"), and datagen.chat_part what they took part in ("What did Maria participate
   in?") and datagen.chat_gifts who gave them a thing ("Who gave Caroline the necklace?"), kept, as
-  chat_facts' are, only where the corpus gives one answer;
+  chat_facts' are, only where the corpus gives one answer; datagen.chat_roles what the speaker and
+  their relatives do for a living and where they live ("What does Kim's mom do for a living?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -56,6 +57,7 @@ from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_gifts import gift_facts
 from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
+from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
@@ -162,6 +164,7 @@ def read_facts(
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
+            *occupation_facts(doc, doc_id, chunk_id, text, speaker),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article

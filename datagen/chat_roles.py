@@ -1,0 +1,202 @@
+"""What a chat's speaker says they and their relatives do for a living, the field they work in and where
+they live: the facts people tell each other when they first meet, and that conversation benchmarks ask
+("What does Melanie's husband do for a living?", "Where does Jon live?").
+
+Read from the parse of the speaker's plain statements:
+
+- an occupation: "I'm a tax accountant", "I am a chef and …", "Im a middle school teacher" → "What does
+  Dana do for a living?" → "tax accountant"; a relative's: "My mother is a nurse", "My mom, she is a
+  nurse", "My dad, a farmer", "my dad was a farmer" → "What did Kim's dad do for a living?" → "farmer";
+- a field:      "I work in marketing" → "What field does Alex work in?" → "marketing" (a bare noun,
+  never "an office", "town");
+- a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California";
+  "I moved to Denver" → "Where did Robin move to?" (and another answer to where they live).
+
+An occupation is a noun of `OCCUPATIONS` (what one is paid to be; "reader", "fan", "mom" are no job),
+with the nouns and adjectives that make it one ("middle school teacher", "car salesman"), never a
+praising one ("a great nurse" → "nurse"); "retired", "former", "aspiring", "future" name no present job,
+and nothing is read from a question, a negation, a modal, a wish ("I want to be a nurse") or a
+condition. Places are the parse's GPE/LOC entities, which it finds in lowercase chat too ("california",
+"the uk"); they are printed capitalised ("California", "the UK").
+
+Facts carry the chat facts' shape (datagen.chat_facts.SHAPE): `unique_chat_facts` keeps one only when
+the whole corpus gives that person and relation one answer ("my sisters" anywhere tells that "What does
+Kim's sister do?" has more than one), and every turn that states it is a positive of its task.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from datagen.chat_facts import _SEVERAL, KIN, SHAPE, _kind_of, _singular, display_place
+from datagen.chat_plans import plain_clause
+from datagen.factbase import Fact
+from datagen.types import TruthType
+
+# What one is paid to be. Kinship ("mom"), roles ("fan", "reader", "member") and student are no job.
+OCCUPATIONS = frozenset("""
+    accountant actor actress administrator agent analyst animator architect artist assistant astronaut athlete
+    attorney auditor author baker banker barber barista bartender biologist blogger bookkeeper broker builder
+    butcher buyer carpenter caregiver cashier caterer ceo chef chemist clerk coach comedian composer consultant
+    contractor cook cop counselor counsellor courier dancer dentist designer detective developer dietitian
+    director dispatcher doctor driver economist editor electrician engineer entrepreneur farmer filmmaker
+    firefighter fireman fisherman florist gardener geologist guard hairdresser hairstylist homemaker
+    housekeeper housewife illustrator instructor interpreter janitor jeweler journalist judge landscaper lawyer
+    lecturer librarian lifeguard machinist mailman manager marine mathematician mechanic midwife miner minister
+    model musician nanny novelist nurse nutritionist officer optometrist painter paralegal paramedic pastor
+    pharmacist photographer physician physicist pilot plumber poet policeman politician postman preacher
+    priest producer professor programmer psychiatrist psychologist rancher realtor receptionist reporter
+    researcher sailor salesman saleswoman salesperson scientist screenwriter sculptor secretary senator server
+    sheriff singer soldier surgeon surveyor tailor teacher technician teller therapist trainer translator
+    trucker tutor underwriter veterinarian vet waiter waitress welder writer youtuber zookeeper
+""".split())
+# "a stay at home mom": a job said in words the parse splits
+_HOME_PARENT = re.compile(r"\bstay[- ]at[- ]home (?:mom|mum|dad|mother|father|parent)\b", re.IGNORECASE)
+# words that praise or size the job, not name it ("a great nurse", "a full-time chef")
+_NOT_PART = frozenset(
+    "good great bad terrible awesome amazing proud big huge little small real true professional full-time "
+    "part-time busy happy hard-working hardworking new young old successful famous local lucky".split()
+)
+# words that say the job is not held now
+_NOT_NOW = frozenset("retired former ex ex- aspiring future wannabe would-be student trainee".split())
+# a head above the job that makes it a wish or a plan: "I want to be a nurse", "I'd love to become a chef"
+_WISH = frozenset("want wanna hope plan wish like love dream try need aim intend consider think".split())
+# a field that is a place or a building: "I work in town", "I work in an office"
+_NOT_FIELD = frozenset(
+    "town city downtown home house office building school hospital store shop place area field industry job "
+    "person front back morning evening afternoon night day week shifts shift".split()
+)
+_MAX_WORDS = 4
+
+
+def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) -> list[Fact]:
+    """The occupations, fields and homes one parsed sentence states (see the module docstring)."""
+    if not speaker or text.rstrip().endswith("?"):
+        return []
+    out: list[Fact] = []
+
+    def add(relation: str, answer: str, ask: str, kind: str) -> None:
+        out.append(Fact(doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+                        relation=f"{relation}|{SHAPE}|{kind}", answer=answer, kind=kind, ask=ask))
+
+    body = re.sub(r"^\s*[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s+", "", text)
+    for m in _SEVERAL.finditer(body):  # "my sisters", "my older sister": which sister's job?
+        kin = KIN.get(_singular((m.group(1) or m.group(2) or "").lower()), "")
+        if kin and not re.match(r"(?i)your\b", m.group(0)):
+            add(f"job:{kin}", "\x00several", "", TruthType.OTHER.value)
+    for m in _HOME_PARENT.finditer(body):
+        if re.search(r"\bI(?:'m| am|m)\s+(?:a|an)\s+$", body[: m.start()]):
+            add("work as", m.group(0).lower(), "What does {s} do for a living?", TruthType.OTHER.value)
+    for tok in doc:
+        if tok.lower_ in OCCUPATIONS and tok.pos_ in ("NOUN", "PROPN") and tok.tag_ != "NNS":
+            holder, past = _holder(tok)
+            if holder is None or not plain_clause(tok) or _wished(tok):
+                continue
+            job = _job_phrase(tok)
+            if not job:
+                continue
+            if holder == "":
+                if not past:
+                    add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value)
+            else:
+                verb = "did" if past else "does"
+                add(f"job:{holder}", job, f"What {verb} {{s}}'s {holder} do for a living?", TruthType.OTHER.value)
+        elif tok.lemma_ == "work" and tok.pos_ == "VERB" and _speaker_subject(tok) and plain_clause(tok):
+            field = _field(tok)
+            if field:
+                add("work in", field, "What field does {s} work in?", TruthType.OTHER.value)
+        elif tok.lemma_ in ("live", "move") and tok.pos_ == "VERB" and _speaker_subject(tok) and plain_clause(tok):
+            place = _place_after(tok, "in" if tok.lemma_ == "live" else "to")
+            if not place or _wished(tok):
+                continue
+            if tok.lemma_ == "live" and tok.tag_ in ("VBP", "VBG", "VBZ"):
+                add("live", place, "Where does {s} live?", TruthType.PLACE.value)
+            elif tok.lemma_ == "move" and tok.tag_ in ("VBD", "VBN"):
+                add("move", place, "Where did {s} move to?", TruthType.PLACE.value)
+                add("live", place, "", TruthType.PLACE.value)  # another answer to where they live
+    return out
+
+
+def _holder(job: Any) -> tuple[str | None, bool]:
+    """Whose job the noun is: "" the speaker, a kin word ("mom") theirs, None no one's; and whether it
+    is said in the past ("my dad was a farmer")."""
+    head = job.head
+    if job.dep_ == "appos" and _my_kin(head):  # "My dad, a farmer."
+        return _my_kin(head), False
+    if job.dep_ == "attr" and head.lemma_ in ("be", "become"):
+        subject = next((c for c in head.children if c.dep_ == "nsubj"), None)
+        if subject is None:
+            return None, False
+        past = head.tag_ == "VBD"
+        if subject.lower_ == "i":
+            return "", past
+        if _my_kin(subject):
+            return _my_kin(subject), past
+        if subject.lower_ in ("she", "he"):  # "My mom, she is a nurse": the kin just before the pronoun
+            before = job.doc[max(0, subject.i - 4) : subject.i]
+            kin = next((_my_kin(t) for t in before if _my_kin(t)), "")
+            if kin and any(t.text == "," for t in before):
+                return kin, past
+    return None, False
+
+
+def _my_kin(token: Any) -> str:
+    """The kin word of "my mom" / "my mother" ("mom"), or ""."""
+    kin = KIN.get(token.lower_, "")
+    if kin and _kind_of(token.lower_) and any(c.dep_ == "poss" and c.lower_ == "my" for c in token.children):
+        return kin
+    return ""
+
+
+def _wished(token: Any) -> bool:
+    """Whether a verb above the token makes it a wish or plan ("I want to be a nurse")."""
+    return any(a.lemma_ in _WISH and a.pos_ in ("VERB", "AUX") for a in token.ancestors)
+
+
+def _job_phrase(job: Any) -> str:
+    """The job with the words that make it one: "tax accountant", "middle school teacher"; "" for a job
+    not held now ("retired nurse") or a phrase that leans on someone ("my dad's assistant")."""
+    words = [t for t in job.doc[job.left_edge.i : job.i + 1] if t.dep_ not in ("det", "punct")]
+    if any(t.lower_ in _NOT_NOW for t in words) or any(t.dep_ == "poss" or t.tag_ in ("PRP$", "POS") for t in words):
+        return ""
+    while words and (words[0].lower_ in _NOT_PART or words[0].pos_ not in ("NOUN", "PROPN", "ADJ")):
+        words = words[1:]
+    if not words or len(words) > _MAX_WORDS:
+        return ""
+    return " ".join(t.text.lower() if t.pos_ != "PROPN" else t.text for t in words)
+
+
+def _speaker_subject(verb: Any) -> bool:
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    while subject is None and verb.dep_ in ("conj", "xcomp"):
+        verb = verb.head
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject is not None and subject.lower_ in ("i", "we")
+
+
+def _field(work: Any) -> str:
+    """"I work in marketing" → "marketing": a bare noun (no article or possessive) that is no place."""
+    for prep in (c for c in work.children if c.dep_ == "prep" and c.lower_ == "in"):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None or obj.pos_ != "NOUN" or obj.lower_ in _NOT_FIELD or obj.ent_type_:
+            continue
+        words = list(obj.doc[obj.left_edge.i : obj.i + 1])
+        if any(t.dep_ in ("det", "poss", "nummod") or t.tag_ in ("PRP$", "CD") for t in words) or len(words) > 3:
+            continue
+        return " ".join(t.lower_ for t in words)
+    return ""
+
+
+def _place_after(verb: Any, preposition: str) -> str:
+    """The place (a GPE or LOC entity) the verb's preposition governs, printed capitalised."""
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ == preposition):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None:
+            continue
+        for ent in verb.doc.ents:
+            if ent.label_ in ("GPE", "LOC") and ent.start <= obj.i < ent.end and ent.start == obj.left_edge.i + (
+                1 if obj.doc[obj.left_edge.i].lower_ == "the" else 0
+            ):
+                return display_place(ent.text, the=obj.doc[obj.left_edge.i].lower_ == "the")
+    return ""

@@ -1,0 +1,68 @@
+"""What a chat's speaker and their relatives do for a living, the field they work in and where they live
+or come from, as people type it (lowercase places, "My mom, she is a nurse", "My dad, a farmer"); each
+asked only when the corpus gives that person and relation one answer. And the chat facts' phrasing:
+a trailing "though" is no part of a job, "my favorite because of …" names no kind of favourite, and a
+thing said with no article is asked as said ("In which chat did Kim mention writing books?")."""
+
+from __future__ import annotations
+
+from datagen_fixtures import chat_questions
+
+from datagen.chat_facts import display_place
+
+CHAT_S1 = "Kim & Lou, session 1 (1:56 pm on 8 May, 2023)"
+CHAT_S2 = "Kim & Lou, session 2 (3:10 pm on 25 May, 2023)"
+CHAT_S3 = "Kim & Lou, session 3 (9:02 am on 14 June, 2023)"
+
+JOBS = [
+    ("chat/D1", CHAT_S1, "Kim: I'm a tax accountant, so spring is busy.\n"
+                    "Lou: Nice. My mom, she is a nurse. My dad, a farmer.\n"
+                    "Kim: I'm from san francisco originally.\n"
+                    "Lou: I work in marketing, mostly online ads.\n"
+                    "Kim: My sister is a lawyer and my other sister is a doctor."),
+    ("chat/D2", CHAT_S2, "Lou: We live in ohio now, close to my parents.\n"
+                    "Kim: I want to be a pilot someday.\n"
+                    "Lou: My husband was a mechanic before he retired.\n"
+                    "Kim: I work as an english teacher though, on weekends.\n"
+                    "Lou: Winter is my favorite because of christmas."),
+    ("chat/D3", CHAT_S3, "Kim: I also write books.\n"
+                    "Lou: I'm not a chef, but I love cooking.\n"
+                    "Kim: I moved to the uk last year for work."),
+]
+
+
+def test_jobs_of_the_speaker_and_their_relatives_are_asked() -> None:
+    """Old code: no reader of "I'm a tax accountant" or a relative's job; none of these is asked."""
+    qs = chat_questions(JOBS)
+    assert qs["What does Lou's mom do for a living?"].answer == "nurse"
+    assert qs["What does Lou's dad do for a living?"].answer == "farmer"
+    assert qs["What did Lou's husband do for a living?"].answer == "mechanic"
+    assert qs["What field does Lou work in?"].answer == "marketing"
+
+
+def test_a_job_with_two_answers_a_wish_a_negation_or_several_relatives_is_no_question() -> None:
+    """Kim is a tax accountant and an english teacher (two answers); "I want to be a pilot", "I'm not a
+    chef" are no jobs; Kim has two sisters, so "Kim's sister" names no one."""
+    qs = chat_questions(JOBS)
+    assert "What does Lou's mom do for a living?" in qs  # the reader reads this corpus's jobs
+    assert "What does Kim do for a living?" not in qs
+    assert not any(c.answer in ("pilot", "chef") for c in qs.values())
+    assert not any("sister" in q for q in qs)
+
+
+def test_places_typed_in_lowercase_are_asked_and_printed_capitalised() -> None:
+    """Old code: "I'm from san francisco" (lowercase) was no place; "We live in ohio" no reader."""
+    qs = chat_questions(JOBS)
+    assert qs["Where is Kim from?"].answer == "San Francisco"
+    assert qs["Where does Lou live?"].answer == "Ohio"
+    assert qs["Where did Kim move to?"].answer == "the UK"
+    assert display_place("uk") == "UK" and display_place("New York") == "New York"
+
+
+def test_chat_phrasing_asides_function_words_and_articles() -> None:
+    """Old code: "english teacher though" was an answer, "What is Lou's favorite because of?" a question,
+    and "writing the books" the thing's name."""
+    qs = chat_questions(JOBS)
+    assert not any("because" in q for q in qs)
+    assert not any(c.answer.endswith("though") for c in qs.values())
+    assert "In which chat did Kim mention writing books?" in qs
