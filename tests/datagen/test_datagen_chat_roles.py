@@ -66,3 +66,23 @@ def test_chat_phrasing_asides_function_words_and_articles() -> None:
     assert not any("because" in q for q in qs)
     assert not any(c.answer.endswith("though") for c in qs.values())
     assert "In which chat did Kim mention writing books?" in qs
+
+
+OWN = [
+    ("chat/D1", CHAT_S1, "Kim: I sold my old car to a neighbour.\n"
+                    "Lou: I sprained my left ankle on a run.\n"
+                    "Kim: I learned my lesson, never again.\n"
+                    "Lou: I broke my leg skiing once."),
+    ("chat/D2", CHAT_S2, "Kim: Hi again.\nLou: Hello there."),
+]
+
+
+def test_the_speakers_own_thing_is_asked_without_the_my() -> None:
+    """Old code: "my old car", "my left ankle" leaned on a pronoun, so nothing was asked; an idiom ("learned
+    my lesson") and a misparsed injury ("leg skiing") stay no question, and "In which chat did Kim mention
+    selling old car?" (whose car?) is not written."""
+    qs = chat_questions(OWN)
+    assert qs["What did Kim sell?"].answer == "old car"
+    assert qs["What did Lou sprain?"].answer == "left ankle"
+    assert not any(c.answer.startswith(("lesson", "leg")) for c in qs.values())
+    assert not any(q.startswith("In which chat") and "old car" in q for q in qs)
