@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from datagen.chat_facts import _SEVERAL, KIN, SHAPE, _kind_of, _singular, display_place
-from datagen.chat_plans import plain_clause
+from datagen.chat_plans import plain_clause, speaker_subject
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
@@ -102,11 +102,18 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             else:
                 verb = "did" if past else "does"
                 add(f"job:{holder}", job, f"What {verb} {{s}}'s {holder} do for a living?", TruthType.OTHER.value)
-        elif tok.lemma_ == "work" and tok.pos_ == "VERB" and _speaker_subject(tok) and plain_clause(tok):
+        elif tok.lemma_ == "work" and tok.pos_ == "VERB" and plain_clause(tok) and tok.tag_ != "VBD":
             field = _field(tok)
-            if field:
+            kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
+            if field and speaker_subject(tok):
                 add("work in", field, "What field does {s} work in?", TruthType.OTHER.value)
-        elif tok.lemma_ in ("live", "move") and tok.pos_ == "VERB" and _speaker_subject(tok) and plain_clause(tok):
+            elif field and kin:  # "my dad works in computers"
+                add(f"work in:{kin}", field, f"What field does {{s}}'s {kin} work in?", TruthType.OTHER.value)
+        elif tok.lower_ == "job" and tok.pos_ == "NOUN" and plain_clause(tok):
+            kind = _job_kind(tok)
+            if kind:
+                add("job kind", kind, "What kind of job does {s} have?", TruthType.OTHER.value)
+        elif tok.lemma_ in ("live", "move") and tok.pos_ == "VERB" and speaker_subject(tok) and plain_clause(tok):
             place = _place_after(tok, "in" if tok.lemma_ == "live" else "to")
             if not place or _wished(tok):
                 continue
@@ -115,7 +122,66 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             elif tok.lemma_ == "move" and tok.tag_ in ("VBD", "VBN"):
                 add("move", place, "Where did {s} move to?", TruthType.PLACE.value)
                 add("live", place, "", TruthType.PLACE.value)  # another answer to where they live
+    for m in _MOVED_FROM.finditer(body):  # "she moved here from canada", "I came here from India"
+        shift = doc.text.find(body) if doc.text.find(body) >= 0 else 0  # the parse holds "Name: " before the body
+        place = _place_in(doc, m.start(4) + shift, m.end(4) + shift)
+        if not place or _HEDGED.search(body[max(0, m.start() - 30) : m.start(4)]):
+            continue
+        kin = KIN.get((m.group(1) or "").lower(), "")
+        if kin:  # "my mom moved from …", "my mom … she moved here from …"
+            add(f"move from:{kin}", place, f"Where did {{s}}'s {kin} move from?", TruthType.PLACE.value)
+        elif not m.group(1) and m.group(3) == "I":
+            add("move from", place, "Where did {s} move from?", TruthType.PLACE.value)
+    for m in _PETS_COUNT.finditer(body):  # "I have two cats", "my two sweet pet snakes", "We have about 12 horses"
+        if _HEDGED.search(body[max(0, m.start() - 25) : m.start()]) or m.group("about"):
+            continue
+        count, pet = m.group("count").lower(), m.group("pet").lower()
+        kind = _kind_of(_singular(pet))
+        if kind and count in _COUNTS:
+            plural = pet if pet.endswith("s") else pet + "s"
+            add(f"count:{kind}", _COUNTS[count], f"How many {plural} does {{s}} have?", TruthType.NUMBER.value)
     return out
+
+
+_COUNTS = {w: w for w in "two three four five six seven eight nine ten".split()} | {
+    str(n): str(n) for n in range(2, 21)
+}
+# "I have two cats", "my two sweet pet snakes", "we have 3 dogs" (never "about 12": no count to ask)
+_PETS_COUNT = re.compile(
+    r"\b(?:I have|I've got|I own|we have|we've got|[Mm]y)\s+(?P<about>about |around |like |over |almost )?"
+    r"(?P<count>\w+)\s+(?:(?:[a-z]+|pet)\s+){0,2}?(?P<pet>dogs|cats|puppies|kittens|rabbits|hamsters|snakes|birds|"
+    r"fish|horses|turtles|lizards|guinea pigs|parrots|chickens|goats|ferrets)\b",
+    re.IGNORECASE,
+)
+_HEDGED = re.compile(r"\b(?:if|wish|would|want|not|never|n't|used to)\b", re.IGNORECASE)
+# "my mom … moved here from canada", "I came here from India", "she moved from Texas"
+_MOVED_FROM = re.compile(
+    r"\b(?:[Mm]y (\w+)(?:[^.!?]{0,40}?\b(she|he)\b)?|\b(I|she|he))\s+(?:moved|came|immigrated|emigrated)\s+"
+    r"(?:here |over |to the us |to america )?from\s+((?:the )?[A-Za-z][\w .'’-]+)"
+)
+
+
+def _place_in(doc: Any, start: int, end: int) -> str:
+    """The place entity (GPE/LOC) that opens the text between two character offsets, printed capitalised."""
+    for ent in doc.ents:
+        if ent.label_ in ("GPE", "LOC") and start <= ent.start_char < end and not doc.text[start : ent.start_char].strip(" the"):
+            return display_place(ent.text, the=doc.text[start : ent.start_char].strip() == "the")
+    return ""
+
+
+def _job_kind(job: Any) -> str:
+    """"I have a cushy government job" → "government job": the nouns that say which job, when the speaker
+    has it ("I have a … job", "my … job"); "" for a bare "job" or a praised one ("a great job")."""
+    compounds = [c for c in job.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    if not compounds or any(c.i != job.i - len(compounds) + k for k, c in enumerate(compounds)):
+        return ""
+    owner = next((c for c in job.lefts if c.dep_ == "poss"), None)
+    head = job.head
+    had = job.dep_ == "dobj" and head.lemma_ == "have" and speaker_subject(head) and head.tag_ in ("VBP", "VBZ")
+    mine = owner is not None and owner.lower_ == "my" and job.dep_ in ("nsubj", "attr")
+    if not (had or mine):
+        return ""
+    return " ".join(t.lower_ for t in compounds) + " job"
 
 
 def _holder(job: Any) -> tuple[str | None, bool]:
@@ -165,14 +231,6 @@ def _job_phrase(job: Any) -> str:
     if not words or len(words) > _MAX_WORDS:
         return ""
     return " ".join(t.text.lower() if t.pos_ != "PROPN" else t.text for t in words)
-
-
-def _speaker_subject(verb: Any) -> bool:
-    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    while subject is None and verb.dep_ in ("conj", "xcomp"):
-        verb = verb.head
-        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    return subject is not None and subject.lower_ in ("i", "we")
 
 
 def _field(work: Any) -> str:
