@@ -135,6 +135,8 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
         if subject is None or obj is None:
             continue
         relation = f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
+        if (_lemma_of(verb), obj.lemma_.lower().strip("-–—")) in _IDIOMS:
+            continue  # "I learned my lesson", "we can make a difference": no thing, no witness of one
         # "I sold my old car" → "What did Ari sell?" → "old car": the speaker's own thing is asked without
         # the "my" (a relative stays no thing: `_PEOPLE`)
         answer = _object_phrase(obj, own=bool(speaker) and subject == speaker)
@@ -915,7 +917,9 @@ def _clean(verb: Any) -> bool:
     if verb.tag_ == "VBZ" or (
         verb.tag_ == "VBP" and verb.lemma_.lower() in HABITS and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children)
     ):
-        return not auxes  # "assembles", "I play clarinet": what one does habitually
+        # "assembles", "I play clarinet": what one does habitually; "I cook myself a nice meal" tells of one
+        # meal (a habit has no one it is done for)
+        return not auxes and not any(c.dep_ == "dative" for c in verb.children)
     return False
 
 

@@ -86,3 +86,28 @@ def test_the_speakers_own_thing_is_asked_without_the_my() -> None:
     assert qs["What did Lou sprain?"].answer == "left ankle"
     assert not any(c.answer.startswith(("lesson", "leg")) for c in qs.values())
     assert not any(q.startswith("In which chat") and "old car" in q for q in qs)
+
+
+HOME = [
+    ("chat/D1", CHAT_S1, "Kim: Playing with my two sweet pet snakes today.\n"
+                    "Lou: My mom is certified too, she moved here from canada to be by the beach.\n"
+                    "Kim: Nice. My dad works in construction, long hours.\n"
+                    "Lou: It was good, I have a cushy government job and took a nap.\n"
+                    "Kim: I run an animal shelter, it's draining."),
+    ("chat/D2", CHAT_S2, "Lou: We have about 12 horses on the farm.\n"
+                    "Kim: I wish I had two dogs.\n"
+                    "Lou: I'd love to run a bakery someday."),
+]
+
+
+def test_counts_of_pets_a_relatives_field_where_they_came_from_and_what_one_runs() -> None:
+    """Old code: none of these is read ("Lou:" is parsed as a subject of "have": no speaker's job)."""
+    qs = chat_questions(HOME)
+    assert qs["How many snakes does Kim have?"].answer == "two"
+    assert qs["Where did Lou's mom move from?"].answer == "Canada"
+    assert qs["What field does Kim's dad work in?"].answer == "construction"
+    assert qs["What kind of job does Lou have?"].answer == "government job"
+    assert qs["What does Kim run?"].answer == "an animal shelter"
+    # "about 12 horses" is no count to ask; a wish is no pet; "run a bakery someday" is no business run
+    assert not any(q.startswith(("How many horses", "How many dogs")) for q in qs)
+    assert "What does Lou run?" not in qs
