@@ -9,6 +9,8 @@ Read from the parse of the speaker's plain statements:
   nurse", "My dad, a farmer", "my dad was a farmer" → "What did Kim's dad do for a living?" → "farmer";
 - a field:      "I work in marketing" → "What field does Alex work in?" → "marketing" (a bare noun,
   never "an office", "town");
+- a workplace:  "my job at the mall", "I have a job at a skunk farm" → "Where does Terry work?";
+- a relative's studies: "My daughter is studying french" → "What is Lee's daughter studying?";
 - a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California";
   "I moved to Denver" → "Where did Robin move to?" (and another answer to where they live).
 
@@ -107,12 +109,24 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
             if field and speaker_subject(tok):
                 add("work in", field, "What field does {s} work in?", TruthType.OTHER.value)
+            workplace = _workplace(tok) if speaker_subject(tok) and tok.tag_ in ("VBP", "VBG") else ""
+            if workplace:  # "I work at a bakery" (a named one is chat_facts' "I work at Acme")
+                add("work at", workplace, "Where does {s} work?", TruthType.ORGANIZATION.value)
             elif field and kin:  # "my dad works in computers"
                 add(f"work in:{kin}", field, f"What field does {{s}}'s {kin} work in?", TruthType.OTHER.value)
         elif tok.lower_ == "job" and tok.pos_ == "NOUN" and plain_clause(tok):
             kind = _job_kind(tok)
             if kind:
                 add("job kind", kind, "What kind of job does {s} have?", TruthType.OTHER.value)
+            # "I have a job at X": the parse may hang "at X" on "have"
+            workplace = (_workplace(tok) or (_workplace(tok.head) if tok.dep_ == "dobj" else "")) if _own_job(tok) else ""
+            if workplace:  # "my job at the mall", "I have a job at a skunk farm"
+                add("work at", workplace, "Where does {s} work?", TruthType.ORGANIZATION.value)
+        elif tok.lemma_ in ("study", "learn", "major") and tok.tag_ == "VBG" and plain_clause(tok) and not _wished(tok):
+            kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
+            subject = _studied(tok)
+            if kin and subject:  # "My daughter is studying french"
+                add(f"study:{kin}", subject, f"What is {{s}}'s {kin} studying?", TruthType.OTHER.value)
         elif tok.lemma_ in ("live", "move") and tok.pos_ == "VERB" and speaker_subject(tok) and plain_clause(tok):
             place = _place_after(tok, "in" if tok.lemma_ == "live" else "to")
             if not place or _wished(tok):
@@ -167,6 +181,46 @@ def _place_in(doc: Any, start: int, end: int) -> str:
         if ent.label_ in ("GPE", "LOC") and start <= ent.start_char < end and not doc.text[start : ent.start_char].strip(" the"):
             return display_place(ent.text, the=doc.text[start : ent.start_char].strip() == "the")
     return ""
+
+
+def _own_job(job: Any) -> bool:
+    """"my job" (its subject or object) or "I have a job": the speaker's present job."""
+    if any(c.dep_ == "poss" and c.lower_ == "my" for c in job.lefts):
+        return True
+    head = job.head
+    return job.dep_ == "dobj" and head.lemma_ == "have" and head.tag_ in ("VBP", "VBZ") and speaker_subject(head)
+
+
+def _workplace(word: Any) -> str:
+    """The common noun a job or "work" is at: "at the mall" → "the mall", "at a skunk farm" → "a skunk
+    farm"; "" for a name (chat_facts reads those), a pronoun, "home" or "work"."""
+    for prep in (c for c in word.children if c.dep_ == "prep" and c.lower_ == "at"):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None or obj.pos_ != "NOUN" or obj.lower_ in ("home", "work", "night", "times", "moment", "least"):
+            continue
+        words = list(word.doc[obj.left_edge.i : obj.i + 1])
+        if any(t.tag_ in ("PRP$", "PRP", "CD") or t.pos_ == "PROPN" for t in words) or len(words) > 4:
+            continue
+        if words[0].lower_ not in ("a", "an", "the"):
+            continue
+        return " ".join(t.text for t in words)
+    return ""
+
+
+def _studied(verb: Any) -> str:
+    """What a relative studies: the direct object ("studying french") or "majoring in biology"; one or two
+    words, no pronoun or list."""
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if obj is None:
+        prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "in"), None)
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN", "ADJ") or any(c.dep_ == "conj" for c in obj.children):
+        return ""
+    words = [t for t in obj.doc[obj.left_edge.i : obj.i + 1] if t.dep_ != "det"]
+    if not words or len(words) > 2 or any(t.tag_ in ("PRP$", "PRP") for t in words):
+        return ""
+    text = " ".join(t.text for t in words)
+    return text.capitalize() if obj.ent_type_ in ("NORP", "LANGUAGE") and text.islower() else text
 
 
 def _job_kind(job: Any) -> str:

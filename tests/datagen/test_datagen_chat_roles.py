@@ -111,3 +111,23 @@ def test_counts_of_pets_a_relatives_field_where_they_came_from_and_what_one_runs
     # "about 12 horses" is no count to ask; a wish is no pet; "run a bakery someday" is no business run
     assert not any(q.startswith(("How many horses", "How many dogs")) for q in qs)
     assert "What does Lou run?" not in qs
+
+
+WORK = [
+    ("chat/D1", CHAT_S1, "Kim: My daughter is studying french at school.\n"
+                    "Lou: I have a job at a skunk farm, believe it or not.\n"
+                    "Kim: I learned my lesson- never lend money.\n"
+                    "Lou: I cook myself a nice meal on Sundays."),
+    ("chat/D2", CHAT_S2, "Kim: My job at the mall has been very boring.\nLou: I am taking some online classes."),
+]
+
+
+def test_workplaces_a_relatives_studies_and_idioms() -> None:
+    """Old code: a workplace that is no name, a relative's studies: not read; "I learned my lesson" and
+    "I cook myself a nice meal" (one meal, no habit) are no question; classes are asked in the plural."""
+    qs = chat_questions(WORK)
+    assert qs["What is Kim's daughter studying?"].answer.lower() == "french"
+    assert qs["Where does Lou work?"].answer == "a skunk farm"
+    assert qs["Where does Kim work?"].answer == "the mall"
+    assert qs["What classes was Lou taking?"].answer == "online classes"
+    assert not any("lesson" in q or "lesson" in c.answer or "meal" in c.answer for q, c in qs.items())
