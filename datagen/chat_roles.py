@@ -184,9 +184,9 @@ def _place_in(doc: Any, start: int, end: int) -> str:
 
 
 def _own_job(job: Any) -> bool:
-    """"my job" (its subject or object) or "I have a job": the speaker's present job."""
+    """"my job …" (the clause's subject) or "I have a job": the speaker's present job."""
     if any(c.dep_ == "poss" and c.lower_ == "my" for c in job.lefts):
-        return True
+        return job.dep_ in ("nsubj", "nsubjpass", "attr")  # "my job at X is …"; never "I lost my job at X"
     head = job.head
     return job.dep_ == "dobj" and head.lemma_ == "have" and head.tag_ in ("VBP", "VBZ") and speaker_subject(head)
 

@@ -131,3 +131,24 @@ def test_workplaces_a_relatives_studies_and_idioms() -> None:
     assert qs["Where does Kim work?"].answer == "the mall"
     assert qs["What classes was Lou taking?"].answer == "online classes"
     assert not any("lesson" in q or "lesson" in c.answer or "meal" in c.answer for q, c in qs.items())
+
+
+LONG = [
+    ("chat/D1", CHAT_S1, "Kim: I've been a dentist for the past 14 years.\n"
+                    "Lou: We've been married for 5 years already!\n"
+                    "Kim: I have been working on it for 3 months.\n"
+                    "Lou: A sign business we've had for 11 years keeps me busy.\n"
+                    "Kim: I've played piano for a few years."),
+    ("chat/D2", CHAT_S2, "Lou: I lost my job at the paper mill.\nKim: Oh no."),
+]
+
+
+def test_how_long_a_speaker_has_been_something() -> None:
+    """Old code: no duration is read. "working on it" (on what?), "we've had" (had what?) and "a few
+    years" are no question; "I lost my job at the paper mill" says no place Lou works."""
+    qs = chat_questions(LONG)
+    assert qs["How long has Kim been a dentist?"].answer == "14 years"
+    assert qs["How long has Lou been married?"].answer == "5 years"
+    assert sorted(q for q in qs if q.startswith("How long")) == ["How long has Kim been a dentist?",
+                                                                  "How long has Lou been married?"]
+    assert "Where does Lou work?" not in qs
