@@ -9,6 +9,8 @@ counts a unit of time:
 - "I've been working with computer software for over 10 years"   → "How long has Drew been working with
   computer software?" → "over 10 years"
 - "We've been married for 5 years"                               → "How long has Mel been married?" → "5 years"
+- "How long have you been into art?" — "Melanie: Seven years now" → "How long has Melanie been into art?"
+  → "Seven years" (a reply that opens with a duration, to the other speaker's question just before)
 
 Nothing is read from a question, a negation, a modal or a condition, from a vague count ("for a few
 years", "for ages", "for a while"), or when the rest of the clause leans on a word the question cannot
@@ -19,6 +21,7 @@ the corpus gives that person one duration for it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from datagen.chat_facts import SHAPE
@@ -35,11 +38,12 @@ _LEANING = frozenset("it this that these those here there them him her me us my 
 _MAX_REST = 6
 
 
-def duration_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) -> list[Fact]:
-    """"How long has X been …?" facts of one parsed sentence (see the module docstring)."""
+def duration_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, context: str = "") -> list[Fact]:
+    """"How long has X been …?" facts of one parsed sentence (see the module docstring). context: the
+    session's text, where a reply ("5 years already!") finds the question it answers."""
     if not speaker or text.rstrip().endswith("?"):
         return []
-    out: list[Fact] = []
+    out: list[Fact] = _answered(doc, doc_id, chunk_id, text, speaker, context)
     for verb in doc:
         if verb.tag_ not in ("VBN", "VBG") or not speaker_subject(verb) or not plain_clause(verb):
             continue
@@ -63,6 +67,38 @@ def duration_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str
             kind=TruthType.OTHER.value, ask=f"How long has {{s}} {core}?",
         ))
     return out
+
+
+# "How long have you been married?" asked by the other speaker on the line before
+_ASKED = re.compile(r"\bHow long have you ((?:been )?[a-z]+)((?: [\w'’-]+){0,5})\?", re.IGNORECASE)
+
+
+def _answered(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, context: str) -> list[Fact]:
+    """A reply that opens with a duration ("Melanie: 5 years already!") to the other speaker's "How long
+    have you been married?" on the line just before: "How long has Melanie been married?" → "5 years"."""
+    at = context.find(text)
+    if at < 0 or not text.startswith(speaker + ":"):
+        return []  # only the first sentence of a turn answers the line before
+    before = context[:at].rstrip("\n").split("\n")[-1]
+    if before.startswith(speaker + ":"):
+        return []
+    m = _ASKED.search(before.split(":", 1)[-1].split("?")[-2] + "?") if "?" in before else None
+    if m is None:
+        return []
+    rest = m.group(2).split()
+    if any(w.lower() in _LEANING or w.lower() in ("you", "your", "yours", "such") for w in rest):
+        return []
+    opening = [t for t in doc if t.i > 1][:3]  # the reply's first words, after "Name:"
+    unit = next((t for t in opening if t.lower_ in _UNITS), None)
+    count = next((c for c in unit.children if c.dep_ in ("nummod", "det") and (c.like_num or c.lower_ in _COUNTS)), None) if unit else None
+    if unit is None or count is None or count.i != opening[0].i:
+        return []
+    core = " ".join([m.group(1).lower(), *(w.lower() for w in rest)])
+    return [Fact(
+        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+        relation=f"how long:{core}|{SHAPE}|{TruthType.OTHER.value}", answer=doc[count.i : unit.i + 1].text,
+        kind=TruthType.OTHER.value, ask=f"How long has {{s}} {core}?",
+    )]
 
 
 def _duration(verb: Any) -> Any:

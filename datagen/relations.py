@@ -168,7 +168,7 @@ def read_facts(
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
             *occupation_facts(doc, doc_id, chunk_id, text, speaker),
-            *duration_facts(doc, doc_id, chunk_id, text, speaker),
+            *duration_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article

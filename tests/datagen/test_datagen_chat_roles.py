@@ -139,7 +139,8 @@ LONG = [
                     "Kim: I have been working on it for 3 months.\n"
                     "Lou: A sign business we've had for 11 years keeps me busy.\n"
                     "Kim: I've played piano for a few years."),
-    ("chat/D2", CHAT_S2, "Lou: I lost my job at the paper mill.\nKim: Oh no."),
+    ("chat/D2", CHAT_S2, "Lou: I lost my job at the paper mill.\nKim: Oh no. How long have you been into pottery?\n"
+                    "Lou: Seven years now, and I love it.\nKim: How long have you had your dog?\nLou: 3 years!"),
 ]
 
 
@@ -149,6 +150,9 @@ def test_how_long_a_speaker_has_been_something() -> None:
     qs = chat_questions(LONG)
     assert qs["How long has Kim been a dentist?"].answer == "14 years"
     assert qs["How long has Lou been married?"].answer == "5 years"
+    # a reply to the other speaker's question on the line before ("your dog": whose? no question)
+    assert qs["How long has Lou been into pottery?"].answer == "Seven years"
     assert sorted(q for q in qs if q.startswith("How long")) == ["How long has Kim been a dentist?",
+                                                                  "How long has Lou been into pottery?",
                                                                   "How long has Lou been married?"]
     assert "Where does Lou work?" not in qs
