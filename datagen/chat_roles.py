@@ -11,7 +11,8 @@ Read from the parse of the speaker's plain statements:
   never "an office", "town");
 - a workplace:  "my job at the mall", "I have a job at a skunk farm" → "Where does Terry work?";
 - a relative's studies: "My daughter is studying french" → "What is Lee's daughter studying?";
-- a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California";
+- a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California"; a
+  kind of place when no name is said ("I live in a condo" → "a condo", "I grew up in the country");
   "I moved to Denver" → "Where did Robin move to?" (and another answer to where they live).
 
 An occupation is a noun of `OCCUPATIONS` (what one is paid to be; "reader", "fan", "mom" are no job),
@@ -127,11 +128,18 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             subject = _studied(tok)
             if kin and subject:  # "My daughter is studying french"
                 add(f"study:{kin}", subject, f"What is {{s}}'s {kin} studying?", TruthType.OTHER.value)
-        elif tok.lemma_ in ("live", "move") and tok.pos_ == "VERB" and speaker_subject(tok) and plain_clause(tok):
-            place = _place_after(tok, "in" if tok.lemma_ == "live" else "to")
+        elif tok.lemma_ in ("live", "move", "grow") and tok.pos_ == "VERB" and speaker_subject(tok) and plain_clause(tok):
+            grew = tok.lemma_ == "grow" and tok.tag_ == "VBD" and any(c.dep_ == "prt" and c.lower_ == "up" for c in tok.children)
+            if (tok.lemma_ == "grow" and not grew) or (tok.tag_ == "VBG" and not any(c.dep_ == "aux" for c in tok.children)):
+                continue  # "I miss living in a smaller town": a living under another verb is no home
+            place = _place_after(tok, "to" if tok.lemma_ == "move" else "in")
+            if not place and tok.lemma_ != "move":  # "I live in a condo", "I grew up in the country"
+                place = _kind_of_place(tok)
             if not place or _wished(tok):
                 continue
-            if tok.lemma_ == "live" and tok.tag_ in ("VBP", "VBG", "VBZ"):
+            if grew:  # one answer with chat_facts' "I grew up in Ohio"
+                add("grow up", place, "Where did {s} grow up?", TruthType.PLACE.value)
+            elif tok.lemma_ == "live" and tok.tag_ in ("VBP", "VBG", "VBZ"):
                 add("live", place, "Where does {s} live?", TruthType.PLACE.value)
             elif tok.lemma_ == "move" and tok.tag_ in ("VBD", "VBN"):
                 add("move", place, "Where did {s} move to?", TruthType.PLACE.value)
@@ -297,6 +305,29 @@ def _field(work: Any) -> str:
         if any(t.dep_ in ("det", "poss", "nummod") or t.tag_ in ("PRP$", "CD") for t in words) or len(words) > 3:
             continue
         return " ".join(t.lower_ for t in words)
+    return ""
+
+
+# the kinds of place one lives in, named by no name: "a condo", "a small mountain town", "the country"
+_DWELLINGS = frozenset(
+    "apartment condo flat house home townhouse trailer cabin farm ranch dorm houseboat bungalow cottage "
+    "town city village suburb suburbs country countryside neighborhood neighbourhood island".split()
+)
+
+
+def _kind_of_place(verb: Any) -> str:
+    """"I live in a condo" → "a condo", "I grew up in the country" → "the country": a dwelling or a kind
+    of place (`_DWELLINGS`) with its article, at most four words, leaning on no one ("my parents' house")."""
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ == "in"):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None or obj.lower_ not in _DWELLINGS or any(c.dep_ in ("prep", "relcl", "acl") for c in obj.rights):
+            continue
+        words = list(verb.doc[obj.left_edge.i : obj.i + 1])
+        if words[0].lower_ not in ("a", "an", "the") or len(words) > 4 or any(
+            t.tag_ in ("PRP$", "PRP", "POS") or t.lower_ in ("same", "other", "this", "that") for t in words
+        ):
+            continue
+        return " ".join(t.text for t in words)
     return ""
 
 

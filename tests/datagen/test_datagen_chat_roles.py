@@ -96,7 +96,9 @@ HOME = [
                     "Kim: I run an animal shelter, it's draining."),
     ("chat/D2", CHAT_S2, "Lou: We have about 12 horses on the farm.\n"
                     "Kim: I wish I had two dogs.\n"
-                    "Lou: I'd love to run a bakery someday."),
+                    "Lou: I'd love to run a bakery someday.\n"
+                    "Kim: I live in a small mountain town.\n"
+                    "Lou: Sometimes I really miss living in a big city."),
 ]
 
 
@@ -111,6 +113,9 @@ def test_counts_of_pets_a_relatives_field_where_they_came_from_and_what_one_runs
     # "about 12 horses" is no count to ask; a wish is no pet; "run a bakery someday" is no business run
     assert not any(q.startswith(("How many horses", "How many dogs")) for q in qs)
     assert "What does Lou run?" not in qs
+    # a kind of place when no name is said; missing a place is not living there
+    assert qs["Where does Kim live?"].answer == "a small mountain town"
+    assert not any(c.answer == "a big city" for c in qs.values())
 
 
 WORK = [
