@@ -231,10 +231,15 @@ def _studied(verb: Any) -> str:
     return text.capitalize() if obj.ent_type_ in ("NORP", "LANGUAGE") and text.islower() else text
 
 
+_WHEN_JOBS = frozenset("day night side summer weekend dream time part full evening morning holiday".split())
+
+
 def _job_kind(job: Any) -> str:
     """"I have a cushy government job" → "government job": the nouns that say which job, when the speaker
     has it ("I have a … job", "my … job"); "" for a bare "job" or a praised one ("a great job")."""
     compounds = [c for c in job.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    if any(c.lower_ in _WHEN_JOBS for c in compounds):
+        return ""  # "my day job", "a summer job": when one works, not which job
     if not compounds or any(c.i != job.i - len(compounds) + k for k, c in enumerate(compounds)):
         return ""
     owner = next((c for c in job.lefts if c.dep_ == "poss"), None)

@@ -93,7 +93,8 @@ HOME = [
                     "Lou: My mom is certified too, she moved here from canada to be by the beach.\n"
                     "Kim: Nice. My dad works in construction, long hours.\n"
                     "Lou: It was good, I have a cushy government job and took a nap.\n"
-                    "Kim: I run an animal shelter, it's draining."),
+                    "Kim: I run an animal shelter, it's draining.\n"
+                    "Kim: Teaching is my day job."),
     ("chat/D2", CHAT_S2, "Lou: We have about 12 horses on the farm.\n"
                     "Kim: I wish I had two dogs.\n"
                     "Lou: I'd love to run a bakery someday.\n"
@@ -109,6 +110,7 @@ def test_counts_of_pets_a_relatives_field_where_they_came_from_and_what_one_runs
     assert qs["Where did Lou's mom move from?"].answer == "Canada"
     assert qs["What field does Kim's dad work in?"].answer == "construction"
     assert qs["What kind of job does Lou have?"].answer == "government job"
+    assert "What kind of job does Kim have?" not in qs  # "my day job" says when, not which
     assert qs["What does Kim run?"].answer == "an animal shelter"
     # "about 12 horses" is no count to ask; a wish is no pet; "run a bakery someday" is no business run
     assert not any(q.startswith(("How many horses", "How many dogs")) for q in qs)
