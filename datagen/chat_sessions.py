@@ -86,6 +86,10 @@ def told_when_facts(base: FactBase, anchors: dict[str, dt.date]) -> list[Fact]:
             if len(days[key]) != 1 or _lemma(f) in _VAGUE_VERBS or relative_dates(f.sentence, anchors[f.doc_id]):
                 continue  # told in two chats (or one of unknown day), or dated in its own words
             thing = _thing_words(f.answer)
+            if thing and not thing.startswith("the ") and re.search(
+                rf"\b(?:this|that|these|those) (?:\w+ )?{re.escape(f.answer)}\b", f.sentence, re.IGNORECASE
+            ):
+                thing = "the " + thing  # "I finished this cute little bookmark": the answer lost its pointing word
             if re.search(rf"\b(?:my|our) (?:\w+ )?{re.escape(f.answer)}\b", f.sentence, re.IGNORECASE):
                 thing = ""  # "I lost my wallet": "mention losing wallet" would need whose (his? her?)
             m = _ASK.match(f.ask)

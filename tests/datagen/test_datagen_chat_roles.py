@@ -26,6 +26,7 @@ JOBS = [
                     "Kim: I work as an english teacher though, on weekends.\n"
                     "Lou: Winter is my favorite because of christmas."),
     ("chat/D3", CHAT_S3, "Kim: I also write books.\n"
+                    "Lou: I just finished this cute little bookmark!\n"
                     "Lou: I'm not a chef, but I love cooking.\n"
                     "Kim: I moved to the uk last year for work."),
 ]
@@ -66,6 +67,7 @@ def test_chat_phrasing_asides_function_words_and_articles() -> None:
     assert not any("because" in q for q in qs)
     assert not any(c.answer.endswith("though") for c in qs.values())
     assert "In which chat did Kim mention writing books?" in qs
+    assert "In which chat did Lou mention finishing the cute little bookmark?" in qs  # "this" → "the"
 
 
 OWN = [
