@@ -9,6 +9,16 @@
     context1 index OUT/report.jsonl OUT/report-index
     context1 datagen OUT/report-index OUT/report-tasks --n 150 --seed 1
 
+`export-msc` writes a second, non-LoCoMo set the same way: Multi-Session Chat (MSC; Xu, Szlam and Weston,
+"Beyond Goldfish Memory", 2022; crowdworkers' chats, each three sessions hours to days apart), from
+its session-3 file (one JSON line a conversation: two `previous_dialogs` and the third `dialog`, each
+with `time_num`/`time_unit` gaps). MSC's speakers are "Speaker 1/2"; a user's export names them, so
+each conversation's two speakers get two first names no other conversation uses (seeded), and each
+session a date: a seeded start, then MSC's own gaps. Only the chosen conversations are written:
+
+    python benchmarks/datagen_conversations.py export-msc MSC/session_3/test.txt OUT/msc.jsonl \
+        --conversations 30 --seed 33
+
 `table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session,
 the lines that say when something happened ("yesterday", "last week": what a date question needs) and
 tasks per such line, and the forms and answer types:
@@ -46,6 +56,52 @@ def export(part: str, data_dir: Path, out: Path) -> int:
     return len(docs)
 
 
+# first names for MSC's anonymous speakers: one per person, never shared by two conversations
+_NAMES = (
+    "Alex Jordan Taylor Morgan Casey Riley Jamie Avery Quinn Drew Robin Sam Chris Dana Lee Pat Kim Jesse Cameron "
+    "Reese Sky Rowan Emery Kendall Blake Parker Hayden Jules Logan Micah Noel Peyton Remy Sage Shawn Terry Toby Val "
+    "Wren Ari Bailey Charlie Devon Eden Finley Gray Harper Indigo Jody Kai Lane Marlow Nico Oakley Perry Rene Sasha "
+    "Tatum Uri Vic"
+).split()
+_SECONDS = {"hour": 3600, "hours": 3600, "day": 86400, "days": 86400, "week": 604800, "weeks": 604800}
+
+
+def export_msc(source: Path, out: Path, conversations: int, seed: int) -> int:
+    """Write `conversations` MSC conversations (seeded choice) as one record per session; returns the
+    number of sessions written."""
+    import datetime as dt
+    import random
+
+    if not source.is_file():
+        sys.exit(f"no MSC session file at {source} (MSC's msc_dialogue/session_3/test.txt)")
+    rows = [json.loads(line) for line in source.open(encoding="utf-8") if line.strip()]
+    if conversations > len(rows) or 2 * conversations > len(_NAMES):
+        sys.exit(f"--conversations must be at most {min(len(rows), len(_NAMES) // 2)}")
+    rng = random.Random(seed)
+    chosen = sorted(rng.sample(range(len(rows)), conversations))
+    names = random.Random(seed + 1).sample(_NAMES, 2 * conversations)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with out.open("w", encoding="utf-8") as f:
+        for k, i in enumerate(chosen):
+            row = rows[i]
+            a, b = names[2 * k], names[2 * k + 1]
+            rng.random()  # a draw the first export made here; kept so that this command rebuilds session 33's set
+            when = dt.datetime(2022, 1, 3, 10, 0) + dt.timedelta(days=rng.randrange(500), minutes=rng.randrange(600))
+            sessions = [*row["previous_dialogs"], row]
+            for n, session in enumerate(sessions, start=1):
+                if n > 1:  # MSC's gap before this session, given on the one before
+                    gap = sessions[n - 2]
+                    when += dt.timedelta(seconds=gap["time_num"] * _SECONDS[gap["time_unit"]])
+                lines = [f"{a if j % 2 == 0 else b}: {' '.join(turn['text'].split())}"
+                         for j, turn in enumerate(session["dialog"])]
+                stamp = f"{when.strftime('%I:%M %p').lstrip('0').lower()} on {when.day} {when.strftime('%B')}, {when.year}"
+                f.write(json.dumps({"id": f"msc{i}-D{n}", "title": f"{a} & {b}, session {n} ({stamp})",
+                                    "text": "\n".join(lines)}) + "\n")
+                written += 1
+    return written
+
+
 def table(runs: list[str], corpora: dict[str, str]) -> None:
     import datetime as dt
 
@@ -78,6 +134,11 @@ def main() -> None:
     ex.add_argument("--part", choices=sorted(PARTS), required=True)
     ex.add_argument("--data-dir", default="../shared/data/locomo")
     ex.add_argument("out")
+    ms = sub.add_parser("export-msc", help="MSC conversations as a user's JSONL export (a second, non-LoCoMo set)")
+    ms.add_argument("source", help="MSC's msc_dialogue/session_3/test.txt")
+    ms.add_argument("out")
+    ms.add_argument("--conversations", type=int, default=30)
+    ms.add_argument("--seed", type=int, default=33)
     tb = sub.add_parser("table", help="tasks per session of `context1 datagen` runs")
     tb.add_argument("runs", nargs="+", help="LABEL=RUN_FOLDER (holding tasks.jsonl)")
     tb.add_argument("--corpus", action="append", default=[], help="LABEL=EXPORT.jsonl (to count its sessions)")
@@ -85,6 +146,9 @@ def main() -> None:
     if args.command == "export":
         n = export(args.part, Path(args.data_dir), Path(args.out))
         print(f"{n} sessions of conversations {', '.join(PARTS[args.part])} in {args.out}")
+    elif args.command == "export-msc":
+        n = export_msc(Path(args.source), Path(args.out), args.conversations, args.seed)
+        print(f"{n} sessions of {args.conversations} MSC conversations in {args.out}")
     else:
         table(args.runs, dict(c.split("=", 1) for c in args.corpus))
 

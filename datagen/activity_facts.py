@@ -54,7 +54,8 @@ ACTIVITY_VERBS = frozenset(
     "buy purchase order sell adopt rescue plant grow visit attend join start found open launch finish complete "
     "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
     "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
-    "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore".split()
+    "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore "
+    "sprain injure break tear own manage".split()
 )
 # "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
 # whose object says little of what was done ("had an interview", "got some feedback", "took a trip").
@@ -65,7 +66,9 @@ BUSINESS_VERBS = frozenset(
     "grow mine refine ship".split()
 )
 # "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
-HABITS = frozenset("play read watch collect write paint draw cook bake knit sew practice practise study teach grow".split())
+HABITS = frozenset(
+    "play read watch collect write paint draw cook bake knit sew practice practise study teach grow run own manage".split()
+)
 # Heads that name no thing: pronouns, placeholders, and what one "has" without doing ("had a blast").
 _VAGUE = frozenset(
     "thing things something anything everything nothing stuff lot lots ton tons bunch one ones bit kind sort way time "
@@ -90,6 +93,10 @@ _IDIOMS = frozenset(
     + [("take", w) for w in "care time chance break step moment look".split()]
     + [("find", w) for w in "way time peace balance".split()]
     + [("join", "force")]  # "joined forces with…"
+    + [("learn", w) for w in "lesson lessons".split()]  # "I learned my lesson"
+    + [("lose", w) for w in "mind temper track touch patience cool weight sleep interest hope faith count".split()]
+    + [("break", w) for w in "heart rule rules ice bank silence habit".split()]
+    + [("hurt", w) for w in "feeling feelings".split()]
     + [("see", w) for w in "point way impact".split()]
 )
 _ADVERB_PARTICLES = frozenset("together up out off back on away down over".split())
@@ -128,7 +135,13 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
         if subject is None or obj is None:
             continue
         relation = f"{_lemma_of(verb)}|{RELATION_SHAPE}|{TruthType.OTHER.value}"
-        answer = _object_phrase(obj)
+        if (_lemma_of(verb), obj.lemma_.lower().strip("-–—")) in _IDIOMS:
+            continue  # "I learned my lesson", "we can make a difference": no thing, no witness of one
+        # "I sold my old car" → "What did Ari sell?" → "old car": the speaker's own thing is asked without
+        # the "my" (a relative stays no thing: `_PEOPLE`)
+        answer = _object_phrase(obj, own=bool(speaker) and subject == speaker)
+        if _lemma_of(verb) in _INJURIES and not _body_part(obj, answer):
+            answer = ""  # "broke my leg skiing": the parse's compound is no body part
         alone = not any(
             c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
             for c in verb.children
@@ -904,7 +917,9 @@ def _clean(verb: Any) -> bool:
     if verb.tag_ == "VBZ" or (
         verb.tag_ == "VBP" and verb.lemma_.lower() in HABITS and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children)
     ):
-        return not auxes  # "assembles", "I play clarinet": what one does habitually
+        # "assembles", "I play clarinet": what one does habitually; "I cook myself a nice meal" tells of one
+        # meal (a habit has no one it is done for)
+        return not auxes and not any(c.dep_ == "dative" for c in verb.children)
     return False
 
 
@@ -913,6 +928,19 @@ def _after_speaker(verb: Any) -> bool:
     sentence's main one."""
     colon = next((t for t in verb.sent[:6] if t.text == ":"), None)
     return colon is not None and verb.head.i < colon.i < verb.i
+
+
+# Verbs of an injury: their object is a body part, said with at most a side ("left ankle").
+_INJURIES = frozenset("sprain injure break tear hurt".split())
+
+
+def _body_part(obj: Any, answer: str) -> bool:
+    """Whether an injury's object reads as one body part: its head alone, or after adjectives ("left
+    knee"), never a head in -ing ("leg skiing") or a compound."""
+    words = answer.split()
+    return bool(words) and not obj.lower_.endswith("ing") and all(
+        t.pos_ == "ADJ" for t in obj.lefts if t.dep_ not in ("poss", "det")
+    ) and len(words) <= 2
 
 
 def _object_phrase(obj: Any, *, own: bool = False) -> str:

@@ -13,7 +13,7 @@ Read from plain statements of the speaker of the line (`naming.sentence_speaker`
                 favorite book?";
 - a place:      "I'm from Sweden", "my grandma is from Sweden", "my sister moved to Denver", "my brother
                 lives in Ohio", "I grew up in Ohio" → "Where did Jon's sister move to?";
-- a job:        "I work as a nurse" → "What does Gina work as?"; "lost my job at Door Dash" → "Where did
+- a job:        "I work as a nurse" → "What does Gina do for a living?"; "lost my job at Door Dash" → "Where did
                 Gina work?".
 
 Each question names no answer, so it is kept only when the whole corpus gives that person and relation
@@ -88,10 +88,11 @@ _INSTRUMENT_ANY = re.compile(
 _FAN = re.compile(r"\bI(?:'m| am) (?:a |an )?(?:big |huge |massive |total |real |longtime |long-time )?fan of ((?:the )?[\w'’-]+(?: [\w'’-]+){0,4})")
 _FAVORITE_IS = re.compile(r"\b[Mm]y (?:all-time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|was|has to be|'s) ([^.!?,;]+)")
 _IS_FAVORITE = re.compile(r"(?:^|[.!?:]\s*)([^.!?,;:]+?) (?:is|are) (?:definitely |probably |still )?my (?:all-time )?favou?rite ([a-z]+(?: [a-z]+)?)\b")
-_FROM = re.compile(r"\bI(?:'m| am) (?:originally )?from ([A-Z][\w .'’-]+)")
-_GREW_UP = re.compile(r"\bI grew up in ([A-Z][\w .'’-]+)")
+# a place may be typed in lowercase ("I'm from san francisco"): the parse's GPE/LOC decides (`_place`)
+_FROM = re.compile(r"\bI(?:'m| am|m) (?:originally )?from ((?:the )?[A-Za-z][\w .'’-]+)")
+_GREW_UP = re.compile(r"\bI grew up in ((?:the )?[A-Za-z][\w .'’-]+)")
 _KIN_PLACE = re.compile(
-    rf"\b[Mm]y ({_NOUN}) (is from|was from|comes from|moved to|lives in|has moved to|just moved to|recently moved to) ([A-Z][\w .'’-]+)"
+    rf"\b[Mm]y ({_NOUN}) (is from|was from|comes from|moved to|lives in|has moved to|just moved to|recently moved to) ((?:the )?[A-Za-z][\w .'’-]+)"
 )
 # "lost my job at Door Dash", "I work for Acme": where one works or worked (one answer in the corpus)
 _WORK_AT = re.compile(
@@ -183,14 +184,16 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
             add("fan", thing, "Who is {s} a fan of?" if who else "What is {s} a fan of?",
                 TruthType.PERSON.value if who else TruthType.OTHER.value, m.start())
     for m in _FAVORITE_IS.finditer(body):
-        what, thing = m.group(1).lower(), _cut(m.group(2))
+        what, thing = _favorite_kind(m.group(1)), _cut(m.group(2))
+        if not what:
+            continue
         if not thing:
             add(f"favorite:{what}", "\x00" + m.group(2), "", TruthType.OTHER.value, m.start())
         elif what not in ("part", "thing", "one", "things", "way", "time"):
             add(f"favorite:{what}", thing, f"What is {{s}}'s favorite {what}?", TruthType.OTHER.value, m.start())
     for m in _IS_FAVORITE.finditer(body):
-        thing, what = _cut(m.group(1)), m.group(2).lower()
-        if thing and what not in ("part", "thing", "one", "things", "way", "time") and fold(thing) not in _PRONOUNS:
+        thing, what = _cut(m.group(1)), _favorite_kind(m.group(2))
+        if thing and what and what not in ("part", "thing", "one", "things", "way", "time") and fold(thing) not in _PRONOUNS:
             add(f"favorite:{what}", thing, f"What is {{s}}'s favorite {what}?", TruthType.OTHER.value, m.start())
     for pattern, key, ask in ((_FROM, "from", "Where is {s} from?"), (_GREW_UP, "grow up", "Where did {s} grow up?")):
         for m in pattern.finditer(body):
@@ -212,7 +215,7 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
     for m in _WORK_AS.finditer(body):
         job = _cut(m.group(1))
         if job:
-            add("work as", job, "What does {s} work as?", TruthType.OTHER.value, m.start())
+            add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value, m.start())
     return out
 
 
@@ -270,6 +273,8 @@ def _cut(phrase: str) -> str:
     """A short noun phrase, or "": a list ("Bach and Mozart, as well as …") or a clause asks no one thing."""
     phrase = re.split(r"\s+(?:-|–|—)\s+|\s+(?:because|since|when|which|that|who|so|and i|but)\b", phrase.strip())[0]
     phrase = phrase.strip(" \"'“”‘’")
+    # a chat's trailing asides are no part of the thing: "an english teacher though", "pottery lol"
+    phrase = re.sub(r"(?:\s+(?:though|too|now|lol|haha|anyway|actually|also|either|tho))+$", "", phrase, flags=re.IGNORECASE)
     if not phrase or re.search(r"\b(and|or|as well as|like)\b|,", phrase):
         return ""
     if fold(phrase.split()[0]) in ("my", "your", "his", "her", "our", "their", "it", "this", "that", "both"):
@@ -277,12 +282,43 @@ def _cut(phrase: str) -> str:
     return phrase if len(phrase.split()) <= _MAX_ANSWER_WORDS else ""
 
 
+def _favorite_kind(words: str) -> str:
+    """The kind of thing a favourite is, cut before a function word: "my favorite because of christmas"
+    names no kind ("" ); "favorite band ever" → "band"."""
+    kept = []
+    for word in words.lower().split():
+        if word in _FUNCTION_WORDS:
+            break
+        kept.append(word)
+    return " ".join(kept)
+
+
+_FUNCTION_WORDS = frozenset(
+    "because of for to and but so in on at too since now ever of all is was as by with from than when".split()
+)
+
+
 def _place(doc: Any, words: str) -> str:
-    """The place a phrase opens with, when the parse calls it a place (GPE/LOC): "Sweden 4 years ago" → "Sweden"."""
+    """The place a phrase opens with, when the parse calls it a place (GPE/LOC): "Sweden 4 years ago" →
+    "Sweden"; typed in lowercase, printed as a person writes it ("the uk" → "the UK")."""
+    the = words.lower().startswith("the ")
+    bare = words[4:] if the else words
     for ent in doc.ents:
-        if ent.label_ in ("GPE", "LOC") and words.startswith(ent.text):
-            return ent.text
+        name = ent.text[4:] if ent.text.lower().startswith("the ") else ent.text
+        if ent.label_ in ("GPE", "LOC") and name and bare.startswith(name):
+            return display_place(name, the=the or name != ent.text)
     return ""
+
+
+def display_place(name: str, the: bool = False) -> str:
+    """A place as a person writes it: "california" → "California", "uk" → "UK", "the uk" → "the UK";
+    a name already capitalised is kept ("New York", "Sweden")."""
+    name = name.strip()
+    if name.lower().startswith("the "):
+        the, name = True, name[4:]
+    if name.islower():
+        name = name.upper() if len(name) <= 3 else " ".join(w.capitalize() for w in name.split())
+    return f"the {name}" if the else name
 
 
 def _organization(doc: Any, words: str) -> str:

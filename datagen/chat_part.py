@@ -140,6 +140,9 @@ def _class_taken(verb: Any, doc_id: str, chunk_id: str, text: str, speaker: str)
         return []
     noun = obj.lemma_.lower()
     answer = object_phrase(obj, _OWN, _MAX_WORDS)
+    if obj.tag_ == "NNS":  # "some online classes" → "What classes was Harper taking?" → "online classes"
+        noun = obj.lower_
+        answer = " ".join(w for w in answer.split() if w.lower() not in ("some", "few", "couple", "of"))
     several = any(c.dep_ == "conj" for c in obj.children)
     ask = "" if several or len(answer.split()) < 2 else (
         f"What {noun} was {{s}} taking?" if verb.tag_ == "VBG" else f"What {noun} did {{s}} take?")

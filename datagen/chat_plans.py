@@ -111,11 +111,18 @@ def statement_subject(head: Any) -> bool:
 def speaker_subject(verb: Any) -> bool:
     """Whether the verb's subject is "I" or "we", found up a chain of verbs that share it ("I'm wrapping
     up the plan and looking for investors", "I just started volunteering at a dog shelter")."""
-    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    subject = _subject_of(verb)
     while subject is None and verb.dep_ in ("conj", "xcomp"):
         verb = verb.head
-        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        subject = _subject_of(verb)
     return subject is not None and subject.lower_ in ("i", "we")
+
+
+def _subject_of(verb: Any) -> Any:
+    """The verb's subject; the parse may hang a turn's "Robin:" on the verb as one, which is no subject."""
+    doc = verb.doc
+    return next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+                 and not (c.i + 1 < len(doc) and doc[c.i + 1].text == ":")), None)
 
 
 def plain_clause(head: Any) -> bool:

@@ -86,6 +86,12 @@ def told_when_facts(base: FactBase, anchors: dict[str, dt.date]) -> list[Fact]:
             if len(days[key]) != 1 or _lemma(f) in _VAGUE_VERBS or relative_dates(f.sentence, anchors[f.doc_id]):
                 continue  # told in two chats (or one of unknown day), or dated in its own words
             thing = _thing_words(f.answer)
+            if thing and not thing.startswith("the ") and re.search(
+                rf"\b(?:this|that|these|those) (?:\w+ )?{re.escape(f.answer)}\b", f.sentence, re.IGNORECASE
+            ):
+                thing = "the " + thing  # "I finished this cute little bookmark": the answer lost its pointing word
+            if re.search(rf"\b(?:my|our) (?:\w+ )?{re.escape(f.answer)}\b", f.sentence, re.IGNORECASE):
+                thing = ""  # "I lost my wallet": "mention losing wallet" would need whose (his? her?)
             m = _ASK.match(f.ask)
             if not thing or m is None:
                 continue
@@ -108,14 +114,16 @@ _OWNED = frozenset("my our your his her their its this that these those it".spli
 
 
 def _thing_words(answer: str) -> str:
-    """The answer as the question names it: "a gym" → "the gym"; none when another word points at
-    someone ("a gift from my mom" would need whose mom)."""
+    """The answer as the question names it: "a gym" → "the gym"; said with no article, as said ("books",
+    "high school", "english": "the books" would point at books never named before); none when another
+    word points at someone ("a gift from my mom" would need whose mom)."""
     words = answer.split()
-    if words and fold(words[0]) in ("a", "an", "some", "the"):
+    article = bool(words) and fold(words[0]) in ("a", "an", "some", "the")
+    if article:
         words = words[1:]
     if not words or any(fold(w) in _OWNED for w in words):
         return ""
-    return "the " + " ".join(words)
+    return ("the " if article else "") + " ".join(words)
 
 
 def gerund(verb: str) -> str:

@@ -25,7 +25,10 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
   considering adopting?"), and datagen.chat_part what they took part in ("What did Maria participate
   in?") and datagen.chat_gifts who gave them a thing ("Who gave Caroline the necklace?"), kept, as
-  chat_facts' are, only where the corpus gives one answer;
+  chat_facts' are, only where the corpus gives one answer; datagen.chat_roles what the speaker and
+  their relatives do for a living and where they live ("What does Kim's mom do for a living?");
+  datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
+  a dentist?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -52,10 +55,12 @@ from typing import Any
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
 from datagen.chat_anchors import anchored_questions
+from datagen.chat_durations import duration_facts
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_gifts import gift_facts
 from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
+from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
@@ -162,6 +167,8 @@ def read_facts(
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
+            *occupation_facts(doc, doc_id, chunk_id, text, speaker),
+            *duration_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
