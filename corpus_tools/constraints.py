@@ -128,6 +128,10 @@ class DocumentFacts:
         """A report on a period (10-Q, 10-K, an earnings release), not a current report whose date is an event's."""
         return self.form != "8-K"
 
+    def whole_year(self) -> bool:
+        """Reports a whole fiscal year: an annual report, or a fiscal fourth quarter's (a full-year release)."""
+        return self.form in _ANNUAL_FORMS or (self.fiscal_quarter == 4 and self.periodic())
+
     def calendar_quarter(self) -> tuple[int, int] | None:
         """The calendar quarter holding a quarterly period's middle; None for an annual report (a year has no
         middle quarter: a 10-K is a quarter's only as its fiscal fourth) and for an 8-K."""
@@ -371,11 +375,20 @@ def _period_documents(
         return [], [], None
     votes: dict[str, float] = {}  # doc id → how strongly the question's readings name it
     by_id = {f.doc_id: f for f in pool}
+    years = sorted({value for kind, value in wanted if kind == "fy"})
     for kind, value in wanted:
+        # "between FY2022 and FY2023": the later year's annual report prints the earlier as its comparative,
+        # so the latest year named is preferred (an earlier one still matches).
+        weight = 0.5 if kind == "fy" and value != years[-1] else 1.0
         for f in pool:
             vote = _period_vote(f, kind, value)
             if vote:
-                votes[f.doc_id] = votes.get(f.doc_id, 0.0) + vote
+                votes[f.doc_id] = votes.get(f.doc_id, 0.0) + weight * vote
+    if wanted and all(kind == "fy" for kind, _ in wanted):
+        # A fiscal year named alone is the whole year: where a company has a document reporting the whole
+        # year (an annual report, a fourth-quarter release), its quarterly reports of that year drop out.
+        whole = {by_id[d].company for d in votes if by_id[d].whole_year()}
+        votes = {d: v for d, v in votes.items() if by_id[d].whole_year() or by_id[d].company not in whole}
     matched = [by_id[d] for d in votes]
     if latest and not matched:
         newest: dict[str | None, DocumentFacts] = {}
@@ -407,7 +420,11 @@ def _period_vote(f: DocumentFacts, kind: str, value: Any) -> float:
     if kind == "date":
         return float(f.period_end is not None and abs((f.period_end - value).days) <= 7)
     if kind == "fy":
-        return float(f.fiscal_year == value)
+        # Two readings, as for quarters: the fiscal year the company names, and the calendar year its whole
+        # year ends in (a week back, as for quarters). They differ where a retailer names a year ending
+        # January 28, 2023 "fiscal 2022"; an analyst may call it FY2023.
+        ends = f.whole_year() and f.period_end is not None and (f.period_end - dt.timedelta(days=7)).year == value
+        return float(f.fiscal_year == value) + float(ends)
     if kind == "quarter":
         calendar = f.calendar_quarter()
         return float((fiscal and f.fiscal_quarter == value) or (calendar is not None and calendar[1] == value))
