@@ -104,3 +104,30 @@ def test_an_8k_is_no_quarterly_report_and_no_latest_period():
     assert CATALOG.tiers(CATALOG.read("Pelican Packaging's gross margin in the latest quarter"))[0] == ["10k-23"]
     # an 8-K dated in calendar Q3 2023 is not "Q3 2023"
     assert "2023-08-15" not in CATALOG.read("Pelican Packaging revenue in Q3 2023")["period_end"]
+
+
+def test_a_fiscal_year_named_alone_is_the_whole_years_report():
+    # The 10-Q of fiscal 2023's second quarter is no answer to "FY2023": the annual report is.
+    assert CATALOG.tiers(CATALOG.read("Has Pelican Packaging's gross margin improved as of FY2023?"))[0] == ["10k-23"]
+    # a quarter of that year still finds its 10-Q
+    assert CATALOG.tiers(CATALOG.read("Pelican Packaging restructuring as of Q2 of FY2023"))[0] == ["10q-q2"]
+
+
+def test_of_several_years_the_latest_annual_report_is_preferred():
+    catalog = MetadataCatalog.from_documents([
+        (f"10k-{y}", {"company": "Wren Telecom Inc.", "form": "10-K", "period_end": f"{y}-12-31", "fiscal_year": y,
+                      "fiscal_quarter": 4}) for y in (2021, 2022)])
+    got = catalog.read("Has Wren Telecom's quick ratio improved between FY2021 and FY2022?")
+    assert got["period_end"] == ["2021-12-31", "2022-12-31"]  # both match (the earlier is a comparative)
+    assert catalog.preferred(got) == {"10k-2022"}
+
+
+def test_a_retailers_fiscal_year_is_also_the_calendar_year_it_ends_in():
+    # A year ending January 28, 2023 that the company calls fiscal 2022: an analyst's "FY2023" names it too.
+    catalog = MetadataCatalog.from_documents([
+        ("release", {"company": "Heron Beauty", "period_end": "2023-01-28", "fiscal_year": 2022, "fiscal_quarter": 4}),
+        ("older", {"company": "Heron Beauty", "form": "10-K", "period_end": "2022-01-29", "fiscal_year": 2021,
+                   "fiscal_quarter": 4}),
+    ])
+    assert catalog.tiers(catalog.read("Did Heron Beauty's wages as a percent of net sales rise in FY2023?"))[0] == [
+        "release"]
