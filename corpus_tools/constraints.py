@@ -20,7 +20,12 @@ document any reading names (all rank first: a soft constraint, never a filter to
 and the documents most readings agree on are named in "period_preferred" for a mild lift among them
 (`SearchConfig.period_lift`); on a tie the report order wins, the one reading that gives each of a
 year's three quarterly reports one label whatever the fiscal calendar. "Latest" / "most recent"
-means the latest period the corpus holds for each company named (every company when none is).
+means the latest period the corpus holds for each company named (every company when none is), among
+periodic reports (an 8-K's date is an event's). A fiscal year named alone ("FY2023") is read two ways, the
+fiscal year the company names and the calendar year its whole year ends in (a retailer's year ending
+January 28, 2023 is its "fiscal 2022"), and names the documents that report the whole year (a 10-K, a
+fourth-quarter release) where the company has one; of several years named, the latest is preferred (its
+annual report prints the earlier as comparatives). An 8-K is named by its date ("dated 1st July 2022").
 
 The result is a JSON-able dict: the metadata values to prefer ({"company": [...], "period_end": [...],
 "form": [...]}; fiscal_year/fiscal_quarter when the matched documents have no period_end), the names

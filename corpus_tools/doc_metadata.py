@@ -13,9 +13,13 @@ The rule, in order:
      often as "third quarter of fiscal (year) 2024" / "Q2 FY24" among those the period can be (a
      fiscal quarter q ending in calendar quarter c belongs to the fiscal year ending 4 - q quarters
      later: Microsoft's quarter ended September 30, 2023 can be Q1 FY2024, never Q1 FY2023);
-  2. else the calendar: the quarter and year of the period end moved back a week (52/53-week
+  2. else the month its fiscal year ends, where the filing states it ("the fiscal year ended June 30,
+     2022"): Amcor's quarter ended December 31, 2022 is the second of fiscal 2023;
+  3. else the calendar: the quarter and year of the period end moved back a week (52/53-week
      years end a few days into the next month: Intel's "October 1, 2022" is its third quarter).
-A 10-K's period is its fiscal year: fiscal_quarter 4.
+A 10-K's period is its fiscal year: fiscal_quarter 4. An 8-K covers no period: its "Date of Report" is
+its period_end, with no fiscal quarter. A document with no cover (an earnings release) is read from its
+headline: "Amcor reports fiscal 2023 results" names the company and, where it says so, the fiscal year.
 """
 
 from __future__ import annotations
