@@ -20,7 +20,12 @@ document any reading names (all rank first: a soft constraint, never a filter to
 and the documents most readings agree on are named in "period_preferred" for a mild lift among them
 (`SearchConfig.period_lift`); on a tie the report order wins, the one reading that gives each of a
 year's three quarterly reports one label whatever the fiscal calendar. "Latest" / "most recent"
-means the latest period the corpus holds for each company named (every company when none is).
+means the latest period the corpus holds for each company named (every company when none is), among
+periodic reports (an 8-K's date is an event's). A fiscal year named alone ("FY2023") is read two ways, the
+fiscal year the company names and the calendar year its whole year ends in (a retailer's year ending
+January 28, 2023 is its "fiscal 2022"), and names the documents that report the whole year (a 10-K, a
+fourth-quarter release) where the company has one; of several years named, the latest is preferred (its
+annual report prints the earlier as comparatives). An 8-K is named by its date ("dated 1st July 2022").
 
 The result is a JSON-able dict: the metadata values to prefer ({"company": [...], "period_end": [...],
 "form": [...]}; fiscal_year/fiscal_quarter when the matched documents have no period_end), the names
@@ -46,9 +51,9 @@ _LEGAL = re.compile(
     re.IGNORECASE,
 )
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-# A year: "2023", "FY2023", "FY23", "fiscal 2023", "fiscal year 2023", "'23" (two digits only with FY or ', so
+# A year: "2023", "FY2023", "FY23", "fiscal 2023", "fiscal year 2023", "'23", "'2023" (two digits only with FY or ', so
 # "Q3 10-Q" is no year).
-_YEAR = r"(?:(?:FY\s?|fiscal\s+(?:year\s+)?)'?(?:\d{4}|\d{2})|'\d{2}|\d{4})"
+_YEAR = r"(?:(?:FY\s?|fiscal\s+(?:year\s+)?)'?(?:\d{4}|\d{2})|'(?:\d{4}|\d{2})|\d{4})"
 _Q = r"(?:(?P<fq>fiscal\s+)?Q(?P<q>[1-4]))"
 _PERIODS = [
     # "Q3 2023", "Q3 FY2023", "fiscal Q3 2023", "Q3'23", "Q3 of fiscal 2023"
@@ -67,10 +72,13 @@ _FISCAL_YEAR = re.compile(r"\b(?:fiscal\s+(?:year\s+)?|FY\s?)'?(?P<y>\d{4}|\d{2}
 _MONTHS = {m: i for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
      "december"], start=1)}
-_DATE = re.compile(
-    r"\b(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s+(?P<d>\d{1,2}),?\s+(?P<y>\d{4})\b",
-    re.IGNORECASE,
+_MONTH_NAME = (r"(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|"
+               r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)")
+# "July 1, 2022", "July 1st 2022" and the day first: "1st July 2022", "1 July, 2022", "the 1st of July 2022".
+_DATES = (
+    re.compile(rf"\b{_MONTH_NAME}\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}\.?,?\s+(?P<y>\d{{4}})\b",
+               re.IGNORECASE),
 )
 _LATEST = re.compile(
     r"\b(?:latest|most\s+recent(?:ly)?|last\s+(?:reported\s+)?(?:quarter|10-?Q|filing|report)|current\s+quarter|"
@@ -95,6 +103,7 @@ _NOT_NAMES = {"q1", "q2", "q3", "q4", "fy", "the", "what", "how", "which", "who"
               "form", "item", "part", "note", "fiscal", "quarter", "gaap", "sec", "u.s", "us", "usd", "eps"}
 # Calendar quarter of a period: the one holding the period's middle (a 13-week quarter ends ~45 days after it).
 _HALF_QUARTER = dt.timedelta(days=45)
+_ANNUAL_FORMS = ("10-K", "20-F", "40-F")
 # A quarter's length, and how long after its end a quarterly report comes out (SEC: 40-45 days).
 _QUARTER = dt.timedelta(days=91)
 _FILING_LAG = dt.timedelta(days=40)
@@ -120,8 +129,18 @@ class DocumentFacts:
         """Orders periods: by period_end where known, else by fiscal year and quarter."""
         return (self.period_end or dt.date.min, self.fiscal_year or 0, self.fiscal_quarter or 0)
 
+    def periodic(self) -> bool:
+        """A report on a period (10-Q, 10-K, an earnings release), not a current report whose date is an event's."""
+        return self.form != "8-K"
+
+    def whole_year(self) -> bool:
+        """Reports a whole fiscal year: an annual report, or a fiscal fourth quarter's (a full-year release)."""
+        return self.form in _ANNUAL_FORMS or (self.fiscal_quarter == 4 and self.periodic())
+
     def calendar_quarter(self) -> tuple[int, int] | None:
-        if self.period_end is None:
+        """The calendar quarter holding a quarterly period's middle; None for an annual report (a year has no
+        middle quarter: a 10-K is a quarter's only as its fiscal fourth) and for an 8-K."""
+        if self.period_end is None or not self.periodic() or self.form in _ANNUAL_FORMS:
             return None
         middle = self.period_end - _HALF_QUARTER
         return middle.year, (middle.month - 1) // 3 + 1
@@ -133,7 +152,7 @@ class DocumentFacts:
         quarters are found by stepping back a quarter at a time, and its fiscal fourth quarter, which
         an annual report covers, is not counted. None without a period end, or for a fiscal Q4.
         """
-        if self.period_end is None or self.fiscal_quarter == 4:
+        if self.period_end is None or self.fiscal_quarter == 4 or not self.periodic():
             return None
         year = (self.period_end + _FILING_LAG).year
         n, end, quarter = 1, self.period_end, self.fiscal_quarter
@@ -172,19 +191,36 @@ _GENERIC_FIRST = {"general", "american", "international", "united", "national", 
                   "northern", "southern", "central", "pacific", "atlantic", "union", "standard", "advanced", "applied"}
 
 
+def core_name(company: str) -> str:
+    """The name without its legal suffixes and a leading "The": "Best Buy Co., Inc." → "Best Buy",
+    "The Kraft Heinz Company" → "Kraft Heinz" (suffixes come stacked: "Co., Inc.", "Holdings, Inc.")."""
+    name = " ".join(company.split())
+    while (shorter := _LEGAL.sub("", name).strip(" ,")) != name and shorter:
+        name = shorter
+    return re.sub(r"^the\s+", "", name, flags=re.IGNORECASE) if len(name.split()) > 1 else name
+
+
+# An acronym that leads a company's name ("MGM" of "MGM Resorts International"): people shorten the
+# name to it, so it counts as a short name though it is under four letters, matched in capitals only.
+_ACRONYM = re.compile(r"[A-Z]{3,4}")
+
+
 def short_name(company: str) -> str | None:
-    """The first word of a multi-word company name, as people shorten it ("Orchard" for "Orchard Computer, Inc."),
-    unless it is generic; matched only as capitalised in the name."""
-    words = _LEGAL.sub("", " ".join(company.split())).strip(" ,").split()
-    if len(words) < 2 or len(words[0]) < 4 or words[0].lower() in _GENERIC_FIRST or not words[0][0].isupper():
+    """The first word of a multi-word company name, as people shorten it ("Orchard" for "Orchard Computer, Inc.",
+    "MGM" for "MGM Resorts International"), unless it is generic; matched only as capitalised in the name."""
+    words = core_name(company).split()
+    if len(words) < 2 or words[0].lower() in _GENERIC_FIRST or not words[0][0].isupper():
+        return None
+    if len(words[0]) < 4 and not _ACRONYM.fullmatch(words[0]):
         return None
     return words[0]
 
 
 def company_aliases(company: str) -> set[str]:
-    """Lower-case names a question may use for `company`: "Amazon.com, Inc." → {"amazon.com, inc.", "amazon.com", "amazon"}."""
+    """Lower-case names a question may use for `company`: "Amazon.com, Inc." → {"amazon.com, inc.", "amazon.com",
+    "amazon"}; "Best Buy Co., Inc." → {"best buy co., inc.", "best buy"}."""
     full = " ".join(company.split())
-    core = _LEGAL.sub("", full).strip(" ,")
+    core = core_name(full)
     out = {full.lower(), core.lower(), re.sub(r"\.com$", "", core, flags=re.IGNORECASE).lower()}
     return {a for a in out if len(a) >= 3}
 
@@ -319,7 +355,7 @@ def _period_documents(
     """The documents of `pool` whose period the question names, those most readings agree on, and a note
     when a named period matches none."""
     wanted: list[tuple[str, Any]] = []  # ("fiscal"|"either", (year, quarter)), ("date", date), ("fy", year), ...
-    for m in _DATE.finditer(question):
+    for m in (m for pattern in _DATES for m in pattern.finditer(question)):
         try:
             wanted.append(("date", dt.date(int(m["y"]), _MONTHS_ALL[m["m"].lower().rstrip(".")], int(m["d"]))))
         except (KeyError, ValueError):
@@ -344,15 +380,26 @@ def _period_documents(
         return [], [], None
     votes: dict[str, float] = {}  # doc id → how strongly the question's readings name it
     by_id = {f.doc_id: f for f in pool}
+    years = sorted({value for kind, value in wanted if kind == "fy"})
     for kind, value in wanted:
+        # "between FY2022 and FY2023": the later year's annual report prints the earlier as its comparative,
+        # so the latest year named is preferred (an earlier one still matches).
+        weight = 0.5 if kind == "fy" and value != years[-1] else 1.0
         for f in pool:
             vote = _period_vote(f, kind, value)
             if vote:
-                votes[f.doc_id] = votes.get(f.doc_id, 0.0) + vote
+                votes[f.doc_id] = votes.get(f.doc_id, 0.0) + weight * vote
+    if wanted and all(kind == "fy" for kind, _ in wanted):
+        # A fiscal year named alone is the whole year: where a company has a document reporting the whole
+        # year (an annual report, a fourth-quarter release), its quarterly reports of that year drop out.
+        whole = {by_id[d].company for d in votes if by_id[d].whole_year()}
+        votes = {d: v for d, v in votes.items() if by_id[d].whole_year() or by_id[d].company not in whole}
     matched = [by_id[d] for d in votes]
     if latest and not matched:
         newest: dict[str | None, DocumentFacts] = {}
-        for f in pool:
+        # The latest period is a periodic report's; an 8-K dated later is no "latest quarter".
+        periodic = [f for f in pool if f.periodic()]
+        for f in periodic or pool:
             if f.period_end or f.fiscal_year:
                 if f.company not in newest or f.period_key() > newest[f.company].period_key():
                     newest[f.company] = f
@@ -378,7 +425,11 @@ def _period_vote(f: DocumentFacts, kind: str, value: Any) -> float:
     if kind == "date":
         return float(f.period_end is not None and abs((f.period_end - value).days) <= 7)
     if kind == "fy":
-        return float(f.fiscal_year == value)
+        # Two readings, as for quarters: the fiscal year the company names, and the calendar year its whole
+        # year ends in (a week back, as for quarters). They differ where a retailer names a year ending
+        # January 28, 2023 "fiscal 2022"; an analyst may call it FY2023.
+        ends = f.whole_year() and f.period_end is not None and (f.period_end - dt.timedelta(days=7)).year == value
+        return float(f.fiscal_year == value) + float(ends)
     if kind == "quarter":
         calendar = f.calendar_quarter()
         return float((fiscal and f.fiscal_quarter == value) or (calendar is not None and calendar[1] == value))

@@ -13,9 +13,13 @@ The rule, in order:
      often as "third quarter of fiscal (year) 2024" / "Q2 FY24" among those the period can be (a
      fiscal quarter q ending in calendar quarter c belongs to the fiscal year ending 4 - q quarters
      later: Microsoft's quarter ended September 30, 2023 can be Q1 FY2024, never Q1 FY2023);
-  2. else the calendar: the quarter and year of the period end moved back a week (52/53-week
+  2. else the month its fiscal year ends, where the filing states it ("the fiscal year ended June 30,
+     2022"): Amcor's quarter ended December 31, 2022 is the second of fiscal 2023;
+  3. else the calendar: the quarter and year of the period end moved back a week (52/53-week
      years end a few days into the next month: Intel's "October 1, 2022" is its third quarter).
-A 10-K's period is its fiscal year: fiscal_quarter 4.
+A 10-K's period is its fiscal year: fiscal_quarter 4. An 8-K covers no period: its "Date of Report" is
+its period_end, with no fiscal quarter. A document with no cover (an earnings release) is read from its
+headline: "Amcor reports fiscal 2023 results" names the company and, where it says so, the fiscal year.
 """
 
 from __future__ import annotations
@@ -52,6 +56,19 @@ _NAMED_QUARTER = re.compile(
     r"\b(first|second|third|fourth)\s+quarter\s+of\s+fiscal\s+(?:year\s+)?(\d{4})\b|\bQ([1-4])\s+(?:of\s+)?FY\s?'?(\d{2,4})\b",
     re.IGNORECASE,
 )
+# An 8-K's "Date of Report (Date of earliest event reported): July 1, 2022": the first date after the label.
+_REPORT_DATE = re.compile(r"Date\s+of\s+report\b[^:\n]{0,60}:?\s*" + _DATE, re.IGNORECASE)
+# A press release's headline: "<Company> reports|announces … results" within its first lines.
+_HEADLINE = re.compile(
+    r"(?:^|\s)(?P<name>[A-Z][\w&.'-]*(?:[\s,]+(?:[A-Z][\w&.'-]*|&|and|of))*?)\s+"
+    r"(?:reports|announces|reported|announced|posts)\s+(?P<what>.{0,120}?\bresults)\b",
+    re.IGNORECASE,
+)
+# Its listing: "(NASDAQ: ULTA)", "(NYSE: AMCR; ASX: AMC)".
+_LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-Z.]{0,5})\b")
+_RELEASE_PERIOD = re.compile(r"\bperiods?\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
+# "fiscal year ended June 30, 2022", "fiscal year ending January 28, 2024": the company's fiscal calendar.
+_FISCAL_YEAR_END = re.compile(r"\bfiscal\s+year\s+end(?:ed|ing|s)?\s+(?:on\s+)?" + _DATE, re.IGNORECASE)
 # The keys `read_metadata` may set (all where-able on every chunk).
 DOCUMENT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
 # Only this much of the start of a document is searched for the cover (three pages of a filing).
@@ -79,6 +96,19 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
     ticker = _ticker(cover)
     if ticker:
         found["ticker"] = ticker
+    if end is None and found.get("form") == "8-K":
+        # A current report covers no period: its date is the day it reports on (no fiscal quarter).
+        reported = _REPORT_DATE.search(cover)
+        day = _date(*reported.groups()) if reported else None
+        if day is not None:
+            found["period_end"] = day.isoformat()
+        return found
+    if not found:
+        found = _press_release(cover)
+        end = dt.date.fromisoformat(found["period_end"]) if "period_end" in found else None
+        if end is not None and "fiscal_year" not in found:
+            found["fiscal_year"], found["fiscal_quarter"] = fiscal_period(text, end, annual=False)
+        return found
     if end is not None:
         annual = period is not None and "year" in period.group(1).lower() or found.get("form") == "10-K"
         year, quarter = fiscal_period(f"{furniture}\n{text}" if furniture else text, end, annual)
@@ -86,11 +116,46 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
     return found
 
 
+def _press_release(cover: str) -> dict[str, Any]:
+    """An earnings release's issuer and period, from its headline and dateline (no cover page to read).
+
+    "Amcor reports fiscal 2023 results …" / "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"
+    give the company (the words before the verb) and, when the headline says it, the fiscal year and
+    quarter ("full year" and "fiscal YEAR results" are the fourth); "(NASDAQ: ULTA)" the ticker;
+    "… period ended January 28, 2023" the period end. {} when no headline reads so.
+    """
+    lines = [ln.strip() for ln in cover.splitlines() if ln.strip()][:12]
+    head = " ".join(lines)
+    match = _HEADLINE.search(head)
+    if not match:
+        return {}
+    name = match.group("name").strip(" ,")
+    found: dict[str, Any] = {"company": _name_case(name)}
+    ticker = _LISTING.search(cover[:4000])
+    if ticker:
+        found["ticker"] = ticker.group(1)
+    period = _RELEASE_PERIOD.search(cover[:4000])
+    end = _date(*period.groups()) if period else None
+    if end is not None:
+        found["period_end"] = end.isoformat()
+    said = match.group("what")
+    year = re.search(r"\b(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", said, re.IGNORECASE)
+    quarter = re.search(r"\b(first|second|third|fourth)\s+quarter\b", said, re.IGNORECASE)
+    if year:
+        found["fiscal_year"] = int(year.group(1))
+        if quarter:
+            found["fiscal_quarter"] = _QUARTER_WORDS[quarter.group(1).lower()]
+        elif re.search(r"\bfull[-\s]year\b|\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\s+results\b", said, re.IGNORECASE):
+            found["fiscal_quarter"] = 4
+    return found
+
+
 def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, int]:
     """(fiscal year, fiscal quarter) of a period ending `end` (the rule in the module docstring)."""
-    if annual:
-        return _stated_year(text) or end.year, 4
     shifted = end - dt.timedelta(days=7)
+    if annual:
+        # A 52/53-week year ending January 1, 2023 is fiscal 2022 (the week rule below, as for quarters).
+        return _stated_year(text) or shifted.year, 4
     calendar_quarter = (shifted.month - 1) // 3 + 1
 
     def possible(year: int, quarter: int) -> bool:
@@ -100,6 +165,15 @@ def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, i
     footer = Counter((int(y), int(q)) for q, y in _FOOTER_QUARTER.findall(text) if possible(int(y), int(q)))
     if footer:
         return footer.most_common(1)[0][0]
+    # "our fiscal year ended June 30, 2022": the month a fiscal year ends fixes every quarter's number.
+    # Named quarters can mislead where this cannot: Amcor's 10-Q for December 2022 cites "the fourth
+    # quarter of fiscal year 2022" (a past quarter) more often than its own second quarter of fiscal 2023.
+    year_ends = Counter((_date(*m.groups()) - dt.timedelta(days=7)).month
+                        for m in _FISCAL_YEAR_END.finditer(text) if _date(*m.groups()) is not None)
+    if year_ends:
+        month = year_ends.most_common(1)[0][0]
+        offset = (shifted.month - month - 1) % 12  # 0 for the first month of the fiscal year
+        return shifted.year + (shifted.month > month), offset // 3 + 1
     named: Counter[tuple[int, int]] = Counter()
     for word, year, q, short_year in _NAMED_QUARTER.findall(text):
         if word:
@@ -140,7 +214,8 @@ def _company(cover: str) -> str | None:
         after = [ln.strip() for ln in cover[file_number.end() :].splitlines()[1:4] if ln.strip()]
         name = next((ln for ln in after if _COMPANY_WORD.search(ln) and len(ln) <= 80), None)
         return _name_case(name) if name else None
-    before = [ln.strip() for ln in cover[: match.start()].splitlines() if ln.strip()]
+    # A rule line drawn with underscores may share the name's line ("_____ Amazon.com, Inc.").
+    before = [ln.strip(" _") for ln in cover[: match.start()].splitlines() if ln.strip(" _")]
     if not before:
         return None
     name = before[-1]

@@ -62,10 +62,12 @@ LINE_ITEMS: tuple[tuple[str, ...], ...] = (
     ("property and equipment", "property, plant and equipment", "property and equipment, net",
      "property, plant and equipment, net", "pp&e", "fixed assets"),
     ("goodwill", "intangible assets"),
+    ("total current assets", "current assets"),
     ("total assets",),
     ("accounts payable", "trade payables"),
     ("deferred revenue", "unearned revenue", "contract liabilities"),
     ("long-term debt", "long term debt", "term debt", "total debt", "notes payable", "borrowings"),
+    ("total current liabilities", "current liabilities"),
     ("total liabilities",),
     ("shareholders' equity", "stockholders' equity", "shareholders equity", "stockholders equity", "total equity",
      "book value"),
@@ -81,6 +83,9 @@ LINE_ITEMS: tuple[tuple[str, ...], ...] = (
      "common stock repurchased", "buybacks", "share buybacks"),
     ("dividends paid", "dividends", "cash dividends", "payments for dividends"),
     ("free cash flow",),
+    # ratios an analyst asks for by name; the statement prints their parts (DERIVED)
+    ("quick ratio", "acid-test ratio", "acid test ratio"),
+    ("current ratio", "working capital ratio"),
 )
 
 
@@ -91,6 +96,11 @@ LINE_ITEMS: tuple[tuple[str, ...], ...] = (
 DERIVED: dict[str, tuple[str, ...]] = {
     "gross profit": ("revenue", "cost of revenue"),
     "free cash flow": ("net cash provided by operating activities", "capital expenditures"),
+    # liquidity ratios, read off the balance sheet: quick assets (cash, receivables) or all current assets over
+    # current liabilities. A balance sheet is cut into several chunks, and the current assets are printed (and
+    # chunked) first: the piece that prints them is where the ratio's reading starts.
+    "quick ratio": ("cash and cash equivalents", "accounts receivable", "total current assets"),
+    "current ratio": ("cash and cash equivalents", "total current assets"),
 }
 
 

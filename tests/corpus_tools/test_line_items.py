@@ -169,3 +169,21 @@ def test_a_narrowed_search_finds_the_statement_that_prints_a_derived_items_compo
     with Corpus.open(tmp_path / "i") as c:
         hits = c.search(question, k=3, constraints="auto")
         assert hits[0].chunk.doc_id == "operations" and "75,022" in hits[0].chunk.text
+
+
+def test_a_liquidity_ratio_names_the_balance_sheet_piece_that_prints_its_parts():
+    """"quick ratio" is printed nowhere: the balance sheet's current-assets piece (cash, receivables, total current
+    assets) is where it is read; its liabilities piece, and a cash-flow table naming cash, are not."""
+    from corpus_tools.line_items import canonical_names, derived_named
+
+    assert "quick ratio" in canonical_names("Is the acid-test ratio healthy?")
+    assets = ["Current assets: Cash and cash equivalents", "Accounts receivable", "Inventories", "Total current assets"]
+    assert derived_named({"quick ratio", "current ratio"}, assets) == {"quick ratio", "current ratio"}
+    assert derived_named({"quick ratio"}, ["Accounts payable", "Total current liabilities", "Long-term debt"]) == set()
+    assert derived_named({"quick ratio"}, ["Cash and cash equivalents, end of year", "Net income"]) == set()
+    tokens = BM25Tokenizer()
+    question = "Does Orchard have a healthy liquidity profile based on its quick ratio for FY 2022?"
+    texts = ["At December 31, | 2022 | 2021\n" + "\n".join(f"{label} | 1,000 | 900" for label in assets),
+             "At December 31, | 2022 | 2021\nAccounts payable | 10 | 9\nTotal current liabilities | 40 | 35", PROSE[0]]
+    scores = row_match_scores(question, texts, tokens, canonical_names)
+    assert scores[0] > scores[1] and scores[0] > scores[2]
