@@ -3,6 +3,7 @@
     python benchmarks/filings_passages.py --index DIR [--constraints off|auto] [--agent] [--split all|tuning|report] \
         [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
         [--prose-beside-tables on|off]   # the prose slot beside repeated table pieces (corpus_tools.table_pieces)
+        [--aside-section-weight W]   # risk factors, exhibits … placed lower (corpus_tools.section_prior; 0 = off)
     python benchmarks/filings_passages.py --index DIR --reranker FUSION   # a fitted fusion in place of RRF
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
@@ -258,6 +259,8 @@ def main() -> None:
     parser.add_argument("--constraint-boost", type=float, default=None, help="override SearchConfig.constraint_boost")
     parser.add_argument("--period-lift", type=float, default=None, help="override SearchConfig.period_lift")
     parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
+    parser.add_argument("--aside-section-weight", type=float, default=None,
+                        help="override SearchConfig.aside_section_weight (0 = off)")
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                         help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
                              "row match / in the BM25 text of narrowed searches)")
@@ -287,7 +290,7 @@ def main() -> None:
     import dataclasses
 
     for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows",
-                 "first_stage_weight"):
+                 "first_stage_weight", "aside_section_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)

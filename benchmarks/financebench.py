@@ -2,7 +2,7 @@
 
     python benchmarks/financebench.py split [--jsonl PATH] [--docs FOLDER]     # the halves, written out
     python benchmarks/financebench.py run --index DIR --part tuning|report [--jsonl PATH] \
-        [--constraints auto,off] [--agent] [--label L] [--out FILE.jsonl]
+        [--constraints auto,off] [--agent] [--label L] [--out FILE.jsonl] [--search KEY=VALUE ...]
 
 Data: patronus-ai/financebench's 150 open-source questions (`data/financebench_open_source.jsonl`,
 read from --jsonl or from the bare mirror /work/.mirror/patronus-ai+financebench/repo with `git show`),
@@ -142,6 +142,15 @@ def run(args: argparse.Namespace) -> None:
     from corpus_tools import Corpus
 
     corpus = Corpus.open(args.index)
+    if args.search:  # one lever's share: e.g. --search aside_section_weight=0
+        import dataclasses
+
+        defaults = corpus.config.search
+        try:
+            changes = {k: type(getattr(defaults, k))(json.loads(v)) for k, v in (kv.split("=", 1) for kv in args.search)}
+            corpus.config = dataclasses.replace(corpus.config, search=dataclasses.replace(defaults, **changes))
+        except (AttributeError, ValueError, TypeError) as err:
+            raise SystemExit(f"--search {' '.join(args.search)}: {err}") from err
     chosen = [q for q in held_questions(load_jsonl(args.jsonl), corpus.doc_ids()) if q["part"] == args.part]
     if not chosen:
         raise SystemExit(f"{args.index} holds no filing of a {args.part}-half question")
@@ -220,6 +229,8 @@ def main() -> None:
     rp.add_argument("--constraints", default="auto,off", help="comma list of one-search settings: auto, off")
     rp.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
     rp.add_argument("--out", type=Path, default=None, help="per-question JSONL")
+    rp.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="override SearchConfig fields (JSON values), e.g. aside_section_weight=0")
     args = parser.parse_args()
     if args.command == "split":
         split_table(args)

@@ -25,7 +25,10 @@ periodic reports (an 8-K's date is an event's). A fiscal year named alone ("FY20
 fiscal year the company names and the calendar year its whole year ends in (a retailer's year ending
 January 28, 2023 is its "fiscal 2022"), and names the documents that report the whole year (a 10-K, a
 fourth-quarter release) where the company has one; of several years named, the latest is preferred (its
-annual report prints the earlier as comparatives). An 8-K is named by its date ("dated 1st July 2022").
+annual report prints the earlier as comparatives). An 8-K is named by its date ("dated 1st July 2022"). A
+company named with no period ("How much does Pfizer expect to pay …") prefers that company's newest periodic
+report ("period_preferred", lifted like an unqualified quarter's most-agreed reading; no filing dropped): on
+the filings' tuning halves it won one FinanceBench question and lost none (session 33).
 
 The result is a JSON-able dict: the metadata values to prefer ({"company": [...], "period_end": [...],
 "form": [...]}; fiscal_year/fiscal_quarter when the matched documents have no period_end), the names
@@ -304,6 +307,10 @@ class MetadataCatalog:
         out.update(_period_values(matched))
         if preferred and len(preferred) < len(matched) and all(f.period_end for f in preferred):
             out["period_preferred"] = sorted({f.value("period_end") for f in preferred})
+        elif companies and not matched and not period_note:
+            newest = _newest_reports(pool)
+            if newest and len(newest) < len(pool):
+                out["period_preferred"] = sorted({f.value("period_end") for f in newest})
         out["unmatched"] = unmatched
         out["notes"] = notes
         return out
@@ -412,6 +419,17 @@ def _period_documents(
         best[by_id[d].company] = max(best.get(by_id[d].company, 0.0), vote)
     preferred = [by_id[d] for d, vote in votes.items() if vote == best[by_id[d].company]]
     return matched, preferred, None
+
+
+def _newest_reports(pool: list[DocumentFacts]) -> list[DocumentFacts]:
+    """Each company's periodic reports (8-Ks left out) of its latest period end: what a question that names a
+    company but no period is taken to ask about first ("How much does Pfizer expect to pay …": its newest
+    filing's figure), as a preference (`SearchConfig.period_lift`), never a filter."""
+    newest: dict[str | None, dt.date] = {}
+    for f in pool:
+        if f.periodic() and f.period_end and (f.company not in newest or f.period_end > newest[f.company]):
+            newest[f.company] = f.period_end
+    return [f for f in pool if f.periodic() and f.period_end and f.period_end == newest.get(f.company)]
 
 
 # The readings of an unqualified "Q3 2023": the fiscal quarter, the calendar quarter, the report order. Report

@@ -62,6 +62,7 @@ from corpus_tools.rerank import (
     make_reranker,
 )
 from corpus_tools.row_match import row_labels, row_match_scores
+from corpus_tools.section_prior import aside_sections
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -607,6 +608,8 @@ class Corpus:
         if lift:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
+        if where is not None and cfg.aside_section_weight > 0 and state.has_key("section"):
+            fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         fused = fused[:pool]
         if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
@@ -1067,6 +1070,18 @@ def _lift_row_matches(
     match = row_match_scores(query, texts, _ROW_TERMS, names_of)
     lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+def _lower_aside_sections(
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with the chunks of aside sections the query does not name (corpus_tools.section_prior:
+    risk factors, legal proceedings, exhibits …) at 1 - weight of their score; unchanged when none is."""
+    aside = aside_sections(query, [state.chunks[row_of[cid]].metadata.get("section") for cid, _ in fused])
+    if not any(aside):
+        return fused
+    lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, aside, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
 
 
 def _prose_beside_tables(

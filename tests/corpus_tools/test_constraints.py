@@ -269,3 +269,30 @@ def test_the_preferred_period_is_lifted_among_the_first_tier_never_alone(filings
         plain = [h.chunk.chunk_id for h in flat.search("Vantor gross margin", k=6, constraints=both)]
         assert [h.chunk.chunk_id for h in flat.search(
             "Vantor gross margin", k=6, constraints={**both, "period_preferred": ["2022-10-30"]})] == plain
+
+
+def test_a_company_named_without_a_period_prefers_its_newest_report_never_an_8k():
+    """FinanceBench: "How much does Pfizer expect to pay to spin off Upjohn in the future?" names no period; the
+    company's newest periodic report is preferred (a lift among its filings, none filtered out); a later 8-K,
+    an event's date, is no newer period."""
+    event = {"id": "orch-8k-2023-08", "title": "Current Report", "text": "Orchard announced a new director.",
+             "company": "Orchard Computer, Inc.", "ticker": "ORCH", "form": "8-K", "period_end": "2023-08-15"}
+    catalog = MetadataCatalog.from_documents((r["id"], r) for r in [*ROWS, event])
+    got = catalog.read("How much does Orchard expect to pay for its restructuring in the future?")
+    assert got["company"] == ["Orchard Computer, Inc."] and got["period_end"] == []
+    assert got["period_preferred"] == ["2023-07-01"]
+    assert catalog.preferred(got) == {"orch-fy2023-q3"}
+    # Every Orchard filing stays in the first tier: a preference, not a filter.
+    assert set(catalog.tiers(got)[0]) == {r["id"] for r in ROWS if r["ticker"] == "ORCH"} | {"orch-8k-2023-08"}
+    assert check_constraints(got)["company"] == ["Orchard Computer, Inc."]
+    # A period named: its reading decides, as before; a period the corpus lacks: dropped, and nothing preferred.
+    assert catalog.read("Orchard gross margin in the third quarter of fiscal 2023").get("period_preferred") is None
+    assert catalog.read("Orchard gross margin in fiscal Q2 2031").get("period_preferred") is None
+    # No company named: no company's newest report is preferred.
+    assert catalog.read("What was the gross margin?").get("period_preferred") is None
+
+
+def test_a_company_named_without_a_period_ranks_its_newest_report_first(filings):
+    hits = filings.search("Orchard gross margin and operating expenses", k=4, constraints="auto")
+    assert hits[0].chunk.doc_id == "orch-fy2023-q3"
+    assert {h.chunk.doc_id for h in hits} == {r["id"] for r in ROWS if r["ticker"] == "ORCH"}

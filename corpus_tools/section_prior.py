@@ -1,0 +1,45 @@
+"""Aside sections: the parts of a filing that set out risks, proceedings, controls and exhibits, not results.
+
+A narrowed search (a question naming its filing) ranks the filing's own chunks, and in a filing the
+words of most questions ("spinning off business segments", "the new CEO", "debt") recur in its risk
+factors, its legal proceedings, its controls, its exhibit index and the exhibits filed with it (an 8-K's
+Item 9.01 attaches the press release and the letters behind the Item that answers). Those sections
+state what may happen and what is attached, rarely what happened; a question about them names them
+("What legal proceedings …", "What risks …").
+
+`aside_sections(query, sections)` says, per chunk section path ("Part II > Item 1A. Risk Factors"), whether
+the chunk lies in such a section that the question does not name (a section with no name is never
+aside); `Corpus.search` multiplies those chunks' fused scores by 1 - `SearchConfig.aside_section_weight`
+in searches narrowed to named documents. Placed lower, never removed. Chosen on the two filings tuning
+halves together (docugami's 10-Qs and FinanceBench, session 33): see `SearchConfig.aside_section_weight`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# A section name (matched inside the lowercased path) → the question words that name it: a question holding
+# one of them asks about that section, which is then not aside.
+ASIDE = {
+    "risk factors": {"risk", "risks", "risky"},
+    "legal proceedings": {"legal", "proceeding", "proceedings", "litigation", "lawsuit", "lawsuits"},
+    "controls and procedures": {"control", "controls", "procedures"},
+    "unresolved staff comments": {"staff", "sec", "comments"},
+    "mine safety": {"mine", "safety"},
+    "exhibits": {"exhibit", "exhibits", "attached", "attachment"},
+    "signature": {"signature", "signatures", "signed"},
+    "10-k summary": {"summary", "subsidiary", "subsidiaries"},
+}
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)?")
+
+
+def aside_sections(query: str, sections: Sequence[str | None]) -> list[bool]:
+    """Per section path: True when it names an aside section (`ASIDE`) the query holds none of the words of."""
+    words = set(_WORD.findall(query.lower()))
+    unnamed = [name for name, naming in ASIDE.items() if not naming & words]
+    out = []
+    for section in sections:
+        path = section.lower() if isinstance(section, str) else ""
+        out.append(bool(path) and any(name in path for name in unnamed))
+    return out
