@@ -37,10 +37,6 @@ def policy_command(
     doc_min_gold: Annotated[
         int, typer.Option(help="Answer decisions only from tasks with at least this many gold documents.", min=1)
     ] = 2,
-    hop_balance: Annotated[
-        bool, typer.Option("--hop-balance/--no-hop-balance",
-                           help="Each task depth (1, 2, 3+ gold documents) weighs the same in the warm-start fits.")
-    ] = False,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
                            "folder made with other flags is an error).")
@@ -71,7 +67,7 @@ def policy_command(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
-            doc_min_gold=doc_min_gold, hop_balance=hop_balance,
+            doc_min_gold=doc_min_gold,
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True))

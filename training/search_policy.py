@@ -124,9 +124,6 @@ class SearchPolicyTrainConfig:
     # "the top hit is the answer", not how to put several documents in the top 10 (natural tasks, ~90 %
     # single-hop, cost 8-9 points of all-R@10 in session 24)
     doc_min_gold: int = 2
-    # True: each depth of task (1, 2, 3+ gold documents) weighs the same in every warm-start fit
-    # (`hop_weights`), so that a few 3-4-document chains are not outweighed by many 2-document ones
-    hop_balance: bool = False
     # CISPO steps after the warm start: 0 by default, as CISPO gave +0 to -0.8 all-R@10 on MuSiQue (session 24)
     rl_steps: int = 0
     epochs: int = 3  # β anneals 4 → 2 across these (SPEC §5)
@@ -318,8 +315,6 @@ class _Example:
     target: np.ndarray  # (n,) sums to 1
     val: bool
     k: int  # how many get picked (queries per round, or answer size)
-    hops: int = 1  # gold documents of its task (`hop_weights`)
-    weight: float = 1.0  # its share of the fit's loss, relative to the others
 
 
 def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights, agent_config: Any,
@@ -344,16 +339,15 @@ def collect_examples(corpus: Any, tasks: Sequence[Task], weights: PolicyWeights,
                     continue
                 gains = np.array(_query_gains(corpus, d, gold, k_search))
                 if gains.sum() > 0:
-                    out["query"].append(_Example(d.features, gains / gains.sum(), val, weights.config.queries_per_round,
-                                                 len(gold)))
+                    out["query"].append(_Example(d.features, gains / gains.sum(), val, weights.config.queries_per_round))
             elif d.kind == "passage":  # every chunk the episode showed is a labelled decision (issue 34)
                 y = passage_labels(d.labels, task)
                 if y.sum() > 0:
-                    out["passage"].append(_Example(d.features, y / y.sum(), val, k_passages, len(gold)))
+                    out["passage"].append(_Example(d.features, y / y.sum(), val, k_passages))
             else:
                 y = np.array([1.0 if doc in gold else 0.0 for doc in d.labels])
                 if y.sum() > 0 and len(gold) >= doc_min_gold:
-                    out["doc"].append(_Example(d.features, y / y.sum(), val, 10, len(gold)))
+                    out["doc"].append(_Example(d.features, y / y.sum(), val, 10))
         if n % 25 == 0:
             log(f"warm start: {n}/{len(tasks)} tasks labelled ({time.perf_counter() - t0:.0f} s)")
     return out
@@ -453,16 +447,6 @@ def keep_prior_reason(n_train: int, n_val: int, scorer: str) -> str | None:
     return None
 
 
-def hop_weights(examples: Sequence[_Example]) -> None:
-    """Weigh the examples so that each depth (tasks of 1, 2, 3 or more gold documents) holds the same
-    share of the fit: 9 three-document chains among 31 two-document ones would otherwise hold a fifth
-    of it, and what only a later hop teaches would be outweighed by the first hop's many lessons."""
-    depth = [min(e.hops, 3) for e in examples]
-    counts = {d: depth.count(d) for d in set(depth)}
-    for e, d in zip(examples, depth, strict=True):
-        e.weight = len(examples) / (len(counts) * counts[d])
-
-
 def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
                log: Callable[[str], None]) -> tuple[PolicyWeights, dict[str, Any]]:
     t0 = time.perf_counter()
@@ -476,8 +460,6 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
     if prior.passage is not None:
         kinds.append(("passage", PASSAGE_FEATURES, prior.passage))
     for kind, names, prior_scorer in kinds:
-        if config.hop_balance:
-            hop_weights(ex[kind])
         train = [e for e in ex[kind] if not e.val]
         val = [e for e in ex[kind] if e.val]
         # a passage decision labels every chunk the episode showed: count them, and the gold ones
@@ -535,18 +517,15 @@ def _fit_steps(
     if loss_kind not in ("listwise", "setwise"):
         raise ValueError(f"loss {loss_kind!r}: choose 'listwise' or 'setwise'")
     x_BNF, y_BN, m_BN = _pad(examples)
-    w_B = torch.tensor([e.weight for e in examples], dtype=torch.float64)
-    w_B = w_B / w_B.sum()
     opt = torch.optim.Adam(model.parameters(), lr=config.fit_lr, weight_decay=config.weight_decay)
     for _ in range(epochs):
         opt.zero_grad()
         s_BN = model(x_BNF).masked_fill(~m_BN, -1e9)
         if loss_kind == "setwise":
             neg_B1 = torch.logsumexp(s_BN.masked_fill((y_BN > 0) | ~m_BN, -1e9), dim=1, keepdim=True)
-            per_B = (torch.nn.functional.softplus(neg_B1 - s_BN) * y_BN).sum(1) / y_BN.sum(1).clamp_min(1e-12)
+            loss = (torch.nn.functional.softplus(neg_B1 - s_BN) * y_BN).sum() / y_BN.sum()
         else:
-            per_B = -(y_BN * torch.log_softmax(s_BN, dim=1)).sum(1)
-        loss = (w_B * per_B).sum()
+            loss = -(y_BN * torch.log_softmax(s_BN, dim=1)).sum(1).mean()
         if penalty is not None:
             loss = loss + penalty(model)
         loss.backward()

@@ -117,7 +117,6 @@ def test_best_of_n_fine_tune_moves_greedy_to_the_kept_rollouts_choices():
     """Rejection sampling: the kept rollout picked candidates the warm scorer ranks low; after the
     fine-tune the greedy choice is theirs (queries as a set, documents in the kept order)."""
     rng = np.random.default_rng(0)
-    rng_doc = np.random.default_rng(1)  # its own stream: the answer draws do not shift with the query features
     prior = PolicyWeights.prior()
     decisions = []
     for _ in range(12):
@@ -125,7 +124,7 @@ def test_best_of_n_fine_tune_moves_greedy_to_the_kept_rollouts_choices():
         xq[:, QUERY_FEATURES.index("entity_has_digit")] = 0.0
         xq[[5, 6], QUERY_FEATURES.index("entity_has_digit")] = 1.0  # what the kept rollout's queries share
         decisions.append(Decision("query", xq, [6, 5], [-1.0, -1.0]))
-        xd = rng_doc.normal(size=(10, len(DOC_FEATURES)))
+        xd = rng.normal(size=(10, len(DOC_FEATURES)))
         order = list(np.argsort(xd[:, DOC_FEATURES.index("keyword_overlap")]))  # lowest overlap first
         decisions.append(Decision("doc", xd, order[:3], [-1.0] * 3))
     ex = rejection_examples(decisions)
@@ -352,24 +351,3 @@ def test_passage_scorer_round_trips_and_folders_from_before_passages_still_load_
     result = SearchAgent(mini_corpus, LearnedSearchPolicy(mini_corpus, loaded)).run(
         "Who is the mayor of the river town founded by salt merchants?")
     assert result.evidence and result.doc_ids
-
-
-def test_hop_balance_gives_each_task_depth_the_same_share_and_the_fit_follows_it():
-    """9 three-document chains among 31 two-document ones held a fifth of the warm start's fit (issue 36):
-    with hop_balance each depth weighs the same; one deep decision then outweighs three shallow ones that
-    point the other way."""
-    from training.search_policy import hop_weights
-
-    x = np.array([[1.0], [0.0]])
-    shallow = [_Example(x, np.array([1.0, 0.0]), False, 1, hops=2) for _ in range(3)]
-    deep = [_Example(x, np.array([0.0, 1.0]), False, 1, hops=3)]
-    config = dataclasses.replace(SearchPolicyTrainConfig(), fit_epochs=200)
-    plain = fit_scorer(shallow + deep, 1, 0, config)
-    assert plain(x)[0] > plain(x)[1]  # three against one
-    hop_weights(shallow + deep)
-    assert [e.weight for e in shallow + deep] == pytest.approx([2 / 3] * 3 + [2.0])
-    balanced = fit_scorer(shallow + deep, 1, 0, config)
-    assert balanced(x)[0] == pytest.approx(balanced(x)[1], abs=1e-3)  # one depth against the other: a tie
-    deep.append(_Example(x, np.array([0.0, 1.0]), False, 1, hops=4))  # 4 documents count as 3+
-    hop_weights(shallow + deep)
-    assert [e.weight for e in deep] == pytest.approx([1.25, 1.25])
