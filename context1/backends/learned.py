@@ -84,8 +84,6 @@ QUERY_FEATURES = (
     "source_rank_inv", "source_relevance", "entity_index_inv", "entity_count_log", "entity_words",
     "form_entity_keywords", "form_entity", "form_entity_3keywords", "entity_docs_log", "entity_is_seen_title",
     "entity_in_sources", "entity_has_digit", "round", "budget_used", "cosine_available",
-    # what a later hop (3-4-hop chains) needs and a first hop never shows (`query_candidates`)
-    "entity_searched", "source_new", "entity_sentence_overlap", "form_entity_from_bridge",
 )
 DOC_FEATURES = (
     "relevance", "link", "entity_link", "iterative_score", "hop1_bonus", "best_rank_bonus", "bridge_rank_bonus",
@@ -502,27 +500,10 @@ class _View:
 
 def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used: float
                      ) -> tuple[list[str], list[list[float]]]:
-    """Candidate bridge searches of a round and their features (`QUERY_FEATURES`).
-
-    The last four are what separates a later hop from the first. Every feature of a first round's
-    candidates is about the question's own search, and the linear scorer ranks the candidates of one
-    decision, so the round number (the same for all of them) cannot change its choice; a chain of
-    3-4 documents needs, in its later rounds, a search built from the document the last round just
-    found (`source_new`: the source chunk's document first seen in the previous round), for an
-    entity not searched yet (`entity_searched`: an earlier search began with it), named where the
-    question's words are (`entity_sentence_overlap`: the share of the question's keywords in the
-    source's sentence that names it, "…emigrated to Canada"), and by its bare name once the
-    question's words no longer describe the page sought (`form_entity_from_bridge`: the "entity"
-    form, its source found by a bridge search)."""
+    """Candidate bridge searches of a round and their features (`QUERY_FEATURES`)."""
     prev = [r for r in view.rankings if r.round == round_no - 1] or view.rankings
     sources = best_chunks(prev, cfg.sources)
     asked = {r.query.lower() for r in view.rankings}
-    searched = {norm(r.query) for r in view.rankings if r.tool == "search_corpus" and r.round > 0}
-    first_seen: dict[str, int] = {}
-    for r in view.rankings:
-        for _c, d, *_x in r.chunks:
-            first_seen[d] = min(first_seen.get(d, r.round), r.round)
-    q_kws = {norm(w) for w in keywords(view.query)}
     q_norm = norm(view.query)
     kw, kw3 = _suffixes(view.query, cfg.suffix)
     rel = view.parts.chunk_relevance
@@ -537,16 +518,12 @@ def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used
         doc_text[doc_id] = doc_text.get(doc_id, "") + " " + norm(text)
     cands: list[str] = []
     feats: list[list[float]] = []
-    for s_rank, ((cid, doc, _title, text), ents) in enumerate(zip(sources, per_source, strict=True)):
-        source_new = float(round_no >= 2 and first_seen.get(doc, 0) == round_no - 1)
-        from_bridge = float(any(r.round > 0 and any(c == cid for c, *_x in r.chunks) for r in prev))
+    for s_rank, ((cid, _doc, _title, text), ents) in enumerate(zip(sources, per_source, strict=True)):
         for e_idx, ent in enumerate(ents[: cfg.entities_per_source]):
             e_norm = norm(ent)
             n_docs = sum(1 for t in doc_text.values() if f" {e_norm} " in f" {t} ")
             in_sources = sum(1 for es in per_source if ent in es)
             count = len(re.findall(re.escape(ent), text))
-            was_searched = float(any(q == e_norm or q.startswith(e_norm + " ") for q in searched))
-            overlap = _sentence_overlap(text, ent, q_kws)
             for form, q in zip(QUERY_FORMS, (f"{ent} {kw}", ent, f"{ent} {kw3}"), strict=True):
                 q = q.strip()
                 if form not in cfg.forms or q.lower() in asked:
@@ -558,26 +535,8 @@ def query_candidates(view: _View, round_no: int, cfg: LearnedConfig, budget_used
                     min(len(ent.split()), 4) / 4, float(form == QUERY_FORMS[0]), float(form == QUERY_FORMS[1]),
                     float(form == QUERY_FORMS[2]), math.log1p(n_docs), float(e_norm in titles),
                     float(in_sources), float(any(ch.isdigit() for ch in ent)), float(round_no), budget_used, cosine,
-                    was_searched, source_new, overlap, float(form == QUERY_FORMS[1]) * from_bridge,
                 ])
     return cands, feats
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-
-
-def _sentence_overlap(text: str, entity: str, q_keywords: set[str]) -> float:
-    """Share of the question's keywords (less the entity's own words) in the first sentence of
-    `text` that names `entity`: a bridge entity sits where the question's relation is stated."""
-    e_words = set(norm(entity).split())
-    kws = q_keywords - e_words
-    if not kws:
-        return 0.0
-    for sentence in _SENTENCE_END.split(text):
-        if entity in sentence:
-            words = set(norm(sentence).split())
-            return sum(1 for w in kws if w in words) / len(kws)
-    return 0.0
 
 
 def doc_features(view: _View, suffix: str = "phrases") -> tuple[list[str], list[list[float]]]:

@@ -172,36 +172,3 @@ def test_bridge_queries_keep_the_questions_names_whole():
     cands, _feats = query_candidates(view, 1, LearnedConfig(), 0.0)
     with_question = [c for c in cands if c.startswith("Mac ")]
     assert with_question and all("Q3 2023" in c for c in with_question), cands
-
-
-def test_later_hop_query_features_tell_the_new_bridge_from_what_was_searched():
-    """Round 2 of a 3-document chain (Gordon Rice → Canada → Ottawa): round 1's search "Canada …" found
-    Canada's page; the candidates from it (Ottawa, Toronto) come from a document first seen in the last
-    round, Ottawa stands where the question's "capital" is, and Canada, met again in the first hop's
-    chunk, was already searched. No first-hop feature says any of this (issue 36: what deep tasks teach)."""
-    from context1.backends.iterative import DocParts
-    from context1.backends.learned import QUERY_FEATURES, LearnedConfig, _View, query_candidates
-    from context1.backends.llm_free import Ranking, question_phrases
-
-    q = "Which river does the capital of the country that Gordon Rice emigrated to stand on?"
-    gordon = ("gordon#0", "gordon", "Gordon Rice", "Gordon Rice was a footballer from Leeds. He emigrated to Canada in 1950.")
-    canada = ("canada#0", "canada", "Canada", "The capital of Canada is Ottawa. Its largest city is Toronto.")
-    rankings = [Ranking("h1", "search_corpus", q, [gordon], round=0),
-                Ranking("r1-q0", "search_corpus", f"Canada {' '.join(question_phrases(q))}", [canada, gordon], round=1)]
-    parts = DocParts({}, {c[0]: c[1:] for c in (gordon, canada)}, {"gordon": 1}, {"gordon": "Gordon Rice", "canada": "Canada"},
-                     [], "cosine", {"gordon#0": 1.0, "canada#0": 0.5})
-    view = _View(q, rankings, parts, [], {"gordon", "canada"}, set())
-    cands, feats = query_candidates(view, 2, LearnedConfig(), 0.1)
-    f = {c: dict(zip(QUERY_FEATURES, row, strict=True)) for c, row in zip(cands, feats, strict=True)}
-    assert {"Ottawa", "Toronto", "Canada"} <= set(f), cands
-    assert f["Ottawa"]["source_new"] == 1.0 and f["Canada"]["source_new"] == 0.0
-    assert f["Canada"]["entity_searched"] == 1.0 and f["Ottawa"]["entity_searched"] == 0.0
-    assert f["Ottawa"]["entity_sentence_overlap"] > f["Toronto"]["entity_sentence_overlap"]
-    assert f["Ottawa"]["form_entity_from_bridge"] == 1.0
-    assert all(v["form_entity_from_bridge"] == 0.0 for c, v in f.items() if c.startswith("Ottawa "))
-    # round 1 (before its search; every source the question's own search): nothing new, nothing searched
-    first = _View(q, rankings[:1], parts, [], {"gordon"}, set())
-    cands1, feats1 = query_candidates(first, 1, LearnedConfig(), 0.1)
-    f1 = {c: dict(zip(QUERY_FEATURES, row, strict=True)) for c, row in zip(cands1, feats1, strict=True)}
-    assert f1 and all(v["source_new"] == 0.0 and v["entity_searched"] == 0.0 and v["form_entity_from_bridge"] == 0.0
-                      for v in f1.values())
