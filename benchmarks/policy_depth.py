@@ -103,7 +103,7 @@ def ceiling_table(corpus, questions, weights, agent_config) -> str:
         for q, x, docs in part:
             y = np.array([1.0 if d in set(q["gold"]) else 0.0 for d in docs])
             if y.sum() > 0:
-                out.append(_Example(x, y / y.sum(), False, 5, len(q["gold"])))
+                out.append(_Example(x, y / y.sum(), False, 5))
         return out
 
     def pr5(scores, docs, gold) -> float:
