@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 from datagen.factbase import FactBase
+from datagen.mail_facts import own_part
 from datagen.mining import MinedCorpus, word_keys
 
 _MAX_TITLE_WORDS = 8
@@ -199,8 +200,12 @@ def sentence_speaker(doc_text: str, sentence: str, doc_speaker: str) -> str:
     "Melanie: …" lines), the speaker of the sentence's own line (or of the turn it continues), not
     the document's first speaker; a mail's sender for all of it. `doc_speaker` is `chat_speaker` of
     the whole text; a sentence that runs into another speaker's line has none (it is not one turn)."""
-    if not doc_speaker or _HEADER.match(doc_text.lstrip()):
+    if not doc_speaker:
         return doc_speaker
+    if _HEADER.match(doc_text.lstrip()):
+        # a mail's "I" is its sender in its own text only: below it, quoted and forwarded earlier
+        # messages were written by others ("-----Original Message-----", "Forwarded by", "… wrote:")
+        return doc_speaker if sentence in own_part(doc_text) else ""
     at = doc_text.find(sentence)
     if at < 0:
         return doc_speaker
