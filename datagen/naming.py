@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 from datagen.factbase import FactBase
-from datagen.mail_facts import own_part
+from datagen.mail_facts import is_mail, own_part
 from datagen.mining import MinedCorpus, word_keys
 
 _MAX_TITLE_WORDS = 8
@@ -223,12 +223,15 @@ def sentence_speaker(doc_text: str, sentence: str, doc_speaker: str) -> str:
 
 
 def chat_labels(mined: MinedCorpus) -> set[str]:
-    """Chats and mails (a speaker line or a From header opens them) whose title their text never says
-    ("Caroline & Melanie, session 1 (8 May 2023)" over one exported session): a label, not a name to
-    ask about, even when no other document shares it."""
+    """Chats whose title their text never says ("Caroline & Melanie, session 1 (8 May 2023)" over one
+    exported session), and every mail (a From header opens it; its title is its subject): a label, not
+    a name to ask about, even when no other document shares it."""
     out = set()
     for doc_id, title in mined.titles.items():
         text = mined.doc_text(doc_id) if doc_id in mined.chunks else ""
+        if title.strip() and is_mail(text):
+            out.add(doc_id)  # a mail's subject labels it, even where a reply or a forward quotes it
+            continue
         if not title.strip() or not chat_speaker(text):
             continue
         bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title)).strip()
