@@ -94,6 +94,8 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
     for tok in doc:
         if tok.lower_ in OCCUPATIONS and tok.pos_ in ("NOUN", "PROPN") and tok.tag_ != "NNS":
             holder, past = _holder(tok)
+            if holder is None and tok.dep_ == "attr" and tok.head.lemma_ == "be" and _used_to(tok.head):
+                holder, past = "", True  # "I used to be a nurse": "I" hangs on "used", not on "be"
             if holder is None or not plain_clause(tok) or _wished(tok):
                 continue
             job = _job_phrase(tok)
@@ -102,9 +104,17 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             if holder == "":
                 if not past:
                     add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value)
+                elif _used_to(tok.head):  # "I used to be a nurse": a job held before, not now
+                    add("former job", job, "What did {s} use to do for a living?", TruthType.OTHER.value)
             else:
                 verb = "did" if past else "does"
                 add(f"job:{holder}", job, f"What {verb} {{s}}'s {holder} do for a living?", TruthType.OTHER.value)
+        elif tok.lemma_ == "work" and (job := _worked_as(tok)) and not _wished(tok) and plain_clause(tok):
+            # "I work as a nurse"; "(I) used to work as a veterinarian": a job held before
+            if _used_to(tok):
+                add("former job", job, "What did {s} use to do for a living?", TruthType.OTHER.value)
+            elif tok.tag_ in ("VBP", "VBG") and speaker_subject(tok):
+                add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value)
         elif tok.lemma_ == "work" and tok.pos_ == "VERB" and plain_clause(tok) and tok.tag_ != "VBD":
             field = _field(tok)
             kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
@@ -154,6 +164,12 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             add(f"move from:{kin}", place, f"Where did {{s}}'s {kin} move from?", TruthType.PLACE.value)
         elif not m.group(1) and m.group(3) == "I":
             add("move from", place, "Where did {s} move from?", TruthType.PLACE.value)
+    for m in _AGE.finditer(body):  # "I am 30 years old", "I just turned 40": how old the speaker is
+        if not _HEDGED.search(body[max(0, m.start() - 25) : m.start()]):
+            add("age", m.group("age") or m.group("age2"), "How old is {s}?", TruthType.NUMBER.value)
+    for m in _DIET.finditer(body):  # "I am vegan", "I'm a vegetarian": what the speaker eats
+        if not _HEDGED.search(body[max(0, m.start() - 25) : m.start()]):
+            add("diet", m.group("diet").lower(), "What diet does {s} follow?", TruthType.OTHER.value)
     for m in _PETS_COUNT.finditer(body):  # "I have two cats", "my two sweet pet snakes", "We have about 12 horses"
         if _HEDGED.search(body[max(0, m.start() - 25) : m.start()]) or m.group("about"):
             continue
@@ -189,6 +205,38 @@ def _place_in(doc: Any, start: int, end: int) -> str:
         if ent.label_ in ("GPE", "LOC") and start <= ent.start_char < end and not doc.text[start : ent.start_char].strip(" the"):
             return display_place(ent.text, the=doc.text[start : ent.start_char].strip() == "the")
     return ""
+
+
+# "I am 30 years old", "I'm 25 yrs old", "I just turned 40" (the speaker's "I" only; never "my son is 5")
+_AGE = re.compile(
+    r"(?:^|[.!?,]\s+|\band\s+)I(?:'m|’m| am|m)\s+(?:now\s+|only\s+|just\s+)?(?P<age>[1-9]\d)\s*(?:years?|yrs?)[ -]old\b"
+    r"|(?:^|[.!?,]\s+|\band\s+)I\s+(?:just\s+|recently\s+)?turned\s+(?P<age2>[1-9]\d)\b",
+    re.IGNORECASE,
+)
+_DIET = re.compile(
+    r"(?:^|[.!?,]\s+|\bbut\s+|\band\s+)I(?:'m|’m| am|m)\s+(?:also\s+|now\s+|a\s+|an\s+|strictly\s+)*"
+    r"(?P<diet>vegan|vegetarian|pescatarian|pescetarian)\b(?!\s+(?:food|recipes?|restaurant|blog|cook|chef))",
+    re.IGNORECASE,
+)
+
+
+def _used_to(verb: Any) -> bool:
+    """"I used to work as …" / "Used to work as …": the verb hangs under "used to" (the parse makes
+    "used" its head, or an aux "used" before it)."""
+    head = verb.head if verb.dep_ == "xcomp" else None
+    if head is not None and head.lower_ == "used" and not any(c.dep_ == "neg" for c in head.children):
+        subject = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        return subject is None or subject.lower_ == "i"
+    return False
+
+
+def _worked_as(work: Any) -> str:
+    """The job of "work as a veterinarian" ("veterinarian"), when it is one of `OCCUPATIONS`; else ""."""
+    prep = next((c for c in work.children if c.dep_ == "prep" and c.lower_ == "as"), None)
+    obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+    if obj is None or obj.lower_ not in OCCUPATIONS or obj.tag_ == "NNS":
+        return ""
+    return _job_phrase(obj)
 
 
 def _own_job(job: Any) -> bool:

@@ -37,6 +37,7 @@ ASK_FILE = 'Which file was attached to the email "{subject}"?'
 SENT_QUESTION = re.compile(r'^When was the email "(.+)" sent\?$')
 
 _HEADER_LINE = re.compile(r"^(From|To|Cc)\s*:\s*(.*)$", re.IGNORECASE)
+_ANY_HEADER = re.compile(r"^(?:[A-Z][\w-]{0,30}\s*:\s|\s+\S)")  # "Date: …", "Subject: …", a folded line
 _TITLE = re.compile(r"^(?P<subject>.*\S)\s*\((?P<date>[^()]*\d{4})\)\s*$")
 _REPLY = re.compile(r"^\s*(?:(?:re|fw|fwd|aw)\s*:\s*)+", re.IGNORECASE)
 _PERSON = re.compile(r"^([^<>@]+?)\s*<[^<>\s]+@[^<>\s]+>$")
@@ -60,7 +61,7 @@ def headers_and_body(text: str) -> tuple[list[str], str]:
     """The header lines at the top of a message (up to the first blank line) and the rest."""
     head, _, body = text.lstrip().partition("\n\n")
     lines = head.split("\n")
-    if not all(_HEADER_LINE.match(line) for line in lines):
+    if not all(_ANY_HEADER.match(line) for line in lines):
         return [], text
     return lines, body
 
