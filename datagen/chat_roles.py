@@ -11,6 +11,10 @@ Read from the parse of the speaker's plain statements:
   never "an office", "town");
 - a workplace:  "my job at the mall", "I have a job at a skunk farm" → "Where does Terry work?";
 - a relative's studies: "My daughter is studying french" → "What is Lee's daughter studying?";
+- a relative's past act, where: "My dad served in the army" → "Where did Quinn's dad serve?" → "the
+  army" (an institution or place "in"/"at", never a time); what one applied to be ("I applied to be a
+  scuba diving instructor"); a job held before ("I used to work as a veterinarian" → "What did Dana use to
+  do for a living?"); age ("I am 42 years old", "I just turned 30"); diet ("I am vegan");
 - a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California"; a
   kind of place when no name is said ("I live in a condo" → "a condo", "I grew up in the country");
   "I moved to Denver" → "Where did Robin move to?" (and another answer to where they live).
@@ -164,6 +168,17 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             add(f"move from:{kin}", place, f"Where did {{s}}'s {kin} move from?", TruthType.PLACE.value)
         elif not m.group(1) and m.group(3) == "I":
             add("move from", place, "Where did {s} move from?", TruthType.PLACE.value)
+    for tok in doc:
+        if tok.tag_ != "VBD" or tok.pos_ != "VERB" or not plain_clause(tok) or _wished(tok):
+            continue
+        kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
+        if kin:  # "My dad served in the army" → "Where did Quinn's dad serve?" → "the army"
+            act = " ".join([tok.lemma_, *(c.lower_ for c in tok.children if c.dep_ == "prt")])  # "grow up"
+            for where in _kin_places(tok):
+                add(f"kin act:{kin}:{act}:in", where, f"Where did {{s}}'s {kin} {act}?", TruthType.PLACE.value)
+        elif tok.lemma_ == "apply" and speaker_subject(tok) and (role := _applied_to_be(tok)):
+            # "I applied to be a scuba diving instructor" → "What did Avery apply to be?"
+            add("apply to be", role, "What did {s} apply to be?", TruthType.OTHER.value)
     for m in _AGE.finditer(body):  # "I am 30 years old", "I just turned 40": how old the speaker is
         if not _HEDGED.search(body[max(0, m.start() - 25) : m.start()]):
             add("age", m.group("age") or m.group("age2"), "How old is {s}?", TruthType.NUMBER.value)
@@ -218,6 +233,44 @@ _DIET = re.compile(
     r"(?P<diet>vegan|vegetarian|pescatarian|pescetarian)\b(?!\s+(?:food|recipes?|restaurant|blog|cook|chef))",
     re.IGNORECASE,
 )
+
+
+# what "in" names that is no place: a time ("in 2010", "in the morning"), a state ("in love"), a manner
+_NOT_PLACES = frozenset(
+    "morning afternoon evening night day week month year years summer winter spring fall autumn time past end "
+    "beginning love trouble pain fact way general particular person advance total order case hospital".split()
+)
+
+
+def _kin_places(verb: Any) -> list[str]:
+    """What a relative's past act was "in" or "at" when it names an institution or a place: "served in
+    the army" → "the army", "worked at a bank" → "a bank"; never a time, a pronoun or a list."""
+    out = []
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in ("in", "at")):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None or obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _NOT_PLACES:
+            continue
+        if obj.ent_type_ in ("DATE", "TIME", "CARDINAL", "PERSON") or any(c.dep_ == "conj" for c in obj.children):
+            continue
+        words = list(verb.doc[obj.left_edge.i : obj.i + 1])
+        if len(words) > 4 or any(t.tag_ in ("PRP$", "PRP", "CD") for t in words):
+            continue
+        if obj.pos_ == "NOUN" and words[0].lower_ not in ("a", "an", "the"):
+            continue  # "in school", "at home": a state, not a place to name
+        out.append(" ".join(t.text for t in words))
+    return out
+
+
+def _applied_to_be(verb: Any) -> str:
+    """The role of "applied to be a scuba diving instructor" ("a scuba diving instructor"), else ""."""
+    be = next((c for c in verb.children if c.dep_ == "xcomp" and c.lemma_ == "be"), None)
+    attr = next((c for c in be.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None) if be is not None else None
+    if attr is None or attr.tag_ == "NNS":
+        return ""
+    words = list(verb.doc[attr.left_edge.i : attr.i + 1])
+    if len(words) > 5 or words[0].lower_ not in ("a", "an") or any(t.tag_ in ("PRP$", "PRP") for t in words):
+        return ""
+    return " ".join(t.text for t in words)
 
 
 def _used_to(verb: Any) -> bool:
