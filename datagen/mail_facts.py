@@ -6,6 +6,7 @@ A mailbox exported one message per record has its subject and date in the title 
 
 - 'Who sent the email "West Position"?'                      → "Heather Dunton" (the From line's name)
 - 'Who was the email "West Position" sent to?'               → "Phillip Allen" (one named recipient, no Cc)
+- 'Who was copied on the email "West Position"?'             → "Tim Belden" (one named Cc)
 - 'When was the email "West Position" sent?'                 → "7 December 2001" (the title's date; the
   verifier recomputes it from the supporting document's title, `verify.sent_in_support`)
 - 'Which file was attached to the email "West Position"?'    → "west_delta_pos.xls" (one file named in
@@ -31,6 +32,7 @@ from datagen.types import TruthType
 MAIL_SHAPE = "mail"  # "mail:from|west position|person": a header fact of one message
 ASK_FROM = 'Who sent the email "{subject}"?'
 ASK_TO = 'Who was the email "{subject}" sent to?'
+ASK_CC = 'Who was copied on the email "{subject}"?'
 ASK_WHEN = 'When was the email "{subject}" sent?'
 ASK_FILE = 'Which file was attached to the email "{subject}"?'
 # the question's subject, read back by the verifier (`verify.sent_in_support`)
@@ -144,6 +146,10 @@ def _message_facts(doc_id: str, key: str, title: str, text: str, passages: list[
         recipient = _person(fields["to"][1])
         if recipient and fold(recipient) != fold(sender):
             facts.append(fact("to", recipient, TruthType.PERSON, ASK_TO, fields["to"][0]))
+    if "cc" in fields and "," not in fields["cc"][1] and holder(fields["cc"][0]):
+        copied = _person(fields["cc"][1])
+        if copied and fold(copied) != fold(sender):
+            facts.append(fact("cc", copied, TruthType.PERSON, ASK_CC, fields["cc"][0]))
     if day:
         facts.append(fact("when", day, TruthType.DATE, ASK_WHEN, from_line))
     own = own_part(text)
