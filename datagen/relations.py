@@ -140,7 +140,11 @@ def read_facts(
             if len(text.split()) > 80:
                 base.skipped["too_long"] += 1
                 continue
-            items.append((doc_id, sent.chunk_id, text))
+            # a chat line that does not close its sentence (":)", "haha") runs into the next speaker's
+            # line: each speaker's part is read as its own sentence, or neither has a speaker
+            for part in _SPEAKER_LINE.split(text) if not is_mail(mined.doc_text(doc_id)) else [text]:
+                if part.strip():
+                    items.append((doc_id, sent.chunk_id, part.strip()))
     base.sentences = len(items)
     seen_first: set[str] = set()
     doc_texts: dict[str, str] = {}
@@ -148,7 +152,11 @@ def read_facts(
     anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
     spoken: dict[tuple[str, str], set[str]] = {}  # (speaker, relation) -> every answer, across the corpus
     sessions = session_texts({d: mined.titles.get(d, "") for d in mined.chunks}, mined.doc_text)  # chats by the turn
-    parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
+    texts = [t for _, _, t in items]
+    # the key holds the sentences themselves: a change to how they are cut (a mail's header, a chat's
+    # speaker line) parses again rather than pairing old parses with new sentences
+    key = facts_fingerprint(mined) + hashlib.sha1("\x00".join(texts).encode("utf-8", "replace")).hexdigest()[:16]
+    parsed = _parsed(nlp, texts, parse_cache, key, batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
             progress(n)
@@ -231,6 +239,8 @@ _MAIL_HEADER = re.compile(
     r"(?:^|\n)\s*(?:From|To|Cc|Subject|Sent)\s*:|\bwrote:\s*(?:\n|$)|-{3,}\s*(?:Forwarded by|Original Message)[^\n]*",
     re.IGNORECASE,
 )
+# where another speaker's line starts inside one sentence ("… mandatory :)\nBailey: Same here.")
+_SPEAKER_LINE = re.compile(r"\n(?=[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s)")
 # a mail's greeting line: "Rachel,", "Hi Joe,", "Enron U.S Employees:" alone on the line before the text
 _GREETING = re.compile(r"^(?:(?:hi|hello|dear|hey)\s+)?[A-Z][\w.'’ ]{0,40}[,:]\s*\n", re.IGNORECASE)
 

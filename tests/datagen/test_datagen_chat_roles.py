@@ -190,3 +190,17 @@ def test_what_people_say_when_they_meet_past_jobs_age_diet_relatives_acts_habits
     assert qs["What did Bo apply to be?"].answer == "a scuba diving instructor"
     assert "How old is Ash?" not in qs  # a negation is no age
     assert not any("mom" in q for q in qs)  # "died in 2010": a time is no place
+
+
+def test_a_line_that_runs_into_the_next_speakers_and_a_clause_before_so_are_read() -> None:
+    """Old code: ":)" closed no sentence, so Pat's line ran into Cy's and had no speaker; the parser hung
+    "I live in a condo" under "it's not ideal", and its negation hid the home."""
+    qs = chat_questions([
+        ("home/D1", "Pat & Cy, session 1 (12:47 pm on 31 March, 2023)",
+         "Pat: Yes I grew up in the country and so listening to country music was almost mandatory :)\n"
+         "Cy: Same here.\n"
+         "Cy: I live in a condo, so it's not ideal for BBQ."),
+    ])
+    assert qs["Where did Pat grow up?"].answer == "the country"
+    assert qs["Where does Cy live?"].answer == "a condo"
+    assert "Where did Cy grow up?" not in qs
