@@ -391,6 +391,8 @@ def _wished(token: Any) -> bool:
 def _job_phrase(job: Any) -> str:
     """The job with the words that make it one: "tax accountant", "middle school teacher"; "" for a job
     not held now ("retired nurse") or a phrase that leans on someone ("my dad's assistant")."""
+    if any(t.dep_ == "det" and t.lower_ == "no" for t in job.doc[job.left_edge.i : job.i]):
+        return ""  # "I'm no writer like you": a denial, no job (found on the reporting read, session 33)
     words = [t for t in job.doc[job.left_edge.i : job.i + 1] if t.dep_ not in ("det", "punct")]
     if any(t.lower_ in _NOT_NOW for t in words) or any(t.dep_ == "poss" or t.tag_ in ("PRP$", "POS") for t in words):
         return ""

@@ -204,3 +204,10 @@ def test_a_line_that_runs_into_the_next_speakers_and_a_clause_before_so_are_read
     assert qs["Where did Pat grow up?"].answer == "the country"
     assert qs["Where does Cy live?"].answer == "a condo"
     assert "Where did Cy grow up?" not in qs
+
+
+def test_no_job_is_a_denial() -> None:
+    """Found on session 33's reporting read: "I'm no writer like you" gave "What does Nate do?" → "writer"."""
+    qs = chat_questions([("deny/D1", "Nate & Jo, session 1 (1:56 pm on 8 May, 2023)",
+                          "Nate: Hey Jo, I'm no writer like you, but something pretty awesome happened.")])
+    assert "What does Nate do for a living?" not in qs
