@@ -11,6 +11,9 @@ A mailbox exported one message per record has its subject and date in the title 
   verifier recomputes it from the supporting document's title, `verify.sent_in_support`)
 - 'Which file was attached to the email "West Position"?'    → "west_delta_pos.xls" (one file named in
   the message's own part: "<< File: west_delta_pos.xls >>" or a closing " - west_delta_pos.xls" line)
+- 'Where is the meeting in the email "All-Employee Meeting" held?' → "Houston's Hyatt Regency Imperial
+  Ballroom" (the message's own text says where one meeting is: "The meeting will be held in …", "We will
+  be meeting in Conference Room 307"; a named place, never a time)
 
 A subject is asked only when no other message of the corpus has it (a "Re:"/"Fw:" of it included: the
 original and its reply would be two answers), when it says something (letters, not only "(no subject)"
@@ -34,6 +37,7 @@ ASK_FROM = 'Who sent the email "{subject}"?'
 ASK_TO = 'Who was the email "{subject}" sent to?'
 ASK_CC = 'Who was copied on the email "{subject}"?'
 ASK_WHEN = 'When was the email "{subject}" sent?'
+ASK_WHERE = 'Where is the meeting in the email "{subject}" held?'
 ASK_FILE = 'Which file was attached to the email "{subject}"?'
 # the question's subject, read back by the verifier (`verify.sent_in_support`)
 SENT_QUESTION = re.compile(r'^When was the email "(.+)" sent\?$')
@@ -49,6 +53,12 @@ QUOTE_START = re.compile(
     r"^\s*(?:-+\s*Original Message\s*-+|-+\s*Forwarded by\b.*|.{0,80}\bwrote:\s*$|>\s?\S.*|From:\s.*|Sent:\s.*"
     r"|To:\s.*@.*|\S.*@\S+\s*$)",
     re.IGNORECASE | re.MULTILINE,
+)
+# "The meeting will be held in Houston's Hyatt Regency Imperial Ballroom", "We will be meeting in Conference
+# Room 307": a capitalised place (a room's number may close it), never "at 10 a.m."
+_MEETING_PLACE = re.compile(
+    r"\b(?i:meeting (?:will be|is|was) held|meeting will take place|we will be meeting|we are meeting|we will meet)"
+    r"\s+(?:in|at)\s+(?:the\s+)?(?P<place>(?:[A-Z][\w'’&-]*\s+){0,5}[A-Z][\w'’&-]*(?:\s+\d{1,5}[A-Z]?\b)?)",
 )
 _FILE = r"[\w][\w .()&'-]{0,80}?\.(?:xls|xlsx|doc|docx|pdf|ppt|pptx|txt|zip|csv|rtf|htm|html|jpg|gif|tif|wpd|vsd)"
 _ATTACHED = re.compile(rf"<<\s*File:\s*({_FILE})\s*>>|^\s*-\s+({_FILE})\s*$", re.IGNORECASE | re.MULTILINE)
@@ -153,6 +163,12 @@ def _message_facts(doc_id: str, key: str, title: str, text: str, passages: list[
     if day:
         facts.append(fact("when", day, TruthType.DATE, ASK_WHEN, from_line))
     own = own_part(text)
+    places = {m.group("place").strip() for m in _MEETING_PLACE.finditer(own)}
+    if len(places) == 1:
+        place = next(iter(places))
+        line = next(m.group(0) for m in _MEETING_PLACE.finditer(own))
+        if holder(line):
+            facts.append(fact("where", place, TruthType.PLACE, ASK_WHERE, line))
     files = {(m.group(1) or m.group(2)).strip() for m in _ATTACHED.finditer(own)}
     if len(files) == 1:
         line = next(m.group(0).strip() for m in _ATTACHED.finditer(own))

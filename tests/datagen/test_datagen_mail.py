@@ -33,7 +33,7 @@ MAILBOX = [
      "Gerald Nemec <gerald.nemec@corp.example> wrote:\n\nI bought a sailing boat in Galveston."),
     ("mail-4", "Quarterly offsite (2 March 2001)",
      "From: Sara Lind <sara.lind@corp.example>\nTo: Tom Reyes <tom.reyes@corp.example>, Ana Ruiz <ana.ruiz@corp.example>\n\n"
-     "I booked the lodge in Austin for the offsite."),
+     "I booked the lodge in Austin for the offsite. The meeting will be held in the\nLakeview Hall at 10 a.m."),
     ("mail-5", "Budget draft (5 March 2001)",
      "From: Sara Lind <sara.lind@corp.example>\nTo: Tom Reyes <tom.reyes@corp.example>\n"
      "Cc: Ana Ruiz <ana.ruiz@corp.example>\n\nHere is the first draft of the budget.\n\n - budget_2001_draft.xls"),
@@ -65,6 +65,7 @@ def test_a_mailbox_is_asked_who_sent_what_to_whom_when_and_with_which_file() -> 
     assert qs['Who was the email "Gas contract review" sent to?'].answer == "Rachel Klein"
     assert qs['When was the email "Quarterly offsite" sent?'].answer == "2 March 2001"
     assert qs['Who was copied on the email "Budget draft"?'].answer == "Ana Ruiz"
+    assert qs['Where is the meeting in the email "Quarterly offsite" held?'].answer == "Lakeview Hall"
     assert qs['Which file was attached to the email "Budget draft"?'].answer == "budget_2001_draft.xls"
     # two recipients: no one answer to "sent to"; a subject a reply shares: "West Position" names two mails
     assert 'Who was the email "Quarterly offsite" sent to?' not in qs
