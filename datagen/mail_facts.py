@@ -57,7 +57,8 @@ QUOTE_START = re.compile(
 # "The meeting will be held in Houston's Hyatt Regency Imperial Ballroom", "We will be meeting in Conference
 # Room 307": a capitalised place (a room's number may close it), never "at 10 a.m."
 _MEETING_PLACE = re.compile(
-    r"\b(?i:meeting (?:will be|is|was) held|meeting will take place|we will be meeting|we are meeting|we will meet)"
+    r"\b(?i:meeting\s+(?:will\s+be|is|was)\s+held|meeting\s+will\s+take\s+place|we\s+will\s+be\s+meeting"
+    r"|we\s+are\s+meeting|we\s+will\s+meet)"
     r"\s+(?:in|at)\s+(?:the\s+)?(?P<place>(?:[A-Z][\w'’&-]*\s+){0,5}[A-Z][\w'’&-]*(?:\s+\d{1,5}[A-Z]?\b)?)",
 )
 _FILE = r"[\w][\w .()&'-]{0,80}?\.(?:xls|xlsx|doc|docx|pdf|ppt|pptx|txt|zip|csv|rtf|htm|html|jpg|gif|tif|wpd|vsd)"
