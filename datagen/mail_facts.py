@@ -94,7 +94,8 @@ def subject_and_date(title: str) -> tuple[str, str]:
 
 def _says_something(subject: str) -> bool:
     bare = _REPLY.sub("", subject).strip()
-    words = re.findall(r"[A-Za-z]{2,}", bare)
+    # "Re: [Re:]", "FW: Fw:": reply and forward marks anywhere name nothing
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", bare) if w.lower() not in ("re", "fw", "fwd", "aw")]
     return bool(words) and bare.lower() not in ("(no subject)", "no subject") and '"' not in bare and "{" not in bare
 
 

@@ -34,6 +34,8 @@ MAILBOX = [
     ("mail-4", "Quarterly offsite (2 March 2001)",
      "From: Sara Lind <sara.lind@corp.example>\nTo: Tom Reyes <tom.reyes@corp.example>, Ana Ruiz <ana.ruiz@corp.example>\n\n"
      "I booked the lodge in Austin for the offsite. The meeting will be held in the\nLakeview Hall at 10 a.m."),
+    ("mail-6", "Re: [Re:] (6 March 2001)",
+     "From: Tom Reyes <tom.reyes@corp.example>\nTo: Sara Lind <sara.lind@corp.example>\n\nSounds good to me."),
     ("mail-5", "Budget draft (5 March 2001)",
      "From: Sara Lind <sara.lind@corp.example>\nTo: Tom Reyes <tom.reyes@corp.example>\n"
      "Cc: Ana Ruiz <ana.ruiz@corp.example>\n\nHere is the first draft of the budget.\n\n - budget_2001_draft.xls"),
@@ -70,6 +72,7 @@ def test_a_mailbox_is_asked_who_sent_what_to_whom_when_and_with_which_file() -> 
     # two recipients: no one answer to "sent to"; a subject a reply shares: "West Position" names two mails
     assert 'Who was the email "Quarterly offsite" sent to?' not in qs
     assert not any("West Position" in q for q in qs)
+    assert not any("[Re:]" in q for q in qs)  # a subject of reply marks names no message
     for q in qs.values():
         assert _accepted(mined, q, chunks), q
 
