@@ -19,6 +19,14 @@ session a date: a seeded start, then MSC's own gaps. Only the chosen conversatio
     python benchmarks/datagen_conversations.py export-msc MSC/session_3/test.txt OUT/msc.jsonl \
         --conversations 30 --seed 33
 
+`export-mail` writes a mailbox the same way: one message per record, its subject and date in the title,
+"From:/To:/Cc:" lines and the body as text (what a user's mail export holds; no folder or message-id
+metadata). Its source is the Enron corpus in the CSV layout most copies use (a `file,message` header;
+each message the raw RFC 822 text of CMU's maildir release), e.g. the 103-message random sample in
+github.com/SnehaPadmaraj/ner-model (emails_sample.csv):
+
+    python benchmarks/datagen_conversations.py export-mail emails_sample.csv OUT/mail.jsonl
+
 `table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session,
 the lines that say when something happened ("yesterday", "last week": what a date question needs) and
 tasks per such line, and the forms and answer types:
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -102,6 +111,65 @@ def export_msc(source: Path, out: Path, conversations: int, seed: int) -> int:
     return written
 
 
+def _display_name(raw: str) -> str:
+    """A sender as a mail client shows it: "Dunton, Heather </O=ENRON/...>" → "Heather Dunton",
+    '"Beverly Gibson" <b@x.com>@ENRON' → "Beverly Gibson"; "" when only an address is given."""
+    name = re.sub(r"<[^>]*>", "", raw).replace("@ENRON", "").strip().strip("'\"").strip()
+    if "@" in name or not name:
+        return ""
+    if name.count(",") == 1:  # "Last, First M."
+        last, first = (part.strip() for part in name.split(","))
+        name = f"{first} {last}".strip()
+    return " ".join(name.split())
+
+
+def _people(names: str, addresses: str) -> str:
+    """The To/Cc list as "Name <address>" where X-To names pair one to one with the addresses."""
+    addrs = [a.strip() for a in addresses.replace("\n", " ").split(",") if a.strip()]
+    # X-To entries: "Last, First </O=...>" (a comma inside a name) or "First Last" / "a@b.com"
+    shown = re.findall(r"[^,<>]+,[^,<>]+?\s*</O=[^>]*>|[^,]+", names) if "</O=" in names else names.split(",")
+    shown = [_display_name(n) for n in shown if n.strip()]
+    if len(shown) != len(addrs):
+        return ", ".join(addrs)
+    return ", ".join(f"{n} <{a}>" if n else a for n, a in zip(shown, addrs, strict=True))
+
+
+def export_mail(source: Path, out: Path) -> int:
+    """Write each message of an Enron CSV (`file,message`) as one record; returns the number written."""
+    import csv
+    import email
+    import email.utils
+
+    if not source.is_file():
+        sys.exit(f"no mail CSV at {source} (a `file,message` CSV of Enron messages)")
+    csv.field_size_limit(1 << 30)
+    with source.open(encoding="utf-8", errors="replace", newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or "message" not in rows[0]:
+        sys.exit(f"{source} has no `message` column")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with out.open("w", encoding="utf-8") as f:
+        for row in rows:
+            msg = email.message_from_string(row["message"])
+            when = email.utils.parsedate_to_datetime(msg["Date"]) if msg["Date"] else None
+            if when is None:
+                continue
+            sender = _display_name(msg.get("X-From", "")) or (msg["From"] or "").strip()
+            address = (msg["From"] or "").strip()
+            lines = [f"From: {sender} <{address}>" if sender != address else f"From: {address}"]
+            for header, shown in (("To", "X-To"), ("Cc", "X-cc")):
+                if msg[header]:
+                    lines.append(f"{header}: {_people(msg.get(shown, ''), msg[header])}")
+            body = msg.get_payload()
+            subject = " ".join((msg["Subject"] or "").split()) or "(no subject)"
+            title = f"{subject} ({when.day} {when.strftime('%B')} {when.year})"
+            doc_id = "mail-" + re.sub(r"[^\w.-]+", "-", row.get("file") or str(written)).strip("-.")
+            f.write(json.dumps({"id": doc_id, "title": title, "text": "\n".join(lines) + "\n\n" + body.strip()}) + "\n")
+            written += 1
+    return written
+
+
 def table(runs: list[str], corpora: dict[str, str]) -> None:
     import datetime as dt
 
@@ -139,6 +207,9 @@ def main() -> None:
     ms.add_argument("out")
     ms.add_argument("--conversations", type=int, default=30)
     ms.add_argument("--seed", type=int, default=33)
+    ml = sub.add_parser("export-mail", help="an Enron `file,message` CSV as a user's mailbox export")
+    ml.add_argument("source")
+    ml.add_argument("out")
     tb = sub.add_parser("table", help="tasks per session of `context1 datagen` runs")
     tb.add_argument("runs", nargs="+", help="LABEL=RUN_FOLDER (holding tasks.jsonl)")
     tb.add_argument("--corpus", action="append", default=[], help="LABEL=EXPORT.jsonl (to count its sessions)")
@@ -149,6 +220,9 @@ def main() -> None:
     elif args.command == "export-msc":
         n = export_msc(Path(args.source), Path(args.out), args.conversations, args.seed)
         print(f"{n} sessions of {args.conversations} MSC conversations in {args.out}")
+    elif args.command == "export-mail":
+        n = export_mail(Path(args.source), Path(args.out))
+        print(f"{n} messages in {args.out}")
     else:
         table(args.runs, dict(c.split("=", 1) for c in args.corpus))
 

@@ -55,7 +55,7 @@ ACTIVITY_VERBS = frozenset(
     "read watch learn study teach play win receive earn lose find collect organize organise host decorate "
     "renovate repair fix restore photograph assemble manufacture produce supply acquire operate close "
     "take get try see pick celebrate perform practice practise donate hold throw run pass fail explore "
-    "sprain injure break tear own manage".split()
+    "sprain injure break tear own manage catch hunt raise breed brew sing ride fly foster speak".split()
 )
 # "What did Maria join in June 2023?": an act dated by the sentence, asked for its thing; not the verbs
 # whose object says little of what was done ("had an interview", "got some feedback", "took a trip").
@@ -67,7 +67,9 @@ BUSINESS_VERBS = frozenset(
 )
 # "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
 HABITS = frozenset(
-    "play read watch collect write paint draw cook bake knit sew practice practise study teach grow run own manage".split()
+    "play read watch collect write paint draw cook bake knit sew practice practise study teach grow run own manage "
+    # what people tell of their pastimes and trades in the present ("I catch rainbow trout", "I raise chickens")
+    "catch hunt raise breed brew restore fix build sing ride fly foster rescue speak".split()
 )
 # Heads that name no thing: pronouns, placeholders, and what one "has" without doing ("had a blast").
 _VAGUE = frozenset(

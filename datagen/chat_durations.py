@@ -82,7 +82,8 @@ def _answered(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, con
     before = context[:at].rstrip("\n").split("\n")[-1]
     if before.startswith(speaker + ":"):
         return []
-    m = _ASKED.search(before.split(":", 1)[-1].split("?")[-2] + "?") if "?" in before else None
+    said = before.split(":", 1)[-1]  # the line's words after its speaker ("?" may be only in a name)
+    m = _ASKED.search(said.split("?")[-2] + "?") if "?" in said else None
     if m is None:
         return []
     rest = m.group(2).split()

@@ -68,5 +68,7 @@ def _giver(token: Any) -> str:
     if token.lower_ in KIN and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in token.children):
         return token.text
     if token.ent_type_ == "PERSON" and token.pos_ == "PROPN":
-        return token.text
+        # the whole name: "Russell Diamond has given me …" → "Russell Diamond", not its head "Diamond"
+        first = min([token, *(c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN")], key=lambda t: t.i)
+        return token.doc[first.i : token.i + 1].text
     return ""

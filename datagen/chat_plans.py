@@ -133,6 +133,10 @@ def plain_clause(head: Any) -> bool:
                 return False
             if c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether"):
                 return False
+        if node.dep_ == "ccomp" and node.i < node.head.i and any(t.text == "," for t in node.doc[node.i : node.head.i]):
+            # "I live in a condo, so it's not ideal for BBQ": the parser hangs a whole first clause under
+            # the second; what the second denies is not the first's
+            break
     return True
 
 

@@ -11,6 +11,10 @@ Read from the parse of the speaker's plain statements:
   never "an office", "town");
 - a workplace:  "my job at the mall", "I have a job at a skunk farm" → "Where does Terry work?";
 - a relative's studies: "My daughter is studying french" → "What is Lee's daughter studying?";
+- a relative's past act, where: "My dad served in the army" → "Where did Quinn's dad serve?" → "the
+  army" (an institution or place "in"/"at", never a time); what one applied to be ("I applied to be a
+  scuba diving instructor"); a job held before ("I used to work as a veterinarian" → "What did Dana use to
+  do for a living?"); age ("I am 42 years old", "I just turned 30"); diet ("I am vegan");
 - a home:       "I live in california", "We live in Ohio" → "Where does Robin live?" → "California"; a
   kind of place when no name is said ("I live in a condo" → "a condo", "I grew up in the country");
   "I moved to Denver" → "Where did Robin move to?" (and another answer to where they live).
@@ -94,6 +98,8 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
     for tok in doc:
         if tok.lower_ in OCCUPATIONS and tok.pos_ in ("NOUN", "PROPN") and tok.tag_ != "NNS":
             holder, past = _holder(tok)
+            if holder is None and tok.dep_ == "attr" and tok.head.lemma_ == "be" and _used_to(tok.head):
+                holder, past = "", True  # "I used to be a nurse": "I" hangs on "used", not on "be"
             if holder is None or not plain_clause(tok) or _wished(tok):
                 continue
             job = _job_phrase(tok)
@@ -102,9 +108,17 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             if holder == "":
                 if not past:
                     add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value)
+                elif _used_to(tok.head):  # "I used to be a nurse": a job held before, not now
+                    add("former job", job, "What did {s} use to do for a living?", TruthType.OTHER.value)
             else:
                 verb = "did" if past else "does"
                 add(f"job:{holder}", job, f"What {verb} {{s}}'s {holder} do for a living?", TruthType.OTHER.value)
+        elif tok.lemma_ == "work" and (job := _worked_as(tok)) and not _wished(tok) and plain_clause(tok):
+            # "I work as a nurse"; "(I) used to work as a veterinarian": a job held before
+            if _used_to(tok):
+                add("former job", job, "What did {s} use to do for a living?", TruthType.OTHER.value)
+            elif tok.tag_ in ("VBP", "VBG") and speaker_subject(tok):
+                add("work as", job, "What does {s} do for a living?", TruthType.OTHER.value)
         elif tok.lemma_ == "work" and tok.pos_ == "VERB" and plain_clause(tok) and tok.tag_ != "VBD":
             field = _field(tok)
             kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
@@ -154,6 +168,23 @@ def occupation_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: s
             add(f"move from:{kin}", place, f"Where did {{s}}'s {kin} move from?", TruthType.PLACE.value)
         elif not m.group(1) and m.group(3) == "I":
             add("move from", place, "Where did {s} move from?", TruthType.PLACE.value)
+    for tok in doc:
+        if tok.tag_ != "VBD" or tok.pos_ != "VERB" or not plain_clause(tok) or _wished(tok):
+            continue
+        kin = next((_my_kin(c) for c in tok.children if c.dep_ == "nsubj" and _my_kin(c)), "")
+        if kin:  # "My dad served in the army" → "Where did Quinn's dad serve?" → "the army"
+            act = " ".join([tok.lemma_, *(c.lower_ for c in tok.children if c.dep_ == "prt")])  # "grow up"
+            for where in _kin_places(tok):
+                add(f"kin act:{kin}:{act}:in", where, f"Where did {{s}}'s {kin} {act}?", TruthType.PLACE.value)
+        elif tok.lemma_ == "apply" and speaker_subject(tok) and (role := _applied_to_be(tok)):
+            # "I applied to be a scuba diving instructor" → "What did Avery apply to be?"
+            add("apply to be", role, "What did {s} apply to be?", TruthType.OTHER.value)
+    for m in _AGE.finditer(body):  # "I am 30 years old", "I just turned 40": how old the speaker is
+        if not _HEDGED.search(body[max(0, m.start() - 25) : m.start()]):
+            add("age", m.group("age") or m.group("age2"), "How old is {s}?", TruthType.NUMBER.value)
+    for m in _DIET.finditer(body):  # "I am vegan", "I'm a vegetarian": what the speaker eats
+        if not _HEDGED.search(body[max(0, m.start() - 25) : m.start()]):
+            add("diet", m.group("diet").lower(), "What diet does {s} follow?", TruthType.OTHER.value)
     for m in _PETS_COUNT.finditer(body):  # "I have two cats", "my two sweet pet snakes", "We have about 12 horses"
         if _HEDGED.search(body[max(0, m.start() - 25) : m.start()]) or m.group("about"):
             continue
@@ -189,6 +220,76 @@ def _place_in(doc: Any, start: int, end: int) -> str:
         if ent.label_ in ("GPE", "LOC") and start <= ent.start_char < end and not doc.text[start : ent.start_char].strip(" the"):
             return display_place(ent.text, the=doc.text[start : ent.start_char].strip() == "the")
     return ""
+
+
+# "I am 30 years old", "I'm 25 yrs old", "I just turned 40" (the speaker's "I" only; never "my son is 5")
+_AGE = re.compile(
+    r"(?:^|[.!?,]\s+|\band\s+)I(?:'m|’m| am|m)\s+(?:now\s+|only\s+|just\s+)?(?P<age>[1-9]\d)\s*(?:years?|yrs?)[ -]old\b"
+    r"|(?:^|[.!?,]\s+|\band\s+)I\s+(?:just\s+|recently\s+)?turned\s+(?P<age2>[1-9]\d)\b",
+    re.IGNORECASE,
+)
+_DIET = re.compile(
+    r"(?:^|[.!?,]\s+|\bbut\s+|\band\s+)I(?:'m|’m| am|m)\s+(?:also\s+|now\s+|a\s+|an\s+|strictly\s+)*"
+    r"(?P<diet>vegan|vegetarian|pescatarian|pescetarian)\b(?!\s+(?:food|recipes?|restaurant|blog|cook|chef))",
+    re.IGNORECASE,
+)
+
+
+# what "in" names that is no place: a time ("in 2010", "in the morning"), a state ("in love"), a manner
+_NOT_PLACES = frozenset(
+    "morning afternoon evening night day week month year years summer winter spring fall autumn time past end "
+    "beginning love trouble pain fact way general particular person advance total order case hospital".split()
+)
+
+
+def _kin_places(verb: Any) -> list[str]:
+    """What a relative's past act was "in" or "at" when it names an institution or a place: "served in
+    the army" → "the army", "worked at a bank" → "a bank"; never a time, a pronoun or a list."""
+    out = []
+    for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in ("in", "at")):
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None or obj.pos_ not in ("NOUN", "PROPN") or obj.lower_ in _NOT_PLACES:
+            continue
+        if obj.ent_type_ in ("DATE", "TIME", "CARDINAL", "PERSON") or any(c.dep_ == "conj" for c in obj.children):
+            continue
+        words = list(verb.doc[obj.left_edge.i : obj.i + 1])
+        if len(words) > 4 or any(t.tag_ in ("PRP$", "PRP", "CD") for t in words):
+            continue
+        if obj.pos_ == "NOUN" and words[0].lower_ not in ("a", "an", "the"):
+            continue  # "in school", "at home": a state, not a place to name
+        out.append(" ".join(t.text for t in words))
+    return out
+
+
+def _applied_to_be(verb: Any) -> str:
+    """The role of "applied to be a scuba diving instructor" ("a scuba diving instructor"), else ""."""
+    be = next((c for c in verb.children if c.dep_ == "xcomp" and c.lemma_ == "be"), None)
+    attr = next((c for c in be.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None) if be is not None else None
+    if attr is None or attr.tag_ == "NNS":
+        return ""
+    words = list(verb.doc[attr.left_edge.i : attr.i + 1])
+    if len(words) > 5 or words[0].lower_ not in ("a", "an") or any(t.tag_ in ("PRP$", "PRP") for t in words):
+        return ""
+    return " ".join(t.text for t in words)
+
+
+def _used_to(verb: Any) -> bool:
+    """"I used to work as …" / "Used to work as …": the verb hangs under "used to" (the parse makes
+    "used" its head, or an aux "used" before it)."""
+    head = verb.head if verb.dep_ == "xcomp" else None
+    if head is not None and head.lower_ == "used" and not any(c.dep_ == "neg" for c in head.children):
+        subject = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        return subject is None or subject.lower_ == "i"
+    return False
+
+
+def _worked_as(work: Any) -> str:
+    """The job of "work as a veterinarian" ("veterinarian"), when it is one of `OCCUPATIONS`; else ""."""
+    prep = next((c for c in work.children if c.dep_ == "prep" and c.lower_ == "as"), None)
+    obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+    if obj is None or obj.lower_ not in OCCUPATIONS or obj.tag_ == "NNS":
+        return ""
+    return _job_phrase(obj)
 
 
 def _own_job(job: Any) -> bool:
@@ -290,6 +391,8 @@ def _wished(token: Any) -> bool:
 def _job_phrase(job: Any) -> str:
     """The job with the words that make it one: "tax accountant", "middle school teacher"; "" for a job
     not held now ("retired nurse") or a phrase that leans on someone ("my dad's assistant")."""
+    if any(t.dep_ == "det" and t.lower_ == "no" for t in job.doc[job.left_edge.i : job.i]):
+        return ""  # "I'm no writer like you": a denial, no job (found on the reporting read, session 33)
     words = [t for t in job.doc[job.left_edge.i : job.i + 1] if t.dep_ not in ("det", "punct")]
     if any(t.lower_ in _NOT_NOW for t in words) or any(t.dep_ == "poss" or t.tag_ in ("PRP$", "POS") for t in words):
         return ""

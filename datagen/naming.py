@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 from datagen.factbase import FactBase
+from datagen.mail_facts import is_mail, own_part
 from datagen.mining import MinedCorpus, word_keys
 
 _MAX_TITLE_WORDS = 8
@@ -199,8 +200,12 @@ def sentence_speaker(doc_text: str, sentence: str, doc_speaker: str) -> str:
     "Melanie: …" lines), the speaker of the sentence's own line (or of the turn it continues), not
     the document's first speaker; a mail's sender for all of it. `doc_speaker` is `chat_speaker` of
     the whole text; a sentence that runs into another speaker's line has none (it is not one turn)."""
-    if not doc_speaker or _HEADER.match(doc_text.lstrip()):
+    if not doc_speaker:
         return doc_speaker
+    if _HEADER.match(doc_text.lstrip()):
+        # a mail's "I" is its sender in its own text only: below it, quoted and forwarded earlier
+        # messages were written by others ("-----Original Message-----", "Forwarded by", "… wrote:")
+        return doc_speaker if sentence in own_part(doc_text) else ""
     at = doc_text.find(sentence)
     if at < 0:
         return doc_speaker
@@ -218,12 +223,15 @@ def sentence_speaker(doc_text: str, sentence: str, doc_speaker: str) -> str:
 
 
 def chat_labels(mined: MinedCorpus) -> set[str]:
-    """Chats and mails (a speaker line or a From header opens them) whose title their text never says
-    ("Caroline & Melanie, session 1 (8 May 2023)" over one exported session): a label, not a name to
-    ask about, even when no other document shares it."""
+    """Chats whose title their text never says ("Caroline & Melanie, session 1 (8 May 2023)" over one
+    exported session), and every mail (a From header opens it; its title is its subject): a label, not
+    a name to ask about, even when no other document shares it."""
     out = set()
     for doc_id, title in mined.titles.items():
         text = mined.doc_text(doc_id) if doc_id in mined.chunks else ""
+        if title.strip() and is_mail(text):
+            out.add(doc_id)  # a mail's subject labels it, even where a reply or a forward quotes it
+            continue
         if not title.strip() or not chat_speaker(text):
             continue
         bare = strip_article(re.sub(r"\s*\([^()]*\)\s*$", "", title)).strip()

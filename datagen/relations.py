@@ -64,6 +64,7 @@ from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
+from datagen.mail_facts import is_mail, mail_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
     article_facts,
@@ -122,13 +123,28 @@ def read_facts(
             text = sent.text.strip()
             if not text:
                 continue
+            if _MAIL_HEADER.search(text) and is_mail(mined.doc_text(doc_id)):
+                # header lines ("From: … To: … Subject: …", "Joe Smith <j@x.com> wrote:") are no sentence:
+                # read as one they give "Which place did Kaminski call me from?"; what follows them is
+                text = text[[*_MAIL_HEADER.finditer(text)][-1].end():]
+                text = text[text.find("\n") + 1:].strip() if "\n" in text else ""
+                if not text:
+                    base.skipped["mail_header"] += 1
+                    continue
+            if _GREETING.match(text) and is_mail(mined.doc_text(doc_id)):
+                # "Rachel,\n\nRussell Diamond has given me …": the addressee is no subject of the sentence
+                text = text[_GREETING.match(text).end():].strip()
             if _latin_share(text) < 0.8:
                 base.skipped["not_english"] += 1
                 continue
             if len(text.split()) > 80:
                 base.skipped["too_long"] += 1
                 continue
-            items.append((doc_id, sent.chunk_id, text))
+            # a chat line that does not close its sentence (":)", "haha") runs into the next speaker's
+            # line: each speaker's part is read as its own sentence, or neither has a speaker
+            for part in _SPEAKER_LINE.split(text) if not is_mail(mined.doc_text(doc_id)) else [text]:
+                if part.strip():
+                    items.append((doc_id, sent.chunk_id, part.strip()))
     base.sentences = len(items)
     seen_first: set[str] = set()
     doc_texts: dict[str, str] = {}
@@ -136,7 +152,11 @@ def read_facts(
     anchors: dict[str, dt.date] = {}  # when each document was written, where it says (datagen.dates)
     spoken: dict[tuple[str, str], set[str]] = {}  # (speaker, relation) -> every answer, across the corpus
     sessions = session_texts({d: mined.titles.get(d, "") for d in mined.chunks}, mined.doc_text)  # chats by the turn
-    parsed = _parsed(nlp, [t for _, _, t in items], parse_cache, facts_fingerprint(mined), batch_size)
+    texts = [t for _, _, t in items]
+    # the key holds the sentences themselves: a change to how they are cut (a mail's header, a chat's
+    # speaker line) parses again rather than pairing old parses with new sentences
+    key = facts_fingerprint(mined) + hashlib.sha1("\x00".join(texts).encode("utf-8", "replace")).hexdigest()[:16]
+    parsed = _parsed(nlp, texts, parse_cache, key, batch_size)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
             progress(n)
@@ -201,10 +221,28 @@ def read_facts(
     base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
     unique_activities(base, anchors)
     for fact in told:
-        base.facts.setdefault(fact.doc_id, []).append(fact)
+        if not is_mail(mined.doc_text(fact.doc_id)):  # "In which chat did …": a mail is asked by its own header
+            base.facts.setdefault(fact.doc_id, []).append(fact)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
+    # who sent a message, to whom, when, with which file (datagen.mail_facts)
+    mails = mail_facts(
+        dict(mined.titles), {d: mined.doc_text(d) for d in mined.chunks},
+        {d: [(c.chunk_id, c.text) for c in chunks] for d, chunks in mined.chunks.items()},
+    )
+    for doc_id, facts in mails.items():
+        base.facts.setdefault(doc_id, []).extend(facts)
     return base
+
+
+_MAIL_HEADER = re.compile(
+    r"(?:^|\n)\s*(?:From|To|Cc|Subject|Sent)\s*:|\bwrote:\s*(?:\n|$)|-{3,}\s*(?:Forwarded by|Original Message)[^\n]*",
+    re.IGNORECASE,
+)
+# where another speaker's line starts inside one sentence ("… mandatory :)\nBailey: Same here.")
+_SPEAKER_LINE = re.compile(r"\n(?=[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}:\s)")
+# a mail's greeting line: "Rachel,", "Hi Joe,", "Enron U.S Employees:" alone on the line before the text
+_GREETING = re.compile(r"^(?:(?:hi|hello|dear|hey)\s+)?[A-Z][\w.'’ ]{0,40}[,:]\s*\n", re.IGNORECASE)
 
 
 def _unique_spoken(base: FactBase, spoken: dict[tuple[str, str], set[str]]) -> None:

@@ -39,6 +39,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from datagen.dates import MONTHS, anchor_date, date_span, format_date, parse_date, relative_dates
+from datagen.mail_facts import SENT_QUESTION, subject_and_date
 from datagen.types import Candidate, DropReason, SupportingItem, Verdict
 
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")
@@ -212,6 +213,7 @@ def check_candidate(
         and not answer_in_texts(candidate.answers, support_texts)
         and not (titles is not None and dated_in_support(candidate, doc_texts, titles))
         and not (titles is not None and told_when_in_support(candidate, doc_texts, titles))
+        and not (titles is not None and sent_in_support(candidate, titles))
     ):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"{candidate.answer!r} occurs in no supporting chunk")
     day = told_day(candidate.question)
@@ -282,6 +284,21 @@ def list_in_support(candidate: Candidate, support_texts: Sequence[str]) -> bool:
     return all(
         any(answer_in_texts([o], item.quotes) for o in options) for item in candidate.supporting
     )
+
+
+def sent_in_support(candidate: Candidate, titles: Mapping[str, str]) -> bool:
+    """Whether 'When was the email "West Position" sent?' is answered by the date in the title of a
+    supporting message whose subject is the one the question quotes (a mail export's title: "West
+    Position (7 December 2001)", `datagen.mail_facts`)."""
+    m = SENT_QUESTION.match(candidate.question)
+    if m is None:
+        return False
+    forms = {normalize(a) for a in candidate.answers} - {""}
+    for item in candidate.supporting:
+        subject, day = subject_and_date(titles.get(item.doc_id, ""))
+        if subject == m.group(1) and normalize(day) in forms:
+            return True
+    return False
 
 
 def dated_in_support(candidate: Candidate, doc_texts: Mapping[str, str], titles: Mapping[str, str]) -> bool:

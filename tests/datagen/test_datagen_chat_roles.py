@@ -165,3 +165,49 @@ def test_how_long_a_speaker_has_been_something() -> None:
                                                                   "How long has Lou been into pottery?",
                                                                   "How long has Lou been married?"]
     assert "Where does Lou work?" not in qs
+
+
+MEETING = [
+    ("meet/D1", "Ash & Bo, session 1 (10:53 am on 14 September, 2022)",
+     "Ash: Wow, that's a lot. Pets too? I love them. Used to work as a veterinarian.\n"
+     "Bo: I love fun! My dad served in the army.\n"
+     "Ash: No kids, but I am vegan! I write about food on my blog.\n"
+     "Bo: I am 42 years old and I still feel young.\n"
+     "Ash: I typically catch rainbow trout on weekends.\n"
+     "Bo: I applied to be a scuba diving instructor.\n"
+     "Ash: My mom died in 2010. I am not 30 years old, I am older."),
+]
+
+
+def test_what_people_say_when_they_meet_past_jobs_age_diet_relatives_acts_habits() -> None:
+    """Old code read none of these (MSC sessions that gave no task)."""
+    qs = chat_questions(MEETING)
+    assert qs["What did Ash use to do for a living?"].answer == "veterinarian"
+    assert qs["Where did Bo's dad serve?"].answer == "the army"
+    assert qs["What diet does Ash follow?"].answer == "vegan"
+    assert qs["How old is Bo?"].answer == "42"
+    assert qs["What does Ash catch?"].answer == "rainbow trout"
+    assert qs["What did Bo apply to be?"].answer == "a scuba diving instructor"
+    assert "How old is Ash?" not in qs  # a negation is no age
+    assert not any("mom" in q for q in qs)  # "died in 2010": a time is no place
+
+
+def test_a_line_that_runs_into_the_next_speakers_and_a_clause_before_so_are_read() -> None:
+    """Old code: ":)" closed no sentence, so Pat's line ran into Cy's and had no speaker; the parser hung
+    "I live in a condo" under "it's not ideal", and its negation hid the home."""
+    qs = chat_questions([
+        ("home/D1", "Pat & Cy, session 1 (12:47 pm on 31 March, 2023)",
+         "Pat: Yes I grew up in the country and so listening to country music was almost mandatory :)\n"
+         "Cy: Same here.\n"
+         "Cy: I live in a condo, so it's not ideal for BBQ."),
+    ])
+    assert qs["Where did Pat grow up?"].answer == "the country"
+    assert qs["Where does Cy live?"].answer == "a condo"
+    assert "Where did Cy grow up?" not in qs
+
+
+def test_no_job_is_a_denial() -> None:
+    """Found on session 33's reporting read: "I'm no writer like you" gave "What does Nate do?" → "writer"."""
+    qs = chat_questions([("deny/D1", "Nate & Jo, session 1 (1:56 pm on 8 May, 2023)",
+                          "Nate: Hey Jo, I'm no writer like you, but something pretty awesome happened.")])
+    assert "What does Nate do for a living?" not in qs
