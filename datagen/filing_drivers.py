@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
+from datagen.table_facts import short_company as named
 
 _CHANGE = r"(?:increased|decreased|grew|declined|rose|fell|was up|was down)"
 # the first cause the sentence gives, "primarily" or not (Apple writes "… compared to the same quarter in 2022 due to …")
@@ -201,7 +202,11 @@ def period_phrase(quarter: int, year: int, calendar: bool) -> str:
 
 
 def short_company(company: str) -> str:
-    """"Apple Inc." → "Apple", "NVIDIA Corporation" → "NVIDIA": as a person names the company."""
+    """"Apple Inc." → "Apple", "NVIDIA Corporation" → "NVIDIA": as a person names the company, by the rule the
+    table questions use (datagen.table_facts.short_company: "Amcor Plc" → "Amcor", "Costco Wholesale" →
+    "Costco"), so a company is named alike in every question; the suffix cut alone when that rule gives ""."""
+    if named(company):
+        return named(company)
     name = re.sub(r",?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.?|Ltd\.?|Limited|plc|N\.V\.|S\.A\.)$", "", company.strip())
     return re.sub(r"\.com$", "", name)
 

@@ -49,7 +49,18 @@ from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.table_facts import FOREIGN, TableKey, ask, cased, is_table, table_columns, table_key, verb_for
+from datagen.table_facts import (
+    FOREIGN,
+    TableKey,
+    ask,
+    bare_year_periods,
+    cased,
+    filing_dates,
+    is_table,
+    table_columns,
+    table_key,
+    verb_for,
+)
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
@@ -187,7 +198,7 @@ class PeriodTasks:
         by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)
         by_period: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.key.period.length in ("quarter", "as of"):
+            if s.key.period.length in ("quarter", "as of", "year"):  # a 10-K's year against the one before
                 by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
             by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
         self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
@@ -268,7 +279,10 @@ class PeriodTasks:
             if self.uses[_id(s)] or not self._fresh("single", _id(s)) or not self._fresh("value", _value_id(s)):
                 continue
             question = ask(s.key, s.company, self.common)
-            return self._candidate("single", [s], [(s.fact, ())], question, s.value, aliases=s.fact.aliases)
+            # a row under "2023 | 2022" columns: the cover line that gives the year's day goes with it
+            line = self._period_line(s) if s.key.period.length == "year" else ()
+            lines = (line,) if line and line[0] != s.fact.chunk_id else ()
+            return self._candidate("single", [s], [(s.fact, *lines)], question, s.value, aliases=s.fact.aliases)
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_periods(self, rng: random.Random) -> Candidate | DropReason:
@@ -443,6 +457,14 @@ class PeriodTasks:
         column line itself, "(in millions) | Three Months Ended …", before any row that happens to hold the day)."""
         def dated(line: str) -> bool:
             return " | " in line and any(f in line for f in s.key.period.forms())
+        chunk = next((c for c in self.mined.chunks.get(s.fact.doc_id, []) if c.chunk_id == s.fact.chunk_id), None)
+        if chunk is not None and bare_year_periods(table_columns(chunk.text, chunk.metadata)[0], filing_dates(chunk.metadata)):
+            # an annual report's "2023 | 2022" columns: the cover's "For the fiscal year ended January 28, 2023"
+            # says which day the year ends (another table's dated column line would not say it is the year)
+            cover = self._line(s.fact, lambda line: " | " not in line and "ended" in line.lower()
+                               and any(f in line for f in s.key.period.forms()), cover=True)
+            if cover:
+                return cover
         return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated)
 
     def _company_line(self, s: Statement) -> tuple[str, str]:

@@ -48,10 +48,13 @@ _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", 
 _MONTHS = {m[:3].lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONTH_NAMES} | {"sept"}
 _DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
-_UNIT = re.compile(r"\(?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
+_WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
+_UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
 _SUFFIX = re.compile(
-    r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|N\.V\.|S\.A\.|AG))+$"
+    r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|Plc|PLC|N\.V\.|S\.A\.|AG))+$"
 )
+_BUSINESS_WORDS = frozenset({"Wholesale", "Communications", "Holdings", "Group", "Enterprises", "Industries"})
+_COMMON_NAME_WORDS = frozenset({"united", "american", "general", "first", "national", "international", "global"})
 # Row labels that are no metric of their own: a heading row, a running subtotal of nothing named.
 _NO_METRIC = re.compile(r"^(?:total|other|net|amount|balance|subtotal)$", re.IGNORECASE)
 _STOCK = re.compile(r"(?i)\b(?:balance|balances|beginning|ending|beginning of|end of (?:the )?period|as of)\b")
@@ -123,12 +126,67 @@ def short_company(name: str) -> str:
         return ""
     short = _SUFFIX.sub("", name).strip(" ,")
     short = re.sub(r"\.com$", "", short)
+    # a trailing word of the line of business ("Costco Wholesale", "Verizon Communications"): people, analysts
+    # and earnings releases say "Costco", "Verizon"; kept when what is left would be a common word ("United")
+    words = short.split()
+    if len(words) >= 2 and words[-1] in _BUSINESS_WORDS and len(words[-2]) >= 4 and not (
+            len(words) == 2 and words[0].lower() in _COMMON_NAME_WORDS):
+        short = " ".join(words[:-1])
     return short if short and not malformed_subject(short) and re.search(r"[A-Za-z]{2}", short) else ""
 
 
-def parse_period(column: str) -> Period | None:
-    """One column header as a period, or None when it is not exactly one (see the module docstring)."""
-    text = _UNIT.sub(" ", column)
+@dataclass(frozen=True)
+class FilingDates:
+    """What a filing's cover says of its own period (chunk metadata "period_end", "form", "fiscal_year"): the day
+    it ends, whether it is an annual report, and the year its tables name that period by ("2022" in a 10-K
+    whose year ended January 1, 2023). Columns that lost their year or their length are read against it."""
+
+    end: dt.date
+    annual: bool
+    year: int
+
+    def near(self, day: dt.date) -> bool:
+        """Whether `day` falls within a week of the filing's own day of the year, in any year (52/53-week
+        years end a few days apart: August 29, 2021; August 30, 2020; September 1, 2019)."""
+        for year in (day.year - 1, day.year, day.year + 1):
+            try:
+                same = self.end.replace(year=year)
+            except ValueError:  # February 29
+                same = self.end.replace(year=year, day=28)
+            if abs((day - same).days) <= 7:
+                return True
+        return False
+
+
+def filing_dates(metadata: Mapping[str, Any]) -> FilingDates | None:
+    """The filing's own period from its chunk's document metadata; None when the cover gave no day."""
+    try:
+        end = dt.date.fromisoformat(str(metadata.get("period_end") or ""))
+    except ValueError:
+        return None
+    fiscal = metadata.get("fiscal_year")
+    if end.month == 1 and end.day <= 7:
+        year = end.year - 1  # a 52/53-week year that ends just after December 31 is named for the year before
+    elif isinstance(fiscal, int) and fiscal in (end.year, end.year - 1):
+        year = fiscal  # a retailer's year ended January 28, 2023 is "fiscal 2022" to one, "fiscal 2023" to another
+    else:
+        year = end.year
+    return FilingDates(end, str(metadata.get("form") or "").upper() == "10-K", year)
+
+
+def parse_period(column: str, filing: FilingDates | None = None) -> Period | None:
+    """One column header as a period, or None when it is not exactly one (see the module docstring).
+
+    With the filing's own period (`filing`), two losses of the PDF reader are made good: a column whose year
+    was lost ("Three Months Ended July 2,") is the filing's own period when its day is the filing's, the year
+    before when its day is the filing's a year (or 52 or 53 weeks) earlier (July 3, 2022 beside July 2, 2023);
+    and in an annual report a column "… Ended <day>" whose length was lost ("Weeks Ended August 29, 2021",
+    its "52" dropped) is a year when its day is the filing's year-end day. Without it, both stay None."""
+    text = re.sub(r"(?i)\(unaudited\)", " ", _UNIT.sub(" ", column))  # an earnings release's "(Unaudited)"
+    # "13 Weeks Ended" (a retailer's quarter), "52 Weeks Ended" (its year): the count is no day
+    weeks = re.search(r"(?i)\b(13|14|26|39|52|53)\s+weeks\b", text)
+    if weeks:
+        text = text[: weeks.start(1)] + text[weeks.end(1):]
     words = re.findall(r"[A-Za-z]+|\d+", text)
     if not words:
         return None
@@ -138,16 +196,25 @@ def parse_period(column: str) -> Period | None:
     others = [
         w for w in words
         if w not in months and not w.isdigit() and w.lower() not in _DURATIONS
-        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "as", "of", "at", "quarter", "year"}
+        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "week", "as", "of", "at", "quarter", "year",
+                              "years", "fiscal", "for", "the"}
     ]
     if others or len(months) != 1 or len(durations) > 1:
         return None  # "Fair Value … Level 2", two dates, or no month: not one period
     days = [int(n) for n in numbers if len(n) <= 2]
     years = [int(n) for n in numbers if len(n) == 4]
-    if len(days) != 1 or len(years) != 1:
+    if len(days) != 1 or len(years) > 1 or (not years and filing is None):
         return None
+    month = _MONTHS[months[0][:3].lower()]
     try:
-        end = dt.date(years[0], _MONTHS[months[0][:3].lower()], days[0])
+        if years:
+            end = dt.date(years[0], month, days[0])
+        elif (month, days[0]) == (filing.end.month, filing.end.day):
+            end = filing.end  # the filing's own period, its year lost
+        else:
+            end = dt.date(filing.end.year - 1, month, days[0])
+            if (filing.end - end).days not in (364, 365, 366, 371):
+                return None  # neither the filing's day nor the one a (52- or 53-week) year before: which year?
     except ValueError:
         return None
     lower = [w.lower() for w in words]
@@ -155,13 +222,36 @@ def parse_period(column: str) -> Period | None:
         length = _DURATIONS[durations[0]]
     elif "quarter" in lower:
         length = "quarter"
-    elif "year" in lower and "ended" in lower:
+    elif weeks:
+        length = _WEEKS[weeks.group(1)]
+    elif ("year" in lower or "years" in lower) and "ended" in lower:
         length = "year"
-    elif "ended" in lower or "months" in lower:
-        return None  # "Months Ended June 25, 2022" without how many months
+    elif "ended" in lower or "months" in lower or "weeks" in lower:
+        if not (filing is not None and filing.annual and "months" not in lower and filing.near(end)):
+            return None  # "Months Ended June 25, 2022" without how many months
+        length = "year"  # an annual report's "Weeks Ended August 29, 2021" (its "52" lost): the year
     else:
         length = "as of"
     return Period(length, end)
+
+
+_BARE_YEAR = re.compile(r"(?:Fiscal\s+)?(\d{4})")
+
+
+def bare_year_periods(columns: list[str], filing: FilingDates | None) -> list[dt.date | None] | None:
+    """An annual report's columns that are years only ("2023 | 2022 | 2021", "Fiscal 2022 | Fiscal 2021"): the
+    first, the filing's own year, ends on the filing's day (the year's length or a balance as of it is the
+    row's to say); earlier years' days are not written anywhere in the table, so they give no period (None).
+    None when the columns are not such a line (not all years, not newest first, or not from the filing's year)."""
+    if filing is None or not filing.annual or len(columns) < 2:
+        return None
+    matches = [_BARE_YEAR.fullmatch(c.strip()) for c in columns]
+    if not all(matches):
+        return None
+    years = [int(m.group(1)) for m in matches if m]
+    if years[0] != filing.year or any(b >= a for a, b in zip(years, years[1:], strict=False)):
+        return None  # a schedule of maturities (2024 | 2025 | Thereafter), or another year's table
+    return [filing.end] + [None] * (len(columns) - 1)
 
 
 def _cells(line: str) -> list[str]:
@@ -335,7 +425,13 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if not columns or not any(columns):
         skipped["table_row_without_header"] += len(lines)
         return []
-    periods = [parse_period(c) for c in columns]
+    filing = filing_dates(chunk.metadata)
+    periods = [parse_period(c, filing) for c in columns]
+    # a yearless column written twice ("Three Months Ended June 30, | Three Months Ended June 30,": this year's
+    # and last year's, both June 30): the filing's day cannot tell them apart, so neither is read
+    yearless = Counter(c for c in columns if not re.search(r"\d{4}", c))
+    periods = [None if yearless.get(c, 0) > 1 else p for c, p in zip(columns, periods, strict=True)]
+    bare = bare_year_periods(columns, filing)  # "2023 | 2022 | 2021" in a 10-K: the first is the filing's year
     # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
     # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
     # which no longer shows that line, is known to be Rivian's too (datagen.period_tasks drops both).
@@ -343,7 +439,7 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if foreign:
         skipped["table_of_another_subject"] += 1
     section = f"{chunk.metadata.get('section', '')} {chunk.metadata.get('header', '')}"
-    if not any(periods):
+    if not any(periods) and not bare:
         skipped["table_columns_not_periods"] += len(lines)
         return []
     subject = subject_caption(table_caption(chunk.metadata))
@@ -369,7 +465,15 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         if not metric:
             skipped["table_row_without_metric"] += 1
             continue
-        for period, value in zip(periods, values, strict=True):
+        row_periods: list[Period | None] = periods
+        if bare:  # the filing's own year: the year ended its day, or a balance as of it, as the row's metric says
+            # a cash-flow statement's "Adjustments to reconcile …: Credit losses and accounts receivable allowances"
+            # names a receivable but is a flow of the year
+            flows = bool(re.search(r"(?i)cash flows?|reconcil|statements? of (?:income|earnings|operations)|\bchanges? in\b",
+                                   f"{label} {section}"))
+            length = "as of" if _balance(metric, section) and not flows else "year"
+            row_periods = [Period(length, end) if end else None for end in bare]
+        for period, value in zip(row_periods, values, strict=True):
             if period is not None and period.length != "as of" and _balance(metric, "") and not metric.startswith("change"):
                 skipped["table_balance_over_a_period"] += 1  # "Accounts payable | … | Three Months Ended": a change of it
                 continue
