@@ -67,13 +67,18 @@ def real_questions(qna: Path) -> list[dict]:
     return rows
 
 
+def _whole(figures: set[str]) -> set[str]:
+    """FinanceBench writes whole amounts with cents ("$1577.00"); a table cell writes "1,577": one figure."""
+    return {re.sub(r"\.0+(?=%?$)", "", f) for f in figures}
+
+
 def financebench_real(jsonl: Path | None = None) -> list[dict]:
     """FinanceBench's questions (benchmarks/financebench.py reads them: --jsonl or the mirror) in the shape of
     `real_questions`: the filing is the question's `doc_name` + ".pdf"."""
     from financebench import load_jsonl
 
     return [{"id": row.get("financebench_id", f"fb{i}"), "question": _norm(row["question"]),
-             "docs": {row["doc_name"] + ".pdf"}, "figures": answer_figures(str(row["answer"])),
+             "docs": {row["doc_name"] + ".pdf"}, "figures": _whole(answer_figures(str(row["answer"]))),
              "answer": _norm(str(row["answer"]))} for i, row in enumerate(load_jsonl(jsonl))]
 
 

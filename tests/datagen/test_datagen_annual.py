@@ -1,0 +1,142 @@
+"""Annual reports and earnings releases (FinanceBench's kinds of filing): a 10-K's years, whose columns read
+"52 Weeks Ended August 30, 2020", "(dollars in millions) Years Ended December 31, 2022" or only "2023 | 2022",
+a release's "13 Weeks Ended January 28, 2023 (Unaudited)", a 10-Q's columns that lost their year ("Three Months
+Ended July 2,"), and one company named alike by all its filings ("Amcor Plc" and "Amcor"). Old code: none of
+these columns was a period (no fact, counted as `table_columns_not_periods`), and "Amcor Plc" and "Amcor" were
+two companies that a comparison could set against each other. All text invented."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from datagen_fixtures import NoProseGenerator
+
+from corpus_tools.types import Chunk
+from datagen.factbase import FactBase
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.table_facts import is_table, parse_period, short_company, table_facts
+
+TEN_K = {"period_end": "2021-08-29", "form": "10-K", "fiscal_year": 2021}
+TEN_Q = {"period_end": "2023-07-02", "form": "10-Q", "fiscal_year": 2023}
+
+
+def test_annual_and_release_columns_are_periods() -> None:
+    from datagen.table_facts import filing_dates
+
+    phrase = lambda column, meta=None: (p.phrase() if (p := parse_period(column, meta and filing_dates(meta))) else None)  # noqa: E731
+    assert phrase("52 Weeks Ended August 30, 2020") == "the year ended August 30, 2020"
+    assert phrase("(dollars in millions) Years Ended December 31, 2022") == "the year ended December 31, 2022"
+    assert phrase("Fiscal Year Ended January 28, 2023") == "the year ended January 28, 2023"
+    assert phrase("13 Weeks Ended January 28, 2023 (Unaudited)") == "the quarter ended January 28, 2023"
+    assert phrase("January 28, 2023 (Unaudited)") == "January 28, 2023"
+    # the "52" of the filing's own year lost by the PDF reader: in a 10-K, the year that ends on its day
+    assert phrase("Weeks Ended August 29, 2021", TEN_K) == "the year ended August 29, 2021"
+    assert phrase("Weeks Ended August 29, 2021") is None and phrase("Weeks Ended August 29, 2021", TEN_Q) is None
+    # a year lost: the filing's own day, or its day 52 weeks before; any other day stays unread
+    assert phrase("Three Months Ended July 2,", TEN_Q) == "the quarter ended July 2, 2023"
+    assert phrase("Six Months Ended July 3,", TEN_Q) == "the six months ended July 3, 2022"
+    assert phrase("Three Months Ended June 30,", TEN_Q) is None and phrase("Three Months Ended July 2,") is None
+    for not_a_period in ("2023", "Year Ended December 31,", "Three Months Ended December Year Ended December 31, 2022",
+                         "(dollars in millions) Increase/(Decrease) Years Ended December 31, 2022"):
+        assert phrase(not_a_period, TEN_K) is None, not_a_period
+    # a 52/53-week year that ends just after December 31 is named for the year before ("2022" in that 10-K)
+    assert filing_dates({"period_end": "2023-01-01", "form": "10-K", "fiscal_year": 2023}).year == 2022
+    assert filing_dates({"period_end": "2023-01-28", "form": "10-K", "fiscal_year": 2023}).year == 2023
+
+
+def test_one_company_one_name() -> None:
+    assert short_company("Amcor Plc") == short_company("Amcor") == "Amcor"
+    assert short_company("Costco Wholesale Corporation") == "Costco"
+    assert short_company("Verizon Communications Inc.") == "Verizon"
+    assert short_company("United Communications Inc.") == "United Communications"  # "United" alone is no name
+    assert short_company("Apple Inc.") == "Apple" and short_company("JOHNSON JOHNSON 2022Q4 EARNINGS") == ""
+
+
+def _meta(company: str, end: str, section: str, fiscal_year: int) -> dict:
+    return {"kind": "table", "company": company, "form": "10-K", "period_end": end, "fiscal_year": fiscal_year,
+            "section": section}
+
+
+def _ten_ks() -> list[Chunk]:
+    """Two 10-Ks of one retailer whose columns are bare years, and a third company's 10-K with dated columns."""
+    out = []
+    for doc, end, year, sales, prior, receivable in (("bb-2023", "2023-01-28", 2023, "46,298", "51,761", "1,141"),
+                                                     ("bb-2022", "2022-01-29", 2022, "51,761", "47,262", "1,042")):
+        cover = (f"Brightway Stores Co., Inc.\nFORM 10-K\nFor the fiscal year ended "
+                 f"{'January 28, 2023' if year == 2023 else 'January 29, 2022'}")
+        income = _meta("Brightway Stores Co., Inc.", end, "Item 8 > Consolidated Statements of Earnings", year)
+        out += [
+            Chunk(f"{doc}#0", doc, cover, 0, 20, {**income, "kind": "text"}),
+            Chunk(f"{doc}#1", doc, f"($ in millions) | {year} | {year - 1} | {year - 2}\nRevenue | {sales} | {prior} | 43,638\n"
+                  "Net earnings | 1,419 | 2,454 | 1,798", 1, 30, income),
+            # the cash-flow statement: a receivable's change is a flow of the year, not a balance as of its day
+            Chunk(f"{doc}#2", doc, f"($ in millions) | {year} | {year - 1} | {year - 2}\n"
+                  f"Credit losses and accounts receivable allowances | {receivable} | (86) | 73",
+                  2, 30, {**income, "section": "Item 8 > Consolidated Statements of Cash Flows"}),
+            # a schedule of maturities: years, but not the filing's years
+            Chunk(f"{doc}#3", doc, f"($ in millions) | {year + 1} | {year + 2} | {year + 3}\nOperating lease payments | 700 | 600 | 500",
+                  3, 30, {**income, "section": "Item 8 > Leases"}),
+        ]
+    return out
+
+
+def _base(chunks: list[Chunk]):
+    mined = mine(chunks)
+    base = FactBase()
+    for doc, cs in mined.chunks.items():
+        for c in cs:
+            if is_table(c.metadata):
+                base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
+    return mined, base
+
+
+def test_a_10k_bare_year_columns_give_the_filings_own_year_only() -> None:
+    mined, base = _base(_ten_ks())
+    asks = {f.ask.replace("{s}", f.subject): f.answer for fs in base.facts.values() for f in fs}
+    assert asks["What was Brightway Stores's revenue, in millions of dollars, for the year ended January 28, 2023?"] == "46,298"
+    assert asks["What was Brightway Stores's revenue, in millions of dollars, for the year ended January 29, 2022?"] == "51,761"
+    assert not any("43,638" == a or "47,262" == a for a in asks.values())  # earlier years' days are written nowhere
+    assert not any("lease payments" in q for q in asks)  # a schedule of maturities
+    # the cash-flow statement's receivable row is a flow of the year: never asked as a balance "as of" the day
+    assert not any("receivable" in q and " as of " in q for q in asks), list(asks)
+
+
+def test_two_10ks_years_are_compared_and_the_cover_says_which_day_each_ends(tmp_path: Path) -> None:
+    from datagen.period_tasks import PeriodTasks
+
+    mined, base = _base(_ten_ks())
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1, 2), patience=60, seed=1))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    assert report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
+    question = ("Was Brightway Stores's revenue larger for the year ended January 29, 2022 or for the year ended "
+                "January 28, 2023?")
+    assert question in tasks, list(tasks)
+    assert tasks[question].answers[0] == "the year ended January 29, 2022"
+    assert set(tasks[question].gold_doc_ids) == {"bb-2022", "bb-2023"}
+    quotes = [q for s in tasks[question].metadata["supporting"] for q in s["quotes"]]
+    assert "For the fiscal year ended January 29, 2022" in quotes, quotes
+
+
+def test_a_release_and_a_10k_of_one_company_are_one_company(tmp_path: Path) -> None:
+    """"Amcor Plc" (the 10-K's cover) and "Amcor" (the earnings release's): one company, never compared with itself."""
+    from datagen.period_tasks import PeriodTasks
+
+    quarter = "(in millions) | Three Months Ended June 30, 2023 | Three Months Ended June 30, 2022\n"
+    chunks = [
+        Chunk("k#1", "k", quarter + "Net sales | 3,635 | 3,914", 1, 20,
+              {"kind": "table", "company": "Amcor Plc", "period_end": "2023-06-30", "section": "Item 8 > Quarterly data"}),
+        Chunk("k#2", "k", quarter + "Net sales | 3,635 | 3,914", 2, 20,
+              {"kind": "table", "company": "Amcor Plc", "period_end": "2023-06-30", "section": "Item 7 > Results"}),
+        Chunk("r#1", "r", quarter + "Net sales | 3,635 | 3,914", 1, 20,
+              {"kind": "table", "company": "Amcor", "section": "Statements of Income (Unaudited)"}),
+    ]
+    mined, base = _base(chunks)
+    assert {f.subject for fs in base.facts.values() for f in fs} == {"Amcor"}
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    assert not generator.across  # no other company states net sales for that quarter
+    skipped: Counter = Counter()
+    assert table_facts(chunks[0], "Amcor Plc", skipped)[0].subject == table_facts(chunks[2], "Amcor", skipped)[0].subject
