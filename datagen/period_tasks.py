@@ -457,15 +457,17 @@ class PeriodTasks:
         column line itself, "(in millions) | Three Months Ended …", before any row that happens to hold the day)."""
         def dated(line: str) -> bool:
             return " | " in line and any(f in line for f in s.key.period.forms())
+        def cover() -> tuple[str, str]:
+            # the cover's "For the fiscal year ended January 28, 2023" (or "quarterly period ended …")
+            return self._line(s.fact, lambda line: " | " not in line and "ended" in line.lower()
+                              and any(f in line for f in s.key.period.forms()), cover=True)
         chunk = next((c for c in self.mined.chunks.get(s.fact.doc_id, []) if c.chunk_id == s.fact.chunk_id), None)
         if chunk is not None and bare_year_periods(table_columns(chunk.text, chunk.metadata)[0], filing_dates(chunk.metadata)):
-            # an annual report's "2023 | 2022" columns: the cover's "For the fiscal year ended January 28, 2023"
-            # says which day the year ends (another table's dated column line would not say it is the year)
-            cover = self._line(s.fact, lambda line: " | " not in line and "ended" in line.lower()
-                               and any(f in line for f in s.key.period.forms()), cover=True)
-            if cover:
-                return cover
-        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated)
+            # an annual report's "2023 | 2022" columns: the cover says which day the year ends (another table's
+            # dated column line would not say it is the year)
+            return cover() or self._line(s.fact, dated)
+        # no line writes the day whole (a column's day and year on two stacked header lines): the cover, if it does
+        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated) or cover()
 
     def _company_line(self, s: Statement) -> tuple[str, str]:
         """(chunk id, line) of the filing naming the company: the cover's "Apple Inc." (the first chunks first),

@@ -48,6 +48,7 @@ _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", 
 _MONTHS = {m[:3].lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONTH_NAMES} | {"sept"}
 _DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
+_BARE_UNIT = re.compile(r"(?i)^\((millions|thousands|billions)\b")  # a corner cell "(MILLIONS, EXCEPT PER SHARE DATA)"
 _WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
 _UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
 _SUFFIX = re.compile(
@@ -302,10 +303,17 @@ def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], st
     """(column headers, units) of a table chunk, or ([], "") when its header row is lost."""
     header = str(metadata.get("header", ""))
     unit = _UNIT.search(header.rsplit("·", 1)[-1]) if "·" in header else None
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
         cells = _cells(line)
         if len(cells) >= 2 and cells[0].startswith("(") and cells[0].endswith(")"):
-            corner = _UNIT.search(cells[0])
+            corner = _UNIT.search(cells[0]) or _BARE_UNIT.search(cells[0])
+            below = _cells(lines[i + 1]) if i + 1 < len(lines) else []
+            if len(below) == len(cells) and below[0].startswith("(") and below[0].endswith(")"):
+                # two stacked header lines, "(columns) | Three Months Ended July 2, | …" over "(MILLIONS, EXCEPT
+                # PER SHARE DATA) | 2023 | …": each column is its two cells
+                cells = [f"{a} {b}".strip() for a, b in zip(cells, below, strict=True)]
+                corner = corner or _UNIT.search(below[0]) or _BARE_UNIT.search(below[0])
             return cells[1:], (corner or unit).group(1).lower() if (corner or unit) else ""
     m = re.search(r"columns:\s*(.+?)(?:\s+·\s+|$)", header)
     if m:
