@@ -140,3 +140,15 @@ def test_a_release_and_a_10k_of_one_company_are_one_company(tmp_path: Path) -> N
     assert not generator.across  # no other company states net sales for that quarter
     skipped: Counter = Counter()
     assert table_facts(chunks[0], "Amcor Plc", skipped)[0].subject == table_facts(chunks[2], "Amcor", skipped)[0].subject
+
+
+def test_two_stacked_header_lines_are_one_column_line() -> None:
+    """A 10-Q whose column line lost its years to a second line: "(columns) | Three Months Ended July 2, | …" over
+    "(MILLIONS, EXCEPT PER SHARE DATA) | 2023 | 2022"."""
+    chunk = Chunk("p#1", "p", "(columns) | Three Months Ended July 2, | Three Months Ended July 3,\n"
+                  "(MILLIONS, EXCEPT PER SHARE DATA) | 2023 | 2022\nRevenues | 12,734 | 27,742", 1, 30,
+                  {"kind": "table", "company": "Pharmaco Inc.", "section": "Item 1 > Statements of Income"})
+    skipped: Counter = Counter()
+    asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, "Pharmaco Inc.", skipped)}
+    assert asks == {"What were Pharmaco's revenues, in millions of dollars, for the quarter ended July 2, 2023?": "12,734",
+                    "What were Pharmaco's revenues, in millions of dollars, for the quarter ended July 3, 2022?": "27,742"}
