@@ -331,6 +331,14 @@ def metric_phrase(label: str) -> str:
     heading chain whose parts do not read as one phrase)."""
     label = re.sub(r"\s*(?:®|™|\(\d\)|\(\w\))", "", label)  # footnote marks: "iPad ® (1)"
     label = re.sub(r"\s+", " ", label).strip(" :")
+    if ":" not in label:
+        # a heading run into its row, "Accounts payable and accrued liabilities Accounts payable": the row's name
+        # repeats the heading's first words; it is "heading: row"
+        words = label.split()
+        for k in range(len(words) // 2, 1, -1):
+            if [w.lower() for w in words[-k:]] == [w.lower() for w in words[:k]] and len(words) > 2 * k - 1:
+                label = f"{' '.join(words[:-k])}: {' '.join(words[-k:])}"
+                break
     parts = [p.strip() for p in label.split(":") if p.strip()]
     if not parts or _NO_METRIC.match(parts[-1]) or _STOCK.search(parts[-1]) or not re.search(r"[A-Za-z]{3}", parts[-1]):
         return ""
@@ -341,6 +349,8 @@ def metric_phrase(label: str) -> str:
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
         if child.lower() in {"basic", "diluted", "consolidated", "international", "domestic"}:  # "international net sales"
             child = f"{child} {parent}"
+        elif len(parent.split()) <= 3 and len(child.split()) <= 4 and re.search(r"(?i)\b(?:assets|liabilities)$", parent):
+            child = f"{child} in {parent}"  # "Other current liabilities: Other accruals" → "other accruals in …"
         elif len(parent.split()) <= 3 and len(child.split()) <= 4:
             child = f"{parent} for {child}"
         else:
@@ -359,7 +369,8 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
     word (`common`: the lower-case words of the corpus; the first word always: "Net Sales for Americas" →
     "net sales for Americas"); names and acronyms ("AWS", "Intel") stay."""
     words = phrase.split()
-    titles = [w[:1].isupper() and w[1:] == w[1:].lower() for w in words]
+    bare = [w.strip("()") for w in words]  # "(Loss)" is a word like "Loss"
+    titles = [b[:1].isupper() and b[1:] == b[1:].lower() for b in bare]
     # two capitalised words or more together, away from the first word, are one name ("revenue for United
     # States", not "United states", though "united" and "states" are common words)
     joined = [t or (0 < i < len(words) - 1 and words[i] in {"and", "&", "of"} and titles[i - 1] and titles[i + 1])
@@ -374,7 +385,7 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
     out = []
     for i, (w, title) in enumerate(zip(words, titles, strict=True)):
         in_name = i in named
-        if title and (i == 0 or (common is not None and w.lower() in common and not in_name)):
+        if title and (i == 0 or (common is not None and w.strip("()").lower() in common and not in_name)):
             w = w.lower()
         out.append(w)
     return " ".join(out)
@@ -383,7 +394,7 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
 def verb_for(metric: str) -> str:
     """"was" or "were" for a metric's head noun: the last word before "of", "for", "(", … ("net cash
     provided by operating activities" → was, "total operating expenses" → were)."""
-    head = re.split(r"\s+(?:of|for|from|on|in|to|by|before|under|attributable|provided|used|paid|acquired|net of)\b|\s*\(",
+    head = re.split(r"\s+(?:of|for|from|on|in|to|by|before|under|attributable|provided|used|paid|declared|acquired|net of)\b|\s*\(",
                     metric, maxsplit=1)[0]
     last = head.split()[-1].lower() if head.split() else ""
     return "were" if last.endswith("s") and not last.endswith(("ss", "ics", "us")) else "was"
@@ -479,7 +490,10 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             # names a receivable but is a flow of the year
             flows = bool(re.search(r"(?i)cash flows?|reconcil|statements? of (?:income|earnings|operations)|\bchanges? in\b",
                                    f"{label} {section}"))
-            length = "as of" if _balance(metric, section) and not flows else "year"
+            # a balance by its own name only ("Total long-term debt"), never by the section: a balance sheet's
+            # "Cash dividends declared and paid" or "dividends per share" is the year's
+            balance = _balance(metric, "") and not re.search(r"(?i)dividend|per share", metric)
+            length = "as of" if balance and not flows else "year"
             row_periods = [Period(length, end) if end else None for end in bare]
         for period, value in zip(row_periods, values, strict=True):
             if period is not None and period.length != "as of" and _balance(metric, "") and not metric.startswith("change"):

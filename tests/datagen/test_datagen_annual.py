@@ -152,3 +152,25 @@ def test_two_stacked_header_lines_are_one_column_line() -> None:
     asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, "Pharmaco Inc.", skipped)}
     assert asks == {"What were Pharmaco's revenues, in millions of dollars, for the quarter ended July 2, 2023?": "12,734",
                     "What were Pharmaco's revenues, in millions of dollars, for the quarter ended July 3, 2022?": "27,742"}
+
+
+def test_row_labels_read_as_a_person_says_them() -> None:
+    """Hand-read on FinanceBench's 10-Ks: "Verizon's accounts payable and accrued liabilities accounts payable",
+    "Pfizer's other current liabilities for other accruals", "operating income (Loss) for AWS"."""
+    from datagen.table_facts import cased, metric_phrase
+
+    assert metric_phrase("Accounts payable and accrued liabilities Accounts payable") == "Accounts payable"
+    assert metric_phrase("Other current liabilities: Other accruals") == "Other accruals in Other current liabilities"
+    assert metric_phrase("Net sales: Products") == "Net sales for Products"  # a segment's row keeps its "for"
+    assert cased("Operating Income (Loss) for AWS", {"operating", "income", "loss", "for"}) == "operating income (loss) for AWS"
+
+
+def test_a_10k_dividends_row_under_bare_years_is_the_years_not_a_balance() -> None:
+    meta = _meta("Brightway Stores Co., Inc.", "2023-01-28", "Item 8 > Consolidated Balance Sheets", 2023)
+    chunk = Chunk("d#1", "d", "($ in millions) | 2023 | 2022\nCash dividends declared and paid | 789 | 688\n"
+                  "Total long-term debt | 1,160 | 1,216", 1, 20, meta)
+    asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, meta["company"], Counter())}
+    assert asks == {
+        "What were Brightway Stores's cash dividends declared and paid, in millions of dollars, for the year ended "
+        "January 28, 2023?": "789",
+        "What was Brightway Stores's total long-term debt, in millions of dollars, as of January 28, 2023?": "1,160"}
