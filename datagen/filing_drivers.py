@@ -108,7 +108,8 @@ def read_cause(text: str, stages: Counter) -> tuple[str, str] | None:
         return None
     stages["driver:sentences"] += 1
     metric = re.sub(r"^(?:The|Our)\s+", "", m.group("metric").strip())
-    metric = re.sub(r"^(.+?) \1 ", r"\1 ", metric)  # "Europe Europe net sales": the heading glued to its paragraph
+    # "Europe Europe net sales", "Income Tax Expense Income tax expense": the heading glued to its paragraph
+    metric = re.sub(r"(?i)^(.+?) (\1\b)", r"\2", metric)
     # "Graphics - Segment operating income" is the Graphics segment's operating income
     metric = re.sub(r"^([A-Z][\w&. ]*?)\s+[-–]\s+Segment\s+", r"\1 segment ", metric)
     words = metric.split()

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from corpus_tools.section_prior import aside_sections
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
@@ -248,7 +249,7 @@ class PeriodTasks:
             self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
             return found
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common)
+            return self._not_aside(screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common))
         if hops == 1:
             if self.drivers and rng.random() < self.share:
                 self.own_stages["filings:driver:proposed"] += 1
@@ -263,6 +264,23 @@ class PeriodTasks:
                 break
         self.own_stages[f"filings:{form}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
         return found
+
+    def _not_aside(self, found: Candidate | DropReason) -> Candidate | DropReason:
+        """A prose question read from a filing's aside sections only (risk factors, legal proceedings, exhibits:
+        corpus_tools.section_prior), unless it names the section: a case's parties and courts ("Which
+        organization did the Supreme Court rule in?" → "Busk") are cut from sentences no reader places."""
+        if isinstance(found, DropReason):
+            return found
+        chunk = {c.chunk_id: c for c in self._chunks_of(found)}
+        sections = [str((chunk[cid].metadata or {}).get("section", "")) for item in found.supporting
+                     for cid in item.chunk_ids if cid in chunk]
+        if sections and all(aside_sections(found.question, sections)):
+            self.own_stages["prose:aside_section"] += 1
+            return DropReason.NO_ANSWER_SPAN
+        return found
+
+    def _chunks_of(self, found: Candidate) -> list[Any]:
+        return [c for item in found.supporting for c in self.mined.chunks.get(item.doc_id, [])]
 
     # -- forms -----------------------------------------------------------------------------------
     def _fresh(self, *parts: str) -> bool:
@@ -581,6 +599,10 @@ def screen_prose(
         return DropReason.NO_ANSWER_SPAN
     if common is not None and any(_defined_term(x, common) for x in (*_written(found, subjects), found.answer)):
         stages["prose:defined_term"] += 1
+        return DropReason.NO_ANSWER_SPAN
+    if re.search(r"(?i)\b(?:our|we|us)\b", found.question):
+        # the filer's own voice ("When was Paula F. Baker appointed our Chief Human Resources Officer?"): who is "our"?
+        stages["prose:first_person"] += 1
         return DropReason.NO_ANSWER_SPAN
     return found
 

@@ -174,3 +174,64 @@ def test_a_10k_dividends_row_under_bare_years_is_the_years_not_a_balance() -> No
         "What were Brightway Stores's cash dividends declared and paid, in millions of dollars, for the year ended "
         "January 28, 2023?": "789",
         "What was Brightway Stores's total long-term debt, in millions of dollars, as of January 28, 2023?": "1,160"}
+
+
+class _ProseOf:
+    """A natural generator that proposes the given prose candidates in turn (then nothing)."""
+
+    stages: Counter = Counter()
+
+    def __init__(self, found: list) -> None:
+        self.found = list(found)
+
+    def propose(self, hops: int, rng) -> object:  # noqa: ANN001
+        from datagen.types import DropReason
+
+        return self.found.pop(0) if self.found else DropReason.NO_CHAIN
+
+    def commit(self, candidate: object) -> None:
+        pass
+
+    def exhausted(self, hops: int) -> str | None:
+        return None if self.found else "spent"
+
+
+def test_prose_from_a_10ks_legal_proceedings_or_in_the_filers_voice_is_not_asked() -> None:
+    """Hand-read on FinanceBench's 10-Ks (main, --hops 1-4): "Which organization did the Supreme Court rule in?" →
+    "Busk" (a case cut from the legal proceedings), "When was Paula F. Baker appointed our Chief Human Resources
+    Officer?" (whose "our"?)."""
+    import random
+
+    from datagen.period_tasks import PeriodTasks
+    from datagen.types import Candidate, DropReason, SupportingItem
+
+    meta = _meta("Brightway Stores Co., Inc.", "2023-01-28", "Item 8 > Consolidated Statements of Earnings", 2023)
+    chunks = [*_ten_ks(),
+              Chunk("bb-2023#8", "bb-2023", "In Busk, the Supreme Court ruled for the employer.", 8, 10,
+                    {**meta, "kind": "text", "section": "Part I > Item 3. Legal Proceedings"}),
+              Chunk("bb-2023#9", "bb-2023", "Dana Reyes was appointed our Chief People Officer in March 2016.", 9, 10,
+                    {**meta, "kind": "text", "section": "Part I > Executive Officers"}),
+              Chunk("bb-2023#10", "bb-2023", "Brightway opened its first store in Ohio in 1966.", 10, 10,
+                    {**meta, "kind": "text", "section": "Part I > Item 1. Business"})]
+    mined, base = _base(chunks)
+
+    def prose(question: str, answer: str, chunk_id: str) -> Candidate:
+        return Candidate(question, answer, (SupportingItem("bb-2023", (chunk_id,), (answer,), True),), 1)
+
+    inner = _ProseOf([prose("Which organization did the Supreme Court rule in?", "Busk", "bb-2023#8"),
+                      prose("When was Dana Reyes appointed our Chief People Officer?", "March 2016", "bb-2023#9"),
+                      prose("Where did Brightway open its first store?", "Ohio", "bb-2023#10")])
+    generator = PeriodTasks(inner, mined, base, share=0.0)
+    rng = random.Random(0)
+    got = [generator.propose(1, rng) for _ in range(3)]
+    assert got[:2] == [DropReason.NO_ANSWER_SPAN, DropReason.NO_ANSWER_SPAN]
+    assert got[2].question == "Where did Brightway open its first store?"
+    assert generator.own_stages["prose:aside_section"] == 1 and generator.own_stages["prose:first_person"] == 1
+
+
+def test_a_drivers_heading_run_into_its_sentence_is_one_line_item() -> None:
+    from datagen.filing_drivers import read_cause
+
+    found = read_cause("Income Tax Expense Income tax expense decreased in the second quarter of fiscal 2024 primarily "
+                       "due to the resolution of certain discrete tax matters.", Counter())
+    assert found is not None and found[0] == "Income tax expense", found
