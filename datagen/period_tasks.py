@@ -357,16 +357,19 @@ class PeriodTasks:
         if len(same) != 1 or fold(b.value) in fold(a.value):
             return DropReason.NO_ANSWER_SPAN
         na = a.number()
-        if a.key.period.length != "quarter" or b.key.period.length not in ("quarter", "as of") or na is None or na <= 0:
-            return DropReason.NO_CHAIN  # "the quarter in which …" names a quarter; a loss reads badly as an amount
+        # "the quarter in which …" names a quarter, "the year in which …" (two 10-Ks) a year; a loss reads badly
+        # as an amount
+        span = a.key.period.length
+        if span not in ("quarter", "year") or b.key.period.length not in (span, "as of") or na is None or na <= 0:
+            return DropReason.NO_CHAIN
         if not _anchor(a):
             self.own_stages["filings:bridge small_anchor"] += 1
             return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
-        when = "at the end of that quarter" if b.key.period.length == "as of" else "for its quarter ended the same day"
-        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
+        when = f"at the end of that {span}" if b.key.period.length == "as of" else f"for its {span} ended the same day"
+        question = (f"In the {span} in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
                     f"what {_verb(b)} {b.company}'s {self._m(b)}{units} {when}?")
-        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
+        clues = (f"In which {span} {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
         items = [(a.fact, self._period_line(a)), (b.fact, ())]
         return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
 

@@ -235,3 +235,29 @@ def test_a_drivers_heading_run_into_its_sentence_is_one_line_item() -> None:
     found = read_cause("Income Tax Expense Income tax expense decreased in the second quarter of fiscal 2024 primarily "
                        "due to the resolution of certain discrete tax matters.", Counter())
     assert found is not None and found[0] == "Income tax expense", found
+
+
+def test_two_companies_10ks_are_bridged_through_a_year(tmp_path: Path) -> None:
+    """FinanceBench holds one company's 10-Ks beside another's, rarely two quarters that end together: the bridge
+    "In the quarter in which …" had nothing to go through (main: 0 bridges of 56 tried)."""
+    from datagen.period_tasks import PeriodTasks
+
+    chunks = []
+    for doc, company, rows in (("x-2022", "Xylo Media, Inc.", "Revenues | 31,616 | 29,697\nNet income | 4,492 | 5,116"),
+                               ("z-2022", "Zenith Telecom Inc.", "Operating revenues | 136,835 | 133,613\n"
+                                                                     "Net income | 21,748 | 22,618")):
+        meta = {"kind": "table", "company": company, "form": "10-K", "period_end": "2022-12-31", "fiscal_year": 2022,
+                "section": "Item 8 > Consolidated Statements of Income"}
+        chunks += [Chunk(f"{doc}#0", doc, f"{company}\nFORM 10-K\nFor the fiscal year ended December 31, 2022", 0, 10,
+                         {**meta, "kind": "text"}),
+                   Chunk(f"{doc}#1", doc, "(dollars in millions) | Years Ended December 31, 2022 | Years Ended "
+                         f"December 31, 2021\n{rows}", 1, 20, meta)]
+    mined, base = _base(chunks)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=30, hops=(2,), patience=60, seed=2, drop_easy=False))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    bridges = [q for q, t in tasks.items() if t.metadata["form"] == "bridge"]
+    question = ("In the year in which Zenith Telecom's operating revenues were $136,835 million, what was Xylo Media's "
+                "net income, in millions of dollars, for its year ended the same day?")
+    assert question in bridges, bridges
+    assert tasks[question].answers[0] == "4,492" and set(tasks[question].gold_doc_ids) == {"x-2022", "z-2022"}
