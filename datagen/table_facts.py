@@ -48,6 +48,7 @@ _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", 
 _MONTHS = {m[:3].lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONTH_NAMES} | {"sept"}
 _DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
+_GLUED_HEADING = re.compile(r"^(?:Assets|Liabilities|Equity|Revenues|Expenses)\s+[A-Z]")
 _BARE_UNIT = re.compile(r"(?i)^\((millions|thousands|billions)\b")  # a corner cell "(MILLIONS, EXCEPT PER SHARE DATA)"
 _WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
 _UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
@@ -479,6 +480,12 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
             continue
         if hedge or _HEDGE.search(label.rsplit(":", 1)[0] if ":" in label else ""):
             skipped["table_row_hedge_item"] += 1  # a hedged item's carrying amount, not the balance itself
+            continue
+        if _GLUED_HEADING.match(label):
+            # "Liabilities Other current liabilities | 6,053" in a table of contract balances: the part of other
+            # current liabilities that the table is about, under a heading the PDF reader glued on; not the
+            # balance sheet's line, whatever its name says
+            skipped["table_row_heading_glued"] += 1
             continue
         metric = metric_phrase(label)
         if not metric:

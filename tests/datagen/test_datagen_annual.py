@@ -261,3 +261,16 @@ def test_two_companies_10ks_are_bridged_through_a_year(tmp_path: Path) -> None:
                 "net income, in millions of dollars, for its year ended the same day?")
     assert question in bridges, bridges
     assert tasks[question].answers[0] == "4,492" and set(tasks[question].gold_doc_ids) == {"x-2022", "z-2022"}
+
+
+def test_a_row_under_a_glued_heading_is_not_the_balance_sheets_line() -> None:
+    """Hand-read on FinanceBench: "Liabilities Other current liabilities | 6,053" in a table of contract balances
+    was asked as Verizon's other current liabilities."""
+    meta = _meta("Zenith Telecom Inc.", "2021-12-31", "Item 8 > Note 2. Revenue", 2021)
+    chunk = Chunk("c#1", "c", "(in millions) | At December 31, 2021 | At December 31, 2020\n"
+                  "Assets Prepaid expenses and other | 739 | 733\nLiabilities Other current liabilities | 6,053 | 4,843\n"
+                  "Contract liabilities | 6,053 | 4,843", 1, 20, meta)
+    skipped: Counter = Counter()
+    asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, meta["company"], skipped)}
+    assert not any("other current liabilities" in q.lower() or "prepaid" in q.lower() for q in asks), asks
+    assert skipped["table_row_heading_glued"] == 2 and any("contract liabilities" in q for q in asks)
