@@ -345,6 +345,10 @@ def metric_phrase(label: str) -> str:
         return ""
     child = parts[-1]
     parent = parts[-2] if len(parts) > 1 else ""
+    if re.search(r"(?i)\b(?:included|recorded|reported)\s+(?:in|within)$", parent):
+        # "Short-term contract liabilities included in: Accrued liabilities": the part of the accrued liabilities
+        # that is contract liabilities, not the accrued liabilities
+        child, parent = f"{parent} {child}", ""
     if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
         child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):

@@ -162,6 +162,9 @@ def test_row_labels_read_as_a_person_says_them() -> None:
     assert metric_phrase("Accounts payable and accrued liabilities Accounts payable") == "Accounts payable"
     assert metric_phrase("Other current liabilities: Other accruals") == "Other accruals in Other current liabilities"
     assert metric_phrase("Net sales: Products") == "Net sales for Products"  # a segment's row keeps its "for"
+    # the part of accrued liabilities that is contract liabilities, not the accrued liabilities (main asked it so)
+    assert metric_phrase("Short-term contract liabilities included in: Accrued liabilities") == (
+        "Short-term contract liabilities included in Accrued liabilities")
     assert cased("Operating Income (Loss) for AWS", {"operating", "income", "loss", "for"}) == "operating income (loss) for AWS"
 
 
