@@ -341,6 +341,8 @@ def metric_phrase(label: str) -> str:
                 label = f"{' '.join(words[:-k])}: {' '.join(words[-k:])}"
                 break
     parts = [p.strip() for p in label.split(":") if p.strip()]
+    if parts and re.match(r"(?i)(?:less|plus|within|add|deduct|excluding|including)\b", parts[-1]):
+        return ""  # "Less cash and cash equivalents" (a net-debt table's step), "Within Total Operating Expenses"
     if not parts or _NO_METRIC.match(parts[-1]) or _STOCK.search(parts[-1]) or not re.search(r"[A-Za-z]{3}", parts[-1]):
         return ""
     child = parts[-1]
@@ -437,6 +439,27 @@ def _unit_words(metric: str, unit: str, label: str = "") -> str:
     return f"in {unit} of dollars"
 
 
+_GENERIC = frozenset("total other current noncurrent non long short term assets asset liabilities liability net and the of in "
+                     "for included from by to with at as".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in _GENERIC}
+
+
+def _component(metric: str, section: str) -> bool:
+    """Whether an annual report's balance row is a part of the balance sheet's line rather than the line: a note's
+    table ("Insurance: Accrued liabilities | 65", the self-insurance liabilities inside accrued liabilities;
+    "Purchase price allocation: Goodwill", an acquired business's) that is not the balance sheet, whose section
+    names nothing of the row, and whose row is no total. "Total deferred tax assets" in "Income Taxes" and "Other
+    long-term debt" in "Debt" stay."""
+    if re.search(r"(?i)balance sheets?|financial (?:position|condition)|selected financial", section):
+        return False
+    if re.match(r"(?i)total\b", metric):
+        return False
+    return not (_stems(metric) & _stems(section))
+
+
 def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     """Every (company, metric, period, value) fact of a table chunk's rows (see the module docstring)."""
     name = short_company(company)
@@ -527,6 +550,9 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
                 continue
             if not units and not value.endswith("%") and not re.search(r"(?i)per share", metric):
                 skipped["table_value_without_unit"] += 1  # "1.3" in a table of shares of revenue: 1.3 what?
+                continue
+            if period.length == "as of" and filing is not None and filing.annual and _component(metric, section):
+                skipped["table_balance_in_a_note"] += 1
                 continue
             key = TableKey(metric, period, units)
             out.append(

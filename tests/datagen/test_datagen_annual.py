@@ -269,7 +269,7 @@ def test_two_companies_10ks_are_bridged_through_a_year(tmp_path: Path) -> None:
 def test_a_row_under_a_glued_heading_is_not_the_balance_sheets_line() -> None:
     """Hand-read on FinanceBench: "Liabilities Other current liabilities | 6,053" in a table of contract balances
     was asked as Verizon's other current liabilities."""
-    meta = _meta("Zenith Telecom Inc.", "2021-12-31", "Item 8 > Note 2. Revenue", 2021)
+    meta = _meta("Zenith Telecom Inc.", "2021-12-31", "Item 8 > Note 2. Revenue and Contract Balances", 2021)
     chunk = Chunk("c#1", "c", "(in millions) | At December 31, 2021 | At December 31, 2020\n"
                   "Assets Prepaid expenses and other | 739 | 733\nLiabilities Other current liabilities | 6,053 | 4,843\n"
                   "Contract liabilities | 6,053 | 4,843", 1, 20, meta)
@@ -277,3 +277,22 @@ def test_a_row_under_a_glued_heading_is_not_the_balance_sheets_line() -> None:
     asks = {f.ask.replace("{s}", f.subject): f.answer for f in table_facts(chunk, meta["company"], skipped)}
     assert not any("other current liabilities" in q.lower() or "prepaid" in q.lower() for q in asks), asks
     assert skipped["table_row_heading_glued"] == 2 and any("contract liabilities" in q for q in asks)
+
+
+def test_an_annual_reports_note_gives_no_balance_that_is_a_part_of_the_line() -> None:
+    """Hand-read on FinanceBench's 10-Ks: "Insurance" note's "Accrued liabilities | 65" (self-insurance inside
+    accrued liabilities) asked as Best Buy's accrued liabilities; "Less cash and cash equivalents" (a net-debt
+    table's step) and "Within Total Operating Expenses" asked as metrics."""
+    meta = _meta("Brightway Stores Co., Inc.", "2023-01-28", "Item 8 > Note 4. Insurance", 2023)
+    text = "(in millions) | January 28, 2023 | January 29, 2022\nAccrued liabilities | 65 | 62\nTotal self-insurance | 90 | 80"
+    skipped: Counter = Counter()
+    asks = [f.ask for f in table_facts(Chunk("n#1", "n", text, 1, 20, meta), meta["company"], skipped)]
+    assert not any("accrued liabilities" in q for q in asks) and skipped["table_balance_in_a_note"] == 2
+    assert any("total self-insurance" in q for q in asks)  # a total the note gives is the note's own line
+    debt = {**meta, "section": "Item 8 > Note 5. Debt"}
+    asks = [f.ask for f in table_facts(Chunk("d#1", "d", text.replace("Accrued liabilities", "Other long-term debt"), 1, 20,
+                                             debt), meta["company"], Counter())]
+    assert any("other long-term debt" in q for q in asks)  # the debt note's own line
+    from datagen.table_facts import metric_phrase
+
+    assert metric_phrase("Less cash and cash equivalents") == "" and metric_phrase("Within Total Operating Expenses") == ""
