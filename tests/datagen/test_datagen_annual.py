@@ -284,7 +284,7 @@ def test_an_annual_reports_note_gives_no_balance_that_is_a_part_of_the_line() ->
     accrued liabilities) asked as Best Buy's accrued liabilities; "Less cash and cash equivalents" (a net-debt
     table's step) and "Within Total Operating Expenses" asked as metrics."""
     meta = _meta("Brightway Stores Co., Inc.", "2023-01-28", "Item 8 > Note 4. Insurance", 2023)
-    text = "(in millions) | January 28, 2023 | January 29, 2022\nAccrued liabilities | 65 | 62\nTotal self-insurance | 90 | 80"
+    text = "(in millions) | January 28, 2023 | January 29, 2022\nAccrued liabilities | 65 | 62\nTotal self-insurance liabilities | 90 | 80"
     skipped: Counter = Counter()
     asks = [f.ask for f in table_facts(Chunk("n#1", "n", text, 1, 20, meta), meta["company"], skipped)]
     assert not any("accrued liabilities" in q for q in asks) and skipped["table_balance_in_a_note"] == 2
