@@ -1,9 +1,12 @@
 """Do generated filings tasks hold a real filings question? (issue 36: train on generated tasks, score on real ones)
 
-    python benchmarks/filings_leaks.py TASKS.jsonl [--out CLEAN.jsonl]
+    python benchmarks/filings_leaks.py TASKS.jsonl [--real docugami|financebench] [--out CLEAN.jsonl]
 
 Real questions: every row of docugami's qna_data.csv (both halves of `search_policy.filings_split`: a
-user's loop never sees them, so a task equal to a tuning question is as much a leak as a reporting one).
+user's loop never sees them, so a task equal to a tuning question is as much a leak as a reporting one),
+or with --real financebench every FinanceBench question (benchmarks/financebench.py's jsonl, both halves;
+its filing is its `doc_name` + ".pdf", the doc id the FinanceBench folder's index gives it). Both kinds
+are read into one shape and checked by the same code.
 A generated task leaks when
   - its question equals a real question (case and spacing ignored), or
   - one of its answers holds a figure of a real question's answer (filings_passages.answer_figures: dates,
@@ -64,6 +67,21 @@ def real_questions(qna: Path) -> list[dict]:
     return rows
 
 
+def _whole(figures: set[str]) -> set[str]:
+    """FinanceBench writes whole amounts with cents ("$1577.00"); a table cell writes "1,577": one figure."""
+    return {re.sub(r"\.0+(?=%?$)", "", f) for f in figures}
+
+
+def financebench_real(jsonl: Path | None = None) -> list[dict]:
+    """FinanceBench's questions (benchmarks/financebench.py reads them: --jsonl or the mirror) in the shape of
+    `real_questions`: the filing is the question's `doc_name` + ".pdf"."""
+    from financebench import load_jsonl
+
+    return [{"id": row.get("financebench_id", f"fb{i}"), "question": _norm(row["question"]),
+             "docs": {row["doc_name"] + ".pdf"}, "figures": _whole(answer_figures(str(row["answer"]))),
+             "answer": _norm(str(row["answer"]))} for i, row in enumerate(load_jsonl(jsonl))]
+
+
 def check(tasks: list, real: list[dict]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(leaks, same facts): (task id, real question id) pairs, as the module docstring defines them."""
     by_text = {q["question"]: q["id"] for q in real}
@@ -98,10 +116,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("tasks", type=Path)
     parser.add_argument("--qna", type=Path, default=QNA)
+    parser.add_argument("--real", choices=("docugami", "financebench"), default="docugami",
+                        help="whose real questions: docugami's qna_data.csv (--qna) or FinanceBench's (--jsonl)")
+    parser.add_argument("--jsonl", type=Path, default=None, help="FinanceBench's jsonl (default: the mirror)")
     parser.add_argument("--out", type=Path, default=None, help="write the tasks without the leaking ones here")
     args = parser.parse_args()
     tasks = list(load_tasks(args.tasks).tasks)
-    real = real_questions(args.qna)
+    real = real_questions(args.qna) if args.real == "docugami" else financebench_real(args.jsonl)
     leaks, same = check(tasks, real)
     print(f"{len(tasks)} generated tasks, {len(real)} real questions: {len(leaks)} leak(s), "
           f"{len({t for t, _ in same})} task(s) on the same fact as a real question (kept)")

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
+from datagen.table_facts import short_company as named
 
 _CHANGE = r"(?:increased|decreased|grew|declined|rose|fell|was up|was down)"
 # the first cause the sentence gives, "primarily" or not (Apple writes "… compared to the same quarter in 2022 due to …")
@@ -107,7 +108,8 @@ def read_cause(text: str, stages: Counter) -> tuple[str, str] | None:
         return None
     stages["driver:sentences"] += 1
     metric = re.sub(r"^(?:The|Our)\s+", "", m.group("metric").strip())
-    metric = re.sub(r"^(.+?) \1 ", r"\1 ", metric)  # "Europe Europe net sales": the heading glued to its paragraph
+    # "Europe Europe net sales", "Income Tax Expense Income tax expense": the heading glued to its paragraph
+    metric = re.sub(r"(?i)^(.+?) (\1\b)", r"\2", metric)
     # "Graphics - Segment operating income" is the Graphics segment's operating income
     metric = re.sub(r"^([A-Z][\w&. ]*?)\s+[-–]\s+Segment\s+", r"\1 segment ", metric)
     words = metric.split()
@@ -201,7 +203,11 @@ def period_phrase(quarter: int, year: int, calendar: bool) -> str:
 
 
 def short_company(company: str) -> str:
-    """"Apple Inc." → "Apple", "NVIDIA Corporation" → "NVIDIA": as a person names the company."""
+    """"Apple Inc." → "Apple", "NVIDIA Corporation" → "NVIDIA": as a person names the company, by the rule the
+    table questions use (datagen.table_facts.short_company: "Amcor Plc" → "Amcor", "Costco Wholesale" →
+    "Costco"), so a company is named alike in every question; the suffix cut alone when that rule gives ""."""
+    if named(company):
+        return named(company)
     name = re.sub(r",?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.?|Ltd\.?|Limited|plc|N\.V\.|S\.A\.)$", "", company.strip())
     return re.sub(r"\.com$", "", name)
 

@@ -45,11 +45,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from corpus_tools.section_prior import aside_sections
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.table_facts import FOREIGN, TableKey, ask, cased, is_table, table_columns, table_key, verb_for
+from datagen.table_facts import (
+    FOREIGN,
+    TableKey,
+    ask,
+    bare_year_periods,
+    cased,
+    filing_dates,
+    is_table,
+    table_columns,
+    table_key,
+    verb_for,
+)
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
@@ -187,7 +199,7 @@ class PeriodTasks:
         by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)
         by_period: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.key.period.length in ("quarter", "as of"):
+            if s.key.period.length in ("quarter", "as of", "year"):  # a 10-K's year against the one before
                 by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
             by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
         self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
@@ -237,7 +249,7 @@ class PeriodTasks:
             self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
             return found
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common)
+            return self._not_aside(screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common))
         if hops == 1:
             if self.drivers and rng.random() < self.share:
                 self.own_stages["filings:driver:proposed"] += 1
@@ -252,6 +264,23 @@ class PeriodTasks:
                 break
         self.own_stages[f"filings:{form}:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
         return found
+
+    def _not_aside(self, found: Candidate | DropReason) -> Candidate | DropReason:
+        """A prose question read from a filing's aside sections only (risk factors, legal proceedings, exhibits:
+        corpus_tools.section_prior), unless it names the section: a case's parties and courts ("Which
+        organization did the Supreme Court rule in?" → "Busk") are cut from sentences no reader places."""
+        if isinstance(found, DropReason):
+            return found
+        chunk = {c.chunk_id: c for c in self._chunks_of(found)}
+        sections = [str((chunk[cid].metadata or {}).get("section", "")) for item in found.supporting
+                     for cid in item.chunk_ids if cid in chunk]
+        if sections and all(aside_sections(found.question, sections)):
+            self.own_stages["prose:aside_section"] += 1
+            return DropReason.NO_ANSWER_SPAN
+        return found
+
+    def _chunks_of(self, found: Candidate) -> list[Any]:
+        return [c for item in found.supporting for c in self.mined.chunks.get(item.doc_id, [])]
 
     # -- forms -----------------------------------------------------------------------------------
     def _fresh(self, *parts: str) -> bool:
@@ -268,7 +297,10 @@ class PeriodTasks:
             if self.uses[_id(s)] or not self._fresh("single", _id(s)) or not self._fresh("value", _value_id(s)):
                 continue
             question = ask(s.key, s.company, self.common)
-            return self._candidate("single", [s], [(s.fact, ())], question, s.value, aliases=s.fact.aliases)
+            # a row under "2023 | 2022" columns: the cover line that gives the year's day goes with it
+            line = self._period_line(s) if s.key.period.length == "year" else ()
+            lines = (line,) if line and line[0] != s.fact.chunk_id else ()
+            return self._candidate("single", [s], [(s.fact, *lines)], question, s.value, aliases=s.fact.aliases)
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_periods(self, rng: random.Random) -> Candidate | DropReason:
@@ -325,16 +357,19 @@ class PeriodTasks:
         if len(same) != 1 or fold(b.value) in fold(a.value):
             return DropReason.NO_ANSWER_SPAN
         na = a.number()
-        if a.key.period.length != "quarter" or b.key.period.length not in ("quarter", "as of") or na is None or na <= 0:
-            return DropReason.NO_CHAIN  # "the quarter in which …" names a quarter; a loss reads badly as an amount
+        # "the quarter in which …" names a quarter, "the year in which …" (two 10-Ks) a year; a loss reads badly
+        # as an amount
+        span = a.key.period.length
+        if span not in ("quarter", "year") or b.key.period.length not in (span, "as of") or na is None or na <= 0:
+            return DropReason.NO_CHAIN
         if not _anchor(a):
             self.own_stages["filings:bridge small_anchor"] += 1
             return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
-        when = "at the end of that quarter" if b.key.period.length == "as of" else "for its quarter ended the same day"
-        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
+        when = f"at the end of that {span}" if b.key.period.length == "as of" else f"for its {span} ended the same day"
+        question = (f"In the {span} in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
                     f"what {_verb(b)} {b.company}'s {self._m(b)}{units} {when}?")
-        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
+        clues = (f"In which {span} {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
         items = [(a.fact, self._period_line(a)), (b.fact, ())]
         return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
 
@@ -443,7 +478,17 @@ class PeriodTasks:
         column line itself, "(in millions) | Three Months Ended …", before any row that happens to hold the day)."""
         def dated(line: str) -> bool:
             return " | " in line and any(f in line for f in s.key.period.forms())
-        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated)
+        def cover() -> tuple[str, str]:
+            # the cover's "For the fiscal year ended January 28, 2023" (or "quarterly period ended …")
+            return self._line(s.fact, lambda line: " | " not in line and "ended" in line.lower()
+                              and any(f in line for f in s.key.period.forms()), cover=True)
+        chunk = next((c for c in self.mined.chunks.get(s.fact.doc_id, []) if c.chunk_id == s.fact.chunk_id), None)
+        if chunk is not None and bare_year_periods(table_columns(chunk.text, chunk.metadata)[0], filing_dates(chunk.metadata)):
+            # an annual report's "2023 | 2022" columns: the cover says which day the year ends (another table's
+            # dated column line would not say it is the year)
+            return cover() or self._line(s.fact, dated)
+        # no line writes the day whole (a column's day and year on two stacked header lines): the cover, if it does
+        return self._line(s.fact, lambda line: dated(line) and line.startswith("(")) or self._line(s.fact, dated) or cover()
 
     def _company_line(self, s: Statement) -> tuple[str, str]:
         """(chunk id, line) of the filing naming the company: the cover's "Apple Inc." (the first chunks first),
@@ -557,6 +602,10 @@ def screen_prose(
         return DropReason.NO_ANSWER_SPAN
     if common is not None and any(_defined_term(x, common) for x in (*_written(found, subjects), found.answer)):
         stages["prose:defined_term"] += 1
+        return DropReason.NO_ANSWER_SPAN
+    if re.search(r"(?i)\b(?:our|we|us)\b", found.question):
+        # the filer's own voice ("When was Paula F. Baker appointed our Chief Human Resources Officer?"): who is "our"?
+        stages["prose:first_person"] += 1
         return DropReason.NO_ANSWER_SPAN
     return found
 

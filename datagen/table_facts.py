@@ -48,10 +48,15 @@ _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", 
 _MONTHS = {m[:3].lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
 _MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONTH_NAMES} | {"sept"}
 _DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
-_UNIT = re.compile(r"\(?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
+_GLUED_HEADING = re.compile(r"^(?:Assets|Liabilities|Equity|Revenues|Expenses)\s+[A-Z]")
+_BARE_UNIT = re.compile(r"(?i)^\((millions|thousands|billions)\b")  # a corner cell "(MILLIONS, EXCEPT PER SHARE DATA)"
+_WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
+_UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
 _SUFFIX = re.compile(
-    r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|N\.V\.|S\.A\.|AG))+$"
+    r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|Plc|PLC|N\.V\.|S\.A\.|AG))+$"
 )
+_BUSINESS_WORDS = frozenset({"Wholesale", "Communications", "Holdings", "Group", "Enterprises", "Industries"})
+_COMMON_NAME_WORDS = frozenset({"united", "american", "general", "first", "national", "international", "global"})
 # Row labels that are no metric of their own: a heading row, a running subtotal of nothing named.
 _NO_METRIC = re.compile(r"^(?:total|other|net|amount|balance|subtotal)$", re.IGNORECASE)
 _STOCK = re.compile(r"(?i)\b(?:balance|balances|beginning|ending|beginning of|end of (?:the )?period|as of)\b")
@@ -123,12 +128,67 @@ def short_company(name: str) -> str:
         return ""
     short = _SUFFIX.sub("", name).strip(" ,")
     short = re.sub(r"\.com$", "", short)
+    # a trailing word of the line of business ("Costco Wholesale", "Verizon Communications"): people, analysts
+    # and earnings releases say "Costco", "Verizon"; kept when what is left would be a common word ("United")
+    words = short.split()
+    if len(words) >= 2 and words[-1] in _BUSINESS_WORDS and len(words[-2]) >= 4 and not (
+            len(words) == 2 and words[0].lower() in _COMMON_NAME_WORDS):
+        short = " ".join(words[:-1])
     return short if short and not malformed_subject(short) and re.search(r"[A-Za-z]{2}", short) else ""
 
 
-def parse_period(column: str) -> Period | None:
-    """One column header as a period, or None when it is not exactly one (see the module docstring)."""
-    text = _UNIT.sub(" ", column)
+@dataclass(frozen=True)
+class FilingDates:
+    """What a filing's cover says of its own period (chunk metadata "period_end", "form", "fiscal_year"): the day
+    it ends, whether it is an annual report, and the year its tables name that period by ("2022" in a 10-K
+    whose year ended January 1, 2023). Columns that lost their year or their length are read against it."""
+
+    end: dt.date
+    annual: bool
+    year: int
+
+    def near(self, day: dt.date) -> bool:
+        """Whether `day` falls within a week of the filing's own day of the year, in any year (52/53-week
+        years end a few days apart: August 29, 2021; August 30, 2020; September 1, 2019)."""
+        for year in (day.year - 1, day.year, day.year + 1):
+            try:
+                same = self.end.replace(year=year)
+            except ValueError:  # February 29
+                same = self.end.replace(year=year, day=28)
+            if abs((day - same).days) <= 7:
+                return True
+        return False
+
+
+def filing_dates(metadata: Mapping[str, Any]) -> FilingDates | None:
+    """The filing's own period from its chunk's document metadata; None when the cover gave no day."""
+    try:
+        end = dt.date.fromisoformat(str(metadata.get("period_end") or ""))
+    except ValueError:
+        return None
+    fiscal = metadata.get("fiscal_year")
+    if end.month == 1 and end.day <= 7:
+        year = end.year - 1  # a 52/53-week year that ends just after December 31 is named for the year before
+    elif isinstance(fiscal, int) and fiscal in (end.year, end.year - 1):
+        year = fiscal  # a retailer's year ended January 28, 2023 is "fiscal 2022" to one, "fiscal 2023" to another
+    else:
+        year = end.year
+    return FilingDates(end, str(metadata.get("form") or "").upper() == "10-K", year)
+
+
+def parse_period(column: str, filing: FilingDates | None = None) -> Period | None:
+    """One column header as a period, or None when it is not exactly one (see the module docstring).
+
+    With the filing's own period (`filing`), two losses of the PDF reader are made good: a column whose year
+    was lost ("Three Months Ended July 2,") is the filing's own period when its day is the filing's, the year
+    before when its day is the filing's a year (or 52 or 53 weeks) earlier (July 3, 2022 beside July 2, 2023);
+    and in an annual report a column "… Ended <day>" whose length was lost ("Weeks Ended August 29, 2021",
+    its "52" dropped) is a year when its day is the filing's year-end day. Without it, both stay None."""
+    text = re.sub(r"(?i)\(unaudited\)", " ", _UNIT.sub(" ", column))  # an earnings release's "(Unaudited)"
+    # "13 Weeks Ended" (a retailer's quarter), "52 Weeks Ended" (its year): the count is no day
+    weeks = re.search(r"(?i)\b(13|14|26|39|52|53)\s+weeks\b", text)
+    if weeks:
+        text = text[: weeks.start(1)] + text[weeks.end(1):]
     words = re.findall(r"[A-Za-z]+|\d+", text)
     if not words:
         return None
@@ -138,16 +198,25 @@ def parse_period(column: str) -> Period | None:
     others = [
         w for w in words
         if w not in months and not w.isdigit() and w.lower() not in _DURATIONS
-        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "as", "of", "at", "quarter", "year"}
+        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "week", "as", "of", "at", "quarter", "year",
+                              "years", "fiscal", "for", "the"}
     ]
     if others or len(months) != 1 or len(durations) > 1:
         return None  # "Fair Value … Level 2", two dates, or no month: not one period
     days = [int(n) for n in numbers if len(n) <= 2]
     years = [int(n) for n in numbers if len(n) == 4]
-    if len(days) != 1 or len(years) != 1:
+    if len(days) != 1 or len(years) > 1 or (not years and filing is None):
         return None
+    month = _MONTHS[months[0][:3].lower()]
     try:
-        end = dt.date(years[0], _MONTHS[months[0][:3].lower()], days[0])
+        if years:
+            end = dt.date(years[0], month, days[0])
+        elif (month, days[0]) == (filing.end.month, filing.end.day):
+            end = filing.end  # the filing's own period, its year lost
+        else:
+            end = dt.date(filing.end.year - 1, month, days[0])
+            if (filing.end - end).days not in (364, 365, 366, 371):
+                return None  # neither the filing's day nor the one a (52- or 53-week) year before: which year?
     except ValueError:
         return None
     lower = [w.lower() for w in words]
@@ -155,13 +224,36 @@ def parse_period(column: str) -> Period | None:
         length = _DURATIONS[durations[0]]
     elif "quarter" in lower:
         length = "quarter"
-    elif "year" in lower and "ended" in lower:
+    elif weeks:
+        length = _WEEKS[weeks.group(1)]
+    elif ("year" in lower or "years" in lower) and "ended" in lower:
         length = "year"
-    elif "ended" in lower or "months" in lower:
-        return None  # "Months Ended June 25, 2022" without how many months
+    elif "ended" in lower or "months" in lower or "weeks" in lower:
+        if not (filing is not None and filing.annual and "months" not in lower and filing.near(end)):
+            return None  # "Months Ended June 25, 2022" without how many months
+        length = "year"  # an annual report's "Weeks Ended August 29, 2021" (its "52" lost): the year
     else:
         length = "as of"
     return Period(length, end)
+
+
+_BARE_YEAR = re.compile(r"(?:Fiscal\s+)?(\d{4})")
+
+
+def bare_year_periods(columns: list[str], filing: FilingDates | None) -> list[dt.date | None] | None:
+    """An annual report's columns that are years only ("2023 | 2022 | 2021", "Fiscal 2022 | Fiscal 2021"): the
+    first, the filing's own year, ends on the filing's day (the year's length or a balance as of it is the
+    row's to say); earlier years' days are not written anywhere in the table, so they give no period (None).
+    None when the columns are not such a line (not all years, not newest first, or not from the filing's year)."""
+    if filing is None or not filing.annual or len(columns) < 2:
+        return None
+    matches = [_BARE_YEAR.fullmatch(c.strip()) for c in columns]
+    if not all(matches):
+        return None
+    years = [int(m.group(1)) for m in matches if m]
+    if years[0] != filing.year or any(b >= a for a, b in zip(years, years[1:], strict=False)):
+        return None  # a schedule of maturities (2024 | 2025 | Thereafter), or another year's table
+    return [filing.end] + [None] * (len(columns) - 1)
 
 
 def _cells(line: str) -> list[str]:
@@ -212,10 +304,17 @@ def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], st
     """(column headers, units) of a table chunk, or ([], "") when its header row is lost."""
     header = str(metadata.get("header", ""))
     unit = _UNIT.search(header.rsplit("·", 1)[-1]) if "·" in header else None
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
         cells = _cells(line)
         if len(cells) >= 2 and cells[0].startswith("(") and cells[0].endswith(")"):
-            corner = _UNIT.search(cells[0])
+            corner = _UNIT.search(cells[0]) or _BARE_UNIT.search(cells[0])
+            below = _cells(lines[i + 1]) if i + 1 < len(lines) else []
+            if len(below) == len(cells) and below[0].startswith("(") and below[0].endswith(")"):
+                # two stacked header lines, "(columns) | Three Months Ended July 2, | …" over "(MILLIONS, EXCEPT
+                # PER SHARE DATA) | 2023 | …": each column is its two cells
+                cells = [f"{a} {b}".strip() for a, b in zip(cells, below, strict=True)]
+                corner = corner or _UNIT.search(below[0]) or _BARE_UNIT.search(below[0])
             return cells[1:], (corner or unit).group(1).lower() if (corner or unit) else ""
     m = re.search(r"columns:\s*(.+?)(?:\s+·\s+|$)", header)
     if m:
@@ -233,16 +332,32 @@ def metric_phrase(label: str) -> str:
     heading chain whose parts do not read as one phrase)."""
     label = re.sub(r"\s*(?:®|™|\(\d\)|\(\w\))", "", label)  # footnote marks: "iPad ® (1)"
     label = re.sub(r"\s+", " ", label).strip(" :")
+    if ":" not in label:
+        # a heading run into its row, "Accounts payable and accrued liabilities Accounts payable": the row's name
+        # repeats the heading's first words; it is "heading: row"
+        words = label.split()
+        for k in range(len(words) // 2, 1, -1):
+            if [w.lower() for w in words[-k:]] == [w.lower() for w in words[:k]] and len(words) > 2 * k - 1:
+                label = f"{' '.join(words[:-k])}: {' '.join(words[-k:])}"
+                break
     parts = [p.strip() for p in label.split(":") if p.strip()]
+    if parts and re.match(r"(?i)(?:less|plus|within|add|deduct|excluding|including)\b", parts[-1]):
+        return ""  # "Less cash and cash equivalents" (a net-debt table's step), "Within Total Operating Expenses"
     if not parts or _NO_METRIC.match(parts[-1]) or _STOCK.search(parts[-1]) or not re.search(r"[A-Za-z]{3}", parts[-1]):
         return ""
     child = parts[-1]
     parent = parts[-2] if len(parts) > 1 else ""
+    if re.search(r"(?i)\b(?:included|recorded|reported)\s+(?:in|within)$", parent):
+        # "Short-term contract liabilities included in: Accrued liabilities": the part of the accrued liabilities
+        # that is contract liabilities, not the accrued liabilities
+        child, parent = f"{parent} {child}", ""
     if re.match(r"(?i)changes? in\b", parent) and not re.search(r"(?i)\bchange", child):
         child, parent = f"change in {child}", ""  # "Changes in operating assets and liabilities: Accounts payable"
     if parent and not re.match(r"(?i)total\b", child) and not _METRIC_NOUN.search(child):
         if child.lower() in {"basic", "diluted", "consolidated", "international", "domestic"}:  # "international net sales"
             child = f"{child} {parent}"
+        elif len(parent.split()) <= 3 and len(child.split()) <= 4 and re.search(r"(?i)\b(?:assets|liabilities)$", parent):
+            child = f"{child} in {parent}"  # "Other current liabilities: Other accruals" → "other accruals in …"
         elif len(parent.split()) <= 3 and len(child.split()) <= 4:
             child = f"{parent} for {child}"
         else:
@@ -261,7 +376,8 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
     word (`common`: the lower-case words of the corpus; the first word always: "Net Sales for Americas" →
     "net sales for Americas"); names and acronyms ("AWS", "Intel") stay."""
     words = phrase.split()
-    titles = [w[:1].isupper() and w[1:] == w[1:].lower() for w in words]
+    bare = [w.strip("()") for w in words]  # "(Loss)" is a word like "Loss"
+    titles = [b[:1].isupper() and b[1:] == b[1:].lower() for b in bare]
     # two capitalised words or more together, away from the first word, are one name ("revenue for United
     # States", not "United states", though "united" and "states" are common words)
     joined = [t or (0 < i < len(words) - 1 and words[i] in {"and", "&", "of"} and titles[i - 1] and titles[i + 1])
@@ -276,7 +392,7 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
     out = []
     for i, (w, title) in enumerate(zip(words, titles, strict=True)):
         in_name = i in named
-        if title and (i == 0 or (common is not None and w.lower() in common and not in_name)):
+        if title and (i == 0 or (common is not None and w.strip("()").lower() in common and not in_name)):
             w = w.lower()
         out.append(w)
     return " ".join(out)
@@ -285,7 +401,7 @@ def cased(phrase: str, common: set[str] | frozenset[str] | None = None) -> str:
 def verb_for(metric: str) -> str:
     """"was" or "were" for a metric's head noun: the last word before "of", "for", "(", … ("net cash
     provided by operating activities" → was, "total operating expenses" → were)."""
-    head = re.split(r"\s+(?:of|for|from|on|in|to|by|before|under|attributable|provided|used|paid|acquired|net of)\b|\s*\(",
+    head = re.split(r"\s+(?:of|for|from|on|in|to|by|before|under|attributable|provided|used|paid|declared|acquired|net of)\b|\s*\(",
                     metric, maxsplit=1)[0]
     last = head.split()[-1].lower() if head.split() else ""
     return "were" if last.endswith("s") and not last.endswith(("ss", "ics", "us")) else "was"
@@ -323,6 +439,27 @@ def _unit_words(metric: str, unit: str, label: str = "") -> str:
     return f"in {unit} of dollars"
 
 
+_GENERIC = frozenset("total other current noncurrent non long short term assets asset liabilities liability net and the of in "
+                     "for included from by to with at as".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in _GENERIC}
+
+
+def _component(metric: str, section: str) -> bool:
+    """Whether an annual report's balance row is a part of the balance sheet's line rather than the line: a note's
+    table ("Insurance: Accrued liabilities | 65", the self-insurance liabilities inside accrued liabilities;
+    "Purchase price allocation: Goodwill", an acquired business's) that is not the balance sheet, whose section
+    names nothing of the row, and whose row is no total. "Total deferred tax assets" in "Income Taxes" and "Other
+    long-term debt" in "Debt" stay."""
+    if re.search(r"(?i)balance sheets?|financial (?:position|condition)|selected financial", section):
+        return False
+    if re.match(r"(?i)total\b", metric):
+        return False
+    return not (_stems(metric) & _stems(section))
+
+
 def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     """Every (company, metric, period, value) fact of a table chunk's rows (see the module docstring)."""
     name = short_company(company)
@@ -335,7 +472,13 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if not columns or not any(columns):
         skipped["table_row_without_header"] += len(lines)
         return []
-    periods = [parse_period(c) for c in columns]
+    filing = filing_dates(chunk.metadata)
+    periods = [parse_period(c, filing) for c in columns]
+    # a yearless column written twice ("Three Months Ended June 30, | Three Months Ended June 30,": this year's
+    # and last year's, both June 30): the filing's day cannot tell them apart, so neither is read
+    yearless = Counter(c for c in columns if not re.search(r"\d{4}", c))
+    periods = [None if yearless.get(c, 0) > 1 else p for c, p in zip(columns, periods, strict=True)]
+    bare = bare_year_periods(columns, filing)  # "2023 | 2022 | 2021" in a 10-K: the first is the filing's year
     # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
     # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
     # which no longer shows that line, is known to be Rivian's too (datagen.period_tasks drops both).
@@ -343,7 +486,7 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     if foreign:
         skipped["table_of_another_subject"] += 1
     section = f"{chunk.metadata.get('section', '')} {chunk.metadata.get('header', '')}"
-    if not any(periods):
+    if not any(periods) and not bare:
         skipped["table_columns_not_periods"] += len(lines)
         return []
     subject = subject_caption(table_caption(chunk.metadata))
@@ -365,11 +508,28 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         if hedge or _HEDGE.search(label.rsplit(":", 1)[0] if ":" in label else ""):
             skipped["table_row_hedge_item"] += 1  # a hedged item's carrying amount, not the balance itself
             continue
+        if _GLUED_HEADING.match(label):
+            # "Liabilities Other current liabilities | 6,053" in a table of contract balances: the part of other
+            # current liabilities that the table is about, under a heading the PDF reader glued on; not the
+            # balance sheet's line, whatever its name says
+            skipped["table_row_heading_glued"] += 1
+            continue
         metric = metric_phrase(label)
         if not metric:
             skipped["table_row_without_metric"] += 1
             continue
-        for period, value in zip(periods, values, strict=True):
+        row_periods: list[Period | None] = periods
+        if bare:  # the filing's own year: the year ended its day, or a balance as of it, as the row's metric says
+            # a cash-flow statement's "Adjustments to reconcile …: Credit losses and accounts receivable allowances"
+            # names a receivable but is a flow of the year
+            flows = bool(re.search(r"(?i)cash flows?|reconcil|statements? of (?:income|earnings|operations)|\bchanges? in\b",
+                                   f"{label} {section}"))
+            # a balance by its own name only ("Total long-term debt"), never by the section: a balance sheet's
+            # "Cash dividends declared and paid" or "dividends per share" is the year's
+            balance = _balance(metric, "") and not re.search(r"(?i)dividend|per share", metric)
+            length = "as of" if balance and not flows else "year"
+            row_periods = [Period(length, end) if end else None for end in bare]
+        for period, value in zip(row_periods, values, strict=True):
             if period is not None and period.length != "as of" and _balance(metric, "") and not metric.startswith("change"):
                 skipped["table_balance_over_a_period"] += 1  # "Accounts payable | … | Three Months Ended": a change of it
                 continue
@@ -390,6 +550,9 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
                 continue
             if not units and not value.endswith("%") and not re.search(r"(?i)per share", metric):
                 skipped["table_value_without_unit"] += 1  # "1.3" in a table of shares of revenue: 1.3 what?
+                continue
+            if period.length == "as of" and filing is not None and filing.annual and _component(metric, section):
+                skipped["table_balance_in_a_note"] += 1
                 continue
             key = TableKey(metric, period, units)
             out.append(

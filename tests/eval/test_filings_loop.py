@@ -92,6 +92,37 @@ def test_the_leak_check_refuses_a_leaking_file_unless_told_to_drop(tmp_path, mon
     assert "1 leak(s)" in capsys.readouterr().out
 
 
+def test_financebench_questions_are_checked_by_the_same_rule(tmp_path, monkeypatch, capsys):
+    """FinanceBench's jsonl (one filing per question, its `doc_name`): a generated task that answers with a real
+    answer's figure from that filing leaks; the same figure from the company's other filing does not. Old code
+    read docugami's CSV only."""
+    leaks = _import("filings_leaks")
+    from eval.loaders.tasks import save_tasks
+
+    rows = [{"financebench_id": "fb_1", "company": "Brightway", "doc_name": "BRIGHTWAY_2023_10K",
+             "question": "What is Brightway's FY2023 revenue in USD millions?", "answer": "$46,298.00",
+             "evidence": [{"evidence_page_num": 40}]},
+            {"financebench_id": "fb_2", "company": "Brightway", "doc_name": "BRIGHTWAY_2023Q2_10Q",
+             "question": "Did Brightway's margin improve?", "answer": "Yes, it rose on lower promotions.",
+             "evidence": [{"evidence_page_num": 3}]}]
+    jsonl = tmp_path / "fb.jsonl"
+    jsonl.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    real = leaks.financebench_real(jsonl)
+    assert real[0]["docs"] == {"BRIGHTWAY_2023_10K.pdf"} and real[0]["figures"] == {"46298"}
+    tasks = [_task("t-figure", "What was Brightway's revenue for the year ended January 28, 2023?", ("46,298",),
+                   ("BRIGHTWAY_2023_10K.pdf",)),
+             _task("t-other", "What was Brightway's revenue in 2024?", ("46,298",), ("BRIGHTWAY_2024_10K.pdf",)),
+             _task("t-text", "what is brightway's FY2023 revenue in USD millions?", ("1",), ("X.pdf",))]
+    found, _ = leaks.check(tasks, real)
+    assert found == [("t-figure", "fb_1"), ("t-text", "fb_1")]
+    path = tmp_path / "tasks.jsonl"
+    save_tasks(tasks, path)
+    monkeypatch.setattr(sys, "argv", ["filings_leaks.py", str(path), "--real", "financebench", "--jsonl", str(jsonl),
+                                      "--out", str(tmp_path / "clean.jsonl")])
+    leaks.main()
+    assert "3 generated tasks, 2 real questions: 2 leak(s)" in capsys.readouterr().out
+
+
 def test_the_filings_agent_can_be_driven_by_the_learned_policy(tmp_path):
     ap = _import("agent_passages")
     from context1.backends import LearnedSearchPolicy
