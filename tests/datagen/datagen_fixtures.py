@@ -13,10 +13,12 @@ from collections import Counter
 from pathlib import Path
 
 from corpus_tools.types import Chunk, Document
-from datagen.mining import mine
+from datagen.factbase import FactBase
+from datagen.mining import MinedCorpus, mine
 from datagen.natural import NaturalGenerator
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
+from datagen.table_facts import is_table, table_facts
 from datagen.types import Candidate, DropReason
 from datagen.verify import check_candidate
 
@@ -92,3 +94,14 @@ def chat_questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, 
                                       {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
             assert verdict.accepted, (c.question, verdict.details)
     return out
+
+
+def table_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:
+    """The corpus mined and a fact base holding only its table rows' facts (no parse: the filings tests)."""
+    mined = mine(chunks)
+    base = FactBase()
+    for doc, cs in mined.chunks.items():
+        for c in cs:
+            if is_table(c.metadata):
+                base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
+    return mined, base

@@ -10,14 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, table_fact_base
 
 from corpus_tools.types import Chunk
-from datagen.factbase import FactBase
-from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
-from datagen.table_facts import is_table, parse_period, short_company, table_facts
+from datagen.table_facts import parse_period, short_company, table_facts
 
 TEN_K = {"period_end": "2021-08-29", "form": "10-K", "fiscal_year": 2021}
 TEN_Q = {"period_end": "2023-07-02", "form": "10-Q", "fiscal_year": 2023}
@@ -83,18 +81,8 @@ def _ten_ks() -> list[Chunk]:
     return out
 
 
-def _base(chunks: list[Chunk]):
-    mined = mine(chunks)
-    base = FactBase()
-    for doc, cs in mined.chunks.items():
-        for c in cs:
-            if is_table(c.metadata):
-                base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
-    return mined, base
-
-
 def test_a_10k_bare_year_columns_give_the_filings_own_year_only() -> None:
-    mined, base = _base(_ten_ks())
+    mined, base = table_fact_base(_ten_ks())
     asks = {f.ask.replace("{s}", f.subject): f.answer for fs in base.facts.values() for f in fs}
     assert asks["What was Brightway Stores's revenue, in millions of dollars, for the year ended January 28, 2023?"] == "46,298"
     assert asks["What was Brightway Stores's revenue, in millions of dollars, for the year ended January 29, 2022?"] == "51,761"
@@ -107,7 +95,7 @@ def test_a_10k_bare_year_columns_give_the_filings_own_year_only() -> None:
 def test_two_10ks_years_are_compared_and_the_cover_says_which_day_each_ends(tmp_path: Path) -> None:
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _base(_ten_ks())
+    mined, base = table_fact_base(_ten_ks())
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1, 2), patience=60, seed=1))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
@@ -134,7 +122,7 @@ def test_a_release_and_a_10k_of_one_company_are_one_company(tmp_path: Path) -> N
         Chunk("r#1", "r", quarter + "Net sales | 3,635 | 3,914", 1, 20,
               {"kind": "table", "company": "Amcor", "section": "Statements of Income (Unaudited)"}),
     ]
-    mined, base = _base(chunks)
+    mined, base = table_fact_base(chunks)
     assert {f.subject for fs in base.facts.values() for f in fs} == {"Amcor"}
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     assert not generator.across  # no other company states net sales for that quarter
@@ -216,7 +204,7 @@ def test_prose_from_a_10ks_legal_proceedings_or_in_the_filers_voice_is_not_asked
                     {**meta, "kind": "text", "section": "Part I > Executive Officers"}),
               Chunk("bb-2023#10", "bb-2023", "Brightway opened its first store in Ohio in 1966.", 10, 10,
                     {**meta, "kind": "text", "section": "Part I > Item 1. Business"})]
-    mined, base = _base(chunks)
+    mined, base = table_fact_base(chunks)
 
     def prose(question: str, answer: str, chunk_id: str) -> Candidate:
         return Candidate(question, answer, (SupportingItem("bb-2023", (chunk_id,), (answer,), True),), 1)
@@ -255,7 +243,7 @@ def test_two_companies_10ks_are_bridged_through_a_year(tmp_path: Path) -> None:
                          {**meta, "kind": "text"}),
                    Chunk(f"{doc}#1", doc, "(dollars in millions) | Years Ended December 31, 2022 | Years Ended "
                          f"December 31, 2021\n{rows}", 1, 20, meta)]
-    mined, base = _base(chunks)
+    mined, base = table_fact_base(chunks)
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=30, hops=(2,), patience=60, seed=2, drop_easy=False))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}

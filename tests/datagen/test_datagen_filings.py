@@ -11,10 +11,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, table_fact_base
 
 from corpus_tools.types import Chunk
-from datagen.factbase import FactBase
 from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
@@ -84,18 +83,6 @@ def _filings() -> list[Chunk]:
     ]
 
 
-def _base(chunks: list[Chunk]):
-    mined = mine(chunks)
-    base = FactBase()
-    for doc, cs in mined.chunks.items():
-        for c in cs:
-            if is_table(c.metadata):
-                base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
-    return mined, base
-
-
-
-
 def test_periods_companies_and_units_are_read_from_the_column_line() -> None:
     assert parse_period("Three September Months Ended 30, 2022").phrase() == "the quarter ended September 30, 2022"
     assert parse_period("Nine Months Ended October 29, 2023 (In millions)").phrase() == "the nine months ended October 29, 2023"
@@ -131,7 +118,7 @@ def test_a_name_inside_a_metric_keeps_its_capitals_and_a_run_in_segment_gets_its
 
 
 def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> None:
-    mined, base = _base(_filings())
+    mined, base = table_fact_base(_filings())
     asks = {f.ask.replace("{s}", f.subject): f.answer for fs in base.facts.values() for f in fs}
     assert asks["What was Initech's net revenue, in millions of dollars, for the quarter ended July 1, 2023?"] == "12,949"
     assert asks["What were Globex's total net sales, in millions of dollars, for the quarter ended July 1, 2023?"] == "81,797"
@@ -145,7 +132,7 @@ def test_table_rows_ask_natural_questions_and_bad_tables_give_none_counted() -> 
 def test_filings_give_verified_comparisons_and_bridges_across_documents(tmp_path: Path) -> None:
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _base(_filings())
+    mined, base = table_fact_base(_filings())
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     assert generator.own_stages["table_statement_ambiguous"] == 2  # Operating income, both quarters
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=200, hops=(1, 2), patience=80, seed=3))
@@ -182,7 +169,7 @@ def test_filings_give_verified_comparisons_and_bridges_across_documents(tmp_path
 def test_without_tables_the_natural_generator_is_left_alone() -> None:
     from datagen.period_tasks import with_period_tasks
 
-    mined, base = _base([Chunk("a#0", "a", "Ada Lovelace was born in London in 1815.", 0, 10, {"kind": "text"})])
+    mined, base = table_fact_base([Chunk("a#0", "a", "Ada Lovelace was born in London in 1815.", 0, 10, {"kind": "text"})])
     inner = NoProseGenerator()
     assert with_period_tasks(inner, mined, base) is inner
 
@@ -214,7 +201,7 @@ def test_a_rate_is_compared_as_higher_an_amount_as_larger() -> None:
                  ("Apr 1, 2023", "Apr 2, 2022", "12.0%", "9.5%", "11,715", "18,353", "2023-04-01")))
              for section in ("Part I > Item 1 > Income", "Part I > Item 2 > Results")]
     rates = [Chunk(f"{c.chunk_id}{k}", c.doc_id, c.text, k, 20, c.metadata) for k, c in enumerate(rates)]
-    mined, base = _base(rates)
+    mined, base = table_fact_base(rates)
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     questions = set()
     for seed in range(40):
@@ -258,7 +245,7 @@ def test_prose_repeated_across_filings_is_asked_once_and_heading_subjects_not_at
         def exhausted(self, hops: int) -> None:
             return None
 
-    mined, base = _base(_filings())
+    mined, base = table_fact_base(_filings())
     wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
     rng = random.Random(0)
     first = wrapped.propose(1, rng)
@@ -293,7 +280,7 @@ def test_a_contracts_defined_terms_are_no_subject_or_answer() -> None:
 
     chunks = [*_filings(), Chunk("t#0", "terms", "The participant holds the shares under the plan and the award "
                                  "agreement of the company; the commission meets.", 0, 20, {"kind": "text"})]
-    mined, base = _base(chunks)
+    mined, base = table_fact_base(chunks)
     wrapped = PeriodTasks(Prose(), mined, base, share=0.0)
     rng = random.Random(0)
     found = [wrapped.propose(1, rng) for _ in range(4)]
@@ -317,7 +304,7 @@ def test_a_table_about_another_company_is_not_asked_of_the_filer() -> None:
         Chunk("a#3", "amzn", "(in millions) | Three Months Ended March 31, 2023\nNet income | 3,172", 3, 20,
               {**meta, "section": "Part I > Item 1 > Statements of Cash Flows"}),
     ]
-    mined, base = _base(chunks)
+    mined, base = table_fact_base(chunks)
     skipped: Counter = Counter()
     statements = read_statements(base, mined, skipped)
     assert sorted((s.key.metric, s.value) for s in statements) == [("Net income", "3,172"), ("Net sales", "127,358")]
@@ -367,7 +354,7 @@ def test_a_bridge_names_the_quarter_two_other_companies_are_compared_in(tmp_path
     (Intel's 10-Qs) was dropped as "table_period_of_one_section"."""
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _base(_three_companies())
+    mined, base = table_fact_base(_three_companies())
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     assert any(s.company == "Hooli" for s in generator.statements)  # a filer read without sections
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=100, hops=(3,), patience=60, seed=1))
@@ -412,7 +399,7 @@ def test_every_passage_of_every_hop_is_a_positive_in_a_comparison(tmp_path: Path
     """Old code: a comparison's figures got no extra positive (only a number answer's last hop did)."""
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _base(_filings())
+    mined, base = table_fact_base(_filings())
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=200, hops=(2,), patience=80, seed=3))
     tasks = read_task_file(tmp_path / "t.jsonl")
@@ -516,7 +503,7 @@ def test_a_discussion_sentence_gives_the_cause_of_a_change_and_refuses_the_uncle
 def test_a_driver_question_is_written_verified_with_its_repeat_as_a_positive(tmp_path: Path) -> None:
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _base(_discussions())
+    mined, base = table_fact_base(_discussions())
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1,), patience=80, seed=3))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}

@@ -6,20 +6,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _import(name: str):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        return __import__(name)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+from bench_modules import bench
 
 
 def _session(lines: list[str], num: int, unit: str) -> dict:
@@ -34,7 +24,7 @@ def _row(tag: str) -> dict:
 
 
 def test_msc_is_exported_one_session_a_record_with_named_speakers_and_dated_titles(tmp_path: Path) -> None:
-    conv = _import("datagen_conversations")
+    conv = bench("datagen_conversations")
     source = tmp_path / "test.txt"
     source.write_text("\n".join(json.dumps(_row(t)) for t in "abc") + "\n", encoding="utf-8")
     n = conv.export_msc(source, tmp_path / "out.jsonl", conversations=2, seed=1)
@@ -53,7 +43,7 @@ def test_msc_is_exported_one_session_a_record_with_named_speakers_and_dated_titl
 
 
 def test_a_missing_file_or_too_many_conversations_is_a_clear_error(tmp_path: Path) -> None:
-    conv = _import("datagen_conversations")
+    conv = bench("datagen_conversations")
     with pytest.raises(SystemExit, match="no MSC session file"):
         conv.export_msc(tmp_path / "absent.txt", tmp_path / "out.jsonl", conversations=1, seed=1)
     source = tmp_path / "test.txt"

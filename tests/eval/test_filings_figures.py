@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from bench_modules import bench
 
 
 def _module():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import agent_passages
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return agent_passages
+    return bench("agent_passages")
 
 
 def test_the_10_of_a_form_name_is_no_figure_with_strict_figures():

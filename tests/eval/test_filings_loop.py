@@ -5,22 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
+from bench_modules import bench
 
 from corpus_tools.types import Task
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _import(name: str):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        return __import__(name)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-
 
 QNA = (
     "Question,Source Docs,Question Type,Source Chunk Type,Answer\n"
@@ -39,7 +28,7 @@ def _task(task_id: str, query: str, answers: tuple[str, ...], docs: tuple[str, .
 
 
 def test_a_task_asking_a_real_question_or_its_figure_in_its_filing_leaks(tmp_path):
-    leaks = _import("filings_leaks")
+    leaks = bench("filings_leaks")
     qna = tmp_path / "qna.csv"
     qna.write_text(QNA, encoding="utf-8")
     real = leaks.real_questions(qna)
@@ -73,7 +62,7 @@ def test_a_task_asking_a_real_question_or_its_figure_in_its_filing_leaks(tmp_pat
 
 
 def test_the_leak_check_refuses_a_leaking_file_unless_told_to_drop(tmp_path, monkeypatch, capsys):
-    leaks = _import("filings_leaks")
+    leaks = bench("filings_leaks")
     from eval.loaders.tasks import load_tasks, save_tasks
 
     qna = tmp_path / "qna.csv"
@@ -96,7 +85,7 @@ def test_financebench_questions_are_checked_by_the_same_rule(tmp_path, monkeypat
     """FinanceBench's jsonl (one filing per question, its `doc_name`): a generated task that answers with a real
     answer's figure from that filing leaks; the same figure from the company's other filing does not. Old code
     read docugami's CSV only."""
-    leaks = _import("filings_leaks")
+    leaks = bench("filings_leaks")
     from eval.loaders.tasks import save_tasks
 
     rows = [{"financebench_id": "fb_1", "company": "Brightway", "doc_name": "BRIGHTWAY_2023_10K",
@@ -124,7 +113,7 @@ def test_financebench_questions_are_checked_by_the_same_rule(tmp_path, monkeypat
 
 
 def test_the_filings_agent_can_be_driven_by_the_learned_policy(tmp_path):
-    ap = _import("agent_passages")
+    ap = bench("agent_passages")
     from context1.backends import LearnedSearchPolicy
 
     assert ap.filings_backend(None, None) is None  # the default LLM-free policy
@@ -134,7 +123,7 @@ def test_the_filings_agent_can_be_driven_by_the_learned_policy(tmp_path):
 
 
 def test_filings_compare_pairs_saved_runs_question_by_question(tmp_path, monkeypatch, capsys):
-    ap = _import("agent_passages")
+    ap = bench("agent_passages")
     monkeypatch.setattr(ap, "OUT", tmp_path)
     runs = {"hand": [1, 0, 1, 0], "trained": [1, 1, 0, 1]}
     for label, agent in runs.items():

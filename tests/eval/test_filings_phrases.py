@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from bench_modules import bench
 
 
 def _module():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import agent_passages
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return agent_passages
+    return bench("agent_passages")
 
 
 QUESTION = "For Amazon's Q1 2023 10-Q, what is the relationship between R&D expenditures and the launch of new services?"
@@ -114,11 +107,7 @@ def test_filings_compare_reads_phrase_runs_by_rule(tmp_path, monkeypatch, capsys
 def test_filings_passages_loads_phrase_questions_only_when_asked(tmp_path):
     import csv
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import filings_passages as fp
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    fp = bench("filings_passages")
     qna = tmp_path / "qna.csv"
     with qna.open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=["Question", "Answer", "Question Type", "Source Docs"])
