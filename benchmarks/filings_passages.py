@@ -4,6 +4,8 @@
         [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
         [--prose-beside-tables on|off]   # the prose slot beside repeated table pieces (corpus_tools.table_pieces)
         [--aside-section-weight W]   # risk factors, exhibits … placed lower (corpus_tools.section_prior; 0 = off)
+        [--figureless-weight W]   # passages stating no figure placed lower (corpus_tools.figure_prior; 0 = off)
+        [--units on]   # a figure stated in billions also held in a table's millions (see below)
     python benchmarks/filings_passages.py --index DIR --reranker FUSION   # a fitted fusion in place of RRF
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
@@ -296,6 +298,8 @@ def main() -> None:
     parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
     parser.add_argument("--aside-section-weight", type=float, default=None,
                         help="override SearchConfig.aside_section_weight (0 = off)")
+    parser.add_argument("--figureless-weight", type=float, default=None,
+                        help="override SearchConfig.figureless_weight (passages stating no figure placed lower; 0 = off)")
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                         help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
                              "row match / in the BM25 text of narrowed searches)")
@@ -328,7 +332,7 @@ def main() -> None:
     import dataclasses
 
     for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows",
-                 "first_stage_weight", "aside_section_weight"):
+                 "first_stage_weight", "aside_section_weight", "figureless_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
@@ -364,6 +368,7 @@ def main() -> None:
           + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
           + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
           + f" · prose beside tables {getattr(corpus.config.search, 'prose_beside_tables', '-')}"
+          + f" · figure-less weight {getattr(corpus.config.search, 'figureless_weight', '-')}"
           + f" · answers {args.answers} ({sum(1 for r in rows if r['figures'])} with figures)"
           + f" · figure units {args.units}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
