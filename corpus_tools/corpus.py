@@ -578,7 +578,8 @@ class Corpus:
         lift: doc id → a factor its chunks' fused scores are multiplied by (those meeting every
         constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
         period most readings agree on, by `SearchConfig.period_lift`).
-        row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
+        row_match: whether the search is narrowed to named documents: table chunks are then lifted by their best row's
+            match (`SearchConfig.row_match_weight`) and passages stating no figure placed lower (`figureless_weight`).
         sparse_query: the BM25 leg's text when it differs from `query` (line-item names added); the dense
         leg and the row match read `query`.
         """
@@ -600,7 +601,8 @@ class Corpus:
                     ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
         rankings = [[cid for cid, _ in ranking] for ranking in legs.values()]
-        tables = row_match and cfg.row_match_weight > 0 and state.has_key("kind")  # only indexes that may hold table rows
+        reports = row_match and state.has_key("kind")  # narrowed, on an index that may hold table rows (reports)
+        tables = reports and cfg.row_match_weight > 0
         if tables and cfg.line_item_rows > 0 and cfg.line_item_names and allowed is not None:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
@@ -647,7 +649,7 @@ class Corpus:
             candidates = [candidates[i] for i in order]
         # the prose and figure rules read the whole pool (a passage below k may take a slot in the first WINDOW / k)
         prose = tables and cfg.prose_beside_tables
-        figures = tables and cfg.figureless_weight > 0
+        figures = reports and cfg.figureless_weight > 0
         if cfg.boilerplate_weight > 0 and state.has_key("boilerplate"):
             candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight,
                                                     len(final) if prose or figures else k)
