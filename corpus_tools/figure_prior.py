@@ -9,9 +9,10 @@ instruments …" (issue 35, session 34: on docugami's tuning half the holders sa
 prose, and no lever of the legs or the row match moved them without a loss elsewhere).
 
 `has_figure` reads what a reader of a filing counts as a figure: an amount ("$1.2", "$ 690"), a percentage
-("15%", "15 percent"), a number with thousands separators ("36,413", a table's cell), or a decimal with a
-scale word ("12.9 billion"). A bare decimal is not one ("Exhibit 32.1", "IDM 2.0", "Item 1.01" are
-headings), nor a year, a page or a note number.
+("15%", "15 percent"), a number with thousands separators ("36,413"), a decimal with a scale word ("12.9
+billion"), or a table cell that is a number ("Reported Growth | (6) | 4": a growth table prints its percents
+without the sign). In prose a bare decimal is not one ("Exhibit 32.1", "IDM 2.0", "Item 1.01" are headings),
+nor a year, a page or a note number.
 
 `lower_figureless` re-sorts a ranking the way `Corpus`'s boilerplate demotion does: a passage with no
 figure at rank r sorts as if at r·(1 + weight); nothing is removed, so a question whose answer is a name
@@ -29,8 +30,9 @@ FIGURE = re.compile(
     r"\$\s?\d"  # an amount: "$1.2 billion", "$ 690"
     r"|\d\s?%|\d\s?percent\b"  # a percentage
     r"|(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\d,])"  # thousands separators: "36,413" (never a year "2023")
-    r"|\d\.\d+\s?(?:billion|million|thousand)\b",  # a decimal with a scale word: "12.9 billion"
-    re.IGNORECASE,
+    r"|\d\.\d+\s?(?:billion|million|thousand)\b"  # a decimal with a scale word: "12.9 billion"
+    r"| \| \(?[$\d][\d,.]*\)?\s?%?(?= \||$)",  # a table cell that is a number: "Reported Growth | (6) | 4"
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
