@@ -93,9 +93,10 @@ class SearchConfig:
     # 0.5: on both filings tuning halves (session 33) FinanceBench evidence page in the top 5 0.72 → 0.80 (2 won,
     # 0 lost), docugami figures 0.69 = 0.69 (0 won, 0 lost); 0.15-0.9 gave the same.
     aside_section_weight: float = 0.5
-    # 3: on both filings tuning halves (session 34) docugami figures in the top 5 22 → 24 of 32 (2 won, 0 lost),
-    # FinanceBench evidence page 20 = 20 of 25 (0 / 0), docugami phrase answers 1 = 1 of 4; 2 and 4 gave the same,
-    # 8 won one more figure question and lost a phrase answer.
+    # 3: on both filings tuning halves (session 34) docugami figures in the top 5 22 → 24 of 32 (2 won, 0 lost; the
+    # agent benchmark's 49: 38 → 41, 4 won, 1 lost), FinanceBench evidence page 20 = 20 of 25 (0 / 0); 2 and 4 gave
+    # the same, 8 won one more figure question and lost a phrase answer and a FinanceBench page. Reporting, run once:
+    # docugami 15 → 16 of 27 (1 / 0), FinanceBench 14 → 15 of 25 (1 / 0).
     figureless_weight: float = 3.0
 
     def __post_init__(self) -> None:
