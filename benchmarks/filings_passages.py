@@ -4,6 +4,8 @@
         [--line-items both|names|expand|off] [--line-item-rows N]   # the line-item vocabulary's levers (issue 35)
         [--prose-beside-tables on|off]   # the prose slot beside repeated table pieces (corpus_tools.table_pieces)
         [--aside-section-weight W]   # risk factors, exhibits … placed lower (corpus_tools.section_prior; 0 = off)
+        [--figureless-weight W]   # passages stating no figure placed lower (corpus_tools.figure_prior; 0 = off)
+        [--units on]   # a figure stated in billions also held in a table's millions (see below)
     python benchmarks/filings_passages.py --index DIR --reranker FUSION   # a fitted fusion in place of RRF
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
 
@@ -20,6 +22,15 @@ gives "25.93%" (commas dropped, a percent kept). Figures are compared as a set. 
 holds a number when the same normalised string occurs in it ("36,413" → "36413"; "3 %" and
 "3 percent" also give "3%"). A question counts when at least half of its distinct figures occur in
 the union of the passages' texts (the chunk text a reader sees; the contextual header is not text).
+
+`--units on` (session 34; off by default, so earlier figures stay comparable) also reads a figure stated with a
+scale word in a table's units: an answer's "$23.198 billion" or "$7.7 billion" is held by a passage number written
+with thousands separators that, read in millions (or thousands), rounds to it at the answer's own precision
+("23,198", "7,730" → 7.7); a "$510 million" by "510,000" in thousands. Only figures with a decimal point are read so
+(a bare "$2 billion" would take any number from 1,500 to 2,499), and only grouped numbers ("7,730", never a year
+"2023"). Why: answers round a statement's millions into billions ("$36.4 billion" for "36,413"), and the plain rule
+counted the table holding the figure as a miss. Applied the same way to every ranking it scores; figures measured
+without it are the rule above.
 
 `--answers phrase` adds the questions of that type whose answer has no figures (17 of the 76): one passage must
 hold at least half of the answer's content words that the question does not hold (benchmarks/agent_passages.py's
@@ -76,6 +87,10 @@ _NOT_FIGURES = (
     re.compile(r"(?m)^\s*\d+\.\s"),  # list enumerators "1. "
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# A figure with a scale word ("$23.198 billion", "$12.9B"), and the powers of ten a table may print it in.
+_SCALED = re.compile(r"(?<![\w.,])\$?(\d[\d,]*\.\d+)\s*(billion|bn|B\b|million|mn|M\b)", re.IGNORECASE)
+_SHIFTS = {"b": (3, 6), "m": (3,)}  # billions in millions or thousands; millions in thousands
+_GROUPED = re.compile(r"(?<![\w.])\(?\$?(\d{1,3}(?:,\d{3})+)(?![\d.])")
 
 # Provisional, benchmark-only: the file name's ticker → the company as its cover page names it.
 FILE_NAME_COMPANY = {"AAPL": "Apple Inc.", "AMZN": "Amazon.com, Inc.", "INTC": "Intel Corporation",
@@ -103,6 +118,21 @@ def answer_figures(answer: str) -> set[str]:
     return out
 
 
+def scaled_figures(answer: str) -> dict[str, list[int]]:
+    """The figures of `answer` stated with a scale word and a decimal point, each with the powers of ten a table
+    may print it in ("$7.7 billion" → {"7.7": [3, 6]}: 7,7xx in millions, 7,7xx,xxx in thousands)."""
+    text = re.split(r"SOURCE\(S\)", answer)[0]
+    return {m.group(1).replace(",", ""): list(_SHIFTS[m.group(2)[0].lower()]) for m in _SCALED.finditer(text)}
+
+
+def _scaled_held(figure: str, shifts: list[int], grouped: set[int]) -> bool:
+    """Whether a grouped passage number, read `shift` powers of ten down, rounds to `figure` at its precision."""
+    places = len(figure.split(".")[1])
+    value = round(float(figure), places)
+    return any(round(n / 10**shift, places) == value for n in grouped for shift in shifts
+               if n >= 10**shift)  # "23,198" in millions is 23.198 billion; a number below one unit is not
+
+
 def text_numbers(text: str) -> set[str]:
     """Every number of a passage text, normalised like `answer_figures` (bare, and with % when one follows)."""
     out = set()
@@ -113,12 +143,17 @@ def text_numbers(text: str) -> set[str]:
     return out
 
 
-def holds_figures(figures: set[str], texts: list[str]) -> bool:
-    """At least half of `figures` occur in the union of `texts`."""
+def holds_figures(figures: set[str], texts: list[str], scaled: dict[str, list[int]] | None = None) -> bool:
+    """At least half of `figures` occur in the union of `texts`; with `scaled` (`scaled_figures`, --units on) a
+    figure stated in billions or millions also occurs as a table's grouped number in smaller units."""
     numbers: set[str] = set()
     for t in texts:
         numbers |= text_numbers(t)
-    return bool(figures) and 2 * len(figures & numbers) >= len(figures)
+    held = figures & numbers
+    if scaled:
+        grouped = {int(m.group(1).replace(",", "")) for t in texts for m in _GROUPED.finditer(t)}
+        held |= {f for f in figures - held if f in scaled and _scaled_held(f, scaled[f], grouped)}
+    return bool(figures) and 2 * len(held) >= len(figures)
 
 
 def holds(q: dict[str, Any], texts: list[str]) -> bool | None:
@@ -126,14 +161,15 @@ def holds(q: dict[str, Any], texts: list[str]) -> bool | None:
     --answers phrase that has none, the phrase rule (agent_passages.phrase_found: one passage holds half the
     answer's content words beyond the question's); None when that answer is too short to be scored."""
     if q["figures"]:
-        return holds_figures(set(q["figures"]), texts)
+        return holds_figures(set(q["figures"]), texts, q.get("scaled"))
     found = phrase_found(texts, q["words"])
     return None if found is None else bool(found)
 
 
-def load_questions(qna: Path, doc_ids: list[str], phrases: bool = False) -> list[dict[str, Any]]:
+def load_questions(qna: Path, doc_ids: list[str], phrases: bool = False, units: bool = False) -> list[dict[str, Any]]:
     """The single-filing, single-chunk questions whose answer carries figures, with their gold doc id;
-    `phrases`: the others too, with their answer's content words (`answer_words`) for the phrase rule."""
+    `phrases`: the others too, with their answer's content words (`answer_words`) for the phrase rule;
+    `units`: each figure stated with a scale word also read in a table's units (`scaled_figures`)."""
     by_stem = {Path(d).stem: d for d in doc_ids}
     out = []
     with qna.open(encoding="utf-8-sig", newline="") as f:
@@ -145,7 +181,8 @@ def load_questions(qna: Path, doc_ids: list[str], phrases: bool = False) -> list
             qid = f"q{i}"
             out.append({"id": qid, "question": row["Question"].strip(), "gold": by_stem[stem],
                         "figures": sorted(figures), "split": filings_split(qid),
-                        "words": [] if figures else answer_words(row["Answer"], row["Question"])})
+                        "words": [] if figures else answer_words(row["Answer"], row["Question"]),
+                        "scaled": scaled_figures(row["Answer"]) if units else {}})
     return out
 
 
@@ -261,6 +298,8 @@ def main() -> None:
     parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
     parser.add_argument("--aside-section-weight", type=float, default=None,
                         help="override SearchConfig.aside_section_weight (0 = off)")
+    parser.add_argument("--figureless-weight", type=float, default=None,
+                        help="override SearchConfig.figureless_weight (passages stating no figure placed lower; 0 = off)")
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
                         help="override SearchConfig.line_item_names/line_item_expansion (the line-item vocabulary in "
                              "row match / in the BM25 text of narrowed searches)")
@@ -275,6 +314,9 @@ def main() -> None:
     parser.add_argument("--answers", choices=("figures", "phrase"), default="figures",
                         help="phrase: also the questions whose answer has no figures, held by the phrase rule "
                              "(agent_passages.phrase_found); figure answers keep the figure rule")
+    parser.add_argument("--units", choices=("off", "on"), default="off",
+                        help="on: a figure stated in billions/millions is also held by a table's number in millions/"
+                             "thousands that rounds to it (`scaled_figures`); off: the plain rule of earlier sessions")
     parser.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     parser.add_argument("--build-file-name-index", type=Path, default=None, metavar="DIR",
                         help="build DIR from --docs with the provisional file-name metadata, then exit")
@@ -290,7 +332,7 @@ def main() -> None:
     import dataclasses
 
     for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "line_item_rows",
-                 "first_stage_weight", "aside_section_weight"):
+                 "first_stage_weight", "aside_section_weight", "figureless_weight"):
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
@@ -302,7 +344,7 @@ def main() -> None:
                                      line_item_expansion=args.line_items in ("both", "expand"))
         corpus.config = dataclasses.replace(corpus.config, search=search)
     fields = args.fields.split(",") if args.fields else None
-    questions = load_questions(args.qna, corpus.doc_ids(), phrases=args.answers == "phrase")
+    questions = load_questions(args.qna, corpus.doc_ids(), phrases=args.answers == "phrase", units=args.units == "on")
     if args.split != "all":
         questions = [q for q in questions if q["split"] == args.split]
     agent = make_agent(corpus, args.constraints) if args.agent else None
@@ -326,7 +368,9 @@ def main() -> None:
           + f" · expansion {getattr(corpus.config.search, 'line_item_expansion', '-')}"
           + f" · line-item rows {getattr(corpus.config.search, 'line_item_rows', '-')}"
           + f" · prose beside tables {getattr(corpus.config.search, 'prose_beside_tables', '-')}"
+          + f" · figure-less weight {getattr(corpus.config.search, 'figureless_weight', '-')}"
           + f" · answers {args.answers} ({sum(1 for r in rows if r['figures'])} with figures)"
+          + f" · figure units {args.units}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")
     print(table(rows, args.split))
     if args.out is not None:

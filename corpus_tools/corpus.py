@@ -34,6 +34,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
+from corpus_tools.figure_prior import lower_figureless
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
@@ -577,7 +578,8 @@ class Corpus:
         lift: doc id → a factor its chunks' fused scores are multiplied by (those meeting every
         constraint, when `SearchConfig.constraint_boost` ranks them among the company's others; the
         period most readings agree on, by `SearchConfig.period_lift`).
-        row_match: whether table chunks are lifted by their best row's match (`SearchConfig.row_match_weight`).
+        row_match: whether the search is narrowed to named documents: table chunks are then lifted by their best row's
+            match (`SearchConfig.row_match_weight`) and passages stating no figure placed lower (`figureless_weight`).
         sparse_query: the BM25 leg's text when it differs from `query` (line-item names added); the dense
         leg and the row match read `query`.
         """
@@ -599,7 +601,8 @@ class Corpus:
                     ranking.append((cid, s))
         legs = {Leg.BM25.value: sparse[:leg_k], Leg.DENSE.value: dense[:leg_k]}
         rankings = [[cid for cid, _ in ranking] for ranking in legs.values()]
-        tables = row_match and cfg.row_match_weight > 0 and state.has_key("kind")  # only indexes that may hold table rows
+        reports = row_match and state.has_key("kind")  # narrowed, on an index that may hold table rows (reports)
+        tables = reports and cfg.row_match_weight > 0
         if tables and cfg.line_item_rows > 0 and cfg.line_item_names and allowed is not None:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
@@ -644,13 +647,16 @@ class Corpus:
             if cfg.first_stage_weight > 0:
                 order, final = blend_with_first_stage(rerank_scores, cfg.first_stage_weight, cfg.rrf_k)
             candidates = [candidates[i] for i in order]
-        # the prose rule reads the whole pool (a passage below k may take a slot in the first WINDOW)
+        # the prose and figure rules read the whole pool (a passage below k may take a slot in the first WINDOW / k)
         prose = tables and cfg.prose_beside_tables
+        figures = reports and cfg.figureless_weight > 0
         if cfg.boilerplate_weight > 0 and state.has_key("boilerplate"):
             candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight,
-                                                    len(final) if prose else k)
+                                                    len(final) if prose or figures else k)
         if prose:
             candidates, final = _prose_beside_tables(state, candidates, final, row_of, fused, ranks)
+        if figures:  # last: a rule above may have brought a figure-less passage up
+            candidates, final = _lower_figureless(state, candidates, final, row_of, fused, cfg.figureless_weight)
         return [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)
@@ -1106,6 +1112,22 @@ def _prose_beside_tables(
     leg_rank = [min((ranks[c.chunk_id][leg] for leg in legs if leg in ranks[c.chunk_id]), default=None)
                 for c in candidates]
     order = prose_beside_tables(table_of, leg_rank)
+    return [candidates[i] for i in order], [final[i] for i in order]
+
+
+def _lower_figureless(
+    state: _State,
+    candidates: list[Chunk],
+    final: list[float],
+    row_of: dict[str, int],
+    fused: list[tuple[str, float]],
+    weight: float,
+) -> tuple[list[Chunk], list[float]]:
+    """The ranking with passages that state no figure placed lower (corpus_tools.figure_prior); each hit keeps
+    its score. The whole pool is read, so a passage with a figure below k can rise into the first k."""
+    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
+        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    order = lower_figureless([c.text for c in candidates], weight)
     return [candidates[i] for i in order], [final[i] for i in order]
 
 

@@ -46,7 +46,10 @@ def filing(tmp_path_factory, config):
 
 def test_a_narrowed_search_places_the_risk_factor_below_the_results_it_would_outrank(filing):
     assert SearchConfig().aside_section_weight > 0  # on by default
-    with Corpus.open(filing) as on, Corpus.open(filing, search=SearchConfig(aside_section_weight=0.0)) as off:
+    # the aside rule alone: the figure prior (corpus_tools.figure_prior) would also place the figure-less risk factor lower
+    alone = SearchConfig(figureless_weight=0.0)
+    with Corpus.open(filing, search=alone) as on, \
+            Corpus.open(filing, search=SearchConfig(aside_section_weight=0.0, figureless_weight=0.0)) as off:
         assert [h.chunk.doc_id for h in off.search(QUESTION, k=2, constraints="auto")] == ["risk", "mdna"]
         hits = on.search(QUESTION, k=2, constraints="auto")
         assert [h.chunk.doc_id for h in hits] == ["mdna", "risk"]  # placed lower, never removed

@@ -23,3 +23,30 @@ def test_the_10_of_a_form_name_is_no_figure_with_strict_figures():
     assert ap.figures_found(["Form 10-Q, $7.7 billion"], wanted) == 1.0  # the old measure reads "10" in "10-Q"
     assert ap.figures_found(["Form 10-Q, $7.7 billion"], wanted, strict=True) == 0.0
     assert ap.figures_found(["10% and $12.9 billion"], wanted, strict=True) == 1.0
+
+
+def test_filings_passages_reads_a_figure_in_billions_in_a_tables_millions_with_units_on(tmp_path):
+    """`--units on` (session 34): "$23.198 billion" / "$7.7 billion" are held by a statement's "23,198" / "7,730"
+    (millions), at the answer's own precision; a year, a bare "$2 billion" and a number off by a rounding are not."""
+    import csv
+
+    fp = bench("filings_passages")
+    answer = "Net cash from operations was $23.198 billion; capital expenditures were $7.7 billion. SOURCE(S): x"
+    assert fp.scaled_figures(answer) == {"23.198": [3, 6], "7.7": [3, 6]}
+    assert fp.scaled_figures("It spent $2 billion and $1,234.5 million on 5.4 billion shares") == {
+        "1234.5": [3], "5.4": [3, 6]}  # "$2 billion" has no decimal: any number from 1,500 to 2,499 would match
+    figures, scaled = fp.answer_figures(answer), fp.scaled_figures(answer)
+    table = ["Net cash from operations | 23,198 | 24,540", "Additions to property and equipment | (7,730) | (6,283)"]
+    assert not fp.holds_figures(figures, table)  # the plain rule: a true holder counted as a miss
+    assert fp.holds_figures(figures, table, scaled)
+    assert fp.holds_figures(figures, ["Net cash | 23,198,000 | in thousands"], scaled)
+    assert not fp.holds_figures(figures, ["Net cash | 23,298 | 2023 | 7,780"], scaled)  # off at the stated precision
+    assert not fp.holds_figures({"2.0"}, ["fiscal 2023 | 2023"], {"2.0": [3, 6]})  # a year is no grouped number
+    qna = tmp_path / "qna.csv"
+    with qna.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=["Question", "Answer", "Question Type", "Source Docs"])
+        w.writeheader()
+        w.writerow({"Question": "What was Microsoft's net cash from operations in Q3 2022?", "Answer": answer,
+                    "Question Type": fp.QUESTION_TYPE, "Source Docs": "*2022 Q3 MSFT*"})
+    plain, units = fp.load_questions(qna, ["2022 Q3 MSFT.pdf"]), fp.load_questions(qna, ["2022 Q3 MSFT.pdf"], units=True)
+    assert fp.holds(plain[0], table) is False and fp.holds(units[0], table) is True
