@@ -64,6 +64,8 @@ _HEADLINE = re.compile(
     r"(?:reports|announces|reported|announced|posts)\s+(?P<what>.{0,120}?\bresults)\b",
     re.IGNORECASE,
 )
+_RELEASE_FURNITURE = re.compile(r"^(?:exhibit\s+99(?:\.\d+)?|news\s+release|press\s+release|for\s+immediate\s+release)\b",
+                                re.IGNORECASE)
 # Its listing: "(NASDAQ: ULTA)", "(NYSE: AMCR; ASX: AMC)".
 _LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-Z.]{0,5})\b")
 _RELEASE_PERIOD = re.compile(r"\bperiods?\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
@@ -96,6 +98,12 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
     ticker = _ticker(cover)
     if ticker:
         found["ticker"] = ticker
+    if "company" not in found:
+        # No cover names a registrant, yet a form was read: an earnings release (an 8-K's Exhibit 99.1 filed
+        # alone) citing "Form 10-K" or "the year ended …" in its prose. Its headline says who and when.
+        release = _release_metadata(text, cover)
+        if release.get("company"):
+            return release
     if end is None and found.get("form") == "8-K":
         # A current report covers no period: its date is the day it reports on (no fiscal quarter).
         reported = _REPORT_DATE.search(cover)
@@ -104,15 +112,21 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
             found["period_end"] = day.isoformat()
         return found
     if not found:
-        found = _press_release(cover)
-        end = dt.date.fromisoformat(found["period_end"]) if "period_end" in found else None
-        if end is not None and "fiscal_year" not in found:
-            found["fiscal_year"], found["fiscal_quarter"] = fiscal_period(text, end, annual=False)
-        return found
+        return _release_metadata(text, cover)
     if end is not None:
         annual = period is not None and "year" in period.group(1).lower() or found.get("form") == "10-K"
         year, quarter = fiscal_period(f"{furniture}\n{text}" if furniture else text, end, annual)
         found["fiscal_year"], found["fiscal_quarter"] = year, quarter
+    return found
+
+
+def _release_metadata(text: str, cover: str) -> dict[str, Any]:
+    """An earnings release's fields (`_press_release`), the fiscal period from its period end where the headline
+    names none."""
+    found = _press_release(cover)
+    end = dt.date.fromisoformat(found["period_end"]) if "period_end" in found else None
+    if end is not None and "fiscal_year" not in found:
+        found["fiscal_year"], found["fiscal_quarter"] = fiscal_period(text, end, annual=False)
     return found
 
 
@@ -124,9 +138,11 @@ def _press_release(cover: str) -> dict[str, Any]:
     quarter ("full year" and "fiscal YEAR results" are the fourth); "(NASDAQ: ULTA)" the ticker;
     "… period ended January 28, 2023" the period end. {} when no headline reads so.
     """
-    lines = [ln.strip() for ln in cover.splitlines() if ln.strip()][:12]
+    # The release's own furniture ("Exhibit 99.1", "NEWS RELEASE", "FOR IMMEDIATE RELEASE") names no one.
+    lines = [_RELEASE_FURNITURE.sub("", ln).strip() for ln in cover.splitlines() if ln.strip()][:12]
     head = " ".join(lines)
-    match = _HEADLINE.search(head)
+    # A name holds a capital ("eBay Inc." does, "today announced … results" does not: no headline there).
+    match = next((m for m in _HEADLINE.finditer(head) if any(c.isupper() for c in m.group("name").split()[0])), None)
     if not match:
         return {}
     name = match.group("name").strip(" ,")
@@ -140,7 +156,7 @@ def _press_release(cover: str) -> dict[str, Any]:
         found["period_end"] = end.isoformat()
     said = match.group("what")
     year = re.search(r"\b(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", said, re.IGNORECASE)
-    quarter = re.search(r"\b(first|second|third|fourth)\s+quarter\b", said, re.IGNORECASE)
+    quarter = re.search(r"\b(first|second|third|fourth)[\s-]+quarter\b", said, re.IGNORECASE)  # "First-Quarter"
     if year:
         found["fiscal_year"] = int(year.group(1))
         if quarter:

@@ -91,7 +91,10 @@ def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
     """One text for the whole document, its parts in order (see the module docstring)."""
     furniture = _furniture(pages)
     body_size = _body_size(pages)
-    is_filing = sum(1 for p in pages for b in p.blocks if isinstance(b, Line) and _item(b.text)) >= 2
+    items = [m for p in pages for b in p.blocks if isinstance(b, Line) and (m := _item(b.text))]
+    # A filing names two Items or more; an 8-K may report one alone ("Item 5.07. Submission of Matters to a
+    # Vote of Security Holders"), but its decimal number is no other document's heading.
+    is_filing = len(items) >= 2 or any(m.group(1) for m in items)
     path = _SectionPath()
     writer = PartsWriter()
     emit = writer.emit
