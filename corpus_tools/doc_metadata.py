@@ -68,7 +68,9 @@ _RELEASE_FURNITURE = re.compile(r"^(?:exhibit\s+99(?:\.\d+)?|news\s+release|pres
                                 re.IGNORECASE)
 # Its listing: "(NASDAQ: ULTA)", "(NYSE: AMCR; ASX: AMC)".
 _LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-Z.]{0,5})\b")
-_RELEASE_PERIOD = re.compile(r"\bperiods?\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
+# "the thirteen-week period … ended January 28, 2023", "results for the quarter and year ended December 31, 2022",
+# "the 12 weeks ended March 25, 2023".
+_RELEASE_PERIOD = re.compile(r"\b(?:periods?|quarters?|year|weeks)\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
 # "fiscal year ended June 30, 2022", "fiscal year ending January 28, 2024": the company's fiscal calendar.
 _FISCAL_YEAR_END = re.compile(r"\bfiscal\s+year\s+end(?:ed|ing|s)?\s+(?:on\s+)?" + _DATE, re.IGNORECASE)
 # The keys `read_metadata` may set (all where-able on every chunk).
@@ -136,7 +138,7 @@ def _press_release(cover: str) -> dict[str, Any]:
     "Amcor reports fiscal 2023 results …" / "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"
     give the company (the words before the verb) and, when the headline says it, the fiscal year and
     quarter ("full year" and "fiscal YEAR results" are the fourth); "(NASDAQ: ULTA)" the ticker;
-    "… period ended January 28, 2023" the period end. {} when no headline reads so.
+    "… period (quarter, weeks) ended January 28, 2023" the period end. {} when no headline reads so.
     """
     # The release's own furniture ("Exhibit 99.1", "NEWS RELEASE", "FOR IMMEDIATE RELEASE") names no one.
     lines = [_RELEASE_FURNITURE.sub("", ln).strip() for ln in cover.splitlines() if ln.strip()][:12]
