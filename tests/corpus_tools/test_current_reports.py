@@ -89,24 +89,74 @@ def test_a_10q_keeps_its_attached_certifications_in_the_item_that_lists_them():
     assert _section_of(_sections(pages), "certify that") == "Part II > Item 6. Exhibits > CERTIFICATION"
 
 
-def test_an_attached_exhibit_99_reads_as_content_the_list_signatures_and_contracts_stay_aside():
+def test_attached_exhibits_stay_aside_with_the_list_and_signatures_unless_the_question_names_exhibits():
     paths = ["Item 9.01. Financial Statements and Exhibits", "Item 9.01. Financial Statements and Exhibits > SIGNATURES",
              "Exhibit 10.1 > CREDIT AGREEMENT", "Exhibit 99.1 > Vantor Graphics Reports Fourth Quarter Results",
-             "Exhibit 99.2", "Item 2.02. Results of Operations and Financial Condition"]
-    assert aside_sections("What was Vantor's fourth quarter revenue?", paths) == [True, True, True, False, False, False]
+             "Item 2.02. Results of Operations and Financial Condition"]
+    assert aside_sections("What was Vantor's fourth quarter revenue?", paths) == [True, True, True, True, False]
     # A question naming exhibits asks for them.
-    assert aside_sections("What does exhibit 10.1 of Vantor's 8-K provide?", paths)[2] is False
+    assert aside_sections("What does exhibit 10.1 of Vantor's 8-K provide?", paths)[2:4] == [False, False]
+
+
+# An earnings release filed alone (an 8-K's Exhibit 99.1): no cover, a headline, and prose that cites the forms.
+RELEASE = """Exhibit 99.1
+Kestrel Foods Reports First-Quarter 2024 Results; Raises Full-Year
+Guidance
+Net revenue growth | 10.2%
+PURCHASE, N.Y. - April 23, 2024 - Kestrel Foods, Inc. (NASDAQ: KSTL) today reported results for
+the first quarter 2024. Our results are discussed in our Quarterly Report on Form 10-Q for the 12 weeks
+ended March 23, 2024 and the risks in our Annual Report on Form 10-K.
+"""
+
+
+def test_a_release_citing_forms_in_its_prose_is_read_from_its_headline():
+    from corpus_tools.doc_metadata import read_metadata
+
+    assert read_metadata(RELEASE) == {"company": "Kestrel Foods", "ticker": "KSTL", "period_end": "2024-03-23",
+                                      "fiscal_year": 2024, "fiscal_quarter": 1}  # no form: it is no 10-Q
+    # The release's furniture names no one; "the quarter and year ended" is its period.
+    news = ("NEWS RELEASE\neBright Inc. Reports Fourth Quarter and Full Year 2023 Results\nSAN JOSE - Brightway "
+            "(NYSE: BRTW) today reported financial results for the quarter and year ended December 31, 2023.")
+    assert read_metadata(news) == {"company": "eBright Inc.", "ticker": "BRTW", "period_end": "2023-12-31",
+                                   "fiscal_year": 2023, "fiscal_quarter": 4}
+
+
+def test_a_release_without_a_named_issuer_keeps_what_its_prose_gives():
+    from corpus_tools.doc_metadata import read_metadata
+
+    # "today announced … results" names no one (no capital): no company invented, the form read as before.
+    unnamed = "FOR IMMEDIATE RELEASE\nthe company today announced second-quarter results.\nSee our Form 8-K."
+    assert read_metadata(unnamed) == {"form": "8-K"}
+    assert read_metadata("") == {}
+
+
+def _release_pages() -> list[PageLayout]:
+    return [_page(1, *[(line, i == 1) for i, line in enumerate(RELEASE.splitlines())]),
+            _page(2, ("Raised guidance", True),
+                  ("We raised our full-year guidance because pricing held and demand for snacks rose 9 percent.", False))]
+
+
+def _single_item_8k() -> list[PageLayout]:
+    cover = _page(1, ("FORM 8-K", True), ("CURRENT REPORT", True),
+                  ("Date of Report (Date of earliest event reported): May 24, 2024", False),
+                  ("Kestrel Foods, Inc.", True), ("(Exact name of registrant as specified in its charter)", False))
+    item = _page(2, ("Item 8.01. Other Events.", True),
+                 ("Kestrel Foods raised the commitments under its full-year revolving credit agreement, whose", False),
+                 ("guidance on covenants is unchanged.", False))
+    return [cover, item, _page(3, ("SIGNATURES", True), ("Pursuant to the requirements of the Exchange Act.", False))]
 
 
 @pytest.fixture()
-def eight_k_index(tmp_path, config, monkeypatch):
-    """An index of the 8-K above, read through the PDF reader (its layout replaced by the pages above)."""
+def kestrel_index(tmp_path, config, monkeypatch):
+    """A release and an 8-K of one company, read through the PDF reader (their layouts given above)."""
     import corpus_tools.readers as readers
 
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "vantor_8k.pdf").write_bytes(b"%PDF-1.4\n")  # the layout below stands in for its pages
-    monkeypatch.setattr(readers, "_layout", lambda path: (EIGHT_K, None, 0))
+    pages = {"kestrel_q1_release.pdf": _release_pages(), "kestrel_8k.pdf": _single_item_8k()}
+    for name in pages:
+        (folder / name).write_bytes(b"%PDF-1.4\n")  # the layouts below stand in for their pages
+    monkeypatch.setattr(readers, "_layout", lambda path: (pages[path.name], None, 0))
     report = load_documents(folder)
     assert not report.skipped
     path = tmp_path / "index"
@@ -114,13 +164,25 @@ def eight_k_index(tmp_path, config, monkeypatch):
     return path
 
 
-def test_a_narrowed_search_returns_the_press_release_of_an_8k_first(eight_k_index):
-    with Corpus.open(eight_k_index) as corpus:
-        assert corpus.question_constraints("What was Vantor Graphics' revenue?")  # narrowed to the 8-K
-        hits = corpus.search("What was Vantor Graphics' revenue for the fourth quarter of fiscal 2023?", k=5,
-                             constraints="auto")
-        assert "$812 million" in hits[0].chunk.text  # the release, not Item 2.02's pointer to it
-        assert hits[0].chunk.metadata["section"].startswith("Exhibit 99.1")
-        # The exhibit list and the credit agreement, which repeat the question's words, are placed lower, kept.
-        texts = [h.chunk.text for h in hits]
-        assert any("99.1 Press Release of" in t for t in texts) and any("revolving loans" in t for t in texts)
+def test_a_question_naming_the_company_and_quarter_finds_its_release(kestrel_index):
+    with Corpus.open(kestrel_index) as corpus:
+        release = corpus.chunks("kestrel_q1_release.pdf")[0].metadata
+        assert (release["company"], release["fiscal_year"], release["fiscal_quarter"]) == ("Kestrel Foods", 2024, 1)
+        assert release.get("form") is None  # its prose cites a 10-Q; it is none
+        # The single-Item 8-K is read as a filing: its Item is a section.
+        assert "Item 8.01. Other Events." in {c.metadata.get("section") for c in corpus.chunks("kestrel_8k.pdf")}
+        question = "As of FY2024Q1, why did Kestrel Foods raise its full-year guidance?"
+        assert "Kestrel Foods" in corpus.question_constraints(question)["company"]
+        hits = corpus.search(question, k=3, constraints="auto")
+        assert hits[0].chunk.doc_id == "kestrel_q1_release.pdf"
+
+
+def test_a_company_spelt_in_two_cases_is_one_company_to_a_question():
+    from corpus_tools.constraints import MetadataCatalog
+
+    catalog = MetadataCatalog.from_documents([
+        ("8k", {"company": "Mgm Resorts International", "form": "8-K", "period_end": "2023-03-01"}),
+        ("release", {"company": "MGM Resorts International", "ticker": "MGM", "period_end": "2022-12-31",
+                     "fiscal_year": 2022, "fiscal_quarter": 4})])
+    assert set(catalog.companies_in("Which region led MGM in FY2022?")) == {
+        "MGM Resorts International", "Mgm Resorts International"}
