@@ -58,6 +58,8 @@ _NAMED_QUARTER = re.compile(
 )
 # An 8-K's "Date of Report (Date of earliest event reported): July 1, 2022": the first date after the label.
 _REPORT_DATE = re.compile(r"Date\s+of\s+report\b[^:\n]{0,60}:?\s*" + _DATE, re.IGNORECASE)
+# Or the date on the line above the label: "July 21, 2021\nDate of Report (date of earliest event reported)".
+_REPORT_DATE_ABOVE = re.compile(_DATE + r"\s*\n\s*\(?Date\s+of\s+report\b", re.IGNORECASE)
 # A press release's headline: "<Company> reports|announces … results" within its first lines.
 _HEADLINE = re.compile(
     r"(?:^|\s)(?P<name>[A-Z][\w&.'-]*(?:[\s,]+(?:[A-Z][\w&.'-]*|&|and|of))*?)\s+"
@@ -108,7 +110,7 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
             return release
     if end is None and found.get("form") == "8-K":
         # A current report covers no period: its date is the day it reports on (no fiscal quarter).
-        reported = _REPORT_DATE.search(cover)
+        reported = _REPORT_DATE.search(cover) or _REPORT_DATE_ABOVE.search(cover)
         day = _date(*reported.groups()) if reported else None
         if day is not None:
             found["period_end"] = day.isoformat()

@@ -186,3 +186,13 @@ def test_a_company_spelt_in_two_cases_is_one_company_to_a_question():
                      "fiscal_year": 2022, "fiscal_quarter": 4})])
     assert set(catalog.companies_in("Which region led MGM in FY2022?")) == {
         "MGM Resorts International", "Mgm Resorts International"}
+
+
+def test_an_8k_dated_above_its_date_of_report_label():
+    from corpus_tools.doc_metadata import read_metadata
+
+    cover = ("FORM 8-K\nCURRENT REPORT\nJuly 21, 2021\nDate of Report (date of earliest event reported)\n\n"
+             "Vantor Graphics Corporation\n(Exact name of Registrant as specified in its charter)\n")
+    assert read_metadata(cover)["period_end"] == "2021-07-21"
+    # No date at all: the 8-K indexes without a period.
+    assert "period_end" not in read_metadata(cover.replace("July 21, 2021\n", ""))
