@@ -33,10 +33,11 @@ EXTRA_TUNING, none of the 11 above, are never dealt to a half; their questions a
 their own, so the two halves of any index stay exactly as they were. The companies hold every 8-K and
 earnings-release question of FinanceBench outside the 11 (MGM Resorts' fourth-quarter 2022 release,
 PepsiCo's two 2023 8-Ks and first-quarter 2023 release: 8 questions) and one 10-K question. The folder
-built for it (/work/runs/s34/s34-8k/docs2, 22 PDFs, ~600 pages, its own index): those filings, the same
-companies' other 8-Ks and releases in the mirror and MGM's 2022 10-K as competition, and the 8-Ks and
-releases of companies without such questions (McDonald's, eBay, Salesforce, Lockheed Martin), read for
-their structure only.
+built for it (22 PDFs, ~600 pages, its own index; 3.5-7 min at nice 15), from the mirror's pdfs/:
+MGMRESORTS_2022_10K, 2022Q4_EARNINGS, 2023_8K_dated-2023-03-01 and -09-12; PEPSICO_2022Q4, 2023Q1 and 2023Q2_EARNINGS,
+2023_8K_dated-2023-05-05 and -05-30; and, read for their structure only (no question is held on them),
+MCDONALDS_2022Q4/2023Q1/2023Q2_EARNINGS and 8K_dated-2023-01-06/-02-13/-08-14, EBAY_2023Q1/Q2_8K and
+_EARNINGS, SALESFORCE_2021_8K_dated-2021-07-21 and -2023-01-04, LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.
 
 Per question and ranking (one `Corpus.search(question, k=50, constraints=...)` per setting; with --agent,
 the LLM-free agent's `result.evidence`, as benchmarks/filings_passages.py runs it):
