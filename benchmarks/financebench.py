@@ -1,7 +1,7 @@
 """FinanceBench as a second folder of real filings (issue 35): does one search, or the agent, return the evidence page?
 
     python benchmarks/financebench.py split [--jsonl PATH] [--docs FOLDER]     # the halves, written out
-    python benchmarks/financebench.py run --index DIR --part tuning|report [--jsonl PATH] \
+    python benchmarks/financebench.py run --index DIR --part tuning|report|tuning2 [--jsonl PATH] \
         [--constraints auto,off] [--agent] [--label L] [--out FILE.jsonl] [--search KEY=VALUE ...]
 
 Data: patronus-ai/financebench's 150 open-source questions (`data/financebench_open_source.jsonl`,
@@ -27,6 +27,17 @@ the mirror (git-annex/LFS gaps: Amcor's 2020 10-K, Ulta's 2023 10-K, ...): their
 SEED 35 gives tuning = Amcor, Foot Locker, Pfizer, Ulta Beauty, Verizon (25 questions: 12 on 10-Ks, 4 10-Q,
 3 8-K, 6 earnings releases); reporting = Activision Blizzard, Amazon, Best Buy, Costco, Johnson & Johnson,
 Netflix (25: 16 / 3 / 3 / 3).
+
+An extra tuning part, `tuning2` (session 34, for 8-Ks and earnings releases): the companies in
+EXTRA_TUNING, none of the 11 above, are never dealt to a half; their questions are a tuning part of
+their own, so the two halves of any index stay exactly as they were. The companies hold every 8-K and
+earnings-release question of FinanceBench outside the 11 (MGM Resorts' fourth-quarter 2022 release,
+PepsiCo's two 2023 8-Ks and first-quarter 2023 release: 8 questions) and one 10-K question. The folder
+built for it (22 PDFs, ~600 pages, its own index; 3.5-7 min at nice 15), from the mirror's pdfs/:
+MGMRESORTS_2022_10K, 2022Q4_EARNINGS, 2023_8K_dated-2023-03-01 and -09-12; PEPSICO_2022Q4, 2023Q1 and 2023Q2_EARNINGS,
+2023_8K_dated-2023-05-05 and -05-30; and, read for their structure only (no question is held on them),
+MCDONALDS_2022Q4/2023Q1/2023Q2_EARNINGS and 8K_dated-2023-01-06/-02-13/-08-14, EBAY_2023Q1/Q2_8K and
+_EARNINGS, SALESFORCE_2021_8K_dated-2021-07-21 and -2023-01-04, LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.
 
 Per question and ranking (one `Corpus.search(question, k=50, constraints=...)` per setting; with --agent,
 the LLM-free agent's `result.evidence`, as benchmarks/filings_passages.py runs it):
@@ -57,6 +68,9 @@ from filings_passages import make_agent  # noqa: E402  (the agent as the filings
 MIRROR = Path("/work/.mirror/patronus-ai+financebench/repo")
 QUESTIONS = "data/financebench_open_source.jsonl"
 SEED = 35
+# Companies whose questions form the extra tuning part `tuning2`, outside the halves (module docstring).
+EXTRA_TUNING = frozenset({"MGM Resorts", "PepsiCo"})
+PARTS = ("tuning", "report", "tuning2")
 KS = (1, 5, 10, 50)
 
 
@@ -107,10 +121,12 @@ def split_companies(rows: list[dict[str, Any]], seed: int = SEED) -> dict[str, s
 
 
 def held_questions(rows: list[dict[str, Any]], doc_ids: list[str]) -> list[dict[str, Any]]:
-    """The questions whose filing the index holds, with the doc id, evidence pages (1-based) and half."""
+    """The questions whose filing the index holds, with the doc id, evidence pages (1-based) and part: the
+    half of the split, or tuning2 for the companies of EXTRA_TUNING (never dealt, so the halves stay as they were)."""
     by_stem = {Path(d).stem: d for d in doc_ids}
     held = [r for r in rows if r["doc_name"] in by_stem]
-    halves = split_companies(held)
+    halves = split_companies([r for r in held if r["company"] not in EXTRA_TUNING])
+    halves.update({c: "tuning2" for c in EXTRA_TUNING})
     out = []
     for r in held:
         pages = sorted({int(e["evidence_page_num"]) + 1 for e in r["evidence"] if e.get("doc_name", r["doc_name"])
@@ -209,7 +225,7 @@ def split_table(args: argparse.Namespace) -> None:
         questions = held_questions(rows, stems)
     else:
         questions = held_questions(rows, [r["doc_name"] for r in rows])
-    halves = {part: [q for q in questions if q["part"] == part] for part in ("tuning", "report")}
+    halves = {part: [q for q in questions if q["part"] == part] for part in PARTS}
     print("\n".join(
         f"{part}: {len(qs)} questions "
         f"{ {f: sum(q['form'] == f for q in qs) for f in ('10K', '10Q', '8K', 'EARNINGS')} }; "
@@ -224,7 +240,7 @@ def main() -> None:
     sp.add_argument("--docs", type=Path, default=None, help="the folder of PDFs (default: every question's filing)")
     rp = sub.add_parser("run", help="score one half on an index")
     rp.add_argument("--index", type=Path, required=True)
-    rp.add_argument("--part", choices=("tuning", "report"), required=True)
+    rp.add_argument("--part", choices=PARTS, required=True)
     rp.add_argument("--jsonl", type=Path, default=None)
     rp.add_argument("--constraints", default="auto,off", help="comma list of one-search settings: auto, off")
     rp.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")

@@ -266,6 +266,10 @@ class MetadataCatalog:
         for cased, company in [*self._tickers.items(), *self._short.items()]:  # as written, case and all
             if re.search(rf"(?<![\w$]){re.escape(cased)}(?![\w])", question):
                 found.append(company)
+        # One company's documents may spell it in two cases (an 8-K's cover "Mgm Resorts International", its
+        # release "MGM Resorts International"): a ticker or short name found one spelling, the others go with it.
+        same = {c.casefold() for c in found}
+        found.extend(sorted(c for cs in self._aliases.values() for c in cs if c.casefold() in same))
         return list(dict.fromkeys(found))
 
     def unmatched_names(self, question: str) -> list[str]:

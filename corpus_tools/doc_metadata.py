@@ -58,15 +58,21 @@ _NAMED_QUARTER = re.compile(
 )
 # An 8-K's "Date of Report (Date of earliest event reported): July 1, 2022": the first date after the label.
 _REPORT_DATE = re.compile(r"Date\s+of\s+report\b[^:\n]{0,60}:?\s*" + _DATE, re.IGNORECASE)
+# Or the date on the line above the label: "July 21, 2021\nDate of Report (date of earliest event reported)".
+_REPORT_DATE_ABOVE = re.compile(_DATE + r"\s*\n\s*\(?Date\s+of\s+report\b", re.IGNORECASE)
 # A press release's headline: "<Company> reports|announces … results" within its first lines.
 _HEADLINE = re.compile(
     r"(?:^|\s)(?P<name>[A-Z][\w&.'-]*(?:[\s,]+(?:[A-Z][\w&.'-]*|&|and|of))*?)\s+"
     r"(?:reports|announces|reported|announced|posts)\s+(?P<what>.{0,120}?\bresults)\b",
     re.IGNORECASE,
 )
+_RELEASE_FURNITURE = re.compile(r"^(?:exhibit\s+99(?:\.\d+)?|news\s+release|press\s+release|for\s+immediate\s+release)\b",
+                                re.IGNORECASE)
 # Its listing: "(NASDAQ: ULTA)", "(NYSE: AMCR; ASX: AMC)".
 _LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-Z.]{0,5})\b")
-_RELEASE_PERIOD = re.compile(r"\bperiods?\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
+# "the thirteen-week period … ended January 28, 2023", "results for the quarter and year ended December 31, 2022",
+# "the 12 weeks ended March 25, 2023".
+_RELEASE_PERIOD = re.compile(r"\b(?:periods?|quarters?|year|weeks)\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
 # "fiscal year ended June 30, 2022", "fiscal year ending January 28, 2024": the company's fiscal calendar.
 _FISCAL_YEAR_END = re.compile(r"\bfiscal\s+year\s+end(?:ed|ing|s)?\s+(?:on\s+)?" + _DATE, re.IGNORECASE)
 # The keys `read_metadata` may set (all where-able on every chunk).
@@ -96,23 +102,35 @@ def read_metadata(text: str, furniture: str = "") -> dict[str, Any]:
     ticker = _ticker(cover)
     if ticker:
         found["ticker"] = ticker
+    if "company" not in found:
+        # No cover names a registrant, yet a form was read: an earnings release (an 8-K's Exhibit 99.1 filed
+        # alone) citing "Form 10-K" or "the year ended …" in its prose. Its headline says who and when.
+        release = _release_metadata(text, cover)
+        if release.get("company"):
+            return release
     if end is None and found.get("form") == "8-K":
         # A current report covers no period: its date is the day it reports on (no fiscal quarter).
-        reported = _REPORT_DATE.search(cover)
+        reported = _REPORT_DATE.search(cover) or _REPORT_DATE_ABOVE.search(cover)
         day = _date(*reported.groups()) if reported else None
         if day is not None:
             found["period_end"] = day.isoformat()
         return found
     if not found:
-        found = _press_release(cover)
-        end = dt.date.fromisoformat(found["period_end"]) if "period_end" in found else None
-        if end is not None and "fiscal_year" not in found:
-            found["fiscal_year"], found["fiscal_quarter"] = fiscal_period(text, end, annual=False)
-        return found
+        return _release_metadata(text, cover)
     if end is not None:
         annual = period is not None and "year" in period.group(1).lower() or found.get("form") == "10-K"
         year, quarter = fiscal_period(f"{furniture}\n{text}" if furniture else text, end, annual)
         found["fiscal_year"], found["fiscal_quarter"] = year, quarter
+    return found
+
+
+def _release_metadata(text: str, cover: str) -> dict[str, Any]:
+    """An earnings release's fields (`_press_release`), the fiscal period from its period end where the headline
+    names none."""
+    found = _press_release(cover)
+    end = dt.date.fromisoformat(found["period_end"]) if "period_end" in found else None
+    if end is not None and "fiscal_year" not in found:
+        found["fiscal_year"], found["fiscal_quarter"] = fiscal_period(text, end, annual=False)
     return found
 
 
@@ -122,11 +140,13 @@ def _press_release(cover: str) -> dict[str, Any]:
     "Amcor reports fiscal 2023 results …" / "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"
     give the company (the words before the verb) and, when the headline says it, the fiscal year and
     quarter ("full year" and "fiscal YEAR results" are the fourth); "(NASDAQ: ULTA)" the ticker;
-    "… period ended January 28, 2023" the period end. {} when no headline reads so.
+    "… period (quarter, weeks) ended January 28, 2023" the period end. {} when no headline reads so.
     """
-    lines = [ln.strip() for ln in cover.splitlines() if ln.strip()][:12]
+    # The release's own furniture ("Exhibit 99.1", "NEWS RELEASE", "FOR IMMEDIATE RELEASE") names no one.
+    lines = [_RELEASE_FURNITURE.sub("", ln).strip() for ln in cover.splitlines() if ln.strip()][:12]
     head = " ".join(lines)
-    match = _HEADLINE.search(head)
+    # A name holds a capital ("eBay Inc." does, "today announced … results" does not: no headline there).
+    match = next((m for m in _HEADLINE.finditer(head) if any(c.isupper() for c in m.group("name").split()[0])), None)
     if not match:
         return {}
     name = match.group("name").strip(" ,")
@@ -140,7 +160,7 @@ def _press_release(cover: str) -> dict[str, Any]:
         found["period_end"] = end.isoformat()
     said = match.group("what")
     year = re.search(r"\b(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", said, re.IGNORECASE)
-    quarter = re.search(r"\b(first|second|third|fourth)\s+quarter\b", said, re.IGNORECASE)
+    quarter = re.search(r"\b(first|second|third|fourth)[\s-]+quarter\b", said, re.IGNORECASE)  # "First-Quarter"
     if year:
         found["fiscal_year"] = int(year.group(1))
         if quarter:

@@ -1,9 +1,14 @@
 """Document structure: laid-out pages → one text with its pages, sections and tables as `DocumentPart`s.
 
 Sections: a 10-Q or 10-K is organised in Parts and Items ("PART I — FINANCIAL INFORMATION",
-"Item 2. Management's Discussion and Analysis…"); those lines set the first two levels of the
-path, and other headings (larger or bold short lines) nest below them. A document without Items
-(a report, a protocol) gets its headings alone, levelled by font size. Table-of-contents lines
+"Item 2. Management's Discussion and Analysis…"), an 8-K in numbered Items ("Item 9.01 Financial
+Statements and Exhibits"); those lines set the first two levels of the path, and other headings
+(larger or bold short lines) nest below them. The exhibits an 8-K attaches follow its signatures,
+each opened by a line of its own ("Exhibit 99.1"): that line starts a section of its own
+("Exhibit 99.1 > …"), so the press release is not read as part of Item 9.01, whose own text is the
+exhibit list. (A 10-K's or 10-Q's attached exhibits, certifications and contracts, stay in Part IV
+or Item 6, the Items that list them.) A document without Items (a report, a protocol) gets its
+headings alone, levelled by font size. Table-of-contents lines
 ("Item 2. … 15") are not headings. Page furniture — running headers and footers that repeat on
 most pages ("Apple Inc. | Q3 2023 Form 10-Q | 17") — is left out of the text.
 
@@ -23,7 +28,12 @@ from corpus_tools.pdf_layout import Line, PageLayout, Soup, Table
 from corpus_tools.types import DocumentPart
 
 _PART = re.compile(r"^PART\s+(IV|I{1,3})\b(?!,)\s*[—–\-:.]?\s*(.*)$", re.IGNORECASE)
-_ITEM = re.compile(r"^ITEM\s+(\d{1,2}[A-C]?)\s*[.:]\s*(\S.*)?$", re.IGNORECASE)
+# "Item 2. Management's …", "Item 1A: Risk Factors"; an 8-K's "Item 9.01 Financial Statements and Exhibits"
+# (its numbers carry two decimals, with or without a point after them).
+_ITEM = re.compile(r"^ITEM\s+(?:(\d{1,2}\.\d{2})\b\.?|(\d{1,2}[A-C]?)\s*[.:])\s*(\S.*)?$", re.IGNORECASE)
+# The signatures of a filing, and after them the first line of an attached exhibit ("Exhibit 99.1", "EXHIBIT 10.2").
+_SIGNATURES = re.compile(r"^SIGNATURES?$", re.IGNORECASE)
+_EXHIBIT = re.compile(r"^EXHIBIT\s+(\d{1,3}(?:\.\d{1,3})?)$", re.IGNORECASE)
 _TOC_ENTRY = re.compile(r"(?:\s|\.)\d{1,3}$")  # "Item 2. Management's Discussion … 15"
 _DIGITS = re.compile(r"\d+")
 _SECTION_CHARS = 90  # a heading longer than this is cut in the path (the text keeps all of it)
@@ -81,7 +91,10 @@ def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
     """One text for the whole document, its parts in order (see the module docstring)."""
     furniture = _furniture(pages)
     body_size = _body_size(pages)
-    is_filing = sum(1 for p in pages for b in p.blocks if isinstance(b, Line) and _item(b.text)) >= 2
+    items = [m for p in pages for b in p.blocks if isinstance(b, Line) and (m := _item(b.text))]
+    # A filing names two Items or more; an 8-K may report one alone ("Item 5.07. Submission of Matters to a
+    # Vote of Security Holders"), but its decimal number is no other document's heading.
+    is_filing = len(items) >= 2 or any(m.group(1) for m in items)
     path = _SectionPath()
     writer = PartsWriter()
     emit = writer.emit
@@ -157,6 +170,8 @@ class _SectionPath:
         self.part = ""
         self.item = ""
         self.headings: list[tuple[float, str]] = []  # (font size, heading), outermost first
+        self.current_report = False  # an 8-K: its Items are numbered with decimals ("Item 2.02")
+        self.signed = False  # its signatures have been read: what follows is attached exhibits
 
     @property
     def text(self) -> str:
@@ -167,6 +182,12 @@ class _SectionPath:
         """Update the path if `line` is a heading; whether it was."""
         text = line.text.strip()
         if is_filing:
+            if _SIGNATURES.match(text):
+                self.signed = self.current_report
+            exhibit = _EXHIBIT.match(text) if self.signed else None
+            if exhibit:  # an attached exhibit: a section of its own, outside the Item that lists it
+                self.part, self.item, self.headings = "", f"Exhibit {exhibit.group(1)}", []
+                return True
             part = _PART.match(text)
             if part and not _TOC_ENTRY.search(text) and len(text) <= 80:
                 name = f"Part {part.group(1).upper()}"
@@ -176,8 +197,10 @@ class _SectionPath:
                 return True
             item = _item(text)
             if item:
-                title = (item.group(2) or "").strip()
-                self.item = _short(f"Item {item.group(1).upper()}. {_titlecase(title)}".strip())
+                title = (item.group(3) or "").strip()
+                number = (item.group(1) or item.group(2)).upper()
+                self.current_report = self.current_report or item.group(1) is not None
+                self.item = _short(f"Item {number}. {_titlecase(title)}".strip())
                 self.headings = []
                 return True
         if is_filing and not self.item:
