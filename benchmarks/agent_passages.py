@@ -69,6 +69,13 @@ phrase [--rule figures|phrase]` compares them, on all scored questions or one ru
     python benchmarks/agent_passages.py filings-phrases --label hand --part tuning --index FILINGS
     python benchmarks/agent_passages.py filings-compare --labels hand prior --part tuning --answers phrase --rule phrase
 
+`filings-trace` runs the agent on a half and saves its episodes (observations with their queries, the answer's
+passages, the question's own constrained search's top 30, what each chunk holds of the answer), so that answer rules
+can be tried offline, and prints where each miss's completing passage sat (`holder_places`):
+
+    ... filings-trace --index FILINGS --part tuning --out RUN/doc-tuning.jsonl
+    ... filings-trace --index FB_INDEX --questions financebench --part tuning --out RUN/fb-tuning.jsonl
+
 `filings --policy DIR` drives the agent with a trained learned policy (`context1 train policy` on tasks
 generated from the filings), `--policy prior` with its untrained prior; `--reranker DIR` opens the index
 with a fitted fusion (`context1 train reranker`), so one search and the agent both use it. Saved runs are
@@ -653,6 +660,124 @@ def filings_phrases(args: argparse.Namespace) -> None:
                 break
 
 
+# `filings-trace`: the agent's episodes on a filings half, kept so that answer rules can be tried offline, and where
+# the passages that would complete a missed answer sat. An episode holds each observation's tool, query and chunk ids
+# (a later search never shows a chunk shown before: the harness excludes every shown chunk from later fetches,
+# `Runtime.exclude`, so agreement between two searches cannot be read off the observations), the answer's passages,
+# the question's own constrained search's top TRACE_FIRST, and per chunk what of the answer it holds on its own:
+# the wanted figures it states (docugami, the strict figure rule) or whether it is the question's filing on an
+# evidence page (FinanceBench). Holding is then a union over passages, as the benchmarks score it.
+TRACE_FIRST = 30
+
+
+def episode_held(ep: dict, ids: list[str]) -> bool:
+    """Whether passages `ids` (the top 5 of them) hold the episode's answer: half of its figures between them
+    (`figures_found`'s rule, per chunk), or one passage on an evidence page of the question's filing."""
+    holds = ep["holds"]
+    if ep["rule"] == "page":
+        return any(holds.get(c) for c in ids[:5])
+    found = {f for c in ids[:5] for f in holds.get(c) or ()}
+    return len(found) * 2 >= len(ep["figures"])
+
+
+def holder_places(ep: dict) -> dict:
+    """Where an answer's missing piece sat. held: the answer's top 5 holds it; slot5_needed: held, but not by its top
+    4 (so any rule that gives the 5th place away can lose it); later: (observation number, rank, query) of each
+    passage of a later observation that, put in the 5th place, completes a missed answer; first: such passages'
+    ranks in the question's own constrained search (beyond its top 5)."""
+    top = ep["passages"][:5]
+    held = episode_held(ep, top)
+    out: dict = {"held": held, "slot5_needed": held and not episode_held(ep, top[:4]), "later": [], "first": []}
+    if held:
+        return out
+    for i, obs in enumerate(ep["observations"][1:], start=1):
+        for rank, cid in enumerate(obs["ids"], start=1):
+            if cid not in top and episode_held(ep, top[:4] + [cid]):
+                out["later"].append((i, rank, obs["query"]))
+    out["first"] = [rank for rank, cid in enumerate(ep["first"], start=1)
+                    if rank > 5 and cid not in top and episode_held(ep, top[:4] + [cid])]
+    return out
+
+
+def trace_questions(args: argparse.Namespace, corpus: Any) -> list[dict]:
+    """The half's questions: docugami's single-filing figure questions (as `filings --strict-figures` picks them) or
+    FinanceBench's (benchmarks/financebench.py's halves, held at an evidence page)."""
+    if args.questions == "financebench":
+        import financebench
+
+        return [dict(q, rule="page") for q in financebench.held_questions(financebench.load_jsonl(None), corpus.doc_ids())
+                if q["part"] == args.part][: args.limit]
+    import csv
+
+    docs = set(corpus.doc_ids())
+    chosen = []
+    with args.qna.open(encoding="utf-8-sig", newline="") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            doc, wanted = row["Source Docs"].strip().strip("*") + ".pdf", figures(row["Answer"], True)
+            if row["Question Type"].startswith("Single-Doc") and doc in docs and filings_split(f"q{i}") == args.part \
+                    and wanted:
+                chosen.append({"id": f"q{i}", "question": row["Question"].strip(), "doc": doc, "figures": wanted,
+                               "rule": "figures"})
+    return chosen[: args.limit]
+
+
+def chunk_holds(corpus: Any, q: dict, cid: str) -> Any:
+    """What chunk `cid` holds of `q`'s answer on its own (see `episode_held`)."""
+    from corpus_tools.types import UnknownDocumentError
+
+    try:
+        chunk = corpus.chunk(cid)
+    except UnknownDocumentError:
+        return None
+    if q["rule"] == "page":
+        return chunk.doc_id == q["doc"] and chunk.metadata.get("page") in q["pages"]
+    return [f for f in q["figures"] if figures_found([chunk.text], [f], True)]
+
+
+def filings_trace(args: argparse.Namespace) -> None:
+    from context1 import SearchAgent
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(args.index)
+    chosen = trace_questions(args, corpus)
+    if not chosen:
+        raise SystemExit(f"{args.index} holds no filing of a {args.part}-half {args.questions} question")
+    agent = SearchAgent(corpus)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    eps = []
+    with args.out.open("w", encoding="utf-8") as log:
+        for q in chosen:
+            result = agent.run(q["question"])
+            observations = []
+            for step in result.trajectory.steps:
+                calls = {c.id: c.arguments for c in (step.turn.tool_calls or ())}
+                for obs in step.observations:
+                    a = calls.get(obs.call_id, {})
+                    observations.append({"tool": obs.tool, "query": a.get("query") or a.get("pattern") or "",
+                                         "ids": list(obs.chunk_ids)})
+            first = [h.chunk.chunk_id for h in corpus.search(q["question"], k=TRACE_FIRST, constraints="auto")]
+            passages = [e.chunk_id for e in (result.evidence or [])]
+            shown = {c for o in observations for c in o["ids"]} | set(first) | set(passages)
+            ep = {**{k: q[k] for k in ("id", "question", "doc", "figures", "rule")}, "passages": passages,
+                  "observations": observations, "first": first,
+                  "holds": {c: chunk_holds(corpus, q, c) for c in sorted(shown)}}
+            log.write(json.dumps(ep) + "\n")
+            eps.append(ep)
+    places = {ep["id"]: holder_places(ep) for ep in eps}
+    for ep in eps:
+        p = places[ep["id"]]
+        if not p["held"]:
+            print(f"miss {ep['id']}: {ep['question'][:90]}\n   later searches that hold a 5th passage completing it "
+                  f"(obs, rank): {[(i, r) for i, r, _ in p['later']][:8]}; own search ranks: {p['first'][:8]}")
+    misses = [p for p in places.values() if not p["held"]]
+    print(f"\n| {args.questions} {args.part} ({len(eps)}) | held by the agent's top 5 | misses | a later search shows a "
+          f"completing 5th (at rank 1-3 / any) | own search ranks 6-{TRACE_FIRST} | hits that need the 5th place |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| {args.out.name} | {len(eps) - len(misses)} | {len(misses)} | "
+          f"{sum(any(r <= 3 for _, r, _ in p['later']) for p in misses)} / {sum(bool(p['later']) for p in misses)} | "
+          f"{sum(bool(p['first']) for p in misses)} | {sum(p['slot5_needed'] for p in places.values())} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -695,6 +820,14 @@ def main() -> None:
     fh.add_argument("--index", type=Path, required=True)
     fh.add_argument("--part", choices=["report", "tuning"], default="tuning")
     fh.add_argument("--chars", type=int, default=1200, help="how much of the best passage to print")
+    ft = sub.add_parser("filings-trace", help="the agent's episodes on a filings half, saved for offline answer rules, "
+                        "and where each missed answer's completing passage sat")
+    ft.add_argument("--index", type=Path, required=True)
+    ft.add_argument("--questions", choices=("docugami", "financebench"), default="docugami")
+    ft.add_argument("--qna", type=Path, default=Path("/work/data/filings10q/qna_data.csv"))
+    ft.add_argument("--part", choices=["report", "tuning"], default="tuning")
+    ft.add_argument("--limit", type=int, default=100)
+    ft.add_argument("--out", type=Path, required=True, help="episodes JSONL (one line per question)")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -716,7 +849,7 @@ def main() -> None:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
     {"run": run, "table": table, "filings": filings, "filings-compare": filings_compare,
-     "filings-phrases": filings_phrases}[args.command](args)
+     "filings-phrases": filings_phrases, "filings-trace": filings_trace}[args.command](args)
 
 
 if __name__ == "__main__":
