@@ -25,7 +25,7 @@ own text belong to earlier messages (`own_part`): their files are not this messa
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from datagen.factbase import Fact
@@ -107,14 +107,22 @@ def _person(value: str) -> str:
 
 
 def mail_facts(
-    titles: Mapping[str, str], texts: Mapping[str, str], chunks: Mapping[str, list[tuple[str, str]]]
+    titles: Mapping[str, str], texts: Mapping[str, str], chunks: Mapping[str, list[tuple[str, str]]],
+    skipped: Counter | None = None,
 ) -> dict[str, list[Fact]]:
     """Header facts of every message of the corpus (see the module docstring), by doc id.
 
     titles, texts: doc id → title and full text; chunks: doc id → its passages as (chunk id, text), in
-    order (a fact's sentence is a line of the passage that holds it)."""
+    order (a fact's sentence is a line of the passage that holds it). A message whose body is only an
+    earlier message quoted or forwarded says nothing of its own: its header questions would ask after a
+    copy ("Who sent the email 'Fw: Gas contract'?"), so it gives none, counted in `skipped`
+    ("mail_only_quoted")."""
     by_subject: dict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
+        if is_mail(text) and not re.search(r"\w", own_part(text)):
+            if skipped is not None:
+                skipped["mail_only_quoted"] += 1
+            continue
         subject, _ = subject_and_date(titles.get(doc_id, ""))
         if subject and is_mail(text):
             by_subject[fold(_REPLY.sub("", subject))].append(doc_id)
