@@ -224,6 +224,9 @@ def read_facts(
     article_facts(base, mined)
     _title_classes(base, mined)
     _self_classes(base)
+    # "What movie did Jack watch?" → its name, not "What did Jack watch?" → "a movie"; before the acts
+    # are asked by their day, and whether or not the name survives `unique_chat_facts`
+    prefer_names(base)
     # asked by their day where the corpus gives several; the day of the one chat that tells of an act
     told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
     base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
@@ -237,7 +240,6 @@ def read_facts(
     chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
     for fact in told_when_said(base, anchors, chats):
         base.facts.setdefault(fact.doc_id, []).append(fact)
-    prefer_names(base)  # "What movie did Jack watch?" → its name, not "What did Jack watch?" → "a movie"
     # a dated session of a chat export with no "Name: text" line has no speaker to ask about: counted
     spoken_in = {d for d, text in chats.items() if chat_speaker(text)}
     silent = sum(1 for d in chats if d not in spoken_in and d in anchors and d not in base.facts)

@@ -31,7 +31,9 @@ CHATS = [
                     "Lou: I have 2 dogs."),
     ("chat/D2", S2, "Kim: Tax season is over, but being a tax accountant is tiring.\n"
                     "Lou: I'm from san francisco originally.\n"
-                    'Lou: I\'m currently reading a novel about love called "Silent Separation".'),
+                    'Lou: I\'m currently reading a novel about love called "Silent Separation".\n'
+                    "Kim: Yesterday I spent an hour watching my favorite show.\n"
+                    "Kim: Yesterday I went to a place I've always wanted to go to."),
     ("chat/D3", S3, "Kim: Hello again.\n"
                     "Assistant: My favorite cuisine is Italian.\n"
                     "Assistant: I work as a tutor in my free time."),
@@ -78,6 +80,12 @@ def test_a_thing_the_speaker_names_is_asked_by_its_name() -> None:
     assert qs["What novel was Lou reading?"].answer == "Silent Separation"  # the parse hangs it on "love"
     assert qs["In which chat did Kim mention watching Manchester by the Sea?"].answer == "8 May 2023"
     assert "What did Kim watch?" not in qs and "In which chat did Kim mention watching the movie?" not in qs
+
+
+def test_a_stretch_of_time_or_a_bare_place_is_no_thing_done() -> None:
+    """Old code: "When did Kim spend the hour?" and "When did Kim go to the place?" (hand-read, MemoryBank)."""
+    _, qs = _generate(chat_chunks(CHATS))
+    assert qs and not any("the hour" in q or "the place" in q for q in qs)
 
 
 def test_a_program_speaker_and_a_session_without_speaker_lines_give_no_question_and_are_counted() -> None:
