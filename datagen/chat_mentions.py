@@ -15,7 +15,8 @@ The phrase is the sentence's own words from the verb to the end of the answer ("
 homeless shelter" → "volunteering at a local homeless shelter"; "I'm from the midwest" → "being from
 the Midwest"), so it says what the speaker said and nothing more. It is written only where
 
-- the speaker states it of themself (not a relative's job: "his mom"/"her mom" would need a gender),
+- the speaker states it of themself, or a relative's present job as "their mom being a nurse" (the
+  speaker's gender is not known; "his mom" or "her mom" would guess it),
 - at most four plain words stand between the verb and the answer, none pointing at someone ("my",
   "our", "his": "mention living in my parents' house" would need whose),
 - the speaker's own lines name the answer in no other session of the corpus (a job told in the first
@@ -53,6 +54,7 @@ _COPULA_KEYS = frozenset({"work as", "from"})  # "I'm a chef", "I'm from India";
 _FILLERS = frozenset("also still just really currently now actually sometimes even already".split())
 _POINTING = frozenset("my our your his her their its me him them us i you he she we they".split())
 _MAX_BETWEEN = 4
+_KIN_JOB = re.compile(r"^What does \{s\}'s ([a-z]+) do for a living\?$")
 _HOW_MANY = re.compile(r"^How many ([a-z]+) does \{s\} have\?$")
 
 
@@ -69,6 +71,9 @@ def told_when_said(base: FactBase, anchors: Mapping[str, dt.date], texts: Mappin
             if key.startswith(f"{NAMED}:"):  # "What movie did John watch?" → "mention watching Titanic"
                 phrase = f"{gerund(key.split(':')[1])} {f.answer}"
                 key = key.split(":")[1]
+            elif key.startswith("job:") and (m := _KIN_JOB.match(f.ask)):
+                # "What does Emery's mom do for a living?" → "mention their mom being a nurse" (no gender)
+                phrase = f"their {m.group(1)} being {_article(f.answer, f.sentence)}{f.answer}"
             elif key.startswith("count:") and (m := _HOW_MANY.match(f.ask)):
                 phrase = f"having {f.answer} {m.group(1)}"  # "How many dogs does Jesse have?" → "having 2 dogs"
             elif ":" in key or not f.subject or f.kind == TruthType.DATE.value:
@@ -125,6 +130,12 @@ def mention_phrase(key: str, answer: str, sentence: str) -> str:
         words = " ".join([verb, *between, answer])
         return words if len(words.split()) <= 10 else ""
     return ""
+
+
+def _article(answer: str, sentence: str) -> str:
+    """"a " or "an " where the sentence says "a nurse", "an engineer"; "" otherwise."""
+    m = re.search(rf"\b(an?) {re.escape(answer)}\b", sentence, re.IGNORECASE)
+    return f"{m.group(1).lower()} " if m else ""
 
 
 def _forms(lemma: str) -> set[str]:
