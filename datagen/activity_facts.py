@@ -65,6 +65,8 @@ BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
     "grow mine refine ship".split()
 )
+# where one went that names no place ("went to a place I've always wanted to see"); "went for a walk" is told
+_NOWHERE = frozenset("place places spot somewhere something thing things anywhere".split())
 # "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
 HABITS = frozenset(
     "play read watch collect write paint draw cook bake knit sew practice practise study teach grow run own manage "
@@ -295,7 +297,7 @@ def dated_facts(
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
             return witness
-        if child.dep_ == "prep" and any(t.dep_ == "pobj" and t.head == child and t.lower_ in _VAGUE for t in sub):
+        if child.dep_ == "prep" and any(t.dep_ == "pobj" and t.head == child and t.lower_ in _NOWHERE for t in sub):
             return witness  # "went to a place I've always wanted to see": "When did Leo go to the place?"
         parts.append(sub)
         if len(sub) < len(list(child.subtree)):

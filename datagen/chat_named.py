@@ -126,7 +126,8 @@ def prefer_names(base: FactBase) -> None:
     """Where a sentence names the thing, drop the questions that ask it by its common noun: "I watched a
     movie called "Manchester by the Sea"" asks "What movie did Jack watch?", not "What did Jack watch?"
     → "a movie", nor "In the chat of 3 May 2023, what did Jack mention watching?" → "a movie", nor
-    "… mention watching the movie?" (one task with "… mention watching Manchester by the Sea?")."""
+    "… mention watching the movie?" (one task with "… mention watching Manchester by the Sea?"). The
+    day of the act ("When did Jack watch the movie?") stays."""
     for doc_id, facts in list(base.facts.items()):
         # (sentence, verb) → the names the sentence gives (folded, as a told-when key holds them)
         named: dict[tuple[str, str], set[str]] = {}
@@ -139,7 +140,9 @@ def prefer_names(base: FactBase) -> None:
 
 def _by_name(fact: Fact, named: dict[tuple[str, str], set[str]]) -> bool:
     """Whether a fact may stay beside the named ones: another sentence or verb, or it asks by the name."""
-    key = fact.relation.split("|")[0]
+    key, _, rest = fact.relation.partition("|")
+    if rest.startswith("when|"):
+        return True  # "When did Emily find the novel?" asks the day, not the thing
     verb, _, thing = key.partition(":")
     names = named.get((fact.sentence, re.split(r"[@:]", verb)[0]))
     return names is None or thing in names
