@@ -34,7 +34,8 @@ CHATS = [
                     'Lou: I\'m currently reading a novel about love called "Silent Separation".\n'
                     "Kim: Yesterday I spent an hour watching my favorite show.\n"
                     "Kim: Yesterday I went to a place I've always wanted to go to.\n"
-                    "Lou: Yesterday I went for a walk in the park."),
+                    "Lou: Yesterday I went for a walk in the park.\n"
+                    "Kim: My inspiration came from a trip I took to Tibet."),
     ("chat/D3", S3, "Kim: Hello again.\n"
                     "Assistant: My favorite cuisine is Italian.\n"
                     "Assistant: I work as a tutor in my free time."),
@@ -84,9 +85,10 @@ def test_a_thing_the_speaker_names_is_asked_by_its_name() -> None:
 
 
 def test_a_stretch_of_time_or_a_bare_place_is_no_thing_done() -> None:
-    """Old code: "When did Kim spend the hour?" and "When did Kim go to the place?" (hand-read, MemoryBank)."""
+    """Old code: "When did Kim spend the hour?", "When did Kim go to the place?" and, from "a trip I took to
+    Tibet", "Which place did Kim take to?" (hand-reads of MemoryBank)."""
     _, qs = _generate(chat_chunks(CHATS))
-    assert qs and not any("the hour" in q or "the place" in q for q in qs)
+    assert qs and not any("the hour" in q or "the place" in q or "take to" in q for q in qs)
     assert qs["When did Lou go for the walk in the park?"].answer == "24 May 2023"  # a walk is told
 
 
