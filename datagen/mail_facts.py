@@ -96,7 +96,10 @@ def _says_something(subject: str) -> bool:
     bare = _REPLY.sub("", subject).strip()
     # "Re: [Re:]", "FW: Fw:": reply and forward marks anywhere name nothing
     words = [w for w in re.findall(r"[A-Za-z]{2,}", bare) if w.lower() not in ("re", "fw", "fwd", "aw")]
-    return bool(words) and bare.lower() not in ("(no subject)", "no subject") and '"' not in bare and "{" not in bare
+    # a program's subject ("Start Date: 4/26/01; HourAhead hour: 20; <CODESITE>") is fields, not words
+    machine = "<" in bare or ";" in bare
+    return bool(words) and bare.lower() not in ("(no subject)", "no subject") and '"' not in bare and "{" not in bare \
+        and not machine
 
 
 def _person(value: str) -> str:
