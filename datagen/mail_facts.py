@@ -86,6 +86,15 @@ def own_part(text: str) -> str:
     return body[: m.start()] if m else body
 
 
+def only_quoted(text: str) -> bool:
+    """Whether a message's body (below headers read as headers) is nothing but an earlier message quoted
+    or forwarded. A header block that does not read as one (a To list cut across passages) is no such
+    message: its "body" would start at the From line and hold no own text by mistake."""
+    headers, body = headers_and_body(text)
+    m = QUOTE_START.search(body)
+    return bool(headers) and m is not None and not re.search(r"\w", body[: m.start()])
+
+
 def subject_and_date(title: str) -> tuple[str, str]:
     """("West Position", "7 December 2001") of "West Position (7 December 2001)"; ("", "") otherwise."""
     m = _TITLE.match(title or "")
@@ -122,7 +131,7 @@ def mail_facts(
     ("mail_only_quoted")."""
     by_subject: dict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
-        if is_mail(text) and not re.search(r"\w", own_part(text)):
+        if is_mail(text) and only_quoted(text):
             if skipped is not None:
                 skipped["mail_only_quoted"] += 1
             continue

@@ -117,3 +117,15 @@ def test_a_programs_subject_of_fields_names_no_email() -> None:
     facts = mail_facts(titles, texts, {d: [(f"{d}#0", t)] for d, t in texts.items()})
     assert "m1" not in facts
     assert any(f.answer == "Terence Thorn" for f in facts["m2"])
+
+
+def test_only_a_body_that_opens_with_the_quote_is_only_quoted() -> None:
+    """A forward with nothing above "-----Original Message-----" gives no question; a message whose To list
+    runs across lines (its headers not read as headers) is not taken for one."""
+    from datagen.mail_facts import only_quoted
+
+    quote = "-----Original Message-----\nFrom: Sara Lind\nSubject: Lunch\n\nThe lunch is at noon."
+    assert only_quoted(f"From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>\n\n {quote}")
+    assert not only_quoted(f"From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>\n\nSee below.\n\n{quote}")
+    assert not only_quoted("From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>, Lori\n<l@x.example>\n\n"
+                           f"Thanks, all.\n\n{quote}")
