@@ -27,6 +27,14 @@ github.com/SnehaPadmaraj/ner-model (emails_sample.csv):
 
     python benchmarks/datagen_conversations.py export-mail emails_sample.csv OUT/mail.jsonl
 
+`export-memorybank` writes a third set of another style: MemoryBank's English evaluation chats (Zhong et al.,
+"MemoryBank: Enhancing Large Language Models with Long-Term Memory", AAAI 2024; github.com/zhongwanjun/
+MemoryBank-SiliconFriend, MIT licence, eval_data/en/memory_bank_en.json): 15 people, each talking with an AI
+companion on ten days in a row (LLM-written; the person tells, the companion asks and recommends). One record a
+day, the person's name and the day in the title, "Name: …" and "Assistant: …" lines:
+
+    python benchmarks/datagen_conversations.py export-memorybank memory_bank_en.json OUT/mb.jsonl
+
 `table` prints, for each run folder, the tasks written, the sessions of its corpus, tasks per session,
 the lines that say when something happened ("yesterday", "last week": what a date question needs) and
 tasks per such line, and the forms and answer types:
@@ -170,6 +178,39 @@ def export_mail(source: Path, out: Path) -> int:
     return written
 
 
+def export_memorybank(source: Path, out: Path) -> int:
+    """Write each person's dated chats with the companion as one record a day; returns the number written."""
+    import datetime as dt
+
+    if not source.is_file():
+        sys.exit(f"no MemoryBank file at {source} (eval_data/en/memory_bank_en.json)")
+    try:
+        people = json.loads(source.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        sys.exit(f"{source} is not MemoryBank's JSON: {e}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with out.open("w", encoding="utf-8") as f:
+        for key, person in people.items():
+            name = " ".join(str(person.get("name") or key).split())
+            days = sorted((person.get("history") or {}).items())
+            for n, (day, turns) in enumerate(days, start=1):
+                when = dt.date.fromisoformat(day)
+                lines = []
+                for turn in turns:  # the person speaks first, the companion answers
+                    for speaker, said in ((name, turn.get("query")), ("Assistant", turn.get("response"))):
+                        if said and said.strip():
+                            lines.append(f"{speaker}: {' '.join(said.split())}")
+                if not lines:
+                    continue
+                stamp = f"{when.day} {when.strftime('%B')}, {when.year}"
+                doc_id = "mb-" + re.sub(r"\W+", "-", name).strip("-") + f"-D{n}"
+                f.write(json.dumps({"id": doc_id, "title": f"{name} & Assistant, session {n} ({stamp})",
+                                    "text": "\n".join(lines)}) + "\n")
+                written += 1
+    return written
+
+
 def table(runs: list[str], corpora: dict[str, str]) -> None:
     import datetime as dt
 
@@ -210,6 +251,9 @@ def main() -> None:
     ml = sub.add_parser("export-mail", help="an Enron `file,message` CSV as a user's mailbox export")
     ml.add_argument("source")
     ml.add_argument("out")
+    mb = sub.add_parser("export-memorybank", help="MemoryBank's English chats as a user's JSONL export (a third set)")
+    mb.add_argument("source", help="MemoryBank's eval_data/en/memory_bank_en.json")
+    mb.add_argument("out")
     tb = sub.add_parser("table", help="tasks per session of `context1 datagen` runs")
     tb.add_argument("runs", nargs="+", help="LABEL=RUN_FOLDER (holding tasks.jsonl)")
     tb.add_argument("--corpus", action="append", default=[], help="LABEL=EXPORT.jsonl (to count its sessions)")
@@ -223,6 +267,9 @@ def main() -> None:
     elif args.command == "export-mail":
         n = export_mail(Path(args.source), Path(args.out))
         print(f"{n} messages in {args.out}")
+    elif args.command == "export-memorybank":
+        n = export_memorybank(Path(args.source), Path(args.out))
+        print(f"{n} days of chats in {args.out}")
     else:
         table(args.runs, dict(c.split("=", 1) for c in args.corpus))
 

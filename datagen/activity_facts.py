@@ -65,6 +65,8 @@ BUSINESS_VERBS = frozenset(
     "assemble manufacture produce make build supply sell distribute operate design develop own publish "
     "grow mine refine ship".split()
 )
+# where one went that names no place ("went to a place I've always wanted to see"); "went for a walk" is told
+_NOWHERE = frozenset("place places spot somewhere something thing things anywhere".split())
 # "I play clarinet": the present tense of "I" states a habit only for these (not "I get help").
 HABITS = frozenset(
     "play read watch collect write paint draw cook bake knit sew practice practise study teach grow run own manage "
@@ -76,7 +78,9 @@ _VAGUE = frozenset(
     "thing things something anything everything nothing stuff lot lots ton tons bunch one ones bit kind sort way time "
     "times day days blast fun chance moment experience feeling idea look break step walk care part place "
     "advantage note sense hold touch notice action connection connections progress difference decision "
-    "decisions mistake mistakes effort impact change changes memory memories help support advice".split()
+    "decisions mistake mistakes effort impact change changes memory memories help support advice "
+    # a stretch of time is no thing done: "I spent an hour watching …" → "When did Leo spend the hour?"
+    "hour hours minute minutes while".split()
 )
 # People are asked with "who", not "what" ("What did Melanie take?" → "the kids" is no thing she took).
 _PEOPLE = frozenset(
@@ -293,6 +297,8 @@ def dated_facts(
             return witness
         if child.dep_ == "dobj" and (child.lower_ in _VAGUE or child.pos_ not in ("NOUN", "PROPN")):
             return witness
+        if child.dep_ == "prep" and any(t.dep_ == "pobj" and t.head == child and t.lower_ in _NOWHERE for t in sub):
+            return witness  # "went to a place I've always wanted to see": "When did Leo go to the place?"
         parts.append(sub)
         if len(sub) < len(list(child.subtree)):
             lost = lost or any(t.lower_ in _PERSONAL for t in child.subtree)  # "my writing | for my book"

@@ -25,7 +25,7 @@ own text belong to earlier messages (`own_part`): their files are not this messa
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from datagen.factbase import Fact
@@ -86,6 +86,15 @@ def own_part(text: str) -> str:
     return body[: m.start()] if m else body
 
 
+def only_quoted(text: str) -> bool:
+    """Whether a message's body (below headers read as headers) is nothing but an earlier message quoted
+    or forwarded. A header block that does not read as one (a To list cut across passages) is no such
+    message: its "body" would start at the From line and hold no own text by mistake."""
+    headers, body = headers_and_body(text)
+    m = QUOTE_START.search(body)
+    return bool(headers) and m is not None and not re.search(r"\w", body[: m.start()])
+
+
 def subject_and_date(title: str) -> tuple[str, str]:
     """("West Position", "7 December 2001") of "West Position (7 December 2001)"; ("", "") otherwise."""
     m = _TITLE.match(title or "")
@@ -96,7 +105,10 @@ def _says_something(subject: str) -> bool:
     bare = _REPLY.sub("", subject).strip()
     # "Re: [Re:]", "FW: Fw:": reply and forward marks anywhere name nothing
     words = [w for w in re.findall(r"[A-Za-z]{2,}", bare) if w.lower() not in ("re", "fw", "fwd", "aw")]
-    return bool(words) and bare.lower() not in ("(no subject)", "no subject") and '"' not in bare and "{" not in bare
+    # a program's subject ("Start Date: 4/26/01; HourAhead hour: 20; <CODESITE>") is fields, not words
+    machine = "<" in bare or ";" in bare
+    return bool(words) and bare.lower() not in ("(no subject)", "no subject") and '"' not in bare and "{" not in bare \
+        and not machine
 
 
 def _person(value: str) -> str:
@@ -107,14 +119,22 @@ def _person(value: str) -> str:
 
 
 def mail_facts(
-    titles: Mapping[str, str], texts: Mapping[str, str], chunks: Mapping[str, list[tuple[str, str]]]
+    titles: Mapping[str, str], texts: Mapping[str, str], chunks: Mapping[str, list[tuple[str, str]]],
+    skipped: Counter | None = None,
 ) -> dict[str, list[Fact]]:
     """Header facts of every message of the corpus (see the module docstring), by doc id.
 
     titles, texts: doc id → title and full text; chunks: doc id → its passages as (chunk id, text), in
-    order (a fact's sentence is a line of the passage that holds it)."""
+    order (a fact's sentence is a line of the passage that holds it). A message whose body is only an
+    earlier message quoted or forwarded says nothing of its own: its header questions would ask after a
+    copy ("Who sent the email 'Fw: Gas contract'?"), so it gives none, counted in `skipped`
+    ("mail_only_quoted")."""
     by_subject: dict[str, list[str]] = defaultdict(list)
     for doc_id, text in texts.items():
+        if is_mail(text) and only_quoted(text):
+            if skipped is not None:
+                skipped["mail_only_quoted"] += 1
+            continue
         subject, _ = subject_and_date(titles.get(doc_id, ""))
         if subject and is_mail(text):
             by_subject[fold(_REPLY.sub("", subject))].append(doc_id)

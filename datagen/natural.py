@@ -45,6 +45,7 @@ from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
 from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
+from datagen.mail_facts import is_mail
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
@@ -69,6 +70,9 @@ class NaturalConfig:
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
+    chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
+        statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
+        the cap with questions left, 21 of 126 questions unwritten).
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
         different ends: MuSiQue's New South Wales leads to Sydney and to Victoria, two bridges each
         (`max_final_uses`); at 3 one of the four was lost. A middle is a hop, not the answer's page.
@@ -84,6 +88,7 @@ class NaturalConfig:
     relation_share: float = 0.2
     relation_floor: int = 3
     max_doc_uses: int = 3
+    chat_uses_per_chunk: int = 5
     max_middle_uses: int = 4
     max_final_uses: int = 2
     hub_in_links: int = 12
@@ -119,6 +124,11 @@ def parse_mix(spec: str) -> dict[str, float]:
     return out
 
 
+# FactBase.skipped counts of whole documents that give no question (a chat session with no speaker
+# line; a mail that only quotes or forwards an earlier one)
+_NO_QUESTION_DOCS = ("chat_without_speaker_lines", "mail_only_quoted")
+
+
 class NaturalGenerator:
     """Proposes natural candidates from a `FactBase`; the pipeline verifies and filters them."""
 
@@ -146,9 +156,10 @@ class NaturalGenerator:
         self.named = {d: fs for d, fs in self.named.items() if fs}
         # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
         # many things, not one page's subject: its cap counts per passage, so a session of four chunks
-        # supports four chunks' worth. Filings and reports keep theirs.
+        # supports four chunks' worth (a chat's passage more than a mail's). Filings and reports keep theirs.
         self._doc_cap = {
-            d: self.config.max_doc_uses * max(1, len(mined.chunks.get(d, ())))
+            d: (self.config.max_doc_uses if is_mail(mined.doc_text(d)) else self.config.chat_uses_per_chunk)
+            * max(1, len(mined.chunks.get(d, ())))
             for d in sorted({*self.named, *(f.doc_id for s in facts.lists for f in s)})  # a set's sessions too
             if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
         }
@@ -201,6 +212,8 @@ class NaturalGenerator:
         self.relation_uses: Counter = Counter()
         self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
         self.stages.update(self.chains.counts())
+        # documents that give no question by design, so a run says why they are missing
+        self.stages.update({f"no question:{why}": n for why, n in facts.skipped.items() if why in _NO_QUESTION_DOCS})
         # Every passage stating a fact, by what it states (the extra positives of SPEC §4.6).
         self.same_fact: dict[str, list[Fact]] = {}
         for fs in facts.facts.values():

@@ -58,6 +58,8 @@ from datagen.chat_anchors import anchored_questions
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
 from datagen.chat_gifts import gift_facts
+from datagen.chat_mentions import told_when_said
+from datagen.chat_named import named_facts, prefer_names
 from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
 from datagen.chat_roles import occupation_facts
@@ -83,6 +85,8 @@ from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts, side_facts
 from datagen.verify import names_nothing, stretched
 
+# a chat export's speaker that is a program, not a person ("Assistant: My favorite cuisine is Italian")
+_NO_PERSON = frozenset("assistant ai bot chatbot system user model".split())
 _NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
 
@@ -187,11 +191,15 @@ def read_facts(
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
+            *named_facts(doc, doc_id, chunk_id, text, speaker),
             *occupation_facts(doc, doc_id, chunk_id, text, speaker),
             *duration_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
         ]:
             if fact.target and fact.target == base.article(doc_id):
                 continue  # "Paris" in a paragraph of the Paris article names its own article
+            if speaker and fold(speaker) in _NO_PERSON and fold(fact.subject) == fold(speaker):
+                base.skipped["not_a_person"] += 1  # an AI's "my favorite cuisine is Italian" is no fact of anyone
+                continue
             if not fact.about_doc and malformed_subject(fact.subject):
                 base.skipped["malformed_subject"] += 1
                 continue
@@ -216,6 +224,9 @@ def read_facts(
     article_facts(base, mined)
     _title_classes(base, mined)
     _self_classes(base)
+    # "What movie did Jack watch?" → its name, not "What did Jack watch?" → "a movie"; before the acts
+    # are asked by their day, and whether or not the name survives `unique_chat_facts`
+    prefer_names(base)
     # asked by their day where the corpus gives several; the day of the one chat that tells of an act
     told = [*told_on_facts(base, anchors), *told_when_facts(base, anchors)]
     base.anchored = anchored_questions(base, anchors)  # before the mentions no question asks are dropped
@@ -225,10 +236,19 @@ def read_facts(
             base.facts.setdefault(fact.doc_id, []).append(fact)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
+    # the day of the one chat in which a speaker tells a lasting fact of themself (datagen.chat_mentions)
+    chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
+    for fact in told_when_said(base, anchors, chats):
+        base.facts.setdefault(fact.doc_id, []).append(fact)
+    # a dated session of a chat export with no "Name: text" line has no speaker to ask about: counted
+    spoken_in = {d for d, text in chats.items() if chat_speaker(text)}
+    silent = sum(1 for d in chats if d not in spoken_in and d in anchors and d not in base.facts)
+    if spoken_in and silent:
+        base.skipped["chat_without_speaker_lines"] += silent
     # who sent a message, to whom, when, with which file (datagen.mail_facts)
     mails = mail_facts(
         dict(mined.titles), {d: mined.doc_text(d) for d in mined.chunks},
-        {d: [(c.chunk_id, c.text) for c in chunks] for d, chunks in mined.chunks.items()},
+        {d: [(c.chunk_id, c.text) for c in chunks] for d, chunks in mined.chunks.items()}, base.skipped,
     )
     for doc_id, facts in mails.items():
         base.facts.setdefault(doc_id, []).extend(facts)

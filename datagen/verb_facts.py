@@ -92,6 +92,10 @@ def verb_facts(
         if who is None:
             continue
         subject, about = who
+        if speaker and subject == speaker and verb.dep_ == "relcl" and verb.head.pos_ == "NOUN" and not any(
+            c.dep_ == "dobj" for c in verb.children
+        ):
+            continue  # "a trip I took to Tibet": the act's object is the noun outside ("Which place did Susan take to?")
         for path in _object_paths(verb):
             fact = _fact(verb, path, subject, about, doc_id, chunk_id, text, resolve)
             if fact is not None:

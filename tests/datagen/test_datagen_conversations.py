@@ -13,7 +13,7 @@ from typing import Any
 
 from corpus_tools.types import Chunk
 from datagen.mining import mine
-from datagen.natural import NaturalGenerator
+from datagen.natural import NaturalConfig, NaturalGenerator
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 from datagen.types import Candidate, DropReason
@@ -180,7 +180,7 @@ def test_a_thing_asked_by_its_date_needs_no_other_thing_that_could_be_then() -> 
 
 def test_a_long_session_supports_more_tasks_than_a_page() -> None:
     """A chat session of several passages is talk about many things: its use cap counts per passage.
-    Old code: three tasks per document, however long the session."""
+    Old code: three tasks per document, however long the session; then three per passage."""
     lines = [
         "Tom: I built a treehouse last week.", "Tom: I painted a mural yesterday.",
         "Tom: I adopted a parrot last Friday.", "Tom: I sold my old van last month.",
@@ -198,7 +198,9 @@ def test_a_long_session_supports_more_tasks_than_a_page() -> None:
         if isinstance(c, Candidate) and c.question not in written:
             written.append(c.question)
             gen.commit(c)
-    assert len(written) == 6  # two passages: up to six tasks; every act asked once, none twice
+    # two passages: up to `chat_uses_per_chunk` tasks each (five: a chat's passage is many statements);
+    # every act asked once, none twice
+    assert len(written) == 2 * NaturalConfig().chat_uses_per_chunk == 10
 
 
 def test_one_thing_dated_twice_by_different_verbs_is_no_question() -> None:

@@ -101,3 +101,31 @@ def test_own_part_ends_where_an_earlier_message_is_quoted() -> None:
 
     assert own_part(MAILBOX[1][2]).strip() == "Did you attach the file to this email?"
     assert "sailing boat" not in own_part(MAILBOX[2][2])
+
+
+def test_a_programs_subject_of_fields_names_no_email() -> None:
+    """Hand-read (session 34): 'Who sent the email "Start Date: 4/26/01; HourAhead hour: 20; <CODESITE>"?'
+    asks after a scheduler's field list, not a subject a person would quote; a worded subject is asked."""
+    from datagen.mail_facts import mail_facts
+
+    texts = {
+        "m1": "From: Schedule Crawler <pete.davis@corp.example>\nTo: Sam Merriss <sam@corp.example>\n\nStart Date: 4/26/01",
+        "m2": "From: Terence Thorn <t.thorn@corp.example>\nTo: Sam Merriss <sam@corp.example>\n\nThe objectives are attached.",
+    }
+    titles = {"m1": "Start Date: 4/26/01; HourAhead hour: 20; <CODESITE> (26 April 2001)",
+              "m2": "India Objectives (3 May 2001)"}
+    facts = mail_facts(titles, texts, {d: [(f"{d}#0", t)] for d, t in texts.items()})
+    assert "m1" not in facts
+    assert any(f.answer == "Terence Thorn" for f in facts["m2"])
+
+
+def test_only_a_body_that_opens_with_the_quote_is_only_quoted() -> None:
+    """A forward with nothing above "-----Original Message-----" gives no question; a message whose To list
+    runs across lines (its headers not read as headers) is not taken for one."""
+    from datagen.mail_facts import only_quoted
+
+    quote = "-----Original Message-----\nFrom: Sara Lind\nSubject: Lunch\n\nThe lunch is at noon."
+    assert only_quoted(f"From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>\n\n {quote}")
+    assert not only_quoted(f"From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>\n\nSee below.\n\n{quote}")
+    assert not only_quoted("From: Tom Reyes <t@x.example>\nTo: Ana Ruiz <a@x.example>, Lori\n<l@x.example>\n\n"
+                           f"Thanks, all.\n\n{quote}")

@@ -51,3 +51,29 @@ def test_a_missing_file_or_too_many_conversations_is_a_clear_error(tmp_path: Pat
     with pytest.raises(SystemExit, match="at most 1"):
         conv.export_msc(source, tmp_path / "out.jsonl", conversations=2, seed=1)
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_memorybank_is_exported_one_day_a_record_with_the_person_and_the_companion_named(tmp_path: Path) -> None:
+    """export-memorybank: each person's chats with the AI companion, one record a day (the day in the
+    title), "Name: …" and "Assistant: …" lines; a day with no turn is no record; a missing or broken file
+    is a clear error."""
+    conv = bench("datagen_conversations")
+    source = tmp_path / "memory_bank_en.json"
+    source.write_text(json.dumps({
+        " Ivy ": {"name": " Ivy ", "history": {
+            "2023-04-28": [{"query": "I went to  Green Meadow Park.", "response": "Which park?"}],
+            "2023-04-27": [{"query": "Hello, my name is Ivy.", "response": ""}],
+            "2023-04-29": [],
+        }},
+    }), encoding="utf-8")
+    n = conv.export_memorybank(source, tmp_path / "out.jsonl")
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert n == 2 and [r["id"] for r in records] == ["mb-Ivy-D1", "mb-Ivy-D2"]
+    assert records[0]["title"] == "Ivy & Assistant, session 1 (27 April, 2023)"
+    assert records[0]["text"] == "Ivy: Hello, my name is Ivy."
+    assert records[1]["text"].splitlines() == ["Ivy: I went to Green Meadow Park.", "Assistant: Which park?"]
+    with pytest.raises(SystemExit, match="no MemoryBank file"):
+        conv.export_memorybank(tmp_path / "absent.json", tmp_path / "x.jsonl")
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(SystemExit, match="not MemoryBank's JSON"):
+        conv.export_memorybank(tmp_path / "bad.json", tmp_path / "x.jsonl")
