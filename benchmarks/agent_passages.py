@@ -57,6 +57,10 @@ this code and on main's, as above:
     # the line-item vocabulary's levers off (SearchConfig), and the agent without its constrained-question rule:
     ... filings --label off --line-items off --line-item-rows 0 --strict-figures --variant nokeep=constrained_keeps_first:0
 
+`filings --units on` (session 34) scores figures as `benchmarks/filings_passages.py --units on` does (its rule,
+imported): an answer's "$7.7 billion" is also held by a table's "7,730" in millions, so the agent's figure and one
+search's agree; off by default (earlier figures stay comparable). Runs are saved with "-units".
+
 `filings --answers phrase` scores every single-filing question of the half, not only figure answers (66 tuning,
 64 reporting questions; 2 tuning answers too short to score): a question whose answer has figures keeps the strict figure rule;
 any other is held when one top-5 passage holds at least half of the answer's content words that the question
@@ -282,13 +286,30 @@ def figures(answer: str, strict: bool = False) -> list[str]:
     return out
 
 
-def figures_found(texts: list[str], wanted: list[str], strict: bool = False) -> float:
-    """1.0 when at least half of `wanted` appear in `texts`; strict: a passage's "10-Q" holds no "10"."""
+def _filings_passages() -> Any:
+    """benchmarks/filings_passages.py, whose `--units on` figure rule `--units on` reads here (imported when first
+    used: that script imports this one; its folder put on the path when this module was loaded from elsewhere)."""
+    import importlib
+    import sys
+
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module("filings_passages")
+
+
+def figures_found(texts: list[str], wanted: list[str], strict: bool = False,
+                  scaled: dict[str, list[int]] | None = None) -> float:
+    """1.0 when at least half of `wanted` appear in `texts`; strict: a passage's "10-Q" holds no "10"; `scaled`
+    (`--units on`: benchmarks/filings_passages.py's `scaled_figures` of the answer): a figure stated in billions
+    or millions is also held by a table's grouped number in smaller units, by that script's own rule."""
     if strict:
         texts = [_FORM_NUMBER.sub(" ", t) for t in texts]
     haystack = " " + " ".join(_NUMBER.sub(lambda m: m.group(0).replace(",", ""), t) for t in texts) + " "
-    hits = sum(1 for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack))
-    return float(hits * 2 >= len(wanted))
+    held = {f for f in wanted if re.search(r"(?<![\d.])" + re.escape(f) + r"(?![\d])", haystack)}
+    if scaled:
+        held |= _filings_passages().scaled_held(set(wanted) - held, texts, scaled)
+    return float(len(held) * 2 >= len(wanted))
 
 
 # The phrase rule (`--answers phrase`): a reference answer without figures ("What drove …", "How does …
@@ -374,10 +395,11 @@ def phrase_found(texts: list[str], words: list[str], share: float = PHRASE_SHARE
     return float(any(phrase_share(t, words) >= share for t in texts))
 
 
-def answer_held(texts: list[str], figures_wanted: list[str], words: list[str]) -> float | None:
+def answer_held(texts: list[str], figures_wanted: list[str], words: list[str],
+                scaled: dict[str, list[int]] | None = None) -> float | None:
     """`--answers phrase`: a question with (strict) figures keeps the figure rule; any other the phrase rule."""
     if figures_wanted:
-        return figures_found(texts, figures_wanted, strict=True)
+        return figures_found(texts, figures_wanted, strict=True, scaled=scaled)
     return phrase_found(texts, words)
 
 
@@ -436,6 +458,7 @@ def filings(args: argparse.Namespace) -> None:
         search = dataclasses.replace(corpus.config.search, first_stage_weight=args.first_stage_weight)
         corpus.config = dataclasses.replace(corpus.config, search=search)
     docs = set(corpus.doc_ids())
+    scaled_figures = _filings_passages().scaled_figures  # one search's scorer's reading of figures in a table's units
     phrase = args.answers == "phrase"  # every question: figures by the strict figure rule, the rest by phrase_found
     chosen = []
     with args.qna.open(encoding="utf-8-sig", newline="") as f:
@@ -447,12 +470,15 @@ def filings(args: argparse.Namespace) -> None:
                     and (wanted or phrase)):
                 words = [] if wanted else answer_words(row["Answer"], row["Question"])
                 chosen.append({"id": qid, "question": row["Question"].strip(), "gold": doc, "figures": wanted,
-                               "words": words, "answer": row["Answer"].strip()})
+                               "words": words, "answer": row["Answer"].strip(),
+                               "scaled": scaled_figures(row["Answer"]) if args.units == "on" else None})
     chosen = chosen[: args.limit]
     strict = args.strict_figures or phrase
 
     def held(texts: list[str], q: dict) -> float | None:
-        return answer_held(texts, q["figures"], q["words"]) if phrase else figures_found(texts, q["figures"], strict)
+        if phrase:
+            return answer_held(texts, q["figures"], q["words"], q["scaled"])
+        return figures_found(texts, q["figures"], strict, q["scaled"])
     agent = SearchAgent(corpus, filings_backend(corpus, args.policy))
     agent.run(chosen[0]["question"])  # warm-up
     # the agent passes the question's constraints on every search (AgentConfig.constraints): the fair
@@ -516,8 +542,10 @@ _FLAG = {"": "", "-strict": " --strict-figures", "-phrase": " --answers phrase"}
 
 
 def _suffix(args: argparse.Namespace) -> str:
-    """A saved filings run's file suffix: "-phrase" (--answers phrase), "-strict" (--strict-figures) or none."""
-    return "-phrase" if getattr(args, "answers", "figures") == "phrase" else "-strict" if args.strict_figures else ""
+    """A saved filings run's file suffix: "-phrase" (--answers phrase), "-strict" (--strict-figures) or none, then
+    "-units" for a --units on run."""
+    rule = "-phrase" if getattr(args, "answers", "figures") == "phrase" else "-strict" if args.strict_figures else ""
+    return rule + ("-units" if getattr(args, "units", "off") == "on" else "")
 
 
 def _covered(passages: list[str], gold: list[str], k: int = 5) -> int:
@@ -610,7 +638,8 @@ def filings_compare(args: argparse.Namespace) -> None:
         path = OUT / f"filings-{args.part}-{label}{suffix}.jsonl"
         if not path.exists():
             raise SystemExit(f"no run at {path} (run `agent_passages.py filings --label {label} --part {args.part}"
-                             f"{_FLAG[suffix]}` first)")
+                             f"{_FLAG[suffix.removesuffix('-units')]}{' --units on' if suffix.endswith('-units') else ''}"
+                             "` first)")
         lines = path.read_text(encoding="utf-8").splitlines()
         runs[label] = {r["id"]: r for r in (json.loads(x) for x in lines if x.strip())}
     base = args.labels[0]
@@ -618,7 +647,7 @@ def filings_compare(args: argparse.Namespace) -> None:
     if args.rule != "all":  # --answers phrase runs: the figure questions or the phrase questions alone
         ids = [i for i in ids if bool(runs[base][i]["figures"]) == (args.rule == "figures")]
     print(f"| filings ({args.part}, {len(ids)} scored{', ' + suffix[1:] if suffix else ''}, {args.rule}) | "
-          f"{'answers' if suffix == '-phrase' else 'figures'} in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
+          f"{'answers' if suffix.startswith('-phrase') else 'figures'} in top 5 | vs the same row of {base}: B − A [95 % bootstrap] | won / lost |")
     print("| --- | ---: | --- | ---: |")
     for key, what in (("search_constrained", "one search, constraints auto"), ("agent", "agent")):
         for label in args.labels:
@@ -808,11 +837,15 @@ def main() -> None:
     fp.add_argument("--answers", choices=("figures", "phrase"), default="figures",
                     help="phrase: every single-filing question, not only figure answers; figures by the strict "
                          "figure rule, the rest by the phrase rule (phrase_found); runs saved as -phrase")
+    fp.add_argument("--units", choices=("off", "on"), default="off",
+                    help="on: a figure stated in billions or millions is also held by a table's number in millions or "
+                         "thousands that rounds to it (filings_passages.py's rule, imported); runs saved with -units")
     fc = sub.add_parser("filings-compare", help="saved filings runs side by side, each against the first label")
     fc.add_argument("--labels", nargs="+", required=True)
     fc.add_argument("--part", choices=["report", "tuning"], default="report")
     fc.add_argument("--strict-figures", action="store_true", help="read the --strict-figures runs")
     fc.add_argument("--answers", choices=("figures", "phrase"), default="figures", help="read the --answers phrase runs")
+    fc.add_argument("--units", choices=("off", "on"), default="off", help="read the --units on runs")
     fc.add_argument("--rule", choices=("all", "figures", "phrase"), default="all",
                     help="with --answers phrase: only the questions the figure / phrase rule scores")
     fh = sub.add_parser("filings-phrases", help="the phrase rule's hand check on a saved --answers phrase run")

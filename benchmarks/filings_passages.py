@@ -151,9 +151,17 @@ def holds_figures(figures: set[str], texts: list[str], scaled: dict[str, list[in
         numbers |= text_numbers(t)
     held = figures & numbers
     if scaled:
-        grouped = {int(m.group(1).replace(",", "")) for t in texts for m in _GROUPED.finditer(t)}
-        held |= {f for f in figures - held if f in scaled and _scaled_held(f, scaled[f], grouped)}
+        held |= scaled_held(figures - held, texts, scaled)
     return bool(figures) and 2 * len(held) >= len(figures)
+
+
+def scaled_held(figures: set[str], texts: list[str], scaled: dict[str, list[int]]) -> set[str]:
+    """The figures among `figures` stated with a scale word (`scaled`, from `scaled_figures`) that one of `texts`
+    prints as a grouped number in smaller units (--units on; benchmarks/agent_passages.py reads its figures so too)."""
+    if not scaled or not figures:
+        return set()
+    grouped = {int(m.group(1).replace(",", "")) for t in texts for m in _GROUPED.finditer(t)}
+    return {f for f in figures if f in scaled and _scaled_held(f, scaled[f], grouped)}
 
 
 def holds(q: dict[str, Any], texts: list[str]) -> bool | None:

@@ -187,3 +187,73 @@ def test_a_liquidity_ratio_names_the_balance_sheet_piece_that_prints_its_parts()
              "At December 31, | 2022 | 2021\nAccounts payable | 10 | 9\nTotal current liabilities | 40 | 35", PROSE[0]]
     scores = row_match_scores(question, texts, tokens, canonical_names)
     assert scores[0] > scores[1] and scores[0] > scores[2]
+
+
+def test_analyst_abbreviations_are_read_as_written_and_ordinary_words_are_not():
+    """Issue 35's vocabulary misses: "PPNE" (property, plant and equipment, net), "operational expenditures";
+    abbreviations in capitals are read only as written, so "cogs in a machine" and a person called Ebit are no
+    line items, and "EBIT" is not read inside "EBITDA"."""
+    assert canonical_names("Did Pfizer grow its PPNE between FY20 and FY21?") == ["property and equipment"]
+    assert canonical_names("Property, plant and equipment, net") == ["property and equipment"]
+    assert canonical_names("What was COGS in FY2022?") == ["cost of revenue"]
+    assert canonical_names("How did Amazon's operational expenditures stack up?") == ["total operating expenses"]
+    assert canonical_names("Which region had the worst topline performance?") == ["revenue"]
+    assert canonical_names("What were Capex and FCF?") == ["capital expenditures", "free cash flow"]
+    assert canonical_names("the cogs in a machine") == canonical_names("Ebit Lindqvist, director") == []
+    assert canonical_names("ppne") == [] and canonical_names("Adjusted EBIT") == ["operating income"]
+    assert [LINE_ITEMS[g][0] for g in line_items("Adjusted EBITDA")] == ["ebitda"]  # not EBIT inside it
+    # "Retained earnings" is its own balance-sheet row, never read as earnings of the period.
+    assert canonical_names("Retained earnings (accumulated deficit)") == ["retained earnings"]
+
+
+def test_a_ratio_no_statement_prints_is_read_as_its_parts():
+    """Working capital, days sales outstanding, EBITDA, margins: asked by name, printed as their parts on one
+    or several statements; each part's row counts as naming what was asked (line_items.READ_AS_PARTS)."""
+    assert canonical_names("What was Orchard's working capital?") == ["total current assets", "total current liabilities"]
+    assert canonical_names("What was the DSO?") == ["accounts receivable", "revenue"]
+    assert canonical_names("EBITDA in FY2022") == ["operating income", "depreciation and amortization"]
+    assert canonical_names("net profit margin") == ["net income", "revenue"]
+    assert "margin" not in expansion("What drove net income?").split()  # a ratio's words are no item's other name
+    words = expansion("What was the working capital?").split()
+    assert {"current", "assets", "liabilities"} <= set(words)
+    tokens = BM25Tokenizer()
+    question = "What was Orchard's working capital at the end of FY2022?"
+    texts = ["At December 31, | 2022 | 2021\nInventories | 300 | 280\nTotal current assets | 1,000 | 900",
+             "At December 31, | 2022 | 2021\nAccounts payable | 10 | 9\nTotal current liabilities | 40 | 35",
+             "At December 31, | 2022 | 2021\nGoodwill | 10 | 9\nDeferred income taxes | 4 | 3"]
+    scores = row_match_scores(question, texts, tokens, canonical_names)
+    assert scores[0] >= 0.5 and scores[1] >= 0.5 and scores[2] == 0.0
+
+
+BALANCE_AND_CASH = [
+    "\n".join(["(in millions) | December 31, 2021 | December 31, 2020",
+               "Inventories | 9,059 | 8,046",
+               "Property, plant and equipment, net | 14,882 | 13,745",
+               "Identifiable intangible assets | 28,337 | 28,471"]),
+    "\n".join(["(in millions) | 2021 | 2020",
+               "Net cash provided by operating activities | 32,580 | 14,403",
+               "Purchases of property, plant and equipment | (2,711) | (2,791)",
+               "Acquisitions, net of cash acquired | (3,000) | —"]),
+]
+# Prose that repeats the question's other words (growth, spending, the years) and states no row.
+GROWTH_PROSE = [
+    "Did we grow between FY20 and FY21? We grew in every region between FY20 and FY21, and growth in FY21 "
+    "continued to build on FY20.",
+    "How much we spend depends on growth: spending between FY20 and FY21 grew, and we spend to grow in FY21.",
+]
+
+
+def test_a_narrowed_search_reaches_the_row_an_analyst_abbreviation_names(tmp_path, config):
+    """"What was Vantor's PPNE …?" reaches the property, plant and equipment row, "capex" the purchases of
+    property, plant and equipment row, above prose that repeats the question's other words."""
+    vantor = {"company": "Vantor Pharma Inc.", "form": "10-K"}
+    docs = [Document(f"table-{i}", t, title="Vantor Pharma 10-K", metadata={**vantor, "kind": "table"})
+            for i, t in enumerate(BALANCE_AND_CASH)]
+    docs += [Document(f"prose-{i}", t, title="Vantor Pharma 10-K", metadata={**vantor, "kind": "text"})
+             for i, t in enumerate(GROWTH_PROSE)]
+    Corpus.build(docs, tmp_path / "i", config=config, progress=False).close()
+    with Corpus.open(tmp_path / "i") as c:
+        hits = c.search("Did Vantor grow its PPNE between FY20 and FY21?", k=4, constraints="auto")
+        assert hits[0].chunk.doc_id == "table-0"
+        hits = c.search("How much did Vantor spend on capex between FY20 and FY21?", k=4, constraints="auto")
+        assert hits[0].chunk.doc_id == "table-1"

@@ -50,3 +50,19 @@ def test_filings_passages_reads_a_figure_in_billions_in_a_tables_millions_with_u
                     "Question Type": fp.QUESTION_TYPE, "Source Docs": "*2022 Q3 MSFT*"})
     plain, units = fp.load_questions(qna, ["2022 Q3 MSFT.pdf"]), fp.load_questions(qna, ["2022 Q3 MSFT.pdf"], units=True)
     assert fp.holds(plain[0], table) is False and fp.holds(units[0], table) is True
+
+
+def test_the_agents_scorer_reads_figure_units_as_one_searchs_scorer_does():
+    """`agent_passages.py filings --units on` (session 34): the agent's figures are held by a table's millions by
+    filings_passages.py's own rule (imported, not copied), so the agent's and one search's scorings agree; off, as
+    before."""
+    ap, fp = _module(), bench("filings_passages")
+    answer = "Net cash from operations was $23.198 billion; capital expenditures were $7.7 billion. SOURCE(S): x"
+    wanted, scaled = ap.figures(answer, strict=True), fp.scaled_figures(answer)
+    table = ["Net cash from operations | 23,198 | 24,540", "Additions to property and equipment | (7,730) | (6,283)"]
+    assert ap.figures_found(table, wanted, strict=True) == 0.0  # off: the plain rule
+    assert ap.figures_found(table, wanted, strict=True, scaled=scaled) == 1.0
+    assert ap.figures_found(table, wanted, strict=True, scaled=scaled) == float(
+        fp.holds_figures(fp.answer_figures(answer), table, scaled))
+    assert ap.figures_found(["Net cash | 23,298 | 2023 | 7,780"], wanted, strict=True, scaled=scaled) == 0.0
+    assert ap.answer_held(table, wanted, [], scaled) == 1.0 and ap.answer_held(table, wanted, []) == 0.0
