@@ -136,7 +136,8 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
     out = []
     for (company, _relation), fs in sorted(groups.items()):
         key = table_key(fs[0])
-        if key is not None and len(sections[(company, key.period.end.isoformat())]) < 2:
+        # a release's "Q4 2022" names the company's own quarter by itself (no stray day of a note's table)
+        if key is not None and not key.period.length.startswith("fiscal ") and len(sections[(company, key.period.end.isoformat())]) < 2:
             skipped["table_period_of_one_section"] += 1
             continue
         values = {fold(f.answer) for f in fs}
@@ -199,7 +200,8 @@ class PeriodTasks:
         by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)
         by_period: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.key.period.length in ("quarter", "as of", "year"):  # a 10-K's year against the one before
+            # a 10-K's year against the one before; a release's quarter against another release's
+            if s.key.period.length in ("quarter", "as of", "year", "fiscal quarter", "fiscal year"):
                 by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
             by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
         self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
