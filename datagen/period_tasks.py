@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus_tools.section_prior import aside_sections
+from datagen.event_facts import Event, read_events
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
@@ -213,6 +214,8 @@ class PeriodTasks:
         # what the discussion of results says drove a change (datagen.filing_drivers): asked beside the rows
         tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
         self.drivers = groups(read_drivers(mined, self.own_stages, tables)) if self.statements else []
+        # 8-Ks' and releases' events (a vote's count, an officer appointed, a dividend: datagen.event_facts)
+        self.events: list[Event] = read_events(mined, self.own_stages) if self.statements else []
         self.own_stages["table:statements"] = len(self.statements)
         self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
@@ -253,6 +256,9 @@ class PeriodTasks:
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
             return self._not_aside(screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common))
         if hops == 1:
+            if self.events and rng.random() < 0.25:
+                self.own_stages["filings:event:proposed"] += 1
+                return self._event(rng)
             if self.drivers and rng.random() < self.share:
                 self.own_stages["filings:driver:proposed"] += 1
                 return self._driver(rng)
@@ -531,6 +537,19 @@ class PeriodTasks:
                 "relations": [f"driver:{fold(d.metric)}"], "fact_keys": [key],
                 POSITIVES: [{"doc_id": o.doc_id, "chunk_id": o.chunk_id, "quote": o.sentence} for o in group[1:20]],
             },
+        )
+
+    def _event(self, rng: random.Random) -> Candidate:
+        """"How many votes were cast for …?", "Who was appointed …?": one passage of an 8-K or a release, each asked
+        once (datagen.event_facts)."""
+        e = self.events.pop(rng.randrange(len(self.events)))
+        truth = TruthType(e.kind) if e.kind in {t.value for t in TruthType} else TruthType.ENTITY
+        return Candidate(
+            question=e.question, answer=e.answer,
+            supporting=(SupportingItem(doc_id=e.doc_id, chunk_ids=e.chunk_ids, quotes=e.quotes, contains_truth=True),),
+            hops=1, truth_type=truth, generator="natural",
+            metadata={"form": "event", "generator_part": "filings", "split_by": "fact",
+                      "relations": [f"event:{e.key.split('|', 1)[0]}"], "fact_keys": [f"event:{e.doc_id}|{e.key}"]},
         )
 
     def _candidate(

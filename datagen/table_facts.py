@@ -504,7 +504,10 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         periods = [Period("year", p.end) if p is not None and p.length == "twelve months" else p for p in periods]
     # an earnings release (no 10-K or 10-Q) captions a segment's table by its section only ("Segment Information
     # > June 2023 quarter" over "Net sales | 11,151"): its bare rows are the segment's, not the company's
-    segment_release = form not in ("10-K", "10-Q") and bool(re.search(r"(?i)\bsegment", str(chunk.metadata.get("section", ""))))
+    # (a periodic report's sections say "Part I", "Item 8", "Note 3": those keep the 10-Q's own readers)
+    where = str(chunk.metadata.get("section", ""))
+    segment_release = (form not in ("10-K", "10-Q") and bool(re.search(r"(?i)\bsegment", where))
+                       and not re.search(r"(?i)\b(?:part [IV]+|item \d|note \d)", where))
     bare = bare_year_periods(columns, filing)  # "2023 | 2022 | 2021" in a 10-K: the first is the filing's year
     # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
     # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
