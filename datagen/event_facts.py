@@ -94,13 +94,17 @@ def read_events(mined: MinedCorpus, stages: Counter) -> list[Event]:
             continue
         out.extend(_votes(doc_id, chunks, company, stages))
         out.extend(_officers(doc_id, chunks, company, stages))
-        out.extend(_dividends(doc_id, chunks, company, meta, stages))
+        if str(meta.get("form") or "").upper() not in ("10-K", "10-Q"):
+            # a 10-Q's "On February 7, 2023, the Board declared …" is a later event, not its quarter's
+            out.extend(_dividends(doc_id, chunks, company, meta, stages))
     # a title read as a name ("Chief Executive Officer, effective …"): no person
     kept = [e for e in out if not (e.kind == TruthType.PERSON.value and re.search(_ROLE_WORD, e.answer))]
     stages["event_person_is_a_title"] += len(out) - len(kept)
-    unique = list({e.question: e for e in kept}.values())  # one sentence read twice (overlapping chunks)
+    unique: dict[str, Event] = {}
+    for e in kept:  # one sentence read twice (overlapping chunks, an exhibit repeating its item): the first
+        unique.setdefault(e.question, e)
     stages["event:questions"] += len(unique)
-    return unique
+    return list(unique.values())
 
 
 def _meeting(chunks: list[Any]) -> tuple[str, str, str] | None:

@@ -66,6 +66,8 @@ from datagen.table_facts import (
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
+_SCALE = {"in thousands of dollars": 1e3, "in millions of dollars": 1e6, "in billions of dollars": 1e9}
+
 
 @dataclass(frozen=True)
 class Statement:
@@ -89,6 +91,11 @@ class Statement:
         except ValueError:
             return None
         return -n if negative else n
+
+    def dollars(self) -> float | None:
+        """The value in dollars when the unit is money ("in millions of dollars"), else the number as written."""
+        n = self.number()
+        return None if n is None else n * _SCALE.get(self.key.unit, 1)
 
     def amount(self) -> str:
         """The value as a question names it: "$81,797 million" (money), else as written."""
@@ -204,7 +211,9 @@ class PeriodTasks:
             # a 10-K's year against the one before; a release's quarter against another release's
             if s.key.period.length in ("quarter", "as of", "year", "fiscal quarter", "fiscal year"):
                 by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
-            by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
+            # two companies' money compares whatever unit each table uses (Ulta's release in thousands, Best Buy's
+            # 10-K in millions): the question names no unit, the values are scaled (`dollars`)
+            by_period[(s.key.metric, s.key.period.key(), "dollars" if s.key.unit in _SCALE else s.key.unit)].append(s)
         self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
         self.across = {k: v for k, v in by_period.items() if len({fold(s.company) for s in v}) >= 2}
         self.by_period: dict[str, list[Statement]] = defaultdict(list)
@@ -338,7 +347,7 @@ class PeriodTasks:
             return DropReason.NO_CHAIN
         if not self._apart(a, b):
             return DropReason.NO_CHAIN
-        na, nb = a.number(), b.number()
+        na, nb = a.dollars(), b.dollars()
         if na is None or nb is None or na == nb or na < 0 or nb < 0:
             return DropReason.NO_ANSWER_SPAN
         win = a if na > nb else b

@@ -156,3 +156,29 @@ def test_a_releases_dividend_and_its_payment_date(tmp_path: Path) -> None:
     # no quarter in the release's metadata: "the dividend declared today" says not when, so no question
     asked, stages = _events([Chunk("d#0", "d", text, 0, 60, {**meta, "fiscal_quarter": None})])
     assert asked == {} and stages["event_dividend_without_quarter"] == 1
+
+
+def test_two_companies_money_in_thousands_and_millions_is_compared_by_its_value(tmp_path: Path) -> None:
+    """Ulta's release is in thousands, Best Buy's 10-K in millions: "Which company had larger total assets …?"
+    compares $5.4 billion with $15.8 billion, not 5,370,411 with 15,803 (old code: never asked, two units)."""
+    from datagen.period_tasks import PeriodTasks
+
+    day = "January 28, 2023"
+    chunks = [
+        Chunk("u#0", "u", "Beauty Stores, Inc. Announces Fourth Quarter Results", 0, 10, {"company": "Beauty Stores, Inc."}),
+        Chunk("b#0", "b", "Gadget Mart Co., Inc.\nFORM 10-K", 0, 10, {"company": "Gadget Mart Co.", "form": "10-K"}),
+        Chunk("u#1", "u", f"(in thousands) | {day} | January 29, 2022\nTotal assets | 5,370,411 | 4,764,379", 1, 30,
+              {"kind": "table", "company": "Beauty Stores, Inc.", "period_end": "2023-01-28", "section": "Balance Sheets"}),
+        Chunk("u#2", "u", f"(in thousands) | {day}\nTotal assets | 5,370,411", 2, 30,
+              {"kind": "table", "company": "Beauty Stores, Inc.", "period_end": "2023-01-28", "section": "Highlights"}),
+        Chunk("b#1", "b", f"($ in millions) | {day} | January 29, 2022\nTotal assets | 15,803 | 17,504", 1, 30,
+              {"kind": "table", "company": "Gadget Mart Co.", "form": "10-K", "period_end": "2023-01-28",
+               "section": "Item 8 > Consolidated Balance Sheets"}),
+    ]
+    mined, base = _facts(chunks)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(2,), patience=60, seed=1))
+    tasks = {t.query: t.answers[0] for t in read_task_file(tmp_path / "t.jsonl")}
+    assert report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
+    asked = [q for q in tasks if q.startswith("Which company had larger total assets as of January 28, 2023")]
+    assert asked and all(tasks[q] == "Gadget Mart" for q in asked), tasks
