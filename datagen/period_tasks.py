@@ -551,7 +551,11 @@ class PeriodTasks:
     def _event(self, rng: random.Random) -> Candidate:
         """"How many votes were cast for …?", "Who was appointed …?": one passage of an 8-K or a release, each asked
         once (datagen.event_facts)."""
-        e = self.events.pop(rng.randrange(len(self.events)))
+        # a kind of event first (a vote, an appointment, a dividend …), then one of it: one 8-K's twenty nominees'
+        # vote counts would otherwise fill the set
+        kinds = sorted({x.key.split("|", 1)[0] for x in self.events})
+        kind = rng.choice(kinds)
+        e = self.events.pop(rng.choice([i for i, x in enumerate(self.events) if x.key.split("|", 1)[0] == kind]))
         truth = TruthType(e.kind) if e.kind in {t.value for t in TruthType} else TruthType.ENTITY
         return Candidate(
             question=e.question, answer=e.answer,

@@ -182,3 +182,22 @@ def test_two_companies_money_in_thousands_and_millions_is_compared_by_its_value(
     assert report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
     asked = [q for q in tasks if q.startswith("Which company had larger total assets as of January 28, 2023")]
     assert asked and all(tasks[q] == "Gadget Mart" for q in asked), tasks
+
+
+def test_8k_events_are_verified_single_hop_tasks_of_every_kind(tmp_path: Path) -> None:
+    """Through the filings generator: each event is a single-hop task whose answer the verifier finds in its passages."""
+    from datagen.period_tasks import PeriodTasks
+
+    chunks = [Chunk("v#0", "v", MEETING, 0, 40, {**FOOTWEAR_8K, "kind": "text", "section": VOTE_SECTION}),
+              Chunk("v#1", "v", VOTES, 1, 40, {**FOOTWEAR_8K, "kind": "table", "section": VOTE_SECTION}),
+              Chunk("v#2", "v", PROPOSAL, 2, 40, {**FOOTWEAR_8K, "kind": "text", "section": VOTE_SECTION}),
+              Chunk("v#3", "v", OFFICERS, 3, 80, {**FOOTWEAR_8K, "kind": "text"}),
+              *_release("r4", DATELINE, OVERALL)]  # a table, so the folder is one of filings
+    mined, base = _facts(chunks)
+    generator = PeriodTasks(NoProseGenerator(), mined, base)
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1,), patience=60, seed=2))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    assert report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
+    events = {q: t.answers[0] for q, t in tasks.items() if t.metadata["form"] == "event"}
+    assert len(events) == 8, events  # 4 nominee counts, 1 proposal, appointed, steps down, announced
+    assert events["Who was appointed President and Chief Executive Officer of Footwear, effective September 1, 2022?"] == "Mary N. Dillon"
