@@ -23,6 +23,13 @@ Forms (metadata["form"]):
               → "lower net sales of Mac": the cause one sentence of the discussion of results gives for a change
               (`datagen.filing_drivers`), asked as an analyst asks, beside the single-figure questions.
 
+- event:      "How many votes were cast for Virginia C. Drosos in the election of directors at Foot Locker's annual
+              meeting on May 18, 2022?", "Who was appointed President and Chief Executive Officer of Foot Locker,
+              effective September 1, 2022?": an 8-K's or a release's event (`datagen.event_facts`), single-hop.
+
+Two companies' money is compared whatever unit each table uses (a release in thousands, a 10-K in millions);
+a release's quarters ("Q4 2022") are compared with another release's (`datagen.release_facts`).
+
 A statement is (company, metric, period, unit); it is asked only when every passage that states it
 gives the same value (a segment's "Operating expenses" row and the company's total share a label:
 their values differ, so neither is asked), and every passage that states it is gold (a quarter's

@@ -21,7 +21,13 @@ Current and non-current term debt" is the hedged item's carrying amount, not the
 — `table_row_hedge_item`; and a two-decimal cell in a table "in millions, except per share amounts"
 ("Income tax effects | 0.39" is per share) — `table_value_per_share_unit`.
 
-The company is the chunk's "company" metadata, else the document's title; questions use its short
+An earnings release's columns name quarters ("Q4 2022 | Q4 2021 | Q4 % Change", "Full Year 2022") or carry their
+unit ("Twelve Months Ended June 30, 2023 $ million"): datagen.release_facts reads them; the "% Change" columns
+give nothing. A release's "Segment Information" section whose rows are bare metrics ("Net sales | 11,151", the
+segment's name lost above them) gives nothing either (`table_row_heading_lost`).
+
+The company is the chunk's "company" metadata, else a release's dateline (datagen.release_facts), else the
+document's title; questions use its short
 name ("Apple Inc." → "Apple"). The value is kept as the cell writes it ("14,158"), since that is what
 the verifier finds in the text. Everything a question about the row needs travels in the fact's
 relation (`TableKey`), so the cross-document forms (datagen.period_tasks) read it back without
