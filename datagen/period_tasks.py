@@ -23,6 +23,13 @@ Forms (metadata["form"]):
               → "lower net sales of Mac": the cause one sentence of the discussion of results gives for a change
               (`datagen.filing_drivers`), asked as an analyst asks, beside the single-figure questions.
 
+- event:      "How many votes were cast for Virginia C. Drosos in the election of directors at Foot Locker's annual
+              meeting on May 18, 2022?", "Who was appointed President and Chief Executive Officer of Foot Locker,
+              effective September 1, 2022?": an 8-K's or a release's event (`datagen.event_facts`), single-hop.
+
+Two companies' money is compared whatever unit each table uses (a release in thousands, a 10-K in millions);
+a release's quarters ("Q4 2022") are compared with another release's (`datagen.release_facts`).
+
 A statement is (company, metric, period, unit); it is asked only when every passage that states it
 gives the same value (a segment's "Operating expenses" row and the company's total share a label:
 their values differ, so neither is asked), and every passage that states it is gold (a quarter's
@@ -46,6 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus_tools.section_prior import aside_sections
+from datagen.event_facts import Event, read_events
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
@@ -64,6 +72,8 @@ from datagen.table_facts import (
 )
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
+
+_SCALE = {"in thousands of dollars": 1e3, "in millions of dollars": 1e6, "in billions of dollars": 1e9}
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,11 @@ class Statement:
         except ValueError:
             return None
         return -n if negative else n
+
+    def dollars(self) -> float | None:
+        """The value in dollars when the unit is money ("in millions of dollars"), else the number as written."""
+        n = self.number()
+        return None if n is None else n * _SCALE.get(self.key.unit, 1)
 
     def amount(self) -> str:
         """The value as a question names it: "$81,797 million" (money), else as written."""
@@ -136,7 +151,8 @@ def read_statements(facts: FactBase, mined: MinedCorpus, skipped: Counter) -> li
     out = []
     for (company, _relation), fs in sorted(groups.items()):
         key = table_key(fs[0])
-        if key is not None and len(sections[(company, key.period.end.isoformat())]) < 2:
+        # a release's "Q4 2022" names the company's own quarter by itself (no stray day of a note's table)
+        if key is not None and not key.period.length.startswith("fiscal ") and len(sections[(company, key.period.end.isoformat())]) < 2:
             skipped["table_period_of_one_section"] += 1
             continue
         values = {fold(f.answer) for f in fs}
@@ -199,9 +215,12 @@ class PeriodTasks:
         by_series: dict[tuple[str, str, str, str], list[Statement]] = defaultdict(list)
         by_period: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.key.period.length in ("quarter", "as of", "year"):  # a 10-K's year against the one before
+            # a 10-K's year against the one before; a release's quarter against another release's
+            if s.key.period.length in ("quarter", "as of", "year", "fiscal quarter", "fiscal year"):
                 by_series[(fold(s.company), s.key.metric, s.key.period.length, s.key.unit)].append(s)
-            by_period[(s.key.metric, s.key.period.key(), s.key.unit)].append(s)
+            # two companies' money compares whatever unit each table uses (Ulta's release in thousands, Best Buy's
+            # 10-K in millions): the question names no unit, the values are scaled (`dollars`)
+            by_period[(s.key.metric, s.key.period.key(), "dollars" if s.key.unit in _SCALE else s.key.unit)].append(s)
         self.series = {k: v for k, v in by_series.items() if len(v) >= 2}
         self.across = {k: v for k, v in by_period.items() if len({fold(s.company) for s in v}) >= 2}
         self.by_period: dict[str, list[Statement]] = defaultdict(list)
@@ -211,6 +230,8 @@ class PeriodTasks:
         # what the discussion of results says drove a change (datagen.filing_drivers): asked beside the rows
         tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
         self.drivers = groups(read_drivers(mined, self.own_stages, tables)) if self.statements else []
+        # 8-Ks' and releases' events (a vote's count, an officer appointed, a dividend: datagen.event_facts)
+        self.events: list[Event] = read_events(mined, self.own_stages) if self.statements else []
         self.own_stages["table:statements"] = len(self.statements)
         self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
@@ -251,6 +272,9 @@ class PeriodTasks:
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
             return self._not_aside(screen_prose(self.inner.propose(hops, rng), self.asked, self.own_stages, self.common))
         if hops == 1:
+            if self.events and rng.random() < 0.25:
+                self.own_stages["filings:event:proposed"] += 1
+                return self._event(rng)
             if self.drivers and rng.random() < self.share:
                 self.own_stages["filings:driver:proposed"] += 1
                 return self._driver(rng)
@@ -330,7 +354,7 @@ class PeriodTasks:
             return DropReason.NO_CHAIN
         if not self._apart(a, b):
             return DropReason.NO_CHAIN
-        na, nb = a.number(), b.number()
+        na, nb = a.dollars(), b.dollars()
         if na is None or nb is None or na == nb or na < 0 or nb < 0:
             return DropReason.NO_ANSWER_SPAN
         win = a if na > nb else b
@@ -529,6 +553,23 @@ class PeriodTasks:
                 "relations": [f"driver:{fold(d.metric)}"], "fact_keys": [key],
                 POSITIVES: [{"doc_id": o.doc_id, "chunk_id": o.chunk_id, "quote": o.sentence} for o in group[1:20]],
             },
+        )
+
+    def _event(self, rng: random.Random) -> Candidate:
+        """"How many votes were cast for …?", "Who was appointed …?": one passage of an 8-K or a release, each asked
+        once (datagen.event_facts)."""
+        # a kind of event first (a vote, an appointment, a dividend …), then one of it: one 8-K's twenty nominees'
+        # vote counts would otherwise fill the set
+        kinds = sorted({x.key.split("|", 1)[0] for x in self.events})
+        kind = rng.choice(kinds)
+        e = self.events.pop(rng.choice([i for i, x in enumerate(self.events) if x.key.split("|", 1)[0] == kind]))
+        truth = TruthType(e.kind) if e.kind in {t.value for t in TruthType} else TruthType.ENTITY
+        return Candidate(
+            question=e.question, answer=e.answer,
+            supporting=(SupportingItem(doc_id=e.doc_id, chunk_ids=e.chunk_ids, quotes=e.quotes, contains_truth=True),),
+            hops=1, truth_type=truth, generator="natural",
+            metadata={"form": "event", "generator_part": "filings", "split_by": "fact",
+                      "relations": [f"event:{e.key.split('|', 1)[0]}"], "fact_keys": [f"event:{e.doc_id}|{e.key}"]},
         )
 
     def _candidate(

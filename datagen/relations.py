@@ -78,6 +78,7 @@ from datagen.naming import (
     sentence_speaker,
     title_resolver,
 )
+from datagen.release_facts import filing_company
 from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
@@ -219,7 +220,8 @@ def read_facts(
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
-                company = str(chunk.metadata.get("company") or mined.titles.get(doc_id, ""))
+                # the cover's company, else an earnings release's dateline (datagen.release_facts)
+                company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
     article_facts(base, mined)
     _title_classes(base, mined)

@@ -21,7 +21,13 @@ Current and non-current term debt" is the hedged item's carrying amount, not the
 — `table_row_hedge_item`; and a two-decimal cell in a table "in millions, except per share amounts"
 ("Income tax effects | 0.39" is per share) — `table_value_per_share_unit`.
 
-The company is the chunk's "company" metadata, else the document's title; questions use its short
+An earnings release's columns name quarters ("Q4 2022 | Q4 2021 | Q4 % Change", "Full Year 2022") or carry their
+unit ("Twelve Months Ended June 30, 2023 $ million"): datagen.release_facts reads them; the "% Change" columns
+give nothing. A release's "Segment Information" section whose rows are bare metrics ("Net sales | 11,151", the
+segment's name lost above them) gives nothing either (`table_row_heading_lost`).
+
+The company is the chunk's "company" metadata, else a release's dateline (datagen.release_facts), else the
+document's title; questions use its short
 name ("Apple Inc." → "Apple"). The value is kept as the cell writes it ("14,158"), since that is what
 the verifier finds in the text. Everything a question about the row needs travels in the fact's
 relation (`TableKey`), so the cross-document forms (datagen.period_tasks) read it back without
@@ -39,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, malformed_subject
+from datagen.release_facts import fiscal_forms, fiscal_phrase, release_period
 from datagen.types import TruthType
 
 _VALUE = re.compile(r"^\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?\s*%?$")
@@ -52,6 +59,8 @@ _GLUED_HEADING = re.compile(r"^(?:Assets|Liabilities|Equity|Revenues|Expenses)\s
 _BARE_UNIT = re.compile(r"(?i)^\((millions|thousands|billions)\b")  # a corner cell "(MILLIONS, EXCEPT PER SHARE DATA)"
 _WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
 _UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
+# a release's column "Twelve Months Ended June 30, 2023 $ million": the unit written in the column itself
+_COLUMN_UNIT = re.compile(r"(?i)\s*\$\s*(million|thousand|billion)s?\s*$")
 _SUFFIX = re.compile(
     r"(?:,?\s+(?:Inc\.?|Incorporated|Corporation|Corp\.?|Co\.|Company|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|Plc|PLC|N\.V\.|S\.A\.|AG))+$"
 )
@@ -78,6 +87,8 @@ class Period:
 
     def phrase(self) -> str:
         """"the quarter ended July 1, 2023" / "the nine months ended …" / "July 1, 2023" (as of)."""
+        if self.length.startswith("fiscal "):  # an earnings release's "Q4 2022" (datagen.release_facts)
+            return fiscal_phrase(self.length, self.end)
         day = f"{_MONTH_NAMES[self.end.month - 1]} {self.end.day}, {self.end.year}"
         return day if self.length == "as of" else f"the {self.length} ended {day}"
 
@@ -86,6 +97,8 @@ class Period:
 
     def forms(self) -> tuple[str, ...]:
         """How a column may write the day: "September 30, 2023", "Sep 30, 2023", "Sept 30, 2023"."""
+        if self.length.startswith("fiscal "):
+            return fiscal_forms(self.length, self.end)
         month = _MONTH_NAMES[self.end.month - 1]
         tail = f" {self.end.day}, {self.end.year}"
         return tuple(dict.fromkeys((month + tail, month[:3] + tail, *(("Sept" + tail,) if self.end.month == 9 else ()))))
@@ -184,7 +197,10 @@ def parse_period(column: str, filing: FilingDates | None = None) -> Period | Non
     before when its day is the filing's a year (or 52 or 53 weeks) earlier (July 3, 2022 beside July 2, 2023);
     and in an annual report a column "… Ended <day>" whose length was lost ("Weeks Ended August 29, 2021",
     its "52" dropped) is a year when its day is the filing's year-end day. Without it, both stay None."""
-    text = re.sub(r"(?i)\(unaudited\)", " ", _UNIT.sub(" ", column))  # an earnings release's "(Unaudited)"
+    text = re.sub(r"(?i)\(unaudited\)", " ", _UNIT.sub(" ", _COLUMN_UNIT.sub(" ", column)))  # a release's "(Unaudited)"
+    fiscal = release_period(text)
+    if fiscal is not None:  # a release's "Q4 2022", "Full Year 2022"
+        return Period(*fiscal)
     # "13 Weeks Ended" (a retailer's quarter), "52 Weeks Ended" (its year): the count is no day
     weeks = re.search(r"(?i)\b(13|14|26|39|52|53)\s+weeks\b", text)
     if weeks:
@@ -315,7 +331,13 @@ def table_columns(text: str, metadata: Mapping[str, Any]) -> tuple[list[str], st
                 # PER SHARE DATA) | 2023 | …": each column is its two cells
                 cells = [f"{a} {b}".strip() for a, b in zip(cells, below, strict=True)]
                 corner = corner or _UNIT.search(below[0]) or _BARE_UNIT.search(below[0])
-            return cells[1:], (corner or unit).group(1).lower() if (corner or unit) else ""
+            found = corner or unit
+            if found is None:
+                # no corner unit: a release writes it in each column ("… June 30, 2023 $ million")
+                written = [_COLUMN_UNIT.search(c) for c in cells[1:]]
+                if written and all(written):
+                    return cells[1:], f"{written[0].group(1).lower()}s"
+            return cells[1:], found.group(1).lower() if found else ""
     m = re.search(r"columns:\s*(.+?)(?:\s+·\s+|$)", header)
     if m:
         return _cells(m.group(1)), unit.group(1).lower() if unit else ""
@@ -331,6 +353,7 @@ def metric_phrase(label: str) -> str:
     for products"; "" for a label that names no metric of its own ("Balance, end of period", a long
     heading chain whose parts do not read as one phrase)."""
     label = re.sub(r"\s*(?:®|™|\(\d\)|\(\w\))", "", label)  # footnote marks: "iPad ® (1)"
+    label = re.sub(r"(?<=[A-Za-z)])\s+\d(?:,\d)*$", "", label)  # a release's bare footnotes: "Adjusted EPS (diluted) 1,4"
     label = re.sub(r"\s+", " ", label).strip(" :")
     if ":" not in label:
         # a heading run into its row, "Accounts payable and accrued liabilities Accounts payable": the row's name
@@ -433,7 +456,9 @@ def _balance(metric: str, section: str) -> bool:
 def _unit_words(metric: str, unit: str, label: str = "") -> str:
     """"in millions of dollars" for money; "" for per-share amounts, ratios and counts of shares (a
     "Denominator:" row of dilutive securities is shares, whatever the table's "in millions" says)."""
-    if not unit or re.search(r"(?i)per share|percent|%|ratio|\bmix\b|\bshares\b|\bemployees\b|\bdays\b|denominator|dilutive",
+    # a release's "EPS (diluted US cents)" is cents a share, whatever its table's "$ million" says
+    if not unit or re.search(r"(?i)per share|percent|%|ratio|\bmix\b|\bshares\b|\bemployees\b|\bdays\b|denominator|dilutive"
+                             r"|\bEPS\b|\bcents\b|\bcps\b",
                              f"{metric} {label}"):
         return ""
     return f"in {unit} of dollars"
@@ -478,6 +503,17 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
     # and last year's, both June 30): the filing's day cannot tell them apart, so neither is read
     yearless = Counter(c for c in columns if not re.search(r"\d{4}", c))
     periods = [None if yearless.get(c, 0) > 1 else p for c, p in zip(columns, periods, strict=True)]
+    form = str(chunk.metadata.get("form") or "").upper()
+    if form != "10-Q":
+        # a release's or an annual report's "Twelve Months Ended June 30, 2023" is the year ended that day, the
+        # 10-K's period (a 10-Q's trailing twelve months are not a year of the company's)
+        periods = [Period("year", p.end) if p is not None and p.length == "twelve months" else p for p in periods]
+    # an earnings release (no 10-K or 10-Q) captions a segment's table by its section only ("Segment Information
+    # > June 2023 quarter" over "Net sales | 11,151"): its bare rows are the segment's, not the company's
+    # (a periodic report's sections say "Part I", "Item 8", "Note 3": those keep the 10-Q's own readers)
+    where = str(chunk.metadata.get("section", ""))
+    segment_release = (form not in ("10-K", "10-Q") and bool(re.search(r"(?i)\bsegment", where))
+                       and not re.search(r"(?i)\b(?:part [IV]+|item \d|note \d)", where))
     bare = bare_year_periods(columns, filing)  # "2023 | 2022 | 2021" in a 10-K: the first is the filing's year
     # "Required summarized financial information of Rivian … is as follows:" over the column line: the rows
     # are another company's. They are kept, marked (FOREIGN), so the same row in the table's next chunk,
@@ -500,7 +536,7 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         if len(values) != len(columns):
             skipped["table_row_misaligned"] += 1
             continue
-        if subject and not _names(label, subject):
+        if (subject and not _names(label, subject)) or (segment_release and ":" not in label):
             # "Net sales | 74,430" under the caption "North America": the row is the segment's, and its label
             # lost the heading that says so; asked as Amazon's net sales it would be wrong
             skipped["table_row_heading_lost"] += 1
