@@ -91,6 +91,12 @@ class AgentConfig:
     # Most tokens the evidence passages take together (the first passage is always kept): the same
     # cap as one search result (S_budget), so a reader gets at most what one search would show.
     max_passage_tokens: int = 4_096
+    # Re-found chunks (issue 34): a search_corpus call after the first also reads the query's ranking with nothing
+    # excluded (one more corpus call), records which chunks already shown it matched again and at what rank
+    # (`Observation.metadata["refound"]`), and notes them in one line of the result; dedup still keeps them out.
+    # Several differently worded searches matching one passage is evidence of its relevance (rank fusion across
+    # sub-queries, as RAG-Fusion), which exclusion alone hides. False: neither the call nor the line.
+    refound: bool = True
     # Parse the question's constraints once (company, period, form: `Corpus.question_constraints`,
     # when the corpus has it) and pass them on every search of the episode (issue 35).
     constraints: bool = True
