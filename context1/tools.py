@@ -19,6 +19,7 @@ import html
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,9 +191,14 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     try:
         if request.tool == SEARCH_CORPUS:
             extra = {"constraints": dict(runtime.constraints)} if runtime.constraints else {}
+            probe = None
+            if runtime.refind_k and runtime.exclude:  # alongside the search: the record adds no wait where cores are free
+                probe = _PROBES.submit(_unexcluded_ranking, corpus, request.argument, runtime, extra)
             out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude, **extra))
-            if runtime.refind_k:
-                out.ranking, out.ranking_error = _unexcluded_ranking(corpus, request.argument, runtime, out.hits, extra)
+            if probe is not None:
+                out.ranking, out.ranking_error = probe.result()
+            elif runtime.refind_k:  # nothing excluded: the search's own order is the ranking
+                out.ranking = tuple(h.chunk.chunk_id for h in out.hits[: runtime.refind_k])
         elif request.tool == GREP_CORPUS:
             out.hits = list(corpus.grep(request.argument, k=runtime.fetch_k, exclude=runtime.exclude))
         elif request.tool == READ_DOCUMENT:
@@ -225,15 +231,17 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     return out
 
 
+# Threads for the re-found probes, shared by every episode (a probe is one corpus call, as a search is).
+_PROBES = ThreadPoolExecutor(max_workers=8, thread_name_prefix="refound")
+
+
 def _unexcluded_ranking(
-    corpus: Any, query: str, runtime: Runtime, hits: Sequence[Any], extra: Mapping[str, Any]
+    corpus: Any, query: str, runtime: Runtime, extra: Mapping[str, Any]
 ) -> tuple[tuple[str, ...] | None, str | None]:
     """The top `runtime.refind_k` chunk ids of `query` with nothing excluded (what the search would have returned
-    had nothing been shown before). With no exclusions that is the search's own order: no second call. The corpus
-    drops excluded chunks before fusing its legs, so the excluded search's order cannot tell where a shown chunk
-    would have ranked: a second call can. Its failure loses nothing but this record."""
-    if not runtime.exclude:
-        return tuple(h.chunk.chunk_id for h in hits[: runtime.refind_k]), None
+    had nothing been shown before). The corpus drops excluded chunks before fusing its legs, so the excluded
+    search's order cannot tell where a shown chunk would have ranked: a second call can. Its failure loses nothing
+    but this record."""
     try:
         again = corpus.search(query, k=runtime.refind_k, exclude=(), **extra)
         return tuple(h.chunk.chunk_id for h in again), None

@@ -151,9 +151,18 @@ class IterativeConfig:
     # re-found note), less its best one — so a passage several differently worded searches rank high outranks an
     # equal one a single search found. 0: off. `agreement_evidence`: the agreement also counts, with the link terms,
     # as evidence a first-search passage lacked (`first_search_evidence` "link"), so a passage later searches agree
-    # on may take the place of a first-search passage none of them matched.
-    agreement_weight: float = 0.0
-    agreement_evidence: bool = False
+    # on may take the place of a first-search passage none of them matched. Acts only where the harness records
+    # re-found chunks (`AgentConfig.refound`, off by default): without the note every agreement is 0, and the
+    # answer is the one before. 0.05 with evidence was chosen on the tuning parts against the same episodes without
+    # it (`benchmarks/agent_passages.py run --part tuning --variant ...`, `benchmarks/agent_variants.py`): passage R@5
+    # HotpotQA (60) +1 / -0, MuSiQue (120) +7 / -1 (3-4 hops +2 / -0), LoCoMo (150) +2 / -0; doc all-R@10 +1 / +4 / +2
+    # won, none lost; the filings' tuning half unchanged (a question that names its filing keeps its first search).
+    # 0.03 and 0.07 win too (fewer / with more losses); 0.1 and 0.2 lose MuSiQue questions; without evidence 0.05
+    # gains less (MuSiQue +6 / -1, LoCoMo 0).
+    agreement_weight: float = 0.05
+    agreement_evidence: bool = True
+    # Re-found ranks deeper than this are not counted (the note lists up to search_k); 0: all. 5 and 3 gained less.
+    agreement_depth: int = 0
 
 
 @dataclass
@@ -413,7 +422,7 @@ class IterativeRetrievalPolicy:
             return DocParts({}, chunks, hop1_rank, {}, [], "ranks", {}, {})
         ids = list(chunks)
         rel, measure = self._relevance(query, ids, rankings, cfg)
-        agree = agreement(rankings)
+        agree = agreement(rankings, cfg.agreement_depth)
         if cfg.agreement_weight:
             rel = {cid: v + cfg.agreement_weight * agree.get(cid, 0.0) for cid, v in rel.items()}
         # What a linking chunk passes on is its relevance to the question. Cosine measures that for
@@ -567,18 +576,20 @@ def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages
     return out
 
 
-def agreement(rankings: Sequence[Ranking]) -> dict[str, float]:
+def agreement(rankings: Sequence[Ranking], depth: int = 0) -> dict[str, float]:
     """Per chunk, how much the searches agree on it: the sum over the search_corpus calls that matched it — showed
     it, or re-found it after it was shown (`Ranking.refound`) — of 5/(4+rank) (the decay of the hybrid bonus), less
     the largest term. A chunk one search found scores 0 however high it ranked; each further search that ranks it
-    adds its own term. Rank fusion across sub-queries (RAG-Fusion's RRF) measured beyond the first match."""
+    adds its own term. Rank fusion across sub-queries (RAG-Fusion's RRF) measured beyond the first match.
+    depth: re-found ranks past it are not counted (0: all the note lists)."""
     terms: dict[str, list[float]] = {}
     for r in rankings:
         if r.tool != "search_corpus":
             continue
         ranks = {cid: i for i, (cid, *_rest) in enumerate(r.chunks, start=1)}
         for cid, rank in r.refound:
-            ranks.setdefault(cid, rank)
+            if not depth or rank <= depth:
+                ranks.setdefault(cid, rank)
         for cid, rank in ranks.items():
             terms.setdefault(cid, []).append(5 / (4 + rank))
     return {cid: sum(t) - max(t) for cid, t in terms.items() if len(t) > 1}

@@ -20,7 +20,7 @@ QUERY = "Who designed the lighthouse of Korrin Bay?"
 
 
 def test_a_later_search_records_the_shown_chunks_it_matched_again(harness_corpus):
-    ep = Episode(harness_corpus, QUERY, AgentConfig())
+    ep = Episode(harness_corpus, QUERY, AgentConfig(refound=True))
     [first] = ep.act(turn(call("search_corpus", query="lighthouse")))
     [again] = ep.act(turn(call("search_corpus", query="lighthouse keeper")))
     assert first.chunk_ids and again.chunk_ids
@@ -33,8 +33,8 @@ def test_a_later_search_records_the_shown_chunks_it_matched_again(harness_corpus
     # ... and the result says so in one line a driver can read back.
     assert read_refound(again.text) == [tuple(x) for x in expected]
     assert '[Also matched, shown before: "' in again.text
-    # Off: no second corpus call, no line, no record.
-    off = Episode(harness_corpus, QUERY, AgentConfig(refound=False))
+    # Off (the default, for its cost): no second corpus call, no line, no record.
+    off = Episode(harness_corpus, QUERY, AgentConfig())
     off.act(turn(call("search_corpus", query="lighthouse")))
     [plain] = off.act(turn(call("search_corpus", query="lighthouse keeper")))
     assert "refound" not in plain.metadata and "Also matched" not in plain.text
@@ -42,7 +42,7 @@ def test_a_later_search_records_the_shown_chunks_it_matched_again(harness_corpus
 
 
 def test_the_calls_of_one_turn_refind_each_others_chunks(harness_corpus):
-    ep = Episode(harness_corpus, QUERY, AgentConfig())
+    ep = Episode(harness_corpus, QUERY, AgentConfig(refound=True))
     first, second = ep.act(turn(call("search_corpus", query="lighthouse"), call("search_corpus", query="lighthouse")))
     assert not set(first.chunk_ids) & set(second.chunk_ids)
     refound = [cid for cid, _rank in second.metadata["refound"]]
@@ -66,7 +66,7 @@ class _FailingProbe:
 
 
 def test_a_failing_probe_keeps_the_search_and_says_why(harness_corpus):
-    ep = Episode(_FailingProbe(harness_corpus), QUERY, AgentConfig())
+    ep = Episode(_FailingProbe(harness_corpus), QUERY, AgentConfig(refound=True))
     ep.act(turn(call("search_corpus", query="lighthouse")))
     [again] = ep.act(turn(call("search_corpus", query="lighthouse keeper")))
     assert not again.is_error and again.chunk_ids
@@ -93,7 +93,8 @@ class _FailsAfterFirst:
 def test_a_corpus_failing_in_later_searches_leaves_the_first_searchs_answer(harness_corpus):
     question = "Which engineer designed the Korrin Bay lighthouse and which harbour did Dask build?"
     config = IterativeConfig(cosine_scoring=False, agreement_weight=0.5, agreement_evidence=True)
-    result = SearchAgent(_FailsAfterFirst(harness_corpus), IterativeRetrievalPolicy(config=config)).run(question)
+    result = SearchAgent(_FailsAfterFirst(harness_corpus), IterativeRetrievalPolicy(config=config),
+                         AgentConfig(refound=True)).run(question)
     steps = result.trajectory.steps
     first = steps[0].observations[0]
     failed = [o for s in steps[1:] for o in s.observations if o.tool == "search_corpus"]
@@ -124,7 +125,7 @@ def test_the_answer_ranks_a_refound_passage_above_an_equal_one_found_once():
 
 
 def test_refound_round_trips_and_old_trajectories_load(harness_corpus, tmp_path):
-    result = SearchAgent(harness_corpus).run(QUERY)
+    result = SearchAgent(harness_corpus, config=AgentConfig(refound=True)).run(QUERY)
     record = [o.metadata["refound"] for s in result.trajectory.steps[1:] for o in s.observations
               if o.tool == "search_corpus"]
     assert any(record)  # the LLM-free policy's bridge searches match chunks its first search showed
@@ -156,3 +157,12 @@ def test_refound_note_escapes_quotes():
     line = render_refound([('say "hi"#0', 1), ("AT&T#2", 7)])
     assert read_refound("chunks...\n\n" + line + "\n\n[Token usage: 1/2]") == [('say "hi"#0', 1), ("AT&T#2", 7)]
     assert render_refound([]) == "" and read_refound("no note") == []
+
+
+def test_the_learned_policy_reads_no_agreement_unless_trained_with_it():
+    from context1.backends.learned import LearnedConfig
+
+    assert IterativeConfig().agreement_weight > 0  # the LLM-free answer's tuned rule
+    assert LearnedConfig().iterative.agreement_weight == 0.0  # the learned scorers were fitted without it
+    assert LearnedConfig.from_dict({"iterative": {"hybrid_weight": 0.35}}).iterative.agreement_weight == 0.0
+    assert LearnedConfig.from_dict({"iterative": {"agreement_weight": 0.05}}).iterative.agreement_weight == 0.05
