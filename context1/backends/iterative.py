@@ -25,6 +25,9 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    take the first `max_passages` places (a long filing answers from two of its tables). Never worse
    than one search (`replace_first_search`): those places start as the question's own search's top
    chunks, and a later passage takes one only with evidence that search lacked (a link).
+   Where the harness records re-found chunks (`AgentConfig.refound`), a passage several searches matched gains
+   relevance for their agreement, and that agreement counts as such evidence too (`agreement`,
+   `IterativeConfig.agreement_weight`).
 
 Entities are mined in any script: capitalised spans by Unicode case (not ASCII `[A-Z]`), and
 words of scripts without case (CJK, Arabic, ...). Boilerplate is not an entity: a span found in
