@@ -200,6 +200,12 @@ def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5, **overri
             "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
 
 
+def _refound_config() -> Any:
+    from context1.config import AgentConfig
+
+    return AgentConfig(refound=True)
+
+
 def chunk_text(corpus: Any, chunk_id: str) -> str:
     """A chunk's text; "" for an id the index does not hold (a re-answer's citation of an id whose
     literal "&quot;" the observation format cannot carry; the harness drops those as unseen)."""
@@ -219,7 +225,8 @@ def run(args: argparse.Namespace) -> None:
     for name in args.sets:
         tasks = questions(name, args.data_dir, args.part, args.limit)
         corpus = Corpus.open(args.index_root / f"bench-{name}-256")
-        agent = SearchAgent(corpus)
+        # --refound: the harness records the shown chunks each later search matched again (AgentConfig.refound)
+        agent = SearchAgent(corpus, config=_refound_config()) if args.refound else SearchAgent(corpus)
         agent.run(tasks[0].query)  # warm-up: model load and caches are not the agent's time
         path = OUT / f"{name}-{args.part}-{args.label}.jsonl"
         with path.open("w", encoding="utf-8") as log:
@@ -783,7 +790,9 @@ def filings_trace(args: argparse.Namespace) -> None:
                 for obs in step.observations:
                     a = calls.get(obs.call_id, {})
                     observations.append({"tool": obs.tool, "query": a.get("query") or a.get("pattern") or "",
-                                         "ids": list(obs.chunk_ids)})
+                                         "ids": list(obs.chunk_ids),
+                                         # shown chunks this search matched again, [id, rank] (AgentConfig.refound)
+                                         "refound": obs.metadata.get("refound")})
             first = [h.chunk.chunk_id for h in corpus.search(q["question"], k=TRACE_FIRST, constraints="auto")]
             passages = [e.chunk_id for e in (result.evidence or [])]
             shown = {c for o in observations for c in o["ids"]} | set(first) | set(passages)
@@ -876,6 +885,8 @@ def main() -> None:
                                 "(comma-separated; this code only)")
             p.add_argument("--keeps", type=lambda v: [int(x) for x in v.split(",") if x.strip()], default=[5],
                            help="IterativeConfig.first_search_keep values the margins are tried with")
+            p.add_argument("--refound", action="store_true",
+                           help="record the shown chunks later searches match again (AgentConfig.refound)")
             p.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
                            help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
         else:

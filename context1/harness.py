@@ -18,6 +18,14 @@ passages the agent was shown, best first, at most `config.max_passages` within
 `config.max_passage_tokens`) and `trajectory.documents` (ranked by their best cited passage) set:
 the parsed answer, else the fallback ranking of `context1.answer` (see `context1.evidence`).
 
+Re-found chunks (issue 34, `AgentConfig.refound`, off by default): dedup keeps every chunk shown out of later
+searches, so no search can say it found a passage again. With the option on, a search_corpus call that excludes
+chunks also reads its query's top `search_k` with nothing excluded (`tools.Runtime.refind_k`), and its observation
+records the chunks shown before (earlier turns or earlier calls of this turn) that it matched again, with their rank,
+in `metadata["refound"]` ([[chunk_id, rank], ...]; [] when none; absent when off or in records from before) and in
+one line of its text (`prompts.render_refound`), which drivers read back (`prompts.read_refound`). A failed second
+call loses only the record (`metadata["refound_error"]`); the search's own result stands.
+
 Question constraints (issue 35): when `config.constraints` is on and the corpus has
 `question_constraints`, the question is parsed once at the start and every search_corpus call
 of the episode passes the parse (`constraints=`); the parse is kept in
@@ -238,7 +246,8 @@ class Episode:
         # ones shown earlier in this turn are dropped in phase 2 (the fetch over-fetches for that).
         # Nothing is fetched once the context is past the hard cutoff (phase 2 refuses those calls),
         # unless a prune in this turn brings it back under: phase 2 then fetches inline.
-        runtime = Runtime(exclude=frozenset(self._shown), rerank_query=self.query, constraints=self.constraints)
+        runtime = Runtime(exclude=frozenset(self._shown), rerank_query=self.query, constraints=self.constraints,
+                          refind_k=cfg.search_k if cfg.refound else 0)
         todo = [
             (i, r) for i, r in enumerate(requests)
             if isinstance(r, ToolRequest) and r.tool != PRUNE_CHUNKS
@@ -283,7 +292,10 @@ class Episode:
 
     def _runtime_for(self, req: ToolRequest, base: Runtime) -> Runtime:
         k = {SEARCH_CORPUS: self.config.search_k, GREP_CORPUS: self.config.grep_k}.get(req.tool, 0)
-        return dataclasses.replace(base, fetch_k=min(k * _OVERFETCH, limits.MAX_K)) if k else base
+        if not k:
+            return base
+        return dataclasses.replace(base, fetch_k=min(k * _OVERFETCH, limits.MAX_K),
+                                   refind_k=base.refind_k if req.tool == SEARCH_CORPUS else 0)
 
     def _title(self, doc_id: str) -> str | None:
         if doc_id not in self._titles:
@@ -297,6 +309,12 @@ class Episode:
             meta = {"exception": got.exception} if got.exception else {}
             return self._observation(call, got.error, is_error=True, **meta)
         notes = list(got.notes) + list(req.notes)
+        refound = self._refound(got)
+        if refound:
+            notes.append(prompts.render_refound(refound))
+        extra: dict[str, Any] = {"refound": [[c, r] for c, r in refound]} if got.ranking is not None else {}
+        if got.ranking_error is not None:
+            extra["refound_error"] = got.ranking_error
         if req.tool == READ_DOCUMENT:
             hits, limit, cap = got.hits, max(1, len(got.hits)), cfg.read_token_budget
         else:
@@ -305,7 +323,7 @@ class Episode:
             limit = cfg.search_k if req.tool == SEARCH_CORPUS else cfg.grep_k
             cap = cfg.search_token_budget
         if not hits:
-            return self._observation(call, "\n".join([prompts.NO_RESULTS, *notes]))
+            return self._observation(call, "\n".join([prompts.NO_RESULTS, *notes]), **extra)
         available = BudgetState(running, cfg).available(cap)
         header = ""
         if req.tool == READ_DOCUMENT:  # sized for the widest count; filled in once the count is known
@@ -343,8 +361,16 @@ class Episode:
                 "scores": [float(h.score) for h in rendered.hits],
                 "omitted": rendered.omitted,
                 **({"read_doc_id": got.doc_id} if got.doc_id else {}),
+                **extra,
             },
         )
+
+    def _refound(self, got: Fetched) -> list[tuple[str, int]]:
+        """The chunks shown before this call (earlier turns, or earlier calls of this turn) that its search
+        matched again: (chunk id, 1-based rank in the query's ranking with nothing excluded), best first."""
+        if got.ranking is None:
+            return []
+        return [(cid, rank) for rank, cid in enumerate(got.ranking, 1) if cid in self._shown]
 
     def _prune(self, req: ToolRequest) -> tuple[Observation, list[str]]:
         ids = list(req.argument)

@@ -97,6 +97,9 @@ TOO_MANY_CALLS = (
 )
 TRUNCATED = "[{omitted} more result(s) omitted to fit the token budget; prune chunks to see more.]"
 USAGE_LINE = "[Token usage: {used:,}/{total:,}]"
+# A search_corpus result's note (issue 34): the chunks already shown that this search matched again, with the rank
+# it gave each. Dedup still keeps them out of the result; the note lets a driver count agreement between searches.
+REFOUND_OPENING = "[Also matched, shown before: "
 
 
 def system_prompt(*, token_budget: int, hard_limit: int, max_documents: int, grep_k: int) -> str:
@@ -136,6 +139,7 @@ def render_pruned(chunk_id: str) -> str:
 _CHUNK_BLOCK = re.compile(
     r'<chunk id="(?P<id>[^"]*)" doc="(?P<doc>[^"]*)" title="(?P<title>[^"]*)">\n(?P<text>.*?)\n</chunk>', re.S
 )
+_REFOUND_ENTRY = re.compile(r'"([^"]*)" \(rank (\d+)\)')
 _USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 _HARD_CUTOFF_OPENING = HARD_CUTOFF.split("{", 1)[0]
 
@@ -155,6 +159,22 @@ def read_chunks(text: str) -> list[ShownChunk]:
         ShownChunk(unescape_attr(m["id"]), unescape_attr(m["doc"]), unescape_attr(m["title"]), m["text"])
         for m in _CHUNK_BLOCK.finditer(text)
     ]
+
+
+def render_refound(refound: list[tuple[str, int]]) -> str:
+    """`[Also matched, shown before: "a#3" (rank 1), "b#0" (rank 4)]`; "" for none."""
+    if not refound:
+        return ""
+    return REFOUND_OPENING + ", ".join(f'"{_attr(cid)}" (rank {rank})' for cid, rank in refound) + "]"
+
+
+def read_refound(text: str) -> list[tuple[str, int]]:
+    """The (chunk id, rank) pairs of a tool message's re-found note (`render_refound`); [] without one."""
+    start = text.rfind(REFOUND_OPENING)
+    if start < 0:
+        return []
+    line = text[start + len(REFOUND_OPENING):].split("\n", 1)[0]
+    return [(unescape_attr(m[1]), int(m[2])) for m in _REFOUND_ENTRY.finditer(line)]
 
 
 def read_usage(text: str) -> tuple[int, int] | None:

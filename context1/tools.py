@@ -19,6 +19,7 @@ import html
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +157,10 @@ class Runtime:
     rerank_query: str | None = None
     # The question's constraints (issue 35), passed to every search_corpus call; None: unconstrained.
     constraints: Mapping[str, Any] | None = None
+    # Re-found chunks (issue 34): a search_corpus call with exclusions also asks the corpus for the top
+    # `refind_k` of the same query without them, so the harness can tell which chunks already shown the
+    # search matched again, and at what rank (`Fetched.ranking`). 0: not asked.
+    refind_k: int = 0
 
 
 @dataclass
@@ -170,6 +175,11 @@ class Fetched:
     doc_id: str | None = None  # read_document: the document actually read
     doc_chunks: int = 0  # read_document: how many chunks the document has
     exception: str | None = None  # an unexpected corpus failure, recorded in the observation's metadata
+    # search_corpus with `Runtime.refind_k`: the query's own ranking (chunk ids, best first) with nothing excluded,
+    # the chunks shown before included; None when not asked. `ranking_error`: why the second call failed (the
+    # search's own hits stand).
+    ranking: tuple[str, ...] | None = None
+    ranking_error: str | None = None
 
 
 def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
@@ -181,7 +191,14 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     try:
         if request.tool == SEARCH_CORPUS:
             extra = {"constraints": dict(runtime.constraints)} if runtime.constraints else {}
+            probe = None
+            if runtime.refind_k and runtime.exclude:  # alongside the search: the record adds no wait where cores are free
+                probe = _PROBES.submit(_unexcluded_ranking, corpus, request.argument, runtime, extra)
             out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude, **extra))
+            if probe is not None:
+                out.ranking, out.ranking_error = probe.result()
+            elif runtime.refind_k:  # nothing excluded: the search's own order is the ranking
+                out.ranking = tuple(h.chunk.chunk_id for h in out.hits[: runtime.refind_k])
         elif request.tool == GREP_CORPUS:
             out.hits = list(corpus.grep(request.argument, k=runtime.fetch_k, exclude=runtime.exclude))
         elif request.tool == READ_DOCUMENT:
@@ -212,6 +229,24 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
         out.corpus_s = time.perf_counter() - t0
         out.cpu_s = time.thread_time() - c0
     return out
+
+
+# Threads for the re-found probes, shared by every episode (a probe is one corpus call, as a search is).
+_PROBES = ThreadPoolExecutor(max_workers=8, thread_name_prefix="refound")
+
+
+def _unexcluded_ranking(
+    corpus: Any, query: str, runtime: Runtime, extra: Mapping[str, Any]
+) -> tuple[tuple[str, ...] | None, str | None]:
+    """The top `runtime.refind_k` chunk ids of `query` with nothing excluded (what the search would have returned
+    had nothing been shown before). The corpus drops excluded chunks before fusing its legs, so the excluded
+    search's order cannot tell where a shown chunk would have ranked: a second call can. Its failure loses nothing
+    but this record."""
+    try:
+        again = corpus.search(query, k=runtime.refind_k, exclude=(), **extra)
+        return tuple(h.chunk.chunk_id for h in again), None
+    except Exception as exc:  # noqa: BLE001 - the record is optional; the search's own result stands
+        return None, f"{type(exc).__name__}: {exc}"
 
 
 def corpus_reranks(corpus: Any) -> bool:

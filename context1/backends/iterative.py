@@ -25,6 +25,9 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    take the first `max_passages` places (a long filing answers from two of its tables). Never worse
    than one search (`replace_first_search`): those places start as the question's own search's top
    chunks, and a later passage takes one only with evidence that search lacked (a link).
+   Where the harness records re-found chunks (`AgentConfig.refound`), a passage several searches matched gains
+   relevance for their agreement, and that agreement counts as such evidence too (`agreement`,
+   `IterativeConfig.agreement_weight`).
 
 Entities are mined in any script: capitalised spans by Unicode case (not ASCII `[A-Z]`), and
 words of scripts without case (CJK, Arabic, ...). Boilerplate is not an entity: a span found in
@@ -146,6 +149,23 @@ class IterativeConfig:
     # noise. (Pool 6 went 1 won / 2 lost on the reporting half, run once.) Questions without constraints never
     # reach it.
     constrained_first_pool: int = 5
+    # Agreement between searches (issue 34): a passage's relevance gains `agreement_weight` times its `agreement` —
+    # the fused rank score (5/(4+rank)) of every search_corpus call that matched it, shown or re-found (the harness's
+    # re-found note), less its best one — so a passage several differently worded searches rank high outranks an
+    # equal one a single search found. 0: off. `agreement_evidence`: the agreement also counts, with the link terms,
+    # as evidence a first-search passage lacked (`first_search_evidence` "link"), so a passage later searches agree
+    # on may take the place of a first-search passage none of them matched. Acts only where the harness records
+    # re-found chunks (`AgentConfig.refound`, off by default): without the note every agreement is 0, and the
+    # answer is the one before. 0.05 with evidence was chosen on the tuning parts against the same episodes without
+    # it (`benchmarks/agent_passages.py run --part tuning --variant ...`, `benchmarks/agent_variants.py`): passage R@5
+    # HotpotQA (60) +1 / -0, MuSiQue (120) +7 / -1 (3-4 hops +2 / -0), LoCoMo (150) +2 / -0; doc all-R@10 +1 / +4 / +2
+    # won, none lost; the filings' tuning half unchanged (a question that names its filing keeps its first search).
+    # 0.03 and 0.07 win too (fewer / with more losses); 0.1 and 0.2 lose MuSiQue questions; without evidence 0.05
+    # gains less (MuSiQue +6 / -1, LoCoMo 0).
+    agreement_weight: float = 0.05
+    agreement_evidence: bool = True
+    # Re-found ranks deeper than this are not counted (the note lists up to search_k); 0: all. 5 and 3 gained less.
+    agreement_depth: int = 0
 
 
 @dataclass
@@ -171,6 +191,8 @@ class DocParts:
     q_terms: list[str]
     measure: str  # "cosine" or "ranks"
     chunk_relevance: dict[str, float]
+    # chunk id -> agreement between searches (`agreement`), before `IterativeConfig.agreement_weight`
+    chunk_agreement: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 class IterativeRetrievalPolicy:
@@ -331,6 +353,8 @@ class IterativeRetrievalPolicy:
         if cfg.first_search_rule == "replace":
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked)
             evidence = link_bonus(parts, cfg) if cfg.first_search_evidence == "link" else None
+            if evidence is not None and cfg.agreement_evidence and cfg.agreement_weight:
+                evidence = agreement_bonus(parts, cfg, evidence)
             first = first_search_chunks(rankings, cfg.first_search_keep)
             if cfg.constrained_keeps_first and self._names_documents(query):
                 evidence = {}  # no passage has evidence its first search lacked: the head is that search's
@@ -398,9 +422,12 @@ class IterativeRetrievalPolicy:
                 if r.round == 0 and r.tool == "search_corpus":
                     hop1_rank.setdefault(doc_id, i)
         if not chunks:
-            return DocParts({}, chunks, hop1_rank, {}, [], "ranks", {})
+            return DocParts({}, chunks, hop1_rank, {}, [], "ranks", {}, {})
         ids = list(chunks)
         rel, measure = self._relevance(query, ids, rankings, cfg)
+        agree = agreement(rankings, cfg.agreement_depth)
+        if cfg.agreement_weight:
+            rel = {cid: v + cfg.agreement_weight * agree.get(cid, 0.0) for cid, v in rel.items()}
         # What a linking chunk passes on is its relevance to the question. Cosine measures that for
         # every chunk; ranks only do for the searches of the question itself (round 0): a bridge
         # search's top hit is about its entity, not the question.
@@ -449,7 +476,7 @@ class IterativeRetrievalPolicy:
                         if s_doc != doc_id and link_rel[sid] > ent_link and f" {e} " in texts[sid]:
                             ent_link, ent_linker, ent = link_rel[sid], s_doc, e
             docs[doc_id] = DocPart(score, cid, link, linker, via, ent_link, ent_linker, ent)
-        return DocParts(docs, chunks, hop1_rank, doc_title, q_terms, measure, rel)
+        return DocParts(docs, chunks, hop1_rank, doc_title, q_terms, measure, rel, agree)
 
     def _relevance(self, query: str, ids: list[str], rankings: list[Ranking],
                    cfg: IterativeConfig) -> tuple[dict[str, float], str]:
@@ -549,6 +576,34 @@ def rank_passages(parts: DocParts, doc_scores: Mapping[str, float], max_passages
             score = max(score_of[protected[i]], others[j][0] if j < len(others) else float("-inf"))
             out.append((protected[i], min(score, out[-1][1]) if out else score))
             i += 1
+    return out
+
+
+def agreement(rankings: Sequence[Ranking], depth: int = 0) -> dict[str, float]:
+    """Per chunk, how much the searches agree on it: the sum over the search_corpus calls that matched it — showed
+    it, or re-found it after it was shown (`Ranking.refound`) — of 5/(4+rank) (the decay of the hybrid bonus), less
+    the largest term. A chunk one search found scores 0 however high it ranked; each further search that ranks it
+    adds its own term. Rank fusion across sub-queries (RAG-Fusion's RRF) measured beyond the first match.
+    depth: re-found ranks past it are not counted (0: all the note lists)."""
+    terms: dict[str, list[float]] = {}
+    for r in rankings:
+        if r.tool != "search_corpus":
+            continue
+        ranks = {cid: i for i, (cid, *_rest) in enumerate(r.chunks, start=1)}
+        for cid, rank in r.refound:
+            if not depth or rank <= depth:
+                ranks.setdefault(cid, rank)
+        for cid, rank in ranks.items():
+            terms.setdefault(cid, []).append(5 / (4 + rank))
+    return {cid: sum(t) - max(t) for cid, t in terms.items() if len(t) > 1}
+
+
+def agreement_bonus(parts: DocParts, cfg: IterativeConfig, evidence: Mapping[str, float]) -> dict[str, float]:
+    """`evidence` (document -> link bonus) plus the weighted agreement of the document's best-agreed passage."""
+    out = dict(evidence)
+    for cid, (doc_id, _title, _text) in parts.chunks.items():
+        bonus = cfg.agreement_weight * parts.chunk_agreement.get(cid, 0.0)
+        out[doc_id] = max(out.get(doc_id, 0.0), evidence.get(doc_id, 0.0) + bonus)
     return out
 
 

@@ -118,7 +118,9 @@ class LearnedConfig:
     # quarter, so the bridges fetched other quarters' chunks); MuSiQue all-R@10 0.500 -> 0.508.
     suffix: str = "phrases"
     temperature: float = 0.0  # 0: greedy (inference); > 0: Plackett-Luce sampling (RL rollouts)
-    iterative: IterativeConfig = field(default_factory=IterativeConfig)
+    # The answer-score parts its features read (`doc_parts`). Agreement between searches stays out of them
+    # (`agreement_weight` 0) unless a policy is trained with it: its scorers were fitted on relevance without it.
+    iterative: IterativeConfig = field(default_factory=lambda: IterativeConfig(agreement_weight=0.0))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -126,7 +128,7 @@ class LearnedConfig:
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> LearnedConfig:
         d = dict(d)
-        it = IterativeConfig(**d.pop("iterative", {}))
+        it = IterativeConfig(**{"agreement_weight": 0.0, **d.pop("iterative", {})})  # folders from before: off
         known = {f.name for f in dataclasses.fields(LearnedConfig)}
         if "forms" in d:
             d["forms"] = tuple(d["forms"])

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from context1.backends.entities import STOP_WORDS, entities, keywords, norm
-from context1.prompts import ShownChunk, is_hard_cutoff, read_chunks, read_usage
+from context1.prompts import ShownChunk, is_hard_cutoff, read_chunks, read_refound, read_usage
 from context1.types import Message, ModelTurn, Role, ToolCall
 
 __all__ = [
@@ -50,6 +50,9 @@ class Ranking:
     chunks: list[ShownChunk] = field(default_factory=list)  # (chunk_id, doc_id, title, text) tuples
     weight: float = 1.0
     round: int = 0
+    # Chunks shown before that this call's search matched again, with its rank for each (the harness's re-found
+    # note, `prompts.read_refound`; issue 34): dedup keeps them out of `chunks`.
+    refound: list[tuple[str, int]] = field(default_factory=list)
 
 
 def visible_rankings(messages: Sequence[Message], cfg: BridgeWeighted) -> list[Ranking]:
@@ -69,7 +72,7 @@ def visible_rankings(messages: Sequence[Message], cfg: BridgeWeighted) -> list[R
                 continue
             query = str(call.arguments.get("query") or call.arguments.get("pattern") or "")
             weight = 1.0 if rnd == 0 else _bridge_weight(call.id, cfg)
-            out.append(Ranking(call.id, call.name, query, read_chunks(m.content), weight, rnd))
+            out.append(Ranking(call.id, call.name, query, read_chunks(m.content), weight, rnd, read_refound(m.content)))
     return out
 
 
