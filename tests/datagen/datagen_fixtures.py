@@ -80,7 +80,12 @@ def chat_chunks(docs: list[tuple[str, str, str]]) -> list[Chunk]:
 def chat_questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, Candidate]:
     """question → Candidate: the natural generator's single-hop questions over `chat_chunks(docs)`, `n` draws of
     seed 0, each committed and each checked to pass the verifier."""
-    chunks = chat_chunks(docs)
+    return generate_single_hop(chat_chunks(docs), n)[1]
+
+
+def generate_single_hop(chunks: list[Chunk], n: int = 200) -> tuple[NaturalGenerator, dict[str, Candidate]]:
+    """The natural generator over `chunks` and its single-hop questions (question → Candidate), `n` draws of seed
+    0, each committed and each checked to pass the verifier."""
     mined = mine(chunks)
     gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
     rng = random.Random(0)
@@ -93,7 +98,7 @@ def chat_questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, 
             verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
                                       {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
             assert verdict.accepted, (c.question, verdict.details)
-    return out
+    return gen, out
 
 
 def table_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:

@@ -6,18 +6,10 @@ speaker line, a mail that only quotes an earlier one."""
 
 from __future__ import annotations
 
-import random
-
-from datagen_fixtures import chat_chunks
+from datagen_fixtures import chat_chunks, generate_single_hop
 
 from corpus_tools.types import Chunk
 from datagen.chat_mentions import mention_phrase
-from datagen.mining import mine
-from datagen.natural import NaturalGenerator
-from datagen.nlp import load_pipeline
-from datagen.relations import read_facts
-from datagen.types import Candidate
-from datagen.verify import check_candidate
 
 S1 = "Kim & Lou, session 1 (1:56 pm on 8 May, 2023)"
 S2 = "Kim & Lou, session 2 (3:10 pm on 25 May, 2023)"
@@ -44,25 +36,9 @@ CHATS = [
 ]
 
 
-def _generate(chunks: list[Chunk], n: int = 300) -> tuple[NaturalGenerator, dict[str, Candidate]]:
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(n):
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            gen.commit(c)
-            out[c.question] = c
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-    return gen, out
-
-
 def test_the_day_a_speaker_told_a_lasting_fact_is_asked() -> None:
     """Old code: a job, a home town, a pastime or a count was asked only for itself, never for its chat."""
-    _, qs = _generate(chat_chunks(CHATS))
+    _, qs = generate_single_hop(chat_chunks(CHATS))
     assert qs["In which chat did Lou mention volunteering at a local animal shelter?"].answer == "8 May 2023"
     assert qs["In which chat did Lou mention being from San Francisco?"].answer == "25 May 2023"
     assert qs["In which chat did Lou mention having 2 dogs?"].answer == "8 May 2023"
@@ -70,14 +46,14 @@ def test_the_day_a_speaker_told_a_lasting_fact_is_asked() -> None:
 
 def test_a_fact_told_in_two_chats_has_no_day() -> None:
     """Kim names "tax accountant" on 8 May and on 25 May: the job is asked, the day is not."""
-    _, qs = _generate(chat_chunks(CHATS))
+    _, qs = generate_single_hop(chat_chunks(CHATS))
     assert qs["What does Kim do for a living?"].answer == "tax accountant"
     assert not any("tax accountant" in q for q in qs)
 
 
 def test_a_thing_the_speaker_names_is_asked_by_its_name() -> None:
     """Old code: "What did Kim watch?" → "a movie" at best; the name after "called" was never the answer."""
-    _, qs = _generate(chat_chunks(CHATS))
+    _, qs = generate_single_hop(chat_chunks(CHATS))
     assert qs["What movie did Kim watch?"].answer == "Manchester by the Sea"
     assert qs["What novel was Lou reading?"].answer == "Silent Separation"  # the parse hangs it on "love"
     assert qs["In which chat did Kim mention watching Manchester by the Sea?"].answer == "8 May 2023"
@@ -87,13 +63,13 @@ def test_a_thing_the_speaker_names_is_asked_by_its_name() -> None:
 def test_a_stretch_of_time_or_a_bare_place_is_no_thing_done() -> None:
     """Old code: "When did Kim spend the hour?", "When did Kim go to the place?" and, from "a trip I took to
     Tibet", "Which place did Kim take to?" (hand-reads of MemoryBank)."""
-    _, qs = _generate(chat_chunks(CHATS))
+    _, qs = generate_single_hop(chat_chunks(CHATS))
     assert qs and not any("the hour" in q or "the place" in q or "take to" in q for q in qs)
     assert qs["When did Lou go for the walk in the park?"].answer == "24 May 2023"  # a walk is told
 
 
 def test_a_program_speaker_and_a_session_without_speaker_lines_give_no_question_and_are_counted() -> None:
-    gen, qs = _generate(chat_chunks(CHATS))
+    gen, qs = generate_single_hop(chat_chunks(CHATS))
     assert qs  # the other sessions are read
     assert not any("Assistant" in q or "tutor" in c.answer or "Italian" in c.answer for q, c in qs.items())
     assert not any("chat/D4" in c.doc_ids for c in qs.values())
@@ -113,7 +89,7 @@ def test_a_mail_that_only_quotes_an_earlier_one_gives_no_question_and_is_counted
          "To: Tom Reyes\nSubject: Offsite lunch\n\nThe lunch is at noon in the Lakeview Hall."),
     ]
     chunks = [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": title}) for d, title, text in mails]
-    gen, qs = _generate(chunks, n=100)
+    gen, qs = generate_single_hop(chunks, n=100)
     assert any(c.doc_ids == ("mail-1",) or "mail-1" in c.doc_ids for c in qs.values())  # a message of its own is asked
     assert not any("mail-2" in c.doc_ids for c in qs.values())
     assert gen.stages["no question:mail_only_quoted"] == 1
