@@ -70,6 +70,7 @@ _POINTING = frozenset(
     "this that these those there here everything something anything nothing everyone someone's one ones".split()
 )
 _HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
+_LIKES = frozenset("enjoy love like prefer adore".split())
 _WHEN_MARKS = frozenset("when while after before whenever".split())
 _ABOUT_PREPS = frozenset("about for over".split())
 _CONTENT = frozenset("NOUN PROPN VERB ADJ NUM".split())
@@ -104,11 +105,14 @@ def feeling_facts(
         answer = _feeling_phrase(feeling)
         if not answer or not event:
             continue
-        tense = "did" if past else "does"
+        if any(c.lower_ == "been" for c in verb.children):  # "I've been feeling a bit stressed out"
+            ask = f"How has {{s}} been feeling {event}?"
+        else:
+            ask = f"How {'did' if past else 'does'} {{s}} feel {event}?"
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
             relation=f"feel:{fold(event)}|{SHAPE}|{TruthType.OTHER.value}",
-            answer=answer, kind=TruthType.OTHER.value, ask=f"How {tense} {{s}} feel {event}?",
+            answer=answer, kind=TruthType.OTHER.value, ask=ask,
         ))
     return out
 
@@ -134,6 +138,8 @@ def _mood(verb: Any) -> tuple[str, bool] | None:
         for c in verb.children
     ):
         return None  # "you help me when I feel confused", "sometimes I feel lonely": no one day's feeling
+    if any(c.dep_ == "conj" and c.lemma_.lower() in _LIKES for c in verb.children):
+        return None  # "I really feel relaxed and enjoy being in nature": what nature does, not that day
     if lemma == "be" and feeling.lower_ not in FEELINGS:
         return None  # "I'm busy", "I'm sure": no feeling, and no other answer either
     if lemma == "feel" and feeling.tag_ not in ("JJ", "JJR", "VBN", "RB", "RBR"):

@@ -57,3 +57,13 @@ def test_two_feelings_a_hedge_another_s_act_or_a_pointing_event_give_no_question
     assert not any(c.answer.startswith("visit") for c in qs.values())
     # down, then better, in one chat; two plans told on 14 June: no one answer for that chat
     assert not any(q.startswith("In the chat of 14 June 2023") for q in asked)
+
+
+def test_a_relative_named_in_a_story_is_not_the_speaker_s() -> None:
+    """Old code: "a father named Chris Gardner" in a film's plot gave "What is the name of Ivy's dad?"."""
+    qs = chat_questions([
+        ("chat/D1", CHAT_S1, "Ivy: The movie tells the story of an unemployed father named Chris Gardner.\n"
+                        "Tom: We have a son named Kyle."),
+    ])
+    assert "What is the name of Ivy's dad?" not in qs
+    assert qs["What is the name of Tom's son?"].answer == "Kyle"
