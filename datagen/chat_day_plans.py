@@ -107,13 +107,17 @@ def _i_subject(head: Any) -> bool:
 
 def _act_words(act: Any) -> list[Any]:
     """The act's words to the end of its clause, or [] where they name no plan one could check."""
-    if act.lemma_.lower() in _LIGHT or any(c.dep_ == "neg" for c in act.children):
-        return []
+    light = act.lemma_.lower() in _LIGHT and not (
+        act.lemma_.lower() == "have" and any(c.dep_ == "dobj" and c.pos_ == "NOUN" for c in act.children))
+    if light or any(c.dep_ == "neg" for c in act.children):
+        return []  # "have dinner with friends" is a plan; "have to go", "have it" are none
     words = []
     doc = act.doc
     for t in doc[act.i : act.right_edge.i + 1]:
         if (t.is_punct and t.text not in ("'", "’", "-")) or (t.lower_ in _STOPS and t.i > act.i):
             break
+        if t.lower_ == "to" and t.dep_ == "aux" and t.i > act.i + 1 and words:
+            break  # "visit other museums to experience more culture": the plan, not its purpose
         if t.lower_ in _AND and t.i + 1 < len(doc) and doc[t.i + 1].tag_ in ("PRP", "EX"):
             break  # "…, and I want to bring my camera": another clause; "go for a walk and buy books" is one plan
         words.append(t)

@@ -128,8 +128,9 @@ def _mood(verb: Any) -> tuple[str, bool] | None:
     elif lemma not in ("be", "feel") or not _i_subject(verb):
         return None
     else:
+        # "I feel", "I'm feeling", "I've been feeling … these days": how the speaker is now
         present = verb.tag_ in ("VBP", "VBZ") or (verb.tag_ == "VBG" and any(
-            c.dep_ == "aux" and c.lower_ in ("am", "'m", "’m") for c in verb.children))
+            c.dep_ == "aux" and c.lower_ in ("am", "'m", "’m", "been") for c in verb.children))
         feeling = next((c for c in verb.children if c.dep_ == "acomp"), None)
     if not present or feeling is None:
         return None
@@ -231,7 +232,8 @@ def _feeling_phrase(feeling: Any) -> str:
         while j < len(doc) and doc[j].lower_ in _INTENSIFIERS and j - i <= 2:
             j += 1
         if j < len(doc) and (doc[j].lower_ in FEELINGS or (doc[j].tag_ == "JJ" and doc[j].head == feeling)) \
-                and not any(c.dep_ in ("nsubj", "dobj") for c in doc[j].children):
+                and not any(c.dep_ in ("nsubj", "dobj", "prep") for c in doc[j].children):
+            # ("tired and low on energy": "low" alone is not what was said)
             end, i = j, j + 1
         else:
             break
