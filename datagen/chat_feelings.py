@@ -134,11 +134,17 @@ def _mood(verb: Any) -> tuple[str, bool] | None:
         feeling = next((c for c in verb.children if c.dep_ == "acomp"), None)
     if not present or feeling is None:
         return None
-    if verb.dep_ not in ("ROOT", "conj") or any(
+    top = verb
+    while top.dep_ == "conj":
+        top = top.head
+    if any(t.lower_ in ("when", "whenever", "if", "while") for t in verb.doc[: verb.i]):
+        return None  # a parse may hang "… when things matter and I'm nervous" on the main verb
+    if top.dep_ != "ROOT" or any(
         c.lower_ in _HABITUAL or (c.dep_ == "npadvmod" and any(g.lower_ == "every" for g in c.children))
         for c in verb.children
     ):
-        return None  # "you help me when I feel confused", "sometimes I feel lonely": no one day's feeling
+        return None  # "you help me when I feel confused", "… when things matter and I'm nervous",
+        # "sometimes I feel lonely": no one day's feeling
     if any(c.dep_ == "conj" and c.lemma_.lower() in _LIKES for c in verb.children):
         return None  # "I really feel relaxed and enjoy being in nature": what nature does, not that day
     if lemma == "be" and feeling.lower_ not in FEELINGS:
@@ -246,9 +252,11 @@ def _feeling_phrase(feeling: Any) -> str:
 def _event(verb: Any, feeling: Any) -> str:
     """The event the feeling is about, as the question says it, or ""."""
     doc = verb.doc
-    if any(c.dep_ == "prep" and any(g.dep_ == "pobj" and (g.lower_ in _POINTING or g.pos_ == "PROPN")
-                                   for g in c.children) for c in feeling.children):
-        return ""  # "proud of you for spreading awareness": the act is the other speaker's
+    if any(c.dep_ in ("prep", "agent") and any(g.lower_ in _POINTING or g.tag_ in ("PRP", "PRP$") or g.pos_ == "PROPN"
+                                   for g in c.subtree) for c in feeling.children):
+        # "proud of you for spreading awareness", "inspired by your drive to make a difference": the act
+        # is the other speaker's
+        return ""
     for c in feeling.children:
         if c.dep_ == "prep" and c.lower_ in _ABOUT_PREPS:
             obj = next((g for g in c.children if g.dep_ in ("pobj", "pcomp")), None)

@@ -24,6 +24,7 @@ FEELINGS = [
                     "John: I would be so happy if the Rangers won the league cup."),
     ("chat/D3", CHAT_S3, "John: I'm feeling a bit down today.\n"
                     "John: I feel much better now.\n"
+                    "John: I'm really inspired by your drive to make a difference.\n"
                     "Maria: I'm going to repaint the garden shed this weekend.\n"
                     "Maria: I'm also going to bake a lemon cake for the street party."),
 ]
@@ -49,8 +50,8 @@ def test_two_feelings_a_hedge_another_s_act_or_a_pointing_event_give_no_question
     assert "How does John feel while surfing?" in asked  # the reader runs (old code: nothing asked)
     # nervous in one chat and excited in the next about the same interview: two answers, no question
     assert not any("interview" in q for q in asked)
-    # "proud of you for finishing …": Maria's act, not John's
-    assert not any("marathon" in q for q in asked)
+    # "proud of you for finishing …", "inspired by your drive to make a difference": Maria's, not John's
+    assert not any("marathon" in q or "difference" in q for q in asked)
     # "when he passed away": whom? ; "would be so happy if …": a wish, no feeling
     assert all(c.answer not in ("sad", "happy") for c in qs.values())
     # "Maybe I'm going to visit …": a hedge is no plan
