@@ -148,6 +148,9 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
     named: list[tuple[str, str, int]] = []  # (noun, name, where)
     for pattern in (_MY_NOUN_NAME, _A_NOUN_NAMED):
         for m in pattern.finditer(body):
+            if pattern is _A_NOUN_NAMED and m.group(1) in KIN and not m.group(0).lower().startswith(("my", "our")) \
+                    and not re.search(r"\b(?:have|had|has)\s+(?:\w+\s+)?$", body[: m.start()]):
+                continue  # "a movie about a father named Chris Gardner": a relative is the speaker's by "my" or "I have a"
             named.append((m.group(1), m.group(2), m.start()))
     for m in _NAME_MY_NOUN.finditer(body):
         named.append((m.group(2), m.group(1), m.start()))

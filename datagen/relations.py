@@ -28,7 +28,9 @@ called, and hands each parsed sentence to the sentence-shape readers:
   chat_facts' are, only where the corpus gives one answer; datagen.chat_roles what the speaker and
   their relatives do for a living and where they live ("What does Kim's mom do for a living?");
   datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
-  a dentist?");
+  a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
+  about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning to
+  do in one chat;
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -55,8 +57,10 @@ from typing import Any
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
 from datagen.chat_anchors import anchored_questions
+from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
+from datagen.chat_feelings import feeling_facts
 from datagen.chat_gifts import gift_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
@@ -190,6 +194,8 @@ def read_facts(
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
+            *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
             *named_facts(doc, doc_id, chunk_id, text, speaker),

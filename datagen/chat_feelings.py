@@ -1,0 +1,348 @@
+"""How a chat's speaker says they felt about an event or an activity: the feeling questions conversation
+benchmarks ask ("How did Joanna feel when someone wrote her a letter after reading her blog post?" →
+"Touched"; "How does John feel while surfing?" → "super exciting and free-feeling"), read from the
+speaker's own plain statements:
+
+- "I felt so touched when someone wrote a letter"  → "How did Jo feel when someone wrote a letter?" → "touched"
+- "I was nervous about the job interview"           → "How did Jo feel about the job interview?"     → "nervous"
+- "I'm thrilled to open a dance studio"             → "How does Jon feel about opening a dance studio?" → "thrilled"
+- "Surfing makes me feel free", "Dancing makes me so happy" → "How does John feel while surfing?" → "free"
+- "Watching the meteor shower, I felt small"        → "How did Mel feel while watching the meteor shower?"
+
+Read from the parse: a copula or "feel"/"get" whose subject is "I" (never "we": a household's
+feeling is no one person's), with no negation, modal or condition on its clause
+(datagen.chat_plans.plain_clause: "I would be so happy if…", "I'm not excited about the move"), and a
+feeling word (an adjective of `FEELINGS`; after "feel" any adjective but a few that say no feeling:
+"sure", "like"); or "X makes/made me (feel) ADJ". The answer is the feeling as said, with its
+coordinated feelings ("relieved and grateful") and without its intensifier ("so", "super"). The event
+is the sentence's own words: the object of "about"/"for"/"over", an infinitive read as a gerund ("to
+open a studio" → "opening a studio"), a "when/while/after/before" clause, a leading "-ing" clause, or
+the subject of "makes me feel". It is asked only when it names its event without leaning on the chat:
+no pronoun ("when he passed away", "about it", "for you"), no "my" (whose gender the question would
+have to guess), no "this"/"that"; a clause of the speaker's own past act is said as a gerund ("when I
+won the race" → "when winning the race"), any other "I" gives none; a bare noun event needs two
+content words ("the interview" could be any interview; "the job interview" less so).
+
+The relation is the event ("feel:about the job interview"): the same feeling told twice is one task
+(its turns are positives), two feelings about one event give two answers and no question
+(`datagen.chat_facts.unique_chat_facts`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from datagen.chat_facts import SHAPE
+from datagen.chat_plans import plain_clause
+from datagen.chat_sessions import gerund
+from datagen.dates import format_date
+from datagen.factbase import Fact
+from datagen.mining import fold
+from datagen.types import TruthType
+from datagen.verify import TOLD_OPENING
+
+MOOD = "mood"  # "mood:14 June 2023|said|other": how the speaker said they felt in that day's chat
+
+# Adjectives (and participles) that name a feeling after "I am/was/get": "I'm busy" or "I was ready"
+# name none.
+FEELINGS = frozenset(
+    "happy glad excited thrilled nervous anxious scared afraid terrified frightened worried proud grateful "
+    "thankful blessed lucky fortunate touched moved relieved sad upset angry mad frustrated disappointed "
+    "overwhelmed stressed calm relaxed peaceful content satisfied inspired motivated confident hopeful lonely "
+    "bored embarrassed ashamed guilty jealous curious surprised shocked amazed awed pumped stoked psyched "
+    "ecstatic elated joyful delighted cheerful heartbroken devastated hurt annoyed irritated furious nostalgic "
+    "energized energised empowered fulfilled accomplished humbled honored honoured eager apprehensive uneasy "
+    "homesick emotional speechless starstruck giddy exhilarated encouraged discouraged depressed miserable "
+    "thrilled grateful appreciative intimidated insecure comfortable uncomfortable refreshed rejuvenated "
+    "invigorated victorious triumphant validated welcomed supported loved appreciated connected "
+    "exhausted drained".split()
+)
+# After "feel" almost any adjective is a feeling ("I feel great", "felt free"); these say none.
+_NOT_FEELINGS = frozenset("sure like able ready certain due obliged same right wrong".split())
+_INTENSIFIERS = frozenset(
+    "so very really super pretty quite totally extremely incredibly truly especially absolutely just even "
+    "still also kind kinda sort sorta bit little too most more deeply genuinely beyond seriously".split()
+)
+# Words that lean on the chat: whom or what they point at is not in the question.
+_POINTING = frozenset(
+    "me my mine myself we us our ours you your yours he him his she her hers it its they them their theirs "
+    "this that these those there here everything something anything nothing everyone someone's one ones".split()
+)
+_HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
+_LIKES = frozenset("enjoy love like prefer adore".split())
+_WHEN_MARKS = frozenset("when while after before whenever".split())
+_ABOUT_PREPS = frozenset("about for over".split())
+_CONTENT = frozenset("NOUN PROPN VERB ADJ NUM".split())
+_MAX_EVENT_WORDS = 12
+
+
+def feeling_facts(
+    doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None = None,
+) -> list[Fact]:
+    """The speaker's stated feelings in one parsed sentence (see the module docstring). day: the date the
+    chat was written (None: not known), which asks a feeling told of no event by its chat."""
+    if not speaker or text.rstrip().endswith("?"):
+        return []
+    out: list[Fact] = []
+    for verb in doc:
+        mood = _mood(verb)
+        if mood is not None and day is not None:
+            # "Today I feel a bit tired and stressed": how the speaker was that day; any other present
+            # feeling of that chat ("I feel much better now") is a second answer (a witness, no question)
+            answer, asked = mood
+            told = format_date(day)
+            out.append(Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+                relation=f"{MOOD}:{told}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
+                kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, how was {{s}} feeling?" if asked else "",
+            ))
+            continue
+        found = _self_feeling(verb) or _made_feeling(verb)
+        if found is None:
+            continue
+        feeling, event, past = found
+        answer = _feeling_phrase(feeling)
+        if not answer or not event:
+            continue
+        if any(c.lower_ == "been" for c in verb.children):  # "I've been feeling a bit stressed out"
+            ask = f"How has {{s}} been feeling {event}?"
+        else:
+            ask = f"How {'did' if past else 'does'} {{s}} feel {event}?"
+        out.append(Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+            relation=f"feel:{fold(event)}|{SHAPE}|{TruthType.OTHER.value}",
+            answer=answer, kind=TruthType.OTHER.value, ask=ask,
+        ))
+    return out
+
+
+def _mood(verb: Any) -> tuple[str, bool] | None:
+    """ "I feel a bit tired and stressed", "I'm feeling down", "I'm so excited!": (the feeling, asked), a
+    present feeling told of no event; asked False where it is only a witness ("I feel better now",
+    "I'm not excited")."""
+    lemma = verb.lemma_.lower()
+    aux = _passive_aux(verb)
+    if aux is not None:  # "I'm thrilled!"
+        lemma, present, feeling = "be", aux.tag_ in ("VBP", "VBZ"), verb
+    elif lemma not in ("be", "feel") or not _i_subject(verb):
+        return None
+    else:
+        # "I feel", "I'm feeling", "I've been feeling … these days": how the speaker is now
+        present = verb.tag_ in ("VBP", "VBZ") or (verb.tag_ == "VBG" and any(
+            c.dep_ == "aux" and c.lower_ in ("am", "'m", "’m", "been") for c in verb.children))
+        feeling = next((c for c in verb.children if c.dep_ == "acomp"), None)
+    if not present or feeling is None:
+        return None
+    top = verb
+    while top.dep_ == "conj":
+        top = top.head
+    if any(t.lower_ in ("when", "whenever", "if", "while") for t in verb.doc[: verb.i]):
+        return None  # a parse may hang "… when things matter and I'm nervous" on the main verb
+    if top.dep_ != "ROOT" or any(
+        c.lower_ in _HABITUAL or (c.dep_ == "npadvmod" and any(g.lower_ == "every" for g in c.children))
+        for c in verb.children
+    ):
+        return None  # "you help me when I feel confused", "… when things matter and I'm nervous",
+        # "sometimes I feel lonely": no one day's feeling
+    if any(c.dep_ == "conj" and c.lemma_.lower() in _LIKES for c in verb.children):
+        return None  # "I really feel relaxed and enjoy being in nature": what nature does, not that day
+    if lemma == "be" and feeling.lower_ not in FEELINGS:
+        return None  # "I'm busy", "I'm sure": no feeling, and no other answer either
+    if lemma == "feel" and feeling.tag_ not in ("JJ", "JJR", "VBN", "RB", "RBR"):
+        return None
+    bound = any(c.dep_ in ("prep", "xcomp", "ccomp", "advcl") for c in (*feeling.children, *verb.children)
+                if c.dep_ != "prep" or c.lower_ not in ("today", "now"))
+    if bound:
+        return None  # "I'm proud of you", "I'm glad to meet you", "worried that…": about something
+    asked = _is_feeling(feeling, lemma == "feel") and feeling.tag_ in ("JJ", "VBN") and plain_clause(verb)
+    return _feeling_phrase(feeling) if asked else feeling.lower_, asked
+
+
+def _self_feeling(verb: Any) -> tuple[Any, str, bool] | None:
+    """ "I was nervous about X", "I felt touched when X", "I'm thrilled to X": (feeling, event, past)."""
+    lemma = verb.lemma_.lower()
+    aux = _passive_aux(verb)
+    if aux is not None:  # "I was thrilled when …" parsed as a passive: the participle is the feeling
+        return (verb, _event(verb, verb), aux.tag_ == "VBD") if plain_clause(verb) else None
+    if lemma not in ("be", "feel", "get") or not _i_subject(verb) or not plain_clause(verb):
+        return None
+    feeling = next((c for c in verb.children if c.dep_ == "acomp" and c.tag_ in ("JJ", "VBN")), None)
+    if feeling is None or not _is_feeling(feeling, lemma == "feel"):
+        return None
+    past = verb.tag_ == "VBD"
+    return feeling, _event(verb, feeling), past
+
+
+def _passive_aux(verb: Any) -> Any:
+    """The "was"/"am" of "I was thrilled", "I'm touched" where the parse reads the feeling as a passive
+    participle with "I" its subject, or None."""
+    if verb.tag_ != "VBN" or verb.lower_ not in FEELINGS:
+        return None
+    if not any(c.dep_ == "nsubjpass" and c.lower_ == "i" for c in verb.children):
+        return None
+    return next((c for c in verb.children if c.dep_ == "auxpass" and c.lemma_.lower() == "be"), None)
+
+
+def _made_feeling(verb: Any) -> tuple[Any, str, bool] | None:
+    """ "Surfing makes me feel free", "Dancing makes me so happy": the maker is the event."""
+    if verb.lemma_.lower() != "make" or not plain_clause(verb):
+        return None
+    if not any(c.lower_ == "me" for c in verb.subtree if c.head == verb or c.head.head == verb):
+        return None
+    feeling = None
+    for c in verb.children:
+        if c.dep_ in ("ccomp", "xcomp", "acomp") and c.tag_ in ("JJ", "VBN") and _is_feeling(c, False):
+            feeling = c  # "makes me so happy"
+        elif c.dep_ in ("ccomp", "xcomp") and c.lemma_.lower() == "feel":
+            if any(g.lower_ == "me" for g in c.children) or any(g.lower_ == "me" for g in verb.children):
+                feeling = next((g for g in c.children if g.dep_ == "acomp" and g.tag_ in ("JJ", "VBN")
+                                and _is_feeling(g, True)), None)
+    if feeling is None:
+        return None
+    maker = next((c for c in verb.children if c.dep_ in ("nsubj", "csubj") and c.lower_ != "me"), None)
+    if maker is None:
+        return None
+    words = _span(maker.left_edge.i, maker.right_edge.i + 1, verb.doc)
+    if not words or not _plain_words(words):
+        return None
+    past = verb.tag_ == "VBD"
+    if words[0].tag_ == "VBG" or (words[0].lower_.endswith("ing") and words[0].pos_ in ("NOUN", "VERB")):
+        # "Surfing", "Volunteering at the shelter": an activity, asked "while …"
+        return feeling, "while " + _text(words), past
+    if words[0].lower_ in ("the", "a", "an") and _content(words) >= 2:
+        return feeling, "about " + _text(words), past
+    return None
+
+
+def _i_subject(verb: Any) -> bool:
+    doc = verb.doc
+    return any(c.dep_ == "nsubj" and c.lower_ == "i" and not (c.i + 1 < len(doc) and doc[c.i + 1].text == ":")
+               for c in verb.children)
+
+
+def _is_feeling(token: Any, after_feel: bool) -> bool:
+    word = token.lower_
+    if word in FEELINGS:
+        return True
+    return after_feel and token.tag_ == "JJ" and word not in _NOT_FEELINGS and word.isalpha()
+
+
+def _feeling_phrase(feeling: Any) -> str:
+    """The feeling with the feelings said right after it, as said: "relieved and grateful", "excited and
+    kinda nervous", "tired and stressed" (the parse may hang the last on the verb), never its intensifier."""
+    doc = feeling.doc
+    end, i = feeling.i, feeling.i + 1
+    while i + 1 < len(doc) and doc[i].lower_ in ("and", ","):
+        j = i + 1
+        while j < len(doc) and doc[j].lower_ in _INTENSIFIERS and j - i <= 2:
+            j += 1
+        if j < len(doc) and (doc[j].lower_ in FEELINGS or (doc[j].tag_ == "JJ" and doc[j].head == feeling)) \
+                and not any(c.dep_ in ("nsubj", "dobj", "prep") for c in doc[j].children):
+            # ("tired and low on energy": "low" alone is not what was said)
+            end, i = j, j + 1
+        else:
+            break
+    words = list(doc[feeling.i : end + 1])
+    if len(words) > 6:
+        return feeling.text
+    return "".join(w.text_with_ws for w in words).strip()
+
+
+def _event(verb: Any, feeling: Any) -> str:
+    """The event the feeling is about, as the question says it, or ""."""
+    doc = verb.doc
+    if any(c.dep_ in ("prep", "agent") and any(g.lower_ in _POINTING or g.tag_ in ("PRP", "PRP$") or g.pos_ == "PROPN"
+                                   for g in c.subtree) for c in feeling.children):
+        # "proud of you for spreading awareness", "inspired by your drive to make a difference": the act
+        # is the other speaker's
+        return ""
+    for c in feeling.children:
+        if c.dep_ == "prep" and c.lower_ in _ABOUT_PREPS:
+            obj = next((g for g in c.children if g.dep_ in ("pobj", "pcomp")), None)
+            if obj is None:
+                continue
+            words = _span(obj.left_edge.i, obj.right_edge.i + 1, doc)
+            if not _plain_words(words):
+                return ""
+            if obj.tag_ == "VBG" or _content(words) >= 2:
+                return "about " + _text(words)
+            return ""
+        if c.dep_ == "xcomp" and c.tag_ == "VB":
+            # "thrilled to open a dance studio" → "about opening a dance studio"
+            rest = [_Word(gerund(w.lemma_.lower())) if w.dep_ == "conj" and w.head == c and w.tag_ == "VB" else w
+                    for w in _span(c.i + 1, c.right_edge.i + 1, doc)]  # "to meet … and learn" → "and learning"
+            if not _plain_words(rest) or _content([c, *rest]) < 2:
+                return ""
+            return "about " + " ".join(filter(None, [gerund(c.lemma_.lower()), _text(rest)]))
+    for head in (verb, feeling):
+        for c in head.children:
+            if c.dep_ != "advcl":
+                continue
+            mark = next((g for g in c.children if g.dep_ in ("advmod", "mark") and g.lower_ in _WHEN_MARKS
+                         and g.i < c.i), None)
+            if mark is not None:
+                words = _span(mark.i + 1, c.right_edge.i + 1, doc)
+                words = _named(words)
+                if words is None or not _plain_words(words) or _content(words) < 2:
+                    return ""
+                return f"{mark.lower_} {_text(words)}"
+            if c.tag_ == "VBG" and c.i < verb.i and c.left_edge.i == c.i:
+                # "Watching the meteor shower, I felt …"
+                words = _span(c.i, c.right_edge.i + 1, doc)
+                if _plain_words(words) and _content(words) >= 2:
+                    return "while " + _text(words)
+                return ""
+    return ""
+
+
+def _span(start: int, end: int, doc: Any) -> list[Any]:
+    """The tokens from start to end, cut at the first comma, dash or stop ("…, even if just for a bit")."""
+    words = []
+    for t in doc[start:end]:
+        if t.is_punct and t.text not in ("'", "’", "-") or t.lower_ in ("but", "because", "so", "though"):
+            break
+        words.append(t)
+    return words if len(words) <= _MAX_EVENT_WORDS else []
+
+
+def _named(words: list[Any]) -> list[Any] | None:
+    """The clause said of the speaker as a gerund ("when I won the race" → "when winning the race");
+    None where another "I" or a present verb would need the speaker's pronoun or agreement."""
+    if not any(w.lower_ == "i" for w in words):
+        return words
+    if words[0].lower_ != "i" or len(words) < 2 or words[1].tag_ != "VBD" or any(w.lower_ == "i" for w in words[1:]):
+        return None
+    if words[1].lemma_.lower() == "be":
+        return None  # "when I was a kid": no act to say as a gerund
+    return [_Word(gerund(words[1].lemma_.lower())), *words[2:]]
+
+
+class _Word:
+    """A word the question says in place of the sentence's ("winning" for "I won")."""
+
+    tag_ = "VBG"
+    pos_ = "VERB"
+    is_punct = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.text_with_ws = text + " "
+        self.lower_ = text.lower()
+
+
+def _plain_words(words: list[Any]) -> bool:
+    return bool(words) and not any(w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$") for w in words)
+
+
+def _content(words: list[Any]) -> int:
+    return sum(1 for w in words if w.pos_ in _CONTENT)
+
+
+def _text(words: list[Any]) -> str:
+    """The words as the question says them: a sentence's capital dropped ("Surfing makes me…" → "while
+    surfing"), a name's kept."""
+    text = "".join(w.text_with_ws for w in words).strip()
+    if words and words[0].pos_ != "PROPN" and text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]
+    return text

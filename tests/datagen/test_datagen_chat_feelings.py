@@ -1,0 +1,70 @@
+"""A chat speaker's feelings and plans asked as a person asks them: "How did John feel when his team won
+the final?" → "thrilled", "In the chat of 8 May 2023, how was Maria feeling?" → "tired and stressed",
+"In the chat of 25 May 2023, what was Maria planning to do?" → "take a pottery class at the community
+center"; a feeling told twice in other words, a hedged plan, a feeling about the other speaker's act or
+one that leans on the chat ("sad when he passed away") gives no question."""
+
+from __future__ import annotations
+
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions
+
+from datagen.positives import POSITIVES
+
+FEELINGS = [
+    ("chat/D1", CHAT_S1, "John: I felt so thrilled when the Rangers won the regional final.\n"
+                    "Maria: Today I feel a bit tired and stressed.\n"
+                    "John: Surfing makes me feel free.\n"
+                    "Maria: I was nervous about the job interview at the bakery.\n"
+                    "John: I'm so proud of you for finishing the charity marathon.\n"
+                    "Maria: I was so sad when he passed away."),
+    ("chat/D2", CHAT_S2, "John: I was thrilled when the Rangers won the regional final!\n"
+                    "Maria: I was excited about the job interview at the bakery.\n"
+                    "Maria: I'm planning to take a pottery class at the community center.\n"
+                    "John: Maybe I'm going to visit the old lighthouse on the coast.\n"
+                    "John: I would be so happy if the Rangers won the league cup."),
+    ("chat/D3", CHAT_S3, "John: I'm feeling a bit down today.\n"
+                    "John: I feel much better now.\n"
+                    "John: I'm really inspired by your drive to make a difference.\n"
+                    "Maria: I'm going to repaint the garden shed this weekend.\n"
+                    "Maria: I'm also going to bake a lemon cake for the street party."),
+]
+
+
+def test_a_feeling_about_an_event_and_a_chat_s_feeling_and_plan_are_asked_as_said() -> None:
+    """Old code: no reader of feelings or of a day's plan; none of these is asked."""
+    qs = chat_questions(FEELINGS)
+    final = qs["How did John feel when the Rangers won the regional final?"]
+    assert final.answer == "thrilled"
+    # told in both chats with the same feeling: one task, both turns gold
+    gold = {final.supporting[0].doc_id, *(p["doc_id"] for p in final.metadata[POSITIVES])}
+    assert gold == {"chat/D1", "chat/D2"}
+    assert qs["How does John feel while surfing?"].answer == "free"
+    assert qs["In the chat of 8 May 2023, how was Maria feeling?"].answer == "tired and stressed"
+    assert qs["In the chat of 25 May 2023, what was Maria planning to do?"].answer == (
+        "take a pottery class at the community center")
+
+
+def test_two_feelings_a_hedge_another_s_act_or_a_pointing_event_give_no_question() -> None:
+    qs = chat_questions(FEELINGS)
+    asked = set(qs)
+    assert "How does John feel while surfing?" in asked  # the reader runs (old code: nothing asked)
+    # nervous in one chat and excited in the next about the same interview: two answers, no question
+    assert not any("interview" in q for q in asked)
+    # "proud of you for finishing …", "inspired by your drive to make a difference": Maria's, not John's
+    assert not any("marathon" in q or "difference" in q for q in asked)
+    # "when he passed away": whom? ; "would be so happy if …": a wish, no feeling
+    assert all(c.answer not in ("sad", "happy") for c in qs.values())
+    # "Maybe I'm going to visit …": a hedge is no plan
+    assert not any(c.answer.startswith("visit") for c in qs.values())
+    # down, then better, in one chat; two plans told on 14 June: no one answer for that chat
+    assert not any(q.startswith("In the chat of 14 June 2023") for q in asked)
+
+
+def test_a_relative_named_in_a_story_is_not_the_speaker_s() -> None:
+    """Old code: "a father named Chris Gardner" in a film's plot gave "What is the name of Ivy's dad?"."""
+    qs = chat_questions([
+        ("chat/D1", CHAT_S1, "Ivy: The movie tells the story of an unemployed father named Chris Gardner.\n"
+                        "Tom: We have a son named Kyle."),
+    ])
+    assert "What is the name of Ivy's dad?" not in qs
+    assert qs["What is the name of Tom's son?"].answer == "Kyle"
