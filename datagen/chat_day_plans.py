@@ -14,8 +14,8 @@ modal, condition or guess (datagen.chat_plans.plain_clause: "if I plan to…", "
 "maybe", "probably"), and never from a wish or a hope ("I want to", "I hope to": those are no plan). The act is the
 sentence's words from the verb to the end of its clause (cut at a comma, "and I", "but", "so", "because";
 "go for a walk and buy some new books" is one plan, said whole),
-at most `_MAX_WORDS` words, none pointing at something said elsewhere ("do it", "show you", "my
-paintings": whose?), and not a phrase that names no act ("keep going", "make it", "have to go", "try").
+at most `_MAX_WORDS` words, none pointing at something said elsewhere ("do it", "show you", "his
+paintings": whose?; the speaker's own "my" is kept as said, "visit my parents"), and not a phrase that names no act ("keep going", "make it", "have to go", "try").
 The relation is the day ("plan-do:7 July 2023"): two different plans told that day give no question
 (`datagen.chat_facts.unique_chat_facts`); the verifier checks the supporting chat was written that day.
 """
@@ -39,6 +39,9 @@ _POINTING = frozenset(
     "it its this that these those me my mine you your yours he him his she her they them their we us our "
     "there here something anything everything one".split()
 )
+# The speaker's own: the answer is the plan as the speaker said it ("visit my parents"), whose "my" is the
+# asked person's and needs no guess
+_OWN = frozenset("my mine".split())
 _STOPS = frozenset("but so because though although while when if unless then".split())
 _AND = frozenset("and or".split())
 _HEDGES = frozenset("maybe perhaps probably possibly hopefully likely".split())
@@ -123,6 +126,6 @@ def _act_words(act: Any) -> list[Any]:
         words.append(t)
     if not words or len(words) > _MAX_WORDS or len(words) < 2:
         return []  # "I'm going to relax": one word is no plan one could tell from another
-    if any(w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$") for w in words):
+    if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words):
         return []
     return words

@@ -18,8 +18,9 @@ coordinated feelings ("relieved and grateful") and without its intensifier ("so"
 is the sentence's own words: the object of "about"/"for"/"over", an infinitive read as a gerund ("to
 open a studio" → "opening a studio"), a "when/while/after/before" clause, a leading "-ing" clause, or
 the subject of "makes me feel". It is asked only when it names its event without leaning on the chat:
-no pronoun ("when he passed away", "about it", "for you"), no "my" (whose gender the question would
-have to guess), no "this"/"that"; a clause of the speaker's own past act is said as a gerund ("when I
+no pronoun ("when he passed away", "about it", "for you"), no "this"/"that"; the speaker's own "my"/"mine"
+is said "their"/"theirs" (singular, no gender guessed, as datagen.chat_mentions says "their mom": "I was so
+proud when my son graduated" → "How did Jo feel when their son graduated?"); a clause of the speaker's own past act is said as a gerund ("when I
 won the race" → "when winning the race"), any other "I" gives none; a bare noun event needs two
 content words ("the interview" could be any interview; "the job interview" less so).
 
@@ -69,6 +70,8 @@ _POINTING = frozenset(
     "me my mine myself we us our ours you your yours he him his she her hers it its they them their theirs "
     "this that these those there here everything something anything nothing everyone someone's one ones".split()
 )
+# The speaker's own: said in the question as the asked person's, with no gender ("their son").
+_OWN = {"my": "their", "mine": "theirs"}
 _HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
 _LIKES = frozenset("enjoy love like prefer adore".split())
 _WHEN_MARKS = frozenset("when while after before whenever".split())
@@ -203,7 +206,7 @@ def _made_feeling(verb: Any) -> tuple[Any, str, bool] | None:
     maker = next((c for c in verb.children if c.dep_ in ("nsubj", "csubj") and c.lower_ != "me"), None)
     if maker is None:
         return None
-    words = _span(maker.left_edge.i, maker.right_edge.i + 1, verb.doc)
+    words = _owned(_span(maker.left_edge.i, maker.right_edge.i + 1, verb.doc))
     if not words or not _plain_words(words):
         return None
     past = verb.tag_ == "VBD"
@@ -252,17 +255,18 @@ def _feeling_phrase(feeling: Any) -> str:
 def _event(verb: Any, feeling: Any) -> str:
     """The event the feeling is about, as the question says it, or ""."""
     doc = verb.doc
-    if any(c.dep_ in ("prep", "agent") and any(g.lower_ in _POINTING or g.tag_ in ("PRP", "PRP$") or g.pos_ == "PROPN"
-                                   for g in c.subtree) for c in feeling.children):
-        # "proud of you for spreading awareness", "inspired by your drive to make a difference": the act
-        # is the other speaker's
+    if any(c.dep_ in ("prep", "agent") and any(
+            (g.lower_ in _POINTING or g.tag_ in ("PRP", "PRP$") or g.pos_ == "PROPN")
+            and not (c.lower_ in _ABOUT_PREPS and g.lower_ in _OWN) for g in c.subtree) for c in feeling.children):
+        # "proud of you for spreading awareness", "inspired by your drive to make a difference", "proud of
+        # my son": the act is another's; "nervous about my exam" is the speaker's own
         return ""
     for c in feeling.children:
         if c.dep_ == "prep" and c.lower_ in _ABOUT_PREPS:
             obj = next((g for g in c.children if g.dep_ in ("pobj", "pcomp")), None)
             if obj is None:
                 continue
-            words = _span(obj.left_edge.i, obj.right_edge.i + 1, doc)
+            words = _owned(_span(obj.left_edge.i, obj.right_edge.i + 1, doc))
             if not _plain_words(words):
                 return ""
             if obj.tag_ == "VBG" or _content(words) >= 2:
@@ -271,7 +275,7 @@ def _event(verb: Any, feeling: Any) -> str:
         if c.dep_ == "xcomp" and c.tag_ == "VB":
             # "thrilled to open a dance studio" → "about opening a dance studio"
             rest = [_Word(gerund(w.lemma_.lower())) if w.dep_ == "conj" and w.head == c and w.tag_ == "VB" else w
-                    for w in _span(c.i + 1, c.right_edge.i + 1, doc)]  # "to meet … and learn" → "and learning"
+                    for w in _owned(_span(c.i + 1, c.right_edge.i + 1, doc))]  # "to meet … and learn" → "and learning"
             if not _plain_words(rest) or _content([c, *rest]) < 2:
                 return ""
             return "about " + " ".join(filter(None, [gerund(c.lemma_.lower()), _text(rest)]))
@@ -284,12 +288,13 @@ def _event(verb: Any, feeling: Any) -> str:
             if mark is not None:
                 words = _span(mark.i + 1, c.right_edge.i + 1, doc)
                 words = _named(words)
+                words = None if words is None else _owned(words)
                 if words is None or not _plain_words(words) or _content(words) < 2:
                     return ""
                 return f"{mark.lower_} {_text(words)}"
             if c.tag_ == "VBG" and c.i < verb.i and c.left_edge.i == c.i:
                 # "Watching the meteor shower, I felt …"
-                words = _span(c.i, c.right_edge.i + 1, doc)
+                words = _owned(_span(c.i, c.right_edge.i + 1, doc))
                 if _plain_words(words) and _content(words) >= 2:
                     return "while " + _text(words)
                 return ""
@@ -319,20 +324,31 @@ def _named(words: list[Any]) -> list[Any] | None:
 
 
 class _Word:
-    """A word the question says in place of the sentence's ("winning" for "I won")."""
+    """A word the question says in place of the sentence's ("winning" for "I won", "their" for "my")."""
 
-    tag_ = "VBG"
-    pos_ = "VERB"
     is_punct = False
+    dep_ = ""  # no parse of its own: never read as a conjunct ("to meet … and learn")
+    head = None
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tag: str = "VBG", pos: str = "VERB", ws: str = " ") -> None:
         self.text = text
-        self.text_with_ws = text + " "
+        self.text_with_ws = text + ws
         self.lower_ = text.lower()
+        self.tag_ = tag
+        self.pos_ = pos
+
+
+def _owned(words: list[Any]) -> list[Any]:
+    """The speaker's "my"/"mine" said as the question's "their"/"theirs" ("when my son graduated" → "when
+    their son graduated", "my own" → "their own"); every other pronoun is left for _plain_words to refuse."""
+    return [_Word(_OWN[w.lower_], "PRP$", "PRON", w.text_with_ws[len(w.text):]) if w.lower_ in _OWN else w
+            for w in words]
 
 
 def _plain_words(words: list[Any]) -> bool:
-    return bool(words) and not any(w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$") for w in words)
+    # (a word the question puts in, "their" for "my", points at the asked person)
+    return bool(words) and not any(
+        not isinstance(w, _Word) and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words)
 
 
 def _content(words: list[Any]) -> int:

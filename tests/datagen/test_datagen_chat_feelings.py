@@ -68,3 +68,27 @@ def test_a_relative_named_in_a_story_is_not_the_speaker_s() -> None:
     ])
     assert "What is the name of Ivy's dad?" not in qs
     assert qs["What is the name of Tom's son?"].answer == "Kyle"
+
+
+MINE = [
+    ("chat/D1", CHAT_S1, "John: I was so proud when my son graduated from the police academy.\n"
+                    "Maria: I was nervous about my driving test at the city depot.\n"
+                    "John: I was so happy when his band won the county contest.\n"
+                    "Maria: I felt so relieved when it finally stopped raining on the farm."),
+    ("chat/D2", CHAT_S2, "Maria: I'm planning to visit my parents in the mountains.\n"
+                    "John: I'm so excited about her new bakery downtown.\n"
+                    "Maria: I'm thrilled to open my own pottery studio downtown."),
+]
+
+
+def test_the_speaker_s_own_event_is_asked_with_their_and_a_plan_keeps_my() -> None:
+    """Old code: "my" refused every event and plan it was in, so none of these was asked."""
+    qs = chat_questions(MINE)
+    assert qs["How did John feel when their son graduated from the police academy?"].answer == "proud"
+    assert qs["How did Maria feel about their driving test at the city depot?"].answer == "nervous"
+    assert qs["In the chat of 25 May 2023, what was Maria planning to do?"].answer == (
+        "visit my parents in the mountains")
+    assert qs["How does Maria feel about opening their own pottery studio downtown?"].answer == "thrilled"
+    # "his band", "it … stopped raining", "her new bakery": another's, or whose? — still not asked
+    assert all(c.answer not in ("happy", "relieved", "excited") for c in qs.values())
+    assert not any("his " in q or "her " in q or " it " in q for q in qs)
