@@ -284,8 +284,11 @@ def generate(
                 if wait is not None:  # tasks of this hop count are left, but not due now: no failure, no attempt
                     if 1 not in live and 1 not in report.given_up:
                         live += _single_fill(generator, report, failures, wait=f"{hops}-hop: {wait}")
-                    if all(deferred(h) is not None for h in set(live)):
-                        _release_shares(generator, report, wait)  # nothing else can be written: no smaller set for a share
+                    # nothing else can be written: past the share rather than a smaller set (given up when no
+                    # share can be let go, so the run never waits on itself)
+                    if all(deferred(h) is not None for h in set(live)) and not _release_shares(generator, report, wait):
+                        live = [h for h in live if h != hops]
+                        report.given_up[hops] = wait
                     continue
                 result = generator.propose(hops, rng)
                 report.attempted += 1
@@ -386,19 +389,23 @@ def _single_fill(generator: Generator, report: GenerationReport, failures: dict[
     note = fill() if fill is not None and not report.fallback and 1 not in failures else ""
     if not note:
         return []
-    spent = "; ".join([f"{h}-hop: {why}" for h, why in sorted(report.given_up.items())] + ([wait] if wait else []))
+    due = [f"{wait}, due again as the set grows"] if wait else []
+    spent = "; ".join([f"{h}-hop: {why}" for h, why in sorted(report.given_up.items())] + due)
     report.fallback = f"{note} ({spent})"
     failures[1] = 0
     return [1]
 
 
-def _release_shares(generator: Any, report: GenerationReport, wait: str) -> None:
+def _release_shares(generator: Any, report: GenerationReport, wait: str) -> bool:
     """Let the generator's capped forms past their share (`hold_shares`): every hop count left is only
-    deferred, so holding the share would end the run with fewer tasks than the corpus gives."""
-    if getattr(generator, "hold_shares", False):
-        generator.hold_shares = False
-        note = f"past their share once nothing else was left ({wait})"
-        report.fallback = f"{report.fallback}; {note}" if report.fallback else note
+    deferred, so holding the share would end the run with fewer tasks than the corpus gives. False when
+    there was no share to let go."""
+    if not getattr(generator, "hold_shares", False):
+        return False
+    generator.hold_shares = False
+    note = f"then past their share, nothing else being left ({wait})"
+    report.fallback = f"{report.fallback}; {note}" if report.fallback else note
+    return True
 
 
 def _searched_form(form: str) -> bool:
