@@ -54,7 +54,7 @@ def main() -> None:
     ap.add_argument("--bm25-budget", type=float, default=GenerateConfig.bm25_budget)
     ap.add_argument("--comparison-share", type=float, default=None,
                     help="natural: the largest share of the multi-hop output that is comparisons (0: bridges only)")
-    ap.add_argument("--mix", default="", help="natural: comparison=SHARE,relation=SHARE (context1 datagen --mix)")
+    ap.add_argument("--mix", default="", help="natural: comparison=SHARE,relation=SHARE,order=SHARE (context1 datagen --mix)")
     args = ap.parse_args()
 
     if args.jsonl:

@@ -20,7 +20,9 @@ Forms (metadata["form"]):
 Bridges come from `datagen.chains`, every genuine chain of 2-4 documents enumerated once; a
 proposal draws a first-link relation, then a chain of it (so one relation cannot fill the set), and a
 hop count whose chains are spent is given up at once (`exhausted`). The output mix is capped, not the
-proposals: comparisons at most `comparison_share` of the multi-hop tasks written.
+proposals: comparisons at most `comparison_share` of the multi-hop tasks written, orders at most
+`order_share` of all the tasks written. An order over its share is *deferred*, not spent (`deferred`): the
+pipeline fills with single-hop tasks and asks for orders again as the set grows.
 
 What keeps a question answerable by exactly one thing: a document's relation is used only when the
 document states it with one answer (`factbase.unique_relations`); the bridge's object must name
@@ -69,6 +71,11 @@ class NaturalConfig:
         larger part.
     relation_share: the largest share of the bridges one link relation ("the director of X") may
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
+    order_share: the largest share of *all* the tasks written (single-hop ones included) that may be
+        orders of one person's dated acts. On chats orders are the whole multi-hop output, so a share of
+        it caps nothing; real LoCoMo is about 16 % temporal questions (20 % of the answerable), and
+        written first, orders had reached 39-47 % of a 150-task set (issue 36). Once nothing else can be
+        written the cap gives way (`hold_shares`), so the set is never smaller for it.
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
@@ -86,6 +93,7 @@ class NaturalConfig:
     comparison_share: float = 0.2
     bridge_comparison_share: float = 0.25
     relation_share: float = 0.2
+    order_share: float = 0.25
     relation_floor: int = 3
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
@@ -96,24 +104,28 @@ class NaturalConfig:
     max_question_words: int = 32
 
     def __post_init__(self) -> None:
-        for name in ("comparison_share", "bridge_comparison_share", "relation_share"):
+        for name in ("comparison_share", "bridge_comparison_share", "relation_share", "order_share"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a share in [0, 1], got {value}")
 
 
-_MIX_KEYS = {"comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share"}
+_MIX_KEYS = {
+    "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
+    "order": "order_share",
+}
 
 
 def parse_mix(spec: str) -> dict[str, float]:
-    """`--mix "comparison=0.25,relation=0.2"` → NaturalConfig options (comparison_share, relation_share):
-    the largest share of the multi-hop output that may be comparisons, and of the bridges one relation
-    may describe. An empty spec keeps the defaults."""
+    """`--mix "comparison=0.25,relation=0.2,order=0.25"` → NaturalConfig options (comparison_share,
+    relation_share, order_share): the largest share of the multi-hop output that may be comparisons, of
+    the bridges one relation may describe, and of all the tasks written that may be orders of dated acts
+    (chats, mail). An empty spec keeps the defaults."""
     out: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
-            raise ValueError(f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE; got {part!r}")
+            raise ValueError(f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE; got {part!r}")
         try:
             share = float(value)
         except ValueError:
@@ -211,6 +223,9 @@ class NaturalGenerator:
         self.final_uses: Counter = Counter()
         self.relation_uses: Counter = Counter()
         self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
+        self.total = 0  # tasks written, every hop count (the base of `order_share`)
+        # False once the pipeline has nothing else to write: capped forms may then exceed their share
+        self.hold_shares = True
         self.stages.update(self.chains.counts())
         # documents that give no question by design, so a run says why they are missing
         self.stages.update({f"no question:{why}": n for why, n in facts.skipped.items() if why in _NO_QUESTION_DOCS})
@@ -244,6 +259,7 @@ class NaturalGenerator:
         return self.uses[article] < self._doc_cap.get(article, self.config.max_doc_uses)
 
     def commit(self, candidate: Candidate) -> None:
+        self.total += 1
         for doc in candidate.doc_ids:
             self.uses[self.base.article(doc)] += 1
         self._asked.add(candidate.question)
@@ -273,9 +289,30 @@ class NaturalGenerator:
     def exhausted(self, hops: int) -> str | None:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
+        if hops == 2 and self.orders.left(self.usable):
+            return None
+        return self._spent_but_orders(hops)
+
+    def deferred(self, hops: int) -> str | None:
+        """Why no task of `hops` may be written *now*, though some are left (None when one may): orders
+        over their share of the tasks written, and no other 2-hop form left. The pipeline skips the turn
+        without counting a failure and lets single-hop tasks fill; the orders are due again as it grows."""
+        if hops != 2 or self._order_due() or not self.orders.left(self.usable):
+            return None
+        if self._spent_but_orders(2) is None:
+            return None  # another 2-hop form may still be written
+        return (f"orders are at their share of the tasks written ({self.written[ORDER_FORM]} of {self.total}; "
+                f"--mix order=SHARE)")
+
+    def _order_due(self) -> bool:
+        """Whether one more order keeps orders within `order_share` of all the tasks written."""
+        return not self.hold_shares or self.written[ORDER_FORM] + 1 <= self.config.order_share * (self.total + 1)
+
+    def _spent_but_orders(self, hops: int) -> str | None:
+        """`exhausted` for every form but the orders of dated acts."""
         if hops < 2 or self.lists.left(hops, self.usable):
             return None
-        if hops == 2 and (self.orders.left(self.usable) or self.anchored.left(self.usable)):
+        if hops == 2 and self.anchored.left(self.usable):
             return None
         for groups in self._pool.values():  # drop the spent chains a draw has not met yet
             for chains in groups.values():
@@ -316,7 +353,7 @@ class NaturalGenerator:
             if not isinstance(found, DropReason):
                 self.stages[f"form:{ANCHORED_FORM}"] += 1
                 return found
-        if hops == 2 and self.orders.pairs:
+        if hops == 2 and self.orders.pairs and self._order_due():
             found = self.orders.propose(rng, self.usable, self._key)
             if not isinstance(found, DropReason):
                 self.stages[f"form:{ORDER_FORM}"] += 1

@@ -246,8 +246,9 @@ def generate(
     with TaskWriter(out) as writer:
         report.existing = len(writer.existing)
         for task in writer.existing:
-            generator.commit(_as_candidate_docs(task.gold_doc_ids))
+            generator.commit(_as_candidate_docs(task.gold_doc_ids, task.metadata.get("form", "")))
         exhausted = getattr(generator, "exhausted", None) or (lambda hops: None)
+        deferred = getattr(generator, "deferred", None) or (lambda hops: None)
         live = list(config.hops)  # a value may repeat to weight it: (1, 1, 2) proposes 1-hop twice as often
         if 1 not in live and not writer.existing:
             none = {h: exhausted(h) for h in sorted({2, *live})}
@@ -278,6 +279,16 @@ def generate(
                     _ask_deep(generator, live)
                     report.given_up[hops] = spent
                     live = live or _single_fill(generator, report, failures)
+                    continue
+                wait = deferred(hops)
+                if wait is not None:  # tasks of this hop count are left, but not due now: no failure, no attempt
+                    if 1 not in live and 1 not in report.given_up:
+                        live += _single_fill(generator, report, failures, wait=f"{hops}-hop: {wait}")
+                    # nothing else can be written: past the share rather than a smaller set (given up when no
+                    # share can be let go, so the run never waits on itself)
+                    if all(deferred(h) is not None for h in set(live)) and not _release_shares(generator, report, wait):
+                        live = [h for h in live if h != hops]
+                        report.given_up[hops] = wait
                     continue
                 result = generator.propose(hops, rng)
                 report.attempted += 1
@@ -369,17 +380,32 @@ def generate(
     return report
 
 
-def _single_fill(generator: Generator, report: GenerationReport, failures: dict[int, int]) -> list[int]:
+def _single_fill(generator: Generator, report: GenerationReport, failures: dict[int, int], wait: str = "") -> list[int]:
     """[1] when a multi-hop run has spent its multi-hop tasks on a corpus whose generator says single-hop
-    ones may fill the rest (`single_fill`: chats and mail, whose only multi-hop tasks are few), else []."""
+    ones may fill the rest (`single_fill`: chats and mail, whose only multi-hop tasks are few), else [].
+    wait: why the multi-hop tasks left are not due now (`deferred`: over their share of the output), when
+    single-hop ones fill in the meantime rather than for the rest."""
     fill = getattr(generator, "single_fill", None)
     note = fill() if fill is not None and not report.fallback and 1 not in failures else ""
     if not note:
         return []
-    spent = "; ".join(f"{h}-hop: {why}" for h, why in sorted(report.given_up.items()))
+    due = [f"{wait}, due again as the set grows"] if wait else []
+    spent = "; ".join([f"{h}-hop: {why}" for h, why in sorted(report.given_up.items())] + due)
     report.fallback = f"{note} ({spent})"
     failures[1] = 0
     return [1]
+
+
+def _release_shares(generator: Any, report: GenerationReport, wait: str) -> bool:
+    """Let the generator's capped forms past their share (`hold_shares`): every hop count left is only
+    deferred, so holding the share would end the run with fewer tasks than the corpus gives. False when
+    there was no share to let go."""
+    if not getattr(generator, "hold_shares", False):
+        return False
+    generator.hold_shares = False
+    note = f"then past their share, nothing else being left ({wait})"
+    report.fallback = f"{report.fallback}; {note}" if report.fallback else note
+    return True
 
 
 def _searched_form(form: str) -> bool:
@@ -404,11 +430,13 @@ def _with_distractors(candidate: Candidate, distractors: Sequence[str]) -> Candi
     return replace(candidate, distractors=tuple(distractors))
 
 
-def _as_candidate_docs(doc_ids: Sequence[str]) -> Candidate:
-    """A stand-in candidate carrying only doc ids (to count an existing task's document uses)."""
+def _as_candidate_docs(doc_ids: Sequence[str], form: str = "") -> Candidate:
+    """A stand-in candidate carrying only doc ids and form (to count an existing task's document uses,
+    and its form against the output shares)."""
     from datagen.types import SupportingItem
 
-    return Candidate(question="", answer="", supporting=tuple(SupportingItem(d) for d in doc_ids), hops=len(doc_ids))
+    return Candidate(question="", answer="", supporting=tuple(SupportingItem(d) for d in doc_ids), hops=len(doc_ids),
+                     metadata={"form": form} if form else {})
 
 
 def _why_stopped(report: GenerationReport, config: GenerateConfig, live: list[int]) -> str:

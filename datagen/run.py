@@ -60,7 +60,7 @@ def run_datagen(
     question (or claim) instead of the templates, with `backend` as its model when one is given (the
     scripted backend in tests), else the folder's adapter on its base model. writer_options go to
     `datagen.writer.WriterConfig` (form "question" or "claim"), plus "model" (another base model path).
-    mix: `datagen.natural.NaturalConfig` shares (comparison_share, relation_share; `natural.parse_mix`).
+    mix: `datagen.natural.NaturalConfig` shares (comparison_share, relation_share, order_share; `natural.parse_mix`).
     """
     if form not in ("natural", "cloze"):
         raise ValueError(f"form must be 'natural' or 'cloze', got {form!r}")

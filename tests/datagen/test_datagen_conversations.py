@@ -230,7 +230,8 @@ def test_which_came_first_across_two_sessions_is_decided_by_both_dates() -> None
     the verifier recomputes both dates and refuses the other answer."""
     chunks = _chunks(ORDER_CHAT)
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    # no share of the output to keep: nothing is written here (test_datagen_order_share)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(order_share=1.0))
     rng = random.Random(0)
     found: dict[str, Candidate] = {}
     for _ in range(40):
@@ -256,12 +257,13 @@ def test_which_came_first_across_two_sessions_is_decided_by_both_dates() -> None
 
 def test_a_multi_hop_run_over_chats_writes_the_orders_then_single_hop_tasks(tmp_path) -> None:
     """`context1 datagen` asks hops 2-4 by default. Old code: a chat corpus gave single-hop tasks only.
-    Now its orders come first, then single-hop tasks fill the run, with the reason said."""
+    Now its orders come first, then single-hop tasks fill the run, with the reason said (orders with no
+    share of the output to keep: test_datagen_order_share holds them to one)."""
     from datagen.pipeline import GenerateConfig, generate
 
     chunks = _chunks(ORDER_CHAT)
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(order_share=1.0))
     report = generate(gen, mined, tmp_path / "tasks.jsonl", GenerateConfig(n=40, hops=(2, 3, 4), seed=0, patience=50))
     assert report.by_hops[2] >= 3 and report.by_hops[1] >= 1  # one-passage sessions: their use caps end it
     assert "single-hop tasks are written for the rest" in report.fallback
