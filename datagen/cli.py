@@ -87,7 +87,7 @@ def datagen_command(
                      help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
                      "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
                      "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
-                     "0.2), order=SHARE (largest share of ALL tasks that order one person's dated acts in chats "
+                     "0.2), order=SHARE (largest share of all the tasks that order one person's dated acts in chats "
                      "or mail, default 0.25; exceeded only when nothing else is left), e.g. comparison=0.25,order=0.2."),
     ] = "",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
