@@ -1090,6 +1090,14 @@ def _lower_aside_sections(
     return sorted(lowered, key=lambda pair: -pair[1])
 
 
+def _whole_pool(
+    state: _State, candidates: list[Chunk], row_of: dict[str, int], fused: list[tuple[str, float]]
+) -> list[Chunk]:
+    """The candidates extended to the whole fused pool: without a reranker only the top k were read, and a
+    re-sort (prose beside tables, the figure prior, boilerplate) may raise one of the pool's rest."""
+    return candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+
+
 def _prose_beside_tables(
     state: _State,
     candidates: list[Chunk],
@@ -1102,8 +1110,7 @@ def _prose_beside_tables(
     (corpus_tools.table_pieces); unchanged unless those hits are all tables. Each hit keeps its score."""
     if len(final) <= WINDOW:
         return candidates, final
-    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
-        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    candidates = _whole_pool(state, candidates, row_of, fused)
     # one table = one document and one contextual header (a statement's pieces share its name, columns and units);
     # a table chunk with neither header nor section is its own table
     table_of = [(c.doc_id, c.metadata.get("header") or c.metadata.get("section") or c.chunk_id)
@@ -1125,8 +1132,7 @@ def _lower_figureless(
 ) -> tuple[list[Chunk], list[float]]:
     """The ranking with passages that state no figure placed lower (corpus_tools.figure_prior); each hit keeps
     its score. The whole pool is read, so a passage with a figure below k can rise into the first k."""
-    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
-        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    candidates = _whole_pool(state, candidates, row_of, fused)
     order = lower_figureless([c.text for c in candidates], weight)
     return [candidates[i] for i in order], [final[i] for i in order]
 
@@ -1145,8 +1151,7 @@ def _demote_boilerplate(
     Scored down, never removed: a question about certifications still finds them, only below the
     passages that are not the same in every filing. Each hit keeps the score its leg gave it.
     """
-    if len(candidates) < len(final):  # without a reranker only the top k were read; the pool's rest may rise
-        candidates = candidates + [state.chunks[row_of[cid]] for cid, _ in fused[len(candidates) :]]
+    candidates = _whole_pool(state, candidates, row_of, fused)
     share = [float(c.metadata.get("boilerplate") or 0.0) for c in candidates]
     order = sorted(range(len(candidates)), key=lambda i: ((i + 1) * (1 + weight * min(max(share[i], 0.0), 1.0)), i))
     return [candidates[i] for i in order[:k]], [final[i] for i in order[:k]]
