@@ -306,6 +306,8 @@ def main() -> None:
     parser.add_argument("--row-match-weight", type=float, default=None, help="override SearchConfig.row_match_weight")
     parser.add_argument("--aside-section-weight", type=float, default=None,
                         help="override SearchConfig.aside_section_weight (0 = off)")
+    parser.add_argument("--continue-figures", choices=["on", "off"], default=None,
+                        help="override SearchConfig.continue_figures (a figure-less hit replaced by its neighbour that states figures)")
     parser.add_argument("--figureless-weight", type=float, default=None,
                         help="override SearchConfig.figureless_weight (passages stating no figure placed lower; 0 = off)")
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
@@ -344,6 +346,9 @@ def main() -> None:
         if getattr(args, name) is not None:
             search = dataclasses.replace(corpus.config.search, **{name: getattr(args, name)})
             corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.continue_figures is not None:
+        search = dataclasses.replace(corpus.config.search, continue_figures=args.continue_figures == "on")
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     if args.prose_beside_tables is not None:
         search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
         corpus.config = dataclasses.replace(corpus.config, search=search)

@@ -98,9 +98,12 @@ class SearchConfig:
     # the same, 8 won one more figure question and lost a phrase answer and a FinanceBench page. Reporting, run once:
     # docugami 15 → 16 of 27 (1 / 0), FinanceBench 14 → 15 of 25 (1 / 0).
     figureless_weight: float = 3.0
+    # True: on docugami's tuning half (session 35) figures in the top 5 24 → 25 of 32, units on 27 → 28 (won q136,
+    # lost 0); FinanceBench tuning and tuning2 identical question for question (0 / 0).
+    continue_figures: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("line_item_names", "line_item_expansion", "prose_beside_tables"):
+        for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:

@@ -1,0 +1,75 @@
+"""Figures that continue a passage: a figure-less hit gives its place to the neighbour that states the figures.
+
+A filing states one subject over consecutive chunks, and the chunk that repeats a question's words is
+often the one that opens the subject, not the one that holds its amounts: "Legal Proceedings — The
+Company is involved from time to time in claims …" opens a note whose patent suits and damages follow in
+the next three chunks; a paragraph about the Tower Semiconductor agreement ends where the next chunk
+gives its $5.4 billion price; a table's rows continue in the next chunk under the same header. Inside
+the right filing the legs rank the opening chunk first and its continuation at 8, 12 or 43 (issue 35,
+session 35: two of the five misses of docugami's tuning half, with units on, were such runs; a lift of
+every chunk by its neighbours' scores was measured first and lost three to seven tuning questions, since
+runs of figure-less risk-factor prose rose with it).
+
+The rule, `continue_figureless`: for each of the first WINDOW hits that states no figure
+(`corpus_tools.figure_prior.has_figure`), the chunk just after it or just before it in the same document
+and section that states one — the better ranked of the two, the following one on a tie — takes its place,
+and the figure-less hit moves to the place its neighbour left (or to just after the window when the
+neighbour was not among the candidates). A hit that states a figure never moves down, so no holder of
+figures leaves the window; a neighbour ranked above the hit is not moved. `Corpus.search`
+applies it where the figure prior applies (searches narrowed to named documents, on indexes with table
+chunks), after it (`SearchConfig.continue_figures`, False = off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from corpus_tools.table_pieces import WINDOW
+
+
+def position(chunk_id: str) -> tuple[str, int] | None:
+    """(document id, chunk number) of an id `<doc_id>#<n>`; None for an id of another form."""
+    doc_id, sep, n = chunk_id.rpartition("#")
+    return (doc_id, int(n)) if sep and n.isdigit() else None
+
+
+def continue_figureless(
+    ranking: Sequence[str],
+    figured: Callable[[str], bool | None],
+    section: Callable[[str], str | None],
+    window: int = WINDOW,
+) -> list[str]:
+    """The new ranking (chunk ids, best first; it may hold ids the ranking did not).
+
+    ranking: the candidates' chunk ids, best first. figured(chunk_id): whether that chunk states a figure,
+    None when it is not a chunk the search may return (unknown, excluded, or outside the filter).
+    section(chunk_id): its section path, None or "" when it has none (then any section matches).
+    """
+    if window < 1:
+        raise ValueError(f"window must be >= 1, got {window}")
+    order = list(ranking)
+    for i in range(min(window, len(order))):
+        cid = order[i]
+        at = position(cid)
+        if at is None or figured(cid) is not False:
+            continue
+        own = section(cid) or ""
+        options = []
+        for step, n in ((0, at[1] + 1), (1, at[1] - 1)):  # the following chunk first on a tie
+            near = f"{at[0]}#{n}"
+            if n < 0 or figured(near) is not True or near in order[: i + 1]:  # already shown above it
+                continue
+            theirs = section(near) or ""
+            if own and theirs and own != theirs:
+                continue
+            rank = order.index(near) if near in order else len(order)
+            options.append((rank, step, near))
+        if not options:
+            continue
+        rank, _, near = min(options)
+        if rank < len(order):
+            order[i], order[rank] = near, cid
+        else:
+            order[i] = near
+            order.insert(window, cid)
+    return order
