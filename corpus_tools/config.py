@@ -98,8 +98,8 @@ class SearchConfig:
     # the same, 8 won one more figure question and lost a phrase answer and a FinanceBench page. Reporting, run once:
     # docugami 15 → 16 of 27 (1 / 0), FinanceBench 14 → 15 of 25 (1 / 0).
     figureless_weight: float = 3.0
-    # True: on docugami's tuning half (session 35) figures in the top 5 24 → 25 of 32, units on 27 → 28 (won q136,
-    # lost 0); FinanceBench tuning and tuning2 identical question for question (0 / 0).
+    # True: on docugami's tuning half (session 35) figures in the top 5 24 → 26 of 32, units on 27 → 29 (won q124,
+    # q136, lost 0); FinanceBench tuning and tuning2 page@1/5/10 and fig@5 identical question for question (0 / 0).
     continue_figures: bool = True
 
     def __post_init__(self) -> None:

@@ -6,18 +6,22 @@ Company is involved from time to time in claims …" opens a note whose patent s
 the next three chunks; a paragraph about the Tower Semiconductor agreement ends where the next chunk
 gives its $5.4 billion price; a table's rows continue in the next chunk under the same header. Inside
 the right filing the legs rank the opening chunk first and its continuation at 8, 12 or 43 (issue 35,
-session 35: two of the five misses of docugami's tuning half, with units on, were such runs; a lift of
-every chunk by its neighbours' scores was measured first and lost three to seven tuning questions, since
-runs of figure-less risk-factor prose rose with it).
+session 35: two of the five misses of docugami's tuning half, with units on, were such runs, q124 and q136;
+a lift of every chunk by its neighbours' scores was measured first and lost three to seven tuning
+questions, since runs of figure-less risk-factor prose rose with it).
 
-The rule, `continue_figureless`: for each of the first WINDOW hits that states no figure
-(`corpus_tools.figure_prior.has_figure`), the chunk just after it or just before it in the same document
-and section that states one — the better ranked of the two, the following one on a tie — takes its place,
-and the figure-less hit moves to the place its neighbour left (or to just after the window when the
-neighbour was not among the candidates). A hit that states a figure never moves down, so no holder of
-figures leaves the window; a neighbour ranked above the hit is not moved. `Corpus.search`
-applies it where the figure prior applies (searches narrowed to named documents, on indexes with table
-chunks), after it (`SearchConfig.continue_figures`, False = off).
+The rule, `continue_figureless`, in two steps, both over the first WINDOW hits:
+- each hit that states no figure (`corpus_tools.figure_prior.has_figure`) gives its place to the chunk just
+  after or just before it in the same document and section that states one (the better ranked of the two, the
+  following one on a tie), unless that neighbour is already shown above it; the figure-less hit takes the place
+  its neighbour left (or the place just after the window, when the neighbour was not among the candidates);
+- a chunk that states figures and whose two neighbours are both shown (the middle of a passage shown in
+  pieces, e.g. the price of an acquisition between the paragraphs that announce and qualify it) takes the
+  place of the lowest shown hit that states no figure.
+A hit that states a figure never moves down, so no holder of figures leaves the window; nothing is removed.
+`Corpus.search` applies it where the figure prior applies (searches narrowed to named documents, on indexes
+with table chunks), after it (`SearchConfig.continue_figures`, False = off). Measured on both filings tuning
+parts: see `SearchConfig.continue_figures`.
 """
 
 from __future__ import annotations
@@ -67,9 +71,36 @@ def continue_figureless(
         if not options:
             continue
         rank, _, near = min(options)
-        if rank < len(order):
-            order[i], order[rank] = near, cid
-        else:
-            order[i] = near
-            order.insert(window, cid)
+        _give_place(order, i, near, window)
+    _fill_gaps(order, figured, section, window)
     return order
+
+
+def _give_place(order: list[str], i: int, near: str, window: int) -> None:
+    """`near` takes place i; the hit there takes `near`'s old place, or just after the window when it had none."""
+    cid = order[i]
+    if near in order:
+        j = order.index(near)
+        order[i], order[j] = near, cid
+    else:
+        order[i] = near
+        order.insert(window, cid)
+
+
+def _fill_gaps(order: list[str], figured: Callable[[str], bool | None], section: Callable[[str], str | None],
+               window: int) -> None:
+    """A chunk stating figures whose two neighbours are both in the window (the middle of a passage shown in
+    pieces) takes the place of the window's lowest hit that states no figure."""
+    shown = order[:window]
+    for cid in shown:
+        at = position(cid)
+        if at is None:
+            continue
+        gap, after = f"{at[0]}#{at[1] + 1}", f"{at[0]}#{at[1] + 2}"
+        if after not in order[:window] or gap in order[:window] or figured(gap) is not True:
+            continue
+        if len({section(c) or "" for c in (cid, gap, after)} - {""}) > 1:
+            continue
+        low = [i for i in range(min(window, len(order))) if figured(order[i]) is False]
+        if low:
+            _give_place(order, low[-1], gap, window)

@@ -45,6 +45,19 @@ def test_a_neighbour_outside_the_ranking_is_brought_in_after_the_window():
     assert continue_figureless(["d#3"], lambda cid: {"d#3": False}.get(cid), lambda cid: None) == ["d#3"]
 
 
+def test_the_middle_of_a_passage_shown_in_pieces_takes_the_lowest_figureless_place():
+    # d#4 and d#6 are shown, d#5 between them states figures: it takes the place of d#0 (the lowest figure-less)
+    figured = {**FIGURED, "d#4": True, "d#5": True, "d#6": True, "f#1": False, "f#0": False, "f#2": False}
+    ranking = ["d#0", "d#4", "f#1", "d#6", "e#0", "d#5"]
+    # step one: d#0 swaps with d#1 (not a candidate: brought in); f#1 has no figured neighbour; step two: d#5 fills
+    # the gap in the place of f#1, the lowest figure-less hit shown
+    assert continue_figureless(ranking, figured.get, lambda cid: None) == [
+        "d#1", "d#4", "d#5", "d#6", "e#0", "d#0", "f#1"]
+    # no figure-less hit shown: nothing gives its place
+    assert continue_figureless(["d#4", "d#6", "e#0", "d#5"], figured.get, lambda cid: None) == [
+        "d#4", "d#6", "e#0", "d#5"]
+
+
 def test_a_neighbour_in_another_section_does_not_continue_the_passage():
     sections = {"d#3": "Item 1A. Risk Factors", "d#4": "Item 2. Management's Discussion", "d#2": "Item 1A. Risk Factors"}
     assert continue_figureless(["d#3", "e#0"], _figured, sections.get) == ["d#2", "e#0", "d#3"]
