@@ -1,4 +1,4 @@
-"""Figures that continue a passage: a figure-less hit gives its place to the neighbour that states the figures.
+"""Figures that continue a passage: beside a figure-less hit, its neighbour that states the figures is shown.
 
 A filing states one subject over consecutive chunks, and the chunk that repeats a question's words is
 often the one that opens the subject, not the one that holds its amounts: "Legal Proceedings — The
@@ -11,13 +11,16 @@ a lift of every chunk by its neighbours' scores was measured first and lost thre
 questions, since runs of figure-less risk-factor prose rose with it).
 
 The rule, `continue_figureless`, in two steps, both over the first WINDOW hits:
-- each hit that states no figure (`corpus_tools.figure_prior.has_figure`) gives its place to the chunk just
+- a hit that states no figure (`corpus_tools.figure_prior.has_figure`) keeps its place, and the chunk just
   after or just before it in the same document and section that states one (the better ranked of the two, the
-  following one on a tie), unless that neighbour is already shown above it; the figure-less hit takes the place
-  its neighbour left (or the place just after the window, when the neighbour was not among the candidates);
+  following one on a tie), when not shown yet, takes the place of the lowest figure-less hit shown below it;
+  that hit moves to the place the neighbour left (or to just after the window, when the neighbour was not among
+  the candidates);
 - a chunk that states figures and whose two neighbours are both shown (the middle of a passage shown in
   pieces, e.g. the price of an acquisition between the paragraphs that announce and qualify it) takes the
   place of the lowest shown hit that states no figure.
+The best-ranked figure-less hit shown always keeps its place: a figure-less passage may itself be the answer
+("the impact … was not significant"), and replacing the opener lost such a question on the tuning half (q103).
 A hit that states a figure never moves down, so no holder of figures leaves the window; nothing is removed.
 `Corpus.search` applies it where the figure prior applies (searches narrowed to named documents, on indexes
 with table chunks), after it (`SearchConfig.continue_figures`, False = off). Measured on both filings tuning
@@ -52,16 +55,17 @@ def continue_figureless(
     if window < 1:
         raise ValueError(f"window must be >= 1, got {window}")
     order = list(ranking)
+    sources: set[str] = set()  # figure-less hits whose neighbour has been shown: they keep their places
     for i in range(min(window, len(order))):
         cid = order[i]
         at = position(cid)
-        if at is None or figured(cid) is not False:
+        if at is None or figured(cid) is not False or cid in sources:
             continue
         own = section(cid) or ""
         options = []
         for step, n in ((0, at[1] + 1), (1, at[1] - 1)):  # the following chunk first on a tie
             near = f"{at[0]}#{n}"
-            if n < 0 or figured(near) is not True or near in order[: i + 1]:  # already shown above it
+            if n < 0 or figured(near) is not True or near in order[:window]:  # already shown
                 continue
             theirs = section(near) or ""
             if own and theirs and own != theirs:
@@ -70,9 +74,12 @@ def continue_figureless(
             options.append((rank, step, near))
         if not options:
             continue
-        rank, _, near = min(options)
-        _give_place(order, i, near, window)
-    _fill_gaps(order, figured, section, window)
+        _, _, near = min(options)
+        low = [j for j in range(i + 1, min(window, len(order))) if figured(order[j]) is False and order[j] not in sources]
+        if low:  # the lowest figure-less hit shown below it makes room
+            sources.add(cid)
+            _give_place(order, low[-1], near, window)
+    _fill_gaps(order, figured, section, window, sources)
     return order
 
 
@@ -88,9 +95,10 @@ def _give_place(order: list[str], i: int, near: str, window: int) -> None:
 
 
 def _fill_gaps(order: list[str], figured: Callable[[str], bool | None], section: Callable[[str], str | None],
-               window: int) -> None:
+               window: int, keep: set[str]) -> None:
     """A chunk stating figures whose two neighbours are both in the window (the middle of a passage shown in
-    pieces) takes the place of the window's lowest hit that states no figure."""
+    pieces) takes the place of the window's lowest hit that states no figure, never the best-ranked one nor one
+    in `keep` (those whose neighbour was shown)."""
     shown = order[:window]
     for cid in shown:
         at = position(cid)
@@ -101,6 +109,6 @@ def _fill_gaps(order: list[str], figured: Callable[[str], bool | None], section:
             continue
         if len({section(c) or "" for c in (cid, gap, after)} - {""}) > 1:
             continue
-        low = [i for i in range(min(window, len(order))) if figured(order[i]) is False]
-        if low:
+        low = [i for i in range(min(window, len(order))) if figured(order[i]) is False and order[i] not in keep]
+        if len(low) > 1:  # never the best-ranked figure-less hit
             _give_place(order, low[-1], gap, window)
