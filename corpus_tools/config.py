@@ -67,6 +67,10 @@ class SearchConfig:
     figureless_weight: in such a search (narrowed to named documents, on an index with table chunks), a passage
         that states no figure (no amount, percentage, grouped number or scaled decimal: corpus_tools.figure_prior)
         at rank r sorts as if at r·(1 + w), after every other rule. 0 = off.
+    continue_figures: in such a search, after the figure prior, the first five hits show the figures that continue
+        a passage (corpus_tools.neighbour_prior): the neighbour (same document and section) of a figure-less hit
+        that states figures, and a chunk stating figures between two shown neighbours, each take the place of
+        the lowest figure-less hit shown. False = off.
     """
 
     leg_k: int = 100
@@ -98,9 +102,13 @@ class SearchConfig:
     # the same, 8 won one more figure question and lost a phrase answer and a FinanceBench page. Reporting, run once:
     # docugami 15 → 16 of 27 (1 / 0), FinanceBench 14 → 15 of 25 (1 / 0).
     figureless_weight: float = 3.0
+    # True: on docugami's tuning half (session 35) figures in the top 5 24 → 26 of 32, units on 27 → 29 (won q124,
+    # q136, lost 0; the phrase rule's 37: 25 → 27, lost 0); FinanceBench tuning and tuning2 page@1/5/10 and fig@5
+    # identical question for question (0 / 0).
+    continue_figures: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("line_item_names", "line_item_expansion", "prose_beside_tables"):
+        for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:

@@ -34,7 +34,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
-from corpus_tools.figure_prior import lower_figureless
+from corpus_tools.figure_prior import has_figure, lower_figureless
 from corpus_tools.filters import check_where, matches_where
 from corpus_tools.fusion import reciprocal_rank_fusion
 from corpus_tools.grep import TIME_LIMIT_S, GrepBuffer, grep_rows
@@ -54,6 +54,7 @@ from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
 from corpus_tools.line_items import canonical_names, derived_named, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
+from corpus_tools.neighbour_prior import continue_figureless
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
     BiEncoderReranker,
@@ -657,6 +658,11 @@ class Corpus:
             candidates, final = _prose_beside_tables(state, candidates, final, row_of, fused, ranks)
         if figures:  # last: a rule above may have brought a figure-less passage up
             candidates, final = _lower_figureless(state, candidates, final, row_of, fused, cfg.figureless_weight)
+            if cfg.continue_figures:
+                candidates, final = _continue_figureless(state, candidates, final, excluded, allowed)
+                for c in candidates[:k]:  # a neighbour read from the table was ranked by no leg
+                    ranks.setdefault(c.chunk_id, {})
+                    scores.setdefault(c.chunk_id, {})
         return [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)
@@ -1135,6 +1141,35 @@ def _lower_figureless(
     candidates = _whole_pool(state, candidates, row_of, fused)
     order = lower_figureless([c.text for c in candidates], weight)
     return [candidates[i] for i in order], [final[i] for i in order]
+
+
+def _continue_figureless(
+    state: _State, candidates: list[Chunk], final: list[float], excluded: set[str], allowed: np.ndarray | None,
+) -> tuple[list[Chunk], list[float]]:
+    """The ranking with each figure-less hit of the first WINDOW replaced by its neighbour that states a figure
+    (corpus_tools.neighbour_prior); each place keeps its score. A neighbour outside the candidates is read from
+    the table when the search may return it (same filter, not excluded)."""
+    by_id = {c.chunk_id: c for c in candidates}
+
+    def chunk(cid: str) -> Chunk | None:
+        if cid not in by_id:
+            row = state.chunks.row_of(cid)
+            if row is None or cid in excluded or (allowed is not None and not allowed[row]):
+                return None
+            by_id[cid] = state.chunks[row]
+        return by_id[cid]
+
+    def figured(cid: str) -> bool | None:
+        found = chunk(cid)
+        return None if found is None else has_figure(found.text)
+
+    def section(cid: str) -> str | None:
+        found = chunk(cid)
+        return None if found is None else found.metadata.get("section")
+
+    order = continue_figureless([c.chunk_id for c in candidates], figured, section)
+    scores = final + [final[-1] if final else 0.0] * (len(order) - len(final))
+    return [by_id[cid] for cid in order], scores
 
 
 def _demote_boilerplate(
