@@ -24,6 +24,8 @@ Rules (each gives one chunk for the 5th place, or none: the answer is unchanged)
   section-diverse     when 3+ of the top 5 (the 5th among them) sit in one section: the best-ranked first-search
                       chunk 6-10 of another section;
   later-top1          the first later search's top chunk;
+  agreement-first10   (a trace saved with --refound) the first-search chunk ranked 6-10 that the searches agree on
+                      most (`context1.backends.iterative.agreement`), when more than on the 5th; -any: any chunk;
   ceiling-first10     a perfect pick among the first search's ranks 6-10 (what re-choosing it could reach);
   ceiling-shown       a perfect pick among every chunk any search showed.
 """
@@ -118,6 +120,36 @@ def later_top1(ep: dict) -> str | None:
     return next((o["ids"][0] for o in later if o["ids"]), None)
 
 
+def agreement(ep: dict) -> dict[str, float]:
+    """Per chunk, the agreement of the episode's searches on it (`context1.backends.iterative.agreement`'s sum of
+    5/(4+rank) over the search_corpus calls that showed or re-found it, less the largest); {} for a trace saved
+    without `--refound`."""
+    terms: dict[str, list[float]] = {}
+    for o in ep["observations"]:
+        if o["tool"] != "search_corpus":
+            continue
+        ranks = {c: i for i, c in enumerate(o["ids"], start=1)}
+        for c, rank in o.get("refound") or ():
+            ranks.setdefault(c, rank)
+        for c, rank in ranks.items():
+            terms.setdefault(c, []).append(5 / (4 + rank))
+    return {c: sum(t) - max(t) for c, t in terms.items() if len(t) > 1}
+
+
+def agreement_top(first_only: bool) -> Callable[[dict], str | None]:
+    """The chunk outside the top 4 that the searches agree on most (first_only: among the first search's ranks
+    6-10), when they agree on it more than on the 5th."""
+    def pick(ep: dict) -> str | None:
+        top = ep["passages"][:5]
+        agree = agreement(ep)
+        pool = first_shown(ep)[5:] if first_only else [c for c in agree if c not in top]
+        best = max(pool, key=lambda c: (agree.get(c, 0.0), -pool.index(c)), default=None)
+        if best is None or agree.get(best, 0.0) <= agree.get(top[4] if len(top) > 4 else "", 0.0):
+            return None
+        return best
+    return pick
+
+
 def ceiling(pool_of: Callable[[dict], list[str]]) -> Callable[[dict], str | None]:
     def pick(ep: dict) -> str | None:
         top = ep["passages"][:5]
@@ -176,6 +208,7 @@ def trace_rows(trace: Path, index: Path) -> list[str]:
         "parts-cosine": parts_cosine(corpus), "parts-cosine-and": parts_cosine(corpus, bare_and=True),
         "adjacent-top1": adjacent_top(1), "adjacent-top2": adjacent_top(2),
         "section-diverse": section_diverse(section_of), "later-top1": later_top1,
+        "agreement-first10": agreement_top(True), "agreement-any": agreement_top(False),
         "ceiling-first10": ceiling(lambda ep: first_shown(ep)[5:]),
         "ceiling-shown": ceiling(lambda ep: [c for o in ep["observations"] for c in o["ids"]]),
     }

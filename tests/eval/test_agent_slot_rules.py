@@ -4,6 +4,7 @@ against the agent's own top 5 (won, lost, the 5th place turned into or out of a 
 
 from __future__ import annotations
 
+import pytest
 from bench_modules import bench
 
 
@@ -86,3 +87,16 @@ def test_a_rule_is_scored_by_questions_won_and_lost_and_its_fifth_places():
     # the ceiling picks only for a missed answer, and only a chunk that completes it
     assert sr.ceiling(lambda ep: ep["first"][5:])(held) is None
     assert sr.ceiling(lambda ep: ep["first"][5:])(missed) == "f#5"
+
+
+def test_agreement_counts_every_search_that_showed_or_refound_a_chunk_beyond_its_best():
+    sr = _module()
+    ep = _episode(["f#1", "f#2", "f#3", "f#4", "f#5"], ["f#1", "f#2", "f#3", "f#4", "f#5", "f#9", "f#12"], ["f#40"])
+    assert sr.agreement(ep) == {}  # a trace saved without --refound: no search re-found anything
+    assert sr.agreement_top(True)(ep) is None
+    ep["observations"][2]["refound"] = [["f#12", 1], ["f#5", 6]]
+    agree = sr.agreement(ep)
+    assert agree == pytest.approx({"f#12": 5 / 11, "f#5": 5 / 10})  # f#12: rank 7 then re-found at 1 (the best term dropped)
+    assert sr.agreement_top(True)(ep) is None  # the searches agree on the 5th as much as on f#12: no change
+    ep["observations"][2]["refound"] = [["f#12", 1]]
+    assert sr.agreement_top(True)(ep) == "f#12"
