@@ -24,6 +24,9 @@ Rules (each gives one chunk for the 5th place, or none: the answer is unchanged)
   section-diverse     when 3+ of the top 5 (the 5th among them) sit in one section: the best-ranked first-search
                       chunk 6-10 of another section;
   later-top1          the first later search's top chunk;
+  part-search         a search per ask of a compound question (bare "and" too), narrowed like the question: its best
+                      chunk the question's search did not show (what a parallel search in hop 1 would show first);
+  item-search         the same with one search per line item the question names;
   agreement-first10   (a trace saved with --refound) the first-search chunk ranked 6-10 that the searches agree on
                       most (`context1.backends.iterative.agreement`), when more than on the 5th; -any: any chunk;
   ceiling-first10     a perfect pick among the first search's ranks 6-10 (what re-choosing it could reach);
@@ -112,6 +115,31 @@ def section_diverse(section_of: Callable[[str], Any]) -> Callable[[dict], str | 
         if secs.count(secs[4]) < 3:
             return None
         return next((c for c in first_shown(ep)[5:] if section_of(c) not in secs), None)
+    return pick
+
+
+def sub_search_fill(corpus: Any, kind: str) -> Callable[[dict], str | None]:
+    """What a sub-search issued beside the question's own search would put in the 5th place: its best chunk that the
+    question's search did not show (the harness drops a shown chunk from a later or parallel search), narrowed to the
+    question's filing as every search of the agent is (`AgentConfig.constraints`). kind "part": one search per ask of
+    a compound question (`question_parts`, bare "and" too); "item": one per line item it names
+    (`corpus_tools.line_items.canonical_names`, with the question's first two phrases)."""
+    from context1.backends.llm_free import question_phrases
+    from corpus_tools.line_items import canonical_names
+
+    def pick(ep: dict) -> str | None:
+        q, shown = ep["question"], set(first_shown(ep))
+        if kind == "part":
+            queries = question_parts(q, bare_and=True)
+        else:
+            queries = [" ".join([name, *question_phrases(q)[:2]]) for name in canonical_names(q)]
+        constraints = corpus.question_constraints(q) or None
+        for sub in queries:
+            hits = corpus.search(sub, k=10 + len(shown), constraints=constraints)
+            best = next((h.chunk.chunk_id for h in hits if h.chunk.chunk_id not in shown), None)
+            if best is not None:
+                return best
+        return None
     return pick
 
 
@@ -209,6 +237,7 @@ def trace_rows(trace: Path, index: Path) -> list[str]:
         "adjacent-top1": adjacent_top(1), "adjacent-top2": adjacent_top(2),
         "section-diverse": section_diverse(section_of), "later-top1": later_top1,
         "agreement-first10": agreement_top(True), "agreement-any": agreement_top(False),
+        "part-search": sub_search_fill(corpus, "part"), "item-search": sub_search_fill(corpus, "item"),
         "ceiling-first10": ceiling(lambda ep: first_shown(ep)[5:]),
         "ceiling-shown": ceiling(lambda ep: [c for o in ep["observations"] for c in o["ids"]]),
     }

@@ -100,3 +100,31 @@ def test_agreement_counts_every_search_that_showed_or_refound_a_chunk_beyond_its
     assert sr.agreement_top(True)(ep) is None  # the searches agree on the 5th as much as on f#12: no change
     ep["observations"][2]["refound"] = [["f#12", 1]]
     assert sr.agreement_top(True)(ep) == "f#12"
+
+
+class _Searches:
+    """A corpus whose searches return fixed rankings, recording the query and the narrowing each was asked with."""
+
+    def __init__(self, rankings: dict[str, list[str]]) -> None:
+        self.rankings, self.asked = rankings, []
+
+    def question_constraints(self, question: str) -> dict:
+        return {"company": ["Apple"]}
+
+    def search(self, query: str, k: int, constraints=None):
+        from types import SimpleNamespace
+
+        self.asked.append((query, constraints))
+        ids = next((v for key, v in self.rankings.items() if query.startswith(key)), [])
+        return [SimpleNamespace(chunk=SimpleNamespace(chunk_id=c)) for c in ids[:k]]
+
+
+def test_a_sub_search_fills_the_fifth_place_with_its_best_chunk_the_question_search_did_not_show():
+    sr = _module()
+    first = ["f#1", "f#2", "f#3", "f#4", "f#5", "f#9"]
+    ep = _episode(first[:5], first, [])
+    corpus = _Searches({"How did Apple's revenue by segment": ["f#1", "f#9", "f#30"]})
+    assert sr.sub_search_fill(corpus, "part")(ep) == "f#30"  # f#1 and f#9 were shown by the question's search
+    assert corpus.asked[0] == ("How did Apple's revenue by segment", {"company": ["Apple"]})  # narrowed as asked
+    one_ask = dict(ep, question="What was Apple's gross margin?")
+    assert sr.sub_search_fill(_Searches({}), "part")(one_ask) is None
