@@ -778,7 +778,9 @@ def filings_trace(args: argparse.Namespace) -> None:
     chosen = trace_questions(args, corpus)
     if not chosen:
         raise SystemExit(f"{args.index} holds no filing of a {args.part}-half {args.questions} question")
-    agent = SearchAgent(corpus)
+    # --refound: later searches record the shown chunks they match again (AgentConfig.refound), so an answer rule
+    # can read agreement between the agent's searches offline
+    agent = SearchAgent(corpus, config=_refound_config()) if args.refound else SearchAgent(corpus)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     eps = []
     with args.out.open("w", encoding="utf-8") as log:
@@ -796,7 +798,7 @@ def filings_trace(args: argparse.Namespace) -> None:
             first = [h.chunk.chunk_id for h in corpus.search(q["question"], k=TRACE_FIRST, constraints="auto")]
             passages = [e.chunk_id for e in (result.evidence or [])]
             shown = {c for o in observations for c in o["ids"]} | set(first) | set(passages)
-            ep = {**{k: q[k] for k in ("id", "question", "doc", "figures", "rule")}, "passages": passages,
+            ep = {**{k: q[k] for k in ("id", "question", "doc", "figures", "rule", "pages") if k in q}, "passages": passages,
                   "observations": observations, "first": first,
                   "holds": {c: chunk_holds(corpus, q, c) for c in sorted(shown)}}
             log.write(json.dumps(ep) + "\n")
@@ -867,9 +869,12 @@ def main() -> None:
     ft.add_argument("--index", type=Path, required=True)
     ft.add_argument("--questions", choices=("docugami", "financebench"), default="docugami")
     ft.add_argument("--qna", type=Path, default=Path("/work/data/filings10q/qna_data.csv"))
-    ft.add_argument("--part", choices=["report", "tuning"], default="tuning")
+    ft.add_argument("--part", choices=["report", "tuning", "tuning2"], default="tuning",
+                    help="tuning2: FinanceBench's tuning-only part (benchmarks/financebench.py EXTRA_TUNING)")
     ft.add_argument("--limit", type=int, default=100)
     ft.add_argument("--out", type=Path, required=True, help="episodes JSONL (one line per question)")
+    ft.add_argument("--refound", action="store_true",
+                    help="record the shown chunks later searches match again (AgentConfig.refound)")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
