@@ -29,8 +29,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
   their relatives do for a living and where they live ("What does Kim's mom do for a living?");
   datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
   a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
-  about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning to
-  do in one chat;
+  about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning, wanting,
+  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat;
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -56,6 +56,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
@@ -196,6 +197,7 @@ def read_facts(
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
             *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
             *named_facts(doc, doc_id, chunk_id, text, speaker),
