@@ -60,7 +60,7 @@ from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
-from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
+from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
 from datagen.chat_feelings import feeling_facts
 from datagen.chat_gifts import gift_facts
 from datagen.chat_mentions import told_when_said
@@ -93,6 +93,12 @@ from datagen.verify import names_nothing, stretched
 
 # a chat export's speaker that is a program, not a person ("Assistant: My favorite cuisine is Italian")
 _NO_PERSON = frozenset("assistant ai bot chatbot system user model".split())
+
+
+def _person(name: str) -> str:
+    """The name, or "" for a program ("Assistant"): whom "I'm grateful for your help" may not name."""
+    return "" if fold(name) in _NO_PERSON else name
+
 _NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
 
@@ -195,7 +201,8 @@ def read_facts(
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
-            *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor, _person(addressee(
+                sessions.get(doc_id, doc_texts[doc_id]), speaker)) if speaker else ""),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
