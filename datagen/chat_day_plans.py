@@ -76,6 +76,10 @@ _MAX_WORDS = 12
 _TRAILING = frozenset("lately recently too also now someday though anyway again soon".split())
 # words that, after the verb, name nothing ("relax a bit")
 _VAGUE_REST = frozenset("bit while little lot time".split())
+_SEASONS = frozenset(
+    "weekend week month year summer fall autumn spring winter morning afternoon evening monday tuesday "
+    "wednesday thursday friday saturday sunday".split()
+)
 _TIME_WORDS = frozenset("day week month year couple time hour minute".split())
 
 
@@ -97,7 +101,7 @@ def day_plan_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str
             answer = _topic(act)
             key = act.lower_
         else:
-            words = _act_words(act)
+            words = act_words(act)
             answer = "".join(w.text_with_ws for w in words).strip()
             key = act.lower_
         if not answer and family in (_WISH, _HOPE) and act.lemma_.lower() in _LIGHT:
@@ -222,13 +226,21 @@ def _i_subject(head: Any) -> bool:
                for c in head.children)
 
 
-def _act_words(act: Any) -> list[Any]:
+def _this_time(word: Any) -> bool:
+    """ "this weekend", "this fall": a time said from the chat's day, no pointing at something said."""
+    doc = word.doc
+    return word.lower_ == "this" and word.i + 1 < len(doc) and doc[word.i + 1].lower_ in _SEASONS
+
+
+def act_words(act: Any) -> list[Any]:
     """The act's words to the end of its clause, or [] where they name no plan one could check ("have
     dinner with friends", "try some new dishes" are plans; "have to go", "try it" are none)."""
     light = act.lemma_.lower() in _LIGHT and not (
         act.lemma_.lower() in ("have", "try") and any(c.dep_ == "dobj" and c.pos_ == "NOUN" for c in act.children))
     if light or any(c.dep_ == "neg" for c in act.children):
         return []
+    if any(c.dep_ == "prt" for c in act.children) and not any(c.dep_ in ("dobj", "prep") for c in act.children):
+        return []  # "join in", "help out", "come along": in what, whom? the chat says
     words = []
     doc = act.doc
     for t in doc[act.i : act.right_edge.i + 1]:
@@ -250,6 +262,7 @@ def _act_words(act: Any) -> list[Any]:
         return []  # "create a place for people", "try a couple of days": the object names nothing
     if any(w.lower_ == "others" and w.i > 0 and doc[w.i - 1].lower_ == "the" for w in words):
         return []  # "go to the others": which others?
-    if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words):
+    if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) and not _this_time(w)
+           for w in words):
         return []
     return words

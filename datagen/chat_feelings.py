@@ -23,6 +23,12 @@ is said "their"/"theirs" (singular, no gender guessed, as datagen.chat_mentions 
 proud when my son graduated" → "How did Jo feel when their son graduated?"); a clause of the speaker's own past act is said as a gerund ("when I
 won the race" → "when winning the race"), any other "I" gives none; a bare noun event needs two
 content words ("the interview" could be any interview; "the job interview" less so).
+The event is also asked by its feeling and chat, answered as said: "I'm thrilled to open a dance studio"
+→ "In the chat of 3 May 2023, what was Jon thrilled to do?" → "open a dance studio"; "I was nervous about
+my driving test" → "…, what was Maria nervous about?" → "my driving test" (as "What is Caroline excited
+about …?" is asked in real conversation QA); never where the words lean on the chat or the feeling is
+another's due ("proud of you for …"); two things one feeling is about in one chat give none.
+
 In a two-person chat "you" is the other speaker, said by name: "I'm so proud of you for spreading
 awareness" → "How does Mel feel about Caroline spreading awareness?" → "proud", "grateful for your help
 with the move" → "about Gina's help with the move" (never for a program: "Assistant's help"; none where
@@ -38,6 +44,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from datagen.chat_day_plans import act_words
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import plain_clause
 from datagen.chat_sessions import gerund
@@ -47,6 +54,7 @@ from datagen.mining import fold
 from datagen.types import TruthType
 from datagen.verify import TOLD_OPENING
 
+FELT = "felt"  # "felt:excited about:3 May 2023|said|other": what the speaker was excited about in that chat
 MOOD = "mood"  # "mood:14 June 2023|said|other": how the speaker said they felt in that day's chat
 
 # Adjectives (and participles) that name a feeling after "I am/was/get": "I'm busy" or "I was ready"
@@ -113,6 +121,18 @@ def feeling_facts(
             continue
         feeling, event, past = found
         answer = _feeling_phrase(feeling)
+        felt = _felt_about(feeling) if answer and day is not None and feeling.lower_ in FEELINGS else None
+        if felt is not None:
+            # "I'm thrilled to open a dance studio" → "In the chat of 3 May 2023, what was Jon thrilled to
+            # do?": the event asked by its feeling, as conversation benchmarks ask "What is Caroline
+            # excited about …?"; one answer per feeling and chat
+            told, (prep, thing) = format_date(day), felt
+            out.append(Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+                relation=f"{FELT}:{fold(answer)} {prep}:{told}|{SHAPE}|{TruthType.OTHER.value}",
+                answer=thing or "\x00" + str(verb.i), kind=TruthType.OTHER.value,
+                ask=f"{TOLD_OPENING}{told}, what was {{s}} {answer} {prep}?" if thing else "",
+            ))
         if not answer or not event:
             continue
         if any(c.lower_ == "been" for c in verb.children):  # "I've been feeling a bit stressed out"
@@ -310,6 +330,31 @@ def _event(verb: Any, feeling: Any, addressee: str = "") -> str:
                     return "while " + _text(words)
                 return ""
     return ""
+
+
+def _felt_about(feeling: Any) -> tuple[str, str] | None:
+    """What the feeling is about, as said, for "what was Jo nervous about?" (("about", "the job interview
+    at the bakery")) or "what was Jon thrilled to do?" (("to do", "open a dance studio")); None where the
+    words lean on the chat ("about it", "for your help"; the speaker's own "my" is said as it was), name
+    too little ("to help") or the feeling is another's due ("proud of you for …")."""
+    doc = feeling.doc
+    if any(c.dep_ == "prep" and any(g.dep_ == "pobj" and g.tag_ == "PRP" for g in c.children) for c in feeling.children):
+        return None
+    for c in feeling.children:
+        if c.dep_ == "prep" and c.lower_ in _ABOUT_PREPS:
+            obj = next((g for g in c.children if g.dep_ in ("pobj", "pcomp")), None)
+            if obj is None:
+                return None
+            words = _span(obj.left_edge.i, obj.right_edge.i + 1, doc)
+            if not words or _cut(obj.left_edge.i + len(words), doc) or (obj.tag_ != "VBG" and _content(words) < 2):
+                return None
+            if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words):
+                return None
+            return c.lower_, "".join(w.text_with_ws for w in words).strip()
+        if c.dep_ == "xcomp" and c.tag_ == "VB":
+            # an act not read is still a second answer of that chat ("" asks nothing, but witnesses)
+            return "to do", "".join(w.text_with_ws for w in act_words(c)).strip()
+    return None
 
 
 def _addressed_event(feeling: Any, addressee: str) -> str | None:

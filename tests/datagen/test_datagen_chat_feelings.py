@@ -114,3 +114,26 @@ def test_a_feeling_about_the_other_speaker_s_act_names_them() -> None:
     # no act ("happy for you"), an act that points ("sticking with it"), a program's help: none
     assert not any("Assistant" in q or "sticking" in q for q in qs)
     assert all(c.answer != "happy" for c in qs.values())
+
+
+FELT = [
+    ("chat/D1", CHAT_S1, "Maria: I'm so excited about the pottery class at the community center.\n"
+                    "John: I'm thrilled to open a dance studio downtown next spring.\n"
+                    "John: I'm so grateful for your help.\n"
+                    "Maria: I'm nervous about it."),
+    ("chat/D2", CHAT_S2, "John: I'm thrilled to coach the junior soccer team this fall.\n"
+                    "John: I'm also thrilled to repaint the old barn with my kids."),
+]
+
+
+def test_what_a_speaker_felt_about_is_asked_by_the_feeling_and_the_chat() -> None:
+    """Old code: a feeling's event was asked only as "How does Maria feel about …?", never the event
+    by its feeling ("What was Caroline excited about?" in real conversation QA)."""
+    qs = chat_questions(FELT)
+    day = "In the chat of 8 May 2023, "
+    assert qs[day + "what was Maria excited about?"].answer == "the pottery class at the community center"
+    assert qs[day + "what was John thrilled to do?"].answer == "open a dance studio downtown next spring"
+    # "grateful for your help", "nervous about it": the chat says what; two things John was thrilled to
+    # do on 25 May: no one answer
+    assert not any(q.startswith(day) and ("grateful" in q or "nervous" in q) for q in qs)
+    assert not any(q.startswith("In the chat of 25 May 2023") and "thrilled" in q for q in qs)
