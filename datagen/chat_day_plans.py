@@ -61,6 +61,8 @@ _VAGUE_TOPICS = frozenset("something anything everything things stuff life today
 # acts that say no plan of their own ("keep going", "make it", "try it", "have to …", "be there")
 _LIGHT = frozenset("be keep make try have do get let say tell see stop start continue give come know hear thank ask "
                    "share".split())
+# light acts that name a plan with a thing ("start a dance studio", "see the Grand Canyon")
+_LIGHT_WITH_THING = frozenset("have try start make get see give do".split())
 _POINTING = frozenset(
     "it its this that these those me my mine you your yours he him his she her they them their we us our "
     "there here something anything everything one".split()
@@ -236,7 +238,8 @@ def act_words(act: Any) -> list[Any]:
     """The act's words to the end of its clause, or [] where they name no plan one could check ("have
     dinner with friends", "try some new dishes" are plans; "have to go", "try it" are none)."""
     light = act.lemma_.lower() in _LIGHT and not (
-        act.lemma_.lower() in ("have", "try") and any(c.dep_ == "dobj" and c.pos_ == "NOUN" for c in act.children))
+        act.lemma_.lower() in _LIGHT_WITH_THING and any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")
+                                                        for c in act.children))
     if light or any(c.dep_ == "neg" for c in act.children):
         return []
     if any(c.dep_ == "prt" for c in act.children) and not any(c.dep_ in ("dobj", "prep") for c in act.children):
@@ -246,7 +249,8 @@ def act_words(act: Any) -> list[Any]:
     for t in doc[act.i : act.right_edge.i + 1]:
         if (t.is_punct and t.text not in ("'", "’", "-")) or (t.lower_ in _STOPS and t.i > act.i):
             break
-        if t.lower_ == "to" and t.dep_ == "aux" and t.i > act.i + 1 and words and words[-1].tag_ != "WRB":
+        if t.lower_ == "to" and t.dep_ == "aux" and t.i > act.i + 1 and words and words[-1].tag_ != "WRB" \
+                and t.head.dep_ not in ("acl", "relcl"):  # "a place for people to grow" names the place
             break  # "visit other museums to experience more culture": the plan, not its purpose
         if t.lower_ in _AND and t.i + 1 < len(doc) and doc[t.i + 1].tag_ in ("PRP", "EX"):
             break  # "…, and I want to bring my camera": another clause; "go for a walk and buy books" is one plan
@@ -258,7 +262,8 @@ def act_words(act: Any) -> list[Any]:
     if all(w.lower_ in _VAGUE_REST or not w.is_alpha or w.is_stop for w in words[1:]):
         return []  # "relax a bit", "go there for a while": the act alone, no plan one could tell apart
     obj = next((c for c in act.children if c.dep_ == "dobj"), None)
-    if obj is not None and (obj.lower_ in VAGUE or obj.lemma_.lower() in _TIME_WORDS):
+    if obj is not None and ((obj.lower_ in VAGUE and not any(c.dep_ in ("amod", "compound") for c in obj.children))
+                            or obj.lemma_.lower() in _TIME_WORDS):
         return []  # "create a place for people", "try a couple of days": the object names nothing
     if any(w.lower_ == "others" and w.i > 0 and doc[w.i - 1].lower_ == "the" for w in words):
         return []  # "go to the others": which others?

@@ -84,6 +84,12 @@ _POINTING = frozenset(
 )
 # The speaker's own: said in the question as the asked person's, with no gender ("their son").
 _OWN = {"my": "their", "mine": "theirs"}
+# feelings about an act to come, asked "what was Jon thrilled to do?"; "lucky to have my family", "glad to
+# help" say how the speaker finds a state, not what they look forward to
+_LOOKING_AHEAD = frozenset(
+    "excited thrilled stoked pumped psyched eager nervous anxious scared afraid terrified frightened worried "
+    "apprehensive".split()
+)
 _HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
 _LIKES = frozenset("enjoy love like prefer adore".split())
 _WHEN_MARKS = frozenset("when while after before whenever".split())
@@ -351,7 +357,7 @@ def _felt_about(feeling: Any) -> tuple[str, str] | None:
             if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words):
                 return None
             return c.lower_, "".join(w.text_with_ws for w in words).strip()
-        if c.dep_ == "xcomp" and c.tag_ == "VB":
+        if c.dep_ == "xcomp" and c.tag_ == "VB" and feeling.lower_ in _LOOKING_AHEAD:
             # an act not read is still a second answer of that chat ("" asks nothing, but witnesses)
             return "to do", "".join(w.text_with_ws for w in act_words(c)).strip()
     return None
