@@ -31,6 +31,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
   a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
   about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning, wanting,
   hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat;
+  datagen.chat_replies what they answered to the other speaker's plain question ("What type of movies
+  does Sunny like?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -67,6 +69,7 @@ from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
 from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
+from datagen.chat_replies import reply_facts
 from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
@@ -205,6 +208,7 @@ def read_facts(
                 sessions.get(doc_id, doc_texts[doc_id]), speaker)) if speaker else ""),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
             *named_facts(doc, doc_id, chunk_id, text, speaker),
