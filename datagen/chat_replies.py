@@ -170,7 +170,8 @@ def _answer(doc: Any, wh: str, noun: str, verb: str) -> str:
     for t in tokens:
         if t.pos_ not in ("VERB", "AUX") or not any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children):
             continue
-        same = t.lemma_.lower() == verb or (verb in _LIKES and t.lemma_.lower() in _LIKES)
+        same = t.lemma_.lower() == verb or (verb in _LIKES and t.lemma_.lower() in _LIKES) or (
+            verb == "have" and t.lemma_.lower() == "get" and any(c.lower_ in ("'ve", "’ve", "have") for c in t.children))
         if not same:
             continue
         if wh == "where":
@@ -215,7 +216,9 @@ def _phrase(head: Any, noun: str) -> str:
 
 
 def _plain(words: list[Any]) -> str:
-    while words and (words[0].lower_ in ("a", "an", "the", "some") or words[0].lower_ in _OPENERS):
+    # "a pup and a kitty" keeps its articles as said; "the UK", "some rock music" lose theirs
+    listed = any(t.lower_ == "and" for t in words) and any(t.lower_ in ("a", "an") for t in words[1:])
+    while words and ((words[0].lower_ in ("a", "an", "the", "some") and not listed) or words[0].lower_ in _OPENERS):
         words = words[1:]
     while words and (words[-1].is_punct or words[-1].lower_ in ("and", "or")):
         words = words[:-1]
