@@ -72,6 +72,8 @@ _QUOTES = frozenset({'"', "“", "”"})
 _NAME_POS = frozenset("PROPN NOUN DET ADJ NUM CCONJ PART".split())  # a reply that is only a name's words
 _COURTESIES = frozenset("thanks thank hi hey hello sure wow aww congrats congratulations sorry nice cool great".split())
 _MAX_WORDS = 6
+# heads that name no thing ("all kinds of music", "lots of stuff")
+_VAGUE = frozenset("one ones kind kinds sort sorts type types stuff things thing lot lots bit variety".split())
 
 
 def reply_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, context: str,
@@ -101,9 +103,13 @@ def _asked(text: str, speaker: str, context: str) -> tuple[str, str, str, str] |
     """(the question said of the speaker with "{s}", its wh-word, its noun, its verb) where `text` opens
     the speaker's reply to the other speaker's plain question on the line just before, or None."""
     at = context.find(text)
-    if at < 0 or not text.startswith(speaker + ":"):
-        return None  # only the first sentence of a turn answers the line before
-    before = context[:at].rstrip("\n").split("\n")[-1]
+    if at < 0:
+        return None
+    start = context.rfind("\n", 0, at) + 1
+    opening = context[start:at]
+    if not (text.startswith(speaker + ":") and not opening) and not _courtesy(opening, speaker):
+        return None  # only the first sentence of a turn answers the line before, or one after "Thanks, Mel!"
+    before = context[:start].rstrip("\n").split("\n")[-1]
     if before.startswith(speaker + ":") or ":" not in before:
         return None
     said = _PHOTO.sub("", before.split(":", 1)[1]).strip()
@@ -132,6 +138,15 @@ def _asked(text: str, speaker: str, context: str) -> tuple[str, str, str, str] |
     parts = [wh + (f" {noun}" if noun else ""), _AUX[m.group("aux")], "{s}", m.group("adv").strip(), verb, rest]
     frame = " ".join(p for p in parts if p) + "?"
     return frame, wh.lower(), (noun.split()[-1].lower() if noun else ""), base
+
+
+def _courtesy(opening: str, speaker: str) -> bool:
+    """Whether the turn's words before the sentence are only a short thanks or exclamation ("Melanie:
+    Thanks, Caroline!", "Jo: Wow, cool!"), so the sentence still answers the line before."""
+    if not opening.startswith(speaker + ":"):
+        return False
+    words = re.findall(r"[\w'’]+", opening[len(speaker) + 1 :])
+    return 0 < len(words) <= 4 and words[0].lower() in _COURTESIES | _OPENERS and opening.rstrip()[-1:] in "!."
 
 
 def _base(verb: str) -> str | None:
@@ -226,6 +241,6 @@ def _plain(words: list[Any]) -> str:
         return ""
     if any(t.lower_ in _LEANING and t.lower_ != "my" or t.tag_ in ("PRP", "WDT", "WP") for t in words):
         return ""
-    if not any(t.pos_ in ("NOUN", "PROPN") for t in words) or words[-1].lower_ in ("one", "ones", "kind", "stuff", "things"):
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in words) or words[-1].lower_ in _VAGUE or words[0].lower_ == "all":
         return ""
     return "".join(t.text_with_ws for t in words).strip()

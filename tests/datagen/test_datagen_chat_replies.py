@@ -21,7 +21,11 @@ REPLIES = [
     ("chat/D2", CHAT_S2, "Maria: What movie did you watch?\n"
                     "John: I watched a movie called \"Manchester by the Sea\" with my brother.\n"
                     "John: Which park did you go to?\n"
-                    "Maria: I went to Green Meadow Park with my kids."),
+                    "Maria: I went to Green Meadow Park with my kids.\n"
+                    "Maria: What kind of games do you play?\n"
+                    "John: Thanks, Maria! I play board games and video games with my brother.\n"
+                    "Maria: What kind of food do you like?\n"
+                    "John: I like all kinds of food."),
 ]
 
 
@@ -33,6 +37,8 @@ def test_a_reply_to_the_other_speaker_s_question_is_asked_of_the_speaker() -> No
     assert qs["Who is Maria's favorite country music artist?"].answer == "Kenny Rogers"
     assert qs["Which park did Maria go to?"].answer == "Green Meadow Park"
     assert qs["What movie did John watch?"].answer == "Manchester by the Sea"
+    # a reply that opens with a short thanks still answers the question before it
+    assert qs["What kind of games does John play?"].answer == "board games and video games"
 
 
 def test_a_hedge_a_pointing_question_or_a_question_not_last_gives_none() -> None:
@@ -42,3 +48,4 @@ def test_a_hedge_a_pointing_question_or_a_question_not_last_gives_none() -> None
     # reply may answer the last sentence, not the question
     assert not any(q.startswith("Which one") or "kind of music" in q or "books" in q for q in qs)
     assert all(c.answer not in ("red kayak", "jazz") for c in qs.values())
+    assert "What kind of food does John like?" not in qs  # "all kinds of food" names nothing
