@@ -140,7 +140,7 @@ def chat_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, co
         if kind and not yours:
             add(f"name:{kind}", "\x00several", "", _name_kind(kind), m.start())
         elif kind:  # "your other dog": the other person of the chat has several
-            other = _addressee(context, speaker)
+            other = addressee(context, speaker)
             if other:
                 out.append(Fact(doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=other, about_doc=False,
                                 relation=f"name:{kind}|{SHAPE}|{_name_kind(kind)}", answer="\x00several",
@@ -378,7 +378,7 @@ def _speaker_lines_before(context: str, sentence: str, speaker: str) -> str:
     return "\n".join([*own, this_line])
 
 
-def _addressee(context: str, speaker: str) -> str:
+def addressee(context: str, speaker: str) -> str:
     """The other speaker of a two-person chat ("" when there is not exactly one)."""
     names = {m.group(1) for m in re.finditer(r"(?m)^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s", context)}
     others = names - {speaker}

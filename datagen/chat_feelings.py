@@ -23,6 +23,16 @@ is said "their"/"theirs" (singular, no gender guessed, as datagen.chat_mentions 
 proud when my son graduated" → "How did Jo feel when their son graduated?"); a clause of the speaker's own past act is said as a gerund ("when I
 won the race" → "when winning the race"), any other "I" gives none; a bare noun event needs two
 content words ("the interview" could be any interview; "the job interview" less so).
+The event is also asked by its feeling and chat, answered as said: "I'm thrilled to open a dance studio"
+→ "In the chat of 3 May 2023, what was Jon thrilled to do?" → "open a dance studio"; "I was nervous about
+my driving test" → "…, what was Maria nervous about?" → "my driving test" (as "What is Caroline excited
+about …?" is asked in real conversation QA); never where the words lean on the chat or the feeling is
+another's due ("proud of you for …"); two things one feeling is about in one chat give none.
+
+In a two-person chat "you" is the other speaker, said by name: "I'm so proud of you for spreading
+awareness" → "How does Mel feel about Caroline spreading awareness?" → "proud", "grateful for your help
+with the move" → "about Gina's help with the move" (never for a program: "Assistant's help"; none where
+the act says "you", "their" or nothing: "happy for you").
 
 The relation is the event ("feel:about the job interview"): the same feeling told twice is one task
 (its turns are positives), two feelings about one event give two answers and no question
@@ -34,6 +44,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from datagen.chat_day_plans import act_words
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import plain_clause
 from datagen.chat_sessions import gerund
@@ -43,6 +54,7 @@ from datagen.mining import fold
 from datagen.types import TruthType
 from datagen.verify import TOLD_OPENING
 
+FELT = "felt"  # "felt:excited about:3 May 2023|said|other": what the speaker was excited about in that chat
 MOOD = "mood"  # "mood:14 June 2023|said|other": how the speaker said they felt in that day's chat
 
 # Adjectives (and participles) that name a feeling after "I am/was/get": "I'm busy" or "I was ready"
@@ -72,19 +84,28 @@ _POINTING = frozenset(
 )
 # The speaker's own: said in the question as the asked person's, with no gender ("their son").
 _OWN = {"my": "their", "mine": "theirs"}
+# feelings about an act to come, asked "what was Jon thrilled to do?"; "lucky to have my family", "glad to
+# help" say how the speaker finds a state, not what they look forward to
+_LOOKING_AHEAD = frozenset(
+    "excited thrilled stoked pumped psyched eager nervous anxious scared afraid terrified frightened worried "
+    "apprehensive".split()
+)
 _HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
 _LIKES = frozenset("enjoy love like prefer adore".split())
 _WHEN_MARKS = frozenset("when while after before whenever".split())
 _ABOUT_PREPS = frozenset("about for over".split())
 _CONTENT = frozenset("NOUN PROPN VERB ADJ NUM".split())
 _MAX_EVENT_WORDS = 12
+_CLAUSE_BREAKS = frozenset("and but because so though when while and or as since".split())
 
 
 def feeling_facts(
     doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None = None,
+    addressee: str = "",
 ) -> list[Fact]:
     """The speaker's stated feelings in one parsed sentence (see the module docstring). day: the date the
-    chat was written (None: not known), which asks a feeling told of no event by its chat."""
+    chat was written (None: not known), which asks a feeling told of no event by its chat; addressee: the
+    one other person of a two-person chat ("" when none or a program), whom "you" names."""
     if not speaker or text.rstrip().endswith("?"):
         return []
     out: list[Fact] = []
@@ -101,11 +122,23 @@ def feeling_facts(
                 kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, how was {{s}} feeling?" if asked else "",
             ))
             continue
-        found = _self_feeling(verb) or _made_feeling(verb)
+        found = _self_feeling(verb, addressee) or _made_feeling(verb)
         if found is None:
             continue
         feeling, event, past = found
         answer = _feeling_phrase(feeling)
+        felt = _felt_about(feeling) if answer and day is not None and feeling.lower_ in FEELINGS else None
+        if felt is not None:
+            # "I'm thrilled to open a dance studio" → "In the chat of 3 May 2023, what was Jon thrilled to
+            # do?": the event asked by its feeling, as conversation benchmarks ask "What is Caroline
+            # excited about …?"; one answer per feeling and chat
+            told, (prep, thing) = format_date(day), felt
+            out.append(Fact(
+                doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+                relation=f"{FELT}:{fold(answer)} {prep}:{told}|{SHAPE}|{TruthType.OTHER.value}",
+                answer=thing or "\x00" + str(verb.i), kind=TruthType.OTHER.value,
+                ask=f"{TOLD_OPENING}{told}, what was {{s}} {answer} {prep}?" if thing else "",
+            ))
         if not answer or not event:
             continue
         if any(c.lower_ == "been" for c in verb.children):  # "I've been feeling a bit stressed out"
@@ -162,19 +195,19 @@ def _mood(verb: Any) -> tuple[str, bool] | None:
     return _feeling_phrase(feeling) if asked else feeling.lower_, asked
 
 
-def _self_feeling(verb: Any) -> tuple[Any, str, bool] | None:
+def _self_feeling(verb: Any, addressee: str = "") -> tuple[Any, str, bool] | None:
     """ "I was nervous about X", "I felt touched when X", "I'm thrilled to X": (feeling, event, past)."""
     lemma = verb.lemma_.lower()
     aux = _passive_aux(verb)
     if aux is not None:  # "I was thrilled when …" parsed as a passive: the participle is the feeling
-        return (verb, _event(verb, verb), aux.tag_ == "VBD") if plain_clause(verb) else None
+        return (verb, _event(verb, verb, addressee), aux.tag_ == "VBD") if plain_clause(verb) else None
     if lemma not in ("be", "feel", "get") or not _i_subject(verb) or not plain_clause(verb):
         return None
     feeling = next((c for c in verb.children if c.dep_ == "acomp" and c.tag_ in ("JJ", "VBN")), None)
     if feeling is None or not _is_feeling(feeling, lemma == "feel"):
         return None
     past = verb.tag_ == "VBD"
-    return feeling, _event(verb, feeling), past
+    return feeling, _event(verb, feeling, addressee), past
 
 
 def _passive_aux(verb: Any) -> Any:
@@ -252,9 +285,13 @@ def _feeling_phrase(feeling: Any) -> str:
     return "".join(w.text_with_ws for w in words).strip()
 
 
-def _event(verb: Any, feeling: Any) -> str:
+def _event(verb: Any, feeling: Any, addressee: str = "") -> str:
     """The event the feeling is about, as the question says it, or ""."""
     doc = verb.doc
+    if addressee:
+        said = _addressed_event(feeling, addressee)
+        if said is not None:
+            return said
     if any(c.dep_ in ("prep", "agent") and any(
             (g.lower_ in _POINTING or g.tag_ in ("PRP", "PRP$") or g.pos_ == "PROPN")
             and not (c.lower_ in _ABOUT_PREPS and g.lower_ in _OWN) for g in c.subtree) for c in feeling.children):
@@ -299,6 +336,69 @@ def _event(verb: Any, feeling: Any) -> str:
                     return "while " + _text(words)
                 return ""
     return ""
+
+
+def _felt_about(feeling: Any) -> tuple[str, str] | None:
+    """What the feeling is about, as said, for "what was Jo nervous about?" (("about", "the job interview
+    at the bakery")) or "what was Jon thrilled to do?" (("to do", "open a dance studio")); None where the
+    words lean on the chat ("about it", "for your help"; the speaker's own "my" is said as it was), name
+    too little ("to help") or the feeling is another's due ("proud of you for …")."""
+    doc = feeling.doc
+    if any(c.dep_ == "prep" and any(g.dep_ == "pobj" and g.tag_ == "PRP" for g in c.children) for c in feeling.children):
+        return None
+    for c in feeling.children:
+        if c.dep_ == "prep" and c.lower_ in _ABOUT_PREPS:
+            obj = next((g for g in c.children if g.dep_ in ("pobj", "pcomp")), None)
+            if obj is None:
+                return None
+            words = _span(obj.left_edge.i, obj.right_edge.i + 1, doc)
+            if not words or _cut(obj.left_edge.i + len(words), doc) or (obj.tag_ != "VBG" and _content(words) < 2):
+                return None
+            if any(w.lower_ not in _OWN and (w.lower_ in _POINTING or w.tag_ in ("PRP", "PRP$")) for w in words):
+                return None
+            return c.lower_, "".join(w.text_with_ws for w in words).strip()
+        if c.dep_ == "xcomp" and c.tag_ == "VB" and feeling.lower_ in _LOOKING_AHEAD:
+            # an act not read is still a second answer of that chat ("" asks nothing, but witnesses)
+            return "to do", "".join(w.text_with_ws for w in act_words(c)).strip()
+    return None
+
+
+def _addressed_event(feeling: Any, addressee: str) -> str | None:
+    """The other speaker's act or thing the feeling is about, "you" said by their name (a two-person chat
+    has one "you"): "proud of you for spreading awareness" → "about Caroline spreading awareness",
+    "grateful for your help with the move" → "about Gina's help with the move"; "" where the act leans on
+    the chat or is missing ("happy for you"), None where no "you" is the feeling's object."""
+    doc = feeling.doc
+    preps = [c for c in feeling.children if c.dep_ == "prep"]
+    you = next((c for c in preps if c.lower_ in ("of", "for") and [g.lower_ for g in c.children] == ["you"]), None)
+    if you is not None:
+        act = next((c for c in preps if c is not you and c.lower_ == "for"), None)
+        done = next((g for g in act.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None) if act else None
+        if done is None:
+            return ""  # "I'm so happy for you": about no act one could name
+        words = _owned(_span(done.i, done.right_edge.i + 1, doc))
+        if not _plain_words(words) or _content(words) < 2 or any(w.lower_ == "their" for w in words) \
+                or _cut(done.i + len(words), doc):
+            return ""  # "their" would be the asked person's or the other's: no guess
+        return f"about {addressee} {_text(words)}"
+    for c in preps:
+        obj = next((g for g in c.children if g.dep_ == "pobj"), None) if c.lower_ in _ABOUT_PREPS else None
+        if obj is None or not any(g.dep_ == "poss" and g.lower_ == "your" for g in obj.children):
+            continue
+        span = _span(obj.left_edge.i, obj.right_edge.i + 1, doc)
+        words = [_Word(addressee + "'s", "NNP", "PROPN", w.text_with_ws[len(w.text):]) if w.lower_ == "your" and
+                 w.head == obj else w for w in span]
+        if not _plain_words(words) or _content(words) < 2 or any(w.lower_ in _OWN for w in span) \
+                or _cut(obj.left_edge.i + len(span), doc):
+            return ""
+        return f"about {_text(words)}"
+    return None
+
+
+def _cut(end: int, doc: Any) -> bool:
+    """Whether the phrase ending before `end` runs on in words the parse hung elsewhere ("your help with
+    staying | motivated"): said cut, it would not be what was said."""
+    return end < len(doc) and doc[end].is_alpha and doc[end].lower_ not in _CLAUSE_BREAKS
 
 
 def _span(start: int, end: int, doc: Any) -> list[Any]:

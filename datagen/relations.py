@@ -29,8 +29,10 @@ called, and hands each parsed sentence to the sentence-shape readers:
   their relatives do for a living and where they live ("What does Kim's mom do for a living?");
   datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
   a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
-  about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning to
-  do in one chat;
+  about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning, wanting,
+  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat;
+  datagen.chat_replies what they answered to the other speaker's plain question ("What type of movies
+  does Sunny like?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
   thing ("What did Melanie paint?") and when, from a relative time and the date the document was
   written (datagen.dates: "yesterday" in the session of 8 May 2023 is 7 May 2023);
@@ -56,16 +58,18 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
-from datagen.chat_facts import chat_facts, session_texts, unique_chat_facts
+from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
 from datagen.chat_feelings import feeling_facts
 from datagen.chat_gifts import gift_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
 from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
+from datagen.chat_replies import reply_facts
 from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
@@ -92,6 +96,12 @@ from datagen.verify import names_nothing, stretched
 
 # a chat export's speaker that is a program, not a person ("Assistant: My favorite cuisine is Italian")
 _NO_PERSON = frozenset("assistant ai bot chatbot system user model".split())
+
+
+def _person(name: str) -> str:
+    """The name, or "" for a program ("Assistant"): whom "I'm grateful for your help" may not name."""
+    return "" if fold(name) in _NO_PERSON else name
+
 _NAMED_KINDS = (TruthType.PLACE.value, TruthType.ORGANIZATION.value)
 
 
@@ -194,8 +204,11 @@ def read_facts(
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
-            *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor, _person(addressee(
+                sessions.get(doc_id, doc_texts[doc_id]), speaker)) if speaker else ""),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
             *named_facts(doc, doc_id, chunk_id, text, speaker),

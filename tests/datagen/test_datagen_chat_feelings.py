@@ -50,8 +50,9 @@ def test_two_feelings_a_hedge_another_s_act_or_a_pointing_event_give_no_question
     assert "How does John feel while surfing?" in asked  # the reader runs (old code: nothing asked)
     # nervous in one chat and excited in the next about the same interview: two answers, no question
     assert not any("interview" in q for q in asked)
-    # "proud of you for finishing …", "inspired by your drive to make a difference": Maria's, not John's
-    assert not any("marathon" in q or "difference" in q for q in asked)
+    # "proud of you for finishing …", "inspired by your drive to make a difference": Maria's acts, never
+    # asked as John's own (the first is asked naming Maria: test_a_feeling_about_the_other_speaker_s_act…)
+    assert not any(q.endswith("about finishing the charity marathon?") or "difference" in q for q in asked)
     # "when he passed away": whom? ; "would be so happy if …": a wish, no feeling
     assert all(c.answer not in ("sad", "happy") for c in qs.values())
     # "Maybe I'm going to visit …": a hedge is no plan
@@ -92,3 +93,47 @@ def test_the_speaker_s_own_event_is_asked_with_their_and_a_plan_keeps_my() -> No
     # "his band", "it … stopped raining", "her new bakery": another's, or whose? — still not asked
     assert all(c.answer not in ("happy", "relieved", "excited") for c in qs.values())
     assert not any("his " in q or "her " in q or " it " in q for q in qs)
+
+
+ADDRESSED = [
+    ("chat/D1", CHAT_S1, "John: I'm so proud of you for finishing the charity marathon in Boston.\n"
+                    "Maria: Thanks! I'm really grateful for your help with the garden shed.\n"
+                    "John: I'm so happy for you.\n"
+                    "Maria: I'm proud of you for sticking with it."),
+    ("chat/D2", "Emily & Assistant, session 2 (3:10 pm on 25 May, 2023)",
+     "Emily: I'm really grateful for your advice on the job interview.\n"
+     "Assistant: You are welcome, Emily."),
+]
+
+
+def test_a_feeling_about_the_other_speaker_s_act_names_them() -> None:
+    """Old code: "you" refused every feeling it was in ("proud of you for …"); none of these was asked."""
+    qs = chat_questions(ADDRESSED)
+    assert qs["How does John feel about Maria finishing the charity marathon in Boston?"].answer == "proud"
+    assert qs["How does Maria feel about John's help with the garden shed?"].answer == "grateful"
+    # no act ("happy for you"), an act that points ("sticking with it"), a program's help: none
+    assert not any("Assistant" in q or "sticking" in q for q in qs)
+    assert all(c.answer != "happy" for c in qs.values())
+
+
+FELT = [
+    ("chat/D1", CHAT_S1, "Maria: I'm so excited about the pottery class at the community center.\n"
+                    "John: I'm thrilled to open a dance studio downtown next spring.\n"
+                    "John: I'm so grateful for your help.\n"
+                    "Maria: I'm nervous about it."),
+    ("chat/D2", CHAT_S2, "John: I'm thrilled to coach the junior soccer team this fall.\n"
+                    "John: I'm also thrilled to repaint the old barn with my kids."),
+]
+
+
+def test_what_a_speaker_felt_about_is_asked_by_the_feeling_and_the_chat() -> None:
+    """Old code: a feeling's event was asked only as "How does Maria feel about …?", never the event
+    by its feeling ("What was Caroline excited about?" in real conversation QA)."""
+    qs = chat_questions(FELT)
+    day = "In the chat of 8 May 2023, "
+    assert qs[day + "what was Maria excited about?"].answer == "the pottery class at the community center"
+    assert qs[day + "what was John thrilled to do?"].answer == "open a dance studio downtown next spring"
+    # "grateful for your help", "nervous about it": the chat says what; two things John was thrilled to
+    # do on 25 May: no one answer
+    assert not any(q.startswith(day) and ("grateful" in q or "nervous" in q) for q in qs)
+    assert not any(q.startswith("In the chat of 25 May 2023") and "thrilled" in q for q in qs)
