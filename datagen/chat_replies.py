@@ -61,7 +61,7 @@ _VERBS = frozenset(
 _LIKES = frozenset("like love enjoy prefer".split())
 _LEANING = frozenset(
     "it its this that these those them they he him his she her i me my we us our mine yours yourself there "
-    "think feel mean about else one ones".split()
+    "think feel mean about else other one ones".split()
 )
 _DAY_WORDS = frozenset("today tonight yesterday lately recently weekend morning".split())
 _HEDGES = frozenset("maybe perhaps probably possibly think guess not sure depends".split())
@@ -85,7 +85,7 @@ def reply_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, c
     frame, wh, noun, verb = question
     if any(t.lower_ in _HEDGES or t.dep_ == "neg" for t in doc):
         return []
-    answer = _answer(doc, wh, noun, verb)
+    answer = _answer(doc, wh, noun, verb, speaker)
     if not answer:
         return []
     if any(w in _DAY_WORDS for w in frame.lower().replace("?", "").split()):
@@ -158,10 +158,12 @@ def _base(verb: str) -> str | None:
     return None
 
 
-def _answer(doc: Any, wh: str, noun: str, verb: str) -> str:
+def _answer(doc: Any, wh: str, noun: str, verb: str, speaker: str) -> str:
     """The thing the reply's first sentence names for the question, or ""."""
-    colon = next((t.i for t in doc[:5] if t.text == ":"), -1)
-    tokens = list(doc[colon + 1 :])  # after "Name:" ("John Zhang:" is two words)
+    # after "Name:" ("John Zhang:" is two words); only the colon right after the speaker's name opens
+    # the turn: the one in "CS:GO" is part of the answer
+    colon = next((t.i for t in doc[:5] if t.text == ":" and t.idx == len(speaker)), -1)
+    tokens = list(doc[colon + 1 :])
     # a reply that is only the thing's name: "Definitely Kenny Rogers.", "The Foo Fighters."
     clause = []
     for t in tokens:

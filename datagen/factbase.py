@@ -138,6 +138,16 @@ def whole_value(answer: str, sentence: str) -> str:
     return answer + m.group(0).rstrip(".'’-") if m else answer
 
 
+def cut_word(answer: str, sentence: str) -> bool:
+    """Whether every place `sentence` holds `answer` is inside a written word: spaCy splits "CS:GO" at its
+    colon, and "CS" or "GO" alone would be a wrong answer. An answer the sentence does not hold as
+    written (a lemma, a normalised date) is not cut."""
+    spots = [m.start() for m in re.finditer(re.escape(answer), sentence)] if answer else []
+    return bool(spots) and all(
+        re.match(r"[\w]|:\w", sentence[at + len(answer) : at + len(answer) + 2])
+        or re.search(r"\w:?$", sentence[max(0, at - 2) : at]) for at in spots)
+
+
 _SCHOOL = re.compile(r"\b(University|College|School|Academy|Conservatory|Seminary)\b")
 # A place whose own name says what it is ("the Ottawa River", "Kelby County"), when no page of it does.
 _PLACE_WORD = re.compile(

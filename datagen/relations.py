@@ -73,7 +73,7 @@ from datagen.chat_replies import reply_facts
 from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
-from datagen.factbase import Fact, FactBase, malformed_subject, whole_value
+from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, whole_value
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
@@ -219,6 +219,9 @@ def read_facts(
                 continue  # "Paris" in a paragraph of the Paris article names its own article
             if speaker and fold(speaker) in _NO_PERSON and fold(fact.subject) == fold(speaker):
                 base.skipped["not_a_person"] += 1  # an AI's "my favorite cuisine is Italian" is no fact of anyone
+                continue
+            if speaker and cut_word(fact.answer, fact.sentence):
+                base.skipped["answer_cut_inside_a_word"] += 1
                 continue
             if not fact.about_doc and malformed_subject(fact.subject):
                 base.skipped["malformed_subject"] += 1

@@ -49,3 +49,18 @@ def test_a_hedge_a_pointing_question_or_a_question_not_last_gives_none() -> None
     assert not any(q.startswith("Which one") or "kind of music" in q or "books" in q for q in qs)
     assert all(c.answer not in ("red kayak", "jazz") for c in qs.values())
     assert "What kind of food does John like?" not in qs  # "all kinds of food" names nothing
+
+
+def test_an_answer_cut_inside_a_written_word_or_a_pointing_other_gives_none() -> None:
+    """Found in the lead's read of session 35's reporting output: spaCy splits "CS:GO" at its colon, so
+    "CS" (or "GO") was asked as the game; "What other books …" points back at the chat."""
+    chats = [("chat/D1", CHAT_S1, "John: Which game do you play?\n"
+                                  "Nate: I play CS:GO with my friends.\n"
+                                  "Nate: What other books do you like?\n"
+                                  "John: I like mystery novels a lot.\n"
+                                  "John: What kind of movies do you like?\n"
+                                  "Nate: I like action and comedy movies.")]
+    qs = chat_questions(chats)
+    assert qs["What kind of movies does Nate like?"].answer == "action and comedy movies"  # the reader runs
+    assert not any(c.answer in ("CS", "GO") for c in qs.values())
+    assert not any("other" in q.split() for q in qs)
