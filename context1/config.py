@@ -100,8 +100,8 @@ class AgentConfig:
     # +2 / -0 (LoCoMo) questions, none on the filings (docs/LOG.md, session 34). On by default since session 35: the
     # ranking comes from the same corpus call as the search (`Corpus.search_pair`, the query encoded once), where
     # session 34's second call had made ask 1.8x slower on the filings (`benchmarks/refound_cost.py`). The line adds
-    # ~1,100 tokens (7-8 % of the final context) per LLM-free episode. A corpus without `search_pair` (an HTTP
-    # client) still gets the two calls.
+    # ~1,100 tokens (7-8 % of the final context) per LLM-free episode. A corpus without `search_pair` still gets two
+    # calls, and so does a served index (`Client.search_pair` is two /search requests).
     refound: bool = True
     # Parse the question's constraints once (company, period, form: `Corpus.question_constraints`,
     # when the corpus has it) and pass them on every search of the episode (issue 35).
