@@ -6,8 +6,10 @@
 Runs the default agent (the LLM-free policy) with the note on and off on the same questions (`agent_passages.py`'s
 parts and indexes) and prints, per set: searches after the first per episode, chunks re-found per such search, the
 note's tokens per search and per episode, its share of the final context, the chunks shown (the same in both runs
-when the note changes no decision), the corpus seconds per episode and the ask seconds (p50; the note asks one more
-corpus call per later search; the two runs of a question one after the other, so machine load hits both alike).
+when the note changes no decision), the corpus seconds per episode and the ask seconds (p50; the two runs of a
+question one after the other, so machine load hits both alike). The note's ranking comes from the search's own corpus
+call (`Corpus.search_pair`, the query encoded once; session 35); session 34's code asked a second call, run it
+(exported with `git archive`, PYTHONPATH at the export) to compare.
 `--filings INDEX`: the docugami single-filing questions of that half (`search_policy.filings_split`) instead.
 """
 

@@ -92,15 +92,17 @@ class AgentConfig:
     # cap as one search result (S_budget), so a reader gets at most what one search would show.
     max_passage_tokens: int = 4_096
     # Re-found chunks (issue 34): a search_corpus call after the first also reads the query's ranking with nothing
-    # excluded (one more corpus call), records which chunks already shown it matched again and at what rank
+    # excluded, records which chunks already shown it matched again and at what rank
     # (`Observation.metadata["refound"]`), and notes them in one line of the result; dedup still keeps them out.
     # Several differently worded searches matching one passage is evidence of its relevance (rank fusion across
-    # sub-queries, as RAG-Fusion), which exclusion alone hides. Off by default for its cost: the extra call made
-    # ask 1.8x slower on the filings (p50 0.60 s vs 0.32 s, paired, `benchmarks/refound_cost.py --filings`), and the
-    # line adds ~1,100 tokens (7-8 % of the final context) per LLM-free episode; what it buys is the LLM-free
-    # answer's agreement rule (`IterativeConfig.agreement_weight`): on the tuning parts passage R@5 +1 / -0
-    # (HotpotQA), +7 / -1 (MuSiQue), +2 / -0 (LoCoMo) questions, none on the filings (docs/LOG.md, session 34).
-    refound: bool = False
+    # sub-queries, as RAG-Fusion), which exclusion alone hides. What it buys is the LLM-free answer's agreement rule
+    # (`IterativeConfig.agreement_weight`): on the tuning parts passage R@5 +1 / -0 (HotpotQA), +7 / -1 (MuSiQue),
+    # +2 / -0 (LoCoMo) questions, none on the filings (docs/LOG.md, session 34). On by default since session 35: the
+    # ranking comes from the same corpus call as the search (`Corpus.search_pair`, the query encoded once), where
+    # session 34's second call had made ask 1.8x slower on the filings (`benchmarks/refound_cost.py`). The line adds
+    # ~1,100 tokens (7-8 % of the final context) per LLM-free episode. A corpus without `search_pair` still gets two
+    # calls, and so does a served index (`Client.search_pair` is two /search requests).
+    refound: bool = True
     # Parse the question's constraints once (company, period, form: `Corpus.question_constraints`,
     # when the corpus has it) and pass them on every search of the episode (issue 35).
     constraints: bool = True

@@ -18,13 +18,14 @@ passages the agent was shown, best first, at most `config.max_passages` within
 `config.max_passage_tokens`) and `trajectory.documents` (ranked by their best cited passage) set:
 the parsed answer, else the fallback ranking of `context1.answer` (see `context1.evidence`).
 
-Re-found chunks (issue 34, `AgentConfig.refound`, off by default): dedup keeps every chunk shown out of later
+Re-found chunks (issue 34, `AgentConfig.refound`, on by default): dedup keeps every chunk shown out of later
 searches, so no search can say it found a passage again. With the option on, a search_corpus call that excludes
-chunks also reads its query's top `search_k` with nothing excluded (`tools.Runtime.refind_k`), and its observation
+chunks also reads its query's top `search_k` with nothing excluded (`tools.Runtime.refind_k`; one corpus call,
+`Corpus.search_pair`, where the corpus offers it), and its observation
 records the chunks shown before (earlier turns or earlier calls of this turn) that it matched again, with their rank,
 in `metadata["refound"]` ([[chunk_id, rank], ...]; [] when none; absent when off or in records from before) and in
-one line of its text (`prompts.render_refound`), which drivers read back (`prompts.read_refound`). A failed second
-call loses only the record (`metadata["refound_error"]`); the search's own result stands.
+one line of its text (`prompts.render_refound`), which drivers read back (`prompts.read_refound`). A failed ranking
+loses only the record (`metadata["refound_error"]`); the search's own result stands.
 
 Question constraints (issue 35): when `config.constraints` is on and the corpus has
 `question_constraints`, the question is parsed once at the start and every search_corpus call

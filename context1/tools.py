@@ -176,7 +176,7 @@ class Fetched:
     doc_chunks: int = 0  # read_document: how many chunks the document has
     exception: str | None = None  # an unexpected corpus failure, recorded in the observation's metadata
     # search_corpus with `Runtime.refind_k`: the query's own ranking (chunk ids, best first) with nothing excluded,
-    # the chunks shown before included; None when not asked. `ranking_error`: why the second call failed (the
+    # the chunks shown before included; None when not asked. `ranking_error`: why that ranking failed (the
     # search's own hits stand).
     ranking: tuple[str, ...] | None = None
     ranking_error: str | None = None
@@ -191,14 +191,17 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     try:
         if request.tool == SEARCH_CORPUS:
             extra = {"constraints": dict(runtime.constraints)} if runtime.constraints else {}
-            probe = None
-            if runtime.refind_k and runtime.exclude:  # alongside the search: the record adds no wait where cores are free
-                probe = _PROBES.submit(_unexcluded_ranking, corpus, request.argument, runtime, extra)
-            out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude, **extra))
-            if probe is not None:
-                out.ranking, out.ranking_error = probe.result()
-            elif runtime.refind_k:  # nothing excluded: the search's own order is the ranking
-                out.ranking = tuple(h.chunk.chunk_id for h in out.hits[: runtime.refind_k])
+            if runtime.refind_k and runtime.exclude and _pairs(corpus):
+                out.hits, out.ranking, out.ranking_error = _search_pair(corpus, request.argument, runtime, extra)
+            else:
+                probe = None
+                if runtime.refind_k and runtime.exclude:  # alongside the search: no wait where cores are free
+                    probe = _PROBES.submit(_unexcluded_ranking, corpus, request.argument, runtime, extra)
+                out.hits = list(corpus.search(request.argument, k=runtime.fetch_k, exclude=runtime.exclude, **extra))
+                if probe is not None:
+                    out.ranking, out.ranking_error = probe.result()
+                elif runtime.refind_k:  # nothing excluded: the search's own order is the ranking
+                    out.ranking = tuple(h.chunk.chunk_id for h in out.hits[: runtime.refind_k])
         elif request.tool == GREP_CORPUS:
             out.hits = list(corpus.grep(request.argument, k=runtime.fetch_k, exclude=runtime.exclude))
         elif request.tool == READ_DOCUMENT:
@@ -231,7 +234,31 @@ def fetch(corpus: Any, request: ToolRequest, runtime: Runtime) -> Fetched:
     return out
 
 
-# Threads for the re-found probes, shared by every episode (a probe is one corpus call, as a search is).
+def _pairs(corpus: Any) -> bool:
+    """Whether the corpus's own class offers `search_pair` (corpus_tools.Corpus does). Asked of the class, not the
+    object: a wrapper that forwards unknown attributes to a corpus (a proxy counting or failing searches) must see
+    its own `search` called, so it gets the two calls below."""
+    return callable(getattr(type(corpus), "search_pair", None))
+
+
+def _search_pair(
+    corpus: Any, query: str, runtime: Runtime, extra: Mapping[str, Any]
+) -> tuple[list[Any], tuple[str, ...] | None, str | None]:
+    """The search and its query's top `runtime.refind_k` with nothing excluded, in one corpus call
+    (`Corpus.search_pair`: the query is encoded once for both, so the record costs a fraction of a second search;
+    each ranking is exactly what its own `search` call returns). Should that call fail, the search alone is asked
+    again and only the record is lost, as when the second of two calls fails; bad input fails that search too."""
+    try:
+        hits, again = corpus.search_pair(query, k=runtime.fetch_k, exclude=runtime.exclude,
+                                         unexcluded_k=runtime.refind_k, **extra)
+        return list(hits), tuple(h.chunk.chunk_id for h in again), None
+    except Exception as exc:  # noqa: BLE001 - the record is optional; the search's own result stands
+        error = f"{type(exc).__name__}: {exc}"
+    return list(corpus.search(query, k=runtime.fetch_k, exclude=runtime.exclude, **extra)), None, error
+
+
+# Threads for the re-found probes of a corpus without `search_pair`, shared by every episode (a probe is one corpus
+# call, as a search is).
 _PROBES = ThreadPoolExecutor(max_workers=8, thread_name_prefix="refound")
 
 
@@ -239,9 +266,9 @@ def _unexcluded_ranking(
     corpus: Any, query: str, runtime: Runtime, extra: Mapping[str, Any]
 ) -> tuple[tuple[str, ...] | None, str | None]:
     """The top `runtime.refind_k` chunk ids of `query` with nothing excluded (what the search would have returned
-    had nothing been shown before). The corpus drops excluded chunks before fusing its legs, so the excluded
-    search's order cannot tell where a shown chunk would have ranked: a second call can. Its failure loses nothing
-    but this record."""
+    had nothing been shown before), for a corpus without `search_pair`. The corpus drops excluded chunks before
+    fusing its legs, so the excluded search's order cannot tell where a shown chunk would have ranked: a second call
+    can. Its failure loses nothing but this record."""
     try:
         again = corpus.search(query, k=runtime.refind_k, exclude=(), **extra)
         return tuple(h.chunk.chunk_id for h in again), None

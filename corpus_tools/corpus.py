@@ -497,17 +497,50 @@ class Corpus:
         surface), TypeError for a k that is not an int; ValueError for constraints that are not None, "auto" or a valid dict. A k past
         `config.search.candidates` widens the fused (and reranked) pool to k.
         """
+        return self._search_views(query, [(k, exclude)], token_budget, where, constraints)[0]
+
+    def search_pair(
+        self,
+        query: str,
+        k: int = 10,
+        exclude: Iterable[str] = (),
+        unexcluded_k: int = 10,
+        token_budget: int | None = None,
+        where: dict[str, Any] | None = None,
+        constraints: str | dict[str, Any] | None = None,
+    ) -> tuple[list[Hit], list[Hit]]:
+        """`search(query, k, exclude, ...)` and `search(query, unexcluded_k, exclude=(), ...)` in one call.
+
+        An agent that never re-shows a chunk still wants to know where its query ranks the chunks it excluded (which
+        chunks this search found again). Excluded chunks leave each leg before fusion, so their ranks cannot be read
+        off the excluded search: it takes a second ranking. Here the query is encoded once for both (the encoder is
+        most of a search's time); each ranking is then exactly what `search` returns for its arguments.
+        """
+        check_k(unexcluded_k, "unexcluded_k")
+        views = [(k, exclude), (unexcluded_k, ())]
+        hits, unexcluded = self._search_views(query, views, token_budget, where, constraints)
+        return hits, unexcluded
+
+    def _search_views(
+        self,
+        query: str,
+        views: Sequence[tuple[int, Iterable[str]]],
+        token_budget: int | None,
+        where: dict[str, Any] | None,
+        constraints: str | dict[str, Any] | None,
+    ) -> list[list[Hit]]:
+        """One ranking per (k, exclude) view of the same query, the query encoded once (see `search`)."""
         check_query(query)
-        check_k(k)
+        for k, _ in views:
+            check_k(k)
         where = check_where(where)
         state = self._state
-        excluded = set(exclude)
         tiers, preferred = self._constraint_tiers(state, query, constraints)
         if not state.chunks:
-            return []
+            return [[] for _ in views]
         encoded: list[np.ndarray] = []
 
-        def query_vector() -> np.ndarray:  # computed once per search, while the first BM25 leg runs
+        def query_vector() -> np.ndarray:  # computed once per call, while the first BM25 leg runs
             if not encoded:
                 encoded.append(self.embedder.encode_query([query])[0])
             return encoded[0]
@@ -522,19 +555,23 @@ class Corpus:
         # of the narrowed searches below; only on indexes whose chunks may be tables (row match's indexes).
         expand = cfg.line_item_expansion and cfg.row_match_weight > 0 and state.has_key("kind")
         extra = expansion(query) if expand and (tiers or where is not None) else ""
-        hits: list[Hit] = []
-        for tier in [*tiers, None]:
-            tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
-            # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
-            # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
-            narrowed = tier is not None or where is not None
-            found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed,
-                                 sparse_query=f"{query} {extra}" if narrowed and extra else None)
-            hits.extend(found)
-            excluded |= {h.chunk.chunk_id for h in found}
-            if len(hits) >= k:
-                break
-        return fit_budget(hits, token_budget)
+        out = []
+        for k, exclude in views:
+            excluded = set(exclude)
+            hits: list[Hit] = []
+            for tier in [*tiers, None]:
+                tier_where = where if tier is None else _and_where(where, {"doc_id": {"$in": tier}})
+                # Row labels repeat across every filing of a kind: a row match tells which table, not which document,
+                # so it ranks only a search already narrowed to named documents (a constraint tier or a where filter).
+                narrowed = tier is not None or where is not None
+                found = self._ranked(state, query, query_vector, k - len(hits), excluded, tier_where, lift, narrowed,
+                                     sparse_query=f"{query} {extra}" if narrowed and extra else None)
+                hits.extend(found)
+                excluded |= {h.chunk.chunk_id for h in found}
+                if len(hits) >= k:
+                    break
+            out.append(fit_budget(hits, token_budget))
+        return out
 
     def question_constraints(self, question: str) -> dict[str, Any]:
         """The company, period and form `question` names, resolved against this index's document metadata.

@@ -121,6 +121,16 @@ class Client:
             body["constraints"] = constraints
         return [wire.hit_from_json(h) for h in self._request("POST", "/search", json=body)["hits"]]
 
+    def search_pair(self, query: str, k: int = 10, exclude: Iterable[str] = (), unexcluded_k: int = 10,
+                    token_budget: int | None = None, where: dict[str, Any] | None = None,
+                    constraints: str | dict[str, Any] | None = None) -> tuple[list[Hit], list[Hit]]:
+        """`Corpus.search_pair`: the search and its query's top `unexcluded_k` with nothing excluded. The server has
+        no paired route, so this is two /search requests (the query encoded twice there), as before the pair."""
+        exclude = list(exclude)
+        hits = self.search(query, k=k, exclude=exclude, token_budget=token_budget, where=where, constraints=constraints)
+        again = self.search(query, k=unexcluded_k, token_budget=token_budget, where=where, constraints=constraints)
+        return hits, again
+
     def search_leg(self, query: str, leg: str, k: int = 10, exclude: Iterable[str] = (),
                    where: dict[str, Any] | None = None) -> list[Hit]:
         body = {"query": query, "leg": str(getattr(leg, "value", leg)), "k": k, "exclude": list(exclude),

@@ -67,3 +67,7 @@ def test_grep_report_search_leg_and_constraints_answer_as_the_corpus_does(client
     assert client.question_constraints(question) == harness_corpus.question_constraints(question)
     with pytest.raises(ValueError, match="leg"):
         client.search_leg("lighthouse", "fused")
+    shown = _ids(harness_corpus.search("lighthouse", k=3))
+    remote, local = client.search_pair("lighthouse keeper", k=5, exclude=shown), harness_corpus.search_pair(
+        "lighthouse keeper", k=5, exclude=shown)
+    assert [_ids(h) for h in remote] == [_ids(h) for h in local] and set(shown) & set(_ids(remote[1]))

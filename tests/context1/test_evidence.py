@@ -253,8 +253,14 @@ def test_the_first_search_rule_keeps_its_top_chunks_in_place(filings_corpus):
     assert [e.chunk_id for e in plain.evidence] != list(first.chunk_ids[:5])
     # the default rule: those passages win on relevance alone, which the first search already ranked
     # by, so they do not displace its chunks (the top 5 are the first search's, best first)
-    default = SearchAgent(filings_corpus).run(question)
+    default = SearchAgent(filings_corpus, config=AgentConfig(refound=False)).run(question)
     assert {e.chunk_id for e in default.evidence} == set(first.chunk_ids[:5])
+    # with the later searches' agreement recorded (`AgentConfig.refound`, the default since session 35), agreement is
+    # the evidence the first search lacked: the asked company's passage the later searches re-found more takes the
+    # place of another company's (this corpus has no company metadata, so no constraint keeps the first top 5)
+    agreed = SearchAgent(filings_corpus).run(question)
+    assert [e.chunk_id for e in agreed.evidence][:3] == list(first.chunk_ids[:3])
+    assert {e.chunk_id for e in agreed.evidence} - set(first.chunk_ids[:5]) == {"korrin-10q.txt#4"}
 
 
 def test_a_later_passage_replaces_a_first_search_chunk_only_with_evidence_the_first_search_lacked():

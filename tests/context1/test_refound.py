@@ -33,8 +33,8 @@ def test_a_later_search_records_the_shown_chunks_it_matched_again(harness_corpus
     # ... and the result says so in one line a driver can read back.
     assert read_refound(again.text) == [tuple(x) for x in expected]
     assert '[Also matched, shown before: "' in again.text
-    # Off (the default, for its cost): no second corpus call, no line, no record.
-    off = Episode(harness_corpus, QUERY, AgentConfig())
+    # Off: no second ranking, no line, no record.
+    off = Episode(harness_corpus, QUERY, AgentConfig(refound=False))
     off.act(turn(call("search_corpus", query="lighthouse")))
     [plain] = off.act(turn(call("search_corpus", query="lighthouse keeper")))
     assert "refound" not in plain.metadata and "Also matched" not in plain.text
@@ -166,3 +166,97 @@ def test_the_learned_policy_reads_no_agreement_unless_trained_with_it():
     assert LearnedConfig().iterative.agreement_weight == 0.0  # the learned scorers were fitted without it
     assert LearnedConfig.from_dict({"iterative": {"hybrid_weight": 0.35}}).iterative.agreement_weight == 0.0
     assert LearnedConfig.from_dict({"iterative": {"agreement_weight": 0.05}}).iterative.agreement_weight == 0.05
+
+
+# ---------------------------------------------------------------- one corpus call (session 35)
+
+
+class _Counting:
+    """Forwards to a real Corpus and counts the calls of each kind; `search_pair` is the class's own, so the harness
+    sees a corpus that offers it (a forwarding `__getattr__` alone would not: see `tools._pairs`)."""
+
+    def __init__(self, corpus, fail_pair: bool = False):
+        self._corpus, self.fail_pair, self.calls = corpus, fail_pair, []
+
+    def search(self, *args, **kw):
+        self.calls.append("search")
+        return self._corpus.search(*args, **kw)
+
+    def search_pair(self, *args, **kw):
+        self.calls.append("search_pair")
+        if self.fail_pair:
+            raise ConnectionError("store went away")
+        return self._corpus.search_pair(*args, **kw)
+
+    def __getattr__(self, name):
+        return getattr(self._corpus, name)
+
+
+class _CountingEncoder:
+    def __init__(self, embedder):
+        self._embedder, self.queries = embedder, []
+
+    def encode_query(self, texts):
+        self.queries.extend(texts)
+        return self._embedder.encode_query(texts)
+
+    def __getattr__(self, name):
+        return getattr(self._embedder, name)
+
+
+def test_on_by_default_and_each_search_is_one_corpus_call_encoding_its_query_once(harness_corpus, monkeypatch):
+    assert AgentConfig().refound  # on by default since the record costs one corpus call, not two
+    encoder = _CountingEncoder(harness_corpus.embedder)
+    monkeypatch.setattr(harness_corpus, "embedder", encoder)
+    counting = _Counting(harness_corpus)
+    ep = Episode(counting, QUERY, AgentConfig())
+    [first] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    [again] = ep.act(turn(call("search_corpus", query="lighthouse keeper")))
+    assert counting.calls == ["search", "search_pair"]  # the first search excludes nothing: its own order is the ranking
+    assert encoder.queries == ["lighthouse", "lighthouse keeper"]
+    # The record is the one two separate calls give (session 34's): the unexcluded top 10's shown chunks, ranked.
+    ranking = [h.chunk.chunk_id for h in harness_corpus.search("lighthouse keeper", k=AgentConfig().search_k)]
+    expected = [[cid, rank] for rank, cid in enumerate(ranking, 1) if cid in first.chunk_ids]
+    assert expected and again.metadata["refound"] == expected
+    plain = harness_corpus.search("lighthouse keeper", k=2 * AgentConfig().search_k, exclude=first.chunk_ids)
+    assert list(again.chunk_ids) == [h.chunk.chunk_id for h in plain][: len(again.chunk_ids)]
+
+
+def test_search_pair_is_both_searches_exactly(office_corpus):
+    """`Corpus.search_pair` returns what `search` returns for each of its two argument sets, constraints included."""
+    queries = ["revenue for the quarter", "What was Acme's net income in the latest 10-Q?", "risk factors"]
+    for query in queries:
+        base = office_corpus.search(query, k=10, constraints="auto")
+        exclude = [h.chunk.chunk_id for h in base[:4]]
+        for constraints in (None, "auto"):
+            hits, unexcluded = office_corpus.search_pair(query, k=20, exclude=exclude, unexcluded_k=10,
+                                                         constraints=constraints)
+            want = office_corpus.search(query, k=20, exclude=exclude, constraints=constraints)
+            want_all = office_corpus.search(query, k=10, constraints=constraints)
+            assert [(h.chunk.chunk_id, h.score, dict(h.ranks)) for h in hits] == \
+                [(h.chunk.chunk_id, h.score, dict(h.ranks)) for h in want]
+            assert [(h.chunk.chunk_id, h.score) for h in unexcluded] == [(h.chunk.chunk_id, h.score) for h in want_all]
+            assert not set(exclude) & {h.chunk.chunk_id for h in hits}
+            assert set(exclude) & {h.chunk.chunk_id for h in unexcluded}  # the excluded ones, ranked again
+
+
+def test_search_pair_refuses_bad_input_as_search_does(office_corpus):
+    from corpus_tools.types import EmptyQueryError
+
+    with pytest.raises(EmptyQueryError):
+        office_corpus.search_pair("  ", k=10, exclude=["x#0"])
+    with pytest.raises(ValueError, match="unexcluded_k"):
+        office_corpus.search_pair("revenue", k=10, exclude=["x#0"], unexcluded_k=0)
+    with pytest.raises(TypeError):
+        office_corpus.search_pair("revenue", k=10, exclude=["x#0"], unexcluded_k="10")
+
+
+def test_a_failing_pair_call_keeps_the_search_and_says_why(harness_corpus):
+    counting = _Counting(harness_corpus, fail_pair=True)
+    ep = Episode(counting, QUERY, AgentConfig())
+    [first] = ep.act(turn(call("search_corpus", query="lighthouse")))
+    [again] = ep.act(turn(call("search_corpus", query="lighthouse keeper")))
+    assert counting.calls == ["search", "search_pair", "search"]  # the search is asked alone once the pair fails
+    assert not again.is_error and again.chunk_ids and not set(first.chunk_ids) & set(again.chunk_ids)
+    assert "refound" not in again.metadata and "store went away" in again.metadata["refound_error"]
+    assert "Also matched" not in again.text
