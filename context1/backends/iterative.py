@@ -155,7 +155,7 @@ class IterativeConfig:
     # equal one a single search found. 0: off. `agreement_evidence`: the agreement also counts, with the link terms,
     # as evidence a first-search passage lacked (`first_search_evidence` "link"), so a passage later searches agree
     # on may take the place of a first-search passage none of them matched. Acts only where the harness records
-    # re-found chunks (`AgentConfig.refound`, off by default): without the note every agreement is 0, and the
+    # re-found chunks (`AgentConfig.refound`, on by default since session 35): without the note every agreement is 0, and the
     # answer is the one before. 0.05 with evidence was chosen on the tuning parts against the same episodes without
     # it (`benchmarks/agent_passages.py run --part tuning --variant ...`, `benchmarks/agent_variants.py`): passage R@5
     # HotpotQA (60) +1 / -0, MuSiQue (120) +7 / -1 (3-4 hops +2 / -0), LoCoMo (150) +2 / -0; doc all-R@10 +1 / +4 / +2
