@@ -17,7 +17,9 @@
    questions* (anchored to the prior as training does, and free; deep questions alone): what a linear
    scorer over `PASSAGE_FEATURES` could reach at best, and an oracle that puts every gold passage in
    view first (= the share of gold documents in view). Nothing here is trained on for a policy; the
-   in-sample fits are a ceiling, never a figure of a policy.
+   in-sample fits are a ceiling, never a figure of a policy. Then, per passage feature on the 3-4-gold
+   questions, its mean over the gold passages the policy leaves out of its top 5 against the non-gold
+   ones inside it (`separation_table`): which features could tell later-hop gold passages apart.
 """
 
 from __future__ import annotations
@@ -126,6 +128,35 @@ def ceiling_table(corpus, questions, weights, agent_config) -> str:
         cells = [np.mean([pr5(s(x), docs, set(q["gold"])) for q, x, docs in part]) for s in scorers.values()]
         cells.append(np.mean([len(set(docs) & set(q["gold"])) / len(q["gold"]) for q, _x, docs in part]))
         lines.append(f"| {name} | {len(part)} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
+    return "\n".join(lines) + "\n\n" + separation_table(rows, scorers["policy"], is_deep)
+
+
+def separation_table(rows, scorer, is_deep) -> str:
+    """Per passage feature, its mean over the gold passages the policy's scorer leaves out of its top 5
+    (their document not cited there), over the non-gold passages inside its top 5 (what a gold one must
+    displace) and over the other non-gold passages, on the 3-4-gold questions: a feature that could
+    lift later-hop gold passages is higher on the first column than on the other two."""
+    from context1.backends.learned import PASSAGE_FEATURES
+
+    missed, wrong, rest = [], [], []
+    for q, x, docs in rows:
+        if not is_deep(q):
+            continue
+        gold, top = set(q["gold"]), list(np.argsort(-scorer(x), kind="stable")[:5])
+        cited = {docs[i] for i in top}
+        for i, d in enumerate(docs):
+            if d in gold and d not in cited:
+                missed.append(x[i])
+            elif d not in gold:
+                (wrong if i in top else rest).append(x[i])
+    if not missed:
+        return "(no gold passage missed on the 3-4-gold questions)"
+    cols = [np.mean(np.array(v), axis=0) if v else np.full(len(PASSAGE_FEATURES), np.nan) for v in (missed, wrong, rest)]
+    lines = [f"3-4-gold questions: feature means over {len(missed)} missed gold passages, {len(wrong)} non-gold in the "
+             f"top 5, {len(rest)} other non-gold", "", "| feature | missed gold | non-gold in top 5 | other non-gold |",
+             "| --- | ---: | ---: | ---: |"]
+    for k, name in enumerate(PASSAGE_FEATURES):
+        lines.append(f"| {name} | {cols[0][k]:.3f} | {cols[1][k]:.3f} | {cols[2][k]:.3f} |")
     return "\n".join(lines)
 
 
