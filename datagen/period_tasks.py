@@ -44,6 +44,7 @@ unchanged; with them, single-hop and 2-hop proposals alternate between the two.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import re
@@ -54,6 +55,7 @@ from typing import Any
 
 from corpus_tools.section_prior import aside_sections
 from datagen.event_facts import Event, read_events
+from datagen.event_periods import EventChain, display_company, event_chains
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
@@ -232,6 +234,11 @@ class PeriodTasks:
         self.drivers = groups(read_drivers(mined, self.own_stages, tables)) if self.statements else []
         # 8-Ks' and releases' events (a vote's count, an officer appointed, a dividend: datagen.event_facts)
         self.events: list[Event] = read_events(mined, self.own_stages) if self.statements else []
+        # an 8-K's event placed in the company's quarter or fiscal year, whose figures its report states
+        # (datagen.event_periods): "In the quarter in which PepsiCo held its 2023 annual meeting …, what was its …?"
+        self.event_chains: list[EventChain] = event_chains(mined, self.statements, self.own_stages) if self.statements else []
+        self.event_series = [(c, s, t) for c in self.event_chains for s in c.statements for t in self._other_periods(c, s)]
+        self.own_stages["filings:event comparisons"] = len(self.event_series)
         self.own_stages["table:statements"] = len(self.statements)
         self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
@@ -248,9 +255,9 @@ class PeriodTasks:
             self.inner.commit(candidate)
 
     def exhausted(self, hops: int) -> str | None:
-        if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across)):
+        if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across or self.event_chains)):
             return None
-        if hops == 3 and self.pairs:
+        if hops == 3 and (self.pairs or self.event_series):
             return None
         inner = getattr(self.inner, "exhausted", None)
         why = inner(hops) if inner is not None else None
@@ -265,6 +272,11 @@ class PeriodTasks:
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if hops == 3 and self.event_series and (not self.pairs or rng.random() < 0.5) and (
+                inner_spent or rng.random() < self.share):
+            found = self._event_comparison(rng)
+            self.own_stages[f"filings:event_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+            return found
         if hops == 3 and self.pairs and (inner_spent or rng.random() < self.share):
             found = self._bridged_comparison(rng)
             self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
@@ -279,8 +291,10 @@ class PeriodTasks:
                 self.own_stages["filings:driver:proposed"] += 1
                 return self._driver(rng)
             return self._single(rng)
-        form = rng.choice(("periods", "companies", "bridge"))
-        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
+        # a folder with 8-K events in held periods asks them too (the draw is unchanged for one without)
+        form = rng.choice(("periods", "companies", "bridge", *(("event",) if self.event_chains else ())))
+        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge,
+                "event": self._event_bridge}[form]
         found: Candidate | DropReason = DropReason.NO_CHAIN
         for _ in range(self.tries):  # each form is tried in turn, so the easy one does not fill the set
             found = make(rng)
@@ -571,6 +585,88 @@ class PeriodTasks:
             metadata={"form": "event", "generator_part": "filings", "split_by": "fact",
                       "relations": [f"event:{e.key.split('|', 1)[0]}"], "fact_keys": [f"event:{e.doc_id}|{e.key}"]},
         )
+
+    def _other_periods(self, chain: EventChain, s: Statement) -> list[Statement]:
+        """The company's same figure for another period of the same length that no document of `s` states: what
+        the event's period is compared with."""
+        return [t for t in self.statements if fold(t.company) == fold(s.company) and t.key.metric == s.key.metric
+                and t.key.unit == s.key.unit and t.key.period.length == s.key.period.length
+                and t.key.period.end != s.key.period.end and self._apart(s, t)
+                and not any(f.doc_id == chain.event.doc_id for f in t.facts)]
+
+    def _event_question(self, chain: EventChain) -> tuple[str, str]:
+        """("quarter" | "fiscal year", "eBay appointed Shripriya Mahesh to its Board of Directors")."""
+        span = "quarter" if chain.period.length == "quarter" else "fiscal year"
+        return span, f"{display_company(chain.event.company)} {chain.event.act}"
+
+    def _event_item(self, chain: EventChain) -> SupportingItem:
+        e = chain.event
+        return SupportingItem(doc_id=e.doc_id, chunk_ids=(e.chunk_id,), quotes=(e.quote,), contains_truth=False)
+
+    def _with_event(self, found: Candidate, chain: EventChain, extra: dict[str, Any]) -> Candidate:
+        """`found` with the 8-K's passage as its first hop (the day that names the period)."""
+        positives = [{**p, "item": p["item"] + 1} for p in found.metadata.get(POSITIVES, [])]
+        e = chain.event
+        return dataclasses.replace(
+            found, supporting=(self._event_item(chain), *found.supporting), hops=len(found.supporting) + 1,
+            metadata={**found.metadata, POSITIVES: positives,
+                      "fact_keys": [f"event:{e.doc_id}|{e.key()}", *found.metadata["fact_keys"]],
+                      "relations": [f"event:{e.kind}", *found.metadata["relations"]], **extra})
+
+    def _decides(self, s: Statement) -> bool:
+        """Whether the company states this figure for another period with another value (the event's day is then
+        what tells the answer from the rest)."""
+        return any(fold(t.company) == fold(s.company) and t.key.metric == s.key.metric
+                   and t.key.period.length == s.key.period.length and t.key.period.end != s.key.period.end
+                   and fold(t.value) != fold(s.value) for t in self.statements)
+
+    def _event_bridge(self, rng: random.Random) -> Candidate | DropReason:
+        """"In the quarter in which PepsiCo held its 2023 annual meeting of shareholders, what was its net revenue,
+        in millions of dollars?": the 8-K gives the day, the quarter's report the figure."""
+        chain = rng.choice(self.event_chains)
+        e = chain.event
+        if self.uses[f"event|{e.key()}"] >= 3:  # one event asked with three figures at most
+            return DropReason.DUPLICATE
+        pool = [s for s in chain.statements if self._decides(s)] or list(chain.statements)
+        headline = [s for s in pool if concept(s)]
+        s = rng.choice(headline if headline and rng.random() < 0.7 else pool)
+        if not self._fresh("event_bridge", e.key(), _id(s)):
+            return DropReason.DUPLICATE
+        span, who = self._event_question(chain)
+        units = f", {s.key.unit}" if s.key.unit else ""
+        question = f"In the {span} in which {who}, what {_verb(s)} its {self._m(s)}{units}?"
+        clues = (f"In which {span} did this happen: {who}?", ask(s.key, display_company(s.company), self.common))
+        found = self._candidate("event_bridge", [s], [(s.fact, self._period_line(s))], question, s.value,
+                                aliases=s.fact.aliases, clues=clues)
+        return self._with_event(found, chain, {"pair": f"event|{e.key()}", "period_decides": self._decides(s),
+                                               "event_day": e.day.isoformat(),
+                                               "period": [chain.period.start.isoformat(), chain.period.end.isoformat()]})
+
+    def _event_comparison(self, rng: random.Random) -> Candidate | DropReason:
+        """"Was eBay's revenue larger in the quarter in which it appointed Shripriya Mahesh to its Board of Directors
+        or in the second quarter of 2023?": the 8-K gives the day, two reports the figures compared."""
+        chain, s, t = self.event_series[rng.randrange(len(self.event_series))]
+        e = chain.event
+        if self.uses[f"event|{e.key()}"] >= 3 or not self._fresh("event_comparison", e.key(), _id(s), _id(t)):
+            return DropReason.DUPLICATE
+        ns, nt = s.number(), t.number()
+        if ns is None or nt is None or ns == nt or ns < 0 or nt < 0:
+            return DropReason.NO_ANSWER_SPAN
+        span, _ = self._event_question(chain)
+        company = display_company(e.company)
+        other = t.key.period.phrase()
+        question = (f"{_verb(s).capitalize()} {company}'s {self._m(s)} {_more(s)} in the {span} in which it {e.act} "
+                    f"or in {other}?")
+        win = s if ns > nt else t
+        # the answer is one of the two options as the question names them; the event's quarter also by its name
+        mine = f"the {span} in which it {e.act}"
+        answer = mine if win is s else other
+        aliases = (s.key.period.phrase(), *s.key.period.forms()) if win is s else win.key.period.forms()
+        clues = (f"In which {span} did this happen: {company} {e.act}?", ask(t.key, company, self.common))
+        items = [(s.fact, self._period_line(s)), (t.fact, self._period_line(t))]
+        found = self._candidate("event_comparison", [s, t], items, question, answer, aliases=aliases,
+                                options=(mine, other), winner=win, clues=clues)
+        return self._with_event(found, chain, {"pair": f"event|{e.key()}", "event_day": e.day.isoformat()})
 
     def _candidate(
         self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Any, ...]],

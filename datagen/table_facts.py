@@ -137,7 +137,10 @@ def short_company(name: str) -> str:
     """"Apple Inc." → "Apple", "Amazon.com, Inc." → "Amazon", "NVIDIA Corporation" → "NVIDIA"; "" for a
     name that is only a suffix ("Inc.") or a heading."""
     name = re.sub(r"\s+", " ", name).strip()
-    if malformed_subject(name):
+    # "eBay Inc.": a brand written with a lower-case first letter is still a name (malformed_subject reads a
+    # lower-case first word as no name)
+    checked = name[:1].upper() + name[1:] if re.match(r"[a-z][A-Z]", name) else name
+    if malformed_subject(checked):
         return ""
     short = _SUFFIX.sub("", name).strip(" ,")
     short = re.sub(r"\.com$", "", short)
@@ -147,7 +150,8 @@ def short_company(name: str) -> str:
     if len(words) >= 2 and words[-1] in _BUSINESS_WORDS and len(words[-2]) >= 4 and not (
             len(words) == 2 and words[0].lower() in _COMMON_NAME_WORDS):
         short = " ".join(words[:-1])
-    return short if short and not malformed_subject(short) and re.search(r"[A-Za-z]{2}", short) else ""
+    checked = short[:1].upper() + short[1:] if re.match(r"[a-z][A-Z]", short) else short
+    return short if short and not malformed_subject(checked) and re.search(r"[A-Za-z]{2}", short) else ""
 
 
 @dataclass(frozen=True)
