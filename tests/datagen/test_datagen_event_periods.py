@@ -171,3 +171,22 @@ def test_a_brand_written_lower_case_first_is_a_company() -> None:
     """eBay's releases and 8-Ks: "eBay Inc." was read as no name, so none of its figures was asked."""
     assert short_company("eBay Inc.") == "eBay"
     assert short_company("salesforce.com, inc.") == ""  # a lower-case word is still no name
+
+
+def test_release_columns_of_weeks_numeric_days_and_stacked_change_headers() -> None:
+    """The figures those bridges need: PepsiCo's "12 Weeks Ended 6/17/2023" is a quarter (old code: no period, 12 weeks
+    and a numeric day unread), McDonald's "Quarters Ended March 31, Inc/ (Dec) Excluding Currency 2023" the quarter of
+    2023 and its "… Inc/ (Dec)" change column none; eBay's "Free cash ow" (a lost "fl" glyph) is no metric."""
+    from datagen.table_facts import parse_period
+
+    assert parse_period("12 Weeks Ended 6/17/2023") == parse_period("Three Months Ended June 17, 2023")
+    assert parse_period("24 Weeks Ended 6/11/2022").length == "six months"
+    q = parse_period("Quarters Ended March 31, Inc/ (Dec) Excluding Currency 2023")
+    assert q is not None and (q.length, q.end) == ("quarter", dt.date(2023, 3, 31))
+    assert parse_period("Quarters Ended March 31, Inc/ (Dec) Excluding Currency Inc/ (Dec)") is None
+    meta = {"kind": "table", "company": "Auction Co.", "section": "Cash flows"}
+    skipped: Counter = Counter()
+    chunk = Chunk("e#1", "e", "(in millions) | Three Months Ended March 31, 2023 | Three Months Ended March 31, 2022\n"
+                  "Free cash ow | 709 | 426\nNet cash provided by operating activities | 841 | 546", 1, 30, meta)
+    asks = [f.ask for f in table_facts(chunk, "Auction Co.", skipped)]
+    assert asks and not any("ow" in a.split() for a in asks) and skipped["table_row_ligature_lost"] == 1
