@@ -147,7 +147,15 @@ def _sentence(flat: str, start: int, end: int) -> str:
     return flat[left + 2 if left >= 0 else 0: right + 1 if right > 0 else len(flat)].strip()
 
 
+def _amount(m: re.Match) -> str:
+    """"$4,200,000,000" → "$4.2 billion": an amount as a person says it."""
+    n = int(m.group(0)[1:].replace(",", ""))
+    scale, word = (1e9, "billion") if n >= 1e9 else (1e6, "million")
+    return f"${n / scale:g} {word}"
+
+
 def _its(act: str) -> str:
+    act = re.sub(r"\$\d{1,3}(?:,\d{3}){2,3}(?![\d,])", _amount, act)
     act = re.sub(r"\bthe Company[’']s\b", "its", act)
     return re.sub(r"\bthe Company\b", "it", act).replace("’", "'").strip(" ,")
 

@@ -134,8 +134,8 @@ def test_bad_8ks_give_no_task_and_are_counted(tmp_path: Path) -> None:
     chains = event_chains(mined, read_statements(base, mined, Counter()), stages)
     acts = {c.event.act: (c.period.fiscal_quarter, c.event.day) for c in chains}
     assert acts == {
-        "entered into a new $4,200,000,000 364 day unsecured revolving credit agreement": (2, dt.date(2023, 5, 26)),
-        "entered into a new $4,200,000,000 five year unsecured revolving credit agreement": (2, dt.date(2023, 5, 26)),
+        "entered into a new $4.2 billion 364 day unsecured revolving credit agreement": (2, dt.date(2023, 5, 26)),
+        "entered into a new $4.2 billion five year unsecured revolving credit agreement": (2, dt.date(2023, 5, 26)),
         "appointed Shripriya Mahesh to its Board of Directors": (2, dt.date(2023, 3, 28)),
     }, acts
     assert stages["event_without_day"] == 1 and stages["event_period_not_held"] == 1
