@@ -625,14 +625,17 @@ class PeriodTasks:
         in millions of dollars?": the 8-K gives the day, the quarter's report the figure."""
         chain = rng.choice(self.event_chains)
         e = chain.event
-        if self.uses[f"event|{e.key()}|bridge"] >= 3:  # one event asked with three figures at most
+        quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
+        # a quarter's figures asked through four events at most, each figure once whichever event names the quarter
+        # (two acts on one day, or three in one quarter, name one quarter: its figure is one fact)
+        if self.uses[f"event|{quarter}|bridge"] >= 4:
             return DropReason.DUPLICATE
         # a figure the day decides (another quarter's differs), an amount rather than a loss in parentheses
         pool = [s for s in chain.statements if self._decides(s)] or list(chain.statements)
         pool = [s for s in pool if (s.number() or 0) > 0] or pool
         headline = [s for s in pool if concept(s)]
         s = rng.choice(headline if headline and rng.random() < 0.7 else pool)
-        if not self._fresh("event_bridge", e.key(), _id(s)):
+        if not self._fresh("event_bridge", quarter, _id(s)):
             return DropReason.DUPLICATE
         span, who = self._event_question(chain)
         units = f", {s.key.unit}" if s.key.unit else ""
@@ -640,7 +643,7 @@ class PeriodTasks:
         clues = (f"In which {span} did this happen: {who}?", ask(s.key, display_company(s.company), self.common))
         found = self._candidate("event_bridge", [s], [(s.fact, self._period_line(s))], question, s.value,
                                 aliases=s.fact.aliases, clues=clues)
-        return self._with_event(found, chain, {"pair": f"event|{e.key()}|bridge", "period_decides": self._decides(s),
+        return self._with_event(found, chain, {"pair": f"event|{quarter}|bridge", "period_decides": self._decides(s),
                                                "event_day": e.day.isoformat(),
                                                "period": [chain.period.start.isoformat(), chain.period.end.isoformat()]})
 
@@ -649,7 +652,8 @@ class PeriodTasks:
         or in the second quarter of 2023?": the 8-K gives the day, two reports the figures compared."""
         chain, s, t = self.event_series[rng.randrange(len(self.event_series))]
         e = chain.event
-        if self.uses[f"event|{e.key()}|comparison"] >= 3 or not self._fresh("event_comparison", e.key(), _id(s), _id(t)):
+        quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
+        if self.uses[f"event|{quarter}|comparison"] >= 4 or not self._fresh("event_comparison", quarter, _id(s), _id(t)):
             return DropReason.DUPLICATE
         ns, nt = s.number(), t.number()
         if ns is None or nt is None or ns == nt or ns < 0 or nt < 0:
@@ -668,7 +672,7 @@ class PeriodTasks:
         items = [(s.fact, self._period_line(s)), (t.fact, self._period_line(t))]
         found = self._candidate("event_comparison", [s, t], items, question, answer, aliases=aliases,
                                 options=(mine, other), winner=win, clues=clues)
-        return self._with_event(found, chain, {"pair": f"event|{e.key()}|comparison", "event_day": e.day.isoformat()})
+        return self._with_event(found, chain, {"pair": f"event|{quarter}|comparison", "event_day": e.day.isoformat()})
 
     def _candidate(
         self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Any, ...]],

@@ -142,8 +142,9 @@ def test_bad_8ks_give_no_task_and_are_counted(tmp_path: Path) -> None:
     tasks, (report, _) = _run(tmp_path, chunks, hops=2, n=60)
     bridged = [q for q, t in tasks.items() if t.metadata["form"] == "event_bridge"]
     assert not any("Winston" in q or "cybersecurity" in q for q in bridged)
-    assert any("five year" in q for q in bridged) and any("364 day" in q for q in bridged)
-    assert len(bridged) == len(set(bridged))
+    # one quarter named by three acts: each of its figures asked once, through whichever act
+    answers = [tasks[q].answers[0] for q in bridged]
+    assert bridged and len(answers) == len(set(answers)), bridged
     assert report.drops.get("answer_not_in_supporting_chunk", 0) == 0, report.drops
 
 
