@@ -68,6 +68,7 @@ from datagen.table_facts import (
     cased,
     filing_dates,
     is_table,
+    possessive,
     table_columns,
     table_key,
     verb_for,
@@ -354,7 +355,7 @@ class PeriodTasks:
         win = a if na > nb else b
         pa, pb = a.key.period.phrase(), b.key.period.phrase()
         at = "as of" if a.key.period.length == "as of" else "for"
-        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
+        question = f"{_verb(a).capitalize()} {possessive(a.company)} {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
         items = [(a.fact, self._period_line(a)), (b.fact, self._period_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.key.period.phrase(),
                                aliases=win.key.period.forms(), options=(pa, pb), winner=win)
@@ -405,9 +406,9 @@ class PeriodTasks:
             return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
         when = f"at the end of that {span}" if b.key.period.length == "as of" else f"for its {span} ended the same day"
-        question = (f"In the {span} in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
-                    f"what {_verb(b)} {b.company}'s {self._m(b)}{units} {when}?")
-        clues = (f"In which {span} {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
+        question = (f"In the {span} in which {possessive(a.company)} {self._m(a)} {_verb(a)} {a.amount()}, "
+                    f"what {_verb(b)} {possessive(b.company)} {self._m(b)}{units} {when}?")
+        clues = (f"In which {span} {_verb(a)} {possessive(a.company)} {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
         items = [(a.fact, self._period_line(a)), (b.fact, ())]
         return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
 
@@ -478,9 +479,9 @@ class PeriodTasks:
         win = b if (b.number() or 0) > (c.number() or 0) else c
         days = {a.key.period.end, b.key.period.end, c.key.period.end}
         when = "its quarter ended the same day" if len(days) == 1 else "its quarter ended within a week of it"
-        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, which company had "
+        question = (f"In the quarter in which {possessive(a.company)} {self._m(a)} {_verb(a)} {a.amount()}, which company had "
                     f"larger {item} for {when}, {first.company} or {second.company}?")
-        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?",
+        clues = (f"In which quarter {_verb(a)} {possessive(a.company)} {self._m(a)} {a.amount()}?",
                  f"Which company had larger {item} for the quarter ended {b.key.period.phrase()[len('the quarter ended '):]}"
                  f", {first.company} or {second.company}?")
         items = [(a.fact, self._period_line(a)),
@@ -661,7 +662,7 @@ class PeriodTasks:
         span, _ = self._event_question(chain)
         company = display_company(e.company)
         other = t.key.period.phrase()
-        question = (f"{_verb(s).capitalize()} {company}'s {self._m(s)} {_more(s)} in the {span} in which it {e.act} "
+        question = (f"{_verb(s).capitalize()} {possessive(company)} {self._m(s)} {_more(s)} in the {span} in which it {e.act} "
                     f"or in {other}?")
         win = s if ns > nt else t
         # the answer is one of the two options as the question names them; the event's quarter also by its name

@@ -141,6 +141,11 @@ def is_table(metadata: Mapping[str, Any]) -> bool:
     return str(metadata.get("kind", "")) == "table"
 
 
+def possessive(name: str) -> str:
+    """"Apple" → "Apple's"; "McDonald's" stays "McDonald's" (not "McDonald's's")."""
+    return name if re.search(r"['’]s$", name) else f"{name}'s"
+
+
 def short_company(name: str) -> str:
     """"Apple Inc." → "Apple", "Amazon.com, Inc." → "Amazon", "NVIDIA Corporation" → "NVIDIA"; "" for a
     name that is only a suffix ("Inc.") or a heading."""
@@ -151,6 +156,8 @@ def short_company(name: str) -> str:
     if malformed_subject(checked):
         return ""
     short = _SUFFIX.sub("", name).strip(" ,")
+    # a release's capitals "McDONALD'S" as the name is written: "McDonald's"
+    short = re.sub(r"\bMc([A-Z])([A-Z]+['’]S|[A-Z]{2,})\b", lambda m: "Mc" + m.group(1) + m.group(2).lower(), short)
     short = re.sub(r"\.com$", "", short)
     # a trailing word of the line of business ("Costco Wholesale", "Verizon Communications"): people, analysts
     # and earnings releases say "Costco", "Verizon"; kept when what is left would be a common word ("United")
@@ -452,7 +459,7 @@ def ask(key: TableKey, company: str, common: set[str] | frozenset[str] | None = 
     metric = cased(key.metric, common)
     when = f"as of {key.period.phrase()}" if key.period.length == "as of" else f"for {key.period.phrase()}"
     units = f", {key.unit}," if key.unit else ""
-    return f"What {verb_for(key.metric)} {company}'s {metric}{units} {when}?"
+    return f"What {verb_for(key.metric)} {possessive(company)} {metric}{units} {when}?"
 
 
 _FLOW = re.compile(r"(?i)\b(?:net cash|provided|used|income|expense|expenses|revenue|revenues|sales|cost|costs|margin"

@@ -172,6 +172,11 @@ def test_a_brand_written_lower_case_first_is_a_company() -> None:
     """eBay's releases and 8-Ks: "eBay Inc." was read as no name, so none of its figures was asked."""
     assert short_company("eBay Inc.") == "eBay"
     assert short_company("salesforce.com, inc.") == ""  # a lower-case word is still no name
+    # McDonald's releases' capitals: "Was McDONALD'S's earnings per share …?" read as people write it
+    from datagen.table_facts import possessive
+
+    assert short_company("McDONALD'S") == "McDonald's" and possessive("McDonald's") == "McDonald's"
+    assert possessive("eBay") == "eBay's"
 
 
 def test_release_columns_of_weeks_numeric_days_and_stacked_change_headers() -> None:
