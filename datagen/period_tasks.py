@@ -624,7 +624,9 @@ class PeriodTasks:
     def _event_bridge(self, rng: random.Random) -> Candidate | DropReason:
         """"In the quarter in which PepsiCo held its 2023 annual meeting of shareholders, what was its net revenue,
         in millions of dollars?": the 8-K gives the day, the quarter's report the figure."""
-        chain = rng.choice(self.event_chains)
+        # a company's quarter first, then one of the events in it: three PepsiCo 8-Ks in one quarter would
+        # otherwise crowd out eBay's and McDonald's
+        chain = _quarter_first(self.event_chains, lambda c: c, rng)
         e = chain.event
         quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
         # a quarter's figures asked through four events at most, each figure once whichever event names the quarter
@@ -651,7 +653,7 @@ class PeriodTasks:
     def _event_comparison(self, rng: random.Random) -> Candidate | DropReason:
         """"Was eBay's revenue larger in the quarter in which it appointed Shripriya Mahesh to its Board of Directors
         or in the second quarter of 2023?": the 8-K gives the day, two reports the figures compared."""
-        chain, s, t = self.event_series[rng.randrange(len(self.event_series))]
+        chain, s, t = _quarter_first(self.event_series, lambda x: x[0], rng)
         e = chain.event
         quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
         if self.uses[f"event|{quarter}|comparison"] >= 4 or not self._fresh("event_comparison", quarter, _id(s), _id(t)):
@@ -715,6 +717,15 @@ class PeriodTasks:
                 **(extra or {}),
             },
         )
+
+
+def _quarter_first(items: Sequence[Any], chain_of: Any, rng: random.Random) -> Any:
+    """One of `items`, drawn by its event's company and period first (each quarter as likely as another)."""
+    by_quarter: dict[str, list[Any]] = defaultdict(list)
+    for x in items:
+        c = chain_of(x)
+        by_quarter[f"{fold(c.event.company)}|{c.period.end.isoformat()}"].append(x)
+    return rng.choice(by_quarter[rng.choice(sorted(by_quarter))])
 
 
 def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:
