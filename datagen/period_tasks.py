@@ -26,6 +26,12 @@ Forms (metadata["form"]):
 - event:      "How many votes were cast for Virginia C. Drosos in the election of directors at Foot Locker's annual
               meeting on May 18, 2022?", "Who was appointed President and Chief Executive Officer of Foot Locker,
               effective September 1, 2022?": an 8-K's or a release's event (`datagen.event_facts`), single-hop.
+- event bridge: "In the quarter in which PepsiCo held its 2023 annual meeting of shareholders, what was its net
+              revenue, in millions of dollars?": the 8-K gives the day, the company's fiscal calendar the quarter
+              that holds it, that quarter's report the figure (`datagen.event_periods`); two documents.
+- event comparison: "Was eBay's revenue larger in the quarter in which it appointed Shripriya Mahesh to its Board
+              of Directors or in the quarter ended June 30, 2023?": the event's quarter against another quarter
+              the company reports; three documents.
 
 Two companies' money is compared whatever unit each table uses (a release in thousands, a 10-K in millions);
 a release's quarters ("Q4 2022") are compared with another release's (`datagen.release_facts`).
