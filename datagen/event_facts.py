@@ -36,7 +36,7 @@ _MEETING = re.compile(rf"(?i)annual meeting of (?:share|stock)holders held on ({
 _ROLE = r"(?:[A-Z][a-z]+ )*(?:Officer|President|Chair|Chairman|Chairwoman|Director|Treasurer|Secretary|Counsel|Controller)"
 _ROLE_WORD = r"\b(?:Officer|President|Chief|Chair|Chairman|Director|Executive|Board|Company)\b"
 _ROLES = rf"{_ROLE}(?: and {_ROLE})?"
-_APPOINTED = re.compile(
+APPOINTED = re.compile(
     rf"(?P<name>{_PERSON}), (?:\d{{2}}, )?(?:(?:(?!\. [A-Z])[^;]){{0,120}}?, )?(?:has been|was|will be) (?:appointed|named) "
     rf"(?:as )?(?:the )?(?:Company’s |Company's )?(?P<role>{_ROLES})\b[^.;]{{0,160}}?\beffective (?P<day>{_DAY})"
 )
@@ -85,7 +85,7 @@ def read_events(mined: MinedCorpus, stages: Counter) -> list[Event]:
             continue
         meta = chunks[0].metadata or {}
         text = "\n".join(c.text for c in chunks)
-        if not (_MEETING.search(_flat(text)) or _APPOINTED.search(_flat(text)) or _STEPS_DOWN.search(_flat(text))
+        if not (_MEETING.search(_flat(text)) or APPOINTED.search(_flat(text)) or _STEPS_DOWN.search(_flat(text))
                 or _DIVIDEND.search(_flat(text))):
             continue
         company = short_company(filing_company(meta, [c.text for c in chunks[:4]], mined.titles.get(doc_id, "")))
@@ -178,7 +178,7 @@ def _officers(doc_id: str, chunks: list[Any], company: str, stages: Counter) -> 
     out: list[Event] = []
     for c in chunks:
         flat = _flat(c.text)
-        for m in _APPOINTED.finditer(flat):
+        for m in APPOINTED.finditer(flat):
             question = f"Who was appointed {m.group('role')} of {company}, effective {m.group('day')}?"
             out.append(Event(doc_id, (c.chunk_id,), (m.group(0),), question, m.group("name"), TruthType.PERSON.value,
                              f"appointed|{m.group('role')}|{m.group('day')}"))

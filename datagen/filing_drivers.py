@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datagen.mining import MinedCorpus, fold
+from datagen.table_facts import possessive
 from datagen.table_facts import short_company as named
 
 _CHANGE = r"(?:increased|decreased|grew|declined|rose|fell|was up|was down)"
@@ -231,5 +232,5 @@ def ask_driver(d: Driver, calendar: bool, common: frozenset[str] | None = None) 
     # "Compute & Networking segment …" keep the names they start with
     named = first.isupper() or any(w[:1].isupper() for w in rest) or (common is not None and first.lower() not in common)
     metric = d.metric if named else d.metric[0].lower() + d.metric[1:]
-    return (f"What was the primary driver of the change in {short_company(d.company)}'s {metric} in "
+    return (f"What was the primary driver of the change in {possessive(short_company(d.company))} {metric} in "
             f"{period_phrase(d.quarter, d.year, calendar)}?")

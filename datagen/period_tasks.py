@@ -26,6 +26,12 @@ Forms (metadata["form"]):
 - event:      "How many votes were cast for Virginia C. Drosos in the election of directors at Foot Locker's annual
               meeting on May 18, 2022?", "Who was appointed President and Chief Executive Officer of Foot Locker,
               effective September 1, 2022?": an 8-K's or a release's event (`datagen.event_facts`), single-hop.
+- event bridge: "In the quarter in which PepsiCo held its 2023 annual meeting of shareholders, what was its net
+              revenue, in millions of dollars?": the 8-K gives the day, the company's fiscal calendar the quarter
+              that holds it, that quarter's report the figure (`datagen.event_periods`); two documents.
+- event comparison: "Was eBay's revenue larger in the quarter in which it appointed Shripriya Mahesh to its Board
+              of Directors or in the quarter ended June 30, 2023?": the event's quarter against another quarter
+              the company reports; three documents.
 
 Two companies' money is compared whatever unit each table uses (a release in thousands, a 10-K in millions);
 a release's quarters ("Q4 2022") are compared with another release's (`datagen.release_facts`).
@@ -44,6 +50,7 @@ unchanged; with them, single-hop and 2-hop proposals alternate between the two.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import re
@@ -54,6 +61,7 @@ from typing import Any
 
 from corpus_tools.section_prior import aside_sections
 from datagen.event_facts import Event, read_events
+from datagen.event_periods import EventChain, display_company, event_chains
 from datagen.factbase import Fact, FactBase, fact_key
 from datagen.filing_drivers import Driver, ask_driver, calendar_year, groups, read_drivers
 from datagen.mining import MinedCorpus, fold
@@ -66,6 +74,7 @@ from datagen.table_facts import (
     cased,
     filing_dates,
     is_table,
+    possessive,
     table_columns,
     table_key,
     verb_for,
@@ -232,6 +241,11 @@ class PeriodTasks:
         self.drivers = groups(read_drivers(mined, self.own_stages, tables)) if self.statements else []
         # 8-Ks' and releases' events (a vote's count, an officer appointed, a dividend: datagen.event_facts)
         self.events: list[Event] = read_events(mined, self.own_stages) if self.statements else []
+        # an 8-K's event placed in the company's quarter or fiscal year, whose figures its report states
+        # (datagen.event_periods): "In the quarter in which PepsiCo held its 2023 annual meeting …, what was its …?"
+        self.event_chains: list[EventChain] = event_chains(mined, self.statements, self.own_stages) if self.statements else []
+        self.event_series = [(c, s, t) for c in self.event_chains for s in c.statements for t in self._other_periods(c, s)]
+        self.own_stages["filings:event comparisons"] = len(self.event_series)
         self.own_stages["table:statements"] = len(self.statements)
         self.own_stages["filings:3-hop pairs"] = len(self.pairs)
 
@@ -248,9 +262,9 @@ class PeriodTasks:
             self.inner.commit(candidate)
 
     def exhausted(self, hops: int) -> str | None:
-        if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across)):
+        if (hops == 1 and self.statements) or (hops == 2 and (self.series or self.across or self.event_chains)):
             return None
-        if hops == 3 and self.pairs:
+        if hops == 3 and (self.pairs or self.event_series):
             return None
         inner = getattr(self.inner, "exhausted", None)
         why = inner(hops) if inner is not None else None
@@ -265,6 +279,11 @@ class PeriodTasks:
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if hops == 3 and self.event_series and (not self.pairs or rng.random() < 0.5) and (
+                inner_spent or rng.random() < self.share):
+            found = self._event_comparison(rng)
+            self.own_stages[f"filings:event_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
+            return found
         if hops == 3 and self.pairs and (inner_spent or rng.random() < self.share):
             found = self._bridged_comparison(rng)
             self.own_stages[f"filings:bridged_comparison:{'no' if isinstance(found, DropReason) else 'proposed'}"] += 1
@@ -279,8 +298,10 @@ class PeriodTasks:
                 self.own_stages["filings:driver:proposed"] += 1
                 return self._driver(rng)
             return self._single(rng)
-        form = rng.choice(("periods", "companies", "bridge"))
-        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
+        # a folder with 8-K events in held periods asks them too (the draw is unchanged for one without)
+        form = rng.choice(("periods", "companies", "bridge", *(("event",) if self.event_chains else ())))
+        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge,
+                "event": self._event_bridge}[form]
         found: Candidate | DropReason = DropReason.NO_CHAIN
         for _ in range(self.tries):  # each form is tried in turn, so the easy one does not fill the set
             found = make(rng)
@@ -340,7 +361,7 @@ class PeriodTasks:
         win = a if na > nb else b
         pa, pb = a.key.period.phrase(), b.key.period.phrase()
         at = "as of" if a.key.period.length == "as of" else "for"
-        question = f"{_verb(a).capitalize()} {a.company}'s {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
+        question = f"{_verb(a).capitalize()} {possessive(a.company)} {self._m(a)} {_more(a)} {at} {pa} or {at} {pb}?"
         items = [(a.fact, self._period_line(a)), (b.fact, self._period_line(b))]
         return self._candidate("comparison", [a, b], items, question, win.key.period.phrase(),
                                aliases=win.key.period.forms(), options=(pa, pb), winner=win)
@@ -391,9 +412,9 @@ class PeriodTasks:
             return DropReason.NO_ANSWER_SPAN
         units = f", {b.key.unit}," if b.key.unit else ""
         when = f"at the end of that {span}" if b.key.period.length == "as of" else f"for its {span} ended the same day"
-        question = (f"In the {span} in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, "
-                    f"what {_verb(b)} {b.company}'s {self._m(b)}{units} {when}?")
-        clues = (f"In which {span} {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
+        question = (f"In the {span} in which {possessive(a.company)} {self._m(a)} {_verb(a)} {a.amount()}, "
+                    f"what {_verb(b)} {possessive(b.company)} {self._m(b)}{units} {when}?")
+        clues = (f"In which {span} {_verb(a)} {possessive(a.company)} {self._m(a)} {a.amount()}?", ask(b.key, b.company, self.common))
         items = [(a.fact, self._period_line(a)), (b.fact, ())]
         return self._candidate("bridge", [a, b], items, question, b.value, aliases=b.fact.aliases, clues=clues)
 
@@ -464,9 +485,9 @@ class PeriodTasks:
         win = b if (b.number() or 0) > (c.number() or 0) else c
         days = {a.key.period.end, b.key.period.end, c.key.period.end}
         when = "its quarter ended the same day" if len(days) == 1 else "its quarter ended within a week of it"
-        question = (f"In the quarter in which {a.company}'s {self._m(a)} {_verb(a)} {a.amount()}, which company had "
+        question = (f"In the quarter in which {possessive(a.company)} {self._m(a)} {_verb(a)} {a.amount()}, which company had "
                     f"larger {item} for {when}, {first.company} or {second.company}?")
-        clues = (f"In which quarter {_verb(a)} {a.company}'s {self._m(a)} {a.amount()}?",
+        clues = (f"In which quarter {_verb(a)} {possessive(a.company)} {self._m(a)} {a.amount()}?",
                  f"Which company had larger {item} for the quarter ended {b.key.period.phrase()[len('the quarter ended '):]}"
                  f", {first.company} or {second.company}?")
         items = [(a.fact, self._period_line(a)),
@@ -572,6 +593,96 @@ class PeriodTasks:
                       "relations": [f"event:{e.key.split('|', 1)[0]}"], "fact_keys": [f"event:{e.doc_id}|{e.key}"]},
         )
 
+    def _other_periods(self, chain: EventChain, s: Statement) -> list[Statement]:
+        """The company's same figure for another period of the same length that no document of `s` states: what
+        the event's period is compared with."""
+        return [t for t in self.statements if fold(t.company) == fold(s.company) and t.key.metric == s.key.metric
+                and t.key.unit == s.key.unit and t.key.period.length == s.key.period.length
+                and t.key.period.end != s.key.period.end and self._apart(s, t)
+                and not any(f.doc_id == chain.event.doc_id for f in t.facts)]
+
+    def _event_question(self, chain: EventChain) -> tuple[str, str]:
+        """("quarter" | "fiscal year", "eBay appointed Shripriya Mahesh to its Board of Directors")."""
+        span = "quarter" if chain.period.length == "quarter" else "fiscal year"
+        return span, f"{display_company(chain.event.company)} {chain.event.act}"
+
+    def _event_item(self, chain: EventChain) -> SupportingItem:
+        e = chain.event
+        return SupportingItem(doc_id=e.doc_id, chunk_ids=(e.chunk_id,), quotes=(e.quote,), contains_truth=False)
+
+    def _with_event(self, found: Candidate, chain: EventChain, extra: dict[str, Any]) -> Candidate:
+        """`found` with the 8-K's passage as its first hop (the day that names the period)."""
+        positives = [{**p, "item": p["item"] + 1} for p in found.metadata.get(POSITIVES, [])]
+        e = chain.event
+        return dataclasses.replace(
+            found, supporting=(self._event_item(chain), *found.supporting), hops=len(found.supporting) + 1,
+            metadata={**found.metadata, POSITIVES: positives,
+                      "fact_keys": [f"event:{e.doc_id}|{e.key()}", *found.metadata["fact_keys"]],
+                      "relations": [f"event:{e.kind}", *found.metadata["relations"]], **extra})
+
+    def _decides(self, s: Statement) -> bool:
+        """Whether the company states this figure for another period with another value (the event's day is then
+        what tells the answer from the rest)."""
+        return any(fold(t.company) == fold(s.company) and t.key.metric == s.key.metric
+                   and t.key.period.length == s.key.period.length and t.key.period.end != s.key.period.end
+                   and fold(t.value) != fold(s.value) for t in self.statements)
+
+    def _event_bridge(self, rng: random.Random) -> Candidate | DropReason:
+        """"In the quarter in which PepsiCo held its 2023 annual meeting of shareholders, what was its net revenue,
+        in millions of dollars?": the 8-K gives the day, the quarter's report the figure."""
+        # a company's quarter first, then one of the events in it: three PepsiCo 8-Ks in one quarter would
+        # otherwise crowd out eBay's and McDonald's
+        chain = _quarter_first(self.event_chains, lambda c: c, rng)
+        e = chain.event
+        quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
+        # a quarter's figures asked through four events at most, each figure once whichever event names the quarter
+        # (two acts on one day, or three in one quarter, name one quarter: its figure is one fact)
+        if self.uses[f"event|{quarter}|bridge"] >= 4:
+            return DropReason.DUPLICATE
+        # a figure the day decides (another quarter's differs), an amount rather than a loss in parentheses
+        pool = [s for s in chain.statements if self._decides(s)] or list(chain.statements)
+        pool = [s for s in pool if (s.number() or 0) > 0] or pool
+        headline = [s for s in pool if concept(s)]
+        s = rng.choice(headline if headline and rng.random() < 0.7 else pool)
+        if not self._fresh("event_bridge", quarter, _id(s)):
+            return DropReason.DUPLICATE
+        span, who = self._event_question(chain)
+        units = f", {s.key.unit}" if s.key.unit else ""
+        question = f"In the {span} in which {who}, what {_verb(s)} its {self._m(s)}{units}?"
+        clues = (f"In which {span} did this happen: {who}?", ask(s.key, display_company(s.company), self.common))
+        found = self._candidate("event_bridge", [s], [(s.fact, self._period_line(s))], question, s.value,
+                                aliases=s.fact.aliases, clues=clues)
+        return self._with_event(found, chain, {"pair": f"event|{quarter}|bridge", "period_decides": self._decides(s),
+                                               "event_day": e.day.isoformat(),
+                                               "period": [chain.period.start.isoformat(), chain.period.end.isoformat()]})
+
+    def _event_comparison(self, rng: random.Random) -> Candidate | DropReason:
+        """"Was eBay's revenue larger in the quarter in which it appointed Shripriya Mahesh to its Board of Directors
+        or in the second quarter of 2023?": the 8-K gives the day, two reports the figures compared."""
+        chain, s, t = _quarter_first(self.event_series, lambda x: x[0], rng)
+        e = chain.event
+        quarter = f"{fold(e.company)}|{chain.period.end.isoformat()}"
+        if self.uses[f"event|{quarter}|comparison"] >= 4 or not self._fresh("event_comparison", quarter, _id(s), _id(t)):
+            return DropReason.DUPLICATE
+        ns, nt = s.number(), t.number()
+        if ns is None or nt is None or ns == nt or ns < 0 or nt < 0:
+            return DropReason.NO_ANSWER_SPAN
+        span, _ = self._event_question(chain)
+        company = display_company(e.company)
+        other = t.key.period.phrase()
+        question = (f"{_verb(s).capitalize()} {possessive(company)} {self._m(s)} {_more(s)} in the {span} in which it {e.act} "
+                    f"or in {other}?")
+        win = s if ns > nt else t
+        # the answer is one of the two options as the question names them; the event's quarter also by its name
+        mine = f"the {span} in which it {e.act}"
+        answer = mine if win is s else other
+        aliases = (s.key.period.phrase(), *s.key.period.forms()) if win is s else win.key.period.forms()
+        clues = (f"In which {span} did this happen: {company} {e.act}?", ask(t.key, company, self.common))
+        items = [(s.fact, self._period_line(s)), (t.fact, self._period_line(t))]
+        found = self._candidate("event_comparison", [s, t], items, question, answer, aliases=aliases,
+                                options=(mine, other), winner=win, clues=clues)
+        return self._with_event(found, chain, {"pair": f"event|{quarter}|comparison", "event_day": e.day.isoformat()})
+
     def _candidate(
         self, form: str, statements: Sequence[Statement], items: Sequence[tuple[Any, ...]],
         question: str, answer: str, *, aliases: Sequence[str] = (), options: Sequence[str] = (),
@@ -612,6 +723,15 @@ class PeriodTasks:
                 **(extra or {}),
             },
         )
+
+
+def _quarter_first(items: Sequence[Any], chain_of: Any, rng: random.Random) -> Any:
+    """One of `items`, drawn by its event's company and period first (each quarter as likely as another)."""
+    by_quarter: dict[str, list[Any]] = defaultdict(list)
+    for x in items:
+        c = chain_of(x)
+        by_quarter[f"{fold(c.event.company)}|{c.period.end.isoformat()}"].append(x)
+    return rng.choice(by_quarter[rng.choice(sorted(by_quarter))])
 
 
 def with_period_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:

@@ -411,7 +411,8 @@ def _release_shares(generator: Any, report: GenerationReport, wait: str) -> bool
 def _searched_form(form: str) -> bool:
     """Whether a multi-hop form is held to the one-search budget: a bridge, or a comparison of two
     bridges (it names neither of its answers' documents); a plain comparison names both of its."""
-    return form in ("bridge", "bridge_comparison", "bridged_comparison")
+    # an 8-K's event bridged to its quarter's figures (datagen.period_tasks) names the 8-K's event, never the report
+    return form in ("bridge", "bridge_comparison", "bridged_comparison", "event_bridge", "event_comparison")
 
 
 def _check(

@@ -57,7 +57,15 @@ _MONTH_WORDS = {m.lower() for m in _MONTH_NAMES} | {m[:3].lower() for m in _MONT
 _DURATIONS = {"three": "quarter", "six": "six months", "nine": "nine months", "twelve": "twelve months"}
 _GLUED_HEADING = re.compile(r"^(?:Assets|Liabilities|Equity|Revenues|Expenses)\s+[A-Z]")
 _BARE_UNIT = re.compile(r"(?i)^\((millions|thousands|billions)\b")  # a corner cell "(MILLIONS, EXCEPT PER SHARE DATA)"
-_WEEKS = {"13": "quarter", "14": "quarter", "26": "six months", "39": "nine months", "52": "year", "53": "year"}
+# a 52/53-week calendar's periods: 13-week quarters (a retailer), or PepsiCo's 12-week quarters and 16/17-week fourth
+# quarter, 24 and 36 weeks to date
+_WEEKS = {"12": "quarter", "13": "quarter", "14": "quarter", "16": "quarter", "17": "quarter", "24": "six months",
+          "26": "six months", "36": "nine months", "39": "nine months", "52": "year", "53": "year"}
+# a release's "6/17/2023"; McDonald's "Quarters Ended March 31, Inc/ (Dec) Excluding Currency 2023" (a header of
+# two stacked lines: the change columns' words run into the period's)
+_NUMERIC_DAY = re.compile(r"\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])/((?:19|20)\d{2})\b")
+_LIGATURE_LOST = re.compile(r"(?i)\b(?:ow|ows|nanc\w*|xed|scal|nite|gures?)\b")
+_CHANGE_WORDS = re.compile(r"(?i)\bInc\s*/\s*\(Dec\)|\bExcluding(?: Currency)?(?: Translation)?\b")
 _UNIT = re.compile(r"\(?(?:dollars |amounts |\$ )?\$?\s*in (millions|thousands|billions)\)?", re.IGNORECASE)
 # a release's column "Twelve Months Ended June 30, 2023 $ million": the unit written in the column itself
 _COLUMN_UNIT = re.compile(r"(?i)\s*\$\s*(million|thousand|billion)s?\s*$")
@@ -133,13 +141,23 @@ def is_table(metadata: Mapping[str, Any]) -> bool:
     return str(metadata.get("kind", "")) == "table"
 
 
+def possessive(name: str) -> str:
+    """"Apple" → "Apple's"; "McDonald's" stays "McDonald's" (not "McDonald's's")."""
+    return name if re.search(r"['’]s$", name) else f"{name}'s"
+
+
 def short_company(name: str) -> str:
     """"Apple Inc." → "Apple", "Amazon.com, Inc." → "Amazon", "NVIDIA Corporation" → "NVIDIA"; "" for a
     name that is only a suffix ("Inc.") or a heading."""
     name = re.sub(r"\s+", " ", name).strip()
-    if malformed_subject(name):
+    # "eBay Inc.": a brand written with a lower-case first letter is still a name (malformed_subject reads a
+    # lower-case first word as no name)
+    checked = name[:1].upper() + name[1:] if re.match(r"[a-z][A-Z]", name) else name
+    if malformed_subject(checked):
         return ""
     short = _SUFFIX.sub("", name).strip(" ,")
+    # a release's capitals "McDONALD'S" as the name is written: "McDonald's"
+    short = re.sub(r"\bMc([A-Z])([A-Z]+['’]S|[A-Z]{2,})\b", lambda m: "Mc" + m.group(1) + m.group(2).lower(), short)
     short = re.sub(r"\.com$", "", short)
     # a trailing word of the line of business ("Costco Wholesale", "Verizon Communications"): people, analysts
     # and earnings releases say "Costco", "Verizon"; kept when what is left would be a common word ("United")
@@ -147,7 +165,8 @@ def short_company(name: str) -> str:
     if len(words) >= 2 and words[-1] in _BUSINESS_WORDS and len(words[-2]) >= 4 and not (
             len(words) == 2 and words[0].lower() in _COMMON_NAME_WORDS):
         short = " ".join(words[:-1])
-    return short if short and not malformed_subject(short) and re.search(r"[A-Za-z]{2}", short) else ""
+    checked = short[:1].upper() + short[1:] if re.match(r"[a-z][A-Z]", short) else short
+    return short if short and not malformed_subject(checked) and re.search(r"[A-Za-z]{2}", short) else ""
 
 
 @dataclass(frozen=True)
@@ -201,8 +220,13 @@ def parse_period(column: str, filing: FilingDates | None = None) -> Period | Non
     fiscal = release_period(text)
     if fiscal is not None:  # a release's "Q4 2022", "Full Year 2022"
         return Period(*fiscal)
+    text = _NUMERIC_DAY.sub(lambda m: f"{_MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}", text)
+    if _CHANGE_WORDS.search(text):
+        text = _CHANGE_WORDS.sub(" ", text)
+        if not re.search(r"\b(?:19|20)\d{2}\b", text):
+            return None  # the change column itself ("Inc/ (Dec)"): no period, whatever day it carries
     # "13 Weeks Ended" (a retailer's quarter), "52 Weeks Ended" (its year): the count is no day
-    weeks = re.search(r"(?i)\b(13|14|26|39|52|53)\s+weeks\b", text)
+    weeks = re.search(r"(?i)\b(12|13|14|16|17|24|26|36|39|52|53)\s+weeks\b", text)
     if weeks:
         text = text[: weeks.start(1)] + text[weeks.end(1):]
     words = re.findall(r"[A-Za-z]+|\d+", text)
@@ -214,7 +238,7 @@ def parse_period(column: str, filing: FilingDates | None = None) -> Period | Non
     others = [
         w for w in words
         if w not in months and not w.isdigit() and w.lower() not in _DURATIONS
-        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "week", "as", "of", "at", "quarter", "year",
+        and w.lower() not in {"months", "month", "ended", "ending", "weeks", "week", "as", "of", "at", "quarter", "quarters", "year",
                               "years", "fiscal", "for", "the"}
     ]
     if others or len(months) != 1 or len(durations) > 1:
@@ -238,7 +262,7 @@ def parse_period(column: str, filing: FilingDates | None = None) -> Period | Non
     lower = [w.lower() for w in words]
     if durations:
         length = _DURATIONS[durations[0]]
-    elif "quarter" in lower:
+    elif "quarter" in lower or "quarters" in lower:
         length = "quarter"
     elif weeks:
         length = _WEEKS[weeks.group(1)]
@@ -435,7 +459,7 @@ def ask(key: TableKey, company: str, common: set[str] | frozenset[str] | None = 
     metric = cased(key.metric, common)
     when = f"as of {key.period.phrase()}" if key.period.length == "as of" else f"for {key.period.phrase()}"
     units = f", {key.unit}," if key.unit else ""
-    return f"What {verb_for(key.metric)} {company}'s {metric}{units} {when}?"
+    return f"What {verb_for(key.metric)} {possessive(company)} {metric}{units} {when}?"
 
 
 _FLOW = re.compile(r"(?i)\b(?:net cash|provided|used|income|expense|expenses|revenue|revenues|sales|cost|costs|margin"
@@ -553,6 +577,10 @@ def table_facts(chunk: Any, company: str, skipped: Counter) -> list[Fact]:
         metric = metric_phrase(label)
         if not metric:
             skipped["table_row_without_metric"] += 1
+            continue
+        if _LIGATURE_LOST.search(metric):
+            # eBay's "Free cash ow", "Net cash used in nancing activities": the PDF's "fl"/"fi" glyphs lost
+            skipped["table_row_ligature_lost"] += 1
             continue
         row_periods: list[Period | None] = periods
         if bare:  # the filing's own year: the year ended its day, or a balance as of it, as the row's metric says
