@@ -137,3 +137,34 @@ def test_what_a_speaker_felt_about_is_asked_by_the_feeling_and_the_chat() -> Non
     # do on 25 May: no one answer
     assert not any(q.startswith(day) and ("grateful" in q or "nervous" in q) for q in qs)
     assert not any(q.startswith("In the chat of 25 May 2023") and "thrilled" in q for q in qs)
+
+
+AFTER = [
+    ("chat/D1", CHAT_S1, "John: I finished my first marathon last week. It made me so proud!\n"
+                    "Maria: I gave a talk at the homeless shelter. It was really fulfilling.\n"
+                    "John: Did you finish the pottery class? It made me so happy!\n"
+                    "Maria: I went hiking at the lake and then swam in the river. It was so relaxing.\n"
+                    "John: The weather at the coast was great. It made me so calm.\n"
+                    "Maria: I met him at the farmers market. It was so fun."),
+    ("chat/D2", CHAT_S2, "John: I painted the old barn with my kids.\n"
+                    "Maria: It was so beautiful.\n"
+                    "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to."),
+]
+
+
+def test_a_feeling_of_it_is_asked_about_the_act_told_just_before() -> None:
+    """Old code: "It made me so proud" leans on the chat ("it"), so the feeling was never asked."""
+    qs = chat_questions(AFTER)
+    assert qs["How did John feel after finishing their first marathon?"].answer == "proud"
+    assert qs["How did Maria describe giving a talk at the homeless shelter?"].answer == "fulfilling"
+    assert qs["How did John describe shutting down their bakery downtown?"].answer == "tough"
+
+
+def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives_no_question() -> None:
+    qs = chat_questions(AFTER)
+    assert "How did John feel after finishing their first marathon?" in qs  # the reader runs
+    # after a question, after two acts ("hiked … and then swam"), after no act of the speaker's, after an
+    # act leaning on the chat ("met him"), after the other speaker's act: none
+    assert all(c.answer not in ("happy", "relaxing", "calm", "fun", "beautiful") for c in qs.values())
+    assert not any(("describe" in q or " feel " in q) and any(w in q for w in ("pottery", "hik", "weather", "barn", "him"))
+                   for q in qs)
