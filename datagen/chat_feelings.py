@@ -510,13 +510,16 @@ def after_feeling_facts(
     speaker's ("The weather was great"), or one leaning on the chat ("I finally did it", "I met him").
     The relation is the one the event would have said in the feeling's own sentence ("feel:after
     finishing their first marathon"): the same event felt two ways gives two answers and no question."""
-    if before is None or not speaker or text.rstrip().endswith("?"):
+    if not speaker or text.rstrip().endswith("?"):
         return []
-    found = _back_feeling(doc)
-    if found is None:
-        return []
-    word, shape, past = found
-    act = _told_act(before, past)
+    found = _back_feeling(doc) if before is not None else None
+    if found is not None:
+        word, shape, past = found
+        act = _told_act(before, past)
+    else:
+        # "It was so gratifying to talk to young people": the act said in the same sentence
+        word, act, past = _forward_feeling(doc) or (None, "", False)
+        shape = "describe"
     if not act:
         return []
     answer = _feeling_phrase(word)
@@ -577,6 +580,32 @@ def _back_feeling(doc: Any) -> tuple[Any, str, bool] | None:
             said = [g for g in c.children if g.dep_ == "amod" and g.lower_ in _FELT_LIKE]
             return (said[0], "describe", past) if len(said) == 1 else None
     return None
+
+
+def _forward_feeling(doc: Any) -> tuple[Any, str, bool] | None:
+    """ "It was so gratifying to talk to similar young people", "It's so rewarding to volunteer at the
+    shelter": (how it went, the act as a gerund phrase, past), where "it" stands for the act said after it
+    ("talking to similar young people"); None for any other sentence."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].lemma_.lower() != "be" or not plain_clause(roots[0]):
+        return None
+    verb = roots[0]
+    subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    said = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _FELT_LIKE), None)
+    if subject is None or subject.lower_ != "it" or any(True for _ in subject.children) or said is None:
+        return None
+    acts = [c for c in (*verb.children, *said.children) if c.dep_ in ("xcomp", "ccomp", "advcl", "prep", "relcl")]
+    if len(acts) != 1 or acts[0].dep_ != "xcomp" or any(c.dep_ == "auxpass" for c in acts[0].children):
+        return None  # "It was so encouraging to be surrounded by …": no act of the speaker's
+    act = acts[0]
+    if not (act.tag_ == "VBG" or act.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children)):
+        return None
+    words = act_words(act)
+    if len(words) < 2 or any(not (t.is_punct or t.lower_ in _TRAILING) for t in doc[words[-1].i + 1:]) \
+            or any(w.ent_type_ in ("DATE", "TIME") for w in words) or not _bare(said, act):
+        return None
+    past = verb.tag_ == "VBD"
+    return said, _text([_Word(gerund(act.lemma_.lower())), *_owned(words[1:])]), past
 
 
 def _bare(word: Any, *allowed: Any) -> bool:

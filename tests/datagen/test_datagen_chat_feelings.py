@@ -149,6 +149,9 @@ AFTER = [
     ("chat/D2", CHAT_S2, "John: I painted the old barn with my kids.\n"
                     "Maria: It was so beautiful.\n"
                     "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to."),
+    ("chat/D3", CHAT_S3, "Maria: It was so gratifying to talk to the young volunteers at the food bank.\n"
+                    "John: It was great to see you.\n"
+                    "Maria: It was so encouraging to be surrounded by old friends."),
 ]
 
 
@@ -158,6 +161,8 @@ def test_a_feeling_of_it_is_asked_about_the_act_told_just_before() -> None:
     assert qs["How did John feel after finishing their first marathon?"].answer == "proud"
     assert qs["How did Maria describe giving a talk at the homeless shelter?"].answer == "fulfilling"
     assert qs["How did John describe shutting down their bakery downtown?"].answer == "tough"
+    # "it" standing for the act said after it, in the same sentence
+    assert qs["How did Maria describe talking to the young volunteers at the food bank?"].answer == "gratifying"
 
 
 def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives_no_question() -> None:
@@ -166,5 +171,7 @@ def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives
     # after a question, after two acts ("hiked … and then swam"), after no act of the speaker's, after an
     # act leaning on the chat ("met him"), after the other speaker's act: none
     assert all(c.answer not in ("happy", "relaxing", "calm", "fun", "beautiful") for c in qs.values())
+    # "great to see you": whom?; "encouraging to be surrounded by …": nothing the speaker did
+    assert all(c.answer not in ("great", "encouraging") for c in qs.values())
     assert not any(("describe" in q or " feel " in q) and any(w in q for w in ("pottery", "hik", "weather", "barn", "him"))
                    for q in qs)
