@@ -598,6 +598,10 @@ def _forward_feeling(doc: Any) -> tuple[Any, str, bool] | None:
     if len(acts) != 1 or acts[0].dep_ != "xcomp" or any(c.dep_ == "auxpass" for c in acts[0].children):
         return None  # "It was so encouraging to be surrounded by …": no act of the speaker's
     act = acts[0]
+    if act.lemma_.lower() == "have" or any(c.dep_ in _MORE_ACTS and c.pos_ in ("VERB", "AUX") for c in act.children):
+        return None  # "great to have a supporter": no act; "… to unplug and hang with the kids": two
+    if any(c.dep_ == "aux" and c.lower_ in ("can", "will", "'ll", "’ll") for c in verb.children):
+        return None  # "It can be rewarding to try new things": what may be, not what was
     if not (act.tag_ == "VBG" or act.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children)):
         return None
     words = act_words(act)
