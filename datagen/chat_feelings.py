@@ -487,6 +487,8 @@ _FELT_LIKE = frozenset(
 )
 # "such a rewarding experience": the noun says nothing, its adjective is how it went
 _EXPERIENCE = frozenset("experience feeling time moment thing day".split())
+# words a parse may read as nouns that name nothing ("Thanks, John!", "Congrats!")
+_REACTIONS = frozenset("thanks thank thx congrats congratulations wow yeah yes aww omg haha lol hey hi".split())
 # the clauses that make the previous sentence more than one act ("I ran and then swam", "… so I left")
 _MORE_ACTS = frozenset("conj ccomp advcl parataxis".split())
 
@@ -533,6 +535,35 @@ def after_feeling_facts(
         relation=f"{relation}|{SHAPE}|{TruthType.OTHER.value}", answer=answer, kind=TruthType.OTHER.value,
         ask=ask,
     )]
+
+
+def sentence_before(said: list[tuple[str, str, Any]], chunk_id: str, speaker: str) -> Any:
+    """The parse of the speaker's sentence that their "it" may point back at, from the chat's sentences so
+    far (chunk, speaker, parse), or None: their sentence just before in the same turn, or, past a bare
+    "Thanks, John!", the last of their previous turn when the other speaker only reacted in between
+    ("Wow, how did it go?"; "That's great news! Did you see the new museum?" names something else "it"
+    may be). Only within one chunk, which then holds the act the question names."""
+    others = False
+    for chunk, who, doc in reversed(said[-8:]):
+        if chunk != chunk_id or not who:
+            return None
+        words = _after_speaker(doc)
+        nouns = any(t.pos_ == "NOUN" and t.lower_ not in _REACTIONS for t in words)
+        if who != speaker:
+            if nouns or any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in ("i", "we") for t in words):
+                return None  # the other speaker told of something of their own
+            others = True
+        elif nouns or any(t.dep_ in ("nsubj", "nsubjpass") for t in words):
+            return doc
+        elif others:
+            return None  # ("Yeah!" ending the speaker's previous turn: nothing to point at)
+    return None
+
+
+def _after_speaker(doc: Any) -> Any:
+    """The sentence's words after its "Maria:" speaker line opening, if any."""
+    colon = next((t.i for t in doc[:4] if t.text == ":"), None)
+    return doc[colon + 1:] if colon is not None and all(t.is_title for t in doc[:colon]) else doc[:]
 
 
 def _back_feeling(doc: Any) -> tuple[Any, str, bool] | None:

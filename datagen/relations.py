@@ -63,7 +63,7 @@ from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
-from datagen.chat_feelings import after_feeling_facts, feeling_facts
+from datagen.chat_feelings import after_feeling_facts, feeling_facts, sentence_before
 from datagen.chat_gifts import gift_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
@@ -176,7 +176,7 @@ def read_facts(
     # speaker line) parses again rather than pairing old parses with new sentences
     key = facts_fingerprint(mined) + hashlib.sha1("\x00".join(texts).encode("utf-8", "replace")).hexdigest()[:16]
     parsed = _parsed(nlp, texts, parse_cache, key, batch_size)
-    said_before: tuple[str, str, str, Any] = ("", "", "", None)  # (doc, chunk, speaker, parse) of the sentence before
+    said_here: list[tuple[str, str, Any]] = []  # (chunk, speaker, parse) of the document's sentences so far
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
             progress(n)
@@ -194,9 +194,11 @@ def read_facts(
         if doc_id not in doc_speaker:
             doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
         speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
-        # the same speaker's sentence just before, in the same chunk: what their "It made me so proud" is about
-        before = said_before[3] if speaker and said_before[:3] == (doc_id, chunk_id, speaker) else None
-        said_before = (doc_id, chunk_id, speaker, doc)
+        if first:
+            said_here = []
+        # the same speaker's sentence just before: what their "It made me so proud" is about
+        before = sentence_before(said_here, chunk_id, speaker)
+        said_here.append((chunk_id, speaker, doc))
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
         if anchor is not None:
             anchors[doc_id] = anchor

@@ -6,8 +6,9 @@ one that leans on the chat ("sad when he passed away") gives no question."""
 
 from __future__ import annotations
 
-from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions, generate_single_hop
 
+from corpus_tools.types import Chunk
 from datagen.positives import POSITIVES
 
 FEELINGS = [
@@ -175,3 +176,24 @@ def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives
     assert all(c.answer not in ("great", "encouraging") for c in qs.values())
     assert not any(("describe" in q or " feel " in q) and any(w in q for w in ("pottery", "hik", "weather", "barn", "him"))
                    for q in qs)
+
+
+# one passage holding several turns, as a session is indexed in 256-token chunks
+TURNS = [
+    ("Maria: I baked my first sourdough loaf for the church fair.\n"
+     "John: Wow, how did it go?\n"
+     "Maria: Thanks, John! It made me so proud."),
+    ("John: I repaired the fence around the old orchard.\n"
+     "Maria: That's great news! Did you see the new museum?\n"
+     "John: It was so relaxing."),
+]
+
+
+def test_a_feeling_of_it_answers_the_speaker_s_previous_turn_past_a_reaction() -> None:
+    """Old code: only the same turn's sentence before was read, so Maria's answer to "how did it go?"
+    gave nothing; the other speaker naming something else ("the new museum") still gives none."""
+    chunks = [Chunk(f"chat/D{i}#0", f"chat/D{i}", text, 0, len(text.split()), {"title": title})
+              for i, (title, text) in enumerate(zip((CHAT_S1, CHAT_S2), TURNS, strict=True), 1)]
+    qs = generate_single_hop(chunks)[1]
+    assert qs["How did Maria feel after baking their first sourdough loaf for the church fair?"].answer == "proud"
+    assert all(c.answer != "relaxing" for c in qs.values())
