@@ -485,6 +485,8 @@ _FELT_LIKE = frozenset(
     "magical intense overwhelming satisfying informative interesting eye-opening nerve-wracking surreal great "
     "cool beautiful".split()
 )
+# praise that, said of what is so now ("It's so great to make a difference"), cheers more than it describes
+_PRAISE = frozenset("great cool awesome amazing wonderful fantastic incredible beautiful".split())
 # "such a rewarding experience": the noun says nothing, its adjective is how it went
 _EXPERIENCE = frozenset("experience feeling time moment thing day".split())
 # words a parse may read as nouns that name nothing ("Thanks, John!", "Congrats!")
@@ -640,6 +642,8 @@ def _forward_feeling(doc: Any) -> tuple[Any, str, bool] | None:
             or any(w.ent_type_ in ("DATE", "TIME") for w in words) or not _bare(said, act):
         return None
     past = verb.tag_ == "VBD"
+    if not past and (said.lower_ in _PRAISE or act.lemma_.lower() in ("see", "hear")):
+        return None  # "It's great to see community power in action": a cheer, not how an act went
     return said, _text([_Word(gerund(act.lemma_.lower())), *_owned(words[1:])]), past
 
 

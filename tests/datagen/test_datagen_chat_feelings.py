@@ -178,6 +178,15 @@ def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives
                    for q in qs)
 
 
+def test_a_cheer_said_of_now_is_no_description_of_an_act() -> None:
+    """Old code (the reader's first form) asked "How does John describe making a real difference …?" →
+    "great": a cheer at what is so, not how an act of John's went."""
+    qs = chat_questions([("chat/D3", CHAT_S3, "Maria: It was so gratifying to talk to the young volunteers at the food bank.\n"
+                                         "John: It's so great to make a real difference at the food bank.")])
+    assert qs["How did Maria describe talking to the young volunteers at the food bank?"].answer == "gratifying"
+    assert not any("difference" in q for q in qs)
+
+
 # one passage holding several turns, as a session is indexed in 256-token chunks
 TURNS = [
     ("Maria: I baked my first sourdough loaf for the church fair.\n"
