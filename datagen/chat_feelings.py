@@ -507,7 +507,7 @@ def after_feeling_facts(
     - "I gave a talk at the homeless shelter. It was really fulfilling." → "How did Maria describe giving a
       talk at the homeless shelter?" → "fulfilling"
 
-    The act is the sentence's one act with "I" its subject, past (the feeling said in the past) or present
+    The act is the sentence's one act with "I" (or "we") its subject, past (the feeling said in the past) or present
     (said in the present), said as a gerund with "my" said "their" (datagen.chat_feelings) and its day
     left out ("last week", "on Saturday": the question names no day the chat would have to confirm). None
     where the sentence before is a question, tells two acts ("I ran and then swam"), no act of the
@@ -666,7 +666,8 @@ def _told_act(before: Any, past: bool) -> str:
         return ""
     act = roots[0]
     subjects = [c for c in act.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if len(subjects) != 1 or subjects[0].lower_ != "i" or not plain_clause(act):
+    if len(subjects) != 1 or subjects[0].lower_ not in ("i", "we") or not plain_clause(act):
+        # ("we went to the beach": the speaker among them, as datagen.chat_named reads "we saw")
         return ""
     if any(c.dep_ in _MORE_ACTS and c.pos_ in ("VERB", "AUX") for c in act.children):
         return ""  # "I ran and then swam", "I went biking - we saw a lot": which one felt so?

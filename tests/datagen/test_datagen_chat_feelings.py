@@ -149,7 +149,8 @@ AFTER = [
                     "Maria: I met him at the farmers market. It was so fun."),
     ("chat/D2", CHAT_S2, "John: I painted the old barn with my kids.\n"
                     "Maria: It was so beautiful.\n"
-                    "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to."),
+                    "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to.\n"
+                    "Maria: We visited the aquarium in Boston. It was magical!"),
     ("chat/D3", CHAT_S3, "Maria: It was so gratifying to talk to the young volunteers at the food bank.\n"
                     "John: It was great to see you.\n"
                     "Maria: It was so encouraging to be surrounded by old friends."),
@@ -162,6 +163,7 @@ def test_a_feeling_of_it_is_asked_about_the_act_told_just_before() -> None:
     assert qs["How did John feel after finishing their first marathon?"].answer == "proud"
     assert qs["How did Maria describe giving a talk at the homeless shelter?"].answer == "fulfilling"
     assert qs["How did John describe shutting down their bakery downtown?"].answer == "tough"
+    assert qs["How did Maria describe visiting the aquarium in Boston?"].answer == "magical"  # "we": Maria among them
     # "it" standing for the act said after it, in the same sentence
     assert qs["How did Maria describe talking to the young volunteers at the food bank?"].answer == "gratifying"
 
