@@ -485,6 +485,8 @@ _FELT_LIKE = frozenset(
     "magical intense overwhelming satisfying informative interesting eye-opening nerve-wracking surreal great "
     "cool beautiful".split()
 )
+# nouns that say when or how often, not what was done
+_WHEN_NOUNS = frozenset("time day week weekend month year night morning evening afternoon hour minute".split())
 # praise that, said of what is so now ("It's so great to make a difference"), cheers more than it describes
 _PRAISE = frozenset("great cool awesome amazing wonderful fantastic incredible beautiful".split())
 # "such a rewarding experience": the noun says nothing, its adjective is how it went
@@ -603,8 +605,9 @@ def _back_feeling(doc: Any) -> tuple[Any, str, bool] | None:
         if said == ["myself"] and feeling.lower_ == "proud" or said and said[0] in _BACK and len(said) == 1:
             return (feeling, "feel", past) if _bare(feeling, preps[0]) else None
         return None
-    if not back or verb.lemma_.lower() not in ("be", "feel"):
-        return None
+    if not back or verb.lemma_.lower() not in ("be", "feel") or any(c.dep_ in ("prep", "dative", "agent")
+                                                                   for c in verb.children):
+        return None  # "It's great for family bonding": what it is good for, not how the act went
     for c in verb.children:
         if c.dep_ == "acomp" and c.lower_ in _FELT_LIKE:  # "It was so relaxing", "It felt amazing"
             return (c, "describe", past) if _bare(c) else None
@@ -688,6 +691,8 @@ def _told_act(before: Any, past: bool) -> str:
     words = [w for w in said if w.i not in dated]
     if len(words) < 2 or any(w.ent_type_ in ("DATE", "TIME") for w in words):
         return ""
+    if not any(w.pos_ in ("NOUN", "PROPN", "VERB") and w.lemma_.lower() not in _WHEN_NOUNS for w in words[1:]):
+        return ""  # "we go a few times a week": go where?
     if any(not (t.is_punct or t.i in dated or t.lower_ in _TRAILING) for t in before[said[-1].i + 1:]):
         # "I've found my real muses: painting and pottery. It's so calming": "it" may be what follows
         return ""

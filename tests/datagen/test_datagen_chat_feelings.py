@@ -146,7 +146,8 @@ AFTER = [
                     "John: Did you finish the pottery class? It made me so happy!\n"
                     "Maria: I went hiking at the lake and then swam in the river. It was so relaxing.\n"
                     "John: The weather at the coast was great. It made me so calm.\n"
-                    "Maria: I met him at the farmers market. It was so fun."),
+                    "Maria: I met him at the farmers market. It was so fun.\n"
+                    "John: We go a few times a week. It's great for family bonding."),
     ("chat/D2", CHAT_S2, "John: I painted the old barn with my kids.\n"
                     "Maria: It was so beautiful.\n"
                     "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to.\n"
@@ -174,6 +175,7 @@ def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives
     # after a question, after two acts ("hiked … and then swam"), after no act of the speaker's, after an
     # act leaning on the chat ("met him"), after the other speaker's act: none
     assert all(c.answer not in ("happy", "relaxing", "calm", "fun", "beautiful") for c in qs.values())
+    assert not any("a few times" in q for q in qs)  # go where? and "great for …" is what it is good for
     # "great to see you": whom?; "encouraging to be surrounded by …": nothing the speaker did
     assert all(c.answer not in ("great", "encouraging") for c in qs.values())
     assert not any(("describe" in q or " feel " in q) and any(w in q for w in ("pottery", "hik", "weather", "barn", "him"))
