@@ -90,6 +90,8 @@ _LOOKING_AHEAD = frozenset(
     "excited thrilled stoked pumped psyched eager nervous anxious scared afraid terrified frightened worried "
     "apprehensive".split()
 )
+# words that end an act without adding to it ("I ran a marathon again!")
+_TRAILING = frozenset("lately recently too also now finally again today".split())
 _HABITUAL = frozenset("sometimes always often usually never whenever generally normally".split())
 _LIKES = frozenset("enjoy love like prefer adore".split())
 _WHEN_MARKS = frozenset("when while after before whenever".split())
@@ -222,21 +224,8 @@ def _passive_aux(verb: Any) -> Any:
 
 def _made_feeling(verb: Any) -> tuple[Any, str, bool] | None:
     """ "Surfing makes me feel free", "Dancing makes me so happy": the maker is the event."""
-    if verb.lemma_.lower() != "make" or not plain_clause(verb):
-        return None
-    if not any(c.lower_ == "me" for c in verb.subtree if c.head == verb or c.head.head == verb):
-        return None
-    feeling = None
-    for c in verb.children:
-        if c.dep_ in ("ccomp", "xcomp", "acomp") and c.tag_ in ("JJ", "VBN") and _is_feeling(c, False):
-            feeling = c  # "makes me so happy"
-        elif c.dep_ in ("ccomp", "xcomp") and c.lemma_.lower() == "feel":
-            if any(g.lower_ == "me" for g in c.children) or any(g.lower_ == "me" for g in verb.children):
-                feeling = next((g for g in c.children if g.dep_ == "acomp" and g.tag_ in ("JJ", "VBN")
-                                and _is_feeling(g, True)), None)
-    if feeling is None:
-        return None
-    maker = next((c for c in verb.children if c.dep_ in ("nsubj", "csubj") and c.lower_ != "me"), None)
+    feeling = _made_me(verb)
+    maker = _maker(verb) if feeling is not None else None
     if maker is None:
         return None
     words = _owned(_span(maker.left_edge.i, maker.right_edge.i + 1, verb.doc))
@@ -249,6 +238,27 @@ def _made_feeling(verb: Any) -> tuple[Any, str, bool] | None:
     if words[0].lower_ in ("the", "a", "an") and _content(words) >= 2:
         return feeling, "about " + _text(words), past
     return None
+
+
+def _made_me(verb: Any) -> Any:
+    """The feeling of "… makes me (feel) so happy", or None."""
+    if verb.lemma_.lower() != "make" or not plain_clause(verb):
+        return None
+    if not any(c.lower_ == "me" for c in verb.subtree if c.head == verb or c.head.head == verb):
+        return None
+    feeling = None
+    for c in verb.children:
+        if c.dep_ in ("ccomp", "xcomp", "acomp") and c.tag_ in ("JJ", "VBN") and _is_feeling(c, False):
+            feeling = c  # "makes me so happy"
+        elif c.dep_ in ("ccomp", "xcomp") and c.lemma_.lower() == "feel":
+            if any(g.lower_ == "me" for g in c.children) or any(g.lower_ == "me" for g in verb.children):
+                feeling = next((g for g in c.children if g.dep_ == "acomp" and g.tag_ in ("JJ", "VBN")
+                                and _is_feeling(g, True)), None)
+    return feeling
+
+
+def _maker(verb: Any) -> Any:
+    return next((c for c in verb.children if c.dep_ in ("nsubj", "csubj") and c.lower_ != "me"), None)
 
 
 def _i_subject(verb: Any) -> bool:
@@ -462,3 +472,242 @@ def _text(words: list[Any]) -> str:
     if words and words[0].pos_ != "PROPN" and text[:1].isupper() and text[1:2].islower():
         text = text[0].lower() + text[1:]
     return text
+
+
+# what a feeling's "it" may stand for when it points back at the sentence said just before
+_BACK = frozenset("it that this".split())
+# words that say how an event went for the one who did it ("It was so fulfilling", "such a rewarding
+# experience"): asked "How did Maria describe …?", not as a feeling of hers; "good", "nice" say too little
+_FELT_LIKE = frozenset(
+    "fun amazing awesome incredible wonderful fantastic special fulfilling rewarding gratifying relaxing "
+    "refreshing inspiring exciting thrilling scary terrifying stressful exhausting tough challenging emotional "
+    "empowering encouraging therapeutic liberating freeing peaceful calming humbling memorable unforgettable "
+    "magical intense overwhelming satisfying informative interesting eye-opening nerve-wracking surreal great "
+    "cool beautiful".split()
+)
+# nouns that say when or how often, not what was done
+_WHEN_NOUNS = frozenset("time day week weekend month year night morning evening afternoon hour minute".split())
+# praise that, said of what is so now ("It's so great to make a difference"), cheers more than it describes
+_PRAISE = frozenset("great cool awesome amazing wonderful fantastic incredible beautiful".split())
+# "such a rewarding experience": the noun says nothing, its adjective is how it went
+_EXPERIENCE = frozenset("experience feeling time moment thing day".split())
+# words a parse may read as nouns that name nothing ("Thanks, John!", "Congrats!")
+_REACTIONS = frozenset("thanks thank thx congrats congratulations wow yeah yes aww omg haha lol hey hi".split())
+# the clauses that make the previous sentence more than one act ("I ran and then swam", "… so I left")
+_MORE_ACTS = frozenset("conj ccomp advcl parataxis".split())
+
+
+def after_feeling_facts(
+    doc: Any, before: Any, doc_id: str, chunk_id: str, text: str, speaker: str,
+) -> list[Fact]:
+    """A feeling said of "it", "that" or "this" right after the speaker told of their own act, the act
+    read from the sentence before (`before`: the same speaker's previous sentence of the same turn, parsed;
+    None when there is none):
+
+    - "I finished my first marathon last week. It made me so proud!" → "How did Jon feel after finishing
+      their first marathon?" → "proud" ("I'm so proud of it", "… of myself" alike)
+    - "I gave a talk at the homeless shelter. It was really fulfilling." → "How did Maria describe giving a
+      talk at the homeless shelter?" → "fulfilling"
+
+    The act is the sentence's one act with "I" (or "we") its subject, past (the feeling said in the past) or present
+    (said in the present), said as a gerund with "my" said "their" (datagen.chat_feelings) and its day
+    left out ("last week", "on Saturday": the question names no day the chat would have to confirm). None
+    where the sentence before is a question, tells two acts ("I ran and then swam"), no act of the
+    speaker's ("The weather was great"), or one leaning on the chat ("I finally did it", "I met him").
+    The relation is the one the event would have said in the feeling's own sentence ("feel:after
+    finishing their first marathon"): the same event felt two ways gives two answers and no question."""
+    if not speaker or text.rstrip().endswith("?"):
+        return []
+    found = _back_feeling(doc) if before is not None else None
+    if found is not None:
+        word, shape, past = found
+        act = _told_act(before, past)
+    else:
+        # "It was so gratifying to talk to young people": the act said in the same sentence
+        word, act, past = _forward_feeling(doc) or (None, "", False)
+        shape = "describe"
+    if not act:
+        return []
+    answer = _feeling_phrase(word)
+    if shape == "feel":
+        event = ("after " if past else "about ") + act
+        ask, relation = f"How {'did' if past else 'does'} {{s}} feel {event}?", f"feel:{fold(event)}"
+    else:
+        ask, relation = f"How {'did' if past else 'does'} {{s}} describe {act}?", f"describe:{fold(act)}"
+    return [Fact(
+        doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+        relation=f"{relation}|{SHAPE}|{TruthType.OTHER.value}", answer=answer, kind=TruthType.OTHER.value,
+        ask=ask,
+    )]
+
+
+def sentence_before(said: list[tuple[str, str, Any]], chunk_id: str, speaker: str) -> Any:
+    """The parse of the speaker's sentence that their "it" may point back at, from the chat's sentences so
+    far (chunk, speaker, parse), or None: their sentence just before in the same turn, or, past a bare
+    "Thanks, John!", the last of their previous turn when the other speaker only reacted in between
+    ("Wow, how did it go?"; "That's great news! Did you see the new museum?" names something else "it"
+    may be). Only within one chunk, which then holds the act the question names."""
+    others = False
+    for chunk, who, doc in reversed(said[-8:]):
+        if chunk != chunk_id or not who:
+            return None
+        words = _after_speaker(doc)
+        nouns = any(t.pos_ == "NOUN" and t.lower_ not in _REACTIONS for t in words)
+        if who != speaker:
+            if nouns or any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in ("i", "we") for t in words):
+                return None  # the other speaker told of something of their own
+            others = True
+        elif nouns or any(t.dep_ in ("nsubj", "nsubjpass") for t in words):
+            return doc
+        elif others:
+            return None  # ("Yeah!" ending the speaker's previous turn: nothing to point at)
+    return None
+
+
+def _after_speaker(doc: Any) -> Any:
+    """The sentence's words after its "Maria:" speaker line opening, if any."""
+    colon = next((t.i for t in doc[:4] if t.text == ":"), None)
+    return doc[colon + 1:] if colon is not None and all(t.is_title for t in doc[:colon]) else doc[:]
+
+
+def _back_feeling(doc: Any) -> tuple[Any, str, bool] | None:
+    """(the feeling word, "feel" or "describe", past) of a sentence whose one clause says how "it" felt:
+    "It made me so proud", "I'm so proud of it", "It was so relaxing", "It was such a rewarding
+    experience"; None for any other sentence."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or not plain_clause(roots[0]):
+        return None
+    verb = roots[0]
+    past = verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or any(True for _ in subject.children):
+        return None
+    back = subject.lower_ in _BACK
+    feeling = _made_me(verb) if back else None
+    if feeling is not None:  # "It made me so proud", "It makes me feel so calm"
+        clauses = [c for c in verb.children if c.dep_ in ("advcl", "ccomp", "xcomp", "mark", "conj")]
+        return (feeling, "feel", past) if _bare(feeling) and clauses == [feeling.head if feeling.head != verb
+                                                                          else feeling] else None
+    if any(c.dep_ in ("advcl", "ccomp", "xcomp", "mark") for c in verb.children):
+        return None  # "It made me realize …", "It was great when …": about more than the act before
+    if back and verb.tag_ == "VBG" and verb.lower_ in _FELT_LIKE and any(
+            c.dep_ == "aux" and c.lemma_.lower() == "be" for c in verb.children):
+        return verb, "describe", past  # "It was really fulfilling" (read as a progressive)
+    if subject.lower_ == "i" and verb.lemma_.lower() in ("be", "feel"):
+        # "I'm so proud of it", "I felt so proud of myself"
+        feeling = next((c for c in verb.children if c.dep_ == "acomp" and c.tag_ in ("JJ", "VBN")), None)
+        if feeling is None or not _is_feeling(feeling, verb.lemma_.lower() == "feel"):
+            return None
+        preps = [c for c in feeling.children if c.dep_ == "prep"]
+        if len(preps) != 1 or preps[0].lower_ not in ("of", "about", "with"):
+            return None
+        said = [g.lower_ for g in preps[0].children]
+        if said == ["myself"] and feeling.lower_ == "proud" or said and said[0] in _BACK and len(said) == 1:
+            return (feeling, "feel", past) if _bare(feeling, preps[0]) else None
+        return None
+    if not back or verb.lemma_.lower() not in ("be", "feel") or any(c.dep_ in ("prep", "dative", "agent")
+                                                                   for c in verb.children):
+        return None  # "It's great for family bonding": what it is good for, not how the act went
+    for c in verb.children:
+        if c.dep_ == "acomp" and c.lower_ in _FELT_LIKE:  # "It was so relaxing", "It felt amazing"
+            return (c, "describe", past) if _bare(c) else None
+        if c.dep_ == "attr" and c.lemma_.lower() in _EXPERIENCE and _bare(c, *(g for g in c.children if g.dep_ == "amod")):
+            # "It was such a rewarding experience"
+            said = [g for g in c.children if g.dep_ == "amod" and g.lower_ in _FELT_LIKE]
+            return (said[0], "describe", past) if len(said) == 1 else None
+    return None
+
+
+def _forward_feeling(doc: Any) -> tuple[Any, str, bool] | None:
+    """ "It was so gratifying to talk to similar young people", "It's so rewarding to volunteer at the
+    shelter": (how it went, the act as a gerund phrase, past), where "it" stands for the act said after it
+    ("talking to similar young people"); None for any other sentence."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].lemma_.lower() != "be" or not plain_clause(roots[0]):
+        return None
+    verb = roots[0]
+    subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    said = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _FELT_LIKE), None)
+    if subject is None or subject.lower_ != "it" or any(True for _ in subject.children) or said is None:
+        return None
+    acts = [c for c in (*verb.children, *said.children) if c.dep_ in ("xcomp", "ccomp", "advcl", "prep", "relcl")]
+    if len(acts) != 1 or acts[0].dep_ != "xcomp" or any(c.dep_ == "auxpass" for c in acts[0].children):
+        return None  # "It was so encouraging to be surrounded by …": no act of the speaker's
+    act = acts[0]
+    if act.lemma_.lower() == "have" or any(c.dep_ in _MORE_ACTS and c.pos_ in ("VERB", "AUX") for c in act.children):
+        return None  # "great to have a supporter": no act; "… to unplug and hang with the kids": two
+    if any(c.dep_ == "aux" and c.lower_ in ("can", "will", "'ll", "’ll") for c in verb.children):
+        return None  # "It can be rewarding to try new things": what may be, not what was
+    if not (act.tag_ == "VBG" or act.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children)):
+        return None
+    words = act_words(act)
+    if len(words) < 2 or any(not (t.is_punct or t.lower_ in _TRAILING) for t in doc[words[-1].i + 1:]) \
+            or any(w.ent_type_ in ("DATE", "TIME") for w in words) or not _bare(said, act):
+        return None
+    past = verb.tag_ == "VBD"
+    if not past and (said.lower_ in _PRAISE or act.lemma_.lower() in ("see", "hear")):
+        return None  # "It's great to see community power in action": a cheer, not how an act went
+    return said, _text([_Word(gerund(act.lemma_.lower())), *_owned(words[1:])]), past
+
+
+def _bare(word: Any, *allowed: Any) -> bool:
+    """Whether nothing hangs on the feeling but its intensifier and what is said with it ("so proud",
+    "relieved and grateful"): "proud to be here", "relaxing after a long week" say more than the act."""
+    return not any(c.dep_ in ("prep", "xcomp", "ccomp", "advcl", "relcl", "acl") and c not in allowed
+                   for c in word.children)
+
+
+def _told_act(before: Any, past: bool) -> str:
+    """The one act the speaker tells in the sentence before, as a gerund phrase ("finishing their first
+    marathon"), or "" (see after_feeling_facts). past: whether the feeling was said in the past, which the
+    act's tense must match ("I run every week. It makes me happy" is about running; "I adopted a dog. It
+    makes me happy" may be about the dog)."""
+    if before.text.rstrip().endswith("?"):
+        return ""
+    roots = [t for t in before if t.dep_ == "ROOT"]
+    if len(roots) != 1:
+        return ""
+    act = roots[0]
+    subjects = [c for c in act.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if len(subjects) != 1 or subjects[0].lower_ not in ("i", "we") or not plain_clause(act):
+        # ("we went to the beach": the speaker among them, as datagen.chat_named reads "we saw")
+        return ""
+    if any(c.dep_ in _MORE_ACTS and c.pos_ in ("VERB", "AUX") for c in act.children):
+        return ""  # "I ran and then swam", "I went biking - we saw a lot": which one felt so?
+    perfect = act.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in act.children)
+    if not perfect and (act.tag_ == "VBD") != past or (not past and act.tag_ not in ("VBP", "VBZ", "VBN")):
+        return ""  # ("I've just finished my painting. I'm so proud of it": done, felt now)
+    if act.tag_ == "VBN" and not perfect or any(c.dep_ == "auxpass" for c in act.children):
+        return ""
+    # the act's day is left out: "finished my first marathon last week" → "finishing their first marathon"
+    dated = set()
+    for c in act.children:
+        if c.dep_ in ("npadvmod", "advmod", "prep") and any(t.ent_type_ in ("DATE", "TIME") for t in c.subtree):
+            dated.update(t.i for t in c.subtree)
+    done = _done(act)
+    if done is None:
+        return ""
+    said = act_words(done)
+    words = [w for w in said if w.i not in dated]
+    if len(words) < 2 or any(w.ent_type_ in ("DATE", "TIME") for w in words):
+        return ""
+    if not any(w.pos_ in ("NOUN", "PROPN", "VERB") and w.lemma_.lower() not in _WHEN_NOUNS for w in words[1:]):
+        return ""  # "we go a few times a week": go where?
+    if any(not (t.is_punct or t.i in dated or t.lower_ in _TRAILING) for t in before[said[-1].i + 1:]):
+        # "I've found my real muses: painting and pottery. It's so calming": "it" may be what follows
+        return ""
+    return _text([_Word(gerund(done.lemma_.lower())), *_owned(words[1:])])
+
+
+def _done(act: Any) -> Any:
+    """The verb that says what was done: the act itself, or the one after "had to" ("I had to shut down my
+    bank account") or after a liking ("I love to paint" → painting); None where that act has a second
+    ("I like to listen to music or go for a run")."""
+    lemma = act.lemma_.lower()
+    if lemma in _LIKES or (lemma == "have" and not any(c.dep_ == "dobj" for c in act.children)):
+        act = next((c for c in act.children if c.dep_ == "xcomp" and c.tag_ in ("VB", "VBG")), None)
+        if act is None or act.tag_ == "VB" and not any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children):
+            return None
+        if any(c.dep_ in _MORE_ACTS and c.pos_ in ("VERB", "AUX") for c in act.children):
+            return None
+    return act

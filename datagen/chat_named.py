@@ -69,6 +69,32 @@ def named_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) -
             relation=f"{NAMED}:{lemma}:{thing.lemma_.lower()}|{SHAPE}|{TruthType.OTHER.value}",
             answer=name, kind=TruthType.OTHER.value, ask=ask,
         ))
+    out.extend(_quoted_reads(doc, doc_id, chunk_id, text, speaker))
+    return out
+
+
+def _quoted_reads(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str) -> list[Fact]:
+    """ "I'm currently reading "The Lean Startup"" → "What book was Jon reading?" → "The Lean Startup": a
+    title in quotes read by the speaker names a book though no "a book called" says so (a film or a song
+    one watched or heard could be a show or an album: not asked)."""
+    out = []
+    for obj in doc:
+        verb = obj.head
+        if obj.dep_ != "dobj" or verb.lemma_.lower() != "read" or not _by_speaker(verb) or not plain_clause(verb):
+            continue
+        start, end = obj.left_edge.i, obj.right_edge.i  # the parse hangs the quotes on the title
+        if end - start < 2 or _QUOTES.get(doc[start].text) != doc[end].text:
+            continue  # only the whole object in quotes: "reading "Dune" with my son" names the book alone
+        frame = _frame(verb)
+        words = doc[start + 1 : end].text.strip(" ,.!;:").split()
+        if not frame or not words or len(words) > _MAX_NAME_WORDS or any(w.lower() in ("i", "my", "me") for w in words):
+            continue
+        ask = "What book was {s} reading?" if frame == "ing" else "What book did {s} read?"
+        out.append(Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+            relation=f"{NAMED}:read:book|{SHAPE}|{TruthType.OTHER.value}", answer=" ".join(words),
+            kind=TruthType.OTHER.value, ask=ask,
+        ))
     return out
 
 

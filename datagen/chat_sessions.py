@@ -141,7 +141,8 @@ def gerund(verb: str) -> str:
 
 
 # one-syllable verbs (and a stressed last syllable) that double their last consonant
-_DOUBLE = frozenset("win run plan shop stop drop sit get put swim begin knit jog hug dig skip grab".split())
+_DOUBLE = frozenset("win run plan shop stop drop sit get put swim begin knit jog hug dig skip grab shut cut hit set let bet "
+                    "chat unplug".split())
 
 
 def _shape(fact: Fact) -> str:

@@ -63,7 +63,7 @@ from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
-from datagen.chat_feelings import feeling_facts
+from datagen.chat_feelings import after_feeling_facts, feeling_facts, sentence_before
 from datagen.chat_gifts import gift_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
@@ -176,6 +176,7 @@ def read_facts(
     # speaker line) parses again rather than pairing old parses with new sentences
     key = facts_fingerprint(mined) + hashlib.sha1("\x00".join(texts).encode("utf-8", "replace")).hexdigest()[:16]
     parsed = _parsed(nlp, texts, parse_cache, key, batch_size)
+    said_here: list[tuple[str, str, Any]] = []  # (chunk, speaker, parse) of the document's sentences so far
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
             progress(n)
@@ -193,6 +194,11 @@ def read_facts(
         if doc_id not in doc_speaker:
             doc_speaker[doc_id] = chat_speaker(doc_texts[doc_id])
         speaker = sentence_speaker(doc_texts[doc_id], text, doc_speaker[doc_id])
+        if first:
+            said_here = []
+        # the same speaker's sentence just before: what their "It made me so proud" is about
+        before = sentence_before(said_here, chunk_id, speaker)
+        said_here.append((chunk_id, speaker, doc))
         anchor = anchor_date(mined.titles.get(doc_id, ""), doc_texts[doc_id], doc_id)
         if anchor is not None:
             anchors[doc_id] = anchor
@@ -206,6 +212,7 @@ def read_facts(
             *plan_facts(doc, doc_id, chunk_id, text, speaker),
             *feeling_facts(doc, doc_id, chunk_id, text, speaker, anchor, _person(addressee(
                 sessions.get(doc_id, doc_texts[doc_id]), speaker)) if speaker else ""),
+            *after_feeling_facts(doc, before, doc_id, chunk_id, text, speaker),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),

@@ -6,8 +6,9 @@ one that leans on the chat ("sad when he passed away") gives no question."""
 
 from __future__ import annotations
 
-from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions, generate_single_hop
 
+from corpus_tools.types import Chunk
 from datagen.positives import POSITIVES
 
 FEELINGS = [
@@ -137,3 +138,75 @@ def test_what_a_speaker_felt_about_is_asked_by_the_feeling_and_the_chat() -> Non
     # do on 25 May: no one answer
     assert not any(q.startswith(day) and ("grateful" in q or "nervous" in q) for q in qs)
     assert not any(q.startswith("In the chat of 25 May 2023") and "thrilled" in q for q in qs)
+
+
+AFTER = [
+    ("chat/D1", CHAT_S1, "John: I finished my first marathon last week. It made me so proud!\n"
+                    "Maria: I gave a talk at the homeless shelter. It was really fulfilling.\n"
+                    "John: Did you finish the pottery class? It made me so happy!\n"
+                    "Maria: I went hiking at the lake and then swam in the river. It was so relaxing.\n"
+                    "John: The weather at the coast was great. It made me so calm.\n"
+                    "Maria: I met him at the farmers market. It was so fun.\n"
+                    "John: We go a few times a week. It's great for family bonding."),
+    ("chat/D2", CHAT_S2, "John: I painted the old barn with my kids.\n"
+                    "Maria: It was so beautiful.\n"
+                    "John: Hey, I had to shut down my bakery downtown. It was tough, but I needed to.\n"
+                    "Maria: We visited the aquarium in Boston. It was magical!"),
+    ("chat/D3", CHAT_S3, "Maria: It was so gratifying to talk to the young volunteers at the food bank.\n"
+                    "John: It was great to see you.\n"
+                    "Maria: It was so encouraging to be surrounded by old friends."),
+]
+
+
+def test_a_feeling_of_it_is_asked_about_the_act_told_just_before() -> None:
+    """Old code: "It made me so proud" leans on the chat ("it"), so the feeling was never asked."""
+    qs = chat_questions(AFTER)
+    assert qs["How did John feel after finishing their first marathon?"].answer == "proud"
+    assert qs["How did Maria describe giving a talk at the homeless shelter?"].answer == "fulfilling"
+    assert qs["How did John describe shutting down their bakery downtown?"].answer == "tough"
+    assert qs["How did Maria describe visiting the aquarium in Boston?"].answer == "magical"  # "we": Maria among them
+    # "it" standing for the act said after it, in the same sentence
+    assert qs["How did Maria describe talking to the young volunteers at the food bank?"].answer == "gratifying"
+
+
+def test_a_feeling_of_it_after_a_question_two_acts_no_act_or_another_s_act_gives_no_question() -> None:
+    qs = chat_questions(AFTER)
+    assert "How did John feel after finishing their first marathon?" in qs  # the reader runs
+    # after a question, after two acts ("hiked … and then swam"), after no act of the speaker's, after an
+    # act leaning on the chat ("met him"), after the other speaker's act: none
+    assert all(c.answer not in ("happy", "relaxing", "calm", "fun", "beautiful") for c in qs.values())
+    assert not any("a few times" in q for q in qs)  # go where? and "great for …" is what it is good for
+    # "great to see you": whom?; "encouraging to be surrounded by …": nothing the speaker did
+    assert all(c.answer not in ("great", "encouraging") for c in qs.values())
+    assert not any(("describe" in q or " feel " in q) and any(w in q for w in ("pottery", "hik", "weather", "barn", "him"))
+                   for q in qs)
+
+
+def test_a_cheer_said_of_now_is_no_description_of_an_act() -> None:
+    """Old code (the reader's first form) asked "How does John describe making a real difference …?" →
+    "great": a cheer at what is so, not how an act of John's went."""
+    qs = chat_questions([("chat/D3", CHAT_S3, "Maria: It was so gratifying to talk to the young volunteers at the food bank.\n"
+                                         "John: It's so great to make a real difference at the food bank.")])
+    assert qs["How did Maria describe talking to the young volunteers at the food bank?"].answer == "gratifying"
+    assert not any("difference" in q for q in qs)
+
+
+# one passage holding several turns, as a session is indexed in 256-token chunks
+TURNS = [
+    ("Maria: I baked my first sourdough loaf for the church fair.\n"
+     "John: Wow, how did it go?\n"
+     "Maria: Thanks, John! It made me so proud."),
+    ("John: I repaired the fence around the old orchard.\n"
+     "Maria: That's great news! Did you see the new museum?\n"
+     "John: It was so relaxing."),
+]
+
+
+def test_a_feeling_of_it_answers_the_speaker_s_previous_turn_past_a_reaction() -> None:
+    """Old code: only the same turn's sentence before was read, so Maria's answer to "how did it go?"
+    gave nothing; the other speaker naming something else ("the new museum") still gives none."""
+    chunks = [Chunk(f"chat/D{i}#0", f"chat/D{i}", text, 0, len(text.split()), {"title": title})
+              for i, (title, text) in enumerate(zip((CHAT_S1, CHAT_S2), TURNS, strict=True), 1)]
+    qs = generate_single_hop(chunks)[1]
+    assert qs["How did Maria feel after baking their first sourdough loaf for the church fair?"].answer == "proud"
+    assert all(c.answer != "relaxing" for c in qs.values())

@@ -104,3 +104,14 @@ def test_the_mention_phrase_is_the_sentences_own_words() -> None:
     assert mention_phrase("work as", "assistant", "I work at a local doctor's office as an assistant") == ""
     assert mention_phrase("apply to be", "a diver", "I applied to be a diver.") == "applying to be a diver"
     assert mention_phrase("live", "house", "I live in my parents' house.") == ""
+
+
+def test_a_quoted_title_the_speaker_reads_is_asked_as_a_book() -> None:
+    """Old code: "I'm currently reading "The Lean Startup"" named no book (no "a book called"): not asked."""
+    _, qs = generate_single_hop(chat_chunks([
+        ("chat/D1", S1, 'Kim: I\'m currently reading "The Lean Startup" and hoping it helps my shop.\n'
+                        'Lou: I watched "Up" with my nephew.'),
+    ]))
+    assert qs["What book was Kim reading?"].answer == "The Lean Startup"
+    # a quoted title one watched could be a film or a show: never asked as a book
+    assert not any(q.startswith("What book") and c.answer == "Up" for q, c in qs.items())
