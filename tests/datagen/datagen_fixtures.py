@@ -110,3 +110,17 @@ def table_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:
             if is_table(c.metadata):
                 base.facts.setdefault(doc, []).extend(table_facts(c, str(c.metadata.get("company", "")), base.skipped))
     return mined, base
+
+
+def release_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:
+    """The fact base as datagen.relations builds it for tables: the company from datagen.release_facts."""
+    from datagen.release_facts import filing_company
+
+    mined = mine(chunks)
+    base = FactBase()
+    for doc, cs in mined.chunks.items():
+        for c in cs:
+            if is_table(c.metadata):
+                company = filing_company(c.metadata, [x.text for x in cs[:4]], mined.titles.get(doc, ""))
+                base.facts.setdefault(doc, []).extend(table_facts(c, company, base.skipped))
+    return mined, base

@@ -8,14 +8,13 @@ import datetime as dt
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, release_fact_base
 
 from corpus_tools.types import Chunk
-from datagen.factbase import FactBase
 from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
-from datagen.table_facts import is_table, short_company, table_facts
+from datagen.table_facts import short_company, table_facts
 
 
 def _8k(doc: str, day: str | None, text: str) -> list[Chunk]:
@@ -57,23 +56,10 @@ def _folder(*extra: list[Chunk]) -> list[Chunk]:
     return [*_release("q1", 1, "2023-03-25", 12, Q1), *_release("q2", 2, "2023-06-17", 12, Q2), *(c for x in extra for c in x)]
 
 
-def _facts(chunks: list[Chunk]) -> tuple[object, FactBase]:
-    from datagen.release_facts import filing_company
-
-    mined = mine(chunks)
-    base = FactBase()
-    for doc, cs in mined.chunks.items():
-        for c in cs:
-            if is_table(c.metadata):
-                company = filing_company(c.metadata, [x.text for x in cs[:4]], mined.titles.get(doc, ""))
-                base.facts.setdefault(doc, []).extend(table_facts(c, company, base.skipped))
-    return mined, base
-
-
 def _run(tmp_path: Path, chunks: list[Chunk], hops: int, n: int = 40, seed: int = 1) -> tuple[dict, object]:
     from datagen.period_tasks import PeriodTasks
 
-    mined, base = _facts(chunks)
+    mined, base = release_fact_base(chunks)
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=n, hops=(hops,), patience=300, seed=seed))
     return {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}, (report, generator)
@@ -127,7 +113,7 @@ def test_bad_8ks_give_no_task_and_are_counted(tmp_path: Path) -> None:
 
     chunks = _folder(_8k("undated", None, UNDATED_BOARD), _8k("late", "2023-09-12", NOT_HELD),
                      _8k("credit", "2023-05-26", TWO_ON_ONE_DAY), _8k("board", "2023-03-28", BOARD))
-    mined, base = _facts(chunks)
+    mined, base = release_fact_base(chunks)
     from datagen.period_tasks import read_statements
 
     stages: Counter = Counter()

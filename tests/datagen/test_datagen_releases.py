@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, release_fact_base
 
 from corpus_tools.types import Chunk
-from datagen.factbase import FactBase
 from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
-from datagen.table_facts import is_table, table_facts
+from datagen.table_facts import table_facts
 
 DATELINE = ("FOR IMMEDIATE RELEASE\n\nNew Brunswick, N.J. (January 24, 2023) – Medico & Medico (NYSE: MDM) today "
             "announced results for fourth quarter and full year 2022. Reported sales and net earnings grew.")
@@ -33,22 +32,8 @@ def _release(doc: str, dateline: str, table: str) -> list[Chunk]:
             Chunk(f"{doc}#1", doc, table, 1, 60, {**RELEASE, "kind": "table", "section": "OVERALL FINANCIAL RESULTS"})]
 
 
-def _facts(chunks: list[Chunk]) -> tuple[object, FactBase]:
-    """The fact base as datagen.relations builds it for tables: the company from datagen.release_facts."""
-    from datagen.release_facts import filing_company
-
-    mined = mine(chunks)
-    base = FactBase()
-    for doc, cs in mined.chunks.items():
-        for c in cs:
-            if is_table(c.metadata):
-                company = filing_company(c.metadata, [x.text for x in cs[:4]], mined.titles.get(doc, ""))
-                base.facts.setdefault(doc, []).extend(table_facts(c, company, base.skipped))
-    return mined, base
-
-
 def test_a_release_company_from_its_dateline_and_quarter_columns() -> None:
-    mined, base = _facts(_release("r4", DATELINE, OVERALL))
+    mined, base = release_fact_base(_release("r4", DATELINE, OVERALL))
     # (a metric's capitals are the corpus's to lower: datagen.table_facts.cased; here, none is known)
     asks = {f.ask.replace("{s}", f.subject).lower(): f.answer for fs in base.facts.values() for f in fs}
     assert asks["what were medico & medico's reported sales, in millions of dollars, for the fourth quarter of 2022?"] == "23,706"
@@ -58,7 +43,7 @@ def test_a_release_company_from_its_dateline_and_quarter_columns() -> None:
 
 
 def test_a_release_with_no_company_gives_no_fact_and_is_counted() -> None:
-    mined, base = _facts(_release("r4", "FOR IMMEDIATE RELEASE\n\nSales rose in the fourth quarter.", OVERALL))
+    mined, base = release_fact_base(_release("r4", "FOR IMMEDIATE RELEASE\n\nSales rose in the fourth quarter.", OVERALL))
     assert not any(base.facts.values())
     assert base.skipped["table_without_company"] == 1
 
@@ -83,7 +68,7 @@ def test_two_releases_quarters_are_compared(tmp_path: Path) -> None:
     from datagen.period_tasks import PeriodTasks
 
     q2 = DATELINE.replace("January 24, 2023", "July 20, 2023").replace("fourth quarter and full year 2022", "second quarter 2023")
-    mined, base = _facts([*_release("r4", DATELINE, OVERALL), *_release("r2", q2, OVERALL_Q2)])
+    mined, base = release_fact_base([*_release("r4", DATELINE, OVERALL), *_release("r2", q2, OVERALL_Q2)])
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=30, hops=(2,), patience=200, seed=1))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
@@ -175,7 +160,7 @@ def test_two_companies_money_in_thousands_and_millions_is_compared_by_its_value(
               {"kind": "table", "company": "Gadget Mart Co.", "form": "10-K", "period_end": "2023-01-28",
                "section": "Item 8 > Consolidated Balance Sheets"}),
     ]
-    mined, base = _facts(chunks)
+    mined, base = release_fact_base(chunks)
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=10, hops=(2,), patience=60, seed=1))
     tasks = {t.query: t.answers[0] for t in read_task_file(tmp_path / "t.jsonl")}
@@ -193,7 +178,7 @@ def test_8k_events_are_verified_single_hop_tasks_of_every_kind(tmp_path: Path) -
               Chunk("v#2", "v", PROPOSAL, 2, 40, {**FOOTWEAR_8K, "kind": "text", "section": VOTE_SECTION}),
               Chunk("v#3", "v", OFFICERS, 3, 80, {**FOOTWEAR_8K, "kind": "text"}),
               *_release("r4", DATELINE, OVERALL)]  # a table, so the folder is one of filings
-    mined, base = _facts(chunks)
+    mined, base = release_fact_base(chunks)
     generator = PeriodTasks(NoProseGenerator(), mined, base)
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=40, hops=(1,), patience=60, seed=2))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
