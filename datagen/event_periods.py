@@ -34,14 +34,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from datagen.dates import MONTHS
 from datagen.event_facts import APPOINTED
 from datagen.mining import MinedCorpus, fold
 from datagen.release_facts import filing_company
 from datagen.table_facts import short_company
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
-_DAY = rf"(?:{'|'.join(_MONTHS)}) \d{{1,2}}, \d{{4}}"
+_DAY = rf"(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}}"
 _PERSON = r"[A-Z][a-z]+(?: \(“[A-Z][a-z]+”\))?(?: [A-Z]\.)*(?: [A-Z][a-z'’-]+){1,2}(?:,? Jr\.|,? Sr\.| III| II)?"
 _COMPANY_TAG = r"\((?:the )?[“\"](?:Company|[A-Z][A-Za-z]+)[”\"]\)"
 # "On March 14, 2023, the Board of Directors (the “Board”) of eBay Inc. (the “Company”) increased its size … and
@@ -106,10 +105,10 @@ class FiscalPeriod:
 
 def parse_day(text: str) -> dt.date | None:
     m = re.fullmatch(r"([A-Z][a-z]+) (\d{1,2}), (\d{4})", text.strip())
-    if not m or m.group(1) not in _MONTHS:
+    if not m or m.group(1) not in MONTHS:
         return None
     try:
-        return dt.date(int(m.group(3)), _MONTHS.index(m.group(1)) + 1, int(m.group(2)))
+        return dt.date(int(m.group(3)), MONTHS.index(m.group(1)) + 1, int(m.group(2)))
     except ValueError:
         return None
 
@@ -230,7 +229,7 @@ _MONTHS_WORDS = {"three": 3, "twelve": 12}
 
 
 def _day_forms(day: dt.date) -> tuple[str, ...]:
-    month = _MONTHS[day.month - 1]
+    month = MONTHS[day.month - 1]
     return (f"{month} {day.day}, {day.year}", f"{month[:3]} {day.day}, {day.year}", f"{month[:3]}. {day.day}, {day.year}")
 
 
