@@ -200,10 +200,11 @@ def reanswer(agent: Any, trajectory: Any, margin: float, keep: int = 5, **overri
             "docs": list(dict.fromkeys(c.rpartition("#")[0] for c in cited))[: agent.config.max_documents], "s": 0.0}
 
 
-def _refound_config() -> Any:
+def _refound_config(setting: str) -> Any:
+    """AgentConfig with agreement between searches on (the default since session 35) or off."""
     from context1.config import AgentConfig
 
-    return AgentConfig(refound=True)
+    return AgentConfig(refound=setting == "on")
 
 
 def chunk_text(corpus: Any, chunk_id: str) -> str:
@@ -226,7 +227,7 @@ def run(args: argparse.Namespace) -> None:
         tasks = questions(name, args.data_dir, args.part, args.limit)
         corpus = Corpus.open(args.index_root / f"bench-{name}-256")
         # --refound: the harness records the shown chunks each later search matched again (AgentConfig.refound)
-        agent = SearchAgent(corpus, config=_refound_config()) if args.refound else SearchAgent(corpus)
+        agent = SearchAgent(corpus, config=_refound_config(args.refound))
         agent.run(tasks[0].query)  # warm-up: model load and caches are not the agent's time
         path = OUT / f"{name}-{args.part}-{args.label}.jsonl"
         with path.open("w", encoding="utf-8") as log:
@@ -780,7 +781,7 @@ def filings_trace(args: argparse.Namespace) -> None:
         raise SystemExit(f"{args.index} holds no filing of a {args.part}-half {args.questions} question")
     # --refound: later searches record the shown chunks they match again (AgentConfig.refound), so an answer rule
     # can read agreement between the agent's searches offline
-    agent = SearchAgent(corpus, config=_refound_config()) if args.refound else SearchAgent(corpus)
+    agent = SearchAgent(corpus, config=_refound_config(args.refound))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     eps = []
     with args.out.open("w", encoding="utf-8") as log:
@@ -873,8 +874,8 @@ def main() -> None:
                     help="tuning2: FinanceBench's tuning-only part (benchmarks/financebench.py EXTRA_TUNING)")
     ft.add_argument("--limit", type=int, default=100)
     ft.add_argument("--out", type=Path, required=True, help="episodes JSONL (one line per question)")
-    ft.add_argument("--refound", action="store_true",
-                    help="record the shown chunks later searches match again (AgentConfig.refound)")
+    ft.add_argument("--refound", choices=("on", "off"), default="on",
+                    help="record the shown chunks later searches match again (AgentConfig.refound; default on)")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -890,8 +891,8 @@ def main() -> None:
                                 "(comma-separated; this code only)")
             p.add_argument("--keeps", type=lambda v: [int(x) for x in v.split(",") if x.strip()], default=[5],
                            help="IterativeConfig.first_search_keep values the margins are tried with")
-            p.add_argument("--refound", action="store_true",
-                           help="record the shown chunks later searches match again (AgentConfig.refound)")
+            p.add_argument("--refound", choices=("on", "off"), default="on",
+                           help="record the shown chunks later searches match again (AgentConfig.refound; default on)")
             p.add_argument("--variant", action="append", default=[], metavar="NAME=key:value,...",
                            help="also answer each episode with these IterativeConfig fields (repeatable; row NAME)")
         else:

@@ -27,7 +27,7 @@ Rules (each gives one chunk for the 5th place, or none: the answer is unchanged)
   part-search         a search per ask of a compound question (bare "and" too), narrowed like the question: its best
                       chunk the question's search did not show (what a parallel search in hop 1 would show first);
   item-search         the same with one search per line item the question names;
-  agreement-first10   (a trace saved with --refound) the first-search chunk ranked 6-10 that the searches agree on
+  agreement-first10   (a trace saved with refound on, the default) the first-search chunk ranked 6-10 that the searches agree on
                       most (`context1.backends.iterative.agreement`), when more than on the 5th; -any: any chunk;
   ceiling-first10     a perfect pick among the first search's ranks 6-10 (what re-choosing it could reach);
   ceiling-shown       a perfect pick among every chunk any search showed.
@@ -151,7 +151,7 @@ def later_top1(ep: dict) -> str | None:
 def agreement(ep: dict) -> dict[str, float]:
     """Per chunk, the agreement of the episode's searches on it (`context1.backends.iterative.agreement`'s sum of
     5/(4+rank) over the search_corpus calls that showed or re-found it, less the largest); {} for a trace saved
-    without `--refound`."""
+    with `--refound off`."""
     terms: dict[str, list[float]] = {}
     for o in ep["observations"]:
         if o["tool"] != "search_corpus":

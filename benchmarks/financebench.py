@@ -172,12 +172,12 @@ def run(args: argparse.Namespace) -> None:
         raise SystemExit(f"{args.index} holds no filing of a {args.part}-half question")
     settings = [s for s in args.constraints.split(",") if s]
     agent = make_agent(corpus, "auto") if args.agent else None
-    if agent is not None and args.refound:  # the shown chunks later searches match again (AgentConfig.refound)
+    if agent is not None and args.refound == "off":  # agreement between searches (AgentConfig.refound) off
         import dataclasses
 
         from context1 import SearchAgent
 
-        agent = SearchAgent(corpus, config=dataclasses.replace(agent.config, refound=True))
+        agent = SearchAgent(corpus, config=dataclasses.replace(agent.config, refound=False))
     rows = []
     started = time.perf_counter()
     for q in chosen:
@@ -250,8 +250,8 @@ def main() -> None:
     rp.add_argument("--jsonl", type=Path, default=None)
     rp.add_argument("--constraints", default="auto,off", help="comma list of one-search settings: auto, off")
     rp.add_argument("--agent", action="store_true", help="also run the LLM-free agent and read its evidence")
-    rp.add_argument("--refound", action="store_true", help="the agent records the shown chunks later searches match "
-                    "again (AgentConfig.refound), and its answer weighs that agreement")
+    rp.add_argument("--refound", choices=("on", "off"), default="on", help="the agent records the shown chunks later "
+                    "searches match again (AgentConfig.refound, on by default), and its answer weighs that agreement")
     rp.add_argument("--out", type=Path, default=None, help="per-question JSONL")
     rp.add_argument("--search", nargs="*", default=[], metavar="KEY=VALUE",
                     help="override SearchConfig fields (JSON values), e.g. aside_section_weight=0")
