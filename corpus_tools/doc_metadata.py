@@ -78,9 +78,10 @@ _LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-
 #   "New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson (NYSE: JNJ) today announced results for …"
 #   "CHICAGO, IL - McDonald's Corporation today announced results for the first quarter ended March 31, 2023."
 #   "Las Vegas, Nevada, February 8, 2023 – MGM Resorts International (NYSE: MGM) (“MGM Resorts” …) today reported"
+#   "BOLINGBROOK, Ill.--(BUSINESS WIRE)-- Ulta Beauty, Inc. (NASDAQ: ULTA) today announced"
 #   "SAN FRANCISCO - salesforce.com, inc. (NYSE: CRM) today announced" (a lowercase name is the filer's own).
 _DATELINE = re.compile(
-    r"(?:\s[–—-]{1,2}\s+|\)\s+[–—-]{0,2}\s*)(?P<name>[A-Za-z][\w&.,'’ -]{1,60}?)\s*"
+    r"(?:\s[–—-]{1,2}\s+|\)(?:\s+[–—-]{0,2}|[–—-]{1,2})\s*)(?P<name>[A-Za-z][\w&.,'’ -]{1,60}?)\s*"
     r"(?:\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American|ASX|LSE)\s*:\s*(?P<ticker>[A-Z][A-Z.]{0,5})[^)]*\)\s*,?\s*)?"
     r"(?:\([^()]{0,60}\)\s*)?(?:today\s+)?(?:announced|reported)\b(?P<what>.{0,100})",
     re.MULTILINE,

@@ -217,6 +217,9 @@ MDM) today announced results for fourth-quarter and full-year 2022. Read our For
     ("Las Vegas, Nevada, February 8, 2023 – MGR Resorts International (NYSE: MGR) (“MGR Resorts” or the “Company”) "
      "today reported financial results for the quarter and year ended December 31, 2022.", "MGR Resorts International",
      "MGR"),
+    ("March 9, 2023\n\nGlow Beauty Announces Fourth Quarter\n\nFiscal 2022 Results\nBOLINGBROOK, Ill.--(BUSINESS WIRE)-- "
+     "Glow Beauty, Inc. (NASDAQ: GLOW) today\nannounced financial results for the thirteen-week period ended January 28, "
+     "2023.", "Glow Beauty, Inc.", "GLOW"),
     ("SAN FRANCISCO, Calif. - Dec. 1, 2021 - cloudforce.com, inc. (NYSE: CLF) today announced results for its third "
      "quarter fiscal 2022 ended October 31, 2021.", "cloudforce.com, inc.", "CLF"),
 ])
