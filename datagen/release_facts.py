@@ -1,8 +1,8 @@
 """What an earnings release's tables need that a 10-K's or 10-Q's do not: the company, when the cover gives none,
 and the periods its columns name by quarter rather than by day (issue 36: a folder of press releases).
 
-A release is no SEC form with a cover page: the index's document metadata may hold no company at all (J&J's
-"JOHNSON JOHNSON 2022Q4 EARNINGS" has none), and the release names itself in its dateline instead:
+A release is no SEC form with a cover page: an index built before search read datelines holds no company for it
+(J&J's "JOHNSON JOHNSON 2022Q4 EARNINGS" had none), and the release names itself in its dateline instead:
 
     New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson (NYSE: JNJ) today announced results for …
 
