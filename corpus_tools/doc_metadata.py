@@ -19,7 +19,10 @@ The rule, in order:
      years end a few days into the next month: Intel's "October 1, 2022" is its third quarter).
 A 10-K's period is its fiscal year: fiscal_quarter 4. An 8-K covers no period: its "Date of Report" is
 its period_end, with no fiscal quarter. A document with no cover (an earnings release) is read from its
-headline: "Amcor reports fiscal 2023 results" names the company and, where it says so, the fiscal year.
+dateline ("… – Johnson & Johnson (NYSE: JNJ) today announced results for second quarter 2023", the company as
+it writes itself) or headline ("Amcor reports fiscal 2023 results"): the company, the form "earnings release",
+the period from "the quarter and year ended …" and, where it says so, the fiscal quarter and year. datagen reads
+a release's company with the same `release_company`, so search and generated questions name it alike.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +74,24 @@ _RELEASE_FURNITURE = re.compile(r"^(?:exhibit\s+99(?:\.\d+)?|news\s+release|pres
                                 re.IGNORECASE)
 # Its listing: "(NASDAQ: ULTA)", "(NYSE: AMCR; ASX: AMC)".
 _LISTING = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American)\s*:\s*([A-Z][A-Z.]{0,5})\b")
+# Its dateline: the place (and date), a dash, the company as it writes itself, its listing, "today announced":
+#   "New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson (NYSE: JNJ) today announced results for …"
+#   "CHICAGO, IL - McDonald's Corporation today announced results for the first quarter ended March 31, 2023."
+#   "Las Vegas, Nevada, February 8, 2023 – MGM Resorts International (NYSE: MGM) (“MGM Resorts” …) today reported"
+#   "BOLINGBROOK, Ill.--(BUSINESS WIRE)-- Ulta Beauty, Inc. (NASDAQ: ULTA) today announced"
+#   "SAN FRANCISCO - salesforce.com, inc. (NYSE: CRM) today announced" (a lowercase name is the filer's own).
+_DATELINE = re.compile(
+    r"(?:\s[–—-]{1,2}\s+|\)(?:\s+[–—-]{0,2}|[–—-]{1,2})\s*)(?P<name>[A-Za-z][\w&.,'’ -]{1,60}?)\s*"
+    r"(?:\((?:NYSE|NASDAQ|Nasdaq|NYSE\s+American|ASX|LSE)\s*:\s*(?P<ticker>[A-Z][A-Z.]{0,5})[^)]*\)\s*,?\s*)?"
+    r"(?:\([^()]{0,60}\)\s*)?(?:today\s+)?(?:announced|reported)\b(?P<what>.{0,100})",
+    re.MULTILINE,
+)
+# Words a dateline's subject starts with that are no company's name ("the Company today announced").
+_NOT_DATELINE_NAMES = frozenset({"the", "our", "we", "it", "company", "management", "today"})
+# The form an earnings release is given (an 8-K's Exhibit 99.1 filed or read alone): no SEC form of its own, a
+# report on a period all the same (constraints.DocumentFacts.periodic), never an "8-K" (a current report's date
+# is an event's, not a period's end).
+RELEASE_FORM = "earnings release"
 # "the thirteen-week period … ended January 28, 2023", "results for the quarter and year ended December 31, 2022",
 # "the 12 weeks ended March 25, 2023".
 _RELEASE_PERIOD = re.compile(r"\b(?:periods?|quarters?|year|weeks)\b[^.]{0,120}?\bended\s+" + _DATE, re.IGNORECASE)
@@ -135,30 +157,37 @@ def _release_metadata(text: str, cover: str) -> dict[str, Any]:
 
 
 def _press_release(cover: str) -> dict[str, Any]:
-    """An earnings release's issuer and period, from its headline and dateline (no cover page to read).
+    """An earnings release's issuer and period, from its dateline and headline (no cover page to read).
 
-    "Amcor reports fiscal 2023 results …" / "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results"
-    give the company (the words before the verb) and, when the headline says it, the fiscal year and
-    quarter ("full year" and "fiscal YEAR results" are the fourth); "(NASDAQ: ULTA)" the ticker;
-    "… period (quarter, weeks) ended January 28, 2023" the period end. {} when no headline reads so.
+    The dateline ("… – Johnson & Johnson (NYSE: JNJ) today announced results for second quarter 2023") names the
+    company as it writes itself ("McDonald's Corporation", "PepsiCo, Inc."), so it is read first; the headline
+    ("Amcor reports fiscal 2023 results …", "Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results") where no
+    dateline says who. Either gives, when it says so, the fiscal year and quarter ("full year" and "fiscal YEAR
+    results" are the fourth); "(NASDAQ: ULTA)" the ticker; "… period (quarter, weeks) ended January 28, 2023" the
+    period end; the form is `RELEASE_FORM` when it announces results. {} when neither reads so.
     """
     # The release's own furniture ("Exhibit 99.1", "NEWS RELEASE", "FOR IMMEDIATE RELEASE") names no one.
     lines = [_RELEASE_FURNITURE.sub("", ln).strip() for ln in cover.splitlines() if ln.strip()][:12]
     head = " ".join(lines)
     # A name holds a capital ("eBay Inc." does, "today announced … results" does not: no headline there).
-    match = next((m for m in _HEADLINE.finditer(head) if any(c.isupper() for c in m.group("name").split()[0])), None)
-    if not match:
+    # "The Company today announced …" is no headline either.
+    match = next((m for m in _HEADLINE.finditer(head) if any(c.isupper() for c in m.group("name").split()[0])
+                  and m.group("name").split()[0].lower() not in _NOT_DATELINE_NAMES), None)
+    dated = dateline(cover[:4000])
+    if not match and not dated:
         return {}
-    name = match.group("name").strip(" ,")
-    found: dict[str, Any] = {"company": _name_case(name)}
-    ticker = _LISTING.search(cover[:4000])
+    name = dated[0] if dated else _name_case(match.group("name").strip(" ,"))
+    found: dict[str, Any] = {"company": name}
+    said = " ".join(m.group("what") for m in (match,) if m) + " " + (dated[2] if dated else "")
+    if re.search(r"\bresults\b", said, re.IGNORECASE):
+        found["form"] = RELEASE_FORM
+    ticker = (dated[1] if dated else "") or (m.group(1) if (m := _LISTING.search(cover[:4000])) else "")
     if ticker:
-        found["ticker"] = ticker.group(1)
+        found["ticker"] = ticker
     period = _RELEASE_PERIOD.search(cover[:4000])
     end = _date(*period.groups()) if period else None
     if end is not None:
         found["period_end"] = end.isoformat()
-    said = match.group("what")
     year = re.search(r"\b(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b", said, re.IGNORECASE)
     quarter = re.search(r"\b(first|second|third|fourth)[\s-]+quarter\b", said, re.IGNORECASE)  # "First-Quarter"
     if year:
@@ -168,6 +197,36 @@ def _press_release(cover: str) -> dict[str, Any]:
         elif re.search(r"\bfull[-\s]year\b|\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\s+results\b", said, re.IGNORECASE):
             found["fiscal_quarter"] = 4
     return found
+
+
+def dateline(text: str) -> tuple[str, str, str] | None:
+    """(company as written, ticker or "", what follows "announced") from a release's dateline in `text`, else None.
+
+    Lines are joined first: a PDF breaks the dateline anywhere ("… – Johnson & Johnson (NYSE:\\nJNJ) today …").
+    """
+    joined = re.sub(r"[ \t]*\n[ \t]*", " ", text)
+    for m in _DATELINE.finditer(joined):
+        # "New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson": the place ends at the date's parenthesis.
+        # and "PURCHASE, N.Y. - February 9, 2023 - PepsiCo, Inc.": at the last dash.
+        name = re.split(r"\s[–—-]{1,2}\s", m.group("name").split(") ")[-1])[-1].strip(" ,-–—")
+        first = name.split()[0].lower() if name.split() else ""
+        if not name or first in _NOT_DATELINE_NAMES or not (m.group("ticker") or _COMPANY_WORD.search(name)
+                                                             or any(c.isupper() for c in name)):
+            continue
+        return name, m.group("ticker") or "", m.group("what")
+    return None
+
+
+def release_company(texts: Sequence[str]) -> str:
+    """The company a release's dateline names ("Johnson & Johnson"), from its first chunks' texts; "" when none.
+
+    The one reader of a dateline: search metadata (`read_metadata`) and datagen's table and event facts agree.
+    """
+    for text in texts:
+        found = dateline(text)
+        if found:
+            return found[0]
+    return ""
 
 
 def fiscal_period(text: str, end: dt.date, annual: bool = False) -> tuple[int, int]:
@@ -281,7 +340,7 @@ def document_title(metadata: dict[str, Any], pdf_title: str | None, path: Path) 
 
     if metadata.get("company") and metadata.get("form"):
         title = f"{metadata['company']} {metadata['form']}"
-        if metadata.get("fiscal_quarter") and metadata.get("fiscal_year") and metadata["form"] == "10-Q":
+        if metadata.get("fiscal_quarter") and metadata.get("fiscal_year") and metadata["form"] in ("10-Q", RELEASE_FORM):
             title += f" Q{metadata['fiscal_quarter']} FY{metadata['fiscal_year']}"
         if metadata.get("period_end"):
             title += f" (period ended {metadata['period_end']})"

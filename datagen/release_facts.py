@@ -1,12 +1,13 @@
 """What an earnings release's tables need that a 10-K's or 10-Q's do not: the company, when the cover gives none,
 and the periods its columns name by quarter rather than by day (issue 36: a folder of press releases).
 
-A release is no SEC form with a cover page: the index's document metadata may hold no company at all (J&J's
-"JOHNSON JOHNSON 2022Q4 EARNINGS" has none), and the release names itself in its dateline instead:
+A release is no SEC form with a cover page: an index built before search read datelines holds no company for it
+(J&J's "JOHNSON JOHNSON 2022Q4 EARNINGS" had none), and the release names itself in its dateline instead:
 
     New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson (NYSE: JNJ) today announced results for …
 
-`release_company` reads that line (a name followed by its exchange and ticker, then "announced" or "reported");
+`release_company` (corpus_tools.doc_metadata, the one dateline reader: search metadata reads a release's company the
+same way) reads that line (the company as it writes itself, its listing, then "announced" or "reported");
 a release whose first pages name no company this way gives no table fact, counted as `table_without_company`
 by datagen.table_facts, since a figure without its company is no question.
 
@@ -24,28 +25,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-# "Johnson & Johnson (NYSE: JNJ) today announced", "Ulta Beauty, Inc. (NASDAQ: ULTA) today announced"
-_DATELINE = re.compile(
-    r"(?:^|[–—-]\s|\)\s)(?P<name>[A-Z][A-Za-z&.,' -]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|ASX|LSE|NYSE American)\s*:\s*"
-    r"[A-Z.]{1,6}\)\s+(?:today\s+)?(?:announced|reported)\b",
-    re.MULTILINE,
-)
+from corpus_tools.doc_metadata import release_company
+
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _ORDINAL_WORDS = {v: k for k, v in _ORDINALS.items()}
 # "Q4 2022", "Fourth Quarter 2022", "Fourth-Quarter 2022", "4Q 2022"; the whole column, nothing else in it
 _QUARTER = re.compile(r"(?i)^(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)[- ]quarter)(?:\s+of)?\s+((?:19|20)\d{2})$")
 _FULL_YEAR = re.compile(r"(?i)^full[- ]year\s+((?:19|20)\d{2})$")
-
-
-def release_company(texts: Sequence[str]) -> str:
-    """The company a release's dateline names ("Johnson & Johnson"), from its first chunks' texts; "" when none."""
-    for text in texts:
-        m = _DATELINE.search(re.sub(r"[ \t]*\n[ \t]*", " ", text))
-        if m:
-            name = m.group("name").strip(" ,-")
-            # "New Brunswick, N.J. (January 24, 2023) – Johnson & Johnson": the dateline's place ends at the date
-            return name.split(") ")[-1].strip()
-    return ""
 
 
 def filing_company(metadata: Mapping[str, Any], first_texts: Sequence[str], title: str) -> str:

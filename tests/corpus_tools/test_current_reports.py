@@ -112,13 +112,15 @@ ended March 23, 2024 and the risks in our Annual Report on Form 10-K.
 def test_a_release_citing_forms_in_its_prose_is_read_from_its_headline():
     from corpus_tools.doc_metadata import read_metadata
 
-    assert read_metadata(RELEASE) == {"company": "Kestrel Foods", "ticker": "KSTL", "period_end": "2024-03-23",
-                                      "fiscal_year": 2024, "fiscal_quarter": 1}  # no form: it is no 10-Q
-    # The release's furniture names no one; "the quarter and year ended" is its period.
-    news = ("NEWS RELEASE\neBright Inc. Reports Fourth Quarter and Full Year 2023 Results\nSAN JOSE - Brightway "
+    # The dateline names the company as it writes itself; its form is a release's, never the 10-Q its prose cites.
+    assert read_metadata(RELEASE) == {"company": "Kestrel Foods, Inc.", "form": "earnings release", "ticker": "KSTL",
+                                      "period_end": "2024-03-23", "fiscal_year": 2024, "fiscal_quarter": 1}
+    # The release's furniture names no one; "the quarter and year ended" is its period; with no dateline the
+    # headline names the company ("eBright Inc.", its own odd case).
+    news = ("NEWS RELEASE\neBright Inc. Reports Fourth Quarter and Full Year 2023 Results\nSAN JOSE - the company "
             "(NYSE: BRTW) today reported financial results for the quarter and year ended December 31, 2023.")
-    assert read_metadata(news) == {"company": "eBright Inc.", "ticker": "BRTW", "period_end": "2023-12-31",
-                                   "fiscal_year": 2023, "fiscal_quarter": 4}
+    assert read_metadata(news) == {"company": "eBright Inc.", "form": "earnings release", "ticker": "BRTW",
+                                   "period_end": "2023-12-31", "fiscal_year": 2023, "fiscal_quarter": 4}
 
 
 def test_a_release_without_a_named_issuer_keeps_what_its_prose_gives():
@@ -167,12 +169,13 @@ def kestrel_index(tmp_path, config, monkeypatch):
 def test_a_question_naming_the_company_and_quarter_finds_its_release(kestrel_index):
     with Corpus.open(kestrel_index) as corpus:
         release = corpus.chunks("kestrel_q1_release.pdf")[0].metadata
-        assert (release["company"], release["fiscal_year"], release["fiscal_quarter"]) == ("Kestrel Foods", 2024, 1)
-        assert release.get("form") is None  # its prose cites a 10-Q; it is none
+        assert (release["company"], release["fiscal_year"], release["fiscal_quarter"]) == ("Kestrel Foods, Inc.", 2024, 1)
+        assert release["form"] == "earnings release"  # its prose cites a 10-Q; it is none
+        assert release["title"] == "Kestrel Foods, Inc. earnings release Q1 FY2024 (period ended 2024-03-23)"
         # The single-Item 8-K is read as a filing: its Item is a section.
         assert "Item 8.01. Other Events." in {c.metadata.get("section") for c in corpus.chunks("kestrel_8k.pdf")}
         question = "As of FY2024Q1, why did Kestrel Foods raise its full-year guidance?"
-        assert "Kestrel Foods" in corpus.question_constraints(question)["company"]
+        assert "Kestrel Foods, Inc." in corpus.question_constraints(question)["company"]
         hits = corpus.search(question, k=3, constraints="auto")
         assert hits[0].chunk.doc_id == "kestrel_q1_release.pdf"
 
@@ -196,3 +199,48 @@ def test_an_8k_dated_above_its_date_of_report_label():
     assert read_metadata(cover)["period_end"] == "2021-07-21"
     # No date at all: the 8-K indexes without a period.
     assert "period_end" not in read_metadata(cover.replace("July 21, 2021\n", ""))
+
+
+# Datelines as filers write them (J&J's, with no headline naming the company and prose citing "Form 8-K";
+# McDonald's, with no listing; MGM's, with a parenthetical short name; Salesforce's, in lowercase).
+JNJ_LIKE = """FOR IMMEDIATE RELEASE
+• 2022 Fourth-Quarter reported sales decline of 4.4% to $23.7 Billion
+New Brunswick, N.J. (January 24, 2023) – Medico & Medico (NYSE:
+MDM) today announced results for fourth-quarter and full-year 2022. Read our Form 8-K and Form 10-K.
+"""
+
+
+@pytest.mark.parametrize("text, company, ticker", [
+    (JNJ_LIKE, "Medico & Medico", "MDM"),
+    ("Exhibit 99.1\nFOR IMMEDIATE RELEASE\nMcBURGER'S REPORTS FIRST QUARTER 2023 RESULTS\nCHICAGO, IL - McBurger's "
+     "Corporation today announced results for the first quarter ended March 31, 2023.", "McBurger's Corporation", None),
+    ("Las Vegas, Nevada, February 8, 2023 – MGR Resorts International (NYSE: MGR) (“MGR Resorts” or the “Company”) "
+     "today reported financial results for the quarter and year ended December 31, 2022.", "MGR Resorts International",
+     "MGR"),
+    ("March 9, 2023\n\nGlow Beauty Announces Fourth Quarter\n\nFiscal 2022 Results\nBOLINGBROOK, Ill.--(BUSINESS WIRE)-- "
+     "Glow Beauty, Inc. (NASDAQ: GLOW) today\nannounced financial results for the thirteen-week period ended January 28, "
+     "2023.", "Glow Beauty, Inc.", "GLOW"),
+    ("SAN FRANCISCO, Calif. - Dec. 1, 2021 - cloudforce.com, inc. (NYSE: CLF) today announced results for its third "
+     "quarter fiscal 2022 ended October 31, 2021.", "cloudforce.com, inc.", "CLF"),
+])
+def test_a_release_is_read_from_its_dateline_as_the_filer_writes_its_name(text, company, ticker):
+    from corpus_tools.doc_metadata import read_metadata, release_company
+    from datagen.release_facts import filing_company
+
+    found = read_metadata(text)
+    assert (found.get("company"), found.get("ticker"), found.get("form")) == (company, ticker, "earnings release")
+    # Search metadata and datagen read the one dateline alike (datagen's fallback when the index stored no company).
+    assert release_company([text]) == company == filing_company({}, [text], "MEDICO 2022Q4 EARNINGS")
+
+
+def test_a_dateline_release_states_its_fiscal_period_and_title():
+    from pathlib import Path
+
+    from corpus_tools.doc_metadata import document_title, read_metadata
+
+    found = read_metadata(JNJ_LIKE)
+    assert (found["fiscal_year"], found["fiscal_quarter"]) == (2022, 4)  # "fourth-quarter and full-year 2022"
+    # The title is never the file's code ("MEDICO 2022Q4 EARNINGS") nor "8-K" when the dateline says more.
+    assert document_title(found, "MEDICO 2022Q4 EARNINGS", Path("x.pdf")) == "Medico & Medico earnings release Q4 FY2022"
+    # "the Company today announced": a dateline subject that names no one is no company.
+    assert "company" not in read_metadata("FOR IMMEDIATE RELEASE\nCHICAGO - The Company today announced results.")

@@ -39,10 +39,12 @@ def test_an_8k_is_dated_by_its_report_date_and_has_no_fiscal_quarter():
 
 
 def test_an_earnings_release_names_its_company_ticker_and_period_from_its_headline():
-    assert read_metadata(RELEASE) == {"company": "Heron Beauty", "ticker": "HRNB", "period_end": "2023-01-28",
-                                      "fiscal_year": 2022, "fiscal_quarter": 4}
+    # the dateline's name ("Heron Beauty, Inc.", as the filer writes it) over the headline's; the form a release's
+    assert read_metadata(RELEASE) == {"company": "Heron Beauty, Inc.", "form": "earnings release", "ticker": "HRNB",
+                                      "period_end": "2023-01-28", "fiscal_year": 2022, "fiscal_quarter": 4}
     assert read_metadata("Kite Corp reports fiscal 2023 results and provides outlook for fiscal 2024\nNet sales "
-                         "of $14,694 million") == {"company": "Kite Corp", "fiscal_year": 2023, "fiscal_quarter": 4}
+                         "of $14,694 million") == {"company": "Kite Corp", "form": "earnings release",
+                                                   "fiscal_year": 2023, "fiscal_quarter": 4}
     # a report that is no release keeps its empty metadata
     assert read_metadata("Results of the bee survey.\nWe counted hives.") == {}
 
