@@ -231,6 +231,9 @@ def split_table(args: argparse.Namespace) -> None:
         questions = held_questions(rows, stems)
     else:
         questions = held_questions(rows, [r["doc_name"] for r in rows])
+        # the halves are dealt over the questions whose filings are held, so they depend on the folder
+        print("(dealt over all 150 questions; `run` deals over the filings its index holds: pass --docs FOLDER "
+              "to print the halves a run on that folder uses)")
     halves = {part: [q for q in questions if q["part"] == part] for part in PARTS}
     print("\n".join(
         f"{part}: {len(qs)} questions "
