@@ -190,7 +190,8 @@ def test_a_long_session_supports_more_tasks_than_a_page() -> None:
         Chunk(f"me/s3#{i}", "me/s3", "\n".join(lines[3 * i : 3 * i + 3]), i, 30, {"title": PT_1}) for i in range(2)
     ]
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    # the cap itself (no overflow: `test_datagen_chat_funnel` checks what a spent corpus gives past it)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(cap_overflow=1.0))
     rng = random.Random(0)
     written = []
     for _ in range(200):
