@@ -723,12 +723,25 @@ def unique_activities(base: FactBase, anchors: dict[str, dt.date] | None = None)
     base.lists = list_groups([f for facts in base.facts.values() for f in facts], RELATION_SHAPE)
     answers: dict[tuple[str, str], set[str]] = defaultdict(set)
     acts: dict[tuple[str, str], list[tuple[str, tuple[dt.date, dt.date] | None, str]]] = defaultdict(list)
+    # A dated sentence gives its act twice, undated ("What did Maria join?" → a gym) and dated (… the
+    # week before 16 June): the undated one has that sentence's date, not an unknown one. Counted as of
+    # unknown date, "I joined a gym last week" (16 June) had blocked "Just yesterday I joined a nearby
+    # church" (5 May) as though the gym might have been joined then (issue 36).
+    told: dict[tuple[str, str, str, str], set[tuple[dt.date, dt.date]]] = defaultdict(set)
+    for facts in base.facts.values():
+        for f in facts:
+            if _is_activity(f) and _shape(f) in (DATED_THING_SHAPE, DATED_SHAPE) and (span := _act(f)[1]):
+                told[(fold(f.subject), _lemma(f), f.doc_id, f.sentence)].add(span)
     for facts in base.facts.values():
         for f in facts:
             if _is_activity(f):
                 answers[_question_key(f)].add(fold(f.answer))
                 if _shape(f) not in (WHY_SHAPE, WITH_SHAPE):  # what an act was for, or with whom, is no other act
-                    acts[(fold(f.subject), _lemma(f))].append(_act(f))
+                    thing, when, doc = _act(f)
+                    spans = told.get((fold(f.subject), _lemma(f), f.doc_id, f.sentence), set())
+                    if when is None and len(spans) == 1:  # one date told for the verb in its sentence
+                        when = next(iter(spans))
+                    acts[(fold(f.subject), _lemma(f))].append((thing, when, doc))
     for doc_id in list(base.facts):
         kept = [
             f for f in base.facts[doc_id]

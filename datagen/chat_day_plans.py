@@ -126,6 +126,8 @@ def _planned_act(head: Any) -> tuple[Any, str] | None:
     """The act "I'm planning to X" / "I'm going to X" / "I'm gonna X" / "I plan to X" governs, or None."""
     low, lemma = head.lower_, head.lemma_.lower()
     progressive = _progressive(head)
+    if any(c.dep_ == "aux" and c.lower_ == "was" for c in head.children):
+        return None  # "I was gonna do a shameless plug", "I was going to…, but": a past intent, often dropped
     if lemma == "plan" and head.tag_ in ("VBG", "VBP"):
         if head.tag_ == "VBG" and not progressive:
             return None

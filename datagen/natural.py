@@ -80,6 +80,8 @@ class NaturalConfig:
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
         the cap with questions left, 21 of 126 questions unwritten).
+    cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
+        its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
         different ends: MuSiQue's New South Wales leads to Sydney and to Victoria, two bridges each
         (`max_final_uses`); at 3 one of the four was lost. A middle is a hop, not the answer's page.
@@ -97,6 +99,7 @@ class NaturalConfig:
     relation_floor: int = 3
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
+    cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
     hub_in_links: int = 12
@@ -108,6 +111,8 @@ class NaturalConfig:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a share in [0, 1], got {value}")
+        if self.cap_overflow < 1.0:
+            raise ValueError(f"cap_overflow must be at least 1 (the cap itself), got {self.cap_overflow}")
 
 
 _MIX_KEYS = {
@@ -291,7 +296,20 @@ class NaturalGenerator:
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
         if hops == 2 and self.orders.left(self.usable):
             return None
+        if hops == 1:
+            return self._singles_spent()
         return self._spent_but_orders(hops)
+
+    def _singles_spent(self) -> str | None:
+        """`exhausted` for single-hop tasks on a corpus of chats or mail: every question its facts give is
+        written. Such a run used to draw from nothing 200 times and stop on "200 failed proposals in a row"
+        counted as `no_answer_span`, as though its proposals had failed (issue 36)."""
+        if not self._doc_cap or self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
+            return None
+        held = sum(len(self._unasked(d)) for d in self._doc_cap if d in self.named)
+        asked = sum(len(fs) for fs in self.named.values())
+        return (f"every question the {asked} facts read from its chats and mail give is written"
+                + (f"; {held} left in sessions at {self.config.cap_overflow:g} times their cap" if held else ""))
 
     def deferred(self, hops: int) -> str | None:
         """Why no task of `hops` may be written *now*, though some are left (None when one may): orders
@@ -400,10 +418,22 @@ class NaturalGenerator:
         return self.relation_uses[relation] < cap
 
     # -- forms -----------------------------------------------------------------------------------
-    def _single(self, rng: random.Random) -> Candidate | DropReason:
+    def _single_pool(self) -> list[str]:
+        """The documents a single-hop task may be drawn from: under their cap, a title-less one only while
+        it has a question left. When none is left, a chat or mail whose questions outnumber its cap gives
+        them, up to `cap_overflow` times its cap: the cap spreads the questions over the sessions, and with
+        no other session holding one it only leaves them unwritten (issue 36: on MSC 10 and MemoryBank 9
+        questions were held at the cap when `--n 300` stopped; the reading, not the cap, had run out)."""
         pool = [d for d in self.answerable + sorted(self.named) + list(self.claims) if self.usable(d)]
         # a title-less document whose every question is written has nothing more to give
         pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
+        if pool:
+            return pool
+        return [d for d in sorted(self.named) if d in self._doc_cap and self._unasked(d)
+                and self.uses[self.base.article(d)] < self.config.cap_overflow * self._doc_cap[d]]
+
+    def _single(self, rng: random.Random) -> Candidate | DropReason:
+        pool = self._single_pool()
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)

@@ -54,3 +54,13 @@ def test_a_courtesy_a_past_wish_another_s_act_a_hedge_or_two_wishes_give_no_ques
     # 14 June: two wishes (the museum, the cello) and two topics of advice: no one answer for either
     assert not any(q.startswith("In the chat of 14 June 2023") and ("want to do" in q or "advice" in q)
                    for q in asked)
+
+
+def test_a_past_intent_is_no_plan_of_the_chat() -> None:
+    """"I was gonna do a shameless plug" (MSC) is what the speaker had meant to do, not a plan; old code
+    asked "In the chat of …, what was Perry planning to do?" → "do a shameless plug"."""
+    chat = [("chat/D1", CHAT_S1, "Maria: I teach english so I was gonna do a shameless plug.\n"
+                                "John: I'm going to visit my aunt in Ohio.")]
+    asked = set(chat_questions(chat))
+    assert "In the chat of 8 May 2023, what was John planning to do?" in asked  # the reader runs
+    assert "In the chat of 8 May 2023, what was Maria planning to do?" not in asked

@@ -190,7 +190,8 @@ def test_a_long_session_supports_more_tasks_than_a_page() -> None:
         Chunk(f"me/s3#{i}", "me/s3", "\n".join(lines[3 * i : 3 * i + 3]), i, 30, {"title": PT_1}) for i in range(2)
     ]
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    # the cap itself (no overflow: `test_datagen_chat_funnel` checks what a spent corpus gives past it)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(cap_overflow=1.0))
     rng = random.Random(0)
     written = []
     for _ in range(200):
@@ -551,3 +552,14 @@ def test_an_act_the_parser_gives_two_subjects_some_friends_and_i_is_the_speakers
     subjects of "went" (no conjunct). Old code: the first subject is no "I", so nothing was asked."""
     chat = [("me/f1", PT_1, "Maria: Hey John! Some friends from church and I went camping last weekend - it was a blast!")]
     assert _questions(_chunks(chat))["When did Maria go camping?"].answer == "the weekend before 14 March 2024"
+
+
+def test_a_dated_act_is_not_blocked_by_the_undated_form_of_a_later_dated_one() -> None:
+    """"I joined a gym last week" (2 April) gives its act undated too ("What did Priya join?"); that form
+    has its sentence's date, not an unknown one. Old code counted it as possibly joined on 13 March and
+    dropped "What did Priya join on 13 March 2024?" (LoCoMo: Maria's church and gym)."""
+    chat = [("me/s3", PT_1, "Priya: Just yesterday I joined a rowing club."), ("me/s4", PT_2, "Priya: I joined a gym last week!")]
+    qs = _questions(_chunks(chat))
+    assert qs["What did Priya join on 13 March 2024?"].answer == "a rowing club"
+    assert qs["What did Priya join in the week before 2 April 2024?"].answer == "a gym"
+    assert "What did Priya join?" not in qs  # two things joined: the undated question stays ambiguous
