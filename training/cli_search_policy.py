@@ -37,6 +37,10 @@ def policy_command(
     doc_min_gold: Annotated[
         int, typer.Option(help="Answer decisions only from tasks with at least this many gold documents.", min=1)
     ] = 2,
+    agreement_weight: Annotated[
+        float, typer.Option(help="Weight of agreement between searches in the relevance the policy reads (the "
+                            "hand-tuned answer's is 0.05; 0: off, as before). Saved in the policy folder.", min=0.0)
+    ] = 0.0,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
                            "folder made with other flags is an error).")
@@ -56,6 +60,8 @@ def policy_command(
     with _clean_errors():
         import torch
 
+        from context1.backends.iterative import IterativeConfig
+        from context1.backends.learned import LearnedConfig
         from training.search_policy import SearchPolicyTrainConfig, train_search_policy
 
         if scorer not in ("linear", "mlp", "auto"):
@@ -68,6 +74,7 @@ def policy_command(
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
             doc_min_gold=doc_min_gold,
+            learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight)),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True))

@@ -20,7 +20,8 @@ hand, this one decides with two learned scorers:
    `keep_per_ranking`, except those of the `keep_docs` best-scored documents.
 3. **Which passages answer** (issue 34). Every chunk in view at the answer is featurised
    (`PASSAGE_FEATURES`: its document's features, then its own relevance, gap to its document's
-   best chunk, ranks, question words, whether the first search put it in its top 5) and scored;
+   best chunk, ranks, question words, whether the first search put it in its top 5, how much the
+   searches agree on it: `iterative.agreement` and how many later searches re-found it) and scored;
    the answer is the first `max_passages` by that score (greedy, or a Plackett–Luce sample), then
    the best passage of each further document. The prior is the hand-tuned passage score. A policy
    folder from before passages has no passage scorer: its answer ranks documents by the document
@@ -59,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from context1.backends.entities import entities, keywords, norm
-from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, rank_passages
+from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, agreement, rank_passages
 from context1.backends.llm_free import (
     Ranking,
     best_chunks,
@@ -98,7 +99,12 @@ DOC_FEATURES = (
 PASSAGE_FEATURES = DOC_FEATURES + (
     "chunk_relevance", "chunk_gap", "chunk_is_doc_best", "chunk_best_rank_bonus", "chunk_hop1_bonus",
     "chunk_rankings_log", "chunk_keyword_overlap", "chunk_first_top5",
+    # agreement between searches (`AgentConfig.refound`; issue 34): 0 where no search re-found anything
+    "chunk_agreement", "chunk_refound_log",
 )
+# Passage features added after policies were trained without them: such a folder loads with weight 0 on
+# them and scores exactly as it was trained to.
+LATER_PASSAGE_FEATURES = ("chunk_agreement", "chunk_refound_log")
 
 
 @dataclass(frozen=True)
@@ -171,6 +177,12 @@ class Scorer:
         if not layers:
             raise ValueError(f"no {prefix!r} scorer layers in the weights")
         return Scorer(arrays[f"{prefix}mean"], arrays[f"{prefix}std"], layers)
+
+    def padded(self, n: int) -> Scorer:
+        """The same scores with `n` more input features that weigh 0 (features added after training)."""
+        (w0, b0), *rest = self.layers
+        w0 = np.vstack([w0, np.zeros((n, w0.shape[1]))])
+        return Scorer(np.append(self.mean, np.zeros(n)), np.append(self.std, np.ones(n)), [(w0, b0), *rest])
 
     @staticmethod
     def linear(weights: Mapping[str, float], names: Sequence[str]) -> Scorer:
@@ -246,7 +258,12 @@ def open_policy(folder: str | Path) -> PolicyWeights:
         raise ValueError(f"{str(folder)!r} is policy format {spec.get('version')}, this context1 reads {FORMAT_VERSION}; "
                          "retrain it")
     checks = [("query_features", QUERY_FEATURES), ("doc_features", DOC_FEATURES)]
+    pad = 0
     if "passage_features" in spec:  # absent in folders from before passages (issue 34): they load without
+        older = tuple(spec["passage_features"] or ())
+        if older == PASSAGE_FEATURES[: len(PASSAGE_FEATURES) - len(LATER_PASSAGE_FEATURES)]:
+            pad = len(LATER_PASSAGE_FEATURES)  # trained before the agreement features: they weigh 0
+            spec["passage_features"] = list(PASSAGE_FEATURES)
         checks.append(("passage_features", PASSAGE_FEATURES))
     for key, names in checks:
         if tuple(spec.get(key, ())) != names:
@@ -259,6 +276,8 @@ def open_policy(folder: str | Path) -> PolicyWeights:
     meta = {k: v for k, v in spec.items() if k not in ("kind", "version", "config", "query_features", "doc_features",
                                                         "passage_features", "scorers")}
     passage = Scorer.from_arrays(data, "passage_") if "passage_features" in spec else None
+    if passage is not None and pad:
+        passage = passage.padded(pad)
     return PolicyWeights(Scorer.from_arrays(data, "query_"), Scorer.from_arrays(data, "doc_"),
                          LearnedConfig.from_dict(spec.get("config", {})), meta, passage)
 
@@ -608,8 +627,11 @@ def passage_features(view: _View, docs: Sequence[str], x_doc: np.ndarray) -> tup
     """Every seen chunk of `docs` and its features (`PASSAGE_FEATURES`): its document's row of
     `x_doc` (`doc_features`, same order as `docs`), then its own: relevance, gap to its document's
     best chunk, whether it is that chunk, its best rank bonus over the rankings that showed it and in
-    the question's own search, how many rankings showed it, the question keywords it holds, and
-    whether it is in the first search's top 5 (what "never worse than one search" protects)."""
+    the question's own search, how many rankings showed it, the question keywords it holds,
+    whether it is in the first search's top 5 (what "never worse than one search" protects), and how
+    much the searches agree on it: `iterative.agreement` (the LLM-free answer's term, summed 5/(4+rank)
+    over the searches that showed or re-found it, less its best) and log(1 + the searches that re-found
+    it after it was shown). Both read `Ranking.refound`: 0 in episodes recorded without it."""
     parts = view.parts
     rel = parts.chunk_relevance
     row = {d: i for i, d in enumerate(docs)}
@@ -618,6 +640,8 @@ def passage_features(view: _View, docs: Sequence[str], x_doc: np.ndarray) -> tup
     n_rankings: dict[str, int] = {}
     first_top5: set[str] = set()
     first_done = False
+    n_refound: dict[str, int] = {}
+    agree = agreement(view.rankings)
     for r in view.rankings:
         for i, (cid, *_x) in enumerate(r.chunks, start=1):
             bonus = 5 / (4 + i)
@@ -625,6 +649,9 @@ def passage_features(view: _View, docs: Sequence[str], x_doc: np.ndarray) -> tup
             n_rankings[cid] = n_rankings.get(cid, 0) + 1
             if r.round == 0 and r.tool == "search_corpus":
                 hop1[cid] = max(hop1.get(cid, 0.0), bonus)
+        if r.tool == "search_corpus":
+            for cid in {c for c, _rank in r.refound}:
+                n_refound[cid] = n_refound.get(cid, 0) + 1
         if r.round == 0 and r.tool == "search_corpus" and not first_done:
             first_top5 = {cid for cid, *_x in r.chunks[:5]}
             first_done = True
@@ -641,6 +668,7 @@ def passage_features(view: _View, docs: Sequence[str], x_doc: np.ndarray) -> tup
             rel.get(cid, 0.0), rel.get(cid, 0.0) - rel.get(best, 0.0), float(cid == best), best_rank.get(cid, 0.0),
             hop1.get(cid, 0.0), math.log1p(n_rankings.get(cid, 0)),
             (sum(1 for w in kws if f" {w} " in padded) / len(kws)) if kws else 0.0, float(cid in first_top5),
+            agree.get(cid, 0.0), math.log1p(n_refound.get(cid, 0)),
         ]
     return cids, feats
 

@@ -172,3 +172,79 @@ def test_bridge_queries_keep_the_questions_names_whole():
     cands, _feats = query_candidates(view, 1, LearnedConfig(), 0.0)
     with_question = [c for c in cands if c.startswith("Mac ")]
     assert with_question and all("Q3 2023" in c for c in with_question), cands
+
+
+def test_passages_the_searches_agree_on_are_told_by_the_refound_notes():
+    """The bridge search re-found the Bubye River at rank 3 (dedup kept it out of its shown chunks): its
+    agreement is the LLM-free answer's (5/5 + 5/7, less the best term: 5/7) and one search re-found it.
+    A grep's re-found note is not a search's; without any note (refound off, older records) both are 0."""
+    from dataclasses import replace
+
+    from context1.backends.learned import PASSAGE_FEATURES, doc_features, passage_features
+
+    def feats(view):
+        docs, x_doc = doc_features(view)
+        cids, xp = passage_features(view, docs, np.asarray(x_doc))
+        return {c: dict(zip(PASSAGE_FEATURES, row, strict=True)) for c, row in zip(cids, xp, strict=True)}
+
+    view = _bridge_view()
+    plain = feats(view)
+    assert all(f["chunk_agreement"] == 0.0 and f["chunk_refound_log"] == 0.0 for f in plain.values())
+    hop1, bridge = view.rankings
+    view.rankings = [hop1, replace(bridge, refound=[("bubye#0", 3)]),
+                     replace(bridge, call_id="g1", tool="grep_corpus", chunks=[], refound=[("other#0", 1)])]
+    f = feats(view)
+    assert f["bubye#0"]["chunk_agreement"] == pytest.approx(5 / 7)
+    assert f["bubye#0"]["chunk_refound_log"] == pytest.approx(np.log1p(1))
+    for cid in ("falls#0", "harare#0", "other#0"):  # one search each (the grep's note counts for nothing)
+        assert f[cid]["chunk_agreement"] == 0.0 and f[cid]["chunk_refound_log"] == 0.0
+    for cid in plain:  # the rest of each row is untouched
+        old = [v for k, v in plain[cid].items() if k not in ("chunk_agreement", "chunk_refound_log")]
+        assert [v for k, v in f[cid].items() if k not in ("chunk_agreement", "chunk_refound_log")] == old
+
+
+def test_learned_episodes_see_the_refound_notes_by_default(harness_corpus):
+    """The learned backend drives the same harness: with the default config (refound on) its answer turn's
+    passage features count agreement; with refound off they are all 0."""
+    from context1.backends.learned import PASSAGE_FEATURES
+
+    cols = [PASSAGE_FEATURES.index("chunk_agreement"), PASSAGE_FEATURES.index("chunk_refound_log")]
+
+    def passage_x(config):
+        rec: list[Decision] = []
+        SearchAgent(harness_corpus, LearnedSearchPolicy(harness_corpus).recording(rec), config).run(QUESTION)
+        return next(d for d in rec if d.kind == "passage").features[:, cols]
+
+    assert AgentConfig().refound
+    on = passage_x(AgentConfig())
+    assert (on > 0).any(axis=0).all(), on
+    assert not passage_x(AgentConfig(refound=False)).any()
+
+
+def test_a_policy_trained_before_the_agreement_features_loads_and_scores_as_before(tmp_path, harness_corpus):
+    """A folder whose passage scorer was fitted without `LATER_PASSAGE_FEATURES` keeps its scores (they weigh
+    0) and its episodes; a folder with other, unknown passage features still fails."""
+    from context1.backends.learned import LATER_PASSAGE_FEATURES, PASSAGE_FEATURES, Scorer
+
+    n_old = len(PASSAGE_FEATURES) - len(LATER_PASSAGE_FEATURES)
+    rng = np.random.default_rng(3)
+    fitted = Scorer(rng.normal(size=n_old), rng.uniform(0.5, 2, size=n_old),
+                    [(rng.normal(size=(n_old, 4)), np.ones(4)), (rng.normal(size=(4, 1)), np.zeros(1))])
+    w = PolicyWeights.prior()
+    PolicyWeights(w.query, w.doc, w.config, passage=fitted).save(tmp_path / "old")
+    spec = json.loads((tmp_path / "old" / "policy.json").read_text())
+    spec["passage_features"] = list(PASSAGE_FEATURES[:n_old])
+    (tmp_path / "old" / "policy.json").write_text(json.dumps(spec))
+    back = open_policy(tmp_path / "old")
+    x = rng.normal(size=(7, len(PASSAGE_FEATURES)))
+    assert np.allclose(back.passage(x), fitted(x[:, :n_old]))
+    x2 = x.copy()
+    x2[:, n_old:] += 5.0  # the later features move nothing
+    assert np.allclose(back.passage(x2), back.passage(x))
+    back.save(tmp_path / "again")  # saved again, it is a folder of the current features
+    assert json.loads((tmp_path / "again" / "policy.json").read_text())["passage_features"] == list(PASSAGE_FEATURES)
+    assert np.allclose(open_policy(tmp_path / "again").passage(x), back.passage(x))
+    spec["passage_features"] = list(PASSAGE_FEATURES[: n_old - 1]) + ["something_else"]
+    (tmp_path / "old" / "policy.json").write_text(json.dumps(spec))
+    with pytest.raises(ValueError, match="retrain it"):
+        open_policy(tmp_path / "old")

@@ -121,6 +121,9 @@ def test_train_policy_exits_non_zero_when_it_would_learn_nothing_and_on_other_fl
     assert not (tmp_path / "policy" / "weights.npz").exists()  # no untrained policy handed back as trained
     res = policy_cli("--doc-anchor", "0.5")  # resumes by default: another flag is refused, naming it
     assert res.exit_code != 0 and "doc_anchor: 1.0 → 0.5" in res.output and "--fresh" in res.output
+    res = policy_cli("--agreement-weight", "0.05")  # the flag reaches the policy's config (saved, compared)
+    assert res.exit_code != 0 and "agreement_weight: 0.0 → 0.05" in res.output, res.output
+    assert policy_cli("--agreement-weight", "-1").exit_code != 0
 
 
 def test_learned_nothing_names_why_and_only_when_nothing_was_learned() -> None:

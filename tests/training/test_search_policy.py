@@ -351,3 +351,23 @@ def test_passage_scorer_round_trips_and_folders_from_before_passages_still_load_
     result = SearchAgent(mini_corpus, LearnedSearchPolicy(mini_corpus, loaded)).run(
         "Who is the mayor of the river town founded by salt merchants?")
     assert result.evidence and result.doc_ids
+
+
+
+def test_a_policy_trained_with_agreement_between_searches_keeps_it_and_older_folders_keep_it_off(mini_corpus, tmp_path):
+    """`--agreement-weight` (`LearnedConfig.iterative`) is saved in the folder and read back by the backend; the
+    untrained prior and folders from before agreement (no saved weight) keep it off."""
+    from context1.backends.iterative import IterativeConfig
+    from context1.backends.learned import LearnedConfig
+
+    assert PolicyWeights.prior().config.iterative.agreement_weight == 0.0
+    assert SearchPolicyTrainConfig().learned == LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))
+    w = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.05)))
+    out = w.save(tmp_path / "policy")
+    assert open_policy(out).config.iterative.agreement_weight == 0.05
+    backend = make_backend("learned", corpus=mini_corpus, policy=out)
+    assert backend.config.agreement_weight == 0.05  # what its answer-score parts are computed with
+    spec = json.loads((out / "policy.json").read_text())
+    del spec["config"]["iterative"]["agreement_weight"]  # a folder from before agreement existed
+    (out / "policy.json").write_text(json.dumps(spec))
+    assert open_policy(out).config.iterative.agreement_weight == 0.0
