@@ -28,24 +28,25 @@ from datagen.release_facts import filing_company
 from datagen.table_facts import is_table, short_company, table_columns
 from datagen.types import TruthType
 
-_DAY = r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}"
+# a day as a filing writes one ("May 3, 2023"), read by datagen.event_periods too
+DAY = r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}"
 # a person as a filing writes one: "Virginia C. Drosos", "Ulice Payne, Jr.", "Mary N. Dillon"
 _PERSON = r"[A-Z][a-z]+(?: [A-Z]\.)*(?: [A-Z][a-z'’-]+){1,2}(?:,? Jr\.|,? Sr\.| III| II)?"
 _PERSON_ROW = re.compile(rf"^{_PERSON}$")
-_MEETING = re.compile(rf"(?i)annual meeting of (?:share|stock)holders held on ({_DAY})")
+_MEETING = re.compile(rf"(?i)annual meeting of (?:share|stock)holders held on ({DAY})")
 _ROLE = r"(?:[A-Z][a-z]+ )*(?:Officer|President|Chair|Chairman|Chairwoman|Director|Treasurer|Secretary|Counsel|Controller)"
 _ROLE_WORD = r"\b(?:Officer|President|Chief|Chair|Chairman|Director|Executive|Board|Company)\b"
 _ROLES = rf"{_ROLE}(?: and {_ROLE})?"
 APPOINTED = re.compile(
     rf"(?P<name>{_PERSON}), (?:\d{{2}}, )?(?:(?:(?!\. [A-Z])[^;]){{0,120}}?, )?(?:has been|was|will be) (?:appointed|named) "
-    rf"(?:as )?(?:the )?(?:Company’s |Company's )?(?P<role>{_ROLES})\b[^.;]{{0,160}}?\beffective (?P<day>{_DAY})"
+    rf"(?:as )?(?:the )?(?:Company’s |Company's )?(?P<role>{_ROLES})\b[^.;]{{0,160}}?\beffective (?P<day>{DAY})"
 )
 _STEPS_DOWN = re.compile(
-    rf"On (?P<announced>{_DAY}), (?:(?!\. [A-Z])[^;]){{0,120}}?\bannouncing that,? (?:(?:(?!\. [A-Z])[^;]){{0,60}}?, )?(?P<name>{_PERSON}) will "
-    rf"(?:step down|retire|resign) (?:as|from) (?:the )?(?P<role>{_ROLES}) of the Company, effective (?P<day>{_DAY})"
+    rf"On (?P<announced>{DAY}), (?:(?!\. [A-Z])[^;]){{0,120}}?\bannouncing that,? (?:(?:(?!\. [A-Z])[^;]){{0,60}}?, )?(?P<name>{_PERSON}) will "
+    rf"(?:step down|retire|resign) (?:as|from) (?:the )?(?P<role>{_ROLES}) of the Company, effective (?P<day>{DAY})"
 )
 _DIVIDEND = re.compile(r"declared a (?P<kind>quarterly|regular quarterly) cash dividend of (?P<amount>\d+(?:\.\d+)? cents|\$\d+\.\d+) per share")
-_PAYMENT = re.compile(rf"(?:the )?payment date will be (?P<day>{_DAY})")
+_PAYMENT = re.compile(rf"(?:the )?payment date will be (?P<day>{DAY})")
 _VOTE_LINE = re.compile(r"^Votes For Votes Against Abstentions(?: Broker Non-Votes)?$")
 _NUMBERS = re.compile(r"^\d{1,3}(?:,\d{3})+(?: \d{1,3}(?:,\d{3})*)+$")
 _PROPOSAL = re.compile(r"(?s)With respect to the proposal to (?P<what>.+?), the\s+votes were cast for the proposal")

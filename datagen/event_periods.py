@@ -35,31 +35,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.dates import MONTHS
-from datagen.event_facts import APPOINTED
+from datagen.event_facts import APPOINTED, DAY
 from datagen.mining import MinedCorpus, fold
 from datagen.release_facts import filing_company
 from datagen.table_facts import short_company
 
-_DAY = rf"(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}}"
 _PERSON = r"[A-Z][a-z]+(?: \(“[A-Z][a-z]+”\))?(?: [A-Z]\.)*(?: [A-Z][a-z'’-]+){1,2}(?:,? Jr\.|,? Sr\.| III| II)?"
 _COMPANY_TAG = r"\((?:the )?[“\"](?:Company|[A-Z][A-Za-z]+)[”\"]\)"
 # "On March 14, 2023, the Board of Directors (the “Board”) of eBay Inc. (the “Company”) increased its size … and
 # appointed Shripriya Mahesh as a member of the Board"
 _BOARD = re.compile(
-    rf"(?:On (?P<day>{_DAY}), )?[Tt]he Board of Directors (?:\(the “Board”\) )?of (?P<who>[^;“(]{{2,60}}?) {_COMPANY_TAG}"
+    rf"(?:On (?P<day>{DAY}), )?[Tt]he Board of Directors (?:\(the “Board”\) )?of (?P<who>[^;“(]{{2,60}}?) {_COMPANY_TAG}"
     rf"[^.;]{{0,120}}?\bappointed (?P<name>{_PERSON}),? (?:as )?(?:a )?(?:member|director) of the Board"
 )
 # "PepsiCo, Inc. (“PepsiCo”) held its 2023 Annual Meeting of Shareholders on May 3, 2023"; "At the annual meeting of
 # stockholders held on May 18, 2022"
 _MEETING = re.compile(
-    rf"(?i)(?:held its (?P<year>\d{{4}} )?annual meeting of (?:share|stock)holders(?: \(the “[^”]+”\))? on (?P<day>{_DAY})"
-    rf"|(?P<year2>\d{{4}} )?annual meeting of (?:share|stock)holders (?:was )?held on (?P<day2>{_DAY}))"
+    rf"(?i)(?:held its (?P<year>\d{{4}} )?annual meeting of (?:share|stock)holders(?: \(the “[^”]+”\))? on (?P<day>{DAY})"
+    rf"|(?P<year2>\d{{4}} )?annual meeting of (?:share|stock)holders (?:was )?held on (?P<day2>{DAY}))"
 )
 # "On July 21, 2021 (the “Closing Date”) the Company completed the acquisition of Slack Technologies, Inc.";
 # "On January 4, 2023, Salesforce, Inc. (the “Company”) announced a restructuring plan"; "On May 26, 2023, PepsiCo
 # entered into a new $4,200,000,000 364 day unsecured revolving credit agreement"
 _ACT = re.compile(
-    rf"(?:On|Effective) (?P<day>{_DAY}),? (?:\(the “[^”]+”\),? )?(?P<who>the Company|[A-Z][^;“(]{{1,60}}?)"
+    rf"(?:On|Effective) (?P<day>{DAY}),? (?:\(the “[^”]+”\),? )?(?P<who>the Company|[A-Z][^;“(]{{1,60}}?)"
     rf"(?: {_COMPANY_TAG})?,? (?P<act>(?:completed the acquisition of|announced a|entered into a new|issued \$[\d.,]+ "
     rf"(?:million|billion) of its|issued an? (?:press release|employee communication) (?:regarding|introducing|announcing)) [^.;(]{{3,110}}?)(?=,(?!\d)| \(|\.|;| pursuant| under| with| among| to reduce| intended)"
 )
