@@ -6,6 +6,7 @@
         [--aside-section-weight W]   # risk factors, exhibits … placed lower (corpus_tools.section_prior; 0 = off)
         [--figureless-weight W]   # passages stating no figure placed lower (corpus_tools.figure_prior; 0 = off)
         [--continue-figures on|off]   # a figure-less hit gives its place to its neighbour stating figures
+        [--named-sections on|off]   # the section whose heading the question names shown in three of the top 5
         [--units on]   # a figure stated in billions also held in a table's millions (see below)
     python benchmarks/filings_passages.py --index DIR --reranker FUSION   # a fitted fusion in place of RRF
     python benchmarks/filings_passages.py --build-file-name-index DIR [--docs FOLDER]   # provisional, see below
@@ -310,6 +311,9 @@ def main() -> None:
     parser.add_argument("--continue-figures", choices=["on", "off"], default=None,
                         help="override SearchConfig.continue_figures (corpus_tools.neighbour_prior: a figure-less hit gives its "
                              "place to its neighbour that states figures)")
+    parser.add_argument("--named-sections", choices=["on", "off"], default=None,
+                        help="override SearchConfig.named_sections (corpus_tools.named_section: the section whose "
+                             "heading the question names shows three of its chunks in the first five)")
     parser.add_argument("--figureless-weight", type=float, default=None,
                         help="override SearchConfig.figureless_weight (passages stating no figure placed lower; 0 = off)")
     parser.add_argument("--line-items", choices=("both", "names", "expand", "off"), default=None,
@@ -351,6 +355,9 @@ def main() -> None:
     if args.continue_figures is not None:
         search = dataclasses.replace(corpus.config.search, continue_figures=args.continue_figures == "on")
         corpus.config = dataclasses.replace(corpus.config, search=search)
+    if args.named_sections is not None:
+        search = dataclasses.replace(corpus.config.search, named_sections=args.named_sections == "on")
+        corpus.config = dataclasses.replace(corpus.config, search=search)
     if args.prose_beside_tables is not None:
         search = dataclasses.replace(corpus.config.search, prose_beside_tables=args.prose_beside_tables == "on")
         corpus.config = dataclasses.replace(corpus.config, search=search)
@@ -385,6 +392,7 @@ def main() -> None:
           + f" · prose beside tables {getattr(corpus.config.search, 'prose_beside_tables', '-')}"
           + f" · figure-less weight {getattr(corpus.config.search, 'figureless_weight', '-')}"
           + f" · continue figures {getattr(corpus.config.search, 'continue_figures', '-')}"
+          + f" · named sections {getattr(corpus.config.search, 'named_sections', '-')}"
           + f" · answers {args.answers} ({sum(1 for r in rows if r['figures'])} with figures)"
           + f" · figure units {args.units}"
           + f" · {len(rows)} questions · {seconds:.0f} s\n")

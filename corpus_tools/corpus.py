@@ -54,6 +54,7 @@ from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
 from corpus_tools.line_items import canonical_names, derived_named, expansion
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
+from corpus_tools.named_section import named_by, show_named_section
 from corpus_tools.neighbour_prior import continue_figureless
 from corpus_tools.repair import matrix_from_store
 from corpus_tools.rerank import (
@@ -697,9 +698,11 @@ class Corpus:
             candidates, final = _lower_figureless(state, candidates, final, row_of, fused, cfg.figureless_weight)
             if cfg.continue_figures:
                 candidates, final = _continue_figureless(state, candidates, final, excluded, allowed)
-                for c in candidates[:k]:  # a neighbour read from the table was ranked by no leg
-                    ranks.setdefault(c.chunk_id, {})
-                    scores.setdefault(c.chunk_id, {})
+        if reports and cfg.named_sections and state.has_key("section"):  # last: it reads the order the rules left
+            candidates, final = _show_named_section(state, query, candidates, final, row_of, fused)
+        for c in candidates[:k]:  # a neighbour read from the table was ranked by no leg
+            ranks.setdefault(c.chunk_id, {})
+            scores.setdefault(c.chunk_id, {})
         return [
             Hit(chunk=c, score=s, ranks=ranks[c.chunk_id], scores=scores[c.chunk_id])
             for c, s in zip(candidates[:k], final[:k], strict=True)
@@ -1207,6 +1210,30 @@ def _continue_figureless(
     order = continue_figureless([c.chunk_id for c in candidates], figured, section)
     scores = final + [final[-1] if final else 0.0] * (len(order) - len(final))
     return [by_id[cid] for cid in order], scores
+
+
+def _show_named_section(
+    state: _State,
+    query: str,
+    candidates: list[Chunk],
+    final: list[float],
+    row_of: dict[str, int],
+    fused: list[tuple[str, float]],
+) -> tuple[list[Chunk], list[float]]:
+    """The ranking with the section the query names shown in up to SLOTS of the first hits
+    (corpus_tools.named_section); each place keeps its score. The whole fused pool is read (a rule above may
+    have returned only the top k), each chunk once."""
+    seen = {c.chunk_id for c in candidates}
+    pool = candidates + [state.chunks[row_of[cid]] for cid, _ in fused if cid not in seen]
+    sections = [c.metadata.get("section") for c in pool]
+    distinct = sorted({s for s in sections if isinstance(s, str) and s})
+    named = dict(zip(distinct, named_by(query, distinct, _ROW_TERMS), strict=True))
+    keys = [(c.doc_id, s) if isinstance(s, str) and named.get(s) else None for c, s in zip(pool, sections, strict=True)]
+    order = show_named_section(keys)
+    if order == list(range(len(pool))):
+        return candidates, final
+    scores = final + [final[-1] if final else 0.0] * (len(pool) - len(final))
+    return [pool[i] for i in order], scores
 
 
 def _demote_boilerplate(
