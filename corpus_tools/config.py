@@ -112,9 +112,10 @@ class SearchConfig:
     # identical question for question (0 / 0).
     continue_figures: bool = True
     # True: on docugami's tuning half (session 36) figures in the top 5 26 → 27 of 32, units on 29 → 30 (won q138,
-    # lost 0; the phrase answers unchanged); FinanceBench tuning page@1/5/10 identical, fig@5 4 → 5 of 14 (won
-    # 01079, lost 0); tuning2 identical. A parent section's heading, a heading named in part, or two slots lost
-    # or won nothing (see corpus_tools.named_section).
+    # lost 0; with the phrase answers 30 → 31 of 36; the agent 29 → 30); FinanceBench tuning page@1/5/10 identical,
+    # fig@5 4 → 5 of 14 (won 01079, lost 0); tuning2 identical. A parent section's heading or a heading named in part
+    # lost tuning questions, two slots won none (see corpus_tools.named_section). Reporting, run once: docugami
+    # 16 → 17 of 27 (units off and on; won q71, lost 0), FinanceBench page@5 0.60 =, fig@5 5 → 6 of 23.
     named_sections: bool = True
 
     def __post_init__(self) -> None:
