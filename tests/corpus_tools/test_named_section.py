@@ -154,3 +154,16 @@ def test_a_narrowed_search_shows_three_chunks_of_the_note_the_question_names(fil
         # the constraints read from the question narrow the search too
         shown = [h.chunk.chunk_id for h in on.search(QUESTION, k=5, constraints="auto")]
         assert sum(c in note for c in shown) == 3
+
+
+def test_a_section_that_is_not_a_heading_path_is_never_named(tmp_path, config):
+    # an index whose chunks carry a list, a number or nothing as their section (written by other readers, or
+    # before sections were read): the search runs and nothing moves
+    meta = {"company": "Vantor Graphics Corporation", "form": "10-Q", "kind": "text"}
+    sections = [["Note 4", "Debt"], 4, None, "", "Debt"]
+    docs = [Document(f"d{i}", SECTIONS[1][1][i % 4], metadata={**meta, **({"section": s} if s is not None else {})})
+            for i, s in enumerate(sections)]
+    Corpus.build(docs, tmp_path / "odd", config=config, progress=False).close()
+    with Corpus.open(tmp_path / "odd") as on, Corpus.open(tmp_path / "odd", search=SearchConfig(named_sections=False)) as off:
+        assert [h.chunk.chunk_id for h in on.search(QUESTION, k=5, **NARROWED)] == [
+            h.chunk.chunk_id for h in off.search(QUESTION, k=5, **NARROWED)]
