@@ -30,7 +30,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
   datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
   a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
   about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning, wanting,
-  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat;
+  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat,
+  datagen.chat_doing what they were busy with in one chat ("what was Jon searching for?");
   datagen.chat_replies what they answered to the other speaker's plain question ("What type of movies
   does Sunny like?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
@@ -61,6 +62,7 @@ from datagen.chains import class_type
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
+from datagen.chat_doing import doing_facts
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
 from datagen.chat_feelings import after_feeling_facts, feeling_facts, sentence_before
@@ -215,6 +217,7 @@ def read_facts(
             *after_feeling_facts(doc, before, doc_id, chunk_id, text, speaker),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *doing_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
