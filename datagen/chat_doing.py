@@ -58,11 +58,11 @@ _ACTS: dict[str, tuple[str, ...]] = {
 _CLASSES = frozenset("class classes course courses lessons lesson".split())
 _POINTING = frozenset(
     "it its this that these those me you your yours he him his she her they them their we us our there here "
-    "something anything everything someone stuff things thing one ones".split()
+    "something anything everything someone stuff things thing".split()
 )
 _MORE_VAGUE = frozenset(
     "best lot lots work trouble fun break step steps changes things stuff well okay ok part hard tons ton "
-    "business research".split()
+    "business research one ones".split()
 )
 _STOPS = frozenset("but so because though although while when whenever if unless then even since as".split())
 # "a book", "a new skill": a thing too bare to be the answer (which book?)
@@ -72,8 +72,8 @@ _TIME_WORDS = frozenset(
     "next last lately recently today tonight tomorrow yesterday now currently again too also these every this "
     "soon right".split()
 )
-_JOKES = frozenset("lol haha hahaha lmao jk xd rofl".split())
-_HEDGES = frozenset("maybe perhaps probably possibly guess".split())
+JOKES = frozenset("lol haha hahaha lmao jk xd rofl".split())
+HEDGES = frozenset("maybe perhaps probably possibly guess".split())
 _MAX_WORDS = 8
 
 
@@ -81,12 +81,12 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
     """What the speaker said they were busy with in one parsed sentence (see the module docstring)."""
     if not speaker or day is None or text.rstrip().endswith("?"):
         return []
-    if any(t.lower_ in _JOKES or t.lower_ in _HEDGES for t in doc):
+    if any(t.lower_ in JOKES or t.lower_ in HEDGES for t in doc):
         return []
     out: list[Fact] = []
     for verb in doc:
-        lemma = verb.lemma_.lower()
-        if verb.tag_ != "VBG" or lemma not in _ACTS or not _own_clause(verb) or not plain_clause(verb):
+        lemma = _lemma(verb)
+        if verb.tag_ != "VBG" or lemma not in _ACTS or not own_clause(verb) or not plain_clause(verb):
             continue
         auxes = [c.lower_.replace("’", "'") for c in verb.children if c.dep_ == "aux"]
         if auxes not in (["'m"], ["am"], ["'ve", "been"], ["have", "been"]):
@@ -108,13 +108,28 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
     return out
 
 
-def _own_clause(verb: Any) -> bool:
+def _lemma(verb: Any) -> str:
+    """The verb's lemma, read from its "-ing" form where the tagger's is no word ("prepping" → "preppe")."""
+    lemma = verb.lemma_.lower()
+    if lemma in _ACTS or not verb.lower_.endswith("ing"):
+        return lemma
+    stem = verb.lower_[:-3]
+    for cand in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem):
+        if cand in _ACTS:
+            return cand
+    return lemma
+
+
+def own_clause(verb: Any) -> bool:
     """The verb is its sentence's main clause, or one joined to it by "and" with its own "I" — not under
     "I think…", "because…" or a relative clause."""
     if verb.dep_ == "ROOT":
         return True
     if verb.dep_ == "conj" and verb.head.dep_ == "ROOT":
         return True
+    if verb.dep_ == "ccomp" and verb.i < verb.head.i and verb.head.dep_ == "ROOT" and any(
+            t.text in (",", "-", "–", "—", ";") for t in verb.doc[verb.i : verb.head.i]):
+        return True  # "I'm a fan of jazz - the chords are amazing": the parser hangs the first clause on the second
     # "Frank: I've been …": the parser may hang the clause on the turn's name
     head = verb.head
     return verb.dep_ in ("dep", "ccomp", "appos") and head.pos_ == "PROPN" and head.i + 1 < len(verb.doc) and (
@@ -135,7 +150,7 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
         ready = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ == "ready" and c.i == verb.i + 1), None)
         prep = next((c for c in ready.children if c.dep_ == "prep" and c.lower_ == "for"), None) if ready else None
         obj = next((g for g in prep.children if g.dep_ == "pobj"), None) if prep is not None else None
-        answer = _phrase(obj) if obj is not None else ""
+        answer = thing_phrase(obj) if obj is not None else ""
         return ("getting ready for", answer) if answer else None
     if "" in preps:
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
@@ -144,29 +159,30 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
                 return None  # datagen.chat_named asks the name
             if lemma == "take" and obj.lemma_.lower() not in _CLASSES:
                 return None
-            answer = _phrase(obj)
+            answer = thing_phrase(obj)
             return (said, answer) if answer else None
         act = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
         if act is not None and lemma == "learn":
             if any(c.lower_ == "how" for c in act.children):
-                answer = _phrase(act, start=next(c for c in act.children if c.lower_ == "how").i)
+                answer = thing_phrase(act, start=next(c for c in act.children if c.lower_ == "how").i)
                 return (said, answer) if answer else None
             if any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children):
-                answer = _phrase(act, start=act.i)
+                answer = thing_phrase(act, start=act.i)
                 return (f"{said} to do", answer) if answer else None
         return None
     for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in preps and c.i == verb.i + 1 + (prt is not None)):
         obj = next((g for g in prep.children if g.dep_ == "pobj"), None)
         if obj is None:
             return None
-        answer = _phrase(obj)
+        answer = thing_phrase(obj)
         return (f"{said} {prep.lower_}", answer) if answer else None
     return None
 
 
-def _phrase(head: Any, start: int | None = None) -> str:
+def thing_phrase(head: Any, start: int | None = None) -> str:
     """The head's words from `start` (its left edge) to its right edge, cut before a time word, a clause or
-    punctuation; "" when it points, runs long or names nothing."""
+    punctuation; "" when it points, runs long, names nothing or is cut inside a phrase ("creating a safe
+    | , inviting place": every word kept must hang on a word kept, or be the head)."""
     doc = head.doc
     begin = head.left_edge.i if start is None else start
     words = []
@@ -185,6 +201,11 @@ def _phrase(head: Any, start: int | None = None) -> str:
         words = words[:-1]
     if not words or len(words) > _MAX_WORDS or all(w.i < head.i for w in words):
         return ""
+    kept = {w.i for w in words}
+    if any(w.i != head.i and w.head.i not in kept for w in words):
+        return ""
+    if any(t.dep_ == "conj" and t.i not in kept and t.head.i in kept for t in head.subtree):
+        return ""  # "how to catch | , clean, and cook fish": a list cut short
     if any(w.lower_ in _POINTING or (w.tag_ in ("PRP", "WDT", "WP") and w.lower_ not in ("my", "i")) for w in words):
         return ""
     if any(w.lower_ == "i" for w in words):

@@ -1,0 +1,98 @@
+"""What a chat's speaker said they were passionate about, a fan of, keen on, into or interested in, asked by
+that chat's day: people tell a friend what they care for, and conversation benchmarks ask it ("What is
+Caroline passionate about?", "What is Melanie a fan of?"):
+
+- "I'm passionate about dancing and it brings me joy."   → "In the chat of 20 January 2023, what was Jon
+  passionate about?" → "dancing"
+- "I'm a big fan of pottery - the skill is awesome."     → "…, what was Melanie a fan of?" → "pottery"
+- "I'm keen on counseling or working in mental health."  → "…, what was Caroline keen on?" → "counseling or
+  working in mental health"
+- "I'm into fashion, although I dress casually."         → "…, what was Blake into?" → "fashion"
+
+Read from the parse: "I'm / I am / I've (always) been" with the speaker's "I" as subject, in the sentence's
+own clause (no question, negation, modal, condition, hedge or joke marker), and one of `_FRAMES`: an
+adjective ("passionate about", "keen on", "interested in", "obsessed with", "crazy about"), "a (big/huge)
+fan of" or a bare "into"; the thing is the preposition's object, cut as datagen.chat_doing cuts a thing
+(before a time word, a clause or punctuation; never a pointing, vague or broken phrase): "I'm
+obsessed with those" and "I'm interested in that" give none. A past "I was into…" is no present interest.
+
+The relation is the day and the frame ("interest:20 January 2023:passionate about"): two different things
+the speaker was passionate about that day give no question (`datagen.chat_facts.unique_chat_facts`);
+the verifier checks the supporting chat was written that day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from datagen.chat_doing import HEDGES, JOKES, own_clause, thing_phrase
+from datagen.chat_facts import SHAPE
+from datagen.chat_plans import plain_clause
+from datagen.dates import format_date
+from datagen.factbase import Fact
+from datagen.types import TruthType
+from datagen.verify import TOLD_OPENING
+
+INTEREST = "interest"
+# the word the interest is said with → its preposition
+_ADJECTIVES = {"passionate": "about", "keen": "on", "interested": "in", "obsessed": "with", "crazy": "about"}
+_FAN_WORDS = frozenset("big huge massive real".split())
+
+
+def interest_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
+    """What the speaker said they cared for in one parsed sentence (see the module docstring)."""
+    if not speaker or day is None or text.rstrip().endswith("?"):
+        return []
+    if any(t.lower_ in JOKES or t.lower_ in HEDGES for t in doc):
+        return []
+    out: list[Fact] = []
+    for be in doc:
+        if be.lemma_ != "be" or not own_clause(be) or not plain_clause(be):
+            continue
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in be.children) or not _present(be):
+            continue
+        found = _interest(be)
+        if found is None:
+            continue
+        frame, obj = found
+        answer = thing_phrase(obj)
+        if not answer:
+            continue
+        told = format_date(day)
+        out.append(Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
+            relation=f"{INTEREST}:{told}:{frame}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
+            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, what was {{s}} {frame}?",
+        ))
+    return out
+
+
+def _present(be: Any) -> bool:
+    """"I'm", "I am", "I've (always) been": an interest the speaker holds at the chat."""
+    auxes = [c.lower_.replace("’", "'") for c in be.children if c.dep_ == "aux"]
+    if be.lower_.replace("’", "'") in ("'m", "am"):
+        return not auxes
+    return be.lower_ == "been" and auxes in (["'ve"], ["have"])
+
+
+def _interest(be: Any) -> tuple[str, Any] | None:
+    """(the question's frame, the thing's head) of "passionate about X", "a fan of X", "into X", or None."""
+    for c in be.children:
+        if c.dep_ == "acomp" and c.lower_ in _ADJECTIVES:
+            return _object(c, _ADJECTIVES[c.lower_], f"{c.lower_} {_ADJECTIVES[c.lower_]}")
+        if c.dep_ == "attr" and c.lemma_.lower() == "fan":
+            if any(m.dep_ == "amod" and m.lower_ not in _FAN_WORDS for m in c.children):
+                return None  # "a fair-weather fan of": another kind of fan
+            return _object(c, "of", "a fan of")
+        if c.dep_ == "prep" and c.lower_ == "into" and c.i == be.i + 1:
+            return _object(c, "into", "into")
+    return None
+
+
+def _object(word: Any, prep: str, frame: str) -> tuple[str, Any] | None:
+    at = word if word.lower_ == prep else next((c for c in word.children if c.dep_ == "prep" and c.lower_ == prep), None)
+    if at is None:
+        return None
+    obj = next((g for g in at.children if g.dep_ in ("pobj", "pcomp")), None)
+    return (frame, obj) if obj is not None else None
