@@ -1,18 +1,18 @@
-"""What a chat's speaker said they were passionate about, a fan of, keen on, into or interested in, asked by
-that chat's day: people tell a friend what they care for, and conversation benchmarks ask it ("What is
-Caroline passionate about?", "What is Melanie a fan of?"):
+"""What a chat's speaker said they were passionate about, keen on, crazy about, into or interested in, asked
+by that chat's day: people tell a friend what they care for, and conversation benchmarks ask it ("What is
+Caroline passionate about?"); "I'm a fan of X" is datagen.chat_facts' ("What is Melanie a fan of?"):
 
 - "I'm passionate about dancing and it brings me joy."   → "In the chat of 20 January 2023, what was Jon
   passionate about?" → "dancing"
-- "I'm a big fan of pottery - the skill is awesome."     → "…, what was Melanie a fan of?" → "pottery"
+- "I'm crazy about pottery - the skill is awesome."      → "…, what was Melanie crazy about?" → "pottery"
 - "I'm keen on counseling or working in mental health."  → "…, what was Caroline keen on?" → "counseling or
   working in mental health"
 - "I'm into fashion, although I dress casually."         → "…, what was Blake into?" → "fashion"
 
 Read from the parse: "I'm / I am / I've (always) been" with the speaker's "I" as subject, in the sentence's
 own clause (no question, negation, modal, condition, hedge or joke marker), and one of `_FRAMES`: an
-adjective ("passionate about", "keen on", "interested in", "obsessed with", "crazy about"), "a (big/huge)
-fan of" or a bare "into"; the thing is the preposition's object, cut as datagen.chat_doing cuts a thing
+adjective ("passionate about", "keen on", "interested in", "obsessed with", "crazy about") or a bare
+"into"; the thing is the preposition's object, cut as datagen.chat_doing cuts a thing
 (before a time word, a clause or punctuation; never a pointing, vague or broken phrase): "I'm
 obsessed with those" and "I'm interested in that" give none. A past "I was into…" is no present interest.
 
@@ -37,7 +37,6 @@ from datagen.verify import TOLD_OPENING
 INTEREST = "interest"
 # the word the interest is said with → its preposition
 _ADJECTIVES = {"passionate": "about", "keen": "on", "interested": "in", "obsessed": "with", "crazy": "about"}
-_FAN_WORDS = frozenset("big huge massive real".split())
 
 
 def interest_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
@@ -77,14 +76,10 @@ def _present(be: Any) -> bool:
 
 
 def _interest(be: Any) -> tuple[str, Any] | None:
-    """(the question's frame, the thing's head) of "passionate about X", "a fan of X", "into X", or None."""
+    """(the question's frame, the thing's head) of "passionate about X", "into X", or None."""
     for c in be.children:
         if c.dep_ == "acomp" and c.lower_ in _ADJECTIVES:
             return _object(c, _ADJECTIVES[c.lower_], f"{c.lower_} {_ADJECTIVES[c.lower_]}")
-        if c.dep_ == "attr" and c.lemma_.lower() == "fan":
-            if any(m.dep_ == "amod" and m.lower_ not in _FAN_WORDS for m in c.children):
-                return None  # "a fair-weather fan of": another kind of fan
-            return _object(c, "of", "a fan of")
         if c.dep_ == "prep" and c.lower_ == "into" and c.i == be.i + 1:
             return _object(c, "into", "into")
     return None

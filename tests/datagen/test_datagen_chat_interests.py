@@ -1,4 +1,4 @@
-"""What a chat's speaker said they were passionate about, a fan of, keen on, interested in or into, asked by the
+"""What a chat's speaker said they were passionate about, crazy about, keen on, interested in or into, asked by the
 chat's day: "In the chat of 8 May 2023, what was Maria passionate about?" → "restoring old furniture"; a past
 interest, a question, a hedge, a pointing thing, a list cut short or two things of one frame on one day give
 no question."""
@@ -11,7 +11,7 @@ from datagen.verify import told_day
 
 CARES = [
     ("chat/D1", CHAT_S1, "Maria: I'm passionate about restoring old furniture and it calms me down.\n"
-                    "John: I'm a big fan of jazz piano - the chords are amazing.\n"
+                    "John: I'm crazy about jazz piano - the chords are amazing.\n"
                     "Maria: Lately, I've been interested in Korean cooking.\n"
                     "John: I'm into birdwatching, although I rarely get out."),
     ("chat/D2", CHAT_S2, "John: Are you passionate about painting?\n"
@@ -25,11 +25,11 @@ CARES = [
 
 
 def test_what_a_speaker_cares_for_is_asked_by_their_chat() -> None:
-    """Old code: interests said with "passionate about", "a fan of", "into" gave no question."""
+    """Old code: interests said with "passionate about", "crazy about", "into" gave no question."""
     qs = chat_questions(CARES)
     day = "In the chat of 8 May 2023, "
     assert qs[day + "what was Maria passionate about?"].answer == "restoring old furniture"
-    assert qs[day + "what was John a fan of?"].answer == "jazz piano"
+    assert qs[day + "what was John crazy about?"].answer == "jazz piano"
     assert qs[day + "what was Maria interested in?"].answer == "Korean cooking"
     assert qs[day + "what was John into?"].answer == "birdwatching"
     q = day + "what was Maria passionate about?"
