@@ -23,7 +23,9 @@ a business book" → "What was Jon reading in March 2023?") is left to it.
 
 The relation is the day and the act ("doing:6 July 2023:creating"): two different things the speaker was
 creating that day give no question (`datagen.chat_facts.unique_chat_facts`); the same thing said twice is
-one task with both turns gold. The verifier checks the supporting chat was written that day.
+one task with both turns gold. The verifier checks the supporting chat was written that day. A thing
+another reader already asks of the same sentence ("What was Jesse looking for?", datagen.chat_part,
+where the corpus gives one answer) is not asked again by the day (`drop_restated`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from datagen.activity_facts import _ONGOING as MONTH_ACTS  # the month reader's 
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import VAGUE, plain_clause
 from datagen.dates import format_date
-from datagen.factbase import Fact
+from datagen.factbase import Fact, FactBase
+from datagen.mining import fold
 from datagen.types import TruthType
 from datagen.verify import TOLD_OPENING
 
@@ -219,3 +222,24 @@ def thing_phrase(head: Any, start: int | None = None) -> str:
     if len(named) == 1 and named[0].lower_ in _BARE:
         return ""
     return "".join(w.text_with_ws for w in words).strip()
+
+
+def drop_restated(base: FactBase, heads: tuple[str, ...] = (DOING,)) -> None:
+    """Drop a by-the-day fact (relation opening with one of `heads`) whose sentence another asked fact
+    already answers with the same thing, articles and "my" aside: one question per thing said. Run after
+    the uniqueness passes, so the other question is one that is asked."""
+    for doc_id in list(base.facts):
+        facts = base.facts[doc_id]
+        said = {(f.sentence, _bare(f.answer)) for f in facts if f.ask and not f.relation.startswith(heads)}
+        kept = [f for f in facts if not (f.relation.startswith(heads) and (f.sentence, _bare(f.answer)) in said)]
+        if kept:
+            base.facts[doc_id] = kept
+        else:
+            del base.facts[doc_id]
+
+
+def _bare(answer: str) -> str:
+    words = fold(answer).split()
+    while words and words[0] in ("a", "an", "the", "my", "some"):
+        words = words[1:]
+    return " ".join(words)

@@ -63,12 +63,12 @@ from datagen.chains import class_type
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
-from datagen.chat_doing import doing_facts
+from datagen.chat_doing import DOING, doing_facts, drop_restated
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
 from datagen.chat_feelings import after_feeling_facts, feeling_facts, sentence_before
 from datagen.chat_gifts import gift_facts
-from datagen.chat_interests import interest_facts
+from datagen.chat_interests import INTEREST, interest_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
 from datagen.chat_part import part_facts
@@ -273,6 +273,7 @@ def read_facts(
             base.facts.setdefault(fact.doc_id, []).append(fact)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
+    drop_restated(base, (DOING, INTEREST))  # "What was Jesse looking for?" is not asked again by its day
     # the day of the one chat in which a speaker tells a lasting fact of themself (datagen.chat_mentions)
     chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
     for fact in told_when_said(base, anchors, chats):

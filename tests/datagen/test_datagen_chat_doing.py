@@ -13,7 +13,8 @@ BUSY = [
     ("chat/D1", CHAT_S1, "John: Recently, I've been studying world history at the library.\n"
                     "Maria: I'm still searching for a place to open my bakery.\n"
                     "John: Lately I have been learning to cook, and my kids love it.\n"
-                    "Maria: I'm getting ready for a pottery fair next month."),
+                    "Maria: I'm getting ready for a pottery fair next month.\n"
+                    "Maria: I've been volunteering at the food bank."),
     ("chat/D2", CHAT_S2, "John: Are you still looking into yoga classes?\n"
                     "Maria: Maybe I've been looking into pilates instead.\n"
                     "John: I've been looking for my keys all day lol.\n"
@@ -36,7 +37,10 @@ def test_what_a_speaker_was_busy_with_is_asked_by_their_chat() -> None:
     assert qs[day + "what was John learning to do?"].answer == "cook"
     assert qs[day + "what was Maria getting ready for?"].answer == "a pottery fair"  # without "next month"
     third = "In the chat of 14 June 2023, "
+    # two shelters on two days: chat_part's "Where did Maria volunteer?" has no one answer, each day's has
     assert qs[third + "what was Maria volunteering at?"].answer == "the animal shelter downtown"
+    assert qs[day + "what was Maria volunteering at?"].answer == "the food bank"
+    assert "Where did Maria volunteer?" not in qs
     for q in (day + "what was John studying?", day + "what was Maria searching for?"):
         assert told_day(q) is not None and qs[q].supporting[0].doc_id == "chat/D1"  # the chat of that day
 
@@ -48,3 +52,13 @@ def test_a_question_a_hedge_a_joke_another_s_act_or_two_things_give_no_question(
     assert not any(q.startswith("In the chat of 25 May 2023, what was") for q in qs), sorted(qs)
     # 14 June: John learning two things that day (bread-making and the violin): no one answer
     assert not any(q.startswith("In the chat of 14 June 2023, what was John learning") for q in qs)
+
+
+def test_a_thing_another_reader_asks_is_not_asked_again_by_its_day() -> None:
+    """"I'm looking for a plain old gray couch" is chat_part's "What was Jesse looking for?" where the corpus
+    gives one answer: the day's question would ask the same thing twice."""
+    qs = chat_questions([("chat/D1", CHAT_S1, "John: I'm looking for a plain old gray couch.\n"
+                                              "Maria: I've been searching for a vintage typewriter.")])
+    assert qs["What was John looking for?"].answer == "plain old gray couch"
+    assert not any(q.startswith("In the chat of") and "looking for" in q for q in qs)
+    assert qs["In the chat of 8 May 2023, what was Maria searching for?"].answer == "a vintage typewriter"
