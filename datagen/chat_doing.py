@@ -50,11 +50,12 @@ _ACTS: dict[str, tuple[str, ...]] = {
     "plan": ("",), "organize": ("",), "organise": ("",), "practice": ("",), "practise": ("",), "take": ("",),
     "teach": ("",), "research": ("",), "design": ("",), "record": ("",), "renovate": ("",), "decorate": ("",),
     "collect": ("",), "grow": ("",), "develop": ("",), "compose": ("",), "fix": ("",), "redo": ("",),
-    "remodel": ("",), "restore": ("",), "host": ("",), "coach": ("",), "offer": ("",), "launch": ("",),
-    "expand": ("",),
+    "remodel": ("",), "restore": ("",), "host": ("",), "offer": ("",), "launch": ("",), "expand": ("",),
+    "enjoy": ("",), "try": ("",), "attend": ("",), "foster": ("",), "explore": ("",),
     "start": ("",), "spruce": ("",),
     "look": ("into", "for"), "search": ("for",), "work": ("on",), "prepare": ("for",), "prep": ("for",),
     "train": ("for",), "save": ("for",), "shop": ("for",), "volunteer": ("at", "with"), "apply": ("for",),
+    "recover": ("from",), "deal": ("with",), "struggle": ("with",), "go": ("through",), "wait": ("for",),
     "get": ("for",),  # only "getting ready for"
 }
 # "take" says nothing without a class ("taking it easy", "taking a break")
@@ -65,7 +66,7 @@ _POINTING = frozenset(
 )
 _MORE_VAGUE = frozenset(
     "best lot lots work trouble fun break step steps changes things stuff well okay ok part hard tons ton "
-    "business research one ones".split()
+    "business research one ones options opportunity opportunities life day days moment moments".split()
 )
 _STOPS = frozenset("but so because though although while when whenever if unless then even since as".split())
 # "a book", "a new skill": a thing too bare to be the answer (which book?)
