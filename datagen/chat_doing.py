@@ -17,7 +17,7 @@ condition, no joke marker), and its thing: the direct object, the object of the 
 ("searching for", "working on", "looking into"), or "to"/"how to" with an act ("learning to cook"). The
 thing is cut before a time word ("next month", "lately"), a clause ("when …", "but …") or punctuation, at
 most `_MAX_WORDS` words, and refused when it points ("it", "that", "you", "stuff"), is a pronoun, or
-names a vague thing ("my best", "a lot", "some changes"). "I'm reading a novel called X" is left to
+names a vague thing ("my best", "a lot", "some changes"); the speaker's own "my" and "our" are kept as said. "I'm reading a novel called X" is left to
 datagen.chat_named, and the one-"'m" form of datagen.activity_facts' month reader ("I'm currently reading
 a business book" → "What was Jon reading in March 2023?") is left to it.
 
@@ -61,7 +61,7 @@ _ACTS: dict[str, tuple[str, ...]] = {
 # "take" says nothing without a class ("taking it easy", "taking a break")
 _CLASSES = frozenset("class classes course courses lessons lesson".split())
 _POINTING = frozenset(
-    "it its this that these those me you your yours he him his she her they them their we us our there here "
+    "it its this that these those me you your yours he him his she her they them their we us there here "
     "something anything everything someone stuff things thing".split()
 )
 _MORE_VAGUE = frozenset(
@@ -210,7 +210,7 @@ def thing_phrase(head: Any, start: int | None = None) -> str:
         return ""
     if any(t.dep_ == "conj" and t.i not in kept and t.head.i in kept for t in head.subtree):
         return ""  # "how to catch | , clean, and cook fish": a list cut short
-    if any(w.lower_ in _POINTING or (w.tag_ in ("PRP", "WDT", "WP") and w.lower_ not in ("my", "i")) for w in words):
+    if any(w.lower_ in _POINTING or (w.tag_ in ("PRP", "WDT", "WP") and w.lower_ not in ("my", "our", "i")) for w in words):
         return ""
     if any(w.lower_ == "i" for w in words):
         return ""  # "a library for when I have kids": the question would have to say "they"
