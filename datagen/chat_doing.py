@@ -103,11 +103,12 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
         if found is None:
             continue
         frame, answer = found
+        noun, _, act = frame.rpartition("|")  # "class|taking": "what class was … taking?"
         told = format_date(day)
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
-            relation=f"{DOING}:{told}:{frame}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
-            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, what was {{s}} {frame}?",
+            relation=f"{DOING}:{told}:{act}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
+            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, what {noun + ' ' if noun else ''}was {{s}} {act}?",
         ))
     return out
 
@@ -161,8 +162,11 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
         if obj is not None:
             if any(c.dep_ == "acl" and c.lower_ in ("called", "named", "titled") for c in obj.children):
                 return None  # datagen.chat_named asks the name
-            if lemma == "take" and obj.lemma_.lower() not in _CLASSES:
-                return None
+            if lemma == "take":
+                if obj.lemma_.lower() not in _CLASSES:
+                    return None
+                # "taking a poetry class": "what class was Maria taking?" (a bare "what was she taking?" reads as pills)
+                said = f"{obj.lemma_.lower()}|{said}"
             answer = thing_phrase(obj)
             return (said, answer) if answer else None
         act = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
