@@ -100,12 +100,12 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
         if found is None:
             continue
         frame, answer = found
-        noun, _, act = frame.rpartition("|")  # "class|taking": "what class was … taking?"
+        wh, _, act = frame.rpartition("|")  # "what class|taking": "what class was … taking?"
         told = format_date(day)
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
             relation=f"{DOING}:{told}:{act}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
-            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, what {noun + ' ' if noun else ''}was {{s}} {act}?",
+            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, {wh or 'what'} was {{s}} {act}?",
         ))
     return out
 
@@ -163,7 +163,7 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
                 if obj.lemma_.lower() not in _CLASSES:
                     return None
                 # "taking a poetry class": "what class was Maria taking?" (a bare "what was she taking?" reads as pills)
-                said = f"{obj.lemma_.lower()}|{said}"
+                said = f"what {obj.lemma_.lower()}|{said}"
             answer = thing_phrase(obj)
             return (said, answer) if answer else None
         act = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
@@ -181,6 +181,8 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
         if obj is None:
             return None
         answer = thing_phrase(obj)
+        if prep.lower_ == "at":  # "volunteering at the homeless shelter": "where was Maria volunteering?"
+            return (f"where|{said}", answer) if answer else None
         return (f"{said} {prep.lower_}", answer) if answer else None
     return None
 
@@ -212,6 +214,13 @@ def thing_phrase(head: Any, start: int | None = None) -> str:
         return ""
     if any(t.dep_ == "conj" and t.i not in kept and t.head.i in kept for t in head.subtree):
         return ""  # "how to catch | , clean, and cook fish": a list cut short
+    end = words[-1].i
+    after = doc[end + 2] if end + 2 < len(doc) and doc[end + 1].lower_ in ("and", "or", "&") else None
+    if after is not None and after.pos_ != "PRON" and after.dep_ not in ("nsubj", "nsubjpass") and not (
+            after.dep_ == "conj" and after.head.pos_ in ("VERB", "AUX")):
+        # "passionate about fashion trends | and finding unique pieces" (the parser hangs the second thing on
+        # the adjective); a second act ("expanding X and offering Y") leaves X whole
+        return ""
     if any(w.lower_ in _POINTING or (w.tag_ in ("PRP", "WDT", "WP") and w.lower_ not in ("my", "our", "i")) for w in words):
         return ""
     if any(w.lower_ in _NAMING for w in words):

@@ -38,8 +38,8 @@ def test_what_a_speaker_was_busy_with_is_asked_by_their_chat() -> None:
     assert qs[day + "what was Maria getting ready for?"].answer == "a pottery fair"  # without "next month"
     third = "In the chat of 14 June 2023, "
     # two shelters on two days: chat_part's "Where did Maria volunteer?" has no one answer, each day's has
-    assert qs[third + "what was Maria volunteering at?"].answer == "the animal shelter downtown"
-    assert qs[day + "what was Maria volunteering at?"].answer == "the food bank"
+    assert qs[third + "where was Maria volunteering?"].answer == "the animal shelter downtown"
+    assert qs[day + "where was Maria volunteering?"].answer == "the food bank"
     assert "Where did Maria volunteer?" not in qs
     for q in (day + "what was John studying?", day + "what was Maria searching for?"):
         assert told_day(q) is not None and qs[q].supporting[0].doc_id == "chat/D1"  # the chat of that day

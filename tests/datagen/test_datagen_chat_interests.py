@@ -21,6 +21,7 @@ CARES = [
                     "Maria: I'm obsessed with those.\n"
                     "John: I'm keen on learning how to carve, sand, and paint wood.\n"
                     "Maria: My goal was to win the race.\n"
+                    "Maria: I'm passionate about fashion trends and finding unique pieces.\n"
                     "John: My biggest dream is to fly."),
     ("chat/D3", CHAT_S3, "Maria: I'm passionate about wildlife photography.\n"
                     "Maria: I'm also passionate about teaching kids to swim."),
@@ -44,7 +45,7 @@ def test_a_past_interest_a_hedge_a_pointing_thing_a_cut_list_or_two_things_give_
     qs = chat_questions(CARES)
     assert "In the chat of 8 May 2023, what was John into?" in qs  # the reader runs
     # 25 May: a question, a past "was into", "Maybe", "those", a list of acts cut after its first, a past
-    # goal, a dream that is one of several ("my biggest dream")
+    # goal, a dream that is one of several ("my biggest dream"), a thing whose second half the parse lost
     assert not any(q.startswith("In the chat of 25 May 2023, what was") for q in qs), sorted(qs)
     # 14 June: two passions on one day: no one answer
     assert not any(q.startswith("In the chat of 14 June 2023, what was Maria passionate") for q in qs)
