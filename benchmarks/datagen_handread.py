@@ -8,7 +8,10 @@ filings folder is split by fact). Then the sample (question, answer, every suppo
 With --verdicts FILE (JSON: {task_id: "ncg"}: n natural, c correct, g a genuine chain, each letter
 present when it holds), the table adds the hand counts over the sample.
 
-    python benchmarks/datagen_handread.py OUT [OUT …] --sample 30 --seed 0 [--verdicts v.json]
+With --relation PREFIX (repeatable: "doing:", "interest:"), the sample is drawn only from the tasks one of
+whose relations opens with a PREFIX (the tasks one reader wrote), and the table counts them.
+
+    python benchmarks/datagen_handread.py OUT [OUT …] --sample 30 --seed 0 [--verdicts v.json] [--relation P]
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verdicts", default=None, help="JSON {task_id: 'ncg'} of hand judgments")
     ap.add_argument("--quiet", action="store_true", help="the table only, no sample")
+    ap.add_argument("--relation", action="append", default=[], help="sample only tasks with a relation opening so")
     args = ap.parse_args()
     verdicts = json.loads(Path(args.verdicts).read_text()) if args.verdicts else {}
     rows = []
@@ -56,10 +60,12 @@ def main() -> None:
         leaks = sum(1 for t in test if {k for k in leak_keys(_as_task(t)) if not k.startswith("doc:")} & train_keys)
         same_q = len({normalize(t["query"]) for t in train} & {normalize(t["query"]) for t in test})
         shared_docs = len({d for t in train for d in t["gold_doc_ids"]} & {d for t in test for d in t["gold_doc_ids"]})
-        sample = random.Random(args.seed).sample(tasks, min(args.sample, len(tasks)))
+        kind = [t for t in tasks if any(r.startswith(p) for r in t["metadata"].get("relations") or () for p in args.relation)]
+        pool = kind if args.relation else tasks
+        sample = random.Random(args.seed).sample(pool, min(args.sample, len(pool)))
         judged = [verdicts[t["task_id"]] for t in sample if t["task_id"] in verdicts]
         multi = [verdicts[t["task_id"]] for t in sample if t["task_id"] in verdicts and t["hops"] > 1]
-        rows.append((out.name, len(tasks), ", ".join(f"{k} {v}" for k, v in sorted(forms.items())), extra,
+        rows.append((out.name, len(tasks), len(kind) if args.relation else "-", ", ".join(f"{k} {v}" for k, v in sorted(forms.items())), extra,
                      f"{len(train)}/{len(test)}", leaks, same_q, shared_docs,
                      f"{sum('n' in v for v in judged)}/{len(judged)}" if judged else "-",
                      f"{sum('c' in v for v in judged)}/{len(judged)}" if judged else "-",
@@ -75,7 +81,7 @@ def main() -> None:
                         print(f"   - {item['doc_id']}: {q[:220]}")
                 if t["metadata"].get("extra_positives"):
                     print(f"   + extra positives: {len(t['metadata']['extra_positives'])}")
-    head = ("folder", "tasks", "hops:form", "extra+", "train/test", "test leaks", "same question", "shared docs",
+    head = ("folder", "tasks", "of the kind", "hops:form", "extra+", "train/test", "test leaks", "same question", "shared docs",
             "natural", "correct", "genuine chain")
     print("\n| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     for row in rows:

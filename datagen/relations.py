@@ -30,7 +30,9 @@ called, and hands each parsed sentence to the sentence-shape readers:
   datagen.chat_durations how long they have been doing or being something ("How long has Charlie been
   a dentist?"); datagen.chat_feelings how they felt about an event or in one chat ("How did Jo feel
   about the job interview?" → "nervous"), datagen.chat_day_plans what they said they were planning, wanting,
-  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat;
+  hoping or thinking about doing in one chat, datagen.chat_advice what they asked advice on in one chat,
+  datagen.chat_doing what they were busy with in one chat ("what was Jon searching for?") and
+  datagen.chat_interests what they were passionate about, a fan of or into;
   datagen.chat_replies what they answered to the other speaker's plain question ("What type of movies
   does Sunny like?");
 - datagen.activity_facts: what a chat's or a mail's speaker, or a company a filing names, did to a
@@ -61,10 +63,12 @@ from datagen.chains import class_type
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_day_plans import day_plan_facts
+from datagen.chat_doing import DOING, doing_facts, drop_restated
 from datagen.chat_durations import duration_facts
 from datagen.chat_facts import addressee, chat_facts, session_texts, unique_chat_facts
 from datagen.chat_feelings import after_feeling_facts, feeling_facts, sentence_before
 from datagen.chat_gifts import gift_facts
+from datagen.chat_interests import INTEREST, interest_facts
 from datagen.chat_mentions import told_when_said
 from datagen.chat_named import named_facts, prefer_names
 from datagen.chat_part import part_facts
@@ -215,6 +219,8 @@ def read_facts(
             *after_feeling_facts(doc, before, doc_id, chunk_id, text, speaker),
             *day_plan_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *doing_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *interest_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
@@ -267,6 +273,7 @@ def read_facts(
             base.facts.setdefault(fact.doc_id, []).append(fact)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
+    drop_restated(base, (DOING, INTEREST))  # "What was Jesse looking for?" is not asked again by its day
     # the day of the one chat in which a speaker tells a lasting fact of themself (datagen.chat_mentions)
     chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
     for fact in told_when_said(base, anchors, chats):
