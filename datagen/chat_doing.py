@@ -10,8 +10,6 @@ benchmarks ask it ("What is Caroline creating for when she has kids?", "What is 
 - "Recently, I have been learning to cook."              → "…, what was Lucy learning to do?" → "cook"
 - "I've been learning how to make noodles."              → "…, what was Sunny learning?" → "how to make noodles"
 - "I'm getting ready for a dance comp next month."       → "…, what was Jon getting ready for?" → "a dance comp"
-- "I've also started learning how to play the piano."    → "…, what had Tim started learning?" → "how to play
-  the piano" (an act begun lately: "I've started", "I just/recently started"; not "started … five years ago")
 
 Read from the parse: a verb of `_ACTS` in "I'm / I am / I've been / I have been …-ing" whose subject is the
 speaker's "I", the sentence's own clause (not under "I think …", no question, negation, modal or
@@ -91,17 +89,12 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
     out: list[Fact] = []
     for verb in doc:
         lemma = _lemma(verb)
-        if verb.tag_ != "VBG" or lemma not in _ACTS:
-            continue
-        # "I've just started learning how to play the piano": the act the speaker has lately begun
-        started = _recent_start(verb)
-        clause = started if started is not None else verb
-        if not own_clause(clause) or not plain_clause(clause):
+        if verb.tag_ != "VBG" or lemma not in _ACTS or not own_clause(verb) or not plain_clause(verb):
             continue
         auxes = [c.lower_.replace("’", "'") for c in verb.children if c.dep_ == "aux"]
-        if started is None and auxes not in (["'m"], ["am"], ["'ve", "been"], ["have", "been"]):
+        if auxes not in (["'m"], ["am"], ["'ve", "been"], ["have", "been"]):
             continue
-        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in clause.children):
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children):
             continue
         found = _thing(verb, lemma)
         if found is None:
@@ -112,23 +105,9 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False,
             relation=f"{DOING}:{told}:{act}|{SHAPE}|{TruthType.OTHER.value}", answer=answer,
-            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, {wh or 'what'} "
-            + (f"had {{s}} started {act}?" if started is not None else f"was {{s}} {act}?"),
+            kind=TruthType.OTHER.value, ask=f"{TOLD_OPENING}{told}, {wh or 'what'} was {{s}} {act}?",
         ))
     return out
-
-
-def _recent_start(verb: Any) -> Any:
-    """The "started" of "I've (just) started / I just started / I recently started …-ing", or None: an act
-    begun lately ("I started surfing five years ago" is no news of the chat's day)."""
-    head = verb.head
-    if verb.dep_ != "xcomp" or head.lemma_.lower() not in ("start", "begin") or head.tag_ not in ("VBD", "VBN"):
-        return None
-    auxes = [c.lower_.replace("’", "'") for c in head.children if c.dep_ == "aux"]
-    lately = any(c.dep_ == "advmod" and c.lower_ in ("just", "recently") for c in head.children)
-    if auxes in (["'ve"], ["have"]) or (not auxes and lately):
-        return head
-    return None
 
 
 def _lemma(verb: Any) -> str:

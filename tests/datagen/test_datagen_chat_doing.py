@@ -62,19 +62,3 @@ def test_a_thing_another_reader_asks_is_not_asked_again_by_its_day() -> None:
     assert qs["What was John looking for?"].answer == "plain old gray couch"
     assert not any(q.startswith("In the chat of") and "looking for" in q for q in qs)
     assert qs["In the chat of 8 May 2023, what was Maria searching for?"].answer == "a vintage typewriter"
-
-
-def test_an_act_begun_lately_is_asked_as_started_and_one_begun_years_ago_is_not() -> None:
-    """Old code: "I've started learning …" gave no question; "I started surfing five years ago" is no act
-    of the chat's day."""
-    qs = chat_questions([
-        ("chat/D1", CHAT_S1, "Maria: I've also started learning how to play the piano.\n"
-                        "John: I just started volunteering at a local dog shelter."),
-        ("chat/D2", CHAT_S2, "John: I started surfing five years ago and it's been great."),
-    ])
-    day = "In the chat of 8 May 2023, "
-    assert qs[day + "what had Maria started learning?"].answer == "how to play the piano"
-    # chat_part's "Where did John volunteer?" (one answer in the corpus) asks it; not again by the day
-    assert qs["Where did John volunteer?"].answer == "local dog shelter"
-    assert day + "where had John started volunteering?" not in qs
-    assert not any(q.startswith("In the chat of 25 May 2023") and "surfing" in q for q in qs)
