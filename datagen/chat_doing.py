@@ -18,7 +18,8 @@ condition, no joke marker), and its thing: the direct object, the object of the 
 thing is cut before a time word ("next month", "lately"), a clause ("when …", "but …") or punctuation, at
 most `_MAX_WORDS` words, and refused when it points ("it", "that", "you", "stuff"), is a pronoun, or
 names a vague thing ("my best", "a lot", "some changes"); the speaker's own "my" and "our" are kept as said. "I'm reading a novel called X" is left to
-datagen.chat_named.
+datagen.chat_named, and the one-"'m" form of datagen.activity_facts' month reader ("I'm currently reading
+a business book" → "What was Jon reading in March 2023?") is left to it.
 
 The relation is the day and the act ("doing:6 July 2023:creating"): two different things the speaker was
 creating that day give no question (`datagen.chat_facts.unique_chat_facts`); the same thing said twice is
@@ -32,6 +33,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from datagen.activity_facts import _ONGOING as MONTH_ACTS  # the month reader's acts (see the docstring)
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import VAGUE, plain_clause
 from datagen.dates import format_date
@@ -43,9 +45,9 @@ from datagen.verify import TOLD_OPENING
 DOING = "doing"
 # acts a person is busy with over days, each with the preposition its thing takes ("" for a direct object)
 _ACTS: dict[str, tuple[str, ...]] = {
-    "learn": ("",), "study": ("", "for"), "read": ("",), "watch": ("",), "write": ("",), "create": ("",),
+    "learn": ("",), "study": ("",), "read": ("",), "watch": ("",), "write": ("",), "create": ("",),
     "make": ("",), "build": ("",), "paint": ("",), "draw": ("",), "knit": ("",), "sew": ("",), "bake": ("",),
-    "plan": ("",), "organize": ("",), "organise": ("",), "practice": ("", "for"), "practise": ("", "for"), "take": ("",),
+    "plan": ("",), "organize": ("",), "organise": ("",), "practice": ("",), "practise": ("",), "take": ("",),
     "teach": ("",), "research": ("",), "design": ("",), "record": ("",), "renovate": ("",), "decorate": ("",),
     "collect": ("",), "grow": ("",), "develop": ("",), "compose": ("",), "fix": ("",), "redo": ("",),
     "remodel": ("",), "restore": ("",), "host": ("",), "offer": ("",), "launch": ("",), "expand": ("",),
@@ -75,7 +77,6 @@ _TIME_WORDS = frozenset(
     "soon right".split()
 )
 JOKES = frozenset("lol haha hahaha lmao jk xd rofl".split())
-_NAMING = frozenset("called named titled entitled".split())
 HEDGES = frozenset("maybe perhaps probably possibly guess".split())
 _MAX_WORDS = 8
 
@@ -96,6 +97,8 @@ def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, d
             continue
         if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in verb.children):
             continue
+        if auxes in (["'m"], ["am"]) and lemma in MONTH_ACTS:
+            continue  # the month reader's ("What was Jon reading in March 2023?")
         found = _thing(verb, lemma)
         if found is None:
             continue
@@ -157,8 +160,8 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
     if "" in preps:
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if obj is not None:
-            if any(t.lower_ in _NAMING for t in obj.subtree):
-                return None  # "a novel about love called …": datagen.chat_named asks the name
+            if any(c.dep_ == "acl" and c.lower_ in ("called", "named", "titled") for c in obj.children):
+                return None  # datagen.chat_named asks the name
             if lemma == "take":
                 if obj.lemma_.lower() not in _CLASSES:
                     return None
@@ -174,8 +177,7 @@ def _thing(verb: Any, lemma: str) -> tuple[str, str] | None:
             if any(c.dep_ == "aux" and c.lower_ == "to" for c in act.children):
                 answer = thing_phrase(act, start=act.i)
                 return (f"{said} to do", answer) if answer else None
-        if len(preps) == 1:
-            return None
+        return None
     for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in preps and c.i == verb.i + 1 + (prt is not None)):
         obj = next((g for g in prep.children if g.dep_ == "pobj"), None)
         if obj is None:
@@ -223,8 +225,6 @@ def thing_phrase(head: Any, start: int | None = None) -> str:
         return ""
     if any(w.lower_ in _POINTING or (w.tag_ in ("PRP", "WDT", "WP") and w.lower_ not in ("my", "our", "i")) for w in words):
         return ""
-    if any(w.lower_ in _NAMING for w in words):
-        return ""  # "one with my group called | "Finding Home"": the name is cut off
     if any(w.lower_ == "i" for w in words):
         return ""  # "a library for when I have kids": the question would have to say "they"
     after = sum(1 for w in words if w.i > head.i)
@@ -240,17 +240,12 @@ def thing_phrase(head: Any, start: int | None = None) -> str:
 
 def drop_restated(base: FactBase, heads: tuple[str, ...] = (DOING,)) -> None:
     """Drop a by-the-day fact (relation opening with one of `heads`) whose sentence another asked fact
-    already answers with the same thing (articles and "my" aside, or one answer inside the other: the month
-    reader's "gaming party" for "a gaming party"): one question per thing said. Run after
+    already answers with the same thing, articles and "my" aside: one question per thing said. Run after
     the uniqueness passes, so the other question is one that is asked."""
     for doc_id in list(base.facts):
         facts = base.facts[doc_id]
-        said: dict[str, list[str]] = {}
-        for f in facts:
-            if f.ask and not f.relation.startswith(heads):
-                said.setdefault(f.sentence, []).append(_bare(f.answer))
-        kept = [f for f in facts if not (f.relation.startswith(heads) and any(
-            a and (a in _bare(f.answer) or _bare(f.answer) in a) for a in said.get(f.sentence, ())))]
+        said = {(f.sentence, _bare(f.answer)) for f in facts if f.ask and not f.relation.startswith(heads)}
+        kept = [f for f in facts if not (f.relation.startswith(heads) and (f.sentence, _bare(f.answer)) in said)]
         if kept:
             base.facts[doc_id] = kept
         else:
