@@ -99,12 +99,13 @@ def comparison(per: dict[str, dict[str, dict[str, float]]], ms: dict[str, list[f
     for name in per:
         cells = " | ".join(f"{statistics.fmean(values(name, m)):.3f}" for m in metrics)
         lines.append(f"| {name} | {cells} | {statistics.median(ms[name]):.0f} |")
-    lines.append("\nPaired against RRF, question by question (won / lost, mean difference, 95 % bootstrap interval):\n")
-    for name in per:
-        if name == "hybrid (RRF)":
-            continue
-        for metric in metrics[:1] + [m for m in metrics if m.startswith("all@10")]:
-            lines.append(f"- {name}, {metric}: " + paired(values(name, metric), values("hybrid (RRF)", metric)))
+    lines.append("\nPaired question by question (won / lost, mean difference, 95 % bootstrap interval):\n")
+    fits = [name for name in per if name != "hybrid (RRF)"]
+    # each fit against RRF, then each later fit against the first (new task sets against the old one)
+    pairs = [(name, "hybrid (RRF)") for name in fits] + [(name, fits[0]) for name in fits[1:]]
+    for name, base in pairs:
+        for metric in dict.fromkeys(metrics[:1] + [m for m in metrics if m in ("recall@5", "all@10")]):
+            lines.append(f"- {name} vs {base}, {metric}: " + paired(values(name, metric), values(base, metric)))
     return "\n".join(lines)
 
 
