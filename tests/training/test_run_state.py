@@ -142,3 +142,13 @@ def test_learned_nothing_names_why_and_only_when_nothing_was_learned() -> None:
     # the prior chosen on held-back tasks over a fit is a result, not "nothing learned"
     judged = {k: {"train_decisions": 40, "chosen": "prior"} for k in ("query", "doc")}
     assert learned_nothing(judged, None, []) is None
+
+
+def test_train_policy_refuses_a_malformed_or_missing_extra_task_set(policy_cli, tmp_path, mini_corpus) -> None:
+    res = policy_cli("--extra-tasks", "no-equals-sign")
+    assert res.exit_code != 0 and "INDEX=TASKS" in res.output, res.output
+    res = policy_cli("--extra-tasks", f"{mini_corpus.path}={tmp_path / 'missing.jsonl'}")
+    assert res.exit_code != 0 and "no task file" in res.output, res.output
+    res = policy_cli("--extra-tasks", f"{tmp_path / 'no-index'}={tmp_path / 'tasks.jsonl'}")
+    assert res.exit_code != 0 and "no index at" in res.output, res.output
+    assert not (tmp_path / "policy").exists()  # nothing written before the flags are read
