@@ -93,15 +93,11 @@ def policy_command(
 
 def _extra(spec: str):  # noqa: ANN202
     """--extra-tasks INDEX=TASKS as `ExtraTasks` (its index opened, its tasks read)."""
-    from training.cli_common import CommandError, _open, _tasks
+    from training.cli_common import _extra_spec, _open, _tasks
     from training.search_policy import ExtraTasks
 
-    index, sep, tasks = spec.partition("=")
-    if not sep or not index or not tasks:
-        raise CommandError(f"--extra-tasks {spec!r}: give an index folder and a task file as INDEX=TASKS")
-    if not Path(tasks).is_file():
-        raise CommandError(f"--extra-tasks {spec!r}: no task file at {tasks!r}")
-    return ExtraTasks(_open(Path(index)), _tasks(Path(tasks), None))
+    index, tasks = _extra_spec(spec)
+    return ExtraTasks(_open(index), _tasks(tasks, None))
 
 
 def register(train_app: typer.Typer) -> None:
