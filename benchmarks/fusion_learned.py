@@ -5,7 +5,8 @@ Each `--tasks NAME=FILE` (generated over the index, never the questions) is fitt
 `training.fusion.fit_fusion` exactly as `context1 train reranker --kind fusion` does, into
 OUT/NAME (kept: a rerun reuses it unless --refit), and the corpus is then opened with that folder as
 its reranker, so what is measured is the production `Corpus.search`. Questions: the reporting part
-(reranker_quality's split by task-id hash) unless --part says otherwise.
+(reranker_quality's split by task-id hash) unless --part says otherwise; on MuSiQue its 3–4-hop
+questions get their own rows as well.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/fusion_learned.py --dataset hotpotqa \
         --index indexes/bench-hotpotqa-256 --tasks natural=runs/tasks/hotpotqa-natural-train.jsonl \
@@ -63,7 +64,7 @@ def main() -> None:
     bench = load_benchmark(args.dataset, args.data_dir)
     tasks = select(bench.tasks, args.part, None)
     configs = {"hybrid (RRF)": "none", **{f"fusion fitted on {n}": str(f) for n, f in folders.items()}}
-    per: dict[str, dict[str, list[float]]] = {}
+    per: dict[str, dict[str, dict[str, float]]] = {}  # config -> metric -> task id -> value
     ms: dict[str, list[float]] = {}
     for name, reranker in configs.items():
         with Corpus.open(args.index, reranker=reranker) as corpus:
@@ -74,19 +75,38 @@ def main() -> None:
                 docs = doc_ranking(corpus, [h.chunk.chunk_id for h in hits])
                 for metric, value in task_metrics(args.dataset, docs, task.gold_doc_ids).items():
                     if value is not None:
-                        per.setdefault(name, {}).setdefault(metric, []).append(value)
-    metrics = list(per["hybrid (RRF)"])
+                        per.setdefault(name, {}).setdefault(metric, {})[task.task_id] = value
     print(f"\n### {args.dataset}, {args.part} part ({len(tasks)} questions), production Corpus.search\n")
-    print("| config | " + " | ".join(metrics) + " | search ms p50 |\n|---|" + "---|" * (len(metrics) + 1))
-    for name, values in per.items():
-        cells = " | ".join(f"{statistics.fmean(values[m]):.3f}" for m in metrics)
-        print(f"| {name} | {cells} | {statistics.median(ms[name]):.0f} |")
-    print("\nPaired against RRF, question by question (won / lost, mean difference, 95 % bootstrap interval):\n")
-    for name, values in per.items():
-        if name == "hybrid (RRF)":
-            continue
-        for metric in metrics[:1] + [m for m in metrics if m.startswith("all@10")]:
-            print(f"- {name}, {metric}: " + paired(values[metric], per["hybrid (RRF)"][metric]))
+    print(comparison(per, ms))
+    deep = {t.task_id for t in tasks if (t.hops or 0) >= 3}
+    if args.dataset == "musique" and deep:
+        # issue 36: deeper training data must help on MuSiQue's 3–4-hop questions, so they get their own rows
+        print(f"\n### {args.dataset}, {args.part} part, 3–4 hops alone ({len(deep)} questions)\n")
+        print(comparison(per, ms, keep=deep))
+
+
+def comparison(per: dict[str, dict[str, dict[str, float]]], ms: dict[str, list[float]],
+               keep: set[str] | None = None) -> str:
+    """The mean of each metric per config, then each fitted config paired against RRF question by question,
+    over the questions `keep` names (every question when None)."""
+    rrf = per["hybrid (RRF)"]
+    metrics = list(rrf)
+
+    def values(name: str, metric: str) -> list[float]:  # in RRF's question order, so pairs line up
+        return [per[name][metric][q] for q in rrf[metric] if keep is None or q in keep]
+
+    lines = ["| config | " + " | ".join(metrics) + " | search ms p50 |", "|---|" + "---|" * (len(metrics) + 1)]
+    for name in per:
+        cells = " | ".join(f"{statistics.fmean(values(name, m)):.3f}" for m in metrics)
+        lines.append(f"| {name} | {cells} | {statistics.median(ms[name]):.0f} |")
+    lines.append("\nPaired question by question (won / lost, mean difference, 95 % bootstrap interval):\n")
+    fits = [name for name in per if name != "hybrid (RRF)"]
+    # each fit against RRF, then each later fit against the first (new task sets against the old one)
+    pairs = [(name, "hybrid (RRF)") for name in fits] + [(name, fits[0]) for name in fits[1:]]
+    for name, base in pairs:
+        for metric in dict.fromkeys(metrics[:1] + [m for m in metrics if m in ("recall@5", "all@10")]):
+            lines.append(f"- {name} vs {base}, {metric}: " + paired(values(name, metric), values(base, metric)))
+    return "\n".join(lines)
 
 
 def paired(new: list[float], old: list[float], resamples: int = 10_000, seed: int = 0) -> str:

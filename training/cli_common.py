@@ -48,3 +48,17 @@ def _tasks(path: Path, limit: int | None) -> list[Any]:
     for s in tf.skipped[:3]:
         typer.echo(f"skipped: {s}", err=True)
     return tf.tasks[:limit] if limit else tf.tasks
+
+
+def _extra_spec(spec: str) -> tuple[Path, Path]:
+    """`--extra-tasks INDEX=TASKS`: another corpus's index folder and a task file over it, both checked.
+    ValueError, not CommandError: `train reranker` reports errors through the corpus commands' handler,
+    which prints a ValueError as one line too."""
+    index, sep, tasks = spec.partition("=")
+    if not sep or not index or not tasks:
+        raise ValueError(f"--extra-tasks {spec!r}: give an index folder and a task file as INDEX=TASKS")
+    if not (Path(index) / "manifest.json").is_file():
+        raise ValueError(f"--extra-tasks {spec!r}: no index at {index!r}")
+    if not Path(tasks).is_file():
+        raise ValueError(f"--extra-tasks {spec!r}: no task file at {tasks!r}")
+    return Path(index), Path(tasks)

@@ -63,6 +63,10 @@ def reranker_command(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of sampling, splitting and initialisation.")] = 0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
+    extra_tasks: Annotated[
+        list[str] | None, typer.Option(metavar="INDEX=TASKS", help="Another corpus's index and a task file over it, "
+                                       "whose queries join the fit (fusion only); repeatable.")
+    ] = None,
 ) -> None:
     """Train a reranker on generated tasks over INDEX; write it to OUT (use it with `--reranker OUT`)."""
     from context1.interfaces.cli_corpus import CommandError, _clean_errors
@@ -74,9 +78,15 @@ def reranker_command(
             raise CommandError(f"no such task file: {str(tasks)!r} (make one with `context1 datagen INDEX OUT`)")
         if out.exists() and not out.is_dir():
             raise CommandError(f"{str(out)!r} is a file; give a folder for the reranker")
+        if extra_tasks and kind != "fusion":
+            raise CommandError("--extra-tasks is read by --kind fusion only")
         if kind == "fusion":
+            from eval.loaders import load_tasks
+            from training.cli_common import _extra_spec
+
+            extra = [(i, list(load_tasks(t).tasks)) for i, t in map(_extra_spec, extra_tasks or ())]
             _fit_fusion(index, tasks, out, use_hops=not no_hops, val_fraction=val_fraction, seed=seed,
-                        progress=not no_progress)
+                        progress=not no_progress, extra=extra)
             return
         from training.reranker import RerankerTrainConfig, train_reranker
 

@@ -41,6 +41,11 @@ def policy_command(
         float, typer.Option(help="Weight of agreement between searches in the relevance the policy reads (the "
                             "hand-tuned answer's is 0.05; 0: off, as before). Saved in the policy folder.", min=0.0)
     ] = 0.0,
+    extra_tasks: Annotated[
+        list[str] | None, typer.Option(metavar="INDEX=TASKS", help="Another corpus's index and a task file over it, "
+                                       "whose answer decisions join the warm start (deep chains the main corpus "
+                                       "lacks); repeatable.")
+    ] = None,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
                            "folder made with other flags is an error).")
@@ -69,6 +74,7 @@ def policy_command(
         if threads:
             torch.set_num_threads(threads)
         corpus = _open(index)
+        extra = [_extra(spec) for spec in extra_tasks or ()]
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
@@ -77,12 +83,21 @@ def policy_command(
             learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight)),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
-                                     log=lambda m: typer.echo(m, err=True))
+                                     log=lambda m: typer.echo(m, err=True), extra=extra)
         last = report.rl[-1] if report.rl else {}
         typer.echo(f"trained on {report.tasks} tasks ({report.skipped_gold_missing} skipped: gold not in the index); "
                    f"{len(report.rl)} CISPO steps, last reward {last.get('reward', float('nan')):.3f}; "
                    f"{report.seconds:.0f} s this run")
         typer.echo(f"wrote {out}; use it with: context1 ask {index} QUESTION --backend learned --policy {out}")
+
+
+def _extra(spec: str):  # noqa: ANN202
+    """--extra-tasks INDEX=TASKS as `ExtraTasks` (its index opened, its tasks read)."""
+    from training.cli_common import _extra_spec, _open, _tasks
+    from training.search_policy import ExtraTasks
+
+    index, tasks = _extra_spec(spec)
+    return ExtraTasks(_open(index), _tasks(tasks, None))
 
 
 def register(train_app: typer.Typer) -> None:

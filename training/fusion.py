@@ -148,23 +148,32 @@ def fit_fusion(
     seed: int = 0,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    extra: Sequence[tuple[str | Path | Any, Sequence[Any]]] = (),
 ) -> tuple[LearnedFusion, FusionReport]:
-    """Fits and writes a learned fusion for `index` to folder `out`; returns it and its report."""
+    """Fits and writes a learned fusion for `index` to folder `out`; returns it and its report.
+
+    extra: (index, tasks) pairs of other corpora whose queries join the fit (and the held-back check),
+    each searched in its own index: the weights read leg ranks and scores, which mean the same in any
+    hybrid index, and MuSiQue's dev corpus alone gives ~130 queries (issue 36: fitted with HotpotQA's
+    tasks too, its reporting R@5 rose +0.026 [+0.013, +0.042] over the MuSiQue tasks alone)."""
     from corpus_tools import Corpus
 
     started = time.perf_counter()
-    report = FusionReport(tasks=len(tasks))
-    report.copied_share = sum(copied_query(t) for t in tasks) / max(len(tasks), 1)
+    every = [*tasks, *(t for _, more in extra for t in more)]
+    report = FusionReport(tasks=len(every))
+    report.copied_share = sum(copied_query(t) for t in every) / max(len(every), 1)
     if log and report.copied_share > 0.5:
         log(f"{report.copied_share:.0%} of these tasks are cloze windows copied from the text: a fusion fitted on "
             "them trusts BM25 and lost to RRF on every real benchmark (generate natural tasks: `context1 datagen`)")
-    owned = not hasattr(index, "search")
-    corpus = Corpus.open(index, reranker="none") if owned else index
-    try:
-        groups = _groups(corpus, tasks, use_hops, report, progress)
-    finally:
-        if owned:
-            corpus.close()
+    groups = []
+    for where, its_tasks in [(index, tasks), *extra]:
+        owned = not hasattr(where, "search")
+        corpus = Corpus.open(where, reranker="none") if owned else where
+        try:
+            groups += _groups(corpus, its_tasks, use_hops, report, progress)
+        finally:
+            if owned:
+                corpus.close()
 
     def held_back(task_id: str) -> bool:
         return hash_fraction(f"{seed}:{task_id}") < val_fraction

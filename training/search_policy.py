@@ -21,7 +21,8 @@ to the prior, answer labels from multi-gold tasks, no CISPO (chosen on MuSiQue's
    fitted and held-back tasks (a hash of the task id) pick which one each scorer keeps — or the
    hand-set prior, where none ranks them better (answers judged by all-R@10) or where no decision is
    held back (`keep_prior_reason`).
-   The result is saved as OUT/warm (a complete policy folder).
+   The result is saved as OUT/warm (a complete policy folder). Another corpus's tasks (`ExtraTasks`)
+   may add answer decisions to the warm start: their episodes run on their own corpus.
 1b. **Best of N (rejection sampling), optional** (`best_of` > 0). For `best_of_tasks` training
    tasks, one greedy episode and N sampled ones (T=`temperature`) of the warm policy, each scored
    by SPEC §5's reward; where the best sample beats the greedy episode, that sample's decisions
@@ -168,7 +169,9 @@ def cached_query_vectors(corpus: Any, max_size: int = 200_000) -> Iterator[None]
     """
     emb = getattr(corpus, "embedder", None)
     inner = getattr(emb, "encode_query", None)
-    if inner is None:
+    # None: nothing to memoise; already memoised (an extra task set over the corpus being trained on): the
+    # outer cache serves, and only the outer exit may restore the class's method
+    if inner is None or "encode_query" in vars(emb):
         yield
         return
     cache: dict[str, np.ndarray] = {}
@@ -447,12 +450,52 @@ def keep_prior_reason(n_train: int, n_val: int, scorer: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class ExtraTasks:
+    """Tasks over another corpus whose answer decisions join the warm start: a corpus too small to hold
+    many deep chains (MuSiQue's dev corpus, 20 of 3 documents) borrows another's (issue 36). Their episodes
+    run on their own corpus; only the document and passage decisions are kept, as the answer features
+    read a passage the same way in any corpus, while what to search for is learnt from the corpus's own
+    tasks."""
+
+    corpus: Any
+    tasks: Sequence[Task]
+
+    def usable(self) -> list[Task]:
+        """The tasks whose gold documents are all in this corpus; none is an error (a wrong pairing)."""
+        kept = [t for t in self.tasks if t.gold_doc_ids and all(self.corpus.has_doc(g) for g in t.gold_doc_ids)]
+        if not kept:
+            raise ValueError(f"none of the {len(self.tasks)} extra task(s) has its gold documents in its index "
+                             "(was the task file made from another corpus?)")
+        return kept
+
+
+def extra_answer_examples(extra: Sequence[ExtraTasks], weights: PolicyWeights, config: SearchPolicyTrainConfig,
+                          agent_config: Any, log: Callable[[str], None]) -> dict[str, list[_Example]]:
+    """The answer (doc, passage) decisions of each extra corpus's tasks, labelled as the main ones are."""
+    out: dict[str, list[_Example]] = {"doc": [], "passage": []}
+    for e in extra:
+        with cached_query_vectors(e.corpus):
+            # label_tasks=0: no query is labelled, so none of the label searches runs
+            ex = collect_examples(e.corpus, e.usable(), weights, agent_config, config.val_fraction, log, 0,
+                                  config.doc_min_gold)
+        for kind in out:
+            out[kind] += ex[kind]
+    return out
+
+
 def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
-               log: Callable[[str], None]) -> tuple[PolicyWeights, dict[str, Any]]:
+               log: Callable[[str], None], extra: Sequence[ExtraTasks] = ()) -> tuple[PolicyWeights, dict[str, Any]]:
     t0 = time.perf_counter()
     prior = PolicyWeights.prior(config.learned)
     ex = collect_examples(corpus, tasks, prior, agent_config, config.val_fraction, log, config.label_tasks,
                           config.doc_min_gold)
+    if extra:
+        more = extra_answer_examples(extra, prior, config, agent_config, log)
+        log(f"warm start: {len(more['doc'])} document and {len(more['passage'])} passage decisions from "
+            f"{len(extra)} other corpus(es)")
+        for kind, examples in more.items():
+            ex[kind] += examples
     label_s = time.perf_counter() - t0
     report: dict[str, Any] = {"label_s": label_s}
     chosen: dict[str, Scorer] = {}
@@ -649,15 +692,18 @@ def train_search_policy(
     agent_config: Any = None,
     resume: bool = True,
     log: Callable[[str], None] = lambda m: None,
+    extra: Sequence[ExtraTasks] = (),
 ) -> TrainReport:
     """Warm start, [best of N,] then CISPO; the policy folder is OUT (OUT/warm: the warm start alone;
-    OUT/best: after rejection sampling, when `best_of` > 0; OUT/rl: the run)."""
+    OUT/best: after rejection sampling, when `best_of` > 0; OUT/rl: the run). `extra`: other corpora's
+    tasks whose answer decisions join the warm start (`ExtraTasks`)."""
     with cached_query_vectors(corpus):
-        return _train(corpus, tasks, out, config, agent_config=agent_config, resume=resume, log=log)
+        return _train(corpus, tasks, out, config, agent_config=agent_config, resume=resume, log=log, extra=extra)
 
 
 def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPolicyTrainConfig, *,
-           agent_config: Any, resume: bool, log: Callable[[str], None]) -> TrainReport:
+           agent_config: Any, resume: bool, log: Callable[[str], None],
+           extra: Sequence[ExtraTasks] = ()) -> TrainReport:
     from context1 import AgentConfig
 
     t_start = time.perf_counter()
@@ -677,6 +723,9 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
     run_config = {"kind": "search_policy", "config": {k: v for k, v in _plain_config(config).items() if k != "rl_steps"},
                   "agent": dataclasses.asdict(agent_config), "tasks": tasks_fingerprint(usable),
                   "index": identity}
+    if extra:  # a run without extra tasks keeps the run.json it always had (older folders resume)
+        run_config["extra"] = [{"index": index_identity(e.corpus), "tasks": tasks_fingerprint(e.usable())}
+                               for e in extra]
     if resume and any((out / d).exists() for d in ("warm", "best", "rl")):
         check_run_config(out, run_config, "trained policy")
     write_run_config(out, run_config)
@@ -688,7 +737,7 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
         warm_report = json.loads((warm_dir / "report.json").read_text())["warm_start"]
         log(f"warm start: reusing {warm_dir}")
     else:
-        warm, warm_report = warm_start(corpus, usable, config, agent_config, log)
+        warm, warm_report = warm_start(corpus, usable, config, agent_config, log, extra)
         warm.meta = {"index": identity, "stage": "warm start"}
         warm.save(warm_dir, {"warm_start": warm_report, "tasks": len(usable), "skipped_gold_missing": len(skipped)})
 

@@ -164,3 +164,18 @@ def test_a_fit_that_ranks_below_the_index_s_own_search_is_refused_and_nothing_wr
     assert "MRR" in str(refused.value) and "1.000" in str(refused.value)  # the served order finds every gold first
     assert not (tmp_path / "fz").exists()
     assert {c["constraints"] for c in index.calls} == {"auto"}  # fitted on the searches the agent makes
+
+
+def test_another_corpus_s_tasks_join_the_fit_as_its_own_queries(mini_index, tmp_path) -> None:  # noqa: ANN001
+    """Issue 36: MuSiQue's dev corpus gives too few queries; another index's tasks join the fit, each searched
+    in its own index. Split across two task sets, the fit is the one the whole set gives; alone, the five
+    main tasks are too few."""
+    with Corpus.open(mini_index, reranker="none") as corpus:
+        tasks = sentence_window_tasks(corpus, n=60, seed=2, per_chunk=4)
+    with pytest.raises(TooFewQueriesError):
+        fit_fusion(mini_index, tasks[:5], tmp_path / "alone", progress=False)
+    whole, whole_report = fit_fusion(mini_index, tasks, tmp_path / "whole", progress=False)
+    joined, report = fit_fusion(mini_index, tasks[:5], tmp_path / "joined", progress=False,
+                                extra=[(mini_index, tasks[5:])])
+    assert report.tasks == 60 and report.queries == whole_report.queries
+    assert np.allclose(joined.weights, whole.weights)

@@ -142,3 +142,34 @@ def test_learned_nothing_names_why_and_only_when_nothing_was_learned() -> None:
     # the prior chosen on held-back tasks over a fit is a result, not "nothing learned"
     judged = {k: {"train_decisions": 40, "chosen": "prior"} for k in ("query", "doc")}
     assert learned_nothing(judged, None, []) is None
+
+
+def test_train_policy_refuses_a_malformed_or_missing_extra_task_set(policy_cli, tmp_path, mini_corpus) -> None:
+    res = policy_cli("--extra-tasks", "no-equals-sign")
+    assert res.exit_code != 0 and "INDEX=TASKS" in res.output, res.output
+    res = policy_cli("--extra-tasks", f"{mini_corpus.path}={tmp_path / 'missing.jsonl'}")
+    assert res.exit_code != 0 and "no task file" in res.output, res.output
+    res = policy_cli("--extra-tasks", f"{tmp_path / 'no-index'}={tmp_path / 'tasks.jsonl'}")
+    assert res.exit_code != 0 and "no index at" in res.output, res.output
+    assert not (tmp_path / "policy").exists()  # nothing written before the flags are read
+
+
+def test_train_reranker_fusion_refuses_a_malformed_extra_task_set_and_a_cross_encoder_with_one(
+        mini_corpus, tmp_path) -> None:
+    from context1.interfaces.cli import app
+    from training.cli import register
+
+    register(app) if "train" not in {g.name for g in app.registered_groups} else None
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("")
+
+    def run(*extra):
+        return CliRunner().invoke(app, ["train", "reranker", str(mini_corpus.path), "--tasks", str(tasks), "--out",
+                                        str(tmp_path / "fusion"), *extra])
+    res = run("--extra-tasks", "no-equals-sign")
+    assert res.exit_code == 2 and "INDEX=TASKS" in res.output, res.output
+    res = run("--extra-tasks", f"{tmp_path / 'no-index'}={tasks}")
+    assert res.exit_code == 2 and "no index at" in res.output, res.output
+    res = run("--kind", "cross-encoder", "--extra-tasks", f"{mini_corpus.path}={tasks}")
+    assert res.exit_code == 2 and "fusion only" in res.output, res.output
+    assert not (tmp_path / "fusion").exists()

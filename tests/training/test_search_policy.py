@@ -371,3 +371,43 @@ def test_a_policy_trained_with_agreement_between_searches_keeps_it_and_older_fol
     del spec["config"]["iterative"]["agreement_weight"]  # a folder from before agreement existed
     (out / "policy.json").write_text(json.dumps(spec))
     assert open_policy(out).config.iterative.agreement_weight == 0.0
+
+
+def test_another_corpus_s_tasks_add_answer_decisions_only_and_are_part_of_the_run(mini_corpus, mini_tasks, tmp_path):
+    """Issue 36: a corpus with few deep chains borrows another corpus's. The extra tasks' episodes add
+    document and passage decisions to the warm start, never query ones (what to search for is the main
+    corpus's own), and they are part of what a resumed run must match."""
+    from context1 import AgentConfig
+    from training.run_state import RunMismatch
+    from training.search_policy import ExtraTasks, warm_start
+
+    tasks = _tasks(mini_corpus, mini_tasks)
+    cfg = dataclasses.replace(SMALL, rl_steps=0, doc_min_gold=1)
+    _, alone = warm_start(mini_corpus, tasks, cfg, AgentConfig(), lambda m: None)
+    logged: list[str] = []
+    _, joined = warm_start(mini_corpus, tasks, cfg, AgentConfig(), logged.append, extra=[ExtraTasks(mini_corpus, tasks)])
+
+    def decisions(report, kind):
+        return report[kind]["train_decisions"] + report[kind]["val_decisions"]
+
+    assert decisions(alone, "passage") > 0 and decisions(alone, "doc") > 0
+    assert decisions(joined, "passage") == 2 * decisions(alone, "passage")  # the same tasks again, elsewhere
+    assert decisions(joined, "doc") == 2 * decisions(alone, "doc")
+    assert decisions(joined, "query") == decisions(alone, "query")
+    assert joined["passage"]["labelled_chunks"] == 2 * alone["passage"]["labelled_chunks"]
+    assert any("other corpus" in m for m in logged)
+
+    out = tmp_path / "policy"
+    extra = [ExtraTasks(mini_corpus, tasks[:2])]
+    train_search_policy(mini_corpus, tasks, out, cfg, extra=extra)
+    assert json.loads((out / "run.json").read_text())["config"]["extra"][0]["tasks"]["n"] == 2
+    with pytest.raises(RunMismatch):  # resuming with other extra tasks is refused, as any other change is
+        train_search_policy(mini_corpus, tasks, out, cfg, extra=[ExtraTasks(mini_corpus, tasks)])
+
+
+def test_extra_tasks_from_another_corpus_with_no_gold_in_their_index_are_a_clear_error(mini_corpus):
+    from training.search_policy import ExtraTasks
+
+    foreign = [Task("f", "Where is the lighthouse of Brannock?", gold_doc_ids=("not-in-this-index",))]
+    with pytest.raises(ValueError, match="none of the 1 extra task"):
+        ExtraTasks(mini_corpus, foreign).usable()
