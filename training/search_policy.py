@@ -145,7 +145,7 @@ class SearchPolicyTrainConfig:
     # The policy's knobs, agreement between searches off by default (`context1 train policy --agreement-weight`),
     # unlike the untrained prior's (`LearnedConfig`): at 0.05 the mini corpus's training test learns nothing (its
     # CISPO groups' rewards stop differing), and on the tuning parts it won on MuSiQue only (passage R@5 +.028
-    # [+.004, +.053]; LoCoMo +.003, HotpotQA see benchmarks/README.md) — pass the flag where it wins.
+    # [+.004, +.053]; LoCoMo +.003, HotpotQA -.003: ties; session 36) — pass the flag where it wins.
     learned: LearnedConfig = field(default_factory=lambda: LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0)))
     reward: RewardConfig = field(default_factory=RewardConfig)
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
