@@ -7,7 +7,7 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-from tests.eval.bench_modules import BENCHMARKS, bench
+from bench_modules import BENCHMARKS, bench
 
 
 def _task(i: int, gold: tuple[str, ...]) -> SimpleNamespace:
