@@ -5,7 +5,8 @@
 
 Questions and splits are exactly benchmarks/agent_llm_free.py's (`load_questions`): HotpotQA
 questions 1-150 and MuSiQue 1-120 are the part the hand-tuned policy was tuned on; the rest is the
-reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on; `office` is
+reporting part; LoCoMo's first --locomo-limit questions with evidence were never tuned on (the reporting
+part; the questions after them are its tuning part, as benchmarks/agent_passages.py splits them); `office` is
 the fixture tests/fixtures/office_corpus (4 tuning, 10 reporting questions; indexed on first use) and
 `filings` issue 24's 130 single-filing 10-Q questions (--filings-index, --filings-questions). The
 hand-tuned policy was never tuned on them; for the learned machinery (session 26) they are split
@@ -31,7 +32,9 @@ context tokens at the end of the episode, wall seconds per question, and the pol
 milliseconds per turn (time inside `generate`, the tools excluded). Per-question JSONL under
 benchmarks/out/search_policy/.
 
-`--prior` adds the learned policy's untrained prior (row `prior`); `--compare A:B` prints B against A
+`--prior` adds the learned policy's untrained prior (row `prior`; since session 36 it reads agreement between
+searches at the hand-tuned answer's weight, 0.05), `--prior-agreement W` the prior at weight W (row `prior-aW`;
+`--prior-agreement 0` is the prior before session 36); `--compare A:B` prints B against A
 per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
 difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:
 
@@ -70,7 +73,21 @@ def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
         rows = [json.loads(line) for line in args.filings_questions.read_text().splitlines() if line.strip()]
         return [{"id": r["id"], "query": r["question"], "gold": r["gold_doc_ids"], "split": filings_split(r["id"])}
                 for r in rows]
+    if name == "locomo":
+        from eval.loaders import load_benchmark
+
+        return locomo_split(load_benchmark(name, args.data_dir).tasks, args.locomo_limit)
     return load_questions(name, args.data_dir, args.locomo_limit)
+
+
+def locomo_split(tasks, report_n: int) -> list[dict]:  # noqa: ANN001 - eval Tasks
+    """LoCoMo's questions with evidence: the first `report_n` (--locomo-limit, agent_llm_free's reporting part)
+    report, the ones after them are the tuning part — as benchmarks/agent_passages.py splits them, so a
+    learned-policy setting can be chosen on LoCoMo without its reporting questions (before session 36 this
+    script read only the first `report_n`: no LoCoMo tuning part)."""
+    kept = [t for t in tasks if t.gold_doc_ids]
+    return [{"id": t.task_id, "query": t.query, "gold": list(t.gold_doc_ids),
+             "split": "report" if i < report_n else "tuning"} for i, t in enumerate(kept)]
 
 
 def filings_split(question_id: str) -> str:
@@ -89,6 +106,17 @@ def set_corpus(name: str, args: argparse.Namespace):  # noqa: ANN201
 
 
 _timing = threading.local()
+
+
+def prior_with_agreement(corpus, weight: float):  # noqa: ANN001, ANN201
+    """The learned policy's untrained prior with agreement between searches at `weight` in the relevance its
+    features read (`LearnedConfig.iterative.agreement_weight`; the hand-tuned answer's default is 0.05)."""
+    from context1.backends import LearnedSearchPolicy
+    from context1.backends.iterative import IterativeConfig
+    from context1.backends.learned import LearnedConfig, PolicyWeights
+
+    config = LearnedConfig(iterative=IterativeConfig(agreement_weight=weight))
+    return LearnedSearchPolicy(corpus, PolicyWeights.prior(config))
 
 
 def _timed(cls: type) -> None:
@@ -247,6 +275,9 @@ def main() -> None:
                              "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
     parser.add_argument("--prior", action="store_true", help="also run the learned policy's untrained prior (row prior)")
+    parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
+                        help="also run the untrained prior reading agreement between searches at weight W "
+                             "(IterativeConfig.agreement_weight; row prior-aW); repeatable")
     parser.add_argument("--compare", action="append", default=[], metavar="A:B",
                         help="print B against A (row names): won / lost and a bootstrap interval; repeatable")
     parser.add_argument("--from-out", action="store_true",
@@ -255,6 +286,8 @@ def main() -> None:
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
     args = parser.parse_args()
+    if any(w < 0 for w in args.prior_agreement):
+        parser.error(f"--prior-agreement {min(args.prior_agreement):g}: a weight is 0 or more")
     stages = {"warm", "best", "rl"} if args.stage == "both" else set(args.stage.split(","))
     if not stages <= {"warm", "best", "rl"}:
         parser.error(f"--stage {args.stage!r}: comma-separated of warm, best, rl (or both)")
@@ -294,6 +327,8 @@ def main() -> None:
                              IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=ratio))))
         if args.prior:
             runs.append(("prior", LearnedSearchPolicy(corpus)))
+        for weight in args.prior_agreement:
+            runs.append((f"prior-a{weight:g}", prior_with_agreement(corpus, weight)))
         for item in args.policy:
             label, _, folder = item.partition("=")
             folder = folder.replace("{set}", name)

@@ -39,7 +39,8 @@ def policy_command(
     ] = 2,
     agreement_weight: Annotated[
         float, typer.Option(help="Weight of agreement between searches in the relevance the policy reads (the "
-                            "hand-tuned answer's is 0.05; 0: off, as before). Saved in the policy folder.", min=0.0)
+                            "hand-tuned answer's and the untrained prior's is 0.05; 0: off). Saved in the policy "
+                            "folder.", min=0.0)
     ] = 0.0,
     extra_tasks: Annotated[
         list[str] | None, typer.Option(metavar="INDEX=TASKS", help="Another corpus's index and a task file over it, "

@@ -248,3 +248,32 @@ def test_a_policy_trained_before_the_agreement_features_loads_and_scores_as_befo
     (tmp_path / "old" / "policy.json").write_text(json.dumps(spec))
     with pytest.raises(ValueError, match="retrain it"):
         open_policy(tmp_path / "old")
+
+
+def test_the_untrained_prior_reads_agreement_between_searches_as_the_hand_tuned_answer_does():
+    """Session 36: the prior's answer-score parts are the hand-tuned policy's, agreement between searches
+    included — a passage a later search re-found scores above the same passage unconfirmed, with the relevance
+    the hand-tuned answer gives it; a prior at weight 0 (folders from before) is unmoved by the note."""
+    from dataclasses import replace
+
+    from context1.backends import IterativeRetrievalPolicy
+    from context1.backends.iterative import IterativeConfig
+    from context1.backends.learned import LearnedConfig, _View, doc_features, passage_features
+
+    base = _bridge_view()
+    hop1, bridge = base.rankings
+    agreed = [hop1, replace(bridge, refound=[("other#0", 1)])]
+
+    def score(policy, rankings, cid="other#0"):
+        view = _View.of(policy, base.query, rankings, [])
+        docs, x_doc = doc_features(view)
+        cids, xp = passage_features(view, docs, np.asarray(x_doc))
+        return float(policy.weights.passage(xp)[cids.index(cid)]), view.parts.chunk_relevance[cid]
+
+    prior, hand = LearnedSearchPolicy(None), IterativeRetrievalPolicy(None)
+    assert prior.config == hand.config and prior.config.agreement_weight > 0
+    (s0, r0), (s1, r1) = score(prior, base.rankings), score(prior, agreed)
+    assert s1 > s0 and r1 > r0
+    assert hand.doc_parts(base.query, agreed, hand.config).chunk_relevance["other#0"] == r1
+    off = LearnedSearchPolicy(None, PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))))
+    assert score(off, agreed) == score(off, base.rankings)

@@ -356,17 +356,27 @@ def test_passage_scorer_round_trips_and_folders_from_before_passages_still_load_
 
 def test_a_policy_trained_with_agreement_between_searches_keeps_it_and_older_folders_keep_it_off(mini_corpus, tmp_path):
     """`--agreement-weight` (`LearnedConfig.iterative`) is saved in the folder and read back by the backend; the
-    untrained prior and folders from before agreement (no saved weight) keep it off."""
+    untrained prior reads it at the hand-tuned answer's weight (session 36) while a training run keeps it off
+    unless asked (the CLI's default agrees); a folder trained without it and folders from before agreement (no
+    saved weight) keep it off."""
+    import inspect
+
     from context1.backends.iterative import IterativeConfig
     from context1.backends.learned import LearnedConfig
+    from training.cli_search_policy import policy_command
 
-    assert PolicyWeights.prior().config.iterative.agreement_weight == 0.0
+    hand = IterativeConfig().agreement_weight
+    assert hand > 0 and PolicyWeights.prior().config.iterative.agreement_weight == hand
     assert SearchPolicyTrainConfig().learned == LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))
-    w = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.05)))
+    assert inspect.signature(policy_command).parameters["agreement_weight"].default == 0.0
+    off = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))).save(tmp_path / "off")
+    assert open_policy(off).config.iterative.agreement_weight == 0.0
+    assert make_backend("learned", corpus=mini_corpus, policy=off).config.agreement_weight == 0.0
+    w = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.07)))
     out = w.save(tmp_path / "policy")
-    assert open_policy(out).config.iterative.agreement_weight == 0.05
+    assert open_policy(out).config.iterative.agreement_weight == 0.07
     backend = make_backend("learned", corpus=mini_corpus, policy=out)
-    assert backend.config.agreement_weight == 0.05  # what its answer-score parts are computed with
+    assert backend.config.agreement_weight == 0.07  # what its answer-score parts are computed with
     spec = json.loads((out / "policy.json").read_text())
     del spec["config"]["iterative"]["agreement_weight"]  # a folder from before agreement existed
     (out / "policy.json").write_text(json.dumps(spec))

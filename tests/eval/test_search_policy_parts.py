@@ -1,0 +1,53 @@
+"""benchmarks/search_policy.py's parts and rows: LoCoMo's tuning part (the questions after its reporting
+part) and the untrained prior reading agreement between searches (`--prior-agreement`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import SimpleNamespace
+
+from bench_modules import BENCHMARKS, bench
+
+
+def _task(i: int, gold: tuple[str, ...]) -> SimpleNamespace:
+    return SimpleNamespace(task_id=f"q{i}", query=f"question {i}?", gold_doc_ids=gold)
+
+
+def test_locomo_has_a_tuning_part_after_its_reporting_part():
+    """The first `report_n` questions with evidence are the reporting part exactly as before (the same
+    questions, in order); the ones after them are the tuning part; questions without evidence are in neither."""
+    sp = bench("search_policy")
+    tasks = [_task(i, () if i % 4 == 3 else (f"d{i}",)) for i in range(12)]
+    rows = sp.locomo_split(tasks, 5)
+    report = [r["id"] for r in rows if r["split"] == "report"]
+    tuning = [r["id"] for r in rows if r["split"] == "tuning"]
+    assert report == ["q0", "q1", "q2", "q4", "q5"]
+    assert tuning == ["q6", "q8", "q9", "q10"]
+    assert not set(report) & set(tuning)
+    assert rows[0] == {"id": "q0", "query": "question 0?", "gold": ["d0"], "split": "report"}
+    assert all(r["split"] == "report" for r in sp.locomo_split(tasks, 100))  # a limit past the end: no tuning
+
+
+def test_the_prior_with_agreement_reads_it_at_its_weight():
+    """A `prior-aW` row is the untrained prior (same scorers) whose answer-score parts count agreement between
+    searches at W; the plain prior row keeps its own."""
+    from context1.backends import LearnedSearchPolicy
+    from context1.backends.learned import PolicyWeights
+
+    sp = bench("search_policy")
+    backend = sp.prior_with_agreement(None, 0.07)
+    plain = LearnedSearchPolicy(None)
+    assert backend.config.agreement_weight == 0.07
+    prior = PolicyWeights.prior()
+    for name in ("query", "doc", "passage"):
+        assert getattr(backend.weights, name).layers[0][0].tolist() == getattr(prior, name).layers[0][0].tolist()
+    assert plain.config.agreement_weight == PolicyWeights.prior().config.iterative.agreement_weight
+
+
+def test_a_negative_prior_agreement_is_refused():
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "search_policy.py"), "--prior-agreement", "-0.1",
+                          "--sets", "locomo"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "--prior-agreement -0.1: a weight is 0 or more" in run.stderr
+
