@@ -9,6 +9,11 @@ questions after the first 400 with evidence (benchmarks/agent_passages.py's tuni
 every chunk of a gold document is a gold passage (`training.search_policy.gold_chunks`); `--extra`
 appends generated tasks (datagen), which carry their supporting chunks and extra positives.
 A task whose id is in a reporting part is an error, so no reporting question can be trained on.
+
+`--hold-out N` leaves the tuning part's first N questions out of training, so a policy trained on the rest
+can be measured on them out of sample: `search_policy.py --split tuning --limit N` runs exactly those N
+(session 36); `--max-tuning M` keeps at most M of the tuning questions after them (LoCoMo's is ~600).
+A generated task asking a held-out question word for word is dropped with the reporting ones.
 """
 
 from __future__ import annotations
@@ -47,11 +52,25 @@ def main() -> None:
     parser.add_argument("--drop-leaks", action="store_true",
                         help="drop generated tasks that ask a reporting question word for word (LoCoMo's "
                              "generator writes some) instead of refusing to write the file")
+    parser.add_argument("--hold-out", type=int, default=0, metavar="N",
+                        help="leave the tuning part's first N questions out (measure on them with "
+                             "search_policy.py --split tuning --limit N)")
+    parser.add_argument("--max-tuning", type=int, default=0, metavar="M",
+                        help="at most M tuning questions after the held-out ones (0 = all)")
     args = parser.parse_args()
+    if args.hold_out < 0 or args.max_tuning < 0:
+        parser.error("--hold-out and --max-tuning are 0 or more")
     tuning, report = parts(args.set, args.data_dir)
-    tasks = [] if args.no_tuning else list(tuning)
+    if args.hold_out >= len(tuning) and not args.no_tuning:
+        parser.error(f"--hold-out {args.hold_out}: {args.set}'s tuning part has {len(tuning)} questions; "
+                     "none would be left to train on")
+    held, kept = tuning[: args.hold_out], tuning[args.hold_out:]
+    kept = kept[: args.max_tuning] if args.max_tuning else kept
+    tasks = [] if args.no_tuning else list(kept)
     for path in args.extra:
         tasks += list(load_tasks(path).tasks)
+    held_ids = {t.task_id for t in held} | {t.query.strip().lower() for t in held}
+    tasks = [t for t in tasks if t.task_id not in held_ids and t.query.strip().lower() not in held_ids]
     reporting = {t.task_id for t in report} | {t.query.strip().lower() for t in report}
     leaked = [t for t in tasks if t.task_id in reporting or t.query.strip().lower() in reporting]
     if leaked and not args.drop_leaks:
@@ -59,8 +78,8 @@ def main() -> None:
                          f"{leaked[0].query!r}); not written (--drop-leaks leaves them out)")
     tasks = [t for t in tasks if t not in leaked]
     n = save_tasks(tasks, args.out)
-    print(f"{n} tasks ({0 if args.no_tuning else len(tuning)} from {args.set}'s tuning part; "
-          f"{len(leaked)} asking a reporting question dropped) -> {args.out}")
+    print(f"{n} tasks ({0 if args.no_tuning else len(kept)} from {args.set}'s tuning part, its first "
+          f"{len(held)} held out; {len(leaked)} asking a reporting question dropped) -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,45 @@
+"""benchmarks/policy_tasks.py's held-out slice (session 36): `--hold-out N` trains on the tuning part after its
+first N questions, which `search_policy.py --split tuning --limit N` then measures out of sample."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from bench_modules import bench
+
+from corpus_tools.types import Task
+from eval.loaders.tasks import load_tasks, save_tasks
+
+
+def _task(i: int, prefix: str = "t") -> Task:
+    return Task(task_id=f"{prefix}{i}", query=f"question {prefix}{i}?", gold_doc_ids=[f"d{i}"])
+
+
+def _run(monkeypatch, tmp_path, *argv: str) -> list[str]:
+    pt = bench("policy_tasks")
+    tuning, report = [_task(i) for i in range(10)], [_task(i, "r") for i in range(5)]
+    monkeypatch.setattr(pt, "parts", lambda name, data_dir: (tuning, report))
+    out = tmp_path / "tasks.jsonl"
+    monkeypatch.setattr(sys, "argv", ["policy_tasks.py", "--set", "musique", "--out", str(out), *argv])
+    pt.main()
+    return [t.task_id for t in load_tasks(out).tasks]
+
+
+def test_the_held_out_questions_are_never_trained_on(monkeypatch, tmp_path):
+    gen = tmp_path / "gen.jsonl"
+    # generated tasks: one new, one asking a held-out tuning question word for word
+    save_tasks([_task(0, "g"), Task(task_id="g1", query="Question t2?", gold_doc_ids=["d2"])], gen)
+    assert _run(monkeypatch, tmp_path) == [f"t{i}" for i in range(10)]  # default: the whole tuning part
+    ids = _run(monkeypatch, tmp_path, "--hold-out", "4", "--extra", str(gen))
+    assert ids == ["t4", "t5", "t6", "t7", "t8", "t9", "g0"]  # t0-t3 held out, and g1 (it asks t2)
+    assert _run(monkeypatch, tmp_path, "--hold-out", "4", "--max-tuning", "3") == ["t4", "t5", "t6"]
+
+
+@pytest.mark.parametrize(("argv", "says"), [(("--hold-out", "10"), "none would be left to train on"),
+                                             (("--hold-out", "-1"), "0 or more"), (("--max-tuning", "-2"), "0 or more")])
+def test_a_hold_out_leaving_nothing_or_a_negative_count_is_refused(monkeypatch, tmp_path, capsys, argv, says):
+    with pytest.raises(SystemExit) as err:
+        _run(monkeypatch, tmp_path, *argv)
+    assert err.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "tasks.jsonl").exists()  # nothing written
