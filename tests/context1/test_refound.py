@@ -159,11 +159,13 @@ def test_refound_note_escapes_quotes():
     assert render_refound([]) == "" and read_refound("no note") == []
 
 
-def test_the_learned_policy_reads_no_agreement_unless_trained_with_it():
+def test_the_untrained_prior_reads_agreement_and_an_old_policy_folder_none():
     from context1.backends.learned import LearnedConfig
 
     assert IterativeConfig().agreement_weight > 0  # the LLM-free answer's tuned rule
-    assert LearnedConfig().iterative.agreement_weight == 0.0  # the learned scorers were fitted without it
+    # the untrained prior reads what the hand-tuned answer reads (session 36) ...
+    assert LearnedConfig().iterative.agreement_weight == IterativeConfig().agreement_weight
+    # ... a folder saved before agreement existed reads none (training's own default: tests/training)
     assert LearnedConfig.from_dict({"iterative": {"hybrid_weight": 0.35}}).iterative.agreement_weight == 0.0
     assert LearnedConfig.from_dict({"iterative": {"agreement_weight": 0.05}}).iterative.agreement_weight == 0.05
 
