@@ -76,16 +76,22 @@ _TIME_WORDS = frozenset(
     "next last lately recently today tonight tomorrow yesterday now currently again too also these every this "
     "soon right".split()
 )
-JOKES = frozenset("lol haha hahaha lmao jk xd rofl".split())
-HEDGES = frozenset("maybe perhaps probably possibly guess".split())
+_JOKES = frozenset("lol haha hahaha lmao jk xd rofl".split())
+_HEDGES = frozenset("maybe perhaps probably possibly guess".split())
 _MAX_WORDS = 8
+
+
+def told_plainly(doc: Any, text: str, speaker: str, day: dt.date | None) -> bool:
+    """Whether a parsed chat sentence can tell a fact of its speaker on its chat's day: a speaker and a day
+    known, no question, no joke marker and no hedge anywhere in it (shared by chat_doing and chat_interests)."""
+    if not speaker or day is None or text.rstrip().endswith("?"):
+        return False
+    return not any(t.lower_ in _JOKES or t.lower_ in _HEDGES for t in doc)
 
 
 def doing_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
     """What the speaker said they were busy with in one parsed sentence (see the module docstring)."""
-    if not speaker or day is None or text.rstrip().endswith("?"):
-        return []
-    if any(t.lower_ in JOKES or t.lower_ in HEDGES for t in doc):
+    if not told_plainly(doc, text, speaker, day):
         return []
     out: list[Fact] = []
     for verb in doc:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from datagen.chat_doing import HEDGES, JOKES, own_clause, thing_phrase
+from datagen.chat_doing import own_clause, thing_phrase, told_plainly
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import plain_clause
 from datagen.dates import format_date
@@ -44,9 +44,7 @@ _AIMS = frozenset("goal dream aim mission hope".split())
 
 def interest_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
     """What the speaker said they cared for in one parsed sentence (see the module docstring)."""
-    if not speaker or day is None or text.rstrip().endswith("?"):
-        return []
-    if any(t.lower_ in JOKES or t.lower_ in HEDGES for t in doc):
+    if not told_plainly(doc, text, speaker, day):
         return []
     out: list[Fact] = []
     for be in doc:
