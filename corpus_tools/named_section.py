@@ -38,22 +38,30 @@ STRUCTURAL = ("note", "notes", "item", "items", "part", "parts")  # a heading's 
 SEPARATOR = " > "  # between the parts of a section path (corpus_tools.structure writes it so)
 
 
-def heading_terms(section: str | None, terms_of: Callable[[str], list[str]]) -> set[str]:
+def heading_terms(section: str | None, terms_of: Callable[[str], list[str]],
+                  structural: set[str] | None = None) -> set[str]:
     """The content terms of a section path's own heading (its last part): `terms_of`'s terms without numbers,
-    single characters and the structural words ("Note 5 — DEBT" → {"debt"}); empty for no section."""
+    single characters and the structural words ("Note 5 — DEBT" → {"debt"}); empty for no section.
+    `structural`: the structural words' terms, when the caller has read them already."""
     if not isinstance(section, str) or not section.strip():
         return set()
     heading = section.split(SEPARATOR)[-1]
-    structural = {t for word in STRUCTURAL for t in terms_of(word)}
+    if structural is None:
+        structural = _structural_terms(terms_of)
     return {t for t in terms_of(heading) if len(t) > 1 and not any(ch.isdigit() for ch in t) and t not in structural}
+
+
+def _structural_terms(terms_of: Callable[[str], list[str]]) -> set[str]:
+    return {t for word in STRUCTURAL for t in terms_of(word)}
 
 
 def named_by(query: str, sections: Sequence[str | None], terms_of: Callable[[str], list[str]]) -> list[bool]:
     """Per section path: whether `query` names its own heading (every content term of it is one of the query's)."""
     wanted = set(terms_of(query))
+    structural = _structural_terms(terms_of)  # once per search, not once per section
     out = []
     for section in sections:
-        terms = heading_terms(section, terms_of)
+        terms = heading_terms(section, terms_of, structural)
         out.append(bool(terms) and terms <= wanted)
     return out
 
