@@ -91,6 +91,8 @@ class FactBase:
     lists: list[tuple[Fact, ...]] = field(default_factory=list)
     # one person's thing asked through another of their dated acts (datagen.chat_anchors.Anchored)
     anchored: list = field(default_factory=list)
+    # a session's day-asked thing asked through another sentence of that session (datagen.chat_bridges.Bridge)
+    bridges: list = field(default_factory=list)
 
     def article(self, doc_id: str) -> str:
         """The document standing for `doc_id`'s article (itself when it is an article alone)."""

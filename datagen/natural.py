@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex, deep_need
 from datagen.chat_anchors import ANCHORED_FORM, AnchoredQuestions
+from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
@@ -54,7 +55,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM)
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM, BRIDGE_FORM)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,10 @@ class NaturalConfig:
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
         the cap with questions left, 21 of 126 questions unwritten).
+    bridge_share: the share of single-hop draws on a chat corpus that ask a day-asked thing through
+        another sentence of its session instead of its date ("In the chat in which Jon mentioned reading
+        The Lean Startup, how was Gina feeling?", datagen.chat_bridges); once the plain questions are all
+        written, the bridged ones left fill. 0 writes none (`--mix bridge=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -99,6 +104,7 @@ class NaturalConfig:
     relation_floor: int = 3
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
+    bridge_share: float = 0.25
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -107,7 +113,7 @@ class NaturalConfig:
     max_question_words: int = 32
 
     def __post_init__(self) -> None:
-        for name in ("comparison_share", "bridge_comparison_share", "relation_share", "order_share"):
+        for name in ("comparison_share", "bridge_comparison_share", "relation_share", "order_share", "bridge_share"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a share in [0, 1], got {value}")
@@ -117,7 +123,7 @@ class NaturalConfig:
 
 _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
-    "order": "order_share",
+    "order": "order_share", "bridge": "bridge_share",
 }
 
 
@@ -130,7 +136,9 @@ def parse_mix(spec: str) -> dict[str, float]:
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
-            raise ValueError(f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE; got {part!r}")
+            raise ValueError(
+                f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridge=SHARE; got {part!r}"
+            )
         try:
             share = float(value)
         except ValueError:
@@ -194,6 +202,11 @@ class NaturalGenerator:
         # and the sets of one person's things done with one verb, asked as a whole (datagen.chat_lists)
         self.lists = ListQuestions([s for s in facts.lists if all(f.doc_id in self._doc_cap for f in s)] if chat else [],
                                    max_words=self.config.max_question_words)
+        # and a session's day-asked thing asked through another sentence of it (datagen.chat_bridges)
+        self.bridges = SessionBridges(
+            [b for b in facts.bridges if b.thing.doc_id in self._doc_cap] if chat and self.config.bridge_share > 0 else [],
+            max_words=self.config.max_question_words,
+        )
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
@@ -306,6 +319,8 @@ class NaturalGenerator:
         counted as `no_answer_span`, as though its proposals had failed (issue 36)."""
         if not self._doc_cap or self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
             return None
+        if self.bridges.left(self._overflow_usable):
+            return None
         held = sum(len(self._unasked(d)) for d in self._doc_cap if d in self.named)
         asked = sum(len(fs) for fs in self.named.values())
         return (f"every question the {asked} facts read from its chats and mail give is written"
@@ -363,6 +378,13 @@ class NaturalGenerator:
             found = self.lists.propose(hops, rng, self.usable, self._key)
             if not isinstance(found, DropReason):
                 self.stages[f"form:{LIST_FORM}"] += 1
+                return found
+        if hops == 1 and self.bridges.found and (rng.random() < self.config.bridge_share or not self._single_pool()):
+            # the plain questions written, the bridged ones left may go past the cap as they would
+            usable = self.usable if self._single_pool() else self._overflow_usable
+            found = self.bridges.propose(rng, usable, self._key)
+            if not isinstance(found, DropReason):
+                self.stages[f"form:{BRIDGE_FORM}"] += 1
                 return found
         if hops == 1:
             return self._single(rng)
@@ -431,6 +453,11 @@ class NaturalGenerator:
             return pool
         return [d for d in sorted(self.named) if d in self._doc_cap and self._unasked(d)
                 and self.uses[self.base.article(d)] < self.config.cap_overflow * self._doc_cap[d]]
+
+    def _overflow_usable(self, doc_id: str) -> bool:
+        """Whether a chat session is under `cap_overflow` times its cap (what `_single_pool` gives way to)."""
+        article = self.base.article(doc_id)
+        return article in self._doc_cap and self.uses[article] < self.config.cap_overflow * self._doc_cap[article]
 
     def _single(self, rng: random.Random) -> Candidate | DropReason:
         pool = self._single_pool()

@@ -62,6 +62,7 @@ from datagen.activity_facts import activity_facts, dated_facts, unique_activitie
 from datagen.chains import class_type
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
+from datagen.chat_bridges import session_bridges
 from datagen.chat_day_plans import day_plan_facts
 from datagen.chat_doing import DOING, doing_facts, drop_restated
 from datagen.chat_durations import duration_facts
@@ -278,6 +279,7 @@ def read_facts(
     chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
     for fact in told_when_said(base, anchors, chats):
         base.facts.setdefault(fact.doc_id, []).append(fact)
+    base.bridges = session_bridges(base, chats)  # a session asked by what was said in it (datagen.chat_bridges)
     # a dated session of a chat export with no "Name: text" line has no speaker to ask about: counted
     spoken_in = {d for d, text in chats.items() if chat_speaker(text)}
     silent = sum(1 for d in chats if d not in spoken_in and d in anchors and d not in base.facts)
