@@ -118,8 +118,11 @@ class ListQuestions:
 
 
 def _question(items: Sequence[Fact]) -> str:
-    """"What did {s} join?" → "What two things did Maria join?"."""
+    """"What did {s} join?" → "What two things did Maria join?"; an ask that says where the count goes
+    ("What are the names of {s}'s {n} dogs?", datagen.chat_sets) gets it there."""
     first = items[0]
+    if "{n}" in first.ask:
+        return first.ask.replace("{s}", first.subject).replace("{n}", COUNT_WORDS[len(items)])
     return first.ask.replace("{s}", first.subject).replace("What ", f"What {COUNT_WORDS[len(items)]} things ", 1)
 
 

@@ -112,6 +112,8 @@ def mention_phrase(key: str, answer: str, sentence: str) -> str:
     if m is None:
         return ""
     before = re.findall(r"[\w'’-]+", sentence[: m.start()])
+    if key == "fan":  # a noun, no verb: "I'm a big fan of pottery" → "being a fan of pottery" (not "faning of")
+        return f"being a fan of {answer}" if [w.lower() for w in before[-2:]] == ["fan", "of"] else ""
     lemma = key.split()[0] if key.split() and key != "from" else ""
     forms = _forms(lemma)
     for back in range(1, min(len(before), _MAX_BETWEEN + 1) + 1):

@@ -85,6 +85,8 @@ class NaturalConfig:
         another sentence of its session instead of its date ("In the chat in which Jon mentioned reading
         The Lean Startup, how was Gina feeling?", datagen.chat_bridges); once the plain questions are all
         written, the bridged ones left fill. 0 writes none (`--mix bridge=0`).
+    said_sets: 1 asks what a chat's speaker told of themself over several sessions as one set ("What two
+        classes did Maria take?", datagen.chat_sets); 0 leaves those sets out (`--mix sets=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -105,6 +107,7 @@ class NaturalConfig:
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
     bridge_share: float = 0.25
+    said_sets: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -113,7 +116,9 @@ class NaturalConfig:
     max_question_words: int = 32
 
     def __post_init__(self) -> None:
-        for name in ("comparison_share", "bridge_comparison_share", "relation_share", "order_share", "bridge_share"):
+        for name in (
+            "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "bridge_share", "said_sets",
+        ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a share in [0, 1], got {value}")
@@ -123,7 +128,7 @@ class NaturalConfig:
 
 _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
-    "order": "order_share", "bridge": "bridge_share",
+    "order": "order_share", "bridge": "bridge_share", "sets": "said_sets",
 }
 
 
@@ -131,13 +136,15 @@ def parse_mix(spec: str) -> dict[str, float]:
     """`--mix "comparison=0.25,relation=0.2,order=0.25"` → NaturalConfig options (comparison_share,
     relation_share, order_share): the largest share of the multi-hop output that may be comparisons, of
     the bridges one relation may describe, and of all the tasks written that may be orders of dated acts
-    (chats, mail). An empty spec keeps the defaults."""
+    (chats, mail); bridge=SHARE (bridge_share) and sets=0|1 (said_sets) the chats' session-bridged and
+    cross-session set questions. An empty spec keeps the defaults."""
     out: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                f"--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridge=SHARE; got {part!r}"
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridge=SHARE,sets=0|1; "
+                f"got {part!r}"
             )
         try:
             share = float(value)
@@ -182,10 +189,11 @@ class NaturalGenerator:
         # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
         # many things, not one page's subject: its cap counts per passage, so a session of four chunks
         # supports four chunks' worth (a chat's passage more than a mail's). Filings and reports keep theirs.
+        lists = [s for s in facts.lists if self.config.said_sets or "{n}" not in s[0].ask]  # "{n}": datagen.chat_sets
         self._doc_cap = {
             d: (self.config.max_doc_uses if is_mail(mined.doc_text(d)) else self.config.chat_uses_per_chunk)
             * max(1, len(mined.chunks.get(d, ())))
-            for d in sorted({*self.named, *(f.doc_id for s in facts.lists for f in s)})  # a set's sessions too
+            for d in sorted({*self.named, *(f.doc_id for s in lists for f in s)})  # a set's sessions too
             if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
         }
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
@@ -200,7 +208,7 @@ class NaturalGenerator:
             max_words=self.config.max_question_words,
         )
         # and the sets of one person's things done with one verb, asked as a whole (datagen.chat_lists)
-        self.lists = ListQuestions([s for s in facts.lists if all(f.doc_id in self._doc_cap for f in s)] if chat else [],
+        self.lists = ListQuestions([s for s in lists if all(f.doc_id in self._doc_cap for f in s)] if chat else [],
                                    max_words=self.config.max_question_words)
         # and a session's day-asked thing asked through another sentence of it (datagen.chat_bridges)
         self.bridges = SessionBridges(

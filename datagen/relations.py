@@ -76,6 +76,7 @@ from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
 from datagen.chat_replies import reply_facts
 from datagen.chat_roles import occupation_facts
+from datagen.chat_sets import add_said_sets
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, whole_value
@@ -272,6 +273,7 @@ def read_facts(
     for fact in told:
         if not is_mail(mined.doc_text(fact.doc_id)):  # "In which chat did …": a mail is asked by its own header
             base.facts.setdefault(fact.doc_id, []).append(fact)
+    add_said_sets(base)  # before their facts, two answers each, are dropped (datagen.chat_sets)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
     drop_restated(base, (DOING, INTEREST))  # "What was Jesse looking for?" is not asked again by its day

@@ -41,6 +41,9 @@ def test_a_day_asked_thing_is_asked_through_another_sentence_of_its_session() ->
     # a which-chat fact names its session too ("In which chat did Maria mention watching Arrival?")
     q = "In the chat in which Maria mentioned watching Arrival, what was John looking into?"
     assert qs[q].answer == "rock climbing gyms" and qs[q].metadata["form"] == "session_bridge"
+    # a fan's session: "being a fan of", not "faning of" (datagen.chat_mentions)
+    fan = chat_questions([*CHATS[:2], ("chat/D3", CHAT_S3, "Melanie: I'm a big fan of pottery.\nJohn: Hi.")])
+    assert fan["In which chat did Melanie mention being a fan of pottery?"].answer == "14 June 2023"
     # the plain day-asked questions are still written
     assert qs["In the chat of 25 May 2023, how was John feeling?"].answer == "hopeful and optimistic"
 
