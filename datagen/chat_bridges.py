@@ -52,6 +52,8 @@ _CLAUSES = (
 # "I was so excited…" is said in many sessions: a feeling names no one session
 _FEELING = re.compile(r"^how (?:was|did|is) \{s\}|\b(?:thankful|grateful|thrilled|excited|proud|happy|glad)\b")
 # words that point at a speaker: the question would have to say whose ("my dance studio")
+# what "asked for advice on" may be followed by: a question word, a determiner, a gerund or a plural
+_ASKED_ON = re.compile(r"(?i)(?:(?:how|what|where|which|who|when|whether|a|an|the|some|any)\b|\w+ing\b|\w+s\b)")
 _POINTING = frozenset("i me my mine we us our ours you your yours myself yourself".split())
 
 
@@ -89,6 +91,8 @@ def anchor_clause(fact: Fact, chats: Mapping[str, str]) -> str:
             return ""
     if any(w in _POINTING for w in re.findall(r"[a-z']+", words.lower())):
         return ""
+    if words.startswith("asked for advice on ") and not _ASKED_ON.match(words[len("asked for advice on "):]):
+        return ""  # "tips to help me maintain the habit" gave "maintain the habit": "advice on maintain …"
     verb = "asked" if words.startswith("asked ") else "mentioned"
     words = words.removeprefix("asked ")
     return f"{fact.subject} {verb} {words}"
@@ -125,8 +129,8 @@ def session_bridges(base: FactBase, chats: Mapping[str, str], max_anchor_words: 
             for anchor, clause in by_doc.get(doc_id, ()):
                 if anchor.sentence == thing.sentence or fold(anchor.answer) == fold(thing.answer):
                     continue  # one sentence is no two hops
-                if _same_question(anchor, thing) or _shares_words(clause, thing.answer):
-                    continue  # the anchor would ask or give away the thing
+                if _same_question(anchor, thing) or _shares_words(clause, thing.answer) or _same_frame(anchor, clause, thing):
+                    continue  # the anchor would ask, give away or blur the thing
                 question = f"{BRIDGE_OPENING}{clause}, {rest}"
                 out.append(Bridge(thing, anchor, question))
     return out
@@ -141,6 +145,39 @@ def _shares_words(clause: str, answer: str) -> bool:
     words = {w for w in re.findall(r"[a-z0-9']+", answer.lower()) if w not in _STOP}
     said = set(re.findall(r"[a-z0-9']+", clause.lower()))
     return contains(clause, answer) or bool(words) and 2 * len(words & said) >= len(words)
+
+
+# plans, wishes and hopes are one frame: "In the chat in which Jason mentioned planning to go on
+# adventures, what was Jason planning?" has two answers to a reader
+_WISHES = {"plan": "wish", "want": "wish", "hop": "wish", "think": "wish", "wish": "wish"}
+
+
+def _verb(word: str) -> str:
+    """A verb's stem, crudely ("planning" → "plan", "reading" → "read", "wanting" → "want"), enough to
+    tell one frame from another; plans, wishes and hopes are one ("wish")."""
+    w = word.lower()
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2]:
+            w = w[:-1]  # "planning" → "plan"
+    for stem, frame in _WISHES.items():
+        if w.startswith(stem):
+            return frame
+    return w[:4]
+
+
+def _same_frame(anchor: Fact, clause: str, thing: Fact) -> bool:
+    """Whether the anchor tells the thing's own frame of the same person ("mentioned planning to read the
+    classics" for "what did Linda mention reading?"): the question would read as asking the anchor back."""
+    if fold(anchor.subject) != fold(thing.subject):
+        return False
+    m = _DAY_ASK.match(thing.ask)
+    asked = [w for w in re.findall(r"[a-z']+", m.group(1).lower().split("{s}")[-1]) if w not in _FRAME_FILLERS] if m else []
+    said = [w for w in clause[len(anchor.subject):].split()[1:4] if w not in _FRAME_FILLERS]  # after "mentioned"
+    return bool(asked) and _verb(asked[-1]) in {_verb(w) for w in said}
+
+
+_FRAME_FILLERS = frozenset("to do doing mention being about on for into in out up with of".split())
 
 
 def _same_question(a: Fact, b: Fact) -> bool:

@@ -8,8 +8,8 @@ import random
 
 from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_chunks, chat_questions
 
-from datagen.chat_bridges import BRIDGE_OPENING, anchor_clause
-from datagen.factbase import Fact
+from datagen.chat_bridges import BRIDGE_OPENING, anchor_clause, session_bridges
+from datagen.factbase import Fact, FactBase
 from datagen.mining import mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
 from datagen.nlp import load_pipeline
@@ -94,3 +94,26 @@ def test_anchor_clauses() -> None:
     assert anchor_clause(_fact("In the chat of 8 May 2023, how was {s} feeling?", "great", ""), chats) == ""
     chats["chat/D2"] = "Gina: Jon is hosting a dance competition!"  # another session says it too
     assert anchor_clause(_fact("In the chat of 8 May 2023, what was {s} hosting?", "a dance competition", ""), chats) == ""
+
+
+def test_an_anchor_of_the_thing_s_own_frame_or_a_broken_clause_gives_no_question() -> None:
+    day = "In the chat of 8 May 2023, "
+    text = "Jason: I plan to go on adventures. I've been planning a trip to New Zealand. I'm feeling tired."
+    facts = [
+        Fact("chat/D1", "chat/D1#0", "I plan to go on adventures.", "Jason", False, "plan|said|other",
+             "go on adventures", "other", day + "what was {s} planning to do?"),
+        Fact("chat/D1", "chat/D1#0", "I've been planning a trip to New Zealand.", "Jason", False, "doing|said|other",
+             "a trip to New Zealand", "other", day + "what was {s} planning?"),
+        Fact("chat/D1", "chat/D1#0", "I'm feeling tired.", "Jason", False, "feel|said|other", "tired", "other",
+             day + "how was {s} feeling?"),
+    ]
+    found = {b.question for b in session_bridges(FactBase(facts={"chat/D1": facts}), {"chat/D1": text, "chat/D2": "Gina: Hi."})}
+    # a plan asked through another plan of the same person has two answers to a reader; a feeling is fine
+    assert found == {
+        "In the chat in which Jason mentioned planning to go on adventures, how was Jason feeling?",
+        "In the chat in which Jason mentioned planning a trip to New Zealand, how was Jason feeling?",
+    }, found
+    advice = _fact("In the chat of 8 May 2023, what did {s} ask for advice on?", "maintain the habit of taking notes", "")
+    assert anchor_clause(advice, {"chat/D1": "maintain the habit of taking notes"}) == ""  # "advice on maintain"
+    advice = _fact("In the chat of 8 May 2023, what did {s} ask for advice on?", "places to visit", "")
+    assert anchor_clause(advice, {"chat/D1": "places to visit"}) == "Jon asked for advice on places to visit"
