@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
-from datagen.verify import TOLD_OPENING, TOLD_WHICH, contains
+from datagen.verify import TOLD_WHICH, contains
 
 BRIDGE_FORM = "session_bridge"
 BRIDGE_OPENING = "In the chat in which "

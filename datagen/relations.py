@@ -76,8 +76,8 @@ from datagen.chat_part import part_facts
 from datagen.chat_plans import plan_facts
 from datagen.chat_replies import reply_facts
 from datagen.chat_roles import occupation_facts
-from datagen.chat_sets import add_said_sets
 from datagen.chat_sessions import told_on_facts, told_when_facts
+from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, whole_value
 from datagen.mail_facts import is_mail, mail_facts
