@@ -75,6 +75,8 @@ def anchor_clause(fact: Fact, chats: Mapping[str, str]) -> str:
         if m is None or _FEELING.search(m.group(1)):
             return ""
         words = m.group(1)  # told in one chat only: the reader checked it
+        if _passive(words, fact.sentence):
+            return ""  # "I just got accepted for a fashion internship" is no "accepting for" of hers
     else:
         m = _DAY_ASK.match(fact.ask)
         if m is None or _FEELING.search(m.group(1)):
@@ -106,6 +108,15 @@ def _as_named(answer: str, sentence: str) -> str:
     if re.search(rf"(?i)\b(?:this|that|these|those) {re.escape(answer)}\b", sentence):
         return "the " + answer
     return answer
+
+
+def _passive(words: str, sentence: str) -> bool:
+    """Whether the clause's verb ("accepting for …") is said passive in its sentence ("got accepted for")."""
+    m = re.match(r"(\w+)ing\b", words)
+    if m is None:
+        return False
+    stem = m.group(1)
+    return bool(re.search(rf"(?i)\b(?:got|get|gets|been|was|were|is|am|are|'m|be)\s+(?:\w+\s+)?{re.escape(stem)}e?d\b", sentence))
 
 
 def session_bridges(base: FactBase, chats: Mapping[str, str], max_anchor_words: int = 12) -> list[Bridge]:

@@ -92,6 +92,9 @@ def test_anchor_clauses() -> None:
     assert anchor_clause(_fact("In the chat of 8 May 2023, what did {s} mention painting?", "lake sunrise",
                                "I painted that lake sunrise."), chats) == "Jon mentioned painting the lake sunrise"
     assert anchor_clause(_fact("In the chat of 8 May 2023, how was {s} feeling?", "great", ""), chats) == ""
+    passive = _fact("In which chat did {s} mention accepting for a fashion internship?", "8 May 2023",
+                    "I just got accepted for a fashion internship!")
+    assert anchor_clause(passive, chats) == ""  # "got accepted for": no "Jon mentioned accepting for …"
     chats["chat/D2"] = "Gina: Jon is hosting a dance competition!"  # another session says it too
     assert anchor_clause(_fact("In the chat of 8 May 2023, what was {s} hosting?", "a dance competition", ""), chats) == ""
 
