@@ -83,13 +83,13 @@ def datagen_command(
     ] = "question",
     mix: Annotated[
         str,
-        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridge=SHARE,sets=0|1",
+        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1",
                      help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
                      "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
                      "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
                      "0.2), order=SHARE (largest share of all the tasks that order one person's dated acts in chats "
-                     "or mail, default 0.25; exceeded only when nothing else is left), bridge=SHARE (share of a chat's single-hop "
-                     "draws that ask a day-asked thing through another sentence of its session, default 0.25; 0 none), "
+                     "or mail, default 0.25; exceeded only when nothing else is left), bridges=0|1 (ask a chat's day-asked thing "
+                     "through another sentence of its session too, once the plain questions are written; default 1), "
                      "sets=0|1 (ask what a speaker told of themself over several sessions as a set, default 1), "
                      "e.g. comparison=0.25,order=0.2."),
     ] = "",

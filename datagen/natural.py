@@ -81,10 +81,11 @@ class NaturalConfig:
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
         the cap with questions left, 21 of 126 questions unwritten).
-    bridge_share: the share of single-hop draws on a chat corpus that ask a day-asked thing through
-        another sentence of its session instead of its date ("In the chat in which Jon mentioned reading
-        The Lean Startup, how was Gina feeling?", datagen.chat_bridges); once the plain questions are all
-        written, the bridged ones left fill. 0 writes none (`--mix bridge=0`).
+    session_bridges: 1 asks a chat's day-asked thing through another sentence of its session too ("In the
+        chat in which Jon mentioned reading The Lean Startup, how was Gina feeling?", datagen.chat_bridges),
+        once every plain question is written: they add tasks where the facts run out and take no session's
+        place in a set the plain questions fill (drawn among them at a quarter of the single draws, they
+        left 7 of 149 MemoryBank sessions without a task at `--n 150`). 0 writes none (`--mix bridges=0`).
     said_sets: 1 asks what a chat's speaker told of themself over several sessions as one set ("What two
         classes did Maria take?", datagen.chat_sets); 0 leaves those sets out (`--mix sets=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
@@ -106,7 +107,7 @@ class NaturalConfig:
     relation_floor: int = 3
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
-    bridge_share: float = 0.25
+    session_bridges: float = 1.0
     said_sets: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
@@ -117,7 +118,7 @@ class NaturalConfig:
 
     def __post_init__(self) -> None:
         for name in (
-            "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "bridge_share", "said_sets",
+            "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -128,7 +129,7 @@ class NaturalConfig:
 
 _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
-    "order": "order_share", "bridge": "bridge_share", "sets": "said_sets",
+    "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
 }
 
 
@@ -136,14 +137,14 @@ def parse_mix(spec: str) -> dict[str, float]:
     """`--mix "comparison=0.25,relation=0.2,order=0.25"` → NaturalConfig options (comparison_share,
     relation_share, order_share): the largest share of the multi-hop output that may be comparisons, of
     the bridges one relation may describe, and of all the tasks written that may be orders of dated acts
-    (chats, mail); bridge=SHARE (bridge_share) and sets=0|1 (said_sets) the chats' session-bridged and
+    (chats, mail); bridges=0|1 (session_bridges) and sets=0|1 (said_sets) the chats' session-bridged and
     cross-session set questions. An empty spec keeps the defaults."""
     out: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridge=SHARE,sets=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -212,7 +213,7 @@ class NaturalGenerator:
                                    max_words=self.config.max_question_words)
         # and a session's day-asked thing asked through another sentence of it (datagen.chat_bridges)
         self.bridges = SessionBridges(
-            [b for b in facts.bridges if b.thing.doc_id in self._doc_cap] if chat and self.config.bridge_share > 0 else [],
+            [b for b in facts.bridges if b.thing.doc_id in self._doc_cap] if chat and self.config.session_bridges else [],
             max_words=self.config.max_question_words,
         )
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
@@ -387,10 +388,9 @@ class NaturalGenerator:
             if not isinstance(found, DropReason):
                 self.stages[f"form:{LIST_FORM}"] += 1
                 return found
-        if hops == 1 and self.bridges.found and (rng.random() < self.config.bridge_share or not self._single_pool()):
-            # the plain questions written, the bridged ones left may go past the cap as they would
-            usable = self.usable if self._single_pool() else self._overflow_usable
-            found = self.bridges.propose(rng, usable, self._key)
+        if hops == 1 and self.bridges.found and not self._single_pool():
+            # every plain question written: the bridged ones, up to the cap's overflow as plain ones would
+            found = self.bridges.propose(rng, self._overflow_usable, self._key)
             if not isinstance(found, DropReason):
                 self.stages[f"form:{BRIDGE_FORM}"] += 1
                 return found

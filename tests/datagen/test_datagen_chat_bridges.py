@@ -66,17 +66,33 @@ def test_words_another_session_repeats_name_no_session() -> None:
     assert not any("open a bakery downtown," in q for q in qs if q.startswith(BRIDGE_OPENING)), sorted(qs)
 
 
-def test_bridge_share_zero_writes_none() -> None:
-    assert parse_mix("bridge=0") == {"bridge_share": 0.0}
+def test_bridges_zero_writes_none() -> None:
+    assert parse_mix("bridges=0") == {"session_bridges": 0.0}
     chunks = chat_chunks(CHATS)
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(bridge_share=0.0))
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(session_bridges=0.0))
     rng = random.Random(0)
     for _ in range(100):
         c = gen.propose(1, rng)
         if isinstance(c, Candidate):
             gen.commit(c)
             assert not c.question.startswith(BRIDGE_OPENING)
+
+
+def test_bridged_questions_come_once_the_plain_ones_are_written() -> None:
+    """They add tasks where the facts run out, and take no session's place in a set the plain questions fill."""
+    chunks = chat_chunks(CHATS)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    rng = random.Random(0)
+    forms = []
+    for _ in range(200):
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate):
+            gen.commit(c)
+            forms.append(c.metadata["form"])
+    first = forms.index("session_bridge")
+    assert first > 0 and set(forms[first:]) == {"session_bridge"}, forms
 
 
 def _fact(ask: str, answer: str, sentence: str) -> Fact:

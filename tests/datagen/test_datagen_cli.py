@@ -96,7 +96,7 @@ def test_bad_input_gets_one_clear_line(app: typer.Typer, datagen_index: Path, tm
     assert as_file.exit_code == 2 and "is a file" in as_file.output
     no_script = datagen(app, str(datagen_index), str(tmp_path / "o3"), "--backend", "scripted")
     assert no_script.exit_code == 2 and "--script" in no_script.output
-    bad_mix = datagen(app, str(datagen_index), str(tmp_path / "o4"), "--mix", "bogus=0.5")
+    bad_mix = datagen(app, str(datagen_index), str(tmp_path / "o4"), "--mix", "bridge=0.5")
     assert bad_mix.exit_code == 2 and "--mix takes comparison=SHARE" in bad_mix.output
     cloze_mix = datagen(app, str(datagen_index), str(tmp_path / "o5"), "--mix", "comparison=0.3")  # --form cloze
     assert cloze_mix.exit_code == 2 and "needs --form natural" in cloze_mix.output
