@@ -51,9 +51,9 @@ _CLAUSES = (
 )
 # "I was so excited…" is said in many sessions: a feeling names no one session
 _FEELING = re.compile(r"^how (?:was|did|is) \{s\}|\b(?:thankful|grateful|thrilled|excited|proud|happy|glad)\b")
-# words that point at a speaker: the question would have to say whose ("my dance studio")
 # what "asked for advice on" may be followed by: a question word, a determiner, a gerund or a plural
 _ASKED_ON = re.compile(r"(?i)(?:(?:how|what|where|which|who|when|whether|a|an|the|some|any)\b|\w+ing\b|\w+s\b)")
+# words that point at a speaker: the question would have to say whose ("my dance studio")
 _POINTING = frozenset("i me my mine we us our ours you your yours myself yourself".split())
 
 
