@@ -1,0 +1,193 @@
+"""What a chat's speaker said they did, asked by that chat's day: the general reader of a first-person
+past act on a concrete thing or place, where the other chat readers each take one narrow pattern
+(issue 36: the funnel of the three tuning chat sets found most unread concrete acts in no pattern at all):
+
+- "I finally finished the quilt for my sister."   → "In the chat of 6 July 2023, what did Anna finish?"
+  → "the quilt for my sister"
+- "I've signed up for a pottery class."            → "…, what did Jon sign up for?" → "a pottery class"
+- "Last weekend I went to Yosemite with my kids."  → "…, where did Maria go?" → "Yosemite"
+
+Read from the parse: a verb in the simple past or "have" + participle whose subject is the speaker's "I",
+the sentence's own clause (`chat_doing.own_clause`) told plainly (`chat_doing.told_plainly`: no question,
+hedge or joke; `chat_plans.plain_clause`: no negation, modal or condition), and its thing: the direct
+object, or the object of the verb's own preposition for the verbs of `_PREP_ACTS`, or the place one went
+or moved to. The verb says what was done (`_SAYS_NOTHING`: never "had", "got", "said", "loved",
+"thought", "saw", "took"), the thing is no idiom ("made a difference", `activity_facts._IDIOMS`), no
+vague or abstract word, no person (asked with "who", not here) and no pointing; it is the object's own
+words cut as `chat_doing.thing_phrase` cuts them, the speaker's "my" kept as said.
+
+The relation is the day and the act ("act:6 July 2023:finish"): two different things the speaker did
+so that day — a thing no question could be written from, or "we" did, counting as one — give no question
+(`datagen.chat_facts.unique_chat_facts`); the same thing told twice is one task. The verifier checks
+the supporting chat was written that day. A thing another reader already asks of the same sentence
+("What did Melanie paint?" → "a sunrise", datagen.activity_facts) is not asked again by its day
+(`chat_doing.drop_restated`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from datagen.activity_facts import _ABSTRACT, _IDIOMS, _PEOPLE, _VAGUE
+from datagen.chat_doing import own_clause, thing_phrase, told_plainly
+from datagen.chat_facts import SHAPE
+from datagen.chat_plans import VAGUE, plain_clause
+from datagen.dates import format_date
+from datagen.factbase import Fact, FactBase
+from datagen.mining import fold
+from datagen.types import TruthType
+from datagen.verify import TOLD_OPENING
+
+ACT = "act"
+# verbs whose object says what was done only with another word ("had a blast", "got it", "took a
+# while"), that tell a state, a feeling or a thought ("loved the show", "needed a change", "saw your
+# post"), or a saying (its object is words, not a thing)
+_SAYS_NOTHING = frozenset(
+    "be have do give put keep let use spend say tell ask talk speak think know feel love like enjoy hate "
+    "want need mean guess hope wish believe remember forget realize realise notice understand see hear seem "
+    "look sound miss thank appreciate try help show call meet mention imagine expect admire envy prefer "
+    "consider decide agree manage happen come stay leave bring send hit check reach face deal cause suppose "
+    "owe lose fail catch hold pass set turn follow end begin continue keep stop".split()
+)
+# verbs whose thing is the object of their own preposition, with the preposition asked
+_PREP_ACTS: dict[str, tuple[str, ...]] = {
+    "sign": ("for",), "apply": ("for",), "work": ("on",), "prepare": ("for",), "train": ("for",),
+    "volunteer": ("at", "with"), "enroll": ("in",), "register": ("for",), "compete": ("in",),
+    "audition": ("for",), "shop": ("for",), "search": ("for",), "vote": ("for",), "enter": ("into",),
+    "participate": ("in",),
+}
+# "got a puppy", "took a pottery class": light verbs say what was done only with these things
+_TAKEN = frozenset("class classes course courses lesson lessons workshop workshops trip trips vacation cruise".split())
+_NOT_GOT = frozenset(
+    "turnout response reaction call message text email letter invite invitation offer feedback news results result "
+    "score grade ticket tickets chance idea sense feeling support help advice compliment compliments praise "
+    "attention recognition approval permission opportunity opportunities break rest sleep cold flu".split()
+)
+# where one went: the place is asked with "where"
+_GO = frozenset("go move travel fly drive head relocate".split())
+# "went to bed", "went to work": no place one tells of
+_NO_PLACE = frozenset(
+    "bed work school sleep church class college university town home war hell heaven extremes length lengths "
+    "pieces waste trouble bat court jail prison".split()
+)
+# "I love Olive Garden", "I really enjoy jazz": what the speaker likes, told that day
+_LIKES = {"love": "loving", "like": "liking", "enjoy": "enjoying", "adore": "adoring"}
+_AUX_PERFECT = frozenset("'ve have has 've".split())
+
+
+def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
+    """What the speaker said they did in one parsed sentence (see the module docstring)."""
+    if not told_plainly(doc, text, speaker, day):
+        return []
+    told = format_date(day)
+    out: list[Fact] = []
+    for verb in doc:
+        lemma = verb.lemma_.lower()
+        liking = lemma in _LIKES and verb.tag_ == "VBP" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)
+        if verb.pos_ != "VERB" or not (liking or _past(verb)) or (lemma in _SAYS_NOTHING and not liking):
+            continue
+        subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        if subject is None or subject.lower_ not in ("i", "we"):
+            continue
+        found = _thing(verb, lemma)
+        if found is None:
+            continue
+        frame, obj, answer = found
+        wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"
+        # one key for every liking: "I love X" beside "I enjoy Y" that day gives no question
+        relation = f"{ACT}:{told}:{'like' if liking else act}|{SHAPE}|{TruthType.OTHER.value}"
+        asked = (subject.lower_ == "i" and bool(answer) and own_clause(verb) and plain_clause(verb)
+                 and not any(c.dep_ == "conj" for c in subject.children))
+        out.append(Fact(
+            doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False, relation=relation,
+            # a thing no question is written from still tells that the day's act has another answer
+            answer=answer if asked else obj.doc[obj.left_edge.i : obj.right_edge.i + 1].text,
+            kind=TruthType.OTHER.value,
+            # "what did Pat mention loving?" (as datagen.chat_sessions asks by the day): no "he" or "she" to guess
+            ask=(f"{TOLD_OPENING}{told}, what did {{s}} mention {_LIKES[lemma]}?" if liking
+                 else f"{TOLD_OPENING}{told}, {wh or 'what'} did {{s}} {act}?") if asked else "",
+        ))
+    return out
+
+
+def _past(verb: Any) -> bool:
+    """Simple past ("finished"), or "have" + participle ("I've finished"); never a passive."""
+    kids = list(verb.children)
+    if any(c.dep_ == "auxpass" for c in kids):
+        return False
+    auxes = [c.lower_.replace("’", "'") for c in kids if c.dep_ == "aux"]
+    if verb.tag_ == "VBD":
+        return not auxes
+    return verb.tag_ == "VBN" and bool(auxes) and auxes[0] in _AUX_PERFECT and len(auxes) == 1
+
+
+def _thing(verb: Any, lemma: str) -> tuple[str, Any, str] | None:
+    """(the question's act, the thing's head, the thing's words or "" when it is no answer), or None
+    when the verb has no thing of its own."""
+    prt = next((c for c in verb.children if c.dep_ == "prt"), None)
+    said = lemma if prt is None else f"{lemma} {prt.lower_}"
+    after = verb.i + 1 + (prt is not None and prt.i == verb.i + 1)
+    if lemma in _GO:
+        prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to" and c.i == after), None)
+        obj = next((g for g in prep.children if g.dep_ == "pobj"), None) if prep is not None else None
+        if obj is None or prt is not None:
+            return None
+        return f"where|{lemma}", obj, _answer(verb, obj, lemma, place=True)
+    if lemma in _PREP_ACTS:
+        prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ in _PREP_ACTS[lemma] and c.i == after), None)
+        obj = next((g for g in prep.children if g.dep_ == "pobj"), None) if prep is not None else None
+        if obj is not None:
+            if prep.lower_ in ("at", "with") and lemma == "volunteer":
+                return f"where|{said}", obj, _answer(verb, obj, lemma, place=True)
+            return f"{said} {prep.lower_}", obj, _answer(verb, obj, lemma)
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if (lemma, obj.lemma_.lower()) in _IDIOMS:
+        return None  # "made a difference" made nothing: no thing, no witness of one
+    if lemma == "take" and obj.lemma_.lower() not in _TAKEN:
+        return None  # "took a while", "took a picture": no thing taken up
+    if lemma == "get" and (obj.lemma_.lower() in _NOT_GOT or prt is not None):
+        return None  # "got a great turnout", "got a call", "got over it"
+    return said, obj, _answer(verb, obj, lemma)
+
+
+def _answer(verb: Any, obj: Any, lemma: str, place: bool = False) -> str:
+    """The thing's words, or "" when they name no thing one could ask for (see the module docstring)."""
+    head = obj.lemma_.lower()
+    if head in _VAGUE or head in _ABSTRACT or head in VAGUE or head in _PEOPLE or obj.lower_ in _PEOPLE:
+        return ""
+    if obj.ent_type_ in ("PERSON", "NORP", "DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "ORDINAL"):
+        return ""  # a person is asked with "who"; a number or a time is no thing done
+    if place and (head in _NO_PLACE or obj.lower_ in _NO_PLACE):
+        return ""
+    if any(c.dep_ == "relcl" or c.dep_ == "acl" and c.lower_ in ("called", "named", "titled") for c in obj.children):
+        return ""  # "the book I told you about" runs on into a clause; a name is datagen.chat_named's
+    return thing_phrase(obj)
+
+
+def drop_asked_elsewhere(base: FactBase) -> None:
+    """Drop a day's act whose sentence another asked fact already answers with the same thing or a part
+    of it ("What did John finish?" → "the quilt" beside "…, what did John finish?" → "the quilt for my
+    sister"): one question per thing said. Run after the uniqueness passes, so the other is asked."""
+    for doc_id in list(base.facts):
+        facts = base.facts[doc_id]
+        said: dict[str, list[str]] = {}
+        for f in facts:
+            if f.ask and not f.relation.startswith(f"{ACT}:"):
+                said.setdefault(f.sentence, []).append(_bare(f.answer))
+        kept = [f for f in facts if not (f.relation.startswith(f"{ACT}:") and any(
+            a and (a in _bare(f.answer) or _bare(f.answer) in a) for a in said.get(f.sentence, ())))]
+        if kept:
+            base.facts[doc_id] = kept
+        else:
+            del base.facts[doc_id]
+
+
+def _bare(answer: str) -> str:
+    """The answer's words, articles and "my" aside, padded so that containment is by whole words."""
+    words = fold(answer).split()
+    while words and words[0] in ("a", "an", "the", "my", "our", "some"):
+        words = words[1:]
+    return f" {' '.join(words)} " if words else ""
