@@ -1,27 +1,31 @@
 """What a chat's speaker said they did, asked by that chat's day: the general reader of a first-person
-past act on a concrete thing or place, where the other chat readers each take one narrow pattern
+past act on a concrete thing or place, or liking, where the other chat readers each take one narrow pattern
 (issue 36: the funnel of the three tuning chat sets found most unread concrete acts in no pattern at all):
 
 - "I finally finished the quilt for my sister."   → "In the chat of 6 July 2023, what did Anna finish?"
   → "the quilt for my sister"
-- "I've signed up for a pottery class."            → "…, what did Jon sign up for?" → "a pottery class"
-- "Last weekend I went to Yosemite with my kids."  → "…, where did Maria go?" → "Yosemite"
+- "I just got a new grill."                         → "…, what did Jesse get?" → "a new grill"
+- "Last weekend we went to Yosemite with the kids." → "…, where did Maria go?" → "Yosemite"
+- "I love Olive Garden."                            → "…, what did Pat mention loving?" → "Olive Garden"
 
-Read from the parse: a verb in the simple past or "have" + participle whose subject is the speaker's "I",
-the sentence's own clause (`chat_doing.own_clause`) told plainly (`chat_doing.told_plainly`: no question,
-hedge or joke; `chat_plans.plain_clause`: no negation, modal or condition), and its thing: the direct
-object, or the object of the verb's own preposition for the verbs of `_PREP_ACTS`, or the place one went
-or moved to. The verb says what was done (`_SAYS_NOTHING`: never "had", "got", "said", "loved",
-"thought", "saw", "took"), the thing is no idiom ("made a difference", `activity_facts._IDIOMS`), no
-vague or abstract word, no person (asked with "who", not here) and no pointing; it is the object's own
-words cut as `chat_doing.thing_phrase` cuts them, the speaker's "my" kept as said.
+Read from the parse: a verb in the simple past or "have" + participle, or a liking ("love", "like", "enjoy",
+"adore") in the present, whose subject is the speaker's "I" or "we" (the speaker took part, as
+datagen.activity_facts dates it), in the sentence's own clause (`chat_doing.own_clause`) told plainly
+(`chat_doing.told_plainly`: no question, hedge or joke; `chat_plans.plain_clause`: no negation, modal or
+condition); and its thing: the direct object, the object of the verb's own preposition for the verbs of
+`_PREP_ACTS` ("signed up for"), or the place one went or moved to. The verb says what was done
+(`_SAYS_NOTHING`: never "had", "said", "thought", "saw"; "got" and "took" only with a thing, `_NOT_GOT`,
+`_TAKEN`); the thing is no idiom ("made a difference", `activity_facts._IDIOMS`), no vague, abstract or
+felt word, no person (asked with "who", not here), no place word alone ("moved to a new city") and no
+pointing; it is the object's own words cut as `chat_doing.thing_phrase` cuts them (and before "with …"),
+the speaker's "my" kept as said.
 
-The relation is the day and the act ("act:6 July 2023:finish"): two different things the speaker did
-so that day — a thing no question could be written from, or "we" did, counting as one — give no question
-(`datagen.chat_facts.unique_chat_facts`); the same thing told twice is one task. The verifier checks
-the supporting chat was written that day. A thing another reader already asks of the same sentence
-("What did Melanie paint?" → "a sunrise", datagen.activity_facts) is not asked again by its day
-(`chat_doing.drop_restated`).
+The relation is the day and the act ("act:6 July 2023:finish"; every liking one key): two different
+things the speaker did so that day — a thing no question could be written from, or one "Sue and I" did,
+counting as one — give no question (`datagen.chat_facts.unique_chat_facts`); the same thing told twice is
+one task. The verifier checks the supporting chat was written that day. A thing another reader already
+asks of the same sentence, whole or in part ("What did John finish?" → "the quilt", datagen.activity_facts),
+is not asked again by its day (`drop_asked_elsewhere`).
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ _SAYS_NOTHING = frozenset(
     "want need mean guess hope wish believe remember forget realize realise notice understand see hear seem "
     "look sound miss thank appreciate try help show call meet mention imagine expect admire envy prefer "
     "consider decide agree manage happen come stay leave bring send hit check reach face deal cause suppose "
-    "owe lose fail catch hold pass set turn follow end begin continue keep stop".split()
+    "owe lose fail catch hold pass set turn follow end begin continue stop share contact".split()
 )
 # verbs whose thing is the object of their own preposition, with the preposition asked
 _PREP_ACTS: dict[str, tuple[str, ...]] = {
@@ -62,8 +66,22 @@ _TAKEN = frozenset("class classes course courses lesson lessons workshop worksho
 _NOT_GOT = frozenset(
     "turnout response reaction call message text email letter invite invitation offer feedback news results result "
     "score grade ticket tickets chance idea sense feeling support help advice compliment compliments praise "
-    "attention recognition approval permission opportunity opportunities break rest sleep cold flu".split()
+    "attention recognition approval permission opportunity opportunities break rest sleep cold flu surge lead leads "
+    "boost rush thrill glimpse taste kick".split()
 )
+# what one feels or meets rather than a thing ("developed a love for reading", "encountered some difficulties")
+_NO_THING = frozenset(
+    "love passion appreciation fondness respect difficulty difficulties share lesson lessons obstacle obstacles "
+    "hardship hardships trouble troubles".split()
+)
+# people, asked with "who" (datagen.activity_facts' relatives and these)
+_PERSONS = frozenset(
+    "mentor coach therapist counselor counsellor doctor teacher boss neighbor neighbour cousin aunt uncle grandma "
+    "grandpa grandmother grandfather nephew niece fiance fiancee fiancé roommate classmate coworker co-worker "
+    "boyfriend girlfriend guy girl lady man woman buddy pal veteran veterans mentee teen teens person".split()
+)
+# a place word that names no place without another word ("moved to a new city", "went to the city")
+_BARE_PLACES = frozenset("city town area country state neighborhood neighbourhood place village region".split())
 # where one went: the place is asked with "where"
 _GO = frozenset("go move travel fly drive head relocate".split())
 # "went to bed", "went to work": no place one tells of
@@ -97,7 +115,9 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"
         # one key for every liking: "I love X" beside "I enjoy Y" that day gives no question
         relation = f"{ACT}:{told}:{'like' if liking else act}|{SHAPE}|{TruthType.OTHER.value}"
-        asked = (subject.lower_ == "i" and bool(answer) and own_clause(verb) and plain_clause(verb)
+        # "we went to the beach": the speaker went too (as datagen.activity_facts dates it); "my wife and I"
+        # or "I" beside another's name stays a witness
+        asked = (bool(answer) and own_clause(verb) and plain_clause(verb)
                  and not any(c.dep_ == "conj" for c in subject.children))
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False, relation=relation,
@@ -142,9 +162,9 @@ def _thing(verb: Any, lemma: str) -> tuple[str, Any, str] | None:
                 return f"where|{said}", obj, _answer(verb, obj, lemma, place=True)
             return f"{said} {prep.lower_}", obj, _answer(verb, obj, lemma)
     obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
-    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
-        return None
-    if (lemma, obj.lemma_.lower()) in _IDIOMS:
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN") or any(c.lower_ == "no" for c in obj.children):
+        return None  # "I've got no trouble makers": nothing had
+    if (lemma, obj.lemma_.lower().strip("-–—")) in _IDIOMS:
         return None  # "made a difference" made nothing: no thing, no witness of one
     if lemma == "take" and obj.lemma_.lower() not in _TAKEN:
         return None  # "took a while", "took a picture": no thing taken up
@@ -155,16 +175,29 @@ def _thing(verb: Any, lemma: str) -> tuple[str, Any, str] | None:
 
 def _answer(verb: Any, obj: Any, lemma: str, place: bool = False) -> str:
     """The thing's words, or "" when they name no thing one could ask for (see the module docstring)."""
-    head = obj.lemma_.lower()
-    if head in _VAGUE or head in _ABSTRACT or head in VAGUE or head in _PEOPLE or obj.lower_ in _PEOPLE:
+    head = obj.lemma_.lower().strip("-–—")
+    if {head, obj.lower_} & (_VAGUE | _ABSTRACT | VAGUE | _PEOPLE | _NO_THING | _PERSONS):
         return ""
     if obj.ent_type_ in ("PERSON", "NORP", "DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "ORDINAL"):
         return ""  # a person is asked with "who"; a number or a time is no thing done
     if place and (head in _NO_PLACE or obj.lower_ in _NO_PLACE):
         return ""
+    if obj.i + 1 < len(obj.doc) and obj.doc[obj.i + 1].text == ":":
+        return ""  # "found my real muses: painting and pottery": the thing is what follows
     if any(c.dep_ == "relcl" or c.dep_ == "acl" and c.lower_ in ("called", "named", "titled") for c in obj.children):
         return ""  # "the book I told you about" runs on into a clause; a name is datagen.chat_named's
-    return thing_phrase(obj)
+    answer = thing_phrase(obj)
+    # "watched The Conjuring | with my boyfriend on Netflix": who with and where are no part of the thing
+    # (the parser hangs them on the object); a name's own words end at its first preposition
+    cut = next((c for c in obj.children if c.dep_ == "prep" and c.i > obj.i and (
+        c.lower_ == "with" or obj.pos_ == "PROPN")), None)
+    if answer and cut is not None and f" {cut.text} " in answer:
+        answer = answer[: answer.index(f" {cut.text} ")]
+    words = answer.split()
+    if place and words and words[-1].lower() in _BARE_PLACES and not any(
+            t.pos_ == "PROPN" for t in obj.subtree):
+        return ""
+    return answer if answer and answer[-1].isalnum() else ""
 
 
 def drop_asked_elsewhere(base: FactBase) -> None:
