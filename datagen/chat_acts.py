@@ -74,6 +74,8 @@ _NO_THING = frozenset(
     "love passion appreciation fondness respect difficulty difficulties share lesson lessons obstacle obstacles "
     "hardship hardships trouble troubles".split()
 )
+_MORE_IDIOMS = frozenset([("make", "wish"), ("make", "plan"), ("make", "friend"), ("make", "call"),
+                          ("raise", "awareness"), ("find", "time"), ("start", "day")])
 # people, asked with "who" (datagen.activity_facts' relatives and these)
 _PERSONS = frozenset(
     "mentor coach therapist counselor counsellor doctor teacher boss neighbor neighbour cousin aunt uncle grandma "
@@ -164,8 +166,12 @@ def _thing(verb: Any, lemma: str) -> tuple[str, Any, str] | None:
     obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
     if obj is None or obj.pos_ not in ("NOUN", "PROPN") or any(c.lower_ == "no" for c in obj.children):
         return None  # "I've got no trouble makers": nothing had
-    if (lemma, obj.lemma_.lower().strip("-–—")) in _IDIOMS:
+    if (lemma, obj.lemma_.lower().strip("-–—")) in _IDIOMS | _MORE_IDIOMS:
         return None  # "made a difference" made nothing: no thing, no witness of one
+    if prt is not None and prt.i > obj.i:
+        return None  # "explored the coast | up in the Pacific Northwest": no particle of the verb's
+    if lemma == "get" and verb.tag_ == "VBN":
+        return None  # "we've got some projects": what one has, not a thing one got
     if lemma == "take" and obj.lemma_.lower() not in _TAKEN:
         return None  # "took a while", "took a picture": no thing taken up
     if lemma == "get" and (obj.lemma_.lower() in _NOT_GOT or prt is not None):
@@ -193,6 +199,10 @@ def _answer(verb: Any, obj: Any, lemma: str, place: bool = False) -> str:
         c.lower_ == "with" or obj.pos_ == "PROPN")), None)
     if answer and cut is not None and f" {cut.text} " in answer:
         answer = answer[: answer.index(f" {cut.text} ")]
+    end = obj.right_edge.i + 1
+    doc = obj.doc
+    if answer and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+        return ""  # "got some massages, pedicures, …": a list cut short
     words = answer.split()
     if place and words and words[-1].lower() in _BARE_PLACES and not any(
             t.pos_ == "PROPN" for t in obj.subtree):
