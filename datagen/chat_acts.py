@@ -114,6 +114,8 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         if found is None:
             continue
         frame, obj, answer = found
+        if liking and answer.lower().startswith("the ") and not any(t.pos_ == "PROPN" for t in obj.subtree):
+            answer = ""  # "I love the colors!", "I like the actors and the plot": what the chat shows, not a liking
         wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"
         # one key for every liking: "I love X" beside "I enjoy Y" that day gives no question
         relation = f"{ACT}:{told}:{'like' if liking else act}|{SHAPE}|{TruthType.OTHER.value}"
@@ -199,9 +201,9 @@ def _answer(verb: Any, obj: Any, lemma: str, place: bool = False) -> str:
         c.lower_ == "with" or obj.pos_ == "PROPN")), None)
     if answer and cut is not None and f" {cut.text} " in answer:
         answer = answer[: answer.index(f" {cut.text} ")]
-    end = obj.right_edge.i + 1
     doc = obj.doc
-    if answer and end + 1 < len(doc) and doc[end].text == "," and doc[end + 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+    if answer and any(t.text == "," and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ")
+                      for t in doc[obj.i + 1 : obj.right_edge.i + 2]):
         return ""  # "got some massages, pedicures, …": a list cut short
     words = answer.split()
     if place and words and words[-1].lower() in _BARE_PLACES and not any(

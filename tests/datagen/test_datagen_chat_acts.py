@@ -26,7 +26,9 @@ ACTS = [
     ("chat/D3", CHAT_S3, "John: I love jazz.\n"
                     "John: I also enjoy hiking trips.\n"
                     "Maria: I found a wallet on the bus.\n"
-                    "Maria: I found a stray dog later."),
+                    "Maria: I found a stray dog later.\n"
+                    "Maria: I love the colors in this one!\n"
+                    "Maria: We got some massages, pedicures and a nap."),
 ]
 
 
@@ -48,8 +50,9 @@ def test_a_question_a_hedge_a_shared_act_an_idiom_or_two_things_give_no_question
     assert "In the chat of 8 May 2023, what did Maria get?" in qs  # the reader runs
     # 25 May: a question, "Maybe", "Sue and I", "went to bed", "a great turnout", "it"
     assert not any(q.startswith("In the chat of 25 May 2023, ") for q in qs), sorted(qs)
-    # 14 June: two likings (jazz, hiking trips) and two things found that day: no one answer
-    assert not any(q.startswith("In the chat of 14 June 2023, what did") for q in qs), sorted(qs)
+    # 14 June: two likings (jazz, hiking trips) and two things found that day: no one answer; a liking of what
+    # the chat shows ("the colors in this one"), a list cut short
+    assert not any(q.startswith("In the chat of 14 June 2023, ") for q in qs), sorted(qs)
     assert not any(q.endswith("make?") for q in qs)  # "made a difference" made nothing
 
 
