@@ -93,7 +93,7 @@ _NO_PLACE = frozenset(
 )
 # "I love Olive Garden", "I really enjoy jazz": what the speaker likes, told that day
 _LIKES = {"love": "loving", "like": "liking", "enjoy": "enjoying", "adore": "adoring"}
-_AUX_PERFECT = frozenset("'ve have has 've".split())
+_AUX_PERFECT = frozenset("'ve have has".split())
 
 
 def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day: dt.date | None) -> list[Fact]:
@@ -119,8 +119,8 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"
         # one key for every liking: "I love X" beside "I enjoy Y" that day gives no question
         relation = f"{ACT}:{told}:{'like' if liking else act}|{SHAPE}|{TruthType.OTHER.value}"
-        # "we went to the beach": the speaker went too (as datagen.activity_facts dates it); "my wife and I"
-        # or "I" beside another's name stays a witness
+        # "we went to the beach": the speaker went too (as datagen.activity_facts dates it); "I and my sister
+        # went …" stays a witness ("Sue and I" is Sue's clause, not read)
         asked = (bool(answer) and own_clause(verb) and plain_clause(verb)
                  and not any(c.dep_ == "conj" for c in subject.children))
         out.append(Fact(

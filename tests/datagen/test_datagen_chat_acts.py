@@ -48,7 +48,7 @@ def test_what_a_speaker_did_or_liked_is_asked_by_their_chat() -> None:
 def test_a_question_a_hedge_a_shared_act_an_idiom_or_two_things_give_no_question() -> None:
     qs = chat_questions(ACTS)
     assert "In the chat of 8 May 2023, what did Maria get?" in qs  # the reader runs
-    # 25 May: a question, "Maybe", "Sue and I", "went to bed", "a great turnout", "it"
+    # 25 May: a question, "Maybe", "Sue and I" (Sue's clause), "went to bed", "a great turnout", "it"
     assert not any(q.startswith("In the chat of 25 May 2023, ") for q in qs), sorted(qs)
     # 14 June: two likings (jazz, hiking trips) and two things found that day: no one answer; a liking of what
     # the chat shows ("the colors in this one"), a list cut short
