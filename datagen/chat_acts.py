@@ -9,8 +9,8 @@ past act on a concrete thing or place, or liking, where the other chat readers e
 - "I love Olive Garden."                            → "…, what did Pat mention loving?" → "Olive Garden"
 
 Read from the parse: a verb in the simple past or "have" + participle, or a liking ("love", "like", "enjoy",
-"adore") in the present, whose subject is the speaker's "I" or "we" (the speaker took part, as
-datagen.activity_facts dates it), in the sentence's own clause (`chat_doing.own_clause`) told plainly
+"adore") in the present, whose subject is the speaker's "I", "we" or "my kids and I" (the speaker took part,
+as datagen.activity_facts dates it), in the sentence's own clause (`chat_doing.own_clause`) told plainly
 (`chat_doing.told_plainly`: no question, hedge or joke; `chat_plans.plain_clause`: no negation, modal or
 condition); and its thing: the direct object, the object of the verb's own preposition for the verbs of
 `_PREP_ACTS` ("signed up for"), or the place one went or moved to. The verb says what was done
@@ -21,8 +21,8 @@ pointing; it is the object's own words cut as `chat_doing.thing_phrase` cuts the
 the speaker's "my" kept as said.
 
 The relation is the day and the act ("act:6 July 2023:finish"; every liking one key): two different
-things the speaker did so that day — a thing no question could be written from, or one "Sue and I" did,
-counting as one — give no question (`datagen.chat_facts.unique_chat_facts`); the same thing told twice is
+things the speaker did so that day — a thing no question could be written from counting as one — give
+no question (`datagen.chat_facts.unique_chat_facts`); the same thing told twice is
 one task. The verifier checks the supporting chat was written that day. A thing another reader already
 asks of the same sentence, whole or in part ("What did John finish?" → "the quilt", datagen.activity_facts),
 is not asked again by its day (`drop_asked_elsewhere`).
@@ -108,7 +108,9 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         if verb.pos_ != "VERB" or not (liking or _past(verb)) or (lemma in _SAYS_NOTHING and not liking):
             continue
         subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
-        if subject is None or subject.lower_ not in ("i", "we"):
+        # "I", "we", or "my kids and I": the speaker did it, alone or with others
+        if subject is None or not (subject.lower_ in ("i", "we") or any(
+                c.dep_ == "conj" and c.lower_ == "i" for c in subject.children)):
             continue
         found = _thing(verb, lemma)
         if found is None:
@@ -119,10 +121,9 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"
         # one key for every liking: "I love X" beside "I enjoy Y" that day gives no question
         relation = f"{ACT}:{told}:{'like' if liking else act}|{SHAPE}|{TruthType.OTHER.value}"
-        # "we went to the beach": the speaker went too (as datagen.activity_facts dates it); "I and my sister
-        # went …" stays a witness ("Sue and I" is Sue's clause, not read)
-        asked = (bool(answer) and own_clause(verb) and plain_clause(verb)
-                 and not any(c.dep_ == "conj" for c in subject.children))
+        # "we went to the beach", "my friends and I went to Disney": the speaker went too (as
+        # datagen.activity_facts dates it); the day's question asks what was done, not whether alone
+        asked = bool(answer) and own_clause(verb) and plain_clause(verb)
         out.append(Fact(
             doc_id=doc_id, chunk_id=chunk_id, sentence=text, subject=speaker, about_doc=False, relation=relation,
             # a thing no question is written from still tells that the day's act has another answer

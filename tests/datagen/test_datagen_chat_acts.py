@@ -1,6 +1,6 @@
 """What a chat's speaker said they did or liked, asked by the chat's day as a person asks it (datagen.chat_acts):
 "In the chat of 8 May 2023, what did Maria get?" → "a puppy", "…, where did John go?" → "Yosemite", "…, what did
-Maria mention loving?" → "Olive Garden"; a question, a hedge, another's act, an idiom, a vague or abstract thing, a place
+Maria mention loving?" → "Olive Garden"; a question, a hedge, an idiom, a vague or abstract thing, a place
 one tells nothing of, or two things of one act on one day give no question, and a thing another reader asks of
 the same sentence is not asked again by its day."""
 
@@ -16,10 +16,11 @@ ACTS = [
                     "John: I went to Yosemite with my kids.\n"
                     "Maria: I really love Olive Garden.\n"
                     "John: I made a difference.\n"
-                    "Maria: I found a cool new fashion piece for my store."),
+                    "Maria: I found a cool new fashion piece for my store.\n"
+                    "John: Well, my kids and I built a treehouse in the garden."),
     ("chat/D2", CHAT_S2, "John: Did you get a new car?\n"
                     "Maria: Maybe I got a new bike.\n"
-                    "John: Sue and I found a lost kitten on the road.\n"
+                    "John: I made some new friends.\n"
                     "Maria: I went to bed early.\n"
                     "John: I got a great turnout.\n"
                     "Maria: I found it."),
@@ -41,14 +42,15 @@ def test_what_a_speaker_did_or_liked_is_asked_by_their_chat() -> None:
     assert qs[day + "where did John go?"].answer == "Yosemite"
     assert qs[day + "what did Maria mention loving?"].answer == "Olive Garden"
     assert qs[day + "what did Maria find?"].answer == "a cool new fashion piece for my store"
+    assert qs[day + "what did John build?"].answer == "a treehouse"  # "my kids and I": John too
     for q in (day + "what did Maria get?", day + "where did John go?"):
         assert told_day(q) is not None and qs[q].supporting[0].doc_id == "chat/D1"  # the chat of that day
 
 
-def test_a_question_a_hedge_a_shared_act_an_idiom_or_two_things_give_no_question() -> None:
+def test_a_question_a_hedge_an_idiom_or_two_things_give_no_question() -> None:
     qs = chat_questions(ACTS)
     assert "In the chat of 8 May 2023, what did Maria get?" in qs  # the reader runs
-    # 25 May: a question, "Maybe", "Sue and I" (Sue's clause), "went to bed", "a great turnout", "it"
+    # 25 May: a question, "Maybe", "made some new friends", "went to bed", "a great turnout", "it"
     assert not any(q.startswith("In the chat of 25 May 2023, ") for q in qs), sorted(qs)
     # 14 June: two likings (jazz, hiking trips) and two things found that day: no one answer; a liking of what
     # the chat shows ("the colors in this one"), a list cut short
