@@ -60,6 +60,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_acts import act_facts, drop_asked_elsewhere
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
 from datagen.chat_bridges import session_bridges
@@ -223,6 +224,7 @@ def read_facts(
             *advice_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *doing_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *interest_facts(doc, doc_id, chunk_id, text, speaker, anchor),
+            *act_facts(doc, doc_id, chunk_id, text, speaker, anchor),
             *reply_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id]), anchor),
             *part_facts(doc, doc_id, chunk_id, text, speaker),
             *gift_facts(doc, doc_id, chunk_id, text, speaker),
@@ -277,6 +279,7 @@ def read_facts(
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
     drop_restated(base, (DOING, INTEREST))  # "What was Jesse looking for?" is not asked again by its day
+    drop_asked_elsewhere(base)  # a day's act another question asks of its sentence (datagen.chat_acts)
     # the day of the one chat in which a speaker tells a lasting fact of themself (datagen.chat_mentions)
     chats = {d: mined.doc_text(d) for d in mined.chunks if not is_mail(mined.doc_text(d))}
     for fact in told_when_said(base, anchors, chats):
