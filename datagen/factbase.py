@@ -150,6 +150,18 @@ def cut_word(answer: str, sentence: str) -> bool:
         or re.search(r"\w:?$", sentence[max(0, at - 2) : at]) for at in spots)
 
 
+# The speaker's own words for themself: "my daughter's birthday", "inviting a few other friends of mine",
+# "our own pots". An answer keeping them is the chat's phrase, not a reader's: a person asking "What did
+# Melanie celebrate?" expects "her daughter's birthday", and no rewrite knows whose "her". Lowercase
+# only (and "I"), so "US Open" and "Us Weekly" stay names.
+_FIRST_PERSON = re.compile(r"(?<![\w'’-])(?:i|I|me|my|mine|myself|we|us|our|ours|ourselves)(?![\w'’-])")
+
+
+def speaker_words(answer: str) -> bool:
+    """Whether an answer keeps its speaker's first-person words (see `_FIRST_PERSON`)."""
+    return bool(_FIRST_PERSON.search(answer))
+
+
 _SCHOOL = re.compile(r"\b(University|College|School|Academy|Conservatory|Seminary)\b")
 # A place whose own name says what it is ("the Ottawa River", "Kelby County"), when no page of it does.
 _PLACE_WORD = re.compile(

@@ -47,7 +47,16 @@ from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
-from datagen.factbase import FALLBACK_CLASS, Fact, FactBase, class_of, fact_key, unique_named, unique_relations
+from datagen.factbase import (
+    FALLBACK_CLASS,
+    Fact,
+    FactBase,
+    class_of,
+    fact_key,
+    speaker_words,
+    unique_named,
+    unique_relations,
+)
 from datagen.mail_facts import is_mail
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
@@ -88,6 +97,10 @@ class NaturalConfig:
         left 7 of 149 MemoryBank sessions without a task at `--n 150`). 0 writes none (`--mix bridges=0`).
     said_sets: 1 asks what a chat's speaker told of themself over several sessions as one set ("What two
         classes did Maria take?", datagen.chat_sets); 0 leaves those sets out (`--mix sets=0`).
+    speaker_words: 1 asks a chat's or mail's thing whose answer keeps the speaker's first-person words
+        ("What did Melanie celebrate?" → "my daughter's birthday"); 0 (default) asks none of them, single,
+        session-bridged or anchored (`factbase.speaker_words`; issue 36: 15 of the 300 tuning tasks at
+        `--n 150`, and 4 of the 8 unnatural in a 90-task read). `--mix speaker_words=1` keeps them.
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -109,6 +122,7 @@ class NaturalConfig:
     chat_uses_per_chunk: int = 5
     session_bridges: float = 1.0
     said_sets: float = 1.0
+    speaker_words: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -119,6 +133,7 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
+            "speaker_words",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -130,6 +145,7 @@ class NaturalConfig:
 _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
+    "speaker_words": "speaker_words",
 }
 
 
@@ -144,7 +160,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1,speaker_words=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -205,7 +221,8 @@ class NaturalGenerator:
                                  max_words=self.config.max_question_words)
         # and one person's thing asked through another of their dated acts (datagen.chat_anchors)
         self.anchored = AnchoredQuestions(
-            [a for a in facts.anchored if a.thing.doc_id in self._doc_cap and a.anchor.doc_id in self._doc_cap] if chat else [],
+            [a for a in facts.anchored if a.thing.doc_id in self._doc_cap and a.anchor.doc_id in self._doc_cap
+             and self._words_ok(a.thing)] if chat else [],
             max_words=self.config.max_question_words,
         )
         # and the sets of one person's things done with one verb, asked as a whole (datagen.chat_lists)
@@ -213,7 +230,8 @@ class NaturalGenerator:
                                    max_words=self.config.max_question_words)
         # and a session's day-asked thing asked through another sentence of it (datagen.chat_bridges)
         self.bridges = SessionBridges(
-            [b for b in facts.bridges if b.thing.doc_id in self._doc_cap] if chat and self.config.session_bridges else [],
+            [b for b in facts.bridges if b.thing.doc_id in self._doc_cap and self._words_ok(b.thing)]
+            if chat and self.config.session_bridges else [],
             max_words=self.config.max_question_words,
         )
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
@@ -492,8 +510,13 @@ class NaturalGenerator:
         return [
             f for f in self.named[doc]
             if _fill(f.ask, s=f.subject, c=class_of(self.base, f.target, f.kind, f.answer)) not in self._asked
-            and "\x00".join((f.doc_id, f.sentence, f.answer)) not in self._asked
+            and "\x00".join((f.doc_id, f.sentence, f.answer)) not in self._asked and self._words_ok(f)
         ]
+
+    def _words_ok(self, fact: Fact) -> bool:
+        """Whether a title-less document's fact may be asked: its answer is a reader's phrase, not the
+        speaker's "my …" (`NaturalConfig.speaker_words`)."""
+        return bool(self.config.speaker_words) or not speaker_words(fact.answer)
 
     def _claim(self, doc: str, rng: random.Random) -> Candidate:
         """A claim task: the claim a results sentence states → that sentence (its abstract is gold)."""
