@@ -623,8 +623,8 @@ def _thing_key(token: Any) -> str:
 
 def _words(tokens: list[Any]) -> str:
     """Tokens as the question says them: "a/an/some/my/our" become "the" (the question refers to the
-    thing the sentence introduced)."""
-    tokens = sorted(tokens, key=lambda t: t.i)
+    thing the sentence introduced), and the speaker's praise of it is left out (`_praise`)."""
+    tokens = sorted((t for t in tokens if not _praise(t)), key=lambda t: t.i)
     if not tokens:
         return ""
     return "".join(
@@ -633,6 +633,27 @@ def _words(tokens: list[Any]) -> str:
         + (t.whitespace_ if nxt is not None and nxt.i == t.i + 1 else " ")
         for t, nxt in zip(tokens, [*tokens[1:], None], strict=True)
     ).strip()
+
+
+# What the speaker thought of a thing, not which thing it was: "I went to a really nice movie theater" is
+# asked "When did Jack go to the movie theater?", not "… the really nice movie theater?", which no one
+# who read the chat would say (issue 36, session 37). "good" stays: "a good cause" is the thing's name.
+_PRAISE = frozenset(
+    "great nice amazing awesome wonderful fantastic lovely beautiful cute cool incredible terrific excellent "
+    "fabulous gorgeous adorable delicious interesting stunning brilliant memorable unforgettable".split()
+)
+
+
+def _praise(token: Any) -> bool:
+    """Whether a token is a praising adjective of a noun ("great" of "a great restaurant") or the
+    intensifier of one ("really" of "really nice")."""
+    word = token.head if token.dep_ == "advmod" and token.head.dep_ == "amod" else token
+    return word.dep_ == "amod" and word.lower_ in _PRAISE and word.head.pos_ in ("NOUN", "PROPN") and not _named_in(word)
+
+
+def _named_in(token: Any) -> bool:
+    """A capitalised word inside a name ("the Great Wall", "Nice Work Café") is the name's, not praise."""
+    return token.text[:1].isupper() and token.head.pos_ == "PROPN"
 
 
 def _as_role(token: Any) -> bool:
