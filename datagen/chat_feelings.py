@@ -191,6 +191,10 @@ def _mood(verb: Any) -> tuple[str, bool] | None:
         return None
     bound = any(c.dep_ in ("prep", "xcomp", "ccomp", "advcl") for c in (*feeling.children, *verb.children)
                 if c.dep_ != "prep" or c.lower_ not in ("today", "now"))
+    # "I'm glad tomorrow is a day off": the parser hangs the clause with no "that" on the verb as a bare
+    # dep (or parataxis); the gladness is about that fact, not a mood the day had (issue 36, session 37)
+    bound = bound or any(c.dep_ in ("dep", "parataxis") and c.pos_ in ("VERB", "AUX") and c.i > feeling.i
+                         for c in (*feeling.children, *verb.children))
     if bound:
         return None  # "I'm proud of you", "I'm glad to meet you", "worried that…": about something
     asked = _is_feeling(feeling, lemma == "feel") and feeling.tag_ in ("JJ", "VBN") and plain_clause(verb)

@@ -83,13 +83,14 @@ MINE = [
 ]
 
 
-def test_the_speaker_s_own_event_is_asked_with_their_and_a_plan_keeps_my() -> None:
-    """Old code: "my" refused every event and plan it was in, so none of these was asked."""
+def test_the_speaker_s_own_event_is_asked_with_their_and_a_plan_keeping_my_is_not() -> None:
+    """Old code: "my" refused every event and plan it was in, so none of these was asked. A plan whose answer
+    keeps the speaker's "my" ("visit my parents in the mountains") is the chat's words, not a reader's answer:
+    not asked since session 37 (`NaturalConfig.speaker_words`, datagen.natural)."""
     qs = chat_questions(MINE)
     assert qs["How did John feel when their son graduated from the police academy?"].answer == "proud"
     assert qs["How did Maria feel about their driving test at the city depot?"].answer == "nervous"
-    assert qs["In the chat of 25 May 2023, what was Maria planning to do?"].answer == (
-        "visit my parents in the mountains")
+    assert "In the chat of 25 May 2023, what was Maria planning to do?" not in qs
     assert qs["How does Maria feel about opening their own pottery studio downtown?"].answer == "thrilled"
     # "his band", "it … stopped raining", "her new bakery": another's, or whose? — still not asked
     assert all(c.answer not in ("happy", "relieved", "excited") for c in qs.values())

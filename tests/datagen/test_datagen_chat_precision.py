@@ -1,9 +1,11 @@
 """Questions a person who read the chat would ask (issue 36, session 37): a dated act is asked without the
 speaker's praise of its thing ("When did Jack go to the movie theater?", not "… the really nice movie
-theater?"), a name's capital word stays ("the Great Wall")."""
+theater?"), a name's capital word stays ("the Great Wall"); a feeling about a fact told after it ("I'm glad
+tomorrow is a day off") is no mood of the day."""
 
 from __future__ import annotations
 
+from datagen_fixtures import CHAT_S1, chat_questions
 from test_datagen_conversations import PT_1, _chunks, _questions
 
 PRAISED = [("me/s3", PT_1, "\n".join([
@@ -24,3 +26,16 @@ def test_a_dated_act_is_asked_without_the_speakers_praise() -> None:
     assert qs["When did Luna adopt the pup from the shelter?"].answer == "13 March 2024"
     assert qs["When did Jack go to the Great Wall?"].answer == "February 2024"
     assert not any(w in q for q in qs if q.startswith("When") for w in ("nice", "great ", "cute"))
+
+
+GLAD = [("chat/D1", CHAT_S1, "Maria: I'm glad tomorrow is a day off.\n"
+                             "John: I'm happy you liked it.\n"
+                             "Maria: Hey John! I'm so grateful.")]
+
+
+def test_a_feeling_about_a_fact_told_after_it_is_no_mood_of_the_day() -> None:
+    """"I'm glad tomorrow is a day off": the parser hangs the clause on the verb as a bare dep; the gladness
+    is about that fact, not how Maria felt that day. Old code: "how was Maria feeling?" → "glad"."""
+    qs = chat_questions(GLAD)
+    assert qs["In the chat of 8 May 2023, how was Maria feeling?"].answer == "grateful"  # a mood still asked
+    assert all(c.answer not in ("glad", "happy") for c in qs.values())
