@@ -41,7 +41,8 @@ def test_what_a_speaker_did_or_liked_is_asked_by_their_chat() -> None:
     assert qs[day + "what did Maria get?"].answer == "a puppy"
     assert qs[day + "where did John go?"].answer == "Yosemite"
     assert qs[day + "what did Maria mention loving?"].answer == "Olive Garden"
-    assert qs[day + "what did Maria find?"].answer == "a cool new fashion piece for my store"
+    # the speaker's "my" kept in the answer: not asked since session 37 (NaturalConfig.speaker_words)
+    assert day + "what did Maria find?" not in qs
     assert qs[day + "what did John build?"].answer == "a treehouse"  # "my kids and I": John too
     for q in (day + "what did Maria get?", day + "where did John go?"):
         assert told_day(q) is not None and qs[q].supporting[0].doc_id == "chat/D1"  # the chat of that day

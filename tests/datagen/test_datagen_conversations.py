@@ -348,7 +348,8 @@ def test_why_an_act_was_done_and_who_with_are_asked_in_the_sentences_own_words()
     went too. Old code: the purpose and the company were cut and never asked. Two different purposes
     for one act make no question."""
     qs = _questions(_chunks(CHATTY))
-    assert qs["Why did Jon take the short trip to Rome?"].answer == "to clear my mind a little"
+    # a purpose in the speaker's "my" is not asked since session 37 (NaturalConfig.speaker_words)
+    assert "Why did Jon take the short trip to Rome?" not in qs
     assert qs["Why did Priya build the new website?"].answer == "for customers to make orders"
     other = [*CHATTY, ("me/s4", PT_2, "Priya: I built a new website to sell my paintings.")]
     assert not any(q.startswith("Why did Priya build") for q in _questions(_chunks(other)))
