@@ -148,6 +148,8 @@ def activity_facts(doc: Any, doc_id: str, chunk_id: str, text: str, name: str, s
         answer = _object_phrase(obj, own=bool(speaker) and subject == speaker)
         if _lemma_of(verb) in _INJURIES and not _body_part(obj, answer):
             answer = ""  # "broke my leg skiing": the parse's compound is no body part
+        if _bare_product(_lemma_of(verb), obj):
+            answer = ""  # "I painted a new picture": what a painting is called, not which (a witness still)
         alone = not any(
             c.dep_ == "nsubj" and (c.lower_ == "we" or any(g.dep_ == "conj" and g.lower_ == "i" for g in c.children))
             for c in verb.children
@@ -983,6 +985,28 @@ def _body_part(obj: Any, answer: str) -> bool:
     return bool(words) and not obj.lower_.endswith("ing") and all(
         t.pos_ == "ADJ" for t in obj.lefts if t.dep_ not in ("poss", "det")
     ) and len(words) <= 2
+
+
+# What each making verb makes, by the generic name of its product: "What did Val paint?" → "a new
+# picture" tells nothing a reader did not know from the verb (issue 36, session 37). A product the
+# sentence names further is a thing ("a picture of a sunset", "a landscape painting", "a Monet print").
+_PRODUCTS = {
+    "paint": frozenset("picture pictures painting paintings pic pics".split()),
+    "draw": frozenset("picture pictures drawing drawings pic pics sketch sketches".split()),
+    "take": frozenset("picture pictures photo photos photograph photographs pic pics shot shots selfie selfies".split()),
+    "cook": frozenset("meal meals food dish dishes".split()),
+    "make": frozenset("meal meals food dish dishes".split()),
+}
+
+
+def _bare_product(lemma: str, obj: Any) -> bool:
+    """Whether a making verb's object is only its product's generic name, with no word that says which
+    (`_PRODUCTS`): adjectives and determiners ("a new picture", "some nice photos") say no more."""
+    return obj.lemma_.lower() in _PRODUCTS.get(lemma, ()) and not any(
+        c.dep_ in ("compound", "nmod", "appos") or c.pos_ == "PROPN" or (c.dep_ == "prep" and c.lower_ == "of")
+        or (c.dep_ == "poss" and c.lower_ not in ("my", "our"))
+        for c in obj.children
+    )  # "a meal | for the kids": what follows is who it was for, the answer stays "a meal"
 
 
 def _object_phrase(obj: Any, *, own: bool = False) -> str:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from datagen.activity_facts import _ABSTRACT, _IDIOMS, _PEOPLE, _VAGUE
+from datagen.activity_facts import _ABSTRACT, _IDIOMS, _PEOPLE, _VAGUE, _bare_product
 from datagen.chat_doing import own_clause, thing_phrase, told_plainly
 from datagen.chat_facts import SHAPE
 from datagen.chat_plans import VAGUE, plain_clause
@@ -116,6 +116,8 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
         if found is None:
             continue
         frame, obj, answer = found
+        if _bare_product(frame.rpartition("|")[2], obj):
+            answer = ""  # "In the chat of …, what did Val paint?" → "a new picture": says no more than the verb
         if liking and answer.lower().startswith("the ") and not any(t.pos_ == "PROPN" for t in obj.subtree):
             answer = ""  # "I love the colors!", "I like the actors and the plot": what the chat shows, not a liking
         wh, _, act = frame.rpartition("|")  # "where|go": "where did … go?"

@@ -39,3 +39,16 @@ def test_a_feeling_about_a_fact_told_after_it_is_no_mood_of_the_day() -> None:
     qs = chat_questions(GLAD)
     assert qs["In the chat of 8 May 2023, how was Maria feeling?"].answer == "grateful"  # a mood still asked
     assert all(c.answer not in ("glad", "happy") for c in qs.values())
+
+
+PRODUCTS = [("chat/D1", CHAT_S1, "Val: I painted a new picture.\n"
+                                 "Mel: I painted a picture of a sunset.\n"
+                                 "Sam: I took some nice photos.\n"
+                                 "Sam: I cooked a meal for the kids.")]
+
+
+def test_a_making_verbs_bare_product_is_no_thing_made() -> None:
+    """"What did Val paint?" → "a new picture" says what a painting is, not which. Old code asked it."""
+    qs = chat_questions(PRODUCTS)
+    assert qs["What did Mel paint?"].answer == "a picture of a sunset"  # a product named further still asked
+    assert "What did Val paint?" not in qs and "What did Sam take?" not in qs and "What did Sam cook?" not in qs
