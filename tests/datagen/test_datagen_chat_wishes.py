@@ -11,7 +11,7 @@ from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_questions
 from datagen.verify import told_day
 
 WISHES = [
-    ("chat/D1", CHAT_S1, "Maria: I'd love to travel to Portugal with my sister next spring.\n"
+    ("chat/D1", CHAT_S1, "Maria: I'd love to travel to Portugal with a friend next spring.\n"
                     "John: I'm hoping to finish the treehouse for the kids by July.\n"
                     "Maria: I'm thinking about adopting a rescue dog from the shelter.\n"
                     "John: Today I want to talk to you about my new woodworking hobby.\n"
@@ -33,7 +33,9 @@ def test_a_wish_a_hope_a_thought_a_topic_and_advice_are_asked_by_their_chat() ->
     """Old code: wishes, topics and requests for advice were refused by design; none of these is asked."""
     qs = chat_questions(WISHES)
     day = "In the chat of 8 May 2023, "
-    assert qs[day + "what did Maria want to do?"].answer == "travel to Portugal with my sister next spring"
+    # (session 37: a wish keeping the speaker's "my" — "… with my sister …" — is no longer asked; the fixture
+    # says "a friend")
+    assert qs[day + "what did Maria want to do?"].answer == "travel to Portugal with a friend next spring"
     assert qs[day + "what was John hoping to do?"].answer == "finish the treehouse for the kids by July"
     assert qs[day + "what was Maria thinking about doing?"].answer == "adopting a rescue dog from the shelter"
     # the topic without the speaker's "my"
@@ -60,7 +62,7 @@ def test_a_past_intent_is_no_plan_of_the_chat() -> None:
     """"I was gonna do a shameless plug" (MSC) is what the speaker had meant to do, not a plan; old code
     asked "In the chat of …, what was Perry planning to do?" → "do a shameless plug"."""
     chat = [("chat/D1", CHAT_S1, "Maria: I teach english so I was gonna do a shameless plug.\n"
-                                "John: I'm going to visit my aunt in Ohio.")]
+                                "John: I'm going to visit the science museum in Ohio.")]
     asked = set(chat_questions(chat))
     assert "In the chat of 8 May 2023, what was John planning to do?" in asked  # the reader runs
     assert "In the chat of 8 May 2023, what was Maria planning to do?" not in asked
