@@ -80,7 +80,9 @@ _VAGUE = frozenset(
     "advantage note sense hold touch notice action connection connections progress difference decision "
     "decisions mistake mistakes effort impact change changes memory memories help support advice "
     # a stretch of time is no thing done: "I spent an hour watching …" → "When did Leo spend the hour?"
-    "hour hours minute minutes while".split()
+    "hour hours minute minutes while "
+    # what anything learned is: "What was Lucy learning in May 2023?" → "a new skill" tells nothing
+    "skill skills".split()
 )
 # People are asked with "who", not "what" ("What did Melanie take?" → "the kids" is no thing she took).
 _PEOPLE = frozenset(
@@ -1002,7 +1004,10 @@ _PRODUCTS = {
 def _bare_product(lemma: str, obj: Any) -> bool:
     """Whether a making verb's object is only its product's generic name, with no word that says which
     (`_PRODUCTS`): adjectives and determiners ("a new picture", "some nice photos") say no more."""
-    return obj.lemma_.lower() in _PRODUCTS.get(lemma, ()) and not any(
+    head = obj.lemma_.lower()
+    # "popped some popcorn", "painted a painting": the object is named after the verb, what it is says no more
+    named_after = len(lemma) >= 3 and head.startswith(lemma) and head != lemma
+    return (head in _PRODUCTS.get(lemma, ()) or named_after) and not any(
         c.dep_ in ("compound", "nmod", "appos") or c.pos_ == "PROPN" or (c.dep_ == "prep" and c.lower_ == "of")
         or (c.dep_ == "poss" and c.lower_ not in ("my", "our"))
         for c in obj.children

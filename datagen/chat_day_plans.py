@@ -108,6 +108,8 @@ def day_plan_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str
             key = act.lower_
         if not answer and family in (_WISH, _HOPE) and act.lemma_.lower() in _LIGHT:
             continue  # "I want to say thanks", "I hope to hear from you": a courtesy, no second wish
+        if answer and family == DAY_PLAN and any(c.dep_ == "advmod" and c.lower_ == "now" for c in act.children):
+            answer = ""  # "I'm going to have dinner now and will talk to you tomorrow": leaving the chat, no plan
         if not answer:
             # still a plan (wish, topic) of that day: a second answer, so a question whose act was read is
             # not asked while another of the same day was said in words not read

@@ -52,3 +52,17 @@ def test_a_making_verbs_bare_product_is_no_thing_made() -> None:
     qs = chat_questions(PRODUCTS)
     assert qs["What did Mel paint?"].answer == "a picture of a sunset"  # a product named further still asked
     assert "What did Val paint?" not in qs and "What did Sam take?" not in qs and "What did Sam cook?" not in qs
+
+
+VAGUE = [("chat/D1", CHAT_S1, "Kim: We popped some popcorn and cuddled up on the couch.\n"
+                              "Lucy: Recently, I'm learning a new skill but finding it difficult.\n"
+                              "Frank: I'm going to have dinner now and will talk to you again tomorrow.\n"
+                              "Sunny: I'm planning to watch a movie tonight.")]
+
+
+def test_a_thing_named_after_its_verb_a_bare_skill_and_a_plan_for_now_are_not_asked() -> None:
+    """"what did Kim pop?" → "some popcorn", "what was Lucy learning?" → "a new skill", "what was Frank planning to
+    do?" → "have dinner" (said leaving the chat). Old code asked each."""
+    qs = chat_questions(VAGUE)
+    assert qs["In the chat of 8 May 2023, what was Sunny planning to do?"].answer == "watch a movie tonight"
+    assert not any(c.answer in ("some popcorn", "a new skill", "new skill", "have dinner") for c in qs.values())
