@@ -275,6 +275,9 @@ def main() -> None:
                              "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
     parser.add_argument("--prior", action="store_true", help="also run the learned policy's untrained prior (row prior)")
+    parser.add_argument("--prior-start", action="append", default=[], choices=("hand", "shipped"), metavar="KIND",
+                        help="also run the untrained policy from this prior (row prior-KIND): hand = the hand-set "
+                        "scorers (session 36's prior), shipped = context1/backends/policy_prior (session 37)")
     parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
                         help="also run the untrained prior reading agreement between searches at weight W "
                              "(IterativeConfig.agreement_weight; row prior-aW); repeatable")
@@ -327,6 +330,8 @@ def main() -> None:
                              IterativeRetrievalPolicy(corpus, IterativeConfig(evidence_ratio=ratio))))
         if args.prior:
             runs.append(("prior", LearnedSearchPolicy(corpus)))
+        for kind in args.prior_start:
+            runs.append((f"prior-{kind}", LearnedSearchPolicy(corpus, prior=kind)))
         for weight in args.prior_agreement:
             runs.append((f"prior-a{weight:g}", prior_with_agreement(corpus, weight)))
         for item in args.policy:

@@ -31,7 +31,7 @@ def policy_command(
     best_of_tasks: Annotated[int, typer.Option(help="Training tasks sampled for --best-of.", min=1)] = 60,
     scorer: Annotated[str, typer.Option(help="linear, mlp, or auto (the best on held-back tasks, the untrained prior included).")] = "linear",
     doc_anchor: Annotated[
-        float, typer.Option(help="Hold the linear answer scorer to the hand-set prior: weight of the squared distance from it (0: off).",
+        float, typer.Option(help="Hold the linear answer scorer to the --start prior: weight of the squared distance from it (0: off).",
                             min=0.0)
     ] = 1.0,
     doc_min_gold: Annotated[
@@ -42,6 +42,11 @@ def policy_command(
                             "hand-tuned answer's and the untrained prior's is 0.05; 0: off). Saved in the policy "
                             "folder.", min=0.0)
     ] = 0.0,
+    start: Annotated[
+        str, typer.Option(help="The prior the warm start starts from and --doc-anchor holds the answer scorers to: "
+                          "hand (the hand-set scorers) or shipped (fit on other corpora's generated tasks, "
+                          "context1/backends/policy_prior). Saved in run.json.")
+    ] = "hand",
     extra_tasks: Annotated[
         list[str] | None, typer.Option(metavar="INDEX=TASKS", help="Another corpus's index and a task file over it, "
                                        "whose answer decisions join the warm start (deep chains the main corpus "
@@ -67,11 +72,13 @@ def policy_command(
         import torch
 
         from context1.backends.iterative import IterativeConfig
-        from context1.backends.learned import LearnedConfig
+        from context1.backends.learned import PRIORS, LearnedConfig
         from training.search_policy import SearchPolicyTrainConfig, train_search_policy
 
         if scorer not in ("linear", "mlp", "auto"):
             raise CommandError(f"--scorer {scorer!r}: choose linear, mlp or auto")
+        if start not in PRIORS:
+            raise CommandError(f"--start {start!r}: choose {' or '.join(PRIORS)}")
         if threads:
             torch.set_num_threads(threads)
         corpus = _open(index)
@@ -80,7 +87,7 @@ def policy_command(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
-            doc_min_gold=doc_min_gold,
+            doc_min_gold=doc_min_gold, start=start,
             learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight)),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,

@@ -148,6 +148,10 @@ class SearchPolicyTrainConfig:
     # CISPO groups' rewards stop differing), and on the tuning parts it won on MuSiQue only (passage R@5 +.028
     # [+.004, +.053]; LoCoMo +.003, HotpotQA -.003: ties; session 36) — pass the flag where it wins.
     learned: LearnedConfig = field(default_factory=lambda: LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0)))
+    # Where the warm start starts (`PolicyWeights.start`): "hand", the hand-set prior, or "shipped", the prior
+    # fit on other corpora's tasks (issue 34, session 37). Its episodes label the decisions, its answer scorers
+    # are what `doc_anchor` holds the fit to, and a scorer left untrained keeps it.
+    start: str = "hand"
     reward: RewardConfig = field(default_factory=RewardConfig)
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     seed: int = 0
@@ -492,7 +496,7 @@ def extra_answer_examples(extra: Sequence[ExtraTasks], weights: PolicyWeights, c
 def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
                log: Callable[[str], None], extra: Sequence[ExtraTasks] = ()) -> tuple[PolicyWeights, dict[str, Any]]:
     t0 = time.perf_counter()
-    prior = PolicyWeights.prior(config.learned)
+    prior = PolicyWeights.start(config.start, config.learned)
     ex = collect_examples(corpus, tasks, prior, agent_config, config.val_fraction, log, config.label_tasks,
                           config.doc_min_gold)
     if extra:
