@@ -208,8 +208,12 @@ PASSAGE_PRIOR = {"iterative_score": 4.0, "chunk_gap": 4.0}
 
 # The shipped prior (issue 34, session 37): the same three linear scorers fit on `context1 datagen` tasks of
 # corpora that are none of the reported ones (benchmarks/policy_prior.py rebuilds it; its policy.json says
-# from what). `LearnedSearchPolicy(corpus)` without a folder starts from `DEFAULT_PRIOR`; "hand" is the
-# hand-set prior above (sessions 24-36's untrained policy).
+# from what: MemoryBank, MSC and the office fixture, the answer scorers trained, the query scorer hand-set).
+# `LearnedSearchPolicy(corpus)` without a folder starts from `DEFAULT_PRIOR`, still "hand" (the hand-set prior
+# above, sessions 24-36's untrained policy): on the tuning parts' held-out slices the shipped one lost passage
+# R@5 on HotpotQA (75: -.020 [-.047, +.007], 1 won / 4 lost) and MuSiQue (60: -.008), won only on LoCoMo's
+# conversation 41 (95: +.021 [.000, +.053], 2 / 0), and training from it lost to training from the hand-set one
+# (HotpotQA -.007, MuSiQue -.015; `benchmarks/search_policy.py --split tuning --prior-start hand|shipped`).
 SHIPPED_PRIOR = Path(__file__).with_name("policy_prior")
 PRIORS = ("shipped", "hand")
 DEFAULT_PRIOR = "hand"
