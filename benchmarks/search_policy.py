@@ -275,9 +275,10 @@ def main() -> None:
                              "(warm start, after best-of-N, after CISPO); both = all of them")
     parser.add_argument("--no-baselines", action="store_true", help="skip hybrid and the hand-tuned policy")
     parser.add_argument("--prior", action="store_true", help="also run the learned policy's untrained prior (row prior)")
-    parser.add_argument("--prior-start", action="append", default=[], choices=("hand", "shipped"), metavar="KIND",
+    parser.add_argument("--prior-start", action="append", default=[], choices=("auto", "chat", "hand"), metavar="KIND",
                         help="also run the untrained policy from this prior (row prior-KIND): hand = the hand-set "
-                        "scorers (session 36's prior), shipped = context1/backends/policy_prior (session 37)")
+                        "scorers (session 36's prior), chat = context1/backends/chat_prior (session 38), auto = "
+                        "chat on a conversation corpus, else hand (the default untrained policy)")
     parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
                         help="also run the untrained prior reading agreement between searches at weight W "
                              "(IterativeConfig.agreement_weight; row prior-aW); repeatable")

@@ -44,9 +44,10 @@ def policy_command(
     ] = 0.0,
     start: Annotated[
         str, typer.Option(help="The prior the warm start starts from and --doc-anchor holds the answer scorers to: "
-                          "hand (the hand-set scorers) or shipped (fit on other corpora's generated tasks, "
-                          "context1/backends/policy_prior). Saved in run.json.")
-    ] = "hand",
+                          "auto (chat on a conversation corpus, read from its documents' speaker lines; hand on "
+                          "any other), hand (the hand-set scorers) or chat (fit on other chats' generated tasks, "
+                          "context1/backends/chat_prior). Saved in run.json.")
+    ] = "auto",
     extra_tasks: Annotated[
         list[str] | None, typer.Option(metavar="INDEX=TASKS", help="Another corpus's index and a task file over it, "
                                        "whose answer decisions join the warm start (deep chains the main corpus "
@@ -72,16 +73,19 @@ def policy_command(
         import torch
 
         from context1.backends.iterative import IterativeConfig
-        from context1.backends.learned import PRIORS, LearnedConfig
+        from context1.backends.learned import PRIORS, LearnedConfig, resolve_prior
         from training.search_policy import SearchPolicyTrainConfig, train_search_policy
 
         if scorer not in ("linear", "mlp", "auto"):
             raise CommandError(f"--scorer {scorer!r}: choose linear, mlp or auto")
         if start not in PRIORS:
-            raise CommandError(f"--start {start!r}: choose {' or '.join(PRIORS)}")
+            raise CommandError(f"--start {start!r}: choose {', '.join(PRIORS)}")
         if threads:
             torch.set_num_threads(threads)
         corpus = _open(index)
+        prior = resolve_prior(start, corpus)
+        typer.echo(f"start: the {prior} prior" + (f" (auto: {'a' if prior == 'chat' else 'no'} conversation corpus)"
+                                                  if start == "auto" else ""))
         extra = [_extra(spec) for spec in extra_tasks or ()]
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,

@@ -148,11 +148,12 @@ class SearchPolicyTrainConfig:
     # CISPO groups' rewards stop differing), and on the tuning parts it won on MuSiQue only (passage R@5 +.028
     # [+.004, +.053]; LoCoMo +.003, HotpotQA -.003: ties; session 36) — pass the flag where it wins.
     learned: LearnedConfig = field(default_factory=lambda: LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0)))
-    # Where the warm start starts (`PolicyWeights.start`): "hand", the hand-set prior, or "shipped", the prior
-    # fit on other corpora's tasks (issue 34, session 37). Its episodes label the decisions, its answer scorers
-    # are what `doc_anchor` holds the fit to, and a scorer left untrained keeps it. "hand" stays the default:
-    # from the shipped prior, held-out passage R@5 HotpotQA -.007 (0 won / 1 lost), MuSiQue -.015 (2 / 4).
-    start: str = "hand"
+    # Where the warm start starts (`PolicyWeights.start`): "auto" (`resolve_prior`: the conversation prior on
+    # a chat corpus, else the hand-set one), "hand" or "chat" (issue 34, sessions 37-38). Its episodes label the
+    # decisions, its answer scorers are what `doc_anchor` holds the fit to, and a scorer left untrained keeps
+    # it. Session 37: training HotpotQA / MuSiQue from a chat-fit prior lost to training from the hand-set one
+    # (held-out passage R@5 -.007, -.015), which is why "auto" keeps the hand-set prior on every non-chat corpus.
+    start: str = "auto"
     reward: RewardConfig = field(default_factory=RewardConfig)
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     seed: int = 0
@@ -497,7 +498,10 @@ def extra_answer_examples(extra: Sequence[ExtraTasks], weights: PolicyWeights, c
 def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConfig, agent_config: Any,
                log: Callable[[str], None], extra: Sequence[ExtraTasks] = ()) -> tuple[PolicyWeights, dict[str, Any]]:
     t0 = time.perf_counter()
-    prior = PolicyWeights.start(config.start, config.learned)
+    prior = PolicyWeights.start(config.start, config.learned, corpus)
+    log(f"warm start: from the {prior.meta['prior']} prior (--start {config.start}"
+        + (f": the index is {'a conversation corpus' if prior.meta['prior'] == 'chat' else 'no conversation corpus'})"
+           if config.start == "auto" else ")"))
     ex = collect_examples(corpus, tasks, prior, agent_config, config.val_fraction, log, config.label_tasks,
                           config.doc_min_gold)
     if extra:
@@ -507,7 +511,7 @@ def warm_start(corpus: Any, tasks: Sequence[Task], config: SearchPolicyTrainConf
         for kind, examples in more.items():
             ex[kind] += examples
     label_s = time.perf_counter() - t0
-    report: dict[str, Any] = {"label_s": label_s}
+    report: dict[str, Any] = {"label_s": label_s, "start": prior.meta["prior"]}
     chosen: dict[str, Scorer] = {}
     kinds = [("query", QUERY_FEATURES, prior.query), ("doc", DOC_FEATURES, prior.doc)]
     if prior.passage is not None:

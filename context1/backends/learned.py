@@ -24,7 +24,8 @@ hand, this one decides with two learned scorers:
    searches agree on it: `iterative.agreement` and how many later searches re-found it) and scored;
    the answer is the first `max_passages` by that score (greedy, or a Plackett–Luce sample), then
    the best passage of each further document. The hand-set prior is the hand-tuned passage score; the
-   shipped prior (`SHIPPED_PRIOR`, session 37) is the same linear scorers fit on other corpora's tasks. A policy
+   conversation prior (`CHAT_PRIOR`, session 38) is the same linear scorers fit on other chats' tasks, the
+   untrained start of a conversation corpus (`resolve_prior`). A policy
    folder from before passages has no passage scorer: its answer ranks documents by the document
    scorer and cites each one's best passage, as before.
 
@@ -76,6 +77,7 @@ from context1.backends.llm_free import (
     visible_rankings,
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
+from corpus_tools.corpus_kind import CONVERSATION, corpus_kind
 
 POLICY_KIND = "context1-search-policy"
 FORMAT_VERSION = 1
@@ -206,17 +208,27 @@ DOC_PRIOR = {"iterative_score": 4.0}
 PASSAGE_PRIOR = {"iterative_score": 4.0, "chunk_gap": 4.0}
 
 
-# The shipped prior (issue 34, session 37): the same three linear scorers fit on `context1 datagen` tasks of
-# corpora that are none of the reported ones (benchmarks/policy_prior.py rebuilds it; its policy.json says
-# from what: MemoryBank, MSC and the office fixture, the answer scorers trained, the query scorer hand-set).
-# `LearnedSearchPolicy(corpus)` without a folder starts from `DEFAULT_PRIOR`, still "hand" (the hand-set prior
-# above, sessions 24-36's untrained policy): on the tuning parts' held-out slices the shipped one lost passage
-# R@5 on HotpotQA (75: -.020 [-.047, +.007], 1 won / 4 lost) and MuSiQue (60: -.008), won only on LoCoMo's
-# conversation 41 (95: +.021 [.000, +.053], 2 / 0), and training from it lost to training from the hand-set one
-# (HotpotQA -.007, MuSiQue -.015; `benchmarks/search_policy.py --split tuning --prior-start hand|shipped`).
-SHIPPED_PRIOR = Path(__file__).with_name("policy_prior")
-PRIORS = ("shipped", "hand")
-DEFAULT_PRIOR = "hand"
+# The conversation prior (issue 34, sessions 37-38): the same three linear scorers fit on `context1 datagen`
+# tasks of chat corpora that are none of the reported ones (MemoryBank and MSC; benchmarks/policy_prior.py
+# rebuilds it, its policy.json says from what), the answer scorers trained, the query scorer hand-set. It
+# learns "the passage that shares the question's words", which helps a chat (one turn answers) and hurts
+# multi-hop Wikipedia (session 37's chat + office fit: HotpotQA -.020, MuSiQue -.008 passage R@5, LoCoMo
+# conversation 41 +.021). So the untrained policy's start is chosen by what the corpus is (`resolve_prior`):
+# "auto" = "chat" on a conversation corpus (`corpus_tools.corpus_kind`, read from the documents' text), "hand"
+# (the hand-set prior above, sessions 24-36's untrained policy) on every other; either can be forced.
+CHAT_PRIOR = Path(__file__).with_name("chat_prior")
+PRIORS = ("auto", "chat", "hand")
+DEFAULT_PRIOR = "auto"
+
+
+def resolve_prior(prior: str, corpus: Any = None) -> str:
+    """The prior `prior` names on `corpus`: "chat" or "hand" as given, "auto" -> "chat" on a conversation
+    corpus, else "hand" (also with no corpus). ValueError for a name not in `PRIORS`."""
+    if prior not in PRIORS:
+        raise ValueError(f"prior {prior!r}: choose one of {', '.join(PRIORS)}")
+    if prior != "auto":
+        return prior
+    return "chat" if corpus_kind(corpus) == CONVERSATION else "hand"
 
 
 @dataclass
@@ -237,18 +249,20 @@ class PolicyWeights:
                              config or LearnedConfig(), passage=Scorer.linear(PASSAGE_PRIOR, PASSAGE_FEATURES))
 
     @staticmethod
-    def start(prior: str = DEFAULT_PRIOR, config: LearnedConfig | None = None) -> PolicyWeights:
-        """The policy without a trained folder: `prior` "hand" (the hand-set scorers) or "shipped" (the
-        cross-corpus fit in `SHIPPED_PRIOR`). `config` replaces the knobs (default: `LearnedConfig()`, as the
-        hand-set prior's), so either prior reads what the untrained policy reads."""
-        if prior == "hand":
-            return PolicyWeights.prior(config)
-        if prior != "shipped":
-            raise ValueError(f"prior {prior!r}: choose one of {', '.join(PRIORS)}")
-        shipped = open_policy(SHIPPED_PRIOR)
-        # no "index": the shipped prior is meant for every corpus, so it warns of none
-        meta = {"stage": "shipped prior", "prior": "shipped", "trained_on": shipped.meta.get("trained_on")}
-        return PolicyWeights(shipped.query, shipped.doc, config or LearnedConfig(), meta, shipped.passage)
+    def start(prior: str = DEFAULT_PRIOR, config: LearnedConfig | None = None, corpus: Any = None) -> PolicyWeights:
+        """The policy without a trained folder: `prior` "hand" (the hand-set scorers), "chat" (the
+        conversation fit in `CHAT_PRIOR`) or "auto" (`resolve_prior` on `corpus`). `config` replaces the
+        knobs (default: `LearnedConfig()`, as the hand-set prior's), so either prior reads what the
+        untrained policy reads. meta["prior"] says which it is (and meta["asked"] what was asked)."""
+        chosen = resolve_prior(prior, corpus)
+        if chosen == "hand":
+            w = PolicyWeights.prior(config)
+            w.meta = {"prior": "hand", "asked": prior}
+            return w
+        chat = open_policy(CHAT_PRIOR)
+        # no "index": the conversation prior is meant for every chat corpus, so it warns of none
+        meta = {"stage": "chat prior", "prior": "chat", "asked": prior, "trained_on": chat.meta.get("trained_on")}
+        return PolicyWeights(chat.query, chat.doc, config or LearnedConfig(), meta, chat.passage)
 
     def save(self, folder: str | Path, report: Mapping[str, Any] | None = None) -> Path:
         folder = Path(folder)
@@ -340,8 +354,8 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
     """A `Backend` whose searches and answer ranking are chosen by learned scorers (module docstring).
 
     corpus: the opened Corpus (token counting, stored vectors). policy: a policy folder or loaded
-    `PolicyWeights` (None: the untrained prior, `prior` of `PRIORS`: "shipped" or "hand";
-    `PolicyWeights.start`). temperature: overrides the folder's (0 = greedy).
+    `PolicyWeights` (None: the untrained prior, `prior` of `PRIORS`: "auto" — chosen by the corpus's
+    kind —, "chat" or "hand"; `PolicyWeights.start`). temperature: overrides the folder's (0 = greedy).
     recorder: a list that receives every `Decision` (training); None records nothing.
     """
 
@@ -351,7 +365,7 @@ class LearnedSearchPolicy(IterativeRetrievalPolicy):
                  agent_config: Any = None, seed: int = 0, temperature: float | None = None,
                  recorder: list[Decision] | None = None, prior: str = DEFAULT_PRIOR) -> None:
         weights = policy if isinstance(policy, PolicyWeights) else (
-            open_policy(policy) if policy is not None else PolicyWeights.start(prior))
+            open_policy(policy) if policy is not None else PolicyWeights.start(prior, corpus=corpus))
         self.weights = weights
         self.policy_path = None if isinstance(policy, PolicyWeights) or policy is None else str(policy)
         self.learned = weights.config

@@ -126,6 +126,17 @@ def test_train_policy_exits_non_zero_when_it_would_learn_nothing_and_on_other_fl
     assert policy_cli("--agreement-weight", "-1").exit_code != 0
 
 
+def test_train_policy_says_which_prior_it_starts_from_and_refuses_a_prior_it_does_not_know(policy_cli) -> None:
+    # issue 34, session 38: --start auto (the default) reads the index; the mini corpus's pages are no chat
+    res = policy_cli("--fresh")
+    assert "start: the hand prior (auto: no conversation corpus)" in res.output, res.output
+    res = policy_cli("--fresh", "--start", "chat")
+    assert "start: the chat prior" in res.output and "auto" not in res.output.split("start: the chat prior")[1][:8]
+    for bad in ("shipped", "Auto"):
+        res = policy_cli("--fresh", "--start", bad)
+        assert res.exit_code != 0 and f"--start {bad!r}: choose auto, chat, hand" in res.output, res.output
+
+
 def test_learned_nothing_names_why_and_only_when_nothing_was_learned() -> None:
     from training.search_policy import learned_nothing
 

@@ -423,23 +423,31 @@ def test_extra_tasks_from_another_corpus_with_no_gold_in_their_index_are_a_clear
         ExtraTasks(mini_corpus, foreign).usable()
 
 
-def test_a_run_from_the_shipped_prior_keeps_it_is_held_to_it_and_is_part_of_the_run(mini_corpus, mini_tasks, tmp_path):
-    """Issue 34, session 37: `start="shipped"` starts the warm start from the shipped prior: a scorer left
-    untrained keeps it, the answer fit is anchored to it, and resuming with the other start is refused."""
+def test_a_run_from_the_chat_prior_keeps_it_is_held_to_it_and_is_part_of_the_run(mini_corpus, mini_tasks, tmp_path):
+    """Issue 34, sessions 37-38: `start="chat"` starts the warm start from the conversation prior: a scorer
+    left untrained keeps it, the answer fit is anchored to it, and resuming with another start is refused.
+    The default, "auto", starts a corpus of pages (the mini corpus) from the hand-set prior, and says so."""
     from context1 import AgentConfig
     from training.run_state import RunMismatch
     from training.search_policy import NothingLearned, warm_start
 
+    assert SearchPolicyTrainConfig().start == "auto"
     tasks = _tasks(mini_corpus, mini_tasks)
-    shipped, hand = PolicyWeights.start("shipped"), PolicyWeights.prior()
+    chat, hand = PolicyWeights.start("chat"), PolicyWeights.prior()
     rng = np.random.default_rng(5)
     x = rng.normal(size=(30, len(PASSAGE_FEATURES)))
-    assert not np.array_equal(np.argsort(-shipped.passage(x))[:5], np.argsort(-hand.passage(x))[:5])
-    cfg = dataclasses.replace(SMALL, rl_steps=0, doc_min_gold=1, start="shipped")
-    w, report = warm_start(mini_corpus, tasks, cfg, AgentConfig(), lambda m: None)
+    assert not np.array_equal(np.argsort(-chat.passage(x))[:5], np.argsort(-hand.passage(x))[:5])
+    cfg = dataclasses.replace(SMALL, rl_steps=0, doc_min_gold=1, start="chat")
+    said: list[str] = []
+    w, report = warm_start(mini_corpus, tasks, cfg, AgentConfig(), said.append)
+    assert report["start"] == "chat" and "warm start: from the chat prior (--start chat)" in said
     assert report["passage"]["chosen"].startswith("prior (too few")  # a dozen tasks: nothing to fit it on
-    assert np.array_equal(w.passage(x), shipped.passage(x))
-    # the answer fit held hard to the shipped prior ranks as it does, whatever the few decisions say
+    assert np.array_equal(w.passage(x), chat.passage(x))
+    said.clear()
+    w, report = warm_start(mini_corpus, tasks, dataclasses.replace(cfg, start="auto"), AgentConfig(), said.append)
+    assert report["start"] == "hand" and np.array_equal(w.passage(x), hand.passage(x))
+    assert any("from the hand prior (--start auto: the index is no conversation corpus)" in m for m in said)
+    # the answer fit held hard to the chat prior ranks as it does, whatever the few decisions say
     train = []
     for _ in range(8):
         xe = rng.normal(size=(12, len(PASSAGE_FEATURES)))
@@ -447,11 +455,11 @@ def test_a_run_from_the_shipped_prior_keeps_it_is_held_to_it_and_is_part_of_the_
         y[np.argsort(-xe[:, 0])[:2]] = 0.5  # the gold marked by an unrelated feature
         train.append(_Example(xe, y, False, 2))
     held = fit_scorer(train, len(PASSAGE_FEATURES), 0, SearchPolicyTrainConfig(fit_epochs=50), loss="setwise",
-                      anchor=shipped.passage, anchor_weight=1e6)
-    assert np.array_equal(np.argsort(-held(x))[:5], np.argsort(-shipped.passage(x))[:5])
+                      anchor=chat.passage, anchor_weight=1e6)
+    assert np.array_equal(np.argsort(-held(x))[:5], np.argsort(-chat.passage(x))[:5])
     out = tmp_path / "policy"
-    with pytest.raises(NothingLearned):  # the same dozen tasks: the run keeps the shipped prior, and says so
+    with pytest.raises(NothingLearned):  # the same dozen tasks: the run keeps the chat prior, and says so
         train_search_policy(mini_corpus, tasks, out, cfg)
-    assert json.loads((out / "run.json").read_text())["config"]["config"]["start"] == "shipped"
+    assert json.loads((out / "run.json").read_text())["config"]["config"]["start"] == "chat"
     with pytest.raises(RunMismatch):
         train_search_policy(mini_corpus, tasks, out, dataclasses.replace(cfg, start="hand"))
