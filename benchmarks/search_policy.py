@@ -77,7 +77,22 @@ def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
         from eval.loaders import load_benchmark
 
         return locomo_split(load_benchmark(name, args.data_dir).tasks, args.locomo_limit)
+    if name in task_files(args):
+        from eval.loaders.tasks import load_tasks
+
+        # generated tasks over a tuning export: all tuning (a user's own tasks; never a reporting part)
+        return [{"id": t.task_id, "query": t.query, "gold": list(t.gold_doc_ids), "split": "tuning"}
+                for t in load_tasks(task_files(args)[name][1]).tasks if t.gold_doc_ids]
     return load_questions(name, args.data_dir, args.locomo_limit)
+
+
+def task_files(args: argparse.Namespace) -> dict[str, tuple[Path, Path]]:
+    """--task-set NAME=INDEX=TASKS as {NAME: (INDEX, TASKS)}."""
+    out = {}
+    for spec in args.task_set:
+        name, index, tasks = spec.split("=", 2)
+        out[name] = (Path(index), Path(tasks))
+    return out
 
 
 def locomo_split(tasks, report_n: int) -> list[dict]:  # noqa: ANN001 - eval Tasks
@@ -102,6 +117,8 @@ def set_corpus(name: str, args: argparse.Namespace):  # noqa: ANN201
         return Corpus.open(args.filings_index)
     if name == "office":
         return open_corpus("office", args.index_root)  # the fixture, indexed on first use
+    if name in task_files(args):
+        return Corpus.open(task_files(args)[name][0])
     return Corpus.open(args.index_root / INDEX[name])
 
 
@@ -268,6 +285,9 @@ def main() -> None:
     parser.add_argument("--filings-questions", type=Path, default=ROOT / "runs" / "filings-questions.jsonl",
                         help="their single-filing questions (benchmarks/filings.py --qna ... --questions-out)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--task-set", action="append", default=[], metavar="NAME=INDEX=TASKS",
+                        help="a set NAME (name it in --sets) of generated tasks over INDEX (a context1 datagen "
+                        "tasks.jsonl), all of it the tuning part; repeatable")
     parser.add_argument("--policy", action="append", default=[], metavar="NAME=DIR",
                         help="a trained policy folder ({set} is replaced by the set name); repeatable")
     parser.add_argument("--stage", default="both",

@@ -51,3 +51,20 @@ def test_a_negative_prior_agreement_is_refused():
     assert run.returncode == 2
     assert "--prior-agreement -0.1: a weight is 0 or more" in run.stderr
 
+
+
+def test_a_task_set_is_generated_tasks_over_its_own_index_all_of_them_tuning(tmp_path):
+    """`--task-set NAME=INDEX=TASKS` (session 38): a datagen task file as a set, every task in the tuning part
+    (never a reporting part); tasks without gold documents are left out; the set opens its own index."""
+    import json
+    from argparse import Namespace
+
+    sp = bench("search_policy")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"task_id": f"g{i}", "query": f"q {i}?", "answers": ["x"],
+                                         "gold_doc_ids": [f"d{i}"] if i else []}) + "\n" for i in range(3)))
+    args = Namespace(task_set=[f"chat={tmp_path / 'idx'}={tasks}"], data_dir=None, locomo_limit=400)
+    assert sp.task_files(args) == {"chat": (tmp_path / "idx", tasks)}
+    rows = sp.set_questions("chat", args)
+    assert rows == [{"id": "g1", "query": "q 1?", "gold": ["d1"], "split": "tuning"},
+                    {"id": "g2", "query": "q 2?", "gold": ["d2"], "split": "tuning"}]
