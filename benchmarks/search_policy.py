@@ -33,7 +33,9 @@ milliseconds per turn (time inside `generate`, the tools excluded). Per-question
 benchmarks/out/search_policy/.
 
 `--prior` adds the learned policy's untrained prior (row `prior`; since session 36 it reads agreement between
-searches at the hand-tuned answer's weight, 0.05), `--prior-agreement W` the prior at weight W (row `prior-aW`;
+searches at the hand-tuned answer's weight, 0.05; since session 38 it is the "auto" start: the chat prior on a
+conversation corpus such as LoCoMo, the hand-set one elsewhere; `--prior-start auto|chat|hand` names rows
+`prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
 `--prior-agreement 0` is the prior before session 36); `--compare A:B` prints B against A
 per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
 difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:

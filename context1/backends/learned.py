@@ -215,7 +215,11 @@ PASSAGE_PRIOR = {"iterative_score": 4.0, "chunk_gap": 4.0}
 # multi-hop Wikipedia (session 37's chat + office fit: HotpotQA -.020, MuSiQue -.008 passage R@5, LoCoMo
 # conversation 41 +.021). So the untrained policy's start is chosen by what the corpus is (`resolve_prior`):
 # "auto" = "chat" on a conversation corpus (`corpus_tools.corpus_kind`, read from the documents' text), "hand"
-# (the hand-set prior above, sessions 24-36's untrained policy) on every other; either can be forced.
+# (the hand-set prior above, sessions 24-36's untrained policy) on every other; either can be forced. Tuning
+# parts, auto - hand (session 38, `benchmarks/search_policy.py --split tuning --prior-start auto --prior-start
+# hand`): LoCoMo conversation 41 (95) passage R@5 +.021 [.000, +.053] 2 won / 0 lost, all-R@10 -.032 [-.074, .000]
+# 0 / 3; 289 generated tasks over the LoCoMo tuning export R@5 .000 (9 / 11), all-R@10 +.055 [+.028, +.083]
+# 18 / 2; HotpotQA (75) and MuSiQue (60) identical rows, by construction.
 CHAT_PRIOR = Path(__file__).with_name("chat_prior")
 PRIORS = ("auto", "chat", "hand")
 DEFAULT_PRIOR = "auto"
