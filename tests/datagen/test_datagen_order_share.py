@@ -100,3 +100,14 @@ def test_mix_sets_the_order_share_and_refuses_bad_values() -> None:
         parse_mix("orders=0.2")
     with pytest.raises(ValueError, match="order_share must be a share"):
         NaturalConfig(order_share=-0.1)
+
+
+def test_order_hold_keeps_the_share_when_nothing_else_is_left(chat, tmp_path) -> None:
+    """`--mix order_hold=1`: a smaller set rather than orders past their share (old code: no such option, the
+    deferred orders always came back once the single-hop tasks were spent)."""
+    assert parse_mix("order_hold=1") == {"order_hold": 1.0}
+    total, uncapped = _run(chat, tmp_path, 60, order_share=1.0)
+    held_total, forms = _run(chat, tmp_path, 60, order_hold=1.0)
+    assert held_total < total and 0 < forms["order"] <= 0.25 * held_total < uncapped["order"]
+    _, none = _run(chat, tmp_path, 60, order_share=0.0, order_hold=1.0)
+    assert none["order"] == 0 and none["single"] > 0
