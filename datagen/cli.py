@@ -88,7 +88,7 @@ def datagen_command(
                      "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
                      "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
                      "0.2), order=SHARE (largest share of all the tasks that order one person's dated acts in chats "
-                     "or mail, default 0.25; exceeded only when nothing else is left), order_hold=0|1 (1: never exceeded, a "
+                     "or mail, default 0: written once nothing else is left), order_hold=0|1 (1: never exceeded, a "
                      "smaller set instead; default 0), bridges=0|1 (ask a chat's day-asked thing "
                      "through another sentence of its session too, once the plain questions are written; default 1), "
                      "sets=0|1 (ask what a speaker told of themself over several sessions as a set, default 1), "

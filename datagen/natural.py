@@ -84,13 +84,15 @@ class NaturalConfig:
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     order_share: the largest share of *all* the tasks written (single-hop ones included) that may be
         orders of one person's dated acts. On chats orders are the whole multi-hop output, so a share of
-        it caps nothing; real LoCoMo is about 16 % temporal questions (20 % of the answerable), and
-        written first, orders had reached 39-47 % of a 150-task set (issue 36). Once nothing else can be
-        written the cap gives way (`hold_shares`), so the set is never smaller for it.
+        it caps nothing; written first, orders had reached 39-47 % of a 150-task set (issue 36). Default 0:
+        orders are written only once nothing else can be (the cap gives way then, `hold_shares`, so the set
+        is never smaller for it). An order names both acts, so BM25 finds both sessions (all-gold@10 0.92
+        of 37 orders on the LoCoMo tuning export at `--n 150`, real LoCoMo multi-session questions 0.481):
+        at 0.25 a chat set's multi-hop tasks were 0.84 all-gold@10, at 0.02 0.64, at 0 0.50 (s38, issue
+        36's limit: real + 0.10); the tasks written and the sessions with one do not fall (60 → 61).
     order_hold: 1 keeps `order_share` even when nothing else can be written (a smaller set rather than
-        orders past their share); 0 (default) lets it give way. Orders name both acts, so BM25 finds both
-        sessions (all-gold@10 near 0.9 on the tuning exports, real LoCoMo multi-session 0.481): a run that
-        writes every other question first still ends on them (`--mix order_hold=1`).
+        orders past their share: a run that writes every other question first still ends on its orders);
+        0 (default) lets it give way (at 1 the LoCoMo tuning export's `--n 300` gives 230, not 288).
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
@@ -124,7 +126,7 @@ class NaturalConfig:
     comparison_share: float = 0.2
     bridge_comparison_share: float = 0.25
     relation_share: float = 0.2
-    order_share: float = 0.25
+    order_share: float = 0.0
     order_hold: float = 0.0
     relation_floor: int = 3
     max_doc_uses: int = 3
@@ -160,7 +162,7 @@ _MIX_KEYS = {
 
 
 def parse_mix(spec: str) -> dict[str, float]:
-    """`--mix "comparison=0.25,relation=0.2,order=0.25"` → NaturalConfig options (comparison_share,
+    """`--mix "comparison=0.25,relation=0.2,order=0.1"` → NaturalConfig options (comparison_share,
     relation_share, order_share): the largest share of the multi-hop output that may be comparisons, of
     the bridges one relation may describe, and of all the tasks written that may be orders of dated acts
     (chats, mail), order_hold=0|1 whether that share holds when nothing else is left; bridges=0|1
