@@ -39,7 +39,7 @@ from datagen.chat_facts import SHAPE
 from datagen.chat_plans import VAGUE, plain_clause
 from datagen.dates import format_date
 from datagen.factbase import Fact, FactBase
-from datagen.mining import fold
+from datagen.mining import bare_words
 from datagen.types import TruthType
 from datagen.verify import TOLD_OPENING
 
@@ -234,8 +234,5 @@ def drop_asked_elsewhere(base: FactBase) -> None:
 
 
 def _bare(answer: str) -> str:
-    """The answer's words, articles and "my" aside, padded so that containment is by whole words."""
-    words = fold(answer).split()
-    while words and words[0] in ("a", "an", "the", "my", "our", "some"):
-        words = words[1:]
-    return f" {' '.join(words)} " if words else ""
+    """The answer's words, articles, "my" and "our" aside, padded so that containment is by whole words."""
+    return bare_words(answer, drop=("a", "an", "the", "my", "our", "some"), pad=True)

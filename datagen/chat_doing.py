@@ -38,7 +38,7 @@ from datagen.chat_facts import SHAPE
 from datagen.chat_plans import VAGUE, plain_clause
 from datagen.dates import format_date
 from datagen.factbase import Fact, FactBase
-from datagen.mining import fold
+from datagen.mining import bare_words
 from datagen.types import TruthType
 from datagen.verify import TOLD_OPENING
 
@@ -250,16 +250,9 @@ def drop_restated(base: FactBase, heads: tuple[str, ...] = (DOING,)) -> None:
     the uniqueness passes, so the other question is one that is asked."""
     for doc_id in list(base.facts):
         facts = base.facts[doc_id]
-        said = {(f.sentence, _bare(f.answer)) for f in facts if f.ask and not f.relation.startswith(heads)}
-        kept = [f for f in facts if not (f.relation.startswith(heads) and (f.sentence, _bare(f.answer)) in said)]
+        said = {(f.sentence, bare_words(f.answer)) for f in facts if f.ask and not f.relation.startswith(heads)}
+        kept = [f for f in facts if not (f.relation.startswith(heads) and (f.sentence, bare_words(f.answer)) in said)]
         if kept:
             base.facts[doc_id] = kept
         else:
             del base.facts[doc_id]
-
-
-def _bare(answer: str) -> str:
-    words = fold(answer).split()
-    while words and words[0] in ("a", "an", "the", "my", "some"):
-        words = words[1:]
-    return " ".join(words)

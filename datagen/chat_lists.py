@@ -22,6 +22,9 @@ from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 
 LIST_FORM = "list"
 COUNT_WORDS = {2: "two", 3: "three"}
+# a set whose ask says where the count goes may hold four things (datagen.chat_act_sets; the verifier's
+# largest count): "What four places did Caroline go to?"
+SLOT_COUNT_WORDS = {**COUNT_WORDS, 4: "four"}
 # Verbs whose things make a set a person would ask for; "got", "took", "found" join unlike things
 # ("some new shoes", "a temp job", "some great news").
 LIST_VERBS = frozenset(
@@ -122,7 +125,7 @@ def _question(items: Sequence[Fact]) -> str:
     ("What are the names of {s}'s {n} dogs?", datagen.chat_sets) gets it there."""
     first = items[0]
     if "{n}" in first.ask:
-        return first.ask.replace("{s}", first.subject).replace("{n}", COUNT_WORDS[len(items)])
+        return first.ask.replace("{s}", first.subject).replace("{n}", SLOT_COUNT_WORDS[len(items)])
     return first.ask.replace("{s}", first.subject).replace("What ", f"What {COUNT_WORDS[len(items)]} things ", 1)
 
 

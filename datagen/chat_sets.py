@@ -8,7 +8,7 @@ The facts are those `datagen.chat_facts` and `datagen.chat_named` read ("What cl
 speaker and relation two answers: here they are the set. A set is asked only when it is complete as far
 as the corpus tells: every mention of that speaker and relation names a thing a question could give (a
 mention the reader could not cut, "I'm a fan of both classical like Bach and…", leaves the set unknown),
-"another dog" only where the set holds two or more; two or three things surely different (`_different`),
+"another dog" only where the set holds two or more; two or three things surely different (`different`),
 told in two or more sessions.
 Plans and wishes ("want to visit") change and jobs are one job said twice: not asked. The question says
 how many; the verifier finds each thing in a supporting passage (`verify.list_in_support`, the form of
@@ -82,7 +82,7 @@ def said_sets(base: FactBase, max_things: int = 3) -> list[tuple[Fact, ...]]:
         for f in mentions:
             things.setdefault(_bare(f.answer), []).append(f)
         keys = sorted(things)
-        if not 2 <= len(keys) <= max_things or not all(keys) or not _different(keys):
+        if not 2 <= len(keys) <= max_things or not all(keys) or not different(keys):
             continue
         firsts = []
         for k in keys:
@@ -114,7 +114,7 @@ def _bare(answer: str) -> str:
     return fold(re.sub(r"^(?:a|an|the|some)\s+", "", answer, flags=re.IGNORECASE))
 
 
-def _different(keys: list[str]) -> bool:
+def different(keys: list[str]) -> bool:
     """Whether the things are surely different: none inside another ("shelter" and "homeless shelter":
     maybe one), and two of one head word only when their other words share none ("creative writing class"
     and "poetry class"; "cute pup" and "little pup" may be one dog)."""

@@ -83,14 +83,16 @@ def datagen_command(
     ] = "question",
     mix: Annotated[
         str,
-        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1,speaker_words=0|1",
+        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1",
                      help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
                      "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
                      "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
                      "0.2), order=SHARE (largest share of all the tasks that order one person's dated acts in chats "
-                     "or mail, default 0.25; exceeded only when nothing else is left), bridges=0|1 (ask a chat's day-asked thing "
+                     "or mail, default 0: written once nothing else is left), order_hold=0|1 (1: never exceeded, a "
+                     "smaller set instead; default 0), bridges=0|1 (ask a chat's day-asked thing "
                      "through another sentence of its session too, once the plain questions are written; default 1), "
                      "sets=0|1 (ask what a speaker told of themself over several sessions as a set, default 1), "
+                     "acts=0|1 (ask what a speaker did with one verb over several sessions as a set, default 1), "
                      "speaker_words=0|1 (ask a chat thing whose answer keeps the speaker's \"my\", \"our\"; default 0), "
                      "e.g. comparison=0.25,order=0.2."),
     ] = "",

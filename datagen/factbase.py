@@ -93,6 +93,10 @@ class FactBase:
     anchored: list = field(default_factory=list)
     # a session's day-asked thing asked through another sentence of that session (datagen.chat_bridges.Bridge)
     bridges: list = field(default_factory=list)
+    # complete cross-session sets of one speaker's dated acts with one verb (datagen.chat_act_sets)
+    act_sets: list[tuple[Fact, ...]] = field(default_factory=list)
+    # (speaker, verb) pairs with a clause of the verb no reader asks a thing of: no set of them is complete
+    unread_acts: frozenset[tuple[str, str]] = frozenset()
 
     def article(self, doc_id: str) -> str:
         """The document standing for `doc_id`'s article (itself when it is an article alone)."""

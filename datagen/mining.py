@@ -54,6 +54,21 @@ def fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
+# the words a thing's answer may open with and still be the same thing ("a new grill", "the new grill")
+_LEAD_WORDS = ("a", "an", "the", "my", "some")
+
+
+def bare_words(answer: str, drop: Iterable[str] = _LEAD_WORDS, pad: bool = False) -> str:
+    """An answer's folded words without the leading `drop` words, so that two readers' answers for one
+    thing compare equal; `pad` puts a space at each end, so that containment is by whole words ("" when no
+    word is left either way)."""
+    words = fold(answer).split()
+    while words and words[0] in drop:
+        words = words[1:]
+    joined = " ".join(words)
+    return f" {joined} " if pad and joined else joined
+
+
 def word_keys(text: str) -> tuple[str, ...]:
     return tuple(fold(m.group()) for m in _WORD.finditer(text))
 

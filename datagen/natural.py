@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from datagen.chains import Chain, ChainIndex, deep_need
+from datagen.chat_act_sets import set_verb
 from datagen.chat_anchors import ANCHORED_FORM, AnchoredQuestions
 from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
@@ -83,9 +84,15 @@ class NaturalConfig:
         describe, once `relation_floor` bridges use it; the same cap holds per comparison relation.
     order_share: the largest share of *all* the tasks written (single-hop ones included) that may be
         orders of one person's dated acts. On chats orders are the whole multi-hop output, so a share of
-        it caps nothing; real LoCoMo is about 16 % temporal questions (20 % of the answerable), and
-        written first, orders had reached 39-47 % of a 150-task set (issue 36). Once nothing else can be
-        written the cap gives way (`hold_shares`), so the set is never smaller for it.
+        it caps nothing; written first, orders had reached 39-47 % of a 150-task set (issue 36). Default 0:
+        orders are written only once nothing else can be (the cap gives way then, `hold_shares`, so the set
+        is never smaller for it). An order names both acts, so BM25 finds both sessions (all-gold@10 0.92
+        of 37 orders on the LoCoMo tuning export at `--n 150`, real LoCoMo multi-session questions 0.481):
+        at 0.25 a chat set's multi-hop tasks were 0.84 all-gold@10, at 0.02 0.64, at 0 0.50 (s38, issue
+        36's limit: real + 0.10); the tasks written and the sessions with one do not fall (60 → 61).
+    order_hold: 1 keeps `order_share` even when nothing else can be written (a smaller set rather than
+        orders past their share: a run that writes every other question first still ends on its orders);
+        0 (default) lets it give way (at 1 the LoCoMo tuning export's `--n 300` gives 230, not 288).
     max_doc_uses: tasks one document may support, so hub documents do not dominate.
     chat_uses_per_chunk: tasks one passage of a chat session may support: a session is many speakers'
         statements, each its own question, not one page's subject (MSC at 3: 11 of 90 sessions held at
@@ -97,6 +104,9 @@ class NaturalConfig:
         left 7 of 149 MemoryBank sessions without a task at `--n 150`). 0 writes none (`--mix bridges=0`).
     said_sets: 1 asks what a chat's speaker told of themself over several sessions as one set ("What two
         classes did Maria take?", datagen.chat_sets); 0 leaves those sets out (`--mix sets=0`).
+    act_sets: 1 asks what a chat's speaker did with one verb over several sessions as one set ("What two
+        things did Jesse buy?", datagen.chat_act_sets), where no set of `datagen.chat_lists` or
+        `datagen.chat_sets` quotes one of its sentences; 0 leaves them out (`--mix acts=0`).
     speaker_words: 1 asks a chat's or mail's thing whose answer keeps the speaker's first-person words
         ("What did Melanie celebrate?" → "my daughter's birthday"); 0 (default) asks none of them, single,
         session-bridged or anchored (`factbase.speaker_words`; issue 36: 15 of the 300 tuning tasks at
@@ -116,12 +126,14 @@ class NaturalConfig:
     comparison_share: float = 0.2
     bridge_comparison_share: float = 0.25
     relation_share: float = 0.2
-    order_share: float = 0.25
+    order_share: float = 0.0
+    order_hold: float = 0.0
     relation_floor: int = 3
     max_doc_uses: int = 3
     chat_uses_per_chunk: int = 5
     session_bridges: float = 1.0
     said_sets: float = 1.0
+    act_sets: float = 1.0
     speaker_words: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
@@ -133,7 +145,7 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
-            "speaker_words",
+            "act_sets", "speaker_words", "order_hold",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -145,22 +157,23 @@ class NaturalConfig:
 _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
-    "speaker_words": "speaker_words",
+    "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
 }
 
 
 def parse_mix(spec: str) -> dict[str, float]:
-    """`--mix "comparison=0.25,relation=0.2,order=0.25"` → NaturalConfig options (comparison_share,
+    """`--mix "comparison=0.25,relation=0.2,order=0.1"` → NaturalConfig options (comparison_share,
     relation_share, order_share): the largest share of the multi-hop output that may be comparisons, of
     the bridges one relation may describe, and of all the tasks written that may be orders of dated acts
-    (chats, mail); bridges=0|1 (session_bridges) and sets=0|1 (said_sets) the chats' session-bridged and
-    cross-session set questions. An empty spec keeps the defaults."""
+    (chats, mail), order_hold=0|1 whether that share holds when nothing else is left; bridges=0|1
+    (session_bridges), sets=0|1 (said_sets) and acts=0|1 (act_sets) the chats' session-bridged questions and
+    cross-session sets of told facts and of acts. An empty spec keeps the defaults."""
     out: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,bridges=0|1,sets=0|1,speaker_words=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -207,6 +220,12 @@ class NaturalGenerator:
         # many things, not one page's subject: its cap counts per passage, so a session of four chunks
         # supports four chunks' worth (a chat's passage more than a mail's). Filings and reports keep theirs.
         lists = [s for s in facts.lists if self.config.said_sets or "{n}" not in s[0].ask]  # "{n}": datagen.chat_sets
+        if self.config.act_sets:  # datagen.chat_act_sets, where no other set quotes one of its sentences
+            # and no set of a speaker's verb a clause of which no reader took ("Did I tell you I signed up for …?")
+            lists = [items for items in lists if (fold(items[0].subject), set_verb(items[0].relation)) not in facts.unread_acts]
+            quoted = {(fold(f.subject), f.doc_id, f.sentence) for items in lists for f in items}
+            lists += [items for items in facts.act_sets if all(self._words_ok(f) for f in items)
+                      and not any((fold(f.subject), f.doc_id, f.sentence) in quoted for f in items)]
         self._doc_cap = {
             d: (self.config.max_doc_uses if is_mail(mined.doc_text(d)) else self.config.chat_uses_per_chunk)
             * max(1, len(mined.chunks.get(d, ())))
@@ -366,7 +385,9 @@ class NaturalGenerator:
 
     def _order_due(self) -> bool:
         """Whether one more order keeps orders within `order_share` of all the tasks written."""
-        return not self.hold_shares or self.written[ORDER_FORM] + 1 <= self.config.order_share * (self.total + 1)
+        if not self.hold_shares and not self.config.order_hold:
+            return True  # nothing else can be written: past the share rather than a smaller set
+        return self.written[ORDER_FORM] + 1 <= self.config.order_share * (self.total + 1)
 
     def _spent_but_orders(self, hops: int) -> str | None:
         """`exhausted` for every form but the orders of dated acts."""

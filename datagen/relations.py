@@ -60,6 +60,7 @@ from typing import Any
 
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
+from datagen.chat_act_sets import Mention, act_mentions, act_sets, unread_acts
 from datagen.chat_acts import act_facts, drop_asked_elsewhere
 from datagen.chat_advice import advice_facts
 from datagen.chat_anchors import anchored_questions
@@ -184,6 +185,7 @@ def read_facts(
     key = facts_fingerprint(mined) + hashlib.sha1("\x00".join(texts).encode("utf-8", "replace")).hexdigest()[:16]
     parsed = _parsed(nlp, texts, parse_cache, key, batch_size)
     said_here: list[tuple[str, str, Any]] = []  # (chunk, speaker, parse) of the document's sentences so far
+    mentions: list[Mention] = []  # every clause in which a speaker says they did a set's verb (datagen.chat_act_sets)
     for n, ((doc_id, chunk_id, text), doc) in enumerate(zip(items, parsed, strict=True)):
         if progress is not None and n % 200 == 0:
             progress(n)
@@ -213,6 +215,7 @@ def read_facts(
         # a place's page with no class of its own ("Victoria (Australia)": a paragraph on religion) still
         # calls itself "the state" ("… in the state …", "the state's largest non-Christian religion")
         held_by = own if class_type(own) else _self_kind(doc_texts[doc_id])
+        mentions.extend(act_mentions(doc, doc_id, text, speaker))
         for fact in [
             *_sentence_facts(doc, doc_id, chunk_id, text, name, resolve_here, first, speaker, anchor, own, held_by),
             *chat_facts(doc, doc_id, chunk_id, text, speaker, sessions.get(doc_id, doc_texts[doc_id])),
@@ -276,6 +279,10 @@ def read_facts(
         if not is_mail(mined.doc_text(fact.doc_id)):  # "In which chat did …": a mail is asked by its own header
             base.facts.setdefault(fact.doc_id, []).append(fact)
     add_said_sets(base)  # before their facts, two answers each, are dropped (datagen.chat_sets)
+    # a speaker's sets of one verb, where every clause of it is read; likewise before a day's two acts
+    # are dropped (datagen.chat_act_sets)
+    base.unread_acts = unread_acts(base, mentions)
+    base.act_sets = act_sets(base, base.unread_acts)
     unique_chat_facts(base)
     _unique_spoken(base, spoken)
     drop_restated(base, (DOING, INTEREST))  # "What was Jesse looking for?" is not asked again by its day

@@ -63,7 +63,7 @@ def test_orders_are_held_to_their_share_of_all_tasks_and_the_run_fills_with_sing
     for n in (12, 20):
         total, uncapped = _run(chat, tmp_path, n, order_share=1.0)
         assert total == n and uncapped["order"] > 0.5 * n  # the old behaviour: orders first
-        total, forms = _run(chat, tmp_path, n)
+        total, forms = _run(chat, tmp_path, n, order_share=0.25)
         assert total == n
         assert 0 < forms["order"] <= 0.25 * n and forms["single"] == n - forms["order"]
     _, low = _run(chat, tmp_path, 20, order_share=0.1)
@@ -75,7 +75,7 @@ def test_orders_resume_past_their_share_when_nothing_else_is_left_so_the_yield_i
     past their share instead of the run giving them up; the total is what the uncapped run writes."""
     total, uncapped = _run(chat, tmp_path, 60, order_share=1.0)
     assert total < 60
-    capped_total, forms = _run(chat, tmp_path, 60)
+    capped_total, forms = _run(chat, tmp_path, 60, order_share=0.25)
     assert capped_total == total and forms["order"] == uncapped["order"]
 
 
@@ -84,7 +84,8 @@ def test_a_resumed_run_counts_its_written_orders_against_the_share(chat, tmp_pat
     mined, facts = chat
     out = tmp_path / "tasks.jsonl"
     for n in (8, 8):  # 8 written, then 8 more
-        generate(NaturalGenerator(mined, facts), mined, out, GenerateConfig(n=n, hops=(2, 3, 4), seed=0, patience=50))
+        generate(NaturalGenerator(mined, facts, NaturalConfig(order_share=0.25)), mined, out,
+                 GenerateConfig(n=n, hops=(2, 3, 4), seed=0, patience=50))
     forms = Counter(json.loads(line)["metadata"]["form"] for line in out.read_text().splitlines())
     assert sum(forms.values()) == 16 and forms["order"] <= 4
 
@@ -100,3 +101,25 @@ def test_mix_sets_the_order_share_and_refuses_bad_values() -> None:
         parse_mix("orders=0.2")
     with pytest.raises(ValueError, match="order_share must be a share"):
         NaturalConfig(order_share=-0.1)
+
+
+def test_order_hold_keeps_the_share_when_nothing_else_is_left(chat, tmp_path) -> None:
+    """`--mix order_hold=1`: a smaller set rather than orders past their share (old code: no such option, the
+    deferred orders always came back once the single-hop tasks were spent)."""
+    assert parse_mix("order_hold=1") == {"order_hold": 1.0}
+    total, uncapped = _run(chat, tmp_path, 60, order_share=1.0)
+    held_total, forms = _run(chat, tmp_path, 60, order_share=0.25, order_hold=1.0)
+    assert held_total < total and 0 < forms["order"] <= 0.25 * held_total < uncapped["order"]
+    _, none = _run(chat, tmp_path, 60, order_share=0.0, order_hold=1.0)
+    assert none["order"] == 0 and none["single"] > 0
+
+
+def test_by_default_orders_are_written_only_once_nothing_else_is_left(chat, tmp_path) -> None:
+    """Default `order_share` 0 (s38: an order names both acts, so BM25 finds both sessions; the multi-hop set
+    is as easy as its orders): a set the single-hop questions can fill has none (old code: a quarter), and a
+    run past them writes every order still, so the total is the uncapped run's."""
+    total, forms = _run(chat, tmp_path, 12)
+    assert total == 12 and forms["order"] == 0
+    total, uncapped = _run(chat, tmp_path, 60, order_share=1.0)
+    default_total, forms = _run(chat, tmp_path, 60)
+    assert default_total == total and forms["order"] == uncapped["order"] > 0
