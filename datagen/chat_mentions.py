@@ -54,6 +54,11 @@ _COPULA_KEYS = frozenset({"work as", "from"})  # "I'm a chef", "I'm from India";
 _FILLERS = frozenset("also still just really currently now actually sometimes even already".split())
 _POINTING = frozenset("my our your his her their its me him them us i you he she we they".split())
 _MAX_BETWEEN = 4
+# a participle after these is passive, and keeps its voice: "I just got accepted for a fashion
+# internship" → "getting accepted for a fashion internship" (not "accepting for": the speaker was
+# accepted, they accepted nothing)
+_GET_AUX = frozenset("get gets got gotten getting".split())
+_BE_AUX = frozenset("am 'm ’m is are was were be been being".split())
 _KIN_JOB = re.compile(r"^What does \{s\}'s ([a-z]+) do for a living\?$")
 _HOW_MANY = re.compile(r"^How many ([a-z]+) does \{s\} have\?$")
 
@@ -123,6 +128,12 @@ def mention_phrase(key: str, answer: str, sentence: str) -> str:
             return ""
         if word in forms:
             verb = gerund(lemma)
+            aux = before[-back - 1].lower() if back < len(before) else ""
+            if word.endswith("ed") or word in _IRREGULAR.get(lemma, ()):
+                if aux in _GET_AUX:
+                    verb = f"getting {word}"
+                elif aux in _BE_AUX and lemma != "be":
+                    verb = f"being {word}"
         elif key in _COPULA_KEYS and (word in _COPULAS or word in _I_AM):
             verb = "being"
         else:

@@ -106,6 +106,16 @@ def test_the_mention_phrase_is_the_sentences_own_words() -> None:
     assert mention_phrase("live", "house", "I live in my parents' house.") == ""
 
 
+def test_a_passive_act_keeps_its_voice() -> None:
+    """Old code: "I just got accepted for a fashion internship" → "mention accepting for a fashion
+    internship" (the speaker was accepted; they accepted nothing)."""
+    assert mention_phrase("accept for", "fashion internship", "A lot's happened - I just got accepted for a fashion internship!") \
+        == "getting accepted for a fashion internship"
+    assert mention_phrase("hire at", "the bakery", "I was hired at the bakery last month.") == "being hired at the bakery"
+    # an active past stays active
+    assert mention_phrase("volunteer at", "the shelter", "I volunteered at the shelter.") == "volunteering at the shelter"
+
+
 def test_a_quoted_title_the_speaker_reads_is_asked_as_a_book() -> None:
     """Old code: "I'm currently reading "The Lean Startup"" named no book (no "a book called"): not asked."""
     _, qs = generate_single_hop(chat_chunks([
