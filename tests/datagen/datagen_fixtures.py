@@ -15,7 +15,7 @@ from pathlib import Path
 from corpus_tools.types import Chunk, Document
 from datagen.factbase import FactBase
 from datagen.mining import MinedCorpus, mine
-from datagen.natural import NaturalGenerator
+from datagen.natural import NaturalConfig, NaturalGenerator
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 from datagen.table_facts import is_table, table_facts
@@ -81,6 +81,25 @@ def chat_questions(docs: list[tuple[str, str, str]], n: int = 200) -> dict[str, 
     """question → Candidate: the natural generator's single-hop questions over `chat_chunks(docs)`, `n` draws of
     seed 0, each committed and each checked to pass the verifier."""
     return generate_single_hop(chat_chunks(docs), n)[1]
+
+
+def chat_sets_asked(docs: list[tuple[str, str, str]], config: NaturalConfig | None = None) -> dict[str, Candidate]:
+    """question → Candidate: the two-hop "list" questions (sets told over sessions) of the natural generator over
+    `chat_chunks(docs)`, 30 draws of seed 0, each committed and each checked to pass the verifier."""
+    chunks = chat_chunks(docs)
+    mined = mine(chunks)
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), config)
+    rng = random.Random(0)
+    out: dict[str, Candidate] = {}
+    for _ in range(30):
+        c = gen.propose(2, rng)
+        if isinstance(c, Candidate) and c.metadata.get("form") == "list":
+            gen.commit(c)
+            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
+                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
+            assert verdict.accepted, (c.question, verdict.details)
+            out[c.question] = c
+    return out
 
 
 def generate_single_hop(chunks: list[Chunk], n: int = 200) -> tuple[NaturalGenerator, dict[str, Candidate]]:

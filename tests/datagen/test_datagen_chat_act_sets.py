@@ -6,16 +6,10 @@ helper that strips an answer's leading words for datagen.chat_acts and datagen.c
 
 from __future__ import annotations
 
-import random
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_sets_asked
 
-from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_chunks
-
-from datagen.mining import bare_words, mine
-from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
-from datagen.nlp import load_pipeline
-from datagen.relations import read_facts
-from datagen.types import Candidate
-from datagen.verify import check_candidate
+from datagen.mining import bare_words
+from datagen.natural import NaturalConfig, parse_mix
 
 CHATS = [
     ("chat/D1", CHAT_S1, "Maria: I went to Yosemite last weekend.\n"
@@ -29,26 +23,11 @@ CHATS = [
 ]
 
 
-def _sets(docs, config: NaturalConfig | None = None) -> dict[str, Candidate]:  # noqa: ANN001
-    chunks = chat_chunks(docs)
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), config)
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(30):
-        c = gen.propose(2, rng)
-        if isinstance(c, Candidate) and c.metadata.get("form") == "list":
-            gen.commit(c)
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-            out[c.question] = c
-    return out
 
 
 def test_a_speakers_acts_over_sessions_are_asked_as_a_set() -> None:
     """Old code: each place was one of two answers to "where did Maria go?", and no question asked them."""
-    qs = _sets(CHATS)
+    qs = chat_sets_asked(CHATS)
     c = qs["What two places did Maria go to?"]
     assert c.answer == "Yosemite and the Grand Canyon" and sorted(c.doc_ids) == ["chat/D1", "chat/D2"] and c.hops == 2
     assert all(item.contains_truth for item in c.supporting)  # every session that names one is gold
@@ -58,14 +37,14 @@ def test_a_clause_the_reader_did_not_take_leaves_the_set_unknown() -> None:
     """Old code asked datagen.chat_sets' "What two things did John sign up for?" → "a pottery class and a yoga
     class": John's third class is told in a question no reader reads, so the set is not known (neither that
     set nor an act set is asked)."""
-    qs = _sets(CHATS)
+    qs = chat_sets_asked(CHATS)
     assert "What two places did Maria go to?" in qs  # the module runs
     assert not any("John" in q for q in qs), sorted(qs)
 
 
 def test_acts_zero_writes_none() -> None:
     assert parse_mix("acts=0") == {"act_sets": 0.0}
-    qs = _sets(CHATS, NaturalConfig(act_sets=0))
+    qs = chat_sets_asked(CHATS, NaturalConfig(act_sets=0))
     assert not any(r.startswith("act:") for c in qs.values() for r in c.metadata["relations"]), sorted(qs)
     # and main's said set comes back, the clause in a question unread (what acts=1 guards against)
     assert "What two things did John sign up for?" in qs

@@ -4,17 +4,10 @@ one, or a set told in one session gives none; `--mix sets=0` writes none."""
 
 from __future__ import annotations
 
-import random
-
-from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_chunks
+from datagen_fixtures import CHAT_S1, CHAT_S2, CHAT_S3, chat_sets_asked
 
 from datagen.chat_sets import plural, set_question
-from datagen.mining import mine
-from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
-from datagen.nlp import load_pipeline
-from datagen.relations import read_facts
-from datagen.types import Candidate
-from datagen.verify import check_candidate
+from datagen.natural import NaturalConfig, parse_mix
 
 CHATS = [
     ("chat/D1", CHAT_S1, "Melanie: Yeah, I play clarinet!\n"
@@ -30,26 +23,11 @@ CHATS = [
 ]
 
 
-def _sets(docs, config: NaturalConfig | None = None) -> dict[str, Candidate]:  # noqa: ANN001
-    chunks = chat_chunks(docs)
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), config)
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(30):
-        c = gen.propose(2, rng)
-        if isinstance(c, Candidate) and c.metadata.get("form") == "list":
-            gen.commit(c)
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-            out[c.question] = c
-    return out
 
 
 def test_what_a_speaker_told_over_sessions_is_asked_as_a_set() -> None:
     """Old code: the two instruments, dogs and movies gave no question (each one of two answers)."""
-    qs = _sets(CHATS)
+    qs = chat_sets_asked(CHATS)
     c = qs["What two instruments does Melanie play?"]
     assert c.answer == "clarinet and violin" and sorted(c.doc_ids) == ["chat/D1", "chat/D2"] and c.hops == 2
     assert qs["What are the names of Maria's two dogs?"].answer == "Coco and Shadow"
@@ -60,7 +38,7 @@ def test_what_a_speaker_told_over_sessions_is_asked_as_a_set() -> None:
 
 def test_sets_zero_writes_none() -> None:
     assert parse_mix("sets=0") == {"said_sets": 0.0}
-    assert not any(q.startswith(("What are the names", "What two instruments")) for q in _sets(CHATS, NaturalConfig(said_sets=0)))
+    assert not any(q.startswith(("What are the names", "What two instruments")) for q in chat_sets_asked(CHATS, NaturalConfig(said_sets=0)))
 
 
 def test_set_questions() -> None:
