@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from datagen.chat_acts import ACT, _past
+from datagen.chat_acts import ACT, said_done
 from datagen.chat_lists import LIST_VERBS, SLOT_COUNT_WORDS
 from datagen.chat_sets import different
 from datagen.factbase import Fact, FactBase
@@ -68,7 +68,7 @@ def act_mentions(doc: Any, doc_id: str, text: str, speaker: str) -> list[Mention
         lemma = verb.lemma_.lower()
         if lemma not in ACT_SET_VERBS or verb.tag_ not in ("VBD", "VBN") or verb.pos_ not in ("VERB", "AUX"):
             continue
-        if verb.tag_ == "VBN" and not _past(verb):
+        if verb.tag_ == "VBN" and not said_done(verb):
             continue  # "the book I was given", "a car bought last year": no act of the speaker's said
         if any(c.dep_ == "neg" for c in verb.children):
             continue  # "I didn't buy anything"

@@ -105,7 +105,7 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
     for verb in doc:
         lemma = verb.lemma_.lower()
         liking = lemma in _LIKES and verb.tag_ == "VBP" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)
-        if verb.pos_ != "VERB" or not (liking or _past(verb)) or (lemma in _SAYS_NOTHING and not liking):
+        if verb.pos_ != "VERB" or not (liking or said_done(verb)) or (lemma in _SAYS_NOTHING and not liking):
             continue
         subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
         # "I", "we", or "my kids and I": the speaker did it, alone or with others
@@ -138,7 +138,7 @@ def act_facts(doc: Any, doc_id: str, chunk_id: str, text: str, speaker: str, day
     return out
 
 
-def _past(verb: Any) -> bool:
+def said_done(verb: Any) -> bool:
     """Simple past ("finished"), or "have" + participle ("I've finished"); never a passive."""
     kids = list(verb.children)
     if any(c.dep_ == "auxpass" for c in kids):
