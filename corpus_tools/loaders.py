@@ -4,6 +4,7 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
+    .docx (docx_reader), mail: .eml (one message) and .mbox (one document per message, mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
   - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
@@ -97,6 +98,8 @@ def file_notes(doc: Document, where: str) -> list[FileNote]:
     if doc.metadata.get("layout_error"):
         found.append(FileNote(where, f"read as plain text, without pages, sections or tables "
                                      f"(layout reader: {doc.metadata['layout_error']})"))
+    if doc.metadata.get("read_note"):
+        found.append(FileNote(where, str(doc.metadata["read_note"])))
     if doc.metadata.get("table_soups"):
         found.append(FileNote(where, f"{doc.metadata['table_soups']} table(s) of figures without clear "
                                      "columns, indexed as text"))
@@ -259,6 +262,9 @@ def _iter_folder(
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
+    if suffix in readers.CONVERT_FIRST:
+        yield SkippedFile(where, readers.CONVERT_FIRST[suffix]), where
+        return
     if suffix not in readers.SUPPORTED_SUFFIXES:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (
@@ -277,8 +283,25 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         metadata.update(source_size=stat.st_size, source_mtime_ns=stat.st_mtime_ns)
     except OSError:
         pass
+    if suffix in readers.MAILBOX_SUFFIXES:
+        yield from _iter_mbox(path, doc_id, where, metadata)
+        return
     try:
-        if suffix in readers.HTML_SUFFIXES:
+        if suffix in readers.DOCX_SUFFIXES:
+            from corpus_tools.docx_reader import read_docx
+
+            docx = read_docx(path)
+            title, text, parts = docx.title, docx.text, docx.parts
+            metadata.update(docx.metadata)
+        elif suffix in readers.MAIL_SUFFIXES:
+            from corpus_tools.mail_reader import read_eml
+
+            message = read_eml(path)
+            title, text, parts = message.title, message.text, message.parts
+            metadata.update(message.metadata)
+            if message.notes:
+                metadata["read_note"] = "; ".join(message.notes)
+        elif suffix in readers.HTML_SUFFIXES:
             title, text, parts = readers.read_html_document(path)
             metadata.update(read_metadata(text))  # an EDGAR .htm filing has the same cover page
             if metadata.get("company") and metadata.get("form"):
@@ -312,6 +335,31 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
         return
     yield Document(doc_id=doc_id, text=text, title=title or readers.stem_title(path), metadata=metadata,
                    parts=parts), where
+
+
+def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> Iterator[tuple[Item, str]]:
+    """One document per message of an mbox archive, "<label>/<Message-ID>"; a bad message is one skipped entry.
+
+    Every message carries the archive's path as its `source` (and its size and time), so `sync`
+    re-reads the archive when it changes and deletes its messages when it is gone.
+    """
+    from corpus_tools.mail_reader import read_mbox
+
+    try:
+        for doc_id, at, message in read_mbox(path, label):
+            at = at.replace(label, where, 1)
+            if isinstance(message, UnreadableFileError):
+                yield SkippedFile(at, str(message)), at
+                continue
+            meta = {**metadata, **message.metadata}
+            if message.notes:
+                meta["read_note"] = "; ".join(message.notes)
+            yield Document(doc_id=doc_id, text=message.text, title=message.title, metadata=meta,
+                           parts=message.parts), at
+    except UnreadableFileError as exc:
+        yield SkippedFile(where, str(exc)), where
+    except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
+        yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
 
 
 def iter_file_documents(path: Path, doc_id: str) -> Iterator[tuple[Item, str]]:

@@ -29,7 +29,18 @@ TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".parquet"})
-SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES
+DOCX_SUFFIXES = frozenset({".docx"})  # corpus_tools/docx_reader.py
+MAIL_SUFFIXES = frozenset({".eml"})  # one message a file (corpus_tools/mail_reader.py)
+MAILBOX_SUFFIXES = frozenset({".mbox"})  # many messages a file: one document each
+SUPPORTED_SUFFIXES = (TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES | DOCX_SUFFIXES | MAIL_SUFFIXES
+                      | MAILBOX_SUFFIXES)
+# Formats users keep beside those but that are not read: each is skipped saying how to make it readable.
+CONVERT_FIRST = {
+    ".doc": "a Word 97-2003 file (binary .doc) is not read; open it in Word or LibreOffice and save it as .docx "
+            "(or PDF), then index that file",
+    ".msg": "an Outlook .msg file is not read; save the message as .eml (or export the folder as .mbox), then "
+            "index that file",
+}
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _BLANK_RUNS = re.compile(r"\n\s*\n\s*(?:\n\s*)+")

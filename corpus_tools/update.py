@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from corpus_tools import readers
 from corpus_tools.loaders import iter_file_documents
-from corpus_tools.types import Chunk, LoadReport, SkippedFile
+from corpus_tools.types import Chunk, Document, LoadReport, SkippedFile
 
 
 class UpdatableIndex(Protocol):
@@ -65,39 +65,66 @@ def sync_folder(
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
             if path.suffix.lower() in readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES:
                 present[rel.as_posix()] = path
+    # An mbox is many documents ("archive.mbox/<Message-ID>"), each with the archive as its source.
+    # (Its path in `added`/`updated` stands for its messages; `deleted` names the messages it no longer holds.)
+    has_archives = any(p.suffix.lower() in readers.MAILBOX_SUFFIXES for p in present.values())
+    held = _archive_docs(corpus) if has_archives else {}
     changed, added, unchanged = [], [], 0
     for doc_id, path in present.items():
-        if not corpus.has_doc(doc_id):
+        first = held[doc_id][0] if held.get(doc_id) else doc_id
+        if not corpus.has_doc(first):
             added.append(doc_id)
             continue
-        meta = corpus.chunks(doc_id)[0].metadata
+        meta = corpus.chunks(first)[0].metadata
         stat = path.stat()
         if meta.get("source_size") == stat.st_size and meta.get("source_mtime_ns") == stat.st_mtime_ns:
             unchanged += 1
         else:
             changed.append(doc_id)
-    gone = [
-        doc_id
-        for doc_id in corpus.doc_ids()
-        if doc_id not in present and corpus.chunks(doc_id)[0].metadata.get("source") == doc_id
-    ]
+    gone = []
+    for doc_id in corpus.doc_ids():
+        source = corpus.chunks(doc_id)[0].metadata.get("source")
+        if source not in present and (source == doc_id or _in_archive(doc_id, source)):
+            gone.append(doc_id)
     documents, skipped = [], []
+    read_from: dict[str, str] = {}  # doc id → the file it was read from
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
         for item, _where in iter_file_documents(present[doc_id], doc_id):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
+            if isinstance(item, Document):
+                read_from[item.doc_id] = doc_id
     indexed = {d.doc_id for d in documents}
+    files_read = set(read_from.values())
     if documents or skipped:
         corpus.add(LoadReport(documents=documents, skipped=skipped))
-    # A changed file that no longer reads is removed too: its old text is no longer the file's.
-    stale = gone + [d for d in changed if d not in indexed]
+    # A changed file that no longer reads is removed too: its old text is no longer the file's; so is a
+    # message no longer in its changed archive.
+    stale = gone + [d for d in changed if d not in indexed and d not in held]
+    stale += [m for d in changed for m in held.get(d, ()) if m not in indexed]
     if stale:
         corpus.delete(stale)
     return SyncReport(
-        added=[d for d in added if d in indexed],
-        updated=[d for d in changed if d in indexed],
+        added=[d for d in added if d in indexed or d in files_read],
+        updated=[d for d in changed if d in indexed or d in files_read],
         deleted=stale,
         unchanged=unchanged,
         skipped=tuple(skipped),
     )
+
+
+def _archive_docs(corpus: UpdatableIndex) -> dict[str, list[str]]:
+    """Archive path → the doc ids of its messages, for every archive (mbox) the index holds."""
+    held: dict[str, list[str]] = {}
+    for doc_id in corpus.doc_ids():
+        source = corpus.chunks(doc_id)[0].metadata.get("source")
+        if _in_archive(doc_id, source):
+            held.setdefault(source, []).append(doc_id)
+    return held
+
+
+def _in_archive(doc_id: str, source: Any) -> bool:
+    """Whether `doc_id` is a message of the archive `source` ("mail/ops.mbox/<Message-ID>")."""
+    return (isinstance(source, str) and Path(source).suffix.lower() in readers.MAILBOX_SUFFIXES
+            and doc_id.startswith(source + "/"))

@@ -1,0 +1,384 @@
+"""Word documents (.docx): paragraphs in order, headings as sections, tables as rows under their headers.
+
+A .docx is a zip of XML parts (ECMA-376): `word/document.xml` holds the body, `word/styles.xml` the
+paragraph styles (a heading is a paragraph whose style is "heading N" or "Title", or whose style or
+own properties set an outline level), `word/footnotes.xml` the footnotes and `docProps/core.xml`
+the title, author and dates. Read with the standard library's `zipfile` and ElementTree rather than
+python-docx: python-docx needs lxml (a compiled wheel the install does not otherwise carry), does not
+read footnotes, and hides the outline levels a heading can carry instead of a heading style; the
+reading here is one pass over the body. (ElementTree resolves no external entities, and the expat
+it runs on (>= 2.4) refuses entity-expansion bombs; each part's size is checked before it is read.)
+
+The text is written as `structure.PartsWriter` writes a PDF's or HTML page's: one part per paragraph
+run under a heading path ("Results > Regional sales"), and a table as a "table" part, one row a line
+("West | 12.5 | 14.1") under its header row, whose cells every chunk of the table carries in its
+context. Lists keep their items as "- item" lines; footnotes follow the body under "Footnotes",
+each numbered as its reference in the text ("[1]").
+
+Refused with a reason (`UnreadableFileError`): a file that is not a zip (truncated, or a binary .doc
+renamed), a password-protected one (Word stores those as an encrypted OLE container, not a zip),
+a zip without a Word body, and broken XML.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from corpus_tools.pdf_layout import Row, Table
+from corpus_tools.readers import UnreadableFileError, _short
+from corpus_tools.structure import PartsWriter, render_table
+from corpus_tools.types import DocumentPart
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_CORE = {
+    "title": "{http://purl.org/dc/elements/1.1/}title",
+    "author": "{http://purl.org/dc/elements/1.1/}creator",
+    "created": "{http://purl.org/dc/terms/}created",
+    "modified": "{http://purl.org/dc/terms/}modified",
+}
+# An OLE compound file: a Word 97-2003 .doc, or a password-protected .docx (Word encrypts the zip
+# inside one of these, with an "EncryptionInfo" stream).
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
+# A part larger than this uncompressed is refused (a zip bomb, not a report: the longest real
+# document.xml seen is a few MB).
+MAX_PART_BYTES = 256 * 1024 * 1024
+_HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
+_SECTION_CHARS = 90
+# A table whose cells average more than this many characters is a layout table (text set in
+# columns), read as paragraphs rather than as rows of figures.
+_LAYOUT_CELL_CHARS = 200
+CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx (or PDF), then index that file"
+
+
+@dataclass(frozen=True)
+class DocxDocument:
+    """A .docx read: its title (None when it names none), text, parts, metadata and counts."""
+
+    title: str | None
+    text: str
+    parts: tuple[DocumentPart, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    tables: int = 0
+    headings: int = 0
+
+
+def read_docx(path: Path) -> DocxDocument:
+    """A Word document with its sections and tables (see the module docstring)."""
+    try:
+        head = path.open("rb").read(8)
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
+    if head.startswith(_OLE_MAGIC):
+        raise UnreadableFileError(_ole_reason(path))
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise UnreadableFileError(f"not a readable .docx (truncated, or not a Word file: {exc})") from None
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
+    with archive:
+        body = _xml(archive, "word/document.xml", required=True)
+        styles = _Styles(_xml(archive, "word/styles.xml"))
+        footnotes = _footnotes(_xml(archive, "word/footnotes.xml"))
+        core = _core(_xml(archive, "docProps/core.xml"))
+    root = body.find(f"{_W}body")
+    if root is None:
+        raise UnreadableFileError("not a Word document (word/document.xml has no body)")
+    reader = _BodyReader(styles, footnotes)
+    reader.read(root)
+    title = core.pop("title", None) or reader.title
+    return DocxDocument(title, reader.writer.text, tuple(reader.writer.parts), core, reader.tables, reader.headings)
+
+
+def _ole_reason(path: Path) -> str:
+    try:
+        data = path.read_bytes()[: 1 << 20]
+    except OSError:
+        data = b""
+    if _ENCRYPTION_INFO in data:
+        return "password-protected Word file (encrypted); remove the password in Word (File > Info > Protect " \
+               "Document), save, and index it again"
+    return f"a Word 97-2003 file (binary .doc) named .docx; {CONVERT_HELP}"
+
+
+def _xml(archive: zipfile.ZipFile, name: str, required: bool = False) -> Any:
+    """The parsed XML part `name`, None when absent and not required."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        if required:
+            raise UnreadableFileError(f"not a Word document (the zip holds no {name})") from None
+        return None
+    if info.file_size > MAX_PART_BYTES:
+        raise UnreadableFileError(f"{name} unpacks to {info.file_size:,} bytes (over {MAX_PART_BYTES:,}: a zip bomb?)")
+    try:
+        data = archive.read(info)
+    except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as exc:
+        raise UnreadableFileError(f"broken .docx: cannot unpack {name} ({type(exc).__name__}: {_short(exc)})") from None
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        if not required:
+            return None  # broken styles or footnotes: the body still reads
+        raise UnreadableFileError(f"broken XML in {name} ({exc})") from None
+
+
+class _Styles:
+    """Paragraph styles: the heading level each style id gives (0 for "Title", None for body text)."""
+
+    def __init__(self, root: Any) -> None:
+        self._names: dict[str, str] = {}
+        self._based: dict[str, str] = {}
+        self._outline: dict[str, int] = {}
+        self._lists: set[str] = set()
+        for style in root.iter(f"{_W}style") if root is not None else ():
+            sid = style.get(f"{_W}styleId") or ""
+            name = style.find(f"{_W}name")
+            self._names[sid] = (name.get(f"{_W}val") if name is not None else "") or ""
+            based = style.find(f"{_W}basedOn")
+            if based is not None:
+                self._based[sid] = based.get(f"{_W}val") or ""
+            ppr = style.find(f"{_W}pPr")
+            if ppr is not None:
+                level = _outline_level(ppr)
+                if level is not None:
+                    self._outline[sid] = level
+                if ppr.find(f"{_W}numPr") is not None:
+                    self._lists.add(sid)
+
+    def level(self, sid: str) -> int | None:
+        """Heading level of a style (1-9), 0 for a title style, None for any other style."""
+        for current in self._chain(sid):
+            name = self._names.get(current, current)
+            match = _HEADING_NAME.match(name) or _HEADING_NAME.match(current)
+            if match:
+                return int(match.group(1))
+            if name.lower() == "title" or current.lower() == "title":
+                return 0
+            if current in self._outline:
+                return self._outline[current]
+        return None
+
+    def is_list(self, sid: str) -> bool:
+        return any(s in self._lists or self._names.get(s, s).lower().startswith("list") for s in self._chain(sid))
+
+    def _chain(self, sid: str) -> Iterator[str]:
+        seen: set[str] = set()
+        while sid and sid not in seen:  # a style based on itself (it happens) ends the chain
+            seen.add(sid)
+            yield sid
+            sid = self._based.get(sid, "")
+
+
+def _outline_level(ppr: Any) -> int | None:
+    """A paragraph's (or style's) outline level as a heading level 1-9; None for body text (level 9)."""
+    element = ppr.find(f"{_W}outlineLvl")
+    value = element.get(f"{_W}val") if element is not None else None
+    if value is None or not value.isdigit() or int(value) >= 9:
+        return None
+    return int(value) + 1
+
+
+def _footnotes(root: Any) -> dict[str, str]:
+    """Footnote id → its text (the separator notes Word keeps in the part are left out)."""
+    notes: dict[str, str] = {}
+    for note in root.iter(f"{_W}footnote") if root is not None else ():
+        if note.get(f"{_W}type") in ("separator", "continuationSeparator", "continuationNotice"):
+            continue
+        text = " ".join(" ".join(_runs_text(p, {}) .split()) for p in note.iter(f"{_W}p")).strip()
+        if text:
+            notes[note.get(f"{_W}id") or ""] = text
+    return notes
+
+
+def _core(root: Any) -> dict[str, Any]:
+    """Title, author and dates (ISO) of the core properties; a junk title (a file name, "Document1") is left out."""
+    from corpus_tools.readers import is_meaningful_title
+
+    found: dict[str, Any] = {}
+    if root is None:
+        return found
+    for key, tag in _CORE.items():
+        element = root.find(tag)
+        value = " ".join((element.text or "").split()) if element is not None else ""
+        if not value:
+            continue
+        if key == "title" and not is_meaningful_title(value):
+            continue
+        found[key] = value
+    return found
+
+
+def _runs_text(element: Any, refs: dict[str, int]) -> str:
+    """The visible text of a paragraph (or any element holding runs), in order.
+
+    Tracked deletions and the fallback copy of a drawing's text box are left out; tabs and breaks
+    become whitespace; a footnote reference becomes "[n]", numbered in order of first reference.
+    """
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        for child in node:
+            tag = child.tag
+            if tag in (f"{_W}del", _MC_FALLBACK, f"{_W}instrText"):
+                continue
+            if tag == f"{_W}t":
+                out.append(child.text or "")
+            elif tag == f"{_W}tab":
+                out.append("\t")
+            elif tag in (f"{_W}br", f"{_W}cr"):
+                out.append("\n")
+            elif tag == f"{_W}noBreakHyphen":
+                out.append("-")
+            elif tag == f"{_W}footnoteReference":
+                note = child.get(f"{_W}id") or ""
+                out.append(f"[{refs.setdefault(note, len(refs) + 1)}]")
+            elif tag == f"{_W}p" and out:
+                out.append("\n")  # a text box's paragraphs inside this one
+                walk(child)
+            else:
+                walk(child)
+
+    walk(element)
+    return "".join(out)
+
+
+class _BodyReader:
+    """One pass over the body: paragraphs under their heading path, tables as rows, footnotes last."""
+
+    def __init__(self, styles: _Styles, footnotes: dict[str, str]) -> None:
+        self.styles = styles
+        self.footnotes = footnotes
+        self.refs: dict[str, int] = {}
+        self.writer = PartsWriter()
+        self.path: list[tuple[int, str]] = []  # (level, heading), outermost first
+        self.pending: list[str] = []
+        self.title: str | None = None
+        self.tables = 0
+        self.headings = 0
+
+    @property
+    def section(self) -> str:
+        return " > ".join(h for _level, h in self.path)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.writer.emit("\n".join(self.pending), None, self.section, "text")
+            self.pending = []
+
+    def read(self, body: Any) -> None:
+        self._blocks(body)
+        self.flush()
+        if self.refs:
+            notes = [f"[{n}] {self.footnotes[i]}" for i, n in sorted(self.refs.items(), key=lambda kv: kv[1])
+                     if i in self.footnotes]
+            if notes:
+                self.path = [(1, "Footnotes")]
+                self.pending = notes
+                self.flush()
+
+    def _blocks(self, container: Any) -> None:
+        for child in container:
+            if child.tag == f"{_W}p":
+                self._paragraph(child)
+            elif child.tag == f"{_W}tbl":
+                self._table(child)
+            elif child.tag == f"{_W}sdt":  # a content control (a cover page, a table of contents): its content
+                content = child.find(f"{_W}sdtContent")
+                if content is not None:
+                    self._blocks(content)
+
+    def _paragraph(self, p: Any) -> None:
+        text = _runs_text(p, self.refs)
+        lines = [" ".join(line.split()) for line in text.split("\n")]
+        text = "\n".join(line for line in lines if line)
+        if not text:
+            return
+        ppr = p.find(f"{_W}pPr")
+        style = ""
+        if ppr is not None and (element := ppr.find(f"{_W}pStyle")) is not None:
+            style = element.get(f"{_W}val") or ""
+        level = self.styles.level(style) if style else None
+        if level is None and ppr is not None:
+            level = _outline_level(ppr)
+        if level == 0:  # the Title style: the document's title when the properties give none
+            self.title = self.title or text
+            self.pending.append(text)
+            return
+        if level is not None and len(text) <= 200:
+            self.flush()
+            self.headings += 1
+            self.path = [(lv, h) for lv, h in self.path if lv < level]
+            heading = text if len(text) <= _SECTION_CHARS else text[: _SECTION_CHARS - 1].rstrip() + "…"
+            self.path.append((level, heading))
+            self.pending.append(text)
+            return
+        is_list = (ppr is not None and ppr.find(f"{_W}numPr") is not None) or (style and self.styles.is_list(style))
+        if is_list:
+            depth = 0
+            numpr = ppr.find(f"{_W}numPr") if ppr is not None else None
+            ilvl = numpr.find(f"{_W}ilvl") if numpr is not None else None
+            if ilvl is not None and (ilvl.get(f"{_W}val") or "").isdigit():
+                depth = min(int(ilvl.get(f"{_W}val")), 4)
+            text = "  " * depth + "- " + text
+        self.pending.append(text)
+
+    def _table(self, tbl: Any) -> None:
+        grid = _grid(tbl, self.refs)
+        grid = [row for row in grid if any(row)]
+        if not grid:
+            return
+        width = max(len(r) for r in grid)
+        grid = [r + [""] * (width - len(r)) for r in grid]
+        cells = [c for r in grid for c in r if c]
+        if width < 2 or len(grid) < 2 or sum(map(len, cells)) / len(cells) > _LAYOUT_CELL_CHARS:
+            # One column, one row, or text set in columns: paragraphs, cell by cell.
+            self.pending.extend(line for r in grid for c in r if c for line in c.split("\n"))
+            return
+        self.flush()
+        header, body = grid[0], grid[1:]
+        rows = tuple(Row(" ".join(r[0].split()), tuple(" ".join(c.split()) for c in r[1:])) for r in body)
+        # The header row's first cell names the row labels ("Region"): it stands where a statement's
+        # units stand in the column line ("(Region) | Q1 | Q2"), so it is kept with the headers.
+        table = Table(tuple(" ".join(c.split()) for c in header[1:]), rows, " ".join(header[0].split()), "")
+        text, context = render_table(table)
+        self.tables += 1
+        self.writer.emit(text, None, self.section, "table", context)
+
+
+def _grid(tbl: Any, refs: dict[str, int]) -> list[list[str]]:
+    """A table's cells on its grid: a merged cell's text repeated across the columns (gridSpan) and
+    rows (vMerge) it covers, so every value keeps its row label and column header."""
+    grid: list[list[str]] = []
+    for tr in tbl.findall(f"{_W}tr"):
+        row: list[str] = []
+        for tc in tr.findall(f"{_W}tc"):
+            tcpr = tc.find(f"{_W}tcPr")
+            span, merged = 1, False
+            if tcpr is not None:
+                element = tcpr.find(f"{_W}gridSpan")
+                if element is not None and (element.get(f"{_W}val") or "").isdigit():
+                    span = max(1, min(int(element.get(f"{_W}val")), 64))
+                vmerge = tcpr.find(f"{_W}vMerge")
+                merged = vmerge is not None and vmerge.get(f"{_W}val") != "restart"
+            column = len(row)
+            if merged and grid and column < len(grid[-1]):
+                text = grid[-1][column]
+            else:
+                parts = []
+                for p in tc.iter(f"{_W}p"):
+                    piece = " ".join(_runs_text(p, refs).split())
+                    if piece:
+                        parts.append(piece)
+                text = " ".join(parts)
+            row.extend([text] * span)
+        grid.append(row)
+    return grid
