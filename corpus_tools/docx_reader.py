@@ -55,7 +55,7 @@ _SECTION_CHARS = 90
 # A table whose cells average more than this many characters is a layout table (text set in
 # columns), read as paragraphs rather than as rows of figures.
 _LAYOUT_CELL_CHARS = 200
-CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx (or PDF), then index that file"
+CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx or PDF, then index that file"
 
 
 @dataclass(frozen=True)
@@ -104,9 +104,9 @@ def _ole_reason(path: Path) -> str:
     except OSError:
         data = b""
     if _ENCRYPTION_INFO in data:
-        return "password-protected Word file (encrypted); remove the password in Word (File > Info > Protect " \
-               "Document), save, and index it again"
-    return f"a Word 97-2003 file (binary .doc) named .docx; {CONVERT_HELP}"
+        return "password-protected Word file; remove the password in Word, File > Info > Protect Document, " \
+               "save, and index it again"
+    return f"binary Word 97-2003 file named .docx; {CONVERT_HELP}"
 
 
 def _xml(archive: zipfile.ZipFile, name: str, required: bool = False) -> Any:

@@ -96,7 +96,7 @@ def parse_message(data: bytes) -> MailMessage:
     if not present:
         raise UnreadableFileError("not a mail message (no From, To, Subject, Date or Message-ID header: garbled?)")
     subject = " ".join(_header(msg, "subject").split())
-    sender, to, cc = _header(msg, "from"), _header(msg, "to"), _header(msg, "cc")
+    sender, to, cc = (_with_names(_header(msg, h), _header(msg, f"x-{h}")) for h in ("from", "to", "cc"))
     when = _date(_header(msg, "date"))
     attachments = _attachments(msg)
     notes: list[str] = []
@@ -165,6 +165,31 @@ def _header(msg: EmailMessage, name: str) -> str:
             return str(email.header.make_header(email.header.decode_header(raw)))
         except Exception:  # noqa: BLE001
             return " ".join(str(raw).split())
+
+
+def _with_names(addresses: str, shown: str) -> str:
+    """Addresses with the names an Exchange or Lotus export keeps in X-From / X-To / X-cc beside them
+    ("Spraggins, Gary </O=ENRON/…>" → "Gary Spraggins <gary.spraggins@enron.com>"), paired one to one;
+    the header as it is when it names people already, or when the two lists do not pair."""
+    addrs = [a.strip() for a in " ".join(addresses.split()).split(",") if a.strip()]
+    if not shown.strip() or not addrs or any("<" in a or " " in a for a in addrs):
+        return addresses
+    names = re.findall(r"[^,<>]+,[^,<>]+?\s*</O=[^>]*>|[^,]+", shown) if "</O=" in shown else shown.split(",")
+    names = [_display_name(n) for n in names if n.strip()]
+    if len(names) != len(addrs):
+        return addresses
+    return ", ".join(f"{n} <{a}>" if n else a for n, a in zip(names, addrs, strict=True))
+
+
+def _display_name(raw: str) -> str:
+    """"Dunton, Heather </O=ENRON/…>" → "Heather Dunton"; "" when only an address is given."""
+    name = re.sub(r"<[^>]*>", "", raw).replace("@ENRON", "").strip().strip("'\"").strip()
+    if "@" in name or not name:
+        return ""
+    if name.count(",") == 1:  # "Last, First M."
+        last, first = (part.strip() for part in name.split(","))
+        name = f"{first} {last}".strip()
+    return " ".join(name.split())
 
 
 def _date(value: str) -> Any:

@@ -34,12 +34,13 @@ MAIL_SUFFIXES = frozenset({".eml"})  # one message a file (corpus_tools/mail_rea
 MAILBOX_SUFFIXES = frozenset({".mbox"})  # many messages a file: one document each
 SUPPORTED_SUFFIXES = (TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES | DOCX_SUFFIXES | MAIL_SUFFIXES
                       | MAILBOX_SUFFIXES)
-# Formats users keep beside those but that are not read: each is skipped saying how to make it readable.
+# Formats users keep beside those but that are not read: each is skipped saying how to make it readable
+# (the reason's words before ";" name the group `context1 index` counts it in).
 CONVERT_FIRST = {
-    ".doc": "a Word 97-2003 file (binary .doc) is not read; open it in Word or LibreOffice and save it as .docx "
-            "(or PDF), then index that file",
-    ".msg": "an Outlook .msg file is not read; save the message as .eml (or export the folder as .mbox), then "
-            "index that file",
+    ".doc": "binary Word 97-2003 file, not read; open it in Word or LibreOffice and save it as .docx or PDF, "
+            "then index that file",
+    ".msg": "Outlook .msg file, not read; save the message as .eml or export the folder as .mbox, then index "
+            "that file",
 }
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
