@@ -94,7 +94,7 @@ def read_docx(path: Path) -> DocxDocument:
         raise UnreadableFileError("not a Word document (word/document.xml has no body)")
     reader = _BodyReader(styles, footnotes)
     reader.read(root)
-    title = core.pop("title", None) or reader.title
+    title = core.pop("title", None) or reader.title_style or reader.opening_heading
     return DocxDocument(title, reader.writer.text, tuple(reader.writer.parts), core, reader.tables, reader.headings)
 
 
@@ -261,7 +261,8 @@ class _BodyReader:
         self.writer = PartsWriter()
         self.path: list[tuple[int, str]] = []  # (level, heading), outermost first
         self.pending: list[str] = []
-        self.title: str | None = None
+        self.title_style: str | None = None  # the first paragraph set in the Title style
+        self.opening_heading: str | None = None  # a heading that opens the document (no text before it)
         self.tables = 0
         self.headings = 0
 
@@ -310,10 +311,12 @@ class _BodyReader:
         if level is None and ppr is not None:
             level = _outline_level(ppr)
         if level == 0:  # the Title style: the document's title when the properties give none
-            self.title = self.title or text
+            self.title_style = self.title_style or text
             self.pending.append(text)
             return
         if level is not None and len(text) <= 200:
+            if not self.writer.parts and not self.pending:
+                self.opening_heading = text  # it names the document, as an HTML page's first <h1> does
             self.flush()
             self.headings += 1
             self.path = [(lv, h) for lv, h in self.path if lv < level]

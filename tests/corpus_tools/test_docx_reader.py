@@ -147,3 +147,10 @@ def test_a_folder_loses_only_its_broken_files(tmp_path):
     assert reasons["cut.docx"].startswith("not a readable .docx (truncated")
     assert reasons["old.doc"].startswith("binary Word 97-2003 file, not read; open it in Word")
     assert reasons["blank.docx"] == "empty file"
+
+
+def test_a_heading_opening_the_document_is_its_title(tmp_path):
+    doc = read_docx(docx(tmp_path / "h.docx", p("Fleet Plan 2025", "Heading1") + p("Vans first.") + p("Later", "Heading1")))
+    assert doc.title == "Fleet Plan 2025"
+    later = read_docx(docx(tmp_path / "l.docx", p("Intro text.") + p("Later", "Heading1")))
+    assert later.title is None
