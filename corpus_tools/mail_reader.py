@@ -158,13 +158,26 @@ def _header(msg: EmailMessage, name: str) -> str:
     """A header decoded (RFC 2047), "" when absent; a header the parser refuses is decoded leniently."""
     try:
         value = msg.get(name)
-        return str(value) if value is not None else ""
+        text = str(value) if value is not None else ""
+        return _eight_bit(msg, name) if "\ufffd" in text else text
     except Exception:  # noqa: BLE001 - policy.default raises on some malformed address or date headers
         raw = next((v for k, v in msg.raw_items() if k.lower() == name), "")
         try:
             return str(email.header.make_header(email.header.decode_header(raw)))
         except Exception:  # noqa: BLE001
             return " ".join(str(raw).split())
+
+
+def _eight_bit(msg: EmailMessage, name: str) -> str:
+    """A header sent as raw 8-bit bytes (no RFC 2047 encoding; the parser shows them as U+FFFD): its bytes
+    read as UTF-8, else as windows-1252."""
+    raw = next((v for k, v in msg.raw_items() if k.lower() == name), "")
+    data = str(raw).encode("ascii", "surrogateescape") if isinstance(raw, str) else b""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", "replace")
+    return " ".join(text.split())
 
 
 def _with_names(addresses: str, shown: str) -> str:
@@ -263,6 +276,11 @@ def decode_body(data: bytes, charset: str | None) -> tuple[str, str]:
         pass
     else:
         return text, f"body declared as {label}, read as UTF-8" if label and label not in ("utf-8", "utf8") else ""
+    if not label and (len(data) < 1000 or sum(b > 127 for b in data) < 0.1 * len(data)):
+        # Undeclared 8-bit text, short or with a few accented letters: western mail's windows-1252 (a
+        # detector guesses wildly on a few bytes; on a long text in another script it is trusted).
+        text = data.decode("cp1252", "replace")
+        return text, "body declares no charset, read as windows-1252"
     try:
         text, encoding = decode_text(data)
     except UnreadableFileError as exc:

@@ -150,3 +150,12 @@ def test_sync_follows_an_archives_messages(tmp_path, config):
         gone = corpus.sync(folder)
         assert sorted(gone.deleted) == ["ops.mbox/plan-1@northwind.example", "ops.mbox/plan-9@northwind.example"]
         assert corpus.doc_ids() == ["reply-qp.eml"]
+
+
+def test_raw_eight_bit_headers_and_an_undeclared_body():
+    message = parse_message(b"From: Jos\xe9 Ruiz <j@x>\nSubject: Caf\xc3\xa9 menu\n"
+                            b"Date: Mon, 1 Apr 2024 10:00:00 +0000\n\nThe caf\xe9 opens at nine.\n")
+    assert message.metadata["from"] == "José Ruiz <j@x>"  # latin-1 bytes
+    assert message.metadata["subject"] == "Café menu"  # UTF-8 bytes
+    assert message.text.endswith("The café opens at nine.")
+    assert message.notes == ("body declares no charset, read as windows-1252",)
