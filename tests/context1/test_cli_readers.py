@@ -1,0 +1,38 @@
+"""`context1 index` on a folder of Word documents and mail: what was read, what was skipped and why, and `read`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+READERS = Path(__file__).resolve().parents[1] / "fixtures" / "readers"
+
+
+def test_index_reads_docx_and_mail_and_says_what_it_skipped(corpus_cli, tmp_path):
+    source = tmp_path / "docs"
+    (source / "mail").mkdir(parents=True)
+    shutil.copy(READERS / "report.docx", source / "report.docx")
+    (source / "cut.docx").write_bytes((READERS / "report.docx").read_bytes()[:2000])
+    (source / "old.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
+    for name in ("ops.mbox", "no-body.eml", "reply-qp.eml"):
+        shutil.copy(READERS / "mail" / name, source / "mail" / name)
+    runner = CliRunner(env={"COLUMNS": "220", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)})
+    index = tmp_path / "index"
+    result = runner.invoke(corpus_cli, ["index", str(source), str(index), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "documents │ 6" in out  # the report, two .eml files and three of the archive's four messages
+    for reason, where in (("not a readable .docx", "cut.docx"), ("binary Word 97-2003 file, not read", "old.doc"),
+                          ("not a mail message", "mail/ops.mbox message 3 (line 27)")):
+        assert reason in out and where in out
+    assert "no text body: indexed by its headers and attachment names" in out
+
+    shown = runner.invoke(corpus_cli, ["read", str(index), "mail/ops.mbox/plan-2@northwind.example"])
+    assert shown.exit_code == 0, shown.output
+    assert "Re: Agenda for the quarterly review (1 April 2024)" in shown.output
+    assert "from: Priya Natarajan <priya@northwind.example>" in shown.output
+    report = runner.invoke(corpus_cli, ["read", str(index), "report.docx"])
+    assert "section Regional results > Deliveries by region" in " ".join(report.output.split())
+    assert "North | 198 | 176" in report.output
