@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from corpus_tools import readers
 from corpus_tools.index_format import dense_block
 
 FIELD_SAMPLE = 200  # documents whose chunks are read for the metadata fields
@@ -36,6 +37,23 @@ def metadata_fields(corpus: Any, sample: int = FIELD_SAMPLE) -> tuple[list[str],
     return sorted(keys - _BOOKKEEPING), step > 1
 
 
+def file_types(doc_ids: list[str]) -> dict[str, int]:
+    """Documents per kind of file they were read from, most first, read from their ids alone (no chunk is
+    read): a folder's document is named by its path ("reports/q3.docx" → ".docx"), a message of an mbox by
+    the archive's path and the message ("mail/ops.mbox/<Message-ID>" → ".mbox"); an id that names no file
+    of a readable kind (a record's or a dataset's id) counts as "other"."""
+    counts: dict[str, int] = {}
+    for doc_id in doc_ids:
+        steps = doc_id.split("/")
+        suffix = Path(steps[-1]).suffix.lower()
+        if suffix not in readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES:
+            archive = next((Path(s).suffix.lower() for s in steps[:-1]
+                            if Path(s).suffix.lower() in readers.MAILBOX_SUFFIXES), "")
+            suffix = archive or "other"
+        counts[suffix] = counts.get(suffix, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def index_info(corpus: Any) -> dict[str, Any]:
     """A JSON-able account of `corpus`: documents, chunks, fields, models, reranker, size, dense search, dates."""
     manifest = corpus.manifest
@@ -48,6 +66,7 @@ def index_info(corpus: Any) -> dict[str, Any]:
     return {
         "path": str(corpus.path),
         "documents": len(corpus.doc_ids()),
+        "file_types": file_types(corpus.doc_ids()),
         "chunks": len(corpus),
         "tokens": counts.get("tokens"),
         "fields": fields,

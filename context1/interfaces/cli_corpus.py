@@ -683,7 +683,7 @@ def info_command(
         fields = ", ".join(info["fields"]) or "(none)"
         rows = [
             ("index", info["path"]),
-            ("documents", f"{info['documents']:,}"),
+            ("documents", f"{info['documents']:,}" + _by_type(info.get("file_types", {}))),
             ("chunks", f"{info['chunks']:,}{tokens}; {info['chunking']['chunk_tokens']} tokens each, "
                        f"{info['chunking']['overlap_tokens']} overlap"),
             ("fields", fields + (f" (from {FIELD_SAMPLE_NOTE})" if info["fields_sampled"] else "")),
@@ -700,6 +700,13 @@ def info_command(
 
 
 FIELD_SAMPLE_NOTE = "a sample of documents spread over the index"
+
+
+def _by_type(types: dict[str, int]) -> str:
+    """" (.eml 80, .mbox 23, .docx 4)": documents per file type, when any came from files."""
+    if not types or set(types) == {"other"}:
+        return ""
+    return " (" + ", ".join(f"{kind} {n:,}" for kind, n in types.items()) + ")"
 
 
 def _size(n: int) -> str:

@@ -24,6 +24,8 @@ def test_index_reads_docx_and_mail_and_says_what_it_skipped(corpus_cli, tmp_path
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "documents │ 6" in out  # the report, two .eml files and three of the archive's four messages
+    info = runner.invoke(corpus_cli, ["info", str(index)])
+    assert "(.mbox 3, .eml 2, .docx 1)" in info.output
     for reason, where in (("not a readable .docx", "cut.docx"), ("binary Word 97-2003 file, not read", "old.doc"),
                           ("not a mail message", "mail/ops.mbox message 3 (line 27)")):
         assert reason in out and where in out
@@ -36,3 +38,10 @@ def test_index_reads_docx_and_mail_and_says_what_it_skipped(corpus_cli, tmp_path
     report = runner.invoke(corpus_cli, ["read", str(index), "report.docx"])
     assert "section Regional results > Deliveries by region" in " ".join(report.output.split())
     assert "North | 198 | 176" in report.output
+
+
+def test_info_counts_documents_by_the_file_type_they_came_from():
+    from corpus_tools.info import file_types
+
+    ids = ["mail/ops.mbox/plan-1@x", "mail/ops.mbox/sha-0123", "mail/a.eml", "reports/q3.docx", "doc-1a2b", "12345"]
+    assert file_types(ids) == {".mbox": 2, "other": 2, ".docx": 1, ".eml": 1}
