@@ -11,6 +11,7 @@ Everything is a pure function of (text, tokenizer, config): the same input gives
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -64,22 +65,16 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
     text = doc.text
     if not text.strip():
         return []
+    if doc.parts and all(p.kind == "turn" for p in doc.parts):
+        return chunk_turns(doc, tokenizer, config)
     if doc.parts:
         return chunk_parts(doc, tokenizer, config)
     metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
     if any(metadata.get(key) for key in DOCUMENT_KEYS):
         # A document whose cover was read (a PDF read flat, an HTML filing): a header without a section.
         metadata["header"] = contextual_header(metadata)
-    offsets = token_spans(text, tokenizer)
-    spans = list(_windows(text, offsets, config.chunk_tokens, config.overlap_tokens))
-    if spans == [(0, len(text))] and len(text) <= TOKENIZE_WINDOW_CHARS and len(offsets) <= config.chunk_tokens:
-        # One window that is the whole text, tokenised once already: its count is known. (Most
-        # records of a large corpus are one chunk; counting them again was a third of a build.)
-        fitted = [(0, len(text), len(offsets))]
-    else:
-        fitted = _fit(text, spans, tokenizer, config.chunk_tokens)
     chunks = []
-    for position, (start, end, n_tokens) in enumerate(fitted):
+    for position, (start, end, n_tokens) in enumerate(_plain_spans(text, tokenizer, config)):
         piece = text[start:end]
         chunks.append(
             Chunk(
@@ -91,6 +86,44 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
                 metadata=dict(metadata),
             )
         )
+    return chunks
+
+
+def _plain_spans(text: str, tokenizer: Tokenizer, config: ChunkingConfig) -> list[tuple[int, int, int]]:
+    """(start, end, n_tokens) of the windows of a text without parts."""
+    offsets = token_spans(text, tokenizer)
+    spans = list(_windows(text, offsets, config.chunk_tokens, config.overlap_tokens))
+    if spans == [(0, len(text))] and len(text) <= TOKENIZE_WINDOW_CHARS and len(offsets) <= config.chunk_tokens:
+        # One window that is the whole text, tokenised once already: its count is known. (Most
+        # records of a large corpus are one chunk; counting them again was a third of a build.)
+        return [(0, len(text), len(offsets))]
+    return _fit(text, spans, tokenizer, config.chunk_tokens)
+
+
+def chunk_turns(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
+    """Chunks of a transcript (parts of kind "turn": corpus_tools/transcripts.py): the windows plain text gets,
+    each saying where it is. Metadata adds "section", the start time of the turn the chunk starts in (what
+    `ask` prints beside a passage, as a filing's section), and "speakers", the speakers of the turns it
+    overlaps, first-heard first, joined by ", " (the speaker of a turn the chunk starts inside included,
+    though its name line lies in the chunk before).
+
+    The windows are those of the same text read as a .txt file, so a transcript exported both ways is
+    searched alike.
+    """
+    metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    parts = doc.parts
+    starts = [p.start for p in parts]
+    chunks = []
+    for position, (a, b, n_tokens) in enumerate(_plain_spans(doc.text, tokenizer, config)):
+        first = max(0, bisect_right(starts, a) - 1)
+        touched = [p for p in parts[first:] if p.start < b] or [parts[first]]
+        speakers = list(dict.fromkeys(p.context for p in touched if p.context))
+        meta = dict(metadata)
+        if parts[first].section:
+            meta["section"] = parts[first].section
+        if speakers:
+            meta["speakers"] = ", ".join(speakers)
+        chunks.append(Chunk(f"{doc.doc_id}#{position}", doc.doc_id, doc.text[a:b], position, n_tokens, meta))
     return chunks
 
 

@@ -76,6 +76,10 @@ class SearchConfig:
         debt) of which at least three chunks are candidates and one is among the first five hits, the first five
         show three of its chunks, the best-ranked below taking the places of the lowest hits of other sections
         (corpus_tools.named_section). False = off; an index without section metadata is unaffected.
+    speaker_lift: on a conversation index (meeting transcripts, chats: corpus_tools.corpus_kind), when the
+        question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
+        think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
+        share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
     """
 
     leg_k: int = 100
@@ -117,6 +121,7 @@ class SearchConfig:
     # lost tuning questions, two slots won none (see corpus_tools.named_section). Reporting, run once: docugami
     # 16 → 17 of 27 (units off and on; won q71, lost 0), FinanceBench page@5 0.60 =, fig@5 5 → 6 of 23.
     named_sections: bool = True
+    speaker_lift: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -129,7 +134,8 @@ class SearchConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
-        for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight"):
+        for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
+                     "speaker_lift"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

@@ -29,7 +29,9 @@ TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".parquet"})
-SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES
+# WebVTT and SubRip captions, read as turns of speakers by corpus_tools/transcripts.py
+TRANSCRIPT_SUFFIXES = frozenset({".vtt", ".srt"})
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES | TRANSCRIPT_SUFFIXES
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _BLANK_RUNS = re.compile(r"\n\s*\n\s*(?:\n\s*)+")
