@@ -14,9 +14,11 @@ names. A label is read as its *core*: without the titles that open it ("PhD", "G
 Williams", "PhD F" → "F". The question names a label when it holds the whole label or its core, as words:
 - a core of one letter ("F") only as a capital letter standing alone and not the question's first word
   ("What did F think" but not "A summary of …"), "I" only after a title ("PhD I");
-- a core of one word ("Marketing", a first name) only capitalised as written (so "marketing strategy" in
-  a question is no speaker);
-- a longer core in any case ("the project manager").
+- any other core capitalised as written ("Marketing", "User Interface", "Kirsty Williams"), so that a topic
+  sharing a role's words ("the marketing strategy", "the user interface design") names no one; in lower case
+  only a label of several words after "the" and before a verb of saying, "'s", "and" or the question's end
+  ("did the project manager think", "the industrial designer's concern"): on QMSum's tuning queries 19 of the
+  21 lower-case "user interface" are the topic, while roles asked about in lower case read so.
 `spoken_share(text, named)` is the share of a passage's speaker lines' characters the named speakers say.
 `Corpus.search` multiplies a candidate's fused score by 1 + `SearchConfig.speaker_lift` × that share on a
 conversation index (`corpus_tools.corpus_kind`) when the question names a speaker of the candidates.
@@ -46,13 +48,34 @@ def core(label: str) -> str:
     return " ".join(words[lo:hi]) if lo < hi else label
 
 
-def _found(phrase: str, query: str, flags: int = 0) -> list[re.Match[str]]:
-    return list(re.finditer(rf"(?<![\w'’-]){re.escape(phrase)}(?![\w'’-])", query, flags))
+def _found(phrase: str, query: str) -> list[re.Match[str]]:
+    return list(re.finditer(rf"(?<![\w'’-]){re.escape(phrase)}(?![\w-]|['’](?![sS]\b))", query))
+
+
+_SAYING = frozenset({
+    "think", "thinks", "thought", "say", "says", "said", "suggest", "suggested", "propose", "proposed", "agree",
+    "agreed", "disagree", "disagreed", "prefer", "preferred", "mention", "mentioned", "explain", "explained",
+    "present", "presented", "believe", "believed", "argue", "argued", "want", "wanted", "feel", "felt", "raise",
+    "raised", "ask", "asked", "talk", "talked", "discuss", "discussed", "respond", "responded", "report", "reported",
+    "state", "stated", "recommend", "recommended", "and"})
+_NEXT_WORD = re.compile(r"[\w'’]+")
+
+
+def _lowercase_role(phrase: str, query: str) -> bool:
+    """A label of several words written in lower case as a person is ("did the project manager think")."""
+    if " " not in phrase:
+        return False
+    for m in re.finditer(rf"\bthe {re.escape(phrase.lower())}(?![\w-])", query):
+        rest = query[m.end():].lstrip()
+        word = _NEXT_WORD.match(rest)
+        if not rest or rest[0] in "?.!" or rest.startswith(("'s", "’s")) or (word and word.group(0) in _SAYING):
+            return True
+    return False
 
 
 def names(query: str, label: str) -> bool:
     """Whether `query` names the speaker written `label` (see the module's rules)."""
-    if _found(label, query, re.IGNORECASE if " " in label else 0):
+    if _found(label, query) or _lowercase_role(label, query):
         return True
     short = core(label)
     if short == label:
@@ -65,7 +88,7 @@ def names(query: str, label: str) -> bool:
             titled = label.split()[0]
             return any(query[: m.start()].rstrip().lower().endswith(titled.lower()) for m in hits)
         return bool(hits)
-    return bool(_found(short, query, re.IGNORECASE if " " in short else 0))
+    return bool(_found(short, query)) or _lowercase_role(short, query)
 
 
 def named_speakers(query: str, speakers: Iterable[str]) -> set[str]:
