@@ -116,3 +116,33 @@ def test_a_transcript_chunk_says_its_start_time_and_speakers_and_is_cut_as_the_s
         assert chunk.metadata["section"] == f"00:00:{turn:02d}"
         assert set(chunk.metadata["speakers"].split(", ")) == {"Ann Lee", "Bo Chen"}
     assert "speakers" not in plain[0].metadata and "section" not in plain[0].metadata
+
+
+def _meeting(n: int = 80) -> str:
+    said = ["we should look at the rubber case again before the budget review on Friday",
+            "yes", "the solar cell costs too much. I would drop it. The battery is enough for a year of use",
+            "OK, noted, let us move on to the buttons and the scroll wheel"]
+    return "\n".join(f"{('Ann', 'Bo', 'Cy')[i % 3]}: {said[i % 4]} (point {i})." for i in range(n))
+
+
+def test_with_turn_starts_a_transcripts_chunks_open_and_end_at_turns_and_prose_is_cut_as_before():
+    tokenizer = default_tokenizer()
+    text = _meeting()
+    plain = chunk_document(Document("m.txt", text), tokenizer, ChunkingConfig(chunk_tokens=64, overlap_tokens=8))
+    turned = chunk_document(Document("m.txt", text), tokenizer,
+                            ChunkingConfig(chunk_tokens=64, overlap_tokens=8, turn_starts=True))
+    assert all(c.n_tokens <= 64 for c in turned)
+    assert all(c.text.split(":", 1)[0] in ("Ann", "Bo", "Cy") for c in turned)  # each opens with its speaker
+    assert sum(c.text.split(":", 1)[0] in ("Ann", "Bo", "Cy") for c in plain) < len(plain) / 2
+    covered = {i for c in turned for i in range(text.find(c.text), text.find(c.text) + len(c.text))}
+    assert {i for i, ch in enumerate(text) if ch != "\n"} <= covered  # nothing left out but line breaks
+    prose = "The case is rubber. " * 120
+    config = ChunkingConfig(chunk_tokens=64, overlap_tokens=8)
+    assert [c.text for c in chunk_document(Document("p.txt", prose), tokenizer, config)] == \
+        [c.text for c in chunk_document(Document("p.txt", prose), tokenizer,
+                                        ChunkingConfig(chunk_tokens=64, overlap_tokens=8, turn_starts=True))]
+
+
+def test_turn_starts_must_be_a_boolean():
+    with pytest.raises(ValueError, match="turn_starts"):
+        ChunkingConfig(turn_starts="yes")
