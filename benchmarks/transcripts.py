@@ -7,8 +7,8 @@
 Data: the QMSum export (`/work/runs/s39/lead/export_qmsum.py`: Yale-LILY/QMSum 83d7768, one "Speaker: text" .txt
 per meeting; train+val meetings = tune, test = report), read from DATA (`--data`, default /work/data39/qmsum):
 DATA/<part>/<meeting>.txt, DATA/queries-<part>.jsonl (`query`, `doc_id`, `chars` = the gold turns as character
-spans of the file), and the index of DATA/<part> (`--index`, default /work/indexes/qmsum-<part>). `--limit` takes
-the first N queries in file order.
+spans of the file), and the index of DATA/<part> (`--index`, default /work/indexes/qmsum-<part>). `--limit N` takes
+N queries evenly spaced over the file (its first queries are all of one kind of meeting).
 
 Gold: the chunks of the query's meeting that overlap a gold span ("loose"). QMSum's spans are long (often
 hundreds of turns, many chunks), so a strict variant is scored too: the chunks overlapping the query's
@@ -47,7 +47,10 @@ def load_queries(data: Path, part: str, limit: int | None) -> list[dict[str, Any
         raise SystemExit(f"no queries at {path}: export QMSum first (/work/runs/s39/lead/export_qmsum.py)")
     queries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     queries = [q for q in queries if q.get("chars")]
-    return queries[:limit] if limit else queries
+    if not limit or limit >= len(queries):
+        return queries
+    # evenly spaced, not the first N: the file runs meeting kind by meeting kind (ICSI, AMI, parliaments)
+    return [queries[i * len(queries) // limit] for i in range(limit)]
 
 
 def chunk_spans(corpus: Any, doc_id: str, text: str) -> list[tuple[str, int, int]]:
@@ -166,10 +169,33 @@ def table(path: Path, lifts: list[float]) -> str:
     return "\n".join(lines)
 
 
+def versus(path_a: Path, path_b: Path) -> str:
+    """Two runs over the same queries (e.g. two indexes of one folder, chunked two ways), ranking by ranking:
+    B − A per metric with its 95 % paired bootstrap interval and queries won / lost."""
+    a = {r["i"]: r for r in map(json.loads, path_a.read_text(encoding="utf-8").splitlines())}
+    b = {r["i"]: r for r in map(json.loads, path_b.read_text(encoding="utf-8").splitlines())}
+    both = sorted(set(a) & set(b))
+    lines = [f"{path_b.stem} − {path_a.stem}, {len(both)} queries", "",
+             "| ranking | gold | A hit@5 | B hit@5 | Δ hit@5 [95 %] won/lost | A recall@10 | B recall@10 | "
+             "Δ recall@10 [95 %] won/lost | Δ meeting@5 won/lost |", "|---|---|--:|--:|---|--:|--:|---|---|"]
+    for key in [k for k in a[both[0]] if "@" in k and k in b[both[0]]]:
+        for gold in ("strict", "gold"):
+            sa = [score(a[i][key]["passages"], a[i][key]["docs"], a[i][gold], a[i]["doc_id"]) for i in both]
+            sb = [score(b[i][key]["passages"], b[i][key]["docs"], b[i][gold], b[i]["doc_id"]) for i in both]
+            cells = []
+            for m in METRICS:
+                xa, xb = [x[m] for x in sa], [x[m] for x in sb]
+                d, won, lost, lo, hi = paired(xa, xb)
+                cells.append((statistics.fmean(xa), statistics.fmean(xb), f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}"))
+            lines.append(f"| {key} | {'loose' if gold == 'gold' else 'strict'} | {cells[0][0]:.3f} | {cells[0][1]:.3f} | "
+                         f"{cells[0][2]} | {cells[1][0]:.3f} | {cells[1][1]:.3f} | {cells[1][2]} | {cells[2][2]} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=["tune", "report"], default="tune")
-    ap.add_argument("--limit", type=int, default=None, help="the first N queries (default: all)")
+    ap.add_argument("--limit", type=int, default=None, help="N queries evenly spaced over the file (default: all)")
     ap.add_argument("--data", type=Path, default=Path("/work/data39/qmsum"))
     ap.add_argument("--index", type=Path, default=None, help="default: /work/indexes/qmsum-<part>")
     ap.add_argument("--speaker-lift", type=float, nargs="+", default=[0.0, 1.0],
@@ -177,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-agent", action="store_true", help="score the hybrid search only")
     ap.add_argument("--label", default="run", help="names the per-query file (benchmarks/out/transcripts/PART-LABEL.jsonl)")
     ap.add_argument("--table-only", action="store_true", help="print the table of an earlier run of this label")
+    ap.add_argument("--versus", default=None, metavar="LABEL",
+                    help="also compare this run with an earlier run LABEL of the same part (e.g. another index)")
     args = ap.parse_args(argv)
     if any(v < 0 for v in args.speaker_lift):
         ap.error("--speaker-lift values must be >= 0")
@@ -186,6 +214,9 @@ def main(argv: list[str] | None = None) -> None:
     elif not path.exists():
         raise SystemExit(f"no run at {path}")
     print(table(path, args.speaker_lift))
+    if args.versus:
+        print()
+        print(versus(OUT / f"{args.part}-{args.versus}.jsonl", path))
 
 
 if __name__ == "__main__":
