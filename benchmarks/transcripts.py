@@ -114,6 +114,8 @@ def run(args: argparse.Namespace) -> Path:
                 "named": sorted(named_speakers(q["query"], speakers[q["doc_id"]])),
                 "gold": gold_chunks(spans[q["doc_id"]], q["chars"]),
                 "strict": gold_chunks(spans[q["doc_id"]], shortest(q["chars"]))} for i, q in enumerate(queries)]
+    if args.naming:
+        records = [r for r in records if r["named"]]
     for lift in args.speaker_lift:
         corpus = Corpus.open(index, search=dataclasses.replace(search_config, speaker_lift=lift))
         agent = None if args.no_agent else SearchAgent(corpus)
@@ -201,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--speaker-lift", type=float, nargs="+", default=[0.0, 1.0],
                     help="SearchConfig.speaker_lift values; the first is the one the others are compared with")
     ap.add_argument("--no-agent", action="store_true", help="score the hybrid search only")
+    ap.add_argument("--naming", action="store_true",
+                    help="only the queries naming a speaker of their meeting (the ones --speaker-lift can change)")
     ap.add_argument("--label", default="run", help="names the per-query file (benchmarks/out/transcripts/PART-LABEL.jsonl)")
     ap.add_argument("--table-only", action="store_true", help="print the table of an earlier run of this label")
     ap.add_argument("--versus", default=None, metavar="LABEL",
