@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> Path:
     for lift in args.speaker_lift:
         corpus = Corpus.open(index, search=dataclasses.replace(search_config, speaker_lift=lift))
         agent = None if args.no_agent else SearchAgent(corpus)
-        for rec in records:
+        for n, rec in enumerate(records, 1):
             t0 = time.perf_counter()
             hits = corpus.search(rec["query"], k=50)
             rec[f"hybrid@{lift:g}"] = {"passages": [h.chunk.chunk_id for h in hits[:10]],
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> Path:
                 result = agent.run(rec["query"])
                 rec[f"agent@{lift:g}"] = {"passages": [e.chunk_id for e in result.evidence][:10],
                                           "docs": list(result.doc_ids)[:10], "s": time.perf_counter() - t0}
-            print(f"[{args.part} lift={lift:g} {rec['i'] + 1}/{len(records)}]", file=sys.stderr, flush=True)
+            print(f"[{args.part} lift={lift:g} {n}/{len(records)}]", file=sys.stderr, flush=True)
         corpus.close()
     with path.open("w", encoding="utf-8") as out:
         for rec in records:
