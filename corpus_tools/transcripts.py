@@ -138,6 +138,8 @@ def read_turns(text: str) -> list[Turn]:
     cues that hold no text."""
     if not text.strip():
         return []
+    if _ARROW not in text and text.lstrip("\ufeff \t\r\n").startswith("WEBVTT"):
+        raise UnreadableFileError("WebVTT file with no cues (no \"00:00:01.000 --> 00:00:04.000\" timing line)")
     if _ARROW not in text:
         raise UnreadableFileError("not a subtitle/caption transcript: no cue timing line (\"00:00:01.000 --> "
                                   "00:00:04.000\") found")

@@ -62,7 +62,7 @@ def test_a_subrip_file_keeps_a_malformed_cues_text_without_a_time_and_an_unnamed
 def test_a_broken_and_an_empty_transcript_are_skipped_with_a_reason_and_the_folder_loses_nothing_else(tmp_path):
     report = load_documents(FIXTURES)
     skipped = {s.path: s.reason for s in report.skipped}
-    assert "no cue timing line" in skipped["broken.vtt"]
+    assert skipped["broken.vtt"].startswith("WebVTT file with no cues")
     assert skipped["empty.srt"] == "empty file"
     assert sorted(d.doc_id for d in report.documents) == ["otter_call.srt", "teams_meeting.vtt", "zoom_meeting.vtt"]
     # a binary file named .vtt is refused by the text reader, not read as cues
@@ -74,7 +74,8 @@ def test_a_broken_and_an_empty_transcript_are_skipped_with_a_reason_and_the_fold
 
 
 @pytest.mark.parametrize("text, why", [
-    ("WEBVTT\n\nNOTE nothing was said\n", "no cue timing line"),
+    ("WEBVTT\n\nNOTE nothing was said\n", "WebVTT file with no cues"),
+    ("Minutes of the meeting\n\nAnn: hello\n", "not a subtitle/caption transcript: no cue timing line"),
     ("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n\n00:00:03.000 --> 00:00:04.000\n<i></i>\n", "no cue text"),
 ])
 def test_cues_without_text_or_without_timing_are_no_transcript(text, why):
