@@ -76,7 +76,8 @@ class SearchConfig:
         debt) of which at least three chunks are candidates and one is among the first five hits, the first five
         show three of its chunks, the best-ranked below taking the places of the lowest hits of other sections
         (corpus_tools.named_section). False = off; an index without section metadata is unaffected.
-    speaker_lift: on a conversation index (meeting transcripts, chats: corpus_tools.corpus_kind), when the
+    speaker_lift: on a conversation index whose passages hold several turns (meeting transcripts, chat sessions:
+        corpus_tools.corpus_kind, speakers.MIN_TURNS; not an index of one turn a document), when the
         question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
         think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
         share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
@@ -124,7 +125,8 @@ class SearchConfig:
     # 0.25: on QMSum's tuning queries that name a speaker of their meeting (448 of 1,332; session 39), one hybrid
     # search's hit@5 of the shortest gold span 0.391 → 0.438 (+0.047 [+0.027, +0.069], 23 won / 2 lost); 0.5 +0.040,
     # 0.75 +0.033, 1 +0.025, 2 +0.004, 4 −0.011 (a stronger lift lets a passage where the speaker says anything
-    # outrank the one on the topic). Non-conversation indexes are untouched.
+    # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
+    # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
 
     def __post_init__(self) -> None:

@@ -17,6 +17,7 @@ import dataclasses
 import difflib
 import json
 import logging
+import statistics
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -67,7 +68,7 @@ from corpus_tools.rerank import (
 )
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
-from corpus_tools.speakers import line_speakers, named_speakers
+from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, turns
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -125,18 +126,23 @@ class _State:
                 self._has_key[key] = found
         return found
 
-    def conversation(self) -> bool:
-        """Whether the index holds conversations (corpus_tools.corpus_kind: most sampled documents' first chunks
-        open with a speaker line, two speakers or more), read once."""
+    def transcript(self) -> bool:
+        """Whether the index holds conversations whose passages are stretches of several turns (a meeting, a chat
+        session), not one turn each: corpus_tools.corpus_kind's conversation (most sampled documents' first chunks
+        open with a speaker line, two speakers or more) whose sampled first chunks hold a median of at least
+        `speakers.MIN_TURNS` speaker lines. Read once."""
         with self._grep_lock:
             kind = self._kind
         if kind is None:
             ids = self.chunks.doc_ids()
             rows = [self.chunks.doc_rows(ids[i]) for i in sampled(len(ids))]
-            kind = kind_of_texts([self.chunks[r[0]].text for r in rows if r])
+            texts = [self.chunks[r[0]].text for r in rows if r]
+            kind = kind_of_texts(texts)
+            if kind == CONVERSATION and statistics.median(turns(t) for t in texts) >= MIN_TURNS:
+                kind = "transcript"
             with self._grep_lock:
                 self._kind = kind
-        return kind == CONVERSATION
+        return kind == "transcript"
 
     def catalog(self) -> MetadataCatalog:
         """The document-level metadata values (company, period, ...), read once from each document's first row.
@@ -668,7 +674,7 @@ class Corpus:
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         if where is not None and cfg.aside_section_weight > 0 and state.has_key("section"):
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
-        if cfg.speaker_lift > 0 and state.conversation():
+        if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
         fused = fused[:pool]
         if tables:

@@ -21,7 +21,8 @@ Williams", "PhD F" → "F". The question names a label when it holds the whole l
   21 lower-case "user interface" are the topic, while roles asked about in lower case read so.
 `spoken_share(text, named)` is the share of a passage's speaker lines' characters the named speakers say.
 `Corpus.search` multiplies a candidate's fused score by 1 + `SearchConfig.speaker_lift` × that share on a
-conversation index (`corpus_tools.corpus_kind`) when the question names a speaker of the candidates.
+conversation index (`corpus_tools.corpus_kind`) whose passages hold several turns (MIN_TURNS, the median of its
+sampled first chunks), when the question names a speaker of the candidates.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ import re
 from collections.abc import Iterable
 
 from corpus_tools.corpus_kind import opening_speaker
+
+# The lift reads passages of several turns: where each passage is one turn (LoCoMo's index, a document a turn
+# said), a named speaker's passages are half of a two-person chat, and lifting them all lost LoCoMo's tuning
+# questions (conversation 41's 95: passage R@5 0.558 → 0.495, 2 won / 8 lost; session 39).
+MIN_TURNS = 3
 
 TITLES = frozenset({"phd", "grad", "professor", "prof", "postdoc", "undergrad", "speaker", "dr", "dr.", "mr",
                     "mr.", "mrs", "mrs.", "ms", "ms.", "the", "chair", "cllr", "councillor", "senator", "rep"})
@@ -105,6 +111,11 @@ def line_speakers(text: str) -> dict[str, int]:
         if speaker:
             said[speaker] = said.get(speaker, 0) + len(line)
     return said
+
+
+def turns(text: str) -> int:
+    """How many lines of `text` open with a speaker."""
+    return sum(1 for line in text.splitlines() if opening_speaker(line))
 
 
 def spoken_share(text: str, named: set[str]) -> float:

@@ -54,13 +54,14 @@ def test_a_passages_speakers_and_the_share_the_named_ones_say():
 
 
 MEETING = [
-    ("m1", "Marketing: The rubber case tested well with young users, they liked the soft feel.\n"
-           "Project Manager: Noted, thanks."),
+    ("m1", "Marketing: Young users liked the soft feel of the case in our tests.\n"
+           "Project Manager: Noted, thanks.\nMarketing: That is all from me."),
     ("m2", "Industrial Designer: The rubber case is cheaper to mould than the plastic case.\n"
-           "User Interface: Rubber case it is then."),
-    ("m3", "Project Manager: Next is the budget for the remote.\nMarketing: Twelve euros a unit."),
-    ("m4", "Industrial Designer: The rubber case can come in fruit colours.\nMarketing: Yes."),
+           "User Interface: Rubber case it is then.\nIndustrial Designer: Good."),
+    ("m3", "Project Manager: Next is the budget for the remote.\nMarketing: Twelve euros a unit.\nProject Manager: OK."),
+    ("m4", "Industrial Designer: The rubber case can come in fruit colours.\nMarketing: Yes.\nProject Manager: Fine."),
 ]
+TURNS = [(f"t{i}", line) for i, (_, text) in enumerate(MEETING) for line in text.splitlines()]
 
 
 def test_a_named_speakers_passage_is_lifted_on_a_conversation_index_only_with_the_flag(tmp_path, config):
@@ -80,6 +81,17 @@ def test_a_named_speakers_passage_is_lifted_on_a_conversation_index_only_with_th
     assert plain == plain_off  # a question naming no speaker is ranked as before
     assert off[0] != "m1" and on[0] == "m1" and sorted(on) == sorted(off)
     assert dataclasses.replace(lifted, speaker_lift=0.25) == SearchConfig()  # on by default
+
+
+def test_the_lift_leaves_an_index_of_single_turns_alone(tmp_path, config):
+    from corpus_tools import Corpus, Document
+    from corpus_tools.config import SearchConfig
+
+    Corpus.build([Document(i, t, title=i) for i, t in TURNS], tmp_path / "turns", config=config, progress=False).close()
+    query = "What did Marketing think about the rubber case?"
+    with Corpus.open(tmp_path / "turns", search=SearchConfig(speaker_lift=0.0)) as off, \
+            Corpus.open(tmp_path / "turns", search=SearchConfig(speaker_lift=4.0)) as on:
+        assert [h.chunk.chunk_id for h in on.search(query, k=8)] == [h.chunk.chunk_id for h in off.search(query, k=8)]
 
 
 def test_the_lift_leaves_an_index_of_documents_alone(corpus):
