@@ -1,8 +1,12 @@
 """Meeting transcripts searched as users search them: QMSum's real specific queries over its meetings.
 
     # tuning (what settings are chosen on), then the reporting part, run once by the lead:
-    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/transcripts.py --part tune --limit 300
-    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/transcripts.py --part report
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/transcripts.py --part tune --no-agent --naming \
+        --speaker-lift 0 0.25 0.5 0.75 1 2 4 --label lift
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/transcripts.py --part tune --limit 300 --label agent300
+    HF_HUB_OFFLINE=1 nice -n 10 python benchmarks/transcripts.py --part report --label report
+    # chunking compared: an index of the same folder built with ChunkingConfig(turn_starts=True)
+    ... --part tune --no-agent --index TURN_INDEX --label turns --versus all
 
 Data: the QMSum export (`/work/runs/s39/lead/export_qmsum.py`: Yale-LILY/QMSum 83d7768, one "Speaker: text" .txt
 per meeting; train+val meetings = tune, test = report), read from DATA (`--data`, default /work/data39/qmsum):
@@ -200,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=int, default=None, help="N queries evenly spaced over the file (default: all)")
     ap.add_argument("--data", type=Path, default=Path("/work/data39/qmsum"))
     ap.add_argument("--index", type=Path, default=None, help="default: /work/indexes/qmsum-<part>")
-    ap.add_argument("--speaker-lift", type=float, nargs="+", default=[0.0, 1.0],
+    ap.add_argument("--speaker-lift", type=float, nargs="+", default=[0.0, 0.25],
                     help="SearchConfig.speaker_lift values; the first is the one the others are compared with")
     ap.add_argument("--no-agent", action="store_true", help="score the hybrid search only")
     ap.add_argument("--naming", action="store_true",
