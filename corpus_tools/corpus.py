@@ -68,7 +68,7 @@ from corpus_tools.rerank import (
 )
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
-from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, turns
+from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -91,6 +91,10 @@ from corpus_tools.update import SyncReport, sync_folder
 from corpus_tools.vectors import VectorMatrix
 
 logger = logging.getLogger("corpus_tools")
+
+
+# `_State.transcript()`'s kind: a conversation whose passages hold several turns (where `SearchConfig.speaker_lift` reads)
+_TRANSCRIPT = "transcript"
 
 
 class _State:
@@ -139,10 +143,10 @@ class _State:
             texts = [self.chunks[r[0]].text for r in rows if r]
             kind = kind_of_texts(texts)
             if kind == CONVERSATION and statistics.median(turns(t) for t in texts) >= MIN_TURNS:
-                kind = "transcript"
+                kind = _TRANSCRIPT
             with self._grep_lock:
                 self._kind = kind
-        return kind == "transcript"
+        return kind == _TRANSCRIPT
 
     def catalog(self) -> MetadataCatalog:
         """The document-level metadata values (company, period, ...), read once from each document's first row.
@@ -1158,7 +1162,7 @@ def _lift_named_speakers(
     named = named_speakers(query, {s for lines in said for s in lines})
     if not named:
         return fused
-    shares = [sum(n for s, n in lines.items() if s in named) / (sum(lines.values()) or 1) for lines in said]
+    shares = [share_of(lines, named) for lines in said]
     lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
 

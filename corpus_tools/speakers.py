@@ -120,6 +120,10 @@ def turns(text: str) -> int:
 
 def spoken_share(text: str, named: set[str]) -> float:
     """The share (0..1) of `text`'s speaker lines' characters that the `named` speakers say."""
-    said = line_speakers(text)
+    return share_of(line_speakers(text), named)
+
+
+def share_of(said: dict[str, int], named: set[str]) -> float:
+    """`spoken_share` of a passage whose `line_speakers` were read already."""
     total = sum(said.values())
     return sum(n for s, n in said.items() if s in named) / total if total else 0.0
