@@ -34,8 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
+from corpus_tools.corpus_kind import opening_speaker
 from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
 from corpus_tools.row_match import row_labels
+from corpus_tools.speakers import line_speakers
 
 # Chunk-metadata keys a question constraint may name (issue 35) and how a reason words them.
 _CONSTRAINT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
@@ -61,6 +63,7 @@ class ShownPassage:
     page: int | None = None
     section: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    speakers: tuple[str, ...] = ()
     found_by: list[str] = field(default_factory=list)
     ranks: list[int] = field(default_factory=list)
 
@@ -90,7 +93,20 @@ def passage_from_hit(hit: Any, rank: int, order: int, title: str | None) -> Show
         title=title, page=int(page) if isinstance(page, int | float) and not isinstance(page, bool) else None,
         section=str(section) if section else None,
         metadata={k: meta[k] for k in _KEPT_KEYS if k in meta},
+        speakers=passage_speakers(chunk.text, meta.get("speakers")),
     )
+
+
+def passage_speakers(text: str, recorded: Any = None) -> tuple[str, ...]:
+    """Who talks in a passage: the chunk's "speakers" metadata (a transcript's turns, `corpus_tools.transcripts`),
+    else the speakers of its "Name: " lines when at least half of its lines (two or more) open so — a chat or a
+    transcript indexed as text; a document with a stray "Label: " line names nobody."""
+    if isinstance(recorded, str) and recorded.strip():
+        return tuple(s.strip() for s in recorded.split(",") if s.strip())
+    lines = [line for line in text.splitlines() if line.strip()]
+    said = line_speakers(text)
+    opened = sum(1 for line in lines if opening_speaker(line))
+    return tuple(said) if len(lines) >= 2 and opened * 2 >= len(lines) else ()
 
 
 @dataclass(frozen=True)
@@ -303,6 +319,7 @@ def to_evidence(passage: ShownPassage, score: float, reason: str) -> Evidence:
     return Evidence(
         chunk_id=passage.chunk_id, doc_id=passage.doc_id, text=passage.text, score=float(score), reason=reason,
         title=passage.title, page=passage.page, section=passage.section, found_by=tuple(passage.found_by),
+        speakers=passage.speakers,
     )
 
 
@@ -372,7 +389,8 @@ def recompute_evidence(trajectory: Any, max_passages: int = 5) -> list[Evidence]
                 if p is None:
                     title = unescape_attr(m.group("title")) or None
                     text = m.group("text").replace("&lt;chunk", "<chunk").replace("&lt;/chunk", "</chunk")
-                    p = shown[cid] = ShownPassage(cid, unescape_attr(m.group("doc")), text, rank, len(shown), title)
+                    p = shown[cid] = ShownPassage(cid, unescape_attr(m.group("doc")), text, rank, len(shown), title,
+                                                 speakers=passage_speakers(text))
                 p.saw(found_label(obs.tool, arg), rank)
     best = best_of_document(shown)
     terms = question_words(trajectory.query)

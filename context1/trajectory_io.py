@@ -167,13 +167,14 @@ def trajectory_from_dict(d: Mapping[str, Any]) -> Trajectory:
 
 def _evidence_to_dict(e: Evidence) -> dict[str, Any]:
     return {"chunk_id": e.chunk_id, "doc_id": e.doc_id, "text": e.text, "score": e.score, "reason": e.reason,
-            "title": e.title, "page": e.page, "section": e.section, "found_by": list(e.found_by)}
+            "title": e.title, "page": e.page, "section": e.section, "found_by": list(e.found_by),
+            "speakers": list(e.speakers)}
 
 
 def _evidence_from_dict(d: Mapping[str, Any]) -> Evidence:
     return Evidence(chunk_id=d["chunk_id"], doc_id=d["doc_id"], text=d.get("text", ""), score=d.get("score", 0.0),
                     reason=d.get("reason", ""), title=d.get("title"), page=d.get("page"), section=d.get("section"),
-                    found_by=tuple(d.get("found_by", ())))
+                    found_by=tuple(d.get("found_by", ())), speakers=tuple(d.get("speakers", ())))
 
 
 def save_trajectories(path: str | Path, trajectories: Iterable[Trajectory], *, append: bool = False) -> int:

@@ -210,8 +210,10 @@ class Evidence:
     reason: why it answers, in words a person can check against the passage: the sub-query
         that found it, the constraint it meets, the question words it holds.
     title, page, section: where the passage sits, when the index knows (chunk metadata
-        "title", "page", "section"); None otherwise.
+        "title", "page", "section"; a transcript's section is the start time of its first turn); None otherwise.
     found_by: the search queries (or "grep:PATTERN", "read:DOC") whose results showed it.
+    speakers: who talks in it, first-heard first, when it is a passage of a transcript or a chat (chunk
+        metadata "speakers", else its "Name: " lines: `corpus_tools.speakers`); empty otherwise.
     """
 
     chunk_id: str
@@ -223,6 +225,7 @@ class Evidence:
     page: int | None = None
     section: str | None = None
     found_by: tuple[str, ...] = ()
+    speakers: tuple[str, ...] = ()
 
 
 @dataclass

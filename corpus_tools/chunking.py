@@ -11,12 +11,14 @@ Everything is a pure function of (text, tokenizer, config): the same input gives
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from corpus_tools.chunk_context import contextual_header
+from corpus_tools.corpus_kind import opening_speaker
 from corpus_tools.doc_metadata import DOCUMENT_KEYS
 from corpus_tools.types import Chunk, Document, DocumentPart, Tokenizer
 
@@ -42,10 +44,17 @@ class ChunkingConfig:
         used 512 with a longer-context embedder).
     overlap_tokens: tokens shared by consecutive chunks of a document, so a fact cut by a window
         boundary is whole in at least one chunk. 32 = 1/8 of the window.
+    turn_starts: in a transcript (a document most of whose lines open with a speaker, "Name: text":
+        `is_transcript`), a window ends, by preference, where a turn ends (before the next "Name: "
+        line, as at a paragraph break), and the next starts at a turn: the last one starting in the
+        window's last 2 × overlap_tokens, else the one the window ends before, else (a turn longer than
+        the window) as in prose. So a passage opens with who is talking. False = prose windows (on
+        QMSum's tuning meetings 10 % of chunks then start at a turn).
     """
 
     chunk_tokens: int = 256
     overlap_tokens: int = 32
+    turn_starts: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.chunk_tokens, int) or self.chunk_tokens < 1:
@@ -54,6 +63,8 @@ class ChunkingConfig:
             raise ValueError(
                 f"overlap_tokens must be an integer in [0, chunk_tokens={self.chunk_tokens}), got {self.overlap_tokens!r}"
             )
+        if not isinstance(self.turn_starts, bool):
+            raise ValueError(f"turn_starts must be true or false, got {self.turn_starts!r}")
 
 
 def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
@@ -64,22 +75,16 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
     text = doc.text
     if not text.strip():
         return []
+    if doc.parts and all(p.kind == "turn" for p in doc.parts):
+        return chunk_turns(doc, tokenizer, config)
     if doc.parts:
         return chunk_parts(doc, tokenizer, config)
     metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
     if any(metadata.get(key) for key in DOCUMENT_KEYS):
         # A document whose cover was read (a PDF read flat, an HTML filing): a header without a section.
         metadata["header"] = contextual_header(metadata)
-    offsets = token_spans(text, tokenizer)
-    spans = list(_windows(text, offsets, config.chunk_tokens, config.overlap_tokens))
-    if spans == [(0, len(text))] and len(text) <= TOKENIZE_WINDOW_CHARS and len(offsets) <= config.chunk_tokens:
-        # One window that is the whole text, tokenised once already: its count is known. (Most
-        # records of a large corpus are one chunk; counting them again was a third of a build.)
-        fitted = [(0, len(text), len(offsets))]
-    else:
-        fitted = _fit(text, spans, tokenizer, config.chunk_tokens)
     chunks = []
-    for position, (start, end, n_tokens) in enumerate(fitted):
+    for position, (start, end, n_tokens) in enumerate(_plain_spans(text, tokenizer, config)):
         piece = text[start:end]
         chunks.append(
             Chunk(
@@ -91,6 +96,58 @@ def chunk_document(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) 
                 metadata=dict(metadata),
             )
         )
+    return chunks
+
+
+def is_transcript(text: str, sample_lines: int = 200) -> bool:
+    """Whether most of the first `sample_lines` non-blank lines of `text` open with a speaker ("Name: text",
+    `corpus_kind.opening_speaker`), two speakers or more: a meeting transcript or a chat session."""
+    lines = []
+    for line in text.splitlines():
+        if line.strip():
+            lines.append(line)
+            if len(lines) >= sample_lines:
+                break
+    speakers = [s for line in lines if (s := opening_speaker(line))]
+    return len(lines) >= 2 and 2 * len(speakers) >= len(lines) and len(set(speakers)) >= 2
+
+
+def _plain_spans(text: str, tokenizer: Tokenizer, config: ChunkingConfig) -> list[tuple[int, int, int]]:
+    """(start, end, n_tokens) of the windows of a text without parts."""
+    offsets = token_spans(text, tokenizer)
+    turns = config.turn_starts and is_transcript(text)
+    spans = list(_windows(text, offsets, config.chunk_tokens, config.overlap_tokens, turns))
+    if spans == [(0, len(text))] and len(text) <= TOKENIZE_WINDOW_CHARS and len(offsets) <= config.chunk_tokens:
+        # One window that is the whole text, tokenised once already: its count is known. (Most
+        # records of a large corpus are one chunk; counting them again was a third of a build.)
+        return [(0, len(text), len(offsets))]
+    return _fit(text, spans, tokenizer, config.chunk_tokens)
+
+
+def chunk_turns(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> list[Chunk]:
+    """Chunks of a transcript (parts of kind "turn": corpus_tools/transcripts.py): the windows plain text gets,
+    each saying where it is. Metadata adds "section", the start time of the turn the chunk starts in (what
+    `ask` prints beside a passage, as a filing's section), and "speakers", the speakers of the turns it
+    overlaps, first-heard first, joined by ", " (the speaker of a turn the chunk starts inside included,
+    though its name line lies in the chunk before).
+
+    The windows are those of the same text read as a .txt file, so a transcript exported both ways is
+    searched alike.
+    """
+    metadata = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
+    parts = doc.parts
+    starts = [p.start for p in parts]
+    chunks = []
+    for position, (a, b, n_tokens) in enumerate(_plain_spans(doc.text, tokenizer, config)):
+        first = max(0, bisect_right(starts, a) - 1)
+        touched = [p for p in parts[first:] if p.start < b] or [parts[first]]
+        speakers = list(dict.fromkeys(p.context for p in touched if p.context))
+        meta = dict(metadata)
+        if parts[first].section:
+            meta["section"] = parts[first].section
+        if speakers:
+            meta["speakers"] = ", ".join(speakers)
+        chunks.append(Chunk(f"{doc.doc_id}#{position}", doc.doc_id, doc.text[a:b], position, n_tokens, meta))
     return chunks
 
 
@@ -193,7 +250,7 @@ def token_spans(text: str, tokenizer: Tokenizer) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
 
 
-def _windows(text: str, offsets: np.ndarray, size: int, overlap: int) -> Iterator[tuple[int, int]]:
+def _windows(text: str, offsets: np.ndarray, size: int, overlap: int, turns: bool = False) -> Iterator[tuple[int, int]]:
     """Character spans of the token windows."""
     offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
     # Some tokenizers report zero-width spans (e.g. for dropped characters); they cannot bound a chunk.
@@ -211,18 +268,19 @@ def _windows(text: str, offsets: np.ndarray, size: int, overlap: int) -> Iterato
         if n - start <= size:
             yield int(tokens[start][0]), int(tokens[n - 1][1])
             return
-        end = _best_end(text, tokens, start, start + size, size)
+        end = _best_end(text, tokens, start, start + size, size, turns)
         yield int(tokens[start][0]), int(tokens[end - 1][1])
-        start = _next_start(text, tokens, start, end, overlap)
+        start = (_next_turn(text, tokens, start, end, overlap) if turns else None) \
+            or _next_start(text, tokens, start, end, overlap)
 
 
-def _best_end(text: str, tokens: list[tuple[int, int]], start: int, limit: int, size: int) -> int:
+def _best_end(text: str, tokens: list[tuple[int, int]], start: int, limit: int, size: int, turns: bool = False) -> int:
     """Exclusive token index ending the window [start, limit): the best boundary in its last quarter."""
     lowest = max(start + 1, limit - max(1, int(size * _BOUNDARY_SEARCH_FRACTION)))
     best, best_rank = limit, -1
     # Walk back from the limit; the first boundary of the highest class found wins (the latest one).
     for end in range(limit, lowest - 1, -1):
-        rank = _boundary_rank(text, tokens[end - 1], tokens[end])
+        rank = 4 if turns and _turn_starts_at(text, tokens, end) else _boundary_rank(text, tokens[end - 1], tokens[end])
         if rank > best_rank:
             best, best_rank = end, rank
             if rank == 4:
@@ -241,6 +299,22 @@ def _boundary_rank(text: str, left: tuple[int, int], right: tuple[int, int]) -> 
     if text[max(0, left[0] - 3) : left[1]].rstrip(_CLOSERS).endswith(_SENTENCE_END):
         return 3
     return 2 if "\n" in gap else 1
+
+
+def _turn_starts_at(text: str, tokens: list[tuple[int, int]], i: int) -> bool:
+    """Whether token i opens a line that opens with a speaker ("Name: ")."""
+    at = int(tokens[i][0])
+    return at > 0 and text[at - 1] == "\n" and bool(opening_speaker(text[at:at + 80]))
+
+
+def _next_turn(text: str, tokens: list[tuple[int, int]], start: int, end: int, overlap: int) -> int | None:
+    """First token of the next window of a transcript: the last turn starting in the window's last 2 × overlap
+    tokens (a short turn cut from the window's end is whole in the next), else the turn the window ends before;
+    None when neither is (inside a long turn)."""
+    for candidate in range(end - 1, max(start, end - 2 * overlap), -1):
+        if _turn_starts_at(text, tokens, candidate):
+            return candidate
+    return end if end < len(tokens) and _turn_starts_at(text, tokens, end) else None
 
 
 def _next_start(text: str, tokens: list[tuple[int, int]], start: int, end: int, overlap: int) -> int:

@@ -76,6 +76,11 @@ class SearchConfig:
         debt) of which at least three chunks are candidates and one is among the first five hits, the first five
         show three of its chunks, the best-ranked below taking the places of the lowest hits of other sections
         (corpus_tools.named_section). False = off; an index without section metadata is unaffected.
+    speaker_lift: on a conversation index whose passages hold several turns (meeting transcripts, chat sessions:
+        corpus_tools.corpus_kind, speakers.MIN_TURNS; not an index of one turn a document), when the
+        question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
+        think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
+        share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
     """
 
     leg_k: int = 100
@@ -117,6 +122,12 @@ class SearchConfig:
     # lost tuning questions, two slots won none (see corpus_tools.named_section). Reporting, run once: docugami
     # 16 → 17 of 27 (units off and on; won q71, lost 0), FinanceBench page@5 0.60 =, fig@5 5 → 6 of 23.
     named_sections: bool = True
+    # 0.25: on QMSum's tuning queries that name a speaker of their meeting (448 of 1,332; session 39), one hybrid
+    # search's hit@5 of the shortest gold span 0.391 → 0.438 (+0.047 [+0.027, +0.069], 23 won / 2 lost); 0.5 +0.040,
+    # 0.75 +0.033, 1 +0.025, 2 +0.004, 4 −0.011 (a stronger lift lets a passage where the speaker says anything
+    # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
+    # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
+    speaker_lift: float = 0.25
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -129,7 +140,8 @@ class SearchConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
-        for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight"):
+        for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
+                     "speaker_lift"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

@@ -17,6 +17,7 @@ import dataclasses
 import difflib
 import json
 import logging
+import statistics
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -32,6 +33,7 @@ from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
+from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.figure_prior import has_figure, lower_figureless
@@ -66,6 +68,7 @@ from corpus_tools.rerank import (
 )
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
+from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -90,6 +93,10 @@ from corpus_tools.vectors import VectorMatrix
 logger = logging.getLogger("corpus_tools")
 
 
+# `_State.transcript()`'s kind: a conversation whose passages hold several turns (where `SearchConfig.speaker_lift` reads)
+_TRANSCRIPT = "transcript"
+
+
 class _State:
     """An immutable snapshot of the chunk table (read from disk on demand), its BM25 index and vectors.
 
@@ -105,6 +112,7 @@ class _State:
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
         self._catalog: MetadataCatalog | None = None
+        self._kind: str | None = None
         self._has_key: dict[str, bool] = {}
         self._metadata: MetadataIndex | None = None
 
@@ -121,6 +129,24 @@ class _State:
             with self._grep_lock:
                 self._has_key[key] = found
         return found
+
+    def transcript(self) -> bool:
+        """Whether the index holds conversations whose passages are stretches of several turns (a meeting, a chat
+        session), not one turn each: corpus_tools.corpus_kind's conversation (most sampled documents' first chunks
+        open with a speaker line, two speakers or more) whose sampled first chunks hold a median of at least
+        `speakers.MIN_TURNS` speaker lines. Read once."""
+        with self._grep_lock:
+            kind = self._kind
+        if kind is None:
+            ids = self.chunks.doc_ids()
+            rows = [self.chunks.doc_rows(ids[i]) for i in sampled(len(ids))]
+            texts = [self.chunks[r[0]].text for r in rows if r]
+            kind = kind_of_texts(texts)
+            if kind == CONVERSATION and statistics.median(turns(t) for t in texts) >= MIN_TURNS:
+                kind = _TRANSCRIPT
+            with self._grep_lock:
+                self._kind = kind
+        return kind == _TRANSCRIPT
 
     def catalog(self) -> MetadataCatalog:
         """The document-level metadata values (company, period, ...), read once from each document's first row.
@@ -652,6 +678,8 @@ class Corpus:
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         if where is not None and cfg.aside_section_weight > 0 and state.has_key("section"):
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
+        if cfg.speaker_lift > 0 and state.transcript():
+            fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
         fused = fused[:pool]
         if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
@@ -1121,6 +1149,21 @@ def _lift_row_matches(
     texts = [c.text if c.metadata.get("kind") == "table" else "" for c in chunks]
     match = row_match_scores(query, texts, _ROW_TERMS, names_of)
     lifted = [(cid, s * (1.0 + weight * m)) for (cid, s), m in zip(fused, match, strict=True)]
+    return sorted(lifted, key=lambda pair: -pair[1])
+
+
+def _lift_named_speakers(
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with each candidate's score multiplied by 1 + weight × the share of its speaker lines
+    that the speakers the query names say (corpus_tools.speakers); unchanged when it names none of theirs."""
+    texts = [state.chunks[row_of[cid]].text for cid, _ in fused]
+    said = [line_speakers(text) for text in texts]
+    named = named_speakers(query, {s for lines in said for s in lines})
+    if not named:
+        return fused
+    shares = [share_of(lines, named) for lines in said]
+    lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
 
 

@@ -57,18 +57,22 @@ def kind_of_texts(texts: list[str]) -> str:
     return DOCUMENTS
 
 
+def sampled(n: int, sample: int = KIND_SAMPLE) -> list[int]:
+    """Positions of the documents read of `n`: about `sample` evenly spaced, each with the one after it (an
+    index of single turns, one document per line said, sampled at an even step could otherwise meet one
+    speaker only)."""
+    step = max(1, -(-n // sample))
+    return sorted(set(range(0, n, step)) | set(range(1, n, step)))
+
+
 def corpus_kind(corpus: Any, sample: int = KIND_SAMPLE) -> str:
     """CONVERSATION or DOCUMENTS for an opened `Corpus` (anything with `doc_ids()` and `chunks(doc_id)`);
     DOCUMENTS for None or an object without them (a test's stand-in corpus)."""
     if corpus is None or not (hasattr(corpus, "doc_ids") and hasattr(corpus, "chunks")):
         return DOCUMENTS
     ids = corpus.doc_ids()
-    step = max(1, -(-len(ids) // sample))
-    # each sampled document and the one after it: an index of single turns (one document per line said)
-    # sampled at an even step could otherwise meet one speaker only
-    picked = sorted(set(range(0, len(ids), step)) | set(range(1, len(ids), step)))
     texts = []
-    for doc_id in (ids[i] for i in picked):
+    for doc_id in (ids[i] for i in sampled(len(ids), sample)):
         chunks = corpus.chunks(doc_id)
         if chunks:
             texts.append(min(chunks, key=lambda c: c.position).text)

@@ -324,6 +324,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
             if encoding not in ("utf-8", "ascii"):
                 metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
+            if suffix in readers.TRANSCRIPT_SUFFIXES:  # cues → "Speaker: text" turns, each with its start time
+                from corpus_tools.transcripts import read_transcript
+
+                text, parts = read_transcript(text)
     except UnreadableFileError as exc:
         yield SkippedFile(where, str(exc)), where
         return

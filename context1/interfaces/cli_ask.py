@@ -364,6 +364,8 @@ def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
         where = [f"page {e.page}"] if e.page is not None else []
         if e.section:
             where.append(e.section)
+        if e.speakers:
+            where.append(", ".join(e.speakers))
         console.print()
         say([(f"{rank}. {title}", "bold")] + ([(f"— {' · '.join(where)}", None)] if where else []), first=0)
         source = e.doc_id if title != e.doc_id else ""
@@ -394,7 +396,7 @@ def result_to_json(result: SearchResult, corpus: Any) -> dict[str, Any]:
         "query": result.query,
         "passages": [
             {"rank": i, "chunk_id": e.chunk_id, "doc_id": e.doc_id, "title": e.title or _title(corpus, e.doc_id),
-             "page": e.page, "section": e.section, "score": e.score, "reason": e.reason,
+             "page": e.page, "section": e.section, "speakers": list(e.speakers), "score": e.score, "reason": e.reason,
              "found_by": list(e.found_by), "text": e.text}
             for i, e in enumerate(result.evidence, 1)
         ],

@@ -150,6 +150,8 @@ def render_answer(result: Any) -> str:
         where = [f"page {e.page}"] if e.page is not None else []
         if e.section:
             where.append(f"section {e.section}")
+        if e.speakers:
+            where.append(f"speakers {', '.join(e.speakers)}")
         head = (f"[{rank}] passage {json.dumps(e.chunk_id, ensure_ascii=False)} of document "
                 f"{json.dumps(e.doc_id, ensure_ascii=False)}" + (f" ({e.title})" if e.title else "")
                 + "".join(f", {w}" for w in where) + f", score {e.score:.4g}")

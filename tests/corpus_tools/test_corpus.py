@@ -29,7 +29,7 @@ def test_build_writes_a_self_contained_folder(mini_index):
     assert manifest["embedding_model"] == "all-MiniLM-L6-v2" and manifest["embedding_dim"] == 384
     assert manifest["doc_count"] == 20 and manifest["chunk_count"] == 20
     assert manifest["counts"]["documents"] == 20
-    assert manifest["config"]["chunking"] == {"chunk_tokens": 256, "overlap_tokens": 32}
+    assert manifest["config"]["chunking"] == {"chunk_tokens": 256, "overlap_tokens": 32, "turn_starts": False}
     assert manifest["config"]["search"]["rrf_k"] == 60 and manifest["config"]["search"]["candidates"] == 50
     assert manifest["vector_store"] == "embedded"
     assert {"chromadb", "context1"} <= set(manifest["versions"]) and "bm25s" not in manifest["versions"]
