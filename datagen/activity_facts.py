@@ -1034,6 +1034,8 @@ def _object_phrase(obj: Any, *, own: bool = False) -> str:
         t for t in obj.subtree
         if (cut is None or t.i < cut) and (demonstrative is None or t.i != demonstrative.i) and (mine is None or t.i != mine.i)
     ]
+    if not words:
+        return ""  # a disfluent parse puts a prepositional child before the object (QMSum's tuning meetings): nothing is left
     if demonstrative is not None and (len(words) < 2 or words[0].i != demonstrative.i + 1):
         return ""  # "that lake sunrise" is "lake sunrise"; "this bowl" is just "bowl": too bare
     if len(words) > _MAX_OBJECT_TOKENS:
