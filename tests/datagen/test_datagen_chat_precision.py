@@ -66,3 +66,16 @@ def test_a_thing_named_after_its_verb_a_bare_skill_and_a_plan_for_now_are_not_as
     qs = chat_questions(VAGUE)
     assert qs["In the chat of 8 May 2023, what was Sunny planning to do?"].answer == "watch a movie tonight"
     assert not any(c.answer in ("some popcorn", "a new skill", "new skill", "have dinner") for c in qs.values())
+
+
+def test_an_object_with_no_word_left_is_no_answer(nlp) -> None:  # noqa: ANN001
+    """`datagen` raised IndexError on QMSum's meeting transcripts (session 39): a disfluent parse hung a word
+    before the object under a preposition after it, so every word of the object was cut."""
+    from spacy.tokens import Doc
+
+    from datagen.activity_facts import _object_phrase
+
+    words = ["I", "got", "the", "car", "with"]
+    doc = Doc(nlp.vocab, words=words, heads=[1, 1, 4, 1, 3], deps=["nsubj", "ROOT", "det", "dobj", "prep"],
+              pos=["PRON", "VERB", "DET", "NOUN", "ADP"])
+    assert _object_phrase(doc[3], own=False) == ""
