@@ -54,6 +54,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from corpus_tools.mail_reader import display_name  # noqa: E402
 from eval.loaders.locomo import load_locomo  # noqa: E402
 
 PARTS = {"tune": ("26", "30", "41"), "report": ("42", "43")}
@@ -119,24 +120,12 @@ def export_msc(source: Path, out: Path, conversations: int, seed: int) -> int:
     return written
 
 
-def _display_name(raw: str) -> str:
-    """A sender as a mail client shows it: "Dunton, Heather </O=ENRON/...>" → "Heather Dunton",
-    '"Beverly Gibson" <b@x.com>@ENRON' → "Beverly Gibson"; "" when only an address is given."""
-    name = re.sub(r"<[^>]*>", "", raw).replace("@ENRON", "").strip().strip("'\"").strip()
-    if "@" in name or not name:
-        return ""
-    if name.count(",") == 1:  # "Last, First M."
-        last, first = (part.strip() for part in name.split(","))
-        name = f"{first} {last}".strip()
-    return " ".join(name.split())
-
-
 def _people(names: str, addresses: str) -> str:
     """The To/Cc list as "Name <address>" where X-To names pair one to one with the addresses."""
     addrs = [a.strip() for a in addresses.replace("\n", " ").split(",") if a.strip()]
     # X-To entries: "Last, First </O=...>" (a comma inside a name) or "First Last" / "a@b.com"
     shown = re.findall(r"[^,<>]+,[^,<>]+?\s*</O=[^>]*>|[^,]+", names) if "</O=" in names else names.split(",")
-    shown = [_display_name(n) for n in shown if n.strip()]
+    shown = [display_name(n) for n in shown if n.strip()]
     if len(shown) != len(addrs):
         return ", ".join(addrs)
     return ", ".join(f"{n} <{a}>" if n else a for n, a in zip(shown, addrs, strict=True))
@@ -163,7 +152,7 @@ def export_mail(source: Path, out: Path) -> int:
             when = email.utils.parsedate_to_datetime(msg["Date"]) if msg["Date"] else None
             if when is None:
                 continue
-            sender = _display_name(msg.get("X-From", "")) or (msg["From"] or "").strip()
+            sender = display_name(msg.get("X-From", "")) or (msg["From"] or "").strip()
             address = (msg["From"] or "").strip()
             lines = [f"From: {sender} <{address}>" if sender != address else f"From: {address}"]
             for header, shown in (("To", "X-To"), ("Cc", "X-cc")):

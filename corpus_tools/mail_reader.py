@@ -188,13 +188,13 @@ def _with_names(addresses: str, shown: str) -> str:
     if not shown.strip() or not addrs or any("<" in a or " " in a for a in addrs):
         return addresses
     names = re.findall(r"[^,<>]+,[^,<>]+?\s*</O=[^>]*>|[^,]+", shown) if "</O=" in shown else shown.split(",")
-    names = [_display_name(n) for n in names if n.strip()]
+    names = [display_name(n) for n in names if n.strip()]
     if len(names) != len(addrs):
         return addresses
     return ", ".join(f"{n} <{a}>" if n else a for n, a in zip(names, addrs, strict=True))
 
 
-def _display_name(raw: str) -> str:
+def display_name(raw: str) -> str:
     """"Dunton, Heather </O=ENRON/…>" → "Heather Dunton"; "" when only an address is given."""
     name = re.sub(r"<[^>]*>", "", raw).replace("@ENRON", "").strip().strip("'\"").strip()
     if "@" in name or not name:
