@@ -34,10 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
-from corpus_tools.corpus_kind import opening_speaker
 from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
 from corpus_tools.row_match import row_labels
-from corpus_tools.speakers import line_speakers
+from corpus_tools.speakers import line_speakers, turns
 
 # Chunk-metadata keys a question constraint may name (issue 35) and how a reason words them.
 _CONSTRAINT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
@@ -103,10 +102,8 @@ def passage_speakers(text: str, recorded: Any = None) -> tuple[str, ...]:
     transcript indexed as text; a document with a stray "Label: " line names nobody."""
     if isinstance(recorded, str) and recorded.strip():
         return tuple(s.strip() for s in recorded.split(",") if s.strip())
-    lines = [line for line in text.splitlines() if line.strip()]
-    said = line_speakers(text)
-    opened = sum(1 for line in lines if opening_speaker(line))
-    return tuple(said) if len(lines) >= 2 and opened * 2 >= len(lines) else ()
+    lines = sum(1 for line in text.splitlines() if line.strip())
+    return tuple(line_speakers(text)) if lines >= 2 and turns(text) * 2 >= lines else ()
 
 
 @dataclass(frozen=True)

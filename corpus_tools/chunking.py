@@ -11,7 +11,7 @@ Everything is a pure function of (text, tokenizer, config): the same input gives
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -140,7 +140,7 @@ def chunk_turns(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
     chunks = []
     for position, (a, b, n_tokens) in enumerate(_plain_spans(doc.text, tokenizer, config)):
         first = max(0, bisect_right(starts, a) - 1)
-        touched = [p for p in parts[first:] if p.start < b] or [parts[first]]
+        touched = parts[first:bisect_left(starts, b)] or [parts[first]]  # the turns starting before the chunk ends
         speakers = list(dict.fromkeys(p.context for p in touched if p.context))
         meta = dict(metadata)
         if parts[first].section:
