@@ -231,9 +231,10 @@ def embed_into(
     return out if out is not None else np.zeros((0, int(embedder.dim)), dtype=np.float32)
 
 
-def as_report(source: Any) -> LoadReport:
-    """A LoadReport from any source `load_documents` accepts (a LoadReport passes through)."""
-    return source if isinstance(source, LoadReport) else load_documents(source)
+def as_report(source: Any, markup: bool = True) -> LoadReport:
+    """A LoadReport from any source `load_documents` accepts (a LoadReport passes through); markup: as
+    CorpusConfig.read_markup."""
+    return source if isinstance(source, LoadReport) else load_documents(source, markup=markup)
 
 
 def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
@@ -584,7 +585,8 @@ def _stream_into(
     bar = tqdm(total=total, desc="indexing", unit="doc", disable=not progress, smoothing=0.05)
     if not from_report:
         # Name the file being read before the loader opens it (one PDF can take seconds).
-        items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"))
+        items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"),
+                               markup=config.read_markup)
     items = _counted(items, bar)
     with bar, seen:
         for item, where in items:

@@ -196,6 +196,11 @@ class CorpusConfig:
         tools read. False ("vector_store": "matrix" in the manifest) skips it: a large build spends
         most of its time inserting into Chroma's HNSW graph, and opening that graph costs a process's
         first add tens of seconds at 100k chunks. Ignored when a Chroma server client is given.
+    read_markup: Markdown (.md, .markdown) and reStructuredText (.rst) files read as documents: headings as
+        sections, code blocks and tables as parts, front matter as title and metadata, markup (anchors,
+        roles, admonition fences, includes, HTML tags) removed (markdown_reader.py, rst_reader.py). False =
+        read as flat text, as before session 40. An index built before it records no value and reads True:
+        `sync` reads a changed file with the new readers; unchanged files keep their old chunks.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -207,6 +212,7 @@ class CorpusConfig:
     collection_name: str | None = None
     device: str | None = None
     chroma: bool = True
+    read_markup: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -217,6 +223,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.device must be 'cpu', 'cuda', 'cuda:N', 'mps' or None, got {self.device!r}")
         if not isinstance(self.chroma, bool):
             raise ValueError(f"CorpusConfig.chroma must be True or False, got {self.chroma!r}")
+        if not isinstance(self.read_markup, bool):
+            raise ValueError(f"CorpusConfig.read_markup must be True or False, got {self.read_markup!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from corpus_tools import readers
-from corpus_tools.doc_metadata import document_title, read_metadata
+from corpus_tools.doc_metadata import DOCUMENT_KEYS, document_title, read_metadata
 from corpus_tools.readers import UnreadableFileError
 from corpus_tools.types import Document, DocumentPart, FileNote, LoadReport, SkippedFile
 
@@ -52,6 +52,7 @@ def load_documents(
     on_file: Callable[[str], None] | None = None,
     vector_field: str | None = None,
     vector_model: str | None = None,
+    markup: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -61,6 +62,8 @@ def load_documents(
     vector_field: the record field holding a vector computed elsewhere (bring-your-own vectors),
     made by the model named vector_model (both or neither); `Corpus.build` checks the name and the
     dimension against the index's model. A record without a readable vector there is skipped.
+    markup: Markdown and reStructuredText files read as documents (sections, code blocks and tables as
+    parts, markup removed: markdown_reader.py, rst_reader.py); False = as flat text, as before session 40.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -72,7 +75,7 @@ def load_documents(
     first_seen: dict[str, str] = {}
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
-        vector_field=vector_field, vector_model=vector_model,
+        vector_field=vector_field, vector_model=vector_model, markup=markup,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -195,6 +198,7 @@ def iter_documents(
     on_file: Callable[[str], None] | None = None,
     vector_field: str | None = None,
     vector_model: str | None = None,
+    markup: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -206,11 +210,11 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file)
+            yield from _iter_folder(path, fields, glob, on_file, markup)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields)
+            yield from _iter_file(path, path.name, str(path), fields, markup)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -238,7 +242,7 @@ def iter_documents(
 
 
 def _iter_folder(
-    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None
+    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -256,10 +260,10 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup)
 
 
-def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator[tuple[Item, str]]:
+def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if suffix in readers.CONVERT_FIRST:
@@ -324,6 +328,15 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields) -> Iterator
             if encoding not in ("utf-8", "ascii"):
                 metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
+            if markup and suffix in readers.MARKDOWN_SUFFIXES | readers.RST_SUFFIXES:
+                page = readers.read_markup(text, suffix)
+                title, text, parts = page.title, page.text, page.parts
+                metadata.update({k: v for k, v in page.metadata.items()
+                                 if k not in metadata and k not in DOCUMENT_KEYS and k != "header"})
+                if page.notes:
+                    metadata["read_note"] = "; ".join(page.notes)
+                if page.dropped:  # what markup was left out, counted: "include 6, label 2"
+                    metadata["markup_dropped"] = ", ".join(f"{k} {v}" for k, v in sorted(page.dropped.items()))
             if suffix in readers.TRANSCRIPT_SUFFIXES:  # cues → "Speaker: text" turns, each with its start time
                 from corpus_tools.transcripts import read_transcript
 
@@ -366,9 +379,9 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
 
 
-def iter_file_documents(path: Path, doc_id: str) -> Iterator[tuple[Item, str]]:
+def iter_file_documents(path: Path, doc_id: str, markup: bool = True) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None))
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup)
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:

@@ -26,6 +26,10 @@ from corpus_tools.types import DocumentPart
 _BINARY_SNIFF_BYTES = 8192
 
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".rst"})
+# Read as documents (sections, code, tables; markup removed) by markdown_reader.py / rst_reader.py, unless
+# a build asks for flat text (CorpusConfig.read_markup = False): then read as .txt, as before session 40.
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+RST_SUFFIXES = frozenset({".rst"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".parquet"})
@@ -159,6 +163,17 @@ def markdown_title(text: str) -> str | None:
         if match:
             return match.group(1).strip()
     return None
+
+
+def read_markup(text: str, suffix: str):  # noqa: ANN201 - markup.MarkupDocument (imported lazily)
+    """A Markdown or reStructuredText text read as a document (markdown_reader / rst_reader, by suffix)."""
+    if suffix.lower() in RST_SUFFIXES:
+        from corpus_tools.rst_reader import read_rst
+
+        return read_rst(text)
+    from corpus_tools.markdown_reader import read_markdown
+
+    return read_markdown(text)
 
 
 def stem_title(path: Path) -> str:

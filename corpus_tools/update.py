@@ -86,12 +86,14 @@ def sync_folder(
         source = corpus.chunks(doc_id)[0].metadata.get("source")
         if source not in present and (source == doc_id or _in_archive(doc_id, source)):
             gone.append(doc_id)
+    config = getattr(corpus, "config", None)  # an index's CorpusConfig: how it reads Markdown and rst
+    markup = getattr(config, "read_markup", True)
     documents, skipped = [], []
     read_from: dict[str, str] = {}  # doc id → the file it was read from
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        for item, _where in iter_file_documents(present[doc_id], doc_id):
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id
