@@ -94,12 +94,12 @@ def inline(text: str) -> str:
 
 
 def _role_text(content: str, doc: bool = False) -> str:
-    """`Title <target>` → Title; `~a.b.c` → a.b.c (see the module docstring); `!name` → name; a :doc: path
+    """`Title <target>` → Title; `~a.b.c` → a.b.c (see the module docstring); `!name`, `.name` → name; a :doc: path
     without a title → its last name as words (":doc:`/patterns/appfactories`" → "appfactories")."""
     explicit = _EXPLICIT.match(content)
     if explicit and explicit.group(1).strip():
         return explicit.group(1).strip()
-    content = content.lstrip("~!").strip()
+    content = content.lstrip("~!.").strip()  # ".Request.max_content_length": Sphinx's relative lookup
     return content.rstrip("/").rsplit("/", 1)[-1] if doc else content
 
 
@@ -183,8 +183,9 @@ class _Reader:
             paragraph, i = _until_blank(lines, i)
             literal = paragraph[-1].rstrip().endswith("::")
             if literal:
-                last = paragraph[-1].rstrip()[:-2].rstrip()
-                paragraph[-1] = last + (":" if last and not last.endswith(" ") and last.strip() else "")
+                before = paragraph[-1].rstrip()[:-2]
+                # "Example::" reads "Example:"; "Example: ::" and a lone "::" leave no colon (docutils' rule).
+                paragraph[-1] = before + (":" if before.strip() and not before[-1].isspace() else "")
             indent = len(paragraph[0]) - len(paragraph[0].lstrip())
             # Inline markup may run across the lines of a paragraph ("``from app\nimport *``"): read it whole.
             block = "\n".join(_BULLET.sub(r"\1-", text[indent:] if text[:indent].isspace() else text.lstrip()).rstrip()

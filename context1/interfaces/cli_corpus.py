@@ -145,6 +145,11 @@ def index_command(
     vector_model: Annotated[
         str | None, typer.Option(help="The model that made the --vector-field vectors (must be the index's).")
     ] = None,
+    flat_markup: Annotated[
+        bool,
+        typer.Option("--flat-markup", help="Read Markdown and reStructuredText as flat text, markup and all (no "
+                                           "sections, code blocks or tables), as before session 40."),
+    ] = False,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -165,7 +170,8 @@ def index_command(
         _check_reranker_option(reranker)
         if no_chroma and chroma_host:
             raise CommandError("--no-chroma and --chroma-host contradict each other: pick one")
-        config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma)
+        config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
+                              read_markup=not flat_markup)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
@@ -174,7 +180,8 @@ def index_command(
         _quiet_library_logs()
         try:
             corpus = Corpus.build(
-                _loader_source(source, id_field, title_field, text_field, glob, vector_field, vector_model),
+                _loader_source(source, id_field, title_field, text_field, glob, vector_field, vector_model,
+                               markup=not flat_markup),
                 directory,
                 config=config,
                 client=client,
@@ -198,6 +205,7 @@ def _loader_source(
     glob: str | None,
     vector_field: str | None = None,
     vector_model: str | None = None,
+    markup: bool = True,
 ) -> Any:
     """What `Corpus.build` reads: the path itself (streamed) unless record options need the loader."""
     options = (id_field, title_field, text_field, glob, vector_field, vector_model)
@@ -206,7 +214,7 @@ def _loader_source(
     from corpus_tools.loaders import load_documents
 
     return load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob,
-                          vector_field=vector_field, vector_model=vector_model)
+                          vector_field=vector_field, vector_model=vector_model, markup=markup)
 
 
 def _quiet_library_logs() -> None:
