@@ -258,7 +258,10 @@ class _Reader:
             j += 1
         else:
             self.notes.append(f"code fence opened at line {i + 1} is not closed: read to the end as code")
-        self.w.code(body)
+        if body and all(_INCLUDE.match(line) for line in body if line.strip()) and any(map(str.strip, body)):
+            self.w.dropped["include"] += 1  # a fence around a snippet include ("{!> ../../docs_src/app.js!}"): no code
+        else:
+            self.w.code(body)
         return j + 1
 
     def _table(self, lines: list[str], i: int) -> int:

@@ -154,3 +154,8 @@ def test_unclosed_admonition_and_html_comment_lose_nothing():
     doc = read_markdown("/// warning\n\nStill read.\n\n<!-- never closed\nkept text\n")
     assert "Warning: Still read." in " ".join(doc.text.split()) and "kept text" in doc.text
     assert any("not closed" in n for n in doc.notes)
+
+
+def test_a_fence_around_a_snippet_include_is_dropped_and_counted():
+    doc = read_markdown("# T\n\nText.\n\n```Javascript\n{!> ../../docs_src/app.js!}\n```\n")
+    assert doc.text == "T\n\nText." and doc.code_blocks == 0 and doc.dropped == {"include": 1}
