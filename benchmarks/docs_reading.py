@@ -114,14 +114,18 @@ def residue(chunks: list[Any]) -> dict[str, dict[str, int]]:
 
 def sections(folder: Path) -> dict[str, list[dict[str, Any]]]:
     """Per file: its sections in order (path, level, heading, text without the heading, raw heading names)."""
-    from corpus_tools.readers import read_markup, read_text
+    from corpus_tools.readers import UnreadableFileError, read_markup, read_text
 
     out: dict[str, list[dict[str, Any]]] = {}
     for path in sorted(folder.rglob("*")):
         if path.suffix.lower() not in SUFFIXES or any(p.startswith(".") for p in path.relative_to(folder).parts):
             continue
         doc_id = path.relative_to(folder).as_posix()
-        page = read_markup(read_text(path), path.suffix)
+        try:
+            page = read_markup(read_text(path), path.suffix)
+        except UnreadableFileError as exc:  # an unreadable page asks no question (both indexes skip it alike)
+            print(f"skipped {doc_id}: {exc}", file=sys.stderr)
+            continue
         by_section: dict[str, list[str]] = {}
         for part in page.parts:
             by_section.setdefault(part.section, []).append(page.text[part.start : part.end])
@@ -261,7 +265,7 @@ def search_all(index: Path, queries: list[dict[str, Any]], label: str) -> list[d
 
 def code_whole(chunks: list[Any], folder: Path) -> dict[str, tuple[int, int]]:
     """Per format: (code blocks whole in one chunk, code blocks) — blocks as the readers find them."""
-    from corpus_tools.readers import read_markup, read_text
+    from corpus_tools.readers import UnreadableFileError, read_markup, read_text
 
     by_doc: dict[str, list[str]] = defaultdict(list)
     for c in chunks:
@@ -271,7 +275,10 @@ def code_whole(chunks: list[Any], folder: Path) -> dict[str, tuple[int, int]]:
         suffix = Path(doc).suffix.lower()
         if suffix not in SUFFIXES:
             continue
-        page = read_markup(read_text(folder / doc), suffix)
+        try:
+            page = read_markup(read_text(folder / doc), suffix)
+        except UnreadableFileError:
+            continue
         for part in page.parts:
             if part.kind != "code":
                 continue
