@@ -44,6 +44,23 @@ _OWNER = re.compile(r"^(?=[A-Z]\w*[a-z])(?=[A-Z]\w*?[A-Z])[A-Z][A-Za-z0-9]*$")
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>[^\n]+?)[ \t]*(?:\{[ \t]*#[^}]*\})?[ \t]*$", re.MULTILINE)
 
 
+# what only documentation source writes: an rST directive or role, a Markdown fence, an MkDocs heading anchor or
+# admonition fence ("## Query { #query }", "/// tip"), a Sphinx-rendered note ("New in version 2.0")
+_DOC_MARKUP = re.compile(
+    r"^[ \t]*\.\.[ \t]+[\w:-]+::|:(?:[\w-]+:)?[\w-]+:`[^`\n]+`|^[ \t]*```|\{[ \t]*#[\w-]+[ \t]*\}[ \t]*$|^///[ \t]*\w"
+    r"|^[ \t]*(?:New|Changed) in version \d",
+    re.MULTILINE,
+)
+
+
+def documentation_page(text: str) -> bool:
+    """Whether a document is technical documentation's source (see `_DOC_MARKUP`), or reads as its cleaned text:
+    three code spans or more per thousand characters (Wikipedia, chats, mail and filings write none)."""
+    if _DOC_MARKUP.search(text):
+        return True
+    return len(code_spans(text)) >= 3 * max(1, len(text) // 1000)
+
+
 @dataclass(frozen=True)
 class CodeSpan:
     """A code span of a text: its inner text verbatim, where it sits, and the role it was written with."""
@@ -59,8 +76,8 @@ def code_spans(text: str) -> list[CodeSpan]:
     out = []
     for m in _CODE.finditer(text):
         inner = m.group(2)
-        if not inner.strip() or inner != inner.strip():
-            continue  # "` `" or "`` x``": no span a writer meant
+        if not inner.strip() or inner != inner.strip() or "''" in inner:
+            continue  # "` `", "`` x``", or TeX quotes ("``Loser'' and ``Beercan''", Wikipedia dumps): no code
         role = m.group(0)[: m.start(1) - m.start()].strip(":")
         out.append(CodeSpan(inner, m.start(), m.end(), role))
     return out

@@ -48,6 +48,7 @@ from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
+from datagen.doc_markup import documentation_page
 from datagen.factbase import (
     FALLBACK_CLASS,
     Fact,
@@ -115,6 +116,9 @@ class NaturalConfig:
         datagen.doc_defaults); 0 asks none (`--mix defaults=0`).
     doc_versions: 1 asks the version a documented thing was added, changed, deprecated or removed in ("In
         which version was ENV removed?", datagen.doc_versions); 0 asks none (`--mix versions=0`).
+    doc_prose: 1 lets the sentence readers ask a documentation page's prose too (`doc_markup.documentation_page`:
+        rST directives and roles, Markdown fences, MkDocs anchors); 0 (default) asks only its defaults and
+        version notes there (main's prose questions on the tuning folder: natural 0/10, correct 4/10).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -141,6 +145,7 @@ class NaturalConfig:
     speaker_words: float = 0.0
     doc_defaults: float = 1.0
     doc_versions: float = 1.0
+    doc_prose: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -151,7 +156,7 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
-            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions",
+            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_prose",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -164,7 +169,7 @@ _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
-    "defaults": "doc_defaults", "versions": "doc_versions",
+    "defaults": "doc_defaults", "versions": "doc_versions", "doc_prose": "doc_prose",
 }
 
 
@@ -180,7 +185,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,doc_prose=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -208,8 +213,16 @@ class NaturalGenerator:
         self.uses: Counter = Counter()
         self.stages: Counter = Counter()
         # Only facts about the document itself can be asked with its name or a description of it.
+        # On technical documentation the sentence readers misread code, markup and headings ("Which organization
+        # can config be set on?" → "attr:`", "Which person will javascript be serialized to?" → "JSON": main
+        # wrote 10 such tasks on the FastAPI + Flask tuning folder, none natural): a documentation page gives
+        # only the documentation readers' facts (datagen.doc_defaults, doc_versions) unless `doc_prose`.
+        self._doc_pages = frozenset() if self.config.doc_prose else frozenset(
+            d for d in mined.chunks if documentation_page(mined.doc_text(d)))
+        kept = {d: [f for f in fs if f.relation.startswith("doc:")] if d in self._doc_pages else fs
+                for d, fs in facts.facts.items()}
         by_article: dict[str, list[Fact]] = {}
-        for d, fs in facts.facts.items():
+        for d, fs in kept.items():
             by_article.setdefault(facts.article(d), []).extend(fs)
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         # A paper's title names no entity: the templates misread a scientific title ("Which organization did
@@ -222,7 +235,7 @@ class NaturalGenerator:
             # documentation page's default or version note its option (datagen.doc_defaults, doc_versions)
             d: [f for f in unique_named(fs) if self._doc_kind_on(f)
                 and (not facts.names.get(d) or f.relation.startswith(("table:", "doc:")))]
-            for d, fs in facts.facts.items() if d not in papers
+            for d, fs in kept.items() if d not in papers
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
         # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
@@ -272,7 +285,8 @@ class NaturalGenerator:
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
-            if (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
+            if d not in self._doc_pages
+            and (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
             and (found := document_claims(sents))
         }
         self.links = {
