@@ -3,7 +3,7 @@ index, and what a `context1 datagen` run wrote from it.
 
     python benchmarks/datagen_docs.py INDEX [OUT ...]
 
-For INDEX (no parse needed): the facts datagen.doc_defaults and datagen.doc_versions read off its passages, as
+For INDEX (no parse needed): the facts datagen.doc_defaults, doc_versions and doc_releases read off its passages, as
 datagen.relations reads them (the three passages before each one as its lead-in), by relation, before and after
 the folder-wide one-answer rule (`factbase.unique_in_corpus`), with the counters of what they refused. On a
 corpus that is no documentation (HotpotQA, chats) every count is 0: nothing the natural generator does changes
@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.types import Chunk  # noqa: E402
 from datagen.doc_defaults import default_facts  # noqa: E402
+from datagen.doc_releases import release_facts  # noqa: E402
 from datagen.doc_versions import version_facts  # noqa: E402
 from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
 
@@ -52,7 +53,8 @@ def read_doc_facts(index: Path) -> FactBase:
             if str(chunk.metadata.get("kind", "")) == "table":
                 continue
             before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped)]
+            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
+                     *release_facts(chunk, base.skipped)]
             if found:
                 base.facts.setdefault(doc_id, []).extend(found)
     return base

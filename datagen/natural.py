@@ -116,6 +116,8 @@ class NaturalConfig:
         datagen.doc_defaults); 0 asks none (`--mix defaults=0`).
     doc_versions: 1 asks the version a documented thing was added, changed, deprecated or removed in ("In
         which version was ENV removed?", datagen.doc_versions); 0 asks none (`--mix versions=0`).
+    doc_releases: 1 asks a release-notes page's days and "Add support for" items ("When was version 0.95.0
+        released?", "In which version was support for Python 3.12 added?", datagen.doc_releases); 0 asks none.
     doc_prose: 1 lets the sentence readers ask a documentation page's prose too (`doc_markup.documentation_page`:
         rST directives and roles, Markdown fences, MkDocs anchors); 0 (default) asks only its defaults and
         version notes there (main's prose questions on the tuning folder: natural 0/10, correct 4/10).
@@ -145,6 +147,7 @@ class NaturalConfig:
     speaker_words: float = 0.0
     doc_defaults: float = 1.0
     doc_versions: float = 1.0
+    doc_releases: float = 1.0
     doc_prose: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
@@ -156,7 +159,7 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
-            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_prose",
+            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -169,7 +172,8 @@ _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
-    "defaults": "doc_defaults", "versions": "doc_versions", "doc_prose": "doc_prose",
+    "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
+    "doc_prose": "doc_prose",
 }
 
 
@@ -185,7 +189,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,doc_prose=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -345,10 +349,15 @@ class NaturalGenerator:
         self._compared: set[tuple[str, ...]] = set()
 
     def _doc_kind_on(self, fact: Fact) -> bool:
-        """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1`); any other fact is."""
+        """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
+        other fact is."""
         if not fact.relation.startswith("doc:"):
             return True
-        return bool(self.config.doc_defaults if fact.relation == "doc:default" else self.config.doc_versions)
+        if fact.relation == "doc:default":
+            return bool(self.config.doc_defaults)
+        if fact.relation.startswith("doc:release"):
+            return bool(self.config.doc_releases)
+        return bool(self.config.doc_versions)
 
     def _article_text(self, article: str) -> str:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)

@@ -22,7 +22,8 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
 - datagen.doc_defaults and datagen.doc_versions: what technical documentation states around code, an
   option's default ("What is the default value of SESSION_COOKIE_NAME?") and the version that added,
-  changed, deprecated or removed a thing ("In which version was ENV removed?"), read off each passage;
+  changed, deprecated or removed a thing ("In which version was ENV removed?"), read off each passage, and
+  datagen.doc_releases a release-notes page's days and "Add support for" items;
 - datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
   undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
@@ -85,6 +86,7 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
+from datagen.doc_releases import release_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
@@ -277,7 +279,8 @@ def read_facts(
             if chunk.chunk_id in tables:
                 continue
             before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped)]
+            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
+                     *release_facts(chunk, base.skipped)]
             if found:
                 base.facts.setdefault(doc_id, []).extend(found)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder

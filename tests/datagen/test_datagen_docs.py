@@ -1,7 +1,8 @@
 """Technical documentation as a user's folder holds it (issue 36: a project's `docs/`, a kind never tried): an
 option's default and the version that added, changed or removed a thing, read as main's index reads a page (flat
-text, markup kept) and as a documentation reader cleans it (roles and directives gone). The two pages in
-docs_pages/ are invented, in the styles of a Sphinx `.rst` settings page and an MkDocs `.md` middleware page.
+text, markup kept) and as a documentation reader cleans it (roles and directives gone). The pages in
+docs_pages/ are invented, in the styles of a Sphinx `.rst` settings page, an MkDocs `.md` middleware page and
+release notes.
 Old code asked none of these questions: no default, no version, from either page."""
 
 from __future__ import annotations
@@ -127,9 +128,10 @@ def test_the_natural_generator_asks_them_and_they_verify() -> None:
     assert task.answer == "2.1" and task.supporting[0].doc_id == "settings.rst"
 
 
-@pytest.mark.parametrize(("mix", "left"), [("defaults=0", "doc:default"), ("versions=0", "doc:added")])
+@pytest.mark.parametrize(("mix", "left"), [("defaults=0", "doc:default"), ("versions=0", "doc:added"),
+                                         ("releases=0", "doc:released")])
 def test_mix_turns_each_kind_off(mix: str, left: str) -> None:
-    mined = mine([_chunk("settings.rst"), _chunk("middleware.md")])
+    mined = mine([_chunk("settings.rst"), _chunk("middleware.md"), _chunk("release-notes.md")])
     base = read_facts(mined, load_pipeline())
     on = NaturalGenerator(mined, base)
     off = NaturalGenerator(mined, base, NaturalConfig(**parse_mix(mix)))
@@ -142,3 +144,19 @@ def test_mix_rejects_a_bad_share() -> None:
     assert parse_mix("defaults=0,versions=1") == {"doc_defaults": 0.0, "doc_versions": 1.0}
     with pytest.raises(ValueError, match="--mix defaults must be a share"):
         parse_mix("defaults=2")
+
+
+def test_release_notes_days_and_added_support() -> None:
+    from datagen.doc_releases import release_facts
+
+    skipped: Counter = Counter()
+    asked = _asked(release_facts(_chunk("release-notes.md"), skipped))
+    assert asked == {
+        "When was version 0.42.0 released?": "2025-03-14",
+        "When was version 0.41.2 released?": "2025-02-01",
+        "In which version was support for Annotated in Header parameters added?": "0.42.0",
+    }, asked
+    # under "Latest Changes" no release yet; "(e.g. `Tags.users`)" cut at "e.g." is no item a question can hold
+    assert skipped["doc_release_without_version"] == 1 and skipped["doc_release_item_too_long"] == 1
+    _, tasks = generate_single_hop([_chunk("release-notes.md")], n=50)
+    assert tasks["When was version 0.42.0 released?"].answer == "2025-03-14"
