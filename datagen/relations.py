@@ -107,7 +107,7 @@ from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts, side_facts
-from datagen.verify import names_nothing, stretched
+from datagen.verify import answer_leaks, names_nothing, stretched
 
 # a chat export's speaker that is a program, not a person ("Assistant: My favorite cuisine is Italian")
 _NO_PERSON = frozenset("assistant ai bot chatbot system user model".split())
@@ -281,6 +281,11 @@ def read_facts(
             before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
             found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
                      *release_facts(chunk, base.skipped)]
+            # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
+            # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
+            leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
+            base.skipped["doc_answer_in_question"] += len(leaks)
+            found = [f for f in found if f not in leaks]
             if found:
                 base.facts.setdefault(doc_id, []).extend(found)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder

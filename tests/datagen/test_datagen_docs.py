@@ -160,3 +160,12 @@ def test_release_notes_days_and_added_support() -> None:
     assert skipped["doc_release_without_version"] == 1 and skipped["doc_release_item_too_long"] == 1
     _, tasks = generate_single_hop([_chunk("release-notes.md")], n=50)
     assert tasks["When was version 0.42.0 released?"].answer == "2025-03-14"
+
+
+def test_a_default_its_question_gives_away_is_not_read() -> None:
+    """"What is the default value of SESSION_COOKIE_NAME?" → "'session'": refused at every draw before."""
+    page = ".. py:data:: SESSION_COOKIE_NAME\n\n    The name of the session cookie.\n\n    Default: ``'session'``\n"
+    mined = mine([_chunk("c.rst", page)])
+    base = read_facts(mined, load_pipeline())
+    assert not [f for fs in base.facts.values() for f in fs if f.relation.startswith("doc:")]
+    assert base.skipped["doc_answer_in_question"] == 1
