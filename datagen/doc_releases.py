@@ -62,7 +62,7 @@ def release_facts(chunk: Any, skipped: Counter) -> list[Fact]:
         stop = text.find(day, start)  # in the heading, or the "Released" line right under it
         if stop < 0 or stop - end > 200:
             continue
-        quote = text[start:stop + len(day)]
+        quote = text[start:max(end, stop + len(day))]  # the whole heading line when the day is in it
         out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote.strip(), subject=version,
                         about_doc=False, relation="doc:released", answer=day, kind=TruthType.ENTITY.value,
                         ask="When was version {s} released?"))
