@@ -37,7 +37,11 @@ _FIELD = re.compile(r"^[ \t]*Default(?: value)?[ \t]*:[ \t]*(?P<value>[^\n]+?)[ 
 _DEFAULTS_TO = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=[.!?:]\n)|(?<=^[ \t]))\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?=(?::[\w:-]+:)?`)",
                           re.MULTILINE)
 # a Markdown list item naming a parameter first: "* `max_age` - text", "- `allow_methods`: text"
-_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+`(?P<name>[A-Za-z_]\w*)`[ \t]*(?:[-–—:])[ \t]+(?P<body>[^\n]*)$", re.MULTILINE)
+# (cleaned text drops the backticks: "- max_age - …"; then the name must read as code, a "_" in it)
+_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:`(?P<name>[A-Za-z_]\w*)`|(?P<plain>[a-z]\w*_\w+))[ \t]*(?:[-–—:])[ \t]+"
+                         r"(?P<body>[^\n]*)$", re.MULTILINE)
+# cleaned text's "Defaults to 600." (no code span): one token, up to the sentence's end
+_PLAIN_DEFAULT = re.compile(r"^\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?P<value>[^\s`]+?)\.?(?=\s|$)")
 
 
 def _value(after: str) -> str:
@@ -91,9 +95,12 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
         out.append(_fact(chunk, text, name, value, start, end))
     for m in _PARAM_ITEM.finditer(text):
         said = _DEFAULTS_TO.search(m.group("body"))
-        if not said:
-            continue
-        value = _value(m.group("body")[said.end():])
+        if said:
+            value = _value(m.group("body")[said.end():])
+        else:
+            plain = re.search(r"(?:^|(?<=[.!?]\s))(?:Defaults\s+to|The\s+default\s+is)\s", m.group("body"))
+            found = _PLAIN_DEFAULT.match(m.group("body")[plain.start():]) if plain else None
+            value = found.group("value") if found else ""
         if not value:
             continue
         lead = before + "\n" if before else ""
@@ -104,7 +111,7 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
         if not _verifiable(value):
             skipped["doc_default_unverifiable"] += 1
             continue
-        out.append(_fact(chunk, text, f"{owner}'s {m.group('name')}", value, m.start(), m.end()))
+        out.append(_fact(chunk, text, f"{owner}'s {m.group('name') or m.group('plain')}", value, m.start(), m.end()))
     return out
 
 

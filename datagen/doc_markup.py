@@ -40,6 +40,7 @@ _BARE_OBJECT_LINE = re.compile(r"^(?P<indent>[ \t]*)`{0,2}(?P<name>[A-Z][A-Z0-9]
                                r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?)`{0,2}[ \t]*$", re.MULTILINE)
 # a class's name: capitalised, another capital inside, a lower-case letter ("CORSMiddleware", "APIRouter")
 _OWNER = re.compile(r"^(?=[A-Z]\w*[a-z])(?=[A-Z]\w*?[A-Z])[A-Z][A-Za-z0-9]*$")
+_PLAIN_OWNER_LINE = re.compile(r"^(?P<text>(?=[A-Z]\w*[a-z])(?=[A-Z]\w*?[A-Z])[A-Z][A-Za-z0-9]*)[ \t]*$", re.MULTILINE)
 # a Markdown or rST heading line (what ends a Markdown section, whose name may be an owner)
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>[^\n]+?)[ \t]*(?:\{[ \t]*#[^}]*\})?[ \t]*$", re.MULTILINE)
 
@@ -182,6 +183,11 @@ def owner_before(text: str, pos: int) -> str:
     the text's start) and the list names; "" when there is none or more than one (whose `max_age`?)."""
     heads = [m for m in _MD_HEADING.finditer(text, 0, pos)]
     start = heads[-1].end() if heads else 0
+    if not heads:
+        # cleaned text: a heading is a line of its own, here one that is only a class's name ("GZipMiddleware")
+        heads = [m for m in _PLAIN_OWNER_LINE.finditer(text, 0, pos)]
+        if heads:
+            return heads[-1].group("text")
     if heads:
         named = _owners(heads[-1].group("text"))
         if len(named) == 1:

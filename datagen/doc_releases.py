@@ -33,6 +33,8 @@ _MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+(?:Version[ \t]+)?(?P<v>{VERSION})(?:
                          re.MULTILINE)
 _RST_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})(?:[ \t]+\((?P<day>{_DAY})\))?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$",
                           re.MULTILINE)
+# cleaned text: the heading a line of its own, "0.99.0 (2023-06-30)" (a version and its day alone: a release)
+_PLAIN_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})[ \t]+\((?P<day>{_DAY})\)[ \t]*$", re.MULTILINE)
 _RELEASED = re.compile(rf"\s*Released(?:\s+on)?[ \t]+(?P<day>{_DAY})\b")
 # "* ✨ Add support for Python 3.12. PR [#10666](…)": a bullet, an emoji or two, the words
 _SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? support for (?P<what>[^\n]+?)\.(?=[ \t]+PR\b|[ \t]*$)", re.MULTILINE)
@@ -41,7 +43,7 @@ _SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? su
 def _releases(text: str) -> list[tuple[int, int, str, str]]:
     """(heading start, heading end, version, day or "") of every release heading of `text`, in order."""
     out = []
-    for pattern in (_MD_RELEASE, _RST_RELEASE):
+    for pattern in (_MD_RELEASE, _RST_RELEASE, _PLAIN_RELEASE):
         for m in pattern.finditer(text):
             day = m.group("day") or ""
             if not day:
@@ -89,6 +91,8 @@ def release_facts(chunk: Any, skipped: Counter) -> list[Fact]:
 
 
 def _heading_between(text: str, release: tuple[int, int, str, str], at: int) -> bool:
+    """Whether another heading of the release's level or above stands between it and `at` (cleaned text keeps no
+    level: another release heading there is the only sign, and a plain "Latest Changes" line is not read)."""
     level = len(text[release[0]:].split(None, 1)[0]) if text[release[0]] == "#" else 0
     if level:
         return bool(re.search(rf"^#{{1,{level}}}[ \t]", text[release[1]:at], re.MULTILINE))

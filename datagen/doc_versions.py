@@ -108,7 +108,13 @@ def version_facts(chunk: Any, skipped: Counter) -> list[Fact]:
                 out.append(_fact(chunk, _quote_through(text, m.start(), end, name) or quote, name, how, version))
             continue
         block = block_at(blocks, m.start())
-        if block is None or block.start == m.start() or not _nested(text, block, m):
+        # cleaned text has no indent to say a note is the object's: only Sphinx's rendering of a note nested in
+        # it, "New in version 3.1:" alone on its line right under the object's "Default:" field, counts ("New in
+        # version 0.4: LOGGER_NAME" closing a page names another thing; a section's "New in version 0.8:" under
+        # "flask.Response" is the section's)
+        loose = block is not None and block.kind == "object" and (
+            m.group("rest").strip() or not _after_default(text, m.start()))
+        if block is None or loose or block.start == m.start() or not _nested(text, block, m):
             skipped["doc_version_without_owner"] += 1
             continue
         out.append(_fact(chunk, text[block.start:end].strip(), block.name, kind, version))
@@ -148,6 +154,12 @@ def _quote_through(text: str, start: int, end: int, name: str) -> str:
         return ""
     stop = re.search(r"[.!?](?=\s|$)|\n[ \t]*\n|,", text[at + len(name):end])
     return text[start:at + len(name) + (stop.end() if stop and stop.group(0) in ".!?" else 0)].strip()
+
+
+def _after_default(text: str, at: int) -> bool:
+    """Whether the last non-blank line before `at` is a "Default: …" field line."""
+    lines = [line for line in text[:at].splitlines() if line.strip()]
+    return bool(lines) and bool(re.match(r"^\s*Default(?: value)?\s*:", lines[-1], re.IGNORECASE))
 
 
 def _sentence(body: str, start: int) -> str:

@@ -169,3 +169,24 @@ def test_a_default_its_question_gives_away_is_not_read() -> None:
     base = read_facts(mined, load_pipeline())
     assert not [f for fs in base.facts.values() for f in fs if f.relation.startswith("doc:")]
     assert base.skipped["doc_answer_in_question"] == 1
+
+
+def test_cleaned_markdown_lists_and_release_headings() -> None:
+    """A Markdown reader's text: headings and code spans gone ("GZipMiddleware" a line of its own, "- minimum_size -
+    … Defaults to 500."), a release heading "0.42.0 (2025-03-14)" a plain line."""
+    from datagen.doc_releases import release_facts
+
+    cleaned = ("RetryMiddleware\n\nRetries a request.\n\nThe following arguments are supported:\n\n- max_retries - How "
+               "many times a request is tried again. Defaults to 3.\n- backoff_factor - A factor. Defaults to 0.5. "
+               "Larger waits longer.\n\nRelease Notes\n\n0.42.0 (2025-03-14)\n\nFeatures\n\n- ✨ Add support for "
+               "Python 3.15. PR #880 by @dev.\n")
+    skipped: Counter = Counter()
+    chunk = _chunk("clean.md", cleaned)
+    assert _asked(default_facts(chunk, skipped)) == {
+        "What is the default value of RetryMiddleware's max_retries?": "3",
+        "What is the default value of RetryMiddleware's backoff_factor?": "0.5",
+    }
+    assert _asked(release_facts(chunk, skipped)) == {
+        "When was version 0.42.0 released?": "2025-03-14",
+        "In which version was support for Python 3.15 added?": "0.42.0",
+    }
