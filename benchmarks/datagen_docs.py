@@ -31,6 +31,7 @@ from datagen.doc_defaults import default_facts  # noqa: E402
 from datagen.doc_releases import release_facts  # noqa: E402
 from datagen.doc_versions import version_facts  # noqa: E402
 from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
+from datagen.verify import answer_leaks  # noqa: E402
 
 
 def _chunks(index: Path) -> dict[str, list[Chunk]]:
@@ -55,6 +56,9 @@ def read_doc_facts(index: Path) -> FactBase:
             before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
             found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
                      *release_facts(chunk, base.skipped)]
+            leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
+            base.skipped["doc_answer_in_question"] += len(leaks)
+            found = [f for f in found if f not in leaks]
             if found:
                 base.facts.setdefault(doc_id, []).extend(found)
     return base
