@@ -48,6 +48,7 @@ from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
+from datagen.doc_markup import documentation_page
 from datagen.factbase import (
     FALLBACK_CLASS,
     Fact,
@@ -111,6 +112,15 @@ class NaturalConfig:
         ("What did Melanie celebrate?" → "my daughter's birthday"); 0 (default) asks none of them, single,
         session-bridged or anchored (`factbase.speaker_words`; issue 36: 15 of the 300 tuning tasks at
         `--n 150`, and 4 of the 8 unnatural in a 90-task read). `--mix speaker_words=1` keeps them.
+    doc_defaults: 1 asks a documented option's default ("What is the default value of SESSION_COOKIE_NAME?",
+        datagen.doc_defaults); 0 asks none (`--mix defaults=0`).
+    doc_versions: 1 asks the version a documented thing was added, changed, deprecated or removed in ("In
+        which version was ENV removed?", datagen.doc_versions); 0 asks none (`--mix versions=0`).
+    doc_releases: 1 asks a release-notes page's days and "Add support for" items ("When was version 0.95.0
+        released?", "In which version was support for Python 3.12 added?", datagen.doc_releases); 0 asks none.
+    doc_prose: 1 lets the sentence readers ask a documentation page's prose too (`doc_markup.documentation_page`:
+        rST directives and roles, Markdown fences, MkDocs anchors); 0 (default) asks only its defaults and
+        version notes there (main's prose questions on the tuning folder: natural 0/10, correct 4/10).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -135,6 +145,10 @@ class NaturalConfig:
     said_sets: float = 1.0
     act_sets: float = 1.0
     speaker_words: float = 0.0
+    doc_defaults: float = 1.0
+    doc_versions: float = 1.0
+    doc_releases: float = 1.0
+    doc_prose: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -145,7 +159,7 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
-            "act_sets", "speaker_words", "order_hold",
+            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -158,6 +172,8 @@ _MIX_KEYS = {
     "comparison": "comparison_share", "bridge_comparison": "bridge_comparison_share", "relation": "relation_share",
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
+    "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
+    "doc_prose": "doc_prose",
 }
 
 
@@ -173,7 +189,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -201,8 +217,16 @@ class NaturalGenerator:
         self.uses: Counter = Counter()
         self.stages: Counter = Counter()
         # Only facts about the document itself can be asked with its name or a description of it.
+        # On technical documentation the sentence readers misread code, markup and headings ("Which organization
+        # can config be set on?" → "attr:`", "Which person will javascript be serialized to?" → "JSON": main
+        # wrote 10 such tasks on the FastAPI + Flask tuning folder, none natural): a documentation page gives
+        # only the documentation readers' facts (datagen.doc_defaults, doc_versions) unless `doc_prose`.
+        self._doc_pages = frozenset() if self.config.doc_prose else frozenset(
+            d for d in mined.chunks if documentation_page(mined.doc_text(d)))
+        kept = {d: [f for f in fs if f.relation.startswith("doc:")] if d in self._doc_pages else fs
+                for d, fs in facts.facts.items()}
         by_article: dict[str, list[Fact]] = {}
-        for d, fs in facts.facts.items():
+        for d, fs in kept.items():
             by_article.setdefault(facts.article(d), []).extend(fs)
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         # A paper's title names no entity: the templates misread a scientific title ("Which organization did
@@ -211,9 +235,11 @@ class NaturalGenerator:
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d) and d not in papers)
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
-            # a table row names its company whatever the file is called (datagen.table_facts)
-            d: [f for f in unique_named(fs) if not facts.names.get(d) or f.relation.startswith("table:")]
-            for d, fs in facts.facts.items() if d not in papers
+            # a table row names its company whatever the file is called (datagen.table_facts), and a
+            # documentation page's default or version note its option (datagen.doc_defaults, doc_versions)
+            d: [f for f in unique_named(fs) if self._doc_kind_on(f)
+                and (not facts.names.get(d) or f.relation.startswith(("table:", "doc:")))]
+            for d, fs in kept.items() if d not in papers
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
         # A chat session or a mail (no title; a speaker line or a From header opens it) is talk about
@@ -232,6 +258,12 @@ class NaturalGenerator:
             for d in sorted({*self.named, *(f.doc_id for s in lists for f in s)})  # a set's sessions too
             if not facts.names.get(d) and facts.article(d) == d and chat_speaker(mined.doc_text(d))
         }
+        # A documentation page states many options' defaults and version notes, each its own question (a
+        # settings page: thirty), not one subject's facts: its cap is its usual one plus one use per such fact,
+        # and those facts are drawn unasked first (datagen.doc_defaults, datagen.doc_versions). Pages with no
+        # such fact keep their cap, so every other corpus is capped as before.
+        doc_facts = Counter(d for d, fs in self.named.items() for f in fs if f.relation.startswith("doc:"))
+        self._page_cap = {d: self.config.max_doc_uses + n for d, n in doc_facts.items() if d not in self._doc_cap}
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
         # are the order of one person's dated acts told in two documents (datagen.chat_order).
@@ -257,7 +289,8 @@ class NaturalGenerator:
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
-            if (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
+            if d not in self._doc_pages
+            and (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
             and (found := document_claims(sents))
         }
         self.links = {
@@ -315,12 +348,23 @@ class NaturalGenerator:
         self._paired: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._compared: set[tuple[str, ...]] = set()
 
+    def _doc_kind_on(self, fact: Fact) -> bool:
+        """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
+        other fact is."""
+        if not fact.relation.startswith("doc:"):
+            return True
+        if fact.relation == "doc:default":
+            return bool(self.config.doc_defaults)
+        if fact.relation.startswith("doc:release"):
+            return bool(self.config.doc_releases)
+        return bool(self.config.doc_versions)
+
     def _article_text(self, article: str) -> str:
         return "\n".join(self.mined.doc_text(d) for d in self.base.articles.get(article, (article,)) if d in self.mined.chunks)
 
     def usable(self, doc_id: str) -> bool:
         article = self.base.article(doc_id)
-        return self.uses[article] < self._doc_cap.get(article, self.config.max_doc_uses)
+        return self.uses[article] < self._doc_cap.get(article, self._page_cap.get(article, self.config.max_doc_uses))
 
     def commit(self, candidate: Candidate) -> None:
         self.total += 1
@@ -496,6 +540,8 @@ class NaturalGenerator:
         pool = [d for d in self.answerable + sorted(self.named) + list(self.claims) if self.usable(d)]
         # a title-less document whose every question is written has nothing more to give
         pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
+        # a documentation page whose defaults and notes are all written gives its page's relations, if any
+        pool = [d for d in pool if d not in self._page_cap or self._unasked(d) or d in self.relations]
         if pool:
             return pool
         return [d for d in sorted(self.named) if d in self._doc_cap and self._unasked(d)
@@ -513,7 +559,18 @@ class NaturalGenerator:
         doc = rng.choice(pool)
         if doc in self.claims:
             return self._claim(doc, rng)
-        if doc in self.named:
+        if doc in self._page_cap and not self._unasked(doc):
+            pass  # its relations below
+        elif doc in self._page_cap:
+            # a documentation page's kinds drawn evenly, then a fact of the kind: a release-notes page states
+            # 295 release days and 23 added supports (FastAPI), and drawn fact by fact the days were 85 of 150
+            unasked = self._unasked(doc)
+            kinds = sorted({f.relation for f in unasked})
+            kind = rng.choice(kinds)
+            fact = rng.choice([f for f in unasked if f.relation == kind])
+            question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
+            return self._candidate("single", [doc], [fact], question, fact, clues=[])
+        elif doc in self.named:
             fact = rng.choice(self._unasked(doc) if doc in self._doc_cap else self.named[doc])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
             return self._candidate("single", [doc], [fact], question, fact, clues=[])

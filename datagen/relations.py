@@ -20,6 +20,10 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.verbless_facts: the defining sentence's "X is a city in Y" / "X is a song by Y", a role
   ("Its first director was Y"), a life parenthesis "(1857 in A – 1945 in B)";
 - datagen.table_facts: a company's metric for a period, from a table chunk's rows (filings);
+- datagen.doc_defaults and datagen.doc_versions: what technical documentation states around code, an
+  option's default ("What is the default value of SESSION_COOKIE_NAME?") and the version that added,
+  changed, deprecated or removed a thing ("In which version was ENV removed?"), read off each passage, and
+  datagen.doc_releases a release-notes page's days and "Add support for" items;
 - datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
   undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
@@ -81,7 +85,10 @@ from datagen.chat_roles import occupation_facts
 from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
-from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, whole_value
+from datagen.doc_defaults import default_facts
+from datagen.doc_releases import release_facts
+from datagen.doc_versions import version_facts
+from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
@@ -100,7 +107,7 @@ from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
 from datagen.verb_facts import verb_facts
 from datagen.verbless_facts import copular_relations, defining_class, life_facts, role_facts, side_facts
-from datagen.verify import names_nothing, stretched
+from datagen.verify import answer_leaks, names_nothing, stretched
 
 # a chat export's speaker that is a program, not a person ("Assistant: My favorite cuisine is Italian")
 _NO_PERSON = frozenset("assistant ai bot chatbot system user model".split())
@@ -265,6 +272,23 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
+        # what technical documentation states around code: an option's default, the version that added,
+        # changed or removed a thing (datagen.doc_defaults, datagen.doc_versions); a list's owning class may
+        # be named in the passages just before (a section opened by the previous chunk)
+        for n, chunk in enumerate(chunks):
+            if chunk.chunk_id in tables:
+                continue
+            before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
+            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
+                     *release_facts(chunk, base.skipped)]
+            # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
+            # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
+            leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
+            base.skipped["doc_answer_in_question"] += len(leaks)
+            found = [f for f in found if f not in leaks]
+            if found:
+                base.facts.setdefault(doc_id, []).extend(found)
+    unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder
     article_facts(base, mined)
     _title_classes(base, mined)
     _self_classes(base)

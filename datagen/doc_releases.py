@@ -1,0 +1,99 @@
+"""Release notes as documentation writes them: when a version was released, and what it added support for.
+
+"When was version 0.95.0 released?" → "2023-03-16"; "In which version was support for Python 3.12 added?" →
+"0.106.0". A release-notes page heads each release with its version, alone or with its day:
+
+    ## 0.141.1 (2026-07-29)                 (MkDocs)            Version 3.1.0           (Sphinx, changes.rst)
+    * ✨ Add support for Python 3.12. PR …                         -------------
+                                                                  Released 2024-11-13
+
+- the day: the heading's parenthesis or a "Released DATE" line right under the heading (an ISO day, or "May 22,
+  2023"); a release "Unreleased" gives nothing;
+- an item "Add support for X." under a release (its first words after a bullet and an emoji): X kept verbatim
+  when short (≤ 10 words, no link), the question drops its backticks.
+
+An item is read only in a passage that holds its release's heading (the version must be in the passage that
+answers; a long release's later items run over into chunks without it: `doc_release_without_version`). A version named twice in the folder with two days, or one thing
+supported from two versions, is dropped by `factbase.unique_in_corpus` (the question names no project).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from datagen.doc_versions import VERSION
+from datagen.factbase import Fact
+from datagen.types import TruthType
+
+_DAY = r"(?:\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4})"
+# "## 0.141.1 (2026-07-29)", "## v2.5.0 (2023-11-13)", "## Version 2.0.0", "Version 3.1.0" over an rST underline
+_MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+(?:Version[ \t]+)?(?P<v>{VERSION})(?:[ \t]+\((?P<day>{_DAY})\))?[ \t]*(?:\{{[^}}]*\}})?[ \t]*$",
+                         re.MULTILINE)
+_RST_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})(?:[ \t]+\((?P<day>{_DAY})\))?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$",
+                          re.MULTILINE)
+# cleaned text: the heading a line of its own, "0.99.0 (2023-06-30)" (a version and its day alone: a release)
+_PLAIN_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})[ \t]+\((?P<day>{_DAY})\)[ \t]*$", re.MULTILINE)
+_RELEASED = re.compile(rf"\s*Released(?:\s+on)?[ \t]+(?P<day>{_DAY})\b")
+# "* ✨ Add support for Python 3.12. PR [#10666](…)": a bullet, an emoji or two, the words
+_SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? support for (?P<what>[^\n]+?)\.(?=[ \t]+PR\b|[ \t]*$)", re.MULTILINE)
+
+
+def _releases(text: str) -> list[tuple[int, int, str, str]]:
+    """(heading start, heading end, version, day or "") of every release heading of `text`, in order."""
+    out = []
+    for pattern in (_MD_RELEASE, _RST_RELEASE, _PLAIN_RELEASE):
+        for m in pattern.finditer(text):
+            day = m.group("day") or ""
+            if not day:
+                said = _RELEASED.match(text, m.end())
+                day = said.group("day") if said else ""
+            out.append((m.start(), m.end(), m.group("v"), day))
+    return sorted(out)
+
+
+def release_facts(chunk: Any, skipped: Counter) -> list[Fact]:
+    """The release days and "Add support for" items one passage states (see the module docstring)."""
+    text = chunk.text
+    out: list[Fact] = []
+    here = _releases(text)
+    for start, end, version, day in here:
+        if not day:
+            continue
+        stop = text.find(day, start)  # in the heading, or the "Released" line right under it
+        if stop < 0 or stop - end > 200:
+            continue
+        quote = text[start:max(end, stop + len(day))]  # the whole heading line when the day is in it
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote.strip(), subject=version,
+                        about_doc=False, relation="doc:released", answer=day, kind=TruthType.ENTITY.value,
+                        ask="When was version {s} released?"))
+    for m in _SUPPORT_ITEM.finditer(text):
+        above = [r for r in here if r[1] <= m.start()]
+        # the release heading in this passage (its version must be where the answer is found), with no other
+        # heading of its level or above between ("## Latest Changes" heads items of no release yet)
+        if not above or _heading_between(text, above[-1], m.start()):
+            skipped["doc_release_without_version"] += 1
+            continue
+        release = above[-1]
+        what = m.group("what").strip()
+        plain = re.sub(r"(?<!\w)\*+|\*+(?!\w)", "", what.replace("`", ""))  # code and *emphasis* marks
+        if ("](" in what or "http" in what or len(plain.split()) > 10 or not re.search(r"[A-Za-z]", plain)
+                or "e.g" in plain or plain.count("(") != plain.count(")") or "." in plain.rstrip(".").split()[-1:][0][-1:]):
+            skipped["doc_release_item_too_long"] += 1
+            continue
+        line_end = text.find("\n", m.end())
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id,
+                        sentence=text[release[0]:len(text) if line_end < 0 else line_end].strip(), subject=plain,
+                        about_doc=False, relation="doc:release_support", answer=release[2], kind=TruthType.ENTITY.value,
+                        ask="In which version was support for {s} added?"))
+    return out
+
+
+def _heading_between(text: str, release: tuple[int, int, str, str], at: int) -> bool:
+    """Whether another heading of the release's level or above stands between it and `at` (cleaned text keeps no
+    level: another release heading there is the only sign, and a plain "Latest Changes" line is not read)."""
+    level = len(text[release[0]:].split(None, 1)[0]) if text[release[0]] == "#" else 0
+    if level:
+        return bool(re.search(rf"^#{{1,{level}}}[ \t]", text[release[1]:at], re.MULTILINE))
+    return bool(re.search(r"^\S[^\n]*\n[-=~^\"'`]{5,}[ \t]*$", text[release[1]:at], re.MULTILINE))
