@@ -20,7 +20,9 @@ Nothing here names a project or a folder: the readers work on any project's docs
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # ``X`` (rST literal), `X` (Markdown code or rST default role), :role:`X` (Sphinx: :data:, :py:meth:, …)
 _CODE = re.compile(r"(?::(?:[\w-]+:)?[\w-]+:)?(``?)([^`\n]+?)\1(?!`)")
@@ -54,10 +56,31 @@ _DOC_MARKUP = re.compile(
 )
 
 
-def documentation_page(text: str) -> bool:
-    """Whether a document is technical documentation's source (see `_DOC_MARKUP`), or reads as its cleaned text:
-    three code spans or more per thousand characters (Wikipedia, chats, mail and filings write none)."""
+# A line of a code block, kept verbatim when a documentation reader cleans the page (corpus_tools.markdown_reader,
+# rst_reader drop the fences and backticks): an import, a def / class, a decorator, a prompt, a call assigned.
+_CODE_LINE = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]+\w|import[ \t]+[a-z_][\w.]*[ \t]*(?:as[ \t]+\w+[ \t]*)?$|"
+    r"(?:async[ \t]+)?def[ \t]+\w+\(|class[ \t]+[A-Z]\w*[(:]|@[a-z_][\w.]*(?:\(|$)|>>>[ \t]|"
+    r"return[ \t]+[\w{\[(\"']|[a-z_][\w.]*[ \t]*=[ \t]*[A-Za-z_][\w.]*\(|(?:const|let|var)[ \t]+\w+[ \t]*=|"
+    r"\$[ \t]+(?:pip|python|npm|git|curl|export|cd)\b)",
+    re.MULTILINE,
+)
+# What the documentation readers drop from a page and count in its `markup_dropped` metadata ("include 6, label
+# 2") that only a documentation build writes: snippet includes, autodoc, Sphinx labels, toctrees, module targets.
+_DOC_DROPPED = re.compile(r"(?:^|, )(?:include|literalinclude|autodoc|label|toctree|currentmodule|module|directive \S+) \d")
+
+
+def documentation_page(text: str, metadata: Mapping[str, Any] | None = None) -> bool:
+    """Whether a document is technical documentation: its source (see `_DOC_MARKUP`), or its cleaned text — three
+    code spans or more per thousand characters, three distinct code lines or more, or a documentation build's
+    markup dropped by the reader (`metadata["markup_dropped"]`). Wikipedia, chats, mail, transcripts and filings
+    write none of these: a documentation reader's page must not fall back to the sentence readers, which misread
+    it ("Which organization would Behind a Proxy look in?" → "UI")."""
     if _DOC_MARKUP.search(text):
+        return True
+    if _DOC_DROPPED.search(str((metadata or {}).get("markup_dropped") or "")):
+        return True
+    if len({m.group(0).strip() for m in _CODE_LINE.finditer(text)}) >= 3:
         return True
     return len(code_spans(text)) >= 3 * max(1, len(text) // 1000)
 

@@ -222,7 +222,7 @@ class NaturalGenerator:
         # wrote 10 such tasks on the FastAPI + Flask tuning folder, none natural): a documentation page gives
         # only the documentation readers' facts (datagen.doc_defaults, doc_versions) unless `doc_prose`.
         self._doc_pages = frozenset() if self.config.doc_prose else frozenset(
-            d for d in mined.chunks if documentation_page(mined.doc_text(d)))
+            d for d, chunks in mined.chunks.items() if documentation_page(mined.doc_text(d), chunks[0].metadata if chunks else None))
         kept = {d: [f for f in fs if f.relation.startswith("doc:")] if d in self._doc_pages else fs
                 for d, fs in facts.facts.items()}
         by_article: dict[str, list[Fact]] = {}

@@ -190,3 +190,24 @@ def test_cleaned_markdown_lists_and_release_headings() -> None:
         "When was version 0.42.0 released?": "2025-03-14",
         "In which version was support for Python 3.15 added?": "0.42.0",
     }
+
+
+def test_a_page_a_documentation_reader_cleaned_is_still_documentation() -> None:
+    """The Markdown / rST readers drop fences, backticks and includes; the page must not fall back to the sentence
+    readers (on the cleaned tuning folder they wrote "Which organization would Behind a Proxy look in?" → "UI")."""
+    from corpus_tools.readers import read_markup
+    from datagen.doc_markup import documentation_page
+
+    source = ("# First Steps { #first-steps }\n\nCreate an `App` and declare a route with `@app.get`:\n\n"
+              "```Python\nfrom acme import App\n\napp = App()\n\n@app.get(\"/\")\ndef root():\n"
+              "    return {\"message\": \"Hello\"}\n```\n\n/// tip\n\nRun it with `acme dev`.\n\n///\n")
+    page = read_markup(source, ".md")
+    assert "`" not in page.text and "///" not in page.text  # what the index holds: no markup left to see
+    assert documentation_page(page.text)  # its code block's lines still read as code
+    proxy = "# Behind a Proxy\n\nA proxy may strip the path prefix. Set root_path for it.\n\n{* ../../docs_src/a.py *}\n"
+    cleaned = read_markup(proxy, ".md")
+    assert cleaned.dropped.get("include") and not documentation_page(cleaned.text)
+    assert documentation_page(cleaned.text, {"markup_dropped": "include 1"})  # what only a docs build writes
+    chat = "Caroline: I joined a new group.\nMelanie: From where?\nCaroline: import flowers from Kenya, they say."
+    wiki = "Kenya is a country in East Africa. Its capital is Nairobi.\nclass of 1990 alumni returned."
+    assert not documentation_page(chat) and not documentation_page(wiki, {"markup_dropped": "html comment 2"})
