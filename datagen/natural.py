@@ -206,11 +206,13 @@ class NaturalGenerator:
         self.mined = mined
         self.base = facts
         self.config = config or NaturalConfig()
-        if self.config.meeting_guard:
-            # a meeting's facts asked only where safe (datagen.meeting_guard); no meeting: nothing changes
-            guard_meetings(facts, mined.doc_text, list(mined.chunks))
         self.uses: Counter = Counter()
         self.stages: Counter = Counter()
+        if self.config.meeting_guard:
+            # a meeting's facts asked only where safe (datagen.meeting_guard); no meeting: nothing changes.
+            # What it refused shows among the run's stages ("meeting:speaker_tag 82")
+            guard_meetings(facts, mined.doc_text, list(mined.chunks))
+            self.stages.update({k: v for k, v in facts.skipped.items() if k.startswith("meeting:")})
         # Only facts about the document itself can be asked with its name or a description of it.
         by_article: dict[str, list[Fact]] = {}
         for d, fs in facts.facts.items():

@@ -148,3 +148,11 @@ def test_the_flag_is_a_mix_key() -> None:
     assert parse_mix("meeting_guard=0") == {"meeting_guard": 0.0}
     with pytest.raises(ValueError, match="meeting_guard"):
         NaturalConfig(meeting_guard=2.0)
+
+
+def test_what_the_guard_refused_shows_among_the_stages() -> None:
+    mined = mine(_chunks(FOLDER))
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig())
+    assert gen.stages["meeting:speaker_tag"] > 0 and gen.stages["meeting:chat_reader"] > 0
+    off = NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(meeting_guard=0.0))
+    assert not any(k.startswith("meeting:") for k in off.stages)
