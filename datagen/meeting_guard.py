@@ -30,7 +30,11 @@ unseen QMSum folder read natural 2/30, correct 6/30 (session 39). What went wron
   not asked, nor one a title opens ("Ms. Ashton");
 - **a meeting's own procedure** (`_PROCEDURE`): "Who joined Kirsty Williams AM?" → "Huw Morris" is
   true of one session of the eight she speaks in;
-- **a value cut or glued** (`_GLUED`): "February18" (a date run into its number), "the Powder - Tower".
+- **a value cut or glued** (`_GLUED`): "February18" (a date run into its number), "the Powder - Tower";
+  a clause whose object the question skips (`_another_object`: "care packages to health care workers and
+  hand sanitizer to the Peel Regional Police" asked as the packages' receiver);
+- **a speaker's "we" asked as theirs** (`_PLURAL_ASK`): "Which organization are Kirsty Williams AM working
+  with?", "Which organization have David Blaney provided funding to?".
 
 Rules are per fact; what a rule refuses is counted in `FactBase.skipped` ("meeting:<rule>").
 """
@@ -78,6 +82,9 @@ _HEDGED = re.compile(
 )
 # a word and a number run together ("February18", "18February") or a spaced hyphen inside a name
 _GLUED = re.compile(r"[A-Za-z]{2,}\d|\d[A-Za-z]{3,}| - ")
+# a speaker's "we" asked as theirs: "Which organization are Kirsty Williams AM working with?" (the
+# government's act, and the question's verb agrees with "we")
+_PLURAL_ASK = re.compile(r"\b(?:are|have|were) \{s\}")
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Miss)\.?\s+$")
 
 
@@ -151,7 +158,27 @@ def refusal(fact: Fact, tags: set[str]) -> str:
             return "class"
     if _GLUED.search(fact.answer):
         return "glued"
+    if _PLURAL_ASK.search(fact.ask):
+        return "we_as_one"
+    if _another_object(fact):
+        return "cut_clause"
     return ""
+
+
+def _another_object(fact: Fact) -> bool:
+    """Whether the question's last words, said in the sentence, run on to another object than the answer:
+    "offered free care packages to health care workers and hand sanitizer to the Peel Regional Police" asks
+    "Which organization has Navraj Brar offered free care packages to?" of the police, which got the
+    sanitizer. Unknown (the words not said so) is no refusal."""
+    words = fact.ask.replace("{s}", fact.subject).rstrip("?").split()
+    if len(words) < 3:
+        return False
+    tail = " ".join(words[-3:])
+    at = fact.sentence.find(tail)
+    if at < 0:
+        return False
+    rest = fact.sentence[at + len(tail):].lstrip(" ,")
+    return not rest.startswith(fact.answer)
 
 
 def guard_meetings(base: FactBase, doc_text: Callable[[str], str], doc_ids: Iterable[str]) -> int:

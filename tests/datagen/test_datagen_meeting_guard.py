@@ -116,6 +116,12 @@ def _fact(subject: str, relation: str, answer: str, kind: str, sentence: str) ->
      "glued"),
     (_fact("Navraj Brar", "offer|to|organization", "the Peel Regional Police", "organization",
            "Navraj Brar at Pharmasave has offered free care packages to the Peel Regional Police."), ""),
+    (Fact("m", "m#0", "Navraj Brar has offered care packages to nurses and sanitizer to the Peel Regional Police.",
+          "Navraj Brar", False, "offer|to|organization", "the Peel Regional Police", "organization",
+          "Which {c} has {s} offered care packages to?"), "cut_clause"),
+    (Fact("m", "m#0", "So, we have provided funding to WISERD Education.", "David Blaney", False,
+          "provide|to|organization", "WISERD Education", "organization", "Which {c} have {s} provided funding to?"),
+     "we_as_one"),
 ])
 def test_each_rule_refuses_its_class(fact: Fact, why: str) -> None:
     assert refusal(fact, {"marketing", "grad e"}) == why
