@@ -56,6 +56,15 @@ COMMITTEE = "\n".join([
 ])
 
 
+def _long(text: str) -> str:
+    """The meeting with thirty turns more of its speakers' fillers: a meeting runs long (`MIN_TURNS`)."""
+    labels = [line.split(":")[0] for line in text.splitlines()]
+    return text + "\n" + "\n".join(f"{labels[i % len(labels)]}: Okay." for i in range(30))
+
+
+AMI_1, AMI_2, ICSI, COMMITTEE = (_long(t) for t in (AMI_1, AMI_2, ICSI, COMMITTEE))
+
+
 def _chunks(docs: dict[str, str]) -> list[Chunk]:
     return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": ""}) for d, text in docs.items()]
 
@@ -88,9 +97,11 @@ def test_labels_that_name_no_one_are_read_from_the_folder() -> None:
 def test_a_meeting_is_three_speakers_most_lines_spoken() -> None:
     assert is_meeting(AMI_1) and is_meeting(COMMITTEE)
     # a two-person chat session is no meeting: the chat corpora's facts are never touched
-    assert not is_meeting("Caroline: I went to a support group.\nMelanie: That's great!\nCaroline: It was.")
+    assert not is_meeting(_long("Caroline: I went to a support group.\nMelanie: That's great!\nCaroline: It was."))
+    # nor a short group chat of three friends
+    assert not is_meeting("Val: I painted a new picture.\nMel: I painted a sunset.\nSam: I took photos.")
     # a filing's "Label: value" lines among its prose are no meeting
-    filing = "Net Sales: 12\nDate: May 1\nBy: J. Doe\n" + "\n".join(f"Prose line {i}." for i in range(10))
+    filing = "Net Sales: 12\nDate: May 1\nBy: J. Doe\n" * 11 + "\n".join(f"Prose line {i}." for i in range(80))
     assert not is_meeting(filing)
 
 
