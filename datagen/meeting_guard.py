@@ -53,7 +53,6 @@ from datagen.types import TruthType
 # "Name: text" at a line's start: a speaker label of one to five words (the committees' "Hon. Chrystia Freeland",
 # "Mr. Yves-François Blanchet", "Right Hon. Justin Trudeau")
 _LABEL = re.compile(r"^([A-Z][\w'’.-]*(?: [A-Za-z][\w'’.-]*){0,4}):[ \t]", re.MULTILINE)
-# words a line may open with that are no speaker (a filing's "Net Sales:", a mail's "Subject:")
 MIN_SPEAKERS = 3
 # a meeting runs long; a short session of three friends is a group chat, read by the chat readers as main did
 # (a chat test holds three speakers in four lines)
@@ -188,8 +187,7 @@ def guard_meetings(base: FactBase, doc_text: Callable[[str], str], doc_ids: Iter
     """Drop the facts of every meeting among `doc_ids` that `refusal` refuses, and the sets, anchored and
     bridged questions built on any fact of a meeting (the chat structures read speech as a chat's).
     Counts each refusal in `base.skipped`; returns how many documents are meetings (0: nothing changed)."""
-    meetings = {d: doc_text(d) for d in doc_ids}
-    meetings = {d: t for d, t in meetings.items() if is_meeting(t)}
+    meetings = {d: text for d in doc_ids if is_meeting(text := doc_text(d))}
     if not meetings:
         return 0
     tags = tag_labels(meetings.values())
