@@ -83,7 +83,7 @@ def datagen_command(
     ] = "question",
     mix: Annotated[
         str,
-        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1",
+        typer.Option(metavar="comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,meeting_guard=0|1",
                      help="Output mix of the natural templates: comparison=SHARE (largest share of multi-hop tasks "
                      "that are comparisons, default 0.2), bridge_comparison=SHARE (that compare two bridges, "
                      "default 0.25), relation=SHARE (largest share of bridges one relation describes, default "
@@ -98,6 +98,8 @@ def datagen_command(
                      "version that added, changed, deprecated or removed a documented thing, default 1), releases=0|1 (ask a "
                      "release-notes page's release days and added support, default 1), doc_prose=0|1 (ask "
                      "a documentation page's prose with the sentence templates too, default 0), "
+                     "meeting_guard=0|1 (ask a meeting transcript's facts only where safe: named subjects and "
+                     "answers, no role or letter-code speaker, no chat reader on speech; default 1), "
                      "e.g. comparison=0.25,order=0.2."),
     ] = "",
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bar.")] = False,
