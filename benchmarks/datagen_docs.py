@@ -27,11 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.types import Chunk  # noqa: E402
-from datagen.doc_defaults import default_facts  # noqa: E402
-from datagen.doc_releases import release_facts  # noqa: E402
-from datagen.doc_versions import version_facts  # noqa: E402
 from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
-from datagen.verify import answer_leaks  # noqa: E402
+from datagen.relations import documentation_facts  # noqa: E402
 
 
 def _chunks(index: Path) -> dict[str, list[Chunk]]:
@@ -50,17 +47,10 @@ def read_doc_facts(index: Path) -> FactBase:
     """The documentation facts of an index, as datagen.relations reads them (tables left out likewise)."""
     base = FactBase()
     for doc_id, chunks in _chunks(index).items():
-        for n, chunk in enumerate(chunks):
-            if str(chunk.metadata.get("kind", "")) == "table":
-                continue
-            before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
-                     *release_facts(chunk, base.skipped)]
-            leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
-            base.skipped["doc_answer_in_question"] += len(leaks)
-            found = [f for f in found if f not in leaks]
-            if found:
-                base.facts.setdefault(doc_id, []).extend(found)
+        tables = {c.chunk_id for c in chunks if str(c.metadata.get("kind", "")) == "table"}
+        found = documentation_facts(chunks, base.skipped, tables)
+        if found:
+            base.facts.setdefault(doc_id, []).extend(found)
     return base
 
 

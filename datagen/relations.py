@@ -56,12 +56,13 @@ import hashlib
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.types import Chunk
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
 from datagen.chat_act_sets import Mention, act_mentions, act_sets, unread_acts
@@ -125,6 +126,25 @@ def _latin_share(text: str) -> float:
     if not letters:
         return 0.0
     return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
+
+
+def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = ()) -> list[Fact]:
+    """What a page of technical documentation states around code, passage by passage: an option's default, the
+    version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
+    doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
+    by the previous chunk). Table chunks (ids in `tables`) are table_facts' to read."""
+    out: list[Fact] = []
+    for n, chunk in enumerate(chunks):
+        if chunk.chunk_id in tables:
+            continue
+        before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
+        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped), *release_facts(chunk, skipped)]
+        # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
+        # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
+        leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
+        skipped["doc_answer_in_question"] += len(leaks)
+        out.extend(f for f in found if f not in leaks)
+    return out
 
 
 def read_facts(
@@ -272,22 +292,9 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
-        # what technical documentation states around code: an option's default, the version that added,
-        # changed or removed a thing (datagen.doc_defaults, datagen.doc_versions); a list's owning class may
-        # be named in the passages just before (a section opened by the previous chunk)
-        for n, chunk in enumerate(chunks):
-            if chunk.chunk_id in tables:
-                continue
-            before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-            found = [*default_facts(chunk, base.skipped, before), *version_facts(chunk, base.skipped),
-                     *release_facts(chunk, base.skipped)]
-            # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
-            # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
-            leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
-            base.skipped["doc_answer_in_question"] += len(leaks)
-            found = [f for f in found if f not in leaks]
-            if found:
-                base.facts.setdefault(doc_id, []).extend(found)
+        found = documentation_facts(chunks, base.skipped, tables)
+        if found:
+            base.facts.setdefault(doc_id, []).extend(found)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder
     article_facts(base, mined)
     _title_classes(base, mined)
