@@ -211,3 +211,22 @@ def test_a_page_a_documentation_reader_cleaned_is_still_documentation() -> None:
     chat = "Caroline: I joined a new group.\nMelanie: From where?\nCaroline: import flowers from Kenya, they say."
     wiki = "Kenya is a country in East Africa. Its capital is Nairobi.\nclass of 1990 alumni returned."
     assert not documentation_page(chat) and not documentation_page(wiki, {"markup_dropped": "html comment 2"})
+
+
+def test_a_release_notes_page_is_split_by_fact_not_by_page(tmp_path: Path) -> None:
+    """A release-notes page states a day per release, one question each: split by page it is one component, and
+    the split took 30 for test and left the other 120 out (train empty, on the cleaned tuning folder)."""
+    from datagen.pipeline import GenerateConfig, generate
+    from datagen.records import read_task_file
+    from datagen.split import split_tasks
+
+    days = "\n\n".join(f"## 1.{i}.0 ({2020 + i // 12}-{1 + i % 12:02d}-1{i % 9})\n\n* Fix a crash number {i}."
+                       for i in range(12))
+    chunks = [_chunk("release-notes.md", f"# Release Notes\n\n{days}\n")]
+    mined = mine(chunks)
+    generate(NaturalGenerator(mined, read_facts(mined, load_pipeline())), mined, tmp_path / "t.jsonl",
+             GenerateConfig(n=12, hops=(1,), patience=40))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert len(tasks) >= 8 and all(t.query.startswith("When was version 1.") for t in tasks)
+    split = split_tasks(tasks, test_fraction=0.25, seed=0)
+    assert split.train and split.test and not split.dropped and not split.leaks()
