@@ -117,6 +117,25 @@ class _Reader:
         self.notes = notes
         self.open_blocks: list[str] = []  # "///" fences and ":::" containers open, innermost last
 
+    def _fence(self, fence: str, kind: str | None, title: str) -> None:
+        """A pymdownx ("/// tip | T", "/// tab | Python") or Docusaurus (":::note T") fence: an opening one labels
+        the text it holds, a closing one ends the innermost block it opened, a closing one nobody opened is
+        counted and dropped."""
+        w = self.w
+        if kind:
+            self.open_blocks.append(fence)
+            if kind.lower() == "tab":  # a tab's title is a heading-like line of its own, not an admonition
+                w.line("")
+                w.line(inline(title, w))
+            else:
+                w.label(admonition_label(kind, inline(title, w)))
+        elif fence in self.open_blocks:
+            while self.open_blocks and self.open_blocks.pop() != fence:
+                pass
+            w.end_block()
+        else:
+            w.dropped["stray fence"] += 1
+
     def run(self, lines: list[str]) -> None:
         w = self.w
         i, n = 0, len(lines)
@@ -161,36 +180,10 @@ class _Reader:
                 while i < n and (not lines[i].strip() or lines[i][:1].isspace()):
                     i += 1
                 continue
-            block = _BLOCK.match(line)
+            block = _BLOCK.match(line) or _DOCUSAURUS.match(line)
             if block:
                 i += 1
-                if block.group(2):
-                    self.open_blocks.append(block.group(1))
-                    kind, title = block.group(2), inline(block.group(3) or "", w)
-                    if kind.lower() == "tab":
-                        w.line("")
-                        w.line(title)
-                    else:
-                        w.label(admonition_label(kind, title))
-                elif block.group(1) in self.open_blocks:
-                    while self.open_blocks and self.open_blocks.pop() != block.group(1):
-                        pass
-                    w.end_block()
-                else:
-                    w.dropped["stray fence"] += 1
-                continue
-            container = _DOCUSAURUS.match(line)
-            if container:
-                i += 1
-                if container.group(2):
-                    self.open_blocks.append(container.group(1))
-                    w.label(admonition_label(container.group(2), inline(container.group(3), w)))
-                elif container.group(1) in self.open_blocks:
-                    while self.open_blocks and self.open_blocks.pop() != container.group(1):
-                        pass
-                    w.end_block()
-                else:
-                    w.dropped["stray fence"] += 1
+                self._fence(block.group(1), block.group(2), block.group(3) or "")
                 continue
             material = _MATERIAL.match(line)
             if material:
