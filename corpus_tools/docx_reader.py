@@ -32,7 +32,7 @@ from xml.etree import ElementTree
 
 from corpus_tools.pdf_layout import Row, Table
 from corpus_tools.readers import UnreadableFileError, _short
-from corpus_tools.structure import PartsWriter, render_table
+from corpus_tools.structure import PartsWriter, render_table, short_heading
 from corpus_tools.types import DocumentPart
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -51,7 +51,6 @@ _ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
 # document.xml seen is a few MB).
 MAX_PART_BYTES = 256 * 1024 * 1024
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
-_SECTION_CHARS = 90
 # A table whose cells average more than this many characters is a layout table (text set in
 # columns), read as paragraphs rather than as rows of figures.
 _LAYOUT_CELL_CHARS = 200
@@ -320,8 +319,7 @@ class _BodyReader:
             self.flush()
             self.headings += 1
             self.path = [(lv, h) for lv, h in self.path if lv < level]
-            heading = text if len(text) <= _SECTION_CHARS else text[: _SECTION_CHARS - 1].rstrip() + "…"
-            self.path.append((level, heading))
+            self.path.append((level, short_heading(text)))
             self.pending.append(text)
             return
         is_list = (ppr is not None and ppr.find(f"{_W}numPr") is not None) or (style and self.styles.is_list(style))

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpus_tools.pdf_layout import Row, Table
-from corpus_tools.structure import PartsWriter, render_table
+from corpus_tools.structure import PartsWriter, render_table, short_heading
 from corpus_tools.types import DocumentPart
 
-SECTION_CHARS = 90  # a heading longer than this is cut in the path (the text keeps all of it)
 SECTION_SEPARATOR = " > "  # as the PDF, HTML and .docx readers write a path
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -77,16 +76,20 @@ class SectionWriter:
         if self.first_heading is None:
             self.first_heading = text
         self.path = [(lv, h) for lv, h in self.path if lv < level]
-        short = text if len(text) <= SECTION_CHARS else text[: SECTION_CHARS - 1].rstrip() + "…"
-        self.path.append((level, short))
+        self.path.append((level, short_heading(text)))
         self.pending.append(text)  # the heading opens its section's text, as in a .docx
 
     def label(self, label: str) -> None:
         """An admonition's "Note:" / "New in version 2.0:": written before the next line of its text."""
         self.line("")
+        self._label_alone()
+        self._label = label
+
+    def _label_alone(self) -> None:
+        """A pending label that met no text line is written on its own line ("Note:" over a code block)."""
         if self._label:
             self.pending.append(self._label)
-        self._label = label
+            self._label = ""
 
     def line(self, text: str) -> None:
         if text.strip() and self._label:
@@ -96,9 +99,7 @@ class SectionWriter:
 
     def end_block(self) -> None:
         """An admonition ended: a label that met no text still stands, on its own line."""
-        if self._label:
-            self.pending.append(self._label)
-            self._label = ""
+        self._label_alone()
         self.line("")
 
     def flush(self) -> None:
@@ -111,9 +112,7 @@ class SectionWriter:
 
     def code(self, lines: list[str]) -> None:
         """A code block, verbatim (its common indentation removed), as a part of its own."""
-        if self._label:
-            self.pending.append(self._label)
-            self._label = ""
+        self._label_alone()
         self.flush()
         body = "\n".join(dedent(lines)).strip("\n")
         if body.strip():
@@ -146,9 +145,7 @@ class SectionWriter:
         self.writer.emit(text, None, self.section, "table", context)
 
     def document(self, title: str | None, metadata: dict[str, Any], notes: list[str]) -> MarkupDocument:
-        if self._label:
-            self.pending.append(self._label)
-            self._label = ""
+        self._label_alone()
         self.flush()
         return MarkupDocument(title or self.first_heading, self.writer.text, tuple(self.writer.parts), metadata,
                               tuple(notes + self.notes), dict(self.dropped), self.headings, self.code_blocks,

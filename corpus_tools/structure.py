@@ -200,7 +200,7 @@ class _SectionPath:
                 title = (item.group(3) or "").strip()
                 number = (item.group(1) or item.group(2)).upper()
                 self.current_report = self.current_report or item.group(1) is not None
-                self.item = _short(f"Item {number}. {_titlecase(title)}".strip())
+                self.item = short_heading(f"Item {number}. {_titlecase(title)}".strip())
                 self.headings = []
                 return True
         if is_filing and not self.item:
@@ -213,7 +213,7 @@ class _SectionPath:
         # Filings nest one level of headings under the Item; other documents keep three.
         depth = 1 if is_filing else 3
         self.headings = self.headings[: depth - 1]
-        self.headings.append((size, _short(text)))
+        self.headings.append((size, short_heading(text)))
         return True
 
 
@@ -238,7 +238,9 @@ def _titlecase(title: str) -> str:
     return title.title().replace("'S ", "'s ").replace("’S ", "’s ") if title.isupper() else title
 
 
-def _short(text: str) -> str:
+def short_heading(text: str) -> str:
+    """A heading as a section path shows it: cut at _SECTION_CHARS (the text keeps all of it). Every reader
+    that writes sections (PDF, .docx, Markdown, reStructuredText) cuts it here."""
     return text if len(text) <= _SECTION_CHARS else text[: _SECTION_CHARS - 1].rstrip() + "…"
 
 
