@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
+from corpus_tools.defined_names import names_match, query_names, split_defines
 from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
 from corpus_tools.row_match import row_labels
 from corpus_tools.speakers import line_speakers, turns
@@ -41,7 +42,7 @@ from corpus_tools.speakers import line_speakers, turns
 # Chunk-metadata keys a question constraint may name (issue 35) and how a reason words them.
 _CONSTRAINT_KEYS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
 # Kept beside them: whether the chunk is a table ("kind"), which decides whether the line-item vocabulary ranked it.
-_KEPT_KEYS = (*_CONSTRAINT_KEYS, "kind")
+_KEPT_KEYS = (*_CONSTRAINT_KEYS, "kind", "defines")
 
 
 @dataclass
@@ -229,11 +230,12 @@ def constraints_met(passage: ShownPassage, constraints: Mapping[str, Any] | None
 
 
 def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Mapping[str, Any] | None = None,
-                   line_items: bool = False) -> str:
-    """Why this passage: the calls that showed it (with ranks), the question words it holds, how its rows
-    name the line item a search that found it asked for (only with `line_items`, the corpus ranking tables by
-    that vocabulary: `ranks_by_line_items`), the constraints it meets. Every clause is checkable against the
-    trajectory and the passage."""
+                   line_items: bool = False, query: str = "") -> str:
+    """Why this passage: the calls that showed it (with ranks), the question words it holds, the names the
+    question asks about that it defines (documentation: its "defines" metadata, corpus_tools.defined_names; read
+    from `query`), how its rows name the line item a search that found it asked for (only with `line_items`,
+    the corpus ranking tables by that vocabulary: `ranks_by_line_items`), the constraints it meets. Every clause
+    is checkable against the trajectory and the passage."""
     found = []
     for label, rank in zip(passage.found_by, passage.ranks, strict=False):
         if label.startswith("grep:"):
@@ -251,6 +253,10 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
         parts.append("Holds the question's " + ", ".join(f"“{w}”" for w in held[:6]) + ".")
     else:
         parts.append("Holds none of the question's words.")
+    asked = query_names(query) if query and passage.metadata.get("defines") else set()
+    defined = [n for n in split_defines(passage.metadata.get("defines")) if names_match(asked, n)] if asked else []
+    if defined:
+        parts.append("Defines " + ", ".join(f"“{n}”" for n in defined[:3]) + ".")
     if line_items and passage.metadata.get("kind") == "table":
         searches = [label for label in passage.found_by if not label.startswith(("grep:", "read:"))]
         clause = next((c for c in (line_item_reason(passage.text, q) for q in searches) if c), "")
@@ -396,7 +402,8 @@ def recompute_evidence(trajectory: Any, max_passages: int = 5) -> list[Evidence]
         p = best.get(d.doc_id)
         if p is None:
             continue
-        out.append(to_evidence(p, d.score, "(recomputed from a saved trajectory) " + passage_reason(p, terms)))
+        out.append(to_evidence(p, d.score, "(recomputed from a saved trajectory) "
+                               + passage_reason(p, terms, query=trajectory.query)))
         if len(out) == max_passages:
             break
     return out

@@ -460,7 +460,8 @@ class Episode:
         notes: dict[str, str] = {}
         for pos, (passage, justification, score) in enumerate(resolved.passages, 1):
             ranked.append(to_evidence(passage, 1.0 / pos if score is None else score,
-                                      passage_reason(passage, self._terms, self.constraints, self._line_items)))
+                                      passage_reason(passage, self._terms, self.constraints, self._line_items,
+                                                     self.query)))
             notes[passage.chunk_id] = justification
         self._settle(ranked, notes)
         traj.metadata["answer_fallback"] = False
@@ -481,7 +482,8 @@ class Episode:
         """No parsable answer: the passages still in view, by the best rank a tool gave them."""
         visible = [self._shown[c] for c in self._view.visible_chunk_ids() if c in self._shown]
         ordered = sorted(visible, key=lambda p: (p.rank, p.order))
-        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints, self._line_items))
+        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints, self._line_items,
+                                                           self.query))
                   for pos, p in enumerate(ordered, 1)]
         self._settle(ranked, {})
         self.trajectory.documents = fallback_documents(visible, self.config.max_documents)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from corpus_tools.chunk_context import contextual_header
 from corpus_tools.corpus_kind import opening_speaker
+from corpus_tools.defined_names import DEFINES_SEPARATOR
 from corpus_tools.doc_metadata import DOCUMENT_KEYS
 from corpus_tools.types import Chunk, Document, DocumentPart, Tokenizer
 
@@ -162,7 +163,9 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
     and units in its header, so a row is never indexed apart from its headers. Each chunk's
     metadata adds "page" (where it starts), "section", "kind" ("table" when it holds table rows)
     and "header" (chunk_context.contextual_header); the window leaves room for the header's
-    tokens, so the embedder sees header and text whole.
+    tokens, so the embedder sees header and text whole. A chunk holding the place where a part defines a
+    name (DocumentPart.defines: a documentation entry's opening line) adds "defines", its names joined
+    by DEFINES_SEPARATOR, first-defined first.
     """
     base = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
     text = doc.text
@@ -186,6 +189,9 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
             header = contextual_header(base, section, table.context if table else "")
             page = next((p.page for p in region if p.start <= a < p.end), region[0].page)
             meta = {"page": page, "section": section, "kind": "table" if table else "text", "header": header}
+            defined = [name for p in region for at, name in p.defines if a <= at < b]
+            if defined:
+                meta["defines"] = DEFINES_SEPARATOR.join(dict.fromkeys(defined))
             pieces.append((a, b, n, {k: v for k, v in meta.items() if v not in (None, "")}))
     return [
         Chunk(f"{doc.doc_id}#{i}", doc.doc_id, text[a:b], i, n, {**base, **meta})
@@ -215,7 +221,7 @@ def _regions(parts: Iterable[DocumentPart]) -> Iterator[list[DocumentPart]]:
                 yield run
                 run = []
             else:
-                run = [DocumentPart(p.start, p.end, p.page, part.section, p.kind, p.context) for p in run]
+                run = [replace(p, section=part.section) for p in run]
         run.append(part)
     if run:
         yield run

@@ -81,6 +81,10 @@ class SearchConfig:
         question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
         think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
         share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
+    defined_names: on an index whose chunks record the names they define (documentation read by the Markdown /
+        rst readers: a `.. py:data::` entry, a heading that is a code name, a parameter list's item), when the
+        query names one as code ("What does SECRET_KEY do?"), a candidate defining it has its fused score
+        multiplied by 1 + w (corpus_tools.defined_names). 0 = off; an index without "defines" is unaffected.
     """
 
     leg_k: int = 100
@@ -128,6 +132,8 @@ class SearchConfig:
     # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
+    # Tuning (session 41, docs41 tuning folder, benchmarks/docs_reading.py): see corpus_tools.defined_names.
+    defined_names: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -141,7 +147,7 @@ class SearchConfig:
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
         for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
-                     "speaker_lift"):
+                     "speaker_lift", "defined_names"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

@@ -35,6 +35,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
+from corpus_tools.defined_names import lift_defined, query_names
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.figure_prior import has_figure, lower_figureless
 from corpus_tools.filters import check_where, matches_where
@@ -680,6 +681,9 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
+        if cfg.defined_names > 0 and query_names(query) and state.has_key("defines"):
+            fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
+                                 cfg.defined_names)
         fused = fused[:pool]
         if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,

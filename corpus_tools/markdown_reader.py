@@ -25,7 +25,17 @@ from __future__ import annotations
 
 import re
 
-from corpus_tools.markup import MarkupDocument, SectionWriter, dedent, front_matter, split_lines, strip_html
+from corpus_tools import rst_reader
+from corpus_tools.defined_names import is_name
+from corpus_tools.markup import (
+    MarkupDocument,
+    SectionWriter,
+    admonition_label,
+    dedent,
+    front_matter,
+    split_lines,
+    strip_html,
+)
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`]*)$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
@@ -54,20 +64,12 @@ _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _HOLE = re.compile("\x00(\\d+)\x00")
-# Admonition words as a reader sees them: MkDocs' "tip" is shown as "Tip", "danger" as "Danger".
-LABELS = {"seealso": "See also", "note": "Note", "info": "Info", "tip": "Tip", "warning": "Warning",
-          "danger": "Danger", "caution": "Caution", "important": "Important", "check": "Check", "bug": "Bug",
-          "example": "Example", "question": "Question", "quote": "Quote", "abstract": "Abstract",
-          "success": "Success", "failure": "Failure", "attention": "Attention", "hint": "Hint", "error": "Error"}
-
-
-def admonition_label(kind: str, title: str = "") -> str:
-    """ "Tip:", "Note: Title" — a reader's label, title-cased for kinds not listed."""
-    name = LABELS.get(kind.lower(), kind.replace("-", " ").replace("_", " ").capitalize())
-    title = " ".join(title.split())
-    return f"{name}: {title}" if title else f"{name}:"
-
-
+_MYST_ROLE = re.compile(r"(?<![^\s(\[\"'])\{([a-z][a-z0-9:+-]*)\}(`+)(.+?)\2")  # {func}`click.option`, {ref}`text <target>`
+_MYST_FENCE = re.compile(r"^\{([\w:.+-]+)\}\s*(.*)$")  # ```{eval-rst}, ```{note} Title, ```{versionadded} 2.0
+_MYST_TARGET = re.compile(r"^ {0,3}\([\w.:-]+\)=\s*$")  # a MyST label "(options)=": a link target, not text
+_DEFINED_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]+`([^`]+)`[ \t]*(?:-|–|—|:)[ \t]+\S")
+_KIND_WORDS = frozenset({"class", "function", "method", "parameter", "attribute", "option", "decorator", "module",
+                         "object", "setting", "property", "argument", "exception", "middleware", "field"})
 def read_markdown(text: str) -> MarkupDocument:
     """A Markdown text with its sections, code, tables and metadata (see the module docstring)."""
     lines = split_lines(text.lstrip("\ufeff"))
@@ -93,6 +95,12 @@ def inline(text: str, writer: SectionWriter | None = None) -> str:
         return f"\x00{len(holes) - 1}\x00"
 
     text = _ESCAPE.sub(lambda m: f"\x00{holes.append(m.group(1)) or len(holes) - 1}\x00", text)
+    if "}`" in text:  # a MyST role reads as Sphinx's (rst_reader.role_text): the target's full name, a link's text
+        def role(match: re.Match[str]) -> str:
+            holes.append(rst_reader.role_text(match.group(3), match.group(1) == "doc"))
+            return f"\x00{len(holes) - 1}\x00"
+
+        text = _MYST_ROLE.sub(role, text)
     text = _CODE_SPAN.sub(hole, text)
     text = _IMAGE.sub(lambda m: m.group(1), text)
     text = _AUTOLINK.sub(lambda m: m.group(1), text)
@@ -149,7 +157,8 @@ class _Reader:
                 previous_blank = True
                 i += 1
                 continue
-            fence = _FENCE.match(line)
+            # a fence inside a list item is indented past the item's marker ("-   item" then "    ```shell")
+            fence = _FENCE.match(line) or (_FENCE.match(line.lstrip()) if in_list else None)
             if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
                 i = self._fenced(lines, i, fence)
                 previous_blank = True
@@ -195,6 +204,7 @@ class _Reader:
             heading = _ATX.match(line)
             if heading:
                 title = _CLOSING_HASHES.sub("", heading.group(2) or "")
+                w.define(*heading_names(title))
                 w.heading(len(heading.group(1)), inline(title, w))
                 in_list, previous_blank = False, True
                 i += 1
@@ -221,6 +231,10 @@ class _Reader:
                 w.code(body)
                 previous_blank = True
                 continue
+            if _MYST_TARGET.match(line):
+                w.dropped["label"] += 1
+                i += 1
+                continue
             if _LINK_DEF.match(line):
                 w.dropped["link definition"] += 1
                 i += 1
@@ -234,6 +248,9 @@ class _Reader:
             while _QUOTE.match(text):
                 text = _QUOTE.sub("", text)
             text = _BULLET.sub(r"\1-", text)
+            defined = _DEFINED_ITEM.match(text) if item else None
+            if defined and is_name(defined.group(1)):  # "- `directory` - A string …": a parameter list's entry
+                w.define(defined.group(1).strip())
             w.line(inline(text.rstrip() if item else text.strip(), w))
             previous_blank = False
             i += 1
@@ -251,11 +268,54 @@ class _Reader:
             j += 1
         else:
             self.notes.append(f"code fence opened at line {i + 1} is not closed: read to the end as code")
-        if body and all(_INCLUDE.match(line) for line in body if line.strip()) and any(map(str.strip, body)):
+        myst = _MYST_FENCE.match(fence.group(3).strip()) if fence.group(2)[0] == "`" else None
+        if myst:
+            self._myst(myst.group(1).lower(), myst.group(2).strip(), body)
+        elif body and all(_INCLUDE.match(line) for line in body if line.strip()) and any(map(str.strip, body)):
             self.w.dropped["include"] += 1  # a fence around a snippet include ("{!> ../../docs_src/app.js!}"): no code
         else:
             self.w.code(body)
         return j + 1
+
+    def _myst(self, name: str, argument: str, body: list[str]) -> None:
+        """A MyST directive fence (```{name} argument, `:option:` lines, body), read as Sphinx reads it: `eval-rst`
+        by the rst reader, code as code, admonitions and version notes as their label and Markdown text,
+        toctree / include / contents / currentmodule … dropped and counted (rst_reader's lists)."""
+        w = self.w
+        name = name.split(":", 1)[1] if name.startswith(("py:", "std:", "rst:")) else name
+        while body and re.match(r"^\s*:[\w -]+:", body[0]):  # directive options (":caption: hello.py")
+            body = body[1:]
+        if name == "eval-rst":
+            w.line("")
+            rst_reader.read_into(w, self.notes, body)
+            w.line("")
+        elif name in rst_reader.CODE_DIRECTIVES:
+            w.code(body)
+        elif name in rst_reader.DROPPED_DIRECTIVES or name in ("image", "figure"):
+            w.dropped[name] += 1
+        elif name in rst_reader.VERSION_LABELS:
+            version, _, rest = argument.partition(" ")
+            w.label(f"{rst_reader.VERSION_LABELS[name]} {version}:")
+            if rest.strip():
+                w.line(inline(rest, w))
+            self.run(dedent(body))
+            w.end_block()
+        elif name in rst_reader.ADMONITIONS or name == "admonition":
+            if name == "admonition":
+                w.label(f"{inline(argument, w)}:" if argument else "Note:")
+            else:
+                w.label(admonition_label(name))
+                if argument:
+                    w.line(inline(argument, w))
+            self.run(dedent(body))
+            w.end_block()
+        else:  # a directive of an extension: its text, marker dropped and counted
+            w.dropped[f"directive {name}"] += 1
+            if argument:
+                w.line("")
+                w.line(inline(argument, w))
+            self.run(dedent(body))
+            w.line("")
 
     def _table(self, lines: list[str], i: int) -> int:
         grid = [_cells(lines[i])]
@@ -265,6 +325,21 @@ class _Reader:
             j += 1
         self.w.table([[inline(c, self.w) for c in row] for row in grid])
         return j
+
+
+def heading_names(title: str) -> list[str]:
+    """The name a heading defines: one code span that is a name, alone or with one kind word
+    ("`FastAPI` class", "The `Request` class" is not one: two other words), else none."""
+    spans = _CODE_SPAN.findall(title)
+    if len(spans) != 1:
+        return []
+    name = spans[0][1].strip()
+    if name.endswith("()"):
+        name = name[:-2]
+    rest = [word.lower() for word in _CODE_SPAN.sub(" ", _ATTRS.sub("", title)).split()]
+    if not is_name(name) or len(rest) > 1 or (rest and rest[0] not in _KIND_WORDS):
+        return []
+    return [name]
 
 
 def _indented(lines: list[str], i: int, width: int = 1) -> tuple[list[str], int]:

@@ -22,12 +22,27 @@ from corpus_tools.structure import PartsWriter, render_table, short_heading
 from corpus_tools.types import DocumentPart
 
 SECTION_SEPARATOR = " > "  # as the PDF, HTML and .docx readers write a path
+_MARK = "\x01"  # put before a line that defines a name until the part is written (never in read text)
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _HTML_IMG = re.compile(r"<img\b[^>]*?\balt\s*=\s*(\"[^\"]*\"|'[^']*')[^>]*>", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*?)?/?>")
 _HTML_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _FRONT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*[:=]\s*(.*)$")
+
+
+# Admonition words as a reader sees them: MkDocs' "tip" is shown as "Tip", "danger" as "Danger".
+LABELS = {"seealso": "See also", "note": "Note", "info": "Info", "tip": "Tip", "warning": "Warning",
+          "danger": "Danger", "caution": "Caution", "important": "Important", "check": "Check", "bug": "Bug",
+          "example": "Example", "question": "Question", "quote": "Quote", "abstract": "Abstract",
+          "success": "Success", "failure": "Failure", "attention": "Attention", "hint": "Hint", "error": "Error"}
+
+
+def admonition_label(kind: str, title: str = "") -> str:
+    """ "Tip:", "Note: Title" — a reader's label, title-cased for kinds not listed."""
+    name = LABELS.get(kind.lower(), kind.replace("-", " ").replace("_", " ").capitalize())
+    title = " ".join(title.split())
+    return f"{name}: {title}" if title else f"{name}:"
 
 
 @dataclass(frozen=True)
@@ -62,6 +77,8 @@ class SectionWriter:
         self.notes: list[str] = []
         self.dropped: Counter[str] = Counter()
         self._label = ""  # an admonition's label, put before the next line of text ("Note: …")
+        self._define: list[str] = []  # names the next line of text defines (define)
+        self._marked: list[list[str]] = []  # per mark in `pending`, in order: the names defined there
 
     @property
     def section(self) -> str:
@@ -77,7 +94,12 @@ class SectionWriter:
             self.first_heading = text
         self.path = [(lv, h) for lv, h in self.path if lv < level]
         self.path.append((level, short_heading(text)))
-        self.pending.append(text)  # the heading opens its section's text, as in a .docx
+        self.pending.append(self._marked_line(text))  # the heading opens its section's text, as in a .docx
+
+    def define(self, *names: str) -> None:
+        """The next line of text defines `names` (a Sphinx entry's signature line, a heading that is a code name,
+        a parameter list's item): the part holding it records where (DocumentPart.defines)."""
+        self._define.extend(n for n in names if n and n not in self._define)
 
     def label(self, label: str) -> None:
         """An admonition's "Note:" / "New in version 2.0:": written before the next line of its text."""
@@ -91,7 +113,18 @@ class SectionWriter:
             self.pending.append(self._label)
             self._label = ""
 
+    def _marked_line(self, text: str) -> str:
+        """`text`, marked as the place of the names `define` left for it (none: unchanged)."""
+        if _MARK in text:  # a control character in the source: never read as a mark
+            text = text.replace(_MARK, "")
+        if text.strip() and self._define:
+            text = _MARK + text
+            self._marked.append(self._define)
+            self._define = []
+        return text
+
     def line(self, text: str) -> None:
+        text = self._marked_line(text)
         if text.strip() and self._label:
             text = f"{self._label} {text.lstrip()}"
             self._label = ""
@@ -107,8 +140,17 @@ class SectionWriter:
             return
         text = _BLANK_RUNS.sub("\n\n", "\n".join(line.rstrip() for line in self.pending)).strip("\n")
         self.pending = []
+        defines: list[tuple[int, str]] = []
+        if self._marked:  # each mark, in order, is where its names are defined; the marks leave the text
+            pieces = text.split(_MARK)
+            at = len(pieces[0])
+            for names, piece in zip(self._marked, pieces[1:], strict=True):
+                defines.extend((at, name) for name in names)
+                at += len(piece)
+            text = "".join(pieces)
+            self._marked = []
         if text.strip():
-            self.writer.emit(text, None, self.section, "text")
+            self.writer.emit(text, None, self.section, "text", defines=defines)
 
     def code(self, lines: list[str]) -> None:
         """A code block, verbatim (its common indentation removed), as a part of its own."""

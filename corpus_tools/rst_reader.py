@@ -24,8 +24,16 @@ from __future__ import annotations
 import csv
 import re
 
-from corpus_tools.markdown_reader import admonition_label
-from corpus_tools.markup import MarkupDocument, SectionWriter, dedent, front_matter, split_lines, strip_html
+from corpus_tools.defined_names import is_name
+from corpus_tools.markup import (
+    MarkupDocument,
+    SectionWriter,
+    admonition_label,
+    dedent,
+    front_matter,
+    split_lines,
+    strip_html,
+)
 
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")  # a line of one punctuation character, 3 or more
 _DIRECTIVE = re.compile(r"^\.\.[ \t]+([\w:.+-]+)[ \t]*::(?:[ \t]+(.*))?$")
@@ -56,6 +64,14 @@ VERSION_LABELS = {"versionadded": "New in version", "versionchanged": "Changed i
                   "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 ADMONITIONS = frozenset({"note", "warning", "tip", "important", "caution", "attention", "danger", "error",
                          "hint", "seealso", "todo"})
+# Sphinx domain entries: their signature, then their text; each defines the name its signature gives.
+ENTRIES = frozenset({"function", "class", "method", "attribute", "data", "exception", "decorator", "property",
+                     "envvar", "option", "describe", "object", "confval", "cmdoption"})
+# Directives whose body is text to read even when it shows code lines (a tab of code is read as its text).
+NAMED_CONTAINERS = frozenset({"tabs", "tab", "group-tab", "code-tab", "only", "container", "rubric", "centered",
+                              "topic", "sidebar", "glossary", "hlist", "productionlist"})
+_CODE_LINE = re.compile(r"^(?:@[\w.]+|def |class |import |from [\w.]+ import |return\b|if .*:$|for .*:$|with .*:$"
+                        r"|>>> |\$ |[\w.]+\(.*\)$|[\w.]+ = |\))")
 TABLE_DIRECTIVES = frozenset({"list-table", "csv-table", "table"})
 
 
@@ -73,6 +89,11 @@ def read_rst(text: str) -> MarkupDocument:
     return writer.document(inline(title) if title else None, keys, notes)
 
 
+def read_into(writer: SectionWriter, notes: list[str], lines: list[str]) -> None:
+    """rst lines read into another reader's writer (a MyST ```{eval-rst} block of a Markdown page)."""
+    _Reader(writer, notes).run(dedent(list(lines)))
+
+
 def inline(text: str) -> str:
     """One line's inline markup to its text: literals, roles, hyperlinks, emphasis, footnote references."""
     holes: list[str] = []
@@ -82,7 +103,7 @@ def inline(text: str) -> str:
         return f"\x00{len(holes) - 1}\x00"
 
     text = _LITERAL.sub(lambda m: keep(m.group(1)), text)
-    text = _ROLE.sub(lambda m: keep(_role_text(m.group(1), m.group(0).startswith(":doc:"))), text)
+    text = _ROLE.sub(lambda m: keep(role_text(m.group(1), m.group(0).startswith(":doc:"))), text)
     text = _FOOTNOTE_REF.sub("", text)
     text = _STRONG.sub(lambda m: m.group(1), text)
     text = _EM.sub(lambda m: m.group(1), text)
@@ -93,7 +114,7 @@ def inline(text: str) -> str:
     return text.replace("\\ ", "").replace("\\", "") if "\\" in text else text
 
 
-def _role_text(content: str, doc: bool = False) -> str:
+def role_text(content: str, doc: bool = False) -> str:
     """`Title <target>` → Title; `~a.b.c` → a.b.c (see the module docstring); `!name`, `.name` → name; a :doc: path
     without a title → its last name as words (":doc:`/patterns/appfactories`" → "appfactories")."""
     explicit = _EXPLICIT.match(content)
@@ -222,8 +243,13 @@ class _Reader:
         while body and (field := _FIELD.match(body[0].strip())) is not None and body[0].strip():
             options[field.group(1).strip().lower()] = (field.group(2) or "").strip()
             body.pop(0)
+        known = name in (CODE_DIRECTIVES | DROPPED_DIRECTIVES | AUTODOC | ENTRIES | NAMED_CONTAINERS | ADMONITIONS
+                         | TABLE_DIRECTIVES | VERSION_LABELS.keys() | {"admonition", "image", "figure"})
+        # An extension's directive with no argument whose body follows at once (".. click:example::" over a
+        # decorated function, no blank line): all of it is body.
+        example = not known and not argument and looks_like_code(body)
         # Arguments continue on the following lines until options or a blank line (a long signature).
-        while body and body[0].strip():
+        while body and body[0].strip() and not example:
             if name in CODE_DIRECTIVES:
                 break
             argument = f"{argument} {body.pop(0).strip()}".strip()
@@ -235,7 +261,7 @@ class _Reader:
             w.dropped[name] += 1
         elif name in AUTODOC:
             w.dropped["autodoc"] += 1
-            w.line("")
+            w.line("")  # no name defined here: the entry's text is the code's docstring, not in the folder
             w.line(argument)
             w.line("")
             self.run(body)
@@ -266,15 +292,18 @@ class _Reader:
             self._list_table(body, argument)
         elif name == "csv-table":
             self._csv_table(body, argument, options)
-        elif name in ("function", "class", "method", "attribute", "data", "exception", "decorator", "property",
-                      "envvar", "option", "describe", "object", "confval", "cmdoption"):
+        elif name in ENTRIES:
             w.line("")
+            w.define(*signature_names(name, argument))
             w.line(inline(argument))
             w.line("")
             self.run(body)
+        elif not known and body and looks_like_code(body):
+            # an extension's example directive (".. click:example::" holding a decorated function): code
+            w.dropped[f"directive {name}"] += 1
+            w.code(body)
         else:  # tabs, only, container, rubric and directives of extensions: their text, marker dropped
-            if name not in ("tabs", "tab", "group-tab", "code-tab", "only", "container", "rubric", "centered",
-                            "topic", "sidebar", "glossary", "hlist", "productionlist"):
+            if name not in NAMED_CONTAINERS:
                 w.dropped[f"directive {name}"] += 1
             if argument and name not in ("only",):
                 w.line("")
@@ -365,6 +394,26 @@ class _Reader:
             self.notes.append(f"csv-table {caption!r} has no rows in the file (a :file: table is not read)")
             return
         self.w.table([[inline(c) for c in row] for row in rows], inline(caption))
+
+
+def signature_names(directive: str, argument: str) -> list[str]:
+    """The names a Sphinx entry defines, read from its signature: `Flask.route(rule, **options)` → Flask.route,
+    `-o, --output <file>` (option) → -o, --output, `class click.Option(...)` → click.Option."""
+    argument = inline(argument).strip()
+    if directive in ("option", "cmdoption"):
+        names = [re.split(r"[\s=<\[]", part.strip(), maxsplit=1)[0] for part in argument.split(",")]
+    else:
+        head = re.split(r"[(\[\s]", re.sub(r"^(?:class|async|classmethod|staticmethod|abstractmethod)\s+", "",
+                                             argument), maxsplit=1)[0]
+        names = [head]
+    return [n for n in names if n and is_name(n)]
+
+
+def looks_like_code(body: list[str]) -> bool:
+    """Whether a directive's body is code: most of its lines are Python statements, decorators or prompts."""
+    lines = [line.strip() for line in body if line.strip()]
+    code = sum(bool(_CODE_LINE.match(line)) for line in lines)
+    return bool(lines) and code * 2 >= len(lines) and code >= 1
 
 
 def _until_blank(lines: list[str], i: int) -> tuple[list[str], int]:

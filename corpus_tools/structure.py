@@ -72,14 +72,17 @@ class PartsWriter:
         self.parts: list[DocumentPart] = []
         self._length = 0
 
-    def emit(self, piece: str, page: int | None, section: str, kind: str, context: str = "") -> None:
+    def emit(self, piece: str, page: int | None, section: str, kind: str, context: str = "",
+             defines: Sequence[tuple[int, str]] = ()) -> None:
+        """defines: (offset in `piece`, name) of the names the piece defines (DocumentPart.defines)."""
         if not piece.strip():
             return
         if self._out:
             self._out.append("\n\n")
             self._length += 2
         self._out.append(piece)
-        self.parts.append(DocumentPart(self._length, self._length + len(piece), page, section, kind, context))
+        at = tuple((self._length + offset, name) for offset, name in defines)
+        self.parts.append(DocumentPart(self._length, self._length + len(piece), page, section, kind, context, at))
         self._length += len(piece)
 
     @property

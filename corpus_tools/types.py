@@ -22,6 +22,9 @@ class DocumentPart:
     kind: "text", or "table" (one row a line, cells split by " | "; chunked by whole rows).
     context: for a table, its caption, column headers and units: every chunk of the table
         carries them in its header, so a row is never indexed apart from its headers.
+    defines: (offset in the document's text, name) of each name this stretch defines there: a documentation
+        page's `.. py:data:: SECRET_KEY` entry, a heading that is a code name, a parameter list's item
+        (markup.SectionWriter.define); the chunk holding the offset is that name's definition.
     """
 
     start: int
@@ -30,6 +33,7 @@ class DocumentPart:
     section: str = ""
     kind: str = "text"
     context: str = ""
+    defines: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,96 @@
+"""The passage that defines what a question names: "What does SECRET_KEY do?" is answered by its definition.
+
+In documentation the commonest question names a thing (a setting, a function, a parameter, an option) and
+the passage a user wants is the one that *defines* it, not the pages that mention it in passing: Flask's
+`config.rst` entry `.. py:data:: SECRET_KEY`, Starlette's parameter list item "`directory` - A string …",
+FastAPI's heading "`FastAPI` class". The Markdown and rst readers record where a page defines a name
+(markup.SectionWriter.define) and the chunk holding that place carries the names in its metadata
+("defines", chunking.chunk_parts); `lift_defined` multiplies such a chunk's fused score by 1 + weight when the
+query names one of them (`SearchConfig.defined_names`, 0 = off: main's order exactly).
+
+A query names a defined name when one of its tokens (identifier characters, dots, leading dashes; backticks
+and a trailing "()" dropped) is the name, or its last dotted part(s) ("Flask.route" and "route" for
+`flask.Flask.route`), and the token reads as code, not as a word of the sentence: it holds "_" or ".", starts
+with "-", has a capital past its first letter (`ALLCAPS`, `camelCase`), was written in backticks, or is
+capitalised inside the sentence (not its first word: "How do I use Depends?"). So "How do I run the app?"
+does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
+name holding "_" also matches in any case ("secret_key").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
+_TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
+_NAME = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*)$")
+
+
+def is_name(text: str) -> bool:
+    """Whether `text` reads as one code name (an identifier, a dotted path, an option like `--output`)."""
+    return bool(_NAME.match(text.strip())) and not text.strip().endswith(".")
+
+
+def query_names(query: str) -> set[str]:
+    """The tokens of a query that read as code (see the module docstring), as written."""
+    out: set[str] = set()
+    for position, match in enumerate(_TOKEN.finditer(query)):
+        token = match.group(0)
+        quoted = token.startswith("`")
+        if quoted:
+            token = token.strip("`").strip()
+            if token.endswith("()"):
+                token = token[:-2]
+            if not is_name(token):
+                continue
+        token = token.rstrip(".")
+        if not token:
+            continue
+        if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
+            out.add(token)
+    return out
+
+
+def _code_like(token: str) -> bool:
+    return ("_" in token or "." in token or token.startswith("-")
+            or (len(token) > 1 and any(ch.isupper() for ch in token[1:])))
+
+
+def forms(name: str) -> set[str]:
+    """The ways a query may write a defined name: whole, and its last one or two dotted parts."""
+    parts = name.split(".")
+    return {name, parts[-1], ".".join(parts[-2:])} if len(parts) > 1 else {name}
+
+
+def names_match(tokens: Iterable[str], name: str) -> bool:
+    """Whether one of the query's code tokens writes `name` (see the module docstring)."""
+    written = forms(name)
+    folded = {f.lower() for f in written if "_" in f}
+    return any(t in written or ("_" in t and t.lower() in folded) for t in tokens)
+
+
+def split_defines(value: object) -> list[str]:
+    """A chunk's "defines" metadata as names; anything but a non-empty string defines nothing."""
+    if not isinstance(value, str) or not value.strip():
+        return []
+    return [name.strip() for name in value.split(DEFINES_SEPARATOR) if name.strip()]
+
+
+def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequence[object],
+                 weight: float) -> list[tuple[str, float]]:
+    """The fused ranking with the score of each candidate defining a name the query names × (1 + weight).
+
+    defines: per candidate, its "defines" metadata. Unchanged (the same list, in order) when the query names
+    no code or no candidate defines what it names; ties keep their order.
+    """
+    if weight < 0:
+        raise ValueError(f"weight must be >= 0, got {weight!r}")
+    tokens = query_names(query)
+    if not tokens or weight == 0:
+        return list(fused)
+    lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]
+    if not any(lifted):
+        return list(fused)
+    scored = [(cid, s * (1.0 + weight) if up else s) for (cid, s), up in zip(fused, lifted, strict=True)]
+    return sorted(scored, key=lambda pair: -pair[1])
