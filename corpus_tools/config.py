@@ -132,8 +132,10 @@ class SearchConfig:
     # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
-    # Tuning (session 41, docs41 tuning folder, benchmarks/docs_reading.py): see corpus_tools.defined_names.
-    defined_names: float = 0.5
+    # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
+    # proxy's hit@5 0.709 → 0.802 at 1.0 (8 won / 0 lost; 0.779 at 0.5, 0.802 at 2.0), no other kind lost; a
+    # lift of heading-like phrases (not questions) cost heading MRR −0.010, hence questions only.
+    defined_names: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -207,6 +209,11 @@ class CorpusConfig:
         roles, admonition fences, includes, HTML tags) removed (markdown_reader.py, rst_reader.py). False =
         read as flat text, as before session 40. An index built before it records no value and reads True:
         `sync` reads a changed file with the new readers; unchanged files keep their old chunks.
+    read_myst: with read_markup, session 41's reading as well: MyST (Sphinx in Markdown) directive fences
+        (```{eval-rst} read by the rst reader, ```{note}, ```{code-block}, toctree / contents dropped), roles
+        ({func}`click.echo` → click.echo), labels ((options)= dropped), a code fence indented inside a list
+        item, an extension's directive whose body is code (`.. click:example::`) read as code. False = the
+        readers as session 40 left them (every page not in those styles reads the same either way).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -219,6 +226,7 @@ class CorpusConfig:
     device: str | None = None
     chroma: bool = True
     read_markup: bool = True
+    read_myst: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -231,6 +239,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.chroma must be True or False, got {self.chroma!r}")
         if not isinstance(self.read_markup, bool):
             raise ValueError(f"CorpusConfig.read_markup must be True or False, got {self.read_markup!r}")
+        if not isinstance(self.read_myst, bool):
+            raise ValueError(f"CorpusConfig.read_myst must be True or False, got {self.read_myst!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

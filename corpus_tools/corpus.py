@@ -35,7 +35,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
-from corpus_tools.defined_names import lift_defined, query_names
+from corpus_tools.defined_names import is_question, lift_defined, query_names
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.figure_prior import has_figure, lower_figureless
 from corpus_tools.filters import check_where, matches_where
@@ -681,7 +681,7 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
-        if cfg.defined_names > 0 and query_names(query) and state.has_key("defines"):
+        if cfg.defined_names > 0 and is_question(query) and query_names(query) and state.has_key("defines"):
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
                                  cfg.defined_names)
         fused = fused[:pool]
@@ -895,7 +895,7 @@ class Corpus:
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
             state = self._state
-            report = _build.as_report(documents, self.config.read_markup)
+            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(

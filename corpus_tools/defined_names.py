@@ -15,6 +15,10 @@ with "-", has a capital past its first letter (`ALLCAPS`, `camelCase`), was writ
 capitalised inside the sentence (not its first word: "How do I use Depends?"). So "How do I run the app?"
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
+
+Only a question is lifted (it ends with "?" or opens with a question word): a phrase that names code the way a
+heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
+the name's definition; lifting such phrases cost the heading proxy MRR on tuning (session 41).
 """
 
 from __future__ import annotations
@@ -24,12 +28,20 @@ from collections.abc import Iterable, Sequence
 
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
+_QUESTION_WORDS = frozenset("what which who whom whose when where why how is are does do did can could should will "
+                            "would was were".split())
 _NAME = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*)$")
 
 
 def is_name(text: str) -> bool:
     """Whether `text` reads as one code name (an identifier, a dotted path, an option like `--output`)."""
     return bool(_NAME.match(text.strip())) and not text.strip().endswith(".")
+
+
+def is_question(query: str) -> bool:
+    """Whether a query is asked as a question: it ends with "?" or its first word is a question word."""
+    words = query.strip().split()
+    return bool(words) and (query.rstrip().endswith("?") or words[0].lower().strip("`\"'") in _QUESTION_WORDS)
 
 
 def query_names(query: str) -> set[str]:
@@ -86,7 +98,7 @@ def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequen
     """
     if weight < 0:
         raise ValueError(f"weight must be >= 0, got {weight!r}")
-    tokens = query_names(query)
+    tokens = query_names(query) if is_question(query) else set()
     if not tokens or weight == 0:
         return list(fused)
     lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]

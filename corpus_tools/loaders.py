@@ -53,6 +53,7 @@ def load_documents(
     vector_field: str | None = None,
     vector_model: str | None = None,
     markup: bool = True,
+    myst: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -64,6 +65,8 @@ def load_documents(
     dimension against the index's model. A record without a readable vector there is skipped.
     markup: Markdown and reStructuredText files read as documents (sections, code blocks and tables as
     parts, markup removed: markdown_reader.py, rst_reader.py); False = as flat text, as before session 40.
+    myst: with `markup`, session 41's reading too (CorpusConfig.read_myst: MyST directives, roles and labels,
+    a fence inside a list item, an extension's directive holding code); False = the readers as session 40's.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -75,7 +78,7 @@ def load_documents(
     first_seen: dict[str, str] = {}
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
-        vector_field=vector_field, vector_model=vector_model, markup=markup,
+        vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -199,6 +202,7 @@ def iter_documents(
     vector_field: str | None = None,
     vector_model: str | None = None,
     markup: bool = True,
+    myst: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -210,11 +214,11 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup)
+            yield from _iter_folder(path, fields, glob, on_file, markup, myst)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup)
+            yield from _iter_file(path, path.name, str(path), fields, markup, myst)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -242,7 +246,8 @@ def iter_documents(
 
 
 def _iter_folder(
-    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True
+    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
+    myst: bool = True,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -260,10 +265,11 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst)
 
 
-def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True) -> Iterator[tuple[Item, str]]:
+def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
+               myst: bool = True) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if suffix in readers.CONVERT_FIRST:
@@ -329,7 +335,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
                 metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
             if markup and suffix in readers.MARKDOWN_SUFFIXES | readers.RST_SUFFIXES:
-                page = readers.read_markup(text, suffix)
+                page = readers.read_markup(text, suffix, myst=myst)
                 title, text, parts = page.title, page.text, page.parts
                 metadata.update({k: v for k, v in page.metadata.items()
                                  if k not in metadata and k not in DOCUMENT_KEYS and k != "header"})
@@ -379,9 +385,9 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
 
 
-def iter_file_documents(path: Path, doc_id: str, markup: bool = True) -> Iterator[tuple[Item, str]]:
+def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst)
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:

@@ -70,12 +70,13 @@ _MYST_TARGET = re.compile(r"^ {0,3}\([\w.:-]+\)=\s*$")  # a MyST label "(options
 _DEFINED_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]+`([^`]+)`[ \t]*(?:-|–|—|:)[ \t]+\S")
 _KIND_WORDS = frozenset({"class", "function", "method", "parameter", "attribute", "option", "decorator", "module",
                          "object", "setting", "property", "argument", "exception", "middleware", "field"})
-def read_markdown(text: str) -> MarkupDocument:
-    """A Markdown text with its sections, code, tables and metadata (see the module docstring)."""
+def read_markdown(text: str, myst: bool = True) -> MarkupDocument:
+    """A Markdown text with its sections, code, tables and metadata (see the module docstring); myst: MyST
+    directives, roles and labels and a fence inside a list item read too (CorpusConfig.read_myst)."""
     lines = split_lines(text.lstrip("\ufeff"))
     keys, skip, note = front_matter(lines)
     notes = [note] if note else []
-    writer = SectionWriter()
+    writer = SectionWriter(myst)
     reader = _Reader(writer, notes)
     reader.run(lines[skip:])
     if reader.open_blocks:
@@ -95,7 +96,7 @@ def inline(text: str, writer: SectionWriter | None = None) -> str:
         return f"\x00{len(holes) - 1}\x00"
 
     text = _ESCAPE.sub(lambda m: f"\x00{holes.append(m.group(1)) or len(holes) - 1}\x00", text)
-    if "}`" in text:  # a MyST role reads as Sphinx's (rst_reader.role_text): the target's full name, a link's text
+    if "}`" in text and (writer is None or writer.myst):  # a MyST role reads as Sphinx's (rst_reader.role_text): the target's full name, a link's text
         def role(match: re.Match[str]) -> str:
             holes.append(rst_reader.role_text(match.group(3), match.group(1) == "doc"))
             return f"\x00{len(holes) - 1}\x00"
@@ -158,7 +159,7 @@ class _Reader:
                 i += 1
                 continue
             # a fence inside a list item is indented past the item's marker ("-   item" then "    ```shell")
-            fence = _FENCE.match(line) or (_FENCE.match(line.lstrip()) if in_list else None)
+            fence = _FENCE.match(line) or (_FENCE.match(line.lstrip()) if in_list and w.myst else None)
             if fence and not (fence.group(2)[0] == "`" and "`" in fence.group(3)):
                 i = self._fenced(lines, i, fence)
                 previous_blank = True
@@ -231,7 +232,7 @@ class _Reader:
                 w.code(body)
                 previous_blank = True
                 continue
-            if _MYST_TARGET.match(line):
+            if w.myst and _MYST_TARGET.match(line):
                 w.dropped["label"] += 1
                 i += 1
                 continue
@@ -268,7 +269,7 @@ class _Reader:
             j += 1
         else:
             self.notes.append(f"code fence opened at line {i + 1} is not closed: read to the end as code")
-        myst = _MYST_FENCE.match(fence.group(3).strip()) if fence.group(2)[0] == "`" else None
+        myst = _MYST_FENCE.match(fence.group(3).strip()) if fence.group(2)[0] == "`" and self.w.myst else None
         if myst:
             self._myst(myst.group(1).lower(), myst.group(2).strip(), body)
         elif body and all(_INCLUDE.match(line) for line in body if line.strip()) and any(map(str.strip, body)):

@@ -68,7 +68,8 @@ class MarkupDocument:
 class SectionWriter:
     """Pieces of a page under their heading path: prose runs, code blocks and tables as parts."""
 
-    def __init__(self) -> None:
+    def __init__(self, myst: bool = True) -> None:
+        self.myst = myst  # session 41's reading (CorpusConfig.read_myst); False = session 40's
         self.writer = PartsWriter()
         self.path: list[tuple[int, str]] = []  # (level, heading), outermost first
         self.pending: list[str] = []

@@ -165,15 +165,16 @@ def markdown_title(text: str) -> str | None:
     return None
 
 
-def read_markup(text: str, suffix: str):  # noqa: ANN201 - markup.MarkupDocument (imported lazily)
-    """A Markdown or reStructuredText text read as a document (markdown_reader / rst_reader, by suffix)."""
+def read_markup(text: str, suffix: str, myst: bool = True):  # noqa: ANN201 - markup.MarkupDocument (lazily)
+    """A Markdown or reStructuredText text read as a document (markdown_reader / rst_reader, by suffix);
+    myst: session 41's reading as well (CorpusConfig.read_myst)."""
     if suffix.lower() in RST_SUFFIXES:
         from corpus_tools.rst_reader import read_rst
 
-        return read_rst(text)
+        return read_rst(text, myst=myst)
     from corpus_tools.markdown_reader import read_markdown
 
-    return read_markdown(text)
+    return read_markdown(text, myst=myst)
 
 
 def stem_title(path: Path) -> str:

@@ -75,12 +75,13 @@ _CODE_LINE = re.compile(r"^(?:@[\w.]+|def |class |import |from [\w.]+ import |re
 TABLE_DIRECTIVES = frozenset({"list-table", "csv-table", "table"})
 
 
-def read_rst(text: str) -> MarkupDocument:
-    """A reStructuredText text with its sections, code, tables and metadata (see the module docstring)."""
+def read_rst(text: str, myst: bool = True) -> MarkupDocument:
+    """A reStructuredText text with its sections, code, tables and metadata (see the module docstring); myst:
+    an extension's directive whose body is code read as code (CorpusConfig.read_myst; False: as its text)."""
     lines = split_lines(text.lstrip("\ufeff"))
     keys, skip, note = front_matter(lines) if lines and lines[0].strip() == "+++" else ({}, 0, "")
     notes = [note] if note else []
-    writer = SectionWriter()
+    writer = SectionWriter(myst)
     reader = _Reader(writer, notes)
     lines = lines[skip:]
     keys.update(reader.docinfo(lines))
@@ -247,7 +248,7 @@ class _Reader:
                          | TABLE_DIRECTIVES | VERSION_LABELS.keys() | {"admonition", "image", "figure"})
         # An extension's directive with no argument whose body follows at once (".. click:example::" over a
         # decorated function, no blank line): all of it is body.
-        example = not known and not argument and looks_like_code(body)
+        example = w.myst and not known and not argument and looks_like_code(body)
         # Arguments continue on the following lines until options or a blank line (a long signature).
         while body and body[0].strip() and not example:
             if name in CODE_DIRECTIVES:
@@ -298,7 +299,7 @@ class _Reader:
             w.line(inline(argument))
             w.line("")
             self.run(body)
-        elif not known and body and looks_like_code(body):
+        elif w.myst and not known and body and looks_like_code(body):
             # an extension's example directive (".. click:example::" holding a decorated function): code
             w.dropped[f"directive {name}"] += 1
             w.code(body)

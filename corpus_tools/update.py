@@ -88,12 +88,13 @@ def sync_folder(
             gone.append(doc_id)
     config = getattr(corpus, "config", None)  # an index's CorpusConfig: how it reads Markdown and rst
     markup = getattr(config, "read_markup", True)
+    myst = getattr(config, "read_myst", True)
     documents, skipped = [], []
     read_from: dict[str, str] = {}  # doc id → the file it was read from
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup):
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id

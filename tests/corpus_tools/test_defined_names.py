@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from corpus_tools.chunking import ChunkingConfig, chunk_document
-from corpus_tools.defined_names import lift_defined, names_match, query_names, split_defines
+from corpus_tools.defined_names import is_question, lift_defined, names_match, query_names, split_defines
 from corpus_tools.markdown_reader import heading_names, read_markdown
 from corpus_tools.rst_reader import looks_like_code, read_rst, signature_names
 from corpus_tools.types import Document
@@ -28,6 +26,11 @@ def test_query_names_are_the_tokens_that_read_as_code():
     assert query_names("What does --output do?") == {"--output"}
     assert query_names("Flask is nice.") == set()  # the first word's capital is the sentence's
     assert query_names("") == set()
+
+
+def test_a_question_ends_with_a_question_mark_or_opens_with_a_question_word():
+    assert is_question("What does SECRET_KEY do?") and is_question("SECRET_KEY?") and is_question("how to use Depends")
+    assert not is_question("Returning a custom Response") and not is_question("") and not is_question("   ")
 
 
 def test_a_name_matches_whole_or_by_its_last_dotted_parts_and_underscored_names_in_any_case():
@@ -51,6 +54,8 @@ def test_lift_defined_raises_only_a_candidate_defining_what_the_query_names():
     assert lift_defined("What does SECRET_KEY do?", fused, defines, 0.0) == fused  # off: main's order
     assert lift_defined("How do sessions work?", fused, defines, 1.0) == fused  # names no code
     assert lift_defined("What does MAX_AGE do?", fused, defines, 1.0) == fused  # nobody defines it
+    assert lift_defined("Signing with SECRET_KEY", fused, defines, 1.0) == fused  # a heading-like phrase: no lift
+    assert [c for c, _ in lift_defined("how does SECRET_KEY sign", fused, defines, 1.0)][0] == "c#2"
     with pytest.raises(ValueError, match="weight"):
         lift_defined("What does SECRET_KEY do?", fused, defines, -1.0)
 
@@ -222,7 +227,7 @@ def test_search_lifts_the_defining_chunk_only_with_the_flag(tmp_path, config):
         chunk = next(h.chunk for h in on.search(query, k=3) if h.chunk.doc_id == "config.rst")
     assert first_off[0] != "config.rst" and first_on[0] == "config.rst" and sorted(first_on) == sorted(first_off)
     assert chunk.metadata["defines"] == "SECRET_KEY"
-    assert dataclasses.replace(SearchConfig(), defined_names=0.5) == SearchConfig()  # on by default
+    assert SearchConfig().defined_names == 1.0  # on by default
     with pytest.raises(ValueError, match="defined_names"):
         SearchConfig(defined_names=-1)
 
@@ -241,3 +246,22 @@ def test_a_passages_reason_says_it_defines_what_the_question_names():
     other = ShownPassage("a#1", "a", "SECRET_KEY is set here.", 1, 0, metadata={"defines": 3}, found_by=[query],
                          ranks=[1])
     assert "Defines" not in passage_reason(other, question_words(query), query=query)  # bad metadata: none
+
+
+def test_the_myst_flag_off_reads_as_session_40_did(tmp_path):
+    from corpus_tools.config import CorpusConfig
+    from corpus_tools.loaders import load_documents
+
+    off = read_markdown(MYST, myst=False)
+    assert "{func}option" in off.text and "(options)=" in off.text  # session 40's reading, residue and all
+    assert any(".. click:example::" in off.text[p.start : p.end] for p in off.parts if p.kind == "code")
+    assert defined(off) == {}  # the entry sits in a block read as code: nothing defined
+    example = ".. click:example::\n    @click.command()\n    def hello():\n        pass\n"
+    assert [p.kind for p in read_rst(example, myst=False).parts] == ["text"]
+    assert [p.kind for p in read_rst(example).parts] == ["code"]
+    (tmp_path / "options.md").write_text(MYST, encoding="utf-8")
+    docs = {flag: load_documents(tmp_path, myst=flag).documents[0].text for flag in (True, False)}
+    assert docs[False] == off.text and docs[True] == read_markdown(MYST).text
+    assert CorpusConfig().read_myst is True and CorpusConfig(read_myst=False).to_dict()["read_myst"] is False
+    with pytest.raises(ValueError, match="read_myst"):
+        CorpusConfig(read_myst="yes")
