@@ -83,8 +83,10 @@ class SearchConfig:
         share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
     defined_names: on an index whose chunks record the names they define (documentation read by the Markdown /
         rst readers: a `.. py:data::` entry, a heading that is a code name, a parameter list's item), when the
-        query names one as code ("What does SECRET_KEY do?"), a candidate defining it has its fused score
-        multiplied by 1 + w (corpus_tools.defined_names). 0 = off; an index without "defines" is unaffected.
+        question names one as code ("What does SECRET_KEY do?"), the chunks defining it join the fusion as a
+        ranking of their own (BM25 and dense may miss an entry that opens at a chunk's tail) and a candidate
+        defining it has its fused score multiplied by 1 + w (corpus_tools.defined_names). 0 = off (main's
+        order exactly); an index without "defines" is unaffected.
     """
 
     leg_k: int = 100
@@ -133,9 +135,10 @@ class SearchConfig:
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
     # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
-    # proxy's hit@5 0.709 → 0.802 at 1.0 (8 won / 0 lost; 0.779 at 0.5, 0.802 at 2.0), no other kind lost; a
-    # lift of heading-like phrases (not questions) cost heading MRR −0.010, hence questions only.
-    defined_names: float = 1.0
+    # proxy's hit@5 0.709 → 0.814 (9 won / 0 lost), the same at 0.25, 0.5 and 1.0 once the defining chunks are
+    # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
+    # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
+    defined_names: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",

@@ -17,6 +17,7 @@ import dataclasses
 import difflib
 import json
 import logging
+import re
 import statistics
 import threading
 import warnings
@@ -35,7 +36,7 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
-from corpus_tools.defined_names import is_question, lift_defined, query_names
+from corpus_tools.defined_names import is_question, lift_defined, names_match, query_names, split_defines
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.figure_prior import has_figure, lower_figureless
 from corpus_tools.filters import check_where, matches_where
@@ -673,6 +674,11 @@ class Corpus:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
             rankings.append(list(items))
+        naming = cfg.defined_names > 0 and is_question(query) and bool(query_names(query)) and state.has_key("defines")
+        if naming:  # the chunks defining what the question names: a ranking of their own (BM25 may miss them)
+            defining = _defining_chunks(state, query, allowed, excluded)
+            row_of.update(defining)
+            rankings.append(list(defining))
         fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
         if lift:
             factor = {cid: lift.get(state.chunks.doc_id(row_of[cid]), 1.0) for cid, _ in fused}
@@ -681,7 +687,7 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
-        if cfg.defined_names > 0 and is_question(query) and query_names(query) and state.has_key("defines"):
+        if naming:
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
                                  cfg.defined_names)
         fused = fused[:pool]
@@ -1113,7 +1119,36 @@ def _and_where(where: dict[str, Any] | None, extra: dict[str, Any]) -> dict[str,
 _ROW_TERMS = BM25Tokenizer()
 
 
+DEFINING_CHUNKS = 10  # chunks defining a named name ranked beside the legs (one name is defined once or twice)
+DEFINING_SCAN = 2_000  # rows holding the name read for their metadata (a name in every chunk: stop there)
 _ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
+
+
+def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excluded: set[str],
+                     n: int = DEFINING_CHUNKS) -> dict[str, int]:
+    """The chunks among `allowed` whose "defines" metadata holds a name the question names
+    (corpus_tools.defined_names), in index order: chunk id → row. A third ranking beside BM25 and dense: the
+    entry `.. py:data:: SECRET_KEY` opens at the tail of a chunk about other settings, which neither leg puts
+    in its top 100 when tutorials repeat the name. Found by one bounded grep for the names' last parts
+    (case-insensitive), then each hit's metadata read; {} when none defines them."""
+    tokens = query_names(query)
+    parts = sorted({t.split(".")[-1].lstrip("-") for t in tokens} - {""})
+    if not parts:
+        return {}
+    pattern = "(?i)" + "|".join(re.escape(p) for p in parts)
+    scan = grep_rows(pattern, state.chunks.text_view(), DEFINING_SCAN, buffer=state.grep_buffer(), max_count=1)
+    found: dict[str, int] = {}
+    for row, _count in sorted(scan.rows):
+        if allowed is not None and not allowed[row]:
+            continue
+        chunk = state.chunks[row]
+        if chunk.chunk_id in excluded:
+            continue
+        if any(names_match(tokens, name) for name in split_defines(chunk.metadata.get("defines"))):
+            found[chunk.chunk_id] = row
+            if len(found) >= n:
+                break
+    return found
 
 
 def _line_item_tables(state: _State, query: str, allowed: np.ndarray, excluded: set[str], n: int) -> dict[str, int]:

@@ -5,8 +5,10 @@ the passage a user wants is the one that *defines* it, not the pages that mentio
 `config.rst` entry `.. py:data:: SECRET_KEY`, Starlette's parameter list item "`directory` - A string …",
 FastAPI's heading "`FastAPI` class". The Markdown and rst readers record where a page defines a name
 (markup.SectionWriter.define) and the chunk holding that place carries the names in its metadata
-("defines", chunking.chunk_parts); `lift_defined` multiplies such a chunk's fused score by 1 + weight when the
-query names one of them (`SearchConfig.defined_names`, 0 = off: main's order exactly).
+("defines", chunking.chunk_parts). When a question names one of them, `Corpus.search` ranks the chunks defining
+it as a third list beside BM25 and dense (an entry opening at a chunk's tail may be in neither leg's top 100)
+and `lift_defined` multiplies their fused scores by 1 + weight (`SearchConfig.defined_names`, 0 = off: main's
+order exactly).
 
 A query names a defined name when one of its tokens (identifier characters, dots, leading dashes; backticks
 and a trailing "()" dropped) is the name, or its last dotted part(s) ("Flask.route" and "route" for

@@ -227,7 +227,7 @@ def test_search_lifts_the_defining_chunk_only_with_the_flag(tmp_path, config):
         chunk = next(h.chunk for h in on.search(query, k=3) if h.chunk.doc_id == "config.rst")
     assert first_off[0] != "config.rst" and first_on[0] == "config.rst" and sorted(first_on) == sorted(first_off)
     assert chunk.metadata["defines"] == "SECRET_KEY"
-    assert SearchConfig().defined_names == 1.0  # on by default
+    assert SearchConfig().defined_names == 0.5  # on by default
     with pytest.raises(ValueError, match="defined_names"):
         SearchConfig(defined_names=-1)
 
