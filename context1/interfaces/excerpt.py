@@ -10,7 +10,7 @@ excerpt is cut from whole units, never mid-unit when a unit fits:
   "respectively." carries on the sentence too) and split into sentences.
 
 Each unit scores the question words it holds (`context1.evidence.words_held`; a row counts the words of
-its label, the line item it names), plus the line items the question names under any of their names
+its label, the line item it names; a code name with "_" the question writes, `SECRET_KEY`, counts as one), plus the line items the question names under any of their names
 (`corpus_tools.line_items`: a "Gross profit" row answers "gross margin"; the rows printing the components
 of a derived item the question asks for, "Total net sales" and "Cost of sales" for "gross margin", count
 too). When the question asks for a figure (what was, how much, why did it change, or a line item) a
@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from context1.evidence import question_words, words_held
+from corpus_tools.defined_names import query_names
 from corpus_tools.line_items import DERIVED, canonical_names, derived_named
 from corpus_tools.row_match import CELL
 
@@ -116,7 +117,9 @@ def _is_header(row: str) -> bool:
 
 def unit_scores(pieces: Sequence[Unit], question: str) -> list[float]:
     """How much each unit answers `question` (see the module docstring)."""
-    terms = question_words(question)
+    # a code name with "_" is no question word (evidence.question_words) but is what a reader of "What does
+    # SECRET_KEY do?" looks for: the entry's own "SECRET_KEY" line seeds the excerpt, not the chunk's opening
+    terms = question_words(question) + sorted(t for t in query_names(question) if "_" in t)
     items = set(canonical_names(question))
     labels = [_label(u.text) for u in pieces if u.row]
     derived = derived_named(items, labels) if labels else set()

@@ -265,3 +265,13 @@ def test_the_myst_flag_off_reads_as_session_40_did(tmp_path):
     assert CorpusConfig().read_myst is True and CorpusConfig(read_myst=False).to_dict()["read_myst"] is False
     with pytest.raises(ValueError, match="read_myst"):
         CorpusConfig(read_myst="yes")
+
+
+def test_the_excerpt_of_a_definition_opens_at_the_name_the_question_writes():
+    from context1.interfaces.excerpt import excerpt
+
+    text = ("TRAP_HTTP_EXCEPTIONS\n\nIf there is no handler for an exception, re-raise it. " * 6
+            + "\n\nSECRET_KEY\n\nA secret key that will be used for securely signing the session cookie.")
+    shown = excerpt(text, "What does SECRET_KEY do?", max_chars=200)
+    assert "SECRET_KEY\nA secret key that will be used" in shown
+    assert "SECRET_KEY" not in excerpt(text, "What does a handler do?", max_chars=120)  # main's excerpt
