@@ -18,7 +18,7 @@ capitalised inside the sentence (not its first word: "How do I use Depends?"). S
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
 
-Only a question is lifted (it ends with "?" or opens with a question word): a phrase that names code the way a
+Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
 the name's definition; lifting such phrases cost the heading proxy MRR on tuning (session 41).
 """
@@ -41,9 +41,13 @@ def is_name(text: str) -> bool:
 
 
 def is_question(query: str) -> bool:
-    """Whether a query is asked as a question: it ends with "?" or its first word is a question word."""
+    """Whether a query is asked as a question: it ends with "?", or its first word is a question word and it
+    does not end as a statement does ("What FastAPI checks is that it is callable." is a sentence)."""
     words = query.strip().split()
-    return bool(words) and (query.rstrip().endswith("?") or words[0].lower().strip("`\"'") in _QUESTION_WORDS)
+    if not words:
+        return False
+    end = query.rstrip()[-1]
+    return end == "?" or (end not in ".!" and words[0].lower().strip("`\"'") in _QUESTION_WORDS)
 
 
 def query_names(query: str) -> set[str]:

@@ -31,6 +31,7 @@ def test_query_names_are_the_tokens_that_read_as_code():
 def test_a_question_ends_with_a_question_mark_or_opens_with_a_question_word():
     assert is_question("What does SECRET_KEY do?") and is_question("SECRET_KEY?") and is_question("how to use Depends")
     assert not is_question("Returning a custom Response") and not is_question("") and not is_question("   ")
+    assert not is_question("What FastAPI checks is that it is a callable.")  # a sentence that opens with "What"
 
 
 def test_a_name_matches_whole_or_by_its_last_dotted_parts_and_underscored_names_in_any_case():
