@@ -38,7 +38,7 @@ _DEFAULTS_TO = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=[.!?:]\n)|(?<=^[ \t]))\s*(?:D
                           re.MULTILINE)
 # a Markdown list item naming a parameter first: "* `max_age` - text", "- `allow_methods`: text"
 # (cleaned text drops the backticks: "- max_age - …"; then the name must read as code, a "_" in it)
-_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:`(?P<name>[A-Za-z_]\w*)`|(?P<plain>[a-z]\w*_\w+))[ \t]*(?:[-–—:])[ \t]+"
+_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:`(?P<name>[A-Za-z_]\w*)`|(?P<plain>[a-z]\w*_\w+)|(?P<word>[a-z][a-z0-9]+))[ \t]*(?:[-–—:])[ \t]+"
                          r"(?P<body>[^\n]*)$", re.MULTILINE)
 # a parameter as API references write it outside a bullet list: a field list ":param timeout: … Defaults to 5.",
 # ":param int timeout: …", or a rendered parameter line "timeout (int) – … Default: 5" / "timeout – …"
@@ -56,7 +56,8 @@ _CLI_OPTION = re.compile(r"^[ \t]*(?:-\w,[ \t]*)?(?P<opt>--[a-z][\w-]*)(?:[ \t=]
 # the command a help page is of: "Usage: serve [OPTIONS]"
 _USAGE = re.compile(r"^[ \t]*Usage:[ \t]+(?P<cmd>[\w.-]+(?:[ \t]+[a-z][\w-]*)*?)[ \t]+\[", re.MULTILINE)
 # cleaned text's "Defaults to 600." (no code span): one token, up to the sentence's end
-_PLAIN_DEFAULT = re.compile(r"^\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?P<value>[^\s`]+?)\.?(?=\s|$)")
+# ("Defaults to 2 weeks." is no value of one token: the token must end the sentence, or "2" is read)
+_PLAIN_DEFAULT = re.compile(r"^\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?P<value>[^\s`]+?)(?:\.(?=\s|$)|$)")
 
 
 def _value(after: str) -> str:
@@ -110,6 +111,8 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
             continue
         out.append(_fact(chunk, text, name, value, start, end))
     for m in _PARAM_ITEM.finditer(text):
+        if m.group("word") and not _argument_list(before + "\n" + text[:m.start()]):
+            continue  # "- compresslevel - …" is a parameter only in a list the text says lists them
         said = _DEFAULTS_TO.search(m.group("body"))
         if said:
             value = _value(m.group("body")[said.end():])
@@ -127,10 +130,25 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
         if not _verifiable(value):
             skipped["doc_default_unverifiable"] += 1
             continue
-        out.append(_fact(chunk, text, f"{owner}'s {m.group('name') or m.group('plain')}", value, m.start(), m.end()))
+        name = m.group("name") or m.group("plain") or m.group("word")
+        out.append(_fact(chunk, text, f"{owner}'s {name}", value, m.start(), m.end()))
     out += _param_lines(chunk, text, before, blocks, skipped)
     out += _cli_options(chunk, text, skipped)
     return out
+
+
+# the lead-in of a list of parameters: "The following arguments are supported:", "Parameters:", "Options:"
+_ARGUMENT_LEAD = re.compile(r"\b(?:arguments|parameters|options|keyword arguments|settings)\b[^\n]{0,40}:[ \t]*$", re.IGNORECASE)
+
+
+def _argument_list(text: str) -> bool:
+    """Whether the list that ends `text` (its items so far) is introduced as a list of parameters: the paragraph
+    before its items, the first one back that does not open with an item, ends "… arguments are supported:"."""
+    for para in reversed(re.split(r"\n[ \t]*\n", text.rstrip())):
+        if re.match(r"^[ \t]*[*+-][ \t]", para):
+            continue
+        return bool(_ARGUMENT_LEAD.search(para.rstrip().rsplit("\n", 1)[-1]))
+    return False
 
 
 def _param_value(body: str) -> str:
