@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.types import Chunk  # noqa: E402
-from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
 from datagen.doc_projects import group_of, project_names  # noqa: E402
+from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
 from datagen.mining import MinedCorpus  # noqa: E402
 from datagen.relations import documentation_facts, name_projects  # noqa: E402
 
