@@ -87,7 +87,6 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
-from datagen.doc_projects import ASKS as PROJECT_ASKS
 from datagen.doc_projects import named_ask, project_names
 from datagen.doc_releases import release_facts
 from datagen.doc_since import since_facts
@@ -162,8 +161,6 @@ def name_projects(base: FactBase, mined: MinedCorpus) -> None:
         project = names.get(doc_id, "")
         base.facts[doc_id] = [replace(f, ask=named_ask(f.relation, f.ask, project)) if f.relation.startswith("doc:") else f
                               for f in base.facts[doc_id]]
-        if project:
-            base.skipped["doc_project_named"] += sum(f.relation in PROJECT_ASKS for f in base.facts[doc_id])
 
 
 def read_facts(
