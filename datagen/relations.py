@@ -23,7 +23,9 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.doc_defaults and datagen.doc_versions: what technical documentation states around code, an
   option's default ("What is the default value of SESSION_COOKIE_NAME?") and the version that added,
   changed, deprecated or removed a thing ("In which version was ENV removed?"), read off each passage, and
-  datagen.doc_releases a release-notes page's days and "Add support for" items;
+  datagen.doc_releases a release-notes page's days and "Add support for" items, datagen.doc_since what prose
+  says a version brought ("Starting with Click 5.0 it is possible to …"); each question names the project
+  its page documents (datagen.doc_projects, `name_projects`);
 - datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
   undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
