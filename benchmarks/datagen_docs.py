@@ -27,8 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.types import Chunk  # noqa: E402
+from datagen.doc_projects import group_of, project_names  # noqa: E402
 from datagen.factbase import FactBase, unique_in_corpus  # noqa: E402
-from datagen.relations import documentation_facts  # noqa: E402
+from datagen.mining import MinedCorpus  # noqa: E402
+from datagen.relations import documentation_facts, name_projects  # noqa: E402
 
 
 def _chunks(index: Path) -> dict[str, list[Chunk]]:
@@ -43,22 +45,28 @@ def _chunks(index: Path) -> dict[str, list[Chunk]]:
     return by_doc
 
 
-def read_doc_facts(index: Path) -> FactBase:
-    """The documentation facts of an index, as datagen.relations reads them (tables left out likewise)."""
+def read_doc_facts(index: Path, projects: bool = True) -> FactBase:
+    """The documentation facts of an index, as datagen.relations reads them (tables left out likewise), each
+    question naming its project where one is read (`relations.name_projects`; projects=False: as session 40)."""
     base = FactBase()
-    for doc_id, chunks in _chunks(index).items():
+    by_doc = _chunks(index)
+    for doc_id, chunks in by_doc.items():
         tables = {c.chunk_id for c in chunks if str(c.metadata.get("kind", "")) == "table"}
         found = documentation_facts(chunks, base.skipped, tables)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
+    if projects:
+        mined = MinedCorpus(titles={d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs},
+                            chunks=by_doc)
+        name_projects(base, mined)
     return base
 
 
 def _kinds(base: FactBase) -> Counter:
-    """(relation → distinct (subject, answer) facts): overlapping passages state one fact twice."""
-    seen = {(f.relation.split(":")[1] if f.relation.count(":") else f.relation, f.subject, f.answer)
+    """(relation → distinct (subject, answer, question) facts): overlapping passages state one fact twice."""
+    seen = {(f.relation.split(":")[1] if f.relation.count(":") else f.relation, f.subject, f.answer, f.ask)
             for fs in base.facts.values() for f in fs}
-    return Counter(r for r, _, _ in seen)
+    return Counter(r for r, _, _, _ in seen)
 
 
 def _rate(corpus, rows: list[tuple[str, list[str]]]) -> str:  # noqa: ANN001
@@ -78,9 +86,17 @@ def main() -> None:
     ap.add_argument("index", type=Path)
     ap.add_argument("outs", type=Path, nargs="*")
     ap.add_argument("--no-bm25", action="store_true", help="skip the BM25 figures (no index search)")
+    ap.add_argument("--no-projects", action="store_true", help="read the facts as session 40 did (no project named)")
     args = ap.parse_args()
 
-    base = read_doc_facts(args.index)
+    by_doc = _chunks(args.index)
+    names = project_names({d: "\n".join(c.text for c in cs) for d, cs in by_doc.items()},
+                          {d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs})
+    groups = Counter(group_of(d) for d in by_doc)
+    print(f"== {args.index}: {len(by_doc)} documents; top-level folders: "
+          + ", ".join(f"{g or '(root)'} {n} (project read: {names.get(next(d for d in by_doc if group_of(d) == g), '') or 'none'})"
+                      for g, n in sorted(groups.items())))
+    base = read_doc_facts(args.index, projects=not args.no_projects)
     read = _kinds(base)
     print(f"== {args.index}: documentation facts read (distinct subject/answer), by kind: "
           + (", ".join(f"{k} {v}" for k, v in read.most_common()) or "none"))
@@ -88,6 +104,9 @@ def main() -> None:
     kept = _kinds(base)
     print("   after one answer across the folder: " + (", ".join(f"{k} {v}" for k, v in kept.most_common()) or "none"))
     print("   refused: " + (", ".join(f"{k} {v}" for k, v in base.skipped.most_common()) or "none"))
+    per = Counter(group_of(d) for d, fs in base.facts.items() for f in fs if f.relation.startswith("doc:"))
+    print("   facts kept by top-level folder (passages, overlaps counted): "
+          + (", ".join(f"{g or '(root)'} {n}" for g, n in sorted(per.items())) or "none"))
 
     corpus = None
     if args.outs and not args.no_bm25:
@@ -105,6 +124,13 @@ def main() -> None:
                   + "; gold documents: " + ", ".join(f"{k} {v}" for k, v in sorted(hops.items())))
             print("   documentation tasks by kind: " + (", ".join(f"{k} {v}" for k, v in doc.most_common()) or "none")
                   + f" ({sum(doc.values())} of {len(rows)})")
+            # by the top-level folder of the task's last gold document, and how many questions name the project
+            # of every gold document they ask about (strictly: the name as the pages write it, in the question)
+            per_task = Counter(group_of((r.get("gold_doc_ids") or [""])[-1]) for r in rows)
+            said = sum(bool(r.get("gold_doc_ids")) and all(names.get(g) and names[g] in r["query"] for g in r["gold_doc_ids"])
+                       for r in rows)
+            print("   tasks by top-level folder: " + ", ".join(f"{g or '(root)'} {n}" for g, n in sorted(per_task.items()))
+                  + f"; questions naming their project: {said} of {len(rows)}")
             log = out.with_name(out.name + ".log")
             if log.is_file():
                 for line in log.read_text(encoding="utf-8", errors="replace").splitlines():

@@ -38,10 +38,26 @@ _DEFAULTS_TO = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=[.!?:]\n)|(?<=^[ \t]))\s*(?:D
                           re.MULTILINE)
 # a Markdown list item naming a parameter first: "* `max_age` - text", "- `allow_methods`: text"
 # (cleaned text drops the backticks: "- max_age - …"; then the name must read as code, a "_" in it)
-_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:`(?P<name>[A-Za-z_]\w*)`|(?P<plain>[a-z]\w*_\w+))[ \t]*(?:[-–—:])[ \t]+"
+_PARAM_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:`(?P<name>[A-Za-z_]\w*)`|(?P<plain>[a-z]\w*_\w+)|(?P<word>[a-z][a-z0-9]+))[ \t]*(?:[-–—:])[ \t]+"
                          r"(?P<body>[^\n]*)$", re.MULTILINE)
+# a parameter as API references write it outside a bullet list: a field list ":param timeout: … Defaults to 5.",
+# ":param int timeout: …", or a rendered parameter line "timeout (int) – … Default: 5" / "timeout – …"
+_PARAM_LINE = re.compile(
+    r"^[ \t]*(?::param(?:[ \t]+[\w\[\], .|]+?)?[ \t]+(?P<field>[A-Za-z_]\w*)[ \t]*:"
+    r"|\*{0,2}(?P<dashed>[A-Za-z_]\w*)\*{0,2}[ \t]*(?:\([^)\n]{1,40}\))?[ \t]+[–—][ \t]+)[ \t]*(?P<body>[^\n]*)$",
+    re.MULTILINE,
+)
+# "(default: 5)", "[default: 5]", "Default: 5" inside a parameter's description (the value up to the bracket / end)
+_INLINE_DEFAULT = re.compile(r"[(\[]default:?[ \t]+(?P<br>[^)\]\n]{1,40})[)\]]|(?:^|(?<=[.;]\s))Default(?: value)?:[ \t]*"
+                             r"(?P<field>[^\n]{1,40}?)\.?[ \t]*$", re.IGNORECASE)
+# a command-line option in a help page: "  --port INTEGER  Port to bind.  [default: 5000]"
+_CLI_OPTION = re.compile(r"^[ \t]*(?:-\w,[ \t]*)?(?P<opt>--[a-z][\w-]*)(?:[ \t=]+[A-Z][A-Z_]*|[ \t]*/[ \t]*--[\w-]+)?"
+                         r"[ \t]+[^\n]*?\[default:[ \t]*(?P<value>[^\]\n]{1,40})\]", re.MULTILINE)
+# the command a help page is of: "Usage: serve [OPTIONS]"
+_USAGE = re.compile(r"^[ \t]*Usage:[ \t]+(?P<cmd>[\w.-]+(?:[ \t]+[a-z][\w-]*)*?)[ \t]+\[", re.MULTILINE)
 # cleaned text's "Defaults to 600." (no code span): one token, up to the sentence's end
-_PLAIN_DEFAULT = re.compile(r"^\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?P<value>[^\s`]+?)\.?(?=\s|$)")
+# ("Defaults to 2 weeks." is no value of one token: the token must end the sentence, or "2" is read)
+_PLAIN_DEFAULT = re.compile(r"^\s*(?:Defaults\s+to|The\s+default\s+is)\s+(?P<value>[^\s`]+?)(?:\.(?=\s|$)|$)")
 
 
 def _value(after: str) -> str:
@@ -78,8 +94,9 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
             found.setdefault(block.name, []).append((value, block.start, m.end()))
     for m in _DEFAULTS_TO.finditer(text):
         block = block_at(blocks, m.start())
-        if block is None or _PARAM_ITEM.match(text, text.rfind("\n", 0, m.start()) + 1):
-            continue  # list items are read below; prose outside a block is nobody's default
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if block is None or _PARAM_ITEM.match(text, line_start) or _PARAM_LINE.match(text, line_start):
+            continue  # list items and parameter lines are read below; prose outside a block is nobody's default
         value = _value(text[m.end():m.end() + 200])
         if value:
             end = text.find("\n", m.end())
@@ -94,6 +111,8 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
             continue
         out.append(_fact(chunk, text, name, value, start, end))
     for m in _PARAM_ITEM.finditer(text):
+        if m.group("word") and not _argument_list(before + "\n" + text[:m.start()]):
+            continue  # "- compresslevel - …" is a parameter only in a list the text says lists them
         said = _DEFAULTS_TO.search(m.group("body"))
         if said:
             value = _value(m.group("body")[said.end():])
@@ -111,7 +130,76 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
         if not _verifiable(value):
             skipped["doc_default_unverifiable"] += 1
             continue
-        out.append(_fact(chunk, text, f"{owner}'s {m.group('name') or m.group('plain')}", value, m.start(), m.end()))
+        name = m.group("name") or m.group("plain") or m.group("word")
+        out.append(_fact(chunk, text, f"{owner}'s {name}", value, m.start(), m.end()))
+    out += _param_lines(chunk, text, before, blocks, skipped)
+    out += _cli_options(chunk, text, skipped)
+    return out
+
+
+# the lead-in of a list of parameters: "The following arguments are supported:", "Parameters:", "Options:"
+_ARGUMENT_LEAD = re.compile(r"\b(?:arguments|parameters|options|keyword arguments|settings)\b[^\n]{0,40}:[ \t]*$", re.IGNORECASE)
+
+
+def _argument_list(text: str) -> bool:
+    """Whether the list that ends `text` (its items so far) is introduced as a list of parameters: the paragraph
+    before its items, the first one back that does not open with an item, ends "… arguments are supported:"."""
+    for para in reversed(re.split(r"\n[ \t]*\n", text.rstrip())):
+        if re.match(r"^[ \t]*[*+-][ \t]", para):
+            continue
+        return bool(_ARGUMENT_LEAD.search(para.rstrip().rsplit("\n", 1)[-1]))
+    return False
+
+
+def _param_value(body: str) -> str:
+    """The default a parameter's description states: "Defaults to `x`", "(default: x)", "Default: x"."""
+    said = _DEFAULTS_TO.search(body)
+    if said:
+        return _value(body[said.end():])
+    plain = re.search(r"(?:^|(?<=[.!?]\s))(?:Defaults\s+to|The\s+default\s+is)\s", body)
+    if plain:
+        found = _PLAIN_DEFAULT.match(body[plain.start():])
+        return found.group("value") if found else ""
+    inline = _INLINE_DEFAULT.search(body)
+    if inline:
+        return _value(inline.group("br") or inline.group("field") or "")
+    return ""
+
+
+def _param_lines(chunk: Any, text: str, before: str, blocks: list, skipped: Counter) -> list[Fact]:
+    """A field list's or a rendered parameter line's default, owned by the object block it sits in (`.. function::
+    connect(timeout=5)`) or the one class its section names; no owner, no fact (whose `timeout`?)."""
+    out = []
+    for m in _PARAM_LINE.finditer(text):
+        value = _param_value(m.group("body"))
+        if not value:
+            continue
+        block = block_at(blocks, m.start())
+        lead = before + "\n" if before else ""
+        owner = block.name if block is not None else owner_before(lead + text, len(lead) + m.start())
+        if not owner:
+            skipped["doc_default_without_owner"] += 1
+            continue
+        if not _verifiable(value):
+            skipped["doc_default_unverifiable"] += 1
+            continue
+        name = m.group("field") or m.group("dashed")
+        out.append(_fact(chunk, text, f"{owner}'s {name}", value, block.start if block is not None else m.start(), m.end()))
+    return out
+
+
+def _cli_options(chunk: Any, text: str, skipped: Counter) -> list[Fact]:
+    """A command-line option's default as its help page prints it ("--port INTEGER … [default: 5000]"), the
+    command named when a "Usage:" line above names it ("the --port option of serve")."""
+    out = []
+    for m in _CLI_OPTION.finditer(text):
+        value = m.group("value").strip()
+        if not _verifiable(value):
+            skipped["doc_default_unverifiable"] += 1
+            continue
+        usage = [u for u in _USAGE.finditer(text, 0, m.start())]
+        subject = f"the {m.group('opt')} option" + (f" of {usage[-1].group('cmd')}" if usage else "")
+        out.append(_fact(chunk, text, subject, value, usage[-1].start() if usage else m.start(), m.end()))
     return out
 
 

@@ -204,13 +204,15 @@ def owner_before(text: str, pos: int) -> str:
     """The class or component a Markdown list of parameters at `pos` documents: the one CamelCase or dotted
     identifier in code that the section's heading names, else the one the prose between that heading (or
     the text's start) and the list names; "" when there is none or more than one (whose `max_age`?)."""
-    heads = [m for m in _MD_HEADING.finditer(text, 0, pos)]
+    # a "# comment" of a code example (kept verbatim in cleaned text) is no heading: a heading opens with a
+    # capital, a digit or code ("## `GZipMiddleware`"), a comment mostly in lower case ("# default for …")
+    heads = [m for m in _MD_HEADING.finditer(text, 0, pos) if not m.group("text")[:1].islower()]
     start = heads[-1].end() if heads else 0
-    if not heads:
-        # cleaned text: a heading is a line of its own, here one that is only a class's name ("GZipMiddleware")
-        heads = [m for m in _PLAIN_OWNER_LINE.finditer(text, 0, pos)]
-        if heads:
-            return heads[-1].group("text")
+    # cleaned text: a heading is a line of its own, here one that is only a class's name ("GZipMiddleware"); the
+    # later of the two counts
+    plain = [m for m in _PLAIN_OWNER_LINE.finditer(text, 0, pos)]
+    if plain and (not heads or plain[-1].start() > heads[-1].start()):
+        return plain[-1].group("text")
     if heads:
         named = _owners(heads[-1].group("text"))
         if len(named) == 1:

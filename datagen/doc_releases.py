@@ -27,17 +27,29 @@ from datagen.doc_versions import VERSION
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
-_DAY = r"(?:\d{4}-\d{2}-\d{2}|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4})"
-# "## 0.141.1 (2026-07-29)", "## v2.5.0 (2023-11-13)", "## Version 2.0.0", "Version 3.1.0" over an rST underline
-_MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+(?:Version[ \t]+)?(?P<v>{VERSION})(?:[ \t]+\((?P<day>{_DAY})\))?[ \t]*(?:\{{[^}}]*\}})?[ \t]*$",
-                         re.MULTILINE)
-_RST_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})(?:[ \t]+\((?P<day>{_DAY})\))?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$",
-                          re.MULTILINE)
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?)")
+# a release's day as changelogs write it: "2023-03-16", "May 22, 2023", "Feb 21, 2024", "21st February, 2024",
+# "21 February 2024" (kept verbatim: the answer is what the page says)
+_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}},\s+\d{{4}}|"
+        rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}})")
+# a release heading's version: "0.141.1", "v2.5.0", "Version 3.1.0", Keep a Changelog's "[1.2.0]"
+_HEAD_VERSION = rf"(?:Version[ \t]+|Release[ \t]+)?\[?(?P<v>{VERSION})\]?"
+# its day, after it: "(2026-07-29)", "(21st February, 2024)", or Keep a Changelog's " - 2024-02-21"
+_HEAD_DAY = rf"(?:[ \t]+\((?P<day>{_DAY})\)|[ \t]+[-–—][ \t]+(?P<day2>{_DAY}))"
+# "## 0.141.1 (2026-07-29)", "## v2.5.0 (2023-11-13)", "## [1.2.0] - 2024-02-21", "Version 3.1.0" over an rST underline
+_MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*(?:\{{[^}}]*\}})?[ \t]*$", re.MULTILINE)
+_RST_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$", re.MULTILINE)
 # cleaned text: the heading a line of its own, "0.99.0 (2023-06-30)" (a version and its day alone: a release)
-_PLAIN_RELEASE = re.compile(rf"^(?:Version[ \t]+)?(?P<v>{VERSION})[ \t]+\((?P<day>{_DAY})\)[ \t]*$", re.MULTILINE)
-_RELEASED = re.compile(rf"\s*Released(?:\s+on)?[ \t]+(?P<day>{_DAY})\b")
-# "* ✨ Add support for Python 3.12. PR [#10666](…)": a bullet, an emoji or two, the words
+_PLAIN_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}[ \t]*$", re.MULTILINE)
+# "Released 2024-11-13", "Released on May 2, 2023", "Released: 2024-11-13", "*Released 2024-11-13*"
+_RELEASED = re.compile(rf"\s*[*_]*Released(?:\s+on)?:?[ \t]+(?P<day>{_DAY})\b")
+# "* ✨ Add support for Python 3.12. PR […]": a bullet, an emoji or two, the words
 _SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? support for (?P<what>[^\n]+?)\.(?=[ \t]+PR\b|[ \t]*$)", re.MULTILINE)
+# what a changelog item ends with that is no part of the thing: its pull request or issue and its author
+# ("… extension #2671", "(#2671)", "PR #681 by @frankie567", "Thanks @someone")
+_ITEM_REFS = re.compile(r"(?:\s*[(\[]?(?:PR|pull request|issue)?\s*#\d+[)\]]?|\s+(?:by|thanks(?:\s+to)?)\s+@[\w-]+"
+                        r"(?:\s*(?:,|and)\s*@[\w-]+)*)+\s*$", re.IGNORECASE)
 
 
 def _releases(text: str) -> list[tuple[int, int, str, str]]:
@@ -45,7 +57,7 @@ def _releases(text: str) -> list[tuple[int, int, str, str]]:
     out = []
     for pattern in (_MD_RELEASE, _RST_RELEASE, _PLAIN_RELEASE):
         for m in pattern.finditer(text):
-            day = m.group("day") or ""
+            day = m.group("day") or m.group("day2") or ""
             if not day:
                 said = _RELEASED.match(text, m.end())
                 day = said.group("day") if said else ""
@@ -76,7 +88,7 @@ def release_facts(chunk: Any, skipped: Counter) -> list[Fact]:
             skipped["doc_release_without_version"] += 1
             continue
         release = above[-1]
-        what = m.group("what").strip()
+        what = _ITEM_REFS.sub("", m.group("what").strip())
         plain = re.sub(r"(?<!\w)\*+|\*+(?!\w)", "", what.replace("`", ""))  # code and *emphasis* marks
         if ("](" in what or "http" in what or len(plain.split()) > 10 or not re.search(r"[A-Za-z]", plain)
                 or "e.g" in plain or plain.count("(") != plain.count(")") or "." in plain.rstrip(".").split()[-1:][0][-1:]):

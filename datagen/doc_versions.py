@@ -43,7 +43,7 @@ _CLEANED_KIND = {"new": "added", "added": "added", "changed": "changed", "deprec
 # `.. versionadded:: 3.1` (its body the lines indented under it), or Sphinx's rendering in cleaned text
 _NOTE = re.compile(
     rf"^(?P<indent>[ \t]*)(?:\.\.[ \t]+(?P<directive>versionadded|versionchanged|deprecated|versionremoved)::[ \t]+"
-    rf"(?P<v1>{VERSION})|(?P<cleaned>New|Added|Changed|Deprecated|Removed)[ \t]+(?:in|since)[ \t]+version[ \t]+"
+    rf"(?P<v1>{VERSION})|(?P<cleaned>New|Added|Changed|Deprecated|Removed)[ \t]+(?:in|since)[ \t]+(?:version[ \t]+)?"
     rf"(?P<v2>{VERSION})[:.]?)[ \t]*(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )

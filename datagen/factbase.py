@@ -224,17 +224,19 @@ def fact_key(fact: Fact, subject: str = "") -> str:
 
 
 def unique_in_corpus(base: FactBase, prefix: str) -> None:
-    """Keep a fact whose relation starts with `prefix` only when its (subject, relation) has one answer in the
-    whole corpus: "In which version was X added?" names no document, so two pages that disagree (or speak of
-    two things of one name) make it ambiguous; documents left without a fact are dropped."""
-    answers: dict[tuple[str, str], set[str]] = defaultdict(set)
+    """Keep a fact whose relation starts with `prefix` only when its (subject, relation, question) has one answer
+    in the whole corpus: "In which version was X added?" names no document, so two pages that disagree (or speak
+    of two things of one name) make it ambiguous; documents left without a fact are dropped. The question
+    template is part of the key: one that names its project ("In which version of Click was X added?",
+    datagen.doc_projects) needs one answer in that project only."""
+    answers: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     for facts in base.facts.values():
         for f in facts:
             if f.relation.startswith(prefix):
-                answers[(fold(f.subject), f.relation)].add(fold(f.answer))
+                answers[(fold(f.subject), f.relation, f.ask)].add(fold(f.answer))
     for doc_id in list(base.facts):
         kept = [f for f in base.facts[doc_id]
-                if not f.relation.startswith(prefix) or len(answers[(fold(f.subject), f.relation)]) == 1]
+                if not f.relation.startswith(prefix) or len(answers[(fold(f.subject), f.relation, f.ask)]) == 1]
         if len(kept) < len(base.facts[doc_id]):
             base.skipped["doc_fact_disputed"] += len(base.facts[doc_id]) - len(kept)
         if kept:

@@ -122,6 +122,13 @@ class NaturalConfig:
     doc_prose: 1 lets the sentence readers ask a documentation page's prose too (`doc_markup.documentation_page`:
         rST directives and roles, Markdown fences, MkDocs anchors); 0 (default) asks only its defaults and
         version notes there (main's prose questions on the tuning folder: natural 0/10, correct 4/10).
+    doc_projects: 1 (default) names the project in a documentation question ("When was Starlette 0.47.3
+        released?", datagen.doc_projects) where the folder's layout and pages give its name, and needs its
+        answer unique in that project only; 0 asks as session 40 did ("When was version 0.47.3 released?").
+        Read with the facts (`datagen.relations.read_facts`), before the generator.
+    doc_since: 1 (default) asks what documentation prose says a version brought or will remove ("Since which
+        version of Click is it possible to …?", "In which version of Click will X be removed?",
+        datagen.doc_since); 0 asks none (`--mix since=0`).
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -155,6 +162,8 @@ class NaturalConfig:
     doc_versions: float = 1.0
     doc_releases: float = 1.0
     doc_prose: float = 0.0
+    doc_projects: float = 1.0
+    doc_since: float = 1.0
     meeting_guard: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
@@ -166,7 +175,8 @@ class NaturalConfig:
     def __post_init__(self) -> None:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
-            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "meeting_guard",
+            "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
+            "doc_since", "meeting_guard",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -180,7 +190,7 @@ _MIX_KEYS = {
     "order": "order_share", "bridges": "session_bridges", "sets": "said_sets",
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
-    "doc_prose": "doc_prose",
+    "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "meeting_guard": "meeting_guard",
 }
 
@@ -197,7 +207,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,meeting_guard=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,meeting_guard=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -370,6 +380,8 @@ class NaturalGenerator:
             return bool(self.config.doc_defaults)
         if fact.relation.startswith("doc:release"):
             return bool(self.config.doc_releases)
+        if fact.relation in ("doc:since", "doc:will_remove"):
+            return bool(self.config.doc_since)
         return bool(self.config.doc_versions)
 
     def _article_text(self, article: str) -> str:

@@ -23,7 +23,9 @@ called, and hands each parsed sentence to the sentence-shape readers:
 - datagen.doc_defaults and datagen.doc_versions: what technical documentation states around code, an
   option's default ("What is the default value of SESSION_COOKIE_NAME?") and the version that added,
   changed, deprecated or removed a thing ("In which version was ENV removed?"), read off each passage, and
-  datagen.doc_releases a release-notes page's days and "Add support for" items;
+  datagen.doc_releases a release-notes page's days and "Add support for" items, datagen.doc_since what prose
+  says a version brought ("Starting with Click 5.0 it is possible to …"); each question names the project
+  its page documents (datagen.doc_projects, `name_projects`);
 - datagen.chat_facts: what a chat's speaker says of themself and of the people and animals they name,
   undated ("What is the name of John's daughter?", "Where did Jon's sister move to?");
 - datagen.chat_plans: what a chat's speaker plans, wants or considers doing to a thing ("What was John
@@ -87,7 +89,9 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
+from datagen.doc_projects import named_ask, project_names
 from datagen.doc_releases import release_facts
+from datagen.doc_since import since_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
@@ -138,13 +142,27 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
         if chunk.chunk_id in tables:
             continue
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped), *release_facts(chunk, skipped)]
+        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped), *release_facts(chunk, skipped),
+                 *since_facts(chunk, skipped)]
         # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
         # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
         leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
         skipped["doc_answer_in_question"] += len(leaks)
         out.extend(f for f in found if f not in leaks)
     return out
+
+
+def name_projects(base: FactBase, mined: MinedCorpus) -> None:
+    """Each documentation fact's question names the project its page documents, where one is read
+    (datagen.doc_projects): "When was version 0.47.3 released?" → "When was Starlette 0.47.3 released?"."""
+    holding = [d for d, fs in base.facts.items() if any(f.relation.startswith("doc:") for f in fs)]
+    if not holding:
+        return  # no documentation fact: nothing to name, and no page's text joined
+    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles)
+    for doc_id in holding:
+        project = names.get(doc_id, "")
+        base.facts[doc_id] = [replace(f, ask=named_ask(f.relation, f.ask, project)) if f.relation.startswith("doc:") else f
+                              for f in base.facts[doc_id]]
 
 
 def read_facts(
@@ -154,8 +172,12 @@ def read_facts(
     progress: Callable[[int], None] | None = None,
     batch_size: int = 64,
     parse_cache: Path | None = None,
+    doc_projects: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
+
+    doc_projects: a documentation fact's question names its project ("When was Starlette 0.47.3 released?",
+    datagen.doc_projects) where the folder's layout and pages give one; False asks as before (no project).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -295,7 +317,9 @@ def read_facts(
         found = documentation_facts(chunks, base.skipped, tables)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
-    unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder
+    if doc_projects:
+        name_projects(base, mined)
+    unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)
     article_facts(base, mined)
     _title_classes(base, mined)
     _self_classes(base)

@@ -101,8 +101,9 @@ def run_datagen(
         elif backend is None and form == "natural":
             from datagen.natural import NaturalConfig, NaturalGenerator
 
-            facts = _facts(mined, out, progress)
-            generator: Any = NaturalGenerator(mined, facts, NaturalConfig(**(mix or {})))
+            natural = NaturalConfig(**(mix or {}))
+            facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects))
+            generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
             # from the fields of form-like reports
             from datagen.period_tasks import with_period_tasks
@@ -168,9 +169,9 @@ def run_datagen(
     return report, split
 
 
-def _facts(mined: Any, out: Path, progress: bool) -> Any:
+def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
-    resumed or extended run reads it instead of parsing again."""
+    resumed or extended run reads it instead of parsing again. doc_projects: `read_facts`' own."""
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -184,7 +185,7 @@ def _facts(mined: Any, out: Path, progress: bool) -> Any:
     try:
         return read_facts(
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
-            parse_cache=out / "parse.spacy",
+            parse_cache=out / "parse.spacy", doc_projects=doc_projects,
         )
     finally:
         if bar is not None:

@@ -1,0 +1,103 @@
+"""Whose documentation a page is: the project a documentation question names (issue 36).
+
+"When was version 0.47.3 released?" names no project, and in a folder holding two projects' docs it has two
+answers (FastAPI 0.47.x and Starlette 0.47.x were both released); "When was Starlette 0.47.3 released?" is what a
+user asks. The project's name is read from the documents themselves, never from a list of names:
+
+- the group: the top-level folder a page sits in inside the indexed folder (`click/options.md` → "click"), the
+  layout a user gives when they index several projects' `docs/` side by side; a page at the folder's root
+  belongs to the root group;
+- the name: the capitalised form of the group's folder name that the group's pages write most ("Click",
+  "FastAPI", "Starlette"), or for the root group (no folder name) the index page's title ("Welcome to Click" →
+  "Click") when its pages write it; a name written fewer than `MIN_MENTIONS` times, or on a single page only,
+  is no name (a folder called `docs` or `source` names nothing: its pages do not write "Docs" as a word).
+
+A group without a name keeps its questions as they were (they name no project), and its facts stay under the
+folder-wide one-answer rule (`factbase.unique_in_corpus`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+MIN_MENTIONS = 3
+# a word as a page writes it: letters, digits, inner "-" / "_" / "." ("Flask-Login" is not "Flask")
+_WORD = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![\w-])")
+_INDEX_PAGE = re.compile(r"^(?:index|readme)\.(?:md|rst|txt|markdown)$", re.IGNORECASE)
+_WELCOME = re.compile(r"^(?:welcome\s+to|about)\s+", re.IGNORECASE)
+
+
+def group_of(doc_id: str) -> str:
+    """The top-level folder a document sits in ("click/api.md" → "click"), "" for a page at the root."""
+    head, sep, _ = doc_id.replace("\\", "/").partition("/")
+    return head if sep else ""
+
+
+def _key(word: str) -> str:
+    return re.sub(r"[-_.\s]", "", word).casefold()
+
+
+def _written(texts: Iterable[str], key: str) -> tuple[Counter, int]:
+    """How often each capitalised form of `key` is written in `texts`, and on how many of them."""
+    forms: Counter = Counter()
+    pages = 0
+    for text in texts:
+        here = [w for w in _WORD.findall(text) if w[0].isupper() and _key(w) == key]
+        forms.update(here)
+        pages += bool(here)
+    return forms, pages
+
+
+def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
+    """The root index page's title, "Welcome to" dropped; "" when there is no index page or its title is long."""
+    for doc_id in doc_ids:
+        if _INDEX_PAGE.match(doc_id.rsplit("/", 1)[-1]):
+            title = _WELCOME.sub("", (titles.get(doc_id) or "").strip()).strip(" #!.")
+            if title and len(title.split()) <= 2:
+                return title
+    return ""
+
+
+def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = None) -> dict[str, str]:
+    """doc id → the project its documentation is of (see the module docstring); a document whose group has no
+    name readable from its pages is left out."""
+    groups: dict[str, list[str]] = {}
+    for doc_id in texts:
+        groups.setdefault(group_of(doc_id), []).append(doc_id)
+    out: dict[str, str] = {}
+    for group, doc_ids in sorted(groups.items()):
+        candidate = group or _index_title(sorted(doc_ids), titles or {})
+        if not candidate:
+            continue
+        forms, pages = _written((texts[d] for d in doc_ids), _key(candidate))
+        if not forms or sum(forms.values()) < MIN_MENTIONS or pages < 2:
+            continue
+        # the form written most; on a tie the one with more capitals ("FastAPI" over "Fastapi")
+        name = max(forms, key=lambda f: (forms[f], sum(c.isupper() for c in f), f))
+        out.update(dict.fromkeys(doc_ids, name))
+    return out
+
+
+# The question each documentation relation asks when its project is named ("{p}"); the relation's own template
+# otherwise. A relation that already names who did it ("In which version did FastAPI add support for X?",
+# `doc:support:fastapi`) keeps its template.
+ASKS = {
+    "doc:default": "What is the default value of {s} in {p}?",
+    "doc:added": "In which version of {p} was {s} added?",
+    "doc:changed": "In which version of {p} did {s} change?",
+    "doc:deprecated": "In which version of {p} was {s} deprecated?",
+    "doc:removed": "In which version of {p} was {s} removed?",
+    "doc:released": "When was {p} {s} released?",
+    "doc:release_support": "In which version of {p} was support for {s} added?",
+}
+
+
+def named_ask(relation: str, ask: str, project: str) -> str:
+    """The fact's question template with its project named, or `ask` unchanged when the relation has no named
+    form or there is no project (a folder of one unnamed project)."""
+    template = ASKS.get(relation)
+    if not template or not project:
+        return ask
+    return template.replace("{p}", project)
