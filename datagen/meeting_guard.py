@@ -45,7 +45,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from corpus_tools.speakers import HONORIFICS, TITLES
+from corpus_tools.speakers import HONORIFICS, TITLES, core
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
 from datagen.types import TruthType
@@ -93,6 +93,7 @@ _GLUED = re.compile(r"[A-Za-z]{2,}\d|\d[A-Za-z]{3,}| - ")
 # a speaker's "we" asked as theirs: "Which organization are Kirsty Williams AM working with?" (the
 # government's act, and the question's verb agrees with "we")
 _PLURAL_ASK = re.compile(r"\b(?:are|have|were) \{s\}")
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Miss)\.?\s+$")
 
 
@@ -112,6 +113,20 @@ def is_meeting(text: str) -> bool:
         return False
     lines = sum(1 for line in text.splitlines() if line.strip())
     return 2 * len(labels) >= lines if colon else len(labels) >= PAREN_TURN_SHARE * lines
+
+
+def meeting_text(passages: Iterable[str]) -> str:
+    """A document's passages joined as `is_meeting` reads them: a passage's first line that opens with no
+    speaker is the cut end of a turn the passage before holds (an index cuts windows anywhere, and overlaps
+    them), so it is left out. Joined whole, a committee of long speeches has more cut ends than turns and
+    was no meeting: its facts went unguarded ("Which organization did House recognize on?" → "February18",
+    session 40's reporting run, written where the guard never ran)."""
+    kept = []
+    for n, passage in enumerate(passages):
+        first, _, rest = passage.partition("\n")
+        opens = bool(_LABEL.match(first) or _PAREN_LABEL.match(first))
+        kept.append(passage if n == 0 or opens else rest)
+    return "\n".join(kept)
 
 
 def tag_labels(texts: Iterable[str]) -> set[str]:
@@ -153,6 +168,8 @@ def refusal(fact: Fact, tags: set[str]) -> str:
     subject, answer = fold(fact.subject), fold(fact.answer)
     if subject in tags or answer in tags:
         return "speaker_tag"
+    if _speaker_as_subject(fact):
+        return "speaker_as_subject"
     parts = fact.relation.split("|")
     if len(parts) != 3 or parts[1] == "said" or ":" in parts[0]:
         return "chat_reader"
@@ -176,6 +193,22 @@ def refusal(fact: Fact, tags: set[str]) -> str:
     if _another_object(fact):
         return "cut_clause"
     return ""
+
+
+def _speaker_as_subject(fact: Fact) -> bool:
+    """Whether the subject is the label opening the sentence, which the sentence's words never make its
+    subject: "Mr. Dane Lloyd: The Government of Taiwan delivered 25,000 masks to the Government of Manitoba."
+    was asked "Which organization did Dane Lloyd deliver 25,000 masks to?" (the parse took the label's name
+    for the verb's subject). A speaker is the subject where they say "I" (or we, my, our, me, us) or name
+    themself after the label."""
+    m = _LABEL.match(fact.sentence)
+    if m is None:
+        return False
+    label, body = m.group(1), fact.sentence[m.end():]
+    subject = fold(fact.subject)
+    if subject not in (fold(label), fold(core(label))):
+        return False
+    return not _FIRST_PERSON.search(body) and subject not in fold(body)
 
 
 def _another_object(fact: Fact) -> bool:

@@ -60,7 +60,7 @@ from datagen.factbase import (
     unique_relations,
 )
 from datagen.mail_facts import is_mail
-from datagen.meeting_guard import STATEMENT, guard_meetings
+from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
@@ -233,7 +233,7 @@ class NaturalGenerator:
         if self.config.meeting_guard:
             # a meeting's facts asked only where safe (datagen.meeting_guard); no meeting: nothing changes.
             # What it refused shows among the run's stages ("meeting:speaker_tag 82")
-            guard_meetings(facts, mined.doc_text, list(mined.chunks))
+            guard_meetings(facts, lambda d: meeting_text(c.text for c in mined.chunks[d]), list(mined.chunks))
             self.stages.update({k: v for k, v in facts.skipped.items() if k.startswith("meeting:")})
         # Only facts about the document itself can be asked with its name or a description of it.
         # On technical documentation the sentence readers misread code, markup and headings ("Which organization

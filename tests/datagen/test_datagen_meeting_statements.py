@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from corpus_tools.types import Chunk
-from datagen.meeting_guard import is_meeting, refusal
+from datagen.factbase import Fact, FactBase
+from datagen.meeting_guard import is_meeting, meeting_text, refusal
 from datagen.meeting_statements import statement_facts, turn_lines
 from datagen.mining import mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
@@ -172,3 +174,51 @@ def test_the_flag_is_a_mix_key() -> None:
         parse_mix("statements=2")
     with pytest.raises(ValueError, match="meeting_statements"):
         NaturalConfig(meeting_statements=-1.0)
+
+
+# -- two bugs of session 40, on fixtures of our own ------------------------------------------------------------
+
+COMMITTEE_MASKS = "\n".join([
+    "Mr. Dane Lloyd: The Government of Taiwan delivered 25,000 masks to the Government of Manitoba.",
+    "Ms. Jane Roe: Thank you.",
+    "Mr. Bob Smith: Okay.",
+    *[f"{s}: Okay." for s in ("Mr. Dane Lloyd", "Ms. Jane Roe", "Mr. Bob Smith") * 10],
+])
+
+
+def test_a_speaker_label_is_not_the_subject_of_what_follows_it() -> None:
+    """Main: "Which organization did Dane Lloyd deliver 25,000 masks to?" (the parse took the label's name)."""
+    mined = mine(_chunks({"masks.txt": COMMITTEE_MASKS}))
+    base = read_facts(mined, load_pipeline())
+    misread = [f for fs in base.facts.values() for f in fs if f.subject == "Dane Lloyd"]
+    assert misread  # what the reader gives
+    assert all(refusal(f, set()) == "speaker_as_subject" for f in misread)
+    asked = _generate({"masks.txt": COMMITTEE_MASKS}, NaturalConfig())
+    assert not any("Dane Lloyd" in q for q in asked)
+    # a speaker saying "I" is their own subject
+    said = misread[0]
+    mine_too = replace(said, sentence="Mr. Dane Lloyd: I delivered 25,000 masks to the Government of Manitoba.")
+    assert refusal(mine_too, set()) != "speaker_as_subject"
+
+
+def _long_speeches() -> list[Chunk]:
+    """A committee of long speeches, cut into overlapping windows anywhere, as an index cuts them."""
+    speakers = ["Mr. Dane Lloyd", "Ms. Jane Roe", "The Chair"]
+    speech = " ".join(["The committee heard many things about the masks and the budget."] * 12)
+    text = "\n".join(f"{speakers[i % 3]}: {speech}" for i in range(36))
+    return [Chunk(f"c.txt#{n}", "c.txt", text[pos:pos + 400], n, 80, {"title": ""})
+            for n, pos in enumerate(range(0, len(text), 300))]
+
+
+def test_a_meeting_of_long_speeches_is_still_a_meeting_once_cut_into_passages() -> None:
+    """Session 40's "February18" passed the guard because the guard never ran: joined back, the passages of
+    long speeches hold more cut ends than turns, and main's `is_meeting(doc_text)` said no meeting."""
+    chunks = _long_speeches()
+    mined = mine(chunks)
+    assert not is_meeting(mined.doc_text("c.txt"))  # main's reading
+    assert is_meeting(meeting_text(c.text for c in chunks))
+    glued = Fact("c.txt", "c.txt#0", "The House recognised it on February18.", "Dane Lloyd", False,
+                 "recognize|on|organization", "February18", "organization", "Which {c} did {s} recognize on?")
+    base = FactBase(facts={"c.txt": [glued]})
+    gen = NaturalGenerator(mined, base, NaturalConfig())
+    assert gen.stages["meeting:glued"] == 1 and "c.txt" not in base.facts
