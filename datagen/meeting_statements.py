@@ -112,6 +112,7 @@ _NAMES_NOTHING = frozenset(
 )
 _STOP = frozenset("a an the of to for in on at with and by from about into some all any".split())
 MAX_THING_WORDS = 10
+QUOTE_LINES = 3  # how far above its sentence a turn's opener is quoted with it
 # where a sentence's next clause may open: "…, and the ELG paper is due next Friday", "… and [PERSON6] will …"
 _CLAUSE = re.compile(r"\b(?:decided|agreed) that\s+|,\s+(?:(?:and|so|but|then)\s+)?|(?<!\])\s+(?:and|so|but)\s+(?=(?:I|there|the|\[)\b|\[)")
 
@@ -178,6 +179,20 @@ def _person(label: str, said: str) -> str:
     """A speaker as the folder writes that person in speech: "[PERSON6]" where its texts bracket the label so,
     else the label itself."""
     return f"[{label}]" if f"[{label}]" in said else label
+
+
+def _quote(text: str, start: int, end: int) -> str:
+    """The quote of the sentence text[start:end], showing who says it: from its turn's opener when that is on
+    the sentence's line or up to `QUOTE_LINES` lines above ("(PERSON5) Okay, at some point.\nI will finish
+    installing the dependencies."), else the sentence alone (the passage still holds the opener)."""
+    at = text.rfind("\n", 0, start) + 1
+    for _ in range(QUOTE_LINES + 1):
+        if opener(text[at:end])[0]:
+            return text[at:end].strip()
+        if at == 0:
+            break
+        at = text.rfind("\n", 0, at - 1) + 1
+    return text[start:end].strip()
 
 
 def _fact(doc_id: str, chunk: Chunk, quote: str, thing: str, relation: str, answer: str, kind: str,
@@ -300,9 +315,7 @@ def statement_facts(
                     if fold(answer) in tags:
                         skipped["statement_speaker_tag"] += 1
                         continue
-                    line_start = text.rfind("\n", 0, s) + 1
-                    # the quote shows who says it: from the line's opener when the sentence is on that line
-                    quote = text[line_start:e].strip() if opener(text[line_start:e])[0] else text[s:e].strip()
+                    quote = _quote(text, s, e)
                     key = (doc_id, quote, answer)
                     if key in seen:
                         continue

@@ -107,6 +107,14 @@ def test_assignments_counts_and_deadlines_are_asked_with_the_speaker_resolved() 
     }
 
 
+def test_the_quote_shows_who_says_it() -> None:
+    mined = mine(_chunks({"demo.txt": DEMO}))
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    quotes = {f.subject: f.sentence for f in statement_facts(mined.chunks, list(texts), texts, set(), Counter())["demo.txt"]}
+    assert quotes["the evaluation corpus"] == "(PERSON3) Okay.\nSo I'll prepare the evaluation corpus."
+    assert quotes["the list of figures"].startswith("(PERSON6) Ehm, okay.\nI will check the list of figures")
+
+
 def test_hedges_questions_pronouns_and_stammers_state_nothing() -> None:
     asked, _ = _read({"hedged.txt": HEDGED})
     assert asked == {}
