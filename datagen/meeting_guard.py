@@ -34,7 +34,14 @@ unseen QMSum folder read natural 2/30, correct 6/30 (session 39). What went wron
   a clause whose object the question skips (`_another_object`: "care packages to health care workers and
   hand sanitizer to the Peel Regional Police" asked as the packages' receiver);
 - **a speaker's "we" asked as theirs** (`_PLURAL_ASK`): "Which organization are Kirsty Williams AM working
-  with?", "Which organization have David Blaney provided funding to?".
+  with?", "Which organization have David Blaney provided funding to?";
+- **a speaker label read as the sentence's subject** (`_speaker_as_subject`, session 41): "Mr. Dane Lloyd: The
+  Government of Taiwan delivered 25,000 masks to …" asked "Which organization did Dane Lloyd deliver …?".
+
+Two transcript styles are read: "Name: text" lines, and "(Name) text" lines whose following lines continue
+the turn (ELITR's hand transcripts). A document is judged a meeting on its passages (`meeting_text`): joined
+whole, the cut ends of long speeches outnumbered the turns and a committee was no meeting, its facts unguarded.
+What a meeting states is read by datagen.meeting_statements (relations "meet:…"), which this guard lets through.
 
 Rules are per fact; what a rule refuses is counted in `FactBase.skipped` ("meeting:<rule>").
 """
