@@ -34,7 +34,14 @@ unseen QMSum folder read natural 2/30, correct 6/30 (session 39). What went wron
   a clause whose object the question skips (`_another_object`: "care packages to health care workers and
   hand sanitizer to the Peel Regional Police" asked as the packages' receiver);
 - **a speaker's "we" asked as theirs** (`_PLURAL_ASK`): "Which organization are Kirsty Williams AM working
-  with?", "Which organization have David Blaney provided funding to?".
+  with?", "Which organization have David Blaney provided funding to?";
+- **a speaker label read as the sentence's subject** (`_speaker_as_subject`, session 41): "Mr. Dane Lloyd: The
+  Government of Taiwan delivered 25,000 masks to …" asked "Which organization did Dane Lloyd deliver …?".
+
+Two transcript styles are read: "Name: text" lines, and "(Name) text" lines whose following lines continue
+the turn (ELITR's hand transcripts). A document is judged a meeting on its passages (`meeting_text`): joined
+whole, the cut ends of long speeches outnumbered the turns and a committee was no meeting, its facts unguarded.
+What a meeting states is read by datagen.meeting_statements (relations "meet:…"), which this guard lets through.
 
 Rules are per fact; what a rule refuses is counted in `FactBase.skipped` ("meeting:<rule>").
 """
@@ -45,7 +52,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from corpus_tools.speakers import HONORIFICS, TITLES
+from corpus_tools.speakers import HONORIFICS, TITLES, core
 from datagen.factbase import Fact, FactBase
 from datagen.mining import fold
 from datagen.types import TruthType
@@ -53,6 +60,11 @@ from datagen.types import TruthType
 # "Name: text" at a line's start: a speaker label of one to five words (the committees' "Hon. Chrystia Freeland",
 # "Mr. Yves-François Blanchet", "Right Hon. Justin Trudeau")
 _LABEL = re.compile(r"^([A-Z][\w'’.-]*(?: [A-Za-z][\w'’.-]*){0,4}):[ \t]", re.MULTILINE)
+# "(PERSON6) text": the other transcript style (ELITR's hand transcripts), where the lines after an opener,
+# until the next one, continue its turn; a meeting of it has as many lines as turns or more
+_PAREN_LABEL = re.compile(r"^\(([A-Z][\w'’.-]*(?: [A-Za-z][\w'’.-]*){0,4})\)[ \t]+(?=\S)", re.MULTILINE)
+# of a "(Name) text" transcript's lines, this share at least open a turn (ELITR's tuning meetings: 0.27 to 0.57)
+PAREN_TURN_SHARE = 0.2
 MIN_SPEAKERS = 3
 # a meeting runs long; a short session of three friends is a group chat, read by the chat readers as main did
 # (a chat test holds three speakers in four lines)
@@ -61,6 +73,7 @@ NAMED_KINDS = frozenset({
     TruthType.PERSON.value, TruthType.PLACE.value, TruthType.ORGANIZATION.value, TruthType.ENTITY.value,
     TruthType.DATE.value,
 })
+STATEMENT = "meet:"  # datagen.meeting_statements' relations
 _TITLE_WORDS = frozenset("mr mr. mrs mrs. ms ms. dr dr. hon hon. right the prof prof.".split())
 # verbs whose object is a person one addresses ("said to Hefin"), or no place or body at all ("died from ALS",
 # "rose in the House"): a place or an organisation after them is misread
@@ -87,22 +100,40 @@ _GLUED = re.compile(r"[A-Za-z]{2,}\d|\d[A-Za-z]{3,}| - ")
 # a speaker's "we" asked as theirs: "Which organization are Kirsty Williams AM working with?" (the
 # government's act, and the question's verb agrees with "we")
 _PLURAL_ASK = re.compile(r"\b(?:are|have|were) \{s\}")
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Miss)\.?\s+$")
 
 
 def speaker_labels(text: str) -> list[str]:
-    """The labels of `text`'s "Name: text" lines, one per line, in order."""
-    return _LABEL.findall(text)
+    """The labels of `text`'s "Name: text" lines, one per line, in order; where it has none, of its
+    "(Name) text" lines."""
+    return _LABEL.findall(text) or _PAREN_LABEL.findall(text)
 
 
 def is_meeting(text: str) -> bool:
     """A transcript of three speakers or more and thirty turns or more, at least half of whose lines are
-    spoken ("Net Sales: …" lines of a filing are not)."""
-    labels = speaker_labels(text)
+    spoken ("Net Sales: …" lines of a filing are not); in the "(Name) text" style, whose lines after an
+    opener continue its turn, at least `PAREN_TURN_SHARE` of its lines open a turn."""
+    colon = _LABEL.findall(text)
+    labels = colon or _PAREN_LABEL.findall(text)
     if len(set(labels)) < MIN_SPEAKERS or len(labels) < MIN_TURNS:
         return False
     lines = sum(1 for line in text.splitlines() if line.strip())
-    return 2 * len(labels) >= lines
+    return 2 * len(labels) >= lines if colon else len(labels) >= PAREN_TURN_SHARE * lines
+
+
+def meeting_text(passages: Iterable[str]) -> str:
+    """A document's passages joined as `is_meeting` reads them: a passage's first line that opens with no
+    speaker is the cut end of a turn the passage before holds (an index cuts windows anywhere, and overlaps
+    them), so it is left out. Joined whole, a committee of long speeches has more cut ends than turns and
+    was no meeting: its facts went unguarded ("Which organization did House recognize on?" → "February18",
+    session 40's reporting run, written where the guard never ran)."""
+    kept = []
+    for n, passage in enumerate(passages):
+        first, _, rest = passage.partition("\n")
+        opens = bool(_LABEL.match(first) or _PAREN_LABEL.match(first))
+        kept.append(passage if n == 0 or opens else rest)
+    return "\n".join(kept)
 
 
 def tag_labels(texts: Iterable[str]) -> set[str]:
@@ -112,7 +143,7 @@ def tag_labels(texts: Iterable[str]) -> set[str]:
     bodies = []
     for text in texts:
         labels.update(set(speaker_labels(text)))
-        bodies.append(_LABEL.sub("", text))
+        bodies.append(_PAREN_LABEL.sub("", _LABEL.sub("", text)))
     body = "\n".join(bodies)
     out = set()
     for label in labels:
@@ -139,9 +170,13 @@ def _named_alone(subject: str) -> bool:
 
 def refusal(fact: Fact, tags: set[str]) -> str:
     """Why a fact of a meeting is not asked ("" when it may be): see the module docstring."""
+    if fact.relation.startswith(STATEMENT):
+        return ""  # datagen.meeting_statements' own reading of a meeting: its rules are these
     subject, answer = fold(fact.subject), fold(fact.answer)
     if subject in tags or answer in tags:
         return "speaker_tag"
+    if _speaker_as_subject(fact):
+        return "speaker_as_subject"
     parts = fact.relation.split("|")
     if len(parts) != 3 or parts[1] == "said" or ":" in parts[0]:
         return "chat_reader"
@@ -165,6 +200,22 @@ def refusal(fact: Fact, tags: set[str]) -> str:
     if _another_object(fact):
         return "cut_clause"
     return ""
+
+
+def _speaker_as_subject(fact: Fact) -> bool:
+    """Whether the subject is the label opening the sentence, which the sentence's words never make its
+    subject: "Mr. Dane Lloyd: The Government of Taiwan delivered 25,000 masks to the Government of Manitoba."
+    was asked "Which organization did Dane Lloyd deliver 25,000 masks to?" (the parse took the label's name
+    for the verb's subject). A speaker is the subject where they say "I" (or we, my, our, me, us) or name
+    themself after the label."""
+    m = _LABEL.match(fact.sentence)
+    if m is None:
+        return False
+    label, body = m.group(1), fact.sentence[m.end():]
+    subject = fold(fact.subject)
+    if subject not in (fold(label), fold(core(label))):
+        return False
+    return not _FIRST_PERSON.search(body) and subject not in fold(body)
 
 
 def _another_object(fact: Fact) -> bool:

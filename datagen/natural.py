@@ -60,7 +60,7 @@ from datagen.factbase import (
     unique_relations,
 )
 from datagen.mail_facts import is_mail
-from datagen.meeting_guard import guard_meetings
+from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
@@ -134,6 +134,10 @@ class NaturalConfig:
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
         main's natural 7/30, correct 18/30 (session 39). 0 asks them as main did (`--mix meeting_guard=0`).
         A corpus with no meeting (three speakers or more) is unchanged either way.
+    meeting_statements: 1 (default) asks what a meeting states, read by `datagen.meeting_statements`: who will
+        do what ("Who will check the list of figures?" → "[PERSON6]"), a count, a deadline, drawn as a
+        documentation page's notes are (kinds evenly, before the page's other facts); 0 asks none
+        (`--mix statements=0`). A corpus with no meeting has none either way.
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -165,6 +169,7 @@ class NaturalConfig:
     doc_projects: float = 1.0
     doc_since: float = 1.0
     meeting_guard: float = 1.0
+    meeting_statements: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -176,7 +181,7 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "meeting_guard",
+            "doc_since", "meeting_guard", "meeting_statements",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -191,7 +196,7 @@ _MIX_KEYS = {
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
-    "meeting_guard": "meeting_guard",
+    "meeting_guard": "meeting_guard", "statements": "meeting_statements",
 }
 
 
@@ -207,7 +212,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,meeting_guard=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,meeting_guard=0|1,statements=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -237,7 +242,7 @@ class NaturalGenerator:
         if self.config.meeting_guard:
             # a meeting's facts asked only where safe (datagen.meeting_guard); no meeting: nothing changes.
             # What it refused shows among the run's stages ("meeting:speaker_tag 82")
-            guard_meetings(facts, mined.doc_text, list(mined.chunks))
+            guard_meetings(facts, lambda d: meeting_text(c.text for c in mined.chunks[d]), list(mined.chunks))
             self.stages.update({k: v for k, v in facts.skipped.items() if k.startswith("meeting:")})
         # Only facts about the document itself can be asked with its name or a description of it.
         # On technical documentation the sentence readers misread code, markup and headings ("Which organization
@@ -261,7 +266,7 @@ class NaturalGenerator:
             # a table row names its company whatever the file is called (datagen.table_facts), and a
             # documentation page's default or version note its option (datagen.doc_defaults, doc_versions)
             d: [f for f in unique_named(fs) if self._doc_kind_on(f)
-                and (not facts.names.get(d) or f.relation.startswith(("table:", "doc:")))]
+                and (not facts.names.get(d) or f.relation.startswith(("table:", "doc:", STATEMENT)))]
             for d, fs in kept.items() if d not in papers
         }
         self.named = {d: fs for d, fs in self.named.items() if fs}
@@ -285,7 +290,8 @@ class NaturalGenerator:
         # settings page: thirty), not one subject's facts: its cap is its usual one plus one use per such fact,
         # and those facts are drawn unasked first (datagen.doc_defaults, datagen.doc_versions). Pages with no
         # such fact keep their cap, so every other corpus is capped as before.
-        doc_facts = Counter(d for d, fs in self.named.items() for f in fs if f.relation.startswith("doc:"))
+        # A meeting's statements (datagen.meeting_statements) are drawn the same way: each its own question.
+        doc_facts = Counter(d for d, fs in self.named.items() for f in fs if f.relation.startswith(("doc:", STATEMENT)))
         self._page_cap = {d: self.config.max_doc_uses + n for d, n in doc_facts.items() if d not in self._doc_cap}
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
@@ -374,6 +380,8 @@ class NaturalGenerator:
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
         other fact is."""
+        if fact.relation.startswith(STATEMENT):
+            return bool(self.config.meeting_statements)
         if not fact.relation.startswith("doc:"):
             return True
         if fact.relation == "doc:default":

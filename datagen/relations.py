@@ -95,6 +95,8 @@ from datagen.doc_since import since_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
+from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
+from datagen.meeting_statements import statement_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
     article_facts,
@@ -359,6 +361,14 @@ def read_facts(
     )
     for doc_id, facts in mails.items():
         base.facts.setdefault(doc_id, []).extend(facts)
+    # what a meeting states: who will do what, a count, a deadline (datagen.meeting_statements); after every
+    # chat pass, which would read its speaker answers as a chat's
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    meetings = [d for d in texts if is_meeting(meeting_text(c.text for c in mined.chunks[d]))]
+    if meetings:
+        stated = statement_facts(mined.chunks, meetings, texts, tag_labels(texts[d] for d in meetings), base.skipped)
+        for doc_id, facts in stated.items():
+            base.facts.setdefault(doc_id, []).extend(facts)
     return base
 
 
