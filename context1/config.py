@@ -106,6 +106,13 @@ class AgentConfig:
     # Parse the question's constraints once (company, period, form: `Corpus.question_constraints`,
     # when the corpus has it) and pass them on every search of the episode (issue 35).
     constraints: bool = True
+    # The passage defining what the question names comes first (issue 34, session 41): when the question names a
+    # code name ("What does SECRET_KEY do?": corpus_tools.defined_names) and a passage the agent was shown defines it
+    # (documentation chunks record the names they define, metadata "defines"), the answer's evidence opens with it —
+    # the first such passage the answer cites, else the best-ranked one it was shown. The agent's own order otherwise
+    # kept its defining passage second or third, and a user reads the first. An index without "defines" (every
+    # non-documentation corpus) never fires it. False: the answer's own order exactly.
+    defined_first: bool = True
     # Longest query / pattern / id the harness accepts (characters): a real query is < 300;
     # anything larger is a runaway generation and gets an error message instead of a search.
     max_argument_chars: int = 2_000

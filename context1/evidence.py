@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
-from corpus_tools.defined_names import names_match, query_names, split_defines
+from corpus_tools.defined_names import is_question, names_match, query_names, split_defines
 from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
 from corpus_tools.row_match import row_labels
 from corpus_tools.speakers import line_speakers, turns
@@ -266,6 +266,30 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
     if met:
         parts.append("Meets " + ", ".join(met) + ".")
     return " ".join(parts)
+
+
+def defines_asked(passage: ShownPassage, query: str) -> bool:
+    """Whether `passage` defines a name `query` asks about as a question (its "defines" metadata, read as
+    `Corpus.search` reads it for its lift: corpus_tools.defined_names). A passage without "defines" never does."""
+    defined = split_defines(passage.metadata.get("defines"))
+    if not defined or not is_question(query):
+        return False
+    asked = query_names(query)
+    return bool(asked) and any(names_match(asked, name) for name in defined)
+
+
+def defined_first(cited: Sequence[ShownPassage], shown: Mapping[str, ShownPassage], query: str
+                  ) -> ShownPassage | None:
+    """The passage that should open the answer because it defines what the question names (`AgentConfig.defined_first`):
+    the first of `cited` (the answer's order) that does, else the best-ranked of `shown` that does (best tool
+    rank, then first shown). None when none does, or when it already opens the answer."""
+    pick = next((p for p in cited if defines_asked(p, query)), None)
+    if pick is None:
+        candidates = [p for p in shown.values() if defines_asked(p, query)]
+        pick = min(candidates, key=lambda p: (p.rank, p.order)) if candidates else None
+    if pick is None or (cited and cited[0].chunk_id == pick.chunk_id):
+        return None
+    return pick
 
 
 def ranks_by_line_items(corpus: Any) -> bool:

@@ -48,6 +48,7 @@ from context1.config import AgentConfig
 from context1.context import ContextView, chunk_spans, count_pieces
 from context1.evidence import (
     ShownPassage,
+    defined_first,
     documents_from,
     found_label,
     passage_from_hit,
@@ -456,15 +457,29 @@ class Episode:
         if not resolved.passages:
             self._fallback()
             return
-        ranked: list[Evidence] = []
         notes: dict[str, str] = {}
+        scored: list[tuple[ShownPassage, float]] = []
         for pos, (passage, justification, score) in enumerate(resolved.passages, 1):
-            ranked.append(to_evidence(passage, 1.0 / pos if score is None else score,
-                                      passage_reason(passage, self._terms, self.constraints, self._line_items,
-                                                     self.query)))
+            scored.append((passage, 1.0 / pos if score is None else score))
             notes[passage.chunk_id] = justification
+        ranked = [to_evidence(p, score, passage_reason(p, self._terms, self.constraints, self._line_items, self.query))
+                  for p, score in self._defined_first(scored)]
         self._settle(ranked, notes)
         traj.metadata["answer_fallback"] = False
+
+    def _defined_first(self, scored: list[tuple[ShownPassage, float]]) -> list[tuple[ShownPassage, float]]:
+        """The answer's passages with the one defining what the question names first (`AgentConfig.defined_first`,
+        `evidence.defined_first`): taken from its place, or from the passages shown when the answer does not cite it,
+        scored as the first was (scores never rise down the list). Recorded in `metadata["defined_first"]` (its
+        chunk id) only when it moved a passage; off, or when none defines a name asked, `scored` as it is."""
+        if not self.config.defined_first:
+            return scored
+        pick = defined_first([p for p, _ in scored], self._shown, self.query)
+        if pick is None:
+            return scored
+        self.trajectory.metadata["defined_first"] = pick.chunk_id
+        top = max((s for _, s in scored), default=1.0)
+        return [(pick, top), *((p, s) for p, s in scored if p.chunk_id != pick.chunk_id)]
 
     def _settle(self, ranked: list[Evidence], justifications: dict[str, str]) -> None:
         """Evidence = the head of `ranked` within the passage limits; documents ranked from all of it."""
@@ -482,9 +497,9 @@ class Episode:
         """No parsable answer: the passages still in view, by the best rank a tool gave them."""
         visible = [self._shown[c] for c in self._view.visible_chunk_ids() if c in self._shown]
         ordered = sorted(visible, key=lambda p: (p.rank, p.order))
-        ranked = [to_evidence(p, 1.0 / pos, passage_reason(p, self._terms, self.constraints, self._line_items,
-                                                           self.query))
-                  for pos, p in enumerate(ordered, 1)]
+        scored = self._defined_first([(p, 1.0 / pos) for pos, p in enumerate(ordered, 1)])
+        ranked = [to_evidence(p, score, passage_reason(p, self._terms, self.constraints, self._line_items, self.query))
+                  for p, score in scored]
         self._settle(ranked, {})
         self.trajectory.documents = fallback_documents(visible, self.config.max_documents)
         self.trajectory.metadata["answer_fallback"] = True
