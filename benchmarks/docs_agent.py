@@ -98,9 +98,9 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
 
         cells = [name, str(len(idx)), str(sum(rows[i].get("fired", False) for i in idx))]
         cells += [f"{statistics.fmean(col(a, m)):.3f}" for m in ("hit1", "hit5") for a in ARMS]
-        for metric, base, full in (("hit1", "off", True), ("hit5", "off", True), ("hit1", "search", True)):
+        for metric, base in (("hit1", "off"), ("hit5", "off"), ("hit1", "search")):
             d, won, lost, lo, hi = paired(col(base, metric), col("on", metric))
-            cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}" if full else f"{d:+.3f}")
+            cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
         cells += [f"{statistics.fmean(col(a, 'mrr')):.3f}" for a in ("off", "on")]
         out.append("| " + " | ".join(cells) + " |")
     return out
