@@ -135,7 +135,6 @@ def version_facts(chunk: Any, skipped: Counter, owners: bool = True) -> list[Fac
             if owned is None:
                 skipped["doc_version_without_owner"] += 1
                 continue
-            skipped["doc_version_owner_read"] += 1  # not a skip: how many notes the page's structure owned
             out.append(_fact(chunk, owned[1], owned[0], kind, version))
             continue
         out.append(_fact(chunk, text[block.start:end].strip(), block.name, kind, version))
