@@ -24,7 +24,8 @@ issue 36: Click's MyST notes and Sphinx notes inside an entry were refused, 72 o
 
 - the entry it sits in: the closest definition before it in the passage (the chunk's `defines` metadata,
   corpus_tools.defined_names: "flask.ctx.RequestContext" / "Deprecated since version 3.2: Merged with …"),
-  when its body names no other setting or defined name (a section's closing list "New in version 0.4:
+  when the entry's name reads as code (not a template global "config") and the note's body names no other
+  setting or defined name (a section's closing list "New in version 0.4:
   LOGGER_NAME" names what it is about, not the entry above it);
 - the section it opens: "Screen Clearing" / "New in version 2.0:" (a MyST `{versionadded}` as a section's
   first line) is that section's note, asked only for "added" and only when the heading is one code name or
@@ -173,6 +174,8 @@ def _owner(chunk: Any, note: re.Match[str], kind: str, body: str, end: int) -> t
     opened = [(at, n) for n in defined if (at := _defining_line(text, n, note.start())) >= 0]
     if opened:
         at, name = max(opened)
+        if not _reads_as_code(name):
+            return None  # a template global `config`, a proxy `g`: "When was config added?" names a word, not the entry
         between = text[at:line_start]
         others = set(_SETTING.findall(body)) | {n for n in defined if n != name and re.search(
             rf"(?<![\w.]){re.escape(n.rsplit('.', 1)[-1])}(?![\w])", body)}
@@ -202,10 +205,16 @@ def _defining_line(text: str, name: str, before: int) -> int:
     return found
 
 
+def _reads_as_code(name: str) -> bool:
+    """Whether a name reads as code in a question, not as a word: "_", ".", a leading "-", or a capital past its
+    first letter (as corpus_tools.defined_names reads a question's tokens)."""
+    return "_" in name or "." in name or name.startswith("-") or any(ch.isupper() for ch in name[1:])
+
+
 def _thing_heading(heading: str) -> bool:
     """Whether a section heading names one thing a question may ask about: a code name, or a noun phrase of
     one to four plain words none of which says the section is a note, a how-to or an example."""
-    if is_name(heading) and not heading.isalpha():
+    if is_name(heading) and _reads_as_code(heading):
         return True
     words = heading.split()
     return (1 <= len(words) <= 4 and all(re.fullmatch(r"[A-Za-z][A-Za-z-]*", w) for w in words)

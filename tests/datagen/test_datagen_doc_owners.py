@@ -92,6 +92,9 @@ def test_a_note_under_an_entry_is_the_entrys() -> None:
     # a change closing the passage: the entry may go on in the next one with another change (three answers)
     ("SERVER_ADDR\n\nWhere it listens.\n\nDefault: None\n\nChanged in version 3.1: Listens on every interface.\n",
      "SERVER_ADDR"),
+    # an entry whose name reads as a word: "In which version was config added?" names no entry
+    ("config\n\nThe current configuration object.\n\nNew in version 0.6:\n\nrequest\n\nThe request.\n",
+     "config, request"),
     # the entry's line too far above the note
     ("walrus.Pool\n\n" + "A pool of connections. " * 60 + "\n\nNew in version 2.0:\n\nThe end.\n", "walrus.Pool"),
 ])
