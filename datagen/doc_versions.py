@@ -17,6 +17,21 @@ version note it is:
 A page's opening ".. versionadded:: 2.0" under its title is no object's (what would the question name? the
 title's words): it gives nothing. A thing with two notes of one kind in a document ("changed in 1.0", "changed
 in 2.3") is left to `factbase.unique_named`, which keeps a (subject, relation) only with one answer.
+
+Where a documentation reader cleaned the page (no indent left to say a note is nested), a note with no name
+in its body is given the owner the page's structure says it sits in (`owners`, `--mix owners=0|1`; session 41,
+issue 36: Click's MyST notes and Sphinx notes inside an entry were refused, 72 on the tuning folder):
+
+- the entry it sits in: the closest definition before it in the passage (the chunk's `defines` metadata,
+  corpus_tools.defined_names: "flask.ctx.RequestContext" / "Deprecated since version 3.2: Merged with …"),
+  when the entry's name reads as code (not a template global "config") and the note's body names no other
+  setting or defined name (a section's closing list "New in version 0.4:
+  LOGGER_NAME" names what it is about, not the entry above it);
+- the section it opens: "Screen Clearing" / "New in version 2.0:" (a MyST `{versionadded}` as a section's
+  first line) is that section's note, asked only for "added" and only when the heading is one code name or
+  a short noun phrase (not the page's title, not "Notes" or "How to …": what would the question name?).
+
+An owner defined in an earlier passage is not read: the task's passage would not name what it asks about.
 """
 
 from __future__ import annotations
@@ -25,6 +40,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from corpus_tools.defined_names import DEFINES_SEPARATOR, is_name
 from datagen.doc_markup import block_at, code_spans, identifier, object_blocks, role_target
 from datagen.factbase import Fact
 from datagen.types import TruthType
@@ -83,8 +99,9 @@ def _names(fragment: str) -> list[str]:
     return [n for s in code_spans(fragment) if identifier(n := role_target(s))]
 
 
-def version_facts(chunk: Any, skipped: Counter) -> list[Fact]:
-    """The version notes one passage states (see the module docstring); skips counted in `skipped`."""
+def version_facts(chunk: Any, skipped: Counter, owners: bool = True) -> list[Fact]:
+    """The version notes one passage states (see the module docstring); skips counted in `skipped`.
+    owners: a note nobody's by its markup takes the entry or section it sits in (False: refused, as before)."""
     text = chunk.text
     out: list[Fact] = []
     blocks = object_blocks(text)
@@ -115,7 +132,11 @@ def version_facts(chunk: Any, skipped: Counter) -> list[Fact]:
         loose = block is not None and block.kind == "object" and (
             m.group("rest").strip() or not _after_default(text, m.start()))
         if block is None or loose or block.start == m.start() or not _nested(text, block, m):
-            skipped["doc_version_without_owner"] += 1
+            owned = _owner(chunk, m, kind, body, end) if owners else None
+            if owned is None:
+                skipped["doc_version_without_owner"] += 1
+                continue
+            out.append(_fact(chunk, owned[1], owned[0], kind, version))
             continue
         out.append(_fact(chunk, text[block.start:end].strip(), block.name, kind, version))
     for pattern in (_SUPPORT_AFTER, _SUPPORT_BEFORE):
@@ -134,6 +155,70 @@ def version_facts(chunk: Any, skipped: Counter) -> list[Fact]:
                 ask=f"In which version did {m.group('who')} add support for {{s}}?",
             ))
     return out
+
+
+# a setting's name as a page writes it (upper case and "_"): a note's body naming one is about that setting
+_SETTING = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+_NAME_LIST = re.compile(r"^[\w.()]+(?:\s*(?:,|\band\b)\s*[\w.()]+)*\s*\.?$")
+# headings that name no thing a question could ask about ("Notes", "How to …", "Example")
+_NO_THING = frozenset("how why what when where which who using use see notes note introduction overview example "
+                      "examples usage about tutorial quickstart reference api changes changelog".split())
+_MAX_ENTRY_CHARS = 1200  # a note farther from its entry's opening line than this is read as nobody's
+
+
+def _owner(chunk: Any, note: re.Match[str], kind: str, body: str, end: int) -> tuple[str, str] | None:
+    """(owner, quote) of a note its markup gives no owner (see the module docstring), or None."""
+    text = chunk.text
+    line_start = text.rfind("\n", 0, note.start()) + 1
+    defined = [n for n in str((chunk.metadata or {}).get("defines") or "").split(DEFINES_SEPARATOR) if n]
+    opened = [(at, n) for n in defined if (at := _defining_line(text, n, note.start())) >= 0]
+    if opened:
+        at, name = max(opened)
+        if not _reads_as_code(name):
+            return None  # a template global `config`, a proxy `g`: "When was config added?" names a word, not the entry
+        between = text[at:line_start]
+        others = set(_SETTING.findall(body)) | {n for n in defined if n != name and re.search(
+            rf"(?<![\w.]){re.escape(n.rsplit('.', 1)[-1])}(?![\w])", body)}
+        if ((not body or not _NAME_LIST.match(body)) and not (others - {name}) and len(between) <= _MAX_ENTRY_CHARS
+                and not _NOTE.search(between) and (kind != "changed" or text[end:].strip())):
+            # a change note closing the passage: the entry may go on in the next one with another change
+            # (SERVER_NAME's 3.1, then 1.0 and 2.3), and the question would have three answers
+            return name, text[at:end].strip()
+        return None
+    if kind != "added" or body:
+        return None
+    path = [p.strip() for p in str((chunk.metadata or {}).get("section") or "").split(" > ") if p.strip()]
+    lines = [ln.strip() for ln in text[:line_start].splitlines() if ln.strip()]
+    if len(path) < 2 or not lines or lines[-1] != path[-1] or not _thing_heading(path[-1]):
+        return None
+    head = text.rfind(path[-1], 0, line_start)
+    paragraph = re.search(r"\S[\s\S]*?(?=\n[ \t]*\n|$)", text[end:])
+    return path[-1], text[head:end + (paragraph.end() if paragraph else 0)].strip()
+
+
+def _defining_line(text: str, name: str, before: int) -> int:
+    """Where the last line before `before` opening `name`'s entry starts (the name alone, or called:
+    "flask.Flask.route(rule, **options)"), or -1."""
+    found = -1
+    for m in re.finditer(rf"^[ \t]*`{{0,2}}{re.escape(name)}(?:\(\)|\([^\n]*\))?`{{0,2}}[ \t]*$", text[:before], re.MULTILINE):
+        found = m.start()
+    return found
+
+
+def _reads_as_code(name: str) -> bool:
+    """Whether a name reads as code in a question, not as a word: "_", ".", a leading "-", or a capital past its
+    first letter (as corpus_tools.defined_names reads a question's tokens)."""
+    return "_" in name or "." in name or name.startswith("-") or any(ch.isupper() for ch in name[1:])
+
+
+def _thing_heading(heading: str) -> bool:
+    """Whether a section heading names one thing a question may ask about: a code name, or a noun phrase of
+    one to four plain words none of which says the section is a note, a how-to or an example."""
+    if is_name(heading) and _reads_as_code(heading):
+        return True
+    words = heading.split()
+    return (1 <= len(words) <= 4 and all(re.fullmatch(r"[A-Za-z][A-Za-z-]*", w) for w in words)
+            and not any(w.lower() in _NO_THING for w in words))
 
 
 def _nested(text: str, block: Any, note: re.Match[str]) -> bool:

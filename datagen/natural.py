@@ -129,6 +129,9 @@ class NaturalConfig:
     doc_since: 1 (default) asks what documentation prose says a version brought or will remove ("Since which
         version of Click is it possible to …?", "In which version of Click will X be removed?",
         datagen.doc_since); 0 asks none (`--mix since=0`).
+    doc_owners: 1 (default) gives a version note its markup leaves ownerless the entry or section it sits in
+        (Click's "Screen Clearing" / "New in version 2.0:", a Sphinx note under "flask.ctx.RequestContext",
+        datagen.doc_versions); 0 refuses it as before (`--mix owners=0`). Read with the facts, before the generator.
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -168,6 +171,7 @@ class NaturalConfig:
     doc_prose: float = 0.0
     doc_projects: float = 1.0
     doc_since: float = 1.0
+    doc_owners: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     cap_overflow: float = 2.0
@@ -181,7 +185,7 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "meeting_guard", "meeting_statements",
+            "doc_since", "doc_owners", "meeting_guard", "meeting_statements",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -196,6 +200,7 @@ _MIX_KEYS = {
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
+    "owners": "doc_owners",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
 }
 
@@ -212,7 +217,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,meeting_guard=0|1,statements=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,meeting_guard=0|1,statements=0|1; "
                 f"got {part!r}"
             )
         try:

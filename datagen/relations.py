@@ -134,17 +134,18 @@ def _latin_share(text: str) -> float:
     return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
 
 
-def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = ()) -> list[Fact]:
+def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
-    by the previous chunk). Table chunks (ids in `tables`) are table_facts' to read."""
+    by the previous chunk). Table chunks (ids in `tables`) are table_facts' to read. owners: a version note its markup
+    gives no owner takes the entry or section it sits in (datagen.doc_versions; False: refused)."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
             continue
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped), *release_facts(chunk, skipped),
+        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped),
                  *since_facts(chunk, skipped)]
         # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
         # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
@@ -175,11 +176,14 @@ def read_facts(
     batch_size: int = 64,
     parse_cache: Path | None = None,
     doc_projects: bool = True,
+    doc_owners: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
     doc_projects: a documentation fact's question names its project ("When was Starlette 0.47.3 released?",
     datagen.doc_projects) where the folder's layout and pages give one; False asks as before (no project).
+    doc_owners: a version note with no owner by its markup takes the entry or section it sits in
+    (datagen.doc_versions); False refuses it as before.
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -316,7 +320,7 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
-        found = documentation_facts(chunks, base.skipped, tables)
+        found = documentation_facts(chunks, base.skipped, tables, doc_owners)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

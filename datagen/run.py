@@ -102,7 +102,8 @@ def run_datagen(
             from datagen.natural import NaturalConfig, NaturalGenerator
 
             natural = NaturalConfig(**(mix or {}))
-            facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects))
+            facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
+                           doc_owners=bool(natural.doc_owners))
             generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
             # from the fields of form-like reports
@@ -169,9 +170,9 @@ def run_datagen(
     return report, split
 
 
-def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True) -> Any:
+def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
-    resumed or extended run reads it instead of parsing again. doc_projects: `read_facts`' own."""
+    resumed or extended run reads it instead of parsing again. doc_projects, doc_owners: `read_facts`' own."""
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -185,7 +186,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True) -> 
     try:
         return read_facts(
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
-            parse_cache=out / "parse.spacy", doc_projects=doc_projects,
+            parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
         )
     finally:
         if bar is not None:
