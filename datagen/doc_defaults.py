@@ -113,25 +113,15 @@ def default_facts(chunk: Any, skipped: Counter, before: str = "") -> list[Fact]:
     for m in _PARAM_ITEM.finditer(text):
         if m.group("word") and not _argument_list(before + "\n" + text[:m.start()]):
             continue  # "- compresslevel - …" is a parameter only in a list the text says lists them
-        said = _DEFAULTS_TO.search(m.group("body"))
-        if said:
-            value = _value(m.group("body")[said.end():])
-        else:
-            plain = re.search(r"(?:^|(?<=[.!?]\s))(?:Defaults\s+to|The\s+default\s+is)\s", m.group("body"))
-            found = _PLAIN_DEFAULT.match(m.group("body")[plain.start():]) if plain else None
-            value = found.group("value") if found else ""
+        value = _param_value(m.group("body"), inline=False)
         if not value:
             continue
         lead = before + "\n" if before else ""
         owner = owner_before(lead + text, len(lead) + m.start())
-        if not owner:
-            skipped["doc_default_without_owner"] += 1
-            continue
-        if not _verifiable(value):
-            skipped["doc_default_unverifiable"] += 1
-            continue
         name = m.group("name") or m.group("plain") or m.group("word")
-        out.append(_fact(chunk, text, f"{owner}'s {name}", value, m.start(), m.end()))
+        fact = _owned_fact(chunk, text, owner, name, value, m.start(), m.end(), skipped)
+        if fact is not None:
+            out.append(fact)
     out += _param_lines(chunk, text, before, blocks, skipped)
     out += _cli_options(chunk, text, skipped)
     return out
@@ -151,8 +141,9 @@ def _argument_list(text: str) -> bool:
     return False
 
 
-def _param_value(body: str) -> str:
-    """The default a parameter's description states: "Defaults to `x`", "(default: x)", "Default: x"."""
+def _param_value(body: str, inline: bool = True) -> str:
+    """The default a parameter's description states: "Defaults to `x`", "The default is x", and with `inline`
+    "(default: x)", "Default: x" (a list item's own prose does not write those)."""
     said = _DEFAULTS_TO.search(body)
     if said:
         return _value(body[said.end():])
@@ -160,10 +151,23 @@ def _param_value(body: str) -> str:
     if plain:
         found = _PLAIN_DEFAULT.match(body[plain.start():])
         return found.group("value") if found else ""
-    inline = _INLINE_DEFAULT.search(body)
-    if inline:
-        return _value(inline.group("br") or inline.group("field") or "")
+    said_inline = _INLINE_DEFAULT.search(body) if inline else None
+    if said_inline:
+        return _value(said_inline.group("br") or said_inline.group("field") or "")
     return ""
+
+
+def _owned_fact(chunk: Any, text: str, owner: str, name: str, value: str, start: int, end: int,
+                skipped: Counter) -> Fact | None:
+    """"OWNER's NAME" defaults to `value`, or None (counted) when no owner says whose parameter it is or the value
+    cannot be verified in the text."""
+    if not owner:
+        skipped["doc_default_without_owner"] += 1
+        return None
+    if not _verifiable(value):
+        skipped["doc_default_unverifiable"] += 1
+        return None
+    return _fact(chunk, text, f"{owner}'s {name}", value, start, end)
 
 
 def _param_lines(chunk: Any, text: str, before: str, blocks: list, skipped: Counter) -> list[Fact]:
@@ -177,14 +181,10 @@ def _param_lines(chunk: Any, text: str, before: str, blocks: list, skipped: Coun
         block = block_at(blocks, m.start())
         lead = before + "\n" if before else ""
         owner = block.name if block is not None else owner_before(lead + text, len(lead) + m.start())
-        if not owner:
-            skipped["doc_default_without_owner"] += 1
-            continue
-        if not _verifiable(value):
-            skipped["doc_default_unverifiable"] += 1
-            continue
-        name = m.group("field") or m.group("dashed")
-        out.append(_fact(chunk, text, f"{owner}'s {name}", value, block.start if block is not None else m.start(), m.end()))
+        fact = _owned_fact(chunk, text, owner, m.group("field") or m.group("dashed"), value,
+                           block.start if block is not None else m.start(), m.end(), skipped)
+        if fact is not None:
+            out.append(fact)
     return out
 
 
