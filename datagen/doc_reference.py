@@ -159,7 +159,12 @@ def _signature_defaults(chunk: Any, text: str, leaf: str, skipped: Counter) -> l
     out = []
     for m in filter(None, lines):
         call = m.group("call")
+        line = text[m.start():m.end()]
+        at = 0
         for arg in _split_args(m.group("args")):
+            # the quote runs from the line's start to this parameter: two parameters defaulting to `None` on one
+            # line are two tasks, not one quote and answer twice (the generator keys a task on them)
+            at = line.find(arg, at) + len(arg) if line.find(arg, at) >= 0 else len(line)
             name, eq, value = arg.partition("=")
             name = name.split(":", 1)[0].strip()
             value = value.strip()
@@ -169,7 +174,7 @@ def _signature_defaults(chunk: Any, text: str, leaf: str, skipped: Counter) -> l
                 skipped["doc_ref_unverifiable"] += 1  # "[]", "{}", an expression: nothing a reader can check
                 continue
             out.append(_fact(chunk, text, f"the {name} parameter of {call}()", SIGNATURE_DEFAULT, value,
-                             "What is the default value of {s}?", m.start(), m.end()))
+                             "What is the default value of {s}?", m.start(), m.start() + at))
     return out
 
 

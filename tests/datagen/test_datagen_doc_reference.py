@@ -154,3 +154,11 @@ def test_mix_keys() -> None:
     assert NaturalConfig().doc_reference == 1.0 and NaturalConfig().doc_folder == 1.0 and NaturalConfig().doc_name_case == 1.0
     with pytest.raises(ValueError, match="reference=0|1"):
         parse_mix("refrence=0")
+
+
+def test_two_parameters_with_one_default_are_two_quotes() -> None:
+    # the generator keys a task on (page, quote, answer): one quote for both `None`s would ask one of them only
+    line = Chunk("s#0", "s.md", "Signature: Pool(a, size=None, timeout=None, retry=False)\n", 0, 6, {})
+    facts = reference_facts(line, Counter())
+    assert [f.answer for f in facts] == ["None", "None", "False"]
+    assert len({f.sentence for f in facts}) == 3 and facts[0].sentence.endswith("size=None")
