@@ -8,7 +8,8 @@
 #
 # Variables: IDX (the index; required), OUT (where runs and sheets go; required), MAIN (a commit of main, a detached
 # worktree is made under /tmp and removed after, or a checkout's path; default 3e1805b), CODE (the branch's checkout;
-# default this script's repository), N (datagen --n; default 150), SEED (the reading sheet's seed; default 4201).
+# default this script's repository), N (datagen --n; default 150), SEED (the reading sheet's seed; default 4201),
+# PARSE (optional: a folder holding an earlier run's parse.* of this same index, to skip the parse; unset = parse).
 # The index is only read (datagen writes under OUT).
 # Writes OUT/main, OUT/branch (the branch's default), OUT/off (the branch with --mix reference=0,name_case=0,
 # doc_folder=0: must equal main byte for byte), OUT/summary.txt (projects read, facts per kind, yield per project
@@ -30,7 +31,8 @@ mkdir -p "$OUT"; export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=
 PY=${PY:-$CODE/.venv/bin/python}; [ -x "$PY" ] || PY=/work/main/.venv/bin/python
 dg() {  # dg CHECKOUT RUN [datagen flags]: one run; the parse is shared from OUT/main when it is there
   local run=$OUT/$2; rm -rf "$run"; mkdir -p "$run"
-  [ "$2" != main ] && cp "$OUT"/main/parse.* "$run"/ 2>/dev/null
+  if [ "$2" != main ]; then cp "$OUT"/main/parse.* "$run"/ 2>/dev/null
+  elif [ -n "${PARSE:-}" ]; then cp "$PARSE"/parse.* "$run"/ 2>/dev/null; fi
   (cd "$1" && PYTHONPATH=$1 nice -n 5 "$PY" -c "from context1.interfaces.cli import main; main()" datagen "$IDX" "$run" \
       --n "$N" --seed 1 --no-progress "${@:3}" > "$run.log" 2>&1) || echo "datagen $2 failed: see $run.log"
 }
