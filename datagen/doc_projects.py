@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from datagen.doc_reference import NAMED_ASKS
+from datagen.doc_reference import ENVVAR, NAMED_ASKS
 
 MIN_MENTIONS = 3
 # a word as a page writes it: letters, digits, inner "-" / "_" / "." ("Flask-Login" is not "Flask")
@@ -144,6 +144,9 @@ ASKS = {
 def named_ask(relation: str, ask: str, project: str) -> str:
     """The fact's question template with its project named, or `ask` unchanged when the relation has no named
     form or there is no project (a folder of one unnamed project)."""
+    if relation == ENVVAR and project:
+        # "Which environment variable controls X?" → "Which pytest environment variable controls X?"
+        return ask.replace("Which environment variable", f"Which {project} environment variable", 1)
     template = ASKS.get(relation)
     if not template or not project:
         return ask

@@ -64,9 +64,10 @@ _SIGNATURE = re.compile(rf"^[ \t]*(?:Signature:[ \t]*)(?:def[ \t]+|class[ \t]+)?
 _CALL_LINE = re.compile(rf"^[ \t]*(?:def[ \t]+|class[ \t]+)?(?P<call>{_NAME})\((?P<args>[^\n]*)\)[ \t]*$")
 # a value a reader can check in the text: a literal, not an expression that runs ("1024*1024" is read verbatim)
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:\s*\*\s*\d[\d_.]*)*|None|True|False|"[^"\n]{0,40}"|'[^'\n]{0,40}'|[A-Za-z_][\w.]*(?:\([^()\n]{0,30}\))?)$""")
-# a type as an attribute list writes it: "int", "str | None", "Optional[str]", "bytes or str"
+# a type as an attribute list writes it: "int", "str | None", "Optional[str]", "bytes or str", "bytes iterator"
 _ONE_TYPE = r"[A-Za-z_][\w.]*(?:\[[\w., \[\]|]{1,40}\])?"
-_TYPE = re.compile(rf"^{_ONE_TYPE}(?:[ \t]*(?:\||or)[ \t]*{_ONE_TYPE}){{0,2}}$")
+_A_TYPE = rf"(?:async[ \t]+)?{_ONE_TYPE}(?:[ \t]+(?:async[ \t]+)?iterator)?"  # "bytes iterator" too
+_TYPE = re.compile(rf"^{_A_TYPE}(?:[ \t]*(?:\||,|or|,[ \t]*or)[ \t]*{_A_TYPE}){{0,2}}$")
 # "- .status_code - int", "* `def .json()` - **Any**", "- def .iter_bytes([chunk_size]) - bytes iterator" (read: one type only)
 _ATTR_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+`?(?P<def>def[ \t]+)?(?P<name>\.?[A-Za-z_]\w*(?:\((?P<args>[^()\n]{0,60})\))?)`?"
                         r"[ \t]+[-–—:][ \t]*\*{0,2}(?P<body>[^\n]*?)\*{0,2}[ \t]*$", re.MULTILINE)
@@ -189,7 +190,7 @@ def _attribute_types(chunk: Any, text: str, leaf: str, skipped: Counter) -> list
     out = []
     for m in items:
         body = m.group("body").strip().strip("*`").strip()
-        if not body or not _TYPE.match(body) or body.lower() in _PRONOUNS:
+        if not body or body.endswith(".") or not _TYPE.match(body) or body.lower() in _PRONOUNS:
             skipped["doc_ref_attribute_no_type"] += 1  # no description, or a sentence: no type stated
             continue
         name = m.group("name")
@@ -241,45 +242,59 @@ def _envvars(chunk: Any, text: str, leaf: str, skipped: Counter) -> list[Fact]:
 
 
 # an entry's first sentence that says what the variable does: "This contains a command-line … that will be
-# prepended …", "Sets the …", "When set, pytest will …"
-_DOES = re.compile(r"\s*(?:This(?:\s+environment)?(?:\s+variable)?\s+)?(?P<verb>(?:sets|controls|specifies|configures|enables|disables|"
-                   r"overrides|determines|selects|changes|contains|defines|holds|points|tells))\s+(?P<rest>[^.;:]{4,160}?)\s*\.(?:\s|$)",
+# prepended …", "Sets the …", "When set, pytest will …", "When set to 1, pytest will …", "When set, disables …"
+_VERBS = r"(?:sets|controls|specifies|configures|enables|disables|overrides|determines|selects|changes|contains|defines|holds|tells)"
+_DOES = re.compile(rf"\s*(?:This(?:\s+environment)?(?:\s+variable)?\s+)?(?P<verb>{_VERBS})\s+(?P<rest>[^.;:]{{4,160}}?)\s*[.:](?:\s|$)",
                    re.IGNORECASE)
-_WHEN_SET = re.compile(r"\s*(?:When|If)\s+(?:this\s+(?:environment\s+)?variable\s+is\s+)?set,?\s+(?:then\s+)?(?P<who>[A-Za-z][\w.-]*)\s+"
-                       r"will\s+(?P<rest>[a-z][^.;:]{4,160}?)\s*\.(?:\s|$)")
+_WHEN_SET = re.compile(r"\s*(?:When|If)\s+(?:this\s+(?:environment\s+)?variable\s+is\s+)?set(?P<to>\s+to\s+[^,.;:\n]{1,60}?)?,?\s+"
+                       rf"(?:then\s+)?(?:(?P<who>[A-Za-z][\w.-]*)\s+will\s+(?P<rest>[a-z][^.;:]{{4,160}}?)|(?P<verb>{_VERBS})\s+"
+                       r"(?P<rest2>[a-z][^.;:]{4,160}?))\s*[.:](?:\s|$)")
 # an entry's field lines before its description: "Valid values: a filename", "Default: info"
 _FIELD_LINES = re.compile(r"(?:[ \t]*(?:Valid values|Values|Default|Type|Example)s?[ \t]*:[^\n]*\n+)*", re.IGNORECASE)
+# a line that is one environment variable's name: a Sphinx `envvar` entry or a heading, as the readers write them
+_ENV_LINE = re.compile(r"^[ \t]*(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[ \t]*$", re.MULTILINE)
 
 
 def _defined_envvars(chunk: Any, text: str, leaf: str) -> list[Fact]:
-    """An environment variable the passage defines (its `defines` metadata, or its section's heading) on a page
-    about the environment, asked by its entry's first sentence ("PYTEST_ADDOPTS" / "This contains a command-line
-    … that will be prepended to the command line given by the user." → "Which environment variable contains a
-    command-line … ?")."""
+    """An environment variable the passage defines (a line that is its name alone: a heading, a Sphinx `envvar`
+    entry, or a name of the chunk's `defines`) on a page or section about the environment, or one the passage
+    calls an environment variable, asked by its entry's first sentence after its field lines ("PYTEST_ADDOPTS" /
+    "This contains a command-line … that will be prepended to the command line given by the user." → "Which
+    environment variable contains a command-line … ?"). Flask's `SECRET_KEY` on its configuration page is a
+    setting, not an environment variable: nothing there says so."""
     meta = chunk.metadata or {}
-    names = {n.strip().strip("`") for n in str(meta.get("defines") or "").split(",")} | {leaf}
-    names = {n for n in names if _ENV_NAME.match(n)}
     where = f"{meta.get('title') or ''} {meta.get('section') or ''}".lower()
-    if not names or "environment" not in where + text.lower():
-        return []
     out = []
-    for name in sorted(names):
-        line = re.search(rf"^[ \t]*{re.escape(name)}[ \t]*$", text, re.MULTILINE)  # the entry's own line
-        if line is None:
+    for line in _ENV_LINE.finditer(text):
+        name = line.group("name")
+        said_env = re.search(rf"\b{name}\s+environment\s+variable|environment\s+variable\s+{name}\b", text)
+        if "environment" not in where and not said_env:
             continue
         body = text[line.end():]
         body = body[len(body) - len(body.lstrip()):]
         body = body[_FIELD_LINES.match(body).end():]
         said = _DOES.match(body)
-        if said and said.group("rest").strip():
-            ask = f"Which environment variable {said.group('verb').lower()} {_flat(said.group('rest'))}?"
+        if said:
+            ask = f"Which environment variable {said.group('verb').lower()} {_trim(said.group('rest'))}?"
         else:
             said = _WHEN_SET.match(body)
-            if not said or said.group("who").lower() in _PRONOUNS | {"the", "a", "an"}:
+            if not said:
                 continue
-            ask = f"Which environment variable, when set, makes {said.group('who')} {_flat(said.group('rest'))}?"
+            when = "when set" + (f" to {_trim(said.group('to'))[3:]}" if said.group("to") else "")
+            if said.group("verb"):
+                ask = f"Which environment variable, {when}, {said.group('verb').lower()} {_trim(said.group('rest2'))}?"
+            elif said.group("who").lower() in _PRONOUNS | {"the", "a", "an"}:
+                continue
+            else:
+                ask = f"Which environment variable, {when}, makes {said.group('who')} {_trim(said.group('rest'))}?"
         out.append(_fact(chunk, text, name, ENVVAR, name, ask, line.start(), len(text) - len(body) + said.end()))
     return out
+
+
+def _trim(phrase: str) -> str:
+    """A description as a question's clause: on one line, its parentheses and its trailing "see …" dropped."""
+    phrase = re.split(r",?\s+\(?see\b", phrase, maxsplit=1)[0]
+    return _flat(re.sub(r"\s*\([^()]*\)", "", phrase))
 
 
 def _flat(phrase: str) -> str:

@@ -22,6 +22,7 @@ import pytest
 
 from corpus_tools import load_documents
 from corpus_tools.chunking import ChunkingConfig, chunk_documents
+from corpus_tools.rst_reader import read_rst
 from corpus_tools.types import Chunk
 from datagen.doc_projects import documentation_folders, project_names
 from datagen.doc_reference import reference_facts
@@ -136,7 +137,7 @@ def test_the_generator_asks_them_named_and_the_verifier_accepts(chunks: list[Chu
     asked = _generate(chunks, NaturalConfig())
     assert asked["What type is Response.status_code in wombat?"].answer == "int"
     assert asked["What is the default value of the timeout parameter of Client() in wombat?"].answer == "5.0"
-    assert asked["Which environment variable can you set to turn off the pool entirely?"].answer == "WOMBAT_NO_POOL"
+    assert asked["Which wombat environment variable can you set to turn off the pool entirely?"].answer == "WOMBAT_NO_POOL"
     # the history page and the announcement sit in a documentation folder: no sentence template asks them
     assert not any(c.supporting[0].doc_id.startswith("wombat/announce/") for c in asked.values())
 
@@ -162,3 +163,23 @@ def test_two_parameters_with_one_default_are_two_quotes() -> None:
     facts = reference_facts(line, Counter())
     assert [f.answer for f in facts] == ["None", "None", "False"]
     assert len({f.sentence for f in facts}) == 3 and facts[0].sentence.endswith("size=None")
+
+
+def test_sphinx_envvar_entries_and_a_setting_that_is_no_environment_variable() -> None:
+    src = (".. envvar:: WOMBAT_ADDOPTS\n\nThis contains options (parsed by the shlex module) that will be prepended to the"
+           " command line, see :ref:`options` for more.\n\n.. envvar:: WOMBAT_DEBUG\n\nWhen set, wombat will print"
+           " tracing information.\n\n.. envvar:: WOMBAT_NO_AUTOLOAD\n\nWhen set, disables plugin auto-loading.\n\n"
+           ".. envvar:: WOMBAT_COLORS\n\nWhen set to ``1``, wombat will use color in terminal output.\n")
+    page = Chunk("r#0", "reference.rst", read_rst(src).text, 0, 40,
+                 {"title": "API Reference", "section": "API Reference > Environment Variables"})
+    asked, _ = _read([page])
+    assert asked == {
+        "Which environment variable contains options that will be prepended to the command line?": "WOMBAT_ADDOPTS",
+        "Which environment variable, when set, makes wombat print tracing information?": "WOMBAT_DEBUG",
+        "Which environment variable, when set, disables plugin auto-loading?": "WOMBAT_NO_AUTOLOAD",
+        "Which environment variable, when set to 1, makes wombat use color in terminal output?": "WOMBAT_COLORS",
+    }
+    # a configuration key on a settings page that nothing calls an environment variable
+    setting = Chunk("c#0", "config.rst", "Builtin Configuration Values\n\nSECRET_KEY\n\nThis controls the signing key.\n",
+                    0, 9, {"title": "Configuration Handling", "section": "Configuration Handling > Builtin Configuration Values"})
+    assert reference_facts(setting, Counter()) == []
