@@ -61,7 +61,7 @@ _CODE_NAME = re.compile(rf"^(?:{_NAME}\(\)|{_NAME}\.{_NAME}|[a-z_]\w*_\w+|_?[A-Z
 # "Signature: Response(content, status_code=200)": the line that states a callable's parameters
 _SIGNATURE = re.compile(rf"^[ \t]*(?:Signature:[ \t]*)(?:def[ \t]+|class[ \t]+)?(?P<call>{_NAME})\((?P<args>[^\n]*)\)[ \t]*:?[ \t]*$",
                         re.MULTILINE)
-_CALL_LINE = re.compile(rf"^[ \t]*(?:def[ \t]+|class[ \t]+)?(?P<call>{_NAME})\((?P<args>[^\n]*)\)[ \t]*$")
+_CALL_LINE = re.compile(rf"^[ \t]*(?:def[ \t]+|class[ \t]+)?(?P<call>{_NAME})\((?P<args>[^\n]*)\)[ \t]*$", re.MULTILINE)
 # a value a reader can check in the text: a literal, not an expression that runs ("1024*1024" is read verbatim)
 _LITERAL = re.compile(r"""^(?:-?\d[\d_.]*(?:\s*\*\s*\d[\d_.]*)*|None|True|False|"[^"\n]{0,40}"|'[^'\n]{0,40}'|[A-Za-z_][\w.]*(?:\([^()\n]{0,30}\))?)$""")
 # a type as an attribute list writes it: "int", "str | None", "Optional[str]", "bytes or str", "bytes iterator"
@@ -134,32 +134,15 @@ def _split_args(args: str) -> list[str]:
     return [p for p in parts if p]
 
 
-class _Shifted:
-    """A match on one line, its offsets moved to where the line sits in the passage."""
-
-    def __init__(self, m: re.Match, offset: int) -> None:
-        self.m, self.offset = m, offset
-
-    def group(self, name: str) -> str:
-        return self.m.group(name)
-
-    def start(self) -> int:
-        return self.offset + self.m.start()
-
-    def end(self) -> int:
-        return self.offset + self.m.end()
-
-
 def _signature_defaults(chunk: Any, text: str, leaf: str, skipped: Counter) -> list[Fact]:
     """The defaults a "Signature:" line states, or a line that is the section's own heading written as a call
     (an example's `def f(x=1)` states nobody's API: only these two lines are read)."""
     lines = [*_SIGNATURE.finditer(text)]
-    if leaf and "(" in leaf and _CALL_LINE.match(leaf):
-        for m in re.finditer(r"^[ \t]*" + re.escape(leaf) + r"[ \t]*$", text, re.MULTILINE):
-            if not any(s.start() <= m.start() < s.end() for s in lines):
-                lines.append(_CALL_LINE.match(m.group(0)) and _Shifted(_CALL_LINE.match(m.group(0)), m.start()))
+    if leaf and "(" in leaf and _CALL_LINE.match(leaf.strip()):
+        lines += [m for m in _CALL_LINE.finditer(text)
+                  if m.group(0).strip() == leaf.strip() and not any(s.start() <= m.start() < s.end() for s in lines)]
     out = []
-    for m in filter(None, lines):
+    for m in lines:
         call = m.group("call")
         line = text[m.start():m.end()]
         at = 0

@@ -183,3 +183,10 @@ def test_sphinx_envvar_entries_and_a_setting_that_is_no_environment_variable() -
     setting = Chunk("c#0", "config.rst", "Builtin Configuration Values\n\nSECRET_KEY\n\nThis controls the signing key.\n",
                     0, 9, {"title": "Configuration Handling", "section": "Configuration Handling > Builtin Configuration Values"})
     assert reference_facts(setting, Counter()) == []
+
+
+def test_a_heading_written_as_a_call_states_its_defaults() -> None:
+    page = Chunk("h#0", "h.md", "Pool(size=3, block=False)\n\nA pool of connections.\n\nexample(size=9)\n", 0, 9,
+                 {"section": "API > Pool(size=3, block=False)"})
+    got = {f.subject: f.answer for f in reference_facts(page, Counter())}
+    assert got == {"the size parameter of Pool()": "3", "the block parameter of Pool()": "False"}
