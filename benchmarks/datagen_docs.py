@@ -9,7 +9,10 @@ the folder-wide one-answer rule (`factbase.unique_in_corpus`), with the counters
 corpus that is no documentation (HotpotQA, chats) every count is 0: nothing the natural generator does changes
 there (its documentation paths run only for documents holding such a fact).
 
-For each OUT: tasks by form and hops, the documentation tasks by relation, the drops of its log when OUT.log sits
+The facts are read as the default datagen run reads them (session 42: the reference reader on, datagen.doc_reference,
+and the project named as its prose writes it).
+
+For each OUT: tasks by form and hops, the documentation tasks by relation, per top-level folder by kind, the drops of its log when OUT.log sits
 beside it, and how lexical the questions are: BM25 gold@1 (the gold document first) and all-gold@10 (every gold
 document in the top 10) of one BM25 search per question, document level, over all tasks, by form and for the
 multi-hop ones. There are no real queries for a documentation folder to compare with: the figures stand beside
@@ -52,19 +55,19 @@ def read_doc_facts(index: Path, projects: bool = True) -> FactBase:
     by_doc = _chunks(index)
     for doc_id, chunks in by_doc.items():
         tables = {c.chunk_id for c in chunks if str(c.metadata.get("kind", "")) == "table"}
-        found = documentation_facts(chunks, base.skipped, tables)
+        found = documentation_facts(chunks, base.skipped, tables, reference=True)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if projects:
         mined = MinedCorpus(titles={d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs},
                             chunks=by_doc)
-        name_projects(base, mined)
+        name_projects(base, mined, as_written=True)
     return base
 
 
 def _kinds(base: FactBase) -> Counter:
     """(relation → distinct (subject, answer, question) facts): overlapping passages state one fact twice."""
-    seen = {(f.relation.split(":")[1] if f.relation.count(":") else f.relation, f.subject, f.answer, f.ask)
+    seen = {(f.relation.split(":", 1)[1] if f.relation.count(":") else f.relation, f.subject, f.answer, f.ask)
             for fs in base.facts.values() for f in fs}
     return Counter(r for r, _, _, _ in seen)
 
@@ -91,7 +94,7 @@ def main() -> None:
 
     by_doc = _chunks(args.index)
     names = project_names({d: "\n".join(c.text for c in cs) for d, cs in by_doc.items()},
-                          {d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs})
+                          {d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs}, as_written=True)
     groups = Counter(group_of(d) for d in by_doc)
     print(f"== {args.index}: {len(by_doc)} documents; top-level folders: "
           + ", ".join(f"{g or '(root)'} {n} (project read: {names.get(next(d for d in by_doc if group_of(d) == g), '') or 'none'})"
@@ -118,7 +121,7 @@ def main() -> None:
             rows = [json.loads(line) for line in (out / "tasks.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
             forms = Counter(r["metadata"].get("form", "") for r in rows)
             hops = Counter(len(r.get("gold_doc_ids") or ()) for r in rows)
-            doc = Counter(rel.split(":")[1] for r in rows for rel in (r["metadata"].get("relations") or [])[-1:]
+            doc = Counter(rel.split(":", 1)[1] for r in rows for rel in (r["metadata"].get("relations") or [])[-1:]
                           if rel.startswith("doc:"))
             print(f"== {out}: {len(rows)} tasks; forms: " + ", ".join(f"{k} {v}" for k, v in forms.most_common())
                   + "; gold documents: " + ", ".join(f"{k} {v}" for k, v in sorted(hops.items())))
@@ -127,10 +130,16 @@ def main() -> None:
             # by the top-level folder of the task's last gold document, and how many questions name the project
             # of every gold document they ask about (strictly: the name as the pages write it, in the question)
             per_task = Counter(group_of((r.get("gold_doc_ids") or [""])[-1]) for r in rows)
-            said = sum(bool(r.get("gold_doc_ids")) and all(names.get(g) and names[g] in r["query"] for g in r["gold_doc_ids"])
-                       for r in rows)
+            said = sum(bool(r.get("gold_doc_ids")) and all(names.get(g) and names[g].casefold() in r["query"].casefold()
+                                                            for g in r["gold_doc_ids"]) for r in rows)
             print("   tasks by top-level folder: " + ", ".join(f"{g or '(root)'} {n}" for g, n in sorted(per_task.items()))
                   + f"; questions naming their project: {said} of {len(rows)}")
+            # yield per project and kind (a documentation relation's kind; any other relation is "prose")
+            table = Counter((group_of((r.get("gold_doc_ids") or [""])[-1]) or "(root)",
+                             next((x.split(":", 1)[1] for x in (r["metadata"].get("relations") or [])[-1:] if x.startswith("doc:")),
+                                  "prose")) for r in rows)
+            for group in sorted({g for g, _ in table}):
+                print(f"   {group}: " + ", ".join(f"{k} {v}" for (g, k), v in table.most_common() if g == group))
             log = out.with_name(out.name + ".log")
             if log.is_file():
                 for line in log.read_text(encoding="utf-8", errors="replace").splitlines():

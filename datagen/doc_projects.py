@@ -12,6 +12,13 @@ user asks. The project's name is read from the documents themselves, never from 
   "Click") when its pages write it; a name written fewer than `MIN_MENTIONS` times, or on a single page only,
   is no name (a folder called `docs` or `source` names nothing: its pages do not write "Docs" as a word).
 
+The form a project writes itself in (`as_written`, `--mix name_case=0|1`, session 42): the capitalised form above
+opens sentences too, so a project that writes its name in lower case ("pytest") was written "Pytest". With
+`as_written` the form is the one its pages write most inside running prose — between two lower-case words, not
+after "from" / "import" / "install" / "python" / "run" or before "import" (code and shell lines: "from flask import",
+"pip install pytest") —, "pytest" for pytest, "Click", "Flask", "FastAPI", "Starlette" for the tuning projects
+(tuning: Click 58 to 2, Flask 142 to 13, FastAPI 394 to 19); a project no prose mentions keeps the capitalised form.
+
 A group without a name keeps its questions as they were (they name no project), and its facts stay under the
 folder-wide one-answer rule (`factbase.unique_in_corpus`).
 """
@@ -21,6 +28,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+
+from datagen.doc_reference import ENVVAR, NAMED_ASKS
 
 MIN_MENTIONS = 3
 # a word as a page writes it: letters, digits, inner "-" / "_" / "." ("Flask-Login" is not "Flask")
@@ -50,6 +59,36 @@ def _written(texts: Iterable[str], key: str) -> tuple[Counter, int]:
     return forms, pages
 
 
+# the project's name inside running prose: a lower-case word before and after it, and no code around it
+_IN_PROSE = re.compile(r"(?<![\w.$>-])(?!(?:from|import|install|python|run) )[a-z]{2,} (?P<w>[A-Za-z][A-Za-z0-9]*) (?!import\b)(?=[a-z]{2,}\b)")
+
+
+def _prose_forms(texts: Iterable[str], key: str) -> Counter:
+    """How often each form of `key`, in any case, is written inside running prose (see `_IN_PROSE`)."""
+    forms: Counter = Counter()
+    for text in texts:
+        forms.update(w for w in (m.group("w") for m in _IN_PROSE.finditer(text)) if _key(w) == key)
+    return forms
+
+
+def documentation_folders(pages: Mapping[str, bool]) -> frozenset[str]:
+    """The documents of every group (top-level folder) most of whose pages are documentation (`pages`: doc id →
+    `doc_markup.documentation_page`), the pages with no code among them too: a release announcement
+    ("pytest-5.3.2 has just been released to PyPI"), a project's history page. Read one by one they look like
+    prose, and the sentence templates asked them ("Which organization has pytest-5.3.2 been released to?" →
+    "PyPI", "Which organization was History migrated to?" → "Mercurial", session 41's reporting read); inside a
+    documentation folder they are documentation. A corpus with no documentation page (Wikipedia, chats,
+    filings) has no such group."""
+    groups: dict[str, list[str]] = {}
+    for doc_id in pages:
+        groups.setdefault(group_of(doc_id), []).append(doc_id)
+    out: set[str] = set()
+    for doc_ids in groups.values():
+        if 2 * sum(bool(pages[d]) for d in doc_ids) > len(doc_ids):
+            out.update(doc_ids)
+    return frozenset(out)
+
+
 def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
     """The root index page's title, "Welcome to" dropped; "" when there is no index page or its title is long."""
     for doc_id in doc_ids:
@@ -60,9 +99,11 @@ def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
     return ""
 
 
-def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = None) -> dict[str, str]:
+def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = None,
+                  as_written: bool = False) -> dict[str, str]:
     """doc id → the project its documentation is of (see the module docstring); a document whose group has no
-    name readable from its pages is left out."""
+    name readable from its pages is left out. as_written: the name in the form running prose writes it
+    ("pytest"), not the capitalised form ("Pytest")."""
     groups: dict[str, list[str]] = {}
     for doc_id in texts:
         groups.setdefault(group_of(doc_id), []).append(doc_id)
@@ -76,6 +117,10 @@ def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = N
             continue
         # the form written most; on a tie the one with more capitals ("FastAPI" over "Fastapi")
         name = max(forms, key=lambda f: (forms[f], sum(c.isupper() for c in f), f))
+        if as_written:
+            prose = _prose_forms((texts[d] for d in doc_ids), _key(candidate))
+            if prose:
+                name = max(prose, key=lambda f: (prose[f], sum(c.isupper() for c in f), f))
         out.update(dict.fromkeys(doc_ids, name))
     return out
 
@@ -91,12 +136,17 @@ ASKS = {
     "doc:removed": "In which version of {p} was {s} removed?",
     "doc:released": "When was {p} {s} released?",
     "doc:release_support": "In which version of {p} was support for {s} added?",
+    **NAMED_ASKS,  # a reference page's defaults and types (datagen.doc_reference); its raises / environment
+    # questions name their raiser or their effect, and keep their own template
 }
 
 
 def named_ask(relation: str, ask: str, project: str) -> str:
     """The fact's question template with its project named, or `ask` unchanged when the relation has no named
     form or there is no project (a folder of one unnamed project)."""
+    if relation == ENVVAR and project:
+        # "Which environment variable controls X?" → "Which pytest environment variable controls X?"
+        return ask.replace("Which environment variable", f"Which {project} environment variable", 1)
     template = ASKS.get(relation)
     if not template or not project:
         return ask

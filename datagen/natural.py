@@ -49,6 +49,7 @@ from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
 from datagen.doc_markup import documentation_page
+from datagen.doc_projects import documentation_folders
 from datagen.factbase import (
     FALLBACK_CLASS,
     Fact,
@@ -132,6 +133,17 @@ class NaturalConfig:
     doc_owners: 1 (default) gives a version note its markup leaves ownerless the entry or section it sits in
         (Click's "Screen Clearing" / "New in version 2.0:", a Sphinx note under "flask.ctx.RequestContext",
         datagen.doc_versions); 0 refuses it as before (`--mix owners=0`). Read with the facts, before the generator.
+    doc_name_case: 1 (default) names a documentation question's project as its prose writes it ("When was pytest
+        2.3.4 released?", datagen.doc_projects); 0 writes the capitalised form ("Pytest"), as session 41
+        (`--mix name_case=0`). Read with the facts, before the generator.
+    doc_folder: 1 (default) takes every page of a folder most of whose pages are documentation as documentation
+        (a release announcement, a history page: session 41's "Which organization has pytest-5.3.2 been released
+        to?" → "PyPI"; datagen.doc_projects.documentation_folders), so the sentence templates do not ask them
+        unless `doc_prose`; 0 judges each page alone, as before (`--mix doc_folder=0`).
+    doc_reference: 1 (default) asks what a hand-written API reference states: a signature's defaults, a settings
+        table's defaults and types, an attribute's type, a method's return type, what raises which exception,
+        which environment variable does what (datagen.doc_reference); 0 asks none (`--mix reference=0`). Read
+        with the facts, before the generator.
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -172,6 +184,9 @@ class NaturalConfig:
     doc_projects: float = 1.0
     doc_since: float = 1.0
     doc_owners: float = 1.0
+    doc_name_case: float = 1.0
+    doc_folder: float = 1.0
+    doc_reference: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     cap_overflow: float = 2.0
@@ -185,7 +200,7 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "meeting_guard", "meeting_statements",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "meeting_guard", "meeting_statements",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -200,7 +215,7 @@ _MIX_KEYS = {
     "acts": "act_sets", "speaker_words": "speaker_words", "order_hold": "order_hold",
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
-    "owners": "doc_owners",
+    "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
 }
 
@@ -217,7 +232,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,meeting_guard=0|1,statements=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,meeting_guard=0|1,statements=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -256,6 +271,9 @@ class NaturalGenerator:
         # only the documentation readers' facts (datagen.doc_defaults, doc_versions) unless `doc_prose`.
         self._doc_pages = frozenset() if self.config.doc_prose else frozenset(
             d for d, chunks in mined.chunks.items() if documentation_page(mined.doc_text(d), chunks[0].metadata if chunks else None))
+        if self._doc_pages and self.config.doc_folder:
+            # a documentation folder's pages with no code (release announcements, a history page) are documentation
+            self._doc_pages = documentation_folders({d: d in self._doc_pages for d in mined.chunks})
         kept = {d: [f for f in fs if f.relation.startswith("doc:")] if d in self._doc_pages else fs
                 for d, fs in facts.facts.items()}
         by_article: dict[str, list[Fact]] = {}
@@ -395,6 +413,8 @@ class NaturalGenerator:
             return bool(self.config.doc_releases)
         if fact.relation in ("doc:since", "doc:will_remove"):
             return bool(self.config.doc_since)
+        if fact.relation.startswith("doc:ref:"):
+            return bool(self.config.doc_reference)
         return bool(self.config.doc_versions)
 
     def _article_text(self, article: str) -> str:

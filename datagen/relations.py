@@ -90,6 +90,7 @@ from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
 from datagen.doc_projects import named_ask, project_names
+from datagen.doc_reference import reference_facts
 from datagen.doc_releases import release_facts
 from datagen.doc_since import since_facts
 from datagen.doc_versions import version_facts
@@ -134,34 +135,44 @@ def _latin_share(text: str) -> float:
     return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
 
 
-def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True) -> list[Fact]:
+def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True,
+                        reference: bool = False) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
     by the previous chunk). Table chunks (ids in `tables`) are table_facts' to read. owners: a version note its markup
-    gives no owner takes the entry or section it sits in (datagen.doc_versions; False: refused)."""
+    gives no owner takes the entry or section it sits in (datagen.doc_versions; False: refused). reference: a
+    hand-written API reference's signatures, settings tables, attribute types, raised exceptions and environment
+    variables too (datagen.doc_reference; a table chunk is read for its header-named columns only)."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
+            if reference:
+                out.extend(_no_leaks(reference_facts(chunk, skipped), skipped))
             continue
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
         found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped),
-                 *since_facts(chunk, skipped)]
-        # "What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
-        # refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)
-        leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
-        skipped["doc_answer_in_question"] += len(leaks)
-        out.extend(f for f in found if f not in leaks)
+                 *since_facts(chunk, skipped), *(reference_facts(chunk, skipped) if reference else ())]
+        out.extend(_no_leaks(found, skipped))
     return out
 
 
-def name_projects(base: FactBase, mined: MinedCorpus) -> None:
+def _no_leaks(found: list[Fact], skipped: Counter) -> list[Fact]:
+    """"What is the default value of SESSION_COOKIE_NAME?" → "'session'" gives its answer away: the verifier
+    refuses it at every draw, and a page's draws are spent on it (58 of 150 drops on the tuning folder)."""
+    leaks = [f for f in found if answer_leaks([f.answer], f.ask.replace("{s}", f.subject), [])]
+    skipped["doc_answer_in_question"] += len(leaks)
+    return [f for f in found if f not in leaks]
+
+
+def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False) -> None:
     """Each documentation fact's question names the project its page documents, where one is read
-    (datagen.doc_projects): "When was version 0.47.3 released?" → "When was Starlette 0.47.3 released?"."""
+    (datagen.doc_projects): "When was version 0.47.3 released?" → "When was Starlette 0.47.3 released?".
+    as_written: the name as the project's prose writes it ("pytest"), not its capitalised form ("Pytest")."""
     holding = [d for d, fs in base.facts.items() if any(f.relation.startswith("doc:") for f in fs)]
     if not holding:
         return  # no documentation fact: nothing to name, and no page's text joined
-    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles)
+    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written)
     for doc_id in holding:
         project = names.get(doc_id, "")
         base.facts[doc_id] = [replace(f, ask=named_ask(f.relation, f.ask, project)) if f.relation.startswith("doc:") else f
@@ -177,6 +188,8 @@ def read_facts(
     parse_cache: Path | None = None,
     doc_projects: bool = True,
     doc_owners: bool = True,
+    doc_name_case: bool = True,
+    doc_reference: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -184,6 +197,9 @@ def read_facts(
     datagen.doc_projects) where the folder's layout and pages give one; False asks as before (no project).
     doc_owners: a version note with no owner by its markup takes the entry or section it sits in
     (datagen.doc_versions); False refuses it as before.
+    doc_name_case: the project named as its prose writes it ("pytest"; datagen.doc_projects); False: its
+    capitalised form ("Pytest"), as session 41.
+    doc_reference: a hand-written API reference's facts are read too (datagen.doc_reference); False: none.
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -320,11 +336,11 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
-        found = documentation_facts(chunks, base.skipped, tables, doc_owners)
+        found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:
-        name_projects(base, mined)
+        name_projects(base, mined, doc_name_case)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)
     article_facts(base, mined)
     _title_classes(base, mined)
