@@ -103,7 +103,7 @@ def run_datagen(
 
             natural = NaturalConfig(**(mix or {}))
             facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
-                           doc_owners=bool(natural.doc_owners))
+                           doc_owners=bool(natural.doc_owners), meeting_decisions=bool(natural.meeting_decisions))
             generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
             # from the fields of form-like reports
@@ -170,9 +170,11 @@ def run_datagen(
     return report, split
 
 
-def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True) -> Any:
+def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
+           meeting_decisions: bool = True) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
-    resumed or extended run reads it instead of parsing again. doc_projects, doc_owners: `read_facts`' own."""
+    resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, meeting_decisions:
+    `read_facts`' own."""
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -187,6 +189,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
         return read_facts(
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
             parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
+            meeting_decisions=meeting_decisions,
         )
     finally:
         if bar is not None:
