@@ -106,7 +106,7 @@ _SETTLED = re.compile(
 )
 _LETS = re.compile(rf"^(?:[Ll]et's|[Ll]et’s|[Ll]et us) (?P<verb>{_DECIDE_VERBS}) (?P<rest>.*)$")
 # a decision's object, then what it is about: "one separate track | for [ORGANIZATION1]"
-_OBJECT_TOPIC = re.compile(r"^(?P<obj>.+?) (?P<prep>for|in|to|as|on|at|from|of) (?P<topic>.+)$")
+_OBJECT_TOPIC = re.compile(r"^(?P<obj>[^,;:]+?) (?P<prep>for|in|as|on|at|from) (?P<topic>.+)$")
 _THING_NP = r"(?:[Tt]he|[Oo]ur|[Tt]his|[Nn]ext|[Tt]he next) (?:[\w'’-]+ ){0,6}?[\w'’-]+|" + _PLACE + r"(?:'s)?(?: [\w'’-]+){0,5}?"
 _WHEN = re.compile(
     rf"^(?P<thing>{_THING_NP})(?: itself)? (?P<verb>will be held|will take place|takes place|will happen|will be|"
@@ -161,7 +161,8 @@ _FILLER = re.compile(r"(?<![\w-])(?:uh+|um+|uhm+|ehm+|eh|er|erm)(?![\w-]),?\s*",
 # where a clause joined to the one before ends that one: ", and", " but", "and" (the clause split's own)
 _COORDINATED = re.compile(r"(?:,\s*|\s)(?:and|but)\s*$|,\s*$")
 # hedges that scope over every clause after them: thought, condition, possibility adverbs, a question
-_SCOPING = re.compile(r"\b(?:if|whether|unless|maybe|perhaps|probably|possibly|think|guess|suppose|hope|wish|wonder)\b|\?",
+_SCOPING = re.compile(r"\b(?:if|whether|unless|maybe|perhaps|probably|possibly|think|guess|suppose|hope|wish|wonder|"
+                      r"sure|know|unclear|clear|said|says|say)\b|\?",
                       re.IGNORECASE)
 MAX_ANSWER_WORDS = 6
 
@@ -226,8 +227,8 @@ def _read_body(body: str, people: Mapping[str, str], acked: bool) -> tuple[str, 
             return None
         obj = parts.group("obj").strip()
         topic = _thing(parts.group("topic"))
-        obj = _object(obj)
-        if not topic or not obj:
+        # the object whole, or nothing: "stop the piecemeal announcements and finally confirm …" is two acts
+        if not topic or _object(obj) != obj:
             return None
         prep = parts.group("prep")
         said = body[: m.start("rest")] + obj + f" {prep} " + topic
@@ -376,9 +377,13 @@ def decision_facts(
             text = chunk.text
             lines = turn_lines(text)
             for n, (speaker, start, end) in enumerate(lines):
+                if n == 0 and chunk.position > 0 and not opener(text[:end])[0]:
+                    continue  # the passage may open mid-sentence ("… decided to use X" of "If we decided …")
                 acked = None
                 for s, e in _sentences(text, start, end):
                     sentence = text[s:e]
+                    if e >= len(text.rstrip()) and not sentence.rstrip().endswith((".", "!")):
+                        continue  # the passage's cut end: "… as a power sour"
                     if acked is None and _LETS.match(_LEAD.sub("", sentence.strip())):
                         acked = _next_turn_assents(text, lines, n, speaker)
                         if not acked:

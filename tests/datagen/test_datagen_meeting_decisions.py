@@ -205,3 +205,27 @@ def test_a_question_the_statement_reader_asks_is_not_asked_twice() -> None:
     assert decision_facts(mined.chunks, ["m.txt"], texts, set(), Counter())["m.txt"][0].answer == "March 3rd"
     assert decision_facts(mined.chunks, ["m.txt"], texts, set(), skipped, asked={question}) == {}
     assert skipped["decision_asked_as_statement"] == 1
+
+
+def test_a_passage_cut_mid_sentence_states_nothing() -> None:
+    """A passage is a window cut anywhere: its open end ("… as a power sour") and, after the first, its first
+    line when no speaker opens it ("… decided to use X" of "If we decided to use X") are not read."""
+    head = "(PERSON1) Okay.\n" * 3
+    text = head + "(PERSON2) So we decided to use kinetic energy as a power sour"
+    cut_start = "we decided to use kinetic energy as a power source.\n(PERSON3) Okay."
+    docs = {"m.txt": _paren([])}
+    mined = mine(_chunks(docs))
+    texts = {"m.txt": mined.doc_text("m.txt")}
+    chunks = {"m.txt": [Chunk("m.txt#0", "m.txt", text, 0, 9, {"title": ""}),
+                        Chunk("m.txt#1", "m.txt", cut_start, 1, 9, {"title": ""})]}
+    assert decision_facts(chunks, ["m.txt"], texts, set(), Counter()) == {}
+    whole = [Chunk("m.txt#0", "m.txt", "(PERSON2) " + cut_start, 0, 9, {"title": ""})]
+    found = decision_facts({"m.txt": whole}, ["m.txt"], texts, set(), Counter())
+    assert [f.answer for f in found["m.txt"]] == ["kinetic energy"]
+
+
+def test_a_decision_of_two_acts_is_not_cut_to_one() -> None:
+    text = _paren(["(PERSON1) Let's stop the weekly announcements and finally confirm the jobs on the weekend.",
+                   "(PERSON2) Yes."])
+    asked, _ = _read({"m.txt": text})
+    assert asked == {}
