@@ -14,7 +14,7 @@ set -uo pipefail
 CODE=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$(realpath -m "${1:-/tmp/meeting-decisions-report}")
 IDX=${IDX:-/work/indexes/elitr-tune}; Q=${Q-/work/data41/elitr/queries-tune.jsonl}
-PY=${PY:-$CODE/.venv/bin/python}; export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=1
+PY=${PY:-$( [ -x "$CODE/.venv/bin/python" ] && echo "$CODE/.venv/bin/python" || echo /work/main/.venv/bin/python)}; export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=1
 mkdir -p "$OUT"; MAIN=$(mktemp -d /tmp/decisions-main.XXXX)
 git -C "$CODE" archive 3e1805b | tar -x -C "$MAIN"
 run() {  # run LABEL CODE
