@@ -96,6 +96,7 @@ from datagen.doc_since import since_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
+from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
 from datagen.meeting_statements import statement_facts
 from datagen.mining import MinedCorpus, fold
@@ -190,6 +191,7 @@ def read_facts(
     doc_owners: bool = True,
     doc_name_case: bool = True,
     doc_reference: bool = True,
+    meeting_decisions: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -200,6 +202,8 @@ def read_facts(
     doc_name_case: the project named as its prose writes it ("pytest"; datagen.doc_projects); False: its
     capitalised form ("Pytest"), as session 41.
     doc_reference: a hand-written API reference's facts are read too (datagen.doc_reference); False: none.
+    meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
+    False reads none (the facts as before, exactly).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -386,9 +390,15 @@ def read_facts(
     texts = {d: mined.doc_text(d) for d in mined.chunks}
     meetings = [d for d in texts if is_meeting(meeting_text(c.text for c in mined.chunks[d]))]
     if meetings:
-        stated = statement_facts(mined.chunks, meetings, texts, tag_labels(texts[d] for d in meetings), base.skipped)
+        tags = tag_labels(texts[d] for d in meetings)
+        stated = statement_facts(mined.chunks, meetings, texts, tags, base.skipped)
         for doc_id, facts in stated.items():
             base.facts.setdefault(doc_id, []).extend(facts)
+        if meeting_decisions:  # what a meeting decided, agreed or set (datagen.meeting_decisions)
+            asked = {f.ask.replace("{s}", f.subject) for fs in stated.values() for f in fs}
+            decided = decision_facts(mined.chunks, meetings, texts, tags, base.skipped, asked)
+            for doc_id, facts in decided.items():
+                base.facts.setdefault(doc_id, []).extend(facts)
     return base
 
 
