@@ -13,9 +13,10 @@ section), `--kinds` chooses which. Per query, three rankings of one index:
            passages in the answer's own order (main's order);
   on       the same with `defined_first=True` (the default): a passage defining what the question names first.
 
-`--compare first_search_order` (session 42, issue 34's "never worse than one search"): off / on are the LLM-free
-agent with `IterativeConfig.first_search_order` False (main's head order: re-sorted by the policy's score) / True
-(the head in the first search's order), both with `defined_first` at its default (True).
+`--compare first_search` (session 42, issue 34's "never worse than one search"): off / on are the LLM-free agent with
+session 42's two IterativeConfig fields off (`first_search_order=False, link_name_share=0`: main's answer) / at their
+defaults (the head in the first search's order; a page name that many pages seen write links none), both with
+`defined_first` at its default (True).
 
 Columns: passage hit@1 and hit@5 (a gold chunk first / in the first 5), MRR@5 (search: @10), and the paired
 differences on − off and on − search with a 95 % bootstrap interval and queries won / lost
@@ -56,8 +57,9 @@ def agents(corpus: Any, compare: str) -> dict[str, Any]:
 
     if compare == "defined_first":
         return {arm: SearchAgent(corpus, config=AgentConfig(defined_first=arm == "on")) for arm in ("off", "on")}
-    return {arm: SearchAgent(corpus, backend=IterativeRetrievalPolicy(
-        corpus, IterativeConfig(first_search_order=arm == "on")), config=AgentConfig()) for arm in ("off", "on")}
+    configs = {"off": IterativeConfig(first_search_order=False, link_name_share=0.0), "on": IterativeConfig()}
+    return {arm: SearchAgent(corpus, backend=IterativeRetrievalPolicy(corpus, cfg), config=AgentConfig())
+            for arm, cfg in configs.items()}
 
 
 def run(index: Path, queries: list[dict[str, Any]], out: Path, part: str,
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-file", type=int, default=3)
     parser.add_argument("--per-file-definitions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=40)
-    parser.add_argument("--compare", choices=("defined_first", "first_search_order"), default="defined_first",
+    parser.add_argument("--compare", choices=("defined_first", "first_search"), default="defined_first",
                         help="the setting the off / on arms differ in (module docstring)")
     args = parser.parse_args(argv)
     folder = args.data / args.part
@@ -158,10 +160,11 @@ def main(argv: list[str] | None = None) -> None:
     if not queries:
         parser.error("no queries of those kinds in the folder")
     rows = run(args.index, queries, args.out, args.part, args.compare)
-    setting = "AgentConfig.defined_first" if args.compare == "defined_first" else "IterativeConfig.first_search_order"
+    setting = ("AgentConfig.defined_first" if args.compare == "defined_first" else
+               "IterativeConfig first_search_order / link_name_share (main's answer) vs their defaults:")
     lines = [f"# The agent's passages on documentation, part {args.part} ({folder}; index {args.index})", "",
              f"{len(rows)} queries; search = one Corpus.search, off / on = the LLM-free agent with "
-             f"{setting} False / True", "", *table(rows)]
+             f"{setting} False / True" if args.compare == "defined_first" else f"{setting} off / on", "", *table(rows)]
     secs = {a: statistics.median(r[f"{a}_s"] for r in rows) for a in ("off", "on")}
     lines += ["", f"ask seconds p50: off {secs['off']:.2f}, on {secs['on']:.2f}"]
     text = "\n".join(lines) + "\n"

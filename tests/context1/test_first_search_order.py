@@ -65,7 +65,7 @@ def test_the_agent_opens_with_the_first_searchs_top_passage_on_documentation(doc
 
 
 def test_off_is_mains_order_the_head_re_sorted_by_the_policys_score(docs_corpus):
-    off = IterativeRetrievalPolicy(docs_corpus, IterativeConfig(first_search_order=False))
+    off = IterativeRetrievalPolicy(docs_corpus, IterativeConfig(first_search_order=False, link_name_share=0.0))
     result = SearchAgent(docs_corpus, off, AgentConfig()).run(QUESTION)
     first = result.trajectory.steps[0].observations[0].chunk_ids[:5]
     ids = [e.chunk_id for e in result.evidence]
@@ -82,7 +82,7 @@ def test_the_answer_step_keeps_the_order_a_link_by_name_would_overturn():
     rankings = [Ranking("h1-search", "search_corpus", QUESTION, first, 1.0, 0)]
 
     def answer(order: bool) -> list[str]:
-        cfg = IterativeConfig(cosine_scoring=False, first_search_order=order)
+        cfg = IterativeConfig(cosine_scoring=False, first_search_order=order, link_name_share=0.0 if not order else 0.2)
         text = IterativeRetrievalPolicy(None, cfg)._answer(QUESTION, rankings, cfg)
         return [c.raw_ids[-1] for c in parse_citations(text)]
 
@@ -111,6 +111,42 @@ def test_a_passage_that_earns_a_place_takes_the_place_of_the_one_it_displaced():
     assert [c for c, _ in short][:2] == ["f1#0", "f2#0"]
 
 
-def test_the_flag_is_a_field_with_the_default_on():
-    assert IterativeConfig().first_search_order is True
-    assert dataclasses.replace(IterativeConfig(), first_search_order=False).first_search_order is False
+def test_the_flags_are_fields_with_their_defaults_on():
+    assert IterativeConfig().first_search_order is True and IterativeConfig().link_name_share == 0.2
+    off = dataclasses.replace(IterativeConfig(), first_search_order=False, link_name_share=0.0)
+    assert (off.first_search_order, off.link_name_share) == (False, 0.0)
+
+
+def _linking(share: float, pages: int) -> tuple[float, str]:
+    """options.md's link and via when the top passage writes "options" and `pages` other pages write it too."""
+    top = ("guide/advanced.md#0", "guide/advanced.md", "Advanced Patterns", "Forwarding unknown options to a program.")
+    page = ("guide/options.md#0", "guide/options.md", "Options", "The option decorator.")
+    others = [(f"guide/p{i}.md#0", f"guide/p{i}.md", f"Page {i}", "Click options, again.") for i in range(pages)]
+    others += [(f"guide/q{i}.md#0", f"guide/q{i}.md", f"Other {i}", "Nothing in common.") for i in range(10 - pages)]
+    rankings = [Ranking("h1-search", "search_corpus", QUESTION, [top, page, *others], 1.0, 0)]
+    cfg = IterativeConfig(cosine_scoring=False, link_name_share=share)
+    part = IterativeRetrievalPolicy(None, cfg).doc_parts(QUESTION, rankings, cfg).docs["guide/options.md"]
+    return part.link, part.via
+
+
+def test_a_page_name_written_by_many_of_the_pages_seen_links_none_of_them():
+    # 12 pages seen; "options" in the top passage and in 3 others (4 of 12 >= 0.2 share, >= 3): no link
+    assert _linking(0.2, 3) == (0.0, "")
+    # in the top passage and one other page only (2 of 12): still a name, the link stands (a bridge's second hop)
+    link, via = _linking(0.2, 1)
+    assert link > 0 and via == "options"
+    # 0 (main): every name links, however common
+    link, via = _linking(0.0, 8)
+    assert link > 0 and via == "options"
+
+
+def test_the_share_applies_to_documents_not_chunks():
+    from context1.backends.iterative import common_names_dropped
+
+    names = {"a": ["options"], "b": ["bridge town"]}
+    chunks = {f"x#{i}": ("x", "", "") for i in range(5)} | {"y#0": ("y", "", ""), "z#0": ("z", "", "")}
+    texts = {c: " options bridge town " if c.startswith("x") else " nothing " for c in chunks}
+    # five chunks of one document write both names: one document of three, under 3 documents
+    assert common_names_dropped(names, chunks, texts, 0.2) == names
+    texts |= {"y#0": " options ", "z#0": " options "}
+    assert common_names_dropped(names, chunks, texts, 0.2) == {"a": [], "b": ["bridge town"]}
