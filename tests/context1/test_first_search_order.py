@@ -150,3 +150,13 @@ def test_the_share_applies_to_documents_not_chunks():
     assert common_names_dropped(names, chunks, texts, 0.2) == names
     texts |= {"y#0": " options ", "z#0": " options "}
     assert common_names_dropped(names, chunks, texts, 0.2) == {"a": [], "b": ["bridge town"]}
+
+
+def test_the_learned_policy_reads_every_name_as_before():
+    """The common-name rule was measured on the hand-tuned policy only: the learned policy's features stay main's."""
+    from context1.backends.learned import LearnedConfig
+
+    assert LearnedConfig().iterative.link_name_share == 0.0
+    assert LearnedConfig.from_dict({"iterative": {"agreement_weight": 0.05}}).iterative.link_name_share == 0.0
+    saved = LearnedConfig.from_dict(LearnedConfig(iterative=IterativeConfig(link_name_share=0.2)).to_dict())
+    assert saved.iterative.link_name_share == 0.2  # a folder that saved the rule keeps it
