@@ -174,8 +174,9 @@ class IterativeConfig:
     # top passage below another page's — a page's file name or title is an ordinary word there ("options", "commands",
     # "installation", "features"), found in the question's best passage, so the page inherited half of that passage's
     # relevance as a "link" (`doc_parts`) and outscored it (LLM-free agent hit@1 0.440 against one search's 0.620 on
-    # the tuning heading / sentence proxies). R@5, answer-found@5 and all-R@10 read the head as a set: only its order
-    # moves. Measured on the tuning parts (docs/LOG.md, session 42).
+    # the tuning heading / sentence proxies). On the documentation tuning proxies (286) hit@1 0.531 -> 0.640-0.643,
+    # +0.112 [+0.066, +0.157] 40/8 (one search 0.647); R@5, answer-found@5 and all-R@10 read the head as a set, so
+    # the dev sets' tuning parts and the filings' are unchanged (measured: identical; benchmarks/agent_order_report.sh).
     first_search_order: bool = True
     # A title or file name found in the text of at least this share of the documents seen (and of at least 3) names
     # none of them (`doc_parts`, `common_names_dropped`; issue 34, session 42): a documentation page's name is an
