@@ -633,6 +633,54 @@ def table(args: argparse.Namespace) -> None:
                       f"{f(row['dall10'])} | {secs} | {wl} |")
 
 
+def _mean3(values: list[float]) -> str:
+    return f"{statistics.fmean(values):.3f}" if values else "–"
+
+
+def variants(args: argparse.Namespace) -> None:
+    """Two answer settings of one saved `run` (`--variant` rows, or "agent"), the second against the first, per set:
+    passage R@5, answer-found@5 and doc all-R@10 — means, the paired difference with its 95 % bootstrap interval
+    (questions resampled, seed 0) and questions won / lost. Also each setting's won / lost against one hybrid
+    search on passage R@5 (issue 34: never worse than one search)."""
+    import random
+
+    def boot(a: list[float], b: list[float]) -> str:
+        d = [y - x for x, y in zip(a, b, strict=True)]
+        if not d:
+            return "–"
+        rng = random.Random(0)
+        means = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
+        return (f"{statistics.fmean(d):+.3f} [{means[49]:+.3f}, {means[1949]:+.3f}] "
+                f"{sum(x > 0 for x in d)}/{sum(x < 0 for x in d)}")
+
+    base, other = args.keys
+    print(f"| set (part, n) | metric | {base} | {other} | {other} − {base} [95 % CI] won/lost | "
+          f"{base} vs one search won/lost | {other} vs one search won/lost |")
+    print("| --- | --- | ---: | ---: | --- | --- | --- |")
+    metrics = {"passage R@5": lambda r, k: _covered(r[k]["passages"], r["gold"]) / len(r["gold"]),
+               "answer-found@5": lambda r, k: r[k].get("answer_found"),
+               "doc all-R@10": lambda r, k: (None if r[k].get("docs") is None
+                                             else float(all(g in r[k]["docs"][:10] for g in r["gold"])))}
+    for name in args.sets:
+        path = OUT / f"{name}-{args.part}-{args.label}.jsonl"
+        if not path.exists():
+            raise SystemExit(f"no run at {path}: `run --label {args.label} --part {args.part}` first")
+        recs = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        missing = [k for k in args.keys if recs and k not in recs[0]]
+        if missing:
+            raise SystemExit(f"{path.name} has no {missing}: rows are {[k for k in recs[0] if isinstance(recs[0][k], dict)]}")
+        for metric, get in metrics.items():
+            pairs = [(get(r, base), get(r, other), get(r, "hybrid")) for r in recs]
+            pairs = [p for p in pairs if None not in p[:2]]
+            a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+            vs = []
+            for col in (a, b):
+                hy = [(x, p[2]) for x, p in zip(col, pairs, strict=True) if p[2] is not None]
+                vs.append(f"{sum(x > h for x, h in hy)}/{sum(x < h for x, h in hy)}" if hy else "–")
+            print(f"| {name} ({args.part}, {len(pairs)}) | {metric} | {_mean3(a)} | {_mean3(b)} | {boot(a, b)} | "
+                  f"{vs[0]} | {vs[1]} |")
+
+
 def filings_compare(args: argparse.Namespace) -> None:
     """Saved `filings` runs side by side: figures in the top 5 of one constrained search and of the agent,
     per label; each label's row against the first label's same row (a fitted fusion changes the search,
@@ -876,6 +924,13 @@ def main() -> None:
     ft.add_argument("--out", type=Path, required=True, help="episodes JSONL (one line per question)")
     ft.add_argument("--refound", choices=("on", "off"), default="on",
                     help="record the shown chunks later searches match again (AgentConfig.refound; default on)")
+    fv = sub.add_parser("variants", help="two answer settings of one saved run, paired (bootstrap, won/lost)")
+    fv.add_argument("--label", required=True)
+    fv.add_argument("--keys", nargs=2, required=True, metavar=("BASE", "OTHER"),
+                    help="two rows of the run: --variant names or agent")
+    fv.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
+                    choices=["hotpotqa", "musique", "locomo"])
+    fv.add_argument("--part", choices=["report", "tuning"], default="report")
     for cmd in ("run", "table"):
         p = sub.add_parser(cmd)
         p.add_argument("--sets", nargs="+", default=["hotpotqa", "musique", "locomo"],
@@ -899,7 +954,7 @@ def main() -> None:
             p.add_argument("--labels", nargs="+", default=["before", "after"])
     args = parser.parse_args()  # the code measured is whatever PYTHONPATH points at (this tree, or main's)
     {"run": run, "table": table, "filings": filings, "filings-compare": filings_compare,
-     "filings-phrases": filings_phrases, "filings-trace": filings_trace}[args.command](args)
+     "filings-phrases": filings_phrases, "filings-trace": filings_trace, "variants": variants}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@ section), `--kinds` chooses which. Per query, three rankings of one index:
            passages in the answer's own order (main's order);
   on       the same with `defined_first=True` (the default): a passage defining what the question names first.
 
+`--compare first_search` (session 42, issue 34's "never worse than one search"): off / on are the LLM-free agent with
+session 42's two IterativeConfig fields off (`first_search_order=False, link_name_share=0`: main's answer) / at their
+defaults (the head in the first search's order; a page name that many pages seen write links none), both with
+`defined_first` at its default (True).
+
 Columns: passage hit@1 and hit@5 (a gold chunk first / in the first 5), MRR@5 (search: @10), and the paired
 differences on − off and on − search with a 95 % bootstrap interval and queries won / lost
 (docs_reading.paired). Also how many queries the rule fired on (`metadata["defined_first"]`). Per-query
@@ -44,27 +49,39 @@ def score(ranked: list[str], gold_ids: set[str], depth: int) -> dict[str, float]
             "mrr": 1.0 / first if first else 0.0}
 
 
-def run(index: Path, queries: list[dict[str, Any]], out: Path, part: str) -> list[dict[str, Any]]:
+def agents(corpus: Any, compare: str) -> dict[str, Any]:
+    """The two agent arms, off and on, of the setting compared (module docstring)."""
     from context1 import SearchAgent
+    from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy
     from context1.config import AgentConfig
+
+    if compare == "defined_first":
+        return {arm: SearchAgent(corpus, config=AgentConfig(defined_first=arm == "on")) for arm in ("off", "on")}
+    configs = {"off": IterativeConfig(first_search_order=False, link_name_share=0.0), "on": IterativeConfig()}
+    return {arm: SearchAgent(corpus, backend=IterativeRetrievalPolicy(corpus, cfg), config=AgentConfig())
+            for arm, cfg in configs.items()}
+
+
+def run(index: Path, queries: list[dict[str, Any]], out: Path, part: str,
+        compare: str = "defined_first") -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
     by_doc: dict[str, list[Any]] = defaultdict(list)
     for c in all_chunks(index):
         by_doc[c.doc_id].append(c)
     corpus = Corpus.open(index)
-    agents = {arm: SearchAgent(corpus, config=AgentConfig(defined_first=arm == "on")) for arm in ("off", "on")}
+    arms = agents(corpus, compare)
     rows = []
     path = out / f"rows-{part}.jsonl"
     try:
-        agents["off"].run(queries[0]["query"])  # warm-up: model load
+        arms["off"].run(queries[0]["query"])  # warm-up: model load
         with path.open("w", encoding="utf-8") as fh:
             for n, q in enumerate(queries, 1):
                 gold_ids = set(gold(by_doc, q))
                 row: dict[str, Any] = {k: q[k] for k in ("kind", "query", "doc_id", "section") if k in q}
                 row["gold"] = sorted(gold_ids)
                 row["search"] = [h.chunk.chunk_id for h in corpus.search(q["query"], k=10)]
-                for arm, agent in agents.items():
+                for arm, agent in arms.items():
                     t0 = time.perf_counter()
                     result = agent.run(q["query"])
                     row[f"{arm}_s"] = round(time.perf_counter() - t0, 3)
@@ -87,7 +104,8 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
         groups["all"].append(i)
         groups[r["kind"]].append(i)
     head = ["queries", "n", "fired"] + [f"{m} {a}" for m in ("hit@1", "hit@5") for a in ARMS] + [
-        "Δ hit@1 on−off [95 % CI] won/lost", "Δ hit@5 on−off", "Δ hit@1 on−search", "MRR off", "MRR on"]
+        "Δ hit@1 on−off [95 % CI] won/lost", "Δ hit@5 on−off", "Δ hit@1 on−search", "MRR search", "MRR off", "MRR on",
+        "Δ MRR on−off", "Δ hit@5 on−search"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in sorted(groups, key=lambda g: (g != "all", g)):
         idx = groups[name]
@@ -101,7 +119,10 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
         for metric, base in (("hit1", "off"), ("hit5", "off"), ("hit1", "search")):
             d, won, lost, lo, hi = paired(col(base, metric), col("on", metric))
             cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
-        cells += [f"{statistics.fmean(col(a, 'mrr')):.3f}" for a in ("off", "on")]
+        cells += [f"{statistics.fmean(col(a, 'mrr')):.3f}" for a in ARMS]
+        for metric, base in (("mrr", "off"), ("hit5", "search")):
+            d, won, lost, lo, hi = paired(col(base, metric), col("on", metric))
+            cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
         out.append("| " + " | ".join(cells) + " |")
     return out
 
@@ -118,6 +139,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-file", type=int, default=3)
     parser.add_argument("--per-file-definitions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--compare", choices=("defined_first", "first_search"), default="defined_first",
+                        help="the setting the off / on arms differ in (module docstring)")
     args = parser.parse_args(argv)
     folder = args.data / args.part
     if not folder.is_dir():
@@ -136,10 +159,12 @@ def main(argv: list[str] | None = None) -> None:
         queries = [q for i, q in enumerate(queries) if i in keep]
     if not queries:
         parser.error("no queries of those kinds in the folder")
-    rows = run(args.index, queries, args.out, args.part)
+    rows = run(args.index, queries, args.out, args.part, args.compare)
+    setting = ("AgentConfig.defined_first" if args.compare == "defined_first" else
+               "IterativeConfig first_search_order / link_name_share (main's answer) vs their defaults:")
     lines = [f"# The agent's passages on documentation, part {args.part} ({folder}; index {args.index})", "",
              f"{len(rows)} queries; search = one Corpus.search, off / on = the LLM-free agent with "
-             "AgentConfig.defined_first False / True", "", *table(rows)]
+             f"{setting} False / True" if args.compare == "defined_first" else f"{setting} off / on", "", *table(rows)]
     secs = {a: statistics.median(r[f"{a}_s"] for r in rows) for a in ("off", "on")}
     lines += ["", f"ask seconds p50: off {secs['off']:.2f}, on {secs['on']:.2f}"]
     text = "\n".join(lines) + "\n"

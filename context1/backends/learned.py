@@ -134,7 +134,9 @@ class LearnedConfig:
     # (-.006, +.002) and HotpotQA stays above (+.013); of 0.03 / 0.05 / 0.1, 0.05 loses least on the worst part
     # (`benchmarks/search_policy.py --split tuning --prior --prior-agreement W`). Training keeps it off unless
     # asked (`SearchPolicyTrainConfig.learned`); a folder saved before agreement existed reads 0 (`from_dict`).
-    iterative: IterativeConfig = field(default_factory=IterativeConfig)
+    # `link_name_share` stays 0 here (every name links, as its features were fitted and measured; session 42 measured
+    # the common-name rule on the hand-tuned policy only).
+    iterative: IterativeConfig = field(default_factory=lambda: IterativeConfig(link_name_share=0.0))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -142,7 +144,8 @@ class LearnedConfig:
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> LearnedConfig:
         d = dict(d)
-        it = IterativeConfig(**{"agreement_weight": 0.0, **d.pop("iterative", {})})  # folders from before: off
+        it = IterativeConfig(**{"agreement_weight": 0.0, "link_name_share": 0.0,  # folders from before: off
+                                **d.pop("iterative", {})})
         known = {f.name for f in dataclasses.fields(LearnedConfig)}
         if "forms" in d:
             d["forms"] = tuple(d["forms"])

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Session 42 (issue 34, "never worse than one search"): the LLM-free agent's answer with session 42's two rules on
+# (IterativeConfig.first_search_order: the head in the first search's order; link_name_share 0.2: a page name that
+# many pages seen write links none) against main's answer (both off) and against one search. Prints one table:
+#   (a) documentation: benchmarks/docs_agent.py --compare first_search: one search, the agent off, the agent on
+#       (passage hit@1 / hit@5 / MRR per proxy: definition, heading, sentence; paired bootstrap, won/lost);
+#   (b) the dev sets: benchmarks/agent_passages.py run on HotpotQA / MuSiQue / LoCoMo, each episode answered with the
+#       flag off and on (`--variant`), then `table` and `variants --keys s42-off s42-on` (R@5, answer-found@5,
+#       all-R@10, paired); the filings half with the same two variants.
+#
+#   bash benchmarks/agent_order_report.sh          # the lead, once: DATA=/work/data42/docs, the reporting parts
+#   PART=tune DATA=/work/data41/docs INDEX=/work/scratch42-agentdocs/tune-index DEVPART=tuning \
+#     DEV_LIMIT=150 bash benchmarks/agent_order_report.sh                            # what the engineer ran
+#
+# Variables: DATA (/work/data42/docs: holds PART/), PART (report), INDEX (/work/indexes/docs42-report: an index of
+# DATA/PART with "defines", main's readers), LIMIT (100: heading / sentence sample per kind; every definition),
+# DEVPART (report; "tuning" for HotpotQA 1-150, MuSiQue 1-120, LoCoMo after 400, the filings' tuning half),
+# DEV_LIMIT (1000: questions per dev set, i.e. the whole part), SETS (hotpotqa musique locomo), FILINGS
+# (/work/indexes/filings2; empty: skipped), FILINGS_LIMIT (100), DOCS (1; 0 skips (a)), DEV (1; 0 skips (b)),
+# SCRATCH (/work/scratch42-agentdocs/$PART-report-run), PYTHON (this checkout's .venv/bin/python).
+# Dev-set rows are saved under benchmarks/out/agent_passages/ (label order-$DEVPART).
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="${DATA:-/work/data42/docs}"
+PART="${PART:-report}"
+INDEX="${INDEX:-/work/indexes/docs42-report}"
+LIMIT="${LIMIT:-100}"
+DEVPART="${DEVPART:-report}"
+DEV_LIMIT="${DEV_LIMIT:-1000}"
+SETS="${SETS:-hotpotqa musique locomo}"
+FILINGS="${FILINGS-/work/indexes/filings2}"
+FILINGS_LIMIT="${FILINGS_LIMIT:-100}"
+DOCS="${DOCS:-1}"
+DEV="${DEV:-1}"
+SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
+PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"
+cd "$REPO"
+mkdir -p "$SCRATCH"
+# off = main's answer, on = this branch's defaults (IterativeConfig.first_search_order, link_name_share)
+VARIANTS=(--variant s42-off=first_search_order:0,link_name_share:0 --variant s42-on=first_search_order:1,link_name_share:0.2)
+if [ "$DOCS" = 1 ]; then
+  [ -d "$DATA/$PART" ] || { echo "no folder $DATA/$PART" >&2; exit 2; }
+  [ -f "$INDEX/manifest.json" ] || { echo "no index at $INDEX (no manifest.json)" >&2; exit 2; }
+  echo "## (a) documentation: $DATA/$PART, index $INDEX"
+  nice "$PYTHON" benchmarks/docs_agent.py --part "$PART" --data "$DATA" --index "$INDEX" --out "$SCRATCH/docs" \
+    --limit "$LIMIT" --compare first_search 2>"$SCRATCH/docs.log" \
+    || { echo "docs run failed: see $SCRATCH/docs.log" >&2; exit 1; }
+fi
+if [ "$DEV" = 1 ]; then
+  echo "## (b) dev sets, part $DEVPART (each episode answered with the rules off = main, s42-off, and on, s42-on)"
+  # shellcheck disable=SC2086  # SETS is a word list
+  nice "$PYTHON" benchmarks/agent_passages.py run --label "order-$DEVPART" --sets $SETS --part "$DEVPART" \
+    --limit "$DEV_LIMIT" "${VARIANTS[@]}" >"$SCRATCH/dev.log" 2>&1 \
+    || { echo "dev-set run failed: see $SCRATCH/dev.log" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  "$PYTHON" benchmarks/agent_passages.py table --labels "order-$DEVPART" --sets $SETS --part "$DEVPART"
+  echo
+  # shellcheck disable=SC2086
+  "$PYTHON" benchmarks/agent_passages.py variants --label "order-$DEVPART" --keys s42-off s42-on --sets $SETS \
+    --part "$DEVPART"
+  if [ -n "$FILINGS" ]; then
+    [ -f "$FILINGS/manifest.json" ] || { echo "no filings index at $FILINGS" >&2; exit 2; }
+    echo
+    nice "$PYTHON" benchmarks/agent_passages.py filings --label "order-$DEVPART" --part "$DEVPART" \
+      --index "$FILINGS" --limit "$FILINGS_LIMIT" --answers phrase "${VARIANTS[@]}" 2>"$SCRATCH/filings.log" \
+      | grep -v '^\[filings ' || { echo "filings run failed: see $SCRATCH/filings.log" >&2; exit 1; }
+  fi
+fi
