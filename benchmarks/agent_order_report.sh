@@ -18,7 +18,14 @@
 # DEV_LIMIT (1000: questions per dev set, i.e. the whole part), SETS (hotpotqa musique locomo), FILINGS
 # (/work/indexes/filings2; empty: skipped), FILINGS_LIMIT (100), DOCS (1; 0 skips (a)), DEV (1; 0 skips (b)),
 # SCRATCH (/work/scratch42-agentdocs/$PART-report-run), PYTHON (this checkout's .venv/bin/python).
-# Dev-set rows are saved under benchmarks/out/agent_passages/ (label order-$DEVPART).
+# Dev-set rows are saved under benchmarks/out/agent_passages/ (label order-$DEVPART, or top-$DEVPART: COMPARE).
+# COMPARE (first_search): what off / on are. first_search: main's answer (3e1805b, every session 42 field off) vs
+# this checkout's defaults (variants s42-off / s42-on). first_search_top (session 42, second round): 0ffd2a9's answer
+# (first_search_new_documents / first_search_keeps_top off) vs the defaults (variants s42top-off / s42top-on; label
+# top-$DEVPART; SCRATCH default /work/scratch42-agenttop/$PART-report-run). E.g. the second round on the session 41
+# reporting folder:
+#   COMPARE=first_search_top DATA=/work/data41/docs PART=report INDEX=/work/indexes/docs41-report \
+#     bash benchmarks/agent_order_report.sh
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${DATA:-/work/data42/docs}"
@@ -32,37 +39,46 @@ FILINGS="${FILINGS-/work/indexes/filings2}"
 FILINGS_LIMIT="${FILINGS_LIMIT:-100}"
 DOCS="${DOCS:-1}"
 DEV="${DEV:-1}"
-SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
+COMPARE="${COMPARE:-first_search}"
+case "$COMPARE" in
+  first_search) LABEL="order-$DEVPART"; OFF=s42-off; ON=s42-on; SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
+    # off = main's answer (every session 42 field off), on = this checkout's defaults
+    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0"
+              --variant s42-on=first_search_order:1,link_name_share:0.2,first_search_new_documents:1,first_search_keeps_top:1) ;;
+  first_search_top) LABEL="top-$DEVPART"; OFF=s42top-off; ON=s42top-on; SCRATCH="${SCRATCH:-/work/scratch42-agenttop/$PART-report-run}"
+    # off = 0ffd2a9's defaults, on = this checkout's defaults
+    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0
+              --variant s42top-on=first_search_new_documents:1,first_search_keeps_top:1) ;;
+  *) echo "COMPARE must be first_search or first_search_top, not $COMPARE" >&2; exit 2 ;;
+esac
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"
 cd "$REPO"
 mkdir -p "$SCRATCH"
-# off = main's answer, on = this branch's defaults (IterativeConfig.first_search_order, link_name_share)
-VARIANTS=(--variant s42-off=first_search_order:0,link_name_share:0 --variant s42-on=first_search_order:1,link_name_share:0.2)
 if [ "$DOCS" = 1 ]; then
   [ -d "$DATA/$PART" ] || { echo "no folder $DATA/$PART" >&2; exit 2; }
   [ -f "$INDEX/manifest.json" ] || { echo "no index at $INDEX (no manifest.json)" >&2; exit 2; }
   echo "## (a) documentation: $DATA/$PART, index $INDEX"
   nice "$PYTHON" benchmarks/docs_agent.py --part "$PART" --data "$DATA" --index "$INDEX" --out "$SCRATCH/docs" \
-    --limit "$LIMIT" --compare first_search 2>"$SCRATCH/docs.log" \
+    --limit "$LIMIT" --compare "$COMPARE" 2>"$SCRATCH/docs.log" \
     || { echo "docs run failed: see $SCRATCH/docs.log" >&2; exit 1; }
 fi
 if [ "$DEV" = 1 ]; then
-  echo "## (b) dev sets, part $DEVPART (each episode answered with the rules off = main, s42-off, and on, s42-on)"
+  echo "## (b) dev sets, part $DEVPART (each episode answered with the rules off, $OFF, and on, $ON)"
   # shellcheck disable=SC2086  # SETS is a word list
-  nice "$PYTHON" benchmarks/agent_passages.py run --label "order-$DEVPART" --sets $SETS --part "$DEVPART" \
+  nice "$PYTHON" benchmarks/agent_passages.py run --label "$LABEL" --sets $SETS --part "$DEVPART" \
     --limit "$DEV_LIMIT" "${VARIANTS[@]}" >"$SCRATCH/dev.log" 2>&1 \
     || { echo "dev-set run failed: see $SCRATCH/dev.log" >&2; exit 1; }
   # shellcheck disable=SC2086
-  "$PYTHON" benchmarks/agent_passages.py table --labels "order-$DEVPART" --sets $SETS --part "$DEVPART"
+  "$PYTHON" benchmarks/agent_passages.py table --labels "$LABEL" --sets $SETS --part "$DEVPART"
   echo
   # shellcheck disable=SC2086
-  "$PYTHON" benchmarks/agent_passages.py variants --label "order-$DEVPART" --keys s42-off s42-on --sets $SETS \
+  "$PYTHON" benchmarks/agent_passages.py variants --label "$LABEL" --keys "$OFF" "$ON" --sets $SETS \
     --part "$DEVPART"
   if [ -n "$FILINGS" ]; then
     [ -f "$FILINGS/manifest.json" ] || { echo "no filings index at $FILINGS" >&2; exit 2; }
     echo
-    nice "$PYTHON" benchmarks/agent_passages.py filings --label "order-$DEVPART" --part "$DEVPART" \
+    nice "$PYTHON" benchmarks/agent_passages.py filings --label "$LABEL" --part "$DEVPART" \
       --index "$FILINGS" --limit "$FILINGS_LIMIT" --answers phrase "${VARIANTS[@]}" 2>"$SCRATCH/filings.log" \
       | grep -v '^\[filings ' || { echo "filings run failed: see $SCRATCH/filings.log" >&2; exit 1; }
   fi

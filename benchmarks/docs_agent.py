@@ -14,9 +14,11 @@ section), `--kinds` chooses which. Per query, three rankings of one index:
   on       the same with `defined_first=True` (the default): a passage defining what the question names first.
 
 `--compare first_search` (session 42, issue 34's "never worse than one search"): off / on are the LLM-free agent with
-session 42's two IterativeConfig fields off (`first_search_order=False, link_name_share=0`: main's answer) / at their
-defaults (the head in the first search's order; a page name that many pages seen write links none), both with
-`defined_first` at its default (True).
+session 42's IterativeConfig fields off (`first_search_order=False, link_name_share=0`, and the second round's two:
+main's answer) / at their defaults (the head in the first search's order; a page name that many pages seen write links
+none; only a new document displaces a first-search passage, never the top one), both with `defined_first` at its
+default (True). `--compare first_search_top` (session 42, second round): off = 0ffd2a9's answer
+(`first_search_new_documents=False, first_search_keeps_top=False`), on = the defaults.
 
 Columns: passage hit@1 and hit@5 (a gold chunk first / in the first 5), MRR@5 (search: @10), and the paired
 differences on − off and on − search with a 95 % bootstrap interval and queries won / lost
@@ -57,7 +59,13 @@ def agents(corpus: Any, compare: str) -> dict[str, Any]:
 
     if compare == "defined_first":
         return {arm: SearchAgent(corpus, config=AgentConfig(defined_first=arm == "on")) for arm in ("off", "on")}
-    configs = {"off": IterativeConfig(first_search_order=False, link_name_share=0.0), "on": IterativeConfig()}
+    if compare == "first_search_top":  # 0ffd2a9's defaults against this branch's (the second round's two fields)
+        configs = {"off": IterativeConfig(first_search_new_documents=False, first_search_keeps_top=False),
+                   "on": IterativeConfig()}
+    else:  # main's answer (3e1805b: every session 42 field off) against the defaults
+        configs = {"off": IterativeConfig(first_search_order=False, link_name_share=0.0,
+                                          first_search_new_documents=False, first_search_keeps_top=False),
+                   "on": IterativeConfig()}
     return {arm: SearchAgent(corpus, backend=IterativeRetrievalPolicy(corpus, cfg), config=AgentConfig())
             for arm, cfg in configs.items()}
 
@@ -139,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-file", type=int, default=3)
     parser.add_argument("--per-file-definitions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=40)
-    parser.add_argument("--compare", choices=("defined_first", "first_search"), default="defined_first",
+    parser.add_argument("--compare", choices=("defined_first", "first_search", "first_search_top"),
+                        default="defined_first",
                         help="the setting the off / on arms differ in (module docstring)")
     args = parser.parse_args(argv)
     folder = args.data / args.part
@@ -160,8 +169,10 @@ def main(argv: list[str] | None = None) -> None:
     if not queries:
         parser.error("no queries of those kinds in the folder")
     rows = run(args.index, queries, args.out, args.part, args.compare)
-    setting = ("AgentConfig.defined_first" if args.compare == "defined_first" else
-               "IterativeConfig first_search_order / link_name_share (main's answer) vs their defaults:")
+    setting = {"defined_first": "AgentConfig.defined_first",
+               "first_search": "IterativeConfig's session 42 fields (main's answer) vs their defaults:",
+               "first_search_top": "IterativeConfig first_search_new_documents / first_search_keeps_top (0ffd2a9's "
+                                   "answer) vs their defaults:"}[args.compare]
     lines = [f"# The agent's passages on documentation, part {args.part} ({folder}; index {args.index})", "",
              f"{len(rows)} queries; search = one Corpus.search, off / on = the LLM-free agent with "
              f"{setting} False / True" if args.compare == "defined_first" else f"{setting} off / on", "", *table(rows)]

@@ -187,6 +187,21 @@ class IterativeConfig:
     # documentation passage hit@5 +0.021 [+0.003, +0.042] 7/1, MuSiQue R@5 1/0, HotpotQA and LoCoMo unchanged; 0.1
     # lost HotpotQA and MuSiQue questions, 0.3 changed nothing on documentation.
     link_name_share: float = 0.2
+    # Which first-search passages a later one may take the place of (`replace_first_search`; issue 34, session 42,
+    # second round). `first_search_new_documents`: a passage of a document the answer's head already cites earns a
+    # place only by its own evidence (the agreement between searches on that passage), never by its document's link —
+    # a link says a document is relevant, and the head already cites it. Without the rule a linked page already among
+    # the first search's top 5 filled the head with its other passages: Click's `prompts.md` #1 / #2 took the gold
+    # `parameter-types.md#9`'s place (the link: "prompts", written in that gold passage), FastAPI's `fastapi-cli.md`
+    # #6 / #9 the gold `manually.md#5`'s. `first_search_keeps_top`: the first search's top passage is never
+    # displaced (`manually.md#5` was that top passage; it is what `ask` shows first). Both False: 0ffd2a9's answer.
+    # Documentation tuning proxies (286, one episode per query answered both ways; against both off): hit@5 0.797 ->
+    # 0.811, +0.014 [+0.003, +0.028] 4/0 (one search 0.818; against it 2/8 -> 3/5 won/lost), hit@1 0.640 -> 0.647
+    # 2/0 (= one search's), MRR@5 +0.009 4/1. Each alone: +0.010 3/0 and +0.007 2/0. Dev sets' tuning parts (`benchmarks/agent_passages.py run --part tuning
+    # --variant ...`): passage R@5 HotpotQA 1-150 +1 / -0, MuSiQue 1-120 +1 / -0 (both from `first_search_keeps_top`),
+    # LoCoMo and the filings' tuning half unchanged; answer-found@5 and doc all-R@10 unchanged everywhere.
+    first_search_new_documents: bool = True
+    first_search_keeps_top: bool = True
 
 
 @dataclass
@@ -376,13 +391,20 @@ class IterativeRetrievalPolicy:
             evidence = link_bonus(parts, cfg) if cfg.first_search_evidence == "link" else None
             if evidence is not None and cfg.agreement_evidence and cfg.agreement_weight:
                 evidence = agreement_bonus(parts, cfg, evidence)
+            cited = None  # a passage of a document the head cites: its own agreement, never its document's link
+            if cfg.first_search_new_documents:
+                cited = ({cid: cfg.agreement_weight * a for cid, a in parts.chunk_agreement.items()}
+                         if cfg.agreement_evidence else {})
             first = first_search_chunks(rankings, cfg.first_search_keep)
             if cfg.constrained_keeps_first and self._names_documents(query):
                 evidence = {}  # no passage has evidence its first search lacked: the head is that search's
+                cited = None if cited is None else {}
                 pool = max(cfg.constrained_first_pool, cfg.first_search_keep)  # a smaller pool: the top 5 as they are
                 first = constrained_first(parts, first_search_chunks(rankings, pool), cfg.first_search_keep)
             passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
-                                            cfg.first_search_margin, evidence, keep_order=cfg.first_search_order)
+                                            cfg.first_search_margin, evidence, keep_order=cfg.first_search_order,
+                                            cited_evidence=cited,
+                                            keep_top=cfg.first_search_keeps_top)
         else:
             first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
@@ -651,7 +673,8 @@ def link_bonus(parts: DocParts, cfg: IterativeConfig) -> dict[str, float]:
 
 def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranked: Sequence[tuple[str, float]],
                          first: Sequence[str], max_passages: int, margin: float,
-                         evidence: Mapping[str, float] | None = None, *, keep_order: bool = False
+                         evidence: Mapping[str, float] | None = None, *, keep_order: bool = False,
+                         cited_evidence: Mapping[str, float] | None = None, keep_top: bool = False
                          ) -> list[tuple[str, float]]:
     """The answer's passages with the first search's top chunks (`first`) as its first `max_passages`,
     except where a later passage earns a place (`IterativeConfig.first_search_rule` "replace").
@@ -668,6 +691,11 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     (`IterativeConfig.first_search_order`) in the first search's order, each passage that earned a place where the
     one it displaced stood; then the rest of `ranked`, then any first-search chunk displaced and not in `ranked`
     (its document stays among the answer's); scores are capped by the one above so they never rise down the list.
+
+    `cited_evidence` (chunk -> its own evidence; `IterativeConfig.first_search_new_documents`): a passage of a
+    document the head already cites is judged by this, not by its document's `evidence` — a link says its document
+    is relevant, and the head already cites that document. `keep_top` (`IterativeConfig.first_search_keeps_top`):
+    the first search's top passage is never displaced.
     """
     rel = parts.chunk_relevance
 
@@ -688,14 +716,18 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
             head.append(cid)
             scores[cid] = s
             continue
-        weak = [c for c in head if c in protected]
+        weak = [c for c in head if c in protected and not (keep_top and c == protected[0])]
         if not weak:
             break
         w = min(weak, key=lambda c: (scores[c], -protected.index(c)))
         if s < scores[w] + margin:
             continue
-        if evidence is not None and evidence.get(parts.chunks[cid][0], 0.0) <= evidence.get(parts.chunks[w][0], 0.0):
-            continue
+        if evidence is not None:
+            doc_id = parts.chunks[cid][0]
+            have = (cited_evidence.get(cid, 0.0) if cited_evidence is not None
+                    and doc_id in {parts.chunks[c][0] for c in head} else evidence.get(doc_id, 0.0))
+            if have <= evidence.get(parts.chunks[w][0], 0.0):
+                continue
         head[head.index(w)] = cid
         scores[cid] = s
     order = {c: i for i, c in enumerate(head)}

@@ -65,7 +65,9 @@ def test_the_agent_opens_with_the_first_searchs_top_passage_on_documentation(doc
 
 
 def test_off_is_mains_order_the_head_re_sorted_by_the_policys_score(docs_corpus):
-    off = IterativeRetrievalPolicy(docs_corpus, IterativeConfig(first_search_order=False, link_name_share=0.0))
+    off = IterativeRetrievalPolicy(docs_corpus, IterativeConfig(first_search_order=False, link_name_share=0.0,
+                                                                first_search_new_documents=False,
+                                                                first_search_keeps_top=False))
     result = SearchAgent(docs_corpus, off, AgentConfig()).run(QUESTION)
     first = result.trajectory.steps[0].observations[0].chunk_ids[:5]
     ids = [e.chunk_id for e in result.evidence]
