@@ -75,7 +75,7 @@ _SELF = re.compile(r"^(?:That's me|That’s me|That is me|It's me|It’s me|I wi
                    r"(?: too| myself)?[.!]?$")
 _TIME = r"(?:(?:at )?(?:\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\.?| o'clock)?|half past \d{1,2}|noon|midday))"
 _WHEN_ANSWER = re.compile(
-    rf"^(?:(?:on|by|in|at|until|before|from|since) )?(?:{_ANY_DATE})(?:,? {_TIME})?(?: \d{{4}})?[.!]?$"
+    rf"^(?:(?:[Oo]n|[Bb]y|[Ii]n|[Aa]t|[Uu]ntil|[Bb]efore|[Ff]rom|[Ss]ince) )?(?:{_ANY_DATE})(?:,? {_TIME})?(?: \d{{4}})?[.!]?$"
     rf"|^{_TIME}[.!]?$|^(?:in |since )?(?:19|20)\d\d[.!]?$"
 )
 _APPROX = r"(?:about |around |roughly |approximately |almost |nearly |over |under |at least |at most |more than |less than )?"
@@ -211,7 +211,8 @@ def read_answer(sentence: str, form: str, answerer: str, people: Mapping[str, st
         return None
     text = body.rstrip(".!").strip()
     if form == "when":
-        return text if _WHEN_ANSWER.match(body) else None
+        # "End of November." opens the turn with a capital the date patterns write in lower case
+        return text if _WHEN_ANSWER.match(body) or _WHEN_ANSWER.match(body[:1].lower() + body[1:]) else None
     if form in ("how many", "how much", "how long"):
         return text if _NUMBER_ANSWER.match(body) else None
     if form == "who":
@@ -250,7 +251,7 @@ def _answer_span(text: str, lines: list[tuple[str, int, int]], at: int) -> tuple
     return None
 
 
-def reply_facts(
+def meeting_reply_facts(
     chunks: Mapping[str, list[Chunk]],
     meetings: list[str],
     doc_text: Mapping[str, str],

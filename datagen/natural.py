@@ -62,8 +62,8 @@ from datagen.factbase import (
 )
 from datagen.mail_facts import is_mail
 from datagen.meeting_decisions import DECISIONS
-from datagen.meeting_replies import REPLIES
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
+from datagen.meeting_replies import REPLIES
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES

@@ -97,8 +97,8 @@ from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
-from datagen.meeting_replies import reply_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
+from datagen.meeting_replies import meeting_reply_facts
 from datagen.meeting_statements import statement_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
@@ -404,7 +404,7 @@ def read_facts(
             for doc_id, facts in decided.items():
                 base.facts.setdefault(doc_id, []).extend(facts)
         if meeting_replies:  # a question asked and answered in the next turn (datagen.meeting_replies)
-            for doc_id, facts in reply_facts(mined.chunks, meetings, texts, tags, base.skipped).items():
+            for doc_id, facts in meeting_reply_facts(mined.chunks, meetings, texts, tags, base.skipped).items():
                 base.facts.setdefault(doc_id, []).extend(facts)
     return base
 
