@@ -95,6 +95,8 @@ _DEICTIC_TIME = frozenset("year week month time morning afternoon evening day da
 # the meeting's own place and day: "Where is X here?", "Where will we go now?"
 _DEICTIC = frozenset("here now today tonight tomorrow yesterday currently still".split())
 _AUX = frozenset("is are was were will does do did has have can shall".split())
+# a guess the asker adds after the question, for the answer to confirm or correct ("3 hours?", "Friday?")
+_GUESS = re.compile(r"^(?!(?:[Ww]hen|[Ww]hat|[Ww]ho|[Ww]hich|[Ww]here|[Hh]ow)\b)(?:\S+ ){0,3}\S+\?$")
 _TITLES = frozenset("Mr Ms Mrs Dr Hon St Prof Sir Madam".split())
 _VERBISH = re.compile(r"\b(?:is|are|was|were|be|been|will|would|can|could|do|does|did|have|has|had|should|must|"
                       r"know|think|mean|see|need|want|get|go|going|said|say)\b", re.IGNORECASE)
@@ -285,11 +287,15 @@ def meeting_reply_facts(
                 if not asker or answerer == asker or not opener(text[line_start:ae])[0]:
                     continue
                 q_span = list(_sentences(text, qs, qe))
+                if len(q_span) < 2 and n > 0 and lines[n - 1][0] == asker:  # the turn's line above
+                    q_span = [*_sentences(text, lines[n - 1][1], lines[n - 1][2]), *q_span]
                 if not q_span:
                     continue
                 s, e = q_span[-1]
                 if not text[s:e].rstrip().endswith("?"):
                     continue
+                if len(q_span) > 1 and _GUESS.match(_LEAD.sub("", text[s:e].strip())):
+                    s, e = q_span[-2]  # "How long is the tutorial? 3 hours?": the asker's guess after the question
                 asked = read_question(text[s:e], _written(asker, people), _written(answerer, people))
                 if asked is None:
                     continue

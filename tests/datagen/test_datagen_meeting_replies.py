@@ -42,6 +42,9 @@ ANSWERED = _paren([
     "(PERSON1) Europarl.",
     "(PERSON2) Who is writing the evaluation chapter?",
     "(PERSON1) I am.",
+    "(PERSON3) How long is this video lecture?",  # a guess after the question, which the answer corrects
+    "2 hours?",
+    "(PERSON2) Yeah, almost 3 hours.",
 ])
 ASKED = {
     "When is the review meeting with [ORGANIZATION3]?": "the 14th of October",
@@ -50,6 +53,7 @@ ASKED = {
     "When will [PERSON2] send the slides of the tutorial?": "By Friday",
     "Which corpus does the Kaldi baseline use?": "Europarl",
     "Who is writing the evaluation chapter?": "[PERSON1]",
+    "How long is the video lecture?": "almost 3 hours",
 }
 REFUSED = _paren([
     "(PERSON1)",  # an empty turn
@@ -107,7 +111,7 @@ def test_relations_forms_and_quotes() -> None:
     texts = {d: mined.doc_text(d) for d in mined.chunks}
     facts = meeting_reply_facts(mined.chunks, list(texts), texts, set(), Counter())["answered.txt"]
     assert {f.relation for f in facts} == {"meet:reply|when", "meet:reply|how many", "meet:reply|who",
-                                          "meet:reply|which"}
+                                          "meet:reply|which", "meet:reply|how long"}
     assert all(f.relation.startswith(REPLIES) and refusal(f, set()) == "" for f in facts)
     quote = next(f.sentence for f in facts if f.answer == "By Friday")
     assert quote == "(PERSON1) And when will you send the slides of the tutorial?\n(PERSON2) Ehm.\nBy Friday."
