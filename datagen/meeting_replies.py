@@ -5,15 +5,19 @@ meeting rarely states a fact in one clean sentence, and where it does say one it
 speaker asks, the next answers in a fragment ("When is the review?" / "End of November."). This module reads
 those pairs, with no parse, with meeting_statements' turns, sentences, fillers and hedges:
 
-- **the question**: the last sentence of a speaker's turn, a wh-question (when / what / who / which / where /
-  how many / how much / how long) of 4–20 words with a thing to ask about; not a yes-no question, not one about
-  the meeting's own talk ("what do you mean", "what was that", "what do you think"), not advice or a
-  hypothetical ("what should we do", "would", "if"), no stammer, cut word or transcriber's tag in it;
+- **the question**: the last sentence of a speaker's turn (or the one before the asker's own guess: "How long
+  is this tutorial? 3 hours?"), a wh-question (when / what / who / which / where / how many / how much / how
+  long) of 4–20 words with a thing to ask about; not a yes-no question, not one about the meeting's own talk
+  ("what do you mean", "what was that", "what do you think"), not advice or a hypothetical ("what should we do",
+  "would", "if"), not of the meeting's own place and day ("here", "now", "this year"), no stammer, restart, cut
+  word or transcriber's tag in it; a "what" / "which" must name its thing (a capitalised word, a placeholder,
+  a number: "What is the ending of the word?" asks of nothing one could name afterwards);
 - **the answer**: the first sentence of the next turn, opened by *another* speaker, short (`MAX_ANSWER_WORDS`),
   its leading fillers off ("Um, Friday." → "Friday"), of the question's type: a date or a clock time for
   "when", a number for "how many / how much / how long", a placeholder (`[PERSON5]`), a speaker of the folder or
-  the answerer's own "I will" / "I do" / "Me" for "who", a place name for "where", a short noun phrase for
-  "what / which"; no hedge ("I think", "maybe", "not sure", "I don't know"), no question back, no filler
+  the answerer's own "I will" / "I do" / "Me" for "who", a place name after its preposition for "where", a
+  short noun phrase for "what / which" (a bare number to a "what" left out: its unit or owner is elsewhere,
+  "What is the Welsh consequential?" / "Fifty-six."); no hedge ("I think", "maybe", "not sure", "I don't know"), no question back, no filler
   inside it, and verbatim in the passage (the verifier's test);
 - **made self-contained**: the asked question is kept, its tense too; "you" / "your" become the answerer as the
   folder writes them ("When will you send the slides?" → "When will [PERSON3] send the slides?"), "I" / "my"
