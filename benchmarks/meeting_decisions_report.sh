@@ -9,14 +9,17 @@
 #   IDX=/work/indexes/elitr-report Q=/work/data41/elitr/queries-report.jsonl bash benchmarks/meeting_decisions_report.sh OUT
 #
 # IDX: the meeting index (default: ELITR tuning); Q: its real questions with answers (ELITR's export; "" = none:
-# forms and coverage of the generated tasks only). Run from the branch's checkout; main is `git archive 3e1805b`.
+# forms and coverage of the generated tasks only). Run from the branch's checkout; main is `git archive $BASE`.
+# BASE: the commit main's arm runs (default 3e1805b, the base of session 42's first round; the meeting replies
+# branch, datagen.meeting_replies, compares with BASE=7908948, main with meeting_decisions merged).
 set -uo pipefail
 CODE=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$(realpath -m "${1:-/tmp/meeting-decisions-report}")
 IDX=${IDX:-/work/indexes/elitr-tune}; Q=${Q-/work/data41/elitr/queries-tune.jsonl}
 PY=${PY:-$( [ -x "$CODE/.venv/bin/python" ] && echo "$CODE/.venv/bin/python" || echo /work/main/.venv/bin/python)}; export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=1
+BASE=${BASE:-3e1805b}
 mkdir -p "$OUT"; MAIN=$(mktemp -d /tmp/decisions-main.XXXX)
-git -C "$CODE" archive 3e1805b | tar -x -C "$MAIN"
+git -C "$CODE" archive "$BASE" | tar -x -C "$MAIN"; echo "== main: $BASE; branch: $(git -C "$CODE" rev-parse --short HEAD)"
 run() {  # run LABEL CODE
   local out=$OUT/$1; rm -rf "$out"; mkdir -p "$out"
   [ "$1" = main ] && [ -f "$OUT/branch/parse.spacy" ] && cp "$OUT"/branch/parse.* "$out/"  # the same sentences

@@ -63,6 +63,7 @@ from datagen.factbase import (
 from datagen.mail_facts import is_mail
 from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
+from datagen.meeting_replies import REPLIES
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker
 from datagen.positives import POSITIVES
@@ -159,6 +160,9 @@ class NaturalConfig:
         ("When is the ELG paper due?"), an amount needed, who runs what; 0 reads none, and the facts are main's
         exactly (`--mix decisions=0`; read with the facts, before the generator). A corpus with no meeting has
         none either way.
+    meeting_replies: 1 (default) asks a question a meeting's speaker asked and the next speaker answered, read by
+        `datagen.meeting_replies` ("When will [PERSON3] send the slides?" / "By Friday."); 0 reads none, and
+        the facts are main's exactly (`--mix replies=0`). A corpus with no meeting has none either way.
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -196,6 +200,7 @@ class NaturalConfig:
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
+    meeting_replies: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -208,7 +213,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "meeting_guard", "meeting_statements",
-            "meeting_decisions",
+            "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -225,7 +230,7 @@ _MIX_KEYS = {
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
-    "decisions": "meeting_decisions",
+    "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
 
 
@@ -241,7 +246,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -414,6 +419,8 @@ class NaturalGenerator:
         other fact is."""
         if fact.relation.startswith(DECISIONS):
             return bool(self.config.meeting_decisions)
+        if fact.relation.startswith(REPLIES):
+            return bool(self.config.meeting_replies)
         if fact.relation.startswith(STATEMENT):
             return bool(self.config.meeting_statements)
         if not fact.relation.startswith("doc:"):

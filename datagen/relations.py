@@ -98,6 +98,7 @@ from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
+from datagen.meeting_replies import meeting_reply_facts
 from datagen.meeting_statements import statement_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
@@ -192,6 +193,7 @@ def read_facts(
     doc_name_case: bool = True,
     doc_reference: bool = True,
     meeting_decisions: bool = True,
+    meeting_replies: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -204,6 +206,8 @@ def read_facts(
     doc_reference: a hand-written API reference's facts are read too (datagen.doc_reference); False: none.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
+    meeting_replies: a question asked in a meeting and answered in the next turn is read too
+    (datagen.meeting_replies); False reads none (the facts as before, exactly).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -398,6 +402,9 @@ def read_facts(
             asked = {f.ask.replace("{s}", f.subject) for fs in stated.values() for f in fs}
             decided = decision_facts(mined.chunks, meetings, texts, tags, base.skipped, asked)
             for doc_id, facts in decided.items():
+                base.facts.setdefault(doc_id, []).extend(facts)
+        if meeting_replies:  # a question asked and answered in the next turn (datagen.meeting_replies)
+            for doc_id, facts in meeting_reply_facts(mined.chunks, meetings, texts, tags, base.skipped).items():
                 base.facts.setdefault(doc_id, []).extend(facts)
     return base
 

@@ -105,7 +105,8 @@ def run_datagen(
             facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
                            doc_owners=bool(natural.doc_owners), doc_name_case=bool(natural.doc_name_case),
                            doc_reference=bool(natural.doc_reference),
-                           meeting_decisions=bool(natural.meeting_decisions))
+                           meeting_decisions=bool(natural.meeting_decisions),
+                           meeting_replies=bool(natural.meeting_replies))
             generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
             # from the fields of form-like reports
@@ -173,10 +174,11 @@ def run_datagen(
 
 
 def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
-           doc_name_case: bool = True, doc_reference: bool = True, meeting_decisions: bool = True) -> Any:
+           doc_name_case: bool = True, doc_reference: bool = True, meeting_decisions: bool = True,
+           meeting_replies: bool = True) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
-    doc_reference, meeting_decisions: `read_facts`' own."""
+    doc_reference, meeting_decisions, meeting_replies: `read_facts`' own."""
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -192,7 +194,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
             parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
             doc_name_case=doc_name_case, doc_reference=doc_reference,
-            meeting_decisions=meeting_decisions,
+            meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
         )
     finally:
         if bar is not None:
