@@ -48,11 +48,11 @@ from datagen.meeting_statements import (
     _NUMBER_WORDS,
     _PLACEHOLDERS,
     _fact,
-    _person,
     _quote,
     _sentences,
     _thing,
     _unique,
+    meeting_people,
     opener,
     turn_lines,
 )
@@ -361,15 +361,7 @@ def decision_facts(
     speaker labels that name no one (`meeting_guard.tag_labels`). asked: questions another reader asks already
     (meeting_statements' deadlines), not asked twice. Skips counted in `skipped`."""
     meetings = [d for d in meetings if d in chunks]
-    said = "\n".join(doc_text[d] for d in meetings)
-    labels = {opener(line)[0] for d in meetings for line in doc_text[d].split("\n")} - {""}
-    people: dict[str, str] = {}
-    for label in labels:
-        if fold(label) in tags:
-            continue
-        written = _person(label, said)
-        people[fold(label)] = written
-        people[fold(written)] = written
+    people = meeting_people(meetings, doc_text, tags)
     found: dict[str, list[Fact]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     for doc_id in meetings:

@@ -46,9 +46,9 @@ from datagen.meeting_statements import (
     _PLACEHOLDERS,
     _STOP,
     _fact,
-    _person,
     _sentences,
     _unique,
+    meeting_people,
     opener,
     turn_lines,
 )
@@ -268,15 +268,7 @@ def meeting_reply_facts(
     documents, by document; one fact per (document, quote, answer) though passages overlap. tags: the folded
     speaker labels that name no one (`meeting_guard.tag_labels`). Skips counted in `skipped`."""
     meetings = [d for d in meetings if d in chunks]
-    said = "\n".join(doc_text[d] for d in meetings)
-    labels = {opener(line)[0] for d in meetings for line in doc_text[d].split("\n")} - {""}
-    people: dict[str, str] = {}
-    for label in labels:
-        if fold(label) in tags:
-            continue
-        written = _person(label, said)
-        people[fold(label)] = written
-        people[fold(written)] = written
+    people = meeting_people(meetings, doc_text, tags)
     found: dict[str, list[Fact]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     for doc_id in meetings:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from corpus_tools.types import Chunk
 from datagen.factbase import Fact
@@ -181,6 +181,22 @@ def _person(label: str, said: str) -> str:
     return f"[{label}]" if f"[{label}]" in said else label
 
 
+def meeting_people(meetings: Sequence[str], doc_text: Mapping[str, str], tags: set[str]) -> dict[str, str]:
+    """The speakers of `meetings`, by folded label and folded written form, as the folder writes them in speech
+    (`_person`); labels that name no one (`tags`, `meeting_guard.tag_labels`) left out. Shared by this module's,
+    `meeting_decisions`' and `meeting_replies`' readers."""
+    said = "\n".join(doc_text[d] for d in meetings)
+    labels = {opener(line)[0] for d in meetings for line in doc_text[d].split("\n")} - {""}
+    people: dict[str, str] = {}
+    for label in labels:
+        if fold(label) in tags:
+            continue
+        written = _person(label, said)
+        people[fold(label)] = written
+        people[fold(written)] = written
+    return people
+
+
 def _quote(text: str, start: int, end: int) -> str:
     """The quote of the sentence text[start:end], showing who says it: from its turn's opener when that is on
     the sentence's line or up to `QUOTE_LINES` lines above ("(PERSON5) Okay, at some point.\nI will finish
@@ -292,15 +308,7 @@ def statement_facts(
     one fact per (document, sentence, answer) though passages overlap. tags: the folded speaker labels that
     name no one (`meeting_guard.tag_labels`). Skips counted in `skipped`."""
     meetings = [d for d in meetings if d in chunks]
-    said = "\n".join(doc_text[d] for d in meetings)
-    labels = {opener(line)[0] for d in meetings for line in doc_text[d].split("\n")} - {""}
-    people: dict[str, str] = {}
-    for label in labels:
-        if fold(label) in tags:
-            continue
-        written = _person(label, said)
-        people[fold(label)] = written
-        people[fold(written)] = written
+    people = meeting_people(meetings, doc_text, tags)
     found: dict[str, list[Fact]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     for doc_id in meetings:
