@@ -143,3 +143,26 @@ def release_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:
                 company = filing_company(c.metadata, [x.text for x in cs[:4]], mined.titles.get(doc, ""))
                 base.facts.setdefault(doc, []).extend(table_facts(c, company, base.skipped))
     return mined, base
+
+
+# --- meetings: the readers of datagen.meeting_statements / meeting_decisions / meeting_replies -----------------
+
+def paren_meeting(lines: list[str]) -> str:
+    """A "(PERSONn) text" meeting: `lines`, then thirty short turns of three speakers (a meeting runs long)."""
+    fill = [f"(PERSON{1 + i % 3}) Okay.\nYeah." for i in range(30)]
+    return "\n".join([*lines, *fill])
+
+
+def meeting_chunks(docs: dict[str, str]) -> list[Chunk]:
+    """Each document of `docs` (id → text) as one chunk with no title."""
+    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": ""}) for d, text in docs.items()]
+
+
+def read_meeting(reader, docs: dict[str, str], tags: set[str]) -> tuple[dict[str, str], Counter]:
+    """question → answer of what `reader` (`statement_facts`, `decision_facts`, `meeting_reply_facts`) reads in
+    `docs`, every document a meeting here, and its skips. tags: the folded speaker labels that name no one."""
+    mined = mine(meeting_chunks(docs))
+    skipped: Counter = Counter()
+    texts = {d: mined.doc_text(d) for d in mined.chunks}
+    found = reader(mined.chunks, list(texts), texts, tags, skipped)
+    return {f.ask.replace("{s}", f.subject): f.answer for fs in found.values() for f in fs}, skipped

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 
 import pytest
+from datagen_fixtures import meeting_chunks, paren_meeting, read_meeting
 
 from corpus_tools.types import Chunk
 from datagen.meeting_decisions import DECISIONS, decision_facts
@@ -20,11 +21,7 @@ from datagen.relations import read_facts
 from datagen.types import Candidate
 from datagen.verify import contains
 
-
-def _paren(lines: list[str]) -> str:
-    """A "(PERSONn) text" meeting: `lines`, then thirty short turns of three speakers (a meeting runs long)."""
-    fill = [f"(PERSON{1 + i % 3}) Okay.\nYeah." for i in range(30)]
-    return "\n".join([*lines, *fill])
+_paren = paren_meeting
 
 
 DECIDED = _paren([
@@ -75,17 +72,12 @@ REFUSED = _paren([
 ])
 
 
-def _chunks(docs: dict[str, str]) -> list[Chunk]:
-    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": ""}) for d, text in docs.items()]
+_chunks = meeting_chunks
 
 
 def _read(docs: dict[str, str], tags: set[str] | None = None) -> tuple[dict[str, str], Counter]:
     """question → answer of the decisions of `docs` (every document a meeting here)."""
-    mined = mine(_chunks(docs))
-    skipped: Counter = Counter()
-    texts = {d: mined.doc_text(d) for d in mined.chunks}
-    found = decision_facts(mined.chunks, list(texts), texts, tags or set(), skipped)
-    return {f.ask.replace("{s}", f.subject): f.answer for fs in found.values() for f in fs}, skipped
+    return read_meeting(decision_facts, docs, tags or set())
 
 
 def test_the_fixtures_are_meetings() -> None:

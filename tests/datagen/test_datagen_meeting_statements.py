@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from datagen_fixtures import meeting_chunks, paren_meeting, read_meeting
 
 from corpus_tools.types import Chunk
 from datagen.factbase import Fact, FactBase
@@ -22,11 +23,7 @@ from datagen.relations import read_facts
 from datagen.types import Candidate
 from datagen.verify import contains
 
-
-def _paren(lines: list[str]) -> str:
-    """A "(PERSONn) text" meeting: `lines`, then thirty short turns of three speakers (a meeting runs long)."""
-    fill = [f"(PERSON{1 + i % 3}) Okay.\nYeah." for i in range(30)]
-    return "\n".join([*lines, *fill])
+_paren = paren_meeting
 
 
 DEMO = _paren([
@@ -63,17 +60,12 @@ COMMITTEE = "\n".join([
 ])
 
 
-def _chunks(docs: dict[str, str]) -> list[Chunk]:
-    return [Chunk(f"{d}#0", d, text, 0, len(text.split()), {"title": ""}) for d, text in docs.items()]
+_chunks = meeting_chunks
 
 
 def _read(docs: dict[str, str]) -> tuple[dict[str, str], Counter]:
     """question → answer of the statements of `docs` (every document a meeting here)."""
-    mined = mine(_chunks(docs))
-    skipped: Counter = Counter()
-    texts = {d: mined.doc_text(d) for d in mined.chunks}
-    found = statement_facts(mined.chunks, list(texts), texts, {"project manager"}, skipped)
-    return {f.ask.replace("{s}", f.subject): f.answer for fs in found.values() for f in fs}, skipped
+    return read_meeting(statement_facts, docs, {"project manager"})
 
 
 def test_a_turn_runs_on_over_its_continuation_lines() -> None:
