@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from datagen.factbase import Fact
@@ -75,6 +76,9 @@ provide raise read remove report require return run save search select send set 
 trace treat try turn use warn write""".split())
 
 
+_SUBORDINATE = re.compile(r"\b(?:that|which|who|when|where|if|to|can|could|will|would|may|should|must)\b")
+
+
 def _third(verb: str) -> str:
     """"show" → "shows", "specify" → "specifies", "pass" → "passes"."""
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
@@ -97,6 +101,10 @@ def option_facts(chunk: Any, skipped: Counter) -> list[Fact]:
     page = f"{meta.get('title') or ''} {section}"
     lines = text.split("\n")
     starts = [m.start() for m in re.finditer(r"^", text, re.MULTILINE)]
+    # a page about one program of the project ("Automatic stub generation (stubgen)"): its options are that
+    # program's ("Which stubgen option …?"), not the project's main command's
+    prog = re.search(r"\((?P<p>[a-z][a-z0-9_-]*)\)\s*$", str(meta.get("title") or ""))
+    program = prog.group("p") if prog else ""
     heads, help_lines = _help_block(lines)
     entries: list[tuple[int, list[str]]] = []  # (line number, names)
     for n, line in enumerate(lines):
@@ -117,6 +125,8 @@ def option_facts(chunk: Any, skipped: Counter) -> list[Fact]:
         end = entries[i + 1][0] if i + 1 < len(entries) else len(lines)
         out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped)
     out += _help_facts(chunk, text, starts, lines, heads, help_lines, skipped)
+    if program:
+        out = [replace(f, ask=f.ask.replace("Which command-line option", f"Which {program} option", 1)) for f in out]
     return out
 
 
@@ -128,7 +138,9 @@ def _strip_metavars(sig: str) -> str:
 def _answer(names: list[str]) -> str:
     """The name a user would say: the long option where there is one ("--module" of "-m, --module")."""
     longs = [n for n in names if n.startswith("--")]
-    return longs[0] if longs else names[0]
+    # the longest: "--ff, --failed-first" is asked by "--failed-first" here and under its entry alike (two
+    # answers to one question would drop both, factbase.unique_in_corpus)
+    return max(longs, key=len) if longs else names[0]
 
 
 def _noun(name: str) -> str:
@@ -221,8 +233,10 @@ def _clause(desc: str) -> str | None:
     if not verb or not rest or first.isupper():
         return None
     # "Exit on test failure and continue from …", "Show cache contents, don't perform …": every verb agrees
+    # (not inside a clause of its own: "… so that PyAnnotate can read it and add …" keeps its verb)
     rest = re.sub(r"(?:(?<=\band )|(?<=\bbut )|(?<=\bor )|(?<=, ))[a-z]+\b",
-                  lambda m: _third(m.group(0)) if m.group(0) in _VERBS else m.group(0), rest)
+                  lambda m: _third(m.group(0)) if m.group(0) in _VERBS and not _SUBORDINATE.search(rest[:m.start()])
+                  else m.group(0), rest)
     rest = re.sub(r"\bdon't\b", "doesn't", rest)
     return f", when {w.group(1)}, {verb} {rest}" if w else f"{verb} {rest}"
 
@@ -309,8 +323,11 @@ def _indent(line: str) -> int:
 
 
 def named_which(ask: str, project: str) -> str:
-    """"Which command-line option …?" → "Which mypy command-line option …?"."""
-    return re.sub(r"^Which ", f"Which {project} ", ask, count=1) if project else ask
+    """"Which command-line option …?" → "Which mypy command-line option …?"; a program's own ("Which stubgen
+    option …?") names its program already."""
+    if not project or not ask.startswith(("Which command-line option", "Which configuration setting")):
+        return ask
+    return "Which " + project + ask[5:]
 
 
 def _fact(chunk: Any, text: str, subject: str, relation: str, answer: str, ask: str, start: int, end: int) -> Fact:

@@ -174,3 +174,19 @@ def test_mix_keys() -> None:
     assert NaturalConfig().doc_options == 1.0 and NaturalConfig().doc_announce == 1.0
     with pytest.raises(ValueError, match="options=0|1"):
         parse_mix("option=0")
+
+
+def test_a_programs_page_and_verbs_that_agree() -> None:
+    # "Automatic stub generation (stubgen)": the options are stubgen's, not the project's main command's
+    src = ("-p PACKAGE, --package PACKAGE\n\nGenerate stubs for the given package.\n\n--ff, --failed-first\n\n"
+           "Run all tests, but run the last failures first.\n\n--json\n\nOutput the signature as JSON, so that a tool "
+           "can read it and add the signature to the file.\n\nend\n")
+    page = Chunk("s#1", "s.rst", src, 0, 40, {"title": "Automatic stub generation (stubgen)", "section": "Options",
+                                              "defines": "-p, --package, --ff, --failed-first, --json"})
+    got = {f.ask: f.answer for f in option_facts(page, Counter())}
+    assert got == {
+        "Which stubgen option generates stubs for the given package?": "--package",
+        "Which stubgen option runs all tests, but runs the last failures first?": "--failed-first",
+        "Which stubgen option outputs the signature as JSON, so that a tool can read it and add the signature to the file?":
+            "--json",
+    }
