@@ -74,8 +74,7 @@ continue create deactivate decrease define determine disable display emit enable
 import include increase infer inspect install invoke limit list load look make mark output override pass perform prepend prevent print produce
 provide raise read remove report require return run save search select send set show skip specify stop store suppress tell
 trace treat try turn use warn write""".split())
-
-
+# a word that opens a clause of its own: a verb after it is that clause's, not the description's
 _SUBORDINATE = re.compile(r"\b(?:that|which|who|when|where|if|to|can|could|will|would|may|should|must)\b")
 
 
