@@ -4,7 +4,9 @@
 
 Prints how many tasks each run wrote, how many questions are new, gone and kept (a question is the task's key),
 and the new ones by kind; writes every new task, and a seeded sample of them, as a reading sheet (question,
-answer, gold document, the quote the answer was verified against), and the gone ones after them. Flags off ==
+answer, gold document, the quote the answer was verified against), and the gone ones after them, then every task
+of each run that no documentation reader wrote (kind "prose": a sentence template or a claim; session 43: the
+release announcements' "Which organization has pytest-X been released to?"). Flags off ==
 main is checked with `cmp` on tasks.jsonl by the report script, not here.
 """
 
@@ -49,6 +51,8 @@ def main() -> None:
     print(f"{args.base}: {len(base)} tasks; {args.new}: {len(new)} tasks; new {len(added)}, gone {len(gone)}, "
           f"kept {len(new) - len(added)}")
     print("   new by kind: " + (", ".join(f"{k} {v}" for k, v in Counter(_kind(new[q]) for q in added).most_common()) or "none"))
+    print(f"   prose tasks (no documentation reader's): {sum(_kind(r) == 'prose' for r in base.values())} -> "
+          f"{sum(_kind(r) == 'prose' for r in new.values())}")
     print("   gone by kind: " + (", ".join(f"{k} {v}" for k, v in Counter(_kind(base[q]) for q in gone).most_common()) or "none"))
     if args.sheet:
         picked = random.Random(args.seed).sample(added, min(args.sample, len(added)))
@@ -56,6 +60,9 @@ def main() -> None:
         lines += [_card(n, new[q]) for n, q in enumerate(picked, 1)]
         lines += [f"\n# every new task ({len(added)})\n"] + [_card(n, new[q]) for n, q in enumerate(added, 1)]
         lines += [f"\n# gone ({len(gone)}): written by {args.base} only\n"] + [_card(n, base[q]) for n, q in enumerate(gone, 1)]
+        for name, run in ((args.base, base), (args.new, new)):
+            prose = [q for q in run if _kind(run[q]) == "prose"]
+            lines += [f"\n# prose tasks of {name} ({len(prose)})\n"] + [_card(n, run[q]) for n, q in enumerate(prose, 1)]
         args.sheet.write_text("\n".join(lines), encoding="utf-8")
         print(f"   sheet: {args.sheet}")
 

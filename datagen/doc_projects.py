@@ -29,6 +29,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from datagen.doc_options import NAMED_ASKS as OPTION_ASKS
+from datagen.doc_options import WHICH, named_which
 from datagen.doc_reference import ENVVAR, NAMED_ASKS
 
 MIN_MENTIONS = 3
@@ -136,6 +138,7 @@ ASKS = {
     "doc:removed": "In which version of {p} was {s} removed?",
     "doc:released": "When was {p} {s} released?",
     "doc:release_support": "In which version of {p} was support for {s} added?",
+    **OPTION_ASKS,  # an options list's defaults (datagen.doc_options)
     **NAMED_ASKS,  # a reference page's defaults and types (datagen.doc_reference); its raises / environment
     # questions name their raiser or their effect, and keep their own template
 }
@@ -147,6 +150,8 @@ def named_ask(relation: str, ask: str, project: str) -> str:
     if relation == ENVVAR and project:
         # "Which environment variable controls X?" → "Which pytest environment variable controls X?"
         return ask.replace("Which environment variable", f"Which {project} environment variable", 1)
+    if relation == WHICH:
+        return named_which(ask, project)  # "Which mypy command-line option …?"
     template = ASKS.get(relation)
     if not template or not project:
         return ask

@@ -48,6 +48,7 @@ from datagen.chat_bridges import BRIDGE_FORM, SessionBridges
 from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
+from datagen.doc_announce import with_announcements
 from datagen.doc_markup import documentation_page
 from datagen.doc_projects import documentation_folders
 from datagen.factbase import (
@@ -146,6 +147,15 @@ class NaturalConfig:
         table's defaults and types, an attribute's type, a method's return type, what raises which exception,
         which environment variable does what (datagen.doc_reference); 0 asks none (`--mix reference=0`). Read
         with the facts, before the generator.
+    doc_options: 1 (default) asks what an options or settings list states (datagen.doc_options): which command-line
+        option or configuration setting does what its entry's description says ("Which mypy command-line option
+        asks mypy to type check the provided module?" → "--module"), and an entry's stated default, from Sphinx
+        `option` / `confval` entries, one-heading-per-setting pages and a command's help output; 0 asks none
+        (`--mix options=0`). Read with the facts, before the generator.
+    doc_announce: 1 (default) takes a release announcement in a folder that holds documentation as documentation
+        (datagen.doc_announce: "Which organization has pytest-4.6.5 been released to?" → "PyPI" is no longer
+        asked), and counts it so in its folder's majority (`doc_folder`); 0 judges it alone, as before
+        (`--mix announce=0`).
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -197,6 +207,8 @@ class NaturalConfig:
     doc_name_case: float = 1.0
     doc_folder: float = 1.0
     doc_reference: float = 1.0
+    doc_options: float = 1.0
+    doc_announce: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
@@ -212,7 +224,7 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "meeting_guard", "meeting_statements",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "meeting_guard", "meeting_statements",
             "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
@@ -229,6 +241,7 @@ _MIX_KEYS = {
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
+    "options": "doc_options", "announce": "doc_announce",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
@@ -246,7 +259,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -285,6 +298,11 @@ class NaturalGenerator:
         # only the documentation readers' facts (datagen.doc_defaults, doc_versions) unless `doc_prose`.
         self._doc_pages = frozenset() if self.config.doc_prose else frozenset(
             d for d, chunks in mined.chunks.items() if documentation_page(mined.doc_text(d), chunks[0].metadata if chunks else None))
+        if self._doc_pages and self.config.doc_announce:
+            # a documentation folder's release announcements are its release news (datagen.doc_announce)
+            self._doc_pages = frozenset(d for d, is_doc in with_announcements(
+                {d: d in self._doc_pages for d in mined.chunks}, mined.titles, {d: mined.doc_text(d) for d in mined.chunks}).items()
+                if is_doc)
         if self._doc_pages and self.config.doc_folder:
             # a documentation folder's pages with no code (release announcements, a history page) are documentation
             self._doc_pages = documentation_folders({d: d in self._doc_pages for d in mined.chunks})
@@ -433,6 +451,8 @@ class NaturalGenerator:
             return bool(self.config.doc_since)
         if fact.relation.startswith("doc:ref:"):
             return bool(self.config.doc_reference)
+        if fact.relation.startswith("doc:opt:"):
+            return bool(self.config.doc_options)
         return bool(self.config.doc_versions)
 
     def _article_text(self, article: str) -> str:

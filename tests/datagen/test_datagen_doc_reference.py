@@ -143,7 +143,7 @@ def test_the_generator_asks_them_named_and_the_verifier_accepts(chunks: list[Chu
 
 
 def test_flags_off_ask_as_session_41(chunks: list[Chunk]) -> None:
-    off = NaturalConfig(**parse_mix("name_case=0,doc_folder=0,reference=0"))
+    off = NaturalConfig(**parse_mix("name_case=0,doc_folder=0,reference=0,announce=0"))  # announce: session 43
     asked = _generate(chunks, off, doc_name_case=False, doc_reference=False)
     assert not any("wombat" in q.lower() and "environment" in q for q in asked)
     # the defect, as before: "Which organization did History move to?" → "GitHub"
