@@ -217,6 +217,11 @@ class CorpusConfig:
         ({func}`click.echo` → click.echo), labels ((options)= dropped), a code fence indented inside a list
         item, an extension's directive whose body is code (`.. click:example::`) read as code. False = the
         readers as session 40 left them (every page not in those styles reads the same either way).
+    read_source: Python files (.py, .pyi) read as documents (source_reader.py, session 43): the module
+        docstring first, each class / function / method a section titled by its qualified name and line, holding
+        its signature and docstring (marked as the place defining the name, for `defined_names`) and its code; a
+        file that is not Python 3 or is over 1 M characters is read as plain text, with a note. False = .py files
+        skipped as an unsupported type, as before. An index built before records no value and reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -230,6 +235,7 @@ class CorpusConfig:
     chroma: bool = True
     read_markup: bool = True
     read_myst: bool = True
+    read_source: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -244,6 +250,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_markup must be True or False, got {self.read_markup!r}")
         if not isinstance(self.read_myst, bool):
             raise ValueError(f"CorpusConfig.read_myst must be True or False, got {self.read_myst!r}")
+        if not isinstance(self.read_source, bool):
+            raise ValueError(f"CorpusConfig.read_source must be True or False, got {self.read_source!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

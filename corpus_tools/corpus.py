@@ -901,7 +901,8 @@ class Corpus:
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
             state = self._state
-            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst)
+            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
+                                       self.config.read_source)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(
