@@ -209,3 +209,41 @@ class _Words:
 
     def count(self, text):
         return len(text.split())
+
+
+def test_cli_index_source_info_read_and_search_show_the_definition(tmp_path):
+    import json
+
+    import typer
+    from typer.testing import CliRunner
+
+    from context1.interfaces import cli_corpus
+
+    root = _package(tmp_path / "repo", {"flask/__init__.py": "from .app import Flask as Flask\n", "flask/app.py": APP,
+                                        "index.md": "# Home\n\nHello.\n"})
+    app = typer.Typer(pretty_exceptions_enable=False)
+    cli_corpus.register(app)
+    runner = CliRunner(env={"COLUMNS": "220", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)})
+    index = tmp_path / "cli-index"
+    result = runner.invoke(app, ["index", str(root), str(index), "--source", "--no-chroma", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((index / "manifest.json").read_text())["config"]["read_source"] is True
+    assert "(.py 2, .md 1)" in runner.invoke(app, ["info", str(index)]).output
+    shown = " ".join(runner.invoke(app, ["read", str(index), "flask/app.py"]).output.split())
+    assert "section flask.app.Flask.make_response (line 22)" in shown
+    found = runner.invoke(app, ["search", str(index), "What does `Flask.make_response` return?", "-k", "1"])
+    assert found.exit_code == 0, found.output
+    assert "def make_response(self, rv: object" in " ".join(found.output.split())  # search shows no sections
+    from context1.interfaces import cli_ask
+
+    asking = typer.Typer()
+
+    @asking.callback()
+    def main() -> None:
+        """context1 (test)."""
+
+    cli_ask.register(asking)
+    res = runner.invoke(asking, ["ask", str(index), "What does `Flask.make_response` return?"])
+    assert res.exit_code == 0, res.output
+    answer = " ".join(res.output[res.output.index("passage(s) for"):].split())
+    assert "1. flask.app — flask.app.Flask.make_response (line 22)" in answer  # its module, qualified name and line
