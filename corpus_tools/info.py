@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from corpus_tools import readers
-from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.index_format import dense_block
+from corpus_tools.source_reader import SOURCE_SUFFIXES
 
 FIELD_SAMPLE = 200  # documents whose chunks are read for the metadata fields
 # Chunk-metadata keys that are bookkeeping, not fields a `where` is written against.
