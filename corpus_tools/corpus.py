@@ -70,6 +70,7 @@ from corpus_tools.rerank import (
 )
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
+from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
@@ -687,6 +688,8 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
+        if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
+            fused = _lower_source(state, fused, row_of, cfg.source_weight)
         if naming:
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
                                  cfg.defined_names)
@@ -1205,6 +1208,22 @@ def _lift_named_speakers(
     shares = [share_of(lines, named) for lines in said]
     lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+_SOURCE_ENDINGS = tuple(sorted(SOURCE_SUFFIXES))  # str.endswith takes a tuple
+
+
+def _lower_source(
+    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with the chunks of Python source files (read by source_reader.py) at 1 - weight of their
+    score (SearchConfig.source_weight); unchanged when none is."""
+    code = [str(state.chunks[row_of[cid]].metadata.get("file_name") or "").lower().endswith(_SOURCE_ENDINGS)
+            for cid, _ in fused]
+    if not any(code):
+        return fused
+    lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, code, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
 
 
 def _lower_aside_sections(

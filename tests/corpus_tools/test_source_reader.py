@@ -247,3 +247,22 @@ def test_cli_index_source_info_read_and_search_show_the_definition(tmp_path):
     assert res.exit_code == 0, res.output
     answer = " ".join(res.output[res.output.index("passage(s) for"):].split())
     assert "1. flask.app — flask.app.Flask.make_response (line 22)" in answer  # its module, qualified name and line
+
+
+def test_source_weight_places_code_below_the_docs_prose_and_keeps_the_named_definition(tmp_path, cache_dir):
+    from corpus_tools.config import SearchConfig
+
+    page = "# Responses\n\nConvert the return value from a view function to an instance of the response class.\n"
+    root = _package(tmp_path / "repo", {"flask/__init__.py": "", "flask/app.py": APP, "responses.md": page})
+    config = CorpusConfig(embedding_cache=str(cache_dir), read_source=True, chroma=False)
+    Corpus.build(root, tmp_path / "index", config=config, progress=False).close()
+    question = "How is the return value from a view function converted to an instance of the response class?"
+    with Corpus.open(tmp_path / "index", search=SearchConfig(source_weight=0.9)) as corpus:
+        assert corpus.search(question, k=1)[0].chunk.doc_id == "responses.md"
+    with Corpus.open(tmp_path / "index", search=SearchConfig(source_weight=0.3)) as corpus:
+        # At a weight under 1/3 the lift (× 1.5) still puts a definition the question names as code above the prose.
+        named = corpus.search("What does `Flask.make_response` return?", k=1)[0].chunk
+        assert "flask.app.Flask.make_response" in split_defines(named.metadata.get("defines"))
+    for bad in (1.0, -0.1, True):
+        with pytest.raises(ValueError, match="source_weight"):
+            SearchConfig(source_weight=bad)
