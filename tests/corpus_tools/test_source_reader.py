@@ -137,7 +137,10 @@ def test_flag_off_skips_python_files_as_before(tmp_path):
     app = next(d for d in on.documents if d.doc_id == "pkg/app.py")
     assert app.title == "pkg.app" and app.parts
     assert any(s.path == "pkg/__init__.py" and s.reason == "empty file" for s in on.skipped)  # empty: said, not lost
-    assert CorpusConfig().read_source is False
+    assert CorpusConfig().read_source is True  # the default, measured (session 43)
+    old = CorpusConfig().to_dict()
+    del old["read_source"]  # a manifest written before session 43: its folder's source was never read
+    assert CorpusConfig.from_dict(old).read_source is False
     with pytest.raises(ValueError, match="read_source"):
         CorpusConfig(read_source="yes")
 
@@ -193,7 +196,7 @@ def test_build_and_sync_read_source_only_when_asked(tmp_path, cache_dir):
         assert "pkg/cli.py" in report.added
         sections = {c.metadata.get("section") for c in corpus.chunks("pkg/cli.py")}
         assert sections == {"pkg.cli.main (line 1)"}
-    off = CorpusConfig(embedding_cache=str(cache_dir), chroma=False)
+    off = CorpusConfig(embedding_cache=str(cache_dir), chroma=False, read_source=False)
     with Corpus.build(root, tmp_path / "index-off", config=off, progress=False) as corpus:
         assert corpus.doc_ids() == ["index.md"]
         assert corpus.sync(root).added == []
