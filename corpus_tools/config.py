@@ -91,7 +91,9 @@ class SearchConfig:
         a chunk of a source file (.py, .pyi) is multiplied by 1 - w before the defined-name lift, so the prose a
         documentation page writes for a question stays above the code that implements it, while the definition
         a question names as code is still lifted (session 43: with source beside the docs, .py chunks took
-        0.85 of the top 5 of documentation questions). 0 = off; an index without source is unaffected.
+        0.85 of the top 5 of documentation questions). Not applied to a query that asks about code by the words
+        of its kinds ("Which function …", "the parameters of …", "return": corpus._ASKS_CODE). 0 = off; an index
+        without source is unaffected.
     """
 
     leg_k: int = 100
@@ -147,8 +149,10 @@ class SearchConfig:
     # Tuning (session 43, the four tuning projects' docs + source, benchmarks/source_reading.py, 786 docs proxies and
     # 250 source questions, one search): docs proxies hit@1 / hit@5 with source beside the docs 0.645 / 0.842 at 0,
     # 0.672 / 0.849 at 0.1, 0.676 / 0.851 at 0.2, 0.677 / 0.860 at 0.4 (docs only: 0.670 / 0.855); source questions
-    # 0.880 / 0.980, 0.800 / 0.956, 0.788 / 0.916, 0.752 / 0.832 (plain text: 0.324 / 0.684). 0.1: the docs' answers
-    # as without source, most of the source's gain kept.
+    # 0.880 / 0.980, 0.800 / 0.956, 0.788 / 0.916, 0.752 / 0.832 (plain text: 0.324 / 0.684): lowered, the questions
+    # with no code name ("Which function converts a value into a valid string?") lost to the docs (hit@1 0.30 as
+    # text → 0.18). Not lowering a query that says function / method / parameters / return …: docs 0.668 / 0.847,
+    # source 0.880 / 0.980 at 0.1 (every source question says such a word: by construction, as w = 0).
     source_weight: float = 0.1
 
     def __post_init__(self) -> None:

@@ -689,7 +689,7 @@ class Corpus:
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
-            fused = _lower_source(state, fused, row_of, cfg.source_weight)
+            fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
                                  cfg.defined_names)
@@ -1211,13 +1211,19 @@ def _lift_named_speakers(
 
 
 _SOURCE_ENDINGS = tuple(sorted(SOURCE_SUFFIXES))  # str.endswith takes a tuple
+# A query that asks about code by name of its kind: the source's definitions are its answer (SearchConfig.source_weight).
+_ASKS_CODE = re.compile(r"\b(?:functions?|methods?|class(?:es)?|parameters?|arguments?|return(?:s|ed)?|decorators?|"
+                        r"attributes?|signatures?)\b", re.IGNORECASE)
 
 
 def _lower_source(
-    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
 ) -> list[tuple[str, float]]:
     """The fused ranking with the chunks of Python source files (read by source_reader.py) at 1 - weight of their
-    score (SearchConfig.source_weight); unchanged when none is."""
+    score (SearchConfig.source_weight); unchanged when none is, or when the query asks about code by its words
+    ("Which function …", "the parameters of …": `_ASKS_CODE`): there the code is the answer, not the prose."""
+    if _ASKS_CODE.search(query):
+        return fused
     code = [str(state.chunks[row_of[cid]].metadata.get("file_name") or "").lower().endswith(_SOURCE_ENDINGS)
             for cid, _ in fused]
     if not any(code):

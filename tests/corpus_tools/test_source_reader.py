@@ -262,6 +262,11 @@ def test_source_weight_places_code_below_the_docs_prose_and_keeps_the_named_defi
     question = "How is the return value from a view function converted to an instance of the response class?"
     with Corpus.open(tmp_path / "index", search=SearchConfig(source_weight=0.9)) as corpus:
         assert corpus.search(question, k=1)[0].chunk.doc_id == "responses.md"
+        # A question that asks for code by its kind's name is not lowered: the ranking is the unweighted one.
+        asked = "Which method converts the return value from a view function to an instance of the response class?"
+        lowered = [(h.chunk.chunk_id, round(h.score, 6)) for h in corpus.search(asked, k=5)]
+    with Corpus.open(tmp_path / "index", search=SearchConfig(source_weight=0.0)) as corpus:
+        assert [(h.chunk.chunk_id, round(h.score, 6)) for h in corpus.search(asked, k=5)] == lowered
     with Corpus.open(tmp_path / "index", search=SearchConfig(source_weight=0.3)) as corpus:
         # At a weight under 1/3 the lift (× 1.5) still puts a definition the question names as code above the prose.
         named = corpus.search("What does `Flask.make_response` return?", k=1)[0].chunk
