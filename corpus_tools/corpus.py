@@ -1224,8 +1224,8 @@ def _lower_source(
     ("Which function …", "the parameters of …": `_ASKS_CODE`): there the code is the answer, not the prose."""
     if _ASKS_CODE.search(query):
         return fused
-    code = [str(state.chunks[row_of[cid]].metadata.get("file_name") or "").lower().endswith(_SOURCE_ENDINGS)
-            for cid, _ in fused]
+    # A folder's document id is its path: read off the packed ids, no chunk's metadata parsed (every search pays it).
+    code = [state.chunks.doc_id(row_of[cid]).lower().endswith(_SOURCE_ENDINGS) for cid, _ in fused]
     if not any(code):
         return fused
     lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, code, strict=True)]
