@@ -56,7 +56,8 @@ SOURCE_SUFFIXES = (".py", ".pyi")
 _TEST_PARTS = frozenset({"test", "tests", "testing"})
 _NOT_VERBS = frozenset("a an the this that these those if when for in on of to as by with from like same see note "
                        "used base internal deprecated it its an all any each one default alias private helper "
-                       "called sometimes usually optionally please".split())
+                       "called sometimes usually optionally please we you i they there here should must may can will do does "
+                       "warning".split())  # a sentence about the reader or the project, not what the code does
 _WORD = re.compile(r"[A-Za-z]+")
 
 
