@@ -87,6 +87,13 @@ class SearchConfig:
         ranking of their own (BM25 and dense may miss an entry that opens at a chunk's tail) and a candidate
         defining it has its fused score multiplied by 1 + w (corpus_tools.defined_names). 0 = off (main's
         order exactly); an index without "defines" is unaffected.
+    source_weight: on an index that reads Python source as documents (CorpusConfig.read_source), the fused score of
+        a chunk of a source file (.py, .pyi) is multiplied by 1 - w before the defined-name lift, so the prose a
+        documentation page writes for a question stays above the code that implements it, while the definition
+        a question names as code is still lifted (session 43: with source beside the docs, .py chunks took
+        0.85 of the top 5 of documentation questions). Not applied to a query that asks about code by the words
+        of its kinds ("Which function …", "the parameters of …", "return": corpus._ASKS_CODE). 0 = off; an index
+        without source is unaffected.
     """
 
     leg_k: int = 100
@@ -139,6 +146,14 @@ class SearchConfig:
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
     # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
     defined_names: float = 0.5
+    # Tuning (session 43, the four tuning projects' docs + source, benchmarks/source_reading.py, 786 docs proxies and
+    # 250 source questions, one search): docs proxies hit@1 / hit@5 with source beside the docs 0.645 / 0.842 at 0,
+    # 0.672 / 0.849 at 0.1, 0.676 / 0.851 at 0.2, 0.677 / 0.860 at 0.4 (docs only: 0.670 / 0.855); source questions
+    # 0.880 / 0.980, 0.800 / 0.956, 0.788 / 0.916, 0.752 / 0.832 (plain text: 0.324 / 0.684): lowered, the questions
+    # with no code name ("Which function converts a value into a valid string?") lost to the docs (hit@1 0.30 as
+    # text → 0.18). Not lowering a query that says function / method / parameters / return …: docs 0.668 / 0.847,
+    # source 0.880 / 0.980 at 0.1 (every source question says such a word: by construction, as w = 0).
+    source_weight: float = 0.1
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -156,6 +171,9 @@ class SearchConfig:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")
+        if not (isinstance(self.source_weight, (int, float)) and not isinstance(self.source_weight, bool)
+                and 0.0 <= self.source_weight < 1.0):
+            raise ValueError(f"SearchConfig.source_weight must be in [0, 1), got {self.source_weight!r}")
         if not 0.0 <= self.aside_section_weight < 1.0:
             raise ValueError(f"SearchConfig.aside_section_weight must be in [0, 1), got {self.aside_section_weight!r}")
         if not 0.0 <= self.first_stage_weight <= 1.0:
@@ -217,6 +235,14 @@ class CorpusConfig:
         ({func}`click.echo` → click.echo), labels ((options)= dropped), a code fence indented inside a list
         item, an extension's directive whose body is code (`.. click:example::`) read as code. False = the
         readers as session 40 left them (every page not in those styles reads the same either way).
+    read_source: Python files (.py, .pyi) read as documents (source_reader.py, session 43): the module
+        docstring first, each class / function / method a section titled by its qualified name and line, holding
+        its signature and docstring (marked as the place defining the name, for `defined_names`) and its code; a
+        file that is not Python 3 or is over 1 M characters is read as plain text, with a note. False = .py files
+        skipped as an unsupported type, as before (main exactly). An index built before records no value and reads
+        False, so `sync` never adds a repository's source to an index built without it. Default True (session 43,
+        tuning: 244 questions about an API, hit@1 0.332 with the .py files read as plain text → 0.898 read so;
+        786 documentation questions 0.670 → 0.668 with SearchConfig.source_weight 0.1; benchmarks/source_reading.py).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -230,6 +256,7 @@ class CorpusConfig:
     chroma: bool = True
     read_markup: bool = True
     read_myst: bool = True
+    read_source: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -244,6 +271,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_markup must be True or False, got {self.read_markup!r}")
         if not isinstance(self.read_myst, bool):
             raise ValueError(f"CorpusConfig.read_myst must be True or False, got {self.read_myst!r}")
+        if not isinstance(self.read_source, bool):
+            raise ValueError(f"CorpusConfig.read_source must be True or False, got {self.read_source!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -252,6 +281,7 @@ class CorpusConfig:
     def from_dict(cls, data: dict[str, Any]) -> CorpusConfig:
         """The config a manifest recorded (unknown keys from newer versions are ignored)."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        known.setdefault("read_source", False)  # built before session 43: its folder's .py files were never read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

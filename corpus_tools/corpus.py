@@ -70,6 +70,7 @@ from corpus_tools.rerank import (
 )
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
+from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
@@ -687,6 +688,8 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
+        if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
+            fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
                                  cfg.defined_names)
@@ -901,7 +904,8 @@ class Corpus:
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
             state = self._state
-            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst)
+            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
+                                       self.config.read_source)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(
@@ -1204,6 +1208,28 @@ def _lift_named_speakers(
     shares = [share_of(lines, named) for lines in said]
     lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+_SOURCE_ENDINGS = tuple(sorted(SOURCE_SUFFIXES))  # str.endswith takes a tuple
+# A query that asks about code by name of its kind: the source's definitions are its answer (SearchConfig.source_weight).
+_ASKS_CODE = re.compile(r"\b(?:functions?|methods?|class(?:es)?|parameters?|arguments?|return(?:s|ed)?|decorators?|"
+                        r"attributes?|signatures?)\b", re.IGNORECASE)
+
+
+def _lower_source(
+    state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with the chunks of Python source files (read by source_reader.py) at 1 - weight of their
+    score (SearchConfig.source_weight); unchanged when none is, or when the query asks about code by its words
+    ("Which function …", "the parameters of …": `_ASKS_CODE`): there the code is the answer, not the prose."""
+    if _ASKS_CODE.search(query):
+        return fused
+    # A folder's document id is its path: read off the packed ids, no chunk's metadata parsed (every search pays it).
+    code = [state.chunks.doc_id(row_of[cid]).lower().endswith(_SOURCE_ENDINGS) for cid, _ in fused]
+    if not any(code):
+        return fused
+    lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, code, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
 
 
 def _lower_aside_sections(

@@ -12,6 +12,7 @@ from typing import Any
 
 from corpus_tools import readers
 from corpus_tools.index_format import dense_block
+from corpus_tools.source_reader import SOURCE_SUFFIXES
 
 FIELD_SAMPLE = 200  # documents whose chunks are read for the metadata fields
 # Chunk-metadata keys that are bookkeeping, not fields a `where` is written against.
@@ -46,7 +47,7 @@ def file_types(doc_ids: list[str]) -> dict[str, int]:
     for doc_id in doc_ids:
         steps = doc_id.split("/")
         suffix = Path(steps[-1]).suffix.lower()
-        if suffix not in readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES:
+        if suffix not in readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES | SOURCE_SUFFIXES:
             archive = next((Path(s).suffix.lower() for s in steps[:-1]
                             if Path(s).suffix.lower() in readers.MAILBOX_SUFFIXES), "")
             suffix = archive or "other"

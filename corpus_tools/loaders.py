@@ -28,6 +28,7 @@ import numpy as np
 from corpus_tools import readers
 from corpus_tools.doc_metadata import DOCUMENT_KEYS, document_title, read_metadata
 from corpus_tools.readers import UnreadableFileError
+from corpus_tools.source_reader import SOURCE_SUFFIXES, module_name, read_source
 from corpus_tools.types import Document, DocumentPart, FileNote, LoadReport, SkippedFile
 
 # Field names tried in order when the caller does not name the field (BEIR, FlashRAG, MS MARCO,
@@ -54,6 +55,7 @@ def load_documents(
     vector_model: str | None = None,
     markup: bool = True,
     myst: bool = True,
+    source_code: bool = False,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -67,6 +69,8 @@ def load_documents(
     parts, markup removed: markdown_reader.py, rst_reader.py); False = as flat text, as before session 40.
     myst: with `markup`, session 41's reading too (CorpusConfig.read_myst: MyST directives, roles and labels,
     a fence inside a list item, an extension's directive holding code); False = the readers as session 40's.
+    source_code: Python files (.py, .pyi) read as documents, a section per definition (CorpusConfig.read_source,
+    source_reader.py); False = skipped as an unsupported file type, as before session 43.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -78,7 +82,7 @@ def load_documents(
     first_seen: dict[str, str] = {}
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
-        vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst,
+        vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -203,6 +207,7 @@ def iter_documents(
     vector_model: str | None = None,
     markup: bool = True,
     myst: bool = True,
+    source_code: bool = False,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -214,11 +219,11 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup, myst)
+            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup, myst)
+            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -247,7 +252,7 @@ def iter_documents(
 
 def _iter_folder(
     root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
-    myst: bool = True,
+    myst: bool = True, source_code: bool = False,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -265,15 +270,18 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code)
 
 
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
-               myst: bool = True) -> Iterator[tuple[Item, str]]:
+               myst: bool = True, source_code: bool = False) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if suffix in readers.CONVERT_FIRST:
         yield SkippedFile(where, readers.CONVERT_FIRST[suffix]), where
+        return
+    if source_code and suffix in SOURCE_SUFFIXES:
+        yield from _iter_source(path, doc_id, where)
         return
     if suffix not in readers.SUPPORTED_SUFFIXES:
         kind = f"{suffix} files" if suffix else "files without an extension"
@@ -385,9 +393,37 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
 
 
-def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True) -> Iterator[tuple[Item, str]]:
+def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
+                        source_code: bool = False) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code)
+
+
+def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:
+    """A Python file read as a document (source_reader.py): a section per definition, or plain text with a note
+    when it is not Python 3 or too large; a NUL byte or an unreadable file is one skipped entry."""
+    metadata: dict[str, Any] = {"source": where, "file_name": path.name}
+    try:
+        stat = path.stat()
+        metadata.update(source_size=stat.st_size, source_mtime_ns=stat.st_mtime_ns)
+        read = read_source(path.read_bytes(), module_name(path))
+    except OSError as exc:
+        yield SkippedFile(where, f"cannot read file ({exc.strerror or exc})"), where
+        return
+    except UnreadableFileError as exc:
+        yield SkippedFile(where, str(exc)), where
+        return
+    except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
+        yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
+        return
+    if not read.text.strip():
+        yield SkippedFile(where, "empty file"), where
+        return
+    if read.encoding:
+        metadata["encoding"] = read.encoding
+    if read.notes:
+        metadata["read_note"] = "; ".join(read.notes)
+    yield Document(doc_id=doc_id, text=read.text, title=read.title, metadata=metadata, parts=read.parts), where
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from corpus_tools import readers
 from corpus_tools.loaders import iter_file_documents
+from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.types import Chunk, Document, LoadReport, SkippedFile
 
 
@@ -59,11 +60,15 @@ def sync_folder(
     if not root.is_dir():
         raise FileNotFoundError(f"No such folder: {str(root)!r} (sync takes the folder the index was built from)")
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
+    config = getattr(corpus, "config", None)  # an index's CorpusConfig: how it reads Markdown, rst and source
+    source_code = getattr(config, "read_source", False)
+    # Python files are the index's documents only when it reads source (CorpusConfig.read_source).
+    readable = readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES | (SOURCE_SUFFIXES if source_code else set())
     present: dict[str, Path] = {}
     for path in paths:
         rel = path.relative_to(root)
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
-            if path.suffix.lower() in readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES:
+            if path.suffix.lower() in readable:
                 present[rel.as_posix()] = path
     # An mbox is many documents ("archive.mbox/<Message-ID>"), each with the archive as its source.
     # (Its path in `added`/`updated` stands for its messages; `deleted` names the messages it no longer holds.)
@@ -86,7 +91,6 @@ def sync_folder(
         source = corpus.chunks(doc_id)[0].metadata.get("source")
         if source not in present and (source == doc_id or _in_archive(doc_id, source)):
             gone.append(doc_id)
-    config = getattr(corpus, "config", None)  # an index's CorpusConfig: how it reads Markdown and rst
     markup = getattr(config, "read_markup", True)
     myst = getattr(config, "read_myst", True)
     documents, skipped = [], []
@@ -94,7 +98,7 @@ def sync_folder(
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst):
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id

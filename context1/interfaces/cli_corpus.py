@@ -150,6 +150,12 @@ def index_command(
         typer.Option("--flat-markup", help="Read Markdown and reStructuredText as flat text, markup and all (no "
                                            "sections, code blocks or tables), as before session 40."),
     ] = False,
+    read_source: Annotated[
+        bool | None,
+        typer.Option("--source/--no-source", help="Read Python files (.py, .pyi) as documents: a section per class, "
+                                                  "function and method, titled by its qualified name and line "
+                                                  "(--no-source: skip them).", show_default="CorpusConfig's"),
+    ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -171,7 +177,8 @@ def index_command(
         if no_chroma and chroma_host:
             raise CommandError("--no-chroma and --chroma-host contradict each other: pick one")
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
-                              read_markup=not flat_markup)
+                              read_markup=not flat_markup,
+                              read_source=CorpusConfig().read_source if read_source is None else read_source)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
