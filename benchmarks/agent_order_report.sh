@@ -43,13 +43,17 @@ COMPARE="${COMPARE:-first_search}"
 case "$COMPARE" in
   first_search) LABEL="order-$DEVPART"; OFF=s42-off; ON=s42-on; SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
     # off = main's answer (every session 42 field off), on = this checkout's defaults
-    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0"
+    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0"
               --variant s42-on=first_search_order:1,link_name_share:0.2,first_search_new_documents:1,first_search_keeps_top:1) ;;
   first_search_top) LABEL="top-$DEVPART"; OFF=s42top-off; ON=s42top-on; SCRATCH="${SCRATCH:-/work/scratch42-agenttop/$PART-report-run}"
     # off = 0ffd2a9's defaults, on = this checkout's defaults
-    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0
+    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0
               --variant s42top-on=first_search_new_documents:1,first_search_keeps_top:1) ;;
-  *) echo "COMPARE must be first_search or first_search_top, not $COMPARE" >&2; exit 2 ;;
+  first_search_links) LABEL="links-$DEVPART"; OFF=s43-off; ON=s43-on
+    SCRATCH="${SCRATCH:-/work/scratch43-agentlinks/$PART-report-run}"
+    # off = ee9f243's answer (every link counts as evidence), on = this checkout's defaults
+    VARIANTS=(--variant s43-off=first_search_links:0 --variant s43-on=first_search_links:5) ;;
+  *) echo "COMPARE must be first_search, first_search_top or first_search_links, not $COMPARE" >&2; exit 2 ;;
 esac
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"
