@@ -26,8 +26,20 @@
 # reporting folder:
 #   COMPARE=first_search_top DATA=/work/data41/docs PART=report INDEX=/work/indexes/docs41-report \
 #     bash benchmarks/agent_order_report.sh
+# first_search_links (session 43, issue 34): ee9f243's answer (IterativeConfig.first_search_links 0: a link from any
+# passage seen lets a page displace a first-search passage) vs the default 5 (only a link from the first search's top
+# 5); variants s43-off / s43-on, label links-$DEVPART, SCRATCH /work/scratch43-agentlinks/$PART-report-run, and
+# DATA / INDEX default to session 43's reporting folder (/work/data43/docs, /work/indexes/docs43-report). The lead:
+#   COMPARE=first_search_links bash benchmarks/agent_order_report.sh
+# What the engineer ran (tuning; HTTPX + pytest, tuning since session 43):
+#   COMPARE=first_search_links PART=report DATA=/work/data41/docs INDEX=/work/indexes/docs41-tune2 DEVPART=tuning \
+#     DEV_LIMIT=150 SCRATCH=/work/scratch43-agentlinks/tune2-run bash benchmarks/agent_order_report.sh
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+COMPARE="${COMPARE:-first_search}"
+if [ "$COMPARE" = first_search_links ]; then  # session 43's reporting folder, never opened by the engineer
+  DATA="${DATA:-/work/data43/docs}"; INDEX="${INDEX:-/work/indexes/docs43-report}"
+fi
 DATA="${DATA:-/work/data42/docs}"
 PART="${PART:-report}"
 INDEX="${INDEX:-/work/indexes/docs42-report}"
@@ -39,7 +51,6 @@ FILINGS="${FILINGS-/work/indexes/filings2}"
 FILINGS_LIMIT="${FILINGS_LIMIT:-100}"
 DOCS="${DOCS:-1}"
 DEV="${DEV:-1}"
-COMPARE="${COMPARE:-first_search}"
 case "$COMPARE" in
   first_search) LABEL="order-$DEVPART"; OFF=s42-off; ON=s42-on; SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
     # off = main's answer (every session 42 field off), on = this checkout's defaults

@@ -81,3 +81,4 @@ def test_the_flag_is_a_field_off_is_ee9f243_and_the_learned_policy_keeps_it_off(
 def test_a_bad_k_is_a_clear_error(bad):
     with pytest.raises(ValueError, match="first_search_links must be an int >= 0"):
         IterativeConfig(first_search_links=bad)
+
