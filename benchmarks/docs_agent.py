@@ -18,7 +18,9 @@ session 42's IterativeConfig fields off (`first_search_order=False, link_name_sh
 main's answer) / at their defaults (the head in the first search's order; a page name that many pages seen write links
 none; only a new document displaces a first-search passage, never the top one), both with `defined_first` at its
 default (True). `--compare first_search_top` (session 42, second round): off = 0ffd2a9's answer
-(`first_search_new_documents=False, first_search_keeps_top=False`), on = the defaults.
+(`first_search_new_documents=False, first_search_keeps_top=False`), on = the defaults. `--compare
+first_search_links` (session 43): off = `IterativeConfig(first_search_links=0)` (ee9f243's answer: a link from any
+passage seen lets a page displace a first-search passage), on = the defaults (only a link from the first search's top 5).
 
 Columns: passage hit@1 and hit@5 (a gold chunk first / in the first 5), MRR@5 (search: @10), and the paired
 differences on − off and on − search with a 95 % bootstrap interval and queries won / lost
