@@ -26,8 +26,20 @@
 # reporting folder:
 #   COMPARE=first_search_top DATA=/work/data41/docs PART=report INDEX=/work/indexes/docs41-report \
 #     bash benchmarks/agent_order_report.sh
+# first_search_links (session 43, issue 34): ee9f243's answer (IterativeConfig.first_search_links 0: a link from any
+# passage seen lets a page displace a first-search passage) vs the default 5 (only a link from the first search's top
+# 5); variants s43-off / s43-on, label links-$DEVPART, SCRATCH /work/scratch43-agentlinks/$PART-report-run, and
+# DATA / INDEX default to session 43's reporting folder (/work/data43/docs, /work/indexes/docs43-report). The lead:
+#   COMPARE=first_search_links bash benchmarks/agent_order_report.sh
+# What the engineer ran (tuning; HTTPX + pytest, tuning since session 43):
+#   COMPARE=first_search_links PART=report DATA=/work/data41/docs INDEX=/work/indexes/docs41-tune2 DEVPART=tuning \
+#     DEV_LIMIT=150 SCRATCH=/work/scratch43-agentlinks/tune2-run bash benchmarks/agent_order_report.sh
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+COMPARE="${COMPARE:-first_search}"
+if [ "$COMPARE" = first_search_links ]; then  # session 43's reporting folder, never opened by the engineer
+  DATA="${DATA:-/work/data43/docs}"; INDEX="${INDEX:-/work/indexes/docs43-report}"
+fi
 DATA="${DATA:-/work/data42/docs}"
 PART="${PART:-report}"
 INDEX="${INDEX:-/work/indexes/docs42-report}"
@@ -39,17 +51,20 @@ FILINGS="${FILINGS-/work/indexes/filings2}"
 FILINGS_LIMIT="${FILINGS_LIMIT:-100}"
 DOCS="${DOCS:-1}"
 DEV="${DEV:-1}"
-COMPARE="${COMPARE:-first_search}"
 case "$COMPARE" in
   first_search) LABEL="order-$DEVPART"; OFF=s42-off; ON=s42-on; SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
     # off = main's answer (every session 42 field off), on = this checkout's defaults
-    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0"
+    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0"
               --variant s42-on=first_search_order:1,link_name_share:0.2,first_search_new_documents:1,first_search_keeps_top:1) ;;
   first_search_top) LABEL="top-$DEVPART"; OFF=s42top-off; ON=s42top-on; SCRATCH="${SCRATCH:-/work/scratch42-agenttop/$PART-report-run}"
     # off = 0ffd2a9's defaults, on = this checkout's defaults
-    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0
+    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0
               --variant s42top-on=first_search_new_documents:1,first_search_keeps_top:1) ;;
-  *) echo "COMPARE must be first_search or first_search_top, not $COMPARE" >&2; exit 2 ;;
+  first_search_links) LABEL="links-$DEVPART"; OFF=s43-off; ON=s43-on
+    SCRATCH="${SCRATCH:-/work/scratch43-agentlinks/$PART-report-run}"
+    # off = ee9f243's answer (every link counts as evidence), on = this checkout's defaults
+    VARIANTS=(--variant s43-off=first_search_links:0 --variant s43-on=first_search_links:5) ;;
+  *) echo "COMPARE must be first_search, first_search_top or first_search_links, not $COMPARE" >&2; exit 2 ;;
 esac
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"

@@ -92,7 +92,8 @@ def policy_command(
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
             doc_min_gold=doc_min_gold, start=start,
-            learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0)),
+            learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
+                                                            first_search_links=0)),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True), extra=extra)

@@ -280,7 +280,7 @@ def test_a_later_passage_replaces_a_first_search_chunk_only_with_evidence_the_fi
     docs = {c[:-2]: DocPart(r, c, links.get(c[:-2], 0.0), "f1" if c == "y#0" else None, "", 0.0, None, "")
             for c, r in rel.items()}
     parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
-    bonus = link_bonus(parts, IterativeConfig())
+    bonus = link_bonus(parts, IterativeConfig(first_search_links=0))
     scores = {d: p.relevance + bonus[d] for d, p in docs.items()}  # y: 0.5 + 0.5 * 0.9 = 0.95
     ranked = rank_passages(parts, scores, 5)
     assert [c for c, _ in ranked][:5] == ["y#0", "f1#0", "f2#0", "x#0", "f3#0"]  # unprotected: f4 and f5 drop out
@@ -296,7 +296,7 @@ def test_a_later_passage_replaces_a_first_search_chunk_only_with_evidence_the_fi
     plain = {d: p.relevance for d, p in docs.items()}
     no_links = DocParts({d: dataclasses.replace(p, link=0.0) for d, p in docs.items()}, chunks, {}, {}, [], "cosine", rel)
     out = replace_first_search(no_links, plain, rank_passages(no_links, plain, 5), first, 5, 0.1,
-                               link_bonus(no_links, IterativeConfig()))
+                               link_bonus(no_links, IterativeConfig(first_search_links=0)))
     assert [c for c, _ in out][:5] == first
 
 

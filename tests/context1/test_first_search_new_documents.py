@@ -37,7 +37,7 @@ def _parts(rel: dict[str, float], linked: dict[str, float]) -> tuple[DocParts, d
     docs = {d: DocPart(rel[c], c, linked.get(d, 0.0), "x" if d in linked else None, "", 0.0, None, "")
             for d, c in best.items()}
     parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
-    bonus = link_bonus(parts, IterativeConfig())
+    bonus = link_bonus(parts, IterativeConfig(first_search_links=0))
     scores = {d: p.relevance + bonus[d] for d, p in docs.items()}
     return parts, scores, bonus
 

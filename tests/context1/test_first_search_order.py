@@ -99,7 +99,7 @@ def test_a_passage_that_earns_a_place_takes_the_place_of_the_one_it_displaced():
     docs = {c[:-2]: DocPart(r, c, 0.9 if c == "y#0" else 0.0, "f1" if c == "y#0" else None, "", 0.0, None, "")
             for c, r in rel.items()}
     parts = DocParts(docs, chunks, {}, {}, [], "cosine", rel)
-    bonus = link_bonus(parts, IterativeConfig())
+    bonus = link_bonus(parts, IterativeConfig(first_search_links=0))
     scores = {d: p.relevance + bonus[d] for d, p in docs.items()}  # y: 0.5 + 0.45 = 0.95, above f1
     ranked = rank_passages(parts, scores, 5)
     kept = replace_first_search(parts, scores, ranked, first, 5, 0.1, bonus, keep_order=True)

@@ -367,9 +367,11 @@ def test_a_policy_trained_with_agreement_between_searches_keeps_it_and_older_fol
 
     hand = IterativeConfig().agreement_weight
     assert hand > 0 and PolicyWeights.prior().config.iterative.agreement_weight == hand
-    # (and every name links: session 42's common-name rule is the hand-tuned answer's only)
+    # (and every name links: session 42's common-name rule and session 43's first-search links are the hand-tuned
+    # answer's only)
     assert SearchPolicyTrainConfig().learned == LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0,
-                                                                                        link_name_share=0.0))
+                                                                                        link_name_share=0.0,
+                                                                                        first_search_links=0))
     assert inspect.signature(policy_command).parameters["agreement_weight"].default == 0.0
     off = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))).save(tmp_path / "off")
     assert open_policy(off).config.iterative.agreement_weight == 0.0
