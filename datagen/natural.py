@@ -289,6 +289,19 @@ def parse_mix(spec: str) -> dict[str, float]:
 _NO_QUESTION_DOCS = ("chat_without_speaker_lines", "mail_only_quoted")
 
 
+# A stated default a reader guesses without the page: on mypy + MkDocs' settings 64 of the 70 defaults asked were
+# False / True / null / 0, on FastAPI + Flask + Click + Starlette 39 of 54 (None / False / True)
+_TRIVIAL_DEFAULT = frozenset({"none", "null", "false", "true", "[]", "{}", "()", "''", '""', "0", "nil"})
+
+
+def _doc_kind(relation: str, answer: str) -> str:
+    """A documentation kind for `NaturalConfig.doc_kind_share`: the fact's relation, and a trivial default (`None`,
+    `False`, `[]`) a kind of its own, so it cannot take the share of the defaults a reader must look up."""
+    if relation.startswith("doc:") and "default" in relation and answer.strip().casefold() in _TRIVIAL_DEFAULT:
+        return relation + ":trivial"
+    return relation
+
+
 class NaturalGenerator:
     """Proposes natural candidates from a `FactBase`; the pipeline verifies and filters them."""
 
@@ -488,7 +501,8 @@ class NaturalGenerator:
             self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
         if candidate.hops == 1:
             self.singles += 1
-            self.single_kinds.update(r for r in candidate.metadata.get("relations", ())[:1] if r.startswith("doc:"))
+            self.single_kinds.update(_doc_kind(r, candidate.answer) for r in candidate.metadata.get("relations", ())[:1]
+                                     if r.startswith("doc:"))
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
@@ -667,12 +681,12 @@ class NaturalGenerator:
         article = self.base.article(doc_id)
         return article in self._doc_cap and self.uses[article] < self.config.cap_overflow * self._doc_cap[article]
 
-    def _kind_open(self, relation: str) -> bool:
-        """Whether one more single-hop task of a documentation kind keeps it within `doc_kind_share`."""
-        if not relation.startswith("doc:"):
+    def _kind_open(self, kind: str) -> bool:
+        """Whether one more single-hop task of a documentation kind (`_doc_kind`) keeps it within `doc_kind_share`."""
+        if not kind.startswith("doc:"):
             return True
         cap = max(self.config.relation_floor, self.config.doc_kind_share * (self.singles + 1))
-        return self.single_kinds[relation] < cap
+        return self.single_kinds[kind] < cap
 
     def _kinds_open(self, pool: list[str]) -> list[str]:
         """`pool` less the documentation pages whose every unasked kind is at its share (`doc_kind_share`: on a
@@ -683,7 +697,7 @@ class NaturalGenerator:
         # a page with an unasked fact of a kind under its share; a spent page (its title's relations) is not one:
         # drawn while every kind left is capped it only fails, and 200 failures stop the run short of --n
         unasked = {d: self._unasked(d) for d in pool if d in self._page_cap}
-        opened = {d for d, fs in unasked.items() if any(self._kind_open(f.relation) for f in fs)}
+        opened = {d for d, fs in unasked.items() if any(self._kind_open(_doc_kind(f.relation, f.answer)) for f in fs)}
         if not opened or len(opened) == sum(bool(fs) for fs in unasked.values()):
             return pool  # nothing capped (a meeting's statements never are), or nothing else left: the cap gives way
         self.stages["single:doc_kind_capped"] += 1
@@ -705,7 +719,9 @@ class NaturalGenerator:
             kinds = sorted({f.relation for f in unasked})
             if self.config.doc_kind_share < 1.0:
                 # a kind at its share is drawn only when the page has no other (the pool gave way, `_kinds_open`)
-                kinds = [k for k in kinds if self._kind_open(k)] or kinds
+                opened = [f for f in unasked if self._kind_open(_doc_kind(f.relation, f.answer))]
+                if opened:
+                    unasked, kinds = opened, sorted({f.relation for f in opened})
             kind = rng.choice(kinds)
             fact = rng.choice([f for f in unasked if f.relation == kind])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))

@@ -24,7 +24,7 @@ from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.types import Chunk
 from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.mining import mine
-from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
+from datagen.natural import NaturalConfig, NaturalGenerator, _doc_kind, parse_mix
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 
@@ -76,6 +76,7 @@ def test_a_kind_at_its_share_is_not_drawn_while_another_is_left(chunks: list[Chu
     assert pool == ["numbat/command_line.rst", "numbat/settings.rst", "numbat/usage.rst"]
     # 10 single-hop tasks, 5 of them "Which option …?" and 4 defaults of options: both past their share (3.3)
     gen.singles, gen.single_kinds["doc:opt:which"], gen.single_kinds["doc:opt:default"] = 10, 5, 4
+    gen.single_kinds["doc:opt:default:trivial"] = 4  # burrow_cache's default "True" is a kind of its own
     assert gen._kinds_open(pool) == ["numbat/usage.rst"]  # its help output's default is the only kind open
     assert gen.stages["single:doc_kind_capped"] == 1
     # every kind at its share: the cap gives way, the set is never smaller for it
@@ -85,6 +86,15 @@ def test_a_kind_at_its_share_is_not_drawn_while_another_is_left(chunks: list[Chu
     off = _generator(chunks, 1.0)
     off.singles, off.single_kinds["doc:opt:which"] = 10, 9
     assert off._kinds_open(pool) == pool
+
+
+def test_a_trivial_default_is_a_kind_of_its_own() -> None:
+    assert _doc_kind("doc:opt:default", "False") == "doc:opt:default:trivial"
+    assert _doc_kind("doc:default", " None ") == "doc:default:trivial"
+    assert _doc_kind("doc:ref:signature_default", "[]") == "doc:ref:signature_default:trivial"
+    assert _doc_kind("doc:opt:default", "origin") == "doc:opt:default"
+    assert _doc_kind("doc:opt:which", "False") == "doc:opt:which"  # an option's name is no default
+    assert _doc_kind("born|in|date", "None") == "born|in|date"  # not documentation: never capped
 
 
 def test_the_cap_loses_no_task(chunks: list[Chunk]) -> None:
