@@ -164,7 +164,11 @@ class NaturalConfig:
     doc_kind_share: the largest share of the single-hop tasks written that one documentation kind (a `doc:`
         relation: "doc:opt:default") may take, once `relation_floor` tasks use it; a page whose every unasked
         kind is at its share is not drawn while another page has a kind under it, and the cap gives way when
-        none has (the set is never smaller for it). 1 caps nothing (`--mix doc_kind=1`).
+        none has (the set is never smaller for it). A trivial default (`None`, `False`, `[]`, `0`: a reader guesses
+        it without the page) is a kind of its own. 1 caps nothing (`--mix doc_kind=1`).
+    doc_trivial_share: the largest share of the single-hop tasks that trivial defaults may take, held (the set is
+        smaller rather than past it): on mypy + MkDocs' settings 64 of the 70 defaults asked were False / True /
+        null / 0. 0 asks none, 1 caps nothing (`--mix trivial=SHARE`).
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -220,6 +224,7 @@ class NaturalConfig:
     doc_announce: float = 1.0
     doc_group: float = 1.0
     doc_kind_share: float = 1.0
+    doc_trivial_share: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
@@ -235,7 +240,8 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share", "meeting_guard",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share", "doc_trivial_share",
+            "meeting_guard",
             "meeting_statements",
             "meeting_decisions", "meeting_replies",
         ):
@@ -254,6 +260,7 @@ _MIX_KEYS = {
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "options": "doc_options", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
+    "trivial": "doc_trivial_share",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
@@ -271,7 +278,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -688,17 +695,38 @@ class NaturalGenerator:
         cap = max(self.config.relation_floor, self.config.doc_kind_share * (self.singles + 1))
         return self.single_kinds[kind] < cap
 
+    def _trivial_open(self) -> bool:
+        """Whether one more trivial default (`_doc_kind`) keeps them within `doc_trivial_share` of the single-hop tasks."""
+        trivial = sum(n for k, n in self.single_kinds.items() if k.endswith(":trivial"))
+        return trivial + 1 <= self.config.doc_trivial_share * (self.singles + 1)
+
+    def _fact_open(self, fact: Fact, held_only: bool = False) -> bool:
+        """Whether a fact may be drawn now: a trivial default past `doc_trivial_share` never (held: the set is
+        smaller rather), any other documentation kind while under `doc_kind_share` (unless `held_only`)."""
+        kind = _doc_kind(fact.relation, fact.answer)
+        if kind.endswith(":trivial") and self.config.doc_trivial_share < 1.0 and not self._trivial_open():
+            return False
+        return held_only or self.config.doc_kind_share >= 1.0 or self._kind_open(kind)
+
     def _kinds_open(self, pool: list[str]) -> list[str]:
-        """`pool` less the documentation pages whose every unasked kind is at its share (`doc_kind_share`: on a
-        settings page "What is the default value of X?" was half of a set, many answers `None` / `False`); the
-        whole pool when that leaves nothing, so the cap never makes a set smaller."""
+        """`pool` less the documentation pages whose every unasked fact is a trivial default past its share
+        (`doc_trivial_share`), then less those whose every unasked kind is at its share (`doc_kind_share`: on a
+        settings page "What is the default value of X?" was half of a set); the second cap gives way when it would
+        leave no page, so it never makes a set smaller."""
+        if self.config.doc_kind_share >= 1.0 and self.config.doc_trivial_share >= 1.0:
+            return pool
+        unasked = {d: self._unasked(d) for d in pool if d in self._page_cap}
+        held = {d for d, fs in unasked.items() if fs and not any(self._fact_open(f, held_only=True) for f in fs)}
+        if held:
+            self.stages["single:doc_trivial_held"] += 1
+            pool = [d for d in pool if d not in held]
         if self.config.doc_kind_share >= 1.0:
             return pool
         # a page with an unasked fact of a kind under its share; a spent page (its title's relations) is not one:
         # drawn while every kind left is capped it only fails, and 200 failures stop the run short of --n
-        unasked = {d: self._unasked(d) for d in pool if d in self._page_cap}
-        opened = {d for d, fs in unasked.items() if any(self._kind_open(_doc_kind(f.relation, f.answer)) for f in fs)}
-        if not opened or len(opened) == sum(bool(fs) for fs in unasked.values()):
+        left = {d for d, fs in unasked.items() if fs and d not in held}
+        opened = {d for d in left if any(self._fact_open(f) for f in unasked[d])}
+        if not opened or opened == left:
             return pool  # nothing capped (a meeting's statements never are), or nothing else left: the cap gives way
         self.stages["single:doc_kind_capped"] += 1
         return [d for d in pool if d not in self._page_cap or d in opened]
@@ -717,11 +745,15 @@ class NaturalGenerator:
             # 295 release days and 23 added supports (FastAPI), and drawn fact by fact the days were 85 of 150
             unasked = self._unasked(doc)
             kinds = sorted({f.relation for f in unasked})
-            if self.config.doc_kind_share < 1.0:
-                # a kind at its share is drawn only when the page has no other (the pool gave way, `_kinds_open`)
-                opened = [f for f in unasked if self._kind_open(_doc_kind(f.relation, f.answer))]
-                if opened:
-                    unasked, kinds = opened, sorted({f.relation for f in opened})
+            if self.config.doc_kind_share < 1.0 or self.config.doc_trivial_share < 1.0:
+                # a kind at its share is drawn only when the page has no other (the pool gave way, `_kinds_open`);
+                # a trivial default past its share never
+                held = [f for f in unasked if self._fact_open(f, held_only=True)]
+                opened = [f for f in held if self._fact_open(f)]
+                if not held:
+                    return DropReason.NO_ANSWER_SPAN
+                unasked = opened or held
+                kinds = sorted({f.relation for f in unasked})
             kind = rng.choice(kinds)
             fact = rng.choice([f for f in unasked if f.relation == kind])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))

@@ -102,8 +102,19 @@ def test_the_cap_loses_no_task(chunks: list[Chunk]) -> None:
     assert set(capped) == set(_generate(chunks, NaturalConfig()))
 
 
+def test_trivial_defaults_held_at_their_share(chunks: list[Chunk]) -> None:
+    every = _generate(chunks, NaturalConfig())
+    trivial = {q for q, c in every.items() if _doc_kind(c.metadata["relations"][0], c.answer).endswith(":trivial")}
+    assert trivial == {"What is the default value of the burrow_cache setting in numbat?"}
+    # share 0: no trivial default is asked, every other task still is (held: the set is smaller, not refilled)
+    none = _generate(chunks, NaturalConfig(doc_trivial_share=0.0))
+    assert set(none) == set(every) - trivial
+    assert set(_generate(chunks, NaturalConfig(doc_trivial_share=1.0))) == set(every)
+
+
 def test_mix_keys_and_bad_values() -> None:
-    assert parse_mix("doc_group=0,doc_kind=0.3") == {"doc_group": 0.0, "doc_kind_share": 0.3}
+    assert parse_mix("doc_group=0,doc_kind=0.3,trivial=0.2") == {
+        "doc_group": 0.0, "doc_kind_share": 0.3, "doc_trivial_share": 0.2}
     assert NaturalConfig().doc_group == 1.0
     with pytest.raises(ValueError, match="doc_kind must be a share"):
         parse_mix("doc_kind=1.5")
@@ -111,3 +122,5 @@ def test_mix_keys_and_bad_values() -> None:
         parse_mix("doc_kind=half")
     with pytest.raises(ValueError, match="doc_kind_share must be a share"):
         NaturalConfig(doc_kind_share=-0.1)
+    with pytest.raises(ValueError, match="trivial=SHARE"):
+        parse_mix("trivials=0")
