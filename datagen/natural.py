@@ -224,7 +224,7 @@ class NaturalConfig:
     doc_announce: float = 1.0
     doc_group: float = 1.0
     doc_kind_share: float = 1.0
-    doc_trivial_share: float = 1.0
+    doc_trivial_share: float = 0.2
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0

@@ -67,7 +67,7 @@ def test_no_sentence_template_on_a_documentation_group(chunks: list[Chunk]) -> N
 
 def _generator(chunks: list[Chunk], share: float) -> NaturalGenerator:
     mined = mine(chunks)
-    return NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(doc_kind_share=share, relation_floor=1))
+    return NaturalGenerator(mined, read_facts(mined, load_pipeline()), NaturalConfig(doc_kind_share=share, doc_trivial_share=1.0, relation_floor=1))
 
 
 def test_a_kind_at_its_share_is_not_drawn_while_another_is_left(chunks: list[Chunk]) -> None:
@@ -98,18 +98,19 @@ def test_a_trivial_default_is_a_kind_of_its_own() -> None:
 
 
 def test_the_cap_loses_no_task(chunks: list[Chunk]) -> None:
-    capped = _generate(chunks, NaturalConfig(doc_kind_share=0.3, relation_floor=1))
-    assert set(capped) == set(_generate(chunks, NaturalConfig()))
+    capped = _generate(chunks, NaturalConfig(doc_kind_share=0.3, doc_trivial_share=1.0, relation_floor=1))
+    assert set(capped) == set(_generate(chunks, NaturalConfig(doc_trivial_share=1.0)))
 
 
 def test_trivial_defaults_held_at_their_share(chunks: list[Chunk]) -> None:
-    every = _generate(chunks, NaturalConfig())
+    every = _generate(chunks, NaturalConfig(doc_trivial_share=1.0))
     trivial = {q for q, c in every.items() if _doc_kind(c.metadata["relations"][0], c.answer).endswith(":trivial")}
     assert trivial == {"What is the default value of the burrow_cache setting in numbat?"}
     # share 0: no trivial default is asked, every other task still is (held: the set is smaller, not refilled)
     none = _generate(chunks, NaturalConfig(doc_trivial_share=0.0))
     assert set(none) == set(every) - trivial
-    assert set(_generate(chunks, NaturalConfig(doc_trivial_share=1.0))) == set(every)
+    # the default 0.2: one in five, so the one trivial default is asked once four other tasks are written
+    assert set(_generate(chunks, NaturalConfig())) == set(every)
 
 
 def test_mix_keys_and_bad_values() -> None:
