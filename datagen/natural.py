@@ -240,10 +240,8 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share", "doc_trivial_share",
-            "meeting_guard",
-            "meeting_statements",
-            "meeting_decisions", "meeting_replies",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share",
+            "doc_trivial_share", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -303,7 +301,8 @@ _TRIVIAL_DEFAULT = frozenset({"none", "null", "false", "true", "[]", "{}", "()",
 
 def _doc_kind(relation: str, answer: str) -> str:
     """A documentation kind for `NaturalConfig.doc_kind_share`: the fact's relation, and a trivial default (`None`,
-    `False`, `[]`) a kind of its own, so it cannot take the share of the defaults a reader must look up."""
+    `False`, `[]`) a kind of its own (the ":trivial" kinds `doc_trivial_share` holds together), so it cannot take the
+    share of the defaults a reader must look up."""
     if relation.startswith("doc:") and "default" in relation and answer.strip().casefold() in _TRIVIAL_DEFAULT:
         return relation + ":trivial"
     return relation
