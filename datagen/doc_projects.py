@@ -91,6 +91,33 @@ def documentation_folders(pages: Mapping[str, bool]) -> frozenset[str]:
     return frozenset(out)
 
 
+# A group is a documentation group when at least this many of its pages are documentation pages, and at least
+# this share of them (see `documentation_groups`).
+DOC_GROUP_PAGES = 2
+DOC_GROUP_SHARE = 0.2
+
+
+def documentation_groups(pages: Mapping[str, bool]) -> frozenset[str]:
+    """Session 43's rule in place of `documentation_folders` (`--mix doc_group=1`): a documentation page stays one
+    whatever its group, and every page of a group that holds documentation pages (`DOC_GROUP_PAGES` of them at
+    least, and `DOC_GROUP_SHARE` of its pages) is documentation too. The majority rule handed a group whose
+    documentation pages were the fewer back to the sentence templates whole, its documentation pages included:
+    MkDocs' 7 pages (2 with code) gave "Which work is Deploying your docs pushed to?" → "GitHub", and on fresh
+    folders "Which organization are Frequently Asked Questions aggregated into?" → "FAQ" (a FAQ, a release
+    process, a contributing page: prose about the project, never an entity's page). The floor keeps a stray page
+    with code from turning a folder of Wikipedia articles, chats or filings into documentation: a group with one
+    documentation page, or fewer than one page in five, is judged page by page."""
+    groups: dict[str, list[str]] = {}
+    for doc_id in pages:
+        groups.setdefault(group_of(doc_id), []).append(doc_id)
+    out = {d for d, is_doc in pages.items() if is_doc}
+    for doc_ids in groups.values():
+        documented = sum(bool(pages[d]) for d in doc_ids)
+        if documented >= DOC_GROUP_PAGES and documented >= DOC_GROUP_SHARE * len(doc_ids):
+            out.update(doc_ids)
+    return frozenset(out)
+
+
 def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
     """The root index page's title, "Welcome to" dropped; "" when there is no index page or its title is long."""
     for doc_id in doc_ids:

@@ -50,7 +50,7 @@ from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
 from datagen.doc_announce import with_announcements
 from datagen.doc_markup import documentation_page
-from datagen.doc_projects import documentation_folders
+from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.factbase import (
     FALLBACK_CLASS,
     Fact,
@@ -156,6 +156,19 @@ class NaturalConfig:
         (datagen.doc_announce: "Which organization has pytest-4.6.5 been released to?" → "PyPI" is no longer
         asked), and counts it so in its folder's majority (`doc_folder`); 0 judges it alone, as before
         (`--mix announce=0`).
+    doc_group: 1 (default) refines `doc_folder`: a documentation page stays one whatever its group, and every page of
+        a group that holds documentation pages (two at least, and a fifth of its pages) is documentation, so a FAQ,
+        a release process or a deployment page beside them is not asked by the sentence templates ("Which work is
+        Deploying your docs pushed to?" → "GitHub"; datagen.doc_projects.documentation_groups); 0 keeps
+        `doc_folder`'s majority rule (`--mix doc_group=0`).
+    doc_kind_share: the largest share of the single-hop tasks written that one documentation kind (a `doc:`
+        relation: "doc:opt:default") may take, once `relation_floor` tasks use it; a page whose every unasked
+        kind is at its share is not drawn while another page has a kind under it, and the cap gives way when
+        none has (the set is never smaller for it). A trivial default (`None`, `False`, `[]`, `0`: a reader guesses
+        it without the page) is a kind of its own. 1 caps nothing (`--mix doc_kind=1`).
+    doc_trivial_share: the largest share of the single-hop tasks that trivial defaults may take, held (the set is
+        smaller rather than past it): on mypy + MkDocs' settings 64 of the 70 defaults asked were False / True /
+        null / 0. 0 asks none, 1 caps nothing (`--mix trivial=SHARE`).
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -209,6 +222,9 @@ class NaturalConfig:
     doc_reference: float = 1.0
     doc_options: float = 1.0
     doc_announce: float = 1.0
+    doc_group: float = 1.0
+    doc_kind_share: float = 1.0
+    doc_trivial_share: float = 0.2
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
@@ -224,8 +240,8 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "meeting_guard", "meeting_statements",
-            "meeting_decisions", "meeting_replies",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share",
+            "doc_trivial_share", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -241,7 +257,8 @@ _MIX_KEYS = {
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
-    "options": "doc_options", "announce": "doc_announce",
+    "options": "doc_options", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
+    "trivial": "doc_trivial_share",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
@@ -259,7 +276,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -275,6 +292,20 @@ def parse_mix(spec: str) -> dict[str, float]:
 # FactBase.skipped counts of whole documents that give no question (a chat session with no speaker
 # line; a mail that only quotes or forwards an earlier one)
 _NO_QUESTION_DOCS = ("chat_without_speaker_lines", "mail_only_quoted")
+
+
+# A stated default a reader guesses without the page: on mypy + MkDocs' settings 64 of the 70 defaults asked were
+# False / True / null / 0, on FastAPI + Flask + Click + Starlette 39 of 54 (None / False / True)
+_TRIVIAL_DEFAULT = frozenset({"none", "null", "false", "true", "[]", "{}", "()", "''", '""', "0", "nil"})
+
+
+def _doc_kind(relation: str, answer: str) -> str:
+    """A documentation kind for `NaturalConfig.doc_kind_share`: the fact's relation, and a trivial default (`None`,
+    `False`, `[]`) a kind of its own (the ":trivial" kinds `doc_trivial_share` holds together), so it cannot take the
+    share of the defaults a reader must look up."""
+    if relation.startswith("doc:") and "default" in relation and answer.strip().casefold() in _TRIVIAL_DEFAULT:
+        return relation + ":trivial"
+    return relation
 
 
 class NaturalGenerator:
@@ -304,8 +335,10 @@ class NaturalGenerator:
                 {d: d in self._doc_pages for d in mined.chunks}, mined.titles, {d: mined.doc_text(d) for d in mined.chunks}).items()
                 if is_doc)
         if self._doc_pages and self.config.doc_folder:
-            # a documentation folder's pages with no code (release announcements, a history page) are documentation
-            self._doc_pages = documentation_folders({d: d in self._doc_pages for d in mined.chunks})
+            # a documentation folder's pages with no code (release announcements, a history page) are documentation;
+            # doc_group: in any group that holds documentation pages, and a documentation page always (datagen.doc_projects)
+            folder = documentation_groups if self.config.doc_group else documentation_folders
+            self._doc_pages = folder({d: d in self._doc_pages for d in mined.chunks})
         kept = {d: [f for f in fs if f.relation.startswith("doc:")] if d in self._doc_pages else fs
                 for d, fs in facts.facts.items()}
         by_article: dict[str, list[Fact]] = {}
@@ -405,6 +438,8 @@ class NaturalGenerator:
         self.relation_uses: Counter = Counter()
         self.written: Counter = Counter()  # form -> tasks written (multi-hop forms only)
         self.total = 0  # tasks written, every hop count (the base of `order_share`)
+        self.single_kinds: Counter = Counter()  # documentation kind -> single-hop tasks written (`doc_kind_share`)
+        self.singles = 0  # single-hop tasks written (the base of `doc_kind_share`)
         # False once the pipeline has nothing else to write: capped forms may then exceed their share
         self.hold_shares = True
         self.stages.update(self.chains.counts())
@@ -470,6 +505,10 @@ class NaturalGenerator:
         if candidate.hops == 1 and candidate.supporting:  # the task's id: its passage, quote and answer
             item = candidate.supporting[0]
             self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
+        if candidate.hops == 1:
+            self.singles += 1
+            self.single_kinds.update(_doc_kind(r, candidate.answer) for r in candidate.metadata.get("relations", ())[:1]
+                                     if r.startswith("doc:"))
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
@@ -648,8 +687,51 @@ class NaturalGenerator:
         article = self.base.article(doc_id)
         return article in self._doc_cap and self.uses[article] < self.config.cap_overflow * self._doc_cap[article]
 
+    def _kind_open(self, kind: str) -> bool:
+        """Whether one more single-hop task of a documentation kind (`_doc_kind`) keeps it within `doc_kind_share`."""
+        if not kind.startswith("doc:"):
+            return True
+        cap = max(self.config.relation_floor, self.config.doc_kind_share * (self.singles + 1))
+        return self.single_kinds[kind] < cap
+
+    def _trivial_open(self) -> bool:
+        """Whether one more trivial default (`_doc_kind`) keeps them within `doc_trivial_share` of the single-hop tasks."""
+        trivial = sum(n for k, n in self.single_kinds.items() if k.endswith(":trivial"))
+        return trivial + 1 <= self.config.doc_trivial_share * (self.singles + 1)
+
+    def _fact_open(self, fact: Fact, held_only: bool = False) -> bool:
+        """Whether a fact may be drawn now: a trivial default past `doc_trivial_share` never (held: the set is
+        smaller rather), any other documentation kind while under `doc_kind_share` (unless `held_only`)."""
+        kind = _doc_kind(fact.relation, fact.answer)
+        if kind.endswith(":trivial") and self.config.doc_trivial_share < 1.0 and not self._trivial_open():
+            return False
+        return held_only or self.config.doc_kind_share >= 1.0 or self._kind_open(kind)
+
+    def _kinds_open(self, pool: list[str]) -> list[str]:
+        """`pool` less the documentation pages whose every unasked fact is a trivial default past its share
+        (`doc_trivial_share`), then less those whose every unasked kind is at its share (`doc_kind_share`: on a
+        settings page "What is the default value of X?" was half of a set); the second cap gives way when it would
+        leave no page, so it never makes a set smaller."""
+        if self.config.doc_kind_share >= 1.0 and self.config.doc_trivial_share >= 1.0:
+            return pool
+        unasked = {d: self._unasked(d) for d in pool if d in self._page_cap}
+        held = {d for d, fs in unasked.items() if fs and not any(self._fact_open(f, held_only=True) for f in fs)}
+        if held:
+            self.stages["single:doc_trivial_held"] += 1
+            pool = [d for d in pool if d not in held]
+        if self.config.doc_kind_share >= 1.0:
+            return pool
+        # a page with an unasked fact of a kind under its share; a spent page (its title's relations) is not one:
+        # drawn while every kind left is capped it only fails, and 200 failures stop the run short of --n
+        left = {d for d, fs in unasked.items() if fs and d not in held}
+        opened = {d for d in left if any(self._fact_open(f) for f in unasked[d])}
+        if not opened or opened == left:
+            return pool  # nothing capped (a meeting's statements never are), or nothing else left: the cap gives way
+        self.stages["single:doc_kind_capped"] += 1
+        return [d for d in pool if d not in self._page_cap or d in opened]
+
     def _single(self, rng: random.Random) -> Candidate | DropReason:
-        pool = self._single_pool()
+        pool = self._kinds_open(self._single_pool())
         if not pool:
             return DropReason.NO_ANSWER_SPAN
         doc = rng.choice(pool)
@@ -662,6 +744,15 @@ class NaturalGenerator:
             # 295 release days and 23 added supports (FastAPI), and drawn fact by fact the days were 85 of 150
             unasked = self._unasked(doc)
             kinds = sorted({f.relation for f in unasked})
+            if self.config.doc_kind_share < 1.0 or self.config.doc_trivial_share < 1.0:
+                # a kind at its share is drawn only when the page has no other (the pool gave way, `_kinds_open`);
+                # a trivial default past its share never
+                held = [f for f in unasked if self._fact_open(f, held_only=True)]
+                opened = [f for f in held if self._fact_open(f)]
+                if not held:
+                    return DropReason.NO_ANSWER_SPAN
+                unasked = opened or held
+                kinds = sorted({f.relation for f in unasked})
             kind = rng.choice(kinds)
             fact = rng.choice([f for f in unasked if f.relation == kind])
             question = _fill(fact.ask, s=fact.subject, c=class_of(self.base, fact.target, fact.kind, fact.answer))
