@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
+from corpus_tools import load_documents
+from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.types import Chunk, Document
 from datagen.factbase import FactBase
 from datagen.mining import MinedCorpus, mine
@@ -102,11 +105,13 @@ def chat_sets_asked(docs: list[tuple[str, str, str]], config: NaturalConfig | No
     return out
 
 
-def generate_single_hop(chunks: list[Chunk], n: int = 200) -> tuple[NaturalGenerator, dict[str, Candidate]]:
-    """The natural generator over `chunks` and its single-hop questions (question → Candidate), `n` draws of seed
-    0, each committed and each checked to pass the verifier."""
+def generate_single_hop(chunks: list[Chunk], n: int = 200, config: NaturalConfig | None = None,
+                        **read: bool) -> tuple[NaturalGenerator, dict[str, Candidate]]:
+    """The natural generator over `chunks` (`config`, and `read` passed to read_facts: a reader's flag) and its
+    single-hop questions (question → Candidate), `n` draws of seed 0, each committed and each checked to pass the
+    verifier."""
     mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline()))
+    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline(), **read), config)
     rng = random.Random(0)
     out: dict[str, Candidate] = {}
     for _ in range(n):
@@ -118,6 +123,23 @@ def generate_single_hop(chunks: list[Chunk], n: int = 200) -> tuple[NaturalGener
                                       {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
             assert verdict.accepted, (c.question, verdict.details)
     return gen, out
+
+
+class WordTokenizer:
+    """One token a whitespace-separated word: chunk sizes a test can count by eye, no model loaded."""
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in re.finditer(r"\S+", text)]
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+
+def folder_chunks(folder: Path) -> list[Chunk]:
+    """A fixture folder of pages read by the real readers and chunked (a word a token); nothing may be skipped."""
+    report = load_documents(folder)
+    assert not report.skipped
+    return list(chunk_documents(report.documents, WordTokenizer(), ChunkingConfig()))
 
 
 def table_fact_base(chunks: list[Chunk]) -> tuple[MinedCorpus, FactBase]:

@@ -19,8 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from corpus_tools import load_documents
-from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.types import Chunk
 from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.mining import mine
@@ -29,14 +27,13 @@ from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_datagen_doc_options import PAGES, _generate, _WordTokenizer  # noqa: E402
+from datagen_fixtures import folder_chunks  # noqa: E402
+from test_datagen_doc_options import PAGES, _generate  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def chunks() -> list[Chunk]:
-    report = load_documents(PAGES)
-    assert not report.skipped
-    return list(chunk_documents(report.documents, _WordTokenizer(), ChunkingConfig()))
+    return folder_chunks(PAGES)
 
 
 def test_a_group_holding_documentation_pages_is_documentation() -> None:

@@ -13,42 +13,25 @@ Old code: no reference fact, the project written "Wombat", the history page aske
 
 from __future__ import annotations
 
-import random
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from datagen_fixtures import folder_chunks, generate_single_hop
 
-from corpus_tools import load_documents
-from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.rst_reader import read_rst
 from corpus_tools.types import Chunk
 from datagen.doc_projects import documentation_folders, project_names
 from datagen.doc_reference import reference_facts
-from datagen.mining import mine
-from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
-from datagen.nlp import load_pipeline
+from datagen.natural import NaturalConfig, parse_mix
 from datagen.pipeline import Candidate
-from datagen.relations import read_facts
-from datagen.verify import check_candidate
 
 PAGES = Path(__file__).parent / "docs_reference"
 
 
-class _WordTokenizer:
-    def offsets(self, text: str) -> list[tuple[int, int]]:
-        return [m.span() for m in re.finditer(r"\S+", text)]
-
-    def count(self, text: str) -> int:
-        return len(text.split())
-
-
 @pytest.fixture(scope="module")
 def chunks() -> list[Chunk]:
-    report = load_documents(PAGES)
-    assert not report.skipped
-    return list(chunk_documents(report.documents, _WordTokenizer(), ChunkingConfig()))
+    return folder_chunks(PAGES)
 
 
 def _read(chunks: list[Chunk]) -> tuple[dict[str, str], Counter]:
@@ -118,19 +101,7 @@ def test_a_documentation_folder_takes_its_pages_with_no_code() -> None:
 
 
 def _generate(chunks: list[Chunk], config: NaturalConfig, **read: bool) -> dict[str, Candidate]:
-    mined = mine(chunks)
-    gen = NaturalGenerator(mined, read_facts(mined, load_pipeline(), **read), config)
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(300):
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            gen.commit(c)
-            out[c.question] = c
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in c.doc_ids},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-    return out
+    return generate_single_hop(chunks, 300, config, **read)[1]
 
 
 def test_the_generator_asks_them_named_and_the_verifier_accepts(chunks: list[Chunk]) -> None:
