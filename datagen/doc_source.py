@@ -56,7 +56,8 @@ _NOT_API_FILES = re.compile(r"^(?:test_.*|.*_test|conftest|setup|noxfile)\.pyi?$
 _DEF = re.compile(r"^(?P<indent>[ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+(?P<name>[A-Za-z_]\w*)\b", re.MULTILINE)
 # a return type a reader can state: names, dots, brackets, `|`, `,` (no call, no string, no lambda)
 _TYPE_TEXT = re.compile(r"^[A-Za-z_][\w.]*(?:[\[\], |.\w]*)$")
-_TYPEVAR = re.compile(r"(?<![\w.])[A-Z](?![\w])")  # `V`, `T`: a type variable says nothing on its own
+# `V`, `T`, `T_before_request`: a type variable says nothing on its own (it is what the caller passed)
+_TYPEVAR = re.compile(r"(?<![\w.])(?:[A-Z]|T_\w+)(?![\w])")
 # ":raise KeyError: if …", ":raises ValueError: when …"
 _FIELD_RAISES = re.compile(r"^[ \t]*:raises?[ \t]+(?P<exc>[A-Za-z_][\w.]*)[ \t]*:[ \t]*(?P<clause>(?:if|when)\b[^\n]*(?:\n[ \t]+[^\n:][^\n]*)*)",
                            re.MULTILINE | re.IGNORECASE)

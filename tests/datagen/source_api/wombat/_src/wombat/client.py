@@ -1,6 +1,9 @@
 """The client."""
 
 import os
+from typing import TypeVar
+
+T_hook = TypeVar("T_hook")
 
 
 class Response:
@@ -38,6 +41,11 @@ class Client:
 
     def _send(self, url: str, attempt: int = 1) -> Response:
         return Response()
+
+
+def hook(f: T_hook) -> T_hook:
+    """Register a hook."""
+    return f
 
 
 def build(name: str = "default") -> Client:
