@@ -1,7 +1,7 @@
 """The client."""
 
 import os
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T_hook = TypeVar("T_hook")
 
@@ -41,6 +41,11 @@ class Client:
 
     def _send(self, url: str, attempt: int = 1) -> Response:
         return Response()
+
+
+def load(data: bytes) -> Any:
+    """Load data."""
+    return data
 
 
 def hook(f: T_hook) -> T_hook:
