@@ -10,7 +10,8 @@ corpus that is no documentation (HotpotQA, chats) every count is 0: nothing the 
 there (its documentation paths run only for documents holding such a fact).
 
 The facts are read as the default datagen run reads them (session 42: the reference reader on, datagen.doc_reference,
-and the project named as its prose writes it; session 43: the options and settings lists too, datagen.doc_options).
+and the project named as its prose writes it; session 43: the options and settings lists too, datagen.doc_options,
+and a Python source section's defaults, return types and raises fields, datagen.doc_source).
 
 For each OUT: tasks by form and hops, the documentation tasks by relation, per top-level folder by kind, the drops of its log when OUT.log sits
 beside it, and how lexical the questions are: BM25 gold@1 (the gold document first) and all-gold@10 (every gold
@@ -55,7 +56,7 @@ def read_doc_facts(index: Path, projects: bool = True) -> FactBase:
     by_doc = _chunks(index)
     for doc_id, chunks in by_doc.items():
         tables = {c.chunk_id for c in chunks if str(c.metadata.get("kind", "")) == "table"}
-        found = documentation_facts(chunks, base.skipped, tables, reference=True, options=True)
+        found = documentation_facts(chunks, base.skipped, tables, reference=True, options=True, source=True)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if projects:

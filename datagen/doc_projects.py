@@ -32,6 +32,9 @@ from collections.abc import Iterable, Mapping
 from datagen.doc_options import NAMED_ASKS as OPTION_ASKS
 from datagen.doc_options import WHICH, named_which
 from datagen.doc_reference import ENVVAR, NAMED_ASKS
+from datagen.doc_source import NAMED_ASKS as SOURCE_ASKS
+from datagen.doc_source import NAMED_PROPERTY_ASK
+from datagen.doc_source import RETURNS as SOURCE_RETURNS
 
 MIN_MENTIONS = 3
 # a word as a page writes it: letters, digits, inner "-" / "_" / "." ("Flask-Login" is not "Flask")
@@ -168,6 +171,7 @@ ASKS = {
     **OPTION_ASKS,  # an options list's defaults (datagen.doc_options)
     **NAMED_ASKS,  # a reference page's defaults and types (datagen.doc_reference); its raises / environment
     # questions name their raiser or their effect, and keep their own template
+    **SOURCE_ASKS,  # a source section's defaults and return types (datagen.doc_source)
 }
 
 
@@ -180,6 +184,8 @@ def named_ask(relation: str, ask: str, project: str) -> str:
     if relation == WHICH:
         return named_which(ask, project)  # "Which mypy command-line option …?"
     template = ASKS.get(relation)
+    if relation == SOURCE_RETURNS and ask.startswith("What type is"):
+        template = NAMED_PROPERTY_ASK  # a property is read, not called
     if not template or not project:
         return ask
     return template.replace("{p}", project)

@@ -152,6 +152,10 @@ class NaturalConfig:
         asks mypy to type check the provided module?" → "--module"), and an entry's stated default, from Sphinx
         `option` / `confval` entries, one-heading-per-setting pages and a command's help output; 0 asks none
         (`--mix options=0`). Read with the facts, before the generator.
+    doc_source: 1 (default) asks what a repository's Python source sections state (datagen.doc_source): a
+        parameter's default in a signature, a function's return type, the exception a docstring's raises field
+        names with its condition, owned as a user writes it (`Flask.make_response()`); 0 asks none (`--mix
+        source=0`, main's facts exactly). Read with the facts, before the generator.
     doc_announce: 1 (default) takes a release announcement in a folder that holds documentation as documentation
         (datagen.doc_announce: "Which organization has pytest-4.6.5 been released to?" → "PyPI" is no longer
         asked), and counts it so in its folder's majority (`doc_folder`); 0 judges it alone, as before
@@ -221,6 +225,7 @@ class NaturalConfig:
     doc_folder: float = 1.0
     doc_reference: float = 1.0
     doc_options: float = 1.0
+    doc_source: float = 1.0
     doc_announce: float = 1.0
     doc_group: float = 1.0
     doc_kind_share: float = 1.0
@@ -240,7 +245,7 @@ class NaturalConfig:
         for name in (
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
-            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_announce", "doc_group", "doc_kind_share",
+            "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
@@ -257,7 +262,7 @@ _MIX_KEYS = {
     "defaults": "doc_defaults", "versions": "doc_versions", "releases": "doc_releases",
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
-    "options": "doc_options", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
+    "options": "doc_options", "source": "doc_source", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
     "trivial": "doc_trivial_share",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
@@ -488,6 +493,8 @@ class NaturalGenerator:
             return bool(self.config.doc_reference)
         if fact.relation.startswith("doc:opt:"):
             return bool(self.config.doc_options)
+        if fact.relation.startswith("doc:src:"):
+            return bool(self.config.doc_source)
         return bool(self.config.doc_versions)
 
     def _article_text(self, article: str) -> str:

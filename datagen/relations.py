@@ -94,6 +94,7 @@ from datagen.doc_projects import named_ask, project_names
 from datagen.doc_reference import reference_facts
 from datagen.doc_releases import release_facts
 from datagen.doc_since import since_facts
+from datagen.doc_source import source_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
 from datagen.mail_facts import is_mail, mail_facts
@@ -139,7 +140,7 @@ def _latin_share(text: str) -> float:
 
 
 def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True,
-                        reference: bool = False, options: bool = False) -> list[Fact]:
+                        reference: bool = False, options: bool = False, source: bool = False) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
@@ -147,7 +148,8 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
     gives no owner takes the entry or section it sits in (datagen.doc_versions; False: refused). reference: a
     hand-written API reference's signatures, settings tables, attribute types, raised exceptions and environment
     variables too (datagen.doc_reference; a table chunk is read for its header-named columns only). options: an
-    options or settings list's entries too (datagen.doc_options)."""
+    options or settings list's entries too (datagen.doc_options). source: a Python source section's parameter
+    defaults, return type and raised exceptions too (datagen.doc_source; False: none, as before)."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
@@ -157,7 +159,7 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
         found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped),
                  *since_facts(chunk, skipped), *(reference_facts(chunk, skipped) if reference else ()),
-                 *(option_facts(chunk, skipped) if options else ())]
+                 *(option_facts(chunk, skipped) if options else ()), *(source_facts(chunk, skipped) if source else ())]
         out.extend(_no_leaks(found, skipped))
     return out
 
@@ -196,6 +198,7 @@ def read_facts(
     doc_name_case: bool = True,
     doc_reference: bool = True,
     doc_options: bool = True,
+    doc_source: bool = False,
     meeting_decisions: bool = True,
     meeting_replies: bool = True,
 ) -> FactBase:
@@ -209,6 +212,8 @@ def read_facts(
     capitalised form ("Pytest"), as session 41.
     doc_reference: a hand-written API reference's facts are read too (datagen.doc_reference); False: none.
     doc_options: an options or settings list's entries are read too (datagen.doc_options); False: none.
+    doc_source: a Python source section's API facts are read too (datagen.doc_source); False (this function's
+    default): none, the facts as before exactly.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -349,7 +354,7 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
-        found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options)
+        found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

@@ -105,7 +105,7 @@ def run_datagen(
             facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
                            doc_owners=bool(natural.doc_owners), doc_name_case=bool(natural.doc_name_case),
                            doc_reference=bool(natural.doc_reference), doc_options=bool(natural.doc_options),
-                           meeting_decisions=bool(natural.meeting_decisions),
+                           doc_source=bool(natural.doc_source), meeting_decisions=bool(natural.meeting_decisions),
                            meeting_replies=bool(natural.meeting_replies))
             generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
@@ -175,10 +175,10 @@ def run_datagen(
 
 def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
            doc_name_case: bool = True, doc_reference: bool = True, doc_options: bool = True, meeting_decisions: bool = True,
-           meeting_replies: bool = True) -> Any:
+           meeting_replies: bool = True, doc_source: bool = False) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
-    doc_reference, doc_options, meeting_decisions, meeting_replies: `read_facts`' own."""
+    doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies: `read_facts`' own."""
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -193,7 +193,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
         return read_facts(
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
             parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
-            doc_name_case=doc_name_case, doc_reference=doc_reference, doc_options=doc_options,
+            doc_name_case=doc_name_case, doc_reference=doc_reference, doc_options=doc_options, doc_source=doc_source,
             meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
         )
     finally:

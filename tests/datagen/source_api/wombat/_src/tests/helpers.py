@@ -1,0 +1,2 @@
+def make(strict: bool = True) -> bool:
+    return strict

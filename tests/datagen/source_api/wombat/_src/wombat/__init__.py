@@ -1,0 +1,3 @@
+"""Wombat: an invented HTTP client, the fixture of tests/datagen/test_datagen_doc_source.py."""
+
+from .client import Client as Client
