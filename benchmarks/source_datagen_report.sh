@@ -11,7 +11,7 @@
 # default this script's repository), N (datagen --n; default 150), SEED (the reading sheet's seed; default 4302),
 # PARSE (optional: a folder holding an earlier run's parse.* of this same index, to skip the parse; unset = parse).
 # The index is only read (datagen writes under OUT).
-# Writes OUT/main, OUT/branch (the branch's default), OUT/off (the branch with --mix source=0: must equal main
+# Writes OUT/main, OUT/branch (the branch with --mix source=1: off by default on main since session 43's merge), OUT/off (the branch with --mix source=0: must equal main
 # byte for byte), OUT/summary.txt (facts per kind read off the index, yield per project and kind for each run;
 # new / gone tasks by kind, "src:default" / "src:returns" / "src:raises" the new readers') and OUT/new-tasks.txt: a
 # seeded sample of 30 of the tasks the branch wrote and main did not, then every new and every gone task, each with
@@ -37,7 +37,7 @@ dg() {  # dg CHECKOUT RUN [datagen flags]: one run; the parse is shared from OUT
       --n "$N" --seed 1 --no-progress "${@:3}" > "$run.log" 2>&1) || echo "datagen $2 failed: see $run.log"
 }
 dg "$MAIN" main
-dg "$CODE" branch
+dg "$CODE" branch --mix source=1  # a choice since the merge (NaturalConfig.doc_source 0), asked for here
 dg "$CODE" off --mix source=0
 cd "$CODE"; export PYTHONPATH=$CODE
 {

@@ -85,7 +85,8 @@ def test_reference_pages_reader_reads_nothing_here_and_the_flag_off_reads_as_bef
 
 
 def test_the_mix_key_and_the_project_named_question():
-    assert NaturalConfig().doc_source == 1.0
+    assert NaturalConfig().doc_source == 0.0  # a choice (--mix source=1), not the default
+    assert parse_mix("source=1") == {"doc_source": 1.0}
     assert parse_mix("source=0") == {"doc_source": 0.0}
     with pytest.raises(ValueError, match="doc_source"):
         NaturalConfig(doc_source=2.0)
