@@ -16,36 +16,7 @@
 # new / gone tasks by kind, "src:default" / "src:returns" / "src:raises" the new readers') and OUT/new-tasks.txt: a
 # seeded sample of 30 of the tasks the branch wrote and main did not, then every new and every gone task, each with
 # its answer, gold file and quote, for the lead's read (natural / correct).
-set -uo pipefail
-: "${IDX:?set IDX to the index}" "${OUT:?set OUT to an output folder}"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-CODE=${CODE:-$HERE}; MAIN=${MAIN:-1bb0446}; N=${N:-150}; SEED=${SEED:-4302}
-[ -d "$IDX" ] || { echo "no index at $IDX"; exit 1; }
-TMPMAIN=""
-if [ ! -d "$MAIN" ]; then
-  TMPMAIN=/tmp/s43-srcgen-main-$$
-  git -C "$CODE" worktree add --detach "$TMPMAIN" "$MAIN" >/dev/null || exit 1
-  MAIN=$TMPMAIN
-fi
-mkdir -p "$OUT"; export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 OMP_NUM_THREADS=1
-PY=${PY:-$CODE/.venv/bin/python}; [ -x "$PY" ] || PY=/work/main/.venv/bin/python
-dg() {  # dg CHECKOUT RUN [datagen flags]: one run; the parse is shared from OUT/main when it is there
-  local run=$OUT/$2; rm -rf "$run"; mkdir -p "$run"
-  if [ "$2" != main ]; then cp "$OUT"/main/parse.* "$run"/ 2>/dev/null
-  elif [ -n "${PARSE:-}" ]; then cp "$PARSE"/parse.* "$run"/ 2>/dev/null; fi
-  (cd "$1" && PYTHONPATH=$1 nice -n 5 "$PY" -c "from context1.interfaces.cli import main; main()" datagen "$IDX" "$run" \
-      --n "$N" --seed 1 --no-progress "${@:3}" > "$run.log" 2>&1) || echo "datagen $2 failed: see $run.log"
-}
-dg "$MAIN" main
-dg "$CODE" branch --mix source=1  # a choice since the merge (NaturalConfig.doc_source 0), asked for here
-dg "$CODE" off --mix source=0
-cd "$CODE"; export PYTHONPATH=$CODE
-{
-  echo "# IDX=$IDX N=$N main=$(git -C "$MAIN" rev-parse --short HEAD) branch=$(git -C "$CODE" rev-parse --short HEAD)"
-  if cmp -s "$OUT/main/tasks.jsonl" "$OUT/off/tasks.jsonl"; then echo "flags off = main: tasks.jsonl identical"
-  else echo "flags off = main: tasks.jsonl DIFFERS"; fi
-  nice "$PY" benchmarks/datagen_docs.py "$IDX" "$OUT/main" "$OUT/branch" 2>&1 | grep -v '^Saving'
-  nice "$PY" benchmarks/datagen_docs_diff.py "$OUT/main" "$OUT/branch" --sheet "$OUT/new-tasks.txt" --seed "$SEED" 2>&1
-} > "$OUT/summary.txt"
-[ -n "$TMPMAIN" ] && git -C "$CODE" worktree remove --force "$TMPMAIN"
-cat "$OUT/summary.txt"
+MAIN=${MAIN:-1bb0446}; SEED=${SEED:-4302}
+OFF_MIX=source=0
+BRANCH_MIX=${BRANCH_MIX:-source=1}  # a choice since the merge (NaturalConfig.doc_source 0), asked for here
+source "$(dirname "${BASH_SOURCE[0]}")/datagen_ab.sh"  # main vs branch vs flags off; prints the summary
