@@ -218,8 +218,22 @@ class IterativeConfig:
     # as code (1/1 and 1/2 on the two folders), or a first-search passage that links the newcomer never displaced
     # (1/1 and 0/0).
     first_search_links: int = 5
+    # The floor (issue 34, session 44): a first-search passage that quotes the question — at least this share of the
+    # question's words (`norm`), and at least 2, written in a row in the question's order — is never displaced by a
+    # passage quoting fewer of them in a row, whatever that passage's evidence (`replace_first_search`, `phrase_held`).
+    # A passage writing the very heading or sentence asked is plausibly the answer; the links that displaced such
+    # passages were ordinary words ("deprecations", "index", "fixtures", "prompts") or a rare name two pages share.
+    # Traced on the documentation tuning proxies: every gold passage the agent's top 5 lost to one search's quoted
+    # the heading / sentence asked, its displacer did not. 0: off (main's answer, 22d84e9). 1.0 (the whole question
+    # in a row) chosen on tuning: FIGURES. HotpotQA / MuSiQue / LoCoMo questions are not quoted by a passage: their
+    # bridges are untouched (DEVFIGURES).
+    first_search_floor: float = 1.0
 
     def __post_init__(self) -> None:
+        if (isinstance(self.first_search_floor, bool) or not isinstance(self.first_search_floor, (int, float))
+                or not 0 <= self.first_search_floor <= 1):
+            raise ValueError(f"IterativeConfig.first_search_floor must be a share in [0, 1] (0: off), "
+                             f"not {self.first_search_floor!r}")
         if not isinstance(self.first_search_links, int) or self.first_search_links < 0:
             raise ValueError(f"IterativeConfig.first_search_links must be an int >= 0 (0: off), "
                              f"not {self.first_search_links!r}")
@@ -428,7 +442,8 @@ class IterativeRetrievalPolicy:
             passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
                                             cfg.first_search_margin, evidence, keep_order=cfg.first_search_order,
                                             cited_evidence=cited,
-                                            keep_top=cfg.first_search_keeps_top)
+                                            keep_top=cfg.first_search_keeps_top,
+                                            floor=cfg.first_search_floor, query=query)
         else:
             first = first_search_chunks(rankings, cfg.first_search_keep) if cfg.first_search_margin > 0 else []
             passages = rank_passages(parts, doc_scores, self.max_passages, cited_docs=ranked, first=first,
@@ -708,8 +723,8 @@ def link_bonus(parts: DocParts, cfg: IterativeConfig) -> dict[str, float]:
 def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranked: Sequence[tuple[str, float]],
                          first: Sequence[str], max_passages: int, margin: float,
                          evidence: Mapping[str, float] | None = None, *, keep_order: bool = False,
-                         cited_evidence: Mapping[str, float] | None = None, keep_top: bool = False
-                         ) -> list[tuple[str, float]]:
+                         cited_evidence: Mapping[str, float] | None = None, keep_top: bool = False,
+                         floor: float = 0.0, query: str = "") -> list[tuple[str, float]]:
     """The answer's passages with the first search's top chunks (`first`) as its first `max_passages`,
     except where a later passage earns a place (`IterativeConfig.first_search_rule` "replace").
 
@@ -729,7 +744,8 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     `cited_evidence` (chunk -> its own evidence; `IterativeConfig.first_search_new_documents`): a passage of a
     document the head already cites is judged by this, not by its document's `evidence` — a link says its document
     is relevant, and the head already cites that document. `keep_top` (`IterativeConfig.first_search_keeps_top`):
-    the first search's top passage is never displaced.
+    the first search's top passage is never displaced. `floor` (`IterativeConfig.first_search_floor`; 0: off): a
+    first-search passage quoting the question `query` (`phrase_held`) is never displaced by one quoting less of it.
     """
     rel = parts.chunk_relevance
 
@@ -753,6 +769,10 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
         weak = [c for c in head if c in protected and not (keep_top and c == protected[0])]
         if not weak:
             break
+        if floor > 0:  # never a passage quoting the question for one that quotes less of it (`first_search_floor`)
+            weak = [c for c in weak if not phrase_held(query, parts.chunks[c][2], parts.chunks[cid][2], floor)]
+            if not weak:
+                continue
         w = min(weak, key=lambda c: (scores[c], -protected.index(c)))
         if s < scores[w] + margin:
             continue
@@ -773,6 +793,28 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     for cid, s in [(c, scores[c]) for c in head] + tail:
         out.append((cid, min(s, out[-1][1]) if out else s))
     return out
+
+
+def quoted_run(query: str, text: str) -> int:
+    """The most of the question's words (`norm`) that `text` writes in a row, in the question's order."""
+    q, t = norm(query).split(), norm(text).split()
+    best, prev = 0, [0] * (len(t) + 1)
+    for qw in q:
+        cur = [0] * (len(t) + 1)
+        for j, tw in enumerate(t, 1):
+            if qw == tw:
+                cur[j] = prev[j - 1] + 1
+                best = max(best, cur[j])
+        prev = cur
+    return best
+
+
+def phrase_held(query: str, protected: str, newcomer: str, share: float) -> bool:
+    """Whether a first-search passage's text `protected` quotes the question (at least `share` of its words in a
+    row, and at least 2) and the `newcomer` quotes fewer (`IterativeConfig.first_search_floor`)."""
+    n = len(norm(query).split())
+    run = quoted_run(query, protected)
+    return run >= max(2, share * n) and quoted_run(query, newcomer) < run
 
 
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
