@@ -759,6 +759,9 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
                  and parts.chunks[c][0] in parts.docs][:max_passages]
     scores = {c: own.get(c, score(c)) for c in protected}
     head = list(protected)
+    # first-search passage -> how many of the question's words it quotes in a row, where that holds it (`floor`);
+    # computed once: on a question no first-search passage quotes (a dev set's), no newcomer is read for it
+    held = quoting_passages(query, {c: parts.chunks[c][2] for c in protected}, floor) if floor > 0 else {}
     for cid, s in ranked:
         if cid in head:
             continue
@@ -769,8 +772,9 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
         weak = [c for c in head if c in protected and not (keep_top and c == protected[0])]
         if not weak:
             break
-        if floor > 0:  # never a passage quoting the question for one that quotes less of it (`first_search_floor`)
-            weak = [c for c in weak if not phrase_held(query, parts.chunks[c][2], parts.chunks[cid][2], floor)]
+        if held:  # never a passage quoting the question for one that quotes less of it (`first_search_floor`)
+            run = quoted_run(query, parts.chunks[cid][2])
+            weak = [c for c in weak if held.get(c, 0) <= run]
             if not weak:
                 continue
         w = min(weak, key=lambda c: (scores[c], -protected.index(c)))
@@ -809,12 +813,19 @@ def quoted_run(query: str, text: str) -> int:
     return best
 
 
+def quoting_passages(query: str, texts: Mapping[str, str], share: float) -> dict[str, int]:
+    """Of the passages `texts` (id -> text), those quoting the question — at least `share` of its words (`norm`), and
+    at least 2, in a row in its order — with how many they quote (`IterativeConfig.first_search_floor`)."""
+    need = max(2, share * len(norm(query).split()))
+    runs = {cid: quoted_run(query, text) for cid, text in texts.items()}
+    return {cid: run for cid, run in runs.items() if run >= need}
+
+
 def phrase_held(query: str, protected: str, newcomer: str, share: float) -> bool:
-    """Whether a first-search passage's text `protected` quotes the question (at least `share` of its words in a
-    row, and at least 2) and the `newcomer` quotes fewer (`IterativeConfig.first_search_floor`)."""
-    n = len(norm(query).split())
-    run = quoted_run(query, protected)
-    return run >= max(2, share * n) and quoted_run(query, newcomer) < run
+    """Whether a first-search passage's text `protected` quotes the question (`quoting_passages`) and the
+    `newcomer` quotes fewer of its words in a row: the floor then holds it (`IterativeConfig.first_search_floor`)."""
+    run = quoting_passages(query, {"p": protected}, share).get("p", 0)
+    return run > 0 and quoted_run(query, newcomer) < run
 
 
 def _label(doc_id: str, titles: Mapping[str, str]) -> str:
