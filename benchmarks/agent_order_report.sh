@@ -46,8 +46,9 @@
 #     SCRATCH=/work/scratch44-floor/tune-run bash benchmarks/agent_order_report.sh
 #   COMPARE=floor PART=report DATA=/work/data41/docs INDEX=/work/indexes/docs41-tune2 DEVPART=tuning \
 #     DEV_LIMIT=150 SCRATCH=/work/scratch44-floor/tune2-run bash benchmarks/agent_order_report.sh
-#   COMPARE=floor PART=opts DATA=/work/scratch43-docopts/data INDEX=/work/scratch43-docopts/opts-idx DEV=0 \
-#     SCRATCH=/work/scratch44-floor/opts-run bash benchmarks/agent_order_report.sh
+#   mkdir -p /work/scratch44-floor/optsdata && ln -sfn /work/scratch43-docopts/data/opts /work/scratch44-floor/optsdata/tune
+#   COMPARE=floor PART=tune DATA=/work/scratch44-floor/optsdata INDEX=/work/scratch43-docopts/opts-idx DEV=0 \
+#     SCRATCH=/work/scratch44-floor/opts-run bash benchmarks/agent_order_report.sh     # mypy + MkDocs
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMPARE="${COMPARE:-first_search}"
