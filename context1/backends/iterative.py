@@ -25,7 +25,8 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    take the first `max_passages` places (a long filing answers from two of its tables). Never worse
    than one search (`replace_first_search`): those places start as the question's own search's top
    chunks, in its order (`first_search_order`), and a later passage takes one only with evidence that search
-   lacked (a link; a title or file name that many of the documents seen write links none: `link_name_share`).
+   lacked (a link; a title or file name that many of the documents seen write links none: `link_name_share`),
+   and never one that quotes the question for a passage quoting less of it (`first_search_floor`).
    Where the harness records re-found chunks (`AgentConfig.refound`), a passage several searches matched gains
    relevance for their agreement, and that agreement counts as such evidence too (`agreement`,
    `IterativeConfig.agreement_weight`).
