@@ -34,12 +34,31 @@
 # What the engineer ran (tuning; HTTPX + pytest, tuning since session 43):
 #   COMPARE=first_search_links PART=report DATA=/work/data41/docs INDEX=/work/indexes/docs41-tune2 DEVPART=tuning \
 #     DEV_LIMIT=150 SCRATCH=/work/scratch43-agentlinks/tune2-run bash benchmarks/agent_order_report.sh
+# floor (session 44, issue 34): 22d84e9's answer (IterativeConfig.first_search_floor 0) vs the default 1 (a
+# first-search passage quoting the question, its words in a row, is never displaced by one quoting less of it);
+# docs_agent.py --compare first_search_floor, variants s44-off / s44-on, label floor-$DEVPART, SCRATCH
+# /work/scratch44-floor/$PART-report-run, DATA / INDEX default to session 44's reporting folder (/work/data44/docs,
+# /work/indexes/docs44-report; never opened by the engineer). The lead, then on session 43's folder:
+#   COMPARE=floor bash benchmarks/agent_order_report.sh
+#   COMPARE=floor DATA=/work/data43/docs INDEX=/work/indexes/docs43-report DEV=0 bash benchmarks/agent_order_report.sh
+# What the engineer ran (tuning; one folder per call):
+#   COMPARE=floor PART=tune DATA=/work/data41/docs INDEX=/work/scratch41-lead/docs41-tune-merged DEV=0 \
+#     SCRATCH=/work/scratch44-floor/tune-run bash benchmarks/agent_order_report.sh
+#   COMPARE=floor PART=report DATA=/work/data41/docs INDEX=/work/indexes/docs41-tune2 DEVPART=tuning \
+#     DEV_LIMIT=150 SCRATCH=/work/scratch44-floor/tune2-run bash benchmarks/agent_order_report.sh
+#   mkdir -p /work/scratch44-floor/optsdata && ln -sfn /work/scratch43-docopts/data/opts /work/scratch44-floor/optsdata/tune
+#   COMPARE=floor PART=tune DATA=/work/scratch44-floor/optsdata INDEX=/work/scratch43-docopts/opts-idx DEV=0 \
+#     SCRATCH=/work/scratch44-floor/opts-run bash benchmarks/agent_order_report.sh     # mypy + MkDocs
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMPARE="${COMPARE:-first_search}"
 if [ "$COMPARE" = first_search_links ]; then  # session 43's reporting folder, never opened by the engineer
   DATA="${DATA:-/work/data43/docs}"; INDEX="${INDEX:-/work/indexes/docs43-report}"
 fi
+if [ "$COMPARE" = floor ]; then  # session 44's reporting folder, never opened by the engineer
+  DATA="${DATA:-/work/data44/docs}"; INDEX="${INDEX:-/work/indexes/docs44-report}"
+fi
+DOCS_COMPARE="$COMPARE"
 DATA="${DATA:-/work/data42/docs}"
 PART="${PART:-report}"
 INDEX="${INDEX:-/work/indexes/docs42-report}"
@@ -54,17 +73,21 @@ DEV="${DEV:-1}"
 case "$COMPARE" in
   first_search) LABEL="order-$DEVPART"; OFF=s42-off; ON=s42-on; SCRATCH="${SCRATCH:-/work/scratch42-agentdocs/$PART-report-run}"
     # off = main's answer (every session 42 field off), on = this checkout's defaults
-    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0"
+    VARIANTS=(--variant "s42-off=first_search_order:0,link_name_share:0,first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0,first_search_floor:0"
               --variant s42-on=first_search_order:1,link_name_share:0.2,first_search_new_documents:1,first_search_keeps_top:1) ;;
   first_search_top) LABEL="top-$DEVPART"; OFF=s42top-off; ON=s42top-on; SCRATCH="${SCRATCH:-/work/scratch42-agenttop/$PART-report-run}"
     # off = 0ffd2a9's defaults, on = this checkout's defaults
-    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0
+    VARIANTS=(--variant s42top-off=first_search_new_documents:0,first_search_keeps_top:0,first_search_links:0,first_search_floor:0
               --variant s42top-on=first_search_new_documents:1,first_search_keeps_top:1) ;;
   first_search_links) LABEL="links-$DEVPART"; OFF=s43-off; ON=s43-on
     SCRATCH="${SCRATCH:-/work/scratch43-agentlinks/$PART-report-run}"
     # off = ee9f243's answer (every link counts as evidence), on = this checkout's defaults
-    VARIANTS=(--variant s43-off=first_search_links:0 --variant s43-on=first_search_links:5) ;;
-  *) echo "COMPARE must be first_search, first_search_top or first_search_links, not $COMPARE" >&2; exit 2 ;;
+    VARIANTS=(--variant s43-off=first_search_links:0,first_search_floor:0 --variant s43-on=first_search_links:5) ;;
+  floor) LABEL="floor-$DEVPART"; OFF=s44-off; ON=s44-on; DOCS_COMPARE=first_search_floor
+    SCRATCH="${SCRATCH:-/work/scratch44-floor/$PART-report-run}"
+    # off = 22d84e9's answer (no floor), on = this checkout's defaults
+    VARIANTS=(--variant s44-off=first_search_floor:0 --variant s44-on=first_search_floor:1) ;;
+  *) echo "COMPARE must be first_search, first_search_top, first_search_links or floor, not $COMPARE" >&2; exit 2 ;;
 esac
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"
@@ -75,7 +98,7 @@ if [ "$DOCS" = 1 ]; then
   [ -f "$INDEX/manifest.json" ] || { echo "no index at $INDEX (no manifest.json)" >&2; exit 2; }
   echo "## (a) documentation: $DATA/$PART, index $INDEX"
   nice "$PYTHON" benchmarks/docs_agent.py --part "$PART" --data "$DATA" --index "$INDEX" --out "$SCRATCH/docs" \
-    --limit "$LIMIT" --compare "$COMPARE" 2>"$SCRATCH/docs.log" \
+    --limit "$LIMIT" --compare "$DOCS_COMPARE" 2>"$SCRATCH/docs.log" \
     || { echo "docs run failed: see $SCRATCH/docs.log" >&2; exit 1; }
 fi
 if [ "$DEV" = 1 ]; then

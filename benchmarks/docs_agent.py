@@ -21,6 +21,9 @@ default (True). `--compare first_search_top` (session 42, second round): off = 0
 (`first_search_new_documents=False, first_search_keeps_top=False`), on = the defaults. `--compare
 first_search_links` (session 43): off = `IterativeConfig(first_search_links=0)` (ee9f243's answer: a link from any
 passage seen lets a page displace a first-search passage), on = the defaults (only a link from the first search's top 5).
+`--compare first_search_floor` (session 44): off = `IterativeConfig(first_search_floor=0)` (22d84e9's answer), on = the
+defaults (a first-search passage quoting the question is never displaced by one quoting less of it). The earlier
+compares' off arms run with the floor off too (the answers they stood for had none); their on arms are the defaults.
 
 Columns: passage hit@1 and hit@5 (a gold chunk first / in the first 5), MRR@5 (search: @10), and the paired
 differences on − off and on − search with a 95 % bootstrap interval and queries won / lost
@@ -61,16 +64,18 @@ def agents(corpus: Any, compare: str) -> dict[str, Any]:
 
     if compare == "defined_first":
         return {arm: SearchAgent(corpus, config=AgentConfig(defined_first=arm == "on")) for arm in ("off", "on")}
-    if compare == "first_search_links":  # ee9f243's answer against this branch's (session 43)
-        configs = {"off": IterativeConfig(first_search_links=0), "on": IterativeConfig()}
+    if compare == "first_search_floor":  # 22d84e9's answer against this branch's (session 44)
+        configs = {"off": IterativeConfig(first_search_floor=0.0), "on": IterativeConfig()}
+    elif compare == "first_search_links":  # ee9f243's answer against this branch's (session 43)
+        configs = {"off": IterativeConfig(first_search_links=0, first_search_floor=0.0), "on": IterativeConfig()}
     elif compare == "first_search_top":  # 0ffd2a9's defaults against this branch's (the second round's two fields)
         configs = {"off": IterativeConfig(first_search_new_documents=False, first_search_keeps_top=False,
-                                          first_search_links=0),
+                                          first_search_links=0, first_search_floor=0.0),
                    "on": IterativeConfig()}
     else:  # main's answer (3e1805b: every session 42 field off) against the defaults
         configs = {"off": IterativeConfig(first_search_order=False, link_name_share=0.0,
                                           first_search_new_documents=False, first_search_keeps_top=False,
-                                          first_search_links=0),
+                                          first_search_links=0, first_search_floor=0.0),
                    "on": IterativeConfig()}
     return {arm: SearchAgent(corpus, backend=IterativeRetrievalPolicy(corpus, cfg), config=AgentConfig())
             for arm, cfg in configs.items()}
@@ -153,7 +158,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-file", type=int, default=3)
     parser.add_argument("--per-file-definitions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=40)
-    parser.add_argument("--compare", choices=("defined_first", "first_search", "first_search_top", "first_search_links"),
+    parser.add_argument("--compare", choices=("defined_first", "first_search", "first_search_top", "first_search_links",
+                                              "first_search_floor"),
                         default="defined_first",
                         help="the setting the off / on arms differ in (module docstring)")
     args = parser.parse_args(argv)
@@ -179,7 +185,8 @@ def main(argv: list[str] | None = None) -> None:
                "first_search": "IterativeConfig's session 42 fields (main's answer) vs their defaults:",
                "first_search_top": "IterativeConfig first_search_new_documents / first_search_keeps_top (0ffd2a9's "
                                    "answer) vs their defaults:",
-               "first_search_links": "IterativeConfig.first_search_links 0 (ee9f243's answer) vs 5:"}[args.compare]
+               "first_search_links": "IterativeConfig.first_search_links 0 (ee9f243's answer) vs 5:",
+               "first_search_floor": "IterativeConfig.first_search_floor 0 (22d84e9's answer) vs 1:"}[args.compare]
     lines = [f"# The agent's passages on documentation, part {args.part} ({folder}; index {args.index})", "",
              f"{len(rows)} queries; search = one Corpus.search, off / on = the LLM-free agent with "
              f"{setting} False / True" if args.compare == "defined_first" else f"{setting} off / on", "", *table(rows)]

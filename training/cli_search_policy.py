@@ -93,7 +93,7 @@ def policy_command(
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
             doc_min_gold=doc_min_gold, start=start,
             learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
-                                                            first_search_links=0)),
+                                                            first_search_links=0, first_search_floor=0.0)),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True), extra=extra)

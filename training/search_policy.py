@@ -148,7 +148,8 @@ class SearchPolicyTrainConfig:
     # CISPO groups' rewards stop differing), and on the tuning parts it won on MuSiQue only (passage R@5 +.028
     # [+.004, +.053]; LoCoMo +.003, HotpotQA -.003: ties; session 36) — pass the flag where it wins.
     learned: LearnedConfig = field(default_factory=lambda: LearnedConfig(
-        iterative=IterativeConfig(agreement_weight=0.0, link_name_share=0.0, first_search_links=0)))
+        iterative=IterativeConfig(agreement_weight=0.0, link_name_share=0.0, first_search_links=0,
+                                  first_search_floor=0.0)))
     # Where the warm start starts (`PolicyWeights.start`): "auto" (`resolve_prior`: the conversation prior on
     # a chat corpus, else the hand-set one), "hand" or "chat" (issue 34, sessions 37-38). Its episodes label the
     # decisions, its answer scorers are what `doc_anchor` holds the fit to, and a scorer left untrained keeps

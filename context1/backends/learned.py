@@ -136,9 +136,11 @@ class LearnedConfig:
     # asked (`SearchPolicyTrainConfig.learned`); a folder saved before agreement existed reads 0 (`from_dict`).
     # `link_name_share` stays 0 here (every name links, as its features were fitted and measured; session 42 measured
     # the common-name rule on the hand-tuned policy only), and so does session 43's `first_search_links` (measured on
-    # the hand-tuned answer only: which links let a passage displace a first-search one).
+    # the hand-tuned answer only: which links let a passage displace a first-search one), and session 44's
+    # `first_search_floor` (likewise).
     iterative: IterativeConfig = field(default_factory=lambda: IterativeConfig(link_name_share=0.0,
-                                                                               first_search_links=0))
+                                                                               first_search_links=0,
+                                                                               first_search_floor=0.0))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -147,7 +149,7 @@ class LearnedConfig:
     def from_dict(d: Mapping[str, Any]) -> LearnedConfig:
         d = dict(d)
         it = IterativeConfig(**{"agreement_weight": 0.0, "link_name_share": 0.0,  # folders from before: off
-                                "first_search_links": 0,
+                                "first_search_links": 0, "first_search_floor": 0.0,
                                 **d.pop("iterative", {})})
         known = {f.name for f in dataclasses.fields(LearnedConfig)}
         if "forms" in d:

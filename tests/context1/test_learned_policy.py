@@ -273,7 +273,7 @@ def test_the_untrained_prior_reads_agreement_between_searches_as_the_hand_tuned_
     prior, hand = LearnedSearchPolicy(None), IterativeRetrievalPolicy(None)
     # the same parts, but for session 42's common-name rule and session 43's first-search links, measured on the
     # hand-tuned answer only (learned.py)
-    assert prior.config == replace(hand.config, link_name_share=0.0, first_search_links=0)
+    assert prior.config == replace(hand.config, link_name_share=0.0, first_search_links=0, first_search_floor=0.0)
     assert prior.config.agreement_weight > 0
     (s0, r0), (s1, r1) = score(prior, base.rankings), score(prior, agreed)
     assert s1 > s0 and r1 > r0

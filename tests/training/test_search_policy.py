@@ -371,7 +371,8 @@ def test_a_policy_trained_with_agreement_between_searches_keeps_it_and_older_fol
     # answer's only)
     assert SearchPolicyTrainConfig().learned == LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0,
                                                                                         link_name_share=0.0,
-                                                                                        first_search_links=0))
+                                                                                        first_search_links=0,
+                                                                                        first_search_floor=0.0))
     assert inspect.signature(policy_command).parameters["agreement_weight"].default == 0.0
     off = PolicyWeights.prior(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.0))).save(tmp_path / "off")
     assert open_policy(off).config.iterative.agreement_weight == 0.0
