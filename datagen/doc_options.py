@@ -358,6 +358,9 @@ def _reworded(desc: str, value: bool, shapes: frozenset[str], skipped: Counter, 
         return clause
     if NOUNS not in shapes:
         return None
+    clause = _verb_first(sentence)
+    if clause is not None:
+        return clause
     clause = _noun_clause(sentence, value, context)
     if clause is None:
         skipped["doc_opt_noun"] += 1
@@ -385,6 +388,34 @@ def _this_clause(sentence: str, value: bool) -> str | None:
     return f"sets the {m.group(1)} to {verb}" + (f" {tail}" if tail else "")
 
 
+def _verb_first(sentence: str) -> str | None:
+    """A description opening with a verb `_VERBS` does not hold, which the tagger reads as a noun: an imperative
+    of `_MORE_VERBS` ("Clean output directory before building." → "cleans output directory before building") or
+    a third person the parse confirms after "to" ("Disallows subclassing a value of type Any." → "disallows …",
+    "Hides error codes …"), its next word no preposition or particle (a plural noun: "Features to install",
+    "Platforms for which …", "Options passed to …" stay noun phrases). None otherwise."""
+    from datagen.nlp import load_pipeline
+
+    words = sentence.split()
+    first, rest = words[0], " ".join(words[1:])
+    low = first.lower()
+    if not rest or first.isupper() or not low.isalpha():
+        return None
+    if low in _MORE_VERBS:
+        return _agree(f"{_third(low)} {rest}")
+    if not low.endswith("s") or low.endswith("ss"):
+        return None
+    nxt = load_pipeline()(sentence)[1]
+    if (nxt.pos_ in ("ADP", "PART", "PRON", "PUNCT", "SCONJ", "CCONJ", "AUX") and nxt.lower_ != "that") or nxt.tag_ in ("VBN", "VBD"):
+        return None
+    stems = [low[:-3] + "y"] if low.endswith("ies") else [low[:-1]] + ([low[:-2]] if low.endswith("es") else [])
+    for stem in stems:
+        parsed = load_pipeline()(f"to {stem} {rest}")
+        if parsed[1].pos_ == "VERB" and parsed[1].tag_ == "VB":
+            return _agree(f"{low} {rest}")
+    return None
+
+
 # a noun phrase's wh-forms a user asks as they are: "How many characters per line to allow", "Where to write it"
 _WH = re.compile(r"^(?:How (?:many|much|long|often)\s|(?:What|Where|When) to\s)")
 # heads of a noun phrase that, on an option taking no value, name what it shows rather than a value it sets
@@ -401,6 +432,8 @@ def _noun_clause(sentence: str, value: bool, context: str = "") -> str | None:
     capital only where `context` (the passage) writes it so inside a sentence ("Python versions", not "Extras")."""
     if _WH.match(sentence):
         return "sets " + sentence[0].lower() + sentence[1:]
+    if re.match(r"(?:Defaults?|Default value)\b", sentence):
+        return None  # "Defaults to the current directory": the default, not what the option sets
     from datagen.nlp import load_pipeline  # loaded once per process; only when a noun phrase is tried
 
     doc = load_pipeline()(sentence)
@@ -499,7 +532,8 @@ def _bullet_facts(chunk: Any, text: str, starts: list[int], lines: list[str], sk
 # verbs a bulleted list's second clause writes that `_VERBS` (which opens a description) does not hold:
 # "Output the operations but do not execute anything", "Add or replace a local version label", "Ignore existing
 # lock file and overwrite it"
-_MORE_VERBS = frozenset("build clean compile delete download keep overwrite replace update upload verify".split())
+_MORE_VERBS = frozenset("build clean compile delete download increment keep migrate overwrite replace update upload verify"
+                        .split())
 
 
 def _agree(clause: str) -> str:
