@@ -137,18 +137,21 @@ def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = N
     name readable from its pages is left out. as_written: the name in the form running prose writes it
     ("pytest"), not the capitalised form ("Pytest"). files (session 44): a group its folder name does not name
     is named by what the folder itself declares (`declared_names`), and a name its prose writes only in lower case
-    ("pipx", "attrs": never capitalised, so `_written` finds no form) is read as prose writes it."""
+    ("pipx", "attrs": never capitalised, so `_written` finds no form) is read as prose writes it when the folder
+    declares it (a folder's own name never so: "docs" is written in lower case by its prose too)."""
     groups: dict[str, list[str]] = {}
     for doc_id in texts:
         groups.setdefault(group_of(doc_id), []).append(doc_id)
     out: dict[str, str] = {}
     for group, doc_ids in sorted(groups.items()):
         candidate = group or _index_title(sorted(doc_ids), titles or {})
-        candidates = [candidate] if candidate else []
+        # (name, whether a form never capitalised counts): a folder's name keeps session 43's rule, since prose
+        # writes "the docs folder" in lower case; a name the folder declares may be written only so ("pipx")
+        candidates = [(candidate, False)] if candidate else []
         if files:
-            candidates += [d for d in declared_names(sorted(doc_ids), texts, titles or {}) if _key(d) != _key(candidate)]
-        for candidate in candidates:
-            name = _name(candidate, [texts[d] for d in doc_ids], as_written, lower=files)
+            candidates += [(d, True) for d in declared_names(sorted(doc_ids), texts, titles or {})]
+        for candidate, lower in candidates:
+            name = _name(candidate, [texts[d] for d in doc_ids], as_written, lower=lower)
             if name:
                 out.update(dict.fromkeys(doc_ids, name))
                 break

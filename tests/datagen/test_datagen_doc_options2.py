@@ -128,7 +128,13 @@ def test_a_project_its_prose_writes_in_lower_case() -> None:
     texts = {"wombat/a.md": "Install it with pip. Once installed, wombat adds apps: so wombat reads files.",
              "wombat/b.md": "Apps: so wombat runs them, and wombat stops."}
     assert project_names(texts, {}, as_written=True) == {}  # never capitalised: main names nothing
-    assert project_names(texts, {}, as_written=True, files=True) == dict.fromkeys(texts, "wombat")
+    # the folder's name alone is no declaration: "docs" is written in lower case by prose too
+    assert project_names(texts, {}, as_written=True, files=True) == {}
+    docs = {"docs/a.md": "Edit it: so docs build.", "docs/b.md": "Files: so docs render, and docs link."}
+    assert project_names(docs, {}, files=True) == {}
+    declared = {**texts, "wombat/README.md": "Install it."}
+    assert project_names(declared, {"wombat/README.md": "wombat"}, as_written=True, files=True) == dict.fromkeys(
+        declared, "wombat")
 
 
 def test_mix_keys_and_flags_off() -> None:
