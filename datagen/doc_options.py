@@ -431,7 +431,11 @@ def _noun_clause(sentence: str, value: bool, context: str = "") -> str | None:
     took for an adjective, "Debug mode" of a flag taking no value names no value). The first word keeps its
     capital only where `context` (the passage) writes it so inside a sentence ("Python versions", not "Extras")."""
     if _WH.match(sentence):
+        if re.match(r"How \w+(?: \w+)? (?:should|can|could|will|would|does|do|is|are|must)\b", sentence):
+            return None  # "How many sessions should pytest keep …": a question's word order, no phrase to set
         return "sets " + sentence[0].lower() + sentence[1:]
+    if len(sentence.split()) < 2:
+        return None  # "- -k foobar: syntax.": one word names nothing a user asks for
     if re.match(r"(?:Defaults?|Default value)\b", sentence):
         return None  # "Defaults to the current directory": the default, not what the option sets
     from datagen.nlp import load_pipeline  # loaded once per process; only when a noun phrase is tried
