@@ -129,7 +129,10 @@ def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozense
     out: list[Fact] = []
     for i, (n, names) in enumerate(entries):
         end = entries[i + 1][0] if i + 1 < len(entries) else len(lines)
-        out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped, shapes)
+        # a name in `defines` with no dash is asked as a configuration setting; reworded ("sets the …") only on a
+        # page that speaks of configuration: Flask's API page defines `g` ("A proxy to a namespace object …")
+        worded = shapes if names[0].startswith("-") or _PAGE_WORDS.search(page) else shapes & {LISTS}
+        out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped, worded)
     out += _help_facts(chunk, text, starts, lines, heads, help_lines, skipped, shapes)
     if LISTS in shapes:
         out += _bullet_facts(chunk, text, starts, lines, skipped, shapes)

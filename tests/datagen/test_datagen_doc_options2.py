@@ -161,3 +161,15 @@ def test_a_verb_the_tagger_reads_as_a_noun() -> None:
         "Which configuration setting hides error codes in error messages?": "hide_codes"}
     assert skipped["doc_opt_noun"] == 1  # "Defaults to …": no value named
     assert _asked(entry, frozenset({LISTS, THIS})) == {}
+
+
+def test_an_api_name_is_no_setting_to_reword() -> None:
+    # an API page's `.. data:: g` entry (its name in `defines`, no dash): main asks it as a "configuration setting"
+    # only when its description is a clause; a noun phrase is not reworded into "sets the proxy …" off a
+    # configuration page
+    api = Chunk("a#1", "wombat/api.rst", "g\n\nA proxy to a namespace object used during a request.\n\nend\n", 0, 12,
+                {"title": "API", "section": "API > Application Globals", "defines": "g"})
+    assert _asked(api, SHAPES) == {}
+    conf = Chunk("a#2", "wombat/config.rst", "pool_size\n\nThe largest number of open connections.\n\nend\n", 0, 12,
+                 {"title": "Configuration", "section": "Configuration > Pool", "defines": "pool_size"})
+    assert _asked(conf, SHAPES) == {"Which configuration setting sets the largest number of open connections?": "pool_size"}
