@@ -89,7 +89,7 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
-from datagen.doc_options import option_facts
+from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import named_ask, project_names
 from datagen.doc_reference import reference_facts
 from datagen.doc_releases import release_facts
@@ -204,8 +204,8 @@ def read_facts(
     doc_source: bool = False,
     meeting_decisions: bool = True,
     meeting_replies: bool = True,
-    option_shapes: frozenset[str] = frozenset(),
-    project_files: bool = False,
+    option_shapes: frozenset[str] = SHAPES,
+    project_files: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -220,9 +220,10 @@ def read_facts(
     doc_source: a Python source section's API facts are read too (datagen.doc_source); False (this function's
     default): none, the facts as before exactly.
     option_shapes: the options lists' session 44 readings (datagen.doc_options SHAPES: bulleted lists, "this …"
-    about the option's value, noun phrases); empty (this function's default): session 43's exactly.
+    about the option's value, noun phrases; all by default, as NaturalConfig); empty: session 43's exactly.
     project_files: a documentation group whose folder name names no project is named by what the folder declares
-    (a Sphinx conf.py's project, a README's title; datagen.doc_projects); False (default): as session 43.
+    (a Sphinx conf.py's project, a README's title; datagen.doc_projects; True by default, as NaturalConfig); False:
+    as session 43.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too

@@ -176,12 +176,13 @@ def run_datagen(
 
 def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
            doc_name_case: bool = True, doc_reference: bool = True, doc_options: bool = True, meeting_decisions: bool = True,
-           meeting_replies: bool = True, doc_source: bool = False, option_shapes: frozenset[str] = frozenset(),
-           project_files: bool = False) -> Any:
+           meeting_replies: bool = True, doc_source: bool = False, option_shapes: frozenset[str] | None = None,
+           project_files: bool = True) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
-    doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, option_shapes, project_files:
-    `read_facts`' own."""
+    doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, option_shapes (None: all),
+    project_files: `read_facts`' own."""
+    from datagen.doc_options import SHAPES
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
 
@@ -197,7 +198,8 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
             parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
             doc_name_case=doc_name_case, doc_reference=doc_reference, doc_options=doc_options, doc_source=doc_source,
-            meeting_decisions=meeting_decisions, meeting_replies=meeting_replies, option_shapes=option_shapes,
+            meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
+            option_shapes=option_shapes if option_shapes is not None else SHAPES,
             project_files=project_files,
         )
     finally:
