@@ -439,6 +439,9 @@ def _noun_clause(sentence: str, value: bool, context: str = "") -> str | None:
         return "sets " + sentence[0].lower() + sentence[1:]
     if len(sentence.split()) < 2:
         return None  # "- -k foobar: syntax.": one word names nothing a user asks for
+    if "/" in sentence.split()[0] and any(w.lower() in _BY_FORM or w.lower() in _MORE_VERBS
+                                          for w in sentence.split()[0].split("/")):
+        return None  # "Prepend/append to sys.path when …": two verbs, not a noun
     if re.match(r"(?:Defaults?|Default value)\b", sentence):
         return None  # "Defaults to the current directory": the default, not what the option sets
     from datagen.nlp import load_pipeline  # loaded once per process; only when a noun phrase is tried
