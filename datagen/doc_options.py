@@ -67,6 +67,12 @@ _HELP_LINE = re.compile(rf"^(?P<indent>[ \t]*)(?P<sig>{_OPT}(?:,[ \t]*{_OPT})*|[
 _HELP_DEFAULT = re.compile(r"\s*Default:\s*(?P<d>[^\s]+?)\.?(?=\s|$)")
 _BRACKET_DEFAULT = re.compile(r"\s*\[default:[^\]\n]*\]")
 
+# The session 44 readings (issue 36), each its own `--mix` flag (datagen.natural): a bulleted options list
+# (LISTS: "- --group (-G): The group to add the dependency to."), a description's "this …" about the option's own
+# value (THIS: "Bind socket to this host."), a noun-phrase description (NOUNS: "The number of worker processes.").
+LISTS, THIS, NOUNS = "lists", "this", "nouns"
+SHAPES = frozenset({LISTS, THIS, NOUNS})
+
 # verbs a description opens with, in their base form: the imperative "Show …" and the third person "Shows …" both
 # become "shows …" in the question ("Which option shows …?"); any other first word is no clause
 _VERBS = frozenset("""activate add allow append apply ask assume bind cause change check collect configure consider control
@@ -90,8 +96,9 @@ def _third(verb: str) -> str:
 _BY_FORM = {**{v: _third(v) for v in _VERBS}, **{_third(v): _third(v) for v in _VERBS}}
 
 
-def option_facts(chunk: Any, skipped: Counter) -> list[Fact]:
-    """Every option / setting entry one passage states (see the module docstring); refusals counted in `skipped`."""
+def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozenset()) -> list[Fact]:
+    """Every option / setting entry one passage states (see the module docstring); refusals counted in `skipped`.
+    shapes: the session 44 readings asked too (`SHAPES`; empty: session 43's exactly)."""
     meta = chunk.metadata or {}
     text = chunk.text
     defines = {d.strip() for d in str(meta.get("defines") or "").split(",") if d.strip()}
@@ -122,8 +129,13 @@ def option_facts(chunk: Any, skipped: Counter) -> list[Fact]:
     out: list[Fact] = []
     for i, (n, names) in enumerate(entries):
         end = entries[i + 1][0] if i + 1 < len(entries) else len(lines)
-        out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped)
-    out += _help_facts(chunk, text, starts, lines, heads, help_lines, skipped)
+        # a name in `defines` with no dash is asked as a configuration setting; reworded ("sets the …") only on a
+        # page that speaks of configuration: Flask's API page defines `g` ("A proxy to a namespace object …")
+        worded = shapes if names[0].startswith("-") or _PAGE_WORDS.search(page) else shapes & {LISTS}
+        out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped, worded)
+    out += _help_facts(chunk, text, starts, lines, heads, help_lines, skipped, shapes)
+    if LISTS in shapes:
+        out += _bullet_facts(chunk, text, starts, lines, skipped, shapes)
     if program:
         out = [replace(f, ask=f.ask.replace("Which command-line option", f"Which {program} option", 1)) for f in out]
     return out
@@ -147,7 +159,7 @@ def _noun(name: str) -> str:
 
 
 def _entry(chunk: Any, text: str, starts: list[int], lines: list[str], n: int, end: int, names: list[str],
-           last: bool, skipped: Counter) -> list[Fact]:
+           last: bool, skipped: Counter, shapes: frozenset[str] = frozenset()) -> list[Fact]:
     """One entry's facts: lines n (its signature) to end (the next entry, or the chunk's end when `last`)."""
     name = _answer(names)
     body = lines[n + 1:end]
@@ -176,9 +188,7 @@ def _entry(chunk: Any, text: str, starts: list[int], lines: list[str], n: int, e
     elif last and not para_closed and not _SENTENCE_END.search(" ".join(desc)):
         skipped["doc_opt_cut"] += 1  # the first sentence runs to the chunk's end: its next line may be cut off
     else:
-        clause = _clause(" ".join(desc))
-        if clause is not None and _metavar(lines[n], clause):
-            clause = None  # "uses FILE as the status file": the question would hold a placeholder
+        clause = _asked(" ".join(desc), lines[n], lines[n], not name.startswith("-"), shapes, skipped, text)
         if clause is None:
             skipped["doc_opt_not_a_clause"] += 1
         else:
@@ -210,11 +220,9 @@ def _clause(desc: str) -> str | None:
     """The description's first sentence as a question's predicate ("Asks mypy to …" → "asks mypy to …",
     "This flag will make mypy …" → "makes mypy …", "Whether …" → "controls whether …", "When set, provides …"
     → ", when set, provides …"), or None when it is no clause (a noun phrase, a sentence cut off, a long one)."""
-    desc = re.sub(r"\s*\([^()]*\)", "", desc).replace("`", "")  # "(only if --color is also enabled)": an aside
-    m = _SENTENCE_END.search(desc)
-    if not m:
+    sentence = _sentence(desc)
+    if sentence is None:
         return None  # "Per-test capturing method:" — no full sentence
-    sentence = " ".join(re.split(r",?\s+\(?see\b", desc[:m.start()], maxsplit=1)[0].split()).rstrip(".")
     if not sentence or ":" in sentence or len(sentence.split()) > 22 or re.search(r"\b(?:this|these|that one)\b", sentence):
         return None  # no clause, too long to ask, or "this log file": whose?
     w = re.match(r"(?:When|If)\s+(set|enabled|true|given|present|specified),\s+", sentence)
@@ -238,6 +246,16 @@ def _clause(desc: str) -> str | None:
                   else m.group(0), rest)
     rest = re.sub(r"\bdon't\b", "doesn't", rest)
     return f", when {w.group(1)}, {verb} {rest}" if w else f"{verb} {rest}"
+
+
+def _sentence(desc: str) -> str | None:
+    """A description's first sentence, its asides ("(only if --color is also enabled)"), backticks and "see …"
+    tail dropped; None when no full stop ends one."""
+    desc = re.sub(r"\s*\([^()]*\)", "", desc).replace("`", "")
+    m = _SENTENCE_END.search(desc)
+    if not m:
+        return None
+    return " ".join(re.split(r",?\s+\(?see\b", desc[:m.start()], maxsplit=1)[0].split()).rstrip(".")
 
 
 def _help_block(lines: list[str]) -> tuple[list[int], set[int]]:
@@ -264,7 +282,7 @@ def _help_block(lines: list[str]) -> tuple[list[int], set[int]]:
 
 
 def _help_facts(chunk: Any, text: str, starts: list[int], lines: list[str], heads: list[int], block: set[int],
-                skipped: Counter) -> list[Fact]:
+                skipped: Counter, shapes: frozenset[str] = frozenset()) -> list[Fact]:
     """A help output's options: the option line's description (its own and its continuation lines)."""
     out: list[Fact] = []
     for n in heads:
@@ -290,9 +308,8 @@ def _help_facts(chunk: Any, text: str, starts: list[int], lines: list[str], head
             skipped["doc_opt_default_unstated"] += 1  # "Default: 0.005 (or 0.0 if -vv is given)": a rule
             d = None
         plain = _BRACKET_DEFAULT.sub("", _HELP_DEFAULT.sub("", full)).strip()
-        clause = _clause(plain if plain.endswith(".") else plain + ".")
-        if clause is not None and _metavar(lines[n], clause):
-            clause = None
+        clause = _asked(plain if plain.endswith(".") else plain + ".", lines[n], m.group("sig"), False, shapes, skipped,
+                        text)
         if clause is None:
             skipped["doc_opt_not_a_clause"] += 1
         else:
@@ -305,6 +322,238 @@ def _help_facts(chunk: Any, text: str, starts: list[int], lines: list[str], head
                 out.append(_fact(chunk, text, f"the {name} option", DEFAULT, value, "What is the default value of {s}?",
                                  starts[n], end))
     return out
+
+
+def _asked(desc: str, line: str, sig: str, setting: bool, shapes: frozenset[str], skipped: Counter,
+           context: str = "") -> str | None:
+    """The description as a question's predicate (`_clause`), or with the session 44 shapes the forms it refuses:
+    a "this …" about the option's own value (THIS) and a noun phrase (NOUNS); None when none reads. A predicate
+    holding one of the line's placeholders ("uses FILE as the status file") is none either."""
+    clause = _clause(desc)
+    if clause is None and shapes & {THIS, NOUNS}:
+        clause = _reworded(desc, setting or _takes_value(sig), shapes, skipped, context)
+    if clause is not None and _metavar(line, clause):
+        clause = None
+    return clause
+
+
+def _takes_value(sig: str) -> bool:
+    """Whether an option's signature writes a value after a name ("--host TEXT", "--directory=DIRECTORY",
+    "-m MODULE", "--code-highlight={yes,no}"): its description's "this host" is that value."""
+    sig = re.sub(r"\(-[^()]*\)", "", sig)  # "(-C)": the short alias
+    return bool(re.search(r"-{1,2}[A-Za-z0-9?][\w-]*(?:=|[ \t]+)[\[{<A-Za-z]", sig))
+
+
+def _reworded(desc: str, value: bool, shapes: frozenset[str], skipped: Counter, context: str = "") -> str | None:
+    """A first sentence `_clause` refuses, asked in a form that stays true: "Bind socket to this host." of an
+    option taking a value → "sets the host to bind socket to" (THIS); "The number of worker processes." → "sets
+    the number of worker processes" (NOUNS). Refusals counted: `doc_opt_this` (the "this" is not the option's
+    value: "Display this application version." of `--version`, or no verb to carry it), `doc_opt_noun` (no clean
+    noun phrase either)."""
+    sentence = _sentence(desc)
+    if not sentence or ":" in sentence or len(sentence.split()) > 22:
+        return None
+    deictic = re.findall(r"\b(?:this|these|that one)\b", sentence, re.IGNORECASE)
+    if deictic:
+        clause = _this_clause(sentence, value) if THIS in shapes and deictic == ["this"] else None
+        if clause is None and THIS in shapes:
+            skipped["doc_opt_this"] += 1
+        return clause
+    if NOUNS not in shapes:
+        return None
+    clause = _verb_first(sentence)
+    if clause is not None:
+        return clause
+    clause = _noun_clause(sentence, value, context)
+    if clause is None:
+        skipped["doc_opt_noun"] += 1
+    return clause
+
+
+# "this host" / "this file name" ending the sentence or followed by the verb's preposition ("Use this file as …")
+_THIS = re.compile(r"\bthis ((?:[a-z][a-z-]* ){0,2}?[a-z][a-z-]*)(?=$| (?:as|for|to|in|on|from|with|when|if|before|after|instead)\b)")
+_BASE = {**{v: v for v in _VERBS}, **{_third(v): v for v in _VERBS}}
+
+
+def _this_clause(sentence: str, value: bool) -> str | None:
+    """"Bind socket to this host" → "sets the host to bind socket to"; "Use this file as the log config" → "sets
+    the file to use as the log config". Only of an option that takes a value (the "this" is that value), and only
+    where the sentence opens with one of `_VERBS`; None otherwise."""
+    m = _THIS.search(sentence)
+    if not value or not m:
+        return None
+    before, after = sentence[:m.start()].strip(), sentence[m.end():].strip()
+    first, _, rest = before.partition(" ")
+    verb = _BASE.get(first.lower())
+    if not verb or first.isupper():
+        return None
+    tail = " ".join(x for x in (rest, after) if x)
+    return f"sets the {m.group(1)} to {verb}" + (f" {tail}" if tail else "")
+
+
+def _verb_first(sentence: str) -> str | None:
+    """A description opening with a verb `_VERBS` does not hold, which the tagger reads as a noun: an imperative
+    of `_MORE_VERBS` ("Clean output directory before building." → "cleans output directory before building") or
+    a third person the parse confirms after "to" ("Disallows subclassing a value of type Any." → "disallows …",
+    "Hides error codes …"), its next word no preposition or particle (a plural noun: "Features to install",
+    "Platforms for which …", "Options passed to …" stay noun phrases). None otherwise."""
+    from datagen.nlp import load_pipeline
+
+    words = sentence.split()
+    first, rest = words[0], " ".join(words[1:])
+    low = first.lower()
+    if not rest or first.isupper() or not low.isalpha():
+        return None
+    if low in _MORE_VERBS:
+        return _agree(f"{_third(low)} {rest}")
+    if not low.endswith("s") or low.endswith("ss"):
+        return None
+    nxt = load_pipeline()(sentence)[1]
+    if (nxt.pos_ in ("ADP", "PART", "PRON", "PUNCT", "SCONJ", "CCONJ", "AUX") and nxt.lower_ != "that") or nxt.tag_ in ("VBN", "VBD"):
+        return None
+    stems = [low[:-3] + "y"] if low.endswith("ies") else [low[:-1]] + ([low[:-2]] if low.endswith("es") else [])
+    for stem in stems:
+        parsed = load_pipeline()(f"to {stem} {rest}")
+        if parsed[1].pos_ == "VERB" and parsed[1].tag_ == "VB":
+            return _agree(f"{low} {rest}")
+    return None
+
+
+# a noun phrase's wh-forms a user asks as they are: "How many characters per line to allow", "Where to write it"
+_WH = re.compile(r"^(?:How (?:many|much|long|often)\s|(?:What|Where|When) to\s)")
+# heads of a noun phrase that, on an option taking no value, name what it shows rather than a value it sets
+_SHOWN = frozenset({"help", "version", "message", "messages", "mode", "output", "information", "info", "summary"})
+
+
+def _noun_clause(sentence: str, value: bool, context: str = "") -> str | None:
+    """A noun-phrase description as what the option sets: "The number of worker processes" → "sets the number of
+    worker processes", "Python versions that should be supported" → "sets the Python versions that should be
+    supported", "How many characters per line to allow" → "sets how many characters per line to allow". spaCy's
+    parse decides the noun phrase: its root a noun, nothing before the root a verb; None otherwise ("Per-test
+    capturing method" ends in ":", "Clean output directory before building" is an imperative whose verb the tagger
+    took for an adjective, "Debug mode" of a flag taking no value names no value). The first word keeps its
+    capital only where `context` (the passage) writes it so inside a sentence ("Python versions", not "Extras")."""
+    if _WH.match(sentence):
+        if re.match(r"How \w+(?: \w+)? (?:should|can|could|will|would|does|do|is|are|must)\b", sentence):
+            return None  # "How many sessions should pytest keep …": a question's word order, no phrase to set
+        return "sets " + sentence[0].lower() + sentence[1:]
+    if len(sentence.split()) < 2:
+        return None  # "- -k foobar: syntax.": one word names nothing a user asks for
+    if "/" in sentence.split()[0] and any(w.lower() in _BY_FORM or w.lower() in _MORE_VERBS
+                                          for w in sentence.split()[0].split("/")):
+        return None  # "Prepend/append to sys.path when …": two verbs, not a noun
+    if re.match(r"(?:Defaults?|Default value)\b", sentence):
+        return None  # "Defaults to the current directory": the default, not what the option sets
+    from datagen.nlp import load_pipeline  # loaded once per process; only when a noun phrase is tried
+
+    doc = load_pipeline()(sentence)
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or doc[0].pos_ not in ("DET", "ADJ", "NOUN", "PROPN", "NUM"):
+        return None
+    root = roots[0]
+    # "The group to add the dependency to": the tagger makes "add" the root and "group" its subject; a noun, then
+    # "to" and the root verb, is a noun with its infinitive (as "Features to install" parses)
+    subject = [c for c in root.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN") and c.i == root.i - 2]
+    if root.pos_ == "VERB" and subject and doc[root.i - 1].tag_ == "TO":
+        root = subject[0]
+    elif root.pos_ not in ("NOUN", "PROPN") or any(t.dep_ in ("nsubj", "nsubjpass") and t.head == root for t in doc):
+        return None
+    if any(t.pos_ in ("VERB", "AUX") for t in doc[:root.i]):
+        return None
+    if not value and root.lemma_.lower() in _SHOWN:
+        return None
+    words = sentence.split()
+    first = words[0]
+    if _imperative(doc, sentence, context):
+        return None
+    if doc[0].pos_ == "DET":
+        if first.lower() not in ("the", "a", "an"):
+            return None  # "Any file …", "All tests …": a quantifier, not the value set
+        words[0] = "the"
+    elif first.isupper() or any(c.isupper() for c in first[1:]) or re.search(rf"[a-z,] {re.escape(first)}\b", context):
+        words.insert(0, "the")  # "Python versions …" → "the Python versions …"
+    else:
+        words[0] = first[0].lower() + first[1:]
+        words.insert(0, "the")
+    return "sets " + " ".join(words)
+
+
+def _imperative(doc: Any, sentence: str, context: str) -> bool:
+    """Whether a sentence the tagger parsed as a noun phrase opens with a verb it did not know as one: a noun root
+    taking an object ("Increment the phase …", "Verifies that …"), or a first word tagged an adjective, an unknown
+    name or a compound noun before a name ("Clean output directory …", "Migrate outdated …", "Compile Python
+    source files …") that reads as a verb after "to". Not a name the passage writes capitalised inside a sentence."""
+    from datagen.nlp import load_pipeline
+
+    first = sentence.split()[0].lower()
+    if first in _MORE_VERBS or re.sub(r"ies$", "y", first) in _MORE_VERBS or first[:-1] in _MORE_VERBS:
+        return True  # "Verifies that …", "Clean output directory …"
+    if any(t.dep_ in ("dobj", "ccomp") for t in doc[0].head.children if doc[0].head.dep_ == "ROOT") or \
+            any(t.dep_ in ("dobj", "ccomp") for t in doc[0].children):
+        return True
+    t0 = doc[0]
+    after = doc[1] if len(doc) > 1 else None
+    suspect = (t0.pos_ == "ADJ" or (t0.pos_ == "PROPN" and not re.search(rf"[a-z,] {re.escape(t0.text)}\b", context))
+               or (t0.pos_ == "NOUN" and t0.dep_ == "compound" and after is not None and after.pos_ in ("PROPN", "ADJ", "DET")))
+    return suspect and load_pipeline()("to " + sentence[0].lower() + sentence[1:])[1].pos_ in ("VERB", "AUX")
+
+
+# a bullet or definition-list item opening with an option ("- --group (-G): The group to add the dependency to.",
+# "* --host TEXT - Bind socket to this host.", "- --name=NAME: …"): its signature, a short alias in parentheses,
+# then ": " or " - " and the description
+_BOPT = rf"{_OPT}(?:=<[^>\n]*>)*"
+_BULLET = re.compile(rf"^[ \t]*[-*+\u2022][ \t]+(?P<sig>{_BOPT}(?:,[ \t]*{_BOPT})*)(?P<alias>[ \t]*\(-[^()\n]*\))?"
+                     r"[ \t]*(?::[ \t]+|[ \t]+[-\u2013\u2014][ \t]+)(?P<desc>\S[^\n]*)$")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]")
+
+
+def _bullet_facts(chunk: Any, text: str, starts: list[int], lines: list[str], skipped: Counter,
+                  shapes: frozenset[str]) -> list[Fact]:
+    """A bulleted options list's entries (LISTS): the description on the bullet's line and the lines under it up to
+    the next item or a blank line. The chunk's first line may be the tail of an item cut above (refused as `cut`),
+    and a description whose first sentence runs to the chunk's end may go on in the next chunk (`cut` too)."""
+    out: list[Fact] = []
+    last = max((k for k, line in enumerate(lines) if line.strip()), default=-1)
+    for n, line in enumerate(lines):
+        m = _BULLET.match(line)
+        if not m:
+            continue
+        names = _OPT_NAME.findall(_strip_metavars(m.group("sig") + (m.group("alias") or "")))
+        k = n + 1
+        desc = [m.group("desc")]
+        while k < len(lines) and lines[k].strip() and not _ITEM.match(lines[k]):
+            desc.append(lines[k].strip())
+            k += 1
+        full = _BRACKET_DEFAULT.sub("", " ".join(desc)).strip()
+        if n == 0 or (k > last and _sentence(full) is None):
+            skipped["doc_opt_cut"] += 1
+            continue
+        name = _answer(names)
+        clause = _asked(full, m.group("sig"), m.group("sig"), False, shapes, skipped, text)
+        if clause is None:
+            skipped["doc_opt_not_a_clause"] += 1
+            continue
+        clause = _agree(clause)
+        end = starts[k] if k < len(starts) else len(text)
+        out.append(_fact(chunk, text, name, WHICH, name, _which(name, clause), starts[n], end))
+    return out
+
+
+# verbs a bulleted list's second clause writes that `_VERBS` (which opens a description) does not hold:
+# "Output the operations but do not execute anything", "Add or replace a local version label", "Ignore existing
+# lock file and overwrite it"
+_MORE_VERBS = frozenset("build clean compile delete download increment keep migrate overwrite replace update upload verify"
+                        .split())
+
+
+def _agree(clause: str) -> str:
+    """Every verb of a bullet's clause agrees with "Which option …": "outputs the operations but does not
+    execute anything", "adds or replaces …", "ignores … and overwrites it" (not inside a clause of its own)."""
+    clause = re.sub(r"(?:(?<=\band )|(?<=\bbut )|(?<=\bor ))do not\b",
+                    lambda m: m.group(0) if _SUBORDINATE.search(clause[:m.start()]) else "does not", clause)
+    return re.sub(r"(?:(?<=\band )|(?<=\bbut )|(?<=\bor ))[a-z]+\b",
+                  lambda m: _third(m.group(0)) if m.group(0) in _MORE_VERBS and not _SUBORDINATE.search(clause[:m.start()])
+                  else m.group(0), clause)
 
 
 def _which(name: str, clause: str) -> str:

@@ -132,29 +132,72 @@ def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
 
 
 def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = None,
-                  as_written: bool = False) -> dict[str, str]:
+                  as_written: bool = False, files: bool = False) -> dict[str, str]:
     """doc id → the project its documentation is of (see the module docstring); a document whose group has no
     name readable from its pages is left out. as_written: the name in the form running prose writes it
-    ("pytest"), not the capitalised form ("Pytest")."""
+    ("pytest"), not the capitalised form ("Pytest"). files (session 44): a group its folder name does not name
+    is named by what the folder itself declares (`declared_names`), and a name its prose writes only in lower case
+    ("pipx", "attrs": never capitalised, so `_written` finds no form) is read as prose writes it when the folder
+    declares it (a folder's own name never so: "docs" is written in lower case by its prose too)."""
     groups: dict[str, list[str]] = {}
     for doc_id in texts:
         groups.setdefault(group_of(doc_id), []).append(doc_id)
     out: dict[str, str] = {}
     for group, doc_ids in sorted(groups.items()):
         candidate = group or _index_title(sorted(doc_ids), titles or {})
-        if not candidate:
-            continue
-        forms, pages = _written((texts[d] for d in doc_ids), _key(candidate))
-        if not forms or sum(forms.values()) < MIN_MENTIONS or pages < 2:
-            continue
-        # the form written most; on a tie the one with more capitals ("FastAPI" over "Fastapi")
-        name = max(forms, key=lambda f: (forms[f], sum(c.isupper() for c in f), f))
-        if as_written:
-            prose = _prose_forms((texts[d] for d in doc_ids), _key(candidate))
-            if prose:
-                name = max(prose, key=lambda f: (prose[f], sum(c.isupper() for c in f), f))
-        out.update(dict.fromkeys(doc_ids, name))
+        # (name, whether a form never capitalised counts): a folder's name keeps session 43's rule, since prose
+        # writes "the docs folder" in lower case; a name the folder declares may be written only so ("pipx")
+        candidates = [(candidate, False)] if candidate else []
+        if files:
+            candidates += [(d, True) for d in declared_names(sorted(doc_ids), texts, titles or {})]
+        for candidate, lower in candidates:
+            name = _name(candidate, [texts[d] for d in doc_ids], as_written, lower=lower)
+            if name:
+                out.update(dict.fromkeys(doc_ids, name))
+                break
     return out
+
+
+def _name(candidate: str, texts: list[str], as_written: bool, lower: bool = False) -> str:
+    """The form of `candidate` a group's pages write (see the module docstring), "" when they write it fewer than
+    `MIN_MENTIONS` times or on one page only. lower: a name never written capitalised counts in its prose forms."""
+    forms, pages = _written(texts, _key(candidate))
+    if not forms or sum(forms.values()) < MIN_MENTIONS or pages < 2:
+        if not lower:
+            return ""
+        prose = [_prose_forms([t], _key(candidate)) for t in texts]
+        if sum(sum(p.values()) for p in prose) < MIN_MENTIONS or sum(bool(p) for p in prose) < 2:
+            return ""
+        total: Counter = sum(prose, Counter())
+        return max(total, key=lambda f: (total[f], sum(c.isupper() for c in f), f))
+    # the form written most; on a tie the one with more capitals ("FastAPI" over "Fastapi")
+    name = max(forms, key=lambda f: (forms[f], sum(c.isupper() for c in f), f))
+    if as_written:
+        prose = _prose_forms(texts, _key(candidate))
+        if prose:
+            name = max(prose, key=lambda f: (prose[f], sum(c.isupper() for c in f), f))
+    return name
+
+
+# a Sphinx conf.py's `project = "Hypercorn"` (read as a source document or as text)
+_CONF_PROJECT = re.compile(r"""^[ \t]*project[ \t]*=[ \t]*(?P<q>["'])(?P<name>[^"'\n]{1,40})(?P=q)[ \t]*$""", re.MULTILINE)
+_README = re.compile(r"^readme(?:\.(?:md|rst|txt|markdown))?$", re.IGNORECASE)
+
+
+def declared_names(doc_ids: list[str], texts: Mapping[str, str], titles: Mapping[str, str]) -> list[str]:
+    """The names a group's own files declare, in this order: a Sphinx `conf.py`'s `project = "…"`, a README's
+    title ("Welcome to" dropped, two words at most). A repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml`
+    declare one too, but the indexer reads none of those files, so datagen (which reads the index) cannot."""
+    out: list[str] = []
+    for doc_id in doc_ids:
+        if doc_id.replace("\\", "/").rsplit("/", 1)[-1] == "conf.py":
+            out += [m.group("name").strip() for m in _CONF_PROJECT.finditer(texts.get(doc_id, ""))]
+    for doc_id in doc_ids:
+        if _README.match(doc_id.replace("\\", "/").rsplit("/", 1)[-1]):
+            title = _WELCOME.sub("", (titles.get(doc_id) or "").strip()).strip(" #!.")
+            if title and len(title.split()) <= 2:
+                out.append(title)
+    return [n for n in dict.fromkeys(out) if _WORD.fullmatch(n.split()[0]) and len(n.split()) == 1]
 
 
 # The question each documentation relation asks when its project is named ("{p}"); the relation's own template

@@ -175,6 +175,20 @@ class NaturalConfig:
     doc_trivial_share: the largest share of the single-hop tasks that trivial defaults may take, held (the set is
         smaller rather than past it): on mypy + MkDocs' settings 64 of the 70 defaults asked were False / True /
         null / 0. 0 asks none, 1 caps nothing (`--mix trivial=SHARE`).
+    doc_option_lists: 1 (default) reads a bulleted options list too ("- --group (-G): The group to add the dependency
+        to." → "Which Poetry command-line option sets the group to add the dependency to?", datagen.doc_options
+        LISTS, session 44); 0 reads none, as session 43 (`--mix option_lists=0`). Read with the facts.
+    doc_option_this: 1 (default) asks a description's "this …" about the option's own value ("--host TEXT: Bind
+        socket to this host." → "Which option sets the host to bind socket to?", THIS) where the option takes a
+        value and the sentence opens with a known verb, refused and counted otherwise (`doc_opt_this`); 0 refuses
+        every "this …" as session 43 (`--mix option_this=0`). Read with the facts.
+    doc_option_nouns: 1 (default) asks a noun-phrase description as what the option sets ("The number of worker
+        processes." → "Which option sets the number of worker processes?", NOUNS) where spaCy's parse gives a clean
+        noun phrase, refused and counted otherwise (`doc_opt_noun`); 0 refuses them as session 43
+        (`--mix option_nouns=0`). Read with the facts.
+    doc_project_files: 1 (default) names a group's project from what the folder itself declares where its folder
+        name gives none: a Sphinx `conf.py`'s `project = "…"`, a README's title, and a project its prose writes only
+        in lower case ("pipx"; datagen.doc_projects); 0 as session 43 (`--mix project_files=0`). Read with the facts.
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -232,6 +246,10 @@ class NaturalConfig:
     doc_group: float = 1.0
     doc_kind_share: float = 1.0
     doc_trivial_share: float = 0.2
+    doc_option_lists: float = 1.0
+    doc_option_this: float = 1.0
+    doc_option_nouns: float = 1.0
+    doc_project_files: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
@@ -248,7 +266,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
-            "doc_trivial_share", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
+            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_project_files", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -265,7 +283,8 @@ _MIX_KEYS = {
     "doc_prose": "doc_prose", "projects": "doc_projects", "since": "doc_since",
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "options": "doc_options", "source": "doc_source", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
-    "trivial": "doc_trivial_share",
+    "trivial": "doc_trivial_share", "option_lists": "doc_option_lists", "option_this": "doc_option_this",
+    "option_nouns": "doc_option_nouns", "project_files": "doc_project_files",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
@@ -283,7 +302,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,project_files=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:

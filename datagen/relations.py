@@ -89,7 +89,7 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
-from datagen.doc_options import option_facts
+from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import named_ask, project_names
 from datagen.doc_reference import reference_facts
 from datagen.doc_releases import release_facts
@@ -140,7 +140,8 @@ def _latin_share(text: str) -> float:
 
 
 def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True,
-                        reference: bool = False, options: bool = False, source: bool = False) -> list[Fact]:
+                        reference: bool = False, options: bool = False, source: bool = False,
+                        shapes: frozenset[str] = frozenset()) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
@@ -149,7 +150,8 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
     hand-written API reference's signatures, settings tables, attribute types, raised exceptions and environment
     variables too (datagen.doc_reference; a table chunk is read for its header-named columns only). options: an
     options or settings list's entries too (datagen.doc_options). source: a Python source section's parameter
-    defaults, return type and raised exceptions too (datagen.doc_source; False: none, as before)."""
+    defaults, return type and raised exceptions too (datagen.doc_source; False: none, as before). shapes: the
+    options lists' session 44 readings (datagen.doc_options SHAPES; empty: session 43's)."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
@@ -159,7 +161,7 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
         found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped),
                  *since_facts(chunk, skipped), *(reference_facts(chunk, skipped) if reference else ()),
-                 *(option_facts(chunk, skipped) if options else ()), *(source_facts(chunk, skipped) if source else ())]
+                 *(option_facts(chunk, skipped, shapes) if options else ()), *(source_facts(chunk, skipped) if source else ())]
         out.extend(_no_leaks(found, skipped))
     return out
 
@@ -172,14 +174,15 @@ def _no_leaks(found: list[Fact], skipped: Counter) -> list[Fact]:
     return [f for f in found if f not in leaks]
 
 
-def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False) -> None:
+def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False, files: bool = False) -> None:
     """Each documentation fact's question names the project its page documents, where one is read
     (datagen.doc_projects): "When was version 0.47.3 released?" → "When was Starlette 0.47.3 released?".
-    as_written: the name as the project's prose writes it ("pytest"), not its capitalised form ("Pytest")."""
+    as_written: the name as the project's prose writes it ("pytest"), not its capitalised form ("Pytest").
+    files: a group its folder name does not name is named by what it declares (`doc_projects.project_names`)."""
     holding = [d for d, fs in base.facts.items() if any(f.relation.startswith("doc:") for f in fs)]
     if not holding:
         return  # no documentation fact: nothing to name, and no page's text joined
-    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written)
+    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written, files=files)
     for doc_id in holding:
         project = names.get(doc_id, "")
         base.facts[doc_id] = [replace(f, ask=named_ask(f.relation, f.ask, project)) if f.relation.startswith("doc:") else f
@@ -201,6 +204,8 @@ def read_facts(
     doc_source: bool = False,
     meeting_decisions: bool = True,
     meeting_replies: bool = True,
+    option_shapes: frozenset[str] = SHAPES,
+    project_files: bool = True,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -214,6 +219,11 @@ def read_facts(
     doc_options: an options or settings list's entries are read too (datagen.doc_options); False: none.
     doc_source: a Python source section's API facts are read too (datagen.doc_source); False (this function's
     default): none, the facts as before exactly.
+    option_shapes: the options lists' session 44 readings (datagen.doc_options SHAPES: bulleted lists, "this …"
+    about the option's value, noun phrases; all by default, as NaturalConfig); empty: session 43's exactly.
+    project_files: a documentation group whose folder name names no project is named by what the folder declares
+    (a Sphinx conf.py's project, a README's title; datagen.doc_projects; True by default, as NaturalConfig); False:
+    as session 43.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -354,11 +364,12 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
-        found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source)
+        found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
+                                    option_shapes)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:
-        name_projects(base, mined, doc_name_case)
+        name_projects(base, mined, doc_name_case, project_files)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)
     article_facts(base, mined)
     _title_classes(base, mined)
