@@ -95,7 +95,8 @@ def main() -> None:
 
     by_doc = _chunks(args.index)
     names = project_names({d: "\n".join(c.text for c in cs) for d, cs in by_doc.items()},
-                          {d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs}, as_written=True)
+                          {d: str(cs[0].metadata.get("title") or "") for d, cs in by_doc.items() if cs}, as_written=True,
+                          files=True)  # what datagen reads by default (`--mix project_files`)
     groups = Counter(group_of(d) for d in by_doc)
     print(f"== {args.index}: {len(by_doc)} documents; top-level folders: "
           + ", ".join(f"{g or '(root)'} {n} (project read: {names.get(next(d for d in by_doc if group_of(d) == g), '') or 'none'})"
