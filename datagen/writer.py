@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from context1.backends.entities import longest_run
 from datagen.mining import MinedCorpus, word_keys
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
@@ -240,15 +241,7 @@ def copies(draft: str, source: str, share: float) -> bool:
     a, b = word_keys(draft), word_keys(source)
     if not a or not b:
         return False
-    best = 0
-    prev = [0] * (len(b) + 1)
-    for x in a:
-        cur = [0] * (len(b) + 1)
-        for j, y in enumerate(b, 1):
-            if x == y:
-                cur[j] = prev[j - 1] + 1
-                best = max(best, cur[j])
-        prev = cur
+    best = longest_run(a, b)
     return best >= 5 and best >= share * len(a)
 
 

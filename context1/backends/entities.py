@@ -33,6 +33,20 @@ def norm(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+def longest_run(a: list[str], b: list[str]) -> int:
+    """The most words `a` and `b` share in a row, in order (longest common substring over words): how much of a
+    question a passage quotes, how much of its source a generated question copies."""
+    best, prev = 0, [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, 1):
+            if x == y:
+                cur[j] = prev[j - 1] + 1
+                best = max(best, cur[j])
+        prev = cur
+    return best
+
+
 def keywords(query: str) -> list[str]:
     return [w for w in re.findall(r"\w+", query) if w.lower() not in STOP_WORDS][:8]
 

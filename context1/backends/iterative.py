@@ -63,7 +63,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from context1.backends.entities import entities, keywords, link_names, norm, query_terms, quoted_names, uncased
+from context1.backends.entities import (
+    entities,
+    keywords,
+    link_names,
+    longest_run,
+    norm,
+    query_terms,
+    quoted_names,
+    uncased,
+)
 from context1.backends.llm_free import (
     Ranking,
     best_chunks,
@@ -810,16 +819,7 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
 
 def quoted_run(query: str, text: str) -> int:
     """The most of the question's words (`norm`) that `text` writes in a row, in the question's order."""
-    q, t = norm(query).split(), norm(text).split()
-    best, prev = 0, [0] * (len(t) + 1)
-    for qw in q:
-        cur = [0] * (len(t) + 1)
-        for j, tw in enumerate(t, 1):
-            if qw == tw:
-                cur[j] = prev[j - 1] + 1
-                best = max(best, cur[j])
-        prev = cur
-    return best
+    return longest_run(norm(query).split(), norm(text).split())
 
 
 def quoting_passages(query: str, texts: Mapping[str, str], share: float) -> dict[str, int]:
