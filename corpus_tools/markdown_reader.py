@@ -14,7 +14,8 @@ needs, which is the text with its place, not HTML):
   … `:::` → "Note: Title …";
 - links to their text, images to their alt text, inline code and emphasis to their text, HTML tags
   stripped (their text kept), entities decoded; HTML comments, link definitions and snippet includes
-  (`{* ../../docs_src/app.py hl[9] *}`, `{!…!}`, `--8<--`) dropped and counted; an mkdocstrings
+  (`{* ../../docs_src/app.py hl[9] *}`, `{!…!}`, `--8<--`) and Hugo shortcodes (`{{< tabs … >}}`,
+  `{{< relref "…" >}}`) dropped and counted, Hugo's `{{% note %}}` … `{{% /note %}}` read as an admonition; an mkdocstrings
   reference (`::: fastapi.FastAPI` and its indented options) read as the name it documents;
 - pipe tables through render_table (markup.SectionWriter.table), ragged rows padded with a note.
 
@@ -49,6 +50,11 @@ _QUOTE = re.compile(r"^ {0,3}>[ \t]?")
 _LINK_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
 _INCLUDE = re.compile(r"^\s*(?:\{\*.*\*\}|\{!.*!\}|-{2}8<-{2}.*)\s*$")
 _MKDOCSTRINGS = re.compile(r"^:::[ \t]+([\w.]+)\s*$")
+# Hugo shortcodes (Poetry's, Kubernetes' docs): a line holding one tag, `{{% note %}}` … `{{% /note %}}`,
+# `{{< tabs tabTotal="4" … >}}`, and one inside a line, `{{< relref "repositories" >}}`; `title="…"` titles an admonition
+_SHORTCODE_LINE = re.compile(r"^\s*\{\{([<%])\s*(/)?\s*([\w-]+)([^{}]*?)/?\s*[%>]\}\}\s*$")
+_SHORTCODE = re.compile(r"[ \t]*\{\{[<%][^{}]*?[%>]\}\}")
+_SHORTCODE_TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _DOCUSAURUS = re.compile(r"^ {0,3}(:{3,})[ \t]*([A-Za-z][\w-]*)?[ \t]*(.*)$")
 _BLOCK = re.compile(r"^\s*(/{3,})[ \t]*([A-Za-z][\w-]*)?[ \t]*(?:\|[ \t]*(.*))?$")
 _MATERIAL = re.compile(r"^ {0,3}(!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+(?:\"([^\"]*)\"|'([^']*)'))?.*$")
@@ -103,6 +109,10 @@ def inline(text: str, writer: SectionWriter | None = None) -> str:
 
         text = _MYST_ROLE.sub(role, text)
     text = _CODE_SPAN.sub(hole, text)
+    if "{{" in text:  # a Hugo shortcode inside a line (a code span showing one was holed above)
+        text, count = _SHORTCODE.subn("", text)
+        if writer is not None and count:
+            writer.dropped["shortcode"] += count
     text = _IMAGE.sub(lambda m: m.group(1), text)
     text = _AUTOLINK.sub(lambda m: m.group(1), text)
     for _ in range(2):  # a link inside a link's text ("[![badge](…)](…)" left "[badge](…)")
@@ -175,6 +185,19 @@ class _Reader:
                 i = end + 1
                 if rest.strip():
                     w.line(inline(rest, w))
+                continue
+            indented_code = previous_blank and not in_list and line.startswith("    ")
+            shortcode = None if indented_code else _SHORTCODE_LINE.match(line)
+            if shortcode:  # an admonition's shortcode is its label ("Note:") and its end; any other tag goes
+                name, title = shortcode.group(3).lower(), _SHORTCODE_TITLE.search(shortcode.group(4))
+                if name in rst_reader.ADMONITIONS and shortcode.group(2):
+                    w.end_block()
+                elif name in rst_reader.ADMONITIONS:
+                    w.label(admonition_label(name, inline(title.group(1) or title.group(2) or "", w) if title else ""))
+                else:
+                    w.dropped["shortcode"] += 1
+                    w.line("")
+                i += 1
                 continue
             if _INCLUDE.match(line):
                 w.dropped["include"] += 1

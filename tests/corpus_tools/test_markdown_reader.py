@@ -159,3 +159,43 @@ def test_unclosed_admonition_and_html_comment_lose_nothing():
 def test_a_fence_around_a_snippet_include_is_dropped_and_counted():
     doc = read_markdown("# T\n\nText.\n\n```Javascript\n{!> ../../docs_src/app.js!}\n```\n")
     assert doc.text == "T\n\nText." and doc.code_blocks == 0 and doc.dropped == {"include": 1}
+
+
+HUGO = """# Commands
+
+{{< tabs tabTotal="2" tabID1="pipx" tabName1="With pipx" tabID2="manual" tabName2="Manually">}}
+{{< tab tabID="pipx" >}}
+Install it with pipx.
+{{< /tab >}}
+{{< /tabs >}}
+
+{{% note %}}
+A package is looked up, by default, only from [PyPI](https://pypi.org).
+Add [Supplemental Package Sources]({{< relref "repositories/#supplemental-package-sources" >}}) if needed.
+{{% /note %}}
+
+{{% warning title="Careful" %}}
+Never run it as root.
+{{% /warning %}}
+
+See {{< relref "cli" >}} the command list, or write `{{< tab >}}` in a template.
+
+```toml
+{{< kept-in-code >}}
+```
+
+    {{< kept in an indented code block >}}
+"""
+
+
+def test_hugo_shortcodes_are_markup_and_admonitions_their_label():
+    # Poetry's docs (Hugo): main's reader left "{{% note %}}" and "{{< tabs … >}}" in the text a user reads
+    doc = read_markdown(HUGO)
+    code = [doc.text[p.start:p.end] for p in doc.parts if p.kind == "code"]
+    assert code == ["{{< kept-in-code >}}", "{{< kept in an indented code block >}}"]  # code keeps its tags
+    prose = doc.text[:doc.parts[0].end]
+    assert prose == ("Commands\n\nInstall it with pipx.\n\n"
+                     "Note: A package is looked up, by default, only from PyPI.\nAdd Supplemental Package Sources if needed.\n\n"
+                     "Warning: Careful Never run it as root.\n\n"
+                     "See the command list, or write {{< tab >}} in a template.")  # a code span shows its tag
+    assert doc.dropped == {"shortcode": 6}
