@@ -188,3 +188,10 @@ def read_meeting(reader, docs: dict[str, str], tags: set[str]) -> tuple[dict[str
     texts = {d: mined.doc_text(d) for d in mined.chunks}
     found = reader(mined.chunks, list(texts), texts, tags, skipped)
     return {f.ask.replace("{s}", f.subject): f.answer for fs in found.values() for f in fs}, skipped
+
+
+def facts_asked(reader, chunks: list[Chunk], skipped: Counter | None = None, **kw) -> tuple[dict[str, str], Counter]:
+    """question → answer of what a per-chunk documentation reader (`option_facts`, `reference_facts`) reads in
+    `chunks`, and its skips (into `skipped` when given)."""
+    skipped = Counter() if skipped is None else skipped
+    return {f.ask.replace("{s}", f.subject): f.answer for c in chunks for f in reader(c, skipped, **kw)}, skipped

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from datagen_fixtures import folder_chunks, generate_single_hop
+from datagen_fixtures import facts_asked, folder_chunks, generate_single_hop
 
 from corpus_tools.types import Chunk
 from datagen.doc_announce import announcement_page, with_announcements
@@ -34,8 +34,7 @@ def chunks() -> list[Chunk]:
 
 
 def _read(chunks: list[Chunk]) -> tuple[dict[str, str], Counter]:
-    skipped: Counter = Counter()
-    return {f.ask.replace("{s}", f.subject): f.answer for c in chunks for f in option_facts(c, skipped)}, skipped
+    return facts_asked(option_facts, chunks)
 
 
 def test_option_and_setting_entries_and_help_output(chunks: list[Chunk]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from datagen_fixtures import facts_asked
 
 from corpus_tools.types import Chunk
 from datagen.doc_options import LISTS, NOUNS, SHAPES, THIS, option_facts
@@ -45,7 +46,7 @@ BULLETS = """Options
 
 
 def _asked(chunk: Chunk, shapes: frozenset[str], skipped: Counter | None = None) -> dict[str, str]:
-    return {f.ask.replace("{s}", f.subject): f.answer for f in option_facts(chunk, skipped if skipped is not None else Counter(), shapes)}
+    return facts_asked(option_facts, [chunk], skipped, shapes=shapes)[0]
 
 
 def _page(text: str) -> Chunk:

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from datagen_fixtures import folder_chunks, generate_single_hop
+from datagen_fixtures import facts_asked, folder_chunks, generate_single_hop
 
 from corpus_tools.rst_reader import read_rst
 from corpus_tools.types import Chunk
@@ -35,8 +35,7 @@ def chunks() -> list[Chunk]:
 
 
 def _read(chunks: list[Chunk]) -> tuple[dict[str, str], Counter]:
-    skipped: Counter = Counter()
-    return {f.ask.replace("{s}", f.subject): f.answer for c in chunks for f in reference_facts(c, skipped)}, skipped
+    return facts_asked(reference_facts, chunks)
 
 
 def test_a_reference_page_signatures_attributes_tables_and_raises(chunks: list[Chunk]) -> None:
