@@ -319,6 +319,16 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
             metadata.update(message.metadata)
             if message.notes:
                 metadata["read_note"] = "; ".join(message.notes)
+        elif suffix in readers.NOTEBOOK_SUFFIXES:
+            from corpus_tools.notebook_reader import read_notebook_file
+
+            notebook = read_notebook_file(path)
+            title, text, parts = notebook.title, notebook.text, notebook.parts
+            metadata.update(notebook.metadata)
+            if notebook.notes:
+                metadata["read_note"] = "; ".join(notebook.notes)
+            if notebook.dropped:  # images, widgets, tracebacks left out, counted: "image 12, traceback 1"
+                metadata["markup_dropped"] = ", ".join(f"{k} {v}" for k, v in sorted(notebook.dropped.items()))
         elif suffix in readers.HTML_SUFFIXES:
             title, text, parts = readers.read_html_document(path)
             metadata.update(read_metadata(text))  # an EDGAR .htm filing has the same cover page

@@ -257,7 +257,11 @@ def print_index_summary(corpus: Any, seconds: float) -> None:
     table = Table(title=f"Index {corpus.path}", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column(justify="right")
-    table.add_row("documents", f"{len(corpus.doc_ids()):,}")
+    doc_ids = corpus.doc_ids()
+    table.add_row("documents", f"{len(doc_ids):,}")
+    notebooks = sum(1 for doc_id in doc_ids if doc_id.lower().endswith(".ipynb"))
+    if notebooks:  # read by corpus_tools/notebook_reader.py since session 45 (skipped before): say how many
+        table.add_row("  notebooks", f"{notebooks:,}")
     table.add_row("chunks", f"{len(corpus):,}")
     table.add_row("skipped", f"{len(skipped):,}")
     table.add_row("time", f"{seconds:.1f} s")
