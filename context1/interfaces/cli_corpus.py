@@ -156,6 +156,12 @@ def index_command(
                                                   "function and method, titled by its qualified name and line "
                                                   "(--no-source: skip them).", show_default="CorpusConfig's"),
     ] = None,
+    read_notebooks: Annotated[
+        bool,
+        typer.Option("--notebooks/--no-notebooks", help="Read Jupyter notebooks (.ipynb) as documents: Markdown "
+                                                        "cells, code cells and short outputs, images and "
+                                                        "tracebacks left out (--no-notebooks: skip them)."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -178,7 +184,8 @@ def index_command(
             raise CommandError("--no-chroma and --chroma-host contradict each other: pick one")
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
-                              read_source=CorpusConfig().read_source if read_source is None else read_source)
+                              read_source=CorpusConfig().read_source if read_source is None else read_source,
+                              read_notebooks=read_notebooks)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()

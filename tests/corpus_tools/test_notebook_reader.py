@@ -164,3 +164,51 @@ def test_a_multiindex_dataframe_carries_its_row_labels_down():
         {"output_type": "execute_result", "data": {"text/html": [html], "text/plain": ["..."]}}]}
     doc = read_notebook(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}))
     assert "Texas | 2010 | 25145561\nTexas | 2020 | 29145505" in doc.text and not doc.notes
+
+
+def test_the_flag_off_skips_notebooks_as_main_did():
+    from corpus_tools import readers
+
+    report = load_documents(FIXTURES, notebooks=False)
+    assert not report.documents
+    reasons = {s.reason for s in report.skipped if s.path.endswith(".ipynb")}
+    main_supported = sorted(readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES)
+    assert reasons == {f"unsupported file type (.ipynb files; supported: {main_supported})"}
+
+
+def test_an_index_built_before_reads_no_notebooks_and_a_new_one_does():
+    from corpus_tools.config import CorpusConfig
+
+    assert CorpusConfig().read_notebooks is True
+    assert CorpusConfig.from_dict({"embedding_model": "m"}).read_notebooks is False
+    assert CorpusConfig.from_dict(CorpusConfig().to_dict()).read_notebooks is True
+    with pytest.raises(ValueError, match="read_notebooks must be True or False"):
+        CorpusConfig(read_notebooks="yes")
+
+
+def test_sync_adds_notebooks_only_to_an_index_that_reads_them(tmp_path):
+    from corpus_tools.config import CorpusConfig
+    from corpus_tools.update import sync_folder
+
+    folder = tmp_path / "course"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "tutorial.ipynb", folder / "tutorial.ipynb")
+    (folder / "notes.md").write_text("# Notes\n\nA page.\n")
+
+    class _Index:  # what sync needs of an index: its config, lookups and add (none held yet)
+        def __init__(self, config):
+            self.config, self.added = config, []
+
+        def has_doc(self, doc_id):
+            return False
+
+        def doc_ids(self):
+            return []
+
+        def add(self, report):
+            self.added.extend(d.doc_id for d in report.documents)
+            return len(report.documents)
+
+    for reads, expected in ((False, ["notes.md"]), (True, ["notes.md", "tutorial.ipynb"])):
+        index = _Index(CorpusConfig(read_notebooks=reads))
+        assert sorted(sync_folder(index, folder).added) == expected == sorted(index.added)
