@@ -29,10 +29,12 @@ nice "$PY" benchmarks/notebooks_search.py --data "$DATA" --scratch "$INDEX" --ou
 echo "== datagen --n $N --seed $SEED $(date)"
 if [ ! -f "$OUT/datagen/tasks.jsonl" ]; then
   nice "$PY" -c "from context1.interfaces.cli import main; main()" datagen "$INDEX/reader" "$OUT/datagen" \
-    --n "$N" --seed "$SEED" 2>&1 | tail -40 | tee "$OUT/datagen.log"
+    --n "$N" --seed "$SEED" 2>&1 | tr '\r' '\n' | grep -v "it/s]\|task/s\|examples/s" | tail -20 | tee "$OUT/datagen.log" || true
 fi
-echo "== funnel $(date)"
-nice "$PY" benchmarks/datagen_funnel.py "$INDEX/reader" --n "$N" --seed "$SEED" 2>&1 | tee "$OUT/funnel.txt" || true
+echo "== funnel (what the readers found, kept and refused) $(date)"
+rm -rf "$OUT/funnel" && mkdir -p "$OUT/funnel" && cp "$OUT"/datagen/parse.* "$OUT/funnel/" 2>/dev/null || true
+nice "$PY" benchmarks/datagen_funnel.py "$INDEX/reader" "$OUT/funnel" --n "$N" --seed "$SEED" 2>/dev/null \
+  | tee "$OUT/funnel.txt" || true
 echo "== reading sheet: $SHEET_SEED's 30 tasks with their quotes $(date)"
-"$PY" benchmarks/datagen_handread.py "$OUT/datagen" --sample 30 --seed "$SHEET_SEED" | tee "$OUT/sheet.txt"
+"$PY" benchmarks/datagen_handread.py "$OUT/datagen" --sample 30 --seed "$SHEET_SEED" | tee "$OUT/sheet.txt" || true
 echo "== done $(date)"

@@ -56,7 +56,7 @@ _STOP = frozenset("a an the and or of to in on for with by is are be how what do
 # What a reader of the notebook never sees, as it sits in the indexed chunk text.
 NOISE = {
     "base64 payload": r"[A-Za-z0-9+/]{80,}",
-    "image link ![png](…)": r"!\[(?:png|svg|jpeg|jpg)\]\(",
+    "image link (![png](…), or its alt text alone)": r"!\[(?:png|svg|jpeg|jpg)\]\(|^(?:png|svg|jpeg)$",
     "HTML tag": r"</?(?:div|table|tr|td|th|thead|tbody|style|span|p)\b[^<>]*>",
     "CSS (.dataframe, vertical-align)": r"vertical-align|\.dataframe|text-align:",
     "traceback line": r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|-{20,}\s*$",
