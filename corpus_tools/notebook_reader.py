@@ -9,7 +9,6 @@ titles, defined names and `ask`'s excerpts work on it unchanged:
   a heading in one cell is the section of the cells after it; nbformat 3's "heading" cells too;
 - code cells verbatim as code blocks (IPython magics and `!shell` lines are code too); the kernel's
   language goes into the metadata; execution counts ("In [3]:") are never text;
-- the title: the metadata's `title`, else the first level-1 heading, else none (the loader's file-name title);
 - outputs under their cell, labelled "Output:": plain text and stdout kept, the first
   `OUTPUT_LINES` lines of a long one with a count of the rest; a DataFrame's HTML table read as a
   table (its first `TABLE_ROWS` rows); an error as its exception line, ANSI colours removed;
@@ -26,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -72,18 +70,6 @@ def _too_large(size: int) -> str:
             "clear its outputs (jupyter nbconvert --clear-output) and index it again")
 
 
-class _Writer(SectionWriter):
-    """A SectionWriter that remembers the notebook's first level-1 heading: its title. A notebook that opens on
-    "## Introduction" (a course's notebooks do) is not titled "Introduction": the loader titles it by its file name."""
-
-    title: str | None = None
-
-    def heading(self, level: int, text: str) -> None:
-        super().heading(level, text)
-        if level == 1 and self.title is None and text.strip():
-            self.title = " ".join(text.split())
-
-
 def read_notebook(data: bytes | str) -> MarkupDocument:
     """A notebook's bytes (or text) read as a document (see the module docstring).
 
@@ -100,7 +86,7 @@ def read_notebook(data: bytes | str) -> MarkupDocument:
     cells, notes = _cells(notebook)
     metadata = notebook.get("metadata") if isinstance(notebook.get("metadata"), Mapping) else {}
     language = _language(metadata)
-    writer = _Writer()
+    writer = SectionWriter()
     open_blocks = 0
     read = 0
     for index, cell in enumerate(cells):
@@ -133,11 +119,11 @@ def read_notebook(data: bytes | str) -> MarkupDocument:
     if open_blocks:
         notes.append(f"{open_blocks} admonition(s) not closed within their cell")
     title = metadata.get("title") if isinstance(metadata.get("title"), str) and metadata["title"].strip() else None
-    document = writer.document(None, {"language": language} if language else {}, notes)
+    document = writer.document(" ".join(title.split()) if title else None,
+                               {"language": language} if language else {}, notes)
     if not document.text.strip():
         raise UnreadableFileError(f"empty notebook ({len(cells)} cell(s), none with text)")
-    # the metadata's title, else the first "# " heading, else None (the loader titles it by its file name)
-    return replace(document, title=" ".join(title.split()) if title else writer.title)
+    return document
 
 
 def _cells(notebook: Any) -> tuple[list[Any], list[str]]:

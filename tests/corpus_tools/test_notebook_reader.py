@@ -212,12 +212,3 @@ def test_sync_adds_notebooks_only_to_an_index_that_reads_them(tmp_path):
     for reads, expected in ((False, ["notes.md"]), (True, ["notes.md", "tutorial.ipynb"])):
         index = _Index(CorpusConfig(read_notebooks=reads))
         assert sorted(sync_folder(index, folder).added) == expected == sorted(index.added)
-
-
-def test_a_notebook_opening_on_a_level_2_heading_is_titled_by_its_file_name(tmp_path):
-    cells = [{"cell_type": "markdown", "source": ["## Introduction\n", "\n", "Random forests from scratch."]}]
-    path = tmp_path / "07-how-random-forests-really-work.ipynb"
-    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
-    assert read_notebook_file(path).title is None
-    (doc,) = load_documents(path).documents
-    assert doc.title == "07 how random forests really work"
