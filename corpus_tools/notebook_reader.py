@@ -43,8 +43,9 @@ OUTPUT_LABEL = "Output:"
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]")
 # The text/plain of an object with no repr of its own: "<matplotlib.axes._subplots.AxesSubplot at 0x7f…>",
-# "[<matplotlib.lines.Line2D at 0x1a…>]", "<Figure size 432x288 with 1 Axes>": what a plot cell returns.
-_OBJECT_REPR = re.compile(r"^\[?\s*<[^<>]*(?:\bat 0x[0-9a-fA-F]+|Figure size [^<>]*)>\s*(?:,\s*<[^<>]*>\s*)*\]?$")
+# "[<matplotlib.lines.Line2D at 0x1a…>]", "<Figure size 432x288 with 1 Axes>": what a plot cell returns; and
+# "<IPython.core.display.HTML object>", the text twin of a progress bar (fastai's training loop shows one per epoch).
+_OBJECT_REPR = re.compile(r"^\[?\s*<[^<>]*(?:\bat 0x[0-9a-fA-F]+|Figure size [^<>]*|[\w.] object)>\s*(?:,\s*<[^<>]*>\s*)*\]?$")
 # In a cell that drew a figure, the value its last line returned is the plotting call's ("<Axes: ylabel='Count'>",
 # "[Text(0.5, 0, 'x')]", "(-1.0, 1.0, -1.0, 1.0)" from plt.axis): the figure is what the author meant to show.
 _PLOT_RETURN = re.compile(r"^\[?\s*(?:<|Text\(|\(-?\d)")

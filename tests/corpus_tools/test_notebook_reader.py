@@ -212,3 +212,12 @@ def test_sync_adds_notebooks_only_to_an_index_that_reads_them(tmp_path):
     for reads, expected in ((False, ["notes.md"]), (True, ["notes.md", "tutorial.ipynb"])):
         index = _Index(CorpusConfig(read_notebooks=reads))
         assert sorted(sync_folder(index, folder).added) == expected == sorted(index.added)
+
+
+def test_a_progress_bar_output_is_dropped_not_its_text_twin_kept():
+    progress = {"output_type": "display_data", "metadata": {}, "data": {
+        "text/html": ["<progress value='1' max='1'></progress> 100.00% [1/1 00:02]"],
+        "text/plain": ["<IPython.core.display.HTML object>"]}}
+    cell = {"cell_type": "code", "source": ["learn.fine_tune(1)"], "outputs": [progress]}
+    doc = read_notebook(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}))
+    assert doc.text == "learn.fine_tune(1)" and doc.dropped["object repr"] == 1
