@@ -12,8 +12,8 @@
 # reader vs nbconvert-Markdown baseline, hit@1/hit@5/MRR, paired bootstrap, won/lost; the agent vs one search),
 # runs `context1 datagen INDEX/reader OUT/datagen --n N --seed SEED`, and prints OUT/funnel.txt (what the readers
 # found, kept and refused) and OUT/sheet.txt (SHEET_SEED's 30 tasks with their quotes, for the lead's read).
-# Run time on the session-45 tuning folder (78 notebooks, ~1,200 chunks each index): about 25 minutes on 2 shared
-# CPUs (two index builds ~6 min each, search + agent ~5 min, datagen ~6 min).
+# Run time on the session-45 tuning folder (78 notebooks, ~1,520 chunks each index, 2 shared CPUs): 7-8 min with the
+# embedding cache warm (search 4-5 min of it, datagen 1.5, funnel 0.5); add ~1.5-4 min per index on a never-embedded folder.
 set -euo pipefail
 : "${DATA:?set DATA to a folder of .ipynb notebooks}" "${INDEX:?set INDEX to a scratch folder for the indexes}"
 : "${OUT:?set OUT to an output folder}"
@@ -29,7 +29,7 @@ nice "$PY" benchmarks/notebooks_search.py --data "$DATA" --scratch "$INDEX" --ou
 echo "== datagen --n $N --seed $SEED $(date)"
 if [ ! -f "$OUT/datagen/tasks.jsonl" ]; then
   nice "$PY" -c "from context1.interfaces.cli import main; main()" datagen "$INDEX/reader" "$OUT/datagen" \
-    --n "$N" --seed "$SEED" 2>&1 | tr '\r' '\n' | grep -v "it/s]\|task/s\|examples/s" | tail -20 | tee "$OUT/datagen.log" || true
+    --n "$N" --seed "$SEED" 2>&1 | tr '\r' '\n' | grep -v "it/s]\|task/s\|examples/s\|sent/s\|^ *$" | tail -20 | tee "$OUT/datagen.log" || true
 fi
 echo "== funnel (what the readers found, kept and refused) $(date)"
 rm -rf "$OUT/funnel" && mkdir -p "$OUT/funnel" && cp "$OUT"/datagen/parse.* "$OUT/funnel/" 2>/dev/null || true

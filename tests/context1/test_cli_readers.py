@@ -66,3 +66,7 @@ def test_index_reads_notebooks_counts_them_and_says_which_it_skipped(corpus_cli,
     assert shown.exit_code == 0, shown.output
     assert "0 | Radial Velocity | 1 | 2006" in shown.output and "Output: (1035, 6)" in shown.output
     assert "iVBOR" not in shown.output and "<Figure" not in shown.output and "In [" not in shown.output
+    skipped = runner.invoke(corpus_cli, ["index", str(source), str(tmp_path / "off"), "--no-progress", "--no-notebooks"])
+    assert skipped.exit_code == 0, skipped.output
+    off = " ".join(skipped.output.split())
+    assert "documents │ 1" in off and "notebooks │" not in off and "unsupported file type" in off
