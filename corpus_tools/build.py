@@ -231,11 +231,13 @@ def embed_into(
     return out if out is not None else np.zeros((0, int(embedder.dim)), dtype=np.float32)
 
 
-def as_report(source: Any, markup: bool = True, myst: bool = True, source_code: bool = False) -> LoadReport:
+def as_report(source: Any, markup: bool = True, myst: bool = True, source_code: bool = False,
+              notebooks: bool = True) -> LoadReport:
     """A LoadReport from any source `load_documents` accepts (a LoadReport passes through); markup: as
-    CorpusConfig.read_markup; myst: as CorpusConfig.read_myst; source_code: as CorpusConfig.read_source."""
+    CorpusConfig.read_markup; myst: as CorpusConfig.read_myst; source_code: as CorpusConfig.read_source;
+    notebooks: as CorpusConfig.read_notebooks."""
     return source if isinstance(source, LoadReport) else load_documents(source, markup=markup, myst=myst,
-                                                                        source_code=source_code)
+                                                                        source_code=source_code, notebooks=notebooks)
 
 
 def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
@@ -587,7 +589,8 @@ def _stream_into(
     if not from_report:
         # Name the file being read before the loader opens it (one PDF can take seconds).
         items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"),
-                               markup=config.read_markup, myst=config.read_myst, source_code=config.read_source)
+                               markup=config.read_markup, myst=config.read_myst, source_code=config.read_source,
+                               notebooks=config.read_notebooks)
     items = _counted(items, bar)
     with bar, seen:
         for item, where in items:

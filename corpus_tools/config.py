@@ -243,6 +243,11 @@ class CorpusConfig:
         False, so `sync` never adds a repository's source to an index built without it. Default True (session 43,
         tuning: 244 questions about an API, hit@1 0.332 with the .py files read as plain text → 0.898 read so;
         786 documentation questions 0.670 → 0.668 with SearchConfig.source_weight 0.1; benchmarks/source_reading.py).
+    read_notebooks: Jupyter notebooks (.ipynb) read as documents (notebook_reader.py, session 45): Markdown cells'
+        headings as sections, code cells as code parts, short outputs marked "Output:", DataFrame tables as
+        tables; images, widgets and tracebacks dropped and counted. False = .ipynb files skipped as an unsupported
+        type, as before (main exactly). An index built before records no value and reads False, so `sync` never
+        adds notebooks to an index built without them (benchmarks/notebooks_search.py).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -257,6 +262,7 @@ class CorpusConfig:
     read_markup: bool = True
     read_myst: bool = True
     read_source: bool = True
+    read_notebooks: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -273,6 +279,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_myst must be True or False, got {self.read_myst!r}")
         if not isinstance(self.read_source, bool):
             raise ValueError(f"CorpusConfig.read_source must be True or False, got {self.read_source!r}")
+        if not isinstance(self.read_notebooks, bool):
+            raise ValueError(f"CorpusConfig.read_notebooks must be True or False, got {self.read_notebooks!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -282,6 +290,7 @@ class CorpusConfig:
         """The config a manifest recorded (unknown keys from newer versions are ignored)."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known.setdefault("read_source", False)  # built before session 43: its folder's .py files were never read
+        known.setdefault("read_notebooks", False)  # built before session 45: its folder's .ipynb files were never read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

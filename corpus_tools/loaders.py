@@ -56,6 +56,7 @@ def load_documents(
     markup: bool = True,
     myst: bool = True,
     source_code: bool = False,
+    notebooks: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -71,6 +72,8 @@ def load_documents(
     a fence inside a list item, an extension's directive holding code); False = the readers as session 40's.
     source_code: Python files (.py, .pyi) read as documents, a section per definition (CorpusConfig.read_source,
     source_reader.py); False = skipped as an unsupported file type, as before session 43.
+    notebooks: Jupyter notebooks (.ipynb) read as documents (CorpusConfig.read_notebooks, notebook_reader.py);
+    False = skipped as an unsupported file type, as before session 45.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -83,6 +86,7 @@ def load_documents(
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
+        notebooks=notebooks,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -208,6 +212,7 @@ def iter_documents(
     markup: bool = True,
     myst: bool = True,
     source_code: bool = False,
+    notebooks: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -219,11 +224,11 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code)
+            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code)
+            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -252,7 +257,7 @@ def iter_documents(
 
 def _iter_folder(
     root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
-    myst: bool = True, source_code: bool = False,
+    myst: bool = True, source_code: bool = False, notebooks: bool = True,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -270,11 +275,11 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks)
 
 
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
-               myst: bool = True, source_code: bool = False) -> Iterator[tuple[Item, str]]:
+               myst: bool = True, source_code: bool = False, notebooks: bool = True) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if suffix in readers.CONVERT_FIRST:
@@ -283,10 +288,11 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
     if source_code and suffix in SOURCE_SUFFIXES:
         yield from _iter_source(path, doc_id, where)
         return
-    if suffix not in readers.SUPPORTED_SUFFIXES:
+    supported = readers.SUPPORTED_SUFFIXES if notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
+    if suffix not in supported:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (
-            SkippedFile(where, f"unsupported file type ({kind}; supported: {sorted(readers.SUPPORTED_SUFFIXES)})"),
+            SkippedFile(where, f"unsupported file type ({kind}; supported: {sorted(supported)})"),
             where,
         )
         return
@@ -319,6 +325,16 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
             metadata.update(message.metadata)
             if message.notes:
                 metadata["read_note"] = "; ".join(message.notes)
+        elif suffix in readers.NOTEBOOK_SUFFIXES:
+            from corpus_tools.notebook_reader import read_notebook_file
+
+            notebook = read_notebook_file(path)
+            title, text, parts = notebook.title, notebook.text, notebook.parts
+            metadata.update(notebook.metadata)
+            if notebook.notes:
+                metadata["read_note"] = "; ".join(notebook.notes)
+            if notebook.dropped:  # images, widgets, tracebacks left out, counted: "image 12, traceback 1"
+                metadata["markup_dropped"] = ", ".join(f"{k} {v}" for k, v in sorted(notebook.dropped.items()))
         elif suffix in readers.HTML_SUFFIXES:
             title, text, parts = readers.read_html_document(path)
             metadata.update(read_metadata(text))  # an EDGAR .htm filing has the same cover page
@@ -394,9 +410,9 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
 
 
 def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
-                        source_code: bool = False) -> Iterator[tuple[Item, str]]:
+                        source_code: bool = False, notebooks: bool = True) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks)
 
 
 def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:

@@ -93,6 +93,14 @@ def read_markdown(text: str, myst: bool = True) -> MarkupDocument:
     return writer.document(title, keys, notes)
 
 
+def read_into(writer: SectionWriter, notes: list[str], lines: list[str]) -> list[str]:
+    """Markdown lines read into another reader's writer (a notebook's Markdown cell: notebook_reader.py), so the
+    cells of one notebook share one heading path; the admonition fences left open are returned."""
+    reader = _Reader(writer, notes)
+    reader.run(list(lines))
+    return reader.open_blocks
+
+
 def inline(text: str, writer: SectionWriter | None = None) -> str:
     """One line's inline markup to its text: code spans, links, images, emphasis, HTML, attribute lists."""
     holes: list[str] = []

@@ -64,6 +64,9 @@ def sync_folder(
     source_code = getattr(config, "read_source", False)
     # Python files are the index's documents only when it reads source (CorpusConfig.read_source).
     readable = readers.SUPPORTED_SUFFIXES - readers.RECORD_SUFFIXES | (SOURCE_SUFFIXES if source_code else set())
+    notebooks = getattr(config, "read_notebooks", False)
+    if not notebooks:  # nor notebooks, unless it reads them (CorpusConfig.read_notebooks; an older index does not)
+        readable -= readers.NOTEBOOK_SUFFIXES
     present: dict[str, Path] = {}
     for path in paths:
         rel = path.relative_to(root)
@@ -98,7 +101,7 @@ def sync_folder(
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code):
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id

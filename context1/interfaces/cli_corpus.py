@@ -156,6 +156,12 @@ def index_command(
                                                   "function and method, titled by its qualified name and line "
                                                   "(--no-source: skip them).", show_default="CorpusConfig's"),
     ] = None,
+    read_notebooks: Annotated[
+        bool,
+        typer.Option("--notebooks/--no-notebooks", help="Read Jupyter notebooks (.ipynb) as documents: Markdown "
+                                                        "cells, code cells and short outputs, images and "
+                                                        "tracebacks left out (--no-notebooks: skip them)."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -178,7 +184,8 @@ def index_command(
             raise CommandError("--no-chroma and --chroma-host contradict each other: pick one")
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
-                              read_source=CorpusConfig().read_source if read_source is None else read_source)
+                              read_source=CorpusConfig().read_source if read_source is None else read_source,
+                              read_notebooks=read_notebooks)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
@@ -257,7 +264,11 @@ def print_index_summary(corpus: Any, seconds: float) -> None:
     table = Table(title=f"Index {corpus.path}", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column(justify="right")
-    table.add_row("documents", f"{len(corpus.doc_ids()):,}")
+    doc_ids = corpus.doc_ids()
+    table.add_row("documents", f"{len(doc_ids):,}")
+    notebooks = sum(1 for doc_id in doc_ids if doc_id.lower().endswith(".ipynb"))
+    if notebooks:  # read by corpus_tools/notebook_reader.py since session 45 (skipped before): say how many
+        table.add_row("  notebooks", f"{notebooks:,}")
     table.add_row("chunks", f"{len(corpus):,}")
     table.add_row("skipped", f"{len(skipped):,}")
     table.add_row("time", f"{seconds:.1f} s")

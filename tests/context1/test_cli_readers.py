@@ -45,3 +45,28 @@ def test_info_counts_documents_by_the_file_type_they_came_from():
 
     ids = ["mail/ops.mbox/plan-1@x", "mail/ops.mbox/sha-0123", "mail/a.eml", "reports/q3.docx", "doc-1a2b", "12345"]
     assert file_types(ids) == {".mbox": 2, "other": 2, ".docx": 1, ".eml": 1}
+
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "notebooks"
+
+
+def test_index_reads_notebooks_counts_them_and_says_which_it_skipped(corpus_cli, tmp_path):
+    source = tmp_path / "course"
+    shutil.copytree(NOTEBOOKS, source, ignore=shutil.ignore_patterns("*.py"))
+    (source / "README.md").write_text("# Course\n\nThe notebooks of the course.\n")
+    runner = CliRunner(env={"COLUMNS": "220", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)})
+    index = tmp_path / "index"
+    result = runner.invoke(corpus_cli, ["index", str(source), str(index), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "documents │ 5" in out and "notebooks │ 4" in out
+    for reason, where in (("not a Jupyter notebook", "malformed.ipynb"), ("empty notebook", "empty.ipynb")):
+        assert reason in out and where in out
+    shown = runner.invoke(corpus_cli, ["read", str(index), "tutorial.ipynb"])
+    assert shown.exit_code == 0, shown.output
+    assert "0 | Radial Velocity | 1 | 2006" in shown.output and "Output: (1035, 6)" in shown.output
+    assert "iVBOR" not in shown.output and "<Figure" not in shown.output and "In [" not in shown.output
+    skipped = runner.invoke(corpus_cli, ["index", str(source), str(tmp_path / "off"), "--no-progress", "--no-notebooks"])
+    assert skipped.exit_code == 0, skipped.output
+    off = " ".join(skipped.output.split())
+    assert "documents │ 1" in off and "notebooks │" not in off and "unsupported file type" in off
