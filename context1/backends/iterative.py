@@ -90,6 +90,9 @@ from context1.backends.llm_free import (
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 from corpus_tools.constraints import FIELDS as CONSTRAINT_FIELDS
+from corpus_tools.corpus_kind import CONVERSATION, corpus_kind, opening_speaker
+
+CONVERSATION_FIRST_SEARCH = ("off", "all", "speakers")  # `IterativeConfig.conversation_first_search`
 
 
 @dataclass(frozen=True)
@@ -246,8 +249,28 @@ class IterativeConfig:
     # must read at least as close to the question, by cosine + hop-1 bonus, as the passage it displaces; 1.0: 2/2 and
     # 2/3 against 22d84e9; with agreement between searches excepted 1/0 and 1/0, the headings still lost).
     first_search_floor: float = 1.0
+    # Conversations (issue 34, session 45): on a corpus of chats (`corpus_tools.corpus_kind` CONVERSATION, read once
+    # from the documents' text) later searches displace no first-search passage of the speaker asked about. Traced on
+    # the conversation tuning sets (150 generated tasks each of the LoCoMo tuning export, MSC, MemoryBank; LoCoMo dev
+    # conversation 41's 95 questions had none either way): every passage that took a gold first-search passage's place
+    # (13: MemoryBank 9, LoCoMo export 4) came from the first search's own ranks 6-8, and its "evidence" was what a
+    # chat gives any passage — agreement between bridge searches that repeat the speaker's name and the question's
+    # words ("Woah April 2023 Jon chat hosting"), or a "rare entity" that is a capitalised chat word ("Don't",
+    # "Sounds", "Hello Linda", "Wow John"). "all": nothing displaces a first-search passage (the head is the first
+    # search's top 5). "speakers" (default): as "all", except a first-search passage that names none of the speakers
+    # the question names (`asked_speaker_passages`) — another pair's chat ("What book was Jon reading?" answered by
+    # Caroline and Melanie) — whose place the answer's best passages may take. "off": main's answer. Other corpora:
+    # unchanged. Chosen on those tuning sets, each episode re-answered (`benchmarks/agent_order_report.sh
+    # COMPARE=conversation` for the dev sets): passage R@5 against "off" MemoryBank +.060 [+.027, +.107] 9/0, LoCoMo
+    # export +.010 [-.020, +.043] 4/3, MSC and LoCoMo conversation 41 identical; against one search 2 won / 0 lost
+    # ("off": 5/13, "all": 0/0). Tried and left: a passage of a session the head already cites still displacing by
+    # its agreement (8/2 against "off", 4/6 against one search).
+    conversation_first_search: str = "speakers"
 
     def __post_init__(self) -> None:
+        if self.conversation_first_search not in CONVERSATION_FIRST_SEARCH:
+            raise ValueError(f"IterativeConfig.conversation_first_search must be one of "
+                             f"{', '.join(CONVERSATION_FIRST_SEARCH)}, not {self.conversation_first_search!r}")
         if (isinstance(self.first_search_floor, bool) or not isinstance(self.first_search_floor, (int, float))
                 or not 0 <= self.first_search_floor <= 1):
             raise ValueError(f"IterativeConfig.first_search_floor must be a share in [0, 1] (0: off), "
@@ -305,6 +328,7 @@ class IterativeRetrievalPolicy:
         self.config = config or IterativeConfig()
         self.agent_config = agent_config
         self.seed = seed
+        self._kind: str | None = None  # the corpus's kind (`_conversation`), read when first needed
 
     # -- Backend protocol -------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -314,11 +338,15 @@ class IterativeRetrievalPolicy:
 
     def with_seed(self, seed: int) -> IterativeRetrievalPolicy:
         """A copy whose rollouts vary with `seed` (0: the tuned deterministic policy)."""
-        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=self.agent_config, seed=seed)
+        copy = IterativeRetrievalPolicy(self.corpus, self.config, agent_config=self.agent_config, seed=seed)
+        copy._kind = self._kind
+        return copy
 
     def bind_agent_config(self, agent_config: Any) -> IterativeRetrievalPolicy:
         """A copy that reads its limits from the harness's `AgentConfig`."""
-        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=agent_config, seed=self.seed)
+        copy = IterativeRetrievalPolicy(self.corpus, self.config, agent_config=agent_config, seed=self.seed)
+        copy._kind = self._kind
+        return copy
 
     @property
     def max_documents(self) -> int:
@@ -457,6 +485,11 @@ class IterativeRetrievalPolicy:
                 cited = None if cited is None else {}
                 pool = max(cfg.constrained_first_pool, cfg.first_search_keep)  # a smaller pool: the top 5 as they are
                 first = constrained_first(parts, first_search_chunks(rankings, pool), cfg.first_search_keep)
+            elif cfg.conversation_first_search != "off" and self._conversation():
+                evidence = {}  # a chat's agreement and capitalised words are no evidence the first search lacked
+                cited = None if cited is None else {}
+                if cfg.conversation_first_search == "speakers":  # another pair's chat is not protected
+                    first = asked_speaker_passages(query, {c: t for c, (_d, _t, t) in parts.chunks.items()}, first)
             passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
                                             cfg.first_search_margin, evidence, keep_order=cfg.first_search_order,
                                             cited_evidence=cited,
@@ -472,6 +505,13 @@ class IterativeRetrievalPolicy:
             for cid, score in passages
         ]
         return "\n".join(blocks) if blocks else "No supporting passages were found."
+
+    def _conversation(self) -> bool:
+        """Whether this policy's corpus is a corpus of chats (`corpus_kind`; read once, then cached: one policy serves
+        one corpus, and a copy made by `with_seed` / `bind_agent_config` shares the reading)."""
+        if self._kind is None:
+            self._kind = corpus_kind(self.corpus)
+        return self._kind == CONVERSATION
 
     def _names_documents(self, query: str) -> bool:
         """Whether the question's constraints name documents of this corpus (`Corpus.question_constraints`:
@@ -815,6 +855,19 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     for cid, s in [(c, scores[c]) for c in head] + tail:
         out.append((cid, min(s, out[-1][1]) if out else s))
     return out
+
+
+def asked_speaker_passages(query: str, texts: Mapping[str, str], first: Sequence[str]) -> list[str]:
+    """Of the first search's passages `first`, those that write the name of a speaker the question names
+    (`IterativeConfig.conversation_first_search` "speakers"). Speakers: the names opening a line of the passages seen
+    `texts` (id -> text; `corpus_kind.opening_speaker`, "Caroline: …"). A question naming no speaker keeps all of
+    `first` (the rule cannot tell whose chat it asks about), and so does one whose speakers no passage of `first`
+    writes (each would be unprotected: the names may be spelt otherwise there, "Mel" for "Melanie")."""
+    speakers = {s for t in texts.values() for line in t.splitlines() if (s := opening_speaker(line))}
+    q = f" {norm(query)} "
+    asked = [n for n in (norm(s) for s in speakers) if n and f" {n} " in q]
+    kept = [c for c in first if c in texts and any(f" {n} " in f" {norm(texts[c])} " for n in asked)]
+    return kept if kept else list(first)
 
 
 def quoted_run(query: str, text: str) -> int:
