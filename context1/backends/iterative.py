@@ -90,7 +90,8 @@ from context1.backends.llm_free import (
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 from corpus_tools.constraints import FIELDS as CONSTRAINT_FIELDS
-from corpus_tools.corpus_kind import CONVERSATION, corpus_kind, opening_speaker
+from corpus_tools.corpus_kind import CONVERSATION, corpus_kind
+from corpus_tools.speakers import line_speakers, named_speakers, names
 
 CONVERSATION_FIRST_SEARCH = ("off", "all", "speakers")  # `IterativeConfig.conversation_first_search`
 
@@ -858,15 +859,18 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
 
 
 def asked_speaker_passages(query: str, texts: Mapping[str, str], first: Sequence[str]) -> list[str]:
-    """Of the first search's passages `first`, those that write the name of a speaker the question names
-    (`IterativeConfig.conversation_first_search` "speakers"). Speakers: the names opening a line of the passages seen
-    `texts` (id -> text; `corpus_kind.opening_speaker`, "Caroline: …"). A question naming no speaker keeps all of
-    `first` (the rule cannot tell whose chat it asks about), and so does one whose speakers no passage of `first`
-    writes (each would be unprotected: the names may be spelt otherwise there, "Mel" for "Melanie")."""
-    speakers = {s for t in texts.values() for line in t.splitlines() if (s := opening_speaker(line))}
-    q = f" {norm(query)} "
-    asked = [n for n in (norm(s) for s in speakers) if n and f" {n} " in q]
-    kept = [c for c in first if c in texts and any(f" {n} " in f" {norm(texts[c])} " for n in asked)]
+    """Of the first search's passages `first`, those that say or write the name of a speaker the question names
+    (`IterativeConfig.conversation_first_search` "speakers"). Speakers: those opening a line of the passages seen
+    `texts` (id -> text; `corpus_tools.speakers.line_speakers`, "Caroline: …"), named by the question as
+    `named_speakers` reads names (a title or honorific aside, capitalised as written). A question naming no speaker
+    keeps all of `first` (the rule cannot tell whose chat it asks about), and so does one whose speakers no passage of
+    `first` says or writes (each would lose its place on a spelling: "Mel" for "Melanie")."""
+    speakers = {s for text in texts.values() for s in line_speakers(text)}
+    asked = named_speakers(query, speakers)
+    if not asked:
+        return list(first)
+    kept = [c for c in first if c in texts
+            and (asked & set(line_speakers(texts[c])) or any(names(texts[c], s) for s in asked))]
     return kept if kept else list(first)
 
 
