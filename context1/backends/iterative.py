@@ -26,7 +26,10 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    than one search (`replace_first_search`): those places start as the question's own search's top
    chunks, in its order (`first_search_order`), and a later passage takes one only with evidence that search
    lacked (a link; a title or file name that many of the documents seen write links none: `link_name_share`),
-   and never one that quotes the question for a passage quoting less of it (`first_search_floor`).
+   and never one that quotes the question for a passage quoting less of it (`first_search_floor`). On a corpus of
+   chats, where every search repeats the speaker's name and a capitalised chat word reads as a name, no later passage
+   has such evidence: the first search's passages keep their places, except one of another pair's chat, naming
+   none of the speakers the question names (`conversation_first_search`).
    Where the harness records re-found chunks (`AgentConfig.refound`), a passage several searches matched gains
    relevance for their agreement, and that agreement counts as such evidence too (`agreement`,
    `IterativeConfig.agreement_weight`).
