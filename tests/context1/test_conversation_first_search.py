@@ -16,7 +16,12 @@ from types import SimpleNamespace
 import pytest
 
 from context1.answer import parse_citations
-from context1.backends.iterative import IterativeConfig, IterativeRetrievalPolicy, asked_speaker_passages
+from context1.backends.iterative import (
+    IterativeConfig,
+    IterativeRetrievalPolicy,
+    asked_speaker_passages,
+    pairs_talking,
+)
 from context1.backends.learned import LearnedConfig
 from context1.backends.llm_free import Ranking
 
@@ -107,6 +112,24 @@ def test_documents_and_a_one_speaker_corpus_keep_f12de0e_answer():
         assert answer(LEO, leo_rankings(), corpus) == answer(LEO, leo_rankings(), corpus,
                                                              conversation_first_search="off")
         assert GOLD not in answer(LEO, leo_rankings(), corpus)
+
+
+def test_a_meeting_of_more_than_two_speakers_keeps_f12de0e_answer():
+    # QMSum's meetings: a later search's passage is another stretch of the meeting asked about (keeping the first
+    # search's top 5 there lost 2 tuning queries); a document whose passages seen hold three speakers is no chat of two
+    meeting = [(c, d, t, text.replace("Assistant:", "Marketing: ok.\nAssistant:")) for c, d, t, text in leo_first()]
+    rankings = leo_rankings(first=meeting)
+    on = answer(LEO, rankings, Chats(CHATS.texts))
+    assert on == answer(LEO, rankings, Chats(CHATS.texts), conversation_first_search="off")
+    assert GOLD not in on
+
+
+def test_pairs_talking():
+    chunks = {"a#0": ("a", "", "Jon: hi\nGina: hey"), "a#1": ("a", "", "Jon: bye"),
+              "b#0": ("b", "", "PM: hi\nUI: hey"), "b#1": ("b", "", "ID: so"), "c#0": ("c", "", "no speakers")}
+    assert pairs_talking(chunks, ["a#0"]) and pairs_talking(chunks, ["a#1", "c#0"])
+    assert not pairs_talking(chunks, ["a#0", "b#0"])  # b's passages seen hold three speakers
+    assert not pairs_talking(chunks, []) and not pairs_talking(chunks, ["unseen#0"])
 
 
 def test_an_empty_first_search_answers_from_the_later_searches():
