@@ -878,18 +878,23 @@ def pairs_talking(chunks: Mapping[str, tuple[str, str, str]], first: Sequence[st
 
 
 def asked_speaker_passages(query: str, texts: Mapping[str, str], first: Sequence[str]) -> list[str]:
-    """Of the first search's passages `first`, those that say or write the name of a speaker the question names
-    (`IterativeConfig.conversation_first_search` "speakers"). Speakers: those opening a line of the passages seen
-    `texts` (id -> text; `corpus_tools.speakers.line_speakers`, "Caroline: …"), named by the question as
-    `named_speakers` reads names (a title or honorific aside, capitalised as written). A question naming no speaker
-    keeps all of `first` (the rule cannot tell whose chat it asks about), and so does one whose speakers no passage of
-    `first` says or writes (each would lose its place on a spelling: "Mel" for "Melanie")."""
+    """Of the first search's passages `first`, all but another pair's chat: a passage of two speakers or more, none of
+    whom the question names, that writes none of their names (`IterativeConfig.conversation_first_search`
+    "speakers"). Speakers: those opening a line of the passages seen `texts` (id -> text;
+    `corpus_tools.speakers.line_speakers`, "Caroline: …"), named by the question as `named_speakers` reads names (a
+    title or honorific aside, capitalised as written). A passage of one speaker is kept (one turn of a chat does not
+    tell whose chat it is), and so is all of `first` for a question naming no speaker, or when every passage would go
+    (the names may be spelt otherwise there: "Mel" for "Melanie")."""
     speakers = {s for text in texts.values() for s in line_speakers(text)}
     asked = named_speakers(query, speakers)
     if not asked:
         return list(first)
-    kept = [c for c in first if c in texts
-            and (asked & set(line_speakers(texts[c])) or any(names(texts[c], s) for s in asked))]
+    kept = []
+    for c in first:
+        said = set(line_speakers(texts.get(c, "")))
+        # a passage of one turn (LoCoMo's index: a document a turn) cannot tell whose chat it is: kept
+        if c not in texts or len(said) < 2 or asked & said or any(names(texts[c], s) for s in asked):
+            kept.append(c)
     return kept if kept else list(first)
 
 

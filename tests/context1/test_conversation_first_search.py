@@ -140,12 +140,16 @@ def test_an_empty_first_search_answers_from_the_later_searches():
 
 
 def test_asked_speaker_passages():
-    texts = {"a": "Jon: hi\nGina: hey Jon", "b": "Caroline: hi\nMelanie: hi", "c": "no speaker here"}
-    assert asked_speaker_passages("What did Jon read?", texts, ["a", "b", "c"]) == ["a"]
-    assert asked_speaker_passages("What did Gina say to Caroline?", texts, ["a", "b", "c"]) == ["a", "b"]
-    # a question naming no speaker, or one whose speakers none of the first passages writes ("Mel"): all kept
+    texts = {"a": "Jon: hi\nGina: hey Jon", "b": "Caroline: hi\nMelanie: hi", "c": "no speaker here",
+             "d": "Melanie: That's so cool!"}
+    # b is another pair's chat; c and d (no speaker, one turn) cannot tell whose chat they are: kept
+    assert asked_speaker_passages("What did Jon read?", texts, ["a", "b", "c", "d"]) == ["a", "c", "d"]
+    assert asked_speaker_passages("What did Gina say to Caroline?", texts, ["a", "b", "c"]) == ["a", "b", "c"]
+    assert asked_speaker_passages("What did Jon read?", texts, ["b"]) == ["b"]  # none would stay: all kept
+    # a question naming no speaker of the passages seen ("she", "Mel" for "Melanie"): all kept
     assert asked_speaker_passages("What did she read?", texts, ["a", "b", "c"]) == ["a", "b", "c"]
-    assert asked_speaker_passages("What did Melanie read?", texts, ["a", "c"]) == ["a", "c"]
+    assert asked_speaker_passages("What did Mel read?", texts, ["a", "b"]) == ["a", "b"]
+    assert asked_speaker_passages("What did Melanie read?", texts, ["a", "c"]) == ["c"]  # a: Jon and Gina's chat
     assert asked_speaker_passages("What did Jon read?", texts, []) == []
     assert asked_speaker_passages("What did Jon read?", {}, ["x"]) == ["x"]  # a passage not seen: kept as it was
 
