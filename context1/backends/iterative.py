@@ -517,7 +517,10 @@ class IterativeRetrievalPolicy:
         """Whether this policy's corpus is a corpus of chats (`corpus_kind`; read once, then cached: one policy serves
         one corpus, and a copy made by `with_seed` / `bind_agent_config` shares the reading)."""
         if self._kind is None:
-            self._kind = corpus_kind(self.corpus)
+            try:
+                self._kind = corpus_kind(self.corpus)
+            except Exception:  # noqa: BLE001 - a corpus that cannot be read back: main's answer, never a failed one
+                self._kind = "unknown"
         return self._kind == CONVERSATION
 
     def _names_documents(self, query: str) -> bool:

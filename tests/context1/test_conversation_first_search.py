@@ -132,6 +132,15 @@ def test_pairs_talking():
     assert not pairs_talking(chunks, []) and not pairs_talking(chunks, ["unseen#0"])
 
 
+def test_a_corpus_that_cannot_be_read_back_keeps_f12de0e_answer():
+    class Broken(Chats):
+        def doc_ids(self) -> list[str]:
+            raise OSError("index moved")
+
+    corpus = Broken(CHATS.texts)
+    assert answer(LEO, leo_rankings(), corpus) == answer(LEO, leo_rankings(), corpus, conversation_first_search="off")
+
+
 def test_an_empty_first_search_answers_from_the_later_searches():
     rankings = leo_rankings(first=[])
     for value in ("off", "all", "speakers"):
