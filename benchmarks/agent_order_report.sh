@@ -49,12 +49,23 @@
 #   mkdir -p /work/scratch44-floor/optsdata && ln -sfn /work/scratch43-docopts/data/opts /work/scratch44-floor/optsdata/tune
 #   COMPARE=floor PART=tune DATA=/work/scratch44-floor/optsdata INDEX=/work/scratch43-docopts/opts-idx DEV=0 \
 #     SCRATCH=/work/scratch44-floor/opts-run bash benchmarks/agent_order_report.sh     # mypy + MkDocs
+# conversation (session 45, issue 34): f12de0e's answer (IterativeConfig.conversation_first_search "off") vs the
+# default "speakers" (on a corpus of chats no later search displaces a first-search passage naming a speaker the
+# question names); variants s45-off / s45-on, label conv-$DEVPART, SCRATCH /work/scratch45-locomo/$PART-report-run.
+# The rule acts on conversation corpora only (LoCoMo here; HotpotQA, MuSiQue, the filings and documentation read as
+# documents: identical by construction), so the lead runs the dev sets alone (~20 min on this 2-CPU machine):
+#   COMPARE=conversation DOCS=0 bash benchmarks/agent_order_report.sh
+# What the engineer ran (tuning):
+#   COMPARE=conversation DOCS=0 DEVPART=tuning DEV_LIMIT=150 bash benchmarks/agent_order_report.sh
+# (LoCoMo's tuning part there is cut at conversation 41's 95 questions: SETS="hotpotqa musique" with DEV_LIMIT=150,
+# then SETS=locomo DEV_LIMIT=95 FILINGS= .)
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMPARE="${COMPARE:-first_search}"
 if [ "$COMPARE" = first_search_links ]; then  # session 43's reporting folder, never opened by the engineer
   DATA="${DATA:-/work/data43/docs}"; INDEX="${INDEX:-/work/indexes/docs43-report}"
 fi
+if [ "$COMPARE" = conversation ]; then DOCS="${DOCS:-0}"; fi  # no documentation corpus is a chat: nothing to compare
 if [ "$COMPARE" = floor ]; then  # session 44's reporting folder, never opened by the engineer
   DATA="${DATA:-/work/data44/docs}"; INDEX="${INDEX:-/work/indexes/docs44-report}"
 fi
@@ -87,7 +98,12 @@ case "$COMPARE" in
     SCRATCH="${SCRATCH:-/work/scratch44-floor/$PART-report-run}"
     # off = 22d84e9's answer (no floor), on = this checkout's defaults
     VARIANTS=(--variant s44-off=first_search_floor:0 --variant s44-on=first_search_floor:1) ;;
-  *) echo "COMPARE must be first_search, first_search_top, first_search_links or floor, not $COMPARE" >&2; exit 2 ;;
+  conversation) LABEL="conv-$DEVPART"; OFF=s45-off; ON=s45-on
+    SCRATCH="${SCRATCH:-/work/scratch45-locomo/$PART-report-run}"
+    # off = f12de0e's answer (later searches may displace a chat's first-search passages), on = this checkout's default
+    VARIANTS=(--variant s45-off=conversation_first_search:off --variant s45-on=conversation_first_search:speakers) ;;
+  *) echo "COMPARE must be first_search, first_search_top, first_search_links, floor or conversation, not $COMPARE" >&2
+    exit 2 ;;
 esac
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH="$REPO"

@@ -26,7 +26,10 @@ IRCoT / multi-hop dense retrieval, with entity strings in place of a model's rea
    than one search (`replace_first_search`): those places start as the question's own search's top
    chunks, in its order (`first_search_order`), and a later passage takes one only with evidence that search
    lacked (a link; a title or file name that many of the documents seen write links none: `link_name_share`),
-   and never one that quotes the question for a passage quoting less of it (`first_search_floor`).
+   and never one that quotes the question for a passage quoting less of it (`first_search_floor`). On a corpus of
+   chats, where every search repeats the speaker's name and a capitalised chat word reads as a name, no later passage
+   has such evidence: the first search's passages keep their places, except one of another pair's chat, naming
+   none of the speakers the question names (`conversation_first_search`).
    Where the harness records re-found chunks (`AgentConfig.refound`), a passage several searches matched gains
    relevance for their agreement, and that agreement counts as such evidence too (`agreement`,
    `IterativeConfig.agreement_weight`).
@@ -90,6 +93,10 @@ from context1.backends.llm_free import (
 )
 from context1.types import Message, ModelTurn, Role, ToolCall
 from corpus_tools.constraints import FIELDS as CONSTRAINT_FIELDS
+from corpus_tools.corpus_kind import CONVERSATION, corpus_kind
+from corpus_tools.speakers import line_speakers, named_speakers, names
+
+CONVERSATION_FIRST_SEARCH = ("off", "all", "speakers")  # `IterativeConfig.conversation_first_search`
 
 
 @dataclass(frozen=True)
@@ -246,8 +253,30 @@ class IterativeConfig:
     # must read at least as close to the question, by cosine + hop-1 bonus, as the passage it displaces; 1.0: 2/2 and
     # 2/3 against 22d84e9; with agreement between searches excepted 1/0 and 1/0, the headings still lost).
     first_search_floor: float = 1.0
+    # Conversations (issue 34, session 45): on a corpus of chats (`corpus_tools.corpus_kind` CONVERSATION, read once
+    # from the documents' text) later searches displace no first-search passage of the speaker asked about. Traced on
+    # the conversation tuning sets (150 generated tasks each of the LoCoMo tuning export, MSC, MemoryBank; LoCoMo dev
+    # conversation 41's 95 questions had none either way): every passage that took a gold first-search passage's place
+    # (13: MemoryBank 9, LoCoMo export 4) came from the first search's own ranks 6-8, and its "evidence" was what a
+    # chat gives any passage — agreement between bridge searches that repeat the speaker's name and the question's
+    # words ("Woah April 2023 Jon chat hosting"), or a "rare entity" that is a capitalised chat word ("Don't",
+    # "Sounds", "Hello Linda", "Wow John"). "all": nothing displaces a first-search passage (the head is the first
+    # search's top 5). "speakers" (default): as "all", except a first-search passage that names none of the speakers
+    # the question names (`asked_speaker_passages`) — another pair's chat ("What book was Jon reading?" answered by
+    # Caroline and Melanie) — whose place the answer's best passages may take. Only chats of two (`pairs_talking`): a
+    # meeting transcript's later passages are other stretches of the meeting asked about, and keeping the first
+    # search's there lost 2 of QMSum's 150 tuning queries (hit@5). "off": main's answer. Other corpora: unchanged.
+    # Chosen on those tuning sets, each episode re-answered (`benchmarks/agent_order_report.sh COMPARE=conversation`
+    # for the dev sets): passage R@5 against "off" MemoryBank +.060 [+.027, +.107] 9/0, LoCoMo export +.010 [-.020,
+    # +.043] 4/3, MSC, QMSum and LoCoMo conversation 41 identical; against one search 2 won / 0 lost ("off": 5/13,
+    # "all": 0/0). Tried and left: a passage of a session the head already cites still displacing by its agreement
+    # (8/2 against "off", 4/6 against one search).
+    conversation_first_search: str = "speakers"
 
     def __post_init__(self) -> None:
+        if self.conversation_first_search not in CONVERSATION_FIRST_SEARCH:
+            raise ValueError(f"IterativeConfig.conversation_first_search must be one of "
+                             f"{', '.join(CONVERSATION_FIRST_SEARCH)}, not {self.conversation_first_search!r}")
         if (isinstance(self.first_search_floor, bool) or not isinstance(self.first_search_floor, (int, float))
                 or not 0 <= self.first_search_floor <= 1):
             raise ValueError(f"IterativeConfig.first_search_floor must be a share in [0, 1] (0: off), "
@@ -305,6 +334,7 @@ class IterativeRetrievalPolicy:
         self.config = config or IterativeConfig()
         self.agent_config = agent_config
         self.seed = seed
+        self._kind: str | None = None  # the corpus's kind (`_conversation`), read when first needed
 
     # -- Backend protocol -------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -314,11 +344,15 @@ class IterativeRetrievalPolicy:
 
     def with_seed(self, seed: int) -> IterativeRetrievalPolicy:
         """A copy whose rollouts vary with `seed` (0: the tuned deterministic policy)."""
-        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=self.agent_config, seed=seed)
+        copy = IterativeRetrievalPolicy(self.corpus, self.config, agent_config=self.agent_config, seed=seed)
+        copy._kind = self._kind
+        return copy
 
     def bind_agent_config(self, agent_config: Any) -> IterativeRetrievalPolicy:
         """A copy that reads its limits from the harness's `AgentConfig`."""
-        return IterativeRetrievalPolicy(self.corpus, self.config, agent_config=agent_config, seed=self.seed)
+        copy = IterativeRetrievalPolicy(self.corpus, self.config, agent_config=agent_config, seed=self.seed)
+        copy._kind = self._kind
+        return copy
 
     @property
     def max_documents(self) -> int:
@@ -457,6 +491,12 @@ class IterativeRetrievalPolicy:
                 cited = None if cited is None else {}
                 pool = max(cfg.constrained_first_pool, cfg.first_search_keep)  # a smaller pool: the top 5 as they are
                 first = constrained_first(parts, first_search_chunks(rankings, pool), cfg.first_search_keep)
+            elif (cfg.conversation_first_search != "off" and self._conversation()
+                  and pairs_talking(parts.chunks, first)):
+                evidence = {}  # a chat's agreement and capitalised words are no evidence the first search lacked
+                cited = None if cited is None else {}
+                if cfg.conversation_first_search == "speakers":  # another pair's chat is not protected
+                    first = asked_speaker_passages(query, {c: t for c, (_d, _t, t) in parts.chunks.items()}, first)
             passages = replace_first_search(parts, doc_scores, passages, first, self.max_passages,
                                             cfg.first_search_margin, evidence, keep_order=cfg.first_search_order,
                                             cited_evidence=cited,
@@ -472,6 +512,16 @@ class IterativeRetrievalPolicy:
             for cid, score in passages
         ]
         return "\n".join(blocks) if blocks else "No supporting passages were found."
+
+    def _conversation(self) -> bool:
+        """Whether this policy's corpus is a corpus of chats (`corpus_kind`; read once, then cached: one policy serves
+        one corpus, and a copy made by `with_seed` / `bind_agent_config` shares the reading)."""
+        if self._kind is None:
+            try:
+                self._kind = corpus_kind(self.corpus)
+            except Exception:  # noqa: BLE001 - a corpus that cannot be read back: main's answer, never a failed one
+                self._kind = "unknown"
+        return self._kind == CONVERSATION
 
     def _names_documents(self, query: str) -> bool:
         """Whether the question's constraints name documents of this corpus (`Corpus.question_constraints`:
@@ -815,6 +865,40 @@ def replace_first_search(parts: DocParts, doc_scores: Mapping[str, float], ranke
     for cid, s in [(c, scores[c]) for c in head] + tail:
         out.append((cid, min(s, out[-1][1]) if out else s))
     return out
+
+
+def pairs_talking(chunks: Mapping[str, tuple[str, str, str]], first: Sequence[str]) -> bool:
+    """Whether the documents of the first search's passages `first` are chats of two (`conversation_first_search`):
+    in the passages seen of each (`chunks`: id -> (doc id, title, text)), at most two speakers open a line. A meeting
+    transcript's (QMSum's) hold more: there a later search's passage is another stretch of the meeting asked about,
+    and keeping the first search's lost 2 of QMSum's tuning queries (passage hit@5)."""
+    docs = {chunks[c][0] for c in first if c in chunks}
+    said: dict[str, set[str]] = {d: set() for d in docs}
+    for doc_id, _title, text in chunks.values():
+        if doc_id in said:
+            said[doc_id].update(line_speakers(text))
+    return bool(docs) and all(len(s) <= 2 for s in said.values())
+
+
+def asked_speaker_passages(query: str, texts: Mapping[str, str], first: Sequence[str]) -> list[str]:
+    """Of the first search's passages `first`, all but another pair's chat: a passage of two speakers or more, none of
+    whom the question names, that writes none of their names (`IterativeConfig.conversation_first_search`
+    "speakers"). Speakers: those opening a line of the passages seen `texts` (id -> text;
+    `corpus_tools.speakers.line_speakers`, "Caroline: …"), named by the question as `named_speakers` reads names (a
+    title or honorific aside, capitalised as written). A passage of one speaker is kept (one turn of a chat does not
+    tell whose chat it is), and so is all of `first` for a question naming no speaker, or when every passage would go
+    (the names may be spelt otherwise there: "Mel" for "Melanie")."""
+    speakers = {s for text in texts.values() for s in line_speakers(text)}
+    asked = named_speakers(query, speakers)
+    if not asked:
+        return list(first)
+    kept = []
+    for c in first:
+        said = set(line_speakers(texts.get(c, "")))
+        # a passage of one turn (LoCoMo's index: a document a turn) cannot tell whose chat it is: kept
+        if c not in texts or len(said) < 2 or asked & said or any(names(texts[c], s) for s in asked):
+            kept.append(c)
+    return kept if kept else list(first)
 
 
 def quoted_run(query: str, text: str) -> int:

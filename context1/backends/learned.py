@@ -137,10 +137,12 @@ class LearnedConfig:
     # `link_name_share` stays 0 here (every name links, as its features were fitted and measured; session 42 measured
     # the common-name rule on the hand-tuned policy only), and so does session 43's `first_search_links` (measured on
     # the hand-tuned answer only: which links let a passage displace a first-search one), and session 44's
-    # `first_search_floor` (likewise).
+    # `first_search_floor` (likewise), and session 45's `conversation_first_search` (likewise; the learned answer
+    # never reads it, but a folder records it off).
     iterative: IterativeConfig = field(default_factory=lambda: IterativeConfig(link_name_share=0.0,
                                                                                first_search_links=0,
-                                                                               first_search_floor=0.0))
+                                                                               first_search_floor=0.0,
+                                                                               conversation_first_search="off"))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -150,7 +152,7 @@ class LearnedConfig:
         d = dict(d)
         it = IterativeConfig(**{"agreement_weight": 0.0, "link_name_share": 0.0,  # folders from before: off
                                 "first_search_links": 0, "first_search_floor": 0.0,
-                                **d.pop("iterative", {})})
+                                "conversation_first_search": "off", **d.pop("iterative", {})})
         known = {f.name for f in dataclasses.fields(LearnedConfig)}
         if "forms" in d:
             d["forms"] = tuple(d["forms"])

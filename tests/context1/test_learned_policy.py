@@ -271,9 +271,10 @@ def test_the_untrained_prior_reads_agreement_between_searches_as_the_hand_tuned_
         return float(policy.weights.passage(xp)[cids.index(cid)]), view.parts.chunk_relevance[cid]
 
     prior, hand = LearnedSearchPolicy(None), IterativeRetrievalPolicy(None)
-    # the same parts, but for session 42's common-name rule and session 43's first-search links, measured on the
-    # hand-tuned answer only (learned.py)
-    assert prior.config == replace(hand.config, link_name_share=0.0, first_search_links=0, first_search_floor=0.0)
+    # the same parts, but for session 42's common-name rule, session 43's first-search links, session 44's floor and
+    # session 45's conversation rule, measured on the hand-tuned answer only (learned.py)
+    assert prior.config == replace(hand.config, link_name_share=0.0, first_search_links=0, first_search_floor=0.0,
+                                   conversation_first_search="off")
     assert prior.config.agreement_weight > 0
     (s0, r0), (s1, r1) = score(prior, base.rankings), score(prior, agreed)
     assert s1 > s0 and r1 > r0
