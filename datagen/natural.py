@@ -509,13 +509,12 @@ class NaturalGenerator:
         self._paired: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._compared: set[tuple[str, ...]] = set()
         # questions across two documentation pages (datagen.doc_bridges): a note's release and its day, two notes
-        # compared; each a fact the page's kind asks (`--mix versions`, `releases`), on documentation pages only
+        # compared; each a fact of a kind asked (`--mix versions`, `releases`), on a page of a named project
         self.doc_funnel: Counter = Counter()
         self.doc_bridges: list = []
         self.doc_comparisons: list = []
         if self.config.doc_bridges and facts.projects:
-            asked = {d: [f for f in fs if f.relation.startswith("doc:") and self._doc_kind_on(f)]
-                     for d, fs in kept.items() if d in self._doc_pages or not self._doc_pages}
+            asked = {d: [f for f in fs if f.relation.startswith("doc:") and self._doc_kind_on(f)] for d, fs in kept.items()}
             texts = {d: mined.doc_text(d) for d in asked}
             self.doc_bridges = doc_bridges(asked, facts.projects, texts, self.doc_funnel)
             self.doc_comparisons = doc_comparisons(asked, facts.projects, self.doc_funnel)
