@@ -6,7 +6,9 @@ Prints the run's multi-hop tasks by form (a note's release day `doc_bridge`, two
 funnel its generator counted (notes read, chains with a release day, why the rest were not asked: the run's last
 `stages`, "doc_bridge:*"), the released days read against the base run's (the `release_names` reading), and a
 seeded sample of its multi-hop tasks with both gold quotes, for the lead's read (natural / correct / genuine chain /
-leak). BM25 all-gold@10 per form is datagen_docs.py's (the report script prints it).
+leak). BM25 all-gold@10 by document per form is datagen_docs.py's (the report script prints it); with `--index`, the
+same by passage (every gold passage among BM25's top 10 passages): a changelog is one long page, found by "version …
+released" alone, so the document figure says little of whether the release's own passage is found.
 """
 
 from __future__ import annotations
@@ -39,12 +41,31 @@ def _card(n: int, row: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _passages(index: Path, rows: list[dict]) -> str:
+    from corpus_tools import Corpus
+
+    corpus = Corpus.open(index)
+    per: dict[str, list[tuple[bool, bool]]] = {}
+    try:
+        for r in rows:
+            gold = set(r.get("gold_chunk_ids") or ())
+            top = [h.chunk.chunk_id for h in corpus.search_leg(r["query"], "bm25", k=10)]
+            per.setdefault(r["metadata"].get("form", ""), []).append((bool(top) and top[0] in gold, gold <= set(top)))
+    finally:
+        close = getattr(corpus, "close", None)
+        if close is not None:
+            close()
+    return "; ".join(f"{form} {len(v)}: {sum(a for a, _ in v) / len(v):.3f} / {sum(b for _, b in v) / len(v):.3f}"
+                     for form, v in sorted(per.items()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", type=Path)
     ap.add_argument("--base", type=Path, help="a run of main (or the flags off) to count the release days against")
     ap.add_argument("--sample", type=int, default=30)
     ap.add_argument("--seed", type=int, default=4501)
+    ap.add_argument("--index", type=Path, help="the run's index: BM25 all-gold@10 by passage per form")
     args = ap.parse_args()
     rows = _rows(args.run)
     multi = [r for r in rows if r["metadata"].get("form") in FORMS]
@@ -65,6 +86,8 @@ def main() -> None:
         def days(rs: list[dict]) -> int:
             return sum(1 for r in rs if (r["metadata"].get("relations") or [""])[-1] == "doc:released" and r.get("hops", 1) == 1)
         print(f"   single-hop release-day tasks: base {days(_rows(args.base))} -> run {days(rows)}")
+    if args.index:
+        print("   BM25 by passage (gold@1 / all gold passages in the top 10): " + _passages(args.index, rows))
     picked = random.Random(args.seed).sample(multi, min(args.sample, len(multi)))
     print(f"\n# {len(picked)} documentation multi-hop tasks at random (seed {args.seed}) of {len(multi)}\n")
     for n, row in enumerate(picked, 1):

@@ -26,7 +26,7 @@ dg "$CODE" names --mix doc_bridges=0
   nice "$PY" benchmarks/datagen_doc_kinds.py "$OUT/main" "$OUT/names" 2>&1
   nice "$PY" benchmarks/datagen_docs_diff.py "$OUT/main" "$OUT/names" 2>&1
   echo
-  nice "$PY" benchmarks/docs_bridges.py "$OUT/branch" --base "$OUT/main" --seed "$SEED" 2>&1
+  nice "$PY" benchmarks/docs_bridges.py "$OUT/branch" --base "$OUT/main" --seed "$SEED" --index "$IDX" 2>&1 | grep -v "^Saving"
 } > "$OUT/bridges.txt"
 cat "$OUT/bridges.txt"
 echo "# run time $(( $(date +%s) - START )) s"
