@@ -135,3 +135,13 @@ def test_the_mix_keys_and_bad_values() -> None:
     with pytest.raises(ValueError, match="doc_bridges must be a share"):
         parse_mix("doc_bridges=2")
     assert version_key("v2.3") == (2, 3) and version_key("1.0.0b9") is None
+
+
+def test_single_hop_tasks_fill_the_rest_once_the_bridges_are_spent() -> None:
+    # without it a documentation run stopped after its bridges: the pipeline falls back to single-hop tasks only
+    # when the generator says so (`single_fill`)
+    gen, asked = _multi()
+    assert len(asked) == 3 and gen.exhausted(2) is not None
+    assert "single-hop tasks are written for the rest" in gen.single_fill()
+    off, _ = _multi(NaturalConfig(doc_bridges=0.0))
+    assert off.single_fill() == ""  # as main: the pipeline's own fallback (no multi-hop at all) writes them
