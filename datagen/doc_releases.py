@@ -47,11 +47,11 @@ _MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*(?:\
 _RST_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$", re.MULTILINE)
 # cleaned text: the heading a line of its own, "0.99.0 (2023-06-30)" (a version and its day alone: a release)
 _PLAIN_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}[ \t]*$", re.MULTILINE)
-# "Released 2024-11-13", "Released on May 2, 2023", "Released: 2024-11-13", "*Released 2024-11-13*"
 # "pytest 8.4.0 (2025-06-02)", "## Scrapy 2.11.0 (2023-09-18)": a word (the project, `heading_project`), the version
 # and its day, the line nothing else ("Version 3.1.0 (…)" is the plain heading's)
 _NAMED_RELEASE = re.compile(rf"^(?:#{{1,4}}[ \t]+)?(?P<proj>(?!(?:Version|Release)\b)[A-Za-z][\w-]*)[ \t]+(?P<v>{VERSION})"
                             rf"[ \t]+\((?P<day>{_DAY})\)[ \t]*$", re.MULTILINE | re.IGNORECASE)
+# "Released 2024-11-13", "Released on May 2, 2023", "Released: 2024-11-13", "*Released 2024-11-13*"
 _RELEASED = re.compile(rf"\s*[*_]*Released(?:\s+on)?:?[ \t]+(?P<day>{_DAY})\b")
 # "* ✨ Add support for Python 3.12. PR […]": a bullet, an emoji or two, the words
 _SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? support for (?P<what>[^\n]+?)\.(?=[ \t]+PR\b|[ \t]*$)", re.MULTILINE)
