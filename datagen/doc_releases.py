@@ -12,6 +12,11 @@
 - an item "Add support for X." under a release (its first words after a bullet and an emoji): X kept verbatim
   when short (≤ 10 words, no link), the question drops its backticks.
 
+A heading may name its project before the version, "pytest 8.4.0 (2025-06-02)" (pytest's changelog from 3.2 on,
+Scrapy's news): read only with `named` (`--mix release_names`, session 45) and only with its day in the heading;
+`relations.name_projects` keeps such a day only where the heading's word is the page's project (`heading_project`),
+so "Python 3.12 (2023-10-02)" in a changelog gives no day of the project's 3.12.
+
 An item is read only in a passage that holds its release's heading (the version must be in the passage that
 answers; a long release's later items run over into chunks without it: `doc_release_without_version`). A version named twice in the folder with two days, or one thing
 supported from two versions, is dropped by `factbase.unique_in_corpus` (the question names no project).
@@ -42,6 +47,10 @@ _MD_RELEASE = re.compile(rf"^#{{1,4}}[ \t]+{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*(?:\
 _RST_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}?[ \t]*\n[-=~^\"'`]{{5,}}[ \t]*$", re.MULTILINE)
 # cleaned text: the heading a line of its own, "0.99.0 (2023-06-30)" (a version and its day alone: a release)
 _PLAIN_RELEASE = re.compile(rf"^{_HEAD_VERSION}{_HEAD_DAY}[ \t]*$", re.MULTILINE)
+# "pytest 8.4.0 (2025-06-02)", "## Scrapy 2.11.0 (2023-09-18)": a word (the project, `heading_project`), the version
+# and its day, the line nothing else ("Version 3.1.0 (…)" is the plain heading's)
+_NAMED_RELEASE = re.compile(rf"^(?:#{{1,4}}[ \t]+)?(?P<proj>(?!(?:Version|Release)\b)[A-Za-z][\w-]*)[ \t]+(?P<v>{VERSION})"
+                            rf"[ \t]+\((?P<day>{_DAY})\)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 # "Released 2024-11-13", "Released on May 2, 2023", "Released: 2024-11-13", "*Released 2024-11-13*"
 _RELEASED = re.compile(rf"\s*[*_]*Released(?:\s+on)?:?[ \t]+(?P<day>{_DAY})\b")
 # "* ✨ Add support for Python 3.12. PR […]": a bullet, an emoji or two, the words
@@ -52,10 +61,18 @@ _ITEM_REFS = re.compile(r"(?:\s*[(\[]?(?:PR|pull request|issue)?\s*#\d+[)\]]?|\s
                         r"(?:\s*(?:,|and)\s*@[\w-]+)*)+\s*$", re.IGNORECASE)
 
 
-def _releases(text: str) -> list[tuple[int, int, str, str]]:
-    """(heading start, heading end, version, day or "") of every release heading of `text`, in order."""
+def heading_project(quote: str) -> str:
+    """The word a release heading names its project by ("pytest" of "pytest 8.4.0 (2025-06-02)"), "" for a heading
+    that names none ("0.141.1 (2026-07-29)", "Version 3.1.0")."""
+    m = _NAMED_RELEASE.match(quote.strip().split("\n", 1)[0])
+    return m.group("proj") if m else ""
+
+
+def _releases(text: str, named: bool = False) -> list[tuple[int, int, str, str]]:
+    """(heading start, heading end, version, day or "") of every release heading of `text`, in order; named: a
+    heading that names its project too ("pytest 8.4.0 (2025-06-02)")."""
     out = []
-    for pattern in (_MD_RELEASE, _RST_RELEASE, _PLAIN_RELEASE):
+    for pattern in (_MD_RELEASE, _RST_RELEASE, _PLAIN_RELEASE, *((_NAMED_RELEASE,) if named else ())):
         for m in pattern.finditer(text):
             day = m.group("day") or m.group("day2") or ""
             if not day:
@@ -65,11 +82,12 @@ def _releases(text: str) -> list[tuple[int, int, str, str]]:
     return sorted(out)
 
 
-def release_facts(chunk: Any, skipped: Counter) -> list[Fact]:
-    """The release days and "Add support for" items one passage states (see the module docstring)."""
+def release_facts(chunk: Any, skipped: Counter, named: bool = False) -> list[Fact]:
+    """The release days and "Add support for" items one passage states (see the module docstring). named: a heading
+    naming its project is read too ("pytest 8.4.0 (2025-06-02)"; False: as session 44)."""
     text = chunk.text
     out: list[Fact] = []
-    here = _releases(text)
+    here = _releases(text, named)
     for start, end, version, day in here:
         if not day:
             continue

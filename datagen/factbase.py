@@ -87,6 +87,9 @@ class FactBase:
     skipped: Counter = field(default_factory=Counter)
     sentences: int = 0
     articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # doc id → the project its documentation page documents, where one is read (datagen.doc_projects, set by
+    # `relations.name_projects`): what a question joining two pages (datagen.doc_bridges) must hold one of
+    projects: dict[str, str] = field(default_factory=dict)
     # complete sets of one person's noun-phrase acts with one verb (datagen.chat_lists)
     lists: list[tuple[Fact, ...]] = field(default_factory=list)
     # one person's thing asked through another of their dated acts (datagen.chat_anchors.Anchored)

@@ -49,6 +49,10 @@ from datagen.chat_lists import LIST_FORM, ListQuestions
 from datagen.chat_order import ORDER_FORM, OrderPairs
 from datagen.claims import document_claims, paper_titles
 from datagen.doc_announce import with_announcements
+from datagen.doc_bridges import BRIDGE_FORM as DOC_BRIDGE_FORM
+from datagen.doc_bridges import COMPARE_FORM as DOC_COMPARE_FORM
+from datagen.doc_bridges import comparisons as doc_comparisons
+from datagen.doc_bridges import doc_bridges
 from datagen.doc_markup import documentation_page
 from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.factbase import (
@@ -71,7 +75,8 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
-FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM, BRIDGE_FORM)
+FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM, BRIDGE_FORM, DOC_BRIDGE_FORM,
+         DOC_COMPARE_FORM)
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,14 @@ class NaturalConfig:
     doc_project_files: 1 (default) names a group's project from what the folder itself declares where its folder
         name gives none: a Sphinx `conf.py`'s `project = "…"`, a README's title, and a project its prose writes only
         in lower case ("pipx"; datagen.doc_projects); 0 as session 43 (`--mix project_files=0`). Read with the facts.
+    doc_release_names: 1 (default) reads a release heading that names its project too ("pytest 8.4.0 (2025-06-02)",
+        datagen.doc_releases), its day kept only where the word is the page's project (so only with `doc_projects`);
+        0 reads none, as session 44 (`--mix release_names=0`). Read with the facts, before the generator.
+    doc_bridges: 1 (default) asks across two documentation pages (datagen.doc_bridges, session 45): the day the
+        release that added, changed, deprecated or removed a documented thing came out ("When was the pytest version
+        that added record_testsuite_property released?": the note's page, then the changelog's), and which of two
+        things was added first, held to `comparison_share` of the multi-hop tasks; written before the single-hop
+        tasks, which fill the rest. 0 asks none, as session 44 (`--mix doc_bridges=0`).
     meeting_guard: 1 (default) asks a meeting transcript's facts only where `datagen.meeting_guard` finds
         them safe (a named subject, a named answer of a class the verb allows, a sentence stating an act; no
         speaker label that is a role or a letter code, no chat reader on speech): on QMSum's tuning folder
@@ -250,6 +263,8 @@ class NaturalConfig:
     doc_option_this: float = 1.0
     doc_option_nouns: float = 1.0
     doc_project_files: float = 1.0
+    doc_release_names: float = 1.0
+    doc_bridges: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
@@ -266,7 +281,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
-            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_project_files", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
+            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -284,7 +299,8 @@ _MIX_KEYS = {
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "options": "doc_options", "source": "doc_source", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
     "trivial": "doc_trivial_share", "option_lists": "doc_option_lists", "option_this": "doc_option_this",
-    "option_nouns": "doc_option_nouns", "project_files": "doc_project_files",
+    "option_nouns": "doc_option_nouns", "project_files": "doc_project_files", "release_names": "doc_release_names",
+    "doc_bridges": "doc_bridges",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
 }
@@ -302,7 +318,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,project_files=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -492,6 +508,18 @@ class NaturalGenerator:
         self.sides = {r: v for r, v in sorted(sides.items()) if len({c.docs[-1] for c, _ in v}) >= 2}
         self._paired: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._compared: set[tuple[str, ...]] = set()
+        # questions across two documentation pages (datagen.doc_bridges): a note's release and its day, two notes
+        # compared; each a fact of a kind asked (`--mix versions`, `releases`), on a page of a named project
+        self.doc_funnel: Counter = Counter()
+        self.doc_bridges: list = []
+        self.doc_comparisons: list = []
+        if self.config.doc_bridges and facts.projects:
+            asked = {d: [f for f in fs if f.relation.startswith("doc:") and self._doc_kind_on(f)] for d, fs in kept.items()}
+            texts = {d: mined.doc_text(d) for d in asked}
+            self.doc_bridges = doc_bridges(asked, facts.projects, texts, self.doc_funnel)
+            self.doc_comparisons = doc_comparisons(asked, facts.projects, self.doc_funnel)
+            self.stages.update({f"doc_bridge:{k}": v for k, v in self.doc_funnel.items()})
+        self._doc_multi = bool(self.doc_bridges or self.doc_comparisons)
 
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
@@ -550,6 +578,9 @@ class NaturalGenerator:
     def single_fill(self) -> str:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
         with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
+        if self._doc_multi and not any(self.chains.chains.values()) and not self.comparable:
+            return ("the documentation folder's only multi-hop tasks join a version note to its release's day or compare "
+                    "two notes (datagen.doc_bridges); single-hop tasks are written for the rest")
         if self.answerable or not self._doc_cap:
             return ""
         return ("the corpus has no title to ask about (chats, mail): its only multi-hop tasks are the order of "
@@ -561,6 +592,8 @@ class NaturalGenerator:
         """Why no more tasks of `hops` can come, or None: a hop count whose chains are spent is given
         up at once (the pipeline stops proposing it) instead of after `patience` failures."""
         if hops == 2 and self.orders.left(self.usable):
+            return None
+        if hops == 2 and self._doc_left():
             return None
         if hops == 1:
             return self._singles_spent()
@@ -642,6 +675,10 @@ class NaturalGenerator:
                 return found
         if hops == 1:
             return self._single(rng)
+        if hops == 2 and self._doc_left():
+            found = self._doc_pair(rng)
+            if not isinstance(found, DropReason):
+                return found
         if hops == 2 and self.anchored.left(self.usable):
             found = self.anchored.propose(rng, self.usable, self._key)
             if not isinstance(found, DropReason):
@@ -661,6 +698,37 @@ class NaturalGenerator:
             if not isinstance(found, DropReason):
                 return found
         return self._bridge(hops, rng)
+
+    def _doc_open(self, form: str) -> list:
+        """The documentation bridges (or comparisons) not written yet whose pages are under their cap; comparisons
+        only while one more keeps them within `comparison_share` of the multi-hop tasks (never past it)."""
+        if form == DOC_COMPARE_FORM:
+            multi = sum(self.written.values())
+            if self.written[DOC_COMPARE_FORM] + 1 > self.config.comparison_share * (multi + 1):
+                return []
+            pool = self.doc_comparisons
+        else:
+            pool = self.doc_bridges
+        return [b for b in pool if b.question not in self._asked
+                and all(self.usable(f.doc_id) for f in ((b.note, b.release) if form == DOC_BRIDGE_FORM else (b.first, b.second)))]
+
+    def _doc_left(self) -> bool:
+        return self._doc_multi and bool(self._doc_open(DOC_BRIDGE_FORM) or self._doc_open(DOC_COMPARE_FORM))
+
+    def _doc_pair(self, rng: random.Random) -> Candidate | DropReason:
+        """A documentation bridge, or a comparison when one is due (datagen.doc_bridges)."""
+        compare = self._doc_open(DOC_COMPARE_FORM)
+        if compare:
+            picked = rng.choice(compare)
+            return self._candidate(DOC_COMPARE_FORM, [picked.first.doc_id, picked.second.doc_id], [picked.first, picked.second],
+                                   picked.question, picked.first, clues=[], answer_text=picked.first.subject,
+                                   options=[picked.first.subject, picked.second.subject], link_relations=[])
+        bridges = self._doc_open(DOC_BRIDGE_FORM)
+        if not bridges:
+            return DropReason.NO_CHAIN
+        picked = rng.choice(bridges)
+        return self._candidate(DOC_BRIDGE_FORM, [picked.note.doc_id, picked.release.doc_id], [picked.note, picked.release],
+                               picked.question, picked.release, clues=[], bridges=[picked.note.answer])
 
     def _comparison_due(self) -> bool:
         """Whether one more comparison keeps comparisons within their share of the multi-hop output."""
@@ -1067,9 +1135,11 @@ class NaturalGenerator:
                 "relations": [f.relation for f in facts],
                 # what the split keeps on one side (datagen.split): the facts, the answer's last
                 "fact_keys": [self._key(f) for f in facts],
+                # a documentation bridge's: every other passage stating its note or its release day (SPEC §4.6)
                 POSITIVES: [] if answer_text is not None else [
                     {"doc_id": f.doc_id, "chunk_id": f.chunk_id, "quote": f.sentence}
-                    for f in self.same_fact.get(self._key(answer), ())[:20] if f.chunk_id != answer.chunk_id
+                    for stated in (facts if form == DOC_BRIDGE_FORM else (answer,))
+                    for f in self.same_fact.get(self._key(stated), ())[:20] if f.chunk_id != stated.chunk_id
                 ],
                 **({"link_relations": list(link_relations)} if link_relations else {}),
                 **({"options": list(options)} if options else {}),

@@ -90,9 +90,9 @@ from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
 from datagen.doc_options import SHAPES, option_facts
-from datagen.doc_projects import named_ask, project_names
+from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
-from datagen.doc_releases import release_facts
+from datagen.doc_releases import heading_project, release_facts
 from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts
 from datagen.doc_versions import version_facts
@@ -141,7 +141,7 @@ def _latin_share(text: str) -> float:
 
 def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True,
                         reference: bool = False, options: bool = False, source: bool = False,
-                        shapes: frozenset[str] = frozenset()) -> list[Fact]:
+                        shapes: frozenset[str] = frozenset(), release_names: bool = False) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
@@ -151,7 +151,8 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
     variables too (datagen.doc_reference; a table chunk is read for its header-named columns only). options: an
     options or settings list's entries too (datagen.doc_options). source: a Python source section's parameter
     defaults, return type and raised exceptions too (datagen.doc_source; False: none, as before). shapes: the
-    options lists' session 44 readings (datagen.doc_options SHAPES; empty: session 43's)."""
+    options lists' session 44 readings (datagen.doc_options SHAPES; empty: session 43's). release_names: a release
+    heading naming its project is read too ("pytest 8.4.0 (2025-06-02)", datagen.doc_releases; False: as before)."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
@@ -159,7 +160,7 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
                 out.extend(_no_leaks(reference_facts(chunk, skipped), skipped))
             continue
         before = "\n".join(c.text for c in chunks[max(0, n - 3):n])
-        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped),
+        found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped, release_names),
                  *since_facts(chunk, skipped), *(reference_facts(chunk, skipped) if reference else ()),
                  *(option_facts(chunk, skipped, shapes) if options else ()), *(source_facts(chunk, skipped) if source else ())]
         out.extend(_no_leaks(found, skipped))
@@ -183,10 +184,16 @@ def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False, 
     if not holding:
         return  # no documentation fact: nothing to name, and no page's text joined
     names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written, files=files)
+    base.projects.update(names)  # the pages' projects, for the questions that join two pages (datagen.doc_bridges)
     for doc_id in holding:
         project = names.get(doc_id, "")
+        # a release heading naming another project than its page's ("Python 3.12 (2023-10-02)") gives no day of it
+        # (datagen.doc_releases.heading_project; only read with `release_names`)
+        kept = [f for f in base.facts[doc_id] if f.relation != "doc:released" or not (word := heading_project(f.sentence))
+                or fold(word) == fold(project or group_of(doc_id))]
+        base.skipped["doc_release_other_project"] += len(base.facts[doc_id]) - len(kept)
         base.facts[doc_id] = [replace(f, ask=named_ask(f.relation, f.ask, project)) if f.relation.startswith("doc:") else f
-                              for f in base.facts[doc_id]]
+                              for f in kept]
 
 
 def read_facts(
@@ -206,6 +213,7 @@ def read_facts(
     meeting_replies: bool = True,
     option_shapes: frozenset[str] = SHAPES,
     project_files: bool = True,
+    release_names: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -224,6 +232,9 @@ def read_facts(
     project_files: a documentation group whose folder name names no project is named by what the folder declares
     (a Sphinx conf.py's project, a README's title; datagen.doc_projects; True by default, as NaturalConfig); False:
     as session 43.
+    release_names: a release heading that names its project ("pytest 8.4.0 (2025-06-02)") gives its day too
+    (datagen.doc_releases), kept only where the word is the page's project, so only with doc_projects; False (this
+    function's default): as session 44.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -365,7 +376,7 @@ def read_facts(
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
-                                    option_shapes)
+                                    option_shapes, release_names and doc_projects)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:
