@@ -125,6 +125,12 @@ def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozense
         m = _SETTING_LINE.match(line)
         if m and (m.group("sig") in defines or (m.group("sig") == leaf and ("_" in leaf or "." in leaf)
                                                 and _PAGE_WORDS.search(page))):
+            if re.search(rf"(?<![\w.]){re.escape(m.group('sig'))}\(", text):
+                # the passage calls it ("np.full((3, 4), np.pi)" under a heading "np.full" in a notebook): a
+                # function, not a configuration setting (session 45's reporting read: "Which configuration setting
+                # creates an array …?" → np.full)
+                skipped["doc_opt_called"] += 1
+                continue
             entries.append((n, [m.group("sig")]))
     out: list[Fact] = []
     for i, (n, names) in enumerate(entries):

@@ -84,6 +84,25 @@ def test_a_settings_page_one_heading_per_setting() -> None:
     assert option_facts(prose, Counter()) == []
 
 
+def test_a_heading_the_passage_calls_is_a_function_not_a_setting() -> None:
+    # a notebook's section on a function, as the notebook reader writes it (session 45's reporting read: main asked
+    # "Which configuration setting creates an array of the given shape initialized with the given value?" → np.full)
+    meta = {"title": "Tools - NumPy: configuration-free arrays", "section": "Creating arrays > np.full",
+            "defines": "np.full"}
+    called = Chunk("n#5", "tools_numpy.ipynb", "np.full\n\nCreates an array of the given shape initialized with the "
+                   "given value.\n\nnp.full((3,4), np.pi)\n\nOutput:\narray([[3.14, 3.14]])\n", 0, 30, meta)
+    skipped: Counter = Counter()
+    assert option_facts(called, skipped) == []
+    assert skipped["doc_opt_called"] == 1
+    # the same entry whose passage never calls it stays a setting
+    setting = Chunk("n#6", "settings.md", "np.full\n\nWhen set, fills every new array.\n\ndefault: false\n", 0, 20,
+                    {**meta, "title": "Configuration"})
+    skipped = Counter()
+    assert {f.ask.replace("{s}", f.subject): f.answer for f in option_facts(setting, skipped)} == {
+        "What is the default value of the np.full setting?": "false"}
+    assert skipped["doc_opt_called"] == 0
+
+
 def test_a_description_cut_by_the_chunk_end_gives_nothing() -> None:
     cut = Chunk("c#2", "c.rst", "--alpha\n\nEnables the alpha checks.\n\n--beta\n\nEnables the beta checks of every\n",
                 0, 14, {"section": "Options", "defines": "--alpha, --beta"})
