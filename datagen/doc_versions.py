@@ -179,6 +179,13 @@ def _owner(chunk: Any, note: re.Match[str], kind: str, body: str, end: int) -> t
         between = text[at:line_start]
         others = set(_SETTING.findall(body)) | {n for n in defined if n != name and re.search(
             rf"(?<![\w.]){re.escape(n.rsplit('.', 1)[-1])}(?![\w])", body)}
+        if kind == "added" and body and sum(1 for ln in between.splitlines() if ln.strip()) > 1:
+            # an "added" note after the entry's description, saying what it added, is about that: request_scheduled's
+            # ".. versionadded:: 2.11.2 / Allow dropping requests with IgnoreRequest." closes a signal far older than
+            # 2.11.2 (session 45's reporting read: "When was the Scrapy version that added request_scheduled
+            # released?"); a note right under the entry's line ("verbatim_url / New in version 2.17.0: Set this key
+            # to True …") is the entry's own
+            return None
         if ((not body or not _NAME_LIST.match(body)) and not (others - {name}) and len(between) <= _MAX_ENTRY_CHARS
                 and not _NOTE.search(between) and (kind != "changed" or text[end:].strip())):
             # a change note closing the passage: the entry may go on in the next one with another change

@@ -95,6 +95,10 @@ def test_a_note_under_an_entry_is_the_entrys() -> None:
     # an entry whose name reads as a word: "In which version was config added?" names no entry
     ("config\n\nThe current configuration object.\n\nNew in version 0.6:\n\nrequest\n\nThe request.\n",
      "config, request"),
+    # an "added" note after the entry's description saying what it added: that feature's, not the entry's (a signal
+    # far older than the note; session 45, Scrapy's request_scheduled)
+    ("walrus.scheduled(request)\n\nSent when a request is scheduled.\n\nNew in version 2.1: Allow dropping requests "
+     "with walrus.Skip.\n\nwalrus.closed\n\nSent when closed.\n", "walrus.scheduled, walrus.closed"),
     # the entry's line too far above the note
     ("walrus.Pool\n\n" + "A pool of connections. " * 60 + "\n\nNew in version 2.0:\n\nThe end.\n", "walrus.Pool"),
 ])
