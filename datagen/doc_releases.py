@@ -56,9 +56,10 @@ _RELEASED = re.compile(rf"\s*[*_]*Released(?:\s+on)?:?[ \t]+(?P<day>{_DAY})\b")
 # "* ✨ Add support for Python 3.12. PR […]": a bullet, an emoji or two, the words
 _SUPPORT_ITEM = re.compile(r"^[ \t]*[*+-][ \t]+(?:[^\w\s`]+[ \t]*)*Add(?:ed)? support for (?P<what>[^\n]+?)\.(?=[ \t]+PR\b|[ \t]*$)", re.MULTILINE)
 # what a changelog item ends with that is no part of the thing: its pull request or issue and its author
-# ("… extension #2671", "(#2671)", "PR #681 by @frankie567", "Thanks @someone")
+# ("… extension #2671", "(#2671)", "PR #681 by @frankie567", "Thanks @someone"), and a reference role the rST reader
+# leaves as its number ("Add support for Python 3.6 (:gh:`2485`)." reads "… Python 3.6 (2485)")
 _ITEM_REFS = re.compile(r"(?:\s*[(\[]?(?:PR|pull request|issue)?\s*#\d+[)\]]?|\s+(?:by|thanks(?:\s+to)?)\s+@[\w-]+"
-                        r"(?:\s*(?:,|and)\s*@[\w-]+)*)+\s*$", re.IGNORECASE)
+                        r"(?:\s*(?:,|and)\s*@[\w-]+)*|\s*\(\d{3,}(?:\s*,\s*\d{3,})*\))+\s*$", re.IGNORECASE)
 
 
 def heading_project(quote: str) -> str:

@@ -132,12 +132,16 @@ def test_a_code_comment_is_no_heading_for_the_owner() -> None:
 
 def test_release_headings_in_changelog_styles() -> None:
     text = ("## [1.2.0] - 2024-02-21\n\n- Add support for Python 3.13 (#123).\n\nv2.0.0 - Feb 3, 2022\n\n"
-            "Version 8.1.0\n-------------\n\nReleased: 2023-07-01\n\n- Added support for async views. PR #681 by @someone.\n")
+            "Version 8.1.0\n-------------\n\nReleased: 2023-07-01\n\n- Added support for async views. PR #681 by @someone.\n"
+            # an rST reference role read as its number (":gh:`2485`")
+            "\nVersion 8.2.0\n-------------\n\nReleased: 2023-09-01\n\n- Add support for Python 3.6 (2485, 2490).\n")
     asked = _asked(release_facts(Chunk("c.md#0", "c.md", text, 0, 40, {}), Counter()))
     assert asked == {"When was version 1.2.0 released?": "2024-02-21", "When was version v2.0.0 released?": "Feb 3, 2022",
                      "When was version 8.1.0 released?": "2023-07-01",
                      "In which version was support for Python 3.13 added?": "1.2.0",
-                     "In which version was support for async views added?": "8.1.0"}
+                     "In which version was support for async views added?": "8.1.0",
+                     "When was version 8.2.0 released?": "2023-09-01",
+                     "In which version was support for Python 3.6 added?": "8.2.0"}
 
 
 def test_the_generator_asks_with_the_project_and_the_verifier_accepts() -> None:
