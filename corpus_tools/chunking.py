@@ -165,7 +165,8 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
     and "header" (chunk_context.contextual_header); the window leaves room for the header's
     tokens, so the embedder sees header and text whole. A chunk holding the place where a part defines a
     name (DocumentPart.defines: a documentation entry's opening line) adds "defines", its names joined
-    by DEFINES_SEPARATOR, first-defined first.
+    by DEFINES_SEPARATOR, first-defined first, and "programs" for those a `.. program::` governs
+    (DocumentPart.programs: "--timeout dmypy", joined alike).
     """
     base = {**doc.metadata, "title": doc.title if doc.title is not None else ""}
     text = doc.text
@@ -192,6 +193,12 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
             defined = [name for p in region for at, name in p.defines if a <= at < b]
             if defined:
                 meta["defines"] = DEFINES_SEPARATOR.join(dict.fromkeys(defined))
+            # each option name an entry under a `.. program::` defines here, with its program ("--timeout dmypy"):
+            # the passage's text stays Sphinx's ("--timeout TIMEOUT"), datagen asks "Which dmypy option …?"
+            owned = [f"{name} {program}" for p in region for at, program in p.programs if a <= at < b
+                     for at2, name in p.defines if at2 == at]
+            if owned:
+                meta["programs"] = DEFINES_SEPARATOR.join(dict.fromkeys(owned))
             pieces.append((a, b, n, {k: v for k, v in meta.items() if v not in (None, "")}))
     return [
         Chunk(f"{doc.doc_id}#{i}", doc.doc_id, text[a:b], i, n, {**base, **meta})

@@ -79,7 +79,8 @@ class SectionWriter:
         self.dropped: Counter[str] = Counter()
         self._label = ""  # an admonition's label, put before the next line of text ("Note: …")
         self._define: list[str] = []  # names the next line of text defines (define)
-        self._marked: list[list[str]] = []  # per mark in `pending`, in order: the names defined there
+        self._marked: list[tuple[list[str], str]] = []  # per mark in `pending`, in order: its names and program
+        self._program = ""  # the `.. program::` of the option entry the next define opens ("": none)
 
     @property
     def section(self) -> str:
@@ -97,10 +98,13 @@ class SectionWriter:
         self.path.append((level, short_heading(text)))
         self.pending.append(self._marked_line(text))  # the heading opens its section's text, as in a .docx
 
-    def define(self, *names: str) -> None:
+    def define(self, *names: str, program: str = "") -> None:
         """The next line of text defines `names` (a Sphinx entry's signature line, a heading that is a code name,
-        a parameter list's item): the part holding it records where (DocumentPart.defines)."""
+        a parameter list's item): the part holding it records where (DocumentPart.defines); program: the command
+        whose option entry it is (a `.. program::` before it; DocumentPart.programs)."""
         self._define.extend(n for n in names if n and n not in self._define)
+        if program and self._define:
+            self._program = program
 
     def label(self, label: str) -> None:
         """An admonition's "Note:" / "New in version 2.0:": written before the next line of its text."""
@@ -120,8 +124,8 @@ class SectionWriter:
             text = text.replace(_MARK, "")
         if text.strip() and self._define:
             text = _MARK + text
-            self._marked.append(self._define)
-            self._define = []
+            self._marked.append((self._define, self._program))
+            self._define, self._program = [], ""
         return text
 
     def line(self, text: str) -> None:
@@ -142,16 +146,19 @@ class SectionWriter:
         text = _BLANK_RUNS.sub("\n\n", "\n".join(line.rstrip() for line in self.pending)).strip("\n")
         self.pending = []
         defines: list[tuple[int, str]] = []
+        programs: list[tuple[int, str]] = []
         if self._marked:  # each mark, in order, is where its names are defined; the marks leave the text
             pieces = text.split(_MARK)
             at = len(pieces[0])
-            for names, piece in zip(self._marked, pieces[1:], strict=True):
+            for (names, program), piece in zip(self._marked, pieces[1:], strict=True):
                 defines.extend((at, name) for name in names)
+                if program:
+                    programs.append((at, program))
                 at += len(piece)
             text = "".join(pieces)
             self._marked = []
         if text.strip():
-            self.writer.emit(text, None, self.section, "text", defines=defines)
+            self.writer.emit(text, None, self.section, "text", defines=defines, programs=programs)
 
     def code(self, lines: list[str]) -> None:
         """A code block, verbatim (its common indentation removed), as a part of its own."""

@@ -14,7 +14,8 @@ and fails on every Sphinx-only directive and role without Sphinx itself):
   ("Flask.route", "flask.url_for") and it holds the short name as a word anyway; `:doc:`Title <path>``
   → "Title"; hyperlinks `` `text <url>`_ `` → "text"; inline literals and emphasis to their text;
 - comments, `toctree`, `include` / `literalinclude`, `currentmodule`, substitution and link targets
-  dropped and counted; autodoc (`.. autofunction:: flask.url_for`) read as the name it documents,
+  dropped and counted; `.. program:: dmypy` writes no text but names the command whose `.. option::` entries
+  follow (DocumentPart.programs, the chunk's "programs"); autodoc (`.. autofunction:: flask.url_for`) read as the name it documents,
   domain directives (`.. py:data:: SECRET_KEY`) as their signature followed by their text;
 - grid, simple, `list-table` and `csv-table` tables through render_table.
 """
@@ -57,7 +58,7 @@ CODE_DIRECTIVES = frozenset({"code-block", "sourcecode", "code", "highlight-bloc
 DROPPED_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "currentmodule", "module", "highlight",
                                 "contents", "index", "meta", "raw", "rst-class", "sectionauthor", "moduleauthor",
                                 "default-role", "role", "tabularcolumns", "spelling", "autosummary",
-                                "program", "default-domain", "testsetup", "testcleanup"})
+                                "default-domain", "testsetup", "testcleanup"})
 AUTODOC = frozenset({"autofunction", "autoclass", "automodule", "autodata", "automethod", "autoattribute",
                      "autoexception", "autodecorator", "autoproperty"})
 VERSION_LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
@@ -132,6 +133,7 @@ class _Reader:
         self.w = writer
         self.notes = notes
         self.styles: list[tuple[str, bool]] = []  # adornment styles (character, overlined) in order of first use
+        self.program = ""  # the command a `.. program:: NAME` names: the option entries after it are its own
 
     def docinfo(self, lines: list[str]) -> dict[str, str]:
         """Sphinx file-wide metadata (`:orphan:`, `:title: …` field lines opening the file): read, then blanked."""
@@ -258,6 +260,12 @@ class _Reader:
                 break
         if name in CODE_DIRECTIVES:
             w.code(body)
+        elif name == "program":
+            # no text (Sphinx shows none); the entries up to the next `.. program::` are this command's options
+            # (mypy's page on dmypy: "--timeout" is dmypy's), recorded with their names (DocumentPart.programs).
+            # Sphinx's "None" ends the scope; a subcommand ("git commit") is kept whole.
+            w.dropped[name] += 1
+            self.program = "" if argument in ("", "None") else " ".join(inline(argument).split())
         elif name in DROPPED_DIRECTIVES:
             w.dropped[name] += 1
         elif name in AUTODOC:
@@ -295,7 +303,8 @@ class _Reader:
             self._csv_table(body, argument, options)
         elif name in ENTRIES:
             w.line("")
-            w.define(*signature_names(name, argument))
+            w.define(*signature_names(name, argument),
+                     program=self.program if name in ("option", "cmdoption") else "")
             w.line(inline(argument))
             w.line("")
             self.run(body)

@@ -73,8 +73,9 @@ class PartsWriter:
         self._length = 0
 
     def emit(self, piece: str, page: int | None, section: str, kind: str, context: str = "",
-             defines: Sequence[tuple[int, str]] = ()) -> None:
-        """defines: (offset in `piece`, name) of the names the piece defines (DocumentPart.defines)."""
+             defines: Sequence[tuple[int, str]] = (), programs: Sequence[tuple[int, str]] = ()) -> None:
+        """defines: (offset in `piece`, name) of the names the piece defines (DocumentPart.defines); programs:
+        (offset in `piece`, program) of its option entries a `.. program::` governs (DocumentPart.programs)."""
         if not piece.strip():
             return
         if self._out:
@@ -82,7 +83,9 @@ class PartsWriter:
             self._length += 2
         self._out.append(piece)
         at = tuple((self._length + offset, name) for offset, name in defines)
-        self.parts.append(DocumentPart(self._length, self._length + len(piece), page, section, kind, context, at))
+        prog = tuple((self._length + offset, name) for offset, name in programs)
+        self.parts.append(DocumentPart(self._length, self._length + len(piece), page, section, kind, context, at,
+                                       prog))
         self._length += len(piece)
 
     @property

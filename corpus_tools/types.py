@@ -25,6 +25,8 @@ class DocumentPart:
     defines: (offset in the document's text, name) of each name this stretch defines there: a documentation
         page's `.. py:data:: SECRET_KEY` entry, a heading that is a code name, a parameter list's item
         (markup.SectionWriter.define); the chunk holding the offset is that name's definition.
+    programs: (offset, program) of each Sphinx `.. option::` entry a `.. program:: NAME` governs, at the same
+        offset as its names in `defines`: the entry is an option of command NAME (dmypy's `--timeout`, not mypy's).
     """
 
     start: int
@@ -34,6 +36,7 @@ class DocumentPart:
     kind: str = "text"
     context: str = ""
     defines: tuple[tuple[int, str], ...] = ()
+    programs: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,10 @@ _BRACKET_DEFAULT = re.compile(r"\s*\[default:[^\]\n]*\]")
 # (LISTS: "- --group (-G): The group to add the dependency to."), a description's "this …" about the option's own
 # value (THIS: "Bind socket to this host."), a noun-phrase description (NOUNS: "The number of worker processes.").
 LISTS, THIS, NOUNS = "lists", "this", "nouns"
-SHAPES = frozenset({LISTS, THIS, NOUNS})
+# Session 45 (issue 36): an rST `.. option::` entry under `.. program:: dmypy` (the chunk's "programs" metadata,
+# corpus_tools.rst_reader) is asked as that command's ("Which dmypy command-line option …?"), not the project's.
+PROGRAM = "program"
+SHAPES = frozenset({LISTS, THIS, NOUNS, PROGRAM})
 
 # verbs a description opens with, in their base form: the imperative "Show …" and the third person "Shows …" both
 # become "shows …" in the question ("Which option shows …?"); any other first word is no clause
@@ -111,6 +114,12 @@ def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozense
     # program's ("Which stubgen option …?"), not the project's main command's
     prog = re.search(r"\((?P<p>[a-z][a-z0-9_-]*)\)\s*$", str(meta.get("title") or ""))
     program = prog.group("p") if prog else ""
+    # each option name's own programs (`.. program::`; "--timeout dmypy"), in the order the chunk defines them
+    owners: dict[str, list[str]] = {}
+    for item in (meta.get("programs") if isinstance(meta.get("programs"), str) else "").split(", "):
+        name, _, owner = item.strip().partition(" ")
+        if owner.strip():
+            owners.setdefault(name, []).append(owner.strip())
     heads, help_lines = _help_block(lines)
     entries: list[tuple[int, list[str]]] = []  # (line number, names)
     for n, line in enumerate(lines):
@@ -133,18 +142,41 @@ def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozense
                 continue
             entries.append((n, [m.group("sig")]))
     out: list[Fact] = []
+    seen: Counter = Counter()  # entries of each name so far: the k-th entry of "--timeout" is its k-th program's
     for i, (n, names) in enumerate(entries):
         end = entries[i + 1][0] if i + 1 < len(entries) else len(lines)
         # a name in `defines` with no dash is asked as a configuration setting; reworded ("sets the …") only on a
         # page that speaks of configuration: Flask's API page defines `g` ("A proxy to a namespace object …")
         worded = shapes if names[0].startswith("-") or _PAGE_WORDS.search(page) else shapes & {LISTS}
-        out += _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped, worded)
+        facts = _entry(chunk, text, starts, lines, n, end, names, end == len(lines), skipped, worded)
+        owner = _owner(names, entries, owners, seen) if PROGRAM in shapes else ""
+        if owner and not program:  # a title naming the program ("… (stubgen)") asks as before
+            facts = [replace(f, ask=f.ask.replace("Which command-line option", f"Which {owner} command-line option",
+                                                  1)) for f in facts]
+        out += facts
     out += _help_facts(chunk, text, starts, lines, heads, help_lines, skipped, shapes)
     if LISTS in shapes:
         out += _bullet_facts(chunk, text, starts, lines, skipped, shapes)
     if program:
         out = [replace(f, ask=f.ask.replace("Which command-line option", f"Which {program} option", 1)) for f in out]
     return out
+
+
+def _owner(names: list[str], entries: list[tuple[int, list[str]]], owners: dict[str, list[str]],
+           seen: Counter) -> str:
+    """The program of the entry naming `names` (PROGRAM): the one program its name has in the chunk, or, where one
+    name is two programs' options ("--timeout" of mypy and of dmypy), by order when the chunk's entries of that name
+    and its recorded programs agree in number; "" otherwise (asked as the project's, as before)."""
+    name = next((x for x in names if x in owners), "")
+    if not name:
+        return ""
+    k = seen[name]
+    seen[name] += 1
+    programs = owners[name]
+    if len(set(programs)) == 1:
+        return programs[0]
+    count = sum(name in other for _n, other in entries)
+    return programs[k] if count == len(programs) else ""
 
 
 def _strip_metavars(sig: str) -> str:

@@ -191,6 +191,9 @@ class NaturalConfig:
         processes." → "Which option sets the number of worker processes?", NOUNS) where spaCy's parse gives a clean
         noun phrase, refused and counted otherwise (`doc_opt_noun`); 0 refuses them as session 43
         (`--mix option_nouns=0`). Read with the facts.
+    doc_option_program: 1 (default) asks an rST `.. option::` entry under `.. program:: dmypy` as that command's
+        ("Which dmypy command-line option …?", datagen.doc_options PROGRAM, session 45); 0 asks it as the
+        project's, as before (`--mix option_program=0`). Read with the facts.
     doc_project_files: 1 (default) names a group's project from what the folder itself declares where its folder
         name gives none: a Sphinx `conf.py`'s `project = "…"`, a README's title, and a project its prose writes only
         in lower case ("pipx"; datagen.doc_projects); 0 as session 43 (`--mix project_files=0`). Read with the facts.
@@ -262,6 +265,7 @@ class NaturalConfig:
     doc_option_lists: float = 1.0
     doc_option_this: float = 1.0
     doc_option_nouns: float = 1.0
+    doc_option_program: float = 1.0
     doc_project_files: float = 1.0
     doc_release_names: float = 1.0
     doc_bridges: float = 1.0
@@ -281,7 +285,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
-            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
+            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -299,7 +303,7 @@ _MIX_KEYS = {
     "owners": "doc_owners", "name_case": "doc_name_case", "doc_folder": "doc_folder", "reference": "doc_reference",
     "options": "doc_options", "source": "doc_source", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
     "trivial": "doc_trivial_share", "option_lists": "doc_option_lists", "option_this": "doc_option_this",
-    "option_nouns": "doc_option_nouns", "project_files": "doc_project_files", "release_names": "doc_release_names",
+    "option_nouns": "doc_option_nouns", "option_program": "doc_option_program", "project_files": "doc_project_files", "release_names": "doc_release_names",
     "doc_bridges": "doc_bridges",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies",
@@ -318,7 +322,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
                 f"got {part!r}"
             )
         try:

@@ -210,10 +210,11 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
 
 def option_shapes(natural: Any) -> frozenset[str]:
     """The options-list readings a NaturalConfig turns on (datagen.doc_options SHAPES; session 44's flags)."""
-    from datagen.doc_options import LISTS, NOUNS, THIS
+    from datagen.doc_options import LISTS, NOUNS, PROGRAM, THIS
 
     return frozenset(shape for shape, on in ((LISTS, natural.doc_option_lists), (THIS, natural.doc_option_this),
-                                             (NOUNS, natural.doc_option_nouns)) if on)
+                                             (NOUNS, natural.doc_option_nouns), (PROGRAM, natural.doc_option_program))
+                     if on)
 
 
 def _progress_bar(total: int) -> Any:

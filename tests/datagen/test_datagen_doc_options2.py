@@ -143,7 +143,7 @@ def test_a_project_its_prose_writes_in_lower_case() -> None:
 
 
 def test_mix_keys_and_flags_off() -> None:
-    off = NaturalConfig(**parse_mix("option_lists=0,option_this=0,option_nouns=0,project_files=0"))
+    off = NaturalConfig(**parse_mix("option_lists=0,option_this=0,option_nouns=0,option_program=0,project_files=0"))
     assert option_shapes(off) == frozenset() and off.doc_project_files == 0.0
     assert option_shapes(NaturalConfig()) == SHAPES and NaturalConfig().doc_project_files == 1.0
     with pytest.raises(ValueError, match="option_lists=0|1"):
