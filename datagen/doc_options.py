@@ -134,10 +134,11 @@ def option_facts(chunk: Any, skipped: Counter, shapes: frozenset[str] = frozense
         m = _SETTING_LINE.match(line)
         if m and (m.group("sig") in defines or (m.group("sig") == leaf and ("_" in leaf or "." in leaf)
                                                 and _PAGE_WORDS.search(page))):
-            if re.search(rf"(?<![\w.]){re.escape(m.group('sig'))}\(", text):
-                # the passage calls it ("np.full((3, 4), np.pi)" under a heading "np.full" in a notebook): a
+            if re.search(rf"^[ \t]*{re.escape(m.group('sig'))}\(", text, re.MULTILINE):
+                # a line of the passage calls it ("np.full((3, 4), np.pi)" under a heading "np.full" in a notebook): a
                 # function, not a configuration setting (session 45's reporting read: "Which configuration setting
-                # creates an array …?" → np.full)
+                # creates an array …?" → np.full). Prose naming a call is no sign: Gunicorn's sendfile setting
+                # "Disables the use of sendfile()", and a hook's default "def on_reload(server):" is a setting's
                 skipped["doc_opt_called"] += 1
                 continue
             entries.append((n, [m.group("sig")]))

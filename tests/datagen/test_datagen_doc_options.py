@@ -101,6 +101,11 @@ def test_a_heading_the_passage_calls_is_a_function_not_a_setting() -> None:
     assert {f.ask.replace("{s}", f.subject): f.answer for f in option_facts(setting, skipped)} == {
         "What is the default value of the np.full setting?": "false"}
     assert skipped["doc_opt_called"] == 0
+    # prose naming a call is no sign (Gunicorn's sendfile setting "Disables the use of sendfile().")
+    prose = Chunk("s#1", "settings.md", "sendfile\n\nDisables the use of sendfile().\n\ndefault: None\n", 0, 20,
+                  {"title": "Settings", "section": "Settings > sendfile", "defines": "sendfile"})
+    skipped = Counter()
+    assert "sendfile" in {f.answer for f in option_facts(prose, skipped)} and skipped["doc_opt_called"] == 0
 
 
 def test_a_description_cut_by_the_chunk_end_gives_nothing() -> None:
