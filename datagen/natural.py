@@ -587,6 +587,17 @@ class NaturalGenerator:
         if form == ORDER_FORM:
             self.orders.commit(candidate)
 
+    def refuse(self, candidate: Candidate, reason: DropReason) -> None:
+        """A candidate verification refused (the pipeline's `_check`: a verdict on it alone). With `doc_room`, a
+        documentation page's single-hop fact so refused is not drawn again: on HTTPX + pytest one `opt:default` whose
+        answer names nothing was drawn 318 times at `--n 2000` and ended the run on "200 failed proposals in a row"."""
+        if not self.config.doc_room or candidate.hops != 1 or candidate.metadata.get("form") != "single":
+            return
+        item = candidate.supporting[0]
+        if item.doc_id in self._page_cap:
+            self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
+            self.stages[f"single:refused_{reason.value}"] += 1
+
     def single_fill(self) -> str:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
         with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""

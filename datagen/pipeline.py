@@ -296,6 +296,9 @@ def generate(
                 candidate = result if isinstance(result, Candidate) else None
                 if candidate is not None:
                     reason = _check(candidate, texts, chunk_texts, excluded, mined.titles)
+                    if reason is not None and hasattr(generator, "refuse"):
+                        # a verdict on the candidate alone, so it would fail again: a generator may stop drawing it
+                        generator.refuse(candidate, reason)
                 task = None
                 if candidate is not None and reason is None:
                     task = to_task(candidate, source=config.source, chunks_with=chunks_with,

@@ -103,3 +103,19 @@ def test_two_page_questions_leave_a_page_its_single_hop_questions(tmp_path, seed
     assert not left, left
     _, off, held = _bridged(tmp_path, NaturalConfig(comparison_share=1.0, doc_room=0.0), seed)
     assert held and off.written < report.written
+
+
+def test_a_fact_verification_refuses_is_not_drawn_again(folder) -> None:
+    """Old code: a page fact whose candidate verification refuses (HTTPX + pytest: an `opt:default` whose answer names
+    nothing, `empty_answer`) stayed unasked and was drawn again, 318 times at `--n 2000`; off keeps drawing it."""
+    import random
+
+    from datagen.types import Candidate, DropReason
+
+    mined, facts = folder
+    for room, kept in ((1.0, 27), (0.0, 28)):
+        gen = NaturalGenerator(mined, facts, NaturalConfig(doc_room=room))
+        found = gen.propose(1, random.Random(0))
+        assert isinstance(found, Candidate)
+        gen.refuse(found, DropReason.EMPTY_ANSWER)
+        assert sum(len(gen._unasked(d)) for d in gen._page_cap) == kept
