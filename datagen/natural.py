@@ -225,8 +225,9 @@ class NaturalConfig:
         bridges and 4 comparisons had spent the reference page's and the changelog's room: 10 option questions
         and 13 release days were left at the cap); and a page whose facts are all asked, with no title relation
         left, leaves the single-hop draw (drawn, it could only fail `no_answer_span`: those were most of the pool,
-        and "200 failed proposals in a row" ended the run), the run saying so when no page is left. 0 as before
-        (`--mix doc_room=0`).
+        and "200 failed proposals in a row" ended the run), the run saying so when no page is left; and a page fact
+        verification refuses is not drawn again (`refuse`). Documentation pages only: a meeting's statements are
+        drawn as before (not measured). 0 as before (`--mix doc_room=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -432,6 +433,9 @@ class NaturalGenerator:
         # A meeting's statements (datagen.meeting_statements) are drawn the same way: each its own question.
         doc_facts = Counter(d for d, fs in self.named.items() for f in fs if f.relation.startswith(("doc:", STATEMENT)))
         self._page_cap = {d: self.config.max_doc_uses + n for d, n in doc_facts.items() if d not in self._doc_cap}
+        # the pages `doc_room` keeps room on: documentation pages only (a meeting's statements are not measured with it)
+        self._room = frozenset(d for d in self._page_cap if self.config.doc_room
+                               and any(f.relation.startswith("doc:") for f in self.named.get(d, ())))
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
         # are the order of one person's dated acts told in two documents (datagen.chat_order).
@@ -577,8 +581,8 @@ class NaturalGenerator:
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
-        if self.config.doc_room and form in (DOC_BRIDGE_FORM, DOC_COMPARE_FORM):
-            for article in {self.base.article(d) for d in candidate.doc_ids} & self._page_cap.keys():
+        if form in (DOC_BRIDGE_FORM, DOC_COMPARE_FORM):
+            for article in {self.base.article(d) for d in candidate.doc_ids} & self._room:
                 self._page_cap[article] += 1  # a use of its own: the page's facts keep theirs
         for rel in candidate.metadata.get("link_relations", ()):
             self.relation_uses[rel] += 1
@@ -591,10 +595,10 @@ class NaturalGenerator:
         """A candidate verification refused (the pipeline's `_check`: a verdict on it alone). With `doc_room`, a
         documentation page's single-hop fact so refused is not drawn again: on HTTPX + pytest one `opt:default` whose
         answer names nothing was drawn 318 times at `--n 2000` and ended the run on "200 failed proposals in a row"."""
-        if not self.config.doc_room or candidate.hops != 1 or candidate.metadata.get("form") != "single":
+        if candidate.hops != 1 or candidate.metadata.get("form") != "single":
             return
         item = candidate.supporting[0]
-        if item.doc_id in self._page_cap:
+        if item.doc_id in self._room:
             self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
             self.stages[f"single:refused_{reason.value}"] += 1
 
@@ -626,7 +630,7 @@ class NaturalGenerator:
         """`exhausted` for single-hop tasks on a corpus of chats or mail: every question its facts give is
         written. Such a run used to draw from nothing 200 times and stop on "200 failed proposals in a row"
         counted as `no_answer_span`, as though its proposals had failed (issue 36)."""
-        if self.config.doc_room and not self._doc_cap and self._page_cap:
+        if not self._doc_cap and self._room:
             return self._pages_spent()
         if not self._doc_cap or self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
             return None
@@ -638,7 +642,7 @@ class NaturalGenerator:
                 + (f"; {held} left in sessions at {self.config.cap_overflow:g} times their cap" if held else ""))
 
     def _pages_spent(self) -> str | None:
-        """`exhausted` for single-hop tasks on a documentation folder (or meetings) with `doc_room`: no page is left
+        """`exhausted` for single-hop tasks on a documentation folder with `doc_room`: no page is left
         to draw, so the reason is said at once rather than after `patience` proposals drawn from nothing."""
         if self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
             return None
@@ -809,8 +813,8 @@ class NaturalGenerator:
         pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
         # a documentation page whose defaults and notes are all written gives its page's relations, if any
         # (`self.relations` holds every article, most documentation pages with no relation: `doc_room` asks for one)
-        has_relation = self.relations.get if self.config.doc_room else self.relations.__contains__
-        pool = [d for d in pool if d not in self._page_cap or self._unasked(d) or has_relation(d)]
+        pool = [d for d in pool if d not in self._page_cap or self._unasked(d)
+                or (self.relations.get(d) if d in self._room else d in self.relations)]
         if pool:
             return pool
         return [d for d in sorted(self.named) if d in self._doc_cap and self._unasked(d)
