@@ -305,6 +305,8 @@ def generate(
                                    positives=verified_positives(candidate, chunk_texts, excluded) if searcher is None else ())
                     if task.task_id in writer:
                         reason = DropReason.DUPLICATE
+                        if hasattr(generator, "refuse"):  # its task is written: drawn again, it is a duplicate again
+                            generator.refuse(candidate, reason)
                 hit_later = is_solved = False
                 if candidate is not None and reason is None and searcher is not None:
                     legs = _legs(searcher(candidate.question))
