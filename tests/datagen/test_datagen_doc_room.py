@@ -119,3 +119,28 @@ def test_a_fact_verification_refuses_is_not_drawn_again(folder) -> None:
         assert isinstance(found, Candidate)
         gen.refuse(found, DropReason.EMPTY_ANSWER)
         assert sum(len(gen._unasked(d)) for d in gen._page_cap) == kept
+
+
+def test_the_pipeline_tells_the_generator_what_it_refused(folder, tmp_path) -> None:
+    """Old code: nothing told the generator; a duplicate (or a verification refusal) was drawn again and again."""
+    import random
+
+    from datagen.types import DropReason
+
+    mined, facts = folder
+    first = NaturalGenerator(mined, facts).propose(1, random.Random(0))
+    refused: list[DropReason] = []
+
+    class Again:  # proposes one candidate for ever
+        def propose(self, hops, rng):
+            return first
+
+        def commit(self, candidate) -> None:
+            pass
+
+        def refuse(self, candidate, reason) -> None:
+            refused.append(reason)
+
+    report = generate(Again(), mined, tmp_path / "again.jsonl",
+                      GenerateConfig(n=5, hops=(1,), seed=0, drop_easy=False, patience=3))
+    assert report.written == 1 and refused == [DropReason.DUPLICATE] * 3
