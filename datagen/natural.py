@@ -645,10 +645,20 @@ class NaturalGenerator:
     def _pages_spent(self) -> str | None:
         """`exhausted` for single-hop tasks on a documentation folder with `doc_room`: no page is left
         to draw, so the reason is said at once rather than after `patience` proposals drawn from nothing."""
-        if self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
+        if self.answerable or self.claims or self.lists.left(1, self.usable):
+            return None
+        pool = self._single_pool()
+        # a page is drawable while it has a fact the trivial defaults' held share lets through, or is no page
+        # whose facts are read (`_kinds_open` would keep it); a pool of pages with only held defaults draws nothing
+        if any(d not in self._page_cap or not (fs := self._unasked(d)) or any(self._fact_open(f, held_only=True) for f in fs)
+               for d in pool):
             return None
         if self.bridges.found and self.bridges.left(self._overflow_usable):
             return None
+        if pool:  # mypy + MkDocs at `--n 2000`: 33 trivial defaults left, and "200 failed proposals in a row" said
+            trivial = sum(len(self._unasked(d)) for d in pool)
+            return (f"the facts left are {trivial} stated default(s) a reader guesses without the page (None, False, "
+                    f"[] …), held at their share of the single-hop tasks (--mix trivial=SHARE)")
         held = sum(len(self._unasked(d)) for d in self._page_cap if d in self.named)
         return ("every question the documentation pages' facts give is written"
                 + (f"; {held} left on pages at their use cap" if held else ""))
