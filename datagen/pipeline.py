@@ -42,7 +42,9 @@ from datagen.verify import check_candidate, contains, filter_distractors, normal
 
 
 class Generator(Protocol):
-    """What `generate` drives: the offline generator or the LLM pipeline."""
+    """What `generate` drives: the offline generator or the LLM pipeline. Optional hooks, read with getattr:
+    `exhausted`, `deferred`, `single_fill`, `deep_hops`, and `refuse(candidate, reason)` (told when a candidate fails
+    verification or duplicates a written task, so it need not be drawn again)."""
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason: ...
 
