@@ -222,6 +222,15 @@ class NaturalConfig:
     meeting_replies: 1 (default) asks a question a meeting's speaker asked and the next speaker answered, read by
         `datagen.meeting_replies` ("When will [PERSON3] send the slides?" / "By Friday."); 0 reads none, and
         the facts are main's exactly (`--mix replies=0`). A corpus with no meeting has none either way.
+    doc_room: 1 (default) keeps a documentation page's single-hop questions askable to the end of a run (session 45,
+        issue 36): a two-page question (datagen.doc_bridges) that uses a page raises its use cap by one, as a fact
+        of its own (the cap is its usual one plus one use per fact, and on HTTPX + pytest at `--n 2000` the 16
+        bridges and 4 comparisons had spent the reference page's and the changelog's room: 10 option questions
+        and 13 release days were left at the cap); and a page whose facts are all asked, with no title relation
+        left, leaves the single-hop draw (drawn, it could only fail `no_answer_span`: those were most of the pool,
+        and "200 failed proposals in a row" ended the run), the run saying so when no page is left; and a page fact
+        verification refuses is not drawn again (`refuse`). Documentation pages only: a meeting's statements are
+        drawn as before (not measured). 0 as before (`--mix doc_room=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -273,6 +282,7 @@ class NaturalConfig:
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
     meeting_replies: float = 1.0
+    doc_room: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -285,7 +295,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
-            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies",
+            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -306,7 +316,7 @@ _MIX_KEYS = {
     "option_nouns": "doc_option_nouns", "option_program": "doc_option_program", "project_files": "doc_project_files", "release_names": "doc_release_names",
     "doc_bridges": "doc_bridges",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
-    "decisions": "meeting_decisions", "replies": "meeting_replies",
+    "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
 }
 
 
@@ -322,7 +332,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -427,6 +437,9 @@ class NaturalGenerator:
         # A meeting's statements (datagen.meeting_statements) are drawn the same way: each its own question.
         doc_facts = Counter(d for d, fs in self.named.items() for f in fs if f.relation.startswith(("doc:", STATEMENT)))
         self._page_cap = {d: self.config.max_doc_uses + n for d, n in doc_facts.items() if d not in self._doc_cap}
+        # the pages `doc_room` keeps room on: documentation pages only (a meeting's statements are not measured with it)
+        self._room = frozenset(d for d in self._page_cap if self.config.doc_room
+                               and any(f.relation.startswith("doc:") for f in self.named.get(d, ())))
         self._asked: set[str] = set()  # questions written, so a spent fact is not drawn again
         # A corpus of chats or mail (no titled document to ask about) has no chains; its multi-hop tasks
         # are the order of one person's dated acts told in two documents (datagen.chat_order).
@@ -572,12 +585,27 @@ class NaturalGenerator:
         form = candidate.metadata.get("form", "")
         if candidate.hops > 1 and form:
             self.written[form] += 1
+        if form in (DOC_BRIDGE_FORM, DOC_COMPARE_FORM):
+            for article in {self.base.article(d) for d in candidate.doc_ids} & self._room:
+                self._page_cap[article] += 1  # a use of its own: the page's facts keep theirs
         for rel in candidate.metadata.get("link_relations", ()):
             self.relation_uses[rel] += 1
         if form == "bridge" and candidate.doc_ids:
             self.final_uses[self.base.article(candidate.doc_ids[-1])] += 1
         if form == ORDER_FORM:
             self.orders.commit(candidate)
+
+    def refuse(self, candidate: Candidate, reason: DropReason) -> None:
+        """A candidate verification refused (the pipeline's `_check`: a verdict on it alone), or whose task is written
+        already (`duplicate_task`: on Poetry + pipx + Hypercorn at `--n 2000` the run ended on 200 of those in a row).
+        With `doc_room`, a documentation page's single-hop fact so refused is not drawn again: on HTTPX + pytest one `opt:default` whose
+        answer names nothing was drawn 318 times at `--n 2000` and ended the run on "200 failed proposals in a row"."""
+        if candidate.hops != 1 or candidate.metadata.get("form") != "single":
+            return
+        item = candidate.supporting[0]
+        if item.doc_id in self._room:
+            self._asked.add("\x00".join((item.doc_id, *item.quotes, candidate.answer)))
+            self.stages[f"single:refused_{reason.value}"] += 1
 
     def single_fill(self) -> str:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
@@ -607,6 +635,8 @@ class NaturalGenerator:
         """`exhausted` for single-hop tasks on a corpus of chats or mail: every question its facts give is
         written. Such a run used to draw from nothing 200 times and stop on "200 failed proposals in a row"
         counted as `no_answer_span`, as though its proposals had failed (issue 36)."""
+        if not self._doc_cap and self._room:
+            return self._pages_spent()
         if not self._doc_cap or self.answerable or self.claims or self.lists.left(1, self.usable) or self._single_pool():
             return None
         if self.bridges.left(self._overflow_usable):
@@ -615,6 +645,27 @@ class NaturalGenerator:
         asked = sum(len(fs) for fs in self.named.values())
         return (f"every question the {asked} facts read from its chats and mail give is written"
                 + (f"; {held} left in sessions at {self.config.cap_overflow:g} times their cap" if held else ""))
+
+    def _pages_spent(self) -> str | None:
+        """`exhausted` for single-hop tasks on a documentation folder with `doc_room`: no page is left
+        to draw, so the reason is said at once rather than after `patience` proposals drawn from nothing."""
+        if self.answerable or self.claims or self.lists.left(1, self.usable):
+            return None
+        pool = self._single_pool()
+        # a page is drawable while it has a fact the trivial defaults' held share lets through, or is no page
+        # whose facts are read (`_kinds_open` would keep it); a pool of pages with only held defaults draws nothing
+        if any(d not in self._page_cap or not (fs := self._unasked(d)) or any(self._fact_open(f, held_only=True) for f in fs)
+               for d in pool):
+            return None
+        if self.bridges.found and self.bridges.left(self._overflow_usable):
+            return None
+        if pool:  # mypy + MkDocs at `--n 2000`: 33 trivial defaults left, and "200 failed proposals in a row" said
+            trivial = sum(len(self._unasked(d)) for d in pool)
+            return (f"the facts left are {trivial} stated default(s) a reader guesses without the page (None, False, "
+                    f"[] …), held at their share of the single-hop tasks (--mix trivial=SHARE)")
+        held = sum(len(self._unasked(d)) for d in self._page_cap if d in self.named)
+        return ("every question the documentation pages' facts give is written"
+                + (f"; {held} left on pages at their use cap" if held else ""))
 
     def deferred(self, hops: int) -> str | None:
         """Why no task of `hops` may be written *now*, though some are left (None when one may): orders
@@ -776,7 +827,9 @@ class NaturalGenerator:
         # a title-less document whose every question is written has nothing more to give
         pool = [d for d in pool if d not in self._doc_cap or self._unasked(d)]
         # a documentation page whose defaults and notes are all written gives its page's relations, if any
-        pool = [d for d in pool if d not in self._page_cap or self._unasked(d) or d in self.relations]
+        # (`self.relations` holds every article, most documentation pages with no relation: `doc_room` asks for one)
+        pool = [d for d in pool if d not in self._page_cap or self._unasked(d)
+                or (self.relations.get(d) if d in self._room else d in self.relations)]
         if pool:
             return pool
         return [d for d in sorted(self.named) if d in self._doc_cap and self._unasked(d)

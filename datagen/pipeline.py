@@ -42,7 +42,9 @@ from datagen.verify import check_candidate, contains, filter_distractors, normal
 
 
 class Generator(Protocol):
-    """What `generate` drives: the offline generator or the LLM pipeline."""
+    """What `generate` drives: the offline generator or the LLM pipeline. Optional hooks, read with getattr:
+    `exhausted`, `deferred`, `single_fill`, `deep_hops`, and `refuse(candidate, reason)` (told when a candidate fails
+    verification or duplicates a written task, so it need not be drawn again)."""
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason: ...
 
@@ -296,12 +298,17 @@ def generate(
                 candidate = result if isinstance(result, Candidate) else None
                 if candidate is not None:
                     reason = _check(candidate, texts, chunk_texts, excluded, mined.titles)
+                    if reason is not None and hasattr(generator, "refuse"):
+                        # a verdict on the candidate alone, so it would fail again: a generator may stop drawing it
+                        generator.refuse(candidate, reason)
                 task = None
                 if candidate is not None and reason is None:
                     task = to_task(candidate, source=config.source, chunks_with=chunks_with,
                                    positives=verified_positives(candidate, chunk_texts, excluded) if searcher is None else ())
                     if task.task_id in writer:
                         reason = DropReason.DUPLICATE
+                        if hasattr(generator, "refuse"):  # its task is written: drawn again, it is a duplicate again
+                            generator.refuse(candidate, reason)
                 hit_later = is_solved = False
                 if candidate is not None and reason is None and searcher is not None:
                     legs = _legs(searcher(candidate.question))
