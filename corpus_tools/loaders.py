@@ -320,19 +320,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 
-            message = read_eml(path)
-            title, text, parts = message.title, message.text, message.parts
-            metadata.update(message.metadata)
-            if message.notes:
-                metadata["read_note"] = "; ".join(message.notes)
+            title, text, parts = _adopt(read_eml(path), metadata)
         elif suffix in readers.NOTEBOOK_SUFFIXES:
             from corpus_tools.notebook_reader import read_notebook_file
 
             notebook = read_notebook_file(path)
-            title, text, parts = notebook.title, notebook.text, notebook.parts
-            metadata.update(notebook.metadata)
-            if notebook.notes:
-                metadata["read_note"] = "; ".join(notebook.notes)
+            title, text, parts = _adopt(notebook, metadata)
             if notebook.dropped:  # images, widgets, tracebacks left out, counted: "image 12, traceback 1"
                 metadata["markup_dropped"] = ", ".join(f"{k} {v}" for k, v in sorted(notebook.dropped.items()))
         elif suffix in readers.HTML_SUFFIXES:
@@ -407,6 +400,15 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
         yield SkippedFile(where, str(exc)), where
     except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
+
+
+def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:
+    """(title, text, parts) of a reader's document (a mail message, a notebook), its metadata and the notes it
+    wrote about the reading ("read_note") taken into the file's `metadata`."""
+    metadata.update(read.metadata)
+    if read.notes:
+        metadata["read_note"] = "; ".join(read.notes)
+    return read.title, read.text, read.parts
 
 
 def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
