@@ -57,6 +57,8 @@ _CALL_WORDS = re.compile(r"\b(?:earnings|conference|investor|results)\s+call\b|\
 _SELF_MENTION = re.compile(r"\b(?:this|today's|today’s|our|the)\s+(?:earnings\s+|conference\s+)?call\b",
                            re.IGNORECASE)
 _PARTICIPANTS = re.compile(r"^\s*CORPORATE\s+PARTICIPANTS\s*$", re.MULTILINE)
+# The vendor's layout without its list (cut off): the Q&A heading, or the remarks' heading with an Operator turn.
+_LAYOUT = re.compile(r"^QUESTIONS\s+AND\s+ANSWERS\s*$|^PRESENTATION\s*$(?=[\s\S]*^Operator\s*$)", re.MULTILINE)
 # The list ends where the analysts' list or the call itself begins.
 _LIST_END = re.compile(r"^\s*(?:CONFERENCE\s+CALL\s+PARTICIPANTS|PRESENTATION|QUESTIONS\s+AND\s+ANSWERS)\s*$",
                        re.MULTILINE)
@@ -92,9 +94,9 @@ def call_identity(file_name: str, text: str) -> dict[str, Any]:
 
 
 def reads_as_call(text: str) -> bool:
-    """Whether a text reads as an earnings call: the vendor's participants list, or call wording ("earnings call",
-    "conference call") in it."""
-    return bool(_PARTICIPANTS.search(text) or _CALL_WORDS.search(text))
+    """Whether a text reads as an earnings call: the vendor's participants list or layout, or call wording
+    ("earnings call", "conference call") in it."""
+    return bool(_PARTICIPANTS.search(text) or _LAYOUT.search(text) or _CALL_WORDS.search(text))
 
 
 def participants_company(text: str) -> str:

@@ -146,6 +146,9 @@ def chunk_turns(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
         meta = dict(metadata)
         if parts[first].section:
             meta["section"] = parts[first].section
+        if any(metadata.get(key) for key in DOCUMENT_KEYS):
+            # An earnings call (call_reader.py): title · company · quarter · section, as a filing's chunk says them.
+            meta["header"] = contextual_header(metadata, parts[first].section)
         if speakers:
             meta["speakers"] = ", ".join(speakers)
         chunks.append(Chunk(f"{doc.doc_id}#{position}", doc.doc_id, doc.text[a:b], position, n_tokens, meta))

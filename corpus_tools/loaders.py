@@ -372,8 +372,15 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
                 text, parts = read_transcript(text)
             if calls and suffix == ".txt":  # an earnings call: company, ticker, quarter (DOCUMENT_KEYS)
                 from corpus_tools.call_identity import call_identity
+                from corpus_tools.call_reader import read_call
 
                 metadata.update(call_identity(path.name, text))
+                call = read_call(text)  # the vendor export: turns, sections, participants as metadata
+                if call is not None and call.text.strip():
+                    text, parts = call.text, call.parts
+                    metadata.update(call.metadata)
+                    if call.notes:
+                        metadata["read_note"] = "; ".join(call.notes)
     except UnreadableFileError as exc:
         yield SkippedFile(where, str(exc)), where
         return
