@@ -30,7 +30,8 @@ Per line and ranking, over the ranking's first 5 passages:
   - any@5: the union of the 5 passages' texts holding half of the figures, whatever call they come from;
   - call@5: the line's call among the 5 passages' documents.
 Rankings: `base` = one search on BASE (an index built with --no-calls: base's reading, no call identity), then one
-search on INDEX with constraints off and with `constraints="auto"`, and the LLM-free agent (`SearchAgent(corpus)
+search on INDEX with constraints off and with `constraints="auto"` (under each --call-figureless-weight, the
+figure prior on a narrowed search of calls: `SearchConfig.call_figureless_weight`), and the LLM-free agent (`SearchAgent(corpus)
 .run(query)`, its `SearchResult.evidence`) on BASE and on INDEX (over --agent-limit lines evenly spaced). Each row
 is compared with `base` (the agents with the agent on BASE): mean difference, its 95 % paired bootstrap interval
 and lines won / lost. Per-line JSONL under benchmarks/out/earnings_calls/.
@@ -112,19 +113,30 @@ def score(rec: dict[str, Any], passages: list[tuple[str, str]]) -> dict[str, flo
 
 
 def run(args: argparse.Namespace) -> Path:
+    import dataclasses
+
     from context1 import SearchAgent
     from corpus_tools import Corpus
 
     base = Corpus.open(args.base_index)
-    corpus = Corpus.open(args.index)
     lines, dropped = load_lines(args.data, base)
     if args.limit:
         lines = [lines[i * len(lines) // args.limit] for i in range(min(args.limit, len(lines)))]
     agent_every = max(1, len(lines) // args.agent_limit) if args.agent_limit and not args.no_agent else 0
-    agents = {} if args.no_agent else {"agent base": SearchAgent(base), "agent": SearchAgent(corpus)}
+    weights = args.call_figureless_weight
+    opened = Corpus.open(args.index)
+    search = opened.config.search
+    opened.close()
+    if weights is None:
+        weights = [search.call_figureless_weight]
+    corpora = {w: Corpus.open(args.index, search=dataclasses.replace(search, call_figureless_weight=w)) for w in weights}
+    first = corpora[weights[0]]
+    searches = [("base", base, {}), ("search", first, {})]
+    searches += [(f"search auto{_tag(w, weights)}", c, {"constraints": "auto"}) for w, c in corpora.items()]
+    agents = {} if args.no_agent else {"agent base": SearchAgent(base),
+                                       **{f"agent{_tag(w, weights)}": SearchAgent(c) for w, c in corpora.items()}}
     for n, rec in enumerate(lines):
-        for key, index, kwargs in (("base", base, {}), ("search", corpus, {}),
-                                   ("search auto", corpus, {"constraints": "auto"})):
+        for key, index, kwargs in searches:
             t0 = time.perf_counter()
             hits = index.search(rec["query"], k=5, **kwargs)
             rec[key] = {"passages": [[h.chunk.doc_id, h.chunk.text] for h in hits[:5]], "s": time.perf_counter() - t0}
@@ -136,21 +148,29 @@ def run(args: argparse.Namespace) -> Path:
                             "s": time.perf_counter() - t0}
         print(f"[{args.part} {n + 1}/{len(lines)}]", file=sys.stderr, flush=True)
     base.close()
-    corpus.close()
+    for c in corpora.values():
+        c.close()
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{args.part}-{args.label}.jsonl"
     with path.open("w", encoding="utf-8") as out:
         out.write(json.dumps({"dropped": dropped, "data": str(args.data), "index": str(args.index),
-                              "base_index": str(args.base_index)}) + "\n")
+                              "base_index": str(args.base_index), "call_figureless_weight": weights}) + "\n")
         for rec in lines:
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
     return path
 
 
+def _tag(weight: float, weights: list[float]) -> str:
+    """" w=3" in a ranking's name when several call_figureless_weight values run, else ""."""
+    return f" w={weight:g}" if len(weights) > 1 else ""
+
+
 def table(path: Path) -> str:
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     head, records = rows[0], rows[1:]
-    rankings = [k for k in ("base", "search", "search auto", "agent base", "agent") if any(k in r for r in records)]
+    rankings = [k for k in records[0] if isinstance(records[0][k], dict) and "passages" in records[0][k]]
+    rankings += [k for r in records for k in r if k.startswith("agent") and k not in rankings]
+    rankings = list(dict.fromkeys(rankings))
     asked = len(records)
     lines = [f"ECTSum {path.stem} ({head['data']}): {asked} lines asked from {len({r['doc_id'] for r in records})} "
              f"calls; dropped: " + ", ".join(f"{k} {v}" for k, v in head["dropped"].items()),
@@ -187,6 +207,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--limit", type=int, default=None, help="N lines evenly spaced (default: all)")
     ap.add_argument("--agent-limit", type=int, default=200, help="lines (evenly spaced) the agents run on")
     ap.add_argument("--no-agent", action="store_true", help="one search only (minutes, not an hour)")
+    ap.add_argument("--call-figureless-weight", type=float, nargs="+", default=None,
+                    help="SearchConfig.call_figureless_weight values on INDEX (default: the index's config)")
     ap.add_argument("--table-only", action="store_true", help="print the table of an earlier run of this label")
     args = ap.parse_args(argv)
     path = OUT / f"{args.part}-{args.label}.jsonl"

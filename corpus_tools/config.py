@@ -67,6 +67,9 @@ class SearchConfig:
     figureless_weight: in such a search (narrowed to named documents, on an index with table chunks), a passage
         that states no figure (no amount, percentage, grouped number or scaled decimal: corpus_tools.figure_prior)
         at rank r sorts as if at r·(1 + w), after every other rule. 0 = off.
+    call_figureless_weight: the figure prior (as figureless_weight) in a search narrowed to named documents on an
+        index of earnings calls: chunks with a document identity ("form": call_identity.py) and no laid-out tables
+        (no "kind"), where figureless_weight never reads. 0 = off (main exactly).
     continue_figures: in such a search, after the figure prior, the first five hits show the figures that continue
         a passage (corpus_tools.neighbour_prior): the neighbour (same document and section) of a figure-less hit
         that states figures, and a chunk stating figures between two shown neighbours, each take the place of
@@ -125,6 +128,8 @@ class SearchConfig:
     # the same, 8 won one more figure question and lost a phrase answer and a FinanceBench page. Reporting, run once:
     # docugami 15 → 16 of 27 (1 / 0), FinanceBench 14 → 15 of 25 (1 / 0).
     figureless_weight: float = 3.0
+    # Chosen on ECTSum's tuning part (session 46, benchmarks/earnings_calls.py): see call_figureless_weight above.
+    call_figureless_weight: float = 0.0
     # True: on docugami's tuning half (session 35) figures in the top 5 24 → 26 of 32, units on 27 → 29 (won q124,
     # q136, lost 0; the phrase rule's 37: 25 → 27, lost 0); FinanceBench tuning and tuning2 page@1/5/10 and fig@5
     # identical question for question (0 / 0).
@@ -167,7 +172,7 @@ class SearchConfig:
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
         for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
-                     "speaker_lift", "defined_names"):
+                     "call_figureless_weight", "speaker_lift", "defined_names"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

@@ -730,15 +730,19 @@ class Corpus:
         # the prose and figure rules read the whole pool (a passage below k may take a slot in the first WINDOW / k)
         prose = tables and cfg.prose_beside_tables
         figures = reports and cfg.figureless_weight > 0
+        # an index of earnings calls (a document identity, no laid-out tables): the figure prior with its own weight
+        call_figures = (row_match and not reports and cfg.call_figureless_weight > 0 and state.has_key("form"))
         if cfg.boilerplate_weight > 0 and state.has_key("boilerplate"):
             candidates, final = _demote_boilerplate(state, candidates, final, row_of, fused, cfg.boilerplate_weight,
-                                                    len(final) if prose or figures else k)
+                                                    len(final) if prose or figures or call_figures else k)
         if prose:
             candidates, final = _prose_beside_tables(state, candidates, final, row_of, fused, ranks)
         if figures:  # last: a rule above may have brought a figure-less passage up
             candidates, final = _lower_figureless(state, candidates, final, row_of, fused, cfg.figureless_weight)
             if cfg.continue_figures:
                 candidates, final = _continue_figureless(state, candidates, final, excluded, allowed)
+        elif call_figures:
+            candidates, final = _lower_figureless(state, candidates, final, row_of, fused, cfg.call_figureless_weight)
         if reports and cfg.named_sections and state.has_key("section"):  # last: it reads the order the rules left
             candidates, final = _show_named_section(state, query, candidates, final, row_of, fused)
         for c in candidates[:k]:  # a neighbour read from the table was ranked by no leg

@@ -96,3 +96,36 @@ def test_a_question_naming_a_bare_ticker_and_quarter_selects_that_call(folder):
     assert catalog.tiers(found)[0] == ["NWH_q2_2024.txt"]
     named = catalog.read("What was Northwind Harbor's revenue in Q2 2024?")
     assert catalog.tiers(named)[0] == [VENDOR]
+
+
+CAUTION = ("Adjusted earnings per share is a non-GAAP measure; we will discuss adjusted earnings per share and how "
+           "it excludes items on this call, and the reconciliation of adjusted earnings per share is in our release.")
+RESULTS = "For the second quarter, adjusted earnings per share were $1.37, and revenue was $412.5 million."
+
+
+@pytest.fixture(scope="module")
+def calls_index(tmp_path_factory, config):
+    from corpus_tools import Corpus, Document
+
+    path = tmp_path_factory.mktemp("indexes") / "calls"
+    nwh = {"ticker": "NWH", "form": CALL_FORM, "fiscal_year": 2024, "fiscal_quarter": 2}
+    docs = [Document("NWH_q2_2024.txt#a", CAUTION, title="NWH q2 2024", metadata=nwh),
+            Document("NWH_q2_2024.txt#b", RESULTS, title="NWH q2 2024", metadata=nwh),
+            Document("RDG_q2_2024.txt", "Ridgeway adjusted earnings per share were $0.52 for the quarter.",
+                     title="RDG q2 2024", metadata={**nwh, "ticker": "RDG"})]
+    Corpus.build(docs, path, config=config, progress=False).close()
+    return path
+
+
+def test_a_narrowed_search_of_calls_places_the_figure_above_prose_with_the_call_figure_prior(calls_index):
+    from corpus_tools import Corpus, SearchConfig
+
+    question = "NWH Q2 2024 adjusted earnings per share excluding items"
+    with Corpus.open(calls_index, search=SearchConfig(call_figureless_weight=3.0)) as on, \
+            Corpus.open(calls_index, search=SearchConfig(call_figureless_weight=0.0)) as off:
+        assert [h.chunk.doc_id for h in off.search(question, k=2, constraints="auto")] == [
+            "NWH_q2_2024.txt#a", "NWH_q2_2024.txt#b"]
+        assert [h.chunk.doc_id for h in on.search(question, k=2, constraints="auto")] == [
+            "NWH_q2_2024.txt#b", "NWH_q2_2024.txt#a"]
+        # not narrowed: unchanged
+        assert [h.chunk.chunk_id for h in on.search(question, k=3)] == [h.chunk.chunk_id for h in off.search(question, k=3)]

@@ -38,7 +38,7 @@ def test_each_turn_a_part_with_its_section_and_speaker():
         ("Questions and Answers", "Priya Raman"), ("Questions and Answers", "Dana K. Whitfield"),
         ("Questions and Answers", "Operator")]
     assert call.parts[0].start == 0 and call.parts[-1].end == len(call.text)
-    assert all(a.end == b.start for a, b in zip(call.parts, call.parts[1:]))
+    assert all(a.end == b.start for a, b in zip(call.parts, call.parts[1:], strict=False))
     said = call.text[call.parts[1].start:call.parts[1].end]
     assert said.startswith("Luis Ortega (Northwind Harbor Corporation - CFO)\n")
 
