@@ -120,6 +120,7 @@ def calls_index(tmp_path_factory, config):
 def test_a_narrowed_search_of_calls_places_the_figure_above_prose_with_the_call_figure_prior(calls_index):
     from corpus_tools import Corpus, SearchConfig
 
+    assert SearchConfig().call_figureless_weight > 0  # on by default
     question = "NWH Q2 2024 adjusted earnings per share excluding items"
     with Corpus.open(calls_index, search=SearchConfig(call_figureless_weight=3.0)) as on, \
             Corpus.open(calls_index, search=SearchConfig(call_figureless_weight=0.0)) as off:
@@ -129,3 +130,13 @@ def test_a_narrowed_search_of_calls_places_the_figure_above_prose_with_the_call_
             "NWH_q2_2024.txt#b", "NWH_q2_2024.txt#a"]
         # not narrowed: unchanged
         assert [h.chunk.chunk_id for h in on.search(question, k=3)] == [h.chunk.chunk_id for h in off.search(question, k=3)]
+
+
+def test_an_index_built_before_reads_no_calls():
+    from corpus_tools.config import CorpusConfig
+
+    assert CorpusConfig().read_calls is True
+    assert CorpusConfig.from_dict({"embedding_model": "m"}).read_calls is False
+    assert CorpusConfig.from_dict(CorpusConfig().to_dict()).read_calls is True
+    with pytest.raises(ValueError, match="read_calls must be True or False"):
+        CorpusConfig(read_calls="yes")
