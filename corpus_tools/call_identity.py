@@ -90,7 +90,9 @@ def call_identity(file_name: str, text: str) -> dict[str, Any]:
     period = named if "fiscal_quarter" in named else titled
     if "fiscal_quarter" in period:
         found["fiscal_year"], found["fiscal_quarter"] = period["fiscal_year"], period["fiscal_quarter"]
-    return found
+    # Call wording alone ("on the conference call", in a news story) names no call: an identity needs its company,
+    # ticker or quarter.
+    return found if set(found) - {"form"} else {}
 
 
 def reads_as_call(text: str) -> bool:

@@ -24,7 +24,8 @@ Instructions)", every file ends in the same disclaimer, and a passage does not s
     turn left with nothing dropped; the vendor's DISCLAIMER block dropped (counted in the notes).
 A speaker line is opened as "Name (…)" with no colon, so `corpus_kind` reads a call as documents, never as a chat:
 the chat-only rules (the speaker lift, the conversation prior) are for "Name: text" exports.
-Anything not laid out so (no PRESENTATION or QUESTIONS AND ANSWERS heading line) is not read: None.
+Anything not laid out so (no PRESENTATION or QUESTIONS AND ANSWERS heading line, or no speaker under it) is not
+read: None.
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ def read_call(text: str) -> CallDocument | None:
             parts.append(DocumentPart(start=at, end=at + len(chunk), section=section, kind="turn", context=speaker))
             out.append(chunk)
             at += len(chunk)
+    if not any(part.context for part in parts):  # headings but no speaker: not a call's layout
+        return None
     notes = []
     if removed_marks:
         notes.append(f"(Operator Instructions) removed {removed_marks}")

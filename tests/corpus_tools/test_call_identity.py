@@ -68,6 +68,8 @@ def test_text_that_is_no_call_gets_nothing():
     assert call_identity("notes.txt", "Minutes of the garden club. The third quarter 2022 plan was agreed.") == {}
     # A quarter in the name is not enough: the text must read as a call.
     assert call_identity("Q3 2022 budget notes.txt", "Budget lines for the quarter.") == {}
+    # Call wording alone names no call.
+    assert call_identity("news.txt", "Shares rose after the earnings call on Tuesday.") == {}
 
 
 def test_the_title_line_gives_the_quarter_when_the_name_does_not():

@@ -81,3 +81,7 @@ def test_calls_off_keeps_the_vendor_text(tmp_path):
     (tmp_path / VENDOR).write_bytes((CALLS / VENDOR).read_bytes())
     doc = load_documents(tmp_path, calls=False).documents[0]
     assert doc.text.startswith("CORPORATE PARTICIPANTS") and not doc.parts
+
+
+def test_a_heading_with_no_speaker_under_it_is_not_a_call():
+    assert read_call("Agenda\nPRESENTATION\nSlides one to four cover the budget.\nQuestions welcome.") is None
