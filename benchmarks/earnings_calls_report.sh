@@ -13,8 +13,10 @@
 # an index read as base reads (--no-calls) vs the call reader's with constraints off / auto, the LLM-free agent on
 # each; paired bootstrap, won/lost) and OUT/asks.txt (`context1 ask` on ASKS calls evenly spaced, each asked
 # "What was <company>'s <metric> in Q<n> <year>?" from its file name, for a smoke read).
-# Run time on the tuning parts (200 ECTSum calls ~3,450 chunks; 74 vendor calls ~3,400 chunks; 2 shared CPUs):
-# see the LOG entry of session 46 (each index 10-20 min to embed cold, the benchmark ~N min, the asks ~1 min).
+# Run time on the tuning parts (200 ECTSum calls 3,454 chunks; 74 vendor calls 3,415 chunks), 2 CPUs shared by four
+# sessions (load 10-12): each index 13-28 min to embed cold (803 s and 1,674 s; the --no-calls index reuses the
+# embedding cache where base's text was embedded before), the benchmark ~25 min (682 lines x 3 searches at ~0.15 s,
+# 200 lines x 2 agents at ~1.2 s), the asks ~3 min. About 1.5 h in all on such a machine; much less on a quiet one.
 set -euo pipefail
 : "${ECT:?set ECT to an ECTSum part (docs/, gt_summaries/)}" "${CALLS:?set CALLS to a folder of vendor calls}"
 : "${INDEX:?set INDEX to a scratch folder for the indexes}" "${OUT:?set OUT to an output folder}"
@@ -49,7 +51,7 @@ for i in range(min(n, len(files))):
 EOF
 : >"$OUT/asks.txt"
 while IFS= read -r question; do
-  { echo "### $question"; nice "${CLI[@]}" ask "$INDEX/calls" "$question" 2>&1 | tail -40; echo; } >>"$OUT/asks.txt"
+  { echo "### $question"; nice "${CLI[@]}" ask "$INDEX/calls" "$question" 2>&1 | sed -n '/passage(s) for/,$p'; echo; } >>"$OUT/asks.txt"
 done <"$OUT/questions.txt"
 cat "$OUT/asks.txt"
 echo "== done $(date)"
