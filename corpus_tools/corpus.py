@@ -52,6 +52,7 @@ from corpus_tools.index_format import (
     read_generation,
     read_manifest,
     read_skipped,
+    skipped_entry,
     write_json_atomic,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
@@ -905,7 +906,8 @@ class Corpus:
             self._reload_if_changed()
             state = self._state
             report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
-                                       self.config.read_source, self.config.read_notebooks)
+                                       self.config.read_source, self.config.read_notebooks,
+                                       self.config.read_project_files)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(
@@ -1097,7 +1099,7 @@ def _read_build_report(path: Path) -> BuildReport | None:
     try:
         data = json.loads((Path(path) / BUILD_REPORT).read_text(encoding="utf-8"))
         return BuildReport(
-            **{**data, "skipped": tuple(SkippedFile(**s) for s in data.get("skipped", ())),
+            **{**data, "skipped": tuple(skipped_entry(s) for s in data.get("skipped", ())),
                "notes": tuple(FileNote(**n) for n in data.get("notes", ()))}
         )
     except (OSError, ValueError, TypeError, KeyError):

@@ -74,7 +74,7 @@ from corpus_tools.table import (
     spill_line_columns,
     table_stamp,
 )
-from corpus_tools.types import Chunk, IndexFormatError, SkippedFile
+from corpus_tools.types import Chunk, IndexFormatError, SkippedFile, SkippedProjectFile
 from corpus_tools.vectors import VectorMatrix, normalise
 
 FORMAT = "context1-index"
@@ -405,7 +405,10 @@ def damaged_vectors(path: Path, why: str) -> IndexFormatError:
 
 
 def write_skipped(path: Path, skipped: Sequence[SkippedFile]) -> None:
-    text = "".join(json.dumps({"path": s.path, "reason": s.reason}, ensure_ascii=False) + "\n" for s in skipped)
+    # `declares` only for a project file (SkippedProjectFile): every other line is written as before session 46
+    text = "".join(json.dumps({"path": s.path, "reason": s.reason,
+                               **({"declares": s.declares} if isinstance(s, SkippedProjectFile) else {})},
+                              ensure_ascii=False) + "\n" for s in skipped)
     write_text_atomic(path, text)
 
 
@@ -413,7 +416,12 @@ def read_skipped(path: Path) -> list[SkippedFile]:
     if not path.exists():
         return []
     with open(path, encoding="utf-8") as f:
-        return [SkippedFile(**json.loads(line)) for line in f if line.strip()]
+        return [skipped_entry(json.loads(line)) for line in f if line.strip()]
+
+
+def skipped_entry(data: dict[str, Any]) -> SkippedFile:
+    """A skip entry as `write_skipped` (or a build report) wrote it: a project file's keeps its declared name."""
+    return SkippedProjectFile(**data) if "declares" in data else SkippedFile(**data)
 
 
 def set_counts(manifest: dict[str, Any], n_docs: int, n_chunks: int, n_skipped: int, n_tokens: int) -> None:

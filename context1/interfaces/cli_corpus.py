@@ -162,6 +162,13 @@ def index_command(
                                                         "cells, code cells and short outputs, images and "
                                                         "tracebacks left out (--no-notebooks: skip them)."),
     ] = True,
+    read_project_files: Annotated[
+        bool,
+        typer.Option("--project-files/--no-project-files",
+                     help="Read a repository's pyproject.toml, setup.cfg and mkdocs.yml for the project name each "
+                          "declares (kept with the index for datagen; never searched as content). "
+                          "--no-project-files: skip them as unsupported files."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -185,7 +192,7 @@ def index_command(
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
-                              read_notebooks=read_notebooks)
+                              read_notebooks=read_notebooks, read_project_files=read_project_files)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
