@@ -52,7 +52,6 @@ from corpus_tools.index_format import (
     read_generation,
     read_manifest,
     read_skipped,
-    skipped_entry,
     write_json_atomic,
 )
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
@@ -311,7 +310,11 @@ class Corpus:
         else:
             logger.info("%s", report.summary())
         # Kept beside the index so that a later `Corpus.open` still knows what the build did.
-        _build.write_json_atomic(Path(final) / BUILD_REPORT, dataclasses.asdict(report))
+        record = dataclasses.asdict(report)
+        # each skip entry as path and reason (a project file's declared name lives in the index: read_skipped), so
+        # that code from before session 46 reads this report too
+        record["skipped"] = [{"path": s.path, "reason": s.reason} for s in report.skipped]
+        _build.write_json_atomic(Path(final) / BUILD_REPORT, record)
         corpus = cls.open(final, client=client)
         corpus.build_report = report
         return corpus
@@ -1099,7 +1102,7 @@ def _read_build_report(path: Path) -> BuildReport | None:
     try:
         data = json.loads((Path(path) / BUILD_REPORT).read_text(encoding="utf-8"))
         return BuildReport(
-            **{**data, "skipped": tuple(skipped_entry(s) for s in data.get("skipped", ())),
+            **{**data, "skipped": tuple(SkippedFile(**s) for s in data.get("skipped", ())),
                "notes": tuple(FileNote(**n) for n in data.get("notes", ()))}
         )
     except (OSError, ValueError, TypeError, KeyError):
