@@ -42,10 +42,11 @@ from datagen.types import TruthType
 
 # the kind of thing an item or heading names after the thing itself ("the proxies argument")
 NOUNS = ("command-line option", "command line option", "ini option", "ini setting", "configuration option",
-         "keyword argument", "environment variable", "import proxy", "argument", "parameter", "attribute", "property",
-         "method", "function", "class", "module", "setting", "option", "hook", "shortcut", "alias", "decorator",
-         "fixture", "marker", "flag", "constant", "exception", "warning", "field", "collector", "extra", "dependency",
-         "package", "global", "prefix", "signal", "panel", "backend", "middleware")
+         "keyword argument", "environment variable", "import proxy", "function/decorator", "argument", "parameter",
+         "attribute", "property", "method", "function", "class", "module", "setting", "option", "hook", "shortcut",
+         "alias", "decorator", "fixture", "marker", "flag", "constant", "exception", "warning", "field",
+         "collector", "extra", "dependency", "package", "global", "prefix", "signal", "panel", "backend",
+         "middleware")
 _NOUN = "|".join(re.escape(n) for n in sorted(NOUNS, key=len, reverse=True))
 # a name as a page writes code: dotted, with "_", "()", or an option's dashes
 _CODE = r"(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?)"
@@ -59,7 +60,7 @@ _ITEM = re.compile(r"^[ \t]*[-*+][ \t]+(?P<body>[^\n]*(?:\n(?![ \t]*[-*+][ \t])(
 # an item's leading issue reference ("#10012: ", "`#14533`_: ") and an emoji or two
 _LEAD = re.compile(r"^(?:[^\w\s`(#-]+[ \t]*)*(?:#\d+:[ \t]*)?")
 _VERB_FIRST = re.compile(
-    rf"^(?P<verb>Deprecated?s?|Removed?s?|Drop(?:ped|s)?)\s+(?:the\s+)?(?:deprecated\s+|private\s+|undocumented\s+)?"
+    rf"^(?:We\s+(?:have\s+)?)?(?P<verb>(?i:deprecated?s?|removed?s?|drop(?:ped|s)?))\s+(?:the\s+)?(?:deprecated\s+|private\s+|undocumented\s+)?"
     rf"(?P<things>{_CODE}(?:\s*(?:,|,?\s+and)\s+{_CODE})*)(?:\s+(?P<noun>{_NOUN})s?)?"
     rf"(?=\s*(?:$|[.;,:(#]|\s(?:and|from|in|on|since|as|because|which|that|in\s+favou?r)\b))")
 _THING_FIRST = re.compile(
@@ -67,7 +68,7 @@ _THING_FIRST = re.compile(
     rf"(?:has\s+been|have\s+been|is\s+now|are\s+now|was|were|is|are)\s+(?:now\s+|officially\s+)?"
     rf"(?P<verb>deprecated|removed|dropped)\b")
 _SUPPORT = re.compile(
-    r"^(?P<verb>Drop(?:ped|s)?|Remove[ds]?)\s+(?:support\s+for\s+(?P<a>[A-Z][A-Za-z]+\s+\d+(?:\.\d+)?)"
+    r"^(?:We\s+(?:have\s+)?)?(?P<verb>(?i:drop(?:ped|s)?|remove[ds]?))\s+(?:support\s+for\s+(?P<a>[A-Z][A-Za-z]+\s+\d+(?:\.\d+)?)"
     r"|(?P<b>[A-Z][A-Za-z]+\s+\d+(?:\.\d+)?)\s+support)(?=\s*(?:$|[.;,(#]|\s(?:as|since|because|following)\b))")
 # a deprecation page's heading naming one thing: "The pytest.collect module", "--no-print-logs command-line option"
 _HEADING = re.compile(rf"^(?:The\s+)?(?P<thing>{_CODE})(?:\s+(?P<noun>{_NOUN}))?$")
