@@ -36,7 +36,7 @@ if [ "$CHECK_INDEX" = 1 ] && [ -n "${DATA:-}" ]; then
   rm -rf "$OUT/main-index"; index "$MAINCO" "$OUT/main-index"
   git -C "$CODE" worktree remove --force "$MAINCO"
   same=1
-  for f in chunks.jsonl vectors.npy $(cd "$INDEX" && find bm25 -type f | sort); do
+  for f in chunks.jsonl chunks.lines.npz chunks.meta.npz vectors.npy $(cd "$INDEX" && find bm25 -type f | sort); do
     cmp -s "$INDEX/$f" "$OUT/main-index/$f" || { same=0; echo "# search input DIFFERS: $f"; }
   done
   [ "$same" = 1 ] && echo "# search unchanged: chunk table, BM25 and vectors byte-identical to main's index of DATA"

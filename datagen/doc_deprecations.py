@@ -186,6 +186,33 @@ def deprecation_facts(chunk: Any, skipped: Counter, named: bool = False) -> list
     return [*changelog_facts(chunk, skipped, named), *page_facts(chunk, skipped)]
 
 
+_STEMS = {"deprecated": ("deprecat",), "removed": ("remov", "drop", "no longer")}
+
+
+def undisputed(facts: list[Fact], text: str, skipped: Counter, named: bool = False) -> list[Fact]:
+    """The changelog facts of a page (`text`: the whole page) whose thing no other release of the page also says it
+    deprecated or removed: HTTPX's 0.7.6 "Drop `proxies` parameter from the high-level API" and 0.28.0's "The
+    deprecated `proxies` argument has now been removed" answer "When was the proxies parameter removed?" twice,
+    and the question names no API to tell them apart. A release's text is its heading to the next one's."""
+    heads = release_headings(text, named)
+    if not heads:
+        return facts
+    sections = [(h[2], text[h[1]:nxt[0] if nxt else len(text)]) for h, nxt in zip(heads, [*heads[1:], None])]
+    out = []
+    for f in facts:
+        bare = re.sub(rf"^the\s+|\s+(?:{_NOUN})$", "", f.subject)
+        kind = f.relation.removeprefix("doc:")
+        if kind in _STEMS and not f.subject.startswith("support for "):
+            said = {v for v, body in sections if any(
+                re.search(rf"(?<![\w.-]){re.escape(bare)}(?![\w-])", s) and any(st in s.lower() for st in _STEMS[kind])
+                for s in re.split(r"(?<=[.!?])\s+|\n\s*\n|\n[ \t]*[-*+][ \t]", body))}
+            if len(said - {f.answer}) > 0:
+                skipped["doc_deprecation_disputed"] += 1
+                continue
+        out.append(f)
+    return out
+
+
 def _fact(chunk: Any, quote: str, thing: str, kind: str, version: str) -> Fact:
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=thing, about_doc=False,
                 relation=f"doc:{kind}", answer=version, kind=TruthType.ENTITY.value, ask=ASKS[kind])

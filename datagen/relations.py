@@ -92,7 +92,7 @@ from datagen.doc_defaults import default_facts
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
-from datagen.doc_deprecations import deprecation_facts
+from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_releases import heading_project, release_facts
 from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts
@@ -169,8 +169,9 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
                  *(option_facts(chunk, skipped, shapes) if options else ()), *(source_facts(chunk, skipped) if source else ())]
         if deprecations:
             said = {(fold(f.subject), f.relation, f.answer) for f in found}
-            found += [f for f in deprecation_facts(chunk, skipped, release_names)
-                      if (fold(f.subject), f.relation, f.answer) not in said]
+            read = [f for f in deprecation_facts(chunk, skipped, release_names)
+                    if (fold(f.subject), f.relation, f.answer) not in said]
+            found += undisputed(read, "\n".join(c.text for c in chunks), skipped, release_names) if read else []
         out.extend(_no_leaks(found, skipped))
     return out
 
