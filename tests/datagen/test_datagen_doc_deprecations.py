@@ -20,7 +20,7 @@ from corpus_tools import SkippedProjectFile, load_documents
 from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.types import Chunk
 from datagen.doc_bridges import BRIDGE_FORM, comparisons
-from datagen.doc_deprecations import changelog_facts, item_things, page_facts
+from datagen.doc_deprecations import changelog_facts, item_things, page_facts, undisputed
 from datagen.doc_projects import project_names
 from datagen.mining import MinedCorpus, mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
@@ -158,3 +158,16 @@ def test_off_is_as_before() -> None:
     single, multi = _generated(NaturalConfig(**parse_mix("declared_names=0,deprecations=0")))
     assert not any("Wombat" in q for q in [*single, *multi])
     assert not any("legacy_units" in q or "shovel" in q for q in [*single, *multi])
+
+
+def test_a_thing_two_releases_deprecate_or_remove_is_not_asked() -> None:
+    text = ("Changelog\n\n1.2.0 (2024-05-01)\n\nRemoved\n\n- The deprecated dig_mode argument has now been removed.\n\n"
+            "0.9.0 (2023-01-10)\n\nRemoved\n\n- Drop dig_mode argument from the quick API. (#12)\n"
+            "- Drop the SHOVEL_SIZE setting. (#13)\n")
+    chunk = Chunk("kit/CHANGES.md#0", "kit/CHANGES.md", text, 0, len(text.split()), {"title": "Changelog"})
+    skipped: Counter = Counter()
+    read = changelog_facts(chunk, skipped)
+    assert {(f.subject, f.answer) for f in read} == {("the dig_mode argument", "0.9.0"), ("the SHOVEL_SIZE setting", "0.9.0")}
+    kept = undisputed(read, text, skipped)
+    assert [(f.subject, f.answer) for f in kept] == [("the SHOVEL_SIZE setting", "0.9.0")]  # 1.2.0 removed it too
+    assert skipped["doc_deprecation_disputed"] == 1
