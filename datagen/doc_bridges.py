@@ -165,7 +165,7 @@ def comparisons(facts: Mapping[str, Sequence[Fact]], projects: Mapping[str, str]
     which Python a project dropped first is guessed without reading."""
     by_project: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for (project, _, relation), notes in sorted(_notes(facts, projects, Counter(), tuple(kinds)).items()):
-        if not notes[0].subject.startswith("support for "):
+        if relation != "doc:removed" or not notes[0].subject.startswith("support for "):
             by_project[(project, relation)].append(notes[0])
     out = []
     for notes in by_project.values():
