@@ -80,3 +80,24 @@ def test_an_index_built_before_reads_no_project_file() -> None:
     assert CorpusConfig.from_dict({}).read_project_files is False
     with pytest.raises(ValueError, match="read_project_files"):
         CorpusConfig(read_project_files="yes")  # type: ignore[arg-type]
+
+
+def test_an_index_keeps_the_names_and_searches_exactly_as_without_them(tmp_path: Path, config: CorpusConfig) -> None:
+    from dataclasses import replace
+
+    from corpus_tools import Corpus
+    from datagen.pipeline import mine_corpus
+
+    Corpus.build(REPOS, tmp_path / "on", config=config, progress=False).close()
+    Corpus.build(REPOS, tmp_path / "off", config=replace(config, read_project_files=False), progress=False).close()
+    with Corpus.open(tmp_path / "on") as on:
+        assert mine_corpus(on).declared == {"kit/pyproject.toml": "wombat-burrow-kit", "numbat/mkdocs.yml": "Numbat"}
+        reason = {s.path: s.reason for s in on.skipped}["kit/pyproject.toml"]
+        assert reason.startswith("project file, read for its name only")
+    with Corpus.open(tmp_path / "off") as off:
+        assert mine_corpus(off).declared == {}
+    # what search reads is the same file for file: no project file is content
+    for name in ("chunks.jsonl", "vectors.npy", *sorted(p.name for p in (tmp_path / "off" / "bm25").iterdir())):
+        where = name if (tmp_path / "off" / name).exists() else f"bm25/{name}"
+        assert (tmp_path / "on" / where).read_bytes() == (tmp_path / "off" / where).read_bytes(), where
+    assert not (tmp_path / "off" / "declared.json").exists()
