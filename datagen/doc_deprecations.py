@@ -92,7 +92,7 @@ def _subject(thing: str, noun: str | None) -> str:
 def item_things(body: str) -> tuple[str, list[str]] | None:
     """(kind, things) one changelog item deprecates or removes (see the module docstring), None when it names none."""
     first = _LEAD.sub("", body.strip())
-    first = re.split(r"(?<=[a-z0-9)\]])\.(?:\s|$)", first, 1)[0]  # its first sentence
+    first = re.split(r"(?<=[a-z0-9)\]])\.(?:\s|$)", first, maxsplit=1)[0]  # its first sentence
     first = re.sub(r"\s+", " ", first)
     m = _SUPPORT.match(first)
     if m:
@@ -197,7 +197,7 @@ def undisputed(facts: list[Fact], text: str, skipped: Counter, named: bool = Fal
     heads = release_headings(text, named)
     if not heads:
         return facts
-    sections = [(h[2], text[h[1]:nxt[0] if nxt else len(text)]) for h, nxt in zip(heads, [*heads[1:], None])]
+    sections = [(h[2], text[h[1]:nxt[0] if nxt else len(text)]) for h, nxt in zip(heads, [*heads[1:], None], strict=True)]
     out = []
     for f in facts:
         bare = re.sub(rf"^the\s+|\s+(?:{_NOUN})$", "", f.subject)

@@ -89,10 +89,10 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
+from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
-from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_releases import heading_project, release_facts
 from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts

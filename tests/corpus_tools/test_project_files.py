@@ -2,13 +2,16 @@
 
 The fixture `tests/fixtures/project_repos/` (written for these tests) holds three repositories side by side: `kit`
 (a `pyproject.toml` whose package name is a slug, "wombat-burrow-kit"), `numbat` (a `mkdocs.yml` with a tag a YAML
-safe loader refuses) and `broken` (a `pyproject.toml` that is no TOML, a `mkdocs.yml` that is no UTF-8). Old code
-(9ff5a1c): every one of these files skipped as an unsupported type, no name kept anywhere.
+safe loader refuses) and `broken`, whose project files (a `pyproject.toml` that is no TOML, a `mkdocs.yml` that is
+no UTF-8) each test writes into its copy of the folder (a broken `pyproject.toml` in the repository would stop the
+tools that read every one they find: ruff). Old code (9ff5a1c): every one of these files skipped as an unsupported
+type, no name kept anywhere.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,15 @@ from corpus_tools.index_format import read_skipped, write_skipped
 from corpus_tools.project_files import read_declared
 
 REPOS = Path(__file__).parents[1] / "fixtures" / "project_repos"
+
+
+def _repos(tmp_path: Path) -> Path:
+    """A copy of the fixture folder with `broken`'s project files written: no TOML, no UTF-8."""
+    folder = tmp_path / "repos"
+    shutil.copytree(REPOS, folder)
+    (folder / "broken" / "pyproject.toml").write_text('[project\nname = "never read"\n')
+    (folder / "broken" / "mkdocs.yml").write_bytes(b"theme:\n  name: \xff\xfe material\nsite_name: \xff\n")
+    return folder
 
 
 @pytest.mark.parametrize(("name", "text", "declared"), [
@@ -40,8 +52,8 @@ def test_undecodable_project_file_names_nothing() -> None:
     assert read_declared(b"site_name: \xff\xfe Numbat\n", "mkdocs.yml") == ""
 
 
-def test_the_loader_keeps_the_declared_name_and_indexes_no_project_file() -> None:
-    report = load_documents(REPOS)
+def test_the_loader_keeps_the_declared_name_and_indexes_no_project_file(tmp_path: Path) -> None:
+    report = load_documents(_repos(tmp_path))
     declared = {s.path: s.declares for s in report.skipped if isinstance(s, SkippedProjectFile)}
     assert declared == {"kit/pyproject.toml": "wombat-burrow-kit", "numbat/mkdocs.yml": "Numbat"}
     assert not any(d.doc_id.endswith((".toml", ".yml", ".cfg")) for d in report.documents)
@@ -52,12 +64,12 @@ def test_the_loader_keeps_the_declared_name_and_indexes_no_project_file() -> Non
     assert "broken/docs/index.md" in {d.doc_id for d in report.documents}
 
 
-def test_off_reads_no_project_file() -> None:
-    report = load_documents(REPOS, project_files=False)
+def test_off_reads_no_project_file(tmp_path: Path) -> None:
+    report = load_documents(_repos(tmp_path), project_files=False)
     assert not any(isinstance(s, SkippedProjectFile) for s in report.skipped)
     assert {s.path for s in report.skipped if s.reason.startswith("unsupported file type")} >= {
         "kit/pyproject.toml", "numbat/mkdocs.yml"}
-    on = load_documents(REPOS)
+    on = load_documents(tmp_path / "repos")
     assert [d.text for d in on.documents] == [d.text for d in report.documents]  # the content is the same
 
 

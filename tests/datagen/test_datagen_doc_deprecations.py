@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+from datagen_fixtures import WordTokenizer
+
 from corpus_tools import SkippedProjectFile, load_documents
 from corpus_tools.chunking import ChunkingConfig, chunk_documents
 from corpus_tools.types import Chunk
@@ -29,7 +31,6 @@ from datagen.pipeline import mine_corpus
 from datagen.relations import read_facts
 from datagen.types import Candidate
 from datagen.verify import check_candidate
-from datagen_fixtures import WordTokenizer
 
 REPOS = Path(__file__).parents[1] / "fixtures" / "project_repos"
 
