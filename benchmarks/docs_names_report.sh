@@ -9,7 +9,7 @@
 #
 # Variables: DATA (the folder of repositories; required unless INDEX exists), INDEX (built from DATA with this
 # checkout's code, `--no-chroma`, when absent), OUT (required), SEED (the reading sheet's seed; 4601), MAIN (main's
-# commit; 9ff5a1c), N (datagen --n; 150), CHECK_INDEX (1, the default: DATA indexed once more with MAIN's code into
+# commit, 9ff5a1c, checked out under /tmp and removed after; or a checkout's path), N (datagen --n; 150), CHECK_INDEX (1, the default: DATA indexed once more with MAIN's code into
 # OUT/main-index and the two indexes' chunk table, BM25 and vectors compared byte for byte: search unchanged; 0
 # skips it). Writes OUT/main, OUT/branch, OUT/off (--mix declared_names=0,deprecations=0: must equal main byte for
 # byte), OUT/summary.txt, OUT/names.txt (the table: tasks, naming their project, deprecation tasks, BM25 by passage)
@@ -28,13 +28,14 @@ index() {  # index CHECKOUT TARGET
 }
 if [ ! -f "$INDEX/manifest.json" ]; then
   : "${DATA:?set DATA to the folder of repositories (no index at INDEX yet)}"
-  index "$CODE" "$INDEX"; echo "# indexed $DATA in $(( $(date +%s) - START )) s: $(tail -1 "$INDEX.log")"
+  index "$CODE" "$INDEX"; echo "# indexed $DATA in $(( $(date +%s) - START )) s: $(grep -m1 -o "Indexed [^;.]*" "$INDEX.log")"
 fi
 echo "# declared: $(cat "$INDEX/declared.json" 2>/dev/null | tr -d '\n' || echo none)"
 if [ "$CHECK_INDEX" = 1 ] && [ -n "${DATA:-}" ]; then
-  MAINCO=/tmp/docs-names-main-$$; git -C "$CODE" worktree add --detach "$MAINCO" "$MAIN" >/dev/null || exit 1
+  if [ -d "$MAIN" ]; then MAINCO=$MAIN
+  else MAINCO=/tmp/docs-names-main-$$; git -C "$CODE" worktree add --detach "$MAINCO" "$MAIN" >/dev/null || exit 1; fi
   rm -rf "$OUT/main-index"; index "$MAINCO" "$OUT/main-index"
-  git -C "$CODE" worktree remove --force "$MAINCO"
+  [ "$MAINCO" != "$MAIN" ] && git -C "$CODE" worktree remove --force "$MAINCO"
   same=1
   for f in chunks.jsonl chunks.lines.npz chunks.meta.npz vectors.npy $(cd "$INDEX" && find bm25 -type f | sort); do
     cmp -s "$INDEX/$f" "$OUT/main-index/$f" || { same=0; echo "# search input DIFFERS: $f"; }
