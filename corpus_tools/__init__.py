@@ -24,6 +24,7 @@ from corpus_tools.types import (
     LoadReport,
     Reranker,
     SkippedFile,
+    SkippedProjectFile,
     Tokenizer,
     UnknownDocumentError,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "SearchConfig",
     "SkippedFile",
+    "SkippedProjectFile",
     "Tokenizer",
     "UnknownDocumentError",
     "chunk_document",

@@ -261,6 +261,12 @@ class CorpusConfig:
         Call.txt", "AA_q3_2021.txt") and the text (the participants list, the operator's welcome line), so
         `constraints="auto"` narrows a question naming the company and quarter to that call. A file that does not
         read as a call gets nothing. False = as before (main exactly); an index built before reads False.
+    read_project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` are read for the one name each
+        declares (project_files.py, session 46) and that name kept with the file's skip entry
+        (`SkippedFile.declares`, in the index's skipped.jsonl), never indexed as content: chunks, BM25 and vectors
+        are the same either way. datagen names a documentation folder's project from it
+        (datagen.doc_projects). False = those files skipped as an unsupported type, as before (main exactly). An
+        index built before records no value and reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -277,6 +283,7 @@ class CorpusConfig:
     read_source: bool = True
     read_notebooks: bool = True
     read_calls: bool = True
+    read_project_files: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -297,6 +304,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_notebooks must be True or False, got {self.read_notebooks!r}")
         if not isinstance(self.read_calls, bool):
             raise ValueError(f"CorpusConfig.read_calls must be True or False, got {self.read_calls!r}")
+        if not isinstance(self.read_project_files, bool):
+            raise ValueError(f"CorpusConfig.read_project_files must be True or False, got {self.read_project_files!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -308,6 +317,7 @@ class CorpusConfig:
         known.setdefault("read_source", False)  # built before session 43: its folder's .py files were never read
         known.setdefault("read_notebooks", False)  # built before session 45: its folder's .ipynb files were never read
         known.setdefault("read_calls", False)  # built before session 46: no call's identity was read
+        known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

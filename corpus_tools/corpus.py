@@ -310,7 +310,11 @@ class Corpus:
         else:
             logger.info("%s", report.summary())
         # Kept beside the index so that a later `Corpus.open` still knows what the build did.
-        _build.write_json_atomic(Path(final) / BUILD_REPORT, dataclasses.asdict(report))
+        record = dataclasses.asdict(report)
+        # each skip entry as path and reason (a project file's declared name lives in the index: read_skipped), so
+        # that code from before session 46 reads this report too
+        record["skipped"] = [{"path": s.path, "reason": s.reason} for s in report.skipped]
+        _build.write_json_atomic(Path(final) / BUILD_REPORT, record)
         corpus = cls.open(final, client=client)
         corpus.build_report = report
         return corpus
@@ -909,7 +913,8 @@ class Corpus:
             self._reload_if_changed()
             state = self._state
             report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
-                                       self.config.read_source, self.config.read_notebooks, self.config.read_calls)
+                                       self.config.read_source, self.config.read_notebooks, self.config.read_calls,
+                                       self.config.read_project_files)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(

@@ -74,7 +74,7 @@ from corpus_tools.table import (
     spill_line_columns,
     table_stamp,
 )
-from corpus_tools.types import Chunk, IndexFormatError, SkippedFile
+from corpus_tools.types import Chunk, IndexFormatError, SkippedFile, SkippedProjectFile
 from corpus_tools.vectors import VectorMatrix, normalise
 
 FORMAT = "context1-index"
@@ -82,6 +82,7 @@ FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 SKIPPED = "skipped.jsonl"
 BUILD_REPORT = "build_report.json"  # the last build's BuildReport, beside the manifest (kept across commits)
+DECLARED = "declared.json"  # project file path → the name it declares (SkippedProjectFile; absent when none)
 STAGING_MARK = "staging.json"  # inside a staging folder: its server collection, for cleanup
 WRITE_LOCK = ".write.lock"  # in the index folder: serialises add/delete across processes
 REBUILD_HINT = "Rebuild it with Corpus.build(source, path)."
@@ -407,13 +408,26 @@ def damaged_vectors(path: Path, why: str) -> IndexFormatError:
 def write_skipped(path: Path, skipped: Sequence[SkippedFile]) -> None:
     text = "".join(json.dumps({"path": s.path, "reason": s.reason}, ensure_ascii=False) + "\n" for s in skipped)
     write_text_atomic(path, text)
+    # the names project files declare (SkippedProjectFile, session 46) beside it, in a file of their own: skipped.jsonl
+    # keeps its two keys, so code from before opens the index as it always did; none declared, no file
+    declared = {s.path: s.declares for s in skipped if isinstance(s, SkippedProjectFile)}
+    if declared:
+        write_text_atomic(path.with_name(DECLARED), json.dumps(declared, ensure_ascii=False, indent=1) + "\n")
+    else:
+        path.with_name(DECLARED).unlink(missing_ok=True)
 
 
 def read_skipped(path: Path) -> list[SkippedFile]:
     if not path.exists():
         return []
+    try:
+        declared = json.loads(path.with_name(DECLARED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        declared = {}  # none written (no project file, an index built before), or unreadable: no name, nothing lost
+    declared = declared if isinstance(declared, dict) else {}
     with open(path, encoding="utf-8") as f:
-        return [SkippedFile(**json.loads(line)) for line in f if line.strip()]
+        entries = [SkippedFile(**json.loads(line)) for line in f if line.strip()]
+    return [SkippedProjectFile(s.path, s.reason, str(declared[s.path])) if s.path in declared else s for s in entries]
 
 
 def set_counts(manifest: dict[str, Any], n_docs: int, n_chunks: int, n_skipped: int, n_tokens: int) -> None:

@@ -27,9 +27,10 @@ import numpy as np
 
 from corpus_tools import readers
 from corpus_tools.doc_metadata import DOCUMENT_KEYS, document_title, read_metadata
+from corpus_tools.project_files import declared_name, is_project_file
 from corpus_tools.readers import UnreadableFileError
 from corpus_tools.source_reader import SOURCE_SUFFIXES, module_name, read_source
-from corpus_tools.types import Document, DocumentPart, FileNote, LoadReport, SkippedFile
+from corpus_tools.types import Document, DocumentPart, FileNote, LoadReport, SkippedFile, SkippedProjectFile
 
 # Field names tried in order when the caller does not name the field (BEIR, FlashRAG, MS MARCO,
 # KILT, LangChain and plain-CSV habits).
@@ -58,6 +59,7 @@ def load_documents(
     source_code: bool = False,
     notebooks: bool = True,
     calls: bool = True,
+    project_files: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -77,6 +79,9 @@ def load_documents(
     False = skipped as an unsupported file type, as before session 45.
     calls: an earnings call's identity (company, ticker, quarter) read from a .txt file's name and text onto its
     metadata (CorpusConfig.read_calls, call_identity.py); False = as before session 46.
+    project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
+    (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
+    file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -89,7 +94,7 @@ def load_documents(
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
-        notebooks=notebooks, calls=calls,
+        notebooks=notebooks, calls=calls, project_files=project_files,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -217,6 +222,7 @@ def iter_documents(
     source_code: bool = False,
     notebooks: bool = True,
     calls: bool = True,
+    project_files: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -228,11 +234,13 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks, calls)
+            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks, calls,
+                                    project_files)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks, calls)
+            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks, calls,
+                                  project_files)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -262,6 +270,7 @@ def iter_documents(
 def _iter_folder(
     root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
     myst: bool = True, source_code: bool = False, notebooks: bool = True, calls: bool = True,
+    project_files: bool = True,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -280,14 +289,19 @@ def _iter_folder(
         if on_file is not None:
             on_file(rel.as_posix())
         yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks,
-                              calls)
+                              calls, project_files)
 
 
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
                myst: bool = True, source_code: bool = False, notebooks: bool = True,
-               calls: bool = True) -> Iterator[tuple[Item, str]]:
+               calls: bool = True, project_files: bool = True) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
+    if project_files and is_project_file(path):
+        declares = declared_name(path)
+        if declares:  # build configuration, not prose: never content, but the name is the folder's (datagen)
+            yield SkippedProjectFile(where, f"project file, read for its name only ({declares!r})", declares), where
+            return
     if suffix in readers.CONVERT_FIRST:
         yield SkippedFile(where, readers.CONVERT_FIRST[suffix]), where
         return
@@ -430,9 +444,10 @@ def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:
 
 def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
                         source_code: bool = False, notebooks: bool = True,
-                        calls: bool = True) -> Iterator[tuple[Item, str]]:
+                        calls: bool = True, project_files: bool = False) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks, calls)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks, calls,
+                      project_files)
 
 
 def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:

@@ -187,6 +187,17 @@ class SkippedFile:
 
 
 @dataclass(frozen=True)
+class SkippedProjectFile(SkippedFile):
+    """A repository's project file (`pyproject.toml`, `setup.cfg`, `mkdocs.yml`): not indexed as content, but read
+    for the project name it declares (corpus_tools.project_files; CorpusConfig.read_project_files).
+
+    declares: that name as the file writes it ("django-debug-toolbar", "HTTPX").
+    """
+
+    declares: str = ""
+
+
+@dataclass(frozen=True)
 class FileNote:
     """Something worth knowing about a file that was indexed anyway ("decoded as cp1252")."""
 

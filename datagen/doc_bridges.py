@@ -43,6 +43,12 @@ ASKS = {
     "doc:removed": "When was the {p} version that removed {s} released?",
 }
 COMPARE_ASK = "Which was added to {p} first, {a} or {b}?"
+# two deprecations or two removals of one project compared (session 46, `--mix deprecations`)
+COMPARE_ASKS = {
+    "doc:added": COMPARE_ASK,
+    "doc:deprecated": "Which was deprecated in {p} first, {a} or {b}?",
+    "doc:removed": "Which was removed from {p} first, {a} or {b}?",
+}
 RELEASED = "doc:released"
 
 
@@ -151,13 +157,16 @@ def doc_bridges(facts: Mapping[str, Sequence[Fact]], projects: Mapping[str, str]
     return out
 
 
-def comparisons(facts: Mapping[str, Sequence[Fact]], projects: Mapping[str, str], funnel: Counter
-                ) -> list[DocComparison]:
-    """Pairs of one project's "added" notes in two passages whose versions differ ("5.0" and "5.0.0" do not);
-    each thing named in no other note's words (the question must tell the two apart)."""
-    by_project: dict[str, list[Fact]] = defaultdict(list)
-    for (project, _, _), notes in sorted(_notes(facts, projects, Counter(), ("doc:added",)).items()):
-        by_project[project].append(notes[0])
+def comparisons(facts: Mapping[str, Sequence[Fact]], projects: Mapping[str, str], funnel: Counter,
+                kinds: Sequence[str] = ("doc:added",)) -> list[DocComparison]:
+    """Pairs of one project's notes of one kind (`kinds`: "added" as session 45; deprecations and removals too with
+    `--mix deprecations`) in two passages whose versions differ ("5.0" and "5.0.0" do not); each thing named in no
+    other note's words (the question must tell the two apart). A removed "support for Python 3.7" is never compared:
+    which Python a project dropped first is guessed without reading."""
+    by_project: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for (project, _, relation), notes in sorted(_notes(facts, projects, Counter(), tuple(kinds)).items()):
+        if relation != "doc:removed" or not notes[0].subject.startswith("support for "):
+            by_project[(project, relation)].append(notes[0])
     out = []
     for notes in by_project.values():
         for i, a in enumerate(notes):
@@ -173,7 +182,7 @@ def comparisons(facts: Mapping[str, Sequence[Fact]], projects: Mapping[str, str]
                 first, second = (a, b) if _padded(va) < _padded(vb) else (b, a)
                 name = projects[a.doc_id]
                 # the options in a fixed order (the pair's), not the answer first
-                question = COMPARE_ASK.replace("{p}", name).replace("{a}", a.subject).replace("{b}", b.subject)
+                question = COMPARE_ASKS[a.relation].replace("{p}", name).replace("{a}", a.subject).replace("{b}", b.subject)
                 funnel["compare_pairs"] += 1
                 out.append(DocComparison(first, second, question, name))
     return out

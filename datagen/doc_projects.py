@@ -19,6 +19,16 @@ after "from" / "import" / "install" / "python" / "run" or before "import" (code 
 "pip install pytest") —, "pytest" for pytest, "Click", "Flask", "FastAPI", "Starlette" for the tuning projects
 (tuning: Click 58 to 2, Flask 142 to 13, FastAPI 394 to 19); a project no prose mentions keeps the capitalised form.
 
+The name a repository's project files declare (`declared`, `--mix declared_names=0|1`, session 46): the indexer
+reads a `pyproject.toml`'s `[project] name`, a `setup.cfg`'s `[metadata] name` and a `mkdocs.yml`'s `site_name`
+(corpus_tools.project_files; kept with the index as `SkippedProjectFile`s, never content). A group takes the names
+its own folder's files declare, else those of the indexed folder's root (one repository indexed whole: `docs/`,
+`src/` and the README are groups of one project), in this order: `site_name`, a Sphinx `conf.py`'s `project`, the
+package name, a README's title. Each counts only where the group's pages write it, and in the form they write it:
+a package slug is matched to the phrase prose writes ("django-debug-toolbar" → "Django Debug Toolbar",
+"djangorestframework" → "Django REST framework": the same letters, any spaces, hyphens or case), and so is a folder
+name (`phrases`).
+
 A group without a name keeps its questions as they were (they name no project), and its facts stay under the
 folder-wide one-answer rule (`factbase.unique_in_corpus`).
 """
@@ -132,13 +142,17 @@ def _index_title(doc_ids: list[str], titles: Mapping[str, str]) -> str:
 
 
 def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = None,
-                  as_written: bool = False, files: bool = False) -> dict[str, str]:
+                  as_written: bool = False, files: bool = False, declared: Mapping[str, str] | None = None
+                  ) -> dict[str, str]:
     """doc id → the project its documentation is of (see the module docstring); a document whose group has no
     name readable from its pages is left out. as_written: the name in the form running prose writes it
     ("pytest"), not the capitalised form ("Pytest"). files (session 44): a group its folder name does not name
     is named by what the folder itself declares (`declared_names`), and a name its prose writes only in lower case
     ("pipx", "attrs": never capitalised, so `_written` finds no form) is read as prose writes it when the folder
-    declares it (a folder's own name never so: "docs" is written in lower case by its prose too)."""
+    declares it (a folder's own name never so: "docs" is written in lower case by its prose too).
+    declared (session 46; None: as before): project file path → the name it declares (`SkippedProjectFile`s of the
+    index): those of the group's folder, else the root's, are candidates too, and every candidate may be a phrase
+    of several words as prose writes it (see the module docstring)."""
     groups: dict[str, list[str]] = {}
     for doc_id in texts:
         groups.setdefault(group_of(doc_id), []).append(doc_id)
@@ -148,21 +162,33 @@ def project_names(texts: Mapping[str, str], titles: Mapping[str, str] | None = N
         # (name, whether a form never capitalised counts): a folder's name keeps session 43's rule, since prose
         # writes "the docs folder" in lower case; a name the folder declares may be written only so ("pipx")
         candidates = [(candidate, False)] if candidate else []
-        if files:
+        if files and declared is not None:
+            # what the repository's files declare first: a folder's name is a guess ("kit" is a word of "Wombat Burrow
+            # Kit"), a pyproject.toml's name a statement
+            by_files = declared_by_files(group, sorted(doc_ids), texts, titles or {}, declared)
+            candidates = [(d, True) for d in by_files[0]] + candidates + [(d, True) for d in by_files[1]]
+        elif files:
             candidates += [(d, True) for d in declared_names(sorted(doc_ids), texts, titles or {})]
         for candidate, lower in candidates:
-            name = _name(candidate, [texts[d] for d in doc_ids], as_written, lower=lower)
+            name = _name(candidate, [texts[d] for d in doc_ids], as_written, lower=lower,
+                         phrases=declared is not None)
             if name:
                 out.update(dict.fromkeys(doc_ids, name))
                 break
     return out
 
 
-def _name(candidate: str, texts: list[str], as_written: bool, lower: bool = False) -> str:
+def _name(candidate: str, texts: list[str], as_written: bool, lower: bool = False, phrases: bool = False) -> str:
     """The form of `candidate` a group's pages write (see the module docstring), "" when they write it fewer than
-    `MIN_MENTIONS` times or on one page only. lower: a name never written capitalised counts in its prose forms."""
+    `MIN_MENTIONS` times or on one page only. lower: a name never written capitalised counts in its prose forms.
+    phrases: a name prose writes as several words ("Django Debug Toolbar" of "django-debug-toolbar") counts too,
+    when no one word is it."""
     forms, pages = _written(texts, _key(candidate))
     if not forms or sum(forms.values()) < MIN_MENTIONS or pages < 2:
+        if phrases:
+            forms, pages = _phrase_forms(texts, _key(candidate))
+            if forms and sum(forms.values()) >= MIN_MENTIONS and pages >= 2:
+                return max(forms, key=lambda f: (forms[f], sum(c.isupper() for c in f), f))
         if not lower:
             return ""
         prose = [_prose_forms([t], _key(candidate)) for t in texts]
@@ -198,6 +224,72 @@ def declared_names(doc_ids: list[str], texts: Mapping[str, str], titles: Mapping
             if title and len(title.split()) <= 2:
                 out.append(title)
     return [n for n in dict.fromkeys(out) if _WORD.fullmatch(n.split()[0]) and len(n.split()) == 1]
+
+
+# a phrase of two to four words as prose writes it: the first capitalised, one space between (a line break is a
+# layout, not a name: "Django\nDebug" stays two lines' words)
+_PHRASE_WORDS = 4
+
+
+def _phrase_forms(texts: Iterable[str], key: str) -> tuple[Counter, int]:
+    """How often each phrase of 2–`_PHRASE_WORDS` words whose letters are `key` ("Django REST framework" of
+    "djangorestframework") is written in `texts`, its first word capitalised, and on how many of them."""
+    forms: Counter = Counter()
+    pages = 0
+    for text in texts:
+        words = list(_WORD.finditer(text))
+        here = []
+        for i, first in enumerate(words):
+            if not first.group(0)[0].isupper() or not key.startswith(_key(first.group(0))):
+                continue
+            joined = _key(first.group(0))
+            for j in range(i + 1, min(i + _PHRASE_WORDS, len(words))):
+                if text[words[j - 1].end():words[j].start()] != " ":
+                    break
+                joined += _key(words[j].group(0))
+                if not key.startswith(joined):
+                    break
+                if joined == key:
+                    here.append(text[first.start():words[j].end()])
+                    break
+        forms.update(here)
+        pages += bool(here)
+    return forms, pages
+
+
+# which project file's name comes first: a display name (`site_name`, conf.py's `project`) before a package slug
+_FILE_ORDER = {"mkdocs.yml": 0, "mkdocs.yaml": 0, "pyproject.toml": 2, "setup.cfg": 3}
+
+
+def declared_by_files(group: str, doc_ids: list[str], texts: Mapping[str, str], titles: Mapping[str, str],
+                      declared: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """(the names a group's project files declare — `declared`: file path → name, the group's own folder's, else
+    the root's —, then a Sphinx `conf.py`'s `project` and a README's title as `declared_names` reads them), each in
+    the module docstring's order; several words allowed (a phrase prose writes)."""
+    def nearest(paths: list[str]) -> list[str]:
+        # the shallowest of the group's own files (its repository root), else the indexed folder's root
+        own = [p for p in paths if group and group_of(p) == group]
+        if own:
+            depth = min(p.count("/") for p in own)
+            return [p for p in own if p.count("/") == depth]
+        return [p for p in paths if "/" not in p.replace("\\", "/")]
+
+    files = sorted(nearest(sorted(declared)), key=lambda p: (_FILE_ORDER.get(p.rsplit("/", 1)[-1].lower(), 9), p))
+    stated = [declared[p].strip() for p in files]
+    read: list[str] = []
+    for doc_id in doc_ids:
+        if doc_id.replace("\\", "/").rsplit("/", 1)[-1] == "conf.py":
+            read += [m.group("name").strip() for m in _CONF_PROJECT.finditer(texts.get(doc_id, ""))]
+    for doc_id in doc_ids:
+        if _README.match(doc_id.replace("\\", "/").rsplit("/", 1)[-1]):
+            title = _WELCOME.sub("", (titles.get(doc_id) or "").strip()).strip(" #!.")
+            if title and len(title.split()) <= 2:
+                read.append(title)
+
+    def kept(names: list[str]) -> list[str]:
+        return [n for n in dict.fromkeys(names) if n and _WORD.fullmatch(n.split()[0]) and len(n.split()) <= _PHRASE_WORDS]
+
+    return kept(stated), [n for n in kept(read) if n not in stated]
 
 
 # The question each documentation relation asks when its project is named ("{p}"); the relation's own template

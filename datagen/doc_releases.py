@@ -128,3 +128,9 @@ def _heading_between(text: str, release: tuple[int, int, str, str], at: int) -> 
     if level:
         return bool(re.search(rf"^#{{1,{level}}}[ \t]", text[release[1]:at], re.MULTILINE))
     return bool(re.search(r"^\S[^\n]*\n[-=~^\"'`]{5,}[ \t]*$", text[release[1]:at], re.MULTILINE))
+
+
+def release_headings(text: str, named: bool = False) -> list[tuple[int, int, str, str]]:
+    """(heading start, heading end, version, day or "") of every release heading of `text`, in order (named: as
+    `release_facts`): where a passage's items sit, for readers of what each release did (datagen.doc_deprecations)."""
+    return _releases(text, named)

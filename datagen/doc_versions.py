@@ -57,7 +57,7 @@ _DIRECTIVE_KIND = {"versionadded": "added", "versionchanged": "changed", "deprec
 _CLEANED_KIND = {"new": "added", "added": "added", "changed": "changed", "deprecated": "deprecated",
                  "removed": "removed"}
 # `.. versionadded:: 3.1` (its body the lines indented under it), or Sphinx's rendering in cleaned text
-_NOTE = re.compile(
+NOTE = re.compile(
     rf"^(?P<indent>[ \t]*)(?:\.\.[ \t]+(?P<directive>versionadded|versionchanged|deprecated|versionremoved)::[ \t]+"
     rf"(?P<v1>{VERSION})|(?P<cleaned>New|Added|Changed|Deprecated|Removed)[ \t]+(?:in|since)[ \t]+(?:version[ \t]+)?"
     rf"(?P<v2>{VERSION})[:.]?)[ \t]*(?P<rest>[^\n]*)$",
@@ -105,7 +105,7 @@ def version_facts(chunk: Any, skipped: Counter, owners: bool = True) -> list[Fac
     text = chunk.text
     out: list[Fact] = []
     blocks = object_blocks(text)
-    for m in _NOTE.finditer(text):
+    for m in NOTE.finditer(text):
         kind = _DIRECTIVE_KIND[m.group("directive")] if m.group("directive") else _CLEANED_KIND[m.group("cleaned").lower()]
         version = m.group("v1") or m.group("v2")
         body, end = _body(text, m)
@@ -187,7 +187,7 @@ def _owner(chunk: Any, note: re.Match[str], kind: str, body: str, end: int) -> t
             # to True …") is the entry's own
             return None
         if ((not body or not _NAME_LIST.match(body)) and not (others - {name}) and len(between) <= _MAX_ENTRY_CHARS
-                and not _NOTE.search(between) and (kind != "changed" or text[end:].strip())):
+                and not NOTE.search(between) and (kind != "changed" or text[end:].strip())):
             # a change note closing the passage: the entry may go on in the next one with another change
             # (SERVER_NAME's 3.1, then 1.0 and 2.3), and the question would have three answers
             return name, text[at:end].strip()

@@ -105,6 +105,8 @@ class MinedCorpus:
     titles: doc id -> title. chunks: doc id -> its chunks in order. sentences: doc id -> sentences.
     links: doc id -> its outgoing links (Span with target). answers: doc id -> answer spans.
     title_forms: doc id -> the surface forms of its title that count as naming it.
+    declared: a project file's path -> the project name it declares (the index's `SkippedProjectFile`s,
+    corpus_tools.project_files; empty for an index built before session 46 or of no repository).
     """
 
     titles: dict[str, str] = field(default_factory=dict)
@@ -113,6 +115,7 @@ class MinedCorpus:
     links: dict[str, list[Span]] = field(default_factory=dict)
     answers: dict[str, list[Span]] = field(default_factory=dict)
     title_forms: dict[str, list[str]] = field(default_factory=dict)
+    declared: dict[str, str] = field(default_factory=dict)
 
     def doc_text(self, doc_id: str) -> str:
         return "\n".join(c.text for c in self.chunks[doc_id])

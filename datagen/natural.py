@@ -200,6 +200,14 @@ class NaturalConfig:
     doc_release_names: 1 (default) reads a release heading that names its project too ("pytest 8.4.0 (2025-06-02)",
         datagen.doc_releases), its day kept only where the word is the page's project (so only with `doc_projects`);
         0 reads none, as session 44 (`--mix release_names=0`). Read with the facts, before the generator.
+    doc_declared_names: 1 (default) names a documentation group's project by what its repository's project files
+        declare too (`pyproject.toml`, `setup.cfg`, `mkdocs.yml`, read by the indexer and kept with the index), and a
+        declared slug or a folder name by the phrase prose writes ("django-debug-toolbar" → "Django Debug Toolbar";
+        datagen.doc_projects, session 46); 0 as session 45 (`--mix declared_names=0`). Read with the facts.
+    doc_deprecations: 1 (default) reads what a changelog's items and a deprecation page's sections say a release
+        deprecated or removed ("In which version of Starlette was the allow_redirects argument removed?",
+        datagen.doc_deprecations, session 46), bridged to the release's day and compared as the version notes are
+        (`doc_bridges`); 0 reads none, as session 45 (`--mix deprecations=0`). Read with the facts.
     doc_bridges: 1 (default) asks across two documentation pages (datagen.doc_bridges, session 45): the day the
         release that added, changed, deprecated or removed a documented thing came out ("When was the pytest version
         that added record_testsuite_property released?": the note's page, then the changelog's), and which of two
@@ -277,6 +285,8 @@ class NaturalConfig:
     doc_option_program: float = 1.0
     doc_project_files: float = 1.0
     doc_release_names: float = 1.0
+    doc_declared_names: float = 1.0
+    doc_deprecations: float = 1.0
     doc_bridges: float = 1.0
     meeting_guard: float = 1.0
     meeting_statements: float = 1.0
@@ -295,7 +305,7 @@ class NaturalConfig:
             "comparison_share", "bridge_comparison_share", "relation_share", "order_share", "session_bridges", "said_sets",
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
-            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
+            "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -314,7 +324,7 @@ _MIX_KEYS = {
     "options": "doc_options", "source": "doc_source", "announce": "doc_announce", "doc_group": "doc_group", "doc_kind": "doc_kind_share",
     "trivial": "doc_trivial_share", "option_lists": "doc_option_lists", "option_this": "doc_option_this",
     "option_nouns": "doc_option_nouns", "option_program": "doc_option_program", "project_files": "doc_project_files", "release_names": "doc_release_names",
-    "doc_bridges": "doc_bridges",
+    "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
 }
@@ -332,7 +342,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,declared_names=0|1,deprecations=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1; "
                 f"got {part!r}"
             )
         try:
@@ -534,7 +544,8 @@ class NaturalGenerator:
             asked = {d: [f for f in fs if f.relation.startswith("doc:") and self._doc_kind_on(f)] for d, fs in kept.items()}
             texts = {d: mined.doc_text(d) for d in asked}
             self.doc_bridges = doc_bridges(asked, facts.projects, texts, self.doc_funnel)
-            self.doc_comparisons = doc_comparisons(asked, facts.projects, self.doc_funnel)
+            kinds = ("doc:added", "doc:deprecated", "doc:removed") if self.config.doc_deprecations else ("doc:added",)
+            self.doc_comparisons = doc_comparisons(asked, facts.projects, self.doc_funnel, kinds)
             self.stages.update({f"doc_bridge:{k}": v for k, v in self.doc_funnel.items()})
         self._doc_multi = bool(self.doc_bridges or self.doc_comparisons)
 

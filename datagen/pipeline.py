@@ -215,7 +215,10 @@ def one_search_solves(candidate: Candidate, legs: Mapping[str, list[str]]) -> bo
 def mine_corpus(corpus: Any, exclude: Iterable[str] = ()) -> MinedCorpus:
     """Mine an opened `Corpus` (every chunk of every document)."""
     chunks = [c for doc in corpus.doc_ids() for c in corpus.chunks(doc)]
-    return mine(chunks, exclude=exclude)
+    mined = mine(chunks, exclude=exclude)
+    # what the folder's project files declare, read by the indexer though never content (doc_projects names by it)
+    mined.declared = {s.path: s.declares for s in getattr(corpus, "skipped", ()) if getattr(s, "declares", "")}
+    return mined
 
 
 def generate(

@@ -89,6 +89,7 @@ from datagen.chat_sessions import told_on_facts, told_when_facts
 from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
+from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
@@ -141,7 +142,8 @@ def _latin_share(text: str) -> float:
 
 def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container[str] = (), owners: bool = True,
                         reference: bool = False, options: bool = False, source: bool = False,
-                        shapes: frozenset[str] = frozenset(), release_names: bool = False) -> list[Fact]:
+                        shapes: frozenset[str] = frozenset(), release_names: bool = False,
+                        deprecations: bool = False) -> list[Fact]:
     """What a page of technical documentation states around code, passage by passage: an option's default, the
     version that added, changed or removed a thing, a release's day and added support (datagen.doc_defaults,
     doc_versions, doc_releases). A list's owning class may be named in the passages just before (a section opened
@@ -152,7 +154,9 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
     options or settings list's entries too (datagen.doc_options). source: a Python source section's parameter
     defaults, return type and raised exceptions too (datagen.doc_source; False: none, as before). shapes: the
     options lists' session 44 readings (datagen.doc_options SHAPES; empty: session 43's). release_names: a release
-    heading naming its project is read too ("pytest 8.4.0 (2025-06-02)", datagen.doc_releases; False: as before)."""
+    heading naming its project is read too ("pytest 8.4.0 (2025-06-02)", datagen.doc_releases; False: as before).
+    deprecations: a changelog's deprecation and removal items and a deprecation page's section notes too
+    (datagen.doc_deprecations; False: as before), a thing another reader already gives with the same version once."""
     out: list[Fact] = []
     for n, chunk in enumerate(chunks):
         if chunk.chunk_id in tables:
@@ -163,6 +167,11 @@ def documentation_facts(chunks: list[Chunk], skipped: Counter, tables: Container
         found = [*default_facts(chunk, skipped, before), *version_facts(chunk, skipped, owners), *release_facts(chunk, skipped, release_names),
                  *since_facts(chunk, skipped), *(reference_facts(chunk, skipped) if reference else ()),
                  *(option_facts(chunk, skipped, shapes) if options else ()), *(source_facts(chunk, skipped) if source else ())]
+        if deprecations:
+            said = {(fold(f.subject), f.relation, f.answer) for f in found}
+            read = [f for f in deprecation_facts(chunk, skipped, release_names)
+                    if (fold(f.subject), f.relation, f.answer) not in said]
+            found += undisputed(read, "\n".join(c.text for c in chunks), skipped, release_names) if read else []
         out.extend(_no_leaks(found, skipped))
     return out
 
@@ -175,15 +184,18 @@ def _no_leaks(found: list[Fact], skipped: Counter) -> list[Fact]:
     return [f for f in found if f not in leaks]
 
 
-def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False, files: bool = False) -> None:
+def name_projects(base: FactBase, mined: MinedCorpus, as_written: bool = False, files: bool = False,
+                  declared: bool = False) -> None:
     """Each documentation fact's question names the project its page documents, where one is read
     (datagen.doc_projects): "When was version 0.47.3 released?" → "When was Starlette 0.47.3 released?".
     as_written: the name as the project's prose writes it ("pytest"), not its capitalised form ("Pytest").
-    files: a group its folder name does not name is named by what it declares (`doc_projects.project_names`)."""
+    files: a group its folder name does not name is named by what it declares (`doc_projects.project_names`).
+    declared: what the folder's project files declare is read too (`MinedCorpus.declared`; session 46)."""
     holding = [d for d, fs in base.facts.items() if any(f.relation.startswith("doc:") for f in fs)]
     if not holding:
         return  # no documentation fact: nothing to name, and no page's text joined
-    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written, files=files)
+    names = project_names({d: mined.doc_text(d) for d in mined.chunks}, mined.titles, as_written, files=files,
+                          declared=mined.declared if declared else None)
     base.projects.update(names)  # the pages' projects, for the questions that join two pages (datagen.doc_bridges)
     for doc_id in holding:
         project = names.get(doc_id, "")
@@ -214,6 +226,8 @@ def read_facts(
     option_shapes: frozenset[str] = SHAPES,
     project_files: bool = True,
     release_names: bool = False,
+    declared_names: bool = False,
+    deprecations: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -235,6 +249,12 @@ def read_facts(
     release_names: a release heading that names its project ("pytest 8.4.0 (2025-06-02)") gives its day too
     (datagen.doc_releases), kept only where the word is the page's project, so only with doc_projects; False (this
     function's default): as session 44.
+    declared_names: a documentation group is named by what the folder's project files declare too (`pyproject.toml`,
+    `setup.cfg`, `mkdocs.yml`, read by the indexer: `MinedCorpus.declared`), the name matched to the phrase prose
+    writes ("django-debug-toolbar" → "Django Debug Toolbar"; datagen.doc_projects); False (this function's
+    default): as session 45.
+    deprecations: what a changelog's items and a deprecation page's sections say a release deprecated or removed
+    (datagen.doc_deprecations); False (this function's default): as session 45.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -376,11 +396,11 @@ def read_facts(
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
-                                    option_shapes, release_names and doc_projects)
+                                    option_shapes, release_names and doc_projects, deprecations)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:
-        name_projects(base, mined, doc_name_case, project_files)
+        name_projects(base, mined, doc_name_case, project_files, declared_names and project_files)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)
     article_facts(base, mined)
     _title_classes(base, mined)

@@ -108,7 +108,9 @@ def run_datagen(
                            doc_source=bool(natural.doc_source), meeting_decisions=bool(natural.meeting_decisions),
                            meeting_replies=bool(natural.meeting_replies), option_shapes=option_shapes(natural),
                            project_files=bool(natural.doc_project_files),
-                           release_names=bool(natural.doc_release_names))
+                           release_names=bool(natural.doc_release_names),
+                           declared_names=bool(natural.doc_declared_names),
+                           deprecations=bool(natural.doc_deprecations))
             generator: Any = NaturalGenerator(mined, facts, natural)
             # filings and reports (issue 36): questions across quarters and companies from table rows, and
             # from the fields of form-like reports
@@ -178,11 +180,12 @@ def run_datagen(
 def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
            doc_name_case: bool = True, doc_reference: bool = True, doc_options: bool = True, meeting_decisions: bool = True,
            meeting_replies: bool = True, doc_source: bool = False, option_shapes: frozenset[str] | None = None,
-           project_files: bool = True, release_names: bool = False) -> Any:
+           project_files: bool = True, release_names: bool = False, declared_names: bool = False,
+           deprecations: bool = False) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
     doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, option_shapes (None: all),
-    project_files, release_names: `read_facts`' own."""
+    project_files, release_names, declared_names, deprecations: `read_facts`' own."""
     from datagen.doc_options import SHAPES
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
@@ -201,7 +204,8 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             doc_name_case=doc_name_case, doc_reference=doc_reference, doc_options=doc_options, doc_source=doc_source,
             meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
             option_shapes=option_shapes if option_shapes is not None else SHAPES,
-            project_files=project_files, release_names=release_names,
+            project_files=project_files, release_names=release_names, declared_names=declared_names,
+            deprecations=deprecations,
         )
     finally:
         if bar is not None:

@@ -167,6 +167,13 @@ def index_command(
         typer.Option("--calls/--no-calls", help="Read an earnings call's company and quarter from a .txt file's name "
                                                 "and text onto its chunks (--no-calls: as before session 46)."),
     ] = True,
+    read_project_files: Annotated[
+        bool,
+        typer.Option("--project-files/--no-project-files",
+                     help="Read a repository's pyproject.toml, setup.cfg and mkdocs.yml for the project name each "
+                          "declares (kept with the index for datagen; never searched as content). "
+                          "--no-project-files: skip them as unsupported files."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -190,7 +197,8 @@ def index_command(
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
-                              read_notebooks=read_notebooks, read_calls=read_calls)
+                              read_notebooks=read_notebooks, read_calls=read_calls,
+                              read_project_files=read_project_files)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
