@@ -116,6 +116,11 @@ def run_datagen(
             from datagen.report_fields import with_report_fields
 
             generator = with_report_fields(with_period_tasks(generator, mined, facts), mined)
+            if natural.calls:
+                # earnings calls (session 46): the figures a call states, for the company's quarter
+                from datagen.call_tasks import with_call_tasks
+
+                generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share)
             label = "natural"
             usage = None
         elif backend is None:
