@@ -232,12 +232,13 @@ def embed_into(
 
 
 def as_report(source: Any, markup: bool = True, myst: bool = True, source_code: bool = False,
-              notebooks: bool = True) -> LoadReport:
+              notebooks: bool = True, calls: bool = True) -> LoadReport:
     """A LoadReport from any source `load_documents` accepts (a LoadReport passes through); markup: as
     CorpusConfig.read_markup; myst: as CorpusConfig.read_myst; source_code: as CorpusConfig.read_source;
-    notebooks: as CorpusConfig.read_notebooks."""
+    notebooks: as CorpusConfig.read_notebooks; calls: as CorpusConfig.read_calls."""
     return source if isinstance(source, LoadReport) else load_documents(source, markup=markup, myst=myst,
-                                                                        source_code=source_code, notebooks=notebooks)
+                                                                        source_code=source_code, notebooks=notebooks,
+                                                                        calls=calls)
 
 
 def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
@@ -590,7 +591,7 @@ def _stream_into(
         # Name the file being read before the loader opens it (one PDF can take seconds).
         items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"),
                                markup=config.read_markup, myst=config.read_myst, source_code=config.read_source,
-                               notebooks=config.read_notebooks)
+                               notebooks=config.read_notebooks, calls=config.read_calls)
     items = _counted(items, bar)
     with bar, seen:
         for item, where in items:

@@ -248,6 +248,11 @@ class CorpusConfig:
         tables; images, widgets and tracebacks dropped and counted. False = .ipynb files skipped as an unsupported
         type, as before (main exactly). An index built before records no value and reads False, so `sync` never
         adds notebooks to an index built without them (benchmarks/notebooks_search.py).
+    read_calls: an earnings call's identity read onto a .txt file's chunks (call_identity.py, session 46): company,
+        ticker, form "earnings call", fiscal year and quarter, from the file name ("Q3 2022 Equinix Inc Earnings
+        Call.txt", "AA_q3_2021.txt") and the text (the participants list, the operator's welcome line), so
+        `constraints="auto"` narrows a question naming the company and quarter to that call. A file that does not
+        read as a call gets nothing. False = as before (main exactly); an index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -263,6 +268,7 @@ class CorpusConfig:
     read_myst: bool = True
     read_source: bool = True
     read_notebooks: bool = True
+    read_calls: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -281,6 +287,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_source must be True or False, got {self.read_source!r}")
         if not isinstance(self.read_notebooks, bool):
             raise ValueError(f"CorpusConfig.read_notebooks must be True or False, got {self.read_notebooks!r}")
+        if not isinstance(self.read_calls, bool):
+            raise ValueError(f"CorpusConfig.read_calls must be True or False, got {self.read_calls!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -291,6 +299,7 @@ class CorpusConfig:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known.setdefault("read_source", False)  # built before session 43: its folder's .py files were never read
         known.setdefault("read_notebooks", False)  # built before session 45: its folder's .ipynb files were never read
+        known.setdefault("read_calls", False)  # built before session 46: no call's identity was read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

@@ -239,6 +239,10 @@ class MetadataCatalog:
                 for alias in company_aliases(f.company):
                     self._aliases.setdefault(alias, set()).add(f.company)
         self._tickers = {f.ticker: f.company or f.ticker for f in self.facts if f.ticker and len(f.ticker) >= 2}
+        # Tickers no document names a company for ("AA_q3_2021.txt": a call known by its file name's ticker): a
+        # question naming one is constrained by "ticker", as no "company" value selects those documents.
+        named = {f.company for f in self.facts if f.company}
+        self._bare_tickers = {f.ticker for f in self.facts if f.ticker and not f.company and f.ticker not in named}
         # Short names count only when one company of the corpus has them (two "Orchard ..." would be ambiguous).
         shorts: dict[str, set[str]] = {}
         for company in {f.company for f in self.facts if f.company}:
@@ -293,12 +297,15 @@ class MetadataCatalog:
         notes: list[str] = []
         companies = self.companies_in(question)
         unmatched = [n for n in self.unmatched_names(question) if n not in companies]
-        if unmatched and not companies:
+        tickers = [c for c in companies if c in self._bare_tickers]
+        companies = [c for c in companies if c not in tickers]
+        if unmatched and not companies and not tickers:
             # The question is about a company the corpus lacks: its period or form would only pull up
             # other companies' filings, so nothing is constrained.
             notes.append(f"the corpus holds no company named {', '.join(unmatched)}: no constraint applied")
             return {"company": [], "form": [], "period_end": [], "unmatched": unmatched, "notes": notes}
-        pool = [f for f in self.facts if f.company in companies] if companies else list(self.facts)
+        pool = ([f for f in self.facts if f.company in companies or (not f.company and f.ticker in tickers)]
+                if companies or tickers else list(self.facts))
         forms = [form for form, pattern in _FORMS.items() if pattern.search(question)]
         held_forms = {f.form for f in self.facts if f.form}
         if forms and not set(forms) & held_forms:
@@ -308,10 +315,12 @@ class MetadataCatalog:
         if period_note:
             notes.append(period_note)
         out: dict[str, Any] = {"company": companies, "form": [f for f in forms if f in held_forms]}
+        if tickers and not companies:  # both named: the company's documents hold no bare ticker; keep the names
+            out["ticker"] = tickers
         out.update(_period_values(matched))
         if preferred and len(preferred) < len(matched) and all(f.period_end for f in preferred):
             out["period_preferred"] = sorted({f.value("period_end") for f in preferred})
-        elif companies and not matched and not period_note:
+        elif (companies or tickers) and not matched and not period_note:
             newest = _newest_reports(pool)
             if newest and len(newest) < len(pool):
                 out["period_preferred"] = sorted({f.value("period_end") for f in newest})

@@ -905,7 +905,7 @@ class Corpus:
             self._reload_if_changed()
             state = self._state
             report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
-                                       self.config.read_source, self.config.read_notebooks)
+                                       self.config.read_source, self.config.read_notebooks, self.config.read_calls)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(

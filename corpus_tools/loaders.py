@@ -57,6 +57,7 @@ def load_documents(
     myst: bool = True,
     source_code: bool = False,
     notebooks: bool = True,
+    calls: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -74,6 +75,8 @@ def load_documents(
     source_reader.py); False = skipped as an unsupported file type, as before session 43.
     notebooks: Jupyter notebooks (.ipynb) read as documents (CorpusConfig.read_notebooks, notebook_reader.py);
     False = skipped as an unsupported file type, as before session 45.
+    calls: an earnings call's identity (company, ticker, quarter) read from a .txt file's name and text onto its
+    metadata (CorpusConfig.read_calls, call_identity.py); False = as before session 46.
     Raises FileNotFoundError for a path that does not exist and ValueError for a source of the
     wrong kind; everything else is reported in `LoadReport.skipped`.
     """
@@ -86,7 +89,7 @@ def load_documents(
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
-        notebooks=notebooks,
+        notebooks=notebooks, calls=calls,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -213,6 +216,7 @@ def iter_documents(
     myst: bool = True,
     source_code: bool = False,
     notebooks: bool = True,
+    calls: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -224,11 +228,11 @@ def iter_documents(
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks)
+            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks, calls)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks)
+            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks, calls)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -257,7 +261,7 @@ def iter_documents(
 
 def _iter_folder(
     root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
-    myst: bool = True, source_code: bool = False, notebooks: bool = True,
+    myst: bool = True, source_code: bool = False, notebooks: bool = True, calls: bool = True,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -275,11 +279,13 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks,
+                              calls)
 
 
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
-               myst: bool = True, source_code: bool = False, notebooks: bool = True) -> Iterator[tuple[Item, str]]:
+               myst: bool = True, source_code: bool = False, notebooks: bool = True,
+               calls: bool = True) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if suffix in readers.CONVERT_FIRST:
@@ -364,6 +370,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
                 from corpus_tools.transcripts import read_transcript
 
                 text, parts = read_transcript(text)
+            if calls and suffix == ".txt":  # an earnings call: company, ticker, quarter (DOCUMENT_KEYS)
+                from corpus_tools.call_identity import call_identity
+
+                metadata.update(call_identity(path.name, text))
     except UnreadableFileError as exc:
         yield SkippedFile(where, str(exc)), where
         return
@@ -412,9 +422,10 @@ def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:
 
 
 def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
-                        source_code: bool = False, notebooks: bool = True) -> Iterator[tuple[Item, str]]:
+                        source_code: bool = False, notebooks: bool = True,
+                        calls: bool = True) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks, calls)
 
 
 def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:

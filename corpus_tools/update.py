@@ -101,7 +101,8 @@ def sync_folder(
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks):
+        calls = getattr(config, "read_calls", False)
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks, calls):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id

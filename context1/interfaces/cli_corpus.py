@@ -162,6 +162,11 @@ def index_command(
                                                         "cells, code cells and short outputs, images and "
                                                         "tracebacks left out (--no-notebooks: skip them)."),
     ] = True,
+    read_calls: Annotated[
+        bool,
+        typer.Option("--calls/--no-calls", help="Read an earnings call's company and quarter from a .txt file's name "
+                                                "and text onto its chunks (--no-calls: as before session 46)."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -185,7 +190,7 @@ def index_command(
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
-                              read_notebooks=read_notebooks)
+                              read_notebooks=read_notebooks, read_calls=read_calls)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()
