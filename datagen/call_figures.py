@@ -22,7 +22,8 @@ an estimate, consensus or the Street's number (`call:estimate`); a figure with n
 never as the one a question is written from (`hedged`).
 
 The call's identity is its document metadata (`corpus_tools.doc_metadata.DOCUMENT_KEYS`: company, ticker,
-form "earnings call", fiscal_year, fiscal_quarter), read here and nowhere else in datagen.
+form "earnings call", fiscal_year, fiscal_quarter, as `corpus_tools.call_identity` reads them), read here and
+nowhere else in datagen. A call named by ticker only ("AAN_q1_2021.txt") is asked by its ticker.
 """
 
 from __future__ import annotations
@@ -104,10 +105,16 @@ def period_forms(period: str) -> tuple[str, ...]:
             f"{word} quarter", kind)
 
 
+def is_call(metadata: Mapping[str, Any]) -> bool:
+    """Whether a document's metadata marks it an earnings call: its form, or (ECTSum's "AAN_q1_2021.txt", whose
+    text may never say "call") a ticker and a quarter with no form at all."""
+    form = str(metadata.get("form") or "").casefold()
+    return form == CALL_FORM or (not form and bool(metadata.get("ticker")) and bool(metadata.get("fiscal_quarter")))
+
+
 def call_identity(metadata: Mapping[str, Any], skipped: Counter) -> CallIdentity | None:
-    """The identity an earnings call's document metadata gives, or None (counted) when it gives none."""
-    if str(metadata.get("form", "")).casefold() != CALL_FORM:
-        return None
+    """The identity an earnings call's document metadata gives, or None (counted) when it gives none: no quarter,
+    or neither a company that is a name nor a ticker."""
     try:
         year, quarter = int(metadata.get("fiscal_year") or 0), int(metadata.get("fiscal_quarter") or 0)
     except (TypeError, ValueError):
@@ -116,12 +123,16 @@ def call_identity(metadata: Mapping[str, Any], skipped: Counter) -> CallIdentity
         skipped["call:no_identity"] += 1
         return None
     raw = str(metadata.get("company") or "").strip()
+    ticker = str(metadata.get("ticker") or "").strip()
     company = short_company(raw) if raw else ""
+    if raw and not company:
+        skipped["call:bare_company"] += 1  # a bare "Inc." or a heading names no company
+    # a folder that names its calls by ticker only ("AAN_q1_2021.txt"): the ticker, as analysts write it
+    company = company or ticker
     if not company:
-        # a bare "Inc." or a heading names no company; a call that names none is asked nothing alone
-        skipped["call:bare_company" if raw else "call:no_identity"] += 1
+        skipped["call:no_identity"] += 1
         return None
-    return CallIdentity(company, str(metadata.get("ticker") or ""), year, quarter)
+    return CallIdentity(company, ticker, year, quarter)
 
 
 # -- the sentence reader -----------------------------------------------------------------------------------
@@ -234,7 +245,7 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
         if not chunks:
             continue
         metadata = chunks[0].metadata or {}
-        if str(metadata.get("form", "")).casefold() != CALL_FORM:
+        if not is_call(metadata):
             continue
         skipped["call:documents"] += 1
         ident = call_identity(metadata, skipped)

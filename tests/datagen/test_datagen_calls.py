@@ -1,17 +1,17 @@
 """Earnings calls as a user's folder holds them (issue 36, session 46): what a call states, asked as an analyst
-asks it. The calls under tests/fixtures/calls are invented (a vendor export's shape: participants, a speaker line,
+asks it. The calls under tests/fixtures/call_figures are invented (a vendor export's shape: participants, a speaker line,
 then "Company - Title"). Old code asked nothing about a call's figures: no question named a company and quarter,
 a guidance range was no fact, and a call with no identity was not counted."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
 
 from datagen_fixtures import NoProseGenerator
 
+from corpus_tools.call_identity import call_identity
 from corpus_tools.types import Chunk
 from datagen.call_figures import CallIdentity, read_call_figures, sentence_figures
 from datagen.call_tasks import CallTasks, with_call_tasks
@@ -19,30 +19,22 @@ from datagen.mining import mine
 from datagen.pipeline import GenerateConfig, generate
 from datagen.records import read_task_file
 
-CALLS = Path(__file__).resolve().parents[1] / "fixtures" / "calls"
-# the identity corpus_tools' reader gives each call (document metadata, corpus_tools.doc_metadata.DOCUMENT_KEYS)
-IDENTITY = {
-    "Q1 2024 Harbor Pumps Corp Earnings Call": {"company": "Harbor Pumps Corp.", "ticker": "HPMP", "fiscal_year": 2024,
-                                                "fiscal_quarter": 1},
-    "Q2 2024 Harbor Pumps Corp Earnings Call": {"company": "Harbor Pumps Corp.", "ticker": "HPMP", "fiscal_year": 2024,
-                                                "fiscal_quarter": 2},
-    "Q2 2024 Lumen Ridge Foods Inc Earnings Call": {"company": "Lumen Ridge Foods Inc.", "ticker": "LRF",
-                                                    "fiscal_year": 2024, "fiscal_quarter": 2},
-    "Q2 2024 Unnamed Earnings Call": {"fiscal_year": 2024, "fiscal_quarter": 2},  # a header lost: no company
-}
+CALLS = Path(__file__).resolve().parents[1] / "fixtures" / "call_figures"
 
 
 def _chunks(names: list[str] | None = None, lines_per_chunk: int = 9) -> list[Chunk]:
+    """The fixture calls as an index holds them: their identity (corpus_tools.call_identity) on every chunk."""
     out = []
     for path in sorted(CALLS.glob("*.txt")):
         doc = path.stem
         if names is not None and doc not in names:
             continue
-        lines = path.read_text(encoding="utf-8").split("\n")
-        meta = {"title": doc, "form": "earnings call", **IDENTITY[doc]}
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        meta = {"title": doc, **call_identity(path.name, text)}
         for i in range(0, len(lines), lines_per_chunk):
-            text = "\n".join(lines[i:i + lines_per_chunk])
-            out.append(Chunk(f"{doc}#{i // lines_per_chunk}", doc, text, i // lines_per_chunk, 60, dict(meta)))
+            piece = "\n".join(lines[i:i + lines_per_chunk])
+            out.append(Chunk(f"{doc}#{i // lines_per_chunk}", doc, piece, i // lines_per_chunk, 60, dict(meta)))
     return out
 
 
@@ -116,3 +108,35 @@ def test_two_quarters_of_one_company_compared() -> None:
     questions = {c.question: c.answer for c in found if not isinstance(c, str) and hasattr(c, "question")}
     q = "Did Harbor Pumps report higher revenue for the first quarter of 2024 or for the second quarter of 2024?"
     assert questions[q] == "the second quarter of 2024"
+
+
+def test_datagen_on_a_folder_of_calls_and_hops_4_exit_0_with_counts(tmp_path: Path) -> None:
+    """The user's command on the folder as exported: the index reads each call's identity, datagen asks its
+    figures; `--hops 4` on calls (no chain of four) still writes tasks, each count explained, exit 0."""
+    import typer
+    from typer.testing import CliRunner
+
+    from corpus_tools import Corpus, CorpusConfig
+    from datagen.cli import register
+    from eval.loaders import load_tasks
+
+    import eval.cli
+
+    app = typer.Typer()
+    register(app)
+    eval.cli.register(app)  # two commands: typer then reads "datagen" as the command's name
+    Corpus.build(CALLS, tmp_path / "index", config=CorpusConfig(embedding_cache=str(tmp_path / "c")), progress=False).close()
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["datagen", str(tmp_path / "index"), str(out), "--n", "12", "--hops", "1-2",
+                                      "--seed", "1", "--keep-easy", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    tasks = load_tasks(out / "tasks.jsonl").tasks
+    calls = [t for t in tasks if t.metadata.get("generator_part") == "calls"]
+    assert len(calls) >= 8, [t.query for t in tasks]
+    assert all(("Harbor Pumps" in t.query or "Lumen Ridge Foods" in t.query) for t in calls)
+    deep = CliRunner().invoke(app, ["datagen", str(tmp_path / "index"), str(tmp_path / "deep"), "--n", "20", "--hops", "4",
+                                    "--seed", "1", "--no-progress"])
+    assert deep.exit_code == 0, deep.output
+    assert "4-hop" in deep.output and "calls" in deep.output
+    runs = (tmp_path / "deep" / "runs.jsonl").read_text(encoding="utf-8")
+    assert '"call:no_identity": 1' in runs
