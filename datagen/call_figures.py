@@ -419,7 +419,14 @@ def _other_owner(before: str, ident: CallIdentity) -> bool:
         if m.group(1).casefold().strip(".") not in own:
             return True
     m = re.search(r"\b([A-Z][\w&-]+)\s+(?:had|generated|reported|delivered|posted|achieved|recorded)\b", before)
-    return bool(m) and m.group(1).casefold() not in own | {"we", "it", "they", "this", "that", "the", "our"}
+    if m and m.group(1).casefold() not in own | {"we", "it", "they", "this", "that", "the", "our"}:
+        return True
+    # "At FirstService Residential, we generated revenues of …": a division's figure
+    for m in re.finditer(r"\b(?:At|Within|In|For)\s+((?:[A-Z][\w&'’-]*\s?){1,4}),", before):
+        names = {w.casefold().strip("'’") for w in m.group(1).split()}
+        if not names <= own | _QUARTER_WORD.keys() | {"the", "our", "fiscal", "full", "year"}:
+            return True
+    return False
 
 
 def _other_year(following: str, ident: CallIdentity) -> bool:

@@ -120,10 +120,10 @@ class CallTasks:
         self._tried: set[tuple[str, ...]] = set()
         self.written = Counter()  # "comparison" / "bridge" multi-hop tasks written
         actual = [s for s in self.statements if not s.guidance and s.number() is not None and (s.number() or 0) > 0]
-        by_series: dict[tuple[str, str], list[CallStatement]] = defaultdict(list)
+        by_series: dict[tuple[str, str, str], list[CallStatement]] = defaultdict(list)
         by_period: dict[tuple[str, str], list[CallStatement]] = defaultdict(list)
         for s in actual:
-            by_series[(fold(s.company), s.metric)].append(s)
+            by_series[(fold(s.company), s.metric, s.period[0])].append(s)  # quarters with quarters, years with years
             by_period[(s.metric, s.period)].append(s)
         self.series = {k: v for k, v in by_series.items() if len({s.period for s in v}) >= 2}
         self.across = {k: v for k, v in by_period.items() if len({fold(s.company) for s in v}) >= 2}
