@@ -188,7 +188,8 @@ _GAP_WORDS = frozenset(
     "are to be will would remain remains expected range".split()
 ) | {str(y) for y in range(2000, 2031)} | {f"'{y:02d}" for y in range(0, 31)}
 # what before the metric makes it a part's or a basis other than the company's reported one
-_PART_BEFORE = re.compile(r"(?i)\b(?:segments?|divisions?|business(?:es)?|within|excluding|constant (?:currency|dollars?)|organic(?:ally)?"
+_PART_BEFORE = re.compile(r"(?i)\b(?!(?:gaap|reported|consolidated|adjusted|non-gaap|diluted|full[- ]year|quarterly|as-reported)\b)"
+                          r"[\w-]+ basis\b|^(?-i:[a-z])|\b(?:segments?|divisions?|business(?:es)?|within|excluding|constant (?:currency|dollars?)|organic(?:ally)?"
                           r"|pro forma|same[- ]store|comparable|like-for-like)\b")
 _PART_AFTER = re.compile(r"(?i)\s+(?:attributable to non|from (?:continuing|discontinued)|for (?:the|our|this) (?:[\w-]+ )?segment"
                          r"|in (?:the|our) (?:[\w-]+ ){1,3}(?:segment|business|division)|excluding|growth|(?-i:for [A-Z])|per (?:unit|ton|barrel"
@@ -225,6 +226,9 @@ _POSSESSIVE = re.compile(r"\b([A-Z][\w&.-]*)['’]s\b")
 _QUESTION = re.compile(r"(?i)^(?:and |so |but |okay,? |ok,? )?(?:can|could|would|will|do|did|is|are|was|were|should|how|what|why)"
                        r"\s+(?:you|they|we)\b|\byour\b")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_TO_DATE = re.compile(r"(?i)\byear[- ]to[- ]date\b|\bytd\b|\bnine months\b|\bsix months\b|\bfirst half\b|\bthrough the\b")
+# a sentence that sets the figure against another period ("Comparatively, … in the linked fourth quarter")
+_COMPARATIVE = re.compile(r"(?i)\bcomparatively\b|\blinked (?:first |second |third |fourth )?quarter\b")
 _QUARTER_NAMED = re.compile(r"(?i)\b(first|second|third|fourth)[- ]quarter\b|\b(Q[1-4])\b")
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b|\bfor the year\b|\bfiscal (?:year )?(?:19|20)\d{2}\b|\bannual\b|\bfor (?:19|20)\d{2}\b")
 # an analyst's turn in a vendor export: the speaker's "Firm, Research Division - Analyst" line
@@ -284,6 +288,9 @@ def sentence_figures(
         skipped["call:estimate"] += 1
         return []
     flat = re.sub(r"\s+", " ", text)
+    if _COMPARATIVE.search(flat):
+        skipped["call:other_period"] += 1
+        return []
     if re.search(r"(?i)\brespectively\b", flat):
         skipped["call:several_figures"] += 1  # "… of $210 million and $154 million …, respectively"
         return []
@@ -418,9 +425,11 @@ def _other_owner(before: str, ident: CallIdentity) -> bool:
     for m in _POSSESSIVE.finditer(before):
         if m.group(1).casefold().strip(".") not in own:
             return True
-    m = re.search(r"\b([A-Z][\w&-]+)\s+(?:had|generated|reported|delivered|posted|achieved|recorded)\b", before)
-    if m and m.group(1).casefold() not in own | {"we", "it", "they", "this", "that", "the", "our"}:
-        return True
+    # the subject of "… generated / delivered / had …": we, the company or its name ("supply chain solutions
+    # generated … an operating margin of 9.7%" is a segment's)
+    for m in re.finditer(r"\b([\w&'’-]+)\s+(?:had|generated|delivered|posted|achieved|recorded|produced)\b", before):
+        if m.group(1).casefold().strip("'’") not in own | {"we", "it", "this", "that", "also", "and", "have", "has"}:
+            return True
     # "At FirstService Residential, we generated revenues of …": a division's figure
     for m in re.finditer(r"\b(?:At|Within|In|For)\s+((?:[A-Z][\w&'’-]*\s?){1,4}),", before):
         names = {w.casefold().strip("'’") for w in m.group(1).split()}
@@ -439,6 +448,8 @@ def _other_year(following: str, ident: CallIdentity) -> bool:
 def _period(before: str, ident: CallIdentity, following: str = "") -> str | None:
     """The call's quarter ("Q3 2022"), its full year, or None when the words before the figure name another
     quarter or year."""
+    if _TO_DATE.search(before):
+        return None  # "On a year-to-date basis through the third quarter, operating cash flow of $151 million"
     named = _QUARTER_NAMED.search(before)
     years = [int(y) for y in _YEAR.findall(before)]
     if years and any(y != ident.fiscal_year for y in years):

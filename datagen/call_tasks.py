@@ -308,13 +308,13 @@ class CallTasks:
         return any(f in normalize(s.fact.sentence) for f in forms) or self._period_line(s) is not None
 
     def _company_line(self, s: CallStatement) -> tuple[str, str] | None:
-        rx = re.compile(rf"(?i)\b{re.escape(s.company)}")
+        rx = re.compile(rf"\b{re.escape(s.company)}\b")  # a name as written: "AN" is no "an"
         if rx.search(s.fact.sentence):
             return None
         return self._line(s.fact.doc_id, lambda line: bool(rx.search(line)) and len(line) < 400)
 
     def _names_company(self, s: CallStatement) -> bool:
-        rx = re.compile(rf"(?i)\b{re.escape(s.company)}")
+        rx = re.compile(rf"\b{re.escape(s.company)}\b")  # a name as written: "AN" is no "an"
         return bool(rx.search(s.fact.sentence)) or self._company_line(s) is not None
 
     def _candidate(
