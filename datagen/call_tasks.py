@@ -19,7 +19,12 @@ agrees on (unhedged; "approximately" is a passage, not a source); every passage 
 `comparison_share` of the multi-hop tasks written (issue 36: ≤ 25 %), bridges fill the rest; a folder with no
 bridge (one quarter of calls) writes its comparisons up to the share and single-hop questions after.
 
-`with_call_tasks` wraps the corpus's generator: a corpus with no call statements is left to it unchanged.
+On a calls' document the prose generator (datagen.natural) asks what base asked: "Which place does Dana join us
+from?", "Who will Jeff Klenk succeed?" → "Tom" (base on the ECTSum tuning calls: 25 tasks at `--n 150`, most of them
+neither natural nor whole); those are refused unless `prose` (`--mix call_prose=1`), counted `prose:call_document`,
+and a folder of calls only never asks the prose generator.
+
+`with_call_tasks` wraps the corpus's generator: a corpus with no call is left to it unchanged.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from datagen.call_figures import (
     CallFigure,
     CallIdentity,
     figure_number,
+    is_call,
     period_forms,
     period_phrase,
     read_call_figures,
@@ -41,7 +47,6 @@ from datagen.call_figures import (
 )
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.table_facts import possessive
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import normalize
 
@@ -105,8 +110,12 @@ class CallTasks:
     """The corpus's generator with the calls' forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5,
-                 comparison_share: float = COMPARISON_SHARE, tries: int = 20) -> None:
+                 comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20) -> None:
         self.inner = inner
+        # the prose generator's questions about a call ("Which place does Dana join us from?"): asked only with prose
+        self.prose = prose
+        self.call_docs = {doc for doc, chunks in mined.chunks.items() if chunks and is_call(chunks[0].metadata or {})}
+        self.all_calls = bool(self.call_docs) and self.call_docs == set(mined.chunks)
         self.mined = mined
         self.share = share
         self.comparison_share = comparison_share
@@ -161,9 +170,21 @@ class CallTasks:
     def _bridges_left(self) -> bool:
         return bool(self.bridge_ends and self.anchors)
 
-    def exhausted(self, hops: int) -> str | None:
+    def _inner_spent(self, hops: int) -> str | None:
+        if self.all_calls and not self.prose:
+            return "a folder of calls: the prose generator's questions are not asked (--mix call_prose=1 asks them)"
         inner = getattr(self.inner, "exhausted", None)
-        why = inner(hops) if inner is not None else None
+        return inner(hops) if inner is not None else None
+
+    def _inner_propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        found = self.inner.propose(hops, rng)
+        if not self.prose and isinstance(found, Candidate) and set(found.doc_ids) <= self.call_docs:
+            self.own_stages["prose:call_document"] += 1
+            return DropReason.NO_ANSWER_SPAN
+        return found
+
+    def exhausted(self, hops: int) -> str | None:
+        why = self._inner_spent(hops)
         if hops == 1 and self.singles:
             return None
         if hops == 2 and (self._bridges_left() or (self._comparisons_due() and (self.series or self.across))):
@@ -179,19 +200,19 @@ class CallTasks:
 
     def single_fill(self) -> str:
         inner = getattr(self.inner, "single_fill", None)
-        note = inner() if inner is not None else ""
+        note = inner() if inner is not None and not (self.all_calls and not self.prose) else ""
         if note or not self.singles:
             return note
         return ("the calls' multi-hop tasks are spent (comparisons held to their share, bridges only where a company has "
                 "two quarters): single-hop figure questions are written for the rest")
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
-        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        inner_spent = self._inner_spent(hops) is not None
         if hops > 2 or (not inner_spent and rng.random() >= self.share):
-            return self.inner.propose(hops, rng)
+            return self._inner_propose(hops, rng) if not inner_spent else DropReason.NO_CHAIN
         if hops == 1:
             if not self.singles:
-                return self.inner.propose(hops, rng)
+                return self._inner_propose(hops, rng) if not inner_spent else DropReason.NO_ANSWER_SPAN
             return self._single(rng)
         forms = []
         if self._bridges_left():
@@ -199,7 +220,7 @@ class CallTasks:
         if self._comparisons_due():
             forms += [f for f, ok in (("periods", self.series), ("companies", self.across)) if ok]
         if not forms:
-            return self.inner.propose(hops, rng) if not inner_spent else DropReason.NO_CHAIN
+            return self._inner_propose(hops, rng) if not inner_spent else DropReason.NO_CHAIN
         form = rng.choice(forms)
         make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
         found: Candidate | DropReason = DropReason.NO_CHAIN
@@ -364,7 +385,30 @@ def ask_call(s: CallStatement, ident: CallIdentity) -> str:
     return f"What {s.metric} did {s.company} report for {period_phrase(s.period)}?"
 
 
-def with_call_tasks(generator: Any, mined: MinedCorpus, *, comparison_share: float = COMPARISON_SHARE) -> Any:
-    """`generator` with the calls' forms added when the corpus has call statements; else itself."""
-    wrapped = CallTasks(generator, mined, comparison_share=comparison_share)
-    return wrapped if wrapped.statements else generator
+def calls_only(mined: MinedCorpus) -> bool:
+    """Whether every document of the corpus is an earnings call (the prose generator then has nothing to ask:
+    `run_datagen` skips its parse, minutes on a folder of calls)."""
+    return bool(mined.chunks) and all(chunks and is_call(chunks[0].metadata or {}) for chunks in mined.chunks.values())
+
+
+class NoProse:
+    """The prose generator's place in a folder of calls only, when its questions are not asked."""
+
+    stages: Counter = Counter()
+
+    def propose(self, hops: int, rng: random.Random) -> DropReason:
+        return DropReason.NO_CHAIN
+
+    def commit(self, candidate: Candidate) -> None:
+        pass
+
+    def exhausted(self, hops: int) -> str:
+        return "a folder of calls: the prose generator's questions are not asked (--mix call_prose=1 asks them)"
+
+
+def with_call_tasks(generator: Any, mined: MinedCorpus, *, comparison_share: float = COMPARISON_SHARE,
+                    prose: bool = False) -> Any:
+    """`generator` with the calls' forms added when the corpus holds calls; else itself (a folder with no call is
+    left to it unchanged). prose: the prose generator's questions about calls are asked too."""
+    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose)
+    return wrapped if wrapped.call_docs else generator

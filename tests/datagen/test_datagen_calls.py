@@ -116,11 +116,10 @@ def test_datagen_on_a_folder_of_calls_and_hops_4_exit_0_with_counts(tmp_path: Pa
     import typer
     from typer.testing import CliRunner
 
+    import eval.cli
     from corpus_tools import Corpus, CorpusConfig
     from datagen.cli import register
     from eval.loaders import load_tasks
-
-    import eval.cli
 
     app = typer.Typer()
     register(app)
