@@ -139,3 +139,19 @@ def test_datagen_on_a_folder_of_calls_and_hops_4_exit_0_with_counts(tmp_path: Pa
     assert "4-hop" in deep.output and "calls" in deep.output
     runs = (tmp_path / "deep" / "runs.jsonl").read_text(encoding="utf-8")
     assert '"call:no_identity": 1' in runs
+
+
+def test_an_empty_call_and_a_broken_one_give_no_question_and_no_error() -> None:
+    """Bad input: an empty transcript, one of mojibake and cut lines, one whose quarter is lost (no identity)."""
+    meta = {"form": "earnings call", "company": "Harbor Pumps Corp.", "fiscal_year": 2024, "fiscal_quarter": 1}
+    chunks = [
+        Chunk("empty#0", "empty", "", 0, 0, dict(meta)),
+        Chunk("broken#0", "broken", "Revenue was $\ufffd12.4 mil\nlion for the qu\u00e2\u20ac\u2122arter.\n$ $ % revenue was",
+              0, 20, dict(meta)),
+        Chunk("lost#0", "lost", "Revenue was $97.5 million for the quarter.", 0, 10,
+              {"form": "earnings call", "company": "Harbor Pumps Corp."}),
+    ]
+    skipped: Counter = Counter()
+    identities, figures = read_call_figures(mine(chunks), skipped)
+    assert figures == []
+    assert "lost" not in identities and skipped["call:no_identity"] == 1
