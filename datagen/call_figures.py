@@ -132,6 +132,9 @@ def call_identity(metadata: Mapping[str, Any], skipped: Counter) -> CallIdentity
     if not company:
         skipped["call:no_identity"] += 1
         return None
+    if len(company) < 2:
+        skipped["call:one_letter_ticker"] += 1  # "Which company reported higher revenue, A or ADM?" names nothing
+        return None
     return CallIdentity(company, ticker, year, quarter)
 
 
