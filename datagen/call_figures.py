@@ -365,7 +365,8 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str,
         if re.match(rf"(?i)\s*(?:to|-|–)\s*{_MONEY}", after) or _GUIDE.search(flat[:m.start()]):
             skipped["call:outlook"] += 1  # a range or an expectation with no range: an outlook, not a result
             continue
-        if _AFTER_PART.match(after) or _other_owner(flat[:m.start()], ident) or _PART_BEFORE.search(flat[:m.start()]):
+        if (_AFTER_PART.match(after) or _other_owner(flat[:m.start()], ident) or _PART_BEFORE.search(flat[:m.start()])
+                or _named_segment(flat[:m.start()], ident)):
             skipped["call:segment_metric"] += 1
             continue
         # what follows the figure up to its comparison ("compared to $388.0 million in the first quarter of 2023")
@@ -437,6 +438,19 @@ def _other_owner(before: str, ident: CallIdentity) -> bool:
     for m in re.finditer(r"\b(?:At|Within|In|For)\s+((?:[A-Z][\w&'’-]*\s?){1,4}),", before):
         names = {w.casefold().strip("'’") for w in m.group(1).split()}
         if not names <= own | _QUARTER_WORD.keys() | {"the", "our", "fiscal", "full", "year"}:
+            return True
+    return False
+
+
+def _named_segment(flat: str, ident: CallIdentity) -> bool:
+    """Whether the sentence names a business's own revenue or sales before the figure ("In the third quarter,
+    Marine Transportation revenues were $338.5 million with an operating income of $16.9 million"): capitalised
+    words, not the company's and not the sentence's first, just before "revenues" or "sales"."""
+    own = {w.casefold() for w in re.findall(r"[\w&-]+", f"{ident.company} {ident.ticker}")}
+    for m in re.finditer(r"((?:\b[A-Z][a-z][\w&-]*\s+){1,3})(?:net\s+)?(?:revenues?|sales)\b", flat):
+        words = m.group(1).split()
+        inner = words[1:] if m.start() == 0 else words
+        if any(w.casefold() not in own | _TOTAL_WORDS for w in inner):
             return True
     return False
 
