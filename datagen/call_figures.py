@@ -201,7 +201,7 @@ _ADJUSTABLE = {"diluted earnings per share": "adjusted earnings per share", "ear
                "GAAP earnings per share": "adjusted earnings per share", "net income": "adjusted net income",
                "operating income": "adjusted operating income", "EBITDA": "adjusted EBITDA",
                "gross margin": "adjusted gross margin", "operating margin": "adjusted operating margin",
-               "free cash flow": "adjusted free cash flow"}
+               "free cash flow": "adjusted free cash flow", "revenue": "adjusted revenue"}
 _METRIC_RE = [(name, re.compile(rf"(?i)(?<![\w-])(?:{pattern})(?![\w-])")) for name, pattern in _METRICS]
 
 _MONEY = r"\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:million|billion|thousand))?"
