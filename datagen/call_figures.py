@@ -229,7 +229,8 @@ _POSSESSIVE = re.compile(r"\b([A-Z][\w&.-]*)['’]s\b")
 _QUESTION = re.compile(r"(?i)^(?:and |so |but |okay,? |ok,? )?(?:can|could|would|will|do|did|is|are|was|were|should|how|what|why)"
                        r"\s+(?:you|they|we)\b|\byour\b")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-_TO_DATE = re.compile(r"(?i)\byear[- ]to[- ]date\b|\bytd\b|\bnine months\b|\bsix months\b|\bfirst half\b|\bthrough the\b")
+_TO_DATE = re.compile(r"(?i)\byear[- ]to[- ]date\b|\bytd\b|\bnine months\b|\bsix months\b|\bfirst half\b|\bthrough the\b"
+                      r"|\btrailing\b|\bttm\b|\buses of cash\b|\bsources of cash\b")
 # a sentence that sets the figure against another period ("Comparatively, … in the linked fourth quarter")
 _COMPARATIVE = re.compile(r"(?i)\bcomparatively\b|\blinked (?:first |second |third |fourth )?quarter\b")
 _QUARTER_NAMED = re.compile(r"(?i)\b(first|second|third|fourth)[- ]quarter\b|\b(Q[1-4])\b")
@@ -350,7 +351,7 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str,
         if not metric:
             skipped["call:segment_metric"] += 1
             continue
-        if re.search(r"(?i)\b(?:adjusted|non-GAAP) basis\b", flat[:start]) and metric in _ADJUSTABLE:
+        if re.search(r"(?i)\b(?:adjusted|non-GAAP) basis\b|\bnon-GAAP\b", flat[:start]) and metric in _ADJUSTABLE:
             metric = _ADJUSTABLE[metric]  # "On a non-GAAP basis, diluted earnings per share were $1.24"
         if (metric in _PERCENT_METRICS) != value.endswith(("%", "percent")):
             skipped["call:figure_without_metric"] += 1  # a margin's dollars, revenue's percent: a change or a share
