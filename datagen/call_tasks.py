@@ -95,15 +95,11 @@ def read_call_statements(figures: list[CallFigure], skipped: Counter) -> list[Ca
             continue
         seen: dict[str, CallFigure] = {}
         for f in sorted(fs, key=lambda f: (f.hedged, f.doc_id, f.chunk_id)):
-            if same_value(f.value, value) or f.hedged and _hedged_same(f.value, value):
+            if same_value(f.value, value):  # a hedged passage of the same value is a passage that states it
                 seen.setdefault(f.chunk_id, f)
         out.append(CallStatement(firm[0].company, metric, period, value, guidance, call, tuple(seen.values())))
     skipped["call:statements"] = len(out)
     return out
-
-
-def _hedged_same(hedged: str, value: str) -> bool:
-    return same_value(hedged, value)
 
 
 class CallTasks:
@@ -348,8 +344,7 @@ class CallTasks:
         for s in statements:
             chunk_ids, quotes = [s.fact.chunk_id], [s.fact.sentence]
             extra = [self._period_line(s)] if form != "single" else []
-            if form == "comparison" and options and options[0] == s.company or (
-                    form == "comparison" and options and s.company in options):
+            if form == "comparison" and s.company in options:  # a comparison of companies: the line naming each
                 extra.append(self._company_line(s))
             for line in extra:
                 if line is not None:
