@@ -239,6 +239,12 @@ class NaturalConfig:
         and "200 failed proposals in a row" ended the run), the run saying so when no page is left; and a page fact
         verification refuses is not drawn again (`refuse`). Documentation pages only: a meeting's statements are
         drawn as before (not measured). 0 as before (`--mix doc_room=0`).
+    calls: 1 (default) asks what earnings calls state (datagen.call_tasks: a figure for the company's quarter, its
+        guidance, two quarters or two companies compared, a bridge through another company's quarter; session 46,
+        issue 36). A folder with no call identity (`form` "earnings call") is unchanged. 0 as before (`--mix calls=0`).
+    call_comparison_share: the largest share of the calls' multi-hop tasks that may be comparisons (issue 36: 25 %).
+    call_prose: 0 (default) refuses the prose templates' questions about a call ("Which place does Dana join us
+        from?"; base on the ECTSum tuning calls); 1 asks them beside the calls' figures (`--mix call_prose=1`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -293,6 +299,9 @@ class NaturalConfig:
     meeting_decisions: float = 1.0
     meeting_replies: float = 1.0
     doc_room: float = 1.0
+    calls: float = 1.0
+    call_comparison_share: float = 0.25
+    call_prose: float = 0.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -306,6 +315,7 @@ class NaturalConfig:
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
+            "calls", "call_comparison_share", "call_prose",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -327,6 +337,7 @@ _MIX_KEYS = {
     "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
+    "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose",
 }
 
 
@@ -342,7 +353,7 @@ def parse_mix(spec: str) -> dict[str, float]:
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
             raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,declared_names=0|1,deprecations=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1; "
+                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,declared_names=0|1,deprecations=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1,calls=0|1,call_comparison=SHARE,call_prose=0|1; "
                 f"got {part!r}"
             )
         try:

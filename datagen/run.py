@@ -99,25 +99,36 @@ def run_datagen(
             label = f"writer:{Path(writer).name}"
             usage = None
         elif backend is None and form == "natural":
+            from datagen.call_tasks import NoProse, calls_only, with_call_tasks
             from datagen.natural import NaturalConfig, NaturalGenerator
 
             natural = NaturalConfig(**(mix or {}))
-            facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
-                           doc_owners=bool(natural.doc_owners), doc_name_case=bool(natural.doc_name_case),
-                           doc_reference=bool(natural.doc_reference), doc_options=bool(natural.doc_options),
-                           doc_source=bool(natural.doc_source), meeting_decisions=bool(natural.meeting_decisions),
-                           meeting_replies=bool(natural.meeting_replies), option_shapes=option_shapes(natural),
-                           project_files=bool(natural.doc_project_files),
-                           release_names=bool(natural.doc_release_names),
-                           declared_names=bool(natural.doc_declared_names),
-                           deprecations=bool(natural.doc_deprecations))
-            generator: Any = NaturalGenerator(mined, facts, natural)
-            # filings and reports (issue 36): questions across quarters and companies from table rows, and
-            # from the fields of form-like reports
-            from datagen.period_tasks import with_period_tasks
-            from datagen.report_fields import with_report_fields
+            generator: Any
+            if natural.calls and not natural.call_prose and calls_only(mined):
+                # a folder of earnings calls only (session 46): their figures, with no parse for prose questions
+                # that are not asked
+                generator = with_call_tasks(NoProse(), mined, comparison_share=natural.call_comparison_share)
+            else:
+                facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
+                               doc_owners=bool(natural.doc_owners), doc_name_case=bool(natural.doc_name_case),
+                               doc_reference=bool(natural.doc_reference), doc_options=bool(natural.doc_options),
+                               doc_source=bool(natural.doc_source), meeting_decisions=bool(natural.meeting_decisions),
+                               meeting_replies=bool(natural.meeting_replies), option_shapes=option_shapes(natural),
+                               project_files=bool(natural.doc_project_files),
+                               release_names=bool(natural.doc_release_names),
+                               declared_names=bool(natural.doc_declared_names),
+                               deprecations=bool(natural.doc_deprecations))
+                generator = NaturalGenerator(mined, facts, natural)
+                # filings and reports (issue 36): questions across quarters and companies from table rows, and
+                # from the fields of form-like reports
+                from datagen.period_tasks import with_period_tasks
+                from datagen.report_fields import with_report_fields
 
-            generator = with_report_fields(with_period_tasks(generator, mined, facts), mined)
+                generator = with_report_fields(with_period_tasks(generator, mined, facts), mined)
+                if natural.calls:
+                    # earnings calls (session 46): the figures a call states, for the company's quarter
+                    generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share,
+                                                prose=bool(natural.call_prose))
             label = "natural"
             usage = None
         elif backend is None:
