@@ -352,10 +352,9 @@ def parse_mix(spec: str) -> dict[str, float]:
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key.strip() not in _MIX_KEYS:
-            raise ValueError(
-                "--mix takes comparison=SHARE,bridge_comparison=SHARE,relation=SHARE,order=SHARE,order_hold=0|1,bridges=0|1,sets=0|1,acts=0|1,speaker_words=0|1,defaults=0|1,versions=0|1,releases=0|1,doc_prose=0|1,projects=0|1,since=0|1,owners=0|1,name_case=0|1,doc_folder=0|1,reference=0|1,options=0|1,announce=0|1,doc_group=0|1,doc_kind=SHARE,trivial=SHARE,option_lists=0|1,option_this=0|1,option_nouns=0|1,option_program=0|1,project_files=0|1,release_names=0|1,declared_names=0|1,deprecations=0|1,doc_bridges=0|1,meeting_guard=0|1,statements=0|1,decisions=0|1,replies=0|1,doc_room=0|1,calls=0|1,call_comparison=SHARE,call_prose=0|1; "
-                f"got {part!r}"
-            )
+            # every key, from the table itself: the list of choices cannot fall behind a new key
+            choices = ",".join(f"{k}={'SHARE' if v.endswith('_share') else '0|1'}" for k, v in _MIX_KEYS.items())
+            raise ValueError(f"--mix takes {choices}; got {part!r}")
         try:
             share = float(value)
         except ValueError:
