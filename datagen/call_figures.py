@@ -147,8 +147,11 @@ _METRICS: tuple[tuple[str, str], ...] = (
     ("diluted earnings per share", rf"diluted {_EPS}"),
     ("earnings per share", _EPS),
     ("core FFO per share", r"core FFO(?: per (?:diluted )?share)?"),
+    # a qualified FFO is its own measure: "adjusted FFO per diluted share was $0.31" is not the company's FFO
+    ("adjusted FFO per share", r"adjusted (?:FFO|funds from operations)(?: per (?:diluted )?share)?"),
+    ("normalized FFO per share", r"normalized (?:FFO|funds from operations)(?: per (?:diluted )?share)?"),
     ("AFFO per share", r"AFFO(?: per (?:diluted )?share)?"),
-    ("FFO per share", r"(?:normalized |nareit )?FFO(?: per (?:diluted )?share)?|funds from operations(?: per (?:diluted )?share)?"),
+    ("FFO per share", r"(?:nareit )?FFO(?: per (?:diluted )?share)?|funds from operations(?: per (?:diluted )?share)?"),
     ("tangible book value per share", r"tangible (?:net )?book value per (?:common )?share"),
     ("book value per share", r"(?:net )?book value per (?:common )?share"),
     ("adjusted EBITDA margin", r"adjusted EBITDA margins?"),
@@ -234,6 +237,10 @@ _TO_DATE = re.compile(r"(?i)\byear[- ]to[- ]date\b|\bytd\b|\bnine months\b|\bsix
 # a sentence that sets the figure against another period ("Comparatively, … in the linked fourth quarter")
 _COMPARATIVE = re.compile(r"(?i)\bcomparatively\b|\blinked (?:first |second |third |fourth )?quarter\b")
 _QUARTER_NAMED = re.compile(r"(?i)\b(first|second|third|fourth)[- ]quarter\b|\b(Q[1-4])\b")
+# the figure set against a bare year ("Gross margins were 34.8%, up 140 basis points compared to fiscal 2020"): the year's
+# figure, not the quarter's, unless the sentence names a quarter
+_YEAR_BASIS = re.compile(r"(?i)\b(?:compared (?:to|with)|versus|vs\.?|over|from|than)\s+(?:the\s+)?(?:full[- ]year\s+|fiscal\s+)?"
+                         r"(?:year\s+)?(?:19|20)\d{2}\b(?!\s*(?:first|second|third|fourth|quarter|Q[1-4]))")
 _FULL_YEAR = re.compile(r"(?i)\bfull[- ]year\b|\bfor the year\b|\bfiscal (?:year )?(?:19|20)\d{2}\b|\bannual\b|\bfor (?:19|20)\d{2}\b")
 # an analyst's turn in a vendor export: the speaker's "Firm, Research Division - Analyst" line
 _ANALYST_LINE = re.compile(r"(?i)research division|\banalyst\b|securities llc|capital markets")
@@ -374,6 +381,9 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str,
         following = re.split(r"(?i),|;|\b(?:compared|versus|vs\.?|from|up|down|against|over|an increase|a decrease|and)\b",
                              after, maxsplit=1)[0]
         period = _period(flat[:m.start()], ident, following)
+        if period and period.startswith("Q") and _YEAR_BASIS.search(after) and not _QUARTER_NAMED.search(flat) \
+                and not re.search(r"(?i)\bquarter", flat):
+            period = None
         if period is None or _OTHER_TIME.search(span) or _OTHER_TIME.search(following) or _AFTER_OTHER.search(following) or _other_year(following, ident):
             skipped["call:other_period"] += 1
             continue

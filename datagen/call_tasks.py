@@ -53,6 +53,10 @@ from datagen.verify import normalize
 COMPARISON_SHARE = 0.25  # issue 36: comparisons at most a quarter of the multi-hop tasks (real sets: 2Wiki's 46 % compositional)
 
 
+# a call that names its quarter or year as the company's fiscal one
+_OWN_CALENDAR = re.compile(r"(?i)\bfiscal (?:(?:first|second|third|fourth)[- ]quarter|Q[1-4]|'\d{2}\b|(?:year )?(?:19|20)\d{2}\b)")
+
+
 @dataclass(frozen=True)
 class CallStatement:
     """One (company, metric, period) a call states, its value, and every passage that states it (the
@@ -124,19 +128,27 @@ class CallTasks:
         self.uses: Counter = Counter()
         self._tried: set[tuple[str, ...]] = set()
         self.written = Counter()  # "comparison" / "bridge" multi-hop tasks written
+        # companies on a fiscal calendar of their own ("fiscal third quarter", "fiscal 2021"): their "Q3 2021" is not
+        # another company's, so they take no part in questions across companies (a fiscal third quarter had been
+        # bridged to a calendar one)
+        self.own_calendar = {fold(ident.company) for doc, ident in self.identities.items()
+                             if any(_OWN_CALENDAR.search(c.text) for c in mined.chunks.get(doc, []))}
+        self.own_stages["call:own_calendar_companies"] = len(self.own_calendar)
         actual = [s for s in self.statements if not s.guidance and s.number() is not None and (s.number() or 0) > 0]
         by_series: dict[tuple[str, str, str], list[CallStatement]] = defaultdict(list)
         by_period: dict[tuple[str, str], list[CallStatement]] = defaultdict(list)
         for s in actual:
             by_series[(fold(s.company), s.metric, s.period[0])].append(s)  # quarters with quarters, years with years
-            by_period[(s.metric, s.period)].append(s)
+            if fold(s.company) not in self.own_calendar:
+                by_period[(s.metric, s.period)].append(s)
         self.series = {k: v for k, v in by_series.items() if len({s.period for s in v}) >= 2}
         self.across = {k: v for k, v in by_period.items() if len({fold(s.company) for s in v}) >= 2}
         # a bridge's second company: two or more quarters of one metric whose values differ (the quarter decides)
         self.bridge_ends = [s for k, v in self.series.items() for s in v
-                            if s.period.startswith("Q") and len({round(x.number() or 0, 6) for x in v}) >= 2]
+                            if s.period.startswith("Q") and len({round(x.number() or 0, 6) for x in v}) >= 2
+                            and fold(s.company) not in self.own_calendar]
         self.anchors = [s for s in actual if s.period.startswith("Q") and not s.metric.endswith(("per share", "margin"))
-                        and self._names_one_quarter(s)]
+                        and fold(s.company) not in self.own_calendar and self._names_one_quarter(s)]
         # an end needs another company's figure for its quarter to name that quarter
         self.bridge_ends = [b for b in self.bridge_ends if any(
             a.period == b.period and fold(a.company) != fold(b.company) and self._apart(a, b) for a in self.anchors)]

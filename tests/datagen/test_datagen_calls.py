@@ -155,3 +155,33 @@ def test_an_empty_call_and_a_broken_one_give_no_question_and_no_error() -> None:
     identities, figures = read_call_figures(mine(chunks), skipped)
     assert figures == []
     assert "lost" not in identities and skipped["call:no_identity"] == 1
+
+
+def test_a_qualified_ffo_is_its_own_measure() -> None:
+    # the reporting read (session 46): "adjusted FFO per diluted share was $0.31" had been asked as the FFO per share
+    assert _figures("Adjusted FFO per diluted share was $0.31.") == [("adjusted FFO per share", "Q1 2024", "$0.31", False)]
+    assert _figures("Normalized FFO per share was $1.36.") == [("normalized FFO per share", "Q1 2024", "$1.36", False)]
+    assert _figures("FFO per share was $1.17.") == [("FFO per share", "Q1 2024", "$1.17", False)]
+
+
+def test_a_figure_set_against_a_bare_year_is_no_quarters() -> None:
+    # "compared to fiscal 2023" with no quarter named: the year's gross margin, not the first quarter's
+    assert _figures("Gross margins were 34.8%, up 140 basis points compared to fiscal 2023.") == []
+    assert _figures("Gross margin for the quarter was 34.8%, up 140 basis points compared to 2023.") == [
+        ("gross margin", "Q1 2024", "34.8%", False)]
+
+
+def test_a_company_on_its_own_fiscal_calendar_takes_no_part_across_companies() -> None:
+    # Lumen Ridge's "second quarter" is its fiscal one: no bridge or comparison sets it beside Harbor Pumps' quarter
+    chunks = _chunks()
+    lumen = next(i for i, c in enumerate(chunks) if c.doc_id.startswith("Q2 2024 Lumen"))
+    c = chunks[lumen]
+    chunks[lumen] = Chunk(c.chunk_id, c.doc_id, c.text + "\nThat closes our fiscal second quarter.", c.position,
+                          c.n_tokens, c.metadata)
+    plain = CallTasks(NoProseGenerator(), mine(_chunks()))
+    fiscal = CallTasks(NoProseGenerator(), mine(chunks))
+    assert any(a.company == "Lumen Ridge Foods" for a in plain.anchors)
+    assert fiscal.own_stages["call:own_calendar_companies"] == 1
+    assert not any(a.company == "Lumen Ridge Foods" for a in fiscal.anchors + fiscal.bridge_ends)
+    assert not any(s.company == "Lumen Ridge Foods" for group in fiscal.across.values() for s in group)
+    assert any(s.company == "Lumen Ridge Foods" for s in fiscal.singles)  # its own figures are still asked
