@@ -34,10 +34,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from corpus_tools.call_identity import CALL_FORM
 from datagen.mining import MinedCorpus, split_sentences
 from datagen.table_facts import short_company
 
-CALL_FORM = "earnings call"
 _ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "q1": 1, "q2": 2, "q3": 3, "q4": 4}
 
@@ -112,7 +112,7 @@ def is_call(metadata: Mapping[str, Any]) -> bool:
     return form == CALL_FORM or (not form and bool(metadata.get("ticker")) and bool(metadata.get("fiscal_quarter")))
 
 
-def call_identity(metadata: Mapping[str, Any], skipped: Counter) -> CallIdentity | None:
+def identity_of(metadata: Mapping[str, Any], skipped: Counter) -> CallIdentity | None:
     """The identity an earnings call's document metadata gives, or None (counted) when it gives none: no quarter,
     or neither a company that is a name nor a ticker."""
     try:
@@ -263,7 +263,7 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
         if not is_call(metadata):
             continue
         skipped["call:documents"] += 1
-        ident = call_identity(metadata, skipped)
+        ident = identity_of(metadata, skipped)
         if ident is None:
             continue
         identities[doc] = ident
