@@ -75,9 +75,10 @@ _GENERIC = frozenset("x y z a b c d i j k n m df data result res out output arr 
                      "xx yy grid ax fig img im".split())
 # one sentence of prose: a capital, words, closing punctuation (a code line or an output never reads so)
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^\n]*?[.!?])(?=\s|$)", re.MULTILINE)
-# "The pd.merge function implements …", "np.concatenate joins …", "plt.GridSpec does not create …" (refused below)
+# "The pd.merge function implements …", "np.concatenate joins …", "As you can see, the plt.legend function keeps
+# track of …" (a short opening phrase, then the function), "plt.GridSpec does not create …" (refused below)
 _FUNCTION = re.compile(
-    r"^(?:The\s+)?(?P<f>(?P<lib>" + "|".join(sorted(LIBRARIES, key=len, reverse=True)) + r")\.[A-Za-z_][\w.]*?)(?:\(\))?"
+    r"^(?:[A-Z][^,.;:!?]{0,40},\s+)?(?:[Tt]he\s+)?(?P<f>(?P<lib>" + "|".join(sorted(LIBRARIES, key=len, reverse=True)) + r")\.[A-Za-z_][\w.]*?)(?:\(\))?"
     r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
 _NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
 _SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
@@ -176,12 +177,13 @@ def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
     if verb in _NOT_VERBS or verb.endswith("ss"):
         skipped["nb_function_verb"] += 1
         return []
-    rest = _GENUS_END.split(rest, maxsplit=1)[0].strip() if len(rest.split()) > MAX_FUNCTION_WORDS else rest
+    rest = _GENUS_END.split(rest, maxsplit=1)[0].strip()  # "keeps track of the line style and color, and matches these …"
     if len(rest.split()) < 2 or len(rest.split()) > MAX_FUNCTION_WORDS or re.search(r"[(){}\[\]=`]", rest):
         skipped["nb_function_shape"] += 1
         return []
-    if re.search(r"\b(?:this|these|it|them|here|above|below)\b", rest, re.IGNORECASE):
-        skipped["nb_function_deictic"] += 1  # "… joins them": what "them" is, the question cannot say
+    if rest.startswith("that ") or re.search(r"\b(?:this|these|it|them|here|above|below)\b", rest, re.IGNORECASE):
+        # "… joins them", "recognizes that each DataFrame has an employee column": the example's, not the function's
+        skipped["nb_function_deictic"] += 1
         return []
     library = LIBRARIES[m.group("lib")]
     return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=f"{verb} {rest}",

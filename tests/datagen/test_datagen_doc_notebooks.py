@@ -48,11 +48,14 @@ def test_a_tutorial_gives_its_defined_term_its_function_and_a_named_shape() -> N
     assert facts == {
         "What is a stride table in NumPy?": (TERM, "a compact record of byte offsets between neighbouring elements"),
         "Which NumPy function joins a sequence of arrays along an existing axis?": (FUNCTION, "np.concatenate"),
+        # an opening phrase before the function, the sentence cut at its first clause ("…, and returns them …")
+        "Which NumPy function stacks the rows of its inputs?": (FUNCTION, "np.vstack"),
         "In the notebook “Working with NumPy Arrays”, what is the shape of burrows.depths?": (SHAPE, "(2048, 12)"),
     }
     # "This chapter shows …", "There are a number of …", "The result is a faster loop.", "This is a very common
     # pattern.": no term; `x.shape`: a placeholder's shape
     assert skipped["nb_not_a_term"] >= 3 and skipped["nb_shape_generic"] == 1
+    assert skipped["nb_function_deictic"] == 1  # "np.where recognizes that each burrow depth is …": the example's
 
 
 def test_cleared_outputs_give_no_shape_and_the_prose_still_reads() -> None:
