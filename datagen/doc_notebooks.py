@@ -13,8 +13,10 @@ stated so that a passage verifies the answer and the question names what it is a
   (`FUNCTION`): the function is written through its library's alias (`np.`, `pd.`, `plt.`, …), so the question
   names the library;
 - the shape a code cell printed for a named array, `digits.data.shape` → "Output: (1797, 64)" → "In the notebook
-  “In Depth: Principal Component Analysis”, what is the shape of digits.data?" (`SHAPE`): a generic name (`X`,
-  `data`, `df`) says nothing a learner would ask about and is refused.
+  “In Depth: Principal Component Analysis”, what is the shape of digits.data?" (`SHAPE`): only a data set's, by
+  its name ("X_train", "positive_patches", "digits.data") or by the loader that assigned it ("planets =
+  sns.load_dataset('planets')"); a placeholder (`X`, `data`, `df`) or a step of the computation ("dist_sq") is
+  refused.
 
 The question names its notebook's subject: the library its title names ("What is a ufunc in NumPy?",
 `title_library`), else the notebook by its title ("In the notebook “In Depth: Manifold Learning”, what is
@@ -82,6 +84,11 @@ _FUNCTION = re.compile(
     r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
 _NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
 _SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
+# a name that says it holds a data set ("X_train", "positive_patches", "digits.data"), or one a loader assigned
+# ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
+_DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|target|labels|patches)(?:$|_)|"
+                        r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")  # X_iris, y_iris: Scikit-Learn's features / target
+_LOADER = r"[\w.]*?(?:load|fetch|read)_?\w*\("
 _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
 MAX_GENUS_WORDS = 12
 MAX_FUNCTION_WORDS = 16
@@ -102,6 +109,7 @@ def title_library(title: str) -> str:
 def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact]:
     """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`."""
     library = title_library(title)
+    text = "\n".join(c.text for c in chunks)
     out: list[Fact] = []
     defined: set[str] = set()
     for chunk in chunks:
@@ -117,7 +125,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
                 defined.add(fact.subject.lower())
                 out.append(fact)
             out.extend(_function(chunk, sentence, skipped))
-        out.extend(_shapes(chunk, title, skipped))
+        out.extend(_shapes(chunk, title, text, skipped))
     return out
 
 
@@ -191,7 +199,7 @@ def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
                  ask=f"Which {library} function {{s}}?")]
 
 
-def _shapes(chunk: Any, title: str, skipped: Counter) -> list[Fact]:
+def _shapes(chunk: Any, title: str, text: str, skipped: Counter) -> list[Fact]:
     lines = chunk.text.split("\n")
     out: list[Fact] = []
     for n, line in enumerate(lines):
@@ -205,6 +213,10 @@ def _shapes(chunk: Any, title: str, skipped: Counter) -> list[Fact]:
         name = m.group("e")
         if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
             skipped["nb_shape_generic"] += 1
+            continue
+        if not (_DATA_NAME.search(name) or re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)):
+            # "dist_sq", "sq_differences", "proj": a step of the computation, whose shape a learner does not ask
+            skipped["nb_shape_not_data"] += 1
             continue
         shown = " ".join(title.split())
         out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=f"{line.strip()}\n{after.strip()}",

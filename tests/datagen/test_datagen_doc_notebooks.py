@@ -55,6 +55,7 @@ def test_a_tutorial_gives_its_defined_term_its_function_and_a_named_shape() -> N
     # "This chapter shows …", "There are a number of …", "The result is a faster loop.", "This is a very common
     # pattern.": no term; `x.shape`: a placeholder's shape
     assert skipped["nb_not_a_term"] >= 3 and skipped["nb_shape_generic"] == 1
+    assert skipped["nb_shape_not_data"] == 1  # `steps.shape`: a step of the computation, not a data set
     assert skipped["nb_function_deictic"] == 1  # "np.where recognizes that each burrow depth is …": the example's
 
 
