@@ -18,11 +18,13 @@ stated so that a passage verifies the answer and the question names what it is a
   sns.load_dataset('planets')"); a placeholder (`X`, `data`, `df`) or a step of the computation ("dist_sq") is
   refused.
 
-The question names its notebook's subject: the library its title names ("What is a ufunc in NumPy?",
-`title_library`), else the notebook by its title ("In the notebook “In Depth: Manifold Learning”, what is
-t-SNE?"). The library its code calls most was tried first and named the wrong one for a concept ("What is
-principal component analysis in Matplotlib?": the notebook plots it), so it is not read. A definition whose term is a pronoun or a phrase of the argument ("This
-is …", "The result is …", "One example of this is …") is no definition and is never read.
+The question names its notebook's subject: the library its title names where the defining sentence names it too
+("What is a ufunc in NumPy?", `title_library`); a name is its own subject ("What is OpenCL?", kept only where the
+folder defines it once, `factbase.unique_in_corpus`); else the notebook by its title ("In the notebook “In Depth:
+Manifold Learning”, what is t-SNE?"). The library the code calls most was tried first and named the wrong one for
+a concept ("What is principal component analysis in Matplotlib?": the notebook plots it), so it is not read. A
+definition whose term is a pronoun or a phrase of the argument ("This is …", "The result is …", "If a Series is
+…") is no definition and is never read.
 """
 
 from __future__ import annotations
@@ -84,13 +86,14 @@ _FUNCTION = re.compile(
     r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
 _NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
 _SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
-# a name that says it holds a data set ("X_train", "positive_patches", "digits.data"), or one a loader assigned
+# a name that ends in what a data set holds ("X_train", "positive_patches", "digits.data"; not "data_new" nor
+# "patches_hog", a step made from one: read 2 of 30 unnatural), or one a loader assigned
 # ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
-_DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|target|labels|patches)(?:$|_)|"
+_DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|target|labels|patches)$|"
                         r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")  # X_iris, y_iris: Scikit-Learn's features / target
 _LOADER = r"[\w.]*?(?:load|fetch|read)_?\w*\("
 _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
-MAX_GENUS_WORDS = 12
+MAX_GENUS_WORDS = 14
 MAX_FUNCTION_WORDS = 16
 
 
@@ -116,7 +119,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
         prose = _without_outputs(chunk.text)
         for m in _SENTENCE.finditer(prose):
             sentence = m.group("s")
-            for fact in _term(chunk, sentence, library, title, skipped):
+            for fact in _term(chunk, sentence, library, title, text, skipped):
                 # a notebook that defines a term twice ("F2PY is a part of NumPy", then "F2PY is a program that …")
                 # gives its first definition, where the term is introduced; the later one elaborates
                 if fact.subject.lower() in defined:
@@ -129,7 +132,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
     return out
 
 
-def _term(chunk: Any, sentence: str, library: str, title: str, skipped: Counter) -> list[Fact]:
+def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skipped: Counter) -> list[Fact]:
     m = _DEFINITION.match(sentence)
     if not m:
         return []
@@ -142,7 +145,7 @@ def _term(chunk: Any, sentence: str, library: str, title: str, skipped: Counter)
             or (len(words) > 1 and words[0].endswith("ing"))):
         skipped["nb_not_a_term"] += 1  # "If a Series is …", "The colorbar itself is …", "Calculating … is a …"
         return []
-    rest = chunk.text.replace(sentence, " ")
+    rest = text.replace(sentence, " ")  # the whole notebook: a passage may hold only the opening sentence
     lower = term[0].lower() + term[1:]
     proper = term[0].isupper() and (lower == term or any(c.isupper() for c in term[1:]) or bool(re.search(rf"[a-z,] {re.escape(term)}(?![\w-])", rest)))
     if term[0].isupper() and not proper and re.search(rf"[a-z,] {re.escape(lower)}(?![\w-])", rest):
@@ -166,7 +169,9 @@ def _term(chunk: Any, sentence: str, library: str, title: str, skipped: Counter)
         # a name is its own subject ("What is OpenCL?", "What is a Pandas Series?"): one definition in the folder,
         # else `unique_in_corpus` refuses it as disputed
         ask = f"What {be} {{s}}?"
-    elif library:
+    elif library and re.search(rf"\b{re.escape(library)}\b", sentence, re.IGNORECASE):
+        # "What is a ufunc in NumPy?" where the definition itself says it is NumPy's; a term the sentence does not
+        # tie to the library is the notebook's ("What is a basic table in Scikit-Learn?" read unnatural)
         ask = f"What {be} {{s}} in {library}?"
     elif title.strip():
         ask = f"In the notebook “{' '.join(title.split())}”, what {be} {{s}}?"

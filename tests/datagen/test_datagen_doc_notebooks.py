@@ -46,7 +46,12 @@ def _facts(doc_id: str) -> tuple[dict[str, tuple[str, str]], Counter]:
 def test_a_tutorial_gives_its_defined_term_its_function_and_a_named_shape() -> None:
     facts, skipped = _facts("quokka-arrays.ipynb")
     assert facts == {
-        "What is a stride table in NumPy?": (TERM, "a compact record of byte offsets between neighbouring elements"),
+        # the sentence names the library its title names: asked as the library's
+        "What is a stride table in NumPy?": (TERM, "a compact record of byte offsets between neighbouring elements of a "
+                                                   "NumPy array"),
+        # a term the sentence does not tie to the library is the notebook's
+        "In the notebook “Working with NumPy Arrays”, what is a dope vector?": (TERM, "a small header describing an "
+                                                                                  "array's memory"),
         "Which NumPy function joins a sequence of arrays along an existing axis?": (FUNCTION, "np.concatenate"),
         # an opening phrase before the function, the sentence cut at its first clause ("…, and returns them …")
         "Which NumPy function stacks the rows of its inputs?": (FUNCTION, "np.vstack"),
@@ -115,7 +120,7 @@ def _generated(config: NaturalConfig) -> dict[str, str]:
 
 def test_notebook_questions_are_asked_and_verified_by_default_and_none_when_off() -> None:
     asked = _generated(NaturalConfig())
-    assert asked["What is a stride table in NumPy?"] == "a compact record of byte offsets between neighbouring elements"
+    assert asked["What is a stride table in NumPy?"].startswith("a compact record of byte offsets")
     assert asked["Which NumPy function joins a sequence of arrays along an existing axis?"] == "np.concatenate"
     assert asked["In the notebook “Burrow Surveys”, what is a burrow census?"].startswith("a yearly count")
     assert not any("quokka" in q.lower() and "marsupial" in a for q, a in asked.items())
