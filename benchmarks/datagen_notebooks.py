@@ -62,9 +62,9 @@ def main() -> None:
             docs = {d for r in rows for d in r.get("gold_doc_ids") or ()}
             print(f"== {out}: {len(rows)} tasks from {len(docs)} notebooks; kinds: "
                   + (", ".join(f"{k} {v}" for k, v in kind.most_common()) or "none"))
-            print(f"   BM25 by document, all: {_rate(corpus, [(r['question'], r.get('gold_doc_ids') or []) for r in rows])}")
+            print(f"   BM25 by document, all: {_rate(corpus, [(r['query'], r.get('gold_doc_ids') or []) for r in rows])}")
             for k in sorted(kind):
-                these = [(r["question"], r.get("gold_doc_ids") or []) for r in rows
+                these = [(r["query"], r.get("gold_doc_ids") or []) for r in rows
                          if (r["metadata"].get("relations") or ["?"])[-1] == k]
                 print(f"   BM25 by document, {k}: {_rate(corpus, these)}")
     finally:
