@@ -53,7 +53,6 @@ LIBRARIES: Mapping[str, str] = {
 _TITLE_NAMES = re.compile(r"\b(NumPy|Pandas|Matplotlib|Seaborn|Scikit-Learn|SciPy|SymPy|PyTorch|fastai|TensorFlow|Keras|"
                           r"Numba|Cython|IPython)\b", re.IGNORECASE)
 _CANONICAL = {n.lower(): n for n in (*LIBRARIES.values(), "IPython")}
-# a library call in code: "np.arange(", "pd.merge(", "plt.plot(" (the alias then a dot and a name)
 
 # "t-SNE is a nonlinear embedding algorithm …", "A ufunc is a …", "Broadcasting is simply a set of rules …"
 _DEFINITION = re.compile(
@@ -77,7 +76,7 @@ _RELATIVE = frozenset("similar same other another third second first related fol
 # a name of code a learner asks nothing about: the tutorial's placeholders
 _GENERIC = frozenset("x y z a b c d i j k n m df data result res out output arr array values tmp temp m2 x2 y2 "
                      "xx yy grid ax fig img im".split())
-# one sentence of prose: a capital, words, closing punctuation (a code line or an output never reads so)
+# one sentence of prose: a capital, words, closing punctuation (a code line rarely reads so; outputs are blanked first)
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^\n]*?[.!?])(?=\s|$)", re.MULTILINE)
 # "The pd.merge function implements …", "np.concatenate joins …", "As you can see, the plt.legend function keeps
 # track of …" (a short opening phrase, then the function), "plt.GridSpec does not create …" (refused below)
@@ -93,6 +92,8 @@ _DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|
                         r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")  # X_iris, y_iris: Scikit-Learn's features / target
 _LOADER = r"[\w.]*?(?:load|fetch|read)_?\w*\("
 _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
+# a longer genus (after its first clause is cut) or function phrase is a paragraph, not a short answer or question:
+# refused and counted (`nb_genus_shape`, `nb_function_shape`); 12 cut the fixture's 13-word stride table, so 14
 MAX_GENUS_WORDS = 14
 MAX_FUNCTION_WORDS = 16
 
