@@ -11,9 +11,9 @@
 # Writes and prints: OUT/datagen (the run), OUT/table.txt (benchmarks/datagen_notebooks.py: facts read, kept and
 # refused by kind; tasks by kind; BM25 gold@1 / all-gold@10 by document per kind; the off run beside it),
 # OUT/sheet.txt (SHEET_SEED's 30 tasks with their gold passages, for the lead's read: natural / correct).
-# Run time on the session-47 tuning folder (87 notebooks, 1,950 chunks, 2 shared CPUs at load 3): index ~5-8 min
-# on a never-embedded folder, each datagen run ~2-4 min (the prose parse of a notebook folder is most of it),
-# table and sheet < 1 min: under 20 min in all.
+# Run time on the session-47 tuning folder (87 notebooks, 1,950 chunks, 2 shared CPUs): index 8.7 min on a
+# never-embedded folder (load 3-10), the first datagen run ~5 min at load 10 (the prose parse is most of it; the
+# off run reads that parse), table and sheet < 1 min: about 15-20 min in all.
 set -euo pipefail
 : "${DATA:?set DATA to a folder of .ipynb notebooks}" "${INDEX:?set INDEX to a scratch folder for the index}"
 : "${OUT:?set OUT to an output folder}"
@@ -37,6 +37,8 @@ RUNS=("$OUT/datagen")
 if [ "$OFF" = 1 ]; then
   echo "== datagen --mix notebooks=0 (the base's behaviour) $(date)"
   if [ ! -f "$OUT/datagen-off/tasks.jsonl" ]; then
+    mkdir -p "$OUT/datagen-off"  # the same sentences: the first run's parse is this one's (datagen reads it by its key)
+    cp "$OUT"/datagen/parse.* "$OUT/datagen-off/" 2>/dev/null || true
     cli datagen "$INDEX" "$OUT/datagen-off" --n "$N" --seed "$SEED" --mix notebooks=0 2>&1 | tr '\r' '\n' \
       | grep -v "it/s]\|task/s\|examples/s\|sent/s\|^ *$" | tail -8 | tee "$OUT/datagen-off.log" || true
   fi
