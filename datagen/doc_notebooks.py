@@ -148,7 +148,9 @@ def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skippe
         return []
     rest = text.replace(sentence, " ")  # the whole notebook: a passage may hold only the opening sentence
     lower = term[0].lower() + term[1:]
-    proper = term[0].isupper() and (lower == term or any(c.isupper() for c in term[1:]) or bool(re.search(rf"[a-z,] {re.escape(term)}(?![\w-])", rest)))
+    # a name: written capitalised mid-sentence elsewhere, or with a capital past its first letter ("OpenCL", "F2PY")
+    proper = term[0].isupper() and (lower == term or any(c.isupper() for c in term[1:])
+                                    or bool(re.search(rf"[a-z,] {re.escape(term)}(?![\w-])", rest)))
     if term[0].isupper() and not proper and re.search(rf"[a-z,] {re.escape(lower)}(?![\w-])", rest):
         term = lower  # "Principal component analysis is …" opens a sentence; the prose writes "principal component analysis"
     proper = proper or term[0].isupper() and not sentence.startswith(term)  # "The Python Standard Library", "A Pandas Series"
@@ -165,7 +167,7 @@ def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skippe
         term = ("an " if term[0].lower() in "aeiou" else "a ") + term  # "A ufunc is …" → "What is a ufunc …?"
     elif opening == "The":
         term = "the " + term  # "The GroupBy object is …" → "What is the GroupBy object …?"
-    be = "are" if re.match(r"\S+(?:\s+\S+){0,3}?\s+are\s", sentence) and " are " in sentence[:m.start("a")] else "is"
+    be = "are" if re.search(r"\sare\s+(?:\w+ly\s+)?$", sentence[:m.start("a")]) else "is"  # "Random forests are …"
     if proper or (library and library.lower() in term.lower()):
         # a name is its own subject ("What is OpenCL?", "What is a Pandas Series?"): one definition in the folder,
         # else `unique_in_corpus` refuses it as disputed
