@@ -245,6 +245,10 @@ class NaturalConfig:
     call_comparison_share: the largest share of the calls' multi-hop tasks that may be comparisons (issue 36: 25 %).
     call_prose: 0 (default) refuses the prose templates' questions about a call ("Which place does Dana join us
         from?"; base on the ECTSum tuning calls); 1 asks them beside the calls' figures (`--mix call_prose=1`).
+    doc_notebooks: 1 (default) asks what a Jupyter notebook's prose and outputs state (datagen.doc_notebooks, session
+        47, issue 36): a term its prose defines ("What is a ufunc in NumPy?"), what a named function does ("Which
+        Pandas function implements a number of types of joins?"), the shape a cell printed for a named array. A folder
+        with no notebook is unchanged. 0 asks none, as before (`--mix notebooks=0`). Read with the facts.
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -302,6 +306,7 @@ class NaturalConfig:
     calls: float = 1.0
     call_comparison_share: float = 0.25
     call_prose: float = 0.0
+    doc_notebooks: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -315,7 +320,7 @@ class NaturalConfig:
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
-            "calls", "call_comparison_share", "call_prose",
+            "calls", "call_comparison_share", "call_prose", "doc_notebooks",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -338,6 +343,7 @@ _MIX_KEYS = {
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose",
+    "notebooks": "doc_notebooks",
 }
 
 

@@ -90,6 +90,7 @@ from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
+from datagen.doc_notebooks import is_notebook, notebook_facts
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
@@ -228,6 +229,7 @@ def read_facts(
     release_names: bool = False,
     declared_names: bool = False,
     deprecations: bool = False,
+    notebooks: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -255,6 +257,8 @@ def read_facts(
     default): as session 45.
     deprecations: what a changelog's items and a deprecation page's sections say a release deprecated or removed
     (datagen.doc_deprecations); False (this function's default): as session 45.
+    notebooks: what a Jupyter notebook's prose and outputs state (datagen.doc_notebooks: a defined term, what a named
+    function does, a printed shape); False (this function's default): as session 46. No other document is read.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -397,6 +401,8 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
                                     option_shapes, release_names and doc_projects, deprecations)
+        if notebooks and chunks and is_notebook(doc_id, chunks[0].metadata):
+            found += _no_leaks(notebook_facts(doc_id, mined.titles.get(doc_id, ""), chunks, base.skipped), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

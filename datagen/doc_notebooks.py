@@ -1,0 +1,243 @@
+"""What a Jupyter notebook's prose states verifiably (issue 36: tutorial notebooks yield questions by default).
+
+A tutorial notebook (`corpus_tools.notebook_reader`) holds none of the shapes the documentation readers take (an
+option, a default, a version note, a signature): it teaches in sentences around code. Three of its shapes are
+stated so that a passage verifies the answer and the question names what it is about:
+
+- a term its prose defines, "t-SNE is a nonlinear embedding algorithm that is …" → "What is t-SNE in
+  Scikit-Learn?" → "a nonlinear embedding algorithm" (`TERM`): the defining sentence opens with the term, then
+  "is a(n)" and the genus; the answer is the genus up to its first clause (a relative clause, a comma, a
+  parenthesis), two content words at least;
+- what a named function does, said in the sentence that opens with it, "The pd.merge function implements a
+  number of types of joins: …" → "Which Pandas function implements a number of types of joins?" → "pd.merge"
+  (`FUNCTION`): the function is written through its library's alias (`np.`, `pd.`, `plt.`, …), so the question
+  names the library;
+- the shape a code cell printed for a named array, `digits.data.shape` → "Output: (1797, 64)" → "In the notebook
+  “In Depth: Principal Component Analysis”, what is the shape of digits.data?" (`SHAPE`): only a data set's, by
+  its name ("X_train", "positive_patches", "digits.data") or by the loader that assigned it ("planets =
+  sns.load_dataset('planets')"); a placeholder (`X`, `data`, `df`) or a step of the computation ("dist_sq") is
+  refused.
+
+The question names its notebook's subject: the library its title names where the defining sentence names it too
+("What is a ufunc in NumPy?", `title_library`); a name is its own subject ("What is OpenCL?", kept only where the
+folder defines it once, `factbase.unique_in_corpus`); else the notebook by its title ("In the notebook “In Depth:
+Manifold Learning”, what is t-SNE?"). The library the code calls most was tried first and named the wrong one for
+a concept ("What is principal component analysis in Matplotlib?": the notebook plots it), so it is not read. A
+definition whose term is a pronoun or a phrase of the argument ("This is …", "The result is …", "If a Series is
+…") is no definition and is never read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from corpus_tools.notebook_reader import OUTPUT_LABEL
+from datagen.factbase import Fact
+from datagen.types import TruthType
+
+TERM = "doc:nb_term"
+FUNCTION = "doc:nb_function"
+SHAPE = "doc:nb_shape"
+
+# alias or module a notebook's code writes → the library's name as its own documentation writes it
+LIBRARIES: Mapping[str, str] = {
+    "np": "NumPy", "numpy": "NumPy", "pd": "Pandas", "pandas": "Pandas", "plt": "Matplotlib",
+    "matplotlib": "Matplotlib", "mpl": "Matplotlib", "sns": "Seaborn", "seaborn": "Seaborn", "sklearn": "Scikit-Learn",
+    "scipy": "SciPy", "sp": "SciPy", "sympy": "SymPy", "sym": "SymPy", "torch": "PyTorch", "fastai": "fastai",
+    "tf": "TensorFlow", "tensorflow": "TensorFlow", "keras": "Keras", "numba": "Numba", "cython": "Cython",
+}
+# how a title writes a library ("Introducing Scikit-Learn", "Computation on NumPy Arrays", "Visualization with Seaborn")
+_TITLE_NAMES = re.compile(r"\b(NumPy|Pandas|Matplotlib|Seaborn|Scikit-Learn|SciPy|SymPy|PyTorch|fastai|TensorFlow|Keras|"
+                          r"Numba|Cython|IPython)\b", re.IGNORECASE)
+_CANONICAL = {n.lower(): n for n in (*LIBRARIES.values(), "IPython")}
+
+# "t-SNE is a nonlinear embedding algorithm …", "A ufunc is a …", "Broadcasting is simply a set of rules …"
+_DEFINITION = re.compile(
+    r"^(?:(?:A|An|The)\s+)?(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+(?:is|are)\s+(?:simply\s+|essentially\s+|"
+    r"basically\s+)?(?P<a>(?:a|an)\s+(?:[^.!?]|\.(?=\w))+?)(?P<end>[.!?:](?!\w)|$)")
+# the genus ends at its first clause: a relative clause, a comma, a parenthesis, a colon, a dash
+_GENUS_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so)\s)")
+# words that open an argument's phrase, not a term ("This is a …", "The result is a …", "One way is a …")
+_NOT_TERMS = frozenset("""
+this these that those it they there here one each every our my your his her their its such which what another other
+all both some any now so result results following key idea goal main first second next last problem reason answer
+point difference advantage trick way only output code above below example figure plot model approach method function
+data dataset value values we you i he she case thing things step option reason part rest latter former same itself
+if when while since because although though as where whether once unless until for in on with without to by at
+after before then also however thus hence note notice recall remember just even
+""".split())
+# a genus that places its term beside another, or judges it, says nothing of what it is ("A pivot table is a
+# similar operation", "Branching is a good development strategy")
+_RELATIVE = frozenset("similar same other another third second first related following next good great simple "
+                      "useful better best nice easy quick common special different bit lot little few couple number".split())
+# a name of code a learner asks nothing about: the tutorial's placeholders
+_GENERIC = frozenset("x y z a b c d i j k n m df data result res out output arr array values tmp temp m2 x2 y2 "
+                     "xx yy grid ax fig img im".split())
+# one sentence of prose: a capital, words, closing punctuation (a code line rarely reads so; outputs are blanked first)
+_SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^\n]*?[.!?])(?=\s|$)", re.MULTILINE)
+# "The pd.merge function implements …", "np.concatenate joins …", "As you can see, the plt.legend function keeps
+# track of …" (a short opening phrase, then the function), "plt.GridSpec does not create …" (refused below)
+_FUNCTION = re.compile(
+    r"^(?:[A-Z][^,.;:!?]{0,40},\s+)?(?:[Tt]he\s+)?(?P<f>(?P<lib>" + "|".join(sorted(LIBRARIES, key=len, reverse=True)) + r")\.[A-Za-z_][\w.]*?)(?:\(\))?"
+    r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
+_NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
+_SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
+# a name that ends in what a data set holds ("X_train", "positive_patches", "digits.data"; not "data_new" nor
+# "patches_hog", a step made from one: read 2 of 30 unnatural), or one a loader assigned
+# ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
+_DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|target|labels|patches)$|"
+                        r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")  # X_iris, y_iris: Scikit-Learn's features / target
+_LOADER = r"[\w.]*?(?:load|fetch|read)_?\w*\("
+_SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
+# a longer genus (after its first clause is cut) or function phrase is a paragraph, not a short answer or question:
+# refused and counted (`nb_genus_shape`, `nb_function_shape`); 12 cut the fixture's 13-word stride table, so 14
+MAX_GENUS_WORDS = 14
+MAX_FUNCTION_WORDS = 16
+
+
+def is_notebook(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a document was read from a Jupyter notebook (its file's name ends in .ipynb)."""
+    name = str((metadata or {}).get("file_name") or (metadata or {}).get("source") or doc_id)
+    return name.lower().endswith(".ipynb")
+
+
+def title_library(title: str) -> str:
+    """The one library a notebook's title names ("Computation on NumPy Arrays" → "NumPy"), or ""."""
+    named = {_CANONICAL[m.group(1).lower()] for m in _TITLE_NAMES.finditer(title)}
+    return named.pop() if len(named) == 1 else ""
+
+
+def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact]:
+    """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`."""
+    library = title_library(title)
+    text = "\n".join(c.text for c in chunks)
+    out: list[Fact] = []
+    defined: set[str] = set()
+    for chunk in chunks:
+        prose = _without_outputs(chunk.text)
+        for m in _SENTENCE.finditer(prose):
+            sentence = m.group("s")
+            for fact in _term(chunk, sentence, library, title, text, skipped):
+                # a notebook that defines a term twice ("F2PY is a part of NumPy", then "F2PY is a program that …")
+                # gives its first definition, where the term is introduced; the later one elaborates
+                if fact.subject.lower() in defined:
+                    skipped["nb_term_defined_again"] += 1
+                    continue
+                defined.add(fact.subject.lower())
+                out.append(fact)
+            out.extend(_function(chunk, sentence, skipped))
+        out.extend(_shapes(chunk, title, text, skipped))
+    return out
+
+
+def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skipped: Counter) -> list[Fact]:
+    m = _DEFINITION.match(sentence)
+    if not m:
+        return []
+    term = m.group("t")
+    words = term.lower().split()
+    if sentence.startswith("The ") and not term[0].isupper():
+        skipped["nb_not_a_term"] += 1  # "The hourly traffic is a …": a thing of the notebook, not a term
+        return []
+    if (words[0] in _NOT_TERMS or words[-1] in _NOT_TERMS or (len(words) == 1 and words[0] in _GENERIC)
+            or (len(words) > 1 and words[0].endswith("ing"))):
+        skipped["nb_not_a_term"] += 1  # "If a Series is …", "The colorbar itself is …", "Calculating … is a …"
+        return []
+    rest = text.replace(sentence, " ")  # the whole notebook: a passage may hold only the opening sentence
+    lower = term[0].lower() + term[1:]
+    # a name: written capitalised mid-sentence elsewhere, or with a capital past its first letter ("OpenCL", "F2PY")
+    proper = term[0].isupper() and (lower == term or any(c.isupper() for c in term[1:])
+                                    or bool(re.search(rf"[a-z,] {re.escape(term)}(?![\w-])", rest)))
+    if term[0].isupper() and not proper and re.search(rf"[a-z,] {re.escape(lower)}(?![\w-])", rest):
+        term = lower  # "Principal component analysis is …" opens a sentence; the prose writes "principal component analysis"
+    proper = proper or term[0].isupper() and not sentence.startswith(term)  # "The Python Standard Library", "A Pandas Series"
+    genus = _GENUS_END.split(m.group("a"), maxsplit=1)[0].strip()
+    content = [w for w in genus.split()[1:] if len(w) > 2]
+    if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS:
+        skipped["nb_genus_shape"] += 1
+        return []
+    if genus.split()[1].lower() in _RELATIVE:
+        skipped["nb_genus_relative"] += 1
+        return []
+    opening = sentence.split()[0]
+    if opening in ("A", "An"):
+        term = ("an " if term[0].lower() in "aeiou" else "a ") + term  # "A ufunc is …" → "What is a ufunc …?"
+    elif opening == "The":
+        term = "the " + term  # "The GroupBy object is …" → "What is the GroupBy object …?"
+    be = "are" if re.search(r"\sare\s+(?:\w+ly\s+)?$", sentence[:m.start("a")]) else "is"  # "Random forests are …"
+    if proper or (library and library.lower() in term.lower()):
+        # a name is its own subject ("What is OpenCL?", "What is a Pandas Series?"): one definition in the folder,
+        # else `unique_in_corpus` refuses it as disputed
+        ask = f"What {be} {{s}}?"
+    elif library and re.search(rf"\b{re.escape(library)}\b", sentence, re.IGNORECASE):
+        # "What is a ufunc in NumPy?" where the definition itself says it is NumPy's; a term the sentence does not
+        # tie to the library is the notebook's ("What is a basic table in Scikit-Learn?" read unnatural)
+        ask = f"What {be} {{s}} in {library}?"
+    elif title.strip():
+        ask = f"In the notebook “{' '.join(title.split())}”, what {be} {{s}}?"
+    else:
+        skipped["nb_no_subject"] += 1
+        return []
+    return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=term, about_doc=False,
+                 relation=TERM, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
+
+
+def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
+    m = _FUNCTION.match(sentence)
+    if not m:
+        return []
+    verb, rest = m.group("v"), m.group("r").strip()
+    if verb in _NOT_VERBS or verb.endswith("ss"):
+        skipped["nb_function_verb"] += 1
+        return []
+    rest = _GENUS_END.split(rest, maxsplit=1)[0].strip()  # "keeps track of the line style and color, and matches these …"
+    if len(rest.split()) < 2 or len(rest.split()) > MAX_FUNCTION_WORDS or re.search(r"[(){}\[\]=`]", rest):
+        skipped["nb_function_shape"] += 1
+        return []
+    if rest.startswith("that ") or re.search(r"\b(?:this|these|it|them|here|above|below)\b", rest, re.IGNORECASE):
+        # "… joins them", "recognizes that each DataFrame has an employee column": the example's, not the function's
+        skipped["nb_function_deictic"] += 1
+        return []
+    library = LIBRARIES[m.group("lib")]
+    return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=f"{verb} {rest}",
+                 about_doc=False, relation=FUNCTION, answer=m.group("f"), kind=TruthType.ENTITY.value,
+                 ask=f"Which {library} function {{s}}?")]
+
+
+def _shapes(chunk: Any, title: str, text: str, skipped: Counter) -> list[Fact]:
+    lines = chunk.text.split("\n")
+    out: list[Fact] = []
+    for n, line in enumerate(lines):
+        m = _SHAPE_LINE.match(line.strip())
+        if not m:
+            continue
+        after = next((x for x in lines[n + 1:n + 4] if x.strip()), "")
+        value = _SHAPE_OUT.match(after.strip())
+        if not value:
+            continue
+        name = m.group("e")
+        if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
+            skipped["nb_shape_generic"] += 1
+            continue
+        if not (_DATA_NAME.search(name) or re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)):
+            # "dist_sq", "sq_differences", "proj": a step of the computation, whose shape a learner does not ask
+            skipped["nb_shape_not_data"] += 1
+            continue
+        shown = " ".join(title.split())
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=f"{line.strip()}\n{after.strip()}",
+                        subject=name, about_doc=False, relation=SHAPE, answer=value.group("v"),
+                        kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what is the shape of {{s}}?"))
+    return out
+
+
+def _without_outputs(text: str) -> str:
+    """`text` with what cells printed blanked out (an "Output:" line and the lines under it to the next blank line):
+    a printed "A quokka is a small marsupial." is the program's string, not the notebook's prose."""
+    out, printing = [], False
+    for line in text.split("\n"):
+        printing = line.startswith(OUTPUT_LABEL) or (printing and bool(line.strip()))
+        out.append("" if printing else line)
+    return "\n".join(out)

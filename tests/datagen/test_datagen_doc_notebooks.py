@@ -1,0 +1,127 @@
+"""Questions from Jupyter notebooks (session 47, issue 36: a folder of notebooks gave 0 tasks).
+
+The fixtures `tests/fixtures/notebook_datagen/` (written for these tests by its `make_fixtures.py`, in Jupyter 7's
+shapes) are a tutorial titled with its library ("Working with NumPy Arrays": a defined term, a sentence on what a
+named function does, printed shapes, and sentences that only look like definitions), the same tutorial with its
+outputs cleared, a tutorial whose title names no library, a notebook of code cells only (a printed sentence that
+reads like a definition) and a German notebook. Base 9cb9e37 has no notebook reader in datagen: 0 notebook facts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+
+from datagen_fixtures import WordTokenizer
+
+from corpus_tools import load_documents
+from corpus_tools.chunking import ChunkingConfig, chunk_documents
+from datagen.doc_notebooks import FUNCTION, SHAPE, TERM, is_notebook, notebook_facts, title_library
+from datagen.mining import mine
+from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
+from datagen.nlp import load_pipeline
+from datagen.relations import read_facts
+from datagen.types import Candidate
+from datagen.verify import check_candidate
+
+FOLDER = Path(__file__).parents[1] / "fixtures" / "notebook_datagen"
+
+
+def _mined():
+    report = load_documents(FOLDER)
+    chunks = list(chunk_documents(report.documents, WordTokenizer(), ChunkingConfig()))
+    return chunks, mine(chunks)
+
+
+def _facts(doc_id: str) -> tuple[dict[str, tuple[str, str]], Counter]:
+    """question → (relation, answer) of one fixture notebook, and what was refused."""
+    _, mined = _mined()
+    skipped: Counter = Counter()
+    facts = notebook_facts(doc_id, mined.titles[doc_id], mined.chunks[doc_id], skipped)
+    return {f.ask.replace("{s}", f.subject): (f.relation, f.answer) for f in facts}, skipped
+
+
+def test_a_tutorial_gives_its_defined_term_its_function_and_a_named_shape() -> None:
+    facts, skipped = _facts("quokka-arrays.ipynb")
+    assert facts == {
+        # the sentence names the library its title names: asked as the library's
+        "What is a stride table in NumPy?": (TERM, "a compact record of byte offsets between neighbouring elements of a "
+                                                   "NumPy array"),
+        # a term the sentence does not tie to the library is the notebook's
+        "In the notebook “Working with NumPy Arrays”, what is a dope vector?": (TERM, "a small header describing an "
+                                                                                  "array's memory"),
+        "Which NumPy function joins a sequence of arrays along an existing axis?": (FUNCTION, "np.concatenate"),
+        # an opening phrase before the function, the sentence cut at its first clause ("…, and returns them …")
+        "Which NumPy function stacks the rows of its inputs?": (FUNCTION, "np.vstack"),
+        "In the notebook “Working with NumPy Arrays”, what is the shape of burrows.depths?": (SHAPE, "(2048, 12)"),
+    }
+    # "This chapter shows …", "There are a number of …", "The result is a faster loop.", "This is a very common
+    # pattern.": no term; `x.shape`: a placeholder's shape
+    assert skipped["nb_not_a_term"] >= 3 and skipped["nb_shape_generic"] == 1
+    assert skipped["nb_shape_not_data"] == 1  # `steps.shape`: a step of the computation, not a data set
+    assert skipped["nb_function_deictic"] == 1  # "np.where recognizes that each burrow depth is …": the example's
+
+
+def test_cleared_outputs_give_no_shape_and_the_prose_still_reads() -> None:
+    facts, _ = _facts("cleared/quokka-arrays-cleared.ipynb")
+    assert {r for r, _ in facts.values()} == {TERM, FUNCTION}
+
+
+def test_a_title_naming_no_library_names_the_notebook() -> None:
+    facts, _ = _facts("burrow-surveys.ipynb")
+    assert facts["In the notebook “Burrow Surveys”, what is a burrow census?"] == (
+        TERM, "a yearly count of occupied burrows along a fixed transect")
+
+
+def test_a_notebook_of_code_only_reads_no_printed_sentence() -> None:
+    facts, _ = _facts("code-only.ipynb")
+    assert {r for r, _ in facts.values()} == {SHAPE}  # "A quokka is a small marsupial …" was printed, not written
+
+
+def test_a_german_notebook_gives_no_prose_fact() -> None:
+    facts, _ = _facts("rechnen.ipynb")
+    assert {r for r, _ in facts.values()} <= {SHAPE}
+
+
+def test_the_library_is_the_one_the_title_names() -> None:
+    assert title_library("Computation on NumPy Arrays: Universal Functions") == "NumPy"
+    assert title_library("Introducing Scikit-Learn") == "Scikit-Learn"
+    assert title_library("In Depth: Principal Component Analysis") == ""  # the notebook plots with Matplotlib: not it
+    assert title_library("Pandas and NumPy") == ""  # two: neither
+
+
+def test_only_a_notebook_is_read() -> None:
+    chunk = SimpleNamespace(doc_id="guide.md", chunk_id="guide.md#0", text="A stride table is a compact record of offsets.")
+    assert not is_notebook("guide.md", {"file_name": "guide.md"})
+    assert is_notebook("x", {"file_name": "Lesson.IPYNB"})
+    # the reader itself reads any text; `read_facts` gives it notebooks only (the next test)
+    assert notebook_facts("guide.md", "Guide", [chunk], Counter())
+
+
+def _generated(config: NaturalConfig) -> dict[str, str]:
+    chunks, mined = _mined()
+    base = read_facts(mined, load_pipeline(), notebooks=bool(config.doc_notebooks))
+    gen = NaturalGenerator(mined, base, config)
+    rng, asked = random.Random(0), {}
+    for _ in range(60):
+        if gen.exhausted(1) is not None:
+            break
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate):
+            verdict = check_candidate(c, {d: mined.doc_text(d) for d in mined.chunks},
+                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
+            if verdict.accepted:
+                gen.commit(c)
+                asked[c.question] = c.answer
+    return asked
+
+
+def test_notebook_questions_are_asked_and_verified_by_default_and_none_when_off() -> None:
+    asked = _generated(NaturalConfig())
+    assert asked["What is a stride table in NumPy?"].startswith("a compact record of byte offsets")
+    assert asked["Which NumPy function joins a sequence of arrays along an existing axis?"] == "np.concatenate"
+    assert asked["In the notebook “Burrow Surveys”, what is a burrow census?"].startswith("a yearly count")
+    assert not any("quokka" in q.lower() and "marsupial" in a for q, a in asked.items())
+    assert _generated(NaturalConfig(**parse_mix("notebooks=0"))) == {}  # as 9cb9e37: a notebook folder gave nothing
