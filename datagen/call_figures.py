@@ -21,6 +21,17 @@ an estimate, consensus or the Street's number (`call:estimate`); a figure with n
 `call:other_period`). A hedged figure ("approximately $1.5 billion") is kept as a passage that states it but
 never as the one a question is written from (`hedged`).
 
+With `guards` (`--mix call_guards=1`, session 47: the faults of a hand read of 60 tuning tasks and of the
+reporting read's classes, found again on tuning) a figure is refused, and counted, when it is:
+  - conditional (`call:conditional`): "if the deal closes, revenue would be …", a pro-forma or an outlook "excluding
+    the impact of" something;
+  - summed with another quantity (`call:summed`): "new investments and capital expenditures totaled $X";
+  - one of two figures of the metric the sentence gives (`call:metric_twice`): "Capital expenditures were $20.4
+    million … net of disposal proceeds, and gross capex was $21.9 million";
+  - a segment's named in the sentence before (`call:segment_context`): "At FirstService Residential, we generated
+    revenues of …" then "This strong top line performance drove EBITDA of $49.6 million".
+Off, the reader is session 46's exactly.
+
 The call's identity is its document metadata (`corpus_tools.doc_metadata.DOCUMENT_KEYS`: company, ticker,
 form "earnings call", fiscal_year, fiscal_quarter, as `corpus_tools.call_identity` reads them), read here and
 nowhere else in datagen. A call named by ticker only ("AAN_q1_2021.txt") is asked by its ticker.
@@ -205,6 +216,7 @@ _ADJUSTABLE = {"diluted earnings per share": "adjusted earnings per share", "ear
                "operating income": "adjusted operating income", "EBITDA": "adjusted EBITDA",
                "gross margin": "adjusted gross margin", "operating margin": "adjusted operating margin",
                "free cash flow": "adjusted free cash flow", "revenue": "adjusted revenue"}
+_BASE_METRIC = {adjusted: plain for plain, adjusted in _ADJUSTABLE.items()}
 _METRIC_RE = [(name, re.compile(rf"(?i)(?<![\w-])(?:{pattern})(?![\w-])")) for name, pattern in _METRICS]
 
 _MONEY = r"\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:million|billion|thousand))?"
@@ -247,13 +259,49 @@ _ANALYST_LINE = re.compile(r"(?i)research division|\banalyst\b|securities llc|ca
 _TITLE_LINE = re.compile(r"^\s*\S.{1,90}\s-\s\S.{1,60}$")
 
 
+# the index's own speaker line (corpus_tools.call_reader): "Peter J. Federico (President & CEO)" when the company is
+# named once (CorpusConfig.call_own_titles), "Name (Firm, Research Division - Analyst)" for an analyst
+_TURN_LINE = re.compile(r"^[A-Z][\w.'’-]*(?:\s+[\w.'’-]+){0,5}\s\([^()]{2,150}\)$")
+
+
 def _speaker_line(line: str) -> bool:
-    """"AGNC Investment Corp. - Executive VP & CFO": a short "Company - Title" line with no figure in it."""
-    return bool(_TITLE_LINE.match(line)) and "$" not in line and "%" not in line and not line.rstrip().endswith((".", "?", "!", ","))
+    """"AGNC Investment Corp. - Executive VP & CFO" or "Name (Title)": a short speaker line with no figure in it."""
+    return (bool(_TITLE_LINE.match(line)) or bool(_TURN_LINE.match(line.strip()))) and "$" not in line and "%" not in line \
+        and not line.rstrip().endswith((".", "?", "!", ","))
 
 
-def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, CallIdentity], list[CallFigure]]:
-    """(doc id -> identity, every figure the calls state); what is refused is counted in `skipped`."""
+# -- the guards (session 47) ---------------------------------------------------------------------------------
+# a figure under a condition or on another basis than what was reported: "if the acquisition closes … would", "on a
+# pro forma basis", "assuming", "excluding the impact of"
+# ("if we turn to the next page", "I would note that" are the speaker's way of talking, not a condition)
+_CONDITIONAL = re.compile(r"(?i)\bif\b(?!\s+(?:you|we)\s+(?:look|turn|go|move|think)\b)|\bwould\b(?!\s+(?:like|note|say|point|add"
+                          r"|highlight|remind|characterize|describe|call)\b)|\b(?:assuming|assumes|pro[- ]forma|upon (?:the )?"
+                          r"(?:closing|completion)|once the|subject to|excluding the (?:impact|effect)s?)\b")
+# a second figure of the metric on another basis after the first ("…, and gross capex was $21.9 million")
+_OTHER_BASIS = re.compile(r"(?i)\b(?:gross|net|total|reported|underlying|normalized|comparable|organic)\s+$")
+_COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|from|last year|prior|a year ago|year-ago|previous|respectively)\b")
+# a quantity joined to the metric ("new investments and capital expenditures", "capex plus acquisitions"): the sum's
+_SUMMED_BEFORE = re.compile(r"(?i)\b(?:investments?|acquisitions?|capex|expenditures|dividends?|buybacks?|repurchases?|"
+                            r"interest|fees|revenues?|sales|income|costs?|expenses?|spending|development|maintenance|"
+                            r"EBITDA|FFO|AFFO|earnings)\s+(?:and|plus|&)\s*$")
+# the sentence before names a part of the company, and this one goes on about it ("This strong top line …", "It")
+_SEGMENT_LEAD = re.compile(r"(?i)^\s*(?:at|within|in|for|turning to|moving to|on) (?:the |our )?(?:[A-Z][\w&'’-]*\s?){1,4}"
+                           r"(?:segment|division|business|unit)?,|\b(?:segment|division)\b")
+_ANAPHORA = re.compile(r"(?i)^\s*(?:this|that|these|those|it|its|the (?:segment|division|business|unit)|segment|division)\b")
+
+
+def _segment_context(previous: str, text: str, ident: CallIdentity) -> bool:
+    """Whether `text` goes on about a part the sentence before it named (see the module docstring)."""
+    if not previous or not _ANAPHORA.match(text):
+        return False
+    flat = re.sub(r"\s+", " ", previous)
+    return bool(_SEGMENT_LEAD.search(flat)) or _other_owner(flat, ident) or _named_segment(flat, ident)
+
+
+def read_call_figures(mined: MinedCorpus, skipped: Counter, *,
+                      guards: bool = False) -> tuple[dict[str, CallIdentity], list[CallFigure]]:
+    """(doc id -> identity, every figure the calls state); what is refused is counted in `skipped`. guards: the
+    session 47 guards (the module docstring)."""
     identities: dict[str, CallIdentity] = {}
     figures: list[CallFigure] = []
     for doc, chunks in mined.chunks.items():
@@ -269,6 +317,7 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
         identities[doc] = ident
         analyst = False
         for chunk in chunks:
+            previous = ""
             for start, end in split_sentences(chunk):
                 text = chunk.text[start:end]
                 # a vendor export's speaker lines ("Bose Thomas George" / "Keefe, …, Research Division - MD") run into
@@ -281,13 +330,20 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
                     elif line.strip() == "Operator":
                         analyst, text = False, "\n".join(lines[i + 1:])
                 text = text.strip()
-                if text:
-                    figures.extend(sentence_figures(text, doc, chunk.chunk_id, ident, skipped, analyst=analyst))
+                if not text:
+                    continue
+                if guards and ("$" in text or "%" in text) and _segment_context(previous, text, ident):
+                    skipped["call:segment_context"] += 1
+                else:
+                    figures.extend(sentence_figures(text, doc, chunk.chunk_id, ident, skipped, analyst=analyst,
+                                                    guards=guards))
+                previous = text
     return identities, figures
 
 
 def sentence_figures(
     text: str, doc_id: str, chunk_id: str, ident: CallIdentity, skipped: Counter, *, analyst: bool = False,
+    guards: bool = False,
 ) -> list[CallFigure]:
     """The figures one sentence states (see the module docstring); refusals counted."""
     if "$" not in text and "%" not in text and "percent" not in text:
@@ -306,7 +362,10 @@ def sentence_figures(
         skipped["call:several_figures"] += 1  # "… of $210 million and $154 million …, respectively"
         return []
     guidance = bool(_GUIDE.search(flat)) and bool(re.search(_RANGE, flat))
-    found = _guidance(flat, ident, skipped) if guidance else _actual(flat, ident, skipped)
+    found = _guidance(flat, ident, skipped) if guidance else _actual(flat, ident, skipped, guards=guards)
+    if guards and guidance and found and _CONDITIONAL.search(flat):
+        skipped["call:conditional"] += 1  # "we expect revenue of $X to $Y excluding the impact of LaPlaya"
+        return []
     return [CallFigure(doc_id, chunk_id, text, ident.company, metric, period, value, guidance, hedged)
             for metric, period, value, hedged in found]
 
@@ -344,7 +403,7 @@ def _metric_before(flat: str, at: int) -> tuple[str, int] | None:
     return name, start - len(" ".join(words[i:])) - (1 if words[i:] else 0)
 
 
-def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str, str, str, bool]]:
+def _actual(flat: str, ident: CallIdentity, skipped: Counter, *, guards: bool = False) -> list[tuple[str, str, str, bool]]:
     out = []
     level = re.compile(rf"(?i)\b{_LEVEL}\s+(?P<hedge>(?:approximately|about|roughly|nearly|almost|around|over|more than"
                        rf"|close to)\s+)?(?P<value>{_MONEY}(?:\s+per (?:diluted |common )?share)?|{_PERCENT})")
@@ -387,9 +446,33 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str,
         if period is None or _OTHER_TIME.search(span) or _OTHER_TIME.search(following) or _AFTER_OTHER.search(following) or _other_year(following, ident):
             skipped["call:other_period"] += 1
             continue
+        if guards:
+            refused = _guarded(flat, start, m, metric, value)
+            if refused:
+                skipped[refused] += 1
+                continue
         out.append((metric, period, re.sub(r"\s+per (?:diluted |common )?share$", "", value), bool(m.group("hedge"))))
         break  # the sentence's first figure: what follows is most often the comparison
     return out
+
+
+def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str) -> str:
+    """The stage a session 47 guard refuses an actual figure under, or "" (the module docstring)."""
+    if _CONDITIONAL.search(flat[:m.start()]) or re.match(r"(?i)[^.;]{0,40}\b(?:if|assuming|pro[- ]forma)\b", flat[m.end():]):
+        return "call:conditional"
+    if _SUMMED_BEFORE.search(flat[:start]):
+        return "call:summed"
+    if re.match(r"(?i)\s*(?:during [\w ]{1,20}\s+)?net of\b", flat[m.end():]):
+        return "call:metric_twice"  # a figure qualified after it ("$20.4 million during Q4 net of disposal proceeds")
+    rx = dict(_METRIC_RE).get(metric) or dict(_METRIC_RE).get(_BASE_METRIC.get(metric, ""))
+    for again in rx.finditer(flat, m.end()) if rx is not None else ():
+        if _COMPARED.search(flat[m.end():again.start()]) or not _OTHER_BASIS.search(flat[m.end():again.start()]):
+            continue
+        later = re.match(rf"(?i)\s+(?:[\w-]+\s+){{0,3}}?{_LEVEL}\s+(?:approximately |about )?(?P<v>{_MONEY}|{_PERCENT})",
+                         flat[again.end():])
+        if later and not same_value(later.group("v"), value):
+            return "call:metric_twice"  # "…, and gross capex was $21.9 million": which of the two is asked?
+    return ""
 
 
 def _guidance(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str, str, str, bool]]:

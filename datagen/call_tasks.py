@@ -55,6 +55,10 @@ COMPARISON_SHARE = 0.25  # issue 36: comparisons at most a quarter of the multi-
 
 # a call that names its quarter or year as the company's fiscal one
 _OWN_CALENDAR = re.compile(r"(?i)\bfiscal (?:(?:first|second|third|fourth)[- ]quarter|Q[1-4]|'\d{2}\b|(?:year )?(?:19|20)\d{2}\b)")
+# with the guards (session 47), the year before the word too: "ended our 2020 fiscal year" (KB Home, whose calls
+# never say "fiscal 2020": its November quarters had been bridged to calendar ones), "our fiscal year"
+_OWN_CALENDAR_MORE = re.compile(r"(?i)\b(?:19|20)\d{2} fiscal (?:year|(?:first |second |third |fourth )?quarter)\b"
+                                r"|\bour fiscal year\b|\bfiscal[- ]year[- ]end\b")
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,8 @@ class CallTasks:
     """The corpus's generator with the calls' forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5,
-                 comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20) -> None:
+                 comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20,
+                 guards: bool = False) -> None:
         self.inner = inner
         # the prose generator's questions about a call ("Which place does Dana join us from?"): asked only with prose
         self.prose = prose
@@ -121,7 +126,7 @@ class CallTasks:
         self.comparison_share = comparison_share
         self.tries = tries
         self.own_stages: Counter = Counter()
-        self.identities, figures = read_call_figures(mined, self.own_stages)
+        self.identities, figures = read_call_figures(mined, self.own_stages, guards=guards)
         self.own_stages["call:figures"] = len(figures)
         self.statements = read_call_statements(figures, self.own_stages)
         self.singles = list(self.statements)
@@ -134,6 +139,11 @@ class CallTasks:
         self.own_calendar = {fold(ident.company) for doc, ident in self.identities.items()
                              if any(_OWN_CALENDAR.search(c.text) for c in mined.chunks.get(doc, []))}
         self.own_stages["call:own_calendar_companies"] = len(self.own_calendar)
+        if guards:
+            more = {fold(ident.company) for doc, ident in self.identities.items()
+                    if any(_OWN_CALENDAR_MORE.search(c.text) for c in mined.chunks.get(doc, []))} - self.own_calendar
+            self.own_calendar |= more
+            self.own_stages["call:own_calendar_words"] = len(more)
         actual = [s for s in self.statements if not s.guidance and s.number() is not None and (s.number() or 0) > 0]
         by_series: dict[tuple[str, str, str], list[CallStatement]] = defaultdict(list)
         by_period: dict[tuple[str, str], list[CallStatement]] = defaultdict(list)
@@ -414,8 +424,9 @@ class NoProse:
 
 
 def with_call_tasks(generator: Any, mined: MinedCorpus, *, comparison_share: float = COMPARISON_SHARE,
-                    prose: bool = False) -> Any:
+                    prose: bool = False, guards: bool = False) -> Any:
     """`generator` with the calls' forms added when the corpus holds calls; else itself (a folder with no call is
-    left to it unchanged). prose: the prose generator's questions about calls are asked too."""
-    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose)
+    left to it unchanged). prose: the prose generator's questions about calls are asked too. guards: session 47's
+    precision guards (datagen.call_figures; `--mix call_guards`)."""
+    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose, guards=guards)
     return wrapped if wrapped.call_docs else generator

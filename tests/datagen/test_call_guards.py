@@ -1,0 +1,97 @@
+"""The calls' precision guards (session 47, `--mix call_guards`): a figure a call states under a condition, summed
+with another quantity, given twice on two bases, or a segment's named the sentence before, is no company figure to ask
+about; a company whose calls say "2023 fiscal year" keeps its quarters to itself. The calls under
+tests/fixtures/call_guards are invented (one sentence a line, named TICKER_qN_YYYY.txt as ECTSum names its calls).
+Session 46's reader asked each of these figures, and bridged the fiscal company's quarters to calendar ones."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from datagen_fixtures import NoProseGenerator
+
+from corpus_tools.call_identity import call_identity
+from corpus_tools.types import Chunk
+from datagen.call_figures import CallIdentity, read_call_figures, sentence_figures
+from datagen.call_tasks import CallTasks
+from datagen.mining import fold, mine
+from datagen.natural import NaturalConfig, parse_mix
+
+GUARDED = Path(__file__).resolve().parents[1] / "fixtures" / "call_guards"
+HARBOR = CallIdentity("Harbor Pumps", "HPMP", 2024, 3)
+
+
+def _chunks() -> list[Chunk]:
+    out = []
+    for path in sorted(GUARDED.glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        meta = {"title": path.stem, **call_identity(path.name, text)}
+        out.append(Chunk(f"{path.stem}#0", path.stem, text, 0, 80, meta))
+    return out
+
+
+def _figures(text: str, guards: bool) -> tuple[list[tuple[str, str]], Counter]:
+    skipped: Counter = Counter()
+    found = sentence_figures(text, "d", "d#0", HARBOR, skipped, guards=guards)
+    return [(f.metric, f.value) for f in found], skipped
+
+
+@pytest.mark.parametrize(("sentence", "stage"), [
+    ("For the full year, we expect revenue of between $2.00 billion and $2.10 billion, excluding the impact of the Delta "
+     "Valves acquisition.", "call:conditional"),
+    ("If we had owned Delta Valves for the full quarter, revenue was $530.2 million in the third quarter.",
+     "call:conditional"),
+    ("Revenue in the third quarter was $530.2 million if Delta Valves is included for the full quarter.",
+     "call:conditional"),
+    ("New investments and capital expenditures totaled $120.5 million in the third quarter.", "call:summed"),
+    ("Capital expenditures were $20.4 million during the quarter net of disposal proceeds, and gross capex was $21.9 "
+     "million.", "call:metric_twice"),
+])
+def test_a_guarded_figure_is_refused_and_counted(sentence: str, stage: str) -> None:
+    unguarded, _ = _figures(sentence, guards=False)
+    assert unguarded, "session 46's reader asks this figure"
+    guarded, skipped = _figures(sentence, guards=True)
+    assert guarded == [] and skipped[stage] == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    "So if we turn to the next page, our revenue for the third quarter was $512.3 million, up 9%.",
+    "Revenue for the third quarter was $512.3 million compared to revenue of $470.0 million a year ago.",
+    "I would note that adjusted EBITDA was $88.1 million in the third quarter.",
+    "For the full year, we expect revenue of between $2.00 billion and $2.10 billion.",
+])
+def test_the_speakers_way_of_talking_and_a_comparison_are_not_refused(sentence: str) -> None:
+    assert _figures(sentence, guards=True)[0] == _figures(sentence, guards=False)[0] != []
+
+
+def test_a_segment_named_the_sentence_before_is_not_the_companys() -> None:
+    mined = mine(_chunks())
+    skipped: Counter = Counter()
+    _, figures = read_call_figures(mined, skipped)
+    assert ("EBITDA", "$12.3 million") in {(f.metric, f.value) for f in figures}  # Lumen Marine's, asked as Lumen's
+    skipped = Counter()
+    _, figures = read_call_figures(mined, skipped, guards=True)
+    assert ("EBITDA", "$12.3 million") not in {(f.metric, f.value) for f in figures}
+    assert skipped["call:segment_context"] == 1
+    assert ("revenue", "$402.9 million") in {(f.metric, f.value) for f in figures}  # the company's own, kept
+
+
+def test_a_company_on_its_own_fiscal_calendar_is_kept_out_of_questions_across_companies() -> None:
+    mined = mine(_chunks())
+    before = CallTasks(NoProseGenerator(), mined)
+    assert "kbx" not in before.own_calendar  # "2023 fiscal year" was not read as the company's own calendar
+    assert any(fold(s.company) == "kbx" for group in before.across.values() for s in group)
+    after = CallTasks(NoProseGenerator(), mined, guards=True)
+    assert "kbx" in after.own_calendar and after.own_stages["call:own_calendar_words"] == 1
+    for group in after.across.values():
+        assert all(fold(s.company) != "kbx" for s in group)
+    assert all(fold(s.company) != "kbx" for s in after.anchors + after.bridge_ends)
+    # its own quarters are still compared with each other
+    assert any(k[0] == "kbx" for k in after.series)
+
+
+def test_the_mix_key_turns_the_guards_off() -> None:
+    assert NaturalConfig().call_guards == 1.0
+    assert NaturalConfig(**parse_mix("call_guards=0")).call_guards == 0.0
