@@ -8,6 +8,12 @@ Forms (metadata["form"]), each naming the company and the quarter as the call's 
               first quarter of 2021 or for the second quarter of 2021?";
 - comparison across companies (two calls of one quarter): "Which company reported higher revenue for the third
               quarter of 2022, AGNC Investment or Acadia Realty Trust?";
+- compare_read (a folder of one quarter's calls, where no bridge is possible; `--mix call_compare_read`, session 47):
+              "What revenue did the company with the higher FFO per share for the third quarter of 2022, Whitestone
+              REIT or Easterly Government Properties, report for that quarter?": both calls' figures decide which
+              company, that company's call gives the answer. Asked only where both companies state the second metric
+              and their values differ (the comparison decides the answer). Its answer is a figure, never one of the two
+              companies: it is no comparison for the comparisons' share;
 - bridge:     "In the quarter in which Aaron's reported revenue of $481.1 million, what adjusted EBITDA did
               Cleveland-Cliffs report?": the first call gives the quarter, the second company's call for that
               quarter the figure. Asked only where the second company has calls for two or more quarters whose
@@ -29,6 +35,7 @@ and a folder of calls only never asks the prose generator.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import Counter, defaultdict
@@ -115,7 +122,7 @@ class CallTasks:
 
     def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5,
                  comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20,
-                 guards: bool = False) -> None:
+                 guards: bool = False, compare_read: bool = False) -> None:
         self.inner = inner
         # the prose generator's questions about a call ("Which place does Dana join us from?"): asked only with prose
         self.prose = prose
@@ -162,6 +169,17 @@ class CallTasks:
         # an end needs another company's figure for its quarter to name that quarter
         self.bridge_ends = [b for b in self.bridge_ends if any(
             a.period == b.period and fold(a.company) != fold(b.company) and self._apart(a, b) for a in self.anchors)]
+        # a folder of one quarter's calls has no bridge: a comparison that decides whose figure is asked (compare_read)
+        self.read_pairs: list[tuple[CallStatement, CallStatement]] = []
+        if compare_read and not self.bridge_ends:
+            stated: dict[tuple[str, str], dict[str, CallStatement]] = defaultdict(dict)
+            for s in actual:
+                stated[(fold(s.company), s.period)][s.metric] = s
+            self.stated = stated
+            self.read_pairs = [(a, b) for group in self.across.values() for i, a in enumerate(group) for b in group[i + 1:]
+                               if fold(a.company) != fold(b.company) and self._apart(a, b) and a.number() != b.number()
+                               and self._read_metrics(a, b)]
+            self.own_stages["call:compare_read_pairs"] = len(self.read_pairs)
         self.own_stages["call:series"] = len(self.series)
         self.own_stages["call:company_groups"] = len(self.across)
         self.own_stages["call:bridge_ends"] = len(self.bridge_ends)
@@ -205,7 +223,8 @@ class CallTasks:
         why = self._inner_spent(hops)
         if hops == 1 and self.singles:
             return None
-        if hops == 2 and (self._bridges_left() or (self._comparisons_due() and (self.series or self.across))):
+        if hops == 2 and (self._bridges_left() or bool(self.read_pairs)
+                          or (self._comparisons_due() and (self.series or self.across))):
             return None
         if why is None:
             return None
@@ -235,12 +254,15 @@ class CallTasks:
         forms = []
         if self._bridges_left():
             forms.append("bridge")
+        if self.read_pairs:
+            forms.append("compare_read")
         if self._comparisons_due():
             forms += [f for f, ok in (("periods", self.series), ("companies", self.across)) if ok]
         if not forms:
             return self._inner_propose(hops, rng) if not inner_spent else DropReason.NO_CHAIN
         form = rng.choice(forms)
-        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
+        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge,
+                "compare_read": self._compare_read}[form]
         found: Candidate | DropReason = DropReason.NO_CHAIN
         for _ in range(self.tries):
             found = make(rng)
@@ -318,6 +340,42 @@ class CallTasks:
         clues = (f"In which quarter did {a.company} report {a.metric} of {a.value}?", ask_call(b, ident_b))
         return self._candidate("bridge", [a, b], question, b.value, truth=TruthType.NUMBER, clues=clues)
 
+    def _read_metrics(self, a: CallStatement, b: CallStatement) -> list[str]:
+        """The metrics other than the compared one both companies state for the quarter, with values that differ."""
+        sa, sb = self.stated[(fold(a.company), a.period)], self.stated[(fold(b.company), b.period)]
+        return sorted(m for m in set(sa) & set(sb) if m != a.metric and not same_value(sa[m].value, sb[m].value)
+                      and sa[m].fact.doc_id == a.fact.doc_id and sb[m].fact.doc_id == b.fact.doc_id)
+
+    def _compare_read(self, rng: random.Random) -> Candidate | DropReason:
+        a, b = rng.choice(self.read_pairs)
+        if rng.random() < 0.5:
+            a, b = b, a
+        metric = rng.choice(self._read_metrics(a, b))
+        if not self._fresh("compare_read", *sorted((a.ident(), b.ident())), metric):
+            return DropReason.DUPLICATE
+        if not (self._names_company(a) and self._names_company(b)):
+            self.own_stages["calls:company_not_in_call"] += 1
+            return DropReason.NO_ANSWER_SPAN
+        win = a if (a.number() or 0) > (b.number() or 0) else b
+        read = self.stated[(fold(win.company), win.period)][metric]
+        if self.uses[read.ident()] >= 2 or normalize(read.value) in normalize(f"{a.value} {b.value}"):
+            return DropReason.DUPLICATE
+        question = (f"What {metric} did the company with the higher {a.metric} for {period_phrase(a.period)}, "
+                    f"{a.company} or {b.company}, report for that quarter?")
+        found = self._candidate("compare_read", [a, b, read], question, read.value, truth=TruthType.NUMBER, winner=read,
+                                options=(a.company, b.company))
+        # one supporting item per call: the winner's call holds its compared figure and the figure asked
+        items: dict[str, SupportingItem] = {}
+        for item in found.supporting:
+            held = items.get(item.doc_id)
+            items[item.doc_id] = item if held is None else SupportingItem(
+                doc_id=item.doc_id, chunk_ids=tuple(dict.fromkeys(held.chunk_ids + item.chunk_ids)),
+                quotes=tuple(dict.fromkeys(held.quotes + item.quotes)), contains_truth=held.contains_truth or item.contains_truth)
+        order = list(items)
+        positives = [{**p, "item": order.index([a, b, read][p["item"]].fact.doc_id)} for p in found.metadata[POSITIVES]]
+        return dataclasses.replace(found, supporting=tuple(items.values()), hops=len(items),
+                                   metadata={**found.metadata, POSITIVES: positives})
+
     # -- evidence ------------------------------------------------------------------------------------
     def _names_one_quarter(self, a: CallStatement) -> bool:
         """Whether "the quarter in which A reported its metric of X" is one quarter: no other quarter's value is X."""
@@ -366,7 +424,7 @@ class CallTasks:
         for s in statements:
             chunk_ids, quotes = [s.fact.chunk_id], [s.fact.sentence]
             extra = [self._period_line(s)] if form != "single" else []
-            if form == "comparison" and s.company in options:  # a comparison of companies: the line naming each
+            if form in ("comparison", "compare_read") and s.company in options:  # companies compared: the line naming each
                 extra.append(self._company_line(s))
             for line in extra:
                 if line is not None:
@@ -424,9 +482,11 @@ class NoProse:
 
 
 def with_call_tasks(generator: Any, mined: MinedCorpus, *, comparison_share: float = COMPARISON_SHARE,
-                    prose: bool = False, guards: bool = False) -> Any:
+                    prose: bool = False, guards: bool = False, compare_read: bool = False) -> Any:
     """`generator` with the calls' forms added when the corpus holds calls; else itself (a folder with no call is
     left to it unchanged). prose: the prose generator's questions about calls are asked too. guards: session 47's
-    precision guards (datagen.call_figures; `--mix call_guards`)."""
-    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose, guards=guards)
+    precision guards (datagen.call_figures; `--mix call_guards`). compare_read: the compare-then-read form in a folder
+    with no bridge (`--mix call_compare_read`)."""
+    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose, guards=guards,
+                        compare_read=compare_read)
     return wrapped if wrapped.call_docs else generator

@@ -6,6 +6,7 @@ Session 46's reader asked each of these figures, and bridged the fiscal company'
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from datagen.call_figures import CallIdentity, read_call_figures, sentence_figur
 from datagen.call_tasks import CallTasks
 from datagen.mining import fold, mine
 from datagen.natural import NaturalConfig, parse_mix
+from datagen.types import DropReason
 
 GUARDED = Path(__file__).resolve().parents[1] / "fixtures" / "call_guards"
 HARBOR = CallIdentity("Harbor Pumps", "HPMP", 2024, 3)
@@ -92,6 +94,46 @@ def test_a_company_on_its_own_fiscal_calendar_is_kept_out_of_questions_across_co
     assert any(k[0] == "kbx" for k in after.series)
 
 
-def test_the_mix_key_turns_the_guards_off() -> None:
-    assert NaturalConfig().call_guards == 1.0
-    assert NaturalConfig(**parse_mix("call_guards=0")).call_guards == 0.0
+def test_the_mix_keys_turn_the_guards_and_the_compare_read_off() -> None:
+    assert NaturalConfig().call_guards == 1.0 and NaturalConfig().call_compare_read == 1.0
+    off = NaturalConfig(**parse_mix("call_guards=0,call_compare_read=0"))
+    assert off.call_guards == 0.0 and off.call_compare_read == 0.0
+
+
+ONE_QUARTER = Path(__file__).resolve().parents[1] / "fixtures" / "call_one_quarter"
+
+
+def _one_quarter() -> list[Chunk]:
+    out = []
+    for path in sorted(ONE_QUARTER.glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        out.append(Chunk(f"{path.stem}#0", path.stem, text, 0, 60, {"title": path.stem, **call_identity(path.name, text)}))
+    return out
+
+
+def test_one_quarters_calls_give_a_comparison_that_decides_whose_figure_is_asked() -> None:
+    mined = mine(_one_quarter())
+    before = CallTasks(NoProseGenerator(), mined, guards=True)
+    assert before.exhausted(2) is not None  # one quarter: no bridge, and comparisons alone break their share
+    gen = CallTasks(NoProseGenerator(), mined, guards=True, compare_read=True)
+    assert gen.exhausted(2) is None and gen.own_stages["call:compare_read_pairs"] >= 1
+    rng = random.Random(3)
+    found = [c for c in (gen.propose(2, rng) for _ in range(30)) if not isinstance(c, DropReason)]
+    reads = [c for c in found if c.metadata["form"] == "compare_read"]
+    assert reads
+    for c in reads:
+        # ORQ and PVL both state revenue and net income; TSK states no net income, so it is never in one
+        assert "TSK" not in c.question and c.hops == 2 and len(c.doc_ids) == 2
+        if "higher revenue" in c.question:
+            assert c.answer == "$41.2 million"  # ORQ's revenue is higher: ORQ's net income is asked
+        else:
+            assert "higher net income" in c.question and c.answer == "$295.0 million"
+        winner = next(s for s in c.supporting if s.contains_truth)
+        assert any(c.answer in q for q in winner.quotes) and len(winner.quotes) >= 2
+    gen.commit(reads[0])
+    assert gen.written["other"] == 1 and gen.written["comparison"] == 0  # no comparison for the share
+
+
+def test_a_folder_with_a_bridge_is_left_as_it_was() -> None:
+    mined = mine(_chunks())
+    assert CallTasks(NoProseGenerator(), mined, guards=True, compare_read=True).read_pairs == []
