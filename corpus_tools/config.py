@@ -272,7 +272,9 @@ class CorpusConfig:
         name ("… (Allied Properties Real Estate Investment Trust - President …)") in every turn made a question
         naming the company rank turns above the passage stating the figure asked. Analysts keep their firm.
         False = "Name (Company - Title)", as session 46 (main exactly); an index built before reads False.
-        Default True (tuning, calls-tune: benchmarks/call_titles.py).
+        Default False (tuning, calls-tune's 49 datagen figure questions, benchmarks/call_titles.py: the narrowed
+        search and the agent hit@5 +0.020 [+0.000, +0.061] 1/0 but MRR a tie, 7/8; one search without constraints
+        hit@5 -0.041 [-0.102, +0.000] 0/2, MRR 5/10: the company's words on its turns helped find its call).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -290,7 +292,7 @@ class CorpusConfig:
     read_notebooks: bool = True
     read_calls: bool = True
     read_project_files: bool = True
-    call_own_titles: bool = True
+    call_own_titles: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:

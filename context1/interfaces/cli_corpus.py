@@ -172,8 +172,8 @@ def index_command(
         typer.Option("--call-own-titles/--call-company-titles",
                      help="In a vendor-exported earnings call, open the company's own people's turns with 'Name "
                           "(Title)', the company named once in the header (--call-company-titles: 'Name (Company - "
-                          "Title)' in every turn, as before session 47)."),
-    ] = True,
+                          "Title)' in every turn, as before session 47: the default)."),
+    ] = False,
     read_project_files: Annotated[
         bool,
         typer.Option("--project-files/--no-project-files",
