@@ -353,6 +353,8 @@ class CallTasks:
         metric = rng.choice(self._read_metrics(a, b))
         if not self._fresh("compare_read", *sorted((a.ident(), b.ident())), metric):
             return DropReason.DUPLICATE
+        if max(self.uses[a.ident()], self.uses[b.ident()]) >= 2:
+            return DropReason.DUPLICATE  # one company's figure in every question (tuning: ISC's revenue in 4 of 7)
         if not (self._names_company(a) and self._names_company(b)):
             self.own_stages["calls:company_not_in_call"] += 1
             return DropReason.NO_ANSWER_SPAN
