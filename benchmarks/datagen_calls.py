@@ -16,7 +16,8 @@ multi-hop):
 - with --verdicts (JSON {task_id: "ncg" …}, from a read of `benchmarks/datagen_handread.py OUT --sample 30`): natural,
   correct, genuine (multi-hop) counts over the read tasks;
 - the refusals of the session 47 guards and forms in each OUT's run (`runs.jsonl` stages: call:conditional,
-  call:summed, call:metric_twice, call:segment_context, call:own_calendar_words, call:compare_read_pairs).
+  call:summed, call:metric_twice, call:segment_context, call:segment_named, call:own_calendar_words,
+  call:compare_read_pairs).
 
 With --sheet FILE (--sample N --seed S): a reading sheet of N tasks of the first OUT drawn with seed S, each quote shown
 in its chunk with the 350 characters before it and 120 after (a segment or a year named the sentence before is how
@@ -84,7 +85,8 @@ def company_words(corpus: Corpus) -> frozenset[str]:
     return frozenset(out - {"and", "the", "of"})
 
 
-GUARD_STAGES = ("call:conditional", "call:summed", "call:metric_twice", "call:segment_context", "call:own_calendar_words",
+GUARD_STAGES = ("call:conditional", "call:summed", "call:metric_twice", "call:segment_context", "call:segment_named",
+                "call:own_calendar_words",
                 "call:compare_read_pairs", "calls:compare_read:proposed")
 
 

@@ -29,7 +29,8 @@ reporting read's classes, found again on tuning) a figure is refused, and counte
   - one of two figures of the metric the sentence gives (`call:metric_twice`): "Capital expenditures were $20.4
     million … net of disposal proceeds, and gross capex was $21.9 million";
   - a segment's named in the sentence before (`call:segment_context`): "At FirstService Residential, we generated
-    revenues of …" then "This strong top line performance drove EBITDA of $49.6 million".
+    revenues of …" then "This strong top line performance drove EBITDA of $49.6 million";
+  - a segment's whose name holds "&" (`call:segment_named`): "In Meals & Beverages, net sales increased 6% to …".
 Off, the reader is session 46's exactly.
 
 The call's identity is its document metadata (`corpus_tools.doc_metadata.DOCUMENT_KEYS`: company, ticker,
@@ -281,6 +282,9 @@ _CONDITIONAL = re.compile(r"(?i)\bif\b(?!\s+(?:you|we)\s+(?:look|turn|go|move|th
 # trends continue" is how guidance is said, not another basis (tuning: MHK's and PWR's outlooks are the company's own)
 _CONDITIONAL_GUIDE = re.compile(r"(?i)\bif\b(?!\s+(?:you|we)\s+(?:look|turn|go|move|think)\b)|\bpro[- ]forma\b"
                                 r"|\bupon (?:the )?(?:closing|completion)\b|\bonce the\b|\bexcluding the (?:impact|effect)s?\b")
+# a part named before the figure with "&" or "and" in its name, which `_other_owner` reads as no name ("In Meals &
+# Beverages, net sales increased 6% to $1.3 billion": tuning, CPB)
+_PART_LEAD = re.compile(r"\b(?:At|Within|In|For)\s+((?:[A-Z][\w'’-]*\s+)+(?:&|and)\s+(?:[A-Z][\w'’-]*\s?){1,3}),")
 # a second figure of the metric on another basis after the first ("…, and gross capex was $21.9 million")
 _OTHER_BASIS = re.compile(r"(?i)\b(?:gross|net|total|reported|underlying|normalized|comparable|organic)\s+$")
 _COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|from|last year|prior|a year ago|year-ago|previous|respectively)\b")
@@ -452,7 +456,7 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter, *, guards: bool = 
             skipped["call:other_period"] += 1
             continue
         if guards:
-            refused = _guarded(flat, start, m, metric, value)
+            refused = _guarded(flat, start, m, metric, value, ident)
             if refused:
                 skipped[refused] += 1
                 continue
@@ -461,8 +465,14 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter, *, guards: bool = 
     return out
 
 
-def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str) -> str:
+def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str, ident: CallIdentity) -> str:
     """The stage a session 47 guard refuses an actual figure under, or "" (the module docstring)."""
+    for lead in _PART_LEAD.finditer(flat[:m.start()]):
+        names = {w.casefold().strip("'’") for w in lead.group(1).split()} - {"&", "and", "of", "the"}
+        own = {w.casefold() for w in re.findall(r"[\w&-]+", f"{ident.company} {ident.ticker}")}
+        if names and not names <= own | _QUARTER_WORD.keys() | {"our", "fiscal", "full", "year", "total", "addition",
+                                                                  "summary", "short", "general", "aggregate", "terms"}:
+            return "call:segment_named"  # "In Meals & Beverages, net sales increased 6% to $1.3 billion"
     # after the figure only a condition on it ("$530.2 million if Delta Valves is included"), not a second metric
     # ("GAAP earnings per share of $0.27 per share and pro forma earnings per share of $0.25": RYN on tuning)
     if _CONDITIONAL.search(flat[:m.start()]) or re.match(r"(?i)[^.;]{0,40}\b(?:if|assuming)\b", flat[m.end():]):

@@ -50,6 +50,7 @@ def _figures(text: str, guards: bool) -> tuple[list[tuple[str, str]], Counter]:
     ("New investments and capital expenditures totaled $120.5 million in the third quarter.", "call:summed"),
     ("Capital expenditures were $20.4 million during the quarter net of disposal proceeds, and gross capex was $21.9 "
      "million.", "call:metric_twice"),
+    ("In Pumps & Valves, net sales increased 6% to $130.2 million in the third quarter.", "call:segment_named"),
 ])
 def test_a_guarded_figure_is_refused_and_counted(sentence: str, stage: str) -> None:
     unguarded, _ = _figures(sentence, guards=False)
