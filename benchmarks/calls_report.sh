@@ -7,7 +7,9 @@
 # DATA: an ECTSum-format folder (DATA/docs/*.txt, one sentence a line, TICKER_qN_YYYY.txt; DATA/gt_summaries/*.txt).
 # CALLS: a folder of vendor-exported calls (.txt). INDEX and OUT are written; an index already there is reused (INDEX/ect
 # and INDEX/calls are what `context1 index` builds by default, so a search run's indexes of the same folders serve).
-# SEED (default 1): datagen's seed and the sheets' draw. Writes OUT/summary.txt (printed), OUT/sheet-{ect,calls}.txt,
+# SEED (default 1): datagen's seed and the sheets' draw. TITLES=0 skips the third index and the search comparison (cold,
+# each index of ~3,400 chunks is 11-22 min on the 2-CPU machine; with INDEX/ect and INDEX/calls already built, as
+# benchmarks/earnings_calls_report.sh names them, the run is ~17 min, and 6 min with all three). Writes OUT/summary.txt (printed), OUT/sheet-{ect,calls}.txt,
 # OUT/titles.md (+ .jsonl), the datagen folders OUT/{ect,calls}{,-off} and their logs.
 set -uo pipefail
 : "${DATA:?set DATA to an ECTSum-format folder (docs/, gt_summaries/)}" "${CALLS:?set CALLS to a vendor calls folder}"
@@ -30,7 +32,7 @@ gen() {  # gen NAME INDEX [datagen flags]
 }
 index "$DATA/docs" ect
 index "$CALLS" calls
-index "$CALLS" calls-titles --call-own-titles
+[ "${TITLES:-1}" = 0 ] || index "$CALLS" calls-titles --call-own-titles
 echo "indexes: $(( $(date +%s) - start )) s"
 for part in ect calls; do
   gen "$part" "$INDEX/$part"
@@ -45,9 +47,11 @@ echo "datagen: $(( $(date +%s) - start )) s"
     nice "$PY" benchmarks/datagen_calls.py "$INDEX/$part" "$OUT/$part" "$OUT/$part-off" "${sums[@]}" \
         --sheet "$OUT/sheet-$part.txt" --sample 30 --seed "$SEED"
   done
-  echo; echo "## vendor calls searched, own people's speaker lines named once (on) against as before (off)"
-  nice "$PY" benchmarks/call_titles.py --tasks "$OUT/calls/tasks.jsonl" --base-index "$INDEX/calls" \
-      --index "$INDEX/calls-titles" --out "$OUT/titles.jsonl" 2>/dev/null
+  if [ "${TITLES:-1}" != 0 ]; then
+    echo; echo "## vendor calls searched, own people's speaker lines named once (on) against as before (off)"
+    nice "$PY" benchmarks/call_titles.py --tasks "$OUT/calls/tasks.jsonl" --base-index "$INDEX/calls" \
+        --index "$INDEX/calls-titles" --out "$OUT/titles.jsonl" 2>/dev/null
+  fi
   echo; echo "total $(( $(date +%s) - start )) s"
 } > "$OUT/summary.txt"
 cat "$OUT/summary.txt"

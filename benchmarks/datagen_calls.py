@@ -94,7 +94,7 @@ def guard_stages(out: Path) -> dict[str, int]:
     """The session 47 guards' and forms' counts in OUT's last run (0 where the run has none)."""
     runs = [json.loads(x) for x in (out / "runs.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()] \
         if (out / "runs.jsonl").is_file() else []
-    stages = (runs[-1].get("stages") or {}) if runs else {}
+    stages = ((runs[-1].get("report") or {}).get("stages") or {}) if runs else {}
     return {k: int(stages.get(k, 0)) for k in GUARD_STAGES}
 
 
