@@ -325,6 +325,7 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter, *,
             continue
         identities[doc] = ident
         analyst = False
+        first, parts = len(figures), set()  # this call's figures start here; the figures a guard refused
         for chunk in chunks:
             previous = ""
             for start, end in split_sentences(chunk):
@@ -342,11 +343,19 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter, *,
                 if not text:
                     continue
                 said = sentence_figures(text, doc, chunk.chunk_id, ident, skipped, analyst=analyst, guards=guards)
+                if guards:  # what a guard refused here: its other passages too (below)
+                    plain = sentence_figures(text, doc, chunk.chunk_id, ident, Counter(), analyst=analyst)
+                    parts.update({(f.metric, f.period, f.value) for f in plain} - {(f.metric, f.period, f.value) for f in said})
                 if said and guards and _segment_context(previous, text, ident):
                     skipped["call:segment_context"] += len(said)  # counted as figures the sentence gave
+                    parts.update((f.metric, f.period, f.value) for f in said)
                 else:
                     figures.extend(said)
                 previous = text
+        if parts:
+            # chunks overlap: the same sentence opens the next chunk with its lead cut off ("Beverages, net sales …");
+            # a figure a guard refused in one passage is refused in every passage of the call
+            figures[first:] = [f for f in figures[first:] if (f.metric, f.period, f.value) not in parts]
     return identities, figures
 
 

@@ -138,3 +138,18 @@ def test_one_quarters_calls_give_a_comparison_that_decides_whose_figure_is_asked
 def test_a_folder_with_a_bridge_is_left_as_it_was() -> None:
     mined = mine(_chunks())
     assert CallTasks(NoProseGenerator(), mined, guards=True, compare_read=True).read_pairs == []
+
+
+def test_a_refused_figure_is_refused_in_the_next_chunk_that_cuts_its_lead() -> None:
+    """Chunks overlap: the next chunk opens inside the sentence before, so the part's name is cut off there."""
+    meta = {"title": "LUM_q4_2023", **call_identity("LUM_q4_2023.txt", "")}
+    chunks = [Chunk("LUM_q4_2023#0", "LUM_q4_2023", "Revenue for the fourth quarter was $402.9 million.\nAt Lumen Marine, "
+                    "we generated revenues of $80.1 million in the quarter.\nThis strong top line performance drove EBITDA "
+                    "of $12.3 million in the quarter.", 0, 60, dict(meta)),
+              Chunk("LUM_q4_2023#1", "LUM_q4_2023", "of $80.1 million in the quarter.\nThis strong top line performance "
+                    "drove EBITDA of $12.3 million in the quarter.\nGross margin was 41.2% in the quarter.", 1, 60, dict(meta))]
+    _, plain = read_call_figures(mine(chunks), Counter())
+    assert sum(f.value == "$12.3 million" for f in plain) == 2
+    _, guarded = read_call_figures(mine(chunks), Counter(), guards=True)
+    assert not any(f.value == "$12.3 million" for f in guarded)
+    assert {f.value for f in guarded} >= {"$402.9 million", "41.2%"}
