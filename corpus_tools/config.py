@@ -272,9 +272,10 @@ class CorpusConfig:
         name ("… (Allied Properties Real Estate Investment Trust - President …)") in every turn made a question
         naming the company rank turns above the passage stating the figure asked. Analysts keep their firm.
         False = "Name (Company - Title)", as session 46 (main exactly); an index built before reads False.
-        Default False (tuning, calls-tune's 49 datagen figure questions, benchmarks/call_titles.py: the narrowed
-        search and the agent hit@5 +0.020 [+0.000, +0.061] 1/0 but MRR a tie, 7/8; one search without constraints
-        hit@5 -0.041 [-0.102, +0.000] 0/2, MRR 5/10: the company's words on its turns helped find its call).
+        Default False (tuning, calls-tune's 47 datagen figure questions, benchmarks/call_titles.py: the narrowed
+        search and the agent hit@5 +0.064 [+0.000, +0.128] 3/0 but MRR a tie, -0.015 [-0.073, +0.036] 8/5; one
+        search without constraints MRR -0.072 [-0.152, +0.005] 7/10: the company's words on its turns helped find
+        its call. Mixed: the reporting run measures it again, on unseen calls).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL

@@ -82,7 +82,7 @@ def test_the_company_is_named_once_in_each_chunks_header() -> None:
 
 
 def test_the_config_flag_defaults_and_old_indexes() -> None:
-    assert CorpusConfig().call_own_titles is False  # tuning: no gain measured (benchmarks/call_titles.py)
+    assert CorpusConfig().call_own_titles is False  # tuning: mixed (benchmarks/call_titles.py)
     assert CorpusConfig(call_own_titles=True).call_own_titles is True
     assert CorpusConfig.from_dict({}).call_own_titles is False  # an index built before session 47
     with pytest.raises(ValueError, match="call_own_titles"):
