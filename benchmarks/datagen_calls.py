@@ -14,7 +14,14 @@ multi-hop):
   and numbers (the summaries name no company); its overlap is the largest share of them one summary line holds.
   Printed: the mean overlap and the share of tasks at 0.5 or more;
 - with --verdicts (JSON {task_id: "ncg" …}, from a read of `benchmarks/datagen_handread.py OUT --sample 30`): natural,
-  correct, genuine (multi-hop) counts over the read tasks.
+  correct, genuine (multi-hop) counts over the read tasks;
+- the refusals of the session 47 guards and forms in each OUT's run (`runs.jsonl` stages: call:conditional,
+  call:summed, call:metric_twice, call:segment_context, call:segment_named, call:own_calendar_words,
+  call:compare_read_pairs).
+
+With --sheet FILE (--sample N --seed S): a reading sheet of N tasks of the first OUT drawn with seed S, each quote shown
+in its chunk with the 350 characters before it and 120 after (a segment or a year named the sentence before is how
+a figure goes wrong; session 47's read).
 """
 
 from __future__ import annotations
@@ -78,12 +85,51 @@ def company_words(corpus: Corpus) -> frozenset[str]:
     return frozenset(out - {"and", "the", "of"})
 
 
+GUARD_STAGES = ("call:conditional", "call:summed", "call:metric_twice", "call:segment_context", "call:segment_named",
+                "call:own_calendar_words",
+                "call:compare_read_pairs", "calls:compare_read:proposed")
+
+
+def guard_stages(out: Path) -> dict[str, int]:
+    """The session 47 guards' and forms' counts in OUT's last run (0 where the run has none)."""
+    runs = [json.loads(x) for x in (out / "runs.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()] \
+        if (out / "runs.jsonl").is_file() else []
+    stages = ((runs[-1].get("report") or {}).get("stages") or {}) if runs else {}
+    return {k: int(stages.get(k, 0)) for k in GUARD_STAGES}
+
+
+def sheet(corpus: Corpus, out: Path, n: int, seed: int) -> str:
+    """A reading sheet: question, answer and each quote in its chunk (see the module docstring)."""
+    import random
+
+    records = [json.loads(x) for x in (out / "tasks.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    sample = random.Random(seed).sample(records, min(n, len(records)))
+    lines = [f"=== {out} (sample of {len(sample)}, seed {seed}); verdicts: n natural, c correct, g genuine chain", ""]
+    for i, rec in enumerate(sample, 1):
+        md = rec.get("metadata") or {}
+        lines += [f"[{i}] {rec['task_id']} hops={rec.get('hops')} form={md.get('form')} verdict=?",
+                  f"  Q: {rec['query']}", f"  A: {rec.get('answers')}"]
+        for item in md.get("supporting", []):
+            texts = [" ".join(corpus.chunk(c).text.split()) for c in item["chunk_ids"]]
+            for quote in item["quotes"]:
+                q = " ".join(quote.split())
+                text = next((t for t in texts if q in t), texts[0] if texts else "")  # the chunk that holds the quote
+                at = text.find(q)
+                before, after = (text[max(0, at - 350):at], text[at + len(q):at + len(q) + 120]) if at >= 0 else ("?", "")
+                lines.append(f"   [{item['doc_id'][:50]}] …{before} >>>{q}<<< {after}…")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("index", type=Path)
     ap.add_argument("outs", type=Path, nargs="+")
     ap.add_argument("--summaries", type=Path, help="ECTSum's gt_summaries folder (tuning part only)")
     ap.add_argument("--verdicts", type=Path, help="JSON {task_id: letters n/c/g} of a read sample")
+    ap.add_argument("--sheet", type=Path, help="write a reading sheet of the first OUT here")
+    ap.add_argument("--sample", type=int, default=30, help="tasks on the sheet")
+    ap.add_argument("--seed", type=int, default=1, help="the sheet's draw")
     args = ap.parse_args()
     real = summary_lines(args.summaries) if args.summaries else []
     verdicts = json.loads(args.verdicts.read_text(encoding="utf-8")) if args.verdicts else {}
@@ -117,6 +163,11 @@ def main() -> None:
                 share = f"{gold / len(ts):.3f}" if ts else "–"
                 form_text = ", ".join(f"{k} {v}" for k, v in forms.most_common())
                 print(f"| {out.name} | {part} | {len(ts)} | {form_text} | {share} | {lex} | {rd} |")
+        print()
+        for out in args.outs:
+            print(f"{out.name}: " + ", ".join(f"{k} {v}" for k, v in guard_stages(out).items()))
+        if args.sheet:
+            args.sheet.write_text(sheet(corpus, args.outs[0], args.sample, args.seed), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -232,14 +232,16 @@ def embed_into(
 
 
 def as_report(source: Any, markup: bool = True, myst: bool = True, source_code: bool = False,
-              notebooks: bool = True, calls: bool = True, project_files: bool = False) -> LoadReport:
+              notebooks: bool = True, calls: bool = True, project_files: bool = False,
+              call_titles: bool = False) -> LoadReport:
     """A LoadReport from any source `load_documents` accepts (a LoadReport passes through); markup: as
     CorpusConfig.read_markup; myst: as CorpusConfig.read_myst; source_code: as CorpusConfig.read_source;
     notebooks: as CorpusConfig.read_notebooks; calls: as CorpusConfig.read_calls; project_files: as
-    CorpusConfig.read_project_files."""
+    CorpusConfig.read_project_files; call_titles: as CorpusConfig.call_own_titles."""
     return source if isinstance(source, LoadReport) else load_documents(source, markup=markup, myst=myst,
                                                                         source_code=source_code, notebooks=notebooks,
-                                                                        calls=calls, project_files=project_files)
+                                                                        calls=calls, project_files=project_files,
+                                                                        call_titles=call_titles)
 
 
 def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
@@ -593,7 +595,7 @@ def _stream_into(
         items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"),
                                markup=config.read_markup, myst=config.read_myst, source_code=config.read_source,
                                notebooks=config.read_notebooks, calls=config.read_calls,
-                               project_files=config.read_project_files)
+                               project_files=config.read_project_files, call_titles=config.call_own_titles)
     items = _counted(items, bar)
     with bar, seen:
         for item, where in items:

@@ -22,6 +22,12 @@ Instructions)", every file ends in the same disclaimer, and a passage does not s
     a line that ends a sentence well short of the page's width (a paragraph's end);
   - "(Operator Instructions)" (the vendor's mark for the operator's dial-in script) removed, and an Operator
     turn left with nothing dropped; the vendor's DISCLAIMER block dropped (counted in the notes).
+With `own_titles` (CorpusConfig.call_own_titles, session 47) a turn of the call's own company's people opens with
+"Name (Title)": the company is named once, in the chunk's contextual header and the metadata, not in every turn
+(session 46's smoke read: "Michael R. Emory (Allied Properties Real Estate Investment Trust - President …)" put
+the company's words in every Q&A turn, so a question naming the company ranked those turns above the passage
+stating its figure). An analyst's turn keeps their firm ("Name (Firm, Research Division - Analyst)"): it says
+whose question it is. The call's own company is the one the participants list names most.
 A speaker line is opened as "Name (…)" with no colon, so `corpus_kind` reads a call as documents, never as a chat:
 the chat-only rules (the speaker lift, the conversation prior) are for "Name: text" exports.
 Anything not laid out so (no PRESENTATION or QUESTIONS AND ANSWERS heading line, or no speaker under it) is not
@@ -65,8 +71,10 @@ def is_vendor_call(text: str) -> bool:
     return any(line.strip() in SECTIONS for line in text.splitlines())
 
 
-def read_call(text: str) -> CallDocument | None:
-    """The call in `text` read as the module docstring says; None when it is not laid out as a vendor export."""
+def read_call(text: str, own_titles: bool = False) -> CallDocument | None:
+    """The call in `text` read as the module docstring says; None when it is not laid out as a vendor export.
+    own_titles: the company's own people's turns open with "Name (Title)" (False: "Name (Company - Title)", as
+    session 46 read them)."""
     if not is_vendor_call(text):
         return None
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -93,19 +101,23 @@ def read_call(text: str) -> CallDocument | None:
         people.update({name: role for name, role in listed})
         if listed:
             metadata[key] = "; ".join(f"{name} ({_role_words(role)})" if role else name for name, role in listed)
+    listed_own = [_participant(block) for block in blocks.get("CORPORATE PARTICIPANTS", []) if block]
+    own = own_company(p[1] for p in listed_own if p is not None)
     width = max((len(line) for line in lines), default=0)
     out: list[str] = []
     parts: list[DocumentPart] = []
     at = 0
     removed_marks = 0
     for heading, section in SECTIONS.items():
-        for speaker, role, said in _turns(blocks.get(heading, []), people):
+        for speaker, role, said in _turns(blocks.get(heading, []), people, rejoin=own_titles):
             # un-wrapped first: the vendor breaks "(Operator\nInstructions)" across lines too
             body = _unwrap(said, width)
             removed_marks += len(OPERATOR_MARK.findall(body))
             body = "\n".join(" ".join(OPERATOR_MARK.sub(" ", p).split()) for p in body.split("\n")).strip()
             if not body.strip():
                 continue
+            if own_titles and own:
+                role = _without_own_company(role, own)
             turn = f"{speaker} ({role})\n{body}" if role else f"{speaker}\n{body}" if speaker else body
             chunk = turn + "\n\n"
             parts.append(DocumentPart(start=at, end=at + len(chunk), section=section, kind="turn", context=speaker))
@@ -131,14 +143,36 @@ def _participant(block: list[str]) -> tuple[str, str] | None:
     return name, block[1] if len(block) > 1 and _AFFILIATION.match(block[1]) else ""
 
 
+def _folded(name: str) -> str:
+    return " ".join(name.casefold().replace(",", " ").split())
+
+
+def own_company(roles: Any) -> str:
+    """The company the participants' "Company - Title" lines name most (the call's own; "" when none)."""
+    counts: dict[str, int] = {}
+    for role in roles:
+        m = _AFFILIATION.match(role or "")
+        if m:
+            counts[_folded(m.group("company"))] = counts.get(_folded(m.group("company")), 0) + 1
+    return max(counts, key=lambda c: (counts[c], c)) if counts else ""
+
+
+def _without_own_company(role: str, own: str) -> str:
+    """"Allied Properties … Trust - President, CEO" → "President, CEO" when the company is the call's own; any
+    other company's line (an analyst's firm) as it is."""
+    m = _AFFILIATION.match(role)
+    return m.group("title") if m and _folded(m.group("company")) == own else role
+
+
 def _role_words(role: str) -> str:
     m = _AFFILIATION.match(role)
     return f"{m.group('title')}, {m.group('company')}" if m else role
 
 
-def _turns(blocks: list[list[str]], people: dict[str, str]) -> list[tuple[str, str, list[str]]]:
+def _turns(blocks: list[list[str]], people: dict[str, str], rejoin: bool = False) -> list[tuple[str, str, list[str]]]:
     """(speaker, "Company - Title" or "", lines said) of a section's blocks; a block that opens with no speaker
-    line continues the turn before it."""
+    line continues the turn before it. rejoin (with own_titles): a speaker line cut from its name by a page break
+    (the name alone at a page's foot, "Company - Title" atop the next) is the name's role, not words said."""
     turns: list[tuple[str, str, list[str]]] = []
     for block in blocks:
         if not block:
@@ -146,7 +180,13 @@ def _turns(blocks: list[list[str]], people: dict[str, str]) -> list[tuple[str, s
         first, rest = block[0], block[1:]
         affiliated = bool(rest) and _AFFILIATION.match(rest[0]) is not None and not _SENTENCE_END.search(rest[0])
         known = first in people or first == "Operator" or first.startswith("Unidentified")
-        if _NAME.match(first) and (known or affiliated) and len(first) <= 60:
+        cut_role = (rejoin and bool(turns) and not turns[-1][2] and _AFFILIATION.match(first) is not None
+                    and not _SENTENCE_END.search(first))
+        if cut_role:
+            speaker, role, said = turns[-1]
+            turns[-1] = (speaker, role or first, said)
+            said.extend(rest)
+        elif _NAME.match(first) and (known or affiliated) and len(first) <= 60:
             role = rest[0] if affiliated else people.get(first, "")
             turns.append((first, role, rest[1:] if affiliated else rest))
         elif turns:

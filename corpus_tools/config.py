@@ -267,6 +267,15 @@ class CorpusConfig:
         are the same either way. datagen names a documentation folder's project from it
         (datagen.doc_projects). False = those files skipped as an unsupported type, as before (main exactly). An
         index built before records no value and reads False.
+    call_own_titles: with `read_calls`, a vendor-exported call's own people's turns open "Name (Title)" and the
+        company is named once, in the chunks' contextual header (call_reader.py, session 47): their full company
+        name ("… (Allied Properties Real Estate Investment Trust - President …)") in every turn made a question
+        naming the company rank turns above the passage stating the figure asked. Analysts keep their firm.
+        False = "Name (Company - Title)", as session 46 (main exactly); an index built before reads False.
+        Default False (tuning, calls-tune's 47 datagen figure questions, benchmarks/call_titles.py: the narrowed
+        search and the agent hit@5 +0.064 [+0.000, +0.128] 3/0 but MRR a tie, -0.015 [-0.073, +0.036] 8/5; one
+        search without constraints MRR -0.072 [-0.152, +0.005] 7/10: the company's words on its turns helped find
+        its call. Mixed: the reporting run measures it again, on unseen calls).
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -284,6 +293,7 @@ class CorpusConfig:
     read_notebooks: bool = True
     read_calls: bool = True
     read_project_files: bool = True
+    call_own_titles: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -306,6 +316,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_calls must be True or False, got {self.read_calls!r}")
         if not isinstance(self.read_project_files, bool):
             raise ValueError(f"CorpusConfig.read_project_files must be True or False, got {self.read_project_files!r}")
+        if not isinstance(self.call_own_titles, bool):
+            raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -318,6 +330,7 @@ class CorpusConfig:
         known.setdefault("read_notebooks", False)  # built before session 45: its folder's .ipynb files were never read
         known.setdefault("read_calls", False)  # built before session 46: no call's identity was read
         known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
+        known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

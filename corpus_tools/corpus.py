@@ -914,7 +914,7 @@ class Corpus:
             state = self._state
             report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
                                        self.config.read_source, self.config.read_notebooks, self.config.read_calls,
-                                       self.config.read_project_files)
+                                       self.config.read_project_files, self.config.call_own_titles)
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(

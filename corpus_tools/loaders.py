@@ -60,6 +60,7 @@ def load_documents(
     notebooks: bool = True,
     calls: bool = True,
     project_files: bool = True,
+    call_titles: bool = False,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -79,6 +80,8 @@ def load_documents(
     False = skipped as an unsupported file type, as before session 45.
     calls: an earnings call's identity (company, ticker, quarter) read from a .txt file's name and text onto its
     metadata (CorpusConfig.read_calls, call_identity.py); False = as before session 46.
+    call_titles: with `calls`, a vendor call's own people's turns open "Name (Title)", the company named once
+    (CorpusConfig.call_own_titles, call_reader.py); False = "Name (Company - Title)", as session 46.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -94,7 +97,7 @@ def load_documents(
     items = iter_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
-        notebooks=notebooks, calls=calls, project_files=project_files,
+        notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -223,6 +226,7 @@ def iter_documents(
     notebooks: bool = True,
     calls: bool = True,
     project_files: bool = True,
+    call_titles: bool = False,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -235,12 +239,12 @@ def iter_documents(
         path = Path(source).expanduser()
         if path.is_dir():
             yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks, calls,
-                                    project_files)
+                                    project_files, call_titles)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
             yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks, calls,
-                                  project_files)
+                                  project_files, call_titles)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -270,7 +274,7 @@ def iter_documents(
 def _iter_folder(
     root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
     myst: bool = True, source_code: bool = False, notebooks: bool = True, calls: bool = True,
-    project_files: bool = True,
+    project_files: bool = True, call_titles: bool = False,
 ) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
@@ -289,12 +293,12 @@ def _iter_folder(
         if on_file is not None:
             on_file(rel.as_posix())
         yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks,
-                              calls, project_files)
+                              calls, project_files, call_titles)
 
 
 def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
                myst: bool = True, source_code: bool = False, notebooks: bool = True,
-               calls: bool = True, project_files: bool = True) -> Iterator[tuple[Item, str]]:
+               calls: bool = True, project_files: bool = True, call_titles: bool = False) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
     if project_files and is_project_file(path):
@@ -389,7 +393,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
                 from corpus_tools.call_reader import read_call
 
                 metadata.update(call_identity(path.name, text))
-                call = read_call(text)  # the vendor export: turns, sections, participants as metadata
+                call = read_call(text, own_titles=call_titles)  # the vendor export: turns, sections, participants as metadata
                 if call is not None and call.text.strip():
                     text, parts = call.text, call.parts
                     metadata.update(call.metadata)
@@ -444,10 +448,11 @@ def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:
 
 def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
                         source_code: bool = False, notebooks: bool = True,
-                        calls: bool = True, project_files: bool = False) -> Iterator[tuple[Item, str]]:
+                        calls: bool = True, project_files: bool = False,
+                        call_titles: bool = False) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
     return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks, calls,
-                      project_files)
+                      project_files, call_titles)
 
 
 def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:

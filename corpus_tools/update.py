@@ -102,7 +102,9 @@ def sync_folder(
         if on_file is not None:
             on_file(doc_id)
         calls = getattr(config, "read_calls", False)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks, calls):
+        titles = getattr(config, "call_own_titles", False)
+        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks, calls,
+                                                call_titles=titles):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id

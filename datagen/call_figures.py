@@ -21,6 +21,18 @@ an estimate, consensus or the Street's number (`call:estimate`); a figure with n
 `call:other_period`). A hedged figure ("approximately $1.5 billion") is kept as a passage that states it but
 never as the one a question is written from (`hedged`).
 
+With `guards` (`--mix call_guards=1`, session 47: the faults of a hand read of 60 tuning tasks and of the
+reporting read's classes, found again on tuning) a figure is refused, and counted, when it is:
+  - conditional (`call:conditional`): "if the deal closes, revenue would be …", a pro-forma or an outlook "excluding
+    the impact of" something;
+  - summed with another quantity (`call:summed`): "new investments and capital expenditures totaled $X";
+  - one of two figures of the metric the sentence gives (`call:metric_twice`): "Capital expenditures were $20.4
+    million … net of disposal proceeds, and gross capex was $21.9 million";
+  - a segment's named in the sentence before (`call:segment_context`): "At FirstService Residential, we generated
+    revenues of …" then "This strong top line performance drove EBITDA of $49.6 million";
+  - a segment's whose name holds "&" (`call:segment_named`): "In Meals & Beverages, net sales increased 6% to …".
+Off, the reader is session 46's exactly.
+
 The call's identity is its document metadata (`corpus_tools.doc_metadata.DOCUMENT_KEYS`: company, ticker,
 form "earnings call", fiscal_year, fiscal_quarter, as `corpus_tools.call_identity` reads them), read here and
 nowhere else in datagen. A call named by ticker only ("AAN_q1_2021.txt") is asked by its ticker.
@@ -205,6 +217,7 @@ _ADJUSTABLE = {"diluted earnings per share": "adjusted earnings per share", "ear
                "operating income": "adjusted operating income", "EBITDA": "adjusted EBITDA",
                "gross margin": "adjusted gross margin", "operating margin": "adjusted operating margin",
                "free cash flow": "adjusted free cash flow", "revenue": "adjusted revenue"}
+_BASE_METRIC = {adjusted: plain for plain, adjusted in _ADJUSTABLE.items()}
 _METRIC_RE = [(name, re.compile(rf"(?i)(?<![\w-])(?:{pattern})(?![\w-])")) for name, pattern in _METRICS]
 
 _MONEY = r"\$\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:million|billion|thousand))?"
@@ -247,13 +260,57 @@ _ANALYST_LINE = re.compile(r"(?i)research division|\banalyst\b|securities llc|ca
 _TITLE_LINE = re.compile(r"^\s*\S.{1,90}\s-\s\S.{1,60}$")
 
 
+# the index's own speaker line (corpus_tools.call_reader): "Peter J. Federico (President & CEO)" when the company is
+# named once (CorpusConfig.call_own_titles), "Name (Firm, Research Division - Analyst)" for an analyst
+_TURN_LINE = re.compile(r"^[A-Z][\w.'’-]*(?:\s+[\w.'’-]+){0,5}\s\([^()]{2,150}\)$")
+
+
 def _speaker_line(line: str) -> bool:
-    """"AGNC Investment Corp. - Executive VP & CFO": a short "Company - Title" line with no figure in it."""
-    return bool(_TITLE_LINE.match(line)) and "$" not in line and "%" not in line and not line.rstrip().endswith((".", "?", "!", ","))
+    """"AGNC Investment Corp. - Executive VP & CFO" or "Name (Title)": a short speaker line with no figure in it."""
+    return (bool(_TITLE_LINE.match(line)) or bool(_TURN_LINE.match(line.strip()))) and "$" not in line and "%" not in line \
+        and not line.rstrip().endswith((".", "?", "!", ","))
 
 
-def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, CallIdentity], list[CallFigure]]:
-    """(doc id -> identity, every figure the calls state); what is refused is counted in `skipped`."""
+# -- the guards (session 47) ---------------------------------------------------------------------------------
+# a figure under a condition or on another basis than what was reported: "if the acquisition closes … would", "on a
+# pro forma basis", "assuming", "excluding the impact of"
+# ("if we turn to the next page", "I would note that" are the speaker's way of talking, not a condition)
+_CONDITIONAL = re.compile(r"(?i)\bif\b(?!\s+(?:you|we)\s+(?:look|turn|go|move|think)\b)|\bwould\b(?!\s+(?:like|note|say|point|add"
+                          r"|highlight|remind|characterize|describe|call)\b)|\b(?:assuming|assumes|pro[- ]forma|upon (?:the )?"
+                          r"(?:closing|completion)|once the|excluding the (?:impact|effect)s?)\b")
+# an outlook on another basis ("excluding the impact of LaPlaya", pro forma, "if the sale closes"); "assuming current
+# trends continue" is how guidance is said, not another basis (tuning: MHK's and PWR's outlooks are the company's own)
+_CONDITIONAL_GUIDE = re.compile(r"(?i)\bif\b(?!\s+(?:you|we)\s+(?:look|turn|go|move|think)\b)|\bpro[- ]forma\b"
+                                r"|\bupon (?:the )?(?:closing|completion)\b|\bonce the\b|\bexcluding the (?:impact|effect)s?\b")
+# a part named before the figure with "&" or "and" in its name, which `_other_owner` reads as no name ("In Meals &
+# Beverages, net sales increased 6% to $1.3 billion": tuning, CPB)
+_PART_LEAD = re.compile(r"\b(?:At|Within|In|For)\s+((?:[A-Z][\w'’-]*\s+)+(?:&|and)\s+(?:[A-Z][\w'’-]*\s?){1,3}),")
+# a second figure of the metric on another basis after the first ("…, and gross capex was $21.9 million")
+_OTHER_BASIS = re.compile(r"(?i)\b(?:gross|net|total|reported|underlying|normalized|comparable|organic)\s+$")
+_COMPARED = re.compile(r"(?i)\b(?:compared|versus|vs\.?|from|last year|prior|a year ago|year-ago|previous|respectively)\b")
+# a quantity joined to the metric ("new investments and capital expenditures", "capex plus acquisitions"): the sum's
+# (money spent, summed: two metrics named together, "earnings and earnings per share of $1.69", are not a sum)
+_SUMMED_BEFORE = re.compile(r"(?i)\b(?:investments?|acquisitions?|capex|expenditures|dividends?|buybacks?|repurchases?|"
+                            r"spending|development|maintenance)\s+(?:and|plus|&)\s*$")
+# the sentence before names a part of the company, and this one goes on about it ("This strong top line …", "It")
+_SEGMENT_LEAD = re.compile(r"(?i)^\s*(?:at|within|in|for|turning to|moving to|on) (?:the |our )?(?:[A-Z][\w&'’-]*\s?){1,4}"
+                           r"(?:segment|division|business|unit)?,|\b(?:segment|division)\b")
+_ANAPHORA = re.compile(r"(?i)^\s*(?:this|that|these|those|it|its|the (?:segment|division|business|unit)|segment|division)\b")
+
+
+def _segment_context(previous: str, text: str, ident: CallIdentity) -> bool:
+    """Whether `text` goes on about a part the sentence before it named (see the module docstring)."""
+    if not previous or not _ANAPHORA.match(text):
+        return False
+    flat = re.sub(r"\s+", " ", previous)
+    # (not `_other_owner`'s "X generated": "our operational performance generated net income of …" is the company's)
+    return bool(_SEGMENT_LEAD.search(flat)) or _named_segment(flat, ident)
+
+
+def read_call_figures(mined: MinedCorpus, skipped: Counter, *,
+                      guards: bool = False) -> tuple[dict[str, CallIdentity], list[CallFigure]]:
+    """(doc id -> identity, every figure the calls state); what is refused is counted in `skipped`. guards: the
+    session 47 guards (the module docstring)."""
     identities: dict[str, CallIdentity] = {}
     figures: list[CallFigure] = []
     for doc, chunks in mined.chunks.items():
@@ -268,7 +325,9 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
             continue
         identities[doc] = ident
         analyst = False
+        first, parts = len(figures), set()  # this call's figures start here; the figures a guard refused
         for chunk in chunks:
+            previous = ""
             for start, end in split_sentences(chunk):
                 text = chunk.text[start:end]
                 # a vendor export's speaker lines ("Bose Thomas George" / "Keefe, …, Research Division - MD") run into
@@ -281,13 +340,28 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter) -> tuple[dict[str, C
                     elif line.strip() == "Operator":
                         analyst, text = False, "\n".join(lines[i + 1:])
                 text = text.strip()
-                if text:
-                    figures.extend(sentence_figures(text, doc, chunk.chunk_id, ident, skipped, analyst=analyst))
+                if not text:
+                    continue
+                said = sentence_figures(text, doc, chunk.chunk_id, ident, skipped, analyst=analyst, guards=guards)
+                if guards:  # what a guard refused here: its other passages too (below)
+                    plain = sentence_figures(text, doc, chunk.chunk_id, ident, Counter(), analyst=analyst)
+                    parts.update({(f.metric, f.period, f.value) for f in plain} - {(f.metric, f.period, f.value) for f in said})
+                if said and guards and _segment_context(previous, text, ident):
+                    skipped["call:segment_context"] += len(said)  # counted as figures the sentence gave
+                    parts.update((f.metric, f.period, f.value) for f in said)
+                else:
+                    figures.extend(said)
+                previous = text
+        if parts:
+            # chunks overlap: the same sentence opens the next chunk with its lead cut off ("Beverages, net sales …");
+            # a figure a guard refused in one passage is refused in every passage of the call
+            figures[first:] = [f for f in figures[first:] if (f.metric, f.period, f.value) not in parts]
     return identities, figures
 
 
 def sentence_figures(
     text: str, doc_id: str, chunk_id: str, ident: CallIdentity, skipped: Counter, *, analyst: bool = False,
+    guards: bool = False,
 ) -> list[CallFigure]:
     """The figures one sentence states (see the module docstring); refusals counted."""
     if "$" not in text and "%" not in text and "percent" not in text:
@@ -306,7 +380,10 @@ def sentence_figures(
         skipped["call:several_figures"] += 1  # "… of $210 million and $154 million …, respectively"
         return []
     guidance = bool(_GUIDE.search(flat)) and bool(re.search(_RANGE, flat))
-    found = _guidance(flat, ident, skipped) if guidance else _actual(flat, ident, skipped)
+    found = _guidance(flat, ident, skipped) if guidance else _actual(flat, ident, skipped, guards=guards)
+    if guards and guidance and found and _CONDITIONAL_GUIDE.search(flat):
+        skipped["call:conditional"] += 1  # "we expect revenue of $X to $Y excluding the impact of LaPlaya"
+        return []
     return [CallFigure(doc_id, chunk_id, text, ident.company, metric, period, value, guidance, hedged)
             for metric, period, value, hedged in found]
 
@@ -344,7 +421,7 @@ def _metric_before(flat: str, at: int) -> tuple[str, int] | None:
     return name, start - len(" ".join(words[i:])) - (1 if words[i:] else 0)
 
 
-def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str, str, str, bool]]:
+def _actual(flat: str, ident: CallIdentity, skipped: Counter, *, guards: bool = False) -> list[tuple[str, str, str, bool]]:
     out = []
     level = re.compile(rf"(?i)\b{_LEVEL}\s+(?P<hedge>(?:approximately|about|roughly|nearly|almost|around|over|more than"
                        rf"|close to)\s+)?(?P<value>{_MONEY}(?:\s+per (?:diluted |common )?share)?|{_PERCENT})")
@@ -387,9 +464,41 @@ def _actual(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str,
         if period is None or _OTHER_TIME.search(span) or _OTHER_TIME.search(following) or _AFTER_OTHER.search(following) or _other_year(following, ident):
             skipped["call:other_period"] += 1
             continue
+        if guards:
+            refused = _guarded(flat, start, m, metric, value, ident)
+            if refused:
+                skipped[refused] += 1
+                continue
         out.append((metric, period, re.sub(r"\s+per (?:diluted |common )?share$", "", value), bool(m.group("hedge"))))
         break  # the sentence's first figure: what follows is most often the comparison
     return out
+
+
+def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str, ident: CallIdentity) -> str:
+    """The stage a session 47 guard refuses an actual figure under, or "" (the module docstring)."""
+    for lead in _PART_LEAD.finditer(flat[:m.start()]):
+        names = {w.casefold().strip("'’") for w in lead.group(1).split()} - {"&", "and", "of", "the"}
+        own = {w.casefold() for w in re.findall(r"[\w&-]+", f"{ident.company} {ident.ticker}")}
+        if names and not names <= own | _QUARTER_WORD.keys() | {"our", "fiscal", "full", "year", "total", "addition",
+                                                                  "summary", "short", "general", "aggregate", "terms"}:
+            return "call:segment_named"  # "In Meals & Beverages, net sales increased 6% to $1.3 billion"
+    # after the figure only a condition on it ("$530.2 million if Delta Valves is included"), not a second metric
+    # ("GAAP earnings per share of $0.27 per share and pro forma earnings per share of $0.25": RYN on tuning)
+    if _CONDITIONAL.search(flat[:m.start()]) or re.match(r"(?i)[^.;]{0,40}\b(?:if|assuming)\b", flat[m.end():]):
+        return "call:conditional"
+    if _SUMMED_BEFORE.search(flat[:start]):
+        return "call:summed"
+    if re.match(r"(?i)\s*(?:during [\w ]{1,20}\s+)?net of\b", flat[m.end():]):
+        return "call:metric_twice"  # a figure qualified after it ("$20.4 million during Q4 net of disposal proceeds")
+    rx = dict(_METRIC_RE).get(metric) or dict(_METRIC_RE).get(_BASE_METRIC.get(metric, ""))
+    for again in rx.finditer(flat, m.end()) if rx is not None else ():
+        if _COMPARED.search(flat[m.end():again.start()]) or not _OTHER_BASIS.search(flat[m.end():again.start()]):
+            continue
+        later = re.match(rf"(?i)\s+(?:[\w-]+\s+){{0,3}}?{_LEVEL}\s+(?:approximately |about )?(?P<v>{_MONEY}|{_PERCENT})",
+                         flat[again.end():])
+        if later and not same_value(later.group("v"), value):
+            return "call:metric_twice"  # "…, and gross capex was $21.9 million": which of the two is asked?
+    return ""
 
 
 def _guidance(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str, str, str, bool]]:

@@ -8,6 +8,12 @@ Forms (metadata["form"]), each naming the company and the quarter as the call's 
               first quarter of 2021 or for the second quarter of 2021?";
 - comparison across companies (two calls of one quarter): "Which company reported higher revenue for the third
               quarter of 2022, AGNC Investment or Acadia Realty Trust?";
+- compare_read (a folder of one quarter's calls, where no bridge is possible; `--mix call_compare_read`, session 47):
+              "What revenue did the company with the higher FFO per share for the third quarter of 2022, Whitestone
+              REIT or Easterly Government Properties, report for that quarter?": both calls' figures decide which
+              company, that company's call gives the answer. Asked only where both companies state the second metric
+              and their values differ (the comparison decides the answer). Its answer is a figure, never one of the two
+              companies: it is no comparison for the comparisons' share;
 - bridge:     "In the quarter in which Aaron's reported revenue of $481.1 million, what adjusted EBITDA did
               Cleveland-Cliffs report?": the first call gives the quarter, the second company's call for that
               quarter the figure. Asked only where the second company has calls for two or more quarters whose
@@ -29,6 +35,7 @@ and a folder of calls only never asks the prose generator.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import Counter, defaultdict
@@ -55,6 +62,10 @@ COMPARISON_SHARE = 0.25  # issue 36: comparisons at most a quarter of the multi-
 
 # a call that names its quarter or year as the company's fiscal one
 _OWN_CALENDAR = re.compile(r"(?i)\bfiscal (?:(?:first|second|third|fourth)[- ]quarter|Q[1-4]|'\d{2}\b|(?:year )?(?:19|20)\d{2}\b)")
+# with the guards (session 47), the year before the word too: "ended our 2020 fiscal year" (KB Home, whose calls
+# never say "fiscal 2020": its November quarters had been bridged to calendar ones). Not "our fiscal year": on 593
+# fresh ECTSum train calls it added 7 calendar companies (Arrow, Harley-Davidson, JLL, Wesco …) for 1 fiscal one
+_OWN_CALENDAR_MORE = re.compile(r"(?i)\b(?:19|20)\d{2} fiscal (?:year|(?:first |second |third |fourth )?quarter)\b")
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,8 @@ class CallTasks:
     """The corpus's generator with the calls' forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5,
-                 comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20) -> None:
+                 comparison_share: float = COMPARISON_SHARE, prose: bool = False, tries: int = 20,
+                 guards: bool = False, compare_read: bool = False) -> None:
         self.inner = inner
         # the prose generator's questions about a call ("Which place does Dana join us from?"): asked only with prose
         self.prose = prose
@@ -121,7 +133,7 @@ class CallTasks:
         self.comparison_share = comparison_share
         self.tries = tries
         self.own_stages: Counter = Counter()
-        self.identities, figures = read_call_figures(mined, self.own_stages)
+        self.identities, figures = read_call_figures(mined, self.own_stages, guards=guards)
         self.own_stages["call:figures"] = len(figures)
         self.statements = read_call_statements(figures, self.own_stages)
         self.singles = list(self.statements)
@@ -134,6 +146,11 @@ class CallTasks:
         self.own_calendar = {fold(ident.company) for doc, ident in self.identities.items()
                              if any(_OWN_CALENDAR.search(c.text) for c in mined.chunks.get(doc, []))}
         self.own_stages["call:own_calendar_companies"] = len(self.own_calendar)
+        if guards:
+            more = {fold(ident.company) for doc, ident in self.identities.items()
+                    if any(_OWN_CALENDAR_MORE.search(c.text) for c in mined.chunks.get(doc, []))} - self.own_calendar
+            self.own_calendar |= more
+            self.own_stages["call:own_calendar_words"] = len(more)
         actual = [s for s in self.statements if not s.guidance and s.number() is not None and (s.number() or 0) > 0]
         by_series: dict[tuple[str, str, str], list[CallStatement]] = defaultdict(list)
         by_period: dict[tuple[str, str], list[CallStatement]] = defaultdict(list)
@@ -152,6 +169,17 @@ class CallTasks:
         # an end needs another company's figure for its quarter to name that quarter
         self.bridge_ends = [b for b in self.bridge_ends if any(
             a.period == b.period and fold(a.company) != fold(b.company) and self._apart(a, b) for a in self.anchors)]
+        # a folder of one quarter's calls has no bridge: a comparison that decides whose figure is asked (compare_read)
+        self.read_pairs: list[tuple[CallStatement, CallStatement]] = []
+        if compare_read and not self.bridge_ends:
+            stated: dict[tuple[str, str], dict[str, CallStatement]] = defaultdict(dict)
+            for s in actual:
+                stated[(fold(s.company), s.period)][s.metric] = s
+            self.stated = stated
+            self.read_pairs = [(a, b) for group in self.across.values() for i, a in enumerate(group) for b in group[i + 1:]
+                               if fold(a.company) != fold(b.company) and self._apart(a, b) and a.number() != b.number()
+                               and self._read_metrics(a, b)]
+            self.own_stages["call:compare_read_pairs"] = len(self.read_pairs)
         self.own_stages["call:series"] = len(self.series)
         self.own_stages["call:company_groups"] = len(self.across)
         self.own_stages["call:bridge_ends"] = len(self.bridge_ends)
@@ -195,7 +223,8 @@ class CallTasks:
         why = self._inner_spent(hops)
         if hops == 1 and self.singles:
             return None
-        if hops == 2 and (self._bridges_left() or (self._comparisons_due() and (self.series or self.across))):
+        if hops == 2 and (self._bridges_left() or bool(self.read_pairs)
+                          or (self._comparisons_due() and (self.series or self.across))):
             return None
         if why is None:
             return None
@@ -225,12 +254,15 @@ class CallTasks:
         forms = []
         if self._bridges_left():
             forms.append("bridge")
+        if self.read_pairs:
+            forms.append("compare_read")
         if self._comparisons_due():
             forms += [f for f, ok in (("periods", self.series), ("companies", self.across)) if ok]
         if not forms:
             return self._inner_propose(hops, rng) if not inner_spent else DropReason.NO_CHAIN
         form = rng.choice(forms)
-        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge}[form]
+        make = {"periods": self._compare_periods, "companies": self._compare_companies, "bridge": self._bridge,
+                "compare_read": self._compare_read}[form]
         found: Candidate | DropReason = DropReason.NO_CHAIN
         for _ in range(self.tries):
             found = make(rng)
@@ -308,6 +340,44 @@ class CallTasks:
         clues = (f"In which quarter did {a.company} report {a.metric} of {a.value}?", ask_call(b, ident_b))
         return self._candidate("bridge", [a, b], question, b.value, truth=TruthType.NUMBER, clues=clues)
 
+    def _read_metrics(self, a: CallStatement, b: CallStatement) -> list[str]:
+        """The metrics other than the compared one both companies state for the quarter, with values that differ."""
+        sa, sb = self.stated[(fold(a.company), a.period)], self.stated[(fold(b.company), b.period)]
+        return sorted(m for m in set(sa) & set(sb) if m != a.metric and not same_value(sa[m].value, sb[m].value)
+                      and sa[m].fact.doc_id == a.fact.doc_id and sb[m].fact.doc_id == b.fact.doc_id)
+
+    def _compare_read(self, rng: random.Random) -> Candidate | DropReason:
+        a, b = rng.choice(self.read_pairs)
+        if rng.random() < 0.5:
+            a, b = b, a
+        metric = rng.choice(self._read_metrics(a, b))
+        if not self._fresh("compare_read", *sorted((a.ident(), b.ident())), metric):
+            return DropReason.DUPLICATE
+        if max(self.uses[a.ident()], self.uses[b.ident()]) >= 2:
+            return DropReason.DUPLICATE  # one company's figure in every question (tuning: ISC's revenue in 4 of 7)
+        if not (self._names_company(a) and self._names_company(b)):
+            self.own_stages["calls:company_not_in_call"] += 1
+            return DropReason.NO_ANSWER_SPAN
+        win = a if (a.number() or 0) > (b.number() or 0) else b
+        read = self.stated[(fold(win.company), win.period)][metric]
+        if self.uses[read.ident()] >= 2 or normalize(read.value) in normalize(f"{a.value} {b.value}"):
+            return DropReason.DUPLICATE
+        question = (f"What {metric} did the company with the higher {a.metric} for {period_phrase(a.period)}, "
+                    f"{a.company} or {b.company}, report for that quarter?")
+        found = self._candidate("compare_read", [a, b, read], question, read.value, truth=TruthType.NUMBER, winner=read,
+                                options=(a.company, b.company))
+        # one supporting item per call: the winner's call holds its compared figure and the figure asked
+        items: dict[str, SupportingItem] = {}
+        for item in found.supporting:
+            held = items.get(item.doc_id)
+            items[item.doc_id] = item if held is None else SupportingItem(
+                doc_id=item.doc_id, chunk_ids=tuple(dict.fromkeys(held.chunk_ids + item.chunk_ids)),
+                quotes=tuple(dict.fromkeys(held.quotes + item.quotes)), contains_truth=held.contains_truth or item.contains_truth)
+        order = list(items)
+        positives = [{**p, "item": order.index([a, b, read][p["item"]].fact.doc_id)} for p in found.metadata[POSITIVES]]
+        return dataclasses.replace(found, supporting=tuple(items.values()), hops=len(items),
+                                   metadata={**found.metadata, POSITIVES: positives})
+
     # -- evidence ------------------------------------------------------------------------------------
     def _names_one_quarter(self, a: CallStatement) -> bool:
         """Whether "the quarter in which A reported its metric of X" is one quarter: no other quarter's value is X."""
@@ -356,7 +426,7 @@ class CallTasks:
         for s in statements:
             chunk_ids, quotes = [s.fact.chunk_id], [s.fact.sentence]
             extra = [self._period_line(s)] if form != "single" else []
-            if form == "comparison" and s.company in options:  # a comparison of companies: the line naming each
+            if form in ("comparison", "compare_read") and s.company in options:  # companies compared: the line naming each
                 extra.append(self._company_line(s))
             for line in extra:
                 if line is not None:
@@ -414,8 +484,11 @@ class NoProse:
 
 
 def with_call_tasks(generator: Any, mined: MinedCorpus, *, comparison_share: float = COMPARISON_SHARE,
-                    prose: bool = False) -> Any:
+                    prose: bool = False, guards: bool = False, compare_read: bool = False) -> Any:
     """`generator` with the calls' forms added when the corpus holds calls; else itself (a folder with no call is
-    left to it unchanged). prose: the prose generator's questions about calls are asked too."""
-    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose)
+    left to it unchanged). prose: the prose generator's questions about calls are asked too. guards: session 47's
+    precision guards (datagen.call_figures; `--mix call_guards`). compare_read: the compare-then-read form in a folder
+    with no bridge (`--mix call_compare_read`)."""
+    wrapped = CallTasks(generator, mined, comparison_share=comparison_share, prose=prose, guards=guards,
+                        compare_read=compare_read)
     return wrapped if wrapped.call_docs else generator

@@ -249,6 +249,15 @@ class NaturalConfig:
         47, issue 36): a term its prose defines ("What is a ufunc in NumPy?"), what a named function does ("Which
         Pandas function implements a number of types of joins?"), the shape a cell printed for a named array. A folder
         with no notebook is unchanged. 0 asks none, as before (`--mix notebooks=0`). Read with the facts.
+    call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
+        pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
+        before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
+        a hand read of 60 tuning tasks and the classes the reporting read named; datagen.call_figures). 0 = session
+        46's reader exactly (`--mix call_guards=0`).
+    call_compare_read: 1 (default) asks, in a folder of calls with no bridge (one quarter's calls, as a vendor export
+        of one season), "What revenue did the company with the higher FFO per share for the third quarter of 2022, A
+        or B, report for that quarter?" where both calls state both metrics (datagen.call_tasks; session 47). A folder
+        with a bridge is unchanged. 0 as before (`--mix call_compare_read=0`).
     cap_overflow: how far past its cap a chat or mail may give single-hop tasks once no document under
         its cap has a question left (1: never past it); the cap spreads tasks, it is no reason to stop.
     max_middle_uses: tasks a document may support as the middle of deeper chains (3-4 documents) to
@@ -307,6 +316,8 @@ class NaturalConfig:
     call_comparison_share: float = 0.25
     call_prose: float = 0.0
     doc_notebooks: float = 1.0
+    call_guards: float = 1.0
+    call_compare_read: float = 1.0
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
@@ -320,7 +331,7 @@ class NaturalConfig:
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
-            "calls", "call_comparison_share", "call_prose", "doc_notebooks",
+            "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -342,8 +353,9 @@ _MIX_KEYS = {
     "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
-    "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose",
     "notebooks": "doc_notebooks",
+    "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
+    "call_compare_read": "call_compare_read",
 }
 
 

@@ -107,7 +107,9 @@ def run_datagen(
             if natural.calls and not natural.call_prose and calls_only(mined):
                 # a folder of earnings calls only (session 46): their figures, with no parse for prose questions
                 # that are not asked
-                generator = with_call_tasks(NoProse(), mined, comparison_share=natural.call_comparison_share)
+                generator = with_call_tasks(NoProse(), mined, comparison_share=natural.call_comparison_share,
+                                            guards=bool(natural.call_guards),
+                                            compare_read=bool(natural.call_compare_read))
             else:
                 facts = _facts(mined, out, progress, doc_projects=bool(natural.doc_projects),
                                doc_owners=bool(natural.doc_owners), doc_name_case=bool(natural.doc_name_case),
@@ -129,7 +131,8 @@ def run_datagen(
                 if natural.calls:
                     # earnings calls (session 46): the figures a call states, for the company's quarter
                     generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share,
-                                                prose=bool(natural.call_prose))
+                                                prose=bool(natural.call_prose), guards=bool(natural.call_guards),
+                                                compare_read=bool(natural.call_compare_read))
             label = "natural"
             usage = None
         elif backend is None:

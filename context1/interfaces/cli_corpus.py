@@ -167,6 +167,13 @@ def index_command(
         typer.Option("--calls/--no-calls", help="Read an earnings call's company and quarter from a .txt file's name "
                                                 "and text onto its chunks (--no-calls: as before session 46)."),
     ] = True,
+    call_own_titles: Annotated[
+        bool,
+        typer.Option("--call-own-titles/--call-company-titles",
+                     help="In a vendor-exported earnings call, open the company's own people's turns with 'Name "
+                          "(Title)', the company named once in the header (--call-company-titles: 'Name (Company - "
+                          "Title)' in every turn, as before session 47: the default)."),
+    ] = False,
     read_project_files: Annotated[
         bool,
         typer.Option("--project-files/--no-project-files",
@@ -197,7 +204,7 @@ def index_command(
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
-                              read_notebooks=read_notebooks, read_calls=read_calls,
+                              read_notebooks=read_notebooks, read_calls=read_calls, call_own_titles=call_own_titles,
                               read_project_files=read_project_files)
         client = chroma_client(chroma_host, chroma_port)
 
