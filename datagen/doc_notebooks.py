@@ -58,6 +58,9 @@ _CANONICAL = {n.lower(): n for n in (*LIBRARIES.values(), "IPython")}
 _DEFINITION = re.compile(
     r"^(?:(?:A|An|The)\s+)?(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+(?:is|are)\s+(?:simply\s+|essentially\s+|"
     r"basically\s+)?(?P<a>(?:a|an)\s+(?:[^.!?]|\.(?=\w))+?)(?P<end>[.!?:](?!\w)|$)")
+# a second term defined in the same sentence, after the first one's genus: ", and a blue square is a(n) …"
+_PAIRED = re.compile(r",\s+(?:and|while|whereas)\s+(?:(?:a|an|the)\s+)?[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2}\s+"
+                     r"(?:is|are)\s+(?:a|an|the)\s")
 # the genus ends at its first clause: a relative clause, a comma, a parenthesis, a colon, a dash
 _GENUS_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so)\s)")
 # words that open an argument's phrase, not a term ("This is a …", "The result is a …", "One way is a …")
@@ -110,8 +113,13 @@ def title_library(title: str) -> str:
     return named.pop() if len(named) == 1 else ""
 
 
-def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact]:
-    """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`."""
+def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter, *,
+                   unique_title: bool = True) -> list[Fact]:
+    """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`.
+
+    `unique_title` False: another notebook of the folder has the same title (a book's every chapter titled by the
+    book), so "In the notebook “T”, …" would name none of them: questions that need the title are refused (the
+    library a title names still names a term)."""
     library = title_library(title)
     text = "\n".join(c.text for c in chunks)
     out: list[Fact] = []
@@ -120,7 +128,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
         prose = _without_outputs(chunk.text)
         for m in _SENTENCE.finditer(prose):
             sentence = m.group("s")
-            for fact in _term(chunk, sentence, library, title, text, skipped):
+            for fact in _term(chunk, sentence, library, title, text, skipped, unique_title):
                 # a notebook that defines a term twice ("F2PY is a part of NumPy", then "F2PY is a program that …")
                 # gives its first definition, where the term is introduced; the later one elaborates
                 if fact.subject.lower() in defined:
@@ -129,13 +137,19 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
                 defined.add(fact.subject.lower())
                 out.append(fact)
             out.extend(_function(chunk, sentence, skipped))
-        out.extend(_shapes(chunk, title, text, skipped))
+        out.extend(_shapes(chunk, title, text, skipped, unique_title))
     return out
 
 
-def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skipped: Counter) -> list[Fact]:
+def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skipped: Counter,
+          unique_title: bool = True) -> list[Fact]:
     m = _DEFINITION.match(sentence)
     if not m:
+        return []
+    if _PAIRED.search(m.group("a")):
+        # "A red square is an assignment to cluster 1, and a blue square is an assignment to cluster 0.": a figure's
+        # legend, whose terms are marks on a plot, not what a learner asks the notebook about
+        skipped["nb_term_paired"] += 1
         return []
     term = m.group("t")
     words = term.lower().split()
@@ -176,10 +190,10 @@ def _term(chunk: Any, sentence: str, library: str, title: str, text: str, skippe
         # "What is a ufunc in NumPy?" where the definition itself says it is NumPy's; a term the sentence does not
         # tie to the library is the notebook's ("What is a basic table in Scikit-Learn?" read unnatural)
         ask = f"What {be} {{s}} in {library}?"
-    elif title.strip():
+    elif title.strip() and unique_title:
         ask = f"In the notebook “{' '.join(title.split())}”, what {be} {{s}}?"
     else:
-        skipped["nb_no_subject"] += 1
+        skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
         return []
     return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=term, about_doc=False,
                  relation=TERM, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
@@ -207,7 +221,7 @@ def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
                  ask=f"Which {library} function {{s}}?")]
 
 
-def _shapes(chunk: Any, title: str, text: str, skipped: Counter) -> list[Fact]:
+def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
     lines = chunk.text.split("\n")
     out: list[Fact] = []
     for n, line in enumerate(lines):
@@ -219,6 +233,9 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter) -> list[Fact]:
         if not value:
             continue
         name = m.group("e")
+        if not unique_title:
+            skipped["nb_title_shared"] += 1
+            continue
         if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
             skipped["nb_shape_generic"] += 1
             continue

@@ -393,6 +393,9 @@ def read_facts(
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
+    # a title several notebooks share names none of them (a book's chapters each titled by the book)
+    notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d, chunks in mined.chunks.items()
+                              if notebooks and chunks and is_notebook(d, chunks[0].metadata))
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -402,7 +405,9 @@ def read_facts(
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
                                     option_shapes, release_names and doc_projects, deprecations)
         if notebooks and chunks and is_notebook(doc_id, chunks[0].metadata):
-            found += _no_leaks(notebook_facts(doc_id, mined.titles.get(doc_id, ""), chunks, base.skipped), base.skipped)
+            title = mined.titles.get(doc_id, "")
+            unique = notebook_titles[" ".join(title.split()).lower()] < 2
+            found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

@@ -125,3 +125,30 @@ def test_notebook_questions_are_asked_and_verified_by_default_and_none_when_off(
     assert asked["In the notebook “Burrow Surveys”, what is a burrow census?"].startswith("a yearly count")
     assert not any("quokka" in q.lower() and "marsupial" in a for q, a in asked.items())
     assert _generated(NaturalConfig(**parse_mix("notebooks=0"))) == {}  # as 9cb9e37: a notebook folder gave nothing
+
+
+def test_a_legend_defining_two_marks_in_one_sentence_is_no_term() -> None:
+    # a plot's legend reads as a definition, and its marks are nothing a learner asks the notebook about (session 47's
+    # reporting read: "In the notebook “Chapter 3”, what is a red square?")
+    chunk = SimpleNamespace(doc_id="clusters.ipynb", chunk_id="clusters.ipynb#0", text=(
+        "A hollow diamond is an assignment to the northern colony, and a filled diamond is an assignment to the "
+        "southern colony.\n\nA burrow census is a yearly count of occupied nesting holes."))
+    skipped: Counter = Counter()
+    facts = notebook_facts("clusters.ipynb", "Colony Assignments", [chunk], skipped)
+    assert [f.subject for f in facts] == ["a burrow census"]
+    assert skipped["nb_term_paired"] == 1
+
+
+def test_a_title_other_notebooks_share_names_none_of_them() -> None:
+    # a book's every chapter titled by the book: "In the notebook “Burrow Field Guide”, …" names no one notebook, so
+    # what needs the title is refused and counted; a term its library names is still asked
+    chunk = SimpleNamespace(doc_id="ch05.ipynb", chunk_id="ch05.ipynb#0", text=(
+        "A dope vector is a small header describing an array's memory.\n\n"
+        "A stride table is a compact record of byte offsets in a NumPy array.\n\n"
+        "burrows.data.shape\n\nOutput: (2048, 12)\n"))
+    shared: Counter = Counter()
+    facts = notebook_facts("ch05.ipynb", "Burrow Field Guide with NumPy", [chunk], shared, unique_title=False)
+    assert [f.ask.replace("{s}", f.subject) for f in facts] == ["What is a stride table in NumPy?"]
+    assert shared["nb_title_shared"] == 2  # the dope vector and the shape
+    alone = notebook_facts("ch05.ipynb", "Burrow Field Guide with NumPy", [chunk], Counter())
+    assert len(alone) == 3
