@@ -20,6 +20,7 @@ import uuid
 import warnings
 from array import array
 from collections.abc import Iterable, Iterator, Sequence, Sized
+from dataclasses import asdict
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ from corpus_tools.index_format import (
     write_rows,
     write_skipped,
 )
-from corpus_tools.loaders import file_notes, iter_documents, load_documents
+from corpus_tools.loaders import ReadOptions, file_notes, iter_documents, load_documents
 from corpus_tools.models import default_tokenizer, resolve_model_path
 from corpus_tools.pages import trim_heap
 from corpus_tools.rerank import reranker_record
@@ -231,17 +232,10 @@ def embed_into(
     return out if out is not None else np.zeros((0, int(embedder.dim)), dtype=np.float32)
 
 
-def as_report(source: Any, markup: bool = True, myst: bool = True, source_code: bool = False,
-              notebooks: bool = True, calls: bool = True, project_files: bool = False,
-              call_titles: bool = False) -> LoadReport:
-    """A LoadReport from any source `load_documents` accepts (a LoadReport passes through); markup: as
-    CorpusConfig.read_markup; myst: as CorpusConfig.read_myst; source_code: as CorpusConfig.read_source;
-    notebooks: as CorpusConfig.read_notebooks; calls: as CorpusConfig.read_calls; project_files: as
-    CorpusConfig.read_project_files; call_titles: as CorpusConfig.call_own_titles."""
-    return source if isinstance(source, LoadReport) else load_documents(source, markup=markup, myst=myst,
-                                                                        source_code=source_code, notebooks=notebooks,
-                                                                        calls=calls, project_files=project_files,
-                                                                        call_titles=call_titles)
+def as_report(source: Any, read: ReadOptions) -> LoadReport:
+    """A LoadReport from any source `load_documents` accepts (a LoadReport passes through), its files read as `read`
+    says (`ReadOptions.from_config` of the index's CorpusConfig)."""
+    return source if isinstance(source, LoadReport) else load_documents(source, **asdict(read))
 
 
 def new_manifest(config: CorpusConfig, embedder: Embedder, collection: str, store: str) -> dict[str, Any]:
@@ -593,9 +587,7 @@ def _stream_into(
     if not from_report:
         # Name the file being read before the loader opens it (one PDF can take seconds).
         items = iter_documents(source, on_file=lambda where: bar.set_description_str(f"indexing {where}"),
-                               markup=config.read_markup, myst=config.read_myst, source_code=config.read_source,
-                               notebooks=config.read_notebooks, calls=config.read_calls,
-                               project_files=config.read_project_files, call_titles=config.call_own_titles)
+                               **asdict(ReadOptions.from_config(config)))
     items = _counted(items, bar)
     with bar, seen:
         for item, where in items:

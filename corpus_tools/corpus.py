@@ -57,6 +57,7 @@ from corpus_tools.index_format import (
 from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
 from corpus_tools.line_items import canonical_names, derived_named, expansion
+from corpus_tools.loaders import ReadOptions
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.named_section import named_by, show_named_section
 from corpus_tools.neighbour_prior import continue_figureless
@@ -912,9 +913,7 @@ class Corpus:
         with self._write_lock, self._index_lock():
             self._reload_if_changed()
             state = self._state
-            report = _build.as_report(documents, self.config.read_markup, self.config.read_myst,
-                                       self.config.read_source, self.config.read_notebooks, self.config.read_calls,
-                                       self.config.read_project_files, self.config.call_own_titles)
+            report = _build.as_report(documents, ReadOptions.from_config(self.config))
             docs, new_chunks, skipped = _build.chunk_report(report, self.tokenizer, self.config)
             if skipped:
                 logger.warning(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,31 @@ TEXT_FIELDS = ("text", "contents", "content", "body", "passage", "paragraph_text
 _FLASHRAG_FIELD = "contents"
 
 Item = Document | SkippedFile
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Which readers a folder's files go through: one flag per reader, named as `load_documents`' arguments (its
+    docstring says what each reads), each the `CorpusConfig` field `from_config` names. One object, so a reader added
+    later is one field here, not one more argument through every function between the CLI and `_iter_file`."""
+
+    markup: bool = True
+    myst: bool = True
+    source_code: bool = False
+    notebooks: bool = True
+    calls: bool = True
+    project_files: bool = True
+    call_titles: bool = False
+
+    @classmethod
+    def from_config(cls, config: Any) -> ReadOptions:
+        """The options an index's `CorpusConfig` names; a field an older config object lacks reads as before its
+        reader existed (off; the Markdown readers on, as their sessions made them)."""
+        return cls(markup=getattr(config, "read_markup", True), myst=getattr(config, "read_myst", True),
+                   source_code=getattr(config, "read_source", False), notebooks=getattr(config, "read_notebooks", False),
+                   calls=getattr(config, "read_calls", False),
+                   project_files=getattr(config, "read_project_files", False),
+                   call_titles=getattr(config, "call_own_titles", False))
 
 
 def load_documents(
@@ -235,16 +261,16 @@ def iter_documents(
     progress display can name the file it is on (one PDF can take seconds).
     """
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
+    read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
+                       project_files=project_files, call_titles=call_titles)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
-            yield from _iter_folder(path, fields, glob, on_file, markup, myst, source_code, notebooks, calls,
-                                    project_files, call_titles)
+            yield from _iter_folder(path, fields, glob, on_file, read)
         elif path.is_file():
             if on_file is not None:
                 on_file(path.name)
-            yield from _iter_file(path, path.name, str(path), fields, markup, myst, source_code, notebooks, calls,
-                                  project_files, call_titles)
+            yield from _iter_file(path, path.name, str(path), fields, read)
         else:
             raise FileNotFoundError(f"No such file or folder: {str(path)!r} (give a folder of documents or one file)")
         return
@@ -271,11 +297,8 @@ def iter_documents(
             raise ValueError(f"Item {index} is a {type(item).__name__}; expected a Document or a record dict")
 
 
-def _iter_folder(
-    root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None = None, markup: bool = True,
-    myst: bool = True, source_code: bool = False, notebooks: bool = True, calls: bool = True,
-    project_files: bool = True, call_titles: bool = False,
-) -> Iterator[tuple[Item, str]]:
+def _iter_folder(root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None,
+                 read: ReadOptions) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
     hidden_reported: set[Path] = set()
     for path in paths:
@@ -292,16 +315,13 @@ def _iter_folder(
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, markup, myst, source_code, notebooks,
-                              calls, project_files, call_titles)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, read)
 
 
-def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: bool = True,
-               myst: bool = True, source_code: bool = False, notebooks: bool = True,
-               calls: bool = True, project_files: bool = True, call_titles: bool = False) -> Iterator[tuple[Item, str]]:
+def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadOptions) -> Iterator[tuple[Item, str]]:
     """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
     suffix = path.suffix.lower()
-    if project_files and is_project_file(path):
+    if read.project_files and is_project_file(path):
         declares = declared_name(path)
         if declares:  # build configuration, not prose: never content, but the name is the folder's (datagen)
             yield SkippedProjectFile(where, f"project file, read for its name only ({declares!r})", declares), where
@@ -309,10 +329,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
     if suffix in readers.CONVERT_FIRST:
         yield SkippedFile(where, readers.CONVERT_FIRST[suffix]), where
         return
-    if source_code and suffix in SOURCE_SUFFIXES:
+    if read.source_code and suffix in SOURCE_SUFFIXES:
         yield from _iter_source(path, doc_id, where)
         return
-    supported = readers.SUPPORTED_SUFFIXES if notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
+    supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
     if suffix not in supported:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (
@@ -375,8 +395,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
             if encoding not in ("utf-8", "ascii"):
                 metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None
-            if markup and suffix in readers.MARKDOWN_SUFFIXES | readers.RST_SUFFIXES:
-                page = readers.read_markup(text, suffix, myst=myst)
+            if read.markup and suffix in readers.MARKDOWN_SUFFIXES | readers.RST_SUFFIXES:
+                page = readers.read_markup(text, suffix, myst=read.myst)
                 title, text, parts = page.title, page.text, page.parts
                 metadata.update({k: v for k, v in page.metadata.items()
                                  if k not in metadata and k not in DOCUMENT_KEYS and k != "header"})
@@ -388,12 +408,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, markup: boo
                 from corpus_tools.transcripts import read_transcript
 
                 text, parts = read_transcript(text)
-            if calls and suffix == ".txt":  # an earnings call: company, ticker, quarter (DOCUMENT_KEYS)
+            if read.calls and suffix == ".txt":  # an earnings call: company, ticker, quarter (DOCUMENT_KEYS)
                 from corpus_tools.call_identity import call_identity
                 from corpus_tools.call_reader import read_call
 
                 metadata.update(call_identity(path.name, text))
-                call = read_call(text, own_titles=call_titles)  # the vendor export: turns, sections, participants as metadata
+                call = read_call(text, own_titles=read.call_titles)  # the vendor export: turns, sections, participants as metadata
                 if call is not None and call.text.strip():
                     text, parts = call.text, call.parts
                     metadata.update(call.metadata)
@@ -446,13 +466,9 @@ def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:
     return read.title, read.text, read.parts
 
 
-def iter_file_documents(path: Path, doc_id: str, markup: bool = True, myst: bool = True,
-                        source_code: bool = False, notebooks: bool = True,
-                        calls: bool = True, project_files: bool = False,
-                        call_titles: bool = False) -> Iterator[tuple[Item, str]]:
+def iter_file_documents(path: Path, doc_id: str, read: ReadOptions) -> Iterator[tuple[Item, str]]:
     """The document of one (non-record) file under the id `doc_id` (a path relative to its folder)."""
-    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), markup, myst, source_code, notebooks, calls,
-                      project_files, call_titles)
+    return _iter_file(path, doc_id, doc_id, _Fields(None, None, None), read)
 
 
 def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, str]]:

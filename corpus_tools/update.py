@@ -7,12 +7,12 @@ this module only decides which documents to add and delete, through the index's 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from corpus_tools import readers
-from corpus_tools.loaders import iter_file_documents
+from corpus_tools.loaders import ReadOptions, iter_file_documents
 from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.types import Chunk, Document, LoadReport, SkippedFile
 
@@ -94,17 +94,14 @@ def sync_folder(
         source = corpus.chunks(doc_id)[0].metadata.get("source")
         if source not in present and (source == doc_id or _in_archive(doc_id, source)):
             gone.append(doc_id)
-    markup = getattr(config, "read_markup", True)
-    myst = getattr(config, "read_myst", True)
+    # a project file is never a document, so a changed one has nothing to re-read here
+    read = replace(ReadOptions.from_config(config), project_files=False)
     documents, skipped = [], []
     read_from: dict[str, str] = {}  # doc id → the file it was read from
     for doc_id in [*added, *changed]:
         if on_file is not None:
             on_file(doc_id)
-        calls = getattr(config, "read_calls", False)
-        titles = getattr(config, "call_own_titles", False)
-        for item, _where in iter_file_documents(present[doc_id], doc_id, markup, myst, source_code, notebooks, calls,
-                                                call_titles=titles):
+        for item, _where in iter_file_documents(present[doc_id], doc_id, read):
             (skipped if isinstance(item, SkippedFile) else documents).append(item)
             if isinstance(item, Document):
                 read_from[item.doc_id] = doc_id
