@@ -308,6 +308,8 @@ def main() -> None:
                         help="print B against A (row names): won / lost and a bootstrap interval; repeatable")
     parser.add_argument("--from-out", action="store_true",
                         help="run nothing: read the rows named by --compare from benchmarks/out/search_policy/")
+    parser.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out" / "search_policy",
+                        help="where the per-question rows are written (and --from-out reads them)")
     parser.add_argument("--evidence-ratio", action="append", type=float, default=[], metavar="R",
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
@@ -323,7 +325,7 @@ def main() -> None:
 
     _timed(IterativeRetrievalPolicy)
     _timed(LearnedSearchPolicy)
-    out_dir = ROOT / "benchmarks" / "out" / "search_policy"
+    out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[str, str], list[dict]] = {}
     if args.from_out:
