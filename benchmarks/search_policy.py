@@ -34,8 +34,9 @@ benchmarks/out/search_policy/.
 
 `--prior` adds the learned policy's untrained prior (row `prior`; since session 36 it reads agreement between
 searches at the hand-tuned answer's weight, 0.05; since session 38 it is the "auto" start: the chat prior on a
-conversation corpus such as LoCoMo, the hand-set one elsewhere; `--prior-start auto|chat|hand` names rows
-`prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
+conversation corpus such as LoCoMo, the hand-set one elsewhere; since session 47 the hand-set prior answers with
+the hand-tuned policy's answer over its own episode, `--prior-answer learned` the row before it, `prior-ans-learned`;
+`--prior-start auto|chat|hand` names rows `prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
 `--prior-agreement 0` is the prior before session 36); `--compare A:B` prints B against A
 per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
 difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:
@@ -301,6 +302,11 @@ def main() -> None:
                         help="also run the untrained policy from this prior (row prior-KIND): hand = the hand-set "
                         "scorers (session 36's prior), chat = context1/backends/chat_prior (session 38), auto = "
                         "chat on a conversation corpus, else hand (the default untrained policy)")
+    parser.add_argument("--prior-answer", action="append", default=[], choices=("hand-tuned", "learned"),
+                        metavar="KIND", help="also run the untrained prior answering with KIND (row prior-ans-KIND): "
+                        "hand-tuned = the hand-tuned policy's answer over the prior's episode (the hand-set prior's "
+                        "default since session 47), learned = its hand-set passage scorer (before session 47); the "
+                        "chat prior always answers with its scorer")
     parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
                         help="also run the untrained prior reading agreement between searches at weight W "
                              "(IterativeConfig.agreement_weight; row prior-aW); repeatable")
@@ -357,6 +363,8 @@ def main() -> None:
             runs.append(("prior", LearnedSearchPolicy(corpus)))
         for kind in args.prior_start:
             runs.append((f"prior-{kind}", LearnedSearchPolicy(corpus, prior=kind)))
+        for kind in args.prior_answer:
+            runs.append((f"prior-ans-{kind}", LearnedSearchPolicy(corpus, prior_answer=kind)))
         for weight in args.prior_agreement:
             runs.append((f"prior-a{weight:g}", prior_with_agreement(corpus, weight)))
         for item in args.policy:
