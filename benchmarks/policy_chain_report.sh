@@ -13,7 +13,8 @@
 # benchmarks/corpus_quality.py --build-only, 5-8 min each, embeddings from the shared cache), OUT (required: tasks,
 # policies, per-question rows, logs, table.md), DATA (../shared/data), SPLIT (report), GEN (OUT/gen: the datagen
 # folders, GEN/SET; an existing one with a tasks.jsonl is reused, so GEN=/work/scratch47-policy/gen skips
-# generation), GEN_N (150 tasks per set, --seed 1), LIMIT (0 = every question of the part), SETS (hotpotqa musique
+# generation), GEN_N (150 tasks per set, --seed 1), LIMIT (0 = every question of the part), EVERY (1: every question; N: every Nth,
+a fixed evenly spaced subset), SETS (hotpotqa musique
 # locomo), PYTHON (python), THREADS (1: torch threads of training).
 #
 # Training, per set (the choice of session 47, made on the tuning parts only): the tuning questions (HotpotQA 1-150,
@@ -31,6 +32,7 @@ SPLIT=${SPLIT:-report}
 GEN=${GEN:-$OUT/gen}
 GEN_N=${GEN_N:-150}
 LIMIT=${LIMIT:-0}
+EVERY=${EVERY:-1}
 SETS=${SETS:-hotpotqa musique locomo}
 PYTHON=${PYTHON:-python}
 THREADS=${THREADS:-1}
@@ -64,7 +66,7 @@ for s in $SETS; do
   lim=$LIMIT; [ "$SPLIT" = tuning ] && [ "$s" = locomo ] && [ "$lim" = 0 ] && lim=95   # conversation 41's 95
   stamp "running $s $SPLIT"
   $PYTHON benchmarks/search_policy.py --data-dir "$DATA" --index-root "$INDEX_ROOT" --sets "$s" --split "$SPLIT" \
-    --limit "$lim" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \
+    --limit "$lim" --every "$EVERY" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \
     > "$OUT/run-$s.md" 2> "$OUT/run-$s.log"
 done
 $PYTHON benchmarks/search_policy.py --from-out --out-dir "$OUT/rows" --sets "$(echo $SETS | tr ' ' ',')" \

@@ -89,6 +89,13 @@ def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
     return load_questions(name, args.data_dir, args.locomo_limit)
 
 
+def part_questions(questions: list[dict], split: str, limit: int = 0, every: int = 1) -> list[dict]:
+    """The questions run: those of `split` ("all": every one), the first `limit` of them (0: all), then every
+    `every`th of those from the first — a fixed, evenly spaced subset when a whole part does not fit the time."""
+    kept = [q for q in questions if split == "all" or q["split"] == split]
+    return (kept[:limit] if limit else kept)[::every]
+
+
 def task_files(args: argparse.Namespace) -> dict[str, tuple[Path, Path]]:
     """--task-set NAME=INDEX=TASKS as {NAME: (INDEX, TASKS)}."""
     out = {}
@@ -282,6 +289,9 @@ def main() -> None:
     parser.add_argument("--sets", default="musique,hotpotqa,locomo")
     parser.add_argument("--split", choices=("all", "report", "tuning"), default="report")
     parser.add_argument("--limit", type=int, default=0, help="most questions per set (0 = all)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="an evenly spaced subset: every Nth question of the part (after --limit), from "
+                             "its first (1 = all)")
     parser.add_argument("--locomo-limit", type=int, default=400)
     parser.add_argument("--filings-index", type=Path, default=ROOT / "runs" / "filings-index",
                         help="index of the 20 10-Q filings (benchmarks/filings.py) for --sets filings")
@@ -320,6 +330,8 @@ def main() -> None:
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error(f"--every {args.every}: 1 or more")
     if any(w < 0 for w in args.prior_agreement):
         parser.error(f"--prior-agreement {min(args.prior_agreement):g}: a weight is 0 or more")
     stages = {"warm", "best", "rl"} if args.stage == "both" else set(args.stage.split(","))
@@ -345,11 +357,7 @@ def main() -> None:
         print_deep(results, args)
         return
     for name in args.sets.split(","):
-        questions = set_questions(name, args)
-        if args.split != "all":
-            questions = [q for q in questions if q["split"] == args.split]
-        if args.limit:
-            questions = questions[: args.limit]
+        questions = part_questions(set_questions(name, args), args.split, args.limit, args.every)
         corpus = set_corpus(name, args)
         runs: list[tuple[str, object]] = []
         if not args.no_baselines:
