@@ -34,8 +34,8 @@ benchmarks/out/search_policy/.
 
 `--prior` adds the learned policy's untrained prior (row `prior`; since session 36 it reads agreement between
 searches at the hand-tuned answer's weight, 0.05; since session 38 it is the "auto" start: the chat prior on a
-conversation corpus such as LoCoMo, the hand-set one elsewhere; since session 47 the hand-set prior answers with
-the hand-tuned policy's answer over its own episode, `--prior-answer learned` the row before it, `prior-ans-learned`;
+conversation corpus such as LoCoMo, the hand-set one elsewhere; `--prior-answer hand-tuned` adds row
+`prior-ans-hand-tuned`, the hand-set prior answering with the hand-tuned policy's answer over its own episode, session 47;
 `--prior-start auto|chat|hand` names rows `prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
 `--prior-agreement 0` is the prior before session 36); `--compare A:B` prints B against A
 per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
@@ -314,9 +314,8 @@ def main() -> None:
                         "chat on a conversation corpus, else hand (the default untrained policy)")
     parser.add_argument("--prior-answer", action="append", default=[], choices=("hand-tuned", "learned"),
                         metavar="KIND", help="also run the untrained prior answering with KIND (row prior-ans-KIND): "
-                        "hand-tuned = the hand-tuned policy's answer over the prior's episode (the hand-set prior's "
-                        "default since session 47), learned = its hand-set passage scorer (before session 47); the "
-                        "chat prior always answers with its scorer")
+                        "hand-tuned = the hand-tuned policy's answer over the prior's episode (session 47), learned = its "
+                        "hand-set passage scorer (the default); the chat prior always answers with its scorer")
     parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
                         help="also run the untrained prior reading agreement between searches at weight W "
                              "(IterativeConfig.agreement_weight; row prior-aW); repeatable")

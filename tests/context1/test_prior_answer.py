@@ -1,7 +1,7 @@
-"""How the learned policy's untrained hand-set prior answers (issue 34, session 47): with the hand-tuned policy's
-answer over its own episode by default (`PRIOR_ANSWERS`), with its hand-set passage scorer when asked
-("learned", the answer before session 47); a trained folder, given weights, the chat prior and a recording prior
-(training) always answer with their scorers; a name that is neither is an error."""
+"""How the learned policy's untrained hand-set prior answers (issue 34, session 47): with its hand-set passage scorer
+by default ("learned", as before), with the hand-tuned policy's answer over its own episode when asked
+("hand-tuned", `PRIOR_ANSWERS`); a trained folder, given weights, the chat prior and a recording prior (training)
+always answer with their scorers; a name that is neither is an error."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ def _answer_text(result) -> str:  # noqa: ANN001
     return result.trajectory.steps[-1].turn.text
 
 
-def test_the_untrained_hand_set_prior_answers_with_the_hand_tuned_answer(harness_corpus, hand_answers):
-    assert PRIOR_ANSWERS == ("hand-tuned", "learned") and DEFAULT_PRIOR_ANSWER == "hand-tuned"
-    backend = LearnedSearchPolicy(harness_corpus)
+def test_the_untrained_hand_set_prior_answers_with_the_hand_tuned_answer_when_asked(harness_corpus, hand_answers):
+    assert PRIOR_ANSWERS == ("hand-tuned", "learned") and DEFAULT_PRIOR_ANSWER == "learned"
+    backend = LearnedSearchPolicy(harness_corpus, prior_answer="hand-tuned")
     assert backend.weights.meta["prior"] == "hand" and backend.hand_answer
     result = SearchAgent(harness_corpus, backend).run(QUESTION)
     assert len(hand_answers) == 1
@@ -51,22 +51,23 @@ def test_the_untrained_hand_set_prior_answers_with_the_hand_tuned_answer(harness
     assert result.evidence and [e.chunk_id for e in result.evidence][0] in text
 
 
-def test_the_learned_answer_is_the_one_before(harness_corpus, hand_answers):
-    backend = LearnedSearchPolicy(harness_corpus, prior_answer="learned")
-    assert not backend.hand_answer
-    result = SearchAgent(harness_corpus, backend).run(QUESTION)
-    assert not hand_answers and "Learned score" in _answer_text(result)
+def test_the_default_is_the_learned_answer_as_before(harness_corpus, hand_answers):
+    for backend in (LearnedSearchPolicy(harness_corpus), LearnedSearchPolicy(harness_corpus, prior_answer="learned")):
+        assert not backend.hand_answer
+        result = SearchAgent(harness_corpus, backend).run(QUESTION)
+        assert not hand_answers and "Learned score" in _answer_text(result)
 
 
 def test_weights_a_folder_a_chat_prior_and_training_keep_their_scorer(harness_corpus, hand_answers, tmp_path):
-    given = LearnedSearchPolicy(harness_corpus, PolicyWeights.prior())
-    folder = LearnedSearchPolicy(harness_corpus, PolicyWeights.prior().save(tmp_path / "policy"))
-    chat = LearnedSearchPolicy(harness_corpus, prior="chat")
+    ask = {"prior_answer": "hand-tuned"}
+    given = LearnedSearchPolicy(harness_corpus, PolicyWeights.prior(), **ask)
+    folder = LearnedSearchPolicy(harness_corpus, PolicyWeights.prior().save(tmp_path / "policy"), **ask)
+    chat = LearnedSearchPolicy(harness_corpus, prior="chat", **ask)
     assert not (given.hand_answer or folder.hand_answer or chat.hand_answer)
     for backend in (given, chat):
         assert "Learned score" in _answer_text(SearchAgent(harness_corpus, backend).run(QUESTION))
     recorded: list = []
-    SearchAgent(harness_corpus, LearnedSearchPolicy(harness_corpus).recording(recorded)).run(QUESTION)
+    SearchAgent(harness_corpus, LearnedSearchPolicy(harness_corpus, **ask).recording(recorded)).run(QUESTION)
     assert not hand_answers  # a recording prior writes its scorer's answer, so training labels its decisions
     assert any(d.kind == "passage" for d in recorded)
 
