@@ -14,7 +14,7 @@
 # policies, per-question rows, logs, table.md), DATA (../shared/data), SPLIT (report), GEN (OUT/gen: the datagen
 # folders, GEN/SET; an existing one with a tasks.jsonl is reused, so GEN=/work/scratch47-policy/gen skips
 # generation), GEN_N (150 tasks per set, --seed 1), LIMIT (0 = every question of the part), EVERY (1: every question; N: every Nth,
-a fixed evenly spaced subset), SETS (hotpotqa musique
+# a fixed evenly spaced subset), SETS (hotpotqa musique
 # locomo), PYTHON (python), THREADS (1: torch threads of training).
 #
 # Training, per set (the choice of session 47, made on the tuning parts only): the tuning questions (HotpotQA 1-150,
@@ -59,7 +59,8 @@ for s in $SETS; do
     --extra "$GEN/$s/tasks.jsonl" --drop-leaks --out "$OUT/tasks-$s.jsonl"
   stamp "training $s"
   $PYTHON -m context1.interfaces.cli train policy "$idx" --tasks "$OUT/tasks-$s.jsonl" --out "$OUT/policy-$s" \
-    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh > "$OUT/train-$s.log" 2>&1
+    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh > "$OUT/train-$s.log" 2>&1 \
+    || { tail -n 3 "$OUT/train-$s.log" >&2; echo "training $s failed (above; $OUT/train-$s.log)" >&2; exit 1; }
 done
 
 for s in $SETS; do
