@@ -14,8 +14,8 @@
 # policies, per-question rows, logs, table.md), DATA (../shared/data), SPLIT (report), GEN (OUT/gen: the datagen
 # folders, GEN/SET; an existing one with a tasks.jsonl is reused, so GEN=/work/scratch47-policy/gen skips
 # generation), GEN_N (150 tasks per set, --seed 1), LIMIT (0 = every question of the part), EVERY (1: every question; N: every Nth,
-# a fixed evenly spaced subset), SETS (hotpotqa musique
-# locomo), PYTHON (python), THREADS (1: torch threads of training).
+# a fixed evenly spaced subset; EVERY_hotpotqa, EVERY_musique, EVERY_locomo set one set's), SETS (hotpotqa musique
+# locomo), PYTHON (python), THREADS (1: torch threads of training), TRAIN (1; 0 keeps a policy OUT already holds).
 #
 # Training, per set (the choice of session 47, made on the tuning parts only): the tuning questions (HotpotQA 1-150,
 # MuSiQue 1-120, LoCoMo conversation 41's 95 = the 95 after the first 400 with evidence), plus the set's generated
@@ -36,6 +36,7 @@ EVERY=${EVERY:-1}
 SETS=${SETS:-hotpotqa musique locomo}
 PYTHON=${PYTHON:-python}
 THREADS=${THREADS:-1}
+TRAIN=${TRAIN:-1}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUT" "$GEN"
 cd "$ROOT"
@@ -57,6 +58,7 @@ for s in $SETS; do
   tuning=0; [ "$s" = locomo ] && tuning=95   # LoCoMo: conversation 41's 95 only (42/43 are datagen's reporting export)
   $PYTHON benchmarks/policy_tasks.py --set "$s" --data-dir "$DATA" --max-tuning "$tuning" \
     --extra "$GEN/$s/tasks.jsonl" --drop-leaks --out "$OUT/tasks-$s.jsonl"
+  if [ "$TRAIN" = 0 ] && [ -f "$OUT/policy-$s/policy.json" ]; then continue; fi   # TRAIN=0: reuse OUT/policy-SET
   stamp "training $s"
   $PYTHON -m context1.interfaces.cli train policy "$idx" --tasks "$OUT/tasks-$s.jsonl" --out "$OUT/policy-$s" \
     --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh > "$OUT/train-$s.log" 2>&1 \
@@ -65,9 +67,10 @@ done
 
 for s in $SETS; do
   lim=$LIMIT; [ "$SPLIT" = tuning ] && [ "$s" = locomo ] && [ "$lim" = 0 ] && lim=95   # conversation 41's 95
+  every_of="EVERY_$s"; every=${!every_of:-$EVERY}
   stamp "running $s $SPLIT"
   $PYTHON benchmarks/search_policy.py --data-dir "$DATA" --index-root "$INDEX_ROOT" --sets "$s" --split "$SPLIT" \
-    --limit "$lim" --every "$EVERY" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \
+    --limit "$lim" --every "$every" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \
     > "$OUT/run-$s.md" 2> "$OUT/run-$s.log"
 done
 $PYTHON benchmarks/search_policy.py --from-out --out-dir "$OUT/rows" --sets "$(echo $SETS | tr ' ' ',')" \
