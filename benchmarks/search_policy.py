@@ -34,8 +34,9 @@ benchmarks/out/search_policy/.
 
 `--prior` adds the learned policy's untrained prior (row `prior`; since session 36 it reads agreement between
 searches at the hand-tuned answer's weight, 0.05; since session 38 it is the "auto" start: the chat prior on a
-conversation corpus such as LoCoMo, the hand-set one elsewhere; `--prior-start auto|chat|hand` names rows
-`prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
+conversation corpus such as LoCoMo, the hand-set one elsewhere; `--prior-answer hand-tuned` adds row
+`prior-ans-hand-tuned`, the hand-set prior answering with the hand-tuned policy's answer over its own episode, session 47;
+`--prior-start auto|chat|hand` names rows `prior-KIND`), `--prior-agreement W` the prior at weight W (row `prior-aW`;
 `--prior-agreement 0` is the prior before session 36); `--compare A:B` prints B against A
 per set: passage R@5 and all-R@10, questions won / lost, and a 95% paired bootstrap interval of the
 difference (`--from-out` re-reads saved rows instead of running). Issue 34's run:
@@ -86,6 +87,13 @@ def set_questions(name: str, args: argparse.Namespace) -> list[dict]:
         return [{"id": t.task_id, "query": t.query, "gold": list(t.gold_doc_ids), "split": "tuning"}
                 for t in load_tasks(task_files(args)[name][1]).tasks if t.gold_doc_ids]
     return load_questions(name, args.data_dir, args.locomo_limit)
+
+
+def part_questions(questions: list[dict], split: str, limit: int = 0, every: int = 1) -> list[dict]:
+    """The questions run: those of `split` ("all": every one), the first `limit` of them (0: all), then every
+    `every`th of those from the first — a fixed, evenly spaced subset when a whole part does not fit the time."""
+    kept = [q for q in questions if split == "all" or q["split"] == split]
+    return (kept[:limit] if limit else kept)[::every]
 
 
 def task_files(args: argparse.Namespace) -> dict[str, tuple[Path, Path]]:
@@ -281,6 +289,9 @@ def main() -> None:
     parser.add_argument("--sets", default="musique,hotpotqa,locomo")
     parser.add_argument("--split", choices=("all", "report", "tuning"), default="report")
     parser.add_argument("--limit", type=int, default=0, help="most questions per set (0 = all)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="an evenly spaced subset: every Nth question of the part (after --limit), from "
+                             "its first (1 = all)")
     parser.add_argument("--locomo-limit", type=int, default=400)
     parser.add_argument("--filings-index", type=Path, default=ROOT / "runs" / "filings-index",
                         help="index of the 20 10-Q filings (benchmarks/filings.py) for --sets filings")
@@ -301,6 +312,10 @@ def main() -> None:
                         help="also run the untrained policy from this prior (row prior-KIND): hand = the hand-set "
                         "scorers (session 36's prior), chat = context1/backends/chat_prior (session 38), auto = "
                         "chat on a conversation corpus, else hand (the default untrained policy)")
+    parser.add_argument("--prior-answer", action="append", default=[], choices=("hand-tuned", "learned"),
+                        metavar="KIND", help="also run the untrained prior answering with KIND (row prior-ans-KIND): "
+                        "hand-tuned = the hand-tuned policy's answer over the prior's episode (session 47), learned = its "
+                        "hand-set passage scorer (the default); the chat prior always answers with its scorer")
     parser.add_argument("--prior-agreement", action="append", type=float, default=[], metavar="W",
                         help="also run the untrained prior reading agreement between searches at weight W "
                              "(IterativeConfig.agreement_weight; row prior-aW); repeatable")
@@ -308,10 +323,14 @@ def main() -> None:
                         help="print B against A (row names): won / lost and a bootstrap interval; repeatable")
     parser.add_argument("--from-out", action="store_true",
                         help="run nothing: read the rows named by --compare from benchmarks/out/search_policy/")
+    parser.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out" / "search_policy",
+                        help="where the per-question rows are written (and --from-out reads them)")
     parser.add_argument("--evidence-ratio", action="append", type=float, default=[], metavar="R",
                         help="run the hand-tuned policy with IterativeConfig(evidence_ratio=R) (row "
                              "hand-tuned-erR); repeatable; none: one row with the default")
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error(f"--every {args.every}: 1 or more")
     if any(w < 0 for w in args.prior_agreement):
         parser.error(f"--prior-agreement {min(args.prior_agreement):g}: a weight is 0 or more")
     stages = {"warm", "best", "rl"} if args.stage == "both" else set(args.stage.split(","))
@@ -323,7 +342,7 @@ def main() -> None:
 
     _timed(IterativeRetrievalPolicy)
     _timed(LearnedSearchPolicy)
-    out_dir = ROOT / "benchmarks" / "out" / "search_policy"
+    out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[str, str], list[dict]] = {}
     if args.from_out:
@@ -337,11 +356,7 @@ def main() -> None:
         print_deep(results, args)
         return
     for name in args.sets.split(","):
-        questions = set_questions(name, args)
-        if args.split != "all":
-            questions = [q for q in questions if q["split"] == args.split]
-        if args.limit:
-            questions = questions[: args.limit]
+        questions = part_questions(set_questions(name, args), args.split, args.limit, args.every)
         corpus = set_corpus(name, args)
         runs: list[tuple[str, object]] = []
         if not args.no_baselines:
@@ -355,6 +370,8 @@ def main() -> None:
             runs.append(("prior", LearnedSearchPolicy(corpus)))
         for kind in args.prior_start:
             runs.append((f"prior-{kind}", LearnedSearchPolicy(corpus, prior=kind)))
+        for kind in args.prior_answer:
+            runs.append((f"prior-ans-{kind}", LearnedSearchPolicy(corpus, prior_answer=kind)))
         for weight in args.prior_agreement:
             runs.append((f"prior-a{weight:g}", prior_with_agreement(corpus, weight)))
         for item in args.policy:

@@ -68,3 +68,38 @@ def test_a_task_set_is_generated_tasks_over_its_own_index_all_of_them_tuning(tmp
     rows = sp.set_questions("chat", args)
     assert rows == [{"id": "g1", "query": "q 1?", "gold": ["d1"], "split": "tuning"},
                     {"id": "g2", "query": "q 2?", "gold": ["d2"], "split": "tuning"}]
+
+
+def test_rows_go_to_and_are_read_back_from_the_out_dir(tmp_path):
+    """`--out-dir` (session 47, benchmarks/policy_chain_report.sh): a reporting run keeps its per-question rows in
+    its own folder, and `--from-out --out-dir` prints the comparison from them (won / lost, the interval); the
+    default folder is untouched."""
+    import json
+
+    rows = {"hand-tuned": [0.5, 0.5, 0.0, 1.0], "prior": [1.0, 0.5, 0.5, 1.0]}
+    for who, pr5 in rows.items():
+        (tmp_path / f"musique-{who}.jsonl").write_text("".join(
+            json.dumps({"id": f"q{i}", "split": "tuning", "pr5": v, "all10": v, "r2": v, "r5": v, "traj_recall": v,
+                        "precision": v, "tokens": 10, "wall_s": 1.0, "policy_ms_per_turn": 1.0}) + "\n"
+            for i, v in enumerate(pr5)))
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "search_policy.py"), "--from-out", "--out-dir",
+                          str(tmp_path), "--sets", "musique", "--split", "tuning", "--compare", "hand-tuned:prior"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stdout.splitlines() if "prior vs hand-tuned | passage R@5" in x)
+    assert "| musique (4) |" in line and "| 0.500 | 0.750 | +0.250" in line and "| 2 / 0 |" in line
+
+
+def test_an_evenly_spaced_subset_of_a_part():
+    """`--every N` (session 47): every Nth question of the part from its first, after `--limit` (so LoCoMo's tuning
+    part cut at conversation 41's 95 stays inside it); 1 is the whole part, as before."""
+    sp = bench("search_policy")
+    qs = [{"id": f"q{i}", "split": "report" if i < 10 else "tuning"} for i in range(16)]
+    ids = lambda rows: [r["id"] for r in rows]  # noqa: E731
+    assert ids(sp.part_questions(qs, "report")) == [f"q{i}" for i in range(10)]
+    assert ids(sp.part_questions(qs, "report", every=3)) == ["q0", "q3", "q6", "q9"]
+    assert ids(sp.part_questions(qs, "tuning", limit=4, every=2)) == ["q10", "q12"]
+    assert ids(sp.part_questions(qs, "all", limit=3)) == ["q0", "q1", "q2"]
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "search_policy.py"), "--every", "0", "--sets", "locomo"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "--every 0: 1 or more" in run.stderr
