@@ -295,11 +295,29 @@ _SUMMED_BEFORE = re.compile(r"(?i)\b(?:investments?|acquisitions?|capex|expendit
 # the sentence before names a part of the company, and this one goes on about it ("This strong top line …", "It")
 _SEGMENT_LEAD = re.compile(r"(?i)^\s*(?:at|within|in|for|turning to|moving to|on) (?:the |our )?(?:[A-Z][\w&'’-]*\s?){1,4}"
                            r"(?:segment|division|business|unit)?,|\b(?:segment|division)\b")
+# the sentence before states a segment's figure ("Segment adjusted EBITDA was $100.6 million, up 61% …"): a figure
+# after it with no owner of its own goes on about that segment ("Adjusted EBITDA margin of 15.6% increased …")
+_SEGMENT_FIGURE = re.compile(r"(?i)^\s*(?:the\s+|our\s+)?(?:[\w&'’-]+\s+){0,3}segments?['’]?s?\s+(?:[\w-]+\s+){0,4}?"
+                             r"(?:was|were|of|totaled|increased|decreased|grew|rose|declined|improved)\b[^.]*[$%\d]")
+_WHOLE_COMPANY = re.compile(r"(?i)\b(?:consolidated|total company|company-wide|overall|enterprise|we|our company|the company)\b")
+# a figure compared with a span's ("35.3% compared with 34.9% in the first six months of fiscal 2019"): like is
+# compared with like, so the figure is that span's too, not the quarter's
+_TO_DATE_BASIS = re.compile(r"(?i)\b(?:compared (?:to|with)|versus|vs\.?|from)\s+[^,;]{0,40}?\b(?:year[- ]to[- ]date|ytd|"
+                            r"(?:first )?nine months|(?:first )?six months|first half|trailing twelve months)\b")
+# a sentence that opens on a part of the business in lower case ("In retail, NOI of $13 million …", "Within our
+# office portfolio, …"): that part's figure; not the quarter, the total or the speaker's "In addition,"
+_LOWER_PART_LEAD = re.compile(r"^(?:In|At|Within|Across|For) (?:our |the )?(?P<p>[a-z][\w-]*(?: [a-z][\w-]*){0,2}),")
+_NOT_PARTS = re.compile(r"(?i)\b(?:quarter|year|period|months?|weeks?|basis|total|totality|sum|summary|addition|aggregate|"
+                        r"short|general|particular|fact|turn|terms|conclusion|closing|comparison|contrast|all|"
+                        r"which|that|this|these|those|light|line|order|case|other words|essence|effect|reality)\b")
 _ANAPHORA = re.compile(r"(?i)^\s*(?:this|that|these|those|it|its|the (?:segment|division|business|unit)|segment|division)\b")
 
 
 def _segment_context(previous: str, text: str, ident: CallIdentity) -> bool:
     """Whether `text` goes on about a part the sentence before it named (see the module docstring)."""
+    if previous and _SEGMENT_FIGURE.match(re.sub(r"\s+", " ", previous)) and not _WHOLE_COMPANY.search(text) \
+            and not _QUARTER_NAMED.match(text.strip()):
+        return True
     if not previous or not _ANAPHORA.match(text):
         return False
     flat = re.sub(r"\s+", " ", previous)
@@ -488,6 +506,12 @@ def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str, i
         return "call:conditional"
     if _SUMMED_BEFORE.search(flat[:start]):
         return "call:summed"
+    if _TO_DATE_BASIS.search(flat[m.end():]) and not _QUARTER_NAMED.search(flat) \
+            and not re.search(r"(?i)\b(?:for|in|this) the quarter\b|\bthis quarter\b", flat):
+        return "call:to_date_basis"
+    lead = _LOWER_PART_LEAD.match(flat)
+    if lead and lead.end() <= m.start() and not _NOT_PARTS.search(lead.group("p")):
+        return "call:segment_named"  # "In retail, NOI of $13 million reflected …"
     if re.match(r"(?i)\s*(?:during [\w ]{1,20}\s+)?net of\b", flat[m.end():]):
         return "call:metric_twice"  # a figure qualified after it ("$20.4 million during Q4 net of disposal proceeds")
     rx = dict(_METRIC_RE).get(metric) or dict(_METRIC_RE).get(_BASE_METRIC.get(metric, ""))

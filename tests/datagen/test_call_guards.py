@@ -15,7 +15,7 @@ from datagen_fixtures import NoProseGenerator
 
 from corpus_tools.call_identity import call_identity
 from corpus_tools.types import Chunk
-from datagen.call_figures import CallIdentity, read_call_figures, sentence_figures
+from datagen.call_figures import CallIdentity, _segment_context, read_call_figures, sentence_figures
 from datagen.call_tasks import CallTasks
 from datagen.mining import fold, mine
 from datagen.natural import NaturalConfig, parse_mix
@@ -51,6 +51,10 @@ def _figures(text: str, guards: bool) -> tuple[list[tuple[str, str]], Counter]:
     ("Capital expenditures were $20.4 million during the quarter net of disposal proceeds, and gross capex was $21.9 "
      "million.", "call:metric_twice"),
     ("In Pumps & Valves, net sales increased 6% to $130.2 million in the third quarter.", "call:segment_named"),
+    # the lead's mends from session 47's reporting read: a figure set against a span's is that span's; a part of the
+    # business leading the sentence in lower case
+    ("Adjusted gross margin was 35.1% compared with 34.6% in the first six months of last year.", "call:to_date_basis"),
+    ("In retail, net operating income of $13.4 million reflected a $2 million decrease.", "call:segment_named"),
 ])
 def test_a_guarded_figure_is_refused_and_counted(sentence: str, stage: str) -> None:
     unguarded, _ = _figures(sentence, guards=False)
@@ -64,6 +68,8 @@ def test_a_guarded_figure_is_refused_and_counted(sentence: str, stage: str) -> N
     "Revenue for the third quarter was $512.3 million compared to revenue of $470.0 million a year ago.",
     "I would note that adjusted EBITDA was $88.1 million in the third quarter.",
     "For the full year, we expect revenue of between $2.00 billion and $2.10 billion.",
+    "In addition, revenue for the third quarter was $512.3 million, up 9%.",
+    "Adjusted operating income for the quarter was $5.1 million compared to $3.0 million in the first six months.",
 ])
 def test_the_speakers_way_of_talking_and_a_comparison_are_not_refused(sentence: str) -> None:
     assert _figures(sentence, guards=True)[0] == _figures(sentence, guards=False)[0] != []
@@ -153,3 +159,11 @@ def test_a_refused_figure_is_refused_in_the_next_chunk_that_cuts_its_lead() -> N
     _, guarded = read_call_figures(mine(chunks), Counter(), guards=True)
     assert not any(f.value == "$12.3 million" for f in guarded)
     assert {f.value for f in guarded} >= {"$402.9 million", "41.2%"}
+
+
+def test_a_figure_after_a_segments_figure_is_the_segments_unless_the_company_speaks() -> None:
+    segment = "Segment adjusted EBITDA was $100.6 million, up 61% over the prior-year period."
+    assert _segment_context(segment, "Adjusted EBITDA margin of 15.6% increased 140 basis points.", HARBOR)
+    assert not _segment_context(segment, "We generated record free cash flow of $169 million.", HARBOR)
+    assert not _segment_context(segment, "Consolidated adjusted EBITDA margin was 18.2%.", HARBOR)
+    assert not _segment_context("Revenue was $402.9 million.", "Adjusted EBITDA margin of 15.6% increased.", HARBOR)
