@@ -310,7 +310,20 @@ _LOWER_PART_LEAD = re.compile(r"^(?:In|At|Within|Across|For) (?:our |the )?(?P<p
 _NOT_PARTS = re.compile(r"(?i)\b(?:quarter|year|period|months?|weeks?|basis|total|totality|sum|summary|addition|aggregate|"
                         r"short|general|particular|fact|turn|terms|conclusion|closing|comparison|contrast|all|"
                         r"which|that|this|these|those|light|line|order|case|other words|essence|effect|reality)\b")
+# a year named as what a figure is set against ("compared to the midpoint of our 2020 guidance", "versus 2019")
+_BASIS_YEAR = re.compile(r"(?i)\b(?:compared (?:to|with)|versus|vs\.?|over|from|than)\s+(?:[\w'’-]+\s+){0,5}?"
+                         r"(?P<y>(?:19|20)\d{2})\b")
+# the sentence before opens on a span's figures ("Year-to-date adjusted operating income … increased 156%", "Our
+# year-to-date adjusted margin is 30.7%"): a figure after it naming no quarter of its own is that span's too
+_TO_DATE_LEAD = re.compile(r"(?i)^\s*(?:our |for the |in the |through the )?(?:year[- ]to[- ]date|ytd|first nine months|"
+                           r"first six months|first half|nine months|six months)\b")
 _ANAPHORA = re.compile(r"(?i)^\s*(?:this|that|these|those|it|its|the (?:segment|division|business|unit)|segment|division)\b")
+
+
+def _to_date_run(previous: str, text: str) -> bool:
+    """Whether `text` goes on with the span the sentence before opened on (`_TO_DATE_LEAD`), naming no quarter."""
+    return bool(previous) and bool(_TO_DATE_LEAD.match(previous)) and not _QUARTER_NAMED.search(text) \
+        and not re.search(r"(?i)\b(?:for|in|this|the) quarter\b|\bquarterly\b", text)
 
 
 def _segment_context(previous: str, text: str, ident: CallIdentity) -> bool:
@@ -364,7 +377,10 @@ def read_call_figures(mined: MinedCorpus, skipped: Counter, *,
                 if guards:  # what a guard refused here: its other passages too (below)
                     plain = sentence_figures(text, doc, chunk.chunk_id, ident, Counter(), analyst=analyst)
                     parts.update({(f.metric, f.period, f.value) for f in plain} - {(f.metric, f.period, f.value) for f in said})
-                if said and guards and _segment_context(previous, text, ident):
+                if said and guards and _to_date_run(previous, text):
+                    skipped["call:to_date_basis"] += len(said)
+                    parts.update((f.metric, f.period, f.value) for f in said)
+                elif said and guards and _segment_context(previous, text, ident):
                     skipped["call:segment_context"] += len(said)  # counted as figures the sentence gave
                     parts.update((f.metric, f.period, f.value) for f in said)
                 else:
@@ -398,7 +414,7 @@ def sentence_figures(
         skipped["call:several_figures"] += 1  # "… of $210 million and $154 million …, respectively"
         return []
     guidance = bool(_GUIDE.search(flat)) and bool(re.search(_RANGE, flat))
-    found = _guidance(flat, ident, skipped) if guidance else _actual(flat, ident, skipped, guards=guards)
+    found = _guidance(flat, ident, skipped, guards=guards) if guidance else _actual(flat, ident, skipped, guards=guards)
     if guards and guidance and found and _CONDITIONAL_GUIDE.search(flat):
         skipped["call:conditional"] += 1  # "we expect revenue of $X to $Y excluding the impact of LaPlaya"
         return []
@@ -525,7 +541,8 @@ def _guarded(flat: str, start: int, m: re.Match[str], metric: str, value: str, i
     return ""
 
 
-def _guidance(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[str, str, str, bool]]:
+def _guidance(flat: str, ident: CallIdentity, skipped: Counter, *,
+              guards: bool = False) -> list[tuple[str, str, str, bool]]:
     m = re.search(_RANGE, flat)
     assert m is not None
     found = _metric_before(flat, m.start())
@@ -545,6 +562,14 @@ def _guidance(flat: str, ident: CallIdentity, skipped: Counter) -> list[tuple[st
     named = _QUARTER_NAMED.search(flat)
     year = ident.fiscal_year
     years = [int(y) for y in _YEAR.findall(flat)]
+    if guards:
+        # a year the outlook is measured against is no period of it ("… growth of 21.4% to 26.2% compared to the
+        # midpoint of our 2020 guidance": the range is the next year's, said two sentences before)
+        basis = [int(b.group("y")) for b in _BASIS_YEAR.finditer(flat)]
+        years = [y for y in years if y not in basis]
+        if basis and not years and not _FULL_YEAR.search(flat):
+            skipped["call:guidance_without_period"] += 1
+            return []
     if _FULL_YEAR.search(flat) or (years and not named):
         if years and any(y not in (ident.fiscal_year, ident.fiscal_year + 1) for y in years):
             skipped["call:other_period"] += 1

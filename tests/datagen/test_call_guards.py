@@ -15,7 +15,7 @@ from datagen_fixtures import NoProseGenerator
 
 from corpus_tools.call_identity import call_identity
 from corpus_tools.types import Chunk
-from datagen.call_figures import CallIdentity, _segment_context, read_call_figures, sentence_figures
+from datagen.call_figures import CallIdentity, _segment_context, _to_date_run, read_call_figures, sentence_figures
 from datagen.call_tasks import CallTasks
 from datagen.mining import fold, mine
 from datagen.natural import NaturalConfig, parse_mix
@@ -167,3 +167,22 @@ def test_a_figure_after_a_segments_figure_is_the_segments_unless_the_company_spe
     assert not _segment_context(segment, "We generated record free cash flow of $169 million.", HARBOR)
     assert not _segment_context(segment, "Consolidated adjusted EBITDA margin was 18.2%.", HARBOR)
     assert not _segment_context("Revenue was $402.9 million.", "Adjusted EBITDA margin of 15.6% increased.", HARBOR)
+
+
+def test_an_outlook_measured_against_a_year_is_not_that_years() -> None:
+    # the range is next year's (named two sentences before); 2024 is only what it is measured against
+    sentence = ("And finally, we expect adjusted earnings per share to be in the range of $7.65 to $7.95, which would "
+                "represent growth of 21.4% to 26.2% compared to the midpoint of our 2024 guidance.")
+    unguarded, _ = _figures(sentence, guards=False)
+    assert unguarded == [("adjusted earnings per share", "$7.65 to $7.95")]  # session 46: asked as 2024's outlook
+    guarded, skipped = _figures(sentence, guards=True)
+    assert guarded == [] and skipped["call:guidance_without_period"] == 1
+    named = "For the full year 2025, we expect revenue in the range of $2.1 billion to $2.3 billion, up 8% versus 2024."
+    assert _figures(named, guards=True)[0] == [("revenue", "$2.1 billion to $2.3 billion")]
+
+
+def test_a_figure_after_a_year_to_date_lead_is_the_spans() -> None:
+    lead = "Our year-to-date adjusted operating margin is 30.7%."
+    assert _to_date_run(lead, "Adjusted earnings per share of $10.41 increased 170% versus the prior year period.")
+    assert not _to_date_run(lead, "Third quarter adjusted earnings per share of $3.96 increased 257%.")
+    assert not _to_date_run("Revenue was $402.9 million.", "Adjusted earnings per share of $1.41 increased 17%.")
