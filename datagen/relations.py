@@ -393,9 +393,10 @@ def read_facts(
             base.facts.setdefault(doc_id, []).append(fact)
     if progress is not None:
         progress(len(items))
+    notebook_docs = {d for d, chunks in mined.chunks.items()
+                     if notebooks and chunks and is_notebook(d, chunks[0].metadata)}
     # a title several notebooks share names none of them (a book's chapters each titled by the book)
-    notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d, chunks in mined.chunks.items()
-                              if notebooks and chunks and is_notebook(d, chunks[0].metadata))
+    notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in notebook_docs)
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -404,7 +405,7 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
                                     option_shapes, release_names and doc_projects, deprecations)
-        if notebooks and chunks and is_notebook(doc_id, chunks[0].metadata):
+        if doc_id in notebook_docs:
             title = mined.titles.get(doc_id, "")
             unique = notebook_titles[" ".join(title.split()).lower()] < 2
             found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
