@@ -276,6 +276,15 @@ def _title(corpus: Any, doc_id: str) -> str:
         return ""
 
 
+def section_below_title(section: str | None, title: str) -> str:
+    """The section path without the title it repeats: a notebook's or page's first heading is usually its title
+    too ("Grid search > Review" under the title "Grid search"), and printing it twice pushes the source down."""
+    parts = [p.strip() for p in (section or "").split(" > ")]
+    if parts and parts[0].casefold() == title.strip().casefold():
+        parts = parts[1:]
+    return " > ".join(p for p in parts if p)
+
+
 def mark(text: str, terms: Sequence[str], style: str | None) -> Text:
     """`text` with the question's words marked: styled on a terminal (`style`), else between « » so a
     pasted or piped answer still shows them. A `Text`, never markup: brackets and backslashes in a
@@ -362,8 +371,8 @@ def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
     for rank, e in enumerate(result.evidence, 1):
         title = e.title or _title(corpus, e.doc_id) or e.doc_id
         where = [f"page {e.page}"] if e.page is not None else []
-        if e.section:
-            where.append(e.section)
+        if section := section_below_title(e.section, title):
+            where.append(section)
         if e.speakers:
             where.append(", ".join(e.speakers))
         console.print()

@@ -178,3 +178,14 @@ def test_a_passage_reads_as_one_indented_block_without_trailing_spaces(app, harn
     assert why < len(passage) - 1, "the reason is long enough to wrap at 60 columns"
     assert all(x.startswith("   ") and not x.startswith("    ") for x in passage[why:]), passage[why:]
     assert all(x.startswith("   ") for x in passage if x), passage
+
+
+@pytest.mark.parametrize("section, title, expected", [
+    ("Grid search (video #8) > Review of tuning", "Grid search (video #8)", "Review of tuning"),
+    ("Grid search (video #8)", "grid search (video #8)", ""),
+    ("Results > Grid search", "Grid search", "Results > Grid search"),  # the title deeper down is the page's own
+    (None, "Grid search", ""),
+    ("Part II > Revenue", "Quarterly report", "Part II > Revenue"),
+])
+def test_a_passage_names_its_section_without_repeating_the_title(section, title, expected):
+    assert cli_ask.section_below_title(section, title) == expected
