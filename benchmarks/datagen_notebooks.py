@@ -5,7 +5,7 @@
 For INDEX (no parse needed: the notebook readers read passages, not parses): notebooks indexed, the facts
 `datagen.doc_notebooks` reads by kind (distinct question/answer), before and after the folder-wide one-answer rule
 (`factbase.unique_in_corpus`), and what it refused, by reason. For each OUT (a `context1 datagen` run on INDEX):
-tasks written, by kind, notebooks with a task, and how lexical the questions are: one BM25 search per question,
+tasks written, by kind and by the folder's top-level folder (a repository), notebooks with a task, and how lexical the questions are: one BM25 search per question,
 document level, gold@1 (the gold notebook first) and all-gold@10 (every gold notebook in the top 10), per kind.
 """
 
@@ -29,6 +29,11 @@ def _kinds(base: FactBase) -> Counter:
     return Counter(r.split(":", 1)[1] for r, _, _ in seen)
 
 
+def _folder(doc_id: str) -> str:
+    """A notebook's top-level folder (its repository in a folder of several), or "." for a notebook at the top."""
+    return doc_id.split("/", 1)[0] if "/" in doc_id else "."
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("index", type=Path)
@@ -40,7 +45,8 @@ def main() -> None:
     print(f"== {args.index}: {len(by_doc)} documents, {len(notebooks)} notebooks")
     base = FactBase()
     for doc_id, chunks in notebooks.items():
-        found = notebook_facts(doc_id, str(chunks[0].metadata.get("title") or ""), chunks, base.skipped)
+        found = notebook_facts(doc_id, str(chunks[0].metadata.get("title") or ""), chunks, base.skipped,
+                               printed=True, defaults=True, wrapped=True)  # datagen's defaults
         if found:
             base.facts[doc_id] = found
     print("   notebook facts read (distinct question/answer), by kind: "
@@ -62,6 +68,10 @@ def main() -> None:
             docs = {d for r in rows for d in r.get("gold_doc_ids") or ()}
             print(f"== {out}: {len(rows)} tasks from {len(docs)} notebooks; kinds: "
                   + (", ".join(f"{k} {v}" for k, v in kind.most_common()) or "none"))
+            folders = Counter((_folder(d), k) for r in rows for k in [(r["metadata"].get("relations") or ["?"])[-1]]
+                              for d in (r.get("gold_doc_ids") or ["?"])[:1])
+            for folder in sorted({f for f, _ in folders}):
+                print(f"   {folder}: " + ", ".join(f"{k} {v}" for (f, k), v in sorted(folders.items()) if f == folder))
             print(f"   BM25 by document, all: {_rate(corpus, [(r['query'], r.get('gold_doc_ids') or []) for r in rows])}")
             for k in sorted(kind):
                 these = [(r["query"], r.get("gold_doc_ids") or []) for r in rows

@@ -41,6 +41,8 @@ from datagen.types import TruthType
 TERM = "doc:nb_term"
 FUNCTION = "doc:nb_function"
 SHAPE = "doc:nb_shape"
+PRINTED = "doc:nb_printed"
+DEFAULT = "doc:nb_default"
 
 # alias or module a notebook's code writes → the library's name as its own documentation writes it
 LIBRARIES: Mapping[str, str] = {
@@ -99,6 +101,36 @@ _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
 # refused and counted (`nb_genus_shape`, `nb_function_shape`); 12 cut the fixture's 13-word stride table, so 14
 MAX_GENUS_WORDS = 14
 MAX_FUNCTION_WORDS = 16
+# a code line printing a labelled value: print('test_acc:', test_acc), print("Mean height:", heights.mean()),
+# print(f"Mean height: {m}"), print("Mean height: {}".format(m)), print('Corpus length: %d' % n)
+_PRINT_LABEL = re.compile(r"""^print\(\s*f?(?P<q>['"])(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*[:=]?\s*"""
+                          r"""(?:\{[^}]*\}|%[\w.]+)?\s*(?P=q)""")
+# what the cell printed under that label: the label, a colon or equals sign or spaces, one number
+_PRINTED_LINE = re.compile(r"^(?:Output:\s*)?(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*[:=]?\s+(?P<v>-?\d[\d,]*(?:\.\d+)?"
+                           r"(?:[eE][-+]?\d+)?)\s*$")
+# a label's abbreviations as a learner writes them ("test_acc" → "test accuracy", "val_mae" → "validation mean absolute
+# error")
+_LABEL_WORDS = {"acc": "accuracy", "val": "validation", "mae": "mean absolute error", "mse": "mean squared error",
+                "rmse": "root mean squared error", "std": "standard deviation", "avg": "average", "num": "number of",
+                "err": "error"}
+# a label naming a step of the program or a placeholder, not a result a learner asks ("x // 2 =", "dtype:", "shape:",
+# "value =", "iteration", "epoch", "step"), or a value a seed or the clock sets ("seed", "time", "elapsed")
+_NOT_RESULTS = frozenset("""
+x y z a b c i j k n x2 y2 dtype shape ndim size itemsize nbytes value values result results output out res type
+iteration iter epoch epochs step steps batch seed random time elapsed seconds took done start end index idx id
+""".split())
+
+
+# "the how keyword, which defaults to "inner"", "the margins_name keyword; it defaults to "All"", "the n_init parameter,
+# which defaults to 10": a named argument's default, stated with the name (a "by default" sentence names no argument
+# and needs its verb inflected to be asked: left, session 47)
+_DEFAULT = re.compile(r"\b[Tt]he\s+(?P<n>[A-Za-z_]\w*)\s+(?P<k>keyword|parameter|argument|option)(?:\s+argument)?"
+                      r"(?:\s*,\s*which|\s*;\s*it|\s+which)\s+(?:\w+\s+)?defaults\s+to\s+"
+                      r"(?P<v>\"[^\"]{1,30}\"|'[^']{1,30}'|[\w.\-]+)(?=[\s.,;:)]|$)")
+# a prose line a notebook's author wrapped by hand (a book's text: "…, it is possible that your model could end up⏎
+# merely memorizing …"): long, ends inside a sentence, and the next line goes on in lower case
+_WRAPPED = re.compile(r"^(?![ \t#>|-])(?=(?:\S+\s+){7})[^\n]{60,}[A-Za-z,;]$")
+_GOES_ON = re.compile(r"^[a-z][a-z'\-]*(?:[ ,;]|\.?$)")  # "merely memorizing …", not "model.add(…)"
 
 
 def is_notebook(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
@@ -114,18 +146,27 @@ def title_library(title: str) -> str:
 
 
 def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter, *,
-                   unique_title: bool = True) -> list[Fact]:
+                   unique_title: bool = True, printed: bool = False, defaults: bool = False,
+                   wrapped: bool = False) -> list[Fact]:
     """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`.
 
     `unique_title` False: another notebook of the folder has the same title (a book's every chapter titled by the
     book), so "In the notebook “T”, …" would name none of them: questions that need the title are refused (the
-    library a title names still names a term)."""
+    library a title names still names a term). `printed` True also reads labelled printed results (`PRINTED`,
+    `--mix nb_printed`); `defaults` True a named argument's stated default (`DEFAULT`, `--mix nb_defaults`);
+    `wrapped` True reads a sentence whose prose lines the author wrapped by hand as one (`--mix nb_wrapped`)."""
     library = title_library(title)
     text = "\n".join(c.text for c in chunks)
     out: list[Fact] = []
     defined: set[str] = set()
     for chunk in chunks:
         prose = _without_outputs(chunk.text)
+        if wrapped:
+            prose = _unwrapped(prose)
+        if defaults:
+            # line by line: "… using the how keyword, which defaults to "inner":" ends in a colon, no sentence
+            for line in prose.split("\n"):
+                out.extend(_default(chunk, line.strip(), title, skipped, unique_title))
         for m in _SENTENCE.finditer(prose):
             sentence = m.group("s")
             for fact in _term(chunk, sentence, library, title, text, skipped, unique_title):
@@ -138,6 +179,8 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
                 out.append(fact)
             out.extend(_function(chunk, sentence, skipped))
         out.extend(_shapes(chunk, title, text, skipped, unique_title))
+        if printed:
+            out.extend(_printed(chunk, title, skipped, unique_title))
     return out
 
 
@@ -248,6 +291,102 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: b
                         subject=name, about_doc=False, relation=SHAPE, answer=value.group("v"),
                         kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what is the shape of {{s}}?"))
     return out
+
+
+def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+    """A labelled result a code cell printed: `print('test_acc:', test_acc)` and "Output: test_acc: 0.9777" under it →
+    "In the notebook “T”, what is the test accuracy?" → "0.9777" (`PRINTED`). The value is read from the output line
+    that repeats the print's label, so a cleared output, an error or a print with no label gives nothing; a print
+    indented under a loop or a function prints many values, and is refused; the same label printed twice with two
+    values in one notebook is refused as disputed (`factbase.unique_in_corpus`: the question names the notebook)."""
+    lines = chunk.text.split("\n")
+    out: list[Fact] = []
+    for n, line in enumerate(lines):
+        m = _PRINT_LABEL.match(line.strip())
+        if not m:
+            continue
+        if line[:1].isspace():
+            skipped["nb_printed_indented"] += 1  # in a loop or a function: one of many values, or none
+            continue
+        label = " ".join(m.group("l").replace("_", " ").split())
+        value, quote = "", ""
+        for k in range(n + 1, min(n + 40, len(lines))):
+            if lines[k].startswith(OUTPUT_LABEL):
+                # the output block: this line and the lines under it to the next blank line
+                block = [lines[k]] + [x for x in _until_blank(lines[k + 1:])]
+                found = [p for p in (_PRINTED_LINE.match(x.strip()) for x in block)
+                         if p and " ".join(p.group("l").replace("_", " ").split()).lower() == label.lower()]
+                if len(found) == 1:
+                    value, quote = found[0].group("v"), found[0].string  # the printed line is the quote
+                break
+        if not value:
+            skipped["nb_printed_no_value"] += 1  # cleared, an error, text not a number, or the label printed twice
+            continue
+        words = [_LABEL_WORDS.get(w.lower(), w if any(c.isupper() for c in w[1:]) else w.lower()) for w in label.split()]
+        phrase = " ".join(words)
+        if any(w.lower() in _NOT_RESULTS for w in label.replace("-", " ").split()) or len(phrase.split()) < 2:
+            skipped["nb_printed_not_result"] += 1  # "x // 2 =", "dtype:", "transformed shape:", "Mean:"
+            continue
+        if not title.strip() or not unique_title:
+            skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
+            continue
+        shown = " ".join(title.split())
+        plural = [w.endswith("s") and not w.endswith(("ss", "ics", "is", "us")) for w in words]
+        if words[0] in ("number", "total"):
+            # "total training cat images: 1000" → "how many training cat images are there in total?", "Number days
+            # with rain: 144" → "how many days with rain are there?"
+            subject = phrase.split(" ", 2 if phrase.startswith("number of ") else 1)[-1]
+            ask = f"In the notebook “{shown}”, how many {{s}} are there{' in total' if words[0] == 'total' else ''}?"
+        elif (plural[0] or plural[-1]) and "of" not in words:
+            # "Unique characters: 57", "Days with more than 10 mm: 34"
+            subject, ask = phrase, f"In the notebook “{shown}”, how many {{s}} are there?"
+        else:
+            subject, ask = phrase, f"In the notebook “{shown}”, what is the {{s}}?"  # "test accuracy", "Maximum height"
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote,
+                        subject=subject, about_doc=False, relation=PRINTED, answer=value,
+                        kind=TruthType.ENTITY.value, ask=ask))
+    return out
+
+
+def _default(chunk: Any, sentence: str, title: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+    """"We can specify this explicitly using the how keyword, which defaults to "inner"" → "In the notebook “T”, what
+    does the how keyword default to?" → "inner" (`DEFAULT`)."""
+    out: list[Fact] = []
+    for m in _DEFAULT.finditer(sentence):
+        if not title.strip() or not unique_title:
+            skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
+            continue
+        value = m.group("v").strip("\"'").rstrip(".")  # "which defaults to D."
+        if value.lower() in ("the", "a", "an", "this", "that", "it", "whatever", "none_of"):
+            skipped["nb_default_shape"] += 1  # "defaults to the log-likelihood": no value, a phrase
+            continue
+        shown = " ".join(title.split())
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence,
+                        subject=f"the {m.group('n')} {m.group('k')}", about_doc=False, relation=DEFAULT, answer=value,
+                        kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what does {{s}} default to?"))
+    return out
+
+
+def _unwrapped(prose: str) -> str:
+    """`prose` with each hand-wrapped line joined to the line that goes on with its sentence: `_SENTENCE` reads a
+    sentence on one line (a code line never closes a prose sentence), so a wrapped one was never read."""
+    lines = prose.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and _WRAPPED.match(out[-1]) and _GOES_ON.match(line):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _until_blank(lines: Sequence[str]) -> list[str]:
+    block = []
+    for x in lines:
+        if not x.strip():
+            break
+        block.append(x)
+    return block
 
 
 def _without_outputs(text: str) -> str:
