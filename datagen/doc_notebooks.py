@@ -110,6 +110,7 @@ _PRINTED_LINE = re.compile(r"^(?:Output:\s*)?(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*
                            r"(?:[eE][-+]?\d+)?)\s*$")
 # a label's abbreviations as a learner writes them ("test_acc" → "test accuracy", "val_mae" → "validation mean absolute
 # error")
+_ERROR_LABEL = "Error:"  # how corpus_tools.notebook_reader labels a cell's exception
 _LABEL_WORDS = {"acc": "accuracy", "val": "validation", "mae": "mean absolute error", "mse": "mean squared error",
                 "rmse": "root mean squared error", "std": "standard deviation", "avg": "average", "num": "number of",
                 "err": "error"}
@@ -159,6 +160,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
     text = "\n".join(c.text for c in chunks)
     out: list[Fact] = []
     defined: set[str] = set()
+    english: bool | None = None
     for chunk in chunks:
         prose = _without_outputs(chunk.text)
         if wrapped:
@@ -179,7 +181,11 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
                 out.append(fact)
             out.extend(_function(chunk, sentence, skipped))
         out.extend(_shapes(chunk, title, text, skipped, unique_title))
-        if printed:
+        if printed and english is None:
+            english = _english(chunks)
+            if not english:
+                skipped["nb_printed_language"] += 1  # once a notebook
+        if printed and english:
             out.extend(_printed(chunk, title, skipped, unique_title))
     return out
 
@@ -311,6 +317,8 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
         label = " ".join(m.group("l").replace("_", " ").split())
         value, quote = "", ""
         for k in range(n + 1, min(n + 40, len(lines))):
+            if lines[k].startswith(_ERROR_LABEL):
+                break  # the cell failed: what a later cell printed is not this print's
             if lines[k].startswith(OUTPUT_LABEL):
                 # the output block: this line and the lines under it to the next blank line
                 block = [lines[k]] + [x for x in _until_blank(lines[k + 1:])]
@@ -378,6 +386,21 @@ def _unwrapped(prose: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+# words English prose cannot go a sentence without; German, French or Spanish prose rarely uses them
+_ENGLISH = frozenset("the of and to is are this that we with for it be can".split())
+
+
+def _english(chunks: Sequence[Any]) -> bool:
+    """Whether a printed label can be asked in an English question: the kernel runs Python (`print(…)` is Python's;
+    the reader records the kernel's language) and the notebook's prose, where it has 30 words or more, is English
+    ("Mittlere Tiefe: 41.7" in a German notebook would be asked "what is the mittlere tiefe?")."""
+    language = str((getattr(chunks[0], "metadata", None) or {}).get("language") or "python") if chunks else "python"
+    if language.lower() not in ("python", "python3", "ipython"):
+        return False
+    words = re.findall(r"[A-Za-zÀ-ÿ]+", " ".join(_without_outputs(c.text) for c in chunks).lower())
+    return len(words) < 30 or sum(w in _ENGLISH for w in words) >= 0.05 * len(words)
 
 
 def _until_blank(lines: Sequence[str]) -> list[str]:
