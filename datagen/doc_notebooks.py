@@ -107,7 +107,7 @@ _PRINT_LABEL = re.compile(r"""^print\(\s*f?(?P<q>['"])(?P<l>[A-Za-z][A-Za-z0-9_ 
                           r"""(?:\{[^}]*\}|%[\w.]+)?\s*(?P=q)""")
 # what the cell printed under that label: the label, a colon or equals sign or spaces, one number
 _PRINTED_LINE = re.compile(r"^(?:Output:\s*)?(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*[:=]?\s+(?P<v>-?\d[\d,]*(?:\.\d+)?"
-                           r"(?:[eE][-+]?\d+)?)\s*$")
+                           r"(?:[eE][-+]?\d+)?(?:\s?(?:%|[A-Za-z°µ/²³]{1,6}))?)\s*$")  # a unit kept: "12.5 m", "38%"
 # a label's abbreviations as a learner writes them ("test_acc" → "test accuracy", "val_mae" → "validation mean absolute
 # error")
 _ERROR_LABEL = "Error:"  # how corpus_tools.notebook_reader labels a cell's exception
@@ -331,7 +331,9 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
             skipped["nb_printed_no_value"] += 1  # cleared, an error, text not a number, or the label printed twice
             continue
         words = [_LABEL_WORDS.get(w.lower(), w if any(c.isupper() for c in w[1:]) else w.lower()) for w in label.split()]
-        phrase = " ".join(words)
+        # "The mean burrow depth is 41.7" (a sentence the print reads as) → "mean burrow depth"
+        phrase = re.sub(r" (?:is|are|was|were)$", "", re.sub(r"^(?:(?:this|here) is )?the ", "", " ".join(words)))
+        words = phrase.split()
         if any(w.lower() in _NOT_RESULTS for w in label.replace("-", " ").split()) or len(phrase.split()) < 2:
             skipped["nb_printed_not_result"] += 1  # "x // 2 =", "dtype:", "transformed shape:", "Mean:"
             continue
@@ -340,16 +342,18 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
             continue
         shown = " ".join(title.split())
         plural = [w.endswith("s") and not w.endswith(("ss", "ics", "is", "us")) for w in words]
-        if words[0] in ("number", "total"):
+        count = re.fullmatch(r"\d[\d,]*", value) is not None  # "how many" asks a count, not "12 kg" nor "0.97"
+        if count and words[0] in ("number", "total"):
             # "total training cat images: 1000" → "how many training cat images are there in total?", "Number days
             # with rain: 144" → "how many days with rain are there?"
             subject = phrase.split(" ", 2 if phrase.startswith("number of ") else 1)[-1]
             ask = f"In the notebook “{shown}”, how many {{s}} are there{' in total' if words[0] == 'total' else ''}?"
-        elif (plural[0] or plural[-1]) and "of" not in words:
+        elif count and (plural[0] or plural[-1]) and "of" not in words:
             # "Unique characters: 57", "Days with more than 10 mm: 34"
             subject, ask = phrase, f"In the notebook “{shown}”, how many {{s}} are there?"
         else:
-            subject, ask = phrase, f"In the notebook “{shown}”, what is the {{s}}?"  # "test accuracy", "Maximum height"
+            # "test accuracy", "Maximum height", "total mass" (12 kg)
+            subject, ask = phrase, f"In the notebook “{shown}”, what is the {{s}}?"
         out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote,
                         subject=subject, about_doc=False, relation=PRINTED, answer=value,
                         kind=TruthType.ENTITY.value, ask=ask))

@@ -229,3 +229,15 @@ def test_printed_results_are_asked_and_verified_by_default() -> None:
     assert not any("mittlere" in q.lower() or "random seed" in q.lower() for q in asked)
     off = _generated(NaturalConfig(**parse_mix("nb_printed=0,nb_defaults=0,nb_wrapped=0")))
     assert not any("Counting Quokka Burrows" in q for q in off)
+
+
+def test_a_print_that_reads_as_a_sentence_or_carries_a_unit_is_asked_by_its_quantity() -> None:
+    chunk = SimpleNamespace(doc_id="depths.ipynb", chunk_id="depths.ipynb#0", metadata={"language": "python"}, text=(
+        "print(\"The mean burrow depth is\", depths.mean(), \"cm\")\n\nOutput: The mean burrow depth is 41.7 cm\n\n"
+        "print(\"Total soil removed:\", removed, \"kg\")\n\nOutput: Total soil removed: 12 kg\n"))
+    facts = notebook_facts("depths.ipynb", "Burrow Depths", [chunk], Counter(), **NEW)
+    assert {f.ask.replace("{s}", f.subject): f.answer for f in facts} == {
+        "In the notebook “Burrow Depths”, what is the mean burrow depth?": "41.7 cm",
+        # a mass, not a count: no "how many soil removed"
+        "In the notebook “Burrow Depths”, what is the total soil removed?": "12 kg",
+    }
