@@ -161,7 +161,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
     out: list[Fact] = []
     defined: set[str] = set()
     english: bool | None = None
-    for chunk in chunks:
+    for at, chunk in enumerate(chunks):
         prose = _without_outputs(chunk.text)
         if wrapped:
             prose = _unwrapped(prose)
@@ -186,7 +186,7 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
             if not english:
                 skipped["nb_printed_language"] += 1  # once a notebook
         if printed and english:
-            out.extend(_printed(chunk, title, skipped, unique_title))
+            out.extend(_printed(chunk, title, skipped, unique_title, chunks[at + 1] if at + 1 < len(chunks) else None))
     return out
 
 
@@ -299,13 +299,15 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: b
     return out
 
 
-def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True, following: Any = None) -> list[Fact]:
     """A labelled result a code cell printed: `print('test_acc:', test_acc)` and "Output: test_acc: 0.9777" under it →
     "In the notebook “T”, what is the test accuracy?" → "0.9777" (`PRINTED`). The value is read from the output line
     that repeats the print's label, so a cleared output, an error or a print with no label gives nothing; a print
     indented under a loop or a function prints many values, and is refused; the same label printed twice with two
-    values in one notebook is refused as disputed (`factbase.unique_in_corpus`: the question names the notebook)."""
+    values in one notebook is refused as disputed (`factbase.unique_in_corpus`: the question names the notebook).
+    A long cell's output may open the `following` passage: read there, and the fact is that passage's."""
     lines = chunk.text.split("\n")
+    after = [(following, x) for x in following.text.split("\n")] if following is not None else []
     out: list[Fact] = []
     for n, line in enumerate(lines):
         m = _PRINT_LABEL.match(line.strip())
@@ -315,17 +317,18 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
             skipped["nb_printed_indented"] += 1  # in a loop or a function: one of many values, or none
             continue
         label = " ".join(m.group("l").replace("_", " ").split())
-        value, quote = "", ""
-        for k in range(n + 1, min(n + 40, len(lines))):
-            if lines[k].startswith(_ERROR_LABEL):
+        value, quote, holder = "", "", chunk
+        tail = [(chunk, x) for x in lines[n + 1:]] + after
+        for k, (where, x) in enumerate(tail[:40]):
+            if x.startswith(_ERROR_LABEL):
                 break  # the cell failed: what a later cell printed is not this print's
-            if lines[k].startswith(OUTPUT_LABEL):
+            if x.startswith(OUTPUT_LABEL):
                 # the output block: this line and the lines under it to the next blank line
-                block = [lines[k]] + [x for x in _until_blank(lines[k + 1:])]
-                found = [p for p in (_PRINTED_LINE.match(x.strip()) for x in block)
+                block = [x] + _until_blank([y for _, y in tail[k + 1:]])
+                found = [p for p in (_PRINTED_LINE.match(y.strip()) for y in block)
                          if p and " ".join(p.group("l").replace("_", " ").split()).lower() == label.lower()]
                 if len(found) == 1:
-                    value, quote = found[0].group("v"), found[0].string  # the printed line is the quote
+                    value, quote, holder = found[0].group("v"), found[0].string, where  # the printed line is the quote
                 break
         if not value:
             skipped["nb_printed_no_value"] += 1  # cleared, an error, text not a number, or the label printed twice
@@ -354,7 +357,7 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
         else:
             # "test accuracy", "Maximum height", "total mass" (12 kg)
             subject, ask = phrase, f"In the notebook “{shown}”, what is the {{s}}?"
-        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote,
+        out.append(Fact(doc_id=holder.doc_id, chunk_id=holder.chunk_id, sentence=quote,
                         subject=subject, about_doc=False, relation=PRINTED, answer=value,
                         kind=TruthType.ENTITY.value, ask=ask))
     return out
