@@ -241,3 +241,15 @@ def test_a_print_that_reads_as_a_sentence_or_carries_a_unit_is_asked_by_its_quan
         # a mass, not a count: no "how many soil removed"
         "In the notebook “Burrow Depths”, what is the total soil removed?": "12 kg",
     }
+
+
+def test_a_long_cells_output_in_the_next_passage_is_read_there() -> None:
+    # a cell longer than a passage: its print in one passage, "Output:" opening the next; the fact is the next's
+    first = SimpleNamespace(doc_id="long.ipynb", chunk_id="long.ipynb#0", metadata={"language": "python"},
+                            text="burrows = qk.load_transect('rottnest')\nprint('Number of transects:', len(burrows))\n"
+                                 "depths = qk.depths(burrows)")
+    second = SimpleNamespace(doc_id="long.ipynb", chunk_id="long.ipynb#1", metadata={"language": "python"},
+                             text="depths = qk.depths(burrows)\n\nOutput: Number of transects: 14\n")
+    facts = notebook_facts("long.ipynb", "Long Cells", [first, second], Counter(), **NEW)
+    assert [(f.ask.replace("{s}", f.subject), f.answer, f.chunk_id) for f in facts] == [
+        ("In the notebook “Long Cells”, how many transects are there?", "14", "long.ipynb#1")]
