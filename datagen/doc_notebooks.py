@@ -18,6 +18,19 @@ stated so that a passage verifies the answer and the question names what it is a
   sns.load_dataset('planets')"); a placeholder (`X`, `data`, `df`) or a step of the computation ("dist_sq") is
   refused.
 
+Session 48 (`--mix nb_printed`, `nb_defaults`, `nb_wrapped`, each on by default; each False in `notebook_facts` and
+`read_facts`, so their callers read session 47's facts exactly unless they ask):
+
+- a labelled result a cell printed, `print('test_acc:', test_acc)` → "Output: test_acc: 0.9777" → "In the notebook
+  “A first look at a neural network”, what is the test accuracy?" → "0.9777" (`PRINTED`): the value is the number
+  (a unit kept) on the output line that repeats the print's label; a count is asked "how many" ("total training cat
+  images: 1000"); a print in a loop, a placeholder's or a seed's label ("x =", "Random seed:"), a cleared output, an
+  error, a kernel other than Python's or prose not in English give nothing;
+- a named argument's default the prose states, "the how keyword, which defaults to "inner"" → "In the notebook
+  “Combining Datasets: merge and join”, what does the how keyword default to?" → "inner" (`DEFAULT`); a "By
+  default, …" sentence names no argument and is left;
+- a sentence the author wrapped by hand over several prose lines (a book's text) is read as one sentence.
+
 The question names its notebook's subject: the library its title names where the defining sentence names it too
 ("What is a ufunc in NumPy?", `title_library`); a name is its own subject ("What is OpenCL?", kept only where the
 folder defines it once, `factbase.unique_in_corpus`); else the notebook by its title ("In the notebook “In Depth:
