@@ -123,6 +123,9 @@ _PRINTED_LINE = re.compile(r"^(?:Output:\s*)?(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*
                            r"(?:[eE][-+]?\d+)?(?:\s?(?:%|[A-Za-z°µ/²³]{1,6}))?)\s*$")  # a unit kept: "12.5 m", "38%"
 # a label's abbreviations as a learner writes them ("test_acc" → "test accuracy", "val_mae" → "validation mean absolute
 # error")
+# a label naming only a statistic names no quantity: "Standard deviation: 6.98" of what? (read unnatural on tuning:
+# the heights'); "Mean height" names it
+_STATISTICS = frozenset("standard deviation mean median average variance min max minimum maximum sum count std".split())
 _ERROR_LABEL = "Error:"  # how corpus_tools.notebook_reader labels a cell's exception
 _LABEL_WORDS = {"acc": "accuracy", "val": "validation", "mae": "mean absolute error", "mse": "mean squared error",
                 "rmse": "root mean squared error", "std": "standard deviation", "avg": "average", "num": "number of",
@@ -350,8 +353,11 @@ def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True
         # "The mean burrow depth is 41.7" (a sentence the print reads as) → "mean burrow depth"
         phrase = re.sub(r" (?:is|are|was|were)$", "", re.sub(r"^(?:(?:this|here) is )?the ", "", " ".join(words)))
         words = phrase.split()
-        if any(w.lower() in _NOT_RESULTS for w in label.replace("-", " ").split()) or len(phrase.split()) < 2:
-            skipped["nb_printed_not_result"] += 1  # "x // 2 =", "dtype:", "transformed shape:", "Mean:"
+        if (any(w.lower() in _NOT_RESULTS for w in label.replace("-", " ").split()) or len(words) < 2
+                or all(w.lower() in _STATISTICS for w in words) or re.search(r"\d", label)):
+            # "x // 2 =", "dtype:", "transformed shape:", "Mean:", "Standard deviation:", and a label holding a number:
+            # a condition of the computation ("Days with more than 10 mm:", read unnatural on tuning)
+            skipped["nb_printed_not_result"] += 1
             continue
         if not title.strip() or not unique_title:
             skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
