@@ -25,7 +25,8 @@ Session 48 (`--mix nb_printed`, `nb_defaults`, `nb_wrapped`, each on by default;
   “A first look at a neural network”, what is the test accuracy?" → "0.9777" (`PRINTED`): the value is the number
   (a unit kept) on the output line that repeats the print's label; a count is asked "how many" ("total training cat
   images: 1000"); a print in a loop, a placeholder's or a seed's label ("x =", "Random seed:"), a cleared output, an
-  error, a kernel other than Python's or prose not in English give nothing;
+  error, a kernel other than Python's or prose not in English give nothing; and a data set's printed length,
+  "len(train_data)" → "Output: 8982" (`LENGTH`, the same data set names as `SHAPE`);
 - a named argument's default the prose states, "the how keyword, which defaults to "inner"" → "In the notebook
   “Combining Datasets: merge and join”, what does the how keyword default to?" → "inner" (`DEFAULT`); a "By
   default, …" sentence names no argument and is left;
@@ -56,6 +57,7 @@ FUNCTION = "doc:nb_function"
 SHAPE = "doc:nb_shape"
 PRINTED = "doc:nb_printed"
 DEFAULT = "doc:nb_default"
+LENGTH = "doc:nb_length"
 
 # alias or module a notebook's code writes → the library's name as its own documentation writes it
 LIBRARIES: Mapping[str, str] = {
@@ -103,6 +105,8 @@ _FUNCTION = re.compile(
     r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
 _NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
 _SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
+_LENGTH_LINE = re.compile(r"^len\((?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\)\s*$")  # "len(train_data)" → "Output: 8982"
+_LENGTH_OUT = re.compile(r"^Output:\s*(?P<v>\d+)\s*$")
 # a name that ends in what a data set holds ("X_train", "positive_patches", "digits.data"; not "data_new" nor
 # "patches_hog", a step made from one: read 2 of 30 unnatural), or one a loader assigned
 # ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
@@ -201,6 +205,8 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
             english = _english(chunks)
             if not english:
                 skipped["nb_printed_language"] += 1  # once a notebook
+        if printed:
+            out.extend(_shapes(chunk, title, text, skipped, unique_title, length=True))
         if printed and english:
             out.extend(_printed(chunk, title, skipped, unique_title, chunks[at + 1] if at + 1 < len(chunks) else None))
     return out
@@ -286,15 +292,21 @@ def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
                  ask=f"Which {library} function {{s}}?")]
 
 
-def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: bool = True,
+            length: bool = False) -> list[Fact]:
+    """A data set's printed shape (`SHAPE`), or with `length` its printed length, "len(train_data)" → "Output: 8982"
+    → "In the notebook “T”, what is the length of train_data?" (`LENGTH`, with `--mix nb_printed`): the same data set
+    names only."""
+    line_re, out_re = (_LENGTH_LINE, _LENGTH_OUT) if length else (_SHAPE_LINE, _SHAPE_OUT)
+    kind = "length" if length else "shape"  # refusals counted apart: nb_shape_generic, nb_length_generic, …
     lines = chunk.text.split("\n")
     out: list[Fact] = []
     for n, line in enumerate(lines):
-        m = _SHAPE_LINE.match(line.strip())
+        m = line_re.match(line.strip())
         if not m:
             continue
         after = next((x for x in lines[n + 1:n + 4] if x.strip()), "")
-        value = _SHAPE_OUT.match(after.strip())
+        value = out_re.match(after.strip())
         if not value:
             continue
         name = m.group("e")
@@ -302,16 +314,17 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: b
             skipped["nb_title_shared"] += 1
             continue
         if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
-            skipped["nb_shape_generic"] += 1
+            skipped[f"nb_{kind}_generic"] += 1
             continue
         if not (_DATA_NAME.search(name) or re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)):
             # "dist_sq", "sq_differences", "proj": a step of the computation, whose shape a learner does not ask
-            skipped["nb_shape_not_data"] += 1
+            skipped[f"nb_{kind}_not_data"] += 1
             continue
         shown = " ".join(title.split())
         out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=f"{line.strip()}\n{after.strip()}",
-                        subject=name, about_doc=False, relation=SHAPE, answer=value.group("v"),
-                        kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what is the shape of {{s}}?"))
+                        subject=name, about_doc=False, relation=LENGTH if length else SHAPE, answer=value.group("v"),
+                        kind=TruthType.ENTITY.value,
+                        ask=f"In the notebook “{shown}”, what is the {kind} of {{s}}?"))
     return out
 
 

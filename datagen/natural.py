@@ -250,8 +250,8 @@ class NaturalConfig:
         Pandas function implements a number of types of joins?"), the shape a cell printed for a named array. A folder
         with no notebook is unchanged. 0 asks none, as before (`--mix notebooks=0`). Read with the facts.
     doc_nb_printed: 1 (default) also asks a labelled result a notebook's cell printed ("print('test_acc:', test_acc)"
-        → "Output: test_acc: 0.9777" → "In the notebook “T”, what is the test accuracy?"; session 48, issue 36: 0 → 20
-        facts on the tuning notebooks, read natural and correct). Only with doc_notebooks; a folder with no notebook
+        → "Output: test_acc: 0.9777" → "In the notebook “T”, what is the test accuracy?") and a data set's printed length
+        ("len(train_data)"); session 48, issue 36: 0 → 22 facts on the tuning notebooks, read natural and correct. Only with doc_notebooks; a folder with no notebook
         is unchanged. 0 = session 47's notebook facts exactly (`--mix nb_printed=0`).
     doc_nb_defaults: 1 (default) also asks a named argument's default the prose states ("the how keyword, which
         defaults to "inner"" → "In the notebook “T”, what does the how keyword default to?"; session 48: 4 on tuning).

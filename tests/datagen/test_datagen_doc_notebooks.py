@@ -256,3 +256,14 @@ def test_a_long_cells_output_in_the_next_passage_is_read_there() -> None:
     facts = notebook_facts("long.ipynb", "Long Cells", [first, second], Counter(), **NEW)
     assert [(f.ask.replace("{s}", f.subject), f.answer, f.chunk_id) for f in facts] == [
         ("In the notebook “Long Cells”, how many transects are there?", "14", "long.ipynb#1")]
+
+
+def test_a_data_sets_printed_length_is_asked_and_a_placeholders_is_not() -> None:
+    chunk = SimpleNamespace(doc_id="lengths.ipynb", chunk_id="lengths.ipynb#0", metadata={"language": "python"}, text=(
+        "len(burrow_samples)\n\nOutput: 2048\n\nlen(x)\n\nOutput: 5\n\nlen(steps)\n\nOutput: 12\n"))
+    skipped: Counter = Counter()
+    facts = notebook_facts("lengths.ipynb", "Burrow Lengths", [chunk], skipped, **NEW)
+    assert [(f.ask.replace("{s}", f.subject), f.answer) for f in facts] == [
+        ("In the notebook “Burrow Lengths”, what is the length of burrow_samples?", "2048")]
+    assert skipped["nb_length_generic"] == 1 and skipped["nb_length_not_data"] == 1
+    assert notebook_facts("lengths.ipynb", "Burrow Lengths", [chunk], Counter()) == []  # `--mix nb_printed=0`
