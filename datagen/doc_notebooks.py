@@ -18,6 +18,20 @@ stated so that a passage verifies the answer and the question names what it is a
   sns.load_dataset('planets')"); a placeholder (`X`, `data`, `df`) or a step of the computation ("dist_sq") is
   refused.
 
+Session 48 (`--mix nb_printed`, `nb_defaults`, `nb_wrapped`, each on by default; each False in `notebook_facts` and
+`read_facts`, so their callers read session 47's facts exactly unless they ask):
+
+- a labelled result a cell printed, `print('test_acc:', test_acc)` → "Output: test_acc: 0.9777" → "In the notebook
+  “A first look at a neural network”, what is the test accuracy?" → "0.9777" (`PRINTED`): the value is the number
+  (a unit kept) on the output line that repeats the print's label; a count is asked "how many" ("total training cat
+  images: 1000"); a print in a loop, a placeholder's or a seed's label ("x =", "Random seed:"), a cleared output, an
+  error, a kernel other than Python's or prose not in English give nothing; and a data set's printed length,
+  "len(train_data)" → "Output: 8982" (`LENGTH`, the same data set names as `SHAPE`);
+- a named argument's default the prose states, "the how keyword, which defaults to "inner"" → "In the notebook
+  “Combining Datasets: merge and join”, what does the how keyword default to?" → "inner" (`DEFAULT`); a "By
+  default, …" sentence names no argument and is left;
+- a sentence the author wrapped by hand over several prose lines (a book's text) is read as one sentence.
+
 The question names its notebook's subject: the library its title names where the defining sentence names it too
 ("What is a ufunc in NumPy?", `title_library`); a name is its own subject ("What is OpenCL?", kept only where the
 folder defines it once, `factbase.unique_in_corpus`); else the notebook by its title ("In the notebook “In Depth:
@@ -41,6 +55,9 @@ from datagen.types import TruthType
 TERM = "doc:nb_term"
 FUNCTION = "doc:nb_function"
 SHAPE = "doc:nb_shape"
+PRINTED = "doc:nb_printed"
+DEFAULT = "doc:nb_default"
+LENGTH = "doc:nb_length"
 
 # alias or module a notebook's code writes → the library's name as its own documentation writes it
 LIBRARIES: Mapping[str, str] = {
@@ -88,6 +105,8 @@ _FUNCTION = re.compile(
     r"(?:\s+(?:function|method|routine|command))?\s+(?P<v>[a-z]+s)\s+(?P<r>[^.!?]+?)(?P<end>[.!?:])")
 _NOT_VERBS = frozenset("is has does was needs lets allows gives looks seems means takes".split())
 _SHAPE_LINE = re.compile(r"^(?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\.shape\s*$")
+_LENGTH_LINE = re.compile(r"^len\((?P<e>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\)\s*$")  # "len(train_data)" → "Output: 8982"
+_LENGTH_OUT = re.compile(r"^Output:\s*(?P<v>\d+)\s*$")
 # a name that ends in what a data set holds ("X_train", "positive_patches", "digits.data"; not "data_new" nor
 # "patches_hog", a step made from one: read 2 of 30 unnatural), or one a loader assigned
 # ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
@@ -99,6 +118,40 @@ _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
 # refused and counted (`nb_genus_shape`, `nb_function_shape`); 12 cut the fixture's 13-word stride table, so 14
 MAX_GENUS_WORDS = 14
 MAX_FUNCTION_WORDS = 16
+# a code line printing a labelled value: print('test_acc:', test_acc), print("Mean height:", heights.mean()),
+# print(f"Mean height: {m}"), print("Mean height: {}".format(m)), print('Corpus length: %d' % n)
+_PRINT_LABEL = re.compile(r"""^print\(\s*f?(?P<q>['"])(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*[:=]?\s*"""
+                          r"""(?:\{[^}]*\}|%[\w.]+)?\s*(?P=q)""")
+# what the cell printed under that label: the label, a colon or equals sign or spaces, one number
+_PRINTED_LINE = re.compile(r"^(?:Output:\s*)?(?P<l>[A-Za-z][A-Za-z0-9_ \-]*?)\s*[:=]?\s+(?P<v>-?\d[\d,]*(?:\.\d+)?"
+                           r"(?:[eE][-+]?\d+)?(?:\s?(?:%|[A-Za-z°µ/²³]{1,6}))?)\s*$")  # a unit kept: "12.5 m", "38%"
+# a label's abbreviations as a learner writes them ("test_acc" → "test accuracy", "val_mae" → "validation mean absolute
+# error")
+# a label naming only a statistic names no quantity: "Standard deviation: 6.98" of what? (read unnatural on tuning:
+# the heights'); "Mean height" names it
+_STATISTICS = frozenset("standard deviation mean median average variance min max minimum maximum sum count std".split())
+_ERROR_LABEL = "Error:"  # how corpus_tools.notebook_reader labels a cell's exception
+_LABEL_WORDS = {"acc": "accuracy", "val": "validation", "mae": "mean absolute error", "mse": "mean squared error",
+                "rmse": "root mean squared error", "std": "standard deviation", "avg": "average", "num": "number of",
+                "err": "error"}
+# a label naming a step of the program or a placeholder, not a result a learner asks ("x // 2 =", "dtype:", "shape:",
+# "value =", "iteration", "epoch", "step"), or a value a seed or the clock sets ("seed", "time", "elapsed")
+_NOT_RESULTS = frozenset("""
+x y z a b c i j k n x2 y2 dtype shape ndim size itemsize nbytes value values result results output out res type
+iteration iter epoch epochs step steps batch seed random time elapsed seconds took done start end index idx id
+""".split())
+
+
+# "the how keyword, which defaults to "inner"", "the margins_name keyword; it defaults to "All"", "the n_init parameter,
+# which defaults to 10": a named argument's default, stated with the name (a "by default" sentence names no argument
+# and needs its verb inflected to be asked: left, session 47)
+_DEFAULT = re.compile(r"\b[Tt]he\s+(?P<n>[A-Za-z_]\w*)\s+(?P<k>keyword|parameter|argument|option)(?:\s+argument)?"
+                      r"(?:\s*,\s*which|\s*;\s*it|\s+which)\s+(?:\w+\s+)?defaults\s+to\s+"
+                      r"(?P<v>\"[^\"]{1,30}\"|'[^']{1,30}'|[\w.\-]+)(?=[\s.,;:)]|$)")
+# a prose line a notebook's author wrapped by hand (a book's text: "…, it is possible that your model could end up⏎
+# merely memorizing …"): long, ends inside a sentence, and the next line goes on in lower case
+_WRAPPED = re.compile(r"^(?![ \t#>|-])(?=(?:\S+\s+){7})[^\n]{60,}[A-Za-z,;]$")
+_GOES_ON = re.compile(r"^[a-z][a-z'\-]*(?:[ ,;]|\.?$)")  # "merely memorizing …", not "model.add(…)"
 
 
 def is_notebook(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
@@ -114,18 +167,28 @@ def title_library(title: str) -> str:
 
 
 def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter, *,
-                   unique_title: bool = True) -> list[Fact]:
+                   unique_title: bool = True, printed: bool = False, defaults: bool = False,
+                   wrapped: bool = False) -> list[Fact]:
     """Every fact of one notebook's passages (see the module docstring); refusals counted in `skipped`.
 
     `unique_title` False: another notebook of the folder has the same title (a book's every chapter titled by the
     book), so "In the notebook “T”, …" would name none of them: questions that need the title are refused (the
-    library a title names still names a term)."""
+    library a title names still names a term). `printed` True also reads labelled printed results (`PRINTED`,
+    `--mix nb_printed`); `defaults` True a named argument's stated default (`DEFAULT`, `--mix nb_defaults`);
+    `wrapped` True reads a sentence whose prose lines the author wrapped by hand as one (`--mix nb_wrapped`)."""
     library = title_library(title)
     text = "\n".join(c.text for c in chunks)
     out: list[Fact] = []
     defined: set[str] = set()
-    for chunk in chunks:
+    english: bool | None = None
+    for at, chunk in enumerate(chunks):
         prose = _without_outputs(chunk.text)
+        if wrapped:
+            prose = _unwrapped(prose)
+        if defaults:
+            # line by line: "… using the how keyword, which defaults to "inner":" ends in a colon, no sentence
+            for line in prose.split("\n"):
+                out.extend(_default(chunk, line.strip(), title, skipped, unique_title))
         for m in _SENTENCE.finditer(prose):
             sentence = m.group("s")
             for fact in _term(chunk, sentence, library, title, text, skipped, unique_title):
@@ -138,6 +201,14 @@ def notebook_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Coun
                 out.append(fact)
             out.extend(_function(chunk, sentence, skipped))
         out.extend(_shapes(chunk, title, text, skipped, unique_title))
+        if printed and english is None:
+            english = _english(chunks)
+            if not english:
+                skipped["nb_printed_language"] += 1  # once a notebook
+        if printed:
+            out.extend(_shapes(chunk, title, text, skipped, unique_title, length=True))
+        if printed and english:
+            out.extend(_printed(chunk, title, skipped, unique_title, chunks[at + 1] if at + 1 < len(chunks) else None))
     return out
 
 
@@ -221,15 +292,21 @@ def _function(chunk: Any, sentence: str, skipped: Counter) -> list[Fact]:
                  ask=f"Which {library} function {{s}}?")]
 
 
-def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: bool = True,
+            length: bool = False) -> list[Fact]:
+    """A data set's printed shape (`SHAPE`), or with `length` its printed length, "len(train_data)" → "Output: 8982"
+    → "In the notebook “T”, what is the length of train_data?" (`LENGTH`, with `--mix nb_printed`): the same data set
+    names only."""
+    line_re, out_re = (_LENGTH_LINE, _LENGTH_OUT) if length else (_SHAPE_LINE, _SHAPE_OUT)
+    kind = "length" if length else "shape"  # refusals counted apart: nb_shape_generic, nb_length_generic, …
     lines = chunk.text.split("\n")
     out: list[Fact] = []
     for n, line in enumerate(lines):
-        m = _SHAPE_LINE.match(line.strip())
+        m = line_re.match(line.strip())
         if not m:
             continue
         after = next((x for x in lines[n + 1:n + 4] if x.strip()), "")
-        value = _SHAPE_OUT.match(after.strip())
+        value = out_re.match(after.strip())
         if not value:
             continue
         name = m.group("e")
@@ -237,17 +314,141 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: b
             skipped["nb_title_shared"] += 1
             continue
         if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
-            skipped["nb_shape_generic"] += 1
+            skipped[f"nb_{kind}_generic"] += 1
             continue
         if not (_DATA_NAME.search(name) or re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)):
             # "dist_sq", "sq_differences", "proj": a step of the computation, whose shape a learner does not ask
-            skipped["nb_shape_not_data"] += 1
+            skipped[f"nb_{kind}_not_data"] += 1
             continue
         shown = " ".join(title.split())
         out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=f"{line.strip()}\n{after.strip()}",
-                        subject=name, about_doc=False, relation=SHAPE, answer=value.group("v"),
-                        kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what is the shape of {{s}}?"))
+                        subject=name, about_doc=False, relation=LENGTH if length else SHAPE, answer=value.group("v"),
+                        kind=TruthType.ENTITY.value,
+                        ask=f"In the notebook “{shown}”, what is the {kind} of {{s}}?"))
     return out
+
+
+def _printed(chunk: Any, title: str, skipped: Counter, unique_title: bool = True, following: Any = None) -> list[Fact]:
+    """A labelled result a code cell printed: `print('test_acc:', test_acc)` and "Output: test_acc: 0.9777" under it →
+    "In the notebook “T”, what is the test accuracy?" → "0.9777" (`PRINTED`). The value is read from the output line
+    that repeats the print's label, so a cleared output, an error or a print with no label gives nothing; a print
+    indented under a loop or a function prints many values, and is refused; the same label printed twice with two
+    values in one notebook is refused as disputed (`factbase.unique_in_corpus`: the question names the notebook).
+    A long cell's output may open the `following` passage: read there, and the fact is that passage's."""
+    lines = chunk.text.split("\n")
+    after = [(following, x) for x in following.text.split("\n")] if following is not None else []
+    out: list[Fact] = []
+    for n, line in enumerate(lines):
+        m = _PRINT_LABEL.match(line.strip())
+        if not m:
+            continue
+        if line[:1].isspace():
+            skipped["nb_printed_indented"] += 1  # in a loop or a function: one of many values, or none
+            continue
+        label = " ".join(m.group("l").replace("_", " ").split())
+        value, quote, holder = "", "", chunk
+        tail = [(chunk, x) for x in lines[n + 1:]] + after
+        for k, (where, x) in enumerate(tail[:40]):
+            if x.startswith(_ERROR_LABEL):
+                break  # the cell failed: what a later cell printed is not this print's
+            if x.startswith(OUTPUT_LABEL):
+                # the output block: this line and the lines under it to the next blank line
+                block = [x] + _until_blank([y for _, y in tail[k + 1:]])
+                found = [p for p in (_PRINTED_LINE.match(y.strip()) for y in block)
+                         if p and " ".join(p.group("l").replace("_", " ").split()).lower() == label.lower()]
+                if len(found) == 1:
+                    value, quote, holder = found[0].group("v"), found[0].string, where  # the printed line is the quote
+                break
+        if not value:
+            skipped["nb_printed_no_value"] += 1  # cleared, an error, text not a number, or the label printed twice
+            continue
+        words = [_LABEL_WORDS.get(w.lower(), w if any(c.isupper() for c in w[1:]) else w.lower()) for w in label.split()]
+        # "The mean burrow depth is 41.7" (a sentence the print reads as) → "mean burrow depth"
+        phrase = re.sub(r" (?:is|are|was|were)$", "", re.sub(r"^(?:(?:this|here) is )?the ", "", " ".join(words)))
+        words = phrase.split()
+        if (any(w.lower() in _NOT_RESULTS for w in label.replace("-", " ").split()) or len(words) < 2
+                or all(w.lower() in _STATISTICS for w in words) or re.search(r"\d", label)):
+            # "x // 2 =", "dtype:", "transformed shape:", "Mean:", "Standard deviation:", and a label holding a number:
+            # a condition of the computation ("Days with more than 10 mm:", read unnatural on tuning)
+            skipped["nb_printed_not_result"] += 1
+            continue
+        if not title.strip() or not unique_title:
+            skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
+            continue
+        shown = " ".join(title.split())
+        plural = [w.endswith("s") and not w.endswith(("ss", "ics", "is", "us")) for w in words]
+        count = re.fullmatch(r"\d[\d,]*", value) is not None  # "how many" asks a count, not "12 kg" nor "0.97"
+        if count and words[0] in ("number", "total"):
+            # "total training cat images: 1000" → "how many training cat images are there in total?", "Number days
+            # with rain: 144" → "how many days with rain are there?"
+            subject = phrase.split(" ", 2 if phrase.startswith("number of ") else 1)[-1]
+            ask = f"In the notebook “{shown}”, how many {{s}} are there{' in total' if words[0] == 'total' else ''}?"
+        elif count and (plural[0] or plural[-1]) and "of" not in words:
+            # "Unique characters: 57", "Days with more than 10 mm: 34"
+            subject, ask = phrase, f"In the notebook “{shown}”, how many {{s}} are there?"
+        else:
+            # "test accuracy", "Maximum height", "total mass" (12 kg)
+            subject, ask = phrase, f"In the notebook “{shown}”, what is the {{s}}?"
+        out.append(Fact(doc_id=holder.doc_id, chunk_id=holder.chunk_id, sentence=quote,
+                        subject=subject, about_doc=False, relation=PRINTED, answer=value,
+                        kind=TruthType.ENTITY.value, ask=ask))
+    return out
+
+
+def _default(chunk: Any, sentence: str, title: str, skipped: Counter, unique_title: bool = True) -> list[Fact]:
+    """"We can specify this explicitly using the how keyword, which defaults to "inner"" → "In the notebook “T”, what
+    does the how keyword default to?" → "inner" (`DEFAULT`)."""
+    out: list[Fact] = []
+    for m in _DEFAULT.finditer(sentence):
+        if not title.strip() or not unique_title:
+            skipped["nb_title_shared" if title.strip() else "nb_no_subject"] += 1
+            continue
+        value = m.group("v").strip("\"'").rstrip(".")  # "which defaults to D."
+        if value.lower() in ("the", "a", "an", "this", "that", "it", "whatever", "none_of"):
+            skipped["nb_default_shape"] += 1  # "defaults to the log-likelihood": no value, a phrase
+            continue
+        shown = " ".join(title.split())
+        out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence,
+                        subject=f"the {m.group('n')} {m.group('k')}", about_doc=False, relation=DEFAULT, answer=value,
+                        kind=TruthType.ENTITY.value, ask=f"In the notebook “{shown}”, what does {{s}} default to?"))
+    return out
+
+
+def _unwrapped(prose: str) -> str:
+    """`prose` with each hand-wrapped line joined to the line that goes on with its sentence: `_SENTENCE` reads a
+    sentence on one line (a code line never closes a prose sentence), so a wrapped one was never read."""
+    lines = prose.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and _WRAPPED.match(out[-1]) and _GOES_ON.match(line):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+# words English prose cannot go a sentence without; German, French or Spanish prose rarely uses them
+_ENGLISH = frozenset("the of and to is are this that we with for it be can".split())
+
+
+def _english(chunks: Sequence[Any]) -> bool:
+    """Whether a printed label can be asked in an English question: the kernel runs Python (`print(…)` is Python's;
+    the reader records the kernel's language) and the notebook's prose, where it has 30 words or more, is English
+    ("Mittlere Tiefe: 41.7" in a German notebook would be asked "what is the mittlere tiefe?")."""
+    language = str((getattr(chunks[0], "metadata", None) or {}).get("language") or "python") if chunks else "python"
+    if language.lower() not in ("python", "python3", "ipython"):
+        return False
+    words = re.findall(r"[A-Za-zÀ-ÿ]+", " ".join(_without_outputs(c.text) for c in chunks).lower())
+    return len(words) < 30 or sum(w in _ENGLISH for w in words) >= 0.05 * len(words)
+
+
+def _until_blank(lines: Sequence[str]) -> list[str]:
+    block = []
+    for x in lines:
+        if not x.strip():
+            break
+        block.append(x)
+    return block
 
 
 def _without_outputs(text: str) -> str:

@@ -249,6 +249,15 @@ class NaturalConfig:
         47, issue 36): a term its prose defines ("What is a ufunc in NumPy?"), what a named function does ("Which
         Pandas function implements a number of types of joins?"), the shape a cell printed for a named array. A folder
         with no notebook is unchanged. 0 asks none, as before (`--mix notebooks=0`). Read with the facts.
+    doc_nb_printed: 1 (default) also asks a labelled result a notebook's cell printed ("print('test_acc:', test_acc)"
+        → "Output: test_acc: 0.9777" → "In the notebook “T”, what is the test accuracy?") and a data set's printed length
+        ("len(train_data)"); session 48, issue 36: 0 → 22 facts on the tuning notebooks, read natural and correct. Only with doc_notebooks; a folder with no notebook
+        is unchanged. 0 = session 47's notebook facts exactly (`--mix nb_printed=0`).
+    doc_nb_defaults: 1 (default) also asks a named argument's default the prose states ("the how keyword, which
+        defaults to "inner"" → "In the notebook “T”, what does the how keyword default to?"; session 48: 4 on tuning).
+        0 = none (`--mix nb_defaults=0`).
+    doc_nb_wrapped: 1 (default) reads a prose sentence the author wrapped over several lines (a book's text) as one
+        sentence (session 48: 2 more terms on tuning). 0 = one line per sentence, as session 47 (`--mix nb_wrapped=0`).
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -316,6 +325,9 @@ class NaturalConfig:
     call_comparison_share: float = 0.25
     call_prose: float = 0.0
     doc_notebooks: float = 1.0
+    doc_nb_printed: float = 1.0
+    doc_nb_defaults: float = 1.0
+    doc_nb_wrapped: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -332,6 +344,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
+            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -353,7 +366,8 @@ _MIX_KEYS = {
     "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
-    "notebooks": "doc_notebooks",
+    "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
+    "nb_wrapped": "doc_nb_wrapped",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read",
 }

@@ -230,6 +230,9 @@ def read_facts(
     declared_names: bool = False,
     deprecations: bool = False,
     notebooks: bool = False,
+    notebook_printed: bool = False,
+    notebook_defaults: bool = False,
+    notebook_wrapped: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -259,6 +262,9 @@ def read_facts(
     (datagen.doc_deprecations); False (this function's default): as session 45.
     notebooks: what a Jupyter notebook's prose and outputs state (datagen.doc_notebooks: a defined term, what a named
     function does, a printed shape); False (this function's default): as session 46. No other document is read.
+    notebook_printed: with notebooks, a labelled result a cell printed too (datagen.doc_notebooks PRINTED); False
+    (this function's default): as session 47. notebook_defaults: a named argument's stated default too (DEFAULT);
+    notebook_wrapped: a prose sentence wrapped over lines read as one; both False by default: as session 47.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -408,7 +414,9 @@ def read_facts(
         if doc_id in notebook_docs:
             title = mined.titles.get(doc_id, "")
             unique = notebook_titles[" ".join(title.split()).lower()] < 2
-            found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
+            found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique,
+                                                         printed=notebook_printed, defaults=notebook_defaults,
+                                                         wrapped=notebook_wrapped), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

@@ -102,7 +102,9 @@ def test_only_a_notebook_is_read() -> None:
 
 def _generated(config: NaturalConfig) -> dict[str, str]:
     chunks, mined = _mined()
-    base = read_facts(mined, load_pipeline(), notebooks=bool(config.doc_notebooks))
+    base = read_facts(mined, load_pipeline(), notebooks=bool(config.doc_notebooks),
+                      notebook_printed=bool(config.doc_nb_printed), notebook_defaults=bool(config.doc_nb_defaults),
+                      notebook_wrapped=bool(config.doc_nb_wrapped))
     gen = NaturalGenerator(mined, base, config)
     rng, asked = random.Random(0), {}
     for _ in range(60):
@@ -152,3 +154,116 @@ def test_a_title_other_notebooks_share_names_none_of_them() -> None:
     assert shared["nb_title_shared"] == 2  # the dope vector and the shape
     alone = notebook_facts("ch05.ipynb", "Burrow Field Guide with NumPy", [chunk], Counter())
     assert len(alone) == 3
+
+
+# Session 48 (issue 36: a notebook folder yields by default): labelled printed results, a named argument's stated
+# default and a definition wrapped over two lines, each under its `--mix` key; the fixtures `quokka-counts*.ipynb` and
+# `other/` (make_fixtures.py `results`, `german_results`). Base d7ae532 reads none of them.
+NEW = {"printed": True, "defaults": True, "wrapped": True}
+
+
+def _new_facts(doc_id: str, **flags: bool) -> tuple[dict[str, tuple[str, str]], Counter]:
+    _, mined = _mined()
+    skipped: Counter = Counter()
+    facts = notebook_facts(doc_id, mined.titles[doc_id], mined.chunks[doc_id], skipped, **flags)
+    return {f.ask.replace("{s}", f.subject): (f.relation, f.answer) for f in facts}, skipped
+
+
+def test_labelled_printed_results_a_stated_default_and_a_wrapped_definition_are_read() -> None:
+    from datagen.doc_notebooks import DEFAULT, PRINTED
+
+    facts, skipped = _new_facts("quokka-counts.ipynb", **NEW)
+    title = "In the notebook “Counting Quokka Burrows”"
+    assert facts == {
+        # "test_acc" as a learner writes it
+        f"{title}, what is the test accuracy?": (PRINTED, "0.9412"),
+        f"{title}, how many occupied burrows are there in total?": (PRINTED, "1284"),
+        f"{title}, what is the mean burrow depth?": (PRINTED, "41.7"),
+        f"{title}, what does the min_depth keyword default to?": (DEFAULT, "15"),
+        # the sentence goes on over a second line: read as one
+        f"{title}, what is a transect survey?": (TERM, "a census of occupied burrows along a fixed line of marker posts"),
+    }
+    assert skipped["nb_printed_indented"] == 1  # the loop's "Burrows counted:", printed twice
+    assert skipped["nb_printed_no_value"] == 1  # "Validation accuracy:": the cell raised ValueError
+    assert skipped["nb_printed_not_result"] == 1  # "Random seed: 42"
+
+
+def test_every_new_kind_is_off_by_its_key() -> None:
+    assert _new_facts("quokka-counts.ipynb")[0] == {}  # session 47's reader: one line per sentence, no print read
+    facts, _ = _new_facts("quokka-counts.ipynb", printed=True)
+    assert {r for r, _ in facts.values()} == {"doc:nb_printed"}
+    facts, _ = _new_facts("quokka-counts.ipynb", defaults=True)
+    assert list(facts.values()) == [("doc:nb_default", "15")]
+    facts, _ = _new_facts("quokka-counts.ipynb", wrapped=True)
+    assert {r for r, _ in facts.values()} == {TERM}
+    assert {k: v for k, v in parse_mix("nb_printed=0,nb_defaults=0,nb_wrapped=0").items()} == {
+        "doc_nb_printed": 0.0, "doc_nb_defaults": 0.0, "doc_nb_wrapped": 0.0}
+
+
+def test_cleared_outputs_print_no_result_and_the_prose_still_reads() -> None:
+    facts, skipped = _new_facts("cleared/quokka-counts-cleared.ipynb", **NEW)
+    assert {r for r, _ in facts.values()} == {TERM, "doc:nb_default"}
+    assert skipped["nb_printed_no_value"] == 5  # every labelled print outside the loop: nothing printed under it
+
+
+def test_a_print_in_another_kernel_or_another_language_is_not_asked() -> None:
+    julia, skipped = _new_facts("other/quokka-counts-julia.ipynb", **NEW)
+    assert "doc:nb_printed" not in {r for r, _ in julia.values()} and skipped["nb_printed_language"] == 1
+    german, skipped = _new_facts("other/baue-zaehlen.ipynb", **NEW)
+    assert german == {} and skipped["nb_printed_language"] == 1  # not "what is the mittlere tiefe?"
+
+
+def test_a_print_with_no_label_or_a_placeholder_label_gives_nothing() -> None:
+    chunk = SimpleNamespace(doc_id="depths.ipynb", chunk_id="depths.ipynb#0", metadata={"language": "python"}, text=(
+        "print(depths.max())\n\nOutput: 88\n\nprint(\"x =\", x)\n\nOutput: x = 3\n\n"
+        "print(\"Deepest burrow:\", depths.max())\n\nOutput: Deepest burrow: deep\n\n"
+        "print(\"Standard deviation:\", depths.std())\n\nOutput: Standard deviation: 6.2\n\n"
+        "print(\"Burrows deeper than 40 cm:\", deep)\n\nOutput: Burrows deeper than 40 cm: 311\n"))
+    skipped: Counter = Counter()
+    assert notebook_facts("depths.ipynb", "Burrow Depths", [chunk], skipped, **NEW) == []
+    # "x =", a statistic of nothing named, a label holding a number (a condition); a word, not a number
+    assert skipped["nb_printed_not_result"] == 3 and skipped["nb_printed_no_value"] == 1
+
+
+def test_printed_results_are_asked_and_verified_by_default() -> None:
+    asked = _generated(NaturalConfig())
+    assert asked["In the notebook “Counting Quokka Burrows”, what is the test accuracy?"] == "0.9412"
+    assert asked["In the notebook “Counting Quokka Burrows”, what does the min_depth keyword default to?"] == "15"
+    assert not any("mittlere" in q.lower() or "random seed" in q.lower() for q in asked)
+    off = _generated(NaturalConfig(**parse_mix("nb_printed=0,nb_defaults=0,nb_wrapped=0")))
+    assert not any("Counting Quokka Burrows" in q for q in off)
+
+
+def test_a_print_that_reads_as_a_sentence_or_carries_a_unit_is_asked_by_its_quantity() -> None:
+    chunk = SimpleNamespace(doc_id="depths.ipynb", chunk_id="depths.ipynb#0", metadata={"language": "python"}, text=(
+        "print(\"The mean burrow depth is\", depths.mean(), \"cm\")\n\nOutput: The mean burrow depth is 41.7 cm\n\n"
+        "print(\"Total soil removed:\", removed, \"kg\")\n\nOutput: Total soil removed: 12 kg\n"))
+    facts = notebook_facts("depths.ipynb", "Burrow Depths", [chunk], Counter(), **NEW)
+    assert {f.ask.replace("{s}", f.subject): f.answer for f in facts} == {
+        "In the notebook “Burrow Depths”, what is the mean burrow depth?": "41.7 cm",
+        # a mass, not a count: no "how many soil removed"
+        "In the notebook “Burrow Depths”, what is the total soil removed?": "12 kg",
+    }
+
+
+def test_a_long_cells_output_in_the_next_passage_is_read_there() -> None:
+    # a cell longer than a passage: its print in one passage, "Output:" opening the next; the fact is the next's
+    first = SimpleNamespace(doc_id="long.ipynb", chunk_id="long.ipynb#0", metadata={"language": "python"},
+                            text="burrows = qk.load_transect('rottnest')\nprint('Number of transects:', len(burrows))\n"
+                                 "depths = qk.depths(burrows)")
+    second = SimpleNamespace(doc_id="long.ipynb", chunk_id="long.ipynb#1", metadata={"language": "python"},
+                             text="depths = qk.depths(burrows)\n\nOutput: Number of transects: 14\n")
+    facts = notebook_facts("long.ipynb", "Long Cells", [first, second], Counter(), **NEW)
+    assert [(f.ask.replace("{s}", f.subject), f.answer, f.chunk_id) for f in facts] == [
+        ("In the notebook “Long Cells”, how many transects are there?", "14", "long.ipynb#1")]
+
+
+def test_a_data_sets_printed_length_is_asked_and_a_placeholders_is_not() -> None:
+    chunk = SimpleNamespace(doc_id="lengths.ipynb", chunk_id="lengths.ipynb#0", metadata={"language": "python"}, text=(
+        "len(burrow_samples)\n\nOutput: 2048\n\nlen(x)\n\nOutput: 5\n\nlen(steps)\n\nOutput: 12\n"))
+    skipped: Counter = Counter()
+    facts = notebook_facts("lengths.ipynb", "Burrow Lengths", [chunk], skipped, **NEW)
+    assert [(f.ask.replace("{s}", f.subject), f.answer) for f in facts] == [
+        ("In the notebook “Burrow Lengths”, what is the length of burrow_samples?", "2048")]
+    assert skipped["nb_length_generic"] == 1 and skipped["nb_length_not_data"] == 1
+    assert notebook_facts("lengths.ipynb", "Burrow Lengths", [chunk], Counter()) == []  # `--mix nb_printed=0`
