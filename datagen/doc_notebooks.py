@@ -111,8 +111,12 @@ _LENGTH_OUT = re.compile(r"^Output:\s*(?P<v>\d+)\s*$")
 # "patches_hog", a step made from one: read 2 of 30 unnatural), or one a loader assigned
 # ("planets = sns.load_dataset('planets')", "faces = fetch_lfw_people(…)", "recipes = pd.read_json(…)")
 _DATA_NAME = re.compile(r"(?i:(?:^|_)(?:data|train|test|images|samples|features|target|labels|patches)$|"
-                        r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")  # X_iris, y_iris: Scikit-Learn's features / target
-_LOADER = r"[\w.]*?(?:load|fetch|read)_?\w*\("
+                        r"\.(?:data|images|target)$)|^[Xy]_[A-Za-z]\w*$")
+# X_iris, y_iris: Scikit-Learn's features / target. Not a model's output nor one made-up sample ("y_pred", "y_hat_test",
+# "X_new": session 48's reporting read, "what is the length of y_pred?"). A loader of data, not of a file's text:
+# "f.read()", "readlines()" give lines ("what is the length of text_lines?", the same read)
+_NOT_DATA = re.compile(r"(?i)(?:^|_)(?:preds?|predictions?|predicted|hat|probs?|probas?|scores?|new)(?:_|$)")
+_LOADER = r"[\w.]*?(?:load\w*|fetch\w*|read_\w+)\("
 _SHAPE_OUT = re.compile(r"^Output:\s*(?P<v>\(\d[\d, ]*\))\s*$")
 # a longer genus (after its first clause is cut) or function phrase is a paragraph, not a short answer or question:
 # refused and counted (`nb_genus_shape`, `nb_function_shape`); 12 cut the fixture's 13-word stride table, so 14
@@ -316,7 +320,8 @@ def _shapes(chunk: Any, title: str, text: str, skipped: Counter, unique_title: b
         if name.split(".")[0].lower() in _GENERIC or len(name) < 4 or not title.strip():
             skipped[f"nb_{kind}_generic"] += 1
             continue
-        if not (_DATA_NAME.search(name) or re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)):
+        loaded = re.search(rf"^\s*{re.escape(name.split('.')[0])}\s*=\s*{_LOADER}", text, re.MULTILINE)
+        if _NOT_DATA.search(name) or not (_DATA_NAME.search(name) or loaded):
             # "dist_sq", "sq_differences", "proj": a step of the computation, whose shape a learner does not ask
             skipped[f"nb_{kind}_not_data"] += 1
             continue

@@ -267,3 +267,16 @@ def test_a_data_sets_printed_length_is_asked_and_a_placeholders_is_not() -> None
         ("In the notebook “Burrow Lengths”, what is the length of burrow_samples?", "2048")]
     assert skipped["nb_length_generic"] == 1 and skipped["nb_length_not_data"] == 1
     assert notebook_facts("lengths.ipynb", "Burrow Lengths", [chunk], Counter()) == []  # `--mix nb_printed=0`
+
+
+def test_a_models_predictions_or_a_files_lines_are_no_data_set_to_ask_the_length_of() -> None:
+    # session 48's reporting read: "what is the length of y_pred?" and "… of text_lines?" (lines a file's .readlines()
+    # gave) read unnatural; X_burrows and a table pd.read_csv loaded are data sets
+    chunk = SimpleNamespace(doc_id="preds.ipynb", chunk_id="preds.ipynb#0", metadata={"language": "python"}, text=(
+        "report_lines = open('notes.txt').readlines()\nsurvey = pd.read_csv('survey.csv')\n\n"
+        "len(y_pred)\n\nOutput: 150\n\nlen(y_hat_test)\n\nOutput: 38\n\nlen(report_lines)\n\nOutput: 431\n\n"
+        "len(X_burrows)\n\nOutput: 1200\n\nlen(survey)\n\nOutput: 96\n"))
+    skipped: Counter = Counter()
+    facts = notebook_facts("preds.ipynb", "Burrow Predictions", [chunk], skipped, **NEW)
+    assert [(f.subject, f.answer) for f in facts] == [("X_burrows", "1200"), ("survey", "96")]
+    assert skipped["nb_length_not_data"] == 3
