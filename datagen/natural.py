@@ -70,8 +70,9 @@ from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.meeting_replies import REPLIES
 from datagen.mining import MinedCorpus, fold
-from datagen.naming import chat_speaker
+from datagen.naming import chat_speaker, title_resolver
 from datagen.positives import POSITIVES
+from datagen.region_links import region_links
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
@@ -266,6 +267,9 @@ class NaturalConfig:
     max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
         than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
+    region_links: 1 links a place answer's region to its page ("moved to Nashville, Tennessee" → "Tennessee"), so
+        chains go on through "the state Hank Snow moved to" (datagen.region_links; session 48, `--mix regions=1`).
+        0 (default): the links as before, exactly.
     chain_tries: chains tried per proposal (a question too long for one is tried on another).
     max_question_words: longer compositions read as puzzles; they are dropped.
     """
@@ -321,6 +325,7 @@ class NaturalConfig:
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
+    region_links: float = 0.0
     hub_in_links: int = 12
     chain_tries: int = 30
     max_question_words: int = 32
@@ -332,6 +337,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
+            "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -355,7 +361,7 @@ _MIX_KEYS = {
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "notebooks": "doc_notebooks",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
-    "call_compare_read": "call_compare_read",
+    "call_compare_read": "call_compare_read", "regions": "region_links",
 }
 
 
@@ -511,6 +517,11 @@ class NaturalGenerator:
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
         }
+        if self.config.region_links:
+            # a link only: region facts join no `relations`, so they never answer (datagen.region_links)
+            resolve = title_resolver(mined, facts.articles)
+            for article, found in region_links(facts, self.relations, resolve, self._article_text).items():
+                self.links.setdefault(article, []).extend(f for f in found if f.target in mined.chunks)
         self.chains = ChainIndex(
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
             documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
