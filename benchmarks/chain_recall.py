@@ -148,3 +148,24 @@ def recall_table(gen, docs, tasks, data_dir) -> str:  # noqa: ANN001
     for c in sorted(set(chains[3]) | set(chains[4]), key=lambda c: -(chains[3][c] + chains[4][c])):
         out.append(f"| {c} | {chains[3][c]} | {chains[4][c]} | {chains[3][c] + chains[4][c]} |")
     return "\n".join([*out, "", *rows])
+
+
+def chain_overlap(gen, tuning, report, k: int = 2) -> str:  # noqa: ANN001
+    """How many of the finder's chains are (most of) a real question's chain: k or more of the chain's documents
+    (an article stands for all its paragraphs) among one question's gold paragraphs. Of the reporting questions
+    only their gold paragraph ids are read (as `policy_tasks.py --chain-leaks` reads them)."""
+    def paragraphs(article: str) -> set[str]:
+        return set(gen.base.articles.get(article, (article,)))
+
+    golds = {"reporting": [set(t.gold_doc_ids) for t in report], "tuning": [set(t.gold_doc_ids) for t in tuning]}
+    out = ["| chain documents | chains | share k+ with a reporting question | with a tuning question | neither |",
+           "| ---: | ---: | ---: | ---: | ---: |"]
+    for h, chains in sorted(gen.chains.chains.items()):
+        hit = {"reporting": 0, "tuning": 0, "neither": 0}
+        for chain in chains:
+            docs = [paragraphs(d) for d in chain.docs]
+            where = [part for part, gs in golds.items() if any(sum(1 for d in docs if d & g) >= k for g in gs)]
+            for part in where or ["neither"]:
+                hit[part] += 1
+        out.append(f"| {h} | {len(chains)} | {hit['reporting']} | {hit['tuning']} | {hit['neither']} |")
+    return "\n".join(out)

@@ -97,10 +97,13 @@ def main() -> None:
             print(f"- {why}: {top}")
 
     if args.recall:
-        from chain_recall import recall_table
+        from chain_recall import chain_overlap, recall_table
         from policy_tasks import parts
 
-        print(recall_table(gen, docs, parts(args.corpus, Path(args.data_dir))[0], args.data_dir))
+        tuning, report = parts(args.corpus, Path(args.data_dir))
+        print(recall_table(gen, docs, tuning, args.data_dir))
+        print("\n## the finder's chains that are (most of) a real question's chain (2+ documents shared)\n")
+        print(chain_overlap(gen, tuning, report))
 
     if args.tasks:
         print("\n| set | tasks | 1 hop | 2 hops | 3 hops | 4 hops | bridges with 3-4 hops | comparison share of multi-hop |")
