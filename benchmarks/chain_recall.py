@@ -13,6 +13,8 @@ is read). A hop's cause is the first of, in this order:
 - ``relation_not_once`` / ``no_description``: a fact of the page names the next page but is stated with two
   answers, or has no description to bridge through;
 - ``not_about_the_page``: a fact names the next page, but its subject is not the page's own;
+- ``title_built_on_bridge``: the next paragraph's title is built on the entity ("Botanical Garden of #1" answered
+  by "Botanical Garden of the University of Vienna"): a page of its own, which no fact of this page names;
 - ``next_not_the_entity``: the next paragraph's title is not the bridge entity (MuSiQue's "#2 >> instance of"
   answered by "New Jersey Agricultural Experiment Station" for Rutgers), or not its name as the page writes it
   (``alias``: the entity named otherwise in the page, "U.S." for "United States");
@@ -80,8 +82,11 @@ def link_cause(gen, k_doc: str, j_doc: str, bridge: str) -> str:  # noqa: ANN001
         return "not_about_the_page"
     name = base.names.get(b, "") or ""
     text = normalize(gen._article_text(a))
-    if not name or not (fold(name) in fold(bridge) or fold(bridge) in fold(name)):
-        if name and contains(text, normalize(name), normalized=True):
+    said, page = normalize(bridge).removeprefix("the "), normalize(name).removeprefix("the ")
+    if page and said != page and contains(page, said, normalized=True):
+        return "title_built_on_bridge"  # "Botanical Garden of #1", "Sweden at the 1920 Summer Olympics"
+    if not page or not contains(said, page, normalized=True):  # "under Trajan" is Trajan's page
+        if name and contains(text, page, normalized=True):
             return "alias"
         return "next_not_the_entity"
     reading = [f for f in facts if fold(name) in fold(f.answer) or fold(f.answer) == fold(bridge)]

@@ -268,8 +268,8 @@ class NaturalConfig:
         than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
     region_links: 1 links a place answer's region to its page ("moved to Nashville, Tennessee" → "Tennessee"), so
-        chains go on through "the state Hank Snow moved to" (datagen.region_links; session 48, `--mix regions=1`).
-        0 (default): the links as before, exactly.
+        chains go on through "the state Hank Snow moved to" (datagen.region_links; session 48, `--mix regions=1`),
+        kept only where one makes a chain of 3-4 documents. 0 (default): the links as before, exactly.
     chain_tries: chains tried per proposal (a question too long for one is tried on another).
     max_question_words: longer compositions read as puzzles; they are dropped.
     """
@@ -517,14 +517,27 @@ class NaturalGenerator:
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
         }
+        documents = sorted({facts.article(d) for d in mined.chunks})
         if self.config.region_links:
-            # a link only: region facts join no `relations`, so they never answer (datagen.region_links)
+            # a link only: region facts join no `relations`, so they never answer (datagen.region_links). Kept only
+            # where they make a chain of 3-4 documents: they are for depth, and a corpus where they make none
+            # (HotpotQA's dev pages: one 2-document chain) keeps its chains, and its tasks, exactly
             resolve = title_resolver(mined, facts.articles)
-            for article, found in region_links(facts, self.relations, resolve, self._article_text).items():
-                self.links.setdefault(article, []).extend(f for f in found if f.target in mined.chunks)
+            found = {a: [f for f in fs if f.target in mined.chunks]
+                     for a, fs in region_links(facts, self.relations, resolve, self._article_text).items()}
+            trial = ChainIndex(facts, self.relations, {a: [*self.links.get(a, ()), *found.get(a, ())]
+                                                       for a in {*self.links, *found}},
+                               self._article_text, hub_in_links=self.config.hub_in_links, documents=documents,
+                               titles=mined.titles)
+            deep = {id(f) for h, cs in trial.chains.items() if h > 2 for c in cs for f in c.links}
+            self.stages["regions:found"] += sum(len(fs) for fs in found.values())
+            self.stages["regions:kept"] += sum(1 for fs in found.values() for f in fs if id(f) in deep)
+            for article, fs in found.items():
+                if any(id(f) in deep for f in fs):
+                    self.links.setdefault(article, []).extend(f for f in fs if id(f) in deep)
         self.chains = ChainIndex(
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
-            documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
+            documents=documents, titles=mined.titles,
         )
         # what deeper chains need (`_spent` keeps a use of them for those)
         self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}

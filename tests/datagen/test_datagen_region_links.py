@@ -51,11 +51,29 @@ def test_a_region_fact_links_but_never_answers(nlp) -> None:  # noqa: ANN001
     ("shortcut", "shortcut"),  # the song's page names Kelbria: the middle hop is not needed
 ])
 def test_a_fake_deep_chain_through_a_region_stays_refused(nlp, case: str, reason: str) -> None:  # noqa: ANN001
+    from datagen.chains import ChainIndex
+    from datagen.naming import title_resolver
+    from datagen.region_links import region_links
+
     on = _generator(nlp, case, 1.0)
     assert on.chains.chains[3] == []
-    assert on.chains.blocked[3][reason] >= 1
+    assert not any(f.relation.endswith(">region") for fs in on.links.values() for f in fs)  # kept for no chain
+    assert on.stages["regions:found"] == 1 and on.stages["regions:kept"] == 0
+    # the path through the region link is read, and refused for the reason a fake is
+    found = region_links(on.base, on.relations, title_resolver(on.mined, on.base.articles), on._article_text)
+    links = {a: [*on.links.get(a, ()), *found.get(a, ())] for a in {*on.links, *found}}
+    trial = ChainIndex(on.base, on.relations, links, on._article_text, documents=sorted(on.mined.chunks))
+    assert trial.chains[3] == [] and trial.blocked[3][reason] >= 1
 
 
 def test_a_person_after_the_comma_is_no_region(nlp) -> None:  # noqa: ANN001
     on = _generator(nlp, "not_a_place", 1.0)
     assert not any(f.relation.endswith(">region") for fs in on.links.values() for f in fs)
+
+
+def test_a_region_link_that_makes_no_deep_chain_is_left_out(nlp) -> None:  # noqa: ANN001
+    """Orla Brenn → Kelbria alone is a 2-document chain: region links are for depth, so a corpus where they make no
+    3-4-document chain keeps its chains (and its tasks) exactly as with them off (HotpotQA's dev pages)."""
+    off, on = _generator(nlp, "two_documents_only", 0.0), _generator(nlp, "two_documents_only", 1.0)
+    assert on.links == off.links
+    assert on.chains.counts() == off.chains.counts()
