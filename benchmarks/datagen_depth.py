@@ -3,7 +3,11 @@
 the hop and form distribution of the tasks beside the real set's (issue 36).
 
     python benchmarks/datagen_depth.py --corpus musique --parse-cache RUN/musique-parse.spacy \
-        [--tasks RUN/musique/tasks.jsonl]
+        [--tasks RUN/musique/tasks.jsonl] [--mix regions=1] [--recall]
+
+--recall (MuSiQue, session 48) adds the chain recall of the tuning part's 3–4-hop questions: whether the
+link graph holds each hop's link and why not (benchmarks/chain_recall.py), and how many of the finder's
+chains share 2+ documents with a real question (reporting questions: gold paragraph ids only).
 
 The corpus is the benchmark's paragraph pool chunked as the shared indexes are (the same chunk ids),
 or --jsonl FILE (one {"id", "title", "text"} document a line) / --docs FOLDER. Only the corpus text
