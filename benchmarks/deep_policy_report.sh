@@ -10,7 +10,8 @@
 #   INDEX=/work/indexes/bench-musique-256 OUT=/work/runs/s48/lead/deep bash benchmarks/deep_policy_report.sh   # lead, once
 #   SPLIT=tuning ... (an engineer's dry run; the tuning part is trained on, so only its timing means anything)
 #
-# Variables: INDEX (required), OUT (required), DATA (../shared/data), SPLIT (report), PYTHON (python), THREADS (1),
+# Variables: INDEX (required), OUT (required), DATA (../shared/data), SPLIT (report), LIMIT (0 = every question of the
+# part; a dry run's few), PYTHON (python), THREADS (1),
 # PARSE (a spaCy parse cache of this corpus to start datagen from, optional: OUT/gen-*/parse.spacy otherwise).
 set -euo pipefail
 : "${INDEX:?set INDEX (bench-musique-256)}"
@@ -18,6 +19,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$ROOT/../shared/data}
 SPLIT=${SPLIT:-report}
+LIMIT=${LIMIT:-0}
 PYTHON=${PYTHON:-python}
 THREADS=${THREADS:-1}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
@@ -42,6 +44,6 @@ for v in old new; do
 done
 stamp "running musique $SPLIT"
 $PYTHON benchmarks/search_policy.py --data-dir "$DATA" --index-root "$(dirname "$INDEX")" --sets musique --split "$SPLIT" \
-  --workers 1 --no-baselines --policy "old=$OUT/policy-old" --policy "new=$OUT/policy-new" --stage rl --out-dir "$OUT/rows" \
+  --limit "$LIMIT" --workers 1 --no-baselines --policy "old=$OUT/policy-old" --policy "new=$OUT/policy-new" --stage rl --out-dir "$OUT/rows" \
   --compare old-rl:new-rl | tee "$OUT/table.md"
 stamp "done"
