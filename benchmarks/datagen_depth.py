@@ -3,7 +3,11 @@
 the hop and form distribution of the tasks beside the real set's (issue 36).
 
     python benchmarks/datagen_depth.py --corpus musique --parse-cache RUN/musique-parse.spacy \
-        [--tasks RUN/musique/tasks.jsonl]
+        [--tasks RUN/musique/tasks.jsonl] [--mix regions=1] [--recall]
+
+--recall (MuSiQue, session 48) adds the chain recall of the tuning part's 3–4-hop questions: whether the
+link graph holds each hop's link and why not (benchmarks/chain_recall.py), and how many of the finder's
+chains share 2+ documents with a real question (reporting questions: gold paragraph ids only).
 
 The corpus is the benchmark's paragraph pool chunked as the shared indexes are (the same chunk ids),
 or --jsonl FILE (one {"id", "title", "text"} document a line) / --docs FOLDER. Only the corpus text
@@ -24,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from corpus_tools import CorpusConfig, chunk_documents  # noqa: E402
 from corpus_tools.build import make_tokenizer  # noqa: E402
 from datagen.mining import mine  # noqa: E402
-from datagen.natural import NaturalGenerator  # noqa: E402
+from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix  # noqa: E402
 from datagen.nlp import load_pipeline  # noqa: E402
 from datagen.records import read_task_file  # noqa: E402
 from datagen.relations import read_facts  # noqa: E402
@@ -38,6 +42,11 @@ def documents(args: argparse.Namespace):  # noqa: ANN201
     from eval.loaders import load_benchmark
 
     return load_benchmark(args.corpus, args.data_dir).documents
+
+
+def config_of(mix: str) -> NaturalConfig:
+    """The generator's config with `--mix` keys set (as `context1 datagen --mix` sets them)."""
+    return NaturalConfig(**parse_mix(mix))
 
 
 def real_mix(corpus: str, data_dir: str) -> tuple[Counter, Counter]:
@@ -60,13 +69,16 @@ def main() -> None:
     ap.add_argument("--docs", default=None)
     ap.add_argument("--parse-cache", required=True, help="spaCy parse cache (reused when it holds this corpus)")
     ap.add_argument("--tasks", action="append", default=[], help="NAME=FILE of generated tasks (repeatable)")
+    ap.add_argument("--recall", action="store_true",
+                    help="MuSiQue: the chain recall of the tuning part's 3-4-hop questions (benchmarks/chain_recall.py)")
+    ap.add_argument("--mix", default="", help="datagen --mix keys the generator is built with (e.g. deep_links=1)")
     args = ap.parse_args()
 
     docs = documents(args)
     chunks = list(chunk_documents(docs, make_tokenizer(CorpusConfig()), CorpusConfig().chunking))
     mined = mine(chunks)
     facts = read_facts(mined, load_pipeline(), parse_cache=Path(args.parse_cache))
-    gen = NaturalGenerator(mined, facts)
+    gen = NaturalGenerator(mined, facts, config_of(args.mix))
     index = gen.chains
     print(f"\n## {args.corpus}: {len(docs)} documents, {facts.n_facts()} facts, {facts.n_links()} fact links, "
           f"{len(index.hubs)} hubs\n")
@@ -87,6 +99,15 @@ def main() -> None:
         for why, ends in sorted(index.blocked_ends[h].items()):
             top = ", ".join(f"{facts.names.get(d) or d} ×{n}" for d, n in ends.most_common(8))
             print(f"- {why}: {top}")
+
+    if args.recall:
+        from chain_recall import chain_overlap, recall_table
+        from policy_tasks import parts
+
+        tuning, report = parts(args.corpus, Path(args.data_dir))
+        print(recall_table(gen, docs, tuning, args.data_dir))
+        print("\n## the finder's chains that are (most of) a real question's chain (2+ documents shared)\n")
+        print(chain_overlap(gen, tuning, report))
 
     if args.tasks:
         print("\n| set | tasks | 1 hop | 2 hops | 3 hops | 4 hops | bridges with 3-4 hops | comparison share of multi-hop |")

@@ -14,6 +14,11 @@ A task whose id is in a reporting part is an error, so no reporting question can
 can be measured on them out of sample: `search_policy.py --split tuning --limit N` runs exactly those N
 (session 36); `--max-tuning M` keeps at most M of the tuning questions after them (LoCoMo's is ~600).
 A generated task asking a held-out question word for word is dropped with the reporting ones.
+
+`--chain-leaks K` (with `--drop-leaks`; session 48) also drops a generated task whose chain shares K or more gold
+documents with one reporting (or held-out) question (MuSiQue's 3–4-hop reporting questions are chains of the same paragraphs
+datagen chains: trained on, such a task teaches the reporting question's path). Only the reporting questions'
+gold document ids are read for it. 0 (default): the rule is off, the file as before.
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ def main() -> None:
     parser.add_argument("--drop-leaks", action="store_true",
                         help="drop generated tasks that ask a reporting question word for word (LoCoMo's "
                              "generator writes some) instead of refusing to write the file")
+    parser.add_argument("--chain-leaks", type=int, default=0, metavar="K",
+                        help="with --drop-leaks: also drop generated tasks sharing K or more gold documents with "
+                             "one reporting question (2 for MuSiQue; 0 = off)")
     parser.add_argument("--hold-out", type=int, default=0, metavar="N",
                         help="leave the tuning part's first N questions out (measure on them with "
                              "search_policy.py --split tuning --limit N)")
@@ -77,9 +85,25 @@ def main() -> None:
         raise SystemExit(f"{len(leaked)} task(s) are reporting-part questions (first: {leaked[0].task_id}: "
                          f"{leaked[0].query!r}); not written (--drop-leaks leaves them out)")
     tasks = [t for t in tasks if t not in leaked]
+    # a held-out tuning question is measured on as a reporting one is: its chain is no training data either
+    chained = chain_leaks(tasks, [*report, *held], args.chain_leaks) if args.chain_leaks else []
+    if chained and not args.drop_leaks:
+        raise SystemExit(f"{len(chained)} task(s) share {args.chain_leaks}+ gold documents with a reporting question "
+                         f"(first: {chained[0].task_id}); not written (--drop-leaks leaves them out)")
+    tasks = [t for t in tasks if t not in chained]
     n = save_tasks(tasks, args.out)
+    chain_note = (f"; {len(chained)} sharing {args.chain_leaks}+ gold documents with a reporting or held-out one dropped"
+                  if args.chain_leaks else "")
     print(f"{n} tasks ({0 if args.no_tuning else len(kept)} from {args.set}'s tuning part, its first "
-          f"{len(held)} held out; {len(leaked)} asking a reporting question dropped) -> {args.out}")
+          f"{len(held)} held out; {len(leaked)} asking a reporting question dropped{chain_note}) -> {args.out}")
+
+
+def chain_leaks(tasks: list, report: list, k: int) -> list:
+    """The generated tasks (source "datagen…") whose gold documents include k or more of one reporting question's
+    gold documents: their chain is that question's chain, or most of it."""
+    golds = [set(t.gold_doc_ids) for t in report if len(t.gold_doc_ids) >= k]
+    return [t for t in tasks if str(t.source or "").startswith("datagen")
+            and any(len(g & set(t.gold_doc_ids)) >= k for g in golds)]
 
 
 if __name__ == "__main__":

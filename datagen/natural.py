@@ -70,8 +70,9 @@ from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.meeting_replies import REPLIES
 from datagen.mining import MinedCorpus, fold
-from datagen.naming import chat_speaker
+from datagen.naming import chat_speaker, title_resolver
 from datagen.positives import POSITIVES
+from datagen.region_links import region_links
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
@@ -275,6 +276,9 @@ class NaturalConfig:
     max_final_uses: bridges that may end on one document (its answer relations differ); a hub (more
         than `hub_in_links` articles link to it) ends one.
     hub_in_links: a document more articles than this link to is no hop of a chain (`datagen.chains`).
+    region_links: 1 links a place answer's region to its page ("moved to Nashville, Tennessee" → "Tennessee"), so
+        chains go on through "the state Hank Snow moved to" (datagen.region_links; session 48, `--mix regions=1`),
+        kept only where one makes a chain of 3-4 documents. 0 (default): the links as before, exactly.
     chain_tries: chains tried per proposal (a question too long for one is tried on another).
     max_question_words: longer compositions read as puzzles; they are dropped.
     """
@@ -333,6 +337,7 @@ class NaturalConfig:
     cap_overflow: float = 2.0
     max_middle_uses: int = 4
     max_final_uses: int = 2
+    region_links: float = 0.0
     hub_in_links: int = 12
     chain_tries: int = 30
     max_question_words: int = 32
@@ -344,7 +349,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
-            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped",
+            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -369,7 +374,7 @@ _MIX_KEYS = {
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
-    "call_compare_read": "call_compare_read",
+    "call_compare_read": "call_compare_read", "regions": "region_links",
 }
 
 
@@ -525,9 +530,27 @@ class NaturalGenerator:
             d: [f for f in rels.values() if f.target and f.describe and f.target in mined.chunks]
             for d, rels in self.relations.items()
         }
+        documents = sorted({facts.article(d) for d in mined.chunks})
+        if self.config.region_links:
+            # a link only: region facts join no `relations`, so they never answer (datagen.region_links). Kept only
+            # where they make a chain of 3-4 documents: they are for depth, and a corpus where they make none
+            # (HotpotQA's dev pages: one 2-document chain) keeps its chains, and its tasks, exactly
+            resolve = title_resolver(mined, facts.articles)
+            found = {a: [f for f in fs if f.target in mined.chunks]
+                     for a, fs in region_links(facts, self.relations, resolve, self._article_text).items()}
+            trial = ChainIndex(facts, self.relations, {a: [*self.links.get(a, ()), *found.get(a, ())]
+                                                       for a in {*self.links, *found}},
+                               self._article_text, hub_in_links=self.config.hub_in_links, documents=documents,
+                               titles=mined.titles)
+            deep = {id(f) for h, cs in trial.chains.items() if h > 2 for c in cs for f in c.links}
+            self.stages["regions:found"] += sum(len(fs) for fs in found.values())
+            self.stages["regions:kept"] += sum(1 for fs in found.values() for f in fs if id(f) in deep)
+            for article, fs in found.items():
+                if any(id(f) in deep for f in fs):
+                    self.links.setdefault(article, []).extend(f for f in fs if id(f) in deep)
         self.chains = ChainIndex(
             facts, self.relations, self.links, self._article_text, hub_in_links=self.config.hub_in_links,
-            documents=sorted({facts.article(d) for d in mined.chunks}), titles=mined.titles,
+            documents=documents, titles=mined.titles,
         )
         # what deeper chains need (`_spent` keeps a use of them for those)
         self._deep_ends = {c.docs[-1] for h, cs in self.chains.chains.items() if h > 2 for c in cs}

@@ -43,3 +43,41 @@ def test_a_hold_out_leaving_nothing_or_a_negative_count_is_refused(monkeypatch, 
         _run(monkeypatch, tmp_path, *argv)
     assert err.value.code == 2 and says in capsys.readouterr().err
     assert not (tmp_path / "tasks.jsonl").exists()  # nothing written
+
+
+# session 48: a generated task whose chain is (most of) a reporting or held-out question's chain is no training data
+CHAIN_FIXTURE = __import__("pathlib").Path(__file__).parents[1] / "fixtures" / "chain_leaks" / "generated.jsonl"
+
+
+def _run_chains(monkeypatch, tmp_path, *argv: str) -> list[str]:
+    pt = bench("policy_tasks")
+    tuning = [Task(task_id="t0", query="Which state did Orla Brenn move to?", gold_doc_ids=["Amber Lantern (song)",
+                                                                                          "Orla Brenn", "Kelbria"]),
+              Task(task_id="t1", query="Who founded Orsberg Works?", gold_doc_ids=["Orsberg Works", "Veldmark"])]
+    report = [Task(task_id="r0", query="Which river flows through the capital of Veldmark?",
+                   gold_doc_ids=["Mount Orra", "Veldmark", "Orsberg", "Selk River"])]
+    monkeypatch.setattr(pt, "parts", lambda name, data_dir: (tuning, report))
+    out = tmp_path / "tasks.jsonl"
+    monkeypatch.setattr(sys, "argv", ["policy_tasks.py", "--set", "musique", "--out", str(out),
+                                      "--extra", str(CHAIN_FIXTURE), *argv])
+    pt.main()
+    return [t.task_id for t in load_tasks(out).tasks]
+
+
+def test_a_generated_chain_sharing_two_gold_documents_with_a_reporting_question_is_dropped(monkeypatch, tmp_path):
+    # off (the default): the file as before, every generated task kept
+    assert _run_chains(monkeypatch, tmp_path, "--drop-leaks") == ["t0", "t1", "g-leak", "g-one", "g-held", "g-clean"]
+    # g-leak shares Mount Orra and Veldmark with r0; g-one shares only Orsberg; a tuning question (t1 shares
+    # Veldmark) is never dropped by the rule
+    ids = _run_chains(monkeypatch, tmp_path, "--drop-leaks", "--chain-leaks", "2")
+    assert ids == ["t0", "t1", "g-one", "g-held", "g-clean"]
+    # g-held is t0's chain: dropped once t0 is held out (measured on), kept while t0 is trained on
+    ids = _run_chains(monkeypatch, tmp_path, "--drop-leaks", "--chain-leaks", "2", "--hold-out", "1")
+    assert ids == ["t1", "g-one", "g-clean"]
+
+
+def test_a_chain_leak_without_drop_leaks_writes_nothing(monkeypatch, tmp_path, capsys):
+    with pytest.raises(SystemExit) as err:
+        _run_chains(monkeypatch, tmp_path, "--chain-leaks", "2")
+    assert "share 2+ gold documents with a reporting question" in str(err.value)
+    assert not (tmp_path / "tasks.jsonl").exists()
