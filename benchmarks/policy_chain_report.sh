@@ -23,7 +23,8 @@
 # Training, per set (the choice of session 47, made on the tuning parts only): the tuning questions (HotpotQA 1-150,
 # MuSiQue 1-120, LoCoMo conversation 41's 95 = the 95 after the first 400 with evidence), plus the set's generated
 # tasks (`benchmarks/policy_tasks.py --extra GEN/SET/tasks.jsonl --drop-leaks`: a generated task asking a reporting
-# question word for word is dropped), `context1 train policy --agreement-weight 0.05 --start auto` (the start the
+# question word for word is dropped; since session 48 also one whose chain shares CHAIN_LEAKS, default 2, gold
+# documents with one reporting question — 11 of MuSiQue's 43 default tasks did; 0 gives session 47's sets), `context1 train policy --agreement-weight 0.05 --start auto` (the start the
 # untrained prior row is). The reporting part is never trained on (policy_tasks.py refuses its ids).
 set -euo pipefail
 
@@ -40,6 +41,7 @@ SETS=${SETS:-hotpotqa musique locomo}
 PYTHON=${PYTHON:-python}
 THREADS=${THREADS:-1}
 TRAIN=${TRAIN:-1}
+CHAIN_LEAKS=${CHAIN_LEAKS:-2}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUT" "$GEN"
 cd "$ROOT"
@@ -60,7 +62,7 @@ for s in $SETS; do
   fi
   tuning=0; [ "$s" = locomo ] && tuning=95   # LoCoMo: conversation 41's 95 only (42/43 are datagen's reporting export)
   $PYTHON benchmarks/policy_tasks.py --set "$s" --data-dir "$DATA" --max-tuning "$tuning" \
-    --extra "$GEN/$s/tasks.jsonl" --drop-leaks --out "$OUT/tasks-$s.jsonl"
+    --extra "$GEN/$s/tasks.jsonl" --drop-leaks --chain-leaks "$CHAIN_LEAKS" --out "$OUT/tasks-$s.jsonl"
   if [ "$TRAIN" = 0 ] && [ -f "$OUT/policy-$s/policy.json" ]; then continue; fi   # TRAIN=0: reuse OUT/policy-SET
   stamp "training $s"
   $PYTHON -m context1.interfaces.cli train policy "$idx" --tasks "$OUT/tasks-$s.jsonl" --out "$OUT/policy-$s" \
