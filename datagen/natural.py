@@ -249,6 +249,11 @@ class NaturalConfig:
         47, issue 36): a term its prose defines ("What is a ufunc in NumPy?"), what a named function does ("Which
         Pandas function implements a number of types of joins?"), the shape a cell printed for a named array. A folder
         with no notebook is unchanged. 0 asks none, as before (`--mix notebooks=0`). Read with the facts.
+    doc_papers: 1 (default) asks what a research paper (a PDF that is no filing) defines (datagen.doc_papers, session
+        48, issue 36): an acronym's expansion, its first definition, the initials spelling the acronym ("What does
+        FDS stand for in the paper “Flat Datacenter Storage”?" is refused: the title gives it), and a term an
+        "A(n) X is a(n) Y" sentence defines ("In the Bigtable paper, what is a tablet?"). A folder with no such PDF
+        is unchanged. 0 asks none, as before (`--mix papers=0`). Read with the facts.
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -316,6 +321,7 @@ class NaturalConfig:
     call_comparison_share: float = 0.25
     call_prose: float = 0.0
     doc_notebooks: float = 1.0
+    doc_papers: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -331,7 +337,7 @@ class NaturalConfig:
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
-            "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
+            "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks", "doc_papers",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -353,7 +359,7 @@ _MIX_KEYS = {
     "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
-    "notebooks": "doc_notebooks",
+    "notebooks": "doc_notebooks", "papers": "doc_papers",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read",
 }

@@ -120,7 +120,7 @@ def run_datagen(
                                release_names=bool(natural.doc_release_names),
                                declared_names=bool(natural.doc_declared_names),
                                deprecations=bool(natural.doc_deprecations),
-                               notebooks=bool(natural.doc_notebooks))
+                               notebooks=bool(natural.doc_notebooks), papers=bool(natural.doc_papers))
                 generator = NaturalGenerator(mined, facts, natural)
                 # filings and reports (issue 36): questions across quarters and companies from table rows, and
                 # from the fields of form-like reports
@@ -196,11 +196,11 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
            doc_name_case: bool = True, doc_reference: bool = True, doc_options: bool = True, meeting_decisions: bool = True,
            meeting_replies: bool = True, doc_source: bool = False, option_shapes: frozenset[str] | None = None,
            project_files: bool = True, release_names: bool = False, declared_names: bool = False,
-           deprecations: bool = False, notebooks: bool = False) -> Any:
+           deprecations: bool = False, notebooks: bool = False, papers: bool = False) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
     doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, option_shapes (None: all),
-    project_files, release_names, declared_names, deprecations, notebooks: `read_facts`' own."""
+    project_files, release_names, declared_names, deprecations, notebooks, papers: `read_facts`' own."""
     from datagen.doc_options import SHAPES
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
@@ -220,7 +220,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
             option_shapes=option_shapes if option_shapes is not None else SHAPES,
             project_files=project_files, release_names=release_names, declared_names=declared_names,
-            deprecations=deprecations, notebooks=notebooks,
+            deprecations=deprecations, notebooks=notebooks, papers=papers,
         )
     finally:
         if bar is not None:
