@@ -16,6 +16,7 @@ Everything here is a pure function of the page's words, so the layout is testabl
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -161,8 +162,8 @@ def page_words(document: object, index: int, hyphens: bool = False) -> list[Word
     stays on its word's line), with the font size and boldness of their first character.
 
     hyphens: the hyphen PDFium marks as breaking a word at a line's end (U+FFFE, or U+0002) is kept as a
-    soft hyphen (U+00AD) at the word's end, so `column_lines` can join "distrib-" / "uted"; False = dropped,
-    as before."""
+    soft hyphen (U+00AD) at the word's end, so `column_lines` can join "distrib-" / "uted", and turned text (an
+    arXiv stamp up the margin) is left out; False = as before."""
     import ctypes
 
     import pypdfium2.raw as raw
@@ -190,6 +191,9 @@ def page_words(document: object, index: int, hyphens: bool = False) -> list[Word
 
         for j in range(textpage.count_chars()):
             char = chr(raw.FPDFText_GetUnicode(textpage, j))
+            if hyphens and abs(math.sin(raw.FPDFText_GetCharAngle(textpage, j))) > 0.1:
+                close_word()  # turned text, as arXiv's stamp up a paper's margin: one glyph a word, read as no line
+                continue
             if hyphens and char in "\ufffe\x02" and chars:
                 chars.append((chars[-1][1], chars[-1][1], chars[-1][2], chars[-1][3], SOFT_HYPHEN))
                 close_word()
@@ -214,8 +218,14 @@ def page_words(document: object, index: int, hyphens: bool = False) -> list[Word
 # ---------------------------------------------------------------- words → lines → blocks
 
 
-def group_lines(words: Sequence[Word]) -> list[Line]:
-    """Words grouped into lines by vertical overlap, top to bottom, each left to right."""
+def group_lines(words: Sequence[Word], first_band: bool = False) -> list[Line]:
+    """Words grouped into lines by vertical overlap, top to bottom, each left to right.
+    first_band: a word joins the line, of the last three, whose band holds its middle, the band of the line's
+    first word, not of all its words so far: a band that grows with each word taken, and a word
+    that can join only the last line begun, ran a page's lines together where baselines drift or inline
+    mathematics sets words above and below the line (`column_lines`)."""
+    if first_band:
+        return _band_lines(words)
     lines: list[list[Word]] = []
     for word in sorted(words, key=lambda w: (round(w.top), w.x0)):
         if lines:
@@ -228,6 +238,27 @@ def group_lines(words: Sequence[Word]) -> list[Line]:
                 last.append(word)
                 continue
         lines.append([word])
+    return [Line(tuple(sorted(ws, key=lambda w: w.x0))) for ws in lines]
+
+
+def _band_lines(words: Sequence[Word]) -> list[Line]:
+    lines: list[list[Word]] = []
+    bands: list[Word] = []  # each line's first word (a tallest word's loose box can span two lines of a math font)
+    for word in sorted(words, key=lambda w: (round(w.top), w.x0)):
+        middle = (word.top + word.bottom) / 2
+        best = None
+        for n in range(len(lines) - 1, max(len(lines) - 4, -1), -1):
+            band = bands[n]
+            height = max(band.bottom - band.top, 1.0)
+            if band.top - 0.2 * height <= middle <= band.bottom + 0.2 * height:
+                distance = abs(middle - (band.top + band.bottom) / 2)
+                if best is None or distance < best[0]:
+                    best = (distance, n)
+        if best is None:
+            lines.append([word])
+            bands.append(word)
+            continue
+        lines[best[1]].append(word)
     return [Line(tuple(sorted(ws, key=lambda w: w.x0))) for ws in lines]
 
 
@@ -250,7 +281,7 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
     the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`)."""
     gutter = find_gutter(words)
     if gutter is None:
-        return join_hyphens(group_lines(words))
+        return join_hyphens(group_lines(words, True))
     crossing = sorted((w for w in words if w.x0 < gutter + GUTTER_HALF and w.x1 > gutter - GUTTER_HALF),
                       key=lambda w: w.top)
     bands: list[list[float]] = []  # vertical spans of the full-width rows
@@ -268,19 +299,19 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
         middle = (w.top + w.bottom) / 2
         while b < len(bands) and middle > bands[b][1]:
             if band_words:  # the full-width row is behind: the columns above it first, then it
-                lines += group_lines(left) + group_lines(right) + group_lines(band_words)
+                lines += group_lines(left, True) + group_lines(right, True) + group_lines(band_words, True)
                 left, right, band_words = [], [], []
             b += 1
         if b < len(bands) and middle >= bands[b][0]:
             if left or right:
-                lines += group_lines(left) + group_lines(right)
+                lines += group_lines(left, True) + group_lines(right, True)
                 left, right = [], []
             band_words.append(w)
         elif (w.x0 + w.x1) / 2 < gutter:
             left.append(w)
         else:
             right.append(w)
-    lines += group_lines(left) + group_lines(right) + group_lines(band_words)
+    lines += group_lines(left, True) + group_lines(right, True) + group_lines(band_words, True)
     return join_hyphens(lines)
 
 
