@@ -317,8 +317,10 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
 
 def find_gutter(words: Sequence[Word]) -> float | None:
     """The x of a two-column page's gutter, or None: the point near the middle of the text's width that the
-    fewest rows cross, where those are at most GUTTER_ROWS of the page's rows and each side holds COLUMN_SHARE of
-    its words. A single-column page's lines cross every such point."""
+    fewest rows cross, where those are at most GUTTER_ROWS of the page's rows, each side holds COLUMN_SHARE of
+    its words, the right side is not figures and half the left side's rows run to near the gutter (a filing's
+    statement, labels left and figures right, is no two columns). A single-column page's lines cross every
+    such point."""
     if len(words) < 40:
         return None
     lo, hi = min(w.x0 for w in words), max(w.x1 for w in words)
@@ -337,8 +339,19 @@ def find_gutter(words: Sequence[Word]) -> float | None:
     left_edge = max((w.x1 for w in words if w.x1 <= gutter), default=gutter)
     right_edge = min((w.x0 for w in words if w.x0 >= gutter), default=gutter)
     gutter = (left_edge + right_edge) / 2 if right_edge > left_edge else gutter
-    sides = sum(1 for w in words if w.x1 <= gutter), sum(1 for w in words if w.x0 >= gutter)
-    if min(sides) < COLUMN_SHARE * len(words):
+    left = [w for w in words if w.x1 <= gutter]
+    right = [w for w in words if w.x0 >= gutter]
+    if min(len(left), len(right)) < COLUMN_SHARE * len(words):
+        return None
+    # columns of prose, not a table's labels and its figures: the right side is words, and most rows of the left
+    # column run to near the gutter (justified or ragged), where a table's labels stop anywhere
+    if sum(1 for w in right if is_number(w.text)) > 0.3 * len(right):
+        return None
+    ends: dict[int, float] = {}
+    for w in left:
+        ends[round(w.top / 3)] = max(ends.get(round(w.top / 3), lo), w.x1)
+    near = sum(1 for x in ends.values() if x >= gutter - 0.25 * (gutter - lo))
+    if near < 0.5 * len(ends):
         return None
     return gutter
 
