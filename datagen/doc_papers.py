@@ -157,7 +157,8 @@ def _acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
             if not all(_EXPANSION_WORD.match(w) for w in run) or run[0].lower() in _MINOR:
                 continue
             initials = [p[0].lower() for w in run if w.lower() not in _MINOR for p in w.split("-") if p]
-            if initials == letters:
+            every = [p[0].lower() for w in run for p in w.split("-") if p]  # "mean time to data loss (MTTDL)"
+            if letters in (initials, every):
                 found = " ".join(run)
                 break
         if not found:

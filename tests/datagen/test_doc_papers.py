@@ -13,7 +13,7 @@ TEXT = [
     "Log (TOL) and serves reads from memory. A harbour is a group of charts that one server owns.",
     "Each server runs a Wave Scheduler (WS) beside the log. Writes go to the TOL first. A quay is a queue of "
     "pending chart writes, drained in order. The Remote Procedure Calls (RPCs) use a Fast Buoy (XYZ) protocol. "
-    "A similar thing is a related structure of other stores.",
+    "A similar thing is a related structure of other stores. We report the mean time to data loss (MTTDL) of a harbour.",
     "References\n[1] A. Author. Journal of Invented Harbours (JIH), 2001.",
 ]
 
@@ -35,6 +35,7 @@ def test_an_acronyms_first_definition_is_asked_naming_the_paper():
     assert (ACRONYM, "What does TOL stand for in the Bluefin paper?", "Tidal Ordered Log") in asked
     assert (ACRONYM, "What does WS stand for in the Bluefin paper?", "Wave Scheduler") in asked
     assert (ACRONYM, "What does RPCs stand for in the Bluefin paper?", "Remote Procedure Calls") in asked
+    assert (ACRONYM, "What does MTTDL stand for in the Bluefin paper?", "mean time to data loss") in asked
 
 
 def test_initials_that_do_not_spell_the_acronym_are_refused():
