@@ -267,6 +267,8 @@ SOFT_HYPHEN = "\u00ad"
 # of its rows (a title, a full-width figure, a centred page number), and each side holds this share of its words.
 GUTTER_ROWS = 0.2
 COLUMN_SHARE = 0.2
+# No line of a page holds this many words: a longer one is lines run together.
+RUN_ON_WORDS = 40
 # A gutter is clear this many points either side: a title's space between two words (~3 pt) is no gutter.
 GUTTER_HALF = 4.0
 
@@ -281,7 +283,12 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
     the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`)."""
     gutter = find_gutter(words)
     if gutter is None:
-        return join_hyphens(group_lines(words, True))
+        lines = group_lines(words)
+        if any(len(line.words) > RUN_ON_WORDS for line in lines):
+            # a one-column page whose lines ran together (inline mathematics above and below the line): grouped
+            # by each line's first word; any other page (a filing's, a plain paper's) keeps the base's lines
+            lines = group_lines(words, True)
+        return join_hyphens(lines)
     crossing = sorted((w for w in words if w.x0 < gutter + GUTTER_HALF and w.x1 > gutter - GUTTER_HALF),
                       key=lambda w: w.top)
     bands: list[list[float]] = []  # vertical spans of the full-width rows
