@@ -379,7 +379,9 @@ def page_title(page: PageLayout, reach: int = 20) -> str:
         return ""
     # the type's height on the page (PDFium's loose boxes): the font size a PDF declares can be 1 for every line,
     # its text matrix doing the scaling
-    heights = [max(w.bottom - w.top for w in ln.words) for ln in wordy]
+    # a drop cap ("T HE recent development …") is one letter: a line's height is its words of two letters or more
+    heights = [max((w.bottom - w.top for w in ln.words if re.search(r"[A-Za-z]{2}", w.text)), default=0.0)
+               for ln in wordy]
     big = [h >= max(heights) - 0.5 for h in heights]
     start = big.index(True)
     end = start

@@ -44,7 +44,7 @@ _EXPANSION_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9']+)*$")
 # "A tablet is a range of rows …", "An SSTable is a persistent, ordered immutable map …"
 _DEFINITION = re.compile(
     r"^(?P<art>A|An)\s+(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+is\s+(?P<a>(?:a|an)\s+[^.!?]+?)[.!?:]?$")
-_GENUS_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so|if)\s)")
+_GENUS_END = re.compile(r"\s*(?:,|;|:|\(|\[|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so|if)\s)")
 _NOT_TERMS = frozenset("""
 this these that those it they there here one each every our my your his her their its such which what another other
 all both some any result results key idea goal main first second next last problem reason answer point difference
@@ -182,10 +182,13 @@ def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]
         return []
     genus = _GENUS_END.split(m.group("a"), maxsplit=1)[0].strip()
     content = [w for w in genus.split()[1:] if len(w) > 2]
-    if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS or genus.split()[-1].lower() in _MINOR:
+    last = genus.split()[-1]
+    if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS or last.lower() in _MINOR or len(last) < 2:
+        # "a set of objects x": the genus ends on a variable, "a time interval [a, b]" on its bounds
         skipped["paper_genus_shape"] += 1
         return []
-    if genus.split()[1].lower() in _RELATIVE:
+    if genus.split()[1].lower() in _RELATIVE or genus.split()[1].lower().endswith("ly"):
+        # "a similar operation" places the term beside another; "a potentially unfavorable situation" judges it
         skipped["paper_genus_relative"] += 1
         return []
     subject = ("an " if m.group("art") == "An" else "a ") + term

@@ -67,6 +67,12 @@ def test_a_title_marks_and_stamps_are_dropped(tmp_path):
     assert read_pdf_document(tmp_path / "p.pdf", columns=True).page_title == "Bluefin: A Chart Store"
 
 
+def test_a_drop_cap_is_no_title(tmp_path):
+    head = [(150.0, 50.0, "Bluefin: A Chart Store", 14.0), (60.0, 80.0, "T", 30.0), (80.0, 80.0, "HE harbour grows", 9.0)]
+    (tmp_path / "p.pdf").write_bytes(paper_pdf([two_column_page(LEFT, RIGHT, head=head, top=120)]))
+    assert read_pdf_document(tmp_path / "p.pdf", columns=True).page_title == "Bluefin: A Chart Store"
+
+
 def test_a_one_column_page_reads_the_same_either_way(tmp_path):
     lines = [f"Line {i} of a single column runs across the whole width of the page, as a report sets it."
              for i in range(30)]

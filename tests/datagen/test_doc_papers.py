@@ -13,7 +13,7 @@ TEXT = [
     "Log (TOL) and serves reads from memory. A harbour is a group of charts that one server owns.",
     "Each server runs a Wave Scheduler (WS) beside the log. Writes go to the TOL first. A quay is a queue of "
     "pending chart writes, drained in order. The Remote Procedure Calls (RPCs) use a Fast Buoy (XYZ) protocol. "
-    "A similar thing is a related structure of other stores. We report the mean time to data loss (MTTDL) of a harbour.",
+    "A similar thing is a related structure of other stores. A wave is a set of writes x. A storm is a potentially lossy event. We report the mean time to data loss (MTTDL) of a harbour.",
     "References\n[1] A. Author. Journal of Invented Harbours (JIH), 2001.",
 ]
 
@@ -56,6 +56,7 @@ def test_a_defined_term_is_asked_and_a_comparison_is_not():
     assert (TERM, "In the Bluefin paper, what is a harbour?", "a group of charts") in asked
     assert (TERM, "In the Bluefin paper, what is a quay?", "a queue of pending chart writes") in asked
     assert not [f for f in facts if "similar" in f.subject]
+    assert not [f for f in facts if f.subject in ("a wave", "a storm")]  # ends on a variable; a judgement
 
 
 def test_a_paper_with_no_abstract_still_yields():
