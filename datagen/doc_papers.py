@@ -14,6 +14,11 @@ answer and the question names the paper it is about:
   argument), "is a(n)" and the genus, cut at its first clause; two content words at least, none that only places
   the term beside another ("a similar operation").
 
+The prose templates' questions about a paper ("Which place did Dave go off to?", "Which organization does Sn act
+on?") name no paper, so a folder of many cannot answer them, and a table's rows in a paper are no filing's: with this
+reader on, a paper's only questions are these two kinds and the claims (`relations.read_facts`, counted as
+`paper_prose_template`).
+
 Every question names its paper by the title its first page sets (`pdf_layout.page_title`), or, where the title
 opens with a system's name ("Bigtable: A Distributed …"), by that name ("in the Bigtable paper"); a title another
 paper of the folder shares names none of them, and its questions are refused. An answer the question's own words
@@ -25,8 +30,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from corpus_tools.readers import stem_title
 from datagen.factbase import Fact
 from datagen.types import TruthType
 
@@ -91,6 +98,11 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
     named = paper_name(title)
     if not named:
         skipped["paper_title_shape"] += 1
+        return []
+    if " ".join(title.split()).lower() == stem_title(Path(doc_id)).lower():
+        # no title read from the paper: the file's name ("affective computing Theories Methods …") names it as
+        # its folder does, not as a reader would
+        skipped["paper_title_is_file_name"] += 1
         return []
     out: list[Fact] = []
     expansions: dict[str, set[str]] = {}

@@ -417,6 +417,13 @@ def read_facts(
             unique = notebook_titles[" ".join(title.split()).lower()] < 2
             found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
         if doc_id in paper_docs:
+            # the prose templates' and table rows' questions name no paper (datagen.doc_papers)
+            others = [f for f in base.facts.get(doc_id, []) if not f.relation.startswith("doc:")]
+            if others:
+                base.skipped["paper_prose_template"] += len(others)
+                base.facts[doc_id] = [f for f in base.facts[doc_id] if f.relation.startswith("doc:")]
+                if not base.facts[doc_id]:
+                    del base.facts[doc_id]
             title = mined.titles.get(doc_id, "")
             unique = paper_titles[" ".join(title.split()).lower()] < 2
             found += _no_leaks(paper_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)

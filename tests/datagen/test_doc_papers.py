@@ -64,6 +64,11 @@ def test_a_paper_with_no_abstract_still_yields():
     assert [f.answer for f in facts] == ["Wave Scheduler"]
 
 
+def test_a_title_that_is_the_files_name_gives_nothing():
+    facts, skipped = _facts(title="bluefin")
+    assert facts == [] and skipped["paper_title_is_file_name"] == 1
+
+
 def test_a_title_that_names_no_paper_gives_nothing():
     assert paper_name("datastores_bluefin-a-chart-store") == ""
     assert paper_name("Dissertation Of Jim.doc") == ""
