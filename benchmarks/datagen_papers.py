@@ -60,7 +60,7 @@ def main() -> None:
     for out in args.outs:
         path = out / "tasks.jsonl"
         rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()] if path.is_file() else []
-        kind = Counter((r["metadata"].get("relations") or ["?"])[-1] for r in rows)
+        kind = Counter((r["metadata"].get("relations") or [r["metadata"].get("form") or "?"])[-1] for r in rows)
         hops = Counter(len(r["metadata"].get("relations") or []) for r in rows)
         docs = {d for r in rows for d in r.get("gold_doc_ids") or ()}
         print(f"== {out}: {len(rows)} tasks from {len(docs)} papers; hops: "
@@ -73,7 +73,7 @@ def main() -> None:
             print(f"   BM25 by document, all: {_rate(corpus, [(r['query'], r.get('gold_doc_ids') or []) for r in rows])}")
             for k in sorted(kind):
                 these = [(r["query"], r.get("gold_doc_ids") or []) for r in rows
-                         if (r["metadata"].get("relations") or ["?"])[-1] == k]
+                         if (r["metadata"].get("relations") or [r["metadata"].get("form") or "?"])[-1] == k]
                 print(f"   BM25 by document, {k}: {_rate(corpus, these)}")
         finally:
             close = getattr(corpus, "close", None)
