@@ -277,6 +277,18 @@ class CorpusConfig:
         search without constraints MRR -0.072 [-0.152, +0.005] 7/10: the company's words on its turns helped find
         its call. The reporting run, session 46's 74 unseen vendor calls' 58 figure questions: hit@5 +0.034 [+0.000,
         +0.086] 2/0 in each ranking, MRR ties, -0.029 / +0.006 / +0.013: still mixed, still off).
+    pdf_columns: a PDF's two-column pages (research papers) read column by column (pdf_layout.column_lines, session
+        48): the gutter is found where the fewest rows cross the page's middle; full-width rows (title, authors, a
+        wide figure) read where they stand, the left column's lines before the right one's between them; a word
+        broken at a line's end ("distrib-" / "uted") joined; turned text (arXiv's margin stamp) left out; a PDF
+        with no filing's cover is titled by what its first page sets in its largest type (its metadata title is
+        often another thing, "System Model", or none: then the file's name). Read across the whole width, a
+        two-column paper's lines paired the two columns' lines, and where their baselines drifted apart grew
+        into a soup of words sorted left to right (session 48, 108 tuning papers, benchmarks/papers_reading.py:
+        words in run-on lines 36 % → 3.5 %). A page with no gutter of prose on both sides (a filing's statement,
+        a one-column paper) keeps the base's lines, except a word broken at a line's end joined, and a page whose
+        lines ran together (a line over 40 words: inline mathematics) grouped by each line's first word. False = as
+        before (main exactly); an index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -295,6 +307,7 @@ class CorpusConfig:
     read_calls: bool = True
     read_project_files: bool = True
     call_own_titles: bool = False
+    pdf_columns: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -317,6 +330,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_calls must be True or False, got {self.read_calls!r}")
         if not isinstance(self.read_project_files, bool):
             raise ValueError(f"CorpusConfig.read_project_files must be True or False, got {self.read_project_files!r}")
+        if not isinstance(self.pdf_columns, bool):
+            raise ValueError(f"CorpusConfig.pdf_columns must be True or False, got {self.pdf_columns!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -332,6 +347,7 @@ class CorpusConfig:
         known.setdefault("read_calls", False)  # built before session 46: no call's identity was read
         known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
+        known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

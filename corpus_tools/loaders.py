@@ -58,6 +58,7 @@ class ReadOptions:
     calls: bool = True
     project_files: bool = True
     call_titles: bool = False
+    pdf_columns: bool = False
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -67,7 +68,8 @@ class ReadOptions:
                    source_code=getattr(config, "read_source", False), notebooks=getattr(config, "read_notebooks", False),
                    calls=getattr(config, "read_calls", False),
                    project_files=getattr(config, "read_project_files", False),
-                   call_titles=getattr(config, "call_own_titles", False))
+                   call_titles=getattr(config, "call_own_titles", False),
+                   pdf_columns=getattr(config, "pdf_columns", False))
 
 
 def load_documents(
@@ -87,6 +89,7 @@ def load_documents(
     calls: bool = True,
     project_files: bool = True,
     call_titles: bool = False,
+    pdf_columns: bool = False,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -108,6 +111,8 @@ def load_documents(
     metadata (CorpusConfig.read_calls, call_identity.py); False = as before session 46.
     call_titles: with `calls`, a vendor call's own people's turns open "Name (Title)", the company named once
     (CorpusConfig.call_own_titles, call_reader.py); False = "Name (Company - Title)", as session 46.
+    pdf_columns: a PDF's two-column pages read column by column, a word broken at a line's end joined
+    (CorpusConfig.pdf_columns, pdf_layout.column_lines); False = as before session 48.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -124,6 +129,7 @@ def load_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
+        pdf_columns=pdf_columns,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -253,6 +259,7 @@ def iter_documents(
     calls: bool = True,
     project_files: bool = True,
     call_titles: bool = False,
+    pdf_columns: bool = False,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -262,7 +269,7 @@ def iter_documents(
     """
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
-                       project_files=project_files, call_titles=call_titles)
+                       project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -378,7 +385,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             if metadata.get("company") and metadata.get("form"):
                 title = document_title(metadata, title, path)
         elif suffix in readers.PDF_SUFFIXES:
-            pdf = readers.read_pdf_document(path)
+            pdf = readers.read_pdf_document(path, columns=True) if read.pdf_columns else readers.read_pdf_document(path)
             text, parts = pdf.text, pdf.parts
             if pdf.unreadable_pages:
                 metadata["unreadable_pages"] = pdf.unreadable_pages
@@ -389,7 +396,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             # Cover-page facts (company, form, period…); the title is built from them when found,
             # since metadata titles on real PDFs are often ids, paths or "04.01.2023 10Q Document".
             metadata.update(read_metadata(text, pdf.furniture))
-            title = document_title(metadata, pdf.title, path)
+            # a paper's first page sets its title; its metadata title is often another thing or none (session 48)
+            title = document_title(metadata, pdf.page_title or pdf.title, path)
         else:
             text, encoding = readers.read_text_encoding(path)
             if encoding not in ("utf-8", "ascii"):

@@ -16,6 +16,7 @@ Everything here is a pure function of the page's words, so the layout is testabl
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -125,8 +126,11 @@ class PageLayout:
 # ---------------------------------------------------------------- reading a PDF
 
 
-def read_layout(path: Path) -> tuple[list[PageLayout], str | None, int]:
+def read_layout(path: Path, columns: bool = False) -> tuple[list[PageLayout], str | None, int]:
     """(every page of a PDF as lines and tables, the PDF's metadata title, pages that failed).
+
+    columns: a two-column page is read column by column, and a word broken across lines joined
+    (`column_lines`); False = every page's words grouped into lines across the whole width, as before.
 
     Words come from PDFium's character boxes (pypdfium2): measured on the 10-Qs, they give the
     same table rows as pdfplumber's words at a tenth of the cost (benchmarks/filings_layout.py).
@@ -143,19 +147,23 @@ def read_layout(path: Path) -> tuple[list[PageLayout], str | None, int]:
             title = None
         for index in range(len(document)):
             try:
-                words = page_words(document, index)
+                words = page_words(document, index, hyphens=columns)
             except Exception:  # noqa: BLE001 - one broken page must not lose the others
                 failed += 1
                 words = []
-            pages.append(layout_page(index + 1, words))
+            pages.append(layout_page(index + 1, words, columns=columns))
     finally:
         document.close()
     return pages, title if isinstance(title, str) else None, failed
 
 
-def page_words(document: object, index: int) -> list[Word]:
+def page_words(document: object, index: int, hyphens: bool = False) -> list[Word]:
     """Words of one page: characters joined while they touch on one line (loose boxes, so a comma
-    stays on its word's line), with the font size and boldness of their first character."""
+    stays on its word's line), with the font size and boldness of their first character.
+
+    hyphens: the hyphen PDFium marks as breaking a word at a line's end (U+FFFE, or U+0002) is kept as a
+    soft hyphen (U+00AD) at the word's end, so `column_lines` can join "distrib-" / "uted", and turned text (an
+    arXiv stamp up the margin) is left out; False = as before."""
     import ctypes
 
     import pypdfium2.raw as raw
@@ -183,6 +191,13 @@ def page_words(document: object, index: int) -> list[Word]:
 
         for j in range(textpage.count_chars()):
             char = chr(raw.FPDFText_GetUnicode(textpage, j))
+            if hyphens and abs(math.sin(raw.FPDFText_GetCharAngle(textpage, j))) > 0.1:
+                close_word()  # turned text, as arXiv's stamp up a paper's margin: one glyph a word, read as no line
+                continue
+            if hyphens and char in "\ufffe\x02" and chars:
+                chars.append((chars[-1][1], chars[-1][1], chars[-1][2], chars[-1][3], SOFT_HYPHEN))
+                close_word()
+                continue
             if char.isspace() or char in "\x00\ufffe":
                 close_word()
                 continue
@@ -203,8 +218,14 @@ def page_words(document: object, index: int) -> list[Word]:
 # ---------------------------------------------------------------- words → lines → blocks
 
 
-def group_lines(words: Sequence[Word]) -> list[Line]:
-    """Words grouped into lines by vertical overlap, top to bottom, each left to right."""
+def group_lines(words: Sequence[Word], first_band: bool = False) -> list[Line]:
+    """Words grouped into lines by vertical overlap, top to bottom, each left to right.
+    first_band: a word joins the line, of the last three, whose band holds its middle, the band of the line's
+    first word, not of all its words so far: a band that grows with each word taken, and a word
+    that can join only the last line begun, ran a page's lines together where baselines drift or inline
+    mathematics sets words above and below the line (`column_lines`)."""
+    if first_band:
+        return _band_lines(words)
     lines: list[list[Word]] = []
     for word in sorted(words, key=lambda w: (round(w.top), w.x0)):
         if lines:
@@ -218,6 +239,181 @@ def group_lines(words: Sequence[Word]) -> list[Line]:
                 continue
         lines.append([word])
     return [Line(tuple(sorted(ws, key=lambda w: w.x0))) for ws in lines]
+
+
+def _band_lines(words: Sequence[Word]) -> list[Line]:
+    lines: list[list[Word]] = []
+    bands: list[Word] = []  # each line's first word (a tallest word's loose box can span two lines of a math font)
+    for word in sorted(words, key=lambda w: (round(w.top), w.x0)):
+        middle = (word.top + word.bottom) / 2
+        best = None
+        for n in range(len(lines) - 1, max(len(lines) - 4, -1), -1):
+            band = bands[n]
+            height = max(band.bottom - band.top, 1.0)
+            if band.top - 0.2 * height <= middle <= band.bottom + 0.2 * height:
+                distance = abs(middle - (band.top + band.bottom) / 2)
+                if best is None or distance < best[0]:
+                    best = (distance, n)
+        if best is None:
+            lines.append([word])
+            bands.append(word)
+            continue
+        lines[best[1]].append(word)
+    return [Line(tuple(sorted(ws, key=lambda w: w.x0))) for ws in lines]
+
+
+SOFT_HYPHEN = "\u00ad"
+# A page is read as two columns when a vertical gutter near its middle is crossed by words on at most this share
+# of its rows (a title, a full-width figure, a centred page number), and each side holds this share of its words.
+GUTTER_ROWS = 0.2
+COLUMN_SHARE = 0.2
+# No line of a page holds this many words: a longer one is lines run together.
+RUN_ON_WORDS = 40
+# A gutter is clear this many points either side: a title's space between two words (~3 pt) is no gutter.
+GUTTER_HALF = 4.0
+
+
+def column_lines(words: Sequence[Word]) -> list[Line]:
+    """A page's lines in reading order where it is set in two columns (a research paper): the words are split at
+    the gutter, the rows whose words cross it (the title, the authors, a full-width figure) read where they stand,
+    and between them the left column's lines before the right one's. Grouped across the whole width, a line of
+    the left column took the right column's line beside it ("transactions completed, and … invari ant
+    violations"), and where the two columns' baselines drift apart the band of a line grew down the page and its
+    words were sorted left to right into a soup. A page with no such gutter reads as `group_lines`. Then a word
+    the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`)."""
+    gutter = find_gutter(words)
+    if gutter is None:
+        lines = group_lines(words)
+        if any(len(line.words) > RUN_ON_WORDS for line in lines):
+            # a one-column page whose lines ran together (inline mathematics above and below the line): grouped
+            # by each line's first word; any other page (a filing's, a plain paper's) keeps the base's lines
+            lines = group_lines(words, True)
+        return join_hyphens(lines)
+    crossing = sorted((w for w in words if w.x0 < gutter + GUTTER_HALF and w.x1 > gutter - GUTTER_HALF),
+                      key=lambda w: w.top)
+    bands: list[list[float]] = []  # vertical spans of the full-width rows
+    for w in crossing:
+        if bands and w.top <= bands[-1][1] + 1.0:
+            bands[-1][1] = max(bands[-1][1], w.bottom)
+        else:
+            bands.append([w.top, w.bottom])
+    lines: list[Line] = []
+    left: list[Word] = []
+    right: list[Word] = []
+    band_words: list[Word] = []
+    b = 0
+    for w in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        middle = (w.top + w.bottom) / 2
+        while b < len(bands) and middle > bands[b][1]:
+            if band_words:  # the full-width row is behind: the columns above it first, then it
+                lines += group_lines(left, True) + group_lines(right, True) + group_lines(band_words, True)
+                left, right, band_words = [], [], []
+            b += 1
+        if b < len(bands) and middle >= bands[b][0]:
+            if left or right:
+                lines += group_lines(left, True) + group_lines(right, True)
+                left, right = [], []
+            band_words.append(w)
+        elif (w.x0 + w.x1) / 2 < gutter:
+            left.append(w)
+        else:
+            right.append(w)
+    lines += group_lines(left, True) + group_lines(right, True) + group_lines(band_words, True)
+    return join_hyphens(lines)
+
+
+def find_gutter(words: Sequence[Word]) -> float | None:
+    """The x of a two-column page's gutter, or None: the point near the middle of the text's width that the
+    fewest rows cross, where those are at most GUTTER_ROWS of the page's rows, each side holds COLUMN_SHARE of
+    its words, the right side is not figures and half the left side's rows run to near the gutter (a filing's
+    statement, labels left and figures right, is no two columns). A single-column page's lines cross every
+    such point."""
+    if len(words) < 40:
+        return None
+    lo, hi = min(w.x0 for w in words), max(w.x1 for w in words)
+    rows = {round(w.top / 3) for w in words}
+    best: tuple[int, float] | None = None
+    x = lo + 0.35 * (hi - lo)
+    while x <= lo + 0.65 * (hi - lo):
+        crossed = len({round(w.top / 3) for w in words if w.x0 < x + GUTTER_HALF and w.x1 > x - GUTTER_HALF})
+        if best is None or crossed < best[0] or (crossed == best[0] and abs(x - (lo + hi) / 2) < abs(best[1] - (lo + hi) / 2)):
+            best = (crossed, x)
+        x += 1.0
+    if best is None or best[0] > GUTTER_ROWS * len(rows):
+        return None
+    gutter = best[1]
+    # the gutter's middle: the clear span around the point found, so a column's ragged edge does not decide
+    left_edge = max((w.x1 for w in words if w.x1 <= gutter), default=gutter)
+    right_edge = min((w.x0 for w in words if w.x0 >= gutter), default=gutter)
+    gutter = (left_edge + right_edge) / 2 if right_edge > left_edge else gutter
+    left = [w for w in words if w.x1 <= gutter]
+    right = [w for w in words if w.x0 >= gutter]
+    if min(len(left), len(right)) < COLUMN_SHARE * len(words):
+        return None
+    # columns of prose, not a table's labels and its figures: the right side is words, and most rows of the left
+    # column run to near the gutter (justified or ragged), where a table's labels stop anywhere
+    if sum(1 for w in right if is_number(w.text)) > 0.3 * len(right):
+        return None
+    ends: dict[int, float] = {}
+    for w in left:
+        ends[round(w.top / 3)] = max(ends.get(round(w.top / 3), lo), w.x1)
+    near = sum(1 for x in ends.values() if x >= gutter - 0.25 * (gutter - lo))
+    if near < 0.5 * len(ends):
+        return None
+    return gutter
+
+
+_TITLE_STAMP = re.compile(r"^\[[^\]]{1,40}\]\s*")
+_TITLE_MARKS = re.compile(r"(?:\s+(?:\d|\*|∗|†|‡))+$")
+_NOT_TITLE = re.compile(r"doi:|https?://|www\.|©|\bcopyright\b", re.IGNORECASE)
+
+
+def page_title(page: PageLayout, reach: int = 20) -> str:
+    """A paper's title as its first page sets it: the first run of lines in the largest type among the page's first
+    `reach` lines (a title wrapped over two lines), where they hold two words or more of letters; "" where none
+    does. A paper's metadata title is often another thing ("System Model", "Microsoft Word - paper.doc") or none,
+    and a running header is set small."""
+    lines = [b for b in page.blocks[:reach] if isinstance(b, Line) and b.words]
+    wordy = [ln for ln in lines if sum(1 for w in ln.words if re.search(r"[A-Za-z]{2}", w.text)) >= 1]
+    if not wordy:
+        return ""
+    # the type's height on the page (PDFium's loose boxes): the font size a PDF declares can be 1 for every line,
+    # its text matrix doing the scaling
+    # a drop cap ("T HE recent development …") is one letter: a line's height is its words of two letters or more
+    heights = [max((w.bottom - w.top for w in ln.words if re.search(r"[A-Za-z]{2}", w.text)), default=0.0)
+               for ln in wordy]
+    big = [h >= max(heights) - 0.5 for h in heights]
+    start = big.index(True)
+    end = start
+    while end < len(wordy) and big[end]:  # one run: the headings below set as large ("1 Introduction") are not it
+        end += 1
+    title = [ln.text for ln in wordy[start:end]]
+    text = " ".join(" ".join(title).split())
+    text = _TITLE_STAMP.sub("", text)  # "[inria-00555588, v1] A comprehensive study …"
+    text = _TITLE_MARKS.sub("", text)  # "Hints for Computer System Design 1", "… Algorithm *": a footnote's mark
+    if len(re.findall(r"[A-Za-z]{2,}", text)) < 2 or len(text.split()) > 24 or _NOT_TITLE.search(text):
+        return ""  # a citation line set large ("Lopatovska, I., … doi:10.1016/…"), a journal's masthead link
+    return text
+
+
+def join_hyphens(lines: Sequence[Line]) -> list[Line]:
+    """A word broken at a line's end joined with its rest on the next line ("distrib-" + "uted" → "distributed" on
+    the first line); a soft hyphen with no line after it is dropped."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        last = line.words[-1] if line.words else None
+        if last is None or not last.text.endswith(SOFT_HYPHEN):
+            continue
+        stem = last.text.rstrip(SOFT_HYPHEN)
+        nxt = out[i + 1] if i + 1 < len(out) else None
+        if nxt is not None and nxt.words and stem:
+            rest = nxt.words[0]
+            joined = Word(last.x0, max(last.x1, last.x0 + 1), last.top, last.bottom, stem + rest.text, last.size, last.bold)
+            out[i] = Line((*line.words[:-1], joined))
+            out[i + 1] = Line(nxt.words[1:]) if len(nxt.words) > 1 else Line(())
+        else:
+            out[i] = Line((*line.words[:-1], Word(last.x0, last.x1, last.top, last.bottom, stem or "-", last.size, last.bold)))
+    return [line for line in out if line.words]
 
 
 def is_number(text: str) -> bool:
@@ -255,9 +451,10 @@ def split_row(line: Line) -> tuple[list[Word], list[Word]]:
     return label, values
 
 
-def layout_page(number: int, words: Sequence[Word]) -> PageLayout:
-    """A page's lines, with runs of aligned figure rows turned into tables (see the module docstring)."""
-    lines = group_lines(words)
+def layout_page(number: int, words: Sequence[Word], columns: bool = False) -> PageLayout:
+    """A page's lines, with runs of aligned figure rows turned into tables (see the module docstring).
+    columns: lines read column by column on a two-column page (`column_lines`)."""
+    lines = column_lines(words) if columns else group_lines(words)
     page = PageLayout(number)
     i = 0
     while i < len(lines):

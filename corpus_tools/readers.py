@@ -287,19 +287,22 @@ class PdfDocument:
     soups: int = 0
     layout_error: str = ""
     furniture: str = ""  # running headers and footers left out of the text (they still name the period)
+    page_title: str = ""  # with `columns`: the title the first page sets in its largest type (pdf_layout.page_title)
 
 
-def read_pdf_document(path: Path) -> PdfDocument:
+def read_pdf_document(path: Path, columns: bool = False) -> PdfDocument:
     """A PDF with its pages, sections and tables (PDFium's character positions, corpus_tools/pdf_layout.py).
 
     When the layout reader fails on a file (a parser error, no text layer, garbled text) the flat
     readers (`read_pdf`: pypdf, then PDFium) are tried, so a file that was indexed before is still
     indexed, without structure; only a file every reader refuses raises UnreadableFileError.
+    columns: a two-column page read column by column, a word broken at a line's end joined
+    (`pdf_layout.column_lines`); False = as before.
     """
     from corpus_tools.structure import build_structure
 
     try:
-        pages, title, failed = _layout(path)
+        pages, title, failed = _layout(path, columns) if columns else _layout(path)
         structured = build_structure(pages)
         _checked_text([structured.text], 0)  # no text, or garbled: let the flat readers judge
     except ImportError as exc:
@@ -310,17 +313,22 @@ def read_pdf_document(path: Path) -> PdfDocument:
         error = f"{type(exc).__name__}: {_short(exc)}"
     else:
         title = title.strip() if isinstance(title, str) and title.strip() else None
+        first = ""
+        if columns and pages:
+            from corpus_tools.pdf_layout import page_title
+
+            first = page_title(pages[0])
         return PdfDocument(title, structured.text, structured.parts, failed, structured.pages, structured.tables,
                            structured.rows, structured.rows_with_headers, structured.soups,
-                           furniture=structured.furniture)
+                           furniture=structured.furniture, page_title=first)
     title, text, failed = read_pdf(path)
     return PdfDocument(title, text, (), failed, layout_error=error)
 
 
-def _layout(path: Path):  # noqa: ANN202 - (pages, title, failed pages)
+def _layout(path: Path, columns: bool = False):  # noqa: ANN202 - (pages, title, failed pages)
     from corpus_tools.pdf_layout import read_layout
 
-    return read_layout(path)
+    return read_layout(path, columns=columns) if columns else read_layout(path)
 
 
 def _strip_prefix(reason: str) -> str:

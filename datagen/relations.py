@@ -92,6 +92,7 @@ from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_notebooks import is_notebook, notebook_facts
 from datagen.doc_options import SHAPES, option_facts
+from datagen.doc_papers import is_paper, paper_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
 from datagen.doc_releases import heading_project, release_facts
@@ -233,6 +234,7 @@ def read_facts(
     notebook_printed: bool = False,
     notebook_defaults: bool = False,
     notebook_wrapped: bool = False,
+    papers: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -265,6 +267,9 @@ def read_facts(
     notebook_printed: with notebooks, a labelled result a cell printed too (datagen.doc_notebooks PRINTED); False
     (this function's default): as session 47. notebook_defaults: a named argument's stated default too (DEFAULT);
     notebook_wrapped: a prose sentence wrapped over lines read as one; both False by default: as session 47.
+    papers: what a research paper (a PDF with no filing's form) defines (datagen.doc_papers: an acronym's expansion, a
+        term), each question naming its paper; False (this function's default): as session 47. No other document
+        is read.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -403,6 +408,8 @@ def read_facts(
                      if notebooks and chunks and is_notebook(d, chunks[0].metadata)}
     # a title several notebooks share names none of them (a book's chapters each titled by the book)
     notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in notebook_docs)
+    paper_docs = {d for d, chunks in mined.chunks.items() if papers and chunks and is_paper(d, chunks[0].metadata)}
+    paper_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in paper_docs)
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -417,6 +424,17 @@ def read_facts(
             found += _no_leaks(notebook_facts(doc_id, title, chunks, base.skipped, unique_title=unique,
                                                          printed=notebook_printed, defaults=notebook_defaults,
                                                          wrapped=notebook_wrapped), base.skipped)
+        if doc_id in paper_docs:
+            # the prose templates' and table rows' questions name no paper (datagen.doc_papers)
+            others = [f for f in base.facts.get(doc_id, []) if not f.relation.startswith("doc:")]
+            if others:
+                base.skipped["paper_prose_template"] += len(others)
+                base.facts[doc_id] = [f for f in base.facts[doc_id] if f.relation.startswith("doc:")]
+                if not base.facts[doc_id]:
+                    del base.facts[doc_id]
+            title = mined.titles.get(doc_id, "")
+            unique = paper_titles[" ".join(title.split()).lower()] < 2
+            found += _no_leaks(paper_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:

@@ -1,0 +1,209 @@
+"""What a research paper states verifiably (issue 36: a folder of papers, a real folder kind, yields questions).
+
+A paper (a PDF that is no filing, read by `corpus_tools.pdf_layout` with `CorpusConfig.pdf_columns`) holds none of
+the shapes the filing and documentation readers take. Two of its shapes are stated so that a passage verifies the
+answer and the question names the paper it is about:
+
+- an acronym the paper defines, "Log-Structured Merge-Tree (LSM-tree)" → "What does LSM-tree stand for in the paper
+  “…”?" → "Log-Structured Merge-Tree" (`ACRONYM`): only the paper's first definition of it, and only where the
+  expansion's initials are the acronym's letters, in order, each content word giving one ("Flat Datacenter Storage
+  (FDS)"; a hyphen's parts one each, "Log-Structured" → L S; "of", "and", "the", … give none); the expansion opens
+  with a content word, and one written otherwise later in the paper ("FDS" read as two things) is refused;
+- a term the paper defines, "A tablet is a range of rows …" → "In the paper “…”, what is a tablet?" → "a range of
+  rows" (`TERM`): the sentence opens with "A" / "An", the term (one to three words, no pronoun, no phrase of the
+  argument), "is a(n)" and the genus, cut at its first clause; two content words at least, none that only places
+  the term beside another ("a similar operation").
+
+The prose templates' questions about a paper ("Which place did Dave go off to?", "Which organization does Sn act
+on?") name no paper, so a folder of many cannot answer them, and a table's rows in a paper are no filing's: with this
+reader on, a paper's only questions are these two kinds and the claims (`relations.read_facts`, counted as
+`paper_prose_template`).
+
+Every question names its paper by the title its first page sets (`pdf_layout.page_title`), or, where the title
+opens with a system's name ("Bigtable: A Distributed …"), by that name ("in the Bigtable paper"); a title another
+paper of the folder shares names none of them, and its questions are refused. An answer the question's own words
+give (an expansion the title spells) is refused by the caller (`relations._no_leaks`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from corpus_tools.readers import stem_title
+from datagen.factbase import Fact
+from datagen.types import TruthType
+
+ACRONYM = "doc:paper_acronym"
+TERM = "doc:paper_term"
+
+# a sentence: a capital, then to its end mark (lines joined: a paper's sentence runs over its column's lines)
+_SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^.!?]*?(?:\.(?=\w)[^.!?]*?)*[.!?])(?=\s|$)")
+# "(LSM-tree)", "(FDS)", "(RPCs)": an acronym in parentheses, two capitals at least
+_ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)?)\)")
+# a bibliography's heading, on a line of its own
+_REFERENCES = re.compile(r"(?:^|\n)\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*(?:\n|$)", re.IGNORECASE)
+_MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
+_EXPANSION_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9']+)*$")
+# "A tablet is a range of rows …", "An SSTable is a persistent, ordered immutable map …"
+_DEFINITION = re.compile(
+    r"^(?P<art>A|An)\s+(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+is\s+(?P<a>(?:a|an)\s+[^.!?]+?)[.!?:]?$")
+_GENUS_END = re.compile(r"\s*(?:,|;|:|\(|\[|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so|if)\s)")
+_NOT_TERMS = frozenset("""
+this these that those it they there here one each every our my your his her their its such which what another other
+all both some any result results key idea goal main first second next last problem reason answer point difference
+advantage way only example figure approach method data value we you case thing step option part rest same
+good simple common typical new similar notable major important final basic
+""".split())
+_RELATIVE = frozenset("similar same other another third second first related following next good great simple useful "
+                      "better best nice easy quick common special different bit lot little few couple number very "
+                      "more less much".split())
+MAX_GENUS_WORDS = 12
+# a system's name opening its paper's title: "Bigtable: A Distributed …", "Dynamo: Amazon's …"
+_TITLE_NAME = re.compile(r"^(?P<n>[A-Z][\w\-]*(?:\s[A-Z0-9][\w\-]*)?)\s*:\s+\S")
+
+
+def is_paper(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a document was read from a PDF that is no filing (no form on its cover)."""
+    meta = metadata or {}
+    name = str(meta.get("file_name") or meta.get("source") or doc_id)
+    return name.lower().endswith(".pdf") and not meta.get("form")
+
+
+def paper_name(title: str) -> str:
+    """How a question names its paper: "the Bigtable paper" where the title opens with a system's name, else the
+    paper by its title, "the paper “An Axiomatic Basis for Computer Programming”" (one set in capitals written
+    in title case); "" for a title no reader would name a paper by (a file's name, over 20 words)."""
+    title = " ".join(title.split())
+    if ("_" in title or len(title.split()) > 20 or not re.search(r"[A-Za-z]{3}", title)
+            or re.search(r"[{}@]|\.(?:docx?|dvi|pdf|tex|ps)\b|\bABSTRACT\b", title)):
+        return ""
+    if title.isupper():
+        title = " ".join(w.lower() if w.lower() in _MINOR and n else w.capitalize() for n, w in enumerate(title.split()))
+    m = _TITLE_NAME.match(title)
+    if m and len(m.group("n").split()) <= 2:
+        return f"the {m.group('n')} paper"
+    return f"the paper “{title}”"
+
+
+def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter, *,
+                unique_title: bool = True) -> list[Fact]:
+    """Every fact of one paper's passages (see the module docstring); refusals counted in `skipped`."""
+    if not title.strip() or not unique_title:
+        skipped["paper_title_shared" if title.strip() else "paper_no_title"] += 1
+        return []
+    named = paper_name(title)
+    if not named:
+        skipped["paper_title_shape"] += 1
+        return []
+    if " ".join(title.split()).lower() == stem_title(Path(doc_id)).lower():
+        # no title read from the paper: the file's name ("affective computing Theories Methods …") names it as
+        # its folder does, not as a reader would
+        skipped["paper_title_is_file_name"] += 1
+        return []
+    out: list[Fact] = []
+    expansions: dict[str, set[str]] = {}
+    defined: set[str] = set()
+    for chunk in chunks:
+        if _REFERENCES.search(chunk.text) or _REFERENCES.match(str((getattr(chunk, "metadata", None) or {}).get("section") or "")):
+            # the bibliography, and what follows it (appendices are rare; a cited venue's acronym is not the
+            # paper's: "JSAC", "ENTCS"), is no passage to ask from
+            skipped["paper_after_references"] += len(chunks) - chunks.index(chunk)
+            break
+        flat = " ".join(chunk.text.split())
+        for m in _SENTENCE.finditer(flat):
+            sentence = m.group("s")
+            for acronym, expansion in _acronyms(sentence, skipped):
+                expansions.setdefault(acronym, set()).add(expansion.lower())
+                if acronym in {f.subject for f in out if f.relation == ACRONYM}:
+                    continue  # the first definition only
+                out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=acronym,
+                                about_doc=False, relation=ACRONYM, answer=expansion, kind=TruthType.ENTITY.value,
+                                ask=f"What does {{s}} stand for in {named}?"))
+            for fact in _term(chunk, sentence, named, skipped):
+                if fact.subject.lower() in defined:
+                    skipped["paper_term_defined_again"] += 1
+                    continue
+                defined.add(fact.subject.lower())
+                out.append(fact)
+    kept = []
+    for fact in out:
+        if fact.relation == ACRONYM and len(expansions.get(fact.subject, ())) > 1:
+            skipped["paper_acronym_two_expansions"] += 1  # "SS" as two things in one paper: no one answer
+            continue
+        kept.append(fact)
+    return kept
+
+
+def _letters(acronym: str) -> list[str]:
+    """The letters an expansion's words must give: "LSM-tree" → l s m t, "RPCs" → r p c, "B2B" → None-like []."""
+    letters: list[str] = []
+    for n, part in enumerate(acronym.split("-")):
+        if part.isupper() or (n == 0 and part[:1].isupper()):
+            body = part[:-1] if part.endswith("s") and part[:-1].isupper() else part  # "RPCs"
+            if not body.isalpha() or not body.isupper():
+                return []
+            letters += list(body.lower())
+        elif part.isalpha():
+            letters.append(part[0].lower())  # "-tree"
+        else:
+            return []
+    return letters
+
+
+def _acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
+    out = []
+    for m in _ACRONYM.finditer(sentence):
+        acronym = m.group("a")
+        letters = _letters(acronym)
+        if len(letters) < 2:
+            continue
+        words = sentence[:m.start()].split()
+        # the shortest run of words before the parenthesis whose initials spell the acronym
+        found = ""
+        for start in range(len(words) - 1, max(len(words) - 2 * len(letters) - 2, -1), -1):
+            run = [w.strip(",;:“”\"'") for w in words[start:]]
+            if not all(_EXPANSION_WORD.match(w) for w in run) or run[0].lower() in _MINOR:
+                continue
+            initials = [p[0].lower() for w in run if w.lower() not in _MINOR for p in w.split("-") if p]
+            every = [p[0].lower() for w in run for p in w.split("-") if p]  # "mean time to data loss (MTTDL)"
+            if letters in (initials, every):
+                found = " ".join(run)
+                break
+        if not found:
+            skipped["paper_acronym_initials"] += 1
+            continue
+        if found.upper() == found or found.lower() == acronym.lower():
+            skipped["paper_acronym_initials"] += 1
+            continue
+        out.append((acronym, found))
+    return out
+
+
+def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]:
+    m = _DEFINITION.match(sentence)
+    if not m:
+        return []
+    term = m.group("t")
+    words = term.lower().split()
+    if words[0] in _NOT_TERMS or words[-1] in _NOT_TERMS or (len(words) > 1 and words[0].endswith("ing")):
+        skipped["paper_not_a_term"] += 1
+        return []
+    genus = _GENUS_END.split(m.group("a"), maxsplit=1)[0].strip()
+    content = [w for w in genus.split()[1:] if len(w) > 2]
+    last = genus.split()[-1]
+    if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS or last.lower() in _MINOR or len(last) < 2:
+        # "a set of objects x": the genus ends on a variable, "a time interval [a, b]" on its bounds
+        skipped["paper_genus_shape"] += 1
+        return []
+    if genus.split()[1].lower() in _RELATIVE or genus.split()[1].lower().endswith("ly"):
+        # "a similar operation" places the term beside another; "a potentially unfavorable situation" judges it
+        skipped["paper_genus_relative"] += 1
+        return []
+    subject = ("an " if m.group("art") == "An" else "a ") + term
+    ask = f"In {named}, what is {{s}}?"
+    return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject, about_doc=False,
+                 relation=TERM, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
