@@ -379,7 +379,7 @@ _MIX_KEYS = {
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
-    "notebooks": "doc_notebooks", "papers": "doc_papers",
+    "papers": "doc_papers",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
 }
