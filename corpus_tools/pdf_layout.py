@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -145,13 +145,17 @@ def read_layout(path: Path, columns: bool = False) -> tuple[list[PageLayout], st
             title = (document.get_metadata_dict() or {}).get("Title")
         except Exception:  # noqa: BLE001 - a broken info dictionary is no reason to lose the text
             title = None
+        every: list[list[Word]] = []
         for index in range(len(document)):
             try:
-                words = page_words(document, index, hyphens=columns)
+                every.append(page_words(document, index, hyphens=columns))
             except Exception:  # noqa: BLE001 - one broken page must not lose the others
                 failed += 1
-                words = []
-            pages.append(layout_page(index + 1, words, columns=columns))
+                every.append([])
+        # a word broken at a line's end is joined as the whole document writes it (`joined_word`)
+        vocabulary = Vocabulary.of(w for words in every for w in words) if columns else None
+        pages = [layout_page(index + 1, words, columns=columns, vocabulary=vocabulary)
+                 for index, words in enumerate(every)]
     finally:
         document.close()
     return pages, title if isinstance(title, str) else None, failed
@@ -273,14 +277,14 @@ RUN_ON_WORDS = 40
 GUTTER_HALF = 4.0
 
 
-def column_lines(words: Sequence[Word]) -> list[Line]:
+def column_lines(words: Sequence[Word], vocabulary: Vocabulary | None = None) -> list[Line]:
     """A page's lines in reading order where it is set in two columns (a research paper): the words are split at
     the gutter, the rows whose words cross it (the title, the authors, a full-width figure) read where they stand,
     and between them the left column's lines before the right one's. Grouped across the whole width, a line of
     the left column took the right column's line beside it ("transactions completed, and … invari ant
     violations"), and where the two columns' baselines drift apart the band of a line grew down the page and its
     words were sorted left to right into a soup. A page with no such gutter reads as `group_lines`. Then a word
-    the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`)."""
+    the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`, reading `vocabulary`)."""
     gutter = find_gutter(words)
     if gutter is None:
         lines = group_lines(words)
@@ -288,7 +292,7 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
             # a one-column page whose lines ran together (inline mathematics above and below the line): grouped
             # by each line's first word; any other page (a filing's, a plain paper's) keeps the base's lines
             lines = group_lines(words, True)
-        return join_hyphens(lines)
+        return join_hyphens(lines, vocabulary)
     crossing = sorted((w for w in words if w.x0 < gutter + GUTTER_HALF and w.x1 > gutter - GUTTER_HALF),
                       key=lambda w: w.top)
     bands: list[list[float]] = []  # vertical spans of the full-width rows
@@ -319,7 +323,7 @@ def column_lines(words: Sequence[Word]) -> list[Line]:
         else:
             right.append(w)
     lines += group_lines(left, True) + group_lines(right, True) + group_lines(band_words, True)
-    return join_hyphens(lines)
+    return join_hyphens(lines, vocabulary)
 
 
 def find_gutter(words: Sequence[Word]) -> float | None:
@@ -396,9 +400,50 @@ def page_title(page: PageLayout, reach: int = 20) -> str:
     return text
 
 
-def join_hyphens(lines: Sequence[Line]) -> list[Line]:
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words a document writes whole on a line, lower-cased: those with a hyphen ("non-controlling") and those
+    without ("noncontrolling"). PDFium marks every hyphen that ends a line alike, the typesetter's and the word's
+    own, so a broken word is joined the way the document writes it elsewhere."""
+
+    hyphenated: frozenset[str]
+    plain: frozenset[str]
+
+    @classmethod
+    def of(cls, words: Iterable[Word]) -> Vocabulary:
+        hyphenated, plain = set(), set()
+        for w in words:
+            if w.text.endswith(SOFT_HYPHEN):
+                continue
+            core = _WORD_CORE.search(w.text)
+            if core:
+                (hyphenated if "-" in core.group() else plain).add(core.group().casefold())
+        return cls(frozenset(hyphenated), frozenset(plain))
+
+
+# a word's letters, digits and inner hyphens / apostrophes, without the punctuation around it
+_WORD_CORE = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
+
+
+def joined_word(stem: str, rest: str, vocabulary: Vocabulary | None) -> str:
+    """"distrib" + "uted," → "distributed,"; "forward" + "looking" → "forward-looking" where the document writes
+    "forward-looking" elsewhere and never "forwardlooking"; with no such evidence the hyphen stays before a capital
+    or a digit ("non-GAAP", "COVID-19") and goes otherwise (most line-end hyphens are the typesetter's)."""
+    core = _WORD_CORE.match(rest)
+    head = core.group() if core else rest
+    if vocabulary is not None:
+        whole, kept = (stem + head).casefold(), f"{stem}-{head}".casefold()
+        if kept in vocabulary.hyphenated and whole not in vocabulary.plain:
+            return f"{stem}-{rest}"
+        if whole in vocabulary.plain:
+            return stem + rest
+    return f"{stem}-{rest}" if head[:1].isupper() or head[:1].isdigit() else stem + rest
+
+
+def join_hyphens(lines: Sequence[Line], vocabulary: Vocabulary | None = None) -> list[Line]:
     """A word broken at a line's end joined with its rest on the next line ("distrib-" + "uted" → "distributed" on
-    the first line); a soft hyphen with no line after it is dropped."""
+    the first line; a hyphen the document writes in that word kept, `joined_word`); a soft hyphen with no line
+    after it is dropped."""
     out = list(lines)
     for i, line in enumerate(out):
         last = line.words[-1] if line.words else None
@@ -408,7 +453,8 @@ def join_hyphens(lines: Sequence[Line]) -> list[Line]:
         nxt = out[i + 1] if i + 1 < len(out) else None
         if nxt is not None and nxt.words and stem:
             rest = nxt.words[0]
-            joined = Word(last.x0, max(last.x1, last.x0 + 1), last.top, last.bottom, stem + rest.text, last.size, last.bold)
+            joined = Word(last.x0, max(last.x1, last.x0 + 1), last.top, last.bottom,
+                          joined_word(stem, rest.text, vocabulary), last.size, last.bold)
             out[i] = Line((*line.words[:-1], joined))
             out[i + 1] = Line(nxt.words[1:]) if len(nxt.words) > 1 else Line(())
         else:
@@ -451,10 +497,12 @@ def split_row(line: Line) -> tuple[list[Word], list[Word]]:
     return label, values
 
 
-def layout_page(number: int, words: Sequence[Word], columns: bool = False) -> PageLayout:
+def layout_page(number: int, words: Sequence[Word], columns: bool = False,
+                vocabulary: Vocabulary | None = None) -> PageLayout:
     """A page's lines, with runs of aligned figure rows turned into tables (see the module docstring).
-    columns: lines read column by column on a two-column page (`column_lines`)."""
-    lines = column_lines(words) if columns else group_lines(words)
+    columns: lines read column by column on a two-column page (`column_lines`, a broken word joined as the
+    document's `vocabulary` writes it)."""
+    lines = column_lines(words, vocabulary) if columns else group_lines(words)
     page = PageLayout(number)
     i = 0
     while i < len(lines):

@@ -12,7 +12,16 @@ import pytest
 
 from corpus_tools.config import CorpusConfig
 from corpus_tools.loaders import ReadOptions, load_documents
-from corpus_tools.pdf_layout import Word, column_lines, find_gutter, group_lines
+from corpus_tools.pdf_layout import (
+    SOFT_HYPHEN,
+    Line,
+    Vocabulary,
+    Word,
+    column_lines,
+    find_gutter,
+    group_lines,
+    join_hyphens,
+)
 from corpus_tools.readers import read_pdf_document
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
@@ -131,3 +140,24 @@ def test_a_paper_with_no_abstract_and_no_title_type(tmp_path):
     doc = load_documents(tmp_path, pdf_columns=True).documents[0]
     assert doc.title == "Bluefin Notes"
     assert doc.text.startswith("Bluefin is a storage system")
+
+
+def _w(text: str, x: float = 0.0, top: float = 0.0) -> Word:
+    return Word(x, x + 5 * len(text), top, top + 10, text)
+
+
+@pytest.mark.parametrize("stem, rest, elsewhere, expected", [
+    # PDFium marks the word's own hyphen at a line's end as it marks the typesetter's: the document decides
+    ("forward", "looking", ["forward-looking"], "forward-looking"),
+    ("non", "controlling", ["non-controlling", "interest"], "non-controlling"),
+    ("non", "controlling", ["noncontrolling"], "noncontrolling"),
+    ("distrib", "uted,", ["distributed"], "distributed,"),
+    ("distrib", "uted", [], "distributed"),  # no evidence: the typesetter's hyphen
+    ("non", "GAAP", [], "non-GAAP"),  # no evidence, a capital after the break: the word's own
+    ("COVID", "19", [], "COVID-19"),
+])
+def test_a_broken_words_hyphen_is_kept_where_the_document_writes_it(stem, rest, elsewhere, expected):
+    vocabulary = Vocabulary.of([_w(t, top=100) for t in elsewhere])
+    lines = [Line((_w("the"), _w(stem + SOFT_HYPHEN, 30))), Line((_w(rest, top=12), _w("statements", 60, 12)))]
+    joined = join_hyphens(lines, vocabulary)
+    assert [line.text for line in joined] == [f"the {expected}", "statements"]
