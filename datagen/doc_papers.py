@@ -104,6 +104,9 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
         # its folder does, not as a reader would
         skipped["paper_title_is_file_name"] += 1
         return []
+    if _title_disowned(title, doc_id):
+        skipped["paper_title_not_the_files"] += 1
+        return []
     out: list[Fact] = []
     expansions: dict[str, set[str]] = {}
     defined: set[str] = set()
@@ -136,6 +139,18 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
             continue
         kept.append(fact)
     return kept
+
+
+def _title_disowned(title: str, doc_id: str) -> bool:
+    """Whether the first page's largest type is doubtful as the paper's name: the file's name describes the paper
+    (three content words or more) and shares none with it — a report series' masthead set larger than the title
+    ("Basic Research BRICS in Computer Science" over "optimal-purely-functional-priority-queues.pdf", session 48's
+    reporting read). A file named by an id ("2101.00001.pdf") says nothing either way."""
+    def content(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _MINOR}
+
+    named = content(stem_title(Path(doc_id)))
+    return len(named) >= 3 and not (named & content(title))
 
 
 def _letters(acronym: str) -> list[str]:
@@ -198,6 +213,12 @@ def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]
     if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS or last.lower() in _MINOR or len(last) < 2:
         # "a set of objects x": the genus ends on a variable, "a time interval [a, b]" on its bounds
         skipped["paper_genus_shape"] += 1
+        return []
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]  # "ensemble of functions": an ensemble
+    if head.rstrip("s") in {w.lower().rstrip("s,;") for w in genus.split()[2:]}:
+        # "A run is a deciding run provided that …" defines a deciding run, not a run (session 48's reporting read);
+        # the head as the genus itself is a definition ("A singleton type is a type with a single member")
+        skipped["paper_genus_circular"] += 1
         return []
     if genus.split()[1].lower() in _RELATIVE or genus.split()[1].lower().endswith("ly"):
         # "a similar operation" places the term beside another; "a potentially unfavorable situation" judges it

@@ -94,3 +94,25 @@ def test_papers_are_pdfs_that_are_no_filings():
 def test_the_mix_key():
     assert _MIX_KEYS["papers"] == "doc_papers"
     assert NaturalConfig().doc_papers == 1.0 and NaturalConfig(doc_papers=0.0).doc_papers == 0.0
+
+
+def test_a_term_defined_by_a_kind_of_itself_is_refused_and_a_genus_that_is_its_head_kept():
+    # session 48's reporting read: "A run is a deciding run provided that …" defines a deciding run, not a run
+    text = ["Bluefin: A Chart Store for Harbours\nAbstract\nWe study tides. A tide is a deciding tide provided that some buoy moves. "
+            "A chart type is a type with a single harbour. An ensemble of charts is a set of charts with a weight."]
+    facts, skipped = _facts(text=text)
+    assert {f.subject: f.answer for f in facts if f.relation == TERM} == {
+        "a chart type": "a type with a single harbour", "an ensemble of charts": "a set of charts with a weight"}
+    assert skipped["paper_genus_circular"] == 1
+
+
+def test_a_first_page_title_the_files_descriptive_name_disowns_is_not_asked():
+    # a report series' masthead set larger than the title: "Basic Research Series" over harbour-chart-store.pdf
+    chunks = [SimpleNamespace(doc_id="harbour-chart-store-bluefin.pdf", chunk_id="harbour-chart-store-bluefin.pdf#0",
+                              text=TEXT[0], metadata={})]
+    skipped: Counter = Counter()
+    assert paper_facts("harbour-chart-store-bluefin.pdf", "Basic Research Series in Computing", chunks, skipped) == []
+    assert skipped["paper_title_not_the_files"] == 1
+    # a file named by an id says nothing either way
+    chunks = [SimpleNamespace(doc_id="2101.00001.pdf", chunk_id="2101.00001.pdf#0", text=TEXT[0], metadata={})]
+    assert paper_facts("2101.00001.pdf", "Bluefin: A Chart Store for Harbours", chunks, Counter())
