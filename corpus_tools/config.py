@@ -285,8 +285,9 @@ class CorpusConfig:
         often another thing, "System Model", or none: then the file's name). Read across the whole width, a
         two-column paper's lines paired the two columns' lines, and where their baselines drifted apart grew
         into a soup of words sorted left to right (session 48, 108 tuning papers, benchmarks/papers_reading.py:
-        words in run-on lines 36 % → 3.5 %). A page with no gutter of prose on both sides (a filing's statement,
-        a one-column paper) keeps the base's lines, except a word broken at a line's end joined, and a page whose
+        words in run-on lines 36 % → 4.2 %). A page with no gutter of prose on both sides (a filing's statement,
+        a one-column paper) keeps the base's lines, except a word broken at a line's end joined as the document
+        writes it elsewhere ("forward-looking" kept; pdf_layout.joined_word), and a page whose
         lines ran together (a line over 40 words: inline mathematics) grouped by each line's first word. False = as
         before (main exactly); an index built before reads False.
     """

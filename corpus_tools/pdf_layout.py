@@ -139,7 +139,7 @@ def read_layout(path: Path, columns: bool = False) -> tuple[list[PageLayout], st
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(path))
-    pages, failed = [], 0
+    failed = 0
     try:
         try:
             title = (document.get_metadata_dict() or {}).get("Title")
