@@ -161,3 +161,17 @@ def test_a_broken_words_hyphen_is_kept_where_the_document_writes_it(stem, rest, 
     lines = [Line((_w("the"), _w(stem + SOFT_HYPHEN, 30))), Line((_w(rest, top=12), _w("statements", 60, 12)))]
     joined = join_hyphens(lines, vocabulary)
     assert [line.text for line in joined] == [f"the {expected}", "statements"]
+
+
+def test_two_columns_are_the_documents_layout_not_an_odd_pages(tmp_path):
+    """A filing's term / definition table has a gutter, but the filing is one column: row by row, each definition
+    beside its term (session 49: on the 10-Qs the odd page read in columns separated them)."""
+    one_column = [[(60.0, 80.0 + 12 * i, f"Line {i} of page {p} runs across the whole width of the page, as a filing sets it.",
+                    10.0) for i in range(30)] for p in range(4)]
+    odd = two_column_page(LEFT, RIGHT, drift=0.0)
+    (tmp_path / "filing.pdf").write_bytes(paper_pdf([*one_column, odd]))
+    (tmp_path / "paper.pdf").write_bytes(paper_pdf([odd, odd]))
+    filing = read_pdf_document(tmp_path / "filing.pdf", columns=True).text
+    assert "Bluefin is a storage system for sea charts that The second column opens here and explains how" in filing
+    paper = read_pdf_document(tmp_path / "paper.pdf", columns=True).text
+    assert "Bluefin is a storage system for sea charts that\nkeeps every chart" in paper
