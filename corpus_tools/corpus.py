@@ -70,6 +70,8 @@ from corpus_tools.rerank import (
     make_reranker,
 )
 from corpus_tools.row_match import row_labels, row_match_scores
+from corpus_tools.bibliography import asks_for_references
+from corpus_tools.bibliography import is_section as is_bibliography
 from corpus_tools.section_prior import aside_sections
 from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
@@ -691,6 +693,8 @@ class Corpus:
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         if where is not None and cfg.aside_section_weight > 0 and state.has_key("section"):
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
+        if cfg.bibliography_weight > 0 and state.has_key("section") and not asks_for_references(query):
+            fused = _lower_bibliography(state, fused, row_of, cfg.bibliography_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
@@ -1237,6 +1241,21 @@ def _lower_source(
     if not any(code):
         return fused
     lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, code, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
+
+
+def _lower_bibliography(
+    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with the chunks of a PDF's bibliography (a section under a "References" heading:
+    corpus_tools.bibliography) at 1 - weight of their score (SearchConfig.bibliography_weight); unchanged when none
+    is. Only a PDF's chunks are read (its id is its path, read off the packed ids): a page of documentation's
+    "References" section is no paper's reference list."""
+    cited = [state.chunks.doc_id(row_of[cid]).lower().endswith(".pdf")
+             and is_bibliography(state.chunks[row_of[cid]].metadata.get("section")) for cid, _ in fused]
+    if not any(cited):
+        return fused
+    lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, cited, strict=True)]
     return sorted(lowered, key=lambda pair: -pair[1])
 
 
