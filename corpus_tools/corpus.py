@@ -30,6 +30,8 @@ import numpy as np
 
 from corpus_tools import build as _build
 from corpus_tools import store_sync
+from corpus_tools.bibliography import asks_for_references
+from corpus_tools.bibliography import is_section as is_bibliography
 from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
@@ -70,8 +72,6 @@ from corpus_tools.rerank import (
     make_reranker,
 )
 from corpus_tools.row_match import row_labels, row_match_scores
-from corpus_tools.bibliography import asks_for_references
-from corpus_tools.bibliography import is_section as is_bibliography
 from corpus_tools.section_prior import aside_sections
 from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns

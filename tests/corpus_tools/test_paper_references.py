@@ -174,3 +174,27 @@ def test_an_empty_and_a_scanned_paper(tmp_path):
     report = load_documents(tmp_path)
     assert [s.path for s in report.skipped] == ["scan.pdf"]
     assert len(report.documents) == 1  # a heading with no list after it is read, not refused
+
+
+def test_cli_add_reads_as_the_index_was_built(tmp_path, cache_dir):
+    import typer
+    from typer.testing import CliRunner
+
+    from context1.interfaces import cli_corpus
+
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "heaps.pdf").write_bytes(paper_pdf([_page(HEAP, "Skew Heaps for Schedulers")]))
+    config = CorpusConfig(embedding_cache=str(cache_dir), chroma=False)  # columns and references on, as by default
+    Corpus.build(first, tmp_path / "index", config=config, progress=False).close()
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "tarn.pdf").write_bytes(paper_pdf([_page(CITING, "Tarn: A Tape File System")]))
+    app = typer.Typer(pretty_exceptions_enable=False)
+    cli_corpus.register(app)
+    runner = CliRunner(env={"COLUMNS": "200", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path / "home")})
+    result = runner.invoke(app, ["add", str(tmp_path / "index"), str(more), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(tmp_path / "index") as corpus:
+        assert corpus.title("tarn.pdf") == "Tarn: A Tape File System"  # the page's title, as `index` reads it
+        assert any(is_section(c.metadata.get("section")) for c in corpus.chunks("tarn.pdf"))
