@@ -7,7 +7,8 @@ Proxies read from the papers of INDEX0 (default INDEX), as `datagen/doc_papers.p
 expansion ("What does CLRs stand for in the Stasis paper?"), a term an "A(n) X is a(n) Y" sentence defines ("In the
 Elle paper, what is a transaction?"), each also asked without its paper ("What does CLRs stand for?", "What is a
 transaction?": another paper's reference entry competes most there), and `--sentences` body sentences per paper
-(seed 0: 8–30 words, none in a bibliography; the query is its first ten words). Gold: the chunks of the same paper
+(seed 0: 8–30 words, before the paper's references heading as datagen reads a paper, none in a passage that
+reads as citations; the query is its first ten words). Gold: the chunks of the same paper
 holding the sentence (whitespace-normalised; its first ten words where a chunk boundary cuts it), found again in
 every index, so the runs are paired by question.
 
@@ -35,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.bibliography import is_section, reads_as_citations  # noqa: E402
-from datagen.doc_papers import ACRONYM, TERM, is_paper, paper_facts  # noqa: E402
+from datagen.doc_papers import _REFERENCES, ACRONYM, TERM, is_paper, paper_facts  # noqa: E402
 
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))([A-Z][^.!?]{40,240}[.!?])(?=\s|$)")
 
@@ -58,6 +59,19 @@ def is_bibliography(chunk: Any) -> bool:
     return is_section((chunk.metadata or {}).get("section")) or reads_as_citations(chunk.text)
 
 
+def before_references(chunks: list[Any]) -> list[Any]:
+    """A paper's chunks before its bibliography, as `datagen.doc_papers.paper_facts` reads them (up to the first
+    chunk holding a references heading or lying in a bibliography section), less any that reads as citations: a
+    body sentence is never a reference entry, whichever index marked it."""
+    out = []
+    for c in chunks:
+        if _REFERENCES.search(c.text) or is_section((c.metadata or {}).get("section")):
+            break
+        if not reads_as_citations(c.text):
+            out.append(c)
+    return out
+
+
 def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]]:
     out = []
     rng = random.Random(0)
@@ -72,7 +86,7 @@ def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]
             out.append({"kind": kind, "doc_id": doc_id, "gold": fact.sentence, "query": fact.ask.format(s=fact.subject)})
             bare = (f"What does {fact.subject} stand for?" if kind == "acronym" else f"What is {fact.subject}?")
             out.append({"kind": kind + " (no paper named)", "doc_id": doc_id, "gold": fact.sentence, "query": bare})
-        body = [m.group(1) for c in chunks if not is_bibliography(c) for m in _SENTENCE.finditer(flat(c.text))
+        body = [m.group(1) for c in before_references(chunks) for m in _SENTENCE.finditer(flat(c.text))
                 if 8 <= len(m.group(1).split()) <= 30 and sum(ch.isdigit() for ch in m.group(1)) < 4]
         for sentence in rng.sample(body, min(sentences, len(body))):
             out.append({"kind": "sentence", "doc_id": doc_id, "gold": sentence,

@@ -173,7 +173,8 @@ def test_an_empty_and_a_scanned_paper(tmp_path):
     (tmp_path / "only.pdf").write_bytes(paper_pdf([_page(["References"], "Nothing Cited")]))
     report = load_documents(tmp_path)
     assert [s.path for s in report.skipped] == ["scan.pdf"]
-    assert len(report.documents) == 1  # a heading with no list after it is read, not refused
+    (doc,) = report.documents  # a heading with no list after it is read, not refused: its section is the heading's
+    assert [p.section for p in doc.parts if is_section(p.section)] == ["References"]
 
 
 def test_cli_add_reads_as_the_index_was_built(tmp_path, cache_dir):
