@@ -18,7 +18,7 @@
 # folder's text was embedded before (only the chunks whose section changed are embedded again), ~10 min otherwise;
 # the searches ~5 min.
 set -euo pipefail
-: "${DATA:?set DATA to a folder of PDF papers}" "${INDEX:?set INDEX to the folder's existing index}"
+: "${DATA:?set DATA to a folder of PDF papers}" "${INDEX:?set INDEX to the existing index of DATA}"
 : "${OUT:?set OUT to an output folder}"
 WEIGHTS=${WEIGHTS:-0,0.5}; SENTENCES=${SENTENCES:-3}
 CODE=${CODE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
