@@ -60,7 +60,7 @@ def main() -> None:
     total: Counter = Counter()
     for path in paths:
         try:
-            off, on = read_pdf_document(path), read_pdf_document(path, columns=True)
+            off, on = read_pdf_document(path, columns=False, references=False), read_pdf_document(path, columns=True)
         except UnreadableFileError as exc:
             total["unreadable"] += 1
             print(f"   unreadable: {path.name}: {exc}")

@@ -97,6 +97,13 @@ class SearchConfig:
         0.85 of the top 5 of documentation questions). Not applied to a query that asks about code by the words
         of its kinds ("Which function …", "the parameters of …", "return": corpus._ASKS_CODE). 0 = off; an index
         without source is unaffected.
+    bibliography_weight: the fused score of a chunk of a PDF's bibliography (a section under a "References" /
+        "Bibliography" / "Literature cited" heading, corpus_tools.bibliography) is multiplied by 1 - w, in every
+        search, unless the query asks for references, citations or who cites: another paper's reference entry
+        ("[12] … Skew binomial queues …") names the field's terms a question asks about but never answers it
+        (session 49, issue 34). Placed lower, never removed. 0 = off (main's order exactly); an index without such
+        sections is unaffected. The sections an index built before session 49 holds are the headings set in large
+        or bold type; `CorpusConfig.paper_references` reads those in body type too (re-index).
     """
 
     leg_k: int = 100
@@ -162,6 +169,12 @@ class SearchConfig:
     # text → 0.18). Not lowering a query that says function / method / parameters / return …: docs 0.668 / 0.847,
     # source 0.880 / 0.980 at 0.1 (every source question says such a word: by construction, as w = 0).
     source_weight: float = 0.1
+    # 0.5 (session 49, benchmarks/papers_search.py, two 27-paper tuning subsets of papers-we-love, re-read with
+    # CorpusConfig.paper_references): the bibliography's share of one search's top 5 0.017 → 0.000 and 0.015 → 0.001,
+    # questions with a reference chunk above the gold 5 → 0 and 4 → 0, MRR +0.001 (1/0, 2/0), nothing lost; 0.3 left
+    # reference chunks in the top 5 of both (one above the gold), 0.7 and 0.9 ranked the gold as 0.5 did. HotpotQA, MuSiQue, LoCoMo and the docugami
+    # 10-Qs (no chunk in a bibliography) unchanged.
+    bibliography_weight: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
@@ -182,6 +195,9 @@ class SearchConfig:
         if not (isinstance(self.source_weight, (int, float)) and not isinstance(self.source_weight, bool)
                 and 0.0 <= self.source_weight < 1.0):
             raise ValueError(f"SearchConfig.source_weight must be in [0, 1), got {self.source_weight!r}")
+        if not (isinstance(self.bibliography_weight, (int, float)) and not isinstance(self.bibliography_weight, bool)
+                and 0.0 <= self.bibliography_weight < 1.0):
+            raise ValueError(f"SearchConfig.bibliography_weight must be in [0, 1), got {self.bibliography_weight!r}")
         if not 0.0 <= self.aside_section_weight < 1.0:
             raise ValueError(f"SearchConfig.aside_section_weight must be in [0, 1), got {self.aside_section_weight!r}")
         if not 0.0 <= self.first_stage_weight <= 1.0:
@@ -290,6 +306,12 @@ class CorpusConfig:
         writes it elsewhere ("forward-looking" kept; pdf_layout.joined_word), and a page whose
         lines ran together (a line over 40 words: inline mathematics) grouped by each line's first word. False = as
         before (main exactly); an index built before reads False.
+    paper_references: a PDF that is no filing has its bibliography's heading ("References", "5 REFERENCES",
+        "Bibliography") start a section even where it is set in body type (structure.build_structure,
+        corpus_tools.bibliography, session 49): what follows is the reference list, which
+        `SearchConfig.bibliography_weight` places lower. Set in body type the heading was no heading, and the list
+        ran on under the paper's last section ("Acknowledgements", "8. Conclusion"). False = as before (main
+        exactly); an index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -309,6 +331,7 @@ class CorpusConfig:
     read_project_files: bool = True
     call_own_titles: bool = False
     pdf_columns: bool = True
+    paper_references: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -333,6 +356,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_project_files must be True or False, got {self.read_project_files!r}")
         if not isinstance(self.pdf_columns, bool):
             raise ValueError(f"CorpusConfig.pdf_columns must be True or False, got {self.pdf_columns!r}")
+        if not isinstance(self.paper_references, bool):
+            raise ValueError(f"CorpusConfig.paper_references must be True or False, got {self.paper_references!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -349,6 +374,7 @@ class CorpusConfig:
         known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
         known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
+        known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

@@ -30,6 +30,8 @@ import numpy as np
 
 from corpus_tools import build as _build
 from corpus_tools import store_sync
+from corpus_tools.bibliography import asks_for_references
+from corpus_tools.bibliography import is_section as is_bibliography
 from corpus_tools.bm25 import BM25Tokenizer
 from corpus_tools.bm25_segments import SegmentedBM25
 from corpus_tools.config import CorpusConfig, SearchConfig
@@ -691,6 +693,8 @@ class Corpus:
             fused = sorted(((cid, s * factor[cid]) for cid, s in fused), key=lambda pair: -pair[1])
         if where is not None and cfg.aside_section_weight > 0 and state.has_key("section"):
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
+        if cfg.bibliography_weight > 0 and state.has_key("section") and not asks_for_references(query):
+            fused = _lower_bibliography(state, fused, row_of, cfg.bibliography_weight)
         if cfg.speaker_lift > 0 and state.transcript():
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
@@ -1237,6 +1241,21 @@ def _lower_source(
     if not any(code):
         return fused
     lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, code, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
+
+
+def _lower_bibliography(
+    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+) -> list[tuple[str, float]]:
+    """The fused ranking with the chunks of a PDF's bibliography (a section under a "References" heading:
+    corpus_tools.bibliography) at 1 - weight of their score (SearchConfig.bibliography_weight); unchanged when none
+    is. Only a PDF's chunks are read (its id is its path, read off the packed ids): a page of documentation's
+    "References" section is no paper's reference list."""
+    cited = [state.chunks.doc_id(row_of[cid]).lower().endswith(".pdf")
+             and is_bibliography(state.chunks[row_of[cid]].metadata.get("section")) for cid, _ in fused]
+    if not any(cited):
+        return fused
+    lowered = [(cid, s * (1.0 - weight) if low else s) for (cid, s), low in zip(fused, cited, strict=True)]
     return sorted(lowered, key=lambda pair: -pair[1])
 
 

@@ -58,7 +58,8 @@ class ReadOptions:
     calls: bool = True
     project_files: bool = True
     call_titles: bool = False
-    pdf_columns: bool = False
+    pdf_columns: bool = True
+    paper_references: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -69,7 +70,8 @@ class ReadOptions:
                    calls=getattr(config, "read_calls", False),
                    project_files=getattr(config, "read_project_files", False),
                    call_titles=getattr(config, "call_own_titles", False),
-                   pdf_columns=getattr(config, "pdf_columns", False))
+                   pdf_columns=getattr(config, "pdf_columns", False),
+                   paper_references=getattr(config, "paper_references", False))
 
 
 def load_documents(
@@ -89,7 +91,8 @@ def load_documents(
     calls: bool = True,
     project_files: bool = True,
     call_titles: bool = False,
-    pdf_columns: bool = False,
+    pdf_columns: bool = True,
+    paper_references: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -112,7 +115,10 @@ def load_documents(
     call_titles: with `calls`, a vendor call's own people's turns open "Name (Title)", the company named once
     (CorpusConfig.call_own_titles, call_reader.py); False = "Name (Company - Title)", as session 46.
     pdf_columns: a PDF's two-column pages read column by column, a word broken at a line's end joined
-    (CorpusConfig.pdf_columns, pdf_layout.column_lines); False = as before session 48.
+    (CorpusConfig.pdf_columns, pdf_layout.column_lines); False = as before session 48. On, as `CorpusConfig` has it
+    (session 49): a direct caller reads a folder as `context1 index` does.
+    paper_references: a paper's bibliography heading set in body type starts a section of its own (a PDF that is no
+    filing; CorpusConfig.paper_references, corpus_tools.bibliography); False = as before session 49.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -129,7 +135,7 @@ def load_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
-        pdf_columns=pdf_columns,
+        pdf_columns=pdf_columns, paper_references=paper_references,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -259,7 +265,8 @@ def iter_documents(
     calls: bool = True,
     project_files: bool = True,
     call_titles: bool = False,
-    pdf_columns: bool = False,
+    pdf_columns: bool = True,
+    paper_references: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -269,7 +276,8 @@ def iter_documents(
     """
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
-                       project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns)
+                       project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
+                       paper_references=paper_references)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -385,7 +393,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             if metadata.get("company") and metadata.get("form"):
                 title = document_title(metadata, title, path)
         elif suffix in readers.PDF_SUFFIXES:
-            pdf = readers.read_pdf_document(path, columns=True) if read.pdf_columns else readers.read_pdf_document(path)
+            pdf = readers.read_pdf_document(path, columns=read.pdf_columns, references=read.paper_references)
             text, parts = pdf.text, pdf.parts
             if pdf.unreadable_pages:
                 metadata["unreadable_pages"] = pdf.unreadable_pages

@@ -290,20 +290,23 @@ class PdfDocument:
     page_title: str = ""  # with `columns`: the title the first page sets in its largest type (pdf_layout.page_title)
 
 
-def read_pdf_document(path: Path, columns: bool = False) -> PdfDocument:
+def read_pdf_document(path: Path, columns: bool = True, references: bool = True) -> PdfDocument:
     """A PDF with its pages, sections and tables (PDFium's character positions, corpus_tools/pdf_layout.py).
 
     When the layout reader fails on a file (a parser error, no text layer, garbled text) the flat
     readers (`read_pdf`: pypdf, then PDFium) are tried, so a file that was indexed before is still
     indexed, without structure; only a file every reader refuses raises UnreadableFileError.
     columns: a two-column page read column by column, a word broken at a line's end joined
-    (`pdf_layout.column_lines`); False = as before.
+    (`pdf_layout.column_lines`); False = as before session 48. On by default, as `CorpusConfig.pdf_columns`: every
+    caller reads a PDF as `context1 index` does (session 49).
+    references: a bibliography's heading set in body type starts a section (`build_structure`,
+    `CorpusConfig.paper_references`); False = as before session 49.
     """
     from corpus_tools.structure import build_structure
 
     try:
         pages, title, failed = _layout(path, columns) if columns else _layout(path)
-        structured = build_structure(pages)
+        structured = build_structure(pages, references=references)
         _checked_text([structured.text], 0)  # no text, or garbled: let the flat readers judge
     except ImportError as exc:
         error = f"layout reader unavailable ({exc}); pip install pypdfium2"

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from corpus_tools.bibliography import is_heading as is_bibliography_heading
 from corpus_tools.pdf_layout import Line, PageLayout, Soup, Table
 from corpus_tools.types import DocumentPart
 
@@ -93,15 +94,20 @@ class PartsWriter:
         return "".join(self._out)
 
 
-def build_structure(pages: Sequence[PageLayout]) -> StructuredText:
-    """One text for the whole document, its parts in order (see the module docstring)."""
+def build_structure(pages: Sequence[PageLayout], references: bool = False) -> StructuredText:
+    """One text for the whole document, its parts in order (see the module docstring).
+
+    references: a bibliography's heading ("References", "5 REFERENCES") starts a section in a document that is no
+    filing even where it is set in body type (a paper's reference list then has a section of its own,
+    `corpus_tools.bibliography`); False = as before session 49.
+    """
     furniture = _furniture(pages)
     body_size = _body_size(pages)
     items = [m for p in pages for b in p.blocks if isinstance(b, Line) and (m := _item(b.text))]
     # A filing names two Items or more; an 8-K may report one alone ("Item 5.07. Submission of Matters to a
     # Vote of Security Holders"), but its decimal number is no other document's heading.
     is_filing = len(items) >= 2 or any(m.group(1) for m in items)
-    path = _SectionPath()
+    path = _SectionPath(references)
     writer = PartsWriter()
     emit = writer.emit
     tables = rows = rows_with_headers = soups = 0
@@ -172,7 +178,8 @@ def _item(text: str) -> re.Match[str] | None:
 class _SectionPath:
     """The heading path as lines go by: Part > Item > heading for filings, headings by size otherwise."""
 
-    def __init__(self) -> None:
+    def __init__(self, references: bool = False) -> None:
+        self.references = references  # a bibliography's heading in body type is a heading (build_structure)
         self.part = ""
         self.item = ""
         self.headings: list[tuple[float, str]] = []  # (font size, heading), outermost first
@@ -211,7 +218,7 @@ class _SectionPath:
                 return True
         if is_filing and not self.item:
             return False  # a filing's cover and contents pages are set in bold: no headings before Item 1
-        if not _is_heading(line, body_size):
+        if not (_is_heading(line, body_size) or (self.references and not is_filing and is_bibliography_heading(text))):
             return False
         size = line.size + (0.05 if line.bold else 0.0)
         while self.headings and self.headings[-1][0] <= size:

@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -215,7 +215,7 @@ def index_command(
         try:
             corpus = Corpus.build(
                 _loader_source(source, id_field, title_field, text_field, glob, vector_field, vector_model,
-                               markup=not flat_markup),
+                               config=config),
                 directory,
                 config=config,
                 client=client,
@@ -239,16 +239,20 @@ def _loader_source(
     glob: str | None,
     vector_field: str | None = None,
     vector_model: str | None = None,
-    markup: bool = True,
+    config: Any = None,
 ) -> Any:
-    """What `Corpus.build` reads: the path itself (streamed) unless record options need the loader."""
+    """What `Corpus.build` reads: the path itself (streamed) unless record options need the loader, which then reads
+    as `config` (the index's CorpusConfig) says."""
     options = (id_field, title_field, text_field, glob, vector_field, vector_model)
     if all(option is None for option in options):
         return source
-    from corpus_tools.loaders import load_documents
+    from corpus_tools.loaders import ReadOptions, load_documents
 
+    # the files read as the index's config says, as `Corpus.build` reads a folder itself (session 49: a `--glob`
+    # run read PDFs, source and notebooks with the loader's own defaults)
+    read = ReadOptions.from_config(config) if config is not None else ReadOptions()
     return load_documents(source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob,
-                          vector_field=vector_field, vector_model=vector_model, markup=markup)
+                          vector_field=vector_field, vector_model=vector_model, **asdict(read))
 
 
 def _quiet_library_logs() -> None:
@@ -584,11 +588,13 @@ def add_command(
         _quiet_library_logs()
         before = len(corpus.skipped)
         started = time.perf_counter()
-        from corpus_tools.loaders import load_documents
+        from corpus_tools.loaders import ReadOptions, load_documents
 
         with progress_display(not no_progress) as line:
             # Read here rather than inside Corpus.add, so the display can name the file being read.
-            report = load_documents(source, on_file=lambda where: line.say(f"reading {where}"))
+            # read as the index was (its config's readers), as `Corpus.add` reads a path itself
+            report = load_documents(source, on_file=lambda where: line.say(f"reading {where}"),
+                                    **asdict(ReadOptions.from_config(corpus.config)))
             line.say(f"chunking, embedding and committing {len(report.documents):,} document(s)")
             n = corpus.add(report)
         elapsed = time.perf_counter() - started

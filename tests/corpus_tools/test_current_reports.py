@@ -158,7 +158,7 @@ def kestrel_index(tmp_path, config, monkeypatch):
     pages = {"kestrel_q1_release.pdf": _release_pages(), "kestrel_8k.pdf": _single_item_8k()}
     for name in pages:
         (folder / name).write_bytes(b"%PDF-1.4\n")  # the layouts below stand in for their pages
-    monkeypatch.setattr(readers, "_layout", lambda path: (pages[path.name], None, 0))
+    monkeypatch.setattr(readers, "_layout", lambda path, columns=False: (pages[path.name], None, 0))
     report = load_documents(folder)
     assert not report.skipped
     path = tmp_path / "index"

@@ -50,9 +50,10 @@ def test_two_columns_read_column_by_column(tmp_path):
 
 
 def test_off_reads_as_before(tmp_path):
+    # the old reading, asked for explicitly: since session 49 every caller reads columns by default
     path = _paper(tmp_path)
-    assert read_pdf_document(path).text == read_pdf_document(path, columns=False).text
-    assert "Bluefin is a storage system" not in read_pdf_document(path).text  # the base's soup, unchanged
+    assert read_pdf_document(path).text == read_pdf_document(path, columns=True).text
+    assert "Bluefin is a storage system" not in read_pdf_document(path, columns=False).text  # the base's soup
 
 
 def test_a_word_broken_at_a_lines_end_is_joined(tmp_path):
@@ -64,8 +65,8 @@ def test_a_word_broken_at_a_lines_end_is_joined(tmp_path):
 def test_the_title_is_the_first_pages_largest_type(tmp_path):
     path = _paper(tmp_path)
     assert read_pdf_document(path, columns=True).page_title == "Bluefin: A Chart Store for Harbours"
-    on = load_documents(tmp_path, pdf_columns=True).documents[0]
-    off = load_documents(tmp_path).documents[0]
+    on = load_documents(tmp_path).documents[0]  # the default reading since session 49, as `context1 index`'s
+    off = load_documents(tmp_path, pdf_columns=False).documents[0]  # the old reading, asked for explicitly
     assert on.title == "Bluefin: A Chart Store for Harbours"
     assert off.title != on.title
 
@@ -86,7 +87,7 @@ def test_a_one_column_page_reads_the_same_either_way(tmp_path):
     lines = [f"Line {i} of a single column runs across the whole width of the page, as a report sets it."
              for i in range(30)]
     (tmp_path / "one.pdf").write_bytes(paper_pdf([[(60.0, 80.0 + 12 * i, t, 10.0) for i, t in enumerate(lines)]]))
-    assert read_pdf_document(tmp_path / "one.pdf", columns=True).text == read_pdf_document(tmp_path / "one.pdf").text
+    assert read_pdf_document(tmp_path / "one.pdf").text == read_pdf_document(tmp_path / "one.pdf", columns=False).text
 
 
 def test_the_gutter_from_words():
