@@ -4,7 +4,7 @@ issue 36: a folder of papers, a real folder kind not used before).
     python benchmarks/papers_reading.py FOLDER [--limit N] [--titles]
 
 For every PDF under FOLDER, read both ways (`readers.read_pdf_document`): pages, pages read as two columns (a gutter
-found, `pdf_layout.find_gutter`), run-on lines (over 25 words: a column's line is ~10, a one-column paper's ~15-20;
+found, `pdf_layout.find_gutter`, in a document set in two columns, `pdf_layout.two_column_document`), run-on lines (over 25 words: a column's line is ~10, a one-column paper's ~15-20;
 a longer one pairs the two columns' lines or is a soup of words sorted left to right), words broken at a line's
 end (PDFium's end-of-line hyphen: left as two words when off, joined when on), the title kept (the metadata title,
 else the file name, when off; the first page's largest type when on), running headers / footers left out
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.doc_metadata import document_title  # noqa: E402
-from corpus_tools.pdf_layout import SOFT_HYPHEN, find_gutter, page_words  # noqa: E402
+from corpus_tools.pdf_layout import SOFT_HYPHEN, find_gutter, page_words, two_column_document  # noqa: E402
 from corpus_tools.readers import UnreadableFileError, read_pdf_document  # noqa: E402
 
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -35,19 +35,16 @@ def _runons(text: str) -> tuple[int, int]:
 
 
 def _page_counts(path: Path) -> tuple[int, int]:
-    """(pages with a gutter, words broken at a line's end)."""
+    """(pages read as two columns, words broken at a line's end)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(path))
-    two = broken = 0
     try:
-        for i in range(len(document)):
-            words = page_words(document, i, hyphens=True)
-            two += find_gutter(words) is not None
-            broken += sum(1 for w in words if w.text.endswith(SOFT_HYPHEN))
+        pages = [page_words(document, i, hyphens=True) for i in range(len(document))]
     finally:
         document.close()
-    return two, broken
+    two = sum(find_gutter(words) is not None for words in pages) if two_column_document(pages) else 0
+    return two, sum(1 for words in pages for w in words if w.text.endswith(SOFT_HYPHEN))
 
 
 def main() -> None:
