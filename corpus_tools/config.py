@@ -290,6 +290,14 @@ class CorpusConfig:
         writes it elsewhere ("forward-looking" kept; pdf_layout.joined_word), and a page whose
         lines ran together (a line over 40 words: inline mathematics) grouped by each line's first word. False = as
         before (main exactly); an index built before reads False.
+    read_man: Unix manual pages (`.1` … `.9`, `.n`, `.man` whose text is roff: `.TH`, or mdoc's `.Dd` / `.Dt`) read as
+        documents (man_reader.py, session 49): the title `whatis` shows ("openat2(2) — open and possibly create a
+        file (extended)"), a section per `.SH`, an option's or error's tagged paragraph kept with its tag and its
+        names recorded as defined there (defined_names.py), examples and synopses as code, tbl tables as tables,
+        comments and layout requests dropped; a redirect page (`.so man2/stat.2`) is no document, its name added
+        to its target's names. Before, these files were skipped as an unsupported type; a file with such a suffix
+        that is no roff page (`notes.1`, a rotated `syslog.1`) still is. False = as before (main exactly); an
+        index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -309,6 +317,7 @@ class CorpusConfig:
     read_project_files: bool = True
     call_own_titles: bool = False
     pdf_columns: bool = True
+    read_man: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -333,6 +342,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_project_files must be True or False, got {self.read_project_files!r}")
         if not isinstance(self.pdf_columns, bool):
             raise ValueError(f"CorpusConfig.pdf_columns must be True or False, got {self.pdf_columns!r}")
+        if not isinstance(self.read_man, bool):
+            raise ValueError(f"CorpusConfig.read_man must be True or False, got {self.read_man!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -349,6 +360,7 @@ class CorpusConfig:
         known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
         known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
+        known.setdefault("read_man", False)  # built before session 49: its folder's manual pages were never read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})
