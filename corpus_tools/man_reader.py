@@ -139,7 +139,7 @@ def _args(rest: str) -> list[str]:
         else:
             j = i
             while j < n and rest[j] not in " \t":
-                j += 1
+                j += 2 if rest[j] == "\\" else 1  # an escape ("\ ", an unbreakable space) is part of the word
             out.append(rest[i:j])
             i = j
     return out
