@@ -574,9 +574,9 @@ def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> 
     target = man_reader.redirect_target(text)
     if target:
         if any((base / target).is_file() for base in (path.parent.parent, path.parent, path.parent.parent.parent)):
-            yield SkippedFile(where, f"manual page alias: {path.stem} is read as a name of {target}"), where
+            yield SkippedFile(where, f"manual page alias ({path.stem} is read as a name of {target})"), where
         else:
-            yield SkippedFile(where, f"manual page alias of {target}, which is not in the folder: nothing to read"), where
+            yield SkippedFile(where, f"manual page alias of a page not in the folder ({target}: nothing to read)"), where
         return
     if encoding not in ("utf-8", "ascii"):
         metadata["encoding"] = encoding

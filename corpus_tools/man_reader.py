@@ -556,8 +556,9 @@ class _Reader:
             title = f"{shown}{section}" + (f" — {self.description}" if self.description else "")
             metadata = {"man_names": ", ".join(names), "man_section": self.man_section,
                         "man_description": self.description}
-            if self.aliases:
-                metadata["man_aliases"] = ", ".join(self.aliases)
+            extra = [a for a in self.aliases if a not in self.names]
+            if extra:  # the names only redirect pages give (NAME's own are "man_names" first)
+                metadata["man_aliases"] = ", ".join(extra)
         doc = self.out.document(title, metadata, self.notes)
         dropped = Counter(doc.dropped)
         dropped.update(self.dropped)

@@ -10,9 +10,12 @@ or file it is about:
   ("Print the version number of ldd.") is asked in the third person ("prints"); the entry's first sentence up to its
   first comma, colon or parenthesis, 3 to 16 words; a page where two entries open with the same words asks neither;
 - an error's condition (`ERROR`): an ERRORS entry, "EACCES  The requested access to the file is not allowed." →
-  "Which error does open return when the requested access to the file is not allowed?" → "EACCES"; a condition that
-  reads as a clause (it holds a verb), 3 to 16 words, no "see …" pointer; an error listed twice on the page with
-  the same condition, or a condition two errors share, asks none;
+  "Which error does chdir return when the requested access to the file is not allowed?" → "EACCES"; the entry's
+  first sentence whole (an aside in parentheses left out), or its first alternative before ", or"; one that goes on
+  after another comma ("…, but upon attempting to bind …") is refused: cut, it would say another thing; a condition
+  that reads as a clause (it holds a verb), 3 to 16 words, no "see …" pointer; a condition two entries share asks
+  none. A page documents its calls' errors together (getgroups.2's EPERM is setgroups'), so a page of several calls
+  asks of them all: "Which error can getgroups or setgroups return when …?" (more than four: none);
 - the version a call appeared in (`ADDED` / `GLIBC`): the first clause of VERSIONS that says the page's call was
   added, appeared, was introduced or is available in a Linux (or glibc) version → "In which Linux version was
   openat2 added?" → "5.6"; a clause of removal ("until", "removed", "no longer") asks none;
@@ -120,6 +123,19 @@ def _first_sentence(body: str) -> str:
     return (m.group("s") if m else body).strip()
 
 
+def _condition(sentence: str) -> str:
+    """An error's condition: its sentence whole, or up to ", or" / "; or" (one of its alternatives is a condition
+    of the error); "" where the sentence goes on after another comma ("…, but …" changes what it says)."""
+    sentence = sentence.rstrip(".!?").strip()
+    cut = re.search(r"[,;:]", sentence)
+    if cut is None:
+        return sentence
+    if re.match(r"[,;]\s+or\s", sentence[cut.start():]):
+        head = sentence[:cut.start()].strip()
+        return "" if re.search(r"\b(?:or|and|nor|but|either|neither)$", head) else head
+    return ""
+
+
 def _third_person(verb: str) -> str:
     if verb == "do":
         return "does"
@@ -159,6 +175,10 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
     if not names:
         return []
     name, section = names[0], str(meta.get("man_section") or "")
+    aliases = set(str(meta.get("man_aliases") or "").split(", "))
+    # a page's ERRORS are its calls' together (getgroups.2: EPERM is setgroups'): an error is asked of them all
+    calls = [n for n in names if n not in aliases] or names[:1]
+    who = f"does {calls[0]}" if len(calls) == 1 else "can " + ", ".join(calls[:-1]) + f" or {calls[-1]}"
     command = section[:1] in ("1", "6", "8")
     out: list[Fact] = []
     jobs: Counter[str] = Counter()
@@ -198,11 +218,20 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                         ask=f"Which option of {name} {{s}}?", aliases=tuple(o for o in options[1:4] if o != first))))
             elif section_of == "ERRORS" and all(_ERROR_NAME.match(w.strip(",")) or w == "or" for w in tag.split()):
                 # a parenthesis is an aside ("(i.e., the final component)"): out, not a cut
-                sentence = re.sub(r"\s*\([^()]*\)", "", _first_sentence(body))
-                condition = _CUT.split(sentence, maxsplit=1)[0].rstrip(".!?").strip()
+                # "(sched_setparam()) The caller …": the entry is that call's alone
+                own = re.match(r"^\((\w+)\(\)\)", body)
+                asked = f"does {own.group(1)}" if own and own.group(1) in names else who
+                sentence = re.sub(r"\s*\((?:[^()]|\(\))*\)", "", _first_sentence(body)).strip()
+                condition = _condition(sentence)
                 words = condition.split()
+                if not condition:
+                    skipped["man_error_condition_cut"] += 1  # "…, but …", "PRIO_PROCESS, PRIO_PGRP, or …"
+                    continue
                 if _SEE.match(condition) or not 3 <= len(words) <= 16 or not _CLAUSE_VERB.search(condition):
                     skipped["man_error_shape"] += 1
+                    continue
+                if len(calls) > 4 and asked == who:
+                    skipped["man_error_many_calls"] += 1
                     continue
                 if words[0].isalpha() and words[0][:1].isupper() and (len(words[0]) == 1 or words[0][1:].islower()):
                     condition = condition[0].lower() + condition[1:]  # "The …" inside the question: "the …"
@@ -210,7 +239,7 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                 pending.append(("error", Fact(
                     doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=condition, about_doc=False,
                     relation=ERROR, answer=tag.replace(", ", " or ") if " or " not in tag else tag,
-                    kind=TruthType.ENTITY.value, ask=f"Which error does {name} return when {{s}}?")))
+                    kind=TruthType.ENTITY.value, ask=f"Which error {asked} return when {{s}}?")))
             m = _DEFAULT.search(body)
             if m and (first.startswith("-") and command or _KEYWORD.match(first) and section[:1] == "5"):
                 value = m.group("v").strip("\"“”'").rstrip(".")

@@ -37,14 +37,19 @@ def _facts(doc_id: str, body: str | None = None):
         skipped, chunks
 
 
-def test_an_error_is_asked_by_its_condition_naming_the_call():
-    facts, _skipped, chunks = _facts("man2/frobnicate.2")
-    key = (ERROR, "Which error does frobnicate return when the widget named by path was unplugged while the level "
-                  "was being changed?", "EWIDGET")
+def test_an_error_is_asked_by_its_condition_naming_the_calls():
+    facts, skipped, chunks = _facts("man2/frobnicate.2")
+    # the page documents two calls' errors together (its redirect page's name, lfrobnicate, is not one of them)
+    key = (ERROR, "Which error can frobnicate or ffrobnicate return when the widget named by path was unplugged while "
+                  "the level was being changed?", "EWIDGET")
     assert key in facts
     fact = facts[key]
     chunk = next(c for c in chunks if c.chunk_id == fact.chunk_id)
     assert fact.sentence in chunk.text and "EWIDGET" in fact.sentence  # one passage verifies it
+    # an entry opening "(ffrobnicate())" is that call's alone
+    assert (ERROR, "Which error does ffrobnicate return when fd is not an open file descriptor?", "EBADF") in facts
+    # "The widget is busy, but a retry …": cut at its comma it would say another thing
+    assert not any(k[2] == "EBUSY" for k in facts) and skipped["man_error_condition_cut"] == 1
 
 
 def test_the_linux_version_a_call_was_added_in():
