@@ -124,3 +124,10 @@ def test_a_question_naming_an_error_finds_its_entry(tmp_path, cache_dir):
         hits = corpus.search("When does frobnicate fail with EWIDGET?", k=3)
         assert "EWIDGET\nThe widget named by path was unplugged" in hits[0].chunk.text
         assert corpus.search("What does lfrobnicate do?", k=1)[0].chunk.doc_id == "man2/frobnicate.2"
+        # a page added later is read on sync, as the build reads it (a redirect page stays no document)
+        (folder / "man8" / "widgetd.8").write_text(
+            '.TH WIDGETD 8\n.SH NAME\nwidgetd \\- the widget daemon\n.SH DESCRIPTION\nIt serves widgets.\n',
+            encoding="utf-8")
+        report = corpus.sync(folder)
+        assert report.added == ["man8/widgetd.8"]
+        assert corpus.chunks("man8/widgetd.8")[0].metadata["title"] == "widgetd(8) — the widget daemon"
