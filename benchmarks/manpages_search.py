@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, rx in RESIDUE.items():
         print(f"| {name} | {sum(1 for c in chunks['plain'] if re.search(rx, c.text))} | "
               f"{sum(1 for c in chunks['reader'] if re.search(rx, c.text))} |")
-    print(f"| chunks with a section | {sum(1 for c in chunks['plain'] if c.section)} | "
-          f"{sum(1 for c in chunks['reader'] if c.section)} |")
+    print(f"| chunks with a section | {sum(1 for c in chunks['plain'] if c.metadata.get('section'))} | "
+          f"{sum(1 for c in chunks['reader'] if c.metadata.get('section'))} |")
     result = {"reader": scores(indexes["reader"], queries, ""), "plain": scores(indexes["plain"], queries, ".txt")}
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as fh:
         for q, p, r in zip(queries, result["plain"], result["reader"], strict=True):

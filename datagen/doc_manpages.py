@@ -12,7 +12,8 @@ or file it is about:
 - an error's condition (`ERROR`): an ERRORS entry, "EACCES  The requested access to the file is not allowed." →
   "Which error does chdir return when the requested access to the file is not allowed?" → "EACCES"; the entry's
   first sentence whole (an aside in parentheses left out), or its first alternative before ", or"; one that goes on
-  after another comma ("…, but upon attempting to bind …") is refused: cut, it would say another thing; a condition
+  after another comma ("…, but upon attempting to bind …") is refused: cut, it would say another thing, and so is one
+  opening with a qualifier ("(on PowerPC) This call is not supported": the question would drop it); a condition
   that reads as a clause (it holds a verb), 3 to 16 words, no "see …" pointer; a condition two entries share asks
   none. A page documents its calls' errors together (getgroups.2's EPERM is setgroups'), so a page of several calls
   asks of them all: "Which error can getgroups or setgroups return when …?" (more than four: none);
@@ -221,6 +222,10 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                 # "(sched_setparam()) The caller …": the entry is that call's alone
                 own = re.match(r"^\((\w+)\(\)\)", body)
                 asked = f"does {own.group(1)}" if own and own.group(1) in names else who
+                if body.startswith("(") and not own:
+                    # "(on PowerPC) This call is not supported.": a qualifier the question would leave out
+                    skipped["man_error_qualified"] += 1
+                    continue
                 sentence = re.sub(r"\s*\((?:[^()]|\(\))*\)", "", _first_sentence(body)).strip()
                 condition = _condition(sentence)
                 words = condition.split()
