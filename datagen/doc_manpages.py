@@ -60,7 +60,10 @@ trace treat try turn unlock unmount update use verify wait warn write
 _CLAUSE_VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|does|did|do|can|cannot|could|would|will|exceeds?|contains?|refers?|"
     r"points?|lacks?|belongs?|specifie[sd]|occurred|[a-z]{3,}ed)\b")
-_SEE = re.compile(r"^(?:see|same as|as for|\(?since|for\b)", re.IGNORECASE)
+# no condition to ask by: a pointer ("See …"), a sentence with no subject ("Cannot allocate …"), one about the entry
+# itself ("This return value is specific to i386 …")
+_SEE = re.compile(r"^(?:see|same as|as for|\(?since|for\b|cannot|can|could|will|would|is|are|was|were|has|have|"
+                  r"does|did|unable|this|these|it)\b", re.IGNORECASE)
 _FIRST = re.compile(r"^(?P<s>.+?[.!?])(?=\s|$)")
 _CUT = re.compile(r"\s*(?:[,:;(]| - | — )")
 # a version after "Linux" / "kernel" / "glibc" (a few words between: "glibc in version 2.4", "Linux in kernel

@@ -51,7 +51,7 @@ def test_an_error_or_option_stays_with_its_text_and_is_defined_there(report):
     errors = next(p for p in page.parts if p.section == "ERRORS")
     text = _part_text(page, errors)
     assert "EWIDGET\nThe widget named by path was unplugged while the level was being changed." in text
-    assert {name for _at, name in errors.defines} == {"EWIDGET", "ELEVEL", "EBADF", "ENOSYS", "EBUSY"}
+    assert {name for _at, name in errors.defines} == {"EWIDGET", "ELEVEL", "EBADF", "ENOSYS", "ENOMEM", "EBUSY"}
     at = next(at for at, name in errors.defines if name == "EWIDGET")
     assert page.text[at:].startswith("EWIDGET")
     command = _doc(report, "man1/widgetctl.1")

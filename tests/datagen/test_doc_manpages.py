@@ -52,6 +52,8 @@ def test_an_error_is_asked_by_its_condition_naming_the_calls():
     assert not any(k[2] == "EBUSY" for k in facts) and skipped["man_error_condition_cut"] == 1
     # "(on PDP-11) This call is not implemented.": asked without its qualifier the question would be wrong
     assert not any(k[2] == "ENOSYS" for k in facts) and skipped["man_error_qualified"] == 1
+    # "Cannot allocate memory …" has no subject: "… return when cannot allocate …" is no question
+    assert not any(k[2] == "ENOMEM" for k in facts)
 
 
 def test_the_linux_version_a_call_was_added_in():
