@@ -252,7 +252,8 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
             if m and (first.startswith("-") and command or _KEYWORD.match(first) and section[:1] == "5"):
                 value = m.group("v").strip("\"“”'").rstrip(".")
                 if _CONDITION.match(m.group("after")) or not value or len(value.split()) > 3 or value.lower() in (
-                        "the", "a", "an", "to", "is", "none", "not", "that", "this"):
+                        "the", "a", "an", "to", "is", "none", "not", "that", "this", "be", "being") or re.fullmatch(
+                        r"[a-z]+(?:ed|en)", value):  # "… may be overridden": a participle is no value
                     skipped["man_default_shape"] += 1
                 else:
                     ask = (f"What is the default value of the {first} option of {name}?" if first.startswith("-")
