@@ -312,6 +312,14 @@ class CorpusConfig:
         `SearchConfig.bibliography_weight` places lower. Set in body type the heading was no heading, and the list
         ran on under the paper's last section ("Acknowledgements", "8. Conclusion"). False = as before (main
         exactly); an index built before reads False.
+    read_man: Unix manual pages (`.1` … `.9`, `.n`, `.man` whose text is roff: `.TH`, or mdoc's `.Dd` / `.Dt`) read as
+        documents (man_reader.py, session 49): the title `whatis` shows ("openat2(2) — open and possibly create a
+        file (extended)"), a section per `.SH`, an option's or error's tagged paragraph kept with its tag and its
+        names recorded as defined there (defined_names.py), examples and synopses as code, tbl tables as tables,
+        comments and layout requests dropped; a redirect page (`.so man2/stat.2`) is no document, its name added
+        to its target's names. Before, these files were skipped as an unsupported type; a file with such a suffix
+        that is no roff page (`notes.1`, a rotated `syslog.1`) still is. False = as before (main exactly); an
+        index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -332,6 +340,7 @@ class CorpusConfig:
     call_own_titles: bool = False
     pdf_columns: bool = True
     paper_references: bool = True
+    read_man: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -358,6 +367,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.pdf_columns must be True or False, got {self.pdf_columns!r}")
         if not isinstance(self.paper_references, bool):
             raise ValueError(f"CorpusConfig.paper_references must be True or False, got {self.paper_references!r}")
+        if not isinstance(self.read_man, bool):
+            raise ValueError(f"CorpusConfig.read_man must be True or False, got {self.read_man!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -375,6 +386,7 @@ class CorpusConfig:
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
         known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
         known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
+        known.setdefault("read_man", False)  # built before session 49: its folder's manual pages were never read
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from corpus_tools import readers
+from corpus_tools import man_reader, readers
 from corpus_tools.doc_metadata import DOCUMENT_KEYS, document_title, read_metadata
+from corpus_tools.man_reader import is_man_suffix
 from corpus_tools.project_files import declared_name, is_project_file
 from corpus_tools.readers import UnreadableFileError
 from corpus_tools.source_reader import SOURCE_SUFFIXES, module_name, read_source
@@ -60,6 +61,7 @@ class ReadOptions:
     call_titles: bool = False
     pdf_columns: bool = True
     paper_references: bool = True
+    man: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -71,7 +73,8 @@ class ReadOptions:
                    project_files=getattr(config, "read_project_files", False),
                    call_titles=getattr(config, "call_own_titles", False),
                    pdf_columns=getattr(config, "pdf_columns", False),
-                   paper_references=getattr(config, "paper_references", False))
+                   paper_references=getattr(config, "paper_references", False),
+                   man=getattr(config, "read_man", False))
 
 
 def load_documents(
@@ -93,6 +96,7 @@ def load_documents(
     call_titles: bool = False,
     pdf_columns: bool = True,
     paper_references: bool = True,
+    man: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -119,6 +123,10 @@ def load_documents(
     (session 49): a direct caller reads a folder as `context1 index` does.
     paper_references: a paper's bibliography heading set in body type starts a section of its own (a PDF that is no
     filing; CorpusConfig.paper_references, corpus_tools.bibliography); False = as before session 49.
+    man: Unix manual pages (.1 … .9, .n, .man files whose text is roff with `.TH` or mdoc's `.Dd`) read as documents
+    (CorpusConfig.read_man, man_reader.py); a redirect page (`.so man2/stat.2`) is no document, its name is added
+    to its target's names; False = skipped as an unsupported file type, as before session 49. On, as `CorpusConfig`
+    has it.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -135,7 +143,7 @@ def load_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
-        pdf_columns=pdf_columns, paper_references=paper_references,
+        pdf_columns=pdf_columns, paper_references=paper_references, man=man,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -267,6 +275,7 @@ def iter_documents(
     call_titles: bool = False,
     pdf_columns: bool = True,
     paper_references: bool = True,
+    man: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -277,7 +286,7 @@ def iter_documents(
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
-                       paper_references=paper_references)
+                       paper_references=paper_references, man=man)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -315,6 +324,7 @@ def iter_documents(
 def _iter_folder(root: Path, fields: _Fields, glob: str | None, on_file: Callable[[str], None] | None,
                  read: ReadOptions) -> Iterator[tuple[Item, str]]:
     paths = sorted(root.glob(glob)) if glob else sorted(root.rglob("*"))
+    aliases = _man_aliases(root, paths) if read.man else {}
     hidden_reported: set[Path] = set()
     for path in paths:
         rel = path.relative_to(root)
@@ -330,11 +340,13 @@ def _iter_folder(root: Path, fields: _Fields, glob: str | None, on_file: Callabl
             continue
         if on_file is not None:
             on_file(rel.as_posix())
-        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, read)
+        yield from _iter_file(path, rel.as_posix(), rel.as_posix(), fields, read, aliases.get(path.resolve(), ()))
 
 
-def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadOptions) -> Iterator[tuple[Item, str]]:
-    """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own)."""
+def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadOptions,
+               man_aliases: tuple[str, ...] = ()) -> Iterator[tuple[Item, str]]:
+    """Documents of one file, reported as `where`; doc_id is for single-document files (records carry their own).
+    man_aliases: the names redirect pages in its folder give a manual page (`_man_aliases`)."""
     suffix = path.suffix.lower()
     if read.project_files and is_project_file(path):
         declares = declared_name(path)
@@ -346,6 +358,9 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         return
     if read.source_code and suffix in SOURCE_SUFFIXES:
         yield from _iter_source(path, doc_id, where)
+        return
+    if read.man and is_man_suffix(suffix) and suffix not in readers.SUPPORTED_SUFFIXES:
+        yield from _iter_man(path, doc_id, where, man_aliases)
         return
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
     if suffix not in supported:
@@ -512,6 +527,84 @@ def _iter_source(path: Path, doc_id: str, where: str) -> Iterator[tuple[Item, st
     if read.notes:
         metadata["read_note"] = "; ".join(read.notes)
     yield Document(doc_id=doc_id, text=read.text, title=read.title, metadata=metadata, parts=read.parts), where
+
+
+def _man_aliases(root: Path, paths: list[Path]) -> dict[Path, tuple[str, ...]]:
+    """Per manual page (resolved path), the names of the redirect pages (`.so man2/stat.2` in `fstat.2`) in the
+    folder pointing to it: `fstat` is a name of stat.2's page, not a document of one line."""
+    found: dict[Path, list[str]] = {}
+    for path in paths:
+        if not is_man_suffix(path.suffix) or not path.is_file():
+            continue
+        try:
+            if path.stat().st_size > 4096:  # a redirect page is one line (and perhaps a licence comment)
+                continue
+            target = man_reader.redirect_target(path.read_bytes().decode("utf-8", "replace"))
+        except OSError:
+            continue
+        resolved = _redirect_path(root, path, target) if target else None
+        if resolved is not None:
+            found.setdefault(resolved, []).append(path.stem)
+    return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+
+
+def _redirect_path(root: Path, path: Path, target: str) -> Path | None:
+    """The file a `.so` names: relative to the manual's root (man-pages' `man2/stat.2`), to the page's folder, or
+    to the folder above it; None when none exists."""
+    for base in (root, path.parent.parent, path.parent):
+        candidate = base / target
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> Iterator[tuple[Item, str]]:
+    """A manual page read as a document (man_reader.py). A redirect page is skipped with the page it points to (its
+    name is read there); a file with a manual's suffix whose text is no roff page (`notes.1`, a rotated
+    `syslog.1`) is skipped as an unsupported file, as before session 49."""
+    metadata: dict[str, Any] = {"source": where, "file_name": path.name}
+    try:
+        stat = path.stat()
+        metadata.update(source_size=stat.st_size, source_mtime_ns=stat.st_mtime_ns)
+        data = path.read_bytes()
+    except OSError as exc:
+        yield SkippedFile(where, f"cannot read file ({exc.strerror or exc})"), where
+        return
+    if b"\x00" in data[:8192]:
+        yield SkippedFile(where, f"unsupported file type (binary {path.suffix} file)"), where
+        return
+    text, encoding = man_reader.decode(data)
+    if not text.strip():
+        yield SkippedFile(where, "empty file"), where
+        return
+    if not man_reader.looks_like_man(text):
+        yield SkippedFile(where, f"unsupported file type ({path.suffix} file that is no manual page: no .TH or "
+                                 ".Dd near its top)"), where
+        return
+    target = man_reader.redirect_target(text)
+    if target:
+        if any((base / target).is_file() for base in (path.parent.parent, path.parent, path.parent.parent.parent)):
+            yield SkippedFile(where, f"manual page alias ({path.stem} is read as a name of {target})"), where
+        else:
+            yield SkippedFile(where, f"manual page alias of a page not in the folder ({target}: nothing to read)"), where
+        return
+    if encoding not in ("utf-8", "ascii"):
+        metadata["encoding"] = encoding
+    try:
+        page = man_reader.read_man(text, aliases)
+    except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
+        yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
+        return
+    if not page.text.strip():
+        yield SkippedFile(where, "empty manual page (no text after its macros)"), where
+        return
+    metadata.update({k: v for k, v in page.metadata.items() if v})
+    if page.notes:
+        metadata["read_note"] = "; ".join(page.notes)
+    if page.dropped:
+        metadata["markup_dropped"] = ", ".join(f"{k} {v}" for k, v in sorted(page.dropped.items()))
+    yield Document(doc_id=doc_id, text=page.text, title=page.title or readers.stem_title(path), metadata=metadata,
+                   parts=page.parts), where
 
 
 def _guarded(where: str, records: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:

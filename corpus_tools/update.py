@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from corpus_tools import readers
 from corpus_tools.loaders import ReadOptions, iter_file_documents
+from corpus_tools.man_reader import is_man_suffix
 from corpus_tools.source_reader import SOURCE_SUFFIXES
 from corpus_tools.types import Chunk, Document, LoadReport, SkippedFile
 
@@ -67,11 +68,12 @@ def sync_folder(
     notebooks = getattr(config, "read_notebooks", False)
     if not notebooks:  # nor notebooks, unless it reads them (CorpusConfig.read_notebooks; an older index does not)
         readable -= readers.NOTEBOOK_SUFFIXES
+    man = getattr(config, "read_man", False)  # manual pages (.1 … .9) only when it reads them (CorpusConfig.read_man)
     present: dict[str, Path] = {}
     for path in paths:
         rel = path.relative_to(root)
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
-            if path.suffix.lower() in readable:
+            if path.suffix.lower() in readable or (man and is_man_suffix(path.suffix)):
                 present[rel.as_posix()] = path
     # An mbox is many documents ("archive.mbox/<Message-ID>"), each with the archive as its source.
     # (Its path in `added`/`updated` stands for its messages; `deleted` names the messages it no longer holds.)

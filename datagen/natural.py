@@ -264,6 +264,12 @@ class NaturalConfig:
         FDS stand for in the paper “Flat Datacenter Storage”?" is refused: the title gives it), and a term an
         "A(n) X is a(n) Y" sentence defines ("In the Bigtable paper, what is a tablet?"). A folder with no such PDF
         is unchanged. 0 asks none, as before (`--mix papers=0`). Read with the facts.
+    doc_man: 1 (default) asks what a Unix manual page (read by corpus_tools.man_reader) states (datagen.doc_manpages,
+        session 49, issue 36): an option's job ("Which option of scp selects batch mode?" → -B), an error's condition
+        ("Which error does chown return when the file does not exist?" → ENOENT), the Linux or glibc version a call
+        was added in ("In which Linux version was openat2 added?" → 5.6), a stated default ("What is the default
+        value of Port in sshd_config?"); a page's only questions then. A folder with no manual page is unchanged.
+        0 = as before (`--mix man=0`). Read with the facts.
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -338,6 +344,7 @@ class NaturalConfig:
     doc_nb_defaults: float = 1.0
     doc_nb_wrapped: float = 1.0
     doc_papers: float = 1.0
+    doc_man: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -355,7 +362,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
-            "doc_papers", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
+            "doc_papers", "doc_man", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -379,7 +386,7 @@ _MIX_KEYS = {
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
-    "papers": "doc_papers",
+    "papers": "doc_papers", "man": "doc_man",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
 }

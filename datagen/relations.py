@@ -90,6 +90,7 @@ from datagen.chat_sets import add_said_sets
 from datagen.dates import anchor_date
 from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
+from datagen.doc_manpages import is_man_page, man_facts
 from datagen.doc_notebooks import is_notebook, notebook_facts
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_papers import is_paper, paper_facts
@@ -235,6 +236,7 @@ def read_facts(
     notebook_defaults: bool = False,
     notebook_wrapped: bool = False,
     papers: bool = False,
+    man: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -270,6 +272,10 @@ def read_facts(
     papers: what a research paper (a PDF with no filing's form) defines (datagen.doc_papers: an acronym's expansion, a
         term), each question naming its paper; False (this function's default): as session 47. No other document
         is read.
+    man: what a Unix manual page (read by corpus_tools.man_reader) states (datagen.doc_manpages: an option's job, an
+        error's condition, the Linux / glibc version a call was added in, a stated default), each question naming
+        its command, call or file; a page's only facts then (the prose templates' and the documentation readers'
+        name no page). False (this function's default): as session 48. No other document is read.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -288,7 +294,11 @@ def read_facts(
         base.names[doc_id] = forms[-1] if forms and doc_id not in headings else ""
     items: list[tuple[str, str, str]] = []  # (doc_id, chunk_id, sentence text)
     tables = {c.chunk_id for chunks in mined.chunks.values() for c in chunks if is_table(c.metadata)}
+    man_docs = {d for d, chunks in mined.chunks.items() if man and chunks and is_man_page(chunks[0].metadata)}
     for doc_id, sentences in mined.sentences.items():
+        if doc_id in man_docs:  # a manual page's facts are its own readers' alone (below): its prose is not parsed
+            base.skipped["man_sentence_not_parsed"] += len(sentences)
+            continue
         for sent in sentences:
             if sent.chunk_id in tables:
                 continue  # a table's rows are read as rows below, not parsed as sentences
@@ -416,6 +426,15 @@ def read_facts(
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
                 base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
+        if doc_id in man_docs:
+            # the prose templates' questions ("Which organization did … return?") and the documentation readers'
+            # name no page: a manual page's questions are its own readers' (datagen.doc_manpages)
+            others = base.facts.pop(doc_id, [])
+            base.skipped["man_prose_template"] += len(others)
+            found = _no_leaks(man_facts(doc_id, chunks, base.skipped), base.skipped)
+            if found:
+                base.facts.setdefault(doc_id, []).extend(found)
+            continue
         found = documentation_facts(chunks, base.skipped, tables, doc_owners, doc_reference, doc_options, doc_source,
                                     option_shapes, release_names and doc_projects, deprecations)
         if doc_id in notebook_docs:

@@ -181,6 +181,13 @@ def index_command(
                           "declares (kept with the index for datagen; never searched as content). "
                           "--no-project-files: skip them as unsupported files."),
     ] = True,
+    read_man: Annotated[
+        bool,
+        typer.Option("--man/--no-man", help="Read Unix manual pages (.1 … .9 files of roff: .TH or mdoc's .Dd) as "
+                                            "documents: whatis titles, a section per .SH, options and errors with "
+                                            "their text, redirect pages as names of their target (--no-man: skip "
+                                            "them, as before session 49)."),
+    ] = True,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="Hide the progress bars.")] = False,
 ) -> None:
     """Index SOURCE into INDEX: chunk, embed, and build the BM25 and vector indexes."""
@@ -205,7 +212,7 @@ def index_command(
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
                               read_notebooks=read_notebooks, read_calls=read_calls, call_own_titles=call_own_titles,
-                              read_project_files=read_project_files)
+                              read_project_files=read_project_files, read_man=read_man)
         client = chroma_client(chroma_host, chroma_port)
 
         started = time.perf_counter()

@@ -70,3 +70,21 @@ def test_index_reads_notebooks_counts_them_and_says_which_it_skipped(corpus_cli,
     assert skipped.exit_code == 0, skipped.output
     off = " ".join(skipped.output.split())
     assert "documents │ 1" in off and "notebooks │" not in off and "unsupported file type" in off
+
+
+MAN = Path(__file__).resolve().parents[1] / "fixtures" / "man"
+
+
+def test_index_reads_manual_pages_and_no_man_skips_them(corpus_cli, tmp_path):
+    source = tmp_path / "man"
+    shutil.copytree(MAN, source)
+    runner = CliRunner(env={"COLUMNS": "220", "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)})
+    result = runner.invoke(corpus_cli, ["index", str(source), str(tmp_path / "index"), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "documents │ 4" in out and "manual page alias" in out  # frobnicate.2, widgetctl.1, gizmo.1, widget.conf.5
+    shown = runner.invoke(corpus_cli, ["read", str(tmp_path / "index"), "man2/frobnicate.2"])
+    assert "frobnicate, ffrobnicate, lfrobnicate(2) — adjust the frob level of a widget" in shown.output
+    assert "\\fB" not in shown.output and ".TP" not in shown.output
+    off = runner.invoke(corpus_cli, ["index", str(source), str(tmp_path / "off"), "--no-progress", "--no-man"])
+    assert off.exit_code != 0 and "nothing to index" in " ".join(off.output.split())  # skipped as before
