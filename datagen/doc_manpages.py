@@ -221,6 +221,12 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                         relation=OPTION, answer=first, kind=TruthType.ENTITY.value,
                         ask=f"Which option of {name} {{s}}?", aliases=tuple(o for o in options[1:4] if o != first))))
             elif section_of == "ERRORS" and all(_ERROR_NAME.match(w.strip(",")) or w == "or" for w in tag.split()):
+                if section[:1] not in ("2", "3"):
+                    # a call or a function returns an error; a protocol's or an overview's page (ip(7), unix(7), aio(7))
+                    # or a device's lists the errors of calls it names nowhere in the entry: "Which error does unix
+                    # return …?" is no question a person asks (session 49, the lead's read of the reporting folder)
+                    skipped["man_error_not_a_call"] += 1
+                    continue
                 # a parenthesis is an aside ("(i.e., the final component)"): out, not a cut
                 # "(sched_setparam()) The caller …": the entry is that call's alone
                 own = re.match(r"^\((\w+)\(\)\)", body)
@@ -292,8 +298,32 @@ def _versions(chunk: Any, text: str, name: str, names: list[str], done: dict[str
             if subject not in names or _CONSTANT.search(clause.split(" first ")[0].split(" was ")[0]):
                 skipped["man_version_other_call"] += 1  # another call's, or a flag's ("MS_UNBINDABLE were added")
                 continue
+            if not called and not _about_the_page(clause, subject):
+                skipped["man_version_other_thing"] += 1  # "The /proc interfaces were introduced in Linux 2.2."
+                continue
             out.extend(_version_fact(chunk, clause, subject, done))
     return out
+
+
+_SUBJECT_END = re.compile(r"\b(?:is|are|was|were|has|have|had|first|appeared|added|introduced)\b")
+
+
+def _about_the_page(clause: str, name: str) -> bool:
+    """Whether a clause naming no call speaks of the page's own: its subject (the words before its verb) names the page
+    ("Cpusets appeared …" on cpuset(7), "Mount namespaces first appeared …"), points back to it ("This system call
+    …", "These functions …", "The asynchronous I/O system calls …") or is its support ("library support was added to
+    glibc …" after the call's own clause); not another thing the page describes ("The /proc interfaces were
+    introduced …" on socket(7), "Support for VMware (VMCI) has been available …" on vsock(7)) nor a relative
+    clause ("library functions that have been added to glibc since …")."""
+    end = _SUBJECT_END.search(clause)
+    subject = clause[:end.start()].strip().lower() if end else clause.lower()
+    if re.search(r"\b(?:that|which|who)$", subject):
+        return False
+    page = name.lower().replace("_", " ")
+    return (page in subject or subject.startswith(("this ", "these "))
+            or re.match(r"^(?:(?:c library|library|working|glibc|kernel)\s+)?support"
+                        r"(?:\s+in\s+(?:glibc|the kernel|linux))?(?:\s*\(.*\))?$", subject) is not None
+            or re.match(r"^the\b.*\b(?:system calls?|system call wrappers?|functions?)$", subject) is not None)
 
 
 def _version_fact(chunk: Any, clause: str, subject: str, done: dict[str, bool]) -> list[Fact]:

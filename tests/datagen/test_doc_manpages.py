@@ -92,3 +92,34 @@ def test_the_mix_key_turns_the_reader_off():
     assert parse_mix("man=0") == {"doc_man": 0.0}
     with pytest.raises(ValueError):
         NaturalConfig(doc_man=2.0)
+
+
+_PROTOCOL_PAGE = r""".TH WIDGETNET 7 2024-01-01 "Linux" "Linux Programmer's Manual"
+.SH NAME
+widgetnet \- Linux widget network protocol
+.SH DESCRIPTION
+Widget sockets carry frames between widgets on one bus.
+The /proc interfaces were introduced in Linux 3.2.
+.SH ERRORS
+.TP
+.B EWIDGET
+The widget named in the frame was unplugged before the frame was sent.
+.SH VERSIONS
+Support for remote buses has been available since Linux 4.1.
+Widgetnet sockets first appeared in Linux 3.1.
+"""
+
+
+def test_a_protocol_page_asks_no_error_and_only_its_own_version(tmp_path):
+    """A section-7 page (a protocol, an overview) documents errors of calls it does not name: no "Which error does
+    widgetnet return …?"; a version clause about another thing the page describes is not the page's (session 49: the
+    lead's read of the reporting folder found both)."""
+    (tmp_path / "man7").mkdir()
+    (tmp_path / "man7" / "widgetnet.7").write_text(_PROTOCOL_PAGE, encoding="utf-8")
+    doc = load_documents(tmp_path, man=True).documents[0]
+    chunks = chunk_document(doc, _Words(), ChunkingConfig(chunk_tokens=120, overlap_tokens=10))
+    skipped: Counter = Counter()
+    facts = man_facts(doc.doc_id, chunks, skipped)
+    assert not [f for f in facts if f.relation == ERROR] and skipped["man_error_not_a_call"] == 1
+    assert [(f.relation, f.answer) for f in facts if f.relation == ADDED] == [(ADDED, "3.1")]
+    assert skipped["man_version_other_thing"] == 1  # "Support for remote buses …"
