@@ -14,7 +14,8 @@ A query names a defined name when one of its tokens (identifier characters, dots
 and a trailing "()" dropped) is the name, or its last dotted part(s) ("Flask.route" and "route" for
 `flask.Flask.route`), and the token reads as code, not as a word of the sentence: it holds "_" or ".", starts
 with "-", has a capital past its first letter (`ALLCAPS`, `camelCase`), was written in backticks, or is
-capitalised inside the sentence (not its first word: "How do I use Depends?"). So "How do I run the app?"
+capitalised inside the sentence (not its first word: "How do I use Depends?"); a token with a hyphen inside
+that has a capital past its first letter is read whole as well ("LSM-tree", a paper's acronym). So "How do I run the app?"
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
 
@@ -32,6 +33,9 @@ DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (n
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
 _QUESTION_WORDS = frozenset("what which who whom whose when where why how is are does do did can could should will "
                             "would was were".split())
+# "LSM-tree", "B-Tree": a name with a hyphen inside, read whole besides its parts (a paper's acronym,
+# corpus_tools.paper_acronyms); only added, so a documentation name matches as it did before
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _NAME = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*)$")
 
 
@@ -67,6 +71,9 @@ def query_names(query: str) -> set[str]:
             continue
         if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
             out.add(token)
+    for match in _HYPHENATED.finditer(query):
+        if _code_like(match.group(0)) and match.start() > 0:
+            out.add(match.group(0))
     return out
 
 

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.paper_acronyms import MINOR as _MINOR
+from corpus_tools.paper_acronyms import acronyms as _acronyms
 from corpus_tools.readers import stem_title
 from datagen.factbase import Fact
 from datagen.types import TruthType
@@ -42,12 +44,8 @@ TERM = "doc:paper_term"
 
 # a sentence: a capital, then to its end mark (lines joined: a paper's sentence runs over its column's lines)
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^.!?]*?(?:\.(?=\w)[^.!?]*?)*[.!?])(?=\s|$)")
-# "(LSM-tree)", "(FDS)", "(RPCs)": an acronym in parentheses, two capitals at least
-_ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)?)\)")
 # a bibliography's heading, on a line of its own
 _REFERENCES = re.compile(r"(?:^|\n)\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*(?:\n|$)", re.IGNORECASE)
-_MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
-_EXPANSION_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9']+)*$")
 # "A tablet is a range of rows …", "An SSTable is a persistent, ordered immutable map …"
 _DEFINITION = re.compile(
     r"^(?P<art>A|An)\s+(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+is\s+(?P<a>(?:a|an)\s+[^.!?]+?)[.!?:]?$")
@@ -151,51 +149,6 @@ def _title_disowned(title: str, doc_id: str) -> bool:
 
     named = content(stem_title(Path(doc_id)))
     return len(named) >= 3 and not (named & content(title))
-
-
-def _letters(acronym: str) -> list[str]:
-    """The letters an expansion's words must give: "LSM-tree" → l s m t, "RPCs" → r p c, "B2B" → None-like []."""
-    letters: list[str] = []
-    for n, part in enumerate(acronym.split("-")):
-        if part.isupper() or (n == 0 and part[:1].isupper()):
-            body = part[:-1] if part.endswith("s") and part[:-1].isupper() else part  # "RPCs"
-            if not body.isalpha() or not body.isupper():
-                return []
-            letters += list(body.lower())
-        elif part.isalpha():
-            letters.append(part[0].lower())  # "-tree"
-        else:
-            return []
-    return letters
-
-
-def _acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
-    out = []
-    for m in _ACRONYM.finditer(sentence):
-        acronym = m.group("a")
-        letters = _letters(acronym)
-        if len(letters) < 2:
-            continue
-        words = sentence[:m.start()].split()
-        # the shortest run of words before the parenthesis whose initials spell the acronym
-        found = ""
-        for start in range(len(words) - 1, max(len(words) - 2 * len(letters) - 2, -1), -1):
-            run = [w.strip(",;:“”\"'") for w in words[start:]]
-            if not all(_EXPANSION_WORD.match(w) for w in run) or run[0].lower() in _MINOR:
-                continue
-            initials = [p[0].lower() for w in run if w.lower() not in _MINOR for p in w.split("-") if p]
-            every = [p[0].lower() for w in run for p in w.split("-") if p]  # "mean time to data loss (MTTDL)"
-            if letters in (initials, every):
-                found = " ".join(run)
-                break
-        if not found:
-            skipped["paper_acronym_initials"] += 1
-            continue
-        if found.upper() == found or found.lower() == acronym.lower():
-            skipped["paper_acronym_initials"] += 1
-            continue
-        out.append((acronym, found))
-    return out
 
 
 def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]:
