@@ -1,7 +1,8 @@
 """One search on a folder of research papers: does another paper's bibliography take the answer's place? (session
 49, issue 34: the passages that answer, ranked first).
 
-    python benchmarks/papers_search.py INDEX [--base INDEX0] [--weights 0,0.5] [--sentences 3] [--out FILE]
+    python benchmarks/papers_search.py INDEX [--base INDEX0] [--base-weight 0] [--weights 0,0.5] [--defined 0,0.5]
+        [--sentences 3] [--out FILE]
 
 Proxies read from the papers of INDEX0 (default INDEX), as `datagen/doc_papers.py` reads them: an acronym's first
 expansion ("What does CLRs stand for in the Stasis paper?"), a term an "A(n) X is a(n) Y" sentence defines ("In the
@@ -16,7 +17,8 @@ A chunk counts as bibliography when its section lies under a bibliography headin
 citations (`corpus_tools.bibliography`): the same rule for every index, whatever the index marked.
 
 Prints: chunks of the index that are bibliography (marked as a section / read as citations only), then per run
-(`--base` at weight 0 first when given, then INDEX at each of `--weights`) and kind: questions, hit@1, hit@5, MRR,
+(`--base` at `--base-weight` first when given, then INDEX at each of `--weights`, and of `--defined`: the lift of
+a chunk defining what the question names, a paper's acronyms read by `CorpusConfig.paper_acronyms`) and kind: questions, hit@1, hit@5, MRR,
 the share of top-5 slots that are bibliography, questions with a bibliography chunk above the first gold; then each
 run against the first: MRR and hit@5 differences with a 95 % paired bootstrap interval and questions won / lost.
 """
@@ -103,12 +105,14 @@ def gold_ids(by_doc: dict[str, list[Any]], q: dict[str, str]) -> set[str]:
     return found
 
 
-def run(index: Path, queries: list[dict[str, str]], weight: float) -> list[dict[str, float]]:
+def run(index: Path, queries: list[dict[str, str]], weight: float, defined: float | None = None) -> list[dict[str, float]]:
     from corpus_tools import Corpus
 
     by_doc = chunks_of(index)
     probe = Corpus.open(index)
     search = dataclasses.replace(probe.config.search, bibliography_weight=weight)
+    if defined is not None:
+        search = dataclasses.replace(search, defined_names=defined)
     probe.close()
     corpus = Corpus.open(index, search=search)
     rows = []
@@ -139,6 +143,11 @@ def main() -> None:
     ap.add_argument("index", type=Path)
     ap.add_argument("--base", type=Path, help="an index of the same folder read as before (run at weight 0, first)")
     ap.add_argument("--weights", default="0,0.5", help="SearchConfig.bibliography_weight values to run on INDEX")
+    ap.add_argument("--base-weight", type=float, default=0.0,
+                    help="SearchConfig.bibliography_weight of the --base run (0: as 94d7bea; 0.5: as 8edfbec)")
+    ap.add_argument("--defined", default="",
+                    help="SearchConfig.defined_names values to run on INDEX at each of --weights (default: the "
+                         "index's own, 0.5); a paper's acronyms are lifted by it (CorpusConfig.paper_acronyms)")
     ap.add_argument("--sentences", type=int, default=3, help="body-sentence proxies per paper")
     ap.add_argument("--out", type=Path, help="also write the table here")
     args = ap.parse_args()
@@ -157,14 +166,18 @@ def main() -> None:
     bib_words = sum(len(c.text.split()) for cs in by_doc.values() for c in cs if is_bibliography(c))
     say(f"index {args.index}: {len(by_doc)} documents, {n} chunks; bibliography {marked + cited} "
         f"({(marked + cited) / max(n, 1):.1%}): {marked} in a bibliography section, {cited} read as citations only; "
-        f"{bib_words / max(words, 1):.1%} of the words")
+        f"{bib_words / max(words, 1):.1%} of the words; "
+        f"{sum(bool((c.metadata or {}).get('defines')) for cs in by_doc.values() for c in cs)} chunks define a name")
     queries = proxies(chunks_of(args.base) if args.base else by_doc, args.sentences)
     say(f"proxies: {len(queries)} ({', '.join(f'{k} {v}' for k, v in sorted(Counter(q['kind'] for q in queries).items()))})")
     runs: list[tuple[str, list[dict[str, float]]]] = []
     if args.base:
-        runs.append((f"base {args.base.name} w=0", run(args.base, queries, 0.0)))
+        runs.append((f"base {args.base.name} w={args.base_weight:g}", run(args.base, queries, args.base_weight)))
     for w in (float(x) for x in args.weights.split(",")):
-        runs.append((f"{args.index.name} w={w:g}", run(args.index, queries, w)))
+        if not args.defined:
+            runs.append((f"{args.index.name} w={w:g}", run(args.index, queries, w)))
+        for d in (float(x) for x in args.defined.split(",") if x):
+            runs.append((f"{args.index.name} w={w:g} defined={d:g}", run(args.index, queries, w, d)))
     kinds = sorted({q["kind"] for q in queries}) + ["all"]
     say()
     say("| run | kind | n | gold found | hit@1 | hit@5 | MRR | bibliography share of top 5 | bibliography above gold |")

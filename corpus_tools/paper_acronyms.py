@@ -115,12 +115,15 @@ def paper_defines(text: str, parts: Sequence[DocumentPart]) -> tuple[DocumentPar
             acronym = m.group("a")
             if len(letters(acronym)) < 2:
                 continue
-            before = " ".join(body[max(0, m.start() - LOOK_BACK):m.start()].split())
+            at = part.start + m.start()
+            # the document's text, not the part's: a paper's line or paragraph is a part of its own, and an
+            # expansion may open on the line before ("… called Story Action Definition / Language (SADL)")
+            before = " ".join(text[max(0, at - LOOK_BACK):at].split())
             cut = list(_SENTENCE_END.finditer(before))
             found = expansion(before[cut[-1].end():] if cut else before, acronym)
             if found:
                 expansions.setdefault(acronym, set()).add(found.lower())
-                first.setdefault(acronym, part.start + m.start())
+                first.setdefault(acronym, at)
     defines: dict[int, list[tuple[int, str]]] = {}
     for acronym, offset in first.items():
         if len(expansions[acronym]) == 1:
