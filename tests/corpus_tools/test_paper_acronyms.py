@@ -183,3 +183,13 @@ def test_a_filing_defines_nothing(tmp_path):
     doc = load_documents(root).documents[0]
     assert doc.metadata.get("form")
     assert not any(p.defines for p in doc.parts)
+
+
+def test_an_expansion_opening_on_the_line_before_its_part():
+    # a paper's lines are parts of their own: "… called Story Action Definition" / "Language (SADL), was …"
+    text = "A language, called Story Action Definition\nLanguage (SADL), was written for it."
+    cut = text.index("\n") + 1
+    parts = [DocumentPart(0, cut - 1, 1, "2 Model"), DocumentPart(cut, len(text), 1, "2 Model")]
+    out = paper_defines(text, parts)
+    assert out[0] == parts[0]
+    assert [(text[at:at + 6], name) for at, name in out[1].defines] == [("(SADL)", "SADL")]
