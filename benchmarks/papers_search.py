@@ -18,7 +18,7 @@ citations (`corpus_tools.bibliography`): the same rule for every index, whatever
 
 Prints: chunks of the index that are bibliography (marked as a section / read as citations only), then per run
 (`--base` at `--base-weight` first when given, then INDEX at each of `--weights`, and of `--defined`: the lift of
-a chunk defining what the question names, a paper's acronyms read by `CorpusConfig.paper_acronyms`) and kind: questions, hit@1, hit@5, MRR,
+a chunk defining what the question names, a paper's acronyms read by `CorpusConfig.paper_definitions`) and kind: questions, hit@1, hit@5, MRR,
 the share of top-5 slots that are bibliography, questions with a bibliography chunk above the first gold; then each
 run against the first: MRR and hit@5 differences with a 95 % paired bootstrap interval and questions won / lost.
 """
@@ -147,7 +147,7 @@ def main() -> None:
                     help="SearchConfig.bibliography_weight of the --base run (0: as 94d7bea; 0.5: as 8edfbec)")
     ap.add_argument("--defined", default="",
                     help="SearchConfig.defined_names values to run on INDEX at each of --weights (default: the "
-                         "index's own, 0.5); a paper's acronyms are lifted by it (CorpusConfig.paper_acronyms)")
+                         "index's own, 0.5); a paper's acronyms are lifted by it (CorpusConfig.paper_definitions)")
     ap.add_argument("--sentences", type=int, default=3, help="body-sentence proxies per paper")
     ap.add_argument("--out", type=Path, help="also write the table here")
     args = ap.parse_args()

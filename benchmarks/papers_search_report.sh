@@ -9,11 +9,11 @@
 # (SearchConfig.bibliography_weight values run on the re-read index; default "0,0.5"), SENTENCES (body-sentence
 # proxies per paper; default 3), BASE_WEIGHT (the base run's SearchConfig.bibliography_weight; default 0, as 94d7bea;
 # 0.5 for a base index searched as 8edfbec searches it), DEFINED (SearchConfig.defined_names values run on the
-# re-read index at each weight, e.g. "0,0.5": a paper's acronyms lifted, CorpusConfig.paper_acronyms; default none:
+# re-read index at each weight, e.g. "0,0.5": a paper's acronyms lifted, CorpusConfig.paper_definitions; default none:
 # the index's own), CODE (the checkout to run; default this script's repository), PY (its Python;
 # default CODE/.venv/bin/python).
 # Builds OUT/index with this checkout's reading (`CorpusConfig.paper_references`: a bibliography's heading in body
-# type starts a section; `CorpusConfig.paper_acronyms`: where a paper first defines an acronym is recorded; an index
+# type starts a section; `CorpusConfig.paper_definitions`: where a paper first defines an acronym is recorded; an index
 # already there is used as it is), then prints and writes OUT/table.txt
 # (benchmarks/papers_search.py OUT/index --base OUT/index-base): bibliography chunks; per run and proxy kind hit@1,
 # hit@5, MRR, the bibliography's share of the top 5 and questions with a bibliography chunk above the gold; each run

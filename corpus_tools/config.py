@@ -312,10 +312,12 @@ class CorpusConfig:
         `SearchConfig.bibliography_weight` places lower. Set in body type the heading was no heading, and the list
         ran on under the paper's last section ("Acknowledgements", "8. Conclusion"). False = as before (main
         exactly); an index built before reads False.
-    paper_acronyms: a PDF that is no filing records where it first defines an acronym, "Log-Structured Merge-Tree
-        (LSM-tree)" (corpus_tools.paper_acronyms, session 49): the chunk holding it defines the name ("defines"), and a
-        question naming it ranks that chunk as a documentation page's definition is ranked
-        (`SearchConfig.defined_names`). False = as before (main exactly); an index built before reads False.
+    paper_definitions: a PDF that is no filing records where it first defines a name (corpus_tools.paper_definitions,
+        session 49): an acronym, "Log-Structured Merge-Tree (LSM-tree)" (the expansion's initials spelling it), and a
+        term, "A tablet is a range of rows …". The chunk holding it defines the name ("defines"), and a question
+        naming it ("What does LSM-tree stand for?", "What is a tablet?") ranks that chunk as a documentation page's
+        definition is ranked (`SearchConfig.defined_names`). False = as before (main exactly); an index built before
+        reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -336,7 +338,7 @@ class CorpusConfig:
     call_own_titles: bool = False
     pdf_columns: bool = True
     paper_references: bool = True
-    paper_acronyms: bool = True
+    paper_definitions: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -363,8 +365,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.pdf_columns must be True or False, got {self.pdf_columns!r}")
         if not isinstance(self.paper_references, bool):
             raise ValueError(f"CorpusConfig.paper_references must be True or False, got {self.paper_references!r}")
-        if not isinstance(self.paper_acronyms, bool):
-            raise ValueError(f"CorpusConfig.paper_acronyms must be True or False, got {self.paper_acronyms!r}")
+        if not isinstance(self.paper_definitions, bool):
+            raise ValueError(f"CorpusConfig.paper_definitions must be True or False, got {self.paper_definitions!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -382,7 +384,7 @@ class CorpusConfig:
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company
         known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
         known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
-        known.setdefault("paper_acronyms", False)  # built before session 49: a paper defined no name
+        known.setdefault("paper_definitions", False)  # built before session 49: a paper defined no name
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

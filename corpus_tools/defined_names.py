@@ -19,6 +19,9 @@ that has a capital past its first letter is read whole as well ("LSM-tree", a pa
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
 
+A paper's term ("a tablet", corpus_tools.paper_definitions) is named by a question asking what it is: "What is a
+tablet?", "In the Bigtable paper, what is a tablet?" (asked_terms).
+
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
 the name's definition; lifting such phrases cost the heading proxy MRR on tuning (session 41).
@@ -34,8 +37,12 @@ _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
 _QUESTION_WORDS = frozenset("what which who whom whose when where why how is are does do did can could should will "
                             "would was were".split())
 # "LSM-tree", "B-Tree": a name with a hyphen inside, read whole besides its parts (a paper's acronym,
-# corpus_tools.paper_acronyms); only added, so a documentation name matches as it did before
+# corpus_tools.paper_definitions); only added, so a documentation name matches as it did before
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
+# "What is a tablet?", "In the Bigtable paper, what is a tablet?", "What is an SSTable in …?": the term asked, its
+# article kept (a paper's defined term is recorded so, corpus_tools.paper_definitions)
+_ASKED_TERM = re.compile(r"\bwhat\s+is\s+(?P<t>an?\s+[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2}?)"
+                         r"\s*(?=\?|$|,|\s+(?:in|according\s+to|as\s+defined\s+in)\b)", re.IGNORECASE)
 _NAME = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*)$")
 
 
@@ -77,6 +84,13 @@ def query_names(query: str) -> set[str]:
     return out
 
 
+def asked_terms(query: str) -> set[str]:
+    """The terms a question asks the definition of, lowercased with their article: "What is a skew heap?" →
+    {"a skew heap"}. A paper's defined term is recorded so; a code name never holds a space, so documentation's
+    names match as they did."""
+    return {" ".join(m.group("t").lower().split()) for m in _ASKED_TERM.finditer(query)} if is_question(query) else set()
+
+
 def _code_like(token: str) -> bool:
     return ("_" in token or "." in token or token.startswith("-")
             or (len(token) > 1 and any(ch.isupper() for ch in token[1:])))
@@ -90,6 +104,8 @@ def forms(name: str) -> set[str]:
 
 def names_match(tokens: Iterable[str], name: str) -> bool:
     """Whether one of the query's code tokens writes `name` (see the module docstring)."""
+    if " " in name:  # a paper's term, "a tablet": asked whole (asked_terms), case aside
+        return name.lower() in tokens
     written = forms(name)
     folded = {f.lower() for f in written if "_" in f}
     return any(t in written or ("_" in t and t.lower() in folded) for t in tokens)
@@ -111,7 +127,7 @@ def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequen
     """
     if weight < 0:
         raise ValueError(f"weight must be >= 0, got {weight!r}")
-    tokens = query_names(query) if is_question(query) else set()
+    tokens = query_names(query) | asked_terms(query) if is_question(query) else set()
     if not tokens or weight == 0:
         return list(fused)
     lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]

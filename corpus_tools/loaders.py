@@ -60,7 +60,7 @@ class ReadOptions:
     call_titles: bool = False
     pdf_columns: bool = True
     paper_references: bool = True
-    paper_acronyms: bool = True
+    paper_definitions: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -73,7 +73,7 @@ class ReadOptions:
                    call_titles=getattr(config, "call_own_titles", False),
                    pdf_columns=getattr(config, "pdf_columns", False),
                    paper_references=getattr(config, "paper_references", False),
-                   paper_acronyms=getattr(config, "paper_acronyms", False))
+                   paper_definitions=getattr(config, "paper_definitions", False))
 
 
 def load_documents(
@@ -95,7 +95,7 @@ def load_documents(
     call_titles: bool = False,
     pdf_columns: bool = True,
     paper_references: bool = True,
-    paper_acronyms: bool = True,
+    paper_definitions: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -122,8 +122,8 @@ def load_documents(
     (session 49): a direct caller reads a folder as `context1 index` does.
     paper_references: a paper's bibliography heading set in body type starts a section of its own (a PDF that is no
     filing; CorpusConfig.paper_references, corpus_tools.bibliography); False = as before session 49.
-    paper_acronyms: a paper (a PDF that is no filing) records where it first defines an acronym (CorpusConfig.
-    paper_acronyms, corpus_tools.paper_acronyms); False = as before session 49.
+    paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
+    (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -140,7 +140,7 @@ def load_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
-        pdf_columns=pdf_columns, paper_references=paper_references, paper_acronyms=paper_acronyms,
+        pdf_columns=pdf_columns, paper_references=paper_references, paper_definitions=paper_definitions,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -272,7 +272,7 @@ def iter_documents(
     call_titles: bool = False,
     pdf_columns: bool = True,
     paper_references: bool = True,
-    paper_acronyms: bool = True,
+    paper_definitions: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -283,7 +283,7 @@ def iter_documents(
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
-                       paper_references=paper_references, paper_acronyms=paper_acronyms)
+                       paper_references=paper_references, paper_definitions=paper_definitions)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -410,8 +410,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             # Cover-page facts (company, form, period…); the title is built from them when found,
             # since metadata titles on real PDFs are often ids, paths or "04.01.2023 10Q Document".
             metadata.update(read_metadata(text, pdf.furniture))
-            if read.paper_acronyms and parts and not metadata.get("form"):  # a paper: where it defines its acronyms
-                from corpus_tools.paper_acronyms import paper_defines
+            if read.paper_definitions and parts and not metadata.get("form"):  # a paper: where it defines its names
+                from corpus_tools.paper_definitions import paper_defines
 
                 parts = paper_defines(text, parts)
             # a paper's first page sets its title; its metadata title is often another thing or none (session 48)

@@ -1,6 +1,7 @@
-"""The acronyms a paper defines (session 49, issue 34): "Log-Structured Merge-Tree (LSM-tree)" is recorded where the
-paper first writes it (`CorpusConfig.paper_acronyms`), and a question naming LSM-tree ranks that passage first, even
-when another paper uses the acronym and when the paper's title words fill the question. The PDFs are invented,
+"""The names a paper defines (session 49, issue 34): "Log-Structured Merge-Tree (LSM-tree)" and "A skew heap is a
+…" are recorded where the paper first writes them (`CorpusConfig.paper_definitions`), and a question naming LSM-tree
+or asking what a skew heap is ranks that passage first, even when another paper uses the name more and when the
+paper's title words fill the question. The PDFs are invented,
 written by hand (tests/fixtures/paper_pdf.py)."""
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import pytest
 
 from corpus_tools import Corpus
 from corpus_tools.config import CorpusConfig
-from corpus_tools.defined_names import query_names
+from corpus_tools.defined_names import asked_terms, names_match, query_names
 from corpus_tools.loaders import ReadOptions, load_documents
-from corpus_tools.paper_acronyms import acronyms, expansion, names, paper_defines
+from corpus_tools.paper_definitions import acronyms, defined_term, expansion, names, paper_defines
 from corpus_tools.types import DocumentPart
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
@@ -87,7 +88,7 @@ def test_the_passage_defining_an_acronym_ranks_first(tmp_path, cache_dir, questi
     root = _folder(tmp_path)
     firsts = {}
     for on in (False, True):
-        config = CorpusConfig(embedding_cache=str(cache_dir), chroma=False, paper_acronyms=on)
+        config = CorpusConfig(embedding_cache=str(cache_dir), chroma=False, paper_definitions=on)
         Corpus.build(root, tmp_path / f"index-{on}", config=config, progress=False).close()
         with Corpus.open(tmp_path / f"index-{on}") as corpus:
             firsts[on] = (corpus.search(question, k=5)[0].chunk.chunk_id, _defining(corpus))
@@ -103,6 +104,66 @@ def test_only_the_defining_chunk_of_the_defining_paper_carries_the_name(tmp_path
         assert carrying == {_defining(corpus): "LSM-tree"}
 
 
+# Paper C defines a term once, in its background, and its other sections use the term with the title's words.
+HEAPS = "Mergeable Queues for Schedulers"
+HEAP_SECTIONS = [
+    ("1 Introduction", [
+        "Mergeable queues for schedulers merge the queues of idle cores. Our mergeable queues use a skew heap.",
+        "Schedulers with a skew heap merge queues fast: a skew heap merges two queues in logarithmic time.",
+    ]),
+    ("2 Background", [
+        "Trees are old. A skew heap is a binary tree ordered by priority whose merge swaps children on",
+        "its right path. Nothing else is kept in its nodes.",
+    ]),
+    ("3 Queues", [
+        "Each scheduler keeps a skew heap per core; mergeable queues for schedulers merge each skew heap",
+        "when a core idles, and the skew heap of the idle core is emptied into mergeable queues of others.",
+    ]),
+]
+HEAP_USING = [
+    ("1 Introduction", [
+        "A garbage collector may order its work in a skew heap. The skew heap keeps the oldest page first,",
+        "and our skew heap of pages is merged at each pause; a skew heap per thread is merged too.",
+    ]),
+]
+
+
+@pytest.mark.parametrize("question", [f"In the paper “{HEAPS}”, what is a skew heap?", "What is a skew heap?"])
+def test_the_passage_defining_a_term_ranks_first(tmp_path, cache_dir, question):
+    root = tmp_path / "heaps"
+    root.mkdir()
+    (root / "queues.pdf").write_bytes(_paper(HEAPS, HEAP_SECTIONS))
+    (root / "pages.pdf").write_bytes(_paper("Collecting Pages", HEAP_USING))
+    firsts = {}
+    for on in (False, True):
+        config = CorpusConfig(embedding_cache=str(cache_dir), chroma=False, paper_definitions=on)
+        Corpus.build(root, tmp_path / f"index-{on}", config=config, progress=False).close()
+        with Corpus.open(tmp_path / f"index-{on}") as corpus:
+            [defining] = [c.chunk_id for d in corpus.doc_ids() for c in corpus.chunks(d)
+                          if "A skew heap is a binary tree" in " ".join(c.text.split())]
+            firsts[on] = (corpus.search(question, k=5)[0].chunk.chunk_id, defining)
+            if on:  # the first definition only: the other paper's "A garbage collector may …" defines nothing
+                assert {c.chunk_id: c.metadata.get("defines") for d in corpus.doc_ids() for c in corpus.chunks(d)
+                        if c.metadata.get("defines")} == {defining: "a skew heap"}
+    assert firsts[True][0] == firsts[True][1]
+    assert firsts[False][0] != firsts[False][1]  # as 8edfbec ranks it
+
+
+def test_a_term_is_asked_whole_and_never_matches_a_code_name():
+    assert asked_terms("What is a skew heap?") == {"a skew heap"}
+    assert asked_terms("In the paper “X”, what is an SSTable?") == {"an sstable"}
+    assert asked_terms("What is a skew heap in the queues paper?") == {"a skew heap"}
+    assert asked_terms("What is a skew heap used for?") == set()  # not its definition
+    assert asked_terms("A skew heap is what I use.") == set()  # no question
+    assert names_match({"a skew heap"}, "a skew heap") and not names_match({"heap"}, "a skew heap")
+    assert not names_match({"a heap"}, "heap")  # documentation's `heap`: a code name, as before
+    skipped: Counter = Counter()
+    assert defined_term("A tablet is a range of rows kept together.", skipped) == ("a tablet", "a range of rows kept together")
+    assert defined_term("A run is a deciding run provided that it ends.", skipped) is None
+    assert defined_term("This is a similar operation on trees.", skipped) is None
+    assert skipped["paper_genus_circular"] == 1
+
+
 def test_read_time_definitions(tmp_path):
     root = _folder(tmp_path)
     docs = {d.doc_id: d for d in load_documents(root).documents}
@@ -110,7 +171,7 @@ def test_read_time_definitions(tmp_path):
                for at, name in p.defines]
     assert defined == [("LSM-tree", "(LSM-tree)")]
     assert not any(p.defines for p in docs["caches.pdf"].parts)
-    off = {d.doc_id: d for d in load_documents(root, paper_acronyms=False).documents}
+    off = {d.doc_id: d for d in load_documents(root, paper_definitions=False).documents}
     assert not any(p.defines for d in off.values() for p in d.parts)
     assert [d.text for d in off.values()] == [d.text for d in docs.values()]
 
@@ -165,12 +226,12 @@ def test_odd_text_defines_nothing():
 
 
 def test_config_flags():
-    assert CorpusConfig().paper_acronyms is True
-    assert CorpusConfig.from_dict({}).paper_acronyms is False  # an index built before defined no paper's name
-    assert ReadOptions.from_config(CorpusConfig.from_dict({})).paper_acronyms is False
-    assert ReadOptions.from_config(CorpusConfig()).paper_acronyms is True
-    with pytest.raises(ValueError, match="paper_acronyms"):
-        CorpusConfig(paper_acronyms="yes")  # type: ignore[arg-type]
+    assert CorpusConfig().paper_definitions is True
+    assert CorpusConfig.from_dict({}).paper_definitions is False  # an index built before defined no paper's name
+    assert ReadOptions.from_config(CorpusConfig.from_dict({})).paper_definitions is False
+    assert ReadOptions.from_config(CorpusConfig()).paper_definitions is True
+    with pytest.raises(ValueError, match="paper_definitions"):
+        CorpusConfig(paper_definitions="yes")  # type: ignore[arg-type]
 
 
 def test_a_filing_defines_nothing(tmp_path):
