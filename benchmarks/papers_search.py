@@ -9,7 +9,10 @@ expansion ("What does CLRs stand for in the Stasis paper?"), a term an "A(n) X i
 Elle paper, what is a transaction?"), each also asked without its paper ("What does CLRs stand for?", "What is a
 transaction?": another paper's reference entry competes most there), and `--sentences` body sentences per paper
 (seed 0: 8–30 words, before the paper's references heading as datagen reads a paper, none in a passage that
-reads as citations; the query is its first ten words). Gold: the chunks of the same paper
+reads as citations; the query is its first ten words), and `--mentions` "acronym used" questions per paper: a body
+sentence naming an acronym the paper defines, not its definition, asked by its first twelve words and "?" (the
+definition's lift must not take its place; drawn with their own seed, so the body sentences stay as before).
+Gold: the chunks of the same paper
 holding the sentence (whitespace-normalised; its first ten words where a chunk boundary cuts it), found again in
 every index, so the runs are paired by question.
 
@@ -74,14 +77,15 @@ def before_references(chunks: list[Any]) -> list[Any]:
     return out
 
 
-def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]]:
+def proxies(by_doc: dict[str, list[Any]], sentences: int, mentions: int = 0) -> list[dict[str, str]]:
     out = []
-    rng = random.Random(0)
+    rng, used_rng = random.Random(0), random.Random(1)  # two draws: the body sentences stay as session 49 drew them
     for doc_id, chunks in sorted(by_doc.items()):
         meta = chunks[0].metadata or {}
         if not is_paper(doc_id, meta):
             continue
-        for fact in paper_facts(doc_id, str(meta.get("title") or ""), chunks, Counter()):
+        facts = paper_facts(doc_id, str(meta.get("title") or ""), chunks, Counter())
+        for fact in facts:
             kind = "acronym" if fact.relation == ACRONYM else "term" if fact.relation == TERM else ""
             if not kind:
                 continue
@@ -93,6 +97,15 @@ def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]
         for sentence in rng.sample(body, min(sentences, len(body))):
             out.append({"kind": "sentence", "doc_id": doc_id, "gold": sentence,
                         "query": " ".join(sentence.split()[:10])})
+        # a question that names an acronym the paper defines but asks about another passage: its first twelve words
+        # holding the acronym, asked ("…?"), gold its own sentence, never the defining one
+        named = {f.subject: f.sentence for f in facts if f.relation == ACRONYM}
+        using = [(m.group(1), a) for c in before_references(chunks) for m in _SENTENCE.finditer(flat(c.text))
+                 for a in named if a in m.group(1).split()[1:12] and m.group(1) != named[a]
+                 and 8 <= len(m.group(1).split()) <= 30]
+        for sentence, _a in used_rng.sample(using, min(mentions, len(using))):
+            out.append({"kind": "acronym used", "doc_id": doc_id, "gold": sentence,
+                        "query": " ".join(sentence.split()[:12]).rstrip(".,;:") + "?"})
     return out
 
 
@@ -149,6 +162,8 @@ def main() -> None:
                     help="SearchConfig.defined_names values to run on INDEX at each of --weights (default: the "
                          "index's own, 0.5); a paper's acronyms are lifted by it (CorpusConfig.paper_definitions)")
     ap.add_argument("--sentences", type=int, default=3, help="body-sentence proxies per paper")
+    ap.add_argument("--mentions", type=int, default=3,
+                    help="questions per paper naming an acronym it defines, about another passage ('acronym used')")
     ap.add_argument("--out", type=Path, help="also write the table here")
     args = ap.parse_args()
     lines: list[str] = []
@@ -168,7 +183,7 @@ def main() -> None:
         f"({(marked + cited) / max(n, 1):.1%}): {marked} in a bibliography section, {cited} read as citations only; "
         f"{bib_words / max(words, 1):.1%} of the words; "
         f"{sum(bool((c.metadata or {}).get('defines')) for cs in by_doc.values() for c in cs)} chunks define a name")
-    queries = proxies(chunks_of(args.base) if args.base else by_doc, args.sentences)
+    queries = proxies(chunks_of(args.base) if args.base else by_doc, args.sentences, args.mentions)
     say(f"proxies: {len(queries)} ({', '.join(f'{k} {v}' for k, v in sorted(Counter(q['kind'] for q in queries).items()))})")
     runs: list[tuple[str, list[dict[str, float]]]] = []
     if args.base:

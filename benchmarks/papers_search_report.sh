@@ -7,7 +7,8 @@
 # Variables: DATA (the folder of PDF papers; required; only read), INDEX (an index of DATA built before session 49,
 # read as the base: copied to OUT/index-base first, never written; required), OUT (required), WEIGHTS
 # (SearchConfig.bibliography_weight values run on the re-read index; default "0,0.5"), SENTENCES (body-sentence
-# proxies per paper; default 3), BASE_WEIGHT (the base run's SearchConfig.bibliography_weight; default 0, as 94d7bea;
+# proxies per paper; default 3), MENTIONS ("acronym used" questions per paper: a body sentence naming an acronym the
+# paper defines, asked; default 3), BASE_WEIGHT (the base run's SearchConfig.bibliography_weight; default 0, as 94d7bea;
 # 0.5 for a base index searched as 8edfbec searches it), DEFINED (SearchConfig.defined_names values run on the
 # re-read index at each weight, e.g. "0,0.5": a paper's acronyms lifted, CorpusConfig.paper_definitions; default none:
 # the index's own), CODE (the checkout to run; default this script's repository), PY (its Python;
@@ -24,7 +25,7 @@
 set -euo pipefail
 : "${DATA:?set DATA to a folder of PDF papers}" "${INDEX:?set INDEX to the existing index of DATA}"
 : "${OUT:?set OUT to an output folder}"
-WEIGHTS=${WEIGHTS:-0,0.5}; SENTENCES=${SENTENCES:-3}; BASE_WEIGHT=${BASE_WEIGHT:-0}; DEFINED=${DEFINED:-}
+WEIGHTS=${WEIGHTS:-0,0.5}; SENTENCES=${SENTENCES:-3}; MENTIONS=${MENTIONS:-3}; BASE_WEIGHT=${BASE_WEIGHT:-0}; DEFINED=${DEFINED:-}
 CODE=${CODE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 PY=${PY:-$CODE/.venv/bin/python}
 export PYTHONPATH=$CODE HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
@@ -40,5 +41,5 @@ if [ ! -f "$OUT/index/manifest.json" ]; then
 fi
 echo "== searches $(date)"
 nice "$PY" benchmarks/papers_search.py "$OUT/index" --base "$OUT/index-base" --base-weight "$BASE_WEIGHT" \
-  --weights "$WEIGHTS" --defined "$DEFINED" --sentences "$SENTENCES" --out "$OUT/table.txt"
+  --weights "$WEIGHTS" --defined "$DEFINED" --sentences "$SENTENCES" --mentions "$MENTIONS" --out "$OUT/table.txt"
 echo "== done $(date)"
