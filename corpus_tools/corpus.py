@@ -39,6 +39,7 @@ from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
 from corpus_tools.defined_names import (
+    asked_defines,
     asked_terms,
     is_question,
     lift_defined,
@@ -708,7 +709,7 @@ class Corpus:
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
-            fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
+            fused = lift_defined(query, fused, [asked_defines(query, state.chunks[row_of[cid]].metadata) for cid, _ in fused],
                                  cfg.defined_names)
         fused = fused[:pool]
         if tables:
@@ -1168,7 +1169,7 @@ def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excl
         chunk = state.chunks[row]
         if chunk.chunk_id in excluded:
             continue
-        if any(names_match(tokens, name) for name in split_defines(chunk.metadata.get("defines"))):
+        if any(names_match(tokens, name) for name in split_defines(asked_defines(query, chunk.metadata))):
             found[chunk.chunk_id] = row
             if len(found) >= n:
                 break

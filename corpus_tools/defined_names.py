@@ -30,7 +30,7 @@ the name's definition; lifting such phrases cost the heading proxy MRR on tuning
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
@@ -89,6 +89,40 @@ def asked_terms(query: str) -> set[str]:
     {"a skew heap"}. A paper's defined term is recorded so; a code name never holds a space, so documentation's
     names match as they did."""
     return {" ".join(m.group("t").lower().split()) for m in _ASKED_TERM.finditer(query)} if is_question(query) else set()
+
+
+def asks_meaning(query: str, name: str) -> bool:
+    """Whether a question asks what `name` means, not something else about it: "What does LSM-tree stand for?",
+    "What is (an) LSM-tree?", "What is an LSM-tree in the paper …?", "What do CLRs mean?", "Define RPC", "the
+    meaning of RPC". "How does Bigtable use GFS?" names GFS without asking what it is. A term ("a tablet") is only
+    ever named by a question asking what it is (asked_terms)."""
+    if " " in name:
+        return True
+    n = r"[`\"“']?" + re.escape(name) + r"[`\"”']?"
+    return bool(re.search(
+        rf"\bwhat\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+|term\s+)?{n}\s+(?:stand\s+for|mean|refer\s+to)\b"
+        rf"|\bwhat\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?{n}\s*(?=\?|$|,|\s+(?:in|according\s+to|as\s+defined\s+in)\b)"
+        rf"|\b(?:define|definition\s+of|meaning\s+of|expansion\s+of)\s+(?:the\s+)?{n}(?![\w-])"
+        rf"|(?<![\w-]){n}\s+stands?\s+for\b", query, re.IGNORECASE))
+
+
+def paper_chunk(metadata: Mapping[str, object] | None) -> bool:
+    """Whether a chunk was read from a paper (a PDF with no filing's form): its names were recorded by
+    corpus_tools.paper_definitions, and a question names them only by asking what they mean (asks_meaning)."""
+    meta = metadata or {}
+    return str(meta.get("file_name") or meta.get("source") or "").lower().endswith(".pdf") and not meta.get("form")
+
+
+def asked_defines(query: str, metadata: Mapping[str, object] | None) -> object:
+    """A chunk's "defines" metadata as the question may name it: as it is, except that a paper's name the question
+    does not ask the meaning of is left out ("How does Bigtable use GFS?" does not lift GFS's expansion: tuning,
+    session 49, a body sentence naming a defined acronym asked as a question lost hit@1 .625 → .125 without this)."""
+    meta = metadata or {}
+    value = meta.get("defines")
+    if not value or not paper_chunk(meta):
+        return value
+    kept = [n for n in split_defines(value) if asks_meaning(query, n)]
+    return DEFINES_SEPARATOR.join(kept) if kept else None
 
 
 def _code_like(token: str) -> bool:
