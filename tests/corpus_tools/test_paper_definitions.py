@@ -14,7 +14,7 @@ import pytest
 
 from corpus_tools import Corpus
 from corpus_tools.config import CorpusConfig
-from corpus_tools.defined_names import asked_terms, names_match, query_names
+from corpus_tools.defined_names import asked_defines, asked_terms, asks_meaning, names_match, query_names
 from corpus_tools.loaders import ReadOptions, load_documents
 from corpus_tools.paper_definitions import acronyms, defined_term, expansion, names, paper_defines
 from corpus_tools.types import DocumentPart
@@ -254,3 +254,40 @@ def test_an_expansion_opening_on_the_line_before_its_part():
     out = paper_defines(text, parts)
     assert out[0] == parts[0]
     assert [(text[at:at + 6], name) for at, name in out[1].defines] == [("(SADL)", "SADL")]
+
+
+def test_a_question_using_a_papers_acronym_keeps_its_ranking(tmp_path, cache_dir):
+    # "How … each LSM-tree level …?" names the acronym without asking what it is: the definition is not lifted, the
+    # ranking is the one an index without recorded definitions gives, ids and scores
+    root = _folder(tmp_path)
+    question = "How often do log stores with our compaction policies merge each LSM-tree level?"
+    runs = []
+    for on in (False, True):
+        config = CorpusConfig(embedding_cache=str(cache_dir), chroma=False, paper_definitions=on)
+        Corpus.build(root, tmp_path / f"index-{on}", config=config, progress=False).close()
+        with Corpus.open(tmp_path / f"index-{on}") as corpus:
+            runs.append([(h.chunk.chunk_id, round(h.score, 6)) for h in corpus.search(question, k=5)])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize(("question", "name", "asked"), [
+    ("What does LSM-tree stand for in the paper “X”?", "LSM-tree", True),
+    ("What is an LSM-tree in the Y paper?", "LSM-tree", True),
+    ("What do CLRs mean?", "CLRs", True),
+    ("What is the meaning of RPC?", "RPC", True),
+    ("How does Bigtable use GFS?", "GFS", False),
+    ("What is the role of GFS in Bigtable?", "GFS", False),
+    ("What is GFS-like storage?", "GFS", False),
+])
+def test_a_question_asks_what_a_papers_name_means(question, name, asked):
+    assert asks_meaning(question, name) is asked
+
+
+def test_documentation_names_are_matched_as_before():
+    # a page's names (no PDF) are kept whatever the question asks; a paper's only when asked what they mean
+    page = {"file_name": "config.md", "defines": "SECRET_KEY"}
+    paper = {"file_name": "stasis.pdf", "defines": "CLRs, CLR"}
+    assert asked_defines("How is SECRET_KEY used?", page) == "SECRET_KEY"
+    assert asked_defines("How are CLRs written?", paper) is None
+    assert asked_defines("What does CLR stand for?", paper) == "CLR"
+    assert asked_defines("What does CLR stand for?", {**paper, "form": "10-Q"}) == "CLRs, CLR"  # a filing: no paper
