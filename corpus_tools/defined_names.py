@@ -20,7 +20,9 @@ does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, ca
 name holding "_" also matches in any case ("secret_key").
 
 A paper's term ("a tablet", corpus_tools.paper_definitions) is named by a question asking what it is: "What is a
-tablet?", "In the Bigtable paper, what is a tablet?" (asked_terms).
+tablet?", "In the Bigtable paper, what is a tablet?" (asked_terms). A paper's names lift their definition only
+for a question asking what they mean ("What does GFS stand for?", not "How does Bigtable use GFS?": asked_defines),
+since a paper's body uses its acronyms in most passages that answer something else.
 
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
