@@ -1,14 +1,18 @@
 """One search on a folder of research papers: does another paper's bibliography take the answer's place? (session
 49, issue 34: the passages that answer, ranked first).
 
-    python benchmarks/papers_search.py INDEX [--base INDEX0] [--weights 0,0.5] [--sentences 3] [--out FILE]
+    python benchmarks/papers_search.py INDEX [--base INDEX0] [--base-weight 0] [--weights 0,0.5] [--defined 0,0.5]
+        [--sentences 3] [--out FILE]
 
 Proxies read from the papers of INDEX0 (default INDEX), as `datagen/doc_papers.py` reads them: an acronym's first
 expansion ("What does CLRs stand for in the Stasis paper?"), a term an "A(n) X is a(n) Y" sentence defines ("In the
 Elle paper, what is a transaction?"), each also asked without its paper ("What does CLRs stand for?", "What is a
 transaction?": another paper's reference entry competes most there), and `--sentences` body sentences per paper
 (seed 0: 8–30 words, before the paper's references heading as datagen reads a paper, none in a passage that
-reads as citations; the query is its first ten words). Gold: the chunks of the same paper
+reads as citations; the query is its first ten words), and `--mentions` "acronym used" questions per paper: a body
+sentence naming an acronym the paper defines, not its definition, asked by its first twelve words and "?" (the
+definition's lift must not take its place; drawn with their own seed, so the body sentences stay as before).
+Gold: the chunks of the same paper
 holding the sentence (whitespace-normalised; its first ten words where a chunk boundary cuts it), found again in
 every index, so the runs are paired by question.
 
@@ -16,7 +20,8 @@ A chunk counts as bibliography when its section lies under a bibliography headin
 citations (`corpus_tools.bibliography`): the same rule for every index, whatever the index marked.
 
 Prints: chunks of the index that are bibliography (marked as a section / read as citations only), then per run
-(`--base` at weight 0 first when given, then INDEX at each of `--weights`) and kind: questions, hit@1, hit@5, MRR,
+(`--base` at `--base-weight` first when given, then INDEX at each of `--weights`, and of `--defined`: the lift of
+a chunk defining what the question names, a paper's acronyms read by `CorpusConfig.paper_definitions`) and kind: questions, hit@1, hit@5, MRR,
 the share of top-5 slots that are bibliography, questions with a bibliography chunk above the first gold; then each
 run against the first: MRR and hit@5 differences with a 95 % paired bootstrap interval and questions won / lost.
 """
@@ -72,14 +77,15 @@ def before_references(chunks: list[Any]) -> list[Any]:
     return out
 
 
-def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]]:
+def proxies(by_doc: dict[str, list[Any]], sentences: int, mentions: int = 0) -> list[dict[str, str]]:
     out = []
-    rng = random.Random(0)
+    rng, used_rng = random.Random(0), random.Random(1)  # two draws: the body sentences stay as session 49 drew them
     for doc_id, chunks in sorted(by_doc.items()):
         meta = chunks[0].metadata or {}
         if not is_paper(doc_id, meta):
             continue
-        for fact in paper_facts(doc_id, str(meta.get("title") or ""), chunks, Counter()):
+        facts = paper_facts(doc_id, str(meta.get("title") or ""), chunks, Counter())
+        for fact in facts:
             kind = "acronym" if fact.relation == ACRONYM else "term" if fact.relation == TERM else ""
             if not kind:
                 continue
@@ -91,6 +97,15 @@ def proxies(by_doc: dict[str, list[Any]], sentences: int) -> list[dict[str, str]
         for sentence in rng.sample(body, min(sentences, len(body))):
             out.append({"kind": "sentence", "doc_id": doc_id, "gold": sentence,
                         "query": " ".join(sentence.split()[:10])})
+        # a question that names an acronym the paper defines but asks about another passage: its first twelve words
+        # holding the acronym, asked ("…?"), gold its own sentence, never the defining one
+        named = {f.subject: f.sentence for f in facts if f.relation == ACRONYM}
+        using = [(m.group(1), a) for c in before_references(chunks) for m in _SENTENCE.finditer(flat(c.text))
+                 for a in named if a in m.group(1).split()[1:12] and m.group(1) != named[a]
+                 and 8 <= len(m.group(1).split()) <= 30]
+        for sentence, _a in used_rng.sample(using, min(mentions, len(using))):
+            out.append({"kind": "acronym used", "doc_id": doc_id, "gold": sentence,
+                        "query": " ".join(sentence.split()[:12]).rstrip(".,;:") + "?"})
     return out
 
 
@@ -103,12 +118,14 @@ def gold_ids(by_doc: dict[str, list[Any]], q: dict[str, str]) -> set[str]:
     return found
 
 
-def run(index: Path, queries: list[dict[str, str]], weight: float) -> list[dict[str, float]]:
+def run(index: Path, queries: list[dict[str, str]], weight: float, defined: float | None = None) -> list[dict[str, float]]:
     from corpus_tools import Corpus
 
     by_doc = chunks_of(index)
     probe = Corpus.open(index)
     search = dataclasses.replace(probe.config.search, bibliography_weight=weight)
+    if defined is not None:
+        search = dataclasses.replace(search, defined_names=defined)
     probe.close()
     corpus = Corpus.open(index, search=search)
     rows = []
@@ -139,7 +156,14 @@ def main() -> None:
     ap.add_argument("index", type=Path)
     ap.add_argument("--base", type=Path, help="an index of the same folder read as before (run at weight 0, first)")
     ap.add_argument("--weights", default="0,0.5", help="SearchConfig.bibliography_weight values to run on INDEX")
+    ap.add_argument("--base-weight", type=float, default=0.0,
+                    help="SearchConfig.bibliography_weight of the --base run (0: as 94d7bea; 0.5: as 8edfbec)")
+    ap.add_argument("--defined", default="",
+                    help="SearchConfig.defined_names values to run on INDEX at each of --weights (default: the "
+                         "index's own, 0.5); a paper's acronyms are lifted by it (CorpusConfig.paper_definitions)")
     ap.add_argument("--sentences", type=int, default=3, help="body-sentence proxies per paper")
+    ap.add_argument("--mentions", type=int, default=3,
+                    help="questions per paper naming an acronym it defines, about another passage ('acronym used')")
     ap.add_argument("--out", type=Path, help="also write the table here")
     args = ap.parse_args()
     lines: list[str] = []
@@ -157,14 +181,18 @@ def main() -> None:
     bib_words = sum(len(c.text.split()) for cs in by_doc.values() for c in cs if is_bibliography(c))
     say(f"index {args.index}: {len(by_doc)} documents, {n} chunks; bibliography {marked + cited} "
         f"({(marked + cited) / max(n, 1):.1%}): {marked} in a bibliography section, {cited} read as citations only; "
-        f"{bib_words / max(words, 1):.1%} of the words")
-    queries = proxies(chunks_of(args.base) if args.base else by_doc, args.sentences)
+        f"{bib_words / max(words, 1):.1%} of the words; "
+        f"{sum(bool((c.metadata or {}).get('defines')) for cs in by_doc.values() for c in cs)} chunks define a name")
+    queries = proxies(chunks_of(args.base) if args.base else by_doc, args.sentences, args.mentions)
     say(f"proxies: {len(queries)} ({', '.join(f'{k} {v}' for k, v in sorted(Counter(q['kind'] for q in queries).items()))})")
     runs: list[tuple[str, list[dict[str, float]]]] = []
     if args.base:
-        runs.append((f"base {args.base.name} w=0", run(args.base, queries, 0.0)))
+        runs.append((f"base {args.base.name} w={args.base_weight:g}", run(args.base, queries, args.base_weight)))
     for w in (float(x) for x in args.weights.split(",")):
-        runs.append((f"{args.index.name} w={w:g}", run(args.index, queries, w)))
+        if not args.defined:
+            runs.append((f"{args.index.name} w={w:g}", run(args.index, queries, w)))
+        for d in (float(x) for x in args.defined.split(",") if x):
+            runs.append((f"{args.index.name} w={w:g} defined={d:g}", run(args.index, queries, w, d)))
     kinds = sorted({q["kind"] for q in queries}) + ["all"]
     say()
     say("| run | kind | n | gold found | hit@1 | hit@5 | MRR | bibliography share of top 5 | bibliography above gold |")

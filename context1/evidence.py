@@ -34,7 +34,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from context1.types import Evidence, RankedDocument
-from corpus_tools.defined_names import is_question, names_match, query_names, split_defines
+from corpus_tools.defined_names import (
+    asked_defines,
+    asked_terms,
+    is_question,
+    names_match,
+    query_names,
+    split_defines,
+)
 from corpus_tools.line_items import DERIVED, LINE_ITEMS, canonical_names, derived_named
 from corpus_tools.row_match import row_labels
 from corpus_tools.speakers import line_speakers, turns
@@ -253,8 +260,9 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
         parts.append("Holds the question's " + ", ".join(f"“{w}”" for w in held[:6]) + ".")
     else:
         parts.append("Holds none of the question's words.")
-    asked = query_names(query) if query and passage.metadata.get("defines") else set()
-    defined = [n for n in split_defines(passage.metadata.get("defines")) if names_match(asked, n)] if asked else []
+    # a paper's term ("a tablet") is asked as "What is a tablet?" (asked_terms): never a documentation name
+    asked = query_names(query) | asked_terms(query) if query and passage.metadata.get("defines") else set()
+    defined = [n for n in split_defines(asked_defines(query, passage.metadata)) if names_match(asked, n)] if asked else []
     if defined:
         parts.append("Defines " + ", ".join(f"“{n}”" for n in defined[:3]) + ".")
     if line_items and passage.metadata.get("kind") == "table":
@@ -271,10 +279,10 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
 def defines_asked(passage: ShownPassage, query: str) -> bool:
     """Whether `passage` defines a name `query` asks about as a question (its "defines" metadata, read as
     `Corpus.search` reads it for its lift: corpus_tools.defined_names). A passage without "defines" never does."""
-    defined = split_defines(passage.metadata.get("defines"))
+    defined = split_defines(asked_defines(query, passage.metadata))
     if not defined or not is_question(query):
         return False
-    asked = query_names(query)
+    asked = query_names(query) | asked_terms(query)
     return bool(asked) and any(names_match(asked, name) for name in defined)
 
 

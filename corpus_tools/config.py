@@ -320,6 +320,12 @@ class CorpusConfig:
         to its target's names. Before, these files were skipped as an unsupported type; a file with such a suffix
         that is no roff page (`notes.1`, a rotated `syslog.1`) still is. False = as before (main exactly); an
         index built before reads False.
+    paper_definitions: a PDF that is no filing records where it first defines a name (corpus_tools.paper_definitions,
+        session 49): an acronym, "Log-Structured Merge-Tree (LSM-tree)" (the expansion's initials spelling it), and a
+        term, "A tablet is a range of rows …". The chunk holding it defines the name ("defines"), and a question
+        naming it ("What does LSM-tree stand for?", "What is a tablet?") ranks that chunk as a documentation page's
+        definition is ranked (`SearchConfig.defined_names`). False = as before (main exactly); an index built before
+        reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -341,6 +347,7 @@ class CorpusConfig:
     pdf_columns: bool = True
     paper_references: bool = True
     read_man: bool = True
+    paper_definitions: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -369,6 +376,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.paper_references must be True or False, got {self.paper_references!r}")
         if not isinstance(self.read_man, bool):
             raise ValueError(f"CorpusConfig.read_man must be True or False, got {self.read_man!r}")
+        if not isinstance(self.paper_definitions, bool):
+            raise ValueError(f"CorpusConfig.paper_definitions must be True or False, got {self.paper_definitions!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -387,6 +396,7 @@ class CorpusConfig:
         known.setdefault("pdf_columns", False)  # built before session 48: a PDF's lines read across the whole page
         known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
         known.setdefault("read_man", False)  # built before session 49: its folder's manual pages were never read
+        known.setdefault("paper_definitions", False)  # built before session 49: a paper defined no name
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

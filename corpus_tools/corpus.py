@@ -38,7 +38,15 @@ from corpus_tools.config import CorpusConfig, SearchConfig
 from corpus_tools.constraints import FIELDS, MetadataCatalog, check_constraints
 from corpus_tools.corpus_kind import CONVERSATION, kind_of_texts, sampled
 from corpus_tools.deadline import checked
-from corpus_tools.defined_names import is_question, lift_defined, names_match, query_names, split_defines
+from corpus_tools.defined_names import (
+    asked_defines,
+    asked_terms,
+    is_question,
+    lift_defined,
+    names_match,
+    query_names,
+    split_defines,
+)
 from corpus_tools.embed import CachedEmbedder
 from corpus_tools.figure_prior import has_figure, lower_figureless
 from corpus_tools.filters import check_where, matches_where
@@ -682,7 +690,8 @@ class Corpus:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
             rankings.append(list(items))
-        naming = cfg.defined_names > 0 and is_question(query) and bool(query_names(query)) and state.has_key("defines")
+        naming = (cfg.defined_names > 0 and is_question(query) and bool(query_names(query) or asked_terms(query))
+                  and state.has_key("defines"))
         if naming:  # the chunks defining what the question names: a ranking of their own (BM25 may miss them)
             defining = _defining_chunks(state, query, allowed, excluded)
             row_of.update(defining)
@@ -700,7 +709,7 @@ class Corpus:
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
-            fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
+            fused = lift_defined(query, fused, [asked_defines(query, state.chunks[row_of[cid]].metadata) for cid, _ in fused],
                                  cfg.defined_names)
         fused = fused[:pool]
         if tables:
@@ -1147,8 +1156,8 @@ def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excl
     entry `.. py:data:: SECRET_KEY` opens at the tail of a chunk about other settings, which neither leg puts
     in its top 100 when tutorials repeat the name. Found by one bounded grep for the names' last parts
     (case-insensitive), then each hit's metadata read; {} when none defines them."""
-    tokens = query_names(query)
-    parts = sorted({t.split(".")[-1].lstrip("-") for t in tokens} - {""})
+    tokens = query_names(query) | asked_terms(query)
+    parts = sorted({(t.split(".")[-1].split() or [""])[-1].lstrip("-") for t in tokens} - {""})  # "a tablet": "tablet"
     if not parts:
         return {}
     pattern = "(?i)" + "|".join(re.escape(p) for p in parts)
@@ -1160,7 +1169,7 @@ def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excl
         chunk = state.chunks[row]
         if chunk.chunk_id in excluded:
             continue
-        if any(names_match(tokens, name) for name in split_defines(chunk.metadata.get("defines"))):
+        if any(names_match(tokens, name) for name in split_defines(asked_defines(query, chunk.metadata))):
             found[chunk.chunk_id] = row
             if len(found) >= n:
                 break

@@ -14,9 +14,15 @@ A query names a defined name when one of its tokens (identifier characters, dots
 and a trailing "()" dropped) is the name, or its last dotted part(s) ("Flask.route" and "route" for
 `flask.Flask.route`), and the token reads as code, not as a word of the sentence: it holds "_" or ".", starts
 with "-", has a capital past its first letter (`ALLCAPS`, `camelCase`), was written in backticks, or is
-capitalised inside the sentence (not its first word: "How do I use Depends?"). So "How do I run the app?"
+capitalised inside the sentence (not its first word: "How do I use Depends?"); a token with a hyphen inside
+that has a capital past its first letter is read whole as well ("LSM-tree", a paper's acronym). So "How do I run the app?"
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
+
+A paper's term ("a tablet", corpus_tools.paper_definitions) is named by a question asking what it is: "What is a
+tablet?", "In the Bigtable paper, what is a tablet?" (asked_terms). A paper's names lift their definition only
+for a question asking what they mean ("What does GFS stand for?", not "How does Bigtable use GFS?": asked_defines),
+since a paper's body uses its acronyms in most passages that answer something else.
 
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
@@ -26,12 +32,19 @@ the name's definition; lifting such phrases cost the heading proxy MRR on tuning
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
 _QUESTION_WORDS = frozenset("what which who whom whose when where why how is are does do did can could should will "
                             "would was were".split())
+# "LSM-tree", "B-Tree": a name with a hyphen inside, read whole besides its parts (a paper's acronym,
+# corpus_tools.paper_definitions); only added, so a documentation name matches as it did before
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
+# "What is a tablet?", "In the Bigtable paper, what is a tablet?", "What is an SSTable in …?": the term asked, its
+# article kept (a paper's defined term is recorded so, corpus_tools.paper_definitions)
+_ASKED_TERM = re.compile(r"\bwhat\s+is\s+(?P<t>an?\s+[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2}?)"
+                         r"\s*(?=\?|$|,|\s+(?:in|according\s+to|as\s+defined\s+in)\b)", re.IGNORECASE)
 _NAME = re.compile(r"^(?:-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*)$")
 
 
@@ -67,7 +80,51 @@ def query_names(query: str) -> set[str]:
             continue
         if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
             out.add(token)
+    for match in _HYPHENATED.finditer(query):
+        if _code_like(match.group(0)) and match.start() > 0:
+            out.add(match.group(0))
     return out
+
+
+def asked_terms(query: str) -> set[str]:
+    """The terms a question asks the definition of, lowercased with their article: "What is a skew heap?" →
+    {"a skew heap"}. A paper's defined term is recorded so; a code name never holds a space, so documentation's
+    names match as they did."""
+    return {" ".join(m.group("t").lower().split()) for m in _ASKED_TERM.finditer(query)} if is_question(query) else set()
+
+
+def asks_meaning(query: str, name: str) -> bool:
+    """Whether a question asks what `name` means, not something else about it: "What does LSM-tree stand for?",
+    "What is (an) LSM-tree?", "What is an LSM-tree in the paper …?", "What do CLRs mean?", "Define RPC", "the
+    meaning of RPC". "How does Bigtable use GFS?" names GFS without asking what it is. A term ("a tablet") is only
+    ever named by a question asking what it is (asked_terms)."""
+    if " " in name:
+        return True
+    n = r"[`\"“']?" + re.escape(name) + r"[`\"”']?"
+    return bool(re.search(
+        rf"\bwhat\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+|term\s+)?{n}\s+(?:stand\s+for|mean|refer\s+to)\b"
+        rf"|\bwhat\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?{n}\s*(?=\?|$|,|\s+(?:in|according\s+to|as\s+defined\s+in)\b)"
+        rf"|\b(?:define|definition\s+of|meaning\s+of|expansion\s+of)\s+(?:the\s+)?{n}(?![\w-])"
+        rf"|(?<![\w-]){n}\s+stands?\s+for\b", query, re.IGNORECASE))
+
+
+def paper_chunk(metadata: Mapping[str, object] | None) -> bool:
+    """Whether a chunk was read from a paper (a PDF with no filing's form): its names were recorded by
+    corpus_tools.paper_definitions, and a question names them only by asking what they mean (asks_meaning)."""
+    meta = metadata or {}
+    return str(meta.get("file_name") or meta.get("source") or "").lower().endswith(".pdf") and not meta.get("form")
+
+
+def asked_defines(query: str, metadata: Mapping[str, object] | None) -> object:
+    """A chunk's "defines" metadata as the question may name it: as it is, except that a paper's name the question
+    does not ask the meaning of is left out ("How does Bigtable use GFS?" does not lift GFS's expansion: tuning,
+    session 49, a body sentence naming a defined acronym asked as a question lost hit@1 .625 → .125 without this)."""
+    meta = metadata or {}
+    value = meta.get("defines")
+    if not value or not paper_chunk(meta):
+        return value
+    kept = [n for n in split_defines(value) if asks_meaning(query, n)]
+    return DEFINES_SEPARATOR.join(kept) if kept else None
 
 
 def _code_like(token: str) -> bool:
@@ -83,6 +140,8 @@ def forms(name: str) -> set[str]:
 
 def names_match(tokens: Iterable[str], name: str) -> bool:
     """Whether one of the query's code tokens writes `name` (see the module docstring)."""
+    if " " in name:  # a paper's term, "a tablet": asked whole (asked_terms), case aside
+        return name.lower() in tokens
     written = forms(name)
     folded = {f.lower() for f in written if "_" in f}
     return any(t in written or ("_" in t and t.lower() in folded) for t in tokens)
@@ -104,7 +163,7 @@ def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequen
     """
     if weight < 0:
         raise ValueError(f"weight must be >= 0, got {weight!r}")
-    tokens = query_names(query) if is_question(query) else set()
+    tokens = query_names(query) | asked_terms(query) if is_question(query) else set()
     if not tokens or weight == 0:
         return list(fused)
     lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]

@@ -62,6 +62,7 @@ class ReadOptions:
     pdf_columns: bool = True
     paper_references: bool = True
     man: bool = True
+    paper_definitions: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -74,7 +75,8 @@ class ReadOptions:
                    call_titles=getattr(config, "call_own_titles", False),
                    pdf_columns=getattr(config, "pdf_columns", False),
                    paper_references=getattr(config, "paper_references", False),
-                   man=getattr(config, "read_man", False))
+                   man=getattr(config, "read_man", False),
+                   paper_definitions=getattr(config, "paper_definitions", False))
 
 
 def load_documents(
@@ -97,6 +99,7 @@ def load_documents(
     pdf_columns: bool = True,
     paper_references: bool = True,
     man: bool = True,
+    paper_definitions: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -127,6 +130,8 @@ def load_documents(
     (CorpusConfig.read_man, man_reader.py); a redirect page (`.so man2/stat.2`) is no document, its name is added
     to its target's names; False = skipped as an unsupported file type, as before session 49. On, as `CorpusConfig`
     has it.
+    paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
+    (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -143,7 +148,7 @@ def load_documents(
         source, id_field=id_field, title_field=title_field, text_field=text_field, glob=glob, on_file=on_file,
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
-        pdf_columns=pdf_columns, paper_references=paper_references, man=man,
+        pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -276,6 +281,7 @@ def iter_documents(
     pdf_columns: bool = True,
     paper_references: bool = True,
     man: bool = True,
+    paper_definitions: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -286,7 +292,7 @@ def iter_documents(
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
-                       paper_references=paper_references, man=man)
+                       paper_references=paper_references, man=man, paper_definitions=paper_definitions)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -419,6 +425,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             # Cover-page facts (company, form, period…); the title is built from them when found,
             # since metadata titles on real PDFs are often ids, paths or "04.01.2023 10Q Document".
             metadata.update(read_metadata(text, pdf.furniture))
+            if read.paper_definitions and parts and not metadata.get("form"):  # a paper: where it defines its names
+                from corpus_tools.paper_definitions import paper_defines
+
+                parts = paper_defines(text, parts)
             # a paper's first page sets its title; its metadata title is often another thing or none (session 48)
             title = document_title(metadata, pdf.page_title or pdf.title, path)
         else:

@@ -33,6 +33,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.paper_definitions import MINOR as _MINOR
+from corpus_tools.paper_definitions import acronyms as _acronyms
+from corpus_tools.paper_definitions import defined_term
 from corpus_tools.readers import stem_title
 from datagen.factbase import Fact
 from datagen.types import TruthType
@@ -42,26 +45,8 @@ TERM = "doc:paper_term"
 
 # a sentence: a capital, then to its end mark (lines joined: a paper's sentence runs over its column's lines)
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^.!?]*?(?:\.(?=\w)[^.!?]*?)*[.!?])(?=\s|$)")
-# "(LSM-tree)", "(FDS)", "(RPCs)": an acronym in parentheses, two capitals at least
-_ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)?)\)")
 # a bibliography's heading, on a line of its own
 _REFERENCES = re.compile(r"(?:^|\n)\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*(?:\n|$)", re.IGNORECASE)
-_MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
-_EXPANSION_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9']*(?:-[A-Za-z0-9']+)*$")
-# "A tablet is a range of rows …", "An SSTable is a persistent, ordered immutable map …"
-_DEFINITION = re.compile(
-    r"^(?P<art>A|An)\s+(?P<t>[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2})\s+is\s+(?P<a>(?:a|an)\s+[^.!?]+?)[.!?:]?$")
-_GENUS_END = re.compile(r"\s*(?:,|;|:|\(|\[|—|–| - |\s(?:that|which|who|whose|where|when|whereby|because|but|so|if)\s)")
-_NOT_TERMS = frozenset("""
-this these that those it they there here one each every our my your his her their its such which what another other
-all both some any result results key idea goal main first second next last problem reason answer point difference
-advantage way only example figure approach method data value we you case thing step option part rest same
-good simple common typical new similar notable major important final basic
-""".split())
-_RELATIVE = frozenset("similar same other another third second first related following next good great simple useful "
-                      "better best nice easy quick common special different bit lot little few couple number very "
-                      "more less much".split())
-MAX_GENUS_WORDS = 12
 # a system's name opening its paper's title: "Bigtable: A Distributed …", "Dynamo: Amazon's …"
 _TITLE_NAME = re.compile(r"^(?P<n>[A-Z][\w\-]*(?:\s[A-Z0-9][\w\-]*)?)\s*:\s+\S")
 
@@ -153,78 +138,11 @@ def _title_disowned(title: str, doc_id: str) -> bool:
     return len(named) >= 3 and not (named & content(title))
 
 
-def _letters(acronym: str) -> list[str]:
-    """The letters an expansion's words must give: "LSM-tree" → l s m t, "RPCs" → r p c, "B2B" → None-like []."""
-    letters: list[str] = []
-    for n, part in enumerate(acronym.split("-")):
-        if part.isupper() or (n == 0 and part[:1].isupper()):
-            body = part[:-1] if part.endswith("s") and part[:-1].isupper() else part  # "RPCs"
-            if not body.isalpha() or not body.isupper():
-                return []
-            letters += list(body.lower())
-        elif part.isalpha():
-            letters.append(part[0].lower())  # "-tree"
-        else:
-            return []
-    return letters
-
-
-def _acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
-    out = []
-    for m in _ACRONYM.finditer(sentence):
-        acronym = m.group("a")
-        letters = _letters(acronym)
-        if len(letters) < 2:
-            continue
-        words = sentence[:m.start()].split()
-        # the shortest run of words before the parenthesis whose initials spell the acronym
-        found = ""
-        for start in range(len(words) - 1, max(len(words) - 2 * len(letters) - 2, -1), -1):
-            run = [w.strip(",;:“”\"'") for w in words[start:]]
-            if not all(_EXPANSION_WORD.match(w) for w in run) or run[0].lower() in _MINOR:
-                continue
-            initials = [p[0].lower() for w in run if w.lower() not in _MINOR for p in w.split("-") if p]
-            every = [p[0].lower() for w in run for p in w.split("-") if p]  # "mean time to data loss (MTTDL)"
-            if letters in (initials, every):
-                found = " ".join(run)
-                break
-        if not found:
-            skipped["paper_acronym_initials"] += 1
-            continue
-        if found.upper() == found or found.lower() == acronym.lower():
-            skipped["paper_acronym_initials"] += 1
-            continue
-        out.append((acronym, found))
-    return out
-
-
 def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]:
-    m = _DEFINITION.match(sentence)
-    if not m:
+    found = defined_term(sentence, skipped)
+    if found is None:
         return []
-    term = m.group("t")
-    words = term.lower().split()
-    if words[0] in _NOT_TERMS or words[-1] in _NOT_TERMS or (len(words) > 1 and words[0].endswith("ing")):
-        skipped["paper_not_a_term"] += 1
-        return []
-    genus = _GENUS_END.split(m.group("a"), maxsplit=1)[0].strip()
-    content = [w for w in genus.split()[1:] if len(w) > 2]
-    last = genus.split()[-1]
-    if len(content) < 2 or len(genus.split()) > MAX_GENUS_WORDS or last.lower() in _MINOR or len(last) < 2:
-        # "a set of objects x": the genus ends on a variable, "a time interval [a, b]" on its bounds
-        skipped["paper_genus_shape"] += 1
-        return []
-    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]  # "ensemble of functions": an ensemble
-    if head.rstrip("s") in {w.lower().rstrip("s,;") for w in genus.split()[2:]}:
-        # "A run is a deciding run provided that …" defines a deciding run, not a run (session 48's reporting read);
-        # the head as the genus itself is a definition ("A singleton type is a type with a single member")
-        skipped["paper_genus_circular"] += 1
-        return []
-    if genus.split()[1].lower() in _RELATIVE or genus.split()[1].lower().endswith("ly"):
-        # "a similar operation" places the term beside another; "a potentially unfavorable situation" judges it
-        skipped["paper_genus_relative"] += 1
-        return []
-    subject = ("an " if m.group("art") == "An" else "a ") + term
+    subject, genus = found
     ask = f"In {named}, what is {{s}}?"
     return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject, about_doc=False,
                  relation=TERM, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
