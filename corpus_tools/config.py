@@ -90,6 +90,11 @@ class SearchConfig:
         ranking of their own (BM25 and dense may miss an entry that opens at a chunk's tail) and a candidate
         defining it has its fused score multiplied by 1 + w (corpus_tools.defined_names). 0 = off (main's
         order exactly); an index without "defines" is unaffected.
+    defined_words: with defined_names on, a plain word of the question (not shaped as code: "openat2", "chdir",
+        "mount") is a name too when the index records it as defined and either at most this share of the chunks
+        hold it (at least corpus.DEFINED_WORD_MIN) or the question asks it as a name ("What does read do?",
+        "open(2)", "the mount command": defined_names.asked_as_name). 0 = off (code-shaped tokens only, as
+        before); an index without "defines" is unaffected.
     source_weight: on an index that reads Python source as documents (CorpusConfig.read_source), the fused score of
         a chunk of a source file (.py, .pyi) is multiplied by 1 - w before the defined-name lift, so the prose a
         documentation page writes for a question stays above the code that implements it, while the definition
@@ -161,6 +166,7 @@ class SearchConfig:
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
     # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
     defined_names: float = 0.5
+    defined_words: float = 0.0
     # Tuning (session 43, the four tuning projects' docs + source, benchmarks/source_reading.py, 786 docs proxies and
     # 250 source questions, one search): docs proxies hit@1 / hit@5 with source beside the docs 0.645 / 0.842 at 0,
     # 0.672 / 0.849 at 0.1, 0.676 / 0.851 at 0.2, 0.677 / 0.860 at 0.4 (docs only: 0.670 / 0.855); source questions
@@ -188,7 +194,7 @@ class SearchConfig:
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
         for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
-                     "call_figureless_weight", "speaker_lift", "defined_names"):
+                     "call_figureless_weight", "speaker_lift", "defined_names", "defined_words"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

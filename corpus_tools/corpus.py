@@ -682,9 +682,11 @@ class Corpus:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
             rankings.append(list(items))
-        naming = cfg.defined_names > 0 and is_question(query) and bool(query_names(query)) and state.has_key("defines")
+        names = (_query_names(state, query, cfg.defined_words)
+                 if cfg.defined_names > 0 and is_question(query) and state.has_key("defines") else set())
+        naming = bool(names)
         if naming:  # the chunks defining what the question names: a ranking of their own (BM25 may miss them)
-            defining = _defining_chunks(state, query, allowed, excluded)
+            defining = _defining_chunks(state, query, allowed, excluded, tokens=names)
             row_of.update(defining)
             rankings.append(list(defining))
         fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
@@ -701,7 +703,7 @@ class Corpus:
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
             fused = lift_defined(query, fused, [state.chunks[row_of[cid]].metadata.get("defines") for cid, _ in fused],
-                                 cfg.defined_names)
+                                 cfg.defined_names, tokens=names)
         fused = fused[:pool]
         if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
@@ -1137,17 +1139,40 @@ _ROW_TERMS = BM25Tokenizer()
 
 DEFINING_CHUNKS = 10  # chunks defining a named name ranked beside the legs (one name is defined once or twice)
 DEFINING_SCAN = 2_000  # rows holding the name read for their metadata (a name in every chunk: stop there)
+DEFINED_WORD_MIN = 20  # a plain word in at most this many chunks is rare in any index (a small folder)
 _ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
 
 
+def _query_names(state: _State, query: str, share: float) -> set[str]:
+    """The names a question names (defined_names.query_names): its code-shaped tokens, and with `share` > 0
+    (SearchConfig.defined_words) its plain words this index records as defined ("What does openat2 do?")
+    unless the word is common here — held by more than `share` of the chunks (at least DEFINED_WORD_MIN) —
+    and the question does not ask it as a name ("How do I read a file?" does not name read(2)). Both looked
+    up by a bounded grep of the chunk text; only a rare or asked word's hits have their metadata read."""
+    if share <= 0:
+        return query_names(query)
+    texts, buffer = state.chunks.text_view(), state.grep_buffer()
+    cap = max(DEFINED_WORD_MIN, int(share * len(state.chunks)))
+
+    def common(word: str) -> bool:
+        return len(grep_rows(rf"(?i)\b{re.escape(word)}\b", texts, cap + 1, buffer=buffer, max_count=1).rows) > cap
+
+    def defined(word: str) -> bool:
+        scan = grep_rows(rf"\b{re.escape(word)}\b", texts, DEFINING_SCAN, buffer=buffer, max_count=1)
+        return any(names_match({word}, name) for row, _count in scan.rows
+                   for name in split_defines(state.chunks[row].metadata.get("defines")))
+
+    return query_names(query, defined, common)
+
+
 def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excluded: set[str],
-                     n: int = DEFINING_CHUNKS) -> dict[str, int]:
+                     n: int = DEFINING_CHUNKS, tokens: set[str] | None = None) -> dict[str, int]:
     """The chunks among `allowed` whose "defines" metadata holds a name the question names
     (corpus_tools.defined_names), in index order: chunk id → row. A third ranking beside BM25 and dense: the
     entry `.. py:data:: SECRET_KEY` opens at the tail of a chunk about other settings, which neither leg puts
     in its top 100 when tutorials repeat the name. Found by one bounded grep for the names' last parts
     (case-insensitive), then each hit's metadata read; {} when none defines them."""
-    tokens = query_names(query)
+    tokens = query_names(query) if tokens is None else tokens
     parts = sorted({t.split(".")[-1].lstrip("-") for t in tokens} - {""})
     if not parts:
         return {}

@@ -26,7 +26,7 @@ the name's definition; lifting such phrases cost the heading proxy MRR on tuning
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
@@ -50,8 +50,14 @@ def is_question(query: str) -> bool:
     return end == "?" or (end not in ".!" and words[0].lower().strip("`\"'") in _QUESTION_WORDS)
 
 
-def query_names(query: str) -> set[str]:
-    """The tokens of a query that read as code (see the module docstring), as written."""
+def query_names(query: str, defined: Callable[[str], bool] | None = None,
+                common: Callable[[str], bool] | None = None) -> set[str]:
+    """The tokens of a query that read as code (see the module docstring), as written.
+
+    With `defined` (does the index record this word as a defined name?) a plain word is a name too when
+    `defined(word)` holds and the word is either not `common` (held by many of the index's chunks: "read",
+    "time", "open" in the manual) or asked as a name (`asked_as_name`): "What does openat2 do?", "When does
+    chdir fail with ENOENT?". None (the default) = code-shaped tokens only."""
     out: set[str] = set()
     for position, match in enumerate(_TOKEN.finditer(query)):
         token = match.group(0)
@@ -67,7 +73,30 @@ def query_names(query: str) -> set[str]:
             continue
         if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
             out.add(token)
+        elif defined is not None and _plain_word(token) and (
+                common is None or asked_as_name(query, token) or not common(token)) and defined(token):
+            out.add(token)  # the index's lookups last: asking is read off the question, commonness before defines
     return out
+
+
+# A few words no index should take as a name (a chunk may define "is" or "do": an option's value, a keyword).
+_GRAMMAR = frozenset("a an the of to in on at by for from with and or not no if as it its this that these those be "
+                     "been has have had then than there their so such into about".split()) | _QUESTION_WORDS
+# "the X call", "the X(2) system call", "the X command": words that say X names a call, a program or an option.
+_KIND_OF_NAME = (r"(?:system\s+call|syscall|call|function|command|utility|program|tool|option|flag|macro|method|"
+                 r"setting|parameter|argument|variable|keyword|directive|field|class|module|attribute)s?")
+
+
+def _plain_word(token: str) -> bool:
+    return len(token) > 1 and token.replace("_", "").isalnum() and token.lower() not in _GRAMMAR
+
+
+def asked_as_name(query: str, word: str) -> bool:
+    """Whether the question asks `word` as a name rather than saying it as a word: "What does X do?",
+    "X(2)", "X()", "the X call / command / function / option …"."""
+    w = re.escape(word)
+    return bool(re.search(rf"(?i:\bwhat\s+(?:does|do|did)\s+){w}(?i:\s+do\b)|\b{w}\(\d?\w*\)"
+                          rf"|(?i:\b(?:the|a|an)\s+){w}(?:\(\d\w*\))?(?i:\s+{_KIND_OF_NAME}\b)", query))
 
 
 def _code_like(token: str) -> bool:
@@ -96,15 +125,18 @@ def split_defines(value: object) -> list[str]:
 
 
 def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequence[object],
-                 weight: float) -> list[tuple[str, float]]:
+                 weight: float, tokens: set[str] | None = None) -> list[tuple[str, float]]:
     """The fused ranking with the score of each candidate defining a name the query names × (1 + weight).
 
     defines: per candidate, its "defines" metadata. Unchanged (the same list, in order) when the query names
-    no code or no candidate defines what it names; ties keep their order.
+    no code or no candidate defines what it names; ties keep their order. tokens: the names the query names when
+    the caller read them itself (`query_names` with the index's words); None = `query_names(query)`.
     """
     if weight < 0:
         raise ValueError(f"weight must be >= 0, got {weight!r}")
-    tokens = query_names(query) if is_question(query) else set()
+    if tokens is None:
+        tokens = query_names(query)
+    tokens = tokens if is_question(query) else set()
     if not tokens or weight == 0:
         return list(fused)
     lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]
