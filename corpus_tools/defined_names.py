@@ -18,6 +18,12 @@ capitalised inside the sentence (not its first word: "How do I use Depends?"). S
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
 
+A plain word is a name too when the search says the index defines it (`query_names(query, defined, common)`,
+`SearchConfig.defined_words`, session 49): manual pages define `openat2`, `chdir`, `mount` on their NAME line, and
+"What does openat2 do?" names the call though nothing in it reads as code. A word many chunks use ("read",
+"time", "open": `common`) is taken only when the question asks it as a name (`asked_as_name`: "What does read
+do?", "read(2)", "the mount command"), so "How do I read a file?" does not pull read(2)'s page.
+
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
 the name's definition; lifting such phrases cost the heading proxy MRR on tuning (session 41).

@@ -26,6 +26,8 @@ def test_a_plain_word_is_a_name_only_when_the_index_defines_it():
     assert query_names("What does opendir do?", defined) == set()  # not defined here
     assert query_names("What is openat2 for?", defined) == {"openat2"}  # a grammar word is never a name
     assert query_names("When does openat2 fail with E2BIG?", defined) == {"openat2", "E2BIG"}
+    # odd input: empty, non-ASCII words, punctuation around the name
+    assert query_names("", defined) == set() and query_names("¿Qué hace «openat2»?", defined) == {"openat2"}
 
 
 def test_a_common_word_is_a_name_only_when_asked_as_one():
