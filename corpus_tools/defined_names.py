@@ -62,9 +62,13 @@ def query_names(query: str, defined: Callable[[str], bool] | None = None,
 
     With `defined` (does the index record this word as a defined name?) a plain word is a name too when
     `defined(word)` holds and the word is either not `common` (held by many of the index's chunks: "read",
-    "time", "open" in the manual) or asked as a name (`asked_as_name`): "What does openat2 do?", "When does
-    chdir fail with ENOENT?". None (the default) = code-shaped tokens only."""
+    "time", "open" in the manual) or asked as a name (`asked_as_name`): "What does openat2 do?", "How do I
+    call chdir?"), and only when the question names nothing as code: then the entry of the code name
+    answers it ("When does chdir fail with EACCES?" is chdir's EACCES entry, not its NAME line; lifting both cost
+    the man tuning folder's tag proxies hit@1 −0.058, 0 won / 28 lost). None (the default) = code-shaped tokens
+    only."""
     out: set[str] = set()
+    words: list[str] = []
     for position, match in enumerate(_TOKEN.finditer(query)):
         token = match.group(0)
         quoted = token.startswith("`")
@@ -79,9 +83,13 @@ def query_names(query: str, defined: Callable[[str], bool] | None = None,
             continue
         if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
             out.add(token)
-        elif defined is not None and _plain_word(token) and (
-                common is None or asked_as_name(query, token) or not common(token)) and defined(token):
-            out.add(token)  # the index's lookups last: asking is read off the question, commonness before defines
+        elif defined is not None and _plain_word(token):
+            words.append(token)
+    if out:  # "When does chdir fail with EACCES?": the entry of EACCES, not chdir's NAME line, answers it
+        return out
+    for word in dict.fromkeys(words):  # the index's lookups last, commonness (a bounded count) before defines
+        if (common is None or asked_as_name(query, word) or not common(word)) and defined(word):
+            out.add(word)
     return out
 
 
