@@ -1147,8 +1147,10 @@ def _query_names(state: _State, query: str, share: float) -> set[str]:
     """The names a question names (defined_names.query_names): its code-shaped tokens, and with `share` > 0
     (SearchConfig.defined_words) its plain words this index records as defined ("What does openat2 do?")
     unless the word is common here — held by more than `share` of the chunks (at least DEFINED_WORD_MIN) —
-    and the question does not ask it as a name ("How do I read a file?" does not name read(2)). Both looked
-    up by a bounded grep of the chunk text; only a rare or asked word's hits have their metadata read."""
+    and the question does not ask it as a name ("How do I read a file?" does not name read(2)). Defined means
+    a chunk defines the word itself, not a dotted name ending in it (a source file's internal
+    `httpx._main.trace` took "What does \"trace\" do?" from the extension's section). Both looked up by a
+    bounded grep of the chunk text; only a rare or asked word's hits have their metadata read."""
     if share <= 0:
         return query_names(query)
     texts, buffer = state.chunks.text_view(), state.grep_buffer()
@@ -1157,10 +1159,9 @@ def _query_names(state: _State, query: str, share: float) -> set[str]:
     def common(word: str) -> bool:
         return len(grep_rows(rf"(?i)\b{re.escape(word)}\b", texts, cap + 1, buffer=buffer, max_count=1).rows) > cap
 
-    def defined(word: str) -> bool:
+    def defined(word: str) -> bool:  # the whole name, as written: "trace" is not httpx._main.trace's last part
         scan = grep_rows(rf"\b{re.escape(word)}\b", texts, DEFINING_SCAN, buffer=buffer, max_count=1)
-        return any(names_match({word}, name) for row, _count in scan.rows
-                   for name in split_defines(state.chunks[row].metadata.get("defines")))
+        return any(word in split_defines(state.chunks[row].metadata.get("defines")) for row, _count in scan.rows)
 
     return query_names(query, defined, common)
 
