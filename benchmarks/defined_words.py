@@ -8,7 +8,8 @@ not read as naming it: `defined_names.query_names` took code-shaped tokens only.
 the index records as defined is a name too, unless it is common there and not asked as a name. Both arms search
 the same index (one hybrid `Corpus.search`, k=10): "off" with defined_words = 0 (the base reading), "on" with each
 --share (default: the config's default). The proxies are those of the benchmarks that built them:
-  man   benchmarks/manpages_search.py's name / tag / sentence proxies of the folder of pages (its gold);
+  man   benchmarks/manpages_search.py's name / tag / sentence proxies of the folder of pages (its gold), and
+        "sentence?": each sentence proxy ending in "?" (a question saying names and common words in passing);
   docs  benchmarks/docs_reading.py's heading / api / sentence / definition proxies of a documentation folder.
 Prints hit@1, hit@5 and MRR@10 per proxy kind, off and on, with on − off's 95 % paired bootstrap interval and
 queries won / lost, then the queries whose rank moved. Per-query rows in OUT/rows.jsonl.
@@ -36,6 +37,10 @@ def _queries(mode: str, data: Path, seed: int | None) -> tuple[list[dict[str, An
         import manpages_search
 
         queries = manpages_search.make_queries(data, 2, 49 if seed is None else seed)
+        # each DESCRIPTION sentence asked as a question too: names said in passing ("… as fork(2) does"), common
+        # words that are calls ("read", "open"), the guard's test (a statement is never lifted: is_question)
+        queries += [{**q, "kind": "sentence?", "query": q["query"].rstrip(" .") + "?"}
+                    for q in queries if q["kind"] == "sentence"]
         return queries, lambda by_doc, q: manpages_search.gold_ids(by_doc.get(q["doc"], []), q)
     import docs_reading
 
