@@ -1,13 +1,12 @@
 """Plain words as defined names (session 49, issue 34): `SearchConfig.defined_words` off vs on, one index.
 
-    PYTHONPATH=. python benchmarks/defined_words.py man --data PAGES --index READER_INDEX --out OUT [--share S ...]
-    PYTHONPATH=. python benchmarks/defined_words.py docs --data FOLDER --index INDEX --out OUT [--share S ...]
+    PYTHONPATH=. python benchmarks/defined_words.py man --data PAGES --index READER_INDEX --out OUT
+    PYTHONPATH=. python benchmarks/defined_words.py docs --data FOLDER --index INDEX --out OUT
 
 A question naming a lowercase call or command ("What does openat2 do?", "When does chdir fail with ENOENT?") was
 not read as naming it: `defined_names.query_names` took code-shaped tokens only. With `defined_words` a plain word
-the index records as defined is a name too, unless it is common there and not asked as a name. Both arms search
-the same index (one hybrid `Corpus.search`, k=10): "off" with defined_words = 0 (the base reading), "on" with each
---share (default: the config's default). The proxies are those of the benchmarks that built them:
+the index records as defined is a name too when the question asks it as one. Both arms search the same index (one
+hybrid `Corpus.search`, k=10): "off" with defined_words False (the base reading), "on" with True. The proxies are those of the benchmarks that built them:
   man   benchmarks/manpages_search.py's name / tag / sentence proxies of the folder of pages (its gold), and
         "sentence?": each sentence proxy ending in "?" (a question saying names and common words in passing);
   docs  benchmarks/docs_reading.py's heading / api / sentence / definition proxies of a documentation folder.
@@ -50,14 +49,14 @@ def _queries(mode: str, data: Path, seed: int | None) -> tuple[list[dict[str, An
     return queries, lambda by_doc, q: set(docs_reading.gold(by_doc, q))
 
 
-def run(index: Path, queries: list[dict[str, Any]], gold_of: Any, share: float) -> list[dict[str, Any]]:
+def run(index: Path, queries: list[dict[str, Any]], gold_of: Any, words: bool) -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
     by_doc: dict[str, list[Any]] = defaultdict(list)
     for c in all_chunks(index):
         by_doc[c.doc_id].append(c)
     base = Corpus.open(index)
-    search = dataclasses.replace(base.config.search, defined_words=share)
+    search = dataclasses.replace(base.config.search, defined_words=words)
     base.close()
     corpus = Corpus.open(index, search=search)
     rows = []
@@ -69,31 +68,23 @@ def run(index: Path, queries: list[dict[str, Any]], gold_of: Any, share: float) 
             rows.append({"hit1": float(first == 1), "hit5": float(first is not None and first <= 5),
                          "mrr": 1.0 / first if first else 0.0, "rank": first, "gold": len(gold)})
             if n % 200 == 0:
-                print(f"[share {share} {n}/{len(queries)}]", file=sys.stderr, flush=True)
+                print(f"[defined_words {words} {n}/{len(queries)}]", file=sys.stderr, flush=True)
     finally:
         corpus.close()
     return rows
 
 
 def main(argv: list[str] | None = None) -> None:
-    from corpus_tools.config import SearchConfig
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("mode", choices=("man", "docs"))
     parser.add_argument("--data", type=Path, required=True, help="the folder the index was built from")
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--share", type=float, action="append", help="defined_words of an 'on' arm (repeatable)")
     parser.add_argument("--seed", type=int, default=None, help="the proxies' seed (default: their benchmark's)")
     args = parser.parse_args(argv)
-    shares = args.share or [SearchConfig().defined_words]
-    if any(s <= 0 for s in shares):
-        parser.error("--share must be > 0 (the 'off' arm is always run)")
     args.out.mkdir(parents=True, exist_ok=True)
     queries, gold_of = _queries(args.mode, args.data, args.seed)
-    arms = {"off": run(args.index, queries, gold_of, 0.0)}
-    for s in shares:
-        arms[f"on {s:g}"] = run(args.index, queries, gold_of, s)
+    arms = {"off": run(args.index, queries, gold_of, False), "on": run(args.index, queries, gold_of, True)}
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as fh:
         for i, q in enumerate(queries):
             fh.write(json.dumps({"kind": q["kind"], "doc": q["doc"], "query": q["query"],

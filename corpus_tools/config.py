@@ -91,10 +91,9 @@ class SearchConfig:
         defining it has its fused score multiplied by 1 + w (corpus_tools.defined_names). 0 = off (main's
         order exactly); an index without "defines" is unaffected.
     defined_words: with defined_names on, a plain word of the question (not shaped as code: "openat2", "chdir",
-        "mount") is a name too when the index records it as defined and either at most this share of the chunks
-        hold it (at least corpus.DEFINED_WORD_MIN) or the question asks it as a name ("What does read do?",
-        "open(2)", "the mount command": defined_names.asked_as_name). 0 = off (code-shaped tokens only, as
-        before); an index without "defines" is unaffected.
+        "mount") is a name too when the question asks it as one ("What does openat2 do?", "What is utmp for?",
+        "the mount command": defined_names.asked_as_name) and the index records that very word as defined.
+        False = off (code-shaped tokens only, as before); an index without "defines" is unaffected.
     source_weight: on an index that reads Python source as documents (CorpusConfig.read_source), the fused score of
         a chunk of a source file (.py, .pyi) is multiplied by 1 - w before the defined-name lift, so the prose a
         documentation page writes for a question stays above the code that implements it, while the definition
@@ -166,13 +165,13 @@ class SearchConfig:
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
     # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
     defined_names: float = 0.5
-    # Tuning (session 49, benchmarks/defined_words.py, one search, on − off): the man tuning folder's 1,291 proxies
-    # (/work/scratch49-man/tune) name hit@1 0.433 → 0.914 (274 won / 0 lost), tag and sentence unchanged (a
-    # question naming code keeps its code names only); documentation tuning folders (session 46's A: HTTPX +
-    # pytest, B: Starlette + debug-toolbar) definition hit@1 +0.043 / +0.200, nothing lost. 0.01, 0.02 and 0.05
-    # ranked alike; 0.02: a word in 2 % of a folder's chunks is already its vocabulary ("read" 9.8 %, "open" 7.7 %
-    # of the manual's, "chdir" 0.3 %). HotpotQA, MuSiQue, LoCoMo: no chunk defines a name, unchanged.
-    defined_words: float = 0.02
+    # Tuning (session 49, benchmarks/defined_words.py, one search, on − off): the man tuning folder's proxies
+    # (/work/scratch49-man/tune) name hit@1 0.433 → 0.912 (273 won / 0 lost), tag, sentence and sentences asked as
+    # questions unchanged; documentation tuning folders (session 46's A: HTTPX + pytest, B: Starlette +
+    # debug-toolbar) definition hit@1 +0.043 / +0.200, nothing lost. Taking also a word rare in the folder
+    # (≤ 2 % of chunks) or written "X()" / "X(2)" lifted the NAME line over the paragraph a sentence asked as a
+    # question wanted: hit@1 −0.095 (0 / 23). HotpotQA, MuSiQue, LoCoMo: no chunk defines a name, unchanged.
+    defined_words: bool = True
     # Tuning (session 43, the four tuning projects' docs + source, benchmarks/source_reading.py, 786 docs proxies and
     # 250 source questions, one search): docs proxies hit@1 / hit@5 with source beside the docs 0.645 / 0.842 at 0,
     # 0.672 / 0.849 at 0.1, 0.676 / 0.851 at 0.2, 0.677 / 0.860 at 0.4 (docs only: 0.670 / 0.855); source questions
@@ -190,7 +189,7 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
-                     "named_sections"):
+                     "named_sections", "defined_words"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:
@@ -200,7 +199,7 @@ class SearchConfig:
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"SearchConfig.{name} must be a positive integer, got {value!r}")
         for name in ("boilerplate_weight", "constraint_boost", "period_lift", "row_match_weight", "figureless_weight",
-                     "call_figureless_weight", "speaker_lift", "defined_names", "defined_words"):
+                     "call_figureless_weight", "speaker_lift", "defined_names"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
                 raise ValueError(f"SearchConfig.{name} must be a number >= 0, got {value!r}")

@@ -1139,31 +1139,24 @@ _ROW_TERMS = BM25Tokenizer()
 
 DEFINING_CHUNKS = 10  # chunks defining a named name ranked beside the legs (one name is defined once or twice)
 DEFINING_SCAN = 2_000  # rows holding the name read for their metadata (a name in every chunk: stop there)
-DEFINED_WORD_MIN = 20  # a plain word in at most this many chunks is rare in any index (a small folder)
 _ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
 
 
-def _query_names(state: _State, query: str, share: float) -> set[str]:
-    """The names a question names (defined_names.query_names): its code-shaped tokens, and with `share` > 0
-    (SearchConfig.defined_words) its plain words this index records as defined ("What does openat2 do?")
-    unless the word is common here — held by more than `share` of the chunks (at least DEFINED_WORD_MIN) —
-    and the question does not ask it as a name ("How do I read a file?" does not name read(2)). Defined means
-    a chunk defines the word itself, not a dotted name ending in it (a source file's internal
-    `httpx._main.trace` took "What does \"trace\" do?" from the extension's section). Both looked up by a
-    bounded grep of the chunk text; only a rare or asked word's hits have their metadata read."""
-    if share <= 0:
+def _query_names(state: _State, query: str, words: bool) -> set[str]:
+    """The names a question names (defined_names.query_names): its code-shaped tokens, and with `words`
+    (SearchConfig.defined_words) a plain word it asks as a name that this index records as defined ("What does
+    openat2 do?"). Defined means a chunk defines the word itself, not a dotted name ending in it (a source
+    file's internal `httpx._main.trace` took "What does \"trace\" do?" from the extension's section): one
+    bounded grep of the chunk text for the word, then its hits' metadata."""
+    if not words:
         return query_names(query)
     texts, buffer = state.chunks.text_view(), state.grep_buffer()
-    cap = max(DEFINED_WORD_MIN, int(share * len(state.chunks)))
 
-    def common(word: str) -> bool:
-        return len(grep_rows(rf"(?i)\b{re.escape(word)}\b", texts, cap + 1, buffer=buffer, max_count=1).rows) > cap
-
-    def defined(word: str) -> bool:  # the whole name, as written: "trace" is not httpx._main.trace's last part
+    def defined(word: str) -> bool:
         scan = grep_rows(rf"\b{re.escape(word)}\b", texts, DEFINING_SCAN, buffer=buffer, max_count=1)
         return any(word in split_defines(state.chunks[row].metadata.get("defines")) for row, _count in scan.rows)
 
-    return query_names(query, defined, common)
+    return query_names(query, defined)
 
 
 def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excluded: set[str],

@@ -18,11 +18,11 @@ capitalised inside the sentence (not its first word: "How do I use Depends?"). S
 does not name `Flask.run`, "What does `run` do?" does. Names compare exactly, case and all, except that a
 name holding "_" also matches in any case ("secret_key").
 
-A plain word is a name too when the search says the index defines it (`query_names(query, defined, common)`,
-`SearchConfig.defined_words`, session 49): manual pages define `openat2`, `chdir`, `mount` on their NAME line, and
-"What does openat2 do?" names the call though nothing in it reads as code. A word many chunks use ("read",
-"time", "open": `common`) is taken only when the question asks it as a name (`asked_as_name`: "What does read
-do?", "read(2)", "the mount command"), so "How do I read a file?" does not pull read(2)'s page.
+A plain word is a name too when the question asks it as one and the search says the index defines it
+(`query_names(query, defined)`, `SearchConfig.defined_words`, session 49): manual pages define `openat2`, `chdir`,
+`mount` on their NAME line, and "What does openat2 do?" names the call though nothing in it reads as code.
+Asked as a name (`asked_as_name`): "What does read do?", "What is utmp for?", "the mount command"; so "How do I
+read a file?" does not pull read(2)'s page, however common or rare the word.
 
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
@@ -56,17 +56,18 @@ def is_question(query: str) -> bool:
     return end == "?" or (end not in ".!" and words[0].lower().strip("`\"'") in _QUESTION_WORDS)
 
 
-def query_names(query: str, defined: Callable[[str], bool] | None = None,
-                common: Callable[[str], bool] | None = None) -> set[str]:
+def query_names(query: str, defined: Callable[[str], bool] | None = None) -> set[str]:
     """The tokens of a query that read as code (see the module docstring), as written.
 
-    With `defined` (does the index record this word as a defined name?) a plain word is a name too when
-    `defined(word)` holds and the word is either not `common` (held by many of the index's chunks: "read",
-    "time", "open" in the manual) or asked as a name (`asked_as_name`): "What does openat2 do?", "How do I
-    call chdir?"), and only when the question names nothing as code: then the entry of the code name
+    With `defined` (does the index record this very word as a defined name?) a plain word is a name too when
+    the question asks it as a name (`asked_as_name`: "What does openat2 do?", "the mount command") and
+    `defined(word)` holds, and only when the question names nothing as code: then the entry of the code name
     answers it ("When does chdir fail with EACCES?" is chdir's EACCES entry, not its NAME line; lifting both cost
-    the man tuning folder's tag proxies hit@1 −0.058, 0 won / 28 lost). None (the default) = code-shaped tokens
-    only."""
+    the man tuning folder's tag proxies hit@1 −0.058, 0 won / 28 lost). A word said in passing, even a rare
+    one, is not taken: "For that an explicit fsync() on the directory is needed?" asks for that paragraph, and
+    lifting fsync(2)'s NAME line above it cost the man folder's sentences asked as questions hit@1 −0.095
+    (0 / 23) when rare words (≤ 2 % of chunks) and "X()" / "X(2)" counted as asked. None (the default) =
+    code-shaped tokens only."""
     out: set[str] = set()
     words: list[str] = []
     for position, match in enumerate(_TOKEN.finditer(query)):
@@ -87,8 +88,8 @@ def query_names(query: str, defined: Callable[[str], bool] | None = None,
             words.append(token)
     if out:  # "When does chdir fail with EACCES?": the entry of EACCES, not chdir's NAME line, answers it
         return out
-    for word in dict.fromkeys(words):  # the index's lookups last, commonness (a bounded count) before defines
-        if (common is None or asked_as_name(query, word) or not common(word)) and defined(word):
+    for word in dict.fromkeys(words):  # the index's lookup last: asking is read off the question
+        if asked_as_name(query, word) and defined(word):
             out.add(word)
     return out
 
@@ -106,10 +107,11 @@ def _plain_word(token: str) -> bool:
 
 
 def asked_as_name(query: str, word: str) -> bool:
-    """Whether the question asks `word` as a name rather than saying it as a word: "What does X do?",
-    "X(2)", "X()", "the X call / command / function / option …"."""
+    """Whether the question asks about `word` as a name rather than saying it as a word: "What does X do?",
+    "What is X (used) for?", "the X call / command / function / option …" ("the X(2) system call")."""
     w = re.escape(word)
-    return bool(re.search(rf"(?i:\bwhat\s+(?:does|do|did)\s+){w}(?i:\s+do\b)|\b{w}\(\d?\w*\)"
+    return bool(re.search(rf"(?i:\bwhat\s+(?:does|do|did)\s+){w}(?i:\s+do\b)"
+                          rf"|(?i:\bwhat\s+(?:is|are)\s+){w}(?i:\s+(?:used\s+)?for\b)"
                           rf"|(?i:\b(?:the|a|an)\s+){w}(?:\(\d\w*\))?(?i:\s+{_KIND_OF_NAME}\b)", query))
 
 
