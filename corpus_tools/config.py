@@ -166,8 +166,8 @@ class SearchConfig:
     # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
     defined_names: float = 0.5
     # Tuning (session 49, benchmarks/defined_words.py, one search, on − off): the man tuning folder's proxies
-    # (/work/scratch49-man/tune) name hit@1 0.433 → 0.912 (273 won / 0 lost), tag, sentence and sentences asked as
-    # questions unchanged; documentation tuning folders (session 46's A: HTTPX + pytest, B: Starlette +
+    # (/work/scratch49-man/tune) name hit@1 0.433 → 0.912 (273 won / 0 lost), tag and sentence unchanged, sentences
+    # asked as questions −0.004 (0 / 1: "… the iopl(2) system call had to be used …?"); documentation tuning folders (session 46's A: HTTPX + pytest, B: Starlette +
     # debug-toolbar) definition hit@1 +0.043 / +0.200, nothing lost. Taking also a word rare in the folder
     # (≤ 2 % of chunks) or written "X()" / "X(2)" lifted the NAME line over the paragraph a sentence asked as a
     # question wanted: hit@1 −0.095 (0 / 23). HotpotQA, MuSiQue, LoCoMo: no chunk defines a name, unchanged.
