@@ -213,13 +213,19 @@ def _loose(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", re.sub(r"\\f[BIRP]|\\-", "", text).lower()).strip()
 
 
-def scores(index: Path, queries: list[dict[str, Any]], suffix: str) -> list[dict[str, Any]]:
+def scores(index: Path, queries: list[dict[str, Any]], suffix: str,
+           defined_words: bool | None = None) -> list[dict[str, Any]]:
     from corpus_tools import Corpus
+    from corpus_tools.config import SearchConfig
 
     by_doc: dict[str, list[Any]] = defaultdict(list)
     for c in all_chunks(index):
         by_doc[c.doc_id].append(c)
     corpus = Corpus.open(index)
+    if defined_words is not None:  # SearchConfig.defined_words of this run (None: the index's default)
+        search = SearchConfig(**{**corpus.config.search.__dict__, "defined_words": defined_words})
+        corpus.close()
+        corpus = Corpus.open(index, search=search)
     rows = []
     try:
         for n, q in enumerate(queries, 1):
@@ -249,6 +255,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reader-index", type=Path, help="an index of --data with read_man on (else built)")
     parser.add_argument("--per-page", type=int, default=2, help="most tag queries a page (sentences: half)")
     parser.add_argument("--seed", type=int, default=49)
+    parser.add_argument("--defined-words", choices=("on", "off"), default=None,
+                        help="SearchConfig.defined_words of both arms (default: the config's, on; session 49)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     plain_folder = args.scratch / "plain-txt"
@@ -268,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
               f"{sum(1 for c in chunks['reader'] if re.search(rx, c.text))} |")
     print(f"| chunks with a section | {sum(1 for c in chunks['plain'] if c.metadata.get('section'))} | "
           f"{sum(1 for c in chunks['reader'] if c.metadata.get('section'))} |")
-    result = {"reader": scores(indexes["reader"], queries, ""), "plain": scores(indexes["plain"], queries, ".txt")}
+    words = None if args.defined_words is None else args.defined_words == "on"
+    result = {"reader": scores(indexes["reader"], queries, "", words),
+              "plain": scores(indexes["plain"], queries, ".txt", words)}
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as fh:
         for q, p, r in zip(queries, result["plain"], result["reader"], strict=True):
             fh.write(json.dumps({"kind": q["kind"], "doc": q["doc"], "query": q["query"], "plain": p,

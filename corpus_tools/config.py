@@ -90,6 +90,10 @@ class SearchConfig:
         ranking of their own (BM25 and dense may miss an entry that opens at a chunk's tail) and a candidate
         defining it has its fused score multiplied by 1 + w (corpus_tools.defined_names). 0 = off (main's
         order exactly); an index without "defines" is unaffected.
+    defined_words: with defined_names on, a plain word of the question (not shaped as code: "openat2", "chdir",
+        "mount") is a name too when the question asks it as one ("What does openat2 do?", "What is utmp for?",
+        "the mount command": defined_names.asked_as_name) and the index records that very word as defined.
+        False = off (code-shaped tokens only, as before); an index without "defines" is unaffected.
     source_weight: on an index that reads Python source as documents (CorpusConfig.read_source), the fused score of
         a chunk of a source file (.py, .pyi) is multiplied by 1 - w before the defined-name lift, so the prose a
         documentation page writes for a question stays above the code that implements it, while the definition
@@ -161,6 +165,13 @@ class SearchConfig:
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
     # questions) cost heading MRR −0.010, hence questions only. 0.5: no other kind moved.
     defined_names: float = 0.5
+    # Tuning (session 49, benchmarks/defined_words.py, one search, on − off): the man tuning folder's proxies
+    # (/work/scratch49-man/tune) name hit@1 0.433 → 0.912 (273 won / 0 lost), tag and sentence unchanged, sentences
+    # asked as questions −0.004 (0 / 1: "… the iopl(2) system call had to be used …?"); documentation tuning folders (session 46's A: HTTPX + pytest, B: Starlette +
+    # debug-toolbar) definition hit@1 +0.043 / +0.200, nothing lost. Taking also a word rare in the folder
+    # (≤ 2 % of chunks) or written "X()" / "X(2)" lifted the NAME line over the paragraph a sentence asked as a
+    # question wanted: hit@1 −0.095 (0 / 23). HotpotQA, MuSiQue, LoCoMo: no chunk defines a name, unchanged.
+    defined_words: bool = True
     # Tuning (session 43, the four tuning projects' docs + source, benchmarks/source_reading.py, 786 docs proxies and
     # 250 source questions, one search): docs proxies hit@1 / hit@5 with source beside the docs 0.645 / 0.842 at 0,
     # 0.672 / 0.849 at 0.1, 0.676 / 0.851 at 0.2, 0.677 / 0.860 at 0.4 (docs only: 0.670 / 0.855); source questions
@@ -178,7 +189,7 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
-                     "named_sections"):
+                     "named_sections", "defined_words"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:

@@ -690,10 +690,11 @@ class Corpus:
             items = _line_item_tables(state, query, allowed, excluded, cfg.line_item_rows)
             row_of.update(items)
             rankings.append(list(items))
-        naming = (cfg.defined_names > 0 and is_question(query) and bool(query_names(query) or asked_terms(query))
-                  and state.has_key("defines"))
+        names = (_query_names(state, query, cfg.defined_words) | asked_terms(query)
+                 if cfg.defined_names > 0 and is_question(query) and state.has_key("defines") else set())
+        naming = bool(names)
         if naming:  # the chunks defining what the question names: a ranking of their own (BM25 may miss them)
-            defining = _defining_chunks(state, query, allowed, excluded)
+            defining = _defining_chunks(state, query, allowed, excluded, tokens=names)
             row_of.update(defining)
             rankings.append(list(defining))
         fused = reciprocal_rank_fusion(rankings, k=cfg.rrf_k)
@@ -710,7 +711,7 @@ class Corpus:
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
             fused = lift_defined(query, fused, [asked_defines(query, state.chunks[row_of[cid]].metadata) for cid, _ in fused],
-                                 cfg.defined_names)
+                                 cfg.defined_names, tokens=names)
         fused = fused[:pool]
         if tables:
             fused = _lift_row_matches(state, query, fused, row_of, cfg.row_match_weight,
@@ -1149,14 +1150,31 @@ DEFINING_SCAN = 2_000  # rows holding the name read for their metadata (a name i
 _ITEM_SCAN_LIMIT = 5_000  # rows a narrowed search scans for line-item tables (a few filings: ~250 rows each)
 
 
+def _query_names(state: _State, query: str, words: bool) -> set[str]:
+    """The names a question names (defined_names.query_names): its code-shaped tokens, and with `words`
+    (SearchConfig.defined_words) a plain word it asks as a name that this index records as defined ("What does
+    openat2 do?"). Defined means a chunk defines the word itself, not a dotted name ending in it (a source
+    file's internal `httpx._main.trace` took "What does \"trace\" do?" from the extension's section): one
+    bounded grep of the chunk text for the word, then its hits' metadata."""
+    if not words:
+        return query_names(query)
+    texts, buffer = state.chunks.text_view(), state.grep_buffer()
+
+    def defined(word: str) -> bool:
+        scan = grep_rows(rf"\b{re.escape(word)}\b", texts, DEFINING_SCAN, buffer=buffer, max_count=1)
+        return any(word in split_defines(state.chunks[row].metadata.get("defines")) for row, _count in scan.rows)
+
+    return query_names(query, defined)
+
+
 def _defining_chunks(state: _State, query: str, allowed: np.ndarray | None, excluded: set[str],
-                     n: int = DEFINING_CHUNKS) -> dict[str, int]:
+                     n: int = DEFINING_CHUNKS, tokens: set[str] | None = None) -> dict[str, int]:
     """The chunks among `allowed` whose "defines" metadata holds a name the question names
     (corpus_tools.defined_names), in index order: chunk id → row. A third ranking beside BM25 and dense: the
     entry `.. py:data:: SECRET_KEY` opens at the tail of a chunk about other settings, which neither leg puts
     in its top 100 when tutorials repeat the name. Found by one bounded grep for the names' last parts
     (case-insensitive), then each hit's metadata read; {} when none defines them."""
-    tokens = query_names(query) | asked_terms(query)
+    tokens = query_names(query) | asked_terms(query) if tokens is None else tokens
     parts = sorted({(t.split(".")[-1].split() or [""])[-1].lstrip("-") for t in tokens} - {""})  # "a tablet": "tablet"
     if not parts:
         return {}

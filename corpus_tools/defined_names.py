@@ -24,6 +24,12 @@ tablet?", "In the Bigtable paper, what is a tablet?" (asked_terms). A paper's na
 for a question asking what they mean ("What does GFS stand for?", not "How does Bigtable use GFS?": asked_defines),
 since a paper's body uses its acronyms in most passages that answer something else.
 
+A plain word is a name too when the question asks it as one and the search says the index defines it
+(`query_names(query, defined)`, `SearchConfig.defined_words`, session 49): manual pages define `openat2`, `chdir`,
+`mount` on their NAME line, and "What does openat2 do?" names the call though nothing in it reads as code.
+Asked as a name (`asked_as_name`): "What does read do?", "What is utmp for?", "the mount command"; so "How do I
+read a file?" does not pull read(2)'s page, however common or rare the word.
+
 Only a question is lifted (it ends with "?", or opens with a question word and does not end with "." or "!"): a phrase that names code the way a
 heading does ("Returning a custom Response", "Dataclasses in response_model") asks for that section, not for
 the name's definition; lifting such phrases cost the heading proxy MRR on tuning (session 41).
@@ -32,7 +38,7 @@ the name's definition; lifting such phrases cost the heading proxy MRR on tuning
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
@@ -63,9 +69,20 @@ def is_question(query: str) -> bool:
     return end == "?" or (end not in ".!" and words[0].lower().strip("`\"'") in _QUESTION_WORDS)
 
 
-def query_names(query: str) -> set[str]:
-    """The tokens of a query that read as code (see the module docstring), as written."""
+def query_names(query: str, defined: Callable[[str], bool] | None = None) -> set[str]:
+    """The tokens of a query that read as code (see the module docstring), as written.
+
+    With `defined` (does the index record this very word as a defined name?) a plain word is a name too when
+    the question asks it as a name (`asked_as_name`: "What does openat2 do?", "the mount command") and
+    `defined(word)` holds, and only when the question names nothing as code: then the entry of the code name
+    answers it ("When does chdir fail with EACCES?" is chdir's EACCES entry, not its NAME line; lifting both cost
+    the man tuning folder's tag proxies hit@1 −0.058, 0 won / 28 lost). A word said in passing, even a rare
+    one, is not taken: "For that an explicit fsync() on the directory is needed?" asks for that paragraph, and
+    lifting fsync(2)'s NAME line above it cost the man folder's sentences asked as questions hit@1 −0.095
+    (0 / 23) when rare words (≤ 2 % of chunks) and "X()" / "X(2)" counted as asked. None (the default) =
+    code-shaped tokens only."""
     out: set[str] = set()
+    words: list[str] = []
     for position, match in enumerate(_TOKEN.finditer(query)):
         token = match.group(0)
         quoted = token.startswith("`")
@@ -80,10 +97,38 @@ def query_names(query: str) -> set[str]:
             continue
         if quoted or _code_like(token) or (position > 0 and token[0].isupper() and len(token) > 1):
             out.add(token)
+        elif defined is not None and _plain_word(token):
+            words.append(token)
     for match in _HYPHENATED.finditer(query):
         if _code_like(match.group(0)) and match.start() > 0:
             out.add(match.group(0))
+    if out:  # "When does chdir fail with EACCES?": the entry of EACCES, not chdir's NAME line, answers it
+        return out
+    for word in dict.fromkeys(words):  # the index's lookup last: asking is read off the question
+        if asked_as_name(query, word) and defined(word):
+            out.add(word)
     return out
+
+
+# A few words no index should take as a name (a chunk may define "is" or "do": an option's value, a keyword).
+_GRAMMAR = frozenset("a an the of to in on at by for from with and or not no if as it its this that these those be "
+                     "been has have had then than there their so such into about".split()) | _QUESTION_WORDS
+# "the X call", "the X(2) system call", "the X command": words that say X names a call, a program or an option.
+_KIND_OF_NAME = (r"(?:system\s+call|syscall|call|function|command|utility|program|tool|option|flag|macro|method|"
+                 r"setting|parameter|argument|variable|keyword|directive|field|class|module|attribute)s?")
+
+
+def _plain_word(token: str) -> bool:
+    return len(token) > 1 and token.replace("_", "").isalnum() and token.lower() not in _GRAMMAR
+
+
+def asked_as_name(query: str, word: str) -> bool:
+    """Whether the question asks about `word` as a name rather than saying it as a word: "What does X do?",
+    "What is X (used) for?", "the X call / command / function / option …" ("the X(2) system call")."""
+    w = re.escape(word)
+    return bool(re.search(rf"(?i:\bwhat\s+(?:does|do|did)\s+){w}(?i:\s+do\b)"
+                          rf"|(?i:\bwhat\s+(?:is|are)\s+){w}(?i:\s+(?:used\s+)?for\b)"
+                          rf"|(?i:\b(?:the|a|an)\s+){w}(?:\(\d\w*\))?(?i:\s+{_KIND_OF_NAME}\b)", query))
 
 
 def asked_terms(query: str) -> set[str]:
@@ -155,15 +200,18 @@ def split_defines(value: object) -> list[str]:
 
 
 def lift_defined(query: str, fused: Sequence[tuple[str, float]], defines: Sequence[object],
-                 weight: float) -> list[tuple[str, float]]:
+                 weight: float, tokens: set[str] | None = None) -> list[tuple[str, float]]:
     """The fused ranking with the score of each candidate defining a name the query names × (1 + weight).
 
     defines: per candidate, its "defines" metadata. Unchanged (the same list, in order) when the query names
-    no code or no candidate defines what it names; ties keep their order.
+    no code or no candidate defines what it names; ties keep their order. tokens: the names the query names when
+    the caller read them itself (`query_names` with the index's words); None = `query_names(query)`.
     """
     if weight < 0:
         raise ValueError(f"weight must be >= 0, got {weight!r}")
-    tokens = query_names(query) | asked_terms(query) if is_question(query) else set()
+    if tokens is None:
+        tokens = query_names(query)
+    tokens = tokens | asked_terms(query) if is_question(query) else set()
     if not tokens or weight == 0:
         return list(fused)
     lifted = [any(names_match(tokens, name) for name in split_defines(d)) for d in defines]
