@@ -43,7 +43,8 @@ def _page_counts(path: Path) -> tuple[int, int]:
         pages = [page_words(document, i, hyphens=True) for i in range(len(document))]
     finally:
         document.close()
-    two = sum(find_gutter(words) is not None for words in pages) if two_column_document(pages) else 0
+    gutters = [find_gutter(words) for words in pages]
+    two = sum(gutter is not None for gutter in gutters) if two_column_document(pages, gutters) else 0
     return two, sum(1 for words in pages for w in words if w.text.endswith(SOFT_HYPHEN))
 
 

@@ -154,8 +154,11 @@ def read_layout(path: Path, columns: bool = False) -> tuple[list[PageLayout], st
                 every.append([])
         # a word broken at a line's end is joined as the whole document writes it (`joined_word`)
         vocabulary = Vocabulary.of(w for words in every for w in words) if columns else None
-        split = columns and two_column_document(every)
-        pages = [layout_page(index + 1, words, columns=columns, vocabulary=vocabulary, split=split)
+        # each page's gutter found once: it decides the document's layout and then splits the page's columns
+        gutters = [find_gutter(words) for words in every] if columns else [None] * len(every)
+        split = columns and two_column_document(every, gutters)
+        pages = [layout_page(index + 1, words, columns=columns, vocabulary=vocabulary,
+                             gutter=gutters[index] if split else None)
                  for index, words in enumerate(every)]
     finally:
         document.close()
@@ -281,17 +284,22 @@ GUTTER_HALF = 4.0
 DOCUMENT_COLUMN_SHARE = 0.3
 
 
-def two_column_document(pages: Sequence[Sequence[Word]]) -> bool:
+def two_column_document(pages: Sequence[Sequence[Word]], gutters: Sequence[float | None] | None = None) -> bool:
     """Whether a document is set in two columns: a gutter (`find_gutter`) on at least DOCUMENT_COLUMN_SHARE of its
     pages with text. Two columns are a document's layout, not an odd page's: measured (session 49) on 106 papers
     and 20 10-Qs, a two-column paper shows a gutter on 58-100 % of its pages, a one-column paper or a filing on
     0-12 %, and those odd pages are a term / definition table, a signature block or a figure table whose header
-    words hide its figures, which read right only row by row (a definition beside its term)."""
-    text = [words for words in pages if len(words) >= 40]
-    return bool(text) and sum(find_gutter(words) is not None for words in text) >= DOCUMENT_COLUMN_SHARE * len(text)
+    words hide its figures, which read right only row by row (a definition beside its term). gutters: each page's
+    `find_gutter`, when the caller has them (else found here)."""
+    gutters = [find_gutter(words) for words in pages] if gutters is None else gutters
+    text = [gutter for words, gutter in zip(pages, gutters, strict=True) if len(words) >= 40]
+    return bool(text) and sum(gutter is not None for gutter in text) >= DOCUMENT_COLUMN_SHARE * len(text)
 
 
-def column_lines(words: Sequence[Word], vocabulary: Vocabulary | None = None, split: bool = True) -> list[Line]:
+_FIND = object()  # `column_lines`' default: the page's gutter found there
+
+
+def column_lines(words: Sequence[Word], vocabulary: Vocabulary | None = None, gutter: object = _FIND) -> list[Line]:
     """A page's lines in reading order where it is set in two columns (a research paper): the words are split at
     the gutter, the rows whose words cross it (the title, the authors, a full-width figure) read where they stand,
     and between them the left column's lines before the right one's. Grouped across the whole width, a line of
@@ -299,8 +307,10 @@ def column_lines(words: Sequence[Word], vocabulary: Vocabulary | None = None, sp
     violations"), and where the two columns' baselines drift apart the band of a line grew down the page and its
     words were sorted left to right into a soup. A page with no such gutter reads as `group_lines`. Then a word
     the typesetter broke at a line's end ("distrib-" / "uted") is joined (`join_hyphens`, reading `vocabulary`).
-    split: False reads every page as one column (a page of a one-column document, `two_column_document`)."""
-    gutter = find_gutter(words) if split else None
+    gutter: the page's `find_gutter` when the caller found it, None to read it as one column (a page of a one-column
+    document, `two_column_document`)."""
+    if gutter is _FIND:
+        gutter = find_gutter(words)
     if gutter is None:
         lines = group_lines(words)
         if any(len(line.words) > RUN_ON_WORDS for line in lines):
@@ -513,11 +523,12 @@ def split_row(line: Line) -> tuple[list[Word], list[Word]]:
 
 
 def layout_page(number: int, words: Sequence[Word], columns: bool = False,
-                vocabulary: Vocabulary | None = None, split: bool = True) -> PageLayout:
+                vocabulary: Vocabulary | None = None, gutter: object = _FIND) -> PageLayout:
     """A page's lines, with runs of aligned figure rows turned into tables (see the module docstring).
     columns: lines read column by column on a two-column page (`column_lines`, a broken word joined as the
-    document's `vocabulary` writes it); split: False where the document is not set in two columns."""
-    lines = column_lines(words, vocabulary, split) if columns else group_lines(words)
+    document's `vocabulary` writes it); gutter: as `column_lines` takes it (None where the document is not set in
+    two columns)."""
+    lines = column_lines(words, vocabulary, gutter) if columns else group_lines(words)
     page = PageLayout(number)
     i = 0
     while i < len(lines):
