@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.datagen_docs import _chunks, _rate  # noqa: E402
-from datagen.doc_papers import is_paper, paper_facts  # noqa: E402
+from corpus_tools.paper_definitions import is_paper  # noqa: E402
+from datagen.doc_papers import paper_facts  # noqa: E402
 from datagen.factbase import FactBase  # noqa: E402
 
 

@@ -41,7 +41,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus_tools.bibliography import is_section, reads_as_citations  # noqa: E402
-from datagen.doc_papers import _REFERENCES, ACRONYM, TERM, is_paper, paper_facts  # noqa: E402
+from corpus_tools.paper_definitions import is_paper  # noqa: E402
+from datagen.doc_papers import _REFERENCES, ACRONYM, TERM, paper_facts  # noqa: E402
 
 _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))([A-Z][^.!?]{40,240}[.!?])(?=\s|$)")
 

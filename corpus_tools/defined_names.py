@@ -40,6 +40,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from corpus_tools.paper_definitions import is_paper
+
 DEFINES_SEPARATOR = ", "  # between the names of a chunk's "defines" metadata (no Python or option name holds it)
 _TOKEN = re.compile(r"`[^`]+`|-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w.]*\w|[A-Za-z_]")
 _QUESTION_WORDS = frozenset("what which who whom whose when where why how is are does do did can could should will "
@@ -153,20 +155,14 @@ def asks_meaning(query: str, name: str) -> bool:
         rf"|(?<![\w-]){n}\s+stands?\s+for\b", query, re.IGNORECASE))
 
 
-def paper_chunk(metadata: Mapping[str, object] | None) -> bool:
-    """Whether a chunk was read from a paper (a PDF with no filing's form): its names were recorded by
-    corpus_tools.paper_definitions, and a question names them only by asking what they mean (asks_meaning)."""
-    meta = metadata or {}
-    return str(meta.get("file_name") or meta.get("source") or "").lower().endswith(".pdf") and not meta.get("form")
-
-
 def asked_defines(query: str, metadata: Mapping[str, object] | None) -> object:
     """A chunk's "defines" metadata as the question may name it: as it is, except that a paper's name the question
     does not ask the meaning of is left out ("How does Bigtable use GFS?" does not lift GFS's expansion: tuning,
     session 49, a body sentence naming a defined acronym asked as a question lost hit@1 .625 → .125 without this)."""
     meta = metadata or {}
     value = meta.get("defines")
-    if not value or not paper_chunk(meta):
+    # a paper's names (corpus_tools.paper_definitions) are named only by a question asking what they mean
+    if not value or not is_paper("", meta):
         return value
     kept = [n for n in split_defines(value) if asks_meaning(query, n)]
     return DEFINES_SEPARATOR.join(kept) if kept else None

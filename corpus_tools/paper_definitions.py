@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from corpus_tools.bibliography import is_heading, is_section
 from corpus_tools.types import DocumentPart
@@ -51,6 +51,14 @@ MAX_GENUS_WORDS = 12
 _TERM_OPENING = re.compile(r"(?:(?<=^)|(?<=[.!?]\s)|(?<=\n))An?\s")
 _TERM_SENTENCE = re.compile(r"^[^.!?]*?(?:\.(?=\w)[^.!?]*?)*[.!?](?=\s|$)")  # to its end mark ("e.g" kept inside)
 TERM_LENGTH = 400  # characters read for one definition's sentence
+
+
+def is_paper(doc_id: str, metadata: Mapping[str, object] | None) -> bool:
+    """Whether a document (or a chunk, by its metadata) was read from a PDF that is no filing (no form on its
+    cover): a paper, whose names this module records and whose bibliography `corpus_tools.bibliography` marks."""
+    meta = metadata or {}
+    name = str(meta.get("file_name") or meta.get("source") or doc_id)
+    return name.lower().endswith(".pdf") and not meta.get("form")
 
 
 def letters(acronym: str) -> list[str]:

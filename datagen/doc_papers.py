@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +49,6 @@ _SENTENCE = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))(?P<s>[A-Z][^.!?]*?(?:\.(?=\w)[^
 _REFERENCES = re.compile(r"(?:^|\n)\s*(?:\d+\.?\s*)?(?:references|bibliography|literature cited)\s*(?:\n|$)", re.IGNORECASE)
 # a system's name opening its paper's title: "Bigtable: A Distributed …", "Dynamo: Amazon's …"
 _TITLE_NAME = re.compile(r"^(?P<n>[A-Z][\w\-]*(?:\s[A-Z0-9][\w\-]*)?)\s*:\s+\S")
-
-
-def is_paper(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
-    """Whether a document was read from a PDF that is no filing (no form on its cover)."""
-    meta = metadata or {}
-    name = str(meta.get("file_name") or meta.get("source") or doc_id)
-    return name.lower().endswith(".pdf") and not meta.get("form")
 
 
 def paper_name(title: str) -> str:

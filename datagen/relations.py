@@ -64,6 +64,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.paper_definitions import is_paper
 from corpus_tools.types import Chunk
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
 from datagen.chains import class_type
@@ -93,7 +94,7 @@ from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_manpages import is_man_page, man_facts
 from datagen.doc_notebooks import is_notebook, notebook_facts
 from datagen.doc_options import SHAPES, option_facts
-from datagen.doc_papers import is_paper, paper_facts
+from datagen.doc_papers import paper_facts
 from datagen.doc_projects import group_of, named_ask, project_names
 from datagen.doc_reference import reference_facts
 from datagen.doc_releases import heading_project, release_facts

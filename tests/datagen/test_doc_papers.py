@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace
 
-from datagen.doc_papers import ACRONYM, TERM, is_paper, paper_facts, paper_name
+from corpus_tools.paper_definitions import is_paper
+from datagen.doc_papers import ACRONYM, TERM, paper_facts, paper_name
 from datagen.natural import _MIX_KEYS, NaturalConfig
 
 TEXT = [
