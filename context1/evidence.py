@@ -262,7 +262,7 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
         parts.append("Holds none of the question's words.")
     # a paper's term ("a tablet") is asked as "What is a tablet?" (asked_terms): never a documentation name
     asked = query_names(query) | asked_terms(query) if query and passage.metadata.get("defines") else set()
-    defined = [n for n in split_defines(asked_defines(query, passage.metadata)) if names_match(asked, n)] if asked else []
+    defined = [n for n in split_defines(asked_defines(query, passage.metadata, passage.doc_id)) if names_match(asked, n)] if asked else []
     if defined:
         parts.append("Defines " + ", ".join(f"“{n}”" for n in defined[:3]) + ".")
     if line_items and passage.metadata.get("kind") == "table":
@@ -279,7 +279,7 @@ def passage_reason(passage: ShownPassage, terms: Sequence[str], constraints: Map
 def defines_asked(passage: ShownPassage, query: str) -> bool:
     """Whether `passage` defines a name `query` asks about as a question (its "defines" metadata, read as
     `Corpus.search` reads it for its lift: corpus_tools.defined_names). A passage without "defines" never does."""
-    defined = split_defines(asked_defines(query, passage.metadata))
+    defined = split_defines(asked_defines(query, passage.metadata, passage.doc_id))
     if not defined or not is_question(query):
         return False
     asked = query_names(query) | asked_terms(query)

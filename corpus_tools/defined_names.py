@@ -155,14 +155,16 @@ def asks_meaning(query: str, name: str) -> bool:
         rf"|(?<![\w-]){n}\s+stands?\s+for\b", query, re.IGNORECASE))
 
 
-def asked_defines(query: str, metadata: Mapping[str, object] | None) -> object:
+def asked_defines(query: str, metadata: Mapping[str, object] | None, doc_id: str = "") -> object:
     """A chunk's "defines" metadata as the question may name it: as it is, except that a paper's name the question
     does not ask the meaning of is left out ("How does Bigtable use GFS?" does not lift GFS's expansion: tuning,
-    session 49, a body sentence naming a defined acronym asked as a question lost hit@1 .625 → .125 without this)."""
+    session 49, a body sentence naming a defined acronym asked as a question lost hit@1 .625 → .125 without this).
+    `doc_id`: the chunk's document, for metadata that no longer carries its file's name (the agent's shown
+    passages keep a few keys only: without it the agent lifted a paper's definition the question did not ask)."""
     meta = metadata or {}
     value = meta.get("defines")
     # a paper's names (corpus_tools.paper_definitions) are named only by a question asking what they mean
-    if not value or not is_paper("", meta):
+    if not value or not is_paper(doc_id, meta):
         return value
     kept = [n for n in split_defines(value) if asks_meaning(query, n)]
     return DEFINES_SEPARATOR.join(kept) if kept else None

@@ -110,3 +110,22 @@ def test_bad_defines_metadata_defines_nothing():
     shown = {p.chunk_id: p for p in [*bad, good]}
     assert defined_first(bad, shown, QUERY) is good  # not cited: the best-ranked shown one
     assert defined_first([good, *bad], shown, QUERY) is None  # already first
+
+
+def test_a_papers_acronym_only_used_by_the_question_opens_nothing():
+    """A paper's definition opens the answer only when the question asks what the acronym means (as `Corpus.search`
+    lifts it: defined_names.asked_defines). The agent's shown passages keep a few metadata keys, not the file's
+    name: read from the passage's own document id, a question that only uses "CLRs" no longer moves the paper's
+    definition of CLRs above the passage it asks about (session 50: the agent lost hit@1 on 8 of 8 such tuning
+    proxies against one search)."""
+    defining = ShownPassage("aries.pdf#2", "aries.pdf", "compensation log records (CLRs) are written", 3, 2,
+                            metadata={"defines": "CLRs, CLR"})
+    asked = ShownPassage("aries.pdf#9", "aries.pdf", "During undo the CLRs are forced to the log", 1, 0)
+    shown = {p.chunk_id: p for p in (asked, defining)}
+    use = "During undo are the CLRs forced to the log?"
+    assert not defines_asked(defining, use)
+    assert defined_first([asked, defining], shown, use) is None
+    assert defines_asked(defining, "What does CLR stand for?")  # asked what it means: it still opens the answer
+    assert defined_first([asked, defining], shown, "What does CLR stand for?") is defining
+    docs_page = ShownPassage("config.rst#0", "config.rst", "SECRET_KEY", 1, 0, metadata={"defines": "SECRET_KEY"})
+    assert defines_asked(docs_page, "How is SECRET_KEY used?")  # documentation's names: any question naming them
