@@ -63,6 +63,7 @@ class ReadOptions:
     paper_references: bool = True
     man: bool = True
     paper_definitions: bool = True
+    man_macros: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -76,7 +77,8 @@ class ReadOptions:
                    pdf_columns=getattr(config, "pdf_columns", False),
                    paper_references=getattr(config, "paper_references", False),
                    man=getattr(config, "read_man", False),
-                   paper_definitions=getattr(config, "paper_definitions", False))
+                   paper_definitions=getattr(config, "paper_definitions", False),
+                   man_macros=getattr(config, "man_macros", False))
 
 
 def load_documents(
@@ -366,7 +368,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         yield from _iter_source(path, doc_id, where)
         return
     if read.man and is_man_suffix(suffix) and suffix not in readers.SUPPORTED_SUFFIXES:
-        yield from _iter_man(path, doc_id, where, man_aliases)
+        yield from _iter_man(path, doc_id, where, man_aliases, macros=read.man_macros)
         return
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
     if suffix not in supported:
@@ -568,7 +570,8 @@ def _redirect_path(root: Path, path: Path, target: str) -> Path | None:
     return None
 
 
-def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> Iterator[tuple[Item, str]]:
+def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...],
+              macros: bool = False) -> Iterator[tuple[Item, str]]:
     """A manual page read as a document (man_reader.py). A redirect page is skipped with the page it points to (its
     name is read there); a file with a manual's suffix whose text is no roff page (`notes.1`, a rotated
     `syslog.1`) is skipped as an unsupported file, as before session 49."""
@@ -587,7 +590,7 @@ def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> 
     if not text.strip():
         yield SkippedFile(where, "empty file"), where
         return
-    if not man_reader.looks_like_man(text):
+    if not man_reader.looks_like_man(text, macros):
         yield SkippedFile(where, f"unsupported file type ({path.suffix} file that is no manual page: no .TH or "
                                  ".Dd near its top)"), where
         return
@@ -601,7 +604,7 @@ def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> 
     if encoding not in ("utf-8", "ascii"):
         metadata["encoding"] = encoding
     try:
-        page = man_reader.read_man(text, aliases)
+        page = man_reader.read_man(text, aliases, macros)
     except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
         return
