@@ -102,6 +102,7 @@ def load_documents(
     paper_references: bool = True,
     man: bool = True,
     paper_definitions: bool = True,
+    man_macros: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -134,6 +135,9 @@ def load_documents(
     has it.
     paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
     (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
+    man_macros: a manual page's own macro definitions before its `.TH` (rst2man's, pandoc's) do not hide it, and the
+    macros of requests alone it defines and its number registers are layout (CorpusConfig.man_macros); False = as
+    before session 50.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -151,6 +155,7 @@ def load_documents(
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
         pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
+        man_macros=man_macros,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -284,6 +289,7 @@ def iter_documents(
     paper_references: bool = True,
     man: bool = True,
     paper_definitions: bool = True,
+    man_macros: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -294,7 +300,8 @@ def iter_documents(
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
-                       paper_references=paper_references, man=man, paper_definitions=paper_definitions)
+                       paper_references=paper_references, man=man, paper_definitions=paper_definitions,
+                       man_macros=man_macros)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
