@@ -274,6 +274,16 @@ class NaturalConfig:
         was added in ("In which Linux version was openat2 added?" → 5.6), a stated default ("What is the default
         value of Port in sshd_config?"); a page's only questions then. A folder with no manual page is unchanged.
         0 = as before (`--mix man=0`). Read with the facts.
+    man_hops: 1 (default) asks across manual pages (datagen.man_hops, session 50, issue 36): a link one page states
+        ("the errors documented in stat(2) can also occur", "the glibc mmap() wrapper function invokes mmap2(2)")
+        followed to the page that answers, 2 to 4 pages ("Which error can getxattr return when …?"), and two related
+        pages' Linux versions compared ("Which came to Linux first, eventfd or signalfd?"), held to
+        `comparison_share` of the multi-hop tasks. SEE ALSO is never a hop. With `doc_man`; a folder with no manual
+        page is unchanged. 0 = as before (`--mix man_hops=0`).
+    man_styles: 1 (default) reads a manual page of any project's house style (datagen.doc_manpages, session 50): a
+        page is never a paper, even where its NAME line ends in a period (rst2man); a configuration file's keywords
+        (`num-threads:`, `request_time`) with their jobs and "Default: X" paragraphs; no unfilled `@VARIABLE@`.
+        With `doc_man`. 0 = as session 49 (`--mix man_styles=0`). Read with the facts.
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -350,6 +360,7 @@ class NaturalConfig:
     doc_papers: float = 1.0
     doc_man: float = 1.0
     man_hops: float = 1.0
+    man_styles: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -367,7 +378,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
-            "doc_papers", "doc_man", "man_hops", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
+            "doc_papers", "doc_man", "man_hops", "man_styles", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -391,7 +402,7 @@ _MIX_KEYS = {
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
-    "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops",
+    "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
 }
@@ -435,7 +446,9 @@ def _doc_kind(relation: str, answer: str) -> str:
     """A documentation kind for `NaturalConfig.doc_kind_share`: the fact's relation, and a trivial default (`None`,
     `False`, `[]`) a kind of its own (the ":trivial" kinds `doc_trivial_share` holds together), so it cannot take the
     share of the defaults a reader must look up."""
-    if relation.startswith("doc:") and "default" in relation and answer.strip().casefold() in _TRIVIAL_DEFAULT:
+    # a manual page's yes / no / on / off default (datagen.doc_manpages, `man_styles`): a guess answers half of them
+    if relation.startswith("doc:") and "default" in relation and (answer.strip().casefold() in _TRIVIAL_DEFAULT
+                                                                   or relation.endswith("_switch")):
         return relation + ":trivial"
     return relation
 
@@ -479,7 +492,12 @@ class NaturalGenerator:
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         # A paper's title names no entity: the templates misread a scientific title ("Which organization did
         # Prevalence, severity, and unmet need … Surveys. vary with?" → "IQR"), so a paper gives claims only.
-        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks})
+        # a manual page's title is its `whatis` line, no paper's, even where its description ends in a period
+        # (rst2man's "unbound-host(1) — Unbound DNS lookup utility."): with six such of nine titles every title read
+        # as a paper's and the folder gave no question (`man_styles`, session 50)
+        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks
+                               if not (self.config.man_styles and self.config.doc_man and mined.chunks[d]
+                                       and is_man_page(mined.chunks[d][0].metadata))})
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d) and d not in papers)
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
