@@ -202,7 +202,7 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool
     # a page writing its keywords with a colon ("num-threads:") lists values under them without one ("deny",
     # "refuse" under local-zone:): there a keyword is a tag with the colon
     tags = [p.split("\n", 1)[0].split()[0] for c in chunks for p in re.split(r"\n\s*\n", c.text)
-            if "\n" in p.strip() and p.split()] if conf else []
+            if "\n" in p.strip() and p.split() and _CONF_KEYWORD.match(p.split()[0])] if conf else []
     colon = conf and sum(t.endswith(":") for t in tags) * 2 > len(tags) > 0
     out: list[Fact] = []
     jobs: Counter[str] = Counter()
@@ -217,21 +217,29 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool
         if any(w == "VERSIONS" for w, _p, _at in paragraphs) and not all(versions_done.values()):
             versions = "\n\n".join(p for w, p, _at in paragraphs if w == "VERSIONS")
             out.extend(_versions(chunk, versions, name, names, versions_done, skipped))
-        previous: tuple[str, int] | None = None  # (the entry paragraph before, its offset): "Default: 1" under it
+        # the entry a "Default: 1" paragraph is under: the paragraph just before, or on a page writing its keywords with
+        # a colon the last such keyword's, over its further paragraphs and the values listed under it ("solo",
+        # "shared" under nest-mode:); (entry paragraph, its offset, its section)
+        previous: tuple[str, int, str] | None = None
         for section_of, paragraph, at in paragraphs:
             entry = _entry(paragraph)
+            if previous is not None and previous[2] != section_of:
+                previous = None
             if entry is None:
                 if styles and previous is not None and _DEFAULT_LINE.match(paragraph.strip()):
                     # "num-threads: <number>\nThe number of threads …\n\nDefault: 1": the entry's default, quoted whole
-                    before, start = previous
+                    before, start, _where = previous
                     entry = _entry(before)
                     quote = text[start:at + len(paragraph)].strip()
                     if entry is not None:
                         out.extend(_defaults(chunk, entry[0], paragraph.strip(), quote, name, section, command, conf,
                                              skipped))
-                previous = None
+                    previous = None
+                elif not colon:
+                    previous = None
                 continue
-            previous = (paragraph, at)
+            if not colon or tag_keyword(entry[0]):
+                previous = (paragraph, at, section_of)
             tag, body = entry
             if conf and section_of not in _NOT_KEYWORDS and _CONF_KEYWORD.match(tag.split()[0]) and (
                     not colon or tag.split()[0].endswith(":")):
@@ -335,6 +343,11 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool
             continue
         out.append(fact)
     return out
+
+
+def tag_keyword(tag: str) -> bool:
+    """Whether a tag is a keyword as a page writing its keywords with a colon writes one ("num-threads: <number>")."""
+    return tag.split()[0].endswith(":") and _CONF_KEYWORD.match(tag.split()[0]) is not None
 
 
 def _defaults(chunk: Any, tag: str, body: str, quote: str, name: str, section: str, command: bool, conf: bool,
