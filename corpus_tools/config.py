@@ -340,7 +340,8 @@ class CorpusConfig:
     man_macros: a manual page's own macro definitions (`.de`, `.de1`, `.am` … `..`) and register settings before its
         `.TH` do not hide it, and the macros it defines, and its number registers (`\\n[…]`), are layout (session 50):
         the pages rst2man or pandoc writes (Unbound's six, read by no reader before: "unsupported file type") read as
-        pages, and no "0.0" of `.INDENT 0.0` or "[rst2man-indent-level]" comes into their text. False = as before
+        pages, and no "0.0" of `.INDENT 0.0` or "[rst2man-indent-level]" comes into their text; mdoc's `.Fl Fl oneshot`
+        reads "--oneshot" (not "- -oneshot"). False = as before
         (main exactly); an index built before reads False.
     """
 

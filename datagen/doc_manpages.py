@@ -247,8 +247,15 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool
                 job = _job(body, styles)
                 keyword = tag.split()[0].rstrip(":")
                 placeholders = {w.strip(",[]<>|").lower() for w in tag.split()[1:]} - {"or", "and", ""}
+                if job:
+                    # "Enable or disable whether the server forks …": what the keyword does is decide it
+                    job = re.sub(r"^enables or disables whether\b", "controls whether", job)
                 if not job or re.match(r"^(?:enables|allows|permits) to\b", job):
                     skipped["man_keyword_no_verb"] += 1  # "Enable to log client query messages": no verb's object
+                elif re.search(r"\b(?:the|this|that) option\b", job):
+                    # dhcpcd.conf's "request: Requests the option by default …": a value under another keyword,
+                    # speaking of an option the question cannot name
+                    skipped["man_keyword_refers_back"] += 1
                 elif placeholders & {w.strip(",.").lower() for w in job.split()}:
                     skipped["man_option_placeholder"] += 1
                 else:
