@@ -93,6 +93,10 @@ def main() -> None:
             for k in sorted(kind):
                 these = [(r["query"], r.get("gold_doc_ids") or []) for r in rows if _kind(r) == k]
                 print(f"   BM25 by document, {k}: {_rate(corpus, these)}")
+            for form in sorted({r["metadata"].get("form") for r in rows} - {"single", None}):
+                # a question across pages: all-gold@10 low where one search does not reach the page the link names
+                these = [(r["query"], r.get("gold_doc_ids") or []) for r in rows if r["metadata"].get("form") == form]
+                print(f"   BM25 by document, form {form}: {_rate(corpus, these)}")
     finally:
         corpus.close()
 
