@@ -24,8 +24,15 @@ or file it is about:
   to X" or "(default X)" → "What is the default value of Port in sshd_config?" → "22"; a value one to three words,
   and none followed by a condition ("… is 3 for root").
 
-Multi-hop questions are not asked: SEE ALSO names candidates, but no page states which call another replaced in a
-form a passage verifies (a finding, not a reader).
+Another project's pages (`styles`, NaturalConfig.man_styles, session 50): a configuration file's page (dhcpcd.conf,
+unbound.conf, sshd_config: its name says so; not core(5) or tmpfs(5)) asks its keywords' jobs as an option's ("Which
+option in dhcpcd.conf sends the short hostname …?" → hostname_short; "Enable or disable whether …" as "controls
+whether …") and their defaults, "Default: 1" as its own paragraph under the keyword (Unbound) too; a page writing its
+keywords with a colon ("num-threads:") lists values under them without one, which are asked of nothing; a yes / no /
+on / off default is `DEFAULT_SWITCH` (held with the trivial defaults); an unfilled autoconf `@SYSCONFDIR@` is in no
+question or answer; "echo" reads "echoes".
+
+Questions across pages are datagen.man_hops' (a link one page states; SEE ALSO alone is none).
 """
 
 from __future__ import annotations
