@@ -742,6 +742,9 @@ class NaturalGenerator:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
         with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
         if self._doc_multi and not any(self.chains.chains.values()) and not self.comparable:
+            if not (self.doc_bridges or self.doc_comparisons):
+                return ("the manual pages' only multi-hop tasks follow a link one page states to another or compare two "
+                        "related pages' versions (datagen.man_hops); single-hop tasks are written for the rest")
             return ("the documentation folder's only multi-hop tasks join a version note to its release's day or compare "
                     "two notes (datagen.doc_bridges); single-hop tasks are written for the rest")
         if self.answerable or not self._doc_cap:

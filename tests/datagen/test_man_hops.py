@@ -137,6 +137,7 @@ def test_the_generator_writes_verified_chains_and_holds_comparisons_to_their_sha
         assert c.hops == 2 and [i.contains_truth for i in c.supporting] == [False, True] or c.metadata["form"] == COMPARE_FORM
     three = _written(gen, mined, chunks, 3)
     assert three and all(c.hops == 3 and c.metadata["form"] == BRIDGE_FORM for c in three)
+    assert "manual pages' only multi-hop tasks" in gen.single_fill()
     assert gen.stages["man_hop:asked:3"] == 3
 
 
