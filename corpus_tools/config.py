@@ -337,6 +337,12 @@ class CorpusConfig:
         naming it ("What does LSM-tree stand for?", "What is a tablet?") ranks that chunk as a documentation page's
         definition is ranked (`SearchConfig.defined_names`). False = as before (main exactly); an index built before
         reads False.
+    man_macros: a manual page's own macro definitions (`.de`, `.de1`, `.am` … `..`) and register settings before its
+        `.TH` do not hide it, and the macros it defines, and its number registers (`\\n[…]`), are layout (session 50):
+        the pages rst2man or pandoc writes (Unbound's six, read by no reader before: "unsupported file type") read as
+        pages, and no "0.0" of `.INDENT 0.0` or "[rst2man-indent-level]" comes into their text; mdoc's `.Fl Fl oneshot`
+        reads "--oneshot" (not "- -oneshot"). False = as before
+        (main exactly); an index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -359,6 +365,7 @@ class CorpusConfig:
     paper_references: bool = True
     read_man: bool = True
     paper_definitions: bool = True
+    man_macros: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -387,6 +394,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.paper_references must be True or False, got {self.paper_references!r}")
         if not isinstance(self.read_man, bool):
             raise ValueError(f"CorpusConfig.read_man must be True or False, got {self.read_man!r}")
+        if not isinstance(self.man_macros, bool):
+            raise ValueError(f"CorpusConfig.man_macros must be True or False, got {self.man_macros!r}")
         if not isinstance(self.paper_definitions, bool):
             raise ValueError(f"CorpusConfig.paper_definitions must be True or False, got {self.paper_definitions!r}")
         if not isinstance(self.call_own_titles, bool):
@@ -408,6 +417,7 @@ class CorpusConfig:
         known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
         known.setdefault("read_man", False)  # built before session 49: its folder's manual pages were never read
         known.setdefault("paper_definitions", False)  # built before session 49: a paper defined no name
+        known.setdefault("man_macros", False)  # built before session 50: a page defining macros before .TH was skipped
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):
                 known[key] = sub(**{k: v for k, v in known[key].items() if k in sub.__dataclass_fields__})

@@ -63,6 +63,7 @@ class ReadOptions:
     paper_references: bool = True
     man: bool = True
     paper_definitions: bool = True
+    man_macros: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -76,7 +77,8 @@ class ReadOptions:
                    pdf_columns=getattr(config, "pdf_columns", False),
                    paper_references=getattr(config, "paper_references", False),
                    man=getattr(config, "read_man", False),
-                   paper_definitions=getattr(config, "paper_definitions", False))
+                   paper_definitions=getattr(config, "paper_definitions", False),
+                   man_macros=getattr(config, "man_macros", False))
 
 
 def load_documents(
@@ -100,6 +102,7 @@ def load_documents(
     paper_references: bool = True,
     man: bool = True,
     paper_definitions: bool = True,
+    man_macros: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -132,6 +135,9 @@ def load_documents(
     has it.
     paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
     (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
+    man_macros: a manual page's own macro definitions before its `.TH` (rst2man's, pandoc's) do not hide it, and the
+    macros of requests alone it defines and its number registers are layout (CorpusConfig.man_macros); False = as
+    before session 50.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -149,6 +155,7 @@ def load_documents(
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
         pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
+        man_macros=man_macros,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -282,6 +289,7 @@ def iter_documents(
     paper_references: bool = True,
     man: bool = True,
     paper_definitions: bool = True,
+    man_macros: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -292,7 +300,8 @@ def iter_documents(
     fields = _Fields(id_field, title_field, text_field, vector_field, vector_model)
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
-                       paper_references=paper_references, man=man, paper_definitions=paper_definitions)
+                       paper_references=paper_references, man=man, paper_definitions=paper_definitions,
+                       man_macros=man_macros)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -366,7 +375,7 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         yield from _iter_source(path, doc_id, where)
         return
     if read.man and is_man_suffix(suffix) and suffix not in readers.SUPPORTED_SUFFIXES:
-        yield from _iter_man(path, doc_id, where, man_aliases)
+        yield from _iter_man(path, doc_id, where, man_aliases, macros=read.man_macros)
         return
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
     if suffix not in supported:
@@ -568,7 +577,8 @@ def _redirect_path(root: Path, path: Path, target: str) -> Path | None:
     return None
 
 
-def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> Iterator[tuple[Item, str]]:
+def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...],
+              macros: bool = False) -> Iterator[tuple[Item, str]]:
     """A manual page read as a document (man_reader.py). A redirect page is skipped with the page it points to (its
     name is read there); a file with a manual's suffix whose text is no roff page (`notes.1`, a rotated
     `syslog.1`) is skipped as an unsupported file, as before session 49."""
@@ -587,7 +597,7 @@ def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> 
     if not text.strip():
         yield SkippedFile(where, "empty file"), where
         return
-    if not man_reader.looks_like_man(text):
+    if not man_reader.looks_like_man(text, macros):
         yield SkippedFile(where, f"unsupported file type ({path.suffix} file that is no manual page: no .TH or "
                                  ".Dd near its top)"), where
         return
@@ -601,7 +611,7 @@ def _iter_man(path: Path, doc_id: str, where: str, aliases: tuple[str, ...]) -> 
     if encoding not in ("utf-8", "ascii"):
         metadata["encoding"] = encoding
     try:
-        page = man_reader.read_man(text, aliases)
+        page = man_reader.read_man(text, aliases, macros)
     except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
         return

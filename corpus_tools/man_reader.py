@@ -91,12 +91,26 @@ def redirect_target(text: str) -> str | None:
     return None
 
 
-def looks_like_man(text: str) -> bool:
+def looks_like_man(text: str, macros: bool = False) -> bool:
     """Whether `text` is a manual page: `.TH` (man) or `.Dd` / `.Dt` (mdoc) among its first control lines, or a
-    redirect page. A `notes.1` of prose, or a rotated `syslog.1`, is not."""
+    redirect page. A `notes.1` of prose, or a rotated `syslog.1`, is not. With `macros` (CorpusConfig.man_macros),
+    the lines of the page's own macro definitions (`.de NAME` … `..`) and register settings (`.nr`, `.ds`) before
+    its `.TH` are not counted: a page rst2man or pandoc wrote (unbound.conf(5)) defines its macros first, and its
+    `.TH` came as the 30th control line (session 50)."""
     if redirect_target(text):
         return True
-    for line in _control_lines(text, 12):
+    lines = _control_lines(text, 200 if macros else 12)
+    if macros:
+        kept, inside = [], False
+        for line in lines:
+            if inside:
+                inside = not re.match(r"^[.']\s*\.\s*$", line)
+            elif re.match(r"^[.']\s*(?:de1?|am1?|dei|ami)\s", line):
+                inside = True
+            elif not re.match(r"^[.']\s*(?:nr|ds|ds1|if|ie|el|ig|rr|rm|als|do|ec|eo|cc|c2|hy|nh|ad|na)\b", line):
+                kept.append(line)
+        lines = kept[:12]
+    for line in lines:
         if re.match(r"^[.']\s*(?:TH|Dd|Dt)\b", line):
             return True
     return False
@@ -175,8 +189,15 @@ def inline(text: str) -> str:
     return _ESCAPE.sub(sub, text)
 
 
+# a number register's value interpolated (`\n[rst2man-indent-level]`, `\n(PD`, `\nx`): layout, no words
+_REGISTER = re.compile(r"(?<!\\)\\n[+-]?(?:\[[^\]]*\]|\(..|[^\[(])")
+
+
 class _Reader:
-    def __init__(self, aliases: tuple[str, ...] = ()) -> None:
+    def __init__(self, aliases: tuple[str, ...] = (), macros: bool = False) -> None:
+        self.macros = macros  # CorpusConfig.man_macros: a page's own macro definitions and registers are layout
+        self.defined: set[str] = set()  # the macros the page defines (.de NAME) whose every line is a request
+        self.defining: tuple[str, list[str]] | None = None  # the macro being defined, and its lines so far
         self.out = SectionWriter()
         self.dropped: Counter[str] = Counter()
         self.notes: list[str] = []
@@ -309,9 +330,15 @@ class _Reader:
             self.add_text(" ".join(args))
         elif name == "OP":
             self.add_text("[" + " ".join(args) + "]")
-        elif name == "de" or name == "ig":
+        elif name == "de" or name == "ig" or self.macros and name in ("de1", "dei", "am", "am1", "ami"):
             self.skip_until = ".."
             self.dropped["definition"] += 1
+            if self.macros and name != "ig" and args:
+                self.defining = (args[0], [])
+        elif self.macros and name in self.defined:
+            # rst2man's `.INDENT 0.0` / `.UNINDENT`: a macro the page defines of requests alone sets layout (read as an
+            # unknown macro, "0.0" came into the text); one whose body writes text (tz's `.q "TZif"`) prints its words
+            self.dropped["layout"] += 1
         elif name == "so":
             self.dropped["include"] += 1
         elif name in _LAYOUT or name in ("q",):
@@ -352,6 +379,15 @@ class _Reader:
                 sec = tokens[i + 2] if i + 2 < len(tokens) and tokens[i + 2].isalnum() else ""
                 word = f"{page}({sec})" if sec else page
                 i += 3 if sec else 2
+            elif tok == "Fl" and self.macros and i + 1 < len(tokens) and tokens[i + 1] == "Fl":
+                # `.Fl Fl oneshot`: mdoc's long option, "--oneshot" (read as "- -oneshot" before; man_macros)
+                nxt = tokens[i + 2] if i + 2 < len(tokens) else ""
+                if nxt and nxt not in _MDOC_INLINE and not _PUNCT.match(nxt):
+                    word = "--" + nxt
+                    i += 3
+                else:
+                    word = "--"
+                    i += 2
             elif tok == "Fl":
                 nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
                 if nxt and nxt not in _MDOC_INLINE and not _PUNCT.match(nxt):
@@ -498,9 +534,18 @@ class _Reader:
         if carry:
             joined.append(carry)
         for raw in joined:
+            if self.macros and "\\n" in raw:
+                raw = _REGISTER.sub("", raw)
             if self.skip_until is not None:
                 if raw.strip() == self.skip_until:
                     self.skip_until = None
+                    if self.defining is not None:
+                        name, body = self.defining
+                        if all(line.lstrip()[:1] in (".", "'") for line in body if line.strip()):
+                            self.defined.add(name)
+                        self.defining = None
+                elif self.defining is not None:
+                    self.defining[1].append(raw)
                 continue
             if self.in_table:
                 if re.match(r"^[.']\s*TE\b", raw):
@@ -572,6 +617,8 @@ class _Reader:
                               doc.code_blocks, doc.tables)
 
 
-def read_man(text: str, aliases: tuple[str, ...] = ()) -> MarkupDocument:
-    """A manual page's text read (see the module docstring); aliases: names redirect pages give it."""
-    return _Reader(aliases).read(text)
+def read_man(text: str, aliases: tuple[str, ...] = (), macros: bool = False) -> MarkupDocument:
+    """A manual page's text read (see the module docstring); aliases: names redirect pages give it; `macros`
+    (CorpusConfig.man_macros): the page's own macro definitions (`.de1`, `.am` too) and the macros they define,
+    and number registers (`\\n[…]`), are layout (rst2man's and pandoc's pages)."""
+    return _Reader(aliases, macros).read(text)

@@ -24,8 +24,15 @@ or file it is about:
   to X" or "(default X)" → "What is the default value of Port in sshd_config?" → "22"; a value one to three words,
   and none followed by a condition ("… is 3 for root").
 
-Multi-hop questions are not asked: SEE ALSO names candidates, but no page states which call another replaced in a
-form a passage verifies (a finding, not a reader).
+Another project's pages (`styles`, NaturalConfig.man_styles, session 50): a configuration file's page (dhcpcd.conf,
+unbound.conf, sshd_config: its name says so; not core(5) or tmpfs(5)) asks its keywords' jobs as an option's ("Which
+option in dhcpcd.conf sends the short hostname …?" → hostname_short; "Enable or disable whether …" as "controls
+whether …") and their defaults, "Default: 1" as its own paragraph under the keyword (Unbound) too; a page writing its
+keywords with a colon ("num-threads:") lists values under them without one, which are asked of nothing; a yes / no /
+on / off default is `DEFAULT_SWITCH` (held with the trivial defaults); an unfilled autoconf `@SYSCONFDIR@` is in no
+question or answer; "echo" reads "echoes".
+
+Questions across pages are datagen.man_hops' (a link one page states; SEE ALSO alone is none).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ ERROR = "doc:man_error"
 ADDED = "doc:man_added"
 GLIBC = "doc:man_glibc"
 DEFAULT = "doc:man_default"
+DEFAULT_SWITCH = "doc:man_default_switch"  # (man_styles) a default of yes / no / on / off: held with the trivial ones
 
 _TAG_OPTION = re.compile(r"^(?:--?[A-Za-z0-9?][\w-]*)(?:[ ,]|$)")
 _ERROR_NAME = re.compile(r"^E[A-Z0-9]{2,}$")
@@ -79,6 +87,16 @@ _DEFAULT = re.compile(
     r"(?:\b[Tt]he default(?: value| setting| is used)?(?: is| being)|\b[Dd]efaults? to|\(default(?: is|:|=)?)\s+"
     r"(?P<v>\"[^\"]{1,30}\"|“[^”]{1,30}”|'[^']{1,30}'|[^\s,;()]+(?:\s(?:seconds?|bytes?|[KMG]i?B|kB|ms|milliseconds?|"
     r"minutes?|hours?|days?|percent|%))?)(?P<after>[^.]{0,40})")
+# (man_styles) another project's pages: a configuration keyword as its page writes it ("num-threads:", "request_time",
+# "ipv4only"); "Default: 1" as its own paragraph after the entry (Unbound) or in it; an autoconf variable a page
+# from a source tree keeps ("@SYSCONFDIR@/dhcpcd.conf"), which no installed page shows
+_CONF_KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*:?$")
+_DEFAULT_LINE = re.compile(r"^Default(?: value)?(?::|\s+is)\s+")
+_DEFAULT_STYLES = re.compile(_DEFAULT.pattern.replace(r"(?:\b[Tt]he default", r"(?:(?:^|(?<=\.\s))Default(?: value)?(?::|\s+is)|\b[Tt]he default", 1))
+_UNFILLED = re.compile(r"@[A-Za-z_]+@")
+_CONF_NAME = re.compile(r"(?:[._-]conf|[._-]?config|[._-]cfg|rc|\.ini)$", re.IGNORECASE)
+_NOT_KEYWORDS = frozenset("""FILES EXAMPLES EXAMPLE ENVIRONMENT ERRORS DIAGNOSTICS BUGS AUTHORS AUTHOR HISTORY CAVEATS
+COPYRIGHT SYNOPSIS NAME""".split()) | {"SEE ALSO", "EXIT STATUS", "RETURN VALUE"}
 _CONDITION = re.compile(r"^\s*(?:for|if|when|unless|except|on|in|with|or|and|but|which|where|depending)\b", re.IGNORECASE)
 
 
@@ -140,9 +158,9 @@ def _condition(sentence: str) -> str:
     return ""
 
 
-def _third_person(verb: str) -> str:
-    if verb == "do":
-        return "does"
+def _third_person(verb: str, styles: bool = False) -> str:
+    if verb == "do" or styles and verb in ("echo", "go", "veto"):
+        return verb + "es"
     if verb.endswith(("s", "sh", "ch", "x", "z")):
         return verb + "es"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
@@ -150,7 +168,7 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
-def _job(body: str) -> str:
+def _job(body: str, styles: bool = False) -> str:
     """An option's job as a question's predicate ("selects batch mode"), or "" when its text opens no verb."""
     first = _first_sentence(body)
     phrase = _CUT.split(first, maxsplit=1)[0].rstrip(".!?").strip()
@@ -159,19 +177,20 @@ def _job(body: str) -> str:
         return ""
     head = words[0].lower()
     if head in _VERBS:
-        words[0] = _third_person(head)
+        words[0] = _third_person(head, styles)
     elif head.endswith("s") and (head[:-1] in _VERBS or head[:-2] in _VERBS or head[:-3] + "y" in _VERBS):
         words[0] = head
     else:
         return ""
     # "Change to and use root …", "Print help and exit": every verb of the job in the third person
     return re.sub(r"\b(and|or) ([a-z]+)\b",
-                  lambda m: f"{m.group(1)} {_third_person(m.group(2)) if m.group(2) in _VERBS else m.group(2)}",
+                  lambda m: f"{m.group(1)} {_third_person(m.group(2), styles) if m.group(2) in _VERBS else m.group(2)}",
                   " ".join(words))
 
 
-def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact]:
-    """Every fact of one manual page's passages (see the module docstring); refusals counted in `skipped`."""
+def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool = False) -> list[Fact]:
+    """Every fact of one manual page's passages (see the module docstring); refusals counted in `skipped`.
+    `styles` (NaturalConfig.man_styles): another project's house style read too (`_conf_entry`, `_styled`)."""
     if not chunks:
         return []
     meta = chunks[0].metadata or {}
@@ -184,6 +203,14 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
     calls = [n for n in names if n not in aliases] or names[:1]
     who = f"does {calls[0]}" if len(calls) == 1 else "can " + ", ".join(calls[:-1]) + f" or {calls[-1]}"
     command = section[:1] in ("1", "6", "8")
+    # a configuration file's page (dhcpcd.conf, sshd_config, .netrc): its keywords; not every section-5 page is one
+    # (core(5)'s "bit 0", tmpfs(5)'s "never" are values and bits, locale(5) a format)
+    conf = styles and section[:1] == "5" and _CONF_NAME.search(name) is not None
+    # a page writing its keywords with a colon ("num-threads:") lists values under them without one ("deny",
+    # "refuse" under local-zone:): there a keyword is a tag with the colon
+    tags = [p.split("\n", 1)[0].split()[0] for c in chunks for p in re.split(r"\n\s*\n", c.text)
+            if "\n" in p.strip() and p.split() and _CONF_KEYWORD.match(p.split()[0])] if conf else []
+    colon = conf and sum(t.endswith(":") for t in tags) * 2 > len(tags) > 0
     out: list[Fact] = []
     jobs: Counter[str] = Counter()
     conditions: Counter[str] = Counter()
@@ -197,16 +224,60 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
         if any(w == "VERSIONS" for w, _p, _at in paragraphs) and not all(versions_done.values()):
             versions = "\n\n".join(p for w, p, _at in paragraphs if w == "VERSIONS")
             out.extend(_versions(chunk, versions, name, names, versions_done, skipped))
-        for section_of, paragraph, _at in paragraphs:
+        # the entry a "Default: 1" paragraph is under: the paragraph just before, or on a page writing its keywords with
+        # a colon the last such keyword's, over its further paragraphs and the values listed under it ("solo",
+        # "shared" under nest-mode:); (entry paragraph, its offset, its section)
+        previous: tuple[str, int, str] | None = None
+        for section_of, paragraph, at in paragraphs:
             entry = _entry(paragraph)
+            if previous is not None and previous[2] != section_of:
+                previous = None
             if entry is None:
+                if styles and previous is not None and _DEFAULT_LINE.match(paragraph.strip()):
+                    # "num-threads: <number>\nThe number of threads …\n\nDefault: 1": the entry's default, quoted whole
+                    before, start, _where = previous
+                    entry = _entry(before)
+                    quote = text[start:at + len(paragraph)].strip()
+                    if entry is not None:
+                        out.extend(_defaults(chunk, entry[0], paragraph.strip(), quote, name, section, command, conf,
+                                             skipped))
+                    previous = None
+                elif not colon:
+                    previous = None
                 continue
+            if not colon or tag_keyword(entry[0]):
+                previous = (paragraph, at, section_of)
             tag, body = entry
+            if conf and section_of not in _NOT_KEYWORDS and _CONF_KEYWORD.match(tag.split()[0]) and (
+                    not colon or tag.split()[0].endswith(":")):
+                # "background\nFork to the background immediately.": a keyword's job, asked as an option's is
+                job = _job(body, styles)
+                keyword = tag.split()[0].rstrip(":")
+                placeholders = {w.strip(",[]<>|").lower() for w in tag.split()[1:]} - {"or", "and", ""}
+                if job:
+                    # "Enable or disable whether the server forks …": what the keyword does is decide it
+                    job = re.sub(r"^enables or disables whether\b", "controls whether", job)
+                if not job or re.match(r"^(?:enables|allows|permits) to\b", job):
+                    skipped["man_keyword_no_verb"] += 1  # "Enable to log client query messages": no verb's object
+                elif re.search(r"\b(?:the|this|that) option\b", job):
+                    # dhcpcd.conf's "request: Requests the option by default …": a value under another keyword,
+                    # speaking of an option the question cannot name
+                    skipped["man_keyword_refers_back"] += 1
+                elif placeholders & {w.strip(",.").lower() for w in job.split()}:
+                    skipped["man_option_placeholder"] += 1
+                else:
+                    jobs[job.lower()] += 1
+                    pending.append(("job", Fact(
+                        doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=paragraph.strip(), subject=job,
+                        about_doc=False, relation=OPTION, answer=keyword, kind=TruthType.ENTITY.value,
+                        ask=f"Which option in {name} {{s}}?")))
+                out.extend(_defaults(chunk, tag, body, paragraph.strip(), name, section, command, conf, skipped))
+                continue
             quote = paragraph.strip()
             first = tag.split()[0].rstrip(",")
             if command and _TAG_OPTION.match(tag) and section_of in ("OPTIONS", "DESCRIPTION", "SYNOPSIS", "COMMAND OPTIONS",
                                                                    "GENERAL OPTIONS"):
-                job = _job(body)
+                job = _job(body, styles)
                 options = [w.rstrip(",") for w in tag.split() if w.startswith("-")]
                 # "-o outputfile  Use outputfile for output": the argument's placeholder in a question reads as a word
                 placeholders = {w.strip(",[]<>").lower() for w in re.split(r"[\s=]+", tag) if w and not w.startswith("-")}
@@ -254,6 +325,9 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                     doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=condition, about_doc=False,
                     relation=ERROR, answer=tag.replace(", ", " or ") if " or " not in tag else tag,
                     kind=TruthType.ENTITY.value, ask=f"Which error {asked} return when {{s}}?")))
+            if styles:
+                out.extend(_defaults(chunk, tag, body, quote, name, section, command, conf, skipped))
+                continue
             m = _DEFAULT.search(body)
             if m and (first.startswith("-") and command or _KEYWORD.match(first) and section[:1] == "5"):
                 value = m.group("v").strip("\"“”'").rstrip(".")
@@ -267,7 +341,14 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
                     out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=first,
                                     about_doc=False, relation=DEFAULT, answer=value, kind=_value_kind(value),
                                     ask=ask.replace(first, "{s}", 1)))
+    if styles:
+        kept = [f for f in out if not _UNFILLED.search(f.answer + " " + f.subject + " " + f.ask)]
+        skipped["man_unfilled_variable"] += len(out) - len(kept)
+        out = kept
     for kind, fact in pending:
+        if styles and _UNFILLED.search(fact.answer + " " + fact.subject + " " + fact.ask):
+            skipped["man_unfilled_variable"] += 1
+            continue
         if kind == "job" and jobs[fact.subject.lower()] > 1:
             skipped["man_option_same_job"] += 1
             continue
@@ -276,6 +357,37 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter) -> list[Fact
             continue
         out.append(fact)
     return out
+
+
+def tag_keyword(tag: str) -> bool:
+    """Whether a tag is a keyword as a page writing its keywords with a colon writes one ("num-threads: <number>")."""
+    return tag.split()[0].endswith(":") and _CONF_KEYWORD.match(tag.split()[0]) is not None
+
+
+def _defaults(chunk: Any, tag: str, body: str, quote: str, name: str, section: str, command: bool, conf: bool,
+              skipped: Counter) -> list[Fact]:
+    """(man_styles) The default an option's or a configuration keyword's entry states: session 49's shapes, and
+    "Default: X" / "Default is X" (Unbound's pages); a keyword as its page writes it ("num-threads:") in a
+    configuration file's page."""
+    first = tag.split()[0].rstrip(",")
+    keyword = first.rstrip(":")
+    if not (first.startswith("-") and command or (_KEYWORD.match(first) or conf and _CONF_KEYWORD.match(first))
+            and section[:1] == "5"):
+        return []
+    m = _DEFAULT_STYLES.search(body)
+    if not m:
+        return []
+    value = m.group("v").strip("\"“”'").rstrip(".")
+    if _CONDITION.match(m.group("after")) or not value or len(value.split()) > 3 or value.lower() in (
+            "the", "a", "an", "to", "is", "none", "not", "that", "this", "be", "being", "depends") or re.fullmatch(
+            r"[a-z]+(?:ed|en)", value):
+        skipped["man_default_shape"] += 1
+        return []
+    ask = (f"What is the default value of the {keyword} option of {name}?" if keyword.startswith("-")
+           else f"What is the default value of {keyword} in {name}?")
+    relation = DEFAULT_SWITCH if value.lower() in ("yes", "no", "on", "off", "enabled", "disabled") else DEFAULT
+    return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=keyword, about_doc=False,
+                 relation=relation, answer=value, kind=_value_kind(value), ask=ask.replace(keyword, "{s}", 1))]
 
 
 def _value_kind(value: str) -> str:

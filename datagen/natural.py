@@ -53,6 +53,7 @@ from datagen.doc_bridges import BRIDGE_FORM as DOC_BRIDGE_FORM
 from datagen.doc_bridges import COMPARE_FORM as DOC_COMPARE_FORM
 from datagen.doc_bridges import comparisons as doc_comparisons
 from datagen.doc_bridges import doc_bridges
+from datagen.doc_manpages import is_man_page
 from datagen.doc_markup import documentation_page
 from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.factbase import (
@@ -66,6 +67,9 @@ from datagen.factbase import (
     unique_relations,
 )
 from datagen.mail_facts import is_mail
+from datagen.man_hops import BRIDGE_FORM as MAN_BRIDGE_FORM
+from datagen.man_hops import COMPARE_FORM as MAN_COMPARE_FORM
+from datagen.man_hops import man_chains, man_comparisons, man_links
 from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.meeting_replies import REPLIES
@@ -77,7 +81,7 @@ from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
 FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM, BRIDGE_FORM, DOC_BRIDGE_FORM,
-         DOC_COMPARE_FORM)
+         DOC_COMPARE_FORM, MAN_BRIDGE_FORM, MAN_COMPARE_FORM)
 
 
 @dataclass(frozen=True)
@@ -270,6 +274,16 @@ class NaturalConfig:
         was added in ("In which Linux version was openat2 added?" → 5.6), a stated default ("What is the default
         value of Port in sshd_config?"); a page's only questions then. A folder with no manual page is unchanged.
         0 = as before (`--mix man=0`). Read with the facts.
+    man_hops: 1 (default) asks across manual pages (datagen.man_hops, session 50, issue 36): a link one page states
+        ("the errors documented in stat(2) can also occur", "the glibc mmap() wrapper function invokes mmap2(2)")
+        followed to the page that answers, 2 to 4 pages ("Which error can getxattr return when …?"), and two related
+        pages' Linux versions compared ("Which came to Linux first, eventfd or signalfd?"), held to
+        `comparison_share` of the multi-hop tasks. SEE ALSO is never a hop. With `doc_man`; a folder with no manual
+        page is unchanged. 0 = as before (`--mix man_hops=0`).
+    man_styles: 1 (default) reads a manual page of any project's house style (datagen.doc_manpages, session 50): a
+        page is never a paper, even where its NAME line ends in a period (rst2man); a configuration file's keywords
+        (`num-threads:`, `request_time`) with their jobs and "Default: X" paragraphs; no unfilled `@VARIABLE@`.
+        With `doc_man`. 0 = as session 49 (`--mix man_styles=0`). Read with the facts.
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -345,6 +359,8 @@ class NaturalConfig:
     doc_nb_wrapped: float = 1.0
     doc_papers: float = 1.0
     doc_man: float = 1.0
+    man_hops: float = 1.0
+    man_styles: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -362,7 +378,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
-            "doc_papers", "doc_man", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
+            "doc_papers", "doc_man", "man_hops", "man_styles", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -386,7 +402,7 @@ _MIX_KEYS = {
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
-    "papers": "doc_papers", "man": "doc_man",
+    "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
 }
@@ -430,7 +446,9 @@ def _doc_kind(relation: str, answer: str) -> str:
     """A documentation kind for `NaturalConfig.doc_kind_share`: the fact's relation, and a trivial default (`None`,
     `False`, `[]`) a kind of its own (the ":trivial" kinds `doc_trivial_share` holds together), so it cannot take the
     share of the defaults a reader must look up."""
-    if relation.startswith("doc:") and "default" in relation and answer.strip().casefold() in _TRIVIAL_DEFAULT:
+    # a manual page's yes / no / on / off default (datagen.doc_manpages, `man_styles`): a guess answers half of them
+    if relation.startswith("doc:") and "default" in relation and (answer.strip().casefold() in _TRIVIAL_DEFAULT
+                                                                   or relation.endswith("_switch")):
         return relation + ":trivial"
     return relation
 
@@ -474,7 +492,12 @@ class NaturalGenerator:
         self.relations = {a: unique_relations(fs) for a, fs in by_article.items()}
         # A paper's title names no entity: the templates misread a scientific title ("Which organization did
         # Prevalence, severity, and unmet need … Surveys. vary with?" → "IQR"), so a paper gives claims only.
-        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks})
+        # a manual page's title is its `whatis` line, no paper's, even where its description ends in a period
+        # (rst2man's "unbound-host(1) — Unbound DNS lookup utility."): with six such of nine titles every title read
+        # as a paper's and the folder gave no question (`man_styles`, session 50)
+        papers = paper_titles({d: mined.titles.get(d, "") for d in mined.chunks
+                               if not (self.config.man_styles and self.config.doc_man and mined.chunks[d]
+                                       and is_man_page(mined.chunks[d][0].metadata))})
         self.answerable = sorted(d for d, rels in self.relations.items() if rels and facts.names.get(d) and d not in papers)
         # Documents without a title (mail, chat, filings) are asked about the subjects they name.
         self.named = {
@@ -626,7 +649,20 @@ class NaturalGenerator:
             kinds = ("doc:added", "doc:deprecated", "doc:removed") if self.config.doc_deprecations else ("doc:added",)
             self.doc_comparisons = doc_comparisons(asked, facts.projects, self.doc_funnel, kinds)
             self.stages.update({f"doc_bridge:{k}": v for k, v in self.doc_funnel.items()})
-        self._doc_multi = bool(self.doc_bridges or self.doc_comparisons)
+        # questions across manual pages (datagen.man_hops): a link one page states, then the other page's error or
+        # version; two related pages' versions compared. Only where the folder has manual pages and their facts.
+        self.man_funnel: Counter = Counter()
+        self.man_chains: list = []
+        self.man_comparisons: list = []
+        man_pages = {d: cs for d, cs in mined.chunks.items() if cs and is_man_page(cs[0].metadata)} if (
+            self.config.man_hops and self.config.doc_man) else {}
+        if man_pages:
+            texts = {d: mined.doc_text(d) for d in man_pages}
+            asked = {d: kept.get(d, []) for d in man_pages}
+            self.man_chains = man_chains(man_links(man_pages, self.man_funnel), asked, texts, self.man_funnel)
+            self.man_comparisons = man_comparisons(asked, man_pages, texts, self.man_funnel)
+            self.stages.update({f"man_hop:{k}": v for k, v in self.man_funnel.items()})
+        self._doc_multi = bool(self.doc_bridges or self.doc_comparisons or self.man_chains or self.man_comparisons)
 
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
@@ -690,6 +726,11 @@ class NaturalGenerator:
         already (`duplicate_task`: on Poetry + pipx + Hypercorn at `--n 2000` the run ended on 200 of those in a row).
         With `doc_room`, a documentation page's single-hop fact so refused is not drawn again: on HTTPX + pytest one `opt:default` whose
         answer names nothing was drawn 318 times at `--n 2000` and ended the run on "200 failed proposals in a row"."""
+        if candidate.metadata.get("form") in (MAN_BRIDGE_FORM, MAN_COMPARE_FORM):
+            # a manual-page question is one of a fixed list (datagen.man_hops): refused once, never drawn again
+            self._asked.add(candidate.question)
+            self.stages[f"{candidate.metadata['form']}:refused_{reason.value}"] += 1
+            return
         if candidate.hops != 1 or candidate.metadata.get("form") != "single":
             return
         item = candidate.supporting[0]
@@ -701,6 +742,9 @@ class NaturalGenerator:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
         with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
         if self._doc_multi and not any(self.chains.chains.values()) and not self.comparable:
+            if not (self.doc_bridges or self.doc_comparisons):
+                return ("the manual pages' only multi-hop tasks follow a link one page states to another or compare two "
+                        "related pages' versions (datagen.man_hops); single-hop tasks are written for the rest")
             return ("the documentation folder's only multi-hop tasks join a version note to its release's day or compare "
                     "two notes (datagen.doc_bridges); single-hop tasks are written for the rest")
         if self.answerable or not self._doc_cap:
@@ -717,9 +761,14 @@ class NaturalGenerator:
             return None
         if hops == 2 and self._doc_left():
             return None
+        if hops >= 2 and self._man_open(hops):
+            return None
         if hops == 1:
             return self._singles_spent()
-        return self._spent_but_orders(hops)
+        why = self._spent_but_orders(hops)
+        if why and self.man_funnel:
+            why += "; " + self._man_why(hops)
+        return why
 
     def _singles_spent(self) -> str | None:
         """`exhausted` for single-hop tasks on a corpus of chats or mail: every question its facts give is
@@ -820,6 +869,10 @@ class NaturalGenerator:
                 return found
         if hops == 1:
             return self._single(rng)
+        if hops >= 2 and self._man_open(hops):
+            found = self._man_pick(hops, rng)
+            if not isinstance(found, DropReason):
+                return found
         if hops == 2 and self._doc_left():
             found = self._doc_pair(rng)
             if not isinstance(found, DropReason):
@@ -856,6 +909,42 @@ class NaturalGenerator:
             pool = self.doc_bridges
         return [b for b in pool if b.question not in self._asked
                 and all(self.usable(f.doc_id) for f in ((b.note, b.release) if form == DOC_BRIDGE_FORM else (b.first, b.second)))]
+
+    def _man_open(self, hops: int, form: str = "") -> list:
+        """The manual-page questions of `hops` pages not written yet whose pages are under their cap (datagen.man_hops);
+        comparisons only while one more keeps them within `comparison_share` of the multi-hop tasks."""
+        out = []
+        if form in ("", MAN_COMPARE_FORM) and hops == 2 and self.man_comparisons:
+            multi = sum(self.written.values())
+            if self.written[MAN_COMPARE_FORM] + 1 <= self.config.comparison_share * (multi + 1):
+                out += [c for c in self.man_comparisons if c.question not in self._asked
+                        and self.usable(c.first.doc_id) and self.usable(c.second.doc_id)]
+        if form in ("", MAN_BRIDGE_FORM):
+            out += [c for c in self.man_chains if len(c.facts) == hops and c.question not in self._asked
+                    and all(self.usable(d) for d in c.docs)]
+        return out
+
+    def _man_pick(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        """A manual-page comparison when one is due, else a chain of `hops` pages (datagen.man_hops)."""
+        compare = self._man_open(hops, MAN_COMPARE_FORM)
+        if compare:
+            c = rng.choice(compare)
+            return self._candidate(MAN_COMPARE_FORM, [c.first.doc_id, c.second.doc_id], [c.first, c.second], c.question,
+                                   c.first, clues=[], answer_text=c.first.subject,
+                                   options=[c.first.subject, c.second.subject], link_relations=[])
+        chains = self._man_open(hops, MAN_BRIDGE_FORM)
+        if not chains:
+            return DropReason.NO_CHAIN
+        c = rng.choice(chains)
+        return self._candidate(MAN_BRIDGE_FORM, list(c.docs), list(c.facts), c.question, c.answer, clues=[],
+                               bridges=[f.answer for f in c.facts[:-1]])
+
+    def _man_why(self, hops: int) -> str:
+        """What stops the manual pages' chains of `hops` pages, from the funnel (datagen.man_hops)."""
+        refused = ", ".join(f"{k.split(':', 2)[2]} {n}" for k, n in sorted(self.man_funnel.items())
+                            if k.startswith(f"refused:{hops}:"))
+        return (f"manual pages: {self.man_funnel.get(f'paths:{hops}', 0)} path(s) of {hops} pages along stated links, "
+                f"{self.man_funnel.get(f'asked:{hops}', 0)} asked" + (f" (refused: {refused})" if refused else ""))
 
     def _doc_left(self) -> bool:
         return self._doc_multi and bool(self._doc_open(DOC_BRIDGE_FORM) or self._doc_open(DOC_COMPARE_FORM))

@@ -238,6 +238,7 @@ def read_facts(
     notebook_wrapped: bool = False,
     papers: bool = False,
     man: bool = False,
+    man_styles: bool = False,
 ) -> FactBase:
     """Parse every sentence of the mined corpus once and extract its facts (see the module docstring).
 
@@ -277,6 +278,9 @@ def read_facts(
         error's condition, the Linux / glibc version a call was added in, a stated default), each question naming
         its command, call or file; a page's only facts then (the prose templates' and the documentation readers'
         name no page). False (this function's default): as session 48. No other document is read.
+    man_styles: with `man`, a manual page of any project's house style is read too (datagen.doc_manpages, session
+        50): a configuration file's keywords (`num-threads:`, `request_time`) and their "Default: X" paragraphs, a
+        keyword's job; no question or answer holding an unfilled `@VARIABLE@`. False: as session 49.
     meeting_decisions: a meeting's decisions, dates, amounts and choices are read too (datagen.meeting_decisions);
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
@@ -432,7 +436,7 @@ def read_facts(
             # name no page: a manual page's questions are its own readers' (datagen.doc_manpages)
             others = base.facts.pop(doc_id, [])
             base.skipped["man_prose_template"] += len(others)
-            found = _no_leaks(man_facts(doc_id, chunks, base.skipped), base.skipped)
+            found = _no_leaks(man_facts(doc_id, chunks, base.skipped, styles=man_styles), base.skipped)
             if found:
                 base.facts.setdefault(doc_id, []).extend(found)
             continue

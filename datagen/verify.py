@@ -221,8 +221,9 @@ def check_candidate(
         anchor_date(titles.get(i.doc_id, ""), doc_texts.get(i.doc_id, ""), i.doc_id) == day for i in candidate.supporting
     )):
         fail(DropReason.ANSWER_NOT_IN_SUPPORT, f"no supporting document was written on the day {candidate.question!r} names")
-    # "doc_compare": two documentation notes, which was added first (datagen.doc_bridges)
-    if form in ("comparison", "order", "bridged_comparison", "event_comparison", "doc_compare"):
+    # "doc_compare": two documentation notes, which was added first (datagen.doc_bridges); "man_compare": two manual
+    # pages' Linux versions (datagen.man_hops)
+    if form in ("comparison", "order", "bridged_comparison", "event_comparison", "doc_compare", "man_compare"):
         options = candidate.metadata.get("options") or ()
         if len(options) != 2 or not all(contains(candidate.question, o) for o in options) or not any(
             normalize(candidate.answer) == normalize(o) for o in options
