@@ -22,7 +22,8 @@ or file it is about:
   openat2 added?" → "5.6"; a clause of removal ("until", "removed", "no longer") asks none;
 - a stated default (`DEFAULT`): an option's or a configuration keyword's entry saying "the default is X", "defaults
   to X" or "(default X)" → "What is the default value of Port in sshd_config?" → "22"; a value one to three words,
-  and none followed by a condition ("… is 3 for root").
+  and none followed by a condition ("… is 3 for root") or by a list's next item ("~/.ssh/id_rsa, ~/.ssh/id_ecdsa, …":
+  its first item alone would be a wrong answer; session 50, the lead's read of an unseen folder).
 
 Another project's pages (`styles`, NaturalConfig.man_styles, session 50): a configuration file's page (dhcpcd.conf,
 unbound.conf, sshd_config: its name says so; not core(5) or tmpfs(5)) asks its keywords' jobs as an option's ("Which
@@ -97,6 +98,22 @@ _UNFILLED = re.compile(r"@[A-Za-z_]+@")
 _CONF_NAME = re.compile(r"(?:[._-]conf|[._-]?config|[._-]cfg|rc|\.ini)$", re.IGNORECASE)
 _NOT_KEYWORDS = frozenset("""FILES EXAMPLES EXAMPLE ENVIRONMENT ERRORS DIAGNOSTICS BUGS AUTHORS AUTHOR HISTORY CAVEATS
 COPYRIGHT SYNOPSIS NAME""".split()) | {"SEE ALSO", "EXIT STATUS", "RETURN VALUE"}
+# "The default is ~/.ssh/id_rsa, ~/.ssh/id_ecdsa, …": the value is a list, and its first item alone would be a wrong
+# answer. A list's next item has the value's shape (a path, a number, a capitalised word, a shared prefix); a
+# comma opening a clause ("65552 bytes, enough for …", "no, since …", "10, allowing …") leaves the value whole.
+_NEXT_ITEM = re.compile(r"^\s*,\s*(?:and\s+|or\s+)?[`\"“']?(?P<n>[^\s,;()]+)")
+
+
+def _is_list(value: str, after: str) -> bool:
+    m = _NEXT_ITEM.match(after)
+    if not m:
+        return False
+    item, first = m.group("n").strip("\"“”'`").rstrip("."), value.split()[0]
+    return bool(item) and (("/" in first and "/" in item) or (first.isdigit() and item.isdigit())
+                           or (first.isupper() and item.isupper() and first.isalpha() and item.isalpha())
+                           or (len(first) > 3 and first[:3] == item[:3]))
+
+
 _CONDITION = re.compile(r"^\s*(?:for|if|when|unless|except|on|in|with|or|and|but|which|where|depending)\b", re.IGNORECASE)
 
 
@@ -331,7 +348,9 @@ def man_facts(doc_id: str, chunks: Sequence[Any], skipped: Counter, styles: bool
             m = _DEFAULT.search(body)
             if m and (first.startswith("-") and command or _KEYWORD.match(first) and section[:1] == "5"):
                 value = m.group("v").strip("\"“”'").rstrip(".")
-                if _CONDITION.match(m.group("after")) or not value or len(value.split()) > 3 or value.lower() in (
+                if _is_list(value, m.group("after")):
+                    skipped["man_default_list"] += 1
+                elif _CONDITION.match(m.group("after")) or not value or len(value.split()) > 3 or value.lower() in (
                         "the", "a", "an", "to", "is", "none", "not", "that", "this", "be", "being") or re.fullmatch(
                         r"[a-z]+(?:ed|en)", value):  # "… may be overridden": a participle is no value
                     skipped["man_default_shape"] += 1
@@ -378,6 +397,9 @@ def _defaults(chunk: Any, tag: str, body: str, quote: str, name: str, section: s
     if not m:
         return []
     value = m.group("v").strip("\"“”'").rstrip(".")
+    if _is_list(value, m.group("after")):
+        skipped["man_default_list"] += 1
+        return []
     if _CONDITION.match(m.group("after")) or not value or len(value.split()) > 3 or value.lower() in (
             "the", "a", "an", "to", "is", "none", "not", "that", "this", "be", "being", "depends") or re.fullmatch(
             r"[a-z]+(?:ed|en)", value):

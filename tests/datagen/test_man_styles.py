@@ -89,6 +89,17 @@ def test_an_mdoc_daemon_page_reads_its_options_in_the_third_person():
     assert "Which option of quokkad echos debug messages to the standard error?" in off  # session 49's
 
 
+def test_a_default_that_is_a_list_is_not_cut_to_its_first_item():
+    """"The default is ~/.quokka/id_red, ~/.quokka/id_grey and ~/.quokka/id_sand." names three files: asking its
+    default must not answer the first alone (the lead's read of an unseen folder, session 50: ssh(1)'s -i). A value
+    followed by a clause ("7070, which …") is whole."""
+    for styles in (True, False):
+        asked, skipped = _asked("man8/quokkad.8", styles=styles)
+        assert asked["What is the default value of the -p option of quokkad?"] == (DEFAULT, "7070")
+        assert "What is the default value of the -k option of quokkad?" not in asked
+        assert skipped["man_default_list"] == 1
+
+
 def test_off_reads_the_config_page_as_before():
     asked, _skipped = _asked("man5/quokka.conf.5", styles=False)
     assert asked == {}
