@@ -84,6 +84,11 @@ class SearchConfig:
         question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
         think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
         share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
+    speaker_names: with speaker_lift on, the speakers are read as people too (speakers.names_person): a
+        committee's labels with office, riding and party in parentheses ("Mr. Garnett Genuis (Sherwood Park—Fort
+        Saskatchewan, CPC): …") are speakers, a question names one by full name or by a surname no other speaker
+        has ("What did Genuis think …?"), and "the professor" names the "Professor X" of a research meeting.
+        False = off (labels and names read as before).
     defined_names: on an index whose chunks record the names they define (documentation read by the Markdown /
         rst readers: a `.. py:data::` entry, a heading that is a code name, a parameter list's item), when the
         question names one as code ("What does SECRET_KEY do?"), the chunks defining it join the fusion as a
@@ -160,6 +165,8 @@ class SearchConfig:
     # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
+    # SPEAKER_NAMES_NOTE
+    speaker_names: bool = False
     # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
     # proxy's hit@5 0.709 → 0.814 (9 won / 0 lost), the same at 0.25, 0.5 and 1.0 once the defining chunks are
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
@@ -189,7 +196,7 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
-                     "named_sections", "defined_words"):
+                     "named_sections", "defined_words", "speaker_names"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:
