@@ -151,7 +151,9 @@ def person(label: str) -> str:
     Stanton", "Kirsty Williams AM" → "Kirsty Williams"); "" for one word ("Marketing") or a title and a letter
     ("PhD F", "Professor B"). A role of two words stays itself ("Project Manager"): `names` reads it already."""
     outside, inner = outside_parentheses(label)
-    if _CHAIR.match(outside) and inner:
+    if _CHAIR.match(outside):
+        if not inner:
+            return ""
         outside, _ = outside_parentheses(inner)
     words = outside.split()
     lo, hi = 0, len(words)
