@@ -320,19 +320,10 @@ def table(path: Path) -> str:
 
 # ---------------------------------------------------------------- trace
 
-BACKCHANNEL = re.compile(r"^(?:(?:mm-?hmm|mm|uh-?huh|um|uh|hmm|yeah|yep|yes|no|okay|ok|right|sure|alright|oh|ah|"
-                         r"so|well|mm-?kay|huh|wow|cool|great|good|true|exactly|hm)[\s,.!?'-]*)+$", re.I)
-
-
-def is_backchannel(turn_text: str) -> bool:
-    """A turn that says nothing but agreement or a filler ("Mm-hmm.", "Yeah, okay.")."""
-    return bool(BACKCHANNEL.match(turn_text.strip())) or not turn_text.strip()
-
-
 def trace(path: Path, data: Path, index: Path, label: str) -> str:
     """Why the base label's one search misses (hit@5 = 0), counted (see the module's docstring)."""
     from corpus_tools import Corpus
-    from corpus_tools.speakers import line_speakers, named_speakers
+    from corpus_tools.speakers import is_backchannel, line_speakers, named_speakers
 
     records = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     corpus = Corpus.open(index)

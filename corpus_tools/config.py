@@ -89,6 +89,9 @@ class SearchConfig:
         Saskatchewan, CPC): …") are speakers, a question names one by full name or by a surname no other speaker
         has ("What did Genuis think …?"), and "the professor" names the "Professor X" of a research meeting.
         False = off (labels and names read as before).
+    backchannel_weight: on such a transcript index, a candidate's fused score is multiplied by 1 − w·b, b in
+        [0, 1] the share of its turns that say only "Mm-hmm.", "Yeah, okay." and the like
+        (speakers.backchannel_share): a stretch of agreement rarely answers. 0 = off; in [0, 1).
     defined_names: on an index whose chunks record the names they define (documentation read by the Markdown /
         rst readers: a `.. py:data::` entry, a heading that is a code name, a parameter list's item), when the
         question names one as code ("What does SECRET_KEY do?"), the chunks defining it join the fusion as a
@@ -167,6 +170,8 @@ class SearchConfig:
     speaker_lift: float = 0.25
     # SPEAKER_NAMES_NOTE
     speaker_names: bool = False
+    # BACKCHANNEL_NOTE
+    backchannel_weight: float = 0.0
     # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
     # proxy's hit@5 0.709 → 0.814 (9 won / 0 lost), the same at 0.25, 0.5 and 1.0 once the defining chunks are
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
@@ -213,6 +218,9 @@ class SearchConfig:
         if not (isinstance(self.source_weight, (int, float)) and not isinstance(self.source_weight, bool)
                 and 0.0 <= self.source_weight < 1.0):
             raise ValueError(f"SearchConfig.source_weight must be in [0, 1), got {self.source_weight!r}")
+        if not (isinstance(self.backchannel_weight, (int, float)) and not isinstance(self.backchannel_weight, bool)
+                and 0.0 <= self.backchannel_weight < 1.0):
+            raise ValueError(f"SearchConfig.backchannel_weight must be in [0, 1), got {self.backchannel_weight!r}")
         if not (isinstance(self.bibliography_weight, (int, float)) and not isinstance(self.bibliography_weight, bool)
                 and 0.0 <= self.bibliography_weight < 1.0):
             raise ValueError(f"SearchConfig.bibliography_weight must be in [0, 1), got {self.bibliography_weight!r}")

@@ -82,7 +82,15 @@ from corpus_tools.rerank import (
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
 from corpus_tools.source_reader import SOURCE_SUFFIXES
-from corpus_tools.speakers import MIN_TURNS, label_speaker, line_speakers, named_speakers, share_of, turns
+from corpus_tools.speakers import (
+    MIN_TURNS,
+    backchannel_share,
+    label_speaker,
+    line_speakers,
+    named_speakers,
+    share_of,
+    turns,
+)
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -708,6 +716,8 @@ class Corpus:
             fused = _lower_bibliography(state, fused, row_of, cfg.bibliography_weight)
         if cfg.speaker_lift > 0 and state.transcript(cfg.speaker_names):
             fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift, cfg.speaker_names)
+        if cfg.backchannel_weight > 0 and state.transcript(cfg.speaker_names):
+            fused = _lower_backchannels(state, fused, row_of, cfg.backchannel_weight, cfg.speaker_names)
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
@@ -1250,6 +1260,16 @@ def _lift_named_speakers(
     shares = [share_of(lines, named) for lines in said]
     lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+def _lower_backchannels(
+    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float, labels: bool,
+) -> list[tuple[str, float]]:
+    """The fused ranking with each candidate's score multiplied by 1 − weight × the share of its turns that are
+    backchannels ("Mm-hmm.", "Yeah, okay.": corpus_tools.speakers.backchannel_share; SearchConfig.backchannel_weight)."""
+    shares = [backchannel_share(state.chunks[row_of[cid]].text, labels) for cid, _ in fused]
+    lowered = [(cid, s * (1.0 - weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
 
 
 _SOURCE_ENDINGS = tuple(sorted(SOURCE_SUFFIXES))  # str.endswith takes a tuple

@@ -249,3 +249,21 @@ def share_of(said: dict[str, int], named: set[str]) -> float:
     """`spoken_share` of a passage whose `line_speakers` were read already."""
     total = sum(said.values())
     return sum(n for s, n in said.items() if s in named) / total if total else 0.0
+
+
+# A turn that says nothing but agreement or a filler: "Mm-hmm.", "Yeah, okay.", "Uh-huh." A third of a product
+# or research meeting's turns are such (QMSum's tuning meetings: AMI 28.5 %, ICSI 30 %, the committees 0.9 %).
+_BACKCHANNEL = re.compile(r"^(?:(?:mm-?hmm|mm+|hmm+|uh-?huh|um+|uh+|yeah|yep|yes|no|okay|ok|right|sure|alright|oh|ah|"
+                          r"so|well|mm-?kay|huh|wow|cool|great|good|true|exactly|hm+)[\s,.!?'-]*)+$", re.IGNORECASE)
+
+
+def is_backchannel(said: str) -> bool:
+    """Whether a turn's words (after its "Speaker: ") are only a backchannel or filler, or nothing."""
+    return not said.strip() or bool(_BACKCHANNEL.match(said.strip()))
+
+
+def backchannel_share(text: str, labels: bool = False) -> float:
+    """The share (0..1) of `text`'s speaker lines that are backchannels (`is_backchannel`); 0 with no speaker line."""
+    read = label_speaker if labels else opening_speaker
+    said = [line.lstrip()[len(speaker) + 1:] for line in text.splitlines() if (speaker := read(line))]
+    return sum(map(is_backchannel, said)) / len(said) if said else 0.0
