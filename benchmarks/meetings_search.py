@@ -321,68 +321,82 @@ def table(path: Path) -> str:
 # ---------------------------------------------------------------- trace
 
 def trace(path: Path, data: Path, index: Path, label: str) -> str:
-    """Why the base label's one search misses (hit@5 = 0), counted (see the module's docstring)."""
+    """Why the `label` variant's one search misses (hit@5 = 0), counted: the wrong meeting (where the right one
+    ranks; a sibling of its AMI series a–d; the meeting kind), or the right meeting and the wrong place (found when
+    the search is scoped to the meeting? a neighbour of a gold chunk?); the question naming a speaker (as
+    `speakers` reads names today, and as people); backchannel turns in the passages shown and in the gold."""
     from corpus_tools import Corpus
-    from corpus_tools.speakers import is_backchannel, line_speakers, named_speakers
+    from corpus_tools.speakers import backchannel_share, line_speakers, named_speakers
 
     records = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     corpus = Corpus.open(index)
-    texts = {}
-    for m in {r["meeting"] for r in records}:
-        texts[m] = {c.chunk_id: c.text for c in corpus.chunks(f"{m}.txt")}
-    corpus.close()
-    file_speakers = {}
-    for m in texts:
+    texts, position = {}, {}
+    for doc_id in corpus.doc_ids():
+        for c in corpus.chunks(doc_id):
+            texts[c.chunk_id], position[c.chunk_id] = c.text, c.position
+    speakers: dict[str, set[str]] = {}
+    for doc_id in corpus.doc_ids():
         said: set[str] = set()
-        for line in (data / "docs" / f"{m}.txt").read_text(encoding="utf-8").splitlines():
-            said.add(line.partition(":")[0])
-        file_speakers[m] = said
-    key = f"search@{label}"
+        for c in corpus.chunks(doc_id):
+            said |= set(line_speakers(c.text, labels=True))
+        speakers[doc_id.removesuffix(".txt")] = said
+    corpus.close()
+    key, scoped = f"search@{label}", f"scoped@{label}"
     counts: dict[str, int] = {}
+    shares: dict[str, list[float]] = {"top-5 passages of a miss": [], "gold chunks": []}
 
     def add(name: str) -> None:
         counts[name] = counts.get(name, 0) + 1
 
     for r in records:
-        hit = any(p in set(r["gold"]) for p in r[key]["passages"][:5])
+        gold = set(r["gold"])
         top = r[key]["passages"][:5]
+        docs = [d.removesuffix(".txt") for d in r[key]["docs"]]
         top_docs = [c.rpartition("#")[0].removesuffix(".txt") for c in top]
-        series = r["meeting"][:-1] if r["meeting"][-1] in "abcd" and kind_of(r["meeting"]) == "AMI" else None
-        chunk_speakers = {s for t in texts[r["meeting"]].values() for s in line_speakers(t)}
-        named_read = named_speakers(r["query"], chunk_speakers)
-        words = set(re.findall(r"[\w'-]+", r["query"]))
-        named_file = {s for s in file_speakers[r["meeting"]] if s and any(
-            w in words and w[0].isupper() and w.lower() not in {"the", "what", "did", "how", "why"}
-            for w in re.findall(r"[\w'-]+", s) if len(w) > 2 and w not in {"Hon", "Mr", "Mrs", "Ms", "The"})}
+        meeting, kind = r["meeting"], kind_of(r["meeting"])
+        base_named = named_speakers(r["query"], speakers[meeting])
+        people = named_speakers(r["query"], speakers[meeting], people=True)
         add("queries")
-        if named_file:
-            add("names a speaker of its meeting (label words)")
-            if not named_read:
-                add("  ... but speakers.named_speakers finds none")
-        if hit:
+        add(f"queries: {kind}")
+        if base_named:
+            add("names a speaker of its meeting (as read today)")
+        if people - base_named:
+            add("names a speaker only as people are read (speaker_names)")
+        shares["gold chunks"] += [backchannel_share(texts[c], True) for c in r["gold"] if c in texts]
+        if gold & set(top):
             continue
         add("MISS hit@5")
-        own = sum(d == r["meeting"] for d in top_docs)
-        if own == 0:
-            add("  wrong meeting (no top-5 passage from it)")
-            if series and any(d[:-1] == series for d in top_docs):
-                add("    the series a-d confused (a sibling meeting in the top 5)")
-            if kind_of(r["meeting"]) == "committee" and all(kind_of(d) == "committee" for d in top_docs):
-                add("    committee: another committee meeting")
+        add(f"MISS: {kind}")
+        shares["top-5 passages of a miss"] += [backchannel_share(texts[c], True) for c in top if c in texts]
+        if meeting not in top_docs:
+            add("  wrong meeting (no top-5 passage of it)")
+            rank = docs.index(meeting) + 1 if meeting in docs else 0
+            add("    its meeting among the first 10 documents" if rank else "    its meeting not in the first 10 documents")
+            if kind == "AMI" and any(d != meeting and d[:-1] == meeting[:-1] for d in top_docs):
+                add("    AMI: a sibling of its series a-d in the top 5")
+            if kind == "AMI" and all(kind_of(d) == "AMI" for d in top_docs):
+                add("    AMI: only other product-design meetings in the top 5")
+            if kind == "committee":
+                add("    committee")
+            if kind == "ICSI":
+                add("    ICSI")
         else:
             add("  right meeting, wrong place")
-        if named_file:
-            add("  miss naming a speaker (label words)")
-            if not named_read:
-                add("    ... named_speakers finds none")
-        lines_all = [ln for c in top for ln in texts.get(c.rpartition("#")[0].removesuffix(".txt"), {}).get(c, "").splitlines()]
-        if lines_all:
-            bc = sum(is_backchannel(ln.partition(": ")[2]) for ln in lines_all) / len(lines_all)
-            if bc >= 0.3:
-                add("  top-5 passages ≥30 % backchannel turns")
-    lines = ["| trace (one search, " + label + ") | queries |", "|---|--:|"]
-    lines += [f"| {k} | {v} |" for k, v in counts.items()]
-    return "\n".join(lines)
+            if any(c in gold for c in r[scoped]["passages"][:5]):
+                add("    scoped to its meeting, a gold chunk is in the top 5")
+            near = {position[c] for c in gold if c in position}
+            if any(c.rpartition("#")[0].removesuffix(".txt") == meeting and c in position
+                   and (position[c] - 1 in near or position[c] + 1 in near) for c in top):
+                add("    a top-5 passage is a neighbour of a gold chunk")
+        if base_named:
+            add("  miss naming a speaker (as read today)")
+        if people - base_named:
+            add("  miss naming a speaker only as people are read")
+    out = ["| trace (one search, " + label + ") | queries |", "|---|--:|"]
+    out += [f"| {k} | {v} |" for k, v in counts.items()]
+    out += ["", "| backchannel turns' share (mean) | chunks | share |", "|---|--:|--:|"]
+    out += [f"| {k} | {len(v)} | {statistics.fmean(v) if v else 0:.3f} |" for k, v in shares.items()]
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> None:
