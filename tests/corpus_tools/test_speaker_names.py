@@ -135,3 +135,46 @@ def test_the_flag_must_be_a_bool():
 
     with pytest.raises(ValueError, match="speaker_names"):
         SearchConfig(speaker_names="yes")
+
+
+@pytest.mark.parametrize("said, backchannel", [
+    ("Mm-hmm.", True), ("Yeah, okay.", True), ("Uh-huh. Right.", True), ("", True), ("  ", True), ("Hmm?", True),
+    ("Yeah, the rubber case is cheaper.", False), ("No, twelve euros.", False), ("Okay so the budget", False),
+])
+def test_a_backchannel_turn(said, backchannel):
+    from corpus_tools.speakers import is_backchannel
+
+    assert is_backchannel(said) is backchannel
+
+
+def test_the_share_of_a_passages_turns_that_are_backchannels():
+    from corpus_tools.speakers import backchannel_share
+
+    text = (MEETINGS / "design.txt").read_text(encoding="utf-8")
+    assert backchannel_share(text) == pytest.approx(7 / 12)
+    assert backchannel_share((MEETINGS / "minutes.txt").read_text(encoding="utf-8")) == 0.0
+    # an empty turn says nothing: it counts as one; a committee label is a turn only with labels read
+    assert backchannel_share("Hon. Mary Ng (Minister):  \nMarketing: The case is soft.", labels=True) == 0.5
+    assert backchannel_share("Hon. Mary Ng (Minister): Yes.\nMarketing: The case is soft.") == 0.0
+
+
+def test_passages_of_agreement_are_placed_lower_only_with_the_weight(tmp_path, config):
+    from corpus_tools import Corpus, Document
+    from corpus_tools.config import SearchConfig
+
+    talk = ("Industrial Designer: The rubber case is soft and costs more to mould than plastic.\n"
+            "Marketing: Users want a soft rubber case in fruit colours.\nProject Manager: So a rubber case.")
+    nods = ("Project Manager: The rubber case then?\nMarketing: Mm-hmm.\nIndustrial Designer: Yeah.\n"
+            "User Interface: Okay.\nMarketing: Yeah, right.\nProject Manager: Mm-hmm.")
+    other = ("Project Manager: Next, the budget.\nMarketing: Twelve euros.\nUser Interface: Fine.\n"
+             "Industrial Designer: The scroll wheel is cheap.")
+    docs = [Document("talk", talk), Document("nods", nods), Document("other", other), Document("more", other + " Good.")]
+    Corpus.build(docs, tmp_path / "m", config=config, progress=False).close()
+    query = "the rubber case"
+    with Corpus.open(tmp_path / "m", search=SearchConfig()) as off, \
+            Corpus.open(tmp_path / "m", search=SearchConfig(backchannel_weight=0.9)) as on:
+        ranked_off = [h.chunk.doc_id for h in off.search(query, k=4)]
+        ranked_on = [h.chunk.doc_id for h in on.search(query, k=4)]
+    assert ranked_on.index("nods") > ranked_off.index("nods")
+    with pytest.raises(ValueError, match="backchannel_weight"):
+        SearchConfig(backchannel_weight=1.0)
