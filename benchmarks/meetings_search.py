@@ -241,12 +241,17 @@ def run(args: argparse.Namespace) -> Path:
             if n % 50 == 0 or n == len(records):
                 print(f"[{label} {n}/{len(records)}]", file=sys.stderr, flush=True)
         corpus.close()
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"{args.label}.jsonl"
+        path = write(args.out, args.label, records, lines_of)  # after each variant: a long run's part is kept
+    return path
+
+
+def write(out: Path, label: str, records: list[dict[str, Any]], lines_of: dict[str, Any]) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{label}.jsonl"
     with path.open("w", encoding="utf-8") as f:
         for rec in records:
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    (args.out / f"{args.label}.lines.json").write_text(json.dumps(lines_of), encoding="utf-8")
+    (out / f"{label}.lines.json").write_text(json.dumps(lines_of), encoding="utf-8")
     return path
 
 
