@@ -398,10 +398,23 @@ def trace(path: Path, data: Path, index: Path, label: str) -> str:
         if people - base_named:
             add("  miss naming a speaker only as people are read")
     out = ["| trace (one search, " + label + ") | queries |", "|---|--:|"]
-    out += [f"| {k} | {v} |" for k, v in counts.items()]
+    out += [f"| {k} | {counts[k]} |" for k in sorted(counts, key=_trace_order)]
     out += ["", "| backchannel turns' share (mean) | chunks | share |", "|---|--:|--:|"]
     out += [f"| {k} | {len(v)} | {statistics.fmean(v) if v else 0:.3f} |" for k, v in shares.items()]
     return "\n".join(out)
+
+
+_ORDER = ["queries", "queries: AMI", "queries: ICSI", "queries: committee", "names a speaker of its meeting (as read today)",
+          "names a speaker only as people are read (speaker_names)", "MISS hit@5", "MISS: AMI", "MISS: ICSI",
+          "MISS: committee", "  wrong meeting (no top-5 passage of it)", "    its meeting among the first 10 documents",
+          "    its meeting not in the first 10 documents", "    AMI: only other product-design meetings in the top 5",
+          "    AMI: a sibling of its series a-d in the top 5", "    ICSI", "    committee", "  right meeting, wrong place",
+          "    scoped to its meeting, a gold chunk is in the top 5", "    a top-5 passage is a neighbour of a gold chunk",
+          "  miss naming a speaker (as read today)", "  miss naming a speaker only as people are read"]
+
+
+def _trace_order(key: str) -> int:
+    return _ORDER.index(key) if key in _ORDER else len(_ORDER)
 
 
 def main(argv: list[str] | None = None) -> None:
