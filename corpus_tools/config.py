@@ -168,9 +168,15 @@ class SearchConfig:
     # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
-    # SPEAKER_NAMES_NOTE
+    # False (off): a tie on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries; 51 name
+    # a speaker only as a person is read): one search hit@5 +0.000 [−0.003, +0.003] 1 won ("What did Chrystia
+    # Freeland think …") / 1 lost ("Why did the professor not like latency?"), coverage@5 +0.001, 5/4; the agent on
+    # 150 evenly spaced queries 0/0. On the 24 committee meetings indexed alone it changes nothing: their turns are
+    # long, so their passages hold under speakers.MIN_TURNS turns and no lift reads there, with or without it.
     speaker_names: bool = False
-    # BACKCHANNEL_NOTE
+    # 0 (off): on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries) 0.3 lost — one
+    # search hit@5 −0.007 [−0.016, +0.002] 9 won / 17 lost, scoped to the query's meeting −0.016 [−0.027, −0.005]
+    # 14/31: the gold passages hold as many backchannels as the ones that outrank them (share 0.230 vs 0.241).
     backchannel_weight: float = 0.0
     # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
     # proxy's hit@5 0.709 → 0.814 (9 won / 0 lost), the same at 0.25, 0.5 and 1.0 once the defining chunks are
