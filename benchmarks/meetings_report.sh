@@ -12,7 +12,8 @@
 # Writes and prints:
 #   OUT/report.jsonl + OUT/report.txt   benchmarks/meetings_search.py: one search (constraints="auto"), one search
 #       scoped to the query's meeting, the LLM-free agent and its first search, for base (speaker_names off,
-#       backchannel_weight 0: 1c878e7's ranking) and this branch's defaults; meeting@5, passage hit@5, gold-line
+#       backchannel_weight 0: this branch's defaults, 1c878e7's ranking) and `names` (speaker_names on: a tie on
+#       tuning, left off; run to see whether it stays one); meeting@5, passage hit@5, gold-line
 #       coverage@5, Δ with the 95 % paired bootstrap interval and won / lost, by meeting kind; the agent against its
 #       own first search;
 #   OUT/trace.txt   why base's one search misses, counted.
@@ -31,6 +32,6 @@ mkdir -p "$OUT"
 LIMITS=()
 [ -n "${LIMIT:-}" ] && LIMITS=(--limit "$LIMIT")
 "$PY" benchmarks/meetings_search.py run --data "$DATA" --index "$INDEX" --out "$OUT" --label report "${LIMITS[@]}" \
-    --variant base=speaker_names:false,backchannel_weight:0 --variant new= | tee "$OUT/report.txt"
+    --variant base=speaker_names:false,backchannel_weight:0 --variant names=speaker_names:true | tee "$OUT/report.txt"
 "$PY" benchmarks/meetings_search.py trace --data "$DATA" --index "$INDEX" --out "$OUT" --label report --base base \
     | tee "$OUT/trace.txt"
