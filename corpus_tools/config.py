@@ -84,6 +84,14 @@ class SearchConfig:
         question names a speaker of the candidates ("What did Marketing say about …", "What did Kirsty Williams
         think …": corpus_tools.speakers), a candidate's fused score is multiplied by 1 + w·s, s in [0, 1] the
         share of its speaker lines the named speakers say. 0 = off; other indexes are unaffected either way.
+    speaker_names: with speaker_lift on, the speakers are read as people too (speakers.names_person): a
+        committee's labels with office, riding and party in parentheses ("Mr. Garnett Genuis (Sherwood Park—Fort
+        Saskatchewan, CPC): …") are speakers, a question names one by full name or by a surname no other speaker
+        has ("What did Genuis think …?"), and "the professor" names the "Professor X" of a research meeting.
+        False = off (labels and names read as before).
+    backchannel_weight: on such a transcript index, a candidate's fused score is multiplied by 1 − w·b, b in
+        [0, 1] the share of its turns that say only "Mm-hmm.", "Yeah, okay." and the like
+        (speakers.backchannel_share): a stretch of agreement rarely answers. 0 = off; in [0, 1).
     defined_names: on an index whose chunks record the names they define (documentation read by the Markdown /
         rst readers: a `.. py:data::` entry, a heading that is a code name, a parameter list's item), when the
         question names one as code ("What does SECRET_KEY do?"), the chunks defining it join the fusion as a
@@ -160,6 +168,16 @@ class SearchConfig:
     # outrank the one on the topic). On LoCoMo's index of single turns it lost (passage R@5 −0.063, 2/8), hence
     # passages of several turns only (speakers.MIN_TURNS); there and on non-conversation indexes it is off.
     speaker_lift: float = 0.25
+    # False (off): a tie on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries; 51 name
+    # a speaker only as a person is read): one search hit@5 +0.000 [−0.003, +0.003] 1 won ("What did Chrystia
+    # Freeland think …") / 1 lost ("Why did the professor not like latency?"), coverage@5 +0.001, 5/4; the agent on
+    # 150 evenly spaced queries 0/0. On the 24 committee meetings indexed alone it changes nothing: their turns are
+    # long, so their passages hold under speakers.MIN_TURNS turns and no lift reads there, with or without it.
+    speaker_names: bool = False
+    # 0 (off): on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries) 0.3 lost — one
+    # search hit@5 −0.007 [−0.016, +0.002] 9 won / 17 lost, scoped to the query's meeting −0.016 [−0.027, −0.005]
+    # 14/31: the gold passages hold as many backchannels as the ones that outrank them (share 0.230 vs 0.241).
+    backchannel_weight: float = 0.0
     # Tuning (session 41, docs41 tuning folder, 829 proxy queries, benchmarks/docs_reading.py): the definition
     # proxy's hit@5 0.709 → 0.814 (9 won / 0 lost), the same at 0.25, 0.5 and 1.0 once the defining chunks are
     # a ranking of their own (the lift alone: 0.779 at 0.5, 0.802 at 1.0); lifting heading-like phrases (not
@@ -189,7 +207,7 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
-                     "named_sections", "defined_words"):
+                     "named_sections", "defined_words", "speaker_names"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:
@@ -206,6 +224,9 @@ class SearchConfig:
         if not (isinstance(self.source_weight, (int, float)) and not isinstance(self.source_weight, bool)
                 and 0.0 <= self.source_weight < 1.0):
             raise ValueError(f"SearchConfig.source_weight must be in [0, 1), got {self.source_weight!r}")
+        if not (isinstance(self.backchannel_weight, (int, float)) and not isinstance(self.backchannel_weight, bool)
+                and 0.0 <= self.backchannel_weight < 1.0):
+            raise ValueError(f"SearchConfig.backchannel_weight must be in [0, 1), got {self.backchannel_weight!r}")
         if not (isinstance(self.bibliography_weight, (int, float)) and not isinstance(self.bibliography_weight, bool)
                 and 0.0 <= self.bibliography_weight < 1.0):
             raise ValueError(f"SearchConfig.bibliography_weight must be in [0, 1), got {self.bibliography_weight!r}")

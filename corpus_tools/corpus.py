@@ -82,7 +82,15 @@ from corpus_tools.rerank import (
 from corpus_tools.row_match import row_labels, row_match_scores
 from corpus_tools.section_prior import aside_sections
 from corpus_tools.source_reader import SOURCE_SUFFIXES
-from corpus_tools.speakers import MIN_TURNS, line_speakers, named_speakers, share_of, turns
+from corpus_tools.speakers import (
+    MIN_TURNS,
+    backchannel_share,
+    label_speaker,
+    line_speakers,
+    named_speakers,
+    share_of,
+    turns,
+)
 from corpus_tools.store import CHROMA_DIR, ChromaStore, chunk_metadata, embedded_client, vector_id
 from corpus_tools.table import ChunkTable
 from corpus_tools.table_pieces import WINDOW, prose_beside_tables
@@ -126,7 +134,7 @@ class _State:
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
         self._catalog: MetadataCatalog | None = None
-        self._kind: str | None = None
+        self._kinds: dict[bool, str] = {}  # transcript()'s reading, with and without committee labels
         self._has_key: dict[str, bool] = {}
         self._metadata: MetadataIndex | None = None
 
@@ -144,22 +152,23 @@ class _State:
                 self._has_key[key] = found
         return found
 
-    def transcript(self) -> bool:
+    def transcript(self, labels: bool = False) -> bool:
         """Whether the index holds conversations whose passages are stretches of several turns (a meeting, a chat
         session), not one turn each: corpus_tools.corpus_kind's conversation (most sampled documents' first chunks
         open with a speaker line, two speakers or more) whose sampled first chunks hold a median of at least
-        `speakers.MIN_TURNS` speaker lines. Read once."""
+        `speakers.MIN_TURNS` speaker lines. `labels` (SearchConfig.speaker_names): a committee's speaker labels
+        ("Hon. Mary Ng (Minister of …): …") count as speaker lines too (`speakers.label_speaker`). Read once each."""
         with self._grep_lock:
-            kind = self._kind
+            kind = self._kinds.get(labels)
         if kind is None:
             ids = self.chunks.doc_ids()
             rows = [self.chunks.doc_rows(ids[i]) for i in sampled(len(ids))]
             texts = [self.chunks[r[0]].text for r in rows if r]
-            kind = kind_of_texts(texts)
-            if kind == CONVERSATION and statistics.median(turns(t) for t in texts) >= MIN_TURNS:
+            kind = kind_of_texts(texts, label_speaker) if labels else kind_of_texts(texts)
+            if kind == CONVERSATION and statistics.median(turns(t, labels) for t in texts) >= MIN_TURNS:
                 kind = _TRANSCRIPT
             with self._grep_lock:
-                self._kind = kind
+                self._kinds[labels] = kind
         return kind == _TRANSCRIPT
 
     def catalog(self) -> MetadataCatalog:
@@ -705,8 +714,10 @@ class Corpus:
             fused = _lower_aside_sections(state, query, fused, row_of, cfg.aside_section_weight)
         if cfg.bibliography_weight > 0 and state.has_key("section") and not asks_for_references(query):
             fused = _lower_bibliography(state, fused, row_of, cfg.bibliography_weight)
-        if cfg.speaker_lift > 0 and state.transcript():
-            fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift)
+        if cfg.speaker_lift > 0 and state.transcript(cfg.speaker_names):
+            fused = _lift_named_speakers(state, query, fused, row_of, cfg.speaker_lift, cfg.speaker_names)
+        if cfg.backchannel_weight > 0 and state.transcript(cfg.speaker_names):
+            fused = _lower_backchannels(state, fused, row_of, cfg.backchannel_weight, cfg.speaker_names)
         if cfg.source_weight > 0 and getattr(self.config, "read_source", False):
             fused = _lower_source(state, query, fused, row_of, cfg.source_weight)
         if naming:
@@ -1236,17 +1247,29 @@ def _lift_row_matches(
 
 def _lift_named_speakers(
     state: _State, query: str, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float,
+    people: bool = False,
 ) -> list[tuple[str, float]]:
     """The fused ranking with each candidate's score multiplied by 1 + weight × the share of its speaker lines
-    that the speakers the query names say (corpus_tools.speakers); unchanged when it names none of theirs."""
+    that the speakers the query names say (corpus_tools.speakers); unchanged when it names none of theirs.
+    `people` (SearchConfig.speaker_names): a committee's labels read too, and a speaker named as a person."""
     texts = [state.chunks[row_of[cid]].text for cid, _ in fused]
-    said = [line_speakers(text) for text in texts]
-    named = named_speakers(query, {s for lines in said for s in lines})
+    said = [line_speakers(text, labels=people) for text in texts]
+    named = named_speakers(query, {s for lines in said for s in lines}, people=people)
     if not named:
         return fused
     shares = [share_of(lines, named) for lines in said]
     lifted = [(cid, s * (1.0 + weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
     return sorted(lifted, key=lambda pair: -pair[1])
+
+
+def _lower_backchannels(
+    state: _State, fused: list[tuple[str, float]], row_of: dict[str, int], weight: float, labels: bool,
+) -> list[tuple[str, float]]:
+    """The fused ranking with each candidate's score multiplied by 1 − weight × the share of its turns that are
+    backchannels ("Mm-hmm.", "Yeah, okay.": corpus_tools.speakers.backchannel_share; SearchConfig.backchannel_weight)."""
+    shares = [backchannel_share(state.chunks[row_of[cid]].text, labels) for cid, _ in fused]
+    lowered = [(cid, s * (1.0 - weight * share)) for (cid, s), share in zip(fused, shares, strict=True)]
+    return sorted(lowered, key=lambda pair: -pair[1])
 
 
 _SOURCE_ENDINGS = tuple(sorted(SOURCE_SUFFIXES))  # str.endswith takes a tuple

@@ -14,6 +14,7 @@ the 10-Q filings 0 — the rule's threshold sits far from both.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 CONVERSATION = "conversation"
@@ -47,11 +48,12 @@ def opening_speaker(text: str) -> str:
     return m.group(1)
 
 
-def kind_of_texts(texts: list[str]) -> str:
+def kind_of_texts(texts: list[str], read: Callable[[str], str] = opening_speaker) -> str:
     """CONVERSATION when most texts open with a speaker line and their speaker lines (any line of them)
-    name two speakers or more, else DOCUMENTS (also for no texts)."""
-    opened = sum(1 for t in texts if opening_speaker(t))
-    speakers = {s for t in texts for line in t.splitlines() if (s := opening_speaker(line))}
+    name two speakers or more, else DOCUMENTS (also for no texts). `read`: the speaker a line opens with
+    (`speakers.label_speaker` also reads a committee's labels)."""
+    opened = sum(1 for t in texts if read(t))
+    speakers = {s for t in texts for line in t.splitlines() if (s := read(line))}
     if texts and opened >= SPEAKER_SHARE * len(texts) and len(speakers) >= MIN_SPEAKERS:
         return CONVERSATION
     return DOCUMENTS
