@@ -37,8 +37,9 @@ _WORD_ORDINALS = {w: i + 1 for i, w in enumerate(
 # "Welcome to the 14thmeeting of the House of Commons Special Committee on the COVID-19 Pandemic."
 # (the export glues "14th" to "meeting"), "Welcome to meeting number 22 of …"
 _SITTING = re.compile(
-    r"\b[Ww]elcome to (?:the )?(?:(?P<ord>\d{1,3}(?:st|nd|rd|th)|[a-z]+) ?meeting|meeting (?:number |no\. ?)(?P<num>\d{1,3}))"
-    r" of the (?:House of Commons )?(?P<body>[A-Z][\w'’-]*(?: (?:[A-Z][\w'’-]*|on|of|the|and|for|COVID-19))*)"
+    r"\b[Ww]elcome to (?:the )?(?:(?P<ord>\d{1,3}(?:st|nd|rd|th)|[a-z]+) ?(?:virtual |hybrid |public |special )?meeting"
+    r"|meeting (?:number |no\. ?)(?P<num>\d{1,3}))"
+    r" of the (?:House of Commons )?(?P<body>[A-Z][\w'’-]*(?:,? (?:[A-Z][\w'’-]*|on|of|the|and|for|COVID-19))*)"
 )
 _SITTING_LINES = 3  # the welcome is the chair's first words: a later "welcome to the meeting of …" names no sitting
 
@@ -69,10 +70,17 @@ def sitting_name(text: str) -> str:
         number = m.group("ord")
     else:
         return ""  # "today's meeting", "this virtual meeting": no number
-    body = m.group("body").rstrip()
+    body = m.group("body").split()
+    while body and body[-1] in ("on", "of", "the", "and", "for"):
+        body.pop()  # "the Committee, and thanks": the body ends at its last capitalised word
+    if body:
+        body[-1] = body[-1].rstrip(",")
+    body = " ".join(body)
     if len(body.split()) < 2:
         return ""
-    return f"the {number} meeting of the {body}"
+    adjective = m.group(0).split("meeting")[0].split()[-1] if not m.group("num") else ""
+    kind = f"{adjective} meeting" if adjective in ("virtual", "hybrid", "public", "special") else "meeting"
+    return f"the {number} {kind} of the {body}"
 
 
 def meeting_names(texts: Mapping[str, str]) -> dict[str, str]:

@@ -186,3 +186,11 @@ def test_the_keys_are_mix_keys() -> None:
         "meet_roles": 0.0, "meet_figures": 1.0, "meet_petitions": 0.0}
     with pytest.raises(ValueError, match="meet_figures"):
         NaturalConfig(meet_figures=2.0)
+
+
+def test_a_sitting_named_with_its_adjective_and_a_body_with_commas() -> None:
+    assert sitting_name("Chair AM: Welcome to the first virtual meeting of the Children, Parks and Libraries Committee. "
+                        "We start.") == "the first virtual meeting of the Children, Parks and Libraries Committee"
+    assert sitting_name("Chair: Welcome to the first meeting of the Rural Committee, and thanks.") == \
+        "the first meeting of the Rural Committee"
+    assert sitting_name("Chair: Welcome to the first meeting of the Committee, and thanks.") == ""  # one word names no body
