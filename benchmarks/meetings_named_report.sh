@@ -29,7 +29,7 @@ dg() {  # dg CHECKOUT RUN [datagen flags]: one run; the spaCy parse is shared fr
 }
 dg "$TMPBASE" base
 dg "$CODE" branch
-dg "$CODE" off --mix meet_roles=0,meet_figures=0,meet_petitions=0
+dg "$CODE" off --mix meet_roles=0,meet_figures=0,meet_petitions=0,meet_shares=0
 git -C "$CODE" worktree remove --force "$TMPBASE"
 cd "$CODE"; export PYTHONPATH=$CODE
 {

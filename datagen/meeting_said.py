@@ -13,6 +13,10 @@ readers, each its own `--mix` key:
   ("we're gonna be selling this remote control for twenty five Euro") → "In the ES2002 kick-off meeting, what
   selling price did the project manager give?" → "twenty five Euro"; one meeting, one kind, one value (figures
   said as words are read as numbers: "twelve fifty", "twelve and a half" and "12.5" agree).
+- **shares** (`meet_shares`): a finding a speaker reports as a share of a group ("seventy five percent of users
+  find most remote controls ugly") → "In the ES2002 functional design meeting, what percentage of users find most
+  remote controls ugly, according to the marketing expert?" → "seventy five percent" (the group people, users,
+  respondents or customers; what they do or say a short clean clause: no filler, no stammer, no hedge).
 - **petitions** (`meet_petitions`): a member presenting a petition about a bill ("Mr. Arnold Viersen (Peace
   River—Westlock, CPC): … I am presenting a petition … Bill C-7 …") → "At the 14th meeting of the Special
   Committee on the COVID-19 Pandemic, which member presented a petition about Bill C-7?" → "Arnold Viersen".
@@ -35,9 +39,9 @@ from datagen.meeting_guard import STATEMENT
 from datagen.mining import fold
 from datagen.types import TruthType
 
-# this module's relations: "meet:said-role|", "meet:said-figure|", "meet:said-petition|"
-ROLES, FIGURES, PETITIONS = (f"{STATEMENT}said-{k}|" for k in ("role", "figure", "petition"))
-SAID = (ROLES, FIGURES, PETITIONS)
+# this module's relations: "meet:said-role|", "meet:said-figure|", "meet:said-petition|", "meet:said-share|"
+ROLES, FIGURES, PETITIONS, SHARES = (f"{STATEMENT}said-{k}|" for k in ("role", "figure", "petition", "share"))
+SAID = (ROLES, FIGURES, PETITIONS, SHARES)
 
 # "Mr. Garnett Genuis (Sherwood Park—Fort Saskatchewan, CPC): text" — a label may hold parentheses, nested
 # ("The Chair (Hon. Anthony Rota (Nipissing—Timiskaming, Lib.))"); the first ":" outside them ends it
@@ -89,6 +93,21 @@ _ASK_FIGURE = {
 _PETITION = re.compile(
     r"\b(?:present|presenting|table|tabling|to present|to table)\b[^.?!]{0,40}\b(?:e-)?petitions?\b[^.?!]*?\b(?P<bill>Bill [A-Z]-\d{1,4})\b"
 )
+
+
+# "seventy five percent of users find most remote controls ugly": the share, the group, what the group does
+_SHARE = re.compile(
+    rf"(?<![\w-])(?P<share>(?:\d{{1,3}}|(?!(?:a|and|half|point)\b)(?:{_NUMWORD})(?:[ -](?:{_NUMWORD})){{0,2}}) "
+    r"(?:percent|per cent|%)) of (?:the )?(?P<group>users|people|respondents|customers|consumers|participants)"
+    r" (?P<vp>(?:said|say|says|find|found|would|are|were|use|used|have|had|think|thought|want|wanted|prefer|preferred|"
+    r"lose|lost|zap|mentioned|indicated|like|liked|spend|buy)\b[^,;:]*)$",
+    re.IGNORECASE,
+)
+_SHARE_MAX_WORDS = 14
+_ARTICLES = frozenset("a an the".split())
+_FUNCTION = frozenset("when with a an the and to of that which who or but for in on at".split())
+# in what the group does, "would" and "like" are the finding's own words ("would spend more money"): not hedges
+_VP_HEDGE = re.compile(r"\b(?:if|maybe|might|could|perhaps|probably|guess|suppose|unless|whether)\b|\?", re.IGNORECASE)
 
 
 def split_label(line: str) -> tuple[str, str]:
@@ -230,6 +249,7 @@ def said_facts(
     roles: bool = True,
     figures: bool = True,
     petitions: bool = True,
+    shares: bool = True,
 ) -> dict[str, list[Fact]]:
     """The facts (the module docstring) of the named meetings among `chunks`' documents, by document. names:
     doc id → how a question names it (`meeting_names.meeting_names`); tags: `role_phrase`'s. One fact per (document, question,
@@ -249,6 +269,9 @@ def said_facts(
                         found[doc_id][f.ask].append(f)
                 if figures:
                     for f in _figures(doc_id, chunk, label, text, meeting, tags, skipped):
+                        found[doc_id][f.ask].append(f)
+                if shares:
+                    for f in _shares(doc_id, chunk, label, text, meeting, tags, skipped):
                         found[doc_id][f.ask].append(f)
                 if petitions:
                     for f in _petitions(doc_id, chunk, line, label, text, meeting, skipped):
@@ -329,6 +352,44 @@ def _figures(doc_id: str, chunk: Chunk, label: str, text: str, meeting: str, tag
         yield _fact(doc_id, chunk, clause, f"{meeting}: {kind} by {who}", FIGURES + kind.replace(" ", "-"), amount,
                     TruthType.NUMBER.value, _ASK_FIGURE[kind].format(meeting=f"In {meeting}", who=who),
                     (digits,) if digits and digits != amount else ())
+
+
+def _shares(doc_id: str, chunk: Chunk, label: str, text: str, meeting: str, tags: Collection[str],
+            skipped: Counter) -> Iterable[Fact]:
+    if "percent" not in text and "per cent" not in text:
+        return
+    who = _who(label, tags)
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        # the finding runs to its sentence's end: "… would look, …" is cut, not said
+        m = _SHARE.search(sentence.rstrip(".! "))
+        if not m:
+            continue
+        vp, share = m.group("vp").strip(), m.group("share")
+        low = vp.lower().split()
+        before = sentence[: m.start()]
+        if _HEDGE.search(before) or _VP_HEDGE.search(vp) or _FILLER.search(sentence) or len(low) > _SHARE_MAX_WORDS \
+                or any(a == b or (b.startswith(a) and len(a) >= 3) or (a in _ARTICLES and b in _FUNCTION)
+                       for a, b in zip(low, low[1:], strict=False)):
+            skipped["said_share_unclean"] += 1  # a stammer, a cut word ("most repo remote controls"), a restart
+            continue
+        if re.search(r"\b(?:I|you|we)\b|percent|per cent|%|,", before) or low[-1] in _FUNCTION | _ARTICLES \
+                or re.search(r"\b(?:it|this|that|them|those|these)$", vp):
+            skipped["said_share_unclean"] += 1  # "you said fifty percent …", "… is seventy five percent of …"
+            continue
+        value = _number(re.sub(r" ?(?:percent|per cent|%)$", "", share, flags=re.IGNORECASE))
+        if value is None or value > 100:
+            skipped["said_share_disfluent"] += 1  # "eighty hundred per cent"
+            continue
+        clause = sentence
+        if not who:
+            skipped["said_share_no_speaker"] += 1
+            continue
+        if _number(share.rsplit(" ", 1)[0].replace(" per", "")) is None:
+            skipped["said_share_disfluent"] += 1
+            continue
+        yield _fact(doc_id, chunk, clause, f"{meeting}: {m.group('group')} {vp}", SHARES + m.group("group"), share,
+                    TruthType.NUMBER.value,
+                    f"In {meeting}, what percentage of {m.group('group')} {vp}, according to {who}?")
 
 
 def _petitions(doc_id: str, chunk: Chunk, line: str, label: str, text: str, meeting: str,

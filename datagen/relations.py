@@ -285,7 +285,7 @@ def read_facts(
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
     (datagen.meeting_replies); False reads none (the facts as before, exactly).
     meeting_said: which of `datagen.meeting_said`'s readers run on the meetings a user can name
-    (datagen.meeting_names): "roles", "figures", "petitions"; empty reads none (the facts as before, exactly).
+    (datagen.meeting_names): "roles", "figures", "petitions", "shares"; empty reads none (the facts as before, exactly).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -526,7 +526,7 @@ def read_facts(
             base.skipped["said_meeting_unnamed"] += len(meetings) - len(names)
             said = said_facts({d: mined.chunks[d] for d in names}, names, tags, base.skipped,
                               roles="roles" in meeting_said, figures="figures" in meeting_said,
-                              petitions="petitions" in meeting_said)
+                              petitions="petitions" in meeting_said, shares="shares" in meeting_said)
             for doc_id, facts in said.items():
                 base.facts.setdefault(doc_id, []).extend(facts)
     return base

@@ -247,9 +247,10 @@ def option_shapes(natural: Any) -> frozenset[str]:
 
 
 def meeting_said(natural: Any) -> frozenset[str]:
-    """The readers of datagen.meeting_said a NaturalConfig turns on (`--mix meet_roles,meet_figures,meet_petitions`)."""
+    """The readers of datagen.meeting_said a NaturalConfig turns on (`--mix meet_roles,meet_figures,meet_petitions,
+    meet_shares`)."""
     return frozenset(name for name, on in (("roles", natural.meet_roles), ("figures", natural.meet_figures),
-                                           ("petitions", natural.meet_petitions)) if on)
+                                           ("petitions", natural.meet_petitions), ("shares", natural.meet_shares)) if on)
 
 
 def _progress_bar(total: int) -> Any:

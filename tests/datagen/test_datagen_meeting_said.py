@@ -194,3 +194,15 @@ def test_a_sitting_named_with_its_adjective_and_a_body_with_commas() -> None:
     assert sitting_name("Chair: Welcome to the first meeting of the Rural Committee, and thanks.") == \
         "the first meeting of the Rural Committee"
     assert sitting_name("Chair: Welcome to the first meeting of the Committee, and thanks.") == ""  # one word names no body
+
+
+def test_a_share_of_a_group_is_asked_with_who_reported_it() -> None:
+    asked, skipped = _asked(_docs("LMP201a.txt", "LMP201b.txt"))
+    head = "In the LMP201 functional design meeting, what percentage of"
+    assert asked[f"{head} users say they leave the lamp on all night, according to the person in charge of sales?"] \
+        == "Sixty percent"
+    assert asked[f"{head} people would pay more for a dimmer, according to the person in charge of sales?"] \
+        == "forty percent"
+    shares = [q for q in asked if "percentage" in q]
+    assert len(shares) == 2  # fillers, a hedge, "eighty hundred", a finding cut by a comma: not asked
+    assert skipped["said_share_disfluent"] == 1
