@@ -335,7 +335,8 @@ def _figures(doc_id: str, chunk: Chunk, label: str, text: str, meeting: str, tag
         if len(between.split()) > 8:
             skipped["said_figure_far"] += 1
             continue
-        if _HEDGE.search(clause):
+        if _HEDGE.search(clause) or re.match(r"^(?:(?:so|and|but|well|okay|uh|um),? )*then\b", clause, re.IGNORECASE):
+            # "then we have to sell it for thirty Euros": the consequence of a condition said before, not a figure set
             skipped["said_figure_hedged"] += 1
             continue
         amount = money.group("amount")

@@ -98,6 +98,7 @@ def test_hedges_fillers_common_words_a_chair_and_unnamed_meetings_are_not_asked(
     asked, skipped = _asked(_docs())
     answers = set(asked.values())
     assert "forty five Euros" not in answers  # "Maybe we could sell it for …?"
+    assert "fifty Euros" not in answers  # "then we have to sell it for …": a consequence of a condition
     assert "Sorry" not in answers  # "I'm Sorry, could you repeat …"
     assert not any("twelve" in a for a in answers)  # "about uh twelve Euros": no subject, a filler
     assert not any("C-9" in q for q in asked)  # the chair's petition: no member's
