@@ -59,7 +59,8 @@ _NAME = r"[A-Z][a-z]{1,14}(?:-[A-Z][a-z]{1,14})?"
 _INTRO = re.compile(rf"(?:\bI'm|\bI am|\bmy name is|\bmy name's|\bMy name is|\bMy name's)\s+(?P<name>{_NAME})(?=\s*(?:[,.;!]|and\b|$))")
 _NOT_NAMES = frozenset(
     "sorry just not going gonna here afraid okay yeah yes fine good sure glad happy still also really so the "
-    "a an in on at supposed back done ready new only um uh mm".split()
+    "a an in on at supposed back done ready new only um uh mm well right like actually now then there what "
+    "gonna called working trying".split()
 )
 _HEDGE = re.compile(
     r"\b(?:if|maybe|might|could|would|wonder|wondering|perhaps|probably|guess|suppose|imagine|unless|whether|like)\b|\?",
@@ -306,6 +307,9 @@ def _roles(doc_id: str, chunk: Chunk, label: str, text: str, meeting: str, tags:
             continue
         s, e = _sentence_of(text, m.start())
         sentence = text[s:e].strip()
+        if _HEDGE.search(sentence) and not re.search(r"\bI'm \w+ and I'm\b", sentence):
+            skipped["said_role_hedged"] += 1  # "I'm I'm Well, maybe we have …"
+            continue
         who = f"the {role}" if role.split()[-1] in _PERSON_NOUNS else None
         ask = f"In {meeting}, who was {who}?" if who else f"In {meeting}, who was in charge of {role}?"
         # the subject holds the meeting: two meetings' project managers are two facts (fact keys, extra positives)

@@ -100,6 +100,7 @@ def test_hedges_fillers_common_words_a_chair_and_unnamed_meetings_are_not_asked(
     assert "forty five Euros" not in answers  # "Maybe we could sell it for …?"
     assert "fifty Euros" not in answers  # "then we have to sell it for …": a consequence of a condition
     assert "Sorry" not in answers  # "I'm Sorry, could you repeat …"
+    assert "Well" not in answers  # "I'm Well, maybe we have …"
     assert not any("twelve" in a for a in answers)  # "about uh twelve Euros": no subject, a filler
     assert not any("C-9" in q for q in asked)  # the chair's petition: no member's
     assert not any("C-500" in q for q in asked)  # today's meeting: no name
