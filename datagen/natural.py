@@ -73,6 +73,7 @@ from datagen.man_hops import man_chains, man_comparisons, man_links
 from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
 from datagen.meeting_replies import REPLIES
+from datagen.meeting_said import FIGURES, PETITIONS, ROLES, SHARES
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker, title_resolver
 from datagen.positives import POSITIVES
@@ -235,6 +236,15 @@ class NaturalConfig:
     meeting_replies: 1 (default) asks a question a meeting's speaker asked and the next speaker answered, read by
         `datagen.meeting_replies` ("When will [PERSON3] send the slides?" / "By Friday."); 0 reads none, and
         the facts are main's exactly (`--mix replies=0`). A corpus with no meeting has none either way.
+    meet_roles, meet_figures, meet_petitions, meet_shares: 1 (default) asks fact questions that name their meeting as a user
+        would (datagen.meeting_names: "the ES2002 kick-off meeting", "the 14th meeting of the Special Committee
+        on the COVID-19 Pandemic"), read by `datagen.meeting_said` (session 50): who held a role ("In the ES2002
+        kick-off meeting, who was the project manager?" → "Laura"), a selling price, production cost or profit
+        target a speaker gave ("… what selling price did the project manager give?" → "twenty five Euro"), who
+        presented a petition about a bill, a share of a group a speaker reported ("… what percentage of users find
+        most remote controls ugly, according to the marketing expert?" → "seventy five percent"). QMSum tuning (162 meetings, `--n 150 --seed 1`): see docs/LOG.md,
+        session 50. 0 reads none, and the facts are main's exactly (`--mix meet_roles=0,meet_figures=0,
+        meet_petitions=0,meet_shares=0`). A folder with no named meeting has none either way.
     doc_room: 1 (default) keeps a documentation page's single-hop questions askable to the end of a run (session 45,
         issue 36): a two-page question (datagen.doc_bridges) that uses a page raises its use cap by one, as a fact
         of its own (the cap is its usual one plus one use per fact, and on HTTPX + pytest at `--n 2000` the 16
@@ -349,6 +359,10 @@ class NaturalConfig:
     meeting_statements: float = 1.0
     meeting_decisions: float = 1.0
     meeting_replies: float = 1.0
+    meet_roles: float = 1.0
+    meet_figures: float = 1.0
+    meet_petitions: float = 1.0
+    meet_shares: float = 1.0
     doc_room: float = 1.0
     calls: float = 1.0
     call_comparison_share: float = 0.25
@@ -377,8 +391,9 @@ class NaturalConfig:
             "act_sets", "speaker_words", "order_hold", "doc_defaults", "doc_versions", "doc_releases", "doc_prose", "doc_projects",
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
-            "calls", "call_comparison_share", "call_prose", "call_guards", "call_compare_read", "doc_notebooks",
-            "doc_papers", "doc_man", "man_hops", "man_styles", "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
+            "meet_roles", "meet_figures", "meet_petitions", "meet_shares", "calls", "call_comparison_share", "call_prose",
+            "call_guards", "call_compare_read", "doc_notebooks", "doc_papers", "doc_man", "man_hops", "man_styles",
+            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -400,6 +415,7 @@ _MIX_KEYS = {
     "doc_bridges": "doc_bridges", "declared_names": "doc_declared_names", "deprecations": "doc_deprecations",
     "meeting_guard": "meeting_guard", "statements": "meeting_statements",
     "decisions": "meeting_decisions", "replies": "meeting_replies", "doc_room": "doc_room",
+    "meet_roles": "meet_roles", "meet_figures": "meet_figures", "meet_petitions": "meet_petitions", "meet_shares": "meet_shares",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
     "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
@@ -667,6 +683,14 @@ class NaturalGenerator:
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
         other fact is."""
+        if fact.relation.startswith(ROLES):
+            return bool(self.config.meet_roles)
+        if fact.relation.startswith(FIGURES):
+            return bool(self.config.meet_figures)
+        if fact.relation.startswith(PETITIONS):
+            return bool(self.config.meet_petitions)
+        if fact.relation.startswith(SHARES):
+            return bool(self.config.meet_shares)
         if fact.relation.startswith(DECISIONS):
             return bool(self.config.meeting_decisions)
         if fact.relation.startswith(REPLIES):
@@ -1352,6 +1376,8 @@ class NaturalGenerator:
             for doc, fact in zip(docs, facts, strict=True)
         )
         aliases = date_aliases(text) if kind is TruthType.DATE else ()
+        if answer_text is None and answer.relation.startswith((ROLES, FIGURES, PETITIONS, SHARES)):
+            aliases = (*aliases, *answer.aliases)  # a figure said in words, in digits too ("12.5 Euros")
         bare = re.sub(r"^(the|a|an)\s+", "", text, flags=re.IGNORECASE)
         if bare != text:
             aliases = (*aliases, bare)

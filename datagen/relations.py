@@ -105,7 +105,9 @@ from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
+from datagen.meeting_names import meeting_names
 from datagen.meeting_replies import meeting_reply_facts
+from datagen.meeting_said import said_facts
 from datagen.meeting_statements import statement_facts
 from datagen.mining import MinedCorpus, fold
 from datagen.naming import (
@@ -227,6 +229,7 @@ def read_facts(
     doc_source: bool = False,
     meeting_decisions: bool = True,
     meeting_replies: bool = True,
+    meeting_said: frozenset[str] = frozenset(),
     option_shapes: frozenset[str] = SHAPES,
     project_files: bool = True,
     release_names: bool = False,
@@ -285,6 +288,8 @@ def read_facts(
     False reads none (the facts as before, exactly).
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
     (datagen.meeting_replies); False reads none (the facts as before, exactly).
+    meeting_said: which of `datagen.meeting_said`'s readers run on the meetings a user can name
+    (datagen.meeting_names): "roles", "figures", "petitions", "shares"; empty reads none (the facts as before, exactly).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy
@@ -519,6 +524,14 @@ def read_facts(
                 base.facts.setdefault(doc_id, []).extend(facts)
         if meeting_replies:  # a question asked and answered in the next turn (datagen.meeting_replies)
             for doc_id, facts in meeting_reply_facts(mined.chunks, meetings, texts, tags, base.skipped).items():
+                base.facts.setdefault(doc_id, []).extend(facts)
+        if meeting_said:  # fact questions naming their meeting (datagen.meeting_said, session 50)
+            names = meeting_names({d: texts[d] for d in meetings})
+            base.skipped["said_meeting_unnamed"] += len(meetings) - len(names)
+            said = said_facts({d: mined.chunks[d] for d in names}, names, tags, base.skipped,
+                              roles="roles" in meeting_said, figures="figures" in meeting_said,
+                              petitions="petitions" in meeting_said, shares="shares" in meeting_said)
+            for doc_id, facts in said.items():
                 base.facts.setdefault(doc_id, []).extend(facts)
     return base
 

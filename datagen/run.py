@@ -116,6 +116,7 @@ def run_datagen(
                                doc_reference=bool(natural.doc_reference), doc_options=bool(natural.doc_options),
                                doc_source=bool(natural.doc_source), meeting_decisions=bool(natural.meeting_decisions),
                                meeting_replies=bool(natural.meeting_replies), option_shapes=option_shapes(natural),
+                               meeting_said=meeting_said(natural),
                                project_files=bool(natural.doc_project_files),
                                release_names=bool(natural.doc_release_names),
                                declared_names=bool(natural.doc_declared_names),
@@ -200,13 +201,14 @@ def run_datagen(
 def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc_owners: bool = True,
            doc_name_case: bool = True, doc_reference: bool = True, doc_options: bool = True, meeting_decisions: bool = True,
            meeting_replies: bool = True, doc_source: bool = False, option_shapes: frozenset[str] | None = None,
+           meeting_said: frozenset[str] = frozenset(),
            project_files: bool = True, release_names: bool = False, declared_names: bool = False,
            deprecations: bool = False, notebooks: bool = False, notebook_printed: bool = False,
            notebook_defaults: bool = False, notebook_wrapped: bool = False,
            papers: bool = False, man: bool = False, man_styles: bool = False) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
-    doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, option_shapes (None: all),
+    doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, meeting_said, option_shapes (None: all),
     project_files, release_names, declared_names, deprecations, notebooks, notebook_printed, notebook_defaults,
     notebook_wrapped, papers, man, man_styles: `read_facts`' own."""
     from datagen.doc_options import SHAPES
@@ -225,7 +227,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             mined, nlp, progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None,
             parse_cache=out / "parse.spacy", doc_projects=doc_projects, doc_owners=doc_owners,
             doc_name_case=doc_name_case, doc_reference=doc_reference, doc_options=doc_options, doc_source=doc_source,
-            meeting_decisions=meeting_decisions, meeting_replies=meeting_replies,
+            meeting_decisions=meeting_decisions, meeting_replies=meeting_replies, meeting_said=meeting_said,
             option_shapes=option_shapes if option_shapes is not None else SHAPES,
             project_files=project_files, release_names=release_names, declared_names=declared_names,
             deprecations=deprecations, notebooks=notebooks, notebook_printed=notebook_printed,
@@ -244,6 +246,13 @@ def option_shapes(natural: Any) -> frozenset[str]:
     return frozenset(shape for shape, on in ((LISTS, natural.doc_option_lists), (THIS, natural.doc_option_this),
                                              (NOUNS, natural.doc_option_nouns), (PROGRAM, natural.doc_option_program))
                      if on)
+
+
+def meeting_said(natural: Any) -> frozenset[str]:
+    """The readers of datagen.meeting_said a NaturalConfig turns on (`--mix meet_roles,meet_figures,meet_petitions,
+    meet_shares`)."""
+    return frozenset(name for name, on in (("roles", natural.meet_roles), ("figures", natural.meet_figures),
+                                           ("petitions", natural.meet_petitions), ("shares", natural.meet_shares)) if on)
 
 
 def _progress_bar(total: int) -> Any:
