@@ -165,7 +165,8 @@ def first_search_docs(trajectory: Any, n: int = 10) -> list[str]:
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
-    """`NAME=key:value,key:value` (IterativeConfig fields; numbers parsed) -> (NAME, overrides)."""
+    """`NAME=key:value,key:value` (config fields: IterativeConfig's here, SearchConfig's in meetings_search; numbers
+    and true / false parsed) -> (NAME, overrides)."""
     name, _, rest = text.partition("=")
     out: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
@@ -176,7 +177,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
             try:
                 out[key] = float(value)
             except ValueError:
-                out[key] = value
+                out[key] = {"true": True, "false": False}.get(value.lower(), value)
     return name, out
 
 

@@ -36,6 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from corpus_tools import Corpus  # noqa: E402
 from datagen.pipeline import top_documents  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from datagen_meetings import form as meeting_form  # noqa: E402
+
 _STOP = frozenset(
     "the and for was were did does what who whom which when how why with that this from about into their there they "
     "them his her its our your had has have been are not but all any can could would should will shall may might "
@@ -49,15 +52,10 @@ def words(text: str, drop: set[str]) -> set[str]:
 
 
 def form(q: str) -> str:
-    low = q.lower()
-    low = re.sub(r"^(?:in|at) [^,]+, ", "", low)  # "In the ES2002 kick-off meeting, who …": the form after the name
-    if low.startswith(("who", "which member", "which witness")):
-        return "who"
-    if low.startswith("when"):
-        return "when"
-    if low.startswith(("how many", "how much", "how long")):
-        return "howmany"
-    return "what"
+    """datagen_meetings' question form, read after the meeting's name ("In the ES2002 kick-off meeting, who …"); "which
+    member / witness" asks who."""
+    low = re.sub(r"^(?:in|at) [^,]+, ", "", q.lower().lstrip())
+    return "who" if low.startswith(("which member", "which witness")) else meeting_form(low)
 
 
 def kind(task: dict) -> str:

@@ -172,18 +172,12 @@ def paired(a: list[float], b: list[float], seed: int = 0) -> tuple[float, int, i
 # ---------------------------------------------------------------- run
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
-    """`NAME=key:value,key:value` (SearchConfig fields; numbers parsed) → (NAME, overrides)."""
-    name, _, rest = text.partition("=")
-    out: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition(":")
-        try:
-            out[key] = int(value)
-        except ValueError:
-            try:
-                out[key] = float(value)
-            except ValueError:
-                out[key] = {"true": True, "false": False}.get(value.lower(), value)
+    """`NAME=key:value,key:value` (SearchConfig fields) → (NAME, overrides): agent_passages' reading, NAME "base" when
+    none is given."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from agent_passages import parse_variant as parse
+
+    name, out = parse(text)
     return name or "base", out
 
 
