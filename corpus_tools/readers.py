@@ -88,6 +88,9 @@ def _decode(data: bytes) -> str:
         raise UnreadableFileError(f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
 
 
+WESTERN = "cp1252"  # decode_text's choice among equally likely guesses
+
+
 def decode_text(data: bytes) -> tuple[str, str]:
     """(text, encoding) of a text file: UTF-8 when it is, else the encoding charset-normalizer guesses.
 
@@ -111,9 +114,16 @@ def decode_text(data: bytes) -> tuple[str, str]:
         utf8_error = "binary file (contains NUL bytes)"
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data).best()
+    found = from_bytes(data)
+    best = found.best()
     if best is None:
         raise UnreadableFileError(f"{utf8_error}; no text encoding fits")
+    # charset-normalizer orders guesses that tie on every measure it has (chaos, coherence) by its own list, where
+    # cp1250 (Central European) comes before cp1252 (Western): a French meeting transcript saved by Windows came out
+    # "Rivičre" for "Rivière". Where they tie, the Western code page decides (most non-UTF-8 text users have is
+    # cp1252 / Latin-1); a Polish cp1250 file does not tie (its letters make cp1252's decoding score worse).
+    tied = [m for m in found if m.chaos == best.chaos and m.coherence == best.coherence]
+    best = next((m for m in tied if m.encoding == WESTERN), best)
     encoding = best.encoding
     if has_nul and not encoding.startswith(("utf_16", "utf_32")):
         raise UnreadableFileError(utf8_error)

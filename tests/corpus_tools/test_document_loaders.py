@@ -212,3 +212,19 @@ def test_unsupported_single_file_is_reported(tmp_path):
     path.write_text("a\tb\n")
     report = load_documents(path)
     assert not report.documents and "unsupported file type" in report.skipped[0].reason
+
+
+def test_a_western_windows_file_is_not_read_as_central_european(tmp_path):
+    """A French transcript saved as cp1252: charset-normalizer's guesses cp1250 and cp1252 tie on every measure it has
+    and its own order put cp1250 first ("Rivière" read "Rivičre", session 50's meetings); the Western code page wins
+    the tie. A Polish cp1250 file ties with nothing and stays cp1250."""
+    from corpus_tools.readers import decode_text
+
+    french = "Gérard Rivière, Présidente: la séance est ouverte. Léa répond.\r\n"
+    text, encoding = decode_text(french.encode("cp1252"))
+    assert text == french and encoding == "cp1252"
+    polish = "Zażółć gęślą jaźń, powiedział Paweł w Łodzi."
+    assert decode_text(polish.encode("cp1250")) == (polish, "cp1250")
+    (tmp_path / "sitting.txt").write_bytes(french.encode("latin-1"))
+    [doc] = load_documents(tmp_path).documents
+    assert "Rivière" in doc.text and doc.metadata["encoding"] == "cp1252"
