@@ -379,22 +379,14 @@ class _Reader:
                 sec = tokens[i + 2] if i + 2 < len(tokens) and tokens[i + 2].isalnum() else ""
                 word = f"{page}({sec})" if sec else page
                 i += 3 if sec else 2
-            elif tok == "Fl" and self.macros and i + 1 < len(tokens) and tokens[i + 1] == "Fl":
-                # `.Fl Fl oneshot`: mdoc's long option, "--oneshot" (read as "- -oneshot" before; man_macros)
-                nxt = tokens[i + 2] if i + 2 < len(tokens) else ""
-                if nxt and nxt not in _MDOC_INLINE and not _PUNCT.match(nxt):
-                    word = "--" + nxt
-                    i += 3
-                else:
-                    word = "--"
-                    i += 2
             elif tok == "Fl":
-                nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+                # `.Fl Fl oneshot`: mdoc's long option, "--oneshot" (read as "- -oneshot" before; man_macros)
+                double = self.macros and i + 1 < len(tokens) and tokens[i + 1] == "Fl"
+                i += 2 if double else 1
+                word = "--" if double else "-"
+                nxt = tokens[i] if i < len(tokens) else ""
                 if nxt and nxt not in _MDOC_INLINE and not _PUNCT.match(nxt):
-                    word = "-" + nxt
-                    i += 2
-                else:
-                    word = "-"
+                    word += nxt
                     i += 1
             elif tok == "Nm":
                 nxt = tokens[i + 1] if i + 1 < len(tokens) else ""

@@ -256,6 +256,7 @@ def said_facts(
     doc id → how a question names it (`meeting_names.meeting_names`); tags: `role_phrase`'s. One fact per (document, question,
     answer) though passages overlap; a question two lines of one meeting answer differently is not asked."""
     found: dict[str, dict[str, list[Fact]]] = defaultdict(lambda: defaultdict(list))
+    readers = [read for on, read in ((roles, _roles), (figures, _figures), (shares, _shares)) if on]
     for doc_id, doc_chunks in chunks.items():
         meeting = names.get(doc_id)
         if not meeting:
@@ -265,14 +266,8 @@ def said_facts(
                 label, text = split_label(line)
                 if not label:
                     continue
-                if roles:
-                    for f in _roles(doc_id, chunk, label, text, meeting, tags, skipped):
-                        found[doc_id][f.ask].append(f)
-                if figures:
-                    for f in _figures(doc_id, chunk, label, text, meeting, tags, skipped):
-                        found[doc_id][f.ask].append(f)
-                if shares:
-                    for f in _shares(doc_id, chunk, label, text, meeting, tags, skipped):
+                for read in readers:
+                    for f in read(doc_id, chunk, label, text, meeting, tags, skipped):
                         found[doc_id][f.ask].append(f)
                 if petitions:
                     for f in _petitions(doc_id, chunk, line, label, text, meeting, skipped):
