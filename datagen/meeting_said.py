@@ -2,7 +2,7 @@
 
 What a participant or a reader asks of a meeting folder is a fact of one meeting: who held which role, what
 figure someone gave, who brought what to the committee. Each question names its meeting as a user would
-(`datagen.meeting_names`), so it has one answer however often the folder's other meetings say the like; each
+(`corpus_tools.meeting_names`), so it has one answer however often the folder's other meetings say the like; each
 answer is a verbatim span of the line that states it (verified by extraction, as every other task). Three
 readers, each its own `--mix` key:
 

@@ -237,7 +237,7 @@ class NaturalConfig:
         `datagen.meeting_replies` ("When will [PERSON3] send the slides?" / "By Friday."); 0 reads none, and
         the facts are main's exactly (`--mix replies=0`). A corpus with no meeting has none either way.
     meet_roles, meet_figures, meet_petitions, meet_shares: 1 (default) asks fact questions that name their meeting as a user
-        would (datagen.meeting_names: "the ES2002 kick-off meeting", "the 14th meeting of the Special Committee
+        would (corpus_tools.meeting_names: "the ES2002 kick-off meeting", "the 14th meeting of the Special Committee
         on the COVID-19 Pandemic"), read by `datagen.meeting_said` (session 50): who held a role ("In the ES2002
         kick-off meeting, who was the project manager?" → "Laura"), a selling price, production cost or profit
         target a speaker gave ("… what selling price did the project manager give?" → "twenty five Euro"), who

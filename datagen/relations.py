@@ -64,6 +64,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.meeting_names import meeting_names
 from corpus_tools.paper_definitions import is_paper
 from corpus_tools.types import Chunk
 from datagen.activity_facts import activity_facts, dated_facts, unique_activities
@@ -105,7 +106,6 @@ from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
-from datagen.meeting_names import meeting_names
 from datagen.meeting_replies import meeting_reply_facts
 from datagen.meeting_said import said_facts
 from datagen.meeting_statements import statement_facts
@@ -289,7 +289,7 @@ def read_facts(
     meeting_replies: a question asked in a meeting and answered in the next turn is read too
     (datagen.meeting_replies); False reads none (the facts as before, exactly).
     meeting_said: which of `datagen.meeting_said`'s readers run on the meetings a user can name
-    (datagen.meeting_names): "roles", "figures", "petitions", "shares"; empty reads none (the facts as before, exactly).
+    (corpus_tools.meeting_names): "roles", "figures", "petitions", "shares"; empty reads none (the facts as before, exactly).
 
     Sentences that are not in a Latin script (the English model cannot parse them) or longer than
     80 words are skipped and counted by reason in `FactBase.skipped`. parse_cache: a file (spaCy

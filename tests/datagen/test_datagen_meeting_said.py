@@ -1,4 +1,4 @@
-"""Fact questions naming their meeting (issue 36, session 50; datagen.meeting_names, datagen.meeting_said): a design
+"""Fact questions naming their meeting (issue 36, session 50; corpus_tools.meeting_names, datagen.meeting_said): a design
 series' meetings named by series and stage (or place), a committee's numbered sitting named as it welcomes its
 members, who held a role, a figure a speaker gave, who presented a petition about a bill; hedges, fillers, common
 words read as names, a chair's petition, unnamed meetings, empty turns, nested parentheses and a folder with no
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from datagen_fixtures import meeting_chunks
 
+from corpus_tools.meeting_names import meeting_names, sitting_name
 from datagen.meeting_guard import is_meeting, tag_labels
-from datagen.meeting_names import meeting_names, sitting_name
 from datagen.meeting_said import FIGURES, PETITIONS, ROLES, person_of, said_facts, split_label
 from datagen.mining import mine
 from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix

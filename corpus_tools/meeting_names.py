@@ -18,6 +18,9 @@ its meeting is unique by that name. A meeting is named from what the folder show
 
 Any other meeting has no name a user would give (a file called "Bmr009" alone, "today's meeting of the
 Education Committee"): it is not asked here, and counted (`meeting_unnamed`).
+
+It lives in corpus_tools because two rooms read it: datagen names a question's meeting with it, and search may
+narrow to the meeting a question names (a name is a function of the folder's file names and texts alone).
 """
 
 from __future__ import annotations
