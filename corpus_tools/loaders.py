@@ -442,6 +442,9 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             title = document_title(metadata, pdf.page_title or pdf.title, path)
         else:
             text, encoding = readers.read_text_encoding(path)
+            # line ends as Python's own text mode reads them: a file saved on Windows (CRLF) or old Mac (CR) is the
+            # same text as on Unix, so no chunk a user reads or a model is shown carries a stray "\r"
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
             if encoding not in ("utf-8", "ascii"):
                 metadata["encoding"] = encoding
             title = readers.markdown_title(text) if suffix in (".md", ".markdown") else None

@@ -228,3 +228,15 @@ def test_a_western_windows_file_is_not_read_as_central_european(tmp_path):
     (tmp_path / "sitting.txt").write_bytes(french.encode("latin-1"))
     [doc] = load_documents(tmp_path).documents
     assert "Rivière" in doc.text and doc.metadata["encoding"] == "cp1252"
+
+
+def test_windows_and_old_mac_line_ends_read_as_plain_lines(tmp_path):
+    """A transcript saved on Windows (CRLF) or old Mac (CR) is the same text as on Unix: no chunk keeps a stray "\\r"
+    that `ask` would print and a model would be shown (a chunk's text is a span of its document's)."""
+    lines = ["Weekly sync", "", "Alice: We agreed the unit price is 25 euros.", "Bob: Fine by me."]
+    (tmp_path / "windows.txt").write_bytes("\r\n".join(lines).encode("cp1252") + b"\r\n")
+    (tmp_path / "mac.md").write_bytes("\r".join(lines).encode())
+    (tmp_path / "unix.txt").write_text("\n".join(lines) + "\n")
+    docs = {d.doc_id: d for d in load_documents(tmp_path).documents}
+    assert docs["windows.txt"].text == docs["unix.txt"].text
+    assert "\r" not in docs["mac.md"].text and docs["mac.md"].text.split("\n")[2:] == lines[2:]
