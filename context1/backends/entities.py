@@ -23,6 +23,21 @@ STOP_WORDS = frozenset(
     "when where why how that this these those it its as into than then there their they he she his her him do does "
     "did has have had not no yes also both either neither same other one two first second many much more most".split()
 )
+# Spoken text (a meeting transcript, a chat export: three turns or more, `_TURN`) is read with three more rules, so
+# that "Marketing: Probably when he …" or "um That's just …" give no name: the agent had searched "Probably the ES2002
+# kick off meeting selling price", "Hmm the …", "But I I the …" (session 51).
+# - a speaker's label ("Marketing:", "Project Manager:") opens a turn as a full stop opens a sentence;
+# - so does a filler said before a capital ("um That's", "uh Now"): transcripts mark few full stops;
+# - a span's fillers, openers and the speaker's "I" are no part of a name ("Mm-hmm Okay", "Um I", "So I'm": none;
+#   "And Srini" → "Srini").
+_TURN = re.compile(r"(?:^|[.!?\n]\s*)[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*){0,3}: ", re.MULTILINE)
+_TURNS = 3  # a Wikipedia paragraph has at most a subtitle or two ("Illusions: The Adventures of …")
+_HESITATIONS = re.compile(r"\b(?:um|uh|umm|uhm|erm)\b")
+_LABEL = re.compile(r"(?:^|(?<=[.!?\n]))\s*[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*){0,3}:$")
+_FILLERS = frozenset("Um Uh Umm Uhm Mm Mmm Hmm Mm-hmm Uh-huh Uh-oh Yeah Okay Kay Alright Erm Er Yep Yup Nope".split())
+_SAID_BEFORE = re.compile(r"(?:^|\s)(?:um|uh|umm|uhm|mm|hmm|erm|er|yeah|okay)[,]?$")
+_SPEAKER_I = re.compile(r"(?:I|You|We|They|He|She|It|That|There|What|Let)['’](?:s|re|ve|ll|d|m)$|I$")
+_SPOKEN_OPENERS = frozenset("And But So Or Now Well Just Oh Right Because Cause".split())
 _SENTENCE_START = frozenset(
     "The A An In On At He She It They His Her Its This That These Those After Before During When While "
     "However Although As By For From Since With Following According Born We You I There Today Also Then Later".split()
@@ -73,7 +88,7 @@ def uncased(word: str) -> bool:
     return ch.isalpha() and not ch.isupper() and not ch.islower()
 
 
-def _spans(text: str) -> list[tuple[str, bool]]:
+def _spans(text: str, spoken: bool = False) -> list[tuple[str, bool]]:
     """Candidate names: (span, starts a sentence). Capitalised runs by Unicode case, allowing
     connectors and numbers inside ("Bank of America", "Item 1A"); words of uncased scripts."""
     out: list[tuple[str, bool]] = []
@@ -83,7 +98,7 @@ def _spans(text: str) -> list[tuple[str, bool]]:
         w = words[i].group(0)
         if uncased(w):
             if 2 <= len(w) <= 24:
-                out.append((w, _starts_sentence(text, words[i].start())))
+                out.append((w, _starts_sentence(text, words[i].start(), spoken)))
             i += 1
             continue
         if not _cased_start(w):
@@ -104,14 +119,19 @@ def _spans(text: str) -> list[tuple[str, bool]]:
                 continue
             break
         span = text[words[i].start(): words[j - 1].end()]
-        out.append((span, _starts_sentence(text, words[i].start())))
+        out.append((span, _starts_sentence(text, words[i].start(), spoken)))
         i = j
     return out
 
 
-def _starts_sentence(text: str, pos: int) -> bool:
+def _starts_sentence(text: str, pos: int, spoken: bool = False) -> bool:
     before = text[:pos].rstrip()
-    return not before or bool(_SENTENCE_END.match(before[-1]))
+    if not before or _SENTENCE_END.match(before[-1]):
+        return True
+    if not spoken:
+        return False
+    tail = before[-80:]
+    return bool(_SAID_BEFORE.search(tail)) or (tail[-1] == ":" and bool(_LABEL.search(tail)))
 
 
 def entities(text: str, title: str, *, keep_sentence_starts: bool = False) -> list[str]:
@@ -129,9 +149,25 @@ def _entities(text: str, title: str, keep_sentence_starts: bool) -> tuple[str, .
     first: dict[str, int] = {}
     mid_sentence: set[str] = set()
     title_norm = norm(title)
-    for i, (span, at_start) in enumerate(_spans(text)):
+    # a transcript or chat: its labels open turns, its fillers are no names (a long turn alone shows its "um"s)
+    spoken = len(_TURN.findall(text)) >= _TURNS or len(_HESITATIONS.findall(text)) >= _TURNS
+    for i, (span, at_start) in enumerate(_spans(text, spoken)):
         ent = span.strip(" ,'’-")
         words = ent.split()
+        if spoken and words:  # "Mm-hmm Okay", "Um I", "So I'm", "And Srini", "Now I" (the module's spoken rules)
+            core, after_filler = list(words), False
+            while core and (core[0] in _FILLERS or _SPEAKER_I.match(core[0]) or core[0].islower()):
+                core, after_filler = core[1:], True  # "Um and Sure", "That's the Kestrel"
+            while len(core) > 1 and core[0] in _SPOKEN_OPENERS:
+                core = core[1:]
+            while core and _SPEAKER_I.match(core[-1]):
+                core = core[:-1]
+            if not core:
+                continue
+            if core != words:
+                # a capital after a filler opens what is said ("um That's"); after "And" it is a name ("And Srini")
+                at_start = after_filler or (at_start and core[0] == words[0])
+                words, ent = core, " ".join(core)
         if words and words[0] in _SENTENCE_START:
             ent = " ".join(words[1:])
             at_start = False if len(words) > 2 else at_start

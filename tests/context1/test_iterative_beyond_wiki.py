@@ -24,6 +24,26 @@ def test_entities_in_any_script():
     assert "Der" not in entities(de, "")  # a sentence-initial word is no name
 
 
+def test_a_transcripts_fillers_and_turn_openers_are_no_bridge_names():
+    """A meeting chunk's "Marketing: Probably …", "um That's …", "Mm-hmm Okay", "So I'm" gave the agent searches such
+    as "Probably the ES2002 kick off meeting selling price" (session 51); the names said are still found, and prose
+    with a subtitle's colon ("Illusions: The Adventures of …") keeps its old reading."""
+    turns = (
+        "Project Manager: Yeah, so uh\nMarketing: Probably when he was in the Riverside office. Um and Sure enough\n"
+        "Industrial Designer: Mm-hmm Okay. So I'm gonna ask Dana Whitfield um That's the Kestrel remote.\n"
+        "Marketing: And Srini said the Kestrel remote sells in Lyon, uh Right?\nProject Manager: Now I see."
+    )
+    found = entities(turns, "")
+    assert {"Dana Whitfield", "Kestrel", "Srini", "Lyon", "Riverside"} <= set(found)
+    assert not {"Probably", "That's", "Mm-hmm Okay", "So I'm", "I'm", "Now I", "And Srini", "Sure"} & set(found)
+    one_long_turn = ("we um for our remote, a selling price is uh twenty five Euros. Uh our profit aim is fifty million "
+                     "Euros. So I'm thinking um Yeah, we can do it. And it Yeah.")
+    assert not {"So I'm", "Yeah"} & set(entities(one_long_turn, ""))
+    prose = ("Illusions: The Adventures of a Reluctant Messiah is a novel by Richard Bach. Tanzania: Dar es Salaam "
+             "was the torch's first stop.")
+    assert {"Adventures", "Dar"} <= set(entities(prose, ""))
+
+
 def test_file_names_are_link_names():
     assert "velmora industries" in link_names("reports/velmora-industries-2025-q2.txt", "velmora-industries-2025-q2")
     assert link_names("mail/2025-06-02-feltri-second-shift.txt", "") == ["feltri second shift"]
