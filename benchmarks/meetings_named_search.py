@@ -153,7 +153,33 @@ def table(path: Path) -> str:
             means = [statistics.fmean(x[m] for x in a) for m in METRICS]
             out.append(f"| {kind} | {key} vs {search_key} | {len(both)} | " + " | ".join(f"{v:.3f}" for v in means)
                        + " | " + " | ".join(cells) + " |")
+    out += ["", f"Why search@{labels[0]} misses (hit@5 = 0), counted:", ""] + trace(records, labels[0])
     return "\n".join(out)
+
+
+def _series(doc_id: str) -> str:
+    from corpus_tools.meeting_names import stem
+
+    s = stem(doc_id)
+    return s[:-1] if s[-1:].islower() and s[-2:-1].isdigit() else s
+
+
+def trace(records: list[dict[str, Any]], label: str) -> list[str]:
+    """Per set: the misses, the wrong meeting (a sibling of its series among the top 5 documents, or only other
+    meetings), the right meeting in the top 5 with no gold passage there."""
+    out = ["| set | misses | wrong meeting | — a sibling of its series in the top 5 | — no meeting of its series |"
+           " right meeting, wrong place |", "|---|--:|--:|--:|--:|--:|"]
+    for kind in SETS:
+        subset = [r for r in records if r["set"] == kind]
+        misses = [r for r in subset if not score(r[f"search@{label}"], r)["hit5"]]
+        if not subset:
+            continue
+        wrong = [r for r in misses if r["meeting"] not in r[f"search@{label}"]["docs"][:5]]
+        sibling = [r for r in wrong if any(_series(d) == _series(r["meeting"]) and d != r["meeting"]
+                                           for d in r[f"search@{label}"]["docs"][:5])]
+        out.append(f"| {kind} | {len(misses)} of {len(subset)} | {len(wrong)} | {len(sibling)} | "
+                   f"{len(wrong) - len(sibling)} | {len(misses) - len(wrong)} |")
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
