@@ -180,6 +180,12 @@ class SearchConfig:
     # 150 evenly spaced queries 0/0. On the 24 committee meetings indexed alone it changes nothing: their turns are
     # long, so their passages hold under speakers.MIN_TURNS turns and no lift reads there, with or without it.
     speaker_names: bool = False
+    # True (on): QMSum's tuning meetings (session 51, benchmarks/meetings_named_search.py, one search, on − off): datagen's
+    # 92 questions naming their meeting hit@5 0.196 → 0.848 (60 won / 0 lost), gold@1 +0.337 (32/1); QMSum's real
+    # queries with their meeting's name put in (677, a proxy) hit@5 0.337 → 0.867 (359/0), gold@1 +0.338 (237/8), with
+    # the file stem ("In ES2002a, …") 0.644 → 0.894 (171/2); the same queries unnamed unchanged (0/0). The losses are
+    # reorderings inside the named meeting (its own passages fill the top 5, as a search scoped to it does). HotpotQA
+    # 150 / MuSiQue 120 / LoCoMo 95 tuning questions: top 10s byte-identical (titles and session ids are no file names).
     meeting_names: bool = True
     # 0 (off): on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries) 0.3 lost — one
     # search hit@5 −0.007 [−0.016, +0.002] 9 won / 17 lost, scoped to the query's meeting −0.016 [−0.027, −0.005]
