@@ -137,3 +137,9 @@ def test_the_flag_must_be_a_bool():
 
     with pytest.raises(ValueError, match="meeting_names"):
         SearchConfig(meeting_names=1)
+
+
+def test_the_command_line_says_which_meeting_it_read():
+    from context1.interfaces.cli_corpus import constraints_line
+
+    assert constraints_line({"meeting": ["LD3002a.txt"], "notes": []}) == "constraints: meeting LD3002a.txt"
