@@ -4,7 +4,7 @@
 The fixture folder (tests/fixtures/meetings_search_named, invented) holds two look-alike lamp-design series (LD3001a–b,
 LD3002a–b: the same roles, the same lamp), two numbered sittings of one committee (harbour_3, harbour_7: the same
 member asks in both), a file whose stem is an ordinary word (price.txt) and one whose name has accents, spaces and
-parentheses. No passage holds a meeting's name, so a plain search answers from the wrong meeting; narrowing does not.
+parentheses, and a cp1252 sitting with CRLF line ends (tides_2). No passage holds a meeting's name, so a plain search answers from the wrong meeting; narrowing does not.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ ODD = "réunion été (copie) v2.txt"
 
 
 def _first_lines() -> dict[str, str]:
-    return {d: "\n".join((FOLDER / d).read_text(encoding="utf-8").split("\n")[:3]) for d in IDS}
+    from corpus_tools.readers import read_text  # as the loader decodes them (one fixture is cp1252)
+
+    return {d: "\n".join(read_text(FOLDER / d).split("\n")[:3]) for d in IDS}
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +145,17 @@ def test_the_command_line_says_which_meeting_it_read():
     from context1.interfaces.cli_corpus import constraints_line
 
     assert constraints_line({"meeting": ["LD3002a.txt"], "notes": []}) == "constraints: meeting LD3002a.txt"
+
+
+def test_a_windows_encoded_sitting_with_crlf_lines_is_named_from_its_index(index):
+    """tides_2_cp1252_crlf.txt is cp1252 with CRLF line ends (a committee's export from Windows): its first lines
+    are read back from the index's first chunk, and its sitting is named ("2nd" said as "second" too)."""
+    from corpus_tools import Corpus
+    from corpus_tools.config import SearchConfig
+
+    doc = "tides_2_cp1252_crlf.txt"
+    question = "At the second meeting of the Standing Committee on Tidal Energy, how many turbines were promised?"
+    with Corpus.open(index, search=SearchConfig(meeting_names=True)) as corpus:
+        assert corpus.question_constraints(question)["meeting"] == [doc]
+        assert corpus.question_constraints("In tides_2_cp1252_crlf, who chaired?")["meeting"] == [doc]
+        assert corpus.search(question, k=1, constraints="auto")[0].chunk.doc_id == doc
