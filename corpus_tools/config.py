@@ -89,6 +89,12 @@ class SearchConfig:
         Saskatchewan, CPC): …") are speakers, a question names one by full name or by a surname no other speaker
         has ("What did Genuis think …?"), and "the professor" names the "Professor X" of a research meeting.
         False = off (labels and names read as before).
+    meeting_names: `search(constraints="auto")` reads the meetings a question names the way a user names one of a
+        folder of meetings (corpus_tools.meeting_names.MeetingCatalog: "the ES2002 kick-off meeting", "the second
+        ES2002 meeting", "the ES2002 meetings", a file stem the folder has, "in Bmr009", "the 14th meeting of the
+        Special Committee on the COVID-19 Pandemic") and ranks those meetings first, as a named filing is (a
+        boost, not a filter). Names are read from the doc ids (file names only: a title is no name) and each
+        document's first lines, once per index snapshot. False = off (questions read as before).
     backchannel_weight: on such a transcript index, a candidate's fused score is multiplied by 1 − w·b, b in
         [0, 1] the share of its turns that say only "Mm-hmm.", "Yeah, okay." and the like
         (speakers.backchannel_share): a stretch of agreement rarely answers. 0 = off; in [0, 1).
@@ -174,6 +180,13 @@ class SearchConfig:
     # 150 evenly spaced queries 0/0. On the 24 committee meetings indexed alone it changes nothing: their turns are
     # long, so their passages hold under speakers.MIN_TURNS turns and no lift reads there, with or without it.
     speaker_names: bool = False
+    # True (on): QMSum's tuning meetings (session 51, benchmarks/meetings_named_search.py, one search, on − off): datagen's
+    # 92 questions naming their meeting hit@5 0.196 → 0.848 (60 won / 0 lost), gold@1 +0.337 (32/1); QMSum's real
+    # queries with their meeting's name put in (677, a proxy) hit@5 0.337 → 0.867 (359/0), gold@1 +0.338 (237/8), with
+    # the file stem ("In ES2002a, …") 0.644 → 0.894 (171/2); the same queries unnamed unchanged (0/0). The losses are
+    # reorderings inside the named meeting (its own passages fill the top 5, as a search scoped to it does). HotpotQA
+    # 150 / MuSiQue 120 / LoCoMo 95 tuning questions: top 10s byte-identical (titles and session ids are no file names).
+    meeting_names: bool = True
     # 0 (off): on QMSum's tuning meetings (session 50, benchmarks/meetings_search.py, 1,095 queries) 0.3 lost — one
     # search hit@5 −0.007 [−0.016, +0.002] 9 won / 17 lost, scoped to the query's meeting −0.016 [−0.027, −0.005]
     # 14/31: the gold passages hold as many backchannels as the ones that outrank them (share 0.230 vs 0.241).
@@ -207,7 +220,7 @@ class SearchConfig:
 
     def __post_init__(self) -> None:
         for name in ("line_item_names", "line_item_expansion", "prose_beside_tables", "continue_figures",
-                     "named_sections", "defined_words", "speaker_names"):
+                     "named_sections", "defined_words", "speaker_names", "meeting_names"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"SearchConfig.{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.line_item_rows, int) or isinstance(self.line_item_rows, bool) or self.line_item_rows < 0:

@@ -44,10 +44,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from corpus_tools.meeting_names import MeetingCatalog
+
 # The document-level fields a constraint dict may name (a subset of `types.Chunk`'s keys).
 FIELDS = ("company", "ticker", "form", "period_end", "fiscal_year", "fiscal_quarter")
 # "period_preferred": the period_end values of the reading most readings agree on (see `_period_documents`).
-_RESULT_KEYS = (*FIELDS, "period_preferred", "unmatched", "notes")
+# "meeting": the doc ids of the meetings a question names (corpus_tools.meeting_names.MeetingCatalog), ranked first.
+_RESULT_KEYS = (*FIELDS, "meeting", "period_preferred", "unmatched", "notes")
 
 _LEGAL = re.compile(
     r"[,\s]+(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|llc|lp|sa|ag|nv|se|group|holdings?)\.?$",
@@ -231,7 +234,10 @@ def company_aliases(company: str) -> set[str]:
 class MetadataCatalog:
     """The document-level metadata values of an index: the vocabulary a question's constraints resolve to."""
 
-    def __init__(self, facts: Iterable[DocumentFacts]) -> None:
+    def __init__(self, facts: Iterable[DocumentFacts], meetings: MeetingCatalog | None = None) -> None:
+        # meetings: the folder's meetings a question may name ("the ES2002 kick-off meeting", "in Bmr009"); None
+        # (SearchConfig.meeting_names off) or an empty one reads questions exactly as before
+        self.meetings = meetings if meetings else None
         self.facts = [f for f in facts if any(f.value(name) is not None for name in FIELDS)]
         self._aliases: dict[str, set[str]] = {}
         for f in self.facts:
@@ -251,12 +257,13 @@ class MetadataCatalog:
         self._short = {short: next(iter(names)) for short, names in shorts.items() if len(names) == 1}
 
     def __bool__(self) -> bool:
-        return bool(self.facts)
+        return bool(self.facts) or self.meetings is not None
 
     @classmethod
-    def from_documents(cls, items: Iterable[tuple[str, Mapping[str, Any]]]) -> MetadataCatalog:
+    def from_documents(cls, items: Iterable[tuple[str, Mapping[str, Any]]],
+                       meetings: MeetingCatalog | None = None) -> MetadataCatalog:
         """From (doc_id, metadata) pairs, e.g. each document's first chunk."""
-        return cls(facts_from_metadata(doc_id, meta) for doc_id, meta in items)
+        return cls((facts_from_metadata(doc_id, meta) for doc_id, meta in items), meetings)
 
     # ------------------------------------------------------------ reading a question
 
@@ -291,9 +298,18 @@ class MetadataCatalog:
         return list(dict.fromkeys(out))
 
     def read(self, question: str) -> dict[str, Any]:
-        """The question's constraints resolved against this catalog ({} for a catalog without metadata)."""
+        """The question's constraints resolved against this catalog ({} for a catalog without metadata); "meeting":
+        the meetings of the folder it names, when it names any."""
         if not self:
             return {}
+        out = self._read_filings(question) if self.facts else {}
+        named = self.meetings.named_in(question) if self.meetings is not None else []
+        if named:
+            out = {**out, "meeting": named, "notes": out.get("notes", [])}
+        return out
+
+    def _read_filings(self, question: str) -> dict[str, Any]:
+        """The company, period and form the question names, resolved against the documents' metadata."""
         notes: list[str] = []
         companies = self.companies_in(question)
         unmatched = [n for n in self.unmatched_names(question) if n not in companies]
@@ -333,8 +349,17 @@ class MetadataCatalog:
     def tiers(self, constraints: Mapping[str, Any]) -> list[list[str]]:
         """Doc ids to rank first, best tier first: all constraints met, then the company's alone.
 
-        Empty when the constraints name nothing, or nothing the corpus holds (the fallback: plain search).
+        Empty when the constraints name nothing, or nothing the corpus holds (the fallback: plain search). The
+        meetings a question names ("meeting") come before any of those.
         """
+        meetings = list(dict.fromkeys(constraints.get("meeting") or ()))
+        tiers = self._filing_tiers(constraints)
+        if not meetings:
+            return tiers
+        rest = [[d for d in tier if d not in set(meetings)] for tier in tiers]
+        return [meetings, *(tier for tier in rest if tier)]
+
+    def _filing_tiers(self, constraints: Mapping[str, Any]) -> list[list[str]]:
         wanted = {k: set(v) for k, v in constraints.items() if k in FIELDS and v}
         if not wanted:
             return []
@@ -355,7 +380,7 @@ class MetadataCatalog:
         periods = set(constraints.get("period_preferred") or ())
         if not periods:
             return set()
-        tiers = self.tiers({k: v for k, v in constraints.items() if k != "period_preferred"})
+        tiers = self._filing_tiers({k: v for k, v in constraints.items() if k != "period_preferred"})
         full = set(tiers[0]) if tiers else set()
         return {f.doc_id for f in self.facts if f.doc_id in full and f.value("period_end") in periods}
 

@@ -68,6 +68,7 @@ from corpus_tools.learned_fusion import LearnedFusion, is_fusion_folder
 from corpus_tools.limits import check_k, check_query
 from corpus_tools.line_items import canonical_names, derived_named, expansion
 from corpus_tools.loaders import ReadOptions
+from corpus_tools.meeting_names import SITTING_LINES, MeetingCatalog
 from corpus_tools.metadata_index import FileColumns, MetadataIndex, scan_columns
 from corpus_tools.named_section import named_by, show_named_section
 from corpus_tools.neighbour_prior import continue_figureless
@@ -133,7 +134,7 @@ class _State:
         self._grep_buffer: GrepBuffer | None = None
         self._grep_lock = threading.Lock()
         self._masks: dict[str, np.ndarray] = {}
-        self._catalog: MetadataCatalog | None = None
+        self._catalogs: dict[bool, MetadataCatalog] = {}  # with and without the meetings a question may name
         self._kinds: dict[bool, str] = {}  # transcript()'s reading, with and without committee labels
         self._has_key: dict[str, bool] = {}
         self._metadata: MetadataIndex | None = None
@@ -171,22 +172,36 @@ class _State:
                 self._kinds[labels] = kind
         return kind == _TRANSCRIPT
 
-    def catalog(self) -> MetadataCatalog:
+    def catalog(self, meetings: bool = False) -> MetadataCatalog:
         """The document-level metadata values (company, period, ...), read once from each document's first row.
 
         Empty without parsing a row when no table file mentions any of those keys (e.g. Wikipedia sets).
+        meetings (SearchConfig.meeting_names): with the meetings a question may name (corpus_tools.meeting_names:
+        file stems and series from the doc ids; numbered sittings from the first lines of each document, read only
+        when some table file says "elcome to", a chair's opening), read once per snapshot, never per query.
         """
         with self._grep_lock:
-            catalog = self._catalog
+            catalog = self._catalogs.get(meetings)
         if catalog is None:
+            named = self._meeting_catalog() if meetings else None
             if any(self.has_key(key) for key in FIELDS):
                 rows = ((doc_id, self.chunks.doc_rows(doc_id)) for doc_id in self.chunks.doc_ids())
-                catalog = MetadataCatalog.from_documents((d, self.chunks[r[0]].metadata) for d, r in rows if r)
+                catalog = MetadataCatalog.from_documents(((d, self.chunks[r[0]].metadata) for d, r in rows if r), named)
             else:
-                catalog = MetadataCatalog([])
+                catalog = MetadataCatalog([], named)
             with self._grep_lock:
-                self._catalog = catalog
+                self._catalogs[meetings] = catalog
         return catalog
+
+    def _meeting_catalog(self) -> MeetingCatalog:
+        ids = self.chunks.doc_ids()
+        first_lines: dict[str, str] = {}
+        if self.chunks.mentions(b"elcome to"):
+            for doc_id in ids:
+                rows = self.chunks.doc_rows(doc_id)
+                if rows:
+                    first_lines[doc_id] = "\n".join(self.chunks[rows[0]].text.split("\n")[:SITTING_LINES])
+        return MeetingCatalog(ids, first_lines)
 
     def allowed_rows(self, where: dict[str, Any] | None) -> np.ndarray | None:
         """Boolean mask of the rows whose metadata passes `where` (None: no filter), cached per filter.
@@ -636,21 +651,22 @@ class Corpus:
         See corpus_tools.constraints for the rules.
         """
         check_query(question)
-        return self._state.catalog().read(question)
+        return self._state.catalog(self.config.search.meeting_names).read(question)
 
     def _constraint_tiers(self, state: _State, query: str, constraints: Any) -> tuple[list[list[str]], set[str]]:
         """The doc-id tiers to rank first (best first), and the documents of the period most readings agree on."""
         if constraints is None:
             return [], set()
+        meetings = self.config.search.meeting_names
         if constraints == "auto":
-            catalog = state.catalog()
+            catalog = state.catalog(meetings)
             if not catalog:
                 return [], set()
             read = catalog.read(query)
         elif isinstance(constraints, str):
             raise ValueError(f'constraints must be None, "auto" or a dict of metadata values, got {constraints!r}')
         else:
-            catalog, read = state.catalog(), check_constraints(constraints)
+            catalog, read = state.catalog(meetings), check_constraints(constraints)
         return catalog.tiers(read), catalog.preferred(read)
 
     def _ranked(

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 # a design series' four meetings by their place, as the meetings call themselves (the AMI scenario's stages; a
 # series that calls itself otherwise is named by place)
@@ -44,7 +44,7 @@ _SITTING = re.compile(
     r"|meeting (?:number |no\. ?)(?P<num>\d{1,3}))"
     r" of the (?:House of Commons )?(?P<body>[A-Z][\w'’-]*(?:,? (?:[A-Z][\w'’-]*|on|of|the|and|for|COVID-19))*)"
 )
-_SITTING_LINES = 3  # the welcome is the chair's first words: a later "welcome to the meeting of …" names no sitting
+SITTING_LINES = 3  # the welcome is the chair's first words: a later "welcome to the meeting of …" names no sitting
 
 
 def _ordinal(n: int) -> str:
@@ -61,7 +61,7 @@ def stem(doc_id: str) -> str:
 def sitting_name(text: str) -> str:
     """"the 14th meeting of the Special Committee on the COVID-19 Pandemic" where the transcript's first lines
     welcome members to a numbered meeting of a named body; "" otherwise."""
-    head = "\n".join(text.split("\n")[:_SITTING_LINES])
+    head = "\n".join(text.split("\n")[:SITTING_LINES])
     m = _SITTING.search(head)
     if not m:
         return ""
@@ -111,3 +111,114 @@ def meeting_names(texts: Mapping[str, str]) -> dict[str, str]:
     # two transcripts that call themselves the same sitting are not told apart by it
     names.update({d: s for d, s in sittings.items() if s and said.count(s) == 1})
     return names
+
+
+# ---------------------------------------------------------------- reading a name in a question (search's side)
+
+# A file stem that names one document when a question writes it: one token of letters and digits, both ("ES2002a",
+# "Bmr009", "covid_0"), of a document whose id is a file name (has a suffix). A stem of letters only ("minutes") is an
+# ordinary word, and the ids of HotpotQA / MuSiQue are titles ("U2", "Route 66"), not files: neither is ever a name.
+_TOKEN = re.compile(r"(?<![\w/-])([A-Za-z0-9_]{3,})(?:\.[A-Za-z0-9]{1,5})?(?![\w-])")
+_DISTINCT = re.compile(r"(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9_]{3,}")
+_FILE = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_ORDINAL_WORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth"
+# "the second ES2002 meeting": the ordinal just before the series' stem
+_PLACE_ORDINAL = re.compile(rf"\b({_ORDINAL_WORD}|[1-8](?:st|nd|rd|th))\s+$", re.IGNORECASE)
+# a stage read as a meeting's: the stage phrase followed, within a few words, by "meeting(s)" ("the ES2002 kick-off
+# meeting", "the kick-off and the detailed design meetings"); "the functional design" alone is a topic, not a name
+_STAGE_MEETING = re.compile(
+    r"\b(kick[- ]?off|functional design|conceptual design|detailed design)\b(?=(?:[\s,]+(?:and|or|the|and the|"
+    r"kick[- ]?off|functional|conceptual|detailed|design))*[\s,]+meetings?\b)", re.IGNORECASE)
+_SITTING_NUMBER = re.compile(
+    r"\b(?:(?P<ord>\d{1,3}(?:st|nd|rd|th)|" + "|".join(_WORD_ORDINALS) + r")\s*(?:virtual |hybrid |public |special )?"
+    r"(?:meeting|sitting)|meeting (?:number |no\. ?)?(?P<num>\d{1,3})\b)", re.IGNORECASE)
+
+
+def _named_file(doc_id: str) -> str | None:
+    """The stem a question may write to name `doc_id` (None: a title, or a stem that is an ordinary word)."""
+    name = doc_id.replace("\\", "/").rsplit("/", 1)[-1]
+    if not _FILE.search(name):
+        return None
+    s = stem(doc_id)
+    return s if _DISTINCT.fullmatch(s) else None
+
+
+class MeetingCatalog:
+    """The meetings of one folder a question may name, read once from the doc ids (file stems, series) and each
+    meeting's first lines (a numbered sitting); `named_in(question)` gives the doc ids a question names.
+
+    A series is named by its stem ("the ES2002 meetings": all of it), narrowed by a stage said as a meeting's ("the
+    ES2002 kick-off meeting": its place, kick-off = a, whether or not the transcript calls itself so) or an ordinal
+    before it ("the second ES2002 meeting"); a file by its stem ("in ES2002b", "in Bmr009"); a sitting by its number
+    and body ("the 14th meeting of the Special Committee on the COVID-19 Pandemic"), or all the body's sittings when
+    no number is said. A question naming two meetings names both; a name the folder lacks names nothing.
+    """
+
+    def __init__(self, doc_ids: Iterable[str], first_lines: Mapping[str, str] | None = None) -> None:
+        self.files: dict[str, list[str]] = defaultdict(list)  # stem, case folded → doc ids
+        members: dict[str, dict[str, str]] = defaultdict(dict)
+        for doc_id in doc_ids:
+            s = _named_file(doc_id)
+            if s is None:
+                continue
+            self.files[s.casefold()].append(doc_id)
+            m = _SERIES.match(s)
+            if m and _DISTINCT.fullmatch(m.group("series")):
+                members[m.group("series").casefold()][m.group("letter")] = doc_id
+        self.series = {name: dict(sorted(ms.items())) for name, ms in members.items() if len(ms) >= 2}
+        # a sitting: (its number as said, its body case folded) → doc ids
+        self.sittings: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for doc_id, text in (first_lines or {}).items():
+            name = sitting_name(text)
+            m = re.fullmatch(r"the (\S+) (?:\w+ )?meeting of the (.+)", name)
+            if m:
+                self.sittings[(_number(m.group(1)), m.group(2).casefold())].append(doc_id)
+        self.bodies = sorted({body for _, body in self.sittings}, key=len, reverse=True)
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.sittings)
+
+    def named_in(self, question: str) -> list[str]:
+        """The doc ids of the meetings `question` names, in folder order of reading ([] when it names none)."""
+        found: list[str] = []
+        stage_places = {STAGES.index(_stage(m.group(1))) for m in _STAGE_MEETING.finditer(question)}
+        for m in _TOKEN.finditer(question):
+            token = m.group(1).casefold()
+            if token in self.series:
+                members = self.series[token]
+                said = _PLACE_ORDINAL.search(question[:m.start()])
+                places = {_number_place(said.group(1))} if said else stage_places
+                letters = [chr(ord("a") + p) for p in sorted(places) if chr(ord("a") + p) in members]
+                # a place the series lacks ("the fifth ES2002 meeting" of four): the series is still named
+                found.extend([members[x] for x in letters] or members.values())
+            elif token in self.files:
+                found.extend(self.files[token])
+        lowered = question.casefold()
+        for body in self.bodies:
+            if body not in lowered:
+                continue
+            numbers = {_number(n.group("ord") or n.group("num")) for n in _SITTING_NUMBER.finditer(question)}
+            of_body = {num: ids for (num, b), ids in self.sittings.items() if b == body}
+            if numbers:
+                found.extend(d for num in numbers for d in of_body.get(num, []))
+            else:
+                found.extend(d for ids in of_body.values() for d in ids)
+        return list(dict.fromkeys(found))
+
+
+def _stage(said: str) -> str:
+    said = said.lower()
+    return "kick-off" if said.startswith("kick") else said
+
+
+def _number(said: str) -> str:
+    """"14th", "14", "fourteenth"… → "14" (a word ordinal past twelfth is kept as said)."""
+    said = said.lower()
+    if said in _WORD_ORDINALS:
+        return str(_WORD_ORDINALS[said])
+    digits = re.match(r"\d+", said)
+    return digits.group(0) if digits else said
+
+
+def _number_place(said: str) -> int:
+    return int(_number(said)) - 1

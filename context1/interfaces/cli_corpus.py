@@ -434,6 +434,8 @@ def constraints_line(found: dict[str, Any]) -> str:
         return "constraints: none (this index has no company or period metadata)"
     parts = [f"{key} {', '.join(map(str, found[key]))}" for key in ("company", "period_end", "fiscal_year",
                                                                      "fiscal_quarter", "form") if found.get(key)]
+    if found.get("meeting"):  # the meetings of the folder the question names (SearchConfig.meeting_names)
+        parts.append(f"meeting {', '.join(map(str, found['meeting']))}")
     if found.get("period_preferred"):  # an unqualified quarter read several ways: all rank first, this one lifted
         parts.append(f"preferring period_end {', '.join(map(str, found['period_preferred']))}")
     if found.get("unmatched"):
