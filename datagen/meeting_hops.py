@@ -171,7 +171,7 @@ def meeting_hops(facts: Mapping[str, Sequence[Fact]], names: Mapping[str, str], 
         groups[group][place] = doc_id
     bridges: list[MeetHop] = []
     comparisons: list[MeetHop] = []
-    asked: set[str] = set()
+    asked: set = set()  # questions, and pairs of statements joined
     for group, members in sorted(groups.items()):
         for place, x in sorted(members.items()):
             for step, word in ((1, "after"), (-1, "before")):
@@ -187,7 +187,7 @@ def meeting_hops(facts: Mapping[str, Sequence[Fact]], names: Mapping[str, str], 
 
 
 def _bridges(group: str, word: str, x: str, y: str, members: Mapping[int, str], facts: Mapping[str, Sequence[Fact]],
-             names: Mapping[str, str], texts: Mapping[str, str], funnel: Counter, asked: set[str],
+             names: Mapping[str, str], texts: Mapping[str, str], funnel: Counter, asked: set,
              out: list[MeetHop]) -> None:
     others = [d for d in members.values() if d != x]
     used: set[tuple[str, str, str]] = set()
@@ -215,15 +215,19 @@ def _bridges(group: str, word: str, x: str, y: str, members: Mapping[int, str], 
             if contains(question, target.answer) or any(contains(question, a) for a in target.aliases):
                 funnel["bridge:answer_in_question"] += 1
                 continue
-            if question in asked:
+            pair = frozenset({(anchor.doc_id, anchor.sentence, anchor.answer), (target.doc_id, target.sentence, target.answer)})
+            if question in asked or pair in asked:
+                # the same two statements the other way round ("before the one in which Reissa said …, what price?" and
+                # "after the one with that price, who was Reissa?"): one question reads both passages already
+                funnel["bridge:pair_asked_already"] += 1
                 continue
-            asked.add(question)
+            asked.update((question, pair))
             used.add((target.sentence, target.answer, word))
             out.append(MeetHop(anchor, target, question, target, BRIDGE_FORM))
 
 
 def _comparisons(group: str, members: Mapping[int, str], facts: Mapping[str, Sequence[Fact]], names: Mapping[str, str],
-                 texts: Mapping[str, str], funnel: Counter, asked: set[str], out: list[MeetHop]) -> None:
+                 texts: Mapping[str, str], funnel: Counter, asked: set, out: list[MeetHop]) -> None:
     series = group[len("the "):-len(" meeting")] if group.endswith(" meeting") else ""
     if not series:
         return  # a committee's sittings: no quantity one member gives in two of them (petitions are names)
