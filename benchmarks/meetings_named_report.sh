@@ -44,6 +44,6 @@ cd "$CODE"; export PYTHONPATH=$CODE
 } > "$OUT/summary.txt"
 nice "$PY" benchmarks/datagen_handread.py "$OUT/branch" --sample 30 --seed "$SEED" > "$OUT/sheet.txt" 2>&1
 # the questions across two meetings, every one (they are few): for the lead's read of the new form
-"$PY" -c "import json,sys; [print(t['query'], '->', t['answer'], t['gold_doc_ids']) for t in map(json.loads, open(sys.argv[1])) if len(t['gold_doc_ids']) > 1]" "$OUT/branch/tasks.jsonl" > "$OUT/hops.txt"
+"$PY" -c "import json,sys; [print(t['query'], '->', t['answers'][0], t['gold_doc_ids']) for t in map(json.loads, open(sys.argv[1])) if len(t['gold_doc_ids']) > 1]" "$OUT/branch/tasks.jsonl" > "$OUT/hops.txt"
 cat "$OUT/summary.txt"
 echo "reading sheet: $OUT/sheet.txt; the multi-hop tasks: $OUT/hops.txt"
