@@ -17,6 +17,8 @@ Printed, one table:
   ids (the real queries name none); its overlap is the largest share of them one real query holds (a real query:
   against the other real queries). Printed: the mean and the share at 0.5 or more;
 - forms by the opening words (who / what / when / how many), beside the real queries';
+- (session 51) each run's multi-hop tasks by datagen form (`meet_bridge`, `meet_compare`: datagen.meeting_hops) and
+  the meetings some task reads;
 - with --verdicts (JSON {task_id: "nc…"}, from `benchmarks/datagen_handread.py NEW_OUT --sample 30 --seed S`):
   natural and correct over the read tasks.
 """
@@ -127,6 +129,13 @@ def main() -> None:
         print(f"| {name} ({args.base if name == 'base' else args.new}) | {len(ts)} | {len(per[name])} | "
               f"{len(ts) / len(ids):.3f} | {kinds} | {forms} | {eases[name][0]:.3f} | {eases[name][1]:.3f} | "
               f"{lex[0]:.3f} | {lex[1]:.3f} |")
+    # session 51: the questions across two meetings (datagen.meeting_hops), by form, and how many meetings of the
+    # folder a task reads (a multi-hop task counts in both)
+    for name, ts in runs.items():
+        multi = [t for t in ts if len(t["gold_doc_ids"]) > 1]
+        forms = dict(Counter(t.get("metadata", {}).get("form", "?") for t in multi).most_common())
+        read = Counter(d for t in ts for d in set(t["gold_doc_ids"]))
+        print(f"{name}: multi-hop {len(multi)} of {len(ts)} {forms}; meetings read by a task {len(read)}")
     lex = lexical([r["query"] for r in real], leave_one_out=True)
     forms = dict(Counter(form(r["query"]) for r in real).most_common())
     print(f"| real queries | {len(real)} | {len({r['meeting'] for r in real})} | {len(real) / len(ids):.3f} | – | {forms} | "

@@ -72,6 +72,9 @@ from datagen.man_hops import COMPARE_FORM as MAN_COMPARE_FORM
 from datagen.man_hops import man_chains, man_comparisons, man_links
 from datagen.meeting_decisions import DECISIONS
 from datagen.meeting_guard import STATEMENT, guard_meetings, meeting_text
+from datagen.meeting_hops import BRIDGE_FORM as MEET_BRIDGE_FORM
+from datagen.meeting_hops import COMPARE_FORM as MEET_COMPARE_FORM
+from datagen.meeting_hops import meeting_hops
 from datagen.meeting_replies import REPLIES
 from datagen.meeting_said import FIGURES, PETITIONS, ROLES, SHARES
 from datagen.mining import MinedCorpus, fold
@@ -82,7 +85,7 @@ from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
 FORMS = ("single", "claim", "bridge", "comparison", "bridge_comparison", ORDER_FORM, LIST_FORM, BRIDGE_FORM, DOC_BRIDGE_FORM,
-         DOC_COMPARE_FORM, MAN_BRIDGE_FORM, MAN_COMPARE_FORM)
+         DOC_COMPARE_FORM, MAN_BRIDGE_FORM, MAN_COMPARE_FORM, MEET_BRIDGE_FORM, MEET_COMPARE_FORM)
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,13 @@ class NaturalConfig:
         most remote controls ugly, according to the marketing expert?" → "seventy five percent"). QMSum tuning (162 meetings, `--n 150 --seed 1`): see docs/LOG.md,
         session 50. 0 reads none, and the facts are main's exactly (`--mix meet_roles=0,meet_figures=0,
         meet_petitions=0,meet_shares=0`). A folder with no named meeting has none either way.
+    meet_hops: 1 (default) asks across two meetings of one series or committee (`datagen.meeting_hops`, session 51):
+        the meeting after (or before) the one that states a fact `meeting_said` reads, then a fact of that meeting
+        ("In the ES2016 meeting after the one in which the project manager gave a selling price of twenty five
+        Euros, what percentage of users find their remote controls to be ugly, according to …?"), and one figure
+        a speaker gave in two meetings of a series compared. Each meeting fact it joins must be asked
+        (`meet_roles` …). 0 asks none (`--mix meet_hops=0`); a folder with no ordered named meetings has none.
+    meet_compare_share: the largest share of the meetings' multi-hop tasks that may be comparisons (issue 36: 25 %).
     doc_room: 1 (default) keeps a documentation page's single-hop questions askable to the end of a run (session 45,
         issue 36): a two-page question (datagen.doc_bridges) that uses a page raises its use cap by one, as a fact
         of its own (the cap is its usual one plus one use per fact, and on HTTPX + pytest at `--n 2000` the 16
@@ -374,6 +384,8 @@ class NaturalConfig:
     doc_papers: float = 1.0
     doc_man: float = 1.0
     man_hops: float = 1.0
+    meet_hops: float = 1.0
+    meet_compare_share: float = 0.25
     man_styles: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
@@ -393,7 +405,8 @@ class NaturalConfig:
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "meet_roles", "meet_figures", "meet_petitions", "meet_shares", "calls", "call_comparison_share", "call_prose",
             "call_guards", "call_compare_read", "doc_notebooks", "doc_papers", "doc_man", "man_hops", "man_styles",
-            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links",
+            "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links", "meet_hops",
+            "meet_compare_share",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -421,6 +434,7 @@ _MIX_KEYS = {
     "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
+    "meet_hops": "meet_hops", "meet_compare": "meet_compare_share",
 }
 
 
@@ -678,7 +692,23 @@ class NaturalGenerator:
             self.man_chains = man_chains(man_links(man_pages, self.man_funnel), asked, texts, self.man_funnel)
             self.man_comparisons = man_comparisons(asked, man_pages, texts, self.man_funnel)
             self.stages.update({f"man_hop:{k}": v for k, v in self.man_funnel.items()})
-        self._doc_multi = bool(self.doc_bridges or self.doc_comparisons or self.man_chains or self.man_comparisons)
+        # questions across two ordered meetings (datagen.meeting_hops): a meeting named by what the one before or
+        # after it states, a figure compared across a series; only the meeting facts asked (`_doc_kind_on`)
+        self.meet_funnel: Counter = Counter()
+        self.meet_bridges: list = []
+        self.meet_comparisons: list = []
+        if self.config.meet_hops:
+            said = {d: [f for f in fs if f.relation.startswith((ROLES, FIGURES, PETITIONS, SHARES)) and self._doc_kind_on(f)]
+                    for d, fs in kept.items()}
+            said = {d: fs for d, fs in said.items() if fs}
+            if said:
+                # a meeting fact's subject opens with its meeting's name ("the ES2002 kick-off meeting: …")
+                names = {d: fs[0].subject.split(": ", 1)[0] for d, fs in said.items()}
+                texts = {d: mined.doc_text(d) for d in said}
+                self.meet_bridges, self.meet_comparisons = meeting_hops(said, names, texts, self.meet_funnel)
+                self.stages.update({f"meet_hop:{k}": v for k, v in self.meet_funnel.items()})
+        self._doc_multi = bool(self.doc_bridges or self.doc_comparisons or self.man_chains or self.man_comparisons
+                               or self.meet_bridges or self.meet_comparisons)
 
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
@@ -750,7 +780,7 @@ class NaturalGenerator:
         already (`duplicate_task`: on Poetry + pipx + Hypercorn at `--n 2000` the run ended on 200 of those in a row).
         With `doc_room`, a documentation page's single-hop fact so refused is not drawn again: on HTTPX + pytest one `opt:default` whose
         answer names nothing was drawn 318 times at `--n 2000` and ended the run on "200 failed proposals in a row"."""
-        if candidate.metadata.get("form") in (MAN_BRIDGE_FORM, MAN_COMPARE_FORM):
+        if candidate.metadata.get("form") in (MAN_BRIDGE_FORM, MAN_COMPARE_FORM, MEET_BRIDGE_FORM, MEET_COMPARE_FORM):
             # a manual-page question is one of a fixed list (datagen.man_hops): refused once, never drawn again
             self._asked.add(candidate.question)
             self.stages[f"{candidate.metadata['form']}:refused_{reason.value}"] += 1
@@ -766,6 +796,10 @@ class NaturalGenerator:
         """Why single-hop tasks may fill the rest of a multi-hop run ("" when they may not): a corpus
         with no title to ask about (chats, mail) has no chains, only the orders of its dated acts."""
         if self._doc_multi and not any(self.chains.chains.values()) and not self.comparable:
+            if (self.meet_bridges or self.meet_comparisons) and not (self.doc_bridges or self.doc_comparisons
+                                                                      or self.man_chains or self.man_comparisons):
+                return ("the meetings' only multi-hop tasks join two meetings of one series or committee by their order, "
+                        "or compare a figure across a series (datagen.meeting_hops); single-hop tasks are written for the rest")
             if not (self.doc_bridges or self.doc_comparisons):
                 return ("the manual pages' only multi-hop tasks follow a link one page states to another or compare two "
                         "related pages' versions (datagen.man_hops); single-hop tasks are written for the rest")
@@ -786,6 +820,8 @@ class NaturalGenerator:
         if hops == 2 and self._doc_left():
             return None
         if hops >= 2 and self._man_open(hops):
+            return None
+        if hops == 2 and self._meet_open():
             return None
         if hops == 1:
             return self._singles_spent()
@@ -897,6 +933,10 @@ class NaturalGenerator:
             found = self._man_pick(hops, rng)
             if not isinstance(found, DropReason):
                 return found
+        if hops == 2 and self._meet_open():
+            found = self._meet_pick(rng)
+            if not isinstance(found, DropReason):
+                return found
         if hops == 2 and self._doc_left():
             found = self._doc_pair(rng)
             if not isinstance(found, DropReason):
@@ -962,6 +1002,27 @@ class NaturalGenerator:
         c = rng.choice(chains)
         return self._candidate(MAN_BRIDGE_FORM, list(c.docs), list(c.facts), c.question, c.answer, clues=[],
                                bridges=[f.answer for f in c.facts[:-1]])
+
+    def _meet_open(self, form: str = "") -> list:
+        """The meetings' two-meeting questions not written yet whose meetings are under their cap (datagen.meeting_hops);
+        comparisons only while one more keeps them within `meet_compare_share` of the meetings' multi-hop tasks."""
+        out = []
+        if form in ("", MEET_COMPARE_FORM) and self.meet_comparisons:
+            multi = self.written[MEET_BRIDGE_FORM] + self.written[MEET_COMPARE_FORM]
+            if self.written[MEET_COMPARE_FORM] + 1 <= self.config.meet_compare_share * (multi + 1):
+                out += [c for c in self.meet_comparisons if c.question not in self._asked and all(map(self.usable, c.docs))]
+        if form in ("", MEET_BRIDGE_FORM):
+            out += [c for c in self.meet_bridges if c.question not in self._asked and all(map(self.usable, c.docs))]
+        return out
+
+    def _meet_pick(self, rng: random.Random) -> Candidate | DropReason:
+        """A meetings' comparison when one is due, else a bridge by the meetings' order (datagen.meeting_hops)."""
+        picked = self._meet_open(MEET_COMPARE_FORM) or self._meet_open(MEET_BRIDGE_FORM)
+        if not picked:
+            return DropReason.NO_CHAIN
+        c = rng.choice(picked)
+        return self._candidate(c.form, list(c.docs), [c.first, c.second], c.question, c.answer, clues=[],
+                               bridges=[c.first.answer] if c.form == MEET_BRIDGE_FORM else [])
 
     def _man_why(self, hops: int) -> str:
         """What stops the manual pages' chains of `hops` pages, from the funnel (datagen.man_hops)."""
