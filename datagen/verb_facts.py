@@ -198,6 +198,10 @@ def _fact(
         auxes = [ImpliedWord(_THIRD_PERSON.get(a.text.lower(), a.text), a.dep_) for a in auxes]
         if any(a.text.startswith("'") for a in auxes) or not _chat_answer(ent):
             return None
+    if any(a.text.startswith(("'", "’")) for a in auxes):
+        # a contraction cut from its subject leads no question: "I've seen and spoken with X", the conjunct inheriting
+        # its head's "'ve", was asked "Which person 've Barry Hughes spoken with?" (session 51, an unseen split)
+        return None
     copula = verb.lemma_ == "be" and not auxes
     p = prep.lower_ if prep is not None else ""
     relation = f"{verb.lemma_.lower()}|{p or shape}|{kind}"

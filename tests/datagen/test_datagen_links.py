@@ -13,6 +13,7 @@ the page "Richard Wright (author)".
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from datagen_fixtures import NO_PAGE, titled_chunks
@@ -291,3 +292,13 @@ def test_a_school_is_asked_about_as_a_school() -> None:
 
     assert class_of(FactBase(), "kcl", "organization", "King's College London") == "college"
     assert class_of(FactBase(), "x", "organization", "Cartoon Network") == "organization"
+
+
+def test_a_contraction_cut_from_its_subject_leads_no_question(nlp) -> None:  # noqa: ANN001
+    """A committee witness's "I've seen and spoken with X": the conjunct inherits its head's "'ve", and was asked
+    "Which person 've Barry Hughes spoken with?" (session 51, an unseen meeting split)."""
+    from datagen.verb_facts import verb_facts
+
+    text = "My take on it: I've seen and spoken with Matt Jukes about this, from South Wales Police."
+    asks = [f.ask for f in verb_facts(nlp(text), "d", "d#0", text, "Barry Hughes", NO_PAGE, speaker="Barry Hughes")]
+    assert not [a for a in asks if re.search(r"\s['’]\w", a)], asks

@@ -108,6 +108,17 @@ def test_hedges_fillers_common_words_a_chair_and_unnamed_meetings_are_not_asked(
     assert skipped["said_figure_hedged"] >= 1 and skipped["said_petition_no_member"] == 1
 
 
+def test_doubt_about_a_figure_is_no_figure_given() -> None:
+    """Session 51's unseen split: a designer doubting the price the brief set ("I don't see why we have to sell it for
+    twenty five Euros now") was asked as the price the designer gave."""
+    text = _docs("LMP201b.txt")["LMP201b.txt"]
+    doubted = text + ("Hardware Designer: But I mean I don't see why we have to sell it for forty one Euros now.\n"
+                      "Team Lead: I think it's hard to uh sell it for forty three Euros.\n")
+    asked, skipped = _asked({**_docs("LMP201a.txt"), "LMP201b.txt": doubted})
+    assert not {"forty one Euros", "forty three Euros"} & set(asked.values())
+    assert "thirty nine Euros" in asked.values()  # the figures stated plainly are still asked
+
+
 def test_each_question_has_one_answer_in_its_meeting() -> None:
     text = _docs("LMP201a.txt")["LMP201a.txt"].replace(
         "Our profit aim is two million Euros.", "Our profit aim is two million Euros. Our profit aim is three million Euros.")
