@@ -53,6 +53,12 @@ def policy_command(
                                        "whose answer decisions join the warm start (deep chains the main corpus "
                                        "lacks); repeatable.")
     ] = None,
+    start_check: Annotated[
+        bool, typer.Option("--start-check/--no-start-check",
+                           help="After training, run the start and the trained policy on the held-back tasks and "
+                           "ship the start where the trained one's passage R@5 there is below it, saying so "
+                           "(issue 34: never a policy below its start).")
+    ] = False,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
                            "folder made with other flags is an error).")
@@ -91,7 +97,7 @@ def policy_command(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
-            doc_min_gold=doc_min_gold, start=start,
+            doc_min_gold=doc_min_gold, start=start, start_check=start_check,
             learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
                                                             first_search_links=0, first_search_floor=0.0)),
         )
@@ -101,6 +107,8 @@ def policy_command(
         typer.echo(f"trained on {report.tasks} tasks ({report.skipped_gold_missing} skipped: gold not in the index); "
                    f"{len(report.rl)} CISPO steps, last reward {last.get('reward', float('nan')):.3f}; "
                    f"{report.seconds:.0f} s this run")
+        if report.start_check is not None:
+            typer.echo(f"start check: {report.start_check['why']}")
         typer.echo(f"wrote {out}; use it with: context1 ask {index} QUESTION --backend learned --policy {out}")
 
 
