@@ -80,7 +80,7 @@ for s in $SETS; do
   every_of="EVERY_$s"; every=${!every_of:-$EVERY}
   # the reporting part's default subsets (fit 40 min at load 3): HotpotQA's and LoCoMo's every 2nd, MuSiQue whole
   if [ "$SPLIT" = report ] && [ -z "${!every_of:-}" ] && [ "$EVERY" = 1 ] && [ "$s" != musique ]; then every=2; fi
-  grep -m1 -h "^start check:" "$OUT/train-$s.log" 2>/dev/null >&2 || true   # what CHECK found, if it ran
+  grep -m1 -h "^start check:" "$OUT/train-$s.log" >&2 2>/dev/null || true   # what CHECK found, if it ran
   stamp "running $s $SPLIT"
   $PYTHON benchmarks/search_policy.py --data-dir "$DATA" --index-root "$INDEX_ROOT" --sets "$s" --split "$SPLIT" \
     --limit "$lim" --every "$every" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \
