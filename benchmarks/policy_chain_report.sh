@@ -28,7 +28,7 @@
 # untrained prior row is). The reporting part is never trained on (policy_tasks.py refuses its ids).
 # CHECK (1; session 51): `train policy --start-check` — the start and the trained policy run on the training run's
 # held-back tasks and, where the trained one's passage R@5 there is below the start's, the start is shipped (the
-# trained row then equals the prior row) and train-SET.log says so; 0 gives session 48's chain.
+# trained row then equals the prior row) and train-SET.log says so; 0 (`--no-start-check`) gives session 48's chain.
 set -euo pipefail
 
 : "${INDEX_ROOT:?set INDEX_ROOT (the folder holding bench-SET-256)}"
@@ -46,7 +46,7 @@ THREADS=${THREADS:-1}
 TRAIN=${TRAIN:-1}
 CHAIN_LEAKS=${CHAIN_LEAKS:-2}
 CHECK=${CHECK:-1}
-check=(); [ "$CHECK" = 1 ] && check=(--start-check)
+check=(--no-start-check); [ "$CHECK" = 1 ] && check=(--start-check)
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUT" "$GEN"
 cd "$ROOT"

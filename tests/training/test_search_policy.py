@@ -524,3 +524,14 @@ def test_training_ships_its_start_not_a_policy_below_it_and_says_so(mini_corpus,
     saved = json.loads((plain / "report.json").read_text())
     assert report.start_check is None and "start_check" not in saved and "start_check" not in saved["config"]
     assert np.allclose(open_policy(plain).passage(x), -start.passage(x))
+
+
+def test_train_policy_checks_its_start_by_default_and_no_start_check_is_base():
+    """`context1 train policy` runs the start check unless told `--no-start-check` (issue 34: never a policy below
+    its start); the Python config's default stays off, which is the training before session 51."""
+    import inspect
+
+    from training.cli_search_policy import policy_command
+
+    assert inspect.signature(policy_command).parameters["start_check"].default is True
+    assert SearchPolicyTrainConfig().start_check is False
