@@ -26,6 +26,9 @@
 # question word for word is dropped; since session 48 also one whose chain shares CHAIN_LEAKS, default 2, gold
 # documents with one reporting question — 11 of MuSiQue's 43 default tasks did; 0 gives session 47's sets), `context1 train policy --agreement-weight 0.05 --start auto` (the start the
 # untrained prior row is). The reporting part is never trained on (policy_tasks.py refuses its ids).
+# CHECK (1; session 51): `train policy --start-check` — the start and the trained policy run on the training run's
+# held-back tasks and, where the trained one's passage R@5 there is below the start's, the start is shipped (the
+# trained row then equals the prior row) and train-SET.log says so; 0 (`--no-start-check`) gives session 48's chain.
 set -euo pipefail
 
 : "${INDEX_ROOT:?set INDEX_ROOT (the folder holding bench-SET-256)}"
@@ -42,6 +45,8 @@ PYTHON=${PYTHON:-python}
 THREADS=${THREADS:-1}
 TRAIN=${TRAIN:-1}
 CHAIN_LEAKS=${CHAIN_LEAKS:-2}
+CHECK=${CHECK:-1}
+check=(--no-start-check); [ "$CHECK" = 1 ] && check=(--start-check)
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUT" "$GEN"
 cd "$ROOT"
@@ -66,7 +71,7 @@ for s in $SETS; do
   if [ "$TRAIN" = 0 ] && [ -f "$OUT/policy-$s/policy.json" ]; then continue; fi   # TRAIN=0: reuse OUT/policy-SET
   stamp "training $s"
   $PYTHON -m context1.interfaces.cli train policy "$idx" --tasks "$OUT/tasks-$s.jsonl" --out "$OUT/policy-$s" \
-    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh > "$OUT/train-$s.log" 2>&1 \
+    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh "${check[@]}" > "$OUT/train-$s.log" 2>&1 \
     || { tail -n 3 "$OUT/train-$s.log" >&2; echo "training $s failed (above; $OUT/train-$s.log)" >&2; exit 1; }
 done
 
@@ -75,6 +80,7 @@ for s in $SETS; do
   every_of="EVERY_$s"; every=${!every_of:-$EVERY}
   # the reporting part's default subsets (fit 40 min at load 3): HotpotQA's and LoCoMo's every 2nd, MuSiQue whole
   if [ "$SPLIT" = report ] && [ -z "${!every_of:-}" ] && [ "$EVERY" = 1 ] && [ "$s" != musique ]; then every=2; fi
+  grep -m1 -h "^start check:" "$OUT/train-$s.log" >&2 2>/dev/null || true   # what CHECK found, if it ran
   stamp "running $s $SPLIT"
   $PYTHON benchmarks/search_policy.py --data-dir "$DATA" --index-root "$INDEX_ROOT" --sets "$s" --split "$SPLIT" \
     --limit "$lim" --every "$every" --workers 1 --prior --policy "trained=$OUT/policy-{set}" --stage rl --out-dir "$OUT/rows" \

@@ -76,7 +76,11 @@ def main() -> None:
     kept = kept[: args.max_tuning] if args.max_tuning else kept
     tasks = [] if args.no_tuning else list(kept)
     for path in args.extra:
-        tasks += list(load_tasks(path).tasks)
+        # an empty file is no JSON to load_tasks (an error naming the file); here it is a run that wrote no task
+        more = [] if path.is_file() and not path.read_text(encoding="utf-8").strip() else list(load_tasks(path).tasks)
+        if not more:  # an empty datagen run: training goes on without generated tasks, which the user is told
+            print(f"note: {path} holds no task; nothing generated is added", file=sys.stderr)
+        tasks += more
     held_ids = {t.task_id for t in held} | {t.query.strip().lower() for t in held}
     tasks = [t for t in tasks if t.task_id not in held_ids and t.query.strip().lower() not in held_ids]
     reporting = {t.task_id for t in report} | {t.query.strip().lower() for t in report}

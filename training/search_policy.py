@@ -158,6 +158,10 @@ class SearchPolicyTrainConfig:
     # On LoCoMo (session 38, 47 tuning questions, measured on the 48 held out) training from auto ties training
     # from hand (R@5 1 won / 1 lost, all-R@10 0 / 0) and beats the auto prior on all-R@10 (+.083, 4 / 0).
     start: str = "auto"
+    # After training, run the start and the trained policy on the held-back tasks (`val_fraction`: their decisions
+    # were never fitted) and, where the trained one's passage R@5 there is below the start's, ship the start and say
+    # so (`start_check`; issue 34: a policy below its start is never shipped). Off: base's policy, unchecked.
+    start_check: bool = False
     reward: RewardConfig = field(default_factory=RewardConfig)
     curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
     seed: int = 0
@@ -171,6 +175,7 @@ class TrainReport:
     rl: list[dict[str, Any]]
     seconds: float
     out: Path
+    start_check: dict[str, Any] | None = None  # `start_check`'s verdict, when the config asked for it
 
 
 @contextlib.contextmanager
@@ -738,7 +743,9 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
     identity = index_identity(corpus)
     # every setting but rl_steps (extending CISPO is a resume), the tasks used, the index: resuming
     # (the default) into a folder made otherwise is an error before anything runs (issue 37)
-    run_config = {"kind": "search_policy", "config": {k: v for k, v in _plain_config(config).items() if k != "rl_steps"},
+    # start_check only judges the result: a folder trained without it resumes with it and the other way round
+    run_config = {"kind": "search_policy", "config": {k: v for k, v in _plain_config(config).items()
+                                                      if k not in ("rl_steps", "start_check")},
                   "agent": dataclasses.asdict(agent_config), "tasks": tasks_fingerprint(usable),
                   "index": identity}
     if extra:  # a run without extra tasks keeps the run.json it always had (older folders resume)
@@ -840,14 +847,60 @@ def _train(corpus: Any, tasks: Sequence[Task], out: str | Path, config: SearchPo
                              "--doc-min-gold) or CISPO steps whose groups differ (--rl-steps)")
     final = module.weights() if config.rl_steps > 0 else warm
     final.meta = {"index": identity, "stage": "warm start + CISPO" if config.rl_steps > 0 else "warm start"}
+    checked: dict[str, Any] | None = None
+    if config.start_check:
+        held = [t for t in usable if hash_fraction(t.task_id) < config.val_fraction]
+        start = PolicyWeights.start(config.start, config.learned, corpus)
+        checked = start_check(corpus, held, start, final, agent_config)
+        log(f"start check: {checked['why']}")
+        if checked["kept_start"]:
+            start.meta = {"index": identity, "stage": "start (kept: the trained policy fell below it on held-back "
+                                                      "tasks)"}
+            final = start
     seconds = time.perf_counter() - t_start
     report = {
         "tasks": len(usable), "skipped_gold_missing": len(skipped), "skipped_examples": skipped[:5],
         "warm_start": warm_report, "best_of": best_report, "rl_steps": len(rows), "rl_metrics": rows,
         "config": _plain_config(config), "seconds_this_run": seconds, "peak_rss_gb": peak_rss_gb(),
     }
+    if checked is not None:  # a run without the check keeps the report it always had
+        report["start_check"] = checked
+    else:
+        report["config"].pop("start_check", None)
     final.save(out, report)
-    return TrainReport(len(usable), len(skipped), warm_report, rows, seconds, out)
+    return TrainReport(len(usable), len(skipped), warm_report, rows, seconds, out, checked)
+
+
+def passage_recall(rollout: Any, task: Task, k: int = 5) -> float:
+    """Share of the task's gold documents covered by the episode's first k returned passages (a passage covers
+    its document): benchmarks/search_policy.py's passage R@5, which issue 34's chain reports."""
+    if rollout.failed or rollout.trajectory is None:
+        return 0.0
+    covered = {e.chunk_id.rpartition("#")[0] for e in list(rollout.trajectory.evidence or ())[:k]}
+    gold = set(task.gold_doc_ids)
+    return len(gold & covered) / len(gold) if gold else 0.0
+
+
+def start_check(corpus: Any, held: Sequence[Task], start: PolicyWeights, trained: PolicyWeights,
+                agent_config: Any) -> dict[str, Any]:
+    """The start and the trained policy, greedy, on the held-back tasks (their decisions were never fitted):
+    mean passage R@5 of each, questions won / lost, and whether the start is kept (the trained one's mean is
+    below it). No held-back task: nothing to judge by, the trained policy is kept and the report says so."""
+    if not held:
+        return {"tasks": 0, "kept_start": False, "why": "no held-back task to compare the trained policy with its "
+                                                         "start on; the trained policy is shipped unchecked"}
+    a = [passage_recall(run_rollout(corpus, LearnedSearchPolicy(corpus, start), t, agent_config, 0), t) for t in held]
+    b = [passage_recall(run_rollout(corpus, LearnedSearchPolicy(corpus, trained), t, agent_config, 0), t)
+         for t in held]
+    s, tr = float(np.mean(a)), float(np.mean(b))
+    won, lost = sum(y > x for x, y in zip(a, b, strict=True)), sum(y < x for x, y in zip(a, b, strict=True))
+    kept = tr < s
+    why = (f"on {len(held)} held-back task(s) the trained policy's passage R@5 is {tr:.3f}, the start's {s:.3f} "
+           f"({won} won / {lost} lost); "
+           + ("the trained policy is below its start: the START is shipped, not the trained policy" if kept
+              else "the trained policy is shipped"))
+    return {"tasks": len(held), "start_pr5": s, "trained_pr5": tr, "won": won, "lost": lost, "kept_start": kept,
+            "why": why}
 
 
 class NothingLearned(ValueError):

@@ -81,3 +81,12 @@ def test_a_chain_leak_without_drop_leaks_writes_nothing(monkeypatch, tmp_path, c
         _run_chains(monkeypatch, tmp_path, "--chain-leaks", "2")
     assert "share 2+ gold documents with a reporting question" in str(err.value)
     assert not (tmp_path / "tasks.jsonl").exists()
+
+
+def test_an_empty_generated_task_file_is_said_and_the_tuning_part_still_written(monkeypatch, tmp_path, capsys):
+    """A datagen run that wrote no task (an empty tasks.jsonl) adds nothing, and the run says so instead of
+    training on the tuning part alone in silence (issue 34's chain reads GEN/SET/tasks.jsonl as it is)."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert _run(monkeypatch, tmp_path, "--extra", str(empty)) == [f"t{i}" for i in range(10)]
+    assert f"note: {empty} holds no task" in capsys.readouterr().err

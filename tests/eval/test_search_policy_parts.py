@@ -103,3 +103,34 @@ def test_an_evenly_spaced_subset_of_a_part():
     run = subprocess.run([sys.executable, str(BENCHMARKS / "search_policy.py"), "--every", "0", "--sets", "locomo"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "--every 0: 1 or more" in run.stderr
+
+
+def test_the_chain_trains_with_the_start_check_unless_check_is_0(tmp_path):
+    """benchmarks/policy_chain_report.sh (session 51): `CHECK=1`, the default, passes `--start-check` to `train
+    policy` (a policy below its start on held-back tasks is not shipped) and prints what the check found; `CHECK=0`
+    passes `--no-start-check` (session 48's training). A stand-in PYTHON records each call instead of running it."""
+    import os
+
+    fake = tmp_path / "python"
+    fake.write_text('#!/usr/bin/env bash\necho "$*" >> "$CALLS"\n'
+                    'case "$*" in *"train policy"*) echo "start check: on 4 held-back task(s) (stand-in)";; esac\n')
+    fake.chmod(0o755)
+    (tmp_path / "idx" / "bench-musique-256").mkdir(parents=True)
+    (tmp_path / "idx" / "bench-musique-256" / "manifest.json").write_text("{}")
+    (tmp_path / "gen" / "musique").mkdir(parents=True)
+    (tmp_path / "gen" / "musique" / "tasks.jsonl").write_text("")
+
+    def trains(check: str | None) -> tuple[str, str]:
+        calls = tmp_path / f"calls-{check}"
+        env = {**os.environ, "INDEX_ROOT": str(tmp_path / "idx"), "OUT": str(tmp_path / f"out-{check}"),
+               "GEN": str(tmp_path / "gen"), "SETS": "musique", "SPLIT": "tuning", "PYTHON": str(fake),
+               "CALLS": str(calls), **({"CHECK": check} if check is not None else {})}
+        run = subprocess.run(["bash", str(BENCHMARKS / "policy_chain_report.sh")], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return next(x for x in calls.read_text().splitlines() if "train policy" in x), run.stderr
+
+    on, said = trains(None)
+    assert on.endswith("--fresh --start-check") and "start check: on 4 held-back task(s)" in said
+    off, said = trains("0")
+    assert off == on.replace("--start-check", "--no-start-check").replace("out-None", "out-0")

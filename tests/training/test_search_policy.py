@@ -468,3 +468,70 @@ def test_a_run_from_the_chat_prior_keeps_it_is_held_to_it_and_is_part_of_the_run
     assert json.loads((out / "run.json").read_text())["config"]["config"]["start"] == "chat"
     with pytest.raises(RunMismatch):
         train_search_policy(mini_corpus, tasks, out, dataclasses.replace(cfg, start="hand"))
+
+
+def _upside_down(w: PolicyWeights) -> PolicyWeights:
+    """The same policy with its document and passage scorers negated: it answers with what the start puts last."""
+    flip = lambda s: Scorer(s.mean, s.std, [(-a, -b) for a, b in s.layers])  # noqa: E731
+    return PolicyWeights(w.query, flip(w.doc), w.config, dict(w.meta), passage=flip(w.passage))
+
+
+def test_start_check_keeps_the_start_where_the_trained_policy_falls_below_it_on_held_back_tasks(mini_corpus, mini_tasks):
+    """Issue 34: a trained policy below its start on tasks whose decisions it never fitted is not shipped, and the
+    verdict says so; one that ties or wins is; no held-back task (or a task whose gold is not in the index) is
+    said, never a crash."""
+    from context1 import AgentConfig
+    from training.search_policy import start_check
+
+    tasks = _tasks(mini_corpus, mini_tasks)
+    start = PolicyWeights.prior()
+    bad = start_check(mini_corpus, tasks, start, _upside_down(start), AgentConfig())
+    assert bad["kept_start"] and bad["trained_pr5"] < bad["start_pr5"] and bad["lost"] > bad["won"] == 0
+    assert "START is shipped" in bad["why"] and f"on {len(tasks)} held-back task(s)" in bad["why"]
+    same = start_check(mini_corpus, tasks, start, PolicyWeights.prior(), AgentConfig())
+    assert not same["kept_start"] and same["won"] == same["lost"] == 0 and "trained policy is shipped" in same["why"]
+    none = start_check(mini_corpus, [], start, _upside_down(start), AgentConfig())
+    assert none == {"tasks": 0, "kept_start": False, "why": none["why"]} and "unchecked" in none["why"]
+    lost = [Task("gone", "Where is the lighthouse of Brannock?", gold_doc_ids=("not-in-this-index",)),
+            Task("empty", "Who founded Veldhaven?", gold_doc_ids=())]
+    odd = start_check(mini_corpus, lost, start, _upside_down(start), AgentConfig())
+    assert odd["start_pr5"] == odd["trained_pr5"] == 0.0 and not odd["kept_start"]
+
+
+def test_training_ships_its_start_not_a_policy_below_it_and_says_so(mini_corpus, mini_tasks, tmp_path, monkeypatch):
+    """`start_check=True`: a warm start that answers worse than its start on the held-back tasks is replaced by
+    the start in the folder, the report and the log say so. Off (the default): the policy as before, its report
+    without the check (base's report, key for key)."""
+    import training.search_policy as sp
+
+    assert SearchPolicyTrainConfig().start_check is False
+    monkeypatch.setattr(sp, "warm_start", lambda corpus, tasks, config, agent, log, extra=(): (
+        _upside_down(PolicyWeights.start(config.start, config.learned, corpus)), {"query": {"chosen": "linear"}}))
+    cfg = dataclasses.replace(SMALL, rl_steps=0, val_fraction=0.6, start_check=True)
+    said: list[str] = []
+    out = tmp_path / "checked"
+    report = train_search_policy(mini_corpus, _tasks(mini_corpus, mini_tasks), out, cfg, log=said.append)
+    assert report.start_check["kept_start"] and report.start_check["tasks"] > 0
+    assert any(m.startswith("start check: ") and "START is shipped" in m for m in said)
+    saved = json.loads((out / "report.json").read_text())
+    assert saved["start_check"]["kept_start"] and saved["config"]["start_check"] is True
+    shipped, start = open_policy(out), PolicyWeights.prior()
+    x = np.random.default_rng(3).normal(size=(20, len(PASSAGE_FEATURES)))
+    assert np.allclose(shipped.passage(x), start.passage(x)) and shipped.meta["stage"].startswith("start (kept")
+    plain = tmp_path / "plain"
+    report = train_search_policy(mini_corpus, _tasks(mini_corpus, mini_tasks), plain,
+                                 dataclasses.replace(cfg, start_check=False))
+    saved = json.loads((plain / "report.json").read_text())
+    assert report.start_check is None and "start_check" not in saved and "start_check" not in saved["config"]
+    assert np.allclose(open_policy(plain).passage(x), -start.passage(x))
+
+
+def test_train_policy_checks_its_start_by_default_and_no_start_check_is_base():
+    """`context1 train policy` runs the start check unless told `--no-start-check` (issue 34: never a policy below
+    its start); the Python config's default stays off, which is the training before session 51."""
+    import inspect
+
+    from training.cli_search_policy import policy_command
+
+    assert inspect.signature(policy_command).parameters["start_check"].default is True
+    assert SearchPolicyTrainConfig().start_check is False
