@@ -199,6 +199,10 @@ def read_question(sentence: str, asker: str, answerer: str) -> tuple[str, str, s
     return form, question, thing
 
 
+# a "what" answered with a time or place phrase asked of no thing ("during Eurospeech", "in the lab")
+_PLACE_OR_TIME_WORDS = frozenset("during in at on before after since until by from".split())
+
+
 def read_answer(sentence: str, form: str, answerer: str, people: Mapping[str, str]) -> str | None:
     """The short answer the next turn's first sentence gives to a question of `form` (module docstring), as it
     stands in the text (an "I will" as the answerer's written form), or None."""
@@ -209,7 +213,8 @@ def read_answer(sentence: str, form: str, answerer: str, people: Mapping[str, st
             return answerer
         return None
     if form != "who":  # "It's in Denmark.": the answer after its pointing opener
-        body = re.sub(r"^(?:It's|It’s|It is|It was|That's|That’s|That is|That was) (?=\S)", "", body)
+        # (in either case: "and Uh, that's during Eurospeech" leaves "that's …" once its fillers are off)
+        body = re.sub(r"^(?:It's|It’s|It is|It was|That's|That’s|That is|That was) (?=\S)", "", body, flags=re.IGNORECASE)
     words = body.rstrip(".!").split()
     if words and words[-1].rstrip(".") in _TITLES:
         return None  # "Mr." of "Mr. Chair, …": the sentence split at a title, no answer
@@ -237,6 +242,8 @@ def read_answer(sentence: str, form: str, answerer: str, people: Mapping[str, st
     low = [fold(w.strip(",.;:!")) for w in words]
     if _NUMBER_ANSWER.match(body):
         return None  # a number to a "what" is an amount whose unit or owner the question left out ("Fifty-six.")
+    if low[0] in _PLACE_OR_TIME_WORDS:
+        return None  # "What's September sixth?" / "during Eurospeech": a when or where said, no thing named
     if any(w in _NAMES_NOTHING or w in _UNRESOLVED for w in low) or _VERBISH.search(text):
         return None
     if low[-1] in _STOP or not any(len(w) >= 3 and w not in _STOP for w in low) or "," in text:

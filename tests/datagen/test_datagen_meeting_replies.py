@@ -141,6 +141,8 @@ def test_a_person_the_question_names_is_written_as_the_folder_writes_them() -> N
     ("who", "I will.", "[PERSON2]"), ("who", "Me.", "[PERSON2]"), ("who", "[PERSON5] and [PERSON6].", "[PERSON5] and [PERSON6]"),
     ("who", "Somebody from the team.", None), ("where", "It's in Denmark.", "in Denmark"), ("where", "Oh.", None),
     ("what", "Yes.", None), ("what", "It is what it is.", None), ("what", "The shared task data.", "The shared task data"),
+    ("what", "and Uh, that's during Eurospeech.", None),  # session 51, an unseen split: "What is September sixth?"
+    ("what", "That's the alignment tool.", "the alignment tool"),
 ])
 def test_answers_of_the_question_s_type(form: str, reply: str, answer: str | None) -> None:
     assert read_answer(reply, form, "[PERSON2]", {}) == answer
