@@ -131,12 +131,7 @@ def table(path: Path) -> str:
         base = [score(r[f"search@{labels[0]}"], r) for r in subset]
         for label in labels:
             rows = [score(r[f"search@{label}"], r) for r in subset]
-            cells = ["", "", ""]
-            if label != labels[0]:
-                cells = []
-                for m in METRICS:
-                    d, won, lost, lo, hi = paired([b[m] for b in base], [x[m] for x in rows])
-                    cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
+            cells = _delta_cells(base, rows) if label != labels[0] else ["", "", ""]
             means = [statistics.fmean(x[m] for x in rows) for m in METRICS]
             out.append(f"| {kind} | search@{label} | {len(subset)} | " + " | ".join(f"{v:.3f}" for v in means)
                        + " | " + " | ".join(cells) + " |")
@@ -146,15 +141,21 @@ def table(path: Path) -> str:
             search_key = "search@" + key.split("@", 1)[1]
             a = [score(r[key], r) for r in both]
             s = [score(r[search_key], r) for r in both]
-            cells = []
-            for m in METRICS:
-                d, won, lost, lo, hi = paired([x[m] for x in s], [x[m] for x in a])
-                cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
+            cells = _delta_cells(s, a)
             means = [statistics.fmean(x[m] for x in a) for m in METRICS]
             out.append(f"| {kind} | {key} vs {search_key} | {len(both)} | " + " | ".join(f"{v:.3f}" for v in means)
                        + " | " + " | ".join(cells) + " |")
     out += ["", f"Why search@{labels[0]} misses (hit@5 = 0), counted:", ""] + trace(records, labels[0])
     return "\n".join(out)
+
+
+def _delta_cells(base: list[dict[str, float]], rows: list[dict[str, float]]) -> list[str]:
+    """Each metric's paired difference rows − base: "+0.306 [+0.236, +0.382] 44/0"."""
+    cells = []
+    for m in METRICS:
+        d, won, lost, lo, hi = paired([b[m] for b in base], [x[m] for x in rows])
+        cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {won}/{lost}")
+    return cells
 
 
 def _series(doc_id: str) -> str:
