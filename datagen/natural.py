@@ -483,6 +483,13 @@ def _doc_kind(relation: str, answer: str) -> str:
     return relation
 
 
+# a meeting reader's relation prefix → the NaturalConfig key that asks its facts; in this order, since every said-*
+# prefix opens with STATEMENT's
+_MEETING_KEYS = ((ROLES, "meet_roles"), (FIGURES, "meet_figures"), (PETITIONS, "meet_petitions"),
+                 (SHARES, "meet_shares"), (DECISIONS, "meeting_decisions"), (REPLIES, "meeting_replies"),
+                 (STATEMENT, "meeting_statements"))
+
+
 class NaturalGenerator:
     """Proposes natural candidates from a `FactBase`; the pipeline verifies and filters them."""
 
@@ -713,20 +720,9 @@ class NaturalGenerator:
     def _doc_kind_on(self, fact: Fact) -> bool:
         """Whether a documentation fact's kind is asked (`--mix defaults=0|1,versions=0|1,releases=0|1`); any
         other fact is."""
-        if fact.relation.startswith(ROLES):
-            return bool(self.config.meet_roles)
-        if fact.relation.startswith(FIGURES):
-            return bool(self.config.meet_figures)
-        if fact.relation.startswith(PETITIONS):
-            return bool(self.config.meet_petitions)
-        if fact.relation.startswith(SHARES):
-            return bool(self.config.meet_shares)
-        if fact.relation.startswith(DECISIONS):
-            return bool(self.config.meeting_decisions)
-        if fact.relation.startswith(REPLIES):
-            return bool(self.config.meeting_replies)
-        if fact.relation.startswith(STATEMENT):
-            return bool(self.config.meeting_statements)
+        for prefix, key in _MEETING_KEYS:
+            if fact.relation.startswith(prefix):
+                return bool(getattr(self.config, key))
         if not fact.relation.startswith("doc:"):
             return True
         if fact.relation == "doc:default":

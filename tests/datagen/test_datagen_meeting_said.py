@@ -6,18 +6,17 @@ speaker line refused or read safely. Fixtures (tests/fixtures/meetings_named) ar
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from datagen_fixtures import meeting_chunks
+from datagen_fixtures import generate_single_hop, meeting_chunks
 
 from corpus_tools.meeting_names import meeting_names, sitting_name
 from datagen.meeting_guard import is_meeting, tag_labels
 from datagen.meeting_said import FIGURES, PETITIONS, ROLES, person_of, said_facts, split_label
 from datagen.mining import mine
-from datagen.natural import NaturalConfig, NaturalGenerator, parse_mix
+from datagen.natural import NaturalConfig, parse_mix
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 from datagen.types import Candidate
@@ -154,17 +153,7 @@ def test_no_speaker_lines_no_meeting_no_input() -> None:
 def _generate(docs: dict[str, str], config: NaturalConfig) -> dict[str, Candidate]:
     from datagen.run import meeting_said
 
-    mined = mine(meeting_chunks(docs))
-    base = read_facts(mined, load_pipeline(), meeting_said=meeting_said(config))
-    gen = NaturalGenerator(mined, base, config)
-    rng = random.Random(0)
-    out: dict[str, Candidate] = {}
-    for _ in range(200):
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            gen.commit(c)
-            out[c.question] = c
-    return out
+    return generate_single_hop(meeting_chunks(docs), 200, config, meeting_said=meeting_said(config))[1]
 
 
 def test_the_generator_asks_them_and_each_key_turns_its_reader_off() -> None:
