@@ -23,38 +23,26 @@ a zip without a Word body, and broken XML.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
+from corpus_tools.ooxml import Package, core_properties, open_package, read_part
 from corpus_tools.pdf_layout import Row, Table
-from corpus_tools.readers import UnreadableFileError, _short
+from corpus_tools.readers import UnreadableFileError
 from corpus_tools.structure import PartsWriter, render_table, short_heading
 from corpus_tools.types import DocumentPart
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
-_CORE = {
-    "title": "{http://purl.org/dc/elements/1.1/}title",
-    "author": "{http://purl.org/dc/elements/1.1/}creator",
-    "created": "{http://purl.org/dc/terms/}created",
-    "modified": "{http://purl.org/dc/terms/}modified",
-}
-# An OLE compound file: a Word 97-2003 .doc, or a password-protected .docx (Word encrypts the zip
-# inside one of these, with an "EncryptionInfo" stream).
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
-# A part larger than this uncompressed is refused (a zip bomb, not a report: the longest real
-# document.xml seen is a few MB).
-MAX_PART_BYTES = 256 * 1024 * 1024
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 # A table whose cells average more than this many characters is a layout table (text set in
 # columns), read as paragraphs rather than as rows of figures.
 _LAYOUT_CELL_CHARS = 200
 CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx or PDF, then index that file"
+WORD = Package(".docx", "Word", "a Word document", "binary Word 97-2003 file", "File > Info > Protect Document",
+               CONVERT_HELP)
 
 
 @dataclass(frozen=True)
@@ -71,23 +59,11 @@ class DocxDocument:
 
 def read_docx(path: Path) -> DocxDocument:
     """A Word document with its sections and tables (see the module docstring)."""
-    try:
-        head = path.open("rb").read(8)
-    except OSError as exc:
-        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
-    if head.startswith(_OLE_MAGIC):
-        raise UnreadableFileError(_ole_reason(path))
-    try:
-        archive = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise UnreadableFileError(f"not a readable .docx (truncated, or not a Word file: {exc})") from None
-    except OSError as exc:
-        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
-    with archive:
-        body = _xml(archive, "word/document.xml", required=True)
-        styles = _Styles(_xml(archive, "word/styles.xml"))
-        footnotes = _footnotes(_xml(archive, "word/footnotes.xml"))
-        core = _core(_xml(archive, "docProps/core.xml"))
+    with open_package(path, WORD) as archive:
+        body = read_part(archive, "word/document.xml", WORD, required=True)
+        styles = _Styles(read_part(archive, "word/styles.xml", WORD))
+        footnotes = _footnotes(read_part(archive, "word/footnotes.xml", WORD))
+        core = core_properties(read_part(archive, "docProps/core.xml", WORD))
     root = body.find(f"{_W}body")
     if root is None:
         raise UnreadableFileError("not a Word document (word/document.xml has no body)")
@@ -95,39 +71,6 @@ def read_docx(path: Path) -> DocxDocument:
     reader.read(root)
     title = core.pop("title", None) or reader.title_style or reader.opening_heading
     return DocxDocument(title, reader.writer.text, tuple(reader.writer.parts), core, reader.tables, reader.headings)
-
-
-def _ole_reason(path: Path) -> str:
-    try:
-        data = path.read_bytes()[: 1 << 20]
-    except OSError:
-        data = b""
-    if _ENCRYPTION_INFO in data:
-        return "password-protected Word file; remove the password in Word, File > Info > Protect Document, " \
-               "save, and index it again"
-    return f"binary Word 97-2003 file named .docx; {CONVERT_HELP}"
-
-
-def _xml(archive: zipfile.ZipFile, name: str, required: bool = False) -> Any:
-    """The parsed XML part `name`, None when absent and not required."""
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        if required:
-            raise UnreadableFileError(f"not a Word document (the zip holds no {name})") from None
-        return None
-    if info.file_size > MAX_PART_BYTES:
-        raise UnreadableFileError(f"{name} unpacks to {info.file_size:,} bytes (over {MAX_PART_BYTES:,}: a zip bomb?)")
-    try:
-        data = archive.read(info)
-    except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as exc:
-        raise UnreadableFileError(f"broken .docx: cannot unpack {name} ({type(exc).__name__}: {_short(exc)})") from None
-    try:
-        return ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        if not required:
-            return None  # broken styles or footnotes: the body still reads
-        raise UnreadableFileError(f"broken XML in {name} ({exc})") from None
 
 
 class _Styles:
@@ -196,24 +139,6 @@ def _footnotes(root: Any) -> dict[str, str]:
         if text:
             notes[note.get(f"{_W}id") or ""] = text
     return notes
-
-
-def _core(root: Any) -> dict[str, Any]:
-    """Title, author and dates (ISO) of the core properties; a junk title (a file name, "Document1") is left out."""
-    from corpus_tools.readers import is_meaningful_title
-
-    found: dict[str, Any] = {}
-    if root is None:
-        return found
-    for key, tag in _CORE.items():
-        element = root.find(tag)
-        value = " ".join((element.text or "").split()) if element is not None else ""
-        if not value:
-            continue
-        if key == "title" and not is_meaningful_title(value):
-            continue
-        found[key] = value
-    return found
 
 
 def _runs_text(element: Any, refs: dict[str, int]) -> str:
