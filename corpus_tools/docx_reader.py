@@ -28,18 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.blocks import BlockWriter
 from corpus_tools.ooxml import Package, core_properties, open_package, read_part
-from corpus_tools.pdf_layout import Row, Table
 from corpus_tools.readers import UnreadableFileError
-from corpus_tools.structure import PartsWriter, render_table, short_heading
 from corpus_tools.types import DocumentPart
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
-# A table whose cells average more than this many characters is a layout table (text set in
-# columns), read as paragraphs rather than as rows of figures.
-_LAYOUT_CELL_CHARS = 200
 CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx or PDF, then index that file"
 WORD = Package(".docx", "Word", "a Word document", "binary Word 97-2003 file", "File > Info > Protect Document",
                CONVERT_HELP)
@@ -69,8 +65,9 @@ def read_docx(path: Path) -> DocxDocument:
         raise UnreadableFileError("not a Word document (word/document.xml has no body)")
     reader = _BodyReader(styles, footnotes)
     reader.read(root)
-    title = core.pop("title", None) or reader.title_style or reader.opening_heading
-    return DocxDocument(title, reader.writer.text, tuple(reader.writer.parts), core, reader.tables, reader.headings)
+    blocks = reader.blocks
+    title = core.pop("title", None) or blocks.title_style or blocks.opening_heading
+    return DocxDocument(title, blocks.writer.text, tuple(blocks.writer.parts), core, blocks.tables, blocks.headings)
 
 
 class _Styles:
@@ -176,46 +173,26 @@ def _runs_text(element: Any, refs: dict[str, int]) -> str:
 
 
 class _BodyReader:
-    """One pass over the body: paragraphs under their heading path, tables as rows, footnotes last."""
+    """One pass over the body: each paragraph and table handed to a `BlockWriter`, footnotes last."""
 
     def __init__(self, styles: _Styles, footnotes: dict[str, str]) -> None:
         self.styles = styles
         self.footnotes = footnotes
         self.refs: dict[str, int] = {}
-        self.writer = PartsWriter()
-        self.path: list[tuple[int, str]] = []  # (level, heading), outermost first
-        self.pending: list[str] = []
-        self.title_style: str | None = None  # the first paragraph set in the Title style
-        self.opening_heading: str | None = None  # a heading that opens the document (no text before it)
-        self.tables = 0
-        self.headings = 0
-
-    @property
-    def section(self) -> str:
-        return " > ".join(h for _level, h in self.path)
-
-    def flush(self) -> None:
-        if self.pending:
-            self.writer.emit("\n".join(self.pending), None, self.section, "text")
-            self.pending = []
+        self.blocks = BlockWriter()
 
     def read(self, body: Any) -> None:
         self._blocks(body)
-        self.flush()
-        if self.refs:
-            notes = [f"[{n}] {self.footnotes[i]}" for i, n in sorted(self.refs.items(), key=lambda kv: kv[1])
-                     if i in self.footnotes]
-            if notes:
-                self.path = [(1, "Footnotes")]
-                self.pending = notes
-                self.flush()
+        notes = [f"[{n}] {self.footnotes[i]}" for i, n in sorted(self.refs.items(), key=lambda kv: kv[1])
+                 if i in self.footnotes]
+        self.blocks.footnotes(notes)
 
     def _blocks(self, container: Any) -> None:
         for child in container:
             if child.tag == f"{_W}p":
                 self._paragraph(child)
             elif child.tag == f"{_W}tbl":
-                self._table(child)
+                self.blocks.table(_grid(child, self.refs))
             elif child.tag == f"{_W}sdt":  # a content control (a cover page, a table of contents): its content
                 content = child.find(f"{_W}sdtContent")
                 if content is not None:
@@ -223,10 +200,6 @@ class _BodyReader:
 
     def _paragraph(self, p: Any) -> None:
         text = _runs_text(p, self.refs)
-        lines = [" ".join(line.split()) for line in text.split("\n")]
-        text = "\n".join(line for line in lines if line)
-        if not text:
-            return
         ppr = p.find(f"{_W}pPr")
         style = ""
         if ppr is not None and (element := ppr.find(f"{_W}pStyle")) is not None:
@@ -234,50 +207,14 @@ class _BodyReader:
         level = self.styles.level(style) if style else None
         if level is None and ppr is not None:
             level = _outline_level(ppr)
-        if level == 0:  # the Title style: the document's title when the properties give none
-            self.title_style = self.title_style or text
-            self.pending.append(text)
-            return
-        if level is not None and len(text) <= 200:
-            if not self.writer.parts and not self.pending:
-                self.opening_heading = text  # it names the document, as an HTML page's first <h1> does
-            self.flush()
-            self.headings += 1
-            self.path = [(lv, h) for lv, h in self.path if lv < level]
-            self.path.append((level, short_heading(text)))
-            self.pending.append(text)
-            return
-        is_list = (ppr is not None and ppr.find(f"{_W}numPr") is not None) or (style and self.styles.is_list(style))
-        if is_list:
+        depth = None
+        numpr = ppr.find(f"{_W}numPr") if ppr is not None else None
+        if numpr is not None or (style and self.styles.is_list(style)):
             depth = 0
-            numpr = ppr.find(f"{_W}numPr") if ppr is not None else None
             ilvl = numpr.find(f"{_W}ilvl") if numpr is not None else None
             if ilvl is not None and (ilvl.get(f"{_W}val") or "").isdigit():
-                depth = min(int(ilvl.get(f"{_W}val")), 4)
-            text = "  " * depth + "- " + text
-        self.pending.append(text)
-
-    def _table(self, tbl: Any) -> None:
-        grid = _grid(tbl, self.refs)
-        grid = [row for row in grid if any(row)]
-        if not grid:
-            return
-        width = max(len(r) for r in grid)
-        grid = [r + [""] * (width - len(r)) for r in grid]
-        cells = [c for r in grid for c in r if c]
-        if width < 2 or len(grid) < 2 or sum(map(len, cells)) / len(cells) > _LAYOUT_CELL_CHARS:
-            # One column, one row, or text set in columns: paragraphs, cell by cell.
-            self.pending.extend(line for r in grid for c in r if c for line in c.split("\n"))
-            return
-        self.flush()
-        header, body = grid[0], grid[1:]
-        rows = tuple(Row(" ".join(r[0].split()), tuple(" ".join(c.split()) for c in r[1:])) for r in body)
-        # The header row's first cell names the row labels ("Region"): it stands where a statement's
-        # units stand in the column line ("(Region) | Q1 | Q2"), so it is kept with the headers.
-        table = Table(tuple(" ".join(c.split()) for c in header[1:]), rows, " ".join(header[0].split()), "")
-        text, context = render_table(table)
-        self.tables += 1
-        self.writer.emit(text, None, self.section, "table", context)
+                depth = int(ilvl.get(f"{_W}val"))
+        self.blocks.paragraph(text, level, depth)
 
 
 def _grid(tbl: Any, refs: dict[str, int]) -> list[list[str]]:
