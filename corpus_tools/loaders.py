@@ -4,7 +4,7 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
-    .docx (docx_reader), .rtf (rtf_reader), mail: .eml (one message) and .mbox (one document per message, mail_reader),
+    .docx (docx_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml (one message) and .mbox (one document per message, mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
   - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
@@ -412,6 +412,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             rtf = read_rtf(path)
             title, text, parts = rtf.title, rtf.text, rtf.parts
             metadata.update(rtf.metadata)
+        elif suffix in readers.ODT_SUFFIXES:
+            from corpus_tools.odt_reader import read_odt
+
+            odt = read_odt(path)
+            title, text, parts = odt.title, odt.text, odt.parts
+            metadata.update(odt.metadata)
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 
