@@ -138,18 +138,25 @@ def _footnotes(root: Any) -> dict[str, str]:
     return notes
 
 
+def _hidden(run: Any) -> bool:
+    """A run set hidden (`<w:vanish/>`, not `<w:vanish w:val="0"/>`)."""
+    vanish = run.find(f"{_W}rPr/{_W}vanish")
+    return vanish is not None and (vanish.get(f"{_W}val") or "true").lower() not in ("0", "false", "off")
+
+
 def _runs_text(element: Any, refs: dict[str, int]) -> str:
     """The visible text of a paragraph (or any element holding runs), in order.
 
-    Tracked deletions and the fallback copy of a drawing's text box are left out; tabs and breaks
-    become whitespace; a footnote reference becomes "[n]", numbered in order of first reference.
+    Tracked deletions, hidden runs (`w:vanish`: Word neither shows nor prints them) and the fallback copy of a
+    drawing's text box are left out; tabs and breaks become whitespace; a footnote reference becomes "[n]",
+    numbered in order of first reference.
     """
     out: list[str] = []
 
     def walk(node: Any) -> None:
         for child in node:
             tag = child.tag
-            if tag in (f"{_W}del", _MC_FALLBACK, f"{_W}instrText"):
+            if tag in (f"{_W}del", _MC_FALLBACK, f"{_W}instrText") or (tag == f"{_W}r" and _hidden(child)):
                 continue
             if tag == f"{_W}t":
                 out.append(child.text or "")
@@ -194,6 +201,9 @@ class _BodyReader:
             elif child.tag == f"{_W}tbl":
                 self.blocks.table(_grid(child, self.refs))
             elif child.tag == f"{_W}sdt":  # a content control (a cover page, a table of contents): its content
+                gallery = child.find(f"{_W}sdtPr/{_W}docPartObj/{_W}docPartGallery")
+                if gallery is not None and (gallery.get(f"{_W}val") or "").lower().startswith("table of contents"):
+                    continue  # a generated copy of the headings (page numbers and all), as the PDF reader drops it
                 content = child.find(f"{_W}sdtContent")
                 if content is not None:
                     self._blocks(content)

@@ -11,7 +11,8 @@ library (the RTF 1.9.1 specification's model), and written through `blocks.Block
 - **What is no text**: font, colour, style and list tables, pictures and embedded objects' data,
   headers and footers (page furniture, as the PDF reader leaves it out), field instructions (a
   hyperlink's URL; its shown text is kept), hidden text (`\\v`, which Word neither shows nor prints),
-  annotations, index and TOC entries, shape properties, and every `{\\*\\dest …}` a reader does not know.
+  annotations, index and TOC entries and the generated result of a TOC or INDEX field, shape properties, and
+  every `{\\*\\dest …}` a reader does not know.
 - **Structure**: a paragraph whose style is named "heading N" (or carries `\\outlinelevelN`) is a heading
   of that level, "Title" the title; list paragraphs (`\\ls`, `\\ilvl`, or a `\\listtext` / `\\pntext`
   number) are "- " items; table rows (`\\cell` … `\\row`) are rows under their header; footnotes
@@ -151,6 +152,7 @@ class _Reader:
         self.grid: list[list[str]] = []  # rows of the table being read
         self.notes: list[str] = []
         self.saved_chars: list[list[str]] = []  # the body's paragraph while a footnote is read
+        self.instruction: list[str] = []  # the last field instruction read
         self.open_groups = 0
         # a destination's own text: a font's name (for its charset), a style's name, an info field
         self.dest_text: list[str] = []
@@ -209,6 +211,8 @@ class _Reader:
                     self._text(group, _SYMBOLS.get(symbol, symbol))
             elif run is not None:
                 if group.skip:
+                    if group.dest == "fldinst":  # a field's instruction: "TOC \\o …", "HYPERLINK …"
+                        self.instruction.append(run)
                     continue
                 if self.fallback:
                     skip = min(self.fallback, len(run))
@@ -233,9 +237,14 @@ class _Reader:
     def _word(self, group: _Group, word: str, param: int | None, starting: bool) -> None:
         if starting and (word in _SKIP or (group.star and word not in ("footnote", "shptxt", "fldrslt"))):
             group.skip, group.dest = True, word
+            if word == "fldinst":
+                self.instruction = []
             return
         if starting and word in ("fonttbl", "stylesheet", "info", "footnote", "fldrslt", "shptxt", "field"):
-            group.skip = group.skip or word in ("fonttbl", "stylesheet", "info")  # never un-skips a header's field
+            # never un-skips a header's field; a table of contents' or an index's result is a generated copy of the
+            # headings (page numbers and all), left out as the PDF reader leaves it
+            generated = word == "fldrslt" and "".join(self.instruction).split()[:1] in (["TOC"], ["INDEX"])
+            group.skip = group.skip or generated or word in ("fonttbl", "stylesheet", "info")
             group.dest = word
             if word == "footnote" and not group.skip:
                 self._open_footnote()

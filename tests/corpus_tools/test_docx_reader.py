@@ -154,3 +154,16 @@ def test_a_heading_opening_the_document_is_its_title(tmp_path):
     assert doc.title == "Fleet Plan 2025"
     later = read_docx(docx(tmp_path / "l.docx", p("Intro text.") + p("Later", "Heading1")))
     assert later.title is None
+
+
+def test_a_table_of_contents_and_hidden_runs_are_no_text(tmp_path):
+    toc = ('<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/></w:docPartObj></w:sdtPr>'
+           f'<w:sdtContent>{p("Contents")}{p("Findings 3")}{p("Depths by berth 4")}</w:sdtContent></w:sdt>')
+    cover = ('<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Cover Pages"/></w:docPartObj></w:sdtPr>'
+             f'<w:sdtContent>{p("Harbour Survey 2021")}</w:sdtContent></w:sdt>')
+    hidden = ('<w:p><w:r><w:t xml:space="preserve">The quay silted by 1.4 m.</w:t></w:r>'
+              '<w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve"> Reviewer: check.</w:t></w:r>'
+              '<w:r><w:rPr><w:vanish w:val="0"/></w:rPr><w:t xml:space="preserve"> Shown again.</w:t></w:r></w:p>')
+    doc = read_docx(docx(tmp_path / "survey.docx", cover + toc + p("Findings", "Heading1") + hidden,
+                         styles='<w:style w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>'))
+    assert doc.text == "Harbour Survey 2021\n\nFindings\nThe quay silted by 1.4 m. Shown again."

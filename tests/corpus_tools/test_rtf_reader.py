@@ -69,6 +69,12 @@ COCOA_RTF = (b"{\\rtf1\\mac\\ansicpg10000\\cocoartf824\\cocoasubrtf330\n"
              b"\\f1\\b Cherbourg:\n\\f0\\b0  tables for 2024.}")
 
 
+def test_a_table_of_contents_field_is_no_text_but_other_fields_show_their_result():
+    data = (rb"{\rtf1\ansi {\field{\*\fldinst {TOC \\o \"1-3\" \\h}}{\fldrslt {Findings\tab 3\par Depths\tab 4\par}}}"
+            rb"\pard Page {\field{\*\fldinst PAGE}{\fldrslt 7}} of the survey.\par}")
+    assert read_rtf_bytes(data).text == "Page 7 of the survey."
+
+
 def test_a_textedit_file_reads_paragraph_by_paragraph_in_the_mac_code_page():
     doc = read_rtf_bytes(COCOA_RTF)
     assert doc.text == ("The tide tables cover three ports:\nBrest: two tides a day, the café opens at six.\n"
