@@ -1,10 +1,10 @@
-"""How well word-processor files (.rtf, .odt) are read: the reader's words against an independent extraction.
+"""How well .rtf, .odt and Outlook .msg files are read: the reader's words against an independent extraction.
 
     python benchmarks/office_reading.py FOLDER [--show N]
 
-For every .rtf and .odt under FOLDER: what `context1 index` makes of it (refused with its reason, or read:
+For every .rtf, .odt and .msg under FOLDER: what `context1 index` makes of it (refused with its reason, or read:
 headings, tables, characters), and — when the independent extractor is importable (`striprtf` for RTF,
-`odfpy` for OpenDocument; install them in a scratch environment: they are no dependency of the project) —
+`odfpy` for OpenDocument, `extract_msg` for Outlook (subject, sender, recipients, body); install them in a scratch environment: they are no dependency of the project) —
 the share of the extractor's words the reader keeps (recall) and the share of the reader's words the
 extractor also has (precision). Words: letters, 3+ long, lower-cased, as multisets.
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import html as htmllib
 import io
 import re
 import sys
@@ -28,13 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from corpus_tools.msg_reader import read_msg  # noqa: E402
 from corpus_tools.odt_reader import read_odt  # noqa: E402
 from corpus_tools.readers import UnreadableFileError  # noqa: E402
 from corpus_tools.rtf_reader import read_rtf  # noqa: E402
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _URL = re.compile(r"HYPERLINK\s+\S+|(?:https?://|mailto:|www\.)\S+")
-READERS: dict[str, Callable] = {".rtf": read_rtf, ".odt": read_odt}
+READERS: dict[str, Callable] = {".rtf": read_rtf, ".odt": read_odt, ".msg": read_msg}
 
 
 def words(text: str) -> Counter[str]:
@@ -68,6 +70,24 @@ def oracles() -> dict[str, Callable[[Path], str]]:
         found[".odt"] = odt_text
     except ImportError:
         print("(odfpy not importable: no recall / precision for .odt)")
+    try:
+        import extract_msg
+
+        def msg_text(path: Path) -> str:
+            with contextlib.redirect_stderr(io.StringIO()):
+                msg = extract_msg.openMsg(str(path))
+                body = msg.body or ""
+                if not body.strip() and msg.htmlBody:  # tags dropped by a regex: independent of the HTML reader
+                    html = msg.htmlBody.decode("utf-8", "replace")
+                    html = re.sub(r"(?is)<(script|style|head)\b.*?</\1>", " ", html)
+                    body = htmllib.unescape(re.sub(r"<[^>]+>", " ", html))
+                names = [a.longFilename or a.shortFilename or "" for a in getattr(msg, "attachments", [])
+                         if hasattr(a, "longFilename")]
+                return "\n".join(str(v or "") for v in (msg.subject, msg.sender, msg.to, msg.cc, *names, body))
+
+        found[".msg"] = msg_text
+    except ImportError:
+        print("(extract_msg not importable: no recall / precision for .msg)")
     return found
 
 
@@ -99,7 +119,8 @@ def main() -> None:
                 plain = ""
                 print(f"  (the extractor failed on {name}: {type(exc).__name__})")
             oracle, no_urls = words(plain), words(_URL.sub(" ", plain))
-            ours = words(doc.text)
+            # a message's subject is its title ("Subject (3 April 2024)"), not a line of its text
+            ours = words(f"{doc.title}\n{doc.text}" if path.suffix.lower() == ".msg" else doc.text)
             agree = overlap(ours, oracle)
             total.update(oracle=sum(oracle.values()), ours=sum(ours.values()), agree=agree,
                          oracle_no_urls=sum(no_urls.values()), agree_no_urls=overlap(ours, no_urls),
@@ -107,7 +128,8 @@ def main() -> None:
             recall = f"{agree / sum(oracle.values()):.3f}" if oracle else "—"
             precision = f"{agree / sum(ours.values()):.3f}" if ours else "—"
         note = doc.metadata.get("read_note", "")
-        print(f"{name:48} {len(doc.text):>7,} {doc.headings:>4} {doc.tables:>3} {recall:>6} {precision:>6}  "
+        heads, tables = getattr(doc, "headings", 0), getattr(doc, "tables", 0)
+        print(f"{name:48} {len(doc.text):>7,} {heads:>4} {tables:>3} {recall:>6} {precision:>6}  "
               f"{(doc.title or '')[:40]}{' · ' + note if note else ''}")
         if args.show:
             print("    " + doc.text[: args.show].replace("\n", "\n    "))

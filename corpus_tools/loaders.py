@@ -4,7 +4,8 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
-    .docx (docx_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml (one message) and .mbox (one document per message, mail_reader),
+    .docx (docx_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml and Outlook's .msg (one message;
+    msg_reader) and .mbox (one document per message, mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
   - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
@@ -422,6 +423,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             from corpus_tools.mail_reader import read_eml
 
             title, text, parts = _adopt(read_eml(path), metadata)
+        elif suffix in readers.MSG_SUFFIXES:
+            from corpus_tools.msg_reader import read_msg
+
+            title, text, parts = _adopt(read_msg(path), metadata)
         elif suffix in readers.NOTEBOOK_SUFFIXES:
             from corpus_tools.notebook_reader import read_notebook_file
 

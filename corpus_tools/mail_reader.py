@@ -125,7 +125,8 @@ def parse_message(data: bytes) -> MailMessage:
         if not subject and not attachments:
             raise UnreadableFileError("message has no text body and no subject")
     writer = PartsWriter()
-    writer.emit("\n".join(lines) + ("\n\n" + own if own else ""), None, "", "text")
+    head = "\n".join(lines)
+    writer.emit(head + ("\n\n" if head and own else "") + own, None, "", "text")
     writer.emit(quoted, None, QUOTED_SECTION, "text")
     title = subject or "(no subject)"
     if when is not None:

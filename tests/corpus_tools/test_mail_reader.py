@@ -118,7 +118,7 @@ def test_broken_mail_files_lose_nothing_else(tmp_path):
     assert reasons["junk.eml"].startswith("not a mail message")
     assert reasons["empty.eml"] == "message has no text body and no subject"
     assert reasons["notes.mbox"].startswith("not an mbox archive")
-    assert reasons["outlook.msg"].startswith("Outlook .msg file, not read; save the message as .eml")
+    assert reasons["outlook.msg"].startswith("not an Outlook message (no compound file and no mail headers)")
     assert [n.note for n in report.notes] == ["no text body: indexed by its headers and attachment names"]
 
 
