@@ -1,10 +1,11 @@
-"""How well .rtf, .odt and Outlook .msg files are read: the reader's words against an independent extraction.
+"""How well .rtf, .odt, .doc and Outlook .msg files are read: the reader's words against an independent extraction.
 
     python benchmarks/office_reading.py FOLDER [--show N]
 
-For every .rtf, .odt and .msg under FOLDER: what `context1 index` makes of it (refused with its reason, or read:
+For every .rtf, .odt, .doc and .msg under FOLDER: what `context1 index` makes of it (refused with its reason, or read:
 headings, tables, characters), and — when the independent extractor is importable (`striprtf` for RTF,
-`odfpy` for OpenDocument, `extract_msg` for Outlook (subject, sender, recipients, body); install them in a scratch environment: they are no dependency of the project) —
+`odfpy` for OpenDocument, `extract_msg` for Outlook (subject, sender, recipients, body), the `antiword` program for Word 97-2003;
+install them in a scratch environment: they are no dependency of the project) —
 the share of the extractor's words the reader keeps (recall) and the share of the reader's words the
 extractor also has (precision). Words: letters, 3+ long, lower-cased, as multisets.
 
@@ -21,7 +22,10 @@ import argparse
 import contextlib
 import html as htmllib
 import io
+import os
 import re
+import shutil
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -29,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from corpus_tools.doc_reader import read_doc  # noqa: E402
 from corpus_tools.msg_reader import read_msg  # noqa: E402
 from corpus_tools.odt_reader import read_odt  # noqa: E402
 from corpus_tools.readers import UnreadableFileError  # noqa: E402
@@ -36,7 +41,7 @@ from corpus_tools.rtf_reader import read_rtf  # noqa: E402
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _URL = re.compile(r"HYPERLINK\s+\S+|(?:https?://|mailto:|www\.)\S+")
-READERS: dict[str, Callable] = {".rtf": read_rtf, ".odt": read_odt, ".msg": read_msg}
+READERS: dict[str, Callable] = {".rtf": read_rtf, ".odt": read_odt, ".msg": read_msg, ".doc": read_doc}
 
 
 def words(text: str) -> Counter[str]:
@@ -88,6 +93,11 @@ def oracles() -> dict[str, Callable[[Path], str]]:
         found[".msg"] = msg_text
     except ImportError:
         print("(extract_msg not importable: no recall / precision for .msg)")
+    if shutil.which("antiword"):
+        found[".doc"] = lambda p: subprocess.run(["antiword", "-w", "0", str(p)], capture_output=True, timeout=120,
+                                                 env={**os.environ, "LANG": "C.UTF-8"}).stdout.decode("utf-8", "replace")
+    else:
+        print("(antiword not installed: no recall / precision for .doc)")
     return found
 
 

@@ -40,9 +40,11 @@ class CompoundFile:
     """A compound file read from its bytes: `streams()` lists its streams by path, `read(path)` returns one."""
 
     def __init__(self, data: bytes) -> None:
-        if len(data) < 512 or not data.startswith(SIGNATURE):
+        if not data.startswith(SIGNATURE):
             raise UnreadableFileError("not a compound file (an Outlook .msg or Office 97-2003 file starts with "
                                       "D0 CF 11 E0)")
+        if len(data) < 512:
+            raise UnreadableFileError(f"broken compound file ({len(data)} bytes, shorter than its header: truncated?)")
         self.data = data
         shift, mini_shift = struct.unpack_from("<HH", data, 0x1E)
         if shift not in (9, 12) or mini_shift != 6:

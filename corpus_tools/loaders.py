@@ -4,7 +4,7 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
-    .docx (docx_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml and Outlook's .msg (one message;
+    .docx (docx_reader), .doc (doc_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml and Outlook's .msg (one message;
     msg_reader) and .mbox (one document per message, mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
@@ -413,6 +413,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             rtf = read_rtf(path)
             title, text, parts = rtf.title, rtf.text, rtf.parts
             metadata.update(rtf.metadata)
+        elif suffix in readers.DOC_SUFFIXES:
+            from corpus_tools.doc_reader import read_doc
+
+            doc = read_doc(path)
+            title, text, parts = doc.title, doc.text, doc.parts
+            metadata.update(doc.metadata)
         elif suffix in readers.ODT_SUFFIXES:
             from corpus_tools.odt_reader import read_odt
 

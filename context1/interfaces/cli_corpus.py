@@ -116,7 +116,7 @@ def chroma_client(host: str | None, port: int) -> Any:
 
 def index_command(
     source: Annotated[
-        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, docx, rtf, odt, eml, msg, mbox, vtt, srt, json, jsonl, csv).")
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, docx, doc, rtf, odt, eml, msg, mbox, vtt, srt, json, jsonl, csv).")
     ],
     directory: Annotated[
         Path, typer.Argument(metavar="INDEX", help="Folder to write the index into (an index there is replaced).")
