@@ -61,6 +61,14 @@ def policy_command(
                            "trained policy, 4 won / 0 lost on 28 held-back tasks). --no-start-check: as before "
                            "session 51, unchecked.")
     ] = True,
+    prior_config: Annotated[
+        bool, typer.Option("--prior-config/--bare-config",
+                           help="The trained policy's knobs (policy.json's config) are the untrained prior's "
+                           "(`LearnedConfig()`), --agreement-weight apart, so the trained and prior rows differ in "
+                           "their weights only (session 52). --bare-config: before session 52, a bare "
+                           "IterativeConfig's rules (conversation_first_search 'speakers', which the learned answer "
+                           "never reads: the same rankings, another policy.json and run.json).")
+    ] = True,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
                            "folder made with other flags is an error).")
@@ -97,13 +105,15 @@ def policy_command(
         typer.echo(f"start: the {prior} prior" + (f" (auto: {'a' if prior == 'chat' else 'no'} conversation corpus)"
                                                   if start == "auto" else ""))
         extra = [_extra(spec) for spec in extra_tasks or ()]
+        iterative = (dataclasses.replace(LearnedConfig().iterative, agreement_weight=agreement_weight) if prior_config
+                     else IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
+                                          first_search_links=0, first_search_floor=0.0))
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
             doc_min_gold=doc_min_gold, start=start, start_check=start_check,
-            learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
-                                                            first_search_links=0, first_search_floor=0.0)),
+            learned=LearnedConfig(iterative=iterative),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True), extra=extra)
