@@ -137,8 +137,8 @@ def test_the_chain_trains_with_the_start_check_unless_check_is_0(tmp_path):
 
 
 def test_the_chain_chooses_locomo_s_anchor_on_held_back_decisions_unless_told_none(tmp_path):
-    """benchmarks/policy_chain_report.sh (session 52): LoCoMo's training passes `--doc-anchor-choices 1,0.3,0.1,0.03`
-    by default (chosen on its tuning half); HotpotQA and MuSiQue pass none; `ANCHORS_locomo=` (empty) is session
+    """benchmarks/policy_chain_report.sh (session 52): LoCoMo's training passes `--doc-anchor-choices 0.1,0.03,0.3,1`
+    by default (0.1 first: chosen on its tuning half); HotpotQA and MuSiQue pass none; `ANCHORS_locomo=` (empty) is session
     51's call word for word, and `ANCHORS_musique=W,...` reaches MuSiQue's. A stand-in PYTHON records the calls."""
     import os
 
@@ -163,7 +163,7 @@ def test_the_chain_chooses_locomo_s_anchor_on_held_back_decisions_unless_told_no
         return {s: next(x for x in lines if f"bench-{s}-256" in x) for s in ("musique", "locomo")}
 
     default = trains("default")
-    assert default["locomo"].endswith("--fresh --start-check --doc-anchor-choices 1,0.3,0.1,0.03")
+    assert default["locomo"].endswith("--fresh --start-check --doc-anchor-choices 0.1,0.03,0.3,1")
     assert default["musique"].endswith("--fresh --start-check")
     off = trains("off", ANCHORS_locomo="")
     assert off["locomo"].endswith("--fresh --start-check") and off["musique"] == default["musique"]
