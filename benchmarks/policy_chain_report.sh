@@ -29,6 +29,12 @@
 # CHECK (1; session 51): `train policy --start-check` — the start and the trained policy run on the training run's
 # held-back tasks and, where the trained one's passage R@5 there is below the start's, the start is shipped (the
 # trained row then equals the prior row) and train-SET.log says so; 0 (`--no-start-check`) gives session 48's chain.
+# ANCHORS_SET (session 52): `train policy --doc-anchor-choices` for that set — the answer scorers' anchor chosen on the
+# training run's held-back decisions among these weights instead of the fixed 1.0, a tie going to the first listed.
+# Default: LoCoMo "0.1,0.03,0.3,1" — 0.1 first, as conversation 41's held-out half chose (trained on its other half
+# + generated tasks, the choice picked 0.1: passage R@5 4 won / 1 lost over the fixed 1.0 on 48 held-out questions
+# and 60 held-out generated tasks); the chain's own held-back decisions rank every weight alike, so 0.1 is kept.
+# HotpotQA and MuSiQue: none (not measured there). ANCHORS_locomo= (empty) gives session 51's chain.
 set -euo pipefail
 
 : "${INDEX_ROOT:?set INDEX_ROOT (the folder holding bench-SET-256)}"
@@ -46,6 +52,7 @@ THREADS=${THREADS:-1}
 TRAIN=${TRAIN:-1}
 CHAIN_LEAKS=${CHAIN_LEAKS:-2}
 CHECK=${CHECK:-1}
+ANCHORS_hotpotqa=${ANCHORS_hotpotqa-} ANCHORS_musique=${ANCHORS_musique-} ANCHORS_locomo=${ANCHORS_locomo-0.1,0.03,0.3,1}
 check=(--no-start-check); [ "$CHECK" = 1 ] && check=(--start-check)
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUT" "$GEN"
@@ -70,8 +77,9 @@ for s in $SETS; do
     --extra "$GEN/$s/tasks.jsonl" --drop-leaks --chain-leaks "$CHAIN_LEAKS" --out "$OUT/tasks-$s.jsonl"
   if [ "$TRAIN" = 0 ] && [ -f "$OUT/policy-$s/policy.json" ]; then continue; fi   # TRAIN=0: reuse OUT/policy-SET
   stamp "training $s"
+  anchors_of="ANCHORS_$s"; anchors=(); [ -n "${!anchors_of:-}" ] && anchors=(--doc-anchor-choices "${!anchors_of}")
   $PYTHON -m context1.interfaces.cli train policy "$idx" --tasks "$OUT/tasks-$s.jsonl" --out "$OUT/policy-$s" \
-    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh "${check[@]}" > "$OUT/train-$s.log" 2>&1 \
+    --agreement-weight 0.05 --start auto --threads "$THREADS" --fresh "${check[@]}" ${anchors[@]+"${anchors[@]}"} > "$OUT/train-$s.log" 2>&1 \
     || { tail -n 3 "$OUT/train-$s.log" >&2; echo "training $s failed (above; $OUT/train-$s.log)" >&2; exit 1; }
 done
 

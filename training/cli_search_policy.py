@@ -34,6 +34,11 @@ def policy_command(
         float, typer.Option(help="Hold the linear answer scorer to the --start prior: weight of the squared distance from it (0: off).",
                             min=0.0)
     ] = 1.0,
+    doc_anchor_choices: Annotated[
+        str, typer.Option(metavar="W,W,...", help="Choose the answer scorers' anchor among these weights on the "
+                          "held-back decisions (ties: the first listed; 0: a free fit), instead of the fixed "
+                          "--doc-anchor (session 52). Empty (the default): --doc-anchor, as before.")
+    ] = "",
     doc_min_gold: Annotated[
         int, typer.Option(help="Answer decisions only from tasks with at least this many gold documents.", min=1)
     ] = 2,
@@ -60,6 +65,14 @@ def policy_command(
                            "(issue 34: never a policy below its start; on HotpotQA's tuning run it kept the "
                            "trained policy, 4 won / 0 lost on 28 held-back tasks). --no-start-check: as before "
                            "session 51, unchecked.")
+    ] = True,
+    prior_config: Annotated[
+        bool, typer.Option("--prior-config/--bare-config",
+                           help="The trained policy's knobs (policy.json's config) are the untrained prior's "
+                           "(`LearnedConfig()`), --agreement-weight apart, so the trained and prior rows differ in "
+                           "their weights only (session 52). --bare-config: before session 52, a bare "
+                           "IterativeConfig's rules (conversation_first_search 'speakers', which the learned answer "
+                           "never reads: the same rankings, another policy.json and run.json).")
     ] = True,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Start over instead of resuming what OUT already holds (resuming a "
@@ -90,6 +103,7 @@ def policy_command(
             raise CommandError(f"--scorer {scorer!r}: choose linear, mlp or auto")
         if start not in PRIORS:
             raise CommandError(f"--start {start!r}: choose {', '.join(PRIORS)}")
+        anchors = _anchors(doc_anchor_choices)
         if threads:
             torch.set_num_threads(threads)
         corpus = _open(index)
@@ -97,13 +111,15 @@ def policy_command(
         typer.echo(f"start: the {prior} prior" + (f" (auto: {'a' if prior == 'chat' else 'no'} conversation corpus)"
                                                   if start == "auto" else ""))
         extra = [_extra(spec) for spec in extra_tasks or ()]
+        iterative = (dataclasses.replace(LearnedConfig().iterative, agreement_weight=agreement_weight) if prior_config
+                     else IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
+                                          first_search_links=0, first_search_floor=0.0))
         config = dataclasses.replace(
             SearchPolicyTrainConfig(), rl_steps=rl_steps, tasks_per_step=tasks_per_step, group_size=group_size,
             max_tasks=max_tasks, label_tasks=label_tasks, min_tasks=min_tasks, scorer=scorer, seed=seed,
             best_of=best_of, best_of_tasks=best_of_tasks, doc_anchor=doc_anchor,
-            doc_min_gold=doc_min_gold, start=start, start_check=start_check,
-            learned=LearnedConfig(iterative=IterativeConfig(agreement_weight=agreement_weight, link_name_share=0.0,
-                                                            first_search_links=0, first_search_floor=0.0)),
+            doc_min_gold=doc_min_gold, doc_anchor_choices=anchors, start=start, start_check=start_check,
+            learned=LearnedConfig(iterative=iterative),
         )
         report = train_search_policy(corpus, _tasks(tasks, None), out, config, resume=not fresh,
                                      log=lambda m: typer.echo(m, err=True), extra=extra)
@@ -114,6 +130,25 @@ def policy_command(
         if report.start_check is not None:
             typer.echo(f"start check: {report.start_check['why']}")
         typer.echo(f"wrote {out}; use it with: context1 ask {index} QUESTION --backend learned --policy {out}")
+
+
+def _anchors(spec: str) -> tuple[float, ...]:
+    """--doc-anchor-choices "1,0.3,0.1" as (1.0, 0.3, 0.1); "" as () (off). A word, a negative or a repeated weight is
+    an error naming it."""
+    from training.cli_common import CommandError
+
+    out: list[float] = []
+    for part in (p.strip() for p in spec.split(",") if spec.strip()):
+        try:
+            w = float(part)
+        except ValueError:
+            raise CommandError(f"--doc-anchor-choices {spec!r}: {part!r} is not a number") from None
+        if not w >= 0 or w == float("inf"):
+            raise CommandError(f"--doc-anchor-choices {spec!r}: {part!r} is not a weight >= 0")
+        if w in out:
+            raise CommandError(f"--doc-anchor-choices {spec!r}: {part!r} is given twice")
+        out.append(w)
+    return tuple(out)
 
 
 def _extra(spec: str):  # noqa: ANN202

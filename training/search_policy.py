@@ -122,6 +122,11 @@ class SearchPolicyTrainConfig:
     # MuSiQue's tuning part, answer states of recorded episodes, all-R@10: prior 0.458; cloze tasks free
     # 0.442, anchored 1.0 0.483; cloze + natural3 bridge tasks free 0.492, anchored 1.0 0.508.
     doc_anchor: float = 1.0
+    # The anchor chosen per answer scorer on the held-back decisions (session 52; issue 34): the linear answer fit is
+    # made at each of these weights and the one whose held-back measure is best is kept (ties: the first listed), so
+    # the prior's pull can weaken where the decisions support it (session 51: at 1.0 it held LoCoMo's passage
+    # weights at the prior with 70 % more decisions, cos .993). Empty (the default): `doc_anchor` alone, as before.
+    doc_anchor_choices: tuple[float, ...] = ()
     # answer decisions only from tasks with at least this many gold documents: a one-document task teaches
     # "the top hit is the answer", not how to put several documents in the top 10 (natural tasks, ~90 %
     # single-hop, cost 8-9 points of all-R@10 in session 24)
@@ -446,17 +451,36 @@ def choose_scorer(train: Sequence[_Example], val: Sequence[_Example], n_features
     fits = {"prior": prior}
     answer = kind in ("doc", "passage")
     loss = config.doc_loss if answer else "listwise"
+    measure = all_in_topk if kind == "doc" else topk_quality
+    anchors: dict[str, Any] = {}
     for name, hidden in (("linear", 0), ("mlp", config.hidden)):
         if name == "mlp" and answer and config.scorer == "auto" and not config.doc_mlp:
             continue
         if config.scorer in ("auto", name):
+            if answer and name == "linear" and config.doc_anchor_choices:
+                fits[name], anchors = _anchor_chosen(train, val, n_features, prior, config, loss, measure)
+                continue
             anchored = answer and name == "linear" and config.doc_anchor > 0
             fits[name] = fit_scorer(train, n_features, hidden, config, loss=loss, anchor=prior if anchored else None,
                                     anchor_weight=config.doc_anchor if anchored else 0.0)
-    measure = all_in_topk if kind == "doc" else topk_quality
     scores = {name: measure(s, val) for name, s in fits.items()}
     pick = config.scorer if config.scorer != "auto" else max(fits, key=lambda n: scores[n])  # first max wins
-    return fits[pick], {"train_decisions": len(train), "val_topk_quality": scores, "chosen": pick}
+    return fits[pick], {"train_decisions": len(train), "val_topk_quality": scores, "chosen": pick,
+                        **({"anchor": anchors} if anchors else {})}
+
+
+def _anchor_chosen(train: Sequence[_Example], val: Sequence[_Example], n_features: int, prior: Scorer,
+                   config: SearchPolicyTrainConfig, loss: str, measure: Callable[[Scorer, Sequence[_Example]], float]
+                   ) -> tuple[Scorer, dict[str, Any]]:
+    """The linear answer fit at each `doc_anchor_choices` weight (0: free), the one best on `val` kept (ties: the first
+    listed, so listing base's 1.0 first keeps it unless a looser anchor ranks the held-back decisions better)."""
+    fits = [(a, fit_scorer(train, n_features, 0, config, loss=loss, anchor=prior if a > 0 else None,
+                           anchor_weight=a)) for a in config.doc_anchor_choices]
+    scores = [measure(s, val) for _a, s in fits]
+    rank = [q if q == q else float("-inf") for q in scores]  # nothing to judge by (nan) never wins
+    best = max(range(len(fits)), key=lambda i: (rank[i], -i))  # the first of the best
+    return fits[best][1], {"held_back": {str(a): q for (a, _s), q in zip(fits, scores, strict=True)},
+                           "chosen": fits[best][0]}
 
 
 def keep_prior_reason(n_train: int, n_val: int, scorer: str) -> str | None:
@@ -924,4 +948,7 @@ def learned_nothing(warm: dict[str, Any], best: dict[str, Any] | None, rl_rows: 
 
 
 def _plain_config(config: SearchPolicyTrainConfig) -> dict[str, Any]:
-    return dataclasses.asdict(config)
+    plain = dataclasses.asdict(config)
+    if not plain["doc_anchor_choices"]:  # off: the record base wrote (its folders resume, its reports are unchanged)
+        del plain["doc_anchor_choices"]
+    return plain

@@ -134,3 +134,38 @@ def test_the_chain_trains_with_the_start_check_unless_check_is_0(tmp_path):
     assert on.endswith("--fresh --start-check") and "start check: on 4 held-back task(s)" in said
     off, said = trains("0")
     assert off == on.replace("--start-check", "--no-start-check").replace("out-None", "out-0")
+
+
+def test_the_chain_chooses_locomo_s_anchor_on_held_back_decisions_unless_told_none(tmp_path):
+    """benchmarks/policy_chain_report.sh (session 52): LoCoMo's training passes `--doc-anchor-choices 0.1,0.03,0.3,1`
+    by default (0.1 first: chosen on its tuning half); HotpotQA and MuSiQue pass none; `ANCHORS_locomo=` (empty) is session
+    51's call word for word, and `ANCHORS_musique=W,...` reaches MuSiQue's. A stand-in PYTHON records the calls."""
+    import os
+
+    fake = tmp_path / "python"
+    fake.write_text('#!/usr/bin/env bash\necho "$*" >> "$CALLS"\n')
+    fake.chmod(0o755)
+    for s in ("musique", "locomo"):
+        (tmp_path / "idx" / f"bench-{s}-256").mkdir(parents=True)
+        (tmp_path / "idx" / f"bench-{s}-256" / "manifest.json").write_text("{}")
+        (tmp_path / "gen" / s).mkdir(parents=True)
+        (tmp_path / "gen" / s / "tasks.jsonl").write_text("")
+
+    def trains(tag: str, **env_extra: str) -> dict[str, str]:
+        calls = tmp_path / f"calls-{tag}"
+        env = {**os.environ, "INDEX_ROOT": str(tmp_path / "idx"), "OUT": str(tmp_path / "out"),
+               "GEN": str(tmp_path / "gen"), "SETS": "musique locomo", "SPLIT": "tuning", "PYTHON": str(fake),
+               "CALLS": str(calls), **env_extra}
+        run = subprocess.run(["bash", str(BENCHMARKS / "policy_chain_report.sh")], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        lines = [x for x in calls.read_text().splitlines() if "train policy" in x]
+        return {s: next(x for x in lines if f"bench-{s}-256" in x) for s in ("musique", "locomo")}
+
+    default = trains("default")
+    assert default["locomo"].endswith("--fresh --start-check --doc-anchor-choices 0.1,0.03,0.3,1")
+    assert default["musique"].endswith("--fresh --start-check")
+    off = trains("off", ANCHORS_locomo="")
+    assert off["locomo"].endswith("--fresh --start-check") and off["musique"] == default["musique"]
+    asked = trains("asked", ANCHORS_musique="1,0.1")
+    assert asked["musique"].endswith("--start-check --doc-anchor-choices 1,0.1")

@@ -184,3 +184,34 @@ def test_train_reranker_fusion_refuses_a_malformed_extra_task_set_and_a_cross_en
     res = run("--kind", "cross-encoder", "--extra-tasks", f"{mini_corpus.path}={tasks}")
     assert res.exit_code == 2 and "fusion only" in res.output, res.output
     assert not (tmp_path / "fusion").exists()
+
+
+def test_train_policy_s_knobs_are_the_untrained_prior_s_but_its_weights_and_bare_config_is_base(policy_cli,
+                                                                                               tmp_path) -> None:
+    """Issue 34, session 52: the trained row and the prior row of the chain must differ in their weights only. Before,
+    `train policy` built its knobs from a bare `IterativeConfig`, so a trained folder said conversation_first_search
+    "speakers" where the untrained prior (`LearnedConfig()`) says "off". Now the knobs are the prior's, the
+    --agreement-weight apart; --bare-config writes what base wrote. The run is refused for too few decisions, but its
+    run.json (the knobs its policy.json would hold) is written first."""
+    from context1.backends.iterative import IterativeConfig
+    from context1.backends.learned import LearnedConfig
+
+    def knobs() -> dict:
+        return json.loads((tmp_path / "policy" / "run.json").read_text())["config"]["config"]["learned"]
+
+    def plain(c: LearnedConfig) -> dict:
+        return json.loads(json.dumps(c.to_dict()))
+
+    policy_cli("--fresh", "--agreement-weight", "0.05")
+    assert knobs() == plain(LearnedConfig())  # the prior's, agreement at its 0.05 as the chain passes it
+    assert knobs()["iterative"]["conversation_first_search"] == "off"
+    policy_cli("--fresh")  # the flag's own default (0): only the agreement weight differs from the prior's
+    assert knobs() == plain(dataclasses.replace(
+        LearnedConfig(), iterative=dataclasses.replace(LearnedConfig().iterative, agreement_weight=0.0)))
+    policy_cli("--fresh", "--agreement-weight", "0.05", "--bare-config")
+    assert knobs() == plain(LearnedConfig(iterative=IterativeConfig(agreement_weight=0.05, link_name_share=0.0,
+                                                                    first_search_links=0, first_search_floor=0.0)))
+    assert knobs()["iterative"]["conversation_first_search"] == "speakers"  # base's record
+    # a folder made with base's knobs is not resumed silently with the prior's (the run.json names the change)
+    res = policy_cli("--agreement-weight", "0.05")
+    assert res.exit_code != 0 and "conversation_first_search" in res.output and "--fresh" in res.output, res.output

@@ -535,3 +535,56 @@ def test_train_policy_checks_its_start_by_default_and_no_start_check_is_base():
 
     assert inspect.signature(policy_command).parameters["start_check"].default is True
     assert SearchPolicyTrainConfig().start_check is False
+
+
+def test_the_anchor_is_chosen_on_held_back_decisions_first_listed_on_a_tie_and_off_is_base(tmp_path):
+    """Session 52 (issue 34): `doc_anchor_choices` fits the linear answer scorer at each weight and keeps the one that
+    ranks the held-back decisions best. Where the decisions point away from the prior (two kinds of gold the prior's
+    iterative score does not see) a looser anchor is chosen; where they agree with the prior every weight ties and the
+    first listed is kept. Empty (the default) is the fixed `doc_anchor`: the same scorer and report as before, and no
+    new key in the run's record."""
+    from training.search_policy import _plain_config
+
+    prior = PolicyWeights.prior().doc
+    cfg = SearchPolicyTrainConfig(fit_epochs=150, doc_anchor_choices=(100.0, 0.0))
+    train, val = _two_kinds_of_gold(120, False, 0), _two_kinds_of_gold(30, True, 1)
+    kept, report = choose_scorer(train, val, len(DOC_FEATURES), prior, cfg, kind="doc")
+    assert report["anchor"]["chosen"] == 0.0 and set(report["anchor"]["held_back"]) == {"100.0", "0.0"}
+    assert report["anchor"]["held_back"]["0.0"] > report["anchor"]["held_back"]["100.0"]
+    assert all_in_topk(kept, val) == report["anchor"]["held_back"]["0.0"]
+    # decisions the prior already ranks perfectly: every weight ties, the first listed is kept
+    rng = np.random.default_rng(5)
+    it = DOC_FEATURES.index("iterative_score")
+
+    def agreeing(n: int, val: bool) -> list[_Example]:
+        out = []
+        for _ in range(n):
+            x = rng.normal(size=(12, len(DOC_FEATURES)))
+            y = np.zeros(12)
+            y[np.argsort(-x[:, it])[:2]] = 0.5
+            out.append(_Example(x, y, val, 2))
+        return out
+
+    tie = dataclasses.replace(cfg, doc_anchor_choices=(10.0, 1.0))
+    _kept, report = choose_scorer(agreeing(40, False), agreeing(20, True), len(DOC_FEATURES), prior, tie, kind="doc")
+    assert report["anchor"]["held_back"]["10.0"] == report["anchor"]["held_back"]["1.0"] == 1.0
+    assert report["anchor"]["chosen"] == 10.0
+    # off: the fixed anchor's fit and report, byte for byte, and the record without the new key
+    off = SearchPolicyTrainConfig(fit_epochs=150)
+    a, ra = choose_scorer(train, val, len(DOC_FEATURES), prior, off, kind="doc")
+    b = fit_scorer(train, len(DOC_FEATURES), 0, off, loss="setwise", anchor=prior, anchor_weight=1.0)
+    assert "anchor" not in ra and np.array_equal(a.layers[0][0], b.layers[0][0])
+    assert "doc_anchor_choices" not in _plain_config(off)
+    assert _plain_config(cfg)["doc_anchor_choices"] == (100.0, 0.0)
+
+
+def test_train_policy_reads_its_anchor_choices_and_refuses_bad_ones():
+    from training.cli_common import CommandError
+    from training.cli_search_policy import _anchors
+
+    assert _anchors("") == () and _anchors(" ") == ()
+    assert _anchors("1,0.3, 0.1,0") == (1.0, 0.3, 0.1, 0.0)
+    for bad, why in (("1,x", "'x' is not a number"), ("-1", "not a weight >= 0"), ("nan", "not a weight >= 0"),
+                     ("inf", "not a weight >= 0"), ("1,1.0", "given twice")):
+        with pytest.raises(CommandError, match=why):
+            _anchors(bad)
