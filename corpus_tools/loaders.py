@@ -4,7 +4,7 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
-    .docx (docx_reader), mail: .eml (one message) and .mbox (one document per message, mail_reader),
+    .docx (docx_reader), .pptx (pptx_reader: a section per slide), mail: .eml (one message) and .mbox (one document per message, mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
   - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
@@ -406,6 +406,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             docx = read_docx(path)
             title, text, parts = docx.title, docx.text, docx.parts
             metadata.update(docx.metadata)
+        elif suffix in readers.PPTX_SUFFIXES:
+            from corpus_tools.pptx_reader import read_pptx
+
+            deck = read_pptx(path)
+            title, text, parts = deck.title, deck.text, deck.parts
+            metadata.update(deck.metadata)
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 
