@@ -64,6 +64,7 @@ class ReadOptions:
     man: bool = True
     paper_definitions: bool = True
     man_macros: bool = True
+    slides: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -71,6 +72,7 @@ class ReadOptions:
         reader existed (off; the Markdown readers on, as their sessions made them)."""
         return cls(markup=getattr(config, "read_markup", True), myst=getattr(config, "read_myst", True),
                    source_code=getattr(config, "read_source", False), notebooks=getattr(config, "read_notebooks", False),
+                   slides=getattr(config, "read_slides", False),
                    calls=getattr(config, "read_calls", False),
                    project_files=getattr(config, "read_project_files", False),
                    call_titles=getattr(config, "call_own_titles", False),
@@ -103,6 +105,7 @@ def load_documents(
     man: bool = True,
     paper_definitions: bool = True,
     man_macros: bool = True,
+    slides: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -135,6 +138,8 @@ def load_documents(
     has it.
     paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
     (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
+    slides: slide decks (.pptx) read as documents, a section per slide (CorpusConfig.read_slides, pptx_reader.py);
+        False = skipped as an unsupported file type, as before session 52.
     man_macros: a manual page's own macro definitions before its `.TH` (rst2man's, pandoc's) do not hide it, and the
     macros of requests alone it defines and its number registers are layout (CorpusConfig.man_macros); False = as
     before session 50.
@@ -155,7 +160,7 @@ def load_documents(
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
         pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-        man_macros=man_macros,
+        man_macros=man_macros, slides=slides,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -290,6 +295,7 @@ def iter_documents(
     man: bool = True,
     paper_definitions: bool = True,
     man_macros: bool = True,
+    slides: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -301,7 +307,7 @@ def iter_documents(
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
                        paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-                       man_macros=man_macros)
+                       man_macros=man_macros, slides=slides)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -378,6 +384,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         yield from _iter_man(path, doc_id, where, man_aliases, macros=read.man_macros)
         return
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
+    if not read.slides:
+        supported = supported - readers.PPTX_SUFFIXES
     if suffix not in supported:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (

@@ -258,3 +258,13 @@ class _Words:
         import re
 
         return [m.span() for m in re.finditer(r"\S+", text)]
+
+
+def test_read_slides_off_skips_decks_as_before_and_an_older_index_reads_none(tmp_path):
+    from corpus_tools.config import CorpusConfig
+
+    review(tmp_path)
+    report = load_documents(tmp_path, slides=False)
+    assert not report.documents and report.skipped[0].reason.startswith("unsupported file type (.pptx files;")
+    assert CorpusConfig().read_slides is True
+    assert CorpusConfig.from_dict({}).read_slides is False  # an index built before session 52 never read its decks
