@@ -12,9 +12,12 @@ How a slide is read:
   first line, cut short, and says so: "Memory layout … (slide 7, no title)". A heading that repeats the slide
   before's ("Example", "Example") gets the slide's number, so that two slides never share a section and no chunk
   runs from one into the next (the chunker joins consecutive parts of one section).
-- The shapes are read top to bottom, left to right (rows of shapes whose tops lie within `_ROW_EMU`), not in the
-  XML's order, which is the order they were drawn in; a placeholder without its own position takes its layout's
-  (or master's). A group is read as one block at its place, its members in the same order inside it.
+- The shapes are read in reading order, not in the XML's order, which is the order they were drawn in: the slide
+  is cut where no shape spans the cut, into bands top to bottom, a band into columns left to right, and so on down
+  (an XY cut), so a code box on the left is read whole before the labels of the diagram on its right, and two
+  columns side by side are read one after the other; shapes that overlap both ways (a callout over a code box) keep
+  the order they were drawn in. A placeholder without its own place takes its layout's (or
+  master's). A group is read as one block at its place, its members in the same order inside it.
 - Body text keeps its bullet levels as "- " lines ("  - " one level down); a text box's paragraphs are bulleted only
   where they say so. Dates, footers and slide numbers (their placeholders) are furniture, left out.
 - A table is one "table" part through `render_table` (its first row the header); a chart with cached data is one
@@ -54,8 +57,9 @@ POWERPOINT = Package(".pptx", "PowerPoint", "a PowerPoint presentation", "binary
 # Titles PowerPoint writes itself (a new deck's core title, the first slide's default) name no deck.
 _NO_TITLES = frozenset({"powerpoint presentation", "presentation", "presentation1", "slide 1", "title",
                         "click to add title", "powerpoint-präsentation", "template title"})
-# Shapes whose tops lie within this distance (EMU; 914,400 to the inch) are one row, read left to right.
-_ROW_EMU = 228_600
+# Shapes overlapping by less than this (EMU; 914,400 to the inch) are still cut apart: text boxes touch.
+_CUT_SLACK_EMU = 57_150
+Box = tuple[int, int, int, int]  # (top, left, height, width) in EMU; top -1 where the shape has no place
 _UNTITLED_CHARS = 60
 _WORD = re.compile(r"[^\W\d_]{2,}")  # the first line that heads a slide without a title, cut here
 _MAX_CHART_ROWS = 200
@@ -206,7 +210,7 @@ class _Deck:
         self.names = frozenset(archive.namelist())
         self._rels: dict[str, dict[str, str]] = {}
         self._types: dict[str, dict[str, str]] = {}
-        self._places: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+        self._places: dict[str, dict[tuple[str, str], Box]] = {}
 
     def presentation_part(self) -> str:
         """The main part the package's root relationships name (ppt/presentation.xml in every deck seen)."""
@@ -242,8 +246,8 @@ class _Deck:
                 return targets.get(rid)
         return None
 
-    def placeholder_places(self, part: str | None) -> dict[tuple[str, str], tuple[int, int]]:
-        """(("idx", n) or ("type", t)) → (top, left) of a layout's or master's placeholders, its master's beneath."""
+    def placeholder_places(self, part: str | None) -> dict[tuple[str, str], Box]:
+        """(("idx", n) or ("type", t)) → box of a layout's or master's placeholders, its master's beneath."""
         if part is None:
             return {}
         if part in self._places:
@@ -268,15 +272,19 @@ def _placeholder_type(ph: Any) -> str:
     return ph.get("type") or "obj"  # a placeholder without a type is a content (object) placeholder
 
 
-def _offset(shape: Any) -> tuple[int, int] | None:
-    """(top, left) in EMU of a shape that states its own position."""
+def _offset(shape: Any) -> Box | None:
+    """The box of a shape that states its own position (a graphic frame keeps it in its own `xfrm`)."""
     props = _first(shape, "spPr", "grpSpPr")
-    xfrm = _child(props, "xfrm") if props is not None else _child(shape, "xfrm")
-    off = _child(xfrm, "off")
+    return _box(_child(props, "xfrm") if props is not None else _child(shape, "xfrm"))
+
+
+def _box(xfrm: Any) -> Box | None:
+    off, ext = _child(xfrm, "off"), _child(xfrm, "ext")
     if off is None:
         return None
     try:
-        return int(off.get("y") or 0), int(off.get("x") or 0)
+        height, width = (int(ext.get("cy") or 0), int(ext.get("cx") or 0)) if ext is not None else (0, 0)
+        return int(off.get("y") or 0), int(off.get("x") or 0), max(height, 0), max(width, 0)
     except ValueError:
         return None
 
@@ -285,10 +293,9 @@ def _offset(shape: Any) -> tuple[int, int] | None:
 
 @dataclass
 class _Block:
-    """A shape's content at its place: lines of text, or a table's (text, context)."""
+    """A shape's content at its place (`box`): lines of text, or a table's (text, context)."""
 
-    top: int
-    left: int
+    box: Box
     order: int
     kind: str  # "title", "text", "table", "group"
     lines: list[str] = field(default_factory=list)
@@ -381,28 +388,26 @@ class _SlideReader:
             lines = _text_lines(_child(shape, "txBody"), bulleted=kind in _BULLETED_TYPES)
             if not lines:
                 return None
-            top, left = place(self._where(shape, ph))
-            return _Block(top, left, self.order, "title" if kind in _TITLE_TYPES else "text", lines)
+            return _Block(place(self._where(shape, ph)), self.order, "title" if kind in _TITLE_TYPES else "text", lines)
         if name == "grpSp":
-            own = _offset(shape)
-            top, left = place(own)
+            box = place(_offset(shape))
             members = self._shapes(shape, _compose(place, _group_transform(shape)))
             if not members:
                 return None
-            return _Block(top, left, self.order, "group", members=members)
+            return _Block(box, self.order, "group", members=members)
         if name == "graphicFrame":
             data = _path(shape, "graphic", "graphicData")
-            top, left = place(_frame_offset(shape))
+            box = place(_box(_child(shape, "xfrm")))
             table = _child(data, "tbl")
             if table is not None:
-                return self._table(table, top, left)
+                return self._table(table, box)
             chart = _child(data, "chart")
             if chart is not None:
-                return self._chart(chart, top, left)
+                return self._chart(chart, box)
             return None
         return None  # pictures, connectors, media: no text
 
-    def _where(self, shape: Any, ph: Any) -> tuple[int, int] | None:
+    def _where(self, shape: Any, ph: Any) -> Box | None:
         own = _offset(shape)
         if own is not None or ph is None:
             return own
@@ -412,7 +417,7 @@ class _SlideReader:
             return self.places[("idx", idx)]
         return self.places.get(("type", "body" if kind == "obj" else kind))
 
-    def _table(self, tbl: Any, top: int, left: int) -> _Block | None:
+    def _table(self, tbl: Any, box: Box) -> _Block | None:
         grid = _table_grid(tbl)
         grid = [row for row in grid if any(row)]
         if not grid:
@@ -420,13 +425,13 @@ class _SlideReader:
         width = max(len(r) for r in grid)
         grid = [r + [""] * (width - len(r)) for r in grid]
         if width < 2 or len(grid) < 2:  # one row or one column: a list set in a box, read as lines
-            return _Block(top, left, self.order, "text", [c for r in grid for c in r if c])
+            return _Block(box, self.order, "text", [c for r in grid for c in r if c])
         header, body = grid[0], grid[1:]
         rows = tuple(Row(r[0], tuple(r[1:])) for r in body)
         self.tables += 1
-        return _Block(top, left, self.order, "table", table=render_table(Table(tuple(header[1:]), rows, header[0], "")))
+        return _Block(box, self.order, "table", table=render_table(Table(tuple(header[1:]), rows, header[0], "")))
 
-    def _chart(self, chart: Any, top: int, left: int) -> _Block | None:
+    def _chart(self, chart: Any, box: Box) -> _Block | None:
         target = self.deck.rels(self.part).get(_rel_id(chart) or "")
         if target is None:
             return None
@@ -435,7 +440,7 @@ class _SlideReader:
         if table is None:
             return None
         self.charts += 1
-        return _Block(top, left, self.order, "table", table=render_table(table))
+        return _Block(box, self.order, "table", table=render_table(table))
 
     def _notes(self) -> str:
         target = self.deck.related(self.part, "/notesSlide")
@@ -479,18 +484,8 @@ def _text_lines(body: Any, *, bulleted: bool) -> list[str]:
     return lines
 
 
-def _frame_offset(frame: Any) -> tuple[int, int] | None:
-    off = _path(frame, "xfrm", "off")
-    if off is None:
-        return None
-    try:
-        return int(off.get("y") or 0), int(off.get("x") or 0)
-    except ValueError:
-        return None
-
-
-def _identity(at: tuple[int, int] | None) -> tuple[int, int]:
-    return at if at is not None else (-1, -1)
+def _identity(box: Box | None) -> Box:
+    return box if box is not None else (-1, -1, 0, 0)
 
 
 def _group_transform(group: Any) -> tuple[float, float, float, float, float, float] | None:
@@ -509,34 +504,51 @@ def _group_transform(group: Any) -> tuple[float, float, float, float, float, flo
 
 
 def _compose(place: Any, transform: Any) -> Any:
-    """A member's place on the slide: its group's transform, then the group's own place."""
+    """A member's box on the slide: its group's transform, then the group's own place."""
 
-    def inner(at: tuple[int, int] | None) -> tuple[int, int]:
-        if at is None or transform is None:
-            return place(at)
+    def inner(box: Box | None) -> Box:
+        if box is None or transform is None:
+            return place(box)
         oy, ox, cy, cx, sy, sx = transform
-        return place((int(oy + (at[0] - cy) * sy), int(ox + (at[1] - cx) * sx)))
+        return place((int(oy + (box[0] - cy) * sy), int(ox + (box[1] - cx) * sx), int(box[2] * sy), int(box[3] * sx)))
 
     return inner
 
 
 def _reading_order(blocks: list[_Block]) -> list[_Block]:
-    """Top to bottom, and left to right within a row (tops within _ROW_EMU); a block without a place keeps its
-    place in the drawing order, after the block drawn before it."""
-    placed: list[tuple[int, int, int, _Block]] = []
-    last = (-1, -1)
+    """The blocks in reading order (an XY cut, see the module docstring); a block without a place keeps its place in
+    the drawing order, at the block drawn before it."""
+    placed: list[tuple[int, int, int, int, int, _Block]] = []  # top, left, bottom, right, order, block
+    last: Box = (-1, -1, 0, 0)
     for block in sorted(blocks, key=lambda b: b.order):
-        if block.top >= 0:
-            last = (block.top, block.left)
-        placed.append((*last, block.order, block))
-    placed.sort(key=lambda t: (t[0], t[2]))
-    rows: list[list[tuple[int, int, int, _Block]]] = []
-    for item in placed:
-        if rows and item[0] - rows[-1][0][0] <= _ROW_EMU:
-            rows[-1].append(item)
+        if block.box[0] >= 0:
+            last = block.box
+        top, left = last[0], last[1]
+        placed.append((top, left, top + last[2], left + last[3], block.order, block))
+    return [item[5] for item in _xy_cut(placed)]
+
+
+def _xy_cut(items: list[tuple[int, int, int, int, int, _Block]]) -> list[tuple[int, int, int, int, int, _Block]]:
+    if len(items) < 2:
+        return items
+    for start, end in ((0, 2), (1, 3)):  # bands top to bottom first, then columns left to right
+        groups = _cut(items, start, end)
+        if len(groups) > 1:
+            return [item for group in groups for item in _xy_cut(group)]
+    return sorted(items, key=lambda t: t[4])  # shapes overlapping both ways: the order they were drawn in
+
+
+def _cut(items: list[Any], start: int, end: int) -> list[list[Any]]:
+    """Items split where none spans the gap along one axis (start, end: the indexes of its extent in an item)."""
+    groups: list[list[Any]] = []
+    reach = 0
+    for item in sorted(items, key=lambda t: (t[start], t[4])):
+        if groups and not (item[start] > groups[-1][-1][start] + _CUT_SLACK_EMU and item[start] >= reach - _CUT_SLACK_EMU):
+            groups[-1].append(item)
         else:
-            rows.append([item])
-    return [item[3] for row in rows for item in sorted(row, key=lambda t: (t[1], t[2]))]
+            groups.append([item])
+        reach = max(reach, item[end]) if len(groups[-1]) > 1 else item[end]
+    return groups
 
 
 def _table_grid(tbl: Any) -> list[list[str]]:

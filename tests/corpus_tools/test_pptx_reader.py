@@ -159,6 +159,22 @@ def test_bullets_levels_and_reading_order(tmp_path):
         "Priorities", "- Open the Tilbury depot", "  - lease signed in May", "- Hire two dispatchers"]
 
 
+def test_a_column_is_read_whole_before_the_labels_beside_it(tmp_path):
+    def box(text: str, y: int, x: int, cy: int, cx: int = 3_000_000) -> str:
+        return (f'<p:sp><p:nvSpPr><p:cNvPr id="3" name="b"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm>'
+                f'<a:off x="{x}" y="{y}"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>'
+                f"{para(text)}</p:txBody></p:sp>")
+
+    # drawn: a label, the code box, another label, a footnote under both; the labels sit right of the code box
+    tree = (title("Stack frames") + box("Label: caller frame", 2_100_000, 5_000_000, 400_000)
+            + box("int main() {", 2_000_000, 500_000, 2_500_000) + box("Label: callee frame", 3_200_000, 5_000_000,
+                                                                       400_000)
+            + box("Frames grow downwards", 5_000_000, 500_000, 300_000, 7_000_000))
+    doc = read_pptx(deck(tmp_path / "cols.pptx", [{"tree": tree}]))
+    assert doc.text.split("\n") == ["Stack frames", "int main() {", "Label: caller frame", "Label: callee frame",
+                                    "Frames grow downwards"]
+
+
 def test_table_chart_notes_group_and_hidden_slide(tmp_path):
     doc = read_pptx(review(tmp_path))
     text = {(p.page, p.kind, doc.text[p.start:p.end].split("\n")[0]): p for p in doc.parts}
