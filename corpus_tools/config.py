@@ -317,6 +317,10 @@ class CorpusConfig:
         tables; images, widgets and tracebacks dropped and counted. False = .ipynb files skipped as an unsupported
         type, as before (main exactly). An index built before records no value and reads False, so `sync` never
         adds notebooks to an index built without them (benchmarks/notebooks_search.py).
+    read_slides: slide decks (.pptx) read as documents (pptx_reader.py, session 52): a section per slide in
+        presentation order, its text in reading order, tables and chart data as rows, speaker notes under it. False =
+        .pptx files skipped as an unsupported type, as before (main exactly). An index built before records no value
+        and reads False, so `sync` never adds decks to an index built without them (benchmarks/slides_search.py).
     read_calls: an earnings call's identity read onto a .txt file's chunks (call_identity.py, session 46): company,
         ticker, form "earnings call", fiscal year and quarter, from the file name ("Q3 2022 Equinix Inc Earnings
         Call.txt", "AA_q3_2021.txt") and the text (the participants list, the operator's welcome line), so
@@ -392,6 +396,7 @@ class CorpusConfig:
     read_myst: bool = True
     read_source: bool = True
     read_notebooks: bool = True
+    read_slides: bool = True
     read_calls: bool = True
     read_project_files: bool = True
     call_own_titles: bool = False
@@ -418,6 +423,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.read_source must be True or False, got {self.read_source!r}")
         if not isinstance(self.read_notebooks, bool):
             raise ValueError(f"CorpusConfig.read_notebooks must be True or False, got {self.read_notebooks!r}")
+        if not isinstance(self.read_slides, bool):
+            raise ValueError(f"CorpusConfig.read_slides must be True or False, got {self.read_slides!r}")
         if not isinstance(self.read_calls, bool):
             raise ValueError(f"CorpusConfig.read_calls must be True or False, got {self.read_calls!r}")
         if not isinstance(self.read_project_files, bool):
@@ -444,6 +451,7 @@ class CorpusConfig:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known.setdefault("read_source", False)  # built before session 43: its folder's .py files were never read
         known.setdefault("read_notebooks", False)  # built before session 45: its folder's .ipynb files were never read
+        known.setdefault("read_slides", False)  # built before session 52: its folder's .pptx files were never read
         known.setdefault("read_calls", False)  # built before session 46: no call's identity was read
         known.setdefault("read_project_files", False)  # built before session 46: no project file's name was read
         known.setdefault("call_own_titles", False)  # built before session 47: every turn named the company

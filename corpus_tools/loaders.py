@@ -4,8 +4,9 @@
   - a folder (walked recursively, in sorted order, so ids and order are stable across runs);
   - one file: .txt/.md (title = first markdown heading, else the file name's stem), .html/.htm
     (visible text; title from <title>), .pdf (text of every page; title from the PDF metadata),
-    .docx (docx_reader), .doc (doc_reader), .rtf (rtf_reader), .odt (odt_reader), mail: .eml and Outlook's .msg (one message;
-    msg_reader) and .mbox (one document per message, mail_reader),
+    .docx (docx_reader), .doc (doc_reader), .rtf (rtf_reader), .odt (odt_reader), .pptx (pptx_reader: a section
+    per slide), mail: .eml and Outlook's .msg (one message; msg_reader) and .mbox (one document per message,
+    mail_reader),
     or a record file: .jsonl/.ndjson, .json (a list of records or one record), .csv;
   - a `datasets.Dataset` (rows are records);
   - an iterable of `Document` (or of record dicts), or a `LoadReport` (returned as is).
@@ -65,6 +66,7 @@ class ReadOptions:
     man: bool = True
     paper_definitions: bool = True
     man_macros: bool = True
+    slides: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -72,6 +74,7 @@ class ReadOptions:
         reader existed (off; the Markdown readers on, as their sessions made them)."""
         return cls(markup=getattr(config, "read_markup", True), myst=getattr(config, "read_myst", True),
                    source_code=getattr(config, "read_source", False), notebooks=getattr(config, "read_notebooks", False),
+                   slides=getattr(config, "read_slides", False),
                    calls=getattr(config, "read_calls", False),
                    project_files=getattr(config, "read_project_files", False),
                    call_titles=getattr(config, "call_own_titles", False),
@@ -104,6 +107,7 @@ def load_documents(
     man: bool = True,
     paper_definitions: bool = True,
     man_macros: bool = True,
+    slides: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -136,6 +140,8 @@ def load_documents(
     has it.
     paper_definitions: a paper (a PDF that is no filing) records where it first defines an acronym or a term
     (CorpusConfig.paper_definitions, corpus_tools.paper_definitions); False = as before session 49.
+    slides: slide decks (.pptx) read as documents, a section per slide (CorpusConfig.read_slides, pptx_reader.py);
+        False = skipped as an unsupported file type, as before session 52.
     man_macros: a manual page's own macro definitions before its `.TH` (rst2man's, pandoc's) do not hide it, and the
     macros of requests alone it defines and its number registers are layout (CorpusConfig.man_macros); False = as
     before session 50.
@@ -156,7 +162,7 @@ def load_documents(
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
         pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-        man_macros=man_macros,
+        man_macros=man_macros, slides=slides,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -291,6 +297,7 @@ def iter_documents(
     man: bool = True,
     paper_definitions: bool = True,
     man_macros: bool = True,
+    slides: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -302,7 +309,7 @@ def iter_documents(
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
                        paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-                       man_macros=man_macros)
+                       man_macros=man_macros, slides=slides)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -379,6 +386,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         yield from _iter_man(path, doc_id, where, man_aliases, macros=read.man_macros)
         return
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
+    if not read.slides:
+        supported = supported - readers.PPTX_SUFFIXES
     if suffix not in supported:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (
@@ -425,6 +434,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             odt = read_odt(path)
             title, text, parts = odt.title, odt.text, odt.parts
             metadata.update(odt.metadata)
+        elif suffix in readers.PPTX_SUFFIXES:
+            from corpus_tools.pptx_reader import read_pptx
+
+            deck = read_pptx(path)
+            title, text, parts = deck.title, deck.text, deck.parts
+            metadata.update(deck.metadata)
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 
