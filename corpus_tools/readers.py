@@ -34,6 +34,7 @@ HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
 RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".parquet"})
 DOCX_SUFFIXES = frozenset({".docx"})  # corpus_tools/docx_reader.py
+XLSX_SUFFIXES = frozenset({".xlsx", ".xlsm"})  # corpus_tools/xlsx_reader.py (a macro workbook's cells read alike)
 MAIL_SUFFIXES = frozenset({".eml"})  # one message a file (corpus_tools/mail_reader.py)
 MAILBOX_SUFFIXES = frozenset({".mbox"})  # many messages a file: one document each
 # WebVTT and SubRip captions, read as turns of speakers by corpus_tools/transcripts.py
@@ -41,12 +42,14 @@ TRANSCRIPT_SUFFIXES = frozenset({".vtt", ".srt"})
 # Jupyter notebooks, read as documents (Markdown cells, code cells and what they printed) by notebook_reader.py
 NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
 SUPPORTED_SUFFIXES = (TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES | DOCX_SUFFIXES | MAIL_SUFFIXES
-                      | MAILBOX_SUFFIXES | TRANSCRIPT_SUFFIXES | NOTEBOOK_SUFFIXES)
+                      | MAILBOX_SUFFIXES | TRANSCRIPT_SUFFIXES | NOTEBOOK_SUFFIXES | XLSX_SUFFIXES)
 # Formats users keep beside those but that are not read: each is skipped saying how to make it readable
 # (the reason's words before ";" name the group `context1 index` counts it in).
 CONVERT_FIRST = {
     ".doc": "binary Word 97-2003 file, not read; open it in Word or LibreOffice and save it as .docx or PDF, "
             "then index that file",
+    ".xls": "binary Excel 97-2003 file, not read; open it in Excel or LibreOffice and save it as .xlsx, then index "
+            "that file",
     ".msg": "Outlook .msg file, not read; save the message as .eml or export the folder as .mbox, then index "
             "that file",
 }

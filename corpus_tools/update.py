@@ -68,6 +68,8 @@ def sync_folder(
     notebooks = getattr(config, "read_notebooks", False)
     if not notebooks:  # nor notebooks, unless it reads them (CorpusConfig.read_notebooks; an older index does not)
         readable -= readers.NOTEBOOK_SUFFIXES
+    if not getattr(config, "read_sheets", False):  # nor workbooks, unless it reads them (CorpusConfig.read_sheets)
+        readable -= readers.XLSX_SUFFIXES
     man = getattr(config, "read_man", False)  # manual pages (.1 … .9) only when it reads them (CorpusConfig.read_man)
     present: dict[str, Path] = {}
     for path in paths:
