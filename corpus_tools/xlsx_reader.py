@@ -36,7 +36,7 @@ column `MAX_COLUMNS` are dropped, a merged range spreads over at most `MAX_MERGE
 
 Refused with a reason (`UnreadableFileError`, via corpus_tools/ooxml.py): a binary .xls renamed, a
 password-protected workbook, a truncated file, a zip with no workbook part, broken XML in the
-workbook or a sheet; a workbook with no filled cell is an empty file.
+workbook or a sheet. A workbook with no filled cell reads as an empty text (the loader's "empty file").
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -85,6 +86,7 @@ _MAX_SERIAL = 2_958_465  # 9999-12-31
 # A cell longer than this is a sentence, not a column name (the tuning folder's data dictionaries: a
 # definition sheet's blank rows must not make each definition a header).
 _HEADER_CHARS = 60
+_YEAR = re.compile(r"^(?:FY\s?)?(?:19|20)\d\d$")
 
 
 @dataclass(frozen=True)
@@ -129,8 +131,7 @@ def read_xlsx(path: Path) -> XlsxDocument:
             if grid:
                 counts["sheets"] += 1
                 counts["tables"] += _write_sheet(writer, grid, section)
-    if not writer.parts:
-        raise UnreadableFileError("empty file (a workbook with no filled cell)")
+    # no filled cell: an empty text, which the loader skips as an "empty file", as it does a blank .docx
     metadata: dict[str, Any] = dict(core)
     title = metadata.pop("title", None)
     if capped:
@@ -319,16 +320,20 @@ def show_number(number: float, fid: int, code: str, date1904: bool = False) -> s
     currency = "".join(_CURRENCY.findall(bare)) or "".join(ch for ch in bare if ch in "$€£¥")
     bare = _BRACKET.sub("", bare)
     if "%" in bare:
-        decimals = _decimals(bare)
-        return f"{sign}{number * 100:.{decimals}f}%"
+        return f"{sign}{_fixed(number * 100, _decimals(bare), False)}%"
     if "general" in bare.lower() or not re.search(r"[0#?]", bare) or re.search(r"e[+-]", bare, re.IGNORECASE):
         text = _general(number)
     else:
-        decimals = _decimals(bare)
-        text = f"{number:,.{decimals}f}" if "," in bare.split(".")[0] else f"{number:.{decimals}f}"
+        text = _fixed(number, _decimals(bare), "," in bare.split(".")[0])
     wrap = "(" in bare and ")" in bare and not sign and negative
     text = f"{currency}{text}"
     return f"({text})" if wrap else f"{sign}{text}"
+
+
+def _fixed(number: float, decimals: int, commas: bool) -> str:
+    """`number` to `decimals` places, halves rounded away from zero as Excel shows them (12.5% at "0%" is 13%)."""
+    exact = Decimal(repr(round(number, 12))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{exact:,f}" if commas else f"{exact:f}"
 
 
 def _decimals(bare: str) -> int:
@@ -468,10 +473,11 @@ def _is_text(value: str) -> bool:
 
 
 def _is_header(cells: dict[int, str], columns: list[int]) -> bool:
-    """A header row: two cells or more, mostly words, short ones (a column name, not a sentence), across at least
-    half the block's columns."""
+    """A header row: two cells or more, mostly words or years ("2023" heads a column of figures), short ones (a
+    column name, not a sentence), across at least half the block's columns."""
     values = list(cells.values())
-    return (len(values) >= 2 and len(values) * 2 >= len(columns) and sum(map(_is_text, values)) * 2 > len(values)
+    named = sum(_is_text(v) or bool(_YEAR.match(v)) for v in values)
+    return (len(values) >= 2 and len(values) * 2 >= len(columns) and named * 2 > len(values)
             and sum(len(v) <= _HEADER_CHARS for v in values) * 2 > len(values))
 
 
@@ -511,6 +517,8 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
             body = block
             header = [_letters(c) for c in columns]
         lead.extend(titles)
+        # the title just above a table ("Budget 2023", a blank row between or not) names it in every chunk of it
+        caption = lead[-1] if lead and len(lead[-1]) <= _HEADER_CHARS * 2 else ""
         if lead:
             writer.emit("\n".join(lead), None, section, "text")
             lead = []
@@ -520,7 +528,6 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
         last = dict(zip(columns, header, strict=True))
         table_rows = tuple(Row(grid[r].get(columns[0], ""), tuple(grid[r].get(c, "") for c in columns[1:]))
                            for r in body)
-        caption = titles[-1] if titles else ""
         text, context = render_table(Table(tuple(header[1:]), table_rows, header[0], caption))
         writer.emit(text, None, section, "table", context)
         tables += 1
