@@ -31,6 +31,7 @@ Step 2 (`run`) prints:
      figure as the sheet shows it) and figure-any@5 (shown or raw form, so the naive arm is not faulted for form
      alone), reader − naive with the paired bootstrap interval (docs_reading.paired) and questions won / lost.
 Per-question rows in OUT/rows.jsonl.
+Step 3 (`datagen`, after `context1 datagen INDEX/reader OUT/datagen`): its tasks by generator, 10 read whole.
 """
 
 from __future__ import annotations
@@ -234,9 +235,7 @@ def naive_folder(data: Path, out: Path) -> int:
 def reading(data: Path, cells: list[dict[str, Any]]) -> dict[str, Counter[str]]:
     """Per kind: cells expected, shown as the sheet shows them by the reader, by the naive dump."""
     from corpus_tools.readers import UnreadableFileError
-    from corpus_tools.xlsx_reader import EXCEL, _read_sheet, _relationships, _resolve, _shared_strings, _sheets, \
-        _Styles, _date1904, _rels_name, _target, _workbook_part
-    from corpus_tools.ooxml import open_package, read_part
+    from corpus_tools.xlsx_reader import sheet_cells
 
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     misses: Counter[str] = Counter()
@@ -244,24 +243,10 @@ def reading(data: Path, cells: list[dict[str, Any]]) -> dict[str, Counter[str]]:
     for c in cells:
         by_doc[c["doc"]].append(c)
     for doc, wanted in by_doc.items():
-        grids: dict[str, dict[int, dict[int, str]]] = {}
-        raw: dict[str, dict[int, dict[int, str]]] = {}
         try:
-            with open_package(data / doc, EXCEL) as z:
-                name = _workbook_part(z)
-                book = read_part(z, name, EXCEL, required=True)
-                base = name.rsplit("/", 1)[0]
-                rels = _resolve(_relationships(read_part(z, _rels_name(name), EXCEL)), base)
-                strings = _shared_strings(z, _target(rels, "sharedStrings") or f"{base}/sharedStrings.xml")
-                styles = _Styles(read_part(z, _target(rels, "styles") or f"{base}/styles.xml", EXCEL), _date1904(book))
-                plain = _Styles(None, False)  # no format: the value as stored, as the naive dump writes it
-                for sheet, _state, rid in _sheets(book):
-                    part = rels.get(rid, ("", ""))[1]
-                    if part in z.namelist():
-                        grids[sheet] = _read_sheet(z, part, strings, styles)[0]
-                        raw[sheet] = _read_sheet(z, part, strings, plain)[0]
+            grids, raw = sheet_cells(data / doc), sheet_cells(data / doc, shown=False)
         except UnreadableFileError:
-            pass
+            grids, raw = {}, {}
         for c in wanted:
             counts[c["kind"]]["cells"] += 1
             mine = grids.get(c["sheet"], {}).get(c["row"], {}).get(c["col"])
@@ -309,9 +294,9 @@ def _line_has(text: str, label: str, figures: list[str]) -> bool:
 
 
 def scores(index: Path, queries: list[dict[str, Any]], suffix: str) -> list[dict[str, float]]:
-    from corpus_tools import Corpus
-
     from docs_reading import all_chunks
+
+    from corpus_tools import Corpus
 
     by_doc: dict[str, list[Any]] = defaultdict(list)
     for c in all_chunks(index):
@@ -374,9 +359,27 @@ def run(data: Path, scratch: Path, out: Path) -> None:
           f"{sum(1 for r in result['naive'] if not r['gold'])}")
 
 
+def datagen_table(out: Path, sample: int, seed: int) -> None:
+    """The default `context1 datagen` run on the reader index (OUT/datagen): tasks by generator and form, how many
+    rest on a table chunk of a workbook, and `sample` of them read whole (question, answers, the quotes)."""
+    path = out / "datagen" / "tasks.jsonl"
+    tasks = [json.loads(line) for line in path.open(encoding="utf-8")] if path.exists() else []
+    print(f"## Datagen (default command) on the reader index: {len(tasks)} tasks\n")
+    kinds = Counter(f"{t.get('metadata', {}).get('generator', t.get('source'))} / {t.get('question_type')}" for t in tasks)
+    print("| generator / type | tasks |\n| --- | ---: |")
+    for kind, n in kinds.most_common():
+        print(f"| {kind} | {n} |")
+    print()
+    for t in random.Random(seed).sample(tasks, min(sample, len(tasks))):
+        quotes = [q for s in t.get("metadata", {}).get("supporting", []) for q in s.get("quotes", [])]
+        print(f"- Q: {t['query']}\n  A: {t.get('answers')}\n  gold: {t.get('gold_chunk_ids')}")
+        for q in quotes[:2]:
+            print(f"  quote: {q[:300]}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("step", choices=("expect", "run"))
+    parser.add_argument("step", choices=("expect", "run", "datagen"))
     parser.add_argument("--data", type=Path, required=True, help="a folder of .xlsx workbooks")
     parser.add_argument("--scratch", type=Path, help="where the two indexes are built (or found): run")
     parser.add_argument("--out", type=Path, required=True)
@@ -386,6 +389,8 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.step == "expect":
         expect(args.data, args.out, args.per_file, args.seed)
+    elif args.step == "datagen":
+        datagen_table(args.out, 10, args.seed)
     else:
         if args.scratch is None:
             parser.error("run needs --scratch")

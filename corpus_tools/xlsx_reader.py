@@ -104,25 +104,14 @@ class XlsxDocument:
 def read_xlsx(path: Path) -> XlsxDocument:
     """A workbook's sheets and tables (see the module docstring)."""
     with open_package(path, EXCEL) as archive:
-        workbook_name = _workbook_part(archive)
-        workbook = read_part(archive, workbook_name, EXCEL, required=True)
-        base = posixpath.dirname(workbook_name)
-        rels = _resolve(_relationships(read_part(archive, _rels_name(workbook_name), EXCEL)), base)
-        strings = _shared_strings(archive, _target(rels, "sharedStrings") or f"{base}/sharedStrings.xml")
-        styles = _Styles(read_part(archive, _target(rels, "styles") or f"{base}/styles.xml", EXCEL),
-                         _date1904(workbook))
+        book = _Book(archive)
         core = core_properties(read_part(archive, "docProps/core.xml", EXCEL))
         writer = PartsWriter()
         counts = {"sheets": 0, "tables": 0}
         capped: list[str] = []
         hidden: list[str] = []
-        for name, state, rid in _sheets(workbook):
-            if state == "veryHidden":
-                continue
-            part = rels.get(rid, ("", ""))[1]
-            if not part or part not in archive.namelist():
-                continue  # a chart sheet or a dangling entry: no cells to read
-            grid, cut = _read_sheet(archive, part, strings, styles)
+        for name, state, part in book.sheets:
+            grid, cut = _read_sheet(archive, part, book.strings, book.styles)
             section = f"{name} (hidden)" if state == "hidden" else name
             if state == "hidden":
                 hidden.append(name)
@@ -139,6 +128,35 @@ def read_xlsx(path: Path) -> XlsxDocument:
     if hidden:
         metadata["hidden_sheets"] = ", ".join(hidden)
     return XlsxDocument(title, writer.text, tuple(writer.parts), metadata, counts["sheets"], counts["tables"])
+
+
+def sheet_cells(path: Path, shown: bool = True) -> dict[str, dict[int, dict[int, str]]]:
+    """Each read sheet's filled cells, name → row → column → text (0-based), as `read_xlsx` reads them; shown=False:
+    numbers as stored, no format applied (a date its serial). For measuring the reading against another reader's."""
+    with open_package(path, EXCEL) as archive:
+        book = _Book(archive)
+        styles = book.styles if shown else _Styles(None, False)
+        return {name: _read_sheet(archive, part, book.strings, styles)[0] for name, _state, part in book.sheets}
+
+
+class _Book:
+    """A workbook's parts: its sheets (name, state, part) in tab order, shared strings and styles."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        name = _workbook_part(archive)
+        workbook = read_part(archive, name, EXCEL, required=True)
+        base = posixpath.dirname(name)
+        rels = _resolve(_relationships(read_part(archive, _rels_name(name), EXCEL)), base)
+        self.strings = _shared_strings(archive, _target(rels, "sharedStrings") or f"{base}/sharedStrings.xml")
+        self.styles = _Styles(read_part(archive, _target(rels, "styles") or f"{base}/styles.xml", EXCEL),
+                              _date1904(workbook))
+        names = set(archive.namelist())
+        self.sheets: list[tuple[str, str, str]] = []
+        for sheet, state, rid in _sheets(workbook):
+            part = rels.get(rid, ("", ""))[1]
+            # a "veryHidden" sheet only a macro shows is left out; a chart sheet or a dangling entry has no cells
+            if state != "veryHidden" and part in names and rels[rid][0] == "worksheet":
+                self.sheets.append((sheet, state, part))
 
 
 def _local(tag: str) -> str:
