@@ -73,7 +73,13 @@ def _shown(value: Any, fmt: str) -> str | None:
     if "%" in body:
         return _half_up(value * 100, decimals) + "%"
     if fmt in ("General", "") or not re.search(r"[0#]", body) or "E+" in body.upper():
-        return str(int(value)) if float(value).is_integer() else f"{value:.15g}"
+        if float(value).is_integer() and abs(value) < 1e11:
+            return str(int(value))
+        if not 1e-5 <= abs(value) < 1e11:
+            return None  # scientific form: left out of the questions
+        # General shows at most 11 characters: the whole digits, the point, the rounded decimals
+        text = _half_up(abs(value), max(0, 10 - len(str(int(abs(value))))))
+        return ("-" if value < 0 else "") + (text.rstrip("0").rstrip(".") if "." in text else text)
     text = _half_up(value, decimals)
     if "," in body.split(".")[0]:
         whole, _, frac = text.lstrip("-").partition(".")

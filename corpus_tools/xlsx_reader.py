@@ -360,13 +360,23 @@ def _decimals(bare: str) -> int:
 
 
 def _general(number: float) -> str:
-    """General: an integer without a decimal point, a fraction to 15 significant digits (no float noise)."""
-    if number == int(number) and abs(number) < 1e15:
+    """General as Excel shows it: at most 11 characters (ECMA-376 18.8.30: General shows up to 11 digits, the
+    decimal point counted), the last digit rounded and trailing zeros dropped (3.25097719979614 reads 3.2509772, and
+    0.1 + 0.2 reads 0.3); an integer of 12 digits or more, or a fraction too small to show, in scientific form."""
+    size = abs(number)
+    if size == 0:
+        return "0"
+    if number == int(number) and size < 1e11:
         return str(int(number))
-    text = f"{number:.15g}"
-    if "e" in text:
-        text = f"{number:.6g}"
-    return text
+    if 1e-5 <= size < 1e11:
+        whole = len(str(int(size)))
+        decimals = max(0, 10 - whole)  # 11 characters: the whole digits, the point, the decimals
+        text = _fixed(size, decimals, False)
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+        return ("-" if number < 0 else "") + text
+    mantissa, exponent = f"{size:.5E}".split("E")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{'-' if number < 0 else ''}{mantissa}E{exponent[0]}{int(exponent[1:]):02d}"
 
 
 def _show_date(serial: float, fid: int, code: str, date1904: bool) -> str:
@@ -494,6 +504,8 @@ def _is_header(cells: dict[int, str], columns: list[int]) -> bool:
     """A header row: two cells or more, mostly words or years ("2023" heads a column of figures), short ones (a
     column name, not a sentence), across at least half the block's columns."""
     values = list(cells.values())
+    if len(set(values)) < 2:  # one value spread over merged cells: a title, not column names
+        return False
     named = sum(_is_text(v) or bool(_YEAR.match(v)) for v in values)
     return (len(values) >= 2 and len(values) * 2 >= len(columns) and named * 2 > len(values)
             and sum(len(v) <= _HEADER_CHARS for v in values) * 2 > len(values))
@@ -518,10 +530,10 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
         if header_at is None and last and set(columns) <= set(last) and not lead:
             body, header = block, [last.get(c, "") for c in columns]
         elif len(columns) < 2 or len(block) < 2:
-            lead.extend(" | ".join(grid[r][c] for c in sorted(grid[r])) for r in block)
+            lead.extend(_line(grid[r]) for r in block)
             continue
         elif header_at is not None:
-            titles = [" | ".join(grid[r][c] for c in sorted(grid[r])) for r in block[:header_at]]
+            titles = [_line(grid[r]) for r in block[:header_at]]
             header_row = grid[block[header_at]]
             body = block[header_at + 1:]
             header = [header_row.get(c, "") for c in columns]
@@ -552,6 +564,12 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
     if lead:
         writer.emit("\n".join(lead), None, section, "text")
     return tables
+
+
+def _line(cells: dict[int, str]) -> str:
+    """A row outside any table, its cells joined; a value spread over merged cells (a title) written once."""
+    values = [cells[c] for c in sorted(cells)]
+    return " | ".join(v for i, v in enumerate(values) if i == 0 or v != values[i - 1])
 
 
 def _letters(col: int) -> str:
