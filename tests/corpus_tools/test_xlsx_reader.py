@@ -192,8 +192,9 @@ def test_a_folder_loses_only_its_broken_workbooks(tmp_path):
     (tmp_path / "cut.xlsx").write_bytes((tmp_path / "good.xlsx").read_bytes()[:900])
     (tmp_path / "old.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
     workbook(tmp_path / "blank.xlsx", [("Sheet1", "visible", "")])
+    budget(tmp_path / "macros.xlsm")  # a macro-enabled workbook: its cells read alike
     report = load_documents(tmp_path)
-    assert [d.doc_id for d in report.documents] == ["good.xlsx"]
+    assert [d.doc_id for d in report.documents] == ["good.xlsx", "macros.xlsm"]
     reasons = {s.path: s.reason for s in report.skipped}
     assert reasons["cut.xlsx"].startswith("not a readable .xlsx (truncated")
     assert reasons["old.xls"].startswith("binary Excel 97-2003 file, not read; open it in Excel")
