@@ -5,8 +5,7 @@
 #
 # DATA: a folder of .xlsx / .xlsm files (read only). INDEX: a scratch folder: INDEX/reader (the folder read by
 # corpus_tools/xlsx_reader.py), INDEX/naive (the naive dump of each workbook, read as text) and INDEX/naive-txt
-# are built there unless they exist. OUT: where the tables go. N (datagen --n; default 150), SEED (default 1),
-# XPY (a Python with openpyxl for the independent reading; default /work/scratch52-sheets/venv/bin/python).
+# are built there unless they exist. OUT: where the tables go. XPY (a Python with openpyxl for the independent reading; default /work/scratch52-sheets/venv/bin/python).
 # Writes and prints: OUT/expect.jsonl + OUT/queries.jsonl (openpyxl's reading and the proxy questions),
 # OUT/table.txt (benchmarks/sheets_search.py: reading, header loss, search reader vs naive, paired bootstrap),
 # OUT/datagen (the default `context1 datagen` on the reader index), OUT/datagen.txt (tasks by kind, 10 read).
@@ -14,7 +13,6 @@
 set -euo pipefail
 : "${DATA:?set DATA to a folder of .xlsx workbooks}" "${INDEX:?set INDEX to a scratch folder for the indexes}"
 : "${OUT:?set OUT to an output folder}"
-N=${N:-150}; SEED=${SEED:-1}
 CODE=${CODE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 PY=${PY:-$CODE/.venv/bin/python}
 [ -x "$PY" ] || PY=/work/main/.venv/bin/python
@@ -27,10 +25,10 @@ echo "== openpyxl's reading and the proxy questions $(date)"
 echo "== indexes, reading, search $(date)"
 nice "$PY" benchmarks/sheets_search.py run --data "$DATA" --scratch "$INDEX" --out "$OUT" 2> "$OUT/run.log" \
   | tee "$OUT/table.txt"
-echo "== datagen --n $N --seed $SEED on $INDEX/reader $(date)"
+echo "== datagen, the default command, on $INDEX/reader $(date)"
 if [ ! -f "$OUT/datagen/tasks.jsonl" ]; then
   nice "$PY" -c "from context1.interfaces.cli import main; main()" datagen "$INDEX/reader" "$OUT/datagen" \
-    --n "$N" --seed "$SEED" --no-progress 2>&1 | tr '\r' '\n' | grep -v "it/s]\|task/s\|examples/s\|sent/s\|^ *$" \
+    --no-progress 2>&1 | tr '\r' '\n' | grep -v "it/s]\|task/s\|examples/s\|sent/s\|^ *$" \
     | tail -12 | tee "$OUT/datagen.log" || true
 fi
 "$PY" benchmarks/sheets_search.py datagen --data "$DATA" --out "$OUT" | tee "$OUT/datagen.txt"
