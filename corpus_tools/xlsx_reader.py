@@ -31,6 +31,9 @@ Hidden sheets are read (a user hides a lookup table or last year's figures, whic
 to find: the tuning folder's hidden sheets hold data), their section says "(hidden)"; "veryHidden"
 sheets, which only a macro can show, are program machinery and are left out.
 
+A table wider than `MAX_TABLE_COLUMNS` columns is written in column groups, each a table of its own under the
+same row labels (the tuning folder's 23-255-column sheets: a row cut by a passage's end lost its label).
+
 Limits: `MAX_ROWS` rows a sheet (the rest is not read: the document's metadata says so), cells past
 column `MAX_COLUMNS` are dropped, a merged range spreads over at most `MAX_MERGE_CELLS` cells.
 
@@ -67,6 +70,9 @@ EXCEL = Package(".xlsx", "Excel", "an Excel workbook", "binary Excel 97-2003 fil
 MAX_ROWS = 20_000
 MAX_COLUMNS = 256
 MAX_MERGE_CELLS = 10_000
+# A table wider than this many columns (besides its row labels) is written in groups of this many, each under
+# the row labels: twelve figures and a label make a line a 256-token passage holds whole.
+MAX_TABLE_COLUMNS = 12
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 # Built-in number formats (ECMA-376 part 1, 18.8.30) a cell's style can name without writing them out.
@@ -556,10 +562,16 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
             lead.append(" | ".join(h for h in header if h))
             continue
         last = dict(zip(columns, header, strict=True))
-        table_rows = tuple(Row(grid[r].get(columns[0], ""), tuple(grid[r].get(c, "") for c in columns[1:]))
-                           for r in body)
-        text, context = render_table(Table(tuple(header[1:]), table_rows, header[0], caption))
-        writer.emit(text, None, section, "table", context)
+        # A wide table is written in column groups, each under the row labels: a row wider than a passage would be
+        # cut by the chunker, and its second half would stand without its label and under the wrong columns.
+        for at in range(1, max(len(columns), 2), MAX_TABLE_COLUMNS):
+            group = columns[at:at + MAX_TABLE_COLUMNS]
+            names = header[at:at + MAX_TABLE_COLUMNS]
+            table_rows = tuple(Row(grid[r].get(columns[0], ""), tuple(grid[r].get(c, "") for c in group)) for r in body
+                               if not group or any(c in grid[r] for c in group))
+            if table_rows:
+                text, context = render_table(Table(tuple(names), table_rows, header[0], caption))
+                writer.emit(text, None, section, "table", context)
         tables += 1
     if lead:
         writer.emit("\n".join(lead), None, section, "text")

@@ -217,3 +217,16 @@ class _Words:
         import re
 
         return [m.span() for m in re.finditer(r"\S+", text)]
+
+
+def test_a_wide_table_is_written_in_column_groups_each_under_its_row_labels(tmp_path):
+    from corpus_tools.xlsx_reader import MAX_TABLE_COLUMNS, _letters
+
+    width = MAX_TABLE_COLUMNS + 3
+    head = row(1, cell("A1", "Store", "inlineStr"), *(cell(f"{_letters(c)}1", f"Week {c}", "inlineStr")
+                                                      for c in range(1, width + 1)))
+    body = row(2, cell("A2", "Oslo", "inlineStr"), *(cell(f"{_letters(c)}2", str(c * 10)) for c in range(1, width + 1)))
+    doc = read_xlsx(workbook(tmp_path / "wide.xlsx", [("Weeks", "visible", head + body)]))
+    tables = [doc.text[p.start:p.end].split("\n") for p in doc.parts if p.kind == "table"]
+    assert len(tables) == 2 and doc.tables == 1
+    assert tables[1] == ["(Store) | Week 13 | Week 14 | Week 15", "Oslo | 130 | 140 | 150"]
