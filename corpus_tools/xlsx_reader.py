@@ -533,7 +533,7 @@ def _write_sheet(writer: PartsWriter, grid: dict[int, dict[int, str]], section: 
         columns = sorted({c for r in block for c in grid[r]})
         header_at = next((i for i, r in enumerate(block[:10]) if _is_header(grid[r], columns)), None)
         titles: list[str] = []
-        if header_at is None and last and set(columns) <= set(last) and not lead:
+        if header_at is None and last and len(columns) >= 2 and set(columns) <= set(last) and not lead:
             body, header = block, [last.get(c, "") for c in columns]
         elif len(columns) < 2 or len(block) < 2:
             lead.extend(_line(grid[r]) for r in block)
