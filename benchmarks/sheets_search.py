@@ -371,6 +371,10 @@ def datagen_table(out: Path, sample: int, seed: int) -> None:
     path = out / "datagen" / "tasks.jsonl"
     tasks = [json.loads(line) for line in path.open(encoding="utf-8")] if path.exists() else []
     print(f"## Datagen (default command) on the reader index: {len(tasks)} tasks\n")
+    log = out / "datagen.log"
+    for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
+        if line.startswith(("proposed", "stopped", "stages")):  # why it stopped: the drops by reason
+            print(f"    {line[:400]}")
     kinds = Counter(f"{t.get('metadata', {}).get('generator', t.get('source'))} / {t.get('question_type')}" for t in tasks)
     print("| generator / type | tasks |\n| --- | ---: |")
     for kind, n in kinds.most_common():
