@@ -381,6 +381,9 @@ class CorpusConfig:
         pages, and no "0.0" of `.INDENT 0.0` or "[rst2man-indent-level]" comes into their text; mdoc's `.Fl Fl oneshot`
         reads "--oneshot" (not "- -oneshot"). False = as before
         (main exactly); an index built before reads False.
+    read_sheets: Excel workbooks (.xlsx, .xlsm) read as documents (xlsx_reader.py, session 52): a section per sheet,
+        each table one row a line under its header row, figures as the sheet shows them (dates, percentages). False =
+        skipped as an unsupported file type, as before (main exactly); an index built before reads False.
     """
 
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
@@ -405,6 +408,7 @@ class CorpusConfig:
     read_man: bool = True
     paper_definitions: bool = True
     man_macros: bool = True
+    read_sheets: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.batch_size, int) or self.batch_size < 1:
@@ -439,6 +443,8 @@ class CorpusConfig:
             raise ValueError(f"CorpusConfig.man_macros must be True or False, got {self.man_macros!r}")
         if not isinstance(self.paper_definitions, bool):
             raise ValueError(f"CorpusConfig.paper_definitions must be True or False, got {self.paper_definitions!r}")
+        if not isinstance(self.read_sheets, bool):
+            raise ValueError(f"CorpusConfig.read_sheets must be True or False, got {self.read_sheets!r}")
         if not isinstance(self.call_own_titles, bool):
             raise ValueError(f"CorpusConfig.call_own_titles must be True or False, got {self.call_own_titles!r}")
 
@@ -459,6 +465,7 @@ class CorpusConfig:
         known.setdefault("paper_references", False)  # built before session 49: a bibliography in body type no section
         known.setdefault("read_man", False)  # built before session 49: its folder's manual pages were never read
         known.setdefault("paper_definitions", False)  # built before session 49: a paper defined no name
+        known.setdefault("read_sheets", False)  # built before session 52: its folder's workbooks were never read
         known.setdefault("man_macros", False)  # built before session 50: a page defining macros before .TH was skipped
         for key, sub in (("chunking", ChunkingConfig), ("search", SearchConfig), ("bm25", BM25Config)):
             if isinstance(known.get(key), dict):

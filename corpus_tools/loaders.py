@@ -67,6 +67,7 @@ class ReadOptions:
     paper_definitions: bool = True
     man_macros: bool = True
     slides: bool = True
+    sheets: bool = True
 
     @classmethod
     def from_config(cls, config: Any) -> ReadOptions:
@@ -82,7 +83,8 @@ class ReadOptions:
                    paper_references=getattr(config, "paper_references", False),
                    man=getattr(config, "read_man", False),
                    paper_definitions=getattr(config, "paper_definitions", False),
-                   man_macros=getattr(config, "man_macros", False))
+                   man_macros=getattr(config, "man_macros", False),
+                   sheets=getattr(config, "read_sheets", False))
 
 
 def load_documents(
@@ -108,6 +110,7 @@ def load_documents(
     paper_definitions: bool = True,
     man_macros: bool = True,
     slides: bool = True,
+    sheets: bool = True,
 ) -> LoadReport:
     """Every document `source` holds, and every file or record skipped with its reason.
 
@@ -145,6 +148,8 @@ def load_documents(
     man_macros: a manual page's own macro definitions before its `.TH` (rst2man's, pandoc's) do not hide it, and the
     macros of requests alone it defines and its number registers are layout (CorpusConfig.man_macros); False = as
     before session 50.
+    sheets: Excel workbooks (.xlsx, .xlsm) read as documents, a section per sheet, each table's rows under its header
+    (CorpusConfig.read_sheets, xlsx_reader.py); False = skipped as an unsupported file type, as before session 52.
     project_files: a repository's `pyproject.toml`, `setup.cfg` and `mkdocs.yml` read for the name each declares
     (CorpusConfig.read_project_files, project_files.py), still not indexed: a `SkippedProjectFile`; False (or a
     file that declares nothing readably) = skipped as an unsupported file type, as before session 46.
@@ -162,7 +167,7 @@ def load_documents(
         vector_field=vector_field, vector_model=vector_model, markup=markup, myst=myst, source_code=source_code,
         notebooks=notebooks, calls=calls, project_files=project_files, call_titles=call_titles,
         pdf_columns=pdf_columns, paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-        man_macros=man_macros, slides=slides,
+        man_macros=man_macros, slides=slides, sheets=sheets,
     )
     for item, where in items:
         if isinstance(item, SkippedFile):
@@ -298,6 +303,7 @@ def iter_documents(
     paper_definitions: bool = True,
     man_macros: bool = True,
     slides: bool = True,
+    sheets: bool = True,
 ) -> Iterator[tuple[Document | SkippedFile, str]]:
     """(document or skipped entry, where it came from), lazily, one file or record at a time.
 
@@ -309,7 +315,7 @@ def iter_documents(
     read = ReadOptions(markup=markup, myst=myst, source_code=source_code, notebooks=notebooks, calls=calls,
                        project_files=project_files, call_titles=call_titles, pdf_columns=pdf_columns,
                        paper_references=paper_references, man=man, paper_definitions=paper_definitions,
-                       man_macros=man_macros, slides=slides)
+                       man_macros=man_macros, slides=slides, sheets=sheets)
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if path.is_dir():
@@ -388,6 +394,8 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
     supported = readers.SUPPORTED_SUFFIXES if read.notebooks else readers.SUPPORTED_SUFFIXES - readers.NOTEBOOK_SUFFIXES
     if not read.slides:
         supported = supported - readers.PPTX_SUFFIXES
+    if not read.sheets:
+        supported = supported - readers.XLSX_SUFFIXES
     if suffix not in supported:
         kind = f"{suffix} files" if suffix else "files without an extension"
         yield (
@@ -440,6 +448,12 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
             deck = read_pptx(path)
             title, text, parts = deck.title, deck.text, deck.parts
             metadata.update(deck.metadata)
+        elif suffix in readers.XLSX_SUFFIXES:
+            from corpus_tools.xlsx_reader import read_xlsx
+
+            book = read_xlsx(path)
+            title, text, parts = book.title, book.text, book.parts
+            metadata.update(book.metadata)
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 

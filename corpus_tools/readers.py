@@ -38,6 +38,7 @@ RTF_SUFFIXES = frozenset({".rtf"})  # corpus_tools/rtf_reader.py
 DOC_SUFFIXES = frozenset({".doc"})  # Word 97-2003, corpus_tools/doc_reader.py
 ODT_SUFFIXES = frozenset({".odt"})  # OpenDocument text, corpus_tools/odt_reader.py
 PPTX_SUFFIXES = frozenset({".pptx"})  # slide decks, a section per slide (corpus_tools/pptx_reader.py)
+XLSX_SUFFIXES = frozenset({".xlsx", ".xlsm"})  # corpus_tools/xlsx_reader.py (a macro workbook's cells read alike)
 MAIL_SUFFIXES = frozenset({".eml"})  # one message a file (corpus_tools/mail_reader.py)
 MSG_SUFFIXES = frozenset({".msg"})  # one Outlook message a file (corpus_tools/msg_reader.py)
 MAILBOX_SUFFIXES = frozenset({".mbox"})  # many messages a file: one document each
@@ -47,12 +48,14 @@ TRANSCRIPT_SUFFIXES = frozenset({".vtt", ".srt"})
 NOTEBOOK_SUFFIXES = frozenset({".ipynb"})
 SUPPORTED_SUFFIXES = (TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | RECORD_SUFFIXES | DOCX_SUFFIXES | RTF_SUFFIXES
                       | DOC_SUFFIXES | ODT_SUFFIXES | MAIL_SUFFIXES | MSG_SUFFIXES | MAILBOX_SUFFIXES
-                      | TRANSCRIPT_SUFFIXES | NOTEBOOK_SUFFIXES | PPTX_SUFFIXES)
+                      | TRANSCRIPT_SUFFIXES | NOTEBOOK_SUFFIXES | PPTX_SUFFIXES | XLSX_SUFFIXES)
 # Formats users keep beside those but that are not read: each is skipped saying how to make it readable
 # (the reason's words before ";" name the group `context1 index` counts it in).
 CONVERT_FIRST = {
     ".ppt": "binary PowerPoint 97-2003 file, not read; open it in PowerPoint or LibreOffice Impress and save it as "
             ".pptx or PDF, then index that file",
+    ".xls": "binary Excel 97-2003 file, not read; open it in Excel or LibreOffice and save it as .xlsx, then index "
+            "that file",
 }
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")

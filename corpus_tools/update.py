@@ -70,6 +70,8 @@ def sync_folder(
         readable -= readers.NOTEBOOK_SUFFIXES
     if not getattr(config, "read_slides", False):  # nor decks, unless it reads them (CorpusConfig.read_slides)
         readable -= readers.PPTX_SUFFIXES
+    if not getattr(config, "read_sheets", False):  # nor workbooks, unless it reads them (CorpusConfig.read_sheets)
+        readable -= readers.XLSX_SUFFIXES
     man = getattr(config, "read_man", False)  # manual pages (.1 … .9) only when it reads them (CorpusConfig.read_man)
     present: dict[str, Path] = {}
     for path in paths:

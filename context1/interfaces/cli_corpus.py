@@ -116,7 +116,7 @@ def chroma_client(host: str | None, port: int) -> Any:
 
 def index_command(
     source: Annotated[
-        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, docx, doc, rtf, odt, pptx, eml, msg, mbox, vtt, srt, json, jsonl, csv).")
+        str, typer.Argument(metavar="SOURCE", help="A folder or file of documents (txt, md, html, pdf, docx, doc, rtf, odt, pptx, xlsx, eml, msg, mbox, vtt, srt, json, jsonl, csv).")
     ],
     directory: Annotated[
         Path, typer.Argument(metavar="INDEX", help="Folder to write the index into (an index there is replaced).")
@@ -167,6 +167,11 @@ def index_command(
         typer.Option("--slides/--no-slides", help="Read slide decks (.pptx) as documents: a section per slide, "
                                                   "tables, chart data and speaker notes (--no-slides: skip them)."),
     ] = True,
+    read_sheets: Annotated[
+        bool,
+        typer.Option("--sheets/--no-sheets", help="Read Excel workbooks (.xlsx, .xlsm) as documents: a section per "
+                                                  "sheet, each table's rows under its header (--no-sheets: skip them)."),
+    ] = True,
     read_calls: Annotated[
         bool,
         typer.Option("--calls/--no-calls", help="Read an earnings call's company and quarter from a .txt file's name "
@@ -216,7 +221,8 @@ def index_command(
         config = CorpusConfig(chunking=chunking, search=search, device=device, chroma=not no_chroma,
                               read_markup=not flat_markup,
                               read_source=CorpusConfig().read_source if read_source is None else read_source,
-                              read_notebooks=read_notebooks, read_slides=read_slides, read_calls=read_calls,
+                              read_notebooks=read_notebooks, read_slides=read_slides, read_sheets=read_sheets,
+                              read_calls=read_calls,
                               call_own_titles=call_own_titles,
                               read_project_files=read_project_files, read_man=read_man)
         client = chroma_client(chroma_host, chroma_port)
