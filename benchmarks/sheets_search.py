@@ -108,58 +108,69 @@ def expect(data: Path, out: Path, per_file: int, seed: int) -> None:
     for path in sorted(p for p in data.rglob("*") if p.suffix.lower() in (".xlsx", ".xlsm")):
         doc = path.relative_to(data).as_posix()
         try:
-            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-        except Exception as exc:  # noqa: BLE001 — any file openpyxl cannot open is left out, said so
+            lines, picked = _expect_book(openpyxl, path, doc, per_file, rng)
+        except Exception as exc:  # noqa: BLE001 — a workbook openpyxl cannot open or read is left out, said so
             print(f"openpyxl cannot read {doc}: {type(exc).__name__}", file=sys.stderr)
             continue
-        labels: Counter[str] = Counter()
-        candidates: list[dict[str, Any]] = []
-        kinds: Counter[str] = Counter()
-        for sheet in book.worksheets:
-            if sheet.sheet_state == "veryHidden":
-                continue
-            header: dict[int, str] | None = None
-            for r, row in enumerate(sheet.iter_rows(max_row=MAX_ROWS), 1):
-                filled = [(c.column - 1, c) for c in row if getattr(c, "value", None) not in (None, "")]
-                for col, c in filled:
-                    fmt = c.number_format or "General"
-                    shown = _shown(c.value, fmt)
-                    kind = ("date" if isinstance(c.value, (dt.datetime, dt.date)) else
-                            "percent" if "%" in re.sub(r'"[^"]*"', "", fmt) and shown else None)
-                    if kind and shown and kinds[kind] < 300:
-                        kinds[kind] += 1
-                        cells_out.write(json.dumps({"doc": doc, "sheet": sheet.title, "row": r - 1, "col": col,
-                                                    "kind": kind, "shown": shown}) + "\n")
-                if not filled:
-                    continue
-                # the row's label: its first text cell among its first three (an id number may stand before it)
-                at = next((i for i, (_col, c) in enumerate(filled[:3]) if isinstance(c.value, str) and c.value.strip()), 0)
-                first = filled[at][1].value
-                if isinstance(first, str) and first.strip():
-                    labels[" ".join(first.split())] += 1
-                if header is None:
-                    texts = [c.value for _, c in filled if isinstance(c.value, str)]
-                    if r <= 10 and len(filled) >= 2 and len(texts) * 2 > len(filled):
-                        header = {col: " ".join(str(c.value).split()) for col, c in filled}
-                    continue
-                if not isinstance(first, str) or len(first.strip()) < 3:
-                    continue
-                figures = [(col, c) for col, c in filled[at + 1:] if header.get(col) and not isinstance(c.value, (bool, str))
-                           and _shown(c.value, c.number_format or "General")]
-                if figures:
-                    col, c = rng.choice(figures)
-                    candidates.append({"doc": doc, "sheet": sheet.title, "label": " ".join(first.split()),
-                                       "column": header[col], "shown": _shown(c.value, c.number_format or "General"),
-                                       "raw": _raw(c.value)})
-        book.close()
-        candidates = [q for q in candidates if labels[q["label"]] == 1]
-        for q in rng.sample(candidates, min(per_file, len(candidates))):
-            questions.append({**q, "query": f"What is {q['column']} for {q['label']}?"})
+        cells_out.writelines(lines)
+        questions.extend(picked)
     cells_out.close()
     with (out / "queries.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(q) + "\n")
     print(f"{len(questions)} questions, cells in {out / 'expect.jsonl'}", file=sys.stderr)
+
+
+def _expect_book(openpyxl: Any, path: Path, doc: str, per_file: int,
+                 rng: random.Random) -> tuple[list[str], list[dict[str, Any]]]:
+    """One workbook as openpyxl reads it: its date / percent cell lines and its sampled questions (all or none:
+    openpyxl's read-only cells fail lazily, on a broken style table)."""
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    lines: list[str] = []
+    labels: Counter[str] = Counter()
+    candidates: list[dict[str, Any]] = []
+    kinds: Counter[str] = Counter()
+    for sheet in book.worksheets:
+        if sheet.sheet_state == "veryHidden":
+            continue
+        header: dict[int, str] | None = None
+        for r, row in enumerate(sheet.iter_rows(max_row=MAX_ROWS), 1):
+            filled = [(c.column - 1, c) for c in row if getattr(c, "value", None) not in (None, "")]
+            for col, c in filled:
+                fmt = c.number_format or "General"
+                shown = _shown(c.value, fmt)
+                kind = ("date" if isinstance(c.value, (dt.datetime, dt.date)) else
+                        "percent" if "%" in re.sub(r'"[^"]*"', "", fmt) and shown else None)
+                if kind and shown and kinds[kind] < 300:
+                    kinds[kind] += 1
+                    lines.append(json.dumps({"doc": doc, "sheet": sheet.title, "row": r - 1, "col": col,
+                                             "kind": kind, "shown": shown}) + "\n")
+            if not filled:
+                continue
+            # the row's label: its first text cell among its first three (an id number may stand before it)
+            at = next((i for i, (_col, c) in enumerate(filled[:3]) if isinstance(c.value, str) and c.value.strip()), 0)
+            first = filled[at][1].value
+            if isinstance(first, str) and first.strip():
+                labels[" ".join(first.split())] += 1
+            if header is None:
+                texts = [c.value for _, c in filled if isinstance(c.value, str)]
+                if r <= 10 and len(filled) >= 2 and len(texts) * 2 > len(filled):
+                    header = {col: " ".join(str(c.value).split()) for col, c in filled}
+                continue
+            if not isinstance(first, str) or len(first.strip()) < 3:
+                continue
+            figures = [(col, c) for col, c in filled[at + 1:] if header.get(col) and not isinstance(c.value, (bool, str))
+                       and _shown(c.value, c.number_format or "General")]
+            if figures:
+                col, c = rng.choice(figures)
+                candidates.append({"doc": doc, "sheet": sheet.title, "label": " ".join(first.split()),
+                                   "column": header[col], "shown": _shown(c.value, c.number_format or "General"),
+                                   "raw": _raw(c.value)})
+    book.close()
+    candidates = [q for q in candidates if labels[q["label"]] == 1]
+    picked = [{**q, "query": f"What is {q['column']} for {q['label']}?"}
+              for q in rng.sample(candidates, min(per_file, len(candidates)))]
+    return lines, picked
 
 
 def _raw(value: Any) -> str:
