@@ -10,14 +10,37 @@ its context; footnotes last, under "Footnotes".
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from corpus_tools.pdf_layout import Row, Table
 from corpus_tools.structure import PartsWriter, render_table, short_heading
+from corpus_tools.types import DocumentPart
 
 # A table whose cells average more than this many characters is a layout table (text set in
 # columns), read as paragraphs rather than as rows of figures.
 LAYOUT_CELL_CHARS = 200
 # A "heading" longer than this is a paragraph set in a heading style, not a heading.
 _HEADING_CHARS = 200
+
+
+@dataclass(frozen=True)
+class WordDocument:
+    """A word processor's file read (.docx, .doc, .rtf, .odt): its title (None when it names none), text, parts,
+    metadata (title, author, dates; a `read_note`) and counts."""
+
+    title: str | None
+    text: str
+    parts: tuple[DocumentPart, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    tables: int = 0
+    headings: int = 0
+
+    @classmethod
+    def written(cls, blocks: BlockWriter, title: str | None, metadata: dict[str, Any]) -> WordDocument:
+        """What `blocks` wrote, titled by `title`, else the Title style's paragraph, else an opening heading."""
+        return cls(title or blocks.title_style or blocks.opening_heading, blocks.writer.text,
+                   tuple(blocks.writer.parts), metadata, blocks.tables, blocks.headings)
 
 
 class BlockWriter:

@@ -28,42 +28,23 @@ from __future__ import annotations
 
 import datetime as dt
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from corpus_tools.blocks import BlockWriter
+from corpus_tools.blocks import BlockWriter, WordDocument
 from corpus_tools.cfb import SIGNATURE, CompoundFile
-from corpus_tools.readers import UnreadableFileError, is_meaningful_title
-from corpus_tools.types import DocumentPart
+from corpus_tools.readers import UnreadableFileError, is_meaningful_title, read_limited
 
 MAX_DOC_BYTES = 256 * 1024 * 1024
 CONVERT_HELP = "open it in Word or LibreOffice and save it as .docx or PDF, then index that file"
 _DROP = str.maketrans({"\x01": None, "\x08": None, "\x05": None, "\x1f": None, "\x1e": "-", "\xa0": " "})
 
 
-@dataclass(frozen=True)
-class DocDocument:
-    """A .doc read: its title (None when it names none), text, parts, metadata and counts."""
-
-    title: str | None
-    text: str
-    parts: tuple[DocumentPart, ...]
-    metadata: dict[str, Any] = field(default_factory=dict)
-    tables: int = 0
-    headings: int = 0
-
-
-def read_doc(path: Path) -> DocDocument:
+def read_doc(path: Path) -> WordDocument:
     """A file named .doc, read as what it is: a Word 97-2003 document (see the module docstring), or — as real
     folders hold them — a .docx, an RTF file or plain text under that name (said in `read_note`)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_DOC_BYTES:
-            raise UnreadableFileError(f"{size:,} bytes, over {MAX_DOC_BYTES:,}; {CONVERT_HELP}")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
+    data = read_limited(path, MAX_DOC_BYTES, f"; {CONVERT_HELP}")
     if data.startswith(SIGNATURE):
         return read_doc_bytes(data)
     if data.startswith(b"PK\x03\x04"):
@@ -84,12 +65,12 @@ def read_doc(path: Path) -> DocDocument:
         except UnreadableFileError as exc:
             raise UnreadableFileError(f"not a Word 97-2003 file (no compound file, and {exc}); {CONVERT_HELP}") from None
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        return DocDocument(None, text, (), {"read_note": "plain text named .doc: read as text"})
-    return DocDocument(other.title, other.text, other.parts, {**other.metadata, "read_note": note}, other.tables,
+        return WordDocument(None, text, (), {"read_note": "plain text named .doc: read as text"})
+    return WordDocument(other.title, other.text, other.parts, {**other.metadata, "read_note": note}, other.tables,
                        other.headings)
 
 
-def read_doc_bytes(data: bytes) -> DocDocument:
+def read_doc_bytes(data: bytes) -> WordDocument:
     if not data.startswith(SIGNATURE):
         raise UnreadableFileError(f"not a Word 97-2003 file (no compound file: a .docx or a text file named .doc?); "
                                   f"{CONVERT_HELP}")
@@ -126,9 +107,7 @@ def read_doc_bytes(data: bytes) -> DocDocument:
     _write(blocks, text, paragraphs, ccp_text, _shown_notes(notes))
     meta = _summary(cfb)
     title = meta.pop("title", None)
-    title = title if title and is_meaningful_title(title) else None
-    return DocDocument(title or blocks.title_style or blocks.opening_heading,
-                       blocks.writer.text, tuple(blocks.writer.parts), meta, blocks.tables, blocks.headings)
+    return WordDocument.written(blocks, title if title and is_meaningful_title(title) else None, meta)
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tools.blocks import BlockWriter
+from corpus_tools.blocks import BlockWriter, WordDocument
 from corpus_tools.ooxml import Package, core_properties, open_package, read_part
 from corpus_tools.readers import UnreadableFileError
-from corpus_tools.types import DocumentPart
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -41,19 +39,7 @@ WORD = Package(".docx", "Word", "a Word document", "binary Word 97-2003 file", "
                CONVERT_HELP)
 
 
-@dataclass(frozen=True)
-class DocxDocument:
-    """A .docx read: its title (None when it names none), text, parts, metadata and counts."""
-
-    title: str | None
-    text: str
-    parts: tuple[DocumentPart, ...]
-    metadata: dict[str, Any] = field(default_factory=dict)
-    tables: int = 0
-    headings: int = 0
-
-
-def read_docx(path: Path) -> DocxDocument:
+def read_docx(path: Path) -> WordDocument:
     """A Word document with its sections and tables (see the module docstring)."""
     with open_package(path, WORD) as archive:
         body = read_part(archive, "word/document.xml", WORD, required=True)
@@ -65,9 +51,7 @@ def read_docx(path: Path) -> DocxDocument:
         raise UnreadableFileError("not a Word document (word/document.xml has no body)")
     reader = _BodyReader(styles, footnotes)
     reader.read(root)
-    blocks = reader.blocks
-    title = core.pop("title", None) or blocks.title_style or blocks.opening_heading
-    return DocxDocument(title, blocks.writer.text, tuple(blocks.writer.parts), core, blocks.tables, blocks.headings)
+    return WordDocument.written(reader.blocks, core.pop("title", None), core)
 
 
 class _Styles:

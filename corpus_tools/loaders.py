@@ -21,6 +21,7 @@ contents is '"Title"\\nText') load without options. Every file or record that is
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -418,42 +419,10 @@ def _iter_file(path: Path, doc_id: str, where: str, fields: _Fields, read: ReadO
         yield from _iter_mbox(path, doc_id, where, metadata)
         return
     try:
-        if suffix in readers.DOCX_SUFFIXES:
-            from corpus_tools.docx_reader import read_docx
-
-            docx = read_docx(path)
-            title, text, parts = docx.title, docx.text, docx.parts
-            metadata.update(docx.metadata)
-        elif suffix in readers.RTF_SUFFIXES:
-            from corpus_tools.rtf_reader import read_rtf
-
-            rtf = read_rtf(path)
-            title, text, parts = rtf.title, rtf.text, rtf.parts
-            metadata.update(rtf.metadata)
-        elif suffix in readers.DOC_SUFFIXES:
-            from corpus_tools.doc_reader import read_doc
-
-            doc = read_doc(path)
-            title, text, parts = doc.title, doc.text, doc.parts
-            metadata.update(doc.metadata)
-        elif suffix in readers.ODT_SUFFIXES:
-            from corpus_tools.odt_reader import read_odt
-
-            odt = read_odt(path)
-            title, text, parts = odt.title, odt.text, odt.parts
-            metadata.update(odt.metadata)
-        elif suffix in readers.PPTX_SUFFIXES:
-            from corpus_tools.pptx_reader import read_pptx
-
-            deck = read_pptx(path)
-            title, text, parts = deck.title, deck.text, deck.parts
-            metadata.update(deck.metadata)
-        elif suffix in readers.XLSX_SUFFIXES:
-            from corpus_tools.xlsx_reader import read_xlsx
-
-            book = read_xlsx(path)
-            title, text, parts = book.title, book.text, book.parts
-            metadata.update(book.metadata)
+        if (read_document := _document_reader(suffix)) is not None:  # the office formats
+            document = read_document(path)
+            title, text, parts = document.title, document.text, document.parts
+            metadata.update(document.metadata)
         elif suffix in readers.MAIL_SUFFIXES:
             from corpus_tools.mail_reader import read_eml
 
@@ -560,6 +529,24 @@ def _iter_mbox(path: Path, label: str, where: str, metadata: dict[str, Any]) -> 
         yield SkippedFile(where, str(exc)), where
     except Exception as exc:  # noqa: BLE001 - one bad file never aborts a whole folder
         yield SkippedFile(where, f"reader failed ({type(exc).__name__}: {readers._short(exc)})"), where
+
+
+# Office files, each read by its reader into a document (title, text, parts, metadata); imported when first met.
+_DOCUMENT_READERS = (
+    (readers.DOCX_SUFFIXES, "corpus_tools.docx_reader", "read_docx"),
+    (readers.DOC_SUFFIXES, "corpus_tools.doc_reader", "read_doc"),
+    (readers.RTF_SUFFIXES, "corpus_tools.rtf_reader", "read_rtf"),
+    (readers.ODT_SUFFIXES, "corpus_tools.odt_reader", "read_odt"),
+    (readers.PPTX_SUFFIXES, "corpus_tools.pptx_reader", "read_pptx"),
+    (readers.XLSX_SUFFIXES, "corpus_tools.xlsx_reader", "read_xlsx"),
+)
+
+
+def _document_reader(suffix: str) -> Any:
+    for suffixes, module, function in _DOCUMENT_READERS:
+        if suffix in suffixes:
+            return getattr(importlib.import_module(module), function)
+    return None
 
 
 def _adopt(read: Any, metadata: dict[str, Any]) -> tuple[str | None, str, Any]:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from corpus_tools.cfb import SIGNATURE, CompoundFile
 from corpus_tools.mail_reader import MAX_MESSAGE_BYTES, MailMessage, parse_message
-from corpus_tools.readers import UnreadableFileError
+from corpus_tools.readers import UnreadableFileError, read_limited
 
 _RECIPIENT = "__recip_version1.0_#"
 _ATTACHMENT = "__attach_version1.0_#"
@@ -52,14 +52,7 @@ _RTF_PREBUFFER = (b"{\\rtf1\\ansi\\mac\\deff0\\deftab720{\\fonttbl;}{\\f0\\fnil 
 
 def read_msg(path: Path) -> MailMessage:
     """The message of an Outlook .msg file (see the module docstring)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_MESSAGE_BYTES:
-            raise UnreadableFileError(f"message of {size:,} bytes (over {MAX_MESSAGE_BYTES:,})")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
-    return read_msg_bytes(data)
+    return read_msg_bytes(read_limited(path, MAX_MESSAGE_BYTES, ": a message this large is mostly attachments"))
 
 
 def read_msg_bytes(data: bytes) -> MailMessage:

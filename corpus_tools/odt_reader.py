@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus_tools.blocks import BlockWriter
+from corpus_tools.blocks import BlockWriter, WordDocument
 from corpus_tools.ooxml import Package, open_package, read_part
 from corpus_tools.readers import UnreadableFileError, is_meaningful_title
-from corpus_tools.types import DocumentPart
 
 _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 _TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -55,19 +53,7 @@ _CELL_CAP = 1024  # repeated columns past the last filled one are LibreOffice's 
 _HEADING_NAME = re.compile(r"^heading[ _]*([1-9])$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class OdtDocument:
-    """An .odt read: its title (None when it names none), text, parts, metadata and counts."""
-
-    title: str | None
-    text: str
-    parts: tuple[DocumentPart, ...]
-    metadata: dict[str, Any] = field(default_factory=dict)
-    tables: int = 0
-    headings: int = 0
-
-
-def read_odt(path: Path) -> OdtDocument:
+def read_odt(path: Path) -> WordDocument:
     """An OpenDocument text with its sections and tables (see the module docstring)."""
     with open_package(path, WRITER) as archive:
         manifest = read_part(archive, "META-INF/manifest.xml", WRITER)
@@ -84,9 +70,7 @@ def read_odt(path: Path) -> OdtDocument:
     reader = _BodyReader(*_styles(content, styles))
     reader.blocks_of(body)
     reader.blocks.footnotes(reader.notes)
-    blocks = reader.blocks
-    title = meta.pop("title", None) or blocks.title_style or blocks.opening_heading
-    return OdtDocument(title, blocks.writer.text, tuple(blocks.writer.parts), meta, blocks.tables, blocks.headings)
+    return WordDocument.written(reader.blocks, meta.pop("title", None), meta)
 
 
 def _meta(root: Any) -> dict[str, Any]:

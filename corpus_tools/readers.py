@@ -166,6 +166,18 @@ def read_text(path: Path) -> str:
     return read_text_encoding(path)[0]
 
 
+def read_limited(path: Path, limit: int, too_big: str) -> bytes:
+    """A file's bytes, or `UnreadableFileError`: unreadable, or over `limit` bytes ("{size:,} bytes, over
+    {limit:,}" then `too_big`, what to do about it)."""
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise UnreadableFileError(f"{size:,} bytes, over {limit:,}{too_big}")
+        return path.read_bytes()
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
+
+
 def read_text_encoding(path: Path) -> tuple[str, str]:
     """(text, encoding): UTF-8 (a BOM is dropped), else a detected encoding; binary files are refused."""
     try:

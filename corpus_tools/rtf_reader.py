@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from corpus_tools.blocks import BlockWriter
-from corpus_tools.readers import UnreadableFileError, is_meaningful_title
-from corpus_tools.types import DocumentPart
+from corpus_tools.blocks import BlockWriter, WordDocument
+from corpus_tools.readers import UnreadableFileError, is_meaningful_title, read_limited
 
 MAX_RTF_BYTES = 256 * 1024 * 1024
 # One token: a control word with its optional number (a space after it is its delimiter, and part of it),
@@ -71,32 +70,13 @@ _CHAR_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class RtfDocument:
-    """An .rtf read: its title (None when it names none), text, parts, metadata and counts."""
-
-    title: str | None
-    text: str
-    parts: tuple[DocumentPart, ...]
-    metadata: dict[str, Any] = field(default_factory=dict)
-    tables: int = 0
-    headings: int = 0
-
-
-def read_rtf(path: Path) -> RtfDocument:
+def read_rtf(path: Path) -> WordDocument:
     """An RTF file with its sections and tables (see the module docstring)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_RTF_BYTES:
-            raise UnreadableFileError(f"{size:,} bytes, over {MAX_RTF_BYTES:,}: an RTF this large is mostly embedded "
-                                      "pictures; save it as .docx or PDF and index that file")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UnreadableFileError(f"cannot read file ({exc.strerror or exc})") from None
-    return read_rtf_bytes(data)
+    return read_rtf_bytes(read_limited(path, MAX_RTF_BYTES, ": an RTF this large is mostly embedded pictures; save "
+                                                            "it as .docx or PDF and index that file"))
 
 
-def read_rtf_bytes(data: bytes) -> RtfDocument:
+def read_rtf_bytes(data: bytes) -> WordDocument:
     """The same, from the file's bytes."""
     text = data.decode("latin-1")  # one character per byte: \bin counts bytes, and \'hh decodes later
     start = len(text) - len(text.lstrip("\ufeff\u00ef\u00bb\u00bf \t\r\n\0"))
@@ -113,8 +93,7 @@ def read_rtf_bytes(data: bytes) -> RtfDocument:
     if reader.open_groups:
         meta["read_note"] = (f"the file ends inside {reader.open_groups} open group(s) (cut short?): its text is "
                              "read up to the cut")
-    title = title or blocks.title_style or blocks.opening_heading
-    return RtfDocument(title, blocks.writer.text, tuple(blocks.writer.parts), meta, blocks.tables, blocks.headings)
+    return WordDocument.written(blocks, title, meta)
 
 
 @dataclass
