@@ -46,7 +46,7 @@ from context1.interfaces.cli_corpus import (
     deprecated_rollouts_k,
     open_index,
 )
-from context1.interfaces.excerpt import excerpt
+from context1.interfaces.excerpt import excerpt, page_label
 from context1.types import SearchResult, StopReason
 from corpus_tools import limits
 
@@ -370,7 +370,7 @@ def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
     say([(f"{len(result.evidence)} passage(s) for {result.query}", "bold")], indent=0)
     for rank, e in enumerate(result.evidence, 1):
         title = e.title or _title(corpus, e.doc_id) or e.doc_id
-        where = [f"page {e.page}"] if e.page is not None else []
+        where = [page_label(e.doc_id, e.page)] if e.page is not None else []
         if section := section_below_title(e.section, title):
             where.append(section)
         if e.speakers:

@@ -29,10 +29,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from context1.evidence import question_words, words_held
 from corpus_tools.defined_names import query_names
 from corpus_tools.line_items import DERIVED, canonical_names, derived_named
+from corpus_tools.readers import PPTX_SUFFIXES
 from corpus_tools.row_match import CELL
 
 EXCERPT_CHARS = 480  # characters of a passage shown; --json carries the whole text
@@ -245,3 +247,9 @@ def _term_pattern(terms: Sequence[str]) -> re.Pattern[str]:
     """Whole question words, or with a plural ending, as `words_held` counts them."""
     wanted = sorted({t for t in terms if t}, key=len, reverse=True)
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
+
+
+def page_label(doc_id: str, page: int) -> str:
+    """How `ask` and MCP name a passage's page: a slide deck's page is its slide ("slide 4"; pptx_reader numbers
+    slides as pages), any other document's "page 4"."""
+    return f"slide {page}" if Path(doc_id).suffix.lower() in PPTX_SUFFIXES else f"page {page}"

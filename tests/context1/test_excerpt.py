@@ -118,3 +118,11 @@ def test_which_questions_ask_for_a_figure(question, figure):
 def test_nothing_to_show():
     assert excerpt("", QUESTION) == "" and excerpt(" \n\n ", QUESTION) == ""
     assert re.fullmatch(r"Nothing here\.", excerpt("Nothing here.", QUESTION))
+
+
+def test_a_deck_s_page_is_named_its_slide_and_any_other_page_a_page():
+    from context1.interfaces.excerpt import page_label
+
+    assert page_label("decks/Q3 review.PPTX", 4) == "slide 4"
+    assert page_label("reports/q3.pdf", 4) == "page 4"
+    assert page_label("notes.pptx.txt", 2) == "page 2"
