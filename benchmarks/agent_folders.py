@@ -23,22 +23,19 @@ import argparse
 import json
 import random
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, paired  # noqa: E402
+from docs_reading import chunks_by_doc, paired  # noqa: E402
 
 
 def man_queries(data: Path, index: Path, per_page: int, seed: int) -> list[dict[str, Any]]:
     """manpages_search's proxies of the pages under `data`, each with its gold chunk ids in `index`."""
     from manpages_search import gold_ids, make_queries
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     queries = make_queries(data, per_page, seed)
     for q in queries:
         q["gold_ids"] = sorted(gold_ids(by_doc.get(q["doc"], []), q))

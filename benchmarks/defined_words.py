@@ -21,13 +21,12 @@ import dataclasses
 import json
 import statistics
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, paired  # noqa: E402
+from docs_reading import chunks_by_doc, paired  # noqa: E402
 
 
 def _queries(mode: str, data: Path, seed: int | None) -> tuple[list[dict[str, Any]], Any]:
@@ -52,9 +51,7 @@ def _queries(mode: str, data: Path, seed: int | None) -> tuple[list[dict[str, An
 def run(index: Path, queries: list[dict[str, Any]], gold_of: Any, words: bool) -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     base = Corpus.open(index)
     search = dataclasses.replace(base.config.search, defined_words=words)
     base.close()

@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import DATA, all_chunks, gold, make_queries, paired  # noqa: E402
+from docs_reading import DATA, chunks_by_doc, gold, make_queries, paired  # noqa: E402
 
 ARMS = ("search", "off", "on")
 
@@ -85,9 +85,7 @@ def run(index: Path, queries: list[dict[str, Any]], out: Path, part: str,
         compare: str = "defined_first") -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     arms = agents(corpus, compare)
     rows = []

@@ -118,6 +118,14 @@ def all_chunks(index: Path) -> list[Any]:
         corpus.close()
 
 
+def chunks_by_doc(index: Path) -> dict[str, list[Any]]:
+    """An index's chunks grouped by their document, in the index's order."""
+    by_doc: dict[str, list[Any]] = defaultdict(list)
+    for c in all_chunks(index):
+        by_doc[c.doc_id].append(c)
+    return by_doc
+
+
 def residue(chunks: list[Any]) -> dict[str, dict[str, int]]:
     """Occurrences of each kind of markup in the chunks' text, by project (top folder)."""
     found: dict[str, Counter[str]] = defaultdict(Counter)
@@ -312,6 +320,13 @@ def paired(a: list[float], b: list[float], seed: int = 0) -> tuple[float, int, i
     rng = random.Random(seed)
     means = sorted(sum(rng.choice(d) for _ in d) / len(d) for _ in range(2000))
     return statistics.fmean(d), sum(x > 0 for x in d), sum(x < 0 for x in d), means[49], means[1949]
+
+
+def paired_row(label: str, n: int, a: list[float], b: list[float]) -> str:
+    """A Markdown table row: label, n, the two means, b − a with its 95 % paired bootstrap interval, won / lost."""
+    mean, won, lost, lo, hi = paired(a, b)
+    return (f"| {label} | {n} | {sum(a) / n:.3f} | {sum(b) / n:.3f} | {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+            f"| {won} / {lost} |")
 
 
 def search_all(index: Path, queries: list[dict[str, Any]], label: str, search: Any = None) -> list[dict[str, float]]:

@@ -34,13 +34,13 @@ import random
 import re
 import shutil
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, paired, shingles  # noqa: E402
+from docs_reading import all_chunks, chunks_by_doc, paired_row, shingles  # noqa: E402
 
 RESIDUE = {"font escape (\\fB …)": r"\\f[BIRP(\[]", "request line (.SH, .TP, .BR …)": r"(?m)^[.'][A-Za-z]{1,3}\b",
            "comment (.\\\")": r'\\"', "hyphen escape (\\-)": r"\\-", "named char (\\(em …)": r"\\\(..|\\\[\w+\]"}
@@ -218,9 +218,7 @@ def scores(index: Path, queries: list[dict[str, Any]], suffix: str,
     from corpus_tools import Corpus
     from corpus_tools.config import SearchConfig
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     if defined_words is not None:  # SearchConfig.defined_words of this run (None: the index's default)
         search = SearchConfig(**{**corpus.config.search.__dict__, "defined_words": defined_words})
@@ -239,12 +237,6 @@ def scores(index: Path, queries: list[dict[str, Any]], suffix: str,
     finally:
         corpus.close()
     return rows
-
-
-def _row(label: str, n: int, a: list[float], b: list[float]) -> str:
-    mean, won, lost, lo, hi = paired(a, b)
-    return (f"| {label} | {n} | {sum(a) / n:.3f} | {sum(b) / n:.3f} | {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
-            f"| {won} / {lost} |")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -291,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     for metric in ("hit1", "hit5", "mrr"):
         for label, idx in groups:
             if idx:
-                print(_row(f"{label} {metric}", len(idx), [result["plain"][i][metric] for i in idx],
+                print(paired_row(f"{label} {metric}", len(idx), [result["plain"][i][metric] for i in idx],
                            [result["reader"][i][metric] for i in idx]))
     print(f"\nqueries with no gold chunk: reader {sum(1 for r in result['reader'] if not r['gold'])}, plain "
           f"{sum(1 for r in result['plain'] if not r['gold'])}")

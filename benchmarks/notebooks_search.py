@@ -44,7 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, gold, paired, words  # noqa: E402
+from docs_reading import all_chunks, chunks_by_doc, gold, paired_row, words  # noqa: E402
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -239,9 +239,7 @@ def noise(chunks: list[Any]) -> dict[str, int]:
 def scores(index: Path, queries: list[dict[str, Any]], suffix: str) -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     rows = []
     try:
@@ -265,9 +263,7 @@ def agent_scores(index: Path, queries: list[dict[str, Any]]) -> list[dict[str, d
     from context1 import SearchAgent
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     agent = SearchAgent(corpus)
     rows = []
@@ -282,12 +278,6 @@ def agent_scores(index: Path, queries: list[dict[str, Any]]) -> list[dict[str, d
     finally:
         corpus.close()
     return rows
-
-
-def _row(label: str, n: int, a: list[float], b: list[float]) -> str:
-    mean, won, lost, lo, hi = paired(a, b)
-    return (f"| {label} | {n} | {sum(a) / n:.3f} | {sum(b) / n:.3f} | {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
-            f"| {won} / {lost} |")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -328,7 +318,7 @@ def main(argv: list[str] | None = None) -> None:
     for metric in ("hit1", "hit5", "mrr"):
         for label, idx in groups:
             if idx:
-                print(_row(f"{label} {metric}", len(idx), [result["converted"][i][metric] for i in idx],
+                print(paired_row(f"{label} {metric}", len(idx), [result["converted"][i][metric] for i in idx],
                            [result["reader"][i][metric] for i in idx]))
     no_gold = sum(1 for r in result["reader"] if not r["gold"])
     print(f"\nqueries with no gold chunk: reader {no_gold}, converted "
@@ -339,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\n## Agent (LLM-free, reader index): passages vs one search's top 5, {len(rows)} queries\n")
         print("| metric | n | search | agent | agent − search | won / lost |\n| --- | ---: | ---: | ---: | --- | --- |")
         for metric in ("hit1", "hit5", "mrr"):
-            print(_row(metric, len(rows), [r["search"][metric] for r in rows], [r["agent"][metric] for r in rows]))
+            print(paired_row(metric, len(rows), [r["search"][metric] for r in rows], [r["agent"][metric] for r in rows]))
         with (args.out / "agent-rows.jsonl").open("w", encoding="utf-8") as fh:
             for i, r in zip(sample, rows, strict=True):
                 fh.write(json.dumps({"query": queries[i]["query"], "kind": queries[i]["kind"], **r}) + "\n")

@@ -311,13 +311,11 @@ def _line_has(text: str, label: str, figures: list[str]) -> bool:
 
 
 def scores(index: Path, queries: list[dict[str, Any]], suffix: str) -> list[dict[str, float]]:
-    from docs_reading import all_chunks
+    from docs_reading import chunks_by_doc
 
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     rows = []
     try:

@@ -45,7 +45,7 @@ from xml.etree import ElementTree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, paired, shingles, words  # noqa: E402
+from docs_reading import all_chunks, chunks_by_doc, paired_row, shingles, words  # noqa: E402
 
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -201,9 +201,7 @@ def _score(ranked: list[tuple[str, int]], gold_ids: set[str]) -> dict[str, Any]:
 def search(index: Path, queries: list[dict[str, Any]], suffix: str) -> list[dict[str, Any]]:
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     rows = []
     try:
@@ -301,12 +299,6 @@ def datagen(index: Path, out: Path, seed: int) -> list[str]:
     return lines
 
 
-def _row(label: str, n: int, a: list[float], b: list[float]) -> str:
-    mean, won, lost, lo, hi = paired(a, b)
-    return (f"| {label} | {n} | {sum(a) / n:.3f} | {sum(b) / n:.3f} | {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
-            f"| {won} / {lost} |")
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="a folder of .pptx decks")
@@ -348,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
     for metric in ("hit1", "hit5", "tok500", "tok1000"):
         for label, idx in groups:
             if idx:
-                print(_row(f"{label} {metric}", len(idx), [result["naive"][i][metric] for i in idx],
+                print(paired_row(f"{label} {metric}", len(idx), [result["naive"][i][metric] for i in idx],
                            [result["reader"][i][metric] for i in idx]))
     print(f"\nqueries with no gold chunk: reader {sum(1 for r in result['reader'] if not r['gold'])}, naive "
           f"{sum(1 for r in result['naive'] if not r['gold'])}")

@@ -50,7 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from docs_reading import all_chunks, gold, make_queries, paired  # noqa: E402
+from docs_reading import chunks_by_doc, gold, make_queries, paired  # noqa: E402
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 _TEST_PARTS = frozenset({"test", "tests", "testing"})
@@ -209,9 +209,7 @@ def run_source(index: Path, questions: list[dict[str, Any]], suffix: str, label:
     """One search per source question; gold = chunks of the file (doc_id + suffix) holding the def line."""
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     scores = []
     try:
@@ -235,9 +233,7 @@ def run_docs(index: Path, queries: list[dict[str, Any]], agent: bool, label: str
     """One search (and the LLM-free agent's passages with `agent`) per documentation proxy."""
     from corpus_tools import Corpus
 
-    by_doc: dict[str, list[Any]] = defaultdict(list)
-    for c in all_chunks(index):
-        by_doc[c.doc_id].append(c)
+    by_doc = chunks_by_doc(index)
     corpus = Corpus.open(index)
     out: dict[str, list[dict[str, float]]] = {"search": [], "agent": []}
     try:
