@@ -74,6 +74,7 @@ class _Message:
             raise UnreadableFileError("not an Outlook message (a compound file without message properties: an "
                                       "Office 97-2003 document named .msg?)")
         # 8-bit strings are in the message's code page; the HTML body in the one it was sent in
+        self.props = self.fixed()  # the message's own fixed-size properties, read once
         self.codepage = self._codepage((0x3FFD, 0x3FDE))
         self.html_codepage = self._codepage((0x3FDE, 0x3FFD))
 
@@ -109,7 +110,7 @@ class _Message:
     def _codepage(self, order: tuple[int, ...]) -> str:
         """The first of `order`'s code page properties (PR_MESSAGE_CODEPAGE 0x3FFD, PR_INTERNET_CPID 0x3FDE) Python
         can decode, an Internet one mapped to the Windows code page its 8-bit text is kept in; else windows-1252."""
-        props = self.fixed()
+        props = self.props
         for prop in order:
             if prop in props and props[prop][0] == 0x0003:
                 page = struct.unpack_from("<I", props[prop][1])[0]
@@ -122,7 +123,7 @@ class _Message:
         return "cp1252"
 
     def time(self) -> dt.datetime | None:
-        props = self.fixed()
+        props = self.props
         for prop in (0x0039, 0x0E06):  # submitted, delivered
             if prop in props and props[prop][0] == 0x0040:
                 ticks = struct.unpack_from("<Q", props[prop][1])[0]
@@ -146,7 +147,8 @@ def _address(name: str, smtp: str) -> str:
 
 def _as_rfc5322(msg: _Message) -> bytes:
     """The message as RFC 5322 bytes, headers from its properties (Internet headers where they are missing)."""
-    internet = HeaderParser(policy=policy.default).parsestr(msg.string(0x007D)) if msg.string(0x007D) else None
+    headers = msg.string(0x007D)  # the Internet headers the message arrived with, if it did
+    internet = HeaderParser(policy=policy.default).parsestr(headers) if headers else None
     out = EmailMessage(policy=policy.default)
     subject = msg.string(0x0037)
     smtp = next((a for a in (msg.string(0x5D01), msg.string(0x0C1F), msg.string(0x0065)) if "@" in a), "")
