@@ -15,7 +15,6 @@ partial result is still printed), or 2 for bad input.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,7 +45,7 @@ from context1.interfaces.cli_corpus import (
     deprecated_rollouts_k,
     open_index,
 )
-from context1.interfaces.excerpt import excerpt, page_label
+from context1.interfaces.excerpt import excerpt, place_labels, term_pattern
 from context1.types import SearchResult, StopReason
 from corpus_tools import limits
 
@@ -276,27 +275,15 @@ def _title(corpus: Any, doc_id: str) -> str:
         return ""
 
 
-def section_below_title(section: str | None, title: str) -> str:
-    """The section path without the title it repeats: a notebook's or page's first heading is usually its title
-    too ("Grid search > Review" under the title "Grid search"), and printing it twice pushes the source down."""
-    parts = [p.strip() for p in (section or "").split(" > ")]
-    if parts and parts[0].casefold() == title.strip().casefold():
-        parts = parts[1:]
-    return " > ".join(p for p in parts if p)
-
-
 def mark(text: str, terms: Sequence[str], style: str | None) -> Text:
     """`text` with the question's words marked: styled on a terminal (`style`), else between « » so a
     pasted or piped answer still shows them. A `Text`, never markup: brackets and backslashes in a
     passage print as they are."""
     out = Text()
-    wanted = sorted({t for t in terms if t}, key=len, reverse=True)
-    if not wanted:
+    if not any(terms):
         return out.append(text)
-    # whole words, or with a plural ending, as `words_held` counts them
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
     pos = 0
-    for m in pattern.finditer(text):
+    for m in term_pattern(terms).finditer(text):
         out.append(text[pos:m.start()])
         out.append(m.group(0), style) if style else out.append(f"«{m.group(0)}»")
         pos = m.end()
@@ -370,9 +357,7 @@ def print_result(console: Console, result: SearchResult, corpus: Any) -> None:
     say([(f"{len(result.evidence)} passage(s) for {result.query}", "bold")], indent=0)
     for rank, e in enumerate(result.evidence, 1):
         title = e.title or _title(corpus, e.doc_id) or e.doc_id
-        where = [page_label(e.doc_id, e.page)] if e.page is not None else []
-        if section := section_below_title(e.section, title):
-            where.append(section)
+        where = place_labels(e.doc_id, e.page, e.section, title)
         if e.speakers:
             where.append(", ".join(e.speakers))
         console.print()

@@ -34,7 +34,7 @@ from pathlib import Path
 from context1.evidence import question_words, words_held
 from corpus_tools.defined_names import query_names
 from corpus_tools.line_items import DERIVED, canonical_names, derived_named
-from corpus_tools.readers import PPTX_SUFFIXES
+from corpus_tools.readers import PPTX_SUFFIXES, XLSX_SUFFIXES
 from corpus_tools.row_match import CELL
 
 EXCERPT_CHARS = 480  # characters of a passage shown; --json carries the whole text
@@ -219,7 +219,7 @@ def _cut(u: Unit, question: str, max_chars: int) -> str:
         return out
     text = u.text
     terms = question_words(question)
-    spans = [(m.start(), m.end(), _which(m.group(0), terms)) for m in _term_pattern(terms).finditer(text)] if terms else []
+    spans = [(m.start(), m.end(), _which(m.group(0), terms)) for m in term_pattern(terms).finditer(text)] if terms else []
     if asks_for_figure(question):
         spans += [(m.start(), m.end(), f"#{m.start()}") for m in _FIGURE.finditer(text)]
     starts = sorted({0, *(max(0, s - 40) for s, _, _ in spans)})
@@ -243,13 +243,31 @@ def _which(word: str, terms: Sequence[str]) -> str:
     return max((t.lower() for t in terms if low.startswith(t.lower())), key=len, default=low)
 
 
-def _term_pattern(terms: Sequence[str]) -> re.Pattern[str]:
+def term_pattern(terms: Sequence[str]) -> re.Pattern[str]:
     """Whole question words, or with a plural ending, as `words_held` counts them."""
     wanted = sorted({t for t in terms if t}, key=len, reverse=True)
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in wanted) + r")(?:e?s)?(?!\w)", re.IGNORECASE)
 
 
-def page_label(doc_id: str, page: int) -> str:
-    """How `ask` and MCP name a passage's page: a slide deck's page is its slide ("slide 4"; pptx_reader numbers
-    slides as pages), any other document's "page 4"."""
-    return f"slide {page}" if Path(doc_id).suffix.lower() in PPTX_SUFFIXES else f"page {page}"
+def section_below_title(section: str | None, title: str) -> str:
+    """The section path without the title it repeats: a notebook's or page's first heading is usually its title
+    too ("Grid search > Review" under the title "Grid search"), and printing it twice pushes the source down."""
+    parts = [p.strip() for p in (section or "").split(" > ")]
+    if parts and parts[0].casefold() == title.strip().casefold():
+        parts = parts[1:]
+    return " > ".join(p for p in parts if p)
+
+
+def place_labels(doc_id: str, page: int | None, section: str | None, title: str = "",
+                 section_word: str = "") -> list[str]:
+    """Where a passage sits, as `ask` and MCP name it: its page, then its section below the title it repeats.
+
+    A slide deck's page is its slide ("slide 4": pptx_reader numbers slides as pages), a workbook's section is its
+    sheet ("sheet Budget 2023": xlsx_reader makes a section of each sheet, and a bare "Budget 2023" under a file
+    name reads as a heading); any other document's "page 4" and its section, after `section_word` ("section ").
+    """
+    suffix = Path(doc_id).suffix.lower()
+    where = [f"{'slide' if suffix in PPTX_SUFFIXES else 'page'} {page}"] if page is not None else []
+    if part := section_below_title(section, title):
+        where.append(f"sheet {part}" if suffix in XLSX_SUFFIXES else f"{section_word}{part}")
+    return where

@@ -45,7 +45,7 @@ from context1.agent import SearchAgent
 from context1.config import MAX_ROLLOUTS, AnswerSizeError
 from context1.events import FinalEvent, ModelTurnEvent, ObservationEvent, ToolCallEvent
 from context1.interfaces.episodes import Episodes, EpisodesBusy, EpisodeTimeout
-from context1.interfaces.excerpt import page_label
+from context1.interfaces.excerpt import place_labels
 from context1.interfaces.guard import Guard, GuardConfig, is_loopback
 from context1.interfaces.serving import MCP_ARGUMENTS, check_arguments, excerpt, shorten
 from context1.tools import corpus_reranks, tool_schemas
@@ -148,9 +148,7 @@ def render_answer(result: Any) -> str:
     markup to strip, no escapes (`ensure_ascii=False`)."""
     blocks = []
     for rank, e in enumerate(result.evidence, 1):
-        where = [page_label(e.doc_id, e.page)] if e.page is not None else []
-        if e.section:
-            where.append(f"section {e.section}")
+        where = place_labels(e.doc_id, e.page, e.section, section_word="section ")
         if e.speakers:
             where.append(f"speakers {', '.join(e.speakers)}")
         head = (f"[{rank}] passage {json.dumps(e.chunk_id, ensure_ascii=False)} of document "

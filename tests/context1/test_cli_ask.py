@@ -188,4 +188,6 @@ def test_a_passage_reads_as_one_indented_block_without_trailing_spaces(app, harn
     ("Part II > Revenue", "Quarterly report", "Part II > Revenue"),
 ])
 def test_a_passage_names_its_section_without_repeating_the_title(section, title, expected):
-    assert cli_ask.section_below_title(section, title) == expected
+    from context1.interfaces.excerpt import section_below_title
+
+    assert section_below_title(section, title) == expected

@@ -121,8 +121,18 @@ def test_nothing_to_show():
 
 
 def test_a_deck_s_page_is_named_its_slide_and_any_other_page_a_page():
-    from context1.interfaces.excerpt import page_label
+    from context1.interfaces.excerpt import place_labels
 
-    assert page_label("decks/Q3 review.PPTX", 4) == "slide 4"
-    assert page_label("reports/q3.pdf", 4) == "page 4"
-    assert page_label("notes.pptx.txt", 2) == "page 2"
+    assert place_labels("decks/Q3 review.PPTX", 4, "Results") == ["slide 4", "Results"]
+    assert place_labels("reports/q3.pdf", 4, None) == ["page 4"]
+    assert place_labels("notes.pptx.txt", 2, None) == ["page 2"]
+
+
+def test_a_workbook_s_section_is_named_its_sheet_and_a_section_keeps_its_word():
+    from context1.interfaces.excerpt import place_labels
+
+    # xlsx_reader makes a section of each sheet: a bare "Budget 2023" under the file name reads as a heading
+    assert place_labels("finance/plan.xlsx", None, "Budget 2023") == ["sheet Budget 2023"]
+    assert place_labels("finance/plan.XLSM", None, "Q1 (hidden)", section_word="section ") == ["sheet Q1 (hidden)"]
+    assert place_labels("notes/plan.md", None, "Plan > Budget", "Plan") == ["Budget"]
+    assert place_labels("notes/plan.md", 3, "Budget", section_word="section ") == ["page 3", "section Budget"]
