@@ -59,7 +59,8 @@ memorandum, letter, cv, resume, curriculum vitae, how to use this template, purp
 # the last word of a name that says what kind of document it is: "the Project Plan", not "the document “Project Plan”"
 _KIND_WORDS = frozenset("""policy policies minutes charter plan proposal brief report checklist template form specification
 specifications document reference service conditions review assignment agreement contract handbook guide manual memo
-letter statement procedure procedures guidelines standard standards strategy request terms""".split())
+letter statement procedure procedures guidelines standard standards strategy request terms register log
+schedule roadmap budget""".split())
 # a label naming a person's role: "who is the chairperson?"
 _ROLE_WORDS = frozenset("""chair chairperson chairman chairwoman author owner manager tutor supervisor taker timekeeper
 facilitator sponsor approver lead leader director contact presenter instructor lecturer teacher secretary coordinator
@@ -77,7 +78,9 @@ _LABEL_ONLY = re.compile(r"^(?P<l>[A-Z][\w/&'’\-]*(?: [\w/&'’\-]+){0,4})\s*:
 _MEANS = re.compile(r"^(?P<q>[\"“'‘]?)(?P<t>[A-Z]\w*(?:-\w+)*(?: [A-Za-z]\w*(?:-\w+)*){0,3})[\"”'’]?\s*(?:[-–—:]\s*(?:it|this)?\s*)?"
                     r"\s(?:means|shall mean|refers to|is defined as)\s+"
                     r"(?P<d>[a-z][^.;]+)")
-_CLAUSE_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|whereby|including|such as|as defined)\s)")
+# where a definition's core ends: its first clause break (its relative clause is the definition: "a person who rents
+# a berth for a season")
+_CLAUSE_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:including|such as|as defined|for example|e\.g\.)\s)")
 # "Title: X", "Meeting Title:" (its value on the next line), "Document title: X"
 _TITLE_FIELD = re.compile(r"^(?:(?:meeting|document|report|policy)\s+)?title\s*:\s*(?P<v>\S.*)?$", re.IGNORECASE)
 # a value that opens a list, not one answer: "- Room booking", "1. Designing of …", "• Footpath"
@@ -287,7 +290,8 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
                     relation=FIELD, answer=value, kind=TruthType.ENTITY.value,
                     ask=f"According to {named}, what is {_label_words(label)}?")  # "what is objective 7?"
     if (not 1 <= len(words) <= 5 or re.search(r"\d|[()\[\]?<>]|https?|www", label) or not label[:1].isupper()
-            or (label.isupper() and len(label) > 4) or fold(words[-1]) in _HEADING_LABELS or fold(words[0]) in _HEADING_LABELS
+            or (label.isupper() and len(label) > 4) or fold(words[-1]) in _HEADING_LABELS
+            or (fold(words[0]) in _HEADING_LABELS and fold(words[-1]) not in _ROLE_WORDS | _PEOPLE)
             or fold(words[0]) in _NOT_LABEL_START):
         skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
         return None
