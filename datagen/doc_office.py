@@ -137,10 +137,14 @@ def _title_like(line: str) -> bool:
 
 def _file_name(doc_id: str) -> str:
     """A file's name as a person calls it: numbering and copy marks dropped ("07-Software Test Specifications
-    (Template)(1) (1).doc" → "Software Test Specifications")."""
+    (Template)(1) (1).doc" → "Software Test Specifications"), camel case read as words ("ReviewOfOtherWork.odt" →
+    "Review of Other Work")."""
     stem = Path(doc_id).stem
     stem = _COPY_MARK.sub("", _LEADING_NUMBER.sub("", stem))
-    return _clean(stem_title(Path(stem + ".x")))
+    # a word run together in camel case ("ReviewOfOtherWork", "MethodologyRevised") is read as its words
+    words = [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", w) if len(w) > 8 and sum(c.isupper() for c in w[1:]) >= 1 else w
+             for w in stem_title(Path(stem + ".x")).split()]
+    return _clean(" ".join(words))
 
 
 def _generic(name: str) -> bool:
