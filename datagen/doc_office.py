@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from corpus_tools.paper_definitions import expansion
 from corpus_tools.readers import DOC_SUFFIXES, DOCX_SUFFIXES, ODT_SUFFIXES, RTF_SUFFIXES, stem_title
 from datagen.dates import parse_date
 from datagen.doc_papers import defined_facts
@@ -232,7 +233,31 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
             skipped["office_defined_twice"] += 1
             continue
         out.append(f)
-    out.extend(defined_facts(chunks, named, skipped, ACRONYM, TERM))
+    defined = defined_facts(chunks, named, skipped, ACRONYM, TERM)
+    said = {f.subject for f in defined if f.relation == ACRONYM}
+    out.extend(defined)
+    for fact in _glossary(chunks, named):
+        if fact.subject not in said:  # the prose's definition first, and one row per acronym
+            said.add(fact.subject)
+            out.append(fact)
+    return out
+
+
+def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
+    """An abbreviations table's rows, "ER | Entity Relationship": the acronym asked as a defined one is, where the
+    other cell's initials spell it (`corpus_tools.paper_definitions.expansion`; "DB | Database" spells nothing)."""
+    out = []
+    for chunk in chunks:
+        for line in chunk.text.split("\n"):
+            cells = [c.strip().strip("()").strip() for c in line.split("|")]
+            filled = [c for c in cells if c]
+            if "|" not in line or len(filled) != 2 or not re.fullmatch(r"[A-Z][A-Za-z0-9]{1,7}", filled[0]):
+                continue
+            acronym, words = filled
+            if expansion(words, acronym) == words:
+                out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.strip(), subject=acronym,
+                                about_doc=False, relation=ACRONYM, answer=words, kind=TruthType.ENTITY.value,
+                                ask=f"What does {{s}} stand for in {named}?"))
     return out
 
 

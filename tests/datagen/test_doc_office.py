@@ -135,3 +135,10 @@ def test_office_questions_are_written_and_verified_by_default_and_none_when_off(
     # off: the folder is read as before (the reader's questions none)
     _, before = generate_single_hop(chunks, 60, NaturalConfig(**parse_mix("office=0")), office=False)
     assert not any(q.startswith(("According to", "When was the Quay")) for q in before)
+
+
+def test_an_abbreviations_tables_rows_are_asked_where_the_words_spell_the_acronym():
+    table = "(Abbreviation) | Meaning\nQMS | Quay Mooring Schedule\nDB | Database\nHW | High Water"
+    asked = _asked(office_facts("t.docx", "the Harbour Handbook", [_chunk("t.docx", table)], Counter()))
+    assert asked == {"What does QMS stand for in the Harbour Handbook?": "Quay Mooring Schedule",
+                     "What does HW stand for in the Harbour Handbook?": "High Water"}
