@@ -66,6 +66,9 @@ schedule roadmap budget""".split())
 _ROLE_WORDS = frozenset("""chair chairperson chairman chairwoman author owner manager tutor supervisor taker timekeeper
 facilitator sponsor approver lead leader director contact presenter instructor lecturer teacher secretary coordinator
 convener convenor editor reviewer customer client president""".split())
+# a label's word that names an attribute of the document's subject ("Type of meeting", "Course code", "Project
+# Title"): its value is that attribute, asked "what is the …?"
+_ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
 # a plural label naming people: "who are the attendees?"
 _PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies".split())
 _MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
@@ -358,7 +361,9 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         if lowered.split()[-1] in _PEOPLE and not re.search(r"[\d@]", value) and all(
                 w[:1].isupper() for w in value.replace(",", " ").split() if w not in {"and", "&"}):
             ask = f"According to {named}, who are the {said}?"
-        elif len([w for w in words if fold(w) not in _MINOR]) >= 3 or _plural(lowered):
+        elif (len([w for w in words if fold(w) not in _MINOR]) >= 3 or _plural(lowered)
+              or (len(words) >= 2 and not set(lowered.split()) & _ATTRIBUTE_WORDS and _person(value))):
+            # "Budget Control: Azure Cost Management" names the tool for a need: it is no "budget control" itself
             # "Secure virtual networks: Azure Resource Manager" lists a tool for a need; it is no "secure virtual
             # networks" itself
             ask = f"According to {named}, what is listed for {said}?"
