@@ -85,6 +85,14 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
     if _title_disowned(title, doc_id):
         skipped["paper_title_not_the_files"] += 1
         return []
+    return defined_facts(chunks, named, skipped)
+
+
+def defined_facts(chunks: Sequence[Any], named: str, skipped: Counter, acronym_relation: str = ACRONYM,
+                  term_relation: str = TERM) -> list[Fact]:
+    """The acronyms and terms a document's passages define (see the module docstring), each question naming the
+    document as `named` says ("the Bigtable paper"; datagen.doc_office names a report or a policy its own way);
+    `acronym_relation` and `term_relation` are the relations they are filed under. Refusals counted in `skipped`."""
     out: list[Fact] = []
     expansions: dict[str, set[str]] = {}
     defined: set[str] = set()
@@ -99,12 +107,12 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
             sentence = m.group("s")
             for acronym, expansion in _acronyms(sentence, skipped):
                 expansions.setdefault(acronym, set()).add(expansion.lower())
-                if acronym in {f.subject for f in out if f.relation == ACRONYM}:
+                if acronym in {f.subject for f in out if f.relation == acronym_relation}:
                     continue  # the first definition only
                 out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=acronym,
-                                about_doc=False, relation=ACRONYM, answer=expansion, kind=TruthType.ENTITY.value,
+                                about_doc=False, relation=acronym_relation, answer=expansion, kind=TruthType.ENTITY.value,
                                 ask=f"What does {{s}} stand for in {named}?"))
-            for fact in _term(chunk, sentence, named, skipped):
+            for fact in _term(chunk, sentence, named, skipped, term_relation):
                 if fact.subject.lower() in defined:
                     skipped["paper_term_defined_again"] += 1
                     continue
@@ -112,7 +120,7 @@ def paper_facts(doc_id: str, title: str, chunks: Sequence[Any], skipped: Counter
                 out.append(fact)
     kept = []
     for fact in out:
-        if fact.relation == ACRONYM and len(expansions.get(fact.subject, ())) > 1:
+        if fact.relation == acronym_relation and len(expansions.get(fact.subject, ())) > 1:
             skipped["paper_acronym_two_expansions"] += 1  # "SS" as two things in one paper: no one answer
             continue
         kept.append(fact)
@@ -131,11 +139,11 @@ def _title_disowned(title: str, doc_id: str) -> bool:
     return len(named) >= 3 and not (named & content(title))
 
 
-def _term(chunk: Any, sentence: str, named: str, skipped: Counter) -> list[Fact]:
+def _term(chunk: Any, sentence: str, named: str, skipped: Counter, relation: str = TERM) -> list[Fact]:
     found = defined_term(sentence, skipped)
     if found is None:
         return []
     subject, genus = found
     ask = f"In {named}, what is {{s}}?"
     return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject, about_doc=False,
-                 relation=TERM, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
+                 relation=relation, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]

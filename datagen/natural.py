@@ -288,6 +288,11 @@ class NaturalConfig:
         FDS stand for in the paper “Flat Datacenter Storage”?" is refused: the title gives it), and a term an
         "A(n) X is a(n) Y" sentence defines ("In the Bigtable paper, what is a tablet?"). A folder with no such PDF
         is unchanged. 0 asks none, as before (`--mix papers=0`). Read with the facts.
+    doc_office: 1 (default) asks what a user's office document (.docx, .doc, .rtf, .odt) states, each question naming
+        the document (datagen.doc_office, session 53, issue 36): a labelled field ("According to the Governance
+        Committee Meeting minutes, what is the date?", "When was the Terms of Service last updated?"), a definition
+        ("In the Privacy Policy, what does “Account” mean?"), an acronym or a term it defines; such a document's only
+        questions then. A folder with no such file is unchanged. 0 = as before (`--mix office=0`). Read with the facts.
     doc_man: 1 (default) asks what a Unix manual page (read by corpus_tools.man_reader) states (datagen.doc_manpages,
         session 49, issue 36): an option's job ("Which option of scp selects batch mode?" → -B), an error's condition
         ("Which error does chown return when the file does not exist?" → ENOENT), the Linux or glibc version a call
@@ -382,6 +387,7 @@ class NaturalConfig:
     doc_nb_defaults: float = 1.0
     doc_nb_wrapped: float = 1.0
     doc_papers: float = 1.0
+    doc_office: float = 1.0
     doc_man: float = 1.0
     man_hops: float = 1.0
     meet_hops: float = 1.0
@@ -404,7 +410,7 @@ class NaturalConfig:
             "doc_since", "doc_owners", "doc_name_case", "doc_folder", "doc_reference", "doc_options", "doc_source", "doc_announce", "doc_group", "doc_kind_share",
             "doc_trivial_share", "doc_option_lists", "doc_option_this", "doc_option_nouns", "doc_option_program", "doc_project_files", "doc_release_names", "doc_declared_names", "doc_deprecations", "doc_bridges", "meeting_guard", "meeting_statements", "meeting_decisions", "meeting_replies", "doc_room",
             "meet_roles", "meet_figures", "meet_petitions", "meet_shares", "calls", "call_comparison_share", "call_prose",
-            "call_guards", "call_compare_read", "doc_notebooks", "doc_papers", "doc_man", "man_hops", "man_styles",
+            "call_guards", "call_compare_read", "doc_notebooks", "doc_papers", "doc_office", "doc_man", "man_hops", "man_styles",
             "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links", "meet_hops",
             "meet_compare_share",
         ):
@@ -431,7 +437,7 @@ _MIX_KEYS = {
     "meet_roles": "meet_roles", "meet_figures": "meet_figures", "meet_petitions": "meet_petitions", "meet_shares": "meet_shares",
     "notebooks": "doc_notebooks", "nb_printed": "doc_nb_printed", "nb_defaults": "doc_nb_defaults",
     "nb_wrapped": "doc_nb_wrapped",
-    "papers": "doc_papers", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
+    "papers": "doc_papers", "office": "doc_office", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
     "meet_hops": "meet_hops", "meet_compare": "meet_compare_share",

@@ -94,6 +94,7 @@ from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_manpages import is_man_page, man_facts
 from datagen.doc_notebooks import is_notebook, notebook_facts
+from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, office_names
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_papers import paper_facts
 from datagen.doc_projects import group_of, named_ask, project_names
@@ -240,6 +241,7 @@ def read_facts(
     notebook_defaults: bool = False,
     notebook_wrapped: bool = False,
     papers: bool = False,
+    office: bool = False,
     man: bool = False,
     man_styles: bool = False,
 ) -> FactBase:
@@ -276,6 +278,10 @@ def read_facts(
     notebook_wrapped: a prose sentence wrapped over lines read as one; both False by default: as session 47.
     papers: what a research paper (a PDF with no filing's form) defines (datagen.doc_papers: an acronym's expansion, a
         term), each question naming its paper; False (this function's default): as session 47. No other document
+        is read.
+    office: what a user's office document (a .docx, .doc, .rtf or .odt file) states (datagen.doc_office: a labelled
+        field, a definition, an acronym or a term), each question naming the document; a document's only facts then
+        (the prose templates' name no document). False (this function's default): as session 52. No other document
         is read.
     man: what a Unix manual page (read by corpus_tools.man_reader) states (datagen.doc_manpages: an option's job, an
         error's condition, the Linux / glibc version a call was added in, a stated default), each question naming
@@ -430,6 +436,10 @@ def read_facts(
     notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in notebook_docs)
     paper_docs = {d for d, chunks in mined.chunks.items() if papers and chunks and is_paper(d, chunks[0].metadata)}
     paper_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in paper_docs)
+    office_docs = {d for d, chunks in mined.chunks.items() if office and chunks and is_office(d, chunks[0].metadata)}
+    named_office = office_names({d: mined.titles.get(d, "") for d in office_docs},
+                                {d: mined.doc_text(d) for d in office_docs}, base.skipped) if office_docs else {}
+    noun_label = noun_labels(nlp) if office_docs else None
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -464,8 +474,17 @@ def read_facts(
             title = mined.titles.get(doc_id, "")
             unique = paper_titles[" ".join(title.split()).lower()] < 2
             found += _no_leaks(paper_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
+        if doc_id in office_docs:
+            # the prose templates' questions ("Who developed INTRODUCTION?") name no document (datagen.doc_office)
+            others = base.facts.pop(doc_id, [])
+            base.skipped["office_prose_template"] += len(others)
+            found = [f for f in found if f.relation.startswith("doc:")]
+            if doc_id in named_office:
+                found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
+    if office_docs:
+        drop_copies(base.facts, office_docs, base.skipped)  # a draft's facts asked once (datagen.doc_office)
     if doc_projects:
         name_projects(base, mined, doc_name_case, project_files, declared_names and project_files)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)

@@ -125,7 +125,8 @@ def run_datagen(
                                notebook_printed=bool(natural.doc_nb_printed),
                                notebook_defaults=bool(natural.doc_nb_defaults),
                                notebook_wrapped=bool(natural.doc_nb_wrapped),
-                               papers=bool(natural.doc_papers), man=bool(natural.doc_man),
+                               papers=bool(natural.doc_papers), office=bool(natural.doc_office),
+                               man=bool(natural.doc_man),
                                man_styles=bool(natural.man_styles))
                 generator = NaturalGenerator(mined, facts, natural)
                 # filings and reports (issue 36): questions across quarters and companies from table rows, and
@@ -205,12 +206,12 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
            project_files: bool = True, release_names: bool = False, declared_names: bool = False,
            deprecations: bool = False, notebooks: bool = False, notebook_printed: bool = False,
            notebook_defaults: bool = False, notebook_wrapped: bool = False,
-           papers: bool = False, man: bool = False, man_styles: bool = False) -> Any:
+           papers: bool = False, office: bool = False, man: bool = False, man_styles: bool = False) -> Any:
     """The corpus's facts; the parse (minutes on a large corpus) is kept in OUT/parse.spacy, so a
     resumed or extended run reads it instead of parsing again. doc_projects, doc_owners, doc_name_case,
     doc_reference, doc_options, doc_source, meeting_decisions, meeting_replies, meeting_said, option_shapes (None: all),
     project_files, release_names, declared_names, deprecations, notebooks, notebook_printed, notebook_defaults,
-    notebook_wrapped, papers, man, man_styles: `read_facts`' own."""
+    notebook_wrapped, papers, office, man, man_styles: `read_facts`' own."""
     from datagen.doc_options import SHAPES
     from datagen.nlp import load_pipeline
     from datagen.relations import read_facts
@@ -231,7 +232,7 @@ def _facts(mined: Any, out: Path, progress: bool, doc_projects: bool = True, doc
             option_shapes=option_shapes if option_shapes is not None else SHAPES,
             project_files=project_files, release_names=release_names, declared_names=declared_names,
             deprecations=deprecations, notebooks=notebooks, notebook_printed=notebook_printed,
-            notebook_defaults=notebook_defaults, notebook_wrapped=notebook_wrapped, papers=papers, man=man,
+            notebook_defaults=notebook_defaults, notebook_wrapped=notebook_wrapped, papers=papers, office=office, man=man,
             man_styles=man_styles,
         )
     finally:

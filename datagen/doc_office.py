@@ -1,0 +1,424 @@
+"""What a user's office document states verifiably (issue 36: a folder of Word, RTF and OpenDocument files yields
+questions that name the document they are about).
+
+Policies, minutes, charters, proposals, reports and forms hold few of the shapes the prose templates read, and
+their titles name no entity: on a tuning folder of 50 such files the templates wrote 6 tasks of 200 ("Who developed
+INTRODUCTION?", "What does Spring make?" four times, once per draft). What they do state plainly is read here:
+
+- a labelled field, "Date: 10 June 2026", "Chairperson: Avikash", a label alone on its line over its value
+  ("Meeting Title:" / "Governance Committee Meeting"), or a two-cell table row ("Project Title | Hotel Management
+  System"), asked "According to the Governance Committee Meeting minutes, what is the date?" (`FIELD`), "who is
+  the chairperson?" where the label names a role and the value a person, "When was the Terms of Service last
+  updated?" (`UPDATED`). A label the document gives twice with two values (minutes of several meetings, each with
+  its "Date:") is no one answer, and an empty or placeholder value ("[Date]", "______", "TBD") is none;
+- a definition, "“Account” means a unique account created for You …" → "In the Privacy Policy, what does
+  “Account” mean?" (`MEANS`), the answer cut at its first clause;
+- an acronym or a term the document defines, as a paper's are read (`datagen.doc_papers.defined_facts`: "What does
+  SRS stand for in the Software Requirement Specifications?").
+
+Every question names its document (`office_names`): its core title where the text says it and no other document
+of the folder shares it, else its first line where that reads as a title ("Contact App Design Brief"), else its
+file name without numbering and copy marks ("07-Software Test Specifications (Template)(1).doc" → "Software Test
+Specifications"). A generic heading ("Introduction"), a template's stale title ("Template for project plan" over
+four documents) or a name two documents share names none, and such a document gives no question (counted).
+
+A document read here gives only these questions: the prose templates' ("Who developed INTRODUCTION?") name no
+document (`relations.read_facts`, counted as `office_prose_template`), as a paper's do not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from corpus_tools.paper_definitions import expansion
+from corpus_tools.readers import DOC_SUFFIXES, DOCX_SUFFIXES, ODT_SUFFIXES, RTF_SUFFIXES, stem_title
+from datagen.dates import parse_date
+from datagen.doc_papers import defined_facts
+from datagen.factbase import Fact
+from datagen.mining import fold
+from datagen.types import TruthType
+
+FIELD = "doc:office_field"
+UPDATED = "doc:office_updated"
+MEANS = "doc:office_means"
+ACRONYM = "doc:office_acronym"
+TERM = "doc:office_term"
+
+OFFICE_SUFFIXES = DOCX_SUFFIXES | DOC_SUFFIXES | RTF_SUFFIXES | ODT_SUFFIXES
+
+# a heading every kind of document opens with: it names none of them
+_GENERIC = frozenset(p.strip() for p in """
+introduction, abstract, summary, executive summary, contents, table of contents, overview, background, preface,
+foreword, untitled, document, title, template, draft, index, appendix, agenda, minutes, notes, meeting minutes,
+report, final report, proposal, policy, privacy policy, terms of service, terms and conditions, terms of use, memo,
+memorandum, letter, cv, resume, curriculum vitae, how to use this template, purpose, scope, general information
+""".split(","))
+# the last word of a name that says what kind of document it is: "the Project Plan", not "the document “Project Plan”"
+_KIND_WORDS = frozenset("""policy policies minutes charter plan proposal brief report checklist template form specification
+specifications document reference service conditions review assignment agreement contract handbook guide manual memo
+letter statement procedure procedures guidelines standard standards strategy request terms register log
+schedule roadmap budget""".split())
+# a label naming a person's role: "who is the chairperson?"
+_ROLE_WORDS = frozenset("""chair chairperson chairman chairwoman author owner manager tutor supervisor taker timekeeper
+facilitator sponsor approver lead leader director contact presenter instructor lecturer teacher secretary coordinator
+convener convenor editor reviewer customer client president""".split())
+# a label's word that names an attribute of the document's subject ("Type of meeting", "Course code", "Project
+# Title"): its value is that attribute, asked "what is the …?"
+_ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
+# a plural label naming people: "who are the attendees?"
+_PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies".split())
+_MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
+# a value that holds no answer: a form left blank, a placeholder, a dash
+_PLACEHOLDER = re.compile(r"^\W*$|^\[.*\]$|^<.*>$|^\(.*\)$|^(?:n/?a|tbd|tbc|none|nil|null|todo|xx+|yes|no|-+)$", re.IGNORECASE)
+# "Label: value" (the label one to five words, opening with a capital, no sentence before it)
+_INLINE = re.compile(r"^(?P<l>[A-Z][\w/&'’\-]*(?: [\w/&'’\-]+){0,4})\s*:\s+(?P<v>\S.*)$")
+# "Label:" alone on its line
+_LABEL_ONLY = re.compile(r"^(?P<l>[A-Z][\w/&'’\-]*(?: [\w/&'’\-]+){0,4})\s*:$")
+# "“Account” means …", "Personal Data means …", "'Customer' shall mean …"
+_MEANS = re.compile(r"^(?P<q>[\"“'‘]?)(?P<t>[A-Z]\w*(?:-\w+)*(?: [A-Za-z]\w*(?:-\w+)*){0,3})[\"”'’]?\s*(?:[-–—:]\s*(?:it|this)?\s*)?"
+                    r"\s(?:means|shall mean|refers to|is defined as)\s+"
+                    r"(?P<d>[a-z][^.;]+)")
+# where a definition's core ends: its first clause break (its relative clause is the definition: "a person who rents
+# a berth for a season")
+_CLAUSE_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:including|such as|as defined|for example|e\.g\.)\s)")
+# "Title: X", "Meeting Title:" (its value on the next line), "Document title: X"
+_TITLE_FIELD = re.compile(r"^(?:(?:meeting|document|report|policy)\s+)?title\s*:\s*(?P<v>\S.*)?$", re.IGNORECASE)
+# a value that opens a list, not one answer: "- Room booking", "1. Designing of …", "• Footpath"
+_LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)]|[a-z][.)])\s*")
+# a numbered item of a list of objectives, goals, requirements…: "Objective 7: Test the reporting suite."
+_NUMBERED = re.compile(r"^(?:objective|goal|aim|requirement|deliverable|milestone|risk|phase|step|task|action|"
+                       r"recommendation|principle|rule|assumption|constraint)\s+(?:\d{1,2}|[IVX]{1,4}|[A-H])$", re.IGNORECASE)
+# where a value's first sentence ends: "Test the reporting suite. Once again, …"
+_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)])[.!?]\s+(?=[A-Z])")
+# a field naming whom a document is about: "Service/Company Name: LBM" (a generic name is qualified by it)
+_OWNER_FIELD = re.compile(r"^(?:[\w/ ]*\b)?(?:company|service|organi[sz]ation|business|product|client)(?:/\w+)?\s+name\s*:\s*"
+                          r"(?P<v>[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*){0,3})\s*$", re.IGNORECASE)
+# labels that head a section rather than name a field
+_HEADING_LABELS = frozenset("""references bibliography contents introduction summary conclusion conclusions abstract
+appendix analysis overview background note notes example examples step steps part section chapter phase stage figure
+table""".split())
+# a form's prompt to whoever fills it ("Your name:"), and words no field label opens with
+_NOT_LABEL_START = frozenset("your my our their his her its please see if when how what why for to in on with by as and or".split())
+_LEADING_NUMBER = re.compile(r"^\d+(?:\.\d+)*[\s._-]+")
+_COPY_MARK = re.compile(r"\s*\((?:\d+|copy|template|final|draft)\)", re.IGNORECASE)
+
+
+def is_office(doc_id: str, metadata: Mapping[str, object] | None) -> bool:
+    """Whether a document was read from a word processor's file (.docx, .doc, .rtf, .odt)."""
+    meta = metadata or {}
+    name = str(meta.get("file_name") or meta.get("source") or doc_id)
+    return Path(name).suffix.lower() in OFFICE_SUFFIXES
+
+
+def _clean(text: str) -> str:
+    """A name as a question writes it: spaces collapsed, words set in capitals ("Project Charter: AUTOMATED STUDENT
+    RESULTS") and the minor words of a title ("Terms Of Reference") in title case."""
+    words = " ".join(text.split()).strip(" .:-–—|").split()
+    capitals = sum(1 for w in words if w.isupper() and len(w) > 3)
+    out = []
+    for n, w in enumerate(words):
+        if w.lower() in _MINOR and n and (w[:1].isupper() or capitals >= 2):
+            w = w.lower()
+        elif capitals >= 2 and w.isupper() and len(w) > 3:
+            w = w.capitalize()
+        out.append(w)
+    return " ".join(out)
+
+
+def _title_like(line: str) -> bool:
+    """A first line that reads as a document's name: 1–16 words, letters, no end mark, no table row or field, no
+    placeholder, a capital first and no sentence ("This is to create new view …")."""
+    words = line.split()
+    return (0 < len(words) <= 16 and bool(re.search(r"[A-Za-z]{3}", line)) and line[:1].isupper()
+            and not re.search(r"[.!?:;,|\[\]{}<>_]$|[|\[\]{}<>…]|_{2,}|\.{3}", line)
+            and words[0].lower() not in {"this", "these", "the", "we", "i", "it", "our", "please", "welcome"}
+            and not parse_date(line))
+
+
+def _file_name(doc_id: str) -> str:
+    """A file's name as a person calls it: numbering and copy marks dropped ("07-Software Test Specifications
+    (Template)(1) (1).doc" → "Software Test Specifications"), camel case read as words ("ReviewOfOtherWork.odt" →
+    "Review of Other Work")."""
+    stem = Path(doc_id).stem
+    stem = _COPY_MARK.sub("", _LEADING_NUMBER.sub("", stem))
+    # a word run together in camel case ("ReviewOfOtherWork", "MethodologyRevised") is read as its words
+    words = [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", w) if len(w) > 8 and sum(c.isupper() for c in w[1:]) >= 1 else w
+             for w in stem_title(Path(stem + ".x")).split()]
+    return _clean(" ".join(words))
+
+
+def _generic(name: str) -> bool:
+    return fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
+
+
+def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: Counter) -> dict[str, str]:
+    """doc id → the phrase a question names it by ("the Project Plan", "the document “Skywars”"), for every office
+    document that has one (see the module docstring); the others counted in `skipped` by why."""
+    first = {d: next((ln.strip() for ln in t.split("\n") if ln.strip()), "") for d, t in texts.items()}
+    files = {d: _file_name(d) for d in texts}
+    candidates: dict[str, list[str]] = {}
+    for d, text in texts.items():
+        found = []
+        title = _clean(titles.get(d, ""))
+        # the core title, where it is no file name (the readers' fallback) and the text says it (a template's stale
+        # "Template for project plan" it never says)
+        if title and fold(title) != fold(stem_title(Path(d))) and fold(title) in fold(text[:4000]):
+            found.append(title)
+        cells = {c.strip().strip("()").strip() for c in first[d].split("|")} - {""}
+        if "|" in first[d] and len(cells) == 1:
+            first[d] = cells.pop()  # a title set in a merged table cell: "(Ticketing System Project Charter) | …"
+        if _title_like(first[d]) and "\n" in text.strip():
+            found.append(_clean(first[d]))
+        # a title field near the top: "Meeting Title:" over "Governance Committee Meeting"
+        for line, following in zip(text.split("\n")[:8], text.split("\n")[1:9], strict=False):
+            m = _TITLE_FIELD.match(line.strip())
+            value = (m.group("v") or following).strip() if m else ""
+            if value and _title_like(value):
+                found.append(_clean(value))
+                break
+        found.append(files[d])
+        owner = next((m.group("v") for ln in text.split("\n")[:40] if (m := _OWNER_FIELD.match(ln.strip()))), "")
+        if owner:
+            # "Privacy Policy" names none of a folder's policies; "LBM Privacy Policy" names one
+            found += [f"{owner} {c}" for c in found if c and fold(owner) not in fold(c)]
+        candidates[d] = [c for c in found if c and not _generic(c) and len(c.split()) <= 16]
+    # a name is a document's only when no other document of the folder could be called by it
+    said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
+    out: dict[str, str] = {}
+    for d, cs in candidates.items():
+        name = next((c for c in cs if said[fold(c)] == 1), "")
+        if not name:
+            skipped["office_no_unique_name"] += 1
+            continue
+        last = fold(name).split()[-1] if fold(name) else ""
+        if re.match(r"^\S+['’]s\s", name):
+            out[d] = name  # "Joe's technical specifications document"
+        elif last in _KIND_WORDS and not name.lower().startswith("the "):
+            out[d] = f"the {name}"
+        else:
+            out[d] = f"the document “{name}”"
+    return out
+
+
+def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counter,
+                 noun_label: Callable[[str], bool] | None = None) -> list[Fact]:
+    """Every fact of one office document's passages (see the module docstring), each question naming it as `named`
+    (`office_names`); refusals counted in `skipped`. noun_label: whether a label reads as a noun phrase ("Date
+    Published" does, "Detect Over Provisioning" does not), from the parse; None: every label shaped as one does."""
+    fields: dict[str, list[Fact]] = {}
+    means: list[Fact] = []
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        for n, line in enumerate(lines):
+            for label, value, quote in _fields(line, lines[n + 1] if n + 1 < len(lines) else "",
+                                               lines[n + 2] if n + 2 < len(lines) else ""):
+                fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label)
+                if fact is not None:
+                    fields.setdefault(fold(label), []).append(fact)
+            m = _MEANS.match(line.strip())
+            if m:
+                fact = _means_fact(chunk, m, line.strip(), named, skipped)
+                if fact is not None:
+                    means.append(fact)
+    out: list[Fact] = []
+    for facts in fields.values():
+        if len({fold(f.answer) for f in facts}) > 1:
+            skipped["office_field_two_values"] += len(facts)  # minutes of two meetings, each with its "Date:"
+            continue
+        out.append(facts[0])
+    terms = Counter(fold(f.subject) for f in means)
+    for f in means:
+        if terms[fold(f.subject)] > 1:
+            skipped["office_defined_twice"] += 1
+            continue
+        out.append(f)
+    defined = defined_facts(chunks, named, skipped, ACRONYM, TERM)
+    said = {f.subject for f in defined if f.relation == ACRONYM}
+    out.extend(defined)
+    for fact in _glossary(chunks, named):
+        if fact.subject not in said:  # the prose's definition first, and one row per acronym
+            said.add(fact.subject)
+            out.append(fact)
+    return out
+
+
+def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
+    """An abbreviations table's rows, "ER | Entity Relationship": the acronym asked as a defined one is, where the
+    other cell's initials spell it (`corpus_tools.paper_definitions.expansion`; "DB | Database" spells nothing)."""
+    out = []
+    for chunk in chunks:
+        for line in chunk.text.split("\n"):
+            cells = [c.strip().strip("()").strip() for c in line.split("|")]
+            filled = [c for c in cells if c]
+            if "|" not in line or len(filled) != 2 or not re.fullmatch(r"[A-Z][A-Za-z0-9]{1,7}", filled[0]):
+                continue
+            acronym, words = filled
+            if expansion(words, acronym) == words:
+                out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.strip(), subject=acronym,
+                                about_doc=False, relation=ACRONYM, answer=words, kind=TruthType.ENTITY.value,
+                                ask=f"What does {{s}} stand for in {named}?"))
+    return out
+
+
+def drop_copies(facts: dict[str, list[Fact]], office: set[str], skipped: Counter) -> None:
+    """One question per fact a folder's copies and drafts state alike ("Extract, Transform, and Load (ETL)" in five
+    drafts of one proposal): the first document (by id) keeps it, the others' are dropped and counted. `facts` (doc id
+    → facts) is changed in place; only the office documents' own facts (`office`) are compared."""
+    first: dict[tuple[str, str, str], str] = {}
+    for doc_id in sorted(office & set(facts)):
+        kept = []
+        for f in facts[doc_id]:
+            key = (f.relation, fold(f.subject), fold(f.answer))
+            if f.relation.startswith("doc:office_") and first.setdefault(key, doc_id) != doc_id:
+                skipped["office_fact_in_another_copy"] += 1
+                continue
+            kept.append(f)
+        if kept:
+            facts[doc_id] = kept
+        else:
+            del facts[doc_id]
+
+
+def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, str]]:
+    """(label, value, quote) of each field a line states: "Label: value", "Label:" over its value on the next
+    line (where the line after that is blank or another label: "Student IDs:" over two ids is a list), or a
+    table row's label cell ending in a colon and its value ("Note taker: | Cristina Hilario"). A table row without
+    one is a data row ("Architecture Design | Muhammad Ismail" under "(Design) | Members"), no field."""
+    text = line.strip()
+    if "|" in text:
+        cells = [c.strip() for c in text.split("|")]
+        out = []
+        for a, b in zip(cells, cells[1:], strict=False):
+            if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
+                out.append((a[:-1].strip(), b, text))
+        return out
+    m = _INLINE.match(text)
+    if m:
+        return [(m.group("l"), m.group("v"), text)]
+    m = _LABEL_ONLY.match(text)
+    nxt = following.strip()
+    then = after.strip()
+    if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt)
+            and (not then or _LABEL_ONLY.match(then) or _INLINE.match(then))):
+        return [(m.group("l"), nxt, f"{text}\n{nxt}")]
+    return []
+
+
+def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skipped: Counter,
+                noun_label: Callable[[str], bool] | None = None) -> Fact | None:
+    label = " ".join(label.split())
+    value = " ".join(value.replace("_", " ").replace("…", " ").split())
+    value = _FIRST_SENTENCE.split(value, maxsplit=1)[0].strip(" .;,")
+    words = label.split()
+    if _NUMBERED.match(label):
+        if not value or len(value.split()) > 12 or _LIST_ITEM.match(value):
+            skipped["office_value_empty"] += 1
+            return None
+        return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                    relation=FIELD, answer=value, kind=TruthType.ENTITY.value,
+                    ask=f"According to {named}, what is {_label_words(label)}?")  # "what is objective 7?"
+    if (not 1 <= len(words) <= 5 or re.search(r"\d|[()\[\]?<>]|https?|www", label) or not label[:1].isupper()
+            or (label.isupper() and len(label) > 4) or fold(words[-1]) in _HEADING_LABELS
+            or (fold(words[0]) in _HEADING_LABELS and fold(words[-1]) not in _ROLE_WORDS | _PEOPLE)
+            or fold(words[0]) in _NOT_LABEL_START):
+        skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
+        return None
+    # one word is no phrase to parse ("Venue" alone parses as anything); a longer label must read as a noun phrase
+    if (len(words) == 1 and words[0].lower().endswith("ly")) or (
+            len(words) > 1 and noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
+        skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
+        return None
+    if _LIST_ITEM.match(value):
+        skipped["office_value_list"] += 1  # "Assumptions:" over a list: its first item is not the answer
+        return None
+    if (not value or _PLACEHOLDER.match(value) or len(value.split()) > 10 or re.search(r"\[[^\]]*\]|\{|\}|<<", value)
+            or re.match(r"(?:we|i|it|this|they|there|you|on|in|at|for|with|by|during|before|after|prior|as|if|when|"
+                        r"all|any|every|each)\b", value, re.IGNORECASE)):
+        # blank, a placeholder, or a sentence rather than a value ("On a monthly basis, report actual spending …")
+        skipped["office_value_empty"] += 1
+        return None
+    if fold(value) in fold(named):
+        skipped["office_value_in_name"] += 1  # "Project Name: Skywars" in the document “Skywars”
+        return None
+    said = _label_words(label)
+    if not said:
+        skipped["office_label_shape"] += 1
+        return None
+    date = parse_date(value)
+    lowered = fold(label)
+    if "updated" in lowered and date:
+        ask, relation, kind = f"When was {named} last updated?", UPDATED, TruthType.DATE.value
+    elif lowered.endswith(" by") and _person(value):
+        ask, relation, kind = f"Who was {named} {said}?", FIELD, TruthType.PERSON.value  # "Prepared by" → who
+    elif lowered.split()[-1] in _ROLE_WORDS and _person(value):
+        ask, relation, kind = f"According to {named}, who is the {said}?", FIELD, TruthType.PERSON.value
+    else:
+        kind = TruthType.DATE.value if date else TruthType.ENTITY.value
+        if lowered.split()[-1] in _PEOPLE and not re.search(r"[\d@]", value) and all(
+                w[:1].isupper() for w in value.replace(",", " ").split() if w not in {"and", "&"}):
+            ask = f"According to {named}, who are the {said}?"
+        elif (len([w for w in words if fold(w) not in _MINOR]) >= 3 or _plural(lowered)
+              or (len(words) >= 2 and not set(lowered.split()) & _ATTRIBUTE_WORDS and _person(value))):
+            # "Budget Control: Azure Cost Management" names the tool for a need: it is no "budget control" itself
+            # "Secure virtual networks: Azure Resource Manager" lists a tool for a need; it is no "secure virtual
+            # networks" itself
+            ask = f"According to {named}, what is listed for {said}?"
+        else:
+            ask = f"According to {named}, what is the {said}?"
+        relation = FIELD
+    return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                relation=relation, answer=value, kind=kind, ask=ask)
+
+
+def _plural(label: str) -> bool:
+    """"Attendees", "Next Steps": asked "what are"; "Status", "Address", "Class" are one thing."""
+    last = label.split()[-1]
+    return last.endswith("s") and not last.endswith(("ss", "us", "is", "ics"))
+
+
+def _label_words(label: str) -> str:
+    """A label as a question says it: lower case but for acronyms ("Service/Company Name" → "service/company
+    name", "CR Number" → "CR number")."""
+    return " ".join(w if (w.isupper() and len(w) > 1) else w.lower() for w in label.split())
+
+
+def _person(value: str) -> bool:
+    """A value that names people: two to four capitalised words (a title allowed), no digits, no @."""
+    words = re.sub(r"^(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+", "", value).replace(",", " ").split()
+    return 1 <= len(words) <= 6 and not re.search(r"[\d@/]", value) and all(w[:1].isupper() or w in {"and", "&"} for w in words)
+
+
+def _means_fact(chunk: Any, m: re.Match, line: str, named: str, skipped: Counter) -> Fact | None:
+    term = m.group("t")
+    definition = _CLAUSE_END.split(m.group("d"), maxsplit=1)[0].strip()
+    if not m.group("q") and not all(w[:1].isupper() for w in term.split()):
+        skipped["office_definition_shape"] += 1  # "Plan a means of filter …": no term defined
+        return None
+    if (len(definition.split()) < 2 or len(definition.split()) > 14 or fold(term) in fold(definition)
+            or definition.split()[0] in _MINOR - {"a", "an", "the"}):
+        skipped["office_definition_shape"] += 1
+        return None
+    return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line, subject=term, about_doc=False,
+                relation=MEANS, answer=definition, kind=TruthType.ENTITY.value,
+                ask=f"In {named}, what does “{{s}}” mean?")
+
+
+def noun_labels(nlp: Any) -> Callable[[str], bool]:
+    """`office_facts`' noun_label from a spaCy pipeline: the label, lower-cased (a title-cased "Detect Over
+    Provisioning" parses as names), opens with a noun or an adjective, ends with a noun (or a participle: "Date
+    Published") and holds no other verb."""
+    cache: dict[str, bool] = {}
+
+    def noun_label(label: str) -> bool:
+        if label not in cache:
+            toks = [t for t in nlp(_label_words(label)) if not t.is_punct]
+            cache[label] = (bool(toks) and toks[0].pos_ in {"NOUN", "PROPN", "ADJ"}
+                            and (toks[-1].pos_ in {"NOUN", "PROPN"} or toks[-1].tag_ == "VBN")
+                            and not any(t.pos_ in {"VERB", "AUX"} and t.tag_ != "VBN" for t in toks))
+        return cache[label]
+
+    return noun_label

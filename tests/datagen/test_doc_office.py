@@ -1,0 +1,144 @@
+"""What a user's office document states, asked naming the document (datagen.doc_office, session 53, issue 36).
+Invented text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+from corpus_tools.types import Chunk
+from datagen.doc_office import FIELD, MEANS, UPDATED, drop_copies, is_office, office_facts, office_names
+from datagen.natural import _MIX_KEYS, NaturalConfig, parse_mix
+from tests.datagen.datagen_fixtures import generate_single_hop
+
+MINUTES = """Harbour Board Meeting
+Meeting Title:
+Quarterly Harbour Board Review
+Date: 14 March 2024
+Chairperson: Wendy Marsh
+Note taker: | Colin Hart |  |
+Venue: Room 12
+Attendees:
+Wendy Marsh, Colin Hart, Ines Okafor
+
+Action Items:
+- Repaint the north quay
+- Order two buoys
+Budget: ______
+Your name: ____Colin Hart____
+Objective 1: Reopen the ferry slip. The slip closed in May.
+Detect Over Provisioning: Azure Advisor"""
+
+POLICY = """Quay Access Policy
+Last Updated: 2 February 2025
+This policy says who may use the quays.
+“Berth Holder” means a person who rents a berth for a season.
+Harbour Master means the officer in charge of the harbour.
+The Vessel Traffic Service (VTS) watches the channel."""
+
+
+def _chunk(doc_id: str, text: str, title: str = "") -> Chunk:
+    return Chunk(f"{doc_id}#0", doc_id, text, 0, len(text.split()), {"title": title, "file_name": doc_id.split("/")[-1]})
+
+
+def _asked(facts):
+    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
+
+
+def test_a_word_processors_file_is_an_office_document_and_nothing_else_is():
+    assert is_office("x/minutes.docx", None) and is_office("a.DOC", {}) and is_office("b", {"file_name": "c.odt"})
+    assert is_office("memo.rtf", None)
+    assert not is_office("paper.pdf", None) and not is_office("notes.md", None) and not is_office("Boston", {})
+
+
+def test_a_document_is_named_by_a_title_it_says_its_first_line_or_its_file_and_only_where_no_other_is():
+    skipped: Counter = Counter()
+    names = office_names(
+        {"a/Project Plan.docx": "Template for project plan", "b/Meeting Minutes.docx": "",
+         "c/Meeting Minutes.docx": "", "d/07-Risk Register (Template)(1) (1).doc": "Template for project plan",
+         "e/Report.odt": "INTRODUCTION", "f/Report.odt": "", "g/brief.docx": "Contact App Design Brief"},
+        {"a/Project Plan.docx": "Temasek Polytechnic\nProject plan text.",
+         "b/Meeting Minutes.docx": MINUTES, "c/Meeting Minutes.docx": "Meeting Minutes\nNothing else.",
+         "d/07-Risk Register (Template)(1) (1).doc": "Temasek Polytechnic\nRisks.",
+         "e/Report.odt": "INTRODUCTION\nEvery day a fire starts somewhere.", "f/Report.odt": "Introduction\nText.",
+         "g/brief.docx": "Contact App Design Brief\nContact details:"}, skipped)
+    # a template's stale core title, said by no text, names neither document; their files do
+    assert names["a/Project Plan.docx"] == "the Project Plan"
+    assert names["d/07-Risk Register (Template)(1) (1).doc"] == "the Risk Register"
+    assert names["b/Meeting Minutes.docx"] == "the document “Harbour Board Meeting”"  # its first line
+    assert names["g/brief.docx"] == "the Contact App Design Brief"  # its core title, which its text says
+    # "INTRODUCTION" is every report's heading, "Meeting Minutes" and "Report" two files' names: no name at all
+    assert {"c/Meeting Minutes.docx", "e/Report.odt", "f/Report.odt"}.isdisjoint(names)
+    assert skipped["office_no_unique_name"] == 3
+
+
+def test_a_generic_name_is_qualified_by_the_company_a_field_names():
+    texts = {"x/Privacy Policy.docx": "Privacy Policy\nService/Company Name: LBM\nWe keep little.",
+             "y/Privacy Policy.docx": "Privacy Policy\nWe keep everything."}
+    names = office_names({d: "Privacy Policy" for d in texts}, texts, Counter())
+    assert names == {"x/Privacy Policy.docx": "the LBM Privacy Policy"}
+
+
+def test_labelled_fields_are_asked_naming_the_document():
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("m.docx", "the Harbour Board minutes", [_chunk("m.docx", MINUTES)], skipped))
+    assert asked["According to the Harbour Board minutes, what is the meeting title?"] == "Quarterly Harbour Board Review"
+    assert asked["According to the Harbour Board minutes, what is the date?"] == "14 March 2024"
+    assert asked["According to the Harbour Board minutes, who is the chairperson?"] == "Wendy Marsh"
+    assert asked["According to the Harbour Board minutes, who is the note taker?"] == "Colin Hart"  # a table's cells
+    assert asked["According to the Harbour Board minutes, who are the attendees?"] == "Wendy Marsh, Colin Hart, Ines Okafor"
+    assert asked["According to the Harbour Board minutes, what is objective 1?"] == "Reopen the ferry slip"
+    # a list's first item, an empty field, a form's prompt and a label that is no noun phrase are no answer
+    assert not [q for q in asked if "action items" in q or "budget" in q or "your name" in q]
+    assert skipped["office_value_empty"] >= 1 and skipped["office_label_shape"] >= 1
+
+
+def test_a_label_given_twice_with_two_values_is_no_question():
+    text = "Minutes of Meeting # 1\nDate: 27/2/18\nVenue: Rm 308\nMinutes of Meeting # 2\nDate: 06/03/18\nVenue: Rm 308"
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("m.docx", "the Fire Safety minutes", [_chunk("m.docx", text)], skipped))
+    assert "According to the Fire Safety minutes, what is the date?" not in asked
+    assert asked["According to the Fire Safety minutes, what is the venue?"] == "Rm 308"  # the same value twice: one answer
+    assert skipped["office_field_two_values"] == 2
+
+
+def test_a_policys_update_day_definitions_and_acronyms_are_asked():
+    facts = office_facts("p.docx", "the Quay Access Policy", [_chunk("p.docx", POLICY)], Counter())
+    asked = _asked(facts)
+    assert asked["When was the Quay Access Policy last updated?"] == "2 February 2025"
+    assert asked["In the Quay Access Policy, what does “Berth Holder” mean?"] == "a person who rents a berth for a season"
+    assert asked["In the Quay Access Policy, what does “Harbour Master” mean?"] == "the officer in charge of the harbour"
+    assert asked["What does VTS stand for in the Quay Access Policy?"] == "Vessel Traffic Service"
+    assert {UPDATED, MEANS} <= {f.relation for f in facts}
+    assert FIELD not in {f.relation for f in facts}  # "Last Updated" is asked as an update day, not a field
+
+
+def test_a_fact_two_copies_state_is_asked_of_the_first_only():
+    skipped: Counter = Counter()
+    a = office_facts("a.doc", "the draft", [_chunk("a.doc", POLICY)], Counter())
+    b = office_facts("b.odt", "the final version", [_chunk("b.odt", POLICY)], Counter())
+    facts = {"a.doc": a, "b.odt": b, "c.md": [SimpleNamespace(relation="x", subject="s", answer="a")]}
+    drop_copies(facts, {"a.doc", "b.odt"}, skipped)
+    assert facts["a.doc"] == a and "b.odt" not in facts and "c.md" in facts
+    assert skipped["office_fact_in_another_copy"] == len(b)
+
+
+def test_office_questions_are_written_and_verified_by_default_and_none_when_off():
+    chunks = [_chunk("club/Harbour Board Minutes.docx", MINUTES), _chunk("club/Quay Access Policy.docx", POLICY),
+              _chunk("club/Report.docx", "INTRODUCTION\nSkerry Quay was built in 1851 by Tom Orr.", "INTRODUCTION")]
+    assert _MIX_KEYS["office"] == "doc_office" and NaturalConfig().doc_office == 1.0
+    _, asked = generate_single_hop(chunks, 60, NaturalConfig(), office=True)
+    questions = set(asked)
+    assert "According to the document “Harbour Board Meeting”, who is the chairperson?" in questions
+    assert "When was the Quay Access Policy last updated?" in questions
+    assert all("INTRODUCTION" not in q for q in questions)  # the prose templates' "Who built INTRODUCTION?" is gone
+    # off: the folder is read as before (the reader's questions none)
+    _, before = generate_single_hop(chunks, 60, NaturalConfig(**parse_mix("office=0")), office=False)
+    assert not any(q.startswith(("According to", "When was the Quay")) for q in before)
+
+
+def test_an_abbreviations_tables_rows_are_asked_where_the_words_spell_the_acronym():
+    table = "(Abbreviation) | Meaning\nQMS | Quay Mooring Schedule\nDB | Database\nHW | High Water"
+    asked = _asked(office_facts("t.docx", "the Harbour Handbook", [_chunk("t.docx", table)], Counter()))
+    assert asked == {"What does QMS stand for in the Harbour Handbook?": "Quay Mooring Schedule",
+                     "What does HW stand for in the Harbour Handbook?": "High Water"}
