@@ -121,6 +121,7 @@ from datagen.naming import (
     title_resolver,
 )
 from datagen.release_facts import filing_company
+from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, slide_facts
 from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
@@ -430,6 +431,11 @@ def read_facts(
     notebook_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in notebook_docs)
     paper_docs = {d for d, chunks in mined.chunks.items() if papers and chunks and is_paper(d, chunks[0].metadata)}
     paper_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in paper_docs)
+    # slide decks (datagen.slide_facts): always read, a folder with no deck is unchanged; each question names its
+    # deck, and a deck's name is decided against the folder's other decks (a template's title shared by many)
+    decks = [Deck(d, mined.titles.get(d, ""), first_heading(chunks), mined.doc_text(d))
+             for d, chunks in mined.chunks.items() if chunks and is_deck(d, chunks[0].metadata)]
+    deck_name = deck_names(decks, base.skipped) if decks else {}
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -464,6 +470,8 @@ def read_facts(
             title = mined.titles.get(doc_id, "")
             unique = paper_titles[" ".join(title.split()).lower()] < 2
             found += _no_leaks(paper_facts(doc_id, title, chunks, base.skipped, unique_title=unique), base.skipped)
+        if doc_id in deck_name:
+            found += _no_leaks(slide_facts(doc_id, deck_name[doc_id], chunks, base.skipped, nlp), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if doc_projects:
