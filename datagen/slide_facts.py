@@ -213,6 +213,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
     found: list[Fact] = []
     lines = 0
     for chunk in chunks:
+        found += _only_children(chunk, headings, where, skipped, nlp)
         for raw in chunk.text.split("\n"):
             line = raw.strip()
             if not line or _key(line) in headings or _key(re.sub(r"\s*\(slide \d+.*\)$", "", line)) in headings:
@@ -246,6 +247,35 @@ def _one_answer(found: list[Fact], skipped: Counter) -> list[Fact]:
             seen.add(key)
             kept.append(f)
     return kept
+
+
+def _level(raw: str) -> int:
+    """A bullet line's level ("- " 0, "  - " 1, …), -1 for a line that is no bullet."""
+    m = re.match(r"^( *)- ", raw)
+    return len(m.group(1)) // 2 if m else -1
+
+
+def _only_children(chunk: Any, headings: set[str], where: str, skipped: Counter, nlp: Any) -> list[Fact]:
+    """A bullet naming a term whose one sub-bullet says what it is: "- Database" / "  - A structure that contains
+    logically related data in a single repository". The sub-bullet opens with an article (a definition's genus);
+    a term with two sub-bullets or more ("Data:" / "Unprocessed information" / "Building blocks of information")
+    has no one answer and is left."""
+    lines = chunk.text.split("\n")
+    out: list[Fact] = []
+    for n, raw in enumerate(lines[:-1]):
+        level, term = _level(raw), _BULLET.sub("", raw).strip().rstrip(":").strip()
+        child = lines[n + 1]
+        if level < 0 or _level(child) != level + 1 or _LINE.match(term):
+            continue
+        if n + 2 < len(lines) and _level(lines[n + 2]) > level:
+            continue  # a second sub-bullet: a list under the term, no definition of it
+        text = _BULLET.sub("", child).strip()
+        if not re.match(r"^(?:A|An|The)\s", text) or not _is_term(term):
+            continue
+        definition = _definition(term, text, skipped, nlp)
+        if definition:
+            out.append(_fact(chunk, f"{term}\n{text}", term, TERM, definition, f"In {where}, {_what(term)} {{s}}?"))
+    return out
 
 
 def _notes(chunk: Any, notes: str, where: str, skipped: Counter, nlp: Any) -> list[Fact]:
@@ -315,7 +345,12 @@ def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]
 
 
 def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "") -> Fact:
-    return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=_subject(subject),
+    subject = _subject(subject)
+    lead = re.match(r"^(a|an)\s", answer, re.IGNORECASE)
+    if relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject):
+        # "Database" / "A structure that contains …": a countable thing, asked "what is a database?"
+        subject = ("an " if subject[0] in "aeiou" else "a ") + subject
+    return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject,
                 about_doc=False, relation=relation, answer=answer, kind=kind or TruthType.ENTITY.value, ask=ask)
 
 
@@ -401,6 +436,9 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_definition_length"] += 1
         return ""
     first = fold(words[0]).strip("“”\"'(")
+    if first.endswith("ing") and not fold(term).split()[0].endswith("ing"):
+        skipped["slide_definition_shape"] += 1  # "High coupling – testing implementation": what it leads to
+        return ""
     second = fold(words[1]).strip("“”\"'(") if fold(words[0]) in ("a", "an", "the") else first
     if first in _NOT_DEFINITIONS or first.endswith("ly") or "?" in text or _CODE.search(text) or "http" in text:
         skipped["slide_definition_shape"] += 1
@@ -440,9 +478,12 @@ def _noun_phrase(nlp: Any, text: str, *, term: bool) -> bool:
 
 
 def first_heading(chunks: Sequence[Any]) -> str:
-    """The first slide's heading, as the reader set it on its passage (a slide with no title: none)."""
+    """The first slide's heading: the first line of the deck's first passage, where that passage opens slide 1 (the
+    chunker joins a tiny title slide to the next, and the joined passage carries the next slide's section)."""
     for chunk in chunks:
         meta = chunk.metadata or {}
-        if str(meta.get("page") or "") == "1" and not str(meta.get("section") or "").endswith("no title)"):
-            return str(meta.get("section") or "")
+        if str(meta.get("page") or "") == "1":
+            line = chunk.text.strip().split("\n", 1)[0].strip()
+            return "" if line.endswith("no title)") or _BULLET.match(line) else line
+        break
     return ""
