@@ -347,7 +347,8 @@ def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]
 def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "") -> Fact:
     subject = _subject(subject)
     lead = re.match(r"^(a|an)\s", answer, re.IGNORECASE)
-    if relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject):
+    if (relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
+            and not subject.split()[-1].endswith("ing")):  # "slicing", a practice, takes no article
         # "Database" / "A structure that contains …": a countable thing, asked "what is a database?"
         subject = ("an " if subject[0] in "aeiou" else "a ") + subject
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject,
