@@ -297,7 +297,7 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -
             return out
         spelled = _spelled(term, rest)
         if spelled:
-            return [*out, _fact(chunk, line, term, ACRONYM, spelled, f"What does {{s}} stand for in {where}?")]
+            return [*out, _fact(chunk, line, term, ACRONYM, spelled, f"{_does(term)} {{s}} stand for in {where}?")]
         person = _NAME.match(rest) if _label(term) in _PEOPLE else None
         if person:
             ask = f"Who is the {_label(term)} of {where}?"
@@ -323,7 +323,7 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
     if found is not None:
         term, genus = found
         words = [fold(w).strip(".,;:()“”\"'") for w in genus.split()]
-        if set(words) & _CONTEXT_WORDS or (len(words) > 1 and words[1] in _JUDGING):
+        if set(words) & _CONTEXT_WORDS or (len(words) > 1 and words[1] in _JUDGING) or re.search(r"[“”\"]", genus):
             skipped["slide_definition_context"] += 1  # "An infinite loop is an example of what is called a bug"
             return []
         if nlp is None or _noun_phrase(nlp, genus, term=False):
@@ -340,7 +340,7 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
 
 def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]:
     """"Message Authentication Code (MAC)": the papers' reader of an acronym's parenthesis."""
-    return [_fact(chunk, text, acronym, ACRONYM, expansion, f"What does {{s}} stand for in {where}?")
+    return [_fact(chunk, text, acronym, ACRONYM, expansion, f"{_does(acronym)} {{s}} stand for in {where}?")
             for acronym, expansion in acronyms(text, Counter())]
 
 
@@ -362,6 +362,11 @@ def _subject(term: str) -> str:
     if first[:1].isupper() and first[1:].islower() and not any(w[:1].isupper() for w in words[1:]):
         return " ".join([first.lower(), *words[1:]])
     return term
+
+
+def _does(acronym: str) -> str:
+    """"What do ACLs stand for?", "What does SQL stand for?"."""
+    return "What do" if acronym.endswith("s") and acronym[:-1].isupper() else "What does"
 
 
 def _what(term: str) -> str:
@@ -441,7 +446,8 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_definition_shape"] += 1  # "High coupling – testing implementation": what it leads to
         return ""
     second = fold(words[1]).strip("“”\"'(") if fold(words[0]) in ("a", "an", "the") else first
-    if first in _NOT_DEFINITIONS or first.endswith("ly") or "?" in text or _CODE.search(text) or "http" in text:
+    if (first in _NOT_DEFINITIONS or first.endswith("ly") or "?" in text or _CODE.search(text) or "http" in text
+            or re.search(r"[“”\"]", text)):  # "an “artifact” of all s/w projects": scare quotes, a remark on it
         skipped["slide_definition_shape"] += 1
         return ""
     if re.fullmatch(r"[\d\s%.,/-]+", text) or _LIST.search(text) or text.count(",") >= 2 or re.search(r",\s+[A-Z]", text):
