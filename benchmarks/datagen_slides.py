@@ -1,9 +1,10 @@
 """Datagen on a folder of slide decks (session 53, issue 36: decks gave 0 tasks): what `datagen.slide_facts` reads, and
 what the default `context1 datagen` run writes from it, with a seeded sample to hand-read.
 
-    python benchmarks/datagen_slides.py INDEX --out OUT [--n 200] [--seed 1] [--hops 2-4] [--show 30]
+    python benchmarks/datagen_slides.py FOLDER_OR_INDEX --out OUT [--n 200] [--seed 1] [--hops 2-4] [--show 30]
 
-For INDEX (an index of a folder of .pptx decks, `context1 index FOLDER INDEX`): the decks, how each is named in
+A folder of decks (no index's manifest.json in it) is indexed first into OUT/index, as `context1 index FOLDER
+OUT/index` does (the default CorpusConfig), and the run reads that index. For the index: the decks, how each is named in
 questions (its own title, its first slide's, "Lecture 3 of <course>", its file's name) or why none (not English,
 nothing names it, a name two decks share), and the facts read by kind with every refusal counted.
 
@@ -89,14 +90,14 @@ def _show(out: Path, chunks: dict, show: int, seed: int) -> None:
                 page = chunk.metadata.get("page") if chunk is not None else "?"
                 print(f"  deck: {item['doc_id']} (slide {page})")
                 for q in item.get("quotes") or ():
-                    print(f"   quote: {q[:200]}")
+                    print(f"   quote: {' '.join(q.split())[:200]}")
                 if chunk is not None:
                     print("   passage: " + " / ".join(x.strip() for x in chunk.text.splitlines() if x.strip())[:400])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("index", type=Path, help="an index of a folder of .pptx decks")
+    ap.add_argument("index", type=Path, help="a folder of .pptx decks, or an index of one")
     ap.add_argument("--out", type=Path, required=True, help="the datagen output folder (empty: the run writes it)")
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
@@ -104,6 +105,14 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=30, help="tasks of the seeded sample to print")
     ap.add_argument("--no-run", action="store_true", help="read OUT as it is, run nothing")
     args = ap.parse_args()
+    if not (args.index / "manifest.json").is_file():
+        from corpus_tools import Corpus
+
+        folder, args.index = args.index, args.out / "index"
+        if not (args.index / "manifest.json").is_file():
+            args.out.mkdir(parents=True, exist_ok=True)
+            Corpus.build(folder, args.index, progress=False).close()
+        print(f"indexed {folder} into {args.index}")
     chunks = _facts(args.index)
     if not args.no_run:
         _run(args.index, args.out, args.n, args.seed, args.hops)
