@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.datagen_docs import _chunks  # noqa: E402
 from datagen.nlp import load_pipeline  # noqa: E402
-from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, latin_share, slide_facts  # noqa: E402
+from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, is_english, slide_facts  # noqa: E402
 
 
 def _read(path: Path) -> list[dict]:
@@ -47,7 +47,7 @@ def _facts(index: Path) -> dict:
     kinds: Counter = Counter()
     for d, cs in decks.items():
         kinds.update(f.relation.split(":", 1)[1] for f in slide_facts(d, names[d], cs, skipped, nlp))
-    english = sum(1 for d in decks if latin_share(text[d]) >= 0.8)
+    english = sum(1 for d in decks if is_english(text[d]))
     print(f"== {index}: {len(by_doc)} documents, {len(decks)} decks ({english} in English), "
           f"{sum(len(c) for c in decks.values())} passages")
     print(f"   decks named: {sum(1 for n in names.values() if n)}; unnamed {skipped['slide_deck_unnamed']} "

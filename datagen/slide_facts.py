@@ -92,6 +92,9 @@ _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)
 _TITLED = re.compile(r"^(?:Dr|Prof|Professor|Mr|Mrs|Ms)\.?\s+[A-Z]")
 _PEOPLE = frozenset("instructor instructors lecturer speaker speakers presenter author authors professor teacher "
                     "ta tas contact coordinator".split())
+_ENGLISH = frozenset("the of and to is are in for with that this on by from".split())
+_OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
+                   "una es por para con il di che della sono em não uma com".split())
 MAX_TERM_WORDS = 4
 MAX_DEFINITION_WORDS = 16
 MAX_VALUE_WORDS = 10
@@ -191,6 +194,18 @@ def in_deck(name: str) -> str:
     return name if _NUMBERED_NAME.match(name) else f"the presentation “{name}”"
 
 
+def is_english(text: str) -> bool:
+    """Whether a deck is written in English: in a Latin script, and its function words English rather than French,
+    German, Spanish, Italian or Portuguese ones (a French lecture's "Base de données – ensemble de …" would be asked
+    in English about French words)."""
+    if latin_share(text) < 0.8:
+        return False
+    words = Counter(re.findall(r"[a-zà-ÿ]+", text.lower()))
+    english = sum(words[w] for w in _ENGLISH)
+    other = sum(words[w] for w in _OTHER)
+    return english >= other
+
+
 def latin_share(text: str) -> float:
     letters_ = [c for c in text if c.isalpha()]
     if not letters_:
@@ -203,7 +218,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
     counted in `skipped`. nlp: a spaCy pipeline that checks a term and its definition are noun phrases (None: not
     checked, the patterns alone)."""
     text = "\n".join(c.text for c in chunks)
-    if latin_share(text) < 0.8:
+    if not is_english(text):
         skipped["slide_deck_not_english"] += 1
         return []
     if not name:

@@ -143,6 +143,15 @@ def test_deck_names_refuse_a_template_title_and_a_name_two_decks_share():
     assert skipped["slide_deck_name_shared"] == 2 and skipped["slide_deck_unnamed"] == 4
 
 
+def test_a_deck_not_in_english_is_counted_not_asked():
+    chunk = SimpleNamespace(doc_id="bd.pptx", chunk_id="bd#0", metadata={"section": "Bases", "page": 1},
+                            text="Bases\n- Base de données – un ensemble de données structurées et la gestion des accès"
+                                 "\n- SGBD: Système de Gestion de Base de Données\n- Le modèle est une description")
+    skipped: Counter = Counter()
+    assert slide_facts("bd.pptx", "Bases de données", [chunk], skipped) == []
+    assert skipped["slide_deck_not_english"] == 1
+
+
 def test_only_a_deck_is_read():
     assert is_deck("x", {"file_name": "Lecture1.PPTX"}) and not is_deck("notes.md", {"file_name": "notes.md"})
     kinds = {f.relation for f in slide_facts("t.pptx", "T", [SimpleNamespace(
