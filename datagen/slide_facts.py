@@ -94,7 +94,7 @@ _PEOPLE = frozenset("instructor instructors lecturer speaker speakers presenter 
                     "ta tas contact coordinator".split())
 _ENGLISH = frozenset("the of and to is are in for with that this on by from".split())
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
-                   "una es por para con il di che della sono em não uma com".split())
+                   "una es por para con il di che della sono não uma".split())
 MAX_TERM_WORDS = 4
 MAX_DEFINITION_WORDS = 16
 MAX_VALUE_WORDS = 10
@@ -129,7 +129,9 @@ def is_deck(doc_id: str, metadata: Mapping[str, Any] | None) -> bool:
 def deck_names(decks: Sequence[Deck], skipped: Counter) -> dict[str, str]:
     """Each deck's name as a question says it (see the module docstring), "" where nothing names it; two decks of
     one name (other than copies of one deck) are both unnamed."""
-    shared = Counter(_key(t) for d in decks for t in {d.title, d.first_heading} if t)
+    # a title counts as shared among the decks whose slides show it: a template's core title copied into 17 talks
+    # still names the one talk that shows it ("Real World Polyglot Persistence")
+    shared = Counter(_key(t) for d in decks for t in {d.title, d.first_heading} if t and contains(d.text, t))
     names: dict[str, str] = {}
     for deck in decks:
         names[deck.doc_id] = _deck_name(deck, shared)
@@ -203,7 +205,7 @@ def is_english(text: str) -> bool:
     words = Counter(re.findall(r"[a-zà-ÿ]+", text.lower()))
     english = sum(words[w] for w in _ENGLISH)
     other = sum(words[w] for w in _OTHER)
-    return english >= other
+    return english >= other or other < 5  # a few words of a link or a name decide nothing
 
 
 def latin_share(text: str) -> float:
@@ -500,12 +502,16 @@ def _noun_phrase(nlp: Any, text: str, *, term: bool) -> bool:
 
 
 def first_heading(chunks: Sequence[Any]) -> str:
-    """The first slide's heading: the first line of the deck's first passage, where that passage opens slide 1 (the
+    """The first slide's title where the reader kept it beside the deck's (`first_slide_title`, session 53), else the
+    heading of the passage that opens slide 1 where that passage is slide 1's alone (an index built before: the
     chunker joins a tiny title slide to the next, and the joined passage carries the next slide's section)."""
-    for chunk in chunks:
-        meta = chunk.metadata or {}
-        if str(meta.get("page") or "") == "1":
-            line = chunk.text.strip().split("\n", 1)[0].strip()
-            return "" if line.endswith("no title)") or _BULLET.match(line) else line
-        break
+    if not chunks:
+        return ""
+    meta = chunks[0].metadata or {}
+    if meta.get("first_slide_title"):
+        return str(meta["first_slide_title"])
+    section = str(meta.get("section") or "")
+    if str(meta.get("page") or "") == "1" and section and not section.endswith("no title)"):
+        if normalize(chunks[0].text).startswith(normalize(section)):
+            return section
     return ""
