@@ -29,7 +29,8 @@ How a slide is read:
 
 Every part's `page` is its slide's number in presentation order (hidden slides counted, as PowerPoint numbers them).
 The deck's title is the core properties' title, else the first slide's title; "PowerPoint Presentation", "Slide 1"
-and file names are no titles. Refused with a reason (`UnreadableFileError`): a binary 97-2003 deck or a
+and file names are no titles. A first slide's title other than the deck's is kept in the metadata
+(`first_slide_title`): a core title is often a template's, copied into every deck made from it. Refused with a reason (`UnreadableFileError`): a binary 97-2003 deck or a
 password-protected one (both OLE files), a truncated or non-zip file, a zip without a presentation part, a slide
 missing or with broken XML. A deck without any text is no error: the loader skips it as "empty file".
 """
@@ -133,6 +134,9 @@ def read_pptx(path: Path, *, hidden: bool = True) -> PptxDocument:
         title = first_title if _names_deck(first_title) else None
     metadata: dict[str, Any] = dict(core)
     metadata["slides"] = number
+    if first_title and first_title != title:
+        # the first slide's own title beside a core title that may be a template's (datagen names a deck by it)
+        metadata["first_slide_title"] = first_title
     if hidden_slides:
         metadata["hidden_slides"] = ", ".join(map(str, hidden_slides))
     return PptxDocument(title, writer.text, tuple(writer.parts), metadata, number, counts["untitled"], counts["notes"],

@@ -470,7 +470,9 @@ def parse_mix(spec: str) -> dict[str, float]:
 
 # FactBase.skipped counts of whole documents that give no question (a chat session with no speaker
 # line; a mail that only quotes or forwards an earlier one)
-_NO_QUESTION_DOCS = ("chat_without_speaker_lines", "mail_only_quoted")
+# (slide decks, datagen.slide_facts: one not in English, one nothing names, two decks of one name, no line to read)
+_NO_QUESTION_DOCS = ("chat_without_speaker_lines", "mail_only_quoted", "slide_deck_not_english", "slide_deck_unnamed",
+                     "slide_deck_name_shared", "slide_deck_no_text")
 
 
 # A stated default a reader guesses without the page: on mypy + MkDocs' settings 64 of the 70 defaults asked were

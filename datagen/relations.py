@@ -122,6 +122,7 @@ from datagen.naming import (
     title_resolver,
 )
 from datagen.release_facts import filing_company
+from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, slide_facts
 from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
@@ -440,6 +441,11 @@ def read_facts(
     named_office = office_names({d: mined.titles.get(d, "") for d in office_docs},
                                 {d: mined.doc_text(d) for d in office_docs}, base.skipped) if office_docs else {}
     noun_label = noun_labels(nlp) if office_docs else None
+    # slide decks (datagen.slide_facts): always read, a folder with no deck is unchanged; each question names its
+    # deck, and a deck's name is decided against the folder's other decks (a template's title shared by many)
+    decks = [Deck(d, mined.titles.get(d, ""), first_heading(chunks), mined.doc_text(d))
+             for d, chunks in mined.chunks.items() if chunks and is_deck(d, chunks[0].metadata)]
+    deck_name = deck_names(decks, base.skipped) if decks else {}
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
@@ -481,6 +487,8 @@ def read_facts(
             found = [f for f in found if f.relation.startswith("doc:")]
             if doc_id in named_office:
                 found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label), base.skipped)
+        if doc_id in deck_name:
+            found += _no_leaks(slide_facts(doc_id, deck_name[doc_id], chunks, base.skipped, nlp), base.skipped)
         if found:
             base.facts.setdefault(doc_id, []).extend(found)
     if office_docs:

@@ -284,3 +284,12 @@ def test_read_slides_off_skips_decks_as_before_and_an_older_index_reads_none(tmp
     assert not report.documents and report.skipped[0].reason.startswith("unsupported file type (.pptx files;")
     assert CorpusConfig().read_slides is True
     assert CorpusConfig.from_dict({}).read_slides is False  # an index built before session 52 never read its decks
+
+
+def test_a_first_slide_title_other_than_the_core_title_is_kept_beside_it(tmp_path):
+    # a template's core title copied into many decks names none of them: datagen names a deck by its first slide
+    path = deck(tmp_path / "t.pptx", [{"tree": title("Beyond Containers", "ctrTitle") + body(para("Jimmy"))}],
+                core_title="Conventionally Speaking")
+    read = read_pptx(path)
+    assert read.title == "Conventionally Speaking" and read.metadata["first_slide_title"] == "Beyond Containers"
+    assert "first_slide_title" not in read_pptx(deck(tmp_path / "u.pptx", [{"tree": title("Beyond Containers")}])).metadata

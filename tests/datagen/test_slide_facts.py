@@ -1,0 +1,161 @@
+"""Questions from slide decks (datagen.slide_facts, session 53, issue 36: a folder of decks gave 0 tasks).
+
+The decks are written here (the pptx writer of tests/corpus_tools/test_pptx_reader.py): a database lecture that
+defines terms and expands acronyms, a talk with labelled figures, a course's numbered lectures whose decks share one
+title, three talks carrying a template's core title that no slide shows, and a Russian lecture. Base 7d4077b has no
+deck reader in datagen: `read_facts` gives these decks no fact and the generator no question.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+
+from datagen_fixtures import WordTokenizer
+
+from corpus_tools import load_documents
+from corpus_tools.chunking import ChunkingConfig, chunk_documents
+from datagen.mining import mine
+from datagen.natural import NaturalConfig, NaturalGenerator
+from datagen.nlp import load_pipeline
+from datagen.relations import read_facts
+from datagen.slide_facts import ACRONYM, TERM, VALUE, Deck, deck_names, is_deck, slide_facts
+from datagen.types import Candidate
+from datagen.verify import check_candidate
+from tests.corpus_tools.test_pptx_reader import body, deck, para, title
+
+LECTURE = [
+    {"tree": title("DBS201: Introduction to Databases", "ctrTitle") + body(para("Lecture 1"))},
+    {"tree": title("Data vs. Metadata") + body(para("Metadata – data about data"), para("SQL: Structured Query Language"),
+                                               para("Hybrid – pick a standard and extend"))},
+    {"tree": title("Database") + body(para("Database"), para("A structure that holds related data in one repository",
+                                                              lvl=1), para("Rows and columns"))},
+    {"tree": title("Keys") + body(para("ISP – Separating queries from commands"), para("Step 1: open the console")),
+     "notes": "A primary key is a column that identifies each row of a table. We will see more next week."},
+]
+TALK = [
+    {"tree": title("Scaling Message Queues", "ctrTitle") + body(para("Ines Varga"))},
+    {"tree": title("Load test") + body(para("Target rate: 80-90 msgs/sec"), para("Measured max: 18 msgs/sec"),
+                                       para("ParentId: 2"), para("Week: 1"))},
+]
+RUSSIAN = [{"tree": title("Хэш-функции", "ctrTitle") + body(para("Коллизия – пара сообщений с одним хэшем"))}]
+
+
+def _numbered(n: int, term: str, meaning: str) -> list[dict]:
+    return [{"tree": title("CIT 590", "ctrTitle") + body(para(f"Lecture {n}"))},
+            {"tree": title("Strings") + body(para(f"{term} – {meaning}"))}]
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "decks"
+    (folder / "course").mkdir(parents=True)
+    (folder / "talks").mkdir()
+    deck(folder / "lecture1.pptx", LECTURE)
+    deck(folder / "scaling.pptx", TALK)
+    deck(folder / "hash.pptx", RUSSIAN)
+    deck(folder / "course" / "Lecture3.pptx", _numbered(3, "Slicing", "a portion of a string taken by index"))
+    deck(folder / "course" / "Lecture4.pptx", _numbered(4, "Concatenation", "an operation that joins two strings"))
+    for name, heading, line in (("GitDemystified", "Git Demystified", "Blob – a stored file's content"),
+                                ("RestEasy", "REST easy", "Resource – a thing a URI names"),
+                                ("Tracing", "Distributed Tracing", "Span – a timed operation of a trace")):
+        slides = [{"tree": title(heading, "ctrTitle")}, {"tree": title("Terms") + body(para(line))}]
+        deck(folder / "talks" / f"{name}.pptx", slides, core_title="Conventionally Speaking")
+    return folder
+
+
+def _mined(folder: Path):
+    report = load_documents(folder)
+    chunks = list(chunk_documents(report.documents, WordTokenizer(), ChunkingConfig()))
+    return chunks, mine(chunks)
+
+
+def _asked(tmp_path: Path) -> tuple[dict[str, str], Counter]:
+    chunks, mined = _mined(_folder(tmp_path))
+    base = read_facts(mined, load_pipeline())
+    gen = NaturalGenerator(mined, base, NaturalConfig())
+    rng, asked = random.Random(0), {}
+    for _ in range(80):
+        if gen.exhausted(1) is not None:
+            break
+        c = gen.propose(1, rng)
+        if isinstance(c, Candidate):
+            verdict = check_candidate(c, {d: mined.doc_text(d) for d in mined.chunks},
+                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
+            assert verdict.accepted, (c.question, verdict.details)
+            gen.commit(c)
+            asked[c.question] = c.answer
+    return asked, base.skipped
+
+
+def test_a_folder_of_decks_gives_verified_questions_that_name_their_deck(tmp_path):
+    asked, skipped = _asked(tmp_path)
+    where = "the presentation “DBS201: Introduction to Databases”"
+    assert asked[f"In {where}, what is metadata?"] == "data about data"
+    assert asked[f"What does SQL stand for in {where}?"] == "Structured Query Language"
+    assert asked[f"In {where}, what is a database?"] == "A structure that holds related data in one repository"
+    assert asked[f"In {where}, what is a primary key?"] == "a column that identifies each row of a table"
+    assert asked["In the presentation “Scaling Message Queues”, what is the target rate?"] == "80-90 msgs/sec"
+    assert asked["In Lecture 3 of CIT 590, what is slicing?"] == "a portion of a string taken by index"
+    assert asked["In Lecture 4 of CIT 590, what is a concatenation?"] == "an operation that joins two strings"
+    # a template's core title no slide shows names none of the three talks: their first slide does
+    assert asked["In the presentation “Git Demystified”, what is a blob?"] == "a stored file's content"
+    assert asked["In the presentation “Distributed Tracing”, what is a span?"] == "a timed operation of a trace"
+    assert not any("Conventionally Speaking" in q for q in asked)
+    assert skipped["slide_deck_not_english"] == 1
+    assert not any("Хэш" in q or "Коллизия" in q for q in asked)
+
+
+def test_orders_glosses_furniture_and_code_fields_are_no_facts():
+    chunk = SimpleNamespace(doc_id="t.pptx", chunk_id="t.pptx#0", metadata={"section": "Load test", "page": 2},
+                            text="Load test\n- Hybrid – pick a standard and extend\n- ISP – Separating queries from commands\n"
+                                 "- Step 1: open the console\n- ParentId: 2\n- Week: 1\n- High coupling – testing "
+                                 "implementation\n- Strings – single, double and triple quotes\n- Stats – clustering "
+                                 "around something I can quantify\n- Go to http://example.org/staff: office hours\n"
+                                 "- Strong Inference – Platt 1964\n- Retries: 3")
+    skipped: Counter = Counter()
+    assert slide_facts("t.pptx", "Load test talk", [chunk], skipped, load_pipeline()) == []
+    assert skipped["slide_acronym_gloss"] == 1 and skipped["slide_value_label"] >= 1
+    assert skipped["slide_value_bare_number"] == 1 and skipped["slide_line_url"] == 1
+
+
+def test_deck_names_refuse_a_template_title_and_a_name_two_decks_share():
+    decks = [
+        Deck("a/Megadisasters.pptx", "Conventionally Speaking", "Beyond Containers", "Beyond Containers\nwhy"),
+        Deck("b/Talk.pptx", "Conventionally Speaking", "Beyond Containers", "Beyond Containers\nhow"),
+        Deck("c/Lecture2.pptx", "DBS201: More on SQL", "DBS201: More on SQL", "DBS201: More on SQL\nx"),
+        Deck("c/Lecture4.pptx", "DBS201: More on SQL", "DBS201: More on SQL", "DBS201: More on SQL\ny"),
+        Deck("d/2221/Hanoi.pptx", "", "", "Towers\nmoves"),
+        Deck("d/2257/Hanoi.pptx", "", "", "Towers\nmoves"),  # the same deck copied into another term's folder
+        Deck("e/Week1_Slides.pptx", "", "", "x"),
+        Deck("f/2221/Queue.pptx", "", "", "Queues\nenqueue"),
+        Deck("f/2251/Queue.pptx", "", "", "Queues\nenqueue and dequeue"),  # another term's deck, changed
+    ]
+    skipped: Counter = Counter()
+    names = deck_names(decks, skipped)
+    # a template's title no slide shows, then a first slide two decks share: the file's name, where it says something
+    assert names["a/Megadisasters.pptx"] == "Megadisasters" and names["b/Talk.pptx"] == ""
+    assert names["c/Lecture2.pptx"] == "Lecture 2 of DBS201" and names["c/Lecture4.pptx"] == "Lecture 4 of DBS201"
+    assert names["d/2221/Hanoi.pptx"] == names["d/2257/Hanoi.pptx"] == "Hanoi"
+    assert names["e/Week1_Slides.pptx"] == ""  # a course's numbering with no course title names nothing
+    assert names["f/2221/Queue.pptx"] == names["f/2251/Queue.pptx"] == ""
+    assert skipped["slide_deck_name_shared"] == 2 and skipped["slide_deck_unnamed"] == 4
+
+
+def test_a_deck_not_in_english_is_counted_not_asked():
+    chunk = SimpleNamespace(doc_id="bd.pptx", chunk_id="bd#0", metadata={"section": "Bases", "page": 1},
+                            text="Bases\n- Base de données – un ensemble de données structurées et la gestion des accès"
+                                 "\n- SGBD: Système de Gestion de Base de Données\n- Le modèle est une description")
+    skipped: Counter = Counter()
+    assert slide_facts("bd.pptx", "Bases de données", [chunk], skipped) == []
+    assert skipped["slide_deck_not_english"] == 1
+
+
+def test_only_a_deck_is_read():
+    assert is_deck("x", {"file_name": "Lecture1.PPTX"}) and not is_deck("notes.md", {"file_name": "notes.md"})
+    kinds = {f.relation for f in slide_facts("t.pptx", "T", [SimpleNamespace(
+        doc_id="t.pptx", chunk_id="t#0", metadata={"section": "S", "page": 1},
+        text="S\n- TCL: Transaction Control Language\n- Current rate: 5 msgs/sec\n- Metadata – data about data")],
+        Counter(), load_pipeline())}
+    assert kinds == {ACRONYM, VALUE, TERM}
