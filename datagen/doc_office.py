@@ -103,6 +103,11 @@ appendix analysis overview background note notes example examples step steps par
 table""".split())
 # a form's prompt to whoever fills it ("Your name:"), and words no field label opens with
 _NOT_LABEL_START = frozenset("your my our their his her its please see if when how what why for to in on with by as and or".split())
+# words of a line someone says to a reader, never of a title: a mail's "Many thanks for the email below please see my
+# responses" copied into a document as its first line
+_SAID = frozenset("please thanks thank below i me my we us you".split())
+# the next field's label that a value runs into ("Total Story Point: 36 Total Hours:" on one line): the value ends there
+_NEXT_LABEL = re.compile(r"\s+[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:(?:\s|$)")
 _LEADING_NUMBER = re.compile(r"^\d+(?:\.\d+)*[\s._-]+")
 _COPY_MARK = re.compile(r"\s*\((?:\d+|copy|template|final|draft)\)", re.IGNORECASE)
 
@@ -136,7 +141,7 @@ def _title_like(line: str) -> bool:
     return (0 < len(words) <= 16 and bool(re.search(r"[A-Za-z]{3}", line)) and line[:1].isupper()
             and not re.search(r"[.!?:;,|\[\]{}<>_]$|[|\[\]{}<>…]|_{2,}|\.{3}", line)
             and words[0].lower() not in {"this", "these", "the", "we", "i", "it", "our", "please", "welcome"}
-            and not parse_date(line))
+            and not _SAID.intersection(w.lower().strip(",") for w in words) and not parse_date(line))
 
 
 def _file_name(doc_id: str) -> str:
@@ -312,6 +317,11 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
                 noun_label: Callable[[str], bool] | None = None) -> Fact | None:
     label = " ".join(label.split())
     value = " ".join(value.replace("_", " ").replace("…", " ").split())
+    value = _NEXT_LABEL.split(value, maxsplit=1)[0]
+    if _LIST_ITEM.match(value):
+        # before the first sentence is cut: "Flow of Events: | 1. After starting the game, …" would keep a bare "1"
+        skipped["office_value_list"] += 1
+        return None
     value = _FIRST_SENTENCE.split(value, maxsplit=1)[0].strip(" .;,")
     words = label.split()
     if _NUMBERED.match(label):

@@ -142,3 +142,18 @@ def test_an_abbreviations_tables_rows_are_asked_where_the_words_spell_the_acrony
     asked = _asked(office_facts("t.docx", "the Harbour Handbook", [_chunk("t.docx", table)], Counter()))
     assert asked == {"What does QMS stand for in the Harbour Handbook?": "Quay Mooring Schedule",
                      "What does HW stand for in the Harbour Handbook?": "High Water"}
+
+
+def test_a_value_ends_at_the_next_label_a_numbered_list_is_no_value_and_a_mail_line_names_nothing():
+    # seen on session 53's reporting folder (mended after that read): a value that ran into the next field's label,
+    # a list's number kept as a value, and a document named by the mail line copied into its top
+    text = "Sprint Plan\nTotal Story Point: 36 Total Hours:\nFlow of Events: | 1. After starting the game, user selects Start."
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("s.docx", "the Sprint Plan", [_chunk("s.docx", text)], skipped))
+    assert asked["According to the Sprint Plan, what is listed for total story point?"] == "36"
+    assert not [q for q in asked if "flow of events" in q] and skipped["office_value_list"] == 1
+    texts = {"r/confirmation requirements.docx": "Many thanks for the email below please see my responses\nText.",
+             "q/notes.docx": "Harbour Crane Review\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter())
+    assert names == {"r/confirmation requirements.docx": "the document “confirmation requirements”",  # its file
+                     "q/notes.docx": "the Harbour Crane Review"}
