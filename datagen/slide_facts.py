@@ -106,6 +106,10 @@ _KINDS = {"lec": "Lecture"}
 _GENERIC_STEMS = frozenset("slides slide presentation deck talk final draft new copy template untitled lecture notes "
                            "revised v1 v2 v3 with voice".split())
 _WELCOME = re.compile(r"^(?:welcome to|introduction to the course)\s+", re.IGNORECASE)
+# a course's code after a deck's title ("… Vulnerabilities CS 07351")
+_COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?$")
+# a slide that works an example: its "Response: weight after one month" is the example's, no meaning of the term
+_EXAMPLE = re.compile(r"(?i)\bexamples?\b")
 _NUMBERED_NAME = re.compile(r"^(?:Lecture|Week|Class|Session|Chapter|Module|Unit|Part|Day|Topic) \d+ of ")
 
 
@@ -156,7 +160,7 @@ def _deck_name(deck: Deck, shared: Counter) -> str:
     for title in (deck.title, deck.first_heading):
         # the deck's own title: written in the deck (a core title no slide shows is a template's), no other deck's
         if _names_something(title) and shared[_key(title)] < 2 and contains(deck.text, title):
-            return " ".join(title.split())
+            return _whole(" ".join(title.split()))
     stem = _file_words(PurePosixPath(deck.doc_id).stem)
     numbered = _NUMBERED.match(stem)
     if numbered:
@@ -172,6 +176,19 @@ def _deck_name(deck: Deck, shared: Counter) -> str:
     words = [w for w in re.findall(r"[A-Za-z]{2,}", stem) if w.lower() not in _GENERIC_STEMS]
     stem = " ".join(stem.split())
     return stem[:1].upper() + stem[1:] if words and _names_something(stem) and len(stem) >= 4 else ""
+
+
+def _whole(name: str) -> str:
+    """A title as a question says it: one cut short ("Lecture 7: Malicious Attacks and Vulnerabilities CS 07351: Cyber
+    Security: Fundamentals,…", a heading's cap) kept to its segments before the cut, and a course code run into its
+    end dropped ("Lecture 7: Malicious Attacks and Vulnerabilities"): no question quotes a "…"."""
+    if "…" not in name and not name.endswith("..."):
+        return name
+    head = name.replace("...", "…").split("…", 1)[0]
+    parts = head.split(":")
+    kept = ":".join(parts[:-1]) if len(parts) > 1 else head
+    kept = _COURSE_CODE.sub("", kept).strip(" ,;:-–")
+    return kept if len(kept.split()) >= 2 else ""
 
 
 def _names_something(title: str) -> bool:
@@ -241,6 +258,11 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
                 continue
             if line.startswith("Notes:"):
                 found += _notes(chunk, line[len("Notes:"):], where, skipped, nlp)
+                continue
+            if _EXAMPLE.search(str((chunk.metadata or {}).get("section") or "")):
+                found += _acronyms(chunk, _BULLET.sub("", line).strip(), where, skipped)
+                if _LINE.match(_BULLET.sub("", line).strip()):
+                    skipped["slide_example_particular"] += 1
                 continue
             found += _line_facts(chunk, _BULLET.sub("", line).strip(), where, skipped, nlp)
     if not lines:
@@ -457,6 +479,11 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
     words = text.split()
     if not 2 <= len(words) <= MAX_DEFINITION_WORDS:
         skipped["slide_definition_length"] += 1
+        return ""
+    if len(words) >= 2 and all(w[:1].isupper() for w in words if w.lower() not in MINOR and w[:1].isalpha()):
+        # "Intellectual Property – Computer Reliability" (a syllabus's topics in pairs), "Inference: Overall Model"
+        # (a slide's subtitle): a name set beside a name, no meaning
+        skipped["slide_definition_title_case"] += 1
         return ""
     first = fold(words[0]).strip("“”\"'(")
     if first.endswith("ing") and not fold(term).split()[0].endswith("ing"):

@@ -159,3 +159,22 @@ def test_only_a_deck_is_read():
         text="S\n- TCL: Transaction Control Language\n- Current rate: 5 msgs/sec\n- Metadata – data about data")],
         Counter(), load_pipeline())}
     assert kinds == {ACRONYM, VALUE, TERM}
+
+
+def test_topic_pairs_an_example_s_particulars_and_a_title_cut_short_are_no_questions():
+    # seen on session 53's reporting folder (mended after that read)
+    chunk = SimpleNamespace(doc_id="c.pptx", chunk_id="c#0", metadata={"section": "Topics", "page": 3},
+                            text="Topics\n- Intellectual Property – Computer Reliability\n- Inference: Overall Model\n"
+                                 "- Spyware – surveillance software or hardware")
+    example = SimpleNamespace(doc_id="c.pptx", chunk_id="c#1", metadata={"section": "Flower Life Example", "page": 4},
+                              text="Flower Life Example\n- Response: Time in days until flower wilted\n"
+                                   "- Experimental unit (EU): a single flower")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("c.pptx", "Lecture 7 of CS 101", [chunk, example], skipped, load_pipeline())}
+    assert asked == {"In Lecture 7 of CS 101, what is spyware?": "surveillance software or hardware",
+                     "What does EU stand for in Lecture 7 of CS 101?": "Experimental unit"}
+    assert skipped["slide_definition_title_case"] == 2 and skipped["slide_example_particular"] == 1
+    cut = "Lecture 7: Malicious Attacks and Vulnerabilities CS 07351: Cyber Security: Fundamentals,…"
+    names = deck_names([Deck("s/Lecture7.pptx", cut, cut, cut + "\nx")], Counter())
+    assert names == {"s/Lecture7.pptx": "Lecture 7: Malicious Attacks and Vulnerabilities"}
