@@ -107,7 +107,7 @@ _GENERIC_STEMS = frozenset("slides slide presentation deck talk final draft new 
                            "revised v1 v2 v3 with voice".split())
 _WELCOME = re.compile(r"^(?:welcome to|introduction to the course)\s+", re.IGNORECASE)
 # a course's code after a deck's title ("… Vulnerabilities CS 07351")
-_COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?$")
+_COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?\b")
 # a slide that works an example: its "Response: weight after one month" is the example's, no meaning of the term
 _EXAMPLE = re.compile(r"(?i)\bexamples?\b")
 _NUMBERED_NAME = re.compile(r"^(?:Lecture|Week|Class|Session|Chapter|Module|Unit|Part|Day|Topic) \d+ of ")
@@ -185,9 +185,13 @@ def _whole(name: str) -> str:
     if "…" not in name and not name.endswith("..."):
         return name
     head = name.replace("...", "…").split("…", 1)[0]
-    parts = head.split(":")
-    kept = ":".join(parts[:-1]) if len(parts) > 1 else head
-    kept = _COURSE_CODE.sub("", kept).strip(" ,;:-–")
+    code = _COURSE_CODE.search(head)
+    if code and len(head[:code.start()].split()) >= 3:
+        kept = head[:code.start()]  # the course's code and the course's name after it are no part of the deck's
+    else:
+        parts = head.split(":")
+        kept = ":".join(parts[:-1]) if len(parts) > 1 else head  # the segment the cut fell in is lost
+    kept = kept.strip(" ,;:-–")
     return kept if len(kept.split()) >= 2 else ""
 
 
