@@ -187,9 +187,13 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
         # only at a line end, when the window's last quarter holds one
         rows = [(p.start - start, p.end - start) for p in tables]
         local = _windows(region_text, token_spans(region_text, tokenizer), budget, overlap, rows=rows)
+        done = start  # where the previous window of the region ended
         for a, b, n in _fit(region_text, list(local), tokenizer, budget):
             a, b = start + a, start + b
-            row_start = _row_start(text, a, b, tables)
+            row_start = _row_start(text, a, b, tables, done)
+            if row_start < a and tokenizer.count(text[row_start:b]) > budget:
+                row_start = _row_start(text, a, b, tables, b)  # a row longer than a window: cut as before
+            done = b
             if row_start != a:
                 a, n = row_start, tokenizer.count(text[row_start:b])
             table = next((p for p in tables if p.start < b and a < p.end), None)
@@ -213,11 +217,16 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
     ]
 
 
-def _row_start(text: str, a: int, b: int, tables: list[DocumentPart]) -> int:
-    """`a`, moved to the start of the next row when a window's overlap starts it inside a table row."""
+def _row_start(text: str, a: int, b: int, tables: list[DocumentPart], done: int = 0) -> int:
+    """`a`, moved to the start of the next row when a window's overlap starts it inside a table row; to the start
+    of its own row when the window before ended inside that row (`done`: a row longer than a window's last quarter
+    was cut there, and its rest would be in no passage)."""
     if a == 0 or text[a - 1] == "\n" or not any(p.start < a < p.end for p in tables):
         return a
     nxt = text.find("\n", a, b)
+    if done < (nxt if nxt >= 0 else b):
+        own = text.rfind("\n", 0, a) + 1
+        return own if own < done else a
     return nxt + 1 if 0 <= nxt < b - 1 else a
 
 

@@ -168,6 +168,24 @@ class GridTasks:
             return f"{why}; workbooks: {own}"
         return why
 
+    def _comparison_due(self) -> bool:
+        multi = sum(v for k, v in self.written.items() if k in ("bridge", "comparison_workbooks"))
+        return (self.written["comparison_workbooks"] + 1) <= self.comparison_share * (multi + 1)
+
+    def deferred(self, hops: int) -> str | None:
+        """Why no 2-hop task is due now: the bridges are spent and the comparisons at their share (they come due
+        again as the set grows); else the prose generator's own reason, if any."""
+        inner = getattr(self.inner, "deferred", None)
+        why = inner(hops) if inner is not None else None
+        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        if hops == 2 and inner_spent and not self.bridges and self.across and not self._comparison_due():
+            return f"workbook comparisons at their share ({self.comparison_share:.0%}) of multi-hop tasks"
+        return why
+
+    def single_fill(self) -> str:
+        """Single-hop cells fill a multi-hop run once its chains are spent (a folder of workbooks has few)."""
+        return "workbook tables: single-hop questions fill the rest" if self.statements else ""
+
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
         if not self.statements or hops > 2 or (not inner_spent and rng.random() >= self.share):
@@ -176,9 +194,7 @@ class GridTasks:
             if self.in_table and rng.random() < 0.2:
                 return self._tried_form("in_table", self._compare_in_table, rng)
             return self._single(rng)
-        multi = sum(v for k, v in self.written.items() if k in ("bridge", "comparison_workbooks"))
-        compare_due = (self.written["comparison_workbooks"] + 1) <= self.comparison_share * (multi + 1)
-        if self.across and compare_due and (not self.bridges or rng.random() < self.comparison_share):
+        if self.across and self._comparison_due() and (not self.bridges or rng.random() < self.comparison_share):
             return self._tried_form("comparison_across", self._compare_across, rng)
         if self.bridges:
             return self._tried_form("bridge", self._bridge, rng)
@@ -245,9 +261,7 @@ class GridTasks:
                                clues=(a.fact.ask, b.fact.ask), scope="workbooks")
 
     def _bridge(self, rng: random.Random) -> Candidate | DropReason:
-        a, b = self.bridges[rng.randrange(len(self.bridges))]
-        if not self._fresh("bridge", a.fact.ask, b.fact.ask):
-            return DropReason.DUPLICATE
+        a, b = self.bridges.pop(rng.randrange(len(self.bridges)))  # each chain tried once
         question = (f"What is the {_column_phrase(b.key.column)} of the {_column_phrase(a.key.column)} "
                     f"{row_phrase(a.key.row)} in {a.key.table}?")
         clues = (a.fact.ask, f"What is the {_column_phrase(b.key.column)} {row_phrase(b.key.row)}?")
