@@ -187,13 +187,9 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
         # only at a line end, when the window's last quarter holds one
         rows = [(p.start - start, p.end - start) for p in tables]
         local = _windows(region_text, token_spans(region_text, tokenizer), budget, overlap, rows=rows)
-        done = start  # where the previous window of the region ended
         for a, b, n in _fit(region_text, list(local), tokenizer, budget):
             a, b = start + a, start + b
-            row_start = _row_start(text, a, b, tables, done)
-            if row_start < a and tokenizer.count(text[row_start:b]) > budget:
-                row_start = _row_start(text, a, b, tables, b)  # a row longer than a window: cut as before
-            done = b
+            row_start = _row_start(text, a, b, tables)
             if row_start != a:
                 a, n = row_start, tokenizer.count(text[row_start:b])
             table = next((p for p in tables if p.start < b and a < p.end), None)
@@ -217,16 +213,11 @@ def chunk_parts(doc: Document, tokenizer: Tokenizer, config: ChunkingConfig) -> 
     ]
 
 
-def _row_start(text: str, a: int, b: int, tables: list[DocumentPart], done: int = 0) -> int:
-    """`a`, moved to the start of the next row when a window's overlap starts it inside a table row; to the start
-    of its own row when the window before ended inside that row (`done`: a row longer than a window's last quarter
-    was cut there, and its rest would be in no passage)."""
+def _row_start(text: str, a: int, b: int, tables: list[DocumentPart]) -> int:
+    """`a`, moved to the start of the next row when a window's overlap starts it inside a table row."""
     if a == 0 or text[a - 1] == "\n" or not any(p.start < a < p.end for p in tables):
         return a
     nxt = text.find("\n", a, b)
-    if done < (nxt if nxt >= 0 else b):
-        own = text.rfind("\n", 0, a) + 1
-        return own if own < done else a
     return nxt + 1 if 0 <= nxt < b - 1 else a
 
 
@@ -300,6 +291,7 @@ def _windows(text: str, offsets: np.ndarray, size: int, overlap: int, turns: boo
         end = _best_end(text, tokens, start, start + size, size, turns, rows)
         yield int(tokens[start][0]), int(tokens[end - 1][1])
         start = (_next_turn(text, tokens, start, end, overlap) if turns else None) \
+            or (_cut_row(text, tokens, start, end, rows) if rows else None) \
             or _next_start(text, tokens, start, end, overlap)
 
 
@@ -334,6 +326,21 @@ def _boundary_rank(text: str, left: tuple[int, int], right: tuple[int, int]) -> 
     if text[max(0, left[0] - 3) : left[1]].rstrip(_CLOSERS).endswith(_SENTENCE_END):
         return 3
     return 2 if "\n" in gap else 1
+
+
+def _cut_row(text: str, tokens: list[tuple[int, int]], start: int, end: int, rows: Sequence[tuple[int, int]]) -> int | None:
+    """First token of the next window when this one ends inside a table row (a row longer than the window's last
+    quarter): the row's first token, so the row is whole in the next window (before, the next window skipped to the
+    row after it, and the rest of the row was in no passage); None when the window ends at a line end or the row
+    began before the window did."""
+    at = int(tokens[end][0])
+    if text[int(tokens[end - 1][1]):at].count("\n") or not any(a <= at < b for a, b in rows):
+        return None
+    line = text.rfind("\n", 0, at) + 1
+    k = end - 1
+    while k > start and int(tokens[k][0]) > line:
+        k -= 1
+    return k if k > start and int(tokens[k][0]) == line else None
 
 
 def _turn_starts_at(text: str, tokens: list[tuple[int, int]], i: int) -> bool:
