@@ -140,13 +140,15 @@ def book_name(title: str, source: str) -> str:
     return name
 
 
-def table_name(book: str, sheet: str, caption: str) -> str:
+def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     """"the Price List sheet of the Inventory workbook" (a generic tab, "Sheet1", is left out; the title row above
-    the table, when it is not the sheet's name, goes first: "the Budget 2023 table in the …")."""
+    the table, when it is not the sheet's name, goes first: "the Budget 2023 table in the …"); a deck's table:
+    "the Results slide of the Q3 Review deck"."""
     sheet = re.sub(r"\s*\(hidden\)$", "", sheet).strip()
-    where = f"the {book} workbook" if book else "the workbook"
+    noun, part = ("deck", "slide") if deck else ("workbook", "sheet")
+    where = f"the {book} {noun}" if book else f"the {noun}"
     if sheet and not _GENERIC_SHEET.match(sheet):
-        where = f"the {sheet} sheet of {where}"
+        where = f"the {sheet} {part} of {where}"
     if caption and fold(caption) not in (fold(sheet), fold(book)) and len(caption) <= _NAME_CHARS:
         where = f"the {caption} table in {where}"
     return where
@@ -241,7 +243,8 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         if columns and all(_LETTERS.match(c) for c in columns):
             skipped["grid_header_letters"] += len(rows)  # the reader found no header row: A, B, C name nothing
             continue
-        where = table_name(book, sheet, caption)
+        deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
+        where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
         for line in rows:
             row = cells(line)

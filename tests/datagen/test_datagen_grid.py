@@ -136,3 +136,12 @@ def test_every_grid_form_is_verified_as_written() -> None:
             continue
         verdict = check_candidate(candidate, texts, chunk_texts)
         assert verdict.accepted, (candidate.question, verdict.details)
+
+
+def test_a_decks_table_is_named_by_its_slide_and_deck() -> None:
+    chunk = Chunk("d#0", "talks/review.pptx", "(Region) | Sales | Margin\nNorth | $1.2M | 12%", 0, 20,
+                  _meta("talks/review.pptx", "Q3 Results", "Q3 Review · Q3 Results · columns: Sales | Margin · Region",
+                        "Q3 Review"))
+    facts, _ = _facts([chunk])
+    assert {f.ask: f.answer for f in facts}["What is the sales for North in the Q3 Results slide of the review deck?"] \
+        == "$1.2M"
