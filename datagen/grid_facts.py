@@ -157,6 +157,7 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
 def _column_phrase(column: str) -> str:
     """A column name as it reads inside a question: "Unit Price" → "unit price"; acronyms ("GDP"), names with
     capitals inside ("iPhone") and years stay."""
+    column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     words = column.split()
     if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
         return column.lower()
