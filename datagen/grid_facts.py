@@ -276,7 +276,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                         doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.rstrip(), subject=where,
                         about_doc=False, relation=key.relation(), answer=value,
                         kind=TruthType.NUMBER.value if re.search(r"\d", value) else TruthType.ENTITY.value,
-                        ask=ask_grid(key),
+                        ask=ask_grid(key), describe=head[0],  # the row labels' column: what a bridge joins on
                     ))
     return out
 

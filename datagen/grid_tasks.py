@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, FactBase
-from datagen.grid_facts import GRID, GridKey, _column_phrase, grid_key, row_phrase
+from datagen.grid_facts import _YEAR, GRID, GridKey, _column_phrase, grid_key, row_phrase
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
@@ -86,7 +86,7 @@ class GridTasks:
     """The natural generator with the workbook forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, facts: FactBase, *, share: float = 0.5,
-                 comparison_share: float = 0.25, tries: int = 20) -> None:
+                 comparison_share: float = 0.25, tries: int = 20, across: bool = False) -> None:
         self.inner = inner
         self.mined = mined
         self.share = share
@@ -116,7 +116,9 @@ class GridTasks:
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
         self.in_table = {k: v for k, v in by_table_column.items() if len({fold(s.key.row) for s in v}) >= 2}
-        self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2}
+        # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
+        # as no question a person asks (hand-read, tuning folder): off unless asked for
+        self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2} if across else {}
         self.bridges = self._bridges(by_cell)
         self.own_stages["grid:in-table comparison groups"] = len(self.in_table)
         self.own_stages["grid:cross-workbook comparison groups"] = len(self.across)
@@ -135,6 +137,11 @@ class GridTasks:
                 continue
             for b in self.statements:
                 if fold(b.key.row) != value or b.fact.doc_id == a.fact.doc_id:
+                    continue
+                if not _stems(a.key.column) & _stems(b.fact.describe):
+                    # "Jordan" a guest's first name and "Jordan" a country of another workbook: the first cell's
+                    # column must name what the second table's rows are (Owner → "Owner / entity name")
+                    self.own_stages["grid:bridge kinds differ"] += 1
                     continue
                 if len({fold(s.value) for s in by_cell[(value, fold(b.key.column))]}) != 1:
                     self.own_stages["grid:bridge second cell ambiguous"] += 1
@@ -239,7 +246,8 @@ class GridTasks:
             return DropReason.NO_ANSWER_SPAN
         win = a if na > nb else b
         column = _column_phrase(a.key.column)
-        question = f"In {a.key.table}, which had the higher {column}, {a.key.row} or {b.key.row}?"
+        what = f"value in {column}" if _YEAR.match(column) else column
+        question = f"In {a.key.table}, which had the higher {what}, {a.key.row} or {b.key.row}?"
         return self._candidate("comparison", [a, b], question, win.key.row, options=(a.key.row, b.key.row),
                                one_document=True, scope="table")
 
@@ -300,6 +308,10 @@ class GridTasks:
     @staticmethod
     def _item(supporting: Sequence[SupportingItem], s: Statement) -> int:
         return next(i for i, item in enumerate(supporting) if item.doc_id == s.fact.doc_id)
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text)}
 
 
 def with_grid_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:

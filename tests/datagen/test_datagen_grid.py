@@ -101,7 +101,7 @@ def test_grid_tasks_pass_the_verifier_one_hop_comparisons_and_a_bridge_across_wo
     from datagen.grid_tasks import GridTasks
 
     mined, base = _base(_chunks())
-    generator = GridTasks(NoProseGenerator(), mined, base)
+    generator = GridTasks(NoProseGenerator(), mined, base, across=True)
     # Creek Side (a booking's property) labels one row of the property list, in another workbook
     assert generator.own_stages["grid:2-hop bridges"] == 2
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=60, seed=1))
