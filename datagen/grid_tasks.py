@@ -37,6 +37,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
+HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
 
 
@@ -131,9 +132,15 @@ class GridTasks:
         for s in self.statements:
             rows[fold(s.key.row)].add((s.fact.doc_id, s.key.table))
         out = []
+        per_second: Counter = Counter()  # a hub row ("Direct" in a funnel table) ends at most HUB_CAP chains
         for a in self.statements:
             value = fold(a.value)
             if a.number() is not None or len(value) < 3 or not re.search(r"[a-z]", value) or len(rows.get(value, ())) != 1:
+                continue
+            if len(a.value.split()) < 2 or not a.value[:1].isupper():
+                # a category ("Direct") or a first name ("Michael") names a row of any table that lists such; a
+                # name of two words or more ("Lakeside Holdings LLC") names one (hand-read, tuning folder)
+                self.own_stages["grid:bridge value not a name"] += 1
                 continue
             for b in self.statements:
                 if fold(b.key.row) != value or b.fact.doc_id == a.fact.doc_id:
@@ -149,6 +156,10 @@ class GridTasks:
                 if contains(normalize(self.chunk_text.get(a.fact.chunk_id, "")), normalize(b.value), normalized=True):
                     self.own_stages["grid:bridge answer in first passage"] += 1
                     continue
+                if per_second[b.fact.ask] >= HUB_CAP:
+                    self.own_stages["grid:bridge hub capped"] += 1
+                    continue
+                per_second[b.fact.ask] += 1
                 out.append((a, b))
         return out
 

@@ -41,9 +41,9 @@ def _chunks() -> list[Chunk]:
         # the reader found no header row: the sheet's letters stand for the columns
         Chunk("inv#3", inv, "(columns) | B | C\nE-1 | 3 | 4", 3, 20, _meta(inv, "Raw", "Inventory · Raw · columns: B | C",
                                                                              "Inventory")),
-        Chunk("pro#0", props, "(Property) | Nightly Rate | Bedrooms\nCreek Side | $195.00 | 3\nRidge Top | $240.00 | 4",
+        Chunk("pro#0", props, "(Property) | Nightly Rate | Bedrooms\nCreek Side | $195.00 | 3\nRidge Top | $240.00 | 4\nDirect | $1.00 | 1",
               0, 30, _meta(props, "Setup", "columns: Nightly Rate | Bedrooms · Property")),
-        Chunk("log#0", log, "(Date) | Property | Guests | Nights\n2026-02-10 | Creek Side | 4 | 3\n2026-02-12 | Ridge Top | 2 | 5",
+        Chunk("log#0", log, "(Date) | Property | Guests | Nights\n2026-02-10 | Creek Side | 4 | 3\n2026-02-12 | Ridge Top | 2 | 5\n2026-02-14 | Direct | 2 | 2",
               0, 30, _meta(log, "Revenue Log", "columns: Property | Guests | Nights · Date")),
         Chunk("log#1", log, "(Date) | Property | Guests | Nights\n2026-03-01 | Lake View | 6 | 2", 1, 30,
               _meta(log, "March", "columns: Property | Guests | Nights · Date")),
@@ -116,6 +116,8 @@ def test_grid_tasks_pass_the_verifier_one_hop_comparisons_and_a_bridge_across_wo
     multi = [t for t in tasks.values() if t.hops >= 2]
     shares = Counter(t.metadata["grid_form"] for t in multi)
     assert shares["comparison_workbooks"] <= 0.25 * len(multi) + 1, shares
+    # "Direct", one word, is a category any table may list: no bridge through it
+    assert generator.own_stages["grid:bridge value not a name"] >= 1 and not any("2026-02-14" in q and t.hops == 2 for q, t in tasks.items())
     # Lake View labels no row of any table: no bridge through it
     assert not any("2026-03-01" in q and t.hops == 2 for q, t in tasks.items())
 
