@@ -104,6 +104,7 @@ from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
+from datagen.grid_facts import book_name, grid_facts, is_grid_source, unique_grid_facts
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
@@ -446,12 +447,21 @@ def read_facts(
     decks = [Deck(d, mined.titles.get(d, ""), first_heading(chunks), mined.doc_text(d))
              for d, chunks in mined.chunks.items() if chunks and is_deck(d, chunks[0].metadata)]
     deck_name = deck_names(decks, base.skipped) if decks else {}
+    grid: list[Fact] = []  # workbooks' and decks' table facts, kept where their question has one answer (below)
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
             if chunk.chunk_id in tables:
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
                 company = filing_company(chunk.metadata, [c.text for c in chunks[:4]], mined.titles.get(doc_id, ""))
-                base.facts.setdefault(doc_id, []).extend(table_facts(chunk, company, base.skipped))
+                found = table_facts(chunk, company, base.skipped)
+                if not found and is_grid_source(chunk.metadata):
+                    # a workbook's or a deck's table: its rows under their columns, whatever the columns are
+                    # (datagen.grid_facts); a filing's tables stay table_facts' alone
+                    book = book_name(str(chunk.metadata.get("title") or ""), str(chunk.metadata.get("source") or doc_id))
+                    found = grid_facts(chunk, book, base.skipped)
+                    grid.extend(found)
+                    continue
+                base.facts.setdefault(doc_id, []).extend(found)
         if doc_id in man_docs:
             # the prose templates' questions ("Which organization did … return?") and the documentation readers'
             # name no page: a manual page's questions are its own readers' (datagen.doc_manpages)
@@ -493,6 +503,8 @@ def read_facts(
             base.facts.setdefault(doc_id, []).extend(found)
     if office_docs:
         drop_copies(base.facts, office_docs, base.skipped)  # a draft's facts asked once (datagen.doc_office)
+    for fact in unique_grid_facts(grid, base.skipped):
+        base.facts.setdefault(fact.doc_id, []).append(fact)
     if doc_projects:
         name_projects(base, mined, doc_name_case, project_files, declared_names and project_files)
     unique_in_corpus(base, "doc:")  # a question naming no page must have one answer in the whole folder (or project)

@@ -135,6 +135,11 @@ def run_datagen(
                 from datagen.report_fields import with_report_fields
 
                 generator = with_report_fields(with_period_tasks(generator, mined, facts), mined)
+                # workbooks and decks (issue 36): their tables' cells, compared across rows and workbooks, and
+                # bridged through a cell that labels another workbook's row (datagen.grid_tasks)
+                from datagen.grid_tasks import with_grid_tasks
+
+                generator = with_grid_tasks(generator, mined, facts)
                 if natural.calls:
                     # earnings calls (session 46): the figures a call states, for the company's quarter
                     generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share,

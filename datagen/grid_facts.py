@@ -1,0 +1,294 @@
+"""Facts from the tables of workbooks and decks: (table, row label, column, value), asked as a person with the
+folder would ("What is the unit price of A-102 in the Price List sheet of the Inventory workbook?").
+
+corpus_tools/xlsx_reader.py (and pptx_reader.py for a slide's table) writes each table under its column line,
+one row a line, cells split by " | ", the row label first:
+
+    (Item) | Unit Price | Stock
+    A-102 | $1,200.00 | 14
+
+Unlike a filing's table (datagen.table_facts, whose columns must be periods), a sheet's columns are anything: a
+year, a measure, a name. A fact is a row's cell under its column, the value kept as the sheet shows it ("12.5%",
+"$1,200.00", "2023-03-31"): that is what the verifier finds in the passage. The table is named by what a user
+sees: the workbook (its title, else its file name), the sheet (its section, "(hidden)" left out: a hidden sheet
+is still the user's data, and the question names the sheet as its tab reads) and the title row above the table
+(its caption), so the question says enough for one answer in the folder (`unique_grid_facts`).
+
+A chunk can hold the end of one table and the start of the next (a sheet's column groups, two tables of one
+sheet): the column line in the text starts each table, and only the rows before any column line are read under
+the columns the chunk's contextual header carries (the table it continues). A row at a chunk's end whose trailing
+cells are empty lost their last space to the chunk's trim ("Zhou Qi | 2.5 |  |"): it is read whole; a row of
+another width than its columns is not read (counted).
+
+Refused, each counted in `skipped` (no question is better than a wrong one):
+- grid_without_header: rows with no column line and no columns in the chunk's header (the header row was lost);
+- grid_header_letters: a table the reader found no header row for (its columns are the sheet's letters A, B, …);
+- grid_row_misaligned: a row of another width than its columns;
+- grid_column_repeated / grid_column_unnamed: a column name written twice (a title spread over merged cells) or
+  empty, or one that is a sentence (over 60 characters);
+- grid_column_id: an identifier or a running number ("ID", "#", "No."): its value names the row, asks nothing;
+- grid_row_label_*: no label, a running number ("1", "2", …: which row is "3"?), or a label over 60 characters;
+- grid_value_empty / grid_value_error (#DIV/0!, #N/A …) / grid_value_placeholder (TRUE, Yes, —) /
+  grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_zero ("0", "$0.00": no figure to
+  look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
+  (grid_column_free_text).
+A row label that repeats within its table, or two tables of the folder that give one question two answers, are
+refused by `unique_grid_facts` (grid_ambiguous).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from datagen.factbase import Fact
+from datagen.mining import fold
+from datagen.types import TruthType
+
+GRID = "grid:"  # the relation prefix of a grid fact: "grid:<table>|<row>|<column>"
+# The files whose tables are read here: workbooks and decks. A filing's tables are datagen.table_facts', a
+# documentation page's datagen.doc_reference's: their facts stay as they were.
+GRID_SUFFIXES = (".xlsx", ".xlsm", ".pptx")
+_SEP = " · "  # corpus_tools.chunk_context's separator
+_NAME_CHARS = 60
+_VALUE_CHARS = 40
+_ERRORS = frozenset({"#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!", "#SPILL!", "#CALC!",
+                     "#GETTING_DATA"})
+_PLACEHOLDERS = frozenset({"true", "false", "yes", "no", "y", "n", "x", "-", "—", "–", "n/a", "na", "none", "null",
+                           "tbd", "?", "..."})
+_ID_COLUMN = re.compile(r"(?i)^(?:#|no\.?|nr\.?|n°|s\.?\s?no\.?|sr\.?\s?no\.?|row|index|id|key|uid|uuid|guid)$|"
+                        r"\b(?:id|ID|uuid|guid)$")
+_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+_NUMBER = re.compile(r"^[+-]?\d+$")
+_YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
+_DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
+# a column of sentences: what a note says is no figure a person looks up by its row
+_FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
+_GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
+
+
+@dataclass(frozen=True)
+class GridKey:
+    """What a grid fact says, read back from its relation: the table's name (as a question says it), row, column."""
+
+    table: str
+    row: str
+    column: str
+
+    def relation(self) -> str:
+        return f"{GRID}{self.table}|{self.row}|{self.column}"
+
+
+def grid_key(fact: Fact) -> GridKey | None:
+    """The table, row and column of a fact `grid_facts` wrote; None for any other fact."""
+    if not fact.relation.startswith(GRID):
+        return None
+    parts = fact.relation[len(GRID):].split("|")
+    if len(parts) != 3:
+        return None
+    return GridKey(*parts)
+
+
+def is_grid_source(metadata: Mapping[str, Any]) -> bool:
+    """Whether a chunk comes from a workbook or a deck (see GRID_SUFFIXES)."""
+    source = str(metadata.get("source") or metadata.get("file_name") or "").lower()
+    return source.endswith(GRID_SUFFIXES)
+
+
+def cells(line: str) -> list[str]:
+    """A row's cells; a row whose trailing empty cells lost their last space to a chunk's trim is read whole."""
+    if line.endswith(" |"):
+        line += " "
+    return [c.strip() for c in line.split(" | ")]
+
+
+def _column_line(line: str) -> list[str] | None:
+    """(corner, column …) of a table's column line "(Item) | Unit Price | Stock"; None for any other line."""
+    if not line.startswith("(") or " | " not in line:
+        return None
+    found = cells(line)
+    if not found[0].endswith(")"):
+        return None
+    return [found[0][1:-1], *found[1:]]
+
+
+def _context(metadata: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """(caption, columns) the chunk's contextual header carries for the table it continues: the bit before the
+    columns is the caption unless it is the title or the section (corpus_tools.chunk_context writes those first)."""
+    bits = str(metadata.get("header", "")).split(_SEP)
+    at = next((i for i, b in enumerate(bits) if b.startswith("columns: ")), None)
+    if at is None:
+        return "", []
+    caption = bits[at - 1] if at >= 1 else ""
+    if caption in (str(metadata.get("title") or ""), str(metadata.get("section") or "")):
+        caption = ""
+    return caption, cells(bits[at][len("columns: "):])
+
+
+def book_name(title: str, source: str) -> str:
+    """The workbook as a question names it: its title ("Rental Arbitrage Analyzer — The STR Ledger" → its first
+    part), else its file name without folders, suffix or underscores ("sales_2023.xlsx" → "sales 2023")."""
+    name = title.split(" — ")[0].split(" | ")[0].strip() if title else ""
+    if not name or name.lower().endswith(GRID_SUFFIXES):
+        stem = PurePosixPath(source or name).name
+        name = re.sub(r"\.(?:xlsx|xlsm|pptx)$", "", stem, flags=re.IGNORECASE)
+        name = " ".join(name.replace("_", " ").split())
+    return name
+
+
+def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
+    """"the Price List sheet of the Inventory workbook" (a generic tab, "Sheet1", is left out; the title row above
+    the table, when it is not the sheet's name, goes first: "the Budget 2023 table in the …"); a deck's table:
+    "the Results slide of the Q3 Review deck"."""
+    sheet = re.sub(r"\s*\(hidden\)$", "", sheet).strip()
+    noun, part = ("deck", "slide") if deck else ("workbook", "sheet")
+    where = f"the {book} {noun}" if book else f"the {noun}"
+    if sheet and not _GENERIC_SHEET.match(sheet):
+        where = f"the {sheet} {part} of {where}"
+    if caption and fold(caption) not in (fold(sheet), fold(book)) and len(caption) <= _NAME_CHARS:
+        where = f"the {caption} table in {where}"
+    return where
+
+
+def _column_phrase(column: str) -> str:
+    """A column name as it reads inside a question: "Unit Price" → "unit price"; acronyms ("GDP"), names with
+    capitals inside ("iPhone") and years stay."""
+    column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
+    words = column.split()
+    if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
+        return column.lower()
+    return column
+
+
+def row_phrase(row: str) -> str:
+    """"A-102"; a log's day "2023-03-31" reads "on 2023-03-31"."""
+    return f"on {row}" if _DAY.match(row) else f"for {row}"
+
+
+def ask_grid(key: GridKey) -> str:
+    """"What is the unit price for A-102 in the Price List sheet of the Inventory workbook?"; a year column:
+    "What is the value for Chile in 2007 in …?"."""
+    if _YEAR.match(key.column):
+        return f"What is the value {row_phrase(key.row)} in {key.column} in {key.table}?"
+    return f"What is the {_column_phrase(key.column)} {row_phrase(key.row)} in {key.table}?"
+
+
+def _refusal(label: str, column: str, value: str) -> str:
+    """Why a cell gives no question ("" when it gives one)."""
+    if not value:
+        return "grid_value_empty"
+    if value.upper() in _ERRORS:
+        return "grid_value_error"
+    if fold(value) in _PLACEHOLDERS:
+        return "grid_value_placeholder"
+    if len(value) > _VALUE_CHARS or len(value.split()) > 6:
+        return "grid_value_free_text"
+    if fold(value) in (fold(label), fold(column)):
+        return "grid_value_is_label"
+    if re.fullmatch(r"[$€£(-]*0(?:[.,]0+)?%?\)?", value):
+        return "grid_value_zero"  # "0", "0.00", "$0.00": no figure to look for
+    return ""
+
+
+def _label_refusal(label: str) -> str:
+    if not label or not re.search(r"[A-Za-z0-9]", label):
+        return "grid_row_label_missing"
+    if _NUMBER.match(label.replace(",", "")):
+        return "grid_row_label_number"
+    if len(label) > _NAME_CHARS:
+        return "grid_row_label_long"
+    return ""
+
+
+def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:
+    """(caption, [corner, columns …], rows) of each table a chunk holds, in order (see the module docstring)."""
+    header = str((chunk.metadata or {}).get("header", ""))
+    caption, columns = _context(chunk.metadata or {})
+    blocks = [b.strip("\n") for b in chunk.text.split("\n\n")]
+    blocks = [b for b in blocks if b.strip()]
+    starts_here = any(_column_line(line) == [_corner(header), *columns] for b in blocks for line in b.split("\n"))
+    out: list[tuple[str, list[str], list[str]]] = []
+    for i, block in enumerate(blocks):
+        lines = block.split("\n")
+        head = _column_line(lines[0])
+        if head is not None:
+            # the title row just above the table (the lead text block before it) is its caption
+            above = blocks[i - 1].split("\n")[-1] if i > 0 and _column_line(blocks[i - 1].split("\n")[0]) is None else ""
+            out.append((above if " | " not in above else "", head, lines[1:]))
+        elif i == 0 and not starts_here and " | " in block:
+            # the rows of the table this chunk continues (its header row is in an earlier chunk)
+            out.append((caption if " | " not in caption else "", [_corner(header), *columns] if columns else [], lines))
+    return out
+
+
+def _corner(header: str) -> str:
+    """The row labels' column name: the last bit of the contextual header after the columns (render_table's units)."""
+    bits = header.split(_SEP)
+    at = next((i for i, b in enumerate(bits) if b.startswith("columns: ")), None)
+    return bits[at + 1] if at is not None and at + 1 < len(bits) else "columns"
+
+
+def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
+    """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring)."""
+    sheet = str((chunk.metadata or {}).get("section", ""))
+    out: list[Fact] = []
+    for caption, head, rows in _tables(chunk):
+        if not head:
+            skipped["grid_without_header"] += len(rows)
+            continue
+        columns = head[1:]
+        if columns and all(_LETTERS.match(c) for c in columns):
+            skipped["grid_header_letters"] += len(rows)  # the reader found no header row: A, B, C name nothing
+            continue
+        deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
+        where = table_name(book, sheet, caption, deck)
+        repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
+        for line in rows:
+            row = cells(line)
+            if len(row) != len(columns) + 1:
+                skipped["grid_row_misaligned"] += 1
+                continue
+            label, values = row[0], row[1:]
+            why = _label_refusal(label)
+            if why:
+                skipped[why] += 1
+                continue
+            for column, value in zip(columns, values, strict=True):
+                if not value:
+                    continue  # an empty cell states nothing; not counted per cell
+                if fold(column) in repeated:
+                    skipped["grid_column_repeated"] += 1
+                elif not column or column in ("—", "-") or len(column) > _NAME_CHARS:
+                    skipped["grid_column_unnamed"] += 1
+                elif _ID_COLUMN.search(column.strip()):
+                    skipped["grid_column_id"] += 1
+                elif _FREE_TEXT_COLUMN.match(column.strip()):
+                    skipped["grid_column_free_text"] += 1
+                elif why := _refusal(label, column, value):
+                    skipped[why] += 1
+                else:
+                    key = GridKey(where, label, column)
+                    out.append(Fact(
+                        doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.rstrip(), subject=where,
+                        about_doc=False, relation=key.relation(), answer=value,
+                        kind=TruthType.NUMBER.value if re.search(r"\d", value) else TruthType.ENTITY.value,
+                        ask=ask_grid(key), describe=head[0],  # the row labels' column: what a bridge joins on
+                    ))
+    return out
+
+
+def unique_grid_facts(facts: Sequence[Fact], skipped: Counter) -> list[Fact]:
+    """The grid facts whose question has one answer in the folder: a row label repeated in its table, or two
+    tables named alike, give one question two answers, and neither is kept (grid_ambiguous). The same answer
+    stated in several chunks (a column group's labels repeated, two overlapping chunks) is one fact, every
+    chunk a positive."""
+    answers: dict[str, set[str]] = defaultdict(set)
+    for f in facts:
+        answers[fold(f.ask)].add(fold(f.answer))
+    kept = [f for f in facts if len(answers[fold(f.ask)]) == 1]
+    skipped["grid_ambiguous"] += len({fold(f.ask) for f in facts}) - len({fold(f.ask) for f in kept})
+    return kept

@@ -1,0 +1,149 @@
+"""Workbook and deck tables as facts and tasks (datagen.grid_facts, datagen.grid_tasks; issue 36)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from datagen_fixtures import NoProseGenerator
+
+from corpus_tools.types import Chunk
+from datagen.factbase import FactBase
+from datagen.grid_facts import grid_facts, is_grid_source, unique_grid_facts
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.verify import check_candidate
+
+
+def _meta(source: str, section: str, header: str, title: str = "") -> dict:
+    return {"source": source, "section": section, "kind": "table", "header": header, "title": title}
+
+
+def _chunks() -> list[Chunk]:
+    inv = "shop/inventory.xlsx"
+    props = "shop/properties.xlsx"
+    log = "shop/bookings.xlsx"
+    return [
+        Chunk("inv#0", inv, "Price List 2023\n\n(Item) | Unit Price | Stock | Discount | Added\n"
+              "A-102 | $1,200.00 | 14 | 12.5% | 2023-03-31\nB-7 | $80.50 | 3 | #DIV/0! | 2023-04-02\n"
+              "1 | $5.00 | 2 | 0% | \nB-7 | $81.00 | 3 |  | ", 0, 60,
+              _meta(inv, "Prices", "Inventory · Prices · Price List 2023 · columns: Unit Price | Stock | Discount | Added · Item",
+                    "Inventory")),
+        # the next chunk: rows of the same table (its header row in the chunk before), then the next table,
+        # whose columns are others of the same count; the last row lost its trailing space to the trim
+        Chunk("inv#1", inv, "C-9 | $15.00 | 40 | 0% | 2023-05-01\n\n(Store) | Manager | City | Opened | Staff\n"
+              "North | Ana Ruiz | Leeds | 2019-01-04 | 12\nSouth | Bo Chen | Derby | 2020-06-30 |",
+              1, 60, _meta(inv, "Prices", "Inventory · Prices · Price List 2023 · columns: Unit Price | Stock | Discount | "
+                           "Added · Item", "Inventory")),
+        # a table whose header row was lost: its rows name no column
+        Chunk("inv#2", inv, "D-1 | 3 | 4\nD-2 | 5 | 6", 2, 20, _meta(inv, "Old", "Inventory · Old", "Inventory")),
+        # the reader found no header row: the sheet's letters stand for the columns
+        Chunk("inv#3", inv, "(columns) | B | C\nE-1 | 3 | 4", 3, 20, _meta(inv, "Raw", "Inventory · Raw · columns: B | C",
+                                                                             "Inventory")),
+        Chunk("pro#0", props, "(Property) | Nightly Rate | Bedrooms\nCreek Side | $195.00 | 3\nRidge Top | $240.00 | 4\nDirect | $1.00 | 1",
+              0, 30, _meta(props, "Setup", "columns: Nightly Rate | Bedrooms · Property")),
+        Chunk("log#0", log, "(Date) | Property | Guests | Nights\n2026-02-10 | Creek Side | 4 | 3\n2026-02-12 | Ridge Top | 2 | 5\n2026-02-14 | Direct | 2 | 2",
+              0, 30, _meta(log, "Revenue Log", "columns: Property | Guests | Nights · Date")),
+        Chunk("log#1", log, "(Date) | Property | Guests | Nights\n2026-03-01 | Lake View | 6 | 2", 1, 30,
+              _meta(log, "March", "columns: Property | Guests | Nights · Date")),
+    ]
+
+
+def _facts(chunks: list[Chunk]) -> tuple[list, Counter]:
+    skipped: Counter = Counter()
+    found = []
+    for c in chunks:
+        book = "Inventory" if c.doc_id == "shop/inventory.xlsx" else c.doc_id.split("/")[-1][:-5]
+        found += grid_facts(c, book, skipped)
+    return unique_grid_facts(found, skipped), skipped
+
+
+def test_cells_are_asked_by_table_row_and_column_values_kept_whole_and_bad_cells_counted() -> None:
+    facts, skipped = _facts(_chunks())
+    asked = {f.ask: f.answer for f in facts}
+    where = "the Price List 2023 table in the Prices sheet of the Inventory workbook"
+    assert asked[f"What is the unit price for A-102 in {where}?"] == "$1,200.00"
+    assert asked[f"What is the discount for A-102 in {where}?"] == "12.5%"
+    assert asked[f"What is the added for A-102 in {where}?"] == "2023-03-31"
+    # B-7 is two rows with two prices: the question has two answers and is not asked; its stock (3 twice) is
+    assert f"What is the unit price for B-7 in {where}?" not in asked and skipped["grid_ambiguous"] >= 1
+    assert asked[f"What is the stock for B-7 in {where}?"] == "3"
+    # a running number names no row; a formula error, a zero are no answers
+    assert not any(" for 1 in " in q for q in asked)
+    assert skipped["grid_row_label_number"] == 1 and skipped["grid_value_error"] == 1 and skipped["grid_value_zero"] == 1
+    # the continued rows (inv#1's first line) are read under the columns its header carries
+    assert asked[f"What is the stock for C-9 in {where}?"] == "40"
+    # the second table of the chunk under its own column line, never under the first table's columns
+    assert asked["What is the manager for North in the Prices sheet of the Inventory workbook?"] == "Ana Ruiz"
+    assert asked["What is the opened for South in the Prices sheet of the Inventory workbook?"] == "2020-06-30"
+    assert not any(a == "Ana Ruiz" and "unit price" in q for q, a in asked.items())
+    # a lost header row and a letters-only header give nothing, counted
+    assert skipped["grid_without_header"] == 2 and skipped["grid_header_letters"] == 1
+    assert not any(a in ("4", "6") and ("D-1" in q or "D-2" in q or "E-1" in q) for q, a in asked.items())
+
+
+def test_only_workbooks_and_decks_are_grid_sources() -> None:
+    assert is_grid_source({"source": "a/b.xlsx"}) and is_grid_source({"source": "deck.PPTX"})
+    assert not is_grid_source({"source": "aapl-10q.pdf", "form": "10-Q"}) and not is_grid_source({"source": "page.html"})
+
+
+def _base(chunks: list[Chunk]) -> tuple:
+    mined = mine(chunks)
+    facts, skipped = _facts(chunks)
+    base = FactBase(skipped=skipped)
+    for f in facts:
+        base.facts.setdefault(f.doc_id, []).append(f)
+    return mined, base
+
+
+def test_grid_tasks_pass_the_verifier_one_hop_comparisons_and_a_bridge_across_workbooks(tmp_path: Path) -> None:
+    from datagen.grid_tasks import GridTasks
+
+    mined, base = _base(_chunks())
+    generator = GridTasks(NoProseGenerator(), mined, base, across=True)
+    # Creek Side (a booking's property) labels one row of the property list, in another workbook
+    assert generator.own_stages["grid:2-hop bridges"] == 2
+    report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=60, seed=1))
+    tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
+    assert report.written == len(tasks) > 10 and report.drops.get("answer_not_in_supporting_chunk", 0) == 0
+    bridge = ("What is the nightly rate of the property on 2026-02-10 in the Revenue Log sheet of the bookings "
+              "workbook?")
+    assert tasks[bridge].answers[0] == "$195.00" and tasks[bridge].hops == 2
+    assert list(tasks[bridge].gold_doc_ids) == ["shop/bookings.xlsx", "shop/properties.xlsx"]
+    compared = [t for t in tasks.values() if t.metadata["form"] == "comparison"]
+    assert compared and all(t.answers[0] in t.metadata["options"] for t in compared)
+    multi = [t for t in tasks.values() if t.hops >= 2]
+    shares = Counter(t.metadata["grid_form"] for t in multi)
+    assert shares["comparison_workbooks"] <= 0.25 * len(multi) + 1, shares
+    # "Direct", one word, is a category any table may list: no bridge through it
+    assert generator.own_stages["grid:bridge value not a name"] >= 1 and not any("2026-02-14" in q and t.hops == 2 for q, t in tasks.items())
+    # Lake View labels no row of any table: no bridge through it
+    assert not any("2026-03-01" in q and t.hops == 2 for q, t in tasks.items())
+
+
+def test_every_grid_form_is_verified_as_written() -> None:
+    import random
+
+    from datagen.grid_tasks import GridTasks
+
+    mined, base = _base(_chunks())
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
+    chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+    rng = random.Random(0)
+    made = [generator._single(rng), generator._compare_in_table(rng), generator._bridge(rng)]
+    for candidate in made:
+        if not hasattr(candidate, "question"):
+            continue
+        verdict = check_candidate(candidate, texts, chunk_texts)
+        assert verdict.accepted, (candidate.question, verdict.details)
+
+
+def test_a_decks_table_is_named_by_its_slide_and_deck() -> None:
+    chunk = Chunk("d#0", "talks/review.pptx", "(Region) | Sales | Margin\nNorth | $1.2M | 12%", 0, 20,
+                  _meta("talks/review.pptx", "Q3 Results", "Q3 Review · Q3 Results · columns: Sales | Margin · Region",
+                        "Q3 Review"))
+    facts, _ = _facts([chunk])
+    assert {f.ask: f.answer for f in facts}["What is the sales for North in the Q3 Results slide of the review deck?"] \
+        == "$1.2M"
