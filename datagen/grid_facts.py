@@ -63,7 +63,13 @@ _PLACEHOLDERS = frozenset({"true", "false", "yes", "no", "y", "n", "x", "-", "�
 _ID_COLUMN = re.compile(r"(?i)^(?:#|no\.?|nr\.?|n°|s\.?\s?no\.?|sr\.?\s?no\.?|row|index|id|key|uid|uuid|guid)$|"
                         r"\b(?:id|ID|uuid|guid)$")
 _LETTERS = re.compile(r"^[A-Z]{1,3}$")
-_NUMBER = re.compile(r"^[+-]?\d+$")
+_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")  # a running number, or a measurement ("4.6") keying no row
+# a table's total row: "Grand Total" of a pivot table, Excel's Spanish "Total general"
+TOTAL_ROW = re.compile(r"(?i)^(?:grand total|total general|totals?|sub-?total|overall)$")
+# a pivot table's field names ("Sum of Net Revenue", "Average of price", "Count of Orders"): said as a person says them
+_PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum"}
+_PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$")
+_ZERO_TIME = re.compile(r"^(\d{4}-\d\d-\d\d) 00:00(?::00)?$")  # a day written with its midnight: the day
 _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 # a column of sentences: what a note says is no figure a person looks up by its row
@@ -156,7 +162,10 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
 
 def _column_phrase(column: str) -> str:
     """A column name as it reads inside a question: "Unit Price" → "unit price"; acronyms ("GDP"), names with
-    capitals inside ("iPhone") and years stay."""
+    capitals inside ("iPhone") and years stay; a pivot table's "Sum of Net Revenue" → "total net revenue"."""
+    pivot = _PIVOT_FIELD.match(column.strip())
+    if pivot:
+        return f"{_PIVOT[pivot.group(1).lower()]} {_column_phrase(pivot.group(2))}"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     words = column.split()
     if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
@@ -165,13 +174,17 @@ def _column_phrase(column: str) -> str:
 
 
 def row_phrase(row: str) -> str:
-    """"A-102"; a log's day "2023-03-31" reads "on 2023-03-31"."""
+    """"A-102"; a log's day "2023-03-31" (or "2023-03-31 00:00:00") reads "on 2023-03-31"."""
+    row = _ZERO_TIME.sub(r"\1", row)
     return f"on {row}" if _DAY.match(row) else f"for {row}"
 
 
 def ask_grid(key: GridKey) -> str:
     """"What is the unit price for A-102 in the Price List sheet of the Inventory workbook?"; a year column:
-    "What is the value for Chile in 2007 in …?"."""
+    "What is the value for Chile in 2007 in …?"; a total row: "What is the total net revenue in …?"."""
+    if TOTAL_ROW.match(key.row.strip()):
+        phrase = _column_phrase(key.column)
+        return f"What is the {'' if phrase.startswith('total ') else 'overall '}{phrase} in {key.table}?"
     if _YEAR.match(key.column):
         return f"What is the value {row_phrase(key.row)} in {key.column} in {key.table}?"
     return f"What is the {_column_phrase(key.column)} {row_phrase(key.row)} in {key.table}?"

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, FactBase
-from datagen.grid_facts import _YEAR, GRID, GridKey, _column_phrase, grid_key, row_phrase
+from datagen.grid_facts import _YEAR, GRID, TOTAL_ROW, GridKey, _column_phrase, grid_key, row_phrase
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
@@ -112,7 +112,7 @@ class GridTasks:
         by_column: dict[str, list[Statement]] = defaultdict(list)
         by_cell: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.number() is not None:
+            if s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()):  # a total is no row to compare
                 by_table_column[(s.key.table, fold(s.key.column))].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
