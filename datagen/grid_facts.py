@@ -65,7 +65,7 @@ _ID_COLUMN = re.compile(r"(?i)^(?:#|no\.?|nr\.?|n°|s\.?\s?no\.?|sr\.?\s?no\.?|r
 _LETTERS = re.compile(r"^[A-Z]{1,3}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")  # a running number, or a measurement ("4.6") keying no row
 # a table's total row: "Grand Total" of a pivot table, Excel's Spanish "Total general"
-TOTAL_ROW = re.compile(r"(?i)^(?:grand total|total general|totals?|sub-?total|overall)$")
+TOTAL_ROW = re.compile(r"(?i)^(?:grand total|total general|totals?|sub-?total|overall|sum)$")
 # a pivot table's field names ("Sum of Net Revenue", "Average of price", "Count of Orders"): said as a person says them
 _PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum"}
 _PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$")
@@ -165,7 +165,8 @@ def _column_phrase(column: str) -> str:
     capitals inside ("iPhone") and years stay; a pivot table's "Sum of Net Revenue" → "total net revenue"."""
     pivot = _PIVOT_FIELD.match(column.strip())
     if pivot:
-        return f"{_PIVOT[pivot.group(1).lower()]} {_column_phrase(pivot.group(2))}"
+        said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
+        return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     words = column.split()
     if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):

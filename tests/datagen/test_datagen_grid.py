@@ -153,9 +153,11 @@ def test_a_pivot_table_s_total_and_fields_read_as_a_person_says_them_and_measure
     # seen on session 53's reporting folder (mended after that read): "What is the Sum of Net Revenue for Grand
     # Total …", "Sum of Sales for 2023-08-29 00:00:00", "the volatile acidity for 4.6"
     book = "shop/deliveries.xlsx"
-    chunk = Chunk("dl#0", book, "(Row Labels) | Sum of Net Revenue | Average of Price\nNorth | 1,200 | 4.5\n"
-                  "2023-08-29 00:00:00 | 700 | 3.5\n4.6 | 300 | 2.5\nGrand Total | 2,200 | 3.8", 0, 40,
-                  _meta(book, "Totals", "columns: Sum of Net Revenue | Average of Price · Row Labels", "Deliveries"))
+    chunk = Chunk("dl#0", book, "(Row Labels) | Sum of Net Revenue | Average of Price | Sum of Total Funding\n"
+                  "North | 1,200 | 4.5 | 90\n"
+                  "2023-08-29 00:00:00 | 700 | 3.5 | 80\n4.6 | 300 | 2.5 | 70\nGrand Total | 2,200 | 3.8 | 240", 0, 40,
+                  _meta(book, "Totals", "columns: Sum of Net Revenue | Average of Price | Sum of Total Funding · Row Labels",
+                        "Deliveries"))
     skipped: Counter = Counter()
     asked = {f.ask: f.answer for f in grid_facts(chunk, "Deliveries", skipped)}
     where = "the Totals sheet of the Deliveries workbook"
@@ -163,4 +165,5 @@ def test_a_pivot_table_s_total_and_fields_read_as_a_person_says_them_and_measure
     assert asked[f"What is the total net revenue on 2023-08-29 in {where}?"] == "700"
     assert asked[f"What is the total net revenue in {where}?"] == "2,200"
     assert asked[f"What is the overall average price in {where}?"] == "3.8"
+    assert asked[f"What is the total funding for North in {where}?"] == "90"  # never "total total funding"
     assert not [q for q in asked if "4.6" in q] and skipped["grid_row_label_number"] == 1
