@@ -27,11 +27,14 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
 - grid_column_repeated / grid_column_unnamed: a column name written twice (a title spread over merged cells) or
   empty, or one that is a sentence (over 60 characters);
 - grid_column_id: an identifier or a running number ("ID", "#", "No."): its value names the row, asks nothing;
-- grid_row_label_*: no label, a running number ("1", "2", …: which row is "3"?), or a label over 60 characters;
+- grid_row_label_*: no label, a running number ("1", "2", …: which row is "3"?) or a measurement ("4.6": a wine's
+  acidity keys no row), or a label over 60 characters;
 - grid_value_empty / grid_value_error (#DIV/0!, #N/A …) / grid_value_placeholder (TRUE, Yes, —) /
   grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_zero ("0", "$0.00": no figure to
   look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
   (grid_column_free_text).
+A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
+…?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
 refused by `unique_grid_facts` (grid_ambiguous).
 """
