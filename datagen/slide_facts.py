@@ -164,8 +164,11 @@ def _deck_name(deck: Deck, shared: Counter) -> str:
     stem = _file_words(PurePosixPath(deck.doc_id).stem)
     numbered = _NUMBERED.match(stem)
     if numbered:
+        # the course is a title several decks share; another deck's numbering ("Lecture 5" copied as the core title
+        # of later decks) is none: "Lecture 7 of Lecture 5" names nothing
         course = next((_WELCOME.sub("", t).strip() for t in (deck.title, deck.first_heading)
-                       if _names_something(_WELCOME.sub("", t)) and shared[_key(t)] >= 2), "")
+                       if _names_something(_WELCOME.sub("", t)) and shared[_key(t)] >= 2
+                       and not _NUMBERED.match(t.strip())), "")
         kind = _KINDS.get(numbered.group("k").lower(), numbered.group("k").capitalize())
         if course:
             # "DBS201: More on SQL" on two decks: the course is its code

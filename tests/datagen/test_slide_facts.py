@@ -178,3 +178,14 @@ def test_topic_pairs_an_example_s_particulars_and_a_title_cut_short_are_no_quest
     cut = "Lecture 7: Malicious Attacks and Vulnerabilities CS 07351: Cyber Security: Fundamentals,…"
     names = deck_names([Deck("s/Lecture7.pptx", cut, cut, cut + "\nx")], Counter())
     assert names == {"s/Lecture7.pptx": "Lecture 7: Malicious Attacks and Vulnerabilities"}
+
+
+def test_another_deck_s_numbering_is_no_course_title():
+    # seen on session 53's reporting folder (mended after that read): "What does SCA stand for in Lecture 7 of Lecture 5?"
+    decks = [Deck("c/Lecture7.pptx", "Lecture 5", "Lecture 5", "Lecture 5\nattacks"),
+             Deck("c/Lecture8.pptx", "Lecture 5", "Lecture 5", "Lecture 5\ndefences"),
+             Deck("d/Lecture2.pptx", "CIT 590", "CIT 590", "CIT 590\nstrings"),
+             Deck("d/Lecture3.pptx", "CIT 590", "CIT 590", "CIT 590\nlists")]
+    names = deck_names(decks, Counter())
+    assert names["c/Lecture7.pptx"] == names["c/Lecture8.pptx"] == ""
+    assert names["d/Lecture3.pptx"] == "Lecture 3 of CIT 590"
