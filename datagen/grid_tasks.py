@@ -252,10 +252,9 @@ class GridTasks:
         a, b = rng.sample(group, 2)
         if fold(a.key.row) == fold(b.key.row) or not self._fresh("in_table", *sorted((a.fact.ask, b.fact.ask))):
             return DropReason.NO_CHAIN
-        na, nb = a.number(), b.number()
-        if na is None or nb is None or na == nb:
+        win = _higher(a, b)
+        if win is None:
             return DropReason.NO_ANSWER_SPAN
-        win = a if na > nb else b
         column = _column_phrase(a.key.column)
         what = f"value in {column}" if _YEAR.match(column) else column
         question = f"In {a.key.table}, which had the higher {what}, {a.key.row} or {b.key.row}?"
@@ -269,10 +268,9 @@ class GridTasks:
             return DropReason.NO_CHAIN
         if not self._fresh("across", *sorted((a.fact.ask, b.fact.ask))):
             return DropReason.DUPLICATE
-        na, nb = a.number(), b.number()
-        if na is None or nb is None or na == nb:
+        win = _higher(a, b)
+        if win is None:
             return DropReason.NO_ANSWER_SPAN
-        win = a if na > nb else b
         column = _column_phrase(a.key.column)
         question = (f"Which had the higher {column}, {a.key.row} in {a.key.table} or {b.key.row} in "
                     f"{b.key.table}?")
@@ -319,6 +317,14 @@ class GridTasks:
     @staticmethod
     def _item(supporting: Sequence[SupportingItem], s: Statement) -> int:
         return next(i for i, item in enumerate(supporting) if item.doc_id == s.fact.doc_id)
+
+
+def _higher(a: Statement, b: Statement) -> Statement | None:
+    """The statement with the higher figure; None when either holds no figure or the two are equal (no answer)."""
+    na, nb = a.number(), b.number()
+    if na is None or nb is None or na == nb:
+        return None
+    return a if na > nb else b
 
 
 def _stems(text: str) -> set[str]:

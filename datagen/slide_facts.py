@@ -255,6 +255,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
     lines = 0
     for chunk in chunks:
         found += _only_children(chunk, headings, where, skipped, nlp)
+        example = bool(_EXAMPLE.search(str((chunk.metadata or {}).get("section") or "")))
         for raw in chunk.text.split("\n"):
             line = raw.strip()
             if not line or _key(line) in headings or _key(re.sub(r"\s*\(slide \d+.*\)$", "", line)) in headings:
@@ -266,7 +267,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
             if line.startswith("Notes:"):
                 found += _notes(chunk, line[len("Notes:"):], where, skipped, nlp)
                 continue
-            if _EXAMPLE.search(str((chunk.metadata or {}).get("section") or "")):
+            if example:
                 found += _acronyms(chunk, _BULLET.sub("", line).strip(), where, skipped)
                 if _LINE.match(_BULLET.sub("", line).strip()):
                     skipped["slide_example_particular"] += 1

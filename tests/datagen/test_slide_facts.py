@@ -8,22 +8,14 @@ deck reader in datagen: `read_facts` gives these decks no fact and the generator
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
-from datagen_fixtures import WordTokenizer
+from datagen_fixtures import folder_chunks, generate_single_hop
 
-from corpus_tools import load_documents
-from corpus_tools.chunking import ChunkingConfig, chunk_documents
-from datagen.mining import mine
-from datagen.natural import NaturalConfig, NaturalGenerator
 from datagen.nlp import load_pipeline
-from datagen.relations import read_facts
 from datagen.slide_facts import ACRONYM, TERM, VALUE, Deck, deck_names, is_deck, slide_facts
-from datagen.types import Candidate
-from datagen.verify import check_candidate
 from tests.corpus_tools.test_pptx_reader import body, deck, para, title
 
 LECTURE = [
@@ -65,28 +57,9 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
-def _mined(folder: Path):
-    report = load_documents(folder)
-    chunks = list(chunk_documents(report.documents, WordTokenizer(), ChunkingConfig()))
-    return chunks, mine(chunks)
-
-
 def _asked(tmp_path: Path) -> tuple[dict[str, str], Counter]:
-    chunks, mined = _mined(_folder(tmp_path))
-    base = read_facts(mined, load_pipeline())
-    gen = NaturalGenerator(mined, base, NaturalConfig())
-    rng, asked = random.Random(0), {}
-    for _ in range(80):
-        if gen.exhausted(1) is not None:
-            break
-        c = gen.propose(1, rng)
-        if isinstance(c, Candidate):
-            verdict = check_candidate(c, {d: mined.doc_text(d) for d in mined.chunks},
-                                      {ch.chunk_id: ch.text for ch in chunks}, mined.titles)
-            assert verdict.accepted, (c.question, verdict.details)
-            gen.commit(c)
-            asked[c.question] = c.answer
-    return asked, base.skipped
+    gen, asked = generate_single_hop(folder_chunks(_folder(tmp_path)), n=80)
+    return {q: c.answer for q, c in asked.items()}, gen.base.skipped
 
 
 def test_a_folder_of_decks_gives_verified_questions_that_name_their_deck(tmp_path):
