@@ -123,7 +123,7 @@ from datagen.naming import (
     title_resolver,
 )
 from datagen.release_facts import filing_company
-from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, slide_facts
+from datagen.slide_facts import Deck, deck_names, deck_table_refusal, first_heading, is_deck, is_english, slide_facts
 from datagen.syntax import own_class_word
 from datagen.table_facts import is_table, table_facts
 from datagen.types import TruthType
@@ -447,6 +447,7 @@ def read_facts(
     decks = [Deck(d, mined.titles.get(d, ""), first_heading(chunks), mined.doc_text(d))
              for d, chunks in mined.chunks.items() if chunks and is_deck(d, chunks[0].metadata)]
     deck_name = deck_names(decks, base.skipped) if decks else {}
+    deck_english = {d.doc_id: is_english(d.text) for d in decks}
     grid: list[Fact] = []  # workbooks' and decks' table facts, kept where their question has one answer (below)
     for doc_id, chunks in mined.chunks.items():
         for chunk in chunks:
@@ -459,6 +460,12 @@ def read_facts(
                     # (datagen.grid_facts); a filing's tables stay table_facts' alone
                     book = book_name(str(chunk.metadata.get("title") or ""), str(chunk.metadata.get("source") or doc_id))
                     found = grid_facts(chunk, book, base.skipped)
+                    if doc_id in deck_english:
+                        # a deck's tables are mostly a lecture's worked illustrations (datagen.slide_facts)
+                        section = str(chunk.metadata.get("section") or "")
+                        why = [deck_table_refusal(f, section, deck_english[doc_id]) for f in found]
+                        base.skipped.update(w for w in why if w)
+                        found = [f for f, w in zip(found, why, strict=True) if not w]
                     grid.extend(found)
                     continue
                 base.facts.setdefault(doc_id, []).extend(found)

@@ -14,9 +14,11 @@ from types import SimpleNamespace
 
 from datagen_fixtures import folder_chunks, generate_single_hop
 
+from datagen.mining import mine
 from datagen.nlp import load_pipeline
+from datagen.relations import read_facts
 from datagen.slide_facts import ACRONYM, TERM, VALUE, Deck, deck_names, is_deck, slide_facts
-from tests.corpus_tools.test_pptx_reader import body, deck, para, title
+from tests.corpus_tools.test_pptx_reader import body, deck, para, table, title
 
 LECTURE = [
     {"tree": title("DBS201: Introduction to Databases", "ctrTitle") + body(para("Lecture 1"))},
@@ -162,3 +164,34 @@ def test_another_deck_s_numbering_is_no_course_title():
     names = deck_names(decks, Counter())
     assert names["c/Lecture7.pptx"] == names["c/Lecture8.pptx"] == ""
     assert names["d/Lecture3.pptx"] == "Lecture 3 of CIT 590"
+
+
+def test_a_deck_table_is_asked_only_where_it_reports_not_where_it_drills(tmp_path):
+    # seen on session 55's tuning decks: a stable-matching lecture's preference lists under 1st / 2nd / 3rd, a
+    # worked demo's grid, a German deck's results table; a company deck's results table is still asked
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    deck(folder / "review.pptx", [
+        {"tree": title("Northwind Quarterly Review", "ctrTitle") + body(para("Third quarter, prepared for the board"))},
+        {"tree": title("Regional results") + table([["Region", "Revenue", "Margin"], ["North America", "$4.2M", "12%"],
+                                                    ["Western Europe", "$3.1M", "9%"]])}])
+    deck(folder / "matching.pptx", [
+        {"tree": title("Stable Matching", "ctrTitle") + body(para("Representative problems"))},
+        {"tree": title("Preference lists") + table([["Student", "1st", "2nd", "3rd"],
+                                                   ["Xavier", "Amy", "Bertha", "Clare"],
+                                                   ["Yancey", "Bertha", "Amy", "Clare"]])},
+        {"tree": title("Knapsack demo") + table([["Item", "Value", "Weight"], ["Laptop case", "18", "5"],
+                                                ["Water bottle", "6", "2"]])}])
+    deck(folder / "schlaf.pptx", [
+        {"tree": title("Schlaf und Leistung", "ctrTitle") + body(para("Ein Experiment mit der Klasse"))},
+        {"tree": title("Weitere Fragen") + body(para("Die Ergebnisse der Umfrage sind nicht eindeutig und die Werte "
+                                                      "der Gruppe sind in der Tabelle"))
+         + table([["Vergleich", "Durchschnitt Schlaf", "Durchschnitt Müde"], ["Handy in der Nähe", "6.6", "3.0"],
+                  ["Handy nicht in der Nähe", "6.8", "3.2"]])}])
+    base = read_facts(mine(folder_chunks(folder)), load_pipeline())
+    asked = {f.ask: f.answer for facts in base.facts.values() for f in facts if f.relation.startswith("grid:")}
+    assert asked["What is the revenue for North America in the Regional results slide of the Northwind Quarterly "
+                 "Review deck?"] == "$4.2M"
+    assert not any("Preference lists" in q or "Knapsack" in q or "Weitere" in q for q in asked)
+    assert base.skipped["slide_table_unnamed"] == 6 and base.skipped["slide_table_example"] == 4
+    assert base.skipped["slide_table_not_english"] == 4
