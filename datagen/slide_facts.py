@@ -85,7 +85,13 @@ _JUDGING = frozenset("similar same other another related following next good gre
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
-_CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|because|but|so|if)\s)")
+_CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:because|but|so)\s)")
+# a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
+_QUALIFIED = re.compile(r"\b(?:that|which|who|whose|where|whereby|when|of|for|to|in|on|with|without|from|between|"
+                        r"among|by|as|at|into|over|about|across|within|through|via|containing|having|used|made|"
+                        r"called|based)\b|'s\b|’s\b")
+# what is left of a line whose equation the reader could not read: two spaces, a space before punctuation, "()"
+_MATH_LOST = re.compile(r"\S {2,}\S|\s[,.;)]|\(\s*\)|\s(?:of|if|is|are|the|a|an|to|and|or|by|with|than|such)$")
 _NAME = re.compile(r"^(?P<n>[A-Z][a-z’'.-]+(?: [A-Z][a-z’'.-]*\.?){1,3})(?:\s*(?:[<(@,].*)?)$")
 _CITATION = re.compile(r"^[A-Z][\w.’' ]*\s(?:et al\.?\s)?\(?\d{4}\)?$")
 _CODE = re.compile(r"[=;{}<>`\[\]|\\]|\w\(|::|->|=>")
@@ -97,7 +103,7 @@ _ENGLISH = frozenset("the of and to is are in for with that this on by from".spl
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
                    "una es por para con il di che della sono não uma".split())
 MAX_TERM_WORDS = 4
-MAX_DEFINITION_WORDS = 16
+MAX_DEFINITION_WORDS = 20
 MAX_VALUE_WORDS = 10
 # a file name that is only a course's numbering ("Lecture3", "Week 10 Slides", "lec_04")
 _NUMBERED = re.compile(r"^(?P<k>lecture|lec|week|class|session|chapter|module|unit|part|day|topic)[\s_-]*(?P<n>\d+)"
@@ -374,12 +380,12 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
     found = defined_term(sentence.rstrip(), skipped)
     if found is not None:
         term, genus = found
-        words = [fold(w).strip(".,;:()“”\"'") for w in genus.split()]
-        if set(words) & _CONTEXT_WORDS or (len(words) > 1 and words[1] in _JUDGING) or re.search(r"[“”\"]", genus):
-            skipped["slide_definition_context"] += 1  # "An infinite loop is an example of what is called a bug"
-            return []
-        if nlp is None or _noun_phrase(nlp, genus, term=False):
-            return [_fact(chunk, sentence, term, TERM, genus, f"In {where}, what is {{s}}?")]
+        # the papers' genus is cut at its first clause ("a linear list in" of "… in which elements are inserted",
+        # "a collection of operations" of "… that performs a single logical function"): the slide's whole predicate
+        bare = term.split(" ", 1)[1]
+        definition = _definition(bare, sentence[sentence.find(genus):], skipped, nlp)
+        if definition:
+            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, what is {{s}}?")]
         return []
     m = _IS.match(sentence.rstrip(" ."))
     if m and _is_term(m.group("t")):
@@ -483,10 +489,15 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_not_a_term"] += 1
         return ""
     text = re.split(r"(?<=[a-z)])\.\s", rest, maxsplit=1)[0].strip().rstrip(".;,!")
+    if text.endswith(":") or _MATH_LOST.search(text):
+        # "a field of study concerned with:" opens a list; "a mathematical relation among n  2 entities", "an
+        # eigenvector of if": an equation the reader could not read was cut out of the line
+        skipped["slide_definition_cut"] += 1
+        return ""
     text = re.sub(r"\s*\([^()]*\)$", "", text)  # "a sigmoid function (“S” curve)": the aside is no part of it
     if len(text.split()) > MAX_DEFINITION_WORDS:
-        # "probability distribution used to calculate population parameters when the sample size is small, …":
-        # the definition to its first clause, as the papers' genus is cut
+        # "probability distribution used to calculate population parameters, when …": the definition to its first
+        # clause set off by a comma or a dash; a restrictive "that …" / "who …" is the definition's, never cut
         head = _CLAUSE.split(text, maxsplit=1)[0].strip()
         text = head if len(head.split()) >= 3 else text
     words = text.split()
@@ -514,6 +525,11 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
     if lowered & _CONTEXT_WORDS or second in _JUDGING or fold(term).split()[-1] in lowered:
         # "the parent of these hypotheses", "an essential part of the course", "Index – find and return index"
         skipped["slide_definition_context"] += 1
+        return ""
+    if len(words) < 4 and not _QUALIFIED.search(" ".join(words[1:])):
+        # "the inner query", "comparison tool", "a predicate", "Dynamic stuff": a bare genus names a class, not
+        # this term's place in it ("data about data", "a portion of a string" say what sets it apart)
+        skipped["slide_definition_bare"] += 1
         return ""
     if nlp is not None and not (_noun_phrase(nlp, term, term=True) and _noun_phrase(nlp, text, term=False)):
         skipped["slide_definition_not_a_noun_phrase"] += 1  # "Hybrid – pick a standard and extend", "Immutable – once …"

@@ -195,3 +195,24 @@ def test_a_deck_table_is_asked_only_where_it_reports_not_where_it_drills(tmp_pat
     assert not any("Preference lists" in q or "Knapsack" in q or "Weitere" in q for q in asked)
     assert base.skipped["slide_table_unnamed"] == 6 and base.skipped["slide_table_example"] == 4
     assert base.skipped["slide_table_not_english"] == 4
+
+
+def test_a_definition_is_asked_whole_and_only_where_it_places_its_genus():
+    # seen on session 55's tuning decks: a genus cut at its clause ("a linear list in"), a bare genus ("a
+    # predicate", "the inner query"), a line opening a list, an equation lost from the line ("among n  2 entities")
+    chunk = SimpleNamespace(doc_id="db.pptx", chunk_id="db#0", metadata={"section": "Transactions", "page": 2},
+                            text="Transactions\n- Queue is a linear list in which elements are added at the rear\n"
+                                 "- A transaction is a collection of operations that performs a single logical task.\n"
+                                 "- P is a predicate.\n- Correlated subquery – the inner query\n"
+                                 "- Statistics is a field of study concerned with:\n"
+                                 "- A relationship set is a mathematical relation among n  2 entities\n"
+                                 "- Metadata – data about data")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("db.pptx", "Lecture 2 of DB 101", [chunk], skipped, load_pipeline())}
+    assert asked == {
+        "In Lecture 2 of DB 101, what is a queue?": "a linear list in which elements are added at the rear",
+        "In Lecture 2 of DB 101, what is a transaction?":
+            "a collection of operations that performs a single logical task",
+        "In Lecture 2 of DB 101, what is metadata?": "data about data"}
+    assert skipped["slide_definition_bare"] == 2 and skipped["slide_definition_cut"] == 2
