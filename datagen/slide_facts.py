@@ -63,6 +63,7 @@ ideas rule rules result results output input outputs inputs source sources image
 now then before after reality recap summary agenda outline overview contents topic topics objective objectives
 exercise exercises homework reading readings lab task tasks part chapter week lecture slide session module unit
 advantages disadvantages pros cons why what how when where who which yes no true false here there this that it
+following below above if because consider suppose assume given let called inside outside variations
 these those they we you i he she my our your their its usage syntax format definition definitions def key point
 points takeaway takeaways conclusion conclusions update updates status warning error errors version scenario
 approach method methods way ways first second third next last finally also but and or so however thus hence
@@ -443,6 +444,10 @@ def _is_term(term: str) -> bool:
         return False
     if fold(words[-1]) in MINOR or any(w.isdigit() for w in words):
         return False  # "Step 1", "Rule of"
+    if any(re.fullmatch(r"[A-Za-z]", w) for w in words) or len(re.sub(r"[^A-Za-z]", "", term)) < 3:
+        return False  # "P is a predicate", "If S is a subtype of T", "Di is the data type of …": a formula's variable
+    if any(fold(w) in ("and", "or", "&") for w in words):
+        return False  # "Bertha and Xavier are an unstable pair", "Data redundancy and inconsistency": two things
     return not re.search(r"\d", words[0]) and all(re.search(r"[A-Za-z]", w) for w in words)
 
 
@@ -520,6 +525,9 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         return ""
     if re.fullmatch(r"[\d\s%.,/-]+", text) or _LIST.search(text) or text.count(",") >= 2 or re.search(r",\s+[A-Z]", text):
         skipped["slide_definition_shape"] += 1  # a figure, or a list of things: no one thing the term is
+        return ""
+    if any(re.fullmatch(r"[A-Z][,.;:)]?", w) for w in words[1:]):
+        skipped["slide_definition_variable"] += 1  # "variable S in the outer query", "a superkey of R": the example's
         return ""
     lowered = {fold(w).strip(".,;:()“”\"'") for w in words}
     if lowered & _CONTEXT_WORDS or second in _JUDGING or fold(term).split()[-1] in lowered:
