@@ -230,5 +230,6 @@ def test_a_formula_s_variable_a_pair_and_a_pointer_are_no_terms():
     skipped: Counter = Counter()
     asked = {f.ask.replace("{s}", f.subject): f.answer
              for f in slide_facts("q.pptx", "Lecture 3 of DB 101", [chunk], skipped, load_pipeline())}
-    assert asked == {"In Lecture 3 of DB 101, what is a schedule?": "a sequence of instructions of concurrent transactions"}
+    assert asked == {
+        "In Lecture 3 of DB 101, what is a schedule?": "a sequence of instructions of concurrent transactions"}
     assert skipped["slide_definition_variable"] == 1
