@@ -86,6 +86,7 @@ _JUDGING = frozenset("similar same other another related following next good gre
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
+_SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
 _CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:because|but|so)\s)")
 # a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
 _QUALIFIED = re.compile(r"\b(?:that|which|who|whose|where|whereby|when|of|for|to|in|on|with|without|from|between|"
@@ -353,6 +354,11 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -
         term, rest = m.group("t").strip(), m.group("d").strip().rstrip(".")
         if _CITATION.match(rest) or term.endswith("/"):
             skipped["slide_citation_or_path"] += 1  # "Strong Inference – Platt 1964", "lib/ – packages for the env"
+            return out
+        if len(_SEPARATOR.findall(line)) >= 2:
+            # "LinkedIn – 100 million – 2012", "Contact – fb : akash.tomar107", "Interest Ratio: (payments – …)": a
+            # row of a list or a formula, no term beside its meaning
+            skipped["slide_line_separators"] += 1
             return out
         spelled = _spelled(term, rest)
         if spelled:

@@ -233,3 +233,16 @@ def test_a_formula_s_variable_a_pair_and_a_pointer_are_no_terms():
     assert asked == {
         "In Lecture 3 of DB 101, what is a schedule?": "a sequence of instructions of concurrent transactions"}
     assert skipped["slide_definition_variable"] == 1
+
+
+def test_a_line_of_three_fields_is_no_term_beside_its_meaning():
+    # session 53's reporting read: "LinkedIn – 100 million – 2012", a list's row read as a labelled value
+    chunk = SimpleNamespace(doc_id="s.pptx", chunk_id="s#0", metadata={"section": "Networks", "page": 5},
+                            text="Networks\n- LinkedIn – 100 million users – 2012\n- Contact – fb : jane.doe107\n"
+                                 "- Interest Ratio: (interest payments – interest receipts) / revenue receipts\n"
+                                 "- Growth rate: 12% a year")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("s.pptx", "Social Media Today", [chunk], skipped, load_pipeline())}
+    assert asked == {"In the presentation “Social Media Today”, what is the growth rate?": "12% a year"}
+    assert skipped["slide_line_separators"] == 3
