@@ -356,7 +356,7 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -
             skipped["slide_citation_or_path"] += 1  # "Strong Inference – Platt 1964", "lib/ – packages for the env"
             return out
         if len(_SEPARATOR.findall(line)) >= 2:
-            # "LinkedIn – 100 million – 2012", "Contact – fb : akash.tomar107", "Interest Ratio: (payments – …)": a
+            # "LinkedIn – 100 million – 2012", "Contact – fb : jane.doe", "Interest Ratio: (payments – …)": a
             # row of a list or a formula, no term beside its meaning
             skipped["slide_line_separators"] += 1
             return out
