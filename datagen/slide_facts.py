@@ -86,6 +86,7 @@ _JUDGING = frozenset("similar same other another related following next good gre
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
+_GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
 _SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
 _CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:because|but|so)\s)")
 # a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
@@ -268,7 +269,13 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
     lines = 0
     for chunk in chunks:
         found += _only_children(chunk, headings, where, skipped, nlp)
-        example = bool(_EXAMPLE.search(str((chunk.metadata or {}).get("section") or "")))
+        section = str((chunk.metadata or {}).get("section") or "")
+        example = bool(_EXAMPLE.search(section))
+        # three "X – Y" lines on one slide outside a glossary: a list of kinds or parts ("People – …", "Process –
+        # inadequate or failed processes", "Reputation – …"), each a category and what falls in it
+        pairs = sum(1 for raw in chunk.text.split("\n") if _BULLET.match(raw)
+                    and (m := _LINE.match(_BULLET.sub("", raw).strip())) and not _spelled(m.group("t"), m.group("d")))
+        listed = pairs >= 3 and not _GLOSSARY.search(section)
         for raw in chunk.text.split("\n"):
             line = raw.strip()
             if not line or _key(line) in headings or _key(re.sub(r"\s*\(slide \d+.*\)$", "", line)) in headings:
@@ -285,7 +292,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
                 if _LINE.match(_BULLET.sub("", line).strip()):
                     skipped["slide_example_particular"] += 1
                 continue
-            found += _line_facts(chunk, _BULLET.sub("", line).strip(), where, skipped, nlp)
+            found += _line_facts(chunk, _BULLET.sub("", line).strip(), where, skipped, nlp, listed)
     if not lines:
         skipped["slide_deck_no_text"] += 1
     return _one_answer(found, skipped)
@@ -347,7 +354,7 @@ def _notes(chunk: Any, notes: str, where: str, skipped: Counter, nlp: Any) -> li
     return out
 
 
-def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -> list[Fact]:
+def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, listed: bool = False) -> list[Fact]:
     out = _acronyms(chunk, line, where, skipped)
     m = _LINE.match(line)
     if m:
@@ -376,6 +383,11 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -
             skipped["slide_acronym_gloss"] += 1  # "ISP – Separating queries from commands": the talk's gloss, no meaning
             return out
         definition = _definition(term, rest, skipped, nlp)
+        if definition and listed and not re.match(r"(?i)^(?:a|an|the)\s", definition):
+            # in a list of categories only a genus ("the overall logical structure of the database") defines its
+            # term; "inadequate or failed processes" says what falls under "Process", not what a process is
+            skipped["slide_definition_category_list"] += 1
+            return out
         if definition:
             return [*out, _fact(chunk, line, term, TERM, definition, f"In {where}, {_what(term)} {{s}}?")]
         return out

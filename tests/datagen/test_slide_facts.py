@@ -147,9 +147,10 @@ def test_topic_pairs_an_example_s_particulars_and_a_title_cut_short_are_no_quest
     skipped: Counter = Counter()
     asked = {f.ask.replace("{s}", f.subject): f.answer
              for f in slide_facts("c.pptx", "Lecture 7 of CS 101", [chunk, example], skipped, load_pipeline())}
-    assert asked == {"In Lecture 7 of CS 101, what is spyware?": "surveillance software or hardware",
-                     "What does EU stand for in Lecture 7 of CS 101?": "Experimental unit"}
+    # spyware's line is one of a syllabus's three "X – Y" topics, and its right side no genus: a list (session 55)
+    assert asked == {"What does EU stand for in Lecture 7 of CS 101?": "Experimental unit"}
     assert skipped["slide_definition_title_case"] == 2 and skipped["slide_example_particular"] == 1
+    assert skipped["slide_definition_category_list"] == 1
     cut = "Lecture 7: Malicious Attacks and Vulnerabilities CS 07351: Cyber Security: Fundamentals,…"
     names = deck_names([Deck("s/Lecture7.pptx", cut, cut, cut + "\nx")], Counter())
     assert names == {"s/Lecture7.pptx": "Lecture 7: Malicious Attacks and Vulnerabilities"}
@@ -246,3 +247,24 @@ def test_a_line_of_three_fields_is_no_term_beside_its_meaning():
              for f in slide_facts("s.pptx", "Social Media Today", [chunk], skipped, load_pipeline())}
     assert asked == {"In the presentation “Social Media Today”, what is the growth rate?": "12% a year"}
     assert skipped["slide_line_separators"] == 3
+
+
+def test_a_list_of_categories_is_no_glossary_unless_each_line_gives_a_genus():
+    # session 53's reporting read: "Process – inadequate or failed processes" under a risk deck's categories
+    risks = SimpleNamespace(doc_id="r.pptx", chunk_id="r#0", metadata={"section": "Operational risk", "page": 3},
+                            text="Operational risk\n- People – staff errors and fraud by employees\n"
+                                 "- Process – inadequate or failed processes\n- Systems – outages of core banking\n"
+                                 "- Reputation – the loss of trust that follows a public failure")
+    glossary = SimpleNamespace(doc_id="r.pptx", chunk_id="r#1", metadata={"section": "Key terms", "page": 4},
+                               text="Key terms\n- Exposure – amount at risk from one counterparty\n"
+                                    "- Hazard – source of potential harm to the firm\n"
+                                    "- Limit – cap on the exposure to one counterparty")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("r.pptx", "Risk Management Basics", [risks, glossary], skipped, load_pipeline())}
+    where = "In the presentation “Risk Management Basics”,"
+    assert asked == {f"{where} what is reputation?": "the loss of trust that follows a public failure",
+                     f"{where} what is exposure?": "amount at risk from one counterparty",
+                     f"{where} what is hazard?": "source of potential harm to the firm",
+                     f"{where} what is limit?": "cap on the exposure to one counterparty"}
+    assert skipped["slide_definition_category_list"] == 3
