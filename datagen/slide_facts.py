@@ -271,7 +271,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
         found += _only_children(chunk, headings, where, skipped, nlp)
         section = str((chunk.metadata or {}).get("section") or "")
         example = bool(_EXAMPLE.search(section))
-        # three "X – Y" lines on one slide outside a glossary: a list of kinds or parts ("People – …", "Process –
+        # three "X – Y" bullets on a slide outside a glossary: a list of kinds or parts ("People – …", "Process –
         # inadequate or failed processes", "Reputation – …"), each a category and what falls in it
         pairs = sum(1 for raw in chunk.text.split("\n") if _BULLET.match(raw)
                     and (m := _LINE.match(_BULLET.sub("", raw).strip())) and not _spelled(m.group("t"), m.group("d")))
