@@ -105,6 +105,14 @@ _PEOPLE = frozenset("instructor instructors lecturer speaker speakers presenter 
 _ENGLISH = frozenset("the of and to is are in for with that this on by from".split())
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
                    "una es por para con il di che della sono não uma".split())
+# a label whose value a reader asks "what is the …?" of: a measure, an amount, a date ("Target rate", "Deadline")
+_MEASURES = frozenset("""
+rate rates price prices cost costs budget revenue revenues sales profit profits margin growth share size population
+speed latency throughput capacity accuracy precision recall score weight height length width depth area volume
+temperature duration users customers employees downloads funding valuation salary income fee fees tuition deadline
+date count total average mean median ratio percentage loss losses spend spending investment amount balance debt
+turnover bandwidth frequency voltage power energy yield return returns
+""".split())
 MAX_TERM_WORDS = 4
 MAX_DEFINITION_WORDS = 20
 MAX_VALUE_WORDS = 10
@@ -502,6 +510,11 @@ def _value(term: str, rest: str, skipped: Counter) -> str:
         return ""
     if not (re.search(r"\d[\d,.]*\s*(?:%|[A-Za-z$€£]+)|[$€£]\s?\d|\d{2,}|\d\.\d", rest) or _MONTH.search(rest) or _TITLED.match(rest)):
         skipped["slide_value_shape"] += 1
+        return ""
+    if fold(term).split()[-1] not in _MEASURES and _label(term) not in _PEOPLE:
+        # "Columns: 19" (R's output), "Code: CSC2203", "Theory: 3 Absences allowed", "Office: Room 301", "Due: …":
+        # "what is the columns / the theory / the due?" asks nothing a reader says; a measure or a date does
+        skipped["slide_value_label_vague"] += 1
         return ""
     return rest
 

@@ -268,3 +268,18 @@ def test_a_list_of_categories_is_no_glossary_unless_each_line_gives_a_genus():
                      f"{where} what is hazard?": "source of potential harm to the firm",
                      f"{where} what is limit?": "cap on the exposure to one counterparty"}
     assert skipped["slide_definition_category_list"] == 3
+
+
+def test_a_labelled_value_is_asked_only_under_a_measure_a_date_or_a_person():
+    # seen on session 55's tuning decks: a syllabus's fields and R's printed output read as labelled values
+    chunk = SimpleNamespace(doc_id="v.pptx", chunk_id="v#0", metadata={"section": "Course details", "page": 2},
+                            text="Course details\n- Code: CSC2203\n- Theory: 3 absences allowed per semester\n"
+                                 "- Office: Room 301, 3rd Floor\n- Columns: 19\n- Due date: March 3\n"
+                                 "- Instructor: Dr. Jane Roe\n- Course fee: $45 per term")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("v.pptx", "Databases 101", [chunk], skipped, load_pipeline())}
+    where = "the presentation “Databases 101”"
+    assert asked == {f"In {where}, what is the due date?": "March 3", f"Who is the instructor of {where}?": "Dr. Jane Roe",
+                     f"In {where}, what is the course fee?": "$45 per term"}
+    assert skipped["slide_value_label_vague"] == 4
