@@ -123,6 +123,11 @@ _KINDS = {"lec": "Lecture"}
 # file names that name nothing by themselves
 _GENERIC_STEMS = frozenset("slides slide presentation deck talk final draft new copy template untitled lecture notes "
                            "revised v1 v2 v3 with voice".split())
+# a first slide's title that any deck could carry: "Introduction" names no talk among a folder's talks
+_GENERIC_TITLES = frozenset({"agenda", "outline", "contents", "overview", "introduction", "intro", "welcome",
+                             "summary", "conclusion", "conclusions", "questions", "thank you", "thanks", "review",
+                             "recap", "presentation", "slides", "lecture", "title", "untitled", "course overview",
+                             "course introduction", "background", "motivation"})
 _WELCOME = re.compile(r"^(?:welcome to|introduction to the course)\s+", re.IGNORECASE)
 # a course's code after a deck's title ("… Vulnerabilities CS 07351")
 _COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?\b")
@@ -223,7 +228,7 @@ def _whole(name: str) -> str:
 def _names_something(title: str) -> bool:
     words = re.findall(r"[A-Za-z]{2,}", title or "")
     # a first slide's sentence ("Sometimes we need to perform an action more than once") is no deck's name
-    return (bool(words) and len(title.split()) <= 12 and _key(title) not in {"agenda", "outline", "contents", "overview"}
+    return (bool(words) and len(title.split()) <= 12 and _key(title) not in _GENERIC_TITLES
             and not {w.lower() for w in words} & {"we", "you", "us", "our", "your"})
 
 
@@ -433,7 +438,8 @@ def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, a
     subject = _subject(subject)
     lead = re.match(r"^(a|an)\s", answer, re.IGNORECASE)
     if (relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
-            and not subject.split()[-1].endswith("ing")):  # "slicing", a practice, takes no article
+            and not subject.split()[-1].endswith("ing") and _what(subject) == "what is"):
+        # "slicing", a practice, takes no article, nor "vectors" ("what are a vectors?")
         # "Database" / "A structure that contains …": a countable thing, asked "what is a database?"
         subject = ("an " if subject[0] in "aeiou" else "a ") + subject
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject,

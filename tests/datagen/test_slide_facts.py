@@ -283,3 +283,15 @@ def test_a_labelled_value_is_asked_only_under_a_measure_a_date_or_a_person():
     assert asked == {f"In {where}, what is the due date?": "March 3", f"Who is the instructor of {where}?": "Dr. Jane Roe",
                      f"In {where}, what is the course fee?": "$45 per term"}
     assert skipped["slide_value_label_vague"] == 4
+
+
+def test_a_plural_term_takes_no_article_and_a_generic_first_title_names_no_deck():
+    # seen on session 55's tuning decks: "what are a vectors?", a talk named "Introduction" by its first slide
+    chunk = SimpleNamespace(doc_id="r.pptx", chunk_id="r#0", metadata={"section": "R basics", "page": 2},
+                            text="R basics\n- Vectors are a series of values of one type")
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("r.pptx", "R for Biologists", [chunk], Counter(), load_pipeline())}
+    assert asked == {"In the presentation “R for Biologists”, what are vectors?": "a series of values of one type"}
+    skipped: Counter = Counter()
+    names = deck_names([Deck("talks/kivy_talk.pptx", "Introduction", "Introduction", "Introduction\nwidgets")], skipped)
+    assert names["talks/kivy_talk.pptx"] == "Kivy talk"  # the file's name, not "Introduction"
