@@ -88,7 +88,8 @@ _JUDGING = frozenset("similar same other another related following next good gre
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
 _GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
 _SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
-_CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:because|but|so)\s)")
+_CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|—|–| - |"
+                     r"\s(?:because|but|so)\s)")
 # a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
 _QUALIFIED = re.compile(r"\b(?:that|which|who|whose|where|whereby|when|of|for|to|in|on|with|without|from|between|"
                         r"among|by|as|at|into|over|about|across|within|through|via|containing|having|used|made|"
@@ -106,6 +107,8 @@ _ENGLISH = frozenset("the of and to is are in for with that this on by from".spl
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
                    "una es por para con il di che della sono não uma".split())
 # a label whose value a reader asks "what is the …?" of: a measure, an amount, a date ("Target rate", "Deadline")
+_FIGURE_FIRST = re.compile(r"(?i)^(?:[$€£~≈<>+-]?\s?\d|(?:about|approx\.?|approximately|around|over|under|up to|nearly|"
+                          r"almost|more than|less than)\s+[$€£]?\d)")
 _MEASURES = frozenset("""
 rate rates price prices cost costs budget revenue revenues sales profit profits margin growth share size population
 speed latency throughput capacity accuracy precision recall score weight height length width depth area volume
@@ -313,13 +316,16 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
 
 def _one_answer(found: list[Fact], skipped: Counter) -> list[Fact]:
     """A term or label the deck states with two answers asks nothing; one stated twice alike is asked once."""
+    def term(f: Fact) -> tuple[str, str]:  # "the range" and "range" are one term
+        return f.relation, re.sub(r"^(?:a|an|the)\s+", "", fold(f.subject))
+
     answers: dict[tuple[str, str], set[str]] = {}
     for f in found:
-        answers.setdefault((f.relation, fold(f.subject)), set()).add(normalize(f.answer))
+        answers.setdefault(term(f), set()).add(normalize(f.answer))
     kept: list[Fact] = []
     seen: set[tuple[str, str]] = set()
     for f in found:
-        key = (f.relation, fold(f.subject))
+        key = term(f)
         if len(answers[key]) > 1:
             skipped["slide_two_answers"] += 1
             continue
@@ -517,6 +523,10 @@ def _value(term: str, rest: str, skipped: Counter) -> str:
     if not (re.search(r"\d[\d,.]*\s*(?:%|[A-Za-z$€£]+)|[$€£]\s?\d|\d{2,}|\d\.\d", rest) or _MONTH.search(rest) or _TITLED.match(rest)):
         skipped["slide_value_shape"] += 1
         return ""
+    if not (_FIGURE_FIRST.match(rest) or _MONTH.match(rest) or _TITLED.match(rest)):
+        # "Dates, containing a (4 digit) year, month and date", "to user 1, to user 2": prose holding a figure
+        skipped["slide_value_shape"] += 1
+        return ""
     if fold(term).split()[-1] not in _MEASURES and _label(term) not in _PEOPLE:
         # "Columns: 19" (R's output), "Code: CSC2203", "Theory: 3 Absences allowed", "Office: Room 301", "Due: …":
         # "what is the columns / the theory / the due?" asks nothing a reader says; a measure or a date does
@@ -614,7 +624,7 @@ def deck_table_refusal(fact: Fact, section: str, english: bool) -> str:
     if not english:
         return "slide_table_not_english"  # "Durchschnitt Schlaf" of "Handy in der Nähe": English asked of German
     caption = key.table.split(" table in the ", 1)[0][len("the "):] if " table in the " in key.table else ""
-    if _DRILL.search(section) or _DRILL.search(caption):
+    if _DRILL.search(section) or _DRILL.search(caption) or _DRILL.search(key.column) or _DRILL.search(key.row):
         return "slide_table_example"
     if _CODE.search(key.table) or _CODE.search(section) or "`" in key.table:
         return "slide_table_code"  # "the - Convert between timezones using `with_tz()` table", "inverse[]"
