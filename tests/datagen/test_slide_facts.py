@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 from datagen_fixtures import folder_chunks, generate_single_hop
 
+from datagen.grid_facts import GridKey
 from datagen.mining import mine
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
-from datagen.grid_facts import GridKey
 from datagen.slide_facts import ACRONYM, TERM, VALUE, Deck, deck_names, deck_table_refusal, is_deck, slide_facts
 from tests.corpus_tools.test_pptx_reader import body, deck, para, table, title
 
