@@ -40,7 +40,6 @@ from typing import Any
 
 from corpus_tools.paper_definitions import MINOR, acronyms, defined_term, letters
 from datagen.factbase import Fact
-from datagen.grid_facts import grid_key
 from datagen.mining import fold
 from datagen.types import TruthType
 from datagen.verify import contains, normalize
@@ -137,10 +136,6 @@ _COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?\b")
 # a slide that works an example: its "Response: weight after one month" is the example's, no meaning of the term
 _EXAMPLE = re.compile(r"(?i)\bexamples?\b")
 _NUMBERED_NAME = re.compile(r"^(?:Lecture|Week|Class|Session|Chapter|Module|Unit|Part|Day|Topic) \d+ of ")
-# a slide whose table illustrates or drills (a worked demo, a student's task) rather than reports
-_DRILL = re.compile(r"(?i)\b(?:examples?|demo|exercises?|tasks?|quiz|practice|solutions?|homework|lab|try|"
-                    r"illustration)\b")
-_ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
 
 
 @dataclass(frozen=True)
@@ -426,6 +421,11 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
             return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, what is {{s}}?")]
         return []
     m = _IS.match(sentence.rstrip(" ."))
+    if m and not m.group("art") and m.group("t")[:1].islower():
+        # "value is a field of class Thingy", "mids are the midpoints …": a bullet opens with a capital, so a
+        # lowercase subject is a program's name or the tail of a line broken across two ("… of the / range is …")
+        skipped["slide_not_a_term"] += 1
+        return []
     if m and _is_term(m.group("t")):
         term = f"{m.group('art').lower()} {m.group('t')}" if m.group("art") else m.group("t")
         definition = _definition(m.group("t"), m.group("d"), skipped, nlp)
@@ -610,32 +610,6 @@ def _noun_phrase(nlp: Any, text: str, *, term: bool) -> bool:
         return False
     roots = [t for t in tokens if t.dep_ == "ROOT"]
     return bool(roots) and roots[0].pos_ in ("NOUN", "PROPN")
-
-
-def deck_table_refusal(fact: Fact, section: str, english: bool) -> str:
-    """Why a deck's table cell (`datagen.grid_facts`) asks nothing, "" where it may: a lecture's tables are mostly
-    worked illustrations (a stable-matching preference list "Xavier | Amy | Bertha | Clare" under 1st / 2nd / 3rd, a
-    knapsack's DP grid under weights 0 … 11, R's output under "n") whose cells no reader would look up, so a table
-    is asked only in an English deck, on a slide that works no example or task, with a caption that is a name (not
-    a bullet or a sentence the reader took for one), no code, and columns and rows named by words."""
-    key = grid_key(fact)
-    if key is None:
-        return ""
-    if not english:
-        return "slide_table_not_english"  # "Durchschnitt Schlaf" of "Handy in der Nähe": English asked of German
-    caption = key.table.split(" table in the ", 1)[0][len("the "):] if " table in the " in key.table else ""
-    if _DRILL.search(section) or _DRILL.search(caption) or _DRILL.search(key.column) or _DRILL.search(key.row):
-        return "slide_table_example"
-    if _CODE.search(key.table) or _CODE.search(section) or "`" in key.table:
-        return "slide_table_code"  # "the - Convert between timezones using `with_tz()` table", "inverse[]"
-    sentence = re.match(r"^[-•・*]", caption) or re.search(r"[.?!:]$|\.\s", caption) or len(caption.split()) > 8
-    if caption and sentence:
-        return "slide_table_caption"  # "・If so, which one?", "Key point. An unstable pair …": a bullet, no name
-    for name in (key.column, key.row):
-        words = re.findall(r"[A-Za-z]{2,}", name)
-        if not words or _ORDINAL.match(name.strip()) or len("".join(words)) < 3:
-            return "slide_table_unnamed"  # "1st", "4th", "n", "A", "0": a place in a drill, no thing a reader names
-    return ""
 
 
 def first_heading(chunks: Sequence[Any]) -> str:
