@@ -74,6 +74,8 @@ _NOT_DEFINITIONS = frozenset("""
 just don't dont do does did use using test extend always never see try make avoid check click go run we i you it
 this that they there these those yes no not only also e.g i.e eg ie ex example see note let's lets please
 probably maybe perhaps really very so too more less same why what how when where who which if then because
+decrease increase reduce double halve add remove set send return compute call create delete update move copy store
+start stop open close read write take give get put keep choose select pick find apply print load save install
 most many some all each every few several both none one two three my our your his her their its me us
 """.split())
 # words that make a definition depend on the slide around it or on who speaks ("the parent of these hypotheses",
@@ -397,6 +399,12 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, l
             skipped["slide_acronym_gloss"] += 1  # "ISP – Separating queries from commands": the talk's gloss, no meaning
             return out
         definition = _definition(term, rest, skipped, nlp)
+        if definition and len(term.split()) > 1 and all(w[:1].isupper() for w in term.split()) \
+                and not re.match(r"(?i)^(?:a|an|the)\s", definition):
+            # "Smart Walking Stick – Low cost edition for Developing markets": a product's name and its pitch; a
+            # named thing is defined by its genus ("Physical Data Independence – the ability to modify …")
+            skipped["slide_definition_name_pitch"] += 1
+            return out
         if definition and listed and not re.match(r"(?i)^(?:a|an|the)\s", definition):
             # in a list of categories only a genus ("the overall logical structure of the database") defines its
             # term; "inadequate or failed processes" says what falls under "Process", not what a process is
@@ -484,6 +492,8 @@ def _is_term(term: str) -> bool:
         return False  # "Step 1", "Rule of"
     if any(re.fullmatch(r"[A-Za-z]", w) for w in words) or len(re.sub(r"[^A-Za-z]", "", term)) < 3:
         return False  # "P is a predicate", "If S is a subtype of T", "Di is the data type of …": a formula's variable
+    if any(re.search(r"\w['’](?!s\b)\w", w) for w in words):
+        return False  # "l'in: original data, plus retransmitted data": λ'in, a formula's variable that lost its letter
     if any(fold(w) in ("and", "or", "&") for w in words):
         return False  # "Bertha and Xavier are an unstable pair", "Data redundancy and inconsistency": two things
     return not re.search(r"\d", words[0]) and all(re.search(r"[A-Za-z]", w) for w in words)
@@ -541,6 +551,10 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_not_a_term"] += 1
         return ""
     text = re.split(r"(?<=[a-z)])\.\s", rest, maxsplit=1)[0].strip().rstrip(".;,!")
+    if _SEPARATOR.search(text):
+        # "Data is the new oil for industrial revolution : Mukesh Ambani": a quotation and its speaker, fields
+        skipped["slide_line_separators"] += 1
+        return ""
     if text.endswith(":") or _MATH_LOST.search(text):
         # "a field of study concerned with:" opens a list; "a mathematical relation among n  2 entities", "an
         # eigenvector of if": an equation the reader could not read was cut out of the line

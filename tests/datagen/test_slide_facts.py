@@ -316,3 +316,19 @@ def test_a_cut_falls_at_a_clause_not_inside_a_list_and_a_term_stated_twice_asks_
     assert slide_facts("st.pptx", "Descriptive Statistics", [chunk, other], skipped, load_pipeline()) == []
     assert skipped["slide_two_answers"] == 2 and skipped["slide_definition_length"] == 1
     assert skipped["slide_value_shape"] == 1
+
+
+def test_a_quotation_a_product_s_pitch_an_order_and_a_lost_symbol_are_no_definitions():
+    # seen on a second tuning folder of session 55
+    chunk = SimpleNamespace(doc_id="n.pptx", chunk_id="n#0", metadata={"section": "Congestion", "page": 6},
+                            text="Congestion\n- Data is the new fuel of the digital economy : Jane Roe\n"
+                                 "- Smart Walking Stick – Low cost edition for emerging markets\n"
+                                 "- loss: decrease window by factor of 2\n"
+                                 "- l'in: original data, plus retransmitted data\n"
+                                 "- Physical Data Independence – the ability to modify the physical schema alone")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("n.pptx", "Transport Layer", [chunk], skipped, load_pipeline())}
+    assert asked == {"In the presentation “Transport Layer”, what is Physical Data Independence?":
+                     "the ability to modify the physical schema alone"}
+    assert skipped["slide_definition_name_pitch"] == 1 and skipped["slide_line_separators"] == 1
