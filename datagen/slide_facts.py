@@ -438,7 +438,10 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
         term = f"{m.group('art').lower()} {m.group('t')}" if m.group("art") else m.group("t")
         definition = _definition(m.group("t"), m.group("d"), skipped, nlp)
         if definition:
-            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, {_what(m.group('t'))} {{s}}?")]
+            # "Git is a distributed version control system": written with no article, the term is a name (or a
+            # mass noun) and is asked with none ("what is git?", never "what is a git?")
+            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, {_what(m.group('t'))} {{s}}?",
+                          named=not m.group("art"))]
     return []
 
 
@@ -448,10 +451,11 @@ def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]
             for acronym, expansion in acronyms(text, Counter())]
 
 
-def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "") -> Fact:
+def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "",
+          named: bool = False) -> Fact:
     subject = _subject(subject)
     lead = re.match(r"^(a|an)\s", answer, re.IGNORECASE)
-    if (relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
+    if (relation == TERM and lead and not named and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
             and not subject.split()[-1].endswith("ing") and _what(subject) == "what is"):
         # "slicing", a practice, takes no article, nor "vectors" ("what are a vectors?")
         # "Database" / "A structure that contains …": a countable thing, asked "what is a database?"
@@ -583,6 +587,13 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
     if (first in _NOT_DEFINITIONS or first.endswith("ly") or "?" in text or _CODE.search(text) or "http" in text
             or re.search(r"[“”\"]", text)):  # "an “artifact” of all s/w projects": scare quotes, a remark on it
         skipped["slide_definition_shape"] += 1
+        return ""
+    if re.match(r"\d", text) or "…" in text or "..." in text or re.search(r"\betc\b", text):
+        skipped["slide_definition_shape"] += 1  # "3-bit channel num, 1-bit sequence num", "coax cable, optical fiber…"
+        return ""
+    if re.search(r"\bthan\b", text):
+        # "an order of magnitude more efficient than a context switch": a property the slide compares, no genus
+        skipped["slide_definition_property"] += 1
         return ""
     if re.fullmatch(r"[\d\s%.,/-]+", text) or _LIST.search(text) or text.count(",") >= 2 or re.search(r",\s+[A-Z]", text):
         skipped["slide_definition_shape"] += 1  # a figure, or a list of things: no one thing the term is

@@ -15,10 +15,11 @@ from types import SimpleNamespace
 from datagen_fixtures import folder_chunks, generate_single_hop
 
 from datagen.mining import mine
+from datagen.natural import NaturalGenerator
 from datagen.nlp import load_pipeline
 from datagen.relations import read_facts
 from datagen.slide_facts import ACRONYM, TERM, VALUE, Deck, deck_names, is_deck, slide_facts
-from tests.corpus_tools.test_pptx_reader import body, deck, para, table, title
+from tests.corpus_tools.test_pptx_reader import body, deck, para, shape, table, title
 
 LECTURE = [
     {"tree": title("DBS201: Introduction to Databases", "ctrTitle") + body(para("Lecture 1"))},
@@ -201,7 +202,7 @@ def test_a_definition_is_asked_whole_and_only_where_it_places_its_genus():
     asked = {f.ask.replace("{s}", f.subject): f.answer
              for f in slide_facts("db.pptx", "Lecture 2 of DB 101", [chunk], skipped, load_pipeline())}
     assert asked == {
-        "In Lecture 2 of DB 101, what is a queue?": "a linear list in which elements are added at the rear",
+        "In Lecture 2 of DB 101, what is queue?": "a linear list in which elements are added at the rear",
         "In Lecture 2 of DB 101, what is a transaction?":
             "a collection of operations that performs a single logical task",
         "In Lecture 2 of DB 101, what is metadata?": "data about data"}
@@ -332,3 +333,27 @@ def test_a_quotation_a_product_s_pitch_an_order_and_a_lost_symbol_are_no_definit
     assert asked == {"In the presentation “Transport Layer”, what is Physical Data Independence?":
                      "the ability to modify the physical schema alone"}
     assert skipped["slide_definition_name_pitch"] == 1 and skipped["slide_line_separators"] == 1
+
+
+def test_a_list_a_comparison_a_name_s_article_and_a_deck_s_claims(tmp_path):
+    # seen on a second tuning folder of session 55: "links – coax cable, optical fiber…", "a procedure call is an
+    # order of magnitude more efficient than …", "what is a git?", a claim task from a problem set's formula line
+    chunk = SimpleNamespace(doc_id="k.pptx", chunk_id="k#0", metadata={"section": "Links", "page": 2},
+                            text="Links\n- Links – coax cable, optical fiber…\n- Header – 3-bit channel number of a frame\n"
+                                 "- A procedure call is an order of magnitude more efficient than a context switch\n"
+                                 "- Git is a distributed version control system used for tracking changes")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("k.pptx", "Network Architecture", [chunk], skipped, load_pipeline())}
+    assert asked == {"In the presentation “Network Architecture”, what is git?":
+                     "a distributed version control system used for tracking changes"}
+    assert skipped["slide_definition_property"] == 1
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    deck(folder / "proof.pptx", [
+        {"tree": title("Convex Duality Notes", "ctrTitle") + body(para("Problem set 2 solutions"))},
+        {"tree": title("Setup") + body(para("We write the objective as a sum of two convex terms."))},
+        {"tree": title("Result") + shape(para("The dual objective is concave in the multipliers. Thus, the dual optimum "
+                                              "is a mapping and it is a single point on the real line."), y=3_000_000)}])
+    mined = mine(folder_chunks(folder))
+    assert NaturalGenerator(mined, read_facts(mined, load_pipeline())).claims == {}
