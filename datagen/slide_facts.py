@@ -76,6 +76,7 @@ this that they there these those yes no not only also e.g i.e eg ie ex example s
 probably maybe perhaps really very so too more less same why what how when where who which if then because
 decrease increase reduce double halve add remove set send return compute call create delete update move copy store
 start stop open close read write take give get put keep choose select pick find apply print load save install
+track
 most many some all each every few several both none one two three my our your his her their its me us
 """.split())
 # words that make a definition depend on the slide around it or on who speaks ("the parent of these hypotheses",
@@ -89,7 +90,7 @@ _JUDGING = frozenset("similar same other another related following next good gre
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
 _GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
 _SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
-_CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|—|–| - |"
+_CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|\s[—–]\s| - |"
                      r"\s(?:because|but|so)\s)")
 # a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
 _QUALIFIED = re.compile(r"\b(?:that|which|who|whose|where|whereby|when|of|for|to|in|on|with|without|from|between|"
@@ -124,6 +125,9 @@ MAX_VALUE_WORDS = 10
 _NUMBERED = re.compile(r"^(?P<k>lecture|lec|week|class|session|chapter|module|unit|part|day|topic)[\s_-]*(?P<n>\d+)"
                        r"(?P<rest>[\s_-].*)?$", re.IGNORECASE)
 _KINDS = {"lec": "Lecture"}
+# a title that is a course's numbering alone: "Chapter 19", "Chapter 2.1", "Unit5Chapter3" name no deck of a folder
+_ONLY_NUMBERING = re.compile(r"(?i)^(?:(?:lecture|lec|week|class|session|chapter|ch|module|unit|part|day|topic)"
+                             r"[\s_.-]*\d+(?:\.\d+)*[\s_.-]*)+$")
 # file names that name nothing by themselves
 _GENERIC_STEMS = frozenset("slides slide presentation deck talk final draft new copy template untitled lecture notes "
                            "revised v1 v2 v3 with voice".split())
@@ -229,6 +233,7 @@ def _names_something(title: str) -> bool:
     words = re.findall(r"[A-Za-z]{2,}", title or "")
     # a first slide's sentence ("Sometimes we need to perform an action more than once") is no deck's name
     return (bool(words) and len(title.split()) <= 12 and _key(title) not in _GENERIC_TITLES
+            and not _ONLY_NUMBERING.match(title.strip())
             and not {w.lower() for w in words} & {"we", "you", "us", "our", "your"})
 
 
@@ -588,8 +593,10 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
             or re.search(r"[“”\"]", text)):  # "an “artifact” of all s/w projects": scare quotes, a remark on it
         skipped["slide_definition_shape"] += 1
         return ""
-    if re.match(r"\d", text) or "…" in text or "..." in text or re.search(r"\betc\b", text):
-        skipped["slide_definition_shape"] += 1  # "3-bit channel num, 1-bit sequence num", "coax cable, optical fiber…"
+    if re.search(r"\d", text) or "…" in text or "..." in text or re.search(r"\betc\b", text):
+        # "3-bit channel num, 1-bit sequence num", "coax cable, optical fiber…", "the median is the 9th term, 15": a
+        # figure is the worked example's, a definition holds none
+        skipped["slide_definition_shape"] += 1
         return ""
     if re.search(r"\bthan\b", text):
         # "an order of magnitude more efficient than a context switch": a property the slide compares, no genus
@@ -633,6 +640,12 @@ def _noun_phrase(nlp: Any, text: str, *, term: bool) -> bool:
         return False  # "High coupling – testing implementation": what it leads to, not what it is
     if lead.pos_ in ("VERB", "AUX", "ADV", "ADP", "PRON", "SCONJ", "CCONJ", "INTJ"):
         return False
+    if not term and lead.lower_.endswith("s") and lead.lower_ not in ("as", "is", "this", "its"):
+        # "establishes performance standards …", "Describes observations …", "displays and filters …": read after
+        # a subject ("It establishes …"), the verb says what the term does, not what it is
+        framed = [t for t in nlp("It " + text[:1].lower() + text[1:]) if not t.is_punct]
+        if len(framed) > 1 and framed[1].tag_ == "VBZ":
+            return False
     roots = [t for t in tokens if t.dep_ == "ROOT"]
     return bool(roots) and roots[0].pos_ in ("NOUN", "PROPN")
 

@@ -243,7 +243,7 @@ def test_a_list_of_categories_is_no_glossary_unless_each_line_gives_a_genus():
     # session 53's reporting read: "Process – inadequate or failed processes" under a risk deck's categories
     risks = SimpleNamespace(doc_id="r.pptx", chunk_id="r#0", metadata={"section": "Operational risk", "page": 3},
                             text="Operational risk\n- People – staff errors and fraud by employees\n"
-                                 "- Process – inadequate or failed processes\n- Systems – outages of core banking\n"
+                                 "- Process – inadequate or failed processes\n- Systems – breakdown of core banking\n"
                                  "- Reputation – the loss of trust that follows a public failure")
     glossary = SimpleNamespace(doc_id="r.pptx", chunk_id="r#1", metadata={"section": "Key terms", "page": 4},
                                text="Key terms\n- Exposure – amount at risk from one counterparty\n"
@@ -357,3 +357,22 @@ def test_a_list_a_comparison_a_name_s_article_and_a_deck_s_claims(tmp_path):
                                               "is a mapping and it is a single point on the real line."), y=3_000_000)}])
     mined = mine(folder_chunks(folder))
     assert NaturalGenerator(mined, read_facts(mined, load_pipeline())).claims == {}
+
+
+def test_what_a_term_does_an_example_s_figure_a_hyphenated_dash_and_a_numbered_title():
+    # seen on a third tuning folder of session 55
+    chunk = SimpleNamespace(doc_id="m.pptx", chunk_id="m#0", metadata={"section": "Appraisal", "page": 7},
+                            text="Appraisal\n- Performance management system: establishes standards used to evaluate staff\n"
+                                 "- Version control: track changes done by one or many developers\n"
+                                 "- The median is the 9th term of the sorted sample\n"
+                                 "- Interview is a method in which data are collected from the respondents by face–to–face "
+                                 "conversation or with the help of telephone or video calls about the subject of study\n"
+                                 "- Downsizing: the planned elimination of jobs in an organization")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("m.pptx", "Management", [chunk], skipped, load_pipeline())}
+    assert asked == {"In the presentation “Management”, what is downsizing?":
+                     "the planned elimination of jobs in an organization"}
+    names = deck_names([Deck("ch/Unit5Chapter3.pptx", "Unit5Chapter3", "", "Unit5Chapter3\nx"),
+                        Deck("ch/stats.pptx", "Chapter 19", "", "Chapter 19\ny")], Counter())
+    assert names == {"ch/Unit5Chapter3.pptx": "", "ch/stats.pptx": "Stats"}
