@@ -67,6 +67,7 @@ these those they we you i he she my our your their its usage syntax format defin
 points takeaway takeaways conclusion conclusions update updates status warning error errors version scenario
 approach method methods way ways first second third next last finally also but and or so however thus hence
 each every all some any most many few several both none reminder challenge extra draw drawbacks benefits very
+simple possible alternative better best main general typical common usual naive obvious one another
 in on at for with without by from to of as about into over under instead except unless
 """.split())
 # a definition that opens so is an order, a remark or an opinion, not what the term is
@@ -84,10 +85,13 @@ most many some all each every few several both none one two three my our your hi
 _CONTEXT_WORDS = frozenset("this these those i we you me us my our your it they them here there above below".split())
 # a genus that judges its term or places it beside another ("an essential part of the course", "the good parts")
 _JUDGING = frozenset("similar same other another related following next good great simple useful better best nice "
+                     "benchmark default classic ideal usual natural preferred "
                      "easy quick common special different bit lot little few couple number very essential important "
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
+# a right side in Title Case: a title's second half ("DBS201: Introduction to Databases"), no list item
+_TITLE_CASE = re.compile(r"(?:(?:[A-Z0-9][\w'’&.-]*|of|and|the|to|in|for|on|a|an|with)\s*)+")
 _GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
 _SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
 _CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|\s[—–]\s| - |"
@@ -291,8 +295,9 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
         example = bool(_EXAMPLE.search(section))
         # three "X – Y" bullets on a slide outside a glossary: a list of kinds or parts ("People – …", "Process –
         # inadequate or failed processes", "Reputation – …"), each a category and what falls in it
-        pairs = sum(1 for raw in chunk.text.split("\n") if _BULLET.match(raw)
-                    and (m := _LINE.match(_BULLET.sub("", raw).strip())) and not _spelled(m.group("t"), m.group("d")))
+        pairs = sum(1 for raw in chunk.text.split("\n") if not raw.startswith("Notes:")
+                    and (m := _LINE.match(_BULLET.sub("", raw).strip())) and not _spelled(m.group("t"), m.group("d"))
+                    and not _TITLE_CASE.fullmatch(m.group("d").strip()))
         listed = pairs >= 3 and not _GLOSSARY.search(section)
         for raw in chunk.text.split("\n"):
             line = raw.strip()
@@ -485,7 +490,9 @@ def _does(acronym: str) -> str:
 
 def _what(term: str) -> str:
     last = term.split()[-1]
-    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and not last.isupper() and len(last) > 3
+    # "econometrics", "statistics", "physics": a field's name ends in -ics and is asked "what is"
+    plural = (last.endswith("s") and not last.endswith(("ss", "us", "is", "ics")) and not last.isupper()
+              and len(last) > 3)
     return "what are" if plural else "what is"
 
 
@@ -560,6 +567,9 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_not_a_term"] += 1
         return ""
     text = re.split(r"(?<=[a-z)])\.\s", rest, maxsplit=1)[0].strip().rstrip(".;,!")
+    if re.match(r"[,.;:)\]]", text):
+        skipped["slide_definition_cut"] += 1  # "Probit model: , the standard normal density": its formula is lost
+        return ""
     if _SEPARATOR.search(text):
         # "Data is the new oil for industrial revolution : Mukesh Ambani": a quotation and its speaker, fields
         skipped["slide_line_separators"] += 1
