@@ -85,7 +85,7 @@ most many some all each every few several both none one two three my our your hi
 _CONTEXT_WORDS = frozenset("this these those i we you me us my our your it they them here there above below".split())
 # a genus that judges its term or places it beside another ("an essential part of the course", "the good parts")
 _JUDGING = frozenset("similar same other another related following next good great simple useful better best nice "
-                     "benchmark default classic ideal usual natural preferred "
+                     "benchmark default classic ideal usual natural preferred serious significant growing huge big "
                      "easy quick common special different bit lot little few couple number very essential important "
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
@@ -129,6 +129,9 @@ MAX_VALUE_WORDS = 10
 _NUMBERED = re.compile(r"^(?P<k>lecture|lec|week|class|session|chapter|module|unit|part|day|topic)[\s_-]*(?P<n>\d+)"
                        r"(?P<rest>[\s_-].*)?$", re.IGNORECASE)
 _KINDS = {"lec": "Lecture"}
+# a template's institution on every deck of a course ("KALINGA INSTITUTE OF INDUSTRIAL TECHNOLOGY"): no deck's name
+_INSTITUTION = re.compile(r"(?i)^(?:the\s+)?(?:[\w&'’.-]+\s+){0,5}?(?:university|institute|college|school|"
+                          r"department|faculty|academy)(?:\s+(?:of|for)\s+(?:[\w&'’.-]+\s*){1,4})?$")
 # a title that is a course's numbering alone: "Chapter 19", "Chapter 2.1", "Unit5Chapter3" name no deck of a folder
 _ONLY_NUMBERING = re.compile(r"(?i)^(?:(?:lecture|lec|week|class|session|chapter|ch|module|unit|part|day|topic)"
                              r"[\s_.-]*\d+(?:\.\d+)*[\s_.-]*)+$")
@@ -237,7 +240,7 @@ def _names_something(title: str) -> bool:
     words = re.findall(r"[A-Za-z]{2,}", title or "")
     # a first slide's sentence ("Sometimes we need to perform an action more than once") is no deck's name
     return (bool(words) and len(title.split()) <= 12 and _key(title) not in _GENERIC_TITLES
-            and not _ONLY_NUMBERING.match(title.strip())
+            and not _ONLY_NUMBERING.match(title.strip()) and not _INSTITUTION.search(title)
             and not {w.lower() for w in words} & {"we", "you", "us", "our", "your"})
 
 

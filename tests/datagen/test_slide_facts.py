@@ -396,3 +396,15 @@ def test_a_lost_formula_a_field_s_name_a_role_a_judged_label_and_a_list_of_text_
                      "the use of statistical methods for the analysis of economic data",
                      f"{where} what are scalars?": "a single component with magnitude only"}
     assert skipped["slide_definition_category_list"] >= 1
+
+
+def test_an_institution_names_no_deck_and_a_judgement_defines_nothing():
+    # seen on session 55's third tuning folder, after the held-out read
+    names = deck_names([Deck("cc/Virtualization.pptx", "KALINGA INSTITUTE OF INDUSTRIAL TECHNOLOGY", "",
+                             "KALINGA INSTITUTE OF INDUSTRIAL TECHNOLOGY\nhypervisors")], Counter())
+    assert names == {"cc/Virtualization.pptx": "Virtualization"}
+    chunk = SimpleNamespace(doc_id="h.pptx", chunk_id="h#0", metadata={"section": "Workplace", "page": 9},
+                            text="Workplace\n- Harassment is a serious issue in both public and private sector firms")
+    skipped: Counter = Counter()
+    assert slide_facts("h.pptx", "Management", [chunk], skipped, load_pipeline()) == []
+    assert skipped["slide_definition_context"] == 1
