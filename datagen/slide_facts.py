@@ -9,12 +9,22 @@ copied into every deck of a course or a speaker). Three of its shapes state a fa
   (`TERM`), and a notes sentence or bullet "A primary key is a column that …" (`corpus_tools.paper_definitions
   .defined_term`, the papers' reader): "In the presentation “DBS201: Introduction to Database Design and SQL”, what
   is metadata?" → "data about data". The term is one to four words and no label of the slide's furniture
-  ("Example:", "Solution:", "Step 1:"); the definition two to sixteen words, no code, no question, not opening
-  with a pronoun, an order ("Just don't do inheritance") or an adverb;
+  ("Example:", "Solution:", "Step 1:"), no formula's variable ("P", "If S") and no pair; the definition two to
+  twenty words, whole (a restrictive "that …" clause is never cut off), placing its genus (a preposition, a clause
+  or four words: "a predicate" is refused), no code, figure, list, comparison or question, not opening with a
+  pronoun, an order ("Just don't do inheritance"), a verb ("establishes …") or an adverb. Three "X – Y" bullets on
+  a slide outside a glossary are a list of categories ("Process – inadequate or failed processes"): there a line
+  defines its term only with a genus ("the overall structure of …");
 - an acronym and the words its letters spell, "SQL: Structured Query Language", "Message Authentication Code
   (MAC)" (`ACRONYM`): "What does SQL stand for in …?";
 - a labelled value, "Target rate: 80-90 msgs/sec", "Instructor: Dr. Y", "Deadline: March 3" (`VALUE`): the value
-  holds a figure, a month or a title (Dr., Prof.); "In …, what is the target rate?".
+  opens with a figure, a month or a title (Dr., Prof.), under a label that names a measure, an amount, a date or
+  a person's role ("Columns: 19", "Office: Room 301" ask nothing); "In …, what is the target rate?".
+
+Nothing else in a deck asks: its tables (`datagen.relations` counts their cells, `slide_table_cell`) are a
+lecture's worked illustrations far more often than reports (preference lists, DP grids, token tables: 31 sampled
+table questions on session 55's tuning decks, none natural), and its prose templates' and claims' questions read
+bullets and formulas with their symbols lost as sentences ("When has Instacart founded?").
 
 A slide's heading is no fact line ("Sorting Output – Single Column" titles a slide), and a term or label a deck
 states twice with two answers is refused (no one passage answers). Hidden slides are read and asked like any
