@@ -102,6 +102,8 @@ _JUDGING = frozenset("similar same other another related following next good gre
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
 # a right side in Title Case: a title's second half ("DBS201: Introduction to Databases"), no list item
 _TITLE_CASE = re.compile(r"(?:(?:[A-Z0-9][\w'’&.-]*|of|and|the|to|in|for|on|a|an|with)\s*)+")
+_STUDY = re.compile(r"(?i)^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:study|studies|review|survey|perspective|evidence|"
+                    r"exploration|investigation|case)\b")
 _GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
 _SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
 _CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|\s[—–]\s| - |"
@@ -427,6 +429,11 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, l
             # "Smart Walking Stick – Low cost edition for Developing markets": a product's name and its pitch; a
             # named thing is defined by its genus ("Physical Data Independence – the ability to modify …")
             skipped["slide_definition_name_pitch"] += 1
+            return out
+        if definition and _STUDY.match(definition) and any(w[:1].isupper() for w in term.split()[1:]):
+            # "Barriers towards Leadership positions: A qualitative study among women in …": a study's title and
+            # its subtitle, no term and its meaning
+            skipped["slide_definition_study_title"] += 1
             return out
         if definition and listed and not re.match(r"(?i)^(?:a|an|the)\s", definition):
             # in a list of categories only a genus ("the overall logical structure of the database") defines its

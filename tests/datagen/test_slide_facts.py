@@ -408,3 +408,16 @@ def test_an_institution_names_no_deck_and_a_judgement_defines_nothing():
     skipped: Counter = Counter()
     assert slide_facts("h.pptx", "Management", [chunk], skipped, load_pipeline()) == []
     assert skipped["slide_definition_context"] == 1
+
+
+def test_a_study_s_title_and_subtitle_is_no_term():
+    # seen on session 55's third tuning folder: a research title read as a term and its definition
+    chunk = SimpleNamespace(doc_id="rm.pptx", chunk_id="rm#0", metadata={"section": "Research topics", "page": 5},
+                            text="Research topics\n- Remote Nursing Careers: A qualitative study among nurses in "
+                                 "rural clinics\n- Research topic: the broad subject matter addressed in a study")
+    skipped: Counter = Counter()
+    asked = {f.ask.replace("{s}", f.subject): f.answer
+             for f in slide_facts("rm.pptx", "Research Methods", [chunk], skipped, load_pipeline())}
+    assert asked == {"In the presentation “Research Methods”, what is research topic?":
+                     "the broad subject matter addressed in a study"}
+    assert skipped["slide_definition_study_title"] == 1
