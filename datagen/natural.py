@@ -81,6 +81,7 @@ from datagen.mining import MinedCorpus, fold
 from datagen.naming import chat_speaker, title_resolver
 from datagen.positives import POSITIVES
 from datagen.region_links import region_links
+from datagen.slide_facts import is_deck
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, date_aliases
 
@@ -605,6 +606,9 @@ class NaturalGenerator:
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
             if d not in self._doc_pages
+            # a deck's "sentences" are bullets and formulas with their symbols lost ("Thus, is a mapping and it is a
+            # single point on the real line."): its questions are datagen.slide_facts' alone
+            and not (mined.chunks.get(d) and is_deck(d, mined.chunks[d][0].metadata))
             and (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
             and (found := document_claims(sents))
         }

@@ -9,12 +9,22 @@ copied into every deck of a course or a speaker). Three of its shapes state a fa
   (`TERM`), and a notes sentence or bullet "A primary key is a column that …" (`corpus_tools.paper_definitions
   .defined_term`, the papers' reader): "In the presentation “DBS201: Introduction to Database Design and SQL”, what
   is metadata?" → "data about data". The term is one to four words and no label of the slide's furniture
-  ("Example:", "Solution:", "Step 1:"); the definition two to sixteen words, no code, no question, not opening
-  with a pronoun, an order ("Just don't do inheritance") or an adverb;
+  ("Example:", "Solution:", "Step 1:"), no formula's variable ("P", "If S") and no pair; the definition two to
+  twenty words, whole (a restrictive "that …" clause is never cut off), placing its genus (a preposition, a clause
+  or four words: "a predicate" is refused), no code, figure, list, comparison or question, not opening with a
+  pronoun, an order ("Just don't do inheritance"), a verb ("establishes …") or an adverb. Three "X – Y" bullets on
+  a slide outside a glossary are a list of categories ("Process – inadequate or failed processes"): there a line
+  defines its term only with a genus ("the overall structure of …");
 - an acronym and the words its letters spell, "SQL: Structured Query Language", "Message Authentication Code
   (MAC)" (`ACRONYM`): "What does SQL stand for in …?";
 - a labelled value, "Target rate: 80-90 msgs/sec", "Instructor: Dr. Y", "Deadline: March 3" (`VALUE`): the value
-  holds a figure, a month or a title (Dr., Prof.); "In …, what is the target rate?".
+  opens with a figure, a month or a title (Dr., Prof.), under a label that names a measure, an amount, a date or
+  a person's role ("Columns: 19", "Office: Room 301" ask nothing); "In …, what is the target rate?".
+
+Nothing else in a deck asks: its tables (`datagen.relations` counts their cells, `slide_table_cell`) are a
+lecture's worked illustrations far more often than reports (preference lists, DP grids, token tables: 31 sampled
+table questions on session 55's tuning decks, none natural), and its prose templates' and claims' questions read
+bullets and formulas with their symbols lost as sentences ("When has Instacart founded?").
 
 A slide's heading is no fact line ("Sorting Output – Single Column" titles a slide), and a term or label a deck
 states twice with two answers is refused (no one passage answers). Hidden slides are read and asked like any
@@ -62,10 +72,12 @@ ideas rule rules result results output input outputs inputs source sources image
 now then before after reality recap summary agenda outline overview contents topic topics objective objectives
 exercise exercises homework reading readings lab task tasks part chapter week lecture slide session module unit
 advantages disadvantages pros cons why what how when where who which yes no true false here there this that it
+following below above if because consider suppose assume given let called inside outside variations
 these those they we you i he she my our your their its usage syntax format definition definitions def key point
 points takeaway takeaways conclusion conclusions update updates status warning error errors version scenario
 approach method methods way ways first second third next last finally also but and or so however thus hence
 each every all some any most many few several both none reminder challenge extra draw drawbacks benefits very
+simple possible alternative better best main general typical common usual naive obvious one another
 in on at for with without by from to of as about into over under instead except unless
 """.split())
 # a definition that opens so is an order, a remark or an opinion, not what the term is
@@ -73,6 +85,9 @@ _NOT_DEFINITIONS = frozenset("""
 just don't dont do does did use using test extend always never see try make avoid check click go run we i you it
 this that they there these those yes no not only also e.g i.e eg ie ex example see note let's lets please
 probably maybe perhaps really very so too more less same why what how when where who which if then because
+decrease increase reduce double halve add remove set send return compute call create delete update move copy store
+start stop open close read write take give get put keep choose select pick find apply print load save install
+track
 most many some all each every few several both none one two three my our your his her their its me us
 """.split())
 # words that make a definition depend on the slide around it or on who speaks ("the parent of these hypotheses",
@@ -80,11 +95,25 @@ most many some all each every few several both none one two three my our your hi
 _CONTEXT_WORDS = frozenset("this these those i we you me us my our your it they them here there above below".split())
 # a genus that judges its term or places it beside another ("an essential part of the course", "the good parts")
 _JUDGING = frozenset("similar same other another related following next good great simple useful better best nice "
+                     "benchmark default classic ideal usual natural preferred serious significant growing huge big "
                      "easy quick common special different bit lot little few couple number very essential important "
                      "key main major critical crucial powerful popular bad hard part example kind way".split())
 # "single, double and triple quotes", "YesSQL and NoSQL", "Dynamic dispatch, Inspects signatures": things listed
 _LIST = re.compile(r",[^,]*\b(?:and|or)\b|^\S+ (?:and|or) \S+$")
-_CLAUSE = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:that|which|who|whose|where|when|because|but|so|if)\s)")
+# a right side in Title Case: a title's second half ("DBS201: Introduction to Databases"), no list item
+_TITLE_CASE = re.compile(r"(?:(?:[A-Z0-9][\w'’&.-]*|of|and|the|to|in|for|on|a|an|with)\s*)+")
+_STUDY = re.compile(r"(?i)^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:study|studies|review|survey|perspective|evidence|"
+                    r"exploration|investigation|case)\b")
+_GLOSSARY = re.compile(r"(?i)\b(?:definitions?|terms?|terminology|glossary|vocabulary|concepts?|jargon)\b")
+_SEPARATOR = re.compile(r"\s[–—-]\s|\s?:\s")
+_CLAUSE = re.compile(r"\s*(?:,\s(?:which|where|who|whose|when|and\s(?:is|are|can|may))\s|;|:|\(|\s[—–]\s| - |"
+                     r"\s(?:because|but|so)\s)")
+# a definition that places its genus: a preposition, a relative clause, a participle or a possessive after its head
+_QUALIFIED = re.compile(r"\b(?:that|which|who|whose|where|whereby|when|of|for|to|in|on|with|without|from|between|"
+                        r"among|by|as|at|into|over|about|across|within|through|via|containing|having|used|made|"
+                        r"called|based)\b|'s\b|’s\b")
+# what is left of a line whose equation the reader could not read: two spaces, a space before punctuation, "()"
+_MATH_LOST = re.compile(r"\S {2,}\S|\s[,.;)]|\(\s*\)|\s(?:of|if|is|are|the|a|an|to|and|or|by|with|than|such)$")
 _NAME = re.compile(r"^(?P<n>[A-Z][a-z’'.-]+(?: [A-Z][a-z’'.-]*\.?){1,3})(?:\s*(?:[<(@,].*)?)$")
 _CITATION = re.compile(r"^[A-Z][\w.’' ]*\s(?:et al\.?\s)?\(?\d{4}\)?$")
 _CODE = re.compile(r"[=;{}<>`\[\]|\\]|\w\(|::|->|=>")
@@ -95,16 +124,37 @@ _PEOPLE = frozenset("instructor instructors lecturer speaker speakers presenter 
 _ENGLISH = frozenset("the of and to is are in for with that this on by from".split())
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
                    "una es por para con il di che della sono não uma".split())
+# a label whose value a reader asks "what is the …?" of: a measure, an amount, a date ("Target rate", "Deadline")
+_FIGURE_FIRST = re.compile(r"(?i)^(?:[$€£~≈<>+-]?\s?\d|(?:about|approx\.?|approximately|around|over|under|up to|nearly|"
+                          r"almost|more than|less than)\s+[$€£]?\d)")
+_MEASURES = frozenset("""
+rate rates price prices cost costs budget revenue revenues sales profit profits margin growth share size population
+speed latency throughput capacity accuracy precision recall score weight height length width depth area volume
+temperature duration users customers employees downloads funding valuation salary income fee fees tuition deadline
+date count total average mean median ratio percentage loss losses spend spending investment amount balance debt
+turnover bandwidth frequency voltage power energy yield return returns
+""".split())
 MAX_TERM_WORDS = 4
-MAX_DEFINITION_WORDS = 16
+MAX_DEFINITION_WORDS = 20
 MAX_VALUE_WORDS = 10
 # a file name that is only a course's numbering ("Lecture3", "Week 10 Slides", "lec_04")
 _NUMBERED = re.compile(r"^(?P<k>lecture|lec|week|class|session|chapter|module|unit|part|day|topic)[\s_-]*(?P<n>\d+)"
                        r"(?P<rest>[\s_-].*)?$", re.IGNORECASE)
 _KINDS = {"lec": "Lecture"}
+# a template's institution on every deck of a course ("KALINGA INSTITUTE OF INDUSTRIAL TECHNOLOGY"): no deck's name
+_INSTITUTION = re.compile(r"(?i)^(?:the\s+)?(?:[\w&'’.-]+\s+){0,5}?(?:university|institute|college|school|"
+                          r"department|faculty|academy)(?:\s+(?:of|for)\s+(?:[\w&'’.-]+\s*){1,4})?$")
+# a title that is a course's numbering alone: "Chapter 19", "Chapter 2.1", "Unit5Chapter3" name no deck of a folder
+_ONLY_NUMBERING = re.compile(r"(?i)^(?:(?:lecture|lec|week|class|session|chapter|ch|module|unit|part|day|topic)"
+                             r"[\s_.-]*\d+(?:\.\d+)*[\s_.-]*)+$")
 # file names that name nothing by themselves
 _GENERIC_STEMS = frozenset("slides slide presentation deck talk final draft new copy template untitled lecture notes "
                            "revised v1 v2 v3 with voice".split())
+# a first slide's title that any deck could carry: "Introduction" names no talk among a folder's talks
+_GENERIC_TITLES = frozenset({"agenda", "outline", "contents", "overview", "introduction", "intro", "welcome",
+                             "summary", "conclusion", "conclusions", "questions", "thank you", "thanks", "review",
+                             "recap", "presentation", "slides", "lecture", "title", "untitled", "course overview",
+                             "course introduction", "background", "motivation"})
 _WELCOME = re.compile(r"^(?:welcome to|introduction to the course)\s+", re.IGNORECASE)
 # a course's code after a deck's title ("… Vulnerabilities CS 07351")
 _COURSE_CODE = re.compile(r"\s+[A-Z]{2,5}[- ]?\d{3,5}[A-Z]?\b")
@@ -201,7 +251,8 @@ def _whole(name: str) -> str:
 def _names_something(title: str) -> bool:
     words = re.findall(r"[A-Za-z]{2,}", title or "")
     # a first slide's sentence ("Sometimes we need to perform an action more than once") is no deck's name
-    return (bool(words) and len(title.split()) <= 12 and _key(title) not in {"agenda", "outline", "contents", "overview"}
+    return (bool(words) and len(title.split()) <= 12 and _key(title) not in _GENERIC_TITLES
+            and not _ONLY_NUMBERING.match(title.strip()) and not _INSTITUTION.search(title)
             and not {w.lower() for w in words} & {"we", "you", "us", "our", "your"})
 
 
@@ -255,7 +306,14 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
     lines = 0
     for chunk in chunks:
         found += _only_children(chunk, headings, where, skipped, nlp)
-        example = bool(_EXAMPLE.search(str((chunk.metadata or {}).get("section") or "")))
+        section = str((chunk.metadata or {}).get("section") or "")
+        example = bool(_EXAMPLE.search(section))
+        # three "X – Y" bullets on a slide outside a glossary: a list of kinds or parts ("People – …", "Process –
+        # inadequate or failed processes", "Reputation – …"), each a category and what falls in it
+        pairs = sum(1 for raw in chunk.text.split("\n") if not raw.startswith("Notes:")
+                    and (m := _LINE.match(_BULLET.sub("", raw).strip())) and not _spelled(m.group("t"), m.group("d"))
+                    and not _TITLE_CASE.fullmatch(m.group("d").strip()))
+        listed = pairs >= 3 and not _GLOSSARY.search(section)
         for raw in chunk.text.split("\n"):
             line = raw.strip()
             if not line or _key(line) in headings or _key(re.sub(r"\s*\(slide \d+.*\)$", "", line)) in headings:
@@ -272,7 +330,7 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
                 if _LINE.match(_BULLET.sub("", line).strip()):
                     skipped["slide_example_particular"] += 1
                 continue
-            found += _line_facts(chunk, _BULLET.sub("", line).strip(), where, skipped, nlp)
+            found += _line_facts(chunk, _BULLET.sub("", line).strip(), where, skipped, nlp, listed)
     if not lines:
         skipped["slide_deck_no_text"] += 1
     return _one_answer(found, skipped)
@@ -280,13 +338,16 @@ def slide_facts(doc_id: str, name: str, chunks: Sequence[Any], skipped: Counter,
 
 def _one_answer(found: list[Fact], skipped: Counter) -> list[Fact]:
     """A term or label the deck states with two answers asks nothing; one stated twice alike is asked once."""
+    def term(f: Fact) -> tuple[str, str]:  # "the range" and "range" are one term
+        return f.relation, re.sub(r"^(?:a|an|the)\s+", "", fold(f.subject))
+
     answers: dict[tuple[str, str], set[str]] = {}
     for f in found:
-        answers.setdefault((f.relation, fold(f.subject)), set()).add(normalize(f.answer))
+        answers.setdefault(term(f), set()).add(normalize(f.answer))
     kept: list[Fact] = []
     seen: set[tuple[str, str]] = set()
     for f in found:
-        key = (f.relation, fold(f.subject))
+        key = term(f)
         if len(answers[key]) > 1:
             skipped["slide_two_answers"] += 1
             continue
@@ -334,13 +395,18 @@ def _notes(chunk: Any, notes: str, where: str, skipped: Counter, nlp: Any) -> li
     return out
 
 
-def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -> list[Fact]:
+def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, listed: bool = False) -> list[Fact]:
     out = _acronyms(chunk, line, where, skipped)
     m = _LINE.match(line)
     if m:
         term, rest = m.group("t").strip(), m.group("d").strip().rstrip(".")
         if _CITATION.match(rest) or term.endswith("/"):
             skipped["slide_citation_or_path"] += 1  # "Strong Inference – Platt 1964", "lib/ – packages for the env"
+            return out
+        if len(_SEPARATOR.findall(line)) >= 2:
+            # "LinkedIn – 100 million – 2012", "Contact – fb : jane.doe", "Interest Ratio: (payments – …)": a
+            # row of a list or a formula, no term beside its meaning
+            skipped["slide_line_separators"] += 1
             return out
         spelled = _spelled(term, rest)
         if spelled:
@@ -358,6 +424,22 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any) -
             skipped["slide_acronym_gloss"] += 1  # "ISP – Separating queries from commands": the talk's gloss, no meaning
             return out
         definition = _definition(term, rest, skipped, nlp)
+        if definition and len(term.split()) > 1 and all(w[:1].isupper() for w in term.split()) \
+                and not re.match(r"(?i)^(?:a|an|the)\s", definition):
+            # "Smart Walking Stick – Low cost edition for Developing markets": a product's name and its pitch; a
+            # named thing is defined by its genus ("Physical Data Independence – the ability to modify …")
+            skipped["slide_definition_name_pitch"] += 1
+            return out
+        if definition and _STUDY.match(definition) and any(w[:1].isupper() for w in term.split()[1:]):
+            # "Barriers towards Leadership positions: A qualitative study among women in …": a study's title and
+            # its subtitle, no term and its meaning
+            skipped["slide_definition_study_title"] += 1
+            return out
+        if definition and listed and not re.match(r"(?i)^(?:a|an|the)\s", definition):
+            # in a list of categories only a genus ("the overall logical structure of the database") defines its
+            # term; "inadequate or failed processes" says what falls under "Process", not what a process is
+            skipped["slide_definition_category_list"] += 1
+            return out
         if definition:
             return [*out, _fact(chunk, line, term, TERM, definition, f"In {where}, {_what(term)} {{s}}?")]
         return out
@@ -369,19 +451,27 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
     found = defined_term(sentence.rstrip(), skipped)
     if found is not None:
         term, genus = found
-        words = [fold(w).strip(".,;:()“”\"'") for w in genus.split()]
-        if set(words) & _CONTEXT_WORDS or (len(words) > 1 and words[1] in _JUDGING) or re.search(r"[“”\"]", genus):
-            skipped["slide_definition_context"] += 1  # "An infinite loop is an example of what is called a bug"
-            return []
-        if nlp is None or _noun_phrase(nlp, genus, term=False):
-            return [_fact(chunk, sentence, term, TERM, genus, f"In {where}, what is {{s}}?")]
+        # the papers' genus is cut at its first clause ("a linear list in" of "… in which elements are inserted",
+        # "a collection of operations" of "… that performs a single logical function"): the slide's whole predicate
+        bare = term.split(" ", 1)[1]
+        definition = _definition(bare, sentence[sentence.find(genus):], skipped, nlp)
+        if definition:
+            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, what is {{s}}?")]
         return []
     m = _IS.match(sentence.rstrip(" ."))
+    if m and not m.group("art") and m.group("t")[:1].islower():
+        # "value is a field of class Thingy", "mids are the midpoints …": a bullet opens with a capital, so a
+        # lowercase subject is a program's name or the tail of a line broken across two ("… of the / range is …")
+        skipped["slide_not_a_term"] += 1
+        return []
     if m and _is_term(m.group("t")):
         term = f"{m.group('art').lower()} {m.group('t')}" if m.group("art") else m.group("t")
         definition = _definition(m.group("t"), m.group("d"), skipped, nlp)
         if definition:
-            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, {_what(m.group('t'))} {{s}}?")]
+            # "Git is a distributed version control system": written with no article, the term is a name (or a
+            # mass noun) and is asked with none ("what is git?", never "what is a git?")
+            return [_fact(chunk, sentence, term, TERM, definition, f"In {where}, {_what(m.group('t'))} {{s}}?",
+                          named=not m.group("art"))]
     return []
 
 
@@ -391,11 +481,13 @@ def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]
             for acronym, expansion in acronyms(text, Counter())]
 
 
-def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "") -> Fact:
+def _fact(chunk: Any, sentence: str, subject: str, relation: str, answer: str, ask: str, kind: str = "",
+          named: bool = False) -> Fact:
     subject = _subject(subject)
     lead = re.match(r"^(a|an)\s", answer, re.IGNORECASE)
-    if (relation == TERM and lead and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
-            and not subject.split()[-1].endswith("ing")):  # "slicing", a practice, takes no article
+    if (relation == TERM and lead and not named and subject[:1].islower() and not re.match(r"^(?:a|an|the)\s", subject)
+            and not subject.split()[-1].endswith("ing") and _what(subject) == "what is"):
+        # "slicing", a practice, takes no article, nor "vectors" ("what are a vectors?")
         # "Database" / "A structure that contains …": a countable thing, asked "what is a database?"
         subject = ("an " if subject[0] in "aeiou" else "a ") + subject
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject,
@@ -418,7 +510,9 @@ def _does(acronym: str) -> str:
 
 def _what(term: str) -> str:
     last = term.split()[-1]
-    plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) and not last.isupper() and len(last) > 3
+    # "econometrics", "statistics", "physics": a field's name ends in -ics and is asked "what is"
+    plural = (last.endswith("s") and not last.endswith(("ss", "us", "is", "ics")) and not last.isupper()
+              and len(last) > 3)
     return "what are" if plural else "what is"
 
 
@@ -432,6 +526,12 @@ def _is_term(term: str) -> bool:
         return False
     if fold(words[-1]) in MINOR or any(w.isdigit() for w in words):
         return False  # "Step 1", "Rule of"
+    if any(re.fullmatch(r"[A-Za-z]", w) for w in words) or len(re.sub(r"[^A-Za-z]", "", term)) < 3:
+        return False  # "P is a predicate", "If S is a subtype of T", "Di is the data type of …": a formula's variable
+    if any(re.search(r"\w['’](?!s\b)\w", w) for w in words):
+        return False  # "l'in: original data, plus retransmitted data": λ'in, a formula's variable that lost its letter
+    if any(fold(w) in ("and", "or", "&") for w in words):
+        return False  # "Bertha and Xavier are an unstable pair", "Data redundancy and inconsistency": two things
     return not re.search(r"\d", words[0]) and all(re.search(r"[A-Za-z]", w) for w in words)
 
 
@@ -469,6 +569,15 @@ def _value(term: str, rest: str, skipped: Counter) -> str:
     if not (re.search(r"\d[\d,.]*\s*(?:%|[A-Za-z$€£]+)|[$€£]\s?\d|\d{2,}|\d\.\d", rest) or _MONTH.search(rest) or _TITLED.match(rest)):
         skipped["slide_value_shape"] += 1
         return ""
+    if not (_FIGURE_FIRST.match(rest) or _MONTH.match(rest) or _TITLED.match(rest)):
+        # "Dates, containing a (4 digit) year, month and date", "to user 1, to user 2": prose holding a figure
+        skipped["slide_value_shape"] += 1
+        return ""
+    if fold(term).split()[-1] not in _MEASURES and _label(term) not in _PEOPLE:
+        # "Columns: 19" (R's output), "Code: CSC2203", "Theory: 3 Absences allowed", "Office: Room 301", "Due: …":
+        # "what is the columns / the theory / the due?" asks nothing a reader says; a measure or a date does
+        skipped["slide_value_label_vague"] += 1
+        return ""
     return rest
 
 
@@ -478,10 +587,22 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
         skipped["slide_not_a_term"] += 1
         return ""
     text = re.split(r"(?<=[a-z)])\.\s", rest, maxsplit=1)[0].strip().rstrip(".;,!")
+    if re.match(r"[,.;:)\]]", text):
+        skipped["slide_definition_cut"] += 1  # "Probit model: , the standard normal density": its formula is lost
+        return ""
+    if _SEPARATOR.search(text):
+        # "Data is the new oil for industrial revolution : Mukesh Ambani": a quotation and its speaker, fields
+        skipped["slide_line_separators"] += 1
+        return ""
+    if text.endswith(":") or _MATH_LOST.search(text):
+        # "a field of study concerned with:" opens a list; "a mathematical relation among n  2 entities", "an
+        # eigenvector of if": an equation the reader could not read was cut out of the line
+        skipped["slide_definition_cut"] += 1
+        return ""
     text = re.sub(r"\s*\([^()]*\)$", "", text)  # "a sigmoid function (“S” curve)": the aside is no part of it
     if len(text.split()) > MAX_DEFINITION_WORDS:
-        # "probability distribution used to calculate population parameters when the sample size is small, …":
-        # the definition to its first clause, as the papers' genus is cut
+        # "probability distribution used to calculate population parameters, when …": the definition to its first
+        # clause set off by a comma or a dash; a restrictive "that …" / "who …" is the definition's, never cut
         head = _CLAUSE.split(text, maxsplit=1)[0].strip()
         text = head if len(head.split()) >= 3 else text
     words = text.split()
@@ -502,13 +623,30 @@ def _definition(term: str, rest: str, skipped: Counter, nlp: Any = None) -> str:
             or re.search(r"[“”\"]", text)):  # "an “artifact” of all s/w projects": scare quotes, a remark on it
         skipped["slide_definition_shape"] += 1
         return ""
+    if re.search(r"\d", text) or "…" in text or "..." in text or re.search(r"\betc\b", text):
+        # "3-bit channel num, 1-bit sequence num", "coax cable, optical fiber…", "the median is the 9th term, 15": a
+        # figure is the worked example's, a definition holds none
+        skipped["slide_definition_shape"] += 1
+        return ""
+    if re.search(r"\bthan\b", text):
+        # "an order of magnitude more efficient than a context switch": a property the slide compares, no genus
+        skipped["slide_definition_property"] += 1
+        return ""
     if re.fullmatch(r"[\d\s%.,/-]+", text) or _LIST.search(text) or text.count(",") >= 2 or re.search(r",\s+[A-Z]", text):
         skipped["slide_definition_shape"] += 1  # a figure, or a list of things: no one thing the term is
+        return ""
+    if any(re.fullmatch(r"[A-Z][,.;:)]?", w) for w in words[1:]):
+        skipped["slide_definition_variable"] += 1  # "variable S in the outer query", "a superkey of R": the example's
         return ""
     lowered = {fold(w).strip(".,;:()“”\"'") for w in words}
     if lowered & _CONTEXT_WORDS or second in _JUDGING or fold(term).split()[-1] in lowered:
         # "the parent of these hypotheses", "an essential part of the course", "Index – find and return index"
         skipped["slide_definition_context"] += 1
+        return ""
+    if len(words) < 4 and not _QUALIFIED.search(" ".join(words[1:])):
+        # "the inner query", "comparison tool", "a predicate", "Dynamic stuff": a bare genus names a class, not
+        # this term's place in it ("data about data", "a portion of a string" say what sets it apart)
+        skipped["slide_definition_bare"] += 1
         return ""
     if nlp is not None and not (_noun_phrase(nlp, term, term=True) and _noun_phrase(nlp, text, term=False)):
         skipped["slide_definition_not_a_noun_phrase"] += 1  # "Hybrid – pick a standard and extend", "Immutable – once …"
@@ -532,6 +670,12 @@ def _noun_phrase(nlp: Any, text: str, *, term: bool) -> bool:
         return False  # "High coupling – testing implementation": what it leads to, not what it is
     if lead.pos_ in ("VERB", "AUX", "ADV", "ADP", "PRON", "SCONJ", "CCONJ", "INTJ"):
         return False
+    if not term and lead.lower_.endswith("s") and lead.lower_ not in ("as", "is", "this", "its"):
+        # "establishes performance standards …", "Describes observations …", "displays and filters …": read after
+        # a subject ("It establishes …"), the verb says what the term does, not what it is
+        framed = [t for t in nlp("It " + text[:1].lower() + text[1:]) if not t.is_punct]
+        if len(framed) > 1 and framed[1].tag_ == "VBZ":
+            return False
     roots = [t for t in tokens if t.dep_ == "ROOT"]
     return bool(roots) and roots[0].pos_ in ("NOUN", "PROPN")
 
