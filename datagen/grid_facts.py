@@ -21,6 +21,11 @@ cells are empty lost their last space to the chunk's trim ("Zhou Qi | 2.5 |  |")
 another width than its columns is not read (counted).
 
 Refused, each counted in `skipped` (no question is better than a wrong one):
+- grid_header_is_data: a column named by a figure ("$250.00", "60"; a year is a column's name) or a name ending in
+  ":" ("Unit Cost:"): the header row is a data row or a label-and-value block;
+- grid_statistics: a statistics tool's output (two names or more of "Coefficients", "t Stat", "P-value", "df",
+  "Intercept", …: regression, ANOVA, descriptive statistics);
+- grid_row_side_by_side: a row that repeats its label among its values (tables set side by side);
 - grid_without_header: rows with no column line and no columns in the chunk's header (the header row was lost);
 - grid_header_letters: a table the reader found no header row for (its columns are the sheet's letters A, B, …);
 - grid_row_misaligned: a row of another width than its columns;
@@ -78,6 +83,17 @@ _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 # a column of sentences: what a note says is no figure a person looks up by its row
 _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
+# a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
+# label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing
+_FIGURE_NAME = re.compile(r"^\(?[-+]?(?:[$€£¥₹]|[A-Z]{3}\s?)?\d[\d,]*(?:\.\d+)?\s*%?\)?$")
+# a statistics tool's output (Excel's regression and ANOVA sheets): "the t Stat for Price of Ice Cream" is no
+# question a person with the folder asks (session 53's reporting read)
+_STATISTICS = frozenset({"coefficients", "standard error", "t stat", "t-stat", "p-value", "p value", "lower 95%",
+                         "upper 95%", "lower 95.0%", "upper 95.0%", "significance f", "multiple r", "r square",
+                         "adjusted r square", "intercept", "residual", "residuals", "anova", "ss", "ms", "df",
+                         "f crit", "p(t<=t) one-tail", "p(t<=t) two-tail", "t critical one-tail", "t critical two-tail",
+                         "hypothesized mean difference", "pooled variance", "observations", "standard deviation",
+                         "sample variance", "kurtosis", "skewness", "confidence level(95.0%)"})
 
 
 @dataclass(frozen=True)
@@ -221,6 +237,18 @@ def _label_refusal(label: str) -> str:
     return ""
 
 
+def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
+    """Why a whole table gives no question ("" when it may): its header row is data or a label-and-value block
+    (grid_header_is_data), or it is a statistics tool's output (grid_statistics, two of its names or more)."""
+    names = [c.strip() for c in head]
+    if any(_FIGURE_NAME.match(c) and not _YEAR.match(c) for c in names[1:]) or any(c.endswith(":") for c in names if c):
+        return "grid_header_is_data"
+    words = [fold(c) for c in names] + [fold(cells(line)[0]) for line in rows]
+    if sum(w in _STATISTICS for w in words) >= 2:
+        return "grid_statistics"
+    return ""
+
+
 def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:
     """(caption, [corner, columns …], rows) of each table a chunk holds, in order (see the module docstring)."""
     header = str((chunk.metadata or {}).get("header", ""))
@@ -261,6 +289,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         if columns and all(_LETTERS.match(c) for c in columns):
             skipped["grid_header_letters"] += len(rows)  # the reader found no header row: A, B, C name nothing
             continue
+        why_table = _table_refusal(head, rows)
+        if why_table:
+            skipped[why_table] += len(rows)
+            continue
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
@@ -271,6 +303,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                 continue
             label, values = row[0], row[1:]
             why = _label_refusal(label)
+            if not why and any(fold(v) == fold(label) for v in values):
+                # "David | 16,680 | David | 20,000": tables set side by side under one header row, each cell's
+                # column a merged title's part ("Icon Sets Sales"); which cell answers which question is a guess
+                why = "grid_row_side_by_side"
             if why:
                 skipped[why] += 1
                 continue

@@ -167,3 +167,30 @@ def test_a_pivot_table_s_total_and_fields_read_as_a_person_says_them_and_measure
     assert asked[f"What is the overall average price in {where}?"] == "3.8"
     assert asked[f"What is the total funding for North in {where}?"] == "90"  # never "total total funding"
     assert not [q for q in asked if "4.6" in q] and skipped["grid_row_label_number"] == 1
+
+
+def test_a_data_row_taken_for_the_header_statistics_output_and_side_by_side_tables_give_no_question() -> None:
+    # seen on session 55's tuning workbooks: "What is the $0.10 for Response Rate: …", "the standard error for
+    # Price of Ice Cream in the Regression sheet", "the icon sets sales for David" (two tables side by side)
+    book = "club/model.xlsx"
+    chunks = [
+        Chunk("m#0", book, "(Printing:) | $0.10 | per catalogue\nResponse Rate: | 5.77% | per mailing", 0, 20,
+              _meta(book, "Model", "columns: $0.10 | per catalogue · Printing:", "Model")),
+        Chunk("m#1", book, "(Rent) | INR24,000.00\nLoans | INR10,000.00", 1, 20,
+              _meta(book, "Budget", "columns: INR24,000.00 · Rent", "Model")),
+        Chunk("m#2", book, "(columns) | Coefficients | Standard Error | t Stat | P-value\n"
+              "Intercept | 4.2 | 0.5 | 8.4 | 0.001\nPrice of Ice Cream | -0.74 | 0.45 | -1.64 | 0.17", 2, 30,
+              _meta(book, "Regression", "columns: Coefficients | Standard Error | t Stat | P-value · columns", "Model")),
+        Chunk("m#3", book, "(Salesman) | Sales | Icon Sets Salesman | Icon Sets Sales\nDavid | 16,680 | David | 20,000\n"
+              "Maria Lopez | 9,100 | Ann Wu | 7,000", 3, 30,
+              _meta(book, "Formats", "columns: Sales | Icon Sets Salesman | Icon Sets Sales · Salesman", "Model")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Model", skipped)}
+    assert not [q for q in asked if "$0.10" in q or "INR" in q or "Coefficients" in q.title() or "David" in q], asked
+    assert skipped["grid_header_is_data"] == 2 and skipped["grid_statistics"] == 2 and skipped["grid_row_side_by_side"] == 1
+    # the table's other rows are still read: a year is a column's name, not a data row
+    assert asked["What is the sales for Maria Lopez in the Formats sheet of the Model workbook?"] == "9,100"
+    year = Chunk("m#4", book, "(Country) | 2007 | 2008\nChile | 4.1 | 4.5", 4, 20,
+                 _meta(book, "GDP", "columns: 2007 | 2008 · Country", "Model"))
+    assert {f.ask for f in grid_facts(year, "Model", Counter())} >= {"What is the value for Chile in 2007 in the GDP sheet of the Model workbook?"}
