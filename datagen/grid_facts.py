@@ -25,6 +25,12 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   ":" ("Unit Cost:"): the header row is a data row or a label-and-value block;
 - grid_statistics: a statistics tool's output (two names or more of "Coefficients", "t Stat", "P-value", "df",
   "Intercept", …: regression, ANOVA, descriptive statistics);
+- grid_column_not_a_measure: a column whose name names no measure (amount, price, score, …, a unit) and no
+  attribute (manager, city, date, …): a value of a category ("West Coast", "English", "Jan"), a verb ("Added"), a
+  code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
+  that is a bare number; a plural count noun ("Guests") is said "number of guests";
+- grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
+- grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_row_side_by_side: a row that repeats its label among its values (tables set side by side);
 - grid_without_header: rows with no column line and no columns in the chunk's header (the header row was lost);
 - grid_header_letters: a table the reader found no header row for (its columns are the sheet's letters A, B, …);
@@ -187,9 +193,13 @@ def _column_phrase(column: str) -> str:
         said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
+    # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
+    column = " ".join(w.lower() if len(w) > 3 and w.isupper() and w.isalpha() else w for w in column.split())
     words = column.split()
     if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
-        return column.lower()
+        column = column.lower()
+    if _kind(column) == "count" and not re.match(r"(?i)(?:total|number|count|no\b|#|avg|average)", column):
+        return f"number of {column}"  # "Guests": "the number of guests"
     return column
 
 
@@ -234,7 +244,83 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_number"
     if len(label) > _NAME_CHARS:
         return "grid_row_label_long"
+    if label.rstrip().endswith(":"):
+        return "grid_row_label_colon"  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
     return ""
+
+
+# What a column must name for its cells to be asked (session 53's reporting read: "What is the west coast for Men's
+# Wear", "the english for Alison Cox", "the added for A-102"): its head noun ("Unit Price" → price, "Date of Birth" →
+# date, "NightlyRate" → rate) is a measure, a noun that takes a figure, or an attribute, a noun whose value names a
+# thing (a manager, a city, a day). A column named by a value of a category (a region, a product, a subject, a
+# month), a verb ("Added") or a code ("DET") is refused (grid_column_not_a_measure): no rule rescues it.
+_MEASURES = frozenset("""
+amount total sum subtotal count number qty quantity price cost revenue sales sale turnover profit loss income expense
+expenditure spend spending budget actual actuals forecast target variance difference change growth balance salary wage
+pay payment rate ratio score grade mark point percent percentage pct share proportion average avg mean median margin
+value hour minute duration age weight height length width depth size area volume distance speed temperature population
+case death rating rank ranking stock inventory discount tax fee charge earnings deposit withdrawal debt interest
+capacity attendance vote enrollment enrolment gpa cgpa mrp rent commission bonus premium return yield gdp inflation
+frequency usage consumption production output demand supply allowance saving savings investment cash asset liability
+equity dividend valuation markup credit debit funding fund grant cogs ebitda roi kpi npv irr mileage calories
+attempt result km kg lb mph usd eur gbp inr % #
+""".split())
+_COUNTS = frozenset("""
+guest night bedroom bathroom room bed seat employee worker staff student customer order item unit visitor member
+participant player game win goal run hit ticket call passenger copy download view click session user transaction
+applicant patient service product book page hour day week month year household people person child adult death case
+vote response respondent complaint defect error incident shipment delivery review like follower subscriber attendee
+store branch credit assist point vehicle car bike class course lesson absence
+""".split())
+_ATTRIBUTES = frozenset("""
+manager owner city country state region location address category status type product customer client supplier vendor
+department team role position date deadline complexity priority level instructor teacher course subject model brand
+color colour genre director author publisher language currency method mode channel source destination venue shift
+supervisor sport opponent winner captain coach major semester term season property site branch store department
+warehouse office district province county continent nationality occupation industry sector segment tier group
+designation company employer school university college campus platform device payee payer account day
+""".split())
+
+
+def _kind(column: str) -> str:
+    """What a column's name names, by its head noun ("Unit Price (USD)" → price, "Date of Birth" → date,
+    "HourlyRate" → rate): "measure", "count" (a plural noun counted: "Guests", said "number of guests"),
+    "attribute", or "" (none of these)."""
+    text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", column)
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
+    text = re.split(r"(?i)\s+(?:of|per|in|for|by|from|to|vs\.?)\s+", text.strip())[0]
+    words = re.findall(r"[A-Za-z]+|[%#]", text)
+    if not words:
+        return ""
+    word = words[-1].lower()
+    singular = next((w for w in (word[:-3] + "y" if word.endswith("ies") else "", word[:-2] if word.endswith("es") else "",
+                                 word[:-1] if word.endswith("s") and not word.endswith("ss") else "")
+                     if w and (w in _COUNTS or w in _MEASURES or w in _ATTRIBUTES)), "")
+    if word in _MEASURES:
+        return "measure"
+    if singular in _COUNTS or word in ("staff", "people"):
+        return "count"
+    if singular in _MEASURES:
+        return "measure"  # "Expenses", "Sales", "Points"
+    if word in _ATTRIBUTES:
+        return "attribute"
+    return ""
+
+
+def _column_refusal(column: str, value: str) -> str:
+    """Why a cell's column gives it no question ("" when it may): its name names no measure or attribute, or the
+    value is not of the kind the name says (a measure's value holds a figure; an attribute's is no bare number)."""
+    if _YEAR.match(column.strip()):
+        return ""  # a year's column: "the value for Chile in 2007"
+    pivot = _PIVOT_FIELD.match(column.strip())
+    kind = _kind(pivot.group(2) if pivot else column)
+    if pivot and kind not in ("measure", "count"):
+        return "grid_column_not_a_measure"  # "Count of Guest Name": the number of what?
+    if not kind:
+        return "grid_column_not_a_measure"
+    if kind == "attribute":
+        return "grid_value_not_a_name" if _NUMBER.match(value.replace(",", "")) else ""
+    return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
 
 
 def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
@@ -296,6 +382,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
+        if _ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip()):
+            # rows keyed by an identifier ("EmpID": "RM207"): no person asks for a row by its code
+            skipped["grid_row_label_id"] += len(rows)
+            continue
         for line in rows:
             row = cells(line)
             if len(row) != len(columns) + 1:
@@ -321,8 +411,11 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                     skipped["grid_column_id"] += 1
                 elif _FREE_TEXT_COLUMN.match(column.strip()):
                     skipped["grid_column_free_text"] += 1
-                elif why := _refusal(label, column, value):
+                elif why := _refusal(label, column, value) or _column_refusal(column, value):
                     skipped[why] += 1
+                elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(
+                        _column_phrase(column)) in ("total", "sum", "amount", "subtotal", "value"):
+                    skipped["grid_total_unnamed"] += 1  # "the overall TOTAL in …": the total of what?
                 else:
                     key = GridKey(where, label, column)
                     out.append(Fact(

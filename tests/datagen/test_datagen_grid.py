@@ -65,7 +65,8 @@ def test_cells_are_asked_by_table_row_and_column_values_kept_whole_and_bad_cells
     where = "the Price List 2023 table in the Prices sheet of the Inventory workbook"
     assert asked[f"What is the unit price for A-102 in {where}?"] == "$1,200.00"
     assert asked[f"What is the discount for A-102 in {where}?"] == "12.5%"
-    assert asked[f"What is the added for A-102 in {where}?"] == "2023-03-31"
+    # "Added" (a verb) names no measure and no attribute: "What is the added for A-102" is no question
+    assert not [q for q in asked if "the added " in q] and skipped["grid_column_not_a_measure"] >= 1
     # B-7 is two rows with two prices: the question has two answers and is not asked; its stock (3 twice) is
     assert f"What is the unit price for B-7 in {where}?" not in asked and skipped["grid_ambiguous"] >= 1
     assert asked[f"What is the stock for B-7 in {where}?"] == "3"
@@ -76,7 +77,7 @@ def test_cells_are_asked_by_table_row_and_column_values_kept_whole_and_bad_cells
     assert asked[f"What is the stock for C-9 in {where}?"] == "40"
     # the second table of the chunk under its own column line, never under the first table's columns
     assert asked["What is the manager for North in the Prices sheet of the Inventory workbook?"] == "Ana Ruiz"
-    assert asked["What is the opened for South in the Prices sheet of the Inventory workbook?"] == "2020-06-30"
+    assert asked["What is the number of staff for North in the Prices sheet of the Inventory workbook?"] == "12"
     assert not any(a == "Ana Ruiz" and "unit price" in q for q, a in asked.items())
     # a lost header row and a letters-only header give nothing, counted
     assert skipped["grid_without_header"] == 2 and skipped["grid_header_letters"] == 1
@@ -194,3 +195,39 @@ def test_a_data_row_taken_for_the_header_statistics_output_and_side_by_side_tabl
     year = Chunk("m#4", book, "(Country) | 2007 | 2008\nChile | 4.1 | 4.5", 4, 20,
                  _meta(book, "GDP", "columns: 2007 | 2008 · Country", "Model"))
     assert {f.ask for f in grid_facts(year, "Model", Counter())} >= {"What is the value for Chile in 2007 in the GDP sheet of the Model workbook?"}
+
+
+def test_a_cell_is_asked_only_when_its_column_names_a_measure_or_an_attribute_of_the_right_kind() -> None:
+    # session 53's reporting read and session 55's tuning: "What is the west coast for Men's Wear", "the english for
+    # Alison Cox", "number of guest name", "the overall TOTAL in …", "which had the higher HourlyRate, RM207 or RM794"
+    book = "shop/report.xlsx"
+    chunks = [
+        Chunk("r#0", book, "(Category) | West Coast | East Coast | Revenue | Guests | Manager\n"
+              "Men's Wear | 1,200 | 900 | $5,400 | 14 | Ana Ruiz\nShoes | 800 | 700 | $3,100 | 9 | 42\n"
+              "Hats | 100 | 90 | TBC | 3 | Bo Chen\nGrand Total | 2,100 | 1,690 | $8,500 | 26 | ", 0, 40,
+              _meta(book, "Regions", "columns: West Coast | East Coast | Revenue | Guests | Manager · Category", "Report")),
+        Chunk("r#1", book, "(Name) | Math | English | Average Score\nAlison Cox | 4.3 | 3.4 | 3.9", 1, 20,
+              _meta(book, "Grades", "columns: Math | English | Average Score · Name", "Report")),
+        Chunk("r#2", book, "(Row Labels) | Count of Guest Name | Count of Services | TOTAL\nMarch | 12 | 4 | 300\n"
+              "Grand Total | 40 | 9 | 1,000", 2, 20,
+              _meta(book, "Pivot", "columns: Count of Guest Name | Count of Services | TOTAL · Row Labels", "Report")),
+        Chunk("r#3", book, "(EmpID) | HourlyRate | Department\nRM207 | 60 | Research", 3, 20,
+              _meta(book, "Staff", "columns: HourlyRate | Department · EmpID", "Report")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Report", skipped)}
+    regions, grades, pivot = ("the Regions sheet of the Report workbook", "the Grades sheet of the Report workbook",
+                              "the Pivot sheet of the Report workbook")
+    assert asked[f"What is the revenue for Men's Wear in {regions}?"] == "$5,400"
+    assert asked[f"What is the number of guests for Shoes in {regions}?"] == "9"
+    assert asked[f"What is the manager for Hats in {regions}?"] == "Bo Chen"
+    assert asked[f"What is the average score for Alison Cox in {grades}?"] == "3.9"
+    assert asked[f"What is the number of services for March in {pivot}?"] == "4"
+    assert asked[f"What is the total for March in {pivot}?"] == "300"
+    # a region, a subject, "guest name" counted, a total of "TOTAL": no question
+    assert not [q for q in asked if "coast" in q or "english" in q or "math" in q or "guest name" in q]
+    assert f"What is the overall total in {pivot}?" not in asked and skipped["grid_total_unnamed"] == 1
+    # a measure's cell without a figure ("TBC"), an attribute's that is a bare number ("42" as a manager)
+    assert skipped["grid_value_not_a_figure"] == 1 and skipped["grid_value_not_a_name"] == 1
+    # rows keyed by an identifier
+    assert not [q for q in asked if "RM207" in q] and skipped["grid_row_label_id"] == 1
