@@ -31,6 +31,8 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   that is a bare number; a plural count noun ("Guests") is said "number of guests";
 - grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
+- grid_side_by_side: a column whose last word is the row labels' column's ("Icon Sets Salesman" beside
+  "Duplicate Values Salesman"): tables side by side under one header row;
 - grid_row_side_by_side: a row that repeats its label among its values (tables set side by side);
 - grid_without_header: rows with no column line and no columns in the chunk's header (the header row was lost);
 - grid_header_letters: a table the reader found no header row for (its columns are the sheet's letters A, B, …);
@@ -196,8 +198,8 @@ def _column_phrase(column: str) -> str:
     # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
     column = " ".join(w.lower() if len(w) > 3 and w.isupper() and w.isalpha() else w for w in column.split())
     words = column.split()
-    if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
-        column = column.lower()
+    if all(w[1:].islower() or not w[1:] for w in words if w[:1].isalpha()):
+        column = column.lower()  # "Unit Price", "Unit count": "unit price", "unit count"
     if _kind(column) == "count" and not re.match(r"(?i)(?:total|number|count|no\b|#|avg|average)", column):
         return f"number of {column}"  # "Guests": "the number of guests"
     return column
@@ -311,7 +313,11 @@ def _column_refusal(column: str, value: str) -> str:
     """Why a cell's column gives it no question ("" when it may): its name names no measure or attribute, or the
     value is not of the kind the name says (a measure's value holds a figure; an attribute's is no bare number)."""
     if _YEAR.match(column.strip()):
-        return ""  # a year's column: "the value for Chile in 2007"
+        # a year's column: "the value for Chile in 2007", a figure ("Excitables" in 2019, a team's name in a
+        # league's history, is no value of a year)
+        return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+    if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
+        return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
     pivot = _PIVOT_FIELD.match(column.strip())
     kind = _kind(pivot.group(2) if pivot else column)
     if pivot and kind not in ("measure", "count"):
@@ -329,10 +335,20 @@ def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
     names = [c.strip() for c in head]
     if any(_FIGURE_NAME.match(c) and not _YEAR.match(c) for c in names[1:]) or any(c.endswith(":") for c in names if c):
         return "grid_header_is_data"
+    corner = _last_word(names[0])
+    if corner and sum(_last_word(c) == corner for c in names[1:]) >= 1:
+        # "Duplicate Values Salesman | Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales": tables set
+        # side by side, each titled over its columns; a row's label keys only the first
+        return "grid_side_by_side"
     words = [fold(c) for c in names] + [fold(cells(line)[0]) for line in rows]
     if sum(w in _STATISTICS for w in words) >= 2:
         return "grid_statistics"
     return ""
+
+
+def _last_word(name: str) -> str:
+    words = re.findall(r"[a-z]+", name.lower())
+    return words[-1] if words and words[-1] not in ("columns", "labels") else ""
 
 
 def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:

@@ -117,6 +117,16 @@ class GridTasks:
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
         self.in_table = {k: v for k, v in by_table_column.items() if len({fold(s.key.row) for s in v}) >= 2}
+        self.in_table_docs: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for k in sorted(self.in_table):
+            self.in_table_docs[self.in_table[k][0].fact.doc_id].append(k)
+        self.by_table: dict[str, list[Statement]] = defaultdict(list)
+        tables: dict[str, set[str]] = defaultdict(set)
+        for s in self.statements:
+            self.by_table[s.key.table].append(s)
+            tables[s.fact.doc_id].add(s.key.table)
+        self.docs = sorted(tables)
+        self.tables = {d: sorted(t) for d, t in tables.items()}
         # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
         # as no question a person asks (hand-read, tuning folder): off unless asked for
         self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2} if across else {}
@@ -236,11 +246,12 @@ class GridTasks:
 
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
-        # a table first, then one of its cells: a 200-row sheet must not fill the set
-        tables = sorted({s.key.table for s in self.statements})
+        # a workbook first, then one of its tables, then a cell: a 200-row sheet, or a workbook of 40 sheets alike
+        # (session 55's tuning: one workbook's use-case sheets gave 11 of 30 tasks), must not fill the set
         for _ in range(self.tries):
-            table = rng.choice(tables)
-            s = rng.choice([x for x in self.statements if x.key.table == table])
+            doc = rng.choice(self.docs)
+            table = rng.choice(self.tables[doc])
+            s = rng.choice(self.by_table[table])
             if not self._fresh("single", s.fact.ask) or normalize(s.fact.ask) in self.asked:
                 continue
             self.own_stages["grid:single:proposed"] += 1
@@ -248,7 +259,8 @@ class GridTasks:
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_in_table(self, rng: random.Random) -> Candidate | DropReason:
-        group = self.in_table[rng.choice(sorted(self.in_table))]
+        doc = rng.choice(sorted(self.in_table_docs))  # a workbook first, as for a single cell
+        group = self.in_table[rng.choice(self.in_table_docs[doc])]
         a, b = rng.sample(group, 2)
         if fold(a.key.row) == fold(b.key.row) or not self._fresh("in_table", *sorted((a.fact.ask, b.fact.ask))):
             return DropReason.NO_CHAIN

@@ -182,14 +182,19 @@ def test_a_data_row_taken_for_the_header_statistics_output_and_side_by_side_tabl
         Chunk("m#2", book, "(columns) | Coefficients | Standard Error | t Stat | P-value\n"
               "Intercept | 4.2 | 0.5 | 8.4 | 0.001\nPrice of Ice Cream | -0.74 | 0.45 | -1.64 | 0.17", 2, 30,
               _meta(book, "Regression", "columns: Coefficients | Standard Error | t Stat | P-value · columns", "Model")),
-        Chunk("m#3", book, "(Salesman) | Sales | Icon Sets Salesman | Icon Sets Sales\nDavid | 16,680 | David | 20,000\n"
+        Chunk("m#3", book, "(Salesman) | Sales | Rep | Bonus\nDavid | 16,680 | David | 20,000\n"
               "Maria Lopez | 9,100 | Ann Wu | 7,000", 3, 30,
-              _meta(book, "Formats", "columns: Sales | Icon Sets Salesman | Icon Sets Sales · Salesman", "Model")),
+              _meta(book, "Formats", "columns: Sales | Rep | Bonus · Salesman", "Model")),
+        Chunk("m#5", book, "(Duplicate Values Salesman) | Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales\n"
+              "John | 7,350 | Jonathan | 12,026", 5, 30,
+              _meta(book, "Icons", "columns: Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales · "
+                    "Duplicate Values Salesman", "Model")),
     ]
     skipped: Counter = Counter()
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Model", skipped)}
     assert not [q for q in asked if "$0.10" in q or "INR" in q or "Coefficients" in q.title() or "David" in q], asked
     assert skipped["grid_header_is_data"] == 2 and skipped["grid_statistics"] == 2 and skipped["grid_row_side_by_side"] == 1
+    assert skipped["grid_side_by_side"] == 1 and not [q for q in asked if "John" in q]
     # the table's other rows are still read: a year is a column's name, not a data row
     assert asked["What is the sales for Maria Lopez in the Formats sheet of the Model workbook?"] == "9,100"
     year = Chunk("m#4", book, "(Country) | 2007 | 2008\nChile | 4.1 | 4.5", 4, 20,
@@ -231,3 +236,38 @@ def test_a_cell_is_asked_only_when_its_column_names_a_measure_or_an_attribute_of
     assert skipped["grid_value_not_a_figure"] == 1 and skipped["grid_value_not_a_name"] == 1
     # rows keyed by an identifier
     assert not [q for q in asked if "RM207" in q] and skipped["grid_row_label_id"] == 1
+
+
+def test_a_year_s_cell_is_a_figure_and_a_numbered_column_names_nothing() -> None:
+    # session 55's tuning: "What is the value for Outsiders in 2019" → "Excitables" (a league's champions by year),
+    # "What is the number of 11 weeks for MISSION" (a planner's numbered columns), "the Unit count" said as written
+    book = "club/league.xlsx"
+    chunk = Chunk("l#0", book, "(Team) | 2018 | 2019 | 11 weeks | Unit count\nOutsiders | Riptide | 14 | 3 | 2\n"
+                  "Dogfish | 7 | 9 | 1 | 5", 0, 30,
+                  _meta(book, "Teams", "columns: 2018 | 2019 | 11 weeks | Unit count · Team", "League"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "League", skipped)}
+    where = "the Teams sheet of the League workbook"
+    assert f"What is the value for Outsiders in 2018 in {where}?" not in asked
+    assert asked[f"What is the value for Outsiders in 2019 in {where}?"] == "14"
+    assert not [q for q in asked if "weeks" in q] and skipped["grid_column_not_a_measure"] == 2
+    assert asked[f"What is the unit count for Dogfish in {where}?"] == "5"
+
+
+def test_single_cells_are_drawn_a_workbook_first_so_a_workbook_of_many_sheets_does_not_fill_the_set() -> None:
+    import random
+
+    from datagen.grid_tasks import GridTasks
+
+    big, small = "a/use_cases.xlsx", "b/prices.xlsx"
+    chunks = [Chunk(f"u#{i}", big, f"(Function) | Count | Complexity\nInputs | {i + 3} | low\nOutputs | {i + 5} | high",
+                    i, 20, _meta(big, f"Case {i}", "columns: Count | Complexity · Function", "Use Cases"))
+              for i in range(10)]
+    chunks.append(Chunk("p#0", small, "(Item) | Price | Stock\nLamp | $12.00 | 4\nDesk | $90.00 | 2\nChair | $40.00 | 7",
+                        0, 20, _meta(small, "Prices", "columns: Price | Stock · Item", "Prices")))
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    rng = random.Random(3)
+    drawn = [generator._single(rng) for _ in range(12)]
+    docs = Counter(c.supporting[0].doc_id for c in drawn if hasattr(c, "supporting"))
+    assert docs[small] >= 4, docs  # drawn by table (main): about 1 in 11
