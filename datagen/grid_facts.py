@@ -90,6 +90,7 @@ _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 # a column of sentences: what a note says is no figure a person looks up by its row
 _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
+_CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
 # a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
 # label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing
@@ -200,6 +201,9 @@ def _column_phrase(column: str) -> str:
     words = column.split()
     if all(w[1:].islower() or not w[1:] for w in words if w[:1].isalpha()):
         column = column.lower()  # "Unit Price", "Unit count": "unit price", "unit count"
+    counted = re.match(r"(?i)^count\s+(?!of\b)(.+)$", column)
+    if counted and _kind(column) == "count":
+        return f"number of {counted.group(1)}"  # a pivot's "Count Staff": "number of staff"
     if _kind(column) == "count" and not re.match(r"(?i)(?:total|number|count|no\b|#|avg|average)", column):
         return f"number of {column}"  # "Guests": "the number of guests"
     return column
@@ -246,6 +250,8 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_number"
     if len(label) > _NAME_CHARS:
         return "grid_row_label_long"
+    if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
+        return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
     if label.rstrip().endswith(":"):
         return "grid_row_label_colon"  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
     return ""
@@ -280,7 +286,7 @@ department team role position date deadline complexity priority level instructor
 color colour genre director author publisher language currency method mode channel source destination venue shift
 supervisor sport opponent winner captain coach major semester term season property site branch store department
 warehouse office district province county continent nationality occupation industry sector segment tier group
-designation company employer school university college campus platform device payee payer account day
+designation company employer school university college campus platform device payee payer day
 """.split())
 
 
@@ -320,6 +326,8 @@ def _column_refusal(column: str, value: str) -> str:
         return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
     pivot = _PIVOT_FIELD.match(column.strip())
     kind = _kind(pivot.group(2) if pivot else column)
+    if re.match(r"(?i)count\s+(?!of\b)", column.strip()) and kind != "count":
+        return "grid_column_not_a_measure"  # "Count Salary": a pivot's count of salaries, said as no one says it
     if pivot and kind not in ("measure", "count"):
         return "grid_column_not_a_measure"  # "Count of Guest Name": the number of what?
     if not kind:
@@ -398,9 +406,14 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
-        if _ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip()):
-            # rows keyed by an identifier ("EmpID": "RM207"): no person asks for a row by its code
+        if _ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip()) or _CONTACT.search(head[0]):
+            # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)
+            continue
+        if len(head[0]) > _NAME_CHARS:
+            # the row labels' column named by a sentence ("Select a period to highlight at right. … MISSION"): a
+            # template's instructions over a planner's header rows, not a table's keys
+            skipped["grid_row_label_long"] += len(rows)
             continue
         for line in rows:
             row = cells(line)

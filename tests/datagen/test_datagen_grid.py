@@ -271,3 +271,26 @@ def test_single_cells_are_drawn_a_workbook_first_so_a_workbook_of_many_sheets_do
     drawn = [generator._single(rng) for _ in range(12)]
     docs = Counter(c.supporting[0].doc_id for c in drawn if hasattr(c, "supporting"))
     assert docs[small] >= 4, docs  # drawn by table (main): about 1 in 11
+
+
+def test_rows_keyed_by_an_address_or_under_a_sentence_and_a_count_said_backwards_give_no_question() -> None:
+    # session 55's tuning: "the total grade for email9@ppu.edu.ps", "the plan duration for MISSION" (a planner
+    # template's header rows under its instructions), "the count salary for 113920-123919", "the root account"
+    book = "class/grades.xlsx"
+    chunks = [
+        Chunk("g#0", book, "(Email) | Total Grade\nemail9@school.edu | 76", 0, 20,
+              _meta(book, "Grades", "columns: Total Grade · Email", "Grades")),
+        Chunk("g#1", book, "(Student) | Total Grade | Root Account\nBob Hill | 81 | canvas.example.com\nann@school.edu | 70 | x.com",
+              1, 20, _meta(book, "Export", "columns: Total Grade | Root Account · Student", "Grades")),
+        Chunk("g#2", book, "(Select a period to highlight at right. A legend describing the charting follows. MISSION) | "
+              "Plan Duration\nMISSION | 8", 2, 20,
+              _meta(book, "Planner", "columns: Plan Duration · Select a period to highlight at right. A legend "
+                    "describing the charting follows. MISSION", "Grades")),
+        Chunk("g#3", book, "(Salary Range) | Count Salary | Count Staff\n113920-123919 | 9 | 4", 3, 20,
+              _meta(book, "Spread", "columns: Count Salary | Count Staff · Salary Range", "Grades")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Grades", skipped)}
+    assert asked == {"What is the total grade for Bob Hill in the Export sheet of the Grades workbook?": "81",
+                     "What is the number of staff for 113920-123919 in the Spread sheet of the Grades workbook?": "4"}, asked
+    assert skipped["grid_row_label_id"] == 2 and skipped["grid_row_label_long"] == 1
