@@ -29,6 +29,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   attribute (manager, city, date, …): a value of a category ("West Coast", "English", "Jan"), a verb ("Added"), a
   code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
   that is a bare number; a plural count noun ("Guests") is said "number of guests";
+- grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions): no row key;
 - grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_side_by_side: a column whose last word is the row labels' column's ("Icon Sets Salesman" beside
@@ -304,6 +305,8 @@ def _kind(column: str) -> str:
     singular = next((w for w in (word[:-3] + "y" if word.endswith("ies") else "", word[:-2] if word.endswith("es") else "",
                                  word[:-1] if word.endswith("s") and not word.endswith("ss") else "")
                      if w and (w in _COUNTS or w in _MEASURES or w in _ATTRIBUTES)), "")
+    if word == "numbers":
+        return ""  # "Post Season Numbers": figures of what?
     if word in _MEASURES:
         return "measure"
     if singular in _COUNTS or word in ("staff", "people"):
@@ -406,6 +409,13 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
+        labels = Counter(fold(cells(line)[0]) for line in rows if line.strip())
+        if any(n > 1 for label, n in labels.items() if label):
+            # a label written twice in one table ("Greater Accra" in a survey's answers, an agent's listings, a
+            # day's orders): its first column keys no row, it is one of the record's fields; which row a question
+            # means is a guess (session 55's tuning)
+            skipped["grid_row_label_repeated"] += len(rows)
+            continue
         if _ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip()) or _CONTACT.search(head[0]):
             # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)

@@ -27,12 +27,13 @@ def _chunks() -> list[Chunk]:
     return [
         Chunk("inv#0", inv, "Price List 2023\n\n(Item) | Unit Price | Stock | Discount | Added\n"
               "A-102 | $1,200.00 | 14 | 12.5% | 2023-03-31\nB-7 | $80.50 | 3 | #DIV/0! | 2023-04-02\n"
-              "1 | $5.00 | 2 | 0% | \nB-7 | $81.00 | 3 |  | ", 0, 60,
+              "1 | $5.00 | 2 | 0% | ", 0, 60,
               _meta(inv, "Prices", "Inventory · Prices · Price List 2023 · columns: Unit Price | Stock | Discount | Added · Item",
                     "Inventory")),
         # the next chunk: rows of the same table (its header row in the chunk before), then the next table,
         # whose columns are others of the same count; the last row lost its trailing space to the trim
-        Chunk("inv#1", inv, "C-9 | $15.00 | 40 | 0% | 2023-05-01\n\n(Store) | Manager | City | Opened | Staff\n"
+        # (B-7 again: a second price for it in the same table, read in another chunk)
+        Chunk("inv#1", inv, "C-9 | $15.00 | 40 | 0% | 2023-05-01\nB-7 | $81.00 | 3 |  | \n\n(Store) | Manager | City | Opened | Staff\n"
               "North | Ana Ruiz | Leeds | 2019-01-04 | 12\nSouth | Bo Chen | Derby | 2020-06-30 |",
               1, 60, _meta(inv, "Prices", "Inventory · Prices · Price List 2023 · columns: Unit Price | Stock | Discount | "
                            "Added · Item", "Inventory")),
@@ -294,3 +295,20 @@ def test_rows_keyed_by_an_address_or_under_a_sentence_and_a_count_said_backwards
     assert asked == {"What is the total grade for Bob Hill in the Export sheet of the Grades workbook?": "81",
                      "What is the number of staff for 113920-123919 in the Spread sheet of the Grades workbook?": "4"}, asked
     assert skipped["grid_row_label_id"] == 2 and skipped["grid_row_label_long"] == 1
+
+
+def test_a_table_whose_row_labels_repeat_is_keyed_by_none_of_them() -> None:
+    # session 55's tuning: "What is the occupation for Greater Accra" (a survey's answers by region), "the type for
+    # Hamiltons" (an agent's listings), "the post season numbers for Nate Cummings"
+    book = "poll/survey.xlsx"
+    chunks = [
+        Chunk("s#0", book, "(Region) | Occupation | Age\nGreater Accra | Trader | 34\nAshanti | Farmer | 51\n"
+              "Greater Accra | Teacher | 29\nVolta | Nurse | 40", 0, 30,
+              _meta(book, "Answers", "columns: Occupation | Age · Region", "Survey")),
+        Chunk("s#1", book, "(Player) | Post Season Numbers | Hits\nNate Cummings | 0.733 | 12", 1, 20,
+              _meta(book, "Season", "columns: Post Season Numbers | Hits · Player", "Survey")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Survey", skipped)}
+    assert asked == {"What is the number of hits for Nate Cummings in the Season sheet of the Survey workbook?": "12"}
+    assert skipped["grid_row_label_repeated"] == 4
