@@ -25,6 +25,8 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   ":" ("Unit Cost:"): the header row is a data row or a label-and-value block;
 - grid_statistics: a statistics tool's output (two names or more of "Coefficients", "t Stat", "P-value", "df",
   "Intercept", …: regression, ANOVA, descriptive statistics);
+- grid_column_merged: a named column followed by an unnamed one (a name over merged cells: its first cell is
+  one of several under it);
 - grid_column_not_a_measure: a column whose name names no measure (amount, price, score, …, a unit) and no
   attribute (manager, city, date, …): a value of a category ("West Coast", "English", "Jan"), a verb ("Added"), a
   code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
@@ -195,10 +197,13 @@ def _column_phrase(column: str) -> str:
     pivot = _PIVOT_FIELD.match(column.strip())
     if pivot:
         said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
+        if said in ("total", "average") and re.search(r"[a-z]$", inner) and inner.split()[-1] in _COUNTS:
+            inner += "s"  # "Sum of new_case": "total new cases"
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
-    column = " ".join(w.lower() if len(w) > 3 and w.isupper() and w.isalpha() else w for w in column.split())
+    column = " ".join(w.lower() if len(w) > 3 and w.isupper() and w.isalpha() and w.lower() not in _ACRONYMS else w
+                      for w in column.split())
     words = column.split()
     if all(w[1:].islower() or not w[1:] for w in words if w[:1].isalpha()):
         column = column.lower()  # "Unit Price", "Unit count": "unit price", "unit count"
@@ -289,6 +294,11 @@ supervisor sport opponent winner captain coach major semester term season proper
 warehouse office district province county continent nationality occupation industry sector segment tier group
 designation company employer school university college campus platform device payee payer day
 """.split())
+
+
+_ACRONYMS = frozenset({"ebitda", "cogs", "cgpa", "usd", "eur", "gbp", "inr", "sgpa", "arpu", "mrr", "arr"})
+_KEYED_BY_ID = re.compile(r"(?i)^(?:order|emp|employee|customer|cust|user|product|item|student|invoice|transaction|"
+                          r"txn|account|member|patient|client|staff|record|ticket|case|row|sale|sales)[ _-]?id$")
 
 
 def _kind(column: str) -> str:
@@ -416,7 +426,8 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             # means is a guess (session 55's tuning)
             skipped["grid_row_label_repeated"] += len(rows)
             continue
-        if _ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip()) or _CONTACT.search(head[0]):
+        if (_ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip())
+                or _KEYED_BY_ID.match(head[0].strip()) or _CONTACT.search(head[0])):
             # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)
             continue
@@ -439,10 +450,13 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             if why:
                 skipped[why] += 1
                 continue
-            for column, value in zip(columns, values, strict=True):
+            for at, (column, value) in enumerate(zip(columns, values, strict=True)):
                 if not value:
                     continue  # an empty cell states nothing; not counted per cell
-                if fold(column) in repeated:
+                if column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
+                    # a name over merged cells ("Estimated Amount" over four trials): its first cell is one of them
+                    skipped["grid_column_merged"] += 1
+                elif fold(column) in repeated:
                     skipped["grid_column_repeated"] += 1
                 elif not column or column in ("—", "-") or len(column) > _NAME_CHARS:
                     skipped["grid_column_unnamed"] += 1

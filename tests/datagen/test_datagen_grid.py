@@ -312,3 +312,23 @@ def test_a_table_whose_row_labels_repeat_is_keyed_by_none_of_them() -> None:
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Survey", skipped)}
     assert asked == {"What is the number of hits for Nate Cummings in the Season sheet of the Survey workbook?": "12"}
     assert skipped["grid_row_label_repeated"] == 4
+
+
+def test_a_name_over_merged_cells_an_orderid_key_and_a_pivot_s_counted_noun_read_as_a_person_says_them() -> None:
+    # session 55's tuning: "the estimated amount for Shampoo" (the first of four trials under one merged name),
+    # "the overall sales" of a table keyed by "Orderid", "the ebitda", "the total new case"
+    book = "lab/experiment.xlsx"
+    chunks = [
+        Chunk("e#0", book, "(Type) | Estimated Amount | — | — | Average\nShampoo | 360 | 58 | 30 | 149", 0, 20,
+              _meta(book, "Trials", "columns: Estimated Amount | — | — | Average · Type", "Experiment")),
+        Chunk("e#1", book, "(Orderid) | Sales | Units\n1001 A | 9 | 3\nTotal | 108 | 40", 1, 20,
+              _meta(book, "Orders", "columns: Sales | Units · Orderid", "Experiment")),
+        Chunk("e#2", book, "(Month) | EBITDA | Sum of new_case\nMay | 12 | 40", 2, 20,
+              _meta(book, "Plan", "columns: EBITDA | Sum of new_case · Month", "Experiment")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Experiment", skipped)}
+    assert asked == {"What is the average for Shampoo in the Trials sheet of the Experiment workbook?": "149",
+                     "What is the EBITDA for May in the Plan sheet of the Experiment workbook?": "12",
+                     "What is the total new cases for May in the Plan sheet of the Experiment workbook?": "40"}, asked
+    assert skipped["grid_column_merged"] == 1 and skipped["grid_row_label_id"] == 2
