@@ -224,12 +224,25 @@ def row_phrase(row: str) -> str:
 def ask_grid(key: GridKey) -> str:
     """"What is the unit price for A-102 in the Price List sheet of the Inventory workbook?"; a year column:
     "What is the value for Chile in 2007 in …?"; a total row: "What is the total net revenue in …?"."""
+    phrase = _column_phrase(key.column)
+    # "What are the costs for Mar", never "What is the costs": a plural measure's verb ("total costs" stays "is")
+    verb = "are" if _plural(phrase) else "is"
     if TOTAL_ROW.match(key.row.strip()):
-        phrase = _column_phrase(key.column)
-        return f"What is the {'' if phrase.startswith('total ') else 'overall '}{phrase} in {key.table}?"
+        return f"What {verb} the {'' if phrase.startswith('total ') else 'overall '}{phrase} in {key.table}?"
     if _YEAR.match(key.column):
         return f"What is the value {row_phrase(key.row)} in {key.column} in {key.table}?"
-    return f"What is the {_column_phrase(key.column)} {row_phrase(key.row)} in {key.table}?"
+    return f"What {verb} the {phrase} {row_phrase(key.row)} in {key.table}?"
+
+
+def _plural(phrase: str) -> bool:
+    """Whether a column's phrase is a plural measure ("costs", "expenses", "sales"); one that opens with a total,
+    an average or a number ("total costs", "number of guests") is said with "is"."""
+    words = phrase.lower().split()
+    if not words or re.match(r"(?:total|average|number|count|overall|net|gross)\b", words[0]) and len(words) > 1:
+        return False
+    word = re.sub(r"[^a-z]", "", words[-1])
+    return len(words) == 1 and word.endswith("s") and not word.endswith("ss") and (
+        word[:-1] in _MEASURES or word[:-2] in _MEASURES)
 
 
 def _refusal(label: str, column: str, value: str) -> str:

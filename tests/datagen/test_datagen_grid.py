@@ -147,7 +147,7 @@ def test_a_decks_table_is_named_by_its_slide_and_deck() -> None:
                   _meta("talks/review.pptx", "Q3 Results", "Q3 Review · Q3 Results · columns: Sales | Margin · Region",
                         "Q3 Review"))
     facts, _ = _facts([chunk])
-    assert {f.ask: f.answer for f in facts}["What is the sales for North in the Q3 Results slide of the review deck?"] \
+    assert {f.ask: f.answer for f in facts}["What are the sales for North in the Q3 Results slide of the review deck?"] \
         == "$1.2M"
 
 
@@ -197,7 +197,7 @@ def test_a_data_row_taken_for_the_header_statistics_output_and_side_by_side_tabl
     assert skipped["grid_header_is_data"] == 2 and skipped["grid_statistics"] == 2 and skipped["grid_row_side_by_side"] == 1
     assert skipped["grid_side_by_side"] == 1 and not [q for q in asked if "John" in q]
     # the table's other rows are still read: a year is a column's name, not a data row
-    assert asked["What is the sales for Maria Lopez in the Formats sheet of the Model workbook?"] == "9,100"
+    assert asked["What are the sales for Maria Lopez in the Formats sheet of the Model workbook?"] == "9,100"
     year = Chunk("m#4", book, "(Country) | 2007 | 2008\nChile | 4.1 | 4.5", 4, 20,
                  _meta(book, "GDP", "columns: 2007 | 2008 · Country", "Model"))
     assert {f.ask for f in grid_facts(year, "Model", Counter())} >= {"What is the value for Chile in 2007 in the GDP sheet of the Model workbook?"}
@@ -332,3 +332,13 @@ def test_a_name_over_merged_cells_an_orderid_key_and_a_pivot_s_counted_noun_read
                      "What is the EBITDA for May in the Plan sheet of the Experiment workbook?": "12",
                      "What is the total new cases for May in the Plan sheet of the Experiment workbook?": "40"}, asked
     assert skipped["grid_column_merged"] == 1 and skipped["grid_row_label_id"] == 2
+
+
+def test_a_plural_measure_is_asked_with_are() -> None:
+    book = "home/budget.xlsx"
+    chunk = Chunk("b#0", book, "(Month) | Costs | Total Costs | Revenue\nMar | 24 | 30 | 32", 0, 20,
+                  _meta(book, "Plan", "columns: Costs | Total Costs | Revenue · Month", "Budget"))
+    asked = {f.ask for f in grid_facts(chunk, "Budget", Counter())}
+    assert asked == {"What are the costs for Mar in the Plan sheet of the Budget workbook?",
+                     "What is the total costs for Mar in the Plan sheet of the Budget workbook?",
+                     "What is the revenue for Mar in the Plan sheet of the Budget workbook?"}, asked
