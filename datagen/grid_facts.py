@@ -25,6 +25,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   ":" ("Unit Cost:"): the header row is a data row or a label-and-value block;
 - grid_statistics: a statistics tool's output (two names or more of "Coefficients", "t Stat", "P-value", "df",
   "Intercept", …: regression, ANOVA, descriptive statistics);
+- grid_column_plural: a one-word measure in the plural that names one figure ("Averages", "Scores");
 - grid_column_merged: a named column followed by an unnamed one (a name over merged cells: its first cell is
   one of several under it);
 - grid_column_not_a_measure: a column whose name names no measure (amount, price, score, …, a unit) and no
@@ -240,9 +241,7 @@ def _plural(phrase: str) -> bool:
     words = phrase.lower().split()
     if not words or re.match(r"(?:total|average|number|count|overall|net|gross)\b", words[0]) and len(words) > 1:
         return False
-    word = re.sub(r"[^a-z]", "", words[-1])
-    return len(words) == 1 and word.endswith("s") and not word.endswith("ss") and (
-        word[:-1] in _MEASURES or word[:-2] in _MEASURES)
+    return len(words) == 1 and re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES
 
 
 def _refusal(label: str, column: str, value: str) -> str:
@@ -309,6 +308,11 @@ designation company employer school university college campus platform device pa
 """.split())
 
 
+# measures said in the plural ("What are the costs for Mar"); another measure's plural ("Averages", "Scores" over
+# one cell) names one figure in the plural, and is refused (grid_column_plural)
+_PLURAL_MEASURES = frozenset({"costs", "expenses", "sales", "earnings", "savings", "profits", "revenues", "losses",
+                              "fees", "taxes", "wages", "expenditures", "payments", "deposits", "withdrawals",
+                              "dividends", "charges", "proceeds", "receipts", "actuals"})
 _ACRONYMS = frozenset({"ebitda", "cogs", "cgpa", "usd", "eur", "gbp", "inr", "sgpa", "arpu", "mrr", "arr"})
 _KEYED_BY_ID = re.compile(r"(?i)^(?:order|emp|employee|customer|cust|user|product|item|student|invoice|transaction|"
                           r"txn|account|member|patient|client|staff|record|ticket|case|row|sale|sales)[ _-]?id$")
@@ -360,6 +364,10 @@ def _column_refusal(column: str, value: str) -> str:
         return "grid_column_not_a_measure"
     if kind == "attribute":
         return "grid_value_not_a_name" if _NUMBER.match(value.replace(",", "")) else ""
+    word = column.strip().lower()
+    if kind == "measure" and not pivot and word.endswith("s") and word not in _PLURAL_MEASURES and (
+            word[:-1] in _MEASURES or word[:-2] in _MEASURES):
+        return "grid_column_plural"  # "Averages" over one cell: "What are the averages for Denetclaw" reads wrong
     return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
 
 

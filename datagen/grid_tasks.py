@@ -37,6 +37,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
+_RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
 
@@ -112,7 +113,9 @@ class GridTasks:
         by_column: dict[str, list[Statement]] = defaultdict(list)
         by_cell: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()):  # a total is no row to compare
+            # a total is no row to compare; nor is a rank ("the higher rank": 1 is the highest, and the larger
+            # number the lower rank; session 55's tuning)
+            if s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column):
                 by_table_column[(s.key.table, fold(s.key.column))].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)

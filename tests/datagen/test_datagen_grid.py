@@ -342,3 +342,20 @@ def test_a_plural_measure_is_asked_with_are() -> None:
     assert asked == {"What are the costs for Mar in the Plan sheet of the Budget workbook?",
                      "What is the total costs for Mar in the Plan sheet of the Budget workbook?",
                      "What is the revenue for Mar in the Plan sheet of the Budget workbook?"}, asked
+
+
+def test_a_rank_is_never_compared_and_a_plural_figure_is_not_asked() -> None:
+    # session 55's tuning: "which had the higher rank, Asher Bobbett (4) or Blake Butz (1)?" → "Asher Bobbett";
+    # "What are the averages for Denetclaw" (one cell under "Averages")
+    from datagen.grid_tasks import GridTasks
+
+    book = "club/roster.xlsx"
+    chunks = [Chunk("r#0", book, "(Names) | Rank | Averages | Hours\nAsher Bobbett | 4 | 85.6 | 12\nBlake Butz | 1 | 91.2 | 30",
+                    0, 20, _meta(book, "Staff", "columns: Rank | Averages | Hours · Names", "Roster"))]
+    skipped: Counter = Counter()
+    asked = {f.ask for f in grid_facts(chunks[0], "Roster", skipped)}
+    assert not [q for q in asked if "averages" in q] and skipped["grid_column_plural"] == 2
+    assert "What is the rank for Blake Butz in the Staff sheet of the Roster workbook?" in asked
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    assert list(generator.in_table) == [("the Staff sheet of the roster workbook", "hours")]
