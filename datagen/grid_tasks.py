@@ -37,6 +37,7 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
+_DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
 _RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
@@ -115,7 +116,10 @@ class GridTasks:
         for s in self.statements:
             # a total is no row to compare; nor is a rank ("the higher rank": 1 is the highest, and the larger
             # number the lower rank; session 55's tuning)
-            if s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column):
+            # nor a derived row ("Total expenses", "Net income", "% expense": session 55's tuning compared Groceries
+            # with the total of which they are a part)
+            if (s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column)
+                    and not _DERIVED_ROW.search(s.key.row.strip())):
                 by_table_column[(s.key.table, fold(s.key.column))].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
@@ -337,9 +341,14 @@ class GridTasks:
 def _higher(a: Statement, b: Statement) -> Statement | None:
     """The statement with the higher figure; None when either holds no figure or the two are equal (no answer)."""
     na, nb = a.number(), b.number()
-    if na is None or nb is None or na == nb:
-        return None
+    if na is None or nb is None or na == nb or _unit(a.value) != _unit(b.value):
+        return None  # "12%" against "$6,000": no one compares a share with an amount
     return a if na > nb else b
+
+
+def _unit(value: str) -> tuple[bool, str]:
+    """(a percentage?, its currency sign) of a figure as the sheet shows it."""
+    return "%" in value, "".join(c for c in value if c in "$€£¥₹")
 
 
 def _stems(text: str) -> set[str]:

@@ -359,3 +359,23 @@ def test_a_rank_is_never_compared_and_a_plural_figure_is_not_asked() -> None:
     mined, base = _base(chunks)
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert list(generator.in_table) == [("the Staff sheet of the roster workbook", "hours")]
+
+
+def test_a_part_is_never_compared_with_its_total_nor_a_share_with_an_amount() -> None:
+    # session 55's tuning: "which had the higher amount, Groceries or Total expenses?", "% expense or Groceries?"
+    import random
+
+    from datagen.grid_tasks import GridTasks
+
+    book = "home/budget.xlsx"
+    chunks = [Chunk("b#0", book, "(Expenses) | Amount\nGroceries | 6,000\nRent | 12,000\nInsurance | 12%\n"
+                    "Total expenses | 64,000\nNet saving | 9,000\n% expense | 40%", 0, 20,
+                    _meta(book, "Budget", "columns: Amount · Expenses", "Budget"))]
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    rows = {s.key.row for group in generator.in_table.values() for s in group}
+    assert rows == {"Groceries", "Rent", "Insurance"}
+    rng = random.Random(0)
+    made = [generator._compare_in_table(rng) for _ in range(30)]
+    options = {tuple(sorted(c.metadata["options"])) for c in made if hasattr(c, "metadata")}
+    assert options == {("Groceries", "Rent")}, options
