@@ -33,6 +33,8 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
   that is a bare number; a plural count noun ("Guests") is said "number of guests";
 - grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions): no row key;
+- grid_header_title_prefix: every column's name opens with one word ("DimStore TYPE | DimStore LENGTH"): a merged
+  title run into the names;
 - grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_side_by_side: a column whose last word is the row labels' column's ("Icon Sets Salesman" beside
@@ -268,6 +270,8 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_number"
     if len(label) > _NAME_CHARS:
         return "grid_row_label_long"
+    if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
+        return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
         return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
     if label.rstrip().endswith(":"):
@@ -352,6 +356,8 @@ def _column_refusal(column: str, value: str) -> str:
         # a year's column: "the value for Chile in 2007", a figure ("Excitables" in 2019, a team's name in a
         # league's history, is no value of a year)
         return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+    if re.search(r"[A-Za-z]-[A-Z]", column):
+        return "grid_column_not_a_measure"  # "Target-Actuals": a formula's name, not a measure's
     if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
         return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
     pivot = _PIVOT_FIELD.match(column.strip())
@@ -382,6 +388,13 @@ def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
         # "Duplicate Values Salesman | Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales": tables set
         # side by side, each titled over its columns; a row's label keys only the first
         return "grid_side_by_side"
+    firsts = [c.split()[0] for c in names[1:] if len(c.split()) >= 2]
+    first = firsts[0].lower() if firsts else ""
+    if (len(firsts) >= 2 and len(set(firsts)) == 1 and len(firsts) == len([c for c in names[1:] if c not in ("", "—")])
+            and first not in _MEASURES and first not in _PIVOT and first not in ("max", "min", "avg", "net", "gross")):
+        # "DimStore TYPE | DimStore LENGTH | DimStore description": a merged title spread over the columns
+        # ("the DimStore type for OpenDate"); the reader's header is the title and the names run together
+        return "grid_header_title_prefix"
     words = [fold(c) for c in names] + [fold(cells(line)[0]) for line in rows]
     if sum(w in _STATISTICS for w in words) >= 2:
         return "grid_statistics"
@@ -448,7 +461,8 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             skipped["grid_row_label_repeated"] += len(rows)
             continue
         if (_ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip())
-                or _KEYED_BY_ID.match(head[0].strip()) or _CONTACT.search(head[0])):
+                or _KEYED_BY_ID.match(head[0].strip()) or _CONTACT.search(head[0])
+                or "id" in re.split(r"[\s_]+", head[0].strip().lower())):  # "movie_id_title": ids and names
             # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)
             continue

@@ -379,3 +379,24 @@ def test_a_part_is_never_compared_with_its_total_nor_a_share_with_an_amount() ->
     made = [generator._compare_in_table(rng) for _ in range(30)]
     options = {tuple(sorted(c.metadata["options"])) for c in made if hasattr(c, "metadata")}
     assert options == {("Groceries", "Rent")}, options
+
+
+def test_numbered_names_a_title_run_into_the_columns_and_a_formula_s_name_give_no_question() -> None:
+    # session 55's third tuning folder: "the imdb rating for 124:Parasite", "the DimStore type for OpenDate",
+    # "the Target-Actuals for Profit/Loss"
+    book = "films/movies.xlsx"
+    chunks = [
+        Chunk("f#0", book, "(Title) | imdb_rating\n124:Parasite | 8.5\nThe Dark Knight | 9.0", 0, 20,
+              _meta(book, "Movies", "columns: imdb_rating · Title", "Movies")),
+        Chunk("f#1", book, "(movie_id_title) | imdb_rating\nAvatar | 7.8", 1, 20,
+              _meta(book, "Ids", "columns: imdb_rating · movie_id_title", "Movies")),
+        Chunk("f#2", book, "(Table Name COLUMNS) | DimStore TYPE | DimStore LENGTH\nOpenDate | datetime | 8", 2, 20,
+              _meta(book, "Dict", "columns: DimStore TYPE | DimStore LENGTH · Table Name COLUMNS", "Movies")),
+        Chunk("f#3", book, "(Key Metrics) | Target | Target-Actuals\nProfit/Loss | $5,500.00 | $1,565.90", 3, 20,
+              _meta(book, "P&L", "columns: Target | Target-Actuals · Key Metrics", "Movies")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Movies", skipped)}
+    assert asked == {"What is the imdb rating for The Dark Knight in the Movies sheet of the Movies workbook?": "9.0",
+                     "What is the target for Profit/Loss in the P&L sheet of the Movies workbook?": "$5,500.00"}, asked
+    assert skipped["grid_row_label_id"] == 2 and skipped["grid_header_title_prefix"] == 1
