@@ -356,8 +356,9 @@ def _column_refusal(column: str, value: str) -> str:
         # a year's column: "the value for Chile in 2007", a figure ("Excitables" in 2019, a team's name in a
         # league's history, is no value of a year)
         return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
-    if re.search(r"[A-Za-z]-[A-Z]", column):
-        return "grid_column_not_a_measure"  # "Target-Actuals": a formula's name, not a measure's
+    if re.search(r"[A-Za-z]-[A-Z]|[A-Za-z] - [A-Za-z]|\s\S+[a-z]%$", column):
+        # "Target-Actuals", "Actuals - Target %", "Target Actuals%": a formula's name, not a measure's
+        return "grid_column_not_a_measure"
     if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
         return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
     pivot = _PIVOT_FIELD.match(column.strip())

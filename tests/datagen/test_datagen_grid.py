@@ -392,8 +392,10 @@ def test_numbered_names_a_title_run_into_the_columns_and_a_formula_s_name_give_n
               _meta(book, "Ids", "columns: imdb_rating · movie_id_title", "Movies")),
         Chunk("f#2", book, "(Table Name COLUMNS) | DimStore TYPE | DimStore LENGTH\nOpenDate | datetime | 8", 2, 20,
               _meta(book, "Dict", "columns: DimStore TYPE | DimStore LENGTH · Table Name COLUMNS", "Movies")),
-        Chunk("f#3", book, "(Key Metrics) | Target | Target-Actuals\nProfit/Loss | $5,500.00 | $1,565.90", 3, 20,
-              _meta(book, "P&L", "columns: Target | Target-Actuals · Key Metrics", "Movies")),
+        Chunk("f#3", book, "(Key Metrics) | Target | Target-Actuals | Actuals - Target % | Target Actuals%\n"
+              "Profit/Loss | $5,500.00 | $1,565.90 | 13% | 12%", 3, 20,
+              _meta(book, "P&L", "columns: Target | Target-Actuals | Actuals - Target % | Target Actuals% · Key Metrics",
+                    "Movies")),
     ]
     skipped: Counter = Counter()
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Movies", skipped)}
