@@ -33,6 +33,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
   that is a bare number; a plural count noun ("Guests") is said "number of guests";
 - grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions): no row key;
+- grid_header_partial: no name over the row labels and an unnamed column beside them (blocks side by side);
 - grid_header_title_prefix: every column's name opens with one word ("DimStore TYPE | DimStore LENGTH"): a merged
   title run into the names;
 - grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
@@ -205,8 +206,9 @@ def _column_phrase(column: str) -> str:
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
-    column = " ".join(w.lower() if len(w) > 3 and w.isupper() and w.isalpha() and w.lower() not in _ACRONYMS else w
-                      for w in column.split())
+    shouted = all(w.isupper() for w in re.findall(r"[A-Za-z]+", column)) and len(re.findall(r"[A-Za-z]{2,}", column)) > 1
+    column = " ".join(w.lower() if (len(w) > 3 or shouted) and w.isupper() and w.isalpha() and w.lower() not in _ACRONYMS
+                      else w for w in column.split())  # "PAYMENTS PER YEAR": "payments per year"
     words = column.split()
     if all(w[1:].islower() or not w[1:] for w in words if w[:1].isalpha()):
         column = column.lower()  # "Unit Price", "Unit count": "unit price", "unit count"
@@ -268,8 +270,8 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_missing"
     if _NUMBER.match(label.replace(",", "")):
         return "grid_row_label_number"
-    if len(label) > _NAME_CHARS:
-        return "grid_row_label_long"
+    if len(label) > _NAME_CHARS or label.rstrip().endswith("?") or len(label.split()) > 6:
+        return "grid_row_label_long"  # a sentence or a question ("What are the 5 highest COSTS OF ACTIVITY?")
     if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
         return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
@@ -466,6 +468,11 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                 or "id" in re.split(r"[\s_]+", head[0].strip().lower())):  # "movie_id_title": ids and names
             # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)
+            continue
+        if head[0] == "columns" and any(c in ("", "—", "-") for c in columns):
+            # no name over the row labels and unnamed columns beside them: a form's blocks side by side ("Rent and
+            # mortgage | 4,500.00 | … | Phone | 250.00 | … | (30.00)"), whose last figure is another block's
+            skipped["grid_header_partial"] += len(rows)
             continue
         if len(head[0]) > _NAME_CHARS:
             # the row labels' column named by a sentence ("Select a period to highlight at right. … MISSION"): a

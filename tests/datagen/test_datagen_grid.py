@@ -402,3 +402,23 @@ def test_numbered_names_a_title_run_into_the_columns_and_a_formula_s_name_give_n
     assert asked == {"What is the imdb rating for The Dark Knight in the Movies sheet of the Movies workbook?": "9.0",
                      "What is the target for Profit/Loss in the P&L sheet of the Movies workbook?": "$5,500.00"}, asked
     assert skipped["grid_row_label_id"] == 2 and skipped["grid_header_title_prefix"] == 1
+
+
+def test_blocks_side_by_side_without_names_a_question_as_a_label_and_a_shouted_header() -> None:
+    # the held-out slice of session 55 (read once, mended after): "the difference for Rent and mortgage" (another
+    # block's figure), "the difference for What are the 5 highest COSTS OF ACTIVITY?", "the payments PER year"
+    book = "home/budget.xlsx"
+    chunks = [
+        Chunk("h#0", book, "(columns) | — | OPERATING EXPENSES | REPORTED | DIFFERENCE\n"
+              "Rent and mortgage | 4,500.00 | Phone | 280.00 | (30.00)\n"
+              "What are the 5 highest COSTS OF ACTIVITY? | | Sales expenses | 400.00 | (50.00)", 0, 20,
+              _meta(book, "budget", "columns: — | OPERATING EXPENSES | REPORTED | DIFFERENCE · columns", "Budget")),
+        Chunk("h#1", book, "(FREQUENCY) | PAYMENTS PER YEAR | Q3 TOTAL\nMonthly | 12 | 4\n"
+              "What are the highest costs this month? | 3 | 1", 1, 20,
+              _meta(book, "Loan", "columns: PAYMENTS PER YEAR | Q3 TOTAL · FREQUENCY", "Budget")),
+    ]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Budget", skipped)}
+    assert asked == {"What is the payments per year for Monthly in the Loan sheet of the Budget workbook?": "12",
+                     "What is the Q3 total for Monthly in the Loan sheet of the Budget workbook?": "4"}, asked
+    assert skipped["grid_header_partial"] == 2 and skipped["grid_row_label_long"] == 1
