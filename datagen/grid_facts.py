@@ -242,7 +242,7 @@ def ask_grid(key: GridKey) -> str:
 def _plural(phrase: str) -> bool:
     """Whether a column's phrase is a plural measure ("costs", "expenses", "sales"); one that opens with a total,
     an average or a number ("total costs", "number of guests") is said with "is"."""
-    words = phrase.lower().split()
+    words = re.split(r"\s+(?:per|by|in)\s+", phrase.lower())[0].split()  # "payments per year": "payments"
     if not words or re.match(r"(?:total|average|number|count|overall|net|gross)\b", words[0]) and len(words) > 1:
         return False
     return len(words) == 1 and re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES

@@ -419,6 +419,6 @@ def test_blocks_side_by_side_without_names_a_question_as_a_label_and_a_shouted_h
     ]
     skipped: Counter = Counter()
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Budget", skipped)}
-    assert asked == {"What is the payments per year for Monthly in the Loan sheet of the Budget workbook?": "12",
+    assert asked == {"What are the payments per year for Monthly in the Loan sheet of the Budget workbook?": "12",
                      "What is the Q3 total for Monthly in the Loan sheet of the Budget workbook?": "4"}, asked
     assert skipped["grid_header_partial"] == 2 and skipped["grid_row_label_long"] == 1
