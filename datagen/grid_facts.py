@@ -377,7 +377,13 @@ def _column_refusal(column: str, value: str) -> str:
     if kind == "measure" and not pivot and word.endswith("s") and word not in _PLURAL_MEASURES and (
             word[:-1] in _MEASURES or word[:-2] in _MEASURES):
         return "grid_column_plural"  # "Averages" over one cell: "What are the averages for Denetclaw" reads wrong
+    if "%" in value and _MONEY_HEAD.search(column) and "%" not in column:
+        return "grid_value_not_a_figure"  # "48%" as the amount of "% expense": a share under a sum's column
     return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+
+
+_MONEY_HEAD = re.compile(r"(?i)\b(?:amount|cost|costs|price|revenue|sales|expenses?|income|salary|budget|spend|"
+                         r"payment|balance|fee|rent)\b")
 
 
 def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
