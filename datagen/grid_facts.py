@@ -36,6 +36,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
 - grid_header_partial: no name over the row labels and an unnamed column beside them (blocks side by side);
 - grid_header_title_prefix: every column's name opens with one word ("DimStore TYPE | DimStore LENGTH"): a merged
   title run into the names;
+- grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
 - grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_side_by_side: a column whose last word is the row labels' column's ("Icon Sets Salesman" beside
@@ -515,6 +516,9 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                     skipped["grid_column_free_text"] += 1
                 elif why := _refusal(label, column, value) or _column_refusal(column, value):
                     skipped[why] += 1
+                elif not TOTAL_ROW.match(label.strip()) and fold(label) in fold(column).split():
+                    # "the average salary for Average" (a rating's row): the label reads as the column's own word
+                    skipped["grid_row_label_in_column"] += 1
                 elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(
                         _column_phrase(column)) in ("total", "sum", "amount", "subtotal", "value"):
                     skipped["grid_total_unnamed"] += 1  # "the overall TOTAL in …": the total of what?

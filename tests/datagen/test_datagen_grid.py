@@ -434,3 +434,14 @@ def test_a_share_under_a_sum_s_column_is_not_asked() -> None:
     assert asked == {"What is the amount for Rent in the Plan sheet of the Plan workbook?": "12,000",
                      "What is the share % for Rent in the Plan sheet of the Plan workbook?": "30%"}, asked
     assert skipped["grid_value_not_a_figure"] == 1
+
+
+def test_a_row_label_that_is_a_word_of_its_column_is_not_asked() -> None:
+    # session 55's tuning, final read: "What is the average salary for Average" (a pivot by rating)
+    book = "hr/staff.xlsx"
+    chunk = Chunk("s#0", book, "(Ratings) | Average Salary\nAverage | 74,000\nVery poor | 77,423", 0, 20,
+                  _meta(book, "Pivot", "columns: Average Salary · Ratings", "Staff"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Staff", skipped)}
+    assert asked == {"What is the average salary for Very poor in the Pivot sheet of the Staff workbook?": "77,423"}
+    assert skipped["grid_row_label_in_column"] == 1
