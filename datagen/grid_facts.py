@@ -32,7 +32,8 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   attribute (manager, city, date, …): a value of a category ("West Coast", "English", "Jan"), a verb ("Added"), a
   code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
   that is a bare number; a plural count noun ("Guests") is said "number of guests";
-- grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions): no row key;
+- grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions), or a log of five
+  columns or more keyed by the person who made each record ("Agent", "Rep", "Customer"): no row key;
 - grid_header_partial: no name over the row labels and an unnamed column beside them (blocks side by side);
 - grid_header_title_prefix: every column's name opens with one word ("DimStore TYPE | DimStore LENGTH"): a merged
   title run into the names;
@@ -98,6 +99,8 @@ _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 # a column of sentences: what a note says is no figure a person looks up by its row
 _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
+_RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|seller|buyer|cashier|driver|customer|"
+                         r"client|vendor|supplier|representative)s?$")
 _CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
 # a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
@@ -475,6 +478,11 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                 or "id" in re.split(r"[\s_]+", head[0].strip().lower())):  # "movie_id_title": ids and names
             # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
             skipped["grid_row_label_id"] += len(rows)
+            continue
+        if _RECORD_KEY.search(head[0]) and len(columns) >= 5:
+            # "Agent | Date list | Area | List price | … | Type": a log of records each made by a person; the
+            # person keys no row ("the type for Deli" is one listing of several, whichever the chunk held)
+            skipped["grid_row_label_repeated"] += len(rows)
             continue
         if head[0] == "columns" and any(c in ("", "—", "-") for c in columns):
             # no name over the row labels and unnamed columns beside them: a form's blocks side by side ("Rent and

@@ -445,3 +445,17 @@ def test_a_row_label_that_is_a_word_of_its_column_is_not_asked() -> None:
     asked = {f.ask: f.answer for f in grid_facts(chunk, "Staff", skipped)}
     assert asked == {"What is the average salary for Very poor in the Pivot sheet of the Staff workbook?": "77,423"}
     assert skipped["grid_row_label_in_column"] == 1
+
+
+def test_a_log_keyed_by_the_person_who_made_each_record_gives_no_question() -> None:
+    # session 55's tuning, final read: "What is the type for Deli in the Book1 workbook?" → one listing of an agent's
+    book = "homes/listings.xlsx"
+    chunks = [Chunk("l#0", book, "(Agent) | Area | List price | Bed room | Sq FT | Type\nDeli | Central | 285000 | 2 | 2036 | "
+                    "Single Family", 0, 20, _meta(book, "Listings", "columns: Area | List price | Bed room | Sq FT | Type · Agent",
+                                                   "Listings")),
+              Chunk("l#1", book, "(Salesman) | Sales\nRob Lee | 17,172", 1, 20,
+                    _meta(book, "Totals", "columns: Sales · Salesman", "Listings"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Listings", skipped)}
+    assert asked == {"What are the sales for Rob Lee in the Totals sheet of the Listings workbook?": "17,172"}
+    assert skipped["grid_row_label_repeated"] == 1
