@@ -21,6 +21,28 @@ cells are empty lost their last space to the chunk's trim ("Zhou Qi | 2.5 |  |")
 another width than its columns is not read (counted).
 
 Refused, each counted in `skipped` (no question is better than a wrong one):
+- grid_header_is_data: a column named by a figure ("$250.00", "60"; a year is a column's name) or a name ending in
+  ":" ("Unit Cost:"): the header row is a data row or a label-and-value block;
+- grid_statistics: a statistics tool's output (two names or more of "Coefficients", "t Stat", "P-value", "df",
+  "Intercept", …: regression, ANOVA, descriptive statistics);
+- grid_column_plural: a one-word measure in the plural that names one figure ("Averages", "Scores");
+- grid_column_merged: a named column followed by an unnamed one (a name over merged cells: its first cell is
+  one of several under it);
+- grid_column_not_a_measure: a column whose name names no measure (amount, price, score, …, a unit) and no
+  attribute (manager, city, date, …): a value of a category ("West Coast", "English", "Jan"), a verb ("Added"), a
+  code ("DET"); grid_value_not_a_figure / grid_value_not_a_name: a measure's cell without a figure, an attribute's
+  that is a bare number; a plural count noun ("Guests") is said "number of guests";
+- grid_row_label_repeated: a table whose row labels repeat (a log's days, a survey's regions), or a log of five
+  columns or more keyed by the person who made each record ("Agent", "Rep", "Customer"): no row key;
+- grid_header_partial: no name over the row labels and an unnamed column beside them (blocks side by side);
+- grid_header_title_prefix: every column's name opens with one word ("DimStore TYPE | DimStore LENGTH"): a merged
+  title run into the names;
+- grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
+- grid_row_label_id: rows keyed by an identifier column ("EmpID"); grid_row_label_colon: a label ending in ":";
+- grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
+- grid_side_by_side: a column whose last word is the row labels' column's ("Icon Sets Salesman" beside
+  "Duplicate Values Salesman"): tables side by side under one header row;
+- grid_row_side_by_side: a row that repeats its label among its values (tables set side by side);
 - grid_without_header: rows with no column line and no columns in the chunk's header (the header row was lost);
 - grid_header_letters: a table the reader found no header row for (its columns are the sheet's letters A, B, …);
 - grid_row_misaligned: a row of another width than its columns;
@@ -77,7 +99,21 @@ _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 # a column of sentences: what a note says is no figure a person looks up by its row
 _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
+_RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|seller|buyer|cashier|driver|customer|"
+                         r"client|vendor|supplier|representative)s?$")
+_CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
+# a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
+# label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing
+_FIGURE_NAME = re.compile(r"^\(?[-+]?(?:[$€£¥₹]|[A-Z]{3}\s?)?\d[\d,]*(?:\.\d+)?\s*%?\)?$")
+# a statistics tool's output (Excel's regression and ANOVA sheets): "the t Stat for Price of Ice Cream" is no
+# question a person with the folder asks (session 53's reporting read)
+_STATISTICS = frozenset({"coefficients", "standard error", "t stat", "t-stat", "p-value", "p value", "lower 95%",
+                         "upper 95%", "lower 95.0%", "upper 95.0%", "significance f", "multiple r", "r square",
+                         "adjusted r square", "intercept", "residual", "residuals", "anova", "ss", "ms", "df",
+                         "f crit", "p(t<=t) one-tail", "p(t<=t) two-tail", "t critical one-tail", "t critical two-tail",
+                         "hypothesized mean difference", "pooled variance", "observations", "standard deviation",
+                         "sample variance", "kurtosis", "skewness", "confidence level(95.0%)"})
 
 
 @dataclass(frozen=True)
@@ -169,11 +205,22 @@ def _column_phrase(column: str) -> str:
     pivot = _PIVOT_FIELD.match(column.strip())
     if pivot:
         said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
+        if said in ("total", "average") and re.search(r"[a-z]$", inner) and inner.split()[-1] in _COUNTS:
+            inner += "s"  # "Sum of new_case": "total new cases"
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
+    # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
+    shouted = all(w.isupper() for w in re.findall(r"[A-Za-z]+", column)) and len(re.findall(r"[A-Za-z]{2,}", column)) > 1
+    column = " ".join(w.lower() if (len(w) > 3 or shouted) and w.isupper() and w.isalpha() and w.lower() not in _ACRONYMS
+                      else w for w in column.split())  # "PAYMENTS PER YEAR": "payments per year"
     words = column.split()
-    if all(w[:1].isupper() and (w[1:].islower() or not w[1:]) for w in words if w[:1].isalpha()):
-        return column.lower()
+    if all(w[1:].islower() or not w[1:] for w in words if w[:1].isalpha()):
+        column = column.lower()  # "Unit Price", "Unit count": "unit price", "unit count"
+    counted = re.match(r"(?i)^count\s+(?!of\b)(.+)$", column)
+    if counted and _kind(column) == "count":
+        return f"number of {counted.group(1)}"  # a pivot's "Count Staff": "number of staff"
+    if _kind(column) == "count" and not re.match(r"(?i)(?:total|number|count|no\b|#|avg|average)", column):
+        return f"number of {column}"  # "Guests": "the number of guests"
     return column
 
 
@@ -186,12 +233,23 @@ def row_phrase(row: str) -> str:
 def ask_grid(key: GridKey) -> str:
     """"What is the unit price for A-102 in the Price List sheet of the Inventory workbook?"; a year column:
     "What is the value for Chile in 2007 in …?"; a total row: "What is the total net revenue in …?"."""
+    phrase = _column_phrase(key.column)
+    # "What are the costs for Mar", never "What is the costs": a plural measure's verb ("total costs" stays "is")
+    verb = "are" if _plural(phrase) else "is"
     if TOTAL_ROW.match(key.row.strip()):
-        phrase = _column_phrase(key.column)
-        return f"What is the {'' if phrase.startswith('total ') else 'overall '}{phrase} in {key.table}?"
+        return f"What {verb} the {'' if phrase.startswith('total ') else 'overall '}{phrase} in {key.table}?"
     if _YEAR.match(key.column):
         return f"What is the value {row_phrase(key.row)} in {key.column} in {key.table}?"
-    return f"What is the {_column_phrase(key.column)} {row_phrase(key.row)} in {key.table}?"
+    return f"What {verb} the {phrase} {row_phrase(key.row)} in {key.table}?"
+
+
+def _plural(phrase: str) -> bool:
+    """Whether a column's phrase is a plural measure ("costs", "expenses", "sales"); one that opens with a total,
+    an average or a number ("total costs", "number of guests") is said with "is"."""
+    words = re.split(r"\s+(?:per|by|in)\s+", phrase.lower())[0].split()  # "payments per year": "payments"
+    if not words or re.match(r"(?:total|average|number|count|overall|net|gross)\b", words[0]) and len(words) > 1:
+        return False
+    return len(words) == 1 and re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES
 
 
 def _refusal(label: str, column: str, value: str) -> str:
@@ -216,9 +274,149 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_missing"
     if _NUMBER.match(label.replace(",", "")):
         return "grid_row_label_number"
-    if len(label) > _NAME_CHARS:
-        return "grid_row_label_long"
+    if len(label) > _NAME_CHARS or label.rstrip().endswith("?") or len(label.split()) > 6:
+        return "grid_row_label_long"  # a sentence or a question ("What are the 5 highest COSTS OF ACTIVITY?")
+    if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
+        return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
+    if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
+        return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
+    if label.rstrip().endswith(":"):
+        return "grid_row_label_colon"  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
     return ""
+
+
+# What a column must name for its cells to be asked (session 53's reporting read: "What is the west coast for Men's
+# Wear", "the english for Alison Cox", "the added for A-102"): its head noun ("Unit Price" → price, "Date of Birth" →
+# date, "NightlyRate" → rate) is a measure, a noun that takes a figure, or an attribute, a noun whose value names a
+# thing (a manager, a city, a day). A column named by a value of a category (a region, a product, a subject, a
+# month), a verb ("Added") or a code ("DET") is refused (grid_column_not_a_measure): no rule rescues it.
+_MEASURES = frozenset("""
+amount total sum subtotal count number qty quantity price cost revenue sales sale turnover profit loss income expense
+expenditure spend spending budget actual actuals forecast target variance difference change growth balance salary wage
+pay payment rate ratio score grade mark point percent percentage pct share proportion average avg mean median margin
+value hour minute duration age weight height length width depth size area volume distance speed temperature population
+case death rating rank ranking stock inventory discount tax fee charge earnings deposit withdrawal debt interest
+capacity attendance vote enrollment enrolment gpa cgpa mrp rent commission bonus premium return yield gdp inflation
+frequency usage consumption production output demand supply allowance saving savings investment cash asset liability
+equity dividend valuation markup credit debit funding fund grant cogs ebitda roi kpi npv irr mileage calories
+attempt result km kg lb mph usd eur gbp inr % #
+""".split())
+_COUNTS = frozenset("""
+guest night bedroom bathroom room bed seat employee worker staff student customer order item unit visitor member
+participant player game win goal run hit ticket call passenger copy download view click session user transaction
+applicant patient service product book page hour day week month year household people person child adult death case
+vote response respondent complaint defect error incident shipment delivery review like follower subscriber attendee
+store branch credit assist point vehicle car bike class course lesson absence
+""".split())
+_ATTRIBUTES = frozenset("""
+manager owner city country state region location address category status type product customer client supplier vendor
+department team role position date deadline complexity priority level instructor teacher course subject model brand
+color colour genre director author publisher language currency method mode channel source destination venue shift
+supervisor sport opponent winner captain coach major semester term season property site branch store department
+warehouse office district province county continent nationality occupation industry sector segment tier group
+designation company employer school university college campus platform device payee payer day
+""".split())
+
+
+# measures said in the plural ("What are the costs for Mar"); another measure's plural ("Averages", "Scores" over
+# one cell) names one figure in the plural, and is refused (grid_column_plural)
+_PLURAL_MEASURES = frozenset({"costs", "expenses", "sales", "earnings", "savings", "profits", "revenues", "losses",
+                              "fees", "taxes", "wages", "expenditures", "payments", "deposits", "withdrawals",
+                              "dividends", "charges", "proceeds", "receipts", "actuals"})
+_ACRONYMS = frozenset({"ebitda", "cogs", "cgpa", "usd", "eur", "gbp", "inr", "sgpa", "arpu", "mrr", "arr"})
+_KEYED_BY_ID = re.compile(r"(?i)^(?:order|emp|employee|customer|cust|user|product|item|student|invoice|transaction|"
+                          r"txn|account|member|patient|client|staff|record|ticket|case|row|sale|sales)[ _-]?id$")
+
+
+def _kind(column: str) -> str:
+    """What a column's name names, by its head noun ("Unit Price (USD)" → price, "Date of Birth" → date,
+    "HourlyRate" → rate): "measure", "count" (a plural noun counted: "Guests", said "number of guests"),
+    "attribute", or "" (none of these)."""
+    text = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", column)
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
+    text = re.split(r"(?i)\s+(?:of|per|in|for|by|from|to|vs\.?)\s+", text.strip())[0]
+    words = re.findall(r"[A-Za-z]+|[%#]", text)
+    if not words:
+        return ""
+    word = words[-1].lower()
+    singular = next((w for w in (word[:-3] + "y" if word.endswith("ies") else "", word[:-2] if word.endswith("es") else "",
+                                 word[:-1] if word.endswith("s") and not word.endswith("ss") else "")
+                     if w and (w in _COUNTS or w in _MEASURES or w in _ATTRIBUTES)), "")
+    if word == "numbers":
+        return ""  # "Post Season Numbers": figures of what?
+    if word in _MEASURES:
+        return "measure"
+    if singular in _COUNTS or word in ("staff", "people"):
+        return "count"
+    if singular in _MEASURES:
+        return "measure"  # "Expenses", "Sales", "Points"
+    if word in _ATTRIBUTES:
+        return "attribute"
+    return ""
+
+
+def _column_refusal(column: str, value: str) -> str:
+    """Why a cell's column gives it no question ("" when it may): its name names no measure or attribute, or the
+    value is not of the kind the name says (a measure's value holds a figure; an attribute's is no bare number)."""
+    if _YEAR.match(column.strip()):
+        # a year's column: "the value for Chile in 2007", a figure ("Excitables" in 2019, a team's name in a
+        # league's history, is no value of a year)
+        return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+    if re.search(r"[A-Za-z]-[A-Z]|[A-Za-z] - [A-Za-z]|\s\S+[a-z]%$", column):
+        # "Target-Actuals", "Actuals - Target %", "Target Actuals%": a formula's name, not a measure's
+        return "grid_column_not_a_measure"
+    if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
+        return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
+    pivot = _PIVOT_FIELD.match(column.strip())
+    kind = _kind(pivot.group(2) if pivot else column)
+    if re.match(r"(?i)count\s+(?!of\b)", column.strip()) and kind != "count":
+        return "grid_column_not_a_measure"  # "Count Salary": a pivot's count of salaries, said as no one says it
+    if pivot and kind not in ("measure", "count"):
+        return "grid_column_not_a_measure"  # "Count of Guest Name": the number of what?
+    if not kind:
+        return "grid_column_not_a_measure"
+    if kind == "attribute":
+        return "grid_value_not_a_name" if _NUMBER.match(value.replace(",", "")) else ""
+    word = column.strip().lower()
+    if kind == "measure" and not pivot and word.endswith("s") and word not in _PLURAL_MEASURES and (
+            word[:-1] in _MEASURES or word[:-2] in _MEASURES):
+        return "grid_column_plural"  # "Averages" over one cell: "What are the averages for Denetclaw" reads wrong
+    if "%" in value and _MONEY_HEAD.search(column) and "%" not in column:
+        return "grid_value_not_a_figure"  # "48%" as the amount of "% expense": a share under a sum's column
+    return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+
+
+_MONEY_HEAD = re.compile(r"(?i)\b(?:amount|cost|costs|price|revenue|sales|expenses?|income|salary|budget|spend|"
+                         r"payment|balance|fee|rent)\b")
+
+
+def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
+    """Why a whole table gives no question ("" when it may): its header row is data or a label-and-value block
+    (grid_header_is_data), or it is a statistics tool's output (grid_statistics, two of its names or more)."""
+    names = [c.strip() for c in head]
+    if any(_FIGURE_NAME.match(c) and not _YEAR.match(c) for c in names[1:]) or any(c.endswith(":") for c in names if c):
+        return "grid_header_is_data"
+    corner = _last_word(names[0])
+    if corner and sum(_last_word(c) == corner for c in names[1:]) >= 1:
+        # "Duplicate Values Salesman | Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales": tables set
+        # side by side, each titled over its columns; a row's label keys only the first
+        return "grid_side_by_side"
+    firsts = [c.split()[0] for c in names[1:] if len(c.split()) >= 2]
+    first = firsts[0].lower() if firsts else ""
+    if (len(firsts) >= 2 and len(set(firsts)) == 1 and len(firsts) == len([c for c in names[1:] if c not in ("", "—")])
+            and first not in _MEASURES and first not in _PIVOT and first not in ("max", "min", "avg", "net", "gross")):
+        # "DimStore TYPE | DimStore LENGTH | DimStore description": a merged title spread over the columns
+        # ("the DimStore type for OpenDate"); the reader's header is the title and the names run together
+        return "grid_header_title_prefix"
+    words = [fold(c) for c in names] + [fold(cells(line)[0]) for line in rows]
+    if sum(w in _STATISTICS for w in words) >= 2:
+        return "grid_statistics"
+    return ""
+
+
+def _last_word(name: str) -> str:
+    words = re.findall(r"[a-z]+", name.lower())
+    return words[-1] if words and words[-1] not in ("columns", "labels") else ""
 
 
 def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:
@@ -261,9 +459,41 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         if columns and all(_LETTERS.match(c) for c in columns):
             skipped["grid_header_letters"] += len(rows)  # the reader found no header row: A, B, C name nothing
             continue
+        why_table = _table_refusal(head, rows)
+        if why_table:
+            skipped[why_table] += len(rows)
+            continue
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
         repeated = {c for c, n in Counter(fold(c) for c in columns).items() if n > 1}
+        labels = Counter(fold(cells(line)[0]) for line in rows if line.strip())
+        if any(n > 1 for label, n in labels.items() if label):
+            # a label written twice in one table ("Greater Accra" in a survey's answers, an agent's listings, a
+            # day's orders): its first column keys no row, it is one of the record's fields; which row a question
+            # means is a guess (session 55's tuning)
+            skipped["grid_row_label_repeated"] += len(rows)
+            continue
+        if (_ID_COLUMN.search(head[0].strip()) or re.search(r"[a-z](?:ID|Id)$", head[0].strip())
+                or _KEYED_BY_ID.match(head[0].strip()) or _CONTACT.search(head[0])
+                or "id" in re.split(r"[\s_]+", head[0].strip().lower())):  # "movie_id_title": ids and names
+            # rows keyed by an identifier ("EmpID": "RM207") or an address ("Email"): no person asks for a row so
+            skipped["grid_row_label_id"] += len(rows)
+            continue
+        if _RECORD_KEY.search(head[0]) and len(columns) >= 5:
+            # "Agent | Date list | Area | List price | … | Type": a log of records each made by a person; the
+            # person keys no row ("the type for Deli" is one listing of several, whichever the chunk held)
+            skipped["grid_row_label_repeated"] += len(rows)
+            continue
+        if head[0] == "columns" and any(c in ("", "—", "-") for c in columns):
+            # no name over the row labels and unnamed columns beside them: a form's blocks side by side ("Rent and
+            # mortgage | 4,500.00 | … | Phone | 250.00 | … | (30.00)"), whose last figure is another block's
+            skipped["grid_header_partial"] += len(rows)
+            continue
+        if len(head[0]) > _NAME_CHARS:
+            # the row labels' column named by a sentence ("Select a period to highlight at right. … MISSION"): a
+            # template's instructions over a planner's header rows, not a table's keys
+            skipped["grid_row_label_long"] += len(rows)
+            continue
         for line in rows:
             row = cells(line)
             if len(row) != len(columns) + 1:
@@ -271,13 +501,20 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                 continue
             label, values = row[0], row[1:]
             why = _label_refusal(label)
+            if not why and any(fold(v) == fold(label) for v in values):
+                # "David | 16,680 | David | 20,000": tables set side by side under one header row, each cell's
+                # column a merged title's part ("Icon Sets Sales"); which cell answers which question is a guess
+                why = "grid_row_side_by_side"
             if why:
                 skipped[why] += 1
                 continue
-            for column, value in zip(columns, values, strict=True):
+            for at, (column, value) in enumerate(zip(columns, values, strict=True)):
                 if not value:
                     continue  # an empty cell states nothing; not counted per cell
-                if fold(column) in repeated:
+                if column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
+                    # a name over merged cells ("Estimated Amount" over four trials): its first cell is one of them
+                    skipped["grid_column_merged"] += 1
+                elif fold(column) in repeated:
                     skipped["grid_column_repeated"] += 1
                 elif not column or column in ("—", "-") or len(column) > _NAME_CHARS:
                     skipped["grid_column_unnamed"] += 1
@@ -285,8 +522,14 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                     skipped["grid_column_id"] += 1
                 elif _FREE_TEXT_COLUMN.match(column.strip()):
                     skipped["grid_column_free_text"] += 1
-                elif why := _refusal(label, column, value):
+                elif why := _refusal(label, column, value) or _column_refusal(column, value):
                     skipped[why] += 1
+                elif not TOTAL_ROW.match(label.strip()) and fold(label) in fold(column).split():
+                    # "the average salary for Average" (a rating's row): the label reads as the column's own word
+                    skipped["grid_row_label_in_column"] += 1
+                elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(
+                        _column_phrase(column)) in ("total", "sum", "amount", "subtotal", "value"):
+                    skipped["grid_total_unnamed"] += 1  # "the overall TOTAL in …": the total of what?
                 else:
                     key = GridKey(where, label, column)
                     out.append(Fact(

@@ -37,6 +37,8 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
+_DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
+_RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
 
@@ -112,11 +114,26 @@ class GridTasks:
         by_column: dict[str, list[Statement]] = defaultdict(list)
         by_cell: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
-            if s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()):  # a total is no row to compare
+            # a total is no row to compare; nor is a rank ("the higher rank": 1 is the highest, and the larger
+            # number the lower rank; session 55's tuning)
+            # nor a derived row ("Total expenses", "Net income", "% expense": session 55's tuning compared Groceries
+            # with the total of which they are a part)
+            if (s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column)
+                    and not _DERIVED_ROW.search(s.key.row.strip())):
                 by_table_column[(s.key.table, fold(s.key.column))].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
         self.in_table = {k: v for k, v in by_table_column.items() if len({fold(s.key.row) for s in v}) >= 2}
+        self.in_table_docs: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for k in sorted(self.in_table):
+            self.in_table_docs[self.in_table[k][0].fact.doc_id].append(k)
+        self.by_table: dict[str, list[Statement]] = defaultdict(list)
+        tables: dict[str, set[str]] = defaultdict(set)
+        for s in self.statements:
+            self.by_table[s.key.table].append(s)
+            tables[s.fact.doc_id].add(s.key.table)
+        self.docs = sorted(tables)
+        self.tables = {d: sorted(t) for d, t in tables.items()}
         # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
         # as no question a person asks (hand-read, tuning folder): off unless asked for
         self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2} if across else {}
@@ -236,11 +253,12 @@ class GridTasks:
 
     # -- forms -----------------------------------------------------------------------------------
     def _single(self, rng: random.Random) -> Candidate | DropReason:
-        # a table first, then one of its cells: a 200-row sheet must not fill the set
-        tables = sorted({s.key.table for s in self.statements})
+        # a workbook first, then one of its tables, then a cell: a 200-row sheet, or a workbook of 40 sheets alike
+        # (session 55's tuning: one workbook's use-case sheets gave 11 of 30 tasks), must not fill the set
         for _ in range(self.tries):
-            table = rng.choice(tables)
-            s = rng.choice([x for x in self.statements if x.key.table == table])
+            doc = rng.choice(self.docs)
+            table = rng.choice(self.tables[doc])
+            s = rng.choice(self.by_table[table])
             if not self._fresh("single", s.fact.ask) or normalize(s.fact.ask) in self.asked:
                 continue
             self.own_stages["grid:single:proposed"] += 1
@@ -248,7 +266,8 @@ class GridTasks:
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_in_table(self, rng: random.Random) -> Candidate | DropReason:
-        group = self.in_table[rng.choice(sorted(self.in_table))]
+        doc = rng.choice(sorted(self.in_table_docs))  # a workbook first, as for a single cell
+        group = self.in_table[rng.choice(self.in_table_docs[doc])]
         a, b = rng.sample(group, 2)
         if fold(a.key.row) == fold(b.key.row) or not self._fresh("in_table", *sorted((a.fact.ask, b.fact.ask))):
             return DropReason.NO_CHAIN
@@ -322,9 +341,14 @@ class GridTasks:
 def _higher(a: Statement, b: Statement) -> Statement | None:
     """The statement with the higher figure; None when either holds no figure or the two are equal (no answer)."""
     na, nb = a.number(), b.number()
-    if na is None or nb is None or na == nb:
-        return None
+    if na is None or nb is None or na == nb or _unit(a.value) != _unit(b.value):
+        return None  # "12%" against "$6,000": no one compares a share with an amount
     return a if na > nb else b
+
+
+def _unit(value: str) -> tuple[bool, str]:
+    """(a percentage?, its currency sign) of a figure as the sheet shows it."""
+    return "%" in value, "".join(c for c in value if c in "$€£¥₹")
 
 
 def _stems(text: str) -> set[str]:
