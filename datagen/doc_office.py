@@ -108,6 +108,8 @@ _NOT_LABEL_START = frozenset("your my our their his her its please see if when h
 _SAID = frozenset("please thanks thank below i me my we us you".split())
 # the next field's label that a value runs into ("Total Story Point: 36 Total Hours:" on one line): the value ends there
 _NEXT_LABEL = re.compile(r"\s+[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:(?:\s|$)")
+# words that point back, not a term a document defines: "This means that …"
+_PRONOUNS = frozenset("this that these those it they there which what he she we i".split())
 _LEADING_NUMBER = re.compile(r"^\d+(?:\.\d+)*[\s._-]+")
 _COPY_MARK = re.compile(r"\s*\((?:\d+|copy|template|final|draft)\)", re.IGNORECASE)
 
@@ -122,7 +124,7 @@ def is_office(doc_id: str, metadata: Mapping[str, object] | None) -> bool:
 def _clean(text: str) -> str:
     """A name as a question writes it: spaces collapsed, words set in capitals ("Project Charter: AUTOMATED STUDENT
     RESULTS") and the minor words of a title ("Terms Of Reference") in title case."""
-    words = " ".join(text.split()).strip(" .:-–—|").split()
+    words = " ".join(text.split()).strip(" .:-–—|").replace("“", "").replace("”", "").replace('"', "").split()
     capitals = sum(1 for w in words if w.isupper() and len(w) > 3)
     out = []
     for n, w in enumerate(words):
@@ -160,9 +162,28 @@ def _generic(name: str) -> bool:
     return fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
 
 
-def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: Counter) -> dict[str, str]:
+def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
+    """A candidate no person would call a document by (session 55, on files of 29 repositories): a field line
+    ("End Date: 3-17-21"), a template's placeholder ("<Master> Test Plan"), words run together ("Design
+    PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
+    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
+                or (person is not None and len(name.split()) <= 3 and person(name)))
+
+
+def _code_like(name: str) -> bool:
+    """A file name that is a code, not a title: a word mixing letters and digits ("11th minutes Sept18", "Meeting
+    Minutes wk10", "Peer Review T12"; an ordinal "3rd" is a word) or two numbers ("Standup 10 19")."""
+    words = name.split()
+    mixed = [w for w in words if re.search(r"\d", w) and re.search(r"[A-Za-z]", w)
+             and not re.fullmatch(r"\d+(?:st|nd|rd|th)", w, re.IGNORECASE)]
+    return bool(mixed) or sum(1 for w in words if re.fullmatch(r"\d+", w)) >= 2
+
+
+def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: Counter,
+                 person: Callable[[str], bool] | None = None) -> dict[str, str]:
     """doc id → the phrase a question names it by ("the Project Plan", "the document “Skywars”"), for every office
-    document that has one (see the module docstring); the others counted in `skipped` by why."""
+    document that has one (see the module docstring); the others counted in `skipped` by why. person: whether a
+    phrase is a person's name (`person_names`, from the parse); None: none is."""
     first = {d: next((ln.strip() for ln in t.split("\n") if ln.strip()), "") for d, t in texts.items()}
     files = {d: _file_name(d) for d in texts}
     candidates: dict[str, list[str]] = {}
@@ -185,12 +206,14 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
             if value and _title_like(value):
                 found.append(_clean(value))
                 break
-        found.append(files[d])
+        if not _code_like(files[d]):
+            found.append(files[d])  # "11th minutes Sept18" is a code a person does not say
         owner = next((m.group("v") for ln in text.split("\n")[:40] if (m := _OWNER_FIELD.match(ln.strip()))), "")
         if owner:
             # "Privacy Policy" names none of a folder's policies; "LBM Privacy Policy" names one
             found += [f"{owner} {c}" for c in found if c and fold(owner) not in fold(c)]
-        candidates[d] = [c for c in found if c and not _generic(c) and len(c.split()) <= 16]
+        candidates[d] = [c for c in found
+                         if c and not _generic(c) and len(c.split()) <= 16 and not _no_title(c, person)]
     # a name is a document's only when no other document of the folder could be called by it
     said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
     out: dict[str, str] = {}
@@ -248,7 +271,10 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
         if fact.subject not in said:  # the prose's definition first, and one row per acronym
             said.add(fact.subject)
             out.append(fact)
-    return out
+    kept = [f for f in out if fold(f.answer) not in fold(named)]
+    # "What does UAT stand for in the document “User Acceptance Tests (UAT)”?" gives its answer away
+    skipped["office_value_in_name"] += len(out) - len(kept)
+    return kept
 
 
 def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
@@ -405,6 +431,9 @@ def _person(value: str) -> bool:
 def _means_fact(chunk: Any, m: re.Match, line: str, named: str, skipped: Counter) -> Fact | None:
     term = m.group("t")
     definition = _CLAUSE_END.split(m.group("d"), maxsplit=1)[0].strip()
+    if fold(term.split()[0]) in _PRONOUNS or fold(m.group("d")).startswith("that "):
+        skipped["office_definition_shape"] += 1  # "This means that there should be a search bar": no term defined
+        return None
     if not m.group("q") and not all(w[:1].isupper() for w in term.split()):
         skipped["office_definition_shape"] += 1  # "Plan a means of filter …": no term defined
         return None
@@ -432,3 +461,17 @@ def noun_labels(nlp: Any) -> Callable[[str], bool]:
         return cache[label]
 
     return noun_label
+
+
+def person_names(nlp: Any) -> Callable[[str], bool]:
+    """`office_names`' person from a spaCy pipeline: a phrase whose last word the parse reads as a person's name
+    ("Grant Yamaguchi", "Fabio Pazzini", where the small model marks only "Pazzini")."""
+    cache: dict[str, bool] = {}
+
+    def person(phrase: str) -> bool:
+        if phrase not in cache:
+            doc = nlp(phrase)
+            cache[phrase] = bool(doc) and any(e.label_ == "PERSON" and e.end == len(doc) for e in doc.ents)
+        return cache[phrase]
+
+    return person

@@ -157,3 +157,27 @@ def test_a_value_ends_at_the_next_label_a_numbered_list_is_no_value_and_a_mail_l
     names = office_names({d: "" for d in texts}, texts, Counter())
     assert names == {"r/confirmation requirements.docx": "the document “confirmation requirements”",  # its file
                      "q/notes.docx": "the Harbour Crane Review"}
+
+
+def test_a_field_line_a_placeholder_a_run_together_word_a_persons_name_and_a_coded_file_name_name_nothing():
+    # session 55 (files of 29 repositories): names no person would call a document by; invented text
+    texts = {"s/Sprint 1 Planning.docx": "End Date: 3-17-21\nScrum Master: Ann",
+             "t/Test Plan.docx": "<Master> Test Plan\nText.",
+             "m/Design Review.docx": "Ending of Design PHASEMeeting minutes\nText.",
+             "r/Relazione.odt": "Fabio Rossi\nMatricola: 1156381",
+             "k/11th_minutes_Sept18.docx": "Date: | September 18th\nText.",
+             "u/Standup - 10_19.docx": "Team name: Group 2\nText.",
+             "w/Meeting Minutes wk10.docx": "Meeting Date: | 9th May 2019\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter(), lambda p: p == "Fabio Rossi")
+    assert names == {"s/Sprint 1 Planning.docx": "the document “Sprint 1 Planning”",  # its file, not the field
+                     "t/Test Plan.docx": "the Test Plan",
+                     "m/Design Review.docx": "the Design Review",
+                     "r/Relazione.odt": "the document “Relazione”"}
+
+
+def test_an_answer_the_documents_name_gives_and_a_pronouns_consequence_are_no_question():
+    text = "User Acceptance Tests (UAT) for sprint 2 are listed here.\nThis means that there should be a search bar."
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("u.docx", "the document “User Acceptance Tests (UAT) – Sprint 2”",
+                                [_chunk("u.docx", text)], skipped))
+    assert asked == {} and skipped["office_value_in_name"] == 1 and skipped["office_definition_shape"] == 1
