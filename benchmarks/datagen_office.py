@@ -86,7 +86,7 @@ def main() -> None:
     print(f"   named by a question: {len(names)} of {len(office)}; "
           + ", ".join(f"{k} {v}" for k, v in skipped.items()))
     noun_label = noun_labels(nlp)
-    facts = {d: found for d in sorted(names) if (found := office_facts(d, names[d], office[d], skipped, noun_label))}
+    facts = {d: found for d in sorted(names) if (found := office_facts(d, names[d], office[d], skipped, noun_label, nlp))}
     drop_copies(facts, set(facts), skipped)
     kinds = Counter(f.relation.removeprefix("doc:") for fs in facts.values() for f in fs)
     print(f"   facts read: {sum(kinds.values())} in {len(facts)} documents; by kind: "

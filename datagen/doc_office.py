@@ -65,7 +65,8 @@ schedule roadmap budget""".split())
 # a label naming a person's role: "who is the chairperson?"
 _ROLE_WORDS = frozenset("""chair chairperson chairman chairwoman author owner manager tutor supervisor taker timekeeper
 facilitator sponsor approver lead leader director contact presenter instructor lecturer teacher secretary coordinator
-convener convenor editor reviewer customer client president""".split())
+convener convenor editor reviewer customer client president master recorder scribe host organiser organizer moderator
+mentor advisor adviser assessor examiner""".split())
 # a label's word that names an attribute of the document's subject ("Type of meeting", "Course code", "Project
 # Title"): its value is that attribute, asked "what is the …?"
 _ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
@@ -102,7 +103,8 @@ _HEADING_LABELS = frozenset("""references bibliography contents introduction sum
 appendix analysis overview background note notes example examples step steps part section chapter phase stage figure
 table""".split())
 # a form's prompt to whoever fills it ("Your name:"), and words no field label opens with
-_NOT_LABEL_START = frozenset("your my our their his her its please see if when how what why for to in on with by as and or".split())
+_NOT_LABEL_START = frozenset("""your my our their his her its please see if when how what why for to in on with by as and
+or from cc re""".split())
 # words of a line someone says to a reader, never of a title: a mail's "Many thanks for the email below please see my
 # responses" copied into a document as its first line
 _SAID = frozenset("please thanks thank below i me my we us you".split())
@@ -223,7 +225,7 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
             skipped["office_no_unique_name"] += 1
             continue
         last = fold(name).split()[-1] if fold(name) else ""
-        if re.match(r"^\S+['’]s\s", name):
+        if re.match(r"^\S+['’]s\s", name) and last in _KIND_WORDS:
             out[d] = name  # "Joe's technical specifications document"
         elif last in _KIND_WORDS and not name.lower().startswith("the "):
             out[d] = f"the {name}"
@@ -233,10 +235,13 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
 
 
 def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counter,
-                 noun_label: Callable[[str], bool] | None = None) -> list[Fact]:
+                 noun_label: Callable[[str], bool] | None = None, nlp: Any = None) -> list[Fact]:
     """Every fact of one office document's passages (see the module docstring), each question naming it as `named`
     (`office_names`); refusals counted in `skipped`. noun_label: whether a label reads as a noun phrase ("Date
-    Published" does, "Detect Over Provisioning" does not), from the parse; None: every label shaped as one does."""
+    Published" does, "Detect Over Provisioning" does not), from the parse; None: every label shaped as one does.
+    nlp: a spaCy pipeline, which refuses a label that is a person's name ("Braysen Goodwin: Worked on bugs") and a
+    value that is a clause ("Concerns: No concerns were raised"); None: neither is refused."""
+    parse = _Parse(nlp) if nlp is not None else None
     fields: dict[str, list[Fact]] = {}
     means: list[Fact] = []
     for chunk in chunks:
@@ -244,7 +249,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
         for n, line in enumerate(lines):
             for label, value, quote in _fields(line, lines[n + 1] if n + 1 < len(lines) else "",
                                                lines[n + 2] if n + 2 < len(lines) else ""):
-                fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label)
+                fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label, parse)
                 if fact is not None:
                     fields.setdefault(fold(label), []).append(fact)
             m = _MEANS.match(line.strip())
@@ -340,7 +345,7 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
 
 
 def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skipped: Counter,
-                noun_label: Callable[[str], bool] | None = None) -> Fact | None:
+                noun_label: Callable[[str], bool] | None = None, parse: _Parse | None = None) -> Fact | None:
     label = " ".join(label.split())
     value = " ".join(value.replace("_", " ").replace("…", " ").split())
     value = _NEXT_LABEL.split(value, maxsplit=1)[0]
@@ -363,10 +368,13 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
             or fold(words[0]) in _NOT_LABEL_START):
         skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
         return None
-    # one word is no phrase to parse ("Venue" alone parses as anything); a longer label must read as a noun phrase
+    # a label must read as a noun phrase: one word is parsed after "the" ("the tested", "the available" do not)
     if (len(words) == 1 and words[0].lower().endswith("ly")) or (
-            len(words) > 1 and noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
+            noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
         skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
+        return None
+    if parse is not None and parse.person(label):
+        skipped["office_label_person"] += 1  # a stand-up's "Braysen Goodwin: Worked on bugs": no property asked
         return None
     if _LIST_ITEM.match(value):
         skipped["office_value_list"] += 1  # "Assumptions:" over a list: its first item is not the answer
@@ -384,30 +392,83 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     if not said:
         skipped["office_label_shape"] += 1
         return None
+    if _not_a_value(label, value) or (parse is not None and parse.clause(value)):
+        skipped["office_value_shape"] += 1  # a template's "Low, medium or critical", "No concerns were raised"
+        return None
     date = parse_date(value)
     lowered = fold(label)
-    if "updated" in lowered and date:
+    head = fold(label).split(" of ")[0].split()[-1]  # "Recorder of the Meeting" is a recorder
+    heads = set(re.split(r"[/&]", head))  # "Client Name/address"
+    updated = "updated" in lowered and date and not lowered.endswith(" by")
+    if not updated and not lowered.endswith(" by") and not heads & (_PROPERTY_HEADS | _ROLE_WORDS | _PEOPLE):
+        # "Consequences: Failure to fulfil contract", "Integration Test: Top-Down": a risk's, a test's, an agenda
+        # item's field, not a property of what the document is about (session 55: refused unless unmistakable)
+        skipped["office_label_not_a_property"] += 1
+        return None
+    if not _typed(heads, lowered, value, date):
+        skipped["office_value_type"] += 1  # "Date Created: Month dd, yyyy", "Chairperson: the board"
+        return None
+    if updated:
         ask, relation, kind = f"When was {named} last updated?", UPDATED, TruthType.DATE.value
-    elif lowered.endswith(" by") and _person(value):
+    elif lowered.endswith(" by"):
         ask, relation, kind = f"Who was {named} {said}?", FIELD, TruthType.PERSON.value  # "Prepared by" → who
-    elif lowered.split()[-1] in _ROLE_WORDS and _person(value):
+    elif heads & _ROLE_WORDS:
         ask, relation, kind = f"According to {named}, who is the {said}?", FIELD, TruthType.PERSON.value
     else:
         kind = TruthType.DATE.value if date else TruthType.ENTITY.value
         if lowered.split()[-1] in _PEOPLE and not re.search(r"[\d@]", value) and all(
                 w[:1].isupper() for w in value.replace(",", " ").split() if w not in {"and", "&"}):
             ask = f"According to {named}, who are the {said}?"
-        elif (len([w for w in words if fold(w) not in _MINOR]) >= 3 or _plural(lowered)
-              or (len(words) >= 2 and not set(lowered.split()) & _ATTRIBUTE_WORDS and _person(value))):
-            # "Budget Control: Azure Cost Management" names the tool for a need: it is no "budget control" itself
-            # "Secure virtual networks: Azure Resource Manager" lists a tool for a need; it is no "secure virtual
-            # networks" itself
-            ask = f"According to {named}, what is listed for {said}?"
+        elif lowered.split()[-1] in _PEOPLE:
+            skipped["office_value_type"] += 1  # "Attendees: All": no people named
+            return None
+        elif _plural(head):  # "Number of hours" is one number
+            ask = f"According to {named}, what are the {said}?"  # "Total overhead costs"
         else:
             ask = f"According to {named}, what is the {said}?"
         relation = FIELD
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
                 relation=relation, answer=value, kind=kind, ask=ask)
+
+
+# the head noun of a label that names a property of what a document is about (its meeting, project, course,
+# team): a field is asked only under one of these (or a role, people, "… by", a numbered objective)
+_PROPERTY_HEADS = frozenset("""date day time deadline duration period term semester year location venue place room
+address version status title name number no id code type kind category level grade class course module unit subject
+topic team group project client company organisation organization department school university faculty institution
+budget cost costs total price amount fee hours velocity point points password email phone website url""".split())
+# a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
+_DATE_HEADS = frozenset("date day deadline due dob".split())
+_NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())
+_MONTHS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b\.?|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
+                     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+# a "… by" label of a participle ("Prepared by", "Last updated by"), not a noun ("Minutes issued by": who issued
+# the document's minutes is not who issued the document)
+_BY_WORDS = re.compile(r"^(?:(?:last|first|originally|jointly)\s+)?\w+(?:ed|en|wn|ne|lt)\s+by$")
+
+
+def _typed(heads: set[str], label: str, value: str, date: Any) -> bool:
+    """Whether a value has the type its label implies: a date for "Date", a number for "Number of hours", people
+    for "Chairperson" and "Prepared by" (session 55: "Date Created: Month dd, yyyy", "Last Updated By: Name 2")."""
+    if label.endswith(" by"):
+        return bool(_BY_WORDS.match(label)) and _person(value)
+    words = set(label.split())
+    if heads & _ROLE_WORDS:
+        return _person(value)
+    if words & _DATE_HEADS:  # "Date Created", "Delivery date"
+        return bool(date or _MONTHS.search(value))
+    if words & _NUMBER_HEADS:
+        return bool(re.search(r"\d", value))
+    return True
+
+
+def _not_a_value(label: str, value: str) -> bool:
+    """A value no answer is: uncertain ("Client only?"), code ("/* System not involved */"), a template's choices
+    ("Low, medium or critical") or a template's echo of its label ("Preconditions: Precondition 1 …")."""
+    first = fold(value).split()[0].rstrip("s") if value.split() else ""
+    return bool(value.endswith("?") or re.match(r"[^\w\"“'‘$£€(]", value) or re.search(r"\sor\s", value)
+                or re.search(r"\b(?:dd|mm|yy|yyyy|xx+)\b", value, re.IGNORECASE)
+                or first == fold(label).split()[-1].rstrip("s") and re.search(r"\d", value))
 
 
 def _plural(label: str) -> bool:
@@ -419,6 +480,8 @@ def _plural(label: str) -> bool:
 def _label_words(label: str) -> str:
     """A label as a question says it: lower case but for acronyms ("Service/Company Name" → "service/company
     name", "CR Number" → "CR number")."""
+    if label.isupper() and len(label) >= 4 and re.search(r"[AEIOU]", label):
+        return label.lower()  # a memo's "DATE:" is no acronym
     return " ".join(w if (w.isupper() and len(w) > 1) else w.lower() for w in label.split())
 
 
@@ -454,7 +517,10 @@ def noun_labels(nlp: Any) -> Callable[[str], bool]:
 
     def noun_label(label: str) -> bool:
         if label not in cache:
-            toks = [t for t in nlp(_label_words(label)) if not t.is_punct]
+            words = _label_words(label)
+            # one word alone parses as anything; after "the" it is a noun or not ("the tested", "the available")
+            toks = [t for t in nlp(f"the {words}")][1:] if len(words.split()) == 1 else [
+                t for t in nlp(words) if not t.is_punct]
             cache[label] = (bool(toks) and toks[0].pos_ in {"NOUN", "PROPN", "ADJ"}
                             and (toks[-1].pos_ in {"NOUN", "PROPN"} or toks[-1].tag_ == "VBN")
                             and not any(t.pos_ in {"VERB", "AUX"} and t.tag_ != "VBN" for t in toks))
@@ -475,3 +541,21 @@ def person_names(nlp: Any) -> Callable[[str], bool]:
         return cache[phrase]
 
     return person
+
+
+class _Parse:
+    """What `office_facts` asks a spaCy pipeline: whether a label is a person's name and whether a value is a clause
+    (a finite verb: "No concerns were raised", "Depends on scheduled times"; or opening with a past verb: "Worked on
+    bugs on the server"), each string parsed once."""
+
+    def __init__(self, nlp: Any) -> None:
+        self.person = person_names(nlp)
+        self._nlp = nlp
+        self._clauses: dict[str, bool] = {}
+
+    def clause(self, value: str) -> bool:
+        if value not in self._clauses:
+            tags = [t.tag_ for t in self._nlp(value)]
+            self._clauses[value] = (any(t in {"VBD", "VBZ", "VBP", "MD"} for t in tags)
+                                    or (len(tags) >= 3 and tags[0] in {"VBN", "VBD"}))
+        return self._clauses[value]

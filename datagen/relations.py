@@ -497,7 +497,8 @@ def read_facts(
             base.skipped["office_prose_template"] += len(others)
             found = [f for f in found if f.relation.startswith("doc:")]
             if doc_id in named_office:
-                found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label), base.skipped)
+                found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label, nlp),
+                                   base.skipped)
         if doc_id in deck_name:
             found += _no_leaks(slide_facts(doc_id, deck_name[doc_id], chunks, base.skipped, nlp), base.skipped)
         if found:
