@@ -218,3 +218,15 @@ Total overhead costs: | $90,000"""
                      "According to the Pier Works Review, what are the total overhead costs?": "$90,000"}
     assert skipped["office_label_not_a_property"] >= 1 and skipped["office_value_shape"] >= 3
     assert skipped["office_value_type"] >= 2 and skipped["office_label_person"] == 1
+
+
+def test_an_office_documents_prose_is_no_claim_while_the_reader_is_on():
+    # session 55: a design document's "Therefore, …" sentence was written as a claim task, which names no document
+    prose = ("Quay Lighting Design\nThe harbour has four quays and one crane. The crane was built in 1851. "
+             "The lights were replaced in 1990. The quays are lit at night. Lamps hang on the crane. "
+             "Therefore, brighter lamps on the north quay reduce night accidents among the harbour crews.")
+    chunks = [_chunk("club/Quay Lighting Design.docx", prose, "Quay Lighting Design")]
+    _, asked = generate_single_hop(chunks, 60, NaturalConfig(), office=True)
+    assert not [c for c in asked.values() if c.metadata.get("form") == "claim"]
+    _, before = generate_single_hop(chunks, 60, NaturalConfig(**parse_mix("office=0")), office=False)
+    assert [c for c in before.values() if c.metadata.get("form") == "claim"]  # off: read as before
