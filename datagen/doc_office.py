@@ -94,7 +94,8 @@ _LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)]|[a-z][.)])\s*")
 _NUMBERED = re.compile(r"^(?:objective|goal|aim|requirement|deliverable|milestone|risk|phase|step|task|action|"
                        r"recommendation|principle|rule|assumption|constraint)\s+(?:\d{1,2}|[IVX]{1,4}|[A-H])$", re.IGNORECASE)
 # where a value's first sentence ends: "Test the reporting suite. Once again, …"
-_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)])[.!?]\s+(?=[A-Z])")
+_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)])(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bJr)(?<!\bSr)(?<!\bNo)"
+                             r"(?<!\bvs)(?<!\bProf)(?<!\bInc)(?<!\bLtd)(?<!\bCo)[.!?]\s+(?=[A-Z])")  # "Jesse St. Germain"
 # a field naming whom a document is about: "Service/Company Name: LBM" (a generic name is qualified by it)
 _OWNER_FIELD = re.compile(r"^(?:[\w/ ]*\b)?(?:company|service|organi[sz]ation|business|product|client)(?:/\w+)?\s+name\s*:\s*"
                           r"(?P<v>[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*){0,3})\s*$", re.IGNORECASE)
@@ -164,11 +165,17 @@ def _generic(name: str) -> bool:
     return fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
 
 
+# a word of an institution's name: a first line "Universiti Tunku Abdul Rahman" says who wrote a document, not what
+_INSTITUTION = frozenset("university universiti college institute polytechnic school academy faculty".split())
+
+
 def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
     """A candidate no person would call a document by (session 55, on files of 29 repositories): a field line
     ("End Date: 3-17-21"), a template's placeholder ("<Master> Test Plan"), words run together ("Design
     PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
+    folded = set(fold(name).split())
     return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
+                or (folded & _INSTITUTION and not folded & _KIND_WORDS)
                 or (person is not None and len(name.split()) <= 3 and person(name)))
 
 
@@ -334,7 +341,15 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
         return out
     m = _INLINE.match(text)
     if m:
-        return [(m.group("l"), m.group("v"), text)]
+        # every field of a line that holds several ("Delivery date: 30/08/17 Total Story Points: 68"), so that a
+        # label given twice with two values is seen ("Total Story Points: 13" a line later)
+        out = []
+        while m:
+            value = m.group("v")
+            cut = _NEXT_LABEL.search(value)
+            out.append((m.group("l"), value[:cut.start()] if cut else value, text))
+            m = _INLINE.match(value[cut.start():].strip()) if cut else None
+        return out
     m = _LABEL_ONLY.match(text)
     nxt = following.strip()
     then = after.strip()

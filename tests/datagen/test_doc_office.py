@@ -230,3 +230,18 @@ def test_an_office_documents_prose_is_no_claim_while_the_reader_is_on():
     assert not [c for c in asked.values() if c.metadata.get("form") == "claim"]
     _, before = generate_single_hop(chunks, 60, NaturalConfig(**parse_mix("office=0")), office=False)
     assert [c for c in before.values() if c.metadata.get("form") == "claim"]  # off: read as before
+
+
+def test_a_line_of_several_fields_gives_each_and_a_title_of_a_name_is_not_cut():
+    # session 55: "Total Story Points" given per release and per sprint (two values, no one answer), a tutor's
+    # "St." read as a sentence's end, a university's name over a test plan; invented text
+    text = ("Release Plan\nTutor: Jesse St. Germain\nDelivery date: 30/08/17 Total Story Points: 68\n"
+            "Total Story Points: 13 Total Hours: 43")
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("r.docx", "the Release Plan", [_chunk("r.docx", text)], skipped))
+    assert asked["According to the Release Plan, who is the tutor?"] == "Jesse St. Germain"
+    assert asked["According to the Release Plan, what is the delivery date?"] == "30/08/17"
+    assert asked["According to the Release Plan, what are the total hours?"] == "43"
+    assert not [q for q in asked if "story points" in q] and skipped["office_field_two_values"] == 2
+    texts = {"u/Test Plan.docx": "Universiti Tunku Abdul Rahman\nText.", "v/Test Plan.docx": "Pier Test Plan\nText."}
+    assert office_names({d: "" for d in texts}, texts, Counter()) == {"v/Test Plan.docx": "the Pier Test Plan"}
