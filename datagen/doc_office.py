@@ -105,7 +105,7 @@ appendix analysis overview background note notes example examples step steps par
 table""".split())
 # a form's prompt to whoever fills it ("Your name:"), and words no field label opens with
 _NOT_LABEL_START = frozenset("""your my our their his her its please see if when how what why for to in on with by as and
-or from cc re""".split())
+or from cc re print sign enter insert""".split())
 # words of a line someone says to a reader, never of a title: a mail's "Many thanks for the email below please see my
 # responses" copied into a document as its first line
 _SAID = frozenset("please thanks thank below i me my we us you".split())
@@ -161,8 +161,16 @@ def _file_name(doc_id: str) -> str:
     return _clean(" ".join(words))
 
 
+_NUMBERED_PART = re.compile(r"(?:question|part|section|chapter|task|exercise|lab|week|phase|step)\s+\w{1,3}")
+
+
 def _generic(name: str) -> bool:
-    return fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
+    """A heading every document of a kind has: "Introduction", a field's label alone ("Project Name"), a numbered
+    part ("Question 1")."""
+    words = fold(name).split()
+    return (fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
+            or all(w in _PROPERTY_HEADS | _MINOR for w in words)
+            or bool(_NUMBERED_PART.fullmatch(fold(name))))
 
 
 # a word of an institution's name: a first line "Universiti Tunku Abdul Rahman" says who wrote a document, not what
@@ -455,7 +463,8 @@ budget cost costs total price amount fee hours velocity point points password em
 # a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
 _DATE_HEADS = frozenset("date day deadline due dob".split())
 _NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())
-_MONTHS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b\.?|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
+_MONTHS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b\.?"
+                     r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
                      r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 # a "… by" label of a participle ("Prepared by", "Last updated by"), not a noun ("Minutes issued by": who issued
 # the document's minutes is not who issued the document)
@@ -481,6 +490,8 @@ def _not_a_value(label: str, value: str) -> bool:
     """A value no answer is: uncertain ("Client only?"), code ("/* System not involved */"), a template's choices
     ("Low, medium or critical") or a template's echo of its label ("Preconditions: Precondition 1 …")."""
     first = fold(value).split()[0].rstrip("s") if value.split() else ""
+    if len(value.split()) <= 2 and fold(value).split()[-1] in _PROPERTY_HEADS and value.istitle():
+        return True  # a form's next prompt read as the value: "Print Name: | Print Title"
     return bool(value.endswith("?") or re.match(r"[^\w\"“'‘$£€(]", value) or re.search(r"\sor\s", value)
                 or re.search(r"\b(?:dd|mm|yy|yyyy|xx+)\b", value, re.IGNORECASE)
                 or first == fold(label).split()[-1].rstrip("s") and re.search(r"\d", value))

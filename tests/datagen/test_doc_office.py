@@ -245,3 +245,15 @@ def test_a_line_of_several_fields_gives_each_and_a_title_of_a_name_is_not_cut():
     assert not [q for q in asked if "story points" in q] and skipped["office_field_two_values"] == 2
     texts = {"u/Test Plan.docx": "Universiti Tunku Abdul Rahman\nText.", "v/Test Plan.docx": "Pier Test Plan\nText."}
     assert office_names({d: "" for d in texts}, texts, Counter()) == {"v/Test Plan.docx": "the Pier Test Plan"}
+
+
+def test_a_fields_label_as_a_title_a_numbered_part_and_a_forms_prompts_name_and_answer_nothing():
+    # session 55: a scope document's first line "Project Name", an assignment's "Question 1", a form's signature
+    # block "Print Name: | Print Title"; invented text
+    texts = {"a/Project scope document.docx": "Project Name\nText.", "b/Prac1.docx": "Question 1\nText.",
+             "c/Pier Scope.docx": "Pier Scope\nText."}
+    assert office_names({d: "" for d in texts}, texts, Counter()) == {
+        "a/Project scope document.docx": "the Project scope document", "c/Pier Scope.docx": "the document “Pier Scope”"}
+    form = "Print Name: | Print Title\nStatus: | Open Item"
+    asked = _asked(office_facts("q.docx", "the Pier Quote", [_chunk("q.docx", form)], Counter()))
+    assert asked == {"According to the Pier Quote, what is the status?": "Open Item"}
