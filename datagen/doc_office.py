@@ -445,6 +445,8 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         elif lowered.split()[-1] in _PEOPLE:
             skipped["office_value_type"] += 1  # "Attendees: All": no people named
             return None
+        elif head in {"team", "group"} and "," in value and all(_person(v) for v in value.split(",")):
+            ask = f"According to {named}, who is on the {said}?"  # "Team: Mimi, Kaspar, Brandon"
         elif _plural(head):  # "Number of hours" is one number
             ask = f"According to {named}, what are the {said}?"  # "Total overhead costs"
         else:
@@ -460,6 +462,8 @@ _PROPERTY_HEADS = frozenset("""date day time deadline duration period term semes
 address version status title name number no id code type kind category level grade class course module unit subject
 topic team group project client company organisation organization department school university faculty institution
 budget cost costs total price amount fee hours velocity point points password email phone website url""".split())
+# a label that alone names a field of a row or an item (a story's points, a line's total), not of the document
+_ROW_FIELDS = frozenset("points point total hours cost costs amount price".split())
 # a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
 _DATE_HEADS = frozenset("date day deadline due dob".split())
 _NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())
@@ -477,7 +481,10 @@ def _typed(heads: set[str], label: str, value: str, date: Any) -> bool:
     if label.endswith(" by"):
         return bool(_BY_WORDS.match(label)) and _person(value)
     words = set(label.split())
-    if heads & _ROLE_WORDS:
+    if len(words) == 1 and words & _ROW_FIELDS:
+        return False  # a user story's "Points: 5", a row's "Total:": whose points, what total?
+    if heads & {"code", "id"}:
+        return bool(re.search(r"\d", value) or re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", value))  # "Course Code: Hot Topic"
         return _person(value)
     if words & _DATE_HEADS:  # "Date Created", "Delivery date"
         return bool(date or _MONTHS.search(value))
