@@ -23,7 +23,22 @@ Specifications"). A generic heading ("Introduction"), a template's stale title (
 four documents) or a name two documents share names none, and such a document gives no question (counted).
 
 A document read here gives only these questions: the prose templates' ("Who developed INTRODUCTION?") name no
-document (`relations.read_facts`, counted as `office_prose_template`), as a paper's do not.
+document (`relations.read_facts`, counted as `office_prose_template`), as a paper's do not, nor does a claim task
+(`natural`).
+
+Session 55 (issue 36; the reporting read had been 20/30 natural, the tuning readers fit to their folders) refuses a
+shape unless it is unmistakable, tuned on files of 40 repositories:
+- a field is asked only under a label whose head noun is a property of what the document is about (a date, venue,
+  version, team, course, client, total …; `_PROPERTY_HEADS`), a role, people or "… by"; a risk's "Consequences:", a
+  test's "Integration Test:", a stand-up's "Braysen Goodwin:" are not (`office_label_not_a_property`,
+  `office_label_person`); one word must parse as a noun ("Tested:", "Available:" do not);
+- the value must have the label's type (a date for "Date Created", a number for "Number of hours", people for a role
+  or "Prepared by", a code for "Course Code"; `office_value_type`) and be a value, not a clause ("No concerns were
+  raised"), a template's choices or echo ("Low, medium or critical", "Precondition 1 …"), a placeholder ("Month dd,
+  yyyy") or an uncertain "Client only?" (`office_value_shape`);
+- a document is named by no field line ("End Date: 3-17-21"), placeholder ("<Master> Test Plan"), person's name
+  alone, institution, field label ("Project Name") or coded file name ("11th_minutes_Sept18"), and no question gives
+  its answer in the name ("What does UAT stand for in the “User Acceptance Tests (UAT)”?").
 """
 
 from __future__ import annotations
