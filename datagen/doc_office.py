@@ -477,8 +477,10 @@ _PROPERTY_HEADS = frozenset("""date day time deadline duration period term semes
 address version status title name number no id code type kind category level grade class course module unit subject
 topic team group project client company organisation organization department school university faculty institution
 budget cost costs total price amount fee hours velocity point points password email phone website url""".split())
-# a label that alone names a field of a row or an item (a story's points, a line's total), not of the document
-_ROW_FIELDS = frozenset("points point total hours cost costs amount price".split())
+# a label that alone names a field of a row or an item (a story's points, a line's total) or needs the word that
+# says whose it is ("Name: Ann Lee" on a form: the name of what? "Team Name", "Course Code" say)
+_ROW_FIELDS = frozenset("""points point total hours cost costs amount price name number no id code type kind category
+class group level grade score mark marks""".split())
 # a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
 _DATE_HEADS = frozenset("date day deadline due dob".split())
 _NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())

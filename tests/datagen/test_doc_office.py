@@ -262,7 +262,7 @@ def test_a_fields_label_as_a_title_a_numbered_part_and_a_forms_prompts_name_and_
 def test_a_code_is_a_code_a_rows_points_are_no_documents_and_a_team_of_people_is_asked_who():
     # session 55, seen on the held-out read (mended after it): a course's name under "Course Code", a user story's
     # "Points: 5", "what is the team?" of six names; invented text
-    text = "Course Code: Harbour Studies\nUnit Code: HS101\nPoints: 5\nTeam: Ann Lee, Bo Dahl, Cy Moss"
+    text = "Course Code: Harbour Studies\nUnit Code: HS101\nPoints: 5\nTeam: Ann Lee, Bo Dahl, Cy Moss\nName: Ann Lee"
     asked = _asked(office_facts("f.docx", "the Pier Review Form", [_chunk("f.docx", text)], Counter()))
     assert asked == {"According to the Pier Review Form, what is the unit code?": "HS101",
                      "According to the Pier Review Form, who is on the team?": "Ann Lee, Bo Dahl, Cy Moss"}
