@@ -104,7 +104,7 @@ _CLAUSE_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:including|such as|as 
 # "Title: X", "Meeting Title:" (its value on the next line), "Document title: X"
 _TITLE_FIELD = re.compile(r"^(?:(?:meeting|document|report|policy)\s+)?title\s*:\s*(?P<v>\S.*)?$", re.IGNORECASE)
 # a value that opens a list, not one answer: "- Room booking", "1. Designing of …", "• Footpath"
-_LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)]|[a-z][.)])\s*")
+_LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)](?!\d)|[a-z][.)])\s*")  # "94.3" is a number, "1." an item
 # a numbered item of a list of objectives, goals, requirements…: "Objective 7: Test the reporting suite."
 _NUMBERED = re.compile(r"^(?:objective|goal|aim|requirement|deliverable|milestone|risk|phase|step|task|action|"
                        r"recommendation|principle|rule|assumption|constraint)\s+(?:\d{1,2}|[IVX]{1,4}|[A-H])$", re.IGNORECASE)
@@ -273,23 +273,27 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     value that is a clause ("Concerns: No concerns were raised"); None: neither is refused."""
     parse = _Parse(nlp) if nlp is not None else None
     fields: dict[str, list[Fact]] = {}
+    # every value each label is given, refused or not: a label asked once with one value must have no other
+    # ("Total Hours: 50" for sprint 1 and "Total Hours: 94.3" for sprint 2, the second refused for its shape)
+    given: dict[str, set[str]] = {}
     means: list[Fact] = []
     for chunk in chunks:
         lines = chunk.text.split("\n")
         for n, line in enumerate(lines):
             for label, value, quote in _fields(line, lines[n + 1] if n + 1 < len(lines) else "",
                                                lines[n + 2] if n + 2 < len(lines) else ""):
+                given.setdefault(fold(" ".join(label.split())), set()).add(_said(value))
                 fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label, parse)
                 if fact is not None:
-                    fields.setdefault(fold(label), []).append(fact)
+                    fields.setdefault(fold(" ".join(label.split())), []).append(fact)
             m = _MEANS.match(line.strip())
             if m:
                 fact = _means_fact(chunk, m, line.strip(), named, skipped)
                 if fact is not None:
                     means.append(fact)
     out: list[Fact] = []
-    for facts in fields.values():
-        if len({fold(f.answer) for f in facts}) > 1:
+    for key, facts in fields.items():
+        if len({fold(f.answer) for f in facts}) > 1 or len(given.get(key, ())) > 1:
             skipped["office_field_two_values"] += len(facts)  # minutes of two meetings, each with its "Date:"
             continue
         out.append(facts[0])
@@ -310,6 +314,13 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     # "What does UAT stand for in the document “User Acceptance Tests (UAT)”?" gives its answer away
     skipped["office_value_in_name"] += len(out) - len(kept)
     return kept
+
+
+def _said(value: str) -> str:
+    """A field's value as given, to compare one with another: up to the next label, placeholders' blanks and end
+    marks dropped ("____Colin Hart____" and "Colin Hart." are one value)."""
+    value = _NEXT_LABEL.split(" ".join(value.replace("_", " ").replace("…", " ").split()), maxsplit=1)[0]
+    return fold(value.strip(" .;,"))
 
 
 def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:

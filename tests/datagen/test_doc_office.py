@@ -266,3 +266,13 @@ def test_a_code_is_a_code_a_rows_points_are_no_documents_and_a_team_of_people_is
     asked = _asked(office_facts("f.docx", "the Pier Review Form", [_chunk("f.docx", text)], Counter()))
     assert asked == {"According to the Pier Review Form, what is the unit code?": "HS101",
                      "According to the Pier Review Form, who is on the team?": "Ann Lee, Bo Dahl, Cy Moss"}
+
+
+def test_a_label_given_a_value_refused_elsewhere_is_still_given_twice_and_a_decimal_is_no_list_item():
+    # session 55: a release plan's sprint 1 "Total Hours: 50" was asked, its sprint 2 "Total Hours: 94.3" having been
+    # refused as a list's "94." item; invented text
+    text = "Sprint 1\nTotal Hours: 50\nSprint 2\nTotal Hours: 94.3\nEstimated Velocity: 12.5"
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    assert asked == {"According to the Pier Release Plan, what is the estimated velocity?": "12.5"}
+    assert skipped["office_field_two_values"] == 2
