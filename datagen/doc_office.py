@@ -128,6 +128,8 @@ _SAID = frozenset("please thanks thank below i me my we us you".split())
 _NEXT_LABEL = re.compile(r"\s+[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:(?:\s|$)")
 # words that point back, not a term a document defines: "This means that …"
 _PRONOUNS = frozenset("this that these those it they there which what he she we i".split())
+# the label that ends a table cell holding a field before it: "Story Points: 2 Total Hours:"
+_CELL_LABEL = re.compile(r"(?<=\s)[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:$")
 _LEADING_NUMBER = re.compile(r"^\d+(?:\.\d+)*[\s._-]+")
 _COPY_MARK = re.compile(r"\s*\((?:\d+|copy|template|final|draft)\)", re.IGNORECASE)
 
@@ -371,6 +373,11 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
         out = []
         for a, b in zip(cells, cells[1:], strict=False):
             if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
+                cut = _CELL_LABEL.search(a) if ": " in a else None
+                if cut:
+                    # a cell's own field before the label: "Story Points: 2 Total Hours: | 13"
+                    out += [(label, value, text) for label, value, _ in _fields(a[:cut.start()], "")]
+                    a = a[cut.start():].strip()
                 out.append((a[:-1].strip(), b, text))
         return out
     m = _INLINE.match(text)

@@ -276,3 +276,13 @@ def test_a_label_given_a_value_refused_elsewhere_is_still_given_twice_and_a_deci
     asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
     assert asked == {"According to the Pier Release Plan, what is the estimated velocity?": "12.5"}
     assert skipped["office_field_two_values"] == 2
+
+
+def test_a_table_cell_holding_a_field_before_its_label_gives_both():
+    # session 55: a release plan's story rows "Story Points: 2 Total Hours: | 13 |" read as one label "Story Points:
+    # 2 Total Hours", so the plan's "Total Hours: 43" seemed the only total; invented text
+    text = ("Total Story Points: 13 Total Hours: 43\n | Story Points: 2 Total Hours: | 13 |\n"
+            " | Story Points: 1 Total Hours: | 4 |")
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    assert not [q for q in asked if "hours" in q] and skipped["office_field_two_values"] >= 1
