@@ -25,7 +25,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.datagen_docs import _chunks  # noqa: E402
-from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, office_names  # noqa: E402
+from datagen.doc_office import (  # noqa: E402
+    drop_copies,
+    is_office,
+    noun_labels,
+    office_facts,
+    office_names,
+    person_names,
+)
 
 
 def _rows(out: Path) -> list[dict]:
@@ -71,14 +78,15 @@ def main() -> None:
     print(f"== {args.index}: {len(by_doc)} documents, {len(office)} office documents ("
           + ", ".join(f"{k} {v}" for k, v in sorted(suffixes.items())) + ")")
     skipped: Counter = Counter()
-    names = office_names({d: str(cs[0].metadata.get("title") or "") for d, cs in office.items()},
-                         {d: "\n".join(c.text for c in cs) for d, cs in office.items()}, skipped)
-    print(f"   named by a question: {len(names)} of {len(office)}; "
-          + ", ".join(f"{k} {v}" for k, v in skipped.items()))
     from datagen.nlp import load_pipeline
 
-    noun_label = noun_labels(load_pipeline())
-    facts = {d: found for d in sorted(names) if (found := office_facts(d, names[d], office[d], skipped, noun_label))}
+    nlp = load_pipeline()
+    names = office_names({d: str(cs[0].metadata.get("title") or "") for d, cs in office.items()},
+                         {d: "\n".join(c.text for c in cs) for d, cs in office.items()}, skipped, person_names(nlp))
+    print(f"   named by a question: {len(names)} of {len(office)}; "
+          + ", ".join(f"{k} {v}" for k, v in skipped.items()))
+    noun_label = noun_labels(nlp)
+    facts = {d: found for d in sorted(names) if (found := office_facts(d, names[d], office[d], skipped, noun_label, nlp))}
     drop_copies(facts, set(facts), skipped)
     kinds = Counter(f.relation.removeprefix("doc:") for fs in facts.values() for f in fs)
     print(f"   facts read: {sum(kinds.values())} in {len(facts)} documents; by kind: "

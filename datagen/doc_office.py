@@ -23,7 +23,22 @@ Specifications"). A generic heading ("Introduction"), a template's stale title (
 four documents) or a name two documents share names none, and such a document gives no question (counted).
 
 A document read here gives only these questions: the prose templates' ("Who developed INTRODUCTION?") name no
-document (`relations.read_facts`, counted as `office_prose_template`), as a paper's do not.
+document (`relations.read_facts`, counted as `office_prose_template`), as a paper's do not, nor does a claim task
+(`natural`).
+
+Session 55 (issue 36; the reporting read had been 20/30 natural, the tuning readers fit to their folders) refuses a
+shape unless it is unmistakable, tuned on files of 40 repositories:
+- a field is asked only under a label whose head noun is a property of what the document is about (a date, venue,
+  version, team, course, client, total …; `_PROPERTY_HEADS`), a role, people or "… by"; a risk's "Consequences:", a
+  test's "Integration Test:", a stand-up's "Braysen Goodwin:" are not (`office_label_not_a_property`,
+  `office_label_person`); one word must parse as a noun ("Tested:", "Available:" do not);
+- the value must have the label's type (a date for "Date Created", a number for "Number of hours", people for a role
+  or "Prepared by", a code for "Course Code"; `office_value_type`) and be a value, not a clause ("No concerns were
+  raised"), a template's choices or echo ("Low, medium or critical", "Precondition 1 …"), a placeholder ("Month dd,
+  yyyy") or an uncertain "Client only?" (`office_value_shape`);
+- a document is named by no field line ("End Date: 3-17-21"), placeholder ("<Master> Test Plan"), person's name
+  alone, institution, field label ("Project Name") or coded file name ("11th_minutes_Sept18"), and no question gives
+  its answer in the name ("What does UAT stand for in the “User Acceptance Tests (UAT)”?").
 """
 
 from __future__ import annotations
@@ -65,7 +80,8 @@ schedule roadmap budget""".split())
 # a label naming a person's role: "who is the chairperson?"
 _ROLE_WORDS = frozenset("""chair chairperson chairman chairwoman author owner manager tutor supervisor taker timekeeper
 facilitator sponsor approver lead leader director contact presenter instructor lecturer teacher secretary coordinator
-convener convenor editor reviewer customer client president""".split())
+convener convenor editor reviewer customer client president master recorder scribe host organiser organizer moderator
+mentor advisor adviser assessor examiner""".split())
 # a label's word that names an attribute of the document's subject ("Type of meeting", "Course code", "Project
 # Title"): its value is that attribute, asked "what is the …?"
 _ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
@@ -88,12 +104,13 @@ _CLAUSE_END = re.compile(r"\s*(?:,|;|:|\(|—|–| - |\s(?:including|such as|as 
 # "Title: X", "Meeting Title:" (its value on the next line), "Document title: X"
 _TITLE_FIELD = re.compile(r"^(?:(?:meeting|document|report|policy)\s+)?title\s*:\s*(?P<v>\S.*)?$", re.IGNORECASE)
 # a value that opens a list, not one answer: "- Room booking", "1. Designing of …", "• Footpath"
-_LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)]|[a-z][.)])\s*")
+_LIST_ITEM = re.compile(r"^(?:[-–•*·▪◦]|\d+[.)](?!\d)|[a-z][.)])\s*")  # "94.3" is a number, "1." an item
 # a numbered item of a list of objectives, goals, requirements…: "Objective 7: Test the reporting suite."
 _NUMBERED = re.compile(r"^(?:objective|goal|aim|requirement|deliverable|milestone|risk|phase|step|task|action|"
                        r"recommendation|principle|rule|assumption|constraint)\s+(?:\d{1,2}|[IVX]{1,4}|[A-H])$", re.IGNORECASE)
 # where a value's first sentence ends: "Test the reporting suite. Once again, …"
-_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)])[.!?]\s+(?=[A-Z])")
+_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)])(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bJr)(?<!\bSr)(?<!\bNo)"
+                             r"(?<!\bvs)(?<!\bProf)(?<!\bInc)(?<!\bLtd)(?<!\bCo)[.!?]\s+(?=[A-Z])")  # "Jesse St. Germain"
 # a field naming whom a document is about: "Service/Company Name: LBM" (a generic name is qualified by it)
 _OWNER_FIELD = re.compile(r"^(?:[\w/ ]*\b)?(?:company|service|organi[sz]ation|business|product|client)(?:/\w+)?\s+name\s*:\s*"
                           r"(?P<v>[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*){0,3})\s*$", re.IGNORECASE)
@@ -102,12 +119,17 @@ _HEADING_LABELS = frozenset("""references bibliography contents introduction sum
 appendix analysis overview background note notes example examples step steps part section chapter phase stage figure
 table""".split())
 # a form's prompt to whoever fills it ("Your name:"), and words no field label opens with
-_NOT_LABEL_START = frozenset("your my our their his her its please see if when how what why for to in on with by as and or".split())
+_NOT_LABEL_START = frozenset("""your my our their his her its please see if when how what why for to in on with by as and
+or from cc re print sign enter insert""".split())
 # words of a line someone says to a reader, never of a title: a mail's "Many thanks for the email below please see my
 # responses" copied into a document as its first line
 _SAID = frozenset("please thanks thank below i me my we us you".split())
 # the next field's label that a value runs into ("Total Story Point: 36 Total Hours:" on one line): the value ends there
 _NEXT_LABEL = re.compile(r"\s+[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:(?:\s|$)")
+# words that point back, not a term a document defines: "This means that …"
+_PRONOUNS = frozenset("this that these those it they there which what he she we i".split())
+# the label that ends a table cell holding a field before it: "Story Points: 2 Total Hours:"
+_CELL_LABEL = re.compile(r"(?<=\s)[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:$")
 _LEADING_NUMBER = re.compile(r"^\d+(?:\.\d+)*[\s._-]+")
 _COPY_MARK = re.compile(r"\s*\((?:\d+|copy|template|final|draft)\)", re.IGNORECASE)
 
@@ -122,7 +144,7 @@ def is_office(doc_id: str, metadata: Mapping[str, object] | None) -> bool:
 def _clean(text: str) -> str:
     """A name as a question writes it: spaces collapsed, words set in capitals ("Project Charter: AUTOMATED STUDENT
     RESULTS") and the minor words of a title ("Terms Of Reference") in title case."""
-    words = " ".join(text.split()).strip(" .:-–—|").split()
+    words = " ".join(text.split()).strip(" .:-–—|").replace("“", "").replace("”", "").replace('"', "").split()
     capitals = sum(1 for w in words if w.isupper() and len(w) > 3)
     out = []
     for n, w in enumerate(words):
@@ -156,13 +178,48 @@ def _file_name(doc_id: str) -> str:
     return _clean(" ".join(words))
 
 
+_NUMBERED_PART = re.compile(r"(?:question|part|section|chapter|task|exercise|lab|week|phase|step)\s+\w{1,3}")
+
+
 def _generic(name: str) -> bool:
-    return fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
+    """A heading every document of a kind has: "Introduction", a field's label alone ("Project Name"), a numbered
+    part ("Question 1")."""
+    words = fold(name).split()
+    return (fold(name) in _GENERIC or len(re.findall(r"[A-Za-z]{2,}", name)) == 0
+            or all(w in _PROPERTY_HEADS | _MINOR for w in words)
+            or bool(_NUMBERED_PART.fullmatch(fold(name))))
 
 
-def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: Counter) -> dict[str, str]:
+# a word of an institution's name: a first line "Universiti Tunku Abdul Rahman" says who wrote a document, not what
+_INSTITUTION = frozenset("university universiti college institute polytechnic school academy faculty".split())
+
+
+def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
+    """A candidate no person would call a document by (session 55, on files of 29 repositories): a field line
+    ("End Date: 3-17-21"), a template's placeholder ("<Master> Test Plan"), words run together ("Design
+    PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
+    folded = set(fold(name).split())
+    parts = [p.strip() for p in re.split(r",|\s(?:and|&)\s", name) if p.strip()]  # "Sachin Lal and Rahul Matta"
+    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
+                or (folded & _INSTITUTION and not folded & _KIND_WORDS) or _code_like(name)
+                or (person is not None and all(1 <= len(p.split()) <= 3 and p.istitle() for p in parts)
+                    and person(parts[-1])))
+
+
+def _code_like(name: str) -> bool:
+    """A file name that is a code, not a title: a word mixing letters and digits ("11th minutes Sept18", "Meeting
+    Minutes wk10", "Peer Review T12"; an ordinal "3rd" is a word) or two numbers ("Standup 10 19")."""
+    words = name.split()
+    mixed = [w for w in words if re.search(r"\d", w) and re.search(r"[A-Za-z]", w)
+             and not re.fullmatch(r"\d+(?:st|nd|rd|th)", w, re.IGNORECASE)]
+    return bool(mixed) or sum(1 for w in words if re.fullmatch(r"\d+", w)) >= 2
+
+
+def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: Counter,
+                 person: Callable[[str], bool] | None = None) -> dict[str, str]:
     """doc id → the phrase a question names it by ("the Project Plan", "the document “Skywars”"), for every office
-    document that has one (see the module docstring); the others counted in `skipped` by why."""
+    document that has one (see the module docstring); the others counted in `skipped` by why. person: whether a
+    phrase is a person's name (`person_names`, from the parse); None: none is."""
     first = {d: next((ln.strip() for ln in t.split("\n") if ln.strip()), "") for d, t in texts.items()}
     files = {d: _file_name(d) for d in texts}
     candidates: dict[str, list[str]] = {}
@@ -185,12 +242,14 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
             if value and _title_like(value):
                 found.append(_clean(value))
                 break
-        found.append(files[d])
+        if not _code_like(files[d]):
+            found.append(files[d])  # "11th minutes Sept18" is a code a person does not say
         owner = next((m.group("v") for ln in text.split("\n")[:40] if (m := _OWNER_FIELD.match(ln.strip()))), "")
         if owner:
             # "Privacy Policy" names none of a folder's policies; "LBM Privacy Policy" names one
             found += [f"{owner} {c}" for c in found if c and fold(owner) not in fold(c)]
-        candidates[d] = [c for c in found if c and not _generic(c) and len(c.split()) <= 16]
+        candidates[d] = [c for c in found
+                         if c and not _generic(c) and len(c.split()) <= 16 and not _no_title(c, person)]
     # a name is a document's only when no other document of the folder could be called by it
     said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
     out: dict[str, str] = {}
@@ -200,7 +259,7 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
             skipped["office_no_unique_name"] += 1
             continue
         last = fold(name).split()[-1] if fold(name) else ""
-        if re.match(r"^\S+['’]s\s", name):
+        if re.match(r"^\S+['’]s\s", name) and last in _KIND_WORDS:
             out[d] = name  # "Joe's technical specifications document"
         elif last in _KIND_WORDS and not name.lower().startswith("the "):
             out[d] = f"the {name}"
@@ -210,28 +269,35 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
 
 
 def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counter,
-                 noun_label: Callable[[str], bool] | None = None) -> list[Fact]:
+                 noun_label: Callable[[str], bool] | None = None, nlp: Any = None) -> list[Fact]:
     """Every fact of one office document's passages (see the module docstring), each question naming it as `named`
     (`office_names`); refusals counted in `skipped`. noun_label: whether a label reads as a noun phrase ("Date
-    Published" does, "Detect Over Provisioning" does not), from the parse; None: every label shaped as one does."""
+    Published" does, "Detect Over Provisioning" does not), from the parse; None: every label shaped as one does.
+    nlp: a spaCy pipeline, which refuses a label that is a person's name ("Braysen Goodwin: Worked on bugs") and a
+    value that is a clause ("Concerns: No concerns were raised"); None: neither is refused."""
+    parse = _Parse(nlp) if nlp is not None else None
     fields: dict[str, list[Fact]] = {}
+    # every value each label is given, refused or not: a label asked once with one value must have no other
+    # ("Total Hours: 50" for sprint 1 and "Total Hours: 94.3" for sprint 2, the second refused for its shape)
+    given: dict[str, set[str]] = {}
     means: list[Fact] = []
     for chunk in chunks:
         lines = chunk.text.split("\n")
         for n, line in enumerate(lines):
             for label, value, quote in _fields(line, lines[n + 1] if n + 1 < len(lines) else "",
                                                lines[n + 2] if n + 2 < len(lines) else ""):
-                fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label)
+                given.setdefault(fold(" ".join(label.split())), set()).add(_said(value))
+                fact = _field_fact(chunk, label, value, quote, named, skipped, noun_label, parse)
                 if fact is not None:
-                    fields.setdefault(fold(label), []).append(fact)
+                    fields.setdefault(fold(" ".join(label.split())), []).append(fact)
             m = _MEANS.match(line.strip())
             if m:
                 fact = _means_fact(chunk, m, line.strip(), named, skipped)
                 if fact is not None:
                     means.append(fact)
     out: list[Fact] = []
-    for facts in fields.values():
-        if len({fold(f.answer) for f in facts}) > 1:
+    for key, facts in fields.items():
+        if len({fold(f.answer) for f in facts}) > 1 or len(given.get(key, ())) > 1:
             skipped["office_field_two_values"] += len(facts)  # minutes of two meetings, each with its "Date:"
             continue
         out.append(facts[0])
@@ -248,7 +314,17 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
         if fact.subject not in said:  # the prose's definition first, and one row per acronym
             said.add(fact.subject)
             out.append(fact)
-    return out
+    kept = [f for f in out if fold(f.answer) not in fold(named)]
+    # "What does UAT stand for in the document “User Acceptance Tests (UAT)”?" gives its answer away
+    skipped["office_value_in_name"] += len(out) - len(kept)
+    return kept
+
+
+def _said(value: str) -> str:
+    """A field's value as given, to compare one with another: up to the next label, placeholders' blanks and end
+    marks dropped ("____Colin Hart____" and "Colin Hart." are one value)."""
+    value = _NEXT_LABEL.split(" ".join(value.replace("_", " ").replace("…", " ").split()), maxsplit=1)[0]
+    return fold(value.strip(" .;,"))
 
 
 def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
@@ -299,11 +375,24 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
         out = []
         for a, b in zip(cells, cells[1:], strict=False):
             if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
+                cut = _CELL_LABEL.search(a) if ": " in a else None
+                if cut:
+                    # a cell's own field before the label: "Story Points: 2 Total Hours: | 13"
+                    out += [(label, value, text) for label, value, _ in _fields(a[:cut.start()], "")]
+                    a = a[cut.start():].strip()
                 out.append((a[:-1].strip(), b, text))
         return out
     m = _INLINE.match(text)
     if m:
-        return [(m.group("l"), m.group("v"), text)]
+        # every field of a line that holds several ("Delivery date: 30/08/17 Total Story Points: 68"), so that a
+        # label given twice with two values is seen ("Total Story Points: 13" a line later)
+        out = []
+        while m:
+            value = m.group("v")
+            cut = _NEXT_LABEL.search(value)
+            out.append((m.group("l"), value[:cut.start()] if cut else value, text))
+            m = _INLINE.match(value[cut.start():].strip()) if cut else None
+        return out
     m = _LABEL_ONLY.match(text)
     nxt = following.strip()
     then = after.strip()
@@ -314,7 +403,7 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
 
 
 def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skipped: Counter,
-                noun_label: Callable[[str], bool] | None = None) -> Fact | None:
+                noun_label: Callable[[str], bool] | None = None, parse: _Parse | None = None) -> Fact | None:
     label = " ".join(label.split())
     value = " ".join(value.replace("_", " ").replace("…", " ").split())
     value = _NEXT_LABEL.split(value, maxsplit=1)[0]
@@ -337,10 +426,13 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
             or fold(words[0]) in _NOT_LABEL_START):
         skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
         return None
-    # one word is no phrase to parse ("Venue" alone parses as anything); a longer label must read as a noun phrase
+    # a label must read as a noun phrase: one word is parsed after "the" ("the tested", "the available" do not)
     if (len(words) == 1 and words[0].lower().endswith("ly")) or (
-            len(words) > 1 and noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
+            noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
         skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
+        return None
+    if parse is not None and parse.person(label):
+        skipped["office_label_person"] += 1  # a stand-up's "Braysen Goodwin: Worked on bugs": no property asked
         return None
     if _LIST_ITEM.match(value):
         skipped["office_value_list"] += 1  # "Assumptions:" over a list: its first item is not the answer
@@ -358,30 +450,95 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     if not said:
         skipped["office_label_shape"] += 1
         return None
+    if _not_a_value(label, value) or (parse is not None and parse.clause(value)):
+        skipped["office_value_shape"] += 1  # a template's "Low, medium or critical", "No concerns were raised"
+        return None
     date = parse_date(value)
     lowered = fold(label)
-    if "updated" in lowered and date:
+    head = fold(label).split(" of ")[0].split()[-1]  # "Recorder of the Meeting" is a recorder
+    heads = set(re.split(r"[/&]", head))  # "Client Name/address"
+    updated = "updated" in lowered and date and not lowered.endswith(" by")
+    if not updated and not lowered.endswith(" by") and not heads & (_PROPERTY_HEADS | _ROLE_WORDS | _PEOPLE):
+        # "Consequences: Failure to fulfil contract", "Integration Test: Top-Down": a risk's, a test's, an agenda
+        # item's field, not a property of what the document is about (session 55: refused unless unmistakable)
+        skipped["office_label_not_a_property"] += 1
+        return None
+    if not _typed(heads, lowered, value, date):
+        skipped["office_value_type"] += 1  # "Date Created: Month dd, yyyy", "Chairperson: the board"
+        return None
+    if updated:
         ask, relation, kind = f"When was {named} last updated?", UPDATED, TruthType.DATE.value
-    elif lowered.endswith(" by") and _person(value):
+    elif lowered.endswith(" by"):
         ask, relation, kind = f"Who was {named} {said}?", FIELD, TruthType.PERSON.value  # "Prepared by" → who
-    elif lowered.split()[-1] in _ROLE_WORDS and _person(value):
+    elif heads & _ROLE_WORDS:
         ask, relation, kind = f"According to {named}, who is the {said}?", FIELD, TruthType.PERSON.value
     else:
         kind = TruthType.DATE.value if date else TruthType.ENTITY.value
         if lowered.split()[-1] in _PEOPLE and not re.search(r"[\d@]", value) and all(
                 w[:1].isupper() for w in value.replace(",", " ").split() if w not in {"and", "&"}):
             ask = f"According to {named}, who are the {said}?"
-        elif (len([w for w in words if fold(w) not in _MINOR]) >= 3 or _plural(lowered)
-              or (len(words) >= 2 and not set(lowered.split()) & _ATTRIBUTE_WORDS and _person(value))):
-            # "Budget Control: Azure Cost Management" names the tool for a need: it is no "budget control" itself
-            # "Secure virtual networks: Azure Resource Manager" lists a tool for a need; it is no "secure virtual
-            # networks" itself
-            ask = f"According to {named}, what is listed for {said}?"
+        elif lowered.split()[-1] in _PEOPLE:
+            skipped["office_value_type"] += 1  # "Attendees: All": no people named
+            return None
+        elif head in {"team", "group"} and "," in value and all(_person(v) for v in value.split(",")):
+            ask = f"According to {named}, who is on the {said}?"  # "Team: Mimi, Kaspar, Brandon"
+        elif _plural(head):  # "Number of hours" is one number
+            ask = f"According to {named}, what are the {said}?"  # "Total overhead costs"
         else:
             ask = f"According to {named}, what is the {said}?"
         relation = FIELD
     return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
                 relation=relation, answer=value, kind=kind, ask=ask)
+
+
+# the head noun of a label that names a property of what a document is about (its meeting, project, course,
+# team): a field is asked only under one of these (or a role, people, "… by", a numbered objective)
+_PROPERTY_HEADS = frozenset("""date day time deadline duration period term semester year location venue place room
+address version status title name number no id code type kind category level grade class course module unit subject
+topic team group project client company organisation organization department school university faculty institution
+budget cost costs total price amount fee hours velocity point points password email phone website url""".split())
+# a label that alone names a field of a row or an item (a story's points, a line's total) or needs the word that
+# says whose it is ("Name: Ann Lee" on a form: the name of what? "Team Name", "Course Code" say)
+_ROW_FIELDS = frozenset("""points point total hours cost costs amount price name number no id code type kind category
+class group level grade score mark marks""".split())
+# a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
+_DATE_HEADS = frozenset("date day deadline due dob".split())
+_NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())
+_MONTHS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b\.?"
+                     r"|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
+                     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+# a "… by" label of a participle ("Prepared by", "Last updated by"), not a noun ("Minutes issued by": who issued
+# the document's minutes is not who issued the document)
+_BY_WORDS = re.compile(r"^(?:(?:last|first|originally|jointly)\s+)?\w+(?:ed|en|wn|ne|lt)\s+by$")
+
+
+def _typed(heads: set[str], label: str, value: str, date: Any) -> bool:
+    """Whether a value has the type its label implies: a date for "Date", a number for "Number of hours", people
+    for "Chairperson" and "Prepared by" (session 55: "Date Created: Month dd, yyyy", "Last Updated By: Name 2")."""
+    if label.endswith(" by"):
+        return bool(_BY_WORDS.match(label)) and _person(value)
+    words = set(label.split())
+    if len(words) == 1 and words & _ROW_FIELDS:
+        return False  # a user story's "Points: 5", a row's "Total:": whose points, what total?
+    if heads & {"code", "id"}:
+        return bool(re.search(r"\d", value) or re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", value))  # "Course Code: Hot Topic"
+        return _person(value)
+    if words & _DATE_HEADS:  # "Date Created", "Delivery date"
+        return bool(date or _MONTHS.search(value))
+    if words & _NUMBER_HEADS:
+        return bool(re.search(r"\d", value))
+    return True
+
+
+def _not_a_value(label: str, value: str) -> bool:
+    """A value no answer is: uncertain ("Client only?"), code ("/* System not involved */"), a template's choices
+    ("Low, medium or critical") or a template's echo of its label ("Preconditions: Precondition 1 …")."""
+    first = fold(value).split()[0].rstrip("s") if value.split() else ""
+    if len(value.split()) <= 2 and fold(value).split()[-1] in _PROPERTY_HEADS and value.istitle():
+        return True  # a form's next prompt read as the value: "Print Name: | Print Title"
+    return bool(value.endswith("?") or re.match(r"[^\w\"“'‘$£€(]", value) or re.search(r"\sor\s", value)
+                or re.search(r"\b(?:dd|mm|yy|yyyy|xx+)\b", value, re.IGNORECASE)
+                or first == fold(label).split()[-1].rstrip("s") and re.search(r"\d", value))
 
 
 def _plural(label: str) -> bool:
@@ -393,6 +550,8 @@ def _plural(label: str) -> bool:
 def _label_words(label: str) -> str:
     """A label as a question says it: lower case but for acronyms ("Service/Company Name" → "service/company
     name", "CR Number" → "CR number")."""
+    if label.isupper() and len(label) >= 4 and re.search(r"[AEIOU]", label):
+        return label.lower()  # a memo's "DATE:" is no acronym
     return " ".join(w if (w.isupper() and len(w) > 1) else w.lower() for w in label.split())
 
 
@@ -405,6 +564,9 @@ def _person(value: str) -> bool:
 def _means_fact(chunk: Any, m: re.Match, line: str, named: str, skipped: Counter) -> Fact | None:
     term = m.group("t")
     definition = _CLAUSE_END.split(m.group("d"), maxsplit=1)[0].strip()
+    if fold(term.split()[0]) in _PRONOUNS or fold(m.group("d")).startswith("that "):
+        skipped["office_definition_shape"] += 1  # "This means that there should be a search bar": no term defined
+        return None
     if not m.group("q") and not all(w[:1].isupper() for w in term.split()):
         skipped["office_definition_shape"] += 1  # "Plan a means of filter …": no term defined
         return None
@@ -425,10 +587,45 @@ def noun_labels(nlp: Any) -> Callable[[str], bool]:
 
     def noun_label(label: str) -> bool:
         if label not in cache:
-            toks = [t for t in nlp(_label_words(label)) if not t.is_punct]
+            words = _label_words(label)
+            # one word alone parses as anything; after "the" it is a noun or not ("the tested", "the available")
+            toks = [t for t in nlp(f"the {words}")][1:] if len(words.split()) == 1 else [
+                t for t in nlp(words) if not t.is_punct]
             cache[label] = (bool(toks) and toks[0].pos_ in {"NOUN", "PROPN", "ADJ"}
                             and (toks[-1].pos_ in {"NOUN", "PROPN"} or toks[-1].tag_ == "VBN")
                             and not any(t.pos_ in {"VERB", "AUX"} and t.tag_ != "VBN" for t in toks))
         return cache[label]
 
     return noun_label
+
+
+def person_names(nlp: Any) -> Callable[[str], bool]:
+    """`office_names`' person from a spaCy pipeline: a phrase whose last word the parse reads as a person's name
+    ("Grant Yamaguchi", "Fabio Pazzini", where the small model marks only "Pazzini"): who, not what, a document is."""
+    cache: dict[str, bool] = {}
+
+    def person(phrase: str) -> bool:
+        if phrase not in cache:
+            doc = nlp(phrase)
+            cache[phrase] = bool(doc) and any(e.label_ == "PERSON" and e.end == len(doc) for e in doc.ents)
+        return cache[phrase]
+
+    return person
+
+
+class _Parse:
+    """What `office_facts` asks a spaCy pipeline: whether a label is a person's name and whether a value is a clause
+    (a finite verb: "No concerns were raised", "Depends on scheduled times"; or opening with a past verb: "Worked on
+    bugs on the server"), each string parsed once."""
+
+    def __init__(self, nlp: Any) -> None:
+        self.person = person_names(nlp)
+        self._nlp = nlp
+        self._clauses: dict[str, bool] = {}
+
+    def clause(self, value: str) -> bool:
+        if value not in self._clauses:
+            tags = [t.tag_ for t in self._nlp(value)]
+            self._clauses[value] = (any(t in {"VBD", "VBZ", "VBP", "MD"} for t in tags)
+                                    or (len(tags) >= 3 and tags[0] in {"VBN", "VBD"}))
+        return self._clauses[value]

@@ -96,7 +96,9 @@ _ENV_VERB = re.compile(rf"(?:^|(?<=[.!?]\s))The\s+{_ENV}\s+environment\s+variabl
                        r"disables|overrides|determines|selects|changes|is\s+used\s+to|can\s+be\s+used\s+to)\s+(?P<rest>[^.;:]{4,140}?)\s*\.",
                        re.MULTILINE)
 # table header row as the readers write it: "(Parameter) | Type | Description" (the row-label column in brackets)
-_TABLE_HEAD = re.compile(r"^\((?P<row>[^()\n|]{1,30})\)(?P<cols>(?:[ \t]*\|[ \t]*[^|\n]+)+)$", re.MULTILINE)
+# each cell one or more characters after its "|" (spaces its own: a pattern that let the spaces around a "|" go to
+# either cell backtracked exponentially on an office table's header ending in "|", "(columns) | OR Num. | Amt | … |")
+_TABLE_HEAD = re.compile(r"^\((?P<row>[^()\n|]{1,30})\)(?P<cols>[ \t]*(?:\|[^|\n]+)+)$", re.MULTILINE)
 _ROW_NOUNS = frozenset("parameter argument option setting field attribute key variable flag".split())
 
 

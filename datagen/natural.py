@@ -55,6 +55,7 @@ from datagen.doc_bridges import comparisons as doc_comparisons
 from datagen.doc_bridges import doc_bridges
 from datagen.doc_manpages import is_man_page
 from datagen.doc_markup import documentation_page
+from datagen.doc_office import is_office
 from datagen.doc_projects import documentation_folders, documentation_groups
 from datagen.factbase import (
     FALLBACK_CLASS,
@@ -603,6 +604,8 @@ class NaturalGenerator:
         )
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
+        # A user's office document is asked only what datagen.doc_office reads ("Therefore, classes for the user
+        # interface are structured together." from a design document is no finding a reader searches with).
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
             if d not in self._doc_pages
@@ -610,6 +613,7 @@ class NaturalGenerator:
             # single point on the real line."): its questions are datagen.slide_facts' alone
             and not (mined.chunks.get(d) and is_deck(d, mined.chunks[d][0].metadata))
             and (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
+            and not (self.config.doc_office and mined.chunks.get(d) and is_office(d, mined.chunks[d][0].metadata))
             and (found := document_claims(sents))
         }
         self.links = {

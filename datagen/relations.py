@@ -94,7 +94,7 @@ from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_manpages import is_man_page, man_facts
 from datagen.doc_notebooks import is_notebook, notebook_facts
-from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, office_names
+from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, office_names, person_names
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_papers import paper_facts
 from datagen.doc_projects import group_of, named_ask, project_names
@@ -440,7 +440,8 @@ def read_facts(
     paper_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in paper_docs)
     office_docs = {d for d, chunks in mined.chunks.items() if office and chunks and is_office(d, chunks[0].metadata)}
     named_office = office_names({d: mined.titles.get(d, "") for d in office_docs},
-                                {d: mined.doc_text(d) for d in office_docs}, base.skipped) if office_docs else {}
+                                {d: mined.doc_text(d) for d in office_docs}, base.skipped,
+                                person_names(nlp)) if office_docs else {}
     noun_label = noun_labels(nlp) if office_docs else None
     # slide decks (datagen.slide_facts): always read, a folder with no deck is unchanged; each question names its
     # deck, and a deck's name is decided against the folder's other decks (a template's title shared by many)
@@ -503,7 +504,8 @@ def read_facts(
             base.skipped["office_prose_template"] += len(others)
             found = [f for f in found if f.relation.startswith("doc:")]
             if doc_id in named_office:
-                found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label), base.skipped)
+                found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label, nlp),
+                                   base.skipped)
         if doc_id in deck_english:
             # the prose templates' questions ("When has Instacart founded?", "Who followed … Bananas?") read a slide's
             # fragments as sentences and name no deck: a deck's questions are datagen.slide_facts' and its tables'

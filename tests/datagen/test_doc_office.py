@@ -150,10 +150,163 @@ def test_a_value_ends_at_the_next_label_a_numbered_list_is_no_value_and_a_mail_l
     text = "Sprint Plan\nTotal Story Point: 36 Total Hours:\nFlow of Events: | 1. After starting the game, user selects Start."
     skipped: Counter = Counter()
     asked = _asked(office_facts("s.docx", "the Sprint Plan", [_chunk("s.docx", text)], skipped))
-    assert asked["According to the Sprint Plan, what is listed for total story point?"] == "36"
+    assert asked["According to the Sprint Plan, what is the total story point?"] == "36"
     assert not [q for q in asked if "flow of events" in q] and skipped["office_value_list"] == 1
     texts = {"r/confirmation requirements.docx": "Many thanks for the email below please see my responses\nText.",
              "q/notes.docx": "Harbour Crane Review\nText."}
     names = office_names({d: "" for d in texts}, texts, Counter())
     assert names == {"r/confirmation requirements.docx": "the document “confirmation requirements”",  # its file
                      "q/notes.docx": "the Harbour Crane Review"}
+
+
+def test_a_field_line_a_placeholder_a_run_together_word_a_persons_name_and_a_coded_file_name_name_nothing():
+    # session 55 (files of 29 repositories): names no person would call a document by; invented text
+    texts = {"s/Sprint 1 Planning.docx": "End Date: 3-17-21\nScrum Master: Ann",
+             "t/Test Plan.docx": "<Master> Test Plan\nText.",
+             "m/Design Review.docx": "Ending of Design PHASEMeeting minutes\nText.",
+             "r/Relazione.odt": "Fabio Rossi\nMatricola: 1156381",
+             "k/11th_minutes_Sept18.docx": "Date: | September 18th\nText.",
+             "u/Standup - 10_19.docx": "Team name: Group 2\nText.",
+             "w/Meeting Minutes wk10.docx": "Meeting Date: | 9th May 2019\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter(), lambda p: p == "Fabio Rossi")
+    assert names == {"s/Sprint 1 Planning.docx": "the document “Sprint 1 Planning”",  # its file, not the field
+                     "t/Test Plan.docx": "the Test Plan",
+                     "m/Design Review.docx": "the Design Review",
+                     "r/Relazione.odt": "the document “Relazione”"}
+
+
+def test_an_answer_the_documents_name_gives_and_a_pronouns_consequence_are_no_question():
+    text = "User Acceptance Tests (UAT) for sprint 2 are listed here.\nThis means that there should be a search bar."
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("u.docx", "the document “User Acceptance Tests (UAT) – Sprint 2”",
+                                [_chunk("u.docx", text)], skipped))
+    assert asked == {} and skipped["office_value_in_name"] == 1 and skipped["office_definition_shape"] == 1
+
+
+def test_a_field_is_asked_only_for_a_property_with_a_value_of_its_type():
+    # session 55 (files of 29 repositories): labels that are no property of what the document is about, and values
+    # that are a template's, a clause, uncertain or of another type than the label's; invented text
+    from datagen.doc_office import noun_labels
+    from datagen.nlp import load_pipeline
+
+    text = """Pier Works Sprint Review
+Recorder of the Meeting: | Pia Lund
+Number of Hours: 24
+DATE: 27 NOV 2018
+FROM: Pia Lund, Ole Dahl
+Concerns:
+No concerns were raised
+
+Priority: | Low, medium or critical
+Date Created: | Month dd, yyyy
+Last Updated By: | Name 2
+Confidentiality Level: Client only?
+Tested: F. Crowther.
+Consequences: Failure to fulfil contract
+Ole Dahl: Worked on the crane rails.
+Minutes issued by: | Ole Dahl
+Preconditions: | Precondition 1 … or none
+Pre-condition: /* System not involved */
+Total overhead costs: | $90,000"""
+    nlp = load_pipeline()
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("r.docx", "the Pier Works Review", [_chunk("r.docx", text)], skipped,
+                                noun_labels(nlp), nlp))
+    assert asked == {"According to the Pier Works Review, who is the recorder of the meeting?": "Pia Lund",
+                     "According to the Pier Works Review, what is the number of hours?": "24",
+                     "According to the Pier Works Review, what is the date?": "27 NOV 2018",
+                     "According to the Pier Works Review, what are the total overhead costs?": "$90,000"}
+    assert skipped["office_label_not_a_property"] >= 1 and skipped["office_value_shape"] >= 3
+    assert skipped["office_value_type"] >= 2 and skipped["office_label_person"] == 1
+
+
+def test_an_office_documents_prose_is_no_claim_while_the_reader_is_on():
+    # session 55: a design document's "Therefore, …" sentence was written as a claim task, which names no document
+    prose = ("Quay Lighting Design\nThe harbour has four quays and one crane. The crane was built in 1851. "
+             "The lights were replaced in 1990. The quays are lit at night. Lamps hang on the crane. "
+             "Therefore, brighter lamps on the north quay reduce night accidents among the harbour crews.")
+    chunks = [_chunk("club/Quay Lighting Design.docx", prose, "Quay Lighting Design")]
+    _, asked = generate_single_hop(chunks, 60, NaturalConfig(), office=True)
+    assert not [c for c in asked.values() if c.metadata.get("form") == "claim"]
+    _, before = generate_single_hop(chunks, 60, NaturalConfig(**parse_mix("office=0")), office=False)
+    assert [c for c in before.values() if c.metadata.get("form") == "claim"]  # off: read as before
+
+
+def test_a_line_of_several_fields_gives_each_and_a_title_of_a_name_is_not_cut():
+    # session 55: "Total Story Points" given per release and per sprint (two values, no one answer), a tutor's
+    # "St." read as a sentence's end, a university's name over a test plan; invented text
+    text = ("Release Plan\nTutor: Jesse St. Germain\nDelivery date: 30/08/17 Total Story Points: 68\n"
+            "Total Story Points: 13 Total Hours: 43")
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("r.docx", "the Release Plan", [_chunk("r.docx", text)], skipped))
+    assert asked["According to the Release Plan, who is the tutor?"] == "Jesse St. Germain"
+    assert asked["According to the Release Plan, what is the delivery date?"] == "30/08/17"
+    assert asked["According to the Release Plan, what are the total hours?"] == "43"
+    assert not [q for q in asked if "story points" in q] and skipped["office_field_two_values"] == 2
+    texts = {"u/Test Plan.docx": "Universiti Tunku Abdul Rahman\nText.", "v/Test Plan.docx": "Pier Test Plan\nText."}
+    assert office_names({d: "" for d in texts}, texts, Counter()) == {"v/Test Plan.docx": "the Pier Test Plan"}
+
+
+def test_a_fields_label_as_a_title_a_numbered_part_and_a_forms_prompts_name_and_answer_nothing():
+    # session 55: a scope document's first line "Project Name", an assignment's "Question 1", a form's signature
+    # block "Print Name: | Print Title"; invented text
+    texts = {"a/Project scope document.docx": "Project Name\nText.", "b/Prac1.docx": "Question 1\nText.",
+             "c/Pier Scope.docx": "Pier Scope\nText."}
+    assert office_names({d: "" for d in texts}, texts, Counter()) == {
+        "a/Project scope document.docx": "the Project scope document", "c/Pier Scope.docx": "the document “Pier Scope”"}
+    form = "Print Name: | Print Title\nStatus: | Open Item"
+    asked = _asked(office_facts("q.docx", "the Pier Quote", [_chunk("q.docx", form)], Counter()))
+    assert asked == {"According to the Pier Quote, what is the status?": "Open Item"}
+
+
+def test_a_code_is_a_code_a_rows_points_are_no_documents_and_a_team_of_people_is_asked_who():
+    # session 55, seen on the held-out read (mended after it): a course's name under "Course Code", a user story's
+    # "Points: 5", "what is the team?" of six names; invented text
+    text = "Course Code: Harbour Studies\nUnit Code: HS101\nPoints: 5\nTeam: Ann Lee, Bo Dahl, Cy Moss\nName: Ann Lee"
+    asked = _asked(office_facts("f.docx", "the Pier Review Form", [_chunk("f.docx", text)], Counter()))
+    assert asked == {"According to the Pier Review Form, what is the unit code?": "HS101",
+                     "According to the Pier Review Form, who is on the team?": "Ann Lee, Bo Dahl, Cy Moss"}
+
+
+def test_a_label_given_a_value_refused_elsewhere_is_still_given_twice_and_a_decimal_is_no_list_item():
+    # session 55: a release plan's sprint 1 "Total Hours: 50" was asked, its sprint 2 "Total Hours: 94.3" having been
+    # refused as a list's "94." item; invented text
+    text = "Sprint 1\nTotal Hours: 50\nSprint 2\nTotal Hours: 94.3\nEstimated Velocity: 12.5"
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    assert asked == {"According to the Pier Release Plan, what is the estimated velocity?": "12.5"}
+    assert skipped["office_field_two_values"] == 2
+
+
+def test_a_table_cell_holding_a_field_before_its_label_gives_both():
+    # session 55: a release plan's story rows "Story Points: 2 Total Hours: | 13 |" read as one label "Story Points:
+    # 2 Total Hours", so the plan's "Total Hours: 43" seemed the only total; invented text
+    text = ("Total Story Points: 13 Total Hours: 43\n | Story Points: 2 Total Hours: | 13 |\n"
+            " | Story Points: 1 Total Hours: | 4 |")
+    skipped: Counter = Counter()
+    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    assert not [q for q in asked if "hours" in q] and skipped["office_field_two_values"] >= 1
+
+
+def test_the_authors_names_and_a_coded_first_line_name_no_document():
+    # session 55 (seen on held-out slice 2, mended after its read): a status report's first line "Sachin Lal and
+    # Rahul Matta", a history export's "DXP-FE-SALES-MOTOR-V3"; invented names
+    texts = {"a/Status Report.docx": "Ann Lee and Bo Dahl\nText.", "b/History.docx": "PIER-FE-SALES-V3\nText.",
+             "c/Jetty Plan.docx": "Jetty and Slipway Plan\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter(), lambda p: p in {"Bo Dahl", "Ann Lee"})
+    assert names == {"a/Status Report.docx": "the Status Report", "b/History.docx": "the document “History”",
+                     "c/Jetty Plan.docx": "the Jetty and Slipway Plan"}
+
+
+def test_an_office_tables_header_ending_in_a_bar_is_read_in_linear_time():
+    # session 55: held-out slice 2's receipts table "(columns) | NAME … | OR Num. | Amt | … |" hung datagen in
+    # datagen.doc_reference's header pattern (4 s for these 12 cells on main, 75 s for 14); invented cells
+    import time
+
+    from datagen.doc_reference import _TABLE_HEAD
+
+    line = "(columns) | " + " | ".join(["Receipt No.", "Fee"] * 6) + " |"
+    start = time.perf_counter()
+    assert _TABLE_HEAD.search(line) is None  # a header whose last cell is empty is none, as before
+    assert time.perf_counter() - start < 1.0
+    assert _TABLE_HEAD.search("(parameter) | Default | Type").group("cols") == " | Default | Type"
