@@ -108,8 +108,24 @@ def acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
         if not found:
             skipped["paper_acronym_initials"] += 1
             continue
+        if _cut_name(sentence[:m.start()].split(), len(found.split())):
+            skipped["paper_acronym_cut_name"] += 1
+            continue
         out.append((acronym, found))
     return out
+
+
+def _cut_name(words: list[str], n: int) -> bool:
+    """Whether the shortest spelling run (the last `n` of `words`) starts inside a longer name: the word before it
+    is capitalised, mid-sentence, no minor word and no list's end ("the Alcohol and Tobacco Tax and Trade Bureau
+    (TTB)" spells TTB from "Tax and Trade Bureau", session 55's reporting read). Which run the acronym stands for is
+    then unsure, and a question asks nothing unsure; the read-time reader (`paper_defines`) keeps its own rule."""
+    if len(words) <= n + 1:
+        return False  # the run opens the sentence, or only its first word is before it
+    prev = words[-n - 1]
+    if prev[-1:] in ",;:.)]" or prev.lower() in MINOR:
+        return False
+    return prev.strip("“”\"'(")[:1].isupper()
 
 
 def defined_term(sentence: str, skipped: Counter) -> tuple[str, str] | None:

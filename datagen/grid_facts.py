@@ -194,6 +194,9 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     where = f"the {book} {noun}" if book else f"the {noun}"
     if sheet and not _GENERIC_SHEET.match(sheet):
         where = f"the {sheet} {part} of {where}"
+    # a caption as a document numbers and introduces it ("Table 1 Risk Likelihood Framework:") is said without its
+    # number, its colon and a second "table" (session 55's reporting read: "the Table 1 Risk Likelihood Framework: table")
+    caption = re.sub(r"(?i)^table\s+\d+[.:]?\s+|\s*:\s*$|\s+table$", "", caption.strip())
     if caption and fold(caption) not in (fold(sheet), fold(book)) and len(caption) <= _NAME_CHARS:
         where = f"the {caption} table in {where}"
     return where
@@ -246,10 +249,13 @@ def ask_grid(key: GridKey) -> str:
 def _plural(phrase: str) -> bool:
     """Whether a column's phrase is a plural measure ("costs", "expenses", "sales"); one that opens with a total,
     an average or a number ("total costs", "number of guests") is said with "is"."""
-    words = re.split(r"\s+(?:per|by|in)\s+", phrase.lower())[0].split()  # "payments per year": "payments"
+    # "payments per year": "payments"; "cost of sales": "cost"
+    words = re.split(r"\s+(?:per|by|in|of)\s+", phrase.lower())[0].split()
     if not words or re.match(r"(?:total|average|number|count|overall|net|gross)\b", words[0]) and len(words) > 1:
         return False
-    return len(words) == 1 and re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES
+    # the head noun decides: "direct costs", "venue costs" are "are" (session 55's reporting read: "What is the venue
+    # costs for …", mended after it)
+    return re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES
 
 
 def _refusal(label: str, column: str, value: str) -> str:
@@ -276,6 +282,8 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_number"
     if len(label) > _NAME_CHARS or label.rstrip().endswith("?") or len(label.split()) > 6:
         return "grid_row_label_long"  # a sentence or a question ("What are the 5 highest COSTS OF ACTIVITY?")
+    if re.fullmatch(r"\d+(?:\.\d+){2,}\.?", label.strip()):
+        return "grid_row_label_id"  # an outline number ("1.4.2" of a work breakdown): which task is "1.4.2"?
     if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
         return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):

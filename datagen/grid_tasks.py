@@ -38,6 +38,9 @@ from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
 _DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
+# A rating scale's levels ("Very Low" … "Very High"): which has the higher score is in the words themselves
+_SCALE_LEVEL = re.compile(r"(?i)^(?:very|extremely|fairly)?\s*(?:low|medium|moderate|high|minor|major|critical|negligible|"
+                          r"severe|rare|unlikely|possible|likely|almost certain|certain)$")
 _RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
@@ -117,9 +120,10 @@ class GridTasks:
             # a total is no row to compare; nor is a rank ("the higher rank": 1 is the highest, and the larger
             # number the lower rank; session 55's tuning)
             # nor a derived row ("Total expenses", "Net income", "% expense": session 55's tuning compared Groceries
-            # with the total of which they are a part)
+            # with the total of which they are a part); nor a rating scale's level ("which had the higher score, Very Low
+            # or High?": session 55's reporting read, mended after it)
             if (s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column)
-                    and not _DERIVED_ROW.search(s.key.row.strip())):
+                    and not _DERIVED_ROW.search(s.key.row.strip()) and not _SCALE_LEVEL.match(s.key.row.strip())):
                 by_table_column[(s.key.table, fold(s.key.column))].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)

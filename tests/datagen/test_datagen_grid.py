@@ -459,3 +459,27 @@ def test_a_log_keyed_by_the_person_who_made_each_record_gives_no_question() -> N
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Listings", skipped)}
     assert asked == {"What are the sales for Rob Lee in the Totals sheet of the Listings workbook?": "17,172"}
     assert skipped["grid_row_label_repeated"] == 1
+
+
+def test_an_outline_number_keys_no_row_a_numbered_caption_is_said_plainly_and_a_scale_s_levels_are_not_compared():
+    # session 55's reporting read (mended after it, not clean): "What is the total direct costs for 1.1.6 in the
+    # Template sheet …?", "the Table 1 Risk Likelihood Framework: table in …", "which had the higher score, Very Low
+    # or High?"
+    from datagen.grid_tasks import GridTasks
+
+    plan, risk = "pm/budget.xlsx", "pm/risk.xlsx"
+    chunks = [Chunk("p#0", plan, "(WBS) | Task | Direct costs\n1.1.6 | Gain design approval | 3000\n"
+                    "1.2.4 | Update prototype | 7000\nDesign | Draw plans | 4000", 0, 20,
+                    _meta(plan, "Template", "columns: Task | Direct costs · WBS", "Budget")),
+              Chunk("r#0", risk, "Table 1 Risk Likelihood Framework:\n\n(Likelihood) | Score | Probability\n"
+                    "Very Low | 1 | 0 – 5%\nHigh | 4 | 51 – 75%", 0, 20,
+                    _meta(risk, "Guidance Notes", "Risk · Guidance Notes", "Risk"))]
+    skipped: Counter = Counter()
+    asked = {f.ask for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert not [q for q in asked if "1.1.6" in q or "1.2.4" in q]
+    assert "What are the direct costs for Design in the Template sheet of the budget workbook?" in asked
+    assert "What is the score for High in the Risk Likelihood Framework table in the Guidance Notes sheet of the risk " \
+           "workbook?" in asked, asked
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    assert not [k for k in generator.in_table if "risk" in k[0].lower()]
