@@ -97,8 +97,10 @@ def expansion(before: str, acronym: str) -> str | None:
     return None
 
 
-def acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
-    """(acronym, expansion) for each acronym a sentence defines, in order; refusals counted in `skipped`."""
+def acronyms(sentence: str, skipped: Counter, cut: set[str] | None = None) -> list[tuple[str, str]]:
+    """(acronym, expansion) for each acronym a sentence defines, in order; refusals counted in `skipped`, and an
+    acronym refused as spelled inside a longer name added to `cut` (a document's other definitions of it are as
+    unsure: a heading "Tobacco Tax and Trade Bureau (TTB)" cut from its "Alcohol and")."""
     out = []
     for m in ACRONYM.finditer(sentence):
         acronym = m.group("a")
@@ -110,6 +112,8 @@ def acronyms(sentence: str, skipped: Counter) -> list[tuple[str, str]]:
             continue
         if _cut_name(sentence[:m.start()].split(), len(found.split())):
             skipped["paper_acronym_cut_name"] += 1
+            if cut is not None:
+                cut.add(acronym)
             continue
         out.append((acronym, found))
     return out

@@ -96,6 +96,7 @@ def defined_facts(chunks: Sequence[Any], named: str, skipped: Counter, acronym_r
     out: list[Fact] = []
     expansions: dict[str, set[str]] = {}
     defined: set[str] = set()
+    cut: set[str] = set()  # acronyms some sentence spells inside a longer name (corpus_tools.paper_definitions)
     for chunk in chunks:
         if _REFERENCES.search(chunk.text) or _REFERENCES.match(str((getattr(chunk, "metadata", None) or {}).get("section") or "")):
             # the bibliography, and what follows it (appendices are rare; a cited venue's acronym is not the
@@ -105,7 +106,7 @@ def defined_facts(chunks: Sequence[Any], named: str, skipped: Counter, acronym_r
         flat = " ".join(chunk.text.split())
         for m in _SENTENCE.finditer(flat):
             sentence = m.group("s")
-            for acronym, expansion in _acronyms(sentence, skipped):
+            for acronym, expansion in _acronyms(sentence, skipped, cut):
                 expansions.setdefault(acronym, set()).add(expansion.lower())
                 if acronym in {f.subject for f in out if f.relation == acronym_relation}:
                     continue  # the first definition only
@@ -122,6 +123,9 @@ def defined_facts(chunks: Sequence[Any], named: str, skipped: Counter, acronym_r
     for fact in out:
         if fact.relation == acronym_relation and len(expansions.get(fact.subject, ())) > 1:
             skipped["paper_acronym_two_expansions"] += 1  # "SS" as two things in one paper: no one answer
+            continue
+        if fact.relation == acronym_relation and fact.subject in cut:
+            skipped["paper_acronym_cut_elsewhere"] += 1  # the document writes a longer name for it elsewhere
             continue
         kept.append(fact)
     return kept

@@ -117,3 +117,14 @@ def test_a_first_page_title_the_files_descriptive_name_disowns_is_not_asked():
     # a file named by an id says nothing either way
     chunks = [SimpleNamespace(doc_id="2101.00001.pdf", chunk_id="2101.00001.pdf#0", text=TEXT[0], metadata={})]
     assert paper_facts("2101.00001.pdf", "Bluefin: A Chart Store for Harbours", chunks, Counter())
+
+
+def test_an_acronym_spelled_inside_a_longer_name_anywhere_in_the_document_is_not_asked():
+    # session 55's reporting read (mended after it, not clean): "Tobacco Tax and Trade Bureau (TTB):" heads a table
+    # whose words lost their "Alcohol and"; the prose writes the whole "Alcohol and Tobacco Tax and Trade Bureau (TTB)"
+    text = ["Tobacco Tax and Trade Bureau (TTB): labels need a fill volume.",
+            "Rules come from the Food and Drug Administration (FDA) and the Alcohol and Tobacco Tax and Trade Bureau "
+            "(TTB) for every pouch."]
+    facts, skipped = _facts(text=text)
+    assert {f.subject: f.answer for f in facts if f.relation == ACRONYM} == {"FDA": "Food and Drug Administration"}
+    assert skipped["paper_acronym_cut_name"] == 1 and skipped["paper_acronym_cut_elsewhere"] == 1
