@@ -38,6 +38,11 @@ TALK = [
 RUSSIAN = [{"tree": title("Хэш-функции", "ctrTitle") + body(para("Коллизия – пара сообщений с одним хэшем"))}]
 
 
+def _read(doc_id: str, name: str, chunks: list, skipped: Counter) -> dict[str, str]:
+    """{question: answer} of what `slide_facts` reads from a deck's chunks, refusals counted in `skipped`."""
+    return {f.ask.replace("{s}", f.subject): f.answer for f in slide_facts(doc_id, name, chunks, skipped, load_pipeline())}
+
+
 def _numbered(n: int, term: str, meaning: str) -> list[dict]:
     return [{"tree": title("CIT 590", "ctrTitle") + body(para(f"Lecture {n}"))},
             {"tree": title("Strings") + body(para(f"{term} – {meaning}"))}]
@@ -146,8 +151,7 @@ def test_topic_pairs_an_example_s_particulars_and_a_title_cut_short_are_no_quest
                               text="Flower Life Example\n- Response: Time in days until flower wilted\n"
                                    "- Experimental unit (EU): a single flower")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("c.pptx", "Lecture 7 of CS 101", [chunk, example], skipped, load_pipeline())}
+    asked = _read("c.pptx", "Lecture 7 of CS 101", [chunk, example], skipped)
     assert asked == {"In Lecture 7 of CS 101, what is spyware?": "surveillance software or hardware",
                      "What does EU stand for in Lecture 7 of CS 101?": "Experimental unit"}
     assert skipped["slide_definition_title_case"] == 2 and skipped["slide_example_particular"] == 1
@@ -199,8 +203,7 @@ def test_a_definition_is_asked_whole_and_only_where_it_places_its_genus():
                                  "- A relationship set is a mathematical relation among n  2 entities\n"
                                  "- Metadata – data about data")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("db.pptx", "Lecture 2 of DB 101", [chunk], skipped, load_pipeline())}
+    asked = _read("db.pptx", "Lecture 2 of DB 101", [chunk], skipped)
     assert asked == {
         "In Lecture 2 of DB 101, what is queue?": "a linear list in which elements are added at the rear",
         "In Lecture 2 of DB 101, what is a transaction?":
@@ -219,8 +222,7 @@ def test_a_formula_s_variable_a_pair_and_a_pointer_are_no_terms():
                                  "- Correlation name – variable S in the outer query\n"
                                  "- Schedule – a sequence of instructions of concurrent transactions")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("q.pptx", "Lecture 3 of DB 101", [chunk], skipped, load_pipeline())}
+    asked = _read("q.pptx", "Lecture 3 of DB 101", [chunk], skipped)
     assert asked == {
         "In Lecture 3 of DB 101, what is a schedule?": "a sequence of instructions of concurrent transactions"}
     assert skipped["slide_definition_variable"] == 1
@@ -233,8 +235,7 @@ def test_a_line_of_three_fields_is_no_term_beside_its_meaning():
                                  "- Interest Ratio: (interest payments – interest receipts) / revenue receipts\n"
                                  "- Growth rate: 12% a year")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("s.pptx", "Social Media Today", [chunk], skipped, load_pipeline())}
+    asked = _read("s.pptx", "Social Media Today", [chunk], skipped)
     assert asked == {"In the presentation “Social Media Today”, what is the growth rate?": "12% a year"}
     assert skipped["slide_line_separators"] == 3
 
@@ -250,8 +251,7 @@ def test_a_list_of_categories_is_no_glossary_unless_each_line_gives_a_genus():
                                     "- Hazard – source of potential harm to the firm\n"
                                     "- Limit – cap on the exposure to one counterparty")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("r.pptx", "Risk Management Basics", [risks, glossary], skipped, load_pipeline())}
+    asked = _read("r.pptx", "Risk Management Basics", [risks, glossary], skipped)
     where = "In the presentation “Risk Management Basics”,"
     assert asked == {f"{where} what is reputation?": "the loss of trust that follows a public failure",
                      f"{where} what is exposure?": "amount at risk from one counterparty",
@@ -267,8 +267,7 @@ def test_a_labelled_value_is_asked_only_under_a_measure_a_date_or_a_person():
                                  "- Office: Room 301, 3rd Floor\n- Columns: 19\n- Due date: March 3\n"
                                  "- Instructor: Dr. Jane Roe\n- Course fee: $45 per term")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("v.pptx", "Databases 101", [chunk], skipped, load_pipeline())}
+    asked = _read("v.pptx", "Databases 101", [chunk], skipped)
     where = "the presentation “Databases 101”"
     assert asked == {f"In {where}, what is the due date?": "March 3", f"Who is the instructor of {where}?": "Dr. Jane Roe",
                      f"In {where}, what is the course fee?": "$45 per term"}
@@ -279,8 +278,7 @@ def test_a_plural_term_takes_no_article_and_a_generic_first_title_names_no_deck(
     # seen on session 55's tuning decks: "what are a vectors?", a talk named "Introduction" by its first slide
     chunk = SimpleNamespace(doc_id="r.pptx", chunk_id="r#0", metadata={"section": "R basics", "page": 2},
                             text="R basics\n- Vectors are a series of values of one type")
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("r.pptx", "R for Biologists", [chunk], Counter(), load_pipeline())}
+    asked = _read("r.pptx", "R for Biologists", [chunk], Counter())
     assert asked == {"In the presentation “R for Biologists”, what are vectors?": "a series of values of one type"}
     skipped: Counter = Counter()
     names = deck_names([Deck("talks/kivy_talk.pptx", "Introduction", "Introduction", "Introduction\nwidgets")], skipped)
@@ -328,8 +326,7 @@ def test_a_quotation_a_product_s_pitch_an_order_and_a_lost_symbol_are_no_definit
                                  "- l'in: original data, plus retransmitted data\n"
                                  "- Physical Data Independence – the ability to modify the physical schema alone")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("n.pptx", "Transport Layer", [chunk], skipped, load_pipeline())}
+    asked = _read("n.pptx", "Transport Layer", [chunk], skipped)
     assert asked == {"In the presentation “Transport Layer”, what is Physical Data Independence?":
                      "the ability to modify the physical schema alone"}
     assert skipped["slide_definition_name_pitch"] == 1 and skipped["slide_line_separators"] == 1
@@ -343,8 +340,7 @@ def test_a_list_a_comparison_a_name_s_article_and_a_deck_s_claims(tmp_path):
                                  "- A procedure call is an order of magnitude more efficient than a context switch\n"
                                  "- Git is a distributed version control system used for tracking changes")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("k.pptx", "Network Architecture", [chunk], skipped, load_pipeline())}
+    asked = _read("k.pptx", "Network Architecture", [chunk], skipped)
     assert asked == {"In the presentation “Network Architecture”, what is git?":
                      "a distributed version control system used for tracking changes"}
     assert skipped["slide_definition_property"] == 1
@@ -369,8 +365,7 @@ def test_what_a_term_does_an_example_s_figure_a_hyphenated_dash_and_a_numbered_t
                                  "conversation or with the help of telephone or video calls about the subject of study\n"
                                  "- Downsizing: the planned elimination of jobs in an organization")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("m.pptx", "Management", [chunk], skipped, load_pipeline())}
+    asked = _read("m.pptx", "Management", [chunk], skipped)
     assert asked == {"In the presentation “Management”, what is downsizing?":
                      "the planned elimination of jobs in an organization"}
     names = deck_names([Deck("ch/Unit5Chapter3.pptx", "Unit5Chapter3", "", "Unit5Chapter3\nx"),
@@ -390,8 +385,7 @@ def test_a_lost_formula_a_field_s_name_a_role_a_judged_label_and_a_list_of_text_
                                  "Vectors – three components in three dimensions\n"
                                  "Matrices – nine components in three dimensions")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("e.pptx", "Econometrics: Lecture 1", [chunk, kinds], skipped, load_pipeline())}
+    asked = _read("e.pptx", "Econometrics: Lecture 1", [chunk, kinds], skipped)
     where = "In the presentation “Econometrics: Lecture 1”,"
     assert asked == {f"{where} what is econometrics?":
                      "the use of statistical methods for the analysis of economic data",
@@ -417,8 +411,7 @@ def test_a_study_s_title_and_subtitle_is_no_term():
                             text="Research topics\n- Remote Nursing Careers: A qualitative study among nurses in "
                                  "rural clinics\n- Research topic: the broad subject matter addressed in a study")
     skipped: Counter = Counter()
-    asked = {f.ask.replace("{s}", f.subject): f.answer
-             for f in slide_facts("rm.pptx", "Research Methods", [chunk], skipped, load_pipeline())}
+    asked = _read("rm.pptx", "Research Methods", [chunk], skipped)
     assert asked == {"In the presentation “Research Methods”, what is research topic?":
                      "the broad subject matter addressed in a study"}
     assert skipped["slide_definition_study_title"] == 1
