@@ -55,6 +55,13 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_zero ("0", "$0.00": no figure to
   look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
   (grid_column_free_text).
+- grid_column_criterion: a scoring matrix's criterion ("Cost" rated 1–5 in a "Scores" sheet): no price, no count;
+- grid_cell_other_block: a cell right of an unnamed column empty in every row, or after two empty cells or more
+  past a filled one: a block set beside the row's ("960.00 |  |  | 9,200");
+- grid_row_label_grouped: a label over a group of rows (the rows below name their item in the next column, their
+  own label empty): it keys no one row; grid_column_phrase: a column finer than the labels ("SubCategory" beside
+  "Category") or named with "for" / "of the" / "if" ("Probability value for EV"); grid_row_label_stray: a stray
+  key in a label ("7.8`");
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -289,7 +296,9 @@ def _label_refusal(label: str) -> str:
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
         return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
     if label.rstrip().endswith(":"):
-        return "grid_row_label_colon"  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
+        return "grid_row_label_colon"
+    if re.search(r"[`~^\\{}<>]", label):
+        return "grid_row_label_stray"  # "7.8`": a stray key in the cell; the question would carry it  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
     return ""
 
 
@@ -427,6 +436,67 @@ def _last_word(name: str) -> str:
     return words[-1] if words and words[-1] not in ("columns", "labels") else ""
 
 
+# a scoring or decision matrix's sign: the sheet, its title row or a column names weights, scores or ratings
+_SCORING = re.compile(r"(?i)\b(?:weights?|weighted|weighting|scores?|scoring|ratings?|rated|matrix|criteria|"
+                      r"criterion|decision|evaluation|assessment)\b")
+_RATING = re.compile(r"^\d{1,2}(?:\.\d+)?$")
+
+
+def _criteria(where: str, head: Sequence[str], rows: Sequence[str]) -> set[int]:
+    """The columns (their indexes among the columns) that are a scoring matrix's criteria, asked nowhere: in a sheet
+    that says it scores ("Brock Scores", a "Weight" or "Total score" column, a "Decision Matrix" title), two columns or
+    more whose every cell is a rating of 0–10 ("Cost | Reliability | Ease of use": 3 | 5 | 4). "What is the cost for
+    Belt Fed" → 3 reads as a price (session 55's reporting read); a column that names its score ("Cost score",
+    "Weighted total") is left to be asked as it says."""
+    columns = head[1:]
+    # a column named "Weight" may weigh a part in kilograms: only the sheet or its title says "weights" alone
+    if not (_SCORING.search(where) or any(_SCORING.search(re.sub(r"(?i)\bweights?\b", "", c)) for c in head)):
+        return set()
+    table = [cells(line) for line in rows if line.strip()]
+    table = [r for r in table if len(r) == len(columns) + 1]
+    if len(table) < 2:
+        return set()
+    rated = set()
+    for at in range(len(columns)):
+        values = [r[at + 1] for r in table if r[at + 1]]
+        if len(values) >= 2 and all(_RATING.match(v) and float(v) <= 10 for v in values):
+            rated.add(at)
+    if len(rated) < 2:
+        return set()
+    return {at for at in rated if not _SCORING.search(columns[at]) and not re.search(r"(?i)\b(?:total|points?|rank)\b",
+                                                                                      columns[at])}
+
+
+def _finer(corner: str, column: str) -> bool:
+    """Whether a column is finer than the row labels' ("SubCategory" beside "Category", "Sub-region" beside
+    "Region"): each label has many."""
+    inner = re.sub(r"(?i)^sub[\s_-]*", "", column.strip())
+    return inner != column.strip() and bool(corner.strip()) and fold(inner) == fold(corner)
+
+
+def _gaps(columns: Sequence[str], rows: Sequence[str]) -> int | None:
+    """The index of the first unnamed column left empty in every row, past a named one: the gap between two blocks
+    set side by side ("Item | Cost |  | Sponsor | Amount"); the cells right of it are the other block's."""
+    table = [cells(line) for line in rows if line.strip()]
+    table = [r for r in table if len(r) == len(columns) + 1]
+    for at, column in enumerate(columns):
+        if at and column in ("", "—", "-") and table and all(not r[at + 1] for r in table):
+            return at
+    return None
+
+
+def _after_gap(values: Sequence[str], at: int) -> bool:
+    """Whether a row's cell comes after a run of two empty cells or more that follows a filled one ("Day 1 venue
+    hire | 960.00 |  |  | 9,200": 9,200 is a sponsors block's beside it, session 55's reporting read)."""
+    seen, empty = False, 0
+    for value in values[:at]:
+        if value:
+            seen, empty = True, 0
+        else:
+            empty += 1
+    return seen and empty >= 2
+
+
 def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:
     """(caption, [corner, columns …], rows) of each table a chunk holds, in order (see the module docstring)."""
     header = str((chunk.metadata or {}).get("header", ""))
@@ -502,6 +572,14 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             # template's instructions over a planner's header rows, not a table's keys
             skipped["grid_row_label_long"] += len(rows)
             continue
+        if any(not r[0] and any(r[1:2]) and not re.search(r"\d", r[1]) for r in map(cells, rows)
+               if len(r) == len(columns) + 1) and any(fold(cells(line)[0]) for line in rows):
+            # a label over a group of rows ("Bikes | Mountain Bikes | 300" then " | Road Bikes | 200"): the label
+            # keys no one row ("What is the subcategory for Bikes?" is one of many; session 55's reporting read)
+            skipped["grid_row_label_grouped"] += len(rows)
+            continue
+        criteria = _criteria(f"{sheet} {caption}", head, rows)
+        gap = _gaps(columns, rows)
         for line in rows:
             row = cells(line)
             if len(row) != len(columns) + 1:
@@ -519,7 +597,15 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             for at, (column, value) in enumerate(zip(columns, values, strict=True)):
                 if not value:
                     continue  # an empty cell states nothing; not counted per cell
-                if column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
+                if at in criteria:
+                    skipped["grid_column_criterion"] += 1  # a scoring matrix's rating, no price or count
+                elif (gap is not None and at > gap) or _after_gap(values, at):
+                    skipped["grid_cell_other_block"] += 1
+                elif _finer(head[0], column) or re.search(r"(?i)\s(?:for|of the|if)\s", column.strip()):
+                    # "SubCategory" under "Category": one of the label's many; "Probability value for EV": a
+                    # question inside the column's name reads badly inside ours
+                    skipped["grid_column_phrase"] += 1
+                elif column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
                     # a name over merged cells ("Estimated Amount" over four trials): its first cell is one of them
                     skipped["grid_column_merged"] += 1
                 elif fold(column) in repeated:

@@ -483,3 +483,54 @@ def test_an_outline_number_keys_no_row_a_numbered_caption_is_said_plainly_and_a_
     mined, base = _base(chunks)
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert not [k for k in generator.in_table if "risk" in k[0].lower()]
+
+
+def test_a_scoring_matrix_s_criteria_are_not_asked_as_prices() -> None:
+    # session 55's reporting read: "What is the cost for Belt Fed in the Brock Scores sheet?" → 3, a rating read as a
+    # price; the matrix's own total score is still asked, and a price list's small costs are not refused
+    book, shop = "eng/choice.xlsx", "eng/parts.xlsx"
+    chunks = [Chunk("m#0", book, "(Design) | Cost | Reliability | Ease of use | Total Score\nBelt Fed | 3 | 5 | 4 | 12\n"
+                    "Gravity Fed | 5 | 2 | 3 | 10", 0, 20,
+                    _meta(book, "Brock Scores", "columns: Cost | Reliability | Ease of use | Total Score · Design", "Choice")),
+              Chunk("p#0", shop, "(Part) | Cost | Weight\nBolt | 3 | 2\nNut | 1 | 1", 0, 20,
+                    _meta(shop, "Prices", "columns: Cost | Weight · Part", "Parts"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert not [q for q in asked if "Brock" in q and "total score" not in q], asked
+    assert asked["What is the total score for Belt Fed in the Brock Scores sheet of the choice workbook?"] == "12"
+    assert asked["What is the cost for Bolt in the Prices sheet of the parts workbook?"] == "3"
+    assert skipped["grid_column_criterion"] == 6
+
+
+def test_a_block_set_beside_a_row_past_empty_cells_is_not_the_row_s() -> None:
+    # session 55's reporting read: "Day 1 venue hire | 960.00 |  |  | 9,200", 9,200 a sponsors block's beside it
+    book = "event/budget.xlsx"
+    chunks = [Chunk("e#0", book, "(Item) | Cost | Notes | Venue | Amount\nDay 1 venue hire | 960.00 |  |  | 9,200\n"
+                    "Catering | 1,400.00 | hot | Hall | 2,000", 0, 20,
+                    _meta(book, "Plan", "columns: Cost | Notes | Venue | Amount · Item", "Event")),
+              Chunk("e#1", book, "(Item) | Cost |  | Amount\nPrinting | 120.00 |  | 5,000\nPosters | 80.00 |  | 2,500",
+                    1, 20, _meta(book, "Sponsors", "columns: Cost |  | Amount · Item", "Event"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Event", skipped)}
+    assert "What is the amount for Day 1 venue hire in the Plan sheet of the Event workbook?" not in asked
+    assert asked["What is the amount for Catering in the Plan sheet of the Event workbook?"] == "2,000"
+    assert not [q for q in asked if "Sponsors" in q], asked  # "Cost" stands over merged cells: refused before
+    assert skipped["grid_cell_other_block"] == 3
+
+
+def test_a_label_over_a_group_a_finer_column_a_for_in_a_name_and_a_stray_key_ask_nothing() -> None:
+    # session 55's reporting read: "What is the SubCategory for Bikes?" (one of many), "the probability value for EV
+    # for …", "7.8`"
+    book = "bikes/sales.xlsx"
+    chunks = [Chunk("b#0", book, "(Category) | Product | Sales\nBikes | Mountain Bikes | 300\n | Road Bikes | 200\n"
+                    "Helmets | Helmet A | 50", 0, 20, _meta(book, "Pivot", "columns: Product | Sales · Category", "Bikes")),
+              Chunk("b#1", book, "(Category) | SubCategory | Probability value for EV | Sales\nClothing | Caps | 0.4 | 90",
+                    1, 20, _meta(book, "Cats", "columns: SubCategory | Probability value for EV | Sales · Category", "Bikes")),
+              Chunk("b#2", book, "(Store) | Sales\n7.8` | 120\nLeeds | 300", 2, 20,
+                    _meta(book, "Stores", "columns: Sales · Store", "Bikes"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Bikes", skipped)}
+    assert asked == {"What are the sales for Clothing in the Cats sheet of the Bikes workbook?": "90",
+                     "What are the sales for Leeds in the Stores sheet of the Bikes workbook?": "300"}, asked
+    assert skipped["grid_row_label_grouped"] == 3 and skipped["grid_column_phrase"] == 2
+    assert skipped["grid_row_label_stray"] == 1
