@@ -99,8 +99,15 @@ _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")  # a running number, or a measurem
 # a table's total row: "Grand Total" of a pivot table, Excel's Spanish "Total general"
 TOTAL_ROW = re.compile(r"(?i)^(?:grand total|total general|totals?|sub-?total|overall|sum)$")
 # a pivot table's field names ("Sum of Net Revenue", "Average of price", "Count of Orders"): said as a person says them
-_PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum"}
-_PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$")
+_PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum",
+          # a pivot table made in a Polish, German, Spanish or French Excel ("Średnia z Age": "average age"; session
+          # 55's tuning read asked "the średnia z age for Matthew Marshall")
+          "suma": "total", "średnia": "average", "licznik": "number of", "liczba": "number of", "summe": "total",
+          "mittelwert": "average", "anzahl": "number of", "promedio": "average", "cuenta": "number of",
+          "somme": "total", "moyenne": "average"}
+_PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$|"
+                          r"^(suma|średnia|licznik|liczba|summe|mittelwert|anzahl|promedio|cuenta|somme|moyenne) "
+                          r"(?:z|von|de) (.+)$")
 _ZERO_TIME = re.compile(r"^(\d{4}-\d\d-\d\d) 00:00(?::00)?$")  # a day written with its midnight: the day
 _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -209,15 +216,24 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     return where
 
 
+def _pivot_parts(pivot: re.Match) -> tuple[str, str]:
+    """(the function, the field) of a pivot field's name, English or another Excel's ("Średnia z Age")."""
+    return (pivot.group(1), pivot.group(2)) if pivot.group(1) else (pivot.group(3), pivot.group(4))
+
+
 def _column_phrase(column: str) -> str:
     """A column name as it reads inside a question: "Unit Price" → "unit price"; acronyms ("GDP"), names with
     capitals inside ("iPhone") and years stay; a pivot table's "Sum of Net Revenue" → "total net revenue"."""
     pivot = _PIVOT_FIELD.match(column.strip())
     if pivot:
-        said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
+        said, inner = _PIVOT[_pivot_parts(pivot)[0].lower()], _column_phrase(_pivot_parts(pivot)[1])
         if said in ("total", "average") and re.search(r"[a-z]$", inner) and inner.split()[-1] in _COUNTS:
             inner += "s"  # "Sum of new_case": "total new cases"
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
+    # a unit in brackets after the name ("Cost ($)", "Unit Price (USD)"): the answer carries the figure, the
+    # question the measure ("the cost ($) for Button" reads badly; session 55's tuning read)
+    column = re.sub(r"\s*[(\[][^)\]]*[)\]]$", "", column.strip()) or column if re.search(
+        r"[A-Za-z]", re.sub(r"[(\[][^)\]]*[)\]]$", "", column)) else column
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
     shouted = all(w.isupper() for w in re.findall(r"[A-Za-z]+", column)) and len(re.findall(r"[A-Za-z]{2,}", column)) > 1
@@ -384,8 +400,10 @@ def _column_refusal(column: str, value: str) -> str:
         return "grid_column_not_a_measure"
     if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
         return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
+    if not re.search(r"[A-Za-z]", column):
+        return "grid_column_not_a_measure"  # "%" alone: the share of what? ("which had the higher %, Dec'15 or …")
     pivot = _PIVOT_FIELD.match(column.strip())
-    kind = _kind(pivot.group(2) if pivot else column)
+    kind = _kind(_pivot_parts(pivot)[1] if pivot else column)
     if re.match(r"(?i)count\s+(?!of\b)", column.strip()) and kind != "count":
         return "grid_column_not_a_measure"  # "Count Salary": a pivot's count of salaries, said as no one says it
     if pivot and kind not in ("measure", "count"):
@@ -578,7 +596,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             # keys no one row ("What is the subcategory for Bikes?" is one of many; session 55's reporting read)
             skipped["grid_row_label_grouped"] += len(rows)
             continue
-        criteria = _criteria(f"{sheet} {caption}", head, rows)
+        criteria = _criteria(f"{book} {sheet} {caption}", head, rows)  # "the Weighted Decision Matrix workbook"
         gap = _gaps(columns, rows)
         for line in rows:
             row = cells(line)

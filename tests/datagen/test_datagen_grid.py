@@ -534,3 +534,23 @@ def test_a_label_over_a_group_a_finer_column_a_for_in_a_name_and_a_stray_key_ask
                      "What are the sales for Leeds in the Stores sheet of the Bikes workbook?": "300"}, asked
     assert skipped["grid_row_label_grouped"] == 3 and skipped["grid_column_phrase"] == 2
     assert skipped["grid_row_label_stray"] == 1
+
+
+def test_another_excel_s_pivot_fields_a_bracketed_unit_a_bare_share_and_a_matrix_named_by_its_workbook():
+    # session 55 round 2's tuning read: "the średnia z age for Matthew Marshall", "the cost ($) for Button", "which had
+    # the higher %, Dec'15 or Aug'15?", "the cost for On-the-Go Vitals Sensor in the Weighted Decision Matrix workbook"
+    book, matrix = "team/pivot.xlsx", "team/Weighted Decision Matrix.xlsx"
+    chunks = [Chunk("p#0", book, "(Etykiety wierszy) | Średnia z Age | Cost ($)\nMatthew Marshall | 51 | 0.25", 0, 20,
+                    _meta(book, "Pivot1", "columns: Średnia z Age | Cost ($) · Etykiety wierszy", "Pivot")),
+              Chunk("p#1", book, "(Months) | Sales | %\nDec'15 | 13,385 | 9.0%", 1, 20,
+                    _meta(book, "Share", "columns: Sales | % · Months", "Pivot")),
+              Chunk("m#0", matrix, "(Idea) | Complexity | Cost | Total\nSensor | 1 | 2 | 7\nBand | 3 | 1 | 9", 0, 20,
+                    _meta(matrix, "Sheet1", "columns: Complexity | Cost | Total · Idea"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks
+             for f in grid_facts(c, "Pivot" if c.doc_id == book else "Weighted Decision Matrix", skipped)}
+    assert asked == {"What is the average age for Matthew Marshall in the Pivot1 sheet of the Pivot workbook?": "51",
+                     "What is the cost for Matthew Marshall in the Pivot1 sheet of the Pivot workbook?": "0.25",
+                     "What are the sales for Dec'15 in the Share sheet of the Pivot workbook?": "13,385",
+                     "What is the total for Sensor in the Weighted Decision Matrix workbook?": "7",
+                     "What is the total for Band in the Weighted Decision Matrix workbook?": "9"}, asked
