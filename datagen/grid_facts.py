@@ -52,7 +52,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
 - grid_row_label_*: no label, a running number ("1", "2", …: which row is "3"?) or a measurement ("4.6": a wine's
   acidity keys no row), or a label over 60 characters;
 - grid_value_empty / grid_value_error (#DIV/0!, #N/A …) / grid_value_placeholder (TRUE, Yes, —) /
-  grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_zero ("0", "$0.00": no figure to
+  grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_scientific ("6.13999E-06"), grid_value_zero ("0", "$0.00": no figure to
   look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
   (grid_column_free_text).
 - grid_column_criterion: a scoring matrix's criterion ("Cost" rated 1–5 in a "Scores" sheet): no price, no count;
@@ -293,6 +293,8 @@ def _refusal(label: str, column: str, value: str) -> str:
         return "grid_value_free_text"
     if fold(value) in (fold(label), fold(column)):
         return "grid_value_is_label"
+    if re.fullmatch(r"[-+]?\d(?:\.\d+)?E[-+]?\d+", value, flags=re.IGNORECASE):
+        return "grid_value_scientific"  # "6.13999E-06": a normalised matrix's figure, no one looks it up so
     if re.fullmatch(r"[$€£(-]*0(?:[.,]0+)?%?\)?", value):
         return "grid_value_zero"  # "0", "0.00", "$0.00": no figure to look for
     return ""
@@ -472,12 +474,12 @@ def _criteria(where: str, head: Sequence[str], rows: Sequence[str]) -> set[int]:
         return set()
     table = [cells(line) for line in rows if line.strip()]
     table = [r for r in table if len(r) == len(columns) + 1]
-    if len(table) < 2:
-        return set()
+    if not table:
+        return set()  # one row is enough: the sheet's name already says it scores (a chunk may hold one row of it)
     rated = set()
     for at in range(len(columns)):
         values = [r[at + 1] for r in table if r[at + 1]]
-        if len(values) >= 2 and all(_RATING.match(v) and float(v) <= 10 for v in values):
+        if values and all(_RATING.match(v) and float(v) <= 10 for v in values):
             rated.add(at)
     if len(rated) < 2:
         return set()

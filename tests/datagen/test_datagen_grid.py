@@ -554,3 +554,19 @@ def test_another_excel_s_pivot_fields_a_bracketed_unit_a_bare_share_and_a_matrix
                      "What are the sales for Dec'15 in the Share sheet of the Pivot workbook?": "13,385",
                      "What is the total for Sensor in the Weighted Decision Matrix workbook?": "7",
                      "What is the total for Band in the Weighted Decision Matrix workbook?": "9"}, asked
+
+
+def test_one_row_of_a_decision_matrix_and_a_figure_in_scientific_notation_ask_nothing() -> None:
+    # session 55 round 2's tuning read: "What is the price for Thanh in the Decision Matrix workbook?" → 3 (a chunk
+    # holding one row of the matrix), "What is the cost for google_adsCAMPAIGN_65 …?" → 6.13999E-06
+    matrix, ads = "ece/Decision Matrix.xlsx", "ads/results.xlsx"
+    chunks = [Chunk("m#0", matrix, "(Student) | Price | Size | Total\nThanh | 3 | 4 | 39", 0, 20,
+                    _meta(matrix, "Sheet1", "columns: Price | Size | Total · Student")),
+              Chunk("a#0", ads, "(Campaign) | Cost | Revenue\nSpring | 6.13999E-06 | 2347.63", 0, 20,
+                    _meta(ads, "Sheet1", "columns: Cost | Revenue · Campaign"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks
+             for f in grid_facts(c, "Decision Matrix" if c.doc_id == matrix else "results", skipped)}
+    assert asked == {"What is the total for Thanh in the Decision Matrix workbook?": "39",
+                     "What is the revenue for Spring in the results workbook?": "2347.63"}, asked
+    assert skipped["grid_value_scientific"] == 1 and skipped["grid_column_criterion"] == 2
