@@ -638,7 +638,9 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                     skipped["grid_column_free_text"] += 1
                 elif why := _refusal(label, column, value) or _column_refusal(column, value):
                     skipped[why] += 1
-                elif not TOTAL_ROW.match(label.strip()) and fold(label) in fold(column).split():
+                elif not TOTAL_ROW.match(label.strip()) and fold(label) in (
+                        fold(column).split() + fold(_column_phrase(column)).split()):
+                    # the phrase too: "Average" under "Średnia z Age" (said "average age") is the pivot's summary row
                     # "the average salary for Average" (a rating's row): the label reads as the column's own word
                     skipped["grid_row_label_in_column"] += 1
                 elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(

@@ -570,3 +570,15 @@ def test_one_row_of_a_decision_matrix_and_a_figure_in_scientific_notation_ask_no
     assert asked == {"What is the total for Thanh in the Decision Matrix workbook?": "39",
                      "What is the revenue for Spring in the results workbook?": "2347.63"}, asked
     assert skipped["grid_value_scientific"] == 1 and skipped["grid_column_criterion"] == 2
+
+
+def test_a_summary_row_named_by_the_pivot_field_s_english_word_is_not_asked() -> None:
+    # session 55 round 2's tuning read: "which had the higher average age, Average or Linda Valencia?" ("Average" is
+    # the summary row of a pivot's "Średnia z Age")
+    book = "team/pivot.xlsx"
+    chunk = Chunk("p#0", book, "(Etykiety wierszy) | Średnia z Age\nLinda Valencia | 54\nAverage | 42.22", 0, 20,
+                  _meta(book, "Pivot1", "columns: Średnia z Age · Etykiety wierszy", "Pivot"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Pivot", skipped)}
+    assert asked == {"What is the average age for Linda Valencia in the Pivot1 sheet of the Pivot workbook?": "54"}
+    assert skipped["grid_row_label_in_column"] == 1
