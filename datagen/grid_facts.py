@@ -55,6 +55,7 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
   grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_scientific ("6.13999E-06"), grid_value_zero ("0", "$0.00": no figure to
   look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
   (grid_column_free_text).
+- grid_lists_sheet: a lookup sheet ("Lists", "Dropdowns", "Data Validation"): lists side by side on shared rows;
 - grid_column_criterion: a scoring matrix's criterion ("Cost" rated 1–5 in a "Scores" sheet): no price, no count;
 - grid_cell_other_block: a cell right of an unnamed column empty in every row, or after two empty cells or more
   past a filled one: a block set beside the row's ("960.00 |  |  | 9,200");
@@ -116,6 +117,8 @@ _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?
 _RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|seller|buyer|cashier|driver|customer|"
                          r"client|vendor|supplier|representative)s?$")
 _CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
+_LISTS_SHEET = re.compile(r"(?i)^(?:lists?|lookups?|look-?up (?:lists?|tables?|values)|drop-?downs?|drop-?down lists?|"
+                          r"validation(?: lists?)?|data validation|options|choices|picklists?|ref(?:erence)? lists?)$")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
 # a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
 # label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing
@@ -597,6 +600,11 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             # a label over a group of rows ("Bikes | Mountain Bikes | 300" then " | Road Bikes | 200"): the label
             # keys no one row ("What is the subcategory for Bikes?" is one of many; session 55's reporting read)
             skipped["grid_row_label_grouped"] += len(rows)
+            continue
+        if _LISTS_SHEET.match(re.sub(r"\s*\(hidden\)$", "", sheet).strip()):
+            # a lookup sheet: independent lists set side by side on shared rows (absence types beside employees),
+            # a row's cells belong to no one label ("the type of absence for Employee 4"; round 1's held-out read)
+            skipped["grid_lists_sheet"] += len(rows)
             continue
         criteria = _criteria(f"{book} {sheet} {caption}", head, rows)  # "the Weighted Decision Matrix workbook"
         gap = _gaps(columns, rows)

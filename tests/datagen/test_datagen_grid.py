@@ -582,3 +582,17 @@ def test_a_summary_row_named_by_the_pivot_field_s_english_word_is_not_asked() ->
     asked = {f.ask: f.answer for f in grid_facts(chunk, "Pivot", skipped)}
     assert asked == {"What is the average age for Linda Valencia in the Pivot1 sheet of the Pivot workbook?": "54"}
     assert skipped["grid_row_label_in_column"] == 1
+
+
+def test_a_lists_sheet_s_side_by_side_lists_ask_nothing() -> None:
+    # round 1's held-out read: "What is the type of absence for Employee 4 in the Lists sheet …?" (two lists on
+    # shared rows); a sheet named otherwise keeps its questions
+    book = "hr/absence.xlsx"
+    chunks = [Chunk("l#0", book, "(Employee) | Type of absence | Department\nEmployee 4 | Sick | Sales\nEmployee 5 | Leave | HR",
+                    0, 20, _meta(book, "Lists", "columns: Type of absence | Department · Employee", "Absence")),
+              Chunk("l#1", book, "(Employee) | Department\nAna Ruiz | Sales", 1, 20,
+                    _meta(book, "Staff", "columns: Department · Employee", "Absence"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Absence", skipped)}
+    assert asked == {"What is the department for Ana Ruiz in the Staff sheet of the Absence workbook?": "Sales"}, asked
+    assert skipped["grid_lists_sheet"] == 2
