@@ -596,3 +596,15 @@ def test_a_lists_sheet_s_side_by_side_lists_ask_nothing() -> None:
     asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Absence", skipped)}
     assert asked == {"What is the department for Ana Ruiz in the Staff sheet of the Absence workbook?": "Sales"}, asked
     assert skipped["grid_lists_sheet"] == 2
+
+
+def test_a_record_number_joined_to_a_name_keys_no_row() -> None:
+    # session 55 round 2's held-out read: "What is the country for 376134156-Warbands Of The Dark Beyond …?" (17 of 30
+    # tasks from one sheet); a season "2020-21" still keys its row
+    book = "games/kick.xlsx"
+    chunk = Chunk("k#0", book, "(Name) | Country | Pledged\n376134156-Warbands Of The Dark Beyond | Canada | 1,200\n"
+                  "2020-21 | Spain | 900", 0, 20, _meta(book, "Processed", "columns: Country | Pledged · Name", "Kick"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Kick", skipped)}
+    assert asked == {"What is the country for 2020-21 in the Processed sheet of the Kick workbook?": "Spain"}, asked
+    assert skipped["grid_row_label_id"] == 1
