@@ -314,7 +314,7 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_id"  # an outline number ("1.4.2" of a work breakdown): which task is "1.4.2"?
     if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
         return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
-    if re.match(r"^\d{5,}\s*-\s*[A-Za-z]", label):
+    if re.match(r"^\d{5,}\s*-\s*\S", label):
         return "grid_row_label_id"  # "1204514267-Attribute Dice": a record's number joined to its name
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
         return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for

@@ -603,8 +603,9 @@ def test_a_record_number_joined_to_a_name_keys_no_row() -> None:
     # tasks from one sheet); a season "2020-21" still keys its row
     book = "games/kick.xlsx"
     chunk = Chunk("k#0", book, "(Name) | Country | Pledged\n376134156-Warbands Of The Dark Beyond | Canada | 1,200\n"
+                  "1950581568-53 Films | Peru | 30\n"
                   "2020-21 | Spain | 900", 0, 20, _meta(book, "Processed", "columns: Country | Pledged · Name", "Kick"))
     skipped: Counter = Counter()
     asked = {f.ask: f.answer for f in grid_facts(chunk, "Kick", skipped)}
     assert asked == {"What is the country for 2020-21 in the Processed sheet of the Kick workbook?": "Spain"}, asked
-    assert skipped["grid_row_label_id"] == 1
+    assert skipped["grid_row_label_id"] == 2
