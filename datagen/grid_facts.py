@@ -314,8 +314,10 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_id"  # an outline number ("1.4.2" of a work breakdown): which task is "1.4.2"?
     if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
         return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
-    if re.match(r"^\d{5,}\s*-\s*\S", label):
-        return "grid_row_label_id"  # "1204514267-Attribute Dice": a record's number joined to its name
+    if re.match(r"^\d{5,}\s*-\s*\d*\s*[A-Za-z]", label):
+        # "1204514267-Attribute Dice", "1950581568-53 Films": a record's number joined to its name (a range of
+        # figures, "113920-123919", is a band's label and stays)
+        return "grid_row_label_id"
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
         return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
     if label.rstrip().endswith(":"):
