@@ -480,7 +480,8 @@ def _criteria(where: str, head: Sequence[str], rows: Sequence[str]) -> set[int]:
     if not (_SCORING.search(where) or any(_SCORING.search(re.sub(r"(?i)\bweights?\b", "", c)) for c in head)):
         return set()
     table = [cells(line) for line in rows if line.strip()]
-    table = [r for r in table if len(r) == len(columns) + 1]
+    # the rows a label keys: a legend or weights row under the matrix ("  |  | Scale: | Cheap-Expensive") is none
+    table = [r for r in table if len(r) == len(columns) + 1 and r[0]]
     if not table:
         return set()  # one row is enough: the sheet's name already says it scores (a chunk may hold one row of it)
     rated = set()

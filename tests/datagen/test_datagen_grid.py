@@ -560,7 +560,7 @@ def test_one_row_of_a_decision_matrix_and_a_figure_in_scientific_notation_ask_no
     # session 55 round 2's tuning read: "What is the price for Thanh in the Decision Matrix workbook?" → 3 (a chunk
     # holding one row of the matrix), "What is the cost for google_adsCAMPAIGN_65 …?" → 6.13999E-06
     matrix, ads = "ece/Decision Matrix.xlsx", "ads/results.xlsx"
-    chunks = [Chunk("m#0", matrix, "(Student) | Price | Size | Total\nThanh | 3 | 4 | 39", 0, 20,
+    chunks = [Chunk("m#0", matrix, "(Student) | Price | Size | Total\nThanh | 3 | 4 | 39\n |  | Small-Large | ", 0, 20,
                     _meta(matrix, "Sheet1", "columns: Price | Size | Total · Student")),
               Chunk("a#0", ads, "(Campaign) | Cost | Revenue\nSpring | 6.13999E-06 | 2347.63", 0, 20,
                     _meta(ads, "Sheet1", "columns: Cost | Revenue · Campaign"))]
