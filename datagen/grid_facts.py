@@ -52,9 +52,17 @@ Refused, each counted in `skipped` (no question is better than a wrong one):
 - grid_row_label_*: no label, a running number ("1", "2", …: which row is "3"?) or a measurement ("4.6": a wine's
   acidity keys no row), or a label over 60 characters;
 - grid_value_empty / grid_value_error (#DIV/0!, #N/A …) / grid_value_placeholder (TRUE, Yes, —) /
-  grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_zero ("0", "$0.00": no figure to
+  grid_value_free_text (a sentence: over 40 characters or 6 words), grid_value_scientific ("6.13999E-06"), grid_value_zero ("0", "$0.00": no figure to
   look for), and grid_value_is_label (the value repeats its row label or column); a column of notes or comments
   (grid_column_free_text).
+- grid_lists_sheet: a lookup sheet ("Lists", "Dropdowns", "Data Validation"): lists side by side on shared rows;
+- grid_column_criterion: a scoring matrix's criterion ("Cost" rated 1–5 in a "Scores" sheet): no price, no count;
+- grid_cell_other_block: a cell right of an unnamed column empty in every row, or after two empty cells or more
+  past a filled one: a block set beside the row's ("960.00 |  |  | 9,200");
+- grid_row_label_grouped: a label over a group of rows (the rows below name their item in the next column, their
+  own label empty): it keys no one row; grid_column_phrase: a column finer than the labels ("SubCategory" beside
+  "Category") or named with "for" / "of the" / "if" ("Probability value for EV"); grid_row_label_stray: a stray
+  key in a label ("7.8`");
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -92,8 +100,15 @@ _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")  # a running number, or a measurem
 # a table's total row: "Grand Total" of a pivot table, Excel's Spanish "Total general"
 TOTAL_ROW = re.compile(r"(?i)^(?:grand total|total general|totals?|sub-?total|overall|sum)$")
 # a pivot table's field names ("Sum of Net Revenue", "Average of price", "Count of Orders"): said as a person says them
-_PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum"}
-_PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$")
+_PIVOT = {"sum": "total", "average": "average", "count": "number of", "max": "maximum", "min": "minimum",
+          # a pivot table made in a Polish, German, Spanish or French Excel ("Średnia z Age": "average age"; session
+          # 55's tuning read asked "the średnia z age for Matthew Marshall")
+          "suma": "total", "średnia": "average", "licznik": "number of", "liczba": "number of", "summe": "total",
+          "mittelwert": "average", "anzahl": "number of", "promedio": "average", "cuenta": "number of",
+          "somme": "total", "moyenne": "average"}
+_PIVOT_FIELD = re.compile(r"(?i)^(sum|average|count|max|min) of (.+)$|"
+                          r"^(suma|średnia|licznik|liczba|summe|mittelwert|anzahl|promedio|cuenta|somme|moyenne) "
+                          r"(?:z|von|de) (.+)$")
 _ZERO_TIME = re.compile(r"^(\d{4}-\d\d-\d\d) 00:00(?::00)?$")  # a day written with its midnight: the day
 _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -102,6 +117,8 @@ _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?
 _RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|seller|buyer|cashier|driver|customer|"
                          r"client|vendor|supplier|representative)s?$")
 _CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
+_LISTS_SHEET = re.compile(r"(?i)^(?:lists?|lookups?|look-?up (?:lists?|tables?|values)|drop-?downs?|drop-?down lists?|"
+                          r"validation(?: lists?)?|data validation|options|choices|picklists?|ref(?:erence)? lists?)$")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
 # a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
 # label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing
@@ -202,15 +219,24 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     return where
 
 
+def _pivot_parts(pivot: re.Match) -> tuple[str, str]:
+    """(the function, the field) of a pivot field's name, English or another Excel's ("Średnia z Age")."""
+    return (pivot.group(1), pivot.group(2)) if pivot.group(1) else (pivot.group(3), pivot.group(4))
+
+
 def _column_phrase(column: str) -> str:
     """A column name as it reads inside a question: "Unit Price" → "unit price"; acronyms ("GDP"), names with
     capitals inside ("iPhone") and years stay; a pivot table's "Sum of Net Revenue" → "total net revenue"."""
     pivot = _PIVOT_FIELD.match(column.strip())
     if pivot:
-        said, inner = _PIVOT[pivot.group(1).lower()], _column_phrase(pivot.group(2))
+        said, inner = _PIVOT[_pivot_parts(pivot)[0].lower()], _column_phrase(_pivot_parts(pivot)[1])
         if said in ("total", "average") and re.search(r"[a-z]$", inner) and inner.split()[-1] in _COUNTS:
             inner += "s"  # "Sum of new_case": "total new cases"
         return inner if inner.startswith(f"{said} ") else f"{said} {inner}"  # "Sum of Total Funding": "total funding"
+    # a unit in brackets after the name ("Cost ($)", "Unit Price (USD)"): the answer carries the figure, the
+    # question the measure ("the cost ($) for Button" reads badly; session 55's tuning read)
+    column = re.sub(r"\s*[(\[][^)\]]*[)\]]$", "", column.strip()) or column if re.search(
+        r"[A-Za-z]", re.sub(r"[(\[][^)\]]*[)\]]$", "", column)) else column
     column = " ".join(column.replace("_", " ").split()) if re.search(r"[a-z]_[a-z]", column) else column  # cvap_turnout
     # a header in capitals ("TOTAL SALES") is said in lower case; an acronym ("GDP") stays
     shouted = all(w.isupper() for w in re.findall(r"[A-Za-z]+", column)) and len(re.findall(r"[A-Za-z]{2,}", column)) > 1
@@ -270,6 +296,8 @@ def _refusal(label: str, column: str, value: str) -> str:
         return "grid_value_free_text"
     if fold(value) in (fold(label), fold(column)):
         return "grid_value_is_label"
+    if re.fullmatch(r"[-+]?\d(?:\.\d+)?E[-+]?\d+", value, flags=re.IGNORECASE):
+        return "grid_value_scientific"  # "6.13999E-06": a normalised matrix's figure, no one looks it up so
     if re.fullmatch(r"[$€£(-]*0(?:[.,]0+)?%?\)?", value):
         return "grid_value_zero"  # "0", "0.00", "$0.00": no figure to look for
     return ""
@@ -286,10 +314,16 @@ def _label_refusal(label: str) -> str:
         return "grid_row_label_id"  # an outline number ("1.4.2" of a work breakdown): which task is "1.4.2"?
     if re.match(r"^\d+\s*[:.)]\s*\S", label) and not re.match(r"^\d+\.\d", label):
         return "grid_row_label_id"  # "124:Parasite", "3) Rent": a running number joined to the name
+    if re.match(r"^\d{5,}\s*-\s*\d*\s*[A-Za-z]", label):
+        # "1204514267-Attribute Dice", "1950581568-53 Films": a record's number joined to its name (a range of
+        # figures, "113920-123919", is a band's label and stays)
+        return "grid_row_label_id"
     if "@" in label or re.match(r"(?i)^(?:https?://|www\.)", label):
         return "grid_row_label_id"  # an e-mail address or a web address keys no row a person asks for
     if label.rstrip().endswith(":"):
-        return "grid_row_label_colon"  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
+        return "grid_row_label_colon"
+    if re.search(r"[`~^\\{}<>]", label):
+        return "grid_row_label_stray"  # "7.8`": a stray key in the cell; the question would carry it  # "Loans: | INR10,000.00": a label-and-value block, not a table's row
     return ""
 
 
@@ -375,8 +409,10 @@ def _column_refusal(column: str, value: str) -> str:
         return "grid_column_not_a_measure"
     if re.search(r"\d", column) and not re.search(r"(?i)\b(?:q[1-4]|h[12]|fy)\b|(?:1[5-9]|20)\d\d", column):
         return "grid_column_not_a_measure"  # "11 weeks", "Test 2": a column numbered, not named
+    if not re.search(r"[A-Za-z]", column):
+        return "grid_column_not_a_measure"  # "%" alone: the share of what? ("which had the higher %, Dec'15 or …")
     pivot = _PIVOT_FIELD.match(column.strip())
-    kind = _kind(pivot.group(2) if pivot else column)
+    kind = _kind(_pivot_parts(pivot)[1] if pivot else column)
     if re.match(r"(?i)count\s+(?!of\b)", column.strip()) and kind != "count":
         return "grid_column_not_a_measure"  # "Count Salary": a pivot's count of salaries, said as no one says it
     if pivot and kind not in ("measure", "count"):
@@ -425,6 +461,68 @@ def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
 def _last_word(name: str) -> str:
     words = re.findall(r"[a-z]+", name.lower())
     return words[-1] if words and words[-1] not in ("columns", "labels") else ""
+
+
+# a scoring or decision matrix's sign: the sheet, its title row or a column names weights, scores or ratings
+_SCORING = re.compile(r"(?i)\b(?:weights?|weighted|weighting|scores?|scoring|ratings?|rated|matrix|criteria|"
+                      r"criterion|decision|evaluation|assessment)\b")
+_RATING = re.compile(r"^\d{1,2}(?:\.\d+)?$")
+
+
+def _criteria(where: str, head: Sequence[str], rows: Sequence[str]) -> set[int]:
+    """The columns (their indexes among the columns) that are a scoring matrix's criteria, asked nowhere: in a sheet
+    that says it scores ("Brock Scores", a "Weight" or "Total score" column, a "Decision Matrix" title), two columns or
+    more whose every cell is a rating of 0–10 ("Cost | Reliability | Ease of use": 3 | 5 | 4). "What is the cost for
+    Belt Fed" → 3 reads as a price (session 55's reporting read); a column that names its score ("Cost score",
+    "Weighted total") is left to be asked as it says."""
+    columns = head[1:]
+    # a column named "Weight" may weigh a part in kilograms: only the sheet or its title says "weights" alone
+    if not (_SCORING.search(where) or any(_SCORING.search(re.sub(r"(?i)\bweights?\b", "", c)) for c in head)):
+        return set()
+    table = [cells(line) for line in rows if line.strip()]
+    # the rows a label keys: a legend or weights row under the matrix ("  |  | Scale: | Cheap-Expensive") is none
+    table = [r for r in table if len(r) == len(columns) + 1 and r[0]]
+    if not table:
+        return set()  # one row is enough: the sheet's name already says it scores (a chunk may hold one row of it)
+    rated = set()
+    for at in range(len(columns)):
+        values = [r[at + 1] for r in table if r[at + 1]]
+        if values and all(_RATING.match(v) and float(v) <= 10 for v in values):
+            rated.add(at)
+    if len(rated) < 2:
+        return set()
+    return {at for at in rated if not _SCORING.search(columns[at]) and not re.search(r"(?i)\b(?:total|points?|rank)\b",
+                                                                                      columns[at])}
+
+
+def _finer(corner: str, column: str) -> bool:
+    """Whether a column is finer than the row labels' ("SubCategory" beside "Category", "Sub-region" beside
+    "Region"): each label has many."""
+    inner = re.sub(r"(?i)^sub[\s_-]*", "", column.strip())
+    return inner != column.strip() and bool(corner.strip()) and fold(inner) == fold(corner)
+
+
+def _gaps(columns: Sequence[str], rows: Sequence[str]) -> int | None:
+    """The index of the first unnamed column left empty in every row, past a named one: the gap between two blocks
+    set side by side ("Item | Cost |  | Sponsor | Amount"); the cells right of it are the other block's."""
+    table = [cells(line) for line in rows if line.strip()]
+    table = [r for r in table if len(r) == len(columns) + 1]
+    for at, column in enumerate(columns):
+        if at and column in ("", "—", "-") and table and all(not r[at + 1] for r in table):
+            return at
+    return None
+
+
+def _after_gap(values: Sequence[str], at: int) -> bool:
+    """Whether a row's cell comes after a run of two empty cells or more that follows a filled one ("Day 1 venue
+    hire | 960.00 |  |  | 9,200": 9,200 is a sponsors block's beside it, session 55's reporting read)."""
+    seen, empty = False, 0
+    for value in values[:at]:
+        if value:
+            seen, empty = True, 0
+        else:
+            empty += 1
+    return seen and empty >= 2
 
 
 def _tables(chunk: Any) -> list[tuple[str, list[str], list[str]]]:
@@ -502,6 +600,19 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             # template's instructions over a planner's header rows, not a table's keys
             skipped["grid_row_label_long"] += len(rows)
             continue
+        if any(not r[0] and any(r[1:2]) and not re.search(r"\d", r[1]) for r in map(cells, rows)
+               if len(r) == len(columns) + 1) and any(fold(cells(line)[0]) for line in rows):
+            # a label over a group of rows ("Bikes | Mountain Bikes | 300" then " | Road Bikes | 200"): the label
+            # keys no one row ("What is the subcategory for Bikes?" is one of many; session 55's reporting read)
+            skipped["grid_row_label_grouped"] += len(rows)
+            continue
+        if _LISTS_SHEET.match(re.sub(r"\s*\(hidden\)$", "", sheet).strip()):
+            # a lookup sheet: independent lists set side by side on shared rows (absence types beside employees),
+            # a row's cells belong to no one label ("the type of absence for Employee 4"; round 1's held-out read)
+            skipped["grid_lists_sheet"] += len(rows)
+            continue
+        criteria = _criteria(f"{book} {sheet} {caption}", head, rows)  # "the Weighted Decision Matrix workbook"
+        gap = _gaps(columns, rows)
         for line in rows:
             row = cells(line)
             if len(row) != len(columns) + 1:
@@ -519,7 +630,15 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
             for at, (column, value) in enumerate(zip(columns, values, strict=True)):
                 if not value:
                     continue  # an empty cell states nothing; not counted per cell
-                if column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
+                if at in criteria:
+                    skipped["grid_column_criterion"] += 1  # a scoring matrix's rating, no price or count
+                elif (gap is not None and at > gap) or _after_gap(values, at):
+                    skipped["grid_cell_other_block"] += 1
+                elif _finer(head[0], column) or re.search(r"(?i)\s(?:for|of the|if)\s", column.strip()):
+                    # "SubCategory" under "Category": one of the label's many; "Probability value for EV": a
+                    # question inside the column's name reads badly inside ours
+                    skipped["grid_column_phrase"] += 1
+                elif column not in ("", "—", "-") and at + 1 < len(columns) and columns[at + 1] in ("", "—", "-"):
                     # a name over merged cells ("Estimated Amount" over four trials): its first cell is one of them
                     skipped["grid_column_merged"] += 1
                 elif fold(column) in repeated:
@@ -532,7 +651,9 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
                     skipped["grid_column_free_text"] += 1
                 elif why := _refusal(label, column, value) or _column_refusal(column, value):
                     skipped[why] += 1
-                elif not TOTAL_ROW.match(label.strip()) and fold(label) in fold(column).split():
+                elif not TOTAL_ROW.match(label.strip()) and fold(label) in (
+                        fold(column).split() + fold(_column_phrase(column)).split()):
+                    # the phrase too: "Average" under "Średnia z Age" (said "average age") is the pivot's summary row
                     # "the average salary for Average" (a rating's row): the label reads as the column's own word
                     skipped["grid_row_label_in_column"] += 1
                 elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(

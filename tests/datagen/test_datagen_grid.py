@@ -483,3 +483,129 @@ def test_an_outline_number_keys_no_row_a_numbered_caption_is_said_plainly_and_a_
     mined, base = _base(chunks)
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert not [k for k in generator.in_table if "risk" in k[0].lower()]
+
+
+def test_a_scoring_matrix_s_criteria_are_not_asked_as_prices() -> None:
+    # session 55's reporting read: "What is the cost for Belt Fed in the Brock Scores sheet?" → 3, a rating read as a
+    # price; the matrix's own total score is still asked, and a price list's small costs are not refused
+    book, shop = "eng/choice.xlsx", "eng/parts.xlsx"
+    chunks = [Chunk("m#0", book, "(Design) | Cost | Reliability | Ease of use | Total Score\nBelt Fed | 3 | 5 | 4 | 12\n"
+                    "Gravity Fed | 5 | 2 | 3 | 10", 0, 20,
+                    _meta(book, "Brock Scores", "columns: Cost | Reliability | Ease of use | Total Score · Design", "Choice")),
+              Chunk("p#0", shop, "(Part) | Cost | Weight\nBolt | 3 | 2\nNut | 1 | 1", 0, 20,
+                    _meta(shop, "Prices", "columns: Cost | Weight · Part", "Parts"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert not [q for q in asked if "Brock" in q and "total score" not in q], asked
+    assert asked["What is the total score for Belt Fed in the Brock Scores sheet of the choice workbook?"] == "12"
+    assert asked["What is the cost for Bolt in the Prices sheet of the parts workbook?"] == "3"
+    assert skipped["grid_column_criterion"] == 6
+
+
+def test_a_block_set_beside_a_row_past_empty_cells_is_not_the_row_s() -> None:
+    # session 55's reporting read: "Day 1 venue hire | 960.00 |  |  | 9,200", 9,200 a sponsors block's beside it
+    book = "event/budget.xlsx"
+    chunks = [Chunk("e#0", book, "(Item) | Cost | Notes | Venue | Amount\nDay 1 venue hire | 960.00 |  |  | 9,200\n"
+                    "Catering | 1,400.00 | hot | Hall | 2,000", 0, 20,
+                    _meta(book, "Plan", "columns: Cost | Notes | Venue | Amount · Item", "Event")),
+              Chunk("e#1", book, "(Item) | Cost |  | Amount\nPrinting | 120.00 |  | 5,000\nPosters | 80.00 |  | 2,500",
+                    1, 20, _meta(book, "Sponsors", "columns: Cost |  | Amount · Item", "Event"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Event", skipped)}
+    assert "What is the amount for Day 1 venue hire in the Plan sheet of the Event workbook?" not in asked
+    assert asked["What is the amount for Catering in the Plan sheet of the Event workbook?"] == "2,000"
+    assert not [q for q in asked if "Sponsors" in q], asked  # "Cost" stands over merged cells: refused before
+    assert skipped["grid_cell_other_block"] == 3
+
+
+def test_a_label_over_a_group_a_finer_column_a_for_in_a_name_and_a_stray_key_ask_nothing() -> None:
+    # session 55's reporting read: "What is the SubCategory for Bikes?" (one of many), "the probability value for EV
+    # for …", "7.8`"
+    book = "bikes/sales.xlsx"
+    chunks = [Chunk("b#0", book, "(Category) | Product | Sales\nBikes | Mountain Bikes | 300\n | Road Bikes | 200\n"
+                    "Helmets | Helmet A | 50", 0, 20, _meta(book, "Pivot", "columns: Product | Sales · Category", "Bikes")),
+              Chunk("b#1", book, "(Category) | SubCategory | Probability value for EV | Sales\nClothing | Caps | 0.4 | 90",
+                    1, 20, _meta(book, "Cats", "columns: SubCategory | Probability value for EV | Sales · Category", "Bikes")),
+              Chunk("b#2", book, "(Store) | Sales\n7.8` | 120\nLeeds | 300", 2, 20,
+                    _meta(book, "Stores", "columns: Sales · Store", "Bikes"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Bikes", skipped)}
+    assert asked == {"What are the sales for Clothing in the Cats sheet of the Bikes workbook?": "90",
+                     "What are the sales for Leeds in the Stores sheet of the Bikes workbook?": "300"}, asked
+    assert skipped["grid_row_label_grouped"] == 3 and skipped["grid_column_phrase"] == 2
+    assert skipped["grid_row_label_stray"] == 1
+
+
+def test_another_excel_s_pivot_fields_a_bracketed_unit_a_bare_share_and_a_matrix_named_by_its_workbook():
+    # session 55 round 2's tuning read: "the średnia z age for Matthew Marshall", "the cost ($) for Button", "which had
+    # the higher %, Dec'15 or Aug'15?", "the cost for On-the-Go Vitals Sensor in the Weighted Decision Matrix workbook"
+    book, matrix = "team/pivot.xlsx", "team/Weighted Decision Matrix.xlsx"
+    chunks = [Chunk("p#0", book, "(Etykiety wierszy) | Średnia z Age | Cost ($)\nMatthew Marshall | 51 | 0.25", 0, 20,
+                    _meta(book, "Pivot1", "columns: Średnia z Age | Cost ($) · Etykiety wierszy", "Pivot")),
+              Chunk("p#1", book, "(Months) | Sales | %\nDec'15 | 13,385 | 9.0%", 1, 20,
+                    _meta(book, "Share", "columns: Sales | % · Months", "Pivot")),
+              Chunk("m#0", matrix, "(Idea) | Complexity | Cost | Total\nSensor | 1 | 2 | 7\nBand | 3 | 1 | 9", 0, 20,
+                    _meta(matrix, "Sheet1", "columns: Complexity | Cost | Total · Idea"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks
+             for f in grid_facts(c, "Pivot" if c.doc_id == book else "Weighted Decision Matrix", skipped)}
+    assert asked == {"What is the average age for Matthew Marshall in the Pivot1 sheet of the Pivot workbook?": "51",
+                     "What is the cost for Matthew Marshall in the Pivot1 sheet of the Pivot workbook?": "0.25",
+                     "What are the sales for Dec'15 in the Share sheet of the Pivot workbook?": "13,385",
+                     "What is the total for Sensor in the Weighted Decision Matrix workbook?": "7",
+                     "What is the total for Band in the Weighted Decision Matrix workbook?": "9"}, asked
+
+
+def test_one_row_of_a_decision_matrix_and_a_figure_in_scientific_notation_ask_nothing() -> None:
+    # session 55 round 2's tuning read: "What is the price for Thanh in the Decision Matrix workbook?" → 3 (a chunk
+    # holding one row of the matrix), "What is the cost for google_adsCAMPAIGN_65 …?" → 6.13999E-06
+    matrix, ads = "ece/Decision Matrix.xlsx", "ads/results.xlsx"
+    chunks = [Chunk("m#0", matrix, "(Student) | Price | Size | Total\nThanh | 3 | 4 | 39\n |  | Small-Large | ", 0, 20,
+                    _meta(matrix, "Sheet1", "columns: Price | Size | Total · Student")),
+              Chunk("a#0", ads, "(Campaign) | Cost | Revenue\nSpring | 6.13999E-06 | 2347.63", 0, 20,
+                    _meta(ads, "Sheet1", "columns: Cost | Revenue · Campaign"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks
+             for f in grid_facts(c, "Decision Matrix" if c.doc_id == matrix else "results", skipped)}
+    assert asked == {"What is the total for Thanh in the Decision Matrix workbook?": "39",
+                     "What is the revenue for Spring in the results workbook?": "2347.63"}, asked
+    assert skipped["grid_value_scientific"] == 1 and skipped["grid_column_criterion"] == 2
+
+
+def test_a_summary_row_named_by_the_pivot_field_s_english_word_is_not_asked() -> None:
+    # session 55 round 2's tuning read: "which had the higher average age, Average or Linda Valencia?" ("Average" is
+    # the summary row of a pivot's "Średnia z Age")
+    book = "team/pivot.xlsx"
+    chunk = Chunk("p#0", book, "(Etykiety wierszy) | Średnia z Age\nLinda Valencia | 54\nAverage | 42.22", 0, 20,
+                  _meta(book, "Pivot1", "columns: Średnia z Age · Etykiety wierszy", "Pivot"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Pivot", skipped)}
+    assert asked == {"What is the average age for Linda Valencia in the Pivot1 sheet of the Pivot workbook?": "54"}
+    assert skipped["grid_row_label_in_column"] == 1
+
+
+def test_a_lists_sheet_s_side_by_side_lists_ask_nothing() -> None:
+    # round 1's held-out read: "What is the type of absence for Employee 4 in the Lists sheet …?" (two lists on
+    # shared rows); a sheet named otherwise keeps its questions
+    book = "hr/absence.xlsx"
+    chunks = [Chunk("l#0", book, "(Employee) | Type of absence | Department\nEmployee 4 | Sick | Sales\nEmployee 5 | Leave | HR",
+                    0, 20, _meta(book, "Lists", "columns: Type of absence | Department · Employee", "Absence")),
+              Chunk("l#1", book, "(Employee) | Department\nAna Ruiz | Sales", 1, 20,
+                    _meta(book, "Staff", "columns: Department · Employee", "Absence"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Absence", skipped)}
+    assert asked == {"What is the department for Ana Ruiz in the Staff sheet of the Absence workbook?": "Sales"}, asked
+    assert skipped["grid_lists_sheet"] == 2
+
+
+def test_a_record_number_joined_to_a_name_keys_no_row() -> None:
+    # session 55 round 2's held-out read: "What is the country for 376134156-Warbands Of The Dark Beyond …?" (17 of 30
+    # tasks from one sheet); a season "2020-21" still keys its row
+    book = "games/kick.xlsx"
+    chunk = Chunk("k#0", book, "(Name) | Country | Pledged\n376134156-Warbands Of The Dark Beyond | Canada | 1,200\n"
+                  "1950581568-53 Films | Peru | 30\n"
+                  "2020-21 | Spain | 900", 0, 20, _meta(book, "Processed", "columns: Country | Pledged · Name", "Kick"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Kick", skipped)}
+    assert asked == {"What is the country for 2020-21 in the Processed sheet of the Kick workbook?": "Spain"}, asked
+    assert skipped["grid_row_label_id"] == 2
