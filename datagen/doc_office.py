@@ -52,7 +52,7 @@ from typing import Any
 from corpus_tools.paper_definitions import expansion
 from corpus_tools.readers import DOC_SUFFIXES, DOCX_SUFFIXES, ODT_SUFFIXES, RTF_SUFFIXES, stem_title
 from datagen.dates import parse_date
-from datagen.doc_papers import defined_facts
+from datagen.doc_papers import defined_facts, stand_for
 from datagen.factbase import Fact
 from datagen.mining import fold
 from datagen.types import TruthType
@@ -341,7 +341,7 @@ def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
             if expansion(words, acronym) == words:
                 out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.strip(), subject=acronym,
                                 about_doc=False, relation=ACRONYM, answer=words, kind=TruthType.ENTITY.value,
-                                ask=f"What does {{s}} stand for in {named}?"))
+                                ask=stand_for(acronym, named)))
     return out
 
 

@@ -112,7 +112,7 @@ def defined_facts(chunks: Sequence[Any], named: str, skipped: Counter, acronym_r
                     continue  # the first definition only
                 out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=acronym,
                                 about_doc=False, relation=acronym_relation, answer=expansion, kind=TruthType.ENTITY.value,
-                                ask=f"What does {{s}} stand for in {named}?"))
+                                ask=stand_for(acronym, named)))
             for fact in _term(chunk, sentence, named, skipped, term_relation):
                 if fact.subject.lower() in defined:
                     skipped["paper_term_defined_again"] += 1
@@ -151,3 +151,10 @@ def _term(chunk: Any, sentence: str, named: str, skipped: Counter, relation: str
     ask = f"In {named}, what is {{s}}?"
     return [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=sentence, subject=subject, about_doc=False,
                  relation=relation, answer=genus, kind=TruthType.ENTITY.value, ask=ask)]
+
+
+def stand_for(acronym: str, named: str) -> str:
+    """An acronym's question: "What does SQL stand for in …?"; a plural acronym takes the plural verb ("What do
+    AMOLEDs stand for …?": session 55 read "What does AMOLEDs stand for" from papers and office documents)."""
+    verb = "do" if acronym.endswith("s") and acronym[:-1].isupper() else "does"
+    return f"What {verb} {{s}} stand for in {named}?"

@@ -604,16 +604,10 @@ class NaturalGenerator:
         )
         # Titled documents the templates find no relation in (abstracts, reports) are asked about by the
         # claims they state; a chat or a mail (no title that names it) states opinions, not findings.
-        # A user's office document is asked only what datagen.doc_office reads ("Therefore, classes for the user
-        # interface are structured together." from a design document is no finding a reader searches with).
         self.claims = {
             d: found for d, sents in sorted(mined.sentences.items())
-            if d not in self._doc_pages
-            # a deck's "sentences" are bullets and formulas with their symbols lost ("Thus, is a mapping and it is a
-            # single point on the real line."): its questions are datagen.slide_facts' alone
-            and not (mined.chunks.get(d) and is_deck(d, mined.chunks[d][0].metadata))
+            if d not in self._doc_pages and not self._own_reader_only(d, mined)
             and (d in papers or facts.names.get(d) and d not in self.named and not self.relations.get(facts.article(d)))
-            and not (self.config.doc_office and mined.chunks.get(d) and is_office(d, mined.chunks[d][0].metadata))
             and (found := document_claims(sents))
         }
         self.links = {
@@ -1211,6 +1205,18 @@ class NaturalGenerator:
         """Whether a title-less document's fact may be asked: its answer is a reader's phrase, not the
         speaker's "my …" (`NaturalConfig.speaker_words`)."""
         return bool(self.config.speaker_words) or not speaker_words(fact.answer)
+
+    def _own_reader_only(self, doc: str, mined: MinedCorpus) -> bool:
+        """Whether `doc` is asked only what its own reader reads, never a claim: a deck (its "sentences" are bullets
+        and formulas with their symbols lost, "Thus, is a mapping and it is a single point on the real line.":
+        datagen.slide_facts) and, with `doc_office` on, a user's office document ("Therefore, classes for the user
+        interface are structured together." from a design document is no finding a reader searches with:
+        datagen.doc_office)."""
+        chunks = mined.chunks.get(doc)
+        if not chunks:
+            return False
+        metadata = chunks[0].metadata
+        return is_deck(doc, metadata) or (self.config.doc_office and is_office(doc, metadata))
 
     def _claim(self, doc: str, rng: random.Random) -> Candidate:
         """A claim task: the claim a results sentence states → that sentence (its abstract is gold)."""

@@ -49,6 +49,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from corpus_tools.paper_definitions import MINOR, acronyms, defined_term, letters
+from datagen.doc_papers import stand_for
 from datagen.factbase import Fact
 from datagen.mining import fold
 from datagen.types import TruthType
@@ -134,6 +135,8 @@ temperature duration users customers employees downloads funding valuation salar
 date count total average mean median ratio percentage loss losses spend spending investment amount balance debt
 turnover bandwidth frequency voltage power energy yield return returns
 """.split())
+# a measure's label that counts people or things: asked "how many …"
+_COUNTED = frozenset("users customers employees downloads".split())
 MAX_TERM_WORDS = 4
 MAX_DEFINITION_WORDS = 20
 MAX_VALUE_WORDS = 10
@@ -410,7 +413,7 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, l
             return out
         spelled = _spelled(term, rest)
         if spelled:
-            return [*out, _fact(chunk, line, term, ACRONYM, spelled, f"{_does(term)} {{s}} stand for in {where}?")]
+            return [*out, _fact(chunk, line, term, ACRONYM, spelled, stand_for(term, where))]
         person = _NAME.match(rest) if _label(term) in _PEOPLE else None
         if person:
             ask = f"Who is the {_label(term)} of {where}?"
@@ -418,7 +421,7 @@ def _line_facts(chunk: Any, line: str, where: str, skipped: Counter, nlp: Any, l
         value = _value(term, rest, skipped)
         if value:
             label = _label(term)
-            ask = f"Who is the {label} of {where}?" if label in _PEOPLE else f"In {where}, what is the {label}?"
+            ask = f"Who is the {label} of {where}?" if label in _PEOPLE else _value_question(label, where)
             return [*out, _fact(chunk, line, term, VALUE, value, ask, TruthType.PERSON.value if label in _PEOPLE else "")]
         if term.isupper() and len(term) <= 6 and not _spelled(term, rest):
             skipped["slide_acronym_gloss"] += 1  # "ISP – Separating queries from commands": the talk's gloss, no meaning
@@ -477,7 +480,7 @@ def _defined(chunk: Any, sentence: str, where: str, skipped: Counter, nlp: Any) 
 
 def _acronyms(chunk: Any, text: str, where: str, skipped: Counter) -> list[Fact]:
     """"Message Authentication Code (MAC)": the papers' reader of an acronym's parenthesis."""
-    return [_fact(chunk, text, acronym, ACRONYM, expansion, f"{_does(acronym)} {{s}} stand for in {where}?")
+    return [_fact(chunk, text, acronym, ACRONYM, expansion, stand_for(acronym, where))
             for acronym, expansion in acronyms(text, Counter())]
 
 
@@ -503,9 +506,13 @@ def _subject(term: str) -> str:
     return term
 
 
-def _does(acronym: str) -> str:
-    """"What do ACLs stand for?", "What does SQL stand for?"."""
-    return "What do" if acronym.endswith("s") and acronym[:-1].isupper() else "What does"
+def _value_question(label: str, where: str) -> str:
+    """"In …, what is the target rate?"; a label that counts people or things is asked how many ("Web users: 2
+    billion": "what is the web users?" was session 55's reporting read), another plural label takes "are"."""
+    last = label.split()[-1].lower()
+    if last in _COUNTED:
+        return f"In {where}, how many {label} are there?"
+    return f"In {where}, {_what(label)} the {label}?"
 
 
 def _what(term: str) -> str:

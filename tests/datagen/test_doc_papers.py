@@ -35,7 +35,7 @@ def test_an_acronyms_first_definition_is_asked_naming_the_paper():
     asked = _asked(facts)
     assert (ACRONYM, "What does TOL stand for in the Bluefin paper?", "Tidal Ordered Log") in asked
     assert (ACRONYM, "What does WS stand for in the Bluefin paper?", "Wave Scheduler") in asked
-    assert (ACRONYM, "What does RPCs stand for in the Bluefin paper?", "Remote Procedure Calls") in asked
+    assert (ACRONYM, "What do RPCs stand for in the Bluefin paper?", "Remote Procedure Calls") in asked
     assert (ACRONYM, "What does MTTDL stand for in the Bluefin paper?", "mean time to data loss") in asked
 
 

@@ -274,6 +274,17 @@ def test_a_labelled_value_is_asked_only_under_a_measure_a_date_or_a_person():
     assert skipped["slide_value_label_vague"] == 2 and skipped["slide_value_shape"] == 2  # "CSC2203", "Room 301"
 
 
+def test_a_plural_label_is_asked_in_the_plural_and_a_plural_acronym_takes_do():
+    # session 55's reporting read: "In Lecture 1 of Data Mining, what is the web users?"
+    chunk = SimpleNamespace(doc_id="w.pptx", chunk_id="w#0", metadata={"section": "The web today", "page": 2},
+                            text="The web today\n- Web users: 2 billion worldwide\n- Server costs: $40 per month\n"
+                                 "- ACLs: Access Control Lists")
+    asked = _read("w.pptx", "Lecture 1 of Data Mining", [chunk], Counter())
+    assert asked == {"In Lecture 1 of Data Mining, how many web users are there?": "2 billion worldwide",
+                     "In Lecture 1 of Data Mining, what are the server costs?": "$40 per month",
+                     "What do ACLs stand for in Lecture 1 of Data Mining?": "Access Control Lists"}
+
+
 def test_a_plural_term_takes_no_article_and_a_generic_first_title_names_no_deck():
     # seen on session 55's tuning decks: "what are a vectors?", a talk named "Introduction" by its first slide
     chunk = SimpleNamespace(doc_id="r.pptx", chunk_id="r#0", metadata={"section": "R basics", "page": 2},
