@@ -200,7 +200,9 @@ def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
     PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
     folded = set(fold(name).split())
     parts = [p.strip() for p in re.split(r",|\s(?:and|&)\s", name) if p.strip()]  # "Sachin Lal and Rahul Matta"
-    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
+    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or _COURSE_LINE.match(name)
+                or re.fullmatch(_TEAM_LINE.pattern, name, re.IGNORECASE)  # "Team 17", "CS 30700": whose, not what
+                or re.search(r"[A-Z]{3,}[a-z]", name)
                 or (folded & _INSTITUTION and not folded & _KIND_WORDS) or _code_like(name)
                 or (person is not None and all(1 <= len(p.split()) <= 3 and p.istitle() for p in parts)
                     and person(parts[-1])))
@@ -252,9 +254,18 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
                          if c and not _generic(c) and len(c.split()) <= 16 and not _no_title(c, person)]
     # a name is a document's only when no other document of the folder could be called by it
     said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
+    # a name several documents share ("Project Charter" in every project's folder) said with what the document is
+    # about, as its owner says it: "the Project Charter for Blitz" (session 56), where that too is unique
+    about = {d: _about(d, texts[d], cs, said, person) for d, cs in candidates.items()
+             if not any(said[fold(c)] == 1 for c in cs)}
+    said_about = Counter(fold(a) for a in about.values() if a)
     out: dict[str, str] = {}
     for d, cs in candidates.items():
         name = next((c for c in cs if said[fold(c)] == 1), "")
+        if not name and about.get(d) and said_about[fold(about[d])] == 1 and said[fold(about[d])] == 0:
+            out[d] = f"the {about[d]}"
+            skipped["office_named_by_subject"] += 1
+            continue
         if not name:
             skipped["office_no_unique_name"] += 1
             continue
@@ -266,6 +277,66 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
         else:
             out[d] = f"the document “{name}”"
     return out
+
+
+# a field naming what a project's documents are about: "Project Name | BookZilla", "Project Title: Eagle Connect",
+# "Proposed Project" over "Book Club/Reading Organizer"
+_SUBJECT_LABEL = re.compile(r"^\(?(?:project|product|system|application|app)\s+(?:name|title)\)?\s*:?$|^proposed project:?$",
+                            re.IGNORECASE)
+# a title page's line that names no subject: a course ("CS490", "CS 30700: Test Plan", "CS307 -- Software
+# Engineering"), a team ("Team 17", "Team number 7", "Group 7")
+_COURSE_LINE = re.compile(r"^[A-Z]{2,5}\s?-?\d{3,5}\b")
+_TEAM_LINE = re.compile(r"^(?:team|group)\s+(?:number\s+|no\.?\s+|#)?\d+\b", re.IGNORECASE)
+# words of a line that says what kind of document it is, or heads a section, not what it is about
+_MORE_KINDS = frozenset("retrospective backlog case statement analysis".split())  # "Business Case", "Sprint 1 Retrospective"
+_NOT_SUBJECT = _KIND_WORDS | _PEOPLE | _HEADING_LABELS | frozenset(
+    "retrospective backlog minutes agenda statement members objectives purpose sprint meeting team".split())
+
+
+def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
+           person: Callable[[str], bool] | None) -> str:
+    """A document whose every name is shared, named as "Project Charter for Blitz": its shared kind (a name of
+    it whose last word says what kind of document it is: "Project Charter", "Sprint 1 Planning Document") and the
+    project, product or system it is about, from a field ("Project Name | BookZilla") or else the one title line of
+    its title page that is no course, team, person, heading or kind ("CS490 / Blitz / Project Charter"); "" when
+    either is missing or the title page offers two."""
+    kinds = [c for c in candidates if said[fold(c)] > 1 and fold(c).split()[-1] in _KIND_WORDS | _MORE_KINDS]
+    if not kinds:
+        return ""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    subject = ""
+    for n, line in enumerate(lines[:12]):
+        cells = [c.strip() for c in line.split("|") if c.strip()] if "|" in line else [line]
+        label, _, rest = cells[0].partition(":") if ":" in cells[0] and len(cells) == 1 else (cells[0], "", "")
+        if not _SUBJECT_LABEL.match(label.strip()):
+            continue
+        value = rest.strip() or (cells[1] if len(cells) > 1 else (lines[n + 1] if n + 1 < len(lines) else ""))
+        subject = _subject_value(value, person)
+        break
+    if not subject:
+        found = []
+        for line in lines[:4]:
+            words = set(fold(line).split())
+            if (len(line.split()) <= 8 and _title_like(line) and "," not in line and not _COURSE_LINE.match(line)
+                    and not _TEAM_LINE.match(line) and not words & _NOT_SUBJECT and not _generic(line)
+                    and not _no_title(line, person if len(line.split()) > 1 else None) and not parse_date(line)):
+                # (one word is no person's name on a title page, which gives first and last: "Splytr" is a product)
+                found.append(_clean(line))
+        subject = found[0] if len(found) == 1 else ""
+    if not subject or fold(subject) in fold(kinds[0]):
+        return ""
+    return f"{kinds[0]} for {subject}"
+
+
+def _subject_value(value: str, person: Callable[[str], bool] | None) -> str:
+    """A subject field's value as a name: its end mark and bracketed acronym dropped ("Personalized Academic
+    Planner [PAP]." → "Personalized Academic Planner"); "" unless it reads as a name (1–8 words, no sentence, no
+    placeholder, no person)."""
+    value = re.sub(r"\s*[\[(][A-Z]{2,8}[\])]", "", value.strip()).strip(" .")
+    if (not value or _PLACEHOLDER.match(value) or not 1 <= len(value.split()) <= 8 or not _title_like(value)
+            or _no_title(value, person) or _generic(value)):
+        return ""
+    return _clean(value)
 
 
 def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counter,

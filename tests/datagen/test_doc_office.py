@@ -310,3 +310,21 @@ def test_an_office_tables_header_ending_in_a_bar_is_read_in_linear_time():
     assert _TABLE_HEAD.search(line) is None  # a header whose last cell is empty is none, as before
     assert time.perf_counter() - start < 1.0
     assert _TABLE_HEAD.search("(parameter) | Default | Type").group("cols") == " | Default | Type"
+
+
+def test_a_shared_title_is_said_with_the_project_the_document_is_about_where_that_is_unique():
+    # session 56: "Project Charter" in every project's folder named none of them; invented projects
+    texts = {"a/Project Charter.docx": "PROJECT CHARTER\nProject Name\nQuayWatch\nDate Produced\nMay 1, 2024",
+             "b/Project Charter.docx": "CS490\nBerthly\nProject Charter\nAnn Lee, Bo Dahl\nProblem Statement",
+             "b/Design Document.docx": "CS490\nBerthly\nDesign Document\nAnn Lee, Bo Dahl\n1. Purpose",
+             "c/Design Document.docx": "Team 17\nDesign Document\nCS 30700\nPurpose\nText.",
+             "d/Project Charter.docx": "(PROJECT CHARTER) | PROJECT CHARTER\nProject Name | Slipway Planner [SP].\nText",
+             "e/Project Charter.docx": "Team 17\nProject Charter\nText.",
+             "f/Project Charter.docx": "Project Charter\nProject Title: QuayWatch\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter())
+    assert names["b/Project Charter.docx"] == "the Project Charter for Berthly"  # its title page's one title line
+    assert names["b/Design Document.docx"] == "the Design Document for Berthly"
+    assert names["d/Project Charter.docx"] == "the Project Charter for Slipway Planner"  # a table's field
+    # a team or a course names nothing; two charters of one project name neither
+    assert {"a/Project Charter.docx", "c/Design Document.docx", "e/Project Charter.docx",
+            "f/Project Charter.docx"}.isdisjoint(names)
