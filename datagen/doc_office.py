@@ -256,8 +256,8 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
     said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
     # a name several documents share ("Project Charter" in every project's folder) said with what the document is
     # about, as its owner says it: "the Project Charter for Blitz" (session 56), where that too is unique
-    about = {d: _about(d, texts[d], cs, said, person) for d, cs in candidates.items()
-             if not any(said[fold(c)] == 1 for c in cs)}
+    about = {d: _about(d, texts[d], cs, said, person) or _meeting(files[d], texts[d])
+             for d, cs in candidates.items() if not any(said[fold(c)] == 1 for c in cs)}
     said_about = Counter(fold(a) for a in about.values() if a)
     out: dict[str, str] = {}
     for d, cs in candidates.items():
@@ -300,10 +300,17 @@ def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
     project, product or system it is about, from a field ("Project Name | BookZilla") or else the one title line of
     its title page that is no course, team, person, heading or kind ("CS490 / Blitz / Project Charter"); "" when
     either is missing or the title page offers two."""
-    kinds = [c for c in candidates if said[fold(c)] > 1 and fold(c).split()[-1] in _KIND_WORDS | _MORE_KINDS]
-    if not kinds:
-        return ""
     lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    kinds = [c for c in candidates if said[fold(c)] > 1 and fold(c).split()[-1] in _KIND_WORDS | _MORE_KINDS]
+    for line in lines[:4]:
+        # a title page's kind line, its course or team dropped: "CS40700 Design Document", "Team 9: Project Charter",
+        # "Software Requirements Specification" under "Bank System Software"
+        kind = re.sub(r"^(?:[A-Z]{2,5}\s?-?\d{3,5}|(?:team|group)\s+\d+)\s*[:\-–]?\s*", "", line, flags=re.IGNORECASE)
+        if (kind != line or not kinds) and 2 <= len(kind.split()) <= 6 and _title_like(kind) and not _no_title(
+                kind, None) and fold(kind).split()[-1] in _KIND_WORDS | _MORE_KINDS:
+            kinds.append(_clean(kind))
+    if not kinds or any(w in fold(kinds[0]).split() for w in ("minutes", "agenda", "meeting")):
+        return ""  # minutes are named by their meeting (`_meeting`), not by the project of many meetings
     subject = ""
     for n, line in enumerate(lines[:12]):
         cells = [c.strip() for c in line.split("|") if c.strip()] if "|" in line else [line]
@@ -319,13 +326,57 @@ def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
             words = set(fold(line).split())
             if (len(line.split()) <= 8 and _title_like(line) and "," not in line and not _COURSE_LINE.match(line)
                     and not _TEAM_LINE.match(line) and not words & _NOT_SUBJECT and not _generic(line)
-                    and not _no_title(line, person if len(line.split()) > 1 else None) and not parse_date(line)):
-                # (one word is no person's name on a title page, which gives first and last: "Splytr" is a product)
+                    and (re.fullmatch(r"[A-Z][A-Za-z]{2,}\d{1,2}", line)
+                         or not _no_title(line, person if len(line.split()) > 1 else None)) and not parse_date(line)):
+                # one word is no person's name on a title page, which gives first and last ("Splytr" is a product),
+                # and a word and its number is a product's name there ("Alarm2")
                 found.append(_clean(line))
         subject = found[0] if len(found) == 1 else ""
     if not subject or fold(subject) in fold(kinds[0]):
         return ""
     return f"{kinds[0]} for {subject}"
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# a date as minutes write it: "14th February 2019", "September 20th, 2023", "27/2/18"
+_MEETING_DATE = re.compile(rf"\b\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b"
+                           rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", re.IGNORECASE)
+_MEETING_NUMBER = re.compile(r"\bmeeting\s*(?:#|no\.?|number)?\s*(\d{1,2})\b", re.IGNORECASE)
+
+
+def _meeting(file_name: str, text: str) -> str:
+    """Minutes named as their owner says them (session 56): "minutes of meeting 4" where the opening lines number
+    the meeting and no other number is given, else "minutes of the meeting on 14th February 2019" where the
+    document states one date and only one (minutes of several meetings, or with a deadline's date, name none)."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    if "minutes" not in fold(file_name).split() and not any("minutes" in fold(ln).split() for ln in lines[:3]):
+        return ""
+    numbers = {m.group(1).lstrip("0") for m in _MEETING_NUMBER.finditer(text)}
+    if len(numbers) == 1 and any(_MEETING_NUMBER.search(ln) for ln in lines[:8]):
+        return f"minutes of meeting {numbers.pop()}"
+    dates = [_meeting_date(ln) for ln in lines]
+    said = {re.sub(r"(?<=\d)(?:st|nd|rd|th)|[,.]", "", fold(d)) for d in dates if d}
+    if len(said) == 1 and any(dates[:8]):
+        return f"minutes of the meeting on {next(d for d in dates if d)}"
+    return ""
+
+
+# a label saying when the meeting is: "Date:", "Meeting Date: |"; not an action's "Due date", the next meeting's
+_MEETING_DATE_LABEL = re.compile(r"^(?:meeting\s+|meeting\s+details\s*\|\s*)?date\s*:?\s*(?:\|\s*)?", re.IGNORECASE)
+
+
+def _meeting_date(line: str) -> str:
+    """The date a line of minutes states as the meeting's: a date field ("Meeting Date: | 14th February 2019",
+    "Meeting Details | Date: Wednesday September 20th, 2023. Start: …") or a line that is a date ("30/6/20"; a log
+    of several meetings heads each so); "" for any other line (an action's due date in a table row)."""
+    m = _MEETING_DATE_LABEL.match(line)
+    if m:
+        found = _MEETING_DATE.search(line[m.end():][:60])
+        return found.group(0) if found else ""
+    found = _MEETING_DATE.search(line)
+    if found and len(line.split()) <= 6 and "|" not in line:
+        return found.group(0)
+    return ""
 
 
 def _subject_value(value: str, person: Callable[[str], bool] | None) -> str:

@@ -172,7 +172,9 @@ def test_a_field_line_a_placeholder_a_run_together_word_a_persons_name_and_a_cod
     assert names == {"s/Sprint 1 Planning.docx": "the document “Sprint 1 Planning”",  # its file, not the field
                      "t/Test Plan.docx": "the Test Plan",
                      "m/Design Review.docx": "the Design Review",
-                     "r/Relazione.odt": "the document “Relazione”"}
+                     "r/Relazione.odt": "the document “Relazione”",
+                     # session 56: not by its coded file name but by its meeting's one date
+                     "w/Meeting Minutes wk10.docx": "the minutes of the meeting on 9th May 2019"}
 
 
 def test_an_answer_the_documents_name_gives_and_a_pronouns_consequence_are_no_question():
@@ -328,3 +330,17 @@ def test_a_shared_title_is_said_with_the_project_the_document_is_about_where_tha
     # a team or a course names nothing; two charters of one project name neither
     assert {"a/Project Charter.docx", "c/Design Document.docx", "e/Project Charter.docx",
             "f/Project Charter.docx"}.isdisjoint(names)
+
+
+def test_minutes_a_folder_shares_are_named_by_their_meeting_number_or_their_one_date():
+    # session 56: "Meeting Minutes" of every project, or a coded "wk1", named none; invented minutes
+    texts = {"a/Meeting Minutes wk1.docx": "(Meeting Minutes) | Meeting Minutes\nMeeting Date: | 14th February 2019\n"
+                                          "Meeting location: | Room 3\nAnn Lee | Paint the quay | 21st February 2019",
+             "b/Meeting Minutes.docx": "Meeting Minutes\nMeeting Name | Meeting 2: Quay Planning\nVenue: Pier",
+             "c/Meeting Minutes.docx": "Meeting Minutes\n30/6/20\n- Met.\n7/7/20\n- Met again.",
+             "d/Meeting Minutes.docx": "Meeting Minutes\nDate: 9/9/2021\nLocation: Shed 4"}
+    names = office_names({d: "" for d in texts}, texts, Counter())
+    # an action's due date in a table row is not the meeting's; a log of two meetings names neither
+    assert names == {"a/Meeting Minutes wk1.docx": "the minutes of the meeting on 14th February 2019",
+                     "b/Meeting Minutes.docx": "the minutes of meeting 2",
+                     "d/Meeting Minutes.docx": "the minutes of the meeting on 9/9/2021"}
