@@ -529,7 +529,8 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     label = " ".join(label.split())
     value = " ".join(value.replace("_", " ").replace("…", " ").split())
     value = _NEXT_LABEL.split(value, maxsplit=1)[0]
-    if _LIST_ITEM.match(value):
+    if _LIST_ITEM.match(value) or re.search(r"\s[-–•]\s*$", value):
+        # (a value cut before the next item of a run-on list: "Marketing Costs: 0 - Ongoing Maintenance: Free")
         # before the first sentence is cut: "Flow of Events: | 1. After starting the game, …" would keep a bare "1"
         skipped["office_value_list"] += 1
         return None
@@ -644,6 +645,9 @@ def _typed(heads: set[str], label: str, value: str, date: Any) -> bool:
         return False  # a user story's "Points: 5", a row's "Total:": whose points, what total?
     if heads & {"code", "id"}:
         return bool(re.search(r"\d", value) or re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", value))  # "Course Code: Hot Topic"
+    if heads & _ROLE_WORDS:
+        # a role is held by people (session 56: this check had been unreachable since session 55, so "Project
+        # Manager: Matthew McRae - mdmcrae1@…" and a manager's "the board" were asked)
         return _person(value)
     if words & _DATE_HEADS:  # "Date Created", "Delivery date"
         return bool(date or _MONTHS.search(value))

@@ -344,3 +344,12 @@ def test_minutes_a_folder_shares_are_named_by_their_meeting_number_or_their_one_
     assert names == {"a/Meeting Minutes wk1.docx": "the minutes of the meeting on 14th February 2019",
                      "b/Meeting Minutes.docx": "the minutes of meeting 2",
                      "d/Meeting Minutes.docx": "the minutes of the meeting on 9/9/2021"}
+
+
+def test_a_role_is_asked_only_of_people_and_a_value_of_a_run_on_list_is_none():
+    # session 56: the role's type check was unreachable ("Project Manager: Ann Lee - ann@quay.example" was asked),
+    # and "Marketing Costs: 0 - Ongoing Maintenance: Free" gave "0 -"; invented text
+    text = ("Project Manager: Ann Lee - ann@quay.example\nProject Sponsor: Bo Dahl\n"
+            "Costs: - Development Costs: Free - Marketing Costs: 0 - Ongoing Maintenance: Free/year")
+    asked = _asked(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
+    assert asked == {"According to the Quay Charter, who is the project sponsor?": "Bo Dahl"}
