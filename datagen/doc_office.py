@@ -486,6 +486,15 @@ def drop_copies(facts: dict[str, list[Fact]], office: set[str], skipped: Counter
             del facts[doc_id]
 
 
+# a charter's, plan's or minutes' form label, said without a colon in a table cell or over its value
+_FORM_LABEL = re.compile(r"^\(?(?:(?:project|meeting)\s+(?:sponsor|manager|budget|status|deadline|start date|end date|finish date|"
+                         r"completion date|facilitator|location|venue|date|time|chair|chairperson|leader|lead|owner)"
+                         r"|date (?:produced|created|prepared|issued|written)|(?:start|end|finish|due) date)\)?$",
+                         re.IGNORECASE)
+# a label saying when the document was made: "Date Produced" → "When was the Project Charter for X produced?"
+_MADE = re.compile(r"^date\s+(produced|created|prepared|issued|written)$", re.IGNORECASE)
+
+
 def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, str]]:
     """(label, value, quote) of each field a line states: "Label: value", "Label:" over its value on the next
     line (where the line after that is blank or another label: "Student IDs:" over two ids is a list), or a
@@ -494,6 +503,11 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
     text = line.strip()
     if "|" in text:
         cells = [c.strip() for c in text.split("|")]
+        filled = [c for c in cells if c]
+        if len(filled) >= 2 and _FORM_LABEL.match(filled[0]) and len(set(filled[1:])) == 1:
+            # a charter's form row, its label cell without a colon and its value merged across the other cells:
+            # "Project Sponsor | Dr. Yogesh Sharma. | Dr. Yogesh Sharma."
+            return [(filled[0].strip("()"), filled[1], text)]
         out = []
         for a, b in zip(cells, cells[1:], strict=False):
             if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
@@ -518,6 +532,11 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
     m = _LABEL_ONLY.match(text)
     nxt = following.strip()
     then = after.strip()
+    if (_FORM_LABEL.match(text) and nxt and "|" not in nxt and not _FORM_LABEL.match(nxt)
+            and (not then or _FORM_LABEL.match(then) or re.match(r"(?:project|additional|overall)\b", then, re.I))):
+        # a form's label over its value, no colon: "Date Produced" / "October 1, 2023" / "Project Goals"; "Project
+        # Manager" over three names is a list (the line after the first is no label)
+        return [(text, nxt, f"{text}\n{nxt}")]
     if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt)
             and (not then or _LABEL_ONLY.match(then) or _INLINE.match(then))):
         return [(m.group("l"), nxt, f"{text}\n{nxt}")]
@@ -550,11 +569,13 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
         return None
     # a label must read as a noun phrase: one word is parsed after "the" ("the tested", "the available" do not)
+    # (a form's known label, "Project Sponsor", "Date Produced", is no person's name nor needs the parse)
+    form = bool(_FORM_LABEL.match(label))
     if (len(words) == 1 and words[0].lower().endswith("ly")) or (
-            noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
+            noun_label is not None and not form and not fold(label).endswith(" by") and not noun_label(label)):
         skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
         return None
-    if parse is not None and parse.person(label):
+    if parse is not None and not form and parse.person(label):
         skipped["office_label_person"] += 1  # a stand-up's "Braysen Goodwin: Worked on bugs": no property asked
         return None
     if _LIST_ITEM.match(value):
@@ -581,6 +602,14 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     head = fold(label).split(" of ")[0].split()[-1]  # "Recorder of the Meeting" is a recorder
     heads = set(re.split(r"[/&]", head))  # "Client Name/address"
     updated = "updated" in lowered and date and not lowered.endswith(" by")
+    made = _MADE.match(label)
+    if made:
+        if not (date or _MONTHS.search(value)) or re.search(r"updated|revised", quote, re.IGNORECASE):
+            skipped["office_value_type"] += 1  # "Date Produced: October 20 2020; Updated: November 23 2020"
+            return None
+        return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                    relation=FIELD, answer=value, kind=TruthType.DATE.value,
+                    ask=f"When was {named} {made.group(1).lower()}?")
     if not updated and not lowered.endswith(" by") and not heads & (_PROPERTY_HEADS | _ROLE_WORDS | _PEOPLE):
         # "Consequences: Failure to fulfil contract", "Integration Test: Top-Down": a risk's, a test's, an agenda
         # item's field, not a property of what the document is about (session 55: refused unless unmistakable)

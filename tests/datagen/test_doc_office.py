@@ -353,3 +353,20 @@ def test_a_role_is_asked_only_of_people_and_a_value_of_a_run_on_list_is_none():
             "Costs: - Development Costs: Free - Marketing Costs: 0 - Ongoing Maintenance: Free/year")
     asked = _asked(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
     assert asked == {"According to the Quay Charter, who is the project sponsor?": "Bo Dahl"}
+
+
+def test_a_charters_form_labels_without_a_colon_are_read_and_its_production_day_asked_when():
+    # session 56: a charter's table rows "Project Sponsor | Dr. Ann Lee. | Dr. Ann Lee." and its label-over-value
+    # paragraphs ("Date Produced" / "October 1, 2023") had no colon, so none was read; invented text
+    table = ("(PROJECT CHARTER) | PROJECT CHARTER | PROJECT CHARTER\nDate Produced | Tuesday 10th October 2023. | "
+             "Tuesday 10th October 2023.\nProject Sponsor | Dr. Ann Lee. | Dr. Ann Lee.\n"
+             "Architecture Design | Bo Dahl")
+    paragraphs = ("PROJECT CHARTER\nDate Produced\nOctober 1, 2023\nProject Goals\nA quay.\nProject Manager\n"
+                  "Ann Lee\nBo Dahl\nAdditional Key Project Stakeholders")
+    revised = "Date Produced | October 20 2020; Updated: November 23 2020 | October 20 2020; Updated: November 23 2020"
+    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
+    assert asked == {"When was the Quay Charter produced?": "Tuesday 10th October 2023",
+                     "According to the Quay Charter, who is the project sponsor?": "Dr. Ann Lee"}
+    asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
+    assert asked == {"When was the Pier Charter produced?": "October 1, 2023"}  # two managers: a list, not asked
+    assert office_facts("c.docx", "the Slip Charter", [_chunk("c.docx", revised)], Counter()) == []
