@@ -423,6 +423,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
             skipped["office_field_two_values"] += len(facts)  # minutes of two meetings, each with its "Date:"
             continue
         out.append(facts[0])
+    out += _milestones(chunks, named, skipped)
     terms = Counter(fold(f.subject) for f in means)
     for f in means:
         if terms[fold(f.subject)] > 1:
@@ -440,6 +441,60 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     # "What does UAT stand for in the document “User Acceptance Tests (UAT)”?" gives its answer away
     skipped["office_value_in_name"] += len(out) - len(kept)
     return kept
+
+
+MILESTONE = "doc:office_milestone"
+# a milestone table's header: "Overall Project Milestones | … | Dates", or the same two paragraphs
+_MILESTONE_HEAD = re.compile(r"^\(?(?:overall\s+)?(?:project\s+)?(?:key\s+)?milestones\)?$", re.IGNORECASE)
+
+
+def _dated(cell: str) -> bool:
+    """A cell that is a date as a schedule gives it: "November 25, 2023", "2018-05-15", "The week of September
+    18th" (a month and a day, at most eight words)."""
+    return bool(len(cell.split()) <= 8 and (_MEETING_DATE.search(cell) or parse_date(cell) or re.search(
+        r"\d{4}-\d{2}-\d{2}", cell) or (_MONTHS.search(cell) and re.search(r"\d", cell))))
+
+
+def _milestones(chunks: Sequence[Any], named: str, skipped: Counter) -> list[Fact]:
+    """A charter's milestone schedule (session 56): under a header naming milestones and their dates ("Overall
+    Project Milestones | Dates"), each row's milestone and its date ("Project Prototype | November 25, 2023", or the
+    two as paragraphs), asked "In the Project Charter for X, what is the date of the milestone “Project
+    Prototype”?". The schedule ends at its first row that is not a milestone and its date; a milestone given two
+    dates is not asked."""
+    found: dict[str, list[Fact]] = {}
+    for chunk in chunks:
+        lines = [ln.strip() for ln in chunk.text.split("\n") if ln.strip()]
+        n = 0
+        while n < len(lines):
+            cells = list(dict.fromkeys(c.strip() for c in lines[n].split("|") if c.strip()))
+            paragraphs = len(cells) == 1 and n + 1 < len(lines) and fold(lines[n + 1]) in {"dates", "date"}
+            if not (cells and _MILESTONE_HEAD.match(cells[0])
+                    and (paragraphs or (len(cells) == 2 and fold(cells[1]) in {"dates", "date"}))):
+                n += 1
+                continue
+            n += 2 if paragraphs else 1
+            while n < len(lines):
+                if paragraphs:
+                    name, when, quote, step = lines[n], lines[n + 1] if n + 1 < len(lines) else "", "", 2
+                    quote = f"{name}\n{when}"
+                else:
+                    row = list(dict.fromkeys(c.strip() for c in lines[n].split("|") if c.strip()))
+                    name, when, quote, step = (row + ["", ""])[0], row[-1] if len(row) == 2 else "", lines[n], 1
+                if not when or not _dated(when) or _dated(name) or not 1 <= len(name.split()) <= 8 or "|" in when:
+                    break
+                name = name.strip(" .:")
+                found.setdefault(fold(name), []).append(Fact(
+                    doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=name, about_doc=False,
+                    relation=MILESTONE, answer=when.strip(" ."), kind=TruthType.DATE.value,
+                    ask=f"In {named}, what is the date of the milestone “{{s}}”?"))
+                n += step
+    out = []
+    for facts in found.values():
+        if len({fold(f.answer) for f in facts}) > 1:
+            skipped["office_milestone_two_dates"] += len(facts)
+            continue
+        out.append(facts[0])
+    return out
 
 
 def _said(value: str) -> str:

@@ -370,3 +370,16 @@ def test_a_charters_form_labels_without_a_colon_are_read_and_its_production_day_
     asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
     assert asked == {"When was the Pier Charter produced?": "October 1, 2023"}  # two managers: a list, not asked
     assert office_facts("c.docx", "the Slip Charter", [_chunk("c.docx", revised)], Counter()) == []
+
+
+def test_a_charters_milestones_are_asked_by_their_dates_and_the_schedule_ends_at_its_last_dated_row():
+    # session 56: a charter's milestone schedule, as a table and as paragraphs; invented text
+    table = ("Overall Project Milestones | Overall Project Milestones | Dates\n"
+             "Quay survey | Quay survey | The week of September 18th\nSlipway design | Slipway design | May 2, 2024\n"
+             "Overall Project Risks | Overall Project Risks | Overall Project Risks\nStorms | 2024 | 2025")
+    paragraphs = "Overall Project Milestones\nDates\nPrototype\nNovember 25, 2023\nOverall Project Risks\nStorms"
+    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
+    assert asked == {"In the Quay Charter, what is the date of the milestone “Quay survey”?": "The week of September 18th",
+                     "In the Quay Charter, what is the date of the milestone “Slipway design”?": "May 2, 2024"}
+    asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
+    assert asked == {"In the Pier Charter, what is the date of the milestone “Prototype”?": "November 25, 2023"}
