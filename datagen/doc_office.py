@@ -385,7 +385,7 @@ def _subject_value(value: str, person: Callable[[str], bool] | None) -> str:
     placeholder, no person)."""
     value = re.sub(r"\s*[\[(][A-Z]{2,8}[\])]", "", value.strip()).strip(" .")
     if (not value or _PLACEHOLDER.match(value) or not 1 <= len(value.split()) <= 8 or not _title_like(value)
-            or _no_title(value, person) or _generic(value)):
+            or _no_title(value, person if len(value.split()) > 1 else None) or _generic(value)):
         return ""
     return _clean(value)
 

@@ -383,3 +383,16 @@ def test_a_charters_milestones_are_asked_by_their_dates_and_the_schedule_ends_at
                      "In the Quay Charter, what is the date of the milestone “Slipway design”?": "May 2, 2024"}
     asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
     assert asked == {"In the Pier Charter, what is the date of the milestone “Prototype”?": "November 25, 2023"}
+
+
+def test_office_documents_sharing_a_title_are_each_their_own_article_and_each_asked_in_full():
+    # session 56: three projects' "Project Charter"s, each saying its title, were one article, so one use cap held
+    # all their questions; invented charters
+    chunks = [_chunk(f"{p}/Project Charter.docx",
+                     f"Project Charter\nProject Name: {name}\nProject Sponsor: {a}\nProject Manager: {b}\n"
+                     f"Venue: {v}\nProject Deadline: {v[-1]} May 2024", "Project Charter")
+              for p, name, a, b, v in (("a", "QuayWatch", "Ann Lee", "Bo Dahl", "Pier 3"),
+                                       ("b", "Berthly", "Cy Moss", "Di Ray", "Shed 4"),
+                                       ("c", "Slipway", "Ed Fox", "Flo Kerr", "Dock 9"))]
+    _, asked = generate_single_hop(chunks, 200, NaturalConfig(), office=True)
+    assert len([q for q in asked if "Project Charter for" in q]) == 12  # four a charter: sponsor, manager, venue, deadline
