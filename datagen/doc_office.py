@@ -86,7 +86,8 @@ mentor advisor adviser assessor examiner""".split())
 # Title"): its value is that attribute, asked "what is the …?"
 _ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
 # a plural label naming people: "who are the attendees?"
-_PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies".split())
+_PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies developers"
+                    .split())
 _MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
 # a value that holds no answer: a form left blank, a placeholder, a dash
 _PLACEHOLDER = re.compile(r"^\W*$|^\[.*\]$|^<.*>$|^\(.*\)$|^(?:n/?a|tbd|tbc|none|nil|null|todo|xx+|yes|no|-+)$", re.IGNORECASE)
@@ -546,6 +547,10 @@ _FORM_LABEL = re.compile(r"^\(?(?:(?:project|meeting)\s+(?:sponsor|manager|budge
                          r"completion date|facilitator|location|venue|date|time|chair|chairperson|leader|lead|owner)"
                          r"|date (?:produced|created|prepared|issued|written)|(?:start|end|finish|due) date)\)?$",
                          re.IGNORECASE)
+# a sprint plan's or charter's standing meetings: "Meeting Plan: Monday/Wednesday/Friday @ 4:00 PM"
+# (not minutes' "Meeting Time": that one meeting's time)
+_MEETS = re.compile(r"^(?:(?:scrum|team)\s+meeting\s+(?:plan|time|times|schedule)|meeting\s+(?:plan|times|schedule))$",
+                    re.IGNORECASE)
 # a label saying when the document was made: "Date Produced" → "When was the Project Charter for X produced?"
 _MADE = re.compile(r"^date\s+(produced|created|prepared|issued|written)$", re.IGNORECASE)
 
@@ -625,7 +630,7 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         return None
     # a label must read as a noun phrase: one word is parsed after "the" ("the tested", "the available" do not)
     # (a form's known label, "Project Sponsor", "Date Produced", is no person's name nor needs the parse)
-    form = bool(_FORM_LABEL.match(label))
+    form = bool(_FORM_LABEL.match(label) or _MEETS.match(label))
     if (len(words) == 1 and words[0].lower().endswith("ly")) or (
             noun_label is not None and not form and not fold(label).endswith(" by") and not noun_label(label)):
         skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
@@ -657,6 +662,13 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     head = fold(label).split(" of ")[0].split()[-1]  # "Recorder of the Meeting" is a recorder
     heads = set(re.split(r"[/&]", head))  # "Client Name/address"
     updated = "updated" in lowered and date and not lowered.endswith(" by")
+    if _MEETS.match(label):
+        if not re.search(r"\d|day\b|days\b", value, re.IGNORECASE) or len(value.split()) > 10:
+            skipped["office_value_type"] += 1
+            return None
+        return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                    relation=FIELD, answer=value, kind=TruthType.ENTITY.value,
+                    ask=f"According to {named}, when does the team meet?")  # "Meeting Plan: Mondays @ 4:00 PM"
     made = _MADE.match(label)
     if made:
         if not (date or _MONTHS.search(value)) or re.search(r"updated|revised", quote, re.IGNORECASE):

@@ -396,3 +396,13 @@ def test_office_documents_sharing_a_title_are_each_their_own_article_and_each_as
                                        ("c", "Slipway", "Ed Fox", "Flo Kerr", "Dock 9"))]
     _, asked = generate_single_hop(chunks, 200, NaturalConfig(), office=True)
     assert len([q for q in asked if "Project Charter for" in q]) == 12  # four a charter: sponsor, manager, venue, deadline
+
+
+def test_a_plans_standing_meetings_are_asked_when_the_team_meets_and_its_developers_who():
+    # session 56: sprint plans' "Meeting Plan:" and "Scrum Meeting Time:", a charter's "Developers:"; invented text
+    text = ("Scrum Meeting Time: 7PM Tuesdays and Sundays\nDevelopers: Ann Lee, Bo Dahl\nMeeting Time: | 10am-12pm\n"
+            "Meeting Plan: whenever possible")
+    asked = _asked(office_facts("p.docx", "the Sprint 1 Plan for Quay", [_chunk("p.docx", text)], Counter()))
+    assert asked == {"According to the Sprint 1 Plan for Quay, when does the team meet?": "7PM Tuesdays and Sundays",
+                     "According to the Sprint 1 Plan for Quay, who are the developers?": "Ann Lee, Bo Dahl",
+                     "According to the Sprint 1 Plan for Quay, what is the meeting time?": "10am-12pm"}
