@@ -468,6 +468,22 @@ def _milestones(chunks: Sequence[Any], named: str, skipped: Counter) -> list[Fac
         n = 0
         while n < len(lines):
             cells = list(dict.fromkeys(c.strip() for c in lines[n].split("|") if c.strip()))
+            if len(cells) == 3 and [fold(c) for c in cells[1:]] == ["start date", "end date"]:
+                # a phase schedule's columns: "Description | Start Date | End Date" over "System Design | 2018-05-15
+                # | 2018-06-01", each phase's start and end asked
+                n += 1
+                while n < len(lines):
+                    row = [c.strip() for c in lines[n].split("|")]
+                    if len(row) != 3 or not all(_dated(c) for c in row[1:]) or _dated(row[0]) or not (
+                            1 <= len(row[0].split()) <= 6):
+                        break
+                    for end, when in (("start", row[1]), ("end", row[2])):
+                        found.setdefault(f"{fold(row[0])} {end}", []).append(Fact(
+                            doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=lines[n], subject=row[0],
+                            about_doc=False, relation=MILESTONE, answer=when, kind=TruthType.DATE.value,
+                            ask=f"In {named}, what is the {end} date of “{{s}}”?"))
+                    n += 1
+                continue
             paragraphs = len(cells) == 1 and n + 1 < len(lines) and fold(lines[n + 1]) in {"dates", "date"}
             if not (cells and _MILESTONE_HEAD.match(cells[0])
                     and (paragraphs or (len(cells) == 2 and fold(cells[1]) in {"dates", "date"}))):

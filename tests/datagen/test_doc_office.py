@@ -406,3 +406,12 @@ def test_a_plans_standing_meetings_are_asked_when_the_team_meets_and_its_develop
     assert asked == {"According to the Sprint 1 Plan for Quay, when does the team meet?": "7PM Tuesdays and Sundays",
                      "According to the Sprint 1 Plan for Quay, who are the developers?": "Ann Lee, Bo Dahl",
                      "According to the Sprint 1 Plan for Quay, what is the meeting time?": "10am-12pm"}
+
+
+def test_a_phase_schedule_asks_each_phases_start_and_end():
+    # session 56: a charter's "Description | Start Date | End Date" table; invented text
+    text = ("(Project Phases & Milestones) | Project Phases & Milestones | —\nDescription | Start Date | End Date\n"
+            "Quay Survey | 2018-05-07 | 2018-05-15\n(Risks) | Impact (High, Medium, Low)")
+    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", text)], Counter()))
+    assert asked == {"In the Quay Charter, what is the start date of “Quay Survey”?": "2018-05-07",
+                     "In the Quay Charter, what is the end date of “Quay Survey”?": "2018-05-15"}
