@@ -445,6 +445,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
 
 
 MILESTONE = "doc:office_milestone"
+PHASE = "doc:office_phase"
 # a milestone table's header: "Overall Project Milestones | … | Dates", or the same two paragraphs
 _MILESTONE_HEAD = re.compile(r"^\(?(?:overall\s+)?(?:project\s+)?(?:key\s+)?milestones\)?$", re.IGNORECASE)
 
@@ -480,8 +481,8 @@ def _milestones(chunks: Sequence[Any], named: str, skipped: Counter) -> list[Fac
                     for end, when in (("start", row[1]), ("end", row[2])):
                         found.setdefault(f"{fold(row[0])} {end}", []).append(Fact(
                             doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=lines[n], subject=row[0],
-                            about_doc=False, relation=MILESTONE, answer=when, kind=TruthType.DATE.value,
-                            ask=f"In {named}, what is the {end} date of “{{s}}”?"))
+                            about_doc=False, relation=f"{PHASE}_{end}", answer=when, kind=TruthType.DATE.value,
+                            ask=f"In {named}, what is the {end} date of “{{s}}”?"))  # (a relation each: one answer)
                     n += 1
                 continue
             paragraphs = len(cells) == 1 and n + 1 < len(lines) and fold(lines[n + 1]) in {"dates", "date"}

@@ -415,3 +415,14 @@ def test_a_phase_schedule_asks_each_phases_start_and_end():
     asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", text)], Counter()))
     assert asked == {"In the Quay Charter, what is the start date of “Quay Survey”?": "2018-05-07",
                      "In the Quay Charter, what is the end date of “Quay Survey”?": "2018-05-15"}
+
+
+def test_a_phases_start_and_end_are_both_written_as_tasks():
+    # session 56: the two shared a subject and a relation, so the generator's one-answer rule dropped both
+    text = ("Description | Start Date | End Date\nQuay Survey | 2018-05-07 | 2018-05-15\n"
+            "Slipway Design | 2018-05-16 | 2018-06-01")
+    _, asked = generate_single_hop([_chunk("club/Quay Charter.docx", "Quay Charter\n" + text)], 60, NaturalConfig(),
+                                   office=True)
+    assert {q for q in asked if "date of" in q} == {
+        f"In the Quay Charter, what is the {e} date of “{p}”?" for e in ("start", "end") for p in ("Quay Survey",
+                                                                                                "Slipway Design")}
