@@ -614,7 +614,7 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
         # a form's label over its value, no colon: "Date Produced" / "October 1, 2023" / "Project Goals"; "Project
         # Manager" over three names is a list (the line after the first is no label)
         return [(text, nxt, f"{text}\n{nxt}")]
-    if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt)
+    if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt) and not nxt.endswith(":")
             and (not then or _LABEL_ONLY.match(then) or _INLINE.match(then))):
         return [(m.group("l"), nxt, f"{text}\n{nxt}")]
     return []
@@ -736,7 +736,7 @@ budget cost costs total price amount fee hours velocity point points password em
 # a label that alone names a field of a row or an item (a story's points, a line's total) or needs the word that
 # says whose it is ("Name: Ann Lee" on a form: the name of what? "Team Name", "Course Code" say)
 _ROW_FIELDS = frozenset("""points point total hours cost costs amount price name number no id code type kind category
-class group level grade score mark marks""".split())
+class group level grade score mark marks title""".split())  # (session 56: "Title: Adventure Game" in a rationale)
 # a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
 _DATE_HEADS = frozenset("date day deadline due dob".split())
 _NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())

