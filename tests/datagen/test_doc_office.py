@@ -434,3 +434,16 @@ def test_a_label_over_a_value_running_into_another_label_and_a_bare_title_field_
     text = "Quay Room:\n11:59 Room:\n\nTitle: Harbour Game\nVenue: Shed 4"
     asked = _asked(office_facts("d.docx", "the Quay Design", [_chunk("d.docx", text)], Counter()))
     assert asked == {"According to the Quay Design, what is the venue?": "Shed 4"}
+
+
+def test_two_meetings_minutes_in_one_room_are_each_asked_not_dropped_as_copies():
+    # session 56: "Meeting location: | CIS 003" in the minutes of three weekly meetings was asked of the first only
+    texts = {f"w/Meeting Minutes wk{n}.docx": f"(Meeting Minutes) | Meeting Minutes\nMeeting Date: | {d}\n"
+                                              "Meeting location: | Room 3" for n, d in ((1, "14th February 2019"),
+                                                                                        (2, "21st February 2019"))}
+    names = office_names({d: "" for d in texts}, texts, Counter())
+    facts = {d: office_facts(d, names[d], [_chunk(d, t)], Counter()) for d, t in texts.items()}
+    drop_copies(facts, set(facts), Counter())
+    assert sorted(f.ask for fs in facts.values() for f in fs) == [
+        "According to the minutes of the meeting on 14th February 2019, what is the meeting location?",
+        "According to the minutes of the meeting on 21st February 2019, what is the meeting location?"]
