@@ -386,7 +386,8 @@ def _subject_value(value: str, person: Callable[[str], bool] | None) -> str:
     placeholder, no person)."""
     value = re.sub(r"\s*[\[(][A-Z]{2,8}[\])]", "", value.strip()).strip(" .")
     if (not value or _PLACEHOLDER.match(value) or not 1 <= len(value.split()) <= 8 or not _title_like(value)
-            or _no_title(value, person if len(value.split()) > 1 else None) or _generic(value)):
+            # (a subtitle's colon is no field line here: "Progress: Your Path to Success")
+            or _no_title(value.replace(":", " -"), person if len(value.split()) > 1 else None) or _generic(value)):
         return ""
     return _clean(value)
 
@@ -702,6 +703,11 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         # item's field, not a property of what the document is about (session 55: refused unless unmistakable)
         skipped["office_label_not_a_property"] += 1
         return None
+    person, _, apposition = value.partition(" - ")
+    if heads & _ROLE_WORDS and apposition and _person(person):
+        # a role's holder and what they are: "Project Manager: Erika McCluskey - Developer", "… - ann@quay.example";
+        # the person is the answer (session 56)
+        value = person.strip()
     if not _typed(heads, lowered, value, date):
         skipped["office_value_type"] += 1  # "Date Created: Month dd, yyyy", "Chairperson: the board"
         return None
