@@ -462,3 +462,11 @@ def test_a_roles_holder_is_asked_without_what_they_are_and_a_subtitled_project_n
              "b/Project Charter.docx": "Project Charter\nText."}
     assert office_names({d: "" for d in texts}, texts, Counter()) == {
         "a/Project Charter.docx": "the Project Charter for Quay: Your Path to Sea"}
+
+
+def test_a_value_that_is_another_fields_label_and_number_is_none():
+    # session 56 (tuning): a test report's "Module: | Version 1.1" was asked "what is the module?" → "Version 1.1"
+    text = "Module: | Version 1.1\nVersion: 2\nVenue: Shed 4"
+    asked = _asked(office_facts("t.docx", "the Quay Test Report", [_chunk("t.docx", text)], Counter()))
+    assert asked == {"According to the Quay Test Report, what is the version?": "2",
+                     "According to the Quay Test Report, what is the venue?": "Shed 4"}
