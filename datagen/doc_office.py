@@ -784,10 +784,9 @@ def _not_a_value(label: str, value: str) -> bool:
     first = fold(value).split()[0].rstrip("s") if value.split() else ""
     if len(value.split()) <= 2 and fold(value).split()[-1] in _PROPERTY_HEADS and value.istitle():
         return True  # a form's next prompt read as the value: "Print Name: | Print Title"
-    if (len(value.split()) == 2 and first in _PROPERTY_HEADS and first != fold(label).split()[-1].rstrip("s")
-            and not fold(label).endswith(" by")  # ("Last Updated By: Name 2" is a person's placeholder: its type's)
+    if (len(value.split()) == 2 and first in {"version", "revision"} and first != fold(label).split()[-1]
             and re.fullmatch(r"[\d.]+", value.split()[1])):
-        return True  # another field's label and value: a test form's "Module: | Version 1.1" (session 56)
+        return True  # another field's label and value: a test form's "Module: | Version 1.1" ("Room 3" is a room)
     return bool(value.endswith("?") or re.match(r"[^\w\"“'‘$£€(]", value) or re.search(r"\sor\s", value)
                 or re.search(r"\b(?:dd|mm|yy|yyyy|xx+)\b", value, re.IGNORECASE)
                 or first == fold(label).split()[-1].rstrip("s") and re.search(r"\d", value))
