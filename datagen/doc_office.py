@@ -39,6 +39,15 @@ shape unless it is unmistakable, tuned on files of 40 repositories:
 - a document is named by no field line ("End Date: 3-17-21"), placeholder ("<Master> Test Plan"), person's name
   alone, institution, field label ("Project Name") or coded file name ("11th_minutes_Sept18"), and no question gives
   its answer in the name ("What does UAT stand for in the “User Acceptance Tests (UAT)”?").
+
+Session 56 (issue 36: a folder of project documents named 9 of 49, "Project Charter" being every project's) names a
+document as its owner would where its title is shared, and reads what a charter, a plan and minutes state:
+- "the Project Charter for Blitz" (`_about`): the shared kind and the project a "Project Name" field or the title
+  page's one title line names (no course, team, person, heading); minutes by their meeting (`_meeting`): "the
+  minutes of meeting 2", "the minutes of the meeting on 14th February 2019" (only where one meeting is minuted);
+- a form's labels without a colon ("Project Sponsor | Dr. Ann Lee."; `_FORM_LABEL`), "When was … produced?",
+  "when does the team meet?" (`_MEETS`), a milestone schedule's dates and a phase schedule's starts and ends
+  (`_milestones`); a role's value must name people (that check had been unreachable).
 """
 
 from __future__ import annotations
