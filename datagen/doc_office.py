@@ -39,6 +39,15 @@ shape unless it is unmistakable, tuned on files of 40 repositories:
 - a document is named by no field line ("End Date: 3-17-21"), placeholder ("<Master> Test Plan"), person's name
   alone, institution, field label ("Project Name") or coded file name ("11th_minutes_Sept18"), and no question gives
   its answer in the name ("What does UAT stand for in the “User Acceptance Tests (UAT)”?").
+
+Session 56 (issue 36: a folder of project documents named 9 of 49, "Project Charter" being every project's) names a
+document as its owner would where its title is shared, and reads what a charter, a plan and minutes state:
+- "the Project Charter for Blitz" (`_about`): the shared kind and the project a "Project Name" field or the title
+  page's one title line names (no course, team, person, heading); minutes by their meeting (`_meeting`): "the
+  minutes of meeting 2", "the minutes of the meeting on 14th February 2019" (only where one meeting is minuted);
+- a form's labels without a colon ("Project Sponsor | Dr. Ann Lee."; `_FORM_LABEL`), "When was … produced?",
+  "when does the team meet?" (`_MEETS`), a milestone schedule's dates and a phase schedule's starts and ends
+  (`_milestones`); a role's value must name people (that check had been unreachable).
 """
 
 from __future__ import annotations
@@ -86,7 +95,8 @@ mentor advisor adviser assessor examiner""".split())
 # Title"): its value is that attribute, asked "what is the …?"
 _ATTRIBUTE_WORDS = frozenset("of type kind name title number code date id version status level category".split())
 # a plural label naming people: "who are the attendees?"
-_PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies".split())
+_PEOPLE = frozenset("attendees members participants authors students reviewers owners approvers present apologies developers"
+                    .split())
 _MINOR = frozenset("of and for the a an in on to with by from at via or as".split())
 # a value that holds no answer: a form left blank, a placeholder, a dash
 _PLACEHOLDER = re.compile(r"^\W*$|^\[.*\]$|^<.*>$|^\(.*\)$|^(?:n/?a|tbd|tbc|none|nil|null|todo|xx+|yes|no|-+)$", re.IGNORECASE)
@@ -200,7 +210,9 @@ def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
     PHASEMeeting minutes"), or a person's name alone (an author's "Fabio Pazzini" over a data-mining report)."""
     folded = set(fold(name).split())
     parts = [p.strip() for p in re.split(r",|\s(?:and|&)\s", name) if p.strip()]  # "Sachin Lal and Rahul Matta"
-    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or re.search(r"[A-Z]{3,}[a-z]", name)
+    return bool(_INLINE.match(name) or re.search(r"[<>\[\]{}]", name) or _COURSE_LINE.match(name)
+                or re.fullmatch(_TEAM_LINE.pattern, name, re.IGNORECASE)  # "Team 17", "CS 30700": whose, not what
+                or re.search(r"[A-Z]{3,}[a-z]", name)
                 or (folded & _INSTITUTION and not folded & _KIND_WORDS) or _code_like(name)
                 or (person is not None and all(1 <= len(p.split()) <= 3 and p.istitle() for p in parts)
                     and person(parts[-1])))
@@ -252,9 +264,18 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
                          if c and not _generic(c) and len(c.split()) <= 16 and not _no_title(c, person)]
     # a name is a document's only when no other document of the folder could be called by it
     said = Counter(fold(c) for cs in candidates.values() for c in set(cs))
+    # a name several documents share ("Project Charter" in every project's folder) said with what the document is
+    # about, as its owner says it: "the Project Charter for Blitz" (session 56), where that too is unique
+    about = {d: _about(d, texts[d], cs, said, person) or _meeting(files[d], texts[d])
+             for d, cs in candidates.items() if not any(said[fold(c)] == 1 for c in cs)}
+    said_about = Counter(fold(a) for a in about.values() if a)
     out: dict[str, str] = {}
     for d, cs in candidates.items():
         name = next((c for c in cs if said[fold(c)] == 1), "")
+        if not name and about.get(d) and said_about[fold(about[d])] == 1 and said[fold(about[d])] == 0:
+            out[d] = f"the {about[d]}"
+            skipped["office_named_by_subject"] += 1
+            continue
         if not name:
             skipped["office_no_unique_name"] += 1
             continue
@@ -266,6 +287,118 @@ def office_names(titles: Mapping[str, str], texts: Mapping[str, str], skipped: C
         else:
             out[d] = f"the document “{name}”"
     return out
+
+
+# a field naming what a project's documents are about: "Project Name | BookZilla", "Project Title: Eagle Connect",
+# "Proposed Project" over "Book Club/Reading Organizer"
+_SUBJECT_LABEL = re.compile(r"^\(?(?:project|product|system|application|app)\s+(?:name|title)\)?\s*:?$|^proposed project:?$",
+                            re.IGNORECASE)
+# a title page's line that names no subject: a course ("CS490", "CS 30700: Test Plan", "CS307 -- Software
+# Engineering"), a team ("Team 17", "Team number 7", "Group 7")
+_COURSE_LINE = re.compile(r"^[A-Z]{2,5}\s?-?\d{3,5}\b")
+_TEAM_LINE = re.compile(r"^(?:team|group)\s+(?:number\s+|no\.?\s+|#)?\d+\b", re.IGNORECASE)
+# words of a line that says what kind of document it is, or heads a section, not what it is about
+_MORE_KINDS = frozenset("retrospective backlog case statement analysis".split())  # "Business Case", "Sprint 1 Retrospective"
+_NOT_SUBJECT = _KIND_WORDS | _PEOPLE | _HEADING_LABELS | frozenset(
+    "retrospective backlog minutes agenda statement members objectives purpose sprint meeting team".split())
+
+
+def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
+           person: Callable[[str], bool] | None) -> str:
+    """A document whose every name is shared, named as "Project Charter for Blitz": its shared kind (a name of
+    it whose last word says what kind of document it is: "Project Charter", "Sprint 1 Planning Document") and the
+    project, product or system it is about, from a field ("Project Name | BookZilla") or else the one title line of
+    its title page that is no course, team, person, heading or kind ("CS490 / Blitz / Project Charter"); "" when
+    either is missing or the title page offers two."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    kinds = [c for c in candidates if said[fold(c)] > 1 and fold(c).split()[-1] in _KIND_WORDS | _MORE_KINDS]
+    for line in lines[:4]:
+        # a title page's kind line, its course or team dropped: "CS40700 Design Document", "Team 9: Project Charter",
+        # "Software Requirements Specification" under "Bank System Software"
+        kind = re.sub(r"^(?:[A-Z]{2,5}\s?-?\d{3,5}|(?:team|group)\s+\d+)\s*[:\-–]?\s*", "", line, flags=re.IGNORECASE)
+        if (kind != line or not kinds) and 2 <= len(kind.split()) <= 6 and _title_like(kind) and not _no_title(
+                kind, None) and fold(kind).split()[-1] in _KIND_WORDS | _MORE_KINDS:
+            kinds.append(_clean(kind))
+    if not kinds or any(w in fold(kinds[0]).split() for w in ("minutes", "agenda", "meeting")):
+        return ""  # minutes are named by their meeting (`_meeting`), not by the project of many meetings
+    subject = ""
+    for n, line in enumerate(lines[:12]):
+        cells = [c.strip() for c in line.split("|") if c.strip()] if "|" in line else [line]
+        label, _, rest = cells[0].partition(":") if ":" in cells[0] and len(cells) == 1 else (cells[0], "", "")
+        if not _SUBJECT_LABEL.match(label.strip()):
+            continue
+        value = rest.strip() or (cells[1] if len(cells) > 1 else (lines[n + 1] if n + 1 < len(lines) else ""))
+        subject = _subject_value(value, person)
+        break
+    if not subject:
+        found = []
+        for line in lines[:4]:
+            words = set(fold(line).split())
+            if (len(line.split()) <= 8 and _title_like(line) and "," not in line and not _COURSE_LINE.match(line)
+                    and not _TEAM_LINE.match(line) and not words & _NOT_SUBJECT and not _generic(line)
+                    and (re.fullmatch(r"[A-Z][A-Za-z]{2,}\d{1,2}", line)
+                         or not _no_title(line, person if len(line.split()) > 1 else None)) and not parse_date(line)):
+                # one word is no person's name on a title page, which gives first and last ("Splytr" is a product),
+                # and a word and its number is a product's name there ("Alarm2")
+                found.append(_clean(line))
+        subject = found[0] if len(found) == 1 else ""
+    if not subject or fold(subject) in fold(kinds[0]):
+        return ""
+    return f"{kinds[0]} for {subject}"
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# a date as minutes write it: "14th February 2019", "September 20th, 2023", "27/2/18"
+_MEETING_DATE = re.compile(rf"\b\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b"
+                           rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", re.IGNORECASE)
+_MEETING_NUMBER = re.compile(r"\bmeeting\s*(?:#|no\.?|number)?\s*(\d{1,2})\b", re.IGNORECASE)
+
+
+def _meeting(file_name: str, text: str) -> str:
+    """Minutes named as their owner says them (session 56): "minutes of meeting 4" where the opening lines number
+    the meeting and no other number is given, else "minutes of the meeting on 14th February 2019" where the
+    document states one date and only one (minutes of several meetings, or with a deadline's date, name none)."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    if "minutes" not in fold(file_name).split() and not any("minutes" in fold(ln).split() for ln in lines[:3]):
+        return ""
+    numbers = {m.group(1).lstrip("0") for m in _MEETING_NUMBER.finditer(text)}
+    if len(numbers) == 1 and any(_MEETING_NUMBER.search(ln) for ln in lines[:8]):
+        return f"minutes of meeting {numbers.pop()}"
+    dates = [_meeting_date(ln) for ln in lines]
+    said = {re.sub(r"(?<=\d)(?:st|nd|rd|th)|[,.]", "", fold(d)) for d in dates if d}
+    if len(said) == 1 and any(dates[:8]):
+        return f"minutes of the meeting on {next(d for d in dates if d)}"
+    return ""
+
+
+# a label saying when the meeting is: "Date:", "Meeting Date: |"; not an action's "Due date", the next meeting's
+_MEETING_DATE_LABEL = re.compile(r"^(?:meeting\s+|meeting\s+details\s*\|\s*)?date\s*:?\s*(?:\|\s*)?", re.IGNORECASE)
+
+
+def _meeting_date(line: str) -> str:
+    """The date a line of minutes states as the meeting's: a date field ("Meeting Date: | 14th February 2019",
+    "Meeting Details | Date: Wednesday September 20th, 2023. Start: …") or a line that is a date ("30/6/20"; a log
+    of several meetings heads each so); "" for any other line (an action's due date in a table row)."""
+    m = _MEETING_DATE_LABEL.match(line)
+    if m:
+        found = _MEETING_DATE.search(line[m.end():][:60])
+        return found.group(0) if found else ""
+    found = _MEETING_DATE.search(line)
+    if found and len(line.split()) <= 6 and "|" not in line:
+        return found.group(0)
+    return ""
+
+
+def _subject_value(value: str, person: Callable[[str], bool] | None) -> str:
+    """A subject field's value as a name: its end mark and bracketed acronym dropped ("Personalized Academic
+    Planner [PAP]." → "Personalized Academic Planner"); "" unless it reads as a name (1–8 words, no sentence, no
+    placeholder, no person)."""
+    value = re.sub(r"\s*[\[(][A-Z]{2,8}[\])]", "", value.strip()).strip(" .")
+    if (not value or _PLACEHOLDER.match(value) or not 1 <= len(value.split()) <= 8 or not _title_like(value)
+            # (a subtitle's colon is no field line here: "Progress: Your Path to Success")
+            or _no_title(value.replace(":", " -"), person if len(value.split()) > 1 else None) or _generic(value)):
+        return ""
+    return _clean(value)
 
 
 def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counter,
@@ -301,6 +434,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
             skipped["office_field_two_values"] += len(facts)  # minutes of two meetings, each with its "Date:"
             continue
         out.append(facts[0])
+    out += _milestones(chunks, named, skipped)
     terms = Counter(fold(f.subject) for f in means)
     for f in means:
         if terms[fold(f.subject)] > 1:
@@ -318,6 +452,77 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     # "What does UAT stand for in the document “User Acceptance Tests (UAT)”?" gives its answer away
     skipped["office_value_in_name"] += len(out) - len(kept)
     return kept
+
+
+MILESTONE = "doc:office_milestone"
+PHASE = "doc:office_phase"
+# a milestone table's header: "Overall Project Milestones | … | Dates", or the same two paragraphs
+_MILESTONE_HEAD = re.compile(r"^\(?(?:overall\s+)?(?:project\s+)?(?:key\s+)?milestones\)?$", re.IGNORECASE)
+
+
+def _dated(cell: str) -> bool:
+    """A cell that is a date as a schedule gives it: "November 25, 2023", "2018-05-15", "The week of September
+    18th" (a month and a day, at most eight words)."""
+    return bool(len(cell.split()) <= 8 and (_MEETING_DATE.search(cell) or parse_date(cell) or re.search(
+        r"\d{4}-\d{2}-\d{2}", cell) or (_MONTHS.search(cell) and re.search(r"\d", cell))))
+
+
+def _milestones(chunks: Sequence[Any], named: str, skipped: Counter) -> list[Fact]:
+    """A charter's milestone schedule (session 56): under a header naming milestones and their dates ("Overall
+    Project Milestones | Dates"), each row's milestone and its date ("Project Prototype | November 25, 2023", or the
+    two as paragraphs), asked "In the Project Charter for X, what is the date of the milestone “Project
+    Prototype”?". The schedule ends at its first row that is not a milestone and its date; a milestone given two
+    dates is not asked."""
+    found: dict[str, list[Fact]] = {}
+    for chunk in chunks:
+        lines = [ln.strip() for ln in chunk.text.split("\n") if ln.strip()]
+        n = 0
+        while n < len(lines):
+            cells = list(dict.fromkeys(c.strip() for c in lines[n].split("|") if c.strip()))
+            if len(cells) == 3 and [fold(c) for c in cells[1:]] == ["start date", "end date"]:
+                # a phase schedule's columns: "Description | Start Date | End Date" over "System Design | 2018-05-15
+                # | 2018-06-01", each phase's start and end asked
+                n += 1
+                while n < len(lines):
+                    row = [c.strip() for c in lines[n].split("|")]
+                    if len(row) != 3 or not all(_dated(c) for c in row[1:]) or _dated(row[0]) or not (
+                            1 <= len(row[0].split()) <= 6):
+                        break
+                    for end, when in (("start", row[1]), ("end", row[2])):
+                        found.setdefault(f"{fold(row[0])} {end}", []).append(Fact(
+                            doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=lines[n], subject=row[0],
+                            about_doc=False, relation=f"{PHASE}_{end}", answer=when, kind=TruthType.DATE.value,
+                            ask=f"In {named}, what is the {end} date of “{{s}}”?"))  # (a relation each: one answer)
+                    n += 1
+                continue
+            paragraphs = len(cells) == 1 and n + 1 < len(lines) and fold(lines[n + 1]) in {"dates", "date"}
+            if not (cells and _MILESTONE_HEAD.match(cells[0])
+                    and (paragraphs or (len(cells) == 2 and fold(cells[1]) in {"dates", "date"}))):
+                n += 1
+                continue
+            n += 2 if paragraphs else 1
+            while n < len(lines):
+                if paragraphs:
+                    name, when, quote, step = lines[n], lines[n + 1] if n + 1 < len(lines) else "", "", 2
+                    quote = f"{name}\n{when}"
+                else:
+                    row = list(dict.fromkeys(c.strip() for c in lines[n].split("|") if c.strip()))
+                    name, when, quote, step = (row + ["", ""])[0], row[-1] if len(row) == 2 else "", lines[n], 1
+                if not when or not _dated(when) or _dated(name) or not 1 <= len(name.split()) <= 8 or "|" in when:
+                    break
+                name = name.strip(" .:")
+                found.setdefault(fold(name), []).append(Fact(
+                    doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=name, about_doc=False,
+                    relation=MILESTONE, answer=when.strip(" ."), kind=TruthType.DATE.value,
+                    ask=f"In {named}, what is the date of the milestone “{{s}}”?"))
+                n += step
+    out = []
+    for facts in found.values():
+        if len({fold(f.answer) for f in facts}) > 1:
+            skipped["office_milestone_two_dates"] += len(facts)
+            continue
+        out.append(facts[0])
+    return out
 
 
 def _said(value: str) -> str:
@@ -354,7 +559,10 @@ def drop_copies(facts: dict[str, list[Fact]], office: set[str], skipped: Counter
         kept = []
         for f in facts[doc_id]:
             key = (f.relation, fold(f.subject), fold(f.answer))
-            if f.relation.startswith("doc:office_") and first.setdefault(key, doc_id) != doc_id:
+            # (minutes named by their meeting are no drafts of one another: two meetings in one room are asked
+            # each, session 56)
+            if (f.relation.startswith("doc:office_") and "the minutes of " not in f.ask
+                    and first.setdefault(key, doc_id) != doc_id):
                 skipped["office_fact_in_another_copy"] += 1
                 continue
             kept.append(f)
@@ -362,6 +570,19 @@ def drop_copies(facts: dict[str, list[Fact]], office: set[str], skipped: Counter
             facts[doc_id] = kept
         else:
             del facts[doc_id]
+
+
+# a charter's, plan's or minutes' form label, said without a colon in a table cell or over its value
+_FORM_LABEL = re.compile(r"^\(?(?:(?:project|meeting)\s+(?:sponsor|manager|budget|status|deadline|start date|end date|finish date|"
+                         r"completion date|facilitator|location|venue|date|time|chair|chairperson|leader|lead|owner)"
+                         r"|date (?:produced|created|prepared|issued|written)|(?:start|end|finish|due) date)\)?$",
+                         re.IGNORECASE)
+# a sprint plan's or charter's standing meetings: "Meeting Plan: Monday/Wednesday/Friday @ 4:00 PM"
+# (not minutes' "Meeting Time": that one meeting's time)
+_MEETS = re.compile(r"^(?:(?:scrum|team)\s+meeting\s+(?:plan|time|times|schedule)|meeting\s+(?:plan|times|schedule))$",
+                    re.IGNORECASE)
+# a label saying when the document was made: "Date Produced" → "When was the Project Charter for X produced?"
+_MADE = re.compile(r"^date\s+(produced|created|prepared|issued|written)$", re.IGNORECASE)
 
 
 def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, str]]:
@@ -372,6 +593,11 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
     text = line.strip()
     if "|" in text:
         cells = [c.strip() for c in text.split("|")]
+        filled = [c for c in cells if c]
+        if len(filled) >= 2 and _FORM_LABEL.match(filled[0]) and len(set(filled[1:])) == 1:
+            # a charter's form row, its label cell without a colon and its value merged across the other cells:
+            # "Project Sponsor | Dr. Yogesh Sharma. | Dr. Yogesh Sharma."
+            return [(filled[0].strip("()"), filled[1], text)]
         out = []
         for a, b in zip(cells, cells[1:], strict=False):
             if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
@@ -396,7 +622,12 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
     m = _LABEL_ONLY.match(text)
     nxt = following.strip()
     then = after.strip()
-    if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt)
+    if (_FORM_LABEL.match(text) and nxt and "|" not in nxt and not _FORM_LABEL.match(nxt)
+            and (not then or _FORM_LABEL.match(then) or re.match(r"(?:project|additional|overall)\b", then, re.I))):
+        # a form's label over its value, no colon: "Date Produced" / "October 1, 2023" / "Project Goals"; "Project
+        # Manager" over three names is a list (the line after the first is no label)
+        return [(text, nxt, f"{text}\n{nxt}")]
+    if (m and nxt and "|" not in nxt and not _LABEL_ONLY.match(nxt) and not _INLINE.match(nxt) and not nxt.endswith(":")
             and (not then or _LABEL_ONLY.match(then) or _INLINE.match(then))):
         return [(m.group("l"), nxt, f"{text}\n{nxt}")]
     return []
@@ -407,7 +638,8 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     label = " ".join(label.split())
     value = " ".join(value.replace("_", " ").replace("…", " ").split())
     value = _NEXT_LABEL.split(value, maxsplit=1)[0]
-    if _LIST_ITEM.match(value):
+    if _LIST_ITEM.match(value) or re.search(r"\s[-–•]\s*$", value):
+        # (a value cut before the next item of a run-on list: "Marketing Costs: 0 - Ongoing Maintenance: Free")
         # before the first sentence is cut: "Flow of Events: | 1. After starting the game, …" would keep a bare "1"
         skipped["office_value_list"] += 1
         return None
@@ -427,11 +659,13 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         skipped["office_label_shape"] += 1  # a heading ("ANALYSIS:", "Part II:", "References:") or a prompt
         return None
     # a label must read as a noun phrase: one word is parsed after "the" ("the tested", "the available" do not)
+    # (a form's known label, "Project Sponsor", "Date Produced", is no person's name nor needs the parse)
+    form = bool(_FORM_LABEL.match(label) or _MEETS.match(label))
     if (len(words) == 1 and words[0].lower().endswith("ly")) or (
-            noun_label is not None and not fold(label).endswith(" by") and not noun_label(label)):
+            noun_label is not None and not form and not fold(label).endswith(" by") and not noun_label(label)):
         skipped["office_label_not_a_noun"] += 1  # "Detect Over Provisioning: Azure Advisor", "Mostly Good:"
         return None
-    if parse is not None and parse.person(label):
+    if parse is not None and not form and parse.person(label):
         skipped["office_label_person"] += 1  # a stand-up's "Braysen Goodwin: Worked on bugs": no property asked
         return None
     if _LIST_ITEM.match(value):
@@ -458,11 +692,31 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
     head = fold(label).split(" of ")[0].split()[-1]  # "Recorder of the Meeting" is a recorder
     heads = set(re.split(r"[/&]", head))  # "Client Name/address"
     updated = "updated" in lowered and date and not lowered.endswith(" by")
+    if _MEETS.match(label):
+        if not re.search(r"\d|day\b|days\b", value, re.IGNORECASE) or len(value.split()) > 10:
+            skipped["office_value_type"] += 1
+            return None
+        return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                    relation=FIELD, answer=value, kind=TruthType.ENTITY.value,
+                    ask=f"According to {named}, when does the team meet?")  # "Meeting Plan: Mondays @ 4:00 PM"
+    made = _MADE.match(label)
+    if made:
+        if not (date or _MONTHS.search(value)) or re.search(r"updated|revised", quote, re.IGNORECASE):
+            skipped["office_value_type"] += 1  # "Date Produced: October 20 2020; Updated: November 23 2020"
+            return None
+        return Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=quote, subject=label, about_doc=False,
+                    relation=FIELD, answer=value, kind=TruthType.DATE.value,
+                    ask=f"When was {named} {made.group(1).lower()}?")
     if not updated and not lowered.endswith(" by") and not heads & (_PROPERTY_HEADS | _ROLE_WORDS | _PEOPLE):
         # "Consequences: Failure to fulfil contract", "Integration Test: Top-Down": a risk's, a test's, an agenda
         # item's field, not a property of what the document is about (session 55: refused unless unmistakable)
         skipped["office_label_not_a_property"] += 1
         return None
+    person, _, apposition = value.partition(" - ")
+    if heads & _ROLE_WORDS and apposition and _person(person):
+        # a role's holder and what they are: "Project Manager: Erika McCluskey - Developer", "… - ann@quay.example";
+        # the person is the answer (session 56)
+        value = person.strip()
     if not _typed(heads, lowered, value, date):
         skipped["office_value_type"] += 1  # "Date Created: Month dd, yyyy", "Chairperson: the board"
         return None
@@ -500,7 +754,7 @@ budget cost costs total price amount fee hours velocity point points password em
 # a label that alone names a field of a row or an item (a story's points, a line's total) or needs the word that
 # says whose it is ("Name: Ann Lee" on a form: the name of what? "Team Name", "Course Code" say)
 _ROW_FIELDS = frozenset("""points point total hours cost costs amount price name number no id code type kind category
-class group level grade score mark marks""".split())
+class group level grade score mark marks title""".split())  # (session 56: "Title: Adventure Game" in a rationale)
 # a label whose value is a date, or a number: "Date Created: Month dd, yyyy" holds neither
 _DATE_HEADS = frozenset("date day deadline due dob".split())
 _NUMBER_HEADS = frozenset("number no count total hours cost costs budget price amount velocity points".split())
@@ -522,6 +776,9 @@ def _typed(heads: set[str], label: str, value: str, date: Any) -> bool:
         return False  # a user story's "Points: 5", a row's "Total:": whose points, what total?
     if heads & {"code", "id"}:
         return bool(re.search(r"\d", value) or re.fullmatch(r"[A-Z][A-Z0-9-]{1,9}", value))  # "Course Code: Hot Topic"
+    if heads & _ROLE_WORDS:
+        # a role is held by people (session 56: this check had been unreachable since session 55, so "Project
+        # Manager: Matthew McRae - mdmcrae1@…" and a manager's "the board" were asked)
         return _person(value)
     if words & _DATE_HEADS:  # "Date Created", "Delivery date"
         return bool(date or _MONTHS.search(value))
@@ -536,6 +793,9 @@ def _not_a_value(label: str, value: str) -> bool:
     first = fold(value).split()[0].rstrip("s") if value.split() else ""
     if len(value.split()) <= 2 and fold(value).split()[-1] in _PROPERTY_HEADS and value.istitle():
         return True  # a form's next prompt read as the value: "Print Name: | Print Title"
+    if (len(value.split()) == 2 and first in {"version", "revision"} and first != fold(label).split()[-1]
+            and re.fullmatch(r"[\d.]+", value.split()[1])):
+        return True  # another field's label and value: a test form's "Module: | Version 1.1" ("Room 3" is a room)
     return bool(value.endswith("?") or re.match(r"[^\w\"“'‘$£€(]", value) or re.search(r"\sor\s", value)
                 or re.search(r"\b(?:dd|mm|yy|yyyy|xx+)\b", value, re.IGNORECASE)
                 or first == fold(label).split()[-1].rstrip("s") and re.search(r"\d", value))

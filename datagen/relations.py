@@ -443,6 +443,17 @@ def read_facts(
                                 {d: mined.doc_text(d) for d in office_docs}, base.skipped,
                                 person_names(nlp)) if office_docs else {}
     noun_label = noun_labels(nlp) if office_docs else None
+    for doc_id in named_office:
+        # an office document a question names is its own article (session 56): five projects' "Project Charter"s
+        # share that title and say it, so `naming.articles` read them as one article's paragraphs, and one use cap
+        # held every charter's questions (10 of 26 on a tuning folder)
+        group = base.articles.pop(doc_id, ())
+        rest = tuple(d for d in group if d != doc_id)
+        for d in rest:
+            if len(rest) > 1:
+                base.articles[d] = rest
+            else:
+                base.articles.pop(d, None)
     # slide decks (datagen.slide_facts): always read, a folder with no deck is unchanged; each question names its
     # deck, and a deck's name is decided against the folder's other decks (a template's title shared by many)
     decks = [Deck(d, mined.titles.get(d, ""), first_heading(chunks), mined.doc_text(d))
