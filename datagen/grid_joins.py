@@ -1,0 +1,397 @@
+"""Questions across two tables of a user's folder: a lookup join (issue 36, multi-hop from real folders).
+
+A folder of workbooks holds its data as related tables, as a database would: an Orders sheet whose Customer ID
+column names a row of the Customers sheet (or workbook), a Products table whose Supplier column names a row of
+Suppliers. A person who owns the folder asks across them:
+
+    Orders (Order ID | Customer ID | …)          "ORD-7 | C012 | …"
+    Customers (Customer ID | Company Name | …)   "C012 | Hanari Carnes | …"
+    → "What is the company name of the customer of order ORD-7 in the Orders workbook?" → "Hanari Carnes"
+
+The first passage (the order's row) gives the key (C012), never the answer; the second (the customer's row) is
+found only through that key, which the question does not say. So the chain is genuine.
+
+A link (table A's column → table B's rows) is taken only where the folder shows it, not where two cells happen to
+match: B's row keys are unique in B; at least `MIN_MATCHED` distinct values of A's column, and `MIN_COVERAGE` of
+its filled cells, are B's keys; the column's name and B's key column (or its sheet or workbook) share a word
+("Customer_ID" and "(CustomerID)", "Latest purchase product" and "(Type of product)") unless the values are
+names of two words or more (a Manager column's "Ana Ruiz", a row of the Staff sheet); B lies in A's workbook or
+in A's folder (a user's project folder: another folder's Customers with the same keys is another company's); and
+one table only of that folder fits (two make the question a guess).
+
+Refused, each counted in `stages` ("grid_join:…"): a property that is no property (an identifier, contact data, a
+description, an empty or placeholder cell, a long text), an answer the first passage already states (the leak),
+A's row key that a question cannot say (a bare running number under a column that names no record), a link over
+`PER_LINK` questions (a 800-row Orders sheet must not fill the set).
+
+Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
+datagen.chat_bridges' session bridges); two workbooks make a 2-hop task, held by the pipeline's one-search drop
+like every bridge. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
+`GridTasks` does: joins are proposed beside the inner generator's tasks, never instead of them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from datagen.grid_facts import book_name, cells, is_grid_source, table_name
+from datagen.mining import MinedCorpus, fold
+from datagen.positives import POSITIVES
+from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import contains, normalize
+
+FORM = "join"
+MIN_MATCHED = 3  # distinct values of A's column found among B's keys
+MIN_COVERAGE = 0.8  # share of A's filled cells that are B's keys
+PER_LINK = 4  # questions asked through one link (A's column → B)
+_SEP = " · "  # corpus_tools.chunk_context's separator (as datagen.grid_facts reads it)
+_VALUE_CHARS = 40
+# words that say "this column holds a key", not what the key names
+_KEY_WORDS = frozenset({"id", "key", "code", "no", "nr", "num", "number", "ref", "fk", "pk", "sku"})
+# a B column that is no property a person asks for by the join: contact data (the brief: properties, not contact
+# data), an identifier, a text
+_NOT_PROPERTY = re.compile(
+    r"(?i)\b(?:e-?mail|phone|mobile|fax|contact|address|website|url|link|username|password|"
+    r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
+    r"[a-z](?:ID|Id|Key|Code)$"
+)
+_PLACEHOLDER = frozenset(
+    {"", "-", "—", "–", "n/a", "na", "none", "null", "tbd", "?", "0", "true", "false", "yes", "no"}
+)
+_ERROR = re.compile(r"^#[A-Z/0!?]+")
+_RUNNING = re.compile(r"^\d+$")
+_NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
+
+
+@dataclass(eq=False)  # one table is one object: a link's key
+class KeyedTable:
+    """One table of a workbook read by its first column: key → (chunk id, row line, column → value)."""
+
+    doc_id: str
+    where: str  # as a question names it: "the Orders sheet of the Sales workbook"
+    folder: str  # the workbook's folder in the corpus (a user's project folder)
+    corner: str  # the row keys' column name
+    columns: tuple[str, ...]
+    rows: dict[str, tuple[str, str, dict[str, str]]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # folded key → the key as written
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class Link:
+    """A's column whose values are B's row keys."""
+
+    a: KeyedTable
+    column: str
+    b: KeyedTable
+
+
+@dataclass(frozen=True)
+class Join:
+    """One question: A's row `key`, through its `column` value `via`, to B's row and its `prop` → `answer`."""
+
+    link: Link
+    key: str
+    via: str
+    prop: str
+    answer: str
+
+
+def _words(name: str) -> list[str]:
+    """A column name's words: "CustomerID" → customer id, "unit_price" → unit price, "Price (INR)" → price inr."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
+
+
+def _stems(name: str) -> set[str]:
+    return {w.rstrip("s") for w in _words(name) if w not in _KEY_WORDS and len(w) >= 3}
+
+
+def _noun(name: str) -> str:
+    """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
+    return " ".join(w for w in _words(name) if w not in _KEY_WORDS)
+
+
+def _phrase(column: str) -> str:
+    """A column as said in a question: "UnitPrice" → "unit price", "Price (INR)" → "price (INR)"."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column.replace("_", " "))
+    return " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
+
+
+def _header(metadata: Mapping[str, Any]) -> tuple[list[str], str]:
+    """(columns, corner) the chunk's contextual header carries for the table it continues (see grid_facts)."""
+    bits = str(metadata.get("header", "")).split(_SEP)
+    at = next((i for i, b in enumerate(bits) if b.startswith("columns: ")), None)
+    if at is None:
+        return [], ""
+    corner = bits[at + 1] if at + 1 < len(bits) else "columns"
+    return cells(bits[at][len("columns: ") :]), corner
+
+
+def _column_line(line: str) -> list[str] | None:
+    if not line.startswith("(") or " | " not in line:
+        return None
+    found = cells(line)
+    return [found[0][1:-1], *found[1:]] if found[0].endswith(")") else None
+
+
+def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
+    """Every workbook table of the corpus, its rows by their first cell (an identifier too: joins go by them)."""
+    tables: dict[tuple[str, str, tuple[str, ...]], KeyedTable] = {}
+    for doc_id, chunks in mined.chunks.items():
+        for chunk in chunks:
+            meta = chunk.metadata or {}
+            if not is_grid_source(meta) or str(meta.get("source") or "").lower().endswith(".pptx"):
+                continue
+            source = str(meta.get("source") or doc_id)
+            book = book_name(str(meta.get("title") or ""), source)
+            sheet = str(meta.get("section", ""))
+            columns, corner = _header(meta)
+            head = [corner, *columns] if columns else None
+            for i, block in enumerate(b for b in chunk.text.split("\n\n") if b.strip()):
+                lines = block.strip("\n").split("\n")
+                found = _column_line(lines[0])
+                if found is not None:
+                    head, lines = found, lines[1:]
+                elif i > 0:
+                    head = None  # a text block between tables: no table's rows
+                if not head or len(head) < 2:
+                    continue
+                key = (doc_id, sheet, tuple(head))
+                table = tables.get(key)
+                if table is None:
+                    table = tables[key] = KeyedTable(
+                        doc_id, table_name(book, sheet, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
+                    )
+                for line in lines:
+                    row = cells(line)
+                    if len(row) != len(head) or not row[0]:
+                        continue
+                    label = fold(row[0])
+                    if label in table.rows and table.rows[label][1] != line.rstrip():
+                        table.repeated = True
+                    table.rows.setdefault(
+                        label, (chunk.chunk_id, line.rstrip(), dict(zip(head[1:], row[1:], strict=True)))
+                    )
+                    table.labels.setdefault(label, row[0])
+    return [t for t in tables.values() if t.rows]
+
+
+def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
+    """The links the folder shows (see the module docstring), each counted."""
+    keyed = [t for t in tables if not t.repeated and len(t.rows) >= MIN_MATCHED]
+    out = []
+    for a in tables:
+        for column in a.columns:
+            values = [fold(r[2].get(column, "")) for r in a.rows.values()]
+            values = [v for v in values if v]
+            if len(set(values)) < MIN_MATCHED or not _stems(column):
+                continue
+            fits = []
+            for b in keyed:
+                if b is a or (b.doc_id != a.doc_id and b.folder != a.folder):
+                    continue
+                matched = [v for v in values if v in b.rows]
+                if len(set(matched)) < MIN_MATCHED or len(matched) < MIN_COVERAGE * len(values):
+                    continue
+                named = _stems(b.corner) | _stems(b.where.split(" sheet of ")[0]) | _stems(PurePosixPath(b.doc_id).stem)
+                # names of two words or more ("Ana Ruiz") match by chance almost never: a manager column whose
+                # names are the Staff sheet's rows is that link though the two names share no word
+                spelled = all(len(v.split()) >= 2 and re.search(r"[a-z]", v) for v in matched)
+                if not _stems(column) & named and not spelled:
+                    stages["grid_join:values match, names differ"] += 1  # a running number 1-5 in two tables
+                    continue
+                if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
+                    stages["grid_join:same entity"] += 1  # Customers in two workbooks: no join, one thing twice
+                    continue
+                fits.append((len(_stems(column) & _stems(b.corner)), b))
+            if not fits:
+                continue
+            best = max(n for n, _ in fits)
+            top = [b for n, b in fits if n == best]
+            if len(top) > 1:
+                stages["grid_join:link to two tables"] += 1
+                continue
+            out.append(Link(a, column, top[0]))
+    stages["grid_join:links"] += len(out)
+    stages["grid_join:links across workbooks"] += sum(1 for link in out if link.a.doc_id != link.b.doc_id)
+    return out
+
+
+def _row_phrase(table: KeyedTable, key: str) -> str:
+    """A's row as the question says it: "order ORD-7" under an "Order ID" key column, a name as written."""
+    noun = _noun(table.corner)
+    if _RUNNING.match(key) or re.search(r"\d", key) and fold(table.corner) != fold(noun):
+        return f"{noun} {key}" if noun and noun not in ("columns", "s") else ""
+    return key
+
+
+def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
+    if prop == b.corner or not prop.strip() or _NOT_PROPERTY.search(prop) or not _words(prop):
+        return "grid_join:not a property"
+    value = answer.strip()
+    if fold(value) in _PLACEHOLDER or _ERROR.match(value) or re.fullmatch(r"[$€£]?0(?:\.0+)?%?", value):
+        return "grid_join:value empty or placeholder"
+    if len(value) > _VALUE_CHARS or len(value.split()) > 6:
+        return "grid_join:value free text"
+    if re.fullmatch(r"\d+(?:\.\d+)?E[-+]?\d+", value, re.IGNORECASE):
+        return "grid_join:value scientific"
+    return ""
+
+
+def find_joins(links: Iterable[Link], chunk_text: Mapping[str, str], stages: Counter) -> dict[Link, list[Join]]:
+    """Each link's askable joins (one per A row and B property), the refused counted by reason."""
+    out: dict[Link, list[Join]] = {}
+    for link in links:
+        found = []
+        for label, (chunk_id, _line, values) in link.a.rows.items():
+            key = link.a.labels[label]
+            via = values.get(link.column, "")
+            if fold(via) not in link.b.rows:
+                continue
+            if not _row_phrase(link.a, key):
+                stages["grid_join:first key unsayable"] += 1
+                continue
+            first = normalize(chunk_text.get(chunk_id, ""))
+            for prop, answer in link.b.rows[fold(via)][2].items():
+                why = _refusal(prop, answer, link.b)
+                if not why and contains(first, normalize(answer), normalized=True):
+                    why = "grid_join:answer in first passage"  # the leak: the first read already gives it
+                if why:
+                    stages[why] += 1
+                    continue
+                found.append(Join(link, key, via, prop, answer.strip()))
+        stages["grid_join:joins"] += len(found)
+        if found:
+            out[link] = found
+    return out
+
+
+class GridJoins:
+    """The natural generator with the workbook joins added (see the module docstring)."""
+
+    def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5, per_link: int = PER_LINK) -> None:
+        self.inner = inner
+        self.share = share
+        self.per_link = per_link
+        self.own_stages: Counter = Counter()
+        self.chunk_text = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+        links = find_links(read_keyed_tables(mined), self.own_stages)
+        joins = find_joins(links, self.chunk_text, self.own_stages)
+        # by hop count: two sheets of one workbook are one document (hops 1), two workbooks two (hops 2)
+        self.pending: dict[int, dict[Link, list[Join]]] = {1: {}, 2: {}}
+        for link, found in joins.items():
+            self.pending[1 if link.a.doc_id == link.b.doc_id else 2][link] = found
+        self.asked: Counter = Counter()  # link → questions written through it
+
+    @property
+    def stages(self) -> Counter:
+        return Counter(getattr(self.inner, "stages", {})) + self.own_stages
+
+    def _left(self, hops: int) -> list[Link]:
+        return [k for k, v in self.pending.get(hops, {}).items() if v and self.asked[k] < self.per_link]
+
+    def commit(self, candidate: Candidate) -> None:
+        if candidate.metadata.get("generator_part") == "grid_join":
+            link = self._links_by_id.get(candidate.metadata.get("join_link", ""))
+            if link is not None:
+                self.asked[link] += 1
+            self.own_stages[f"grid_join:asked {'across workbooks' if candidate.hops >= 2 else 'across sheets'}"] += 1
+        else:
+            self.inner.commit(candidate)
+
+    @property
+    def _links_by_id(self) -> dict[str, Link]:
+        return {_link_id(k): k for v in self.pending.values() for k in v}
+
+    def exhausted(self, hops: int) -> str | None:
+        if self._left(hops):
+            return None
+        inner = getattr(self.inner, "exhausted", None)
+        return inner(hops) if inner is not None else None
+
+    def deferred(self, hops: int) -> str | None:
+        inner = getattr(self.inner, "deferred", None)
+        return inner(hops) if inner is not None and not self._left(hops) else None
+
+    def single_fill(self) -> str:
+        fill = getattr(self.inner, "single_fill", None)
+        return fill() if fill is not None else ""
+
+    def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        left = self._left(hops) if hops in (1, 2) else []
+        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        # a sheets join is one of the single-hop draws (a fifth of them), a workbooks join one of the 2-hop ones
+        share = self.share if hops == 2 else 0.2 * self.share
+        if not left or (not inner_spent and rng.random() >= share):
+            return self.inner.propose(hops, rng)
+        link = left[rng.randrange(len(left))]
+        found = self.pending[hops][link]
+        join = found.pop(rng.randrange(len(found)))  # each join tried once
+        self.own_stages["grid_join:proposed"] += 1
+        return self._candidate(join)
+
+    def _candidate(self, join: Join) -> Candidate:
+        link = join.link
+        a_chunk, a_line, _ = link.a.rows[fold(join.key)]
+        b_chunk, b_line, _ = link.b.rows[fold(join.via)]
+        prop = _phrase(join.prop)
+        noun = _noun(link.column) or _phrase(link.column)
+        # "the name of the supplier", not "the supplier name of the supplier"
+        entity = _stems(link.b.corner) | _stems(link.column)
+        words = prop.split()
+        if len(words) >= 2 and words[0].rstrip("s").lower() in entity:
+            prop = " ".join(words[1:])
+        question = f"What is the {prop} of the {noun} of {_row_phrase(link.a, join.key)} in {link.a.where}?"
+        items: list[SupportingItem] = []
+        if link.a.doc_id == link.b.doc_id:
+            chunks = tuple(dict.fromkeys((a_chunk, b_chunk)))
+            items.append(SupportingItem(link.a.doc_id, chunks, (a_line, b_line), contains_truth=True))
+        else:
+            items.append(SupportingItem(link.a.doc_id, (a_chunk,), (a_line,), contains_truth=False))
+            items.append(SupportingItem(link.b.doc_id, (b_chunk,), (b_line,), contains_truth=True))
+        scope = "sheets" if len(items) == 1 else "workbooks"
+        return Candidate(
+            question=question,
+            answer=join.answer,
+            supporting=tuple(items),
+            hops=len(items),
+            truth_type=TruthType.NUMBER if _NUMBER.match(join.answer.replace(" ", "")) else TruthType.ENTITY,
+            clues=(
+                f"What is the {_phrase(link.column)} of {_row_phrase(link.a, join.key)} in {link.a.where}?",
+                f"What is the {_phrase(join.prop)} of {join.via} in {link.b.where}?",
+            ),
+            bridges=(join.via,),
+            generator="natural",
+            metadata={
+                "form": FORM,
+                "generator_part": "grid_join",
+                "grid_form": f"{FORM}_{scope}",
+                "split_by": "fact",
+                "join_link": _link_id(link),
+                "passages": 2,
+                "fact_keys": [f"grid_join|{fold(link.a.where)}|{fold(join.key)}|{fold(link.column)}|{fold(join.prop)}"],
+                POSITIVES: [],
+            },
+        )
+
+
+def _link_id(link: Link) -> str:
+    return f"{link.a.doc_id}|{link.a.where}|{link.column}|{link.b.doc_id}|{link.b.where}"
+
+
+def with_grid_joins(generator: Any, mined: MinedCorpus) -> Any:
+    """`generator` with the workbook joins added when the corpus's workbooks have a link; else itself."""
+    wrapped = GridJoins(generator, mined)
+    return wrapped if any(wrapped.pending.values()) else generator
+
+
+def join_counts(stages: Mapping[str, int]) -> dict[str, int]:
+    """The run's join figures (for the benchmark's table): links, joins found, proposed, asked, refused by reason."""
+    return {k[len("grid_join:") :]: v for k, v in sorted(stages.items()) if k.startswith("grid_join:")}

@@ -1,0 +1,123 @@
+"""Questions across two tables of a folder's workbooks: lookup joins (datagen.grid_joins; issue 36)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from datagen_fixtures import NoProseGenerator
+
+from corpus_tools.types import Chunk
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.verify import check_candidate
+
+
+def _meta(source: str, section: str, header: str) -> dict:
+    return {"source": source, "section": section, "kind": "table", "header": header, "title": ""}
+
+
+def _chunks() -> list[Chunk]:
+    orders, customers, other, book = (
+        "acme/Orders.xlsx",
+        "acme/Customers.xlsx",
+        "zeta/Customers.xlsx",
+        "acme/Projects.xlsx",
+    )
+    return [
+        Chunk(
+            "ord#0",
+            orders,
+            "(Order_ID) | Customer_ID | Quantity | Status\nORD-1 | C001 | 5 | Completed\n"
+            "ORD-2 | C002 | 3 | Completed\nORD-3 | C003 | 7 | Open",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
+        ),
+        # the rows of the same table, its header row in the chunk before
+        Chunk(
+            "ord#1",
+            orders,
+            "ORD-4 | C001 | 2 | Open",
+            1,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
+        ),
+        Chunk(
+            "cus#0",
+            customers,
+            "(Customer_ID) | Company Name | City | Email\nC001 | Hanari Carnes | Lyon | a@x.org\n"
+            "C002 | Around the Horn | Leeds | b@x.org\nC003 | Berglunds Snabbkop | Lulea | c@x.org",
+            0,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Email · Customer_ID"),
+        ),
+        # another user's folder, keyed alike: another company's customers, never the orders' table
+        Chunk(
+            "oth#0",
+            other,
+            "(Customer_ID) | Company Name | City\nC001 | Zeta Foods | Oslo\nC002 | Zeta Two | Bergen\n"
+            "C003 | Zeta Three | Tromso",
+            0,
+            40,
+            _meta(other, "Sheet1", "columns: Company Name | City · Customer_ID"),
+        ),
+        # two sheets of one workbook: a project's manager is a row of the Staff sheet
+        Chunk(
+            "prj#0",
+            book,
+            "(Project) | Manager | Budget\nApollo | Ana Ruiz | 1,200\nHermes | Bo Chen | 800\nZeus | Cy Park | 950",
+            0,
+            40,
+            _meta(book, "Projects", "columns: Manager | Budget · Project"),
+        ),
+        Chunk(
+            "prj#1",
+            book,
+            "(Name) | Department | Phone\nAna Ruiz | Finance | 555-1\nBo Chen | Legal | 555-2\nCy Park | Sales | 555-3",
+            1,
+            40,
+            _meta(book, "Staff", "columns: Department | Phone · Name"),
+        ),
+    ]
+
+
+def test_a_column_whose_values_key_another_table_is_asked_across_both_and_verified() -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    generator = GridJoins(NoProseGenerator(), mined)
+    texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
+    chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+    made = {}
+    for hops in (1, 2):
+        for _link, joins in generator.pending[hops].items():
+            for join in joins:
+                c = generator._candidate(join)
+                made[c.question] = c
+                verdict = check_candidate(c, texts, chunk_texts)
+                assert verdict.accepted, (c.question, verdict.details)
+    across = made["What is the company name of the customer of order ORD-2 in the Orders workbook?"]
+    assert across.answer == "Around the Horn" and across.hops == 2 and across.bridges == ("C002",)
+    assert [i.doc_id for i in across.supporting] == ["acme/Orders.xlsx", "acme/Customers.xlsx"]
+    # the continued chunk's row is joined too
+    assert made["What is the city of the customer of order ORD-4 in the Orders workbook?"].answer == "Lyon"
+    sheets = made["What is the department of the manager of Apollo in the Projects sheet of the Projects workbook?"]
+    assert sheets.answer == "Finance" and sheets.hops == 1 and len(sheets.supporting[0].chunk_ids) == 2
+    # contact data is no property; the other folder's customers are never the orders' table
+    assert not [q for q in made if "email" in q or "phone" in q]
+    assert not [c for c in made.values() if "Zeta" in c.answer]
+    assert generator.own_stages["grid_join:links"] == 2
+
+
+def test_joins_are_written_by_the_pipeline_and_capped_per_link(tmp_path: Path) -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    generator = GridJoins(NoProseGenerator(), mined, per_link=2)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=20, hops=(1, 2), patience=30, seed=1))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    forms = Counter(t.metadata.get("grid_form") for t in tasks)
+    assert forms["join_workbooks"] == 2 and forms["join_sheets"] == 2, forms
+    assert all(t.hops == 2 for t in tasks if t.metadata["grid_form"] == "join_workbooks")
