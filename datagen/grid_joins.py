@@ -21,8 +21,9 @@ one table only of that folder fits (two make the question a guess).
 
 Refused, each counted in `stages` ("grid_join:…"): a property that is no property (an identifier, contact data, a
 description, an empty or placeholder cell, a long text), an answer the first passage already states (the leak),
-A's row key that a question cannot say (a bare running number under a column that names no record), a link over
-`PER_LINK` questions (a 800-row Orders sheet must not fill the set).
+A's row key that a question cannot say (a bare running number under a column that names no record), a first
+table whose keys repeat (an order-details sheet lists several products under one order: "the product of order
+10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two workbooks make a 2-hop task, held by the pipeline's one-search drop
@@ -188,6 +189,10 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
     keyed = [t for t in tables if not t.repeated and len(t.rows) >= MIN_MATCHED]
     out = []
     for a in tables:
+        if a.repeated:
+            # "the product of order 10248" in an order-details sheet that lists three products for it: a guess
+            stages["grid_join:first table's keys repeat"] += 1
+            continue
         for column in a.columns:
             values = [fold(r[2].get(column, "")) for r in a.rows.values()]
             values = [v for v in values if v]

@@ -121,3 +121,24 @@ def test_joins_are_written_by_the_pipeline_and_capped_per_link(tmp_path: Path) -
     forms = Counter(t.metadata.get("grid_form") for t in tasks)
     assert forms["join_workbooks"] == 2 and forms["join_sheets"] == 2, forms
     assert all(t.hops == 2 for t in tasks if t.metadata["grid_form"] == "join_workbooks")
+
+
+def test_a_first_table_whose_keys_repeat_asks_nothing() -> None:
+    from datagen.grid_joins import GridJoins
+
+    details = "acme/Order_Details.xlsx"
+    chunks = [
+        *_chunks(),
+        # order ORD-1 lists two customers' lines: "the customer of order ORD-1" is either
+        Chunk(
+            "det#0",
+            details,
+            "(Order_ID) | Customer_ID | Units\nORD-1 | C001 | 4\nORD-1 | C002 | 6\nORD-2 | C003 | 1\nORD-3 | C002 | 2",
+            0,
+            40,
+            _meta(details, "Sheet1", "columns: Customer_ID | Units · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    assert not [link for link in generator.pending[2] if link.a.doc_id == details]
+    assert generator.own_stages["grid_join:first table's keys repeat"] == 1
