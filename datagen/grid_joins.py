@@ -167,8 +167,10 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                 key = (doc_id, sheet, tuple(head))
                 table = tables.get(key)
                 if table is None:
+                    # a sheet named as its workbook ("Sellers" in Sellers.xlsx) is not said twice
+                    said = "" if _words(sheet) == _words(book) else sheet
                     table = tables[key] = KeyedTable(
-                        doc_id, table_name(book, sheet, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
+                        doc_id, table_name(book, said, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
                     )
                 for line in lines:
                     row = cells(line)
@@ -238,9 +240,17 @@ def _row_phrase(table: KeyedTable, key: str) -> str:
 
 
 def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
-    if prop == b.corner or not prop.strip() or _NOT_PROPERTY.search(prop) or not _words(prop):
+    # the name's words too: "SupplierContact" is contact data as "Supplier Contact" is
+    if (
+        prop == b.corner
+        or not _words(prop)
+        or _NOT_PROPERTY.search(prop)
+        or _NOT_PROPERTY.search(" ".join(_words(prop)))
+    ):
         return "grid_join:not a property"
     value = answer.strip()
+    if re.search(r"@|https?://|www\.", value):
+        return "grid_join:not a property"  # an address under a column named otherwise
     if fold(value) in _PLACEHOLDER or _ERROR.match(value) or re.fullmatch(r"[$€£]?0(?:\.0+)?%?", value):
         return "grid_join:value empty or placeholder"
     if len(value) > _VALUE_CHARS or len(value.split()) > 6:
@@ -250,8 +260,12 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     return ""
 
 
-def find_joins(links: Iterable[Link], chunk_text: Mapping[str, str], stages: Counter) -> dict[Link, list[Join]]:
-    """Each link's askable joins (one per A row and B property), the refused counted by reason."""
+def find_joins(
+    links: Iterable[Link], chunk_text: Mapping[str, str], stages: Counter, tables: Sequence[KeyedTable] = ()
+) -> dict[Link, list[Join]]:
+    """Each link's askable joins (one per A row and B property), the refused counted by reason. `tables`: the
+    folder's tables, so that a row the question names ("order 1 in the Orders workbook") is one row of them."""
+    named = Counter((fold(t.where), label) for t in tables for label in t.rows)
     out: dict[Link, list[Join]] = {}
     for link in links:
         found = []
@@ -262,6 +276,10 @@ def find_joins(links: Iterable[Link], chunk_text: Mapping[str, str], stages: Cou
                 continue
             if not _row_phrase(link.a, key):
                 stages["grid_join:first key unsayable"] += 1
+                continue
+            if named[(fold(link.a.where), label)] > 1:
+                # two users' Orders workbooks both hold order 1: which one the question means is a guess
+                stages["grid_join:first row named alike elsewhere"] += 1
                 continue
             first = normalize(chunk_text.get(chunk_id, ""))
             for prop, answer in link.b.rows[fold(via)][2].items():
@@ -287,8 +305,9 @@ class GridJoins:
         self.per_link = per_link
         self.own_stages: Counter = Counter()
         self.chunk_text = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
-        links = find_links(read_keyed_tables(mined), self.own_stages)
-        joins = find_joins(links, self.chunk_text, self.own_stages)
+        tables = read_keyed_tables(mined)
+        links = find_links(tables, self.own_stages)
+        joins = find_joins(links, self.chunk_text, self.own_stages, tables)
         # by hop count: two sheets of one workbook are one document (hops 1), two workbooks two (hops 2)
         self.pending: dict[int, dict[Link, list[Join]]] = {1: {}, 2: {}}
         for link, found in joins.items():

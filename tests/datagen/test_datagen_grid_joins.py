@@ -103,7 +103,7 @@ def test_a_column_whose_values_key_another_table_is_asked_across_both_and_verifi
     assert [i.doc_id for i in across.supporting] == ["acme/Orders.xlsx", "acme/Customers.xlsx"]
     # the continued chunk's row is joined too
     assert made["What is the city of the customer of order ORD-4 in the Orders workbook?"].answer == "Lyon"
-    sheets = made["What is the department of the manager of Apollo in the Projects sheet of the Projects workbook?"]
+    sheets = made["What is the department of the manager of Apollo in the Projects workbook?"]
     assert sheets.answer == "Finance" and sheets.hops == 1 and len(sheets.supporting[0].chunk_ids) == 2
     # contact data is no property; the other folder's customers are never the orders' table
     assert not [q for q in made if "email" in q or "phone" in q]
@@ -142,3 +142,42 @@ def test_a_first_table_whose_keys_repeat_asks_nothing() -> None:
     generator = GridJoins(NoProseGenerator(), mine(chunks))
     assert not [link for link in generator.pending[2] if link.a.doc_id == details]
     assert generator.own_stages["grid_join:first table's keys repeat"] == 1
+
+
+def test_contact_data_a_sheet_named_as_its_workbook_and_a_row_two_workbooks_name_alike() -> None:
+    from datagen.grid_joins import GridJoins
+
+    sales, products, other = "acme/Sales.xlsx", "acme/Products.xlsx", "zeta/Sales.xlsx"
+    chunks = [
+        Chunk(
+            "sal#0",
+            sales,
+            "(SaleID) | Product | Qty\n1 | P001 | 4\n2 | P002 | 6\n3 | P003 | 1\n4 | P001 | 2",
+            0,
+            40,
+            _meta(sales, "Sales", "columns: Product | Qty · SaleID"),
+        ),
+        Chunk(
+            "pro#0",
+            products,
+            "(ProductID) | ProductName | SupplierContact\nP001 | Drill | a@s.com\nP002 | Saw | b@s.com\n"
+            "P003 | Vice | c@s.com",
+            0,
+            40,
+            _meta(products, "Sheet1", "columns: ProductName | SupplierContact · ProductID"),
+        ),
+        # another folder's Sales workbook (its sheet named as it) with a sale 4 of its own
+        Chunk(
+            "oth#0",
+            other,
+            "(SaleID) | Item | Qty\n4 | Bolt | 9\n5 | Nut | 3",
+            0,
+            40,
+            _meta(other, "Sales", "columns: Item | Qty · SaleID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    assert made["What is the name of the product of sale 1 in the Sales workbook?"] == "Drill"
+    assert not [q for q in made if "contact" in q]  # "SupplierContact" is contact data
+    assert not [q for q in made if "sale 4 " in q] and generator.own_stages["grid_join:first row named alike elsewhere"]
