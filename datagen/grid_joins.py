@@ -122,6 +122,8 @@ def _noun(name: str) -> str:
 def _phrase(column: str) -> str:
     """A column as said in a question: "UnitPrice" → "unit price", "Price (INR)" → "price (INR)"."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column.replace("_", " "))
+    if column.isupper():
+        return spaced.lower()  # a shouted name ("REGION_NAME", an Oracle export's) is no acronym
     return " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
 
 
@@ -232,9 +234,13 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
 
 
 def _row_phrase(table: KeyedTable, key: str) -> str:
-    """A's row as the question says it: "order ORD-7" under an "Order ID" key column, a name as written."""
+    """A's row as the question says it: "order ORD-7" under an "Order ID" key column ("country IT" under
+    "COUNTRY_ID"), a name as written ("Bill Gates" under "Name"); "" when a bare number keys a column that names
+    no record."""
     noun = _noun(table.corner)
-    if _RUNNING.match(key) or re.search(r"\d", key) and fold(table.corner) != fold(noun):
+    noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
+    coded = any(w in _KEY_WORDS for w in _words(table.corner))
+    if coded or _RUNNING.match(key) or (re.search(r"\d", key) and fold(table.corner) != fold(noun)):
         return f"{noun} {key}" if noun and noun not in ("columns", "s") else ""
     return key
 

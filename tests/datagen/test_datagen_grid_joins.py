@@ -181,3 +181,33 @@ def test_contact_data_a_sheet_named_as_its_workbook_and_a_row_two_workbooks_name
     assert made["What is the name of the product of sale 1 in the Sales workbook?"] == "Drill"
     assert not [q for q in made if "contact" in q]  # "SupplierContact" is contact data
     assert not [q for q in made if "sale 4 " in q] and generator.own_stages["grid_join:first row named alike elsewhere"]
+
+
+def test_a_code_key_is_said_with_its_noun_and_a_shouted_column_in_lower_case() -> None:
+    from datagen.grid_joins import GridJoins
+
+    country, regions = "hr/Country.xlsx", "hr/Regions.xlsx"
+    chunks = [
+        Chunk(
+            "cou#0",
+            country,
+            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
+            0,
+            40,
+            _meta(country, "Export Worksheet", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+        ),
+        Chunk(
+            "reg#0",
+            regions,
+            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
+            0,
+            40,
+            _meta(regions, "Export Worksheet", "columns: REGION_NAME · REGION_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    assert made == {
+        f"What is the name of the region of country {k} in the Export Worksheet sheet of the Country workbook?": v
+        for k, v in (("IT", "Europe"), ("JP", "Asia"), ("US", "Americas"))
+    }
