@@ -20,14 +20,18 @@ in A's folder (a user's project folder: another folder's Customers with the same
 one table only of that folder fits (two make the question a guess).
 
 Refused, each counted in `stages` ("grid_join:…"): a property that is no property (an identifier, contact data, a
-description, an empty or placeholder cell, a long text), an answer the first passage already states (the leak),
+description, an empty or placeholder cell, a long text), an answer an earlier passage already states (the leak),
 A's row key that a question cannot say (a bare running number under a column that names no record), a first
 table whose keys repeat (an order-details sheet lists several products under one order: "the product of order
 10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
 
+Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
+"What is the name of the region of the country of location 1000 in the Location workbook?" (Location → Country →
+Regions, hops 3); the answer must be in no passage before the last.
+
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
-datagen.chat_bridges' session bridges); two workbooks make a 2-hop task, held by the pipeline's one-search drop
-like every bridge. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
+datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
+drop like every bridge. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
 `GridTasks` does: joins are proposed beside the inner generator's tasks, never instead of them.
 """
 
@@ -50,7 +54,8 @@ from datagen.verify import contains, normalize
 FORM = "join"
 MIN_MATCHED = 3  # distinct values of A's column found among B's keys
 MIN_COVERAGE = 0.8  # share of A's filled cells that are B's keys
-PER_LINK = 4  # questions asked through one link (A's column → B)
+PER_LINK = 4  # questions asked through one link (A's column → B), or one chain of links
+MAX_LINKS = 3  # a chain of four tables at most (hops 4)
 _SEP = " · "  # corpus_tools.chunk_context's separator (as datagen.grid_facts reads it)
 _VALUE_CHARS = 40
 # words that say "this column holds a key", not what the key names
@@ -95,11 +100,12 @@ class Link:
 
 @dataclass(frozen=True)
 class Join:
-    """One question: A's row `key`, through its `column` value `via`, to B's row and its `prop` → `answer`."""
+    """One question: A's row `key`, through each link's value (`vias`) to the last table's row, whose `prop` is
+    `answer`."""
 
-    link: Link
+    path: tuple[Link, ...]
     key: str
-    via: str
+    vias: tuple[str, ...]
     prop: str
     answer: str
 
@@ -266,39 +272,64 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     return ""
 
 
+def chain_paths(links: Sequence[Link]) -> list[tuple[Link, ...]]:
+    """Each link alone, and links followed on (Location → Country → Regions) through tables of as many workbooks,
+    up to `MAX_LINKS` links: each workbook a hop, none read twice."""
+    paths = [(link,) for link in links]
+    frontier = [p for p in paths if p[0].a.doc_id != p[0].b.doc_id]
+    for _ in range(MAX_LINKS - 1):
+        longer = []
+        for p in frontier:
+            docs = {p[0].a.doc_id, *(link.b.doc_id for link in p)}
+            longer += [(*p, link) for link in links if link.a is p[-1].b and link.b.doc_id not in docs]
+        paths += longer
+        frontier = longer
+    return paths
+
+
 def find_joins(
-    links: Iterable[Link], chunk_text: Mapping[str, str], stages: Counter, tables: Sequence[KeyedTable] = ()
-) -> dict[Link, list[Join]]:
-    """Each link's askable joins (one per A row and B property), the refused counted by reason. `tables`: the
-    folder's tables, so that a row the question names ("order 1 in the Orders workbook") is one row of them."""
+    paths: Iterable[tuple[Link, ...]], chunk_text: Mapping[str, str], stages: Counter, tables: Sequence[KeyedTable] = ()
+) -> dict[tuple[Link, ...], list[Join]]:
+    """Each path's askable joins (one per first row and last property), the refused counted by reason. `tables`:
+    the folder's tables, so that a row the question names ("order 1 in the Orders workbook") is one row of them."""
     named = Counter((fold(t.where), label) for t in tables for label in t.rows)
-    out: dict[Link, list[Join]] = {}
-    for link in links:
-        found = []
-        for label, (chunk_id, _line, values) in link.a.rows.items():
-            key = link.a.labels[label]
-            via = values.get(link.column, "")
-            if fold(via) not in link.b.rows:
+    out: dict[tuple[Link, ...], list[Join]] = {}
+    for path in paths:
+        first, last, found = path[0], path[-1], []
+        alone = len(path) == 1  # a row's refusal is counted once, not once per chain it starts
+        for label, (chunk_id, _line, values) in first.a.rows.items():
+            key = first.a.labels[label]
+            read, vias = [chunk_id], []
+            for link in path:
+                via = values.get(link.column, "")
+                if fold(via) not in link.b.rows:
+                    break
+                vias.append(via)
+                read.append(link.b.rows[fold(via)][0])
+                values = link.b.rows[fold(via)][2]
+            if len(vias) < len(path):
                 continue
-            if not _row_phrase(link.a, key):
-                stages["grid_join:first key unsayable"] += 1
+            if not _row_phrase(first.a, key) or named[(fold(first.a.where), label)] > 1:
+                # a bare number under a column that names no record; two users' Orders workbooks both holding
+                # order 1: which row the question means is a guess
+                stages[
+                    "grid_join:first key unsayable"
+                    if not _row_phrase(first.a, key)
+                    else "grid_join:first row named alike elsewhere"
+                ] += alone
                 continue
-            if named[(fold(link.a.where), label)] > 1:
-                # two users' Orders workbooks both hold order 1: which one the question means is a guess
-                stages["grid_join:first row named alike elsewhere"] += 1
-                continue
-            first = normalize(chunk_text.get(chunk_id, ""))
-            for prop, answer in link.b.rows[fold(via)][2].items():
-                why = _refusal(prop, answer, link.b)
-                if not why and contains(first, normalize(answer), normalized=True):
-                    why = "grid_join:answer in first passage"  # the leak: the first read already gives it
+            earlier = [normalize(chunk_text.get(c, "")) for c in read[:-1]]
+            for prop, answer in values.items():
+                why = _refusal(prop, answer, last.b)
+                if not why and any(contains(text, normalize(answer), normalized=True) for text in earlier):
+                    why = "grid_join:answer in an earlier passage"  # the leak: a hop before already gives it
                 if why:
                     stages[why] += 1
                     continue
-                found.append(Join(link, key, via, prop, answer.strip()))
+                found.append(Join(path, key, tuple(vias), prop, answer.strip()))
         stages["grid_join:joins"] += len(found)
         if found:
-            out[link] = found
+            out[path] = found
     return out
 
 
@@ -312,33 +343,32 @@ class GridJoins:
         self.own_stages: Counter = Counter()
         self.chunk_text = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
         tables = read_keyed_tables(mined)
-        links = find_links(tables, self.own_stages)
-        joins = find_joins(links, self.chunk_text, self.own_stages, tables)
-        # by hop count: two sheets of one workbook are one document (hops 1), two workbooks two (hops 2)
-        self.pending: dict[int, dict[Link, list[Join]]] = {1: {}, 2: {}}
-        for link, found in joins.items():
-            self.pending[1 if link.a.doc_id == link.b.doc_id else 2][link] = found
-        self.asked: Counter = Counter()  # link → questions written through it
+        paths = chain_paths(find_links(tables, self.own_stages))
+        joins = find_joins(paths, self.chunk_text, self.own_stages, tables)
+        # by hop count, a document a hop: two sheets of one workbook are one (hops 1), a chain of workbooks as many
+        self.pending: dict[int, dict[tuple[Link, ...], list[Join]]] = {}
+        for path, found in joins.items():
+            hops = len({path[0].a.doc_id, *(link.b.doc_id for link in path)})
+            self.pending.setdefault(hops, {})[path] = found
+            self.own_stages[f"grid_join:{hops}-hop chains"] += 1
+        self.by_id = {_path_id(p): p for v in self.pending.values() for p in v}
+        self.asked: Counter = Counter()  # path → questions written through it
 
     @property
     def stages(self) -> Counter:
         return Counter(getattr(self.inner, "stages", {})) + self.own_stages
 
-    def _left(self, hops: int) -> list[Link]:
+    def _left(self, hops: int) -> list[tuple[Link, ...]]:
         return [k for k, v in self.pending.get(hops, {}).items() if v and self.asked[k] < self.per_link]
 
     def commit(self, candidate: Candidate) -> None:
         if candidate.metadata.get("generator_part") == "grid_join":
-            link = self._links_by_id.get(candidate.metadata.get("join_link", ""))
-            if link is not None:
-                self.asked[link] += 1
+            path = self.by_id.get(candidate.metadata.get("join_path", ""))
+            if path is not None:
+                self.asked[path] += 1
             self.own_stages[f"grid_join:asked {'across workbooks' if candidate.hops >= 2 else 'across sheets'}"] += 1
         else:
             self.inner.commit(candidate)
-
-    @property
-    def _links_by_id(self) -> dict[str, Link]:
-        return {_link_id(k): k for v in self.pending.values() for k in v}
 
     def exhausted(self, hops: int) -> str | None:
         if self._left(hops):
@@ -355,65 +385,71 @@ class GridJoins:
         return fill() if fill is not None else ""
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
-        left = self._left(hops) if hops in (1, 2) else []
+        left = self._left(hops)
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
-        # a sheets join is one of the single-hop draws (a fifth of them), a workbooks join one of the 2-hop ones
-        share = self.share if hops == 2 else 0.2 * self.share
+        # a sheets join is one of the single-hop draws (a fifth of them), a workbooks chain one of the multi-hop ones
+        share = 0.2 * self.share if hops == 1 else self.share
         if not left or (not inner_spent and rng.random() >= share):
             return self.inner.propose(hops, rng)
-        link = left[rng.randrange(len(left))]
-        found = self.pending[hops][link]
+        path = left[rng.randrange(len(left))]
+        found = self.pending[hops][path]
         join = found.pop(rng.randrange(len(found)))  # each join tried once
         self.own_stages["grid_join:proposed"] += 1
         return self._candidate(join)
 
     def _candidate(self, join: Join) -> Candidate:
-        link = join.link
-        a_chunk, a_line, _ = link.a.rows[fold(join.key)]
-        b_chunk, b_line, _ = link.b.rows[fold(join.via)]
+        path, first, last = join.path, join.path[0], join.path[-1]
+        tables = [first.a, *(link.b for link in path)]
+        rows = [first.a.rows[fold(join.key)], *(link.b.rows[fold(v)] for link, v in zip(path, join.vias, strict=True))]
         prop = _phrase(join.prop)
-        noun = _noun(link.column) or _phrase(link.column)
         # "the name of the supplier", not "the supplier name of the supplier"
-        entity = _stems(link.b.corner) | _stems(link.column)
         words = prop.split()
-        if len(words) >= 2 and words[0].rstrip("s").lower() in entity:
+        if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
             prop = " ".join(words[1:])
-        question = f"What is the {prop} of the {noun} of {_row_phrase(link.a, join.key)} in {link.a.where}?"
-        items: list[SupportingItem] = []
-        if link.a.doc_id == link.b.doc_id:
-            chunks = tuple(dict.fromkeys((a_chunk, b_chunk)))
-            items.append(SupportingItem(link.a.doc_id, chunks, (a_line, b_line), contains_truth=True))
-        else:
-            items.append(SupportingItem(link.a.doc_id, (a_chunk,), (a_line,), contains_truth=False))
-            items.append(SupportingItem(link.b.doc_id, (b_chunk,), (b_line,), contains_truth=True))
-        scope = "sheets" if len(items) == 1 else "workbooks"
+        chain = " of the ".join(_noun(link.column) or _phrase(link.column) for link in reversed(path))
+        said = _row_phrase(first.a, join.key)
+        question = f"What is the {prop} of the {chain} of {said} in {first.a.where}?"
+        items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
+        for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
+            chunk_ids, quotes = items.setdefault(table.doc_id, ([], []))
+            chunk_ids += [chunk_id] if chunk_id not in chunk_ids else []
+            quotes.append(line)
+        supporting = tuple(
+            SupportingItem(d, tuple(c), tuple(q), contains_truth=d == last.b.doc_id) for d, (c, q) in items.items()
+        )
+        clues = [f"What is the {_phrase(first.column)} of {said} in {first.a.where}?"]
+        clues += [
+            f"What is the {_phrase(link.column)} of {v} in {link.a.where}?"
+            for link, v in zip(path[1:], join.vias, strict=False)
+        ]
+        clues.append(f"What is the {_phrase(join.prop)} of {join.vias[-1]} in {last.b.where}?")
+        scope = "sheets" if len(supporting) == 1 else "workbooks"
         return Candidate(
             question=question,
             answer=join.answer,
-            supporting=tuple(items),
-            hops=len(items),
+            supporting=supporting,
+            hops=len(supporting),
             truth_type=TruthType.NUMBER if _NUMBER.match(join.answer.replace(" ", "")) else TruthType.ENTITY,
-            clues=(
-                f"What is the {_phrase(link.column)} of {_row_phrase(link.a, join.key)} in {link.a.where}?",
-                f"What is the {_phrase(join.prop)} of {join.via} in {link.b.where}?",
-            ),
-            bridges=(join.via,),
+            clues=tuple(clues),
+            bridges=join.vias,
             generator="natural",
             metadata={
                 "form": FORM,
                 "generator_part": "grid_join",
                 "grid_form": f"{FORM}_{scope}",
                 "split_by": "fact",
-                "join_link": _link_id(link),
-                "passages": 2,
-                "fact_keys": [f"grid_join|{fold(link.a.where)}|{fold(join.key)}|{fold(link.column)}|{fold(join.prop)}"],
+                "join_path": _path_id(path),
+                "passages": len(rows),
+                "fact_keys": [
+                    f"grid_join|{fold(first.a.where)}|{fold(join.key)}|{fold(_path_id(path))}|{fold(join.prop)}"
+                ],
                 POSITIVES: [],
             },
         )
 
 
-def _link_id(link: Link) -> str:
-    return f"{link.a.doc_id}|{link.a.where}|{link.column}|{link.b.doc_id}|{link.b.where}"
+def _path_id(path: tuple[Link, ...]) -> str:
+    return " → ".join(f"{link.a.doc_id}|{link.a.where}|{link.column}|{link.b.doc_id}|{link.b.where}" for link in path)
 
 
 def with_grid_joins(generator: Any, mined: MinedCorpus) -> Any:

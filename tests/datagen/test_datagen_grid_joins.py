@@ -140,7 +140,7 @@ def test_a_first_table_whose_keys_repeat_asks_nothing() -> None:
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
-    assert not [link for link in generator.pending[2] if link.a.doc_id == details]
+    assert not [path for path in generator.pending[2] if path[0].a.doc_id == details]
     assert generator.own_stages["grid_join:first table's keys repeat"] == 1
 
 
@@ -211,3 +211,46 @@ def test_a_code_key_is_said_with_its_noun_and_a_shouted_column_in_lower_case() -
         f"What is the name of the region of country {k} in the Export Worksheet sheet of the Country workbook?": v
         for k, v in (("IT", "Europe"), ("JP", "Asia"), ("US", "Americas"))
     }
+
+
+def test_links_are_followed_on_through_a_third_workbook() -> None:
+    from datagen.grid_joins import GridJoins
+
+    location, country, regions = "hr/Location.xlsx", "hr/Country.xlsx", "hr/Regions.xlsx"
+    chunks = [
+        Chunk(
+            "loc#0",
+            location,
+            "(LOCATION_ID) | CITY | COUNTRY_ID\n1000 | Roma | IT\n1300 | Tokyo | JP\n1400 | Southlake | US",
+            0,
+            40,
+            _meta(location, "Sheet1", "columns: CITY | COUNTRY_ID · LOCATION_ID"),
+        ),
+        Chunk(
+            "cou#0",
+            country,
+            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
+            0,
+            40,
+            _meta(country, "Sheet1", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+        ),
+        Chunk(
+            "reg#0",
+            regions,
+            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
+            0,
+            40,
+            _meta(regions, "Sheet1", "columns: REGION_NAME · REGION_ID"),
+        ),
+    ]
+    mined = mine(chunks)
+    generator = GridJoins(NoProseGenerator(), mined)
+    made = {
+        generator._candidate(j).question: generator._candidate(j) for js in generator.pending[3].values() for j in js
+    }
+    chain = made["What is the name of the region of the country of location 1300 in the Location workbook?"]
+    assert chain.answer == "Asia" and chain.hops == 3 and chain.bridges == ("JP", "3")
+    assert [i.doc_id for i in chain.supporting] == [location, country, regions]
+    texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
+    chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+    assert check_candidate(chain, texts, chunk_texts).accepted
