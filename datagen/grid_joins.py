@@ -129,8 +129,11 @@ def _phrase(column: str) -> str:
     """A column as said in a question: "UnitPrice" → "unit price", "Price (INR)" → "price (INR)"."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column.replace("_", " "))
     if column.isupper():
-        return spaced.lower()  # a shouted name ("REGION_NAME", an Oracle export's) is no acronym
-    return " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
+        said = spaced.lower()  # a shouted name ("REGION_NAME", an Oracle export's) is no acronym
+    else:
+        said = " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
+    # a database's abbreviations said in full ("numCredits": the number of credits)
+    return re.sub(r"\b(?:num|no of|nbr) ", "number of ", re.sub(r"\bqty\b", "quantity", said))
 
 
 def _header(metadata: Mapping[str, Any]) -> tuple[list[str], str]:

@@ -254,3 +254,17 @@ def test_links_are_followed_on_through_a_third_workbook() -> None:
     texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
     chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
     assert check_candidate(chain, texts, chunk_texts).accepted
+
+
+def test_a_column_is_said_in_words_a_database_s_abbreviations_in_full() -> None:
+    from datagen.grid_joins import _phrase
+
+    said = {c: _phrase(c) for c in ("numCredits", "Qty", "UnitPrice", "REGION_NAME", "Price (INR)", "No of Units")}
+    assert said == {
+        "numCredits": "number of credits",
+        "Qty": "quantity",
+        "UnitPrice": "unit price",
+        "REGION_NAME": "region name",
+        "Price (INR)": "price (INR)",
+        "No of Units": "number of units",
+    }
