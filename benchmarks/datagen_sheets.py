@@ -120,10 +120,11 @@ def main(argv: list[str] | None = None) -> None:
 
     joins = join_counts(stages)
     refused = {k: v for k, v in joins.items() if k not in ("links", "links across workbooks", "joins", "proposed")
-               and not k.startswith("asked")}
-    print("\n| join links (across workbooks) | joins found | proposed | asked across workbooks | asked across sheets | "
-          "refused (by reason) |\n|---|---|---|---|---|---|")
-    print(f"| {joins.get('links', 0)} ({joins.get('links across workbooks', 0)}) | {joins.get('joins', 0)} | "
+               and not k.startswith("asked") and not k.endswith("chains")}
+    chains = ", ".join(f"{k.split('-')[0]}-hop {v}" for k, v in joins.items() if k.endswith("chains")) or "—"
+    print("\n| join links (across workbooks) | chains by hops | joins found | proposed | asked across workbooks | "
+          "asked across sheets | refused (by reason) |\n|---|---|---|---|---|---|---|")
+    print(f"| {joins.get('links', 0)} ({joins.get('links across workbooks', 0)}) | {chains} | {joins.get('joins', 0)} | "
           f"{joins.get('proposed', 0)} | {joins.get('asked across workbooks', 0)} | {joins.get('asked across sheets', 0)} | "
           f"{', '.join(f'{k} {v}' for k, v in sorted(refused.items(), key=lambda kv: -kv[1])) or '—'} |")
     rng = random.Random(args.seed)

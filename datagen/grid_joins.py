@@ -51,7 +51,10 @@ from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
-FORM = "join"
+# the pipeline's form: a join is a bridge (its key masked), so the one-search drop and the lexical budget hold it as
+# they hold every bridge (datagen.pipeline._searched_form); metadata["grid_form"] says join_workbooks / join_sheets
+FORM = "bridge"
+GRID_FORM = "join"
 MIN_MATCHED = 3  # distinct values of A's column found among B's keys
 MIN_COVERAGE = 0.8  # share of A's filled cells that are B's keys
 PER_LINK = 4  # questions asked through one link (A's column → B), or one chain of links
@@ -439,7 +442,7 @@ class GridJoins:
             metadata={
                 "form": FORM,
                 "generator_part": "grid_join",
-                "grid_form": f"{FORM}_{scope}",
+                "grid_form": f"{GRID_FORM}_{scope}",
                 "split_by": "fact",
                 "join_path": _path_id(path),
                 "passages": len(rows),

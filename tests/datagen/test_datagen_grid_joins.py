@@ -268,3 +268,19 @@ def test_a_column_is_said_in_words_a_database_s_abbreviations_in_full() -> None:
         "Price (INR)": "price (INR)",
         "No of Units": "number of units",
     }
+
+
+def test_a_join_one_search_solves_is_dropped_as_any_bridge_is(tmp_path: Path) -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    every = list(mined.chunks)
+
+    def searcher(question: str) -> dict:
+        return {"hybrid": every, "bm25": every, "dense": every}  # every document found by the question alone
+
+    generator = GridJoins(NoProseGenerator(), mined)
+    config = GenerateConfig(n=20, hops=(2,), patience=30, seed=1, solved_budget=0.0)
+    report = generate(generator, mined, tmp_path / "t.jsonl", config, searcher=searcher)
+    assert not [t for t in read_task_file(tmp_path / "t.jsonl") if t.hops >= 2]
+    assert report.drops.get("one_search_solves", 0) > 0
