@@ -26,8 +26,9 @@ table whose keys repeat (an order-details sheet lists several products under one
 10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
 
 Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
-"What is the name of the region of the country of location 1000 in the Location workbook?" (Location → Country →
-Regions, hops 3); the answer must be in no passage before the last.
+"What is the name of the region of location 1000 in the Location workbook?" (Location → Country → Regions, hops
+3), the last table's thing said alone, so one chain only from the row's table may end on it; the answer must be in
+no passage before the last.
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
@@ -353,7 +354,12 @@ class GridJoins:
         joins = find_joins(paths, self.chunk_text, self.own_stages, tables)
         # by hop count, a document a hop: two sheets of one workbook are one (hops 1), a chain of workbooks as many
         self.pending: dict[int, dict[tuple[Link, ...], list[Join]]] = {}
+        ends = Counter((id(path[0].a), _end(path)) for path in joins)
         for path, found in joins.items():
+            if len(path) > 1 and ends[(id(path[0].a), _end(path))] > 1:
+                # Orders → Customers and Orders → Invoices → Customers: "the customer of order 7" is either
+                self.own_stages["grid_join:two chains end alike"] += len(found)
+                continue
             hops = len({path[0].a.doc_id, *(link.b.doc_id for link in path)})
             self.pending.setdefault(hops, {})[path] = found
             self.own_stages[f"grid_join:{hops}-hop chains"] += 1
@@ -412,9 +418,11 @@ class GridJoins:
         words = prop.split()
         if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
             prop = " ".join(words[1:])
-        chain = " of the ".join(_noun(link.column) or _phrase(link.column) for link in reversed(path))
         said = _row_phrase(first.a, join.key)
-        question = f"What is the {prop} of the {chain} of {said} in {first.a.where}?"
+        # the last table's thing only: "the supplier of shipment SH-0018", not "the supplier of the order of shipment
+        # SH-0018" (a chain's middle said reads as a database's path; tuning read: "the name of the product category
+        # of the product subcategory of product 478"); one chain from the row's table ends on it (`__init__`)
+        question = f"What is the {prop} of the {_end(path)} of {said} in {first.a.where}?"
         items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
         for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
             chunk_ids, quotes = items.setdefault(table.doc_id, ([], []))
@@ -452,6 +460,11 @@ class GridJoins:
                 POSITIVES: [],
             },
         )
+
+
+def _end(path: tuple[Link, ...]) -> str:
+    """The thing a chain ends on, as the question says it: the last link's column's noun ("supplier")."""
+    return _noun(path[-1].column) or _phrase(path[-1].column)
 
 
 def _path_id(path: tuple[Link, ...]) -> str:

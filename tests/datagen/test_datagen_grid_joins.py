@@ -248,7 +248,7 @@ def test_links_are_followed_on_through_a_third_workbook() -> None:
     made = {
         generator._candidate(j).question: generator._candidate(j) for js in generator.pending[3].values() for j in js
     }
-    chain = made["What is the name of the region of the country of location 1300 in the Location workbook?"]
+    chain = made["What is the name of the region of location 1300 in the Location workbook?"]
     assert chain.answer == "Asia" and chain.hops == 3 and chain.bridges == ("JP", "3")
     assert [i.doc_id for i in chain.supporting] == [location, country, regions]
     texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
@@ -284,3 +284,37 @@ def test_a_join_one_search_solves_is_dropped_as_any_bridge_is(tmp_path: Path) ->
     report = generate(generator, mined, tmp_path / "t.jsonl", config, searcher=searcher)
     assert not [t for t in read_task_file(tmp_path / "t.jsonl") if t.hops >= 2]
     assert report.drops.get("one_search_solves", 0) > 0
+
+
+def test_a_chain_that_ends_as_a_direct_link_does_is_not_asked() -> None:
+    from datagen.grid_joins import GridJoins
+
+    invoices = "acme/Invoices.xlsx"
+    orders = "acme/Orders.xlsx"
+    chunks = [
+        *[c for c in _chunks() if c.doc_id != orders],
+        # an order names its customer and its invoice, and the invoice names a customer too
+        Chunk(
+            "ord#0",
+            orders,
+            "(Order_ID) | Customer_ID | Invoice_ID\nORD-1 | C001 | INV-1\nORD-2 | C002 | INV-2\nORD-3 | C003 | INV-3",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Invoice_ID · Order_ID"),
+        ),
+        Chunk(
+            "inv#0",
+            invoices,
+            "(Invoice_ID) | Customer_ID | Total\nINV-1 | C002 | 10\nINV-2 | C003 | 20\nINV-3 | C001 | 30",
+            0,
+            40,
+            _meta(invoices, "Sheet1", "columns: Customer_ID | Total · Invoice_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    # "the customer of order ORD-1" is the order's own customer, never the invoice's
+    assert made["What is the company name of the customer of order ORD-1 in the Orders workbook?"] == "Hanari Carnes"
+    assert generator.own_stages["grid_join:two chains end alike"] > 0
