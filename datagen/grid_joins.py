@@ -20,7 +20,8 @@ in A's folder (a user's project folder: another folder's Customers with the same
 one table only of that folder fits (two make the question a guess).
 
 Refused, each counted in `stages` ("grid_join:…"): a property that is no property (an identifier, contact data, a
-description, an empty or placeholder cell, a long text), an answer an earlier passage already states (the leak),
+description, an empty or placeholder cell, a long text), an answer an earlier passage already states (the leak), a
+key the question's own words hold ("pizza spinach_fet_l" names the pizza type spinach_fet),
 A's row key that a question cannot say (a bare running number under a column that names no record), a first
 table whose keys repeat (an order-details sheet lists several products under one order: "the product of order
 10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
@@ -324,6 +325,12 @@ def find_joins(
                     if not _row_phrase(first.a, key)
                     else "grid_join:first row named alike elsewhere"
                 ] += alone
+                continue
+            asked = normalize(f"{_row_phrase(first.a, key)} {first.a.where}")
+            if any(contains(asked, normalize(via), normalized=True) for via in vias):
+                # "the pizza type of pizza spinach_fet_l": the next row's key (spinach_fet) is in the question's
+                # own words, so one search finds that row without the first (held-out read)
+                stages["grid_join:bridge named by the question"] += alone
                 continue
             earlier = [normalize(chunk_text.get(c, "")) for c in read[:-1]]
             for prop, answer in values.items():

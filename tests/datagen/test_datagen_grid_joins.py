@@ -318,3 +318,35 @@ def test_a_chain_that_ends_as_a_direct_link_does_is_not_asked() -> None:
     # "the customer of order ORD-1" is the order's own customer, never the invoice's
     assert made["What is the company name of the customer of order ORD-1 in the Orders workbook?"] == "Hanari Carnes"
     assert generator.own_stages["grid_join:two chains end alike"] > 0
+
+
+def test_a_key_the_question_s_words_hold_bridges_nothing() -> None:
+    from datagen.grid_joins import GridJoins
+
+    pizzas, types = "shop/pizzas.xlsx", "shop/Pizza_types.xlsx"
+    chunks = [
+        Chunk(
+            "piz#0",
+            pizzas,
+            "(pizza_id) | pizza_type_id | size\nbbq_ckn_s | bbq_ckn | S\nhawaiian_m | hawaiian | M\nveggie_l | veggie | L\n"
+            "p4 | veggie | S",
+            0,
+            40,
+            _meta(pizzas, "Sheet1", "columns: pizza_type_id | size · pizza_id"),
+        ),
+        Chunk(
+            "typ#0",
+            types,
+            "(pizza_type_id) | name | category\nbbq_ckn | The BBQ Chicken Pizza | Chicken\n"
+            "hawaiian | The Hawaiian Pizza | Classic\nveggie | The Veggie Pizza | Veggie",
+            0,
+            40,
+            _meta(types, "Sheet1", "columns: name | category · pizza_type_id"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    # "pizza veggie_l" holds its type's key (veggie); "pizza p4" does not
+    assert not [q for q in made if "veggie_l" in q or "bbq_ckn_s" in q or "hawaiian_m" in q]
+    assert made["What is the name of the pizza type of pizza p4 in the pizzas workbook?"] == "The Veggie Pizza"
+    assert generator.own_stages["grid_join:bridge named by the question"] == 3
