@@ -192,14 +192,24 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                     row = cells(line)
                     if len(row) != len(head) or not row[0]:
                         continue
-                    label = fold(row[0])
-                    if label in table.rows and table.rows[label][1] != line.rstrip():
-                        table.repeated = True
-                    table.rows.setdefault(
-                        label, (chunk.chunk_id, line.rstrip(), dict(zip(head[1:], row[1:], strict=True)))
-                    )
+                    label, whole = fold(row[0]), line.rstrip()
+                    held = table.rows.get(label)
+                    if held is not None and held[1] != whole:
+                        if not _cut_of(held[1], whole) and not _cut_of(whole, held[1]):
+                            table.repeated = True  # two rows under one key: it keys neither
+                        elif len(whole) <= len(held[1]):
+                            continue  # the row cut at a chunk's end ("… | Essex |"), read whole elsewhere
+                        held = None
+                    if held is None:
+                        table.rows[label] = (chunk.chunk_id, whole, dict(zip(head[1:], row[1:], strict=True)))
                     table.labels.setdefault(label, row[0])
     return [t for t in tables.values() if t.rows]
+
+
+def _cut_of(short: str, whole: str) -> bool:
+    """Whether a row line is another cut at a chunk's end: its text up to the cut cell is the whole row's."""
+    stem = short.rstrip(" |")
+    return len(stem) < len(whole) and whole.startswith(stem)
 
 
 def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
@@ -300,7 +310,10 @@ def find_joins(
 ) -> dict[tuple[Link, ...], list[Join]]:
     """Each path's askable joins (one per first row and last property), the refused counted by reason. `tables`:
     the folder's tables, so that a row the question names ("order 1 in the Orders workbook") is one row of them."""
-    named = Counter((fold(t.where), label) for t in tables for label in t.rows)
+    # a sheet's column groups (read as tables side by side, one key column each) are one table: counted once
+    named = Counter(
+        (where, label) for where, label, _doc in {(fold(t.where), k, t.doc_id) for t in tables for k in t.rows}
+    )
     out: dict[tuple[Link, ...], list[Join]] = {}
     for path in paths:
         first, last, found = path[0], path[-1], []

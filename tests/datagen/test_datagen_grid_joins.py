@@ -350,3 +350,52 @@ def test_a_key_the_question_s_words_hold_bridges_nothing() -> None:
     assert not [q for q in made if "veggie_l" in q or "bbq_ckn_s" in q or "hawaiian_m" in q]
     assert made["What is the name of the pizza type of pizza p4 in the pizzas workbook?"] == "The Veggie Pizza"
     assert generator.own_stages["grid_join:bridge named by the question"] == 3
+
+
+def test_a_row_cut_at_a_chunk_s_end_and_read_whole_in_the_next_is_one_row() -> None:
+    from datagen.grid_joins import read_keyed_tables
+
+    customers = "acme/Customers.xlsx"
+    chunks = [
+        Chunk(
+            "cus#0",
+            customers,
+            "(Customer_ID) | Company Name | City | Postal\nC001 | Hanari Carnes | Lyon | 690\nC002 | Around the Horn | Leeds |",
+            0,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Postal · Customer_ID"),
+        ),
+        Chunk(
+            "cus#1",
+            customers,
+            "C002 | Around the Horn | Leeds | LS1\nC003 | Berglunds | Lulea | 971",
+            1,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Postal · Customer_ID"),
+        ),
+    ]
+    (table,) = read_keyed_tables(mine(chunks))
+    assert not table.repeated and table.rows["c002"][:2] == ("cus#1", "C002 | Around the Horn | Leeds | LS1")
+
+
+def test_a_sheet_s_column_groups_name_its_rows_once() -> None:
+    from datagen.grid_joins import GridJoins
+
+    book = "acme/Northwind.xlsx"
+    chunks = [
+        *[c for c in _chunks() if c.doc_id == "acme/Customers.xlsx"],
+        # the Orders sheet read as two column groups, each keyed by the order
+        Chunk(
+            "nw#0",
+            book,
+            "(Order_ID) | Customer_ID | Freight\nORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7\n\n"
+            "(Order_ID) | Ship Country\nORD-1 | France\nORD-2 | Brazil\nORD-3 | Sweden",
+            0,
+            40,
+            _meta(book, "Orders", "columns: Customer_ID | Freight · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    question = "What is the company name of the customer of order ORD-3 in the Orders sheet of the Northwind workbook?"
+    assert made[question] == "Berglunds Snabbkop"
