@@ -314,6 +314,12 @@ def find_joins(
     named = Counter(
         (where, label) for where, label, _doc in {(fold(t.where), k, t.doc_id) for t in tables for k in t.rows}
     )
+    # a row's other column groups (the Orders sheet's ShipCountry, read as a table beside the first): a reader of the
+    # row sees them too, so an answer there is given before the last hop
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for t in tables:
+        for k, (chunk_id, _line, _values) in t.rows.items():
+            groups.setdefault((t.doc_id, fold(t.where), k), []).append(chunk_id)
     out: dict[tuple[Link, ...], list[Join]] = {}
     for path in paths:
         first, last, found = path[0], path[-1], []
@@ -345,7 +351,8 @@ def find_joins(
                 # own words, so one search finds that row without the first (held-out read)
                 stages["grid_join:bridge named by the question"] += alone
                 continue
-            earlier = [normalize(chunk_text.get(c, "")) for c in read[:-1]]
+            beside = groups.get((first.a.doc_id, fold(first.a.where), label), [])
+            earlier = [normalize(chunk_text.get(c, "")) for c in dict.fromkeys([*read[:-1], *beside])]
             for prop, answer in values.items():
                 why = _refusal(prop, answer, last.b)
                 if not why and any(contains(text, normalize(answer), normalized=True) for text in earlier):

@@ -399,3 +399,35 @@ def test_a_sheet_s_column_groups_name_its_rows_once() -> None:
     made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
     question = "What is the company name of the customer of order ORD-3 in the Orders sheet of the Northwind workbook?"
     assert made[question] == "Berglunds Snabbkop"
+
+
+def test_an_answer_the_first_row_s_other_column_group_gives_is_not_asked() -> None:
+    from datagen.grid_joins import GridJoins
+
+    book = "acme/Northwind.xlsx"
+    customers = [c for c in _chunks() if c.doc_id == "acme/Customers.xlsx"]
+    chunks = [
+        *customers,
+        Chunk(
+            "nw#0",
+            book,
+            "(Order_ID) | Customer_ID | Freight\nORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7",
+            0,
+            40,
+            _meta(book, "Orders", "columns: Customer_ID | Freight · Order_ID"),
+        ),
+        # the same sheet's next column group, in the next chunk: the order ships to its customer's city
+        Chunk(
+            "nw#1",
+            book,
+            "(Order_ID) | Ship City\nORD-1 | Lyon\nORD-2 | Paris\nORD-3 | Lulea",
+            1,
+            40,
+            _meta(book, "Orders", "columns: Ship City · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    where = "in the Orders sheet of the Northwind workbook"
+    assert made[f"What is the city of the customer of order ORD-2 {where}?"] == "Leeds"
+    assert f"What is the city of the customer of order ORD-1 {where}?" not in made  # Lyon: the order's own ship city
