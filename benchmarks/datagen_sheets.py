@@ -1,7 +1,7 @@
 """Tasks from a folder of workbooks (session 53, issue 36): yield, skip reasons, hop and form mix, a seeded sample.
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 python benchmarks/datagen_sheets.py FOLDER_OR_INDEX --out OUT [--n 200] [--seed 1]
-        [--hops 1-2 --hops 2-4] [--show 30]
+        [--hops 1-2 --hops 2-4] [--show 30] [--mix joins=0]
 
 FOLDER_OR_INDEX: a folder of .xlsx / .xlsm (and .pptx) files, indexed into OUT/index first (`context1 index`),
 or an index built already. For each --hops (default: the default command's 2-4, and 1-2) it runs
@@ -15,7 +15,9 @@ and prints:
 2. facts: the grid readers' refusals by reason (datagen.grid_facts), statements, chains;
 3. per run: tasks written of N, why it stopped, tasks by hops and by form (comparisons' share of multi-hop),
    drops by reason;
-4. the seeded sample of --show tasks (drawn over every run's tasks): question, answer, form, hops, and each
+4. joins (datagen.grid_joins, session 56): links between two tables, joins found, proposed, asked across
+   workbooks / sheets, and refused by reason;
+5. the seeded sample of --show tasks (drawn over every run's tasks): question, answer, form, hops, and each
    supporting passage's quotes, to hand-read (natural / correct / genuine chain / leak).
 """
 
@@ -82,7 +84,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hops", action="append", default=None, help="hop counts per run (repeatable); default 2-4 and 1-2")
     parser.add_argument("--show", type=int, default=30)
+    parser.add_argument("--mix", default="", help="NaturalConfig keys, as `context1 datagen --mix` (joins=0: as before)")
     args = parser.parse_args(argv)
+    from datagen.natural import parse_mix
     from datagen.pipeline import GenerateConfig, parse_hops
     from datagen.run import run_datagen
 
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     for spec in args.hops or ["2-4", "1-2"]:
         out = args.out / f"hops-{spec}"
         config = GenerateConfig(n=args.n, hops=parse_hops(spec), seed=args.seed)
-        report, _split = run_datagen(index, out, config, progress=False)
+        report, _split = run_datagen(index, out, config, progress=False, mix=parse_mix(args.mix) or None)
         tasks = _read(out / "tasks.jsonl")
         every += [{**t, "_run": spec} for t in tasks]
         stages = Counter(report.stages)
@@ -112,6 +116,17 @@ def main(argv: list[str] | None = None) -> None:
               f"{report.stopped[:160]} |")
     grid = {k: v for k, v in stages.items() if k.startswith("grid")}
     print("\nfacts and chains (datagen.grid_facts, grid_tasks): " + ", ".join(f"{k} {v}" for k, v in sorted(grid.items())))
+    from datagen.grid_joins import join_counts
+
+    joins = join_counts(stages)
+    refused = {k: v for k, v in joins.items() if k not in ("links", "links across workbooks", "joins", "proposed")
+               and not k.startswith("asked") and not k.endswith("chains")}
+    chains = ", ".join(f"{k.split('-')[0]}-hop {v}" for k, v in joins.items() if k.endswith("chains")) or "—"
+    print("\n| join links (across workbooks) | chains by hops | joins found | proposed | asked across workbooks | "
+          "asked across sheets | refused (by reason) |\n|---|---|---|---|---|---|---|")
+    print(f"| {joins.get('links', 0)} ({joins.get('links across workbooks', 0)}) | {chains} | {joins.get('joins', 0)} | "
+          f"{joins.get('proposed', 0)} | {joins.get('asked across workbooks', 0)} | {joins.get('asked across sheets', 0)} | "
+          f"{', '.join(f'{k} {v}' for k, v in sorted(refused.items(), key=lambda kv: -kv[1])) or '—'} |")
     rng = random.Random(args.seed)
     sample = rng.sample(every, min(args.show, len(every)))
     print(f"\n### {len(sample)} tasks drawn (seed {args.seed}) of {len(every)}\n")

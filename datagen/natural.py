@@ -311,6 +311,11 @@ class NaturalConfig:
         page is never a paper, even where its NAME line ends in a period (rst2man); a configuration file's keywords
         (`num-threads:`, `request_time`) with their jobs and "Default: X" paragraphs; no unfilled `@VARIABLE@`.
         With `doc_man`. 0 = as session 49 (`--mix man_styles=0`). Read with the facts.
+    grid_joins: 1 (default) asks across two tables of a folder's workbooks where a column's values are another
+        table's row keys ("What is the company name of the customer of order 10250 in the Orders workbook?",
+        datagen.grid_joins, session 56, issue 36): two workbooks make a 2-hop task, a chain through three or four a
+        3-4-hop one, each held by the one-search drop as a bridge is; two sheets of one workbook a one-document task
+        over two passages. A folder with no such link is unchanged. 0 = as before (`--mix joins=0`).
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
@@ -395,6 +400,7 @@ class NaturalConfig:
     meet_hops: float = 1.0
     meet_compare_share: float = 0.25
     man_styles: float = 1.0
+    grid_joins: float = 1.0
     call_guards: float = 1.0
     call_compare_read: float = 1.0
     cap_overflow: float = 2.0
@@ -414,7 +420,7 @@ class NaturalConfig:
             "meet_roles", "meet_figures", "meet_petitions", "meet_shares", "calls", "call_comparison_share", "call_prose",
             "call_guards", "call_compare_read", "doc_notebooks", "doc_papers", "doc_office", "doc_man", "man_hops", "man_styles",
             "doc_nb_printed", "doc_nb_defaults", "doc_nb_wrapped", "region_links", "meet_hops",
-            "meet_compare_share",
+            "meet_compare_share", "grid_joins",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -442,7 +448,7 @@ _MIX_KEYS = {
     "papers": "doc_papers", "office": "doc_office", "man": "doc_man", "man_hops": "man_hops", "man_styles": "man_styles",
     "calls": "calls", "call_comparison": "call_comparison_share", "call_prose": "call_prose", "call_guards": "call_guards",
     "call_compare_read": "call_compare_read", "regions": "region_links",
-    "meet_hops": "meet_hops", "meet_compare": "meet_compare_share",
+    "meet_hops": "meet_hops", "meet_compare": "meet_compare_share", "joins": "grid_joins",
 }
 
 

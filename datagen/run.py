@@ -140,6 +140,11 @@ def run_datagen(
                 from datagen.grid_tasks import with_grid_tasks
 
                 generator = with_grid_tasks(generator, mined, facts)
+                if natural.grid_joins:
+                    # and joined across two of their tables: a column's values another table's row keys
+                    from datagen.grid_joins import with_grid_joins
+
+                    generator = with_grid_joins(generator, mined)
                 if natural.calls:
                     # earnings calls (session 46): the figures a call states, for the company's quarter
                     generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share,

@@ -1,0 +1,509 @@
+"""Questions across two tables of a user's folder: a lookup join (issue 36, multi-hop from real folders).
+
+A folder of workbooks holds its data as related tables, as a database would: an Orders sheet whose Customer ID
+column names a row of the Customers sheet (or workbook), a Products table whose Supplier column names a row of
+Suppliers. A person who owns the folder asks across them:
+
+    Orders (Order ID | Customer ID | …)          "ORD-7 | C012 | …"
+    Customers (Customer ID | Company Name | …)   "C012 | Hanari Carnes | …"
+    → "What is the company name of the customer of order ORD-7 in the Orders workbook?" → "Hanari Carnes"
+
+The first passage (the order's row) gives the key (C012), never the answer; the second (the customer's row) is
+found only through that key, which the question does not say. So the chain is genuine.
+
+A link (table A's column → table B's rows) is taken only where the folder shows it, not where two cells happen to
+match: B's row keys are unique in B; at least `MIN_MATCHED` distinct values of A's column, and `MIN_COVERAGE` of
+its filled cells, are B's keys; the column's name and B's key column (or its sheet or workbook) share a word
+("Customer_ID" and "(CustomerID)", "Latest purchase product" and "(Type of product)") unless the values are
+names of two words or more (a Manager column's "Ana Ruiz", a row of the Staff sheet); B lies in A's workbook or
+in A's folder (a user's project folder: another folder's Customers with the same keys is another company's); and
+one table only of that folder fits (two make the question a guess).
+
+Refused, each counted in `stages` ("grid_join:…"): a property that is no property (an identifier, contact data, a
+description, an empty or placeholder cell, a long text), an answer an earlier passage already states (the leak), a
+key the question's own words hold ("pizza spinach_fet_l" names the pizza type spinach_fet),
+A's row key that a question cannot say (a bare running number under a column that names no record), a first
+table whose keys repeat (an order-details sheet lists several products under one order: "the product of order
+10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
+
+Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
+"What is the name of the region of location 1000 in the Location workbook?" (Location → Country → Regions, hops
+3), the last table's thing said alone, so one chain only from the row's table may end on it; the answer must be in
+no passage before the last.
+
+Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
+datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
+drop like every bridge. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
+`GridTasks` does: joins are proposed beside the inner generator's tasks, never instead of them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from datagen.grid_facts import book_name, cells, is_grid_source, table_name
+from datagen.mining import MinedCorpus, fold
+from datagen.positives import POSITIVES
+from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.verify import contains, normalize
+
+# the pipeline's form: a join is a bridge (its key masked), so the one-search drop and the lexical budget hold it as
+# they hold every bridge (datagen.pipeline._searched_form); metadata["grid_form"] says join_workbooks / join_sheets
+FORM = "bridge"
+GRID_FORM = "join"
+MIN_MATCHED = 3  # distinct values of A's column found among B's keys
+MIN_COVERAGE = 0.8  # share of A's filled cells that are B's keys
+PER_LINK = 4  # questions asked through one link (A's column → B), or one chain of links
+MAX_LINKS = 3  # a chain of four tables at most (hops 4)
+_SEP = " · "  # corpus_tools.chunk_context's separator (as datagen.grid_facts reads it)
+_VALUE_CHARS = 40
+# words that say "this column holds a key", not what the key names
+_KEY_WORDS = frozenset({"id", "key", "code", "no", "nr", "num", "number", "ref", "fk", "pk", "sku"})
+# a B column that is no property a person asks for by the join: contact data (the brief: properties, not contact
+# data), an identifier, a text
+_NOT_PROPERTY = re.compile(
+    r"(?i)\b(?:e-?mail|phone|mobile|fax|contact|address|website|url|link|username|password|"
+    r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
+    r"[a-z](?:ID|Id|Key|Code)$"
+)
+_PLACEHOLDER = frozenset(
+    {"", "-", "—", "–", "n/a", "na", "none", "null", "tbd", "?", "0", "true", "false", "yes", "no"}
+)
+_ERROR = re.compile(r"^#[A-Z/0!?]+")
+_RUNNING = re.compile(r"^\d+$")
+_NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
+
+
+@dataclass(eq=False)  # one table is one object: a link's key
+class KeyedTable:
+    """One table of a workbook read by its first column: key → (chunk id, row line, column → value)."""
+
+    doc_id: str
+    where: str  # as a question names it: "the Orders sheet of the Sales workbook"
+    folder: str  # the workbook's folder in the corpus (a user's project folder)
+    corner: str  # the row keys' column name
+    columns: tuple[str, ...]
+    rows: dict[str, tuple[str, str, dict[str, str]]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # folded key → the key as written
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class Link:
+    """A's column whose values are B's row keys."""
+
+    a: KeyedTable
+    column: str
+    b: KeyedTable
+
+
+@dataclass(frozen=True)
+class Join:
+    """One question: A's row `key`, through each link's value (`vias`) to the last table's row, whose `prop` is
+    `answer`."""
+
+    path: tuple[Link, ...]
+    key: str
+    vias: tuple[str, ...]
+    prop: str
+    answer: str
+
+
+def _words(name: str) -> list[str]:
+    """A column name's words: "CustomerID" → customer id, "unit_price" → unit price, "Price (INR)" → price inr."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
+
+
+def _stems(name: str) -> set[str]:
+    return {w.rstrip("s") for w in _words(name) if w not in _KEY_WORDS and len(w) >= 3}
+
+
+def _noun(name: str) -> str:
+    """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
+    return " ".join(w for w in _words(name) if w not in _KEY_WORDS)
+
+
+def _phrase(column: str) -> str:
+    """A column as said in a question: "UnitPrice" → "unit price", "Price (INR)" → "price (INR)"."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column.replace("_", " "))
+    if column.isupper():
+        said = spaced.lower()  # a shouted name ("REGION_NAME", an Oracle export's) is no acronym
+    else:
+        said = " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
+    # a database's abbreviations said in full ("numCredits": the number of credits)
+    return re.sub(r"\b(?:num|no of|nbr) ", "number of ", re.sub(r"\bqty\b", "quantity", said))
+
+
+def _header(metadata: Mapping[str, Any]) -> tuple[list[str], str]:
+    """(columns, corner) the chunk's contextual header carries for the table it continues (see grid_facts)."""
+    bits = str(metadata.get("header", "")).split(_SEP)
+    at = next((i for i, b in enumerate(bits) if b.startswith("columns: ")), None)
+    if at is None:
+        return [], ""
+    corner = bits[at + 1] if at + 1 < len(bits) else "columns"
+    return cells(bits[at][len("columns: ") :]), corner
+
+
+def _column_line(line: str) -> list[str] | None:
+    if not line.startswith("(") or " | " not in line:
+        return None
+    found = cells(line)
+    return [found[0][1:-1], *found[1:]] if found[0].endswith(")") else None
+
+
+def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
+    """Every workbook table of the corpus, its rows by their first cell (an identifier too: joins go by them)."""
+    tables: dict[tuple[str, str, tuple[str, ...]], KeyedTable] = {}
+    for doc_id, chunks in mined.chunks.items():
+        for chunk in chunks:
+            meta = chunk.metadata or {}
+            if not is_grid_source(meta) or str(meta.get("source") or "").lower().endswith(".pptx"):
+                continue
+            source = str(meta.get("source") or doc_id)
+            book = book_name(str(meta.get("title") or ""), source)
+            sheet = str(meta.get("section", ""))
+            columns, corner = _header(meta)
+            head = [corner, *columns] if columns else None
+            for i, block in enumerate(b for b in chunk.text.split("\n\n") if b.strip()):
+                lines = block.strip("\n").split("\n")
+                found = _column_line(lines[0])
+                if found is not None:
+                    head, lines = found, lines[1:]
+                elif i > 0:
+                    head = None  # a text block between tables: no table's rows
+                if not head or len(head) < 2:
+                    continue
+                key = (doc_id, sheet, tuple(head))
+                table = tables.get(key)
+                if table is None:
+                    # a sheet named as its workbook ("Sellers" in Sellers.xlsx) is not said twice
+                    said = "" if _words(sheet) == _words(book) else sheet
+                    table = tables[key] = KeyedTable(
+                        doc_id, table_name(book, said, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
+                    )
+                for line in lines:
+                    row = cells(line)
+                    if len(row) != len(head) or not row[0]:
+                        continue
+                    label, whole = fold(row[0]), line.rstrip()
+                    held = table.rows.get(label)
+                    if held is not None and held[1] != whole:
+                        if not _cut_of(held[1], whole) and not _cut_of(whole, held[1]):
+                            table.repeated = True  # two rows under one key: it keys neither
+                        elif len(whole) <= len(held[1]):
+                            continue  # the row cut at a chunk's end ("… | Essex |"), read whole elsewhere
+                        held = None
+                    if held is None:
+                        table.rows[label] = (chunk.chunk_id, whole, dict(zip(head[1:], row[1:], strict=True)))
+                    table.labels.setdefault(label, row[0])
+    return [t for t in tables.values() if t.rows]
+
+
+def _cut_of(short: str, whole: str) -> bool:
+    """Whether a row line is another cut at a chunk's end: its text up to the cut cell is the whole row's."""
+    stem = short.rstrip(" |")
+    return len(stem) < len(whole) and whole.startswith(stem)
+
+
+def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
+    """The links the folder shows (see the module docstring), each counted."""
+    keyed = [t for t in tables if not t.repeated and len(t.rows) >= MIN_MATCHED]
+    out = []
+    for a in tables:
+        if a.repeated:
+            # "the product of order 10248" in an order-details sheet that lists three products for it: a guess
+            stages["grid_join:first table's keys repeat"] += 1
+            continue
+        for column in a.columns:
+            values = [fold(r[2].get(column, "")) for r in a.rows.values()]
+            values = [v for v in values if v]
+            if len(set(values)) < MIN_MATCHED or not _stems(column):
+                continue
+            fits = []
+            for b in keyed:
+                if b is a or (b.doc_id != a.doc_id and b.folder != a.folder):
+                    continue
+                matched = [v for v in values if v in b.rows]
+                if len(set(matched)) < MIN_MATCHED or len(matched) < MIN_COVERAGE * len(values):
+                    continue
+                named = _stems(b.corner) | _stems(b.where.split(" sheet of ")[0]) | _stems(PurePosixPath(b.doc_id).stem)
+                # names of two words or more ("Ana Ruiz") match by chance almost never: a manager column whose
+                # names are the Staff sheet's rows is that link though the two names share no word
+                spelled = all(len(v.split()) >= 2 and re.search(r"[a-z]", v) for v in matched)
+                if not _stems(column) & named and not spelled:
+                    stages["grid_join:values match, names differ"] += 1  # a running number 1-5 in two tables
+                    continue
+                if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
+                    stages["grid_join:same entity"] += 1  # Customers in two workbooks: no join, one thing twice
+                    continue
+                fits.append((len(_stems(column) & _stems(b.corner)), b))
+            if not fits:
+                continue
+            best = max(n for n, _ in fits)
+            top = [b for n, b in fits if n == best]
+            if len(top) > 1:
+                stages["grid_join:link to two tables"] += 1
+                continue
+            out.append(Link(a, column, top[0]))
+    stages["grid_join:links"] += len(out)
+    stages["grid_join:links across workbooks"] += sum(1 for link in out if link.a.doc_id != link.b.doc_id)
+    return out
+
+
+def _row_phrase(table: KeyedTable, key: str) -> str:
+    """A's row as the question says it: "order ORD-7" under an "Order ID" key column ("country IT" under
+    "COUNTRY_ID"), a name as written ("Bill Gates" under "Name"); "" when a bare number keys a column that names
+    no record."""
+    noun = _noun(table.corner)
+    noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
+    coded = any(w in _KEY_WORDS for w in _words(table.corner))
+    if coded or _RUNNING.match(key) or (re.search(r"\d", key) and fold(table.corner) != fold(noun)):
+        return f"{noun} {key}" if noun and noun not in ("columns", "s") else ""
+    return key
+
+
+def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
+    # the name's words too: "SupplierContact" is contact data as "Supplier Contact" is
+    if (
+        prop == b.corner
+        or not _words(prop)
+        or _NOT_PROPERTY.search(prop)
+        or _NOT_PROPERTY.search(" ".join(_words(prop)))
+    ):
+        return "grid_join:not a property"
+    value = answer.strip()
+    if re.search(r"@|https?://|www\.", value):
+        return "grid_join:not a property"  # an address under a column named otherwise
+    if fold(value) in _PLACEHOLDER or _ERROR.match(value) or re.fullmatch(r"[$€£]?0(?:\.0+)?%?", value):
+        return "grid_join:value empty or placeholder"
+    if len(value) > _VALUE_CHARS or len(value.split()) > 6:
+        return "grid_join:value free text"
+    if re.fullmatch(r"\d+(?:\.\d+)?E[-+]?\d+", value, re.IGNORECASE):
+        return "grid_join:value scientific"
+    return ""
+
+
+def chain_paths(links: Sequence[Link]) -> list[tuple[Link, ...]]:
+    """Each link alone, and links followed on (Location → Country → Regions) through tables of as many workbooks,
+    up to `MAX_LINKS` links: each workbook a hop, none read twice."""
+    paths = [(link,) for link in links]
+    frontier = [p for p in paths if p[0].a.doc_id != p[0].b.doc_id]
+    for _ in range(MAX_LINKS - 1):
+        longer = []
+        for p in frontier:
+            docs = {p[0].a.doc_id, *(link.b.doc_id for link in p)}
+            longer += [(*p, link) for link in links if link.a is p[-1].b and link.b.doc_id not in docs]
+        paths += longer
+        frontier = longer
+    return paths
+
+
+def find_joins(
+    paths: Iterable[tuple[Link, ...]], chunk_text: Mapping[str, str], stages: Counter, tables: Sequence[KeyedTable] = ()
+) -> dict[tuple[Link, ...], list[Join]]:
+    """Each path's askable joins (one per first row and last property), the refused counted by reason. `tables`:
+    the folder's tables, so that a row the question names ("order 1 in the Orders workbook") is one row of them."""
+    # a sheet's column groups (read as tables side by side, one key column each) are one table: counted once
+    named = Counter(
+        (where, label) for where, label, _doc in {(fold(t.where), k, t.doc_id) for t in tables for k in t.rows}
+    )
+    # a row's other column groups (the Orders sheet's ShipCountry, read as a table beside the first): a reader of the
+    # row sees them too, so an answer there is given before the last hop
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for t in tables:
+        for k, (chunk_id, _line, _values) in t.rows.items():
+            groups.setdefault((t.doc_id, fold(t.where), k), []).append(chunk_id)
+    out: dict[tuple[Link, ...], list[Join]] = {}
+    for path in paths:
+        first, last, found = path[0], path[-1], []
+        alone = len(path) == 1  # a row's refusal is counted once, not once per chain it starts
+        for label, (chunk_id, _line, values) in first.a.rows.items():
+            key = first.a.labels[label]
+            read, vias = [chunk_id], []
+            for link in path:
+                via = values.get(link.column, "")
+                if fold(via) not in link.b.rows:
+                    break
+                vias.append(via)
+                read.append(link.b.rows[fold(via)][0])
+                values = link.b.rows[fold(via)][2]
+            if len(vias) < len(path):
+                continue
+            if not _row_phrase(first.a, key) or named[(fold(first.a.where), label)] > 1:
+                # a bare number under a column that names no record; two users' Orders workbooks both holding
+                # order 1: which row the question means is a guess
+                stages[
+                    "grid_join:first key unsayable"
+                    if not _row_phrase(first.a, key)
+                    else "grid_join:first row named alike elsewhere"
+                ] += alone
+                continue
+            asked = normalize(f"{_row_phrase(first.a, key)} {first.a.where}")
+            if any(contains(asked, normalize(via), normalized=True) for via in vias):
+                # "the pizza type of pizza spinach_fet_l": the next row's key (spinach_fet) is in the question's
+                # own words, so one search finds that row without the first (held-out read)
+                stages["grid_join:bridge named by the question"] += alone
+                continue
+            beside = groups.get((first.a.doc_id, fold(first.a.where), label), [])
+            earlier = [normalize(chunk_text.get(c, "")) for c in dict.fromkeys([*read[:-1], *beside])]
+            for prop, answer in values.items():
+                why = _refusal(prop, answer, last.b)
+                if not why and any(contains(text, normalize(answer), normalized=True) for text in earlier):
+                    why = "grid_join:answer in an earlier passage"  # the leak: a hop before already gives it
+                if why:
+                    stages[why] += 1
+                    continue
+                found.append(Join(path, key, tuple(vias), prop, answer.strip()))
+        stages["grid_join:joins"] += len(found)
+        if found:
+            out[path] = found
+    return out
+
+
+class GridJoins:
+    """The natural generator with the workbook joins added (see the module docstring)."""
+
+    def __init__(self, inner: Any, mined: MinedCorpus, *, share: float = 0.5, per_link: int = PER_LINK) -> None:
+        self.inner = inner
+        self.share = share
+        self.per_link = per_link
+        self.own_stages: Counter = Counter()
+        self.chunk_text = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+        tables = read_keyed_tables(mined)
+        paths = chain_paths(find_links(tables, self.own_stages))
+        joins = find_joins(paths, self.chunk_text, self.own_stages, tables)
+        # by hop count, a document a hop: two sheets of one workbook are one (hops 1), a chain of workbooks as many
+        self.pending: dict[int, dict[tuple[Link, ...], list[Join]]] = {}
+        ends = Counter((id(path[0].a), _end(path)) for path in joins)
+        for path, found in joins.items():
+            if len(path) > 1 and ends[(id(path[0].a), _end(path))] > 1:
+                # Orders → Customers and Orders → Invoices → Customers: "the customer of order 7" is either
+                self.own_stages["grid_join:two chains end alike"] += len(found)
+                continue
+            hops = len({path[0].a.doc_id, *(link.b.doc_id for link in path)})
+            self.pending.setdefault(hops, {})[path] = found
+            self.own_stages[f"grid_join:{hops}-hop chains"] += 1
+        self.by_id = {_path_id(p): p for v in self.pending.values() for p in v}
+        self.asked: Counter = Counter()  # path → questions written through it
+
+    @property
+    def stages(self) -> Counter:
+        return Counter(getattr(self.inner, "stages", {})) + self.own_stages
+
+    def _left(self, hops: int) -> list[tuple[Link, ...]]:
+        return [k for k, v in self.pending.get(hops, {}).items() if v and self.asked[k] < self.per_link]
+
+    def commit(self, candidate: Candidate) -> None:
+        if candidate.metadata.get("generator_part") == "grid_join":
+            path = self.by_id.get(candidate.metadata.get("join_path", ""))
+            if path is not None:
+                self.asked[path] += 1
+            self.own_stages[f"grid_join:asked {'across workbooks' if candidate.hops >= 2 else 'across sheets'}"] += 1
+        else:
+            self.inner.commit(candidate)
+
+    def exhausted(self, hops: int) -> str | None:
+        if self._left(hops):
+            return None
+        inner = getattr(self.inner, "exhausted", None)
+        return inner(hops) if inner is not None else None
+
+    def deferred(self, hops: int) -> str | None:
+        inner = getattr(self.inner, "deferred", None)
+        return inner(hops) if inner is not None and not self._left(hops) else None
+
+    def single_fill(self) -> str:
+        fill = getattr(self.inner, "single_fill", None)
+        return fill() if fill is not None else ""
+
+    def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
+        left = self._left(hops)
+        inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
+        # a sheets join is one of the single-hop draws (a fifth of them), a workbooks chain one of the multi-hop ones
+        share = 0.2 * self.share if hops == 1 else self.share
+        if not left or (not inner_spent and rng.random() >= share):
+            return self.inner.propose(hops, rng)
+        path = left[rng.randrange(len(left))]
+        found = self.pending[hops][path]
+        join = found.pop(rng.randrange(len(found)))  # each join tried once
+        self.own_stages["grid_join:proposed"] += 1
+        return self._candidate(join)
+
+    def _candidate(self, join: Join) -> Candidate:
+        path, first, last = join.path, join.path[0], join.path[-1]
+        tables = [first.a, *(link.b for link in path)]
+        rows = [first.a.rows[fold(join.key)], *(link.b.rows[fold(v)] for link, v in zip(path, join.vias, strict=True))]
+        prop = _phrase(join.prop)
+        # "the name of the supplier", not "the supplier name of the supplier"
+        words = prop.split()
+        if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
+            prop = " ".join(words[1:])
+        said = _row_phrase(first.a, join.key)
+        # the last table's thing only: "the supplier of shipment SH-0018", not "the supplier of the order of shipment
+        # SH-0018" (a chain's middle said reads as a database's path; tuning read: "the name of the product category
+        # of the product subcategory of product 478"); one chain from the row's table ends on it (`__init__`)
+        question = f"What is the {prop} of the {_end(path)} of {said} in {first.a.where}?"
+        items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
+        for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
+            chunk_ids, quotes = items.setdefault(table.doc_id, ([], []))
+            chunk_ids += [chunk_id] if chunk_id not in chunk_ids else []
+            quotes.append(line)
+        supporting = tuple(
+            SupportingItem(d, tuple(c), tuple(q), contains_truth=d == last.b.doc_id) for d, (c, q) in items.items()
+        )
+        clues = [f"What is the {_phrase(first.column)} of {said} in {first.a.where}?"]
+        clues += [
+            f"What is the {_phrase(link.column)} of {v} in {link.a.where}?"
+            for link, v in zip(path[1:], join.vias, strict=False)
+        ]
+        clues.append(f"What is the {_phrase(join.prop)} of {join.vias[-1]} in {last.b.where}?")
+        scope = "sheets" if len(supporting) == 1 else "workbooks"
+        return Candidate(
+            question=question,
+            answer=join.answer,
+            supporting=supporting,
+            hops=len(supporting),
+            truth_type=TruthType.NUMBER if _NUMBER.match(join.answer.replace(" ", "")) else TruthType.ENTITY,
+            clues=tuple(clues),
+            bridges=join.vias,
+            generator="natural",
+            metadata={
+                "form": FORM,
+                "generator_part": "grid_join",
+                "grid_form": f"{GRID_FORM}_{scope}",
+                "split_by": "fact",
+                "join_path": _path_id(path),
+                "passages": len(rows),
+                "fact_keys": [
+                    f"grid_join|{fold(first.a.where)}|{fold(join.key)}|{fold(_path_id(path))}|{fold(join.prop)}"
+                ],
+                POSITIVES: [],
+            },
+        )
+
+
+def _end(path: tuple[Link, ...]) -> str:
+    """The thing a chain ends on, as the question says it: the last link's column's noun ("supplier")."""
+    return _noun(path[-1].column) or _phrase(path[-1].column)
+
+
+def _path_id(path: tuple[Link, ...]) -> str:
+    return " → ".join(f"{link.a.doc_id}|{link.a.where}|{link.column}|{link.b.doc_id}|{link.b.where}" for link in path)
+
+
+def with_grid_joins(generator: Any, mined: MinedCorpus) -> Any:
+    """`generator` with the workbook joins added when the corpus's workbooks have a link; else itself."""
+    wrapped = GridJoins(generator, mined)
+    return wrapped if any(wrapped.pending.values()) else generator
+
+
+def join_counts(stages: Mapping[str, int]) -> dict[str, int]:
+    """The run's join figures (for the benchmark's table): links, joins found, proposed, asked, refused by reason."""
+    return {k[len("grid_join:") :]: v for k, v in sorted(stages.items()) if k.startswith("grid_join:")}

@@ -1,0 +1,433 @@
+"""Questions across two tables of a folder's workbooks: lookup joins (datagen.grid_joins; issue 36)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from datagen_fixtures import NoProseGenerator
+
+from corpus_tools.types import Chunk
+from datagen.mining import mine
+from datagen.pipeline import GenerateConfig, generate
+from datagen.records import read_task_file
+from datagen.verify import check_candidate
+
+
+def _meta(source: str, section: str, header: str) -> dict:
+    return {"source": source, "section": section, "kind": "table", "header": header, "title": ""}
+
+
+def _chunks() -> list[Chunk]:
+    orders, customers, other, book = (
+        "acme/Orders.xlsx",
+        "acme/Customers.xlsx",
+        "zeta/Customers.xlsx",
+        "acme/Projects.xlsx",
+    )
+    return [
+        Chunk(
+            "ord#0",
+            orders,
+            "(Order_ID) | Customer_ID | Quantity | Status\nORD-1 | C001 | 5 | Completed\n"
+            "ORD-2 | C002 | 3 | Completed\nORD-3 | C003 | 7 | Open",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
+        ),
+        # the rows of the same table, its header row in the chunk before
+        Chunk(
+            "ord#1",
+            orders,
+            "ORD-4 | C001 | 2 | Open",
+            1,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
+        ),
+        Chunk(
+            "cus#0",
+            customers,
+            "(Customer_ID) | Company Name | City | Email\nC001 | Hanari Carnes | Lyon | a@x.org\n"
+            "C002 | Around the Horn | Leeds | b@x.org\nC003 | Berglunds Snabbkop | Lulea | c@x.org",
+            0,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Email · Customer_ID"),
+        ),
+        # another user's folder, keyed alike: another company's customers, never the orders' table
+        Chunk(
+            "oth#0",
+            other,
+            "(Customer_ID) | Company Name | City\nC001 | Zeta Foods | Oslo\nC002 | Zeta Two | Bergen\n"
+            "C003 | Zeta Three | Tromso",
+            0,
+            40,
+            _meta(other, "Sheet1", "columns: Company Name | City · Customer_ID"),
+        ),
+        # two sheets of one workbook: a project's manager is a row of the Staff sheet
+        Chunk(
+            "prj#0",
+            book,
+            "(Project) | Manager | Budget\nApollo | Ana Ruiz | 1,200\nHermes | Bo Chen | 800\nZeus | Cy Park | 950",
+            0,
+            40,
+            _meta(book, "Projects", "columns: Manager | Budget · Project"),
+        ),
+        Chunk(
+            "prj#1",
+            book,
+            "(Name) | Department | Phone\nAna Ruiz | Finance | 555-1\nBo Chen | Legal | 555-2\nCy Park | Sales | 555-3",
+            1,
+            40,
+            _meta(book, "Staff", "columns: Department | Phone · Name"),
+        ),
+    ]
+
+
+def test_a_column_whose_values_key_another_table_is_asked_across_both_and_verified() -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    generator = GridJoins(NoProseGenerator(), mined)
+    texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
+    chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+    made = {}
+    for hops in (1, 2):
+        for _link, joins in generator.pending[hops].items():
+            for join in joins:
+                c = generator._candidate(join)
+                made[c.question] = c
+                verdict = check_candidate(c, texts, chunk_texts)
+                assert verdict.accepted, (c.question, verdict.details)
+    across = made["What is the company name of the customer of order ORD-2 in the Orders workbook?"]
+    assert across.answer == "Around the Horn" and across.hops == 2 and across.bridges == ("C002",)
+    assert [i.doc_id for i in across.supporting] == ["acme/Orders.xlsx", "acme/Customers.xlsx"]
+    # the continued chunk's row is joined too
+    assert made["What is the city of the customer of order ORD-4 in the Orders workbook?"].answer == "Lyon"
+    sheets = made["What is the department of the manager of Apollo in the Projects workbook?"]
+    assert sheets.answer == "Finance" and sheets.hops == 1 and len(sheets.supporting[0].chunk_ids) == 2
+    # contact data is no property; the other folder's customers are never the orders' table
+    assert not [q for q in made if "email" in q or "phone" in q]
+    assert not [c for c in made.values() if "Zeta" in c.answer]
+    assert generator.own_stages["grid_join:links"] == 2
+
+
+def test_joins_are_written_by_the_pipeline_and_capped_per_link(tmp_path: Path) -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    generator = GridJoins(NoProseGenerator(), mined, per_link=2)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=20, hops=(1, 2), patience=30, seed=1))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    forms = Counter(t.metadata.get("grid_form") for t in tasks)
+    assert forms["join_workbooks"] == 2 and forms["join_sheets"] == 2, forms
+    assert all(t.hops == 2 for t in tasks if t.metadata["grid_form"] == "join_workbooks")
+
+
+def test_a_first_table_whose_keys_repeat_asks_nothing() -> None:
+    from datagen.grid_joins import GridJoins
+
+    details = "acme/Order_Details.xlsx"
+    chunks = [
+        *_chunks(),
+        # order ORD-1 lists two customers' lines: "the customer of order ORD-1" is either
+        Chunk(
+            "det#0",
+            details,
+            "(Order_ID) | Customer_ID | Units\nORD-1 | C001 | 4\nORD-1 | C002 | 6\nORD-2 | C003 | 1\nORD-3 | C002 | 2",
+            0,
+            40,
+            _meta(details, "Sheet1", "columns: Customer_ID | Units · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    assert not [path for path in generator.pending[2] if path[0].a.doc_id == details]
+    assert generator.own_stages["grid_join:first table's keys repeat"] == 1
+
+
+def test_contact_data_a_sheet_named_as_its_workbook_and_a_row_two_workbooks_name_alike() -> None:
+    from datagen.grid_joins import GridJoins
+
+    sales, products, other = "acme/Sales.xlsx", "acme/Products.xlsx", "zeta/Sales.xlsx"
+    chunks = [
+        Chunk(
+            "sal#0",
+            sales,
+            "(SaleID) | Product | Qty\n1 | P001 | 4\n2 | P002 | 6\n3 | P003 | 1\n4 | P001 | 2",
+            0,
+            40,
+            _meta(sales, "Sales", "columns: Product | Qty · SaleID"),
+        ),
+        Chunk(
+            "pro#0",
+            products,
+            "(ProductID) | ProductName | SupplierContact\nP001 | Drill | a@s.com\nP002 | Saw | b@s.com\n"
+            "P003 | Vice | c@s.com",
+            0,
+            40,
+            _meta(products, "Sheet1", "columns: ProductName | SupplierContact · ProductID"),
+        ),
+        # another folder's Sales workbook (its sheet named as it) with a sale 4 of its own
+        Chunk(
+            "oth#0",
+            other,
+            "(SaleID) | Item | Qty\n4 | Bolt | 9\n5 | Nut | 3",
+            0,
+            40,
+            _meta(other, "Sales", "columns: Item | Qty · SaleID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    assert made["What is the name of the product of sale 1 in the Sales workbook?"] == "Drill"
+    assert not [q for q in made if "contact" in q]  # "SupplierContact" is contact data
+    assert not [q for q in made if "sale 4 " in q] and generator.own_stages["grid_join:first row named alike elsewhere"]
+
+
+def test_a_code_key_is_said_with_its_noun_and_a_shouted_column_in_lower_case() -> None:
+    from datagen.grid_joins import GridJoins
+
+    country, regions = "hr/Country.xlsx", "hr/Regions.xlsx"
+    chunks = [
+        Chunk(
+            "cou#0",
+            country,
+            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
+            0,
+            40,
+            _meta(country, "Export Worksheet", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+        ),
+        Chunk(
+            "reg#0",
+            regions,
+            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
+            0,
+            40,
+            _meta(regions, "Export Worksheet", "columns: REGION_NAME · REGION_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    assert made == {
+        f"What is the name of the region of country {k} in the Export Worksheet sheet of the Country workbook?": v
+        for k, v in (("IT", "Europe"), ("JP", "Asia"), ("US", "Americas"))
+    }
+
+
+def test_links_are_followed_on_through_a_third_workbook() -> None:
+    from datagen.grid_joins import GridJoins
+
+    location, country, regions = "hr/Location.xlsx", "hr/Country.xlsx", "hr/Regions.xlsx"
+    chunks = [
+        Chunk(
+            "loc#0",
+            location,
+            "(LOCATION_ID) | CITY | COUNTRY_ID\n1000 | Roma | IT\n1300 | Tokyo | JP\n1400 | Southlake | US",
+            0,
+            40,
+            _meta(location, "Sheet1", "columns: CITY | COUNTRY_ID · LOCATION_ID"),
+        ),
+        Chunk(
+            "cou#0",
+            country,
+            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
+            0,
+            40,
+            _meta(country, "Sheet1", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+        ),
+        Chunk(
+            "reg#0",
+            regions,
+            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
+            0,
+            40,
+            _meta(regions, "Sheet1", "columns: REGION_NAME · REGION_ID"),
+        ),
+    ]
+    mined = mine(chunks)
+    generator = GridJoins(NoProseGenerator(), mined)
+    made = {
+        generator._candidate(j).question: generator._candidate(j) for js in generator.pending[3].values() for j in js
+    }
+    chain = made["What is the name of the region of location 1300 in the Location workbook?"]
+    assert chain.answer == "Asia" and chain.hops == 3 and chain.bridges == ("JP", "3")
+    assert [i.doc_id for i in chain.supporting] == [location, country, regions]
+    texts = {d: "\n\n".join(c.text for c in cs) for d, cs in mined.chunks.items()}
+    chunk_texts = {c.chunk_id: c.text for cs in mined.chunks.values() for c in cs}
+    assert check_candidate(chain, texts, chunk_texts).accepted
+
+
+def test_a_column_is_said_in_words_a_database_s_abbreviations_in_full() -> None:
+    from datagen.grid_joins import _phrase
+
+    said = {c: _phrase(c) for c in ("numCredits", "Qty", "UnitPrice", "REGION_NAME", "Price (INR)", "No of Units")}
+    assert said == {
+        "numCredits": "number of credits",
+        "Qty": "quantity",
+        "UnitPrice": "unit price",
+        "REGION_NAME": "region name",
+        "Price (INR)": "price (INR)",
+        "No of Units": "number of units",
+    }
+
+
+def test_a_join_one_search_solves_is_dropped_as_any_bridge_is(tmp_path: Path) -> None:
+    from datagen.grid_joins import GridJoins
+
+    mined = mine(_chunks())
+    every = list(mined.chunks)
+
+    def searcher(question: str) -> dict:
+        return {"hybrid": every, "bm25": every, "dense": every}  # every document found by the question alone
+
+    generator = GridJoins(NoProseGenerator(), mined)
+    config = GenerateConfig(n=20, hops=(2,), patience=30, seed=1, solved_budget=0.0)
+    report = generate(generator, mined, tmp_path / "t.jsonl", config, searcher=searcher)
+    assert not [t for t in read_task_file(tmp_path / "t.jsonl") if t.hops >= 2]
+    assert report.drops.get("one_search_solves", 0) > 0
+
+
+def test_a_chain_that_ends_as_a_direct_link_does_is_not_asked() -> None:
+    from datagen.grid_joins import GridJoins
+
+    invoices = "acme/Invoices.xlsx"
+    orders = "acme/Orders.xlsx"
+    chunks = [
+        *[c for c in _chunks() if c.doc_id != orders],
+        # an order names its customer and its invoice, and the invoice names a customer too
+        Chunk(
+            "ord#0",
+            orders,
+            "(Order_ID) | Customer_ID | Invoice_ID\nORD-1 | C001 | INV-1\nORD-2 | C002 | INV-2\nORD-3 | C003 | INV-3",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: Customer_ID | Invoice_ID · Order_ID"),
+        ),
+        Chunk(
+            "inv#0",
+            invoices,
+            "(Invoice_ID) | Customer_ID | Total\nINV-1 | C002 | 10\nINV-2 | C003 | 20\nINV-3 | C001 | 30",
+            0,
+            40,
+            _meta(invoices, "Sheet1", "columns: Customer_ID | Total · Invoice_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    # "the customer of order ORD-1" is the order's own customer, never the invoice's
+    assert made["What is the company name of the customer of order ORD-1 in the Orders workbook?"] == "Hanari Carnes"
+    assert generator.own_stages["grid_join:two chains end alike"] > 0
+
+
+def test_a_key_the_question_s_words_hold_bridges_nothing() -> None:
+    from datagen.grid_joins import GridJoins
+
+    pizzas, types = "shop/pizzas.xlsx", "shop/Pizza_types.xlsx"
+    chunks = [
+        Chunk(
+            "piz#0",
+            pizzas,
+            "(pizza_id) | pizza_type_id | size\nbbq_ckn_s | bbq_ckn | S\nhawaiian_m | hawaiian | M\nveggie_l | veggie | L\n"
+            "p4 | veggie | S",
+            0,
+            40,
+            _meta(pizzas, "Sheet1", "columns: pizza_type_id | size · pizza_id"),
+        ),
+        Chunk(
+            "typ#0",
+            types,
+            "(pizza_type_id) | name | category\nbbq_ckn | The BBQ Chicken Pizza | Chicken\n"
+            "hawaiian | The Hawaiian Pizza | Classic\nveggie | The Veggie Pizza | Veggie",
+            0,
+            40,
+            _meta(types, "Sheet1", "columns: name | category · pizza_type_id"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    # "pizza veggie_l" holds its type's key (veggie); "pizza p4" does not
+    assert not [q for q in made if "veggie_l" in q or "bbq_ckn_s" in q or "hawaiian_m" in q]
+    assert made["What is the name of the pizza type of pizza p4 in the pizzas workbook?"] == "The Veggie Pizza"
+    assert generator.own_stages["grid_join:bridge named by the question"] == 3
+
+
+def test_a_row_cut_at_a_chunk_s_end_and_read_whole_in_the_next_is_one_row() -> None:
+    from datagen.grid_joins import read_keyed_tables
+
+    customers = "acme/Customers.xlsx"
+    chunks = [
+        Chunk(
+            "cus#0",
+            customers,
+            "(Customer_ID) | Company Name | City | Postal\nC001 | Hanari Carnes | Lyon | 690\nC002 | Around the Horn | Leeds |",
+            0,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Postal · Customer_ID"),
+        ),
+        Chunk(
+            "cus#1",
+            customers,
+            "C002 | Around the Horn | Leeds | LS1\nC003 | Berglunds | Lulea | 971",
+            1,
+            40,
+            _meta(customers, "Sheet1", "columns: Company Name | City | Postal · Customer_ID"),
+        ),
+    ]
+    (table,) = read_keyed_tables(mine(chunks))
+    assert not table.repeated and table.rows["c002"][:2] == ("cus#1", "C002 | Around the Horn | Leeds | LS1")
+
+
+def test_a_sheet_s_column_groups_name_its_rows_once() -> None:
+    from datagen.grid_joins import GridJoins
+
+    book = "acme/Northwind.xlsx"
+    chunks = [
+        *[c for c in _chunks() if c.doc_id == "acme/Customers.xlsx"],
+        # the Orders sheet read as two column groups, each keyed by the order
+        Chunk(
+            "nw#0",
+            book,
+            "(Order_ID) | Customer_ID | Freight\nORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7\n\n"
+            "(Order_ID) | Ship Country\nORD-1 | France\nORD-2 | Brazil\nORD-3 | Sweden",
+            0,
+            40,
+            _meta(book, "Orders", "columns: Customer_ID | Freight · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    question = "What is the company name of the customer of order ORD-3 in the Orders sheet of the Northwind workbook?"
+    assert made[question] == "Berglunds Snabbkop"
+
+
+def test_an_answer_the_first_row_s_other_column_group_gives_is_not_asked() -> None:
+    from datagen.grid_joins import GridJoins
+
+    book = "acme/Northwind.xlsx"
+    customers = [c for c in _chunks() if c.doc_id == "acme/Customers.xlsx"]
+    chunks = [
+        *customers,
+        Chunk(
+            "nw#0",
+            book,
+            "(Order_ID) | Customer_ID | Freight\nORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7",
+            0,
+            40,
+            _meta(book, "Orders", "columns: Customer_ID | Freight · Order_ID"),
+        ),
+        # the same sheet's next column group, in the next chunk: the order ships to its customer's city
+        Chunk(
+            "nw#1",
+            book,
+            "(Order_ID) | Ship City\nORD-1 | Lyon\nORD-2 | Paris\nORD-3 | Lulea",
+            1,
+            40,
+            _meta(book, "Orders", "columns: Ship City · Order_ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
+    where = "in the Orders sheet of the Northwind workbook"
+    assert made[f"What is the city of the customer of order ORD-2 {where}?"] == "Leeds"
+    assert f"What is the city of the customer of order ORD-1 {where}?" not in made  # Lyon: the order's own ship city
