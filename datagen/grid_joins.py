@@ -50,7 +50,7 @@ from typing import Any
 from datagen.grid_facts import book_name, cells, is_grid_source, table_name
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
-from datagen.types import Candidate, DropReason, SupportingItem, TruthType
+from datagen.types import HOP_UNIT, PASSAGE_HOPS, Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
 # the pipeline's form: a join is a bridge (its key masked), so the one-search drop and the lexical budget hold it as
@@ -478,6 +478,9 @@ class GridJoins:
                 "form": FORM,
                 "generator_part": "grid_join",
                 "grid_form": f"{GRID_FORM}_{scope}",
+                # a workbook is found by its name and the asked column's header, its row only through the key: the
+                # one-search drop looks for the rows (datagen.types.HOP_UNIT)
+                HOP_UNIT: PASSAGE_HOPS,
                 "split_by": "fact",
                 "join_path": _path_id(path),
                 "passages": len(rows),

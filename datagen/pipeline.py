@@ -37,7 +37,7 @@ from typing import Any, Protocol
 from datagen.mining import MinedCorpus, mine
 from datagen.positives import verified_positives
 from datagen.records import TaskWriter, to_task
-from datagen.types import Candidate, DropReason, GenerationReport, StopGeneration
+from datagen.types import HOP_UNIT, PASSAGE_HOPS, Candidate, DropReason, GenerationReport, StopGeneration
 from datagen.verify import check_candidate, contains, filter_distractors, normalize
 
 
@@ -157,32 +157,40 @@ def corpus_searcher(corpus: Any, k: int = 10, chunk_factor: int = 5) -> Searcher
     """Top-k documents of one hybrid search and of each leg alone (k·chunk_factor chunks collapsed
     by best chunk, the same collapse `eval.retrievers.SingleShotRetriever` uses)."""
 
-    def collapse(hits: Iterable[Any]) -> list[str]:
-        return top_documents(hits, k)
-
     def search(question: str) -> Mapping[str, list[str]]:
         return _LazyLegs(
             {
-                "hybrid": lambda: collapse(corpus.search(question, k=k * chunk_factor)),
-                "bm25": lambda: collapse(corpus.search_leg(question, "bm25", k=k * chunk_factor)),
-                "dense": lambda: collapse(corpus.search_leg(question, "dense", k=k * chunk_factor)),
-            }
+                "hybrid": lambda: corpus.search(question, k=k * chunk_factor),
+                "bm25": lambda: corpus.search_leg(question, "bm25", k=k * chunk_factor),
+                "dense": lambda: corpus.search_leg(question, "dense", k=k * chunk_factor),
+            },
+            k=k,
         )
 
     return search
 
 
 class _LazyLegs(Mapping[str, list[str]]):
-    """Each leg's ranking, searched when first read: single-hop tasks need only the hybrid one."""
+    """Each leg's top-k documents, searched when first read: single-hop tasks need only the hybrid one. Its top-k
+    chunks are kept beside them (`chunks`): a task whose hops are passages is judged by them."""
 
-    def __init__(self, legs: Mapping[str, Callable[[], list[str]]]) -> None:
+    def __init__(self, legs: Mapping[str, Callable[[], Iterable[Any]]], k: int = 10) -> None:
         self._legs = legs
+        self._k = k
         self._done: dict[str, list[str]] = {}
+        self._chunks: dict[str, list[str]] = {}
 
     def __getitem__(self, leg: str) -> list[str]:
         if leg not in self._done:
-            self._done[leg] = self._legs[leg]()
+            hits = list(self._legs[leg]())
+            self._done[leg] = top_documents(hits, self._k)
+            self._chunks[leg] = [hit.chunk.chunk_id for hit in hits[: self._k]]
         return self._done[leg]
+
+    def chunks(self, leg: str) -> list[str]:
+        """The leg's top-k chunk ids (searched now if not yet)."""
+        self[leg]
+        return self._chunks[leg]
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._legs)
@@ -200,16 +208,27 @@ def _legs(found: Mapping[str, list[str]] | list[str]) -> Mapping[str, list[str]]
     return {"hybrid": list(found)} if isinstance(found, list) else found
 
 
-def lexical_hit(candidate: Candidate, bm25_top: Sequence[str]) -> bool:
-    """Whether a bridge question alone puts two or more of its documents in BM25's top 10: beyond the
-    entry document, which the question names, BM25 already finds a later one. Counted without an
+def _found(candidate: Candidate, legs: Mapping[str, list[str]], leg: str) -> list[bool]:
+    """Whether one `leg` search of the question ranks each supporting unit in its top 10: each document, or, for a
+    task whose hops are passages (`metadata["hop_unit"]`, datagen.types), one of each supporting item's chunks
+    among the top 10 chunks (a searcher that gives no chunks is read by document)."""
+    if candidate.metadata.get(HOP_UNIT) == PASSAGE_HOPS and isinstance(legs, _LazyLegs):
+        top = legs.chunks(leg)
+        return [any(c in top for c in item.chunk_ids) for item in candidate.supporting]
+    return [d in legs[leg] for d in candidate.doc_ids]
+
+
+def lexical_hit(candidate: Candidate, legs: Mapping[str, list[str]]) -> bool:
+    """Whether a bridge question alone puts two or more of its documents (or passages) in BM25's top 10: beyond
+    the entry document, which the question names, BM25 already finds a later one. Counted without an
     order, so real questions (whose gold documents come unordered) are measured the same way."""
-    return sum(d in bm25_top for d in candidate.doc_ids) >= 2
+    return "bm25" in legs and sum(_found(candidate, legs, "bm25")) >= 2
 
 
 def one_search_solves(candidate: Candidate, legs: Mapping[str, list[str]]) -> bool:
-    """Whether one hybrid or BM25 search of the question alone puts every supporting document in its top 10."""
-    return any(leg in legs and all(d in legs[leg] for d in candidate.doc_ids) for leg in ("hybrid", "bm25"))
+    """Whether one hybrid or BM25 search of the question alone puts every supporting document (or passage) in its
+    top 10."""
+    return any(leg in legs and all(_found(candidate, legs, leg)) for leg in ("hybrid", "bm25"))
 
 
 def mine_corpus(corpus: Any, exclude: Iterable[str] = ()) -> MinedCorpus:
@@ -322,7 +341,7 @@ def generate(
                     # over the lexical budget is dropped on BM25's ranking alone.
                     # kept easy ones are looked at only once written (the hybrid leg is read then anyway)
                     is_solved = config.drop_easy and hard and one_search_solves(candidate, legs)
-                    hit_later = bridge and lexical_hit(candidate, legs.get("bm25", []))
+                    hit_later = bridge and lexical_hit(candidate, legs)
                     if is_solved and config.drop_easy and (solved + 1) / (held + 1) > config.solved_budget:
                         reason = DropReason.ONE_SEARCH_SOLVES
                     elif (

@@ -29,6 +29,14 @@ class TruthType(str, Enum):
     OTHER = "other"
 
 
+# metadata["hop_unit"] of a task whose hops are passages of documents a question finds by their names: a workbook's
+# row is reached only through the key the row before gives, while the workbook itself is found by its name and a
+# column's header (datagen.grid_joins). The one-search drop and the lexical budget (datagen.pipeline) look for
+# such a task's passages in a search's top chunks rather than for its documents.
+HOP_UNIT = "hop_unit"
+PASSAGE_HOPS = "passage"
+
+
 class DropReason(str, Enum):
     """Why a candidate (or a distractor) was rejected; every drop is counted under one of these."""
 

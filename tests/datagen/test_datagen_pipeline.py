@@ -147,3 +147,35 @@ def test_parse_hops() -> None:
     for bad in ("0-2", "5", "two"):
         with pytest.raises(ValueError, match="hops"):
             parse_hops(bad)
+
+
+def test_a_task_whose_hops_are_passages_is_solved_only_when_one_search_finds_its_passages() -> None:
+    # session 56: a join across two workbooks (datagen.grid_joins) names the first workbook and the asked column, so
+    # one search finds both workbooks (71 of 72 joins of a tuning folder) while the second workbook's row, reached
+    # only through the key the first row gives, sits in the search's top 10 chunks for about half of them
+    from types import SimpleNamespace
+
+    from datagen.pipeline import _LazyLegs, lexical_hit, one_search_solves
+    from datagen.types import HOP_UNIT, PASSAGE_HOPS, Candidate, SupportingItem
+
+    def hits(*chunk_ids: str) -> list:
+        return [SimpleNamespace(chunk=SimpleNamespace(chunk_id=c, doc_id=c.split("#")[0])) for c in chunk_ids]
+
+    # both workbooks in the top 10; the first's order row too, the customer's row (cust#7) not among the top chunks
+    ranking = hits("orders#0", "cust#0", "cust#1", "cust#2", "orders#1", "cust#3", "cust#4", "cust#5", "cust#6", "x#0",
+                   "cust#7")
+
+    def legs() -> _LazyLegs:
+        return _LazyLegs({"hybrid": lambda: ranking, "bm25": lambda: ranking})
+
+    supporting = (SupportingItem("orders", ("orders#0",)), SupportingItem("cust", ("cust#7",)))
+    by_document = Candidate("q", "a", supporting, hops=2)
+    by_passage = Candidate("q", "a", supporting, hops=2, metadata={HOP_UNIT: PASSAGE_HOPS})
+    assert one_search_solves(by_document, legs()) and lexical_hit(by_document, legs())
+    assert not one_search_solves(by_passage, legs()) and not lexical_hit(by_passage, legs())
+    # a row cut over two chunks is found by either
+    either = Candidate("q", "a", (supporting[0], SupportingItem("cust", ("cust#7", "cust#2"))), hops=2,
+                       metadata={HOP_UNIT: PASSAGE_HOPS})
+    assert one_search_solves(either, legs())
+    # a searcher that gives documents alone (a plain mapping) is read by document
+    assert one_search_solves(by_passage, {"hybrid": ["orders", "cust"]})
