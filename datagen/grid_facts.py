@@ -44,14 +44,15 @@ label), and here, cell by cell:
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
-refused by `unique_grid_facts` (grid_ambiguous).
+refused by `unique_grid_facts` (grid_ambiguous); a table whose row label repeats in another chunk of it (a log read in
+several chunks) asks nothing (grid_row_label_repeated_elsewhere, `repeated_keys`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -244,8 +245,26 @@ def _corner(header: str) -> str:
     return bits[at + 1] if at is not None and at + 1 < len(bits) else "columns"
 
 
-def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
-    """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring)."""
+def repeated_keys(chunks: Sequence[Any]) -> set[tuple[str, tuple[str, ...]]]:
+    """The tables of one workbook (sheet, column line) whose row label repeats anywhere, across all their chunks: a
+    log's product, day or person ("Product D" in several rows of a sales log). A row read twice where two chunks
+    overlap is one row. In one chunk, a repeated label is `table_refusal`'s; across chunks only all of them tell: the
+    chunk that holds one "Product D" row would ask "What are the sales for Product D?", one sale of several."""
+    seen: dict[tuple[str, tuple[str, ...]], dict[str, set[tuple[str, ...]]]] = defaultdict(lambda: defaultdict(set))
+    for chunk in chunks:
+        sheet = str((chunk.metadata or {}).get("section", ""))
+        for _caption, head, rows in _tables(chunk):
+            for line in rows:
+                row = cells(line)
+                if head and row[0]:
+                    seen[(sheet, tuple(head))][fold(row[0])].add(tuple(row))
+    return {table for table, labels in seen.items() if any(len(rows) > 1 for rows in labels.values())}
+
+
+def grid_facts(chunk: Any, book: str, skipped: Counter,
+               repeated: Collection[tuple[str, tuple[str, ...]]] = ()) -> list[Fact]:
+    """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring);
+    `repeated`: the workbook's tables whose row label repeats across chunks (`repeated_keys`), asked nothing."""
     sheet = str((chunk.metadata or {}).get("section", ""))
     out: list[Fact] = []
     for caption, head, rows in _tables(chunk):
@@ -255,6 +274,9 @@ def grid_facts(chunk: Any, book: str, skipped: Counter) -> list[Fact]:
         why_table = table_refusal(head, rows, sheet)
         if why_table:
             skipped[why_table] += len(rows)
+            continue
+        if (sheet, tuple(head)) in repeated:
+            skipped["grid_row_label_repeated_elsewhere"] += len(rows)
             continue
         columns = head[1:]
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")

@@ -609,3 +609,28 @@ def test_a_record_number_joined_to_a_name_keys_no_row() -> None:
     asked = {f.ask: f.answer for f in grid_facts(chunk, "Kick", skipped)}
     assert asked == {"What is the country for 2020-21 in the Processed sheet of the Kick workbook?": "Spain"}, asked
     assert skipped["grid_row_label_id"] == 2
+
+
+def test_a_log_whose_key_repeats_in_another_chunk_asks_nothing() -> None:
+    # session 55's second unseen folder: "What are the sales for Product D?" → one sale of several, its other rows in
+    # another chunk of the log; a row read twice where two chunks overlap is one row, not a repeat
+    from datagen.grid_facts import repeated_keys
+
+    book, shop = "shop/log.xlsx", "shop/prices.xlsx"
+    head = "Log · Sales · columns: Region | Sales · Product"
+    chunks = [Chunk("s#0", book, "(Product) | Region | Sales\nProduct D | North | 1,200\nProduct A | South | 800\n"
+                    "Product B | East | 450", 0, 20, _meta(book, "Sales", head, "Log")),
+              Chunk("s#1", book, "Product B | East | 450\nProduct D | West | 975\nProduct C | East | 300", 1, 20,
+                    _meta(book, "Sales", head, "Log"))]
+    prices = [Chunk("p#0", shop, "(Item) | Price\nBolt | 3.50\nNut | 1.25", 0, 20,
+                    _meta(shop, "Prices", "Prices · Prices · columns: Price · Item", "Prices")),
+              Chunk("p#1", shop, "Nut | 1.25\nWasher | 0.40", 1, 20,
+                    _meta(shop, "Prices", "Prices · Prices · columns: Price · Item", "Prices"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for cs in (chunks, prices) for c in cs
+             for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped, repeated_keys(cs))}
+    assert not [q for q in asked if "the log workbook" in q], asked
+    assert skipped["grid_row_label_repeated_elsewhere"] == 6
+    # the price list's overlap (Nut in both chunks, the same row) is no repeat: its rows are asked
+    assert asked["What is the price for Washer in the Prices sheet of the prices workbook?"] == "0.40"
+    assert asked["What is the price for Nut in the Prices sheet of the prices workbook?"] == "1.25"
