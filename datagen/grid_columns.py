@@ -125,9 +125,16 @@ def _refusal(label: str, column: str, value: str) -> str:
     return ""
 
 
+# a day of the week keying a timesheet's row ("Friday" in a "Week Ending 5.9" sheet): which Friday? the rows of a week
+# are a log's entries, "the hourly rate for Friday" no fact a person asks (session 55's second unseen folder)
+_WEEKDAY = re.compile(r"(?i)^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?)(?:,?\s+[\d/.-]+)?$")
+
+
 def _label_refusal(label: str) -> str:
     if not label or not re.search(r"[A-Za-z0-9]", label):
         return "grid_row_label_missing"
+    if _WEEKDAY.match(label.strip()):
+        return "grid_row_label_weekday"
     if _NUMBER.match(label.replace(",", "")):
         return "grid_row_label_number"
     if len(label) > _NAME_CHARS or label.rstrip().endswith("?") or len(label.split()) > 6:

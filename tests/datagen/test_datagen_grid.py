@@ -634,3 +634,18 @@ def test_a_log_whose_key_repeats_in_another_chunk_asks_nothing() -> None:
     # the price list's overlap (Nut in both chunks, the same row) is no repeat: its rows are asked
     assert asked["What is the price for Washer in the Prices sheet of the prices workbook?"] == "0.40"
     assert asked["What is the price for Nut in the Prices sheet of the prices workbook?"] == "1.25"
+
+
+def test_a_timesheet_s_weekdays_key_no_row() -> None:
+    # session 55's second unseen folder: "What is the hourly rate for Friday in the Week Ending 5.9 sheet?", and a tuning
+    # folder's "What is the date for Thursday in the timesheet workbook?": which Friday? a week's rows are a log's
+    book = "me/hours.xlsx"
+    chunks = [Chunk("h#0", book, "(Day) | Hourly Rate | Hours\nMonday | 25.00 | 8\nFriday | 25.00 | 6\nSun Life | 30.00 | 2",
+                    0, 20, _meta(book, "Week Ending 5.9", "columns: Hourly Rate | Hours · Day", "Hours")),
+              Chunk("h#1", book, "(columns) | Date | Total Hours\nThursday | 2023-06-01 | 7.5\nFri. 2/6 | 2023-06-02 | 7",
+                    1, 20, _meta(book, "June", "columns: Date | Total Hours · columns", "Hours"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Hours", skipped)}
+    assert asked == {"What is the hourly rate for Sun Life in the Week Ending 5.9 sheet of the Hours workbook?": "30.00",
+                     "What is the number of hours for Sun Life in the Week Ending 5.9 sheet of the Hours workbook?": "2"}
+    assert skipped["grid_row_label_weekday"] == 4
