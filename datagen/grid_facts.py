@@ -44,8 +44,9 @@ label), and here, cell by cell:
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
-refused by `unique_grid_facts` (grid_ambiguous); a table whose row label repeats in another chunk of it (a log read in
-several chunks) asks nothing (grid_row_label_repeated_elsewhere, `repeated_keys`).
+refused by `unique_grid_facts` (grid_ambiguous); a label that repeats in another chunk of its table, and every label of a
+table where one in ten repeat (a log read in several chunks), key no row (grid_row_label_repeated_elsewhere,
+`repeated_keys`).
 """
 
 from __future__ import annotations
@@ -245,11 +246,13 @@ def _corner(header: str) -> str:
     return bits[at + 1] if at is not None and at + 1 < len(bits) else "columns"
 
 
-def repeated_keys(chunks: Sequence[Any]) -> set[tuple[str, tuple[str, ...]]]:
-    """The tables of one workbook (sheet, column line) whose row label repeats anywhere, across all their chunks: a
-    log's product, day or person ("Product D" in several rows of a sales log). A row read twice where two chunks
-    overlap is one row. In one chunk, a repeated label is `table_refusal`'s; across chunks only all of them tell: the
-    chunk that holds one "Product D" row would ask "What are the sales for Product D?", one sale of several."""
+def repeated_keys(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], frozenset[str]]:
+    """The row labels of one workbook's tables (sheet, column line) that key no row, read across all their chunks:
+    a label written in two rows or more ("Product D" in several rows of a sales log), and every label of a table
+    where one in ten or more repeat (a log: its rows are records, not keys). A row read twice where two chunks
+    overlap is one row. In one chunk a repeated label is `table_refusal`'s; across chunks only all of them tell: the
+    chunk holding one "Product D" row would ask "What are the sales for Product D?", one sale of several. A roster
+    of a hundred names with one written twice is no log: only that name is refused."""
     seen: dict[tuple[str, tuple[str, ...]], dict[str, set[tuple[str, ...]]]] = defaultdict(lambda: defaultdict(set))
     for chunk in chunks:
         sheet = str((chunk.metadata or {}).get("section", ""))
@@ -258,13 +261,18 @@ def repeated_keys(chunks: Sequence[Any]) -> set[tuple[str, tuple[str, ...]]]:
                 row = cells(line)
                 if head and row[0]:
                     seen[(sheet, tuple(head))][fold(row[0])].add(tuple(row))
-    return {table for table, labels in seen.items() if any(len(rows) > 1 for rows in labels.values())}
+    out = {}
+    for table, labels in seen.items():
+        repeated = frozenset(label for label, rows in labels.items() if len(rows) > 1)
+        if repeated:
+            out[table] = frozenset(labels) if len(repeated) >= 0.1 * len(labels) else repeated
+    return out
 
 
 def grid_facts(chunk: Any, book: str, skipped: Counter,
-               repeated: Collection[tuple[str, tuple[str, ...]]] = ()) -> list[Fact]:
+               repeated_labels: Mapping[tuple[str, tuple[str, ...]], Collection[str]] | None = None) -> list[Fact]:
     """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring);
-    `repeated`: the workbook's tables whose row label repeats across chunks (`repeated_keys`), asked nothing."""
+    `repeated_labels`: the row labels of the workbook's tables that key no row, read across chunks (`repeated_keys`)."""
     sheet = str((chunk.metadata or {}).get("section", ""))
     out: list[Fact] = []
     for caption, head, rows in _tables(chunk):
@@ -275,9 +283,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
         if why_table:
             skipped[why_table] += len(rows)
             continue
-        if (sheet, tuple(head)) in repeated:
-            skipped["grid_row_label_repeated_elsewhere"] += len(rows)
-            continue
+        unkeyed = (repeated_labels or {}).get((sheet, tuple(head)), ())
         columns = head[1:]
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
@@ -290,7 +296,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                 skipped["grid_row_misaligned"] += 1
                 continue
             label, values = row[0], row[1:]
-            why = _label_refusal(label)
+            why = "grid_row_label_repeated_elsewhere" if fold(label) in unkeyed else _label_refusal(label)
             if not why and any(fold(v) == fold(label) for v in values):
                 # "David | 16,680 | David | 20,000": tables set side by side under one header row, each cell's
                 # column a merged title's part ("Icon Sets Sales"); which cell answers which question is a guess

@@ -649,3 +649,22 @@ def test_a_timesheet_s_weekdays_key_no_row() -> None:
     assert asked == {"What is the hourly rate for Sun Life in the Week Ending 5.9 sheet of the Hours workbook?": "30.00",
                      "What is the number of hours for Sun Life in the Week Ending 5.9 sheet of the Hours workbook?": "2"}
     assert skipped["grid_row_label_weekday"] == 4
+
+
+def test_a_roster_with_one_name_written_twice_is_no_log_only_that_name_is_refused() -> None:
+    # tuning folder B: a payroll of 102 employees, one name in two rows of two chunks; refusing the whole roster lost
+    # 200 of its questions for one name
+    from datagen.grid_facts import repeated_keys
+
+    book = "hr/payroll.xlsx"
+    head = "Payroll · Pay · columns: Hourly Wage · Employee"
+    names = [f"Staff {chr(65 + i)}" for i in range(11)]
+    first = "(Employee) | Hourly Wage\nAnn Lee | 12.00\n" + "\n".join(f"{n} | {10 + i}.50" for i, n in enumerate(names[:6]))
+    second = "Ann Lee | 43.00\n" + "\n".join(f"{n} | {20 + i}.50" for i, n in enumerate(names[6:]))
+    chunks = [Chunk("p#0", book, first, 0, 20, _meta(book, "Pay", head, "Payroll")),
+              Chunk("p#1", book, second, 1, 20, _meta(book, "Pay", head, "Payroll"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Payroll", skipped, repeated_keys(chunks))}
+    assert len(asked) == 11 and not [q for q in asked if "Ann Lee" in q], asked
+    assert asked["What is the hourly wage for Staff K in the Pay sheet of the Payroll workbook?"] == "24.50"
+    assert skipped["grid_row_label_repeated_elsewhere"] == 2
