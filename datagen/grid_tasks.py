@@ -16,6 +16,11 @@ Forms (metadata["form"]):
 Comparisons are at most `comparison_share` of the multi-hop tasks written (issue 36: 25 %): a comparison names
 both of its documents, so one search finds them, and a set of them teaches little searching.
 
+No workbook gives more than its fair share of a run of `n` tasks (`workbook_cap`): the larger of n / 6 and n / the
+number of workbooks with a question. A workbook of many sheets alike (session 55's Decision Matrix workbook filled
+16 of 30 of a sample; tuning folder B's payroll of 102 employees 13 of 30) must not fill the set once the folder's
+small workbooks are spent; a task counts for each workbook it reads.
+
 A statement is a question with one answer (`unique_grid_facts`); every chunk that states it is a positive. Like
 datagen.period_tasks.PeriodTasks, `GridTasks` wraps the corpus's natural generator: the prose questions go on
 alongside, single-hop and two-hop proposals alternate between the two.
@@ -23,6 +28,7 @@ alongside, single-hop and two-hop proposals alternate between the two.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import Counter, defaultdict
@@ -92,7 +98,7 @@ class GridTasks:
     """The natural generator with the workbook forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, facts: FactBase, *, share: float = 0.5,
-                 comparison_share: float = 0.25, tries: int = 20, across: bool = False) -> None:
+                 comparison_share: float = 0.25, tries: int = 20, across: bool = False, n: int | None = None) -> None:
         self.inner = inner
         self.mined = mined
         self.share = share
@@ -138,6 +144,8 @@ class GridTasks:
             tables[s.fact.doc_id].add(s.key.table)
         self.docs = sorted(tables)
         self.tables = {d: sorted(t) for d, t in tables.items()}
+        self.cap = workbook_cap(n, len(self.docs))
+        self.per_doc: Counter = Counter()  # grid tasks written that read each workbook
         # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
         # as no question a person asks (hand-read, tuning folder): off unless asked for
         self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2} if across else {}
@@ -193,14 +201,22 @@ class GridTasks:
         self.asked.update(candidate.metadata.get("fact_keys") or ())
         if candidate.metadata.get("generator_part") == "grid":
             self.written[candidate.metadata.get("grid_form", "")] += 1
+            self.per_doc.update({item.doc_id for item in candidate.supporting})
         else:
             self.inner.commit(candidate)
 
+    def _open(self, doc: str) -> bool:
+        """Whether a workbook is still below its fair share of the run (`workbook_cap`)."""
+        return self.cap is None or self.per_doc[doc] < self.cap
+
     def exhausted(self, hops: int) -> str | None:
-        if (hops == 1 and self.statements) or (hops == 2 and (self.bridges or self.across)):
+        if (hops == 1 and self.statements and any(map(self._open, self.docs))) or (
+                hops == 2 and (self.bridges or self.across)):
             return None
         inner = getattr(self.inner, "exhausted", None)
         why = inner(hops) if inner is not None else None
+        if why is not None and self.statements and hops == 1:
+            return f"{why}; workbooks: every workbook has its fair share ({self.cap} tasks) of the run"
         if why is not None and self.statements and hops >= 2:
             own = ("no cell's value labels a row of another workbook's table, and no column is shared by two "
                    "workbooks" if hops == 2 else "a workbook chain of three tables or more is not built")
@@ -223,7 +239,7 @@ class GridTasks:
 
     def single_fill(self) -> str:
         """Single-hop cells fill a multi-hop run once its chains are spent (a folder of workbooks has few)."""
-        return "workbook tables: single-hop questions fill the rest" if self.statements else ""
+        return "workbook tables: single-hop questions fill the rest" if any(map(self._open, self.docs)) else ""
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
@@ -259,8 +275,9 @@ class GridTasks:
     def _single(self, rng: random.Random) -> Candidate | DropReason:
         # a workbook first, then one of its tables, then a cell: a 200-row sheet, or a workbook of 40 sheets alike
         # (session 55's tuning: one workbook's use-case sheets gave 11 of 30 tasks), must not fill the set
-        for _ in range(self.tries):
-            doc = rng.choice(self.docs)
+        docs = [d for d in self.docs if self._open(d)]
+        for _ in range(self.tries if docs else 0):
+            doc = rng.choice(docs)
             table = rng.choice(self.tables[doc])
             s = rng.choice(self.by_table[table])
             if not self._fresh("single", s.fact.ask) or normalize(s.fact.ask) in self.asked:
@@ -270,7 +287,10 @@ class GridTasks:
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_in_table(self, rng: random.Random) -> Candidate | DropReason:
-        doc = rng.choice(sorted(self.in_table_docs))  # a workbook first, as for a single cell
+        docs = [d for d in sorted(self.in_table_docs) if self._open(d)]
+        if not docs:
+            return DropReason.NO_CHAIN
+        doc = rng.choice(docs)  # a workbook first, as for a single cell
         group = self.in_table[rng.choice(self.in_table_docs[doc])]
         a, b = rng.sample(group, 2)
         if fold(a.key.row) == fold(b.key.row) or not self._fresh("in_table", *sorted((a.fact.ask, b.fact.ask))):
@@ -287,7 +307,8 @@ class GridTasks:
     def _compare_across(self, rng: random.Random) -> Candidate | DropReason:
         group = self.across[rng.choice(sorted(self.across))]
         a, b = rng.sample(group, 2)
-        if a.fact.doc_id == b.fact.doc_id or fold(a.key.row) == fold(b.key.row):
+        if a.fact.doc_id == b.fact.doc_id or fold(a.key.row) == fold(b.key.row) or not (
+                self._open(a.fact.doc_id) and self._open(b.fact.doc_id)):
             return DropReason.NO_CHAIN
         if not self._fresh("across", *sorted((a.fact.ask, b.fact.ask))):
             return DropReason.DUPLICATE
@@ -302,6 +323,8 @@ class GridTasks:
 
     def _bridge(self, rng: random.Random) -> Candidate | DropReason:
         a, b = self.bridges.pop(rng.randrange(len(self.bridges)))  # each chain tried once
+        if not (self._open(a.fact.doc_id) and self._open(b.fact.doc_id)):
+            return DropReason.NO_CHAIN
         question = (f"What is the {_column_phrase(b.key.column)} of the {_column_phrase(a.key.column)} "
                     f"{row_phrase(a.key.row)} in {a.key.table}?")
         clues = (a.fact.ask, f"What is the {_column_phrase(b.key.column)} {row_phrase(b.key.row)}?")
@@ -359,7 +382,16 @@ def _stems(text: str) -> set[str]:
     return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text)}
 
 
-def with_grid_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:
-    """`generator` with the workbook forms added when the corpus has grid statements; else itself."""
-    wrapped = GridTasks(generator, mined, facts)
+def workbook_cap(n: int | None, workbooks: int) -> int | None:
+    """The most grid tasks of a run of `n` that may read one workbook: the larger of n / 6 and n / workbooks (a
+    folder of three workbooks gives each a third); None (no cap) when n is not known."""
+    if not n or not workbooks:
+        return None
+    return max(math.ceil(n / 6), math.ceil(n / workbooks))
+
+
+def with_grid_tasks(generator: Any, mined: MinedCorpus, facts: FactBase, n: int | None = None) -> Any:
+    """`generator` with the workbook forms added when the corpus has grid statements; else itself. `n`: the run's
+    size, which caps each workbook's share (`workbook_cap`)."""
+    wrapped = GridTasks(generator, mined, facts, n=n)
     return wrapped if wrapped.statements else generator

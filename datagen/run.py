@@ -139,7 +139,7 @@ def run_datagen(
                 # bridged through a cell that labels another workbook's row (datagen.grid_tasks)
                 from datagen.grid_tasks import with_grid_tasks
 
-                generator = with_grid_tasks(generator, mined, facts)
+                generator = with_grid_tasks(generator, mined, facts, n=config.n)
                 if natural.calls:
                     # earnings calls (session 46): the figures a call states, for the company's quarter
                     generator = with_call_tasks(generator, mined, comparison_share=natural.call_comparison_share,

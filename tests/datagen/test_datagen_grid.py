@@ -668,3 +668,23 @@ def test_a_roster_with_one_name_written_twice_is_no_log_only_that_name_is_refuse
     assert len(asked) == 11 and not [q for q in asked if "Ann Lee" in q], asked
     assert asked["What is the hourly wage for Staff K in the Pay sheet of the Payroll workbook?"] == "24.50"
     assert skipped["grid_row_label_repeated_elsewhere"] == 2
+
+
+def test_no_workbook_gives_more_than_its_fair_share_of_a_run(tmp_path: Path) -> None:
+    # session 55's second unseen folder: one workbook of many sheets gave 16 of 30 of the sample; tuning folder B's
+    # payroll of 102 employees 13 of 30, once the small workbooks were spent
+    from datagen.grid_tasks import GridTasks, workbook_cap
+
+    big, small = "hr/payroll.xlsx", "hr/rates.xlsx"
+    rows = "\n".join(f"Staff {chr(65 + i)}{chr(65 + j)} | {10 + i}.{j}5 | {30 + j}" for i in range(8) for j in range(5))
+    chunks = [Chunk("b#0", big, "(Employee) | Hourly Wage | Hours\n" + rows, 0, 200,
+                    _meta(big, "Pay", "columns: Hourly Wage | Hours · Employee", "Payroll")),
+              Chunk("s#0", small, "(Grade) | Rate\nJunior | 12.50\nSenior | 19.75\nLead | 24.00", 0, 20,
+                    _meta(small, "Rates", "columns: Rate · Grade", "Rates"))]
+    mined, base = _base(chunks)
+    assert workbook_cap(12, 2) == 6 and workbook_cap(200, 37) == 34 and workbook_cap(200, 3) == 67
+    generator = GridTasks(NoProseGenerator(), mined, base, n=12)
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=12, hops=(1,), patience=60, seed=1))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    per_book = Counter(d for t in tasks for d in set(t.gold_doc_ids))
+    assert per_book[big] == 6 and per_book[small] <= 6, per_book
