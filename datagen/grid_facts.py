@@ -116,6 +116,7 @@ GRID = "grid:"  # the relation prefix of a grid fact: "grid:<table>|<row>|<colum
 GRID_SUFFIXES = (".xlsx", ".xlsm", ".pptx")
 _SEP = " · "  # corpus_tools.chunk_context's separator
 _ZERO_TIME = re.compile(r"^(\d{4}-\d\d-\d\d) 00:00(?::00)?$")  # a day written with its midnight: the day
+_PERSON = re.compile(r"(?i)^(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam)\b\.?\s*[A-Z]")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
 _GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
 
@@ -194,6 +195,9 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     # a caption as a document numbers and introduces it ("Table 1 Risk Likelihood Framework:") is said without its
     # number, its colon and a second "table" (session 55's reporting read: "the Table 1 Risk Likelihood Framework: table")
     caption = re.sub(r"(?i)^table\s+\d+[.:]?\s+|\s*:\s*$|\s+table$", "", caption.strip())
+    # a person's name above the table ("Mr.Avinash Kumar": who made the sheet) is no table's title: "In the Mr.Avinash
+    # Kumar table in the interest calculator workbook" (tuning folder B, 6 of 30)
+    caption = "" if _PERSON.match(caption) else caption
     if caption and fold(caption) not in (fold(sheet), fold(book)) and len(caption) <= _NAME_CHARS:
         where = f"the {caption} table in {where}"
     return where

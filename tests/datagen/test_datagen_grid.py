@@ -688,3 +688,14 @@ def test_no_workbook_gives_more_than_its_fair_share_of_a_run(tmp_path: Path) -> 
     tasks = read_task_file(tmp_path / "t.jsonl")
     per_book = Counter(d for t in tasks for d in set(t.gold_doc_ids))
     assert per_book[big] == 6 and per_book[small] <= 6, per_book
+
+
+def test_a_person_s_name_above_a_table_is_no_title() -> None:
+    # tuning folder B: "In the Mr.Avinash Kumar table in the interest calculator workbook, which had the higher
+    # interest rate, Loan B or Loan C?": the sheet's author, typed above the table
+    book = "me/loans.xlsx"
+    chunk = Chunk("l#0", book, "Mr.Avinash Kumar\n\n(columns) | Principle | Interest Rate\nLoan B | 10,000.00 | 8%", 0, 20,
+                  _meta(book, "Sheet1", "columns: Principle | Interest Rate · columns", "Loans"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "interest calculator", skipped)}
+    assert asked == {"What is the interest rate for Loan B in the interest calculator workbook?": "8%"}, asked
