@@ -130,9 +130,28 @@ def _refusal(label: str, column: str, value: str) -> str:
 _WEEKDAY = re.compile(r"(?i)^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?)(?:,?\s+[\d/.-]+)?$")
 
 
+# a row that sums up the rows above it by a statistic other than their total ("max", "MINIMUM WEEKLY PAY", "Sum of all
+# items"): "What is the hourly wage for max" (tuning folders A and B) is no row a person names so; a first name ("Max
+# Power") is left
+_STATISTIC = re.compile(r"(?i)^(?:max(?:imum)?|min(?:imum)?|average|avg|mean|median|sum|count|std)\.?$")
+
+
+def _statistic_row(label: str) -> bool:
+    """"max", "Min.", "MINIMUM WEEKLY PAY", "Sum of all items", "Median income"; not "Sum" (a total row, asked as the
+    total) nor "Max Power" or "Average Joe" (names)."""
+    words = label.lower().split()
+    if not words or not _STATISTIC.match(words[0]) or label.strip().lower() == "sum":
+        return False
+    rest = [re.sub(r"[^a-z]", "", w) for w in words[1:]]
+    return not rest or rest[0] in ("of", "all", "weekly", "monthly", "daily", "yearly", "annual") or any(
+        w in _MEASURES or w in _PLURAL_MEASURES or w in _COUNTS for w in rest)
+
+
 def _label_refusal(label: str) -> str:
     if not label or not re.search(r"[A-Za-z0-9]", label):
         return "grid_row_label_missing"
+    if _statistic_row(label.strip()):
+        return "grid_row_label_statistic"
     if _WEEKDAY.match(label.strip()):
         return "grid_row_label_weekday"
     if _NUMBER.match(label.replace(",", "")):
