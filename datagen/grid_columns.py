@@ -273,7 +273,16 @@ def _column_refusal(column: str, value: str) -> str:
         return "grid_column_plural"  # "Averages" over one cell: "What are the averages for Denetclaw" reads wrong
     if "%" in value and _MONEY_HEAD.search(column) and "%" not in column:
         return "grid_value_not_a_figure"  # "48%" as the amount of "% expense": a share under a sum's column
+    if _NAMED_NUMBER.match(value) and value.split()[0].upper() not in _CURRENCY_CODES:
+        # "Unit 1" under "Income # of units": a name with its number, the row of a block set beside this one with no
+        # empty column between (session 55's second unseen folder: "What is the income # of units for Insurance?")
+        return "grid_value_not_a_figure"
     return "" if re.search(r"\d", value) else "grid_value_not_a_figure"
+
+
+_NAMED_NUMBER = re.compile(r"^[A-Za-z]{2,}[\s#-]*\d+[A-Za-z]?$")
+_CURRENCY_CODES = frozenset({"USD", "EUR", "GBP", "INR", "CAD", "AUD", "JPY", "CNY", "CHF", "KES", "NGN", "ZAR", "RS",
+                             "RM", "KSH", "PHP", "IDR", "MXN", "BRL", "SGD", "AED"})
 
 
 _MONEY_HEAD = re.compile(r"(?i)\b(?:amount|cost|costs|price|revenue|sales|expenses?|income|salary|budget|spend|"

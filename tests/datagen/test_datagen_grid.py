@@ -714,3 +714,17 @@ def test_a_row_of_a_statistic_other_than_the_total_keys_nothing() -> None:
     assert asked == {"What is the hourly wage for Max Power in the Pay sheet of the payroll workbook?": "$12.00",
                      "What is the january pay for Max Power in the Pay sheet of the payroll workbook?": "2,100.00"}, asked
     assert skipped["grid_row_label_statistic"] == 3
+
+
+def test_a_name_with_its_number_is_no_measure_s_figure() -> None:
+    # session 55's second unseen folder: two small tables side by side with no empty column between, read as one:
+    # "What is the income # of units for Insurance?" → "Unit 1"; a currency's code before a figure is still a figure
+    book = "home/rental.xlsx"
+    chunk = Chunk("r#0", book, "(Expense) | Amount | Income # of units | Rent\nInsurance | 1,200 | Unit 1 | 950\n"
+                  "Repairs | USD 400 | Unit 2 | 900", 0, 20,
+                  _meta(book, "Budget", "columns: Amount | Income # of units | Rent · Expense", "Rental"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Rental", skipped)}
+    assert not [q for q in asked if "units" in q], asked
+    assert asked["What is the amount for Repairs in the Budget sheet of the Rental workbook?"] == "USD 400"
+    assert skipped["grid_value_not_a_figure"] == 2
