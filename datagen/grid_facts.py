@@ -40,7 +40,8 @@ label), and here, cell by cell:
 - grid_column_id: an identifier or a running number ("ID", "#", "No."): its value names the row, asks nothing;
   a column of notes or comments (grid_column_free_text);
 - grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
-- grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?).
+- grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
+- grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs").
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -250,6 +251,15 @@ def _corner(header: str) -> str:
     return bits[at + 1] if at is not None and at + 1 < len(bits) else "columns"
 
 
+def _crossed_total(label: str, column: str) -> bool:
+    """Whether a total row ("TOTAL COSTS", "Total income") stands under a column that is another total ("Total Direct
+    Costs"): the total of one thing read as the total of another."""
+    if TOTAL_ROW.match(label.strip()) or not re.match(r"(?i)(?:grand |sub-?)?totals?\b", label.strip()):
+        return False
+    said = fold(_column_phrase(column))
+    return said.startswith("total") and fold(label) != said
+
+
 def repeated_keys(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], frozenset[str]]:
     """The row labels of one workbook's tables (sheet, column line) that key no row, read across all their chunks:
     a label written in two rows or more ("Product D" in several rows of a sales log), and every label of a table
@@ -340,6 +350,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                 elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(
                         _column_phrase(column)) in ("total", "sum", "amount", "subtotal", "value"):
                     skipped["grid_total_unnamed"] += 1  # "the overall TOTAL in …": the total of what?
+                elif _crossed_total(label, column):
+                    # "TOTAL COSTS" under "Total Direct Costs": one block's total row read under another block's
+                    # total column ("the total direct costs for TOTAL COSTS", session 55's first unseen folder)
+                    skipped["grid_total_crossed"] += 1
                 else:
                     key = GridKey(where, label, column)
                     out.append(Fact(

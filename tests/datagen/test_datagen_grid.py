@@ -728,3 +728,17 @@ def test_a_name_with_its_number_is_no_measure_s_figure() -> None:
     assert not [q for q in asked if "units" in q], asked
     assert asked["What is the amount for Repairs in the Budget sheet of the Rental workbook?"] == "USD 400"
     assert skipped["grid_value_not_a_figure"] == 2
+
+
+def test_a_total_row_under_another_total_s_column_is_not_asked() -> None:
+    # session 55's first unseen folder: "What are the total direct costs for TOTAL COSTS?" (a block's total row under
+    # the column of another block's total); a named row under a total stays
+    book = "pm/budget.xlsx"
+    chunk = Chunk("b#0", book, "(Task) | Total Direct Costs | Labor Cost\nDesign | 3,000 | 1,200\nTOTAL COSTS | 9,500 | 4,100",
+                  0, 20, _meta(book, "Plan", "columns: Total Direct Costs | Labor Cost · Task", "Budget"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Budget", skipped)}
+    assert asked["What is the total direct costs for Design in the Plan sheet of the Budget workbook?"] == "3,000"
+    assert asked["What is the labor cost for Design in the Plan sheet of the Budget workbook?"] == "1,200"
+    assert not [q for q in asked if "total direct costs for TOTAL" in q], asked
+    assert skipped["grid_total_crossed"] == 1
