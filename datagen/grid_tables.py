@@ -18,6 +18,8 @@ than a wrong one):
 - grid_row_label_long: the row labels' column named by a sentence (a template's instructions);
 - grid_row_label_grouped: a label over a group of rows (the rows below name their item in the next column, their
   own label empty): it keys no one row;
+- grid_row_label_date_log: rows keyed by their day that record a thing by name (an invoice log: "2017-12-16 | Lolin
+  LTD | €6,900.00"): a day keys no record a person asks about;
 - grid_lists_sheet: a lookup sheet ("Lists", "Dropdowns", "Data Validation"): lists side by side on shared rows.
 Inside a table it may ask, some columns and cells are another block's or a matrix's, found here and refused by
 datagen.grid_facts cell by cell: a scoring matrix's criteria (`_criteria`: grid_column_criterion), the cells past a
@@ -92,11 +94,33 @@ def table_refusal(head: Sequence[str], rows: Sequence[str], sheet: str) -> str:
         # a label over a group of rows ("Bikes | Mountain Bikes | 300" then " | Road Bikes | 200"): the label
         # keys no one row ("What is the subcategory for Bikes?" is one of many; session 55's reporting read)
         return "grid_row_label_grouped"
+    if _dated_log(columns, rows):
+        # "2017-12-16 | Lolin LTD | €6,900.00 | …": an invoice log, each row a record of its day; "What is the
+        # company on 2017-12-16" asks a day nobody names a record by (tuning folder A: 9 of 30 once the logs' repeated
+        # dates were refused)
+        return "grid_row_label_date_log"
     if _LISTS_SHEET.match(re.sub(r"\s*\(hidden\)$", "", sheet).strip()):
         # a lookup sheet: independent lists set side by side on shared rows (absence types beside employees),
         # a row's cells belong to no one label ("the type of absence for Employee 4"; round 1's held-out read)
         return "grid_lists_sheet"
     return ""
+
+
+_DATED = re.compile(r"^\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
+
+
+def _dated_log(columns: Sequence[str], rows: Sequence[str]) -> bool:
+    """Whether a table's rows are keyed by their day (most labels a date) and record a thing by name in some column
+    (most of its cells words without a figure: a company, a product type): a log, not a daily series ("2020-03-15 |
+    1,204" new cases, still asked)."""
+    table = [r for r in map(cells, rows) if len(r) == len(columns) + 1 and r[0]]
+    if not table or sum(bool(_DATED.match(r[0])) for r in table) * 2 < len(table):
+        return False
+    for at in range(1, len(columns) + 1):
+        values = [r[at] for r in table if r[at]]
+        if values and sum(bool(re.search(r"[A-Za-z]", v)) and not re.search(r"\d", v) for v in values) * 2 > len(values):
+            return True
+    return False
 
 
 def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:

@@ -7,8 +7,8 @@ Forms (metadata["form"]):
 - comparison across workbooks (two documents; metadata["grid_form"] "comparison_workbooks", the one inside a
               table "comparison_table"): "Which had the higher simple average error, Monmouth University
               in the 2019 pollster stats workbook or Siena College in the 2020 pollster stats workbook?";
-- bridge (two documents): a cell's value is another table's row label ("Creek Side" in a bookings log, the row of
-              a property list in another workbook): "What is the nightly rate for the property on 2026-02-10 in the
+- bridge (two documents): a cell's value is another table's row label ("Creek Side" in a bookings list, the row of
+              a property list in another workbook): "What is the nightly rate for the property for Ann Lee in the
               Revenue Log sheet of the Master P&L workbook?". The second table's (row, column) must give one answer
               in the whole folder, its answer must not be in the first passage, and the value must be a name (not
               a figure) that labels exactly one row of the folder's tables.

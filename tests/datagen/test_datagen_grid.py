@@ -44,10 +44,11 @@ def _chunks() -> list[Chunk]:
                                                                              "Inventory")),
         Chunk("pro#0", props, "(Property) | Nightly Rate | Bedrooms\nCreek Side | $195.00 | 3\nRidge Top | $240.00 | 4\nDirect | $1.00 | 1",
               0, 30, _meta(props, "Setup", "columns: Nightly Rate | Bedrooms · Property")),
-        Chunk("log#0", log, "(Date) | Property | Guests | Nights\n2026-02-10 | Creek Side | 4 | 3\n2026-02-12 | Ridge Top | 2 | 5\n2026-02-14 | Direct | 2 | 2",
-              0, 30, _meta(log, "Revenue Log", "columns: Property | Guests | Nights · Date")),
-        Chunk("log#1", log, "(Date) | Property | Guests | Nights\n2026-03-01 | Lake View | 6 | 2", 1, 30,
-              _meta(log, "March", "columns: Property | Guests | Nights · Date")),
+        # bookings keyed by their guest (a log keyed by its days asks nothing: grid_tables._dated_log)
+        Chunk("log#0", log, "(Guest) | Property | Guests | Nights\nAnn Lee | Creek Side | 4 | 3\nRaj Patel | Ridge Top | 2 | 5\nCy Dee | Direct | 2 | 2",
+              0, 30, _meta(log, "Revenue Log", "columns: Property | Guests | Nights · Guest")),
+        Chunk("log#1", log, "(Guest) | Property | Guests | Nights\nDi Eng | Lake View | 6 | 2", 1, 30,
+              _meta(log, "March", "columns: Property | Guests | Nights · Guest")),
     ]
 
 
@@ -109,7 +110,7 @@ def test_grid_tasks_pass_the_verifier_one_hop_comparisons_and_a_bridge_across_wo
     report = generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=60, hops=(1, 2), patience=60, seed=1))
     tasks = {t.query: t for t in read_task_file(tmp_path / "t.jsonl")}
     assert report.written == len(tasks) > 10 and report.drops.get("answer_not_in_supporting_chunk", 0) == 0
-    bridge = ("What is the nightly rate of the property on 2026-02-10 in the Revenue Log sheet of the bookings "
+    bridge = ("What is the nightly rate of the property for Ann Lee in the Revenue Log sheet of the bookings "
               "workbook?")
     assert tasks[bridge].answers[0] == "$195.00" and tasks[bridge].hops == 2
     assert list(tasks[bridge].gold_doc_ids) == ["shop/bookings.xlsx", "shop/properties.xlsx"]
@@ -119,9 +120,9 @@ def test_grid_tasks_pass_the_verifier_one_hop_comparisons_and_a_bridge_across_wo
     shares = Counter(t.metadata["grid_form"] for t in multi)
     assert shares["comparison_workbooks"] <= 0.25 * len(multi) + 1, shares
     # "Direct", one word, is a category any table may list: no bridge through it
-    assert generator.own_stages["grid:bridge value not a name"] >= 1 and not any("2026-02-14" in q and t.hops == 2 for q, t in tasks.items())
+    assert generator.own_stages["grid:bridge value not a name"] >= 1 and not any("Cy Dee" in q and t.hops == 2 for q, t in tasks.items())
     # Lake View labels no row of any table: no bridge through it
-    assert not any("2026-03-01" in q and t.hops == 2 for q, t in tasks.items())
+    assert not any("Di Eng" in q and t.hops == 2 for q, t in tasks.items())
 
 
 def test_every_grid_form_is_verified_as_written() -> None:
@@ -742,3 +743,19 @@ def test_a_total_row_under_another_total_s_column_is_not_asked() -> None:
     assert asked["What is the labor cost for Design in the Plan sheet of the Budget workbook?"] == "1,200"
     assert not [q for q in asked if "total direct costs for TOTAL" in q], asked
     assert skipped["grid_total_crossed"] == 1
+
+
+def test_a_log_keyed_by_its_days_asks_nothing_a_daily_series_still_asks() -> None:
+    # tuning folder A: "What is the company on 2017-12-16 in the Input data sheet of the sales workbook?", "What is the
+    # type on 2019-03-20 …" (an invoice log, a shipping log); a day's count of a series is still a question
+    book, series = "shop/sales.xlsx", "health/cases.xlsx"
+    chunks = [Chunk("s#0", book, "(DATE) | COMPANY | INVOICE VALUE\n2017-12-16 | Lolin LTD | €6,900.00\n"
+                    "2017-12-19 | Animal Life | €5,400.00", 0, 20,
+                    _meta(book, "Input data", "columns: COMPANY | INVOICE VALUE · DATE", "sales")),
+              Chunk("c#0", series, "(Date) | New Cases\n2020-03-15 | 1,204\n2020-03-16 | 1,377", 0, 20,
+                    _meta(series, "Daily", "columns: New Cases · Date", "cases"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert asked == {"What is the number of new cases on 2020-03-15 in the Daily sheet of the cases workbook?": "1,204",
+                     "What is the number of new cases on 2020-03-16 in the Daily sheet of the cases workbook?": "1,377"}, asked
+    assert skipped["grid_row_label_date_log"] == 2
