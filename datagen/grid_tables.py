@@ -36,6 +36,8 @@ from datagen.grid_columns import _ID_COLUMN, _MEASURES, _NAME_CHARS, _PIVOT, _YE
 from datagen.mining import fold
 
 _LETTERS = re.compile(r"^[A-Z]{1,3}$")
+# a sum of money inside a column's name ("Forecast €88.00"): the header row holds a figure, a data row's
+_MONEY_IN_NAME = re.compile(r"[$€£¥₹]\s?\d|\d[\d,]*\.\d\d\b(?!\s*%)")
 _RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|seller|buyer|cashier|driver|customer|"
                          r"client|vendor|supplier|representative)s?$")
 _CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
@@ -128,6 +130,11 @@ def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
     (grid_header_is_data), or it is a statistics tool's output (grid_statistics, two of its names or more)."""
     names = [c.strip() for c in head]
     if any(_FIGURE_NAME.match(c) and not _YEAR.match(c) for c in names[1:]) or any(c.endswith(":") for c in names if c):
+        return "grid_header_is_data"
+    if any(_MONEY_IN_NAME.search(c) for c in names[1:]):
+        # "Forecast €88.00 | Reported €90.00 | Awards Ribbons / Plaques / Trophies | Forecast | Reported": a header
+        # row run into its first figures, two blocks side by side under it ("which had the higher forecast,
+        # Transport or Postage?" → Postage, read from the block beside; tuning folder A)
         return "grid_header_is_data"
     corner = _last_word(names[0])
     if corner and sum(_last_word(c) == corner for c in names[1:]) >= 1:

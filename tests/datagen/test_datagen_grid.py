@@ -759,3 +759,21 @@ def test_a_log_keyed_by_its_days_asks_nothing_a_daily_series_still_asks() -> Non
     assert asked == {"What is the number of new cases on 2020-03-15 in the Daily sheet of the cases workbook?": "1,204",
                      "What is the number of new cases on 2020-03-16 in the Daily sheet of the cases workbook?": "1,377"}, asked
     assert skipped["grid_row_label_date_log"] == 2
+
+
+def test_a_header_row_holding_sums_of_money_is_data_and_its_blocks_ask_nothing() -> None:
+    # tuning folder A: "In the EXPENSES sheet of the budget event workbook, which had the higher forecast, Transport or
+    # Postage?" → Postage, whose "forecast" €300.00 was the Awards block's total beside it
+    book = "event/budget.xlsx"
+    chunk = Chunk("b#0", book, "(Publications Graphic layout) | Forecast €88.00 | Reported €90.00 | Awards Ribbons | "
+                  "Forecast | Reported\nCopy / print | €66.00 | €67.00 | Gifts | €300.00 | €301.00\n"
+                  "Postage | €27.00 | €28.00 | Total | €300.00 | €301.00", 0, 20,
+                  _meta(book, "EXPENSES", "columns: Forecast €88.00 | Reported €90.00 | Awards Ribbons | Forecast | "
+                        "Reported · Publications Graphic layout", "Event"))
+    budget = Chunk("c#0", book, "(Item) | Cost | Budget 2023\nVenue | 1,200.00 | 1,300.00", 1, 20,
+                   _meta(book, "Venue", "columns: Cost | Budget 2023 · Item", "Event"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in (chunk, budget) for f in grid_facts(c, "Event", skipped)}
+    assert not [q for q in asked if "EXPENSES" in q], asked
+    assert asked["What is the cost for Venue in the Venue sheet of the Event workbook?"] == "1,200.00"
+    assert skipped["grid_header_is_data"] == 2
