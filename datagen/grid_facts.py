@@ -41,7 +41,8 @@ label), and here, cell by cell:
   a column of notes or comments (grid_column_free_text);
 - grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
-- grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs").
+- grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs");
+- grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates.
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -251,6 +252,10 @@ def _corner(header: str) -> str:
     return bits[at + 1] if at is not None and at + 1 < len(bits) else "columns"
 
 
+_RATE_HEAD = re.compile(r"(?i)\b(?:rate|wage|price|percent(?:age)?|pct|ratio|average|avg|mean|margin|grade|age|"
+                        r"score)s?\b(?!\s*\w)")
+
+
 def _crossed_total(label: str, column: str) -> bool:
     """Whether a total row ("TOTAL COSTS", "Total income") stands under a column that is another total ("Total Direct
     Costs"): the total of one thing read as the total of another."""
@@ -350,6 +355,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                 elif TOTAL_ROW.match(label.strip()) and _kind(column) == "measure" and fold(
                         _column_phrase(column)) in ("total", "sum", "amount", "subtotal", "value"):
                     skipped["grid_total_unnamed"] += 1  # "the overall TOTAL in …": the total of what?
+                elif TOTAL_ROW.match(label.strip()) and _RATE_HEAD.search(column) and not _PIVOT_FIELD.match(column.strip()):
+                    # a total row under a rate, a price or a share ("total | $280.24" under "Hourly wage"): a sum of
+                    # rates is no figure anyone asks ("What is the overall hourly wage in the payroll workbook?")
+                    skipped["grid_total_of_rates"] += 1
                 elif _crossed_total(label, column):
                     # "TOTAL COSTS" under "Total Direct Costs": one block's total row read under another block's
                     # total column ("the total direct costs for TOTAL COSTS", session 55's first unseen folder)

@@ -777,3 +777,18 @@ def test_a_header_row_holding_sums_of_money_is_data_and_its_blocks_ask_nothing()
     assert not [q for q in asked if "EXPENSES" in q], asked
     assert asked["What is the cost for Venue in the Venue sheet of the Event workbook?"] == "1,200.00"
     assert skipped["grid_header_is_data"] == 2
+
+
+def test_a_total_of_rates_is_not_asked() -> None:
+    # tuning folder A: "What is the overall hourly wage in the payroll workbook?" → $280.24, the sum of the wages; the
+    # total of a sum ("Pay") and a pivot's "Sum of Sale Price" are still asked
+    book = "hr/payroll.xlsx"
+    chunk = Chunk("p#0", book, "(Last Name) | Hourly wage | Pay | Sum of Sale Price\nKern | $15.90 | $636.00 | 40\n"
+                  "total | $280.24 | $11,516.30 | 90", 0, 20,
+                  _meta(book, "Sheet1", "columns: Hourly wage | Pay | Sum of Sale Price · Last Name", "Payroll"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "payroll", skipped)}
+    assert "What is the overall hourly wage in the payroll workbook?" not in asked
+    assert asked["What is the overall pay in the payroll workbook?"] == "$11,516.30"
+    assert asked["What is the total sale price in the payroll workbook?"] == "90"
+    assert skipped["grid_total_of_rates"] == 1
