@@ -271,20 +271,32 @@ def repeated_keys(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], fr
     where one in ten or more repeat (a log: its rows are records, not keys). A row read twice where two chunks
     overlap is one row. In one chunk a repeated label is `table_refusal`'s; across chunks only all of them tell: the
     chunk holding one "Product D" row would ask "What are the sales for Product D?", one sale of several. A roster
-    of a hundred names with one written twice is no log: only that name is refused."""
+    of a hundred names with one written twice is no log: only that name is refused. The total rows of two tables or
+    more of one sheet, named alike, are refused too: which block's total is "the overall forecast in the sheet"?"""
     seen: dict[tuple[str, tuple[str, ...]], dict[str, set[tuple[str, ...]]]] = defaultdict(lambda: defaultdict(set))
+    totalled: dict[tuple[str, str], set[tuple[str, ...]]] = defaultdict(set)  # (sheet, caption) -> tables with a total
     for chunk in chunks:
         sheet = str((chunk.metadata or {}).get("section", ""))
-        for _caption, head, rows in _tables(chunk):
+        for caption, head, rows in _tables(chunk):
             for line in rows:
                 row = cells(line)
                 if head and row[0]:
                     seen[(sheet, tuple(head))][fold(row[0])].add(tuple(row))
-    out = {}
+                    if TOTAL_ROW.match(row[0].strip()):
+                        totalled[(sheet, caption)].add(tuple(head))
+    out: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
     for table, labels in seen.items():
         repeated = frozenset(label for label, rows in labels.items() if len(rows) > 1)
         if repeated:
             out[table] = frozenset(labels) if len(repeated) >= 0.1 * len(labels) else repeated
+    for (sheet, _caption), heads in totalled.items():
+        if len(heads) > 1:
+            # blocks of one sheet named alike, each with its total ("Miscellaneous … Total | €357.00" beside
+            # "Publications … Total | €181.00"): "the overall forecast in the EXPENSES sheet" is one block's (tuning
+            # folder A, seed 2)
+            for head in heads:
+                table = (sheet, head)
+                out[table] = out.get(table, frozenset()) | {fold(label) for label in seen[table] if TOTAL_ROW.match(label)}
     return out
 
 

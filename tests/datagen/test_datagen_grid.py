@@ -810,3 +810,22 @@ def test_a_workbook_drawn_gives_its_own_cell_when_two_name_their_table_alike(tmp
     generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=12, hops=(1,), patience=60, seed=3))
     per_book = Counter(d for t in read_task_file(tmp_path / "t.jsonl") for d in set(t.gold_doc_ids))
     assert per_book["a/budget.xlsx"] <= 6, per_book
+
+
+def test_the_total_of_one_block_of_a_sheet_is_not_the_sheet_s() -> None:
+    # tuning folder A (seed 2): "What is the overall forecast in the EXPENSES sheet of the budget event workbook?" →
+    # the Miscellaneous block's total, one of the sheet's blocks each with its own
+    from datagen.grid_facts import repeated_keys
+
+    book = "event/budget.xlsx"
+    chunks = [Chunk("e#0", book, "(Miscellaneous) | Forecast | Reported\nPhone | €33.00 | €34.00\nTotal | €357.00 | €361.00",
+                    0, 20, _meta(book, "EXPENSES", "columns: Forecast | Reported · Miscellaneous", "Event")),
+              Chunk("e#1", book, "(Publications) | Forecast | Reported\nPostage | €27.00 | €28.00\nTotal | €181.00 | €185.00",
+                    1, 20, _meta(book, "EXPENSES", "columns: Forecast | Reported · Publications", "Event")),
+              Chunk("e#2", book, "(Item) | Income\nVenue | 1,200\nTotal | 4,500", 2, 20,
+                    _meta(book, "INCOME", "columns: Income · Item", "Event"))]
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in chunks for f in grid_facts(c, "Event", skipped, repeated_keys(chunks))}
+    assert not [q for q in asked if "overall" in q and "EXPENSES" in q], asked
+    assert asked["What is the forecast for Phone in the EXPENSES sheet of the Event workbook?"] == "€33.00"
+    assert asked["What is the overall income in the INCOME sheet of the Event workbook?"] == "4,500"
