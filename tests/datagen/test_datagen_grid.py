@@ -840,3 +840,16 @@ def test_a_variance_or_a_standard_deviation_row_keys_nothing() -> None:
     asked = {f.ask: f.answer for f in grid_facts(chunk, "DASH B", skipped)}
     assert asked == {"What is the salary for Ada Obi in the Employee data sheet of the DASH B workbook?": "$52,000.00"}
     assert skipped["grid_row_label_statistic"] == 2
+
+
+def test_pivot_tables_side_by_side_under_one_header_row_ask_nothing() -> None:
+    # the held-out read: "What is the number of reading score for female in the pivot_tables sheet of the exams
+    # workbook?" → 1000 (three pivots on shared rows, "Row Labels" written over each)
+    book = "school/exams.xlsx"
+    chunk = Chunk("x#0", book, "(Row Labels) | Count of gender | Row Labels | Count of race/ethnicity | Count of reading "
+                  "score\nfemale | 483 | group A | 79 | 1000\nmale | 517 | group B | 205 | ", 0, 20,
+                  _meta(book, "pivot_tables", "columns: Count of gender | Row Labels | Count of race/ethnicity | Count of "
+                        "reading score · Row Labels", "exams"))
+    skipped: Counter = Counter()
+    assert not grid_facts(chunk, "exams", skipped)
+    assert skipped["grid_side_by_side"] == 2
