@@ -7,14 +7,22 @@ Forms (metadata["form"]):
 - comparison across workbooks (two documents; metadata["grid_form"] "comparison_workbooks", the one inside a
               table "comparison_table"): "Which had the higher simple average error, Monmouth University
               in the 2019 pollster stats workbook or Siena College in the 2020 pollster stats workbook?";
-- bridge (two documents): a cell's value is another table's row label ("Creek Side" in a bookings log, the row of
-              a property list in another workbook): "What is the nightly rate for the property on 2026-02-10 in the
+- bridge (two documents): a cell's value is another table's row label ("Creek Side" in a bookings list, the row of
+              a property list in another workbook): "What is the nightly rate for the property for Ann Lee in the
               Revenue Log sheet of the Master P&L workbook?". The second table's (row, column) must give one answer
               in the whole folder, its answer must not be in the first passage, and the value must be a name (not
               a figure) that labels exactly one row of the folder's tables.
 
 Comparisons are at most `comparison_share` of the multi-hop tasks written (issue 36: 25 %): a comparison names
 both of its documents, so one search finds them, and a set of them teaches little searching.
+
+No workbook gives more than its fair share of a run of `n` tasks (`workbook_cap`): the larger of n / 6 and n / the
+number of workbooks with a question. A workbook of many sheets alike (session 55's Decision Matrix workbook filled
+16 of 30 of a sample; tuning folder B's payroll of 102 employees 13 of 30) must not fill the set once the folder's
+small workbooks are spent; a task counts for each workbook it reads. The two-hop forms, few and each tried once, are
+not held back (a chain popped for a full workbook would be lost). A share of the tasks written so far instead of n
+(1/6 of what is written) gave tuning folder B 41 tasks of 200: a folder whose questions sit in a few workbooks
+stops early.
 
 A statement is a question with one answer (`unique_grid_facts`); every chunk that states it is a positive. Like
 datagen.period_tasks.PeriodTasks, `GridTasks` wraps the corpus's natural generator: the prose questions go on
@@ -23,6 +31,7 @@ alongside, single-hop and two-hop proposals alternate between the two.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import Counter, defaultdict
@@ -92,7 +101,7 @@ class GridTasks:
     """The natural generator with the workbook forms added (see the module docstring)."""
 
     def __init__(self, inner: Any, mined: MinedCorpus, facts: FactBase, *, share: float = 0.5,
-                 comparison_share: float = 0.25, tries: int = 20, across: bool = False) -> None:
+                 comparison_share: float = 0.25, tries: int = 20, across: bool = False, n: int | None = None) -> None:
         self.inner = inner
         self.mined = mined
         self.share = share
@@ -113,7 +122,10 @@ class GridTasks:
         self.asked: set[str] = set()
         self.written: Counter = Counter()  # form -> tasks written (the comparisons' share of multi-hop)
         self._tried: set[tuple[str, ...]] = set()
-        by_table_column: dict[tuple[str, str], list[Statement]] = defaultdict(list)
+        # a table is its workbook's: two workbooks may name theirs alike ("the budget workbook"), and a workbook
+        # drawn first must give its own cell (tuning folder A: one budget gave 41 of 200 past its fair share of 34,
+        # drawn through three other budgets' names)
+        by_table_column: dict[tuple[str, str, str], list[Statement]] = defaultdict(list)
         by_column: dict[str, list[Statement]] = defaultdict(list)
         by_cell: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for s in self.statements:
@@ -124,20 +136,22 @@ class GridTasks:
             # or High?": session 55's reporting read, mended after it)
             if (s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column)
                     and not _DERIVED_ROW.search(s.key.row.strip()) and not _SCALE_LEVEL.match(s.key.row.strip())):
-                by_table_column[(s.key.table, fold(s.key.column))].append(s)
+                by_table_column[(s.key.table, fold(s.key.column), s.fact.doc_id)].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
         self.in_table = {k: v for k, v in by_table_column.items() if len({fold(s.key.row) for s in v}) >= 2}
-        self.in_table_docs: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.in_table_docs: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         for k in sorted(self.in_table):
             self.in_table_docs[self.in_table[k][0].fact.doc_id].append(k)
-        self.by_table: dict[str, list[Statement]] = defaultdict(list)
+        self.by_table: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         tables: dict[str, set[str]] = defaultdict(set)
         for s in self.statements:
-            self.by_table[s.key.table].append(s)
+            self.by_table[(s.fact.doc_id, s.key.table)].append(s)
             tables[s.fact.doc_id].add(s.key.table)
         self.docs = sorted(tables)
         self.tables = {d: sorted(t) for d, t in tables.items()}
+        self.cap = workbook_cap(n, len(self.docs))
+        self.per_doc: Counter = Counter()  # grid tasks written that read each workbook
         # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
         # as no question a person asks (hand-read, tuning folder): off unless asked for
         self.across = {k: v for k, v in by_column.items() if len({s.fact.doc_id for s in v}) >= 2} if across else {}
@@ -193,14 +207,22 @@ class GridTasks:
         self.asked.update(candidate.metadata.get("fact_keys") or ())
         if candidate.metadata.get("generator_part") == "grid":
             self.written[candidate.metadata.get("grid_form", "")] += 1
+            self.per_doc.update({item.doc_id for item in candidate.supporting})
         else:
             self.inner.commit(candidate)
 
+    def _open(self, doc: str) -> bool:
+        """Whether a workbook is still below its fair share of the run (`workbook_cap`)."""
+        return self.cap is None or self.per_doc[doc] < self.cap
+
     def exhausted(self, hops: int) -> str | None:
-        if (hops == 1 and self.statements) or (hops == 2 and (self.bridges or self.across)):
+        if (hops == 1 and self.statements and any(map(self._open, self.docs))) or (
+                hops == 2 and (self.bridges or self.across)):
             return None
         inner = getattr(self.inner, "exhausted", None)
         why = inner(hops) if inner is not None else None
+        if why is not None and self.statements and hops == 1:
+            return f"{why}; workbooks: every workbook has its fair share ({self.cap} tasks) of the run"
         if why is not None and self.statements and hops >= 2:
             own = ("no cell's value labels a row of another workbook's table, and no column is shared by two "
                    "workbooks" if hops == 2 else "a workbook chain of three tables or more is not built")
@@ -223,7 +245,7 @@ class GridTasks:
 
     def single_fill(self) -> str:
         """Single-hop cells fill a multi-hop run once its chains are spent (a folder of workbooks has few)."""
-        return "workbook tables: single-hop questions fill the rest" if self.statements else ""
+        return "workbook tables: single-hop questions fill the rest" if any(map(self._open, self.docs)) else ""
 
     def propose(self, hops: int, rng: random.Random) -> Candidate | DropReason:
         inner_spent = getattr(self.inner, "exhausted", lambda h: None)(hops) is not None
@@ -259,10 +281,11 @@ class GridTasks:
     def _single(self, rng: random.Random) -> Candidate | DropReason:
         # a workbook first, then one of its tables, then a cell: a 200-row sheet, or a workbook of 40 sheets alike
         # (session 55's tuning: one workbook's use-case sheets gave 11 of 30 tasks), must not fill the set
-        for _ in range(self.tries):
-            doc = rng.choice(self.docs)
+        docs = [d for d in self.docs if self._open(d)]
+        for _ in range(self.tries if docs else 0):
+            doc = rng.choice(docs)
             table = rng.choice(self.tables[doc])
-            s = rng.choice(self.by_table[table])
+            s = rng.choice(self.by_table[(doc, table)])
             if not self._fresh("single", s.fact.ask) or normalize(s.fact.ask) in self.asked:
                 continue
             self.own_stages["grid:single:proposed"] += 1
@@ -270,7 +293,10 @@ class GridTasks:
         return DropReason.NO_ANSWER_SPAN
 
     def _compare_in_table(self, rng: random.Random) -> Candidate | DropReason:
-        doc = rng.choice(sorted(self.in_table_docs))  # a workbook first, as for a single cell
+        docs = [d for d in sorted(self.in_table_docs) if self._open(d)]
+        if not docs:
+            return DropReason.NO_CHAIN
+        doc = rng.choice(docs)  # a workbook first, as for a single cell
         group = self.in_table[rng.choice(self.in_table_docs[doc])]
         a, b = rng.sample(group, 2)
         if fold(a.key.row) == fold(b.key.row) or not self._fresh("in_table", *sorted((a.fact.ask, b.fact.ask))):
@@ -359,7 +385,16 @@ def _stems(text: str) -> set[str]:
     return {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]{3,}", text)}
 
 
-def with_grid_tasks(generator: Any, mined: MinedCorpus, facts: FactBase) -> Any:
-    """`generator` with the workbook forms added when the corpus has grid statements; else itself."""
-    wrapped = GridTasks(generator, mined, facts)
+def workbook_cap(n: int | None, workbooks: int) -> int | None:
+    """The most grid tasks of a run of `n` that may read one workbook: the larger of n / 6 and n / workbooks (a
+    folder of three workbooks gives each a third); None (no cap) when n is not known."""
+    if not n or not workbooks:
+        return None
+    return max(math.ceil(n / 6), math.ceil(n / workbooks))
+
+
+def with_grid_tasks(generator: Any, mined: MinedCorpus, facts: FactBase, n: int | None = None) -> Any:
+    """`generator` with the workbook forms added when the corpus has grid statements; else itself. `n`: the run's
+    size, which caps each workbook's share (`workbook_cap`)."""
+    wrapped = GridTasks(generator, mined, facts, n=n)
     return wrapped if wrapped.statements else generator

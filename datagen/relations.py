@@ -104,7 +104,7 @@ from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
-from datagen.grid_facts import book_name, grid_facts, is_grid_source, unique_grid_facts
+from datagen.grid_facts import book_name, grid_facts, is_grid_source, repeated_keys, unique_grid_facts
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
@@ -462,6 +462,7 @@ def read_facts(
     deck_english = {d.doc_id: is_english(d.text) for d in decks}
     grid: list[Fact] = []  # workbooks' and decks' table facts, kept where their question has one answer (below)
     for doc_id, chunks in mined.chunks.items():
+        logs = None  # a workbook's tables whose row label repeats across its chunks (datagen.grid_facts)
         for chunk in chunks:
             if chunk.chunk_id in tables:
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
@@ -471,7 +472,8 @@ def read_facts(
                     # a workbook's or a deck's table: its rows under their columns, whatever the columns are
                     # (datagen.grid_facts); a filing's tables stay table_facts' alone
                     book = book_name(str(chunk.metadata.get("title") or ""), str(chunk.metadata.get("source") or doc_id))
-                    found = grid_facts(chunk, book, base.skipped)
+                    logs = repeated_keys(chunks) if logs is None else logs
+                    found = grid_facts(chunk, book, base.skipped, logs)
                     if doc_id in deck_english:
                         # a deck's table is a lecture's worked illustration (a preference list under 1st / 2nd /
                         # 3rd, a DP grid, a token table, a COCOMO cost table) far more often than a report: on two

@@ -139,7 +139,7 @@ def run_datagen(
                 # bridged through a cell that labels another workbook's row (datagen.grid_tasks)
                 from datagen.grid_tasks import with_grid_tasks
 
-                generator = with_grid_tasks(generator, mined, facts)
+                generator = with_grid_tasks(generator, mined, facts, n=config.n)
                 if natural.grid_joins:
                     # and joined across two of their tables: a column's values another table's row keys
                     from datagen.grid_joins import with_grid_joins
