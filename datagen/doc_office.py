@@ -444,7 +444,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     defined = defined_facts(chunks, named, skipped, ACRONYM, TERM)
     said = {f.subject for f in defined if f.relation == ACRONYM}
     out.extend(defined)
-    for fact in _glossary(chunks, named):
+    for fact in _glossary(chunks, named, skipped, parse.person if parse is not None else None):
         if fact.subject not in said:  # the prose's definition first, and one row per acronym
             said.add(fact.subject)
             out.append(fact)
@@ -532,11 +532,17 @@ def _said(value: str) -> str:
     return fold(value.strip(" .;,"))
 
 
-def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
+def _glossary(chunks: Sequence[Any], named: str, skipped: Counter,
+              person: Callable[[str], bool] | None = None) -> list[Fact]:
     """An abbreviations table's rows, "ER | Entity Relationship": the acronym asked as a defined one is, where the
-    other cell's initials spell it (`corpus_tools.paper_definitions.expansion`; "DB | Database" spells nothing)."""
+    other cell's initials spell it (`corpus_tools.paper_definitions.expansion`; "DB | Database" spells nothing).
+    A passage whose rows are mostly people's initials ("MK | Matthias Klass", "FW | Florian Wiedenmann": a team
+    list) defines nothing: "What does MK stand for in the Intermediate Report?" was session 56's reporting read. Its
+    rows are judged together because the parse names people unreliably ("Machine Learning" is a PERSON to it, "Johannes
+    Leimer" is not)."""
     out = []
     for chunk in chunks:
+        rows = []
         for line in chunk.text.split("\n"):
             cells = [c.strip().strip("()").strip() for c in line.split("|")]
             filled = [c for c in cells if c]
@@ -544,9 +550,14 @@ def _glossary(chunks: Sequence[Any], named: str) -> list[Fact]:
                 continue
             acronym, words = filled
             if expansion(words, acronym) == words:
-                out.append(Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.strip(), subject=acronym,
-                                about_doc=False, relation=ACRONYM, answer=words, kind=TruthType.ENTITY.value,
-                                ask=stand_for(acronym, named)))
+                rows.append((line, acronym, words))
+        people = sum(1 for _, _, words in rows if person is not None and person(words))
+        if people >= 2 and 2 * people >= len(rows):
+            skipped["office_glossary_people"] += len(rows)
+            continue
+        out += [Fact(doc_id=chunk.doc_id, chunk_id=chunk.chunk_id, sentence=line.strip(), subject=acronym,
+                     about_doc=False, relation=ACRONYM, answer=words, kind=TruthType.ENTITY.value,
+                     ask=stand_for(acronym, named)) for line, acronym, words in rows]
     return out
 
 

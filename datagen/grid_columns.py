@@ -52,11 +52,16 @@ _YEAR = re.compile(r"^(?:FY\s?)?(?:1[5-9]|20)\d\d$")
 _FREE_TEXT_COLUMN = re.compile(r"(?i)^(?:notes?|comments?|remarks?|descriptions?|details?|explanation|memo|url|link|email)$")
 
 
+# characters a cell may carry that print as nothing ("HIGH\u200b" under "Risk Status\u200b": session 56's reporting
+# read asked the zero-width space along with the word)
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+
+
 def cells(line: str) -> list[str]:
     """A row's cells; a row whose trailing empty cells lost their last space to a chunk's trim is read whole."""
     if line.endswith(" |"):
         line += " "
-    return [c.strip() for c in line.split(" | ")]
+    return [_INVISIBLE.sub("", c).strip() for c in line.split(" | ")]
 
 
 def _pivot_parts(pivot: re.Match) -> tuple[str, str]:
@@ -150,9 +155,23 @@ def _statistic_row(label: str) -> bool:
         w in _MEASURES or w in _PLURAL_MEASURES or w in _COUNTS for w in rest)
 
 
+# a code keying a row: a letter-and-number run cut by a dash or an underscore ("SQ-001-39", "L1-01", "ACB350_VIEW_#3"),
+# a survey question's, a role's or an error's reference; "COVID-19" (a name with its number) stays
+# ("Q1-2023", "FY24-25", a date, are periods and stay)
+_CODE = re.compile(r"^(?!(?i:q[1-4]|h[12]|fy\d*)[-_])(?:[A-Za-z]+\d+[-_#][A-Za-z0-9#]+|\w+_[\w#]+|[A-Za-z]+\d*-\d+-\d+)$")
+
+
 def _label_refusal(label: str) -> str:
     if not label or not re.search(r"[A-Za-z0-9]", label):
         return "grid_row_label_missing"
+    if re.fullmatch(r"[A-Za-z]", label.strip()):
+        return "grid_row_label_letter"  # "the award number for P" (a grant family's letter): P of what?
+    if any(_CODE.match(w) for w in label.split()) and len(label.split()) <= 3:
+        return "grid_row_label_code"  # "the weakness rating for SQ-001-39", "the count for L1-02 to L1-08"
+    if re.search(r"(?i)\btotal\b", label) and len(label.split()) >= 3:
+        # "This Estimated Total Budget", "Total hours for the project": a total said as a phrase, asked as a key
+        # ("the number of planned hours for Total hours for the project") reads as no question a person asks
+        return "grid_row_label_total_phrase"
     if _statistic_row(label.strip()):
         return "grid_row_label_statistic"
     if _WEEKDAY.match(label.strip()):
@@ -249,6 +268,14 @@ def _kind(column: str) -> str:
 def _column_refusal(column: str, value: str) -> str:
     """Why a cell's column gives it no question ("" when it may): its name names no measure or attribute, or the
     value is not of the kind the name says (a measure's value holds a figure; an attribute's is no bare number)."""
+    if any(c.isalpha() and ord(c) > 127 for c in column) and not _PIVOT_FIELD.match(column.strip()):
+        # "Coût Total", "Категория": an English question would carry another language's column ("the coût total for
+        # Composants", session 56's reporting read); another Excel's pivot field is said in English ("Średnia z Age")
+        return "grid_column_not_english"
+    if fold(column) in ("value", "values"):
+        # a dashboard's "Metric | Value" block: "the value for Critical Assets" names no measure (the metric row is
+        # the measure, said as no question says it), and two metrics' values are no comparison
+        return "grid_column_vague"
     if _YEAR.match(column.strip()):
         # a year's column: "the value for Chile in 2007", a figure ("Excitables" in 2019, a team's name in a
         # league's history, is no value of a year)

@@ -120,7 +120,8 @@ _SEP = " · "  # corpus_tools.chunk_context's separator
 _ZERO_TIME = re.compile(r"^(\d{4}-\d\d-\d\d) 00:00(?::00)?$")  # a day written with its midnight: the day
 _PERSON = re.compile(r"(?i)^(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam)\b\.?\s*[A-Z]")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d$")
-_GENERIC_SHEET = re.compile(r"(?i)^(?:sheet|tabelle|feuil|hoja|foglio|table|data|tabelle)\s*\d*$")
+# a tab named by its place alone ("Sheet1", "1"): "the 1 sheet" names nothing a person says
+_GENERIC_SHEET = re.compile(r"(?i)^(?:(?:sheet|tabelle|feuil|hoja|foglio|table|data)\s*)?\d*$")
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ _NOT_PROPERTY = re.compile(
     r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
     r"[a-z](?:ID|Id|Key|Code)$"
 )
+# a column that sums up other rows: no property of the row a join reaches
+_AGGREGATES = frozenset({"total", "totals", "sum", "subtotal", "count", "average", "avg", "mean"})
 _PLACEHOLDER = frozenset(
     {"", "-", "—", "–", "n/a", "na", "none", "null", "tbd", "?", "0", "true", "false", "yes", "no"}
 )
@@ -260,7 +262,9 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
 def _row_phrase(table: KeyedTable, key: str) -> str:
     """A's row as the question says it: "order ORD-7" under an "Order ID" key column ("country IT" under
     "COUNTRY_ID"), a name as written ("Bill Gates" under "Name"); "" when a bare number keys a column that names
-    no record."""
+    no record, or a heading keys it ("ACTUAL RESULTS": a dashboard's block, no record)."""
+    if key.isupper() and len(key.split()) >= 2:
+        return ""
     noun = _noun(table.corner)
     noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
     coded = any(w in _KEY_WORDS for w in _words(table.corner))
@@ -278,6 +282,13 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
         or _NOT_PROPERTY.search(" ".join(_words(prop)))
     ):
         return "grid_join:not a property"
+    words = _words(prop)
+    if words[0] in _AGGREGATES:
+        # "the total of the type of Allowance": a category's total sums many rows of A, no property of the one row
+        # the question names (session 56's reporting read: a finance book's totals by type)
+        return "grid_join:an aggregate"
+    if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+        return "grid_join:plural property"  # "What is the customers of the rating of …" reads as no question
     value = answer.strip()
     if re.search(r"@|https?://|www\.", value):
         return "grid_join:not a property"  # an address under a column named otherwise

@@ -42,7 +42,8 @@ _RECORD_KEY = re.compile(r"(?i)^(?:sales\s?)?(?:agent|rep|salesman|salesperson|s
                          r"client|vendor|supplier|representative)s?$")
 _CONTACT = re.compile(r"(?i)\b(?:e-?mail|username|user name|login|phone|mobile|url|website)\b")
 _LISTS_SHEET = re.compile(r"(?i)^(?:lists?|lookups?|look-?up (?:lists?|tables?|values)|drop-?downs?|drop-?down lists?|"
-                          r"validation(?: lists?)?|data validation|options|choices|picklists?|ref(?:erence)? lists?)$")
+                          r"validation(?: lists?)?|data validation|options|choices|picklists?|ref(?:erence)? lists?|"
+                          r"dictionar(?:y|ies)|dict|mappings?|legend|settings|config(?:uration)?|parameters)$")
 
 # a column name that is a figure ("$250.00", "1,089.00", "60", "12%"), not a year: the reader took a data row, or a
 # label-and-value block ("Unit Cost: | $250.00 | per set"), for the header row; its "columns" name nothing

@@ -516,6 +516,11 @@ def read_facts(
             others = base.facts.pop(doc_id, [])
             base.skipped["office_prose_template"] += len(others)
             found = [f for f in found if f.relation.startswith("doc:")]
+            # nor does a release note's ("When was version 1.0.0 released?" from a changelog pasted into a
+            # requirements document, session 56's reporting read): a folder of projects' documents has no one project
+            released = [f for f in found if f.relation in ("doc:released", "doc:release_support")]
+            base.skipped["office_release_note"] += len(released)
+            found = [f for f in found if f not in released]
             if doc_id in named_office:
                 found += _no_leaks(office_facts(doc_id, named_office[doc_id], chunks, base.skipped, noun_label, nlp),
                                    base.skipped)

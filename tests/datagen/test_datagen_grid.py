@@ -853,3 +853,40 @@ def test_pivot_tables_side_by_side_under_one_header_row_ask_nothing() -> None:
     skipped: Counter = Counter()
     assert not grid_facts(chunk, "exams", skipped)
     assert skipped["grid_side_by_side"] == 2
+
+
+def test_codes_letters_a_total_said_as_a_phrase_and_a_generic_value_column_key_nothing() -> None:
+    # session 56's reporting reads (mended after, not clean): "the weakness rating for SQ-001-39", "the count for L1-02
+    # to L1-08", "the date for ACB350_VIEW_#3", "the award number for P", "the extended cost for This Estimated Total
+    # Budget", "the value for Critical Assets" (a Metric | Value block), a French column in an English question and
+    # a zero-width space asked with its word; a risk number, a period and a name with its number still key a row
+    book = "it/register.xlsx"
+    chunk = Chunk("g#0", book, "(Ref) | Rating | Status\u200b | Coût Total\nSQ-001-39 | 3 | Open | 4\nL1-02 to L1-08 | 7 | Open | 5\n"
+                  "ACB350_VIEW_#3 | 2 | Closed | 6\nP | 21 | Open | 7\nThis Estimated Total Budget | 9 | Open | 8\n"
+                  "R007 | 4 | HIGH\u200b | 9\nQ1-2023 | 5 | Closed | 10\nCOVID-19 | 6 | Open | 11", 0, 40,
+                  _meta(book, "Risks", "columns: Rating | Status | Coût Total · Ref", "Register"))
+    dash = Chunk("g#1", book, "(Metric) | Value\nCritical Assets | 4\nRisks In Progress | 2", 1, 20,
+                 _meta(book, "Dashboard", "columns: Value · Metric", "Register"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for c in (chunk, dash) for f in grid_facts(c, "Register", skipped)}
+    where = "in the Risks sheet of the Register workbook?"
+    assert asked == {f"What is the rating for R007 {where}": "4", f"What is the status for R007 {where}": "HIGH",
+                     f"What is the rating for Q1-2023 {where}": "5", f"What is the status for Q1-2023 {where}": "Closed",
+                     f"What is the rating for COVID-19 {where}": "6", f"What is the status for COVID-19 {where}": "Open"}, asked
+    assert skipped["grid_row_label_code"] == 3 and skipped["grid_row_label_letter"] == 1
+    assert skipped["grid_row_label_total_phrase"] == 1 and skipped["grid_column_vague"] == 2
+    assert skipped["grid_column_not_english"] >= 1
+
+
+def test_a_lookup_sheet_named_a_dictionary_and_a_tab_named_by_a_number_alone() -> None:
+    # session 56's reporting read: a finance book's "dictionary" sheet (Category | Type | Bank | Product) asked "the
+    # type for Groceries" again and again; "the total for Expense in the 1 sheet of …"
+    from datagen.grid_facts import table_name
+
+    book = "me/finances.xlsx"
+    lookup = Chunk("d#0", book, "(Category) | Budget | Limit\nGroceries | 400 | 500\nRent | 900 | 900", 0, 20,
+                   _meta(book, "dictionary", "columns: Budget | Limit · Category", "Finances"))
+    skipped: Counter = Counter()
+    assert grid_facts(lookup, "Finances", skipped) == []
+    assert table_name("Finances", "1", "") == "the Finances workbook"
+    assert table_name("Finances", "Q1", "") == "the Q1 sheet of the Finances workbook"

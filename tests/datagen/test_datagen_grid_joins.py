@@ -431,3 +431,28 @@ def test_an_answer_the_first_row_s_other_column_group_gives_is_not_asked() -> No
     where = "in the Orders sheet of the Northwind workbook"
     assert made[f"What is the city of the customer of order ORD-2 {where}?"] == "Leeds"
     assert f"What is the city of the customer of order ORD-1 {where}?" not in made  # Lyon: the order's own ship city
+
+
+def test_a_total_a_plural_property_and_a_heading_key_are_not_asked_through_a_link() -> None:
+    # session 56's reporting read (mended after, not clean): a finance book's categories linked to its totals by
+    # type — "What is the total of the type of Allowance …?" sums many rows, no property of Allowance's — and a
+    # dashboard's "ACTUAL RESULTS" row linked to its ratings: "What is the customers of the rating of ACTUAL RESULTS …?"
+    from datagen.grid_joins import GridJoins
+
+    book, kpi = "me/Finances.xlsx", "me/Kpi.xlsx"
+    chunks = [
+        Chunk("f#0", book, "(Category) | Type | Bank\nAllowance | Income | Main\nGift | Income | Main\nRent | Expense | Main\n"
+              "Food | Expense | Card\nLoan | Transfer | Main", 0, 40, _meta(book, "Categories", "columns: Type | Bank · Category")),
+        Chunk("f#1", book, "(Type) | Total | Owner\nIncome | 5,655.50 | Ann Lee\nExpense | 4,810.00 | Bo Chen\n"
+              "Transfer | 120.00 | Cy Park", 1, 40, _meta(book, "Totals", "columns: Total | Owner · Type")),
+        Chunk("k#0", kpi, "(Block) | Rating | Notes\nACTUAL RESULTS | Good | a\nTARGET RESULTS | Fair | b\nPLAN VALUES | Poor | c",
+              0, 40, _meta(kpi, "Dashboard", "columns: Rating | Notes · Block")),
+        Chunk("k#1", kpi, "(Rating) | Customers | Region\nGood | 20 | North\nFair | 12 | South\nPoor | 5 | East",
+              1, 40, _meta(kpi, "Ratings", "columns: Customers | Region · Rating")),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question for jobs in generator.pending.values() for js in jobs.values() for j in js}
+    # the owner of a type is a property of it, and is asked; its total and a heading's row are not
+    assert "What is the owner of the type of Allowance in the Categories sheet of the Finances workbook?" in made, made
+    assert not [q for q in made if "total" in q or "customers" in q or "ACTUAL" in q], made
+    assert generator.own_stages["grid_join:an aggregate"] >= 1
