@@ -164,6 +164,8 @@ _CODE = re.compile(r"^(?!(?i:q[1-4]|h[12]|fy\d*)[-_])(?:[A-Za-z]+\d+[-_#][A-Za-z
 def _label_refusal(label: str) -> str:
     if not label or not re.search(r"[A-Za-z0-9]", label):
         return "grid_row_label_missing"
+    if re.fullmatch(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\s*[-–—]+\s*\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?", label.strip()):
+        return "grid_row_label_date_range"  # "the start date for 9/19/18 - 10/3/18": a week's span keys no record
     if re.fullmatch(r"[A-Za-z]", label.strip()):
         return "grid_row_label_letter"  # "the award number for P" (a grant family's letter): P of what?
     if any(_CODE.match(w) for w in label.split()) and len(label.split()) <= 3:

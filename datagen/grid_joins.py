@@ -72,6 +72,8 @@ _NOT_PROPERTY = re.compile(
     r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
     r"[a-z](?:ID|Id|Key|Code)$"
 )
+_MONTH = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:\s+\d{2,4})?$")
+_DAY = re.compile(r"^\d{4}-\d\d-\d\d(?:\s.*)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
 # a column that sums up other rows: no property of the row a join reaches
 _AGGREGATES = frozenset({"total", "totals", "sum", "subtotal", "count", "average", "avg", "mean"})
 _PLACEHOLDER = frozenset(
@@ -228,6 +230,11 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             values = [v for v in values if v]
             if len(set(values)) < MIN_MATCHED or not _stems(column):
                 continue
+            if len(_noun(column).split()) > 2:
+                # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
+                # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder)
+                stages["grid_join:column named as no one says it"] += 1
+                continue
             fits = []
             for b in keyed:
                 if b is a or (b.doc_id != a.doc_id and b.folder != a.folder):
@@ -244,6 +251,11 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                     continue
                 if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
                     stages["grid_join:same entity"] += 1  # Customers in two workbooks: no join, one thing twice
+                    continue
+                if sum(1 for k in b.rows if _MONTH.match(k)) * 2 >= len(b.rows):
+                    # a table of months sums up a log's rows by month ("the expense of the month of 2025-06-12"):
+                    # a period's total, no property of the row the question names
+                    stages["grid_join:a period's summary"] += 1
                     continue
                 fits.append((len(_stems(column) & _stems(b.corner)), b))
             if not fits:
@@ -263,8 +275,8 @@ def _row_phrase(table: KeyedTable, key: str) -> str:
     """A's row as the question says it: "order ORD-7" under an "Order ID" key column ("country IT" under
     "COUNTRY_ID"), a name as written ("Bill Gates" under "Name"); "" when a bare number keys a column that names
     no record, or a heading keys it ("ACTUAL RESULTS": a dashboard's block, no record)."""
-    if key.isupper() and len(key.split()) >= 2:
-        return ""
+    if key.isupper() and len(key.split()) >= 2 or _DAY.match(key):
+        return ""  # a heading, or a day ("the month of 2025-06-12": a log's entry, no record)
     noun = _noun(table.corner)
     noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
     coded = any(w in _KEY_WORDS for w in _words(table.corner))
@@ -283,6 +295,8 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     ):
         return "grid_join:not a property"
     words = _words(prop)
+    if len(words) > 4:
+        return "grid_join:property named as no one says it"  # "the stock value by store ($) store c of …"
     if words[0] in _AGGREGATES:
         # "the total of the type of Allowance": a category's total sums many rows of A, no property of the one row
         # the question names (session 56's reporting read: a finance book's totals by type)

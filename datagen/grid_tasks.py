@@ -48,8 +48,10 @@ from datagen.verify import contains, normalize
 
 _DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
 # A rating scale's levels ("Very Low" … "Very High"): which has the higher score is in the words themselves
+# a rating scale's level: "Very Low", "High", or a score with its word ("3 — Neutral", "5 - Great": session 56's reads
+# compared "3 — Neutral or 4 — Good")
 _SCALE_LEVEL = re.compile(r"(?i)^(?:very|extremely|fairly)?\s*(?:low|medium|moderate|high|minor|major|critical|negligible|"
-                          r"severe|rare|unlikely|possible|likely|almost certain|certain)$")
+                          r"severe|rare|unlikely|possible|likely|almost certain|certain)$|^\d{1,2}\s*[—–-]\s*[A-Za-z][\w ]*$")
 _RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")

@@ -890,3 +890,21 @@ def test_a_lookup_sheet_named_a_dictionary_and_a_tab_named_by_a_number_alone() -
     assert grid_facts(lookup, "Finances", skipped) == []
     assert table_name("Finances", "1", "") == "the Finances workbook"
     assert table_name("Finances", "Q1", "") == "the Q1 sheet of the Finances workbook"
+
+
+def test_a_scored_level_is_not_compared_and_a_date_range_keys_no_row() -> None:
+    # session 56's reads (mended after, not clean): "which had the higher number of customers, 3 — Neutral or 4 —
+    # Good?", "What is the start date for 9/19/18 - 10/3/18 in the Project Plan sheet …?"
+    from datagen.grid_tasks import GridTasks
+
+    kpi, plan = "cafe/kpi.xlsx", "cafe/plan.xlsx"
+    chunks = [Chunk("k#0", kpi, "(Experience Rating) | Customers | Share\n3 — Neutral | 7 | 14%\n4 — Good | 20 | 40%\n"
+                    "5 — Great | 16 | 32%", 0, 20, _meta(kpi, "Launch", "columns: Customers | Share · Experience Rating", "Kpi")),
+              Chunk("p#0", plan, "(Week) | Start Date | Hours\n9/19/18 - 10/3/18 | 2018-09-19 | 12\nKick-off | 2018-09-01 | 3",
+                    0, 20, _meta(plan, "Plan", "columns: Start Date | Hours · Week", "Plan"))]
+    skipped: Counter = Counter()
+    asked = {f.ask for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert not [q for q in asked if "9/19/18" in q] and skipped["grid_row_label_date_range"] == 1
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    assert not [k for k in generator.in_table if "kpi" in k[0].lower()], generator.in_table

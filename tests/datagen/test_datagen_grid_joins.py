@@ -456,3 +456,29 @@ def test_a_total_a_plural_property_and_a_heading_key_are_not_asked_through_a_lin
     assert "What is the owner of the type of Allowance in the Categories sheet of the Finances workbook?" in made, made
     assert not [q for q in made if "total" in q or "customers" in q or "ACTUAL" in q], made
     assert generator.own_stages["grid_join:an aggregate"] >= 1
+
+
+def test_a_block_named_column_a_long_property_a_day_and_a_months_summary_are_not_joined() -> None:
+    # session 56's third unseen folder (mended after, not clean): "What is the supplier of the quantity on hand by store
+    # product of Foldable Tote Bag …?", "the stock value by store ($) store c of the product name of product P015",
+    # "What is the expense of the month of 2025-06-12 …?" (a month's total)
+    from datagen.grid_joins import GridJoins
+
+    inv, budget = "shop/Inventory.xlsx", "home/Budget.xlsx"
+    chunks = [
+        Chunk("p#0", inv, "(ProductID) | Product Name | Supplier\nP001 | Thermal Mug | NovaBrew\nP002 | Tote Bag | UrbanCraft\n"
+              "P003 | Hand Cream | PureGlow", 0, 40, _meta(inv, "Products", "columns: Product Name | Supplier · ProductID")),
+        Chunk("p#1", inv, "(Quantity on hand by store Product Name) | Quantity on hand by store ProductID | Stock value by "
+              "store ($) Store C\nThermal Mug | P001 | 342.00\nTote Bag | P002 | 120.00\nHand Cream | P003 | 136.00", 1, 40,
+              _meta(inv, "Reports", "columns: Quantity on hand by store ProductID | Stock value by store ($) Store C · "
+                    "Quantity on hand by store Product Name")),
+        Chunk("b#0", budget, "(Date) | Month | Amount\n2025-06-12 | June | 5000\n2025-04-02 | April | 300\n"
+              "2025-05-09 | May | 800", 0, 40, _meta(budget, "Log", "columns: Month | Amount · Date")),
+        Chunk("b#1", budget, "(Month) | Expense | Income\nApril | 62000 | 160000\nMay | 52000 | 160000\nJune | 64000 | 160000",
+              1, 40, _meta(budget, "Summary", "columns: Expense | Income · Month")),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question for jobs in generator.pending.values() for js in jobs.values() for j in js}
+    assert not made, made
+    assert generator.own_stages["grid_join:column named as no one says it"] >= 1
+    assert generator.own_stages["grid_join:a period's summary"] >= 1
