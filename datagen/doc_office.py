@@ -135,7 +135,9 @@ or from cc re print sign enter insert""".split())
 # responses" copied into a document as its first line
 _SAID = frozenset("please thanks thank below i me my we us you".split())
 # the next field's label that a value runs into ("Total Story Point: 36 Total Hours:" on one line): the value ends there
-_NEXT_LABEL = re.compile(r"\s+[A-Z][\w/&'’\-]*(?: [A-Z][\w/&'’\-]*){0,3}\s*:(?:\s|$)")
+# (a label's words hold no underscore: a form's blank line "_Hasta Akış Optimizasyonu_________ Prepared Date:" ends
+# at "Prepared Date:", not at "Akış", session 56's reporting read)
+_NEXT_LABEL = re.compile(r"\s+[A-Z][^\W_]*(?:[/&'’\-][^\W_]*)*(?: [A-Z][^\W_]*(?:[/&'’\-][^\W_]*)*){0,3}\s*:(?:\s|$)")
 # words that point back, not a term a document defines: "This means that …"
 _PRONOUNS = frozenset("this that these those it they there which what he she we i".split())
 # the label that ends a table cell holding a field before it: "Story Points: 2 Total Hours:"
@@ -215,7 +217,10 @@ def _no_title(name: str, person: Callable[[str], bool] | None) -> bool:
                 or re.search(r"[A-Z]{3,}[a-z]", name)
                 or (folded & _INSTITUTION and not folded & _KIND_WORDS) or _code_like(name)
                 or (person is not None and all(1 <= len(p.split()) <= 3 and p.istitle() for p in parts)
-                    and person(parts[-1])))
+                    and person(parts[-1]))
+                # a list of three or more ("Zekai Hu, Bofei Xu (EDUC 244), Esther Jeongwon Choi, …": the authors'
+                # line, session 56's reporting read) or a title still under its form label ("Document Title …")
+                or name.count(",") >= 2 or bool(re.match(r"(?i)(?:document|project|report)\s+title\b", name)))
 
 
 def _code_like(name: str) -> bool:
@@ -684,7 +689,9 @@ def _field_fact(chunk: Any, label: str, value: str, quote: str, named: str, skip
         return None
     if (not value or _PLACEHOLDER.match(value) or len(value.split()) > 10 or re.search(r"\[[^\]]*\]|\{|\}|<<", value)
             or re.match(r"(?:we|i|it|this|they|there|you|on|in|at|for|with|by|during|before|after|prior|as|if|when|"
-                        r"all|any|every|each)\b", value, re.IGNORECASE)):
+                        r"all|any|every|each)\b", value, re.IGNORECASE)
+            # "Timekeeper: No Timekeeper": the field left empty in words (session 56's reporting read)
+            or re.fullmatch(r"(?:no|none|not|nil)\b.*", fold(value)) and fold(label).split()[-1] in fold(value)):
         # blank, a placeholder, or a sentence rather than a value ("On a monthly basis, report actual spending …")
         skipped["office_value_empty"] += 1
         return None

@@ -124,7 +124,8 @@ _PEOPLE = frozenset("instructor instructors lecturer speaker speakers presenter 
                     "ta tas contact coordinator".split())
 _ENGLISH = frozenset("the of and to is are in for with that this on by from".split())
 _OTHER = frozenset("le la les des une est et du dans pour avec der die das und ist nicht ein eine mit von el los las "
-                   "una es por para con il di che della sono não uma".split())
+                   "una es por para con il di che della sono não uma een het zijn wordt niet deze ook maar naar bij "
+                   "voor".split())  # Dutch's last (session 56: an office folder's Dutch paper)
 # a label whose value a reader asks "what is the …?" of: a measure, an amount, a date ("Target rate", "Deadline")
 _FIGURE_FIRST = re.compile(r"(?i)^(?:[$€£~≈<>+-]?\s?\d|(?:about|approx\.?|approximately|around|over|under|up to|nearly|"
                           r"almost|more than|less than)\s+[$€£]?\d)")

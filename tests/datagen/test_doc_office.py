@@ -491,3 +491,25 @@ def test_a_teams_initials_are_no_acronyms_and_a_pasted_release_note_names_no_pro
     _, asked = generate_single_hop([_chunk("p/Login Requirements.docx", notes, "Login Requirements")], 30, NaturalConfig(),
                                    office=True)
     assert not [q for q in asked if "released" in q or "version" in q], set(asked)
+
+
+def test_a_blank_lines_value_is_kept_whole_a_field_left_empty_in_words_a_dutch_paper_and_an_authors_line():
+    # session 56's third unseen folder (mended after, not clean): "what is the project title?" → "Hasta" (cut from
+    # "_Hasta Akış Optimizasyonu_________ Prepared Date:"), "who is the timekeeper?" → "No Timekeeper", a Dutch paper's
+    # "recurrent neuraal netwerk (RNN)", documents named "Zekai Hu, Bofei Xu (EDUC 244), …" and "Document Title …"
+    closeout = ("Project Close-out\nProject Title: _Hasta Akış Optimizasyonu_________ Prepared Date: ___________\n"
+                "Timekeeper: No Timekeeper\nFacilitator: Ana Ruiz")
+    asked = _asked(office_facts("c.docx", "the Project Close-out", [_chunk("c.docx", closeout)], Counter()))
+    assert asked == {"According to the Project Close-out, what is the project title?": "Hasta Akış Optimizasyonu",
+                     "According to the Project Close-out, who is the facilitator?": "Ana Ruiz"}, asked
+    dutch = ("LSTM\nLong Short-Term Memory (LSTM) is een speciale vorm van een recurrent neuraal netwerk (RNN). Het netwerk "
+             "wordt gebruikt voor tijdreeksen en is niet zoals een gewoon netwerk. Deze vorm van een netwerk kan ook "
+             "lange reeksen onthouden, maar het trainen is traag. Het model wordt vaak gebruikt voor taal en voor "
+             "spraak, en het werkt ook bij muziek.")
+    _, made = generate_single_hop([_chunk("nl/LSTM.docx", dutch, "LSTM")], 30, NaturalConfig(), office=True)
+    assert not made, set(made)
+    names = office_names({"a/r.docx": "Zekai Hu, Bofei Xu (EDUC 244), Esther Jeongwon Choi, Kylie Ren",
+                          "b/s.docx": "Document Title Extraterrestrial Robot Explorer"},
+                         {"a/r.docx": "Zekai Hu, Bofei Xu (EDUC 244), Esther Jeongwon Choi, Kylie Ren\nFake products",
+                          "b/s.docx": "Document Title Extraterrestrial Robot Explorer\nA rover."}, Counter())
+    assert not [n for n in names.values() if "Zekai" in n or "Document Title" in n], names
