@@ -69,6 +69,11 @@ def table_refusal(head: Sequence[str], rows: Sequence[str], sheet: str) -> str:
     why_table = _table_refusal(head, rows)
     if why_table:
         return why_table
+    letters = [c for line in rows for c in cells(line)[1:] if c]
+    if len(columns) >= 3 and letters and sum(1 for c in letters if re.fullmatch(r"[RACIS](?:\s*/\s*[RACIS])?", c)) >= 0.7 * len(letters):
+        # a RACI matrix: "What is the finance director for Enhance Customer Relationships?" → "C" (session 56's fourth
+        # unseen folder) asks a role's letter as if it were the role's value
+        return "grid_table_raci"
     labels = Counter(fold(cells(line)[0]) for line in rows if line.strip())
     if any(n > 1 for label, n in labels.items() if label):
         # a label written twice in one table ("Greater Accra" in a survey's answers, an agent's listings, a

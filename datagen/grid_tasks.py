@@ -47,11 +47,14 @@ from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
 _DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
-# A rating scale's levels ("Very Low" … "Very High"): which has the higher score is in the words themselves
 # a rating scale's level: "Very Low", "High", or a score with its word ("3 — Neutral", "5 - Great": session 56's reads
 # compared "3 — Neutral or 4 — Good")
 _SCALE_LEVEL = re.compile(r"(?i)^(?:very|extremely|fairly)?\s*(?:low|medium|moderate|high|minor|major|critical|negligible|"
                           r"severe|rare|unlikely|possible|likely|almost certain|certain)$|^\d{1,2}\s*[—–-]\s*[A-Za-z][\w ]*$")
+# a statement's line item ("Gross Margin", "COGS", "Sales Unit", "vs Target"): a scenario table's rows are measures of
+# their own units, and "which had the higher best case, Gross Margin or Sales Unit?" compares dollars with units
+# (session 56's fourth unseen folder); expense categories ("Rent", "Food") are still compared
+_LINE_ITEM = re.compile(r"(?i)\b(?:margins?|cogs|profits?|ebitda|ebit|revenues?|sales|targets?|turnover|earnings)\b|^vs\b")
 _RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")
@@ -137,7 +140,8 @@ class GridTasks:
             # with the total of which they are a part); nor a rating scale's level ("which had the higher score, Very Low
             # or High?": session 55's reporting read, mended after it)
             if (s.number() is not None and not TOTAL_ROW.match(s.key.row.strip()) and not _RANK.search(s.key.column)
-                    and not _DERIVED_ROW.search(s.key.row.strip()) and not _SCALE_LEVEL.match(s.key.row.strip())):
+                    and not _DERIVED_ROW.search(s.key.row.strip()) and not _SCALE_LEVEL.match(s.key.row.strip())
+                    and not _LINE_ITEM.search(s.key.row)):
                 by_table_column[(s.key.table, fold(s.key.column), s.fact.doc_id)].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)

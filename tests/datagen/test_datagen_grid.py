@@ -908,3 +908,27 @@ def test_a_scored_level_is_not_compared_and_a_date_range_keys_no_row() -> None:
     mined, base = _base(chunks)
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert not [k for k in generator.in_table if "kpi" in k[0].lower()], generator.in_table
+
+
+def test_a_raci_matrix_asks_nothing_and_a_scenario_tables_line_items_are_not_compared() -> None:
+    # session 56's fourth unseen folder (mended after, not clean): "What is the finance director for Enhance Customer
+    # Relationships …?" → "C"; "which had the higher best case, Gross Margin or Sales Unit?"; a budget's categories are
+    # still compared
+    from datagen.grid_tasks import GridTasks
+
+    raci, plan, home = "ops/raci.xlsx", "ops/scenarios.xlsx", "ops/budget.xlsx"
+    chunks = [Chunk("r#0", raci, "(Task) | CEO | Finance Director | CRM\nEnhance Customer Relationships | C | I | A/R\n"
+                    "Analyze Supply Chain | I | C | I\nImplement Quality Control | A | R | C", 0, 20,
+                    _meta(raci, "RACI", "columns: CEO | Finance Director | CRM · Task", "Raci")),
+              Chunk("s#0", plan, "(Measure) | Best Case | Worst Case\nGross Margin | 400,562.50 | 140,196.88\n"
+                    "Sales Unit | 100000 | 35000\nCOGS | 215,687.50 | 75,490.63", 0, 20,
+                    _meta(plan, "Scenarios", "columns: Best Case | Worst Case · Measure", "Scenarios")),
+              Chunk("b#0", home, "(Category) | Amount | Limit\nRent | 900 | 950\nFood | 400 | 500\nFuel | 120 | 150", 0, 20,
+                    _meta(home, "March", "columns: Amount | Limit · Category", "Budget"))]
+    skipped: Counter = Counter()
+    asked = {f.ask for c in chunks for f in grid_facts(c, c.doc_id.split("/")[-1][:-5], skipped)}
+    assert not [q for q in asked if "Finance Director" in q or "finance director" in q] and skipped["grid_table_raci"] >= 1
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    assert not [k for k in generator.in_table if "Scenarios" in k[0]], generator.in_table
+    assert [k for k in generator.in_table if "March" in k[0]], generator.in_table
