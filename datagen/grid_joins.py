@@ -33,7 +33,9 @@ no passage before the last.
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
-drop like every bridge. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
+drop like every bridge, but judged by passage (`hop_unit`, datagen.types): the question names the first workbook and
+the asked column, so one search finds both workbooks of nearly every join (71 of 72 on a tuning folder), while the row
+the key leads to is in its top 10 chunks for about half; a join one search answers, rows and all, is dropped. `GridJoins` wraps the natural generator (with its grid forms, datagen.grid_tasks) the way
 `GridTasks` does: joins are proposed beside the inner generator's tasks, never instead of them.
 """
 
@@ -54,7 +56,8 @@ from datagen.types import HOP_UNIT, PASSAGE_HOPS, Candidate, DropReason, Support
 from datagen.verify import contains, normalize
 
 # the pipeline's form: a join is a bridge (its key masked), so the one-search drop and the lexical budget hold it as
-# they hold every bridge (datagen.pipeline._searched_form); metadata["grid_form"] says join_workbooks / join_sheets
+# they hold every bridge (datagen.pipeline._searched_form), by its passages; metadata["grid_form"] says join_workbooks /
+# join_sheets
 FORM = "bridge"
 GRID_FORM = "join"
 MIN_MATCHED = 3  # distinct values of A's column found among B's keys

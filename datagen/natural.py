@@ -314,8 +314,8 @@ class NaturalConfig:
     grid_joins: 1 (default) asks across two tables of a folder's workbooks where a column's values are another
         table's row keys ("What is the company name of the customer of order 10250 in the Orders workbook?",
         datagen.grid_joins, session 56, issue 36): two workbooks make a 2-hop task, a chain through three or four a
-        3-4-hop one, each held by the one-search drop as a bridge is; two sheets of one workbook a one-document task
-        over two passages. A folder with no such link is unchanged. 0 = as before (`--mix joins=0`).
+        3-4-hop one, each held by the one-search drop as a bridge is, by its passages (one search must not find the
+        rows the chain reaches); two sheets of one workbook a one-document task over two passages. A folder with no such link is unchanged. 0 = as before (`--mix joins=0`).
     call_guards: 1 (default) refuses, and counts in the run's stages, a call's figure that is conditional or
         pro-forma, summed with another quantity, one of two figures of its metric, or a segment's named in the sentence
         before, and keeps a company whose calls say "2020 fiscal year" out of questions across companies (session 47:
