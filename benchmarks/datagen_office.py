@@ -30,9 +30,9 @@ from datagen.doc_office import (  # noqa: E402
     is_office,
     noun_labels,
     office_facts,
-    office_names,
     person_names,
 )
+from datagen.office_names import office_names  # noqa: E402
 
 
 def _rows(out: Path) -> list[dict]:

@@ -94,7 +94,7 @@ from datagen.doc_defaults import default_facts
 from datagen.doc_deprecations import deprecation_facts, undisputed
 from datagen.doc_manpages import is_man_page, man_facts
 from datagen.doc_notebooks import is_notebook, notebook_facts
-from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, office_names, person_names
+from datagen.doc_office import drop_copies, is_office, noun_labels, office_facts, person_names
 from datagen.doc_options import SHAPES, option_facts
 from datagen.doc_papers import paper_facts
 from datagen.doc_projects import group_of, named_ask, project_names
@@ -122,6 +122,7 @@ from datagen.naming import (
     sentence_speaker,
     title_resolver,
 )
+from datagen.office_names import office_names
 from datagen.release_facts import filing_company
 from datagen.slide_facts import Deck, deck_names, first_heading, is_deck, is_english, slide_facts
 from datagen.syntax import own_class_word

@@ -7,8 +7,9 @@ from collections import Counter
 from types import SimpleNamespace
 
 from corpus_tools.types import Chunk
-from datagen.doc_office import FIELD, MEANS, UPDATED, drop_copies, is_office, office_facts, office_names
+from datagen.doc_office import FIELD, MEANS, UPDATED, drop_copies, is_office, office_facts
 from datagen.natural import _MIX_KEYS, NaturalConfig, parse_mix
+from datagen.office_names import office_names
 from tests.datagen.datagen_fixtures import generate_single_hop
 
 MINUTES = """Harbour Board Meeting
