@@ -440,8 +440,8 @@ def read_facts(
     paper_docs = {d for d, chunks in mined.chunks.items() if papers and chunks and is_paper(d, chunks[0].metadata)}
     paper_titles = Counter(" ".join(mined.titles.get(d, "").split()).lower() for d in paper_docs)
     office_docs = {d for d, chunks in mined.chunks.items() if office and chunks and is_office(d, chunks[0].metadata)}
-    named_office = office_names({d: mined.titles.get(d, "") for d in office_docs},
-                                {d: mined.doc_text(d) for d in office_docs}, base.skipped,
+    office_texts = {d: mined.doc_text(d) for d in office_docs}  # read once: named here, checked for English below
+    named_office = office_names({d: mined.titles.get(d, "") for d in office_docs}, office_texts, base.skipped,
                                 person_names(nlp)) if office_docs else {}
     noun_label = noun_labels(nlp) if office_docs else None
     for doc_id in named_office:
@@ -522,7 +522,7 @@ def read_facts(
             released = [f for f in found if f.relation in ("doc:released", "doc:release_support")]
             base.skipped["office_release_note"] += len(released)
             found = [f for f in found if f not in released]
-            if doc_id in named_office and not is_english(mined.doc_text(doc_id)):
+            if doc_id in named_office and not is_english(office_texts[doc_id]):
                 # a Dutch paper's "recurrent neuraal netwerk (RNN)" asked in English (session 56's reporting read)
                 base.skipped["office_not_english"] += 1
             elif doc_id in named_office:
