@@ -1,0 +1,226 @@
+"""What a table inside an office document states of its rows (issue 36, session 57): a sprint plan's task list, a
+backlog's stories, minutes' action items, a risk register, a cost table. Each row is an item the team tracks, and a
+person asks one of its cells by the item: "In the Sprint 1 Planning Document for DnDeity, who is responsible for
+“Set up Flask Server”?" → "Riley"; "… how long is “Set up REST API” estimated to take?" → "5hr".
+
+The Word, RTF and OpenDocument readers write a table as a workbook's is (`datagen.grid_facts`): a column line whose
+first cell, in brackets, names the row key's column, then one row a line, cells split by " | ":
+
+    (Number) | Description | Time | Owner
+    3 | Set up Flask Server | 2hr | Riley
+
+A table whose column line is its title spread over merged cells ("(Additional Costs) | Additional Costs") has its
+columns on the next line ("Description | Cost"). The row's item is its key cell, or, where the key is a running
+number or an id ("#", "Number", "Task ID"), the item column after it ("Description", "Story Title").
+
+Only columns whose name says what a cell is are asked, and only with a value of that type (no question is better
+than a wrong one; each refusal counted in `skipped`):
+- who: "Owner", "Assigned to", "Person responsible" → people named ("Riley", "Daniel/Logan"); "Everyone", "All team
+  members", "Group" name no one (office_row_not_people);
+- how long: "Time", "Estimated Time", "Estimate", "Duration" → a figure with its unit ("2hr", "4 Hours", "2 weeks");
+  "Hours" → a number of hours; "Story Points" → a number (office_row_value_type);
+- when due: "Deadline", "Due date" → a date;
+- a cost: "Cost", "Total Cost" → money;
+- a rating: "Priority", "Impact", "Likelihood", "Probability", "Severity", "Risk Level" → a level ("High", "Must
+  Have") or a small number.
+A row item must read as one: one to twelve words, no list item, no sentence ("As a user, I would like …" is a story's
+text, not its name), no label inside ("Testing: Able to …"), no person (minutes' "Next Steps | Owner | Due date" whose first column holds
+the people and whose "Owner" column the tasks: office_row_item_person), no total row (`grid_facts.TOTAL_ROW`, "Total
+overhead costs", "Net Total": office_row_item_total). An item given two values in
+one column (two tables of a plan sharing a task's name with two owners) is not asked (office_row_two_values).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from datagen.dates import parse_date
+from datagen.factbase import Fact
+from datagen.grid_facts import TOTAL_ROW, cells
+from datagen.mining import fold
+from datagen.types import TruthType
+
+ROW = "doc:office_row"  # a row's cell: the relation is ROW + "_" + what the column is ("owner", "time", …)
+
+# a key column that numbers its rows: the item is the column after it
+_RUNNING = re.compile(
+    r"(?i)^(?:#|no\.?|nr\.?|number|s\.?\s?no\.?|(?:task|story|backlog|item|risk|requirement|req|"
+    r"test|test case)?\s*(?:id|no\.?|number|#))$"
+)
+# a column naming the item a row is: "Description", "Task Description", "Story Title", "Action items", "Risks"
+_ITEM = re.compile(
+    r"(?i)^(?:(?:task|story|item|action|risk|deliverable|milestone|activity|feature|requirement|"
+    r"missions?/tasks?)\s*)?(?:description|title|name|items?|tasks?|actions?(?: items?)?|risks?|"
+    r"deliverables?|milestones?|activit(?:y|ies)|features?)$"
+)
+# each asked column's kind, by its whole name (a column of another name is asked nothing)
+_COLUMNS = (
+    (
+        "owner",
+        re.compile(
+            r"(?i)^(?:owners?|assigned\s*to|assignee|person\s+responsible|responsible(?:\s+person)?|"
+            r"who|team\s+members?\s+assigned)$"
+        ),
+    ),
+    ("hours", re.compile(r"(?i)^(?:estimated\s+)?hours(?:\s+estimated)?$|^(?:est\.?|estimated)\s+hrs$")),
+    ("time", re.compile(r"(?i)^(?:(?:estimated\s+)?(?:time|duration)|estimate|time\s+estimate)$")),
+    ("points", re.compile(r"(?i)^(?:story\s+)?points$")),
+    ("deadline", re.compile(r"(?i)^(?:deadlines?|due\s+dates?|due)$")),
+    ("cost", re.compile(r"(?i)^(?:total\s+)?cost$")),
+    ("rating", re.compile(r"(?i)^(?:priority|impact|likelihood|probability|severity|risk\s+level)$")),
+)
+# what each kind asks of an item (`{doc}` the document's name, `{item}` the row's item, `{column}` the rating's name)
+_ASK = {
+    "owner": "In {doc}, who is responsible for “{item}”?",
+    "hours": "In {doc}, how many hours is “{item}” estimated to take?",
+    "time": "In {doc}, how long is “{item}” estimated to take?",
+    "points": "In {doc}, how many story points is “{item}”?",
+    "deadline": "In {doc}, when is “{item}” due?",
+    "cost": "In {doc}, what is the cost of “{item}”?",
+    "rating": "In {doc}, what is the {column} of “{item}”?",
+}
+_KIND_TYPE = {
+    "owner": TruthType.PERSON.value,
+    "deadline": TruthType.DATE.value,
+    "hours": TruthType.NUMBER.value,
+    "points": TruthType.NUMBER.value,
+}
+_DURATION = re.compile(
+    r"(?i)^(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:-\s*\d+(?:\.\d+)?\s*)?"
+    r"(?:h|hr|hrs|hours?|m|min|mins|minutes?|d|days?|weeks?|wks?)\.?$"
+)
+_MONEY = re.compile(r"^(?:[$£€]\s?\d[\d,]*(?:\.\d\d)?k?|\d[\d,]*(?:\.\d\d)?\s?(?:USD|EUR|GBP|dollars))$", re.IGNORECASE)
+_LEVEL = re.compile(
+    r"(?i)^(?:very\s+)?(?:high|medium|moderate|low|critical|major|minor|severe|negligible|"
+    r"must(?: have)?|should(?: have)?|could(?: have)?|won'?t(?: have)?)$|^\d(?:\.\d)?$"
+)
+# an owner cell naming no one: the whole team, a group of it, or nobody yet
+_NOBODY = re.compile(
+    r"(?i)^(?:all|everyone|everybody|team|the team|group|the group|all team members|all members|"
+    r"developers|tbd|tba|n/?a|none|nobody|anyone)$"
+)
+_NAME = re.compile(r"^[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*){0,2}$")
+_SENTENCE = re.compile(r"(?i)^(?:as an?|given|when|if|the user|users?\s+(?:can|should|must|will))\b|[.!?]\s+\S")
+
+
+def _columns(lines: Sequence[str], n: int) -> tuple[list[str], int] | None:
+    """The columns of the table whose column line is lines[n] (its key's name first, unbracketed) and the index of
+    its first row; a title spread over merged cells ("(Additional Costs) | Additional Costs") takes the next
+    line's cells as its columns."""
+    head = cells(lines[n])
+    head[0] = head[0][1:-1].strip() if head[0].startswith("(") and head[0].endswith(")") else head[0]
+    named = [c for c in head if c and c != "—"]
+    if len({fold(c) for c in named}) == 1 and n + 1 < len(lines) and " | " in lines[n + 1]:
+        return cells(lines[n + 1]), n + 2
+    return head, n + 1
+
+
+def _people(value: str) -> bool:
+    """Whether an owner cell names people: first names or full names, split by ",", "/", "&" or "and"."""
+    parts = [p.strip() for p in re.split(r"\s*(?:,|/|&|\band\b)\s*", value) if p.strip()]
+    return bool(parts) and len(parts) <= 4 and all(_NAME.match(p) and not _NOBODY.match(p) for p in parts)
+
+
+def _typed(kind: str, value: str) -> bool:
+    """Whether a cell has the type its column's kind says."""
+    if kind == "owner":
+        return _people(value)
+    if kind == "time":
+        return bool(_DURATION.match(value))
+    if kind in ("hours", "points"):
+        return bool(re.fullmatch(r"\d+(?:\.\d+)?", value))
+    if kind == "deadline":
+        return bool(parse_date(value)) and len(value.split()) <= 5
+    if kind == "cost":
+        return bool(_MONEY.match(value))
+    return bool(_LEVEL.match(value))
+
+
+def _item_refusal(item: str, person: Callable[[str], bool] | None) -> str:
+    """Why a row's item names no item a question can say ("" when it does)."""
+    words = item.split()
+    if not 1 <= len(words) <= 12 or len(item) > 90:
+        return "office_row_item_shape"
+    if _SENTENCE.search(item) or re.match(r"^(?:[-–•*·]|\d+[.)]\s)", item) or ": " in item:
+        return "office_row_item_shape"  # a story's text, a list item, a label inside ("Testing: Able to …")
+    if TOTAL_ROW.match(item) or re.match(r"(?i)(?:net\s+|grand\s+)?(?:total|sum|subtotal)\b", item):
+        return "office_row_item_total"  # "the cost of “Total overhead costs”": a total is asked as no item
+    if parse_date(item) or re.fullmatch(r"[\d\s.,:/-]+", item):
+        return "office_row_item_shape"
+    if _NAME.match(item) and (person(item) if person is not None else len(item.split()) >= 2):
+        return "office_row_item_person"
+    return ""
+
+
+def row_facts(
+    chunks: Sequence[Any], named: str, skipped: Counter, person: Callable[[str], bool] | None = None
+) -> list[Fact]:
+    """Every asked cell of the item tables of one office document's passages (see the module docstring), each
+    question naming the document as `named`. person: whether a phrase is a person's name (the parse); None: a
+    capitalised two- or three-word item is taken for one ("Arlana Keen"; "Documentation" is none)."""
+    found: dict[tuple[str, str, str], list[Fact]] = {}
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        for n, line in enumerate(lines):
+            if not (line.startswith("(") and " | " in line):
+                continue
+            cols = _columns(lines, n)
+            if cols is None:
+                continue
+            head, start = cols
+            key = 0
+            if _RUNNING.match(head[0]) and len(head) > 1 and _ITEM.match(head[1]):
+                key = 1  # "# | Description | Time | Owner": the description is the item
+            asked = [
+                (i, kind, column)
+                for i, column in enumerate(head)
+                if i > key
+                for kind, rx in _COLUMNS
+                if rx.match(column.strip(" :"))
+            ]
+            if not asked:
+                continue
+            for row_line in lines[start:]:
+                if " | " not in row_line or row_line.startswith("("):
+                    break  # the table ends at its first line that is no row
+                row = cells(row_line)
+                if len(row) != len(head):
+                    skipped["office_row_misaligned"] += 1
+                    continue
+                item = row[key].strip(" .:")
+                why = _item_refusal(item, person)
+                if why:
+                    skipped[why] += 1
+                    continue
+                for i, kind, column in asked:
+                    value = row[i].strip(" .")
+                    if not value:
+                        continue
+                    if not _typed(kind, value):
+                        skipped["office_row_not_people" if kind == "owner" else "office_row_value_type"] += 1
+                        continue
+                    said = " ".join(column.strip(" :").lower().split())
+                    found.setdefault((kind, said, fold(item)), []).append(
+                        Fact(
+                            doc_id=chunk.doc_id,
+                            chunk_id=chunk.chunk_id,
+                            sentence=row_line.strip(),
+                            subject=item,
+                            about_doc=False,
+                            answer=value,
+                            # (a rating's column its own relation: an item's impact and likelihood are two answers)
+                            relation=f"{ROW}_{said.replace(' ', '_') if kind == 'rating' else kind}",
+                            kind=_KIND_TYPE.get(kind, TruthType.ENTITY.value),
+                            ask=_ASK[kind].format(doc=named, item="{s}", column=said),
+                        )
+                    )
+    out = []
+    for facts in found.values():
+        if len({fold(f.answer) for f in facts}) > 1:
+            skipped["office_row_two_values"] += len(facts)  # a chunk's overlap repeats a row: one value is one
+            continue
+        out.append(facts[0])
+    return out

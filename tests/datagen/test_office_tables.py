@@ -1,0 +1,88 @@
+"""datagen.office_tables: a Word document's item tables (a sprint plan's tasks, minutes' action items, a cost table)
+asked by their items (issue 36, session 57)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from corpus_tools.types import Chunk
+from datagen.doc_office import office_facts
+from datagen.office_tables import row_facts
+
+SPRINT = """Team 9 - Sprint 1 Plan
+Scrum Master: Nora Quill
+- As a user, I would like to register
+
+(Number) | Description | Time | Owner
+1 | Set up Flask Server | 2hr | Riley
+2 | Set up REST API | 5 hours | Riley/Ben
+3 | Testing: Display error if the name is empty | 2hr | Nicholas
+4 | Design login page | 2 | Everyone
+
+(Next Steps:) | Owner: | Due date:
+Arlana Keen | Edit meeting minutes | 21st February 2019
+
+(Additional Costs) | Additional Costs
+Description | Cost
+Documentation | $10,000
+Hardware | about a lot
+Total overhead costs | $90,000
+
+(Risks) | Impact | Likelihood
+Competition in market | Low | High
+As a user, I would like to log in | High | Low
+"""
+
+
+def _chunk(text: str, n: int = 0) -> Chunk:
+    return Chunk(
+        f"t/Sprint 1 Plan.docx#{n}",
+        "t/Sprint 1 Plan.docx",
+        text,
+        0,
+        len(text.split()),
+        {"title": "", "file_name": "Sprint 1 Plan.docx"},
+    )
+
+
+def _asked(facts):
+    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
+
+
+def test_an_item_tables_owner_estimate_cost_and_rating_are_asked_by_the_item_of_their_type_only():
+    skipped: Counter = Counter()
+    asked = _asked(row_facts([_chunk(SPRINT)], "the Sprint 1 Plan", skipped))
+    assert asked == {
+        "In the Sprint 1 Plan, who is responsible for “Set up Flask Server”?": "Riley",
+        "In the Sprint 1 Plan, how long is “Set up Flask Server” estimated to take?": "2hr",
+        "In the Sprint 1 Plan, who is responsible for “Set up REST API”?": "Riley/Ben",
+        "In the Sprint 1 Plan, how long is “Set up REST API” estimated to take?": "5 hours",
+        "In the Sprint 1 Plan, what is the cost of “Documentation”?": "$10,000",
+        "In the Sprint 1 Plan, what is the impact of “Competition in market”?": "Low",
+        "In the Sprint 1 Plan, what is the likelihood of “Competition in market”?": "High",
+    }
+    # "2" hours or days? "Everyone" is no one; a label inside the item; people as items; a total; a story's text
+    assert skipped["office_row_value_type"] == 2 and skipped["office_row_not_people"] == 1
+    assert skipped["office_row_item_shape"] == 2 and skipped["office_row_item_person"] == 1
+    assert skipped["office_row_item_total"] == 1
+
+
+def test_a_row_a_chunks_overlap_repeats_is_one_fact_and_an_item_given_two_owners_none():
+    again = "(Number) | Description | Time | Owner\n1 | Set up Flask Server | 2hr | Riley\n2 | Set up REST API | 5 hours | Ben"
+    skipped: Counter = Counter()
+    facts = row_facts([_chunk(SPRINT), _chunk(again, 1)], "the Sprint 1 Plan", skipped)
+    asked = _asked(facts)
+    assert asked["In the Sprint 1 Plan, who is responsible for “Set up Flask Server”?"] == "Riley"
+    assert "In the Sprint 1 Plan, who is responsible for “Set up REST API”?" not in asked
+    assert skipped["office_row_two_values"] == 2
+    # each rating its own relation: an item's impact and likelihood are two answers, not one relation's two
+    assert {f.relation for f in facts if f.subject == "Competition in market"} == {
+        "doc:office_row_impact",
+        "doc:office_row_likelihood",
+    }
+
+
+def test_an_office_documents_facts_include_its_item_tables():
+    asked = _asked(office_facts("t/Sprint 1 Plan.docx", "the Sprint 1 Plan", [_chunk(SPRINT)], Counter()))
+    assert asked["In the Sprint 1 Plan, what is the cost of “Documentation”?"] == "$10,000"
+    assert asked["According to the Sprint 1 Plan, who is the scrum master?"] == "Nora Quill"
