@@ -27,7 +27,9 @@ A row item must read as one: one to twelve words, no list item, no sentence ("As
 text, not its name), no label inside ("Testing: Able to …"), no person (minutes' "Next Steps | Owner | Due date" whose first column holds
 the people and whose "Owner" column the tasks: office_row_item_person), no total row (`grid_facts.TOTAL_ROW`, "Total
 overhead costs", "Net Total": office_row_item_total). An item given two values in
-one column (two tables of a plan sharing a task's name with two owners) is not asked (office_row_two_values).
+one column (two tables of a plan sharing a task's name with two owners) is not asked (office_row_two_values). A
+column asks at most `ROWS_PER_COLUMN` of its rows, spread over the table (office_row_column_cap): one sprint plan's
+36 tasks are no 36 questions "who is responsible for …?".
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from datagen.grid_facts import TOTAL_ROW, cells
 from datagen.mining import fold
 from datagen.types import TruthType
 
+ROWS_PER_COLUMN = 5  # a column's questions of one document, at most
 ROW = "doc:office_row"  # a row's cell: the relation is ROW + "_" + what the column is ("owner", "time", …)
 
 # a key column that numbers its rows: the item is the column after it
@@ -217,10 +220,21 @@ def row_facts(
                             ask=_ASK[kind].format(doc=named, item="{s}", column=said),
                         )
                     )
-    out = []
+    columns: dict[str, list[Fact]] = {}
     for facts in found.values():
         if len({fold(f.answer) for f in facts}) > 1:
             skipped["office_row_two_values"] += len(facts)  # a chunk's overlap repeats a row: one value is one
             continue
-        out.append(facts[0])
+        columns.setdefault(facts[0].relation, []).append(facts[0])
+    out = []
+    for facts in columns.values():
+        # a sprint plan's 36 tasks would ask "who is responsible for …?" 36 times of one document: a column gives
+        # its rows spread over the table, at most ROWS_PER_COLUMN
+        keep = (
+            sorted({round(i * (len(facts) - 1) / (ROWS_PER_COLUMN - 1)) for i in range(ROWS_PER_COLUMN)})
+            if len(facts) > ROWS_PER_COLUMN
+            else range(len(facts))
+        )
+        skipped["office_row_column_cap"] += len(facts) - len(keep)
+        out += [facts[i] for i in keep]
     return out

@@ -86,3 +86,13 @@ def test_an_office_documents_facts_include_its_item_tables():
     asked = _asked(office_facts("t/Sprint 1 Plan.docx", "the Sprint 1 Plan", [_chunk(SPRINT)], Counter()))
     assert asked["In the Sprint 1 Plan, what is the cost of “Documentation”?"] == "$10,000"
     assert asked["According to the Sprint 1 Plan, who is the scrum master?"] == "Nora Quill"
+
+
+def test_a_column_asks_at_most_five_of_its_rows_spread_over_the_table():
+    rows = "\n".join(f"{n} | Build screen {n} | {n}hr | Riley" for n in range(1, 13))
+    skipped: Counter = Counter()
+    facts = row_facts([_chunk(f"(#) | Description | Time | Owner\n{rows}")], "the Sprint 1 Plan", skipped)
+    owners = [f.subject for f in facts if f.relation == "doc:office_row_owner"]
+    assert owners == ["Build screen 1", "Build screen 4", "Build screen 7", "Build screen 9", "Build screen 12"]
+    assert len([f for f in facts if f.relation == "doc:office_row_time"]) == 5
+    assert skipped["office_row_column_cap"] == 14
