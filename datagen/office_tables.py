@@ -22,7 +22,11 @@ than a wrong one; each refusal counted in `skipped`):
 - when due: "Deadline", "Due date" → a date;
 - a cost: "Cost", "Total Cost" → money;
 - a rating: "Priority", "Impact", "Likelihood", "Probability", "Severity", "Risk Level" → a level ("High", "Must
-  Have") or a small number.
+  Have") or a small number;
+- a schedule's day: "Delivery Date", "Estimated Date", "Planned Completion" → a date ("23/04/2021" too);
+- a roster's role: "Role", "Primary Role", "Position" → asked of an item that is a person ("what is the primary role
+  of Nathan Scherr?"), never of another item (office_row_item_not_person).
+A column's name is matched without what it adds in brackets ("Owner(s)", "Impact (High, Medium, Low)").
 A row item must read as one: one to twelve words, no list item, no sentence ("As a user, I would like …" is a story's
 text, not its name), no label inside ("Testing: Able to …"), no person (minutes' "Next Steps | Owner | Due date" whose first column holds
 the people and whose "Owner" column the tasks: office_row_item_person), no total row (`grid_facts.TOTAL_ROW`, "Total
@@ -65,15 +69,22 @@ _COLUMNS = (
         "owner",
         re.compile(
             r"(?i)^(?:owners?|assigned\s*to|assignee|person\s+responsible|responsible(?:\s+person)?|"
-            r"who|team\s+members?\s+assigned)$"
+            r"who|by\s+whom|team\s+members?\s+assigned|(?:actions?\s+)?(?:to\s+be\s+)?(?:taken|done|completed)\s+by)$"
         ),
     ),
     ("hours", re.compile(r"(?i)^(?:estimated\s+)?hours(?:\s+estimated)?$|^(?:est\.?|estimated)\s+hrs$")),
     ("time", re.compile(r"(?i)^(?:(?:estimated\s+)?(?:time|duration)|estimate|time\s+estimate)$")),
     ("points", re.compile(r"(?i)^(?:story\s+)?points$")),
     ("deadline", re.compile(r"(?i)^(?:deadlines?|due\s+dates?|due)$")),
-    ("cost", re.compile(r"(?i)^(?:total\s+)?cost$")),
+    # a schedule's date: "Delivery Date", "Estimated Date", "Planned Completion"
+    (
+        "date",
+        re.compile(r"(?i)^(?:(?:delivery|estimated|target|planned|completion|release)\s+date|planned\s+completion)$"),
+    ),
+    ("cost", re.compile(r"(?i)^(?:total\s+)?(?:cost|amount)$")),
     ("rating", re.compile(r"(?i)^(?:priority|impact|likelihood|probability|severity|risk\s+level)$")),
+    # a roster's role: the item is a person ("Nathan Scherr | Project Manager")
+    ("role", re.compile(r"(?i)^(?:primary\s+|team\s+)?(?:role|position)s?$")),
 )
 # what each kind asks of an item (`{doc}` the document's name, `{item}` the row's item, `{column}` the rating's name)
 _ASK = {
@@ -82,12 +93,16 @@ _ASK = {
     "time": "In {doc}, how long is “{item}” estimated to take?",
     "points": "In {doc}, how many story points is “{item}”?",
     "deadline": "In {doc}, when is “{item}” due?",
-    "cost": "In {doc}, what is the cost of “{item}”?",
+    "date": "In {doc}, what is the {column} of “{item}”?",
+    "completion": "In {doc}, when is “{item}” planned to be completed?",
+    "cost": "In {doc}, what is the {column} of “{item}”?",
     "rating": "In {doc}, what is the {column} of “{item}”?",
+    "role": "In {doc}, what is the {column} of {item}?",
 }
 _KIND_TYPE = {
     "owner": TruthType.PERSON.value,
     "deadline": TruthType.DATE.value,
+    "date": TruthType.DATE.value,
     "hours": TruthType.NUMBER.value,
     "points": TruthType.NUMBER.value,
 }
@@ -95,7 +110,9 @@ _DURATION = re.compile(
     r"(?i)^(?:about\s+|~\s*)?\d+(?:\.\d+)?\s*(?:-\s*\d+(?:\.\d+)?\s*)?"
     r"(?:h|hr|hrs|hours?|m|min|mins|minutes?|d|days?|weeks?|wks?)\.?$"
 )
-_MONEY = re.compile(r"^(?:[$£€]\s?\d[\d,]*(?:\.\d\d)?k?|\d[\d,]*(?:\.\d\d)?\s?(?:USD|EUR|GBP|dollars))$", re.IGNORECASE)
+_MONEY = re.compile(
+    r"^(?:[$£€]\s?\d[\d,]*(?:\.\d\d)?k?|\d[\d,]*(?:\.\d\d)?\s?(?:USD|EUR|GBP|dollars|[$£€]))$", re.IGNORECASE
+)
 _LEVEL = re.compile(
     r"(?i)^(?:very\s+)?(?:high|medium|moderate|low|critical|major|minor|severe|negligible|"
     r"must(?: have)?|should(?: have)?|could(?: have)?|won'?t(?: have)?)$|^\d(?:\.\d)?$"
@@ -104,6 +121,11 @@ _LEVEL = re.compile(
 _NOBODY = re.compile(
     r"(?i)^(?:all|everyone|everybody|team|the team|group|the group|all team members|all members|"
     r"developers|tbd|tba|n/?a|none|nobody|anyone)$"
+)
+# a day as minutes and plans write it, which parse_date does not read: "23/04/2021", "21st February 2019"
+_DAY = re.compile(
+    r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Z][a-z]{2,8}\.?,?\s+\d{4}"
+    r"|[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
 )
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*){0,2}$")
 _SENTENCE = re.compile(r"(?i)^(?:as an?|given|when|if|the user|users?\s+(?:can|should|must|will))\b|[.!?]\s+\S")
@@ -121,6 +143,12 @@ def _columns(lines: Sequence[str], n: int) -> tuple[list[str], int] | None:
     return head, n + 1
 
 
+def _bare(column: str) -> str:
+    """A column's name without what it adds in brackets or its colon: "Impact (High, Medium, Low)" → "Impact",
+    "Owner(s):" → "Owner"."""
+    return re.sub(r"\s*\([^)]*\)", "", column).strip(" :")
+
+
 def _people(value: str) -> bool:
     """Whether an owner cell names people: first names or full names, split by ",", "/", "&" or "and"."""
     parts = [p.strip() for p in re.split(r"\s*(?:,|/|&|\band\b)\s*", value) if p.strip()]
@@ -135,8 +163,10 @@ def _typed(kind: str, value: str) -> bool:
         return bool(_DURATION.match(value))
     if kind in ("hours", "points"):
         return bool(re.fullmatch(r"\d+(?:\.\d+)?", value))
-    if kind == "deadline":
-        return bool(parse_date(value)) and len(value.split()) <= 5
+    if kind == "role":
+        return 1 <= len(value.split()) <= 6 and not re.search(r"[\d@]", value) and value[:1].isupper()
+    if kind in ("deadline", "date"):
+        return bool(parse_date(value) or _DAY.fullmatch(value)) and len(value.split()) <= 5
     if kind == "cost":
         return bool(_MONEY.match(value))
     return bool(_LEVEL.match(value))
@@ -182,7 +212,7 @@ def row_facts(
                 for i, column in enumerate(head)
                 if i > key
                 for kind, rx in _COLUMNS
-                if rx.match(column.strip(" :"))
+                if rx.match(_bare(column))
             ]
             if not asked:
                 continue
@@ -195,17 +225,20 @@ def row_facts(
                     continue
                 item = row[key].strip(" .:")
                 why = _item_refusal(item, person)
-                if why:
-                    skipped[why] += 1
+                # a roster's role is asked of a person, every other column of an item that is no person
+                person_item = why == "office_row_item_person"
+                usable = [a for a in asked if (a[1] == "role") == person_item and (person_item or not why)]
+                if not usable:
+                    skipped[why or "office_row_item_not_person"] += 1
                     continue
-                for i, kind, column in asked:
+                for i, kind, column in usable:
                     value = row[i].strip(" .")
                     if not value:
                         continue
                     if not _typed(kind, value):
                         skipped["office_row_not_people" if kind == "owner" else "office_row_value_type"] += 1
                         continue
-                    said = " ".join(column.strip(" :").lower().split())
+                    said = " ".join(_bare(column).lower().split())
                     found.setdefault((kind, said, fold(item)), []).append(
                         Fact(
                             doc_id=chunk.doc_id,
@@ -217,7 +250,9 @@ def row_facts(
                             # (a rating's column its own relation: an item's impact and likelihood are two answers)
                             relation=f"{ROW}_{said.replace(' ', '_') if kind == 'rating' else kind}",
                             kind=_KIND_TYPE.get(kind, TruthType.ENTITY.value),
-                            ask=_ASK[kind].format(doc=named, item="{s}", column=said),
+                            ask=(_ASK["completion"] if "completion" in said else _ASK[kind]).format(
+                                doc=named, item="{s}", column=said
+                            ),
                         )
                     )
     columns: dict[str, list[Fact]] = {}

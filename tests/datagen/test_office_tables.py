@@ -96,3 +96,55 @@ def test_a_column_asks_at_most_five_of_its_rows_spread_over_the_table():
     assert owners == ["Build screen 1", "Build screen 4", "Build screen 7", "Build screen 9", "Build screen 12"]
     assert len([f for f in facts if f.relation == "doc:office_row_time"]) == 5
     assert skipped["office_row_column_cap"] == 14
+
+
+ROSTER = """(Name) | Primary Role | Contact Information
+Nathan Scherr | Project Manager | 306-526-9039
+Tyler Guillaume | Business Analyst / Assistant Programmer | 306-690-1775
+Team leadership | Developer 2 | none
+
+(Milestone) | Delivery Date
+Project Charter | March 15, 2017
+Stakeholder Meeting | March 17, 2017 (10:00 am @ Warehouse)
+
+(Action Items) | Owner(s) | Deadline | Status
+Update the risk assessment | Dewni | 23/04/2021 | In progress
+
+(Actions) | Actions to be taken by
+Host user services | Prasunjit
+
+(Risks) | Impact (High, Medium, Low)
+Internal Conflict | Low
+
+(Key Milestones Status) | Key Milestones Status | Key Milestones Status
+ID | Description | Planned Completion
+ | Final Report | 2018-06-22
+
+(PURPOSE) | AMOUNT | BUDGET SOURCE
+Hiring process | 1000 $ | CypherSofts
+"""
+
+
+def test_a_rosters_role_a_schedules_dates_and_bracketed_column_names_are_asked():
+    skipped: Counter = Counter()
+    asked = _asked(
+        row_facts(
+            [_chunk(ROSTER)],
+            "the Project Charter",
+            skipped,
+            person=lambda s: s[:1] in "NT" and " " in s and s != "Team leadership",
+        )
+    )
+    assert asked == {
+        "In the Project Charter, what is the primary role of Nathan Scherr?": "Project Manager",
+        "In the Project Charter, what is the primary role of Tyler Guillaume?": "Business Analyst / Assistant Programmer",
+        "In the Project Charter, what is the delivery date of “Project Charter”?": "March 15, 2017",
+        "In the Project Charter, who is responsible for “Update the risk assessment”?": "Dewni",
+        "In the Project Charter, when is “Update the risk assessment” due?": "23/04/2021",
+        "In the Project Charter, who is responsible for “Host user services”?": "Prasunjit",
+        "In the Project Charter, what is the impact of “Internal Conflict”?": "Low",
+        "In the Project Charter, when is “Final Report” planned to be completed?": "2018-06-22",
+        "In the Project Charter, what is the amount of “Hiring process”?": "1000 $",
+    }
+    # a role asked of what is no person ("Team leadership"); a date with a time and a place is no date
+    assert skipped["office_row_item_not_person"] == 1 and skipped["office_row_value_type"] == 1
