@@ -339,7 +339,7 @@ def drop_copies(facts: dict[str, list[Fact]], office: set[str], skipped: Counter
 
 
 # a charter's, plan's or minutes' form label, said without a colon in a table cell or over its value
-_FORM_LABEL = re.compile(r"^\(?(?:(?:project|meeting)\s+(?:sponsor|manager|budget|status|deadline|start date|end date|finish date|"
+_FORM_LABEL = re.compile(r"^\(?(?:executive\s+sponsor|(?:project|meeting)\s+(?:sponsor|manager|budget|status|deadline|start date|end date|finish date|"
                          r"completion date|facilitator|location|venue|date|time|chair|chairperson|leader|lead|owner)"
                          r"|date (?:produced|created|prepared|issued|written)|(?:start|end|finish|due) date)\)?$",
                          re.IGNORECASE)
@@ -360,11 +360,18 @@ def _fields(line: str, following: str, after: str = "") -> list[tuple[str, str, 
     if "|" in text:
         cells = [c.strip() for c in text.split("|")]
         filled = [c for c in cells if c]
+        # a label merged over two cells is written twice: "Project Manager | Project Manager | Long Nguyen"
+        # (session 57)
+        filled = [c for n, c in enumerate(filled) if not n or c != filled[n - 1]]
         if len(filled) >= 2 and _FORM_LABEL.match(filled[0]) and len(set(filled[1:])) == 1:
             # a charter's form row, its label cell without a colon and its value merged across the other cells:
             # "Project Sponsor | Dr. Yogesh Sharma. | Dr. Yogesh Sharma."
             return [(filled[0].strip("()"), filled[1], text)]
         out = []
+        if re.match(r"^\s*\|", following) and following.strip(" |"):
+            # the next row continues this one's values under an empty label cell ("Team Members: | Alaisha Johnson"
+            # over " | Amanda Brown"): its first value is one of a list (session 57)
+            return out
         for a, b in zip(cells, cells[1:], strict=False):
             if a.endswith(":") and b and not b.endswith(":"):  # "Type of meeting: | Status Update"
                 cut = _CELL_LABEL.search(a) if ": " in a else None

@@ -191,6 +191,8 @@ _SUBJECT_LABEL = re.compile(r"^\(?(?:project|product|system|application|app)\s+(
 # a title page's line that names no subject: a course ("CS490", "CS 30700: Test Plan", "CS307 -- Software
 # Engineering"), a team ("Team 17", "Team number 7", "Group 7")
 _COURSE_LINE = re.compile(r"^[A-Z]{2,5}\s?-?\d{3,5}\b")
+# a title page's revision line: "Updated (10/20/21) - Version (1.0)" (session 57)
+_REVISION_LINE = re.compile(r"^(?:last\s+)?(?:updated|revised|version|revision|draft|rev\.?)\b", re.IGNORECASE)
 _TEAM_LINE = re.compile(r"^(?:team|group)\s+(?:number\s+|no\.?\s+|#)?\d+\b", re.IGNORECASE)
 # words of a line that says what kind of document it is, or heads a section, not what it is about
 _MORE_KINDS = frozenset("retrospective backlog case statement analysis".split())  # "Business Case", "Sprint 1 Retrospective"
@@ -222,7 +224,9 @@ def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
         label, _, rest = cells[0].partition(":") if ":" in cells[0] and len(cells) == 1 else (cells[0], "", "")
         if not _SUBJECT_LABEL.match(label.strip()):
             continue
-        value = rest.strip() or (cells[1] if len(cells) > 1 else (lines[n + 1] if n + 1 < len(lines) else ""))
+        # (a label merged over two cells is written twice: "(Project Name) | Project Name | InterviewAnalyzer")
+        after = [c for c in cells[1:] if fold(c.strip("()")) != fold(label.strip().strip("()"))]
+        value = rest.strip() or (after[0] if after else "" if len(cells) > 1 else (lines[n + 1] if n + 1 < len(lines) else ""))
         subject = _subject_value(value, person)
         break
     if not subject:
@@ -231,6 +235,7 @@ def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,
             words = set(fold(line).split())
             if (len(line.split()) <= 8 and _title_like(line) and "," not in line and not _COURSE_LINE.match(line)
                     and not _TEAM_LINE.match(line) and not words & _NOT_SUBJECT and not _generic(line)
+                    and not _REVISION_LINE.match(line)
                     and (re.fullmatch(r"[A-Z][A-Za-z]{2,}\d{1,2}", line)
                          or not _no_title(line, person if len(line.split()) > 1 else None)) and not parse_date(line)):
                 # one word is no person's name on a title page, which gives first and last ("Splytr" is a product),

@@ -514,3 +514,22 @@ def test_a_blank_lines_value_is_kept_whole_a_field_left_empty_in_words_a_dutch_p
                          {"a/r.docx": "Zekai Hu, Bofei Xu (EDUC 244), Esther Jeongwon Choi, Kylie Ren\nFake products",
                           "b/s.docx": "Document Title Extraterrestrial Robot Explorer\nA rover."}, Counter())
     assert not [n for n in names.values() if "Zekai" in n or "Document Title" in n], names
+
+
+def test_a_label_merged_over_two_cells_names_a_charter_and_is_asked_and_a_revision_line_or_a_list_is_not():
+    # session 57: "(Project Name) | Project Name | InterviewAnalyzer" named the charter "for Updated (10/20/21) -
+    # Version (1.0)", and "Team Members: | A" over " | B" asked A alone; invented projects
+    texts = {"a/Project Charter.docx": "Project Charter\nUpdated (10/20/21) - Version (1.0)\n"
+                                       "(Project Name) | Project Name | QuayWatch\n"
+                                       "Executive Sponsor | Executive Sponsor | Professor Ann Lee\n"
+                                       "Project Manager: | Bo Dahl | Bo Dahl\nTeam Members: | Cy Moor | Cy Moor\n"
+                                       " | Di Park | Di Park",
+             "b/Project Charter.docx": "Project Charter\nUpdated (1/2/22) - Version (2.0)\nText.",
+             "c/Project Charter.docx": "Project Charter\nProject Title: Berthly\nText."}
+    names = office_names({d: "" for d in texts}, texts, Counter())
+    assert names["a/Project Charter.docx"] == "the Project Charter for QuayWatch"
+    assert "b/Project Charter.docx" not in names  # a revision line names no project
+    chunk = _chunk("a/Project Charter.docx", texts["a/Project Charter.docx"])
+    asked = _asked(office_facts("a/Project Charter.docx", names["a/Project Charter.docx"], [chunk], Counter()))
+    assert asked == {"According to the Project Charter for QuayWatch, who is the executive sponsor?": "Professor Ann Lee",
+                     "According to the Project Charter for QuayWatch, who is the project manager?": "Bo Dahl"}
