@@ -30,7 +30,8 @@ A column's name is matched without what it adds in brackets ("Owner(s)", "Impact
 A row item must read as one: one to twelve words, no list item, no sentence ("As a user, I would like …" is a story's
 text, not its name), no label inside ("Testing: Able to …"), no person (minutes' "Next Steps | Owner | Due date" whose first column holds
 the people and whose "Owner" column the tasks: office_row_item_person), no total row (`grid_facts.TOTAL_ROW`, "Total
-overhead costs", "Net Total": office_row_item_total). An item given two values in
+overhead costs", "Net Total": office_row_item_total), no word every action list has ("Tasks", "Discussion":
+office_row_item_vague). An item given two values in
 one column (two tables of a plan sharing a task's name with two owners) is not asked (office_row_two_values). A
 column asks at most `ROWS_PER_COLUMN` of its rows, spread over the table (office_row_column_cap): one sprint plan's
 36 tasks are no 36 questions "who is responsible for …?".
@@ -94,7 +95,8 @@ _ASK = {
     "points": "In {doc}, how many story points is “{item}”?",
     "deadline": "In {doc}, when is “{item}” due?",
     "date": "In {doc}, what is the {column} of “{item}”?",
-    "completion": "In {doc}, when is “{item}” planned to be completed?",
+    # (a milestone named for its end, "Demo Week 4 Completed", is no "when is … planned to be completed?")
+    "completion": "In {doc}, what is the planned completion date of “{item}”?",
     "cost": "In {doc}, what is the {column} of “{item}”?",
     "rating": "In {doc}, what is the {column} of “{item}”?",
     "role": "In {doc}, what is the {column} of {item}?",
@@ -128,6 +130,11 @@ _DAY = re.compile(
     r"|[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
 )
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?: [A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*){0,2}$")
+# an item a minutes' action table names by a word every meeting has: it says no one thing
+_VAGUE = frozenset(
+    "task tasks item items action actions discussion other others misc miscellaneous general notes todo "
+    "to do meeting meetings work".split()
+)
 _SENTENCE = re.compile(r"(?i)^(?:as an?|given|when|if|the user|users?\s+(?:can|should|must|will))\b|[.!?]\s+\S")
 
 
@@ -179,6 +186,8 @@ def _item_refusal(item: str, person: Callable[[str], bool] | None) -> str:
         return "office_row_item_shape"
     if _SENTENCE.search(item) or re.match(r"^(?:[-–•*·]|\d+[.)]\s)", item) or ": " in item:
         return "office_row_item_shape"  # a story's text, a list item, a label inside ("Testing: Able to …")
+    if fold(item) in _VAGUE:
+        return "office_row_item_vague"  # "when is “Tasks” due?": which tasks?
     if TOTAL_ROW.match(item) or re.match(r"(?i)(?:net\s+|grand\s+)?(?:total|sum|subtotal)\b", item):
         return "office_row_item_total"  # "the cost of “Total overhead costs”": a total is asked as no item
     if parse_date(item) or re.fullmatch(r"[\d\s.,:/-]+", item):

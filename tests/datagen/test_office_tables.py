@@ -143,8 +143,19 @@ def test_a_rosters_role_a_schedules_dates_and_bracketed_column_names_are_asked()
         "In the Project Charter, when is “Update the risk assessment” due?": "23/04/2021",
         "In the Project Charter, who is responsible for “Host user services”?": "Prasunjit",
         "In the Project Charter, what is the impact of “Internal Conflict”?": "Low",
-        "In the Project Charter, when is “Final Report” planned to be completed?": "2018-06-22",
+        "In the Project Charter, what is the planned completion date of “Final Report”?": "2018-06-22",
         "In the Project Charter, what is the amount of “Hiring process”?": "1000 $",
     }
     # a role asked of what is no person ("Team leadership"); a date with a time and a place is no date
     assert skipped["office_row_item_not_person"] == 1 and skipped["office_row_value_type"] == 1
+
+
+def test_an_item_every_action_list_has_is_no_item():
+    text = "(Item) | Owner | Deadline\nTasks | Ann Lee | 22/9/2021\nScrum board | Bo Dahl | 22/9/2021"
+    skipped: Counter = Counter()
+    asked = _asked(row_facts([_chunk(text)], "the minutes", skipped))
+    assert asked == {
+        "In the minutes, who is responsible for “Scrum board”?": "Bo Dahl",
+        "In the minutes, when is “Scrum board” due?": "22/9/2021",
+    }
+    assert skipped["office_row_item_vague"] == 1
