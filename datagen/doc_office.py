@@ -57,6 +57,7 @@ from datagen.dates import parse_date
 from datagen.doc_papers import defined_facts, stand_for
 from datagen.factbase import Fact
 from datagen.mining import fold
+from datagen.office_decisions import decision_facts
 from datagen.office_statements import statement_facts
 from datagen.office_tables import row_facts
 from datagen.types import TruthType
@@ -190,6 +191,7 @@ def office_facts(doc_id: str, named: str, chunks: Sequence[Any], skipped: Counte
     out += _milestones(chunks, named, skipped)
     out += row_facts(chunks, named, skipped, parse.person if parse is not None else None)
     out += statement_facts(chunks, named, skipped)
+    out += decision_facts(chunks, named, skipped)
     terms = Counter(fold(f.subject) for f in means)
     for f in means:
         if terms[fold(f.subject)] > 1:
