@@ -197,7 +197,9 @@ _TEAM_LINE = re.compile(r"^(?:team|group)\s+(?:number\s+|no\.?\s+|#)?\d+\b", re.
 # words of a line that says what kind of document it is, or heads a section, not what it is about
 _MORE_KINDS = frozenset("retrospective backlog case statement analysis".split())  # "Business Case", "Sprint 1 Retrospective"
 _NOT_SUBJECT = _KIND_WORDS | _PEOPLE | _HEADING_LABELS | frozenset(
-    "retrospective backlog minutes agenda statement members objectives purpose sprint meeting team".split())
+    "retrospective backlog minutes agenda statement members objectives purpose sprint meeting team"
+    # a risk matrix's axes over a register's table ("Risk Register for Impact", session 57's held-out read)
+    " impact likelihood probability severity".split())
 
 
 def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,

@@ -63,13 +63,20 @@ _ITEM = re.compile(
     r"(?i)^(?:(?:task|story|item|action|risk|deliverable|milestone|activity|feature|requirement|"
     r"missions?/tasks?)\s*)?(?:description|title|name|items?|tasks?|actions?(?: items?)?|risks?|"
     r"deliverables?|milestones?|activit(?:y|ies)|features?)$"
+    # "Description of Risk" (held-out read, session 57)
+    r"|^description\s+of\s+(?:the\s+)?(?:risk|task|item|requirement|deliverable|activity)s?$"
+)
+# a key column naming a plan's tasks, whose "Time" is an estimate
+_PLANNED = re.compile(
+    r"(?i)^(?:(?:task|story|work)\s*)?(?:description|tasks?|activit(?:y|ies)|deliverables?|stor(?:y|ies)|"
+    r"features?|work\s+items?)$"
 )
 # each asked column's kind, by its whole name (a column of another name is asked nothing)
 _COLUMNS = (
     (
         "owner",
         re.compile(
-            r"(?i)^(?:owners?|assigned\s*to|assignee|person\s+responsible|responsible(?:\s+person)?|"
+            r"(?i)^(?:(?:risk\s+|task\s+|action\s+)?owners?|assigned\s*to|assignee|person\s+responsible|responsible(?:\s+person)?|"
             r"who|by\s+whom|team\s+members?\s+assigned|(?:actions?\s+)?(?:to\s+be\s+)?(?:taken|done|completed)\s+by)$"
         ),
     ),
@@ -100,6 +107,7 @@ _ASK = {
     "cost": "In {doc}, what is the {column} of “{item}”?",
     "rating": "In {doc}, what is the {column} of “{item}”?",
     "role": "In {doc}, what is the {column} of {item}?",
+    "roles": "In {doc}, what are the {column} of {item}?",  # "Roles": "what is the roles of …" (held-out read)
 }
 _KIND_TYPE = {
     "owner": TruthType.PERSON.value,
@@ -148,6 +156,14 @@ def _columns(lines: Sequence[str], n: int) -> tuple[list[str], int] | None:
     if len({fold(c) for c in named}) == 1 and n + 1 < len(lines) and " | " in lines[n + 1]:
         return cells(lines[n + 1]), n + 2
     return head, n + 1
+
+
+def _template(kind: str, said: str) -> str:
+    """The question `_ASK` says for a column: its kind's, a planned completion's as a date, a plural role's with
+    "what are"."""
+    if "completion" in said:
+        return "completion"
+    return "roles" if kind == "role" and said.endswith("s") else kind
 
 
 def _bare(column: str) -> str:
@@ -223,6 +239,12 @@ def row_facts(
                 for kind, rx in _COLUMNS
                 if rx.match(_bare(column))
             ]
+            # an estimate is a plan's: a minutes' agenda gives its topics' "Time" allotted, no estimate of a task
+            # (held-out read, session 57)
+            planned = _PLANNED.match(_bare(head[key])) or any(
+                k in ("owner", "hours", "points", "cost") for _, k, _ in asked
+            )
+            asked = [a for a in asked if a[1] != "time" or planned]
             if not asked:
                 continue
             for row_line in lines[start:]:
@@ -244,6 +266,11 @@ def row_facts(
                     value = row[i].strip(" .")
                     if not value:
                         continue
+                    if any(fold(value) == fold(_bare(c)) for c in head):
+                        skipped["office_row_header"] += (
+                            1  # a header row read as data: "Risk ID | Description | … | Owner"
+                        )
+                        continue
                     if not _typed(kind, value):
                         skipped["office_row_not_people" if kind == "owner" else "office_row_value_type"] += 1
                         continue
@@ -259,9 +286,7 @@ def row_facts(
                             # (a rating's column its own relation: an item's impact and likelihood are two answers)
                             relation=f"{ROW}_{said.replace(' ', '_') if kind == 'rating' else kind}",
                             kind=_KIND_TYPE.get(kind, TruthType.ENTITY.value),
-                            ask=(_ASK["completion"] if "completion" in said else _ASK[kind]).format(
-                                doc=named, item="{s}", column=said
-                            ),
+                            ask=_ASK[_template(kind, said)].format(doc=named, item="{s}", column=said),
                         )
                     )
     columns: dict[str, list[Fact]] = {}

