@@ -71,6 +71,8 @@ _PLANNED = re.compile(
     r"(?i)^(?:(?:task|story|work)\s*)?(?:description|tasks?|activit(?:y|ies)|deliverables?|stor(?:y|ies)|"
     r"features?|work\s+items?)$"
 )
+# a key column of a meeting's topics, whose "Time" is the time allotted to each
+_AGENDA = re.compile(r"(?i)^(?:agenda\s+)?(?:topics?|items?|notes?|discussion|issues?|agenda)$")
 # each asked column's kind, by its whole name (a column of another name is asked nothing)
 _COLUMNS = (
     (
@@ -241,8 +243,9 @@ def row_facts(
             ]
             # an estimate is a plan's: a minutes' agenda gives its topics' "Time" allotted, no estimate of a task
             # (held-out read, session 57)
-            planned = _PLANNED.match(_bare(head[key])) or any(
-                k in ("owner", "hours", "points", "cost") for _, k, _ in asked
+            planned = _PLANNED.match(_bare(head[key])) or (
+                any(k in ("owner", "hours", "points", "cost") for _, k, _ in asked)
+                and not _AGENDA.match(_bare(head[key]))
             )
             asked = [a for a in asked if a[1] != "time" or planned]
             if not asked:

@@ -173,6 +173,9 @@ Mevin Mathew | Programmer, Designer
 
 (Agenda Item) | Time | Presenter
 What was completed for the SR | 5 mins | Scott
+
+(Topic) | Owner | Time
+Finalize the sorting algorithm | TA | 10 mins
 """
 
 
