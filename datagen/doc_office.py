@@ -41,6 +41,11 @@ names by project and meeting are datagen.office_names') reads what a charter, a 
 - a form's labels without a colon ("Project Sponsor | Dr. Ann Lee."; `_FORM_LABEL`), "When was … produced?",
   "when does the team meet?" (`_MEETS`), a milestone schedule's dates and a phase schedule's starts and ends
   (`_milestones`); a role's value must name people (that check had been unreachable).
+
+Session 57 (issue 36: 27 of 42 nameable documents gave nothing) adds three readers, each its own module, whose facts
+`office_facts` returns with its own: a table's rows asked by their items ("who is responsible for “Set up Flask
+Server”?", datagen.office_tables), a plain sentence's time limit, budget or next meeting (datagen.office_statements)
+and a design issue's chosen option (datagen.office_decisions); and a label merged over two cells is read once.
 """
 
 from __future__ import annotations
