@@ -199,7 +199,9 @@ _MORE_KINDS = frozenset("retrospective backlog case statement analysis".split())
 _NOT_SUBJECT = _KIND_WORDS | _PEOPLE | _HEADING_LABELS | frozenset(
     "retrospective backlog minutes agenda statement members objectives purpose sprint meeting team"
     # a risk matrix's axes over a register's table ("Risk Register for Impact", session 57's held-out read)
-    " impact likelihood probability severity".split())
+    " impact likelihood probability severity"
+    # an institution over a title page ("Department of Computer Science"): whose course it is, not what it is about
+    " department school faculty university college institute".split())
 
 
 def _about(doc_id: str, text: str, candidates: Sequence[str], said: Counter,

@@ -541,3 +541,11 @@ def test_a_risk_matrixs_axis_on_a_title_page_names_no_project():
     texts = {"a/Risk Register.docx": "Prepared by: Ann Lee\nRisk Register Assignment\nImpact\nSignificant 4 | | GTS4",
              "b/Risk Register.docx": "Risk Register\nProject Title: Berthly\nText."}
     assert "a/Risk Register.docx" not in office_names({d: "Risk Register" for d in texts}, texts, Counter())
+
+
+def test_an_institution_on_a_title_page_names_no_project():
+    # session 57's held-out rerun: with the revision line no title, "Department of Computer Science" was the title
+    # page's one line left and named "the Testing document for Department of Computer Science"; invented documents
+    texts = {"a/Testing Document.docx": "Testing Document\nDepartment of Computer Science\nVersion 1.0\nText.",
+             "b/Testing Document.docx": "Testing Document\nProject Title: Berthly\nText."}
+    assert "a/Testing Document.docx" not in office_names({d: "Testing Document" for d in texts}, texts, Counter())
