@@ -91,6 +91,7 @@ from datagen.grid_columns import (  # noqa: F401
     _refusal,
     cells,
 )
+from datagen.grid_shape import shape_refusal
 from datagen.grid_tables import (  # noqa: F401
     _CONTACT,
     _FIGURE_NAME,
@@ -301,10 +302,26 @@ def repeated_keys(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], fr
     return out
 
 
+def table_shapes(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], str]:
+    """Why each of one workbook's tables (sheet, column line) is no table of things with properties, read across all
+    its chunks ("" when it is one; datagen.grid_shape): a chunk may hold one row of a table of forty, and the gate
+    judges the table, not the chunk. A row read twice where two chunks overlap is one row."""
+    rows: dict[tuple[str, tuple[str, ...]], dict[str, None]] = defaultdict(dict)
+    for chunk in chunks:
+        sheet = str((chunk.metadata or {}).get("section", ""))
+        for _caption, head, lines in _tables(chunk):
+            if head:
+                rows[(sheet, tuple(head))].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
+    return {table: shape_refusal(list(table[1]), list(lines)) for table, lines in rows.items()}
+
+
 def grid_facts(chunk: Any, book: str, skipped: Counter,
-               repeated_labels: Mapping[tuple[str, tuple[str, ...]], Collection[str]] | None = None) -> list[Fact]:
+               repeated_labels: Mapping[tuple[str, tuple[str, ...]], Collection[str]] | None = None,
+               shapes: Mapping[tuple[str, tuple[str, ...]], str] | None = None) -> list[Fact]:
     """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring);
-    `repeated_labels`: the row labels of the workbook's tables that key no row, read across chunks (`repeated_keys`)."""
+    `repeated_labels`: the row labels of the workbook's tables that key no row, read across chunks (`repeated_keys`);
+    `shapes`: why each of the workbook's tables is no table of things, read across chunks (`table_shapes`; without
+    it the gate is off: datagen.relations.read_facts always passes it)."""
     sheet = str((chunk.metadata or {}).get("section", ""))
     out: list[Fact] = []
     for caption, head, rows in _tables(chunk):
@@ -316,6 +333,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
             skipped[why_table] += len(rows)
             continue
         unkeyed = (repeated_labels or {}).get((sheet, tuple(head)), ())
+        # the positive gate (datagen.grid_shape): only a table of things with properties is asked; it refuses the
+        # cells every refusal before it left, each counted under its reason (what the gate costs on top of them)
+        # a chunk alone is no table (it may hold one row of forty): without the workbook's view the gate is off
+        shape = shapes.get((sheet, tuple(head)), "") if shapes is not None else ""
         columns = head[1:]
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
@@ -376,6 +397,8 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                     # "TOTAL COSTS" under "Total Direct Costs": one block's total row read under another block's
                     # total column ("the total direct costs for TOTAL COSTS", session 55's first unseen folder)
                     skipped["grid_total_crossed"] += 1
+                elif shape:
+                    skipped[shape] += 1
                 else:
                     key = GridKey(where, label, column)
                     out.append(Fact(

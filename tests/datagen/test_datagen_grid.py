@@ -932,3 +932,48 @@ def test_a_raci_matrix_asks_nothing_and_a_scenario_tables_line_items_are_not_com
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert not [k for k in generator.in_table if "Scenarios" in k[0]], generator.in_table
     assert [k for k in generator.in_table if "March" in k[0]], generator.in_table
+
+
+def _shaped(chunks: list[Chunk]) -> tuple[dict, Counter]:
+    """Facts of one workbook's chunks read as datagen.relations reads them: the tables judged whole (table_shapes)."""
+    from datagen.grid_facts import repeated_keys, table_shapes
+
+    skipped: Counter = Counter()
+    shapes = table_shapes(chunks)
+    found = [f for c in chunks for f in grid_facts(c, "Shop", skipped, repeated_keys(chunks), shapes)]
+    return {f.ask: f.answer for f in found}, skipped
+
+
+def test_only_a_table_of_things_with_properties_is_asked() -> None:
+    # the positive gate (datagen.grid_shape): rows keyed by names, two rows or more, one header row, each column of
+    # one kind; a table of things split over two chunks is judged whole
+    book = "shop/shop.xlsx"
+
+    def table(sheet: str, head: str, rows: str, at: int = 0) -> Chunk:
+        return Chunk(f"s#{sheet}{at}", book, f"({head.split(' | ')[0]}) | " + " | ".join(head.split(" | ")[1:]) + "\n" + rows,
+                     at, 20, _meta(book, sheet, f"columns: {' | '.join(head.split(' | ')[1:])} · {head.split(' | ')[0]}",
+                                   "Shop"))
+
+    chunks = [
+        table("Prices", "Item | Unit Price | Supplier", "Desk Lamp | $25.00 | Ikea\nOffice Chair | $120.00 | Staples"),
+        Chunk("s#Prices1", book, "Bookcase | $80.00 | Ikea", 1, 20,
+              _meta(book, "Prices", "columns: Unit Price | Supplier · Item", "Shop")),
+        table("Daily", "Day | Visitors | Revenue", "2023-03-01 | 120 | $400.00\n2023-03-02 | 98 | $310.00\n"
+              "2023-03-03 | 143 | $520.00"),
+        table("Risks", "Likelihood | Cases | Cost", "Low | 4 | $100.00\nMedium | 7 | $900.00\nHigh | 2 | $5,000.00"),
+        table("Scenarios", "Measure | Best Case | Worst Case", "Gross Margin | 400,562.50 | 140,196.88\n"
+              "Sales Unit | 100000 | 35000\nvs Target | 12% | -3%\nRent | 9,000 | 9,000"),
+        table("Form", "Field | Amount", "Loan | $10,000.00"),
+        table("Plan", "Region | Revenue | Cost", "Team | Actual | Budget\nNorth | 120 | 130\nSouth | 90 | 95"),
+        table("Stores", "Store | Sales | Staff", "Leeds | 1,200 | 12\nDerby | Unit 1 | 9\nYork | 900 | 7\n"
+              "Hull | Unit 2 | 4"),
+    ]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the unit price for Bookcase in the Prices sheet of the Shop workbook?"] == "$80.00"
+    assert asked["What is the supplier for Desk Lamp in the Prices sheet of the Shop workbook?"] == "Ikea"
+    for sheet in ("Daily", "Risks", "Scenarios", "Form", "Plan", "Stores"):
+        assert not [q for q in asked if f"the {sheet} sheet" in q], (sheet, asked)
+    for why in ("dates", "levels", "metrics"):
+        assert skipped[f"grid_shape_key_{why}"] >= 1, skipped
+    for why in ("one_row", "two_header_rows", "mixed_column"):
+        assert skipped[f"grid_shape_{why}"] >= 1, skipped

@@ -1,0 +1,123 @@
+"""Whether a workbook's table looks like a table of things with properties, the one shape a person asks a cell of
+("What is the unit price for Desk Lamp in the Price List sheet …?"): a positive gate on the whole table, tried after
+the refusals of datagen.grid_tables (which name shapes known to go wrong) and before any cell is read.
+
+The refusals converge slowly: each new folder of workbooks shows a shape none before did (RACI matrices, scenario
+tables, lookup sheets, codes as keys; session 56's reporting reads). The gate turns the question round: a table is
+asked only when, from the table alone (its column line and its rows, read across all its chunks where the workbook
+is known: datagen.grid_facts.table_shapes),
+- its rows are keyed by **names**: most row labels name a thing ("Desk Lamp", "Ana Ruiz", "Rent"), not a date, a
+  code, a number, a letter, a weekday (grid_shape_key_dates, grid_shape_key_codes), a rating scale's level ("Low",
+  "3 — Neutral": grid_shape_key_levels) or a statement's line item ("Gross Margin", "COGS", "vs Target": the rows of
+  a scenario or a statement table are measures of their own units, grid_shape_key_metrics);
+- it has **rows enough** to be a table: two keyed rows or more (grid_shape_one_row: a label and its figure under a
+  column line is a form's field);
+- it has **one header row**: a first row of words over columns of figures is a second header row ("Actual | Budget"
+  under "Q1 | Q1"), and every cell under it is asked by half its name (grid_shape_two_header_rows);
+- each named column holds **values of one kind**: figures, or names (grid_shape_mixed_column): a column holding
+  "Unit 1" in some rows and "1,200" in others is two blocks set side by side with no empty column between.
+Total rows and summary-statistic rows are left out of the count (a table's own summary, not its things).
+
+Each refusal is counted in `skipped` for every row of the table, on top of the refusals before it; the yield each
+part costs is in benchmarks/datagen_sheets.py's refusal table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from datagen.grid_columns import _ERRORS, _PLACEHOLDERS, TOTAL_ROW, _label_refusal, _statistic_row, cells
+from datagen.mining import fold
+
+# a rating scale's level: "Very Low", "High", or a score with its word ("3 — Neutral", "5 - Great": session 56's reads
+# compared "3 — Neutral or 4 — Good")
+SCALE_LEVEL = re.compile(
+    r"(?i)^(?:very|extremely|fairly)?\s*(?:low|medium|moderate|high|minor|major|critical|negligible|"
+    r"severe|rare|unlikely|possible|likely|almost certain|certain)$|^\d{1,2}\s*[—–-]\s*[A-Za-z][\w ]*$"
+)
+# a statement's line item ("Gross Margin", "COGS", "Sales Unit", "vs Target"): a scenario table's rows are measures of
+# their own units, and "which had the higher best case, Gross Margin or Sales Unit?" compares dollars with units
+# (session 56's fourth unseen folder); expense categories ("Rent", "Food") are not line items
+LINE_ITEM = re.compile(
+    r"(?i)\b(?:margins?|cogs|profits?|ebitda|ebit|revenues?|sales|targets?|turnover|earnings)\b|^vs\b"
+)
+# a day keying a row: "2023-03-31", "3/31/2023", "31.03.2023", "Mar-23", "March 2023", "Q1 2023"
+_DATE_LABEL = re.compile(
+    r"(?i)^\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|"
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s'-]*\d{2,4}$|"
+    r"^\d{1,2}[\s-](?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*(?:[\s-]\d{2,4})?$"
+)
+# the label refusals (datagen.grid_columns) that say a label is a code, not a name
+_CODE_REFUSALS = frozenset(
+    {
+        "grid_row_label_code",
+        "grid_row_label_letter",
+        "grid_row_label_number",
+        "grid_row_label_id",
+        "grid_row_label_weekday",
+        "grid_row_label_date_range",
+        "grid_row_label_stray",
+    }
+)
+# a figure: no letters ("$1,200.00", "12.5%", "2023-03-31"), or a currency code or a short unit beside the number
+# ("USD 400", "12 kg"); "Unit 1" is a name with its number
+_FIGURE = re.compile(
+    r"^[^A-Za-z]*\d[^A-Za-z]*$|^(?:[A-Z]{2,3}\s?)?[-+(]?[$€£¥₹]?\s?\d[\d,.]*\s?(?:%|[A-Za-z]{1,3}\.?)?\)?$"
+)
+_SHARE = 1 / 3  # labels of one kind other than names that make a key column no column of names
+
+
+def label_class(label: str) -> str:
+    """What a row label is: "name", or the kind that is no name ("dates", "codes", "levels", "metrics")."""
+    label = label.strip()
+    if _DATE_LABEL.match(label):
+        return "dates"
+    if _label_refusal(label) in _CODE_REFUSALS:
+        return "codes"
+    if SCALE_LEVEL.match(label):
+        return "levels"
+    if LINE_ITEM.search(label):
+        return "metrics"
+    return "name"
+
+
+def shape_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
+    """Why a table (its column line `head`, its row lines, all its chunks' where known) is no table of things with
+    properties ("" when it is one); see the module docstring."""
+    columns = head[1:]
+    table = [r for r in map(cells, rows) if len(r) == len(columns) + 1 and r[0].strip()]
+    keyed = [r for r in table if not TOTAL_ROW.match(r[0].strip()) and not _statistic_row(r[0].strip())]
+    if len({r[0].strip().lower() for r in keyed}) < 2:
+        return "grid_shape_one_row"
+    kinds = Counter(label_class(r[0]) for r in keyed)
+    worst = max((k for k in kinds if k != "name"), key=lambda k: kinds[k], default="")
+    if worst and kinds[worst] >= _SHARE * len(keyed):
+        return f"grid_shape_key_{worst}"
+    if _two_header_rows(columns, table):
+        return "grid_shape_two_header_rows"
+    for at, column in enumerate(columns, 1):
+        if column.strip() in ("", "—", "-"):
+            continue
+        # a placeholder or a formula's error ("N/A", "#DIV/0!") is no value of either kind
+        values = [r[at] for r in keyed if r[at] and fold(r[at]) not in _PLACEHOLDERS and r[at].upper() not in _ERRORS]
+        figures = sum(bool(_FIGURE.match(v)) for v in values)
+        fewer = min(figures, len(values) - figures)
+        if fewer and (fewer >= 0.25 * len(values) or fewer >= max(2, 0.1 * len(values))):
+            return "grid_shape_mixed_column"
+    return ""
+
+
+def _two_header_rows(columns: Sequence[str], table: Sequence[Sequence[str]]) -> bool:
+    """Whether the first row is a second header row: words in two columns or more whose every later cell is a figure
+    ("(Region) | Q1 | Q1 | Q2" over "Actual | Budget | Actual" over figures)."""
+    if len(table) < 3:
+        return False
+    first, rest = table[0], table[1:]
+    over = 0
+    for at in range(1, len(columns) + 1):
+        below = [r[at] for r in rest if r[at]]
+        if first[at] and not _FIGURE.match(first[at]) and below and all(_FIGURE.match(v) for v in below):
+            over += 1
+    return over >= 2
