@@ -306,13 +306,15 @@ def table_shapes(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], str
     """Why each of one workbook's tables (sheet, column line) is no table of things with properties, read across all
     its chunks ("" when it is one; datagen.grid_shape): a chunk may hold one row of a table of forty, and the gate
     judges the table, not the chunk. A row read twice where two chunks overlap is one row."""
+    # keyed by the sheet and the columns alone: a chunk that continues a table names its corner from the chunk's
+    # header ("columns" where the header carries none), the chunk that starts it from the column line ("Task")
     rows: dict[tuple[str, tuple[str, ...]], dict[str, None]] = defaultdict(dict)
     for chunk in chunks:
         sheet = str((chunk.metadata or {}).get("section", ""))
         for _caption, head, lines in _tables(chunk):
             if head:
-                rows[(sheet, tuple(head))].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
-    return {table: shape_refusal(list(table[1]), list(lines)) for table, lines in rows.items()}
+                rows[(sheet, tuple(head[1:]))].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
+    return {table: shape_refusal(["", *table[1]], list(lines)) for table, lines in rows.items()}
 
 
 def grid_facts(chunk: Any, book: str, skipped: Counter,
@@ -336,7 +338,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
         # the positive gate (datagen.grid_shape): only a table of things with properties is asked; it refuses the
         # cells every refusal before it left, each counted under its reason (what the gate costs on top of them)
         # a chunk alone is no table (it may hold one row of forty): without the workbook's view the gate is off
-        shape = shapes.get((sheet, tuple(head)), "") if shapes is not None else ""
+        shape = shapes.get((sheet, tuple(head[1:])), "") if shapes is not None else ""
         columns = head[1:]
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)

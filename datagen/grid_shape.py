@@ -115,6 +115,8 @@ def _two_header_rows(columns: Sequence[str], table: Sequence[Sequence[str]]) -> 
     if len(table) < 3:
         return False
     first, rest = table[0], table[1:]
+    if sum(fold(a) == fold(b) for a, b in zip(first[1:], columns, strict=False) if b) * 2 >= len([c for c in columns if c]):
+        return False  # the column line written again on the first row ("Task | Notes | Start Date"): one header, twice
     over = 0
     for at in range(1, len(columns) + 1):
         below = [r[at] for r in rest if r[at]]

@@ -977,3 +977,19 @@ def test_only_a_table_of_things_with_properties_is_asked() -> None:
         assert skipped[f"grid_shape_key_{why}"] >= 1, skipped
     for why in ("one_row", "two_header_rows", "mixed_column"):
         assert skipped[f"grid_shape_{why}"] >= 1, skipped
+
+
+def test_a_table_whose_next_chunk_names_no_corner_is_judged_whole_and_its_header_written_twice_is_one_header() -> None:
+    # tuning folder D (a project plan): the chunk that starts the table reads "(Task) | …", the chunk that continues it
+    # carries no corner ("columns"); judged apart, the first chunk's one row was a table of one row, and its column
+    # line written again on the first row ("Task | Owner | Hours") was read as a second header row
+    book = "pm/plan.xlsx"
+    head = "columns: Owner | Hours | Status"
+    chunks = [Chunk("p#0", book, "(Task) | Owner | Hours | Status\nTask | Owner | Hours | Status\n"
+                    "Create project charter | Peta | 3 | Done", 0, 20, _meta(book, "Tasks", f"{head} · Task", "Plan")),
+              Chunk("p#1", book, "Schedule kick-off meeting | Alex | 1 | Open\nObtain quotes | Deanna | 4 | Open\n"
+                    "Order tablets | Seydou | 2 | Open", 1, 20, _meta(book, "Tasks", head, "Plan"))]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the owner for Create project charter in the Tasks sheet of the Shop workbook?"] == "Peta"
+    assert asked["What is the owner for Order tablets in the Tasks sheet of the Shop workbook?"] == "Seydou"
+    assert not [k for k in skipped if k.startswith("grid_shape")], skipped
