@@ -91,7 +91,7 @@ from datagen.grid_columns import (  # noqa: F401
     _refusal,
     cells,
 )
-from datagen.grid_shape import shape_refusal
+from datagen.grid_shape import row_refusal, shape_refusal
 from datagen.grid_tables import (  # noqa: F401
     _CONTACT,
     _FIGURE_NAME,
@@ -351,7 +351,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                 skipped["grid_row_misaligned"] += 1
                 continue
             label, values = row[0], row[1:]
-            why = "grid_row_label_repeated_elsewhere" if fold(label) in unkeyed else _label_refusal(label)
+            why = "grid_row_label_repeated_elsewhere" if fold(label) in unkeyed else _label_refusal(label) or row_refusal(label)
             if not why and any(fold(v) == fold(label) for v in values):
                 # "David | 16,680 | David | 20,000": tables set side by side under one header row, each cell's
                 # column a merged title's part ("Icon Sets Sales"); which cell answers which question is a guess

@@ -83,6 +83,17 @@ def label_class(label: str) -> str:
     return "name"
 
 
+# a row that compares two others ("vs Target", "Actual vs Budget", "Difference", "% of Total", "Change"): it keys no
+# thing, and "What is the revenue for vs Target" asks a gap as if it were an item (session 56's sixth unseen folder)
+_COMPARING_ROW = re.compile(r"(?i)^(?:vs\.?|versus)\s|\s(?:vs\.?|versus)\s|^(?:difference|diff\.?|change|delta|gap)\b|"
+                            r"^%\s*(?:of|change|diff)\b")
+
+
+def row_refusal(label: str) -> str:
+    """Why a row label keys no thing of a table the gate asks ("" when it keys one): a row that compares two others."""
+    return "grid_shape_row_comparison" if _COMPARING_ROW.search(label.strip()) else ""
+
+
 def shape_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
     """Why a table (its column line `head`, its row lines, all its chunks' where known) is no table of things with
     properties ("" when it is one); see the module docstring."""

@@ -993,3 +993,15 @@ def test_a_table_whose_next_chunk_names_no_corner_is_judged_whole_and_its_header
     assert asked["What is the owner for Create project charter in the Tasks sheet of the Shop workbook?"] == "Peta"
     assert asked["What is the owner for Order tablets in the Tasks sheet of the Shop workbook?"] == "Seydou"
     assert not [k for k in skipped if k.startswith("grid_shape")], skipped
+
+
+def test_a_row_that_compares_two_others_keys_nothing() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): "vs Target" read as a row of a table
+    book = "kpi/report.xlsx"
+    chunks = [Chunk("k#0", book, "(Region) | Revenue | Cost\nNorth | 1,200 | 800\nSouth | 900 | 700\nvs Target | 12% | -3%\n"
+                    "Actual vs Budget | 150 | 20\nDifference | 300 | 100", 0, 20,
+                    _meta(book, "Q3", "columns: Revenue | Cost · Region", "Report"))]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the revenue for North in the Q3 sheet of the Shop workbook?"] == "1,200"
+    assert not [q for q in asked if "Target" in q or "Budget" in q or "Difference" in q], asked
+    assert skipped["grid_shape_row_comparison"] == 3, skipped
