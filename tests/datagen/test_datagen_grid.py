@@ -1005,3 +1005,16 @@ def test_a_row_that_compares_two_others_keys_nothing() -> None:
     assert asked["What is the revenue for North in the Q3 sheet of the Shop workbook?"] == "1,200"
     assert not [q for q in asked if "Target" in q or "Budget" in q or "Difference" in q], asked
     assert skipped["grid_shape_row_comparison"] == 3, skipped
+
+
+def test_a_zero_with_its_currency_code_is_no_figure() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): "What is the balance for Savings …?" → "USD 0.00"
+    book = "home/accounts.xlsx"
+    chunk = Chunk("a#0", book, "(Account) | Balance | Fee | Limit | Rate\nSavings | USD 0.00 | 0.00 EUR | Rs. 0 | $ -\n"
+                  "Checking | USD 1,250.00 | 2.50 EUR | Rs. 500 | $ 10", 0, 20,
+                  _meta(book, "Accounts", "columns: Balance | Fee | Limit | Rate · Account", "Accounts"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Accounts", skipped)}
+    assert not [q for q in asked if "Savings" in q], asked
+    assert asked["What is the balance for Checking in the Accounts sheet of the Accounts workbook?"] == "USD 1,250.00"
+    assert skipped["grid_value_zero"] == 4
