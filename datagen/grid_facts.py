@@ -255,7 +255,11 @@ def _corner(header: str) -> str:
 
 
 _RATE_HEAD = re.compile(r"(?i)\b(?:rate|wage|price|percent(?:age)?|pct|ratio|average|avg|mean|margin|grade|age|"
-                        r"score)s?\b(?!\s*\w)")
+                        r"score)s?\b(?!\s*\w)|"
+                        # a figure per hour or per unit ("Hourly Pay", "Rate per hour", "Cost/hr", "Unit Cost"): the
+                        # total of hourly rates (session 56's sixth unseen folder) is no one's pay
+                        r"\bhourly\b|\bper\s+(?:hour|hr|unit|item|piece|person|head)\b|/\s*(?:hr|hour|h|unit)\b|"
+                        r"\b(?:rate|wage|price)s?\s+per\b|\bunit\s+(?:cost|price)\b")
 
 
 def _crossed_total(label: str, column: str) -> bool:

@@ -1018,3 +1018,18 @@ def test_a_zero_with_its_currency_code_is_no_figure() -> None:
     assert not [q for q in asked if "Savings" in q], asked
     assert asked["What is the balance for Checking in the Accounts sheet of the Accounts workbook?"] == "USD 1,250.00"
     assert skipped["grid_value_zero"] == 4
+
+
+def test_a_total_of_hourly_rates_named_otherwise_is_not_asked() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): the total row under a rate the column names by
+    # its hour or its unit ("Hourly Pay", "Rate per hour", "Unit Cost"): a sum of rates; the hours are summed
+    book = "ops/staff.xlsx"
+    chunk = Chunk("s#0", book, "(Name) | Hourly Pay | Rate per hour | Cost/hr | Unit Cost | Hours\n"
+                  "Ana Ruiz | 15.00 | 15.00 | 18.00 | 2.50 | 40\nBo Chen | 17.50 | 17.50 | 21.00 | 3.10 | 35\n"
+                  "Total | 32.50 | 32.50 | 39.00 | 5.60 | 75", 0, 20,
+                  _meta(book, "Staff", "columns: Hourly Pay | Rate per hour | Cost/hr | Unit Cost | Hours · Name", "Staff"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Staff", skipped)}
+    assert not [q for q in asked if q.startswith("What is the overall") and "hours" not in q], asked
+    assert asked["What is the overall number of hours in the Staff sheet of the Staff workbook?"] == "75"
+    assert skipped["grid_total_of_rates"] == 3, skipped  # "Cost/hr" names no measure: refused before
