@@ -61,6 +61,9 @@ _CODE_REFUSALS = frozenset(
         "grid_row_label_stray",
     }
 )
+# a short reference ("R14", "A6", "T1", "TC-07"): a risk's, an asset's or a test's number, not its name; a quarter or a
+# half ("Q1", "H2") is a period and stays
+_SHORT_CODE = re.compile(r"^(?![QqHh][1-4]$)[A-Za-z]{1,3}[-_]?\d{1,4}[A-Za-z]?$")
 # a figure: no letters ("$1,200.00", "12.5%", "2023-03-31"), or a currency code or a short unit beside the number
 # ("USD 400", "12 kg"); "Unit 1" is a name with its number
 _FIGURE = re.compile(
@@ -74,7 +77,7 @@ def label_class(label: str) -> str:
     label = label.strip()
     if _DATE_LABEL.match(label):
         return "dates"
-    if _label_refusal(label) in _CODE_REFUSALS:
+    if _label_refusal(label) in _CODE_REFUSALS or _SHORT_CODE.match(label):
         return "codes"
     if SCALE_LEVEL.match(label):
         return "levels"

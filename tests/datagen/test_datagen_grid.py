@@ -1033,3 +1033,16 @@ def test_a_total_of_hourly_rates_named_otherwise_is_not_asked() -> None:
     assert not [q for q in asked if q.startswith("What is the overall") and "hours" not in q], asked
     assert asked["What is the overall number of hours in the Staff sheet of the Staff workbook?"] == "75"
     assert skipped["grid_total_of_rates"] == 3, skipped  # "Cost/hr" names no measure: refused before
+
+
+def test_a_register_keyed_by_short_references_asks_nothing_a_quarter_still_keys_its_row() -> None:
+    # tuning folder D (a risk register): rows keyed by "R6", "R7", "R14" — a risk's number, not its name
+    book = "grc/risks.xlsx"
+    chunks = [Chunk("r#0", book, "(Risk) | Asset | Residual Score\nR6 | Cloud services | 25.2\nR7 | Email | 20.9\n"
+                    "R14 | Website | 24.15", 0, 20, _meta(book, "Register", "columns: Asset | Residual Score · Risk", "Risks")),
+              Chunk("q#0", book, "(Quarter) | Revenue | Cost\nQ1 | 1,200 | 800\nQ2 | 1,400 | 900\nQ3 | 1,100 | 700", 1, 20,
+                    _meta(book, "Quarters", "columns: Revenue | Cost · Quarter", "Risks"))]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "Register" in q], asked
+    assert skipped["grid_shape_key_codes"] >= 1, skipped
+    assert asked["What is the revenue for Q2 in the Quarters sheet of the Shop workbook?"] == "1,400"
