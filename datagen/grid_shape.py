@@ -88,8 +88,10 @@ def label_class(label: str) -> str:
 
 # a row that compares two others ("vs Target", "Actual vs Budget", "Difference", "% of Total", "Change"): it keys no
 # thing, and "What is the revenue for vs Target" asks a gap as if it were an item (session 56's sixth unseen folder)
-_COMPARING_ROW = re.compile(r"(?i)^(?:vs\.?|versus)\s|\s(?:vs\.?|versus)\s|^(?:difference|diff\.?|change|delta|gap)\b|"
-                            r"^%\s*(?:of|change|diff)\b")
+_COMPARING_ROW = re.compile(
+    r"(?i)^(?:vs\.?|versus)\s|\s(?:vs\.?|versus)\s|^(?:difference|diff\.?|change|delta|gap)\b|"
+    r"^%\s*(?:of|change|diff)\b"
+)
 
 
 def row_refusal(label: str) -> str:
@@ -129,7 +131,9 @@ def _two_header_rows(columns: Sequence[str], table: Sequence[Sequence[str]]) -> 
     if len(table) < 3:
         return False
     first, rest = table[0], table[1:]
-    if sum(fold(a) == fold(b) for a, b in zip(first[1:], columns, strict=False) if b) * 2 >= len([c for c in columns if c]):
+    if sum(fold(a) == fold(b) for a, b in zip(first[1:], columns, strict=False) if b) * 2 >= len(
+        [c for c in columns if c]
+    ):
         return False  # the column line written again on the first row ("Task | Notes | Start Date"): one header, twice
     over = 0
     for at in range(1, len(columns) + 1):
