@@ -43,6 +43,12 @@ SCALE_LEVEL = re.compile(
 LINE_ITEM = re.compile(
     r"(?i)\b(?:margins?|cogs|profits?|ebitda|ebit|revenues?|sales|targets?|turnover|earnings)\b|^vs\b"
 )
+# a row named by a property rather than a thing ("Interest Rate", "Monthly Payment", "Loan Amount", "Unit Price"): a
+# form's fields or a table set on its side, its columns the things (a loan calculator's "Loan A | Loan B")
+_PROPERTY_LABEL = re.compile(
+    r"(?i)\b(?:rate|amount|price|payment|percent(?:age)?|ratio|average|balance|principal|"
+    r"duration|term|count|quantity|number of)s?\s*(?:\([^)]*\))?:?$|^(?:number|no\.?|#) of\b"
+)
 # a day keying a row: "2023-03-31", "3/31/2023", "31.03.2023", "Mar-23", "March 2023", "Q1 2023"
 _DATE_LABEL = re.compile(
     r"(?i)^\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|"
@@ -81,7 +87,7 @@ def label_class(label: str) -> str:
         return "codes"
     if SCALE_LEVEL.match(label):
         return "levels"
-    if LINE_ITEM.search(label):
+    if LINE_ITEM.search(label) or _PROPERTY_LABEL.search(label):
         return "metrics"
     return "name"
 

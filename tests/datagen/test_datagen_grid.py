@@ -1046,3 +1046,19 @@ def test_a_register_keyed_by_short_references_asks_nothing_a_quarter_still_keys_
     assert not [q for q in asked if "Register" in q], asked
     assert skipped["grid_shape_key_codes"] >= 1, skipped
     assert asked["What is the revenue for Q2 in the Quarters sheet of the Shop workbook?"] == "1,400"
+
+
+def test_a_form_whose_rows_name_properties_asks_nothing() -> None:
+    # a table set on its side: its rows are a loan's properties, its columns the loans ("What is the loan a for Interest
+    # Rate" reads backwards); a budget's rows ("Rent", "Food") are things and are still asked
+    book = "home/loans.xlsx"
+    chunks = [Chunk("l#0", book, "(Field) | Amount | Limit\nInterest Rate | 9% | 12%\nMonthly Payment | $1,816.67 | $2,000.00\n"
+                    "Loan Amount | $20,000.00 | $25,000.00", 0, 20,
+                    _meta(book, "Loan", "columns: Amount | Limit · Field", "Loans")),
+              Chunk("b#0", book, "(Category) | Amount | Limit\nRent | 900 | 950\nFood | 400 | 500\nFuel | 120 | 150", 1, 20,
+                    _meta(book, "Budget", "columns: Amount | Limit · Category", "Loans"))]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "Loan sheet" in q], asked
+    assert skipped["grid_shape_key_metrics"] >= 1, skipped
+    assert asked["What is the amount for Food in the Budget sheet of the Shop workbook?"] == "400"
+
