@@ -49,6 +49,12 @@ _PROPERTY_LABEL = re.compile(
     r"(?i)\b(?:rate|amount|price|payment|percent(?:age)?|ratio|average|balance|principal|"
     r"duration|term|count|quantity|number of)s?\s*(?:\([^)]*\))?:?$|^(?:number|no\.?|#) of\b"
 )
+# a row named by the formula that computed it ("Average If", "Mode", "COUNTIF", "Range", "Std Dev"), beyond the
+# statistic rows datagen.grid_columns refuses one by one
+_FORMULA_ROW = re.compile(
+    r"(?i)^(?:(?:average|avg|sum|count|max|min)\s?ifs?|countifs?|sumifs?|counta|mode|range|std\.?\s*dev\.?|"
+    r"stdev|percentile|quartile)$"
+)
 # a day keying a row: "2023-03-31", "3/31/2023", "31.03.2023", "Mar-23", "March 2023", "Q1 2023"
 _DATE_LABEL = re.compile(
     r"(?i)^\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|"
@@ -79,8 +85,10 @@ _SHARE = 1 / 3  # labels of one kind other than names that make a key column no 
 
 
 def label_class(label: str) -> str:
-    """What a row label is: "name", or the kind that is no name ("dates", "codes", "levels", "metrics")."""
+    """What a row label is: "name", or the kind that is no name ("statistics", "dates", "codes", "levels", "metrics")."""
     label = label.strip()
+    if _statistic_row(label) or _FORMULA_ROW.match(label):
+        return "statistics"
     if _DATE_LABEL.match(label):
         return "dates"
     if _label_refusal(label) in _CODE_REFUSALS or _SHORT_CODE.match(label):
@@ -110,10 +118,16 @@ def shape_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
     properties ("" when it is one); see the module docstring."""
     columns = head[1:]
     table = [r for r in map(cells, rows) if len(r) == len(columns) + 1 and r[0].strip()]
-    keyed = [r for r in table if not TOTAL_ROW.match(r[0].strip()) and not _statistic_row(r[0].strip())]
+    summed = [r for r in table if not TOTAL_ROW.match(r[0].strip())]
+    kinds = Counter(label_class(r[0]) for r in summed)
+    if summed and kinds["statistics"] >= _SHARE * len(summed):
+        # "Average | Average If | Median | Mode | Max" under a payroll's columns: a block of statistics over the table
+        # above, each row a formula, no thing (tuning folder E)
+        return "grid_shape_key_statistics"
+    keyed = [r for r in summed if label_class(r[0]) != "statistics"]
     if len({r[0].strip().lower() for r in keyed}) < 2:
         return "grid_shape_one_row"
-    kinds = Counter(label_class(r[0]) for r in keyed)
+    del kinds["statistics"]
     worst = max((k for k in kinds if k != "name"), key=lambda k: kinds[k], default="")
     if worst and kinds[worst] >= _SHARE * len(keyed):
         return f"grid_shape_key_{worst}"

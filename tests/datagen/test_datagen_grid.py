@@ -1062,3 +1062,14 @@ def test_a_form_whose_rows_name_properties_asks_nothing() -> None:
     assert skipped["grid_shape_key_metrics"] >= 1, skipped
     assert asked["What is the amount for Food in the Budget sheet of the Shop workbook?"] == "400"
 
+
+def test_a_block_of_statistics_under_a_table_asks_nothing() -> None:
+    # tuning folder E (a payroll): "Average | Average If | Median | Mode | Max" under the employees' columns, each row a
+    # formula over the table above; "Average If" and "Mode" escaped the statistic rows refused one by one
+    book = "hr/payroll.xlsx"
+    chunks = [Chunk("s#0", book, "(Last Name) | Hourly Wage | Regular Pay\nAverage | 10.22 | 449.72\nAverage If | 10.22 | 449.72\n"
+                    "Median | 10.50 | 464.50\nMode | 10 | 550\nMax | 15.00 | 600.00", 0, 20,
+                    _meta(book, "Sheet2", "columns: Hourly Wage | Regular Pay · Last Name", "Payroll"))]
+    asked, skipped = _shaped(chunks)
+    assert not asked, asked
+    assert skipped["grid_shape_key_statistics"] >= 1, skipped
