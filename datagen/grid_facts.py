@@ -259,7 +259,9 @@ _RATE_HEAD = re.compile(r"(?i)\b(?:rate|wage|price|percent(?:age)?|pct|ratio|ave
                         # a figure per hour or per unit ("Hourly Pay", "Rate per hour", "Cost/hr", "Unit Cost"): the
                         # total of hourly rates (session 56's sixth unseen folder) is no one's pay
                         r"\bhourly\b|\bper\s+(?:hour|hr|unit|item|piece|person|head)\b|/\s*(?:hr|hour|h|unit)\b|"
-                        r"\b(?:rate|wage|price)s?\s+per\b|\bunit\s+(?:cost|price)\b")
+                        r"\b(?:rate|wage|price)s?\s+per\b|\bunit\s+(?:cost|price)\b|"
+                        # a share ("% of Total", "Share"): its total row is 100% (the s57 held-out read)
+                        r"%|\bshares?\b")
 
 
 def _crossed_total(label: str, column: str) -> bool:

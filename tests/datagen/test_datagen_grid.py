@@ -1073,3 +1073,16 @@ def test_a_block_of_statistics_under_a_table_asks_nothing() -> None:
     asked, skipped = _shaped(chunks)
     assert not asked, asked
     assert skipped["grid_shape_key_statistics"] >= 1, skipped
+
+
+def test_the_total_of_a_share_is_not_asked() -> None:
+    # the s57 held-out read: "What is the overall % of total in the Utah sheet …?" → 100.0%; a row's share still asked
+    book = "shop/states.xlsx"
+    chunk = Chunk("u#0", book, "(Channel) | Couches | Total | % of Total\nInternet | 1,200 | 8,770 | 35.2%\n"
+                  "Wholesale | 900 | 5,990 | 26.1%\nRetail | 800 | 10,130 | 38.7%\nGrand Total | 2,900 | 24,890 | 100.0%", 0, 20,
+                  _meta(book, "Utah", "columns: Couches | Total | % of Total · Channel", "States"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "States", skipped)}
+    assert "What is the overall % of total in the Utah sheet of the States workbook?" not in asked, asked
+    assert asked["What is the % of total for Wholesale in the Utah sheet of the States workbook?"] == "26.1%"
+    assert skipped["grid_total_of_rates"] == 1
