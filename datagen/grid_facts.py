@@ -42,7 +42,8 @@ label), and here, cell by cell:
 - grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs");
-- grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates.
+- grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates;
+- grid_pivot_sum_of_rate: a pivot's sum of a rate ("Sum of Hourly Wage"), asked for a row as "the total hourly wage".
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -264,6 +265,10 @@ _RATE_HEAD = re.compile(r"(?i)\b(?:rate|wage|price|percent(?:age)?|pct|ratio|ave
                         r"%|\bshares?\b")
 
 
+# the rates a pivot's sum adds up to no figure of anyone's (a price is left: a salesman's "Sum of Sale Price" is his sales)
+_SUMMED_RATE = re.compile(r"(?i)\b(?:rate|wage|hourly|percent(?:age)?|pct|ratio|average|avg|mean|margin|grade|age|score)s?\b|%")
+
+
 def _crossed_total(label: str, column: str) -> bool:
     """Whether a total row ("TOTAL COSTS", "Total income") stands under a column that is another total ("Total Direct
     Costs"): the total of one thing read as the total of another."""
@@ -405,6 +410,11 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                     # "TOTAL COSTS" under "Total Direct Costs": one block's total row read under another block's
                     # total column ("the total direct costs for TOTAL COSTS", session 55's first unseen folder)
                     skipped["grid_total_crossed"] += 1
+                elif (pivot := _PIVOT_FIELD.match(column.strip())) and _pivot_parts(pivot)[0].lower() in (
+                        "sum", "suma", "summe", "somme") and _SUMMED_RATE.search(_pivot_parts(pivot)[1]):
+                    # a pivot's "Sum of Hourly Wage": "the total hourly wage for Saed Karem" sums a rate (the s57
+                    # held-out read); "Sum of Sale Price" (a salesman's sales) and "Sum of January pay" are sums
+                    skipped["grid_pivot_sum_of_rate"] += 1
                 elif shape:
                     skipped[shape] += 1
                 else:

@@ -1086,3 +1086,16 @@ def test_the_total_of_a_share_is_not_asked() -> None:
     assert "What is the overall % of total in the Utah sheet of the States workbook?" not in asked, asked
     assert asked["What is the % of total for Wholesale in the Utah sheet of the States workbook?"] == "26.1%"
     assert skipped["grid_total_of_rates"] == 1
+
+
+def test_a_pivot_s_sum_of_a_rate_is_not_asked_its_sum_of_pay_is() -> None:
+    # the s57 held-out read: "What is the total hourly wage for Saed Karem in the Pivot sheet …?" (a sum of a rate)
+    book = "hr/payroll.xlsx"
+    chunk = Chunk("v#0", book, "(Row Labels) | Sum of Hourly Wage | Sum of January pay\nSaed Karem | 15.9 | 3116.4\n"
+                  "Amjad Ayat | 14.5 | 2842\nLina Haddad | 16.2 | 3175.2", 0, 20,
+                  _meta(book, "Pivot", "columns: Sum of Hourly Wage | Sum of January pay · Row Labels", "Payroll"))
+    skipped: Counter = Counter()
+    asked = {f.ask: f.answer for f in grid_facts(chunk, "Payroll", skipped)}
+    assert not [q for q in asked if "hourly wage" in q], asked
+    assert asked["What is the total january pay for Amjad Ayat in the Pivot sheet of the Payroll workbook?"] == "2842"
+    assert skipped["grid_pivot_sum_of_rate"] == 3
