@@ -44,6 +44,9 @@ label), and here, cell by cell:
 - grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs");
 - grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates;
 - grid_pivot_sum_of_rate: a pivot's sum of a rate ("Sum of Hourly Wage"), asked for a row as "the total hourly wage".
+Last, the positive gate (datagen.grid_shape): a table is asked only when it looks like a table of things with
+properties (names as keys, two rows or more, one header row, columns of one kind: grid_shape_*), judged whole across
+its chunks (`table_shapes`), and a row that compares two others ("vs Target") keys nothing.
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are

@@ -1,25 +1,31 @@
 """Whether a workbook's table looks like a table of things with properties, the one shape a person asks a cell of
 ("What is the unit price for Desk Lamp in the Price List sheet …?"): a positive gate on the whole table, tried after
-the refusals of datagen.grid_tables (which name shapes known to go wrong) and before any cell is read.
+the refusals of datagen.grid_tables and datagen.grid_columns (which name shapes known to go wrong).
 
 The refusals converge slowly: each new folder of workbooks shows a shape none before did (RACI matrices, scenario
 tables, lookup sheets, codes as keys; session 56's reporting reads). The gate turns the question round: a table is
-asked only when, from the table alone (its column line and its rows, read across all its chunks where the workbook
-is known: datagen.grid_facts.table_shapes),
-- its rows are keyed by **names**: most row labels name a thing ("Desk Lamp", "Ana Ruiz", "Rent"), not a date, a
-  code, a number, a letter, a weekday (grid_shape_key_dates, grid_shape_key_codes), a rating scale's level ("Low",
-  "3 — Neutral": grid_shape_key_levels) or a statement's line item ("Gross Margin", "COGS", "vs Target": the rows of
-  a scenario or a statement table are measures of their own units, grid_shape_key_metrics);
-- it has **rows enough** to be a table: two keyed rows or more (grid_shape_one_row: a label and its figure under a
-  column line is a form's field);
+asked only when, from the table alone (its column line and its rows, read across all its chunks: a table is its
+sheet and its columns, datagen.grid_facts.table_shapes),
+- its rows are keyed by **names**: at most a third of its row labels (total rows left out) are of one kind that is
+  no name: a statistic or a formula ("Median", "Mode", "Average If": grid_shape_key_statistics, a block of
+  statistics under a table), a date ("2023-03-31", "Mar-23": grid_shape_key_dates), a code, a number, a letter, a
+  weekday or a short reference ("R14": grid_shape_key_codes), a rating scale's level ("Low", "3 — Neutral":
+  grid_shape_key_levels), a statement's line item or a property ("Gross Margin", "COGS", "Interest Rate", "Monthly
+  Payment": grid_shape_key_metrics, a scenario table, a statement or a form set on its side);
+- it has **rows enough** to be a table: two keyed rows or more (grid_shape_one_row: a lone total or a label and its
+  figure under a column line is a form's field);
 - it has **one header row**: a first row of words over columns of figures is a second header row ("Actual | Budget"
-  under "Q1 | Q1"), and every cell under it is asked by half its name (grid_shape_two_header_rows);
+  under "Revenue | Cost"), and every cell under it is asked by half its name (grid_shape_two_header_rows); the column
+  line written again on the first row is one header;
 - each named column holds **values of one kind**: figures, or names (grid_shape_mixed_column): a column holding
   "Unit 1" in some rows and "1,200" in others is two blocks set side by side with no empty column between.
-Total rows and summary-statistic rows are left out of the count (a table's own summary, not its things).
+Comparisons follow: datagen.grid_tasks compares two rows of one column of a table the gate asks, and never a line
+item or a level (`LINE_ITEM`, `SCALE_LEVEL`, here). One row is refused inside a table the gate asks: a row that
+compares two others ("vs Target", "Actual vs Budget", "Difference": grid_shape_row_comparison, `row_refusal`).
 
-Each refusal is counted in `skipped` for every row of the table, on top of the refusals before it; the yield each
-part costs is in benchmarks/datagen_sheets.py's refusal table.
+The gate refuses the cells every refusal before it left, each counted in `skipped` under its reason: what each part
+costs, on top of the refusals, is benchmarks/datagen_sheets.py's refusal table. Without the workbook's view (a chunk
+read alone, as the unit tests of single refusals do) the gate is off; datagen.relations.read_facts always passes it.
 """
 
 from __future__ import annotations
