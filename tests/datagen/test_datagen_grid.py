@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, sheet_table
 
 from corpus_tools.types import Chunk
 from datagen.factbase import FactBase
@@ -944,29 +944,28 @@ def _shaped(chunks: list[Chunk]) -> tuple[dict, Counter]:
     return {f.ask: f.answer for f in found}, skipped
 
 
+def _cells(chunk: Chunk, book: str) -> tuple[dict, Counter]:
+    """Facts of one chunk read alone (the gate off): the refusals of single cells."""
+    skipped: Counter = Counter()
+    return {f.ask: f.answer for f in grid_facts(chunk, book, skipped)}, skipped
+
+
 def test_only_a_table_of_things_with_properties_is_asked() -> None:
     # the positive gate (datagen.grid_shape): rows keyed by names, two rows or more, one header row, each column of
     # one kind; a table of things split over two chunks is judged whole
     book = "shop/shop.xlsx"
-
-    def table(sheet: str, head: str, rows: str, at: int = 0) -> Chunk:
-        return Chunk(f"s#{sheet}{at}", book, f"({head.split(' | ')[0]}) | " + " | ".join(head.split(" | ")[1:]) + "\n" + rows,
-                     at, 20, _meta(book, sheet, f"columns: {' | '.join(head.split(' | ')[1:])} · {head.split(' | ')[0]}",
-                                   "Shop"))
-
     chunks = [
-        table("Prices", "Item | Unit Price | Supplier", "Desk Lamp | $25.00 | Ikea\nOffice Chair | $120.00 | Staples"),
-        Chunk("s#Prices1", book, "Bookcase | $80.00 | Ikea", 1, 20,
-              _meta(book, "Prices", "columns: Unit Price | Supplier · Item", "Shop")),
-        table("Daily", "Day | Visitors | Revenue", "2023-03-01 | 120 | $400.00\n2023-03-02 | 98 | $310.00\n"
-              "2023-03-03 | 143 | $520.00"),
-        table("Risks", "Likelihood | Cases | Cost", "Low | 4 | $100.00\nMedium | 7 | $900.00\nHigh | 2 | $5,000.00"),
-        table("Scenarios", "Measure | Best Case | Worst Case", "Gross Margin | 400,562.50 | 140,196.88\n"
-              "Sales Unit | 100000 | 35000\nvs Target | 12% | -3%\nRent | 9,000 | 9,000"),
-        table("Form", "Field | Amount", "Loan | $10,000.00"),
-        table("Plan", "Region | Revenue | Cost", "Team | Actual | Budget\nNorth | 120 | 130\nSouth | 90 | 95"),
-        table("Stores", "Store | Sales | Staff", "Leeds | 1,200 | 12\nDerby | Unit 1 | 9\nYork | 900 | 7\n"
-              "Hull | Unit 2 | 4"),
+        sheet_table("s#0", book, "Prices", "Item | Unit Price | Supplier", "Desk Lamp | $25.00 | Ikea\nOffice Chair | $120.00 | Staples"),
+        sheet_table("s#1", book, "Prices", "Item | Unit Price | Supplier", "Bookcase | $80.00 | Ikea", at=1),
+        sheet_table("s#2", book, "Daily", "Day | Visitors | Revenue", "2023-03-01 | 120 | $400.00\n2023-03-02 | 98 | $310.00\n"
+                    "2023-03-03 | 143 | $520.00"),
+        sheet_table("s#3", book, "Risks", "Likelihood | Cases | Cost", "Low | 4 | $100.00\nMedium | 7 | $900.00\nHigh | 2 | $5,000.00"),
+        sheet_table("s#4", book, "Scenarios", "Measure | Best Case | Worst Case", "Gross Margin | 400,562.50 | 140,196.88\n"
+                    "Sales Unit | 100000 | 35000\nvs Target | 12% | -3%\nRent | 9,000 | 9,000"),
+        sheet_table("s#5", book, "Form", "Field | Amount", "Loan | $10,000.00"),
+        sheet_table("s#6", book, "Plan", "Region | Revenue | Cost", "Team | Actual | Budget\nNorth | 120 | 130\nSouth | 90 | 95"),
+        sheet_table("s#7", book, "Stores", "Store | Sales | Staff", "Leeds | 1,200 | 12\nDerby | Unit 1 | 9\nYork | 900 | 7\n"
+                    "Hull | Unit 2 | 4"),
     ]
     asked, skipped = _shaped(chunks)
     assert asked["What is the unit price for Bookcase in the Prices sheet of the Shop workbook?"] == "$80.00"
@@ -983,12 +982,10 @@ def test_a_table_whose_next_chunk_names_no_corner_is_judged_whole_and_its_header
     # tuning folder D (a project plan): the chunk that starts the table reads "(Task) | …", the chunk that continues it
     # carries no corner ("columns"); judged apart, the first chunk's one row was a table of one row, and its column
     # line written again on the first row ("Task | Owner | Hours") was read as a second header row
-    book = "pm/plan.xlsx"
-    head = "columns: Owner | Hours | Status"
-    chunks = [Chunk("p#0", book, "(Task) | Owner | Hours | Status\nTask | Owner | Hours | Status\n"
-                    "Create project charter | Peta | 3 | Done", 0, 20, _meta(book, "Tasks", f"{head} · Task", "Plan")),
-              Chunk("p#1", book, "Schedule kick-off meeting | Alex | 1 | Open\nObtain quotes | Deanna | 4 | Open\n"
-                    "Order tablets | Seydou | 2 | Open", 1, 20, _meta(book, "Tasks", head, "Plan"))]
+    book, head = "pm/plan.xlsx", "Task | Owner | Hours | Status"
+    chunks = [sheet_table("p#0", book, "Tasks", head, "Task | Owner | Hours | Status\nCreate project charter | Peta | 3 | Done"),
+              sheet_table("p#1", book, "Tasks", head, "Schedule kick-off meeting | Alex | 1 | Open\nObtain quotes | Deanna | 4 | "
+                          "Open\nOrder tablets | Seydou | 2 | Open", at=1, continued=True)]
     asked, skipped = _shaped(chunks)
     assert asked["What is the owner for Create project charter in the Tasks sheet of the Shop workbook?"] == "Peta"
     assert asked["What is the owner for Order tablets in the Tasks sheet of the Shop workbook?"] == "Seydou"
@@ -997,10 +994,8 @@ def test_a_table_whose_next_chunk_names_no_corner_is_judged_whole_and_its_header
 
 def test_a_row_that_compares_two_others_keys_nothing() -> None:
     # session 56's sixth unseen folder (left after the lead's mends): "vs Target" read as a row of a table
-    book = "kpi/report.xlsx"
-    chunks = [Chunk("k#0", book, "(Region) | Revenue | Cost\nNorth | 1,200 | 800\nSouth | 900 | 700\nvs Target | 12% | -3%\n"
-                    "Actual vs Budget | 150 | 20\nDifference | 300 | 100", 0, 20,
-                    _meta(book, "Q3", "columns: Revenue | Cost · Region", "Report"))]
+    chunks = [sheet_table("k#0", "kpi/report.xlsx", "Q3", "Region | Revenue | Cost", "North | 1,200 | 800\nSouth | 900 | 700\n"
+                          "vs Target | 12% | -3%\nActual vs Budget | 150 | 20\nDifference | 300 | 100")]
     asked, skipped = _shaped(chunks)
     assert asked["What is the revenue for North in the Q3 sheet of the Shop workbook?"] == "1,200"
     assert not [q for q in asked if "Target" in q or "Budget" in q or "Difference" in q], asked
@@ -1009,12 +1004,9 @@ def test_a_row_that_compares_two_others_keys_nothing() -> None:
 
 def test_a_zero_with_its_currency_code_is_no_figure() -> None:
     # session 56's sixth unseen folder (left after the lead's mends): "What is the balance for Savings …?" → "USD 0.00"
-    book = "home/accounts.xlsx"
-    chunk = Chunk("a#0", book, "(Account) | Balance | Fee | Limit | Rate\nSavings | USD 0.00 | 0.00 EUR | Rs. 0 | $ -\n"
-                  "Checking | USD 1,250.00 | 2.50 EUR | Rs. 500 | $ 10", 0, 20,
-                  _meta(book, "Accounts", "columns: Balance | Fee | Limit | Rate · Account", "Accounts"))
-    skipped: Counter = Counter()
-    asked = {f.ask: f.answer for f in grid_facts(chunk, "Accounts", skipped)}
+    asked, skipped = _cells(sheet_table("a#0", "home/accounts.xlsx", "Accounts", "Account | Balance | Fee | Limit | Rate",
+                                        "Savings | USD 0.00 | 0.00 EUR | Rs. 0 | $ -\n"
+                                        "Checking | USD 1,250.00 | 2.50 EUR | Rs. 500 | $ 10"), "Accounts")
     assert not [q for q in asked if "Savings" in q], asked
     assert asked["What is the balance for Checking in the Accounts sheet of the Accounts workbook?"] == "USD 1,250.00"
     assert skipped["grid_value_zero"] == 4
@@ -1023,13 +1015,10 @@ def test_a_zero_with_its_currency_code_is_no_figure() -> None:
 def test_a_total_of_hourly_rates_named_otherwise_is_not_asked() -> None:
     # session 56's sixth unseen folder (left after the lead's mends): the total row under a rate the column names by
     # its hour or its unit ("Hourly Pay", "Rate per hour", "Unit Cost"): a sum of rates; the hours are summed
-    book = "ops/staff.xlsx"
-    chunk = Chunk("s#0", book, "(Name) | Hourly Pay | Rate per hour | Cost/hr | Unit Cost | Hours\n"
-                  "Ana Ruiz | 15.00 | 15.00 | 18.00 | 2.50 | 40\nBo Chen | 17.50 | 17.50 | 21.00 | 3.10 | 35\n"
-                  "Total | 32.50 | 32.50 | 39.00 | 5.60 | 75", 0, 20,
-                  _meta(book, "Staff", "columns: Hourly Pay | Rate per hour | Cost/hr | Unit Cost | Hours · Name", "Staff"))
-    skipped: Counter = Counter()
-    asked = {f.ask: f.answer for f in grid_facts(chunk, "Staff", skipped)}
+    asked, skipped = _cells(sheet_table("s#0", "ops/staff.xlsx", "Staff", "Name | Hourly Pay | Rate per hour | Cost/hr | "
+                                        "Unit Cost | Hours", "Ana Ruiz | 15.00 | 15.00 | 18.00 | 2.50 | 40\n"
+                                        "Bo Chen | 17.50 | 17.50 | 21.00 | 3.10 | 35\nTotal | 32.50 | 32.50 | 39.00 | 5.60 | 75"),
+                            "Staff")
     assert not [q for q in asked if q.startswith("What is the overall") and "hours" not in q], asked
     assert asked["What is the overall number of hours in the Staff sheet of the Staff workbook?"] == "75"
     assert skipped["grid_total_of_rates"] == 3, skipped  # "Cost/hr" names no measure: refused before
@@ -1038,10 +1027,10 @@ def test_a_total_of_hourly_rates_named_otherwise_is_not_asked() -> None:
 def test_a_register_keyed_by_short_references_asks_nothing_a_quarter_still_keys_its_row() -> None:
     # tuning folder D (a risk register): rows keyed by "R6", "R7", "R14" — a risk's number, not its name
     book = "grc/risks.xlsx"
-    chunks = [Chunk("r#0", book, "(Risk) | Asset | Residual Score\nR6 | Cloud services | 25.2\nR7 | Email | 20.9\n"
-                    "R14 | Website | 24.15", 0, 20, _meta(book, "Register", "columns: Asset | Residual Score · Risk", "Risks")),
-              Chunk("q#0", book, "(Quarter) | Revenue | Cost\nQ1 | 1,200 | 800\nQ2 | 1,400 | 900\nQ3 | 1,100 | 700", 1, 20,
-                    _meta(book, "Quarters", "columns: Revenue | Cost · Quarter", "Risks"))]
+    chunks = [sheet_table("r#0", book, "Register", "Risk | Asset | Residual Score", "R6 | Cloud services | 25.2\n"
+                          "R7 | Email | 20.9\nR14 | Website | 24.15"),
+              sheet_table("q#0", book, "Quarters", "Quarter | Revenue | Cost", "Q1 | 1,200 | 800\nQ2 | 1,400 | 900\n"
+                          "Q3 | 1,100 | 700", at=1)]
     asked, skipped = _shaped(chunks)
     assert not [q for q in asked if "Register" in q], asked
     assert skipped["grid_shape_key_codes"] >= 1, skipped
@@ -1052,11 +1041,10 @@ def test_a_form_whose_rows_name_properties_asks_nothing() -> None:
     # a table set on its side: its rows are a loan's properties, its columns the loans ("What is the loan a for Interest
     # Rate" reads backwards); a budget's rows ("Rent", "Food") are things and are still asked
     book = "home/loans.xlsx"
-    chunks = [Chunk("l#0", book, "(Field) | Amount | Limit\nInterest Rate | 9% | 12%\nMonthly Payment | $1,816.67 | $2,000.00\n"
-                    "Loan Amount | $20,000.00 | $25,000.00", 0, 20,
-                    _meta(book, "Loan", "columns: Amount | Limit · Field", "Loans")),
-              Chunk("b#0", book, "(Category) | Amount | Limit\nRent | 900 | 950\nFood | 400 | 500\nFuel | 120 | 150", 1, 20,
-                    _meta(book, "Budget", "columns: Amount | Limit · Category", "Loans"))]
+    chunks = [sheet_table("l#0", book, "Loan", "Field | Amount | Limit", "Interest Rate | 9% | 12%\n"
+                          "Monthly Payment | $1,816.67 | $2,000.00\nLoan Amount | $20,000.00 | $25,000.00"),
+              sheet_table("b#0", book, "Budget", "Category | Amount | Limit", "Rent | 900 | 950\nFood | 400 | 500\n"
+                          "Fuel | 120 | 150", at=1)]
     asked, skipped = _shaped(chunks)
     assert not [q for q in asked if "Loan sheet" in q], asked
     assert skipped["grid_shape_key_metrics"] >= 1, skipped
@@ -1066,10 +1054,9 @@ def test_a_form_whose_rows_name_properties_asks_nothing() -> None:
 def test_a_block_of_statistics_under_a_table_asks_nothing() -> None:
     # tuning folder E (a payroll): "Average | Average If | Median | Mode | Max" under the employees' columns, each row a
     # formula over the table above; "Average If" and "Mode" escaped the statistic rows refused one by one
-    book = "hr/payroll.xlsx"
-    chunks = [Chunk("s#0", book, "(Last Name) | Hourly Wage | Regular Pay\nAverage | 10.22 | 449.72\nAverage If | 10.22 | 449.72\n"
-                    "Median | 10.50 | 464.50\nMode | 10 | 550\nMax | 15.00 | 600.00", 0, 20,
-                    _meta(book, "Sheet2", "columns: Hourly Wage | Regular Pay · Last Name", "Payroll"))]
+    chunks = [sheet_table("s#0", "hr/payroll.xlsx", "Sheet2", "Last Name | Hourly Wage | Regular Pay",
+                          "Average | 10.22 | 449.72\nAverage If | 10.22 | 449.72\nMedian | 10.50 | 464.50\nMode | 10 | 550\n"
+                          "Max | 15.00 | 600.00")]
     asked, skipped = _shaped(chunks)
     assert not asked, asked
     assert skipped["grid_shape_key_statistics"] >= 1, skipped
@@ -1077,12 +1064,9 @@ def test_a_block_of_statistics_under_a_table_asks_nothing() -> None:
 
 def test_the_total_of_a_share_is_not_asked() -> None:
     # the s57 held-out read: "What is the overall % of total in the Utah sheet …?" → 100.0%; a row's share still asked
-    book = "shop/states.xlsx"
-    chunk = Chunk("u#0", book, "(Channel) | Couches | Total | % of Total\nInternet | 1,200 | 8,770 | 35.2%\n"
-                  "Wholesale | 900 | 5,990 | 26.1%\nRetail | 800 | 10,130 | 38.7%\nGrand Total | 2,900 | 24,890 | 100.0%", 0, 20,
-                  _meta(book, "Utah", "columns: Couches | Total | % of Total · Channel", "States"))
-    skipped: Counter = Counter()
-    asked = {f.ask: f.answer for f in grid_facts(chunk, "States", skipped)}
+    asked, skipped = _cells(sheet_table("u#0", "shop/states.xlsx", "Utah", "Channel | Couches | Total | % of Total",
+                                        "Internet | 1,200 | 8,770 | 35.2%\nWholesale | 900 | 5,990 | 26.1%\n"
+                                        "Retail | 800 | 10,130 | 38.7%\nGrand Total | 2,900 | 24,890 | 100.0%"), "States")
     assert "What is the overall % of total in the Utah sheet of the States workbook?" not in asked, asked
     assert asked["What is the % of total for Wholesale in the Utah sheet of the States workbook?"] == "26.1%"
     assert skipped["grid_total_of_rates"] == 1
@@ -1090,12 +1074,9 @@ def test_the_total_of_a_share_is_not_asked() -> None:
 
 def test_a_pivot_s_sum_of_a_rate_is_not_asked_its_sum_of_pay_is() -> None:
     # the s57 held-out read: "What is the total hourly wage for Saed Karem in the Pivot sheet …?" (a sum of a rate)
-    book = "hr/payroll.xlsx"
-    chunk = Chunk("v#0", book, "(Row Labels) | Sum of Hourly Wage | Sum of January pay\nSaed Karem | 15.9 | 3116.4\n"
-                  "Amjad Ayat | 14.5 | 2842\nLina Haddad | 16.2 | 3175.2", 0, 20,
-                  _meta(book, "Pivot", "columns: Sum of Hourly Wage | Sum of January pay · Row Labels", "Payroll"))
-    skipped: Counter = Counter()
-    asked = {f.ask: f.answer for f in grid_facts(chunk, "Payroll", skipped)}
+    asked, skipped = _cells(sheet_table("v#0", "hr/payroll.xlsx", "Pivot", "Row Labels | Sum of Hourly Wage | Sum of January pay",
+                                        "Saed Karem | 15.9 | 3116.4\nAmjad Ayat | 14.5 | 2842\nLina Haddad | 16.2 | 3175.2"),
+                            "Payroll")
     assert not [q for q in asked if "hourly wage" in q], asked
     assert asked["What is the total january pay for Amjad Ayat in the Pivot sheet of the Payroll workbook?"] == "2842"
     assert skipped["grid_pivot_sum_of_rate"] == 3
