@@ -111,6 +111,10 @@ def _plural(phrase: str) -> bool:
     return re.sub(r"[^a-z]", "", words[-1]) in _PLURAL_MEASURES
 
 
+# a zero said with its currency, a code or a sign before or after it, or an accountant's dash for zero
+_ZERO_MONEY = re.compile(r"(?i)(?:[A-Z]{2,3}\.?\s?|[$€£¥₹]\s?)?[(-]?\s?0(?:[.,]0+)?\)?(?:\s?[A-Z]{3})?|[$€£¥₹]\s*-+\s*")
+
+
 def _refusal(label: str, column: str, value: str) -> str:
     """Why a cell gives no question ("" when it gives one)."""
     if not value:
@@ -125,8 +129,10 @@ def _refusal(label: str, column: str, value: str) -> str:
         return "grid_value_is_label"
     if re.fullmatch(r"[-+]?\d(?:\.\d+)?E[-+]?\d+", value, flags=re.IGNORECASE):
         return "grid_value_scientific"  # "6.13999E-06": a normalised matrix's figure, no one looks it up so
-    if re.fullmatch(r"[$€£(-]*0(?:[.,]0+)?%?\)?", value):
-        return "grid_value_zero"  # "0", "0.00", "$0.00": no figure to look for
+    if re.fullmatch(r"[$€£(-]*0(?:[.,]0+)?%?\)?", value) or _ZERO_MONEY.fullmatch(value.strip()):
+        # "0", "0.00", "$0.00", "USD 0.00", "0.00 EUR", "Rs. 0", "$ -" (an accountant's zero): no figure to look for
+        # (session 56's sixth unseen folder asked "USD 0.00")
+        return "grid_value_zero"
     return ""
 
 

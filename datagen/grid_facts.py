@@ -42,7 +42,11 @@ label), and here, cell by cell:
 - grid_row_label_in_column: a label that is a word of its column's name ("Average" under "Average Salary");
 - grid_total_unnamed: a total row's cell under a column named only "Total" / "Amount" (the total of what?);
 - grid_total_crossed: a total row ("TOTAL COSTS") under another total's column ("Total Direct Costs");
-- grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates.
+- grid_total_of_rates: a total row under a rate, a price or a share ("Hourly wage"): a sum of rates;
+- grid_pivot_sum_of_rate: a pivot's sum of a rate ("Sum of Hourly Wage"), asked for a row as "the total hourly wage".
+Last, the positive gate (datagen.grid_shape): a table is asked only when it looks like a table of things with
+properties (names as keys, two rows or more, one header row, columns of one kind: grid_shape_*), judged whole across
+its chunks (`table_shapes`), and a row that compares two others ("vs Target") keys nothing.
 A pivot table is asked as its reader says it: its "Grand Total" row as the total ("What is the total net revenue in
 …?"), its "Sum of X" / "Average of X" fields as "total X" / "average X", a day label's midnight dropped.
 A row label that repeats within its table, or two tables of the folder that give one question two answers, are
@@ -91,6 +95,7 @@ from datagen.grid_columns import (  # noqa: F401
     _refusal,
     cells,
 )
+from datagen.grid_shape import row_refusal, shape_refusal
 from datagen.grid_tables import (  # noqa: F401
     _CONTACT,
     _FIGURE_NAME,
@@ -254,7 +259,17 @@ def _corner(header: str) -> str:
 
 
 _RATE_HEAD = re.compile(r"(?i)\b(?:rate|wage|price|percent(?:age)?|pct|ratio|average|avg|mean|margin|grade|age|"
-                        r"score)s?\b(?!\s*\w)")
+                        r"score)s?\b(?!\s*\w)|"
+                        # a figure per hour or per unit ("Hourly Pay", "Rate per hour", "Cost/hr", "Unit Cost"): the
+                        # total of hourly rates (session 56's sixth unseen folder) is no one's pay
+                        r"\bhourly\b|\bper\s+(?:hour|hr|unit|item|piece|person|head)\b|/\s*(?:hr|hour|h|unit)\b|"
+                        r"\b(?:rate|wage|price)s?\s+per\b|\bunit\s+(?:cost|price)\b|"
+                        # a share ("% of Total", "Share"): its total row is 100% (the s57 held-out read)
+                        r"%|\bshares?\b")
+
+
+# the rates a pivot's sum adds up to no figure of anyone's (a price is left: a salesman's "Sum of Sale Price" is his sales)
+_SUMMED_RATE = re.compile(r"(?i)\b(?:rate|wage|hourly|percent(?:age)?|pct|ratio|average|avg|mean|margin|grade|age|score)s?\b|%")
 
 
 def _crossed_total(label: str, column: str) -> bool:
@@ -301,10 +316,28 @@ def repeated_keys(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], fr
     return out
 
 
+def table_shapes(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], str]:
+    """Why each of one workbook's tables (sheet, column line) is no table of things with properties, read across all
+    its chunks ("" when it is one; datagen.grid_shape): a chunk may hold one row of a table of forty, and the gate
+    judges the table, not the chunk. A row read twice where two chunks overlap is one row."""
+    # keyed by the sheet and the columns alone: a chunk that continues a table names its corner from the chunk's
+    # header ("columns" where the header carries none), the chunk that starts it from the column line ("Task")
+    rows: dict[tuple[str, tuple[str, ...]], dict[str, None]] = defaultdict(dict)
+    for chunk in chunks:
+        sheet = str((chunk.metadata or {}).get("section", ""))
+        for _caption, head, lines in _tables(chunk):
+            if head:
+                rows[(sheet, tuple(head[1:]))].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
+    return {table: shape_refusal(["", *table[1]], list(lines)) for table, lines in rows.items()}
+
+
 def grid_facts(chunk: Any, book: str, skipped: Counter,
-               repeated_labels: Mapping[tuple[str, tuple[str, ...]], Collection[str]] | None = None) -> list[Fact]:
+               repeated_labels: Mapping[tuple[str, tuple[str, ...]], Collection[str]] | None = None,
+               shapes: Mapping[tuple[str, tuple[str, ...]], str] | None = None) -> list[Fact]:
     """Every (table, row, column, value) fact of a workbook's or deck's table chunk (see the module docstring);
-    `repeated_labels`: the row labels of the workbook's tables that key no row, read across chunks (`repeated_keys`)."""
+    `repeated_labels`: the row labels of the workbook's tables that key no row, read across chunks (`repeated_keys`);
+    `shapes`: why each of the workbook's tables is no table of things, read across chunks (`table_shapes`; without
+    it the gate is off: datagen.relations.read_facts always passes it)."""
     sheet = str((chunk.metadata or {}).get("section", ""))
     out: list[Fact] = []
     for caption, head, rows in _tables(chunk):
@@ -316,6 +349,10 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
             skipped[why_table] += len(rows)
             continue
         unkeyed = (repeated_labels or {}).get((sheet, tuple(head)), ())
+        # the positive gate (datagen.grid_shape): only a table of things with properties is asked; it refuses the
+        # cells every refusal before it left, each counted under its reason (what the gate costs on top of them)
+        # a chunk alone is no table (it may hold one row of forty): without the workbook's view the gate is off
+        shape = shapes.get((sheet, tuple(head[1:])), "") if shapes is not None else ""
         columns = head[1:]
         deck = str((chunk.metadata or {}).get("source") or "").lower().endswith(".pptx")
         where = table_name(book, sheet, caption, deck)
@@ -328,7 +365,7 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                 skipped["grid_row_misaligned"] += 1
                 continue
             label, values = row[0], row[1:]
-            why = "grid_row_label_repeated_elsewhere" if fold(label) in unkeyed else _label_refusal(label)
+            why = "grid_row_label_repeated_elsewhere" if fold(label) in unkeyed else _label_refusal(label) or row_refusal(label)
             if not why and any(fold(v) == fold(label) for v in values):
                 # "David | 16,680 | David | 20,000": tables set side by side under one header row, each cell's
                 # column a merged title's part ("Icon Sets Sales"); which cell answers which question is a guess
@@ -376,6 +413,13 @@ def grid_facts(chunk: Any, book: str, skipped: Counter,
                     # "TOTAL COSTS" under "Total Direct Costs": one block's total row read under another block's
                     # total column ("the total direct costs for TOTAL COSTS", session 55's first unseen folder)
                     skipped["grid_total_crossed"] += 1
+                elif (pivot := _PIVOT_FIELD.match(column.strip())) and _pivot_parts(pivot)[0].lower() in (
+                        "sum", "suma", "summe", "somme") and _SUMMED_RATE.search(_pivot_parts(pivot)[1]):
+                    # a pivot's "Sum of Hourly Wage": "the total hourly wage for Saed Karem" sums a rate (the s57
+                    # held-out read); "Sum of Sale Price" (a salesman's sales) and "Sum of January pay" are sums
+                    skipped["grid_pivot_sum_of_rate"] += 1
+                elif shape:
+                    skipped[shape] += 1
                 else:
                     key = GridKey(where, label, column)
                     out.append(Fact(

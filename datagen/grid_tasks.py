@@ -41,20 +41,16 @@ from typing import Any
 
 from datagen.factbase import Fact, FactBase
 from datagen.grid_facts import _YEAR, GRID, TOTAL_ROW, GridKey, _column_phrase, grid_key, row_phrase
+from datagen.grid_shape import LINE_ITEM, SCALE_LEVEL
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.types import Candidate, DropReason, SupportingItem, TruthType
 from datagen.verify import contains, normalize
 
 _DERIVED_ROW = re.compile(r"(?i)^(?:total|net|grand|sub-?total|sum|overall)\b|%")
-# a rating scale's level: "Very Low", "High", or a score with its word ("3 — Neutral", "5 - Great": session 56's reads
-# compared "3 — Neutral or 4 — Good")
-_SCALE_LEVEL = re.compile(r"(?i)^(?:very|extremely|fairly)?\s*(?:low|medium|moderate|high|minor|major|critical|negligible|"
-                          r"severe|rare|unlikely|possible|likely|almost certain|certain)$|^\d{1,2}\s*[—–-]\s*[A-Za-z][\w ]*$")
-# a statement's line item ("Gross Margin", "COGS", "Sales Unit", "vs Target"): a scenario table's rows are measures of
-# their own units, and "which had the higher best case, Gross Margin or Sales Unit?" compares dollars with units
-# (session 56's fourth unseen folder); expense categories ("Rent", "Food") are still compared
-_LINE_ITEM = re.compile(r"(?i)\b(?:margins?|cogs|profits?|ebitda|ebit|revenues?|sales|targets?|turnover|earnings)\b|^vs\b")
+# a rating scale's level and a statement's line item are compared with nothing (datagen.grid_shape, where the gate
+# refuses tables keyed by them)
+_SCALE_LEVEL, _LINE_ITEM = SCALE_LEVEL, LINE_ITEM
 _RANK = re.compile(r"(?i)\b(?:rank|ranking|position|place|seed|standing)s?\b")
 HUB_CAP = 3  # chains that may end on one cell (issue 36: hub documents capped)
 _FIGURE = re.compile(r"^\(?[-+]?[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$")

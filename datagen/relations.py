@@ -104,7 +104,7 @@ from datagen.doc_since import since_facts
 from datagen.doc_source import source_facts
 from datagen.doc_versions import version_facts
 from datagen.factbase import Fact, FactBase, cut_word, malformed_subject, unique_in_corpus, whole_value
-from datagen.grid_facts import book_name, grid_facts, is_grid_source, repeated_keys, unique_grid_facts
+from datagen.grid_facts import book_name, grid_facts, is_grid_source, repeated_keys, table_shapes, unique_grid_facts
 from datagen.mail_facts import is_mail, mail_facts
 from datagen.meeting_decisions import decision_facts
 from datagen.meeting_guard import is_meeting, meeting_text, tag_labels
@@ -464,6 +464,7 @@ def read_facts(
     grid: list[Fact] = []  # workbooks' and decks' table facts, kept where their question has one answer (below)
     for doc_id, chunks in mined.chunks.items():
         logs = None  # a workbook's tables whose row label repeats across its chunks (datagen.grid_facts)
+        shapes = None  # why each of its tables is no table of things, read across its chunks (datagen.grid_shape)
         for chunk in chunks:
             if chunk.chunk_id in tables:
                 # the cover's company, else an earnings release's dateline (datagen.release_facts)
@@ -474,7 +475,8 @@ def read_facts(
                     # (datagen.grid_facts); a filing's tables stay table_facts' alone
                     book = book_name(str(chunk.metadata.get("title") or ""), str(chunk.metadata.get("source") or doc_id))
                     logs = repeated_keys(chunks) if logs is None else logs
-                    found = grid_facts(chunk, book, base.skipped, logs)
+                    shapes = table_shapes(chunks) if shapes is None else shapes
+                    found = grid_facts(chunk, book, base.skipped, logs, shapes)
                     if doc_id in deck_english:
                         # a deck's table is a lecture's worked illustration (a preference list under 1st / 2nd /
                         # 3rd, a DP grid, a token table, a COCOMO cost table) far more often than a report: on two

@@ -195,3 +195,17 @@ def facts_asked(reader, chunks: list[Chunk], skipped: Counter | None = None, **k
     `chunks`, and its skips (into `skipped` when given)."""
     skipped = Counter() if skipped is None else skipped
     return {f.ask.replace("{s}", f.subject): f.answer for c in chunks for f in reader(c, skipped, **kw)}, skipped
+
+
+def sheet_table(chunk_id: str, source: str, sheet: str, head: str, rows: str, *, at: int = 0, title: str = "",
+                continued: bool = False) -> Chunk:
+    """A workbook table's chunk as corpus_tools.xlsx_reader and chunk_context write it (datagen.grid_facts reads
+    both): the column line "(Corner) | A | B" over the rows, and the contextual header "columns: A | B · Corner".
+    `head` is "Corner | A | B", `rows` one line a row; `continued`: a chunk that continues a table, its column line in
+    an earlier chunk and no corner in its header (the reader names it "columns")."""
+    corner, *columns = head.split(" | ")
+    names = " | ".join(columns)
+    text = rows if continued else f"({corner}) | {names}\n{rows}"
+    header = f"columns: {names}" if continued else f"columns: {names} · {corner}"
+    return Chunk(chunk_id, source, text, at, 20,
+                 {"source": source, "section": sheet, "kind": "table", "header": header, "title": title})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, sheet_table
 
 from corpus_tools.types import Chunk
 from datagen.factbase import FactBase
@@ -932,3 +932,151 @@ def test_a_raci_matrix_asks_nothing_and_a_scenario_tables_line_items_are_not_com
     generator = GridTasks(NoProseGenerator(), mined, base)
     assert not [k for k in generator.in_table if "Scenarios" in k[0]], generator.in_table
     assert [k for k in generator.in_table if "March" in k[0]], generator.in_table
+
+
+def _shaped(chunks: list[Chunk]) -> tuple[dict, Counter]:
+    """Facts of one workbook's chunks read as datagen.relations reads them: the tables judged whole (table_shapes)."""
+    from datagen.grid_facts import repeated_keys, table_shapes
+
+    skipped: Counter = Counter()
+    shapes = table_shapes(chunks)
+    found = [f for c in chunks for f in grid_facts(c, "Shop", skipped, repeated_keys(chunks), shapes)]
+    return {f.ask: f.answer for f in found}, skipped
+
+
+def _cells(chunk: Chunk, book: str) -> tuple[dict, Counter]:
+    """Facts of one chunk read alone (the gate off): the refusals of single cells."""
+    skipped: Counter = Counter()
+    return {f.ask: f.answer for f in grid_facts(chunk, book, skipped)}, skipped
+
+
+def test_only_a_table_of_things_with_properties_is_asked() -> None:
+    # the positive gate (datagen.grid_shape): rows keyed by names, two rows or more, one header row, each column of
+    # one kind; a table of things split over two chunks is judged whole
+    book = "shop/shop.xlsx"
+    chunks = [
+        sheet_table("s#0", book, "Prices", "Item | Unit Price | Supplier", "Desk Lamp | $25.00 | Ikea\nOffice Chair | $120.00 | Staples"),
+        sheet_table("s#1", book, "Prices", "Item | Unit Price | Supplier", "Bookcase | $80.00 | Ikea", at=1),
+        sheet_table("s#2", book, "Daily", "Day | Visitors | Revenue", "2023-03-01 | 120 | $400.00\n2023-03-02 | 98 | $310.00\n"
+                    "2023-03-03 | 143 | $520.00"),
+        sheet_table("s#3", book, "Risks", "Likelihood | Cases | Cost", "Low | 4 | $100.00\nMedium | 7 | $900.00\nHigh | 2 | $5,000.00"),
+        sheet_table("s#4", book, "Scenarios", "Measure | Best Case | Worst Case", "Gross Margin | 400,562.50 | 140,196.88\n"
+                    "Sales Unit | 100000 | 35000\nvs Target | 12% | -3%\nRent | 9,000 | 9,000"),
+        sheet_table("s#5", book, "Form", "Field | Amount", "Loan | $10,000.00"),
+        sheet_table("s#6", book, "Plan", "Region | Revenue | Cost", "Team | Actual | Budget\nNorth | 120 | 130\nSouth | 90 | 95"),
+        sheet_table("s#7", book, "Stores", "Store | Sales | Staff", "Leeds | 1,200 | 12\nDerby | Unit 1 | 9\nYork | 900 | 7\n"
+                    "Hull | Unit 2 | 4"),
+    ]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the unit price for Bookcase in the Prices sheet of the Shop workbook?"] == "$80.00"
+    assert asked["What is the supplier for Desk Lamp in the Prices sheet of the Shop workbook?"] == "Ikea"
+    for sheet in ("Daily", "Risks", "Scenarios", "Form", "Plan", "Stores"):
+        assert not [q for q in asked if f"the {sheet} sheet" in q], (sheet, asked)
+    for why in ("dates", "levels", "metrics"):
+        assert skipped[f"grid_shape_key_{why}"] >= 1, skipped
+    for why in ("one_row", "two_header_rows", "mixed_column"):
+        assert skipped[f"grid_shape_{why}"] >= 1, skipped
+
+
+def test_a_table_whose_next_chunk_names_no_corner_is_judged_whole_and_its_header_written_twice_is_one_header() -> None:
+    # tuning folder D (a project plan): the chunk that starts the table reads "(Task) | …", the chunk that continues it
+    # carries no corner ("columns"); judged apart, the first chunk's one row was a table of one row, and its column
+    # line written again on the first row ("Task | Owner | Hours") was read as a second header row
+    book, head = "pm/plan.xlsx", "Task | Owner | Hours | Status"
+    chunks = [sheet_table("p#0", book, "Tasks", head, "Task | Owner | Hours | Status\nCreate project charter | Peta | 3 | Done"),
+              sheet_table("p#1", book, "Tasks", head, "Schedule kick-off meeting | Alex | 1 | Open\nObtain quotes | Deanna | 4 | "
+                          "Open\nOrder tablets | Seydou | 2 | Open", at=1, continued=True)]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the owner for Create project charter in the Tasks sheet of the Shop workbook?"] == "Peta"
+    assert asked["What is the owner for Order tablets in the Tasks sheet of the Shop workbook?"] == "Seydou"
+    assert not [k for k in skipped if k.startswith("grid_shape")], skipped
+
+
+def test_a_row_that_compares_two_others_keys_nothing() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): "vs Target" read as a row of a table
+    chunks = [sheet_table("k#0", "kpi/report.xlsx", "Q3", "Region | Revenue | Cost", "North | 1,200 | 800\nSouth | 900 | 700\n"
+                          "vs Target | 12% | -3%\nActual vs Budget | 150 | 20\nDifference | 300 | 100")]
+    asked, skipped = _shaped(chunks)
+    assert asked["What is the revenue for North in the Q3 sheet of the Shop workbook?"] == "1,200"
+    assert not [q for q in asked if "Target" in q or "Budget" in q or "Difference" in q], asked
+    assert skipped["grid_shape_row_comparison"] == 3, skipped
+
+
+def test_a_zero_with_its_currency_code_is_no_figure() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): "What is the balance for Savings …?" → "USD 0.00"
+    asked, skipped = _cells(sheet_table("a#0", "home/accounts.xlsx", "Accounts", "Account | Balance | Fee | Limit | Rate",
+                                        "Savings | USD 0.00 | 0.00 EUR | Rs. 0 | $ -\n"
+                                        "Checking | USD 1,250.00 | 2.50 EUR | Rs. 500 | $ 10"), "Accounts")
+    assert not [q for q in asked if "Savings" in q], asked
+    assert asked["What is the balance for Checking in the Accounts sheet of the Accounts workbook?"] == "USD 1,250.00"
+    assert skipped["grid_value_zero"] == 4
+
+
+def test_a_total_of_hourly_rates_named_otherwise_is_not_asked() -> None:
+    # session 56's sixth unseen folder (left after the lead's mends): the total row under a rate the column names by
+    # its hour or its unit ("Hourly Pay", "Rate per hour", "Unit Cost"): a sum of rates; the hours are summed
+    asked, skipped = _cells(sheet_table("s#0", "ops/staff.xlsx", "Staff", "Name | Hourly Pay | Rate per hour | Cost/hr | "
+                                        "Unit Cost | Hours", "Ana Ruiz | 15.00 | 15.00 | 18.00 | 2.50 | 40\n"
+                                        "Bo Chen | 17.50 | 17.50 | 21.00 | 3.10 | 35\nTotal | 32.50 | 32.50 | 39.00 | 5.60 | 75"),
+                            "Staff")
+    assert not [q for q in asked if q.startswith("What is the overall") and "hours" not in q], asked
+    assert asked["What is the overall number of hours in the Staff sheet of the Staff workbook?"] == "75"
+    assert skipped["grid_total_of_rates"] == 3, skipped  # "Cost/hr" names no measure: refused before
+
+
+def test_a_register_keyed_by_short_references_asks_nothing_a_quarter_still_keys_its_row() -> None:
+    # tuning folder D (a risk register): rows keyed by "R6", "R7", "R14" — a risk's number, not its name
+    book = "grc/risks.xlsx"
+    chunks = [sheet_table("r#0", book, "Register", "Risk | Asset | Residual Score", "R6 | Cloud services | 25.2\n"
+                          "R7 | Email | 20.9\nR14 | Website | 24.15"),
+              sheet_table("q#0", book, "Quarters", "Quarter | Revenue | Cost", "Q1 | 1,200 | 800\nQ2 | 1,400 | 900\n"
+                          "Q3 | 1,100 | 700", at=1)]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "Register" in q], asked
+    assert skipped["grid_shape_key_codes"] >= 1, skipped
+    assert asked["What is the revenue for Q2 in the Quarters sheet of the Shop workbook?"] == "1,400"
+
+
+def test_a_form_whose_rows_name_properties_asks_nothing() -> None:
+    # a table set on its side: its rows are a loan's properties, its columns the loans ("What is the loan a for Interest
+    # Rate" reads backwards); a budget's rows ("Rent", "Food") are things and are still asked
+    book = "home/loans.xlsx"
+    chunks = [sheet_table("l#0", book, "Loan", "Field | Amount | Limit", "Interest Rate | 9% | 12%\n"
+                          "Monthly Payment | $1,816.67 | $2,000.00\nLoan Amount | $20,000.00 | $25,000.00"),
+              sheet_table("b#0", book, "Budget", "Category | Amount | Limit", "Rent | 900 | 950\nFood | 400 | 500\n"
+                          "Fuel | 120 | 150", at=1)]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "Loan sheet" in q], asked
+    assert skipped["grid_shape_key_metrics"] >= 1, skipped
+    assert asked["What is the amount for Food in the Budget sheet of the Shop workbook?"] == "400"
+
+
+def test_a_block_of_statistics_under_a_table_asks_nothing() -> None:
+    # tuning folder E (a payroll): "Average | Average If | Median | Mode | Max" under the employees' columns, each row a
+    # formula over the table above; "Average If" and "Mode" escaped the statistic rows refused one by one
+    chunks = [sheet_table("s#0", "hr/payroll.xlsx", "Sheet2", "Last Name | Hourly Wage | Regular Pay",
+                          "Average | 10.22 | 449.72\nAverage If | 10.22 | 449.72\nMedian | 10.50 | 464.50\nMode | 10 | 550\n"
+                          "Max | 15.00 | 600.00")]
+    asked, skipped = _shaped(chunks)
+    assert not asked, asked
+    assert skipped["grid_shape_key_statistics"] >= 1, skipped
+
+
+def test_the_total_of_a_share_is_not_asked() -> None:
+    # the s57 held-out read: "What is the overall % of total in the Utah sheet …?" → 100.0%; a row's share still asked
+    asked, skipped = _cells(sheet_table("u#0", "shop/states.xlsx", "Utah", "Channel | Couches | Total | % of Total",
+                                        "Internet | 1,200 | 8,770 | 35.2%\nWholesale | 900 | 5,990 | 26.1%\n"
+                                        "Retail | 800 | 10,130 | 38.7%\nGrand Total | 2,900 | 24,890 | 100.0%"), "States")
+    assert "What is the overall % of total in the Utah sheet of the States workbook?" not in asked, asked
+    assert asked["What is the % of total for Wholesale in the Utah sheet of the States workbook?"] == "26.1%"
+    assert skipped["grid_total_of_rates"] == 1
+
+
+def test_a_pivot_s_sum_of_a_rate_is_not_asked_its_sum_of_pay_is() -> None:
+    # the s57 held-out read: "What is the total hourly wage for Saed Karem in the Pivot sheet …?" (a sum of a rate)
+    asked, skipped = _cells(sheet_table("v#0", "hr/payroll.xlsx", "Pivot", "Row Labels | Sum of Hourly Wage | Sum of January pay",
+                                        "Saed Karem | 15.9 | 3116.4\nAmjad Ayat | 14.5 | 2842\nLina Haddad | 16.2 | 3175.2"),
+                            "Payroll")
+    assert not [q for q in asked if "hourly wage" in q], asked
+    assert asked["What is the total january pay for Amjad Ayat in the Pivot sheet of the Payroll workbook?"] == "2842"
+    assert skipped["grid_pivot_sum_of_rate"] == 3
