@@ -75,6 +75,35 @@ _NOT_PROPERTY = re.compile(
     r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
     r"[a-z](?:ID|Id|Key|Code)$"
 )
+# a database's abbreviations of the things it keys, said in full ("Mgr": the manager)
+_SAID_IN_FULL = {
+    "mgr": "manager",
+    "emp": "employee",
+    "dept": "department",
+    "cust": "customer",
+    "prod": "product",
+    "cat": "category",
+    "loc": "location",
+    "supp": "supplier",
+    "qty": "quantity",
+}
+# a column named by what its row's thing does, said by who does it ("ReportsTo": the manager)
+_DOER = {
+    "reports to": "manager",
+    "ship via": "shipper",
+    "shipped via": "shipper",
+    "managed by": "manager",
+    "assigned to": "assignee",
+    "sold by": "seller",
+    "created by": "creator",
+    "owned by": "owner",
+}
+_PREPOSITIONS = frozenset({"to", "by", "via", "from", "for", "of", "in", "at", "with", "on", "per"})
+# the hop words ("the customer who placed order 7", "the product in order 7", "the order in order detail 53")
+_BUYERS = frozenset({"customer", "client", "buyer"})
+_ORDERS = frozenset({"order", "sale", "invoice", "purchase", "booking", "transaction", "reservation"})
+_LINES = frozenset({"detail", "details", "line", "item", "entry"})
+_GOODS = frozenset({"product", "item", "course", "book", "part", "article", "pizza", "dish"})
 _MONTH = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:\s+\d{2,4})?$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d(?:\s.*)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
 # a column that sums up other rows: no property of the row a join reaches
@@ -135,6 +164,37 @@ def _stems(name: str) -> set[str]:
 def _noun(name: str) -> str:
     """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
     return " ".join(w for w in _words(name) if w not in _KEY_WORDS)
+
+
+def _thing(column: str) -> str | None:
+    """The thing a link's column names, as a person says it ("CustomerID" → customer, "Product_Name" → product,
+    "Mgr" → manager, "ShipVia" → shipper); None when its header names no thing ("Assigned", "Sold By Region"): a
+    hop said by no noun garbles the question, so the link is refused."""
+    words = [_SAID_IN_FULL.get(w, w) for w in _words(column) if w not in _KEY_WORDS]
+    if len(words) >= 2 and words[-1] in ("name", "title"):
+        words = words[:-1]  # a column of names keys the thing named: "the product of order 7", not "the product name"
+    said = " ".join(words)
+    if said in _DOER:
+        return _DOER[said]
+    if not words or len(words) > 2 or not _a_noun(words[-1]):
+        return None  # a verb phrase or a participle ("reports to", "approved"): no thing a hop can reach
+    return said
+
+
+def _a_noun(word: str) -> bool:
+    """Whether a header's last word can end a noun phrase: no preposition ("Reports To"), no participle ("Approved")."""
+    return word not in _PREPOSITIONS and not (word.endswith("ed") and len(word) > 4 and not word.endswith("eed"))
+
+
+def _joint(outer: str, inner: str) -> str:
+    """How a hop's thing is said with the thing (or row) it is reached from: "the customer who placed order 10248",
+    "the order in order detail 53", "the product in order 1043", else "the country of location 1700"."""
+    out, last = outer.split()[-1], inner.split()[-1] if inner else ""
+    if out in _BUYERS and last in _ORDERS:
+        return "who placed"
+    if last in _LINES or (last in _ORDERS and out in _GOODS):
+        return "in"
+    return "of"
 
 
 def _phrase(column: str) -> str:
@@ -233,7 +293,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             values = [v for v in values if v]
             if len(set(values)) < MIN_MATCHED or not _stems(column):
                 continue
-            if len(_noun(column).split()) > 2:
+            if _thing(column) is None:
                 # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
                 # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder)
                 stages["grid_join:column named as no one says it"] += 1
@@ -298,8 +358,9 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     ):
         return "grid_join:not a property"
     words = _words(prop)
-    if len(words) > 4:
-        return "grid_join:property named as no one says it"  # "the stock value by store ($) store c of …"
+    if len(words) > 4 or not _a_noun(words[-1]):
+        # "the stock value by store ($) store c of …", "the approved of the order in order detail 51"
+        return "grid_join:property named as no one says it"
     if words[0] in _AGGREGATES:
         # "the total of the type of Allowance": a category's total sums many rows of A, no property of the one row
         # the question names (session 56's reporting read: a finance book's totals by type)
@@ -474,10 +535,13 @@ class GridJoins:
         if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
             prop = " ".join(words[1:])
         said = _row_phrase(first.a, join.key)
-        # the last table's thing only: "the supplier of shipment SH-0018", not "the supplier of the order of shipment
-        # SH-0018" (a chain's middle said reads as a database's path; tuning read: "the name of the product category
-        # of the product subcategory of product 478"); one chain from the row's table ends on it (`__init__`)
-        question = f"What is the {prop} of the {_end(path)} of {said} in {first.a.where}?"
+        # each hop said by the thing it reaches, from the row on: "the shipper of the order in order detail 53", not
+        # "the shipper of order detail 53" (the lead's read of session 56: a hop's noun skipped garbles the chain)
+        inner = _noun(first.a.corner) if said != join.key else ""
+        for link in path:
+            noun = _thing(link.column) or _phrase(link.column)
+            said, inner = f"the {noun} {_joint(noun, inner)} {said}", noun
+        question = f"What is the {prop} of {said} in {first.a.where}?"
         items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
         for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
             chunk_ids, quotes = items.setdefault(table.doc_id, ([], []))
@@ -522,7 +586,7 @@ class GridJoins:
 
 def _end(path: tuple[Link, ...]) -> str:
     """The thing a chain ends on, as the question says it: the last link's column's noun ("supplier")."""
-    return _noun(path[-1].column) or _phrase(path[-1].column)
+    return _thing(path[-1].column) or _phrase(path[-1].column)
 
 
 def _path_id(path: tuple[Link, ...]) -> str:
