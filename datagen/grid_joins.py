@@ -293,11 +293,6 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             values = [v for v in values if v]
             if len(set(values)) < MIN_MATCHED or not _stems(column):
                 continue
-            if _thing(column) is None:
-                # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
-                # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder)
-                stages["grid_join:column named as no one says it"] += 1
-                continue
             fits = []
             for b in keyed:
                 if b is a or (b.doc_id != a.doc_id and b.folder != a.folder):
@@ -322,6 +317,12 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                     continue
                 fits.append((len(_stems(column) & _stems(b.corner)), b))
             if not fits:
+                continue
+            if _thing(column) is None:
+                # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
+                # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder); a
+                # participle or a verb phrase ("Approved", "Reports To"): no thing a hop reaches
+                stages["grid_join:column named as no one says it"] += 1
                 continue
             best = max(n for n, _ in fits)
             top = [b for n, b in fits if n == best]
