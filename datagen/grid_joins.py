@@ -113,6 +113,7 @@ _PLACEHOLDER = frozenset(
 )
 _ERROR = re.compile(r"^#[A-Z/0!?]+")
 _RUNNING = re.compile(r"^\d+$")
+_WHOLE = re.compile(r"[1-9]\d*\.0+")
 _NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -155,6 +156,14 @@ def _words(name: str) -> list[str]:
     """A column name's words: "CustomerID" → customer id, "unit_price" → unit price, "Price (INR)" → price inr."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
     return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
+
+
+def _key(cell: str) -> str:
+    """A row key as a link compares it: case-folded, a whole number as one ("704.00" in an orders sheet a tool wrote
+    as decimals is the products sheet's 704; a tuning folder's near link). Nothing else is taken as the same key:
+    "007" and "7", "P-015" and "P015" may be two things."""
+    folded = fold(cell)
+    return folded.split(".")[0] if _WHOLE.fullmatch(folded) else folded
 
 
 def _stems(name: str) -> set[str]:
@@ -259,7 +268,7 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                     row = cells(line)
                     if len(row) != len(head) or not row[0]:
                         continue
-                    label, whole = fold(row[0]), line.rstrip()
+                    label, whole = _key(row[0]), line.rstrip()
                     held = table.rows.get(label)
                     if held is not None and held[1] != whole:
                         if not _cut_of(held[1], whole) and not _cut_of(whole, held[1]):
@@ -289,7 +298,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             stages["grid_join:first table's keys repeat"] += 1
             continue
         for column in a.columns:
-            values = [fold(r[2].get(column, "")) for r in a.rows.values()]
+            values = [_key(r[2].get(column, "")) for r in a.rows.values()]
             values = [v for v in values if v]
             if len(set(values)) < MIN_MATCHED or not _stems(column):
                 continue
@@ -419,11 +428,11 @@ def find_joins(
             read, vias = [chunk_id], []
             for link in path:
                 via = values.get(link.column, "")
-                if fold(via) not in link.b.rows:
+                if _key(via) not in link.b.rows:
                     break
                 vias.append(via)
-                read.append(link.b.rows[fold(via)][0])
-                values = link.b.rows[fold(via)][2]
+                read.append(link.b.rows[_key(via)][0])
+                values = link.b.rows[_key(via)][2]
             if len(vias) < len(path):
                 continue
             if not _row_phrase(first.a, key) or named[(fold(first.a.where), label)] > 1:
@@ -529,7 +538,7 @@ class GridJoins:
     def _candidate(self, join: Join) -> Candidate:
         path, first, last = join.path, join.path[0], join.path[-1]
         tables = [first.a, *(link.b for link in path)]
-        rows = [first.a.rows[fold(join.key)], *(link.b.rows[fold(v)] for link, v in zip(path, join.vias, strict=True))]
+        rows = [first.a.rows[_key(join.key)], *(link.b.rows[_key(v)] for link, v in zip(path, join.vias, strict=True))]
         prop = _phrase(join.prop)
         # "the name of the supplier", not "the supplier name of the supplier"
         words = prop.split()

@@ -654,3 +654,39 @@ def test_a_database_s_abbreviated_key_column_is_said_as_its_thing() -> None:
         "Approved": None,
         "Quantity on hand by store ProductID": None,
     }
+
+
+def test_a_whole_number_key_written_with_decimals_is_the_same_key() -> None:
+    # a tuning folder's near link (benchmarks/datagen_join_links.py): an orders sheet a tool wrote with decimals
+    # ("704.00") names the products sheet's rows 704, 392, 646; a code's zeros ("007" / "7") stay two keys
+    from datagen.grid_joins import GridJoins
+
+    book = "me/product sales.xlsx"
+    chunks = [
+        Chunk(
+            "o#0",
+            book,
+            "(order_id) | product_id | quantity\n1 | 704.00 | 3\n2 | 392.00 | 1\n3 | 646.00 | 2\n4 | 704.00 | 5",
+            0,
+            40,
+            _meta(book, "orders", "columns: product_id | quantity · order_id"),
+        ),
+        Chunk(
+            "p#0",
+            book,
+            "(product_id) | product_name | price\n704 | Desk Lamp | 12.50\n392 | Oak Shelf | 80.00\n646 | Wall Clock | 19.90",
+            1,
+            40,
+            _meta(book, "products", "columns: product_name | price · product_id"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    assert made["What is the price of the product in order 2 in the orders sheet of the product sales workbook?"] == (
+        "80.00"
+    ), made
+    from datagen.grid_joins import _key
+
+    assert (_key("704.00"), _key("704"), _key("007"), _key("7"), _key("0.50")) == ("704", "704", "007", "7", "0.50")
