@@ -113,6 +113,7 @@ _PLACEHOLDER = frozenset(
 )
 _ERROR = re.compile(r"^#[A-Z/0!?]+")
 _RUNNING = re.compile(r"^\d+$")
+_EXPORT_SHEET = re.compile(r"(?i)^(?:export worksheet|export|query\d*|sql results?)$")
 _WHOLE = re.compile(r"[1-9]\d*\.0+")
 _NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
 
@@ -260,7 +261,8 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                 table = tables.get(key)
                 if table is None:
                     # a sheet named as its workbook ("Sellers" in Sellers.xlsx) is not said twice
-                    said = "" if _words(sheet) == _words(book) else sheet
+                    # and a database export's one sheet ("Export Worksheet", Oracle's) is no name its owner gave it
+                    said = "" if _words(sheet) == _words(book) or _EXPORT_SHEET.match(sheet) else sheet
                     table = tables[key] = KeyedTable(
                         doc_id, table_name(book, said, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
                     )

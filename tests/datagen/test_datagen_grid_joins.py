@@ -208,7 +208,8 @@ def test_a_code_key_is_said_with_its_noun_and_a_shouted_column_in_lower_case() -
     generator = GridJoins(NoProseGenerator(), mine(chunks))
     made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
     assert made == {
-        f"What is the name of the region of country {k} in the Export Worksheet sheet of the Country workbook?": v
+        # a database export's sheet name is not said: "in the Export Worksheet sheet of the Country workbook"
+        f"What is the name of the region of country {k} in the Country workbook?": v
         for k, v in (("IT", "Europe"), ("JP", "Asia"), ("US", "Americas"))
     }
 
