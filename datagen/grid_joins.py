@@ -104,6 +104,41 @@ _BUYERS = frozenset({"customer", "client", "buyer"})
 _ORDERS = frozenset({"order", "sale", "invoice", "purchase", "booking", "transaction", "reservation"})
 _LINES = frozenset({"detail", "details", "line", "item", "entry"})
 _GOODS = frozenset({"product", "item", "course", "book", "part", "article", "pizza", "dish"})
+# the kinds of thing a name is said with ("the Apollo project", "the Sales department"); a person's or a company's
+# name is said alone ("Ana Ruiz", never "the Ana Ruiz employee")
+_NAMED_KINDS = frozenset(
+    {
+        "project",
+        "category",
+        "type",
+        "department",
+        "team",
+        "region",
+        "store",
+        "branch",
+        "course",
+        "program",
+        "campaign",
+        "class",
+        "group",
+        "brand",
+        "segment",
+        "division",
+        "plan",
+        "module",
+        "zone",
+        "territory",
+        "warehouse",
+        "channel",
+        "site",
+        "office",
+        "subject",
+        "genre",
+        "section",
+        "market",
+        "phase",
+    }
+)
 _MONTH = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:\s+\d{2,4})?$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d(?:\s.*)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
 # a column that sums up other rows: no property of the row a join reaches
@@ -550,6 +585,10 @@ class GridJoins:
         # each hop said by the thing it reaches, from the row on: "the shipper of the order in order detail 53", not
         # "the shipper of order detail 53" (the lead's read of session 56: a hop's noun skipped garbles the chain)
         inner = _noun(first.a.corner) if said != join.key else ""
+        if said == join.key and _noun(first.a.corner) in _NAMED_KINDS:
+            # a row named by its name is said with its kind: "the manager of the Apollo project", not "of Apollo"
+            inner = _noun(first.a.corner)
+            said = f"the {join.key} {inner}"
         for link in path:
             noun = _thing(link.column) or _phrase(link.column)
             said, inner = f"the {noun} {_joint(noun, inner)} {said}", noun
