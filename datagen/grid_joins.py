@@ -149,6 +149,7 @@ _PLACEHOLDER = frozenset(
 _ERROR = re.compile(r"^#[A-Z/0!?]+")
 _RUNNING = re.compile(r"^\d+$")
 _EXPORT_SHEET = re.compile(r"(?i)^(?:export worksheet|export|query\d*|sql results?)$")
+_FILE = re.compile(r"(?i)[\w-]+\.(?:pic|jpe?g|png|gif|bmp|tiff?|pdf|docx?|xlsx?|csv|txt)")
 _WHOLE = re.compile(r"[1-9]\d*\.0+")
 _NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
 
@@ -415,8 +416,9 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
         return "grid_join:plural property"  # "What is the customers of the rating of …" reads as no question
     value = answer.strip()
-    if re.search(r"@|https?://|www\.", value):
-        return "grid_join:not a property"  # an address under a column named otherwise
+    if re.search(r"@|https?://|www\.", value) or _FILE.fullmatch(value):
+        # an address under a column named otherwise; a file's name ("EmpID7.pic" under Photo: the picture, unread)
+        return "grid_join:not a property"
     if fold(value) in _PLACEHOLDER or _ERROR.match(value) or re.fullmatch(r"[$€£]?0(?:\.0+)?%?", value):
         return "grid_join:value empty or placeholder"
     if len(value) > _VALUE_CHARS or len(value.split()) > 6:

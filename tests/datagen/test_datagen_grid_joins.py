@@ -694,3 +694,34 @@ def test_a_whole_number_key_written_with_decimals_is_the_same_key() -> None:
     from datagen.grid_joins import _key
 
     assert (_key("704.00"), _key("704"), _key("007"), _key("7"), _key("0.50")) == ("704", "704", "007", "7", "0.50")
+
+
+def test_a_file_s_name_is_no_property_a_join_asks() -> None:
+    # tuning t2 (session 57): "What is the photo of the employee of order 10289 …?" → "EmpID7.pic"
+    from datagen.grid_joins import GridJoins
+
+    orders, staff = "shop/Orders.xlsx", "shop/Employees.xlsx"
+    chunks = [
+        Chunk(
+            "o#0",
+            orders,
+            "(OrderID) | EmployeeID | Freight\n10248 | 5 | 32.38\n10249 | 6 | 11.61\n10250 | 4 | 65.83",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: EmployeeID | Freight · OrderID"),
+        ),
+        Chunk(
+            "e#0",
+            staff,
+            "(EmployeeID) | LastName | Photo\n4 | Peacock | EmpID4.pic\n5 | Buchanan | EmpID5.pic\n6 | Suyama | EmpID6.pic",
+            0,
+            40,
+            _meta(staff, "Sheet1", "columns: LastName | Photo · EmployeeID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    assert made["What is the last name of the employee of order 10249 in the Orders workbook?"] == "Suyama", made
+    assert not [q for q in made if "photo" in q], made
