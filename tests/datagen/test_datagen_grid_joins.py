@@ -725,3 +725,73 @@ def test_a_file_s_name_is_no_property_a_join_asks() -> None:
     }
     assert made["What is the last name of the employee of order 10249 in the Orders workbook?"] == "Suyama", made
     assert not [q for q in made if "photo" in q], made
+
+
+def _sales() -> list[Chunk]:
+    """Tuning t1 (session 57): a Sales1 workbook keyed by sale, its customers and products; products keyed by a
+    subcategory, keyed by a category."""
+    sales, customers, products, subs, cats = (
+        "me/Sales1.xlsx",
+        "me/Customers.xlsx",
+        "me/Products.xlsx",
+        "me/Product_Subcategories.xlsx",
+        "me/Product_Categories.xlsx",
+    )
+    return [
+        Chunk(
+            "s#0",
+            sales,
+            "(Sale ID) | Customer ID | Product ID\n75 | C2 | 214\n126 | C43 | 478\n128 | C39 | 479",
+            0,
+            40,
+            _meta(sales, "Sheet1", "columns: Customer ID | Product ID · Sale ID"),
+        ),
+        Chunk(
+            "c#0",
+            customers,
+            "(Customer ID) | Customer Name | Segment\nC2 | Ada Gray | Retail\nC43 | Bo Lund | Online\nC39 | Cy Moss | Retail",
+            0,
+            40,
+            _meta(customers, "Sheet1", "columns: Customer Name | Segment · Customer ID"),
+        ),
+        Chunk(
+            "p#0",
+            products,
+            "(ProductKey) | ProductSubcategoryKey | Launch Date\n214 | 31 | 45894\n478 | 32 | 45895\n479 | 33 | 45896",
+            0,
+            40,
+            _meta(products, "Sheet1", "columns: ProductSubcategoryKey | Launch Date · ProductKey"),
+        ),
+        Chunk(
+            "sub#0",
+            subs,
+            "(ProductSubcategoryKey) | SubcategoryName | ProductCategoryKey\n31 | Helmets | 4\n32 | Bottles | 5\n"
+            "33 | Gloves | 3",
+            0,
+            40,
+            _meta(subs, "Sheet1", "columns: SubcategoryName | ProductCategoryKey · ProductSubcategoryKey"),
+        ),
+        Chunk(
+            "cat#0",
+            cats,
+            "(ProductCategoryKey) | CategoryName\n3 | Clothing\n4 | Accessories\n5 | Bikes",
+            0,
+            40,
+            _meta(cats, "Sheet1", "columns: CategoryName · ProductCategoryKey"),
+        ),
+    ]
+
+
+def _sales_questions() -> dict[str, str]:
+    from datagen.grid_joins import GridJoins
+
+    generator = GridJoins(NoProseGenerator(), mine(_sales()))
+    return {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+
+
+def test_a_customer_places_an_order_not_a_sale() -> None:
+    made = _sales_questions()
+    assert made["What is the segment of the customer of sale 126 in the Sales1 workbook?"] == "Online", sorted(made)
+    assert not [q for q in made if "placed sale" in q]
