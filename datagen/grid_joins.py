@@ -592,8 +592,14 @@ class GridJoins:
             # a row named by its name is said with its kind: "the manager of the Apollo project", not "of Apollo"
             inner = _noun(first.a.corner)
             said = f"the {join.key} {inner}"
+        seen = set(inner.split())
         for link in path:
             noun = _thing(link.column) or _phrase(link.column)
+            if len(noun.split()) == 2 and noun.split()[0] in seen:
+                # the chain's thing is not said twice: "the category of the subcategory of product 478", not "the
+                # product category of the product subcategory of product 478" (session 56's tuning read)
+                noun = noun.split()[1]
+            seen |= set(noun.split())
             said, inner = f"the {noun} {_joint(noun, inner)} {said}", noun
         question = f"What is the {prop} of {said} in {first.a.where}?"
         items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order

@@ -352,7 +352,7 @@ def test_a_key_the_question_s_words_hold_bridges_nothing() -> None:
     made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
     # "pizza veggie_l" holds its type's key (veggie); "pizza p4" does not
     assert not [q for q in made if "veggie_l" in q or "bbq_ckn_s" in q or "hawaiian_m" in q]
-    assert made["What is the name of the pizza type of pizza p4 in the pizzas workbook?"] == "The Veggie Pizza"
+    assert made["What is the name of the type of pizza p4 in the pizzas workbook?"] == "The Veggie Pizza"
     assert generator.own_stages["grid_join:bridge named by the question"] == 3
 
 
@@ -795,3 +795,9 @@ def test_a_customer_places_an_order_not_a_sale() -> None:
     made = _sales_questions()
     assert made["What is the segment of the customer of sale 126 in the Sales1 workbook?"] == "Online", sorted(made)
     assert not [q for q in made if "placed sale" in q]
+
+
+def test_a_chain_s_thing_is_not_said_twice() -> None:
+    made = _sales_questions()
+    question = "What is the name of the category of the subcategory of product 478 in the Products workbook?"
+    assert made[question] == "Bikes", sorted(made)
