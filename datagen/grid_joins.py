@@ -424,6 +424,8 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
         return "grid_join:value empty or placeholder"
     if len(value) > _VALUE_CHARS or len(value.split()) > 6:
         return "grid_join:value free text"
+    if "date" in words and re.fullmatch(r"\d{5}(?:\.\d+)?", value):
+        return "grid_join:value a date's serial number"  # "the date of the product in sale 131" → 45894, unread
     if re.fullmatch(r"\d+(?:\.\d+)?E[-+]?\d+", value, re.IGNORECASE):
         return "grid_join:value scientific"
     return ""

@@ -801,3 +801,8 @@ def test_a_chain_s_thing_is_not_said_twice() -> None:
     made = _sales_questions()
     question = "What is the name of the category of the subcategory of product 478 in the Products workbook?"
     assert made[question] == "Bikes", sorted(made)
+
+
+def test_a_date_s_serial_number_is_not_asked() -> None:
+    made = _sales_questions()
+    assert not [q for q in made if "launch date" in q], sorted(made)
