@@ -220,6 +220,9 @@ def _thing(column: str) -> str | None:
     words = [_SAID_IN_FULL.get(w, w) for w in _words(column) if w not in _KEY_WORDS]
     if len(words) >= 2 and words[-1] in ("name", "title"):
         words = words[:-1]  # a column of names keys the thing named: "the product of order 7", not "the product name"
+    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+        # a row names one thing under a plural header ("Products": one product a row): "the price of the product"
+        words[-1] = words[-1][:-3] + "y" if words[-1].endswith("ies") else words[-1][:-1]
     said = " ".join(words)
     if said in _DOER:
         return _DOER[said]

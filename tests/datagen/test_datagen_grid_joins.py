@@ -806,3 +806,16 @@ def test_a_chain_s_thing_is_not_said_twice() -> None:
 def test_a_date_s_serial_number_is_not_asked() -> None:
     made = _sales_questions()
     assert not [q for q in made if "launch date" in q], sorted(made)
+
+
+def test_a_plural_key_header_is_said_as_the_one_thing_a_row_names() -> None:
+    from datagen.grid_joins import _thing
+
+    said = {c: _thing(c) for c in ("Products", "Categories", "Sales ID", "Status", "Business")}
+    assert said == {
+        "Products": "product",
+        "Categories": "category",
+        "Sales ID": "sale",
+        "Status": "status",
+        "Business": "business",
+    }
