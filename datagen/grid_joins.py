@@ -6,7 +6,7 @@ Suppliers. A person who owns the folder asks across them:
 
     Orders (Order ID | Customer ID | …)          "ORD-7 | C012 | …"
     Customers (Customer ID | Company Name | …)   "C012 | Hanari Carnes | …"
-    → "What is the company name of the customer of order ORD-7 in the Orders workbook?" → "Hanari Carnes"
+    → "What is the company name of the customer who placed order ORD-7 in the Orders workbook?" → "Hanari Carnes"
 
 The first passage (the order's row) gives the key (C012), never the answer; the second (the customer's row) is
 found only through that key, which the question does not say. So the chain is genuine.
@@ -27,9 +27,12 @@ table whose keys repeat (an order-details sheet lists several products under one
 10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
 
 Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
-"What is the name of the region of location 1000 in the Location workbook?" (Location → Country → Regions, hops
-3), the last table's thing said alone, so one chain only from the row's table may end on it; the answer must be in
-no passage before the last.
+"What is the name of the region of the country of location 1000 in the Location workbook?" (Location → Country →
+Regions, hops 3). Each hop is said by the thing it reaches, its column's header turned into the noun a person says
+("CustomerID" → customer, "Product_Name" → product, "Mgr" → manager, "ShipVia" → shipper), with the words that join
+two things ("the customer who placed the order in order detail 53", "the manager of the Apollo project"); a header
+that names no thing (a participle, a verb phrase, a report's block) links nothing. One chain only from the row's
+table may end on a thing; the answer must be in no passage before the last.
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
