@@ -528,11 +528,14 @@ class GridJoins:
         joins = find_joins(paths, self.chunk_text, self.own_stages, tables)
         # by hop count, a document a hop: two sheets of one workbook are one (hops 1), a chain of workbooks as many
         self.pending: dict[int, dict[tuple[Link, ...], list[Join]]] = {}
-        ends = Counter((id(path[0].a), _end(path)) for path in joins)
+        said = Counter((id(path[0].a), _said_hops(path)) for path in joins)
         for path, found in joins.items():
-            if len(path) > 1 and ends[(id(path[0].a), _end(path))] > 1:
-                # Orders → Customers and Orders → Invoices → Customers: "the customer of order 7" is either
-                self.own_stages["grid_join:two chains end alike"] += len(found)
+            if len(path) > 1 and said[(id(path[0].a), _said_hops(path))] > 1:
+                # two chains from one table said by the same things (two Customer ID columns, each through its own
+                # table to a Customers table): "the customer of the invoice of order 7" is either. Orders → Customers
+                # and Orders → Invoices → Customers are two questions, each hop said ("the customer who placed order
+                # 7", "the customer of the invoice of order 7")
+                self.own_stages["grid_join:two chains said alike"] += len(found)
                 continue
             hops = len({path[0].a.doc_id, *(link.b.doc_id for link in path)})
             self.pending.setdefault(hops, {})[path] = found
@@ -652,9 +655,9 @@ class GridJoins:
         )
 
 
-def _end(path: tuple[Link, ...]) -> str:
-    """The thing a chain ends on, as the question says it: the last link's column's noun ("supplier")."""
-    return _thing(path[-1].column) or _phrase(path[-1].column)
+def _said_hops(path: tuple[Link, ...]) -> tuple[str, ...]:
+    """The things a chain's hops are said by, in order ("order", "customer")."""
+    return tuple(_thing(link.column) or _phrase(link.column) for link in path)
 
 
 def _path_id(path: tuple[Link, ...]) -> str:
