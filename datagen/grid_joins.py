@@ -437,6 +437,18 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     return ""
 
 
+def _skippable(
+    chain: Sequence[KeyedTable], rows: Sequence[Mapping[str, str]], vias: Sequence[str], direct: Mapping
+) -> bool:
+    """Whether a row of the chain names, by a direct link, a row two or more hops on: that hop reads nothing."""
+    for i in range(len(chain) - 2):
+        for j in range(i + 2, len(chain)):
+            for column in direct.get((id(chain[i]), id(chain[j])), ()):
+                if _key(rows[i].get(column, "")) == _key(vias[j - 1]):
+                    return True
+    return False
+
+
 def chain_paths(links: Sequence[Link]) -> list[tuple[Link, ...]]:
     """Each link alone, and links followed on (Location → Country → Regions) through tables of as many workbooks,
     up to `MAX_LINKS` links: each workbook a hop, none read twice."""
@@ -467,13 +479,21 @@ def find_joins(
     for t in tables:
         for k, (chunk_id, _line, _values) in t.rows.items():
             groups.setdefault((t.doc_id, fold(t.where), k), []).append(chunk_id)
+    paths = list(paths)
+    # the direct links between two tables, by their columns: a chain's hop is skipped where an earlier row names the
+    # later row itself (a student's college code beside the major's)
+    direct: dict[tuple[int, int], list[str]] = {}
+    for path in paths:
+        if len(path) == 1:
+            direct.setdefault((id(path[0].a), id(path[0].b)), []).append(path[0].column)
     out: dict[tuple[Link, ...], list[Join]] = {}
     for path in paths:
         first, last, found = path[0], path[-1], []
         alone = len(path) == 1  # a row's refusal is counted once, not once per chain it starts
+        chain = [first.a, *(link.b for link in path)]
         for label, (chunk_id, _line, values) in first.a.rows.items():
             key = first.a.labels[label]
-            read, vias = [chunk_id], []
+            read, vias, rows = [chunk_id], [], [values]
             for link in path:
                 via = values.get(link.column, "")
                 if _key(via) not in link.b.rows:
@@ -481,7 +501,13 @@ def find_joins(
                 vias.append(via)
                 read.append(link.b.rows[_key(via)][0])
                 values = link.b.rows[_key(via)][2]
+                rows.append(values)
             if len(vias) < len(path):
+                continue
+            if _skippable(chain, rows, vias, direct):
+                # "the college of the major of student R12345": the student's own row names the college (its
+                # collegeCode), so the major's row is read for nothing (tuning t2, session 57)
+                stages["grid_join:a hop the first rows skip"] += 1
                 continue
             if not _row_phrase(first.a, key) or named[(fold(first.a.where), label)] > 1:
                 # a bare number under a column that names no record; two users' Orders workbooks both holding

@@ -823,3 +823,48 @@ def test_a_plural_key_header_is_said_as_the_one_thing_a_row_names() -> None:
         "Status": "status",
         "Business": "business",
     }
+
+
+def test_a_hop_the_first_row_skips_is_not_asked() -> None:
+    # tuning t2 (session 57): "the college of the major of student R12345" — the student's row names the college
+    # itself (collegeCode 123), so the major's row is read for nothing; the major's title is still asked
+    from datagen.grid_joins import GridJoins
+
+    students, majors, colleges = "uni/Students.xlsx", "uni/Majors.xlsx", "uni/Colleges.xlsx"
+    chunks = [
+        Chunk(
+            "s#0",
+            students,
+            "(studentID) | collegeCode | majorCode\nR12345 | 123 | 1000\nB01999 | 456 | 8000\nN10170 | 789 | 2100",
+            0,
+            40,
+            _meta(students, "Sheet1", "columns: collegeCode | majorCode · studentID"),
+        ),
+        Chunk(
+            "m#0",
+            majors,
+            "(majorCode) | majorTitle | collegeCode\n1000 | Computer Science | 123\n8000 | Civil Engineering | 456\n"
+            "2100 | Nursing | 789",
+            0,
+            40,
+            _meta(majors, "Sheet1", "columns: majorTitle | collegeCode · majorCode"),
+        ),
+        Chunk(
+            "c#0",
+            colleges,
+            "(collegeCode) | collegeName\n123 | Farmingdale State College\n456 | University at Buffalo\n789 | Stony Brook",
+            0,
+            40,
+            _meta(colleges, "Sheet1", "columns: collegeName · collegeCode"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    assert made["What is the title of the major of student R12345 in the Students workbook?"] == "Computer Science"
+    assert made["What is the name of the college of student R12345 in the Students workbook?"] == (
+        "Farmingdale State College"
+    )
+    assert not [q for q in made if "college of the major" in q], sorted(made)
+    assert generator.own_stages["grid_join:a hop the first rows skip"] == 3
