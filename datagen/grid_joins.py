@@ -229,8 +229,10 @@ def _thing(column: str) -> str | None:
     said = " ".join(words)
     if said in _DOER:
         return _DOER[said]
-    if not words or len(words) > 2 or not _a_noun(words[-1]):
-        return None  # a verb phrase or a participle ("reports to", "approved"): no thing a hop can reach
+    if not words or len(words) > 2 or not _a_noun(words[-1]) or _PREPOSITIONS & set(words):
+        # a verb phrase or a participle ("reports to", "approved"), a pivot's grouping ("By Region"): no thing a hop
+        # can reach
+        return None
     return said
 
 

@@ -868,3 +868,11 @@ def test_a_hop_the_first_row_skips_is_not_asked() -> None:
     )
     assert not [q for q in made if "college of the major" in q], sorted(made)
     assert generator.own_stages["grid_join:a hop the first rows skip"] == 3
+
+
+def test_a_pivot_s_grouping_header_names_no_thing() -> None:
+    # session 56's unseen folder 5: a report's block named over its columns ("… by store ProductID"); two words
+    # ("By Region", "Per Store") had still passed as a thing
+    from datagen.grid_joins import _thing
+
+    assert [_thing(c) for c in ("By Region", "Per Store", "Region", "Store ID")] == [None, None, "region", "store"]
