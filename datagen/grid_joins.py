@@ -213,7 +213,7 @@ def _stems(name: str) -> set[str]:
 
 def _noun(name: str) -> str:
     """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
-    return " ".join(w for w in _words(name) if w not in _KEY_WORDS)
+    return " ".join(_SAID_IN_FULL.get(w, w) for w in _words(name) if w not in _KEY_WORDS)  # "EmpNo": employee
 
 
 def _thing(column: str) -> str | None:
@@ -347,7 +347,10 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
         for column in a.columns:
             values = [_key(r[2].get(column, "")) for r in a.rows.values()]
             values = [v for v in values if v]
-            if len(set(values)) < MIN_MATCHED or not _stems(column):
+            # the header's words and the thing it names ("ShipVia": shipper, "Dept": department), so that a Shippers
+            # or a Departments table is named by it
+            said = _stems(column) | _stems(_thing(column) or "")
+            if len(set(values)) < MIN_MATCHED or not said:
                 continue
             fits = []
             for b in keyed:
@@ -360,7 +363,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                 # names of two words or more ("Ana Ruiz") match by chance almost never: a manager column whose
                 # names are the Staff sheet's rows is that link though the two names share no word
                 spelled = all(len(v.split()) >= 2 and re.search(r"[a-z]", v) for v in matched)
-                if not _stems(column) & named and not spelled:
+                if not said & named and not spelled:
                     stages["grid_join:values match, names differ"] += 1  # a running number 1-5 in two tables
                     continue
                 if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
@@ -371,7 +374,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                     # a period's total, no property of the row the question names
                     stages["grid_join:a period's summary"] += 1
                     continue
-                fits.append((len(_stems(column) & _stems(b.corner)), b))
+                fits.append((len(said & _stems(b.corner)), b))
             if not fits:
                 continue
             if _thing(column) is None:

@@ -876,3 +876,53 @@ def test_a_pivot_s_grouping_header_names_no_thing() -> None:
     from datagen.grid_joins import _thing
 
     assert [_thing(c) for c in ("By Region", "Per Store", "Region", "Store ID")] == [None, None, "region", "store"]
+
+
+def test_a_header_said_as_its_thing_names_the_table_it_links_to() -> None:
+    # Northwind's Orders.ShipVia names a row of Shippers, an HR sheet's Dept a row of Departments: the header's own
+    # words ("ship via", "dept") share none with the table's, the thing they name does
+    from datagen.grid_joins import GridJoins
+
+    orders, shippers, staff, depts = "co/Orders.xlsx", "co/Shippers.xlsx", "co/Staff.xlsx", "co/Departments.xlsx"
+    chunks = [
+        Chunk(
+            "o#0",
+            orders,
+            "(OrderID) | ShipVia | Freight\n10248 | 3 | 32.38\n10249 | 1 | 11.61\n10250 | 2 | 65.83",
+            0,
+            40,
+            _meta(orders, "Sheet1", "columns: ShipVia | Freight · OrderID"),
+        ),
+        Chunk(
+            "sh#0",
+            shippers,
+            "(ShipperID) | CompanyName\n1 | Speedy Express\n2 | United Package\n3 | Federal Shipping",
+            0,
+            40,
+            _meta(shippers, "Sheet1", "columns: CompanyName · ShipperID"),
+        ),
+        Chunk(
+            "st#0",
+            staff,
+            "(EmpNo) | Dept | Grade\nE1 | D10 | 4\nE2 | D20 | 5\nE3 | D30 | 3",
+            0,
+            40,
+            _meta(staff, "Sheet1", "columns: Dept | Grade · EmpNo"),
+        ),
+        Chunk(
+            "d#0",
+            depts,
+            "(Department ID) | Department Name | Floor\nD10 | Finance | 2\nD20 | Legal | 3\nD30 | Sales | 1",
+            0,
+            40,
+            _meta(depts, "Sheet1", "columns: Department Name | Floor · Department ID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    assert made["What is the company name of the shipper of order 10248 in the Orders workbook?"] == (
+        "Federal Shipping"
+    ), sorted(made)
+    assert made["What is the name of the department of employee E1 in the Staff workbook?"] == "Finance", sorted(made)
