@@ -154,6 +154,7 @@ _ERROR = re.compile(r"^#[A-Z/0!?]+")
 _RUNNING = re.compile(r"^\d+$")
 _EXPORT_SHEET = re.compile(r"(?i)^(?:export worksheet|export|query\d*|sql results?)$")
 _FILE = re.compile(r"(?i)[\w-]+\.(?:pic|jpe?g|png|gif|bmp|tiff?|pdf|docx?|xlsx?|csv|txt)")
+_MACHINE = re.compile(r"(?i)(?=[a-z]*\d)[0-9a-f]{12,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _WHOLE = re.compile(r"[1-9]\d*\.0+")
 _NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
 
@@ -307,7 +308,12 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                 if table is None:
                     # a sheet named as its workbook ("Sellers" in Sellers.xlsx) is not said twice
                     # and a database export's one sheet ("Export Worksheet", Oracle's) is no name its owner gave it
-                    said = "" if _words(sheet) == _words(book) or _EXPORT_SHEET.match(sheet) else sheet
+                    # or a machine's ("7bb8e241f2691456f4788efbe4823f5": no owner says it; held-out read)
+                    said = (
+                        ""
+                        if _words(sheet) == _words(book) or _EXPORT_SHEET.match(sheet) or _MACHINE.fullmatch(sheet)
+                        else sheet
+                    )
                     table = tables[key] = KeyedTable(
                         doc_id, table_name(book, said, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
                     )

@@ -926,3 +926,35 @@ def test_a_header_said_as_its_thing_names_the_table_it_links_to() -> None:
         "Federal Shipping"
     ), sorted(made)
     assert made["What is the name of the department of employee E1 in the Staff workbook?"] == "Finance", sorted(made)
+
+
+def test_a_sheet_named_by_a_machine_is_not_said() -> None:
+    # session 57's held-out read: "the status of the supplier of product 9138 in the 7bb8e241f2691456f4788efbe4823f5
+    # sheet of the products workbook" (8 of 64 joins)
+    from datagen.grid_joins import GridJoins
+
+    products, suppliers = "shop/products.xlsx", "shop/Suppliers.xlsx"
+    chunks = [
+        Chunk(
+            "p#0",
+            products,
+            "(product_id) | supplier_id | stock\n9138 | 13 | 1680\n3739 | 81 | 2216\n9454 | 46 | 1284",
+            0,
+            40,
+            _meta(products, "7bb8e241f2691456f4788efbe4823f5", "columns: supplier_id | stock · product_id"),
+        ),
+        Chunk(
+            "s#0",
+            suppliers,
+            "(supplier_id) | supplier_name | city\n13 | Godrej Distributors | Mumbai\n81 | Bajaj Traders | Delhi\n"
+            "46 | Royal India Co | Pune",
+            0,
+            40,
+            _meta(suppliers, "Sheet1", "columns: supplier_name | city · supplier_id"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {
+        generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
+    }
+    assert made["What is the city of the supplier of product 9138 in the products workbook?"] == "Mumbai", sorted(made)
