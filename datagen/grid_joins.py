@@ -441,6 +441,9 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
         return "grid_join:value empty or placeholder"
     if len(value) > _VALUE_CHARS or len(value.split()) > 6:
         return "grid_join:value free text"
+    if re.fullmatch(r"-?\d+\.\d*(?:99999|00000)\d+", value):
+        # a float's stored noise (49.29999924 for 49.30): no one asks for it so, and the passage says no other
+        return "grid_join:value a float's noise"
     if "date" in words and re.fullmatch(r"\d{5}(?:\.\d+)?", value):
         return "grid_join:value a date's serial number"  # "the date of the product in sale 131" → 45894, unread
     if re.fullmatch(r"\d+(?:\.\d+)?E[-+]?\d+", value, re.IGNORECASE):

@@ -958,3 +958,13 @@ def test_a_sheet_named_by_a_machine_is_not_said() -> None:
         generator._candidate(j).question: j.answer for v in generator.pending.values() for js in v.values() for j in js
     }
     assert made["What is the city of the supplier of product 9138 in the products workbook?"] == "Mumbai", sorted(made)
+
+
+def test_a_float_s_stored_noise_is_not_an_answer() -> None:
+    # session 57's held-out read: "What is the price of the product in order detail 441 …?" → "49.29999924"
+    from datagen.grid_joins import KeyedTable, _refusal
+
+    products = KeyedTable("shop/Products.xlsx", "the Products workbook", "shop", "ProductID", ("Price",))
+    said = {v: _refusal("Price", v, products) for v in ("49.29999924", "9.199999809", "21.05", "1.5000001", "100000")}
+    noise = "grid_join:value a float's noise"
+    assert said == {"49.29999924": noise, "9.199999809": noise, "21.05": "", "1.5000001": noise, "100000": ""}
