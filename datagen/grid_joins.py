@@ -106,7 +106,7 @@ _PREPOSITIONS = frozenset({"to", "by", "via", "from", "for", "of", "in", "at", "
 _BUYERS = frozenset({"customer", "client", "buyer"})
 _ORDERS = frozenset({"order", "sale", "invoice", "purchase", "booking", "transaction", "reservation"})
 _PLACED = frozenset({"order", "purchase", "booking", "reservation"})  # "who placed sale 126" is no one's English
-_LINES = frozenset({"detail", "details", "line", "item", "entry"})
+_LINES = frozenset({"detail", "details", "line", "entry"})
 _GOODS = frozenset({"product", "item", "course", "book", "part", "article", "pizza", "dish"})
 # the kinds of thing a name is said with ("the Apollo project", "the Sales department"); a person's or a company's
 # name is said alone ("Ana Ruiz", never "the Ana Ruiz employee")
@@ -246,9 +246,12 @@ def _joint(outer: str, inner: str) -> str:
     """How a hop's thing is said with the thing (or row) it is reached from: "the customer who placed order 10248",
     "the order in order detail 53", "the product in order 1043", else "the country of location 1700"."""
     out, last = outer.split()[-1], inner.split()[-1] if inner else ""
+    # an order's item is a line of it ("the product in order item 7"), a catalogue's item a thing ("the supplier of
+    # item 7")
+    line = last in _LINES or last == "item" and len(inner.split()) > 1 and inner.split()[0] in {*_ORDERS, "line"}
     if out in _BUYERS and last in _PLACED:
         return "who placed"
-    if last in _LINES or (last in _ORDERS and out in _GOODS):
+    if line or (last in _ORDERS and out in _GOODS):
         return "in"
     return "of"
 

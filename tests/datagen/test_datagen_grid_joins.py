@@ -968,3 +968,12 @@ def test_a_float_s_stored_noise_is_not_an_answer() -> None:
     said = {v: _refusal("Price", v, products) for v in ("49.29999924", "9.199999809", "21.05", "1.5000001", "100000")}
     noise = "grid_join:value a float's noise"
     assert said == {"49.29999924": noise, "9.199999809": noise, "21.05": "", "1.5000001": noise, "100000": ""}
+
+
+def test_an_order_s_item_is_a_line_a_catalogue_s_item_a_thing() -> None:
+    from datagen.grid_joins import _joint
+
+    said = {
+        (o, i): _joint(o, i) for o, i in (("product", "order item"), ("supplier", "item"), ("order", "order detail"))
+    }
+    assert said == {("product", "order item"): "in", ("supplier", "item"): "of", ("order", "order detail"): "in"}
