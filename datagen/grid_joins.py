@@ -6,7 +6,7 @@ Suppliers. A person who owns the folder asks across them:
 
     Orders (Order ID | Customer ID | …)          "ORD-7 | C012 | …"
     Customers (Customer ID | Company Name | …)   "C012 | Hanari Carnes | …"
-    → "What is the company name of the customer of order ORD-7 in the Orders workbook?" → "Hanari Carnes"
+    → "What is the company name of the customer who placed order ORD-7 in the Orders workbook?" → "Hanari Carnes"
 
 The first passage (the order's row) gives the key (C012), never the answer; the second (the customer's row) is
 found only through that key, which the question does not say. So the chain is genuine.
@@ -27,9 +27,12 @@ table whose keys repeat (an order-details sheet lists several products under one
 10248" is a guess), a link over `PER_LINK` questions (a 800-row Orders sheet must not fill the set).
 
 Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
-"What is the name of the region of location 1000 in the Location workbook?" (Location → Country → Regions, hops
-3), the last table's thing said alone, so one chain only from the row's table may end on it; the answer must be in
-no passage before the last.
+"What is the name of the region of the country of location 1000 in the Location workbook?" (Location → Country →
+Regions, hops 3). Each hop is said by the thing it reaches, its column's header turned into the noun a person says
+("CustomerID" → customer, "Product_Name" → product, "Mgr" → manager, "ShipVia" → shipper), with the words that join
+two things ("the customer who placed the order in order detail 53", "the manager of the Apollo project"); a header
+that names no thing (a participle, a verb phrase, a report's block) links nothing. One chain only from the row's
+table may end on a thing; the answer must be in no passage before the last.
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
@@ -75,6 +78,71 @@ _NOT_PROPERTY = re.compile(
     r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
     r"[a-z](?:ID|Id|Key|Code)$"
 )
+# a database's abbreviations of the things it keys, said in full ("Mgr": the manager)
+_SAID_IN_FULL = {
+    "mgr": "manager",
+    "emp": "employee",
+    "dept": "department",
+    "cust": "customer",
+    "prod": "product",
+    "cat": "category",
+    "loc": "location",
+    "supp": "supplier",
+    "qty": "quantity",
+}
+# a column named by what its row's thing does, said by who does it ("ReportsTo": the manager)
+_DOER = {
+    "reports to": "manager",
+    "ship via": "shipper",
+    "shipped via": "shipper",
+    "managed by": "manager",
+    "assigned to": "assignee",
+    "sold by": "seller",
+    "created by": "creator",
+    "owned by": "owner",
+}
+_PREPOSITIONS = frozenset({"to", "by", "via", "from", "for", "of", "in", "at", "with", "on", "per"})
+# the hop words ("the customer who placed order 7", "the product in order 7", "the order in order detail 53")
+_BUYERS = frozenset({"customer", "client", "buyer"})
+_ORDERS = frozenset({"order", "sale", "invoice", "purchase", "booking", "transaction", "reservation"})
+_PLACED = frozenset({"order", "purchase", "booking", "reservation"})  # "who placed sale 126" is no one's English
+_LINES = frozenset({"detail", "details", "line", "entry"})
+_GOODS = frozenset({"product", "item", "course", "book", "part", "article", "pizza", "dish"})
+# the kinds of thing a name is said with ("the Apollo project", "the Sales department"); a person's or a company's
+# name is said alone ("Ana Ruiz", never "the Ana Ruiz employee")
+_NAMED_KINDS = frozenset(
+    {
+        "project",
+        "category",
+        "type",
+        "department",
+        "team",
+        "region",
+        "store",
+        "branch",
+        "course",
+        "program",
+        "campaign",
+        "class",
+        "group",
+        "brand",
+        "segment",
+        "division",
+        "plan",
+        "module",
+        "zone",
+        "territory",
+        "warehouse",
+        "channel",
+        "site",
+        "office",
+        "subject",
+        "genre",
+        "section",
+        "market",
+        "phase",
+    }
+)
 _MONTH = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:\s+\d{2,4})?$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d(?:\s.*)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
 # a column that sums up other rows: no property of the row a join reaches
@@ -84,6 +152,10 @@ _PLACEHOLDER = frozenset(
 )
 _ERROR = re.compile(r"^#[A-Z/0!?]+")
 _RUNNING = re.compile(r"^\d+$")
+_EXPORT_SHEET = re.compile(r"(?i)^(?:export worksheet|export|query\d*|sql results?)$")
+_FILE = re.compile(r"(?i)[\w-]+\.(?:pic|jpe?g|png|gif|bmp|tiff?|pdf|docx?|xlsx?|csv|txt)")
+_MACHINE = re.compile(r"(?i)(?=[a-z]*\d)[0-9a-f]{12,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_WHOLE = re.compile(r"[1-9]\d*\.0+")
 _NUMBER = re.compile(r"^[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -128,13 +200,60 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
 
 
+def _key(cell: str) -> str:
+    """A row key as a link compares it: case-folded, a whole number as one ("704.00" in an orders sheet a tool wrote
+    as decimals is the products sheet's 704; a tuning folder's near link). Nothing else is taken as the same key:
+    "007" and "7", "P-015" and "P015" may be two things."""
+    folded = fold(cell)
+    return folded.split(".")[0] if _WHOLE.fullmatch(folded) else folded
+
+
 def _stems(name: str) -> set[str]:
     return {w.rstrip("s") for w in _words(name) if w not in _KEY_WORDS and len(w) >= 3}
 
 
 def _noun(name: str) -> str:
     """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
-    return " ".join(w for w in _words(name) if w not in _KEY_WORDS)
+    return " ".join(_SAID_IN_FULL.get(w, w) for w in _words(name) if w not in _KEY_WORDS)  # "EmpNo": employee
+
+
+def _thing(column: str) -> str | None:
+    """The thing a link's column names, as a person says it ("CustomerID" → customer, "Product_Name" → product,
+    "Mgr" → manager, "ShipVia" → shipper); None when its header names no thing ("Assigned", "Sold By Region"): a
+    hop said by no noun garbles the question, so the link is refused."""
+    words = [_SAID_IN_FULL.get(w, w) for w in _words(column) if w not in _KEY_WORDS]
+    if len(words) >= 2 and words[-1] in ("name", "title"):
+        words = words[:-1]  # a column of names keys the thing named: "the product of order 7", not "the product name"
+    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+        # a row names one thing under a plural header ("Products": one product a row): "the price of the product"
+        words[-1] = words[-1][:-3] + "y" if words[-1].endswith("ies") else words[-1][:-1]
+    said = " ".join(words)
+    if said in _DOER:
+        return _DOER[said]
+    if not words or len(words) > 2 or not _a_noun(words[-1]) or _PREPOSITIONS & set(words):
+        # a verb phrase or a participle ("reports to", "approved"), a pivot's grouping ("By Region"): no thing a hop
+        # can reach
+        return None
+    return said
+
+
+def _a_noun(word: str) -> bool:
+    """Whether a header's last word can end a noun phrase: no preposition ("Reports To"), no participle ("Approved")."""
+    return word not in _PREPOSITIONS and not (word.endswith("ed") and len(word) > 4 and not word.endswith("eed"))
+
+
+def _joint(outer: str, inner: str) -> str:
+    """How a hop's thing is said with the thing (or row) it is reached from: "the customer who placed order 10248",
+    "the order in order detail 53", "the product in order 1043", else "the country of location 1700"."""
+    out, last = outer.split()[-1], inner.split()[-1] if inner else ""
+    # an order's item is a line of it ("the product in order item 7"), a catalogue's item a thing ("the supplier of
+    # item 7")
+    line = last in _LINES or last == "item" and len(inner.split()) > 1 and inner.split()[0] in {*_ORDERS, "line"}
+    if out in _BUYERS and last in _PLACED:
+        return "who placed"
+    if line or (last in _ORDERS and out in _GOODS):
+        return "in"
+    return "of"
 
 
 def _phrase(column: str) -> str:
@@ -191,7 +310,13 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                 table = tables.get(key)
                 if table is None:
                     # a sheet named as its workbook ("Sellers" in Sellers.xlsx) is not said twice
-                    said = "" if _words(sheet) == _words(book) else sheet
+                    # and a database export's one sheet ("Export Worksheet", Oracle's) is no name its owner gave it
+                    # or a machine's ("7bb8e241f2691456f4788efbe4823f5": no owner says it; held-out read)
+                    said = (
+                        ""
+                        if _words(sheet) == _words(book) or _EXPORT_SHEET.match(sheet) or _MACHINE.fullmatch(sheet)
+                        else sheet
+                    )
                     table = tables[key] = KeyedTable(
                         doc_id, table_name(book, said, ""), str(PurePosixPath(source).parent), head[0], tuple(head[1:])
                     )
@@ -199,7 +324,7 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                     row = cells(line)
                     if len(row) != len(head) or not row[0]:
                         continue
-                    label, whole = fold(row[0]), line.rstrip()
+                    label, whole = _key(row[0]), line.rstrip()
                     held = table.rows.get(label)
                     if held is not None and held[1] != whole:
                         if not _cut_of(held[1], whole) and not _cut_of(whole, held[1]):
@@ -229,14 +354,12 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             stages["grid_join:first table's keys repeat"] += 1
             continue
         for column in a.columns:
-            values = [fold(r[2].get(column, "")) for r in a.rows.values()]
+            values = [_key(r[2].get(column, "")) for r in a.rows.values()]
             values = [v for v in values if v]
-            if len(set(values)) < MIN_MATCHED or not _stems(column):
-                continue
-            if len(_noun(column).split()) > 2:
-                # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
-                # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder)
-                stages["grid_join:column named as no one says it"] += 1
+            # the header's words and the thing it names ("ShipVia": shipper, "Dept": department), so that a Shippers
+            # or a Departments table is named by it
+            said = _stems(column) | _stems(_thing(column) or "")
+            if len(set(values)) < MIN_MATCHED or not said:
                 continue
             fits = []
             for b in keyed:
@@ -249,7 +372,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                 # names of two words or more ("Ana Ruiz") match by chance almost never: a manager column whose
                 # names are the Staff sheet's rows is that link though the two names share no word
                 spelled = all(len(v.split()) >= 2 and re.search(r"[a-z]", v) for v in matched)
-                if not _stems(column) & named and not spelled:
+                if not said & named and not spelled:
                     stages["grid_join:values match, names differ"] += 1  # a running number 1-5 in two tables
                     continue
                 if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
@@ -260,8 +383,14 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                     # a period's total, no property of the row the question names
                     stages["grid_join:a period's summary"] += 1
                     continue
-                fits.append((len(_stems(column) & _stems(b.corner)), b))
+                fits.append((len(said & _stems(b.corner)), b))
             if not fits:
+                continue
+            if _thing(column) is None:
+                # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
+                # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder); a
+                # participle or a verb phrase ("Approved", "Reports To"): no thing a hop reaches
+                stages["grid_join:column named as no one says it"] += 1
                 continue
             best = max(n for n, _ in fits)
             top = [b for n, b in fits if n == best]
@@ -298,8 +427,9 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     ):
         return "grid_join:not a property"
     words = _words(prop)
-    if len(words) > 4:
-        return "grid_join:property named as no one says it"  # "the stock value by store ($) store c of …"
+    if len(words) > 4 or not _a_noun(words[-1]):
+        # "the stock value by store ($) store c of …", "the approved of the order in order detail 51"
+        return "grid_join:property named as no one says it"
     if words[0] in _AGGREGATES:
         # "the total of the type of Allowance": a category's total sums many rows of A, no property of the one row
         # the question names (session 56's reporting read: a finance book's totals by type)
@@ -307,15 +437,33 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     if len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
         return "grid_join:plural property"  # "What is the customers of the rating of …" reads as no question
     value = answer.strip()
-    if re.search(r"@|https?://|www\.", value):
-        return "grid_join:not a property"  # an address under a column named otherwise
+    if re.search(r"@|https?://|www\.", value) or _FILE.fullmatch(value):
+        # an address under a column named otherwise; a file's name ("EmpID7.pic" under Photo: the picture, unread)
+        return "grid_join:not a property"
     if fold(value) in _PLACEHOLDER or _ERROR.match(value) or re.fullmatch(r"[$€£]?0(?:\.0+)?%?", value):
         return "grid_join:value empty or placeholder"
     if len(value) > _VALUE_CHARS or len(value.split()) > 6:
         return "grid_join:value free text"
+    if re.fullmatch(r"-?\d+\.\d*(?:99999|00000)\d+", value):
+        # a float's stored noise (49.29999924 for 49.30): no one asks for it so, and the passage says no other
+        return "grid_join:value a float's noise"
+    if "date" in words and re.fullmatch(r"\d{5}(?:\.\d+)?", value):
+        return "grid_join:value a date's serial number"  # "the date of the product in sale 131" → 45894, unread
     if re.fullmatch(r"\d+(?:\.\d+)?E[-+]?\d+", value, re.IGNORECASE):
         return "grid_join:value scientific"
     return ""
+
+
+def _skippable(
+    chain: Sequence[KeyedTable], rows: Sequence[Mapping[str, str]], vias: Sequence[str], direct: Mapping
+) -> bool:
+    """Whether a row of the chain names, by a direct link, a row two or more hops on: that hop reads nothing."""
+    for i in range(len(chain) - 2):
+        for j in range(i + 2, len(chain)):
+            for column in direct.get((id(chain[i]), id(chain[j])), ()):
+                if _key(rows[i].get(column, "")) == _key(vias[j - 1]):
+                    return True
+    return False
 
 
 def chain_paths(links: Sequence[Link]) -> list[tuple[Link, ...]]:
@@ -348,21 +496,35 @@ def find_joins(
     for t in tables:
         for k, (chunk_id, _line, _values) in t.rows.items():
             groups.setdefault((t.doc_id, fold(t.where), k), []).append(chunk_id)
+    paths = list(paths)
+    # the direct links between two tables, by their columns: a chain's hop is skipped where an earlier row names the
+    # later row itself (a student's college code beside the major's)
+    direct: dict[tuple[int, int], list[str]] = {}
+    for path in paths:
+        if len(path) == 1:
+            direct.setdefault((id(path[0].a), id(path[0].b)), []).append(path[0].column)
     out: dict[tuple[Link, ...], list[Join]] = {}
     for path in paths:
         first, last, found = path[0], path[-1], []
         alone = len(path) == 1  # a row's refusal is counted once, not once per chain it starts
+        chain = [first.a, *(link.b for link in path)]
         for label, (chunk_id, _line, values) in first.a.rows.items():
             key = first.a.labels[label]
-            read, vias = [chunk_id], []
+            read, vias, rows = [chunk_id], [], [values]
             for link in path:
                 via = values.get(link.column, "")
-                if fold(via) not in link.b.rows:
+                if _key(via) not in link.b.rows:
                     break
                 vias.append(via)
-                read.append(link.b.rows[fold(via)][0])
-                values = link.b.rows[fold(via)][2]
+                read.append(link.b.rows[_key(via)][0])
+                values = link.b.rows[_key(via)][2]
+                rows.append(values)
             if len(vias) < len(path):
+                continue
+            if _skippable(chain, rows, vias, direct):
+                # "the college of the major of student R12345": the student's own row names the college (its
+                # collegeCode), so the major's row is read for nothing (tuning t2, session 57)
+                stages["grid_join:a hop the first rows skip"] += 1
                 continue
             if not _row_phrase(first.a, key) or named[(fold(first.a.where), label)] > 1:
                 # a bare number under a column that names no record; two users' Orders workbooks both holding
@@ -409,11 +571,14 @@ class GridJoins:
         joins = find_joins(paths, self.chunk_text, self.own_stages, tables)
         # by hop count, a document a hop: two sheets of one workbook are one (hops 1), a chain of workbooks as many
         self.pending: dict[int, dict[tuple[Link, ...], list[Join]]] = {}
-        ends = Counter((id(path[0].a), _end(path)) for path in joins)
+        said = Counter((id(path[0].a), _said_hops(path)) for path in joins)
         for path, found in joins.items():
-            if len(path) > 1 and ends[(id(path[0].a), _end(path))] > 1:
-                # Orders → Customers and Orders → Invoices → Customers: "the customer of order 7" is either
-                self.own_stages["grid_join:two chains end alike"] += len(found)
+            if len(path) > 1 and said[(id(path[0].a), _said_hops(path))] > 1:
+                # two chains from one table said by the same things (two Customer ID columns, each through its own
+                # table to a Customers table): "the customer of the invoice of order 7" is either. Orders → Customers
+                # and Orders → Invoices → Customers are two questions, each hop said ("the customer who placed order
+                # 7", "the customer of the invoice of order 7")
+                self.own_stages["grid_join:two chains said alike"] += len(found)
                 continue
             hops = len({path[0].a.doc_id, *(link.b.doc_id for link in path)})
             self.pending.setdefault(hops, {})[path] = found
@@ -467,17 +632,30 @@ class GridJoins:
     def _candidate(self, join: Join) -> Candidate:
         path, first, last = join.path, join.path[0], join.path[-1]
         tables = [first.a, *(link.b for link in path)]
-        rows = [first.a.rows[fold(join.key)], *(link.b.rows[fold(v)] for link, v in zip(path, join.vias, strict=True))]
+        rows = [first.a.rows[_key(join.key)], *(link.b.rows[_key(v)] for link, v in zip(path, join.vias, strict=True))]
         prop = _phrase(join.prop)
         # "the name of the supplier", not "the supplier name of the supplier"
         words = prop.split()
         if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
             prop = " ".join(words[1:])
         said = _row_phrase(first.a, join.key)
-        # the last table's thing only: "the supplier of shipment SH-0018", not "the supplier of the order of shipment
-        # SH-0018" (a chain's middle said reads as a database's path; tuning read: "the name of the product category
-        # of the product subcategory of product 478"); one chain from the row's table ends on it (`__init__`)
-        question = f"What is the {prop} of the {_end(path)} of {said} in {first.a.where}?"
+        # each hop said by the thing it reaches, from the row on: "the shipper of the order in order detail 53", not
+        # "the shipper of order detail 53" (the lead's read of session 56: a hop's noun skipped garbles the chain)
+        inner = _noun(first.a.corner) if said != join.key else ""
+        if said == join.key and _noun(first.a.corner) in _NAMED_KINDS:
+            # a row named by its name is said with its kind: "the manager of the Apollo project", not "of Apollo"
+            inner = _noun(first.a.corner)
+            said = f"the {join.key} {inner}"
+        seen = set(inner.split())
+        for link in path:
+            noun = _thing(link.column) or _phrase(link.column)
+            if len(noun.split()) == 2 and noun.split()[0] in seen:
+                # the chain's thing is not said twice: "the category of the subcategory of product 478", not "the
+                # product category of the product subcategory of product 478" (session 56's tuning read)
+                noun = noun.split()[1]
+            seen |= set(noun.split())
+            said, inner = f"the {noun} {_joint(noun, inner)} {said}", noun
+        question = f"What is the {prop} of {said} in {first.a.where}?"
         items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
         for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
             chunk_ids, quotes = items.setdefault(table.doc_id, ([], []))
@@ -520,9 +698,9 @@ class GridJoins:
         )
 
 
-def _end(path: tuple[Link, ...]) -> str:
-    """The thing a chain ends on, as the question says it: the last link's column's noun ("supplier")."""
-    return _noun(path[-1].column) or _phrase(path[-1].column)
+def _said_hops(path: tuple[Link, ...]) -> tuple[str, ...]:
+    """The things a chain's hops are said by, in order ("order", "customer")."""
+    return tuple(_thing(link.column) or _phrase(link.column) for link in path)
 
 
 def _path_id(path: tuple[Link, ...]) -> str:

@@ -312,7 +312,7 @@ class NaturalConfig:
         (`num-threads:`, `request_time`) with their jobs and "Default: X" paragraphs; no unfilled `@VARIABLE@`.
         With `doc_man`. 0 = as session 49 (`--mix man_styles=0`). Read with the facts.
     grid_joins: 1 (default) asks across two tables of a folder's workbooks where a column's values are another
-        table's row keys ("What is the company name of the customer of order 10250 in the Orders workbook?",
+        table's row keys ("What is the company name of the customer who placed order 10250 in the Orders workbook?",
         datagen.grid_joins, session 56, issue 36): two workbooks make a 2-hop task, a chain through three or four a
         3-4-hop one, each held by the one-search drop as a bridge is, by its passages (one search must not find the
         rows the chain reaches); two sheets of one workbook a one-document task over two passages. A folder with no such link is unchanged. 0 = as before (`--mix joins=0`).
