@@ -29,10 +29,10 @@ table whose keys repeat (an order-details sheet lists several products under one
 Links are followed on through further workbooks, up to `MAX_LINKS` links (a document a hop, none read twice):
 "What is the name of the region of the country of location 1000 in the Location workbook?" (Location → Country →
 Regions, hops 3). Each hop is said by the thing it reaches, its column's header turned into the noun a person says
-("CustomerID" → customer, "Product_Name" → product, "Mgr" → manager, "ShipVia" → shipper), with the words that join
-two things ("the customer who placed the order in order detail 53", "the manager of the Apollo project"); a header
-that names no thing (a participle, a verb phrase, a report's block) links nothing. One chain only from the row's
-table may end on a thing; the answer must be in no passage before the last.
+("CustomerID" → customer, "Product_Name" → product, "Mgr" → manager, "ShipVia" → shipper: datagen.grid_join_words),
+with the words that join two things ("the customer who placed the order in order detail 53", "the manager of the
+Apollo project"); a header that names no thing (a participle, a verb phrase, a report's block) links nothing. One
+chain only from the row's table may end on a thing; the answer must be in no passage before the last.
 
 Two sheets of one workbook are one document: their join is a one-document task over two passages (hops 1, as
 datagen.chat_bridges' session bridges); two or more workbooks a task of as many hops, held by the pipeline's one-search
@@ -53,6 +53,17 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from datagen.grid_facts import book_name, cells, is_grid_source, table_name
+from datagen.grid_join_words import (
+    KEY_WORDS,
+    NAMED_KINDS,
+    column_phrase,
+    column_stems,
+    column_words,
+    ends_noun,
+    hop_joint,
+    key_noun,
+    thing_of,
+)
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
 from datagen.types import HOP_UNIT, PASSAGE_HOPS, Candidate, DropReason, SupportingItem, TruthType
@@ -69,79 +80,12 @@ PER_LINK = 4  # questions asked through one link (A's column → B), or one chai
 MAX_LINKS = 3  # a chain of four tables at most (hops 4)
 _SEP = " · "  # corpus_tools.chunk_context's separator (as datagen.grid_facts reads it)
 _VALUE_CHARS = 40
-# words that say "this column holds a key", not what the key names
-_KEY_WORDS = frozenset({"id", "key", "code", "no", "nr", "num", "number", "ref", "fk", "pk", "sku"})
 # a B column that is no property a person asks for by the join: contact data (the brief: properties, not contact
 # data), an identifier, a text
 _NOT_PROPERTY = re.compile(
     r"(?i)\b(?:e-?mail|phone|mobile|fax|contact|address|website|url|link|username|password|"
     r"description|notes?|comments?|remarks?)\b|(?:^|[\s_])(?:id|key|code|sku|uuid|guid)$|"
     r"[a-z](?:ID|Id|Key|Code)$"
-)
-# a database's abbreviations of the things it keys, said in full ("Mgr": the manager)
-_SAID_IN_FULL = {
-    "mgr": "manager",
-    "emp": "employee",
-    "dept": "department",
-    "cust": "customer",
-    "prod": "product",
-    "cat": "category",
-    "loc": "location",
-    "supp": "supplier",
-    "qty": "quantity",
-}
-# a column named by what its row's thing does, said by who does it ("ReportsTo": the manager)
-_DOER = {
-    "reports to": "manager",
-    "ship via": "shipper",
-    "shipped via": "shipper",
-    "managed by": "manager",
-    "assigned to": "assignee",
-    "sold by": "seller",
-    "created by": "creator",
-    "owned by": "owner",
-}
-_PREPOSITIONS = frozenset({"to", "by", "via", "from", "for", "of", "in", "at", "with", "on", "per"})
-# the hop words ("the customer who placed order 7", "the product in order 7", "the order in order detail 53")
-_BUYERS = frozenset({"customer", "client", "buyer"})
-_ORDERS = frozenset({"order", "sale", "invoice", "purchase", "booking", "transaction", "reservation"})
-_PLACED = frozenset({"order", "purchase", "booking", "reservation"})  # "who placed sale 126" is no one's English
-_LINES = frozenset({"detail", "details", "line", "entry"})
-_GOODS = frozenset({"product", "item", "course", "book", "part", "article", "pizza", "dish"})
-# the kinds of thing a name is said with ("the Apollo project", "the Sales department"); a person's or a company's
-# name is said alone ("Ana Ruiz", never "the Ana Ruiz employee")
-_NAMED_KINDS = frozenset(
-    {
-        "project",
-        "category",
-        "type",
-        "department",
-        "team",
-        "region",
-        "store",
-        "branch",
-        "course",
-        "program",
-        "campaign",
-        "class",
-        "group",
-        "brand",
-        "segment",
-        "division",
-        "plan",
-        "module",
-        "zone",
-        "territory",
-        "warehouse",
-        "channel",
-        "site",
-        "office",
-        "subject",
-        "genre",
-        "section",
-        "market",
-        "phase",
-    }
 )
 _MONTH = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:\s+\d{2,4})?$")
 _DAY = re.compile(r"^\d{4}-\d\d-\d\d(?:\s.*)?$|^\d{1,2}/\d{1,2}/\d{2,4}$")
@@ -194,77 +138,12 @@ class Join:
     answer: str
 
 
-def _words(name: str) -> list[str]:
-    """A column name's words: "CustomerID" → customer id, "unit_price" → unit price, "Price (INR)" → price inr."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
-    return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
-
-
 def _key(cell: str) -> str:
     """A row key as a link compares it: case-folded, a whole number as one ("704.00" in an orders sheet a tool wrote
     as decimals is the products sheet's 704; a tuning folder's near link). Nothing else is taken as the same key:
     "007" and "7", "P-015" and "P015" may be two things."""
     folded = fold(cell)
     return folded.split(".")[0] if _WHOLE.fullmatch(folded) else folded
-
-
-def _stems(name: str) -> set[str]:
-    return {w.rstrip("s") for w in _words(name) if w not in _KEY_WORDS and len(w) >= 3}
-
-
-def _noun(name: str) -> str:
-    """What a key column's values are: "Customer_ID" → "customer", "ProductSubcategoryKey" → "product subcategory"."""
-    return " ".join(_SAID_IN_FULL.get(w, w) for w in _words(name) if w not in _KEY_WORDS)  # "EmpNo": employee
-
-
-def _thing(column: str) -> str | None:
-    """The thing a link's column names, as a person says it ("CustomerID" → customer, "Product_Name" → product,
-    "Mgr" → manager, "ShipVia" → shipper); None when its header names no thing ("Assigned", "Sold By Region"): a
-    hop said by no noun garbles the question, so the link is refused."""
-    words = [_SAID_IN_FULL.get(w, w) for w in _words(column) if w not in _KEY_WORDS]
-    if len(words) >= 2 and words[-1] in ("name", "title"):
-        words = words[:-1]  # a column of names keys the thing named: "the product of order 7", not "the product name"
-    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
-        # a row names one thing under a plural header ("Products": one product a row): "the price of the product"
-        words[-1] = words[-1][:-3] + "y" if words[-1].endswith("ies") else words[-1][:-1]
-    said = " ".join(words)
-    if said in _DOER:
-        return _DOER[said]
-    if not words or len(words) > 2 or not _a_noun(words[-1]) or _PREPOSITIONS & set(words):
-        # a verb phrase or a participle ("reports to", "approved"), a pivot's grouping ("By Region"): no thing a hop
-        # can reach
-        return None
-    return said
-
-
-def _a_noun(word: str) -> bool:
-    """Whether a header's last word can end a noun phrase: no preposition ("Reports To"), no participle ("Approved")."""
-    return word not in _PREPOSITIONS and not (word.endswith("ed") and len(word) > 4 and not word.endswith("eed"))
-
-
-def _joint(outer: str, inner: str) -> str:
-    """How a hop's thing is said with the thing (or row) it is reached from: "the customer who placed order 10248",
-    "the order in order detail 53", "the product in order 1043", else "the country of location 1700"."""
-    out, last = outer.split()[-1], inner.split()[-1] if inner else ""
-    # an order's item is a line of it ("the product in order item 7"), a catalogue's item a thing ("the supplier of
-    # item 7")
-    line = last in _LINES or last == "item" and len(inner.split()) > 1 and inner.split()[0] in {*_ORDERS, "line"}
-    if out in _BUYERS and last in _PLACED:
-        return "who placed"
-    if line or (last in _ORDERS and out in _GOODS):
-        return "in"
-    return "of"
-
-
-def _phrase(column: str) -> str:
-    """A column as said in a question: "UnitPrice" → "unit price", "Price (INR)" → "price (INR)"."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column.replace("_", " "))
-    if column.isupper():
-        said = spaced.lower()  # a shouted name ("REGION_NAME", an Oracle export's) is no acronym
-    else:
-        said = " ".join(w if (w.isupper() and len(w) > 1) or not w.isalpha() else w.lower() for w in spaced.split())
-    # a database's abbreviations said in full ("numCredits": the number of credits)
-    return re.sub(r"\b(?:num|no of|nbr) ", "number of ", re.sub(r"\bqty\b", "quantity", said))
 
 
 def _header(metadata: Mapping[str, Any]) -> tuple[list[str], str]:
@@ -314,7 +193,9 @@ def read_keyed_tables(mined: MinedCorpus) -> list[KeyedTable]:
                     # or a machine's ("7bb8e241f2691456f4788efbe4823f5": no owner says it; held-out read)
                     said = (
                         ""
-                        if _words(sheet) == _words(book) or _EXPORT_SHEET.match(sheet) or _MACHINE.fullmatch(sheet)
+                        if column_words(sheet) == column_words(book)
+                        or _EXPORT_SHEET.match(sheet)
+                        or _MACHINE.fullmatch(sheet)
                         else sheet
                     )
                     table = tables[key] = KeyedTable(
@@ -358,7 +239,7 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
             values = [v for v in values if v]
             # the header's words and the thing it names ("ShipVia": shipper, "Dept": department), so that a Shippers
             # or a Departments table is named by it
-            said = _stems(column) | _stems(_thing(column) or "")
+            said = column_stems(column) | column_stems(thing_of(column) or "")
             if len(set(values)) < MIN_MATCHED or not said:
                 continue
             fits = []
@@ -368,14 +249,22 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                 matched = [v for v in values if v in b.rows]
                 if len(set(matched)) < MIN_MATCHED or len(matched) < MIN_COVERAGE * len(values):
                     continue
-                named = _stems(b.corner) | _stems(b.where.split(" sheet of ")[0]) | _stems(PurePosixPath(b.doc_id).stem)
+                named = (
+                    column_stems(b.corner)
+                    | column_stems(b.where.split(" sheet of ")[0])
+                    | column_stems(PurePosixPath(b.doc_id).stem)
+                )
                 # names of two words or more ("Ana Ruiz") match by chance almost never: a manager column whose
                 # names are the Staff sheet's rows is that link though the two names share no word
                 spelled = all(len(v.split()) >= 2 and re.search(r"[a-z]", v) for v in matched)
                 if not said & named and not spelled:
                     stages["grid_join:values match, names differ"] += 1  # a running number 1-5 in two tables
                     continue
-                if fold(column) == fold(a.corner) or _stems(a.corner) == _stems(b.corner) and _stems(a.corner):
+                if (
+                    fold(column) == fold(a.corner)
+                    or column_stems(a.corner) == column_stems(b.corner)
+                    and column_stems(a.corner)
+                ):
                     stages["grid_join:same entity"] += 1  # Customers in two workbooks: no join, one thing twice
                     continue
                 if sum(1 for k in b.rows if _MONTH.match(k)) * 2 >= len(b.rows):
@@ -383,10 +272,10 @@ def find_links(tables: Sequence[KeyedTable], stages: Counter) -> list[Link]:
                     # a period's total, no property of the row the question names
                     stages["grid_join:a period's summary"] += 1
                     continue
-                fits.append((len(said & _stems(b.corner)), b))
+                fits.append((len(said & column_stems(b.corner)), b))
             if not fits:
                 continue
-            if _thing(column) is None:
+            if thing_of(column) is None:
                 # "Quantity on hand by store ProductID" (a report's block named over its columns): "the supplier of
                 # the quantity on hand by store product of Foldable Tote Bag" (session 56's third unseen folder); a
                 # participle or a verb phrase ("Approved", "Reports To"): no thing a hop reaches
@@ -409,9 +298,9 @@ def _row_phrase(table: KeyedTable, key: str) -> str:
     no record, or a heading keys it ("ACTUAL RESULTS": a dashboard's block, no record)."""
     if key.isupper() and len(key.split()) >= 2 or _DAY.match(key):
         return ""  # a heading, or a day ("the month of 2025-06-12": a log's entry, no record)
-    noun = _noun(table.corner)
+    noun = key_noun(table.corner)
     noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
-    coded = any(w in _KEY_WORDS for w in _words(table.corner))
+    coded = any(w in KEY_WORDS for w in column_words(table.corner))
     if coded or _RUNNING.match(key) or (re.search(r"\d", key) and fold(table.corner) != fold(noun)):
         return f"{noun} {key}" if noun and noun not in ("columns", "s") else ""
     return key
@@ -421,13 +310,13 @@ def _refusal(prop: str, answer: str, b: KeyedTable) -> str:
     # the name's words too: "SupplierContact" is contact data as "Supplier Contact" is
     if (
         prop == b.corner
-        or not _words(prop)
+        or not column_words(prop)
         or _NOT_PROPERTY.search(prop)
-        or _NOT_PROPERTY.search(" ".join(_words(prop)))
+        or _NOT_PROPERTY.search(" ".join(column_words(prop)))
     ):
         return "grid_join:not a property"
-    words = _words(prop)
-    if len(words) > 4 or not _a_noun(words[-1]):
+    words = column_words(prop)
+    if len(words) > 4 or not ends_noun(words[-1]):
         # "the stock value by store ($) store c of …", "the approved of the order in order detail 51"
         return "grid_join:property named as no one says it"
     if words[0] in _AGGREGATES:
@@ -633,28 +522,28 @@ class GridJoins:
         path, first, last = join.path, join.path[0], join.path[-1]
         tables = [first.a, *(link.b for link in path)]
         rows = [first.a.rows[_key(join.key)], *(link.b.rows[_key(v)] for link, v in zip(path, join.vias, strict=True))]
-        prop = _phrase(join.prop)
+        prop = column_phrase(join.prop)
         # "the name of the supplier", not "the supplier name of the supplier"
         words = prop.split()
-        if len(words) >= 2 and words[0].rstrip("s").lower() in _stems(last.b.corner) | _stems(last.column):
+        if len(words) >= 2 and words[0].rstrip("s").lower() in column_stems(last.b.corner) | column_stems(last.column):
             prop = " ".join(words[1:])
         said = _row_phrase(first.a, join.key)
         # each hop said by the thing it reaches, from the row on: "the shipper of the order in order detail 53", not
         # "the shipper of order detail 53" (the lead's read of session 56: a hop's noun skipped garbles the chain)
-        inner = _noun(first.a.corner) if said != join.key else ""
-        if said == join.key and _noun(first.a.corner) in _NAMED_KINDS:
+        inner = key_noun(first.a.corner) if said != join.key else ""
+        if said == join.key and key_noun(first.a.corner) in NAMED_KINDS:
             # a row named by its name is said with its kind: "the manager of the Apollo project", not "of Apollo"
-            inner = _noun(first.a.corner)
+            inner = key_noun(first.a.corner)
             said = f"the {join.key} {inner}"
         seen = set(inner.split())
         for link in path:
-            noun = _thing(link.column) or _phrase(link.column)
+            noun = thing_of(link.column) or column_phrase(link.column)
             if len(noun.split()) == 2 and noun.split()[0] in seen:
                 # the chain's thing is not said twice: "the category of the subcategory of product 478", not "the
                 # product category of the product subcategory of product 478" (session 56's tuning read)
                 noun = noun.split()[1]
             seen |= set(noun.split())
-            said, inner = f"the {noun} {_joint(noun, inner)} {said}", noun
+            said, inner = f"the {noun} {hop_joint(noun, inner)} {said}", noun
         question = f"What is the {prop} of {said} in {first.a.where}?"
         items: dict[str, tuple[list[str], list[str]]] = {}  # one supporting item a document, in chain order
         for table, (chunk_id, line, _values) in zip(tables, rows, strict=True):
@@ -664,12 +553,12 @@ class GridJoins:
         supporting = tuple(
             SupportingItem(d, tuple(c), tuple(q), contains_truth=d == last.b.doc_id) for d, (c, q) in items.items()
         )
-        clues = [f"What is the {_phrase(first.column)} of {said} in {first.a.where}?"]
+        clues = [f"What is the {column_phrase(first.column)} of {said} in {first.a.where}?"]
         clues += [
-            f"What is the {_phrase(link.column)} of {v} in {link.a.where}?"
+            f"What is the {column_phrase(link.column)} of {v} in {link.a.where}?"
             for link, v in zip(path[1:], join.vias, strict=False)
         ]
-        clues.append(f"What is the {_phrase(join.prop)} of {join.vias[-1]} in {last.b.where}?")
+        clues.append(f"What is the {column_phrase(join.prop)} of {join.vias[-1]} in {last.b.where}?")
         scope = "sheets" if len(supporting) == 1 else "workbooks"
         return Candidate(
             question=question,
@@ -700,7 +589,7 @@ class GridJoins:
 
 def _said_hops(path: tuple[Link, ...]) -> tuple[str, ...]:
     """The things a chain's hops are said by, in order ("order", "customer")."""
-    return tuple(_thing(link.column) or _phrase(link.column) for link in path)
+    return tuple(thing_of(link.column) or column_phrase(link.column) for link in path)
 
 
 def _path_id(path: tuple[Link, ...]) -> str:

@@ -258,9 +258,11 @@ def test_links_are_followed_on_through_a_third_workbook() -> None:
 
 
 def test_a_column_is_said_in_words_a_database_s_abbreviations_in_full() -> None:
-    from datagen.grid_joins import _phrase
+    from datagen.grid_join_words import column_phrase
 
-    said = {c: _phrase(c) for c in ("numCredits", "Qty", "UnitPrice", "REGION_NAME", "Price (INR)", "No of Units")}
+    said = {
+        c: column_phrase(c) for c in ("numCredits", "Qty", "UnitPrice", "REGION_NAME", "Price (INR)", "No of Units")
+    }
     assert said == {
         "numCredits": "number of credits",
         "Qty": "quantity",
@@ -637,10 +639,10 @@ def test_each_hop_is_said_by_the_thing_it_reaches_and_a_header_that_names_no_thi
 
 
 def test_a_database_s_abbreviated_key_column_is_said_as_its_thing() -> None:
-    from datagen.grid_joins import _thing
+    from datagen.grid_join_words import thing_of
 
     said = {
-        c: _thing(c)
+        c: thing_of(c)
         for c in (
             "CustomerID",
             "Product_Name",
@@ -813,9 +815,9 @@ def test_a_date_s_serial_number_is_not_asked() -> None:
 
 
 def test_a_plural_key_header_is_said_as_the_one_thing_a_row_names() -> None:
-    from datagen.grid_joins import _thing
+    from datagen.grid_join_words import thing_of
 
-    said = {c: _thing(c) for c in ("Products", "Categories", "Sales ID", "Status", "Business")}
+    said = {c: thing_of(c) for c in ("Products", "Categories", "Sales ID", "Status", "Business")}
     assert said == {
         "Products": "product",
         "Categories": "category",
@@ -873,9 +875,9 @@ def test_a_hop_the_first_row_skips_is_not_asked() -> None:
 def test_a_pivot_s_grouping_header_names_no_thing() -> None:
     # session 56's unseen folder 5: a report's block named over its columns ("… by store ProductID"); two words
     # ("By Region", "Per Store") had still passed as a thing
-    from datagen.grid_joins import _thing
+    from datagen.grid_join_words import thing_of
 
-    assert [_thing(c) for c in ("By Region", "Per Store", "Region", "Store ID")] == [None, None, "region", "store"]
+    assert [thing_of(c) for c in ("By Region", "Per Store", "Region", "Store ID")] == [None, None, "region", "store"]
 
 
 def test_a_header_said_as_its_thing_names_the_table_it_links_to() -> None:
@@ -971,9 +973,9 @@ def test_a_float_s_stored_noise_is_not_an_answer() -> None:
 
 
 def test_an_order_s_item_is_a_line_a_catalogue_s_item_a_thing() -> None:
-    from datagen.grid_joins import _joint
+    from datagen.grid_join_words import hop_joint
 
     said = {
-        (o, i): _joint(o, i) for o, i in (("product", "order item"), ("supplier", "item"), ("order", "order detail"))
+        (o, i): hop_joint(o, i) for o, i in (("product", "order item"), ("supplier", "item"), ("order", "order detail"))
     }
     assert said == {("product", "order item"): "in", ("supplier", "item"): "of", ("order", "order detail"): "in"}
