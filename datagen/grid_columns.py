@@ -242,7 +242,8 @@ designation company employer school university college campus platform device pa
 # one cell) names one figure in the plural, and is refused (grid_column_plural)
 _PLURAL_MEASURES = frozenset({"costs", "expenses", "sales", "earnings", "savings", "profits", "revenues", "losses",
                               "fees", "taxes", "wages", "expenditures", "payments", "deposits", "withdrawals",
-                              "dividends", "charges", "proceeds", "receipts", "actuals"})
+                              "dividends", "charges", "proceeds", "receipts", "actuals", "salaries", "bonuses",
+                              "commissions", "purchases", "allowances", "deductions", "refunds", "contributions"})
 _ACRONYMS = frozenset({"ebitda", "cogs", "cgpa", "usd", "eur", "gbp", "inr", "sgpa", "arpu", "mrr", "arr"})
 
 

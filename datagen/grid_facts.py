@@ -206,6 +206,9 @@ def table_name(book: str, sheet: str, caption: str, deck: bool = False) -> str:
     # a person's name above the table ("Mr.Avinash Kumar": who made the sheet) is no table's title: "In the Mr.Avinash
     # Kumar table in the interest calculator workbook" (tuning folder B, 6 of 30)
     caption = "" if _PERSON.match(caption) else caption
+    # a figure above the table ("30.66%", a pivot's cell) names none: "the total profit in the 30.66% table" (session
+    # 57's reporting read)
+    caption = caption if re.search(r"[A-Za-z]", caption) else ""
     if caption and fold(caption) not in (fold(sheet), fold(book)) and len(caption) <= _NAME_CHARS:
         where = f"the {caption} table in {where}"
     return where
@@ -323,12 +326,16 @@ def table_shapes(chunks: Sequence[Any]) -> dict[tuple[str, tuple[str, ...]], str
     # keyed by the sheet and the columns alone: a chunk that continues a table names its corner from the chunk's
     # header ("columns" where the header carries none), the chunk that starts it from the column line ("Task")
     rows: dict[tuple[str, tuple[str, ...]], dict[str, None]] = defaultdict(dict)
+    corners: dict[tuple[str, tuple[str, ...]], str] = {}  # the row keys' column, from the chunk that starts the table
     for chunk in chunks:
         sheet = str((chunk.metadata or {}).get("section", ""))
         for _caption, head, lines in _tables(chunk):
             if head:
-                rows[(sheet, tuple(head[1:]))].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
-    return {table: shape_refusal(["", *table[1]], list(lines)) for table, lines in rows.items()}
+                table = (sheet, tuple(head[1:]))
+                rows[table].update(dict.fromkeys(line.rstrip() for line in lines if line.strip()))
+                if head[0] != "columns":
+                    corners.setdefault(table, head[0])
+    return {table: shape_refusal([corners.get(table, ""), *table[1]], list(lines)) for table, lines in rows.items()}
 
 
 def grid_facts(chunk: Any, book: str, skipped: Counter,

@@ -296,8 +296,10 @@ def _row_phrase(table: KeyedTable, key: str) -> str:
     """A's row as the question says it: "order ORD-7" under an "Order ID" key column ("country IT" under
     "COUNTRY_ID"), a name as written ("Bill Gates" under "Name"); "" when a bare number keys a column that names
     no record, or a heading keys it ("ACTUAL RESULTS": a dashboard's block, no record)."""
-    if key.isupper() and len(key.split()) >= 2 or _DAY.match(key):
-        return ""  # a heading, or a day ("the month of 2025-06-12": a log's entry, no record)
+    if key.isupper() and len(key.split()) >= 2 or _DAY.match(key) or _MACHINE.search(key):
+        # a heading, a day ("the month of 2025-06-12": a log's entry, no record), or a key a machine wrote ("the
+        # department of attendance 4d3e2b9d-152c-…": session 57's reporting read)
+        return ""
     noun = key_noun(table.corner)
     noun = re.sub(r"\bsales$", "sale", noun)  # "Sales ID" keys a sale
     coded = any(w in KEY_WORDS for w in column_words(table.corner))

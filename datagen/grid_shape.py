@@ -6,6 +6,8 @@ The refusals converge slowly: each new folder of workbooks shows a shape none be
 tables, lookup sheets, codes as keys; session 56's reporting reads). The gate turns the question round: a table is
 asked only when, from the table alone (its column line and its rows, read across all its chunks: a table is its
 sheet and its columns, datagen.grid_facts.table_shapes),
+- it is **in English**: no header, and fewer than a third of its row keys, holds a letter English does not write
+  ("Serviços AWS", "Thép thanh": grid_shape_not_english; an English question would quote another language);
 - its rows are keyed by **names**: at most a third of its row labels (total rows left out) are of one kind that is
   no name: a statistic or a formula ("Median", "Mode", "Average If": grid_shape_key_statistics, a block of
   statistics under a table), a date ("2023-03-31", "Mar-23": grid_shape_key_dates), a code, a number, a letter, a
@@ -34,7 +36,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from datagen.grid_columns import _ERRORS, _PLACEHOLDERS, TOTAL_ROW, _label_refusal, _statistic_row, cells
+from datagen.grid_columns import (
+    _ERRORS,
+    _PIVOT_FIELD,
+    _PLACEHOLDERS,
+    TOTAL_ROW,
+    _label_refusal,
+    _statistic_row,
+    cells,
+)
 from datagen.mining import fold
 
 # a rating scale's level: "Very Low", "High", or a score with its word ("3 — Neutral", "5 - Great": session 56's reads
@@ -79,9 +89,10 @@ _CODE_REFUSALS = frozenset(
         "grid_row_label_stray",
     }
 )
-# a short reference ("R14", "A6", "T1", "TC-07"): a risk's, an asset's or a test's number, not its name; a quarter or a
-# half ("Q1", "H2") is a period and stays
-_SHORT_CODE = re.compile(r"^(?![QqHh][1-4]$)[A-Za-z]{1,3}[-_]?\d{1,4}[A-Za-z]?$")
+# a short reference ("R14", "A6", "T1", "TC-07", "E00004"): a risk's, an asset's, a test's or an employee's number, not
+# its name ("What is the net pay for E00004" under "EMPL Number": session 57's reporting read); a quarter or a half
+# ("Q1", "H2") is a period and stays
+_SHORT_CODE = re.compile(r"^(?![QqHh][1-4]$)[A-Za-z]{1,3}[-_]?\d{1,6}[A-Za-z]?$")
 # a figure: no letters ("$1,200.00", "12.5%", "2023-03-31"), or a currency code or a short unit beside the number
 # ("USD 400", "12 kg"); "Unit 1" is a name with its number
 _FIGURE = re.compile(
@@ -119,12 +130,23 @@ def row_refusal(label: str) -> str:
     return "grid_shape_row_comparison" if _COMPARING_ROW.search(label.strip()) else ""
 
 
+def _foreign(text: str) -> bool:
+    """Whether a header or a row key holds a letter English does not write ("Serviços", "Thép thanh", "Категория"); an
+    Excel's pivot field in another language ("Średnia z Age") is said in English."""
+    return any(c.isalpha() and not c.isascii() for c in text) and not _PIVOT_FIELD.match(text.strip())
+
+
 def shape_refusal(head: Sequence[str], rows: Sequence[str]) -> str:
-    """Why a table (its column line `head`, its row lines, all its chunks' where known) is no table of things with
-    properties ("" when it is one); see the module docstring."""
+    """Why a table (its column line `head`, the row keys' column first, its row lines, all its chunks' where known) is
+    no table of things with properties ("" when it is one); see the module docstring."""
     columns = head[1:]
     table = [r for r in map(cells, rows) if len(r) == len(columns) + 1 and r[0].strip()]
     summed = [r for r in table if not TOTAL_ROW.match(r[0].strip())]
+    if any(map(_foreign, head)) or summed and sum(_foreign(r[0]) for r in summed) >= _SHARE * len(summed):
+        # a table in another language: an English question would quote its words ("the valor total for SES - in the
+        # Precificação sheet", "which had the higher sale, Phôi thép or Thép thanh": session 57's reporting reads),
+        # and its keys are no names a reader of the question knows; a few accented names in an English list stay
+        return "grid_shape_not_english"
     kinds = Counter(label_class(r[0]) for r in summed)
     if summed and kinds["statistics"] >= _SHARE * len(summed):
         # "Average | Average If | Median | Mode | Max" under a payroll's columns: a block of statistics over the table

@@ -375,6 +375,11 @@ def _higher(a: Statement, b: Statement) -> Statement | None:
     na, nb = a.number(), b.number()
     if na is None or nb is None or na == nb or _unit(a.value) != _unit(b.value):
         return None  # "12%" against "$6,000": no one compares a share with an amount
+    if na < 0 or nb < 0:
+        # a sheet that writes its expenses below zero: "which had the higher amount, Wants:Trips (-1,594.52) or
+        # Needs:Dentist (-2.21)?" → the dentist, the smaller expense; income beside expense is no comparison either
+        # (session 57's reporting read, 7 of 30)
+        return None
     return a if na > nb else b
 
 

@@ -1080,3 +1080,58 @@ def test_a_pivot_s_sum_of_a_rate_is_not_asked_its_sum_of_pay_is() -> None:
     assert not [q for q in asked if "hourly wage" in q], asked
     assert asked["What is the total january pay for Amjad Ayat in the Pivot sheet of the Payroll workbook?"] == "2842"
     assert skipped["grid_pivot_sum_of_rate"] == 3
+
+
+def test_a_table_in_another_language_asks_nothing_a_few_accented_names_stay() -> None:
+    # session 57's reporting reads: a Portuguese price list ("the valor total for SES - in the Precificação sheet") and
+    # a Vietnamese stock list ("which had the higher sale, Phôi thép or Thép thanh?"), whose columns are English
+    book = "ops/budget.xlsx"
+    chunks = [
+        sheet_table("p#0", book, "Precos", "Serviços AWS | Tipo | Qtde | Valor Total", "EC2 - Linux ERP | M5 Large | 2 | 140.16\n"
+                    "ELB - Balanceador Carga | Small | 1 | 22.27\nRDS - BD PostgreSQL | M5 Large | 1 | 713.21"),
+        sheet_table("v#0", book, "Stock", "Name | Sale | Class", "Phôi thép | 856,797 | B\nThép thanh | 3,675,240 | A\n"
+                    "Ống thép | 994,223 | C\nSteel coil | 120,000 | C", at=1),
+        sheet_table("m#0", book, "Menu", "Dish | Price | Calories", "Crème brûlée | 6.50 | 420\nChocolate cake | 5.00 | 510\n"
+                    "Apple pie | 4.50 | 380\nCarrot cake | 4.75 | 450", at=2),
+    ]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "Precos" in q or "Stock" in q], asked
+    assert skipped["grid_shape_not_english"] >= 2, skipped
+    assert asked["What is the price for Crème brûlée in the Menu sheet of the Shop workbook?"] == "6.50"
+
+
+def test_an_employee_number_keys_no_row_and_a_plural_pay_is_said_with_are() -> None:
+    # session 57's reporting read: "What is the net pay for E00003 in the Payroll workbook?" (the row names Bell), and
+    # "What is the salaries for Mar in the Expenses sheet …?"
+    book = "hr/payroll.xlsx"
+    chunks = [sheet_table("e#0", book, "Payroll", "EMPL Number | EMPL Name | Hours Worked | Net Pay",
+                          "E00001 | Smith | 40 | 246.75\nE00003 | Bell | 6.5 | 152.75\nE00004 | Devis | 40 | 338.4"),
+              sheet_table("x#0", book, "Expenses", "Month | Salaries | Rent", "Mar | 18,000 | 2,000\nApr | 18,000 | 2,000\n"
+                          "May | 21,000 | 2,000", at=1)]
+    asked, skipped = _shaped(chunks)
+    assert not [q for q in asked if "E0000" in q], asked
+    assert skipped["grid_shape_key_codes"] >= 1, skipped
+    assert asked["What are the salaries for Apr in the Expenses sheet of the Shop workbook?"] == "18,000"
+
+
+def test_figures_below_zero_are_never_compared_and_a_figure_names_no_table() -> None:
+    # session 57's reporting read: a budget that writes expenses below zero ("which had the higher amount,
+    # Needs:Dentist (-2.21) or Wants:Trips (-1,594.52)?" → the dentist), and a pivot's cell above a table said as its
+    # name ("the total profit in the 30.66% table")
+    import random
+
+    from datagen.grid_tasks import GridTasks
+
+    book = "home/averages.xlsx"
+    chunks = [sheet_table("a#0", book, "Averages", "Category | Amount", "Needs:Dentist | -2.21\nWants:Trips | -1594.52\n"
+                          "Net Salary | 11873.27\nCC Rewards | 99.47\nAdjustment | 16.65"),
+              Chunk("b#0", book, "(Category) | Profit\nFurniture | 1,200\nLamps | 3,400", 1, 20,
+                    _meta(book, "Pivot", "30.66% · columns: Profit · Category", "Averages"))]
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base)
+    rng = random.Random(0)
+    made = [generator._compare_in_table(rng) for _ in range(40)]
+    options = {tuple(sorted(c.metadata["options"])) for c in made if hasattr(c, "metadata")}
+    assert options and not [o for o in options if "Needs:Dentist" in o or "Wants:Trips" in o], options
+    asked = {s.fact.ask for s in generator.statements}
+    assert [q for q in asked if "Lamps" in q] == ["What is the profit for Lamps in the Pivot sheet of the averages workbook?"]

@@ -979,3 +979,42 @@ def test_an_order_s_item_is_a_line_a_catalogue_s_item_a_thing() -> None:
         (o, i): hop_joint(o, i) for o, i in (("product", "order item"), ("supplier", "item"), ("order", "order detail"))
     }
     assert said == {("product", "order item"): "in", ("supplier", "item"): "of", ("order", "order detail"): "in"}
+
+
+def test_a_key_a_machine_wrote_is_said_by_no_question() -> None:
+    # session 57's reporting read: "What is the name of the department of the employee of attendance
+    # 4d3e2b9d-152c-47b1-8ea3-d361bd9b97e2 in the Attendance workbook?" — no one says a UUID; employee 36 still is
+    from datagen.grid_joins import GridJoins
+
+    attendance, employees, departments = "hr/Attendance.xlsx", "hr/Employees.xlsx", "hr/Departments.xlsx"
+    chunks = [
+        Chunk(
+            "att#0",
+            attendance,
+            "(AttendanceID) | EmployeeID | Status\n4d3e2b9d-152c-47b1-8ea3-d361bd9b97e2 | 36 | Absent\n"
+            "c6b921c0-3015-482b-8ab8-1f6a80b53431 | 78 | Leave\n9a1f0c2e-77b4-4c1d-9e0a-1b2c3d4e5f60 | 92 | Present",
+            0,
+            40,
+            _meta(attendance, "Sheet1", "columns: EmployeeID | Status · AttendanceID"),
+        ),
+        Chunk(
+            "emp#0",
+            employees,
+            "(EmployeeID) | FirstName | DepartmentID\n36 | Allison | 1\n78 | Justin | 2\n92 | Steven | 3",
+            0,
+            40,
+            _meta(employees, "Sheet1", "columns: FirstName | DepartmentID · EmployeeID"),
+        ),
+        Chunk(
+            "dep#0",
+            departments,
+            "(DepartmentID) | DepartmentName\n1 | Human Resources\n2 | Finance\n3 | Marketing",
+            0,
+            40,
+            _meta(departments, "Sheet1", "columns: DepartmentName · DepartmentID"),
+        ),
+    ]
+    generator = GridJoins(NoProseGenerator(), mine(chunks))
+    made = {generator._candidate(j).question for js in generator.pending.values() for jss in js.values() for j in jss}
+    assert not [q for q in made if "attendance" in q.lower()], made
+    assert "What is the name of the department of employee 36 in the Employees workbook?" in made, made
