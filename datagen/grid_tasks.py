@@ -141,7 +141,11 @@ class GridTasks:
                 by_table_column[(s.key.table, fold(s.key.column), s.fact.doc_id)].append(s)
                 by_column[fold(s.key.column)].append(s)
             by_cell[(fold(s.key.row), fold(s.key.column))].append(s)
-        self.in_table = {k: v for k, v in by_table_column.items() if len({fold(s.key.row) for s in v}) >= 2}
+        # a column with figures below zero is a ledger of flows: incomes, expenses written negative, accounts' balances
+        # ("Category | Amount": "which had the higher amount, [Bank of America Travel] or [Apple RSU]?", "Interest Inc
+        # or Adjustment?"); its rows are no things of one kind to compare (session 57's reporting read, 10 of 12)
+        self.in_table = {k: v for k, v in by_table_column.items()
+                         if len({fold(s.key.row) for s in v}) >= 2 and all((s.number() or 0) >= 0 for s in v)}
         self.in_table_docs: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         for k in sorted(self.in_table):
             self.in_table_docs[self.in_table[k][0].fact.doc_id].append(k)
