@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from datagen.factbase import Fact, FactBase
-from datagen.grid_facts import _YEAR, GRID, TOTAL_ROW, GridKey, _column_phrase, grid_key, row_phrase
+from datagen.grid_facts import _YEAR, GRID, TOTAL_ROW, GridKey, _column_phrase, grid_key, is_grid_source, row_phrase
 from datagen.grid_shape import LINE_ITEM, SCALE_LEVEL
 from datagen.mining import MinedCorpus, fold
 from datagen.positives import POSITIVES
@@ -156,7 +156,10 @@ class GridTasks:
             tables[s.fact.doc_id].add(s.key.table)
         self.docs = sorted(tables)
         self.tables = {d: sorted(t) for d, t in tables.items()}
-        self.cap = workbook_cap(n, len(self.docs))
+        # a workbook's share of the folder, not of the workbooks that happen to be askable: a folder of 44 workbooks
+        # where three are askable gave one expense list 95 of 104 tasks (session 57's reporting read)
+        folder = {d for d, cs in mined.chunks.items() if cs and is_grid_source(cs[0].metadata or {})}
+        self.cap = workbook_cap(n, len(folder | set(self.docs)))
         self.per_doc: Counter = Counter()  # grid tasks written that read each workbook
         # two workbooks' rows under one column name compared ("Utilities in one P&L or Marketing in another") read
         # as no question a person asks (hand-read, tuning folder): off unless asked for
@@ -397,8 +400,9 @@ def _stems(text: str) -> set[str]:
 
 
 def workbook_cap(n: int | None, workbooks: int) -> int | None:
-    """The most grid tasks of a run of `n` that may read one workbook: the larger of n / 6 and n / workbooks (a
-    folder of three workbooks gives each a third); None (no cap) when n is not known."""
+    """The most grid tasks of a run of `n` that may read one workbook: the larger of n / 6 and n / workbooks, the
+    folder's workbooks, askable or not (a folder of three workbooks gives each a third); None (no cap) when n is not
+    known."""
     if not n or not workbooks:
         return None
     return max(math.ceil(n / 6), math.ceil(n / workbooks))

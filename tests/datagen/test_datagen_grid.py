@@ -692,6 +692,25 @@ def test_no_workbook_gives_more_than_its_fair_share_of_a_run(tmp_path: Path) -> 
     assert per_book[big] == 6 and per_book[small] <= 6, per_book
 
 
+def test_a_workbook_s_fair_share_is_of_the_folder_not_of_the_askable_workbooks(tmp_path: Path) -> None:
+    # session 57's reporting read: 44 workbooks, three askable, one expense list 95 of 104 tasks; here six workbooks
+    # of which one is askable: its share is a sixth of the run, not all of it
+    from datagen.grid_tasks import GridTasks
+
+    big = "home/expenses.xlsx"
+    rows = "\n".join(f"Item {chr(65 + i)}{chr(65 + j)} | {10 + i}.{j}5 | {30 + j}" for i in range(8) for j in range(5))
+    chunks = [Chunk("b#0", big, "(Category) | Amount | Count\n" + rows, 0, 200,
+                    _meta(big, "Averages", "columns: Amount | Count · Category", "Expenses"))]
+    chunks += [Chunk(f"n{i}#0", f"home/notes{i}.xlsx", "(Day) | Mood\nMonday | ok", 0, 20,
+                     _meta(f"home/notes{i}.xlsx", "Log", "columns: Mood · Day", f"Notes {i}")) for i in range(5)]
+    mined, base = _base(chunks)
+    generator = GridTasks(NoProseGenerator(), mined, base, n=24)
+    assert generator.docs == [big] and generator.cap == 4
+    generate(generator, mined, tmp_path / "t.jsonl", GenerateConfig(n=24, hops=(1,), patience=60, seed=1))
+    tasks = read_task_file(tmp_path / "t.jsonl")
+    assert len(tasks) == 4 and {d for t in tasks for d in t.gold_doc_ids} == {big}, tasks
+
+
 def test_a_person_s_name_above_a_table_is_no_title() -> None:
     # tuning folder B: "In the Mr.Avinash Kumar table in the interest calculator workbook, which had the higher
     # interest rate, Loan B or Loan C?": the sheet's author, typed above the table
