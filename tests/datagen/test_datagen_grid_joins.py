@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from datagen_fixtures import NoProseGenerator
+from datagen_fixtures import NoProseGenerator, sheet_table
 
 from corpus_tools.types import Chunk
 from datagen.mining import mine
@@ -26,14 +26,12 @@ def _chunks() -> list[Chunk]:
         "acme/Projects.xlsx",
     )
     return [
-        Chunk(
+        sheet_table(
             "ord#0",
             orders,
-            "(Order_ID) | Customer_ID | Quantity | Status\nORD-1 | C001 | 5 | Completed\n"
-            "ORD-2 | C002 | 3 | Completed\nORD-3 | C003 | 7 | Open",
-            0,
-            40,
-            _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
+            "Sheet1",
+            "Order_ID | Customer_ID | Quantity | Status",
+            "ORD-1 | C001 | 5 | Completed\nORD-2 | C002 | 3 | Completed\nORD-3 | C003 | 7 | Open",
         ),
         # the rows of the same table, its header row in the chunk before
         Chunk(
@@ -44,41 +42,36 @@ def _chunks() -> list[Chunk]:
             40,
             _meta(orders, "Sheet1", "columns: Customer_ID | Quantity | Status · Order_ID"),
         ),
-        Chunk(
+        sheet_table(
             "cus#0",
             customers,
-            "(Customer_ID) | Company Name | City | Email\nC001 | Hanari Carnes | Lyon | a@x.org\n"
-            "C002 | Around the Horn | Leeds | b@x.org\nC003 | Berglunds Snabbkop | Lulea | c@x.org",
-            0,
-            40,
-            _meta(customers, "Sheet1", "columns: Company Name | City | Email · Customer_ID"),
+            "Sheet1",
+            "Customer_ID | Company Name | City | Email",
+            "C001 | Hanari Carnes | Lyon | a@x.org\nC002 | Around the Horn | Leeds | b@x.org\nC003 | Berglunds Snabbkop | Lulea | c@x.org",
         ),
         # another user's folder, keyed alike: another company's customers, never the orders' table
-        Chunk(
+        sheet_table(
             "oth#0",
             other,
-            "(Customer_ID) | Company Name | City\nC001 | Zeta Foods | Oslo\nC002 | Zeta Two | Bergen\n"
-            "C003 | Zeta Three | Tromso",
-            0,
-            40,
-            _meta(other, "Sheet1", "columns: Company Name | City · Customer_ID"),
+            "Sheet1",
+            "Customer_ID | Company Name | City",
+            "C001 | Zeta Foods | Oslo\nC002 | Zeta Two | Bergen\nC003 | Zeta Three | Tromso",
         ),
         # two sheets of one workbook: a project's manager is a row of the Staff sheet
-        Chunk(
+        sheet_table(
             "prj#0",
             book,
-            "(Project) | Manager | Budget\nApollo | Ana Ruiz | 1,200\nHermes | Bo Chen | 800\nZeus | Cy Park | 950",
-            0,
-            40,
-            _meta(book, "Projects", "columns: Manager | Budget · Project"),
+            "Projects",
+            "Project | Manager | Budget",
+            "Apollo | Ana Ruiz | 1,200\nHermes | Bo Chen | 800\nZeus | Cy Park | 950",
         ),
-        Chunk(
+        sheet_table(
             "prj#1",
             book,
-            "(Name) | Department | Phone\nAna Ruiz | Finance | 555-1\nBo Chen | Legal | 555-2\nCy Park | Sales | 555-3",
-            1,
-            40,
-            _meta(book, "Staff", "columns: Department | Phone · Name"),
+            "Staff",
+            "Name | Department | Phone",
+            "Ana Ruiz | Finance | 555-1\nBo Chen | Legal | 555-2\nCy Park | Sales | 555-3",
+            at=1,
         ),
     ]
 
@@ -130,13 +123,12 @@ def test_a_first_table_whose_keys_repeat_asks_nothing() -> None:
     chunks = [
         *_chunks(),
         # order ORD-1 lists two customers' lines: "the customer of order ORD-1" is either
-        Chunk(
+        sheet_table(
             "det#0",
             details,
-            "(Order_ID) | Customer_ID | Units\nORD-1 | C001 | 4\nORD-1 | C002 | 6\nORD-2 | C003 | 1\nORD-3 | C002 | 2",
-            0,
-            40,
-            _meta(details, "Sheet1", "columns: Customer_ID | Units · Order_ID"),
+            "Sheet1",
+            "Order_ID | Customer_ID | Units",
+            "ORD-1 | C001 | 4\nORD-1 | C002 | 6\nORD-2 | C003 | 1\nORD-3 | C002 | 2",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -149,32 +141,18 @@ def test_contact_data_a_sheet_named_as_its_workbook_and_a_row_two_workbooks_name
 
     sales, products, other = "acme/Sales.xlsx", "acme/Products.xlsx", "zeta/Sales.xlsx"
     chunks = [
-        Chunk(
-            "sal#0",
-            sales,
-            "(SaleID) | Product | Qty\n1 | P001 | 4\n2 | P002 | 6\n3 | P003 | 1\n4 | P001 | 2",
-            0,
-            40,
-            _meta(sales, "Sales", "columns: Product | Qty · SaleID"),
+        sheet_table(
+            "sal#0", sales, "Sales", "SaleID | Product | Qty", "1 | P001 | 4\n2 | P002 | 6\n3 | P003 | 1\n4 | P001 | 2"
         ),
-        Chunk(
+        sheet_table(
             "pro#0",
             products,
-            "(ProductID) | ProductName | SupplierContact\nP001 | Drill | a@s.com\nP002 | Saw | b@s.com\n"
-            "P003 | Vice | c@s.com",
-            0,
-            40,
-            _meta(products, "Sheet1", "columns: ProductName | SupplierContact · ProductID"),
+            "Sheet1",
+            "ProductID | ProductName | SupplierContact",
+            "P001 | Drill | a@s.com\nP002 | Saw | b@s.com\nP003 | Vice | c@s.com",
         ),
         # another folder's Sales workbook (its sheet named as it) with a sale 4 of its own
-        Chunk(
-            "oth#0",
-            other,
-            "(SaleID) | Item | Qty\n4 | Bolt | 9\n5 | Nut | 3",
-            0,
-            40,
-            _meta(other, "Sales", "columns: Item | Qty · SaleID"),
-        ),
+        sheet_table("oth#0", other, "Sales", "SaleID | Item | Qty", "4 | Bolt | 9\n5 | Nut | 3"),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
     made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
@@ -188,21 +166,15 @@ def test_a_code_key_is_said_with_its_noun_and_a_shouted_column_in_lower_case() -
 
     country, regions = "hr/Country.xlsx", "hr/Regions.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "cou#0",
             country,
-            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
-            0,
-            40,
-            _meta(country, "Export Worksheet", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+            "Export Worksheet",
+            "COUNTRY_ID | COUNTRY_NAME | REGION_ID",
+            "IT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
         ),
-        Chunk(
-            "reg#0",
-            regions,
-            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
-            0,
-            40,
-            _meta(regions, "Export Worksheet", "columns: REGION_NAME · REGION_ID"),
+        sheet_table(
+            "reg#0", regions, "Export Worksheet", "REGION_ID | REGION_NAME", "1 | Europe\n2 | Americas\n3 | Asia"
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -219,30 +191,21 @@ def test_links_are_followed_on_through_a_third_workbook() -> None:
 
     location, country, regions = "hr/Location.xlsx", "hr/Country.xlsx", "hr/Regions.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "loc#0",
             location,
-            "(LOCATION_ID) | CITY | COUNTRY_ID\n1000 | Roma | IT\n1300 | Tokyo | JP\n1400 | Southlake | US",
-            0,
-            40,
-            _meta(location, "Sheet1", "columns: CITY | COUNTRY_ID · LOCATION_ID"),
+            "Sheet1",
+            "LOCATION_ID | CITY | COUNTRY_ID",
+            "1000 | Roma | IT\n1300 | Tokyo | JP\n1400 | Southlake | US",
         ),
-        Chunk(
+        sheet_table(
             "cou#0",
             country,
-            "(COUNTRY_ID) | COUNTRY_NAME | REGION_ID\nIT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
-            0,
-            40,
-            _meta(country, "Sheet1", "columns: COUNTRY_NAME | REGION_ID · COUNTRY_ID"),
+            "Sheet1",
+            "COUNTRY_ID | COUNTRY_NAME | REGION_ID",
+            "IT | Italy | 1\nJP | Japan | 3\nUS | United States | 2",
         ),
-        Chunk(
-            "reg#0",
-            regions,
-            "(REGION_ID) | REGION_NAME\n1 | Europe\n2 | Americas\n3 | Asia",
-            0,
-            40,
-            _meta(regions, "Sheet1", "columns: REGION_NAME · REGION_ID"),
-        ),
+        sheet_table("reg#0", regions, "Sheet1", "REGION_ID | REGION_NAME", "1 | Europe\n2 | Americas\n3 | Asia"),
     ]
     mined = mine(chunks)
     generator = GridJoins(NoProseGenerator(), mined)
@@ -297,21 +260,19 @@ def test_a_chain_that_ends_as_a_direct_link_does_is_asked_by_its_hops() -> None:
     chunks = [
         *[c for c in _chunks() if c.doc_id != orders],
         # an order names its customer and its invoice, and the invoice names a customer too
-        Chunk(
+        sheet_table(
             "ord#0",
             orders,
-            "(Order_ID) | Customer_ID | Invoice_ID\nORD-1 | C001 | INV-1\nORD-2 | C002 | INV-2\nORD-3 | C003 | INV-3",
-            0,
-            40,
-            _meta(orders, "Sheet1", "columns: Customer_ID | Invoice_ID · Order_ID"),
+            "Sheet1",
+            "Order_ID | Customer_ID | Invoice_ID",
+            "ORD-1 | C001 | INV-1\nORD-2 | C002 | INV-2\nORD-3 | C003 | INV-3",
         ),
-        Chunk(
+        sheet_table(
             "inv#0",
             invoices,
-            "(Invoice_ID) | Customer_ID | Total\nINV-1 | C002 | 10\nINV-2 | C003 | 20\nINV-3 | C001 | 30",
-            0,
-            40,
-            _meta(invoices, "Sheet1", "columns: Customer_ID | Total · Invoice_ID"),
+            "Sheet1",
+            "Invoice_ID | Customer_ID | Total",
+            "INV-1 | C002 | 10\nINV-2 | C003 | 20\nINV-3 | C001 | 30",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -335,23 +296,19 @@ def test_a_key_the_question_s_words_hold_bridges_nothing() -> None:
 
     pizzas, types = "shop/pizzas.xlsx", "shop/Pizza_types.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "piz#0",
             pizzas,
-            "(pizza_id) | pizza_type_id | size\nbbq_ckn_s | bbq_ckn | S\nhawaiian_m | hawaiian | M\nveggie_l | veggie | L\n"
-            "p4 | veggie | S",
-            0,
-            40,
-            _meta(pizzas, "Sheet1", "columns: pizza_type_id | size · pizza_id"),
+            "Sheet1",
+            "pizza_id | pizza_type_id | size",
+            "bbq_ckn_s | bbq_ckn | S\nhawaiian_m | hawaiian | M\nveggie_l | veggie | L\np4 | veggie | S",
         ),
-        Chunk(
+        sheet_table(
             "typ#0",
             types,
-            "(pizza_type_id) | name | category\nbbq_ckn | The BBQ Chicken Pizza | Chicken\n"
-            "hawaiian | The Hawaiian Pizza | Classic\nveggie | The Veggie Pizza | Veggie",
-            0,
-            40,
-            _meta(types, "Sheet1", "columns: name | category · pizza_type_id"),
+            "Sheet1",
+            "pizza_type_id | name | category",
+            "bbq_ckn | The BBQ Chicken Pizza | Chicken\nhawaiian | The Hawaiian Pizza | Classic\nveggie | The Veggie Pizza | Veggie",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -367,13 +324,12 @@ def test_a_row_cut_at_a_chunk_s_end_and_read_whole_in_the_next_is_one_row() -> N
 
     customers = "acme/Customers.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "cus#0",
             customers,
-            "(Customer_ID) | Company Name | City | Postal\nC001 | Hanari Carnes | Lyon | 690\nC002 | Around the Horn | Leeds |",
-            0,
-            40,
-            _meta(customers, "Sheet1", "columns: Company Name | City | Postal · Customer_ID"),
+            "Sheet1",
+            "Customer_ID | Company Name | City | Postal",
+            "C001 | Hanari Carnes | Lyon | 690\nC002 | Around the Horn | Leeds |",
         ),
         Chunk(
             "cus#1",
@@ -420,23 +376,15 @@ def test_an_answer_the_first_row_s_other_column_group_gives_is_not_asked() -> No
     customers = [c for c in _chunks() if c.doc_id == "acme/Customers.xlsx"]
     chunks = [
         *customers,
-        Chunk(
+        sheet_table(
             "nw#0",
             book,
-            "(Order_ID) | Customer_ID | Freight\nORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7",
-            0,
-            40,
-            _meta(book, "Orders", "columns: Customer_ID | Freight · Order_ID"),
+            "Orders",
+            "Order_ID | Customer_ID | Freight",
+            "ORD-1 | C001 | 5\nORD-2 | C002 | 3\nORD-3 | C003 | 7",
         ),
         # the same sheet's next column group, in the next chunk: the order ships to its customer's city
-        Chunk(
-            "nw#1",
-            book,
-            "(Order_ID) | Ship City\nORD-1 | Lyon\nORD-2 | Paris\nORD-3 | Lulea",
-            1,
-            40,
-            _meta(book, "Orders", "columns: Ship City · Order_ID"),
-        ),
+        sheet_table("nw#1", book, "Orders", "Order_ID | Ship City", "ORD-1 | Lyon\nORD-2 | Paris\nORD-3 | Lulea", at=1),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
     made = {generator._candidate(j).question: j.answer for js in generator.pending[2].values() for j in js}
@@ -455,39 +403,35 @@ def test_a_total_a_plural_property_and_a_heading_key_are_not_asked_through_a_lin
 
     book, kpi = "me/Finances.xlsx", "me/Kpi.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "f#0",
             book,
-            "(Category) | Type | Bank\nAllowance | Income | Main\nGift | Income | Main\nRent | Expense | Main\n"
-            "Food | Expense | Card\nLoan | Transfer | Main",
-            0,
-            40,
-            _meta(book, "Categories", "columns: Type | Bank · Category"),
+            "Categories",
+            "Category | Type | Bank",
+            "Allowance | Income | Main\nGift | Income | Main\nRent | Expense | Main\nFood | Expense | Card\nLoan | Transfer | Main",
         ),
-        Chunk(
+        sheet_table(
             "f#1",
             book,
-            "(Type) | Total | Owner\nIncome | 5,655.50 | Ann Lee\nExpense | 4,810.00 | Bo Chen\n"
-            "Transfer | 120.00 | Cy Park",
-            1,
-            40,
-            _meta(book, "Totals", "columns: Total | Owner · Type"),
+            "Totals",
+            "Type | Total | Owner",
+            "Income | 5,655.50 | Ann Lee\nExpense | 4,810.00 | Bo Chen\nTransfer | 120.00 | Cy Park",
+            at=1,
         ),
-        Chunk(
+        sheet_table(
             "k#0",
             kpi,
-            "(Block) | Rating | Notes\nACTUAL RESULTS | Good | a\nTARGET RESULTS | Fair | b\nPLAN VALUES | Poor | c",
-            0,
-            40,
-            _meta(kpi, "Dashboard", "columns: Rating | Notes · Block"),
+            "Dashboard",
+            "Block | Rating | Notes",
+            "ACTUAL RESULTS | Good | a\nTARGET RESULTS | Fair | b\nPLAN VALUES | Poor | c",
         ),
-        Chunk(
+        sheet_table(
             "k#1",
             kpi,
-            "(Rating) | Customers | Region\nGood | 20 | North\nFair | 12 | South\nPoor | 5 | East",
-            1,
-            40,
-            _meta(kpi, "Ratings", "columns: Customers | Region · Rating"),
+            "Ratings",
+            "Rating | Customers | Region",
+            "Good | 20 | North\nFair | 12 | South\nPoor | 5 | East",
+            at=1,
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -509,44 +453,35 @@ def test_a_block_named_column_a_long_property_a_day_and_a_months_summary_are_not
 
     inv, budget = "shop/Inventory.xlsx", "home/Budget.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "p#0",
             inv,
-            "(ProductID) | Product Name | Supplier\nP001 | Thermal Mug | NovaBrew\nP002 | Tote Bag | UrbanCraft\n"
-            "P003 | Hand Cream | PureGlow",
-            0,
-            40,
-            _meta(inv, "Products", "columns: Product Name | Supplier · ProductID"),
+            "Products",
+            "ProductID | Product Name | Supplier",
+            "P001 | Thermal Mug | NovaBrew\nP002 | Tote Bag | UrbanCraft\nP003 | Hand Cream | PureGlow",
         ),
-        Chunk(
+        sheet_table(
             "p#1",
             inv,
-            "(Quantity on hand by store Product Name) | Quantity on hand by store ProductID | Stock value by "
-            "store ($) Store C\nThermal Mug | P001 | 342.00\nTote Bag | P002 | 120.00\nHand Cream | P003 | 136.00",
-            1,
-            40,
-            _meta(
-                inv,
-                "Reports",
-                "columns: Quantity on hand by store ProductID | Stock value by store ($) Store C · "
-                "Quantity on hand by store Product Name",
-            ),
+            "Reports",
+            "Quantity on hand by store Product Name | Quantity on hand by store ProductID | Stock value by store ($) Store C",
+            "Thermal Mug | P001 | 342.00\nTote Bag | P002 | 120.00\nHand Cream | P003 | 136.00",
+            at=1,
         ),
-        Chunk(
+        sheet_table(
             "b#0",
             budget,
-            "(Date) | Month | Amount\n2025-06-12 | June | 5000\n2025-04-02 | April | 300\n2025-05-09 | May | 800",
-            0,
-            40,
-            _meta(budget, "Log", "columns: Month | Amount · Date"),
+            "Log",
+            "Date | Month | Amount",
+            "2025-06-12 | June | 5000\n2025-04-02 | April | 300\n2025-05-09 | May | 800",
         ),
-        Chunk(
+        sheet_table(
             "b#1",
             budget,
-            "(Month) | Expense | Income\nApril | 62000 | 160000\nMay | 52000 | 160000\nJune | 64000 | 160000",
-            1,
-            40,
-            _meta(budget, "Summary", "columns: Expense | Income · Month"),
+            "Summary",
+            "Month | Expense | Income",
+            "April | 62000 | 160000\nMay | 52000 | 160000\nJune | 64000 | 160000",
+            at=1,
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -565,48 +500,40 @@ def _shop() -> list[Chunk]:
         "shop/Products.xlsx",
     )
     return [
-        Chunk(
+        sheet_table(
             "od#0",
             lines,
-            "(OrderDetailID) | OrderID | Quantity\n51 | 10248 | 12\n52 | 10249 | 10\n53 | 10250 | 5",
-            0,
-            40,
-            _meta(lines, "Sheet1", "columns: OrderID | Quantity · OrderDetailID"),
+            "Sheet1",
+            "OrderDetailID | OrderID | Quantity",
+            "51 | 10248 | 12\n52 | 10249 | 10\n53 | 10250 | 5",
         ),
-        Chunk(
+        sheet_table(
             "o#0",
             orders,
-            "(OrderID) | CustomerID | Product_Name | Approved\n10248 | C1 | Chai | Ana Ruiz\n"
-            "10249 | C2 | Chang | Bo Chen\n10250 | C3 | Tofu | Cy Park",
-            0,
-            40,
-            _meta(orders, "Sheet1", "columns: CustomerID | Product_Name | Approved · OrderID"),
+            "Sheet1",
+            "OrderID | CustomerID | Product_Name | Approved",
+            "10248 | C1 | Chai | Ana Ruiz\n10249 | C2 | Chang | Bo Chen\n10250 | C3 | Tofu | Cy Park",
         ),
-        Chunk(
+        sheet_table(
             "c#0",
             customers,
-            "(CustomerID) | CompanyName | Country\nC1 | Vins et alcools | France\n"
-            "C2 | Toms Spezialitaten | Germany\nC3 | Hanari Carnes | Brazil",
-            0,
-            40,
-            _meta(customers, "Sheet1", "columns: CompanyName | Country · CustomerID"),
+            "Sheet1",
+            "CustomerID | CompanyName | Country",
+            "C1 | Vins et alcools | France\nC2 | Toms Spezialitaten | Germany\nC3 | Hanari Carnes | Brazil",
         ),
-        Chunk(
+        sheet_table(
             "p#0",
             products,
-            "(Product) | Unit Price | Supplier\nChai | 18.00 | Exotic Liquids\nChang | 19.00 | "
-            "Tokyo Traders\nTofu | 23.25 | Mayumi's",
-            0,
-            40,
-            _meta(products, "Sheet1", "columns: Unit Price | Supplier · Product"),
+            "Sheet1",
+            "Product | Unit Price | Supplier",
+            "Chai | 18.00 | Exotic Liquids\nChang | 19.00 | Tokyo Traders\nTofu | 23.25 | Mayumi's",
         ),
-        Chunk(
+        sheet_table(
             "s#0",
             "shop/Staff.xlsx",
-            "(Name) | Department | Office\nAna Ruiz | Finance | Lyon\nBo Chen | Legal | Leeds\nCy Park | Sales | Oslo",
-            0,
-            40,
-            _meta("shop/Staff.xlsx", "Sheet1", "columns: Department | Office · Name"),
+            "Sheet1",
+            "Name | Department | Office",
+            "Ana Ruiz | Finance | Lyon\nBo Chen | Legal | Leeds\nCy Park | Sales | Oslo",
         ),
     ]
 
@@ -673,21 +600,20 @@ def test_a_whole_number_key_written_with_decimals_is_the_same_key() -> None:
 
     book = "me/product sales.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "o#0",
             book,
-            "(order_id) | product_id | quantity\n1 | 704.00 | 3\n2 | 392.00 | 1\n3 | 646.00 | 2\n4 | 704.00 | 5",
-            0,
-            40,
-            _meta(book, "orders", "columns: product_id | quantity · order_id"),
+            "orders",
+            "order_id | product_id | quantity",
+            "1 | 704.00 | 3\n2 | 392.00 | 1\n3 | 646.00 | 2\n4 | 704.00 | 5",
         ),
-        Chunk(
+        sheet_table(
             "p#0",
             book,
-            "(product_id) | product_name | price\n704 | Desk Lamp | 12.50\n392 | Oak Shelf | 80.00\n646 | Wall Clock | 19.90",
-            1,
-            40,
-            _meta(book, "products", "columns: product_name | price · product_id"),
+            "products",
+            "product_id | product_name | price",
+            "704 | Desk Lamp | 12.50\n392 | Oak Shelf | 80.00\n646 | Wall Clock | 19.90",
+            at=1,
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -708,21 +634,19 @@ def test_a_file_s_name_is_no_property_a_join_asks() -> None:
 
     orders, staff = "shop/Orders.xlsx", "shop/Employees.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "o#0",
             orders,
-            "(OrderID) | EmployeeID | Freight\n10248 | 5 | 32.38\n10249 | 6 | 11.61\n10250 | 4 | 65.83",
-            0,
-            40,
-            _meta(orders, "Sheet1", "columns: EmployeeID | Freight · OrderID"),
+            "Sheet1",
+            "OrderID | EmployeeID | Freight",
+            "10248 | 5 | 32.38\n10249 | 6 | 11.61\n10250 | 4 | 65.83",
         ),
-        Chunk(
+        sheet_table(
             "e#0",
             staff,
-            "(EmployeeID) | LastName | Photo\n4 | Peacock | EmpID4.pic\n5 | Buchanan | EmpID5.pic\n6 | Suyama | EmpID6.pic",
-            0,
-            40,
-            _meta(staff, "Sheet1", "columns: LastName | Photo · EmployeeID"),
+            "Sheet1",
+            "EmployeeID | LastName | Photo",
+            "4 | Peacock | EmpID4.pic\n5 | Buchanan | EmpID5.pic\n6 | Suyama | EmpID6.pic",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -744,46 +668,36 @@ def _sales() -> list[Chunk]:
         "me/Product_Categories.xlsx",
     )
     return [
-        Chunk(
+        sheet_table(
             "s#0",
             sales,
-            "(Sale ID) | Customer ID | Product ID\n75 | C2 | 214\n126 | C43 | 478\n128 | C39 | 479",
-            0,
-            40,
-            _meta(sales, "Sheet1", "columns: Customer ID | Product ID · Sale ID"),
+            "Sheet1",
+            "Sale ID | Customer ID | Product ID",
+            "75 | C2 | 214\n126 | C43 | 478\n128 | C39 | 479",
         ),
-        Chunk(
+        sheet_table(
             "c#0",
             customers,
-            "(Customer ID) | Customer Name | Segment\nC2 | Ada Gray | Retail\nC43 | Bo Lund | Online\nC39 | Cy Moss | Retail",
-            0,
-            40,
-            _meta(customers, "Sheet1", "columns: Customer Name | Segment · Customer ID"),
+            "Sheet1",
+            "Customer ID | Customer Name | Segment",
+            "C2 | Ada Gray | Retail\nC43 | Bo Lund | Online\nC39 | Cy Moss | Retail",
         ),
-        Chunk(
+        sheet_table(
             "p#0",
             products,
-            "(ProductKey) | ProductSubcategoryKey | Launch Date\n214 | 31 | 45894\n478 | 32 | 45895\n479 | 33 | 45896",
-            0,
-            40,
-            _meta(products, "Sheet1", "columns: ProductSubcategoryKey | Launch Date · ProductKey"),
+            "Sheet1",
+            "ProductKey | ProductSubcategoryKey | Launch Date",
+            "214 | 31 | 45894\n478 | 32 | 45895\n479 | 33 | 45896",
         ),
-        Chunk(
+        sheet_table(
             "sub#0",
             subs,
-            "(ProductSubcategoryKey) | SubcategoryName | ProductCategoryKey\n31 | Helmets | 4\n32 | Bottles | 5\n"
-            "33 | Gloves | 3",
-            0,
-            40,
-            _meta(subs, "Sheet1", "columns: SubcategoryName | ProductCategoryKey · ProductSubcategoryKey"),
+            "Sheet1",
+            "ProductSubcategoryKey | SubcategoryName | ProductCategoryKey",
+            "31 | Helmets | 4\n32 | Bottles | 5\n33 | Gloves | 3",
         ),
-        Chunk(
-            "cat#0",
-            cats,
-            "(ProductCategoryKey) | CategoryName\n3 | Clothing\n4 | Accessories\n5 | Bikes",
-            0,
-            40,
-            _meta(cats, "Sheet1", "columns: CategoryName · ProductCategoryKey"),
+        sheet_table(
+            "cat#0", cats, "Sheet1", "ProductCategoryKey | CategoryName", "3 | Clothing\n4 | Accessories\n5 | Bikes"
         ),
     ]
 
@@ -834,30 +748,26 @@ def test_a_hop_the_first_row_skips_is_not_asked() -> None:
 
     students, majors, colleges = "uni/Students.xlsx", "uni/Majors.xlsx", "uni/Colleges.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "s#0",
             students,
-            "(studentID) | collegeCode | majorCode\nR12345 | 123 | 1000\nB01999 | 456 | 8000\nN10170 | 789 | 2100",
-            0,
-            40,
-            _meta(students, "Sheet1", "columns: collegeCode | majorCode · studentID"),
+            "Sheet1",
+            "studentID | collegeCode | majorCode",
+            "R12345 | 123 | 1000\nB01999 | 456 | 8000\nN10170 | 789 | 2100",
         ),
-        Chunk(
+        sheet_table(
             "m#0",
             majors,
-            "(majorCode) | majorTitle | collegeCode\n1000 | Computer Science | 123\n8000 | Civil Engineering | 456\n"
-            "2100 | Nursing | 789",
-            0,
-            40,
-            _meta(majors, "Sheet1", "columns: majorTitle | collegeCode · majorCode"),
+            "Sheet1",
+            "majorCode | majorTitle | collegeCode",
+            "1000 | Computer Science | 123\n8000 | Civil Engineering | 456\n2100 | Nursing | 789",
         ),
-        Chunk(
+        sheet_table(
             "c#0",
             colleges,
-            "(collegeCode) | collegeName\n123 | Farmingdale State College\n456 | University at Buffalo\n789 | Stony Brook",
-            0,
-            40,
-            _meta(colleges, "Sheet1", "columns: collegeName · collegeCode"),
+            "Sheet1",
+            "collegeCode | collegeName",
+            "123 | Farmingdale State College\n456 | University at Buffalo\n789 | Stony Brook",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -887,37 +797,27 @@ def test_a_header_said_as_its_thing_names_the_table_it_links_to() -> None:
 
     orders, shippers, staff, depts = "co/Orders.xlsx", "co/Shippers.xlsx", "co/Staff.xlsx", "co/Departments.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "o#0",
             orders,
-            "(OrderID) | ShipVia | Freight\n10248 | 3 | 32.38\n10249 | 1 | 11.61\n10250 | 2 | 65.83",
-            0,
-            40,
-            _meta(orders, "Sheet1", "columns: ShipVia | Freight · OrderID"),
+            "Sheet1",
+            "OrderID | ShipVia | Freight",
+            "10248 | 3 | 32.38\n10249 | 1 | 11.61\n10250 | 2 | 65.83",
         ),
-        Chunk(
+        sheet_table(
             "sh#0",
             shippers,
-            "(ShipperID) | CompanyName\n1 | Speedy Express\n2 | United Package\n3 | Federal Shipping",
-            0,
-            40,
-            _meta(shippers, "Sheet1", "columns: CompanyName · ShipperID"),
+            "Sheet1",
+            "ShipperID | CompanyName",
+            "1 | Speedy Express\n2 | United Package\n3 | Federal Shipping",
         ),
-        Chunk(
-            "st#0",
-            staff,
-            "(EmpNo) | Dept | Grade\nE1 | D10 | 4\nE2 | D20 | 5\nE3 | D30 | 3",
-            0,
-            40,
-            _meta(staff, "Sheet1", "columns: Dept | Grade · EmpNo"),
-        ),
-        Chunk(
+        sheet_table("st#0", staff, "Sheet1", "EmpNo | Dept | Grade", "E1 | D10 | 4\nE2 | D20 | 5\nE3 | D30 | 3"),
+        sheet_table(
             "d#0",
             depts,
-            "(Department ID) | Department Name | Floor\nD10 | Finance | 2\nD20 | Legal | 3\nD30 | Sales | 1",
-            0,
-            40,
-            _meta(depts, "Sheet1", "columns: Department Name | Floor · Department ID"),
+            "Sheet1",
+            "Department ID | Department Name | Floor",
+            "D10 | Finance | 2\nD20 | Legal | 3\nD30 | Sales | 1",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -937,22 +837,19 @@ def test_a_sheet_named_by_a_machine_is_not_said() -> None:
 
     products, suppliers = "shop/products.xlsx", "shop/Suppliers.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "p#0",
             products,
-            "(product_id) | supplier_id | stock\n9138 | 13 | 1680\n3739 | 81 | 2216\n9454 | 46 | 1284",
-            0,
-            40,
-            _meta(products, "7bb8e241f2691456f4788efbe4823f5", "columns: supplier_id | stock · product_id"),
+            "7bb8e241f2691456f4788efbe4823f5",
+            "product_id | supplier_id | stock",
+            "9138 | 13 | 1680\n3739 | 81 | 2216\n9454 | 46 | 1284",
         ),
-        Chunk(
+        sheet_table(
             "s#0",
             suppliers,
-            "(supplier_id) | supplier_name | city\n13 | Godrej Distributors | Mumbai\n81 | Bajaj Traders | Delhi\n"
-            "46 | Royal India Co | Pune",
-            0,
-            40,
-            _meta(suppliers, "Sheet1", "columns: supplier_name | city · supplier_id"),
+            "Sheet1",
+            "supplier_id | supplier_name | city",
+            "13 | Godrej Distributors | Mumbai\n81 | Bajaj Traders | Delhi\n46 | Royal India Co | Pune",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
@@ -988,30 +885,26 @@ def test_a_key_a_machine_wrote_is_said_by_no_question() -> None:
 
     attendance, employees, departments = "hr/Attendance.xlsx", "hr/Employees.xlsx", "hr/Departments.xlsx"
     chunks = [
-        Chunk(
+        sheet_table(
             "att#0",
             attendance,
-            "(AttendanceID) | EmployeeID | Status\n4d3e2b9d-152c-47b1-8ea3-d361bd9b97e2 | 36 | Absent\n"
-            "c6b921c0-3015-482b-8ab8-1f6a80b53431 | 78 | Leave\n9a1f0c2e-77b4-4c1d-9e0a-1b2c3d4e5f60 | 92 | Present",
-            0,
-            40,
-            _meta(attendance, "Sheet1", "columns: EmployeeID | Status · AttendanceID"),
+            "Sheet1",
+            "AttendanceID | EmployeeID | Status",
+            "4d3e2b9d-152c-47b1-8ea3-d361bd9b97e2 | 36 | Absent\nc6b921c0-3015-482b-8ab8-1f6a80b53431 | 78 | Leave\n9a1f0c2e-77b4-4c1d-9e0a-1b2c3d4e5f60 | 92 | Present",
         ),
-        Chunk(
+        sheet_table(
             "emp#0",
             employees,
-            "(EmployeeID) | FirstName | DepartmentID\n36 | Allison | 1\n78 | Justin | 2\n92 | Steven | 3",
-            0,
-            40,
-            _meta(employees, "Sheet1", "columns: FirstName | DepartmentID · EmployeeID"),
+            "Sheet1",
+            "EmployeeID | FirstName | DepartmentID",
+            "36 | Allison | 1\n78 | Justin | 2\n92 | Steven | 3",
         ),
-        Chunk(
+        sheet_table(
             "dep#0",
             departments,
-            "(DepartmentID) | DepartmentName\n1 | Human Resources\n2 | Finance\n3 | Marketing",
-            0,
-            40,
-            _meta(departments, "Sheet1", "columns: DepartmentName · DepartmentID"),
+            "Sheet1",
+            "DepartmentID | DepartmentName",
+            "1 | Human Resources\n2 | Finance\n3 | Marketing",
         ),
     ]
     generator = GridJoins(NoProseGenerator(), mine(chunks))
