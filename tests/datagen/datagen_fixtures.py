@@ -11,7 +11,9 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from corpus_tools import load_documents
 from corpus_tools.chunking import ChunkingConfig, chunk_documents
@@ -209,3 +211,9 @@ def sheet_table(chunk_id: str, source: str, sheet: str, head: str, rows: str, *,
     header = f"columns: {names}" if continued else f"columns: {names} · {corner}"
     return Chunk(chunk_id, source, text, at, 20,
                  {"source": source, "section": sheet, "kind": "table", "header": header, "title": title})
+
+
+def asked_of(facts: Sequence[Any]) -> dict[str, str]:
+    """Each fact's question, its subject put in, and its answer: what a reader's facts ask, as the office tests read
+    them."""
+    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}

@@ -10,7 +10,7 @@ from corpus_tools.types import Chunk
 from datagen.doc_office import FIELD, MEANS, UPDATED, drop_copies, is_office, office_facts
 from datagen.natural import _MIX_KEYS, NaturalConfig, parse_mix
 from datagen.office_names import office_names
-from tests.datagen.datagen_fixtures import generate_single_hop
+from tests.datagen.datagen_fixtures import asked_of, generate_single_hop
 
 MINUTES = """Harbour Board Meeting
 Meeting Title:
@@ -40,10 +40,6 @@ The Vessel Traffic Service (VTS) watches the channel."""
 
 def _chunk(doc_id: str, text: str, title: str = "") -> Chunk:
     return Chunk(f"{doc_id}#0", doc_id, text, 0, len(text.split()), {"title": title, "file_name": doc_id.split("/")[-1]})
-
-
-def _asked(facts):
-    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
 
 
 def test_a_word_processors_file_is_an_office_document_and_nothing_else_is():
@@ -82,7 +78,7 @@ def test_a_generic_name_is_qualified_by_the_company_a_field_names():
 
 def test_labelled_fields_are_asked_naming_the_document():
     skipped: Counter = Counter()
-    asked = _asked(office_facts("m.docx", "the Harbour Board minutes", [_chunk("m.docx", MINUTES)], skipped))
+    asked = asked_of(office_facts("m.docx", "the Harbour Board minutes", [_chunk("m.docx", MINUTES)], skipped))
     assert asked["According to the Harbour Board minutes, what is the meeting title?"] == "Quarterly Harbour Board Review"
     assert asked["According to the Harbour Board minutes, what is the date?"] == "14 March 2024"
     assert asked["According to the Harbour Board minutes, who is the chairperson?"] == "Wendy Marsh"
@@ -97,7 +93,7 @@ def test_labelled_fields_are_asked_naming_the_document():
 def test_a_label_given_twice_with_two_values_is_no_question():
     text = "Minutes of Meeting # 1\nDate: 27/2/18\nVenue: Rm 308\nMinutes of Meeting # 2\nDate: 06/03/18\nVenue: Rm 308"
     skipped: Counter = Counter()
-    asked = _asked(office_facts("m.docx", "the Fire Safety minutes", [_chunk("m.docx", text)], skipped))
+    asked = asked_of(office_facts("m.docx", "the Fire Safety minutes", [_chunk("m.docx", text)], skipped))
     assert "According to the Fire Safety minutes, what is the date?" not in asked
     assert asked["According to the Fire Safety minutes, what is the venue?"] == "Rm 308"  # the same value twice: one answer
     assert skipped["office_field_two_values"] == 2
@@ -105,7 +101,7 @@ def test_a_label_given_twice_with_two_values_is_no_question():
 
 def test_a_policys_update_day_definitions_and_acronyms_are_asked():
     facts = office_facts("p.docx", "the Quay Access Policy", [_chunk("p.docx", POLICY)], Counter())
-    asked = _asked(facts)
+    asked = asked_of(facts)
     assert asked["When was the Quay Access Policy last updated?"] == "2 February 2025"
     assert asked["In the Quay Access Policy, what does “Berth Holder” mean?"] == "a person who rents a berth for a season"
     assert asked["In the Quay Access Policy, what does “Harbour Master” mean?"] == "the officer in charge of the harbour"
@@ -140,7 +136,7 @@ def test_office_questions_are_written_and_verified_by_default_and_none_when_off(
 
 def test_an_abbreviations_tables_rows_are_asked_where_the_words_spell_the_acronym():
     table = "(Abbreviation) | Meaning\nQMS | Quay Mooring Schedule\nDB | Database\nHW | High Water"
-    asked = _asked(office_facts("t.docx", "the Harbour Handbook", [_chunk("t.docx", table)], Counter()))
+    asked = asked_of(office_facts("t.docx", "the Harbour Handbook", [_chunk("t.docx", table)], Counter()))
     assert asked == {"What does QMS stand for in the Harbour Handbook?": "Quay Mooring Schedule",
                      "What does HW stand for in the Harbour Handbook?": "High Water"}
 
@@ -150,7 +146,7 @@ def test_a_value_ends_at_the_next_label_a_numbered_list_is_no_value_and_a_mail_l
     # a list's number kept as a value, and a document named by the mail line copied into its top
     text = "Sprint Plan\nTotal Story Point: 36 Total Hours:\nFlow of Events: | 1. After starting the game, user selects Start."
     skipped: Counter = Counter()
-    asked = _asked(office_facts("s.docx", "the Sprint Plan", [_chunk("s.docx", text)], skipped))
+    asked = asked_of(office_facts("s.docx", "the Sprint Plan", [_chunk("s.docx", text)], skipped))
     assert asked["According to the Sprint Plan, what is the total story point?"] == "36"
     assert not [q for q in asked if "flow of events" in q] and skipped["office_value_list"] == 1
     texts = {"r/confirmation requirements.docx": "Many thanks for the email below please see my responses\nText.",
@@ -181,7 +177,7 @@ def test_a_field_line_a_placeholder_a_run_together_word_a_persons_name_and_a_cod
 def test_an_answer_the_documents_name_gives_and_a_pronouns_consequence_are_no_question():
     text = "User Acceptance Tests (UAT) for sprint 2 are listed here.\nThis means that there should be a search bar."
     skipped: Counter = Counter()
-    asked = _asked(office_facts("u.docx", "the document “User Acceptance Tests (UAT) – Sprint 2”",
+    asked = asked_of(office_facts("u.docx", "the document “User Acceptance Tests (UAT) – Sprint 2”",
                                 [_chunk("u.docx", text)], skipped))
     assert asked == {} and skipped["office_value_in_name"] == 1 and skipped["office_definition_shape"] == 1
 
@@ -213,7 +209,7 @@ Pre-condition: /* System not involved */
 Total overhead costs: | $90,000"""
     nlp = load_pipeline()
     skipped: Counter = Counter()
-    asked = _asked(office_facts("r.docx", "the Pier Works Review", [_chunk("r.docx", text)], skipped,
+    asked = asked_of(office_facts("r.docx", "the Pier Works Review", [_chunk("r.docx", text)], skipped,
                                 noun_labels(nlp), nlp))
     assert asked == {"According to the Pier Works Review, who is the recorder of the meeting?": "Pia Lund",
                      "According to the Pier Works Review, what is the number of hours?": "24",
@@ -241,7 +237,7 @@ def test_a_line_of_several_fields_gives_each_and_a_title_of_a_name_is_not_cut():
     text = ("Release Plan\nTutor: Jesse St. Germain\nDelivery date: 30/08/17 Total Story Points: 68\n"
             "Total Story Points: 13 Total Hours: 43")
     skipped: Counter = Counter()
-    asked = _asked(office_facts("r.docx", "the Release Plan", [_chunk("r.docx", text)], skipped))
+    asked = asked_of(office_facts("r.docx", "the Release Plan", [_chunk("r.docx", text)], skipped))
     assert asked["According to the Release Plan, who is the tutor?"] == "Jesse St. Germain"
     assert asked["According to the Release Plan, what is the delivery date?"] == "30/08/17"
     assert asked["According to the Release Plan, what are the total hours?"] == "43"
@@ -258,7 +254,7 @@ def test_a_fields_label_as_a_title_a_numbered_part_and_a_forms_prompts_name_and_
     assert office_names({d: "" for d in texts}, texts, Counter()) == {
         "a/Project scope document.docx": "the Project scope document", "c/Pier Scope.docx": "the document “Pier Scope”"}
     form = "Print Name: | Print Title\nStatus: | Open Item"
-    asked = _asked(office_facts("q.docx", "the Pier Quote", [_chunk("q.docx", form)], Counter()))
+    asked = asked_of(office_facts("q.docx", "the Pier Quote", [_chunk("q.docx", form)], Counter()))
     assert asked == {"According to the Pier Quote, what is the status?": "Open Item"}
 
 
@@ -266,7 +262,7 @@ def test_a_code_is_a_code_a_rows_points_are_no_documents_and_a_team_of_people_is
     # session 55, seen on the held-out read (mended after it): a course's name under "Course Code", a user story's
     # "Points: 5", "what is the team?" of six names; invented text
     text = "Course Code: Harbour Studies\nUnit Code: HS101\nPoints: 5\nTeam: Ann Lee, Bo Dahl, Cy Moss\nName: Ann Lee"
-    asked = _asked(office_facts("f.docx", "the Pier Review Form", [_chunk("f.docx", text)], Counter()))
+    asked = asked_of(office_facts("f.docx", "the Pier Review Form", [_chunk("f.docx", text)], Counter()))
     assert asked == {"According to the Pier Review Form, what is the unit code?": "HS101",
                      "According to the Pier Review Form, who is on the team?": "Ann Lee, Bo Dahl, Cy Moss"}
 
@@ -276,7 +272,7 @@ def test_a_label_given_a_value_refused_elsewhere_is_still_given_twice_and_a_deci
     # refused as a list's "94." item; invented text
     text = "Sprint 1\nTotal Hours: 50\nSprint 2\nTotal Hours: 94.3\nEstimated Velocity: 12.5"
     skipped: Counter = Counter()
-    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    asked = asked_of(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
     assert asked == {"According to the Pier Release Plan, what is the estimated velocity?": "12.5"}
     assert skipped["office_field_two_values"] == 2
 
@@ -287,7 +283,7 @@ def test_a_table_cell_holding_a_field_before_its_label_gives_both():
     text = ("Total Story Points: 13 Total Hours: 43\n | Story Points: 2 Total Hours: | 13 |\n"
             " | Story Points: 1 Total Hours: | 4 |")
     skipped: Counter = Counter()
-    asked = _asked(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
+    asked = asked_of(office_facts("p.docx", "the Pier Release Plan", [_chunk("p.docx", text)], skipped))
     assert not [q for q in asked if "hours" in q] and skipped["office_field_two_values"] >= 1
 
 
@@ -352,7 +348,7 @@ def test_a_role_is_asked_only_of_people_and_a_value_of_a_run_on_list_is_none():
     # and "Marketing Costs: 0 - Ongoing Maintenance: Free" gave "0 -"; invented text
     text = ("Project Manager: Ann Lee - ann@quay.example\nProject Sponsor: Bo Dahl\n"
             "Costs: - Development Costs: Free - Marketing Costs: 0 - Ongoing Maintenance: Free/year")
-    asked = _asked(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
+    asked = asked_of(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
     assert asked == {"According to the Quay Charter, who is the project sponsor?": "Bo Dahl",
                      # (later that session: the person before a holder's apposition is the answer)
                      "According to the Quay Charter, who is the project manager?": "Ann Lee"}
@@ -367,10 +363,10 @@ def test_a_charters_form_labels_without_a_colon_are_read_and_its_production_day_
     paragraphs = ("PROJECT CHARTER\nDate Produced\nOctober 1, 2023\nProject Goals\nA quay.\nProject Manager\n"
                   "Ann Lee\nBo Dahl\nAdditional Key Project Stakeholders")
     revised = "Date Produced | October 20 2020; Updated: November 23 2020 | October 20 2020; Updated: November 23 2020"
-    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
+    asked = asked_of(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
     assert asked == {"When was the Quay Charter produced?": "Tuesday 10th October 2023",
                      "According to the Quay Charter, who is the project sponsor?": "Dr. Ann Lee"}
-    asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
+    asked = asked_of(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
     assert asked == {"When was the Pier Charter produced?": "October 1, 2023"}  # two managers: a list, not asked
     assert office_facts("c.docx", "the Slip Charter", [_chunk("c.docx", revised)], Counter()) == []
 
@@ -381,10 +377,10 @@ def test_a_charters_milestones_are_asked_by_their_dates_and_the_schedule_ends_at
              "Quay survey | Quay survey | The week of September 18th\nSlipway design | Slipway design | May 2, 2024\n"
              "Overall Project Risks | Overall Project Risks | Overall Project Risks\nStorms | 2024 | 2025")
     paragraphs = "Overall Project Milestones\nDates\nPrototype\nNovember 25, 2023\nOverall Project Risks\nStorms"
-    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
+    asked = asked_of(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", table)], Counter()))
     assert asked == {"In the Quay Charter, what is the date of the milestone “Quay survey”?": "The week of September 18th",
                      "In the Quay Charter, what is the date of the milestone “Slipway design”?": "May 2, 2024"}
-    asked = _asked(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
+    asked = asked_of(office_facts("b.docx", "the Pier Charter", [_chunk("b.docx", paragraphs)], Counter()))
     assert asked == {"In the Pier Charter, what is the date of the milestone “Prototype”?": "November 25, 2023"}
 
 
@@ -405,7 +401,7 @@ def test_a_plans_standing_meetings_are_asked_when_the_team_meets_and_its_develop
     # session 56: sprint plans' "Meeting Plan:" and "Scrum Meeting Time:", a charter's "Developers:"; invented text
     text = ("Scrum Meeting Time: 7PM Tuesdays and Sundays\nDevelopers: Ann Lee, Bo Dahl\nMeeting Time: | 10am-12pm\n"
             "Meeting Plan: whenever possible")
-    asked = _asked(office_facts("p.docx", "the Sprint 1 Plan for Quay", [_chunk("p.docx", text)], Counter()))
+    asked = asked_of(office_facts("p.docx", "the Sprint 1 Plan for Quay", [_chunk("p.docx", text)], Counter()))
     assert asked == {"According to the Sprint 1 Plan for Quay, when does the team meet?": "7PM Tuesdays and Sundays",
                      "According to the Sprint 1 Plan for Quay, who are the developers?": "Ann Lee, Bo Dahl",
                      "According to the Sprint 1 Plan for Quay, what is the meeting time?": "10am-12pm"}
@@ -415,7 +411,7 @@ def test_a_phase_schedule_asks_each_phases_start_and_end():
     # session 56: a charter's "Description | Start Date | End Date" table; invented text
     text = ("(Project Phases & Milestones) | Project Phases & Milestones | —\nDescription | Start Date | End Date\n"
             "Quay Survey | 2018-05-07 | 2018-05-15\n(Risks) | Impact (High, Medium, Low)")
-    asked = _asked(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", text)], Counter()))
+    asked = asked_of(office_facts("a.docx", "the Quay Charter", [_chunk("a.docx", text)], Counter()))
     assert asked == {"In the Quay Charter, what is the start date of “Quay Survey”?": "2018-05-07",
                      "In the Quay Charter, what is the end date of “Quay Survey”?": "2018-05-15"}
 
@@ -435,7 +431,7 @@ def test_a_label_over_a_value_running_into_another_label_and_a_bare_title_field_
     # session 56, seen on the held-out read (mended after it): a design document's "Tipsy Tunnel Trek Room:" over
     # "11:59 Room:" was asked → "11:59", and a rationale's "Title: Adventure Game" "what is the title?"; invented
     text = "Quay Room:\n11:59 Room:\n\nTitle: Harbour Game\nVenue: Shed 4"
-    asked = _asked(office_facts("d.docx", "the Quay Design", [_chunk("d.docx", text)], Counter()))
+    asked = asked_of(office_facts("d.docx", "the Quay Design", [_chunk("d.docx", text)], Counter()))
     assert asked == {"According to the Quay Design, what is the venue?": "Shed 4"}
 
 
@@ -456,7 +452,7 @@ def test_a_roles_holder_is_asked_without_what_they_are_and_a_subtitled_project_n
     # session 56: "Project Manager: Erika McCluskey - Developer" (refused whole), "Project Name | Progress: Your Path
     # to Success" (read as a field line, so no name); invented text
     text = "Project Manager: Ann Lee - Developer\nProject Sponsor: Dr. Bo Dahl - Professor (our tutor)"
-    asked = _asked(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
+    asked = asked_of(office_facts("c.docx", "the Quay Charter", [_chunk("c.docx", text)], Counter()))
     assert asked == {"According to the Quay Charter, who is the project manager?": "Ann Lee",
                      "According to the Quay Charter, who is the project sponsor?": "Dr. Bo Dahl"}
     texts = {"a/Project Charter.docx": "(PROJECT CHARTER) | PROJECT CHARTER\nProject Name | Quay: Your Path to Sea",
@@ -468,7 +464,7 @@ def test_a_roles_holder_is_asked_without_what_they_are_and_a_subtitled_project_n
 def test_a_value_that_is_another_fields_label_and_number_is_none():
     # session 56 (tuning): a test report's "Module: | Version 1.1" was asked "what is the module?" → "Version 1.1"
     text = "Module: | Version 1.1\nVersion: 2\nVenue: Shed 4"
-    asked = _asked(office_facts("t.docx", "the Quay Test Report", [_chunk("t.docx", text)], Counter()))
+    asked = asked_of(office_facts("t.docx", "the Quay Test Report", [_chunk("t.docx", text)], Counter()))
     assert asked == {"According to the Quay Test Report, what is the version?": "2",
                      "According to the Quay Test Report, what is the venue?": "Shed 4"}
 
@@ -483,7 +479,7 @@ def test_a_teams_initials_are_no_acronyms_and_a_pasted_release_note_names_no_pro
     skipped: Counter = Counter()
     facts = office_facts("r.docx", "the Intermediate Report", [_chunk("r.docx", team), _chunk("r.docx", terms)], skipped,
                          nlp=load_pipeline())
-    assert _asked(facts) == {"What does QMS stand for in the Intermediate Report?": "Quay Mooring Schedule",
+    assert asked_of(facts) == {"What does QMS stand for in the Intermediate Report?": "Quay Mooring Schedule",
                              "What does ML stand for in the Intermediate Report?": "Machine Learning",
                              "What does HW stand for in the Intermediate Report?": "High Water"}
     assert skipped["office_glossary_people"] == 4
@@ -500,7 +496,7 @@ def test_a_blank_lines_value_is_kept_whole_a_field_left_empty_in_words_a_dutch_p
     # "recurrent neuraal netwerk (RNN)", documents named "Zekai Hu, Bofei Xu (EDUC 244), …" and "Document Title …"
     closeout = ("Project Close-out\nProject Title: _Hasta Akış Optimizasyonu_________ Prepared Date: ___________\n"
                 "Timekeeper: No Timekeeper\nFacilitator: Ana Ruiz")
-    asked = _asked(office_facts("c.docx", "the Project Close-out", [_chunk("c.docx", closeout)], Counter()))
+    asked = asked_of(office_facts("c.docx", "the Project Close-out", [_chunk("c.docx", closeout)], Counter()))
     assert asked == {"According to the Project Close-out, what is the project title?": "Hasta Akış Optimizasyonu",
                      "According to the Project Close-out, who is the facilitator?": "Ana Ruiz"}, asked
     dutch = ("LSTM\nLong Short-Term Memory (LSTM) is een speciale vorm van een recurrent neuraal netwerk (RNN). Het netwerk "
@@ -530,7 +526,7 @@ def test_a_label_merged_over_two_cells_names_a_charter_and_is_asked_and_a_revisi
     assert names["a/Project Charter.docx"] == "the Project Charter for QuayWatch"
     assert "b/Project Charter.docx" not in names  # a revision line names no project
     chunk = _chunk("a/Project Charter.docx", texts["a/Project Charter.docx"])
-    asked = _asked(office_facts("a/Project Charter.docx", names["a/Project Charter.docx"], [chunk], Counter()))
+    asked = asked_of(office_facts("a/Project Charter.docx", names["a/Project Charter.docx"], [chunk], Counter()))
     assert asked == {"According to the Project Charter for QuayWatch, who is the executive sponsor?": "Professor Ann Lee",
                      "According to the Project Charter for QuayWatch, who is the project manager?": "Bo Dahl"}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from datagen_fixtures import asked_of
+
 from corpus_tools.types import Chunk
 from datagen.doc_office import office_facts
 from datagen.office_decisions import decision_facts
@@ -40,14 +42,10 @@ def _chunk(text: str, n: int = 0) -> Chunk:
     return Chunk(f"{doc}#{n}", doc, text, 0, len(text.split()), {"title": "", "file_name": "Design Document.docx"})
 
 
-def _asked(facts):
-    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
-
-
 def test_the_option_a_decision_names_by_its_number_is_asked_and_an_unclear_or_long_one_is_not():
     skipped: Counter = Counter()
     facts = decision_facts([_chunk(DESIGN)], "the Design Document for Blitz", skipped)
-    assert _asked(facts) == {
+    assert asked_of(facts) == {
         "In the Design Document for Blitz, which option was chosen for the design issue “Database Selection”?": "Using MongoDB as database for our app",
         "In the Design Document for Blitz, which option was chosen for the design issue “Browser Implementation "
         "Selection”?": "Vaadin",
@@ -65,7 +63,7 @@ def test_a_decision_in_another_passage_than_its_options_asks_nothing():
 
 
 def test_an_office_documents_facts_include_its_decisions():
-    asked = _asked(office_facts("t/Design Document.docx", "the Design Document", [_chunk(DESIGN)], Counter()))
+    asked = asked_of(office_facts("t/Design Document.docx", "the Design Document", [_chunk(DESIGN)], Counter()))
     assert (
         asked[
             "In the Design Document, which option was chosen for the design issue “Browser Implementation Selection”?"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from datagen_fixtures import asked_of
+
 from corpus_tools.types import Chunk
 from datagen.doc_office import office_facts
 from datagen.office_statements import statement_facts
@@ -24,13 +26,9 @@ def _chunk(text: str, n: int = 0, doc: str = "t/Project Charter.docx") -> Chunk:
     return Chunk(f"{doc}#{n}", doc, text, 0, len(text.split()), {"title": "", "file_name": doc.split("/")[-1]})
 
 
-def _asked(facts):
-    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
-
-
 def test_a_time_limit_and_a_budget_stated_whole_are_asked_and_a_pronoun_or_a_heading_subject_is_not():
     skipped: Counter = Counter()
-    asked = _asked(statement_facts([_chunk(CHARTER)], "the Project Charter", skipped))
+    asked = asked_of(statement_facts([_chunk(CHARTER)], "the Project Charter", skipped))
     assert asked == {
         "According to the Project Charter, what is the project budget?": "$50,000",
         "According to the Project Charter, what is the total budget for drone hardware procurement?": "$300,000 USD",
@@ -42,7 +40,7 @@ def test_a_time_limit_and_a_budget_stated_whole_are_asked_and_a_pronoun_or_a_hea
 
 def test_the_next_meeting_is_asked_only_where_the_document_gives_one():
     one = "Minutes\nThe next meeting will be held on 4 May 2024."
-    assert _asked(statement_facts([_chunk(one)], "the minutes", Counter())) == {
+    assert asked_of(statement_facts([_chunk(one)], "the minutes", Counter())) == {
         "According to the minutes, when is the next meeting?": "4 May 2024"
     }
     log = one + "\nNext meeting: 11 May 2024"
@@ -52,5 +50,5 @@ def test_the_next_meeting_is_asked_only_where_the_document_gives_one():
 
 
 def test_an_office_documents_facts_include_its_statements():
-    asked = _asked(office_facts("t/Project Charter.docx", "the Project Charter", [_chunk(CHARTER)], Counter()))
+    asked = asked_of(office_facts("t/Project Charter.docx", "the Project Charter", [_chunk(CHARTER)], Counter()))
     assert asked["According to the Project Charter, what is the project budget?"] == "$50,000"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from datagen_fixtures import asked_of
+
 from corpus_tools.types import Chunk
 from datagen.doc_office import office_facts
 from datagen.office_tables import row_facts
@@ -45,13 +47,9 @@ def _chunk(text: str, n: int = 0) -> Chunk:
     )
 
 
-def _asked(facts):
-    return {f.ask.replace("{s}", f.subject): f.answer for f in facts}
-
-
 def test_an_item_tables_owner_estimate_cost_and_rating_are_asked_by_the_item_of_their_type_only():
     skipped: Counter = Counter()
-    asked = _asked(row_facts([_chunk(SPRINT)], "the Sprint 1 Plan", skipped))
+    asked = asked_of(row_facts([_chunk(SPRINT)], "the Sprint 1 Plan", skipped))
     assert asked == {
         "In the Sprint 1 Plan, who is responsible for “Set up Flask Server”?": "Riley",
         "In the Sprint 1 Plan, how long is “Set up Flask Server” estimated to take?": "2hr",
@@ -71,7 +69,7 @@ def test_a_row_a_chunks_overlap_repeats_is_one_fact_and_an_item_given_two_owners
     again = "(Number) | Description | Time | Owner\n1 | Set up Flask Server | 2hr | Riley\n2 | Set up REST API | 5 hours | Ben"
     skipped: Counter = Counter()
     facts = row_facts([_chunk(SPRINT), _chunk(again, 1)], "the Sprint 1 Plan", skipped)
-    asked = _asked(facts)
+    asked = asked_of(facts)
     assert asked["In the Sprint 1 Plan, who is responsible for “Set up Flask Server”?"] == "Riley"
     assert "In the Sprint 1 Plan, who is responsible for “Set up REST API”?" not in asked
     assert skipped["office_row_two_values"] == 2
@@ -83,7 +81,7 @@ def test_a_row_a_chunks_overlap_repeats_is_one_fact_and_an_item_given_two_owners
 
 
 def test_an_office_documents_facts_include_its_item_tables():
-    asked = _asked(office_facts("t/Sprint 1 Plan.docx", "the Sprint 1 Plan", [_chunk(SPRINT)], Counter()))
+    asked = asked_of(office_facts("t/Sprint 1 Plan.docx", "the Sprint 1 Plan", [_chunk(SPRINT)], Counter()))
     assert asked["In the Sprint 1 Plan, what is the cost of “Documentation”?"] == "$10,000"
     assert asked["According to the Sprint 1 Plan, who is the scrum master?"] == "Nora Quill"
 
@@ -127,7 +125,7 @@ Hiring process | 1000 $ | CypherSofts
 
 def test_a_rosters_role_a_schedules_dates_and_bracketed_column_names_are_asked():
     skipped: Counter = Counter()
-    asked = _asked(
+    asked = asked_of(
         row_facts(
             [_chunk(ROSTER)],
             "the Project Charter",
@@ -153,7 +151,7 @@ def test_a_rosters_role_a_schedules_dates_and_bracketed_column_names_are_asked()
 def test_an_item_every_action_list_has_is_no_item():
     text = "(Item) | Owner | Deadline\nTasks | Ann Lee | 22/9/2021\nScrum board | Bo Dahl | 22/9/2021"
     skipped: Counter = Counter()
-    asked = _asked(row_facts([_chunk(text)], "the minutes", skipped))
+    asked = asked_of(row_facts([_chunk(text)], "the minutes", skipped))
     assert asked == {
         "In the minutes, who is responsible for “Scrum board”?": "Bo Dahl",
         "In the minutes, when is “Scrum board” due?": "22/9/2021",
@@ -182,7 +180,7 @@ Finalize the sorting algorithm | TA | 10 mins
 def test_a_header_row_is_no_data_a_plural_role_is_asked_what_are_and_an_agendas_time_is_no_estimate():
     # session 57's held-out read, invented rows of its shapes
     skipped: Counter = Counter()
-    asked = _asked(row_facts([_chunk(HELD_OUT_SHAPES)], "the Risk Register", skipped, person=lambda s: "Mathew" in s))
+    asked = asked_of(row_facts([_chunk(HELD_OUT_SHAPES)], "the Risk Register", skipped, person=lambda s: "Mathew" in s))
     assert asked == {
         "In the Risk Register, what is the risk level of “Update errors in current devices”?": "Low",
         "In the Risk Register, who is responsible for “Update errors in current devices”?": "Krysta Maria",
